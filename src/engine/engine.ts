@@ -1,0 +1,21 @@
+/** The engine's public contract: what protocols and the embedded API call. */
+import type { Result } from './result.js';
+import type { Session } from './session.js';
+
+export interface EngineOptions {
+  /** Data directory: the store of record, segment files and manifests live here. */
+  dataDir: string;
+  /** Optional config file in Manticore's format (table sections for TRUNCATE ... WITH RECONFIGURE). */
+  configPath?: string;
+}
+
+export interface Engine {
+  /**
+   * Runs one or more `;`-separated SphinxQL statements. Each statement yields one Result; an
+   * error in one statement yields an ErrorResult and stops the statements after it, as Manticore does.
+   * Never rejects for a user error: rejections are reserved for closed engines and internal faults.
+   */
+  execute(sql: string, session: Session): Promise<Result[]>;
+  /** Flushes segments and closes the store; every acknowledged write is already durable. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,17 @@
+/** Per-connection state: what SHOW META / SHOW WARNINGS read, and an open transaction. */
+import type { SearchMeta } from './result.js';
+
+export interface Session {
+  /** Meta of the last SELECT on this connection (SHOW META). */
+  lastMeta?: SearchMeta;
+  /** Warning of the last statement (SHOW WARNINGS). */
+  lastWarning?: string;
+  /** autocommit=0 or BEGIN: writes buffered until COMMIT (the MySQL-protocol issue). */
+  autocommit: boolean;
+  /** The current database name clients ask for with SELECT DATABASE(). */
+  database: string;
+}
+
+export function newSession(): Session {
+  return { autocommit: true, database: 'Manticore' };
+}

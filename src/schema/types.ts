@@ -1,0 +1,36 @@
+/** Column types and table definitions: the words of Manticore's DESCRIBE output. */
+
+/** Attribute and field types as DESCRIBE prints them (`mva` = multi, `mva64` = multi64). */
+export type ColumnType =
+  | 'text' | 'string' | 'uint' | 'bigint' | 'float' | 'bool' | 'timestamp' | 'json' | 'mva' | 'mva64';
+
+/**
+ * One column of a table. `id` is implicit and never listed here.
+ * - text: `indexed` and/or `stored` (plain `text` = both).
+ * - string: `indexed` = `string attribute indexed` (also full-text indexed).
+ */
+export interface Column {
+  name: string;
+  type: ColumnType;
+  indexed: boolean;
+  stored: boolean;
+}
+
+/** Table-level settings as given after the column list (`morphology='stem_en'`), raw strings. */
+export type TableSettings = Record<string, string>;
+
+export interface TableSchema {
+  name: string;
+  columns: Column[];
+  settings: TableSettings;
+}
+
+/** Full-text fields in declaration order: text columns and `string attribute indexed`. */
+export function fullTextFields(schema: TableSchema): Column[] {
+  return schema.columns.filter((c) => c.indexed && (c.type === 'text' || c.type === 'string'));
+}
+
+/** Attribute columns (everything but text), in declaration order. */
+export function attributeColumns(schema: TableSchema): Column[] {
+  return schema.columns.filter((c) => c.type !== 'text');
+}
