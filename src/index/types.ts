@@ -1,0 +1,94 @@
+/**
+ * The contract between the engine and the RT index (segments in the WASM core).
+ * The engine tokenizes and normalizes; the index stores postings and attribute columns and searches.
+ */
+import type { ColumnType } from '../schema/types.js';
+import type { QueryNode } from '../query/ast.js';
+
+/** What an index needs of a table's schema. */
+export interface IndexSchema {
+  /** Full-text field names, in schema order; field number = index in this array. */
+  fields: string[];
+  /** Attribute columns in schema order (text columns excluded). */
+  attrs: { name: string; type: ColumnType }[];
+}
+
+/** One field's tokens after the table's text pipeline: dictionary terms at 1-based positions. */
+export interface FieldTokens {
+  terms: string[];
+  positions: number[];
+  /** Field length in tokens for BM25 and `word$` (the last position). */
+  length: number;
+}
+
+/**
+ * An attribute value as the engine hands it over:
+ * uint/timestamp/bool -> number; bigint -> bigint; float -> number; string -> string;
+ * json -> compact JSON text or null; mva/mva64 -> sorted bigint[].
+ */
+export type AttrValue = number | bigint | string | bigint[] | null;
+
+export interface DocInput {
+  docId: bigint;
+  /** One entry per IndexSchema.fields entry. */
+  fields: FieldTokens[];
+  /** One entry per IndexSchema.attrs entry. */
+  attrs: AttrValue[];
+}
+
+export type Ranker = 'proximity_bm25' | 'bm25' | 'none' | 'wordcount' | 'proximity' | 'matchany' | 'fieldmask' | 'sph04';
+
+/** An attribute filter; `attr` may be 'id'. Values are of the attribute's kind (bigint for id/bigint). */
+export type Filter =
+  | { attr: string; op: '=' | '!=' | '<' | '<=' | '>' | '>='; value: number | bigint | string; negate?: boolean }
+  | { attr: string; op: 'between'; low: number | bigint; high: number | bigint; negate?: boolean }
+  | { attr: string; op: 'in'; values: (number | bigint | string)[]; negate?: boolean };
+
+/** One ORDER BY key: an attribute, 'id', or 'weight()'. */
+export interface SortKey { attr: string; desc: boolean }
+
+export interface SearchRequest {
+  /** Terms already normalized to dictionary form by the engine; null = full scan (weight 1). */
+  query: QueryNode | null;
+  ranker: Ranker;
+  /** field name -> user weight (default 1). */
+  fieldWeights: Record<string, number>;
+  /** All must hold (AND). */
+  filters: Filter[];
+  /** Empty = weight desc then internal order (full scan: internal order). */
+  sort: SortKey[];
+  offset: number;
+  limit: number;
+  /** Caps the window (offset+limit); Manticore's max_matches, default 1000. */
+  maxMatches: number;
+}
+
+export interface Hit { docId: bigint; weight: number }
+
+export interface SearchResult {
+  hits: Hit[];
+  /** All matching documents (after filters), across segments. */
+  totalFound: number;
+  /** Per query keyword (dictionary form): documents and hits, for SHOW META. */
+  keywords: { keyword: string; docs: number; hits: number }[];
+}
+
+/** An RT index: immutable segments + deletes + mutable attribute columns. */
+export interface RtIndexApi {
+  readonly schema: IndexSchema;
+  /** Adds one segment made of these documents, searchable when this returns. Ids must be new. */
+  addBatch(docs: DocInput[]): void;
+  /** Marks documents deleted; returns how many existed. */
+  delete(docIds: bigint[]): number;
+  /** True when the document exists (not deleted). */
+  has(docId: bigint): boolean;
+  /** Writes attribute values in place; returns false if the document does not exist. */
+  updateAttrs(docId: bigint, values: Map<string, AttrValue>): boolean;
+  /** Current attribute values of a live document, in IndexSchema.attrs order. */
+  getAttrs(docId: bigint): AttrValue[] | undefined;
+  /** Number of live documents. */
+  count(): number;
+  search(req: SearchRequest): SearchResult;
+  /** Drops every segment. */
+  truncate(): void;
+}
