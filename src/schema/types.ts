@@ -14,6 +14,8 @@ export interface Column {
   type: ColumnType;
   indexed: boolean;
   stored: boolean;
+  /** `bit(N)`: a uint of N bits (DESC shows `uint:N`). */
+  bits?: number;
 }
 
 /** Table-level settings as given after the column list (`morphology='stem_en'`), raw strings. */

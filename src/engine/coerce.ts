@@ -1,0 +1,124 @@
+/**
+ * Turns a user's literal into the value a column holds, with Manticore's conversions:
+ * uint and timestamp keep the low 32 bits (1591362342000 -> 2224442480), floats become float32,
+ * MVA tuples are sorted, multi64 values beyond int64 clamp, JSON text is validated and kept compact.
+ */
+import type { Column } from '../schema/types.js';
+import type { AttrValue } from '../index/types.js';
+import { SearchError } from '../util/errors.js';
+import type { Literal } from './literal.js';
+
+const U32 = (1n << 32n) - 1n;
+const I64_MAX = (1n << 63n) - 1n;
+const I64_MIN = -(1n << 63n);
+
+function toBigInt(l: Literal): bigint | undefined {
+  switch (l.t) {
+    case 'int': return l.v;
+    case 'float': return Number.isFinite(l.v) ? BigInt(Math.trunc(l.v)) : 0n;
+    case 'bool': return l.v ? 1n : 0n;
+    case 'string': {
+      const s = l.v.trim();
+      if (/^[+-]?\d+$/.test(s)) return BigInt(s);
+      if (s !== '' && Number.isFinite(Number(s))) return BigInt(Math.trunc(Number(s)));
+      return undefined;
+    }
+    default: return undefined;
+  }
+}
+
+function clampI64(v: bigint): bigint {
+  return v > I64_MAX ? I64_MAX : v < I64_MIN ? I64_MIN : v;
+}
+
+/** `row N, column M: ...` errors, as Manticore words them for INSERT. */
+export function valueError(row: number, col: number, what: string): SearchError {
+  return new SearchError('BAD_VALUE', `row ${row}, column ${col}: ${what}`);
+}
+
+function toNumberish(l: Literal, col: Column): bigint {
+  const v = toBigInt(l);
+  if (v === undefined) throw new SearchError('BAD_VALUE', `${col.name}: expected a number`);
+  return v;
+}
+
+function mvaValues(l: Literal, col: Column): bigint[] {
+  const items = l.t === 'tuple' ? l.v : l.t === 'null' ? [] : [l];
+  const out = items.map((x) => {
+    const v = toNumberish(x, col);
+    return col.type === 'mva' ? v & U32 : clampI64(v);
+  });
+  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function jsonValue(l: Literal): string | null {
+  switch (l.t) {
+    case 'null': return null;
+    case 'json': return l.v;
+    case 'string': {
+      if (l.v.trim() === '') return null;
+      try { JSON.parse(l.v); } catch { throw new SearchError('BAD_VALUE', `JSON error: ${l.v}`); }
+      return l.v;
+    }
+    case 'int': return l.v.toString();
+    case 'float': return String(l.v);
+    case 'bool': return String(l.v);
+    case 'tuple': throw new SearchError('BAD_VALUE', 'non-JSON value specified for a JSON column');
+  }
+}
+
+/** The text of a full-text field from any literal (numbers as written). */
+export function textValue(l: Literal): string {
+  switch (l.t) {
+    case 'string': return l.v;
+    case 'null': return '';
+    case 'int': return l.v.toString();
+    case 'float': return String(l.v);
+    case 'bool': return l.v ? '1' : '0';
+    case 'json': return l.v;
+    case 'tuple': throw new SearchError('BAD_VALUE', 'a tuple value specified for a text field');
+  }
+}
+
+/** An attribute value for `col` from a literal; throws SearchError('BAD_VALUE') when it cannot convert. */
+export function attrValue(l: Literal, col: Column): AttrValue {
+  if (l.t === 'tuple' && col.type !== 'mva' && col.type !== 'mva64') {
+    throw new SearchError('BAD_VALUE', 'MVA value specified for a non-MVA column');
+  }
+  switch (col.type) {
+    case 'uint': case 'timestamp': case 'bool': {
+      if (l.t === 'null') return 0;
+      let v = Number(toNumberish(l, col) & U32);
+      if (col.type === 'bool') v = v ? 1 : 0;
+      if (col.bits && col.bits < 32) v = v % 2 ** col.bits;
+      return v;
+    }
+    case 'bigint': return l.t === 'null' ? 0n : clampI64(toNumberish(l, col));
+    case 'float': {
+      if (l.t === 'null') return 0;
+      const n = l.t === 'float' ? l.v : l.t === 'string' ? Number(l.v) : Number(toNumberish(l, col));
+      if (Number.isNaN(n)) throw new SearchError('BAD_VALUE', `${col.name}: expected a number`);
+      return Math.fround(n);
+    }
+    case 'string': return l.t === 'null' ? '' : textValue(l);
+    case 'json': return jsonValue(l);
+    case 'mva': case 'mva64': {
+      if (l.t !== 'tuple' && l.t !== 'null' && l.t !== 'int') {
+        throw new SearchError('BAD_VALUE', 'non-MVA value specified for a MVA column');
+      }
+      return mvaValues(l, col);
+    }
+    case 'text': return textValue(l);
+  }
+}
+
+/** The default value of a column a statement did not name. */
+export function defaultAttr(col: Column): AttrValue {
+  switch (col.type) {
+    case 'bigint': return 0n;
+    case 'string': case 'text': return '';
+    case 'json': return null;
+    case 'mva': case 'mva64': return [];
+    default: return 0;
+  }
+}

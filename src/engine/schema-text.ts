@@ -1,0 +1,70 @@
+/** DESCRIBE rows and SHOW CREATE TABLE text, as Manticore prints them (spec sections 9 and 14). */
+import type { Column, TableSchema } from '../schema/types.js';
+
+/** Settings SHOW CREATE TABLE prints, in Manticore's dump order; unknown ones follow sorted. */
+const SETTINGS_ORDER = [
+  'engine', 'access_plain_attrs', 'access_blob_attrs', 'access_doclists', 'access_hitlists',
+  'attr_update_reserve', 'docstore_block_size', 'docstore_compression', 'docstore_compression_level',
+  'min_prefix_len', 'min_infix_len', 'max_substring_len', 'index_exact_words', 'index_field_lengths',
+  'index_sp', 'index_zones', 'html_strip', 'html_index_attrs', 'html_remove_elements',
+  'charset_table', 'ignore_chars', 'blend_chars', 'blend_mode', 'ngram_len', 'ngram_chars',
+  'phrase_boundary', 'phrase_boundary_step', 'min_word_len', 'morphology', 'stopwords', 'wordforms',
+  'exceptions', 'expand_keywords', 'dict', 'rt_mem_limit',
+];
+
+/** Columns as Manticore lists them: full-text fields first, then attributes, each in declaration order. */
+export function orderedColumns(schema: TableSchema): Column[] {
+  const fields = schema.columns.filter((c) => c.type === 'text' || (c.type === 'string' && c.indexed));
+  const attrs = schema.columns.filter((c) => !fields.includes(c));
+  return [...fields, ...attrs];
+}
+
+function descType(c: Column): string {
+  if (c.type === 'uint' && c.bits && c.bits !== 32) return `uint:${c.bits}`;
+  return c.type;
+}
+
+function descProperties(c: Column): string {
+  if (c.type === 'text') return [c.indexed ? 'indexed' : '', c.stored ? 'stored' : ''].filter(Boolean).join(' ');
+  if (c.type === 'string' && c.indexed) return 'indexed attribute';
+  return '';
+}
+
+/** DESCRIBE t: rows of (Field, Type, Properties), id first. */
+export function describeRows(schema: TableSchema): string[][] {
+  return [['id', 'bigint', ''], ...orderedColumns(schema).map((c) => [c.name, descType(c), descProperties(c)])];
+}
+
+/** SHOW FIELDS FROM t: MySQL's column shape (Field, Type, Null, Key, Default, Extra). */
+export function showFieldsRows(schema: TableSchema): string[][] {
+  return describeRows(schema).map(([f, t]) => [f, t, 'NO', '', '', '']);
+}
+
+const CREATE_TYPE_NAMES: Record<string, string> = {
+  uint: 'integer', bigint: 'bigint', float: 'float', bool: 'bool', timestamp: 'timestamp',
+  json: 'json', mva: 'multi', mva64: 'multi64', string: 'string attribute',
+};
+
+function createColumn(c: Column): string {
+  if (c.type === 'text') {
+    const flags = c.indexed && c.stored ? '' : `${c.indexed ? ' indexed' : ''}${c.stored ? ' stored' : ''}`;
+    return `${c.name} text${flags}`;
+  }
+  if (c.type === 'string' && c.indexed) return `${c.name} string indexed attribute`;
+  if (c.type === 'uint' && c.bits && c.bits !== 32) return `${c.name} bit(${c.bits})`;
+  return `${c.name} ${CREATE_TYPE_NAMES[c.type]}`;
+}
+
+function settingsText(schema: TableSchema): string {
+  const keys = Object.keys(schema.settings);
+  const known = SETTINGS_ORDER.filter((k) => keys.includes(k));
+  const rest = keys.filter((k) => !SETTINGS_ORDER.includes(k)).sort();
+  return [...known, ...rest].map((k) => `${k}='${schema.settings[k].replace(/'/g, "\\'")}'`).join(' ');
+}
+
+/** SHOW CREATE TABLE t: `CREATE TABLE t (\nid bigint,\n...\n) setting='v' ...`. */
+export function showCreateTable(schema: TableSchema): string {
+  const lines = ['id bigint', ...orderedColumns(schema).map(createColumn)];
+  const settings = settingsText(schema);
+  return `CREATE TABLE ${schema.name} (\n${lines.join(',\n')}\n)${settings ? ' ' + settings : ''}`;
+}

@@ -1,0 +1,130 @@
+/**
+ * One table: its schema, text pipeline and RT index, written through the store of record.
+ * Every write runs under the table's mutex: validate and tokenize first (nothing is applied on error),
+ * commit durably to the store, then apply to the index. A write is acknowledged only after both.
+ */
+import type { Column, TableSchema } from '../schema/types.js';
+import type { AttrValue, DocInput, IndexSchema, RtIndexApi, SearchRequest, SearchResult } from '../index/types.js';
+import type { TextPipeline } from '../text/text-pipeline.js';
+import { SearchError } from '../util/errors.js';
+import { Mutex } from '../util/mutex.js';
+import { attrValue, defaultAttr, textValue, valueError } from './coerce.js';
+import type { Literal } from './literal.js';
+import type { StoredDoc, TableStore } from './table-store.js';
+
+/** One row of an INSERT/REPLACE: the id (undefined or 0 = generate) and values by column name. */
+export interface RowInput {
+  id?: bigint;
+  values: Map<string, Literal>;
+}
+
+export function indexSchemaOf(schema: TableSchema): IndexSchema {
+  return {
+    fields: schema.columns.filter((c) => c.indexed && (c.type === 'text' || c.type === 'string')).map((c) => c.name),
+    attrs: schema.columns.filter((c) => c.type !== 'text').map((c) => ({ name: c.name, type: c.type })),
+  };
+}
+
+export class Table {
+  readonly mutex = new Mutex();
+  #columns: Map<string, Column>;
+
+  constructor(
+    public schema: TableSchema,
+    public pipeline: TextPipeline,
+    public index: RtIndexApi,
+    readonly store: TableStore,
+  ) {
+    this.#columns = new Map(schema.columns.map((c) => [c.name.toLowerCase(), c]));
+  }
+
+  get name(): string { return this.schema.name; }
+
+  column(name: string): Column | undefined { return this.#columns.get(name.toLowerCase()); }
+
+  /** The stored document for a row: every column's value, text fields as strings. */
+  #storedDoc(row: RowInput, rowNo: number, colNos: Map<string, number>): StoredDoc {
+    const doc: StoredDoc = {};
+    for (const col of this.schema.columns) {
+      const lit = row.values.get(col.name.toLowerCase());
+      if (!lit) { doc[col.name] = col.type === 'text' ? '' : defaultAttr(col); continue; }
+      try {
+        doc[col.name] = col.type === 'text' ? textValue(lit) : attrValue(lit, col);
+      } catch (e) {
+        if (e instanceof SearchError) throw valueError(rowNo, colNos.get(col.name.toLowerCase()) ?? 0, e.message);
+        throw e;
+      }
+    }
+    return doc;
+  }
+
+  /** What the index gets for a stored document. */
+  docInput(docId: bigint, doc: StoredDoc): DocInput {
+    const ix = this.index.schema;
+    return {
+      docId,
+      fields: ix.fields.map((f) => this.pipeline.indexField(String(doc[f] ?? ''))),
+      attrs: ix.attrs.map((a) => (doc[a.name] ?? null) as AttrValue),
+    };
+  }
+
+  /**
+   * Validates rows and turns them into stored documents and index inputs. Throws before anything
+   * is written. `colNos` gives each column's 1-based position in the statement, for error texts.
+   */
+  prepare(rows: RowInput[], ids: bigint[], colNos: Map<string, number>): { docs: StoredDoc[]; inputs: DocInput[] } {
+    const docs = rows.map((r, i) => this.#storedDoc(r, i + 1, colNos));
+    const inputs = docs.map((d, i) => this.docInput(ids[i], d));
+    return { docs, inputs };
+  }
+
+  /**
+   * Inserts (or replaces) prepared rows: duplicates are an error for INSERT (nothing applied),
+   * overwrite for REPLACE. Caller holds the mutex. Returns the number of rows written.
+   */
+  async write(ids: bigint[], docs: StoredDoc[], inputs: DocInput[], replace: boolean): Promise<number> {
+    if (!replace) {
+      const seen = new Set<bigint>();
+      for (const id of ids) {
+        if (seen.has(id) || this.index.has(id)) throw new SearchError('DUPLICATE_ID', `duplicate id '${id}'`);
+        seen.add(id);
+      }
+    }
+    // REPLACE with an id twice in one statement: the last row wins, as one write after another.
+    const last = new Map<bigint, number>();
+    ids.forEach((id, i) => last.set(id, i));
+    const keep = [...last.values()].sort((a, b) => a - b);
+    await this.store.write(keep.map((i) => ({ op: 'put' as const, docId: ids[i], doc: docs[i] })));
+    const existing = keep.map((i) => ids[i]).filter((id) => this.index.has(id));
+    if (existing.length) this.index.delete(existing);
+    this.index.addBatch(keep.map((i) => inputs[i]));
+    return ids.length;
+  }
+
+  /** Deletes by id; returns how many existed. Caller holds the mutex. */
+  async deleteIds(ids: bigint[]): Promise<number> {
+    const live = [...new Set(ids)].filter((id) => this.index.has(id));
+    if (live.length === 0) return 0;
+    await this.store.write(live.map((docId) => ({ op: 'delete' as const, docId })));
+    return this.index.delete(live);
+  }
+
+  /** Updates attributes of live documents; returns how many were updated. Caller holds the mutex. */
+  async updateIds(ids: bigint[], values: Map<string, AttrValue>): Promise<number> {
+    const live = [...new Set(ids)].filter((id) => this.index.has(id));
+    if (live.length === 0) return 0;
+    const obj = Object.fromEntries(values);
+    await this.store.write(live.map((docId) => ({ op: 'update' as const, docId, values: obj })));
+    for (const id of live) this.index.updateAttrs(id, values);
+    return live.length;
+  }
+
+  search(req: SearchRequest): SearchResult {
+    return this.index.search(req);
+  }
+
+  /** Stored documents for the final page, in the given order. */
+  fetch(ids: bigint[]): (StoredDoc | undefined)[] {
+    return this.store.getDocs(ids);
+  }
+}
