@@ -1,0 +1,67 @@
+/** The HTTP API as one Hono app: SQL over HTTP now, the JSON endpoints beside it later. */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Engine } from '../engine/engine.js';
+import { newSession, type Session } from '../engine/session.js';
+import { errorBody, HTTP_INTERNAL, HTTP_NOT_IMPLEMENTED, HTTP_PAYLOAD_TOO_LARGE } from './errors.js';
+import type { HttpContext, HttpEnv } from './http-env.js';
+import { jsonReply, registerSqlRoutes } from './sql-routes.js';
+
+/** Largest request body accepted: Manticore's default `max_packet_size`, 128 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 128 * 1024 * 1024;
+
+export interface HttpAppOptions {
+  engine: Engine;
+  /** Request bodies larger than this get HTTP 413; default DEFAULT_MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
+  /** Called with errors a route did not expect, after the client got a 500 (default: stderr). */
+  onInternalError?: (err: unknown) => void;
+}
+
+const INDEX_PAGE =
+  '<!DOCTYPE html>\n<html>\n<head>\n<title>quarry</title>\n</head>\n<body>\n' +
+  '<h1>quarry: a Manticore-compatible search server</h1>\n</body>\n</html>';
+
+/**
+ * One session per client connection, as Manticore keeps one per HTTP connection: SHOW META on a
+ * keep-alive connection sees the SELECT before it. Requests without a socket (tests) get a fresh one.
+ */
+function sessionStore(): (c: HttpContext) => Session {
+  const sessions = new WeakMap<object, Session>();
+  return (c) => {
+    const socket = c.env?.incoming?.socket;
+    if (!socket) return newSession();
+    let session = sessions.get(socket);
+    if (!session) {
+      session = newSession();
+      sessions.set(socket, session);
+    }
+    return session;
+  };
+}
+
+/** The app: `/sql`, `/cli`, `/cli_json`, `/` and Manticore's JSON errors for everything else. */
+export function createHttpApp(opts: HttpAppOptions): Hono<HttpEnv> {
+  const app = new Hono<HttpEnv>({ strict: true });
+  const maxSize = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const report = opts.onInternalError ?? ((err: unknown) => console.error('quarry: http:', err));
+  app.use(
+    bodyLimit({
+      maxSize,
+      onError: (c) => {
+        const length = c.req.header('content-length');
+        const sent = length ? `${length}` : `more than ${maxSize}`;
+        return jsonReply(c, HTTP_PAYLOAD_TOO_LARGE, errorBody(`length out of bounds ${sent}(${maxSize})`));
+      },
+    }),
+  );
+  registerSqlRoutes(app, { engine: opts.engine, sessionFor: sessionStore() });
+  app.get('/', (c) => c.html(INDEX_PAGE));
+  app.notFound((c) => jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody(`${c.req.path} - unsupported endpoint`)));
+  app.onError((err, c) => {
+    report(err);
+    const message = err instanceof Error ? err.message : String(err);
+    return jsonReply(c, HTTP_INTERNAL, errorBody(message));
+  });
+  return app;
+}

@@ -1,0 +1,83 @@
+/** `/sql`, `/cli` and `/cli_json`: SQL over HTTP, each rendered from the one result model. */
+import type { Hono } from 'hono';
+import type { JsonOut } from '../engine/cell-format.js';
+import type { Engine } from '../engine/engine.js';
+import type { Session } from '../engine/session.js';
+import type { HttpContext as Context, HttpEnv } from './http-env.js';
+import { errorBody, httpStatusFor, HTTP_BAD_REQUEST, HTTP_NOT_IMPLEMENTED } from './errors.js';
+import { toJsonText } from './json-text.js';
+import { renderCliReply } from './render-cli.js';
+import { renderRawReply } from './render-raw.js';
+import { renderSearchJson } from './render-search.js';
+import { isNonSelectVerb, splitStatements } from './sql-statements.js';
+import { readCliQuery, readSqlRequest } from './sql-request.js';
+
+export interface SqlRouteDeps {
+  engine: Engine;
+  /** The session of the connection a request came on (SHOW META after a SELECT on keep-alive). */
+  sessionFor(c: Context): Session;
+}
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
+export const TEXT_CONTENT_TYPE = 'text/plain; charset=UTF-8';
+
+/** A JSON reply written with the exact serializer (64-bit integers and float text intact). */
+export function jsonReply(c: Context, status: number, body: JsonOut): Response {
+  return c.body(toJsonText(body), status as 200, { 'Content-Type': JSON_CONTENT_TYPE });
+}
+
+function urlQuery(c: Context): string {
+  const url = c.req.url;
+  const q = url.indexOf('?');
+  return q < 0 ? '' : url.slice(q + 1);
+}
+
+async function bodyText(c: Context): Promise<string> {
+  return c.req.method === 'GET' || c.req.method === 'HEAD' ? '' : c.req.text();
+}
+
+/** `/sql` without mode: one SELECT, answered in the `/search` shape. */
+async function searchSql(c: Context, deps: SqlRouteDeps, query: string): Promise<Response> {
+  const statements = splitStatements(query);
+  if (statements.some((s) => isNonSelectVerb(s.verb))) {
+    return jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody('only SELECT queries are supported'));
+  }
+  if (statements.length > 1) {
+    return jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody('only FACET multiple queries supported'));
+  }
+  const [first] = await deps.engine.execute(query, deps.sessionFor(c));
+  if (first?.kind === 'error') return jsonReply(c, httpStatusFor(first.code, 'sql-search'), errorBody(first.message));
+  if (first?.kind !== 'rows') {
+    return jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody('only SELECT queries are supported'));
+  }
+  return jsonReply(c, 200, renderSearchJson(first));
+}
+
+async function handleSql(c: Context, deps: SqlRouteDeps): Promise<Response> {
+  const { query, raw } = readSqlRequest(urlQuery(c), await bodyText(c));
+  if (query.trim() === '') return jsonReply(c, HTTP_BAD_REQUEST, errorBody('query missing'));
+  if (!raw) return searchSql(c, deps, query);
+  const reply = renderRawReply(await deps.engine.execute(query, deps.sessionFor(c)));
+  return jsonReply(c, reply.status, reply.body);
+}
+
+async function handleCli(c: Context, deps: SqlRouteDeps, asJson: boolean): Promise<Response> {
+  const query = readCliQuery(urlQuery(c), await bodyText(c));
+  if (query.trim() === '') return jsonReply(c, HTTP_BAD_REQUEST, errorBody('query missing'));
+  const started = performance.now();
+  const results = await deps.engine.execute(query, deps.sessionFor(c));
+  if (asJson) {
+    const reply = renderRawReply(results);
+    return jsonReply(c, reply.status, reply.body);
+  }
+  const reply = renderCliReply(results, (performance.now() - started) / 1000);
+  const type = reply.contentType === 'text/plain' ? TEXT_CONTENT_TYPE : JSON_CONTENT_TYPE;
+  return c.body(reply.body, reply.status as 200, { 'Content-Type': type });
+}
+
+/** Adds the SQL endpoints; any method is accepted, as Manticore does (GET carries the query in the URL). */
+export function registerSqlRoutes(app: Hono<HttpEnv>, deps: SqlRouteDeps): void {
+  app.all('/sql', (c) => handleSql(c, deps));
+  app.all('/cli', (c) => handleCli(c, deps, false));
+  app.all('/cli_json', (c) => handleCli(c, deps, true));
+}
