@@ -1,0 +1,86 @@
+/** Checkpoints of one table generation: segment files plus the manifest that lists them. */
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SearchError } from '../util/errors.js';
+import { mkdirDurable, writeFileDurable } from './durable-fs.js';
+import {
+  emptyManifest, isSegmentName, MANIFEST_FILE, MANIFEST_VERSION, readManifest, writeManifest,
+  type Manifest,
+} from './manifest.js';
+import type { Checkpoint, SegmentEntry } from './types.js';
+
+/**
+ * Writes the new segments of `entries` (each fsynced), then swaps in a manifest listing all of
+ * them, then deletes the files the old manifest listed that the new one does not. A crash before
+ * the swap leaves the old checkpoint whole (new files are orphans, removed on the next open); after
+ * it, the new one. Returns the new manifest.
+ */
+export async function saveSegments(
+  dir: string, gen: number, current: Manifest | undefined, entries: SegmentEntry[], lastSeq: bigint,
+  swapDelayMs = 0,
+): Promise<Manifest> {
+  const listed = new Map((current?.segments ?? []).map((s) => [s.name, s.size]));
+  checkEntries(entries, listed);
+  mkdirDurable(dir);
+  const segments = [];
+  for (const e of entries) {
+    if (e.bytes) await writeFileDurable(join(dir, e.name), e.bytes);
+    segments.push({ name: e.name, size: e.bytes ? e.bytes.length : listed.get(e.name)! });
+  }
+  const next: Manifest = { version: MANIFEST_VERSION, gen, lastSeq, segments };
+  await writeManifest(dir, next, swapDelayMs);
+  const keep = new Set(entries.map((e) => e.name));
+  for (const name of listed.keys()) {
+    if (!keep.has(name)) await unlink(join(dir, name)).catch(() => undefined);
+  }
+  return next;
+}
+
+function checkEntries(entries: SegmentEntry[], listed: Map<string, number>): void {
+  const seen = new Set<string>();
+  for (const e of entries) {
+    const bad = (why: string) => new SearchError('BAD_VALUE', `checkpoint segment '${e.name}': ${why}`);
+    if (typeof e.name !== 'string' || !isSegmentName(e.name)) throw bad('invalid file name');
+    if (seen.has(e.name)) throw bad('listed twice');
+    seen.add(e.name);
+    if (e.bytes && listed.has(e.name)) throw bad('already in the checkpoint; segment files are immutable');
+    if (!e.bytes && !listed.has(e.name)) throw bad('kept but not in the current checkpoint');
+  }
+}
+
+/** Reads the checkpoint in `dir`; with no manifest, an empty one covering ops up to `baseSeq`. */
+export function loadSegments(dir: string, gen: number, baseSeq: bigint): Checkpoint {
+  const m = readManifest(dir) ?? emptyManifest(gen, baseSeq);
+  if (m.gen !== gen) {
+    throw new SearchError('INTERNAL', `store: manifest in ${dir} belongs to generation ${m.gen}, not ${gen}`);
+  }
+  const segments = m.segments.map((s) => {
+    const bytes = new Uint8Array(readFileSync(join(dir, s.name)));
+    if (bytes.length !== s.size) {
+      throw new SearchError('INTERNAL', `store: segment ${s.name} in ${dir} has ${bytes.length} bytes, manifest says ${s.size}`);
+    }
+    return { name: s.name, bytes };
+  });
+  return { segments, lastSeq: m.lastSeq };
+}
+
+/**
+ * Deletes files in `dir` that its manifest does not list: segments of a checkpoint that crashed
+ * before its swap, and a stale temporary manifest. Returns the manifest (undefined if none).
+ */
+export function removeUnlisted(dir: string): Manifest | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  const m = readManifest(dir);
+  const keep = new Set([MANIFEST_FILE, ...(m?.segments ?? []).map((s) => s.name)]);
+  for (const name of names) {
+    if (!keep.has(name)) rmSync(join(dir, name), { recursive: true, force: true });
+  }
+  return m;
+}

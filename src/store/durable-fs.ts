@@ -1,0 +1,58 @@
+/** File writes that survive a crash: fsync the data, rename into place, fsync the directory. */
+import { mkdirSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Creates `path` and fsyncs the directory holding it, so the new entry survives a crash. */
+export function mkdirDurable(path: string): void {
+  if (mkdirSync(path, { recursive: true }) !== undefined) fsyncDirSync(dirname(path));
+}
+
+/** fsync of a directory: makes creations, renames and deletions inside it durable. */
+export function fsyncDirSync(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function fsyncDir(dir: string): Promise<void> {
+  const h = await open(dir, 'r');
+  try {
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+}
+
+/** Writes `bytes` to `path` (replacing any old content) and fsyncs the file before returning. */
+export async function writeFileDurable(path: string, bytes: Uint8Array): Promise<void> {
+  const h = await open(path, 'w');
+  try {
+    await h.writeFile(bytes);
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+}
+
+/**
+ * Replaces `path` atomically: a reader (or a restart after a crash at any point) sees either the
+ * old content or the new one, never a mix. `delayMs` widens the window between the fsynced
+ * temporary file and the rename, for the crash tests only.
+ */
+export async function replaceFileAtomic(path: string, bytes: Uint8Array, delayMs = 0): Promise<void> {
+  const tmp = `${path}.tmp`;
+  await writeFileDurable(tmp, bytes);
+  if (delayMs > 0) await sleep(delayMs);
+  await rename(tmp, path);
+  await fsyncDir(dirname(path));
+}
+
+/** Removes a file or directory tree if present. */
+export async function removePath(path: string): Promise<void> {
+  await rm(path, { recursive: true, force: true });
+}

@@ -1,0 +1,47 @@
+/** Garbage collection: rows of dead generations, op ranges covered by checkpoints, stray directories. */
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Database } from 'lmdb';
+import { genRange } from './keys.js';
+import type { StoreDbs } from './lmdb-env.js';
+import { removePath } from './durable-fs.js';
+
+/**
+ * Deletes the keys of `range` from `db`, at most `chunk` per transaction so a large table never
+ * makes one huge commit. Returns how many keys were removed.
+ */
+export async function deleteRange(
+  dbs: StoreDbs, db: Database<Buffer, Buffer>, range: { start: Buffer; end: Buffer }, chunk: number,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await dbs.env.transaction(() => {
+      const keys = [...db.getKeys({ ...range, limit: chunk })];
+      for (const k of keys) db.removeSync(k);
+      return keys.length;
+    });
+    total += n;
+    if (n < chunk) return total;
+  }
+}
+
+/**
+ * Removes every dead generation's docs, ops and segment directory, then its dead marker (last, so a
+ * crash midway just repeats the work at the next open).
+ */
+export async function collectDead(dbs: StoreDbs, tablesDir: string, chunk: number): Promise<void> {
+  for (const gen of [...dbs.dead.getKeys()]) {
+    await deleteRange(dbs, dbs.docs, genRange(gen), chunk);
+    await deleteRange(dbs, dbs.ops, genRange(gen), chunk);
+    const dir = dbs.dead.get(gen)?.toString('utf8');
+    if (dir) await removePath(join(tablesDir, dir));
+    await dbs.env.transaction(() => dbs.dead.removeSync(gen));
+  }
+}
+
+/** Removes entries of `tablesDir` that are not live generation directories (run at open). */
+export function sweepTablesDir(tablesDir: string, live: Set<string>): void {
+  for (const name of readdirSync(tablesDir)) {
+    if (!live.has(name)) rmSync(join(tablesDir, name), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,323 @@
+/**
+ * The store of record: table catalog, documents, op log and meta in one lmdb environment
+ * (`<dataDir>/store`), checkpointed segment files under `<dataDir>/tables/<name>.<gen>/`.
+ *
+ * Guarantees:
+ * - A write, catalog change or setMeta resolves only after its lmdb transaction committed and was
+ *   fsynced (see lmdb-env.ts); a write call is all-or-nothing, and concurrent calls may share one
+ *   commit. Each op gets the table's next sequence number; sequences never go back, TRUNCATE included.
+ * - TRUNCATE and DROP switch the table to a fresh generation (or none) in one small transaction:
+ *   docs, ops, sequence record, checkpoint and schema swap together; the old generation's rows and
+ *   files are garbage-collected afterwards in the background (and again after a crash, at open).
+ * - Checkpoints are incremental: saveCheckpoint writes only new segment files (fsynced), swaps the
+ *   manifest atomically (temp file, fsync, rename, fsync dir), then deletes files no longer listed.
+ *   Recovery = loadCheckpoint + opsSince(lastSeq). pruneOps never removes ops a checkpoint lacks.
+ * Reads are synchronous and see every write whose promise has resolved.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TableSchema } from '../schema/types.js';
+import { SearchError } from '../util/errors.js';
+import {
+  allocGen, beginGeneration, decodeEntry, endGeneration, genDirName, lastSeqOf, readCatalog,
+  tableKey, type CatalogEntry,
+} from './catalog.js';
+import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
+import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
+import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
+import { KeyedLock } from './keyed-lock.js';
+import { openDbs, type StoreDbs } from './lmdb-env.js';
+import { emptyManifest, readManifest, type Manifest } from './manifest.js';
+import { readOp } from './op-codec.js';
+import type { Checkpoint, LoggedOp, SegmentEntry, StoredDoc, StoreOptions, WriteOp } from './types.js';
+import { decodeValue, encodeValue } from './value-codec.js';
+import { applyBatch, prepareBatch } from './write-batch.js';
+
+/** Ops (or rows) deleted per transaction by pruneOps and garbage collection. */
+export const DEFAULT_DELETE_CHUNK = 10_000;
+
+export class Store {
+  readonly dataDir: string;
+  readonly #dbs: StoreDbs;
+  readonly #tablesDir: string;
+  readonly #opts: Required<StoreOptions>;
+  readonly #catalog: Map<string, CatalogEntry>;
+  /** Manifests by generation, read lazily; dropped when the generation ends. */
+  readonly #manifests = new Map<number, Manifest>();
+  /** Serializes checkpoint, prune, truncate and drop per table. */
+  readonly #locks = new KeyedLock();
+  #gc: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  private constructor(dataDir: string, opts: StoreOptions) {
+    this.dataDir = dataDir;
+    this.#tablesDir = join(dataDir, 'tables');
+    this.#opts = { deleteChunk: DEFAULT_DELETE_CHUNK, manifestSwapDelayMs: 0, ...opts };
+    mkdirSync(this.#tablesDir, { recursive: true });
+    this.#dbs = openDbs(join(dataDir, 'store'));
+    this.#catalog = readCatalog(this.#dbs);
+  }
+
+  /** Opens (creating if needed) the store in `dataDir` and cleans up after any earlier crash. */
+  static open(dataDir: string, opts: StoreOptions = {}): Store {
+    const store = new Store(dataDir, opts);
+    const live = new Set<string>();
+    for (const [name, e] of store.#catalog) {
+      const dir = genDirName(name, e.gen);
+      live.add(dir);
+      const m = removeUnlisted(join(store.#tablesDir, dir));
+      if (m) store.#manifests.set(e.gen, m);
+    }
+    sweepTablesDir(store.#tablesDir, live);
+    store.#collectGarbage();
+    return store;
+  }
+
+  // ---- catalog ----
+
+  tables(): TableSchema[] {
+    return [...this.#catalog.values()].map((e) => e.schema);
+  }
+
+  getTable(name: string): TableSchema | undefined {
+    return this.#catalog.get(tableKey(name))?.schema;
+  }
+
+  async createTable(schema: TableSchema): Promise<void> {
+    const name = tableKey(schema.name);
+    await this.#txn(name, () => {
+      if (this.#dbs.catalog.doesExist(name)) {
+        throw new SearchError('TABLE_EXISTS', `table '${name}': CREATE TABLE failed: table '${name}' already exists`);
+      }
+      beginGeneration(this.#dbs, name, { schema: { ...schema, name }, gen: allocGen(this.#dbs), baseSeq: 0n });
+    });
+  }
+
+  /** Replaces the schema; documents are left as they are (the engine rewrites them if it must). */
+  async alterTable(schema: TableSchema): Promise<void> {
+    const name = tableKey(schema.name);
+    await this.#txn(name, () => {
+      const e = this.#entryInTxn(name, `unknown local table '${name}'`);
+      this.#dbs.catalog.putSync(name, encodeValue({ ...e, schema: { ...schema, name } }));
+    });
+  }
+
+  /** Removes the table: catalog entry, docs, ops and segment files. */
+  async dropTable(name: string): Promise<void> {
+    const key = tableKey(name);
+    await this.#locks.run(key, () => this.#txn(key, () => {
+      const e = this.#entryInTxn(key, `DROP TABLE failed: unknown table '${key}'`);
+      endGeneration(this.#dbs, key, e.gen);
+      this.#dbs.catalog.removeSync(key);
+    }));
+    this.#collectGarbage();
+  }
+
+  /**
+   * Empties the table in one atomic step: docs, ops and checkpoint go, the schema becomes
+   * `newSchema` if given (TRUNCATE ... WITH RECONFIGURE). The sequence continues where it was.
+   */
+  async truncate(name: string, newSchema?: TableSchema): Promise<void> {
+    const key = tableKey(name);
+    await this.#locks.run(key, () => this.#txn(key, () => {
+      const e = this.#entryInTxn(key, `unknown local table '${key}'`);
+      const baseSeq = lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
+      endGeneration(this.#dbs, key, e.gen);
+      const schema = newSchema ? { ...newSchema, name: key } : e.schema;
+      beginGeneration(this.#dbs, key, { schema, gen: allocGen(this.#dbs), baseSeq });
+    }));
+    this.#collectGarbage();
+  }
+
+  // ---- writes ----
+
+  /**
+   * Applies `ops` in order as one atomic, durable transaction; resolves with the last sequence
+   * number assigned (the current one when `ops` is empty). Values are encoded at call time.
+   */
+  async write(table: string, ops: WriteOp[]): Promise<bigint> {
+    const name = tableKey(table);
+    const absent = `table '${name}' absent`;
+    this.#entry(name, absent);
+    if (ops.length === 0) return this.lastSeq(name);
+    const prepared = prepareBatch(ops);
+    this.#checkOpen();
+    return this.#dbs.env.transaction(() => {
+      const cached = this.#catalog.get(name);
+      let gen = cached?.gen ?? 0;
+      let last = cached ? lastSeqOf(this.#dbs, gen) : undefined;
+      if (last === undefined) {
+        // the cached generation ended (TRUNCATE/DROP committed just before): use the live one
+        gen = this.#entryInTxn(name, absent).gen;
+        last = lastSeqOf(this.#dbs, gen)!;
+      }
+      return applyBatch(this.#dbs, gen, last, prepared);
+    });
+  }
+
+  /** The table's last assigned sequence number. */
+  lastSeq(table: string): bigint {
+    const e = this.#entry(tableKey(table));
+    return lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
+  }
+
+  // ---- reads ----
+
+  getDoc(table: string, docId: bigint): StoredDoc | undefined {
+    const raw = this.#dbs.docs.get(docKey(this.#entry(tableKey(table)).gen, docId));
+    return raw ? (decodeValue(raw) as StoredDoc) : undefined;
+  }
+
+  getDocs(table: string, docIds: bigint[]): (StoredDoc | undefined)[] {
+    const gen = this.#entry(tableKey(table)).gen;
+    return docIds.map((id) => {
+      const raw = this.#dbs.docs.get(docKey(gen, id));
+      return raw ? (decodeValue(raw) as StoredDoc) : undefined;
+    });
+  }
+
+  hasDoc(table: string, docId: bigint): boolean {
+    return this.#dbs.docs.doesExist(docKey(this.#entry(tableKey(table)).gen, docId));
+  }
+
+  /** Every live document in docId order (signed), for rebuilding an index. */
+  docs(table: string): Iterable<[bigint, StoredDoc]> {
+    const range = genRange(this.#entry(tableKey(table)).gen);
+    return this.#dbs.docs.getRange(range).map(({ key, value }) => [docIdOf(key), decodeValue(value) as StoredDoc]);
+  }
+
+  /** Logged ops with seq > `seq`, in order: the tail to re-apply over a checkpoint. */
+  opsSince(table: string, seq: bigint): Iterable<LoggedOp> {
+    const range = opsAfter(this.#entry(tableKey(table)).gen, seq);
+    return this.#dbs.ops.getRange(range).map(({ key, value }) => readOp(seqOf(key), value));
+  }
+
+  // ---- checkpoints ----
+
+  /**
+   * Records a checkpoint covering every op up to `lastSeq`: `segments` lists, in order, all the
+   * segments of the new checkpoint, new ones with their bytes, kept ones by name only.
+   */
+  async saveCheckpoint(table: string, segments: SegmentEntry[], lastSeq: bigint): Promise<void> {
+    const name = tableKey(table);
+    await this.#locks.run(name, async () => {
+      this.#checkOpen();
+      const e = this.#entry(name);
+      const cur = this.#manifest(e);
+      const now = lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
+      if (lastSeq < cur.lastSeq || lastSeq > now) {
+        throw new SearchError('BAD_VALUE', `checkpoint of '${name}' at seq ${lastSeq} outside ${cur.lastSeq}..${now}`);
+      }
+      const dir = join(this.#tablesDir, genDirName(name, e.gen));
+      const next = await saveSegments(dir, e.gen, cur, segments, lastSeq, this.#opts.manifestSwapDelayMs);
+      this.#manifests.set(e.gen, next);
+    });
+  }
+
+  /** The last saved checkpoint (empty, at the generation's base sequence, if none). */
+  loadCheckpoint(table: string): Checkpoint {
+    const name = tableKey(table);
+    const e = this.#entry(name);
+    return loadSegments(join(this.#tablesDir, genDirName(name, e.gen)), e.gen, e.baseSeq);
+  }
+
+  /** Deletes ops with seq <= min(uptoSeq, checkpoint's lastSeq); returns how many went. */
+  async pruneOps(table: string, uptoSeq: bigint): Promise<number> {
+    const name = tableKey(table);
+    return this.#locks.run(name, () => {
+      this.#checkOpen();
+      const e = this.#entry(name);
+      const covered = this.#manifest(e).lastSeq;
+      const upto = uptoSeq < covered ? uptoSeq : covered;
+      return deleteRange(this.#dbs, this.#dbs.ops, opsUpTo(e.gen, upto), this.#opts.deleteChunk);
+    });
+  }
+
+  // ---- meta ----
+
+  getMeta(key: string): unknown {
+    const raw = this.#dbs.meta.get(key);
+    return raw ? decodeValue(raw) : undefined;
+  }
+
+  /** Stores `value` durably (undefined removes the key). */
+  async setMeta(key: string, value: unknown): Promise<void> {
+    const bytes = value === undefined ? undefined : encodeValue(value);
+    this.#checkOpen();
+    await this.#dbs.env.transaction(() => {
+      if (bytes) this.#dbs.meta.putSync(key, bytes);
+      else this.#dbs.meta.removeSync(key);
+    });
+  }
+
+  /** Atomic read-modify-write of one meta key (e.g. a counter's high-water mark); returns the new value. */
+  async updateMeta<T>(key: string, fn: (old: unknown) => T): Promise<T> {
+    this.#checkOpen();
+    return this.#dbs.env.transaction(() => {
+      const next = fn(this.getMeta(key));
+      if (next === undefined) this.#dbs.meta.removeSync(key);
+      else this.#dbs.meta.putSync(key, encodeValue(next));
+      return next;
+    });
+  }
+
+  /** Waits for checkpoints and garbage collection in progress, then closes the environment. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#locks.idle();
+    await this.#gc;
+    await this.#dbs.env.close();
+  }
+
+  // ---- internals ----
+
+  #checkOpen(): void {
+    if (this.#closed) throw new SearchError('INTERNAL', 'store is closed');
+  }
+
+  #entry(name: string, missing = `unknown local table '${name}'`): CatalogEntry {
+    const e = this.#catalog.get(name);
+    if (!e) throw new SearchError('UNKNOWN_TABLE', missing);
+    return e;
+  }
+
+  /** Inside a write transaction: the committed-so-far catalog entry of `name`. */
+  #entryInTxn(name: string, missing: string): CatalogEntry {
+    const raw = this.#dbs.catalog.get(name);
+    if (!raw) throw new SearchError('UNKNOWN_TABLE', missing);
+    return decodeEntry(raw);
+  }
+
+  /** Runs a catalog change in a transaction, then refreshes the cached entry from the commit. */
+  async #txn(name: string, fn: () => void): Promise<void> {
+    this.#checkOpen();
+    try {
+      await this.#dbs.env.transaction(fn);
+    } finally {
+      const raw = this.#dbs.catalog.get(name);
+      const old = this.#catalog.get(name);
+      if (raw) this.#catalog.set(name, decodeEntry(raw));
+      else this.#catalog.delete(name);
+      const now = this.#catalog.get(name);
+      if (old && old.gen !== now?.gen) this.#manifests.delete(old.gen);
+    }
+  }
+
+  #manifest(e: CatalogEntry): Manifest {
+    let m = this.#manifests.get(e.gen);
+    if (!m) {
+      const dir = join(this.#tablesDir, genDirName(e.schema.name, e.gen));
+      m = readManifest(dir) ?? emptyManifest(e.gen, e.baseSeq);
+      this.#manifests.set(e.gen, m);
+    }
+    return m;
+  }
+
+  /** Starts (or queues) collection of dead generations; failures retry at the next open. */
+  #collectGarbage(): void {
+    this.#gc = this.#gc
+      .then(() => collectDead(this.#dbs, this.#tablesDir, this.#opts.deleteChunk))
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,94 @@
+/** One write call: ops are encoded eagerly, then applied inside the lmdb transaction with no partial writes. */
+import { SearchError } from '../util/errors.js';
+import { checkDocId, docKey, genKey, opKey, u64Bytes } from './keys.js';
+import type { StoredDoc, WriteOp } from './types.js';
+import type { StoreDbs } from './lmdb-env.js';
+import { writeOp } from './op-codec.js';
+import { decodeValue, encodeValue, ValueWriter } from './value-codec.js';
+
+/** Offset of an op record's payload (the doc or the values): after the kind byte and the docId. */
+const OP_PAYLOAD_OFFSET = 9;
+
+/** One op, encoded: its op-log record and the record's payload (doc or values; empty for delete). */
+export interface PreparedOp {
+  op: WriteOp['op'];
+  docId: bigint;
+  record: Buffer;
+  payload: Buffer;
+}
+
+/**
+ * Validates and encodes `ops` at call time, so a caller mutating its objects afterwards cannot
+ * change what gets written, and a bad value fails before any transaction starts.
+ */
+export function prepareBatch(ops: WriteOp[]): PreparedOp[] {
+  const w = new ValueWriter();
+  const spans: number[] = [];
+  for (const op of ops) {
+    checkOp(op);
+    spans.push(w.pos);
+    writeOp(w, op);
+  }
+  spans.push(w.pos);
+  const buf = w.view();
+  return ops.map((op, i) => {
+    const record = buf.subarray(spans[i], spans[i + 1]);
+    return { op: op.op, docId: op.docId, record, payload: record.subarray(OP_PAYLOAD_OFFSET) };
+  });
+}
+
+/**
+ * Applies prepared ops to generation `gen`, numbering them lastSeq+1, lastSeq+2, ... Must run
+ * inside an lmdb write transaction. Phase one reads, checks duplicates and merges updates (it may
+ * throw: nothing is written yet, so a failed batch leaves no trace even in a commit it shares with
+ * other writers); phase two only puts. Returns the last sequence assigned.
+ */
+export function applyBatch(dbs: StoreDbs, gen: number, lastSeq: bigint, ops: PreparedOp[]): bigint {
+  // docId -> encoded doc after the ops so far (null: deleted or absent)
+  const states = new Map<bigint, Buffer | null>();
+  for (const op of ops) {
+    if (op.op === 'insert' && currentBytes(dbs, gen, states, op.docId) !== null) {
+      throw new SearchError('DUPLICATE_ID', `duplicate id '${BigInt.asUintN(64, op.docId)}'`);
+    }
+    if (op.op === 'put' || op.op === 'insert') states.set(op.docId, op.payload);
+    else if (op.op === 'delete') states.set(op.docId, null);
+    else {
+      const cur = currentBytes(dbs, gen, states, op.docId);
+      if (cur === null) continue; // updating a missing doc changes nothing (but is still logged)
+      const values = decodeValue(op.payload) as Record<string, unknown>;
+      states.set(op.docId, encodeValue({ ...(decodeValue(cur) as StoredDoc), ...values }));
+    }
+  }
+  for (const [docId, bytes] of states) {
+    const key = docKey(gen, docId);
+    if (bytes) dbs.docs.putSync(key, bytes);
+    else dbs.docs.removeSync(key);
+  }
+  let seq = lastSeq;
+  for (const op of ops) dbs.ops.putSync(opKey(gen, ++seq), op.record);
+  dbs.seq.putSync(genKey(gen), u64Bytes(seq));
+  return seq;
+}
+
+function checkOp(op: WriteOp): void {
+  checkDocId(op?.docId);
+  const bad = (what: string) => new SearchError('BAD_VALUE', `${op.op} of id ${op.docId}: ${what}`);
+  switch (op.op) {
+    case 'put': case 'insert': if (!isPlainObject(op.doc)) throw bad('doc must be an object'); break;
+    case 'update': if (!isPlainObject(op.values)) throw bad('values must be an object'); break;
+    case 'delete': break;
+    default: throw new SearchError('BAD_VALUE', `unknown write op '${(op as { op: unknown }).op}'`);
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+function currentBytes(dbs: StoreDbs, gen: number, states: Map<bigint, Buffer | null>, docId: bigint): Buffer | null {
+  const s = states.get(docId);
+  if (s !== undefined) return s;
+  return dbs.docs.get(docKey(gen, docId)) ?? null;
+}

@@ -1,0 +1,56 @@
+// Key layouts: byte order must equal numeric order of signed docIds and of sequences.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  docIdOf, docKey, genKey, genRange, opKey, opsAfter, opsUpTo, seqOf,
+} from '../../../src/store/keys.js';
+
+const i64 = fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n });
+const u64 = fc.bigInt({ min: 0n, max: (1n << 64n) - 1n });
+
+describe('store keys', () => {
+  it('doc keys sort like their signed ids and decode back', () => {
+    fc.assert(fc.property(i64, i64, (a, b) => {
+      const ka = docKey(7, a);
+      const kb = docKey(7, b);
+      expect(Math.sign(Buffer.compare(ka, kb))).toBe(a < b ? -1 : a > b ? 1 : 0);
+      expect(docIdOf(ka)).toBe(a);
+    }));
+  });
+
+  it('op keys sort like their sequences and decode back', () => {
+    fc.assert(fc.property(u64, u64, (a, b) => {
+      expect(Math.sign(Buffer.compare(opKey(3, a), opKey(3, b)))).toBe(a < b ? -1 : a > b ? 1 : 0);
+      expect(seqOf(opKey(3, a))).toBe(a);
+    }));
+  });
+
+  it('a generation range holds all of its keys and none of its neighbours', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 1000 }), i64, (gen, id) => {
+      const { start, end } = genRange(gen);
+      const inRange = (k: Buffer) => Buffer.compare(k, start) >= 0 && Buffer.compare(k, end) < 0;
+      expect(inRange(docKey(gen, id))).toBe(true);
+      expect(inRange(docKey(gen - 1, id))).toBe(false);
+      expect(inRange(docKey(gen + 1, id))).toBe(false);
+      expect(inRange(genKey(gen + 1))).toBe(false);
+    }));
+  });
+
+  it('opsAfter and opsUpTo split a generation at a sequence', () => {
+    fc.assert(fc.property(fc.bigInt({ min: 0n, max: 1000n }), fc.bigInt({ min: 1n, max: 1000n }), (cut, seq) => {
+      const k = opKey(5, seq);
+      const after = opsAfter(5, cut);
+      const upto = opsUpTo(5, cut);
+      const inA = Buffer.compare(k, after.start) >= 0 && Buffer.compare(k, after.end) < 0;
+      const inU = Buffer.compare(k, upto.start) >= 0 && Buffer.compare(k, upto.end) < 0;
+      expect(inA).toBe(seq > cut);
+      expect(inU).toBe(seq <= cut);
+    }));
+  });
+
+  it('refuses ids outside signed 64 bits', () => {
+    expect(() => docKey(1, 1n << 63n)).toThrow(/out of range/);
+    expect(() => docKey(1, -(1n << 63n) - 1n)).toThrow(/out of range/);
+    expect(() => docKey(1, 5 as unknown as bigint)).toThrow(/out of range/);
+  });
+});

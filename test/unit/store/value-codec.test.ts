@@ -1,0 +1,72 @@
+// The value codec must round-trip every storable value exactly, 64-bit integers and types included.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { decodeValue, encodeValue } from '../../../src/store/value-codec.js';
+import { SearchError } from '../../../src/util/errors.js';
+
+const leaf = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.double(),
+  fc.integer(),
+  fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }),
+  fc.bigInt({ min: -(1n << 100n), max: 1n << 100n }),
+  fc.string({ unit: 'binary' }),
+  fc.array(fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n })),
+);
+const value = fc.letrec((tie) => ({
+  v: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('v')), fc.dictionary(fc.string(), tie('v'), { noNullPrototype: true })),
+})).v;
+
+describe('value codec', () => {
+  it('round-trips arbitrary values exactly (Object.is on leaves)', () => {
+    fc.assert(fc.property(value, (v) => {
+      expect(decodeValue(encodeValue(v))).toStrictEqual(v);
+    }), { numRuns: 500 });
+  });
+
+  it('keeps bigint and number apart, and -0, NaN, Infinity', () => {
+    const doc = { a: 5n, b: 5, c: -0, d: NaN, e: -Infinity, f: 2 ** 53 + 2, g: 0.1 };
+    const back = decodeValue(encodeValue(doc)) as Record<string, unknown>;
+    expect(typeof back.a).toBe('bigint');
+    expect(typeof back.b).toBe('number');
+    expect(Object.is(back.c, -0)).toBe(true);
+    expect(back.d).toBeNaN();
+    expect(back).toStrictEqual(doc);
+  });
+
+  it('round-trips the 64-bit extremes and wider bigints', () => {
+    for (const v of [-(1n << 63n), (1n << 63n) - 1n, (1n << 64n) - 1n, -(1n << 64n), 10n ** 30n]) {
+      expect(decodeValue(encodeValue(v))).toBe(v);
+      expect(decodeValue(encodeValue([v, 1n]))).toStrictEqual([v, 1n]);
+    }
+  });
+
+  it('keeps long and multi-byte strings and a __proto__ key', () => {
+    const doc = JSON.parse('{"__proto__": "x", "t": "caf\u00e9 \ud83d\ude00"}') as Record<string, unknown>;
+    doc.long = 'x\u00e9'.repeat(100_000);
+    const back = decodeValue(encodeValue(doc)) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(Object.keys(back)).toEqual(['__proto__', 't', 'long']);
+    expect(back).toStrictEqual(doc);
+  });
+
+  it('drops undefined properties and round-trips bytes', () => {
+    expect(decodeValue(encodeValue({ a: undefined, b: 1 }))).toStrictEqual({ b: 1 });
+    expect(decodeValue(encodeValue(new Uint8Array([1, 2, 255])))).toStrictEqual(new Uint8Array([1, 2, 255]));
+  });
+
+  it('refuses values it cannot restore', () => {
+    expect(() => encodeValue({ d: new Date() })).toThrow(SearchError);
+    expect(() => encodeValue({ f: () => 1 })).toThrow(/cannot store/);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => encodeValue(cyclic)).toThrow(/nested too deeply/);
+  });
+
+  it('rejects truncated or trailing bytes', () => {
+    const buf = encodeValue({ a: 'hello', b: [1n, 2n] });
+    expect(() => decodeValue(buf.subarray(0, buf.length - 3))).toThrow();
+    expect(() => decodeValue(Buffer.concat([buf, Buffer.from([0])]))).toThrow(/corrupt/);
+  });
+});
