@@ -1,0 +1,120 @@
+// Checkpoints: incremental segment files, atomic manifest, cleanup of unlisted files, op pruning.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from '../../../src/store/store.js';
+import { parseManifest, serializeManifest } from '../../../src/store/manifest.js';
+
+let dir: string;
+let store: Store;
+const bytes = (...b: number[]) => new Uint8Array(b);
+/** The one generation directory of table t. */
+const tableDir = () => {
+  const dirs = readdirSync(join(dir, 'tables')).filter((d) => d.startsWith('t.'));
+  expect(dirs.length).toBeLessThanOrEqual(1);
+  return join(dir, 'tables', dirs[0] ?? 'none');
+};
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-ckpt-'));
+  store = Store.open(dir);
+  await store.createTable({ name: 't', columns: [], settings: {} });
+  await store.write('t', Array.from({ length: 10 }, (_, i) => ({ op: 'put' as const, docId: BigInt(i), doc: { i } })));
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Store checkpoints', () => {
+  it('starts empty at the base sequence', () => {
+    expect(store.loadCheckpoint('t')).toEqual({ segments: [], lastSeq: 0n });
+  });
+
+  it('saves new segments, keeps listed ones by name, deletes the dropped ones', async () => {
+    await store.saveCheckpoint('t', [{ name: 's1', bytes: bytes(1) }, { name: 's2', bytes: bytes(2, 2) }], 4n);
+    await store.saveCheckpoint('t', [{ name: 's2' }, { name: 's3', bytes: bytes(3, 3, 3) }], 7n);
+    expect(store.loadCheckpoint('t')).toEqual({
+      segments: [{ name: 's2', bytes: bytes(2, 2) }, { name: 's3', bytes: bytes(3, 3, 3) }], lastSeq: 7n,
+    });
+    expect(readdirSync(tableDir()).sort()).toEqual(['manifest.json', 's2', 's3']);
+    await store.close();
+    store = Store.open(dir);
+    expect(store.loadCheckpoint('T').lastSeq).toBe(7n);
+  });
+
+  it('refuses bad checkpoints without touching the current one', async () => {
+    await store.saveCheckpoint('t', [{ name: 's1', bytes: bytes(1) }], 4n);
+    const bad: [Parameters<Store['saveCheckpoint']>[1], bigint, RegExp][] = [
+      [[{ name: 's1', bytes: bytes(9) }], 5n, /immutable/],
+      [[{ name: 'nope' }], 5n, /not in the current/],
+      [[{ name: '../x', bytes: bytes(1) }], 5n, /invalid file name/],
+      [[{ name: 'manifest.json', bytes: bytes(1) }], 5n, /invalid file name/],
+      [[{ name: 'a', bytes: bytes(1) }, { name: 'a', bytes: bytes(1) }], 5n, /twice/],
+      [[{ name: 's1' }], 3n, /outside 4\.\.10/],
+      [[{ name: 's1' }], 11n, /outside 4\.\.10/],
+    ];
+    for (const [segs, seq, msg] of bad) await expect(store.saveCheckpoint('t', segs, seq)).rejects.toThrow(msg);
+    expect(store.loadCheckpoint('t')).toEqual({ segments: [{ name: 's1', bytes: bytes(1) }], lastSeq: 4n });
+  });
+
+  it('removes files a crashed checkpoint left behind when reopening', async () => {
+    await store.saveCheckpoint('t', [{ name: 's1', bytes: bytes(1) }], 4n);
+    writeFileSync(join(tableDir(), 's9'), 'orphan');
+    writeFileSync(join(tableDir(), 'manifest.json.tmp'), '{torn');
+    writeFileSync(join(dir, 'tables', 'x.99'), 'stray');
+    await store.close();
+    store = Store.open(dir);
+    expect(readdirSync(tableDir()).sort()).toEqual(['manifest.json', 's1']);
+    expect(existsSync(join(dir, 'tables', 'x.99'))).toBe(false);
+  });
+
+  it('detects a segment whose size differs from the manifest', async () => {
+    await store.saveCheckpoint('t', [{ name: 's1', bytes: bytes(1, 2, 3) }], 4n);
+    writeFileSync(join(tableDir(), 's1'), 'ab');
+    expect(() => store.loadCheckpoint('t')).toThrow(/has 2 bytes, manifest says 3/);
+  });
+
+  it('prunes ops only up to the checkpoint', async () => {
+    expect(await store.pruneOps('t', 5n)).toBe(0);
+    await store.saveCheckpoint('t', [], 6n);
+    expect(await store.pruneOps('t', 8n)).toBe(6);
+    expect([...store.opsSince('t', 0n)].map((o) => o.seq)).toEqual([7n, 8n, 9n, 10n]);
+    expect(await store.pruneOps('t', 3n)).toBe(0);
+  });
+
+  it('prunes in chunks when asked to', async () => {
+    await store.close();
+    store = Store.open(dir, { deleteChunk: 3 });
+    await store.saveCheckpoint('t', [], 10n);
+    expect(await store.pruneOps('t', 10n)).toBe(10);
+    expect([...store.opsSince('t', 0n)]).toEqual([]);
+  });
+
+  it('drops segment files with the table', async () => {
+    await store.saveCheckpoint('t', [{ name: 's1', bytes: bytes(1) }], 4n);
+    const d = tableDir();
+    await store.dropTable('t');
+    await store.close(); // waits for garbage collection
+    expect(existsSync(d)).toBe(false);
+    store = Store.open(dir);
+  });
+});
+
+describe('manifest text', () => {
+  it('round-trips and rejects damaged text', () => {
+    const m = { version: 1, gen: 3, lastSeq: (1n << 64n) - 1n, segments: [{ name: 'a', size: 4 }] };
+    expect(parseManifest(serializeManifest(m), 'x')).toEqual(m);
+    expect(() => parseManifest('{"version":1,', 'x')).toThrow(/not JSON/);
+    expect(() => parseManifest(JSON.stringify({ ...m, lastSeq: 5 }), 'x')).toThrow(/lastSeq/);
+    expect(() => parseManifest(JSON.stringify({ ...m, version: 2, lastSeq: '1' }), 'x')).toThrow(/version 2/);
+  });
+
+  it('is what saveCheckpoint leaves on disk', async () => {
+    await store.saveCheckpoint('t', [{ name: 's1', bytes: bytes(1, 2) }], 2n);
+    const m = parseManifest(readFileSync(join(tableDir(), 'manifest.json'), 'utf8'), 'disk');
+    expect(m.lastSeq).toBe(2n);
+    expect(m.segments).toEqual([{ name: 's1', size: 2 }]);
+  });
+});
