@@ -1,0 +1,67 @@
+/** Command-line parsing for `quarry serve --data DIR --http HOST:PORT --mysql HOST:PORT [--config FILE]`. */
+import { SearchError } from '../util/errors.js';
+
+export interface CliArgs {
+  command: 'serve' | 'help' | 'version';
+  /** Flags as given (undefined when absent, so config values and defaults can fill in). */
+  dataDir?: string;
+  http?: string;
+  mysql?: string;
+  configPath?: string;
+  maxBodyBytes?: number;
+}
+
+export const USAGE = `usage: quarry serve [options]
+
+options:
+  --data DIR          data directory (default ./data, or searchd.data_dir of the config)
+  --http HOST:PORT    HTTP listener (default 127.0.0.1:9308; port 0 picks a free port)
+  --mysql HOST:PORT   MySQL listener (default 127.0.0.1:9306)
+  --config FILE       config file in Manticore's format
+  --max-body BYTES    largest HTTP request body (default 128M; K, M, G suffixes)
+  --help, --version`;
+
+const VALUE_FLAGS: Record<string, keyof CliArgs> = {
+  '--data': 'dataDir',
+  '--http': 'http',
+  '--mysql': 'mysql',
+  '--config': 'configPath',
+  '--max-body': 'maxBodyBytes',
+};
+
+/** `128M`, `64k`, `1048576` as bytes (Manticore's size syntax). */
+export function parseSize(text: string): number {
+  const m = /^\s*(\d+)\s*([kmg]?)\s*$/i.exec(text);
+  if (!m) throw new SearchError('BAD_SETTING', `invalid size '${text}'`);
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2]!.toLowerCase() as '' | 'k' | 'm' | 'g'];
+  return Number(m[1]) * unit;
+}
+
+function fail(message: string): never {
+  throw new SearchError('BAD_SETTING', message);
+}
+
+/** Parses argv without the node and script entries; `--flag value` and `--flag=value` both work. */
+export function parseCliArgs(argv: string[]): CliArgs {
+  const args: CliArgs = { command: 'serve' };
+  let sawCommand = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h' || arg === 'help') return { command: 'help' };
+    if (arg === '--version' || arg === '-v' || arg === 'version') return { command: 'version' };
+    if (!arg.startsWith('-')) {
+      if (sawCommand || arg !== 'serve') fail(`unknown command '${arg}'`);
+      sawCommand = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg : arg.slice(0, eq);
+    const key = VALUE_FLAGS[name];
+    if (!key) fail(`unknown option '${name}'`);
+    const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined || value === '') fail(`option '${name}' needs a value`);
+    if (key === 'maxBodyBytes') args.maxBodyBytes = parseSize(value);
+    else (args as unknown as Record<string, string>)[key] = value;
+  }
+  return args;
+}

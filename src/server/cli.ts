@@ -1,0 +1,72 @@
+/** `quarry` command line: parse flags, serve until SIGTERM/SIGINT, exit 0 after a clean shutdown. */
+import { readFileSync } from 'node:fs';
+import { asSearchError } from '../util/errors.js';
+import { parseCliArgs, USAGE } from './cli-args.js';
+import { loadOpenEngine } from './engine-loader.js';
+import { startServer, type RunningServer } from './server.js';
+
+const EXIT_OK = 0;
+const EXIT_FAILURE = 1;
+const EXIT_USAGE = 2;
+/** After a shutdown, how long stray handles may keep the process alive before it exits anyway. */
+const EXIT_GRACE_MS = 2_000;
+
+/** Exits with `code` once output is flushed; forces it if some handle keeps the loop alive. */
+export function exitSoon(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** Stops on the first SIGTERM/SIGINT; a second one while stopping exits at once. */
+function stopOnSignals(server: RunningServer): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(EXIT_FAILURE);
+    stopping = true;
+    console.log(`quarry: ${signal}, shutting down`);
+    server.stop().then(
+      () => exitSoon(EXIT_OK),
+      (e: unknown) => {
+        console.error(`quarry: shutdown failed: ${asSearchError(e).message}`);
+        exitSoon(EXIT_FAILURE);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+/** Runs the command line; resolves with the exit code for commands that end by themselves. */
+export async function main(argv: string[]): Promise<number | undefined> {
+  let args;
+  try {
+    args = parseCliArgs(argv);
+  } catch (e) {
+    console.error(`quarry: ${asSearchError(e).message}\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  if (args.command === 'help') {
+    console.log(USAGE);
+    return EXIT_OK;
+  }
+  if (args.command === 'version') {
+    console.log(`quarry ${version()}`);
+    return EXIT_OK;
+  }
+  // A stray rejection is logged, never fatal: one failed request must not stop the server.
+  process.on('unhandledRejection', (reason) => console.error('quarry: unhandled rejection:', reason));
+  try {
+    const server = await startServer(args, await loadOpenEngine());
+    stopOnSignals(server);
+    console.log(server.readyLine);
+    return undefined;
+  } catch (e) {
+    console.error(`quarry: ${asSearchError(e).message}`);
+    return EXIT_FAILURE;
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Finds the engine factory `openEngine` in src/engine/index.ts at run time. The specifier is kept out
+ * of the type checker's sight so the server builds while the engine is written beside it.
+ */
+import type { Engine, EngineOptions } from '../engine/engine.js';
+import { SearchError } from '../util/errors.js';
+
+export type OpenEngine = (opts: EngineOptions) => Promise<Engine>;
+
+/** Relative to this file's compiled location: dist/src/server -> dist/src/engine. */
+const ENGINE_MODULE: string = '../engine/index.js';
+
+export async function loadOpenEngine(specifier: string = ENGINE_MODULE): Promise<OpenEngine> {
+  let mod: { openEngine?: unknown };
+  try {
+    mod = (await import(specifier)) as { openEngine?: unknown };
+  } catch (e) {
+    throw new SearchError('INTERNAL', `cannot load the engine (${specifier}): ${(e as Error).message}`, { cause: e });
+  }
+  if (typeof mod.openEngine !== 'function') {
+    throw new SearchError('INTERNAL', `the engine module ${specifier} exports no openEngine()`);
+  }
+  return mod.openEngine as OpenEngine;
+}

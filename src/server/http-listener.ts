@@ -1,0 +1,51 @@
+/** The HTTP listener: the Hono app on a node:http server, closed cleanly on shutdown. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import type { Engine } from '../engine/engine.js';
+import { createHttpApp } from '../http/app.js';
+import type { ListenAddress } from './listen.js';
+
+/** Idle keep-alive connections are dropped after this long (Node's default is 5 s). */
+export const HTTP_KEEP_ALIVE_MS = 65_000;
+
+export interface HttpListener {
+  host: string;
+  /** The bound port (the real one when 0 was asked for). */
+  port: number;
+  /** Stops accepting, ends idle connections, waits for requests in flight. */
+  close(): Promise<void>;
+}
+
+function listen(server: Server, address: ListenAddress): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.once('error', onError);
+    server.listen(address.port, address.host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+export async function startHttpListener(
+  engine: Engine,
+  address: ListenAddress,
+  maxBodyBytes: number,
+): Promise<HttpListener> {
+  const app = createHttpApp({ engine, maxBodyBytes });
+  const server = createServer(getRequestListener(app.fetch));
+  server.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
+  // A client that resets its socket mid-request must not take the process down.
+  server.on('clientError', (_err, socket) => socket.destroy());
+  const bound = await listen(server, address);
+  return {
+    host: bound.address,
+    port: bound.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

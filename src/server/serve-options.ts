@@ -1,0 +1,39 @@
+/** What `serve` runs with: command-line flags first, then the config's searchd section, then defaults. */
+import { DEFAULT_MAX_BODY_BYTES } from '../http/app.js';
+import { parseSize, type CliArgs } from './cli-args.js';
+import { lastValue, type ManticoreConfig } from './config-parser.js';
+import { parseHostPort, parseListenDirective, type ListenAddress } from './listen.js';
+
+export const DEFAULT_DATA_DIR = './data';
+export const DEFAULT_HTTP = '127.0.0.1:9308';
+export const DEFAULT_MYSQL = '127.0.0.1:9306';
+
+export interface ServeOptions {
+  dataDir: string;
+  http: ListenAddress;
+  mysql: ListenAddress;
+  configPath?: string;
+  maxBodyBytes: number;
+}
+
+/** The first `listen` directive of a protocol in the searchd section. */
+function configListen(config: ManticoreConfig | undefined, proto: 'http' | 'mysql'): ListenAddress | undefined {
+  for (const spec of config?.searchd.get('listen') ?? []) {
+    const address = parseListenDirective(spec);
+    if (address.proto === proto) return address;
+  }
+  return undefined;
+}
+
+export function resolveServeOptions(args: CliArgs, config?: ManticoreConfig): ServeOptions {
+  const maxPacket = lastValue(config?.searchd, 'max_packet_size');
+  return {
+    dataDir: args.dataDir ?? lastValue(config?.searchd, 'data_dir') ?? DEFAULT_DATA_DIR,
+    http: args.http ? parseHostPort(args.http, 'http') : configListen(config, 'http') ?? parseHostPort(DEFAULT_HTTP, 'http'),
+    mysql: args.mysql
+      ? parseHostPort(args.mysql, 'mysql')
+      : configListen(config, 'mysql') ?? parseHostPort(DEFAULT_MYSQL, 'mysql'),
+    configPath: args.configPath,
+    maxBodyBytes: args.maxBodyBytes ?? (maxPacket ? parseSize(maxPacket) : DEFAULT_MAX_BODY_BYTES),
+  };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs, parseSize } from '../../../src/server/cli-args.js';
+import { parseConfig } from '../../../src/server/config-parser.js';
+import { resolveServeOptions } from '../../../src/server/serve-options.js';
+
+describe('parseCliArgs', () => {
+  it('reads serve flags in both spellings', () => {
+    expect(parseCliArgs(['serve', '--data', 'd', '--http=0.0.0.0:0', '--mysql', '127.0.0.1:0', '--config', 'q.conf'])).toEqual({
+      command: 'serve',
+      dataDir: 'd',
+      http: '0.0.0.0:0',
+      mysql: '127.0.0.1:0',
+      configPath: 'q.conf',
+    });
+    expect(parseCliArgs([])).toEqual({ command: 'serve' });
+    expect(parseCliArgs(['--max-body', '1k']).maxBodyBytes).toBe(1024);
+  });
+
+  it('knows help and version, and refuses unknown input', () => {
+    expect(parseCliArgs(['serve', '--help']).command).toBe('help');
+    expect(parseCliArgs(['--version']).command).toBe('version');
+    expect(() => parseCliArgs(['serve', '--port', '1'])).toThrow("unknown option '--port'");
+    expect(() => parseCliArgs(['start'])).toThrow("unknown command 'start'");
+    expect(() => parseCliArgs(['--data'])).toThrow("option '--data' needs a value");
+  });
+
+  it('reads sizes with K/M/G suffixes', () => {
+    expect(parseSize('128M')).toBe(128 * 1024 * 1024);
+    expect(parseSize('64k')).toBe(65536);
+    expect(parseSize('10')).toBe(10);
+    expect(() => parseSize('1T')).toThrow("invalid size '1T'");
+  });
+});
+
+describe('resolveServeOptions', () => {
+  it('uses defaults without flags or config', () => {
+    const o = resolveServeOptions({ command: 'serve' });
+    expect(o).toEqual({
+      dataDir: './data',
+      http: { host: '127.0.0.1', port: 9308, proto: 'http' },
+      mysql: { host: '127.0.0.1', port: 9306, proto: 'mysql' },
+      configPath: undefined,
+      maxBodyBytes: 128 * 1024 * 1024,
+    });
+  });
+
+  it('takes the config over defaults and flags over the config', () => {
+    const config = parseConfig('searchd {\n listen = 9312\n listen = 10.0.0.1:7000:http\n listen = 7001:mysql41\n data_dir = /d\n max_packet_size = 1M\n}');
+    const fromConfig = resolveServeOptions({ command: 'serve' }, config);
+    expect(fromConfig.http).toEqual({ host: '10.0.0.1', port: 7000, proto: 'http' });
+    expect(fromConfig.mysql).toEqual({ host: '0.0.0.0', port: 7001, proto: 'mysql' });
+    expect(fromConfig.dataDir).toBe('/d');
+    expect(fromConfig.maxBodyBytes).toBe(1024 * 1024);
+    const flags = resolveServeOptions({ command: 'serve', http: '127.0.0.1:0', dataDir: 'x', maxBodyBytes: 5 }, config);
+    expect(flags.http.port).toBe(0);
+    expect(flags.dataDir).toBe('x');
+    expect(flags.maxBodyBytes).toBe(5);
+  });
+});
