@@ -1,0 +1,216 @@
+/** The tokenizer: one pass over UTF-16 code units with the folding table, as Manticore's UTF-8 tokenizer. */
+import {
+  CODE_MASK, FLAG_BOUNDARY, FLAG_DUAL, FLAG_IGNORE, FLAG_SPECIAL, type CharsetTable,
+} from './charset-table.js';
+
+/** Longest token kept, in codepoints (Manticore's SPH_MAX_WORD_LEN); longer words are truncated. */
+export const MAX_TOKEN_CODEPOINTS = 42;
+/** Longest token kept, in UTF-8 bytes (SPH_LEGACY_TOKEN_BYTES, dict=keywords). */
+export const MAX_TOKEN_BYTES = 126;
+/** Characters with query meaning, special in query mode (CALL KEYWORDS, query words). */
+export const QUERY_SPECIALS = '\\()|-!@~"/^$<';
+
+const BACKSLASH = 0x5c;
+const REPLACEMENT_CHAR = 0xfffd;
+
+export interface TokenizerOptions {
+  /** Tokens shorter than this (in codepoints) are dropped and counted as overshort. */
+  minWordLen: number;
+  /** Query mode: `\` escapes, query specials split words and come back as special tokens. */
+  queryMode: boolean;
+}
+
+/** `^ $ = *`: operators that may prefix a word (sphIsModifier). */
+function isModifier(c: number): boolean {
+  return c === 0x5e || c === 0x24 || c === 0x3d || c === 0x2a;
+}
+
+/** What ends a word for the `$` rule: whitespace, NUL, quote, parentheses, pipe. */
+function isQueryBoundary(c: number): boolean {
+  return c === 0 || c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a
+    || c === 0x22 || c === 0x28 || c === 0x29 || c === 0x7c;
+}
+
+/**
+ * A pull tokenizer: `reset(text)`, then `next()` until it returns false; after each `true` the
+ * public fields describe the token. Offsets are UTF-16 indexes into the text given to reset().
+ */
+export class Tokenizer {
+  /** The folded token (truncated to MAX_TOKEN_CODEPOINTS / MAX_TOKEN_BYTES). */
+  text = '';
+  start = 0;
+  /** End offset: where the separator after the token begins (trailing ignored chars included). */
+  end = 0;
+  /** Tokens dropped as shorter than minWordLen since the previous token. */
+  overshort = 0;
+  /** A phrase boundary character (followed by a separator) came before this token. */
+  boundary = false;
+  /** Query mode: this token is a lone special character (an operator), not a word. */
+  special = false;
+
+  private input = '';
+  private pos = 0;
+  private readonly buf = new Uint16Array(MAX_TOKEN_CODEPOINTS * 2);
+  private bufLen = 0;
+  private cps = 0;
+  private bytes = 0;
+  /** The accumulated token is the source slice lowercased with ASCII rules only. */
+  private asciiLower = true;
+  private afterBoundaryChar = false;
+  private readonly minWordLen: number;
+  private readonly queryMode: boolean;
+
+  constructor(private readonly table: CharsetTable, opts: TokenizerOptions) {
+    this.minWordLen = Math.max(1, opts.minWordLen);
+    this.queryMode = opts.queryMode;
+  }
+
+  reset(input: string): void {
+    this.input = input;
+    this.pos = 0;
+    this.afterBoundaryChar = false;
+    this.clearAccum();
+  }
+
+  private clearAccum(): void {
+    this.bufLen = 0;
+    this.cps = 0;
+    this.bytes = 0;
+    this.asciiLower = true;
+  }
+
+  next(): boolean {
+    this.overshort = 0;
+    this.boundary = false;
+    this.special = false;
+    const input = this.input;
+    const len = input.length;
+    const bmp = this.table.bmp;
+    for (;;) {
+      if (this.pos >= len) return this.finish(len);
+      const at = this.pos;
+      let cp = input.charCodeAt(at);
+      let width = 1;
+      if ((cp & 0xf800) === 0xd800) [cp, width] = this.readSurrogate(at, cp);
+      let entry = cp < 0x10000 ? bmp[cp] : this.table.lookup(cp);
+      if (this.queryMode) {
+        if (cp === BACKSLASH) {
+          if (at + 1 >= len) { this.pos = len; return this.finish(len); }
+          const esc = this.readAt(at + 1);
+          width = 1 + esc[1];
+          entry = this.table.lookup(esc[0]);
+          entry = (entry & FLAG_DUAL) !== 0 || (entry & FLAG_SPECIAL) === 0 ? entry & ~(FLAG_SPECIAL | FLAG_DUAL) : 0;
+        } else if ((entry & FLAG_SPECIAL) !== 0) {
+          entry = this.arbitrateSpecial(entry, at + width);
+        }
+      }
+      if ((entry & FLAG_IGNORE) !== 0) {
+        this.pos = at + width;
+        if (this.cps > 0) this.asciiLower = false;
+        continue;
+      }
+      if (this.afterBoundaryChar && entry === 0) this.boundary = true;
+      this.afterBoundaryChar = (entry & FLAG_BOUNDARY) !== 0;
+      if (entry === 0 || this.afterBoundaryChar) {
+        this.pos = at + width;
+        if (this.emitAccum(at)) return true;
+        continue;
+      }
+      if ((entry & FLAG_SPECIAL) !== 0) {
+        if (this.cps < this.minWordLen) this.dropShort();
+        if (this.cps > 0) return this.emitAccum(at);
+        this.pos = at + width;
+        this.special = true;
+        this.text = String.fromCharCode(entry & CODE_MASK);
+        this.start = at;
+        this.end = at + width;
+        return true;
+      }
+      if (this.cps === 0) this.start = at;
+      this.accumulate(entry & CODE_MASK, cp, width);
+      this.pos = at + width;
+    }
+  }
+
+  /** Codepoint at `at` with its width in code units; lone surrogates read as U+FFFD. */
+  private readAt(at: number): [number, number] {
+    const c = this.input.charCodeAt(at);
+    return (c & 0xf800) === 0xd800 ? this.readSurrogate(at, c) : [c, 1];
+  }
+
+  private readSurrogate(at: number, hi: number): [number, number] {
+    if (hi <= 0xdbff && at + 1 < this.input.length) {
+      const lo = this.input.charCodeAt(at + 1);
+      if ((lo & 0xfc00) === 0xdc00) return [((hi - 0xd800) << 10) + (lo - 0xdc00) + 0x10000, 2];
+    }
+    return [REPLACEMENT_CHAR, 1];
+  }
+
+  /**
+   * Query-mode rules for a special character (Manticore's CodepointArbitrationQ without blending):
+   * a dash inside a word and a `$` inside a word not followed by a boundary are not operators.
+   */
+  private arbitrateSpecial(entry: number, nextAt: number): number {
+    const symbol = entry & CODE_MASK;
+    const dashInside = this.cps > 0 && symbol === 0x2d && !(this.cps === 1 && isModifier(this.buf[0]));
+    const next = nextAt < this.input.length ? this.input.charCodeAt(nextAt) : 0;
+    const dollarInside = this.cps > 0 && symbol === 0x24 && !isQueryBoundary(next);
+    if (dashInside || dollarInside) {
+      return (entry & FLAG_DUAL) !== 0 ? entry & ~(FLAG_SPECIAL | FLAG_DUAL) : 0;
+    }
+    return (entry & FLAG_DUAL) !== 0 ? symbol | FLAG_SPECIAL : entry;
+  }
+
+  /** Appends a folded codepoint unless the token is already at its length limit. */
+  private accumulate(code: number, source: number, width: number): void {
+    const bytes = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (this.cps >= MAX_TOKEN_CODEPOINTS || this.bytes + bytes > MAX_TOKEN_BYTES) {
+      this.asciiLower = false;
+      return;
+    }
+    this.cps++;
+    this.bytes += bytes;
+    if (code < 0x10000) {
+      this.buf[this.bufLen++] = code;
+    } else {
+      this.buf[this.bufLen++] = 0xd800 + ((code - 0x10000) >> 10);
+      this.buf[this.bufLen++] = 0xdc00 + ((code - 0x10000) & 0x3ff);
+    }
+    if (this.asciiLower && !(source < 0x80 && width === 1 && code === (source >= 0x41 && source <= 0x5a ? source | 0x20 : source))) {
+      this.asciiLower = false;
+    }
+  }
+
+  private dropShort(): void {
+    if (this.cps > 0) this.overshort++;
+    this.clearAccum();
+  }
+
+  /** Ends the accumulated token at `end`: emits it, drops it as overshort, or reports nothing. */
+  private emitAccum(end: number): boolean {
+    if (this.cps === 0) return false;
+    if (this.cps < this.minWordLen) {
+      this.dropShort();
+      return false;
+    }
+    this.end = end;
+    this.text = this.asciiLower
+      ? lowerAscii(this.input.slice(this.start, this.start + this.bufLen))
+      : String.fromCharCode.apply(null, this.buf.subarray(0, this.bufLen) as unknown as number[]);
+    this.clearAccum();
+    return true;
+  }
+
+  private finish(len: number): boolean {
+    return this.emitAccum(len);
+  }
+}
+
+/** Lowercases A-Z only; returns the same string when there is nothing to change. */
+function lowerAscii(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return s.toLowerCase();
+  }
+  return s;
+}
