@@ -61,7 +61,8 @@ export async function main(argv: string[]): Promise<number | undefined> {
   // A stray rejection is logged, never fatal: one failed request must not stop the server.
   process.on('unhandledRejection', (reason) => console.error('quarry: unhandled rejection:', reason));
   try {
-    const server = await startServer(args, await loadOpenEngine());
+    // The engine module is loaded only after flags and config are known good.
+    const server = await startServer(args, async (opts) => (await loadOpenEngine())(opts));
     stopOnSignals(server);
     console.log(server.readyLine);
     return undefined;

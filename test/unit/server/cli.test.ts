@@ -1,0 +1,73 @@
+// End-to-end: the real `bin/quarry.js` over the compiled build (npm run build first; CI does).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const BIN = join(ROOT, 'bin/quarry.js');
+const BUILT = existsSync(join(ROOT, 'dist/src/server/cli.js'));
+const ENGINE_BUILT = BUILT && existsSync(join(ROOT, 'dist/src/engine/index.js'));
+
+interface Run {
+  child: ChildProcess;
+  stdout: string;
+  stderr: string;
+  exit: Promise<number | null>;
+}
+
+function run(args: string[]): Run {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r: Run = { child, stdout: '', stderr: '', exit: new Promise((res) => child.on('exit', (code) => res(code))) };
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (r.stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (r.stderr += d));
+  return r;
+}
+
+async function waitForLine(r: Run, pattern: RegExp): Promise<RegExpMatchArray> {
+  for (;;) {
+    const m = pattern.exec(r.stdout);
+    if (m) return m;
+    if (r.child.exitCode !== null) throw new Error(`exited ${r.child.exitCode}: ${r.stderr}`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+describe.skipIf(!BUILT)('bin/quarry.js (compiled build)', () => {
+  it('prints usage for --help and exits 0', async () => {
+    const r = run(['--help']);
+    expect(await r.exit).toBe(0);
+    expect(r.stdout).toContain('usage: quarry serve');
+  });
+
+  it('exits 2 with the usage on a bad flag', async () => {
+    const r = run(['serve', '--bogus']);
+    expect(await r.exit).toBe(2);
+    expect(r.stderr).toContain("unknown option '--bogus'");
+  });
+
+  it('exits 1 with a clear message on a bad config file', async () => {
+    const r = run(['serve', '--config', join(ROOT, 'package.json')]);
+    expect(await r.exit).toBe(1);
+    expect(r.stderr).toMatch(/quarry: ERROR: .* in .*package\.json line 1/);
+  });
+});
+
+describe.skipIf(!ENGINE_BUILT)('quarry serve (real engine)', () => {
+  it('serves SQL over HTTP on port 0 and exits 0 on SIGTERM', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'quarry-e2e-'));
+    try {
+      const r = run(['serve', '--data', data, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0']);
+      const [, port] = await waitForLine(r, /quarry listening http=127\.0\.0\.1:(\d+)/);
+      const res = await fetch(`http://127.0.0.1:${port}/cli_json`, { method: 'POST', body: 'show tables' });
+      expect(res.status).toBe(200);
+      expect(Array.isArray(await res.json())).toBe(true);
+      r.child.kill('SIGTERM');
+      expect(await r.exit).toBe(0);
+    } finally {
+      await rm(data, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,93 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EngineOptions } from '../../../src/engine/engine.js';
+import { ok, rows } from '../../../src/engine/result.js';
+import { startServer, type RunningServer } from '../../../src/server/server.js';
+import { EngineDouble } from '../http/engine-double.js';
+
+let dir: string;
+let server: RunningServer | undefined;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'quarry-server-'));
+});
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+function post(port: number, path: string, body: string, agent?: Agent): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('startServer (with an engine double)', () => {
+  it('listens on the port asked for, 0 meaning a free one, and reports it', async () => {
+    const engine = new EngineDouble({ 'truncate table t': [ok(0)] });
+    let opened: EngineOptions | undefined;
+    server = await startServer({ command: 'serve', dataDir: join(dir, 'data'), http: '127.0.0.1:0' }, async (o) => {
+      opened = o;
+      return engine;
+    });
+    expect(opened).toEqual({ dataDir: join(dir, 'data'), configPath: undefined });
+    expect(server.http.port).toBeGreaterThan(0);
+    expect(server.readyLine).toMatch(new RegExp(`^quarry listening http=127\\.0\\.0\\.1:${server.http.port} `));
+    const res = await post(server.http.port, '/cli_json', 'truncate table t');
+    expect(res).toEqual({ status: 200, text: '[{"total":0,"error":"","warning":""}]' });
+  });
+
+  it('keeps one session per connection, a new one per new connection', async () => {
+    const engine = new EngineDouble({ 'select 1': [rows([{ name: '1', kind: 'bigint' }], [[1n]])] });
+    server = await startServer({ command: 'serve', dataDir: dir, http: '127.0.0.1:0' }, async () => engine);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    await post(server.http.port, '/cli_json', 'select 1', agent);
+    await post(server.http.port, '/cli_json', 'select 1', agent);
+    agent.destroy();
+    await post(server.http.port, '/cli_json', 'select 1', new Agent({ keepAlive: false }));
+    const [a, b, c] = engine.calls.map((call) => call.session);
+    expect(a).toBe(b);
+    expect(c).not.toBe(a);
+  });
+
+  it('reads data_dir from a config file, and stop() closes listener then engine', async () => {
+    const configPath = join(dir, 'q.conf');
+    await writeFile(configPath, `searchd {\n  listen = 127.0.0.1:9:http\n  data_dir = ${join(dir, 'd2')}\n}\n`);
+    const engine = new EngineDouble({});
+    let closed = 0;
+    engine.close = async () => {
+      closed++;
+    };
+    server = await startServer({ command: 'serve', configPath, http: '127.0.0.1:0' }, async () => engine);
+    expect(server.options.dataDir).toBe(join(dir, 'd2'));
+    const port = server.http.port;
+    await server.stop();
+    await server.stop();
+    expect(closed).toBe(1);
+    await expect(post(port, '/cli_json', 'x')).rejects.toThrow(/ECONNREFUSED/);
+    server = undefined;
+  });
+
+  it('closes the engine again when the port is taken', async () => {
+    const first = new EngineDouble({});
+    server = await startServer({ command: 'serve', dataDir: dir, http: '127.0.0.1:0' }, async () => first);
+    const second = new EngineDouble({});
+    let closed = false;
+    second.close = async () => {
+      closed = true;
+    };
+    const taken = `127.0.0.1:${server.http.port}`;
+    await expect(startServer({ command: 'serve', dataDir: dir, http: taken }, async () => second)).rejects.toThrow(/EADDRINUSE/);
+    expect(closed).toBe(true);
+  });
+});
