@@ -1,0 +1,162 @@
+/** WHERE clauses: attribute filters (AND/OR/NOT, comparisons, IN, BETWEEN, IS NULL) and one MATCH(). */
+import type { CompareOp, Condition, FilterTarget, Literal } from './ast.js';
+import type { Cursor } from './cursor.js';
+import { parsePrimary } from './expr-parser.js';
+import type { Token } from './lexer.js';
+import { atNumber, parseNumber } from './literals.js';
+
+/** MATCH('...') while parsing; lifted out of the tree once the whole clause is read. */
+interface MatchNode { kind: 'match'; query: string; at: Token; close: Token }
+type Node = Condition | MatchNode | { kind: 'and'; children: Node[] } | { kind: 'or'; children: Node[] } | { kind: 'not'; child: Node };
+
+/** The result of a WHERE clause: the full-text query and the filter tree, either may be absent. */
+export interface WhereClause { match?: string; where?: Condition }
+
+/**
+ * Parses the condition after WHERE. MATCH() is allowed only in the top-level AND chain, and once, as
+ * in Manticore's grammar (`too many MATCH() clauses` otherwise).
+ */
+export function parseWhere(c: Cursor): WhereClause {
+  const root = parseOr(c);
+  const chain = root.kind === 'and' ? root.children : [root];
+  const matches = chain.filter((n): n is MatchNode => n.kind === 'match');
+  const filters = chain.filter((n) => n.kind !== 'match');
+  for (const f of filters) {
+    const nested = findMatch(f);
+    if (nested) c.fail([], nested.at);
+  }
+  if (matches.length > 1) c.failWith('too many MATCH() clauses', matches[1]!.close);
+  const out: WhereClause = {};
+  if (matches[0]) out.match = matches[0].query;
+  if (filters.length === 1) out.where = filters[0] as Condition;
+  else if (filters.length > 1) out.where = { kind: 'and', children: filters as Condition[] };
+  return out;
+}
+
+function findMatch(n: Node): MatchNode | undefined {
+  if (n.kind === 'match') return n;
+  if (n.kind === 'and' || n.kind === 'or') {
+    for (const ch of n.children) {
+      const m = findMatch(ch);
+      if (m) return m;
+    }
+  }
+  return n.kind === 'not' ? findMatch(n.child) : undefined;
+}
+
+/** Parses a filter condition with no MATCH() allowed (HAVING). */
+export function parseCondition(c: Cursor): Condition {
+  const root = parseOr(c);
+  const m = findMatch(root);
+  if (m) c.fail([], m.at);
+  return root as Condition;
+}
+
+function parseOr(c: Cursor): Node {
+  const first = parseAnd(c);
+  if (!c.isKw('OR')) return first;
+  const children: Node[] = [first];
+  while (c.acceptKw('OR')) children.push(parseAnd(c));
+  return { kind: 'or', children };
+}
+
+function parseAnd(c: Cursor): Node {
+  const first = parseNot(c);
+  if (!c.isKw('AND')) return first;
+  const children: Node[] = first.kind === 'and' ? [...first.children] : [first];
+  while (c.acceptKw('AND')) {
+    const next = parseNot(c);
+    // `(a AND b) AND c` reads as one chain, so a parenthesized MATCH stays at the top level
+    if (next.kind === 'and') children.push(...next.children);
+    else children.push(next);
+  }
+  return { kind: 'and', children };
+}
+
+function parseNot(c: Cursor): Node {
+  if (c.acceptKw('NOT')) return { kind: 'not', child: parseNot(c) };
+  if (c.isPunct('(')) {
+    c.next();
+    const inner = parseOr(c);
+    c.expectPunct(')');
+    return inner;
+  }
+  if (c.isKw('MATCH') && c.isPunct('(', 1)) return parseMatch(c);
+  return parsePredicate(c);
+}
+
+function parseMatch(c: Cursor): MatchNode {
+  const at = c.next();
+  c.next();
+  const q = c.peek();
+  if (q.kind !== 'string') c.fail(['string']);
+  c.next();
+  const close = c.expectPunct(')');
+  return { kind: 'match', query: q.value, at, close };
+}
+
+const COMPARE_OPS = new Set(['=', '!=', '<', '<=', '>', '>=']);
+
+function parseTarget(c: Cursor): FilterTarget {
+  const t = c.peek();
+  if ((t.upper === 'ANY' || t.upper === 'ALL') && c.isPunct('(', 1)) {
+    c.next();
+    c.next();
+    const expr = parsePrimary(c);
+    c.expectPunct(')');
+    return { expr, quantifier: t.upper === 'ANY' ? 'any' : 'all' };
+  }
+  if (atNumber(c)) {
+    const startTok = c.peek();
+    const value = parseNumber(c);
+    return { expr: { kind: 'literal', value, text: c.textFrom(startTok) } };
+  }
+  return { expr: parsePrimary(c) };
+}
+
+function parsePredicate(c: Cursor): Condition {
+  const target = parseTarget(c);
+  const t = c.peek();
+  if (t.kind === 'punct' && COMPARE_OPS.has(t.value)) {
+    c.next();
+    return { kind: 'compare', op: t.value as CompareOp, target, value: parseCompareValue(c) };
+  }
+  if (t.upper === 'IS') {
+    c.next();
+    const negate = c.acceptKw('NOT');
+    c.expectKw('NULL', ['null']);
+    return { kind: 'is_null', target, negate };
+  }
+  const negate = c.acceptKw('NOT');
+  if (c.acceptKw('IN')) {
+    c.expectPunct('(');
+    const values: Literal[] = [];
+    do values.push(parseListValue(c)); while (c.acceptPunct(','));
+    c.expectPunct(')');
+    return { kind: 'in', target, values, negate };
+  }
+  if (c.acceptKw('BETWEEN')) {
+    const low = parseNumber(c);
+    c.expectKw('AND');
+    const high = parseNumber(c);
+    return { kind: 'between', target, low, high, negate };
+  }
+  return negate ? c.fail(['IN', 'BETWEEN']) : c.fail();
+}
+
+/** Right side of a comparison: signed number, string, TRUE/FALSE (as 1/0). */
+function parseCompareValue(c: Cursor): Literal {
+  const t = c.peek();
+  if (t.kind === 'string') { c.next(); return { kind: 'string', value: t.value }; }
+  if (t.upper === 'TRUE' || t.upper === 'FALSE') {
+    c.next();
+    return { kind: 'int', value: t.upper === 'TRUE' ? 1 : 0, text: t.value };
+  }
+  return parseNumber(c);
+}
+
+function parseListValue(c: Cursor): Literal {
+  const t = c.peek();
+  if (t.kind === 'string') { c.next(); return { kind: 'string', value: t.value }; }
+  return parseNumber(c);
+}

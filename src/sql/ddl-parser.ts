@@ -1,0 +1,115 @@
+/** DDL: CREATE TABLE [LIKE], DROP TABLE, ALTER TABLE (Manticore's ddl.y, errors prefixed P03). */
+import type {
+  AlterTableStatement, ColumnDef, CreateTableLikeStatement, CreateTableStatement, DropTableStatement, Statement,
+} from './ast.js';
+import { parseColumnDef } from './column-def.js';
+import type { Cursor } from './cursor.js';
+import { parseOptionClause } from './option-parser.js';
+import { parseName, parseTableName } from './table-name.js';
+
+/** CREATE TABLE ...; the cursor is at CREATE. */
+export function parseCreate(c: Cursor): Statement {
+  c.dialect = 'P03';
+  c.expectKw('CREATE');
+  c.expectKw('TABLE');
+  let ifNotExists = false;
+  if (c.acceptKw('IF')) {
+    c.expectKw('NOT');
+    c.expectKw('EXISTS');
+    ifNotExists = true;
+  }
+  const table = parseTableName(c);
+  if (c.acceptKw('LIKE')) return parseLikeTail(c, table, ifNotExists);
+  const columns: ColumnDef[] = [];
+  if (c.acceptPunct('(')) {
+    do {
+      const col = parseColumnDef(c, true);
+      if (col) columns.push(col);
+    } while (c.acceptPunct(','));
+    c.expectPunct(')');
+  }
+  const stmt: CreateTableStatement = {
+    kind: 'create_table', text: '', table, ifNotExists, columns, settings: parseSettings(c),
+  };
+  return stmt;
+}
+
+/**
+ * `... LIKE other [WITH DATA]`. WITH DATA is Buddy's extension: anything else after the source table
+ * gets the daemon's error, reported at WITH (`unexpected tablename, expecting $end near 'WITH DATA x'`).
+ */
+function parseLikeTail(c: Cursor, table: string, ifNotExists: boolean): CreateTableLikeStatement {
+  const like = parseTableName(c);
+  let withData = false;
+  if (c.isKw('WITH')) {
+    const end = c.peek(2);
+    const clean = end.kind === 'eof' || (end.kind === 'punct' && end.value === ';');
+    if (!c.isKw('DATA', 1) || !clean) c.fail(['$end']);
+    c.next();
+    c.next();
+    withData = true;
+  }
+  return { kind: 'create_table_like', text: '', table, like, ifNotExists, withData };
+}
+
+/** `name='value' name2=3 ...` after a column list or in ALTER TABLE; names lower-cased, last one wins. */
+export function parseSettings(c: Cursor): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (;;) {
+    const t = c.peek();
+    if ((t.kind !== 'ident' && t.kind !== 'quoted_ident') || !c.isPunct('=', 1)) return settings;
+    c.next();
+    c.next();
+    const negative = c.isPunct('-');
+    if (negative) c.next();
+    const v = c.peek();
+    const numeric = v.kind === 'int' || v.kind === 'float';
+    if (!(numeric || (v.kind === 'string' && !negative))) c.fail(['string']);
+    c.next();
+    const value = negative ? `-${v.value}` : v.value;
+    settings[t.value.toLowerCase()] = value;
+  }
+}
+
+/** DROP TABLE [IF EXISTS] t [OPTION ...]. */
+export function parseDrop(c: Cursor): DropTableStatement {
+  c.dialect = 'P03';
+  c.expectKw('DROP');
+  c.expectKw('TABLE');
+  let ifExists = false;
+  if (c.acceptKw('IF')) {
+    c.expectKw('EXISTS');
+    ifExists = true;
+  }
+  const table = parseTableName(c);
+  return { kind: 'drop_table', text: '', table, ifExists, options: parseOptionClause(c) };
+}
+
+/** ALTER TABLE t ADD COLUMN | DROP COLUMN | MODIFY COLUMN | RECONFIGURE | settings; ALTER RTINDEX t RECONFIGURE. */
+export function parseAlter(c: Cursor): AlterTableStatement {
+  c.dialect = 'P03';
+  c.expectKw('ALTER');
+  if (c.acceptKw('RTINDEX')) {
+    const table = parseTableName(c);
+    c.expectKw('RECONFIGURE');
+    return { kind: 'alter_table', text: '', table, action: { kind: 'reconfigure' } };
+  }
+  c.expectKw('TABLE');
+  const table = parseTableName(c);
+  const base = { kind: 'alter_table' as const, text: '', table };
+  if (c.acceptKw('ADD')) {
+    c.expectKw('COLUMN');
+    return { ...base, action: { kind: 'add_column', column: parseColumnDef(c, false)! } };
+  }
+  if (c.isKw('MODIFY') && c.isKw('COLUMN', 1)) {
+    c.next();
+    c.next();
+    return { ...base, action: { kind: 'modify_column', column: parseColumnDef(c, false)! } };
+  }
+  if (c.acceptKw('DROP')) {
+    c.expectKw('COLUMN');
+    return { ...base, action: { kind: 'drop_column', column: parseName(c) } };
+  }
+  if (c.acceptKw('RECONFIGURE')) return { ...base, action: { kind: 'reconfigure' } };
+  return { ...base, action: { kind: 'settings', settings: parseSettings(c) } };
+}

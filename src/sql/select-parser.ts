@@ -1,0 +1,144 @@
+/** SELECT [items] [FROM t [, t2]] [WHERE] [GROUP BY] [WITHIN GROUP ORDER BY] [HAVING] [ORDER BY] [LIMIT] [OPTION]. */
+import type { Expr, OrderItem, SelectItem, SelectStatement } from './ast.js';
+import { parseCondition, parseWhere } from './condition-parser.js';
+import type { Cursor } from './cursor.js';
+import { parseExpr, parsePrimary } from './expr-parser.js';
+import { isMainIdent } from './keywords.js';
+import { parseOptionClause } from './option-parser.js';
+import { parseTableName } from './table-name.js';
+
+/**
+ * The result column name of an unaliased item, as Manticore's sphColumnToLowercase makes it: the text as
+ * typed, lower-cased up to the first `.`, `,` or `[` outside single quotes (`HIGHLIGHT({},'t', 'x')` ->
+ * `highlight({},'t', 'x')`, `COUNT(*)` -> `count(*)`, `j.Foo` -> `j.Foo`).
+ */
+export function selectItemName(text: string): string {
+  let quoted = false;
+  let i = 0;
+  for (; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '.' || ch === ',' || ch === '[') break;
+    if (ch === "'") quoted = !quoted;
+  }
+  // quoted parts before the cut keep their case, the rest is lowered
+  let out = '';
+  quoted = false;
+  for (let j = 0; j < i; j++) {
+    const ch = text[j]!;
+    out += quoted ? ch : ch.toLowerCase();
+    if (ch === "'") quoted = !quoted;
+  }
+  return out + text.slice(i);
+}
+
+/** Words that end an unaliased select item (so `SELECT a FROM t` is not `a AS from`). */
+const ALIAS_STOP = new Set(['FROM', 'WHERE', 'GROUP', 'HAVING', 'WITHIN', 'ORDER', 'LIMIT', 'OPTION', 'FACET']);
+
+function parseItem(c: Cursor): SelectItem {
+  const start = c.peek();
+  let expr: Expr;
+  if (c.isPunct('*')) {
+    c.next();
+    expr = { kind: 'star', text: '*' };
+  } else if ((start.kind === 'ident' || start.kind === 'quoted_ident') && c.isPunct('.', 1) && c.isPunct('*', 2)) {
+    c.next(); c.next(); c.next();
+    expr = { kind: 'star', table: start.value, text: c.textFrom(start) };
+  } else {
+    expr = parseExpr(c);
+  }
+  const item: SelectItem = { expr, name: expr.kind === 'star' ? expr.text : selectItemName(expr.text) };
+  if (expr.kind === 'star') return item;
+  const explicit = c.acceptKw('AS');
+  const a = c.peek();
+  const aliasOk = a.kind === 'quoted_ident' || (a.kind === 'ident' && isMainIdent(a.upper) && !ALIAS_STOP.has(a.upper));
+  if (explicit && !aliasOk) c.fail();
+  if (aliasOk) {
+    c.next();
+    // Manticore lower-cases aliases (AliasLastItem)
+    item.alias = a.value.toLowerCase();
+    item.name = item.alias;
+  }
+  return item;
+}
+
+function parseOrderItems(c: Cursor): OrderItem[] {
+  const items: OrderItem[] = [];
+  do {
+    const expr = parsePrimary(c);
+    let direction: 'asc' | 'desc' = 'asc';
+    if (c.acceptKw('DESC')) direction = 'desc';
+    else c.acceptKw('ASC');
+    items.push({ expr, direction });
+  } while (c.acceptPunct(','));
+  return items;
+}
+
+/** Non-negative LIMIT/OFFSET numbers, `LIMIT -n` kept negative for the engine's bounds error. */
+function parseLimit(c: Cursor, stmt: SelectStatement): void {
+  const readInt = (allowNegative: boolean): number => {
+    const neg = allowNegative && c.isPunct('-') && c.peek(1).kind === 'int';
+    if (neg) c.next();
+    const t = c.peek();
+    if (t.kind !== 'int') c.fail(allowNegative ? ['integer', "'-'"] : ['integer']);
+    c.next();
+    return neg ? -Number(t.value) : Number(t.value);
+  };
+  const first = readInt(true);
+  if (first >= 0 && c.acceptPunct(',')) {
+    stmt.offset = first;
+    stmt.limit = readInt(false);
+  } else if (first >= 0 && c.acceptKw('OFFSET')) {
+    stmt.limit = first;
+    stmt.offset = readInt(false);
+  } else {
+    stmt.limit = first;
+  }
+}
+
+/** Parses a SELECT; the cursor is at SELECT. */
+export function parseSelect(c: Cursor): SelectStatement {
+  c.expectKw('SELECT');
+  const stmt: SelectStatement = { kind: 'select', text: '', items: [], tables: [], options: [] };
+  do stmt.items.push(parseItem(c)); while (c.acceptPunct(','));
+  if (c.acceptKw('FROM')) {
+    do stmt.tables.push(parseTableName(c)); while (c.acceptPunct(','));
+    if (stmt.tables.length === 1) {
+      const a = c.peek();
+      const explicit = c.isKw('AS');
+      if (explicit || (a.kind === 'ident' && isMainIdent(a.upper) && !ALIAS_STOP.has(a.upper) && a.upper !== 'WHERE')) {
+        if (explicit) c.next();
+        stmt.tableAlias = parseTableName(c);
+      }
+    }
+    parseSelectTail(c, stmt);
+  } else if (c.acceptKw('LIMIT')) {
+    // SELECT without FROM takes only a LIMIT (`select @@version_comment limit 1`)
+    parseLimit(c, stmt);
+  }
+  return stmt;
+}
+
+function parseSelectTail(c: Cursor, stmt: SelectStatement): void {
+  if (c.acceptKw('WHERE')) Object.assign(stmt, parseWhere(c));
+  if (c.isKw('GROUP')) {
+    c.next();
+    if (c.peek().kind === 'int') stmt.groupLimit = Number(c.next().value);
+    c.expectKw('BY');
+    stmt.groupBy = [];
+    do stmt.groupBy.push(parsePrimary(c)); while (c.acceptPunct(','));
+  }
+  if (c.acceptKw('WITHIN')) {
+    c.expectKw('GROUP');
+    c.expectKw('ORDER');
+    c.expectKw('BY');
+    if (!stmt.groupBy) c.failWith('you must specify GROUP BY element in order to use WITHIN GROUP ORDER BY clause');
+    stmt.withinGroupOrderBy = parseOrderItems(c);
+  }
+  if (c.acceptKw('HAVING')) stmt.having = parseCondition(c);
+  if (c.acceptKw('ORDER')) {
+    c.expectKw('BY');
+    stmt.orderBy = parseOrderItems(c);
+  }
+  if (c.acceptKw('LIMIT')) parseLimit(c, stmt);
+  stmt.options = parseOptionClause(c);
+}
