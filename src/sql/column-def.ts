@@ -1,7 +1,7 @@
 /** One column of CREATE TABLE / ALTER TABLE: name, type, text/string flags, item options. */
 import type { ColumnDef, SqlColumnType } from './ast.js';
 import type { Cursor } from './cursor.js';
-import { isName, parseName } from './table-name.js';
+import { isName } from './table-name.js';
 
 /** Type words and the DESCRIBE type they mean (int, integer and uint are all `uint`). */
 const ATTRIBUTE_TYPES: Record<string, SqlColumnType> = {
@@ -66,7 +66,11 @@ function stringColumn(c: Cursor, name: string, isText: boolean): ColumnDef {
  * `expected 'id', got 'x'`. An unknown type word is `unknown column type 'x'`.
  */
 export function parseColumnDef(c: Cursor, inCreate: boolean): ColumnDef | null {
-  const name = parseName(c);
+  // any word may name a column here (`text text`): the position leaves no doubt
+  const nameTok = c.peek();
+  if (nameTok.kind !== 'ident' && nameTok.kind !== 'quoted_ident') c.fail();
+  c.next();
+  const name = nameTok.value;
   const lower = name.toLowerCase();
   const t = c.peek();
   if (t.upper === 'TEXT' || t.upper === 'STRING') {

@@ -13,22 +13,26 @@ import { parseTableName } from './table-name.js';
  * `highlight({},'t', 'x')`, `COUNT(*)` -> `count(*)`, `j.Foo` -> `j.Foo`).
  */
 export function selectItemName(text: string): string {
-  let quoted = false;
-  let i = 0;
-  for (; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '.' || ch === ',' || ch === '[') break;
-    if (ch === "'") quoted = !quoted;
-  }
-  // quoted parts before the cut keep their case, the rest is lowered
+  let cut = 0;
+  while (cut < text.length && text[cut] !== '.' && text[cut] !== ',' && text[cut] !== '[') cut++;
+  // quoted parts before the cut keep their case
   let out = '';
-  quoted = false;
-  for (let j = 0; j < i; j++) {
+  let quoted = false;
+  for (let j = 0; j < cut; j++) {
     const ch = text[j]!;
     out += quoted ? ch : ch.toLowerCase();
     if (ch === "'") quoted = !quoted;
   }
-  return out + text.slice(i);
+  return out + text.slice(cut);
+}
+
+/** Column name of an unaliased item; count(distinct x) is rebuilt as Manticore's AddDistinct does. */
+function itemName(expr: Expr): string {
+  if (expr.kind === 'star') return expr.text;
+  if (expr.kind === 'call' && expr.distinct && expr.name === 'count' && expr.args.length === 1) {
+    return `count(distinct ${selectItemName(expr.args[0]!.text)})`;
+  }
+  return selectItemName(expr.text);
 }
 
 /** Words that end an unaliased select item (so `SELECT a FROM t` is not `a AS from`). */
@@ -46,7 +50,7 @@ function parseItem(c: Cursor): SelectItem {
   } else {
     expr = parseExpr(c);
   }
-  const item: SelectItem = { expr, name: expr.kind === 'star' ? expr.text : selectItemName(expr.text) };
+  const item: SelectItem = { expr, name: itemName(expr) };
   if (expr.kind === 'star') return item;
   const explicit = c.acceptKw('AS');
   const a = c.peek();
