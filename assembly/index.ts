@@ -1,2 +1,18 @@
-// The whole wasm API: flat functions over scalars (ptr, len). Placeholder until the core lands.
-export function version(): i32 { return 1; }
+// The whole wasm API: flat functions over scalars (ptr, len). No strings, no throws: a negative
+// return is an E_* code (util/codes.ts). The bytecode and blob formats: plan/format.ts and
+// segment/layout.ts.
+
+export { alloc, free } from "./memory/heap";
+export { evaluate, lastTotal } from "./plan/evaluate";
+export { unpack, undelta } from "./postings/bitpack";
+export { intersectSorted } from "./plan/intersect";
+export { cursorInit, cursorSeek, cursorAdvance, cursorTf, cursorPositions } from "./postings/cursor";
+export { cursorBytes } from "./postings/cursor";
+
+/** Format versions the host checks once after instantiating. */
+export function segmentVersion(): u32 {
+  return 1;
+}
+export function planVersion(): u32 {
+  return 1;
+}

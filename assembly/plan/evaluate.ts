@@ -1,0 +1,88 @@
+// evaluate(): the one call per segment per query. Matches the plan tree, applies deletes, the
+// host's row-allow bitmap and attribute filters, scores with the chosen ranker, keeps top-K.
+
+import { TERMINATED, E_BAD_PLAN, E_BAD_SEGMENT } from "../util/codes";
+import { hdr, H_MAGIC, H_VERSION, H_ROWS, H_FIELDS, SEGMENT_MAGIC, SEGMENT_VERSION, DESC_BLOB, DESC_DELETED, bitIsSet } from "../segment/layout";
+import {
+  PLAN_MAGIC, PLAN_HEADER_WORDS, P_MAGIC, P_RANKER, P_FLAGS, P_NWEIGHTS, P_WEIGHTS, P_ROOT, P_FILTERS,
+  P_NFILTERS, P_SORT, P_NSORT, P_ALLOW, SORT_KEY_WORDS, pword,
+} from "./format";
+import { arenaBytes, buildTree, checkTree } from "./node";
+import { next, setSegmentRows, sortByCost } from "./match";
+import { hitsReset } from "./hitbuf";
+import { filtersPrepare, filtersPass } from "./filters";
+import { topkReset, topkPush, topkDrain, sortDefault, sortClear, sortAdd } from "../rank/topk";
+import { scoreRow, setWeights } from "../rank/rankers";
+
+let total: u32 = 0;
+
+/** Matches counted by the last evaluate() (after deletes and filters). */
+export function lastTotal(): u32 {
+  return total;
+}
+
+/** Runs `plan` over segment descriptor `seg`; writes up to k (rowId, weight) pairs to `out`. */
+export function evaluate(seg: usize, plan: usize, planLen: u32, k: u32, out: usize): i32 {
+  total = 0;
+  const blob = <usize>load<u32>(seg + DESC_BLOB);
+  const deleted = <usize>load<u32>(seg + DESC_DELETED);
+  if (hdr(blob, H_MAGIC) != SEGMENT_MAGIC || hdr(blob, H_VERSION) != SEGMENT_VERSION) return E_BAD_SEGMENT;
+  if (planLen < PLAN_HEADER_WORDS || pword(plan, P_MAGIC) != PLAN_MAGIC) return E_BAD_PLAN;
+  const rows = hdr(blob, H_ROWS);
+  const numFields = hdr(blob, H_FIELDS);
+  const root = pword(plan, P_ROOT);
+  if (!prepare(plan, planLen, blob, root != 0)) return E_BAD_PLAN;
+  const allow = <usize>pword(plan, P_ALLOW);
+  topkReset(k);
+  if (root == 0) {
+    for (let row: u32 = 0; row < rows; row++) {
+      if (bitIsSet(deleted, row) || (allow != 0 && !bitIsSet(allow, row)) || !filtersPass(row)) continue;
+      total++;
+      topkPush(row, 1);
+    }
+    return <i32>topkDrain(out);
+  }
+  if (checkTree(plan, root, planLen, 0) == 0) return E_BAD_PLAN;
+  const arena = heap.alloc(arenaBytes(plan, root));
+  const allFields: u32 = numFields >= 32 ? 0xffffffff : (<u32>1 << numFields) - 1;
+  const node = buildTree(plan, root, arena, blob, allFields);
+  setSegmentRows(rows);
+  sortByCost(node);
+  const ranker = pword(plan, P_RANKER);
+  const flags = pword(plan, P_FLAGS);
+  hitsReset();
+  let d = next(node, 0);
+  while (d != TERMINATED) {
+    if (!bitIsSet(deleted, d) && (allow == 0 || bitIsSet(allow, d)) && filtersPass(d)) {
+      hitsReset();
+      total++;
+      topkPush(d, scoreRow(node, ranker, flags, numFields));
+    }
+    hitsReset();
+    d = next(node, d + 1);
+  }
+  heap.free(arena);
+  return <i32>topkDrain(out);
+}
+
+/** Reads weights, filters and sort keys; false when the plan is inconsistent. */
+function prepare(plan: usize, planLen: u32, blob: usize, ranked: bool): bool {
+  const nw = pword(plan, P_NWEIGHTS);
+  if (nw > 0 && pword(plan, P_WEIGHTS) + nw > planLen) return false;
+  setWeights(plan + (<usize>pword(plan, P_WEIGHTS) << 2), nw);
+  if (!filtersPrepare(plan, pword(plan, P_FILTERS), pword(plan, P_NFILTERS), blob, planLen)) return false;
+  const ns = pword(plan, P_NSORT);
+  const at = pword(plan, P_SORT);
+  if (ns == 0) {
+    if (ranked) sortDefault();
+    else sortClear();
+    return true;
+  }
+  if (at + ns * SORT_KEY_WORDS > planLen) return false;
+  sortClear();
+  for (let i: u32 = 0; i < ns; i++) {
+    const w = at + i * SORT_KEY_WORDS;
+    if (!sortAdd(pword(plan, w), pword(plan, w + 1), pword(plan, w + 2) != 0, blob)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,97 @@
+// The plan bytecode: what the host writes, what evaluate() reads. All words are u32, little-endian.
+//
+// Header (PLAN_HEADER_WORDS):
+// | 0 magic "QPL1" | 1 ranker (RANK_*) | 2 flags (PF_*) | 3 numWeights | 4 weightsOff |
+// | 5 rootOff (0 = full scan) | 6 filtersOff | 7 numFilters | 8 sortOff | 9 numSortKeys |
+// | 10 allowPtr (host row-allow bitmap in linear memory, 0 = none) | 11 maxQpos | 12..15 reserved |
+// Offsets are word indices into the plan. weights: numWeights i32 user field weights.
+//
+// Nodes, pre-order; every node starts | op | size (words of the whole subtree) |:
+//   TERM  (TERM_WORDS):  | OP_TERM | 10 | termId (NO_TERM = absent here) | qpos | fieldMask |
+//                        | maxPos (0 = none) | flags (TF_*) | idf (f32 bits) | reserved | reserved |
+//   inner (INNER_WORDS): | op | size | nChildren | arg0 | arg1 | arg2 | children...
+//     OP_AND, OP_OR: any children.  OP_ANDNOT: child 0 must match, child 1 must not.
+//     OP_PHRASE: children give hits whose qpos carry the offsets (`"a * b"`: qpos 1 and 3).
+//     OP_PROXIMITY: arg0 = max distance N of `"..."~N`.  OP_QUORUM: arg0 = threshold.
+//     OP_ALL: every row (for `-a -b` with not_terms_only_allowed), no children.
+//     Reserved for later operators without a format break: OP_ORDER, OP_NEAR, OP_NOTNEAR,
+//     OP_MAYBE, OP_SENTENCE, OP_PARAGRAPH, OP_ZONE (args carry distances, zone ids).
+//
+// Filters (FILTER_HEADER_WORDS + 2 per value): | column | op (FOP_*) | negate | nValues | 0 | 0 |
+//   then values as 64-bit pairs (lo, hi): i64 for integer columns, f64 bits for float columns.
+//   BETWEEN takes 2 values (inclusive), IN any number, the others 1.
+// Sort keys (SORT_KEY_WORDS each, at most MAX_SORT_KEYS): | kind (SK_*) | column or ptr | desc |
+//   Ties after all keys: rowId ascending.
+
+export const PLAN_MAGIC: u32 = 0x314c5051; // "QPL1"
+export const PLAN_HEADER_WORDS: u32 = 16;
+export const P_MAGIC: u32 = 0;
+export const P_RANKER: u32 = 1;
+export const P_FLAGS: u32 = 2;
+export const P_NWEIGHTS: u32 = 3;
+export const P_WEIGHTS: u32 = 4;
+export const P_ROOT: u32 = 5;
+export const P_FILTERS: u32 = 6;
+export const P_NFILTERS: u32 = 7;
+export const P_SORT: u32 = 8;
+export const P_NSORT: u32 = 9;
+export const P_ALLOW: u32 = 10;
+export const P_MAXQPOS: u32 = 11;
+
+/** Query repeats a keyword: the proximity rankers take Manticore's HANDLE_DUPES path. */
+export const PF_DUPES: u32 = 1;
+/** Query is one keyword: proximity rankers take the weight-sum fast path. */
+export const PF_SINGLE_WORD: u32 = 2;
+
+export const RANK_PROXIMITY_BM25: u32 = 0;
+export const RANK_BM25: u32 = 1;
+export const RANK_NONE: u32 = 2;
+export const RANK_WORDCOUNT: u32 = 3;
+export const RANK_PROXIMITY: u32 = 4;
+export const RANK_MATCHANY: u32 = 5;
+export const RANK_FIELDMASK: u32 = 6;
+export const RANK_SPH04: u32 = 7;
+
+export const OP_TERM: u32 = 1;
+export const OP_AND: u32 = 2;
+export const OP_OR: u32 = 3;
+export const OP_ANDNOT: u32 = 4;
+export const OP_PHRASE: u32 = 5;
+export const OP_PROXIMITY: u32 = 6;
+export const OP_QUORUM: u32 = 7;
+export const OP_ALL: u32 = 8;
+export const OP_ORDER: u32 = 9;
+export const OP_NEAR: u32 = 10;
+export const OP_NOTNEAR: u32 = 11;
+export const OP_MAYBE: u32 = 12;
+export const OP_SENTENCE: u32 = 13;
+export const OP_PARAGRAPH: u32 = 14;
+export const OP_ZONE: u32 = 15;
+
+export const TERM_WORDS: u32 = 10;
+export const INNER_WORDS: u32 = 6;
+export const NO_TERM: u32 = 0xffffffff;
+
+export const TF_FIELD_START: u32 = 1;
+export const TF_FIELD_END: u32 = 2;
+
+export const FILTER_HEADER_WORDS: u32 = 6;
+export const FOP_EQ: u32 = 0;
+export const FOP_NE: u32 = 1;
+export const FOP_LT: u32 = 2;
+export const FOP_LE: u32 = 3;
+export const FOP_GT: u32 = 4;
+export const FOP_GE: u32 = 5;
+export const FOP_BETWEEN: u32 = 6;
+export const FOP_IN: u32 = 7;
+
+export const SORT_KEY_WORDS: u32 = 3;
+export const MAX_SORT_KEYS: u32 = 6;
+export const SK_WEIGHT: u32 = 0;
+export const SK_COLUMN: u32 = 1;
+/** A host-provided per-row u32 rank array (strings, json, expressions), at the given pointer. */
+export const SK_RANK_U32: u32 = 2;
+
+@inline export function pword(plan: usize, i: u32): u32 {
+  return load<u32>(plan + (<usize>i << 2));
+}

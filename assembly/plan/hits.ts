@@ -1,0 +1,140 @@
+// Hits of a plan node at its current row: what Manticore's GetHits() hands to the ranker.
+// Terms give their positions in the queried fields; AND/OR merge children by (hitpos, qpos);
+// AND-NOT gives its left side; phrase and proximity give the matches their FSMs emit.
+
+import { TERMINATED, FIELD_END_BIT, POS_MASK } from "../util/codes";
+import { cursorPositions, cursorTf } from "../postings/cursor";
+import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, TF_FIELD_START, TF_FIELD_END } from "./format";
+import {
+  nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_MAXPOS, N_FLAGS, N_ARG0,
+  N_HEPOCH, N_HDOC, N_HSTART, N_HLEN,
+} from "./node";
+import { epoch, hitsLen, pushHit, mergeRuns } from "./hitbuf";
+import { phraseFsm, proximityFsm } from "./fsm";
+
+/** True when hitpos `p` satisfies a term's field mask, `@f[N]` limit and `^`/`$` flags. */
+@inline export function termAccepts(n: usize, p: u32): bool {
+  const f = p >>> 24;
+  if (f >= 32 || ((nget(n, N_FMASK) >>> f) & 1) == 0) return false;
+  const pos = p & POS_MASK;
+  const maxPos = nget(n, N_MAXPOS);
+  if (maxPos != 0 && pos > maxPos) return false;
+  const flags = nget(n, N_FLAGS);
+  if ((flags & TF_FIELD_START) != 0 && pos != 1) return false;
+  if ((flags & TF_FIELD_END) != 0 && (p & FIELD_END_BIT) == 0) return false;
+  return true;
+}
+
+/** True when the term's current row has at least one acceptable hit. */
+export function termRowAccepted(n: usize): bool {
+  const c = <usize>nget(n, N_CURSOR);
+  const p = cursorPositions(c);
+  const tf = cursorTf(c);
+  for (let i: u32 = 0; i < tf; i++) {
+    if (termAccepts(n, load<u32>(p + (<usize>i << 2)))) return true;
+  }
+  return false;
+}
+
+/** The query position a node's hits carry: a term's own, or its first child's (OR of expansions). */
+export function nodeQpos(n: usize): u32 {
+  while (nget(n, N_OP) != OP_TERM) {
+    if (nget(n, N_NCHILD) == 0) return 0;
+    n = child(n, 0);
+  }
+  return nget(n, N_QPOS);
+}
+
+/** Start of the node's hits at its current row; their count is nget(n, N_HLEN). */
+export function nodeHits(n: usize): u32 {
+  const doc = nget(n, N_DOC);
+  if (nget(n, N_HEPOCH) == epoch && nget(n, N_HDOC) == doc) return nget(n, N_HSTART);
+  let start = hitsLen();
+  let count: u32 = 0;
+  const op = nget(n, N_OP);
+  if (doc != TERMINATED) {
+    if (op == OP_TERM) {
+      count = termHits(n);
+    } else if (op == OP_AND || op == OP_OR) {
+      start = mergeChildren(n, false);
+      count = hitsLen() - start;
+    } else if (op == OP_ANDNOT) {
+      const l = child(n, 0);
+      const s = nodeHits(l);
+      nset(n, N_HEPOCH, epoch);
+      nset(n, N_HDOC, doc);
+      nset(n, N_HSTART, s);
+      nset(n, N_HLEN, nget(l, N_HLEN));
+      return s;
+    } else if (op == OP_PHRASE || op == OP_PROXIMITY) {
+      start = fsmHits(n);
+      count = hitsLen() - start;
+    } else if (op == OP_QUORUM) {
+      start = mergeChildren(n, false);
+      count = hitsLen() - start;
+    }
+  }
+  nset(n, N_HEPOCH, epoch);
+  nset(n, N_HDOC, doc);
+  nset(n, N_HSTART, start);
+  nset(n, N_HLEN, count);
+  return start;
+}
+
+function termHits(n: usize): u32 {
+  const c = <usize>nget(n, N_CURSOR);
+  const p = cursorPositions(c);
+  const tf = cursorTf(c);
+  const q = nget(n, N_QPOS);
+  let count: u32 = 0;
+  for (let i: u32 = 0; i < tf; i++) {
+    const h = load<u32>(p + (<usize>i << 2));
+    if (termAccepts(n, h)) {
+      pushHit(h, q, 1, 1);
+      count++;
+    }
+  }
+  return count;
+}
+
+/** Merges the hits of the children on the node's row; returns the start of the merged run. */
+function mergeChildren(n: usize, qposDesc: bool): u32 {
+  const doc = nget(n, N_DOC);
+  const k = nget(n, N_NCHILD);
+  let runStart: u32 = 0;
+  let runLen: u32 = 0;
+  let have = false;
+  for (let i: u32 = 0; i < k; i++) {
+    const c = child(n, i);
+    if (nget(c, N_DOC) != doc) continue; // OR: only children on this row
+    const s = nodeHits(c);
+    const l = nget(c, N_HLEN);
+    if (!have) {
+      runStart = s;
+      runLen = l;
+      have = true;
+      continue;
+    }
+    const m = mergeRuns(runStart, runLen, s, l, qposDesc);
+    runStart = m;
+    runLen = hitsLen() - m;
+  }
+  if (!have) return hitsLen();
+  // hand back a run that ends at the buffer's end, so count = hitsLen() - start holds
+  if (runStart + runLen != hitsLen()) return mergeRuns(runStart, runLen, 0, 0, qposDesc);
+  return runStart;
+}
+
+/** Runs the node's FSM over its children's merged hits (hitpos asc, qpos desc). */
+export function fsmHits(n: usize): u32 {
+  const k = nget(n, N_NCHILD);
+  const merged = mergeChildren(n, true);
+  const mergedLen = hitsLen() - merged;
+  const atoms = heap.alloc(<usize>k << 2);
+  for (let i: u32 = 0; i < k; i++) store<u32>(atoms + (<usize>i << 2), nodeQpos(child(n, i)));
+  const out = hitsLen();
+  if (nget(n, N_OP) == OP_PHRASE) phraseFsm(merged, mergedLen, atoms, k);
+  else proximityFsm(merged, mergedLen, atoms, k, <i32>nget(n, N_ARG0));
+  heap.free(atoms);
+  return out;
+}

@@ -1,0 +1,156 @@
+// Document matching: next(node, target) puts a node on its first fully matching row >= target.
+// AND leapfrogs from its cheapest child (children are ordered by cost at setup), OR takes the
+// minimum, AND-NOT rejects rows its right side matches, phrase/proximity verify positions.
+
+import { TERMINATED } from "../util/codes";
+import { cursorSeek, cursorAdvance } from "../postings/cursor";
+import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ALL } from "./format";
+import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_COST, N_CHILDREN, NOT_STARTED } from "./node";
+import { termRowAccepted, fsmHits, nodeHits } from "./hits";
+import { hitsLen, hitsRollback } from "./hitbuf";
+
+/** Rows in the segment being evaluated (for OP_ALL). */
+export let segmentRows: u32 = 0;
+export function setSegmentRows(n: u32): void {
+  segmentRows = n;
+}
+
+export function next(n: usize, target: u32): u32 {
+  const cur = nget(n, N_DOC);
+  if (cur != NOT_STARTED && cur >= target) return cur;
+  const op = nget(n, N_OP);
+  let d: u32 = TERMINATED;
+  if (op == OP_TERM) d = termNext(n, target);
+  else if (op == OP_AND) d = andNext(n, target);
+  else if (op == OP_OR) d = orNext(n, target);
+  else if (op == OP_ANDNOT) d = andNotNext(n, target);
+  else if (op == OP_PHRASE || op == OP_PROXIMITY) d = fsmNext(n, target);
+  else if (op == OP_QUORUM) d = quorumNext(n, target);
+  else if (op == OP_ALL) d = target < segmentRows ? target : TERMINATED;
+  nset(n, N_DOC, d);
+  return d;
+}
+
+function termNext(n: usize, target: u32): u32 {
+  const c = <usize>nget(n, N_CURSOR);
+  if (c == 0) return TERMINATED;
+  let d = cursorSeek(c, target);
+  if (nget(n, N_CONSTRAINED) == 0) return d;
+  while (d != TERMINATED && !termRowAccepted(n)) d = cursorAdvance(c);
+  return d;
+}
+
+function andNext(n: usize, target: u32): u32 {
+  const k = nget(n, N_NCHILD);
+  let d = target;
+  while (true) {
+    d = next(child(n, 0), d);
+    if (d == TERMINATED) return d;
+    let agreed = true;
+    for (let i: u32 = 1; i < k; i++) {
+      const di = next(child(n, i), d);
+      if (di != d) {
+        d = di;
+        agreed = false;
+        break;
+      }
+    }
+    if (agreed) return d;
+    if (d == TERMINATED) return d;
+  }
+}
+
+function orNext(n: usize, target: u32): u32 {
+  const k = nget(n, N_NCHILD);
+  let best = TERMINATED;
+  for (let i: u32 = 0; i < k; i++) {
+    const d = next(child(n, i), target);
+    if (d < best) best = d;
+  }
+  return best;
+}
+
+function andNotNext(n: usize, target: u32): u32 {
+  const left = child(n, 0);
+  const right = child(n, 1);
+  let d = target;
+  while (true) {
+    d = next(left, d);
+    if (d == TERMINATED) return d;
+    if (next(right, d) != d) return d;
+    d++;
+  }
+}
+
+/** Phrase/proximity: AND of the children, then the FSM must emit at least one hit. */
+function fsmNext(n: usize, target: u32): u32 {
+  let d = target;
+  while (true) {
+    d = andNext(n, d);
+    if (d == TERMINATED) return d;
+    nset(n, N_DOC, d);
+    const mark = hitsLen();
+    const start = fsmHits(n);
+    if (hitsLen() > start) {
+      nset(n, N_HLEN, 0); // cache is set by nodeHits on demand
+      hitsRollback(mark);
+      return d;
+    }
+    hitsRollback(mark);
+    d++;
+  }
+}
+
+/** Quorum: at least arg0 distinct children on the row (children sorted by qpos at setup). */
+function quorumNext(n: usize, target: u32): u32 {
+  const k = nget(n, N_NCHILD);
+  const need = nget(n, N_ARG0);
+  let d = target;
+  while (true) {
+    let best = TERMINATED;
+    for (let i: u32 = 0; i < k; i++) {
+      const di = next(child(n, i), d);
+      if (di < best) best = di;
+    }
+    if (best == TERMINATED) return best;
+    let have: u32 = 0;
+    for (let i: u32 = 0; i < k; i++) if (nget(child(n, i), N_DOC) == best) have++;
+    if (have >= need) return best;
+    d = best + 1;
+  }
+}
+
+/** Orders AND children by cost (document frequency) so the cheapest drives; recursive. */
+export function sortByCost(n: usize): u32 {
+  const op = nget(n, N_OP);
+  if (op == OP_TERM) return nget(n, N_COST);
+  const k = nget(n, N_NCHILD);
+  const kids = <usize>nget(n, N_CHILDREN);
+  let total: u32 = 0;
+  let minCost: u32 = 0xffffffff;
+  for (let i: u32 = 0; i < k; i++) {
+    const c = sortByCost(child(n, i));
+    total += c;
+    if (c < minCost) minCost = c;
+  }
+  if (op == OP_AND) {
+    // insertion sort of child pointers by their cost
+    for (let i: u32 = 1; i < k; i++) {
+      const p = load<u32>(kids + (<usize>i << 2));
+      const pc = nget(<usize>p, N_COST);
+      let j = <i32>i - 1;
+      while (j >= 0 && nget(<usize>load<u32>(kids + (<usize>j << 2)), N_COST) > pc) {
+        store<u32>(kids + (<usize>(j + 1) << 2), load<u32>(kids + (<usize>j << 2)));
+        j--;
+      }
+      store<u32>(kids + (<usize>(j + 1) << 2), p);
+    }
+  }
+  let cost = op == OP_AND || op == OP_PHRASE || op == OP_PROXIMITY ? minCost : total;
+  if (op == OP_ANDNOT) cost = nget(child(n, 0), N_COST);
+  if (op == OP_ALL) cost = segmentRows;
+  nset(n, N_COST, cost);
+  return cost;
+}
+
+export { nodeHits };

@@ -1,0 +1,131 @@
+// Node records: the plan tree unpacked into fixed-size structs (one arena per evaluate call).
+//
+// | 0 op | 4 doc | 8 nChildren | 12 children (ptr to u32 node ptrs) | 16 cursor | 20 qpos |
+// | 24 fieldMask | 28 maxPos | 32 flags | 36 idf f32 | 40 arg0 | 44 hitsEpoch | 48 hitsDoc |
+// | 52 hitsStart | 56 hitsLen | 60 cost | 64 arg1 | 68 constrained | 72..95 reserved |
+// doc is NOT_STARTED before the first next(), then the current matching row or TERMINATED.
+
+import { TERMINATED } from "../util/codes";
+import { CURSOR_BYTES, cursorInit, cursorCost } from "../postings/cursor";
+import { OP_TERM, OP_AND, OP_ALL, OP_ZONE, TERM_WORDS, INNER_WORDS, NO_TERM, pword } from "./format";
+
+export const NODE_BYTES: usize = 96;
+export const NOT_STARTED: u32 = 0xffffffff;
+
+export const N_OP: usize = 0;
+export const N_DOC: usize = 4;
+export const N_NCHILD: usize = 8;
+export const N_CHILDREN: usize = 12;
+export const N_CURSOR: usize = 16;
+export const N_QPOS: usize = 20;
+export const N_FMASK: usize = 24;
+export const N_MAXPOS: usize = 28;
+export const N_FLAGS: usize = 32;
+export const N_IDF: usize = 36;
+export const N_ARG0: usize = 40;
+export const N_HEPOCH: usize = 44;
+export const N_HDOC: usize = 48;
+export const N_HSTART: usize = 52;
+export const N_HLEN: usize = 56;
+export const N_COST: usize = 60;
+export const N_ARG1: usize = 64;
+export const N_CONSTRAINED: usize = 68;
+
+@inline export function nget(n: usize, f: usize): u32 {
+  return load<u32>(n + f);
+}
+@inline export function nset(n: usize, f: usize, v: u32): void {
+  store<u32>(n + f, v);
+}
+@inline export function child(n: usize, i: u32): usize {
+  return <usize>load<u32>(<usize>load<u32>(n + N_CHILDREN) + (<usize>i << 2));
+}
+
+/** Bytes of arena the subtree at plan word `at` needs (nodes, child arrays, cursors). */
+export function arenaBytes(plan: usize, at: u32): usize {
+  const op = pword(plan, at);
+  if (op == OP_TERM) return NODE_BYTES + CURSOR_BYTES;
+  const n: u32 = op == OP_ALL ? 0 : pword(plan, at + 2);
+  let bytes = NODE_BYTES + (((<usize>n << 2) + 15) & ~15);
+  let c = at + INNER_WORDS;
+  for (let i: u32 = 0; i < n; i++) {
+    bytes += arenaBytes(plan, c);
+    c += pword(plan, c + 1);
+  }
+  return bytes;
+}
+
+/** Bump allocator over the arena; every block stays 16-aligned. */
+let bump: usize = 0;
+function take(bytes: usize): usize {
+  const p = bump;
+  bump += (bytes + 15) & ~15;
+  return p;
+}
+
+export function buildTree(plan: usize, at: u32, arena: usize, blob: usize, allFields: u32): usize {
+  bump = arena;
+  return build(plan, at, blob, allFields);
+}
+
+function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
+  const n = take(NODE_BYTES);
+  memory.fill(n, 0, NODE_BYTES);
+  const op = pword(plan, at);
+  nset(n, N_OP, op);
+  nset(n, N_DOC, NOT_STARTED);
+  nset(n, N_HEPOCH, 0xffffffff);
+  if (op == OP_TERM) {
+    const termId = pword(plan, at + 2);
+    const c = take(CURSOR_BYTES);
+    nset(n, N_QPOS, pword(plan, at + 3));
+    const mask = pword(plan, at + 4) & allFields;
+    nset(n, N_FMASK, mask);
+    nset(n, N_MAXPOS, pword(plan, at + 5));
+    nset(n, N_FLAGS, pword(plan, at + 6));
+    nset(n, N_IDF, pword(plan, at + 7));
+    const constrained = mask != allFields || pword(plan, at + 5) != 0 || (pword(plan, at + 6) & 3) != 0;
+    nset(n, N_CONSTRAINED, constrained ? 1 : 0);
+    if (termId == NO_TERM || mask == 0) {
+      nset(n, N_CURSOR, 0);
+      nset(n, N_DOC, TERMINATED);
+      nset(n, N_COST, 0);
+    } else {
+      nset(n, N_CURSOR, <u32>c);
+      cursorInit(c, blob, termId);
+      nset(n, N_COST, cursorCost(c));
+    }
+    return n;
+  }
+  const count: u32 = op == OP_ALL ? 0 : pword(plan, at + 2);
+  nset(n, N_NCHILD, count);
+  nset(n, N_ARG0, pword(plan, at + 3));
+  nset(n, N_ARG1, pword(plan, at + 4));
+  const kids = take(<usize>count << 2);
+  nset(n, N_CHILDREN, <u32>kids);
+  let c = at + INNER_WORDS;
+  for (let i: u32 = 0; i < count; i++) {
+    store<u32>(kids + (<usize>i << 2), <u32>build(plan, c, blob, allFields));
+    c += pword(plan, c + 1);
+  }
+  return n;
+}
+
+/** Validates the subtree at `at` fits in `end` words and uses known opcodes; returns its size or 0. */
+export function checkTree(plan: usize, at: u32, end: u32, depth: i32): u32 {
+  if (depth > 64 || at + 2 > end) return 0;
+  const op = pword(plan, at);
+  const size = pword(plan, at + 1);
+  if (size < 2 || at + size > end) return 0;
+  if (op == OP_TERM) return size == TERM_WORDS ? size : 0;
+  if (op < OP_AND || op > OP_ZONE || size < INNER_WORDS) return 0;
+  if (op == OP_ALL) return size;
+  const count = pword(plan, at + 2);
+  let c = at + INNER_WORDS;
+  for (let i: u32 = 0; i < count; i++) {
+    const s = checkTree(plan, c, at + size, depth + 1);
+    if (s == 0) return 0;
+    c += s;
+  }
+  return c == at + size ? size : 0;
+}

@@ -1,0 +1,156 @@
+// PostingsCursor: walks one term's postings in a segment blob, block by block, with skip data.
+//
+// A cursor is a struct in linear memory (CURSOR_BYTES, 16-aligned):
+// | 0 blob | 4 skipPtr | 8 numBlocks | 12 blockIdx | 16 idx | 20 len | 24 rowId | 28 tfReady |
+// | 32 df | 36 posArea | 40..63 reserved | 64 docs[128] | 576 tfs[128] | 1088 posStart[128] |
+// Contract: rowId is the current row or TERMINATED; advance()/seek(t) return it; seek lands on
+// the first row >= t and never moves backwards.
+
+import { TERMINATED } from "../util/codes";
+import { BLOCK_LEN, unpack, undelta, positionStarts } from "./bitpack";
+import { hdr, H_TERMS, H_TERM_TABLE, H_POSITIONS, TERM_INFO_WORDS, SKIP_WORDS } from "../segment/layout";
+
+export const CURSOR_BYTES: usize = 1600;
+const C_BLOB: usize = 0;
+const C_SKIP: usize = 4;
+const C_NBLOCKS: usize = 8;
+const C_BLOCK: usize = 12;
+const C_IDX: usize = 16;
+const C_LEN: usize = 20;
+const C_ROW: usize = 24;
+const C_TF_READY: usize = 28;
+const C_DF: usize = 32;
+const C_POS_AREA: usize = 36;
+const C_DOCS: usize = 64;
+const C_TFS: usize = 576;
+const C_POS_START: usize = 1088;
+
+@inline function skipEntry(c: usize, block: u32): usize {
+  return <usize>load<u32>(c + C_SKIP) + (<usize>block * SKIP_WORDS << 2);
+}
+
+/** Sets the cursor on the first row of term `termId`; an out-of-range term is empty. */
+export function cursorInit(c: usize, blob: usize, termId: u32): u32 {
+  store<u32>(c + C_BLOB, <u32>blob);
+  store<u32>(c + C_POS_AREA, <u32>(blob + hdr(blob, H_POSITIONS)));
+  if (termId >= hdr(blob, H_TERMS)) {
+    store<u32>(c + C_NBLOCKS, 0);
+    store<u32>(c + C_DF, 0);
+    store<u32>(c + C_ROW, TERMINATED);
+    return TERMINATED;
+  }
+  const info = blob + hdr(blob, H_TERM_TABLE) + (<usize>termId * TERM_INFO_WORDS << 2);
+  store<u32>(c + C_DF, load<u32>(info));
+  store<u32>(c + C_SKIP, <u32>(blob + load<u32>(info, 8)));
+  store<u32>(c + C_NBLOCKS, load<u32>(info, 12));
+  return loadBlock(c, 0);
+}
+
+/** Decodes block `b`'s rowIds and puts the cursor on its first row (TERMINATED past the end). */
+function loadBlock(c: usize, b: u32): u32 {
+  store<u32>(c + C_BLOCK, b);
+  if (b >= load<u32>(c + C_NBLOCKS)) {
+    store<u32>(c + C_ROW, TERMINATED);
+    return TERMINATED;
+  }
+  const blob = <usize>load<u32>(c + C_BLOB);
+  const e = skipEntry(c, b);
+  const n = <i32>load<u32>(e, 16);
+  unpack(blob + load<u32>(e, 4), n, load<u32>(e, 20), c + C_DOCS);
+  undelta(c + C_DOCS, n, b == 0 ? 0 : load<u32>(skipEntry(c, b - 1)));
+  store<u32>(c + C_LEN, <u32>n);
+  store<u32>(c + C_IDX, 0);
+  store<u32>(c + C_TF_READY, 0);
+  const row = load<u32>(c + C_DOCS);
+  store<u32>(c + C_ROW, row);
+  return row;
+}
+
+@inline export function cursorRow(c: usize): u32 {
+  return load<u32>(c + C_ROW);
+}
+
+/** Document frequency of the term in this segment: the AND driver's cost. */
+@inline export function cursorCost(c: usize): u32 {
+  return load<u32>(c + C_DF);
+}
+
+export function cursorAdvance(c: usize): u32 {
+  const row = load<u32>(c + C_ROW);
+  if (row == TERMINATED) return row;
+  const idx = load<u32>(c + C_IDX) + 1;
+  if (idx < load<u32>(c + C_LEN)) {
+    store<u32>(c + C_IDX, idx);
+    const r = load<u32>(c + C_DOCS + (<usize>idx << 2));
+    store<u32>(c + C_ROW, r);
+    return r;
+  }
+  return loadBlock(c, load<u32>(c + C_BLOCK) + 1);
+}
+
+/** Moves to the first row >= target: skips whole blocks by their last rowId, then scans. */
+export function cursorSeek(c: usize, target: u32): u32 {
+  let row = load<u32>(c + C_ROW);
+  if (row >= target) return row;
+  let b = load<u32>(c + C_BLOCK);
+  const nb = load<u32>(c + C_NBLOCKS);
+  if (load<u32>(skipEntry(c, b)) < target) {
+    // gallop over the skip entries, then binary search the bracket
+    let lo = b + 1;
+    let step: u32 = 1;
+    let hi = lo;
+    while (hi < nb && load<u32>(skipEntry(c, hi)) < target) {
+      lo = hi + 1;
+      hi += step;
+      step <<= 1;
+    }
+    if (hi > nb) hi = nb;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (load<u32>(skipEntry(c, mid)) < target) lo = mid + 1;
+      else hi = mid;
+    }
+    if (loadBlock(c, lo) == TERMINATED) return TERMINATED;
+  }
+  // the answer is inside the current block
+  let idx = load<u32>(c + C_IDX);
+  const len = load<u32>(c + C_LEN);
+  const docs = c + C_DOCS;
+  while (idx < len && load<u32>(docs + (<usize>idx << 2)) < target) idx++;
+  store<u32>(c + C_IDX, idx);
+  row = load<u32>(docs + (<usize>idx << 2));
+  store<u32>(c + C_ROW, row);
+  return row;
+}
+
+function ensureTfs(c: usize): void {
+  if (load<u32>(c + C_TF_READY) != 0) return;
+  const blob = <usize>load<u32>(c + C_BLOB);
+  const e = skipEntry(c, load<u32>(c + C_BLOCK));
+  const n = <i32>load<u32>(c + C_LEN);
+  unpack(blob + load<u32>(e, 8), n, load<u32>(e, 24), c + C_TFS);
+  for (let i = 0; i < n; i++) {
+    const p = c + C_TFS + (<usize>i << 2);
+    store<u32>(p, load<u32>(p) + 1);
+  }
+  positionStarts(c + C_TFS, n, load<u32>(e, 12), c + C_POS_START);
+  store<u32>(c + C_TF_READY, 1);
+}
+
+/** Hits of the term in the current row, over all fields. */
+export function cursorTf(c: usize): u32 {
+  ensureTfs(c);
+  return load<u32>(c + C_TFS + (<usize>load<u32>(c + C_IDX) << 2));
+}
+
+/** Address of the current row's first hitpos; cursorTf() of them follow, ascending. */
+export function cursorPositions(c: usize): usize {
+  ensureTfs(c);
+  const start = load<u32>(c + C_POS_START + (<usize>load<u32>(c + C_IDX) << 2));
+  return <usize>load<u32>(c + C_POS_AREA) + (<usize>start << 2);
+}
+
+/** Size of a cursor struct, for hosts that drive cursors directly (tests, benches). */
+export function cursorBytes(): u32 {
+  return <u32>CURSOR_BYTES;
+}

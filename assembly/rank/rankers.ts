@@ -1,0 +1,58 @@
+// Rankers: the row weight from a matched node, as Manticore's ExtRanker_* / RankerState_* do.
+
+import { RANK_NONE, RANK_BM25, RANK_PROXIMITY_BM25, RANK_PROXIMITY, RANK_WORDCOUNT, RANK_FIELDMASK, PF_DUPES, PF_SINGLE_WORD } from "../plan/format";
+import { nget, N_HLEN } from "../plan/node";
+import { nodeHits } from "../plan/hits";
+import { hitPos } from "../plan/hitbuf";
+import { tfidf, docFields, bm25Part } from "./score";
+import { computeLcs, lcsOf, MAX_FIELDS } from "./lcs";
+
+/** Manticore's SPH_BM25_SCALE: LCS and field sums are scaled by it next to the BM25 part. */
+const SCALE: i32 = 1000;
+const weights = new StaticArray<i32>(MAX_FIELDS);
+
+/** Copies `n` user field weights; missing ones default to 1. */
+export function setWeights(p: usize, n: u32): void {
+  for (let f: u32 = 0; f < MAX_FIELDS; f++) unchecked((weights[f] = f < n ? load<i32>(p + (<usize>f << 2)) : 1));
+}
+
+/** Sum of user weights over the fields in `mask` (lowest 32); 1 when the mask is empty. */
+function weightSum(mask: u32): i32 {
+  if (mask == 0) return 1;
+  let s: i32 = 0;
+  for (let f: u32 = 0; f < 32; f++) if (((mask >>> f) & 1) != 0) s += unchecked(weights[f]);
+  return s;
+}
+
+function lcsRank(node: usize, dupes: bool, numFields: u32): i32 {
+  const s = nodeHits(node);
+  computeLcs(s, nget(node, N_HLEN), dupes);
+  let r: i32 = 0;
+  for (let f: u32 = 0; f < numFields && f < MAX_FIELDS; f++) r += <i32>lcsOf(f) * unchecked(weights[f]);
+  return r;
+}
+
+export function scoreRow(node: usize, ranker: u32, flags: u32, numFields: u32): i32 {
+  if (ranker == RANK_NONE) return 1;
+  const single = (flags & PF_SINGLE_WORD) != 0;
+  const dupes = (flags & PF_DUPES) != 0;
+  if (ranker == RANK_BM25 || (ranker == RANK_PROXIMITY_BM25 && single)) {
+    return bm25Part(tfidf(node)) + weightSum(docFields(node)) * SCALE;
+  }
+  if (ranker == RANK_PROXIMITY) {
+    return single ? weightSum(docFields(node)) : lcsRank(node, dupes, numFields);
+  }
+  if (ranker == RANK_WORDCOUNT || ranker == RANK_FIELDMASK) {
+    const s = nodeHits(node);
+    const n = nget(node, N_HLEN);
+    let r: i32 = 0;
+    for (let h = s; h < s + n; h++) {
+      const f = hitPos(h) >>> 24;
+      if (ranker == RANK_WORDCOUNT) r += unchecked(weights[f]);
+      else if (f < 32) r |= 1 << f;
+    }
+    return r;
+  }
+  // proximity_bm25 (and, until they land, matchany and sph04)
+  return bm25Part(tfidf(node)) + lcsRank(node, dupes, numFields) * SCALE;
+}

@@ -1,0 +1,154 @@
+// Top-K selection: a bounded heap of (rowId, weight) with the worst entry on top, ordered by up
+// to MAX_SORT_KEYS keys (weight, numeric columns read in place, host rank arrays), then rowId asc.
+
+import { COL_U32, COL_I64, COL_F32, columnPtr, columnType } from "../segment/layout";
+import { SK_WEIGHT, SK_COLUMN, SK_RANK_U32, MAX_SORT_KEYS } from "../plan/format";
+
+const keyKind = new StaticArray<u32>(MAX_SORT_KEYS);
+const keyPtr = new StaticArray<usize>(MAX_SORT_KEYS);
+const keyType = new StaticArray<u32>(MAX_SORT_KEYS);
+const keyDesc = new StaticArray<bool>(MAX_SORT_KEYS);
+let numKeys: u32 = 0;
+
+let heapPtr: usize = 0;
+let heapCap: u32 = 0;
+let size: u32 = 0;
+let limit: u32 = 0;
+
+/** Default order: weight descending. */
+export function sortDefault(): void {
+  numKeys = 1;
+  unchecked((keyKind[0] = SK_WEIGHT));
+  unchecked((keyDesc[0] = true));
+}
+
+export function sortClear(): void {
+  numKeys = 0;
+}
+
+/** Adds a key; returns false when there are too many. `ref` is a column number or a pointer. */
+export function sortAdd(kind: u32, ref: u32, desc: bool, blob: usize): bool {
+  if (numKeys >= MAX_SORT_KEYS) return false;
+  unchecked((keyKind[numKeys] = kind));
+  unchecked((keyDesc[numKeys] = desc));
+  if (kind == SK_COLUMN) {
+    unchecked((keyPtr[numKeys] = columnPtr(blob, ref)));
+    unchecked((keyType[numKeys] = columnType(blob, ref)));
+    if (unchecked(keyPtr[numKeys]) == 0) return false;
+  } else if (kind == SK_RANK_U32) {
+    unchecked((keyPtr[numKeys] = <usize>ref));
+  }
+  numKeys++;
+  return true;
+}
+
+/** -1 when row a sorts before row b on key i, 1 after, 0 tie. */
+function cmpKey(i: u32, ra: u32, wa: i32, rb: u32, wb: i32): i32 {
+  const kind = unchecked(keyKind[i]);
+  let c: i32 = 0;
+  if (kind == SK_WEIGHT) {
+    c = wa < wb ? -1 : wa > wb ? 1 : 0;
+  } else if (kind == SK_RANK_U32) {
+    const p = unchecked(keyPtr[i]);
+    const a = load<u32>(p + (<usize>ra << 2));
+    const b = load<u32>(p + (<usize>rb << 2));
+    c = a < b ? -1 : a > b ? 1 : 0;
+  } else {
+    const p = unchecked(keyPtr[i]);
+    const t = unchecked(keyType[i]);
+    if (t == COL_U32) {
+      const a = load<u32>(p + (<usize>ra << 2));
+      const b = load<u32>(p + (<usize>rb << 2));
+      c = a < b ? -1 : a > b ? 1 : 0;
+    } else if (t == COL_I64) {
+      const a = load<i64>(p + (<usize>ra << 3));
+      const b = load<i64>(p + (<usize>rb << 3));
+      c = a < b ? -1 : a > b ? 1 : 0;
+    } else if (t == COL_F32) {
+      const a = load<f32>(p + (<usize>ra << 2));
+      const b = load<f32>(p + (<usize>rb << 2));
+      c = a < b ? -1 : a > b ? 1 : 0;
+    }
+  }
+  return unchecked(keyDesc[i]) ? -c : c;
+}
+
+/** True when (ra, wa) comes before (rb, wb) in the result order. */
+export function before(ra: u32, wa: i32, rb: u32, wb: i32): bool {
+  for (let i: u32 = 0; i < numKeys; i++) {
+    const c = cmpKey(i, ra, wa, rb, wb);
+    if (c != 0) return c < 0;
+  }
+  return ra < rb;
+}
+
+@inline function rowAt(i: u32): u32 {
+  return load<u32>(heapPtr + (<usize>i << 3));
+}
+@inline function weightAt(i: u32): i32 {
+  return load<i32>(heapPtr + (<usize>i << 3), 4);
+}
+@inline function put(i: u32, row: u32, weight: i32): void {
+  store<u32>(heapPtr + (<usize>i << 3), row);
+  store<i32>(heapPtr + (<usize>i << 3), weight, 4);
+}
+
+export function topkReset(k: u32): void {
+  if (k > heapCap) {
+    if (heapPtr != 0) heap.free(heapPtr);
+    heapPtr = heap.alloc(<usize>k << 3);
+    heapCap = k;
+  }
+  size = 0;
+  limit = k;
+}
+
+function siftDown(i: u32): void {
+  const row = rowAt(i);
+  const weight = weightAt(i);
+  while (true) {
+    const l = i * 2 + 1;
+    if (l >= size) break;
+    let worst = l;
+    const r = l + 1;
+    if (r < size && before(rowAt(l), weightAt(l), rowAt(r), weightAt(r))) worst = r;
+    if (!before(row, weight, rowAt(worst), weightAt(worst))) break;
+    put(i, rowAt(worst), weightAt(worst));
+    i = worst;
+  }
+  put(i, row, weight);
+}
+
+export function topkPush(row: u32, weight: i32): void {
+  if (limit == 0) return;
+  if (size < limit) {
+    let i = size++;
+    while (i > 0) {
+      const p = (i - 1) >>> 1;
+      if (!before(rowAt(p), weightAt(p), row, weight)) break;
+      put(i, rowAt(p), weightAt(p));
+      i = p;
+    }
+    put(i, row, weight);
+    return;
+  }
+  if (!before(row, weight, rowAt(0), weightAt(0))) return;
+  put(0, row, weight);
+  siftDown(0);
+}
+
+/** Writes the kept entries best-first to `out` as (rowId u32, weight i32); returns the count. */
+export function topkDrain(out: usize): u32 {
+  const n = size;
+  while (size > 0) {
+    const last = size - 1;
+    store<u32>(out + (<usize>last << 3), rowAt(0));
+    store<i32>(out + (<usize>last << 3), weightAt(0), 4);
+    size--;
+    if (size > 0) {
+      put(0, rowAt(size), weightAt(size));
+      siftDown(0);
+    }
+  }
+  return n;
+}

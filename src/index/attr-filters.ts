@@ -1,0 +1,97 @@
+/**
+ * Splits a request's filters per segment: numeric ones (and id) go to the core as plan filters;
+ * string ones, long IN lists and anything else become a row-allow bitmap built here.
+ */
+import type { AttrValue, Filter, IndexSchema } from './types.js';
+import type { Segment } from './segment.js';
+import type { PlanFilter } from '../wasm/plan-format.js';
+import { COL_F32, COL_NONE, coreColumnType } from './segment-layout.js';
+import { SearchError } from '../util/errors.js';
+
+/** IN lists longer than this are checked on the host with a Set, not value by value in the core. */
+const CORE_IN_LIMIT = 16;
+
+export interface SplitFilters {
+  core: PlanFilter[];
+  host: Filter[];
+}
+
+/** Core column of an attribute name ('id' = 0, attribute i = i + 1); -1 when unknown. */
+export function columnOf(schema: IndexSchema, attr: string): number {
+  if (attr.toLowerCase() === 'id') return 0;
+  const i = schema.attrs.findIndex((a) => a.name.toLowerCase() === attr.toLowerCase());
+  return i < 0 ? -1 : i + 1;
+}
+
+function filterValues(f: Filter): (number | bigint | string)[] {
+  if (f.op === 'between') return [f.low, f.high];
+  if (f.op === 'in') return f.values;
+  return [f.value];
+}
+
+export function splitFilters(schema: IndexSchema, filters: Filter[]): SplitFilters {
+  const out: SplitFilters = { core: [], host: [] };
+  for (const f of filters) {
+    const col = columnOf(schema, f.attr);
+    if (col < 0) throw new SearchError('QUERY_ERROR', `unknown column: '${f.attr}'`);
+    const type = col === 0 ? coreColumnType('bigint') : coreColumnType(schema.attrs[col - 1].type);
+    const values = filterValues(f);
+    const numeric = values.every((v) => typeof v !== 'string');
+    if (type === COL_NONE || !numeric || (f.op === 'in' && values.length > CORE_IN_LIMIT)) {
+      out.host.push(f);
+      continue;
+    }
+    out.core.push({
+      column: col, op: f.op, negate: !!f.negate, values: values as (number | bigint)[], float: type === COL_F32,
+    });
+  }
+  return out;
+}
+
+function cmp(a: AttrValue, b: number | bigint | string): number {
+  if (typeof a === 'string' || typeof b === 'string') {
+    const x = String(a ?? '');
+    const y = String(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (Array.isArray(a) || a === null) return Number.NaN;
+  if (typeof a === 'bigint' || typeof b === 'bigint') {
+    const x = typeof a === 'bigint' ? a : BigInt(Math.trunc(a));
+    const y = typeof b === 'bigint' ? b : BigInt(Math.trunc(b));
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** One value against one filter (MVA: any element). */
+function test(f: Filter, v: AttrValue, inSet: Set<string> | null): boolean {
+  if (Array.isArray(v)) return v.some((x) => test(f, x, inSet));
+  switch (f.op) {
+    case 'in': return inSet!.has(typeof v === 'bigint' || typeof v === 'number' ? String(v) : String(v ?? ''));
+    case 'between': return cmp(v, f.low) >= 0 && cmp(v, f.high) <= 0;
+    case '=': return cmp(v, f.value) === 0;
+    case '!=': return cmp(v, f.value) !== 0;
+    case '<': return cmp(v, f.value) < 0;
+    case '<=': return cmp(v, f.value) <= 0;
+    case '>': return cmp(v, f.value) > 0;
+    case '>=': return cmp(v, f.value) >= 0;
+  }
+}
+
+/** A row-allow bitmap of `seg` for the host filters, placed in core memory; 0 when there are none. */
+export function placeAllowBitmap(schema: IndexSchema, seg: Segment, host: Filter[]): number {
+  if (!host.length) return 0;
+  const bits = new Uint8Array(Math.max(16, (seg.rows + 7) >>> 3));
+  const sets = host.map((f) => (f.op === 'in' ? new Set(f.values.map((x) => String(x))) : null));
+  const cols = host.map((f) => columnOf(schema, f.attr));
+  for (let r = 0; r < seg.rows; r++) {
+    if (seg.isDeleted(r)) continue;
+    let ok = true;
+    for (let i = 0; i < host.length && ok; i++) {
+      const v = cols[i] === 0 ? seg.docId(r) : seg.attr(cols[i] - 1, r);
+      ok = test(host[i], v, sets[i]) !== !!host[i].negate;
+    }
+    if (ok) bits[r >>> 3] |= 1 << (r & 7);
+  }
+  return seg.core.place(bits);
+}

@@ -1,0 +1,44 @@
+/** Host side of the postings block format: bit widths and LSB-first packing (the core unpacks). */
+
+/** Bytes of zeros after every packed run: the core reads 8 bytes at a time. */
+export const PACK_PADDING = 8;
+
+/** Bits needed for the largest of values[start, start+n). */
+export function bitWidth(values: ArrayLike<number>, start: number, n: number): number {
+  let max = 0;
+  for (let i = start; i < start + n; i++) max = (max | values[i]) >>> 0;
+  return max === 0 ? 0 : 32 - Math.clz32(max);
+}
+
+/** Packs values[start, start+n) at `bits` each into u32 words (LSB first), plus padding words. */
+export function packBits(values: ArrayLike<number>, start: number, n: number, bits: number): Uint32Array {
+  const words = new Uint32Array(Math.ceil((n * bits) / 32) + PACK_PADDING / 4);
+  if (bits === 0) return words;
+  let bitPos = 0;
+  for (let i = start; i < start + n; i++) {
+    const v = values[i] >>> 0;
+    const w = bitPos >>> 5;
+    const off = bitPos & 31;
+    words[w] = (words[w] | (v << off)) >>> 0;
+    if (off + bits > 32) words[w + 1] = (words[w + 1] | (v >>> (32 - off))) >>> 0;
+    bitPos += bits;
+  }
+  return words;
+}
+
+/** Reads `n` values of `bits` bits from `words` (LSB first): the host twin of the core's unpack. */
+export function unpackBits(words: Uint32Array, n: number, bits: number): Uint32Array {
+  const out = new Uint32Array(n);
+  if (bits === 0) return out;
+  const mask = bits === 32 ? 0xffffffff : (1 << bits) - 1;
+  let bitPos = 0;
+  for (let i = 0; i < n; i++) {
+    const w = bitPos >>> 5;
+    const off = bitPos & 31;
+    let v = words[w] >>> off;
+    if (off + bits > 32) v = (v | (words[w + 1] << (32 - off))) >>> 0;
+    out[i] = (v & mask) >>> 0;
+    bitPos += bits;
+  }
+  return out;
+}

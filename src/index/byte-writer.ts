@@ -1,0 +1,55 @@
+/** A growable little-endian byte buffer for building segment blobs. */
+export class ByteWriter {
+  bytes = new Uint8Array(1 << 16);
+  view = new DataView(this.bytes.buffer);
+  length = 0;
+
+  ensure(extra: number): void {
+    const need = this.length + extra;
+    if (need <= this.bytes.length) return;
+    let cap = this.bytes.length;
+    while (cap < need) cap *= 2;
+    const next = new Uint8Array(cap);
+    next.set(this.bytes.subarray(0, this.length));
+    this.bytes = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  /** Pads with zeros to a multiple of `n` bytes. */
+  align(n: number): number {
+    const pad = (n - (this.length % n)) % n;
+    this.ensure(pad);
+    this.bytes.fill(0, this.length, this.length + pad);
+    this.length += pad;
+    return this.length;
+  }
+
+  /** Reserves `n` zeroed bytes; returns their offset. */
+  reserve(n: number): number {
+    this.ensure(n);
+    const at = this.length;
+    this.bytes.fill(0, at, at + n);
+    this.length += n;
+    return at;
+  }
+
+  u32(v: number): void {
+    this.ensure(4);
+    this.view.setUint32(this.length, v >>> 0, true);
+    this.length += 4;
+  }
+
+  setU32(at: number, v: number): void {
+    this.view.setUint32(at, v >>> 0, true);
+  }
+
+  words(w: Uint32Array): void {
+    this.ensure(w.byteLength);
+    this.bytes.set(new Uint8Array(w.buffer, w.byteOffset, w.byteLength), this.length);
+    this.length += w.byteLength;
+  }
+
+  finish(): Uint8Array {
+    return this.bytes.slice(0, this.length);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Second planning step: keyword statistics over all segments (global IDF), then one plan per
+ * segment with terms resolved in that segment's dictionary. A term absent from a segment stays in
+ * the plan as NO_TERM: it empties an AND there but still counts as a query word.
+ */
+import type { Ranker } from './types.js';
+import type { Segment } from './segment.js';
+import { NO_TERM, PF_DUPES, PF_SINGLE_WORD, RANKER_IDS, type PlanNode } from '../wasm/plan-format.js';
+import type { Analyzed, QNode } from './query-analyzer.js';
+import { expandWildcard } from './wildcard.js';
+import { unionStats } from './postings-reader.js';
+import { computeIdf } from './idf.js';
+
+export interface KeywordStats { keyword: string; docs: number; hits: number }
+
+export interface PlannedQuery {
+  analyzed: Analyzed;
+  /** Per keyword: idf (already divided by the keyword count), docs, hits. */
+  idf: number[];
+  stats: KeywordStats[];
+  flags: number;
+  ranker: number;
+  /** Term numbers per keyword per segment id. */
+  termsFor(seg: Segment, kw: number): number[];
+}
+
+/** Operators the core does not run yet, planned as their nearest supported form. */
+function supportedOp(op: string): 'and' | 'first' | null {
+  if (op === 'order' || op === 'near' || op === 'notnear' || op === 'sentence' || op === 'paragraph') return 'and';
+  if (op === 'maybe') return 'first';
+  return null;
+}
+
+export function planQuery(a: Analyzed, segments: Segment[], totalDocs: number, ranker: Ranker): PlannedQuery {
+  const cache = new Map<string, number[]>();
+  const termsFor = (seg: Segment, kw: number): number[] => {
+    const key = `${seg.id}:${kw}`;
+    let ids = cache.get(key);
+    if (!ids) {
+      const k = a.keywords[kw];
+      if (k.wildcard) ids = expandWildcard(seg.terms, k.text);
+      else {
+        const t = seg.termId(k.text);
+        ids = t < 0 ? [] : [t];
+      }
+      cache.set(key, ids);
+    }
+    return ids;
+  };
+  const stats = a.keywords.map((k, kw) => {
+    let docs = 0;
+    let hits = 0;
+    for (const seg of segments) {
+      const ids = termsFor(seg, kw);
+      if (!ids.length) continue;
+      const s = unionStats(seg, ids);
+      docs += s.docs;
+      hits += s.hits;
+    }
+    return { keyword: k.text, docs, hits };
+  });
+  const idf = stats.map((s) => computeIdf(totalDocs, s.docs, a.keywords.length));
+  const flags = (a.dupes ? PF_DUPES : 0) | (a.singleWord ? PF_SINGLE_WORD : 0);
+  return { analyzed: a, idf, stats, flags, ranker: RANKER_IDS[ranker], termsFor };
+}
+
+/** The plan tree of one segment. */
+export function segmentPlan(q: PlannedQuery, seg: Segment, node: QNode = q.analyzed.root): PlanNode {
+  if (node.kind === 'term') {
+    const idf = node.weighted ? q.idf[node.kw] * node.boost : 0;
+    const base = { op: 'term' as const, qpos: node.qpos, fieldMask: node.fieldMask, maxPos: node.maxPos, flags: node.flags, idf };
+    const ids = q.termsFor(seg, node.kw);
+    if (!q.analyzed.keywords[node.kw].wildcard) return { ...base, termId: ids.length ? ids[0] : NO_TERM };
+    if (ids.length === 0) return { ...base, termId: NO_TERM };
+    // a wildcard is one keyword: its expansions merge into one tf (arg0 = 1)
+    return { op: 'or', arg0: 1, children: ids.map((termId) => ({ ...base, termId })) };
+  }
+  const children = node.children.map((c) => segmentPlan(q, seg, c));
+  const fallback = supportedOp(node.kind);
+  if (fallback === 'first') return children[0];
+  if (fallback === 'and') return children.length === 1 ? children[0] : { op: 'and', children };
+  return { op: node.kind, children, arg0: node.arg0 };
+}

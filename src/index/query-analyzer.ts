@@ -1,0 +1,137 @@
+/**
+ * First planning step, independent of segments: the query tree with field masks resolved, query
+ * positions (qpos) assigned in text order, keywords listed once each (Manticore's qword hash).
+ */
+import type { FieldLimit, QueryNode, TermNode } from '../query/ast.js';
+import { SearchError } from '../util/errors.js';
+import { TF_FIELD_END, TF_FIELD_START, type InnerOp } from '../wasm/plan-format.js';
+import { isWildcard } from './wildcard.js';
+
+export interface QTerm {
+  kind: 'term';
+  /** Index into Analyzed.keywords. */
+  kw: number;
+  /** The first occurrence of its keyword carries the idf; repeats weigh 0 (as Manticore). */
+  weighted: boolean;
+  qpos: number;
+  fieldMask: number;
+  maxPos: number;
+  flags: number;
+  boost: number;
+}
+export interface QInner { kind: InnerOp; children: QNode[]; arg0?: number }
+export type QNode = QTerm | QInner;
+
+export interface Keyword { text: string; wildcard: boolean }
+
+export interface Analyzed {
+  root: QNode;
+  keywords: Keyword[];
+  /** A keyword occurs more than once. */
+  dupes: boolean;
+  /** The whole query is one keyword. */
+  singleWord: boolean;
+  maxQpos: number;
+}
+
+const ALL_FIELDS = 0xffffffff;
+
+class Analyzer {
+  keywords: Keyword[] = [];
+  #kwIndex = new Map<string, number>();
+  dupes = false;
+  qpos = 1;
+  constructor(private readonly fields: string[]) {}
+
+  fieldMask(limit: FieldLimit | undefined, inherited: number): { mask: number; maxPos: number } {
+    if (!limit) return { mask: inherited, maxPos: 0 };
+    let mask = 0;
+    if (limit.fields.length === 0) mask = ALL_FIELDS;
+    for (const name of limit.fields) {
+      const i = this.fields.findIndex((f) => f.toLowerCase() === name.toLowerCase());
+      if (i < 0) throw new SearchError('QUERY_ERROR', `no field '${name}' found in schema`);
+      if (i < 32) mask |= 1 << i;
+    }
+    if (limit.exclude) mask = ~mask;
+    return { mask: mask >>> 0, maxPos: limit.maxPos ?? 0 };
+  }
+
+  term(t: TermNode, qpos: number, inherited: { mask: number; maxPos: number }): QTerm {
+    const own = t.field ? this.fieldMask(t.field, inherited.mask) : inherited;
+    const wildcard = !!t.wildcard || isWildcard(t.text);
+    const text = t.exact ? `=${t.text}` : t.text;
+    let kw = this.#kwIndex.get(text);
+    let weighted = true;
+    if (kw === undefined) {
+      kw = this.keywords.length;
+      this.keywords.push({ text, wildcard });
+      this.#kwIndex.set(text, kw);
+    } else {
+      this.dupes = true;
+      weighted = false;
+    }
+    const flags = (t.fieldStart ? TF_FIELD_START : 0) | (t.fieldEnd ? TF_FIELD_END : 0);
+    return { kind: 'term', kw, weighted, qpos, fieldMask: own.mask, maxPos: own.maxPos, flags, boost: t.boost ?? 1 };
+  }
+
+  terms(list: TermNode[], offsets: number[] | null, limit: { mask: number; maxPos: number }): QTerm[] {
+    const base = this.qpos;
+    const out = list.map((t, i) => this.term(t, base + (offsets ? offsets[i] : i), limit));
+    this.qpos = base + (offsets ? Math.max(0, ...offsets) : list.length - 1) + 1;
+    return out;
+  }
+
+  node(n: QueryNode, limit: { mask: number; maxPos: number }): QNode {
+    switch (n.kind) {
+      case 'term': return this.term(n, this.qpos++, limit);
+      case 'phrase': {
+        const l = this.fieldMask(n.field, limit.mask);
+        const kids = this.terms(n.terms, n.offsets, n.field ? l : limit);
+        return kids.length === 1 ? kids[0] : { kind: 'phrase', children: kids };
+      }
+      case 'proximity': {
+        const kids = this.terms(n.terms, null, n.field ? this.fieldMask(n.field, limit.mask) : limit);
+        return kids.length === 1 ? kids[0] : { kind: 'proximity', children: kids, arg0: n.distance };
+      }
+      case 'quorum': {
+        const kids = this.terms(n.terms, null, n.field ? this.fieldMask(n.field, limit.mask) : limit);
+        return { kind: 'quorum', children: kids, arg0: Math.max(1, n.threshold) };
+      }
+      case 'and': return this.and(n.children, limit);
+      case 'or': return { kind: 'or', children: n.children.map((c) => this.node(c, limit)) };
+      case 'not': return { kind: 'andnot', children: [{ kind: 'all', children: [] }, this.node(n.child, limit)] };
+      case 'order': return { kind: 'order', children: n.children.map((c) => this.node(c, limit)) };
+      case 'near': return { kind: n.negate ? 'notnear' : 'near', children: n.children.map((c) => this.node(c, limit)), arg0: n.distance };
+      case 'maybe': return { kind: 'maybe', children: [this.node(n.left, limit), this.node(n.right, limit)] };
+      case 'sentence': case 'paragraph': return { kind: n.kind, children: n.children.map((c) => this.node(c, limit)) };
+      case 'zone': return this.node(n.child, limit);
+      case 'empty': return { kind: 'all', children: [] };
+    }
+  }
+
+  /** AND: positive children must match, NOT children must not (Manticore's AND-NOT). */
+  and(children: QueryNode[], limit: { mask: number; maxPos: number }): QNode {
+    const pos: QNode[] = [];
+    const neg: QNode[] = [];
+    for (const c of children) {
+      if (c.kind === 'not') neg.push(this.node(c.child, limit));
+      else pos.push(this.node(c, limit));
+    }
+    const left: QNode = pos.length === 0 ? { kind: 'all', children: [] } : pos.length === 1 ? pos[0] : { kind: 'and', children: pos };
+    if (!neg.length) return left;
+    const right: QNode = neg.length === 1 ? neg[0] : { kind: 'or', children: neg };
+    return { kind: 'andnot', children: [left, right] };
+  }
+}
+
+export function analyzeQuery(root: QueryNode, fields: string[]): Analyzed {
+  const a = new Analyzer(fields);
+  const tree = a.node(root, { mask: ALL_FIELDS, maxPos: 0 });
+  return {
+    root: tree,
+    keywords: a.keywords,
+    dupes: a.dupes,
+    singleWord: tree.kind === 'term',
+    maxQpos: a.qpos - 1,
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * RtIndex: an RT table's full-text index: immutable segments in the WASM core, a deleted-rows
+ * bitmap per segment, attribute columns updated in place, a docId -> (segment, row) map, and a
+ * tiered merge after each batch. Implements RtIndexApi (types.ts).
+ */
+import type { AttrValue, DocInput, IndexSchema, RtIndexApi, SearchRequest, SearchResult } from './types.js';
+import { Core, sharedCore } from '../wasm/core.js';
+import { SearchError } from '../util/errors.js';
+import { Segment } from './segment.js';
+import { buildSegment, invertDocs } from './segment-builder.js';
+import { mergeSegments } from './segment-merger.js';
+import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
+import { loadSegment, serializeSegment } from './segment-codec.js';
+import { searchSegments } from './search.js';
+
+export interface RtIndexOptions {
+  /** The core instance holding this index's segments (default: the process-wide one). */
+  core?: Core;
+  mergePolicy?: MergePolicy;
+  /** Merge right after addBatch when the policy asks (default true); else call maybeMerge(). */
+  autoMerge?: boolean;
+}
+
+interface RowRef { seg: Segment; row: number }
+
+export class RtIndex implements RtIndexApi {
+  readonly schema: IndexSchema;
+  readonly core: Core;
+  #segments: Segment[] = [];
+  #docs = new Map<bigint, RowRef>();
+  #policy: MergePolicy;
+  #autoMerge: boolean;
+
+  constructor(schema: IndexSchema, opts: RtIndexOptions = {}) {
+    this.schema = schema;
+    this.core = opts.core ?? sharedCore();
+    this.#policy = opts.mergePolicy ?? new TieredMergePolicy();
+    this.#autoMerge = opts.autoMerge ?? true;
+  }
+
+  /** An index over segments loaded from files (serializeSegment output), oldest first. */
+  static fromSegments(schema: IndexSchema, files: Uint8Array[], opts: RtIndexOptions = {}): RtIndex {
+    const idx = new RtIndex(schema, opts);
+    for (const bytes of files) idx.#attach(loadSegment(bytes, schema, idx.core));
+    return idx;
+  }
+
+  /** The live segments, oldest first (for checkpoints). */
+  get segments(): readonly Segment[] {
+    return this.#segments;
+  }
+
+  /** Serialized form of every segment, oldest first. */
+  serializeSegments(): Uint8Array[] {
+    return this.#segments.map(serializeSegment);
+  }
+
+  #attach(seg: Segment): void {
+    this.#segments.push(seg);
+    for (let r = 0; r < seg.rows; r++) {
+      if (seg.isDeleted(r)) continue;
+      const id = seg.docId(r);
+      const old = this.#docs.get(id);
+      if (old) old.seg.markDeleted(old.row); // a later segment's copy wins
+      this.#docs.set(id, { seg, row: r });
+    }
+  }
+
+  addBatch(docs: DocInput[]): void {
+    if (!docs.length) return;
+    const seen = new Set<bigint>();
+    for (const d of docs) {
+      const id = BigInt.asIntN(64, d.docId);
+      if (this.#docs.has(id) || seen.has(id)) throw new SearchError('DUPLICATE_ID', `duplicate id '${id}'`);
+      seen.add(id);
+    }
+    const built = buildSegment(this.schema, invertDocs(this.schema, docs));
+    this.#attach(new Segment(this.core, this.schema, built));
+    if (this.#autoMerge) this.maybeMerge();
+  }
+
+  /** Runs the merge policy until it asks for nothing more; returns how many merges ran. */
+  maybeMerge(): number {
+    let merges = 0;
+    for (;;) {
+      const range = this.#policy.findMerge(this.#segments.map((s) => s.live));
+      if (!range) return merges;
+      this.#mergeRange(range[0], range[1]);
+      merges++;
+    }
+  }
+
+  /** Merges every segment into one (Manticore's OPTIMIZE). */
+  optimize(): void {
+    if (this.#segments.length > 1 || this.#segments.some((s) => s.live < s.rows)) this.#mergeRange(0, this.#segments.length);
+  }
+
+  #mergeRange(start: number, end: number): void {
+    const parts = this.#segments.slice(start, end);
+    const built = mergeSegments(this.schema, parts);
+    const merged = new Segment(this.core, this.schema, built);
+    this.#segments.splice(start, end - start, ...(merged.rows ? [merged] : []));
+    for (let r = 0; r < merged.rows; r++) this.#docs.set(merged.docId(r), { seg: merged, row: r });
+    for (const p of parts) p.free();
+    if (!merged.rows) merged.free();
+  }
+
+  delete(docIds: bigint[]): number {
+    let n = 0;
+    for (const raw of docIds) {
+      const id = BigInt.asIntN(64, raw);
+      const ref = this.#docs.get(id);
+      if (!ref) continue;
+      ref.seg.markDeleted(ref.row);
+      this.#docs.delete(id);
+      n++;
+    }
+    return n;
+  }
+
+  has(docId: bigint): boolean {
+    return this.#docs.has(BigInt.asIntN(64, docId));
+  }
+
+  updateAttrs(docId: bigint, values: Map<string, AttrValue>): boolean {
+    const ref = this.#docs.get(BigInt.asIntN(64, docId));
+    if (!ref) return false;
+    for (const [name, v] of values) {
+      const a = this.schema.attrs.findIndex((x) => x.name.toLowerCase() === name.toLowerCase());
+      if (a < 0) throw new SearchError('UNKNOWN_COLUMN', `unknown column: '${name}'`);
+      ref.seg.setAttr(a, ref.row, v);
+    }
+    return true;
+  }
+
+  getAttrs(docId: bigint): AttrValue[] | undefined {
+    const ref = this.#docs.get(BigInt.asIntN(64, docId));
+    if (!ref) return undefined;
+    return this.schema.attrs.map((_, a) => ref.seg.attr(a, ref.row));
+  }
+
+  count(): number {
+    return this.#docs.size;
+  }
+
+  search(req: SearchRequest): SearchResult {
+    return searchSegments(this.schema, this.#segments, this.count(), req);
+  }
+
+  truncate(): void {
+    for (const s of this.#segments) s.free();
+    this.#segments = [];
+    this.#docs.clear();
+  }
+}

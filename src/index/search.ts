@@ -1,0 +1,76 @@
+/**
+ * Runs a SearchRequest over an RT index's segments: plan per segment, one evaluate() call each,
+ * then merge the per-segment top-Ks and cut offset/limit (window capped by max_matches).
+ */
+import type { IndexSchema, SearchRequest, SearchResult } from './types.js';
+import type { Segment } from './segment.js';
+import { encodePlan } from '../wasm/plan-encoder.js';
+import { runPlan } from '../wasm/segment-runner.js';
+import type { PlanSpec } from '../wasm/plan-format.js';
+import { analyzeQuery } from './query-analyzer.js';
+import { planQuery, segmentPlan, type PlannedQuery } from './planner.js';
+import { placeAllowBitmap, splitFilters } from './attr-filters.js';
+import { compareValues, resolveSort, segmentSort, type ResolvedKey } from './sort-plan.js';
+
+interface Candidate { seg: Segment; order: number; row: number; weight: number }
+
+function fieldWeights(schema: IndexSchema, req: SearchRequest): number[] {
+  const lower = new Map(Object.entries(req.fieldWeights).map(([k, v]) => [k.toLowerCase(), v]));
+  return schema.fields.map((f) => Math.trunc(lower.get(f.toLowerCase()) ?? 1));
+}
+
+function keyValue(c: Candidate, k: ResolvedKey): number | bigint | ReturnType<Segment['attr']> {
+  if (k.kind === 'weight') return c.weight;
+  return k.column === 0 ? c.seg.docId(c.row) : c.seg.attr(k.column - 1, c.row);
+}
+
+/** The merge order: the sort keys, then (ranked) newer segments first or (full scan) older first, then row. */
+function comparator(keys: ResolvedKey[], ranked: boolean): (a: Candidate, b: Candidate) => number {
+  return (a, b) => {
+    for (const k of keys) {
+      const c = compareValues(keyValue(a, k) as never, keyValue(b, k) as never);
+      if (c) return k.desc ? -c : c;
+    }
+    if (a.order !== b.order) return ranked ? b.order - a.order : a.order - b.order;
+    return a.row - b.row;
+  };
+}
+
+export function searchSegments(schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest): SearchResult {
+  const query = req.query && req.query.kind !== 'empty' ? req.query : null;
+  const ranked = query !== null;
+  let planned: PlannedQuery | null = null;
+  if (query) planned = planQuery(analyzeQuery(query, schema.fields), segments, totalDocs, req.ranker);
+  const filters = splitFilters(schema, req.filters);
+  const keys = resolveSort(schema, req.sort.length || !ranked ? req.sort : [{ attr: 'weight()', desc: true }]);
+  const window = Math.max(0, Math.min(req.offset + req.limit, req.maxMatches));
+  const weights = fieldWeights(schema, req);
+  const candidates: Candidate[] = [];
+  let totalFound = 0;
+  segments.forEach((seg, order) => {
+    if (seg.live === 0) return;
+    const owned: number[] = [];
+    try {
+      const allowPtr = placeAllowBitmap(schema, seg, filters.host);
+      if (allowPtr) owned.push(allowPtr);
+      const spec: PlanSpec = {
+        ranker: planned?.ranker ?? 0, flags: planned?.flags ?? 0, weights,
+        root: planned ? segmentPlan(planned, seg) : null,
+        filters: filters.core, sort: segmentSort(keys, seg, owned), allowPtr,
+        maxQpos: planned?.analyzed.maxQpos ?? 0,
+      };
+      const top = runPlan(seg.core, seg.descPtr, encodePlan(spec), window);
+      totalFound += top.total;
+      for (let i = 0; i < top.rowIds.length; i++) candidates.push({ seg, order, row: top.rowIds[i], weight: top.weights[i] });
+    } finally {
+      for (const p of owned) seg.core.free(p);
+    }
+  });
+  candidates.sort(comparator(keys, ranked));
+  const page = candidates.slice(req.offset, window);
+  return {
+    hits: page.map((c) => ({ docId: c.seg.docId(c.row), weight: c.weight })),
+    totalFound,
+    keywords: planned?.stats ?? [],
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * Builds a segment blob: sorted term dictionary, postings blocks, field lengths, numeric attribute
+ * columns (id first). Input is already inverted (invertDocs() for a batch, the merger for merges).
+ */
+import type { AttrValue, DocInput, IndexSchema } from './types.js';
+import { ByteWriter } from './byte-writer.js';
+import { encodePostings, type TermPostings } from './postings-encoder.js';
+import {
+  COL_F32, COL_I64, COL_NONE, COL_U32, FIELD_END_BIT, FIELD_SHIFT, H, HEADER_BYTES, POS_MASK,
+  SEGMENT_MAGIC, SEGMENT_VERSION, TERM_INFO_WORDS, coreColumnType,
+} from './segment-layout.js';
+
+/** Everything a segment holds, inverted, before encoding. */
+export interface InvertedBatch {
+  rows: number;
+  numFields: number;
+  /** Term -> postings; encoded in sorted term order. */
+  postings: Map<string, TermPostings>;
+  /** rows * numFields, row-major. */
+  fieldLens: Uint32Array;
+  docIds: BigInt64Array;
+  /** One array per schema attribute, one value per row. */
+  attrs: AttrValue[][];
+}
+
+export interface BuiltSegment {
+  blob: Uint8Array;
+  /** Sorted dictionary: term number = index. */
+  terms: string[];
+  /** Values of attributes the core does not hold (string, json, mva), per attribute; null for core ones. */
+  hostCols: (AttrValue[] | null)[];
+}
+
+/** Turns documents into postings: hitpos = field<<24 | end<<23 | pos, end on a field's last position. */
+export function invertDocs(schema: IndexSchema, docs: DocInput[]): InvertedBatch {
+  const numFields = schema.fields.length;
+  const postings = new Map<string, TermPostings>();
+  const fieldLens = new Uint32Array(docs.length * numFields);
+  const docIds = new BigInt64Array(docs.length);
+  const attrs: AttrValue[][] = schema.attrs.map(() => new Array<AttrValue>(docs.length));
+  docs.forEach((doc, row) => {
+    docIds[row] = BigInt.asIntN(64, doc.docId);
+    schema.attrs.forEach((_, a) => { attrs[a][row] = doc.attrs[a] ?? null; });
+    const hits = new Map<string, number[]>();
+    for (let f = 0; f < numFields; f++) {
+      const ft = doc.fields[f];
+      if (!ft) continue;
+      fieldLens[row * numFields + f] = ft.length;
+      let last = 0;
+      for (const p of ft.positions) if (p > last) last = p;
+      ft.terms.forEach((term, i) => {
+        const pos = ft.positions[i] & POS_MASK;
+        const hp = ((f << FIELD_SHIFT) | (pos === last ? FIELD_END_BIT : 0) | pos) >>> 0;
+        let list = hits.get(term);
+        if (!list) hits.set(term, (list = []));
+        list.push(hp);
+      });
+    }
+    for (const [term, list] of hits) {
+      list.sort((x, y) => x - y);
+      let p = postings.get(term);
+      if (!p) postings.set(term, (p = { rows: [], tfs: [], positions: [] }));
+      p.rows.push(row);
+      p.tfs.push(list.length);
+      for (const h of list) p.positions.push(h);
+    }
+  });
+  return { rows: docs.length, numFields, postings, fieldLens, docIds, attrs };
+}
+
+function u32Value(v: AttrValue): number {
+  if (typeof v === 'bigint') return Number(BigInt.asUintN(32, v));
+  if (typeof v === 'number') return v >>> 0;
+  return 0;
+}
+
+/** Writes the numeric columns (id first, 8-aligned each); returns the column table entries. */
+function writeColumns(w: ByteWriter, schema: IndexSchema, b: InvertedBatch): number[] {
+  const entries: number[] = [];
+  w.align(8);
+  const idOff = w.reserve(b.rows * 8);
+  new BigInt64Array(w.bytes.buffer, idOff, b.rows).set(b.docIds);
+  entries.push(COL_I64, idOff);
+  schema.attrs.forEach((attr, a) => {
+    const type = coreColumnType(attr.type);
+    if (type === COL_NONE) { entries.push(COL_NONE, 0); return; }
+    w.align(8);
+    const width = type === COL_I64 ? 8 : 4;
+    const off = w.reserve(b.rows * width);
+    const values = b.attrs[a];
+    if (type === COL_U32) {
+      const col = new Uint32Array(w.bytes.buffer, off, b.rows);
+      for (let r = 0; r < b.rows; r++) col[r] = u32Value(values[r]);
+    } else if (type === COL_I64) {
+      const col = new BigInt64Array(w.bytes.buffer, off, b.rows);
+      for (let r = 0; r < b.rows; r++) col[r] = BigInt.asIntN(64, BigInt((values[r] as number | bigint | null) ?? 0));
+    } else if (type === COL_F32) {
+      const col = new Float32Array(w.bytes.buffer, off, b.rows);
+      for (let r = 0; r < b.rows; r++) col[r] = Number(values[r] ?? 0);
+    }
+    entries.push(type, off);
+  });
+  return entries;
+}
+
+export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegment {
+  const terms = [...b.postings.keys()].sort();
+  const w = new ByteWriter();
+  w.reserve(HEADER_BYTES);
+  const termTable = w.reserve(terms.length * TERM_INFO_WORDS * 4);
+  let posBase = 0;
+  terms.forEach((term, t) => {
+    const p = b.postings.get(term)!;
+    const { skipOff, blocks } = encodePostings(w, p, posBase);
+    const e = termTable + t * TERM_INFO_WORDS * 4;
+    w.setU32(e, p.rows.length);
+    w.setU32(e + 4, p.positions.length);
+    w.setU32(e + 8, skipOff);
+    w.setU32(e + 12, blocks);
+    posBase += p.positions.length;
+  });
+  // columns are written before the table that points at them; the table goes after
+  const colEntries = writeColumns(w, schema, b);
+  w.align(8);
+  const colTable = w.reserve(colEntries.length * 4);
+  colEntries.forEach((v, i) => w.setU32(colTable + i * 4, v));
+  w.align(4);
+  const fieldLen = w.length;
+  w.words(b.fieldLens);
+  const positions = w.length;
+  w.ensure(posBase * 4);
+  for (const term of terms) {
+    for (const h of b.postings.get(term)!.positions) w.u32(h);
+  }
+  w.reserve(8);
+  const hdr = [SEGMENT_MAGIC, SEGMENT_VERSION, b.rows, terms.length, b.numFields, 1 + schema.attrs.length,
+    termTable, colTable, fieldLen, positions, 0];
+  hdr.forEach((v, i) => w.setU32(i * 4, v));
+  w.align(16);
+  w.setU32(H.total * 4, w.length);
+  const hostCols = schema.attrs.map((attr, a) => (coreColumnType(attr.type) === COL_NONE ? b.attrs[a].slice() : null));
+  return { blob: w.finish(), terms, hostCols };
+}

@@ -1,0 +1,159 @@
+/**
+ * One immutable segment placed in the WASM core: its blob (postings + numeric columns, which
+ * UPDATE writes in place), its deleted-rows bitmap, and the JS-side dictionary and host columns.
+ */
+import type { Core } from '../wasm/core.js';
+import type { AttrValue, IndexSchema } from './types.js';
+import type { BuiltSegment } from './segment-builder.js';
+import { COL_F32, COL_I64, COL_NONE, COL_U32, H, TERM_INFO_WORDS } from './segment-layout.js';
+
+let nextSegmentId = 1;
+
+export class Segment {
+  readonly id = nextSegmentId++;
+  readonly core: Core;
+  readonly schema: IndexSchema;
+  readonly rows: number;
+  readonly terms: string[];
+  readonly hostCols: (AttrValue[] | null)[];
+  readonly blobLen: number;
+  /** Address of the blob and of the descriptor | blobPtr | deletedPtr | evaluate() takes. */
+  readonly blobPtr: number;
+  readonly descPtr: number;
+  readonly deletedPtr: number;
+  #termIds: Map<string, number> | null = null;
+  #live: number;
+  #colType: number[] = [];
+  #colOff: number[] = [];
+  #freed = false;
+
+  constructor(core: Core, schema: IndexSchema, built: BuiltSegment, deleted?: Uint8Array) {
+    this.core = core;
+    this.schema = schema;
+    this.terms = built.terms;
+    this.hostCols = built.hostCols;
+    this.blobLen = built.blob.length;
+    this.blobPtr = core.place(built.blob);
+    this.rows = core.u32[(this.blobPtr >>> 2) + H.rows];
+    const bitmapBytes = Math.max(16, (this.rows + 7) >>> 3);
+    this.deletedPtr = core.alloc(bitmapBytes);
+    core.u8.fill(0, this.deletedPtr, this.deletedPtr + bitmapBytes);
+    this.descPtr = core.alloc(16);
+    core.u32[this.descPtr >>> 2] = this.blobPtr;
+    core.u32[(this.descPtr >>> 2) + 1] = this.deletedPtr;
+    const cols = core.u32[(this.blobPtr >>> 2) + H.cols];
+    const table = (this.blobPtr + core.u32[(this.blobPtr >>> 2) + H.colTable]) >>> 2;
+    for (let c = 0; c < cols; c++) {
+      this.#colType.push(core.u32[table + 2 * c]);
+      this.#colOff.push(core.u32[table + 2 * c + 1]);
+    }
+    this.#live = this.rows;
+    if (deleted) {
+      core.u8.set(deleted.subarray(0, (this.rows + 7) >>> 3), this.deletedPtr);
+      let dead = 0;
+      for (let r = 0; r < this.rows; r++) if (this.isDeleted(r)) dead++;
+      this.#live -= dead;
+    }
+  }
+
+  get live(): number { return this.#live; }
+
+  /** Term number in this segment's dictionary, or -1. */
+  termId(term: string): number {
+    if (!this.#termIds) this.#termIds = new Map(this.terms.map((t, i) => [t, i]));
+    return this.#termIds.get(term) ?? -1;
+  }
+
+  #termInfo(t: number, word: number): number {
+    const u32 = this.core.u32;
+    const table = u32[(this.blobPtr >>> 2) + H.termTable];
+    return u32[((this.blobPtr + table) >>> 2) + t * TERM_INFO_WORDS + word];
+  }
+
+  /** Rows containing term `t` (deleted ones included, as Manticore's dictionary counts them). */
+  docFreq(t: number): number { return this.#termInfo(t, 0); }
+  /** Hits of term `t` over all rows. */
+  hitCount(t: number): number { return this.#termInfo(t, 1); }
+
+  isDeleted(row: number): boolean {
+    return ((this.core.u8[this.deletedPtr + (row >>> 3)] >>> (row & 7)) & 1) === 1;
+  }
+
+  /** Marks a row deleted; false when it already was. */
+  markDeleted(row: number): boolean {
+    if (this.isDeleted(row)) return false;
+    this.core.u8[this.deletedPtr + (row >>> 3)] |= 1 << (row & 7);
+    this.#live--;
+    return true;
+  }
+
+  /** The deleted-rows bitmap (a copy). */
+  deletedBitmap(): Uint8Array {
+    return this.core.read(this.deletedPtr, (this.rows + 7) >>> 3);
+  }
+
+  docId(row: number): bigint {
+    return this.#readCol(0, row) as bigint;
+  }
+
+  /** Address of core column `c` (0 = id, attribute i = i+1), or 0 when it lives in JS. */
+  columnPtr(c: number): number {
+    return this.#colType[c] === COL_NONE ? 0 : this.blobPtr + this.#colOff[c];
+  }
+
+  columnType(c: number): number { return this.#colType[c] ?? COL_NONE; }
+
+  #readCol(c: number, row: number): number | bigint {
+    const p = this.blobPtr + this.#colOff[c];
+    const buf = this.core.buffer;
+    switch (this.#colType[c]) {
+      case COL_U32: return new Uint32Array(buf, p + row * 4, 1)[0];
+      case COL_I64: return new BigInt64Array(buf, p + row * 8, 1)[0];
+      case COL_F32: return new Float32Array(buf, p + row * 4, 1)[0];
+      default: return 0;
+    }
+  }
+
+  /** Attribute `a` (schema order) of `row`. */
+  attr(a: number, row: number): AttrValue {
+    const host = this.hostCols[a];
+    if (host) return host[row];
+    return this.#readCol(a + 1, row);
+  }
+
+  /** Writes attribute `a` of `row`: numeric ones in place in the blob, others in the host column. */
+  setAttr(a: number, row: number, v: AttrValue): void {
+    const host = this.hostCols[a];
+    if (host) { host[row] = v; return; }
+    const p = this.blobPtr + this.#colOff[a + 1];
+    const buf = this.core.buffer;
+    switch (this.#colType[a + 1]) {
+      case COL_U32: new Uint32Array(buf, p + row * 4, 1)[0] = typeof v === 'bigint' ? Number(BigInt.asUintN(32, v)) : Number(v ?? 0) >>> 0; break;
+      case COL_I64: new BigInt64Array(buf, p + row * 8, 1)[0] = BigInt.asIntN(64, BigInt((v as number | bigint | null) ?? 0)); break;
+      case COL_F32: new Float32Array(buf, p + row * 4, 1)[0] = Number(v ?? 0); break;
+    }
+  }
+
+  /** The blob with current column values (a copy), for checkpoints. */
+  blobBytes(): Uint8Array {
+    return this.core.read(this.blobPtr, this.blobLen);
+  }
+
+  /** Field lengths of `row` (tokens per field). */
+  fieldLengths(row: number): Uint32Array {
+    const u32 = this.core.u32;
+    const off = u32[(this.blobPtr >>> 2) + H.fieldLen];
+    const nf = this.schema.fields.length;
+    const at = ((this.blobPtr + off) >>> 2) + row * nf;
+    return u32.slice(at, at + nf);
+  }
+
+  /** Returns the core memory this segment holds; the segment must not be used afterwards. */
+  free(): void {
+    if (this.#freed) return;
+    this.#freed = true;
+    this.core.free(this.blobPtr);
+    this.core.free(this.deletedPtr);
+    this.core.free(this.descPtr);
+  }
+}

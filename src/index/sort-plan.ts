@@ -1,0 +1,66 @@
+/**
+ * ORDER BY for the core and for the merge of per-segment top-Ks: weight(), id and numeric
+ * attributes are read in place by the core; string/json/mva attributes get a per-segment u32
+ * rank array; the host compares the real values when it merges segments.
+ */
+import type { AttrValue, IndexSchema, SortKey } from './types.js';
+import type { Segment } from './segment.js';
+import { MAX_SORT_KEYS, SK_COLUMN, SK_RANK_U32, SK_WEIGHT, type PlanSortKey } from '../wasm/plan-format.js';
+import { COL_NONE, coreColumnType } from './segment-layout.js';
+import { columnOf } from './attr-filters.js';
+import { SearchError } from '../util/errors.js';
+
+export interface ResolvedKey { kind: 'weight' | 'column'; column: number; host: boolean; desc: boolean }
+
+export function resolveSort(schema: IndexSchema, sort: SortKey[]): ResolvedKey[] {
+  if (sort.length > MAX_SORT_KEYS) throw new SearchError('QUERY_ERROR', `too many sort-by attributes; maximum count is ${MAX_SORT_KEYS - 1}`);
+  return sort.map((k) => {
+    if (k.attr.toLowerCase() === 'weight()' || k.attr.toLowerCase() === 'weight') return { kind: 'weight', column: -1, host: false, desc: k.desc };
+    const column = columnOf(schema, k.attr);
+    if (column < 0) throw new SearchError('QUERY_ERROR', `sort-by attribute '${k.attr}' not found`);
+    const host = column > 0 && coreColumnType(schema.attrs[column - 1].type) === COL_NONE;
+    return { kind: 'column', column, host, desc: k.desc };
+  });
+}
+
+/** Total order of host values: null/empty first, numbers, then strings (byte order), arrays by elements. */
+export function compareValues(a: AttrValue, b: AttrValue): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    const x = Array.isArray(a) ? a : [a as bigint];
+    const y = Array.isArray(b) ? b : [b as bigint];
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      const c = compareValues(x[i], y[i]);
+      if (c) return c;
+    }
+    return x.length - y.length;
+  }
+  if (typeof a === 'string' || typeof b === 'string') {
+    const x = String(a);
+    const y = String(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Per-segment core sort keys; rank arrays are placed in core memory and listed in `owned`. */
+export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[]): PlanSortKey[] {
+  return keys.map((k) => {
+    if (k.kind === 'weight') return { kind: SK_WEIGHT, ref: 0, desc: k.desc };
+    if (!k.host) return { kind: SK_COLUMN, ref: k.column, desc: k.desc };
+    const values: AttrValue[] = [];
+    for (let r = 0; r < seg.rows; r++) values.push(seg.attr(k.column - 1, r));
+    const order = values.map((_, i) => i).sort((x, y) => compareValues(values[x], values[y]));
+    const ranks = new Uint32Array(Math.max(seg.rows, 4));
+    let rank = 0;
+    order.forEach((row, i) => {
+      if (i > 0 && compareValues(values[order[i - 1]], values[row]) !== 0) rank++;
+      ranks[row] = rank;
+    });
+    const ptr = seg.core.place(new Uint8Array(ranks.buffer));
+    owned.push(ptr);
+    return { kind: SK_RANK_U32, ref: ptr, desc: k.desc };
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * One instance of the WASM core and its linear memory: the only place that reads or writes it.
+ * Typed-array views are re-made whenever memory.grow replaced the buffer.
+ */
+import { coreModule, type WasmBuild } from './core-module.js';
+
+/** The raw exports (see assembly/index.ts). Pointers and sizes are plain numbers. */
+export interface CoreExports {
+  memory: WebAssembly.Memory;
+  alloc(size: number): number;
+  free(ptr: number): void;
+  evaluate(seg: number, plan: number, planLen: number, k: number, out: number): number;
+  lastTotal(): number;
+  unpack(src: number, n: number, bits: number, out: number): void;
+  undelta(ptr: number, n: number, base: number): void;
+  intersectSorted(a: number, aLen: number, b: number, bLen: number, out: number): number;
+  cursorInit(c: number, blob: number, termId: number): number;
+  cursorSeek(c: number, target: number): number;
+  cursorAdvance(c: number): number;
+  cursorTf(c: number): number;
+  cursorPositions(c: number): number;
+  cursorBytes(): number;
+  segmentVersion(): number;
+  planVersion(): number;
+}
+
+export class Core {
+  readonly exports: CoreExports;
+  #buffer: ArrayBuffer | null = null;
+  #u8!: Uint8Array;
+  #u32!: Uint32Array;
+  #i32!: Int32Array;
+
+  constructor(build?: WasmBuild) {
+    const instance = new WebAssembly.Instance(coreModule(build), {
+      env: {
+        abort(_msg: number, _file: number, line: number, col: number): never {
+          throw new Error(`quarry wasm core: assertion failed at ${line}:${col}`);
+        },
+      },
+    });
+    this.exports = instance.exports as unknown as CoreExports;
+  }
+
+  #refresh(): void {
+    const buf = this.exports.memory.buffer;
+    if (buf === this.#buffer) return;
+    this.#buffer = buf;
+    this.#u8 = new Uint8Array(buf);
+    this.#u32 = new Uint32Array(buf);
+    this.#i32 = new Int32Array(buf);
+  }
+
+  get u8(): Uint8Array { this.#refresh(); return this.#u8; }
+  get u32(): Uint32Array { this.#refresh(); return this.#u32; }
+  get i32(): Int32Array { this.#refresh(); return this.#i32; }
+  get buffer(): ArrayBuffer { this.#refresh(); return this.#buffer as ArrayBuffer; }
+
+  /** Allocates `size` bytes (16-aligned); throws when the core is out of memory. */
+  alloc(size: number): number {
+    const p = this.exports.alloc(Math.max(size, 16));
+    if (p === 0) throw new Error('quarry wasm core: out of memory');
+    return p >>> 0;
+  }
+
+  free(ptr: number): void {
+    if (ptr) this.exports.free(ptr);
+  }
+
+  /** Copies bytes into fresh core memory; returns the address. */
+  place(bytes: Uint8Array): number {
+    const p = this.alloc(bytes.length);
+    this.u8.set(bytes, p);
+    return p;
+  }
+
+  /** A copy of `len` bytes at `ptr`. */
+  read(ptr: number, len: number): Uint8Array {
+    return this.u8.slice(ptr, ptr + len);
+  }
+}
+
+let shared: Core | null = null;
+
+/** The process-wide default instance (indexes share it unless given their own). */
+export function sharedCore(): Core {
+  shared ??= new Core();
+  return shared;
+}

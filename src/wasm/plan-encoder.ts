@@ -1,0 +1,59 @@
+/** Encodes a PlanSpec into the u32 words the core's evaluate() reads (see plan-format.ts). */
+import {
+  FILTER_HEADER_WORDS, FILTER_OPS, INNER_WORDS, OPS, PLAN_HEADER_WORDS, PLAN_MAGIC, TERM_WORDS,
+  type PlanFilter, type PlanNode, type PlanSpec,
+} from './plan-format.js';
+
+const f32 = new Float32Array(1);
+const f32bits = new Uint32Array(f32.buffer);
+const i64 = new BigInt64Array(1);
+const f64 = new Float64Array(i64.buffer);
+const words64 = new Uint32Array(i64.buffer);
+
+function nodeWords(n: PlanNode, out: number[]): void {
+  if (n.op === 'term') {
+    f32[0] = n.idf;
+    out.push(OPS.term, TERM_WORDS, n.termId >>> 0, n.qpos, n.fieldMask >>> 0, n.maxPos, n.flags, f32bits[0], 0, 0);
+    return;
+  }
+  const at = out.length;
+  out.push(OPS[n.op], 0, n.children.length, (n.arg0 ?? 0) >>> 0, (n.arg1 ?? 0) >>> 0, (n.arg2 ?? 0) >>> 0);
+  for (const c of n.children) nodeWords(c, out);
+  out[at + 1] = out.length - at;
+  if (INNER_WORDS !== 6) throw new Error('plan format mismatch');
+}
+
+function push64(out: number[], v: number | bigint, float: boolean): void {
+  if (float) f64[0] = Number(v);
+  else i64[0] = typeof v === 'bigint' ? v : BigInt(Math.trunc(v));
+  out.push(words64[0], words64[1]);
+}
+
+function filterWords(f: PlanFilter, out: number[]): void {
+  out.push(f.column, FILTER_OPS[f.op], f.negate ? 1 : 0, f.values.length, 0, 0);
+  for (const v of f.values) push64(out, v, f.float);
+  if (FILTER_HEADER_WORDS !== 6) throw new Error('plan format mismatch');
+}
+
+export function encodePlan(spec: PlanSpec): Uint32Array {
+  const out: number[] = new Array(PLAN_HEADER_WORDS).fill(0);
+  out[0] = PLAN_MAGIC;
+  out[1] = spec.ranker;
+  out[2] = spec.flags;
+  out[3] = spec.weights.length;
+  out[4] = out.length;
+  for (const w of spec.weights) out.push(w >>> 0);
+  if (spec.root) {
+    out[5] = out.length;
+    nodeWords(spec.root, out);
+  }
+  out[6] = out.length;
+  out[7] = spec.filters.length;
+  for (const f of spec.filters) filterWords(f, out);
+  out[8] = out.length;
+  out[9] = spec.sort.length;
+  for (const k of spec.sort) out.push(k.kind, k.ref >>> 0, k.desc ? 1 : 0);
+  out[10] = spec.allowPtr >>> 0;
+  out[11] = spec.maxQpos;
+  return Uint32Array.from(out);
+}

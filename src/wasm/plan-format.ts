@@ -1,0 +1,87 @@
+/** The plan bytecode as the host writes it; mirrors assembly/plan/format.ts word for word. */
+
+export const PLAN_MAGIC = 0x314c5051;
+export const PLAN_HEADER_WORDS = 16;
+
+export const RANKER_IDS = {
+  proximity_bm25: 0, bm25: 1, none: 2, wordcount: 3, proximity: 4, matchany: 5, fieldmask: 6, sph04: 7,
+} as const;
+
+export const PF_DUPES = 1;
+export const PF_SINGLE_WORD = 2;
+
+export const OPS = {
+  term: 1, and: 2, or: 3, andnot: 4, phrase: 5, proximity: 6, quorum: 7, all: 8,
+  order: 9, near: 10, notnear: 11, maybe: 12, sentence: 13, paragraph: 14, zone: 15,
+} as const;
+export type InnerOp = Exclude<keyof typeof OPS, 'term'>;
+
+export const TERM_WORDS = 10;
+export const INNER_WORDS = 6;
+export const NO_TERM = 0xffffffff;
+export const TF_FIELD_START = 1;
+export const TF_FIELD_END = 2;
+
+export const FILTER_OPS = { '=': 0, '!=': 1, '<': 2, '<=': 3, '>': 4, '>=': 5, between: 6, in: 7 } as const;
+export type FilterOp = keyof typeof FILTER_OPS;
+export const FILTER_HEADER_WORDS = 6;
+
+export const SK_WEIGHT = 0;
+export const SK_COLUMN = 1;
+export const SK_RANK_U32 = 2;
+export const MAX_SORT_KEYS = 6;
+
+export interface TermPlan {
+  op: 'term';
+  /** Term number in the segment's dictionary, or NO_TERM when the segment lacks it. */
+  termId: number;
+  qpos: number;
+  fieldMask: number;
+  /** `@f[N]`: 0 = no limit. */
+  maxPos: number;
+  /** TF_FIELD_START | TF_FIELD_END. */
+  flags: number;
+  /** Already divided by the number of query words, times the keyword boost. */
+  idf: number;
+}
+
+export interface InnerPlan {
+  op: InnerOp;
+  children: PlanNode[];
+  arg0?: number;
+  arg1?: number;
+  arg2?: number;
+}
+
+export type PlanNode = TermPlan | InnerPlan;
+
+export interface PlanFilter {
+  /** Core column: 0 = id, attribute i = i + 1. */
+  column: number;
+  op: FilterOp;
+  negate: boolean;
+  values: (number | bigint)[];
+  /** Values are compared as float64 (float columns) rather than int64. */
+  float: boolean;
+}
+
+export interface PlanSortKey {
+  kind: typeof SK_WEIGHT | typeof SK_COLUMN | typeof SK_RANK_U32;
+  /** Column number (SK_COLUMN) or the address of a per-row u32 rank array (SK_RANK_U32). */
+  ref: number;
+  desc: boolean;
+}
+
+export interface PlanSpec {
+  ranker: number;
+  flags: number;
+  weights: number[];
+  /** null = full scan (every live row, weight 1). */
+  root: PlanNode | null;
+  filters: PlanFilter[];
+  /** Empty = weight desc for ranked plans, rowId order for full scans. */
+  sort: PlanSortKey[];
+  /** Address of a row-allow bitmap in core memory, 0 = none. */
+  allowPtr: number;
+  maxQpos: number;
+}
