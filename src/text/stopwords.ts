@@ -1,0 +1,68 @@
+/** Stopwords: loaded from the files a table's `stopwords` setting names, matched as dictionary terms. */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { SearchError } from '../util/errors.js';
+
+export interface StopwordSource {
+  /** Splits one line of a stopwords file into folded tokens (the table's index tokenizer). */
+  tokenize(line: string): string[];
+  /** Turns a token into the form compared at index time (stemmed unless stopwords_unstemmed=1). */
+  normalize(token: string): string;
+  /** Directory holding Manticore-style bundled lists as `<shareDir>/stopwords/<name>` (optional). */
+  shareDir?: string;
+}
+
+/** File names in a `stopwords` value: separated by spaces, tabs or commas (Manticore's SplitArg). */
+export function stopwordFileNames(value: string): string[] {
+  return value.split(/[ \t,]+/).map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * Resolves a name to a readable file: as given, else `<shareDir>/stopwords/<basename>`.
+ * A file found nowhere is Manticore's CREATE TABLE error `'stopwords' file missed <name>`.
+ */
+export function resolveStopwordFile(name: string, shareDir?: string): string {
+  if (existsSync(name)) return name;
+  if (shareDir) {
+    const bundled = join(shareDir, 'stopwords', basename(name));
+    if (existsSync(bundled)) return bundled;
+  }
+  throw new SearchError('BAD_SETTING', `'stopwords' file missed ${name}`);
+}
+
+/** A set of stopwords in dictionary form. */
+export class Stopwords {
+  private constructor(private readonly words: ReadonlySet<string>) {}
+
+  static readonly NONE = new Stopwords(new Set());
+
+  /** Loads every file named by the setting; each line is tokenized on its own, as Manticore does. */
+  static fromSetting(value: string, source: StopwordSource): Stopwords {
+    const names = stopwordFileNames(value);
+    if (names.length === 0) return Stopwords.NONE;
+    const words = new Set<string>();
+    for (const name of names) {
+      const text = readFileSync(resolveStopwordFile(name, source.shareDir), 'utf8');
+      for (const line of text.split(/[\r\n]+/)) {
+        for (const token of source.tokenize(line)) {
+          const term = source.normalize(token);
+          if (term !== '') words.add(term);
+        }
+      }
+    }
+    return new Stopwords(words);
+  }
+
+  /** From words already in dictionary form (tests, embedded lists). */
+  static of(words: Iterable<string>): Stopwords {
+    return new Stopwords(new Set(words));
+  }
+
+  has(term: string): boolean {
+    return this.words.has(term);
+  }
+
+  get size(): number {
+    return this.words.size;
+  }
+}
