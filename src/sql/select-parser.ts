@@ -29,6 +29,8 @@ export function selectItemName(text: string): string {
 /** Column name of an unaliased item; count(distinct x) is rebuilt as Manticore's AddDistinct does. */
 function itemName(expr: Expr): string {
   if (expr.kind === 'star') return expr.text;
+  // a backquoted name is named without its backquotes (the lexer drops them from the token bounds)
+  if (expr.kind === 'column' && expr.path.length === 0) return selectItemName(expr.name);
   if (expr.kind === 'call' && expr.distinct && expr.name === 'count' && expr.args.length === 1) {
     return `count(distinct ${selectItemName(expr.args[0]!.text)})`;
   }
@@ -135,8 +137,8 @@ function parseSelectTail(c: Cursor, stmt: SelectStatement): void {
     c.expectKw('GROUP');
     c.expectKw('ORDER');
     c.expectKw('BY');
-    if (!stmt.groupBy) c.failWith('you must specify GROUP BY element in order to use WITHIN GROUP ORDER BY clause');
     stmt.withinGroupOrderBy = parseOrderItems(c);
+    if (!stmt.groupBy) c.failWith('you must specify GROUP BY element in order to use WITHIN GROUP ORDER BY clause');
   }
   if (c.acceptKw('HAVING')) stmt.having = parseCondition(c);
   if (c.acceptKw('ORDER')) {
