@@ -48,7 +48,8 @@ export class Cursor {
     return this.next();
   }
 
-  expectPunct(p: string, expecting: string[] = [`'${p}'`]): Token {
+  /** Bison lists expected tokens only when there are few; after most constructs there are many. */
+  expectPunct(p: string, expecting: string[] = []): Token {
     if (!this.isPunct(p)) this.fail(expecting);
     return this.next();
   }
