@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { errorOf, one } from './helpers.js';
+
+describe('SHOW', () => {
+  it.each([
+    ['SHOW TABLES', { what: 'tables' }],
+    ["show tables like 'te%'", { what: 'tables', like: 'te%' }],
+    ['SHOW FULL TABLES', { what: 'tables', full: true }],
+    ['SHOW META', { what: 'meta' }],
+    ["SHOW META LIKE 'total%'", { what: 'meta', like: 'total%' }],
+    ['SHOW WARNINGS', { what: 'warnings' }],
+    ["SHOW STATUS LIKE 'uptime'", { what: 'status', like: 'uptime' }],
+    ['SHOW VARIABLES', { what: 'variables' }],
+    ["SHOW GLOBAL VARIABLES LIKE 'auto%'", { what: 'variables', scope: 'global', like: 'auto%' }],
+    ['show session variables', { what: 'variables', scope: 'session' }],
+    ['SHOW DATABASES', { what: 'databases' }],
+    ['SHOW THREADS OPTION format=all', { what: 'threads', options: [{ name: 'format', value: { kind: 'ident', name: 'all' } }] }],
+    ['SHOW PLUGINS', { what: 'plugins' }],
+    ['SHOW COLLATION', { what: 'collation' }],
+    ['SHOW CHARACTER SET', { what: 'character_set' }],
+    ['SHOW TABLE STATUS', { what: 'table_status' }],
+    ["SHOW TABLE STATUS LIKE 'x'", { what: 'table_status', like: 'x' }],
+    ['SHOW TABLE t STATUS', { what: 'table_status', table: 't' }],
+    ['SHOW INDEX t STATUS', { what: 'table_status', table: 't' }],
+    ['SHOW TABLE t SETTINGS', { what: 'table_settings', table: 't' }],
+    ['show create table Test1', { what: 'create_table', table: 'Test1' }],
+    ['SHOW FIELDS FROM t', { what: 'columns', table: 't' }],
+    ["SHOW COLUMNS FROM `t` LIKE 'a%'", { what: 'columns', table: 't', like: 'a%' }],
+    ['SHOW PROFILE', { what: 'profile' }],
+    ['SHOW PLAN', { what: 'plan' }],
+    ['SHOW SETTINGS', { what: 'settings' }],
+  ])('%s', (sql, expected) => {
+    expect(one(sql, 'show')).toMatchObject(expected);
+  });
+
+  it('reports unknown SHOW forms as Manticore does', () => {
+    expect(errorOf('SHOW SCHEMAS')).toBe("P01: syntax error, unexpected identifier, expecting VARIABLES near 'SCHEMAS'");
+    expect(errorOf('SHOW GLOBAL STATUS')).toBe("P01: syntax error, unexpected STATUS, expecting VARIABLES near 'STATUS'");
+    expect(errorOf('SHOW TABLES LIKE x')).toBe("P01: syntax error, unexpected identifier, expecting string near 'x'");
+  });
+});
+
+describe('DESC / DESCRIBE', () => {
+  it('reads the table and an optional LIKE pattern', () => {
+    expect(one('DESCRIBE test', 'describe')).toEqual({ kind: 'describe', text: 'DESCRIBE test', table: 'test' });
+    expect(one("desc t like 'ti%'", 'describe')).toMatchObject({ table: 't', like: 'ti%' });
+    expect(one('DESC Manticore.t TABLE', 'describe').table).toBe('t');
+  });
+});
