@@ -5,8 +5,52 @@
  */
 import { SearchError } from '../util/errors.js';
 
-/** One section's keys, each with its values in order of appearance. */
-export type ConfigSection = Map<string, string[]>;
+/** One value of a key, with its position in the section (attributes are ordered across keys). */
+export interface ConfigEntry {
+  key: string;
+  value: string;
+  tag: number;
+}
+
+/** One section's keys (lowercased), each with its values in order of appearance. */
+export class ConfigSection {
+  readonly #values = new Map<string, ConfigEntry[]>();
+  /** Keys copied from a parent section: the child's first value replaces them. */
+  readonly #inherited = new Set<string>();
+  #nextTag = 0;
+
+  /** A child section starting with copies of the parent's values. */
+  static inheriting(parent: ConfigSection): ConfigSection {
+    const child = new ConfigSection();
+    for (const [key, entries] of parent.#values) {
+      child.#values.set(key, entries.map((e) => ({ ...e })));
+      child.#inherited.add(key);
+    }
+    child.#nextTag = parent.#nextTag;
+    return child;
+  }
+
+  add(key: string, value: string): void {
+    const entry = { key, value, tag: this.#nextTag++ };
+    const values = this.#values.get(key);
+    if (!values || this.#inherited.delete(key)) this.#values.set(key, [entry]);
+    else values.push(entry);
+  }
+
+  /** The values of a key in order, or undefined when absent. */
+  get(key: string): string[] | undefined {
+    return this.#values.get(key.toLowerCase())?.map((e) => e.value);
+  }
+
+  keys(): string[] {
+    return [...this.#values.keys()];
+  }
+
+  /** The entries of the given keys, in the order they appear in the file. */
+  entries(keys: (key: string) => boolean): ConfigEntry[] {
+    return [...this.#values.values()].flat().filter((e) => keys(e.key)).sort((a, b) => a.tag - b.tag);
+  }
+}
 
 export interface ManticoreConfig {
   /** Sections without a name: `searchd`, `indexer`, `common` (empty map when absent). */
@@ -98,14 +142,7 @@ function readValue(r: Reader): string {
   return value.trim();
 }
 
-function addValue(section: ConfigSection, inherited: Set<string>, key: string, value: string): void {
-  const values = section.get(key);
-  // A child's first value of a key replaces what it inherited; later ones add to the list.
-  if (!values || inherited.delete(key)) section.set(key, [value]);
-  else values.push(value);
-}
-
-function readBody(r: Reader, section: ConfigSection, inherited: Set<string>): void {
+function readBody(r: Reader, section: ConfigSection): void {
   r.expect('{');
   for (;;) {
     r.skipBlank();
@@ -117,20 +154,25 @@ function readBody(r: Reader, section: ConfigSection, inherited: Set<string>): vo
     if (!IDENT.test(r.peek())) r.fail(`section contents: expected token, got '${r.peek()}'`);
     const key = r.ident('expected key').toLowerCase();
     r.expect('=');
-    addValue(section, inherited, key, readValue(r));
+    section.add(key, readValue(r));
   }
 }
 
 function emptyConfig(): ManticoreConfig {
-  return { searchd: new Map(), indexer: new Map(), common: new Map(), tables: new Map(), sources: new Map() };
+  return {
+    searchd: new ConfigSection(),
+    indexer: new ConfigSection(),
+    common: new ConfigSection(),
+    tables: new Map(),
+    sources: new Map(),
+  };
 }
 
 function readNamedSection(r: Reader, type: string, groups: Map<string, ConfigSection>): void {
   r.skipBlank();
   const name = r.ident(`named section: expected name, got '${r.peek()}'`);
   if (groups.has(name)) r.fail(`section '${name}' (type='${type}') already exists`);
-  let section: ConfigSection = new Map();
-  const inherited = new Set<string>();
+  let section = new ConfigSection();
   r.skipBlank();
   if (r.peek() === ':') {
     r.pos++;
@@ -140,11 +182,10 @@ function readNamedSection(r: Reader, type: string, groups: Map<string, ConfigSec
     if (!parent) {
       r.fail(`inherited section '${name}': parent doesn't exist (parent name='${parentName}', type='${type}')`);
     }
-    section = new Map([...parent].map(([k, v]) => [k, [...v]]));
-    for (const k of section.keys()) inherited.add(k);
+    section = ConfigSection.inheriting(parent);
   }
   groups.set(name, section);
-  readBody(r, section, inherited);
+  readBody(r, section);
 }
 
 /** Parses config text; errors read like Manticore's: `ERROR: <what> in <file> line N col M.` */
@@ -160,7 +201,7 @@ export function parseConfig(text: string, fileName = 'config'): ManticoreConfig 
     if (PLAIN_SECTIONS.has(type)) {
       if (seenPlain.has(type)) r.fail(`section '${type}' (type='${type}') already exists`);
       seenPlain.add(type);
-      readBody(r, config[type as 'searchd' | 'indexer' | 'common'], new Set());
+      readBody(r, config[type as 'searchd' | 'indexer' | 'common']);
       continue;
     }
     const named = NAMED_SECTIONS.get(type);
@@ -171,6 +212,6 @@ export function parseConfig(text: string, fileName = 'config'): ManticoreConfig 
 
 /** The last value of a key (a setting given twice takes the later one), or undefined. */
 export function lastValue(section: ConfigSection | undefined, key: string): string | undefined {
-  const values = section?.get(key.toLowerCase());
+  const values = section?.get(key);
   return values?.[values.length - 1];
 }

@@ -4,8 +4,15 @@
  */
 import type { Engine, EngineOptions } from '../engine/engine.js';
 import { SearchError } from '../util/errors.js';
+import type { ConfigTableSchema } from './config-tables.js';
 
-export type OpenEngine = (opts: EngineOptions) => Promise<Engine>;
+/** What the server hands the engine: the contract's options plus the config's RT table sections. */
+export interface ServerEngineOptions extends EngineOptions {
+  /** Table sections of the config file by lowercased name (src/engine/index.ts `OpenOptions`). */
+  configTables?: Map<string, ConfigTableSchema>;
+}
+
+export type OpenEngine = (opts: ServerEngineOptions) => Promise<Engine>;
 
 /** Relative to this file's compiled location: dist/src/server -> dist/src/engine. */
 const ENGINE_MODULE: string = '../engine/index.js';

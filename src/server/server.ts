@@ -3,6 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import type { Engine } from '../engine/engine.js';
 import type { CliArgs } from './cli-args.js';
 import { parseConfig, type ManticoreConfig } from './config-parser.js';
+import { configTables } from './config-tables.js';
 import { startHttpListener, type HttpListener } from './http-listener.js';
 import { formatAddress } from './listen.js';
 import { resolveServeOptions, type ServeOptions } from './serve-options.js';
@@ -25,8 +26,14 @@ export async function loadConfig(path: string): Promise<ManticoreConfig> {
 export async function startServer(args: CliArgs, openEngine: OpenEngine): Promise<RunningServer> {
   const config = args.configPath ? await loadConfig(args.configPath) : undefined;
   const options = resolveServeOptions(args, config);
+  const tables = config ? configTables(config) : undefined;
+  if (tables?.skipped.length) console.warn(`quarry: only RT tables are served; ignoring ${tables.skipped.join(', ')}`);
   await mkdir(options.dataDir, { recursive: true });
-  const engine: Engine = await openEngine({ dataDir: options.dataDir, configPath: options.configPath });
+  const engine: Engine = await openEngine({
+    dataDir: options.dataDir,
+    configPath: options.configPath,
+    configTables: tables?.tables,
+  });
   let http: HttpListener;
   try {
     http = await startHttpListener(engine, options.http, options.maxBodyBytes);

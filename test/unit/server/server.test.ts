@@ -3,8 +3,8 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EngineOptions } from '../../../src/engine/engine.js';
 import { ok, rows } from '../../../src/engine/result.js';
+import type { ServerEngineOptions } from '../../../src/server/engine-loader.js';
 import { startServer, type RunningServer } from '../../../src/server/server.js';
 import { EngineDouble } from '../http/engine-double.js';
 
@@ -35,12 +35,12 @@ function post(port: number, path: string, body: string, agent?: Agent): Promise<
 describe('startServer (with an engine double)', () => {
   it('listens on the port asked for, 0 meaning a free one, and reports it', async () => {
     const engine = new EngineDouble({ 'truncate table t': [ok(0)] });
-    let opened: EngineOptions | undefined;
+    let opened: ServerEngineOptions | undefined;
     server = await startServer({ command: 'serve', dataDir: join(dir, 'data'), http: '127.0.0.1:0' }, async (o) => {
       opened = o;
       return engine;
     });
-    expect(opened).toEqual({ dataDir: join(dir, 'data'), configPath: undefined });
+    expect(opened).toEqual({ dataDir: join(dir, 'data'), configPath: undefined, configTables: undefined });
     expect(server.http.port).toBeGreaterThan(0);
     expect(server.readyLine).toMatch(new RegExp(`^quarry listening http=127\\.0\\.0\\.1:${server.http.port} `));
     const res = await post(server.http.port, '/cli_json', 'truncate table t');
@@ -62,14 +62,24 @@ describe('startServer (with an engine double)', () => {
 
   it('reads data_dir from a config file, and stop() closes listener then engine', async () => {
     const configPath = join(dir, 'q.conf');
-    await writeFile(configPath, `searchd {\n  listen = 127.0.0.1:9:http\n  data_dir = ${join(dir, 'd2')}\n}\n`);
+    await writeFile(
+      configPath,
+      `searchd {\n  listen = 127.0.0.1:9:http\n  data_dir = ${join(dir, 'd2')}\n}\n` +
+        'table products {\n  type = rt\n  rt_field = title\n  rt_attr_uint = gid\n  morphology = stem_en\n}\n',
+    );
     const engine = new EngineDouble({});
     let closed = 0;
     engine.close = async () => {
       closed++;
     };
-    server = await startServer({ command: 'serve', configPath, http: '127.0.0.1:0' }, async () => engine);
+    let opened: ServerEngineOptions | undefined;
+    server = await startServer({ command: 'serve', configPath, http: '127.0.0.1:0' }, async (o) => {
+      opened = o;
+      return engine;
+    });
     expect(server.options.dataDir).toBe(join(dir, 'd2'));
+    expect(opened?.configPath).toBe(configPath);
+    expect(opened?.configTables?.get('products')?.schema.settings).toEqual({ morphology: 'stem_en' });
     const port = server.http.port;
     await server.stop();
     await server.stop();
