@@ -8,14 +8,17 @@
 //
 // Nodes, pre-order; every node starts | op | size (words of the whole subtree) |:
 //   TERM  (TERM_WORDS):  | OP_TERM | 10 | termId (NO_TERM = absent here) | qpos | fieldMask |
-//                        | maxPos (0 = none) | flags (TF_*) | idf (f32 bits) | reserved | reserved |
+//                        | maxPos (0 = none) | flags (TF_*) | idf (f32 bits) | count | reserved |
+//                        count: occurrences of the keyword merged into this child (quorum), 0 = 1
 //   inner (INNER_WORDS): | op | size | nChildren | arg0 | arg1 | arg2 | children...
 //     OP_AND, OP_OR: any children.  OP_ANDNOT: child 0 must match, child 1 must not.
 //     OP_PHRASE: children give hits whose qpos carry the offsets (`"a * b"`: qpos 1 and 3).
-//     OP_PROXIMITY: arg0 = max distance N of `"..."~N`.  OP_QUORUM: arg0 = threshold.
+//     OP_PROXIMITY: arg0 = max distance N of `"..."~N`.
+//     OP_QUORUM: arg0 = threshold, arg1 = 1 when a child's count > 1 (repeated keywords).
+//     OP_ORDER: `a << b << c`, children in order.  OP_MAYBE: child 0 must match, child 1 adds.
 //     OP_ALL: every row (for `-a -b` with not_terms_only_allowed), no children.
-//     Reserved for later operators without a format break: OP_ORDER, OP_NEAR, OP_NOTNEAR,
-//     OP_MAYBE, OP_SENTENCE, OP_PARAGRAPH, OP_ZONE (args carry distances, zone ids).
+//     Reserved for later operators without a format break: OP_NEAR, OP_NOTNEAR,
+//     OP_SENTENCE, OP_PARAGRAPH, OP_ZONE (args carry distances, zone ids).
 //
 // Filters (FILTER_HEADER_WORDS + 2 per value): | column | op (FOP_*) | negate | nValues | 0 | 0 |
 //   then values as 64-bit pairs (lo, hi): i64 for integer columns, f64 bits for float columns.

@@ -4,7 +4,8 @@
 
 import { TERMINATED, FIELD_END_BIT, POS_MASK } from "../util/codes";
 import { cursorPositions, cursorTf } from "../postings/cursor";
-import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, TF_FIELD_START, TF_FIELD_END } from "./format";
+import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ORDER, OP_MAYBE, TF_FIELD_START, TF_FIELD_END } from "./format";
+import { orderHits } from "./order";
 import {
   nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_MAXPOS, N_FLAGS, N_ARG0,
   N_HEPOCH, N_HDOC, N_HSTART, N_HLEN,
@@ -66,10 +67,10 @@ export function nodeHits(n: usize): u32 {
       nset(n, N_HSTART, s);
       nset(n, N_HLEN, nget(l, N_HLEN));
       return s;
-    } else if (op == OP_PHRASE || op == OP_PROXIMITY) {
-      start = fsmHits(n);
+    } else if (op == OP_PHRASE || op == OP_PROXIMITY || op == OP_ORDER) {
+      start = verifyHits(n);
       count = hitsLen() - start;
-    } else if (op == OP_QUORUM) {
+    } else if (op == OP_QUORUM || op == OP_MAYBE) {
       start = mergeChildren(n, false);
       count = hitsLen() - start;
     }
@@ -125,8 +126,14 @@ function mergeChildren(n: usize, qposDesc: bool): u32 {
   return runStart;
 }
 
+/** Hits of a node whose match depends on positions (phrase, proximity, order); none = no match. */
+export function verifyHits(n: usize): u32 {
+  if (nget(n, N_OP) == OP_ORDER) return orderHits(n, nodeHits);
+  return fsmHits(n);
+}
+
 /** Runs the node's FSM over its children's merged hits (hitpos asc, qpos desc). */
-export function fsmHits(n: usize): u32 {
+function fsmHits(n: usize): u32 {
   const k = nget(n, N_NCHILD);
   const merged = mergeChildren(n, true);
   const mergedLen = hitsLen() - merged;

@@ -4,9 +4,9 @@
 
 import { TERMINATED } from "../util/codes";
 import { cursorSeek, cursorAdvance } from "../postings/cursor";
-import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ALL } from "./format";
-import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_COST, N_CHILDREN, NOT_STARTED } from "./node";
-import { termRowAccepted, fsmHits, nodeHits } from "./hits";
+import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ALL, OP_ORDER, OP_MAYBE } from "./format";
+import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_ARG1, N_COST, N_CHILDREN, N_COUNT, NOT_STARTED } from "./node";
+import { termRowAccepted, verifyHits, nodeHits } from "./hits";
 import { hitsLen, hitsRollback } from "./hitbuf";
 
 /** Rows in the segment being evaluated (for OP_ALL). */
@@ -24,7 +24,8 @@ export function next(n: usize, target: u32): u32 {
   else if (op == OP_AND) d = andNext(n, target);
   else if (op == OP_OR) d = orNext(n, target);
   else if (op == OP_ANDNOT) d = andNotNext(n, target);
-  else if (op == OP_PHRASE || op == OP_PROXIMITY) d = fsmNext(n, target);
+  else if (op == OP_PHRASE || op == OP_PROXIMITY || op == OP_ORDER) d = fsmNext(n, target);
+  else if (op == OP_MAYBE) d = maybeNext(n, target);
   else if (op == OP_QUORUM) d = quorumNext(n, target);
   else if (op == OP_ALL) d = target < segmentRows ? target : TERMINATED;
   nset(n, N_DOC, d);
@@ -90,7 +91,7 @@ function fsmNext(n: usize, target: u32): u32 {
     if (d == TERMINATED) return d;
     nset(n, N_DOC, d);
     const mark = hitsLen();
-    const start = fsmHits(n);
+    const start = verifyHits(n);
     if (hitsLen() > start) {
       nset(n, N_HLEN, 0); // cache is set by nodeHits on demand
       hitsRollback(mark);
@@ -101,7 +102,18 @@ function fsmNext(n: usize, target: u32): u32 {
   }
 }
 
-/** Quorum: at least arg0 distinct children on the row (children sorted by qpos at setup). */
+/** MAYBE: the left child decides the row; the right one is positioned to add weight. */
+function maybeNext(n: usize, target: u32): u32 {
+  const d = next(child(n, 0), target);
+  if (d != TERMINATED) next(child(n, 1), d);
+  return d;
+}
+
+/**
+ * Quorum, as ExtQuorum_c: children are distinct keywords with counts (repeats); a row needs the
+ * counts of its children to reach arg0, and with repeats (arg1) as many hits, each child giving
+ * at most its count.
+ */
 function quorumNext(n: usize, target: u32): u32 {
   const k = nget(n, N_NCHILD);
   const need = nget(n, N_ARG0);
@@ -114,10 +126,34 @@ function quorumNext(n: usize, target: u32): u32 {
     }
     if (best == TERMINATED) return best;
     let have: u32 = 0;
-    for (let i: u32 = 0; i < k; i++) if (nget(child(n, i), N_DOC) == best) have++;
-    if (have >= need) return best;
+    for (let i: u32 = 0; i < k; i++) {
+      const c = child(n, i);
+      if (nget(c, N_DOC) == best) have += nget(c, N_COUNT);
+    }
+    if (have >= need) {
+      if (nget(n, N_ARG1) == 0) return best;
+      const mark = hitsLen();
+      const ok = quorumHits(n, best, need);
+      hitsRollback(mark);
+      if (ok) return best;
+    }
     d = best + 1;
   }
+}
+
+/** With repeated keywords: hits on the row, at most `count` per child, must reach the threshold. */
+function quorumHits(n: usize, row: u32, need: u32): bool {
+  const k = nget(n, N_NCHILD);
+  let got: u32 = 0;
+  for (let i: u32 = 0; i < k && got < need; i++) {
+    const c = child(n, i);
+    if (nget(c, N_DOC) != row) continue;
+    nodeHits(c);
+    const h = nget(c, N_HLEN);
+    const cnt = nget(c, N_COUNT);
+    got += h < cnt ? h : cnt;
+  }
+  return got >= need;
 }
 
 /** Orders AND children by cost (document frequency) so the cheapest drives; recursive. */

@@ -2,7 +2,7 @@
 //
 // | 0 op | 4 doc | 8 nChildren | 12 children (ptr to u32 node ptrs) | 16 cursor | 20 qpos |
 // | 24 fieldMask | 28 maxPos | 32 flags | 36 idf f32 | 40 arg0 | 44 hitsEpoch | 48 hitsDoc |
-// | 52 hitsStart | 56 hitsLen | 60 cost | 64 arg1 | 68 constrained | 72..95 reserved |
+// | 52 hitsStart | 56 hitsLen | 60 cost | 64 arg1 | 68 constrained | 72 count | 76..95 reserved |
 // doc is NOT_STARTED before the first next(), then the current matching row or TERMINATED.
 
 import { TERMINATED } from "../util/codes";
@@ -30,6 +30,8 @@ export const N_HLEN: usize = 56;
 export const N_COST: usize = 60;
 export const N_ARG1: usize = 64;
 export const N_CONSTRAINED: usize = 68;
+/** Occurrences of the keyword this term stands for (quorum merges repeats into one child). */
+export const N_COUNT: usize = 72;
 
 @inline export function nget(n: usize, f: usize): u32 {
   return load<u32>(n + f);
@@ -84,6 +86,8 @@ function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
     nset(n, N_MAXPOS, pword(plan, at + 5));
     nset(n, N_FLAGS, pword(plan, at + 6));
     nset(n, N_IDF, pword(plan, at + 7));
+    const count = pword(plan, at + 8);
+    nset(n, N_COUNT, count == 0 ? 1 : count);
     const constrained = mask != allFields || pword(plan, at + 5) != 0 || (pword(plan, at + 6) & 3) != 0;
     nset(n, N_CONSTRAINED, constrained ? 1 : 0);
     if (termId == NO_TERM || mask == 0) {
@@ -99,6 +103,7 @@ function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
   }
   const count: u32 = op == OP_ALL ? 0 : pword(plan, at + 2);
   nset(n, N_NCHILD, count);
+  nset(n, N_COUNT, 1);
   nset(n, N_ARG0, pword(plan, at + 3));
   nset(n, N_ARG1, pword(plan, at + 4));
   const kids = take(<usize>count << 2);

@@ -26,8 +26,7 @@ export interface PlannedQuery {
 
 /** Operators the core does not run yet, planned as their nearest supported form. */
 function supportedOp(op: string): 'and' | 'first' | null {
-  if (op === 'order' || op === 'near' || op === 'notnear' || op === 'sentence' || op === 'paragraph') return 'and';
-  if (op === 'maybe') return 'first';
+  if (op === 'near' || op === 'notnear' || op === 'sentence' || op === 'paragraph') return 'and';
   return null;
 }
 
@@ -68,7 +67,9 @@ export function planQuery(a: Analyzed, segments: Segment[], totalDocs: number, r
 export function segmentPlan(q: PlannedQuery, seg: Segment, node: QNode = q.analyzed.root): PlanNode {
   if (node.kind === 'term') {
     const idf = node.weighted ? q.idf[node.kw] * node.boost : 0;
-    const base = { op: 'term' as const, qpos: node.qpos, fieldMask: node.fieldMask, maxPos: node.maxPos, flags: node.flags, idf };
+    const base = {
+      op: 'term' as const, qpos: node.qpos, fieldMask: node.fieldMask, maxPos: node.maxPos, flags: node.flags, idf, count: node.count ?? 1,
+    };
     const ids = q.termsFor(seg, node.kw);
     if (!q.analyzed.keywords[node.kw].wildcard) return { ...base, termId: ids.length ? ids[0] : NO_TERM };
     if (ids.length === 0) return { ...base, termId: NO_TERM };
@@ -79,5 +80,5 @@ export function segmentPlan(q: PlannedQuery, seg: Segment, node: QNode = q.analy
   const fallback = supportedOp(node.kind);
   if (fallback === 'first') return children[0];
   if (fallback === 'and') return children.length === 1 ? children[0] : { op: 'and', children };
-  return { op: node.kind, children, arg0: node.arg0 };
+  return { op: node.kind, children, arg0: node.arg0, arg1: node.arg1 };
 }

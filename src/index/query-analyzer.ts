@@ -18,8 +18,10 @@ export interface QTerm {
   maxPos: number;
   flags: number;
   boost: number;
+  /** Quorum: occurrences merged into this term. */
+  count?: number;
 }
-export interface QInner { kind: InnerOp; children: QNode[]; arg0?: number }
+export interface QInner { kind: InnerOp; children: QNode[]; arg0?: number; arg1?: number }
 export type QNode = QTerm | QInner;
 
 export interface Keyword { text: string; wildcard: boolean }
@@ -91,22 +93,46 @@ class Analyzer {
       }
       case 'proximity': {
         const kids = this.terms(n.terms, null, n.field ? this.fieldMask(n.field, limit.mask) : limit);
+        this.qpos++; // the `~N` number takes a query position, as in Manticore's lexer
         return kids.length === 1 ? kids[0] : { kind: 'proximity', children: kids, arg0: n.distance };
       }
       case 'quorum': {
-        const kids = this.terms(n.terms, null, n.field ? this.fieldMask(n.field, limit.mask) : limit);
-        return { kind: 'quorum', children: kids, arg0: Math.max(1, n.threshold) };
+        const q = this.quorum(n.terms, n.threshold, n.field ? this.fieldMask(n.field, limit.mask) : limit);
+        this.qpos++; // so does the `/N` number
+        return q;
       }
       case 'and': return this.and(n.children, limit);
       case 'or': return { kind: 'or', children: n.children.map((c) => this.node(c, limit)) };
       case 'not': return { kind: 'andnot', children: [{ kind: 'all', children: [] }, this.node(n.child, limit)] };
       case 'order': return { kind: 'order', children: n.children.map((c) => this.node(c, limit)) };
-      case 'near': return { kind: n.negate ? 'notnear' : 'near', children: n.children.map((c) => this.node(c, limit)), arg0: n.distance };
+      case 'near': {
+        // each `NEAR/N` number between operands takes a query position too
+        const children = n.children.map((c, i) => { if (i > 0) this.qpos++; return this.node(c, limit); });
+        return { kind: n.negate ? 'notnear' : 'near', children, arg0: n.distance };
+      }
       case 'maybe': return { kind: 'maybe', children: [this.node(n.left, limit), this.node(n.right, limit)] };
       case 'sentence': case 'paragraph': return { kind: n.kind, children: n.children.map((c) => this.node(c, limit)) };
       case 'zone': return this.node(n.child, limit);
       case 'empty': return { kind: 'all', children: [] };
     }
+  }
+
+  /**
+   * Quorum, as ExtQuorum_c: repeated keywords merge into their first occurrence with a count;
+   * a threshold of at least the word count is an AND (the parser warns).
+   */
+  quorum(list: TermNode[], threshold: number, limit: { mask: number; maxPos: number }): QNode {
+    const kids = this.terms(list, null, limit);
+    if (threshold >= kids.length) return kids.length === 1 ? kids[0] : { kind: 'and', children: kids };
+    const byWord = new Map<number, QTerm>();
+    const unique: QTerm[] = [];
+    for (const k of kids) {
+      const first = byWord.get(k.kw);
+      if (first) first.count = (first.count ?? 1) + 1;
+      else { byWord.set(k.kw, k); unique.push(k); }
+    }
+    const repeats = unique.some((k) => (k.count ?? 1) > 1);
+    return { kind: 'quorum', children: unique, arg0: Math.max(1, threshold), arg1: repeats ? 1 : 0 };
   }
 
   /** AND: positive children must match, NOT children must not (Manticore's AND-NOT). */

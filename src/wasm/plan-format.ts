@@ -43,6 +43,8 @@ export interface TermPlan {
   flags: number;
   /** Already divided by the number of query words, times the keyword boost. */
   idf: number;
+  /** Occurrences of the keyword merged into this term (quorum children); default 1. */
+  count?: number;
 }
 
 export interface InnerPlan {
