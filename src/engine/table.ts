@@ -27,14 +27,22 @@ export function indexSchemaOf(schema: TableSchema): IndexSchema {
 
 export class Table {
   readonly mutex = new Mutex();
-  #columns: Map<string, Column>;
+  #columns = new Map<string, Column>();
+  #schema!: TableSchema;
 
   constructor(
-    public schema: TableSchema,
+    schema: TableSchema,
     public pipeline: TextPipeline,
     public index: RtIndexApi,
     readonly store: TableStore,
   ) {
+    this.schema = schema;
+  }
+
+  get schema(): TableSchema { return this.#schema; }
+
+  set schema(schema: TableSchema) {
+    this.#schema = schema;
     this.#columns = new Map(schema.columns.map((c) => [c.name.toLowerCase(), c]));
   }
 

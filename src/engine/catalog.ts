@@ -1,0 +1,97 @@
+/**
+ * The catalog of tables: opens each table from the store of record at startup (rebuilding its index),
+ * creates, drops and truncates them. Table names are case-insensitive and kept lower-cased.
+ */
+import type { TableSchema } from '../schema/types.js';
+import type { Store } from '../store/index.js';
+import { createTextPipeline } from '../text/text-pipeline.js';
+import { SearchError } from '../util/errors.js';
+import { createIndex } from './index-factory.js';
+import { indexSchemaOf, Table } from './table.js';
+import type { StoredDoc, TableStore } from './table-store.js';
+import type { DocInput } from '../index/types.js';
+
+/** Documents per segment when an index is rebuilt from the store at startup. */
+export const REBUILD_BATCH = 20_000;
+
+function tableStore(store: Store, name: string): TableStore {
+  return {
+    write: (ops) => store.write(name, ops),
+    getDocs: (ids) => store.getDocs(name, ids) as (StoredDoc | undefined)[],
+  };
+}
+
+export class Catalog {
+  readonly #tables = new Map<string, Table>();
+
+  constructor(readonly store: Store) {}
+
+  /** Opens every table the store knows, rebuilding each index from its documents. */
+  static open(store: Store): Catalog {
+    const catalog = new Catalog(store);
+    for (const schema of store.tables()) catalog.#load(schema);
+    return catalog;
+  }
+
+  #make(schema: TableSchema): Table {
+    const pipeline = createTextPipeline(schema.settings);
+    const index = createIndex(indexSchemaOf(schema));
+    return new Table(schema, pipeline, index, tableStore(this.store, schema.name));
+  }
+
+  #load(schema: TableSchema): Table {
+    const table = this.#make(schema);
+    let batch: DocInput[] = [];
+    for (const [docId, doc] of this.store.docs(schema.name)) {
+      batch.push(table.docInput(docId, doc as StoredDoc));
+      if (batch.length >= REBUILD_BATCH) { table.index.addBatch(batch); batch = []; }
+    }
+    if (batch.length) table.index.addBatch(batch);
+    this.#tables.set(schema.name, table);
+    return table;
+  }
+
+  get(name: string): Table | undefined {
+    return this.#tables.get(name.toLowerCase());
+  }
+
+  names(): string[] {
+    return [...this.#tables.keys()].sort();
+  }
+
+  /** Creates a table; validates its text settings first so a bad setting creates nothing. */
+  async create(schema: TableSchema): Promise<Table> {
+    const name = schema.name.toLowerCase();
+    if (this.#tables.has(name)) {
+      throw new SearchError('TABLE_EXISTS', `table '${name}': CREATE TABLE failed: table '${name}' already exists`);
+    }
+    const s = { ...schema, name };
+    const table = this.#make(s);
+    await this.store.createTable(s);
+    this.#tables.set(name, table);
+    return table;
+  }
+
+  async drop(name: string): Promise<void> {
+    const table = this.get(name);
+    if (!table) throw new SearchError('UNKNOWN_TABLE', `DROP TABLE failed: unknown table '${name.toLowerCase()}'`);
+    await table.mutex.run(async () => {
+      await this.store.dropTable(table.name);
+      this.#tables.delete(table.name);
+    });
+  }
+
+  /** Empties a table in one atomic step; with a new schema (RECONFIGURE) its settings change too. */
+  async truncate(name: string, newSchema?: TableSchema): Promise<void> {
+    const table = this.get(name);
+    if (!table) throw new SearchError('UNKNOWN_TABLE', 'TRUNCATE RTINDEX requires an existing RT table');
+    await table.mutex.run(async () => {
+      const schema = newSchema ? { ...newSchema, name: table.name } : table.schema;
+      const fresh = this.#make(schema);
+      await this.store.truncate(table.name, newSchema ? schema : undefined);
+      table.schema = fresh.schema;
+      table.pipeline = fresh.pipeline;
+      table.index = fresh.index;
+    });
+  }
+}

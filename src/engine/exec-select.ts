@@ -1,0 +1,143 @@
+/** SELECT over one table: MATCH, filters, ORDER BY, LIMIT, OPTION; then the final page's values. */
+import type { Expr, OrderItem, SelectStatement } from '../sql/ast.js';
+import type { AttrValue, Filter, Ranker, SearchRequest, SortKey } from '../index/types.js';
+import { parseQuery } from '../query/parse-query.js';
+import { SearchError } from '../util/errors.js';
+import { evalCondition, splitFilters } from './filters.js';
+import { normalizeQuery } from './normalize-query.js';
+import { rows, type Cell, type RowsResult, type SearchMeta } from './result.js';
+import { selectColumns, type OutColumn, type RowSource } from './select-items.js';
+import type { Session } from './session.js';
+import { optionMap, optionText, requireNumber } from './sql-values.js';
+import type { Table } from './table.js';
+import type { Condition } from '../sql/ast.js';
+
+/** Manticore's defaults: LIMIT 20 (src/sphinx.h m_iLimit), max_matches 1000 (DEFAULT_MAX_MATCHES). */
+export const DEFAULT_LIMIT = 20;
+export const DEFAULT_MAX_MATCHES = 1000;
+const RANKERS = new Set(['proximity_bm25', 'bm25', 'none', 'wordcount', 'proximity', 'matchany', 'fieldmask', 'sph04']);
+
+export interface GlobalFlags { notTermsOnlyAllowed: boolean }
+
+function isWeight(e: Expr): boolean {
+  return e.kind === 'call' && e.name === 'weight' && e.args.length === 0;
+}
+
+function sortKeys(table: Table, st: SelectStatement): SortKey[] {
+  return (st.orderBy ?? []).map((o: OrderItem) => {
+    let e = o.expr;
+    if (e.kind === 'column' && !e.path.length) {
+      const aliased = st.items.find((i) => i.alias && i.alias.toLowerCase() === (e as { name: string }).name.toLowerCase());
+      if (aliased) e = aliased.expr;
+    }
+    const desc = o.direction === 'desc';
+    if (isWeight(e)) return { attr: 'weight()', desc };
+    if (e.kind === 'column' && !e.path.length) {
+      const name = e.name.toLowerCase();
+      if (name === 'id') return { attr: 'id', desc };
+      const col = table.column(name);
+      if (col && col.type !== 'text') return { attr: col.name, desc };
+    }
+    throw new SearchError('QUERY_ERROR', `table ${table.name}: sort-by attribute '${e.text}' not found`);
+  });
+}
+
+/** Request options shared by SELECT, UPDATE and DELETE: ranker, field_weights, max_matches. */
+function applyOptions(req: SearchRequest, st: SelectStatement): void {
+  const opts = optionMap(st.options);
+  const ranker = opts.get('ranker');
+  if (ranker) {
+    const name = ranker.kind === 'call' ? ranker.name : optionText(ranker).toLowerCase();
+    if (!RANKERS.has(name)) throw new SearchError('UNSUPPORTED', `unknown ranker '${optionText(ranker)}'`);
+    req.ranker = name as Ranker;
+  }
+  const fw = opts.get('field_weights');
+  if (fw && fw.kind === 'list') {
+    for (const e of fw.entries) req.fieldWeights[e.name] = requireNumber('field_weights', e.value);
+  }
+  const mm = opts.get('max_matches');
+  if (mm) req.maxMatches = requireNumber('max_matches', mm);
+}
+
+/** The full-text part of a statement, parsed and normalized; null = full scan; 'none' = matches nothing. */
+export function matchQuery(table: Table, match: string | undefined, flags: GlobalFlags): SearchRequest['query'] | 'none' {
+  if (match === undefined) return null;
+  const fields = table.index.schema.fields;
+  const parsed = parseQuery(match, { notTermsOnlyAllowed: flags.notTermsOnlyAllowed, fields });
+  if (parsed.root.kind === 'empty') return null;
+  const q = normalizeQuery(parsed.root, (w) => table.pipeline.normalizeWord(w));
+  return q ?? 'none';
+}
+
+/** Documents accepted by the predicates the index cannot evaluate, as an `id IN` filter. */
+function predicateFilter(table: Table, predicates: Condition[]): Filter | undefined {
+  if (!predicates.length) return undefined;
+  const all = table.index.search({
+    query: null, ranker: 'none', fieldWeights: {}, filters: [], sort: [], offset: 0,
+    limit: table.index.count(), maxMatches: table.index.count(),
+  });
+  const names = table.index.schema.attrs.map((a) => a.name);
+  const ids: bigint[] = [];
+  for (const h of all.hits) {
+    const values = table.index.getAttrs(h.docId) ?? [];
+    const attrs = new Map(names.map((n, i) => [n, values[i]]));
+    if (predicates.every((p) => evalCondition(table, p, h.docId, attrs))) ids.push(h.docId);
+  }
+  return { attr: 'id', op: 'in', values: ids };
+}
+
+/** Builds the index request of a SELECT-like statement (also used by UPDATE/DELETE ... WHERE). */
+export function buildRequest(table: Table, st: SelectStatement, flags: GlobalFlags): SearchRequest | 'none' {
+  const query = matchQuery(table, st.match, flags);
+  if (query === 'none') return 'none';
+  const { filters, predicates } = splitFilters(table, st.where);
+  const pf = predicateFilter(table, predicates);
+  if (pf) filters.push(pf);
+  const limit = st.limit ?? DEFAULT_LIMIT;
+  if (limit < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${limit})`);
+  const req: SearchRequest = {
+    query, ranker: 'proximity_bm25', fieldWeights: {}, filters, sort: sortKeys(table, st),
+    offset: st.offset ?? 0, limit, maxMatches: DEFAULT_MAX_MATCHES,
+  };
+  applyOptions(req, st);
+  return req;
+}
+
+function readRows(table: Table, cols: OutColumn[], hits: { docId: bigint; weight: number }[]): Cell[][] {
+  const textCols = [...new Set(cols.map((c) => c.needsText).filter((x): x is string => !!x))];
+  const docs = textCols.length ? table.fetch(hits.map((h) => h.docId)) : [];
+  const names = table.index.schema.attrs.map((a) => a.name);
+  return hits.map((h, i) => {
+    const values = table.index.getAttrs(h.docId) ?? [];
+    const src: RowSource = {
+      docId: h.docId, weight: h.weight,
+      attrs: new Map<string, AttrValue>(names.map((n, j) => [n, values[j]])),
+      text: (docs[i] ?? {}) as Record<string, unknown>,
+    };
+    return cols.map((c) => c.read(src));
+  });
+}
+
+export function execSelect(table: Table, st: SelectStatement, session: Session, flags: GlobalFlags): RowsResult {
+  const started = performance.now();
+  const cols = selectColumns(table, st.items);
+  const req = buildRequest(table, st, flags);
+  const result = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : table.search(req);
+  const fullScan = req === 'none' || req.query === null;
+  let data: Cell[][];
+  if (cols.some((c) => c.aggregate)) {
+    // COUNT(*) without GROUP BY: one row over every match, the other columns from the first hit.
+    const first = readRows(table, cols, result.hits.slice(0, 1))[0];
+    data = [cols.map((c, i) => (c.aggregate ? BigInt(result.totalFound) : first ? first[i] : null))];
+  } else {
+    data = readRows(table, cols, result.hits);
+  }
+  const meta: SearchMeta = {
+    total: data.length, totalFound: result.totalFound, totalRelation: 'eq',
+    timeMs: performance.now() - started, keywords: result.keywords,
+  };
+  session.lastMeta = meta;
+  return rows(cols.map(({ name, kind }) => ({ name, kind })), data, {
+    meta, weights: fullScan ? undefined : result.hits.map((h) => h.weight),
+  });
+}

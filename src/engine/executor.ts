@@ -1,0 +1,51 @@
+/** Runs parsed statements against the catalog: the one dispatch from statement kind to its executor. */
+import type { Statement } from '../sql/ast.js';
+import { SearchError } from '../util/errors.js';
+import type { Catalog } from './catalog.js';
+import { execCall } from './exec-call.js';
+import { execCreate, execCreateLike, execDescribe, execDrop, execTruncate, type ConfigTable } from './exec-ddl.js';
+import { execSelect } from './exec-select.js';
+import { execSelectNoTable, execSet, execShow } from './exec-show.js';
+import { execDelete, execInsert, execUpdate } from './exec-write.js';
+import type { IdGenerator } from './id-generator.js';
+import { ok, type Result } from './result.js';
+import type { GlobalSettings } from './server-vars.js';
+import type { Session } from './session.js';
+
+export interface ExecContext {
+  catalog: Catalog;
+  ids: IdGenerator;
+  settings: GlobalSettings;
+  config: Map<string, ConfigTable>;
+}
+
+export async function executeStatement(ctx: ExecContext, st: Statement, session: Session): Promise<Result> {
+  const flags = { notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed };
+  const write = { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags };
+  switch (st.kind) {
+    case 'select': {
+      if (st.tables.length === 0) return execSelectNoTable(st, session, ctx.settings);
+      if (st.tables.length > 1) throw new SearchError('UNSUPPORTED', 'selecting from several tables is not supported');
+      const table = ctx.catalog.get(st.tables[0]);
+      if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${st.tables[0].toLowerCase()}' in search request`);
+      return execSelect(table, st, session, flags);
+    }
+    case 'insert': return execInsert(write, st);
+    case 'update': return execUpdate(write, st);
+    case 'delete': return execDelete(write, st);
+    case 'create_table': return execCreate(ctx.catalog, st);
+    case 'create_table_like': return execCreateLike(ctx.catalog, st);
+    case 'drop_table': return execDrop(ctx.catalog, st);
+    case 'truncate': return execTruncate(ctx.catalog, st, ctx.config);
+    case 'describe': return execDescribe(ctx.catalog, st);
+    case 'show': return execShow(ctx.catalog, st, session, ctx.settings);
+    case 'set': return execSet(st, session, ctx.settings);
+    case 'set_names': case 'set_transaction': return ok(0);
+    case 'call': return execCall(ctx.catalog, st);
+    case 'begin': case 'commit': case 'rollback':
+      // Transactions land with the MySQL-protocol issue; until then each statement commits on its own.
+      return ok(0);
+    default:
+      throw new SearchError('UNSUPPORTED', `statement '${st.text.split(/\s+/).slice(0, 2).join(' ')}' is not supported yet`);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * WHERE conditions -> the index's filters. Plain comparisons, BETWEEN and IN on scalar attributes
+ * (and id) go to the index, which evaluates them in the core. Anything else (OR, NOT, MVA and JSON
+ * conditions, IS NULL) is evaluated here as a predicate over a document's attributes; the engine
+ * turns the documents it accepts into an `id IN (...)` filter.
+ */
+import type { Condition, FilterTarget, Literal as SqlLiteral } from '../sql/ast.js';
+import type { AttrValue, Filter } from '../index/types.js';
+import { SearchError } from '../util/errors.js';
+import { fromSql } from './sql-values.js';
+import type { Table } from './table.js';
+import { compareValues, literalValue } from './value-compare.js';
+
+export interface SplitFilters {
+  filters: Filter[];
+  /** Conditions the index cannot take; all must hold. */
+  predicates: Condition[];
+}
+
+const SCALAR = new Set(['uint', 'bigint', 'float', 'bool', 'timestamp', 'string']);
+
+/** The attribute a filter target names: 'id' or a scalar column; undefined when not a plain one. */
+function plainAttr(table: Table, target: FilterTarget): string | undefined {
+  if (target.quantifier || target.expr.kind !== 'column' || target.expr.path.length) return undefined;
+  const name = target.expr.name.toLowerCase();
+  if (name === 'id') return 'id';
+  const col = table.column(name);
+  return col && SCALAR.has(col.type) ? col.name : undefined;
+}
+
+function attrKind(table: Table, attr: string): string {
+  return attr === 'id' ? 'bigint' : table.column(attr)!.type;
+}
+
+/** A literal as the value a filter on `attr` compares with. */
+function filterValue(table: Table, attr: string, l: SqlLiteral): number | bigint | string {
+  const kind = attrKind(table, attr);
+  const v = literalValue(fromSql(l));
+  if (kind === 'string') return typeof v === 'string' ? v : String(v);
+  if (typeof v === 'string') throw new SearchError('QUERY_ERROR', `unsupported filter type 'string' on attribute '${attr}'`);
+  if (kind === 'bigint') return typeof v === 'bigint' ? v : BigInt(Math.trunc(v));
+  return typeof v === 'bigint' ? Number(v) : v;
+}
+
+function toFilter(table: Table, c: Condition): Filter | undefined {
+  if (c.kind === 'compare' || c.kind === 'between' || c.kind === 'in') {
+    const attr = plainAttr(table, c.target);
+    if (!attr) return undefined;
+    const kind = attrKind(table, attr);
+    if (c.kind === 'compare') {
+      if (kind === 'string' && c.op !== '=' && c.op !== '!=') return undefined;
+      return { attr, op: c.op, value: filterValue(table, attr, c.value) };
+    }
+    if (c.kind === 'between') {
+      if (kind === 'string') return undefined;
+      return { attr, op: 'between', low: filterValue(table, attr, c.low) as number | bigint,
+        high: filterValue(table, attr, c.high) as number | bigint, negate: c.negate };
+    }
+    return { attr, op: 'in', values: c.values.map((v) => filterValue(table, attr, v)), negate: c.negate };
+  }
+  return undefined;
+}
+
+/** Splits a WHERE tree into index filters and leftover predicates. */
+export function splitFilters(table: Table, where: Condition | undefined): SplitFilters {
+  const out: SplitFilters = { filters: [], predicates: [] };
+  const visit = (c: Condition) => {
+    if (c.kind === 'and') { c.children.forEach(visit); return; }
+    checkColumns(table, c);
+    const f = toFilter(table, c);
+    if (f) out.filters.push(f); else out.predicates.push(c);
+  };
+  if (where) visit(where);
+  return out;
+}
+
+function checkColumns(table: Table, c: Condition): void {
+  switch (c.kind) {
+    case 'and': case 'or': c.children.forEach((x) => checkColumns(table, x)); return;
+    case 'not': checkColumns(table, c.child); return;
+    default: {
+      const e = c.target.expr;
+      if (e.kind === 'column' && e.name.toLowerCase() !== 'id' && !table.column(e.name)) {
+        throw new SearchError('QUERY_ERROR', `table ${table.name}: parse error: unknown column: ${e.name}`);
+      }
+    }
+  }
+}
+
+/** The value a target reads from a document: a column, id, or a JSON path inside a column. */
+function targetValue(table: Table, t: FilterTarget, docId: bigint, attrs: Map<string, AttrValue>): AttrValue | undefined {
+  const e = t.expr;
+  if (e.kind !== 'column') throw new SearchError('UNSUPPORTED', `unsupported filter expression '${e.text}'`);
+  const name = e.name.toLowerCase();
+  if (name === 'id') return docId;
+  const col = table.column(name);
+  const v = attrs.get(col?.name ?? name);
+  if (!e.path.length) return v;
+  let cur: unknown = typeof v === 'string' ? JSON.parse(v) : undefined;
+  for (const step of e.path) cur = cur == null ? undefined : (cur as Record<string | number, unknown>)[step];
+  if (cur === undefined || cur === null) return null;
+  return typeof cur === 'object' ? JSON.stringify(cur) : (cur as AttrValue);
+}
+
+function holdsScalar(c: Condition, v: AttrValue | undefined): boolean {
+  switch (c.kind) {
+    case 'compare': return v != null && !Array.isArray(v) && compareValues(v, literalValue(fromSql(c.value)), c.op);
+    case 'between': {
+      if (v == null || Array.isArray(v)) return false;
+      const ok = compareValues(v, literalValue(fromSql(c.low)), '>=') && compareValues(v, literalValue(fromSql(c.high)), '<=');
+      return ok !== c.negate;
+    }
+    case 'in': {
+      const found = v != null && !Array.isArray(v) && c.values.some((x) => compareValues(v, literalValue(fromSql(x)), '='));
+      return found !== c.negate;
+    }
+    default: return false;
+  }
+}
+
+/** Evaluates a condition on one document (MVA: any element, or all with ALL()). */
+export function evalCondition(table: Table, c: Condition, docId: bigint, attrs: Map<string, AttrValue>): boolean {
+  switch (c.kind) {
+    case 'and': return c.children.every((x) => evalCondition(table, x, docId, attrs));
+    case 'or': return c.children.some((x) => evalCondition(table, x, docId, attrs));
+    case 'not': return !evalCondition(table, c.child, docId, attrs);
+    case 'is_null': {
+      const v = targetValue(table, c.target, docId, attrs);
+      return (v === null || v === undefined) !== c.negate;
+    }
+    default: {
+      const v = targetValue(table, c.target, docId, attrs);
+      if (Array.isArray(v)) {
+        const each = (x: bigint) => holdsScalar(c, x);
+        return c.target.quantifier === 'all' ? v.length > 0 && v.every(each) : v.some(each);
+      }
+      return holdsScalar(c, v);
+    }
+  }
+}

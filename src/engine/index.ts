@@ -1,0 +1,71 @@
+/** The engine: open a data directory, run SphinxQL, get results in the one result model. */
+import { Store } from '../store/index.js';
+import { parseSql } from '../sql/parse-sql.js';
+import { asSearchError } from '../util/errors.js';
+import { Catalog } from './catalog.js';
+import type { ConfigTable } from './exec-ddl.js';
+import { executeStatement, type ExecContext } from './executor.js';
+import { IdGenerator } from './id-generator.js';
+import type { Engine, EngineOptions } from './engine.js';
+import type { Result } from './result.js';
+import { defaultSettings } from './server-vars.js';
+import type { Session } from './session.js';
+
+export type { Engine, EngineOptions } from './engine.js';
+export type { Result, RowsResult, OkResult, ErrorResult, ResultColumn, Cell, CellKind, SearchMeta } from './result.js';
+export { newSession, type Session } from './session.js';
+export type { ConfigTable } from './exec-ddl.js';
+
+const AUTO_ID_META = 'auto_id_reserved';
+
+export interface OpenOptions extends EngineOptions {
+  /** Table sections of the config file, by lower-cased name (TRUNCATE ... WITH RECONFIGURE). */
+  configTables?: Map<string, ConfigTable>;
+  /** server_id for auto ids (bits 56-62). */
+  serverId?: number;
+}
+
+class QuarryEngine implements Engine {
+  #closed = false;
+  constructor(private readonly ctx: ExecContext, private readonly store: Store) {}
+
+  async execute(sql: string, session: Session): Promise<Result[]> {
+    if (this.#closed) throw new Error('engine is closed');
+    let statements;
+    try {
+      statements = parseSql(sql);
+    } catch (e) {
+      const err = asSearchError(e);
+      return [{ kind: 'error', code: err.code, message: err.message }];
+    }
+    const out: Result[] = [];
+    for (const st of statements) {
+      try {
+        out.push(await executeStatement(this.ctx, st, session));
+      } catch (e) {
+        const err = asSearchError(e);
+        if (err.code === 'INTERNAL') console.error(e);
+        out.push({ kind: 'error', code: err.code, message: err.message });
+        break;
+      }
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.store.close();
+  }
+}
+
+export async function openEngine(opts: OpenOptions): Promise<Engine> {
+  const store = Store.open(opts.dataDir);
+  const catalog = Catalog.open(store);
+  const ids = new IdGenerator({
+    load: () => BigInt((store.getMeta(AUTO_ID_META) as string | undefined) ?? '0'),
+    save: (upTo) => store.setMeta(AUTO_ID_META, upTo.toString()),
+  }, opts.serverId ?? 0);
+  const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map() };
+  return new QuarryEngine(ctx, store);
+}

@@ -1,0 +1,92 @@
+/**
+ * The select list of a SELECT over a table: which columns come out, with which kind, and how each
+ * cell is read from a hit (its id, weight, attributes and stored text).
+ */
+import type { Column, ColumnType } from '../schema/types.js';
+import type { Expr, SelectItem } from '../sql/ast.js';
+import type { AttrValue } from '../index/types.js';
+import { SearchError } from '../util/errors.js';
+import type { Cell, CellKind, ResultColumn } from './result.js';
+import { orderedColumns } from './schema-text.js';
+import type { Table } from './table.js';
+
+export const KIND_OF: Record<ColumnType, CellKind> = {
+  text: 'string', string: 'string', uint: 'uint', bigint: 'bigint', float: 'float', bool: 'bool',
+  timestamp: 'timestamp', json: 'json', mva: 'mva', mva64: 'mva',
+};
+
+/** What one output row is made from. */
+export interface RowSource {
+  docId: bigint;
+  weight: number;
+  attrs: Map<string, AttrValue>;
+  /** Stored full-text fields by column name (only the ones the select list needs). */
+  text: Record<string, unknown>;
+}
+
+export interface OutColumn extends ResultColumn {
+  read: (r: RowSource) => Cell;
+  /** A stored text field this column needs fetched from the store. */
+  needsText?: string;
+  /** An aggregate: computed once over all matches. */
+  aggregate?: 'count';
+}
+
+function columnOut(c: Column, name: string): OutColumn {
+  if (c.type === 'text') {
+    return { name, kind: 'string', needsText: c.name, read: (r) => String(r.text[c.name] ?? '') };
+  }
+  return { name, kind: KIND_OF[c.type], read: (r) => (r.attrs.get(c.name) ?? null) as Cell };
+}
+
+/** `*`: id, stored full-text fields, then attributes (string attribute indexed counts as attribute). */
+function starColumns(table: Table): OutColumn[] {
+  const out: OutColumn[] = [{ name: 'id', kind: 'bigint', read: (r) => r.docId }];
+  for (const c of orderedColumns(table.schema)) {
+    if (c.type === 'text' && !c.stored) continue;
+    out.push(columnOut(c, c.name));
+  }
+  return out;
+}
+
+function jsonPathOut(c: Column, e: Expr & { kind: 'column' }, name: string): OutColumn {
+  return {
+    name, kind: 'json',
+    read: (r) => {
+      const raw = r.attrs.get(c.name);
+      let cur: unknown = typeof raw === 'string' ? JSON.parse(raw) : undefined;
+      for (const step of e.path) cur = cur == null ? undefined : (cur as Record<string | number, unknown>)[step];
+      return cur === undefined ? null : JSON.stringify(cur);
+    },
+  };
+}
+
+function exprColumn(table: Table, item: SelectItem): OutColumn {
+  const e = item.expr;
+  const name = item.alias ?? item.name;
+  if (e.kind === 'column') {
+    if (e.name.toLowerCase() === 'id' && !e.path.length) return { name, kind: 'bigint', read: (r) => r.docId };
+    const c = table.column(e.name);
+    if (!c) throw new SearchError('QUERY_ERROR', `table ${table.name}: parse error: unknown column: ${e.name}`);
+    if (e.path.length) return jsonPathOut(c, e, name);
+    return columnOut(c, name);
+  }
+  if (e.kind === 'call' && e.name === 'weight' && e.args.length === 0) {
+    return { name, kind: 'bigint', read: (r) => BigInt(r.weight) };
+  }
+  if (e.kind === 'call' && e.name === 'count' && !e.distinct && e.args.length === 1 && e.args[0].kind === 'star') {
+    return { name, kind: 'bigint', read: () => 0n, aggregate: 'count' };
+  }
+  if (e.kind === 'literal' && (e.value.kind === 'int' || e.value.kind === 'float' || e.value.kind === 'string')) {
+    const v = e.value;
+    if (v.kind === 'int') return { name, kind: 'bigint', read: () => BigInt(v.value) };
+    if (v.kind === 'float') return { name, kind: 'float', read: () => v.value };
+    return { name, kind: 'string', read: () => v.value };
+  }
+  throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+}
+
+/** The output columns of a select list. */
+export function selectColumns(table: Table, items: SelectItem[]): OutColumn[] {
+  return items.flatMap((item) => (item.expr.kind === 'star' ? starColumns(table) : [exprColumn(table, item)]));
+}

@@ -1,0 +1,38 @@
+/** Server-wide settings changeable with SET GLOBAL, and the system variables clients probe. */
+
+/** The version string clients see; Manticore's major version it follows, then our own. */
+export const VERSION = '29.2.2 quarry-0.1.0';
+export const VERSION_COMMENT = 'quarry: Manticore-compatible full-text search';
+
+export interface GlobalSettings {
+  /** Create tables on INSERT into a missing table (spec section 7); default on. */
+  auto_schema: boolean;
+  /** Allow queries made only of NOT terms; default off. */
+  not_terms_only_allowed: boolean;
+}
+
+export function defaultSettings(): GlobalSettings {
+  return { auto_schema: true, not_terms_only_allowed: false };
+}
+
+/** `@@name` values a client may select (`select @@version_comment limit 1`). */
+export function systemVariable(name: string, settings: GlobalSettings): string | number | null {
+  const key = name.toLowerCase().replace(/^(global|session|local)\./, '');
+  switch (key) {
+    case 'version_comment': return VERSION_COMMENT;
+    case 'version': return VERSION;
+    case 'auto_increment_increment': case 'autocommit': return 1;
+    case 'max_allowed_packet': return 134217728;
+    case 'character_set_client': case 'character_set_connection': case 'character_set_results':
+    case 'character_set_server': case 'character_set_database': return 'utf8mb4';
+    case 'collation_connection': case 'collation_server': case 'collation_database': return 'utf8mb4_general_ci';
+    case 'tx_isolation': case 'transaction_isolation': return 'REPEATABLE-READ';
+    case 'sql_mode': return '';
+    case 'lower_case_table_names': return 1;
+    case 'time_zone': case 'system_time_zone': return 'UTC';
+    case 'wait_timeout': case 'interactive_timeout': case 'net_write_timeout': return 28800;
+    case 'auto_schema': return settings.auto_schema ? 1 : 0;
+    case 'not_terms_only_allowed': return settings.not_terms_only_allowed ? 1 : 0;
+    default: return null;
+  }
+}
