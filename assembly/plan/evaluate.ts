@@ -5,14 +5,14 @@ import { TERMINATED, E_BAD_PLAN, E_BAD_SEGMENT } from "../util/codes";
 import { hdr, H_MAGIC, H_VERSION, H_ROWS, H_FIELDS, SEGMENT_MAGIC, SEGMENT_VERSION, DESC_BLOB, DESC_DELETED, bitIsSet } from "../segment/layout";
 import {
   PLAN_MAGIC, PLAN_HEADER_WORDS, P_MAGIC, P_RANKER, P_FLAGS, P_NWEIGHTS, P_WEIGHTS, P_ROOT, P_FILTERS,
-  P_NFILTERS, P_SORT, P_NSORT, P_ALLOW, SORT_KEY_WORDS, pword,
+  P_NFILTERS, P_SORT, P_NSORT, P_ALLOW, P_MAXQPOS, P_NQWORDS, SORT_KEY_WORDS, pword,
 } from "./format";
 import { arenaBytes, buildTree, checkTree } from "./node";
 import { next, setSegmentRows, sortByCost } from "./match";
 import { hitsReset } from "./hitbuf";
 import { filtersPrepare, filtersPass } from "./filters";
 import { topkReset, topkPush, topkDrain, sortDefault, sortClear, sortAdd } from "../rank/topk";
-import { scoreRow, setWeights } from "../rank/rankers";
+import { scoreRow, setWeights, setQueryShape } from "../rank/rankers";
 
 let total: u32 = 0;
 
@@ -70,6 +70,7 @@ function prepare(plan: usize, planLen: u32, blob: usize, ranked: bool): bool {
   const nw = pword(plan, P_NWEIGHTS);
   if (nw > 0 && pword(plan, P_WEIGHTS) + nw > planLen) return false;
   setWeights(plan + (<usize>pword(plan, P_WEIGHTS) << 2), nw);
+  setQueryShape(pword(plan, P_MAXQPOS), pword(plan, P_NQWORDS));
   if (!filtersPrepare(plan, pword(plan, P_FILTERS), pword(plan, P_NFILTERS), blob, planLen)) return false;
   const ns = pword(plan, P_NSORT);
   const at = pword(plan, P_SORT);

@@ -3,7 +3,8 @@
 // Header (PLAN_HEADER_WORDS):
 // | 0 magic "QPL1" | 1 ranker (RANK_*) | 2 flags (PF_*) | 3 numWeights | 4 weightsOff |
 // | 5 rootOff (0 = full scan) | 6 filtersOff | 7 numFilters | 8 sortOff | 9 numSortKeys |
-// | 10 allowPtr (host row-allow bitmap in linear memory, 0 = none) | 11 maxQpos | 12..15 reserved |
+// | 10 allowPtr (host row-allow bitmap in linear memory, 0 = none) | 11 maxQpos (largest keyword
+// | qpos) | 12 numKeywords (distinct query words) | 13..15 reserved |
 // Offsets are word indices into the plan. weights: numWeights i32 user field weights.
 //
 // Nodes, pre-order; every node starts | op | size (words of the whole subtree) |:
@@ -40,6 +41,7 @@ export const P_SORT: u32 = 8;
 export const P_NSORT: u32 = 9;
 export const P_ALLOW: u32 = 10;
 export const P_MAXQPOS: u32 = 11;
+export const P_NQWORDS: u32 = 12;
 
 /** Query repeats a keyword: the proximity rankers take Manticore's HANDLE_DUPES path. */
 export const PF_DUPES: u32 = 1;

@@ -1,6 +1,7 @@
 // Rankers: the row weight from a matched node, as Manticore's ExtRanker_* / RankerState_* do.
 
-import { RANK_NONE, RANK_BM25, RANK_PROXIMITY_BM25, RANK_PROXIMITY, RANK_WORDCOUNT, RANK_FIELDMASK, PF_DUPES, PF_SINGLE_WORD } from "../plan/format";
+import { RANK_NONE, RANK_BM25, RANK_PROXIMITY_BM25, RANK_PROXIMITY, RANK_WORDCOUNT, RANK_FIELDMASK, RANK_SPH04, RANK_MATCHANY, PF_DUPES, PF_SINGLE_WORD } from "../plan/format";
+import { sph04Rank, matchAnyRank } from "./sph04";
 import { nget, N_HLEN } from "../plan/node";
 import { nodeHits } from "../plan/hits";
 import { hitPos } from "../plan/hitbuf";
@@ -10,6 +11,14 @@ import { computeLcs, lcsOf, MAX_FIELDS } from "./lcs";
 /** Manticore's SPH_BM25_SCALE: LCS and field sums are scaled by it next to the BM25 part. */
 const SCALE: i32 = 1000;
 const weights = new StaticArray<i32>(MAX_FIELDS);
+let maxQpos: i32 = 0;
+let qwords: i32 = 0;
+
+/** The query's largest keyword position (sph04 exact hits) and keyword count (matchany). */
+export function setQueryShape(maxQ: u32, words: u32): void {
+  maxQpos = <i32>maxQ;
+  qwords = <i32>words;
+}
 
 /** Copies `n` user field weights; missing ones default to 1. */
 export function setWeights(p: usize, n: u32): void {
@@ -53,6 +62,14 @@ export function scoreRow(node: usize, ranker: u32, flags: u32, numFields: u32): 
     }
     return r;
   }
-  // proximity_bm25 (and, until they land, matchany and sph04)
+  if (ranker == RANK_SPH04) {
+    const s = nodeHits(node);
+    return bm25Part(tfidf(node)) + sph04Rank(s, nget(node, N_HLEN), dupes, maxQpos, weights, numFields) * SCALE;
+  }
+  if (ranker == RANK_MATCHANY) {
+    const s = nodeHits(node);
+    return matchAnyRank(s, nget(node, N_HLEN), qwords, weights, numFields);
+  }
+  // proximity_bm25
   return bm25Part(tfidf(node)) + lcsRank(node, dupes, numFields) * SCALE;
 }

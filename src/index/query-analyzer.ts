@@ -43,6 +43,7 @@ class Analyzer {
   #kwIndex = new Map<string, number>();
   dupes = false;
   qpos = 1;
+  maxTermQpos = 0;
   constructor(private readonly fields: string[]) {}
 
   fieldMask(limit: FieldLimit | undefined, inherited: number): { mask: number; maxPos: number } {
@@ -72,6 +73,7 @@ class Analyzer {
       this.dupes = true;
       weighted = false;
     }
+    if (qpos > this.maxTermQpos) this.maxTermQpos = qpos;
     const flags = (t.fieldStart ? TF_FIELD_START : 0) | (t.fieldEnd ? TF_FIELD_END : 0);
     return { kind: 'term', kw, weighted, qpos, fieldMask: own.mask, maxPos: own.maxPos, flags, boost: t.boost ?? 1 };
   }
@@ -158,6 +160,6 @@ export function analyzeQuery(root: QueryNode, fields: string[]): Analyzed {
     keywords: a.keywords,
     dupes: a.dupes,
     singleWord: tree.kind === 'term',
-    maxQpos: a.qpos - 1,
+    maxQpos: a.maxTermQpos,
   };
 }

@@ -57,7 +57,7 @@ export function searchSegments(schema: IndexSchema, segments: Segment[], totalDo
         ranker: planned?.ranker ?? 0, flags: planned?.flags ?? 0, weights,
         root: planned ? segmentPlan(planned, seg) : null,
         filters: filters.core, sort: segmentSort(keys, seg, owned), allowPtr,
-        maxQpos: planned?.analyzed.maxQpos ?? 0,
+        maxQpos: planned?.analyzed.maxQpos ?? 0, numKeywords: planned?.analyzed.keywords.length ?? 0,
       };
       const top = runPlan(seg.core, seg.descPtr, encodePlan(spec), window);
       totalFound += top.total;

@@ -55,5 +55,6 @@ export function encodePlan(spec: PlanSpec): Uint32Array {
   for (const k of spec.sort) out.push(k.kind, k.ref >>> 0, k.desc ? 1 : 0);
   out[10] = spec.allowPtr >>> 0;
   out[11] = spec.maxQpos;
+  out[12] = spec.numKeywords ?? 0;
   return Uint32Array.from(out);
 }

@@ -85,5 +85,8 @@ export interface PlanSpec {
   sort: PlanSortKey[];
   /** Address of a row-allow bitmap in core memory, 0 = none. */
   allowPtr: number;
+  /** Largest keyword qpos (sph04's exact-hit test). */
   maxQpos: number;
+  /** Distinct query keywords (matchany). */
+  numKeywords?: number;
 }

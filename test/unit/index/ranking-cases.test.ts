@@ -123,3 +123,25 @@ describe('test_054 quorum', () => {
     expect(ids(idx, req(quorum('hello heaven', 1)))).toEqual([['1', 1571]]);
   });
 });
+
+describe('test_037b sph04', () => {
+  const schema: IndexSchema = { fields: ['title', 'body'], attrs: [] };
+  const idx = new RtIndex(schema);
+  idx.addBatch([
+    [11, 'market street'], [12, 'market street west'], [13, 'north market street'], [14, 'farmers market street north'],
+    [15, 'flower street market'], [16, 'market street is so very market street'],
+  ].map(([id, title]) => doc(schema, id, { title: String(title) })));
+  it('exact field, field start, elsewhere, reversed', () => {
+    expect(ids(idx, req(and(t('market'), t('street')), { ranker: 'sph04' }))).toEqual([
+      ['11', 11290], ['12', 10290], ['16', 10212], ['13', 8290], ['14', 8290], ['15', 4290],
+    ]);
+  });
+  it('matchany counts matched keywords and phrase runs', () => {
+    // 2 fields of weight 1, 2 keywords: phraseK = 4; 2 keywords + (lcs 2 - 1) * 4 = 6; reversed: 2 + 0
+    const r = ids(idx, req(or(t('market'), t('street')), { ranker: 'matchany', sort: [{ attr: 'id', desc: false }] }));
+    expect(r).toEqual([['11', 6], ['12', 6], ['13', 6], ['14', 6], ['15', 2], ['16', 6]]);
+  });
+  it('fieldmask', () => {
+    expect(ids(idx, req(t('market'), { ranker: 'fieldmask', limit: 1 }))).toEqual([['11', 1]]);
+  });
+});
