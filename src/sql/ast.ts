@@ -46,7 +46,10 @@ export type BinaryOp =
 export interface BinaryExpr extends ExprBase { kind: 'binary'; op: BinaryOp; left: Expr; right: Expr }
 /** `{limit=50, before_match='<i>'}`: the option map of HIGHLIGHT() and friends. */
 export interface MapExpr extends ExprBase { kind: 'map'; entries: NamedValue[] }
-/** `@@version_comment`, `@@session.auto_increment_increment` (system) or `@name` (user variable). */
+/**
+ * `@@version_comment` or `@@session.auto_increment_increment` (system: `name` without `@@`, any
+ * `session.`/`global.` prefix kept as typed) or `@name` (a user variable, `name` without `@`).
+ */
 export interface VariableExpr extends ExprBase { kind: 'variable'; name: string; system: boolean }
 export interface IsNullExpr extends ExprBase { kind: 'is_null'; operand: Expr; negate: boolean }
 
@@ -62,7 +65,10 @@ export interface ListValue { kind: 'list'; entries: NamedValue[] }
 export interface CallValue { kind: 'call'; name: string; arg: string }
 export type OptionValue = Literal | IdentValue | ListValue | CallValue;
 
-/** `name = value` in OPTION clauses, option maps and lists; `name` lower-cased. */
+/**
+ * `name = value` in OPTION clauses, option maps and lists. `name` is lower-cased, except inside a
+ * ListValue, whose names are field names (`field_weights=(Title=10)`) and keep their case.
+ */
 export interface NamedValue { name: string; value: OptionValue }
 
 // ---------------------------------------------------------------------------------------------------

@@ -74,10 +74,10 @@ function parseAnd(c: Cursor): Node {
 }
 
 function parseNot(c: Cursor): Node {
-  if (c.acceptKw('NOT')) return { kind: 'not', child: parseNot(c) };
+  if (c.acceptKw('NOT')) return { kind: 'not', child: c.nested(() => parseNot(c)) };
   if (c.isPunct('(')) {
     c.next();
-    const inner = parseOr(c);
+    const inner = c.nested(() => parseOr(c));
     c.expectPunct(')');
     return inner;
   }

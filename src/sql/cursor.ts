@@ -3,10 +3,17 @@ import { SearchError } from '../util/errors.js';
 import { describeWord, type Dialect } from './keywords.js';
 import type { Token } from './lexer.js';
 
+/**
+ * Deepest nesting of parentheses, NOT and unary minus accepted; deeper input would overflow the JS
+ * stack. Bison's parser stack gives up likewise, with `memory exhausted`.
+ */
+export const MAX_NESTING = 128;
+
 export class Cursor {
   /** The Pnn prefix of errors raised now; parsers switch it per statement family. */
   dialect: Dialect = 'P01';
   pos = 0;
+  private depth = 0;
 
   constructor(readonly src: string, readonly toks: Token[]) {}
 
@@ -52,6 +59,16 @@ export class Cursor {
   expectPunct(p: string, expecting: string[] = []): Token {
     if (!this.isPunct(p)) this.fail(expecting);
     return this.next();
+  }
+
+  /** Runs `fn` one nesting level deeper, failing with `memory exhausted` past MAX_NESTING. */
+  nested<T>(fn: () => T): T {
+    if (++this.depth > MAX_NESTING) this.failWith('memory exhausted');
+    try {
+      return fn();
+    } finally {
+      this.depth--;
+    }
   }
 
   /** Throws `syntax error, unexpected <tok>[, expecting a or b] near '<rest>'` at the current token. */

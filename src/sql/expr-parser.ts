@@ -54,11 +54,11 @@ function parseUnary(c: Cursor): Expr {
       return { kind: 'literal', value, text: c.textFrom(startTok) };
     }
     c.next();
-    const operand = parseUnary(c);
+    const operand = c.nested(() => parseUnary(c));
     return { kind: 'unary', op: '-', operand, text: c.textFrom(startTok) };
   }
   if (c.acceptKw('NOT')) {
-    const operand = parseUnary(c);
+    const operand = c.nested(() => parseUnary(c));
     return { kind: 'unary', op: 'not', operand, text: c.textFrom(startTok) };
   }
   return parsePostfix(c, parsePrimary(c), startTok);
@@ -98,7 +98,7 @@ export function parsePrimary(c: Cursor): Expr {
     case 'punct':
       if (t.value === '(') {
         c.next();
-        const inner = parseExpr(c);
+        const inner = c.nested(() => parseExpr(c));
         c.expectPunct(')');
         return { ...inner, text: c.textFrom(t) };
       }
@@ -152,7 +152,7 @@ function parseCall(c: Cursor, nameTok: Token): Expr {
   c.next();
   c.expectPunct('(');
   const distinct = c.acceptKw('DISTINCT');
-  const args = parseArgList(c);
+  const args = c.nested(() => parseArgList(c));
   const expr: Expr = { kind: 'call', name: nameTok.value.toLowerCase(), args, text: c.textFrom(nameTok) };
   if (distinct) expr.distinct = true;
   return expr;

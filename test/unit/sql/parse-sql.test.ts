@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_NESTING } from '../../../src/sql/cursor.js';
 import { parseSql } from '../../../src/sql/parse-sql.js';
 import { SearchError } from '../../../src/util/errors.js';
 import { errorOf, one } from './helpers.js';
@@ -76,7 +77,7 @@ describe('parseSql: error texts', () => {
       } catch (e) {
         if (!(e instanceof SearchError) || e.code !== 'PARSE_ERROR') throw e;
       }
-    }), { numRuns: 500 });
+    }), { numRuns: 300 });
   });
 
   it('only ever throws SearchError PARSE_ERROR on mutilated real statements', () => {
@@ -101,6 +102,17 @@ describe('parseSql: error texts', () => {
 });
 
 describe('parseSql: size', () => {
+  it('accepts nesting up to MAX_NESTING and reports deeper input instead of overflowing the stack', () => {
+    const deep = (n: number, open: string, close: string, core: string) => open.repeat(n) + core + close.repeat(n);
+    expect(one(`SELECT ${deep(MAX_NESTING - 1, '(', ')', 'a')} FROM t`, 'select').items[0]!.expr).toMatchObject({ kind: 'column', name: 'a' });
+    expect(errorOf(`SELECT ${deep(100000, '(', ')', 'a')} FROM t`)).toMatch(/^P01: memory exhausted near '\(/);
+    expect(errorOf(`SELECT * FROM t WHERE ${deep(100000, '(', ')', 'a=1')}`)).toMatch(/^P01: memory exhausted/);
+    expect(errorOf(`SELECT * FROM t WHERE ${'NOT '.repeat(100000)} a=1`)).toMatch(/^P01: memory exhausted/);
+    expect(errorOf(`SELECT ${'- '.repeat(100000)}1 FROM t`)).toMatch(/^P01: memory exhausted/);
+    expect(errorOf(`SELECT ${deep(100000, 'f(', ')', '1')} FROM t`)).toMatch(/^P01: memory exhausted/);
+    expect(one(`SELECT ${deep(MAX_NESTING - 1, 'f(', ')', '1')} FROM t`, 'select').items[0]!.expr).toMatchObject({ kind: 'call', name: 'f' });
+  });
+
   it('parses an INSERT of 1000 text rows in one pass', () => {
     const rows = Array.from({ length: 1000 }, (_, i) => `(${i + 1}, 'document number ${i} with some text \\'quoted\\'', ${i % 7}, 1.5)`);
     const stmt = one(`INSERT INTO t (id, title, gid, price) VALUES ${rows.join(', ')}`, 'insert');
