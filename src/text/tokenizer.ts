@@ -87,6 +87,7 @@ export class Tokenizer {
     const len = input.length;
     const bmp = this.table.bmp;
     for (;;) {
+      if (!this.queryMode) this.scanPlain();
       if (this.pos >= len) return this.finish(len);
       const at = this.pos;
       let cp = input.charCodeAt(at);
@@ -130,6 +131,50 @@ export class Tokenizer {
       this.accumulate(entry & CODE_MASK, cp, width);
       this.pos = at + width;
     }
+  }
+
+  /**
+   * The hot loop: skips plain separators and accumulates plain BMP word characters (no flags),
+   * stopping at anything that needs the general path (a token end, flags, surrogates).
+   */
+  private scanPlain(): void {
+    const input = this.input;
+    const len = input.length;
+    const bmp = this.table.bmp;
+    const buf = this.buf;
+    let pos = this.pos;
+    let cps = this.cps;
+    let bytes = this.bytes;
+    let bufLen = this.bufLen;
+    let lower = this.asciiLower;
+    while (pos < len) {
+      const c = input.charCodeAt(pos);
+      if ((c & 0xf800) === 0xd800) break;
+      const code = bmp[c];
+      if (code === 0) {
+        if (cps > 0 || this.afterBoundaryChar) break;
+        pos++;
+        continue;
+      }
+      if (code > CODE_MASK) break;
+      this.afterBoundaryChar = false;
+      if (cps === 0) this.start = pos;
+      const need = code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+      if (cps < MAX_TOKEN_CODEPOINTS && bytes + need <= MAX_TOKEN_BYTES) {
+        cps++;
+        bytes += need;
+        buf[bufLen++] = code;
+        if (lower && !(c < 0x80 && (code === c || (c >= 0x41 && c <= 0x5a && code === (c | 0x20))))) lower = false;
+      } else {
+        lower = false;
+      }
+      pos++;
+    }
+    this.pos = pos;
+    this.cps = cps;
+    this.bytes = bytes;
+    this.bufLen = bufLen;
+    this.asciiLower = lower;
   }
 
   /** Codepoint at `at` with its width in code units; lone surrogates read as U+FFFD. */
