@@ -18,6 +18,8 @@ describe('issueFor', () => {
     expect(issueFor(kase('highlight-json', http))).toBe(6);
     expect(issueFor(kase('call-snippets', { sql: 'CALL SNIPPETS(1)' }))).toBe(6);
     expect(issueFor(kase('truncate', { sql: 'TRUNCATE TABLE t' }))).toBe(2);
+    expect(issueFor(kase('errors', { http: { method: 'POST', path: '/search', body: {} } }))).toBe(3);
+    expect(issueFor(kase('errors', { http: { method: 'POST', path: '/cli_json', body: 'x' } }))).toBe(2);
   });
 });
 

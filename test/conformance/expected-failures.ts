@@ -14,13 +14,23 @@ export const DEFAULT_REASON = 'not yet implemented';
 /** Statements that read per-connection state, which only a MySQL connection (or keep-alive) carries. */
 const SESSION_STATEMENTS = /^\s*(show\s+(meta|warnings|status|profile)|select\s+(last_insert_id|@@|database\s*\())/i;
 
-/** The issue a failing case belongs to, by what it exercises. */
+/** The JSON API endpoints (Manticore's names and their `json/` aliases). */
+const JSON_ENDPOINT = /^\/(json\/)?(search|insert|create|replace|index|update|delete|bulk|_bulk|pq)\b/;
+
+/**
+ * The issue a failing case belongs to, by what it exercises: highlighting and snippets 6, query
+ * syntax and ranking 5, per-connection state (needs the MySQL protocol) 4, the JSON API 3 (the
+ * http-insert, http-search-match and update-delete areas, and JSON requests in any other area), the
+ * rest (SQL, engine) 2.
+ */
 export function issueFor(c: Case): number {
-  if (c.request.some((s) => isSqlStep(s) && SESSION_STATEMENTS.test(s.sql))) return 4; // MySQL protocol
-  const httpRequest = c.request.some((s) => !isSqlStep(s));
-  if (httpRequest && ['http-insert', 'http-search-match', 'update-delete'].includes(c.area)) return 3; // JSON API
-  if (c.area === 'query-syntax' || c.area === 'ranking') return 5;
   if (c.area.startsWith('highlight-') || c.area === 'call-snippets') return 6;
+  if (c.area === 'query-syntax' || c.area === 'ranking') return 5;
+  if (c.request.some((s) => isSqlStep(s) && SESSION_STATEMENTS.test(s.sql))) return 4;
+  const jsonRequest = c.request.some((s) => !isSqlStep(s) && JSON_ENDPOINT.test(s.http.path));
+  if (jsonRequest) return 3;
+  const httpRequest = c.request.some((s) => !isSqlStep(s));
+  if (httpRequest && ['http-insert', 'http-search-match', 'update-delete'].includes(c.area)) return 3;
   return 2;
 }
 

@@ -40,14 +40,24 @@ async function restoreServerConfig(client: HttpClient, config: Record<string, un
   }
 }
 
+/** Drops every table, so each case meets the empty server the cases are written for. */
+export async function dropAllTables(client: HttpClient): Promise<void> {
+  const tables = await client.sql('SHOW TABLES');
+  if (tables.kind !== 'rows') return;
+  for (const [name] of tables.rows) {
+    if (name) await client.sql(`DROP TABLE IF EXISTS ${name}`);
+  }
+}
+
 /**
- * Runs `c`. Setup steps may fail (the README says failed setup is not part of the case); the last
+ * Runs `c` on an emptied server. Setup steps may fail (the README says failed setup is not part of the case); the last
  * request step's outcome is compared. A transport fault fails the case with its message.
  */
 export async function runCase(client: HttpClient, c: Case): Promise<CaseResult> {
   const diffs: string[] = [];
   const config = c.server_config ?? {};
   try {
+    await dropAllTables(client);
     await applyServerConfig(client, config, diffs);
     for (const step of c.setup) await runStep(client, step);
     let outcome: Outcome | undefined;
