@@ -30,6 +30,11 @@ export interface TermNode {
   boost?: number;
   wildcard?: boolean;
   field?: FieldLimit;
+  /**
+   * Query position (Manticore's atom position, 1-based), set by the parser. Ranking (LCS) compares
+   * these with document positions; they are not always consecutive (`*` gaps, `"a b"/2 c`).
+   */
+  pos?: number;
 }
 
 /** `"a b c"`, with `*` gaps: `"a * b"` puts b two positions after a. */

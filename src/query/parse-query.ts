@@ -1,0 +1,62 @@
+/**
+ * Full-text query parser: Manticore's extended query syntax (SQL `MATCH('...')`, JSON
+ * `query_string`) to the query tree of `ast.ts`, with Manticore's error and warning texts.
+ */
+import type { ParsedQuery } from './ast.js';
+import type { ScannerOptions } from './char-scanner.js';
+import { isNameChar, type FieldContext } from './field-spec.js';
+import { QueryGrammar, QuerySyntaxError } from './query-grammar.js';
+import { QueryLexer } from './query-lexer.js';
+import { simplify } from './simplify.js';
+import { nothing, toAst } from './to-ast.js';
+import { fixupTree } from './tree-fixup.js';
+import type { XqNode } from './xq-node.js';
+
+export interface ParseOptions extends ScannerOptions {
+  /** searchd `not_terms_only_allowed`: a query of only NOT terms means "all documents except". */
+  notTermsOnlyAllowed?: boolean;
+  /** The table's full-text fields: `@name` is checked against them (case-insensitively). */
+  fields?: string[];
+  /** Words the table turns into nothing (stopwords, too short): they vanish but keep their position. */
+  isNullWord?: (word: string) => boolean;
+}
+
+const RELAXED = '@@relaxed';
+
+/**
+ * Parses query text. `''` is an EmptyNode (a full scan); text whose every word vanished is an OR
+ * without children (matches nothing). Throws SearchError('PARSE_ERROR') with Manticore's message,
+ * e.g. `P08: syntax error, unexpected '/' near '/Tech'` or `query error: query is non-computable
+ * (single NOT operator)`; the caller prefixes `table <name>: `. Manticore reports only the last
+ * of `warnings`.
+ */
+export function parseQuery(text: string, opts: ParseOptions = {}): ParsedQuery {
+  if (text === '') return { root: { kind: 'empty' }, warnings: [] };
+  const parsed = parseToWorkingTree(text, opts);
+  const fixed = fixupTree(parsed.root, opts.notTermsOnlyAllowed === true);
+  const warnings = [...parsed.warnings, ...fixed.warnings];
+  if (!fixed.root) return { root: nothing(), warnings };
+  const root = simplify(toAst(fixed.root, warnings));
+  return { root, warnings };
+}
+
+/** Lexes and parses into the working tree, before Manticore's fix-ups. */
+export function parseToWorkingTree(text: string, opts: ParseOptions): { root: XqNode | null; warnings: string[] } {
+  let query = text;
+  let relaxed = false;
+  if (query.startsWith(RELAXED) && !isNameChar(query[RELAXED.length])) {
+    query = query.slice(RELAXED.length);
+    relaxed = true;
+  }
+  const warnings: string[] = [];
+  const field: FieldContext = { fields: opts.fields, relaxed, json: false, warn: (m) => warnings.push(`query warning: ${m}`) };
+  const lexer = new QueryLexer(query, { ...opts, field });
+  lexer.warnings = warnings;
+  try {
+    return { root: new QueryGrammar(lexer).parse(), warnings };
+  } catch (e) {
+    // Manticore ignores a syntax error when no token was read at all (only junk or spaces).
+    if (e instanceof QuerySyntaxError && lexer.empty) return { root: null, warnings };
+    throw e;
+  }
+}
