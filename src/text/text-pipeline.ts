@@ -7,6 +7,7 @@ import {
 } from './charset-table.js';
 import { HtmlStripper } from './html-strip.js';
 import { stemEn } from './stem-en.js';
+import { stemRu } from './stem-ru.js';
 import { Stopwords } from './stopwords.js';
 import { TermDictionary, type StemFn } from './term-dictionary.js';
 import { parseTextSettings, type Stemmer, type TextSettings } from './text-settings.js';
@@ -48,7 +49,7 @@ export interface PipelineOptions {
   shareDir?: string;
 }
 
-const STEMMERS: Record<Stemmer, StemFn | undefined> = { stem_en: stemEn, stem_ru: undefined };
+const STEMMERS: Record<Stemmer, StemFn> = { stem_en: stemEn, stem_ru: stemRu };
 
 const charsetCache = new Map<string, CharsetTable>();
 
@@ -70,11 +71,7 @@ function charsetFor(ts: TextSettings): CharsetTable {
 }
 
 function stemmersFor(ts: TextSettings): StemFn[] {
-  return ts.morphology.map((name) => {
-    const fn = STEMMERS[name];
-    if (!fn) throw new SearchError('UNSUPPORTED', `morphology '${name}' is not supported`);
-    return fn;
-  });
+  return ts.morphology.map((name) => STEMMERS[name]);
 }
 
 /** Builds the pipeline for a table; invalid settings throw SearchError with Manticore's texts. */
