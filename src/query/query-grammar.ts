@@ -52,6 +52,12 @@ export class QueryGrammar {
   }
 
   private expect(...types: TokType[]): LexToken {
+    if (!this.at(...types)) this.fail();
+    return this.advance();
+  }
+
+  /** For the states where these are the only tokens bison accepts, so its message lists them. */
+  private expectOnly(...types: TokType[]): LexToken {
     if (!this.at(...types)) this.fail(types);
     return this.advance();
   }
@@ -206,7 +212,7 @@ export class QueryGrammar {
     this.advance();
     if (this.at('"')) {
       this.advance();
-      if (this.at('~')) { this.advance(); this.expect('INT'); } else if (this.at('/')) { this.advance(); this.expect('INT', 'FLOAT'); }
+      if (this.at('~')) { this.advance(); this.expectOnly('INT'); } else if (this.at('/')) { this.advance(); this.expectOnly('INT', 'FLOAT'); }
       return null;
     }
     const inner = this.phrase();
@@ -214,14 +220,14 @@ export class QueryGrammar {
     const stars = [...this.lex.phraseStars];
     if (this.at('~')) {
       this.advance();
-      const n = this.expect('INT');
+      const n = this.expectOnly('INT');
       if (inner) inner.opArg = n.value!;
       setPhrase(inner, false, 'proximity', stars);
       return inner;
     }
     if (this.at('/')) {
       this.advance();
-      const n = this.expect('INT', 'FLOAT');
+      const n = this.expectOnly('INT', 'FLOAT');
       if (inner && n.type === 'INT') inner.opArg = n.value!;
       if (inner && n.type === 'FLOAT') {
         inner.opArg = quorumPercent(n.value!);
