@@ -12,11 +12,14 @@ import {
 } from './expected-failures.js';
 import { runCase, type CaseResult } from './run-case.js';
 import { ServerProcess } from './server-process.js';
+import { loadTranscripts } from './transcripts.js';
 import { HttpClient } from './transport.js';
 
 /** The repository root: this file runs as dist/test/conformance/run.js. */
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const EXPECTED_FILE = join(ROOT, 'test/conformance/expected-failures.json');
+/** Our own `.case` transcripts (read from the source tree; they are data, not compiled). */
+const OWN_TRANSCRIPTS = join(ROOT, 'test/conformance');
 
 interface Options {
   areas: string[];
@@ -101,7 +104,7 @@ function printAreas(results: CaseResult[]): void {
 async function main(): Promise<number> {
   const o = parseOptions(process.argv.slice(2));
   const dir = casesDir(process.env.QUARRY_CONFORMANCE_DIR ?? resolve(ROOT, '../shared/conformance'));
-  const cases = selectCases(loadCases(dir), o);
+  const cases = selectCases([...loadCases(dir), ...loadTranscripts(OWN_TRANSCRIPTS)], o);
   if (cases.length === 0) throw new Error(`no cases selected from ${dir}`);
   const results = await runAll(cases, o.verbose);
   const failed = new Set(results.filter((r) => !r.pass).map((r) => r.id));
