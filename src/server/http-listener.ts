@@ -8,6 +8,8 @@ import type { ListenAddress } from './listen.js';
 
 /** Idle keep-alive connections are dropped after this long (Node's default is 5 s). */
 export const HTTP_KEEP_ALIVE_MS = 65_000;
+/** On shutdown, requests in flight get this long to finish before their connections are cut. */
+export const HTTP_CLOSE_GRACE_MS = 5_000;
 
 export interface HttpListener {
   host: string;
@@ -44,7 +46,11 @@ export async function startHttpListener(
     port: bound.port,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        const cut = setTimeout(() => server.closeAllConnections(), HTTP_CLOSE_GRACE_MS);
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
         server.closeIdleConnections();
       }),
   };

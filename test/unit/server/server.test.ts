@@ -88,6 +88,18 @@ describe('startServer (with an engine double)', () => {
     server = undefined;
   });
 
+  it('stops while a client holds an idle keep-alive connection', async () => {
+    const engine = new EngineDouble({ 'select 1': [rows([{ name: '1', kind: 'bigint' }], [[1n]])] });
+    server = await startServer({ command: 'serve', dataDir: dir, http: '127.0.0.1:0' }, async () => engine);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    await post(server.http.port, '/cli_json', 'select 1', agent);
+    const stopped = server.stop().then(() => 'stopped');
+    const timeout = new Promise((res) => setTimeout(() => res('still open'), 4_000));
+    expect(await Promise.race([stopped, timeout])).toBe('stopped');
+    agent.destroy();
+    server = undefined;
+  });
+
   it('closes the engine again when the port is taken', async () => {
     const first = new EngineDouble({});
     server = await startServer({ command: 'serve', dataDir: dir, http: '127.0.0.1:0' }, async () => first);
