@@ -93,9 +93,13 @@ describe('startServer (with an engine double)', () => {
     server = await startServer({ command: 'serve', dataDir: dir, http: '127.0.0.1:0' }, async () => engine);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     await post(server.http.port, '/cli_json', 'select 1', agent);
-    const stopped = server.stop().then(() => 'stopped');
-    const timeout = new Promise((res) => setTimeout(() => res('still open'), 4_000));
-    expect(await Promise.race([stopped, timeout])).toBe('stopped');
+    const socketClosed = new Promise<void>((res) => {
+      const sockets = Object.values(agent.freeSockets).flat();
+      expect(sockets).toHaveLength(1);
+      sockets[0]!.once('close', () => res());
+    });
+    await server.stop();
+    await socketClosed; // the server ended the idle connection itself
     agent.destroy();
     server = undefined;
   });
