@@ -10,11 +10,22 @@ export function bitWidth(values: ArrayLike<number>, start: number, n: number): n
   return max === 0 ? 0 : 32 - Math.clz32(max);
 }
 
+/** Words a packed run of n values at `bits` takes, padding included. */
+export function packedWords(n: number, bits: number): number {
+  return Math.ceil((n * bits) / 32) + PACK_PADDING / 4;
+}
+
 /** Packs values[start, start+n) at `bits` each into u32 words (LSB first), plus padding words. */
 export function packBits(values: ArrayLike<number>, start: number, n: number, bits: number): Uint32Array {
-  const words = new Uint32Array(Math.ceil((n * bits) / 32) + PACK_PADDING / 4);
-  if (bits === 0) return words;
-  let bitPos = 0;
+  const words = new Uint32Array(packedWords(n, bits));
+  packInto(words, 0, values, start, n, bits);
+  return words;
+}
+
+/** Packs into `words` from index `at` (which must be zeroed); the run takes packedWords(n, bits). */
+export function packInto(words: Uint32Array, at: number, values: ArrayLike<number>, start: number, n: number, bits: number): void {
+  if (bits === 0) return;
+  let bitPos = at * 32;
   for (let i = start; i < start + n; i++) {
     const v = values[i] >>> 0;
     const w = bitPos >>> 5;
@@ -23,7 +34,6 @@ export function packBits(values: ArrayLike<number>, start: number, n: number, bi
     if (off + bits > 32) words[w + 1] = (words[w + 1] | (v >>> (32 - off))) >>> 0;
     bitPos += bits;
   }
-  return words;
 }
 
 /** Reads `n` values of `bits` bits from `words` (LSB first): the host twin of the core's unpack. */

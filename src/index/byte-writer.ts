@@ -2,6 +2,8 @@
 export class ByteWriter {
   bytes = new Uint8Array(1 << 16);
   view = new DataView(this.bytes.buffer);
+  /** Word view of the same buffer (re-made on growth); index = byte offset / 4. */
+  words32 = new Uint32Array(this.bytes.buffer);
   length = 0;
 
   ensure(extra: number): void {
@@ -13,6 +15,7 @@ export class ByteWriter {
     next.set(this.bytes.subarray(0, this.length));
     this.bytes = next;
     this.view = new DataView(next.buffer);
+    this.words32 = new Uint32Array(next.buffer);
   }
 
   /** Pads with zeros to a multiple of `n` bytes. */
@@ -45,7 +48,8 @@ export class ByteWriter {
 
   words(w: Uint32Array): void {
     this.ensure(w.byteLength);
-    this.bytes.set(new Uint8Array(w.buffer, w.byteOffset, w.byteLength), this.length);
+    if (this.length % 4 === 0) this.words32.set(w, this.length >>> 2);
+    else this.bytes.set(new Uint8Array(w.buffer, w.byteOffset, w.byteLength), this.length);
     this.length += w.byteLength;
   }
 

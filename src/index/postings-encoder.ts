@@ -1,6 +1,6 @@
 /** Encodes one term's postings into blocks of 128: bit-packed rowId deltas and tf-1, skip entries. */
 import { ByteWriter } from './byte-writer.js';
-import { bitWidth, packBits } from './bitpack.js';
+import { bitWidth, packInto, packedWords } from './bitpack.js';
 import { BLOCK_LEN, SKIP_WORDS } from './segment-layout.js';
 
 /** One term's postings while a segment is built: ascending rows, tf per row, hitpos per hit. */
@@ -9,6 +9,10 @@ export interface TermPostings {
   tfs: number[];
   positions: number[];
 }
+
+/** Scratch for one block, reused across terms. */
+const deltas = new Uint32Array(BLOCK_LEN);
+const tfm1 = new Uint32Array(BLOCK_LEN);
 
 /**
  * Writes the skip entries then the packed blocks of one term at the writer's end.
@@ -20,8 +24,6 @@ export function encodePostings(w: ByteWriter, p: TermPostings, posBase: number):
   const blocks = Math.ceil(n / BLOCK_LEN);
   w.align(4);
   const skipOff = w.reserve(blocks * SKIP_WORDS * 4);
-  const deltas = new Uint32Array(BLOCK_LEN);
-  const tfm1 = new Uint32Array(BLOCK_LEN);
   let prev = 0;
   let posStart = posBase;
   for (let b = 0; b < blocks; b++) {
@@ -34,10 +36,10 @@ export function encodePostings(w: ByteWriter, p: TermPostings, posBase: number):
     }
     const docBits = bitWidth(deltas, 0, count);
     const tfBits = bitWidth(tfm1, 0, count);
-    const docOff = w.length;
-    w.words(packBits(deltas, 0, count, docBits));
-    const tfOff = w.length;
-    w.words(packBits(tfm1, 0, count, tfBits));
+    const docOff = w.reserve(packedWords(count, docBits) * 4);
+    packInto(w.words32, docOff >>> 2, deltas, 0, count, docBits);
+    const tfOff = w.reserve(packedWords(count, tfBits) * 4);
+    packInto(w.words32, tfOff >>> 2, tfm1, 0, count, tfBits);
     const e = skipOff + b * SKIP_WORDS * 4;
     w.setU32(e, prev);
     w.setU32(e + 4, docOff);

@@ -31,40 +31,60 @@ export interface BuiltSegment {
   hostCols: (AttrValue[] | null)[];
 }
 
+interface Acc extends TermPostings {
+  lastRow: number;
+  /** A row's hits arrived out of order (fields given unsorted); sort its slice at the end. */
+  unsorted: boolean;
+}
+
+/** Sorts each row's hit slice of a term whose hits arrived out of order. */
+function sortRows(p: Acc): void {
+  let at = 0;
+  for (const tf of p.tfs) {
+    const slice = p.positions.slice(at, at + tf).sort((x, y) => x - y);
+    for (let i = 0; i < tf; i++) p.positions[at + i] = slice[i];
+    at += tf;
+  }
+}
+
 /** Turns documents into postings: hitpos = field<<24 | end<<23 | pos, end on a field's last position. */
 export function invertDocs(schema: IndexSchema, docs: DocInput[]): InvertedBatch {
   const numFields = schema.fields.length;
-  const postings = new Map<string, TermPostings>();
+  const acc = new Map<string, Acc>();
   const fieldLens = new Uint32Array(docs.length * numFields);
   const docIds = new BigInt64Array(docs.length);
   const attrs: AttrValue[][] = schema.attrs.map(() => new Array<AttrValue>(docs.length));
   docs.forEach((doc, row) => {
     docIds[row] = BigInt.asIntN(64, doc.docId);
-    schema.attrs.forEach((_, a) => { attrs[a][row] = doc.attrs[a] ?? null; });
-    const hits = new Map<string, number[]>();
+    for (let a = 0; a < schema.attrs.length; a++) attrs[a][row] = doc.attrs[a] ?? null;
     for (let f = 0; f < numFields; f++) {
       const ft = doc.fields[f];
       if (!ft) continue;
       fieldLens[row * numFields + f] = ft.length;
       let last = 0;
       for (const p of ft.positions) if (p > last) last = p;
-      ft.terms.forEach((term, i) => {
+      for (let i = 0; i < ft.terms.length; i++) {
         const pos = ft.positions[i] & POS_MASK;
         const hp = ((f << FIELD_SHIFT) | (pos === last ? FIELD_END_BIT : 0) | pos) >>> 0;
-        let list = hits.get(term);
-        if (!list) hits.set(term, (list = []));
-        list.push(hp);
-      });
-    }
-    for (const [term, list] of hits) {
-      list.sort((x, y) => x - y);
-      let p = postings.get(term);
-      if (!p) postings.set(term, (p = { rows: [], tfs: [], positions: [] }));
-      p.rows.push(row);
-      p.tfs.push(list.length);
-      for (const h of list) p.positions.push(h);
+        let p = acc.get(ft.terms[i]);
+        if (!p) acc.set(ft.terms[i], (p = { rows: [], tfs: [], positions: [], lastRow: -1, unsorted: false }));
+        if (p.lastRow !== row) {
+          p.rows.push(row);
+          p.tfs.push(0);
+          p.lastRow = row;
+        } else if (hp < p.positions[p.positions.length - 1]) {
+          p.unsorted = true;
+        }
+        p.tfs[p.tfs.length - 1]++;
+        p.positions.push(hp);
+      }
     }
   });
+  const postings = new Map<string, TermPostings>();
+  for (const [term, p] of acc) {
+    if (p.unsorted) sortRows(p);
+    postings.set(term, { rows: p.rows, tfs: p.tfs, positions: p.positions });
+  }
   return { rows: docs.length, numFields, postings, fieldLens, docIds, attrs };
 }
 
@@ -127,10 +147,11 @@ export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegmen
   w.align(4);
   const fieldLen = w.length;
   w.words(b.fieldLens);
-  const positions = w.length;
-  w.ensure(posBase * 4);
+  const positions = w.reserve(posBase * 4);
+  let at = positions >>> 2;
   for (const term of terms) {
-    for (const h of b.postings.get(term)!.positions) w.u32(h);
+    const list = b.postings.get(term)!.positions;
+    for (let i = 0; i < list.length; i++) w.words32[at++] = list[i];
   }
   w.reserve(8);
   const hdr = [SEGMENT_MAGIC, SEGMENT_VERSION, b.rows, terms.length, b.numFields, 1 + schema.attrs.length,

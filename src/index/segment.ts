@@ -105,11 +105,10 @@ export class Segment {
 
   #readCol(c: number, row: number): number | bigint {
     const p = this.blobPtr + this.#colOff[c];
-    const buf = this.core.buffer;
     switch (this.#colType[c]) {
-      case COL_U32: return new Uint32Array(buf, p + row * 4, 1)[0];
-      case COL_I64: return new BigInt64Array(buf, p + row * 8, 1)[0];
-      case COL_F32: return new Float32Array(buf, p + row * 4, 1)[0];
+      case COL_U32: return this.core.u32[(p >>> 2) + row];
+      case COL_I64: return this.core.i64[(p >>> 3) + row];
+      case COL_F32: return this.core.f32[(p >>> 2) + row];
       default: return 0;
     }
   }
@@ -126,11 +125,10 @@ export class Segment {
     const host = this.hostCols[a];
     if (host) { host[row] = v; return; }
     const p = this.blobPtr + this.#colOff[a + 1];
-    const buf = this.core.buffer;
     switch (this.#colType[a + 1]) {
-      case COL_U32: new Uint32Array(buf, p + row * 4, 1)[0] = typeof v === 'bigint' ? Number(BigInt.asUintN(32, v)) : Number(v ?? 0) >>> 0; break;
-      case COL_I64: new BigInt64Array(buf, p + row * 8, 1)[0] = BigInt.asIntN(64, BigInt((v as number | bigint | null) ?? 0)); break;
-      case COL_F32: new Float32Array(buf, p + row * 4, 1)[0] = Number(v ?? 0); break;
+      case COL_U32: this.core.u32[(p >>> 2) + row] = typeof v === 'bigint' ? Number(BigInt.asUintN(32, v)) : Number(v ?? 0) >>> 0; break;
+      case COL_I64: this.core.i64[(p >>> 3) + row] = BigInt.asIntN(64, BigInt((v as number | bigint | null) ?? 0)); break;
+      case COL_F32: this.core.f32[(p >>> 2) + row] = Number(v ?? 0); break;
     }
   }
 

@@ -30,6 +30,8 @@ export class Core {
   #u8!: Uint8Array;
   #u32!: Uint32Array;
   #i32!: Int32Array;
+  #f32!: Float32Array;
+  #i64!: BigInt64Array;
 
   constructor(build?: WasmBuild) {
     const instance = new WebAssembly.Instance(coreModule(build), {
@@ -49,11 +51,16 @@ export class Core {
     this.#u8 = new Uint8Array(buf);
     this.#u32 = new Uint32Array(buf);
     this.#i32 = new Int32Array(buf);
+    this.#f32 = new Float32Array(buf);
+    this.#i64 = new BigInt64Array(buf);
   }
 
   get u8(): Uint8Array { this.#refresh(); return this.#u8; }
   get u32(): Uint32Array { this.#refresh(); return this.#u32; }
   get i32(): Int32Array { this.#refresh(); return this.#i32; }
+  get f32(): Float32Array { this.#refresh(); return this.#f32; }
+  /** Index = byte address / 8; the data must be 8-aligned (segment columns are). */
+  get i64(): BigInt64Array { this.#refresh(); return this.#i64; }
   get buffer(): ArrayBuffer { this.#refresh(); return this.#buffer as ArrayBuffer; }
 
   /** Allocates `size` bytes (16-aligned); throws when the core is out of memory. */

@@ -187,11 +187,20 @@ function rank(ranker: Ranker, e: Eval, weights: number[], dupes: boolean, single
 
 /** Matching documents with their weights, in document order. */
 export function evaluate(schema: IndexSchema, docs: DocInput[], q: QueryNode, ranker: Ranker, weights: number[] = []): { docId: bigint; weight: number }[] {
+  return evaluateRefs(schema, docs.map(refDoc), q, ranker, weights);
+}
+
+/** evaluate() over documents already turned into hit lists (benches reuse them across queries). */
+export function evaluateRefs(schema: IndexSchema, refs: RefDoc[], q: QueryNode, ranker: Ranker, weights: number[] = []): { docId: bigint; weight: number }[] {
   const a = analyze(q, schema.fields);
-  const refs = docs.map(refDoc);
-  docCount = docs.length;
-  const df = (w: string) => refs.filter((r) => r.hits.has(w)).length;
-  const idfs = new Map(a.words.map((w) => [w, idf(docs.length, df(w), a.words.length)]));
+  docCount = refs.length;
+  const dfCache = new Map<string, number>();
+  const df = (w: string) => {
+    let n = dfCache.get(w);
+    if (n === undefined) dfCache.set(w, (n = refs.filter((r) => r.hits.has(w)).length));
+    return n;
+  };
+  const idfs = new Map(a.words.map((w) => [w, idf(refs.length, df(w), a.words.length)]));
   const fw = schema.fields.map((_, i) => weights[i] ?? 1);
   const out: { docId: bigint; weight: number }[] = [];
   for (const r of refs) {
