@@ -7,6 +7,7 @@
  */
 import { lookupEntity, MAX_ENTITY_NAME } from './html-entities.js';
 import { isHtmlSpace, isTagChar, isTagNameStart, isTagStart, TagRules, type TagRule } from './html-tags.js';
+import { PARAGRAPH_MARK, ZONE_MARK } from './spz-marks.js';
 
 /** Stripped text plus, for each of its UTF-16 units, the span of the original text it came from. */
 export interface StrippedText {
@@ -23,7 +24,12 @@ export interface HtmlStripOptions {
   removeElements?: string;
   /** Decode entities (default true; highlighting's strip mode keeps them as written). */
   decodeEntities?: boolean;
+  /** index_sp=1: block elements become PARAGRAPH_MARK. */
+  paragraphs?: boolean;
+  /** index_zones: zone elements become ZONE_MARK + name (`/name` when closing) + ZONE_MARK. */
+  zones?: string;
 }
+
 
 /** Quoted attribute values longer than this are assumed unterminated (Manticore's limit). */
 const MAX_QUOTED = 512;
@@ -80,22 +86,43 @@ class Output {
     const e = new Uint32Array(n); e.set(this.ends); this.ends = e;
   }
 
-  /** Collapses whitespace runs to one space (the second pass of Manticore's stripper). */
+  private move(from: number, to: number, unit: number): void {
+    this.units[to] = unit;
+    this.starts[to] = this.starts[from];
+    this.ends[to] = this.ends[from];
+  }
+
+  /**
+   * The second pass of Manticore's stripper: whitespace runs become one space, repeated paragraph
+   * marks one mark, and a zone mark swallows a paragraph mark just before it.
+   */
   finish(): StrippedText {
     let w = 0;
-    let inSpace = false;
+    let spaceOut = false;
+    let paraOut = false;
+    let zoneOut = false;
     for (let r = 0; r < this.len; r++) {
       const c = this.units[r];
       if (isHtmlSpace(c)) {
-        if (inSpace) continue;
-        inSpace = true;
-        this.units[w] = SPACE;
+        if (!spaceOut) this.move(r, w++, SPACE);
+        spaceOut = true;
+      } else if (c === PARAGRAPH_MARK) {
+        if (!paraOut && !zoneOut) {
+          this.move(r, w++, c);
+          paraOut = true;
+        }
+        spaceOut = true;
+      } else if (c === ZONE_MARK) {
+        if (paraOut) w--;
+        this.move(r, w++, c);
+        while (r + 1 < this.len && this.units[r + 1] !== ZONE_MARK) { r++; this.move(r, w++, this.units[r]); }
+        if (r + 1 < this.len) { r++; this.move(r, w++, c); }
+        spaceOut = zoneOut = true;
+        paraOut = false;
       } else {
-        inSpace = false;
-        this.units[w] = c;
+        this.move(r, w++, c);
+        spaceOut = paraOut = zoneOut = false;
       }
-      this.starts[w] = this.starts[r];
-      this.ends[w++] = this.ends[r];
     }
     let text = '';
     const CHUNK = 8192;
@@ -122,7 +149,7 @@ export class HtmlStripper {
   private readonly decodeEntities: boolean;
 
   constructor(opts: HtmlStripOptions = {}) {
-    this.tags = new TagRules(opts.indexAttrs ?? '', opts.removeElements ?? '');
+    this.tags = new TagRules(opts);
     this.decodeEntities = opts.decodeEntities ?? true;
   }
 
@@ -279,6 +306,13 @@ class StripRun {
     if (this.p < this.end) this.p++; // the closing '>'
     const rule = found?.rule;
     if (!rule) { this.out.push(SPACE, at, this.p); return; }
+    if (rule.zone) {
+      this.out.push(ZONE_MARK, at, this.p);
+      for (let k = at + 1; k < found!.after; k++) this.out.push(this.ch(k) | (this.ch(k) >= 0x41 && this.ch(k) <= 0x5a ? 0x20 : 0), at, this.p);
+      this.out.push(ZONE_MARK, at, this.p);
+      return;
+    }
+    if (rule.para) { this.out.push(PARAGRAPH_MARK, at, this.p); return; }
     if (!rule.remove) {
       if (!rule.inline) this.out.push(SPACE, at, this.p);
       return;

@@ -15,6 +15,30 @@ export interface TagRule {
   attrs: string[];
   /** html_remove_elements: the element's contents are dropped too. */
   remove: boolean;
+  /** index_sp: a block element, marking a paragraph boundary. */
+  para: boolean;
+  /** index_zones: a zone element (`zonePrefix`: the name is a prefix, `h*`). */
+  zone: boolean;
+  zonePrefix: boolean;
+}
+
+/** Block elements that mark paragraphs when index_sp=1. */
+export const PARAGRAPH_TAGS: readonly string[] = [
+  'address', 'blockquote', 'caption', 'center', 'dd', 'div', 'dl', 'dt', 'h1', 'h2', 'h3', 'h4', 'h5', 'li',
+  'menu', 'ol', 'p', 'pre', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+];
+
+export interface TagRulesOptions {
+  indexAttrs?: string;
+  removeElements?: string;
+  /** index_sp=1: block elements mark paragraphs. */
+  paragraphs?: boolean;
+  /** index_zones, e.g. `h*, th, title`. */
+  zones?: string;
+}
+
+function newRule(name: string): TagRule {
+  return { name, inline: false, attrs: [], remove: false, para: false, zone: false, zonePrefix: false };
 }
 
 /** Letters, digits, `-`, `_`, `.`, `:`: what a tag or attribute name is made of. */
@@ -38,27 +62,56 @@ export function isHtmlSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
+function lowerAscii(c: number): number {
+  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+}
+
 function isCSpace(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d);
 }
 
 /** The tag rules of a table: sorted by name, as Manticore's lookup expects. */
 export class TagRules {
-  readonly rules: TagRule[] = INLINE_TAGS.map((name) => ({ name, inline: true, attrs: [], remove: false }));
+  readonly rules: TagRule[] = INLINE_TAGS.map((name) => ({ ...newRule(name), inline: true }));
 
-  constructor(indexAttrs = '', removeElements = '') {
-    this.parseIndexAttrs(indexAttrs);
-    this.parseRemoveElements(removeElements);
+  constructor(opts: TagRulesOptions = {}) {
+    this.parseIndexAttrs(opts.indexAttrs ?? '');
+    this.parseRemoveElements(opts.removeElements ?? '');
+    if (opts.paragraphs) for (const name of PARAGRAPH_TAGS) this.rule(name).para = true;
+    this.parseZones(opts.zones ?? '');
     this.rules.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
   }
 
   private rule(name: string): TagRule {
     let r = this.rules.find((x) => x.name === name);
     if (!r) {
-      r = { name, inline: false, attrs: [], remove: false };
+      r = newRule(name);
       this.rules.push(r);
     }
     return r;
+  }
+
+  /** `h*, th, title`: names or name prefixes (Manticore's SetZones grammar and message). */
+  private parseZones(spec: string): void {
+    let p = 0;
+    const at = (k: number): number => (k < spec.length ? spec.charCodeAt(k) : 0);
+    const fail = (): never => {
+      throw new SearchError('BAD_SETTING', `unexpected char near '${spec.slice(p)}' in index_zones`);
+    };
+    while (p < spec.length) {
+      while (isHtmlSpace(at(p))) p++;
+      if (p >= spec.length) break;
+      if (!isTagStart(at(p))) fail();
+      const nameAt = p;
+      while (isTagChar(at(p))) p++;
+      const name = spec.slice(nameAt, p);
+      const prefix = at(p) === 0x2a;
+      if (prefix) p++;
+      while (isHtmlSpace(at(p))) p++;
+      if (p < spec.length && at(p) !== 0x2c) fail();
+      if (at(p) === 0x2c) p++;
+      this.rules.push({ ...newRule(name), zone: true, zonePrefix: prefix });
+    }
   }
 
   /** `img=alt,title; a=title;` (Manticore's SetIndexedAttrs grammar and messages). */
@@ -119,10 +172,15 @@ export class TagRules {
       let same = true;
       for (let k = 0; k < len && same; k++) {
         const c = src.charCodeAt(nameAt + k);
-        same = (c >= 0x41 && c <= 0x5a ? c | 0x20 : c) === rule.name.charCodeAt(k);
+        same = (c >= 0x41 && c <= 0x5a ? c | 0x20 : c) === (rule.zone ? lowerAscii(rule.name.charCodeAt(k)) : rule.name.charCodeAt(k));
       }
-      const next = nameAt + len < end ? src.charCodeAt(nameAt + len) : 0;
-      if (same && !isTagChar(next)) return { rule, after: nameAt + len };
+      if (!same) continue;
+      let after = nameAt + len;
+      if (!isTagChar(after < end ? src.charCodeAt(after) : 0)) return { rule, after };
+      if (rule.zonePrefix) {
+        while (after < end && isTagChar(src.charCodeAt(after))) after++;
+        return { rule, after };
+      }
     }
     return null;
   }

@@ -1,17 +1,13 @@
 /** A table's text pipeline: HTML strip, tokenize, fold, stem, stopwords -> terms at positions. */
 import type { FieldTokens } from '../index/types.js';
 import type { TableSettings } from '../schema/types.js';
-import { SearchError } from '../util/errors.js';
-import {
-  addFlaggedChars, buildCaseFolding, FLAG_BLEND, FLAG_BOUNDARY, FLAG_IGNORE, type CharsetTable,
-} from './charset-table.js';
-import { HtmlStripper } from './html-strip.js';
-import { stemEn } from './stem-en.js';
-import { stemRu } from './stem-ru.js';
+import { HtmlStripper, type StrippedText } from './html-strip.js';
+import { charsetTablesFor, stemmersFor } from './pipeline-parts.js';
+import { markKind, type SpzMark } from './spz-marks.js';
 import { Stopwords } from './stopwords.js';
-import { TermDictionary, type StemFn } from './term-dictionary.js';
-import { parseTextSettings, type Stemmer, type TextSettings } from './text-settings.js';
-import { QUERY_SPECIALS, Tokenizer } from './tokenizer.js';
+import { TermDictionary } from './term-dictionary.js';
+import { parseTextSettings, type TextSettings } from './text-settings.js';
+import { Tokenizer } from './tokenizer.js';
 
 export interface Token {
   /** The folded token, as CALL KEYWORDS shows it in `tokenized`. */
@@ -32,12 +28,19 @@ export interface KeywordRow {
   normalized: string;
 }
 
+/** FieldTokens plus, when index_sp or index_zones is set, the sentence/paragraph/zone marks. */
+export interface IndexedField extends FieldTokens {
+  marks?: SpzMark[];
+}
+
 export interface TextPipeline {
   readonly settings: TextSettings;
   /** A field's tokens, stopwords included (term ''), overshort ones left out. */
   tokenize(text: string): Token[];
-  /** What the index stores: terms at positions; stopwords and overshort tokens only take positions. */
-  indexField(text: string): FieldTokens;
+  /** tokenize() plus the SPZ marks (empty unless index_sp / index_zones), for snippet boundaries. */
+  analyze(text: string): { tokens: Token[]; marks: SpzMark[] };
+  /** What the index stores: terms at positions; stopwords, overshort tokens and marks only take positions. */
+  indexField(text: string): IndexedField;
   /** A plain query word -> its dictionary terms (`foo_bar` -> foo, bar); stopwords are left out. */
   normalizeWord(word: string): string[];
   /** CALL KEYWORDS: query-mode tokens with their positions; stopwords take a qpos but give no row. */
@@ -49,82 +52,56 @@ export interface PipelineOptions {
   shareDir?: string;
 }
 
-const STEMMERS: Record<Stemmer, StemFn> = { stem_en: stemEn, stem_ru: stemRu };
-
-const charsetCache = new Map<string, CharsetTable>();
-
-/** The folding table for the settings, shared between tables with identical charset settings. */
-function charsetFor(ts: TextSettings): CharsetTable {
-  const key = JSON.stringify([ts.charsetTable, ts.phraseBoundary, ts.ignoreChars, ts.blendChars]);
-  let table = charsetCache.get(key);
-  if (!table) {
-    table = buildCaseFolding(ts.charsetTable);
-    if (ts.phraseBoundary) addFlaggedChars(table, 'phrase_boundary', ts.phraseBoundary, FLAG_BOUNDARY, 'phrase boundary', false);
-    if (ts.ignoreChars) addFlaggedChars(table, 'ignore_chars', ts.ignoreChars, FLAG_IGNORE, 'ignored', false);
-    if (ts.blendChars) {
-      addFlaggedChars(table, 'blend_chars', ts.blendChars, FLAG_BLEND, 'blend', true);
-      throw new SearchError('UNSUPPORTED', 'blend_chars is not supported');
-    }
-    charsetCache.set(key, table);
-  }
-  return table;
-}
-
-function stemmersFor(ts: TextSettings): StemFn[] {
-  return ts.morphology.map((name) => STEMMERS[name]);
-}
-
 /** Builds the pipeline for a table; invalid settings throw SearchError with Manticore's texts. */
 export function createTextPipeline(settings: TableSettings, opts: PipelineOptions = {}): TextPipeline {
   const ts = parseTextSettings(settings);
-  const table = charsetFor(ts);
+  const tables = charsetTablesFor(ts);
   const stemmers = stemmersFor(ts);
-  const indexTok = new Tokenizer(table, { minWordLen: ts.minWordLen, queryMode: false });
+  const plain = new Tokenizer(tables.base, { minWordLen: ts.minWordLen, queryMode: false });
   const bare = new TermDictionary(stemmers, Stopwords.NONE, ts);
   const stopwords = Stopwords.fromSetting(ts.stopwords, {
     shareDir: opts.shareDir,
-    tokenize: (line) => collectTexts(indexTok, line),
+    tokenize: (line) => {
+      const out: string[] = [];
+      plain.reset(line);
+      while (plain.next()) out.push(plain.text);
+      return out;
+    },
     normalize: (token) => (ts.stopwordsUnstemmed ? token : bare.stem(token)),
   });
-  const dict = new TermDictionary(stemmers, stopwords, ts);
   const stripper = ts.htmlStrip
-    ? new HtmlStripper({ indexAttrs: ts.htmlIndexAttrs, removeElements: ts.htmlRemoveElements })
+    ? new HtmlStripper({
+      indexAttrs: ts.htmlIndexAttrs, removeElements: ts.htmlRemoveElements, paragraphs: ts.indexSp, zones: ts.indexZones,
+    })
     : null;
-  return new Pipeline(ts, table, indexTok, dict, stripper);
+  const index = new Tokenizer(tables.index, {
+    minWordLen: ts.minWordLen, queryMode: false, sentences: ts.indexSp, zones: ts.indexZones !== '',
+  });
+  const query = new Tokenizer(tables.query, { minWordLen: ts.minWordLen, queryMode: true });
+  return new Pipeline(ts, index, query, new TermDictionary(stemmers, stopwords, ts), stripper);
 }
 
-function collectTexts(tok: Tokenizer, text: string): string[] {
-  const out: string[] = [];
-  tok.reset(text);
-  while (tok.next()) if (!tok.special) out.push(tok.text);
-  return out;
+/** What a walk over a field reports: words (term '' for stopwords) and marks, at their positions. */
+interface WalkVisitor {
+  word(term: string, pos: number, tok: Tokenizer): void;
+  mark?(mark: SpzMark): void;
 }
 
 class Pipeline implements TextPipeline {
-  private queryTok: Tokenizer | undefined;
-
   constructor(
     readonly settings: TextSettings,
-    private readonly table: CharsetTable,
     private readonly indexTok: Tokenizer,
+    private readonly queryTok: Tokenizer,
     private readonly dict: TermDictionary,
     private readonly stripper: HtmlStripper | null,
   ) {}
 
-  /** Query mode uses the table plus the query specials (Manticore's query tokenizer clone). */
-  private query(): Tokenizer {
-    this.queryTok ??= new Tokenizer(this.table.withSpecials(QUERY_SPECIALS), {
-      minWordLen: this.settings.minWordLen, queryMode: true,
-    });
-    return this.queryTok;
-  }
-
   /**
-   * Runs the index tokenizer over a field and reports each token with its position: the position
-   * advances by the previous token's step plus skipped overshort tokens, plus phrase_boundary_step
-   * after a boundary (Manticore's BuildRegularHits).
+   * Runs the index tokenizer over a (stripped) field: the position advances by the previous
+   * token's step plus skipped overshort tokens, plus phrase_boundary_step after a boundary
+   * (Manticore's BuildRegularHits). Returns the position of the last indexed term.
    */
-  private walk(text: string, visit: (term: string, pos: number, tok: Tokenizer) => void): number {
+  private walk(text: string, v: WalkVisitor): number {
     const ts = this.settings;
     const tok = this.indexTok;
     tok.reset(text);
@@ -134,8 +111,14 @@ class Pipeline implements TextPipeline {
     while (tok.next()) {
       pos += Math.max(step + tok.overshort * ts.overshortStep, 0);
       if (tok.boundary) pos += ts.phraseBoundaryStep;
+      if (tok.special) {
+        const kind = markKind(tok.text.charCodeAt(0));
+        if (kind) v.mark?.({ kind, pos, zone: tok.zone, start: tok.start, end: tok.end });
+        step = 1;
+        continue;
+      }
       const term = this.dict.term(tok.text);
-      visit(term, pos, tok);
+      v.word(term, pos, tok);
       if (term !== '') {
         step = 1;
         lastIndexed = pos;
@@ -146,35 +129,51 @@ class Pipeline implements TextPipeline {
     return lastIndexed;
   }
 
-  tokenize(text: string): Token[] {
-    const stripped = this.stripper?.strip(text);
-    const out: Token[] = [];
-    this.walk(stripped ? stripped.text : text, (term, pos, tok) => {
-      let start = tok.start;
-      let end = tok.end;
-      if (stripped?.starts && stripped.ends) {
-        start = stripped.starts[start];
-        end = stripped.ends[end - 1];
-      }
-      out.push({ text: tok.text, term, pos, start, end });
-    });
-    return out;
+  private strip(text: string): StrippedText {
+    return this.stripper ? this.stripper.strip(text) : { text, starts: null, ends: null };
   }
 
-  indexField(text: string): FieldTokens {
-    const source = this.stripper ? this.stripper.strip(text).text : text;
+  analyze(text: string): { tokens: Token[]; marks: SpzMark[] } {
+    const s = this.strip(text);
+    const origin = (from: number, to: number): [number, number] =>
+      (s.starts && s.ends ? [s.starts[from], s.ends[to - 1]] : [from, to]);
+    const tokens: Token[] = [];
+    const marks: SpzMark[] = [];
+    this.walk(s.text, {
+      word: (term, pos, tok) => {
+        const [start, end] = origin(tok.start, tok.end);
+        tokens.push({ text: tok.text, term, pos, start, end });
+      },
+      mark: (m) => {
+        [m.start, m.end] = origin(m.start, m.end);
+        marks.push(m);
+      },
+    });
+    return { tokens, marks };
+  }
+
+  tokenize(text: string): Token[] {
+    return this.analyze(text).tokens;
+  }
+
+  indexField(text: string): IndexedField {
     const terms: string[] = [];
     const positions: number[] = [];
-    const length = this.walk(source, (term, pos) => {
-      if (term === '') return;
-      terms.push(term);
-      positions.push(pos);
+    const marks: SpzMark[] = [];
+    const length = this.walk(this.strip(text).text, {
+      word: (term, pos) => {
+        if (term === '') return;
+        terms.push(term);
+        positions.push(pos);
+      },
+      mark: (m) => marks.push(m),
     });
-    return { terms, positions, length };
+    const spz = this.settings.indexSp || this.settings.indexZones !== '';
+    return spz ? { terms, positions, length, marks } : { terms, positions, length };
   }
 
   normalizeWord(word: string): string[] {
-    const tok = this.query();
+    const tok = this.queryTok;
     const out: string[] = [];
     tok.reset(word);
     while (tok.next()) {
@@ -186,7 +185,7 @@ class Pipeline implements TextPipeline {
   }
 
   keywords(text: string): KeywordRow[] {
-    const tok = this.query();
+    const tok = this.queryTok;
     const rows: KeywordRow[] = [];
     tok.reset(text);
     let qpos = 0;

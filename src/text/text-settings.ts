@@ -38,6 +38,10 @@ export interface TextSettings {
   htmlStrip: boolean;
   htmlIndexAttrs: string;
   htmlRemoveElements: string;
+  /** index_sp=1: sentence marks from the tokenizer, paragraph marks from the stripper. */
+  indexSp: boolean;
+  /** index_zones: zone tags (names or `prefix*`) marked by the stripper. */
+  indexZones: string;
 }
 
 /** C's atoi(): optional spaces and sign, then digits; anything else reads as 0. */
@@ -94,5 +98,7 @@ export function parseTextSettings(s: TableSettings): TextSettings {
     htmlStrip: intSetting(s, 'html_strip', 0) !== 0,
     htmlIndexAttrs: s.html_index_attrs ?? '',
     htmlRemoveElements: s.html_remove_elements ?? '',
+    indexSp: intSetting(s, 'index_sp', 0) !== 0,
+    indexZones: s.index_zones ?? '',
   };
 }

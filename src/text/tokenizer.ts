@@ -1,7 +1,8 @@
 /** The tokenizer: one pass over UTF-16 code units with the folding table, as Manticore's UTF-8 tokenizer. */
 import {
-  CODE_MASK, FLAG_BOUNDARY, FLAG_DUAL, FLAG_IGNORE, FLAG_SPECIAL, type CharsetTable,
+  CODE_MASK, FLAG_BOUNDARY, FLAG_DUAL, FLAG_IGNORE, FLAG_SPECIAL, FLAGS_MASK, type CharsetTable,
 } from './charset-table.js';
+import { SENTENCE_MARK, ZONE_MARK } from './spz-marks.js';
 
 /** Longest token kept, in codepoints (Manticore's SPH_MAX_WORD_LEN); longer words are truncated. */
 export const MAX_TOKEN_CODEPOINTS = 42;
@@ -9,6 +10,8 @@ export const MAX_TOKEN_CODEPOINTS = 42;
 export const MAX_TOKEN_BYTES = 126;
 /** Characters with query meaning, special in query mode (CALL KEYWORDS, query words). */
 export const QUERY_SPECIALS = '\\()|-!@~"/^$<';
+/** Characters that become specials in index mode with index_sp=1 (sentence ends, paragraph mark). */
+export const SENTENCE_SPECIALS = '.?!\x03';
 
 const BACKSLASH = 0x5c;
 const REPLACEMENT_CHAR = 0xfffd;
@@ -18,6 +21,10 @@ export interface TokenizerOptions {
   minWordLen: number;
   /** Query mode: `\` escapes, query specials split words and come back as special tokens. */
   queryMode: boolean;
+  /** index_sp=1 (index mode): `.`, `?`, `!` that end a sentence come back as SENTENCE_MARK tokens. */
+  sentences?: boolean;
+  /** index_zones (index mode): a ZONE_MARK token carries the zone name that follows it. */
+  zones?: boolean;
 }
 
 /** `^ $ = *`: operators that may prefix a word (sphIsModifier). */
@@ -45,8 +52,10 @@ export class Tokenizer {
   overshort = 0;
   /** A phrase boundary character (followed by a separator) came before this token. */
   boundary = false;
-  /** Query mode: this token is a lone special character (an operator), not a word. */
+  /** This token is a lone special character: an operator (query mode) or an SPZ mark (index mode). */
   special = false;
+  /** For a ZONE_MARK token: the zone tag name, `/name` for a closing tag. */
+  zone = '';
 
   private input = '';
   private pos = 0;
@@ -59,10 +68,14 @@ export class Tokenizer {
   private afterBoundaryChar = false;
   private readonly minWordLen: number;
   private readonly queryMode: boolean;
+  private readonly sentences: boolean;
+  private readonly zones: boolean;
 
   constructor(private readonly table: CharsetTable, opts: TokenizerOptions) {
     this.minWordLen = Math.max(1, opts.minWordLen);
     this.queryMode = opts.queryMode;
+    this.sentences = !opts.queryMode && (opts.sentences ?? false);
+    this.zones = !opts.queryMode && (opts.zones ?? false);
   }
 
   reset(input: string): void {
@@ -83,6 +96,7 @@ export class Tokenizer {
     this.overshort = 0;
     this.boundary = false;
     this.special = false;
+    this.zone = '';
     const input = this.input;
     const len = input.length;
     const bmp = this.table.bmp;
@@ -104,6 +118,8 @@ export class Tokenizer {
         } else if ((entry & FLAG_SPECIAL) !== 0) {
           entry = this.arbitrateSpecial(entry, at + width);
         }
+      } else if (this.sentences && (entry & FLAG_SPECIAL) !== 0) {
+        entry = this.arbitrateSentence(entry, at);
       }
       if ((entry & FLAG_IGNORE) !== 0) {
         this.pos = at + width;
@@ -125,6 +141,7 @@ export class Tokenizer {
         this.text = String.fromCharCode(entry & CODE_MASK);
         this.start = at;
         this.end = at + width;
+        if (this.zones && (entry & CODE_MASK) === ZONE_MARK) this.readZoneName();
         return true;
       }
       if (this.cps === 0) this.start = at;
@@ -204,6 +221,49 @@ export class Tokenizer {
       return (entry & FLAG_DUAL) !== 0 ? entry & ~(FLAG_SPECIAL | FLAG_DUAL) : 0;
     }
     return (entry & FLAG_DUAL) !== 0 ? symbol | FLAG_SPECIAL : entry;
+  }
+
+  /**
+   * index_sp: decides whether `.`, `?`, `!` end a sentence (Manticore's CodepointArbitrationI).
+   * `?` and `!` always do; a dot does not inside a word (`U.K`, `3.5`, `a.,`), before a lowercase
+   * word (`Inc. and`), nor after an initial or a title (`J.`, `Mr.`, `MRS.`). A dot that does not
+   * end a sentence is a separator, or a word character when the charset has it.
+   */
+  private arbitrateSentence(entry: number, at: number): number {
+    const symbol = entry & CODE_MASK;
+    if (symbol === 0x3f || symbol === 0x21) return SENTENCE_MARK | FLAG_SPECIAL;
+    if (symbol !== 0x2e) return entry;
+    const ch = (k: number): number => (k >= 0 && k < this.input.length ? this.input.charCodeAt(k) : 0);
+    const next = ch(at + 1);
+    const inWord = (next >= 0x30 && next <= 0x39) || (next >= 0x41 && next <= 0x5a) || (next >= 0x61 && next <= 0x7a)
+      || next === 0x2d || next === 0x5f || next >= 0x80 || next === 0x2c;
+    const lower = (c: number): boolean => c >= 0x61 && c <= 0x7a;
+    const inPhrase = (next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d)
+      && (lower(ch(at + 2)) || (ch(at + 2) === 0x28 && lower(ch(at + 3))));
+    if (!inWord && !inPhrase && !this.looksLikeName(at, ch)) return SENTENCE_MARK | FLAG_SPECIAL;
+    return (entry & FLAGS_MASK) === FLAG_SPECIAL ? 0 : entry & ~(FLAG_SPECIAL | FLAG_DUAL);
+  }
+
+  /** The token before the dot is an initial (`J`), a title (`Mr`, `MR`, `MS`, `DR`) or `mrs`/`drs`. */
+  private looksLikeName(at: number, ch: (k: number) => number): boolean {
+    const capital = (c: number): boolean => c >= 0x41 && c <= 0x5a;
+    // Manticore looks at raw UTF-8 bytes: a non-ASCII character never reads as a capital
+    const b1 = ch(at - 1);
+    const b2 = b1 < 0x80 ? ch(at - 2) : 0;
+    if (this.cps === 1) return capital(b1);
+    if (this.cps === 2 && capital(b2)) {
+      return !capital(b1) || (b2 === 0x4d && (b1 === 0x52 || b1 === 0x53)) || (b2 === 0x44 && b1 === 0x52);
+    }
+    if (this.cps === 3) return (this.buf[0] === 0x6d || this.buf[0] === 0x64) && this.buf[1] === 0x72 && this.buf[2] === 0x73;
+    return false;
+  }
+
+  /** After a ZONE_MARK token: the name up to the next ZONE_MARK, which is skipped too. */
+  private readZoneName(): void {
+    const close = this.input.indexOf(String.fromCharCode(ZONE_MARK), this.pos);
+    if (close < 0) { this.zone = ''; return; }
+    this.zone = this.input.slice(this.pos, close);
+    this.pos = close + 1;
   }
 
   /** Appends a folded codepoint unless the token is already at its length limit. */

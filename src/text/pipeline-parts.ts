@@ -1,0 +1,48 @@
+/** The pieces a text pipeline is built from, each derived once per distinct setting values. */
+import { SearchError } from '../util/errors.js';
+import {
+  addFlaggedChars, buildCaseFolding, FLAG_BLEND, FLAG_BOUNDARY, FLAG_IGNORE, type CharsetTable,
+} from './charset-table.js';
+import { ZONE_MARK } from './spz-marks.js';
+import { stemEn } from './stem-en.js';
+import { stemRu } from './stem-ru.js';
+import type { StemFn } from './term-dictionary.js';
+import type { Stemmer, TextSettings } from './text-settings.js';
+import { QUERY_SPECIALS, SENTENCE_SPECIALS } from './tokenizer.js';
+
+const STEMMERS: Record<Stemmer, StemFn> = { stem_en: stemEn, stem_ru: stemRu };
+
+export function stemmersFor(ts: TextSettings): StemFn[] {
+  return ts.morphology.map((name) => STEMMERS[name]);
+}
+
+/** The tables of one pipeline: base (charset + flags), index (plus SPZ specials), query (plus operators). */
+export interface CharsetTables {
+  base: CharsetTable;
+  index: CharsetTable;
+  query: CharsetTable;
+}
+
+const cache = new Map<string, CharsetTables>();
+
+/**
+ * Folding tables for the settings, built in Manticore's order (charset_table, phrase_boundary,
+ * ignore_chars, blend_chars) and shared between tables with identical charset settings.
+ */
+export function charsetTablesFor(ts: TextSettings): CharsetTables {
+  const key = JSON.stringify([ts.charsetTable, ts.phraseBoundary, ts.ignoreChars, ts.blendChars, ts.indexSp, ts.indexZones !== '']);
+  let tables = cache.get(key);
+  if (!tables) {
+    const base = buildCaseFolding(ts.charsetTable);
+    if (ts.phraseBoundary) addFlaggedChars(base, 'phrase_boundary', ts.phraseBoundary, FLAG_BOUNDARY, 'phrase boundary', false);
+    if (ts.ignoreChars) addFlaggedChars(base, 'ignore_chars', ts.ignoreChars, FLAG_IGNORE, 'ignored', false);
+    if (ts.blendChars) {
+      addFlaggedChars(base, 'blend_chars', ts.blendChars, FLAG_BLEND, 'blend', true);
+      throw new SearchError('UNSUPPORTED', 'blend_chars is not supported');
+    }
+    const spz = (ts.indexSp ? SENTENCE_SPECIALS : '') + (ts.indexZones ? String.fromCharCode(ZONE_MARK) : '');
+    tables = { base, index: spz ? base.withSpecials(spz) : base, query: base.withSpecials(QUERY_SPECIALS) };
+    cache.set(key, tables);
+  }
+  return tables;
+}
