@@ -8,11 +8,8 @@ import { createTextPipeline } from '../text/text-pipeline.js';
 import { SearchError } from '../util/errors.js';
 import { createIndex } from './index-factory.js';
 import { indexSchemaOf, Table } from './table.js';
+import { recoverIndex } from './recovery.js';
 import type { StoredDoc, TableStore } from './table-store.js';
-import type { DocInput } from '../index/types.js';
-
-/** Documents per segment when an index is rebuilt from the store at startup. */
-export const REBUILD_BATCH = 20_000;
 
 function tableStore(store: Store, name: string): TableStore {
   return {
@@ -23,6 +20,8 @@ function tableStore(store: Store, name: string): TableStore {
 
 export class Catalog {
   readonly #tables = new Map<string, Table>();
+  /** Sequence each table's index covered when it was loaded (what its checkpoint already holds). */
+  readonly covered = new Map<string, bigint>();
 
   constructor(readonly store: Store) {}
 
@@ -41,14 +40,14 @@ export class Catalog {
 
   #load(schema: TableSchema): Table {
     const table = this.#make(schema);
-    let batch: DocInput[] = [];
-    for (const [docId, doc] of this.store.docs(schema.name)) {
-      batch.push(table.docInput(docId, doc as StoredDoc));
-      if (batch.length >= REBUILD_BATCH) { table.index.addBatch(batch); batch = []; }
-    }
-    if (batch.length) table.index.addBatch(batch);
+    this.covered.set(schema.name, recoverIndex(this.store, table));
     this.#tables.set(schema.name, table);
     return table;
+  }
+
+  /** Every open table. */
+  all(): Table[] {
+    return [...this.#tables.values()];
   }
 
   get(name: string): Table | undefined {
@@ -78,6 +77,7 @@ export class Catalog {
     await table.mutex.run(async () => {
       await this.store.dropTable(table.name);
       this.#tables.delete(table.name);
+      table.index.truncate(); // frees its segments in the core
     });
   }
 
@@ -89,6 +89,7 @@ export class Catalog {
       const schema = newSchema ? { ...newSchema, name: table.name } : table.schema;
       const fresh = this.#make(schema);
       await this.store.truncate(table.name, newSchema ? schema : undefined);
+      table.index.truncate();
       table.schema = fresh.schema;
       table.pipeline = fresh.pipeline;
       table.index = fresh.index;

@@ -5,6 +5,7 @@
  */
 import type { Column } from '../schema/types.js';
 import type { AttrValue } from '../index/types.js';
+import { parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
 import { SearchError } from '../util/errors.js';
 import type { Literal } from './literal.js';
 
@@ -57,13 +58,21 @@ function jsonValue(l: Literal): string | null {
     case 'json': return l.v;
     case 'string': {
       if (l.v.trim() === '') return null;
-      try { JSON.parse(l.v); } catch { throw new SearchError('BAD_VALUE', `JSON error: ${l.v}`); }
-      return l.v;
+      return compactJson(l.v);
     }
     case 'int': return l.v.toString();
     case 'float': return String(l.v);
     case 'bool': return String(l.v);
     case 'tuple': throw new SearchError('BAD_VALUE', 'non-JSON value specified for a JSON column');
+  }
+}
+
+/** JSON text re-printed compact, 64-bit integers kept exact (never through a double). */
+export function compactJson(text: string): string {
+  try {
+    return losslessStringify(losslessParse(text)) ?? 'null';
+  } catch {
+    throw new SearchError('BAD_VALUE', `JSON error: ${text}`);
   }
 }
 

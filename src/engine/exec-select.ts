@@ -132,8 +132,17 @@ export function execSelect(table: Table, st: SelectStatement, session: Session, 
   } else {
     data = readRows(table, cols, result.hits);
   }
+  // A full scan without sorting stops at offset+limit matches (Manticore's implicit cutoff), so its
+  // total is a lower bound; COUNT(*) over a plain full scan is precalculated, also reported as 'gte'.
+  let totalFound = result.totalFound;
+  let totalRelation: 'eq' | 'gte' = 'eq';
+  if (req !== 'none' && fullScan) {
+    const cutoff = req.offset + req.limit;
+    if (cols.some((c) => c.aggregate)) totalRelation = req.filters.length ? 'eq' : 'gte';
+    else if (!req.sort.length && totalFound >= cutoff) { totalFound = cutoff; totalRelation = 'gte'; }
+  }
   const meta: SearchMeta = {
-    total: data.length, totalFound: result.totalFound, totalRelation: 'eq',
+    total: data.length, totalFound, totalRelation,
     timeMs: performance.now() - started, keywords: result.keywords,
   };
   session.lastMeta = meta;

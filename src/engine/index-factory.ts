@@ -1,7 +1,7 @@
 /** The one place the engine constructs RT indexes (and the WASM core behind them). */
-import type { IndexSchema, RtIndexApi } from '../index/types.js';
+import type { IndexSchema } from '../index/types.js';
 import { RtIndex } from '../index/rt-index.js';
 
-export function createIndex(schema: IndexSchema): RtIndexApi {
+export function createIndex(schema: IndexSchema): RtIndex {
   return new RtIndex(schema);
 }

@@ -3,6 +3,7 @@ import { Store } from '../store/index.js';
 import { parseSql } from '../sql/parse-sql.js';
 import { asSearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
+import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './checkpointer.js';
 import type { ConfigTable } from './exec-ddl.js';
 import { executeStatement, type ExecContext } from './executor.js';
 import { IdGenerator } from './id-generator.js';
@@ -27,7 +28,7 @@ export interface OpenOptions extends EngineOptions {
 
 class QuarryEngine implements Engine {
   #closed = false;
-  constructor(private readonly ctx: ExecContext, private readonly store: Store) {}
+  constructor(private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer) {}
 
   async execute(sql: string, session: Session): Promise<Result[]> {
     if (this.#closed) throw new Error('engine is closed');
@@ -55,6 +56,7 @@ class QuarryEngine implements Engine {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.checkpoints.stop();
     await this.store.close();
   }
 }
@@ -67,5 +69,8 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
     save: (upTo) => store.setMeta(AUTO_ID_META, upTo.toString()),
   }, opts.serverId ?? 0);
   const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map() };
-  return new QuarryEngine(ctx, store);
+  const checkpoints = new Checkpointer(store, () => catalog.all());
+  for (const [name, seq] of catalog.covered) checkpoints.noteCovered(name, seq);
+  checkpoints.start(Number(process.env.QUARRY_CHECKPOINT_MS) || CHECKPOINT_INTERVAL_MS);
+  return new QuarryEngine(ctx, store, checkpoints);
 }

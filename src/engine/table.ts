@@ -4,7 +4,8 @@
  * commit durably to the store, then apply to the index. A write is acknowledged only after both.
  */
 import type { Column, TableSchema } from '../schema/types.js';
-import type { AttrValue, DocInput, IndexSchema, RtIndexApi, SearchRequest, SearchResult } from '../index/types.js';
+import type { AttrValue, DocInput, IndexSchema, SearchRequest, SearchResult } from '../index/types.js';
+import type { RtIndex } from '../index/rt-index.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import { SearchError } from '../util/errors.js';
 import { Mutex } from '../util/mutex.js';
@@ -33,7 +34,7 @@ export class Table {
   constructor(
     schema: TableSchema,
     public pipeline: TextPipeline,
-    public index: RtIndexApi,
+    public index: RtIndex,
     readonly store: TableStore,
   ) {
     this.schema = schema;
