@@ -78,16 +78,24 @@ class Analyzer {
     return { kind: 'term', kw, weighted, qpos, fieldMask: own.mask, maxPos: own.maxPos, flags, boost: t.boost ?? 1 };
   }
 
+  /**
+   * Query positions of a word list: the parser's `pos` (Manticore's atom positions) when set, else
+   * consecutive ones; a phrase keeps its offsets from its first word (normalization may split words).
+   */
   terms(list: TermNode[], offsets: number[] | null, limit: { mask: number; maxPos: number }): QTerm[] {
-    const base = this.qpos;
-    const out = list.map((t, i) => this.term(t, base + (offsets ? offsets[i] : i), limit));
-    this.qpos = base + (offsets ? Math.max(0, ...offsets) : list.length - 1) + 1;
+    const base = list[0]?.pos ?? this.qpos;
+    const out = list.map((t, i) => this.term(t, offsets ? base + offsets[i] : (t.pos ?? base + i), limit));
+    this.qpos = Math.max(this.qpos, ...out.map((t) => t.qpos + 1));
     return out;
   }
 
   node(n: QueryNode, limit: { mask: number; maxPos: number }): QNode {
     switch (n.kind) {
-      case 'term': return this.term(n, this.qpos++, limit);
+      case 'term': {
+        const q = n.pos ?? this.qpos;
+        this.qpos = Math.max(this.qpos, q + 1);
+        return this.term(n, q, limit);
+      }
       case 'phrase': {
         const l = this.fieldMask(n.field, limit.mask);
         const kids = this.terms(n.terms, n.offsets, n.field ? l : limit);
@@ -95,7 +103,8 @@ class Analyzer {
       }
       case 'proximity': {
         const kids = this.terms(n.terms, null, n.field ? this.fieldMask(n.field, limit.mask) : limit);
-        this.qpos++; // the `~N` number takes a query position, as in Manticore's lexer
+        this.qpos++; // the `~N` number takes a query position, as in Manticore's lexer (the parser's
+        // `pos`, when present, already counts it)
         return kids.length === 1 ? kids[0] : { kind: 'proximity', children: kids, arg0: n.distance };
       }
       case 'quorum': {

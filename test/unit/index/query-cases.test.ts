@@ -51,6 +51,8 @@ describe('strict order (test_052)', () => {
     ['start phrase end', order(t('one', { fieldStart: true }), phrase('one one'), t('two'), t('three', { fieldEnd: true })), [['3', 5546]]],
     ['quorum before', order(quorum('zzz aaa', 1), t('bbb')), [['1', 1568]]],
     ['quorum before miss', order(quorum('zzz aaa', 1), t('ddd')), []],
+    // the parser's form of the same query: /1 became OR, its number took position 3
+    ['parser positions', order(or(t('zzz', { pos: 1 }), t('aaa', { pos: 2 })), t('bbb', { pos: 4 })), [['1', 1568]]],
   ];
   it.each(cases)('%s', (_, q, rows) => expect(run(idx, q)).toEqual(rows));
 });
