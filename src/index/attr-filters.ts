@@ -41,11 +41,32 @@ export function splitFilters(schema: IndexSchema, filters: Filter[]): SplitFilte
       out.host.push(f);
       continue;
     }
-    out.core.push({
-      column: col, op: f.op, negate: !!f.negate, values: values as (number | bigint)[], float: type === COL_F32,
-    });
+    const float = type === COL_F32;
+    out.core.push(float ? { column: col, op: f.op, negate: !!f.negate, values: values as (number | bigint)[], float }
+      : integerFilter(col, f, values as (number | bigint)[]));
   }
   return out;
+}
+
+/**
+ * A filter on an integer column with fractional values, rewritten on integers: `x >= 5.5` is
+ * `x >= 6`, `x < 5.5` is `x <= 5`; `x = 5.5` matches nothing (an empty IN list).
+ */
+function integerFilter(column: number, f: Filter, values: (number | bigint)[]): PlanFilter {
+  const negate = !!f.negate;
+  const frac = (v: number | bigint) => typeof v === 'number' && !Number.isInteger(v);
+  if (!values.some(frac)) return { column, op: f.op, negate, values, float: false };
+  const up = (v: number | bigint) => (typeof v === 'number' ? Math.ceil(v) : v);
+  const down = (v: number | bigint) => (typeof v === 'number' ? Math.floor(v) : v);
+  switch (f.op) {
+    case '<': return { column, op: '<=', negate, values: [down(values[0])], float: false };
+    case '<=': return { column, op: '<=', negate, values: [down(values[0])], float: false };
+    case '>': return { column, op: '>=', negate, values: [up(values[0])], float: false };
+    case '>=': return { column, op: '>=', negate, values: [up(values[0])], float: false };
+    case 'between': return { column, op: 'between', negate, values: [up(values[0]), down(values[1])], float: false };
+    case '=': case 'in': return { column, op: 'in', negate, values: values.filter((v) => !frac(v)), float: false };
+    case '!=': return { column, op: 'in', negate: !negate, values: [], float: false };
+  }
 }
 
 function cmp(a: AttrValue, b: number | bigint | string): number {

@@ -81,6 +81,11 @@ describe('filters', () => {
     expect(f([{ attr: 'price', op: 'in', values: [0.5, 9] }])).toEqual([3, 5]);
     expect(f([{ attr: 'id', op: 'in', values: [2n, 4n, 99n] }])).toEqual([2, 4]);
     expect(f([{ attr: 'id', op: '!=', value: 2n }, { attr: 'gid', op: '<', value: 40 }])).toEqual([1, 3]);
+    expect(f([{ attr: 'gid', op: '>=', value: 29.5 }])).toEqual([3, 4, 5]);
+    expect(f([{ attr: 'gid', op: '<', value: 20.5 }])).toEqual([1, 2]);
+    expect(f([{ attr: 'gid', op: '=', value: 20.5 }])).toEqual([]);
+    expect(f([{ attr: 'gid', op: '!=', value: 20.5 }])).toEqual([1, 2, 3, 4, 5]);
+    expect(f([{ attr: 'gid', op: 'between', low: 9.5, high: 30.5 }])).toEqual([1, 2, 3]);
   });
   it('host columns through the allow bitmap', () => {
     expect(f([{ attr: 'tag', op: '=', value: 'a' }])).toEqual([2, 4]);
