@@ -50,3 +50,13 @@ export function openDbs(path: string): StoreDbs {
     dead: env.openDB<Buffer, number>('dead', { encoding: 'binary', keyEncoding: 'uint32' }),
   };
 }
+
+/**
+ * The value at `key` as a short-lived view (lmdb-js reuses one buffer for these reads): decode it
+ * before the next read. About twice as fast as `get`, which copies.
+ */
+export function readView(db: Database<Buffer, Buffer>, key: Buffer): Buffer | undefined {
+  const b = db.getBinaryFast(key);
+  // the reused buffer can be longer than the value; lastSize is the value's length
+  return b && b.subarray(0, (db as unknown as { lastSize: number }).lastSize);
+}

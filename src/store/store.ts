@@ -26,7 +26,7 @@ import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
 import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
 import { KeyedLock } from './keyed-lock.js';
-import { openDbs, type StoreDbs } from './lmdb-env.js';
+import { openDbs, readView, type StoreDbs } from './lmdb-env.js';
 import { emptyManifest, readManifest, type Manifest } from './manifest.js';
 import { readOp } from './op-codec.js';
 import type { Checkpoint, LoggedOp, SegmentEntry, StoredDoc, StoreOptions, WriteOp } from './types.js';
@@ -164,14 +164,14 @@ export class Store {
   // ---- reads ----
 
   getDoc(table: string, docId: bigint): StoredDoc | undefined {
-    const raw = this.#dbs.docs.get(docKey(this.#entry(tableKey(table)).gen, docId));
+    const raw = readView(this.#dbs.docs, docKey(this.#entry(tableKey(table)).gen, docId));
     return raw ? (decodeValue(raw) as StoredDoc) : undefined;
   }
 
   getDocs(table: string, docIds: bigint[]): (StoredDoc | undefined)[] {
     const gen = this.#entry(tableKey(table)).gen;
     return docIds.map((id) => {
-      const raw = this.#dbs.docs.get(docKey(gen, id));
+      const raw = readView(this.#dbs.docs, docKey(gen, id));
       return raw ? (decodeValue(raw) as StoredDoc) : undefined;
     });
   }

@@ -20,6 +20,8 @@ const I64_MIN = -(1n << 63n);
 const I64_MAX = (1n << 63n) - 1n;
 /** First buffer size of an encoder; it doubles as needed. */
 const INITIAL_CAPACITY = 512;
+/** Strings up to this many chars are tried as ASCII in JS (must stay below 0x80). */
+const SHORT_STRING = 64;
 /** Objects nested deeper than this are refused (a cycle would otherwise recurse forever). */
 const MAX_DEPTH = 64;
 
@@ -63,6 +65,7 @@ export class ValueWriter {
 
   /** A length-prefixed UTF-8 string: encoded in place, then shifted if the prefix was over-reserved. */
   str(s: string): void {
+    if (s.length <= SHORT_STRING && this.ascii(s)) return;
     const max = s.length * 3;
     const reserved = varintSize(max);
     this.ensure(reserved + max);
@@ -72,6 +75,22 @@ export class ValueWriter {
     if (need < reserved) this.buf.copyWithin(this.pos + need, start, start + len);
     this.varint(len);
     this.pos += len;
+  }
+
+  /** Short ASCII strings byte by byte: cheaper than a call into Buffer#write. False if not ASCII. */
+  private ascii(s: string): boolean {
+    const n = s.length;
+    this.ensure(n + 1);
+    const buf = this.buf;
+    const at = this.pos + 1;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) return false;
+      buf[at + i] = c;
+    }
+    buf[this.pos] = n; // n <= SHORT_STRING < 0x80: a one-byte varint
+    this.pos = at + n;
+    return true;
   }
 
   value(v: unknown, depth = 0): void {
@@ -138,12 +157,17 @@ export class ValueWriter {
     if (proto !== Object.prototype && proto !== null) {
       throw new SearchError('BAD_VALUE', `cannot store an object of class ${proto?.constructor?.name}`);
     }
-    const keys = Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined);
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o);
+    let count = 0;
+    for (const k of keys) if (o[k] !== undefined) count++;
     this.byte(Tag.OBJ);
-    this.varint(keys.length);
+    this.varint(count);
     for (const k of keys) {
+      const x = o[k];
+      if (x === undefined) continue;
       this.str(k);
-      this.value((v as Record<string, unknown>)[k], depth + 1);
+      this.value(x, depth + 1);
     }
   }
 
@@ -190,8 +214,20 @@ export class ValueReader {
     const len = this.varint();
     const end = this.pos + len;
     if (end > this.buf.length) throw corrupt();
-    const s = this.buf.toString('utf8', this.pos, end);
+    const s = len <= SHORT_STRING ? this.shortStr(end) : this.buf.toString('utf8', this.pos, end);
     this.pos = end;
+    return s;
+  }
+
+  /** Short strings decoded in JS when ASCII: cheaper than a call into Buffer#toString. */
+  private shortStr(end: number): string {
+    const buf = this.buf;
+    let s = '';
+    for (let i = this.pos; i < end; i++) {
+      const c = buf[i];
+      if (c >= 0x80) return buf.toString('utf8', this.pos, end);
+      s += String.fromCharCode(c);
+    }
     return s;
   }
 
@@ -257,10 +293,17 @@ function corrupt(): SearchError {
 
 /** One value to bytes. */
 export function encodeValue(v: unknown): Buffer {
-  const w = new ValueWriter();
-  w.value(v);
-  return w.finish();
+  // One writer reused across calls; a re-entrant call (from a getter) gets its own.
+  const w = sharedWriter ?? new ValueWriter();
+  sharedWriter = undefined;
+  try {
+    w.reset().value(v);
+    return w.finish();
+  } finally {
+    sharedWriter = w;
+  }
 }
+let sharedWriter: ValueWriter | undefined = new ValueWriter();
 
 /** Bytes written by encodeValue back to the value. */
 export function decodeValue(buf: Buffer): unknown {

@@ -2,7 +2,7 @@
 import { SearchError } from '../util/errors.js';
 import { checkDocId, docKey, genKey, opKey, u64Bytes } from './keys.js';
 import type { StoredDoc, WriteOp } from './types.js';
-import type { StoreDbs } from './lmdb-env.js';
+import { readView, type StoreDbs } from './lmdb-env.js';
 import { writeOp } from './op-codec.js';
 import { decodeValue, encodeValue, ValueWriter } from './value-codec.js';
 
@@ -90,5 +90,5 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 function currentBytes(dbs: StoreDbs, gen: number, states: Map<bigint, Buffer | null>, docId: bigint): Buffer | null {
   const s = states.get(docId);
   if (s !== undefined) return s;
-  return dbs.docs.get(docKey(gen, docId)) ?? null;
+  return readView(dbs.docs, docKey(gen, docId)) ?? null; // decoded before the next read
 }
