@@ -8,14 +8,9 @@
 import { lookupEntity, MAX_ENTITY_NAME } from './html-entities.js';
 import { isHtmlSpace, isTagChar, isTagNameStart, isTagStart, TagRules, type TagRule } from './html-tags.js';
 import { PARAGRAPH_MARK, ZONE_MARK } from './spz-marks.js';
+import { Output, type StrippedText } from './stripped-output.js';
 
-/** Stripped text plus, for each of its UTF-16 units, the span of the original text it came from. */
-export interface StrippedText {
-  text: string;
-  /** null: the text is the original, unchanged (offsets map to themselves). */
-  starts: Uint32Array | null;
-  ends: Uint32Array | null;
-}
+export type { StrippedText } from './stripped-output.js';
 
 export interface HtmlStripOptions {
   /** html_index_attrs, e.g. `img=alt,title; a=title;`. */
@@ -49,88 +44,6 @@ function hexDigit(c: number): number {
   if (c >= 0x41 && c <= 0x46) return c - 0x41 + 10;
   if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
   return -1;
-}
-
-/** Growable output: code units with their source spans. */
-class Output {
-  units: Uint16Array;
-  starts: Uint32Array;
-  ends: Uint32Array;
-  len = 0;
-
-  constructor(capacity: number) {
-    this.units = new Uint16Array(capacity);
-    this.starts = new Uint32Array(capacity);
-    this.ends = new Uint32Array(capacity);
-  }
-
-  push(unit: number, from: number, to: number): void {
-    if (this.len === this.units.length) this.grow();
-    this.units[this.len] = unit;
-    this.starts[this.len] = from;
-    this.ends[this.len++] = to;
-  }
-
-  pushCodepoint(cp: number, from: number, to: number): void {
-    if (cp < 0x10000) this.push(cp, from, to);
-    else {
-      this.push(0xd800 + ((cp - 0x10000) >> 10), from, to);
-      this.push(0xdc00 + ((cp - 0x10000) & 0x3ff), from, to);
-    }
-  }
-
-  private grow(): void {
-    const n = this.units.length * 2 + 16;
-    const u = new Uint16Array(n); u.set(this.units); this.units = u;
-    const s = new Uint32Array(n); s.set(this.starts); this.starts = s;
-    const e = new Uint32Array(n); e.set(this.ends); this.ends = e;
-  }
-
-  private move(from: number, to: number, unit: number): void {
-    this.units[to] = unit;
-    this.starts[to] = this.starts[from];
-    this.ends[to] = this.ends[from];
-  }
-
-  /**
-   * The second pass of Manticore's stripper: whitespace runs become one space, repeated paragraph
-   * marks one mark, and a zone mark swallows a paragraph mark just before it.
-   */
-  finish(): StrippedText {
-    let w = 0;
-    let spaceOut = false;
-    let paraOut = false;
-    let zoneOut = false;
-    for (let r = 0; r < this.len; r++) {
-      const c = this.units[r];
-      if (isHtmlSpace(c)) {
-        if (!spaceOut) this.move(r, w++, SPACE);
-        spaceOut = true;
-      } else if (c === PARAGRAPH_MARK) {
-        if (!paraOut && !zoneOut) {
-          this.move(r, w++, c);
-          paraOut = true;
-        }
-        spaceOut = true;
-      } else if (c === ZONE_MARK) {
-        if (paraOut) w--;
-        this.move(r, w++, c);
-        while (r + 1 < this.len && this.units[r + 1] !== ZONE_MARK) { r++; this.move(r, w++, this.units[r]); }
-        if (r + 1 < this.len) { r++; this.move(r, w++, c); }
-        spaceOut = zoneOut = true;
-        paraOut = false;
-      } else {
-        this.move(r, w++, c);
-        spaceOut = paraOut = zoneOut = false;
-      }
-    }
-    let text = '';
-    const CHUNK = 8192;
-    for (let k = 0; k < w; k += CHUNK) {
-      text += String.fromCharCode.apply(null, this.units.subarray(k, Math.min(w, k + CHUNK)) as unknown as number[]);
-    }
-    return { text, starts: this.starts.subarray(0, w), ends: this.ends.subarray(0, w) };
-  }
 }
 
 /** True when stripping cannot change the text: no markup, entities, control chars or double spaces. */

@@ -1,8 +1,9 @@
 /** The tokenizer: one pass over UTF-16 code units with the folding table, as Manticore's UTF-8 tokenizer. */
 import {
-  CODE_MASK, FLAG_BOUNDARY, FLAG_DUAL, FLAG_IGNORE, FLAG_SPECIAL, FLAGS_MASK, type CharsetTable,
+  CODE_MASK, FLAG_BOUNDARY, FLAG_DUAL, FLAG_IGNORE, FLAG_SPECIAL, type CharsetTable,
 } from './charset-table.js';
-import { SENTENCE_MARK, ZONE_MARK } from './spz-marks.js';
+import { arbitrateSentence } from './sentence-rules.js';
+import { ZONE_MARK } from './spz-marks.js';
 
 /** Longest token kept, in codepoints (Manticore's SPH_MAX_WORD_LEN); longer words are truncated. */
 export const MAX_TOKEN_CODEPOINTS = 42;
@@ -57,15 +58,19 @@ export class Tokenizer {
   /** For a ZONE_MARK token: the zone tag name, `/name` for a closing tag. */
   zone = '';
 
-  private input = '';
+  input = '';
   private pos = 0;
-  private readonly buf = new Uint16Array(MAX_TOKEN_CODEPOINTS * 2);
+  /** The folded token being accumulated (UTF-16 units). */
+  readonly buf = new Uint16Array(MAX_TOKEN_CODEPOINTS * 2);
   private bufLen = 0;
-  private cps = 0;
+  /** Codepoints accumulated in the current token (what min_word_len and index_sp rules count). */
+  cps = 0;
   private bytes = 0;
   /** The accumulated token is the source slice lowercased with ASCII rules only. */
   private asciiLower = true;
   private afterBoundaryChar = false;
+  /** Width in code units of the codepoint last read by readAt() (2 after an escape: `\\x`). */
+  private width = 1;
   private readonly minWordLen: number;
   private readonly queryMode: boolean;
   private readonly sentences: boolean;
@@ -97,30 +102,15 @@ export class Tokenizer {
     this.boundary = false;
     this.special = false;
     this.zone = '';
-    const input = this.input;
-    const len = input.length;
-    const bmp = this.table.bmp;
+    const len = this.input.length;
     for (;;) {
       if (!this.queryMode) this.scanPlain();
-      if (this.pos >= len) return this.finish(len);
+      if (this.pos >= len) return this.emitAccum(len);
       const at = this.pos;
-      let cp = input.charCodeAt(at);
-      let width = 1;
-      if ((cp & 0xf800) === 0xd800) [cp, width] = this.readSurrogate(at, cp);
-      let entry = cp < 0x10000 ? bmp[cp] : this.table.lookup(cp);
-      if (this.queryMode) {
-        if (cp === BACKSLASH) {
-          if (at + 1 >= len) { this.pos = len; return this.finish(len); }
-          const esc = this.readAt(at + 1);
-          width = 1 + esc[1];
-          entry = this.table.lookup(esc[0]);
-          entry = (entry & FLAG_DUAL) !== 0 || (entry & FLAG_SPECIAL) === 0 ? entry & ~(FLAG_SPECIAL | FLAG_DUAL) : 0;
-        } else if ((entry & FLAG_SPECIAL) !== 0) {
-          entry = this.arbitrateSpecial(entry, at + width);
-        }
-      } else if (this.sentences && (entry & FLAG_SPECIAL) !== 0) {
-        entry = this.arbitrateSentence(entry, at);
-      }
+      const cp = this.readAt(at);
+      const entry = this.classify(cp, at);
+      const width = this.width;
+      if (entry < 0) { this.pos = len; return this.emitAccum(len); }
       if ((entry & FLAG_IGNORE) !== 0) {
         this.pos = at + width;
         if (this.cps > 0) this.asciiLower = false;
@@ -136,18 +126,42 @@ export class Tokenizer {
       if ((entry & FLAG_SPECIAL) !== 0) {
         if (this.cps < this.minWordLen) this.dropShort();
         if (this.cps > 0) return this.emitAccum(at);
-        this.pos = at + width;
-        this.special = true;
-        this.text = String.fromCharCode(entry & CODE_MASK);
-        this.start = at;
-        this.end = at + width;
-        if (this.zones && (entry & CODE_MASK) === ZONE_MARK) this.readZoneName();
-        return true;
+        return this.emitSpecial(entry, at, width);
       }
       if (this.cps === 0) this.start = at;
       this.accumulate(entry & CODE_MASK, cp, width);
       this.pos = at + width;
     }
+  }
+
+  /**
+   * The table entry of the codepoint at `at` after the mode's rules: query escapes and operators,
+   * or index_sp sentence ends. Sets `width`; returns -1 for a backslash at the very end.
+   */
+  private classify(cp: number, at: number): number {
+    const entry = cp < 0x10000 ? this.table.bmp[cp] : this.table.lookup(cp);
+    if (this.queryMode) {
+      if (cp === BACKSLASH) {
+        if (at + 1 >= this.input.length) return -1;
+        const escaped = this.table.lookup(this.readAt(at + 1));
+        this.width += 1;
+        const plain = (escaped & FLAG_DUAL) !== 0 || (escaped & FLAG_SPECIAL) === 0;
+        return plain ? escaped & ~(FLAG_SPECIAL | FLAG_DUAL) : 0;
+      }
+      return (entry & FLAG_SPECIAL) !== 0 ? this.arbitrateSpecial(entry, at + this.width) : entry;
+    }
+    return this.sentences && (entry & FLAG_SPECIAL) !== 0 ? arbitrateSentence(entry, at, this) : entry;
+  }
+
+  /** A lone special character becomes its own token (an operator or an SPZ mark). */
+  private emitSpecial(entry: number, at: number, width: number): boolean {
+    this.pos = at + width;
+    this.special = true;
+    this.text = String.fromCharCode(entry & CODE_MASK);
+    this.start = at;
+    this.end = at + width;
+    if (this.zones && (entry & CODE_MASK) === ZONE_MARK) this.readZoneName();
+    return true;
   }
 
   /**
@@ -194,18 +208,19 @@ export class Tokenizer {
     this.asciiLower = lower;
   }
 
-  /** Codepoint at `at` with its width in code units; lone surrogates read as U+FFFD. */
-  private readAt(at: number): [number, number] {
+  /** Codepoint at `at`, its width in code units left in `width`; lone surrogates read as U+FFFD. */
+  private readAt(at: number): number {
     const c = this.input.charCodeAt(at);
-    return (c & 0xf800) === 0xd800 ? this.readSurrogate(at, c) : [c, 1];
-  }
-
-  private readSurrogate(at: number, hi: number): [number, number] {
-    if (hi <= 0xdbff && at + 1 < this.input.length) {
+    this.width = 1;
+    if ((c & 0xf800) !== 0xd800) return c;
+    if (c <= 0xdbff && at + 1 < this.input.length) {
       const lo = this.input.charCodeAt(at + 1);
-      if ((lo & 0xfc00) === 0xdc00) return [((hi - 0xd800) << 10) + (lo - 0xdc00) + 0x10000, 2];
+      if ((lo & 0xfc00) === 0xdc00) {
+        this.width = 2;
+        return ((c - 0xd800) << 10) + (lo - 0xdc00) + 0x10000;
+      }
     }
-    return [REPLACEMENT_CHAR, 1];
+    return REPLACEMENT_CHAR;
   }
 
   /**
@@ -221,41 +236,6 @@ export class Tokenizer {
       return (entry & FLAG_DUAL) !== 0 ? entry & ~(FLAG_SPECIAL | FLAG_DUAL) : 0;
     }
     return (entry & FLAG_DUAL) !== 0 ? symbol | FLAG_SPECIAL : entry;
-  }
-
-  /**
-   * index_sp: decides whether `.`, `?`, `!` end a sentence (Manticore's CodepointArbitrationI).
-   * `?` and `!` always do; a dot does not inside a word (`U.K`, `3.5`, `a.,`), before a lowercase
-   * word (`Inc. and`), nor after an initial or a title (`J.`, `Mr.`, `MRS.`). A dot that does not
-   * end a sentence is a separator, or a word character when the charset has it.
-   */
-  private arbitrateSentence(entry: number, at: number): number {
-    const symbol = entry & CODE_MASK;
-    if (symbol === 0x3f || symbol === 0x21) return SENTENCE_MARK | FLAG_SPECIAL;
-    if (symbol !== 0x2e) return entry;
-    const ch = (k: number): number => (k >= 0 && k < this.input.length ? this.input.charCodeAt(k) : 0);
-    const next = ch(at + 1);
-    const inWord = (next >= 0x30 && next <= 0x39) || (next >= 0x41 && next <= 0x5a) || (next >= 0x61 && next <= 0x7a)
-      || next === 0x2d || next === 0x5f || next >= 0x80 || next === 0x2c;
-    const lower = (c: number): boolean => c >= 0x61 && c <= 0x7a;
-    const inPhrase = (next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d)
-      && (lower(ch(at + 2)) || (ch(at + 2) === 0x28 && lower(ch(at + 3))));
-    if (!inWord && !inPhrase && !this.looksLikeName(at, ch)) return SENTENCE_MARK | FLAG_SPECIAL;
-    return (entry & FLAGS_MASK) === FLAG_SPECIAL ? 0 : entry & ~(FLAG_SPECIAL | FLAG_DUAL);
-  }
-
-  /** The token before the dot is an initial (`J`), a title (`Mr`, `MR`, `MS`, `DR`) or `mrs`/`drs`. */
-  private looksLikeName(at: number, ch: (k: number) => number): boolean {
-    const capital = (c: number): boolean => c >= 0x41 && c <= 0x5a;
-    // Manticore looks at raw UTF-8 bytes: a non-ASCII character never reads as a capital
-    const b1 = ch(at - 1);
-    const b2 = b1 < 0x80 ? ch(at - 2) : 0;
-    if (this.cps === 1) return capital(b1);
-    if (this.cps === 2 && capital(b2)) {
-      return !capital(b1) || (b2 === 0x4d && (b1 === 0x52 || b1 === 0x53)) || (b2 === 0x44 && b1 === 0x52);
-    }
-    if (this.cps === 3) return (this.buf[0] === 0x6d || this.buf[0] === 0x64) && this.buf[1] === 0x72 && this.buf[2] === 0x73;
-    return false;
   }
 
   /** After a ZONE_MARK token: the name up to the next ZONE_MARK, which is skipped too. */
@@ -306,9 +286,6 @@ export class Tokenizer {
     return true;
   }
 
-  private finish(len: number): boolean {
-    return this.emitAccum(len);
-  }
 }
 
 /** Lowercases A-Z only; returns the same string when there is nothing to change. */
