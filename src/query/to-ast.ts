@@ -20,7 +20,7 @@ export const isNothing = (n: QueryNode): boolean => n.kind === 'or' && n.childre
 
 export function toAst(root: XqNode, warnings: string[]): QueryNode {
   const expanded = spreadNear(expandPhraseGroups(root));
-  return new Converter(warnings).node(expanded, false);
+  return new Converter(warnings).node(expanded);
 }
 
 /** `(a b) NEAR/3 c` is `a NEAR/3 b NEAR/3 c` (Manticore's TransformNear). */
@@ -46,35 +46,42 @@ function term(w: XqWord, field?: FieldLimit): TermNode {
   return t;
 }
 
-/** The zone limit shared by every keyword below a node: undefined if none, 'mixed' if they differ. */
-function sharedZone(node: XqNode): XqSpec | 'mixed' | undefined {
-  const key = (s: XqSpec): string => (s.zones?.length ? `${s.zoneSpan ? 1 : 0}:${s.zones.join(',')}` : '');
-  let found: XqSpec | undefined;
-  let seen = false;
-  const visit = (n: XqNode): boolean => {
-    if (n.words.length) {
-      if (!seen) { seen = true; found = n.spec; return true; }
-      return key(found!) === key(n.spec);
-    }
-    return n.children.every(visit);
-  };
-  if (!visit(node)) return 'mixed';
-  return found?.zones?.length ? found : undefined;
+/** Zones of a keyword node as a ZoneNode wrapper, or nothing. */
+function zoneOf(spec: XqSpec): { zones: string[]; span: boolean } | undefined {
+  return spec.zones?.length ? { zones: spec.zones, span: spec.zoneSpan === true } : undefined;
+}
+
+/**
+ * Manticore's ZONESPAN case: an AND of single keywords, all limited to the same ZONESPAN, must
+ * match inside one span. Anywhere else a zone limits each keyword on its own.
+ */
+function zonespanGroup(n: XqNode): { zones: string[]; span: boolean } | undefined {
+  if (n.op !== 'and' || n.children.length < 2 || !n.children.every((c) => c.words.length === 1)) return undefined;
+  const first = zoneOf(n.children[0]!.spec);
+  if (!first?.span) return undefined;
+  const same = n.children.every((c) => c.spec.zoneSpan === true && c.spec.zones!.join() === first.zones.join());
+  return same ? first : undefined;
+}
+
+function inZone(zone: { zones: string[]; span: boolean }, child: QueryNode): QueryNode {
+  return { kind: 'zone', zones: [...zone.zones], span: zone.span, child };
 }
 
 class Converter {
   constructor(private readonly warnings: string[]) {}
 
-  /** `zoneDone`: an enclosing ZoneNode (or the lack of zones) already covers this subtree. */
-  node(n: XqNode, zoneDone: boolean): QueryNode {
-    if (!zoneDone) {
-      const zone = sharedZone(n);
-      if (zone && zone !== 'mixed') {
-        return { kind: 'zone', zones: [...zone.zones!], span: zone.zoneSpan === true, child: this.node(n, true) };
-      }
-      zoneDone = zone === undefined;
+  /** `zoned`: an enclosing ZoneNode already carries the zone limit of this subtree. */
+  node(n: XqNode, zoned = false): QueryNode {
+    if (n.words.length) {
+      const zone = zoned ? undefined : zoneOf(n.spec);
+      const node = this.plain(n);
+      if (!zone) return node;
+      // Keywords that end up AND-ed or OR-ed (quorum replaced, phrase group) are limited one by one.
+      if (node.kind === 'and' || node.kind === 'or') return { ...node, children: node.children.map((c) => inZone(zone, c)) };
+      return inZone(zone, node);
     }
-    return n.words.length ? this.plain(n) : this.composite(n, zoneDone);
+    const group = zoned ? undefined : zonespanGroup(n);
+    return group ? inZone(group, this.composite(n, true)) : this.composite(n, zoned);
   }
 
   private plain(n: XqNode): QueryNode {
@@ -115,12 +122,12 @@ class Converter {
     return q;
   }
 
-  private composite(n: XqNode, inZone: boolean): QueryNode {
-    const kids = (): QueryNode[] => n.children.map((c) => this.node(c, inZone));
+  private composite(n: XqNode, zoned: boolean): QueryNode {
+    const kids = (): QueryNode[] => n.children.map((c) => this.node(c, zoned));
     switch (n.op) {
       case 'or': case 'and': return { kind: n.op, children: kids() };
-      case 'not': return n.children.length ? { kind: 'not', child: this.node(n.children[0]!, inZone) } : nothing();
-      case 'andnot': return this.andNot(n, inZone);
+      case 'not': return n.children.length ? { kind: 'not', child: this.node(n.children[0]!, zoned) } : nothing();
+      case 'andnot': return this.andNot(n, zoned);
       case 'maybe': return kids().reduce((left, right) => ({ kind: 'maybe', left, right }));
       case 'before': return { kind: 'order', children: kids() };
       case 'near': return { kind: 'near', children: kids(), distance: n.opArg };
@@ -131,13 +138,13 @@ class Converter {
   }
 
   /** ANDNOT(positive, NOT x | OR(NOT x, NOT y)): AND(positive, NOT x, NOT y); over SCAN: NOT alone. */
-  private andNot(n: XqNode, inZone: boolean): QueryNode {
+  private andNot(n: XqNode, zoned: boolean): QueryNode {
     const [pos, neg] = n.children as [XqNode, XqNode];
     const negated = neg.op === 'or' ? neg.children : [neg];
-    const inner = negated.map((c) => (c.op === 'not' && c.children.length ? this.node(c.children[0]!, inZone) : this.node(c, inZone)));
+    const inner = negated.map((c) => (c.op === 'not' && c.children.length ? this.node(c.children[0]!, zoned) : this.node(c, zoned)));
     if (pos.op === 'scan') {
       return { kind: 'not', child: inner.length === 1 ? inner[0]! : { kind: 'or', children: inner } };
     }
-    return { kind: 'and', children: [this.node(pos, inZone), ...inner.map((child): QueryNode => ({ kind: 'not', child }))] };
+    return { kind: 'and', children: [this.node(pos, zoned), ...inner.map((child): QueryNode => ({ kind: 'not', child }))] };
   }
 }

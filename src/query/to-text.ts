@@ -22,16 +22,32 @@ function print(node: QueryNode): string {
     case 'not': return `-${operand(node.child)}`;
     case 'maybe': return `${operand(node.left)} MAYBE ${operand(node.right)}`;
     case 'order': return node.children.map(operand).join(' << ');
-    case 'near': return node.children.map(operand).join(` ${node.negate ? 'NOTNEAR' : 'NEAR'}/${node.distance} `);
+    case 'near': return nearText(node);
     case 'sentence': case 'paragraph': return spanText(node.kind, node.children);
     case 'zone': return `(${node.span ? 'ZONESPAN' : 'ZONE'}:(${node.zones.join(',')}) ${print(node.child)})`;
     case 'empty': return '()';
   }
 }
 
-/** An operand of an operator: leaves as they are, anything else in parentheses. */
+/**
+ * A NEAR chain. A first operand that is a NEAR of the same distance would merge into the chain when
+ * read back, so it goes into a group with the next operands (NEAR spreads a group's words out).
+ */
+function nearText(node: Extract<QueryNode, { kind: 'near' }>): string {
+  const op = ` ${node.negate ? 'NOTNEAR' : 'NEAR'}/${node.distance} `;
+  const [first, ...rest] = node.children;
+  const merges = !node.negate && first?.kind === 'near' && !first.negate && first.distance === node.distance;
+  if (merges && rest.length) return `(${[first, ...rest.slice(0, -1)].map(operand).join(' ')})${op}${operand(rest[rest.length - 1]!)}`;
+  return node.children.map(operand).join(op);
+}
+
+/**
+ * An operand of an operator: leaves as they are, anything else in parentheses. A phrase with `*`
+ * gaps gets parentheses too: Manticore forgets the gaps when another phrase follows it directly.
+ */
 function operand(node: QueryNode): string {
   const text = print(node);
+  if (node.kind === 'phrase' && node.offsets.some((o, i) => o !== i) && !node.field) return `(${text})`;
   const leaf = node.kind === 'term' || node.kind === 'phrase' || node.kind === 'proximity' || node.kind === 'quorum';
   return leaf || node.kind === 'zone' || text === '()' ? text : `(${text})`;
 }
@@ -78,7 +94,11 @@ function quotedText(node: Extract<QueryNode, { kind: 'phrase' | 'proximity' | 'q
 }
 
 /** SENTENCE / PARAGRAPH operands are words or phrases; an OR of words is a phrase of one group. */
-function spanText(kind: 'sentence' | 'paragraph', children: QueryNode[]): string {
+function spanText(kind: 'sentence' | 'paragraph', operands: QueryNode[]): string {
+  // Zone and field limits cannot stand inside the chain: one common limit goes before it.
+  const z0 = operands[0];
+  const zone = z0?.kind === 'zone' && operands.every((c) => c.kind === 'zone' && c.span === z0.span && c.zones.join() === z0.zones.join()) ? z0 : undefined;
+  const children = zone ? operands.map((c) => (c.kind === 'zone' ? c.child : c)) : operands;
   const first = children[0];
   const field = first && 'field' in first ? first.field : undefined;
   const item = (c: QueryNode): string => {
@@ -87,7 +107,8 @@ function spanText(kind: 'sentence' | 'paragraph', children: QueryNode[]): string
     if (c.kind === 'or') return `"(${c.children.map(alternative).join(' | ')})"`;
     return `(${print(c)})`;
   };
-  return scoped(field, children.map(item).join(` ${kind.toUpperCase()} `));
+  const text = scoped(field, children.map(item).join(` ${kind.toUpperCase()} `));
+  return zone ? `(${zone.span ? 'ZONESPAN' : 'ZONE'}:(${zone.zones.join(',')}) ${text})` : text;
 }
 
 function alternative(c: QueryNode): string {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { QueryNode } from '../../../src/query/ast.js';
 import { parseQuery } from '../../../src/query/parse-query.js';
 import { and, f, not, or, phrase, strip, t, tree } from './helpers.js';
 
@@ -210,16 +211,19 @@ describe('field limits', () => {
 });
 
 describe('zones', () => {
-  it('wraps the largest subtree sharing a zone limit', () => {
-    expect(tree('ZONE:(h3,h4) only in these titles')).toEqual({
-      kind: 'zone', zones: ['h3', 'h4'], span: false, child: and(t('only'), t('in'), t('these'), t('titles')),
-    });
-    expect(tree('x ZONESPAN:th hello world')).toEqual(and(t('x'),
-      { kind: 'zone', zones: ['th'], span: true, child: t('hello') }, { kind: 'zone', zones: ['th'], span: true, child: t('world') }));
-    const h1 = (child: ReturnType<typeof t> | ReturnType<typeof and>) => ({ kind: 'zone', zones: ['h1'], span: false, child });
-    expect(tree('c (ZONE:h1 a b)')).toEqual(and(t('c'), h1(and(t('a'), t('b')))));
-    // A group on the left merges into the AND that follows it, as in Manticore: no common zone is left.
-    expect(tree('(ZONE:h1 a b) c')).toEqual(and(h1(t('a')), h1(t('b')), t('c')));
+  const zone = (zones: string[], child: QueryNode, span = false): QueryNode => ({ kind: 'zone', zones, span, child });
+
+  it('limits each keyword or phrase to the zones that apply to it', () => {
+    expect(tree('ZONE:(h3,h4) only "in these"')).toEqual(and(zone(['h3', 'h4'], t('only')), zone(['h3', 'h4'], phrase(['in', 'these']))));
+    expect(tree('a ZONE:h1 b ZONE:h2 c')).toEqual(and(t('a'), zone(['h1'], t('b')), zone(['h2'], t('c'))));
+    expect(tree('(ZONE:h1 a) b')).toEqual(and(zone(['h1'], t('a')), t('b')));
+  });
+
+  it('keeps an AND of keywords under one ZONESPAN together (one span), as Manticore does', () => {
+    expect(tree('ZONESPAN:th hello world')).toEqual(zone(['th'], and(t('hello'), t('world')), true));
+    expect(tree('x (ZONESPAN:th a b)')).toEqual(and(t('x'), zone(['th'], and(t('a'), t('b')), true)));
+    // A group on the left merges into the AND that follows it: the span condition is gone.
+    expect(tree('(ZONESPAN:th a b) c')).toEqual(and(zone(['th'], t('a'), true), zone(['th'], t('b'), true), t('c')));
   });
 });
 
