@@ -307,6 +307,9 @@ const decoder = new TextDecoder();
 
 /** Stems one folded word with stem_en. Words of two bytes or less come back unchanged. */
 export function stemEn(word: string): string {
+  // every rule needs an ASCII letter at the end: a word ending otherwise cannot change
+  // (unless it holds a 'Y', which the y-marking pass would lowercase)
+  if (word.charCodeAt(word.length - 1) >= 0x80 && !word.includes('Y')) return word;
   const len = load(word);
   if (len < 0) return word;
   const out = stemBuffer(len);
