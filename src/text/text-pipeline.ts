@@ -39,7 +39,10 @@ export interface TextPipeline {
   tokenize(text: string): Token[];
   /** tokenize() plus the SPZ marks (empty unless index_sp / index_zones), for snippet boundaries. */
   analyze(text: string): { tokens: Token[]; marks: SpzMark[] };
-  /** What the index stores: terms at positions; stopwords, overshort tokens and marks only take positions. */
+  /**
+   * What the index stores: terms at positions; stopwords, overshort tokens and marks only take
+   * positions. `length` is the last hit's position (a trailing SPZ mark counts, as in Manticore).
+   */
   indexField(text: string): IndexedField;
   /** A plain query word -> its dictionary terms (`foo_bar` -> foo, bar); stopwords are left out. */
   normalizeWord(word: string): string[];
@@ -99,7 +102,8 @@ class Pipeline implements TextPipeline {
   /**
    * Runs the index tokenizer over a (stripped) field: the position advances by the previous
    * token's step plus skipped overshort tokens, plus phrase_boundary_step after a boundary
-   * (Manticore's BuildRegularHits). Returns the position of the last indexed term.
+   * (Manticore's BuildRegularHits). Returns the position of the last hit (an indexed term or an
+   * SPZ mark, which Manticore also stores as a hit): the field end that `word$` matches.
    */
   private walk(text: string, v: WalkVisitor): number {
     const ts = this.settings;
@@ -113,7 +117,10 @@ class Pipeline implements TextPipeline {
       if (tok.boundary) pos += ts.phraseBoundaryStep;
       if (tok.special) {
         const kind = markKind(tok.text.charCodeAt(0));
-        if (kind) v.mark?.({ kind, pos, zone: tok.zone, start: tok.start, end: tok.end });
+        if (kind) {
+          v.mark?.({ kind, pos, zone: tok.zone, start: tok.start, end: tok.end });
+          lastIndexed = pos;
+        }
         step = 1;
         continue;
       }

@@ -24,6 +24,8 @@ describe('sentences (index_sp=1)', () => {
     expect(field.positions).toEqual([1, 2, 4, 6]);
     expect(field.marks?.map((m) => [m.kind, m.pos])).toEqual([['sentence', 3], ['sentence', 5]]);
     expect(createTextPipeline({}).indexField('One two. Three').positions).toEqual([1, 2, 3]);
+    // a trailing mark is the field's last hit
+    expect(p.indexField('One two.').length).toBe(3);
   });
 
   it('keeps a dot in the charset as a word character where it ends no sentence', () => {
