@@ -1,0 +1,40 @@
+/** Shared bits of the benchmarks: a seeded RNG, percentiles, a timer, disk usage. */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** mulberry32: small, fast, seeded; every benchmark names its seed. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function percentile(sortedMs: number[], p: number): number {
+  if (!sortedMs.length) return 0;
+  return sortedMs[Math.min(sortedMs.length - 1, Math.floor((p / 100) * sortedMs.length))];
+}
+
+/** Bytes under a directory, recursively. */
+export function diskBytes(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    n += e.isDirectory() ? diskBytes(p) : statSync(p).size;
+  }
+  return n;
+}
+
+export function arg(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+}
+
+/** SQL single-quoted string literal. */
+export function sqlString(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}

@@ -1,0 +1,123 @@
+// bench/engine.bench.ts: the whole engine in process (SQL parse, tokenize + stem_en, lmdb commit,
+// segment build in the WASM core, merges) on Debian's dict-gcide, then a seeded synthetic corpus drawn
+// from its vocabulary (Zipf). Reports load docs/s with 1000-row INSERTs, query latency p50/p99 per
+// class (single term of high/mid/low document frequency, 2- and 3-term AND, OR, phrase, field), memory
+// and disk per document. Run: npm run bench -- engine [--docs N] [--synthetic N] [--queries M]. Seed 42.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { open, type Database } from '../src/index.js';
+import { loadGcide, type CorpusDoc } from './corpus.js';
+import { arg, diskBytes, mulberry32, percentile, sqlString } from './bench-util.js';
+
+const SEED = 42;
+const BATCH = 1000;
+
+interface LoadResult { docs: number; seconds: number; docsPerSec: number; diskBytesPerDoc: number; rssBytesPerDoc: number }
+interface QueryClass { name: string; queries: string[] }
+interface QueryResult { name: string; queries: number; p50ms: number; p99ms: number; qps: number; avgHits: number }
+
+async function load(db: Database, docs: CorpusDoc[], dir: string): Promise<LoadResult> {
+  await db.sql("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
+  const rss0 = process.memoryUsage().rss;
+  const t0 = performance.now();
+  for (let i = 0; i < docs.length; i += BATCH) {
+    const rows = docs.slice(i, i + BATCH).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
+    const [r] = await db.sql(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
+    if (r.kind === 'error') throw new Error(r.message);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  return {
+    docs: docs.length, seconds, docsPerSec: docs.length / seconds,
+    diskBytesPerDoc: diskBytes(dir) / docs.length, rssBytesPerDoc: (process.memoryUsage().rss - rss0) / docs.length,
+  };
+}
+
+/** Words with their document frequencies, by a plain lowercase split (close enough to pick classes). */
+function documentFrequencies(docs: CorpusDoc[]): [string, number][] {
+  const df = new Map<string, number>();
+  for (const d of docs) {
+    for (const w of new Set(`${d.title} ${d.body}`.toLowerCase().match(/[a-z]{3,}/g) ?? [])) df.set(w, (df.get(w) ?? 0) + 1);
+  }
+  return [...df].sort((a, b) => b[1] - a[1]);
+}
+
+function queryClasses(docs: CorpusDoc[], n: number): QueryClass[] {
+  const rng = mulberry32(SEED);
+  const byDf = documentFrequencies(docs);
+  const band = (lo: number, hi: number) => byDf.filter(([, f]) => f >= lo && f <= hi).map(([w]) => w);
+  const high = byDf.slice(0, 50).map(([w]) => w);
+  const mid = band(docs.length / 200, docs.length / 50);
+  const low = band(5, 20);
+  const pick = (ws: string[]) => ws[Math.floor(rng() * ws.length)];
+  const many = (f: () => string) => Array.from({ length: n }, f);
+  const phrases = docs.map((d) => d.body.toLowerCase().match(/[a-z]{3,} [a-z]{3,}/)?.[0]).filter((x): x is string => !!x);
+  return [
+    { name: 'term high df', queries: many(() => pick(high)) },
+    { name: 'term mid df', queries: many(() => pick(mid)) },
+    { name: 'term low df', queries: many(() => pick(low)) },
+    { name: 'AND 2 terms', queries: many(() => `${pick(mid)} ${pick(high)}`) },
+    { name: 'AND 3 terms', queries: many(() => `${pick(high)} ${pick(mid)} ${pick(high)}`) },
+    { name: 'OR 2 terms', queries: many(() => `${pick(mid)} | ${pick(mid)}`) },
+    { name: 'phrase', queries: many(() => `"${pick(phrases)}"`) },
+    { name: 'field @title', queries: many(() => `@title ${pick(mid)}`) },
+  ];
+}
+
+async function runQueries(db: Database, table: string, cls: QueryClass): Promise<QueryResult> {
+  const times: number[] = [];
+  let hits = 0;
+  const t0 = performance.now();
+  for (const q of cls.queries) {
+    const s = performance.now();
+    const [r] = await db.sql(`SELECT id, weight() FROM ${table} WHERE MATCH(${sqlString(q)}) LIMIT 20`);
+    times.push(performance.now() - s);
+    if (r.kind === 'error') throw new Error(`${q}: ${r.message}`);
+    if (r.kind === 'rows') hits += r.meta?.totalFound ?? 0;
+  }
+  const total = (performance.now() - t0) / 1000;
+  times.sort((a, b) => a - b);
+  return { name: cls.name, queries: times.length, p50ms: percentile(times, 50), p99ms: percentile(times, 99), qps: times.length / total, avgHits: hits / times.length };
+}
+
+function synthetic(vocab: [string, number][], n: number): CorpusDoc[] {
+  const rng = mulberry32(SEED);
+  const words = vocab.slice(0, 50_000).map(([w]) => w);
+  const cdf = new Float64Array(words.length);
+  let sum = 0;
+  for (let i = 0; i < words.length; i++) cdf[i] = sum += 1 / (i + 1);
+  const draw = () => {
+    const x = rng() * sum;
+    let lo = 0, hi = words.length - 1;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (cdf[m] < x) lo = m + 1; else hi = m; }
+    return words[lo];
+  };
+  const text = (k: number) => Array.from({ length: k }, draw).join(' ');
+  return Array.from({ length: n }, (_, i) => ({ id: i + 1, title: text(4 + Math.floor(rng() * 6)), body: text(20 + Math.floor(rng() * 60)) }));
+}
+
+async function corpusRun(label: string, docs: CorpusDoc[], nQueries: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-'));
+  const db = await open(dir);
+  try {
+    const loaded = await load(db, docs, dir);
+    const queries = [];
+    for (const cls of queryClasses(docs, nQueries)) queries.push(await runQueries(db, 'gcide', cls));
+    return { corpus: label, load: loaded, queries };
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function engineBench() {
+  const gcide = loadGcide(arg('docs', Infinity));
+  const nQueries = arg('queries', 500);
+  const results = [await corpusRun(`dict-gcide (${gcide.length} docs)`, gcide, nQueries)];
+  const nSynth = arg('synthetic', 1_000_000);
+  if (nSynth > 0) {
+    const docs = synthetic(documentFrequencies(gcide), nSynth);
+    results.push(await corpusRun(`synthetic Zipf (${nSynth} docs)`, docs, nQueries));
+  }
+  return results;
+}

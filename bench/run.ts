@@ -1,0 +1,40 @@
+// bench/run.ts: `npm run bench [-- engine|core|store ...]`. Runs the named benchmarks (default: engine),
+// prints each one's table and writes bench/results/<name>.json. Release WASM build; 2-core machine.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { engineBench } from './engine.bench.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const RESULTS = `${ROOT}bench/results`;
+
+function table(rows: Record<string, unknown>[]): string {
+  if (!rows.length) return '';
+  const cols = Object.keys(rows[0]);
+  const fmt = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(v < 10 ? 3 : 1)) : String(v));
+  return [`| ${cols.join(' | ')} |`, `| ${cols.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${cols.map((c) => fmt(r[c])).join(' | ')} |`)].join('\n');
+}
+
+async function main() {
+  const names = process.argv.slice(2).filter((a) => !a.startsWith('--') && !/^\d+$/.test(a));
+  mkdirSync(RESULTS, { recursive: true });
+  for (const name of names.length ? names : ['engine']) {
+    if (name === 'engine') {
+      const res = await engineBench();
+      for (const r of res) {
+        console.log(`\n## ${r.corpus}\n`);
+        console.log(table([{ ...r.load }]));
+        console.log();
+        console.log(table(r.queries as unknown as Record<string, unknown>[]));
+      }
+      writeFileSync(`${RESULTS}/engine.json`, JSON.stringify(res, null, 2));
+    } else {
+      // Other benchmarks are standalone scripts printing JSON: core (WASM vs reference), store (lmdb).
+      const out = spawnSync(process.execPath, [`${ROOT}dist/bench/${name}.bench.js`, ...process.argv.slice(3)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+      console.log(out.stdout);
+      writeFileSync(`${RESULTS}/${name}.json`, out.stdout);
+    }
+  }
+}
+
+main().catch((e) => { console.error(e); process.exitCode = 1; });
