@@ -11,7 +11,7 @@ const MAX_STEM_BYTES = 256;
 const GUARD = 8;
 const W = new Uint8Array(GUARD + MAX_STEM_BYTES + GUARD);
 
-const a = 0x61, b = 0x62, c = 0x63, d = 0x64, e = 0x65, g = 0x67, i_ = 0x69, l = 0x6c;
+const a = 0x61, c = 0x63, d = 0x64, e = 0x65, g = 0x67, i_ = 0x69, l = 0x6c;
 const m = 0x6d, n = 0x6e, r = 0x72, s = 0x73, t = 0x74, u = 0x75, y = 0x79, Y = 0x59;
 
 /** Vowels for the regions and the short-syllable test: a e i o u y (a consonant 'y' is marked 'Y'). */
