@@ -19,6 +19,8 @@ export interface ParseOptions extends ScannerOptions {
   fields?: string[];
   /** Words the table turns into nothing (stopwords, too short): they vanish but keep their position. */
   isNullWord?: (word: string) => boolean;
+  /** OPTION boolean_mode='or': words with no operator between them are OR-ed (NOT still ANDs). */
+  defaultOr?: boolean;
 }
 
 const RELAXED = '@@relaxed';
@@ -53,7 +55,7 @@ export function parseToWorkingTree(text: string, opts: ParseOptions): { root: Xq
   const lexer = new QueryLexer(query, { ...opts, field });
   lexer.warnings = warnings;
   try {
-    return { root: new QueryGrammar(lexer).parse(), warnings };
+    return { root: new QueryGrammar(lexer, opts.defaultOr === true).parse(), warnings };
   } catch (e) {
     // Manticore ignores a syntax error when no token was read at all (only junk or spaces).
     if (e instanceof QuerySyntaxError && lexer.empty) return { root: null, warnings };

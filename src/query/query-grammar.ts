@@ -30,7 +30,8 @@ export class QuerySyntaxError extends SearchError {}
 export class QueryGrammar {
   private tok: LexToken;
 
-  constructor(private readonly lex: QueryLexer) {
+  /** `defaultOr`: OPTION boolean_mode='or' (words without an operator between them are OR-ed). */
+  constructor(private readonly lex: QueryLexer, private readonly defaultOr = false) {
     this.tok = lex.next();
   }
 
@@ -75,7 +76,7 @@ export class QueryGrammar {
 
   private expr(): XqNode | null {
     let node = this.beforelist();
-    while (this.startsBeforelist()) node = addDefaultOp(node, this.beforelist());
+    while (this.startsBeforelist()) node = addDefaultOp(node, this.beforelist(), this.defaultOr);
     return node;
   }
 

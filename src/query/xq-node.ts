@@ -79,9 +79,13 @@ export function notNode(child: XqNode | null, stateSpec: XqSpec): XqNode {
   return xqNode('not', child ? child.spec : stateSpec, child ? [child] : []);
 }
 
-/** Implicit AND between two operands. */
-export function addDefaultOp(left: XqNode | null, right: XqNode | null): XqNode | null {
-  return addOp('and', left, right);
+/** A NOT next to the implicit operator always makes it an AND, even in OR mode. */
+const isNegation = (n: XqNode | null): boolean => n !== null && (n.op === 'not' || n.op === 'andnot') && n.children.length > 0;
+
+/** The implicit operator between two operands: AND, or OR under `boolean_mode='or'`. */
+export function addDefaultOp(left: XqNode | null, right: XqNode | null, defaultOr = false): XqNode | null {
+  const or = defaultOr && !isNegation(left) && !isNegation(right);
+  return addOp(or ? 'or' : 'and', left, right);
 }
 
 /** Inside quotes: plain keywords merge into one node, groups make a phrase of children. */

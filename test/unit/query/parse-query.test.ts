@@ -13,6 +13,11 @@ describe('boolean operators and precedence', () => {
     expect(tree('looking for cat | dog | mouse')).toEqual(and(t('looking'), t('for'), or(t('cat'), t('dog'), t('mouse'))));
   });
 
+  it("ORs words without an operator under boolean_mode='or', but keeps NOT an AND", () => {
+    expect(tree('a b (c d)', { defaultOr: true })).toEqual(or(t('a'), t('b'), t('c'), t('d')));
+    expect(tree('a b -c', { defaultOr: true })).toEqual(and(or(t('a'), t('b')), not(t('c'))));
+  });
+
   it('groups with parentheses and flattens nested ANDs and ORs', () => {
     expect(tree('a (b | (c | d)) (e (f g))')).toEqual(and(t('a'), or(t('b'), t('c'), t('d')), t('e'), t('f'), t('g')));
     expect(tree('((a))')).toEqual(t('a'));
