@@ -5,9 +5,9 @@ import { BLOCK_LEN, SKIP_WORDS } from './segment-layout.js';
 
 /** One term's postings while a segment is built: ascending rows, tf per row, hitpos per hit. */
 export interface TermPostings {
-  rows: number[];
-  tfs: number[];
-  positions: number[];
+  rows: ArrayLike<number>;
+  tfs: ArrayLike<number>;
+  positions: ArrayLike<number>;
 }
 
 /** Scratch for one block, reused across terms. */

@@ -1,6 +1,5 @@
 /** Host-side reader of a placed segment's postings (for merges and wildcard statistics). */
 import type { Segment } from './segment.js';
-import type { TermPostings } from './postings-encoder.js';
 import { unpackBits } from './bitpack.js';
 import { H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
 
@@ -9,7 +8,7 @@ function words(u32: Uint32Array, byteAddr: number, n: number): Uint32Array {
 }
 
 /** Decodes term `t` of `seg`: rows ascending, tf per row, and (when asked) every hitpos. */
-export function readPostings(seg: Segment, t: number, withPositions = true): TermPostings {
+export function readPostings(seg: Segment, t: number, withPositions = true): { rows: number[]; tfs: number[]; positions: number[] } {
   const u32 = seg.core.u32;
   const base = seg.blobPtr;
   const hdr = base >>> 2;
@@ -17,7 +16,7 @@ export function readPostings(seg: Segment, t: number, withPositions = true): Ter
   const skip = base + u32[info + 2];
   const blocks = u32[info + 3];
   const posArea = base + u32[hdr + H.positions];
-  const out: TermPostings = { rows: [], tfs: [], positions: [] };
+  const out = { rows: [] as number[], tfs: [] as number[], positions: [] as number[] };
   let prev = 0;
   for (let b = 0; b < blocks; b++) {
     const e = (skip >>> 2) + b * SKIP_WORDS;

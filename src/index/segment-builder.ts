@@ -2,12 +2,12 @@
  * Builds a segment blob: sorted term dictionary, postings blocks, field lengths, numeric attribute
  * columns (id first). Input is already inverted (invertDocs() for a batch, the merger for merges).
  */
-import type { AttrValue, DocInput, IndexSchema } from './types.js';
+export { invertDocs } from './doc-inverter.js';
+import type { AttrValue, IndexSchema } from './types.js';
 import { ByteWriter } from './byte-writer.js';
 import { encodePostings, type TermPostings } from './postings-encoder.js';
 import {
-  COL_F32, COL_I64, COL_NONE, COL_U32, FIELD_END_BIT, FIELD_SHIFT, H, HEADER_BYTES, POS_MASK,
-  SEGMENT_MAGIC, SEGMENT_VERSION, TERM_INFO_WORDS, coreColumnType,
+  COL_F32, COL_I64, COL_NONE, COL_U32, H, HEADER_BYTES, SEGMENT_MAGIC, SEGMENT_VERSION, TERM_INFO_WORDS, coreColumnType,
 } from './segment-layout.js';
 
 /** Everything a segment holds, inverted, before encoding. */
@@ -29,63 +29,6 @@ export interface BuiltSegment {
   terms: string[];
   /** Values of attributes the core does not hold (string, json, mva), per attribute; null for core ones. */
   hostCols: (AttrValue[] | null)[];
-}
-
-interface Acc extends TermPostings {
-  lastRow: number;
-  /** A row's hits arrived out of order (fields given unsorted); sort its slice at the end. */
-  unsorted: boolean;
-}
-
-/** Sorts each row's hit slice of a term whose hits arrived out of order. */
-function sortRows(p: Acc): void {
-  let at = 0;
-  for (const tf of p.tfs) {
-    const slice = p.positions.slice(at, at + tf).sort((x, y) => x - y);
-    for (let i = 0; i < tf; i++) p.positions[at + i] = slice[i];
-    at += tf;
-  }
-}
-
-/** Turns documents into postings: hitpos = field<<24 | end<<23 | pos, end on a field's last position. */
-export function invertDocs(schema: IndexSchema, docs: DocInput[]): InvertedBatch {
-  const numFields = schema.fields.length;
-  const acc = new Map<string, Acc>();
-  const fieldLens = new Uint32Array(docs.length * numFields);
-  const docIds = new BigInt64Array(docs.length);
-  const attrs: AttrValue[][] = schema.attrs.map(() => new Array<AttrValue>(docs.length));
-  docs.forEach((doc, row) => {
-    docIds[row] = BigInt.asIntN(64, doc.docId);
-    for (let a = 0; a < schema.attrs.length; a++) attrs[a][row] = doc.attrs[a] ?? null;
-    for (let f = 0; f < numFields; f++) {
-      const ft = doc.fields[f];
-      if (!ft) continue;
-      fieldLens[row * numFields + f] = ft.length;
-      let last = 0;
-      for (const p of ft.positions) if (p > last) last = p;
-      for (let i = 0; i < ft.terms.length; i++) {
-        const pos = ft.positions[i] & POS_MASK;
-        const hp = ((f << FIELD_SHIFT) | (pos === last ? FIELD_END_BIT : 0) | pos) >>> 0;
-        let p = acc.get(ft.terms[i]);
-        if (!p) acc.set(ft.terms[i], (p = { rows: [], tfs: [], positions: [], lastRow: -1, unsorted: false }));
-        if (p.lastRow !== row) {
-          p.rows.push(row);
-          p.tfs.push(0);
-          p.lastRow = row;
-        } else if (hp < p.positions[p.positions.length - 1]) {
-          p.unsorted = true;
-        }
-        p.tfs[p.tfs.length - 1]++;
-        p.positions.push(hp);
-      }
-    }
-  });
-  const postings = new Map<string, TermPostings>();
-  for (const [term, p] of acc) {
-    if (p.unsorted) sortRows(p);
-    postings.set(term, { rows: p.rows, tfs: p.tfs, positions: p.positions });
-  }
-  return { rows: docs.length, numFields, postings, fieldLens, docIds, attrs };
 }
 
 function u32Value(v: AttrValue): number {

@@ -1,50 +1,117 @@
-/** Merges segments into one: live rows only, in segment order; postings re-encoded, attributes copied. */
+/**
+ * Merges segments into one: live rows only, in segment order; the dictionaries are merged in
+ * sorted order, postings decoded block by block into flat typed arrays and re-encoded, attribute
+ * values copied (with their current, updated values).
+ */
 import type { AttrValue, IndexSchema } from './types.js';
 import type { Segment } from './segment.js';
 import type { TermPostings } from './postings-encoder.js';
-import { readPostings } from './postings-reader.js';
+import { unpackBits } from './bitpack.js';
 import { buildSegment, type BuiltSegment, type InvertedBatch } from './segment-builder.js';
+import { H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
+
+/** Row maps: old row -> new row, -1 for deleted rows. */
+function remapRows(segments: Segment[]): { maps: Int32Array[]; rows: number } {
+  let rows = 0;
+  const maps = segments.map((seg) => {
+    const map = new Int32Array(seg.rows).fill(-1);
+    for (let r = 0; r < seg.rows; r++) if (!seg.isDeleted(r)) map[r] = rows++;
+    return map;
+  });
+  return { maps, rows };
+}
+
+/** The union of the sorted dictionaries, sorted. */
+function mergedTerms(segments: Segment[]): string[] {
+  const all = new Set<string>();
+  for (const s of segments) for (const t of s.terms) all.add(t);
+  return [...all].sort();
+}
+
+class FlatPostings {
+  rows: Uint32Array;
+  tfs: Uint32Array;
+  hits: Uint32Array;
+  nRows = 0;
+  nHits = 0;
+  constructor(maxRows: number, maxHits: number) {
+    this.rows = new Uint32Array(maxRows);
+    this.tfs = new Uint32Array(maxRows);
+    this.hits = new Uint32Array(maxHits);
+  }
+
+  /** Appends term `t` of `seg`, rows renumbered by `map`, deleted rows dropped. */
+  append(seg: Segment, t: number, map: Int32Array): void {
+    const u32 = seg.core.u32;
+    const base = seg.blobPtr;
+    const hdr = base >>> 2;
+    const info = ((base + u32[hdr + H.termTable]) >>> 2) + t * TERM_INFO_WORDS;
+    const skip = (base + u32[info + 2]) >>> 2;
+    const blocks = u32[info + 3];
+    const posArea = (base + u32[hdr + H.positions]) >>> 2;
+    let prev = 0;
+    for (let b = 0; b < blocks; b++) {
+      const e = skip + b * SKIP_WORDS;
+      const count = u32[e + 4];
+      const docWords = (base + u32[e + 1]) >>> 2;
+      const tfWords = (base + u32[e + 2]) >>> 2;
+      const deltas = unpackBits(u32.subarray(docWords, docWords + Math.ceil((count * u32[e + 5]) / 32) + 1), count, u32[e + 5]);
+      const tfs = unpackBits(u32.subarray(tfWords, tfWords + Math.ceil((count * u32[e + 6]) / 32) + 1), count, u32[e + 6]);
+      let pos = posArea + u32[e + 3];
+      for (let i = 0; i < count; i++) {
+        prev += deltas[i];
+        const tf = tfs[i] + 1;
+        const to = map[prev];
+        if (to >= 0) {
+          this.rows[this.nRows] = to;
+          this.tfs[this.nRows++] = tf;
+          this.hits.set(u32.subarray(pos, pos + tf), this.nHits);
+          this.nHits += tf;
+        }
+        pos += tf;
+      }
+    }
+  }
+}
 
 export function mergeSegments(schema: IndexSchema, segments: Segment[]): BuiltSegment {
   const numFields = schema.fields.length;
-  const remaps: Int32Array[] = [];
-  let rows = 0;
-  for (const seg of segments) {
-    const map = new Int32Array(seg.rows).fill(-1);
-    for (let r = 0; r < seg.rows; r++) if (!seg.isDeleted(r)) map[r] = rows++;
-    remaps.push(map);
-  }
+  const { maps, rows } = remapRows(segments);
   const fieldLens = new Uint32Array(rows * numFields);
   const docIds = new BigInt64Array(rows);
   const attrs: AttrValue[][] = schema.attrs.map(() => new Array<AttrValue>(rows));
   segments.forEach((seg, s) => {
     for (let r = 0; r < seg.rows; r++) {
-      const to = remaps[s][r];
+      const to = maps[s][r];
       if (to < 0) continue;
       docIds[to] = seg.docId(r);
       fieldLens.set(seg.fieldLengths(r), to * numFields);
-      schema.attrs.forEach((_, a) => { attrs[a][to] = seg.attr(a, r); });
+      for (let a = 0; a < schema.attrs.length; a++) attrs[a][to] = seg.attr(a, r);
     }
   });
+  let maxRows = 0;
+  let maxHits = 0;
+  for (const seg of segments) {
+    for (let t = 0; t < seg.terms.length; t++) {
+      maxRows += seg.docFreq(t);
+      maxHits += seg.hitCount(t);
+    }
+  }
+  const flat = new FlatPostings(maxRows, maxHits);
+  const next = segments.map(() => 0); // each segment's next term in its sorted dictionary
   const postings = new Map<string, TermPostings>();
-  segments.forEach((seg, s) => {
-    seg.terms.forEach((term, t) => {
-      const src = readPostings(seg, t);
-      let dst = postings.get(term);
-      let pos = 0;
-      for (let i = 0; i < src.rows.length; i++) {
-        const tf = src.tfs[i];
-        const to = remaps[s][src.rows[i]];
-        if (to >= 0) {
-          if (!dst) postings.set(term, (dst = { rows: [], tfs: [], positions: [] }));
-          dst.rows.push(to);
-          dst.tfs.push(tf);
-          for (let j = 0; j < tf; j++) dst.positions.push(src.positions[pos + j]);
-        }
-        pos += tf;
-      }
+  for (const term of mergedTerms(segments)) {
+    const r0 = flat.nRows;
+    const h0 = flat.nHits;
+    segments.forEach((seg, s) => {
+      if (seg.terms[next[s]] !== term) return;
+      flat.append(seg, next[s]++, maps[s]);
     });
-  });
+    if (flat.nRows === r0) continue; // every row holding it was deleted
+    postings.set(term, {
+      rows: flat.rows.subarray(r0, flat.nRows), tfs: flat.tfs.subarray(r0, flat.nRows), positions: flat.hits.subarray(h0, flat.nHits),
+    });
+  }
   const batch: InvertedBatch = { rows, numFields, postings, fieldLens, docIds, attrs };
   return buildSegment(schema, batch);
 }
