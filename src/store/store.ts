@@ -28,6 +28,7 @@ import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
 import { KeyedLock } from './keyed-lock.js';
 import { openDbs, readView, type StoreDbs } from './lmdb-env.js';
 import { emptyManifest, readManifest, type Manifest } from './manifest.js';
+import { getMeta, setMeta, updateMeta } from './meta.js';
 import { readOp } from './op-codec.js';
 import type { Checkpoint, LoggedOp, SegmentEntry, StoredDoc, StoreOptions, WriteOp } from './types.js';
 import { decodeValue, encodeValue } from './value-codec.js';
@@ -236,29 +237,19 @@ export class Store {
   // ---- meta ----
 
   getMeta(key: string): unknown {
-    const raw = this.#dbs.meta.get(key);
-    return raw ? decodeValue(raw) : undefined;
+    return getMeta(this.#dbs, key);
   }
 
   /** Stores `value` durably (undefined removes the key). */
   async setMeta(key: string, value: unknown): Promise<void> {
-    const bytes = value === undefined ? undefined : encodeValue(value);
     this.#checkOpen();
-    await this.#dbs.env.transaction(() => {
-      if (bytes) this.#dbs.meta.putSync(key, bytes);
-      else this.#dbs.meta.removeSync(key);
-    });
+    return setMeta(this.#dbs, key, value);
   }
 
   /** Atomic read-modify-write of one meta key (e.g. a counter's high-water mark); returns the new value. */
   async updateMeta<T>(key: string, fn: (old: unknown) => T): Promise<T> {
     this.#checkOpen();
-    return this.#dbs.env.transaction(() => {
-      const next = fn(this.getMeta(key));
-      if (next === undefined) this.#dbs.meta.removeSync(key);
-      else this.#dbs.meta.putSync(key, encodeValue(next));
-      return next;
-    });
+    return updateMeta(this.#dbs, key, fn);
   }
 
   /** Waits for checkpoints and garbage collection in progress, then closes the environment. */

@@ -163,6 +163,15 @@ describe('Store writes and reads', () => {
     expect(store.lastSeq('t1')).toBe(0n);
   });
 
+  it('finishes writes still in flight when closed, and refuses new ones', async () => {
+    const pending = store.write('t1', [{ op: 'put', docId: 9n, doc: { title: 'late' } }]);
+    await store.close();
+    await expect(pending).resolves.toBe(1n);
+    await expect(store.write('t1', [{ op: 'delete', docId: 9n }])).rejects.toThrow('store is closed');
+    store = Store.open(dir);
+    expect(store.getDoc('t1', 9n)).toEqual({ title: 'late' });
+  });
+
   it('writes what was passed even if the caller mutates it before the commit', async () => {
     const doc = { title: 'before', tags: [1n] };
     const p = store.write('t1', [{ op: 'put', docId: 1n, doc }]);
