@@ -4,7 +4,7 @@
  */
 import type { ParsedQuery } from './ast.js';
 import type { ScannerOptions } from './char-scanner.js';
-import { isNameChar, type FieldContext } from './field-spec.js';
+import { isNameChar } from './field-spec.js';
 import { QueryGrammar, QuerySyntaxError } from './query-grammar.js';
 import { QueryLexer } from './query-lexer.js';
 import { simplify } from './simplify.js';
@@ -50,15 +50,12 @@ export function parseToWorkingTree(text: string, opts: ParseOptions): { root: Xq
     query = query.slice(RELAXED.length);
     relaxed = true;
   }
-  const warnings: string[] = [];
-  const field: FieldContext = { fields: opts.fields, relaxed, json: false, warn: (m) => warnings.push(`query warning: ${m}`) };
-  const lexer = new QueryLexer(query, { ...opts, field });
-  lexer.warnings = warnings;
+  const lexer = new QueryLexer(query, { ...opts, field: { fields: opts.fields, relaxed, json: false } });
   try {
-    return { root: new QueryGrammar(lexer, opts.defaultOr === true).parse(), warnings };
+    return { root: new QueryGrammar(lexer, opts.defaultOr === true).parse(), warnings: lexer.warnings };
   } catch (e) {
     // Manticore ignores a syntax error when no token was read at all (only junk or spaces).
-    if (e instanceof QuerySyntaxError && lexer.empty) return { root: null, warnings };
+    if (e instanceof QuerySyntaxError && lexer.empty) return { root: null, warnings: lexer.warnings };
     throw e;
   }
 }

@@ -27,7 +27,8 @@ export interface LexToken {
 export interface LexerOptions extends ScannerOptions {
   /** True for words the table turns into nothing (stopwords...): they vanish but keep a position. */
   isNullWord?: (word: string) => boolean;
-  field: FieldContext;
+  /** Schema and `@@relaxed` for field operators (warnings go to the lexer's list). */
+  field: Omit<FieldContext, 'warn'>;
 }
 
 const C_SPACE = ' \t\n\v\f\r';
@@ -59,7 +60,6 @@ export class QueryLexer {
   }
 
   get spec(): XqSpec { return this.specs[this.specs.length - 1]!; }
-  get inPhrase(): boolean { return this.quoted; }
 
   warn(message: string): void { this.warnings.push(`query warning: ${message}`); }
 
@@ -177,7 +177,7 @@ export class QueryLexer {
     const ch = tok.text;
     const sc = this.scanner;
     if (ch === '@') {
-      const read = parseFieldOperator(this.text, sc.pos, this.opts.field);
+      const read = parseFieldOperator(this.text, sc.pos, { ...this.opts.field, warn: (m) => this.warn(m) });
       sc.pos = read.next;
       if (read.kind === 'ignore') return 'continue';
       this.setSpec({ ...this.spec, field: read.spec.limit, noField: read.spec.empty });
