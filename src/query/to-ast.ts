@@ -1,7 +1,8 @@
 /**
  * Turns the fixed-up working tree into the public query tree: phrase groups expanded, NEAR over
  * groups spread out, quorums replaced by AND/OR where Manticore does so, AND-NOT written as AND
- * with NOT children, zones as ZoneNode around the largest subtree sharing them.
+ * with NOT children, zones as a ZoneNode around each limited keyword or phrase (and around an AND
+ * of keywords under one ZONESPAN, which must match in a single span).
  */
 import type { FieldLimit, PhraseNode, QueryNode, QuorumNode, TermNode } from './ast.js';
 import { quorumThreshold } from './c-number.js';
