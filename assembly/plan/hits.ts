@@ -16,7 +16,9 @@ import { phraseFsm, proximityFsm } from "./fsm";
 /** True when hitpos `p` satisfies a term's field mask, `@f[N]` limit and `^`/`$` flags. */
 @inline export function termAccepts(n: usize, p: u32): bool {
   const f = p >>> 24;
-  if (f >= 32 || ((nget(n, N_FMASK) >>> f) & 1) == 0) return false;
+  const mask = nget(n, N_FMASK);
+  // masks cover fields 0..31; fields past them are searched only by unlimited terms
+  if (f >= 32 ? mask != 0xffffffff : ((mask >>> f) & 1) == 0) return false;
   const pos = p & POS_MASK;
   const maxPos = nget(n, N_MAXPOS);
   if (maxPos != 0 && pos > maxPos) return false;

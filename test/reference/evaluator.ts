@@ -114,7 +114,7 @@ let docCount = 0;
 function evalNode(n: RNode, d: RefDoc, idfs: Map<string, number>, df: (w: string) => number): Eval {
   if (n.kind === 'term') {
     const all = d.hits.get(n.word) ?? [];
-    const ok = all.filter((p) => fieldOf(p) < 32 && ((n.mask >>> fieldOf(p)) & 1) === 1
+    const ok = all.filter((p) => (fieldOf(p) < 32 ? ((n.mask >>> fieldOf(p)) & 1) === 1 : n.mask === 0xffffffff)
       && (!n.maxPos || posOf(p) <= n.maxPos) && (!n.start || posOf(p) === 1) && (!n.end || (p & END) !== 0));
     const tf = all.length;
     const w = n.weighted ? idfs.get(n.word)! : 0;

@@ -145,6 +145,34 @@ describe('writes', () => {
   });
 });
 
+describe('token input', () => {
+  it('accepts positions out of order and gaps (dropped stopwords)', () => {
+    const idx = new RtIndex({ fields: ['title'], attrs: [] });
+    idx.addBatch([
+      { docId: 1n, fields: [{ terms: ['c', 'a', 'b'], positions: [5, 1, 2], length: 5 }], attrs: [] },
+      { docId: 2n, fields: [{ terms: ['a', 'x', 'b', 'a'], positions: [1, 2, 4, 3], length: 4 }], attrs: [] },
+    ]);
+    const ids = (q: SearchRequest['query']) => idx.search(req(q)).hits.map((h) => Number(h.docId)).sort();
+    expect(ids(phrase('a b'))).toEqual([1, 2]);
+    expect(ids(phrase('a * * c'))).toEqual([]);
+    expect(ids(phrase('b * * c'))).toEqual([1]);
+    expect(ids(t('c', { fieldEnd: true }))).toEqual([1]);
+    expect(ids(t('b', { fieldEnd: true }))).toEqual([2]);
+  });
+});
+
+describe('wide tables', () => {
+  it('searches fields past the 32nd without a field limit', () => {
+    const fields = Array.from({ length: 40 }, (_, i) => `f${i}`);
+    const idx = new RtIndex({ fields, attrs: [] });
+    idx.addBatch([doc(idx.schema, 1, { f35: 'deep word', f2: 'other' }), doc(idx.schema, 2, { f1: 'word' })]);
+    const ids = (q: SearchRequest['query']) => idx.search(req(q, { sort: [{ attr: 'id', desc: false }] })).hits.map((h) => Number(h.docId));
+    expect(ids(t('deep'))).toEqual([1]);
+    expect(ids(phrase('deep word'))).toEqual([1]);
+    expect(ids(t('word', { field: field(['f1']) }))).toEqual([2]);
+  });
+});
+
 describe('segments', () => {
   const small: IndexSchema = { fields: ['title'], attrs: [{ name: 'n', type: 'uint' }] };
   const words = ['alpha', 'beta', 'gamma', 'delta'];
@@ -166,6 +194,16 @@ describe('segments', () => {
     expect(merged.segments.length).toBe(1);
     expect(merged.count()).toBe(148);
     expect(snapshot(merged).hits.map((h) => h.docId)).not.toContain(4n);
+  });
+  it('a merge drops terms whose rows were all deleted', () => {
+    const idx = new RtIndex(small, { autoMerge: false });
+    idx.addBatch([doc(small, 1, { title: 'only here' }, [1])]);
+    idx.addBatch([doc(small, 2, { title: 'here too' }, [2])]);
+    idx.delete([1n]);
+    idx.optimize();
+    expect(idx.segments[0].terms).toEqual(['here', 'too']);
+    expect(idx.search(req(t('only'))).hits).toEqual([]);
+    expect(idx.search(req(t('here'))).keywords).toEqual([{ keyword: 'here', docs: 1, hits: 1 }]);
   });
   it('one evaluate call per segment per query', () => {
     const idx = new RtIndex(small, { autoMerge: false });
