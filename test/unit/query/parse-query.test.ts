@@ -272,3 +272,26 @@ describe('query positions', () => {
     expect(parseQuery('hello — world').root).toEqual(and(t('hello', { pos: 1 }), t('world', { pos: 3 })));
   });
 });
+
+describe('trees Manticore shows in EXPLAIN QUERY / SHOW PLAN (test_022, test_222, test_397)', () => {
+  it('keeps the word after a quorum at the position after its number', () => {
+    const r = parseQuery('"foo bar baz"/24 mois');
+    expect(r.root).toEqual(and(t('foo', { pos: 1 }), t('bar', { pos: 2 }), t('baz', { pos: 3 }), t('mois', { pos: 5 })));
+    expect(r.warnings).toEqual(['quorum threshold too high (words=3, thresh=24); replacing quorum operator with AND operator']);
+  });
+
+  it('reads escaped modifiers as separators', () => {
+    // SQL MATCH('\\^one\\$') is the query text \^one\$.
+    expect(parseQuery('\\^one\\$').root).toEqual(t('one', { pos: 1 }));
+  });
+
+  it('numbers words and limits fields as Manticore does', () => {
+    expect(parseQuery('(running | he ) !dog').root).toEqual(and(or(t('running', { pos: 1 }), t('he', { pos: 2 })), not(t('dog', { pos: 3 }))));
+    expect(parseQuery('her @!title box @(title,content) with me', { fields: ['title', 'content'] }).root).toEqual(and(
+      t('her', { pos: 1 }),
+      t('box', { pos: 2, field: { fields: ['title'], exclude: true } }),
+      t('with', { pos: 3, field: f('title', 'content') }),
+      t('me', { pos: 4, field: f('title', 'content') }),
+    ));
+  });
+});
