@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SearchError } from '../util/errors.js';
-import { mkdirDurable, writeFileDurable } from './durable-fs.js';
+import { fsyncDir, mkdirDurable, writeFileDurable } from './durable-fs.js';
 import {
   emptyManifest, isSegmentName, MANIFEST_FILE, MANIFEST_VERSION, readManifest, writeManifest,
   type Manifest,
@@ -28,6 +28,8 @@ export async function saveSegments(
     if (e.bytes) await writeFileDurable(join(dir, e.name), e.bytes);
     segments.push({ name: e.name, size: e.bytes ? e.bytes.length : listed.get(e.name)! });
   }
+  // the new files' directory entries must be durable before a manifest can name them
+  if (entries.some((e) => e.bytes)) await fsyncDir(dir);
   const next: Manifest = { version: MANIFEST_VERSION, gen, lastSeq, segments };
   await writeManifest(dir, next, swapDelayMs);
   const keep = new Set(entries.map((e) => e.name));

@@ -37,6 +37,14 @@ import { applyBatch, prepareBatch } from './write-batch.js';
 /** Ops (or rows) deleted per transaction by pruneOps and garbage collection. */
 export const DEFAULT_DELETE_CHUNK = 10_000;
 
+/**
+ * A deep copy of `schema` named `name`, made at call time: later changes by the caller cannot
+ * reach the transaction, and a value the codec refuses fails before anything is written.
+ */
+function freezeSchema(schema: TableSchema, name: string): TableSchema {
+  return decodeValue(encodeValue({ ...schema, name })) as TableSchema;
+}
+
 export class Store {
   readonly dataDir: string;
   readonly #dbs: StoreDbs;
@@ -86,20 +94,22 @@ export class Store {
 
   async createTable(schema: TableSchema): Promise<void> {
     const name = tableKey(schema.name);
+    const frozen = freezeSchema(schema, name);
     await this.#txn(name, () => {
       if (this.#dbs.catalog.doesExist(name)) {
         throw new SearchError('TABLE_EXISTS', `table '${name}': CREATE TABLE failed: table '${name}' already exists`);
       }
-      beginGeneration(this.#dbs, name, { schema: { ...schema, name }, gen: allocGen(this.#dbs), baseSeq: 0n });
+      beginGeneration(this.#dbs, name, { schema: frozen, gen: allocGen(this.#dbs), baseSeq: 0n });
     });
   }
 
   /** Replaces the schema; documents are left as they are (the engine rewrites them if it must). */
   async alterTable(schema: TableSchema): Promise<void> {
     const name = tableKey(schema.name);
+    const frozen = freezeSchema(schema, name);
     await this.#txn(name, () => {
       const e = this.#entryInTxn(name, `unknown local table '${name}'`);
-      this.#dbs.catalog.putSync(name, encodeValue({ ...e, schema: { ...schema, name } }));
+      this.#dbs.catalog.putSync(name, encodeValue({ ...e, schema: frozen }));
     });
   }
 
@@ -120,11 +130,12 @@ export class Store {
    */
   async truncate(name: string, newSchema?: TableSchema): Promise<void> {
     const key = tableKey(name);
+    const frozen = newSchema && freezeSchema(newSchema, key);
     await this.#locks.run(key, () => this.#txn(key, () => {
       const e = this.#entryInTxn(key, `unknown local table '${key}'`);
       const baseSeq = lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
       endGeneration(this.#dbs, key, e.gen);
-      const schema = newSchema ? { ...newSchema, name: key } : e.schema;
+      const schema = frozen ?? e.schema;
       beginGeneration(this.#dbs, key, { schema, gen: allocGen(this.#dbs), baseSeq });
     }));
     this.#collectGarbage();
