@@ -52,8 +52,6 @@ export function keywordNode(word: XqWord, spec: XqSpec): XqNode {
   return xqNode('and', spec, [], [word]);
 }
 
-export const isPlain = (n: XqNode): boolean => n.words.length > 0;
-
 /** True when a limit spec selects no field (Manticore's HasMissedField). */
 export const hasMissedField = (spec: XqSpec): boolean => spec.noField === true;
 
