@@ -18,7 +18,8 @@
 //     OP_QUORUM: arg0 = threshold, arg1 = 1 when a child's count > 1 (repeated keywords).
 //     OP_ORDER: `a << b << c`, children in order.  OP_MAYBE: child 0 must match, child 1 adds.
 //     OP_ALL: every row (for `-a -b` with not_terms_only_allowed), no children.
-//     Reserved for later operators without a format break: OP_NEAR, OP_NOTNEAR,
+//     OP_NEAR: arg0 = N of `a NEAR/N b`; children are its operands, in query order.
+//     Reserved for later operators without a format break: OP_NOTNEAR,
 //     OP_SENTENCE, OP_PARAGRAPH, OP_ZONE (args carry distances, zone ids).
 //
 // Filters (FILTER_HEADER_WORDS + 2 per value): | column | op (FOP_*) | negate | nValues | 0 | 0 |

@@ -4,7 +4,7 @@
 
 import { TERMINATED } from "../util/codes";
 import { cursorSeek, cursorAdvance } from "../postings/cursor";
-import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ALL, OP_ORDER, OP_MAYBE } from "./format";
+import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ALL, OP_ORDER, OP_MAYBE, OP_NEAR } from "./format";
 import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_ARG1, N_COST, N_CHILDREN, N_COUNT, NOT_STARTED } from "./node";
 import { termRowAccepted, verifyHits, nodeHits } from "./hits";
 import { hitsLen, hitsRollback } from "./hitbuf";
@@ -24,7 +24,7 @@ export function next(n: usize, target: u32): u32 {
   else if (op == OP_AND) d = andNext(n, target);
   else if (op == OP_OR) d = orNext(n, target);
   else if (op == OP_ANDNOT) d = andNotNext(n, target);
-  else if (op == OP_PHRASE || op == OP_PROXIMITY || op == OP_ORDER) d = fsmNext(n, target);
+  else if (op == OP_PHRASE || op == OP_PROXIMITY || op == OP_ORDER || op == OP_NEAR) d = fsmNext(n, target);
   else if (op == OP_MAYBE) d = maybeNext(n, target);
   else if (op == OP_QUORUM) d = quorumNext(n, target);
   else if (op == OP_ALL) d = target < segmentRows ? target : TERMINATED;
@@ -182,7 +182,7 @@ export function sortByCost(n: usize): u32 {
       store<u32>(kids + (<usize>(j + 1) << 2), p);
     }
   }
-  let cost = op == OP_AND || op == OP_PHRASE || op == OP_PROXIMITY ? minCost : total;
+  let cost = op == OP_AND || op == OP_PHRASE || op == OP_PROXIMITY || op == OP_NEAR ? minCost : total;
   if (op == OP_ANDNOT) cost = nget(child(n, 0), N_COST);
   if (op == OP_ALL) cost = segmentRows;
   nset(n, N_COST, cost);

@@ -2,7 +2,7 @@
 // matched fields (m_uDocFields), mirroring how ExtTerm/ExtAnd/ExtOr/ExtAndNot/ExtNWay fill them.
 
 import { cursorTf, cursorPositions } from "../postings/cursor";
-import { OP_TERM, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_ORDER } from "../plan/format";
+import { OP_TERM, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_ORDER, OP_NEAR } from "../plan/format";
 import { nget, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_FMASK, N_HLEN, N_ARG0 } from "../plan/node";
 import { nodeHits } from "../plan/hits";
 import { hitPos } from "../plan/hitbuf";
@@ -58,7 +58,7 @@ export function docFields(n: usize): u32 {
     return mask & nget(n, N_FMASK);
   }
   if (op == OP_ANDNOT || op == OP_ORDER) return docFields(child(n, 0));
-  if (op == OP_PHRASE || op == OP_PROXIMITY) {
+  if (op == OP_PHRASE || op == OP_PROXIMITY || op == OP_NEAR) {
     const s = nodeHits(n);
     if (nget(n, N_HLEN) == 0) return 0;
     const f = hitPos(s) >>> 24;

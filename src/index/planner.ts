@@ -26,7 +26,8 @@ export interface PlannedQuery {
 
 /** Operators the core does not run yet, planned as their nearest supported form. */
 function supportedOp(op: string): 'and' | 'first' | null {
-  if (op === 'near' || op === 'notnear' || op === 'sentence' || op === 'paragraph') return 'and';
+  if (op === 'sentence' || op === 'paragraph') return 'and';
+  if (op === 'notnear') return 'first';
   return null;
 }
 

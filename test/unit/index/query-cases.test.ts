@@ -137,3 +137,27 @@ describe('NOT (test_413)', () => {
     expect(ids(and(not(t('war')), not(t('a'))))).toEqual([1, 2]);
   });
 });
+
+describe('NEAR (FSMmultinear)', () => {
+  const schema: IndexSchema = { fields: ['body'], attrs: [] };
+  const idx = new RtIndex(schema);
+  idx.addBatch([
+    doc(schema, 1, { body: 'a x b' }), doc(schema, 2, { body: 'a x x b' }), doc(schema, 3, { body: 'b a' }),
+    doc(schema, 4, { body: 'a c x b' }), doc(schema, 5, { body: 'c x a y b' }),
+  ]);
+  const near = (distance: number, ...children: QueryNode[]): QueryNode => ({ kind: 'near', children, distance });
+  const ids = (q: QueryNode) => idx.search(req(q, { sort: [{ attr: 'id', desc: false }] })).hits.map((h) => Number(h.docId));
+  it('two operands within N words, any order', () => {
+    expect(ids(near(2, t('a'), t('b')))).toEqual([1, 3, 5]);
+    expect(ids(near(3, t('a'), t('b')))).toEqual([1, 2, 3, 4, 5]);
+    expect(ids(near(1, t('a'), t('b')))).toEqual([3]);
+  });
+  it('a chain of three operands, each near the previous', () => {
+    expect(ids(near(1, t('a'), t('c'), t('b')))).toEqual([]);
+    expect(ids(near(2, t('a'), t('c'), t('b')))).toEqual([4, 5]);
+  });
+  it('a matched pair ranks as a two-word phrase', () => {
+    const w = idx.search(req(near(2, t('a'), t('b')))).hits.find((h) => h.docId === 1n)!.weight;
+    expect(Math.floor(w / 1000)).toBe(2);
+  });
+});
