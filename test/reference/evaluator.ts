@@ -2,14 +2,14 @@
 // postings, no blocks, no cursors. Matches and weights must equal the WASM core's.
 import type { DocInput, IndexSchema, Ranker } from '../../src/index/types.js';
 import type { QueryNode, TermNode } from '../../src/query/ast.js';
-import { END, fieldOf, lcs, order, phrase, posOf, proximity, sortHits, withField, type Hit } from './hits.js';
+import { END, fieldOf, lcs, near, order, phrase, posOf, proximity, sortHits, withField, type Hit } from './hits.js';
 
 const f = Math.fround;
 const K1 = f(1.2);
 
 type RNode =
   | { kind: 'term'; word: string; qpos: number; mask: number; maxPos: number; start: boolean; end: boolean; weighted: boolean; count: number }
-  | { kind: 'and' | 'or' | 'phrase' | 'proximity' | 'quorum' | 'order' | 'andnot' | 'all'; children: RNode[]; arg: number; repeats?: boolean };
+  | { kind: 'and' | 'or' | 'phrase' | 'proximity' | 'quorum' | 'order' | 'near' | 'andnot' | 'all'; children: RNode[]; arg: number; repeats?: boolean };
 
 interface Eval { match: boolean; hits: Hit[]; tfidf: number; fields: number; cost: number }
 
@@ -72,6 +72,10 @@ function analyze(root: QueryNode, fields: string[]) {
       }
       case 'or': return { kind: 'or', children: n.children.map((c) => walk(c, lim)), arg: 0 };
       case 'order': return { kind: 'order', children: n.children.map((c) => walk(c, lim)), arg: 0 };
+      case 'near': {
+        const children = n.children.map((c, i) => { if (i > 0) qpos++; return walk(c, lim); });
+        return { kind: 'near', children, arg: n.distance };
+      }
       case 'not': return { kind: 'andnot', children: [{ kind: 'all', children: [], arg: 0 }, walk(n.child, lim)], arg: 0 };
       default: throw new Error(`reference evaluator: ${n.kind} not modelled`);
     }
@@ -152,6 +156,11 @@ function evalNode(n: RNode, d: RefDoc, idfs: Map<string, number>, df: (w: string
       if (on.length !== kids.length) return { match: false, hits: [], tfidf: 0, fields: 0, cost: minCost };
       const atoms = n.children.map((c) => (c as { qpos: number }).qpos);
       const out = n.kind === 'phrase' ? phrase(merged(true), atoms) : proximity(merged(true), atoms, n.arg);
+      return { match: out.length > 0, hits: out, tfidf: sum(kids), fields: out.length ? (1 << fieldOf(out[0].pos)) >>> 0 : 0, cost: minCost };
+    }
+    case 'near': {
+      if (on.length !== kids.length) return { match: false, hits: [], tfidf: 0, fields: 0, cost: minCost };
+      const out = near(kids.map((k) => k.hits), n.arg);
       return { match: out.length > 0, hits: out, tfidf: sum(kids), fields: out.length ? (1 << fieldOf(out[0].pos)) >>> 0 : 0, cost: minCost };
     }
     case 'order': {

@@ -163,3 +163,89 @@ export function lcs(hits: Hit[], dupes: boolean): Map<number, number> {
   }
   return out;
 }
+
+/** NEAR/N over operands' hits (Manticore's FSMmultinear_c), written out with plain arrays. */
+export function near(children: Hit[][], dist: number): Hit[] {
+  const k = children.length;
+  const twofer = k === 2;
+  const all = children.flatMap((hs, i) => hs.map((h, j) => ({ h, np: i + 1, i, j })))
+    .sort((a, b) => withField(a.h.pos) - withField(b.h.pos) || b.h.qpos - a.h.qpos || a.i - b.i || a.j - b.j);
+  type R = { pos: number; qpos: number; weight: number; np: number };
+  let npos: number[] = [];
+  const ring: R[] = new Array(k);
+  let iRing = 0;
+  let lastP = 0, lastML = 0, weight = 0, lastW = 0, firstHit = 0, firstQpos = 0, firstNpos = 0;
+  let preP = 0, preML = 0, preW = 0;
+  const tail = () => (iRing + npos.length - 1 + k) % k;
+  const shift = () => { iRing = (iRing + 1) % k; };
+  const out: Hit[] = [];
+  for (const { h, np } of all) {
+    const pos = withField(h.pos);
+    const ml = h.span;
+    if (lastP === pos) {
+      if (twofer && np < firstNpos) { firstQpos = h.qpos; firstNpos = np; continue; }
+      if (!twofer && np < ring[tail()].np) {
+        if (!npos.includes(np)) {
+          npos[npos.indexOf(ring[tail()].np)] = np;
+          npos.sort((a, b) => a - b);
+          ring[tail()] = { ...ring[tail()], np, qpos: h.qpos };
+        }
+        continue;
+      }
+      if (preP && lastML < ml) { lastML = preML; firstHit = lastP = preP; weight = weight - lastW + preW; } else continue;
+    }
+    if (lastP === 0 || lastP + lastML + dist <= pos) {
+      firstHit = lastP = pos; lastML = ml; weight = lastW = h.weight; firstQpos = h.qpos;
+      if (twofer) firstNpos = np;
+      else { npos = [np]; ring[tail()] = { pos, qpos: h.qpos, weight: h.weight, np }; }
+      continue;
+    }
+    if (twofer) {
+      if (firstHit + lastML > pos && firstHit + lastML < pos + ml && lastML !== ml) {
+        firstHit = lastP = pos; lastML = ml; weight = lastW = h.weight; firstQpos = h.qpos; firstNpos = np;
+        continue;
+      }
+      if (np === firstNpos) {
+        if (lastP < pos) {
+          preML = lastML; preP = lastP; preW = h.weight;
+          firstHit = lastP = pos; lastML = ml; weight = lastW = preW; firstQpos = h.qpos; firstNpos = np;
+        }
+        continue;
+      }
+    } else if (np < npos[0] || np > npos[npos.length - 1]) {
+      firstQpos = Math.min(firstQpos, h.qpos);
+      if (np < npos[0]) npos.unshift(np); else npos.push(np);
+    } else if (np !== npos[0] && np !== npos[npos.length - 1]) {
+      let end = npos.length;
+      let start = 0;
+      let skip = false;
+      while (end - start > 1) {
+        const mid = (start + end) >>> 1;
+        if (np === npos[mid]) {
+          if (np === ring[iRing].np) { weight -= ring[iRing].weight; firstHit = ring[iRing].pos; shift(); }
+          else if (np === ring[tail()].np) weight -= ring[tail()].weight;
+          else { skip = true; break; }
+        }
+        if (np < npos[mid]) end = mid; else start = mid;
+      }
+      if (skip) continue;
+      npos.splice(end, 0, np);
+      firstQpos = Math.min(firstQpos, h.qpos);
+    } else if (np === ring[iRing].np) {
+      weight -= ring[iRing].weight; firstHit = ring[iRing].pos; shift();
+    } else if (np === ring[tail()].np) {
+      weight -= ring[tail()].weight;
+    } else continue;
+    weight += h.weight;
+    lastML = ml;
+    if (!twofer) ring[tail()] = { pos, qpos: h.qpos, weight: h.weight, np };
+    if (twofer || npos.length === k) {
+      out.push({ pos: firstHit, qpos: Math.min(firstQpos, h.qpos), span: twofer ? 2 : npos.length, weight });
+      preP = 0;
+      if (twofer) { firstHit = lastP = pos; weight = h.weight; firstQpos = h.qpos; } else lastP = 0;
+      continue;
+    }
+    lastP = pos;
+  }
+  return out;
+}

@@ -45,6 +45,8 @@ const query: fc.Arbitrary<QueryNode> = fc.letrec<{ node: QueryNode }>((tie) => (
     fc.array(tie('node'), { minLength: 2, maxLength: 3 }).map((children): QueryNode => ({ kind: 'or', children })),
     fc.tuple(tie('node'), tie('node')).map(([a, b]): QueryNode => ({ kind: 'and', children: [a, { kind: 'not', child: b }] })),
     fc.array(fc.oneof(termNode, phraseNode), { minLength: 2, maxLength: 3 }).map((children): QueryNode => ({ kind: 'order', children })),
+    fc.tuple(fc.array(fc.oneof(termNode, phraseNode), { minLength: 2, maxLength: 3 }), fc.integer({ min: 1, max: 4 }))
+      .map(([children, distance]): QueryNode => ({ kind: 'near', children, distance })),
   ),
 })).node;
 
