@@ -63,7 +63,12 @@ function applyOptions(req: SearchRequest, st: SelectStatement): void {
 export function matchQuery(table: Table, match: string | undefined, flags: GlobalFlags): SearchRequest['query'] | 'none' {
   if (match === undefined) return null;
   const fields = table.index.schema.fields;
-  const parsed = parseQuery(match, { notTermsOnlyAllowed: flags.notTermsOnlyAllowed, fields });
+  const p = table.pipeline;
+  const parsed = parseQuery(match, {
+    notTermsOnlyAllowed: flags.notTermsOnlyAllowed, fields,
+    isWordChar: (cp) => p.isWordChar(cp),
+    isNullWord: (w) => p.normalizeWord(w).length === 0,
+  });
   if (parsed.root.kind === 'empty') return null;
   const q = normalizeQuery(parsed.root, (w) => table.pipeline.normalizeWord(w));
   return q ?? 'none';
@@ -86,9 +91,14 @@ function predicateFilter(table: Table, predicates: Condition[]): Filter | undefi
   return { attr: 'id', op: 'in', values: ids };
 }
 
-/** Builds the index request of a SELECT-like statement (also used by UPDATE/DELETE ... WHERE). */
-export function buildRequest(table: Table, st: SelectStatement, flags: GlobalFlags): SearchRequest | 'none' {
-  const query = matchQuery(table, st.match, flags);
+/**
+ * Builds the index request of a SELECT-like statement (also used by UPDATE/DELETE ... WHERE).
+ * `fullText`, when given, replaces `st.match`: the JSON API's query tree, already normalized.
+ */
+export function buildRequest(
+  table: Table, st: SelectStatement, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none',
+): SearchRequest | 'none' {
+  const query = fullText !== undefined ? fullText : matchQuery(table, st.match, flags);
   if (query === 'none') return 'none';
   const { filters, predicates } = splitFilters(table, st.where);
   const pf = predicateFilter(table, predicates);
@@ -118,10 +128,12 @@ function readRows(table: Table, cols: OutColumn[], hits: { docId: bigint; weight
   });
 }
 
-export function execSelect(table: Table, st: SelectStatement, session: Session, flags: GlobalFlags): RowsResult {
+export function execSelect(
+  table: Table, st: SelectStatement, session: Session, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none',
+): RowsResult {
   const started = performance.now();
   const cols = selectColumns(table, st.items);
-  const req = buildRequest(table, st, flags);
+  const req = buildRequest(table, st, flags, fullText);
   const result = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : table.search(req);
   const fullScan = req === 'none' || req.query === null;
   let data: Cell[][];

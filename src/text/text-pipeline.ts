@@ -1,6 +1,7 @@
 /** A table's text pipeline: HTML strip, tokenize, fold, stem, stopwords -> terms at positions. */
 import type { FieldTokens } from '../index/types.js';
 import type { TableSettings } from '../schema/types.js';
+import { CODE_MASK, FLAG_IGNORE, type CharsetTable } from './charset-table.js';
 import { HtmlStripper, type StrippedText } from './html-strip.js';
 import { charsetTablesFor, stemmersFor } from './pipeline-parts.js';
 import { markKind, type SpzMark } from './spz-marks.js';
@@ -48,6 +49,8 @@ export interface TextPipeline {
   normalizeWord(word: string): string[];
   /** CALL KEYWORDS: query-mode tokens with their positions; stopwords take a qpos but give no row. */
   keywords(text: string): KeywordRow[];
+  /** True when the table's charset makes this codepoint part of words (for the query lexer). */
+  isWordChar(cp: number): boolean;
 }
 
 export interface PipelineOptions {
@@ -81,7 +84,7 @@ export function createTextPipeline(settings: TableSettings, opts: PipelineOption
     minWordLen: ts.minWordLen, queryMode: false, sentences: ts.indexSp, zones: ts.indexZones !== '',
   });
   const query = new Tokenizer(tables.query, { minWordLen: ts.minWordLen, queryMode: true });
-  return new Pipeline(ts, index, query, new TermDictionary(stemmers, stopwords, ts), stripper);
+  return new Pipeline(ts, index, query, new TermDictionary(stemmers, stopwords, ts), stripper, tables.base);
 }
 
 /** What a walk over a field reports: words (term '' for stopwords) and marks, at their positions. */
@@ -97,7 +100,13 @@ class Pipeline implements TextPipeline {
     private readonly queryTok: Tokenizer,
     private readonly dict: TermDictionary,
     private readonly stripper: HtmlStripper | null,
+    private readonly charset: CharsetTable,
   ) {}
+
+  isWordChar(cp: number): boolean {
+    const e = this.charset.lookup(cp);
+    return (e & CODE_MASK) !== 0 || (e & FLAG_IGNORE) !== 0;
+  }
 
   /**
    * Runs the index tokenizer over a (stripped) field: the position advances by the previous
