@@ -7,7 +7,7 @@ import { fitsI64 } from './value-codec.js';
  * so TRUNCATE and DROP switch generations in one small transaction and old ranges are collected later.
  *   gen key : | gen u32 BE |                                  (4 bytes)
  *   doc key : | gen u32 BE | docId u64 BE, sign bit flipped |   (12 bytes: signed ids sort numerically)
- *   op key  : | gen u32 BE | seq u64 BE |                       (12 bytes)
+ *   op key  : | gen u32 BE | seq u64 BE |                       (12 bytes: a write call's last seq)
  */
 export const GEN_KEY_LEN = 4;
 export const ROW_KEY_LEN = 12;

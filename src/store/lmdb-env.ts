@@ -21,7 +21,7 @@ export interface StoreDbs {
   env: RootDatabase;
   /** doc key -> encoded StoredDoc. */
   docs: Database<Buffer, Buffer>;
-  /** op key -> encoded op record. */
+  /** op key (the last seq of a write call) -> that call's op record (op-codec.ts). */
   ops: Database<Buffer, Buffer>;
   /** gen key -> last seq assigned in that generation (u64 BE); present iff the generation is live. */
   seq: Database<Buffer, Buffer>;

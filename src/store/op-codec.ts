@@ -1,12 +1,20 @@
-/** Op-log records: one write operation per sequence number, in the value codec's byte format. */
+/** Op-log records: one record per write call, holding its ops in order, keyed by its last seq. */
 import { SearchError } from '../util/errors.js';
 import type { LoggedOp, StoredDoc, WriteOp } from './types.js';
 import { ValueReader, type ValueWriter } from './value-codec.js';
 
-/* | kind u8 | docId i64 LE | payload: the doc (put) or the values (update); none for delete | */
+/*
+ * record: | count varint | op | op | ... |          ops numbered lastSeq-count+1 .. lastSeq
+ * op:     | kind u8 | docId i64 LE | payload: the doc (put) or the values (update); none for delete |
+ * One record per write call halves lmdb puts for large batches (one per doc, plus one) compared
+ * with one record per op; opsSince skips the ops of a straddling record that are not wanted.
+ */
 const enum Kind { PUT = 1, DELETE = 2, UPDATE = 3 }
 
-/** Writes one op into `w` (which the caller resets); `insert` is logged as `put`. */
+/** Bytes before an op's payload: the kind byte and the docId. */
+export const OP_HEADER_BYTES = 9;
+
+/** Writes one op into `w`; `insert` is logged as `put`. */
 export function writeOp(w: ValueWriter, op: WriteOp): void {
   switch (op.op) {
     case 'put':
@@ -27,14 +35,31 @@ export function writeOp(w: ValueWriter, op: WriteOp): void {
   }
 }
 
-export function readOp(seq: bigint, buf: Buffer): LoggedOp {
+/** The ops of a record whose last op has sequence `lastSeq`, keeping those with seq > `after`. */
+export function readOps(lastSeq: bigint, buf: Buffer, after = -1n): LoggedOp[] {
   const r = new ValueReader(buf);
-  const kind = buf[r.pos++];
+  const n = r.varint();
+  const out: LoggedOp[] = [];
+  let seq = lastSeq - BigInt(n);
+  for (let i = 0; i < n; i++) {
+    const op = readOp(++seq, r);
+    if (seq > after) out.push(op);
+  }
+  if (r.pos !== buf.length) throw corruptAt(lastSeq);
+  return out;
+}
+
+function readOp(seq: bigint, r: ValueReader): LoggedOp {
+  const kind = r.buf[r.pos++];
   const docId = r.i64();
   switch (kind) {
     case Kind.PUT: return { seq, op: 'put', docId, doc: r.value() as StoredDoc };
     case Kind.DELETE: return { seq, op: 'delete', docId };
     case Kind.UPDATE: return { seq, op: 'update', docId, values: r.value() as Record<string, unknown> };
-    default: throw new SearchError('INTERNAL', `store: corrupt op record at seq ${seq}`);
+    default: throw corruptAt(seq);
   }
+}
+
+function corruptAt(seq: bigint): SearchError {
+  return new SearchError('INTERNAL', `store: corrupt op record at seq ${seq}`);
 }

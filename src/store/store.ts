@@ -29,7 +29,7 @@ import { KeyedLock } from './keyed-lock.js';
 import { openDbs, readView, type StoreDbs } from './lmdb-env.js';
 import { emptyManifest, readManifest, type Manifest } from './manifest.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
-import { readOp } from './op-codec.js';
+import { readOps } from './op-codec.js';
 import type { Checkpoint, LoggedOp, SegmentEntry, StoredDoc, StoreOptions, WriteOp } from './types.js';
 import { decodeValue, encodeValue } from './value-codec.js';
 import { applyBatch, prepareBatch } from './write-batch.js';
@@ -200,8 +200,9 @@ export class Store {
 
   /** Logged ops with seq > `seq`, in order: the tail to re-apply over a checkpoint. */
   opsSince(table: string, seq: bigint): Iterable<LoggedOp> {
+    // records are keyed by their last seq: the first one in range may start at or before `seq`
     const range = opsAfter(this.#entry(tableKey(table)).gen, seq);
-    return this.#dbs.ops.getRange(range).map(({ key, value }) => readOp(seqOf(key), value));
+    return this.#dbs.ops.getRange(range).flatMap(({ key, value }) => readOps(seqOf(key), value, seq));
   }
 
   // ---- checkpoints ----
@@ -233,7 +234,10 @@ export class Store {
     return loadSegments(join(this.#tablesDir, genDirName(name, e.gen)), e.gen, e.baseSeq);
   }
 
-  /** Deletes ops with seq <= min(uptoSeq, checkpoint's lastSeq); returns how many went. */
+  /**
+   * Deletes op records (one per write call) whose ops all have seq <= min(uptoSeq, checkpoint's
+   * lastSeq); a record straddling that point stays until a later prune. Returns records deleted.
+   */
   async pruneOps(table: string, uptoSeq: bigint): Promise<number> {
     const name = tableKey(table);
     return this.#locks.run(name, () => {

@@ -3,26 +3,29 @@ import { SearchError } from '../util/errors.js';
 import { checkDocId, docKey, genKey, opKey, u64Bytes } from './keys.js';
 import type { StoredDoc, WriteOp } from './types.js';
 import { readView, type StoreDbs } from './lmdb-env.js';
-import { writeOp } from './op-codec.js';
+import { OP_HEADER_BYTES, writeOp } from './op-codec.js';
 import { decodeValue, encodeValue, ValueWriter } from './value-codec.js';
 
-/** Offset of an op record's payload (the doc or the values): after the kind byte and the docId. */
-const OP_PAYLOAD_OFFSET = 9;
-
-/** One op, encoded: its op-log record and the record's payload (doc or values; empty for delete). */
+/** One op, encoded: its payload (doc or values; empty for delete) inside the batch's op record. */
 export interface PreparedOp {
   op: WriteOp['op'];
   docId: bigint;
-  record: Buffer;
   payload: Buffer;
+}
+
+/** A write call, encoded: its op-log record and its ops. */
+export interface PreparedBatch {
+  record: Buffer;
+  ops: PreparedOp[];
 }
 
 /**
  * Validates and encodes `ops` at call time, so a caller mutating its objects afterwards cannot
  * change what gets written, and a bad value fails before any transaction starts.
  */
-export function prepareBatch(ops: WriteOp[]): PreparedOp[] {
+export function prepareBatch(ops: WriteOp[]): PreparedBatch {
   const w = new ValueWriter();
+  w.varint(ops.length);
   const spans: number[] = [];
   for (const op of ops) {
     checkOp(op);
@@ -30,11 +33,13 @@ export function prepareBatch(ops: WriteOp[]): PreparedOp[] {
     writeOp(w, op);
   }
   spans.push(w.pos);
-  const buf = w.view();
-  return ops.map((op, i) => {
-    const record = buf.subarray(spans[i], spans[i + 1]);
-    return { op: op.op, docId: op.docId, record, payload: record.subarray(OP_PAYLOAD_OFFSET) };
-  });
+  const record = w.view();
+  return {
+    record,
+    ops: ops.map((op, i) => ({
+      op: op.op, docId: op.docId, payload: record.subarray(spans[i] + OP_HEADER_BYTES, spans[i + 1]),
+    })),
+  };
 }
 
 /**
@@ -43,7 +48,8 @@ export function prepareBatch(ops: WriteOp[]): PreparedOp[] {
  * throw: nothing is written yet, so a failed batch leaves no trace even in a commit it shares with
  * other writers); phase two only puts. Returns the last sequence assigned.
  */
-export function applyBatch(dbs: StoreDbs, gen: number, lastSeq: bigint, ops: PreparedOp[]): bigint {
+export function applyBatch(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch): bigint {
+  const ops = batch.ops;
   // docId -> encoded doc after the ops so far (null: deleted or absent)
   const states = new Map<bigint, Buffer | null>();
   for (const op of ops) {
@@ -64,8 +70,8 @@ export function applyBatch(dbs: StoreDbs, gen: number, lastSeq: bigint, ops: Pre
     if (bytes) dbs.docs.putSync(key, bytes);
     else dbs.docs.removeSync(key);
   }
-  let seq = lastSeq;
-  for (const op of ops) dbs.ops.putSync(opKey(gen, ++seq), op.record);
+  const seq = lastSeq + BigInt(ops.length);
+  dbs.ops.putSync(opKey(gen, seq), batch.record);
   dbs.seq.putSync(genKey(gen), u64Bytes(seq));
   return seq;
 }

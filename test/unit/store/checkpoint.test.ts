@@ -20,7 +20,10 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'quarry-ckpt-'));
   store = Store.open(dir);
   await store.createTable({ name: 't', columns: [], settings: {} });
-  await store.write('t', Array.from({ length: 10 }, (_, i) => ({ op: 'put' as const, docId: BigInt(i), doc: { i } })));
+  // five write calls of two ops: op records end at seqs 2, 4, 6, 8, 10
+  for (let i = 0; i < 10; i += 2) {
+    await store.write('t', [i, i + 1].map((k) => ({ op: 'put' as const, docId: BigInt(k), doc: { k } })));
+  }
 });
 afterEach(async () => {
   await store.close();
@@ -76,19 +79,30 @@ describe('Store checkpoints', () => {
     expect(() => store.loadCheckpoint('t')).toThrow(/has 2 bytes, manifest says 3/);
   });
 
-  it('prunes ops only up to the checkpoint', async () => {
+  it('prunes whole write records, only up to the checkpoint', async () => {
     expect(await store.pruneOps('t', 5n)).toBe(0);
     await store.saveCheckpoint('t', [], 6n);
-    expect(await store.pruneOps('t', 8n)).toBe(6);
+    expect(await store.pruneOps('t', 8n)).toBe(3);
     expect([...store.opsSince('t', 0n)].map((o) => o.seq)).toEqual([7n, 8n, 9n, 10n]);
     expect(await store.pruneOps('t', 3n)).toBe(0);
+  });
+
+  it('keeps a record straddling the checkpoint; opsSince skips its covered ops', async () => {
+    await store.saveCheckpoint('t', [], 7n);
+    expect(await store.pruneOps('t', 7n)).toBe(3);
+    expect([...store.opsSince('t', 0n)].map((o) => o.seq)).toEqual([7n, 8n, 9n, 10n]);
+    expect([...store.opsSince('t', 7n)]).toEqual([
+      { seq: 8n, op: 'put', docId: 7n, doc: { k: 7 } },
+      { seq: 9n, op: 'put', docId: 8n, doc: { k: 8 } },
+      { seq: 10n, op: 'put', docId: 9n, doc: { k: 9 } },
+    ]);
   });
 
   it('prunes in chunks when asked to', async () => {
     await store.close();
     store = Store.open(dir, { deleteChunk: 3 });
     await store.saveCheckpoint('t', [], 10n);
-    expect(await store.pruneOps('t', 10n)).toBe(10);
+    expect(await store.pruneOps('t', 10n)).toBe(5);
     expect([...store.opsSince('t', 0n)]).toEqual([]);
   });
 
