@@ -21,6 +21,14 @@ export function tableKey(name: string): string {
   return name.toLowerCase();
 }
 
+/**
+ * A deep copy of `schema` named `name`, made at call time: later changes by the caller cannot
+ * reach the transaction, and a value the codec refuses fails before anything is written.
+ */
+export function freezeSchema(schema: TableSchema, name: string): TableSchema {
+  return decodeValue(encodeValue({ ...schema, name })) as TableSchema;
+}
+
 export function encodeEntry(e: CatalogEntry): Buffer {
   return encodeValue(e);
 }

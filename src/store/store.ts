@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import type { TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
 import {
-  allocGen, beginGeneration, decodeEntry, endGeneration, genDirName, lastSeqOf, readCatalog,
-  tableKey, type CatalogEntry,
+  allocGen, beginGeneration, decodeEntry, endGeneration, freezeSchema, genDirName, lastSeqOf,
+  readCatalog, tableKey, type CatalogEntry,
 } from './catalog.js';
 import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
@@ -36,14 +36,6 @@ import { applyBatch, prepareBatch } from './write-batch.js';
 
 /** Ops (or rows) deleted per transaction by pruneOps and garbage collection. */
 export const DEFAULT_DELETE_CHUNK = 10_000;
-
-/**
- * A deep copy of `schema` named `name`, made at call time: later changes by the caller cannot
- * reach the transaction, and a value the codec refuses fails before anything is written.
- */
-function freezeSchema(schema: TableSchema, name: string): TableSchema {
-  return decodeValue(encodeValue({ ...schema, name })) as TableSchema;
-}
 
 export class Store {
   readonly dataDir: string;
