@@ -1,14 +1,15 @@
 /**
- * Inverts a batch of documents into postings with flat typed arrays (two passes, a counting sort
- * by term), so a batch allocates a handful of arrays instead of a few per term.
- * hitpos = field << 24 | fieldEnd << 23 | pos; fieldEnd marks a field's last position.
+ * Inverts a batch of documents into a flat PostingsTable: one pass collects the token stream,
+ * a counting sort by term (in sorted term order) groups it, so a batch allocates a handful of
+ * typed arrays whatever its vocabulary. hitpos = field << 24 | fieldEnd << 23 | pos; fieldEnd
+ * marks a field's last position.
  */
 import type { AttrValue, DocInput, IndexSchema } from './types.js';
 import type { InvertedBatch } from './segment-builder.js';
-import type { TermPostings } from './postings-encoder.js';
+import type { PostingsTable } from './postings-encoder.js';
 import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';
 
-/** Sorts each row's hits of one term (fields handed over with positions out of order). */
+/** Sorts each row's hits within [from, to) (fields handed over with positions out of order). */
 function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: number): void {
   let i = from;
   while (i < to) {
@@ -19,74 +20,87 @@ function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: num
   }
 }
 
-export function invertDocs(schema: IndexSchema, docs: DocInput[]): InvertedBatch {
+interface TokenStream { names: string[]; tid: Uint32Array; trow: Uint32Array; thit: Uint32Array; n: number }
+
+function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch): TokenStream {
   const numFields = schema.fields.length;
-  const fieldLens = new Uint32Array(docs.length * numFields);
-  const docIds = new BigInt64Array(docs.length);
-  const attrs: AttrValue[][] = schema.attrs.map(() => new Array<AttrValue>(docs.length));
   let tokens = 0;
   for (const d of docs) for (const ft of d.fields) tokens += ft ? ft.terms.length : 0;
-  // pass 1: the token stream (term number, row, hitpos) in document order
   const dict = new Map<string, number>();
-  const names: string[] = [];
-  const tid = new Uint32Array(tokens);
-  const trow = new Uint32Array(tokens);
-  const thit = new Uint32Array(tokens);
-  let n = 0;
+  const s: TokenStream = { names: [], tid: new Uint32Array(tokens), trow: new Uint32Array(tokens), thit: new Uint32Array(tokens), n: 0 };
   docs.forEach((doc, row) => {
-    docIds[row] = BigInt.asIntN(64, doc.docId);
-    for (let a = 0; a < schema.attrs.length; a++) attrs[a][row] = doc.attrs[a] ?? null;
+    b.docIds[row] = BigInt.asIntN(64, doc.docId);
+    for (let a = 0; a < schema.attrs.length; a++) b.attrs[a][row] = doc.attrs[a] ?? null;
     for (let f = 0; f < numFields; f++) {
       const ft = doc.fields[f];
       if (!ft) continue;
-      fieldLens[row * numFields + f] = ft.length;
+      b.fieldLens[row * numFields + f] = ft.length;
       let last = 0;
       for (const p of ft.positions) if (p > last) last = p;
       for (let i = 0; i < ft.terms.length; i++) {
         let id = dict.get(ft.terms[i]);
         if (id === undefined) {
-          id = names.length;
+          id = s.names.length;
           dict.set(ft.terms[i], id);
-          names.push(ft.terms[i]);
+          s.names.push(ft.terms[i]);
         }
         const pos = ft.positions[i] & POS_MASK;
-        tid[n] = id;
-        trow[n] = row;
-        thit[n++] = ((f << FIELD_SHIFT) | (pos === last ? FIELD_END_BIT : 0) | pos) >>> 0;
+        s.tid[s.n] = id;
+        s.trow[s.n] = row;
+        s.thit[s.n++] = ((f << FIELD_SHIFT) | (pos === last ? FIELD_END_BIT : 0) | pos) >>> 0;
       }
     }
   });
-  // pass 2: stable counting sort by term keeps rows ascending and each row's hits in field order
-  const start = new Uint32Array(names.length + 1);
-  for (let i = 0; i < n; i++) start[tid[i] + 1]++;
-  for (let t = 0; t < names.length; t++) start[t + 1] += start[t];
-  const fill = start.slice(0, names.length);
-  const rows = new Uint32Array(n);
-  const hits = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const at = fill[tid[i]]++;
-    rows[at] = trow[i];
-    hits[at] = thit[i];
+  return s;
+}
+
+/** Groups the stream by term, terms in sorted order; the sort is stable, so rows stay ascending. */
+function groupByTerm(s: TokenStream): PostingsTable {
+  const order = s.names.map((_, i) => i).sort((x, y) => (s.names[x] < s.names[y] ? -1 : 1));
+  const rank = new Uint32Array(s.names.length);
+  order.forEach((id, r) => { rank[id] = r; });
+  const posStart = new Uint32Array(s.names.length + 1);
+  for (let i = 0; i < s.n; i++) posStart[rank[s.tid[i]] + 1]++;
+  for (let t = 0; t < s.names.length; t++) posStart[t + 1] += posStart[t];
+  const fill = posStart.slice(0, s.names.length);
+  const hitRows = new Uint32Array(s.n);
+  const positions = new Uint32Array(s.n);
+  for (let i = 0; i < s.n; i++) {
+    const at = fill[rank[s.tid[i]]]++;
+    hitRows[at] = s.trow[i];
+    positions[at] = s.thit[i];
   }
-  const postings = new Map<string, TermPostings>();
-  names.forEach((name, t) => {
-    const a = start[t];
-    const b = start[t + 1];
-    let distinct = 0;
+  const rowStart = new Uint32Array(s.names.length + 1);
+  const rows = new Uint32Array(s.n);
+  const tfs = new Uint32Array(s.n);
+  let k = 0;
+  for (let t = 0; t < s.names.length; t++) {
+    rowStart[t] = k;
+    const a = posStart[t];
+    const b = posStart[t + 1];
     let unsorted = false;
     for (let i = a; i < b; i++) {
-      if (i === a || rows[i] !== rows[i - 1]) distinct++;
-      else if (hits[i] < hits[i - 1]) unsorted = true;
+      if (i === a || hitRows[i] !== hitRows[i - 1]) {
+        rows[k] = hitRows[i];
+        tfs[k++] = 1;
+      } else {
+        tfs[k - 1]++;
+        if (positions[i] < positions[i - 1]) unsorted = true;
+      }
     }
-    if (unsorted) sortRowHits(rows, hits, a, b);
-    const pr = new Uint32Array(distinct);
-    const tf = new Uint32Array(distinct);
-    let k = -1;
-    for (let i = a; i < b; i++) {
-      if (i === a || rows[i] !== rows[i - 1]) pr[++k] = rows[i];
-      tf[k]++;
-    }
-    postings.set(name, { rows: pr, tfs: tf, positions: hits.subarray(a, b) });
-  });
-  return { rows: docs.length, numFields, postings, fieldLens, docIds, attrs };
+    if (unsorted) sortRowHits(hitRows, positions, a, b);
+  }
+  rowStart[s.names.length] = k;
+  return { terms: order.map((id) => s.names[id]), rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k), posStart, positions };
+}
+
+export function invertDocs(schema: IndexSchema, docs: DocInput[]): InvertedBatch {
+  const numFields = schema.fields.length;
+  const batch: InvertedBatch = {
+    rows: docs.length, numFields, postings: null as unknown as PostingsTable,
+    fieldLens: new Uint32Array(docs.length * numFields), docIds: new BigInt64Array(docs.length),
+    attrs: schema.attrs.map(() => new Array<AttrValue>(docs.length)),
+  };
+  batch.postings = groupByTerm(collectTokens(schema, docs, batch));
+  return batch;
 }

@@ -1,13 +1,20 @@
-/** Encodes one term's postings into blocks of 128: bit-packed rowId deltas and tf-1, skip entries. */
+/** Encodes postings into blocks of 128: bit-packed rowId deltas and tf-1, one skip entry per block. */
 import { ByteWriter } from './byte-writer.js';
 import { bitWidth, packInto, packedWords } from './bitpack.js';
 import { BLOCK_LEN, SKIP_WORDS } from './segment-layout.js';
 
-/** One term's postings while a segment is built: ascending rows, tf per row, hitpos per hit. */
-export interface TermPostings {
-  rows: ArrayLike<number>;
-  tfs: ArrayLike<number>;
-  positions: ArrayLike<number>;
+/**
+ * Postings of many terms in flat arrays (no per-term objects): term t holds rows and tfs
+ * [rowStart[t], rowStart[t+1]) and hits positions[posStart[t], posStart[t+1]), rows ascending,
+ * each row's hits ascending. `terms` is sorted and distinct.
+ */
+export interface PostingsTable {
+  terms: string[];
+  rowStart: Uint32Array;
+  rows: Uint32Array;
+  tfs: Uint32Array;
+  posStart: Uint32Array;
+  positions: Uint32Array;
 }
 
 /** Scratch for one block, reused across terms. */
@@ -15,24 +22,25 @@ const deltas = new Uint32Array(BLOCK_LEN);
 const tfm1 = new Uint32Array(BLOCK_LEN);
 
 /**
- * Writes the skip entries then the packed blocks of one term at the writer's end.
- * `posBase` is the index of the term's first hit in the segment's positions area.
- * Returns the byte offset of the skip table and the number of blocks.
+ * Writes term t's skip entries then its packed blocks at the writer's end. Hit positions index
+ * the segment's positions area, which holds `table.positions` as is. Returns the skip table's
+ * byte offset; the block count is ceil(rows / BLOCK_LEN).
  */
-export function encodePostings(w: ByteWriter, p: TermPostings, posBase: number): { skipOff: number; blocks: number } {
-  const n = p.rows.length;
+export function encodePostings(w: ByteWriter, table: PostingsTable, t: number): number {
+  const first = table.rowStart[t];
+  const n = table.rowStart[t + 1] - first;
   const blocks = Math.ceil(n / BLOCK_LEN);
   w.align(4);
   const skipOff = w.reserve(blocks * SKIP_WORDS * 4);
   let prev = 0;
-  let posStart = posBase;
+  let posStart = table.posStart[t];
   for (let b = 0; b < blocks; b++) {
-    const start = b * BLOCK_LEN;
-    const count = Math.min(BLOCK_LEN, n - start);
+    const start = first + b * BLOCK_LEN;
+    const count = Math.min(BLOCK_LEN, n - b * BLOCK_LEN);
     for (let i = 0; i < count; i++) {
-      deltas[i] = p.rows[start + i] - prev;
-      prev = p.rows[start + i];
-      tfm1[i] = p.tfs[start + i] - 1;
+      deltas[i] = table.rows[start + i] - prev;
+      prev = table.rows[start + i];
+      tfm1[i] = table.tfs[start + i] - 1;
     }
     const docBits = bitWidth(deltas, 0, count);
     const tfBits = bitWidth(tfm1, 0, count);
@@ -40,15 +48,16 @@ export function encodePostings(w: ByteWriter, p: TermPostings, posBase: number):
     packInto(w.words32, docOff >>> 2, deltas, 0, count, docBits);
     const tfOff = w.reserve(packedWords(count, tfBits) * 4);
     packInto(w.words32, tfOff >>> 2, tfm1, 0, count, tfBits);
-    const e = skipOff + b * SKIP_WORDS * 4;
-    w.setU32(e, prev);
-    w.setU32(e + 4, docOff);
-    w.setU32(e + 8, tfOff);
-    w.setU32(e + 12, posStart);
-    w.setU32(e + 16, count);
-    w.setU32(e + 20, docBits);
-    w.setU32(e + 24, tfBits);
-    for (let i = 0; i < count; i++) posStart += p.tfs[start + i];
+    const e = (skipOff >>> 2) + b * SKIP_WORDS;
+    const u32 = w.words32;
+    u32[e] = prev;
+    u32[e + 1] = docOff;
+    u32[e + 2] = tfOff;
+    u32[e + 3] = posStart;
+    u32[e + 4] = count;
+    u32[e + 5] = docBits;
+    u32[e + 6] = tfBits;
+    for (let i = 0; i < count; i++) posStart += table.tfs[start + i];
   }
-  return { skipOff, blocks };
+  return skipOff;
 }

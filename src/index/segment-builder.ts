@@ -5,17 +5,18 @@
 export { invertDocs } from './doc-inverter.js';
 import type { AttrValue, IndexSchema } from './types.js';
 import { ByteWriter } from './byte-writer.js';
-import { encodePostings, type TermPostings } from './postings-encoder.js';
+import { encodePostings, type PostingsTable } from './postings-encoder.js';
 import {
-  COL_F32, COL_I64, COL_NONE, COL_U32, H, HEADER_BYTES, SEGMENT_MAGIC, SEGMENT_VERSION, TERM_INFO_WORDS, coreColumnType,
+  BLOCK_LEN, COL_F32, COL_I64, COL_NONE, COL_U32, H, HEADER_BYTES, SEGMENT_MAGIC, SEGMENT_VERSION, TERM_INFO_WORDS,
+  coreColumnType,
 } from './segment-layout.js';
 
 /** Everything a segment holds, inverted, before encoding. */
 export interface InvertedBatch {
   rows: number;
   numFields: number;
-  /** Term -> postings; encoded in sorted term order. */
-  postings: Map<string, TermPostings>;
+  /** Every term's postings, terms sorted. */
+  postings: PostingsTable;
   /** rows * numFields, row-major. */
   fieldLens: Uint32Array;
   docIds: BigInt64Array;
@@ -67,21 +68,20 @@ function writeColumns(w: ByteWriter, schema: IndexSchema, b: InvertedBatch): num
 }
 
 export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegment {
-  const terms = [...b.postings.keys()].sort();
+  const table = b.postings;
+  const terms = table.terms;
   const w = new ByteWriter();
   w.reserve(HEADER_BYTES);
   const termTable = w.reserve(terms.length * TERM_INFO_WORDS * 4);
-  let posBase = 0;
-  terms.forEach((term, t) => {
-    const p = b.postings.get(term)!;
-    const { skipOff, blocks } = encodePostings(w, p, posBase);
-    const e = termTable + t * TERM_INFO_WORDS * 4;
-    w.setU32(e, p.rows.length);
-    w.setU32(e + 4, p.positions.length);
-    w.setU32(e + 8, skipOff);
-    w.setU32(e + 12, blocks);
-    posBase += p.positions.length;
-  });
+  for (let t = 0; t < terms.length; t++) {
+    const skipOff = encodePostings(w, table, t);
+    const e = (termTable >>> 2) + t * TERM_INFO_WORDS;
+    const u32 = w.words32;
+    u32[e] = table.rowStart[t + 1] - table.rowStart[t];
+    u32[e + 1] = table.posStart[t + 1] - table.posStart[t];
+    u32[e + 2] = skipOff;
+    u32[e + 3] = Math.ceil(u32[e] / BLOCK_LEN);
+  }
   // columns are written before the table that points at them; the table goes after
   const colEntries = writeColumns(w, schema, b);
   w.align(8);
@@ -90,12 +90,8 @@ export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegmen
   w.align(4);
   const fieldLen = w.length;
   w.words(b.fieldLens);
-  const positions = w.reserve(posBase * 4);
-  let at = positions >>> 2;
-  for (const term of terms) {
-    const list = b.postings.get(term)!.positions;
-    for (let i = 0; i < list.length; i++) w.words32[at++] = list[i];
-  }
+  const positions = w.length;
+  w.words(table.positions.subarray(0, table.posStart[terms.length]));
   w.reserve(8);
   const hdr = [SEGMENT_MAGIC, SEGMENT_VERSION, b.rows, terms.length, b.numFields, 1 + schema.attrs.length,
     termTable, colTable, fieldLen, positions, 0];

@@ -5,7 +5,7 @@
  */
 import type { AttrValue, IndexSchema } from './types.js';
 import type { Segment } from './segment.js';
-import type { TermPostings } from './postings-encoder.js';
+import type { PostingsTable } from './postings-encoder.js';
 import { unpackBits } from './bitpack.js';
 import { buildSegment, type BuiltSegment, type InvertedBatch } from './segment-builder.js';
 import { H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
@@ -21,11 +21,30 @@ function remapRows(segments: Segment[]): { maps: Int32Array[]; rows: number } {
   return { maps, rows };
 }
 
-/** The union of the sorted dictionaries, sorted. */
+/** The union of two sorted, distinct lists, sorted and distinct. */
+function union(a: string[], b: string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] < b[j]) out.push(a[i++]);
+    else if (b[j] < a[i]) out.push(b[j++]);
+    else { out.push(a[i++]); j++; }
+  }
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out;
+}
+
+/** The union of the sorted dictionaries, merged pairwise (no re-sort). */
 function mergedTerms(segments: Segment[]): string[] {
-  const all = new Set<string>();
-  for (const s of segments) for (const t of s.terms) all.add(t);
-  return [...all].sort();
+  let lists = segments.map((s) => s.terms);
+  while (lists.length > 1) {
+    const next: string[][] = [];
+    for (let i = 0; i < lists.length; i += 2) next.push(i + 1 < lists.length ? union(lists[i], lists[i + 1]) : lists[i]);
+    lists = next;
+  }
+  return lists[0] ?? [];
 }
 
 class FlatPostings {
@@ -99,19 +118,25 @@ export function mergeSegments(schema: IndexSchema, segments: Segment[]): BuiltSe
   }
   const flat = new FlatPostings(maxRows, maxHits);
   const next = segments.map(() => 0); // each segment's next term in its sorted dictionary
-  const postings = new Map<string, TermPostings>();
-  for (const term of mergedTerms(segments)) {
+  const all = mergedTerms(segments);
+  const terms: string[] = [];
+  const rowStart = new Uint32Array(all.length + 1);
+  const posStart = new Uint32Array(all.length + 1);
+  for (const term of all) {
     const r0 = flat.nRows;
-    const h0 = flat.nHits;
     segments.forEach((seg, s) => {
       if (seg.terms[next[s]] !== term) return;
       flat.append(seg, next[s]++, maps[s]);
     });
     if (flat.nRows === r0) continue; // every row holding it was deleted
-    postings.set(term, {
-      rows: flat.rows.subarray(r0, flat.nRows), tfs: flat.tfs.subarray(r0, flat.nRows), positions: flat.hits.subarray(h0, flat.nHits),
-    });
+    terms.push(term);
+    rowStart[terms.length] = flat.nRows;
+    posStart[terms.length] = flat.nHits;
   }
+  const postings: PostingsTable = {
+    terms, rowStart: rowStart.subarray(0, terms.length + 1), rows: flat.rows, tfs: flat.tfs,
+    posStart: posStart.subarray(0, terms.length + 1), positions: flat.hits,
+  };
   const batch: InvertedBatch = { rows, numFields, postings, fieldLens, docIds, attrs };
   return buildSegment(schema, batch);
 }

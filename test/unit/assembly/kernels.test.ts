@@ -66,7 +66,11 @@ describe('postings cursor', () => {
     const positions = rows.flatMap((_, i) => Array.from({ length: tfs[i] }, (_, j) => j + 1));
     const last = rows[rows.length - 1] + 1;
     const built = buildSegment({ fields: ['f'], attrs: [] }, {
-      rows: last, numFields: 1, postings: new Map([['t', { rows, tfs, positions }]]),
+      rows: last, numFields: 1,
+      postings: {
+        terms: ['t'], rowStart: Uint32Array.of(0, rows.length), rows: Uint32Array.from(rows), tfs: Uint32Array.from(tfs),
+        posStart: Uint32Array.of(0, positions.length), positions: Uint32Array.from(positions),
+      },
       fieldLens: new Uint32Array(last), docIds: new BigInt64Array(last), attrs: [],
     });
     return { blob: core.place(built.blob), cursor: core.alloc(x.cursorBytes()) };
