@@ -14,7 +14,7 @@ const SEED = 42;
 const BATCH = 1000;
 
 interface LoadResult { docs: number; seconds: number; docsPerSec: number; diskBytesPerDoc: number; rssBytesPerDoc: number }
-interface QueryClass { name: string; queries: string[] }
+export interface QueryClass { name: string; queries: string[] }
 interface QueryResult { name: string; queries: number; p50ms: number; p99ms: number; qps: number; avgHits: number }
 
 async function load(db: Database, docs: CorpusDoc[], dir: string): Promise<LoadResult> {
@@ -34,7 +34,7 @@ async function load(db: Database, docs: CorpusDoc[], dir: string): Promise<LoadR
 }
 
 /** Words with their document frequencies, by a plain lowercase split (close enough to pick classes). */
-function documentFrequencies(docs: CorpusDoc[]): [string, number][] {
+export function documentFrequencies(docs: CorpusDoc[]): [string, number][] {
   const df = new Map<string, number>();
   for (const d of docs) {
     for (const w of new Set(`${d.title} ${d.body}`.toLowerCase().match(/[a-z]{3,}/g) ?? [])) df.set(w, (df.get(w) ?? 0) + 1);
@@ -42,7 +42,7 @@ function documentFrequencies(docs: CorpusDoc[]): [string, number][] {
   return [...df].sort((a, b) => b[1] - a[1]);
 }
 
-function queryClasses(docs: CorpusDoc[], n: number): QueryClass[] {
+export function queryClasses(docs: CorpusDoc[], n: number): QueryClass[] {
   const rng = mulberry32(SEED);
   const byDf = documentFrequencies(docs);
   const band = (lo: number, hi: number) => byDf.filter(([, f]) => f >= lo && f <= hi).map(([w]) => w);

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { engineBench } from './engine.bench.js';
+import { sideBySideBench } from './side-by-side.bench.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RESULTS = `${ROOT}bench/results`;
@@ -28,6 +29,10 @@ async function main() {
         console.log(table(r.queries as unknown as Record<string, unknown>[]));
       }
       writeFileSync(`${RESULTS}/engine.json`, JSON.stringify(res, null, 2));
+    } else if (name === 'side-by-side') {
+      const res = await sideBySideBench();
+      console.log(`\n## quarry vs Sphinx 2.2.11\n\n${table(res)}`);
+      writeFileSync(`${RESULTS}/side-by-side.json`, JSON.stringify(res, null, 2));
     } else {
       // Other benchmarks are standalone scripts printing JSON: core (WASM vs reference), store (lmdb).
       const out = spawnSync(process.execPath, [`${ROOT}dist/bench/${name}.bench.js`, ...process.argv.slice(3)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });

@@ -1,0 +1,138 @@
+// bench/side-by-side.bench.ts: quarry over HTTP next to Sphinx 2.2.11 over SphinxQL, same machine,
+// same run, same corpus (dict-gcide) and queries. Load docs/s with 1000-row INSERTs, then QPS and
+// p50/p99 with 1 and 8 concurrent clients over a shuffled mix of every query class; ratios quarry/Sphinx.
+// Run: npm run bench -- side-by-side [--docs N] [--queries M]. Needs dict-gcide and sphinxsearch. Seed 42.
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadGcide, type CorpusDoc } from './corpus.js';
+import { arg, mulberry32, percentile, sqlString } from './bench-util.js';
+import { queryClasses } from './engine.bench.js';
+import { startSphinx, sphinxAvailable } from './peers/sphinx.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BATCH = 1000;
+
+/** Runs one SQL statement on a peer; throws on an error reply. */
+type Exec = (sql: string) => Promise<void>;
+interface Peer { name: string; open(): Promise<{ exec: Exec; close(): Promise<void> }>; stop(): Promise<void> }
+
+/** POST /sql?mode=raw with node:http (undici's fetch costs the client more CPU than the server uses). */
+function post(agent: http.Agent, port: number, sql: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: '/sql?mode=raw', method: 'POST', agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => { body += c; });
+      res.on('end', () => {
+        if (res.statusCode !== 200 || /"error":"[^"]/.test(body)) reject(new Error(`quarry: ${body.slice(0, 200)}`));
+        else resolve();
+      });
+    });
+    req.on('error', reject);
+    req.end(sql);
+  });
+}
+
+async function startQuarry(dir: string): Promise<Peer> {
+  const proc = spawn(process.execPath, [join(ROOT, 'bin/quarry.js'), 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) => {
+    let out = '';
+    proc.stdout!.on('data', (c: Buffer) => { out += c; const m = /http=[\d.]+:(\d+)/.exec(out); if (m) resolve(Number(m[1])); });
+  });
+  return {
+    name: 'quarry (HTTP /sql)',
+    async open() {
+      // One keep-alive connection per client, as a SphinxQL client holds one connection.
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      return {
+        exec: (sql: string) => post(agent, port, sql),
+        close: async () => agent.destroy(),
+      };
+    },
+    async stop() { proc.kill('SIGTERM'); await new Promise((r) => proc.once('exit', r)); },
+  };
+}
+
+async function sphinxPeer(dir: string): Promise<Peer> {
+  const s = await startSphinx(dir, 19406);
+  return {
+    name: 'Sphinx 2.2.11 (SphinxQL)',
+    async open() {
+      const c = await s.connect();
+      return { exec: async (sql: string) => { await c.query(sql); }, close: () => c.end() };
+    },
+    stop: () => s.stop(),
+  };
+}
+
+async function load(peer: Peer, docs: CorpusDoc[], create: string | null) {
+  const conn = await peer.open();
+  if (create) await conn.exec(create);
+  const t0 = performance.now();
+  for (let i = 0; i < docs.length; i += BATCH) {
+    const rows = docs.slice(i, i + BATCH).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
+    await conn.exec(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
+  }
+  const s = (performance.now() - t0) / 1000;
+  await conn.close();
+  return { docsPerSec: docs.length / s, seconds: s };
+}
+
+async function queryRun(peer: Peer, queries: string[], clients: number) {
+  const times: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: clients }, async () => {
+    const conn = await peer.open();
+    while (next < queries.length) {
+      const q = queries[next++];
+      const s = performance.now();
+      await conn.exec(`SELECT id, weight() FROM gcide WHERE MATCH(${sqlString(q)}) LIMIT 20`);
+      times.push(performance.now() - s);
+    }
+    await conn.close();
+  }));
+  const secs = (performance.now() - t0) / 1000;
+  times.sort((a, b) => a - b);
+  return { qps: queries.length / secs, p50ms: percentile(times, 50), p99ms: percentile(times, 99) };
+}
+
+function shuffled<T>(xs: T[], seed: number): T[] {
+  const rng = mulberry32(seed);
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(rng() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; }
+  return a;
+}
+
+export async function sideBySideBench() {
+  if (!sphinxAvailable()) throw new Error('sphinxsearch is not installed: apt-get install sphinxsearch');
+  const docs = loadGcide(arg('docs', 100_000));
+  const perClass = Math.max(1, Math.floor(arg('queries', 4000) / 8));
+  const queries = shuffled(queryClasses(docs, perClass).flatMap((c) => c.queries), 42);
+  const rows: Record<string, unknown>[] = [];
+  const base = mkdtempSync(join(tmpdir(), 'quarry-side-'));
+  try {
+    const peers: [Peer, string | null][] = [
+      [await startQuarry(join(base, 'quarry')), "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'"],
+      [await sphinxPeer(join(base, 'sphinx')), null],
+    ];
+    for (const [peer, create] of peers) {
+      const l = await load(peer, docs, create);
+      await queryRun(peer, queries.slice(0, 200), 1); // warm-up
+      const one = await queryRun(peer, queries, 1);
+      const eight = await queryRun(peer, queries, 8);
+      rows.push({ peer: peer.name, docs: docs.length, 'load docs/s': l.docsPerSec, 'QPS 1 client': one.qps, 'p50 ms': one.p50ms,
+        'p99 ms': one.p99ms, 'QPS 8 clients': eight.qps, 'p99 ms (8)': eight.p99ms });
+      await peer.stop();
+    }
+    const [q, s] = rows;
+    rows.push(Object.fromEntries(Object.entries(q).map(([k, v]) => [k, k === 'peer' ? 'ratio quarry/Sphinx' : k === 'docs' ? v : (v as number) / (s[k] as number)])));
+    return rows;
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
