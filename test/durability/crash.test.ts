@@ -52,6 +52,42 @@ async function writer(s: ServerProcess, w: number, round: number, ledger: Ledger
   }
 }
 
+/**
+ * One sequential writer on table u: insert batches, and now and then TRUNCATE. After a restart, u must
+ * hold exactly the batches acknowledged since the last acknowledged TRUNCATE, give or take the one
+ * statement in flight at the kill (a whole batch, or a truncate that did or did not happen).
+ */
+interface TruncLedger { live: number[][]; inFlight?: { kind: 'insert'; ids: number[] } | { kind: 'truncate' } }
+
+async function truncWriter(s: ServerProcess, round: number, t: TruncLedger, stop: { now: boolean }) {
+  for (let b = 0; !stop.now; b++) {
+    try {
+      if (b % 5 === 4) {
+        t.inFlight = { kind: 'truncate' };
+        if (!ok(await s.sql('TRUNCATE TABLE u'))) return;
+        t.live = [];
+      } else {
+        const base = 10_000_000 + (round * 1000 + b) * BATCH;
+        const ids = Array.from({ length: BATCH }, (_, i) => base + i);
+        t.inFlight = { kind: 'insert', ids };
+        if (!ok(await s.sql(`INSERT INTO u (id, title) VALUES ${ids.map((id) => `(${id}, 'x ${id}')`).join(',')}`))) return;
+        t.live.push(ids);
+      }
+      t.inFlight = undefined;
+    } catch {
+      return;
+    }
+  }
+}
+
+function checkTruncLedger(t: TruncLedger, found: Set<number>): void {
+  const expected = new Set(t.live.flat());
+  const f = t.inFlight;
+  if (f?.kind === 'truncate' && found.size === 0) expected.clear();
+  if (f?.kind === 'insert' && f.ids.every((id) => found.has(id))) f.ids.forEach((id) => expected.add(id));
+  expect([...found].sort()).toEqual([...expected].sort());
+}
+
 async function allRows(s: ServerProcess): Promise<Map<number, number>> {
   const res = (await s.sql('SELECT id, n FROM t LIMIT 1000000 OPTION max_matches=1000000')) as { data: { id: number; n: number }[] }[];
   return new Map(res[0].data.map((r) => [Number(r.id), Number(r.n)]));
@@ -65,9 +101,12 @@ describe('crash safety of the real server', () => {
     try {
       let s = await startServer(dir, env);
       expect(ok(await s.sql('CREATE TABLE t (title text, n int)'))).toBe(true);
+      expect(ok(await s.sql('CREATE TABLE u (title text)'))).toBe(true);
+      const trunc: TruncLedger = { live: [] };
       for (let round = 0; round < ROUNDS; round++) {
         const stop = { now: false };
         const writers = Array.from({ length: WRITERS }, (_, w) => writer(s, w, round, ledger, stop));
+        writers.push(truncWriter(s, round, trunc, stop));
         await new Promise((r) => setTimeout(r, 150 + Math.random() * 400));
         s.proc.kill('SIGKILL');
         stop.now = true;
@@ -85,6 +124,11 @@ describe('crash safety of the real server', () => {
           const present = ids.filter((id) => found.has(id) || ledger.deleted.has(id) || ledger.maybe.get(id) === 'deleted').length;
           expect([0, ids.length], `batch starting ${ids[0]} half-applied`).toContain(present);
         }
+        const u = (await s.sql('SELECT id FROM u LIMIT 1000000 OPTION max_matches=1000000')) as { data: { id: number }[] }[];
+        const uFound = new Set(u[0].data.map((r) => Number(r.id)));
+        checkTruncLedger(trunc, uFound);
+        trunc.live = uFound.size ? [[...uFound]] : [];
+        trunc.inFlight = undefined;
         // What survived is durable from now on: it becomes the acknowledged state.
         ledger.acked = new Map(found);
         for (const [id, v] of ledger.maybe) if (v === 'deleted' && !found.has(id)) ledger.deleted.add(id);
