@@ -11,6 +11,8 @@ import type { IdGenerator } from './id-generator.js';
 import { ok, type Result } from './result.js';
 import type { GlobalSettings } from './server-vars.js';
 import type { Session } from './session.js';
+import { execDeleteInTransaction, execInsertInTransaction } from './transaction-write.js';
+import { buffersWrites, commit, rollback } from './transaction.js';
 
 export interface ExecContext {
   catalog: Catalog;
@@ -30,21 +32,29 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
       if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${st.tables[0].toLowerCase()}' in search request`);
       return execSelect(table, st, session, flags);
     }
-    case 'insert': return execInsert(write, st);
+    case 'insert': return buffersWrites(session) ? execInsertInTransaction(write, st, session) : execInsert(write, st);
     case 'update': return execUpdate(write, st);
-    case 'delete': return execDelete(write, st);
+    case 'delete': return buffersWrites(session) ? execDeleteInTransaction(write, st, session) : execDelete(write, st);
     case 'create_table': return execCreate(ctx.catalog, st);
     case 'create_table_like': return execCreateLike(ctx.catalog, st);
     case 'drop_table': return execDrop(ctx.catalog, st);
     case 'truncate': return execTruncate(ctx.catalog, st, ctx.config);
     case 'describe': return execDescribe(ctx.catalog, st);
     case 'show': return execShow(ctx.catalog, st, session, ctx.settings);
-    case 'set': return execSet(st, session, ctx.settings);
+    case 'set': {
+      const r = execSet(st, session, ctx.settings);
+      // SET autocommit=1 commits what autocommit=0 left open, as in MySQL.
+      if (session.autocommit && session.transaction && st.assignments.some((a) => a.name === 'autocommit')) await commit(session, ctx.catalog);
+      return r;
+    }
     case 'set_names': case 'set_transaction': return ok(0);
     case 'call': return execCall(ctx.catalog, st);
-    case 'begin': case 'commit': case 'rollback':
-      // Transactions land with the MySQL-protocol issue; until then each statement commits on its own.
+    case 'begin': // BEGIN inside a transaction commits it first, as in MySQL.
+      if (session.transaction) await commit(session, ctx.catalog);
+      session.transaction = { writes: [] };
       return ok(0);
+    case 'commit': await commit(session, ctx.catalog); return ok(0);
+    case 'rollback': rollback(session); return ok(0);
     default:
       throw new SearchError('UNSUPPORTED', `statement '${st.text.split(/\s+/).slice(0, 2).join(' ')}' is not supported yet`);
   }

@@ -5,6 +5,7 @@ import type { CliArgs } from './cli-args.js';
 import { parseConfig, type ManticoreConfig } from './config-parser.js';
 import { configTables } from './config-tables.js';
 import { startHttpListener, type HttpListener } from './http-listener.js';
+import { startMysqlListener, type MysqlListener } from '../mysql/mysql-listener.js';
 import { formatAddress } from './listen.js';
 import { resolveServeOptions, type ServeOptions } from './serve-options.js';
 import type { OpenEngine } from './engine-loader.js';
@@ -12,6 +13,7 @@ import type { OpenEngine } from './engine-loader.js';
 export interface RunningServer {
   options: ServeOptions;
   http: HttpListener;
+  mysql: MysqlListener;
   /** The one line printed when every listener accepts connections. */
   readyLine: string;
   /** Closes the listeners, then the engine; safe to call more than once. */
@@ -41,12 +43,21 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     await engine.close();
     throw e;
   }
-  // The MySQL listener (src/mysql/) joins here; until then --mysql is accepted and reported as off.
+  let mysql: MysqlListener;
+  try {
+    // max_packet_size bounds a MySQL request as it bounds an HTTP body.
+    mysql = await startMysqlListener(engine, { host: options.mysql.host, port: options.mysql.port, maxPacketBytes: options.maxBodyBytes });
+  } catch (e) {
+    await http.close();
+    await engine.close();
+    throw e;
+  }
   let stopping: Promise<void> | undefined;
   return {
     options,
     http,
-    readyLine: `quarry listening http=${formatAddress(http.host, http.port)} mysql=off data=${options.dataDir}`,
-    stop: () => (stopping ??= http.close().then(() => engine.close())),
+    mysql,
+    readyLine: `quarry listening http=${formatAddress(http.host, http.port)} mysql=${formatAddress(mysql.host, mysql.port)} data=${options.dataDir}`,
+    stop: () => (stopping ??= Promise.all([http.close(), mysql.close()]).then(() => engine.close())),
   };
 }

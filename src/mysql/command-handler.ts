@@ -1,0 +1,133 @@
+/** The command phase: one client command in, one complete response (possibly empty) out. */
+import type { Engine } from '../engine/engine.js';
+import type { Result, ResultColumn } from '../engine/result.js';
+import type { Session } from '../engine/session.js';
+import { inTransaction } from '../engine/transaction.js';
+import { asSearchError } from '../util/errors.js';
+import { Command, ErrorCode, Status } from './constants.js';
+import { PacketWriter } from './packet-writer.js';
+import { PayloadReader, ProtocolError } from './payload-reader.js';
+import type { StatementRegistry } from './prepared-statements.js';
+import { writeColumn, writeEof, writeErr, writeOk } from './responses.js';
+import { writeResults } from './result-writer.js';
+
+/** Server-wide counters that COM_STATISTICS reports. */
+export interface ServerStats {
+  startedAt: number;
+  connections: number;
+  questions: number;
+}
+
+export interface CommandContext {
+  engine: Engine;
+  session: Session;
+  statements: StatementRegistry;
+  stats: ServerStats;
+}
+
+/** What the connection does after a command: keep going, or close (COM_QUIT). */
+export interface CommandOutcome {
+  reply?: Buffer;
+  quit?: boolean;
+}
+
+export function sessionStatus(session: Session): number {
+  return (session.autocommit ? Status.AUTOCOMMIT : 0) | (inTransaction(session) ? Status.IN_TRANS : 0);
+}
+
+async function run(ctx: CommandContext, sql: string): Promise<Result[]> {
+  ctx.stats.questions++;
+  try {
+    return await ctx.engine.execute(sql, ctx.session);
+  } catch (e) {
+    return [{ kind: 'error', code: 'INTERNAL', message: asSearchError(e).message }];
+  }
+}
+
+/** DESCRIBE types as result-column kinds, for COM_FIELD_LIST. */
+function describeKind(type: string): ResultColumn['kind'] {
+  if (type === 'bigint') return 'bigint';
+  if (type === 'uint' || type === 'bool' || type === 'timestamp' || type.startsWith('uint:')) return 'uint';
+  if (type === 'float') return 'float';
+  return 'string';
+}
+
+async function fieldList(ctx: CommandContext, w: PacketWriter, payload: Buffer): Promise<void> {
+  const table = new PayloadReader(payload, 1).nulText();
+  if (!/^[A-Za-z0-9_]+$/.test(table)) {
+    writeErr(w, ErrorCode.PARSE.errno, ErrorCode.PARSE.sqlState, `no such table '${table}'`);
+    return;
+  }
+  const [r] = await run(ctx, `DESCRIBE ${table}`);
+  if (!r || r.kind !== 'rows') {
+    writeErr(w, ErrorCode.PARSE.errno, ErrorCode.PARSE.sqlState, r?.kind === 'error' ? r.message : `no such table '${table}'`);
+    return;
+  }
+  for (const row of r.rows) writeColumn(w, { name: String(row[0]), kind: describeKind(String(row[1])) }, table, true);
+  writeEof(w, sessionStatus(ctx.session));
+}
+
+function statistics(ctx: CommandContext, w: PacketWriter): void {
+  const uptime = Math.max(1, Math.floor((Date.now() - ctx.stats.startedAt) / 1000));
+  const qps = (ctx.stats.questions / uptime).toFixed(3);
+  w.begin().text(`Uptime: ${uptime}  Threads: ${ctx.stats.connections}  Questions: ${ctx.stats.questions}  ` +
+    `Slow queries: 0  Opens: 0  Flush tables: 0  Open tables: 0  Queries per second avg: ${qps}`).end();
+}
+
+function prepare(ctx: CommandContext, w: PacketWriter, payload: Buffer): void {
+  const stmt = ctx.statements.prepare(payload.toString('utf8', 1));
+  // Result columns are only known when the statement runs; EXECUTE sends them, as Manticore does.
+  w.begin().u8(0).u32(stmt.id).u16(0).u16(stmt.paramCount).u8(0).u16(0).end();
+  if (stmt.paramCount === 0) return;
+  for (let i = 0; i < stmt.paramCount; i++) writeColumn(w, { name: '?', kind: 'string' });
+  writeEof(w, sessionStatus(ctx.session));
+}
+
+async function execute(ctx: CommandContext, w: PacketWriter, payload: Buffer): Promise<void> {
+  const { sql } = ctx.statements.executeText(payload);
+  const results = await run(ctx, sql);
+  writeResults(w, results, sessionStatus(ctx.session), true);
+}
+
+/** Runs one command; protocol errors become ERR packets, the connection stays usable. */
+export async function handleCommand(ctx: CommandContext, payload: Buffer, seq: number): Promise<CommandOutcome> {
+  const w = new PacketWriter((seq + 1) & 0xff);
+  const cmd = payload.length ? payload[0]! : -1;
+  try {
+    switch (cmd) {
+      case Command.QUIT: return { quit: true };
+      case Command.QUERY: {
+        const results = await run(ctx, payload.toString('utf8', 1));
+        writeResults(w, results, sessionStatus(ctx.session));
+        break;
+      }
+      case Command.PING: case Command.INIT_DB: writeOk(w, { status: sessionStatus(ctx.session) }); break;
+      case Command.FIELD_LIST: await fieldList(ctx, w, payload); break;
+      case Command.STATISTICS: statistics(ctx, w); break;
+      case Command.SET_OPTION: writeEof(w, sessionStatus(ctx.session)); break;
+      case Command.STMT_PREPARE: prepare(ctx, w, payload); break;
+      case Command.STMT_EXECUTE: await execute(ctx, w, payload); break;
+      case Command.STMT_SEND_LONG_DATA:
+        // no reply by protocol, even for an unknown statement
+        ctx.statements.appendLongData(payload);
+        return {};
+      case Command.STMT_CLOSE:
+        ctx.statements.close(new PayloadReader(payload, 1).u32());
+        return {};
+      case Command.STMT_RESET: {
+        const stmt = ctx.statements.get(new PayloadReader(payload, 1).u32());
+        if (!stmt) throw new ProtocolError('unknown prepared statement');
+        stmt.longData.clear();
+        writeOk(w, { status: sessionStatus(ctx.session) });
+        break;
+      }
+      default:
+        writeErr(w, ErrorCode.UNKNOWN_COM.errno, ErrorCode.UNKNOWN_COM.sqlState, `unknown command (code=${cmd})`);
+    }
+  } catch (e) {
+    const fresh = new PacketWriter((seq + 1) & 0xff);
+    writeErr(fresh, ErrorCode.UNKNOWN_COM.errno, ErrorCode.UNKNOWN_COM.sqlState, e instanceof Error ? e.message : String(e));
+    return { reply: fresh.finish() };
+  }
+  return { reply: w.finish() };
+}

@@ -1,0 +1,177 @@
+/**
+ * One client connection: greeting, authentication (any user and password), then commands one at a
+ * time. Each response leaves in one socket write; malformed input gets an ERR or a close, never a crash.
+ */
+import type { Socket } from 'node:net';
+import type { Engine } from '../engine/engine.js';
+import { newSession, type Session } from '../engine/session.js';
+import { rollback } from '../engine/transaction.js';
+import { AUTH_PLUGIN, ErrorCode, Status } from './constants.js';
+import { handleCommand, type CommandContext, type ServerStats } from './command-handler.js';
+import { newScramble, parseHandshakeResponse, writeAuthSwitch, writeGreeting } from './handshake.js';
+import { PacketFramer, PacketTooLargeError, type Packet } from './packet-framer.js';
+import { PacketWriter } from './packet-writer.js';
+import { StatementRegistry } from './prepared-statements.js';
+import { writeErr, writeOk } from './responses.js';
+
+/** errno of a refused handshake (ER_HANDSHAKE_ERROR) with its SQLSTATE. */
+const HANDSHAKE_ERROR = { errno: 1043, sqlState: '08S01' };
+
+/** How long a connection refused with an ERR waits for the client to close before it is cut. */
+const FAIL_LINGER_MS = 1_000;
+
+type Phase = 'auth' | 'auth-switch' | 'command' | 'closed';
+
+export interface ConnectionOptions {
+  engine: Engine;
+  connectionId: number;
+  maxPacketBytes: number;
+  stats: ServerStats;
+}
+
+export class MysqlConnection {
+  readonly #socket: Socket;
+  readonly #framer: PacketFramer;
+  readonly #ctx: CommandContext;
+  readonly #scramble = newScramble();
+  #phase: Phase = 'auth';
+  #busy = false;
+  #closing = false;
+  /** Resolves when the socket is fully closed. */
+  readonly closed: Promise<void>;
+
+  constructor(socket: Socket, opts: ConnectionOptions) {
+    this.#socket = socket;
+    this.#framer = new PacketFramer(opts.maxPacketBytes);
+    const session: Session = newSession();
+    this.#ctx = { engine: opts.engine, session, statements: new StatementRegistry(), stats: opts.stats };
+    socket.setNoDelay(true);
+    this.closed = new Promise((resolve) => socket.once('close', () => {
+      this.#phase = 'closed';
+      // A transaction still open when the client goes away is discarded.
+      rollback(session);
+      resolve();
+    }));
+    socket.on('error', () => socket.destroy());
+    socket.on('data', (chunk: Buffer) => {
+      this.#framer.push(chunk);
+      void this.#pump();
+    });
+    const w = new PacketWriter(0);
+    writeGreeting(w, opts.connectionId, this.#scramble);
+    this.#send(w.finish());
+  }
+
+  get idle(): boolean {
+    return !this.#busy;
+  }
+
+  /** Closes after the command in flight (at once when idle). */
+  shutdown(): void {
+    this.#closing = true;
+    if (!this.#busy) this.#socket.end();
+  }
+
+  destroy(): void {
+    this.#socket.destroy();
+  }
+
+  #send(bytes: Buffer): boolean {
+    if (this.#phase === 'closed' || this.#socket.destroyed) return false;
+    return this.#socket.write(bytes);
+  }
+
+  /** Writes an ERR and closes the connection. */
+  #fail(seq: number, err: { errno: number; sqlState: string }, message: string): void {
+    const w = new PacketWriter(seq & 0xff);
+    writeErr(w, err.errno, err.sqlState, message);
+    this.#send(w.finish());
+    this.#phase = 'closed';
+    this.#socket.end();
+    // A peer that never closes its side is cut after a moment.
+    setTimeout(() => this.#socket.destroy(), FAIL_LINGER_MS).unref();
+  }
+
+  async #pump(): Promise<void> {
+    if (this.#busy) return;
+    this.#busy = true;
+    try {
+      while (this.#phase !== 'closed' && !this.#closing) {
+        let packet: Packet | undefined;
+        try {
+          packet = this.#framer.next();
+        } catch (e) {
+          if (!(e instanceof PacketTooLargeError)) throw e;
+          this.#fail(e.seq + 1, ErrorCode.UNKNOWN_COM, e.message);
+          return;
+        }
+        if (!packet) break;
+        await this.#handle(packet);
+      }
+    } catch (e) {
+      // A fault in one connection never reaches the process: log it and drop the connection.
+      console.error('quarry: mysql connection error:', e);
+      this.#socket.destroy();
+    } finally {
+      this.#busy = false;
+      if (this.#closing && this.#phase !== 'closed') this.#socket.end();
+    }
+  }
+
+  async #handle(packet: Packet): Promise<void> {
+    if (this.#phase === 'auth') return this.#authenticate(packet);
+    if (this.#phase === 'auth-switch') {
+      this.#phase = 'command';
+      return this.#accept(packet.seq);
+    }
+    const out = await handleCommand(this.#ctx, packet.payload, packet.seq);
+    if (out.quit) {
+      this.#phase = 'closed';
+      this.#socket.end();
+      return;
+    }
+    if (out.reply && !this.#send(out.reply)) await this.#drained();
+  }
+
+  /** Waits until a slow reader has taken the reply (or the socket closed). */
+  #drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.#socket.off('drain', done);
+        this.#socket.off('close', done);
+        resolve();
+      };
+      this.#socket.once('drain', done);
+      this.#socket.once('close', done);
+    });
+  }
+
+  #authenticate(packet: Packet): void {
+    let response;
+    try {
+      response = parseHandshakeResponse(packet.payload);
+    } catch {
+      this.#fail(packet.seq + 1, HANDSHAKE_ERROR, 'Bad handshake');
+      return;
+    }
+    if (response.sslRequest) {
+      this.#fail(packet.seq + 1, HANDSHAKE_ERROR, 'SSL is not supported');
+      return;
+    }
+    if (response.plugin && response.plugin !== AUTH_PLUGIN) {
+      const w = new PacketWriter((packet.seq + 1) & 0xff);
+      writeAuthSwitch(w, this.#scramble);
+      this.#phase = 'auth-switch';
+      this.#send(w.finish());
+      return;
+    }
+    this.#phase = 'command';
+    this.#accept(packet.seq);
+  }
+
+  #accept(seq: number): void {
+    const w = new PacketWriter((seq + 1) & 0xff);
+    writeOk(w, { status: Status.AUTOCOMMIT });
+    this.#send(w.finish());
+  }
+}

@@ -1,0 +1,71 @@
+/** The MySQL listener: accepts connections, serves each with a MysqlConnection, closes cleanly. */
+import { createServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Engine } from '../engine/engine.js';
+import type { ServerStats } from './command-handler.js';
+import { MysqlConnection } from './connection.js';
+import { DEFAULT_MAX_PACKET_BYTES } from './packet-framer.js';
+
+/** On shutdown, commands in flight get this long before their connections are cut. */
+export const MYSQL_CLOSE_GRACE_MS = 5_000;
+
+export interface MysqlListenerOptions {
+  host: string;
+  port: number;
+  /** Largest request accepted (max_packet_size); default 128M. */
+  maxPacketBytes?: number;
+}
+
+export interface MysqlListener {
+  host: string;
+  port: number;
+  /** Connections open now. */
+  readonly connections: number;
+  /** Stops accepting, lets commands in flight finish, closes every connection. */
+  close(): Promise<void>;
+}
+
+function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+export async function startMysqlListener(engine: Engine, opts: MysqlListenerOptions): Promise<MysqlListener> {
+  const open = new Set<MysqlConnection>();
+  const stats: ServerStats = { startedAt: Date.now(), connections: 0, questions: 0 };
+  let nextId = 1;
+  const server = createServer((socket) => {
+    const conn = new MysqlConnection(socket, {
+      engine, connectionId: nextId++, maxPacketBytes: opts.maxPacketBytes ?? DEFAULT_MAX_PACKET_BYTES, stats,
+    });
+    open.add(conn);
+    stats.connections = open.size;
+    void conn.closed.then(() => {
+      open.delete(conn);
+      stats.connections = open.size;
+    });
+  });
+  // A failing accept (e.g. out of descriptors) must not end the process.
+  server.on('error', (e) => console.error('quarry: mysql listener error:', e));
+  const bound = await listen(server, opts.host, opts.port);
+  let closing: Promise<void> | undefined;
+  return {
+    host: bound.address,
+    port: bound.port,
+    get connections() { return open.size; },
+    close: () => (closing ??= new Promise<void>((resolve) => {
+      const cut = setTimeout(() => { for (const c of open) c.destroy(); }, MYSQL_CLOSE_GRACE_MS);
+      server.close(() => {
+        clearTimeout(cut);
+        resolve();
+      });
+      for (const c of open) c.shutdown();
+    })),
+  };
+}
