@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PacketFramer, PacketTooLargeError } from '../../../src/mysql/packet-framer.js';
+import { MAX_PAYLOAD, PacketWriter } from '../../../src/mysql/packet-writer.js';
+import { PayloadReader, ProtocolError } from '../../../src/mysql/payload-reader.js';
+
+describe('PacketWriter', () => {
+  it('frames packets with length and consecutive sequence ids in one buffer', () => {
+    const w = new PacketWriter(1);
+    w.begin().u8(0).end();
+    w.begin().text('abc').end();
+    expect([...w.finish()]).toEqual([1, 0, 0, 1, 0, 3, 0, 0, 2, 97, 98, 99]);
+    expect(w.seq).toBe(3);
+  });
+
+  it('wraps sequence ids at 256', () => {
+    const w = new PacketWriter(255);
+    w.begin().end().begin().end();
+    expect([...w.finish()]).toEqual([0, 0, 0, 255, 0, 0, 0, 0]);
+  });
+
+  it('writes length-encoded integers that the reader reads back', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (n) => {
+      const w = new PacketWriter();
+      w.begin().lenenc(n).end();
+      expect(new PayloadReader(w.finish(), 4).lenenc()).toBe(n);
+    }));
+  });
+
+  it('splits a payload of 16M or more into continuation packets that the framer joins', () => {
+    const big = Buffer.alloc(MAX_PAYLOAD + 10, 7);
+    const w = new PacketWriter(0);
+    w.begin().bytes(big).end();
+    const out = w.finish();
+    expect(out.readUIntLE(0, 3)).toBe(MAX_PAYLOAD);
+    expect(out.readUIntLE(4 + MAX_PAYLOAD, 3)).toBe(10);
+    expect(out[4 + MAX_PAYLOAD + 3]).toBe(1);
+    const f = new PacketFramer();
+    f.push(out);
+    const p = f.next()!;
+    expect(p.payload.length).toBe(big.length);
+    expect(p.seq).toBe(1);
+  });
+
+  it('ends an exact 16M payload with an empty packet', () => {
+    const w = new PacketWriter(0);
+    w.begin().bytes(Buffer.alloc(MAX_PAYLOAD)).end();
+    const out = w.finish();
+    expect(out.length).toBe(MAX_PAYLOAD + 8);
+    expect(out.readUIntLE(MAX_PAYLOAD + 4, 3)).toBe(0);
+  });
+});
+
+describe('PacketFramer', () => {
+  it('returns packets only when complete, whatever the chunking', () => {
+    fc.assert(fc.property(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 8 }), fc.integer({ min: 1, max: 50 }), (payloads, step) => {
+      const w = new PacketWriter(0);
+      for (const p of payloads) w.begin().bytes(p).end();
+      const bytes = Buffer.from(w.finish());
+      const f = new PacketFramer();
+      const got: Buffer[] = [];
+      for (let i = 0; i < bytes.length; i += step) {
+        f.push(bytes.subarray(i, i + step));
+        for (let p = f.next(); p; p = f.next()) got.push(Buffer.from(p.payload));
+      }
+      expect(got.map((b) => [...b])).toEqual(payloads.map((p) => [...p]));
+    }));
+  });
+
+  it('refuses a packet over the limit as soon as its header arrives', () => {
+    const f = new PacketFramer(100);
+    f.push(Buffer.from([101, 0, 0, 3]));
+    expect(() => f.next()).toThrow(PacketTooLargeError);
+    expect(() => f.next()).toThrow('request packet too large (length=101, max_packet_size=100)');
+  });
+});
+
+describe('PayloadReader', () => {
+  it('reads strings and refuses to read past the end', () => {
+    const r = new PayloadReader(Buffer.from('ab\0\x03xyzq'));
+    expect(r.nulText()).toBe('ab');
+    expect(r.lenencBytes().toString()).toBe('xyz');
+    expect(r.remaining).toBe(1);
+    expect(() => r.u32()).toThrow(ProtocolError);
+  });
+});
