@@ -7,26 +7,11 @@ import { RtIndex } from '../src/index/rt-index.js';
 import type { DocInput, IndexSchema } from '../src/index/types.js';
 import type { QueryNode, TermNode } from '../src/query/ast.js';
 import { evaluateRefs, refDoc } from '../test/reference/evaluator.js';
+import { arg, mulberry32 } from './bench-util.js';
 
 const SEED = 42;
 const VOCAB = 50_000;
 const BATCH = 1000;
-
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Zipf sampler over ranks 1..n by inverse CDF on precomputed cumulative weights. */
 function zipf(rng: () => number, n: number, s = 1.0): () => number {
