@@ -1,4 +1,5 @@
 /** The engine's public contract: what protocols and the embedded API call. */
+import type { JsonApi } from './json-api.js';
 import type { Result } from './result.js';
 import type { Session } from './session.js';
 
@@ -16,6 +17,8 @@ export interface Engine {
    * Never rejects for a user error: rejections are reserved for closed engines and internal faults.
    */
   execute(sql: string, session: Session): Promise<Result[]>;
+  /** The HTTP JSON API's engine side (/search, /insert, /replace, /update, /delete, /bulk). */
+  readonly json?: JsonApi;
   /** Flushes segments and closes the store; every acknowledged write is already durable. */
   close(): Promise<void>;
 }

@@ -117,7 +117,8 @@ export async function execUpdate(ctx: WriteContext, st: UpdateStatement): Promis
   const cols = st.assignments.map((a) => {
     const col = table.column(a.column);
     if (!col) throw new SearchError('UNKNOWN_COLUMN', `table ${table.name}: attribute '${a.column}' not found`);
-    if (col.type === 'text' || (col.type === 'string' && col.indexed)) {
+    // A `string attribute indexed` is an attribute too: Manticore updates it (src/sphinx.cpp rejects fields only).
+    if (col.type === 'text') {
       throw new SearchError('BAD_VALUE', `table ${table.name}: attribute '${a.column}' can not be updated (full-text field)`);
     }
     return col;

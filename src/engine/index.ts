@@ -7,6 +7,7 @@ import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './checkpointer.js';
 import type { ConfigTable } from './exec-ddl.js';
 import { executeStatement, type ExecContext } from './executor.js';
 import { IdGenerator } from './id-generator.js';
+import { createJsonApi, type JsonApi } from './json-api.js';
 import type { Engine, EngineOptions } from './engine.js';
 import type { Result } from './result.js';
 import { defaultSettings } from './server-vars.js';
@@ -16,6 +17,7 @@ export type { Engine, EngineOptions } from './engine.js';
 export type { Result, RowsResult, OkResult, ErrorResult, ResultColumn, Cell, CellKind, SearchMeta } from './result.js';
 export { newSession, type Session } from './session.js';
 export type { ConfigTable } from './exec-ddl.js';
+export type * from './json-api.js';
 
 const AUTO_ID_META = 'auto_id_reserved';
 
@@ -28,7 +30,10 @@ export interface OpenOptions extends EngineOptions {
 
 class QuarryEngine implements Engine {
   #closed = false;
-  constructor(private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer) {}
+  readonly json: JsonApi;
+  constructor(private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer) {
+    this.json = createJsonApi(ctx);
+  }
 
   async execute(sql: string, session: Session): Promise<Result[]> {
     if (this.#closed) throw new Error('engine is closed');

@@ -1,10 +1,11 @@
-/** The HTTP API as one Hono app: SQL over HTTP now, the JSON endpoints beside it later. */
+/** The HTTP API as one Hono app: SQL over HTTP and the JSON endpoints. */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Engine } from '../engine/engine.js';
 import { newSession, type Session } from '../engine/session.js';
 import { errorBody, HTTP_INTERNAL, HTTP_NOT_IMPLEMENTED, HTTP_PAYLOAD_TOO_LARGE } from './errors.js';
 import type { HttpContext, HttpEnv } from './http-env.js';
+import { registerJsonRoutes } from './json-routes.js';
 import { jsonReply, registerSqlRoutes } from './sql-routes.js';
 
 /** Largest request body accepted: Manticore's default `max_packet_size`, 128 MiB. */
@@ -40,7 +41,7 @@ function sessionStore(): (c: HttpContext) => Session {
   };
 }
 
-/** The app: `/sql`, `/cli`, `/cli_json`, `/` and Manticore's JSON errors for everything else. */
+/** The app: `/sql`, `/cli`, `/cli_json`, the JSON API, `/` and Manticore's JSON errors for everything else. */
 export function createHttpApp(opts: HttpAppOptions): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: true });
   const maxSize = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -55,7 +56,9 @@ export function createHttpApp(opts: HttpAppOptions): Hono<HttpEnv> {
       },
     }),
   );
-  registerSqlRoutes(app, { engine: opts.engine, sessionFor: sessionStore() });
+  const sessionFor = sessionStore();
+  registerSqlRoutes(app, { engine: opts.engine, sessionFor });
+  registerJsonRoutes(app, { engine: opts.engine, sessionFor, onInternalError: report });
   app.get('/', (c) => c.html(INDEX_PAGE));
   app.notFound((c) => jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody(`${c.req.path} - unsupported endpoint`)));
   app.onError((err, c) => {

@@ -1,0 +1,161 @@
+/**
+ * `/search`: a JSON request as the same SELECT the SQL executor runs (one path for hits, weights,
+ * totals): table, query (json-query-tree.ts), limit/size, offset/from, max_matches, sort,
+ * `_source`, options. `_score` is SQL weight().
+ */
+import { finishQuery } from '../query/index.js';
+import type { Expr, NamedValue, OrderItem, SelectItem, SelectStatement } from '../sql/ast.js';
+import type { SearchRequest } from '../index/types.js';
+import { SearchError } from '../util/errors.js';
+import { execSelect, type GlobalFlags } from './exec-select.js';
+import { splitJsonQuery } from './json-query-tree.js';
+import { intProperty, isJsonNumber, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
+import { normalizeQuery } from './normalize-query.js';
+import type { Catalog } from './catalog.js';
+import type { RowsResult } from './result.js';
+import { orderedColumns } from './schema-text.js';
+import type { Session } from './session.js';
+import type { Table } from './table.js';
+
+const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
+
+const column = (name: string): Expr => ({ kind: 'column', name, path: [], text: name });
+const WEIGHT: Expr = { kind: 'call', name: 'weight', args: [], text: 'weight()' };
+
+function sortItem(name: string, order: JsonValue | undefined): OrderItem {
+  let dir = order;
+  if (isJsonObject(order)) dir = order.order;
+  const direction = dir === undefined ? (name === '_score' ? 'desc' : 'asc') : dir;
+  if (direction !== 'asc' && direction !== 'desc') {
+    throw shapeError(`"sort" property "${name}" order is invalid ${typeof direction === 'string' ? direction : ''}`.trimEnd());
+  }
+  return { expr: name === '_score' ? WEIGHT : column(name), direction };
+}
+
+/** `sort`: `["a", {"b": "desc"}, {"c": {"order": "asc"}}]` or one object; `_score` means weight(). */
+export function sortItems(sort: JsonValue | undefined): OrderItem[] {
+  if (sort === undefined) return [];
+  if (!Array.isArray(sort) && !isJsonObject(sort)) throw shapeError('"sort" property value should be an array or an object');
+  const out: OrderItem[] = [];
+  for (const item of Array.isArray(sort) ? sort : [sort]) {
+    if (typeof item === 'string') { out.push(sortItem(item, undefined)); continue; }
+    if (!isJsonObject(item) || Object.keys(item).length !== 1) throw shapeError('invalid "sort" property item');
+    const [name, order] = Object.entries(item)[0]!;
+    out.push(sortItem(name, order));
+  }
+  return out;
+}
+
+/** `_source` as include and exclude patterns (`*` wildcards); empty includes = everything. */
+export interface SourceFilter { includes: string[]; excludes: string[] }
+
+function stringList(v: JsonValue, what: string): string[] {
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw shapeError(`"${what}" property should be a string`);
+  return v as string[];
+}
+
+export function sourceFilter(v: JsonValue | undefined): SourceFilter {
+  if (v === undefined) return { includes: [], excludes: [] };
+  if (typeof v === 'string') return { includes: v === '' || v === '*' ? [] : [v], excludes: [] };
+  if (Array.isArray(v)) return { includes: stringList(v, '_source'), excludes: [] };
+  if (!isJsonObject(v)) throw shapeError('"_source" property should be a string or an array or an object');
+  let includes = v.includes === undefined ? [] : stringList(v.includes, '_source" "includes');
+  if (includes.length === 1 && includes[0] === '*') includes = [];
+  const excludes = v.excludes === undefined ? [] : stringList(v.excludes, '_source" "excludes');
+  return { includes, excludes };
+}
+
+function globMatch(pattern: string, name: string): boolean {
+  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
+  return re.test(name);
+}
+
+/** The select list: `id` (it becomes `_id`), then the `_source` columns in schema order. */
+function selectItems(table: Table, source: SourceFilter): SelectItem[] {
+  const items: SelectItem[] = [{ expr: column('id'), name: 'id' }];
+  for (const c of orderedColumns(table.schema)) {
+    if (c.type === 'text' && !c.stored) continue;
+    if (source.includes.length && !source.includes.some((p) => globMatch(p, c.name))) continue;
+    if (source.excludes.some((p) => globMatch(p, c.name))) continue;
+    items.push({ expr: column(c.name), name: c.name });
+  }
+  return items;
+}
+
+/** `options`: ranker, field_weights and max_matches, as SQL OPTION values. */
+function options(obj: JsonObject, sorted: OrderItem[]): NamedValue[] {
+  const out: NamedValue[] = [];
+  const mm = intProperty(obj, 'max_matches');
+  if (mm !== undefined) out.push({ name: 'max_matches', value: { kind: 'int', value: mm, text: String(mm) } });
+  // Sorting without _score and without track_scores skips ranking (Manticore sets ranker none).
+  const trackScores = obj.track_scores === true;
+  if (sorted.length && !trackScores && !sorted.some((o) => o.expr === WEIGHT)) out.push({ name: 'ranker', value: { kind: 'ident', name: 'none' } });
+  const opts = obj.options;
+  if (opts === undefined) return out;
+  if (!isJsonObject(opts)) throw shapeError('"options" property value should be an object');
+  for (const [name, v] of Object.entries(opts)) {
+    if (name === 'ranker' && typeof v === 'string') out.push({ name, value: { kind: 'ident', name: v.toLowerCase() } });
+    if (name === 'field_weights' && isJsonObject(v)) {
+      const entries = Object.entries(v).map(([field, w]) => {
+        if (!isJsonNumber(w)) throw shapeError(`"${field}" property of "field_weights"' option should be numeric`);
+        return { name: field, value: { kind: 'int' as const, value: Number(w.value), text: w.value } };
+      });
+      out.push({ name, value: { kind: 'list', entries } });
+    }
+  }
+  return out;
+}
+
+/** The full-text tree in dictionary form: null = full scan, 'none' = matches nothing. */
+export function jsonFullText(table: Table, query: JsonValue | undefined, flags: GlobalFlags) {
+  const fields = table.index.schema.fields;
+  const p = table.pipeline;
+  // The same lexer settings as SQL MATCH(): the table's charset and its null words (stopwords).
+  const opts = {
+    fields, notTermsOnlyAllowed: flags.notTermsOnlyAllowed,
+    isWordChar: (cp: number) => p.isWordChar(cp), isNullWord: (w: string) => p.normalizeWord(w).length === 0,
+  };
+  const parts = splitJsonQuery(query, opts);
+  let fullText: SearchRequest['query'] | 'none' = null;
+  try {
+    const parsed = finishQuery(parts.fullText, opts);
+    if (parsed.root.kind !== 'empty') fullText = normalizeQuery(parsed.root, (w) => table.pipeline.normalizeWord(w)) ?? 'none';
+  } catch (e) {
+    if (e instanceof SearchError && e.code === 'PARSE_ERROR') throw new SearchError('QUERY_ERROR', e.message);
+    throw e;
+  }
+  return { fullText, where: parts.where };
+}
+
+/** Errors found while running the query carry the table, as Manticore's search reply does. */
+function withTable(table: Table, e: unknown): unknown {
+  if (!(e instanceof SearchError) || e.code !== 'QUERY_ERROR' || e.message.startsWith(`table ${table.name}:`)) return e;
+  const msg = e.message.startsWith('query error:') ? e.message : `query error: ${e.message}`;
+  return new SearchError('QUERY_ERROR', `table ${table.name}: ${msg}`);
+}
+
+export function lookupTable(catalog: Catalog, name: string): Table {
+  const table = catalog.get(name);
+  if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name}' in search request`);
+  return table;
+}
+
+/** Runs a `/search` body; throws SearchError (PARSE_ERROR: request shape; others: execution). */
+export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Session, flags: GlobalFlags): RowsResult {
+  const obj = requestObject(body);
+  const table = lookupTable(catalog, tableName(obj));
+  const limit = intProperty(obj, 'limit') ?? intProperty(obj, 'size');
+  const offset = intProperty(obj, 'offset') ?? intProperty(obj, 'from');
+  const orderBy = sortItems(obj.sort);
+  const st: SelectStatement = {
+    kind: 'select', text: '', items: selectItems(table, sourceFilter(obj._source)), tables: [table.name],
+    orderBy, limit, offset, options: options(obj, orderBy),
+  };
+  try {
+    const { fullText, where } = jsonFullText(table, obj.query, flags);
+    st.where = where;
+    return execSelect(table, st, session, flags, fullText);
+  } catch (e) {
+    throw withTable(table, e);
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The JSON API routes: `/search`, `/insert` (`/create`), `/replace` (`/index`), `/update`,
+ * `/delete`, `/bulk`, also under Manticore's legacy `/json/` prefix. Each parses the body
+ * (json-body.ts), calls the engine's JSON API and renders its reply or error (spec section 10).
+ */
+import type { Hono } from 'hono';
+import type { JsonOut } from '../engine/cell-format.js';
+import type { Engine } from '../engine/engine.js';
+import type { JsonApi, JsonValue } from '../engine/json-api.js';
+import type { Session } from '../engine/session.js';
+import { asSearchError } from '../util/errors.js';
+import { BodyParseError, isNdjsonType, parseJsonText, parseNdjson } from './json-body.js';
+import {
+  bulkReplyJson, deleteReplyJson, insertReplyJson, updateReplyJson, writeErrorJson, writeErrorKind,
+} from './json-render.js';
+import { errorBody, HTTP_BAD_REQUEST, HTTP_INTERNAL, HTTP_NOT_IMPLEMENTED } from './errors.js';
+import type { HttpContext as Context, HttpEnv } from './http-env.js';
+import { renderSearchJson } from './render-search.js';
+import { jsonReply } from './sql-routes.js';
+
+export interface JsonRouteDeps {
+  engine: Engine;
+  sessionFor(c: Context): Session;
+  /** Called with errors the engine did not expect (INTERNAL), after the client got a 500. */
+  onInternalError?: (err: unknown) => void;
+}
+
+async function bodyText(c: Context): Promise<string> {
+  return c.req.method === 'GET' || c.req.method === 'HEAD' ? '' : c.req.text();
+}
+
+/** The table a request names, for error objects (read leniently: the request may be malformed). */
+function requestTable(body: JsonValue | undefined): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const t = (body as Record<string, unknown>).table ?? (body as Record<string, unknown>).index;
+  return typeof t === 'string' ? t.toLowerCase() : undefined;
+}
+
+function api(deps: JsonRouteDeps): JsonApi | undefined {
+  return deps.engine.json;
+}
+
+/** `/search` errors: a malformed request 400, anything that fails to run 500 (spec section 10). */
+function searchErrorStatus(code: string): number {
+  if (code === 'PARSE_ERROR') return HTTP_BAD_REQUEST;
+  return code === 'UNSUPPORTED' ? HTTP_NOT_IMPLEMENTED : HTTP_INTERNAL;
+}
+
+async function search(c: Context, deps: JsonRouteDeps, json: JsonApi): Promise<Response> {
+  let body: JsonValue;
+  try {
+    const text = await bodyText(c);
+    body = parseJsonText(text.trim() === '' ? '{}' : text);
+  } catch (e) {
+    return jsonReply(c, HTTP_BAD_REQUEST, errorBody((e as Error).message));
+  }
+  try {
+    return jsonReply(c, 200, renderSearchJson(await json.search(body, deps.sessionFor(c))));
+  } catch (e) {
+    const err = asSearchError(e);
+    if (err.code === 'INTERNAL') deps.onInternalError?.(e);
+    return jsonReply(c, searchErrorStatus(err.code), errorBody(err.message));
+  }
+}
+
+/** A write endpoint: parse, run, render; errors as `{"error":{type,reason,table},"status"}`. */
+async function write(c: Context, deps: JsonRouteDeps, run: (body: JsonValue) => Promise<JsonOut>): Promise<Response> {
+  let body: JsonValue | undefined;
+  try {
+    body = parseJsonText(await bodyText(c));
+    return jsonReply(c, 200, await run(body));
+  } catch (e) {
+    if (e instanceof BodyParseError) {
+      return jsonReply(c, HTTP_BAD_REQUEST, writeErrorJson('parse_exception', e.message, undefined, HTTP_BAD_REQUEST));
+    }
+    const err = asSearchError(e);
+    if (err.code === 'INTERNAL') {
+      deps.onInternalError?.(e);
+      return jsonReply(c, HTTP_INTERNAL, errorBody(err.message));
+    }
+    const { status, type } = writeErrorKind(err.code);
+    return jsonReply(c, status, writeErrorJson(type, err.message, requestTable(body), status));
+  }
+}
+
+async function bulk(c: Context, json: JsonApi): Promise<Response> {
+  if (!isNdjsonType(c.req.header('content-type'))) {
+    const reason = c.req.header('content-type') === undefined ? 'Content-Type must be set' : 'Content-Type must be application/x-ndjson';
+    return jsonReply(c, HTTP_BAD_REQUEST, writeErrorJson('parse_exception', reason, undefined, HTTP_BAD_REQUEST));
+  }
+  const reply = bulkReplyJson(await json.bulk(parseNdjson(await bodyText(c))));
+  return jsonReply(c, reply.status, reply.body);
+}
+
+/** Adds the JSON endpoints; an engine without a JSON API answers them as unsupported. */
+export function registerJsonRoutes(app: Hono<HttpEnv>, deps: JsonRouteDeps): void {
+  const route = (path: string, handler: (c: Context, json: JsonApi) => Promise<Response>, methods = ['POST']) => {
+    for (const p of [path, `/json${path}`]) {
+      app.on(methods, p, (c) => {
+        const json = api(deps);
+        if (!json) return jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody(`${c.req.path} - unsupported endpoint`));
+        return handler(c, json);
+      });
+    }
+  };
+  route('/search', (c, json) => search(c, deps, json), ['GET', 'POST']);
+  for (const [path, replace] of [['/insert', false], ['/create', false], ['/replace', true], ['/index', true]] as const) {
+    route(path, (c, json) => write(c, deps, async (b) => insertReplyJson(await json.insert(b, replace))));
+  }
+  route('/update', (c, json) => write(c, deps, async (b) => updateReplyJson(await json.update(b))));
+  route('/delete', (c, json) => write(c, deps, async (b) => deleteReplyJson(await json.delete(b))));
+  route('/bulk', (c, json) => bulk(c, json));
+}

@@ -1,0 +1,37 @@
+import { isLosslessNumber } from 'lossless-json';
+import { describe, expect, it } from 'vitest';
+import { BodyParseError, isNdjsonType, parseJsonText, parseNdjson } from '../../../src/http/json-body.js';
+
+describe('JSON request bodies', () => {
+  it('keeps 64-bit integers exact', () => {
+    const v = parseJsonText('{"id": 1513686608316989453}') as { id: unknown };
+    expect(isLosslessNumber(v.id) && (v.id as { value: string }).value).toBe('1513686608316989453');
+  });
+
+  it('reports the text from where parsing failed, as Manticore does', () => {
+    const line = '{ "insert" : { "table" : "t", "id" : 45s, "doc": {} } }';
+    expect(() => parseJsonText(line)).toThrow(BodyParseError);
+    expect(() => parseJsonText(line)).toThrow('unable to parse: s, "doc": {} } }');
+  });
+});
+
+describe('NDJSON', () => {
+  it('splits lines, blank lines are empty, a final newline adds none', () => {
+    const lines = parseNdjson('{"a":1}\n   \n{"b":2}\n');
+    expect(lines.map((l) => l.kind)).toEqual(['json', 'empty', 'json']);
+  });
+
+  it('a bad line becomes a bad entry and the others still parse', () => {
+    const lines = parseNdjson('{"a":1}\n{"a":}\r\n{"c":3}');
+    expect(lines.map((l) => l.kind)).toEqual(['json', 'bad', 'json']);
+    expect(lines[1]).toEqual({ kind: 'bad', error: 'unable to parse: }' });
+  });
+
+  it('Content-Type must be application/x-ndjson, parameters allowed', () => {
+    expect(isNdjsonType('application/x-ndjson')).toBe(true);
+    expect(isNdjsonType('Application/X-NDJSON; charset=utf-8')).toBe(true);
+    expect(isNdjsonType('application/x-ndjson charset=utf-8')).toBe(false);
+    expect(isNdjsonType('application/x-ndjsonn')).toBe(false);
+    expect(isNdjsonType(undefined)).toBe(false);
+  });
+});
