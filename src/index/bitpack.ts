@@ -39,9 +39,18 @@ export function packInto(words: Uint32Array, at: number, values: ArrayLike<numbe
 /** Reads `n` values of `bits` bits from `words` (LSB first): the host twin of the core's unpack. */
 export function unpackBits(words: Uint32Array, n: number, bits: number): Uint32Array {
   const out = new Uint32Array(n);
-  if (bits === 0) return out;
+  unpackInto(out, words, 0, n, bits);
+  return out;
+}
+
+/**
+ * unpackBits into `out[0, n)` from `words` at word index `at`, without allocating (merges unpack
+ * every block of every term; a fresh array per block was a large share of their garbage).
+ */
+export function unpackInto(out: Uint32Array, words: Uint32Array, at: number, n: number, bits: number): void {
+  if (bits === 0) { out.fill(0, 0, n); return; }
   const mask = bits === 32 ? 0xffffffff : (1 << bits) - 1;
-  let bitPos = 0;
+  let bitPos = at * 32;
   for (let i = 0; i < n; i++) {
     const w = bitPos >>> 5;
     const off = bitPos & 31;
@@ -50,5 +59,4 @@ export function unpackBits(words: Uint32Array, n: number, bits: number): Uint32A
     out[i] = (v & mask) >>> 0;
     bitPos += bits;
   }
-  return out;
 }

@@ -6,9 +6,13 @@
 import type { AttrValue, IndexSchema } from './types.js';
 import type { Segment } from './segment.js';
 import type { PostingsTable } from './postings-encoder.js';
-import { unpackBits } from './bitpack.js';
+import { unpackInto } from './bitpack.js';
 import { buildSegment, type BuiltSegment, type InvertedBatch } from './segment-builder.js';
-import { H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
+import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
+
+/** Scratch for one block's row deltas and tf-1, reused by every append. */
+const deltas = new Uint32Array(BLOCK_LEN);
+const tfm1 = new Uint32Array(BLOCK_LEN);
 
 /** Row maps: old row -> new row, -1 for deleted rows. */
 function remapRows(segments: Segment[]): { maps: Int32Array[]; rows: number } {
@@ -72,20 +76,21 @@ class FlatPostings {
     for (let b = 0; b < blocks; b++) {
       const e = skip + b * SKIP_WORDS;
       const count = u32[e + 4];
-      const docWords = (base + u32[e + 1]) >>> 2;
-      const tfWords = (base + u32[e + 2]) >>> 2;
-      const deltas = unpackBits(u32.subarray(docWords, docWords + Math.ceil((count * u32[e + 5]) / 32) + 1), count, u32[e + 5]);
-      const tfs = unpackBits(u32.subarray(tfWords, tfWords + Math.ceil((count * u32[e + 6]) / 32) + 1), count, u32[e + 6]);
+      unpackInto(deltas, u32, (base + u32[e + 1]) >>> 2, count, u32[e + 5]);
+      unpackInto(tfm1, u32, (base + u32[e + 2]) >>> 2, count, u32[e + 6]);
       let pos = posArea + u32[e + 3];
+      const hits = this.hits;
       for (let i = 0; i < count; i++) {
         prev += deltas[i];
-        const tf = tfs[i] + 1;
+        const tf = tfm1[i] + 1;
         const to = map[prev];
         if (to >= 0) {
           this.rows[this.nRows] = to;
           this.tfs[this.nRows++] = tf;
-          this.hits.set(u32.subarray(pos, pos + tf), this.nHits);
-          this.nHits += tf;
+          // a loop, not hits.set(u32.subarray(..)): most rows have a tf of 1 or 2
+          let h = this.nHits;
+          for (let k = 0; k < tf; k++) hits[h++] = u32[pos + k];
+          this.nHits = h;
         }
         pos += tf;
       }
@@ -104,7 +109,7 @@ export function mergeSegments(schema: IndexSchema, segments: Segment[]): BuiltSe
       const to = maps[s][r];
       if (to < 0) continue;
       docIds[to] = seg.docId(r);
-      fieldLens.set(seg.fieldLengths(r), to * numFields);
+      seg.copyFieldLengths(r, fieldLens, to * numFields);
       for (let a = 0; a < schema.attrs.length; a++) attrs[a][to] = seg.attr(a, r);
     }
   });

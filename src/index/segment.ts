@@ -146,6 +146,14 @@ export class Segment {
     return u32.slice(at, at + nf);
   }
 
+  /** Copies the field lengths of `row` into `out` at `at` (no allocation; merges copy every row's). */
+  copyFieldLengths(row: number, out: Uint32Array, at: number): void {
+    const u32 = this.core.u32;
+    const nf = this.schema.fields.length;
+    const from = ((this.blobPtr + u32[(this.blobPtr >>> 2) + H.fieldLen]) >>> 2) + row * nf;
+    for (let f = 0; f < nf; f++) out[at + f] = u32[from + f];
+  }
+
   /** Returns the core memory this segment holds; the segment must not be used afterwards. */
   free(): void {
     if (this.#freed) return;
