@@ -13,7 +13,7 @@ import {
 import { runCase, type CaseResult } from './run-case.js';
 import { ServerProcess } from './server-process.js';
 import { loadTranscripts } from './transcripts.js';
-import { HttpClient } from './transport.js';
+import { HttpClient, MysqlSqlClient } from './transport.js';
 
 /** The repository root: this file runs as dist/test/conformance/run.js. */
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -45,10 +45,16 @@ function selectCases(all: Case[], o: Options): Case[] {
   return all.filter((c) => (o.areas.length === 0 || o.areas.includes(c.area)) && (o.ids.length === 0 || o.ids.includes(c.id)));
 }
 
+/** `QUARRY_CONFORMANCE_TRANSPORT=mysql` sends SQL steps over the MySQL protocol instead of /sql?mode=raw. */
+const SQL_OVER_MYSQL = process.env.QUARRY_CONFORMANCE_TRANSPORT === 'mysql';
+
 async function startServer(): Promise<{ server: ServerProcess; client: HttpClient }> {
   const server = new ServerProcess(ROOT);
   await server.start();
-  return { server, client: new HttpClient(server.host, server.port) };
+  if (!SQL_OVER_MYSQL) return { server, client: new HttpClient(server.host, server.port) };
+  const m = /mysql=\S+:(\d+)/.exec(server.tail(100));
+  if (!m) throw new Error(`the server reports no MySQL listener:\n${server.tail()}`);
+  return { server, client: new MysqlSqlClient(server.host, server.port, Number(m[1])) };
 }
 
 /** Runs every case; a server that dies fails the case it died on and is started afresh. */

@@ -1,6 +1,8 @@
-// How the runner talks to the server: HTTP steps as given, SQL steps through POST /sql?mode=raw.
+// How the runner talks to the server: HTTP steps as given, SQL steps through POST /sql?mode=raw or,
+// with MysqlSqlClient (QUARRY_CONFORMANCE_TRANSPORT=mysql), over the MySQL protocol.
 import { Agent, request } from 'node:http';
 import { isLosslessNumber, parse, stringify } from 'lossless-json';
+import mysql from 'mysql2/promise';
 import { formatFloatSql } from '../../src/engine/cell-format.js';
 import type { HttpStep } from './cases.js';
 
@@ -107,5 +109,54 @@ export class HttpClient implements SqlTransport {
 
   close(): void {
     this.#agent.destroy();
+  }
+}
+
+/** A MySQL-protocol reply of mysql2 (results and fields of `query`) as a SQL outcome of its first statement. */
+export function mysqlReplyToSql(res: unknown, fields: unknown): SqlOutcome {
+  const multi = Array.isArray(fields) && fields.length > 0 && (Array.isArray(fields[0]) || fields[0] === undefined);
+  const first = multi ? (res as unknown[])[0] : res;
+  const cols = (multi ? (fields as unknown[])[0] : fields) as mysql.FieldPacket[] | undefined;
+  if (!Array.isArray(first)) return { kind: 'ok', affected: (first as mysql.ResultSetHeader).affectedRows };
+  return { kind: 'rows', columns: (cols ?? []).map((f) => f.name), rows: first as (string | null)[][] };
+}
+
+/**
+ * HTTP steps as HttpClient sends them; SQL steps over one MySQL-protocol connection (one session,
+ * as the keep-alive HTTP connection is), values as the text protocol sends them.
+ */
+export class MysqlSqlClient extends HttpClient {
+  #conn?: Promise<mysql.Connection>;
+  constructor(host: string, httpPort: number, readonly mysqlPort: number) {
+    super(host, httpPort);
+  }
+
+  #connection(): Promise<mysql.Connection> {
+    this.#conn ??= mysql.createConnection({
+      host: this.host, port: this.mysqlPort, user: 'root', multipleStatements: true, connectTimeout: REQUEST_TIMEOUT_MS,
+    });
+    return this.#conn;
+  }
+
+  override async sql(text: string): Promise<SqlOutcome> {
+    const conn = await this.#connection();
+    try {
+      const [res, fields] = await conn.query({
+        sql: text, rowsAsArray: true, timeout: REQUEST_TIMEOUT_MS,
+        typeCast: (field, next) => (field.type === 'NULL' ? next() : field.string()),
+      });
+      return mysqlReplyToSql(res, fields);
+    } catch (e) {
+      const err = e as { sqlMessage?: string; errno?: number; message?: string; fatal?: boolean };
+      if (err.fatal) this.#conn = undefined; // the connection is gone: the next step opens a new one
+      if (err.sqlMessage === undefined) throw e;
+      return { kind: 'error', error: err.sqlMessage, errno: err.errno ?? 0 };
+    }
+  }
+
+  override close(): void {
+    super.close();
+    void this.#conn?.then((c) => c.destroy(), () => undefined);
+    this.#conn = undefined;
   }
 }

@@ -36,20 +36,22 @@ describe('startServer (with an engine double)', () => {
   it('listens on the port asked for, 0 meaning a free one, and reports it', async () => {
     const engine = new EngineDouble({ 'truncate table t': [ok(0)] });
     let opened: ServerEngineOptions | undefined;
-    server = await startServer({ command: 'serve', dataDir: join(dir, 'data'), http: '127.0.0.1:0' }, async (o) => {
+    server = await startServer({ command: 'serve', dataDir: join(dir, 'data'), http: '127.0.0.1:0', mysql: '127.0.0.1:0' }, async (o) => {
       opened = o;
       return engine;
     });
     expect(opened).toEqual({ dataDir: join(dir, 'data'), configPath: undefined, configTables: undefined });
     expect(server.http.port).toBeGreaterThan(0);
     expect(server.readyLine).toMatch(new RegExp(`^quarry listening http=127\\.0\\.0\\.1:${server.http.port} `));
+    expect(server.mysql.port).toBeGreaterThan(0);
+    expect(server.readyLine).toContain(` mysql=127.0.0.1:${server.mysql.port} `);
     const res = await post(server.http.port, '/cli_json', 'truncate table t');
     expect(res).toEqual({ status: 200, text: '[{"total":0,"error":"","warning":""}]' });
   });
 
   it('keeps one session per connection, a new one per new connection', async () => {
     const engine = new EngineDouble({ 'select 1': [rows([{ name: '1', kind: 'bigint' }], [[1n]])] });
-    server = await startServer({ command: 'serve', dataDir: dir, http: '127.0.0.1:0' }, async () => engine);
+    server = await startServer({ command: 'serve', dataDir: dir, http: '127.0.0.1:0', mysql: '127.0.0.1:0' }, async () => engine);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     await post(server.http.port, '/cli_json', 'select 1', agent);
     await post(server.http.port, '/cli_json', 'select 1', agent);
@@ -73,7 +75,7 @@ describe('startServer (with an engine double)', () => {
       closed++;
     };
     let opened: ServerEngineOptions | undefined;
-    server = await startServer({ command: 'serve', configPath, http: '127.0.0.1:0' }, async (o) => {
+    server = await startServer({ command: 'serve', configPath, http: '127.0.0.1:0', mysql: '127.0.0.1:0' }, async (o) => {
       opened = o;
       return engine;
     });
@@ -90,7 +92,7 @@ describe('startServer (with an engine double)', () => {
 
   it('stops while a client holds an idle keep-alive connection', async () => {
     const engine = new EngineDouble({ 'select 1': [rows([{ name: '1', kind: 'bigint' }], [[1n]])] });
-    server = await startServer({ command: 'serve', dataDir: dir, http: '127.0.0.1:0' }, async () => engine);
+    server = await startServer({ command: 'serve', dataDir: dir, http: '127.0.0.1:0', mysql: '127.0.0.1:0' }, async () => engine);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     await post(server.http.port, '/cli_json', 'select 1', agent);
     const socketClosed = new Promise<void>((res) => {
@@ -106,7 +108,7 @@ describe('startServer (with an engine double)', () => {
 
   it('closes the engine again when the port is taken', async () => {
     const first = new EngineDouble({});
-    server = await startServer({ command: 'serve', dataDir: dir, http: '127.0.0.1:0' }, async () => first);
+    server = await startServer({ command: 'serve', dataDir: dir, http: '127.0.0.1:0', mysql: '127.0.0.1:0' }, async () => first);
     const second = new EngineDouble({});
     let closed = false;
     second.close = async () => {
