@@ -25,8 +25,17 @@ export interface JsonRouteDeps {
   onInternalError?: (err: unknown) => void;
 }
 
+/**
+ * The request body. `GET /search` may carry one too (as curl -XGET -d sends it): a fetch Request
+ * drops GET bodies, so it is read from Node's request stream when there is one.
+ */
 async function bodyText(c: Context): Promise<string> {
-  return c.req.method === 'GET' || c.req.method === 'HEAD' ? '' : c.req.text();
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.req.text();
+  const incoming = c.env?.incoming;
+  if (!incoming || (!incoming.headers['content-length'] && !incoming.headers['transfer-encoding'])) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of incoming) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The table a request names, for error objects (read leniently: the request may be malformed). */

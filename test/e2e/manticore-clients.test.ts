@@ -1,6 +1,7 @@
 // Manticore's own npm clients, unchanged, against a real quarry server: manticoresearch 3.x
 // (CommonJS, sends `index`) and manticoresearch-ts 8.x (sends `table`, raw SQL to /sql?raw_response=true).
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,5 +105,29 @@ describe('manticoresearch-ts 8.x (TypeScript client)', () => {
     expect(del).toMatchObject({ id: 11, found: true, result: 'deleted' });
     const rows = await utils.sql('SELECT id, rating FROM films WHERE id >= 10 AND id < 100', true);
     expect(rows[0].data).toEqual([{ id: 10, rating: 9 }]);
+  });
+});
+
+/** GET with a body, as `curl -XGET -d` sends it (fetch cannot). */
+function getWithBody(path: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.httpPort, path, method: 'GET', headers: { 'Content-Length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => { text += c; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('GET /search', () => {
+  it('reads a JSON body sent with GET', async () => {
+    await server.sql('CREATE TABLE g (title text)');
+    await server.post('/insert', '{"table":"g","id":7,"doc":{"title":"hello there"}}');
+    const r = await getWithBody('/search', '{"table":"g","query":{"match":{"title":"hello"}}}');
+    expect(r.status).toBe(200);
+    expect(ids(JSON.parse(r.text))).toEqual([7]);
   });
 });
