@@ -3,12 +3,33 @@
  * loads them instead of re-indexing everything; ops covered by a checkpoint are pruned from the log.
  * Runs under the table's mutex, so the index is exactly the state after that sequence.
  *
- * Every checkpoint rewrites all segments of a changed table: deletes and attribute updates change
- * segments in place, and a kept file would miss them once their ops are pruned. (An incremental
- * scheme needs per-segment change tracking; measure before adding it.)
+ * Checkpoints are incremental: a segment whose file the current checkpoint lists and that has not
+ * changed since (same Segment object, same version: deletes and attribute updates bump it) is kept
+ * by name; only new and changed segments are serialized and written. Before, every checkpoint of a
+ * growing table rewrote all of it, under the table's mutex.
  */
 import type { Store } from '../store/index.js';
+import type { Segment } from '../index/segment.js';
+import { serializeSegment } from '../index/segment-codec.js';
 import type { Table } from './table.js';
+
+interface SavedAs { name: string; version: number }
+
+/**
+ * The file each segment was last saved to or loaded from, at which version. Keyed by the segment
+ * object, so merged-away and dropped segments fall out; a name is only reused while the table's
+ * current checkpoint still lists it.
+ */
+const saved = new WeakMap<Segment, SavedAs>();
+
+/**
+ * Recovery: segments just loaded from checkpoint files `names` (same order). Only those still at
+ * version 0 match their files; one marked during loading (a later file's copy of a row won) is
+ * written afresh at the next checkpoint.
+ */
+export function noteLoadedSegments(segments: readonly Segment[], names: readonly string[]): void {
+  segments.forEach((seg, i) => { if (seg.version === 0 && names[i]) saved.set(seg, { name: names[i], version: 0 }); });
+}
 
 /** Default interval between checkpoint passes; QUARRY_CHECKPOINT_MS overrides it. */
 export const CHECKPOINT_INTERVAL_MS = 10_000;
@@ -53,9 +74,15 @@ export class Checkpointer {
       const seq = this.store.lastSeq(table.name);
       if (this.#covered.get(table.name) === seq) return;
       const stamp = `${seq}-${++this.#counter}`;
-      const entries = table.index.serializeSegments()
-        .map((bytes, i) => ({ name: `seg-${stamp}-${i}.bin`, bytes }));
+      const listed = new Set(this.store.checkpointNames(table.name));
+      const segments = table.index.segments;
+      const entries = segments.map((seg, i) => {
+        const was = saved.get(seg);
+        if (was && was.version === seg.version && listed.has(was.name)) return { name: was.name };
+        return { name: `seg-${stamp}-${i}.bin`, bytes: serializeSegment(seg) };
+      });
       await this.store.saveCheckpoint(table.name, entries, seq);
+      segments.forEach((seg, i) => saved.set(seg, { name: entries[i].name, version: seg.version }));
       await this.store.pruneOps(table.name, seq);
       this.#covered.set(table.name, seq);
     });

@@ -8,6 +8,7 @@ import type { Store } from '../store/index.js';
 import type { DocInput } from '../index/types.js';
 import { RtIndex } from '../index/rt-index.js';
 import type { Table } from './table.js';
+import { noteLoadedSegments } from './checkpointer.js';
 import type { StoredDoc } from './table-store.js';
 
 /** Documents per segment when an index is rebuilt from the store. */
@@ -45,6 +46,7 @@ export function recoverIndex(store: Store, table: Table): bigint {
   if (cp.segments.length) {
     try {
       table.index = RtIndex.fromSegments(table.index.schema, cp.segments.map((s) => s.bytes));
+      noteLoadedSegments(table.index.segments, cp.segments.map((s) => s.name));
       replayOps(store, table, cp.lastSeq);
       return store.lastSeq(table.name);
     } catch (e) {

@@ -26,6 +26,7 @@ export class Segment {
   #colType: number[] = [];
   #colOff: number[] = [];
   #freed = false;
+  #version = 0;
 
   constructor(core: Core, schema: IndexSchema, built: BuiltSegment, deleted?: Uint8Array) {
     this.core = core;
@@ -58,6 +59,9 @@ export class Segment {
 
   get live(): number { return this.#live; }
 
+  /** Bumped by every change to the deleted bitmap or an attribute: checkpoints keep unchanged files. */
+  get version(): number { return this.#version; }
+
   /** Term number in this segment's dictionary, or -1. */
   termId(term: string): number {
     if (!this.#termIds) this.#termIds = new Map(this.terms.map((t, i) => [t, i]));
@@ -84,6 +88,7 @@ export class Segment {
     if (this.isDeleted(row)) return false;
     this.core.u8[this.deletedPtr + (row >>> 3)] |= 1 << (row & 7);
     this.#live--;
+    this.#version++;
     return true;
   }
 
@@ -122,6 +127,7 @@ export class Segment {
 
   /** Writes attribute `a` of `row`: numeric ones in place in the blob, others in the host column. */
   setAttr(a: number, row: number, v: AttrValue): void {
+    this.#version++;
     const host = this.hostCols[a];
     if (host) { host[row] = v; return; }
     const p = this.blobPtr + this.#colOff[a + 1];

@@ -219,6 +219,12 @@ export class Store {
     });
   }
 
+  /** Names of the segment files the table's current checkpoint lists, in order. */
+  checkpointNames(table: string): string[] {
+    const e = this.#entry(tableKey(table));
+    return this.#manifest(e).segments.map((s) => s.name);
+  }
+
   /** The last saved checkpoint (empty, at the generation's base sequence, if none). */
   loadCheckpoint(table: string): Checkpoint {
     const name = tableKey(table);
