@@ -9,13 +9,15 @@ import type { WriteContext } from './exec-write.js';
 import { execJsonBulk, type BulkLine, type BulkReply } from './json-bulk.js';
 import { execJsonSearch } from './json-search.js';
 import type { JsonValue } from './json-value.js';
-import { execJsonDelete, execJsonInsert, execJsonUpdate, type DeleteReply, type InsertReply, type UpdateReply } from './json-write.js';
+import { execJsonDelete, execJsonUpdate, type DeleteReply, type UpdateReply } from './json-modify.js';
+import { execJsonInsert, type InsertReply } from './json-write.js';
 import type { RowsResult } from './result.js';
 import type { Session } from './session.js';
 
 export type { BulkLine, BulkReply, BulkRunItem, BulkErrorItem } from './json-bulk.js';
 export type { JsonValue, JsonObject } from './json-value.js';
-export type { DeleteReply, InsertReply, UpdateReply } from './json-write.js';
+export type { DeleteReply, UpdateReply } from './json-modify.js';
+export type { InsertReply } from './json-write.js';
 
 export interface JsonApi {
   /** `/search`: the hits as a SELECT's rows (`id` column, weights, meta), for the `/search` renderer. */

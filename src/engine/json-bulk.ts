@@ -4,14 +4,15 @@
  * a change of table or an empty line, and answered with one `bulk` item per committed run. The
  * first bad line stops the request; its run is rolled back, earlier runs stay committed.
  *
- * Inserts and replaces of a run are validated when their line is read (values, duplicate ids
- * against the table and the run so far) and written at commit, so a bad line applies nothing of its
- * run. Updates and deletes run at commit, in line order after the writes before them.
+ * Every line is validated when it is read (values, columns, queries, and for inserts duplicate ids
+ * against the table and the run so far); the run is applied at commit, in line order, so a bad line
+ * applies nothing of its run. Updates and deletes by query select their documents at commit.
  */
 import { SearchError } from '../util/errors.js';
 import type { DocInput } from '../index/types.js';
 import type { WriteContext } from './exec-write.js';
-import { docEntries, docRow, execJsonDelete, execJsonUpdate, insertId } from './json-write.js';
+import { checkModify, execJsonDelete, execJsonUpdate } from './json-modify.js';
+import { docEntries, docRow, insertId } from './json-write.js';
 import { isJsonInt, isJsonObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import type { StoredDoc } from './table-store.js';
 import type { Table } from './table.js';
@@ -121,6 +122,7 @@ function asSearchError(e: unknown): SearchError {
 /** Reads one statement line into the open run (opening or switching runs as the table changes). */
 async function readLine(ctx: WriteContext, st: ReturnType<typeof statement>, run: Run): Promise<void> {
   if (st.op === 'update' || st.op === 'delete') {
+    checkModify(ctx, run.table, st.body, st.op);
     run.pending.push({ op: st.op, body: st.body });
     if (st.op === 'delete' && isJsonInt(st.body.id)) run.deleted(BigInt(st.body.id.value));
     return;

@@ -1,27 +1,18 @@
 /**
- * `/insert` (`/create`), `/replace` (`/index`), `/update` and `/delete` on the engine: the same
- * Table calls as SQL INSERT/REPLACE (validate, then one durable write) and the SQL UPDATE/DELETE
- * executors, with Manticore's JSON request checks and texts (src/sphinxjsonquery.cpp).
+ * `/insert` (`/create`) and `/replace` (`/index`) on the engine: the same Table calls as SQL
+ * INSERT/REPLACE (validate, then one durable write), with Manticore's JSON request checks and texts
+ * (src/sphinxjsonquery.cpp ParseJsonInsert, ParseIndexId).
  */
-import type { Assignment, Condition, Literal as SqlLiteral, NumberLiteral, SelectStatement } from '../sql/ast.js';
 import { SearchError } from '../util/errors.js';
 import { inferSchema } from './auto-schema.js';
-import { buildRequest } from './exec-select.js';
-import { execDelete, execUpdate, type WriteContext } from './exec-write.js';
-import { jsonFullText, lookupTable } from './json-search.js';
-import {
-  docLiteral, isJsonInt, isJsonObject, jsonTypeName, requestObject, tableName,
-  type JsonObject, type JsonValue,
-} from './json-value.js';
+import type { WriteContext } from './exec-write.js';
+import { docLiteral, isJsonInt, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import type { Literal } from './literal.js';
 import type { RowInput, Table } from './table.js';
 
 const parseError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
 
 export interface InsertReply { table: string; id: bigint; replace: boolean }
-/** By id: `id` set (`affected` 0 or 1); by query: `id` undefined. */
-export interface UpdateReply { table: string; id?: bigint; affected: number }
-export interface DeleteReply { table: string; id?: bigint; affected: number }
 
 /**
  * The `id` of a request (Manticore's ParseIndexId): a non-negative integer, 0 or absent for "none".
@@ -102,79 +93,4 @@ export async function execJsonInsert(ctx: WriteContext, body: JsonValue, replace
     await table.write([id], docs, inputs, replace);
     return { table: table.name, id, replace };
   });
-}
-
-/** A document literal as the SQL literal an UPDATE assignment takes (JSON text as a string). */
-function sqlLiteral(l: Literal): SqlLiteral {
-  switch (l.t) {
-    case 'int': return { kind: 'int', value: l.v, text: l.v.toString() };
-    case 'float': return { kind: 'float', value: l.v, text: String(l.v) };
-    case 'bool': return { kind: 'int', value: l.v ? 1 : 0, text: l.v ? '1' : '0' };
-    case 'string': case 'json': return { kind: 'string', value: l.v };
-    case 'tuple': return { kind: 'tuple', items: l.v.map(sqlLiteral) as NumberLiteral[] };
-    case 'null': return { kind: 'null' };
-  }
-}
-
-/** `doc` of `/update` as assignments; `col.path` keys update inside a JSON attribute. */
-function assignments(table: Table, obj: JsonObject): Assignment[] {
-  const doc = obj.doc;
-  if (doc === undefined) throw parseError('"doc" property missing');
-  if (!isJsonObject(doc)) throw parseError('"doc" property value should be an object');
-  return Object.entries(doc).map(([key, v]) => {
-    if (v === null) throw parseError(`unsupported value type '${jsonTypeName(v)}' in field '${key}'`);
-    const [column, ...path] = key.toLowerCase().split('.');
-    const col = table.column(column!);
-    return { column: column!, path, value: sqlLiteral(docLiteral(v, col?.type === 'json' || path.length > 0)) };
-  });
-}
-
-/** Ids of the documents a `query` (or none: all documents) selects now. */
-function queryIds(ctx: WriteContext, table: Table, query: JsonValue | undefined): bigint[] {
-  const all = Math.max(1, table.index.count());
-  const st: SelectStatement = {
-    kind: 'select', text: '', items: [], tables: [table.name], limit: all, offset: 0,
-    options: [{ name: 'max_matches', value: { kind: 'int', value: all, text: String(all) } }],
-  };
-  const { fullText, where } = jsonFullText(table, query, ctx.flags);
-  st.where = where;
-  const req = buildRequest(table, st, ctx.flags, fullText);
-  return req === 'none' ? [] : table.search(req).hits.map((h) => h.docId);
-}
-
-const idIn = (ids: bigint[]): Condition => ({
-  kind: 'in', negate: false, target: { expr: { kind: 'column', name: 'id', path: [], text: 'id' } },
-  values: ids.map((id) => ({ kind: 'int', value: id, text: id.toString() })),
-});
-
-/** The target of an update or delete: ids given, or ids a query selects. */
-function targetIds(ctx: WriteContext, table: Table, obj: JsonObject, arrays: boolean): { ids: bigint[]; byId?: bigint } {
-  const given = requestIds(obj, arrays);
-  if (given !== undefined && obj.query !== undefined) throw parseError('both "id" and "query" specified');
-  if (given === undefined) {
-    if (obj.query === undefined) throw parseError('"id" or "query" property missing');
-    return { ids: queryIds(ctx, table, obj.query) };
-  }
-  if (typeof given[0] === 'string') {
-    throw new SearchError('QUERY_ERROR', `table ${table.name}: table ${table.name}: unsupported filter type 'string' on attribute 'id'`);
-  }
-  const ids = given as bigint[];
-  return { ids, byId: ids[0] === 0n ? undefined : ids[0] };
-}
-
-export async function execJsonUpdate(ctx: WriteContext, body: JsonValue): Promise<UpdateReply> {
-  const obj = requestObject(body);
-  const table = lookupTable(ctx.catalog, tableName(obj));
-  const assigns = assignments(table, obj);
-  const { ids, byId } = targetIds(ctx, table, obj, false);
-  const res = await execUpdate(ctx, { kind: 'update', text: '', table: table.name, assignments: assigns, where: idIn(ids), options: [] });
-  return { table: table.name, id: byId, affected: res.affected };
-}
-
-export async function execJsonDelete(ctx: WriteContext, body: JsonValue): Promise<DeleteReply> {
-  const obj = requestObject(body);
-  const table = lookupTable(ctx.catalog, tableName(obj));
-  const { ids, byId } = targetIds(ctx, table, obj, true);
-  const res = await execDelete(ctx, { kind: 'delete', text: '', table: table.name, where: idIn(ids), options: [] });
-  return { table: table.name, id: byId, affected: res.affected };
 }

@@ -180,3 +180,26 @@ describe('json.bulk', () => {
     expect(await sql('desc newt')).toMatchObject({ kind: 'error' });
   });
 });
+
+describe('json.bulk validation before commit', () => {
+  const line = (op: string, body: string) => ({ kind: 'json' as const, value: j(`{"${op}": ${body}}`) });
+
+  it('a bad update line rolls back the inserts before it in its run', async () => {
+    const r = await json.bulk([
+      line('insert', '{"table": "t", "id": 40, "doc": {"title": "x"}}'),
+      line('update', '{"table": "t", "id": 40, "doc": {"title": "y"}}'),
+    ]);
+    expect(r.outcome).toBe('exec');
+    expect(r.error).toBe("table t: attribute 'title' can not be updated (full-text field)");
+    expect(await ids('select id from t where id = 40')).toEqual([]);
+  });
+
+  it('a bad delete query rolls back its run too', async () => {
+    const r = await json.bulk([
+      line('insert', '{"table": "t", "id": 41, "doc": {}}'),
+      line('delete', '{"table": "t", "query": {"match": {"nope": "x"}}}'),
+    ]);
+    expect(r.outcome).toBe('exec');
+    expect(await ids('select id from t where id = 41')).toEqual([]);
+  });
+});
