@@ -2,6 +2,7 @@
 import type { Statement } from '../sql/ast.js';
 import { SearchError } from '../util/errors.js';
 import type { Catalog } from './catalog.js';
+import { execAlter, execFlush, execOptimize } from './exec-admin.js';
 import { execCall } from './exec-call.js';
 import { execCreate, execCreateLike, execDescribe, execDrop, execTruncate, type ConfigTable } from './exec-ddl.js';
 import { execSelect } from './exec-select.js';
@@ -39,6 +40,9 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
     case 'create_table_like': return execCreateLike(ctx.catalog, st);
     case 'drop_table': return execDrop(ctx.catalog, st);
     case 'truncate': return execTruncate(ctx.catalog, st, ctx.config);
+    case 'alter_table': return execAlter(ctx.catalog, st);
+    case 'optimize': return execOptimize(ctx.catalog, st);
+    case 'flush': return execFlush(ctx.catalog, st);
     case 'describe': return execDescribe(ctx.catalog, st);
     case 'show': return execShow(ctx.catalog, st, session, ctx.settings);
     case 'set': {
@@ -56,6 +60,6 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
     case 'commit': await commit(session, ctx.catalog); return ok(0);
     case 'rollback': rollback(session); return ok(0);
     default:
-      throw new SearchError('UNSUPPORTED', `statement '${st.text.split(/\s+/).slice(0, 2).join(' ')}' is not supported yet`);
+      throw new SearchError('UNSUPPORTED', `statement '${(st as Statement).text.split(/\s+/).slice(0, 2).join(' ')}' is not supported yet`);
   }
 }
