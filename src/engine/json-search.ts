@@ -127,10 +127,12 @@ export function jsonFullText(table: Table, query: JsonValue | undefined, flags: 
   return { fullText, where: parts.where };
 }
 
-/** Errors found while running the query carry the table, as Manticore's search reply does. */
+/** Errors of the full-text tree carry the table, as Manticore's search reply does. */
 function withTable(table: Table, e: unknown): unknown {
   if (!(e instanceof SearchError) || e.code !== 'QUERY_ERROR' || e.message.startsWith(`table ${table.name}:`)) return e;
-  const msg = e.message.startsWith('query error:') ? e.message : `query error: ${e.message}`;
+  // parseQuery's own texts may already say `query error:`, and fullTextNode prefixes it again.
+  const text = e.message.replace(/^query error: query error: /, 'query error: ');
+  const msg = text.startsWith('query error:') ? text : `query error: ${text}`;
   return new SearchError('QUERY_ERROR', `table ${table.name}: ${msg}`);
 }
 
@@ -151,11 +153,12 @@ export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Sessi
     kind: 'select', text: '', items: selectItems(table, sourceFilter(obj._source)), tables: [table.name],
     orderBy, limit, offset, options: options(obj, orderBy),
   };
+  let parts: ReturnType<typeof jsonFullText>;
   try {
-    const { fullText, where } = jsonFullText(table, obj.query, flags);
-    st.where = where;
-    return execSelect(table, st, session, flags, fullText);
+    parts = jsonFullText(table, obj.query, flags);
   } catch (e) {
     throw withTable(table, e);
   }
+  st.where = parts.where;
+  return execSelect(table, st, session, flags, parts.fullText);
 }

@@ -203,3 +203,15 @@ describe('json.bulk validation before commit', () => {
     expect(await ids('select id from t where id = 41')).toEqual([]);
   });
 });
+
+describe('json.search error texts', () => {
+  it('a NOT-only query_string says query error once, with the path', async () => {
+    await expect(json.search(j('{"table": "t", "query": {"query_string": "-red"}}'), session)).rejects.toMatchObject({
+      code: 'QUERY_ERROR', message: "table t: query error: query is non-computable (single NOT operator) at '/query/query_string'",
+    });
+  });
+
+  it('limit errors are not query errors of the tree', async () => {
+    await expect(json.search(j('{"table": "t", "limit": -5}'), session)).rejects.toMatchObject({ message: 'limit out of bounds (limit=-5)' });
+  });
+});
