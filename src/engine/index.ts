@@ -32,7 +32,9 @@ class QuarryEngine implements Engine {
   #closed = false;
   readonly json: JsonApi;
   constructor(private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer) {
-    this.json = createJsonApi(ctx);
+    this.json = createJsonApi(ctx, () => {
+      if (this.#closed) throw new Error('engine is closed');
+    });
   }
 
   async execute(sql: string, session: Session): Promise<Result[]> {

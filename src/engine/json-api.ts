@@ -32,16 +32,25 @@ export interface JsonApi {
   bulk(lines: BulkLine[]): Promise<BulkReply>;
 }
 
-/** The JSON API over an engine's context. */
-export function createJsonApi(ctx: ExecContext): JsonApi {
+/**
+ * The JSON API over an engine's context. `checkOpen` throws once the engine is closed, so calls
+ * then reject as `Engine.execute` does.
+ */
+export function createJsonApi(ctx: ExecContext, checkOpen: () => void = () => {}): JsonApi {
   const flags = () => ({ notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed });
-  const write = (): WriteContext => ({ catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags: flags() });
+  const write = (): WriteContext => {
+    checkOpen();
+    return { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags: flags() };
+  };
   return {
-    search: async (body, session) => execJsonSearch(ctx.catalog, body, session, flags()),
-    insert: (body, replace) => execJsonInsert(write(), body, replace),
-    update: (body) => execJsonUpdate(write(), body),
-    delete: (body) => execJsonDelete(write(), body),
+    search: async (body, session) => {
+      checkOpen();
+      return execJsonSearch(ctx.catalog, body, session, flags());
+    },
+    insert: async (body, replace) => execJsonInsert(write(), body, replace),
+    update: async (body) => execJsonUpdate(write(), body),
+    delete: async (body) => execJsonDelete(write(), body),
     // /bulk never creates tables (spec section 7): auto schema is off for it.
-    bulk: (lines) => execJsonBulk({ ...write(), autoSchema: false }, lines),
+    bulk: async (lines) => execJsonBulk({ ...write(), autoSchema: false }, lines),
   };
 }

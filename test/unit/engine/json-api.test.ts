@@ -215,3 +215,14 @@ describe('json.search error texts', () => {
     await expect(json.search(j('{"table": "t", "limit": -5}'), session)).rejects.toMatchObject({ message: 'limit out of bounds (limit=-5)' });
   });
 });
+
+describe('a closed engine', () => {
+  it('rejects JSON API calls', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'quarry-json-closed-'));
+    const e = await openEngine({ dataDir: d });
+    await e.close();
+    await expect(e.json!.search(j('{"table": "t"}'), session)).rejects.toThrow('engine is closed');
+    await expect(e.json!.insert(j('{"table": "t", "doc": {}}'), false)).rejects.toThrow('engine is closed');
+    rmSync(d, { recursive: true, force: true });
+  });
+});
