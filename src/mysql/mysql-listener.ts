@@ -46,7 +46,7 @@ export async function startMysqlListener(engine: Engine, opts: MysqlListenerOpti
     });
     open.add(conn);
     stats.connections = open.size;
-    void conn.closed.then(() => {
+    socket.once('close', () => {
       open.delete(conn);
       stats.connections = open.size;
     });
@@ -59,13 +59,14 @@ export async function startMysqlListener(engine: Engine, opts: MysqlListenerOpti
     host: bound.address,
     port: bound.port,
     get connections() { return open.size; },
-    close: () => (closing ??= new Promise<void>((resolve) => {
+    close: () => (closing ??= (async () => {
       const cut = setTimeout(() => { for (const c of open) c.destroy(); }, MYSQL_CLOSE_GRACE_MS);
-      server.close(() => {
-        clearTimeout(cut);
-        resolve();
-      });
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // the server's close can come before its sockets' close events: wait for both
+      const ended = [...open].map((c) => c.closed);
       for (const c of open) c.shutdown();
-    })),
+      await Promise.all([stopped, ...ended]);
+      clearTimeout(cut);
+    })()),
   };
 }
