@@ -66,13 +66,15 @@ export function tokenize(src: string): Token[] {
     } else if (c === C_AT) {
       i = lexVariable(src, i, push);
     } else {
-      const two = TWO_CHAR_OPS[src.slice(i, i + 2)];
+      // only `! < > :` start two-character operators; slicing a pair at every `(` `,` `)` was a hot allocation
+      const two = c === 33 || c === 60 || c === 62 || c === 58 ? TWO_CHAR_OPS[src.slice(i, i + 2)] : undefined;
       if (two !== undefined) { push('punct', two, i, i + 2); i += 2; continue; }
       push(isPunct(c) ? 'punct' : 'bad', src[i]!, i, i + 1);
       i++;
     }
   }
   out.push({ kind: 'eof', value: '', upper: '', start: n, end: n });
+  bsSrc = ''; // do not hold on to the statement
   return out;
 }
 
@@ -138,30 +140,50 @@ function lexNumber(src: string, i: number, push: Push): number {
   return i;
 }
 
-/** Manticore's SqlUnescape: \b \n \r \t, `\0` -> space, any other escaped char stands for itself. */
+/**
+ * Manticore's SqlUnescape: \b \n \r \t, `\0` -> space, any other escaped char stands for itself.
+ * Jumps between quotes and backslashes with indexOf: multi-row INSERTs are mostly string bodies,
+ * and a per-character loop over them was most of the lexer's time.
+ */
 function lexString(src: string, i: number, push: Push): number {
-  const quote = src.charCodeAt(i);
+  const quote = src[i]!;
   const start = i;
-  const n = src.length;
   i++;
   let segStart = i;
   let value = '';
-  while (i < n) {
-    const c = src.charCodeAt(i);
-    if (c === quote) {
-      push('string', value + src.slice(segStart, i), start, i + 1);
-      return i + 1;
-    }
-    if (c === C_BACKSLASH && i + 1 < n) {
-      value += src.slice(segStart, i) + unescapeChar(src[i + 1]!);
-      i += 2;
+  let bs = nextBackslash(src, i);
+  for (;;) {
+    const close = src.indexOf(quote, i);
+    if (close < 0) break;
+    if (bs >= 0 && bs < close) {
+      // bs + 1 <= close, so the escaped character exists (it may be the quote itself)
+      value += src.slice(segStart, bs) + unescapeChar(src[bs + 1]!);
+      i = bs + 2;
       segStart = i;
+      bs = nextBackslash(src, i);
       continue;
     }
-    i++;
+    push('string', value + src.slice(segStart, close), start, close + 1);
+    return close + 1;
   }
-  push('bad', src.slice(start), start, n);
-  return n;
+  push('bad', src.slice(start), start, src.length);
+  return src.length;
+}
+
+/**
+ * The next backslash at or after `i`, remembered across the strings of one statement: searching
+ * afresh for each string would rescan the rest of a statement that has none, quadratic in its size.
+ */
+let bsSrc = '';
+let bsFrom = 0;
+let bsAt = -1;
+function nextBackslash(src: string, i: number): number {
+  if (src !== bsSrc || i < bsFrom || (bsAt >= 0 && bsAt < i)) {
+    bsSrc = src;
+    bsFrom = i;
+    bsAt = src.indexOf('\\', i);
+  }
+  return bsAt;
 }
 
 function unescapeChar(ch: string): string {
