@@ -70,13 +70,19 @@ export function writeTextResultSet(w: PacketWriter, r: RowsResult, status: numbe
   writeEof(w, endStatus, r.warning ? 1 : 0);
 }
 
+/** An integer cell as a number; anything unreadable as 0 rather than a thrown RangeError mid-reply. */
+function finiteInt(value: Cell): number {
+  const n = Math.trunc(Number(value));
+  return Number.isFinite(n) ? n : 0;
+}
+
 function binaryValue(w: PacketWriter, value: Cell, kind: CellKind): void {
   switch (kind) {
     case 'bigint':
-      w.u64(typeof value === 'bigint' ? value : BigInt(Math.trunc(Number(value))));
+      w.u64(typeof value === 'bigint' ? value : BigInt(finiteInt(value)));
       return;
     case 'uint': case 'timestamp': case 'bool':
-      w.u32(Number(value));
+      w.u32(finiteInt(value));
       return;
     case 'float': {
       const b = Buffer.allocUnsafe(4);

@@ -73,3 +73,12 @@ describe('mysql2 against the listener', () => {
     expect((done as mysql.ResultSetHeader).serverStatus & 2).toBe(2);
   });
 });
+
+describe('mysql2 execute with NULLs', () => {
+  it('decodes NULL cells of binary rows', async () => {
+    await conn.query('CREATE TABLE nj (title text, j json)');
+    await conn.query("INSERT INTO nj (id, title, j) VALUES (1, 'a', NULL), (2, 'b', '{\"x\":1}')");
+    const [rows] = await conn.execute('SELECT id, j FROM nj WHERE id > ? ORDER BY id ASC', [0]);
+    expect(rows).toEqual([{ id: 1, j: null }, { id: 2, j: '{"x":1}' }]);
+  });
+});

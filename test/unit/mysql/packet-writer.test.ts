@@ -84,3 +84,29 @@ describe('PayloadReader', () => {
     expect(() => r.u32()).toThrow(ProtocolError);
   });
 });
+
+describe('binary result rows', () => {
+  it('encode NULLs in the bitmap (offset 2) and typed values after it', async () => {
+    const { writeBinaryResultSet } = await import('../../../src/mysql/responses.js');
+    const w = new PacketWriter(1);
+    writeBinaryResultSet(w, {
+      kind: 'rows',
+      columns: [{ name: 'id', kind: 'bigint' }, { name: 'n', kind: 'uint' }, { name: 'f', kind: 'float' }, { name: 's', kind: 'string' }, { name: 'j', kind: 'json' }],
+      rows: [[5n, 7, 1.5, 'ab', null]],
+    }, 2, 2);
+    const f = new PacketFramer();
+    f.push(Buffer.from(w.finish()));
+    const packets: Buffer[] = [];
+    for (let p = f.next(); p; p = f.next()) packets.push(Buffer.from(p.payload));
+    expect(packets).toHaveLength(9); // count, 5 columns, EOF, row, EOF
+    const row = packets[7]!;
+    expect(row[0]).toBe(0);
+    expect(row[1]).toBe(0b0100_0000); // column 4 (j) is NULL: bit 4 + 2
+    const r = new PayloadReader(row, 2); // header byte, one bitmap byte
+    expect(r.u64()).toBe(5n);
+    expect(r.u32()).toBe(7);
+    expect(r.bytes(4).readFloatLE(0)).toBe(1.5);
+    expect(r.lenencBytes().toString()).toBe('ab');
+    expect(r.remaining).toBe(0);
+  });
+});
