@@ -7,6 +7,7 @@
 import type { ExecContext } from './executor.js';
 import type { WriteContext } from './exec-write.js';
 import { execJsonBulk, type BulkLine, type BulkReply } from './json-bulk.js';
+import { execEsBulk, type EsBulkDoc, type EsBulkItem } from './json-es-bulk.js';
 import { execJsonSearch } from './json-search.js';
 import type { JsonValue } from './json-value.js';
 import { execJsonDelete, execJsonUpdate, type DeleteReply, type UpdateReply } from './json-modify.js';
@@ -15,6 +16,7 @@ import type { RowsResult } from './result.js';
 import type { Session } from './session.js';
 
 export type { BulkLine, BulkReply, BulkRunItem, BulkErrorItem } from './json-bulk.js';
+export type { EsBulkDoc, EsBulkItem } from './json-es-bulk.js';
 export type { JsonValue, JsonObject } from './json-value.js';
 export type { DeleteReply, UpdateReply } from './json-modify.js';
 export type { InsertReply } from './json-write.js';
@@ -30,6 +32,8 @@ export interface JsonApi {
   delete(body: JsonValue): Promise<DeleteReply>;
   /** `/bulk`: never rejects for a user error; the reply says which line failed. */
   bulk(lines: BulkLine[]): Promise<BulkReply>;
+  /** `/_bulk` (Elasticsearch style): one item per document; `ok` false when any failed. */
+  esBulk(docs: EsBulkDoc[]): Promise<{ items: EsBulkItem[]; ok: boolean }>;
 }
 
 /**
@@ -52,5 +56,6 @@ export function createJsonApi(ctx: ExecContext, checkOpen: () => void = () => {}
     delete: async (body) => execJsonDelete(write(), body),
     // /bulk never creates tables (spec section 7): auto schema is off for it.
     bulk: async (lines) => execJsonBulk({ ...write(), autoSchema: false }, lines),
+    esBulk: async (docs) => execEsBulk(write(), docs),
   };
 }

@@ -32,7 +32,7 @@ export function deleteReplyJson(r: DeleteReply): JsonOut {
 export type WriteErrorType = 'parse_exception' | 'action_request_validation_exception';
 
 /** `{"error":{"type","reason","table"},"status"}` as `/insert`, `/update`, `/delete` and `/bulk` answer. */
-export function writeErrorJson(type: WriteErrorType, reason: string, table: string | undefined, status: number): JsonOut {
+export function writeErrorJson(type: WriteErrorType | string, reason: string, table: string | undefined, status: number): JsonOut {
   const error: Record<string, JsonOut> = { type, reason };
   if (table !== undefined) error.table = table;
   return { error, status };

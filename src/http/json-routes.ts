@@ -1,6 +1,6 @@
 /**
  * The JSON API routes: `/search`, `/insert` (`/create`), `/replace` (`/index`), `/update`,
- * `/delete`, `/bulk`, also under Manticore's legacy `/json/` prefix. Each parses the body
+ * `/delete`, `/bulk`, also under Manticore's legacy `/json/` prefix, and the Elasticsearch-style `/_bulk`. Each parses the body
  * (json-body.ts), calls the engine's JSON API and renders its reply or error (spec section 10).
  */
 import type { Hono } from 'hono';
@@ -10,6 +10,7 @@ import type { JsonApi, JsonValue } from '../engine/json-api.js';
 import type { Session } from '../engine/session.js';
 import { asSearchError } from '../util/errors.js';
 import { BodyParseError, isNdjsonType, parseJsonText, parseNdjson } from './json-body.js';
+import { checkEsBulk, esBulkErrorJson, esBulkReplyJson, EsBulkError, parseEsBulk } from './json-es-bulk.js';
 import {
   bulkReplyJson, deleteReplyJson, insertReplyJson, updateReplyJson, writeErrorJson, writeErrorKind,
 } from './json-render.js';
@@ -101,6 +102,19 @@ async function bulk(c: Context, json: JsonApi): Promise<Response> {
   return jsonReply(c, reply.status, reply.body);
 }
 
+/** `/_bulk`: Elasticsearch-style action/source pairs, one reply item per document. */
+async function esBulk(c: Context, json: JsonApi): Promise<Response> {
+  try {
+    const text = await bodyText(c);
+    checkEsBulk(c.req.header('content-type'), text);
+    const reply = esBulkReplyJson(await json.esBulk(parseEsBulk(text)));
+    return jsonReply(c, reply.status, reply.body);
+  } catch (e) {
+    if (e instanceof EsBulkError) return jsonReply(c, HTTP_BAD_REQUEST, esBulkErrorJson(e));
+    throw e;
+  }
+}
+
 /** Adds the JSON endpoints; an engine without a JSON API answers them as unsupported. */
 export function registerJsonRoutes(app: Hono<HttpEnv>, deps: JsonRouteDeps): void {
   const route = (path: string, handler: (c: Context, json: JsonApi) => Promise<Response>, methods = ['POST']) => {
@@ -119,4 +133,8 @@ export function registerJsonRoutes(app: Hono<HttpEnv>, deps: JsonRouteDeps): voi
   route('/update', (c, json) => write(c, deps, async (b) => updateReplyJson(await json.update(b))));
   route('/delete', (c, json) => write(c, deps, async (b) => deleteReplyJson(await json.delete(b))));
   route('/bulk', (c, json) => bulk(c, json));
+  app.post('/_bulk', (c) => {
+    const json = api(deps);
+    return json ? esBulk(c, json) : jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody(`${c.req.path} - unsupported endpoint`));
+  });
 }
