@@ -20,6 +20,9 @@ const HANDSHAKE_ERROR = { errno: 1043, sqlState: '08S01' };
 /** How long a connection refused with an ERR waits for the client to close before it is cut. */
 const FAIL_LINGER_MS = 1_000;
 
+/** Manticore's sphinxql_timeout default: an idle client is disconnected after this long. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 900_000;
+
 type Phase = 'auth' | 'auth-switch' | 'command' | 'closed';
 
 export interface ConnectionOptions {
@@ -27,6 +30,8 @@ export interface ConnectionOptions {
   connectionId: number;
   maxPacketBytes: number;
   stats: ServerStats;
+  /** Idle time before the server drops a client (default DEFAULT_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs?: number;
 }
 
 export class MysqlConnection {
@@ -46,6 +51,9 @@ export class MysqlConnection {
     const session: Session = newSession();
     this.#ctx = { engine: opts.engine, session, statements: new StatementRegistry(), stats: opts.stats };
     socket.setNoDelay(true);
+    socket.setTimeout(opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+    // A silent socket while a command runs is the engine working, not an idle client.
+    socket.on('timeout', () => { if (!this.#busy) socket.destroy(); });
     this.closed = new Promise((resolve) => socket.once('close', () => {
       this.#phase = 'closed';
       // A transaction still open when the client goes away is discarded.

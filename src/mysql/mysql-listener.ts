@@ -14,6 +14,8 @@ export interface MysqlListenerOptions {
   port: number;
   /** Largest request accepted (max_packet_size); default 128M. */
   maxPacketBytes?: number;
+  /** Idle time before a client is dropped (Manticore's sphinxql_timeout, default 900 s). */
+  idleTimeoutMs?: number;
 }
 
 export interface MysqlListener {
@@ -43,6 +45,7 @@ export async function startMysqlListener(engine: Engine, opts: MysqlListenerOpti
   const server = createServer((socket) => {
     const conn = new MysqlConnection(socket, {
       engine, connectionId: nextId++, maxPacketBytes: opts.maxPacketBytes ?? DEFAULT_MAX_PACKET_BYTES, stats,
+      idleTimeoutMs: opts.idleTimeoutMs,
     });
     open.add(conn);
     stats.connections = open.size;

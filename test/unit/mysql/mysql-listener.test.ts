@@ -21,4 +21,15 @@ describe('startMysqlListener', () => {
       await fx.stop();
     }
   });
+
+  it('drops a client that stays idle past the idle timeout', async () => {
+    const fx = await startFixture({ idleTimeoutMs: 200 });
+    try {
+      const a = await RawClient.login(fx.port);
+      await a.read();
+      expect(await a.read()).toBeUndefined(); // closed by the server, no packet
+    } finally {
+      await fx.stop();
+    }
+  });
 });
