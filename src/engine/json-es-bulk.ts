@@ -10,8 +10,8 @@ import { inferSchema } from './auto-schema.js';
 import type { WriteContext } from './exec-write.js';
 import { execJsonDelete, execJsonUpdate } from './json-modify.js';
 import { LosslessNumber } from 'lossless-json';
-import { docLiteral, isJsonInt, isJsonObject, type JsonObject, type JsonValue } from './json-value.js';
-import { docRow } from './json-write.js';
+import { isJsonInt, isJsonObject, type JsonObject, type JsonValue } from './json-value.js';
+import { docRow, inferenceLiteral } from './json-write.js';
 import type { Literal } from './literal.js';
 import type { Table } from './table.js';
 
@@ -66,7 +66,7 @@ async function writeTable(ctx: WriteContext, name: string, docs: EsBulkDoc[]): P
   const columns = [...new Set(sources.flatMap((s) => s.map(([k]) => k)))];
   const rows: Literal[][] = sources.map((s) => {
     const byName = new Map(s);
-    return columns.map((c) => (byName.has(c) ? docLiteral(byName.get(c)!) : { t: 'null' }));
+    return columns.map((c) => (byName.has(c) ? inferenceLiteral(byName.get(c)!) : { t: 'null' }));
   });
   try {
     return await ctx.catalog.create(inferSchema(name, columns, rows));

@@ -44,12 +44,18 @@ export function docEntries(obj: JsonObject): [string, JsonValue][] {
   return Object.entries(doc).map(([k, v]) => [k.toLowerCase(), v] as [string, JsonValue]).filter(([k]) => k !== 'id');
 }
 
+/** The literal auto schema infers a column from: an array with a non-integer is JSON, not an MVA. */
+export function inferenceLiteral(v: JsonValue): Literal {
+  if (Array.isArray(v) && v.some((x) => !isJsonInt(x))) return { t: 'json', v: '[]' };
+  return docLiteral(v);
+}
+
 /** An existing table, or one made by auto schema from this document (spec section 7). */
 async function tableForInsert(ctx: WriteContext, name: string, entries: [string, JsonValue][]): Promise<Table> {
   const existing = ctx.catalog.get(name);
   if (existing) return existing;
   if (!ctx.autoSchema) throw new SearchError('UNKNOWN_TABLE', `table '${name}' absent`);
-  const schema = inferSchema(name, entries.map(([k]) => k), [entries.map(([, v]) => docLiteral(v))]);
+  const schema = inferSchema(name, entries.map(([k]) => k), [entries.map(([, v]) => inferenceLiteral(v))]);
   try {
     return await ctx.catalog.create(schema);
   } catch (e) {

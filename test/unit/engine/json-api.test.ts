@@ -226,3 +226,15 @@ describe('a closed engine', () => {
     rmSync(d, { recursive: true, force: true });
   });
 });
+
+describe('auto schema from JSON types', () => {
+  it('numbers, bool, integer arrays, float arrays and objects', async () => {
+    await json.insert(j('{"table": "auto1", "id": 1, "doc": {"t": "x", "i": 5, "b": 1099511627776, "f": 1.5, "ok": true, "m": [1, 2], "fv": [0.5, 1], "o": {"a": 1}}}'), false);
+    const desc = (await sql('desc auto1')) as RowsResult;
+    expect(desc.rows.map((r) => [r[0], r[1]])).toEqual([
+      ['id', 'bigint'], ['t', 'text'], ['i', 'uint'], ['b', 'bigint'], ['f', 'float'], ['ok', 'uint'], ['m', 'mva'], ['fv', 'json'], ['o', 'json'],
+    ]);
+    const row = (await sql('select fv, o, ok from auto1')) as RowsResult;
+    expect(row.rows).toEqual([['[0.5,1]', '{"a":1}', 1]]);
+  });
+});
