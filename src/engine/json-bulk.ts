@@ -119,6 +119,13 @@ function asSearchError(e: unknown): SearchError {
   return new SearchError('INTERNAL', e instanceof Error ? e.message : String(e));
 }
 
+/** A run's table; `/bulk` never creates one. */
+function openTable(ctx: WriteContext, name: string): Table {
+  const table = ctx.catalog.get(name);
+  if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name}' in search request`);
+  return table;
+}
+
 /** Reads one statement line into the open run (opening or switching runs as the table changes). */
 async function readLine(ctx: WriteContext, st: ReturnType<typeof statement>, run: Run): Promise<void> {
   if (st.op === 'update' || st.op === 'delete') {
@@ -138,51 +145,47 @@ export async function execJsonBulk(ctx: WriteContext, lines: BulkLine[]): Promis
   let line = 0;
   const finish = (outcome: BulkReply['outcome'], error = ''): BulkReply =>
     ({ items, currentLine: line, skippedLines: line - lastTxStart, error, outcome });
+  /** Adds the failed line's (or commit's) item; the reply then stops. */
   const fail = (op: string, table: string, e: unknown): BulkReply => {
     const err = asSearchError(e);
     items.push({ kind: 'error', op, table, message: err.message });
     return finish('exec', err.message);
   };
-  /** Commits the open run; false (with the error item added) when the commit failed. */
-  const close = async (through: number): Promise<boolean> => {
-    if (!run) { lastTxStart = through; return true; }
-    try {
-      items.push(await commit(ctx, run));
-    } catch (e) {
-      fail('bulk', run.table.name, e);
-      return false;
+  /** Commits the open run (lines up to `through`); a failed commit gives the final reply. */
+  const close = async (through: number): Promise<BulkReply | undefined> => {
+    if (run) {
+      try {
+        items.push(await commit(ctx, run));
+      } catch (e) {
+        return fail('bulk', run.table.name, e);
+      }
     }
     run = undefined;
     lastTxStart = through;
-    return true;
+    return undefined;
   };
   for (const l of lines) {
     line++;
+    if (l.kind === 'bad') return finish('parse', l.error);
     if (l.kind === 'empty') {
-      if (run && !(await close(line))) return finish('exec', items.length ? (items[items.length - 1] as BulkErrorItem).message : '');
+      const failed = run ? await close(line) : undefined;
+      if (failed) return failed;
       continue;
     }
-    if (l.kind === 'bad') return finish('parse', l.error);
     let st: ReturnType<typeof statement>;
     try {
       st = statement(l.value);
     } catch (e) {
       return finish('parse', (e as Error).message);
     }
-    if (run && run.table.name !== st.table && !(await close(line - 1))) {
-      return finish('exec', (items[items.length - 1] as BulkErrorItem).message);
-    }
+    const failed = run && run.table.name !== st.table ? await close(line - 1) : undefined;
+    if (failed) return failed;
     try {
-      if (!run) {
-        const table = ctx.catalog.get(st.table);
-        if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${st.table}' in search request`);
-        run = new Run(table);
-      }
+      run ??= new Run(openTable(ctx, st.table));
       await readLine(ctx, st, run);
     } catch (e) {
       return fail(st.op, st.table, e);
     }
   }
-  if (!(await close(line))) return finish('exec', (items[items.length - 1] as BulkErrorItem).message);
-  return finish('ok');
+  return (await close(line)) ?? finish('ok');
 }
