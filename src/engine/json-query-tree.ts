@@ -8,7 +8,7 @@ import { boolOf, fullTextNode, isFullTextProperty, nothing, type JsonQueryOption
 import type { Condition } from '../sql/ast.js';
 import { SearchError } from '../util/errors.js';
 import { isFilterProperty, queryFilters } from './json-filters.js';
-import { isJsonObject, type JsonObject, type JsonValue } from './json-value.js';
+import { isJsonObject, plainJson, type JsonObject, type JsonValue } from './json-value.js';
 
 export interface JsonQueryParts {
   /** The full-text tree before the final pass; null when the query has no full-text part. */
@@ -52,7 +52,7 @@ class TreeBuilder {
   /** One node: a bool or a full-text property at `path` (the path of the object holding it). */
   node(name: string, value: JsonValue, path: string): QueryNode | null {
     if (name === 'bool') return this.bool(value, `${path}/bool`);
-    const built = fullTextNode(name, value, { ...this.opts, path });
+    const built = fullTextNode(name, plainJson(value), { ...this.opts, path });
     this.warnings.push(...built.warnings);
     if (built.node === null) this.voided = true;
     return built.node;

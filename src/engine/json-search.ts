@@ -117,14 +117,16 @@ export function jsonFullText(table: Table, query: JsonValue | undefined, flags: 
   };
   const parts = splitJsonQuery(query, opts);
   let fullText: SearchRequest['query'] | 'none' = null;
+  const warnings = [...parts.warnings];
   try {
     const parsed = finishQuery(parts.fullText, opts);
+    warnings.push(...parsed.warnings);
     if (parsed.root.kind !== 'empty') fullText = normalizeQuery(parsed.root, (w) => table.pipeline.normalizeWord(w)) ?? 'none';
   } catch (e) {
     if (e instanceof SearchError && e.code === 'PARSE_ERROR') throw new SearchError('QUERY_ERROR', e.message);
     throw e;
   }
-  return { fullText, where: parts.where };
+  return { fullText, where: parts.where, warnings };
 }
 
 /** Errors of the full-text tree carry the table, as Manticore's search reply does. */
@@ -160,5 +162,8 @@ export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Sessi
     throw withTable(table, e);
   }
   st.where = parts.where;
-  return execSelect(table, st, session, flags, parts.fullText);
+  const result = execSelect(table, st, session, flags, parts.fullText);
+  // Query warnings (`ignoring fields ...`) reach the reply as `"warning":{"reason":...}`.
+  if (parts.warnings.length && !result.warning) result.warning = parts.warnings.join('; ');
+  return result;
 }

@@ -24,6 +24,17 @@ export function jsonBigInt(v: LosslessNumber): bigint {
   return Number.isFinite(n) ? BigInt(Math.trunc(n)) : 0n;
 }
 
+/**
+ * The value with numbers as plain JS numbers, for code that reads ordinary JSON (the full-text
+ * forms: `boost`, and numbers where text belongs); never for ids or attribute values.
+ */
+export function plainJson(v: JsonValue): unknown {
+  if (isLosslessNumber(v)) return Number(v.value);
+  if (Array.isArray(v)) return v.map(plainJson);
+  if (isJsonObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plainJson(x)]));
+  return v;
+}
+
 /** Compact JSON text, integers exact. */
 export function jsonText(v: JsonValue): string {
   return losslessStringify(v) ?? 'null';

@@ -238,3 +238,17 @@ describe('auto schema from JSON types', () => {
     expect(row.rows).toEqual([['[0.5,1]', '{"a":1}', 1]]);
   });
 });
+
+describe('json.search warnings', () => {
+  it('a match value that is not text builds nothing, with the warning in the reply', async () => {
+    const r = await json.search(j('{"table": "t", "query": {"match": {"title": 5}}}'), session);
+    expect(r.rows).toEqual([]);
+    expect(r.warning).toBe('query warning: values of properties in "match" should be strings or objects');
+  });
+
+  it('query_string warnings come through too', async () => {
+    const r = await json.search(j('{"table": "t", "query": {"query_string": "\\"red apple\\"/5"}}'), session);
+    expect(r.rows.map((x) => x[0])).toEqual([1n]);
+    expect(r.warning).toContain('replacing quorum operator with AND operator');
+  });
+});
