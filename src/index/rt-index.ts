@@ -28,6 +28,11 @@ export class RtIndex implements RtIndexApi {
   readonly core: Core;
   #segments: Segment[] = [];
   #docs = new Map<bigint, RowRef>();
+  /**
+   * Each segment's row refs by row (the objects #docs holds; deleted rows keep stale ones): a
+   * merge re-points them at the merged segment instead of re-keying every document id in #docs.
+   */
+  #rowRefs = new Map<Segment, RowRef[]>();
   #policy: MergePolicy;
   #autoMerge: boolean;
 
@@ -57,13 +62,17 @@ export class RtIndex implements RtIndexApi {
 
   #attach(seg: Segment): void {
     this.#segments.push(seg);
+    const refs = new Array<RowRef>(seg.rows);
     for (let r = 0; r < seg.rows; r++) {
       if (seg.isDeleted(r)) continue;
       const id = seg.docId(r);
       const old = this.#docs.get(id);
       if (old) old.seg.markDeleted(old.row); // a later segment's copy wins
-      this.#docs.set(id, { seg, row: r });
+      const ref = { seg, row: r };
+      refs[r] = ref;
+      this.#docs.set(id, ref);
     }
+    this.#rowRefs.set(seg, refs);
   }
 
   addBatch(docs: DocInput[]): void {
@@ -100,7 +109,21 @@ export class RtIndex implements RtIndexApi {
     const built = mergeSegments(this.schema, parts);
     const merged = new Segment(this.core, this.schema, built);
     this.#segments.splice(start, end - start, ...(merged.rows ? [merged] : []));
-    for (let r = 0; r < merged.rows; r++) this.#docs.set(merged.docId(r), { seg: merged, row: r });
+    // the merged rows are the parts' live rows in order (mergeSegments' numbering)
+    const refs = new Array<RowRef>(merged.rows);
+    let row = 0;
+    for (const p of parts) {
+      const old = this.#rowRefs.get(p)!;
+      for (let r = 0; r < p.rows; r++) {
+        if (p.isDeleted(r)) continue;
+        const ref = old[r];
+        ref.seg = merged;
+        ref.row = row;
+        refs[row++] = ref;
+      }
+      this.#rowRefs.delete(p);
+    }
+    if (merged.rows) this.#rowRefs.set(merged, refs);
     for (const p of parts) p.free();
     if (!merged.rows) merged.free();
   }
@@ -151,5 +174,6 @@ export class RtIndex implements RtIndexApi {
     for (const s of this.#segments) s.free();
     this.#segments = [];
     this.#docs.clear();
+    this.#rowRefs.clear();
   }
 }
