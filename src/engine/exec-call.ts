@@ -3,6 +3,7 @@ import type { CallStatement } from '../sql/ast.js';
 import { SearchError } from '../util/errors.js';
 import type { Catalog } from './catalog.js';
 import { rows, stringColumns, type Result } from './result.js';
+import { callSnippets } from './snippet-call.js';
 
 function stringArg(st: CallStatement, i: number): string {
   const a = st.args[i];
@@ -20,5 +21,6 @@ export function execCall(catalog: Catalog, st: CallStatement): Result {
     const data = table.pipeline.keywords(text).map((k) => [String(k.qpos), k.tokenized, k.normalized]);
     return rows(stringColumns('qpos', 'tokenized', 'normalized'), data);
   }
+  if (st.name === 'snippets') return callSnippets(catalog, st);
   throw new SearchError('UNSUPPORTED', `no such built-in procedure ${st.name.toUpperCase()}`);
 }

@@ -1,0 +1,168 @@
+/**
+ * One document's snippets, the path HIGHLIGHT(), JSON highlight and CALL SNIPPETS share (Manticore's
+ * SnippetBuilder_c::DoHighlighting): prepare each field's text for the strip mode, find the tokens
+ * that satisfy the query, then per field the whole text marked, the chosen passages, or its start.
+ */
+import type { QueryNode } from '../query/ast.js';
+import type { TableSettings } from '../schema/types.js';
+import { HtmlStripper } from '../text/html-strip.js';
+import { createTextPipeline, type TextPipeline } from '../text/text-pipeline.js';
+import { PassageExtractor } from './snippet-extract.js';
+import { matchDocument } from './snippet-match.js';
+import type { SnippetOptions } from './snippet-options.js';
+import { PassageContext, type Passage, type PassageLimits } from './snippet-passages.js';
+import { renderPassages, renderStart, renderWhole, type Markers, type PassageText } from './snippet-render.js';
+import { selectPassages } from './snippet-select.js';
+import { buildStream, type FieldStream } from './snippet-stream.js';
+
+export interface SnippetEnv {
+  /** The table's pipeline and raw settings (tokenizer, morphology, html_strip, expand_keywords ...). */
+  pipeline: TextPipeline;
+  settings: TableSettings;
+}
+
+export interface BuildFlags {
+  /** CALL SNIPPETS / TO_STRING: @field operators do not restrict. */
+  ignoreFields: boolean;
+  /** Text comes from the document's fields (per-field limits apply); false for CALL SNIPPETS. */
+  textFromIndex: boolean;
+  /** JSON: every field gets its own result, fields without a match get their start. */
+  packFields: boolean;
+  /** JSON per-field limits overriding the global ones. */
+  perField?: Map<string, PassageLimits>;
+}
+
+export interface FieldInput { name: string; text: string }
+
+const variants = new WeakMap<TextPipeline, Map<string, TextPipeline>>();
+
+/** The table's pipeline with html_strip / index_sp forced, built once per table pipeline. */
+function variant(env: SnippetEnv, strip: boolean, sp: boolean): TextPipeline {
+  const ts = env.pipeline.settings;
+  if (ts.htmlStrip === strip && (ts.indexSp || !sp)) return env.pipeline;
+  let m = variants.get(env.pipeline);
+  if (!m) { m = new Map(); variants.set(env.pipeline, m); }
+  const key = `${strip}:${sp}`;
+  let p = m.get(key);
+  if (!p) {
+    p = createTextPipeline({ ...env.settings, html_strip: strip ? '1' : '0', ...(sp ? { index_sp: '1' } : {}) });
+    m.set(key, p);
+  }
+  return p;
+}
+
+function intSetting(s: TableSettings, name: string): number {
+  const v = Number.parseInt(s[name] ?? '0', 10);
+  return Number.isFinite(v) ? v : 0;
+}
+
+/** Fields' working text and tokenizer for the html_strip_mode. */
+function prepare(env: SnippetEnv, o: SnippetOptions, fields: FieldInput[]) {
+  const mode = o.htmlStripMode === 'index' ? (env.pipeline.settings.htmlStrip ? 'strip' : 'none') : o.htmlStripMode;
+  const sp = o.snippetBoundary === 'sentence' || o.snippetBoundary === 'paragraph';
+  const ts = env.pipeline.settings;
+  const stripper = mode === 'strip'
+    ? new HtmlStripper({ indexAttrs: ts.htmlIndexAttrs, removeElements: ts.htmlRemoveElements, decodeEntities: false })
+    : null;
+  const pipeline = variant(env, mode === 'retain', sp);
+  return {
+    pipeline, retain: mode === 'retain',
+    texts: fields.map((f) => (stripper ? stripper.strip(f.text).text.trim() : f.text)),
+  };
+}
+
+/** Manticore's FixupQueryLimits: a limit never cuts the longest keyword (or, forced, all of them). */
+function fixLimits(l: PassageLimits, o: SnippetOptions, weights: number[], found: number): PassageLimits {
+  const out = { ...l };
+  const used = weights.filter((_, i) => !found || (found & (1 << i)));
+  if (out.limitWords && o.forceAllWords) out.limitWords = Math.max(out.limitWords, found ? used.length : weights.length);
+  if (out.limit) {
+    const max = used.length ? Math.max(...used) : 0;
+    const need = o.forceAllWords ? used.reduce((a, b) => a + b, 0) + used.length - 1 : max;
+    out.limit = Math.max(out.limit, need);
+  }
+  return out;
+}
+
+function canHighlightAll(bytes: number, l: PassageLimits, o: SnippetOptions): boolean {
+  let all = (l.limit === 0 || l.limit >= bytes) && (l.limitWords === 0 || l.limitWords > Math.trunc(bytes / 2)) && o.snippetBoundary === '';
+  if (all && o.forceSnippets && (l.limit || l.limitWords || l.limitSnippets)) all = false;
+  return all;
+}
+
+/** Builds every field's passages for one document; fields without output get []. */
+export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetOptions, env: SnippetEnv, flags: BuildFlags): PassageText[][] {
+  const { pipeline, retain, texts } = prepare(env, o, fields);
+  const analyzed = texts.map((t) => pipeline.analyze(t));
+  const infix = intSetting(env.settings, 'min_infix_len') > 0;
+  const prefix = intSetting(env.settings, 'min_prefix_len') > 0;
+  const expand = intSetting(env.settings, 'expand_keywords') !== 0;
+  const m = matchDocument(root, fields.map((f, i) => ({ name: f.name, tokens: analyzed[i].tokens })), {
+    normalize: (w) => env.pipeline.normalizeWord(w), ignoreFields: flags.ignoreFields,
+    expandInfix: expand && infix, expandPrefix: expand && prefix,
+  });
+  const streams: FieldStream[] = fields.map((_, i) => buildStream({
+    text: texts[i], tokens: analyzed[i].tokens, marks: analyzed[i].marks, termIndex: m.termIndex[i],
+    hits: m.hits, field: i, tags: retain,
+  }));
+  const global: PassageLimits = { limit: o.limit, limitWords: o.limitWords, limitSnippets: o.limitSnippets };
+  const perField = flags.textFromIndex && o.limitsPerField;
+  const limits = fields.map((f) => fixLimits((perField && flags.perField?.get(f.name)) || global, o, m.termWeights, m.foundMask));
+  const mk: Markers = { before: o.beforeMatch, after: o.afterMatch, id: o.startSnippetId };
+  const out: PassageText[][] = fields.map(() => []);
+  const one = (text: string): PassageText[] => (text === '' ? [] : [{ text, startSep: false, endSep: false, weight: 0 }]);
+  if (!m.hits.length && !flags.packFields) {
+    if (!o.allowEmpty) {
+      const used = { cp: 0 };
+      streams.forEach((s, i) => { out[i] = one(renderStart(s, limits[i].limit, used, o.snippetSeparator)); });
+    }
+    return out;
+  }
+  const totalBytes = streams.reduce((a, s) => a + s.passage.docBytes, 0);
+  const globalAll = canHighlightAll(totalBytes, fixLimits(global, o, m.termWeights, m.foundMask), o);
+  const ctx = new PassageContext();
+  const picked: Passage[] = [];
+  const set = { around: o.around, forceAllWords: o.forceAllWords, useBoundaries: o.useBoundaries, spz: o.snippetBoundary !== '' };
+  streams.forEach((s, i) => {
+    const hasHits = m.hits.some((h) => Math.floor(h / (1 << 24)) === i);
+    const all = perField ? canHighlightAll(s.passage.docBytes, limits[i], o) : globalAll;
+    if (!hasHits) {
+      if (flags.packFields && !o.allowEmpty) out[i] = one(renderStart(s, limits[i].limit, { cp: 0 }, o.snippetSeparator));
+    } else if (all) {
+      out[i] = one(renderWhole(s, mk, o.allowEmpty));
+    } else {
+      const c = perField ? new PassageContext() : ctx;
+      new PassageExtractor(s.passage, i, limits[i], set, c, m.termWeights).run();
+      if (perField) picked.push(...selectPassages(c.passages, limits[i], set, m.termWeights, m.foundMask));
+    }
+  });
+  if (!perField) picked.push(...selectPassages(ctx.passages, fixLimits(global, o, m.termWeights, m.foundMask), set, m.termWeights, m.foundMask));
+  streams.forEach((s, i) => {
+    const mine = picked.filter((p) => p.field === i);
+    if (mine.length) out[i] = renderPassages(s, mine, mk, o.emitZones);
+  });
+  return out;
+}
+
+/** SQL / CALL SNIPPETS: one string, passages joined by snippet_separator, fields by field_separator. */
+export function packSnippets(fields: PassageText[][], o: SnippetOptions): string {
+  const kept = fields.map((f) => (f.length === 1 && f[0].text === '' ? [] : f));
+  if (kept.length === 1 && kept[0].length === 1 && !kept[0][0].startSep && !kept[0][0].endSep) return kept[0][0].text;
+  let out = '';
+  kept.forEach((f, i) => {
+    if (out.length && kept.slice(i).some((x) => x.length)) out += o.fieldSeparator;
+    const order = ordered(f, o.weightOrder);
+    order.forEach((p, k) => {
+      if (!k && p.startSep) out += o.snippetSeparator;
+      out += p.text;
+      if (k < order.length - 1 || p.endSep) out += o.snippetSeparator;
+    });
+  });
+  return out;
+}
+
+/** Passages in document order, or best first with weight_order. */
+export function ordered(f: PassageText[], weightOrder: boolean): PassageText[] {
+  if (!weightOrder) return f;
+  return f.map((p, i) => ({ p, i })).sort((a, b) => b.p.weight - a.p.weight || a.i - b.i).map((x) => x.p);
+}

@@ -1,0 +1,270 @@
+/**
+ * Which tokens of a document satisfy a full-text query, for highlighting: a small evaluator over the
+ * query tree and the document's own tokens (phrases only where they occur, ^/$ at field edges, <<
+ * in order, proximity within its window, quorum counts, NOT suppresses, nothing unless the whole
+ * query matches). Hits are keys `field * FIELD_SHIFT + pos`.
+ */
+import type { FieldLimit, QueryNode, TermNode } from '../query/ast.js';
+import type { Token } from '../text/text-pipeline.js';
+
+/** Positions stay below 2^24 (Manticore's hitpos layout); fields above. */
+export const FIELD_SHIFT = 1 << 24;
+
+export interface MatchField {
+  /** Field name as in the query's @field operators ('' when fields are ignored). */
+  name: string;
+  tokens: Token[];
+}
+
+export interface MatchContext {
+  /** Query word -> dictionary terms with the table's pipeline (stopwords give []). */
+  normalize: (word: string) => string[];
+  /** CALL SNIPPETS and TO_STRING ignore @field names (the position limit @f[N] still applies). */
+  ignoreFields: boolean;
+  /** expand_keywords with min_infix_len / min_prefix_len: plain words match inside / at start. */
+  expandInfix: boolean;
+  expandPrefix: boolean;
+}
+
+export interface MatchResult {
+  /** Sorted hit keys of the tokens that take part in satisfying the query. */
+  hits: number[];
+  /** Per field, per token: index of the query keyword the token matches, -1 for none. */
+  termIndex: Int32Array[];
+  /** Query keyword lengths in codepoints (Manticore's passage term weights). */
+  termWeights: number[];
+  /** Keywords present anywhere in the document, as a bit mask. */
+  foundMask: number;
+}
+
+interface Res { ok: boolean; hits: number[] }
+interface Limit { fields: string[] | null; exclude: boolean; maxPos: number }
+
+const NONE: Res = { ok: false, hits: [] };
+/** Manticore tracks at most 32 query keywords in a passage mask. */
+const MAX_KEYWORDS = 32;
+
+function union(lists: number[][]): number[] {
+  const s = new Set<number>();
+  for (const l of lists) for (const h of l) s.add(h);
+  return [...s].sort((a, b) => a - b);
+}
+
+function wildcardRe(pattern: string): RegExp {
+  let src = '';
+  for (const ch of pattern) {
+    if (ch === '*') src += '.*';
+    else if (ch === '?') src += '.';
+    else if (ch === '%') src += '.?';
+    else src += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${src}$`, 'su');
+}
+
+class Matcher {
+  readonly words: string[] = [];
+  private readonly tests: ((t: Token) => boolean)[] = [];
+  private readonly fieldEnds: number[];
+
+  constructor(private readonly fields: MatchField[], private readonly ctx: MatchContext) {
+    this.fieldEnds = fields.map((f) => {
+      for (let i = f.tokens.length - 1; i >= 0; i--) if (f.tokens[i].term !== '') return f.tokens[i].pos;
+      return 0;
+    });
+  }
+
+  /** Registers a keyword (deduplicated by text) and returns its index. */
+  private keyword(word: string, test: (t: Token) => boolean): number {
+    const at = this.words.indexOf(word);
+    if (at >= 0) return at;
+    this.words.push(word);
+    this.tests.push(test);
+    return this.words.length - 1;
+  }
+
+  private fieldAllowed(fi: number, lim: Limit): boolean {
+    if (this.ctx.ignoreFields || !lim.fields || !lim.fields.length) return true;
+    const name = this.fields[fi].name.toLowerCase();
+    const listed = lim.fields.some((f) => f.toLowerCase() === name);
+    return lim.exclude ? !listed : listed;
+  }
+
+  /** Hits of one dictionary-level keyword. */
+  private scan(ki: number, lim: Limit, t: TermNode): number[] {
+    const test = this.tests[ki];
+    const out: number[] = [];
+    this.fields.forEach((f, fi) => {
+      if (!this.fieldAllowed(fi, lim)) return;
+      for (const tok of f.tokens) {
+        if (lim.maxPos && tok.pos > lim.maxPos) continue;
+        if (t.fieldStart && tok.pos !== 1) continue;
+        if (t.fieldEnd && tok.pos !== this.fieldEnds[fi]) continue;
+        if (test(tok)) out.push(fi * FIELD_SHIFT + tok.pos);
+      }
+    });
+    return out;
+  }
+
+  /** A term: a wildcard pattern, or its dictionary terms (several = an implicit phrase). */
+  term(t: TermNode, lim: Limit): Res | null {
+    if (t.wildcard) {
+      const pat = t.text.toLowerCase();
+      const re = wildcardRe(pat);
+      const ki = this.keyword(pat, (tok) => re.test(tok.text) || re.test(tok.term));
+      const hits = this.scan(ki, lim, t);
+      return { ok: hits.length > 0, hits };
+    }
+    const terms = this.ctx.normalize(t.text);
+    if (!terms.length) return null;
+    const lists = terms.map((w) => {
+      const folded = t.text.toLowerCase();
+      const ki = this.keyword(w, (tok) => tok.term === w
+        || (this.ctx.expandInfix && terms.length === 1 && tok.text.includes(folded))
+        || (this.ctx.expandPrefix && terms.length === 1 && tok.text.startsWith(folded)));
+      return this.scan(ki, lim, t);
+    });
+    if (lists.length === 1) return { ok: lists[0].length > 0, hits: lists[0] };
+    return this.phraseOf(lists, lists.map((_, i) => i));
+  }
+
+  /** Occurrences of lists[0] at p, lists[i] at p + offsets[i]: every member's hit. */
+  phraseOf(lists: number[][], offsets: number[]): Res {
+    const sets = lists.map((l) => new Set(l));
+    const out: number[] = [];
+    for (const h of lists[0]) {
+      if (offsets.every((o, i) => sets[i].has(h + o - offsets[0]))) offsets.forEach((o) => out.push(h + o - offsets[0]));
+    }
+    const hits = union([out]);
+    return { ok: hits.length > 0, hits };
+  }
+
+  eval(n: QueryNode, inherited: Limit): Res | null {
+    const lim = 'field' in n && n.field ? limitOf(n.field, inherited) : inherited;
+    switch (n.kind) {
+      case 'empty': return null;
+      case 'term': return this.term(n, lim);
+      case 'phrase': {
+        const kept = n.terms.map((t, i) => ({ r: this.term(t, limitOrSelf(t, lim)), o: n.offsets[i] })).filter((x) => x.r);
+        if (!kept.length) return null;
+        return this.phraseOf(kept.map((x) => (x.r as Res).hits), kept.map((x) => x.o));
+      }
+      case 'proximity': return this.window(n.terms.map((t) => this.term(t, limitOrSelf(t, lim))), n.distance, n.terms.length);
+      case 'near': return this.window(n.children.map((c) => this.eval(c, lim)), n.distance, n.children.length);
+      case 'quorum': {
+        const rs = n.terms.map((t) => this.term(t, limitOrSelf(t, lim))).filter((r): r is Res => r !== null);
+        const found = rs.filter((r) => r.ok);
+        if (found.length < Math.min(n.threshold, rs.length) || !found.length) return NONE;
+        return { ok: true, hits: union(found.map((r) => r.hits)) };
+      }
+      case 'and': case 'sentence': case 'paragraph': return this.and(n.children, lim);
+      case 'or': {
+        const rs = n.children.map((c) => this.eval(c, lim)).filter((r): r is Res => r !== null);
+        if (!rs.length) return null;
+        const ok = rs.filter((r) => r.ok);
+        return ok.length ? { ok: true, hits: union(ok.map((r) => r.hits)) } : NONE;
+      }
+      case 'not': {
+        const r = this.eval(n.child, lim);
+        return r && r.ok ? NONE : { ok: true, hits: [] };
+      }
+      case 'maybe': {
+        const l = this.eval(n.left, lim);
+        if (!l || !l.ok) return l;
+        const r = this.eval(n.right, lim);
+        return r && r.ok ? { ok: true, hits: union([l.hits, r.hits]) } : l;
+      }
+      case 'order': return this.order(n.children.map((c) => this.eval(c, lim)));
+      case 'zone': return this.eval(n.child, lim);
+    }
+  }
+
+  private and(children: QueryNode[], lim: Limit): Res | null {
+    const rs: Res[] = [];
+    for (const c of children) {
+      const r = this.eval(c, lim);
+      if (r) rs.push(r);
+    }
+    if (!rs.length) return null;
+    if (rs.some((r) => !r.ok)) return NONE;
+    return { ok: true, hits: union(rs.map((r) => r.hits)) };
+  }
+
+  /** Proximity / NEAR: every operand within one field window of (operands - 1 + distance) words. */
+  private window(parts: (Res | null)[], distance: number, count: number): Res {
+    const rs = parts.filter((r): r is Res => r !== null);
+    if (!rs.length || rs.some((r) => !r.ok)) return NONE;
+    const all = rs.flatMap((r, i) => r.hits.map((h) => ({ h, i }))).sort((a, b) => a.h - b.h);
+    const span = Math.max(count - 1, 0) + distance;
+    const out = new Set<number>();
+    for (let s = 0; s < all.length; s++) {
+      const seen = new Set<number>();
+      for (let e = s; e < all.length && all[e].h - all[s].h < span && Math.floor(all[e].h / FIELD_SHIFT) === Math.floor(all[s].h / FIELD_SHIFT); e++) {
+        seen.add(all[e].i);
+        if (seen.size === rs.length) {
+          for (let k = s; k <= e; k++) out.add(all[k].h);
+          break;
+        }
+      }
+    }
+    const hits = [...out].sort((a, b) => a - b);
+    return { ok: hits.length > 0, hits };
+  }
+
+  /** Strict order: hits of each operand that lie after some earlier operand's and before a later one's. */
+  private order(parts: (Res | null)[]): Res {
+    const rs = parts.filter((r): r is Res => r !== null);
+    if (!rs.length || rs.some((r) => !r.ok)) return NONE;
+    const first: number[] = [];
+    let prev = -Infinity;
+    for (const r of rs) {
+      const h = r.hits.find((x) => x > prev);
+      if (h === undefined) return NONE;
+      first.push(h);
+      prev = h;
+    }
+    const last: number[] = new Array(rs.length);
+    let next = Infinity;
+    for (let i = rs.length - 1; i >= 0; i--) {
+      const c = rs[i].hits.filter((x) => x < next);
+      last[i] = c[c.length - 1];
+      next = last[i];
+    }
+    const hits = rs.flatMap((r, i) => r.hits.filter((h) => (i === 0 || h > first[i - 1]) && (i === rs.length - 1 || h < last[i + 1])));
+    return { ok: true, hits: union([hits]) };
+  }
+
+  termIndexOf(fi: number): Int32Array {
+    const toks = this.fields[fi].tokens;
+    const out = new Int32Array(toks.length).fill(-1);
+    const n = Math.min(this.tests.length, MAX_KEYWORDS);
+    toks.forEach((tok, i) => {
+      for (let k = 0; k < n; k++) if (this.tests[k](tok)) { out[i] = k; break; }
+    });
+    return out;
+  }
+}
+
+function limitOf(f: FieldLimit, inherited: Limit): Limit {
+  return { fields: f.fields.length ? f.fields : null, exclude: f.exclude, maxPos: f.maxPos ?? inherited.maxPos };
+}
+
+function limitOrSelf(t: TermNode, lim: Limit): Limit {
+  return t.field ? limitOf(t.field, lim) : lim;
+}
+
+const cpLength = (s: string): number => [...s].length;
+
+/** Evaluates `root` over the document's fields. */
+export function matchDocument(root: QueryNode, fields: MatchField[], ctx: MatchContext): MatchResult {
+  const m = new Matcher(fields, ctx);
+  const r = m.eval(root, { fields: null, exclude: false, maxPos: 0 });
+  const termIndex = fields.map((_, fi) => m.termIndexOf(fi));
+  let foundMask = 0;
+  for (const ti of termIndex) for (const k of ti) if (k >= 0) foundMask |= 1 << k;
+  return {
+    hits: r && r.ok ? r.hits : [],
+    termIndex,
+    termWeights: m.words.slice(0, MAX_KEYWORDS).map((w) => cpLength(w.replace(/[*?%]/g, ''))),
+    foundMask: foundMask >>> 0,
+  };
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { parseQuery } from '../../../src/query/parse-query.js';
+import { createTextPipeline } from '../../../src/text/text-pipeline.js';
+import { buildSnippets, packSnippets } from '../../../src/engine/snippet-builder.js';
+import { snippetOptions, type RawOption } from '../../../src/engine/snippet-options.js';
+
+const settings = {};
+const pipeline = createTextPipeline(settings);
+const env = { pipeline, settings };
+const flags = { ignoreFields: true, textFromIndex: false, packFields: false };
+
+function snip(text: string, query: string, opts: RawOption[] = []): string {
+  const o = snippetOptions(opts);
+  const root = parseQuery(query, { fields: ['title', 'body'], notTermsOnlyAllowed: true }).root;
+  return packSnippets(buildSnippets(root, [{ name: '', text }], o, env, flags), o);
+}
+
+describe('snippet builder', () => {
+  it('marks every satisfying occurrence in whole-text mode, adjacent ones under one pair', () => {
+    expect(snip('door opened last time', '"door opened"')).toBe('<b>door opened</b> last time');
+    expect(snip('this is my text', 'is text')).toBe('this <b>is</b> my <b>text</b>');
+  });
+
+  it('marks nothing when the whole query is not satisfied', () => {
+    expect(snip('only test here', 'test text')).toBe('only test here');
+    expect(snip('a test text', 'test -text')).toBe('a test text');
+  });
+
+  it('cuts a text without a match to whole words within the limit, with a separator', () => {
+    expect(snip('тест на подсветку', 'din', [{ name: 'limit', value: 7 }])).toBe('тест на ... ');
+    expect(snip('тест на подсветку', 'din', [{ name: 'limit', value: 7 }, { name: 'allow_empty', value: 1 }])).toBe('');
+  });
+
+  it('picks passages around keywords under the limit, separators at cut ends', () => {
+    const text = 'one two three four five six seven eight nine ten alpha eleven twelve thirteen fourteen fifteen sixteen';
+    const out = snip(text, 'alpha', [{ name: 'limit', value: 30 }, { name: 'around', value: 2 }]);
+    expect(out).toBe(' ...  nine ten <b>alpha</b> eleven twelve ... ');
+  });
+
+  it('keeps a keyword whole even when the limit is shorter than it', () => {
+    expect(snip('one two three four five', 'three', [{ name: 'limit', value: 3 }])).toBe(' ... <b>three</b> ... ');
+  });
+
+  it('numbers %SNIPPET_ID% from start_snippet_id, one per marker pair', () => {
+    const out = snip('x y x', 'x', [{ name: 'before_match', value: '[%SNIPPET_ID%]' }, { name: 'after_match', value: '[/%PASSAGE_ID%]' },
+      { name: 'start_snippet_id', value: 7 }]);
+    expect(out).toBe('[7]x[/7] y [8]x[/8]');
+  });
+
+  it('respects limit_snippets: the passage with more keywords wins (the passage keeps its leading space)', () => {
+    const text = 'alpha one two three four five six seven eight nine ten eleven beta gamma twelve thirteen fourteen fifteen sixteen';
+    const one = snip(text, 'alpha | beta | gamma', [{ name: 'limit', value: 40 }, { name: 'around', value: 1 }, { name: 'limit_snippets', value: 1 }]);
+    expect(one).toBe(' ...  eleven <b>beta gamma</b> twelve ... ');
+  });
+
+  it('rejects unknown options and wrong types with searchd texts', () => {
+    expect(() => snippetOptions([{ name: 'nope', value: 1 }])).toThrow('unknown option nope');
+    expect(() => snippetOptions([{ name: 'around', value: '5' }])).toThrow('unexpected option around type');
+    expect(() => snippetOptions([{ name: 'html_strip_mode', value: 'retain' }])).toThrow('html_strip_mode=retain requires that all limits are zero');
+  });
+
+  it('retain mode never highlights inside tags and closes markers before a tag', () => {
+    const out = snip('<a href="x">x.<i>x</i></a>', 'x', [{ name: 'limit', value: 0 }, { name: 'html_strip_mode', value: 'retain' }]);
+    expect(out).toBe('<a href="x"><b>x</b>.<i><b>x</b></i></a>');
+  });
+});
