@@ -132,7 +132,7 @@ export function execSelect(
   table: Table, st: SelectStatement, session: Session, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none',
 ): RowsResult {
   const started = performance.now();
-  const cols = selectColumns(table, st.items);
+  const cols = selectColumns(table, st.items, { match: st.match });
   const req = buildRequest(table, st, flags, fullText);
   const result = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : table.search(req);
   const fullScan = req === 'none' || req.query === null;

@@ -7,6 +7,7 @@ import type { Expr, SelectItem } from '../sql/ast.js';
 import type { AttrValue } from '../index/types.js';
 import { SearchError } from '../util/errors.js';
 import type { Cell, CellKind, ResultColumn } from './result.js';
+import { highlightReader, type HighlightContext } from './highlight-column.js';
 import { orderedColumns } from './schema-text.js';
 import type { Table } from './table.js';
 
@@ -61,9 +62,12 @@ function jsonPathOut(c: Column, e: Expr & { kind: 'column' }, name: string): Out
   };
 }
 
-function exprColumn(table: Table, item: SelectItem): OutColumn {
+function exprColumn(table: Table, item: SelectItem, ctx: HighlightContext): OutColumn {
   const e = item.expr;
   const name = item.alias ?? item.name;
+  // HIGHLIGHT() / SNIPPET(): needsText only makes the final page's documents be fetched
+  const hl = highlightReader(table, e, ctx);
+  if (hl) return { name, kind: 'string', needsText: '*', read: hl };
   if (e.kind === 'column') {
     if (e.name.toLowerCase() === 'id' && !e.path.length) return { name, kind: 'bigint', read: (r) => r.docId };
     const c = table.column(e.name);
@@ -87,6 +91,6 @@ function exprColumn(table: Table, item: SelectItem): OutColumn {
 }
 
 /** The output columns of a select list. */
-export function selectColumns(table: Table, items: SelectItem[]): OutColumn[] {
-  return items.flatMap((item) => (item.expr.kind === 'star' ? starColumns(table) : [exprColumn(table, item)]));
+export function selectColumns(table: Table, items: SelectItem[], ctx: HighlightContext = {}): OutColumn[] {
+  return items.flatMap((item) => (item.expr.kind === 'star' ? starColumns(table) : [exprColumn(table, item, ctx)]));
 }

@@ -67,7 +67,7 @@ function prepare(env: SnippetEnv, o: SnippetOptions, fields: FieldInput[]) {
   const pipeline = variant(env, mode === 'retain', sp);
   return {
     pipeline, retain: mode === 'retain',
-    texts: fields.map((f) => (stripper ? stripper.strip(f.text).text.trim() : f.text)),
+    texts: fields.map((f) => (stripper ? stripper.strip(f.text).text : f.text)),
   };
 }
 

@@ -108,3 +108,16 @@ export function snippetOptions(raw: RawOption[]): SnippetOptions {
   checkSnippetOptions(o);
   return o;
 }
+
+/** `name=value` text (SNIPPET()'s options) or a bare value: coerced to the option's kind. */
+export function setSnippetOptionLoose(o: SnippetOptions, name: string, value: string | number): void {
+  const spec = OPTIONS[name];
+  if (spec && spec[1] !== 'str' && typeof value === 'string') {
+    const n = Number.parseInt(value, 10);
+    setSnippetOption(o, name, Number.isFinite(n) ? n : 0);
+  } else if (spec && spec[1] === 'str' && typeof value === 'number') {
+    setSnippetOption(o, name, String(value));
+  } else {
+    setSnippetOption(o, name, value);
+  }
+}
