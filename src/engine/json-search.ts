@@ -8,6 +8,7 @@ import type { Expr, NamedValue, OrderItem, SelectItem, SelectStatement } from '.
 import type { SearchRequest } from '../index/types.js';
 import { SearchError } from '../util/errors.js';
 import { execSelect, type GlobalFlags } from './exec-select.js';
+import { addJsonHighlights } from './highlight-json.js';
 import { splitJsonQuery } from './json-query-tree.js';
 import { intProperty, isJsonNumber, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import { normalizeQuery } from './normalize-query.js';
@@ -163,6 +164,7 @@ export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Sessi
   }
   st.where = parts.where;
   const result = execSelect(table, st, session, flags, parts.fullText);
+  addJsonHighlights(table, result, obj, flags);
   // Query warnings (`ignoring fields ...`) reach the reply as `"warning":{"reason":...}`.
   if (parts.warnings.length && !result.warning) result.warning = parts.warnings.join('; ');
   return result;
