@@ -6,6 +6,17 @@ export type StemFn = (word: string) => string;
 
 /** Distinct tokens remembered before the cache starts over; text is Zipfian, so hits dominate. */
 export const TERM_CACHE_SIZE = 65536;
+/** Open-addressing slots of the cache: a power of two, at most half full. */
+const CACHE_SLOTS = TERM_CACHE_SIZE * 2;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** A word as the tokenizer holds it: UTF-16 units in `buf[0, textLen)`, `text` made on demand. */
+export interface BufferedWord {
+  readonly buf: Uint16Array;
+  readonly textLen: number;
+  readonly text: string;
+}
 
 export interface TermDictionaryOptions {
   /** Stem only tokens of at least this many codepoints (min_stemming_len). */
@@ -23,8 +34,79 @@ function codepointLength(s: string): number {
   return n;
 }
 
+/**
+ * The token -> term cache, keyed by UTF-16 units: the index path looks words up straight from the
+ * tokenizer's buffer, so a hit allocates no string (a Map keyed by fresh token strings spent most
+ * of its time hashing and comparing them, and made garbage of every token).
+ */
+class TermCache {
+  private slots = new Int32Array(CACHE_SLOTS); // entry index + 1; 0 = empty
+  private hashes = new Int32Array(TERM_CACHE_SIZE);
+  private keys: string[] = [];
+  private values: string[] = [];
+
+  /** The slot holding `key`'s units (hash `h`), or the empty slot where it would go, as -1 - slot. */
+  findUnits(h: number, buf: Uint16Array, len: number): number {
+    let slot = h & (CACHE_SLOTS - 1);
+    for (;;) {
+      const e = this.slots[slot];
+      if (e === 0) return -1 - slot;
+      if (this.hashes[e - 1] === h) {
+        const key = this.keys[e - 1];
+        if (key.length === len) {
+          let i = 0;
+          while (i < len && key.charCodeAt(i) === buf[i]) i++;
+          if (i === len) return slot;
+        }
+      }
+      slot = (slot + 1) & (CACHE_SLOTS - 1);
+    }
+  }
+
+  findString(h: number, key: string): number {
+    let slot = h & (CACHE_SLOTS - 1);
+    for (;;) {
+      const e = this.slots[slot];
+      if (e === 0) return -1 - slot;
+      if (this.hashes[e - 1] === h && this.keys[e - 1] === key) return slot;
+      slot = (slot + 1) & (CACHE_SLOTS - 1);
+    }
+  }
+
+  valueAt(slot: number): string { return this.values[this.slots[slot] - 1]; }
+
+  /** Stores at the empty slot a find returned; false (nothing stored) when the cache is full. */
+  add(freeSlot: number, h: number, key: string, value: string): boolean {
+    const n = this.keys.length;
+    if (n >= TERM_CACHE_SIZE) return false;
+    this.hashes[n] = h;
+    this.keys.push(key);
+    this.values.push(value);
+    this.slots[freeSlot] = n + 1;
+    return true;
+  }
+
+  clear(): void {
+    this.slots.fill(0);
+    this.keys = [];
+    this.values = [];
+  }
+}
+
+function hashUnits(buf: Uint16Array, len: number): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < len; i++) h = Math.imul(h ^ buf[i], FNV_PRIME);
+  return h;
+}
+
+function hashString(s: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
 export class TermDictionary {
-  private readonly cache = new Map<string, string>();
+  private readonly cache = new TermCache();
   /** Nothing to do: terms are the tokens themselves. */
   readonly identity: boolean;
 
@@ -50,11 +132,28 @@ export class TermDictionary {
   /** The dictionary term of a folded token; '' when it is a stopword. */
   term(token: string): string {
     if (this.identity) return token;
-    const hit = this.cache.get(token);
-    if (hit !== undefined) return hit;
+    const h = hashString(token);
+    const slot = this.cache.findString(h, token);
+    if (slot >= 0) return this.cache.valueAt(slot);
+    return this.remember(h, token, -1 - slot);
+  }
+
+  /** term() of the tokenizer's current word, without making its string when the cache has it. */
+  termOf(word: BufferedWord): string {
+    if (this.identity) return word.text;
+    const h = hashUnits(word.buf, word.textLen);
+    const slot = this.cache.findUnits(h, word.buf, word.textLen);
+    if (slot >= 0) return this.cache.valueAt(slot);
+    const token = word.text;
+    return this.remember(h, token, -1 - slot);
+  }
+
+  private remember(h: number, token: string, freeSlot: number): string {
     const term = this.compute(token);
-    if (this.cache.size >= TERM_CACHE_SIZE) this.cache.clear();
-    this.cache.set(token, term);
+    if (!this.cache.add(freeSlot, h, token, term)) {
+      this.cache.clear();
+      this.cache.add(-1 - this.cache.findString(h, token), h, token, term);
+    }
     return term;
   }
 

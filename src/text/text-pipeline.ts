@@ -133,7 +133,7 @@ class Pipeline implements TextPipeline {
         step = 1;
         continue;
       }
-      const term = this.dict.term(tok.text);
+      const term = this.dict.termOf(tok);
       v.word(term, pos, tok);
       if (term !== '') {
         step = 1;

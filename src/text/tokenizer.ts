@@ -44,8 +44,28 @@ function isQueryBoundary(c: number): boolean {
  * public fields describe the token. Offsets are UTF-16 indexes into the text given to reset().
  */
 export class Tokenizer {
-  /** The folded token (truncated to MAX_TOKEN_CODEPOINTS / MAX_TOKEN_BYTES). */
-  text = '';
+  /**
+   * The folded token (truncated to MAX_TOKEN_CODEPOINTS / MAX_TOKEN_BYTES). A word's string is made
+   * on first read: the index path looks most words up by `buf` and `textLen` and never needs it.
+   */
+  get text(): string {
+    if (this.lazyText) {
+      this.lazyText = false;
+      this.textValue = this.lazyAscii
+        ? lowerAscii(this.input.slice(this.start, this.start + this.textLen))
+        : String.fromCharCode.apply(null, this.buf.subarray(0, this.textLen) as unknown as number[]);
+    }
+    return this.textValue;
+  }
+  set text(v: string) {
+    this.textValue = v;
+    this.lazyText = false;
+  }
+  /** UTF-16 units of the current word in `buf` (0 for a special token); valid until next(). */
+  textLen = 0;
+  private textValue = '';
+  private lazyText = false;
+  private lazyAscii = false;
   start = 0;
   /** End offset: where the separator after the token begins (trailing ignored chars included). */
   end = 0;
@@ -157,6 +177,7 @@ export class Tokenizer {
   private emitSpecial(entry: number, at: number, width: number): boolean {
     this.pos = at + width;
     this.special = true;
+    this.textLen = 0;
     this.text = String.fromCharCode(entry & CODE_MASK);
     this.start = at;
     this.end = at + width;
@@ -279,9 +300,10 @@ export class Tokenizer {
       return false;
     }
     this.end = end;
-    this.text = this.asciiLower
-      ? lowerAscii(this.input.slice(this.start, this.start + this.bufLen))
-      : String.fromCharCode.apply(null, this.buf.subarray(0, this.bufLen) as unknown as number[]);
+    // buf keeps the word until the next call accumulates over it; `text` is built from it on demand
+    this.textLen = this.bufLen;
+    this.lazyAscii = this.asciiLower;
+    this.lazyText = true;
     this.clearAccum();
     return true;
   }
