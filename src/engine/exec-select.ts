@@ -118,10 +118,17 @@ function readRows(table: Table, cols: OutColumn[], hits: { docId: bigint; weight
   const docs = textCols.length ? table.fetch(hits.map((h) => h.docId)) : [];
   const names = table.index.schema.attrs.map((a) => a.name);
   return hits.map((h, i) => {
-    const values = table.index.getAttrs(h.docId) ?? [];
+    let attrs: Map<string, AttrValue> | undefined;
     const src: RowSource = {
       docId: h.docId, weight: h.weight,
-      attrs: new Map<string, AttrValue>(names.map((n, j) => [n, values[j]])),
+      // read on first use: `SELECT id, weight()` pages never look the attributes up
+      get attrs() {
+        if (!attrs) {
+          const values = table.index.getAttrs(h.docId) ?? [];
+          attrs = new Map<string, AttrValue>(names.map((n, j) => [n, values[j]]));
+        }
+        return attrs;
+      },
       text: (docs[i] ?? {}) as Record<string, unknown>,
     };
     return cols.map((c) => c.read(src));
