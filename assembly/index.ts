@@ -16,3 +16,4 @@ export function segmentVersion(): u32 {
 export function planVersion(): u32 {
   return 1;
 }
+export { snippetPick } from "./snippet/pick";

@@ -7,12 +7,11 @@ import type { QueryNode } from '../query/ast.js';
 import type { TableSettings } from '../schema/types.js';
 import { HtmlStripper } from '../text/html-strip.js';
 import { createTextPipeline, type TextPipeline } from '../text/text-pipeline.js';
-import { PassageExtractor } from './snippet-extract.js';
-import { matchDocument } from './snippet-match.js';
+import { FIELD_SHIFT, matchDocument } from './snippet-match.js';
 import type { SnippetOptions } from './snippet-options.js';
-import { PassageContext, type Passage, type PassageLimits } from './snippet-passages.js';
+import type { PassageLimits } from './snippet-passages.js';
+import { pickPassages } from './snippet-pick.js';
 import { renderPassages, renderStart, renderWhole, type Markers, type PassageText } from './snippet-render.js';
-import { selectPassages } from './snippet-select.js';
 import { buildStream, type FieldStream } from './snippet-stream.js';
 
 export interface SnippetEnv {
@@ -120,23 +119,24 @@ export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetO
   }
   const totalBytes = streams.reduce((a, s) => a + s.passage.docBytes, 0);
   const globalAll = canHighlightAll(totalBytes, fixLimits(global, o, m.termWeights, m.foundMask), o);
-  const ctx = new PassageContext();
-  const picked: Passage[] = [];
-  const set = { around: o.around, forceAllWords: o.forceAllWords, useBoundaries: o.useBoundaries, spz: o.snippetBoundary !== '' };
+  const extract = streams.map(() => false);
   streams.forEach((s, i) => {
-    const hasHits = m.hits.some((h) => Math.floor(h / (1 << 24)) === i);
+    const hasHits = m.hits.some((h) => Math.floor(h / FIELD_SHIFT) === i);
     const all = perField ? canHighlightAll(s.passage.docBytes, limits[i], o) : globalAll;
     if (!hasHits) {
       if (flags.packFields && !o.allowEmpty) out[i] = one(renderStart(s, limits[i].limit, { cp: 0 }, o.snippetSeparator));
     } else if (all) {
       out[i] = one(renderWhole(s, mk, o.allowEmpty));
     } else {
-      const c = perField ? new PassageContext() : ctx;
-      new PassageExtractor(s.passage, i, limits[i], set, c, m.termWeights).run();
-      if (perField) picked.push(...selectPassages(c.passages, limits[i], set, m.termWeights, m.foundMask));
+      extract[i] = true;
     }
   });
-  if (!perField) picked.push(...selectPassages(ctx.passages, fixLimits(global, o, m.termWeights, m.foundMask), set, m.termWeights, m.foundMask));
+  if (!extract.some((x) => x)) return out;
+  const picked = pickPassages({
+    streams: streams.map((s) => s.passage), extract, limits, global: fixLimits(global, o, m.termWeights, m.foundMask),
+    perField, around: o.around, forceAllWords: o.forceAllWords, useBoundaries: o.useBoundaries,
+    spz: o.snippetBoundary !== '', termWeights: m.termWeights, foundWords: m.foundMask,
+  });
   streams.forEach((s, i) => {
     const mine = picked.filter((p) => p.field === i);
     if (mine.length) out[i] = renderPassages(s, mine, mk, o.emitZones);

@@ -4,7 +4,7 @@
  * marker pair (folded spans), and retain mode never opens a marker across an HTML tag.
  */
 import { cpLen, PieceKind, type FieldStream } from './snippet-stream.js';
-import type { Passage } from './snippet-passages.js';
+import type { PickedPassage } from '../wasm/snippet.js';
 
 export interface Markers {
   before: string;
@@ -94,8 +94,8 @@ export function renderStart(s: FieldStream, limit: number, used: { cp: number },
 }
 
 /** The chosen passages of one field, marked (PassageHighlighter_c). */
-export function renderPassages(s: FieldStream, passages: Passage[], mk: Markers, zones: boolean): PassageText[] {
-  const res: PassageText[] = passages.map((p) => ({ text: '', startSep: true, endSep: true, weight: p.qwordCount + p.qwordsWeight * p.maxLcs + p.minGap }));
+export function renderPassages(s: FieldStream, passages: PickedPassage[], mk: Markers, zones: boolean): PassageText[] {
+  const res: PassageText[] = passages.map((p) => ({ text: '', startSep: true, endSep: true, weight: p.weight }));
   let cur = -1;
   let openPos = 0;
   let openNum = 0;

@@ -1,0 +1,366 @@
+// Candidate passages of one field (Manticore's PassageExtractor_c): a window grows over the token
+// stream until the limits are reached, then slides word by word; each window holding keywords is
+// weighed, cut to `around` words each side of its keywords, and kept when new or better.
+// The TypeScript twin is src/engine/snippet-extract.ts.
+
+import { WordVec } from "../memory/heap";
+import * as F from "./format";
+import { IntList, Pool, Recs } from "./store";
+
+/** Keyword weights (codepoints), the context's mask of seen keywords and best single-keyword weights. */
+export class Context {
+  passages: Recs = new Recs();
+  pool: Pool = new Pool();
+  top: IntList = new IntList();
+  qwords: u32 = 0;
+  qwordWeights: StaticArray<i32> = new StaticArray<i32>(32);
+
+  clear(): void {
+    this.passages.clear();
+    this.pool.clear();
+    this.top.clear();
+    this.qwords = 0;
+    for (let i = 0; i < 32; i++) this.qwordWeights[i] = 0;
+  }
+}
+
+export function log2(v: u32): i32 {
+  return 32 - <i32>clz<u32>(v);
+}
+
+@inline export function weightOf(r: Recs, p: u32): i32 {
+  return r.get(p, F.P_QCOUNT) + r.get(p, F.P_QWEIGHT) * r.get(p, F.P_LCS) + r.get(p, F.P_MINGAP);
+}
+
+export class Extractor {
+  // the window (Manticore's TokenSpan_c): triples (mask, lengthCP, wordFlag) from `head`
+  sv: WordVec = new WordVec();
+  head: u32 = 0;
+  n: i32 = 0;
+  sStart: i32 = -1;
+  sWords: i32 = 0;
+  sQwords: i32 = 0;
+  sCodes: i32 = 0;
+  // the passage being weighed (record 0)
+  pass: Recs = new Recs();
+  addWord: bool = false;
+  changed: bool = true;
+  cur: i32 = 0;
+  thresh: i32 = 1;
+  cpLimit: i32 = F.INT_MAX;
+  allQwords: u32 = 0;
+  limit: i32 = 0;
+  limitWords: i32 = 0;
+  docBytes: i32 = 0;
+  field: i32 = 0;
+  around: i32 = 5;
+  forceAll: bool = false;
+  useBoundaries: bool = false;
+  spz: bool = false;
+  weights: usize = 0;
+  nTerms: u32 = 0;
+  ctx: Context = new Context();
+
+  setup(field: i32, limit: i32, limitWords: i32, limitSnippets: i32, docBytes: i32): void {
+    this.field = field;
+    this.limit = limit;
+    this.limitWords = limitWords;
+    this.docBytes = docBytes;
+    let t = 0;
+    if (limitSnippets > 0) t = limitSnippets;
+    else if (limitWords > 0) t = limitWords / 2;
+    else if (limit > 0) t = limit / 4;
+    this.thresh = 1 << log2(<u32>t);
+    this.cpLimit = limit ? limit : F.INT_MAX;
+    this.allQwords = this.nTerms >= 32 ? 0xffffffff : (<u32>1 << this.nTerms) - 1;
+    this.addWord = false;
+    this.changed = true;
+    this.cur = 0;
+    this.spanReset();
+    if (this.pass.n == 0) this.pass.add();
+    for (let k: u32 = 0; k < F.PASSAGE_WORDS; k++) this.pass.set(0, k, 0);
+  }
+
+  @inline termWeight(k: u32): i32 {
+    return k < this.nTerms ? load<i32>(this.weights + (<usize>k << 2)) : 0;
+  }
+
+  spanReset(): void {
+    this.sv.len = 0; this.head = 0; this.n = 0;
+    this.sStart = -1; this.sWords = 0; this.sQwords = 0; this.sCodes = 0;
+  }
+
+  spanAdd(word: i32, qword: bool, mask: u32, len: i32): void {
+    const q = qword && word == 1;
+    this.sv.ensure(3);
+    const at = this.sv.len;
+    this.sv.set(at, q ? mask : 0);
+    this.sv.set(at + 1, <u32>len);
+    this.sv.set(at + 2, <u32>word);
+    this.sv.len += 3;
+    this.n++;
+    this.sCodes += len;
+    this.sWords += word;
+    if (q) this.sQwords++;
+    if (this.sStart < 0) this.sStart = this.cur;
+  }
+
+  @inline sMask(i: i32): u32 { return this.sv.at((this.head + <u32>i) * 3); }
+  @inline sLen(i: i32): i32 { return <i32>this.sv.at((this.head + <u32>i) * 3 + 1); }
+  @inline sWord(i: i32): i32 { return <i32>this.sv.at((this.head + <u32>i) * 3 + 2); }
+
+  @inline wordsLimit(): i32 {
+    return this.limitWords ? this.limitWords : 2 * this.around + this.sQwords;
+  }
+
+  /** Runs over tokens [first, first+count) of the stream at `tokens`. */
+  run(tokens: usize, first: u32, count: u32): void {
+    let i: u32 = 0;
+    while (i < count) {
+      const t = tokens + <usize>(first + i) * F.TOKEN_WORDS * 4;
+      const flags = load<u32>(t, 4);
+      if (flags & F.TOK_BREAK) this.onBoundary();
+      if (flags & F.TOK_WORD) {
+        this.onToken(load<i32>(t), (flags & F.TOK_HIT) != 0, load<u32>(t, 8));
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < count) {
+        const fl = load<u32>(tokens + <usize>(first + j) * F.TOKEN_WORDS * 4, 4);
+        if ((fl & F.TOK_WORD) || (j > i && (fl & F.TOK_BREAK))) break;
+        j++;
+      }
+      this.onGap(tokens, first + i, first + j);
+      if (j == count) { this.shrinkHead(); this.weightAndSubmit(); }
+      i = j;
+    }
+    if (!this.addWord) this.weightAndSubmit();
+  }
+
+  onToken(len: i32, q: bool, mask: u32): void {
+    if (!this.addWord) {
+      const ok = this.sCodes + len <= this.cpLimit && this.sWords <= this.wordsLimit();
+      const all = <u32>this.pass.get(0, F.P_QWORDS) == this.allQwords;
+      if ((this.forceAll && all && !ok) || (!this.forceAll && !ok)) {
+        this.changed = true;
+        this.weightAndSubmit();
+        this.addWord = true;
+      }
+      this.spanAdd(1, q, mask, len);
+      this.changed = this.changed || q;
+      if (this.addWord) { this.shrinkHead(); this.weightAndSubmit(); }
+    } else {
+      this.spanAdd(1, q, mask, len);
+      this.changed = this.changed || q;
+      this.shrinkHead();
+      this.weightAndSubmit();
+    }
+    this.cur++;
+  }
+
+  onGap(tokens: usize, from: u32, to: u32): void {
+    for (let i = from; i < to; i++) {
+      const len = load<i32>(tokens + <usize>i * F.TOKEN_WORDS * 4);
+      if (!this.addWord) {
+        let ok = this.sCodes + len <= this.cpLimit && this.sWords <= this.wordsLimit();
+        if (this.forceAll && <u32>this.pass.get(0, F.P_QWORDS) != this.allQwords) ok = true;
+        if (!ok) { this.weightAndSubmit(); this.addWord = true; }
+      }
+      this.spanAdd(0, false, 0, len);
+      this.cur++;
+    }
+  }
+
+  onBoundary(): void {
+    if (this.addWord) this.changed = true;
+    this.weightAndSubmit();
+    this.addWord = false;
+    this.changed = true;
+    this.spanReset();
+  }
+
+  weightAndSubmit(): void {
+    if (!this.sQwords) return;
+    if (this.changed) { this.calcWeight(this.wordsLimit()); this.changed = false; } else this.updateGaps(this.wordsLimit());
+    if (this.pass.get(0, F.P_QWORDS)) this.flush();
+  }
+
+  shrinkHead(): void {
+    let k = 0;
+    const max = this.n - 1;
+    while (k < max && (this.sCodes > this.cpLimit || this.sWords > this.wordsLimit())) {
+      if (this.sMask(k)) { this.sQwords--; this.changed = true; }
+      this.sWords -= this.sWord(k);
+      this.sCodes -= this.sLen(k);
+      k++;
+    }
+    this.sStart += k;
+    if (k >= this.n) this.spanReset();
+    else { this.head += <u32>k; this.n -= k; }
+  }
+
+  updateGaps(maxWords: i32): void {
+    const p = this.pass;
+    let minGap = maxWords - 1;
+    let before = 0;
+    let after = 0;
+    let q: u32 = 0;
+    let w = -1;
+    for (let i = 0; i < this.n; i++) {
+      if (!this.sWord(i)) continue;
+      w++;
+      const m = this.sMask(i);
+      if (m) minGap = min(minGap, min(w, this.sWords - 1 - w));
+      q |= m;
+      if (q == 0) before++;
+      after = m ? 0 : after + 1;
+    }
+    p.set(0, F.P_MINGAP, minGap);
+    p.set(0, F.P_ABEFORE, before);
+    p.set(0, F.P_AAFTER, after);
+  }
+
+  calcWeight(maxWords: i32): void {
+    const p = this.pass;
+    let last: u32 = 0;
+    let lcs = 1;
+    let maxLcs = 1;
+    let qwords: u32 = 0;
+    let minGap = maxWords - 1;
+    let sLimit = F.INT_MAX;
+    let eLimit = -F.INT_MAX;
+    let before = 0;
+    let after = 0;
+    let count = 0;
+    let w = -1;
+    for (let i = 0; i < this.n; i++) {
+      if (!this.sWord(i)) continue;
+      w++;
+      const m = this.sMask(i);
+      qwords |= m;
+      if (m) {
+        const tok = this.sStart + i;
+        sLimit = min(sLimit, tok);
+        eLimit = max(eLimit, tok);
+        count++;
+      }
+      last = m & (last << 1);
+      if (last) { lcs++; maxLcs = max(lcs, maxLcs); } else { lcs = 1; last = m; }
+      if (m) minGap = min(minGap, min(w, this.sWords - 1 - w));
+      if (qwords == 0) before++;
+      after = m ? 0 : after + 1;
+    }
+    let weight = 0;
+    let uniq = 0;
+    let k: u32 = 0;
+    for (let q = qwords; q; q >>= 1, k++) {
+      if (q & 1) { weight += this.termWeight(k); uniq++; }
+    }
+    p.set(0, F.P_LCS, maxLcs); p.set(0, F.P_QWORDS, <i32>qwords); p.set(0, F.P_MINGAP, minGap);
+    p.set(0, F.P_SLIMIT, sLimit); p.set(0, F.P_ELIMIT, eLimit); p.set(0, F.P_ABEFORE, before);
+    p.set(0, F.P_AAFTER, after); p.set(0, F.P_QCOUNT, count * 2); p.set(0, F.P_UNIQ, uniq);
+    p.set(0, F.P_QWEIGHT, weight);
+  }
+
+  @inline gapRatio(r: Recs, x: u32): f32 {
+    const pre = r.get(x, F.P_SLIMIT) - r.get(x, F.P_START) + 1;
+    const post = r.get(x, F.P_START) + r.get(x, F.P_TOKENS) - r.get(x, F.P_ELIMIT) + 1;
+    return <f32>max(pre, post) / <f32>min(pre, post);
+  }
+
+  /** Cuts the window to `around` words each side and keeps it when new or better than the last. */
+  flush(): void {
+    const p = this.pass;
+    p.set(0, F.P_FIELD, this.field); p.set(0, F.P_START, this.sStart); p.set(0, F.P_TOKENS, this.n);
+    p.set(0, F.P_CODES, this.sCodes); p.set(0, F.P_WORDS, this.sWords);
+    let b = 0;
+    while (p.get(0, F.P_ABEFORE) > this.around) {
+      p.bump(0, F.P_CODES, -this.sLen(b)); p.bump(0, F.P_ABEFORE, -this.sWord(b)); p.bump(0, F.P_START, 1);
+      p.bump(0, F.P_TOKENS, -1); p.bump(0, F.P_WORDS, -this.sWord(b));
+      b++;
+    }
+    let a = this.n - 1;
+    while (p.get(0, F.P_AAFTER) > this.around) {
+      p.bump(0, F.P_CODES, -this.sLen(a)); p.bump(0, F.P_AAFTER, -this.sWord(a));
+      p.bump(0, F.P_TOKENS, -1); p.bump(0, F.P_WORDS, -this.sWord(a));
+      a--;
+    }
+    const ctx = this.ctx;
+    const ps = ctx.passages;
+    const qw = <u32>p.get(0, F.P_QWORDS);
+    const weight = weightOf(p, 0);
+    const qword = p.get(0, F.P_QCOUNT) == 1 ? log2(qw) - 1 : -1;
+    if (!ps.n) {
+      this.snapshot(ps.add());
+      this.updateTop(qword, weight);
+      return;
+    }
+    const last = ps.n - 1;
+    const ps0 = p.get(0, F.P_SLIMIT);
+    const pe0 = p.get(0, F.P_ELIMIT);
+    const ls = ps.get(last, F.P_SLIMIT);
+    const le = ps.get(last, F.P_ELIMIT);
+    if ((ps0 <= ls && le <= pe0) || (ls <= ps0 && pe0 <= le)) {
+      const wl = weightOf(ps, last);
+      if (ps.get(last, F.P_UNIQ) <= p.get(0, F.P_UNIQ) && (wl < weight || (wl == weight && this.gapRatio(p, 0) < this.gapRatio(ps, last)))) {
+        this.snapshot(last);
+      }
+      return;
+    }
+    if (<i32>ps.n > this.thresh && !(qw & ~ctx.qwords)) {
+      if (qword >= 0) {
+        if (weight <= ctx.qwordWeights[qword]) return;
+      } else if (weight <= (<u32>this.thresh < ctx.top.v.len ? ctx.top.get(<u32>this.thresh) : 0)) {
+        return;
+      }
+    }
+    this.snapshot(ps.add());
+    this.updateTop(qword, weight);
+  }
+
+  updateTop(qword: i32, weight: i32): void {
+    const ctx = this.ctx;
+    ctx.qwords |= <u32>this.pass.get(0, F.P_QWORDS);
+    if (qword >= 0) ctx.qwordWeights[qword] = max(ctx.qwordWeights[qword], weight);
+    ctx.top.push(weight);
+    if ((<i32>ctx.top.v.len & (this.thresh - 1)) == 0) ctx.top.sortDesc();
+  }
+
+  /** Copies the passage into context record `r`, with the context tokens trimming may drop. */
+  snapshot(r: u32): void {
+    const ps = this.ctx.passages;
+    ps.copyFrom(r, this.pass, 0);
+    ps.set(r, F.P_BLEN, 0);
+    ps.set(r, F.P_ALEN, 0);
+    const whole = (this.limit == 0 || this.limit >= this.docBytes) && !this.limitWords && !this.spz;
+    if (whole || this.useBoundaries) return;
+    const pool = this.ctx.pool;
+    let cb = ps.get(r, F.P_CODES);
+    let wb = ps.get(r, F.P_WORDS);
+    const start = ps.get(r, F.P_START);
+    const aBefore = ps.get(r, F.P_ABEFORE);
+    const aAfter = ps.get(r, F.P_AAFTER);
+    ps.set(r, F.P_BOFF, <i32>pool.size());
+    let nb = 0;
+    let cnt = 0;
+    for (let i = ps.get(r, F.P_SLIMIT) - this.sStart - 1; i >= start - this.sStart; i--) {
+      cb -= this.sLen(i);
+      wb -= this.sWord(i);
+      if (nb + this.sWord(i) <= aBefore) { pool.push(this.sLen(i), this.sWord(i)); nb += this.sWord(i); cnt++; } else break;
+    }
+    ps.set(r, F.P_BLEN, cnt);
+    ps.set(r, F.P_AOFF, <i32>pool.size());
+    let na = 0;
+    cnt = 0;
+    const tokens = ps.get(r, F.P_TOKENS);
+    for (let i = ps.get(r, F.P_ELIMIT) - this.sStart + 1; i < tokens; i++) {
+      cb -= this.sLen(i);
+      wb -= this.sWord(i);
+      if (na + this.sWord(i) <= aAfter) { pool.push(this.sLen(i), this.sWord(i)); na += this.sWord(i); cnt++; } else break;
+    }
+    ps.set(r, F.P_ALEN, cnt);
+    ps.set(r, F.P_CBETWEEN, cb);
+    ps.set(r, F.P_WBETWEEN, wb);
+  }
+}

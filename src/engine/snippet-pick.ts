@@ -1,0 +1,31 @@
+/**
+ * The passage pick of one document: the WASM core by default, the TypeScript twin
+ * (snippet-extract.ts + snippet-select.ts) when QUARRY_SNIPPET=ts or when asked (benches, tests).
+ */
+import { pickPassagesWasm, type PickedPassage, type PickInput } from '../wasm/snippet.js';
+import { PassageExtractor } from './snippet-extract.js';
+import { PassageContext, passageWeight, type Passage } from './snippet-passages.js';
+import { selectPassages } from './snippet-select.js';
+
+export type { PickedPassage, PickInput };
+
+/** The TypeScript twin of assembly/snippet/pick.ts. */
+export function pickPassagesTs(inp: PickInput): PickedPassage[] {
+  const set = { around: inp.around, forceAllWords: inp.forceAllWords, useBoundaries: inp.useBoundaries, spz: inp.spz };
+  const ctx = new PassageContext();
+  const picked: Passage[] = [];
+  inp.streams.forEach((s, f) => {
+    if (!inp.extract[f]) return;
+    const c = inp.perField ? new PassageContext() : ctx;
+    new PassageExtractor(s, f, inp.limits[f], set, c, inp.termWeights).run();
+    if (inp.perField) picked.push(...selectPassages(c.passages, inp.limits[f], set, inp.termWeights, inp.foundWords));
+  });
+  if (!inp.perField) picked.push(...selectPassages(ctx.passages, inp.global, set, inp.termWeights, inp.foundWords));
+  return picked.map((p) => ({ field: p.field, start: p.start, tokens: p.tokens, weight: passageWeight(p) }));
+}
+
+const useTs = process.env.QUARRY_SNIPPET === 'ts';
+
+export function pickPassages(inp: PickInput, engine: 'wasm' | 'ts' = useTs ? 'ts' : 'wasm'): PickedPassage[] {
+  return engine === 'ts' ? pickPassagesTs(inp) : pickPassagesWasm(inp);
+}

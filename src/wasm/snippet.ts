@@ -1,0 +1,101 @@
+/**
+ * The bridge to the core's snippet picker (assembly/snippet/): writes a document's token streams,
+ * field table and parameters into core memory, calls snippetPick once, reads the chosen passages.
+ */
+import { sharedCore, type Core } from './core.js';
+
+/** Layout constants, as assembly/snippet/format.ts. */
+const TOKEN_WORDS = 3;
+const FIELD_WORDS = 7;
+const PARAM_WORDS = 10;
+const OUT_WORDS = 4;
+const TOK_WORD = 1;
+const TOK_HIT = 2;
+const TOK_BREAK = 4;
+
+export interface PickStream {
+  len: Int32Array;
+  word: Uint8Array;
+  mask: Uint32Array;
+  hit: Uint8Array;
+  brk: Uint8Array;
+  docBytes: number;
+}
+
+export interface PickLimits { limit: number; limitWords: number; limitSnippets: number }
+
+export interface PickInput {
+  streams: PickStream[];
+  /** Fields that go through passage extraction. */
+  extract: boolean[];
+  /** Per-field limits (used when perField). */
+  limits: PickLimits[];
+  global: PickLimits;
+  perField: boolean;
+  around: number;
+  forceAllWords: boolean;
+  useBoundaries: boolean;
+  spz: boolean;
+  termWeights: number[];
+  foundWords: number;
+}
+
+export interface PickedPassage { field: number; start: number; tokens: number; weight: number }
+
+/** The export this bridge calls (assembly/snippet/pick.ts). */
+interface SnippetExports {
+  snippetPick(tokens: number, fields: number, nFields: number, params: number, out: number, outCap: number): number;
+}
+
+interface Scratch { ptr: number; size: number }
+const scratch = new WeakMap<Core, Scratch>();
+
+function buffer(core: Core, size: number): number {
+  let s = scratch.get(core);
+  if (!s || s.size < size) {
+    if (s) core.free(s.ptr);
+    const grown = Math.max(size, (s?.size ?? 0) * 2, 4096);
+    s = { ptr: core.alloc(grown), size: grown };
+    scratch.set(core, s);
+  }
+  return s.ptr;
+}
+
+export function pickPassagesWasm(inp: PickInput, core: Core = sharedCore()): PickedPassage[] {
+  const nTok = inp.streams.reduce((a, s) => a + s.len.length, 0);
+  const nf = inp.streams.length;
+  const nTerms = Math.min(inp.termWeights.length, 32);
+  const outCap = nTok + 1;
+  const words = nTok * TOKEN_WORDS + nf * FIELD_WORDS + PARAM_WORDS + nTerms + outCap * OUT_WORDS;
+  const base = buffer(core, words * 4);
+  const tokPtr = base;
+  const fieldPtr = tokPtr + nTok * TOKEN_WORDS * 4;
+  const paramPtr = fieldPtr + nf * FIELD_WORDS * 4;
+  const outPtr = paramPtr + (PARAM_WORDS + nTerms) * 4;
+  const i32 = core.i32;
+  let t = tokPtr >>> 2;
+  let first = 0;
+  inp.streams.forEach((s, f) => {
+    for (let i = 0; i < s.len.length; i++) {
+      i32[t++] = s.len[i];
+      i32[t++] = (s.word[i] ? TOK_WORD : 0) | (s.hit[i] ? TOK_HIT : 0) | (s.brk[i] ? TOK_BREAK : 0);
+      i32[t++] = s.mask[i] | 0;
+    }
+    const l = inp.limits[f];
+    i32.set([first, s.len.length, s.docBytes, l.limit, l.limitWords, l.limitSnippets, inp.extract[f] ? 1 : 0], (fieldPtr >>> 2) + f * FIELD_WORDS);
+    first += s.len.length;
+  });
+  const g = inp.global;
+  i32.set([inp.around, inp.forceAllWords ? 1 : 0, inp.useBoundaries ? 1 : 0, inp.spz ? 1 : 0, inp.perField ? 1 : 0,
+    g.limit, g.limitWords, g.limitSnippets, inp.foundWords | 0, nTerms], paramPtr >>> 2);
+  i32.set(inp.termWeights.slice(0, nTerms), (paramPtr >>> 2) + PARAM_WORDS);
+  const n = (core.exports as unknown as SnippetExports).snippetPick(tokPtr, fieldPtr, nf, paramPtr, outPtr, outCap);
+  if (n < 0) throw new Error(`quarry wasm core: snippetPick failed (${n})`);
+  const out = core.i32;
+  const res: PickedPassage[] = [];
+  for (let i = 0; i < n; i++) {
+    const o = (outPtr >>> 2) + i * OUT_WORDS;
+    res.push({ field: out[o], start: out[o + 1], tokens: out[o + 2], weight: out[o + 3] });
+  }
+  return res;
+}
