@@ -11,7 +11,7 @@ function stringArg(st: CallStatement, i: number): string {
   return a.value;
 }
 
-export function execCall(catalog: Catalog, st: CallStatement): Result {
+export function execCall(catalog: Catalog, st: CallStatement): Result | Promise<Result> {
   if (st.name === 'keywords') {
     if (st.args.length < 2) throw new SearchError('PARSE_ERROR', 'KEYWORDS() expects 2 arguments (text, table)');
     const text = stringArg(st, 0);

@@ -5,6 +5,7 @@ import { SearchError } from '../util/errors.js';
 import type { Catalog } from './catalog.js';
 import { rows, stringColumns, type Result } from './result.js';
 import { buildSnippets, packSnippets } from './snippet-builder.js';
+import { loadSnippetFiles } from './snippet-files.js';
 import { snippetOptions, type RawOption } from './snippet-options.js';
 import type { Table } from './table.js';
 import type { QueryNode } from '../query/ast.js';
@@ -32,7 +33,7 @@ export function snippetQuery(table: Table, text: string): QueryNode {
   }).root;
 }
 
-export function callSnippets(catalog: Catalog, st: CallStatement): Result {
+export async function callSnippets(catalog: Catalog, st: CallStatement): Promise<Result> {
   if (st.args.length !== 3) throw new SearchError('PARSE_ERROR', ARGS_ERROR);
   const [data, tableArg, queryArg] = st.args;
   if (tableArg.kind !== 'string' || queryArg.kind !== 'string') throw new SearchError('PARSE_ERROR', ARGS_ERROR);
@@ -42,8 +43,10 @@ export function callSnippets(catalog: Catalog, st: CallStatement): Result {
   else throw new SearchError('PARSE_ERROR', ARGS_ERROR);
   const o = snippetOptions(optionsOf(st));
   const table = catalog.get(tableArg.value);
-  if (!table) throw new SearchError('UNKNOWN_TABLE', `no such table '${tableArg.value.toLowerCase()}'`);
+  if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table '${tableArg.value}' in search request`);
   const root = snippetQuery(table, queryArg.value);
+  // load_files and load_files_scattered: the data items name files under snippets_file_prefix
+  if (o.loadFiles || o.loadFilesScattered) docs = await loadSnippetFiles(docs, o.loadFiles);
   const env = { pipeline: table.pipeline, settings: table.schema.settings };
   const flags = { ignoreFields: true, textFromIndex: false, packFields: false };
   const out = docs.map((d) => [packSnippets(buildSnippets(root, [{ name: '', text: d }], o, env, flags), o)]);
