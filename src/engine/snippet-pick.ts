@@ -24,8 +24,15 @@ export function pickPassagesTs(inp: PickInput): PickedPassage[] {
   return picked.map((p) => ({ field: p.field, start: p.start, tokens: p.tokens, weight: passageWeight(p) }));
 }
 
-const useTs = process.env.QUARRY_SNIPPET === 'ts';
+export type Picker = 'wasm' | 'ts';
 
-export function pickPassages(inp: PickInput, engine: 'wasm' | 'ts' = useTs ? 'ts' : 'wasm'): PickedPassage[] {
+let picker: Picker = process.env.QUARRY_SNIPPET === 'ts' ? 'ts' : 'wasm';
+
+/** Which picker every later highlight uses (the bench compares both). */
+export function setSnippetPicker(p: Picker): void {
+  picker = p;
+}
+
+export function pickPassages(inp: PickInput, engine: Picker = picker): PickedPassage[] {
   return engine === 'ts' ? pickPassagesTs(inp) : pickPassagesWasm(inp);
 }

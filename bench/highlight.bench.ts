@@ -1,0 +1,132 @@
+// bench/highlight.bench.ts: highlighting on Debian's dict-gcide. For each benchmark query class,
+// the top 20 hits are highlighted: quarry's SELECT ... HIGHLIGHT() (search included), quarry's
+// CALL SNIPPETS over the same 20 texts (in process), and Sphinx 2.2.11's CALL SNIPPETS over
+// SphinxQL in the same run; highlighted documents per second. Then CALL SNIPPETS throughput on
+// 1 kB and 100 kB texts with the WASM picker vs the TypeScript twin.
+// Run: npm run bench -- highlight [--docs N] [--queries M]. Needs dict-gcide (and sphinxsearch for
+// the Sphinx column). Seed 42. Prints JSON.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { open, type Database } from '../src/index.js';
+import { parseQuery } from '../src/query/parse-query.js';
+import { createTextPipeline } from '../src/text/text-pipeline.js';
+import { buildSnippets, packSnippets } from '../src/engine/snippet-builder.js';
+import { snippetOptions } from '../src/engine/snippet-options.js';
+import { setSnippetPicker, type Picker } from '../src/engine/snippet-pick.js';
+import { loadGcide, type CorpusDoc } from './corpus.js';
+import { arg, sqlString } from './bench-util.js';
+import { queryClasses } from './engine.bench.js';
+import { sphinxAvailable, startSphinx } from './peers/sphinx.js';
+
+const TOP = 20;
+const BATCH = 1000;
+
+async function loadQuarry(db: Database, docs: CorpusDoc[]): Promise<void> {
+  await db.sql("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
+  for (let i = 0; i < docs.length; i += BATCH) {
+    const rows = docs.slice(i, i + BATCH).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
+    const [r] = await db.sql(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
+    if (r.kind === 'error') throw new Error(r.message);
+  }
+}
+
+function rowsOf(r: { kind: string }): unknown[][] {
+  if (r.kind !== 'rows') throw new Error(JSON.stringify(r));
+  return (r as unknown as { rows: unknown[][] }).rows;
+}
+
+const callSnippets = (texts: string[], q: string): string =>
+  `CALL SNIPPETS((${texts.map(sqlString).join(',')}), 'gcide', ${sqlString(q)})`;
+
+interface ClassRow { name: string; queries: number; quarryHighlightDocsPerSec: number; quarrySnippetsDocsPerSec: number; sphinxSnippetsDocsPerSec: number | null }
+
+async function perClass(db: Database, docs: CorpusDoc[], nq: number, sphinxCall: ((sql: string) => Promise<void>) | null): Promise<ClassRow[]> {
+  const byId = new Map(docs.map((d) => [d.id, d]));
+  const out: ClassRow[] = [];
+  for (const cls of queryClasses(docs, nq)) {
+    let hlDocs = 0, hlMs = 0, snDocs = 0, snMs = 0, spMs = 0;
+    for (const q of cls.queries) {
+      const t0 = performance.now();
+      const [hl] = await db.sql(`SELECT id, HIGHLIGHT() FROM gcide WHERE MATCH(${sqlString(q)}) LIMIT ${TOP}`);
+      hlMs += performance.now() - t0;
+      const ids = rowsOf(hl).map((r) => Number(r[0]));
+      hlDocs += ids.length;
+      if (!ids.length) continue;
+      const sql = callSnippets(ids.map((id) => byId.get(id)?.body ?? ''), q);
+      const t1 = performance.now();
+      rowsOf((await db.sql(sql))[0]);
+      snMs += performance.now() - t1;
+      snDocs += ids.length;
+      if (sphinxCall) {
+        const t2 = performance.now();
+        await sphinxCall(sql);
+        spMs += performance.now() - t2;
+      }
+    }
+    out.push({
+      name: cls.name, queries: cls.queries.length,
+      quarryHighlightDocsPerSec: hlDocs / (hlMs / 1000), quarrySnippetsDocsPerSec: snDocs / (snMs / 1000),
+      sphinxSnippetsDocsPerSec: sphinxCall ? snDocs / (spMs / 1000) : null,
+    });
+  }
+  return out;
+}
+
+/** CALL SNIPPETS throughput on texts of ~`size` chars, with one picker. */
+function throughput(docs: CorpusDoc[], size: number, picker: Picker): { size: number; picker: Picker; callsPerSec: number; mbPerSec: number } {
+  setSnippetPicker(picker);
+  const pipeline = createTextPipeline({ morphology: 'stem_en' });
+  const env = { pipeline, settings: { morphology: 'stem_en' } };
+  const texts: string[] = [];
+  let cur = '';
+  for (const d of docs) {
+    cur += `${d.body} `;
+    if (cur.length >= size) { texts.push(cur.slice(0, size)); cur = ''; if (texts.length >= 20) break; }
+  }
+  const o = snippetOptions([]);
+  const root = parseQuery('state | water', {}).root;
+  const flags = { ignoreFields: true, textFromIndex: false, packFields: false };
+  const run = (t: string) => packSnippets(buildSnippets(root, [{ name: '', text: t }], o, env, flags), o);
+  for (const t of texts) run(t);
+  const rounds = size > 10000 ? 3 : 50;
+  const t0 = performance.now();
+  for (let r = 0; r < rounds; r++) for (const t of texts) run(t);
+  const s = (performance.now() - t0) / 1000;
+  const calls = rounds * texts.length;
+  setSnippetPicker('wasm');
+  return { size, picker, callsPerSec: calls / s, mbPerSec: (calls * size) / s / 1e6 };
+}
+
+export async function highlightBench() {
+  const nDocs = arg('docs', 100000);
+  const nq = arg('queries', 20);
+  const docs = loadGcide(nDocs);
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-hl-bench-'));
+  const db = await open(join(dir, 'quarry'));
+  let sphinx: Awaited<ReturnType<typeof startSphinx>> | null = null;
+  try {
+    await loadQuarry(db, docs);
+    let sphinxCall: ((sql: string) => Promise<void>) | null = null;
+    if (sphinxAvailable()) {
+      sphinx = await startSphinx(join(dir, 'sphinx'), 19416);
+      const c = await sphinx.connect();
+      for (let i = 0; i < docs.length; i += BATCH) {
+        const rows = docs.slice(i, i + BATCH).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
+        await c.query(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
+      }
+      sphinxCall = async (sql) => { await c.query(sql); };
+    }
+    const classes = await perClass(db, docs, nq, sphinxCall);
+    const picker = [1000, 100000].flatMap((size) => (['wasm', 'ts'] as Picker[]).map((p) => throughput(docs, size, p)));
+    return { docs: docs.length, top: TOP, classes, picker };
+  } finally {
+    await sphinx?.stop();
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1]?.endsWith('highlight.bench.js')) {
+  highlightBench().then((r) => console.log(JSON.stringify(r, null, 2))).catch((e) => { console.error(e); process.exitCode = 1; });
+}
