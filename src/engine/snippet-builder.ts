@@ -35,16 +35,16 @@ export interface FieldInput { name: string; text: string }
 
 const variants = new WeakMap<TextPipeline, Map<string, TextPipeline>>();
 
-/** The table's pipeline with html_strip / index_sp forced, built once per table pipeline. */
-function variant(env: SnippetEnv, strip: boolean, sp: boolean): TextPipeline {
+/** The table's pipeline with html_strip, index_sp and index_zones as a highlight needs them. */
+function variant(env: SnippetEnv, strip: boolean, sp: boolean, zones: string): TextPipeline {
   const ts = env.pipeline.settings;
-  if (ts.htmlStrip === strip && (ts.indexSp || !sp)) return env.pipeline;
+  if (ts.htmlStrip === strip && ts.indexSp === sp && ts.indexZones === zones) return env.pipeline;
   let m = variants.get(env.pipeline);
   if (!m) { m = new Map(); variants.set(env.pipeline, m); }
-  const key = `${strip}:${sp}`;
+  const key = `${strip}:${sp}:${zones}`;
   let p = m.get(key);
   if (!p) {
-    p = createTextPipeline({ ...env.settings, html_strip: strip ? '1' : '0', ...(sp ? { index_sp: '1' } : {}) });
+    p = createTextPipeline({ ...env.settings, html_strip: strip ? '1' : '0', index_sp: sp ? '1' : '0', index_zones: zones });
     m.set(key, p);
   }
   return p;
@@ -55,15 +55,24 @@ function intSetting(s: TableSettings, name: string): number {
   return Number.isFinite(v) ? v : 0;
 }
 
-/** Fields' working text and tokenizer for the html_strip_mode. */
+/**
+ * Fields' working text and tokenizer for the html_strip_mode. Sentence and paragraph marks exist
+ * only with a snippet_boundary that delivers them (otherwise they take no position), zone marks
+ * with any boundary, as Manticore's snippet tokenizer.
+ */
 function prepare(env: SnippetEnv, o: SnippetOptions, fields: FieldInput[]) {
-  const mode = o.htmlStripMode === 'index' ? (env.pipeline.settings.htmlStrip ? 'strip' : 'none') : o.htmlStripMode;
-  const sp = o.snippetBoundary === 'sentence' || o.snippetBoundary === 'paragraph';
   const ts = env.pipeline.settings;
+  const mode = o.htmlStripMode === 'index' ? (ts.htmlStrip ? 'strip' : 'none') : o.htmlStripMode;
+  const b = o.snippetBoundary;
+  const sp = b === 'sentence' || b === 'paragraph';
+  const zones = b !== '' && mode !== 'none' ? ts.indexZones : '';
   const stripper = mode === 'strip'
-    ? new HtmlStripper({ indexAttrs: ts.htmlIndexAttrs, removeElements: ts.htmlRemoveElements, decodeEntities: false })
+    ? new HtmlStripper({
+      indexAttrs: ts.htmlIndexAttrs, removeElements: ts.htmlRemoveElements, decodeEntities: false,
+      paragraphs: b !== '', zones: zones || undefined,
+    })
     : null;
-  const pipeline = variant(env, mode === 'retain', sp);
+  const pipeline = variant(env, mode === 'retain', sp, mode === 'retain' ? '' : zones);
   return {
     pipeline, retain: mode === 'retain',
     texts: fields.map((f) => (stripper ? stripper.strip(f.text).text : f.text)),
@@ -102,7 +111,7 @@ export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetO
   });
   const streams: FieldStream[] = fields.map((_, i) => buildStream({
     text: texts[i], tokens: analyzed[i].tokens, marks: analyzed[i].marks, termIndex: m.termIndex[i],
-    hits: m.hits, field: i, tags: retain,
+    hits: m.hits, field: i, tags: retain, boundary: o.snippetBoundary,
   }));
   const global: PassageLimits = { limit: o.limit, limitWords: o.limitWords, limitSnippets: o.limitSnippets };
   const perField = flags.textFromIndex && o.limitsPerField;

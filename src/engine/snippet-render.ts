@@ -120,7 +120,7 @@ export function renderPassages(s: FieldStream, passages: PickedPassage[], mk: Ma
     if (cur >= 0 && prev !== cur && zones && zone) res[cur].text += `<${zone}>`;
   };
   s.counted.forEach((p, i) => {
-    if (p.zone) zone = p.zone;
+    if (p.zone !== undefined) zone = p.zone;
     if (p.kind === PieceKind.Word) {
       if (openPos) close(p.pos, i);
       update(i);

@@ -19,9 +19,10 @@ export interface Piece {
   pos: number;
   /** For a matched word: the position just past its folded span; 0 otherwise. */
   openUntil: number;
-  /** Boundary (sentence / paragraph / zone) right before this piece; zone name when a zone opens. */
+  /** Boundary (sentence / paragraph / zone) right before this piece. */
   brk: boolean;
-  zone: string;
+  /** The enclosing zone from this piece on, when it changes here (emit_zones). */
+  zone?: string;
 }
 
 export interface FieldStream {
@@ -36,6 +37,9 @@ export interface FieldStream {
 const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13;
 
 const TAG_RE = /<!--[\s\S]*?-->|<[^>]*>/g;
+
+/** The stripper's paragraph mark and zone mark (`\u0004name\u0004`): not text, never emitted. */
+const MAGIC_RE = /\u0003|\u0004[^\u0004]*\u0004/g;
 
 function cpLen(s: string, from: number, to: number): number {
   let n = 0;
@@ -53,7 +57,7 @@ function utf8Bytes(s: string): number {
 /** Splits a gap into runs of whitespace and of anything else (SplitSpaceIntoTokens). */
 function splitGap(text: string, from: number, to: number, pos: number, out: Piece[], tags: boolean): void {
   const push = (a: number, b: number, kind: PieceKind): void => {
-    out.push({ kind, start: a, end: b, pos, openUntil: 0, brk: false, zone: '' });
+    out.push({ kind, start: a, end: b, pos, openUntil: 0, brk: false });
   };
   const runs = (a: number, b: number): void => {
     let s = a;
@@ -62,6 +66,17 @@ function splitGap(text: string, from: number, to: number, pos: number, out: Piec
     }
   };
   if (from >= to) return;
+  const part0 = text.slice(from, to);
+  if (part0.includes('\u0003') || part0.includes('\u0004')) {
+    let at0 = from;
+    MAGIC_RE.lastIndex = 0;
+    for (let m = MAGIC_RE.exec(part0); m; m = MAGIC_RE.exec(part0)) {
+      splitGap(text, at0, from + m.index, pos, out, tags);
+      at0 = from + m.index + m[0].length;
+    }
+    splitGap(text, at0, to, pos, out, tags);
+    return;
+  }
   if (!tags) { runs(from, to); return; }
   let at = from;
   TAG_RE.lastIndex = 0;
@@ -99,6 +114,51 @@ export interface StreamInput {
   field: number;
   /** Retain mode: tags in gaps are copied, not counted. */
   tags: boolean;
+  /** snippet_boundary: which marks split passages ('' = none). */
+  boundary: '' | 'sentence' | 'paragraph' | 'zone';
+}
+
+/** Mark kinds that split passages for each snippet_boundary (Manticore delivers kinds >= it). */
+const DELIVERED: Record<string, string[]> = {
+  sentence: ['sentence', 'paragraph', 'zone'], paragraph: ['paragraph', 'zone'], zone: ['zone'],
+};
+
+/** First piece starting at or after `offset` (binary search over document order). */
+function pieceAt(ps: Piece[], offset: number): number {
+  let lo = 0;
+  let hi = ps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ps[mid].start < offset) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Boundaries on the pieces: a sentence ends after the gap piece that holds its terminator (Manticore
+ * appends the sentence end), a paragraph or zone at the first piece after its mark. Zone marks also
+ * record the enclosing zone for emit_zones.
+ */
+function placeMarks(ps: Piece[], marks: SpzMark[], boundary: StreamInput['boundary']): void {
+  if (!boundary) return;
+  const kinds = DELIVERED[boundary];
+  const stack: string[] = [];
+  for (const m of marks) {
+    if (!kinds.includes(m.kind)) continue;
+    let k: number;
+    if (m.kind === 'sentence') {
+      k = pieceAt(ps, m.start);
+      if (k < ps.length && ps[k].kind !== PieceKind.Word) k++;
+    } else {
+      k = pieceAt(ps, m.end);
+      while (k < ps.length && ps[k].start < m.end) k++;
+    }
+    if (m.kind === 'zone') {
+      if (m.zone.startsWith('/')) stack.pop(); else stack.push(m.zone);
+      if (k < ps.length) ps[k].zone = stack[stack.length - 1] ?? '';
+    }
+    if (k < ps.length) ps[k].brk = true;
+  }
 }
 
 export function buildStream(inp: StreamInput): FieldStream {
@@ -107,31 +167,15 @@ export function buildStream(inp: StreamInput): FieldStream {
   const pieces: Piece[] = [];
   let at = 0;
   let lastPos = 0;
-  let m = 0;
-  tokens.forEach((t, i) => {
+  tokens.forEach((t) => {
     splitGap(text, at, t.start, lastPos, pieces, inp.tags);
-    let brk = false;
-    let zone = '';
-    while (m < marks.length && marks[m].pos < t.pos) {
-      brk = true;
-      if (marks[m].kind === 'zone' && !marks[m].zone.startsWith('/')) zone = marks[m].zone;
-      m++;
-    }
-    const first = pieces.length;
-    pieces.push({ kind: PieceKind.Word, start: t.start, end: t.end, pos: t.pos, openUntil: ends.get(t.pos) ?? 0, brk: false, zone: '' });
-    if (brk) {
-      // the boundary goes before the gap that precedes the word when there is one
-      let b = first;
-      while (b > 0 && pieces[b - 1].kind !== PieceKind.Word && pieces[b - 1].start >= (tokens[i - 1]?.end ?? 0)) b--;
-      const target = pieces[b] ?? pieces[first];
-      target.brk = true;
-      target.zone = zone;
-    }
+    pieces.push({ kind: PieceKind.Word, start: t.start, end: t.end, pos: t.pos, openUntil: ends.get(t.pos) ?? 0, brk: false });
     at = t.end;
     lastPos = t.pos;
   });
   splitGap(text, at, text.length, lastPos, pieces, inp.tags);
   const counted = pieces.filter((p) => p.kind !== PieceKind.Tag);
+  placeMarks(counted, marks, inp.boundary);
   const n = counted.length;
   const ps: PassageStream = {
     len: new Int32Array(n), word: new Uint8Array(n), mask: new Uint32Array(n), hit: new Uint8Array(n),

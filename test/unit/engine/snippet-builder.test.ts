@@ -64,3 +64,14 @@ describe('snippet builder', () => {
     expect(out).toBe('<a href="x"><b>x</b>.<i><b>x</b></i></a>');
   });
 });
+
+describe('snippet boundaries', () => {
+  const sp = createTextPipeline({ index_sp: '1' });
+  const spEnv = { pipeline: sp, settings: { index_sp: '1' } };
+  it('splits passages at sentence ends, the terminator staying with its sentence', () => {
+    const o = snippetOptions([{ name: 'snippet_boundary', value: 'sentence' }, { name: 'limit', value: 0 }, { name: 'snippet_separator', value: '|' }]);
+    const root = parseQuery('it', {}).root;
+    const out = packSnippets(buildSnippets(root, [{ name: '', text: 'Take it. Leave this. Have it now.' }], o, spEnv, flags), o);
+    expect(out).toBe('Take <b>it</b>.| Have <b>it</b> now.');
+  });
+});
