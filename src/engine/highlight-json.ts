@@ -3,12 +3,13 @@
  * or an object of per-field options, `highlight_query`; results as field -> array of passages,
  * computed for the final page's documents only.
  */
-import { finishQuery, type QueryNode } from '../query/index.js';
+import { finishQuery, toText, type QueryNode } from '../query/index.js';
 import { SearchError } from '../util/errors.js';
 import type { GlobalFlags } from './exec-select.js';
 import { splitJsonQuery } from './json-query-tree.js';
 import { isJsonNumber, isJsonObject, type JsonObject, type JsonValue } from './json-value.js';
 import type { RowsResult } from './result.js';
+import { parseSql, type SelectItem } from '../sql/index.js';
 import { buildSnippets, ordered } from './snippet-builder.js';
 import { checkSnippetOptions, setSnippetOption, SNIPPET_DEFAULTS, type SnippetOptions } from './snippet-options.js';
 import type { PassageLimits } from './snippet-passages.js';
@@ -115,4 +116,25 @@ export function addJsonHighlights(table: Table, result: HighlightedRows, body: J
     });
     return out;
   });
+}
+
+/**
+ * `script_fields: {name: {script: {inline: "highlight({},'title')"}}}`: each inline expression as
+ * a select item named `name` (it lands in `_source`).
+ */
+export function scriptFieldItems(v: JsonValue | undefined): SelectItem[] {
+  if (v === undefined) return [];
+  if (!isJsonObject(v)) throw badRequest('"script_fields" property value should be an object');
+  return Object.entries(v).map(([name, f]) => {
+    const script = isJsonObject(f) && isJsonObject(f.script) ? f.script.inline : undefined;
+    if (typeof script !== 'string') throw badRequest(`"script_fields" "${name}" should have "script" with "inline"`);
+    const st = parseSql(`SELECT ${script} FROM t`)[0];
+    if (!st || st.kind !== 'select' || st.items.length !== 1) throw badRequest(`"script_fields" "${name}": bad expression`);
+    return { expr: st.items[0].expr, name, alias: name };
+  });
+}
+
+/** The JSON query's full-text part as query text (for HIGHLIGHT() in script_fields). */
+export function jsonMatchText(table: Table, query: JsonValue | undefined, flags: GlobalFlags): string {
+  return toText(queryTree(table, query, flags));
 }

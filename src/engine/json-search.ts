@@ -8,7 +8,7 @@ import type { Expr, NamedValue, OrderItem, SelectItem, SelectStatement } from '.
 import type { SearchRequest } from '../index/types.js';
 import { SearchError } from '../util/errors.js';
 import { execSelect, type GlobalFlags } from './exec-select.js';
-import { addJsonHighlights } from './highlight-json.js';
+import { addJsonHighlights, jsonMatchText, scriptFieldItems } from './highlight-json.js';
 import { splitJsonQuery } from './json-query-tree.js';
 import { intProperty, isJsonNumber, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import { normalizeQuery } from './normalize-query.js';
@@ -153,7 +153,7 @@ export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Sessi
   const offset = intProperty(obj, 'offset') ?? intProperty(obj, 'from');
   const orderBy = sortItems(obj.sort);
   const st: SelectStatement = {
-    kind: 'select', text: '', items: selectItems(table, sourceFilter(obj._source)), tables: [table.name],
+    kind: 'select', text: '', items: [...selectItems(table, sourceFilter(obj._source)), ...scriptFieldItems(obj.script_fields)], tables: [table.name],
     orderBy, limit, offset, options: options(obj, orderBy),
   };
   let parts: ReturnType<typeof jsonFullText>;
@@ -163,6 +163,9 @@ export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Sessi
     throw withTable(table, e);
   }
   st.where = parts.where;
+  // HIGHLIGHT() in script_fields highlights by the request's query: give it as MATCH text (the search
+  // itself runs on parts.fullText)
+  if (obj.script_fields !== undefined) st.match = jsonMatchText(table, obj.query, flags);
   const result = execSelect(table, st, session, flags, parts.fullText);
   addJsonHighlights(table, result, obj, flags);
   // Query warnings (`ignoring fields ...`) reach the reply as `"warning":{"reason":...}`.

@@ -59,4 +59,11 @@ describe('JSON highlight', () => {
     expect(await highlights({ table: 't', query: { match: { body: 'nothing' } }, highlight: { html_strip_mode: 'strip123' } })).toEqual([]);
     await expect(highlights({ table: 't', query: { match: { body: 'green' } }, highlight: { html_strip_mode: 'strip123' } })).rejects.toThrow('html_strip_mode');
   });
+
+  it('script_fields highlight() highlights by the request query into _source', async () => {
+    const body = { table: 't', query: { query_string: 'pear' }, script_fields: { h: { script: { inline: "highlight({},'title')" } } } };
+    const r = await engine.json!.search(parse(JSON.stringify(body)) as JsonValue, session);
+    const h = r.columns.findIndex((c) => c.name === 'h');
+    expect(r.rows.map((row) => row[h])).toEqual(['<b>pear</b>']);
+  });
 });
