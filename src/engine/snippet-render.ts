@@ -119,7 +119,13 @@ export function renderPassages(s: FieldStream, passages: PickedPassage[], mk: Ma
     if (cur === 0 && i === 0) res[0].startSep = false;
     if (cur >= 0 && prev !== cur && zones && zone) res[cur].text += `<${zone}>`;
   };
-  s.counted.forEach((p, i) => {
+  // markers open only inside passages: start at the first one, stop once past the last and closed
+  const last = passages[passages.length - 1];
+  const lastEnd = last.start + last.tokens - 1;
+  if (zones) for (let i = 0; i < passages[0].start; i++) if (s.counted[i].zone !== undefined) zone = s.counted[i].zone as string;
+  for (let i = passages[0].start; i < s.counted.length; i++) {
+    if (i > lastEnd && !openPos) break;
+    const p = s.counted[i];
     if (p.zone !== undefined) zone = p.zone;
     if (p.kind === PieceKind.Word) {
       if (openPos) close(p.pos, i);
@@ -139,8 +145,8 @@ export function renderPassages(s: FieldStream, passages: PickedPassage[], mk: Ma
       update(i);
       if (cur >= 0) res[cur].text += s.text.slice(p.start, p.end);
     }
-  });
+  }
   if (openPos) res[lastOpen].text += marker(mk.after, mk.id++);
-  if (cur >= 0) res[cur].endSep = false;
+  if (lastEnd >= s.counted.length - 1) res[passages.length - 1].endSep = false;
   return res;
 }

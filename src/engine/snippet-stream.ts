@@ -54,39 +54,50 @@ function utf8Bytes(s: string): number {
   return Buffer.byteLength(s, 'utf8');
 }
 
-/** Splits a gap into runs of whitespace and of anything else (SplitSpaceIntoTokens). */
-function splitGap(text: string, from: number, to: number, pos: number, out: Piece[], tags: boolean): void {
-  const push = (a: number, b: number, kind: PieceKind): void => {
-    out.push({ kind, start: a, end: b, pos, openUntil: 0, brk: false });
-  };
-  const runs = (a: number, b: number): void => {
-    let s = a;
-    for (let i = a + 1; i <= b; i++) {
-      if (i === b || isSpace(text.charCodeAt(i)) !== isSpace(text.charCodeAt(s))) { push(s, i, PieceKind.Gap); s = i; }
+/** Whitespace / non-whitespace runs of text[from, to) as gap pieces (SplitSpaceIntoTokens). */
+function runs(text: string, from: number, to: number, pos: number, out: Piece[]): void {
+  let s = from;
+  let sp = isSpace(text.charCodeAt(from));
+  for (let i = from + 1; i < to; i++) {
+    const c = isSpace(text.charCodeAt(i));
+    if (c !== sp) {
+      out.push({ kind: PieceKind.Gap, start: s, end: i, pos, openUntil: 0, brk: false });
+      s = i;
+      sp = c;
     }
-  };
-  if (from >= to) return;
-  const part0 = text.slice(from, to);
-  if (part0.includes('\u0003') || part0.includes('\u0004')) {
-    let at0 = from;
-    MAGIC_RE.lastIndex = 0;
-    for (let m = MAGIC_RE.exec(part0); m; m = MAGIC_RE.exec(part0)) {
-      splitGap(text, at0, from + m.index, pos, out, tags);
-      at0 = from + m.index + m[0].length;
-    }
-    splitGap(text, at0, to, pos, out, tags);
-    return;
   }
-  if (!tags) { runs(from, to); return; }
+  out.push({ kind: PieceKind.Gap, start: s, end: to, pos, openUntil: 0, brk: false });
+}
+
+/**
+ * Splits a gap into runs; `magic`: the text holds the stripper's marks (cut out); `tags`: HTML tags
+ * become Tag pieces (retain mode).
+ */
+function splitGap(text: string, from: number, to: number, pos: number, out: Piece[], tags: boolean, magic: boolean): void {
+  if (from >= to) return;
+  if (magic) {
+    const part = text.slice(from, to);
+    if (part.includes('\u0003') || part.includes('\u0004')) {
+      let at = from;
+      MAGIC_RE.lastIndex = 0;
+      for (let m = MAGIC_RE.exec(part); m; m = MAGIC_RE.exec(part)) {
+        splitGap(text, at, from + m.index, pos, out, tags, false);
+        at = from + m.index + m[0].length;
+      }
+      splitGap(text, at, to, pos, out, tags, false);
+      return;
+    }
+  }
+  if (!tags) { runs(text, from, to, pos, out); return; }
   let at = from;
   TAG_RE.lastIndex = 0;
   const part = text.slice(from, to);
   for (let m = TAG_RE.exec(part); m; m = TAG_RE.exec(part)) {
-    if (m.index > 0 || at < from + m.index) runs(at, from + m.index);
-    push(from + m.index, from + m.index + m[0].length, PieceKind.Tag);
+    if (at < from + m.index) runs(text, at, from + m.index, pos, out);
+    out.push({ kind: PieceKind.Tag, start: from + m.index, end: from + m.index + m[0].length, pos, openUntil: 0, brk: false });
     at = from + m.index + m[0].length;
   }
-  runs(at, to);
+  if (at < to) runs(text, at, to, pos, out);
 }
 
 /** Folded hit spans of one field: sorted keys -> map pos -> first position past its span. */
@@ -167,13 +178,14 @@ export function buildStream(inp: StreamInput): FieldStream {
   const pieces: Piece[] = [];
   let at = 0;
   let lastPos = 0;
-  tokens.forEach((t) => {
-    splitGap(text, at, t.start, lastPos, pieces, inp.tags);
+  const magic = text.includes('\u0003') || text.includes('\u0004');
+  for (const t of tokens) {
+    splitGap(text, at, t.start, lastPos, pieces, inp.tags, magic);
     pieces.push({ kind: PieceKind.Word, start: t.start, end: t.end, pos: t.pos, openUntil: ends.get(t.pos) ?? 0, brk: false });
     at = t.end;
     lastPos = t.pos;
-  });
-  splitGap(text, at, text.length, lastPos, pieces, inp.tags);
+  }
+  splitGap(text, at, text.length, lastPos, pieces, inp.tags, magic);
   const counted = pieces.filter((p) => p.kind !== PieceKind.Tag);
   placeMarks(counted, marks, inp.boundary);
   const n = counted.length;
