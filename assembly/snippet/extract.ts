@@ -3,49 +3,16 @@
 // weighed, cut to `around` words each side of its keywords, and kept when new or better.
 // The TypeScript twin is src/engine/snippet-extract.ts.
 
-import { WordVec } from "../memory/heap";
+import { Context, log2, weightOf } from "./context";
 import * as F from "./format";
-import { IntList, Pool, Recs } from "./store";
+import { Recs } from "./store";
+import { Window } from "./window";
 
-/** Keyword weights (codepoints), the context's mask of seen keywords and best single-keyword weights. */
-export class Context {
-  passages: Recs = new Recs();
-  pool: Pool = new Pool();
-  top: IntList = new IntList();
-  qwords: u32 = 0;
-  qwordWeights: StaticArray<i32> = new StaticArray<i32>(32);
-
-  clear(): void {
-    this.passages.clear();
-    this.pool.clear();
-    this.top.clear();
-    this.qwords = 0;
-    for (let i = 0; i < 32; i++) this.qwordWeights[i] = 0;
-  }
-}
-
-export function log2(v: u32): i32 {
-  return 32 - <i32>clz<u32>(v);
-}
-
-@inline export function weightOf(r: Recs, p: u32): i32 {
-  return r.get(p, F.P_QCOUNT) + r.get(p, F.P_QWEIGHT) * r.get(p, F.P_LCS) + r.get(p, F.P_MINGAP);
-}
-
-export class Extractor {
-  // the window (Manticore's TokenSpan_c): triples (mask, lengthCP, wordFlag) from `head`
-  sv: WordVec = new WordVec();
-  head: u32 = 0;
-  n: i32 = 0;
-  sStart: i32 = -1;
-  sWords: i32 = 0;
-  sQwords: i32 = 0;
-  sCodes: i32 = 0;
+export class Extractor extends Window {
   // the passage being weighed (record 0)
   pass: Recs = new Recs();
   addWord: bool = false;
   changed: bool = true;
-  cur: i32 = 0;
   thresh: i32 = 1;
   cpLimit: i32 = F.INT_MAX;
   allQwords: u32 = 0;
@@ -84,30 +51,6 @@ export class Extractor {
   @inline termWeight(k: u32): i32 {
     return k < this.nTerms ? load<i32>(this.weights + (<usize>k << 2)) : 0;
   }
-
-  spanReset(): void {
-    this.sv.len = 0; this.head = 0; this.n = 0;
-    this.sStart = -1; this.sWords = 0; this.sQwords = 0; this.sCodes = 0;
-  }
-
-  spanAdd(word: i32, qword: bool, mask: u32, len: i32): void {
-    const q = qword && word == 1;
-    this.sv.ensure(3);
-    const at = this.sv.len;
-    this.sv.set(at, q ? mask : 0);
-    this.sv.set(at + 1, <u32>len);
-    this.sv.set(at + 2, <u32>word);
-    this.sv.len += 3;
-    this.n++;
-    this.sCodes += len;
-    this.sWords += word;
-    if (q) this.sQwords++;
-    if (this.sStart < 0) this.sStart = this.cur;
-  }
-
-  @inline sMask(i: i32): u32 { return this.sv.at((this.head + <u32>i) * 3); }
-  @inline sLen(i: i32): i32 { return <i32>this.sv.at((this.head + <u32>i) * 3 + 1); }
-  @inline sWord(i: i32): i32 { return <i32>this.sv.at((this.head + <u32>i) * 3 + 2); }
 
   @inline wordsLimit(): i32 {
     return this.limitWords ? this.limitWords : 2 * this.around + this.sQwords;

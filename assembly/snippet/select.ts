@@ -3,7 +3,7 @@
 // passages dropped, until the limits hold. The TypeScript twin is src/engine/snippet-select.ts.
 
 import * as F from "./format";
-import { Context, weightOf } from "./extract";
+import { Context, weightOf } from "./context";
 import { IntList, Pool, Recs } from "./store";
 
 /** Manticore's passage order: unique keywords, then weight, then codepoints. */
