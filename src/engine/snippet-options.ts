@@ -96,8 +96,22 @@ export function checkSnippetOptions(o: SnippetOptions): void {
   const b = String(o.snippetBoundary).toLowerCase();
   if (!['', 'sentence', 'paragraph', 'zone'].includes(b)) throw new SearchError('BAD_VALUE', `unknown passage_boundary=${o.snippetBoundary}`);
   o.snippetBoundary = b as SnippetBoundary;
+  checkBoundaryOptions(o);
   if (o.htmlStripMode === 'retain' && (o.limit > 0 || o.limitWords > 0 || o.limitSnippets > 0)) {
     throw new SearchError('BAD_VALUE', 'html_strip_mode=retain requires that all limits are zero');
+  }
+}
+
+/** Manticore's sphCheckOptionsSPZ: combinations a snippet_boundary or emit_zones rules out. */
+function checkBoundaryOptions(o: SnippetOptions): void {
+  const b = o.snippetBoundary;
+  if (b && o.around === 0) throw new SearchError('BAD_VALUE', `invalid combination of snippet_boundary=${b} and around=0`);
+  if (b && o.useBoundaries) throw new SearchError('BAD_VALUE', `invalid combination of snippet_boundary=${b} and use_boundaries`);
+  if (o.emitZones) {
+    if (b !== 'zone') throw new SearchError('BAD_VALUE', `invalid combination of snippet_boundary=${b} and emit_zones`);
+    if (o.htmlStripMode !== 'strip' && o.htmlStripMode !== 'index') {
+      throw new SearchError('BAD_VALUE', `invalid combination of strip=${o.htmlStripMode} and emit_zones`);
+    }
   }
 }
 

@@ -75,3 +75,16 @@ describe('snippet boundaries', () => {
     expect(out).toBe('Take <b>it</b>.| Have <b>it</b> now.');
   });
 });
+
+describe('option combinations', () => {
+  it('rejects what Manticore rejects with its texts', () => {
+    expect(() => snippetOptions([{ name: 'snippet_boundary', value: 'sentence' }, { name: 'around', value: 0 }]))
+      .toThrow('invalid combination of snippet_boundary=sentence and around=0');
+    expect(() => snippetOptions([{ name: 'snippet_boundary', value: 'zone' }, { name: 'use_boundaries', value: 1 }]))
+      .toThrow('invalid combination of snippet_boundary=zone and use_boundaries');
+    expect(() => snippetOptions([{ name: 'emit_zones', value: 1 }])).toThrow('invalid combination of snippet_boundary= and emit_zones');
+    expect(() => snippetOptions([{ name: 'snippet_boundary', value: 'zone' }, { name: 'emit_zones', value: 1 }, { name: 'html_strip_mode', value: 'none' }]))
+      .toThrow('invalid combination of strip=none and emit_zones');
+    expect(() => snippetOptions([{ name: 'snippet_boundary', value: 'line' }])).toThrow('unknown passage_boundary=line');
+  });
+});
