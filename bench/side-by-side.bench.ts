@@ -1,6 +1,6 @@
 // bench/side-by-side.bench.ts: quarry over HTTP next to Sphinx 2.2.11 over SphinxQL, same machine,
 // same run, same corpus (dict-gcide) and queries. Load docs/s with 1000-row INSERTs, then QPS and
-// p50/p99 with 1 and 8 concurrent clients over a shuffled mix of every query class; ratios quarry/Sphinx.
+// p50/p99 with 1, 8 and 64 concurrent clients (quarry over HTTP and over the MySQL protocol) over a shuffled mix of every query class; ratios quarry/Sphinx.
 // Run: npm run bench -- side-by-side [--docs N] [--queries M]. Needs dict-gcide and sphinxsearch. Seed 42.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, mulberry32, percentile, sqlString } from './bench-util.js';
 import { queryClasses } from './engine.bench.js';
+import { createConnection } from 'mysql2/promise';
 import { startSphinx, sphinxAvailable } from './peers/sphinx.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,13 +38,20 @@ function post(agent: http.Agent, port: number, sql: string): Promise<void> {
   });
 }
 
-async function startQuarry(dir: string): Promise<Peer> {
+interface QuarryServer { overHttp: Peer; overMysql: Peer; stop(): Promise<void> }
+
+async function startQuarry(dir: string): Promise<QuarryServer> {
   const proc = spawn(process.execPath, [join(ROOT, 'bin/quarry.js'), 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve) => {
+  const [port, mysqlPort] = await new Promise<[number, number]>((resolve) => {
     let out = '';
-    proc.stdout!.on('data', (c: Buffer) => { out += c; const m = /http=[\d.]+:(\d+)/.exec(out); if (m) resolve(Number(m[1])); });
+    proc.stdout!.on('data', (c: Buffer) => {
+      out += c;
+      const m = /http=[\d.]+:(\d+) mysql=[\d.]+:(\d+)/.exec(out);
+      if (m) resolve([Number(m[1]), Number(m[2])]);
+    });
   });
-  return {
+  const stop = async () => { proc.kill('SIGTERM'); await new Promise((r) => proc.once('exit', r)); };
+  const overHttp: Peer = {
     name: 'quarry (HTTP /sql)',
     async open() {
       // One keep-alive connection per client, as a SphinxQL client holds one connection.
@@ -53,8 +61,17 @@ async function startQuarry(dir: string): Promise<Peer> {
         close: async () => agent.destroy(),
       };
     },
-    async stop() { proc.kill('SIGTERM'); await new Promise((r) => proc.once('exit', r)); },
+    stop,
   };
+  const overMysql: Peer = {
+    name: 'quarry (MySQL protocol)',
+    async open() {
+      const c = await createConnection({ host: '127.0.0.1', port: mysqlPort });
+      return { exec: async (sql: string) => { await c.query(sql); }, close: () => c.end() };
+    },
+    stop,
+  };
+  return { overHttp, overMysql, stop };
 }
 
 async function sphinxPeer(dir: string): Promise<Peer> {
@@ -116,21 +133,26 @@ export async function sideBySideBench() {
   const rows: Record<string, unknown>[] = [];
   const base = mkdtempSync(join(tmpdir(), 'quarry-side-'));
   try {
-    const peers: [Peer, string | null][] = [
-      [await startQuarry(join(base, 'quarry')), "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'"],
-      [await sphinxPeer(join(base, 'sphinx')), null],
-    ];
-    for (const [peer, create] of peers) {
-      const l = await load(peer, docs, create);
+    const measure = async (peer: Peer, loaded: number) => {
       await queryRun(peer, queries.slice(0, 200), 1); // warm-up
       const one = await queryRun(peer, queries, 1);
       const eight = await queryRun(peer, queries, 8);
-      rows.push({ peer: peer.name, docs: docs.length, 'load docs/s': l.docsPerSec, 'QPS 1 client': one.qps, 'p50 ms': one.p50ms,
-        'p99 ms': one.p99ms, 'QPS 8 clients': eight.qps, 'p99 ms (8)': eight.p99ms });
-      await peer.stop();
+      const many = await queryRun(peer, queries, 64);
+      rows.push({ peer: peer.name, docs: docs.length, 'load docs/s': loaded, 'QPS 1 client': one.qps, 'p50 ms': one.p50ms,
+        'p99 ms': one.p99ms, 'QPS 8 clients': eight.qps, 'p99 ms (8)': eight.p99ms, 'QPS 64 clients': many.qps, 'p99 ms (64)': many.p99ms });
+    };
+    const quarry = await startQuarry(join(base, 'quarry'));
+    const viaHttp = await load(quarry.overHttp, docs, "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
+    await measure(quarry.overHttp, viaHttp.docsPerSec);
+    await measure(quarry.overMysql, viaHttp.docsPerSec);
+    await quarry.stop();
+    const sphinx = await sphinxPeer(join(base, 'sphinx'));
+    await measure(sphinx, (await load(sphinx, docs, null)).docsPerSec);
+    await sphinx.stop();
+    const s = rows[2];
+    for (const q of rows.slice(0, 2)) {
+      rows.push(Object.fromEntries(Object.entries(q).map(([k, v]) => [k, k === 'peer' ? `ratio ${q.peer}/Sphinx` : k === 'docs' ? v : (v as number) / (s[k] as number)])));
     }
-    const [q, s] = rows;
-    rows.push(Object.fromEntries(Object.entries(q).map(([k, v]) => [k, k === 'peer' ? 'ratio quarry/Sphinx' : k === 'docs' ? v : (v as number) / (s[k] as number)])));
     return rows;
   } finally {
     rmSync(base, { recursive: true, force: true });
