@@ -13,7 +13,10 @@ import { parseQuery } from '../src/query/parse-query.js';
 import { createTextPipeline } from '../src/text/text-pipeline.js';
 import { buildSnippets, packSnippets } from '../src/engine/snippet-builder.js';
 import { snippetOptions } from '../src/engine/snippet-options.js';
-import { setSnippetPicker, type Picker } from '../src/engine/snippet-pick.js';
+import { pickPassagesTs, setSnippetPicker, type Picker } from '../src/engine/snippet-pick.js';
+import { matchDocument } from '../src/engine/snippet-match.js';
+import { buildStream } from '../src/engine/snippet-stream.js';
+import { pickPassagesWasm, type PickInput } from '../src/wasm/snippet.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, sqlString } from './bench-util.js';
 import { queryClasses } from './engine.bench.js';
@@ -98,6 +101,31 @@ function throughput(docs: CorpusDoc[], size: number, picker: Picker): { size: nu
   return { size, picker, callsPerSec: calls / s, mbPerSec: (calls * size) / s / 1e6 };
 }
 
+/** The passage pick alone (the part in the core) on a text of `size` chars: ms per call, WASM and TS. */
+function pickOnly(docs: CorpusDoc[], size: number): { size: number; tokens: number; wasmMs: number; tsMs: number } {
+  const pipeline = createTextPipeline({ morphology: 'stem_en' });
+  let text = '';
+  for (const d of docs) { text += `${d.body} `; if (text.length >= size) break; }
+  text = text.slice(0, size);
+  const tokens = pipeline.tokenize(text);
+  const root = parseQuery('state | water', {}).root;
+  const m = matchDocument(root, [{ name: '', tokens }], { normalize: (w) => pipeline.normalizeWord(w), ignoreFields: true, expandInfix: false, expandPrefix: false });
+  const s = buildStream({ text, tokens, marks: [], termIndex: m.termIndex[0], hits: m.hits, field: 0, tags: false, boundary: '' });
+  const lim = { limit: 256, limitWords: 0, limitSnippets: 0 };
+  const inp: PickInput = {
+    streams: [s.passage], extract: [true], limits: [lim], global: lim, perField: true, around: 5, forceAllWords: false,
+    useBoundaries: false, spz: false, termWeights: m.termWeights, foundWords: m.foundMask,
+  };
+  const time = (f: (i: PickInput) => unknown): number => {
+    f(inp);
+    const rounds = size > 10000 ? 20 : 500;
+    const t0 = performance.now();
+    for (let r = 0; r < rounds; r++) f(inp);
+    return (performance.now() - t0) / rounds;
+  };
+  return { size, tokens: s.passage.len.length, wasmMs: time(pickPassagesWasm), tsMs: time(pickPassagesTs) };
+}
+
 export async function highlightBench() {
   const nDocs = arg('docs', 100000);
   const nq = arg('queries', 20);
@@ -119,7 +147,8 @@ export async function highlightBench() {
     }
     const classes = await perClass(db, docs, nq, sphinxCall);
     const picker = [1000, 100000].flatMap((size) => (['wasm', 'ts'] as Picker[]).map((p) => throughput(docs, size, p)));
-    return { docs: docs.length, top: TOP, classes, picker };
+    const pick = [1000, 100000].map((size) => pickOnly(docs, size));
+    return { docs: docs.length, top: TOP, classes, picker, pick };
   } finally {
     await sphinx?.stop();
     await db.close();
