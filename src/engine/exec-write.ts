@@ -1,17 +1,15 @@
 /** INSERT, REPLACE, UPDATE and DELETE: each one durable transaction on one table. */
-import type { Assignment, DeleteStatement, InsertStatement, SelectStatement, UpdateStatement } from '../sql/ast.js';
+import type { Assignment, DeleteStatement, InsertStatement, UpdateStatement } from '../sql/ast.js';
 import type { AttrValue } from '../index/types.js';
 import { SearchError } from '../util/errors.js';
-import { inferSchema } from './auto-schema.js';
 import type { Catalog } from './catalog.js';
 import { attrValue } from './coerce.js';
 import { buildRequest, type GlobalFlags } from './exec-select.js';
 import type { IdGenerator } from './id-generator.js';
-import type { Literal } from './literal.js';
 import { ok, type OkResult } from './result.js';
-import { orderedColumns } from './schema-text.js';
 import { fromSql } from './sql-values.js';
-import type { RowInput, Table } from './table.js';
+import type { Table } from './table.js';
+import { assignIds, rowInputs, tableForInsert, whereAsSelect } from './insert-rows.js';
 
 export interface WriteContext {
   catalog: Catalog;
@@ -20,66 +18,16 @@ export interface WriteContext {
   flags: GlobalFlags;
 }
 
-async function tableForInsert(ctx: WriteContext, st: InsertStatement, rowsLit: Literal[][]): Promise<Table> {
-  const existing = ctx.catalog.get(st.table);
-  if (existing) return existing;
-  const name = st.table.toLowerCase();
-  if (!ctx.autoSchema || !st.columns) throw new SearchError('UNKNOWN_TABLE', `table '${name}' absent`);
-  const schema = inferSchema(name, st.columns, rowsLit);
-  try {
-    return await ctx.catalog.create(schema);
-  } catch (e) {
-    // Another INSERT created it meanwhile: use that one.
-    const t = ctx.catalog.get(name);
-    if (t) return t;
-    throw e;
-  }
-}
-
-function idOf(l: Literal | undefined): bigint | undefined {
-  if (!l || l.t === 'null') return undefined;
-  if (l.t === 'int') return l.v === 0n ? undefined : l.v;
-  if (l.t === 'string' && /^-?\d+$/.test(l.v.trim())) return BigInt(l.v.trim()) || undefined;
-  throw new SearchError('BAD_VALUE', 'id must be an integer');
-}
-
 export async function execInsert(ctx: WriteContext, st: InsertStatement): Promise<OkResult> {
   const rowsLit = st.rows.map((r) => r.map(fromSql));
-  const table = await tableForInsert(ctx, st, rowsLit);
-  const names = st.columns ?? ['id', ...orderedColumns(table.schema).map((c) => c.name)];
-  const colNos = new Map<string, number>();
-  names.forEach((n, i) => {
-    const key = n.toLowerCase();
-    if (key !== 'id' && !table.column(key)) throw new SearchError('UNKNOWN_COLUMN', `unknown column: '${n}'`);
-    colNos.set(key, i + 1);
-  });
-  const inputs: RowInput[] = rowsLit.map((r) => {
-    if (r.length !== names.length) {
-      throw new SearchError('PARSE_ERROR', `column count does not match value count (expected ${names.length}, got ${r.length})`);
-    }
-    const values = new Map<string, Literal>();
-    names.forEach((n, i) => values.set(n.toLowerCase(), r[i]));
-    return { id: idOf(values.get('id')), values };
-  });
+  const table = await tableForInsert(ctx, st.table, st.columns, rowsLit);
+  const { inputs, colNos } = rowInputs(table, st.columns, rowsLit);
   return table.mutex.run(async () => {
-    const missing = inputs.filter((r) => r.id === undefined).length;
-    const fresh = missing ? await ctx.ids.take(missing) : [];
-    let k = 0;
-    const ids = inputs.map((r) => r.id ?? fresh[k++]);
+    const ids = await assignIds(ctx.ids, inputs);
     const { docs, inputs: docInputs } = table.prepare(inputs, ids, colNos);
     const n = await table.write(ids, docs, docInputs, st.replace);
     return ok(n, { lastInsertId: ids[ids.length - 1] });
   });
-}
-
-/** A WHERE of UPDATE/DELETE as a SELECT over every match. */
-function whereAsSelect(table: Table, st: UpdateStatement | DeleteStatement): SelectStatement {
-  const all = Math.max(1, table.index.count());
-  return {
-    kind: 'select', text: st.text, items: [], tables: [table.name], match: st.match, where: st.where,
-    options: [...st.options, { name: 'max_matches', value: { kind: 'int', value: all, text: String(all) } }],
-    limit: all, offset: 0,
-  };
 }
 
 function matchingIds(ctx: WriteContext, table: Table, st: UpdateStatement | DeleteStatement): bigint[] {

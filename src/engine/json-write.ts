@@ -4,7 +4,7 @@
  * (src/sphinxjsonquery.cpp ParseJsonInsert, ParseIndexId).
  */
 import { SearchError } from '../util/errors.js';
-import { inferSchema } from './auto-schema.js';
+import { tableForInsert } from './insert-rows.js';
 import type { WriteContext } from './exec-write.js';
 import { docLiteral, isJsonInt, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import type { Literal } from './literal.js';
@@ -50,21 +50,6 @@ export function inferenceLiteral(v: JsonValue): Literal {
   return docLiteral(v);
 }
 
-/** An existing table, or one made by auto schema from this document (spec section 7). */
-async function tableForInsert(ctx: WriteContext, name: string, entries: [string, JsonValue][]): Promise<Table> {
-  const existing = ctx.catalog.get(name);
-  if (existing) return existing;
-  if (!ctx.autoSchema) throw new SearchError('UNKNOWN_TABLE', `table '${name}' absent`);
-  const schema = inferSchema(name, entries.map(([k]) => k), [entries.map(([, v]) => inferenceLiteral(v))]);
-  try {
-    return await ctx.catalog.create(schema);
-  } catch (e) {
-    const t = ctx.catalog.get(name);
-    if (t) return t;
-    throw e;
-  }
-}
-
 /** One document as a row: values by column, and each column's 1-based position (id is column 1). */
 export function docRow(table: Table, id: bigint | undefined, entries: [string, JsonValue][]): { row: RowInput; colNos: Map<string, number> } {
   const values = new Map<string, Literal>();
@@ -91,7 +76,7 @@ export async function execJsonInsert(ctx: WriteContext, body: JsonValue, replace
   const name = tableName(obj);
   const given = insertId(obj);
   const entries = docEntries(obj);
-  const table = await tableForInsert(ctx, name, entries);
+  const table = await tableForInsert(ctx, name, entries.map(([k]) => k), [entries.map(([, v]) => inferenceLiteral(v))]);
   const { row, colNos } = docRow(table, given, entries);
   return table.mutex.run(async () => {
     const id = given ?? (await ctx.ids.take(1))[0]!;

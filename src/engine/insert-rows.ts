@@ -1,0 +1,79 @@
+/**
+ * What every INSERT path shares (SQL, SQL in a transaction, JSON /insert and /bulk): the target table
+ * (made by auto schema when missing), rows as column -> literal maps with their statement positions,
+ * ids taken from the row or generated, and a WHERE as a SELECT over every match.
+ */
+import type { DeleteStatement, SelectStatement, UpdateStatement } from '../sql/ast.js';
+import { SearchError } from '../util/errors.js';
+import { inferSchema } from './auto-schema.js';
+import type { Catalog } from './catalog.js';
+import type { IdGenerator } from './id-generator.js';
+import type { Literal } from './literal.js';
+import { orderedColumns } from './schema-text.js';
+import type { RowInput, Table } from './table.js';
+
+/**
+ * An existing table, or one created by auto schema (spec section 7) from the statement's columns and
+ * rows. Creating it is DDL: never part of a transaction.
+ */
+export async function tableForInsert(
+  ctx: { catalog: Catalog; autoSchema: boolean }, table: string, columns: string[] | undefined, rows: Literal[][],
+): Promise<Table> {
+  const existing = ctx.catalog.get(table);
+  if (existing) return existing;
+  const name = table.toLowerCase();
+  if (!ctx.autoSchema || !columns) throw new SearchError('UNKNOWN_TABLE', `table '${name}' absent`);
+  try {
+    return await ctx.catalog.create(inferSchema(name, columns, rows));
+  } catch (e) {
+    const t = ctx.catalog.get(name); // another INSERT created it meanwhile: use that one
+    if (t) return t;
+    throw e;
+  }
+}
+
+/** The id a row gives: undefined (or 0) means "generate one". */
+export function idOf(l: Literal | undefined): bigint | undefined {
+  if (!l || l.t === 'null') return undefined;
+  if (l.t === 'int') return l.v === 0n ? undefined : l.v;
+  if (l.t === 'string' && /^-?\d+$/.test(l.v.trim())) return BigInt(l.v.trim()) || undefined;
+  throw new SearchError('BAD_VALUE', 'id must be an integer');
+}
+
+/** Rows of an INSERT as RowInputs; without a column list, values follow the schema order (id first). */
+export function rowInputs(table: Table, columns: string[] | undefined, rows: Literal[][]): { inputs: RowInput[]; colNos: Map<string, number> } {
+  const names = columns ?? ['id', ...orderedColumns(table.schema).map((c) => c.name)];
+  const colNos = new Map<string, number>();
+  names.forEach((n, i) => {
+    const key = n.toLowerCase();
+    if (key !== 'id' && !table.column(key)) throw new SearchError('UNKNOWN_COLUMN', `unknown column: '${n}'`);
+    colNos.set(key, i + 1);
+  });
+  const inputs = rows.map((r) => {
+    if (r.length !== names.length) {
+      throw new SearchError('PARSE_ERROR', `column count does not match value count (expected ${names.length}, got ${r.length})`);
+    }
+    const values = new Map<string, Literal>();
+    names.forEach((n, i) => values.set(n.toLowerCase(), r[i]!));
+    return { id: idOf(values.get('id')), values };
+  });
+  return { inputs, colNos };
+}
+
+/** Each row's id: its own, or a generated one (all generated ids of a statement taken at once). */
+export async function assignIds(ids: IdGenerator, inputs: RowInput[]): Promise<bigint[]> {
+  const missing = inputs.filter((r) => r.id === undefined).length;
+  const fresh = missing ? await ids.take(missing) : [];
+  let k = 0;
+  return inputs.map((r) => r.id ?? fresh[k++]!);
+}
+
+/** The WHERE of an UPDATE/DELETE as a SELECT over every match. */
+export function whereAsSelect(table: Table, st: UpdateStatement | DeleteStatement): SelectStatement {
+  const all = Math.max(1, table.index.count());
+  return {
+    kind: 'select', text: st.text, items: [], tables: [table.name], match: st.match, where: st.where,
+    options: [...st.options, { name: 'max_matches', value: { kind: 'int', value: all, text: String(all) } }],
+    limit: all, offset: 0,
+  };
+}
