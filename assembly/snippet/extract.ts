@@ -102,16 +102,35 @@ export class Extractor extends Window {
     this.cur++;
   }
 
+  /** Gap pieces (AddSpaces); a phrase boundary piece submits the window and starts afresh. */
   onGap(tokens: usize, from: u32, to: u32): void {
-    for (let i = from; i < to; i++) {
-      const len = load<i32>(tokens + <usize>i * F.TOKEN_WORDS * 4);
-      if (!this.addWord) {
-        let ok = this.sCodes + len <= this.cpLimit && this.sWords <= this.wordsLimit();
-        if (this.forceAll && <u32>this.pass.get(0, F.P_QWORDS) != this.allQwords) ok = true;
-        if (!ok) { this.weightAndSubmit(); this.addWord = true; }
+    if (this.addWord) {
+      for (let i = from; i < to; i++) {
+        const t = tokens + <usize>i * F.TOKEN_WORDS * 4;
+        this.spanAdd(0, false, 0, load<i32>(t));
+        this.cur++;
+        if (load<u32>(t, 4) & F.TOK_PHRASE_BOUNDARY) { this.weightAndSubmit(); this.spanReset(); this.addWord = false; }
       }
-      this.spanAdd(0, false, 0, len);
-      this.cur++;
+      return;
+    }
+    for (let i = from; i < to; i++) {
+      const t = tokens + <usize>i * F.TOKEN_WORDS * 4;
+      const len = load<i32>(t);
+      const bnd = (load<u32>(t, 4) & F.TOK_PHRASE_BOUNDARY) != 0;
+      let ok = this.sCodes + len <= this.cpLimit && this.sWords <= this.wordsLimit();
+      if (this.forceAll && <u32>this.pass.get(0, F.P_QWORDS) != this.allQwords) ok = true;
+      if ((bnd || !ok) && !this.addWord) {
+        if (bnd) {
+          this.spanAdd(0, false, 0, len);
+          this.cur++;
+          this.weightAndSubmit();
+          this.spanReset();
+          continue;
+        }
+        this.weightAndSubmit();
+        this.addWord = true;
+      }
+      if (!bnd) { this.spanAdd(0, false, 0, len); this.cur++; }
     }
   }
 

@@ -7,6 +7,8 @@ export const TOK_WORD: u32 = 1;
 export const TOK_HIT: u32 = 2;
 /** A sentence / paragraph / zone boundary comes right before the token. */
 export const TOK_BREAK: u32 = 4;
+/** A gap piece holding a phrase_boundary character: the window is submitted and restarted after it. */
+export const TOK_PHRASE_BOUNDARY: u32 = 8;
 
 /** Per field: | firstToken | nTokens | docBytes | limit | limitWords | limitSnippets | extract (0/1) |. */
 export const FIELD_WORDS: u32 = 7;

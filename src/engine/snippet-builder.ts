@@ -6,6 +6,7 @@
 import type { QueryNode } from '../query/ast.js';
 import type { TableSettings } from '../schema/types.js';
 import { HtmlStripper } from '../text/html-strip.js';
+import { parseCharsetSetting } from '../text/charset-table.js';
 import { createTextPipeline, type TextPipeline } from '../text/text-pipeline.js';
 import { FIELD_SHIFT, matchDocument } from './snippet-match.js';
 import type { SnippetOptions } from './snippet-options.js';
@@ -48,6 +49,20 @@ function variant(env: SnippetEnv, strip: boolean, sp: boolean, zones: string): T
     m.set(key, p);
   }
   return p;
+}
+
+const boundaryTests = new WeakMap<TextPipeline, ((cp: number) => boolean) | null>();
+
+/** The table's phrase_boundary characters (only set when phrase_boundary_step is not 0). */
+function boundaryTest(pipeline: TextPipeline): ((cp: number) => boolean) | undefined {
+  let t = boundaryTests.get(pipeline);
+  if (t === undefined) {
+    const spec = pipeline.settings.phraseBoundary;
+    const ranges = spec ? parseCharsetSetting('phrase_boundary', spec) : [];
+    t = ranges.length ? (cp: number) => ranges.some((r) => cp >= r.start && cp <= r.end) : null;
+    boundaryTests.set(pipeline, t);
+  }
+  return t ?? undefined;
 }
 
 function intSetting(s: TableSettings, name: string): number {
@@ -111,7 +126,7 @@ export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetO
   });
   const streams: FieldStream[] = fields.map((_, i) => buildStream({
     text: texts[i], tokens: analyzed[i].tokens, marks: analyzed[i].marks, termIndex: m.termIndex[i],
-    hits: m.hits, field: i, tags: retain, boundary: o.snippetBoundary,
+    hits: m.hits, field: i, tags: retain, boundary: o.snippetBoundary, isBoundary: boundaryTest(env.pipeline),
   }));
   const global: PassageLimits = { limit: o.limit, limitWords: o.limitWords, limitSnippets: o.limitSnippets };
   const perField = flags.textFromIndex && o.limitsPerField;

@@ -75,10 +75,10 @@ export class PassageExtractor {
     const n = s.len.length;
     let i = 0;
     while (i < n) {
-      if (s.brk[i]) this.onBoundary();
+      if (s.brk[i] === 1) this.onBoundary();
       if (s.word[i]) { this.onToken(i); i++; continue; }
       let j = i;
-      while (j < n && !s.word[j] && (j === i || !s.brk[j])) j++;
+      while (j < n && !s.word[j] && (j === i || s.brk[j] !== 1)) j++;
       if (j === n) this.onTail(i, j); else this.onGap(i, j);
       i = j;
     }
@@ -108,16 +108,32 @@ export class PassageExtractor {
     this.cur++;
   }
 
+  /** Gap pieces (AddSpaces); a phrase boundary piece (brk 2) submits the window and starts afresh. */
   private onGap(from: number, to: number): void {
+    const s = this.s;
     if (this.addWord) {
-      for (let i = from; i < to; i++) this.span.add(this.cur++, 0, false, 0, this.s.len[i]);
+      for (let i = from; i < to; i++) {
+        this.span.add(this.cur++, 0, false, 0, s.len[i]);
+        if (s.brk[i] === 2) { this.weightAndSubmit(); this.span.reset(); this.addWord = false; }
+      }
       return;
     }
     for (let i = from; i < to; i++) {
-      let ok = this.span.codes + this.s.len[i] <= this.cpLimit && this.span.words <= this.spanWordsLimit();
+      const bnd = s.brk[i] === 2;
+      let ok = this.span.codes + s.len[i] <= this.cpLimit && this.span.words <= this.spanWordsLimit();
       if (this.set.forceAllWords && this.pass.qwords !== this.allQwords) ok = true;
-      if (!ok && !this.addWord) { this.weightAndSubmit(); this.addWord = true; }
-      this.span.add(this.cur++, 0, false, 0, this.s.len[i]);
+      if ((bnd || !ok) && !this.addWord) {
+        if (bnd) {
+          this.span.add(this.cur++, 0, false, 0, s.len[i]);
+          this.weightAndSubmit();
+          this.span.reset();
+          continue;
+        }
+        this.weightAndSubmit();
+        this.addWord = true;
+      }
+      // as Manticore: a boundary piece met after the window turned to sliding is not added
+      if (!bnd) this.span.add(this.cur++, 0, false, 0, s.len[i]);
     }
   }
 

@@ -15,7 +15,7 @@ export interface PassageStream {
   mask: Uint32Array;
   /** 1 when the token is a matched word (part of a marked span). */
   hit: Uint8Array;
-  /** 1 when a sentence / paragraph / zone boundary comes right before the token. */
+  /** 1: a sentence / paragraph / zone boundary comes right before the token; 2: the token is a phrase boundary gap piece. */
   brk: Uint8Array;
   /** UTF-8 bytes of the field text (Manticore compares limits with it). */
   docBytes: number;

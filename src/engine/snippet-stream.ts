@@ -19,8 +19,8 @@ export interface Piece {
   pos: number;
   /** For a matched word: the position just past its folded span; 0 otherwise. */
   openUntil: number;
-  /** Boundary (sentence / paragraph / zone) right before this piece. */
-  brk: boolean;
+  /** 1: a sentence / paragraph / zone boundary right before this piece; 2: a phrase boundary piece. */
+  brk: number;
   /** The enclosing zone from this piece on, when it changes here (emit_zones). */
   zone?: string;
 }
@@ -61,19 +61,29 @@ function runs(text: string, from: number, to: number, pos: number, out: Piece[])
   for (let i = from + 1; i < to; i++) {
     const c = isSpace(text.charCodeAt(i));
     if (c !== sp) {
-      out.push({ kind: PieceKind.Gap, start: s, end: i, pos, openUntil: 0, brk: false });
+      out.push({ kind: PieceKind.Gap, start: s, end: i, pos, openUntil: 0, brk: 0 });
       s = i;
       sp = c;
     }
   }
-  out.push({ kind: PieceKind.Gap, start: s, end: to, pos, openUntil: 0, brk: false });
+  out.push({ kind: PieceKind.Gap, start: s, end: to, pos, openUntil: 0, brk: 0 });
+}
+
+/** Runs, with the gap's last phrase_boundary character as a piece of its own (brk 2). */
+function boundaryRuns(text: string, from: number, to: number, pos: number, out: Piece[], isBoundary?: (cp: number) => boolean): void {
+  let b = -1;
+  if (isBoundary) for (let i = to - 1; i >= from && b < 0; i--) if (isBoundary(text.charCodeAt(i))) b = i;
+  if (b < 0) { runs(text, from, to, pos, out); return; }
+  if (b > from) runs(text, from, b, pos, out);
+  out.push({ kind: PieceKind.Gap, start: b, end: b + 1, pos, openUntil: 0, brk: 2 });
+  if (b + 1 < to) runs(text, b + 1, to, pos, out);
 }
 
 /**
  * Splits a gap into runs; `magic`: the text holds the stripper's marks (cut out); `tags`: HTML tags
  * become Tag pieces (retain mode).
  */
-function splitGap(text: string, from: number, to: number, pos: number, out: Piece[], tags: boolean, magic: boolean): void {
+function splitGap(text: string, from: number, to: number, pos: number, out: Piece[], tags: boolean, magic: boolean, isBoundary?: (cp: number) => boolean): void {
   if (from >= to) return;
   if (magic) {
     const part = text.slice(from, to);
@@ -81,23 +91,23 @@ function splitGap(text: string, from: number, to: number, pos: number, out: Piec
       let at = from;
       MAGIC_RE.lastIndex = 0;
       for (let m = MAGIC_RE.exec(part); m; m = MAGIC_RE.exec(part)) {
-        splitGap(text, at, from + m.index, pos, out, tags, false);
+        splitGap(text, at, from + m.index, pos, out, tags, false, isBoundary);
         at = from + m.index + m[0].length;
       }
-      splitGap(text, at, to, pos, out, tags, false);
+      splitGap(text, at, to, pos, out, tags, false, isBoundary);
       return;
     }
   }
-  if (!tags) { runs(text, from, to, pos, out); return; }
+  if (!tags) { boundaryRuns(text, from, to, pos, out, isBoundary); return; }
   let at = from;
   TAG_RE.lastIndex = 0;
   const part = text.slice(from, to);
   for (let m = TAG_RE.exec(part); m; m = TAG_RE.exec(part)) {
-    if (at < from + m.index) runs(text, at, from + m.index, pos, out);
-    out.push({ kind: PieceKind.Tag, start: from + m.index, end: from + m.index + m[0].length, pos, openUntil: 0, brk: false });
+    if (at < from + m.index) boundaryRuns(text, at, from + m.index, pos, out, isBoundary);
+    out.push({ kind: PieceKind.Tag, start: from + m.index, end: from + m.index + m[0].length, pos, openUntil: 0, brk: 0 });
     at = from + m.index + m[0].length;
   }
-  if (at < to) runs(text, at, to, pos, out);
+  if (at < to) boundaryRuns(text, at, to, pos, out, isBoundary);
 }
 
 /** Folded hit spans of one field: sorted keys -> map pos -> first position past its span. */
@@ -127,6 +137,8 @@ export interface StreamInput {
   tags: boolean;
   /** snippet_boundary: which marks split passages ('' = none). */
   boundary: '' | 'sentence' | 'paragraph' | 'zone';
+  /** The table's phrase_boundary characters (they split passages). */
+  isBoundary?: (cp: number) => boolean;
 }
 
 /** Mark kinds that split passages for each snippet_boundary (Manticore delivers kinds >= it). */
@@ -168,7 +180,7 @@ function placeMarks(ps: Piece[], marks: SpzMark[], boundary: StreamInput['bounda
       if (m.zone.startsWith('/')) stack.pop(); else stack.push(m.zone);
       if (k < ps.length) ps[k].zone = stack[stack.length - 1] ?? '';
     }
-    if (k < ps.length) ps[k].brk = true;
+    if (k < ps.length) ps[k].brk = 1;
   }
 }
 
@@ -180,12 +192,12 @@ export function buildStream(inp: StreamInput): FieldStream {
   let lastPos = 0;
   const magic = text.includes('\u0003') || text.includes('\u0004');
   for (const t of tokens) {
-    splitGap(text, at, t.start, lastPos, pieces, inp.tags, magic);
-    pieces.push({ kind: PieceKind.Word, start: t.start, end: t.end, pos: t.pos, openUntil: ends.get(t.pos) ?? 0, brk: false });
+    splitGap(text, at, t.start, lastPos, pieces, inp.tags, magic, inp.isBoundary);
+    pieces.push({ kind: PieceKind.Word, start: t.start, end: t.end, pos: t.pos, openUntil: ends.get(t.pos) ?? 0, brk: 0 });
     at = t.end;
     lastPos = t.pos;
   }
-  splitGap(text, at, text.length, lastPos, pieces, inp.tags, magic);
+  splitGap(text, at, text.length, lastPos, pieces, inp.tags, magic, inp.isBoundary);
   const counted = pieces.filter((p) => p.kind !== PieceKind.Tag);
   placeMarks(counted, marks, inp.boundary);
   const n = counted.length;
@@ -196,7 +208,7 @@ export function buildStream(inp: StreamInput): FieldStream {
   let w = 0;
   counted.forEach((p, i) => {
     ps.len[i] = cpLen(text, p.start, p.end);
-    ps.brk[i] = p.brk ? 1 : 0;
+    ps.brk[i] = p.brk;
     if (p.kind !== PieceKind.Word) return;
     ps.word[i] = 1;
     const ti = inp.termIndex[w++];

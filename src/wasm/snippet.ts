@@ -12,12 +12,14 @@ const OUT_WORDS = 4;
 const TOK_WORD = 1;
 const TOK_HIT = 2;
 const TOK_BREAK = 4;
+const TOK_PHRASE_BOUNDARY = 8;
 
 export interface PickStream {
   len: Int32Array;
   word: Uint8Array;
   mask: Uint32Array;
   hit: Uint8Array;
+  /** 1: boundary before the token; 2: a phrase boundary gap piece. */
   brk: Uint8Array;
   docBytes: number;
 }
@@ -78,7 +80,7 @@ export function pickPassagesWasm(inp: PickInput, core: Core = sharedCore()): Pic
   inp.streams.forEach((s, f) => {
     for (let i = 0; i < s.len.length; i++) {
       i32[t++] = s.len[i];
-      i32[t++] = (s.word[i] ? TOK_WORD : 0) | (s.hit[i] ? TOK_HIT : 0) | (s.brk[i] ? TOK_BREAK : 0);
+      i32[t++] = (s.word[i] ? TOK_WORD : 0) | (s.hit[i] ? TOK_HIT : 0) | (s.brk[i] === 1 ? TOK_BREAK : 0) | (s.brk[i] === 2 ? TOK_PHRASE_BOUNDARY : 0);
       i32[t++] = s.mask[i] | 0;
     }
     const l = inp.limits[f];

@@ -88,3 +88,15 @@ describe('option combinations', () => {
     expect(() => snippetOptions([{ name: 'snippet_boundary', value: 'line' }])).toThrow('unknown passage_boundary=line');
   });
 });
+
+describe('phrase boundaries', () => {
+  const settings = { phrase_boundary: 'U+002C', phrase_boundary_step: '100' };
+  const pb = { pipeline: createTextPipeline(settings), settings };
+  it('passages do not cross a phrase_boundary character', () => {
+    const o = snippetOptions([{ name: 'limit', value: 40 }, { name: 'around', value: 3 }, { name: 'snippet_separator', value: '|' }]);
+    const root = parseQuery('alpha', {}).root;
+    const text = 'one two three four five alpha, six seven eight nine ten eleven twelve';
+    const out = packSnippets(buildSnippets(root, [{ name: '', text }], o, pb, flags), o);
+    expect(out).toBe('| three four five <b>alpha</b>,|');
+  });
+});

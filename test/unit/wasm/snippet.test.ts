@@ -9,12 +9,13 @@ const field = (nTerms: number) => fc.array(fc.record({
   hit: fc.integer({ min: 0, max: 4 }),
   term: fc.integer({ min: 0, max: nTerms - 1 }),
   gaps: fc.integer({ min: 0, max: 2 }),
+  pb: fc.integer({ min: 0, max: 8 }),
   brk: fc.integer({ min: 0, max: 12 }),
 }), { minLength: 0, maxLength: 80 }).map((ws): PickStream => {
   const len: number[] = [], word: number[] = [], mask: number[] = [], hit: number[] = [], brk: number[] = [];
   let bytes = 0;
   for (const w of ws) {
-    for (let g = 0; g < w.gaps; g++) { len.push(1); word.push(0); mask.push(0); hit.push(0); brk.push(0); bytes++; }
+    for (let g = 0; g < w.gaps; g++) { len.push(1); word.push(0); mask.push(0); hit.push(0); brk.push(g === 0 && w.pb === 0 ? 2 : 0); bytes++; }
     const h = w.hit === 0 ? 1 : 0;
     len.push(w.len); word.push(1); hit.push(h); mask.push(h ? 1 << w.term : 0); brk.push(w.brk === 0 ? 1 : 0);
     bytes += w.len;
