@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { engineBench } from './engine.bench.js';
 import { sideBySideBench } from './side-by-side.bench.js';
+import { insertBench } from './insert.bench.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RESULTS = `${ROOT}bench/results`;
@@ -29,6 +30,10 @@ async function main() {
         console.log(table(r.queries as unknown as Record<string, unknown>[]));
       }
       writeFileSync(`${RESULTS}/engine.json`, JSON.stringify(res, null, 2));
+    } else if (name === 'insert') {
+      const res = await insertBench();
+      console.log(`\n## INSERT throughput, quarry vs Sphinx 2.2.11\n\n${table(res)}`);
+      writeFileSync(`${RESULTS}/insert.json`, JSON.stringify(res, null, 2));
     } else if (name === 'side-by-side') {
       const res = await sideBySideBench();
       console.log(`\n## quarry vs Sphinx 2.2.11\n\n${table(res)}`);

@@ -19,7 +19,7 @@ const BATCH = 1000;
 
 /** Runs one SQL statement on a peer; throws on an error reply. */
 type Exec = (sql: string) => Promise<void>;
-interface Peer { name: string; open(): Promise<{ exec: Exec; close(): Promise<void> }>; stop(): Promise<void> }
+export interface Peer { name: string; open(): Promise<{ exec: Exec; close(): Promise<void> }>; stop(): Promise<void> }
 
 /** POST /sql?mode=raw with node:http (undici's fetch costs the client more CPU than the server uses). */
 function post(agent: http.Agent, port: number, sql: string): Promise<void> {
@@ -38,9 +38,9 @@ function post(agent: http.Agent, port: number, sql: string): Promise<void> {
   });
 }
 
-interface QuarryServer { overHttp: Peer; overMysql: Peer; stop(): Promise<void> }
+export interface QuarryServer { overHttp: Peer; overMysql: Peer; stop(): Promise<void> }
 
-async function startQuarry(dir: string): Promise<QuarryServer> {
+export async function startQuarry(dir: string): Promise<QuarryServer> {
   const proc = spawn(process.execPath, [join(ROOT, 'bin/quarry.js'), 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [port, mysqlPort] = await new Promise<[number, number]>((resolve) => {
     let out = '';
@@ -74,7 +74,7 @@ async function startQuarry(dir: string): Promise<QuarryServer> {
   return { overHttp, overMysql, stop };
 }
 
-async function sphinxPeer(dir: string): Promise<Peer> {
+export async function sphinxPeer(dir: string): Promise<Peer> {
   const s = await startSphinx(dir, 19406);
   return {
     name: 'Sphinx 2.2.11 (SphinxQL)',
