@@ -42,7 +42,10 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
     case 'variables': return kv(variablesRows(settings, session));
     case 'status': return kv([['uptime', String(Math.floor(process.uptime()))], ['connections', '0'], ['version', String(systemVariable('version', settings))]]);
     case 'databases': return rows(stringColumns('Databases'), [['Manticore']]);
-    case 'threads': return rows(stringColumns('TID', 'Name', 'Proto', 'State', 'Connection from', 'ConnID', 'This/prev job time, s', 'CPU activity', 'Jobs done', 'Thread status', 'Info'), []);
+    case 'threads':
+      // One event loop serves every connection: the thread running this statement is the one to show.
+      return rows(stringColumns('TID', 'Name', 'Proto', 'State', 'Connection from', 'ConnID', 'This/prev job time, s', 'CPU activity', 'Jobs done', 'Thread status', 'Info'),
+        [[String(process.pid), 'work_0', 'sphinxql', 'query', '127.0.0.1', '1', '0', '0', '1', 'working', st.text]]);
     case 'plugins': return rows(stringColumns('Type', 'Name', 'Library', 'Users', 'Extra'), []);
     case 'collation': return rows(stringColumns('Collation', 'Charset', 'Id', 'Default', 'Compiled', 'Sortlen'), [['utf8mb4_general_ci', 'utf8mb4', '45', 'Yes', 'Yes', '1']]);
     case 'character_set': return rows(stringColumns('Charset', 'Description', 'Default collation', 'Maxlen'), [['utf8mb4', 'UTF-8 Unicode', 'utf8mb4_general_ci', '4']]);
@@ -52,7 +55,13 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
       if (!st.table) return rows(stringColumns('Name', 'Engine', 'Rows'), catalog.names().filter(like).map((n) => [n, 'rt', String(catalog.get(n)!.index.count())]));
       const t = catalog.get(st.table);
       if (!t) throw new SearchError('UNKNOWN_TABLE', `no such table '${st.table.toLowerCase()}'`);
-      return kv([['table_type', 'rt'], ['indexed_documents', String(t.index.count())]]);
+      const segs = t.index.segments;
+      return kv([
+        ['table_type', 'rt'], ['indexed_documents', String(t.index.count())],
+        ['ram_chunk_segments_count', String(segs.length)],
+        ['killed_documents', String(segs.reduce((n, g) => n + g.rows - g.live, 0))],
+        ['query_time_1min', '{"queries":0}'],
+      ]);
     }
     default: throw new SearchError('UNSUPPORTED', `SHOW ${st.what.toUpperCase()} is not supported`);
   }

@@ -84,3 +84,19 @@ describe('engine over SQL', () => {
     expect(ids[0] > 1n << 24n).toBe(true);
   });
 });
+
+describe('engine status statements', () => {
+  it('SHOW TABLE t STATUS counts documents, segments and killed rows; SHOW THREADS shows this statement', async () => {
+    await sql('CREATE TABLE t (title text)');
+    await sql("INSERT INTO t (id, title) VALUES (1,'a'),(2,'b')");
+    await sql("INSERT INTO t (id, title) VALUES (3,'c')");
+    await sql('DELETE FROM t WHERE id=1');
+    const status = new Map((await rowsOf('SHOW TABLE t STATUS')) as [string, string][]);
+    expect(status.get('indexed_documents')).toBe('2');
+    expect(status.get('killed_documents')).toBe('1');
+    expect(Number(status.get('ram_chunk_segments_count'))).toBeGreaterThanOrEqual(1);
+    const threads = await rowsOf('SHOW THREADS');
+    expect(threads).toHaveLength(1);
+    expect(threads[0][10]).toBe('SHOW THREADS');
+  });
+});
