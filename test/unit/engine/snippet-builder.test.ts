@@ -100,3 +100,27 @@ describe('phrase boundaries', () => {
     expect(out).toBe('| three four five <b>alpha</b>,|');
   });
 });
+
+describe('limits per field or per document, weight order', () => {
+  const root = parseQuery('red', {}).root;
+  const fields = [{ name: 'a', text: 'one two three red four five six seven eight nine ten' }, { name: 'b', text: 'alpha beta gamma red delta epsilon zeta eta theta iota' }];
+  const fromIndex = { ignoreFields: false, textFromIndex: true, packFields: false };
+  it('limits_per_field=0 applies the limit to the whole document, so a field may get nothing', () => {
+    const per = snippetOptions([{ name: 'limit', value: 20 }, { name: 'around', value: 2 }]);
+    const doc = snippetOptions([{ name: 'limit', value: 20 }, { name: 'around', value: 2 }, { name: 'limits_per_field', value: 0 }]);
+    const perOut = buildSnippets(root, fields, per, env, fromIndex);
+    const docOut = buildSnippets(root, fields, doc, env, fromIndex);
+    expect(perOut.map((f) => f.length)).toEqual([1, 1]);
+    expect(docOut.flat()).toHaveLength(1);
+    expect(packSnippets(docOut, doc)).toBe(' ... beta gamma <b>red</b> delta ... ');
+  });
+
+  it('weight_order emits the best passage first', () => {
+    const text = 'a red one and more words here then some more words and a big cat sat there';
+    const q = parseQuery('red | "big cat"', {}).root;
+    const pos = snippetOptions([{ name: 'limit', value: 60 }, { name: 'around', value: 1 }]);
+    const best = snippetOptions([{ name: 'limit', value: 60 }, { name: 'around', value: 1 }, { name: 'weight_order', value: 1 }]);
+    expect(packSnippets(buildSnippets(q, [{ name: '', text }], pos, env, flags), pos)).toBe('a <b>red</b> one  ...  a <b>big cat</b> sat ... ');
+    expect(packSnippets(buildSnippets(q, [{ name: '', text }], best, env, flags), best)).toBe(' ...  a <b>big cat</b> sat ... a <b>red</b> one  ... ');
+  });
+});
