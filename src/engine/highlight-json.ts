@@ -11,7 +11,7 @@ import { isJsonNumber, isJsonObject, type JsonObject, type JsonValue } from './j
 import type { RowsResult } from './result.js';
 import { parseSql, type SelectItem } from '../sql/index.js';
 import { buildSnippets, ordered } from './snippet-builder.js';
-import { checkSnippetOptions, setSnippetOption, SNIPPET_DEFAULTS, type SnippetOptions } from './snippet-options.js';
+import { checkSnippetOptions, isSnippetOption, setSnippetOption, SNIPPET_DEFAULTS, type SnippetOptions } from './snippet-options.js';
 import type { PassageLimits } from './snippet-passages.js';
 import type { Table } from './table.js';
 
@@ -47,6 +47,8 @@ function applyOption(o: SnippetOptions, name: string, v: JsonValue): void {
     throw badRequest('"limits_per_field" property value should be a boolean');
   }
   const target = SYNONYMS[name] ?? name;
+  // searchd reads the options it knows from the object and ignores other keys
+  if (!isSnippetOption(target)) return;
   const value = scalar(name, v);
   setSnippetOption(o, target, BOOLEAN.has(target) || typeof value === 'number' ? Number(value) : value);
 }

@@ -58,6 +58,11 @@ const OPTIONS: Record<string, [Key, Kind]> = {
   load_files_scattered: ['loadFilesScattered', 'bool'],
 };
 
+/** True for every option name setSnippetOption knows (aliases included). */
+export function isSnippetOption(name: string): boolean {
+  return name in OPTIONS || name === 'query_mode' || name === 'exact_phrase';
+}
+
 /** Options that are accepted for compatibility and checked, but change nothing. */
 const IGNORED_INT = new Set(['query_mode', 'exact_phrase', 'use_boundaries_', 'passage_id']);
 

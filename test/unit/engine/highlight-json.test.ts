@@ -67,3 +67,10 @@ describe('JSON highlight', () => {
     expect(r.rows.map((row) => row[h])).toEqual(['<b>pear</b>']);
   });
 });
+
+describe('JSON highlight options', () => {
+  it('ignores keys searchd does not read and accepts the Sphinx names', () => {
+    const spec = parseJsonHighlight(parse('{"require_field_match":true,"before_match":"[","after_match":"]","limit_snippets":2,"weight_order":true}') as JsonValue);
+    expect(spec.opts).toMatchObject({ beforeMatch: '[', afterMatch: ']', limitSnippets: 2, weightOrder: true });
+  });
+});
