@@ -38,7 +38,12 @@ export function resolveSnippetFile(name: string, prefix = config.prefix): string
   if (name === '') throw new SearchError('QUERY_ERROR', 'snippet file name is empty');
   const shown = prefix + name;
   if (name.includes('\0') || isAbsolute(name)) throw escapes(shown, prefix);
-  const root = realpathSync(resolve(prefix));
+  let root: string;
+  try {
+    root = realpathSync(resolve(prefix));
+  } catch {
+    throw new SearchError('QUERY_ERROR', `snippets_file_prefix '${prefix}' is not a readable directory`);
+  }
   const full = resolve(root, name);
   if (full !== root && !full.startsWith(root + sep)) throw escapes(shown, prefix);
   let real: string;

@@ -63,9 +63,11 @@ describe('CALL SNIPPETS load_files', () => {
     await expect(call("CALL SNIPPETS('leak.txt', 't', 'secret', 1 AS load_files_scattered)")).rejects.toThrow('escapes');
   });
 
-  it('is off without a configured prefix', async () => {
+  it('is off without a configured prefix, and fails cleanly on a missing prefix directory', async () => {
     configureSnippetFiles({ prefix: '' });
     await expect(call("CALL SNIPPETS('a.txt', 't', 'fox', 1 AS load_files)")).rejects.toThrow('snippets_file_prefix');
+    configureSnippetFiles({ prefix: join(root, 'missing/') });
+    await expect(call("CALL SNIPPETS('a.txt', 't', 'fox', 1 AS load_files)")).rejects.toThrow('is not a readable directory');
   });
 
   it('the pool returns every file in order whatever the thread count', async () => {
