@@ -19,6 +19,8 @@ export interface PassageStream {
   brk: Uint8Array;
   /** UTF-8 bytes of the field text (Manticore compares limits with it). */
   docBytes: number;
+  /** The same tokens in the core's layout, when the builder made them (copied in one go). */
+  packed?: Int32Array;
 }
 
 export interface PassageLimits { limit: number; limitWords: number; limitSnippets: number }

@@ -8,6 +8,13 @@ import type { SpzMark } from '../text/spz-marks.js';
 import { FIELD_SHIFT } from './snippet-match.js';
 import type { PassageStream } from './snippet-passages.js';
 
+/** The core's token layout (assembly/snippet/format.ts): | lengthCP | flags | keyword mask |. */
+const PACKED_WORDS = 3;
+const PACK_WORD = 1;
+const PACK_HIT = 2;
+const PACK_BREAK = 4;
+const PACK_PHRASE_BOUNDARY = 8;
+
 export const enum PieceKind { Word = 1, Gap = 0, Tag = 2 }
 
 export interface Piece {
@@ -206,15 +213,26 @@ export function buildStream(inp: StreamInput): FieldStream {
     brk: new Uint8Array(n), docBytes: utf8Bytes(text),
   };
   let w = 0;
-  counted.forEach((p, i) => {
-    ps.len[i] = cpLen(text, p.start, p.end);
+  // the same stream packed as the core reads it (one copy into WASM memory)
+  const packed = new Int32Array(n * PACKED_WORDS);
+  for (let i = 0; i < n; i++) {
+    const p = counted[i];
+    const len = cpLen(text, p.start, p.end);
+    ps.len[i] = len;
     ps.brk[i] = p.brk;
-    if (p.kind !== PieceKind.Word) return;
-    ps.word[i] = 1;
-    const ti = inp.termIndex[w++];
-    ps.hit[i] = p.openUntil ? 1 : 0;
-    ps.mask[i] = p.openUntil && ti >= 0 ? (1 << ti) >>> 0 : 0;
-  });
+    let flags = p.brk === 1 ? PACK_BREAK : p.brk === 2 ? PACK_PHRASE_BOUNDARY : 0;
+    if (p.kind === PieceKind.Word) {
+      ps.word[i] = 1;
+      const ti = inp.termIndex[w++];
+      ps.hit[i] = p.openUntil ? 1 : 0;
+      ps.mask[i] = p.openUntil && ti >= 0 ? (1 << ti) >>> 0 : 0;
+      flags |= PACK_WORD | (p.openUntil ? PACK_HIT : 0);
+    }
+    packed[i * PACKED_WORDS] = len;
+    packed[i * PACKED_WORDS + 1] = flags;
+    packed[i * PACKED_WORDS + 2] = ps.mask[i] | 0;
+  }
+  ps.packed = packed;
   return { text, pieces, counted, passage: ps };
 }
 

@@ -22,6 +22,8 @@ export interface PickStream {
   /** 1: boundary before the token; 2: a phrase boundary gap piece. */
   brk: Uint8Array;
   docBytes: number;
+  /** Optional: the tokens already in the core's layout (TOKEN_WORDS per token). */
+  packed?: Int32Array;
 }
 
 export interface PickLimits { limit: number; limitWords: number; limitSnippets: number }
@@ -78,7 +80,10 @@ export function pickPassagesWasm(inp: PickInput, core: Core = sharedCore()): Pic
   let t = tokPtr >>> 2;
   let first = 0;
   inp.streams.forEach((s, f) => {
-    for (let i = 0; i < s.len.length; i++) {
+    if (s.packed && s.packed.length === s.len.length * TOKEN_WORDS) {
+      i32.set(s.packed, t);
+      t += s.packed.length;
+    } else for (let i = 0; i < s.len.length; i++) {
       i32[t++] = s.len[i];
       i32[t++] = (s.word[i] ? TOK_WORD : 0) | (s.hit[i] ? TOK_HIT : 0) | (s.brk[i] === 1 ? TOK_BREAK : 0) | (s.brk[i] === 2 ? TOK_PHRASE_BOUNDARY : 0);
       i32[t++] = s.mask[i] | 0;
