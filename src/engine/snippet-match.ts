@@ -114,6 +114,13 @@ class Matcher {
       const hits = this.scan(ki, lim, t);
       return { ok: hits.length > 0, hits };
     }
+    if (t.exact) {
+      // `=word`: the form as written, not its stem
+      const form = t.text.toLowerCase();
+      const ki = this.keyword(`=${form}`, (tok) => tok.text === form);
+      const hits = this.scan(ki, lim, t);
+      return { ok: hits.length > 0, hits };
+    }
     const terms = this.ctx.normalize(t.text);
     if (!terms.length) return null;
     const lists = terms.map((w) => {
@@ -264,7 +271,7 @@ export function matchDocument(root: QueryNode, fields: MatchField[], ctx: MatchC
   return {
     hits: r && r.ok ? r.hits : [],
     termIndex,
-    termWeights: m.words.slice(0, MAX_KEYWORDS).map((w) => cpLength(w.replace(/[*?%]/g, ''))),
+    termWeights: m.words.slice(0, MAX_KEYWORDS).map((w) => cpLength(w.replace(/^=|[*?%]/g, ''))),
     foundMask: foundMask >>> 0,
   };
 }

@@ -54,3 +54,14 @@ describe('snippet matcher', () => {
     expect(marked('SPH*', text)).toEqual([['sphinx']]);
   });
 });
+
+describe('exact forms', () => {
+  it('=word marks only that form, a plain word every form with its stem', () => {
+    const sp = createTextPipeline({ morphology: 'stem_en' });
+    const doc = [{ name: 'body', tokens: sp.tokenize('running runs ran running') }];
+    const c = { normalize: (w: string) => sp.normalizeWord(w), ignoreFields: false, expandInfix: false, expandPrefix: false };
+    const words = (q: string) => { const r = matchDocument(parseQuery(q, {}).root, doc, c); return doc[0].tokens.filter((t) => r.hits.includes(t.pos)).map((t) => t.text); };
+    expect(words('=running')).toEqual(['running', 'running']);
+    expect(words('running')).toEqual(['running', 'runs', 'running']);
+  });
+});
