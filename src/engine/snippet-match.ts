@@ -63,6 +63,8 @@ function wildcardRe(pattern: string): RegExp {
 
 class Matcher {
   readonly words: string[] = [];
+  /** Keyword weights: the query word's length in codepoints as typed (Manticore's term weight). */
+  readonly weights: number[] = [];
   private readonly tests: ((t: Token) => boolean)[] = [];
   private readonly fieldEnds: number[];
 
@@ -74,10 +76,11 @@ class Matcher {
   }
 
   /** Registers a keyword (deduplicated by text) and returns its index. */
-  private keyword(word: string, test: (t: Token) => boolean): number {
+  private keyword(word: string, test: (t: Token) => boolean, weight: number): number {
     const at = this.words.indexOf(word);
     if (at >= 0) return at;
     this.words.push(word);
+    this.weights.push(weight);
     this.tests.push(test);
     return this.words.length - 1;
   }
@@ -110,14 +113,14 @@ class Matcher {
     if (t.wildcard) {
       const pat = t.text.toLowerCase();
       const re = wildcardRe(pat);
-      const ki = this.keyword(pat, (tok) => re.test(tok.text) || re.test(tok.term));
+      const ki = this.keyword(pat, (tok) => re.test(tok.text) || re.test(tok.term), cpLength(pat));
       const hits = this.scan(ki, lim, t);
       return { ok: hits.length > 0, hits };
     }
     if (t.exact) {
       // `=word`: the form as written, not its stem
       const form = t.text.toLowerCase();
-      const ki = this.keyword(`=${form}`, (tok) => tok.text === form);
+      const ki = this.keyword(`=${form}`, (tok) => tok.text === form, cpLength(form));
       const hits = this.scan(ki, lim, t);
       return { ok: hits.length > 0, hits };
     }
@@ -127,7 +130,7 @@ class Matcher {
       const folded = t.text.toLowerCase();
       const ki = this.keyword(w, (tok) => tok.term === w
         || (this.ctx.expandInfix && terms.length === 1 && tok.text.includes(folded))
-        || (this.ctx.expandPrefix && terms.length === 1 && tok.text.startsWith(folded)));
+        || (this.ctx.expandPrefix && terms.length === 1 && tok.text.startsWith(folded)), cpLength(terms.length === 1 ? folded : w));
       return this.scan(ki, lim, t);
     });
     if (lists.length === 1) return { ok: lists[0].length > 0, hits: lists[0] };
@@ -271,7 +274,7 @@ export function matchDocument(root: QueryNode, fields: MatchField[], ctx: MatchC
   return {
     hits: r && r.ok ? r.hits : [],
     termIndex,
-    termWeights: m.words.slice(0, MAX_KEYWORDS).map((w) => cpLength(w.replace(/^=|[*?%]/g, ''))),
+    termWeights: m.weights.slice(0, MAX_KEYWORDS),
     foundMask: foundMask >>> 0,
   };
 }
