@@ -12,7 +12,8 @@ import { next, setSegmentRows, sortByCost } from "./match";
 import { hitsReset } from "./hitbuf";
 import { filtersPrepare, filtersPass } from "./filters";
 import { topkReset, topkPush, topkDrain, sortDefault, sortClear, sortAdd } from "../rank/topk";
-import { scoreRow, setWeights, setQueryShape } from "../rank/rankers";
+import { scoreRow, setWeights, setQueryShape, prepareExpr } from "../rank/rankers";
+import { RANK_EXPR } from "./format";
 
 let total: u32 = 0;
 
@@ -32,6 +33,7 @@ export function evaluate(seg: usize, plan: usize, planLen: u32, k: u32, out: usi
   const numFields = hdr(blob, H_FIELDS);
   const root = pword(plan, P_ROOT);
   if (!prepare(plan, planLen, blob, root != 0)) return E_BAD_PLAN;
+  if (root != 0 && pword(plan, P_RANKER) == RANK_EXPR && !prepareExpr(plan, planLen, numFields)) return E_BAD_PLAN;
   const allow = <usize>pword(plan, P_ALLOW);
   topkReset(k);
   if (root == 0) {

@@ -4,7 +4,11 @@
 // | 0 magic "QPL1" | 1 ranker (RANK_*) | 2 flags (PF_*) | 3 numWeights | 4 weightsOff |
 // | 5 rootOff (0 = full scan) | 6 filtersOff | 7 numFilters | 8 sortOff | 9 numSortKeys |
 // | 10 allowPtr (host row-allow bitmap in linear memory, 0 = none) | 11 maxQpos (largest keyword
-// | qpos) | 12 numKeywords (distinct query words) | 13..15 reserved |
+// | qpos) | 12 numKeywords (distinct query words) | 13 exprOff (0 = none) | 14 exprLen |
+// | 15 exprFloat (1 = the expression is float-typed: its value is truncated) |
+// Expression section (RANK_EXPR), at exprOff: | queryWordCount | nq | idf[nq] (f32 bits, by qpos) |
+//   atom[nq] (per qpos: its keyword's first qpos) |
+//   then exprLen words of bytecode (rank/expr.ts).
 // Offsets are word indices into the plan. weights: numWeights i32 user field weights.
 //
 // Nodes, pre-order; every node starts | op | size (words of the whole subtree) |:
@@ -43,6 +47,9 @@ export const P_NSORT: u32 = 9;
 export const P_ALLOW: u32 = 10;
 export const P_MAXQPOS: u32 = 11;
 export const P_NQWORDS: u32 = 12;
+export const P_EXPR: u32 = 13;
+export const P_EXPR_LEN: u32 = 14;
+export const P_EXPR_FLOAT: u32 = 15;
 
 /** Query repeats a keyword: the proximity rankers take Manticore's HANDLE_DUPES path. */
 export const PF_DUPES: u32 = 1;
@@ -57,6 +64,8 @@ export const RANK_PROXIMITY: u32 = 4;
 export const RANK_MATCHANY: u32 = 5;
 export const RANK_FIELDMASK: u32 = 6;
 export const RANK_SPH04: u32 = 7;
+/** ranker=expr('...'): the plan's expression section gives the formula. */
+export const RANK_EXPR: u32 = 8;
 
 export const OP_TERM: u32 = 1;
 export const OP_AND: u32 = 2;

@@ -1,12 +1,13 @@
 // Rankers: the row weight from a matched node, as Manticore's ExtRanker_* / RankerState_* do.
 
-import { RANK_NONE, RANK_BM25, RANK_PROXIMITY_BM25, RANK_PROXIMITY, RANK_WORDCOUNT, RANK_FIELDMASK, RANK_SPH04, RANK_MATCHANY, PF_DUPES, PF_SINGLE_WORD } from "../plan/format";
+import { RANK_NONE, RANK_BM25, RANK_PROXIMITY_BM25, RANK_PROXIMITY, RANK_WORDCOUNT, RANK_FIELDMASK, RANK_SPH04, RANK_MATCHANY, RANK_EXPR, PF_DUPES, PF_SINGLE_WORD } from "../plan/format";
 import { sph04Rank, matchAnyRank } from "./sph04";
 import { nget, N_HLEN } from "../plan/node";
 import { nodeHits } from "../plan/hits";
 import { hitPos } from "../plan/hitbuf";
 import { tfidf, docFields, bm25Part } from "./score";
 import { computeLcs, lcsOf, MAX_FIELDS } from "./lcs";
+import { exprPrepare, exprRank } from "./expr-rank";
 
 /** Manticore's SPH_BM25_SCALE: LCS and field sums are scaled by it next to the BM25 part. */
 const SCALE: i32 = 1000;
@@ -23,6 +24,11 @@ export function setQueryShape(maxQ: u32, words: u32): void {
 /** Copies `n` user field weights; missing ones default to 1. */
 export function setWeights(p: usize, n: u32): void {
   for (let f: u32 = 0; f < MAX_FIELDS; f++) unchecked((weights[f] = f < n ? load<i32>(p + (<usize>f << 2)) : 1));
+}
+
+/** Reads the plan's expression section (RANK_EXPR); false when it is malformed. */
+export function prepareExpr(plan: usize, planLen: u32, numFields: u32): bool {
+  return exprPrepare(plan, planLen, weights, numFields, <u32>maxQpos, <u32>qwords);
 }
 
 /** Sum of user weights over the fields in `mask` (lowest 32); 1 when the mask is empty. */
@@ -45,6 +51,7 @@ export function scoreRow(node: usize, ranker: u32, flags: u32, numFields: u32): 
   if (ranker == RANK_NONE) return 1;
   const single = (flags & PF_SINGLE_WORD) != 0;
   const dupes = (flags & PF_DUPES) != 0;
+  if (ranker == RANK_EXPR) return exprRank(node, dupes);
   if (ranker == RANK_BM25 || (ranker == RANK_PROXIMITY_BM25 && single)) {
     return bm25Part(tfidf(node)) + weightSum(docFields(node)) * SCALE;
   }

@@ -15,7 +15,9 @@ import type { Condition } from '../sql/ast.js';
 /** Manticore's defaults: LIMIT 20 (src/sphinx.h m_iLimit), max_matches 1000 (DEFAULT_MAX_MATCHES). */
 export const DEFAULT_LIMIT = 20;
 export const DEFAULT_MAX_MATCHES = 1000;
-const RANKERS = new Set(['proximity_bm25', 'bm25', 'none', 'wordcount', 'proximity', 'matchany', 'fieldmask', 'sph04']);
+const RANKERS = new Set(['proximity_bm25', 'bm25', 'none', 'wordcount', 'proximity', 'matchany', 'fieldmask', 'sph04', 'expr']);
+/** OPTION idf flags (Manticore's sphinxql parser: normalized/plain, tfidf_normalized/tfidf_unnormalized). */
+const IDF_FLAGS = new Set(['normalized', 'plain', 'tfidf_normalized', 'tfidf_unnormalized']);
 
 export interface GlobalFlags { notTermsOnlyAllowed: boolean }
 
@@ -42,6 +44,18 @@ function sortKeys(table: Table, st: SelectStatement): SortKey[] {
   });
 }
 
+/** `idf='plain,tfidf_unnormalized'`: later flags of a pair win. */
+function idfOption(text: string): NonNullable<SearchRequest['idf']> {
+  const out: NonNullable<SearchRequest['idf']> = {};
+  for (const raw of text.split(',')) {
+    const flag = raw.trim().toLowerCase();
+    if (!IDF_FLAGS.has(flag)) throw new SearchError('QUERY_ERROR', `unknown flag ${flag} in option idf`);
+    if (flag === 'plain' || flag === 'normalized') out.plain = flag === 'plain';
+    else out.unnormalized = flag === 'tfidf_unnormalized';
+  }
+  return out;
+}
+
 /** Request options shared by SELECT, UPDATE and DELETE: ranker, field_weights, max_matches. */
 function applyOptions(req: SearchRequest, st: SelectStatement): void {
   const opts = optionMap(st.options);
@@ -50,6 +64,20 @@ function applyOptions(req: SearchRequest, st: SelectStatement): void {
     const name = ranker.kind === 'call' ? ranker.name : optionText(ranker).toLowerCase();
     if (!RANKERS.has(name)) throw new SearchError('UNSUPPORTED', `unknown ranker '${optionText(ranker)}'`);
     req.ranker = name as Ranker;
+    if (name === 'expr') {
+      if (ranker.kind !== 'call') throw new SearchError('QUERY_ERROR', 'ranker=expr requires an expression');
+      req.rankExpr = ranker.arg;
+    }
+  }
+  const idf = opts.get('idf');
+  if (idf) req.idf = idfOption(optionText(idf));
+  const iw = opts.get('index_weights');
+  if (iw && iw.kind === 'list') {
+    // the weight of the one table searched; tables not listed keep 1
+    for (const e of iw.entries) {
+      const w = requireNumber('index_weights', e.value);
+      if (st.tables.some((t) => t.toLowerCase() === e.name.toLowerCase())) req.indexWeight = Math.trunc(w);
+    }
   }
   const fw = opts.get('field_weights');
   if (fw && fw.kind === 'list') {

@@ -4,7 +4,7 @@
  * `_source`, options. `_score` is SQL weight().
  */
 import { finishQuery } from '../query/index.js';
-import type { Expr, NamedValue, OrderItem, SelectItem, SelectStatement } from '../sql/ast.js';
+import type { Expr, NamedValue, OptionValue, OrderItem, SelectItem, SelectStatement } from '../sql/ast.js';
 import type { SearchRequest } from '../index/types.js';
 import { SearchError } from '../util/errors.js';
 import { execSelect, type GlobalFlags } from './exec-select.js';
@@ -83,6 +83,15 @@ function selectItems(table: Table, source: SourceFilter): SelectItem[] {
   return items;
 }
 
+/** `"expr('sum(lcs)')"` -> a call (Manticore's sphSplitRankerCall, quotes around the argument dropped); else a name. */
+function rankerValue(v: string): OptionValue {
+  const m = /^([a-z]+)\((.*)\)$/is.exec(v);
+  if (!m) return { kind: 'ident', name: v.toLowerCase() };
+  const arg = m[2].trim();
+  const quoted = arg.length >= 2 && (arg[0] === "'" || arg[0] === '"') && arg[arg.length - 1] === arg[0];
+  return { kind: 'call', name: m[1].toLowerCase(), arg: quoted ? arg.slice(1, -1) : arg };
+}
+
 /** `options`: ranker, field_weights and max_matches, as SQL OPTION values. */
 function options(obj: JsonObject, sorted: OrderItem[]): NamedValue[] {
   const out: NamedValue[] = [];
@@ -95,7 +104,7 @@ function options(obj: JsonObject, sorted: OrderItem[]): NamedValue[] {
   if (opts === undefined) return out;
   if (!isJsonObject(opts)) throw shapeError('"options" property value should be an object');
   for (const [name, v] of Object.entries(opts)) {
-    if (name === 'ranker' && typeof v === 'string') out.push({ name, value: { kind: 'ident', name: v.toLowerCase() } });
+    if (name === 'ranker' && typeof v === 'string') out.push({ name, value: rankerValue(v) });
     if (name === 'field_weights' && isJsonObject(v)) {
       const entries = Object.entries(v).map(([field, w]) => {
         if (!isJsonNumber(w)) throw shapeError(`"${field}" property of "field_weights"' option should be numeric`);

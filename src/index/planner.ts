@@ -3,7 +3,7 @@
  * segment with terms resolved in that segment's dictionary. A term absent from a segment stays in
  * the plan as NO_TERM: it empties an AND there but still counts as a query word.
  */
-import type { Ranker } from './types.js';
+import type { Ranker, SearchRequest } from './types.js';
 import type { Segment } from './segment.js';
 import { NO_TERM, PF_DUPES, PF_SINGLE_WORD, RANKER_IDS, type PlanNode } from '../wasm/plan-format.js';
 import type { Analyzed, QNode } from './query-analyzer.js';
@@ -31,7 +31,7 @@ function supportedOp(op: string): 'and' | 'first' | null {
   return null;
 }
 
-export function planQuery(a: Analyzed, segments: Segment[], totalDocs: number, ranker: Ranker): PlannedQuery {
+export function planQuery(a: Analyzed, segments: Segment[], totalDocs: number, ranker: Ranker, idfOpt: SearchRequest['idf'] = {}): PlannedQuery {
   const cache = new Map<string, number[]>();
   const termsFor = (seg: Segment, kw: number): number[] => {
     const key = `${seg.id}:${kw}`;
@@ -59,7 +59,9 @@ export function planQuery(a: Analyzed, segments: Segment[], totalDocs: number, r
     }
     return { keyword: k.text, docs, hits };
   });
-  const idf = stats.map((s) => computeIdf(totalDocs, s.docs, a.keywords.length));
+  // tfidf_unnormalized: the idf is not divided by the keyword count (computeIdf skips 0)
+  const words = idfOpt.unnormalized ? 0 : a.keywords.length;
+  const idf = stats.map((s) => computeIdf(totalDocs, s.docs, words, idfOpt.plain ?? false));
   const flags = (a.dupes ? PF_DUPES : 0) | (a.singleWord ? PF_SINGLE_WORD : 0);
   return { analyzed: a, idf, stats, flags, ranker: RANKER_IDS[ranker], termsFor };
 }

@@ -9,6 +9,7 @@ import { runPlan } from '../wasm/segment-runner.js';
 import type { PlanSpec } from '../wasm/plan-format.js';
 import { analyzeQuery } from './query-analyzer.js';
 import { planQuery, segmentPlan, type PlannedQuery } from './planner.js';
+import { planExprSection } from './rank-expr-plan.js';
 import { placeAllowBitmap, splitFilters } from './attr-filters.js';
 import { compareValues, resolveSort, segmentSort, type ResolvedKey } from './sort-plan.js';
 
@@ -40,7 +41,8 @@ export function searchSegments(schema: IndexSchema, segments: Segment[], totalDo
   const query = req.query && req.query.kind !== 'empty' ? req.query : null;
   const ranked = query !== null;
   let planned: PlannedQuery | null = null;
-  if (query) planned = planQuery(analyzeQuery(query, schema.fields), segments, totalDocs, req.ranker);
+  if (query) planned = planQuery(analyzeQuery(query, schema.fields), segments, totalDocs, req.ranker, req.idf);
+  const expr = planned && req.ranker === 'expr' ? planExprSection(req.rankExpr ?? '', planned) : undefined;
   const filters = splitFilters(schema, req.filters);
   const keys = resolveSort(schema, req.sort.length || !ranked ? req.sort : [{ attr: 'weight()', desc: true }]);
   const window = Math.max(0, Math.min(req.offset + req.limit, req.maxMatches));
@@ -57,11 +59,12 @@ export function searchSegments(schema: IndexSchema, segments: Segment[], totalDo
         ranker: planned?.ranker ?? 0, flags: planned?.flags ?? 0, weights,
         root: planned ? segmentPlan(planned, seg) : null,
         filters: filters.core, sort: segmentSort(keys, seg, owned), allowPtr,
-        maxQpos: planned?.analyzed.maxQpos ?? 0, numKeywords: planned?.analyzed.keywords.length ?? 0,
+        maxQpos: planned?.analyzed.maxQpos ?? 0, numKeywords: planned?.analyzed.keywords.length ?? 0, expr,
       };
       const top = runPlan(seg.core, seg.descPtr, encodePlan(spec), window);
       totalFound += top.total;
-      for (let i = 0; i < top.rowIds.length; i++) candidates.push({ seg, order, row: top.rowIds[i], weight: top.weights[i] });
+      const scale = ranked ? req.indexWeight ?? 1 : 1;
+      for (let i = 0; i < top.rowIds.length; i++) candidates.push({ seg, order, row: top.rowIds[i], weight: top.weights[i] * scale });
     } finally {
       for (const p of owned) seg.core.free(p);
     }

@@ -36,7 +36,7 @@ export interface DocInput {
   attrs: AttrValue[];
 }
 
-export type Ranker = 'proximity_bm25' | 'bm25' | 'none' | 'wordcount' | 'proximity' | 'matchany' | 'fieldmask' | 'sph04';
+export type Ranker = 'proximity_bm25' | 'bm25' | 'none' | 'wordcount' | 'proximity' | 'matchany' | 'fieldmask' | 'sph04' | 'expr';
 
 /** An attribute filter; `attr` may be 'id'. Values are of the attribute's kind (bigint for id/bigint). */
 export type Filter =
@@ -61,6 +61,12 @@ export interface SearchRequest {
   limit: number;
   /** Caps the window (offset+limit); Manticore's max_matches, default 1000. */
   maxMatches: number;
+  /** ranker 'expr': the formula of `ranker=expr('...')`. */
+  rankExpr?: string;
+  /** OPTION idf: 'plain' uses log(N/n) instead of log((N-n+1)/n); 'unnormalized' skips the division by the keyword count. */
+  idf?: { plain?: boolean; unnormalized?: boolean };
+  /** OPTION index_weights: this table's weight, multiplying every row's weight (default 1). */
+  indexWeight?: number;
 }
 
 export interface Hit { docId: bigint; weight: number }

@@ -56,5 +56,17 @@ export function encodePlan(spec: PlanSpec): Uint32Array {
   out[10] = spec.allowPtr >>> 0;
   out[11] = spec.maxQpos;
   out[12] = spec.numKeywords ?? 0;
+  if (spec.expr) {
+    out[13] = out.length;
+    out[14] = spec.expr.code.length;
+    out[15] = spec.expr.float ? 1 : 0;
+    out.push(spec.expr.queryWordCount, spec.expr.qposIdf.length);
+    for (const v of spec.expr.qposIdf) {
+      f32[0] = v;
+      out.push(f32bits[0]);
+    }
+    for (const a of spec.expr.qposAtom) out.push(a);
+    for (const w of spec.expr.code) out.push(w >>> 0);
+  }
   return Uint32Array.from(out);
 }

@@ -4,7 +4,7 @@ export const PLAN_MAGIC = 0x314c5051;
 export const PLAN_HEADER_WORDS = 16;
 
 export const RANKER_IDS = {
-  proximity_bm25: 0, bm25: 1, none: 2, wordcount: 3, proximity: 4, matchany: 5, fieldmask: 6, sph04: 7,
+  proximity_bm25: 0, bm25: 1, none: 2, wordcount: 3, proximity: 4, matchany: 5, fieldmask: 6, sph04: 7, expr: 8,
 } as const;
 
 export const PF_DUPES = 1;
@@ -74,6 +74,19 @@ export interface PlanSortKey {
   desc: boolean;
 }
 
+/** ranker=expr('...'): the compiled formula and the per-query values its factors need. */
+export interface PlanExpr {
+  code: number[];
+  /** The formula is float-typed: the core truncates its value. */
+  float: boolean;
+  /** Distinct non-excluded query words (query_word_count, exact_order). */
+  queryWordCount: number;
+  /** idf by query position (index 0 unused). */
+  qposIdf: number[];
+  /** Per query position: the first position of its keyword (repeated keywords share one). */
+  qposAtom: number[];
+}
+
 export interface PlanSpec {
   ranker: number;
   flags: number;
@@ -89,4 +102,6 @@ export interface PlanSpec {
   maxQpos: number;
   /** Distinct query keywords (matchany). */
   numKeywords?: number;
+  /** The expression ranker's section (ranker = RANKER_IDS.expr). */
+  expr?: PlanExpr;
 }

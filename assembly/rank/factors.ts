@@ -1,0 +1,219 @@
+// Ranking factors of one matched row for the expression ranker, from its hit stream, as
+// Manticore's RankerState_Expr_fn::Update / FinalizeDocFactors (src/sphinxsearch.cpp) fill them.
+
+import { FIELD_END_BIT, POS_MASK } from "../util/codes";
+import { hitPos, hitQpos, hitSpan, hitWeight } from "../plan/hitbuf";
+
+/** Fields tracked per row; Manticore's masks and field_mask cover the same first 32 fields. */
+export const XF_FIELDS: u32 = 32;
+/** Query positions tracked (word masks are 32 bits wide, as Manticore's DWORD masks). */
+export const XF_QPOS: u32 = 32;
+
+export const lcs = new StaticArray<u8>(XF_FIELDS);
+export const hitCount = new StaticArray<u32>(XF_FIELDS);
+export const wordMask = new StaticArray<u32>(XF_FIELDS);
+export const tfIdf = new StaticArray<f32>(XF_FIELDS);
+export const minIdf = new StaticArray<f32>(XF_FIELDS);
+export const maxIdf = new StaticArray<f32>(XF_FIELDS);
+export const sumIdf = new StaticArray<f32>(XF_FIELDS);
+export const minHitPos = new StaticArray<i32>(XF_FIELDS);
+export const minBestSpanPos = new StaticArray<i32>(XF_FIELDS);
+/** Per query position: hits counted on the row (bm25a). */
+export const qposTf = new StaticArray<u32>(XF_QPOS);
+export let matchedFields: u32 = 0;
+export let exactHit: u32 = 0;
+export let exactOrder: u32 = 0;
+export let docWordMask: u32 = 0;
+
+/** Per-query inputs: idf by query position, each position's keyword's first position, the distinct keyword count. */
+export const qposIdf = new StaticArray<f32>(XF_QPOS);
+export const qposAtom = new StaticArray<u32>(XF_QPOS);
+/** Duplicate-keyword path: the last hitpos counted per keyword (index 0: any keyword). */
+const termsHit = new StaticArray<u32>(XF_QPOS);
+let maxQpos: i32 = 0;
+let queryWords: i32 = 0;
+
+export function setFactorQuery(maxQ: u32, words: u32): void {
+  maxQpos = <i32>maxQ;
+  queryWords = <i32>words;
+}
+
+function reset(): void {
+  for (let f: u32 = 0; f < XF_FIELDS; f++) {
+    unchecked((lcs[f] = 0));
+    unchecked((hitCount[f] = 0));
+    unchecked((wordMask[f] = 0));
+    unchecked((tfIdf[f] = 0));
+    unchecked((minIdf[f] = f32.MAX_VALUE));
+    unchecked((maxIdf[f] = -f32.MAX_VALUE));
+    unchecked((sumIdf[f] = 0));
+    unchecked((minHitPos[f] = 0));
+    unchecked((minBestSpanPos[f] = 0));
+  }
+  for (let q: u32 = 0; q < XF_QPOS; q++) unchecked((qposTf[q] = 0));
+  matchedFields = 0;
+  exactHit = 0;
+  exactOrder = 0;
+  docWordMask = 0;
+}
+
+/** Manticore's UpdateFreq: per-field counters of one (query word, field) hit. */
+function updateFreq(q: u32, f: u32): void {
+  if (q >= XF_QPOS) return;
+  const idf = unchecked(qposIdf[q]);
+  const bit: u32 = 1 << q;
+  if ((unchecked(wordMask[f]) & bit) == 0) unchecked((sumIdf[f] += idf));
+  if (idf < unchecked(minIdf[f])) unchecked((minIdf[f] = idf));
+  if (idf > unchecked(maxIdf[f])) unchecked((maxIdf[f] = idf));
+  unchecked((hitCount[f] += 1));
+  unchecked((wordMask[f] |= bit));
+  docWordMask |= bit;
+  unchecked((tfIdf[f] += idf));
+  unchecked((qposTf[q] += 1));
+}
+
+// LCS state of the row being scanned (both paths), as RankerState_Expr_fn's members
+let cur: u8 = 0;
+let expDelta: i32 = -1;
+let lastHit: i32 = -1;
+let curPos: u32 = 0;
+let tailPos: u32 = 0;
+let tailMask: u32 = 0;
+let curMask: u32 = 0;
+let spanStart: i32 = 0;
+
+/** The unique-keywords LCS step; also sets exact_hit. */
+function lcsUnique(h: u32, f: u32, pos: i32, pwf: i32, q: u32, isEnd: bool): void {
+  const delta = pwf - <i32>q;
+  if (delta == expDelta) {
+    if (pwf > lastHit) cur = <u8>(<u32>cur + hitWeight(h));
+    if (isEnd && <i32>q == maxQpos && pos == maxQpos) exactHit |= <u32>1 << f;
+  } else {
+    if (pwf > lastHit) cur = <u8>hitWeight(h);
+    if (pos == 1 && isEnd && maxQpos == 1) exactHit |= <u32>1 << f;
+  }
+  if (cur > unchecked(lcs[f])) {
+    unchecked((lcs[f] = cur));
+    // the first hit of a field starts the span; later ones end a span of `cur` words
+    unchecked((minBestSpanPos[f] = minBestSpanPos[f] == 0 ? pos : pos - <i32>cur + 1));
+  }
+  expDelta = delta + <i32>hitSpan(h) - 1;
+  lastHit = pwf;
+}
+
+/** The repeated-keywords (HANDLE_DUPES) LCS step: query-position masks per hitpos. */
+function lcsDupes(h: u32, f: u32, pos: i32, pwf: u32, q: u32, isEnd: bool): void {
+  const weight = hitWeight(h);
+  if (curPos >>> 24 != f) {
+    curPos = 0;
+    tailPos = 0;
+    curMask = 0;
+    cur = 0;
+  }
+  if (pwf != curPos) {
+    if (cur < 2) {
+      tailPos = curPos;
+      tailMask = curMask;
+      cur = 1;
+    }
+    curMask = 0;
+    curPos = pwf;
+    if (<u32>unchecked(lcs[f]) < weight) {
+      unchecked((lcs[f] = <u8>weight));
+      unchecked((minBestSpanPos[f] = pos));
+      spanStart = pos;
+    }
+  }
+  curMask |= q < 32 ? <u32>1 << q : 0;
+  const delta = <i32>(curPos - tailPos);
+  if (delta != 0 && delta < 32 && ((curMask >>> <u32>delta) & tailMask) != 0) {
+    tailMask = q < 32 ? <u32>1 << q : 0;
+    tailPos = curPos;
+    cur = <u8>(<u32>cur + weight);
+    curMask = 0;
+    if (cur > unchecked(lcs[f])) {
+      unchecked((lcs[f] = cur));
+      unchecked((minBestSpanPos[f] = spanStart));
+    }
+  }
+  if (delta == expDelta) {
+    if (isEnd && <i32>q == maxQpos && pos == maxQpos) exactHit |= <u32>1 << f;
+  } else if (pos == 1 && isEnd && maxQpos == 1) exactHit |= <u32>1 << f;
+  expDelta = delta + <i32>hitSpan(h) - 1;
+}
+
+/** Counts a hit's words once per hitpos and keyword (the duplicate path maps positions to keywords). */
+function countWords(h: u32, f: u32, q: u32, dupes: bool): void {
+  const hp = hitPos(h);
+  const n: u32 = hitWeight(h) == 0 ? 1 : hitWeight(h);
+  for (let k: u32 = 0; k < n; k++) {
+    let qq = q + k;
+    if (qq >= XF_QPOS) return;
+    if (dupes) {
+      qq = unchecked(qposAtom[qq]);
+      if (qq >= XF_QPOS) continue;
+      const seen = unchecked(termsHit[qq]) == hp || (k == 0 && unchecked(termsHit[0]) == hp);
+      unchecked((termsHit[qq] = hp));
+      if (k == 0) unchecked((termsHit[0] = hp));
+      if (seen) continue;
+    }
+    updateFreq(qq, f);
+  }
+}
+
+/** Fills every factor from hits [start, start+n) of a row. */
+export function computeFactors(start: u32, n: u32, dupes: bool): void {
+  reset();
+  cur = 0;
+  expDelta = -1;
+  lastHit = -1;
+  curPos = 0;
+  tailPos = 0;
+  tailMask = 0;
+  curMask = 0;
+  spanStart = 0;
+  for (let q: u32 = 0; q < XF_QPOS; q++) unchecked((termsHit[q] = 0xffffffff));
+  let lastField: i32 = -1;
+  let lastQpos: i32 = 0;
+  let orderWords: i32 = 0;
+  for (let h = start; h < start + n; h++) {
+    const hp = hitPos(h);
+    const f = hp >>> 24;
+    if (f >= XF_FIELDS) continue;
+    const pos = <i32>(hp & POS_MASK);
+    const q = hitQpos(h);
+    const isEnd = (hp & FIELD_END_BIT) != 0;
+    if (dupes) lcsDupes(h, f, pos, hp & ~FIELD_END_BIT, q, isEnd);
+    else lcsUnique(h, f, pos, <i32>(hp & ~FIELD_END_BIT), q, isEnd);
+    matchedFields |= <u32>1 << f;
+    countWords(h, f, q, dupes);
+    if (unchecked(minHitPos[f]) == 0) unchecked((minHitPos[f] = pos));
+    if (<i32>f != lastField) {
+      lastQpos = 0;
+      orderWords = 0;
+      lastField = <i32>f;
+    }
+    if (<i32>q == lastQpos + 1) {
+      if (++orderWords == queryWords) exactOrder |= <u32>1 << f;
+      lastQpos++;
+    }
+  }
+  for (let f: u32 = 0; f < XF_FIELDS; f++) {
+    unchecked((wordMask[f] = <u32>popcnt(wordMask[f])));
+    if (unchecked(minIdf[f]) > unchecked(maxIdf[f])) {
+      unchecked((minIdf[f] = 0));
+      unchecked((maxIdf[f] = 0));
+    }
+  }
+  docWordMask = <u32>popcnt(docWordMask);
+}
+
+/** Manticore's BM25A: Σ tf/(tf + k1*(1 - b + b*dl/avgdl))*idf over query words, + 0.5. */
+export function bm25a(k1: f32, b: f32, dl: f32, avgdl: f32): f32 {
+  let s: f32 = 0;
+  for (let q: i32 = 1; q <= maxQpos && q < <i32>XF_QPOS; q++) {
+    const tf = <f32>unchecked(qposTf[q]);
+    s += tf / (tf + k1 * (<f32>1 - b + b * dl / avgdl)) * unchecked(qposIdf[q]);
+  }
+  return s + <f32>0.5;
+}

@@ -1,0 +1,251 @@
+/**
+ * Compiles a ranking expression to the core's bytecode (assembly/rank/expr.ts). Types follow
+ * Manticore's expression parser: integer factors and constants stay i32 (IntEval) until a float
+ * operand, `/` or a float function makes the node float (Eval, f32); a float formula is truncated.
+ */
+import { SearchError } from '../util/errors.js';
+import { parseRankExpr, type RExpr } from './rank-expr-parse.js';
+
+/** Opcodes, word for word as assembly/rank/expr.ts. */
+export const X = {
+  CONST_I: 1, CONST_F: 2, FACTOR: 3, ADD_I: 10, SUB_I: 11, MUL_I: 12, MOD_I: 13, ADD_F: 14, SUB_F: 15,
+  MUL_F: 16, DIV_F: 17, NEG_I: 18, NEG_F: 19, I2F: 20, F2I: 21, CMP_I: 22, CMP_F: 23, AND: 24, OR: 25,
+  NOT: 26, MIN_I: 27, MAX_I: 28, MIN_F: 29, MAX_F: 30, ABS_I: 31, ABS_F: 32, IF: 33, MATH_F: 34,
+  POW_F: 35, SUM_I: 40, SUM_F: 41, TOP_I: 42, TOP_F: 43, BM25A: 44,
+} as const;
+
+/** Factor ids and types; field-level ones must sit inside sum() / top(). */
+const FACTORS: Record<string, { id: number; float: boolean; field: boolean }> = {
+  lcs: { id: 0, float: false, field: true },
+  user_weight: { id: 1, float: false, field: true },
+  hit_count: { id: 2, float: false, field: true },
+  word_count: { id: 3, float: false, field: true },
+  tf_idf: { id: 4, float: true, field: true },
+  min_idf: { id: 5, float: true, field: true },
+  max_idf: { id: 6, float: true, field: true },
+  sum_idf: { id: 7, float: true, field: true },
+  min_hit_pos: { id: 8, float: false, field: true },
+  min_best_span_pos: { id: 9, float: false, field: true },
+  exact_hit: { id: 10, float: false, field: true },
+  // Manticore does not require exact_order inside an aggregate (CheckEnter omits it)
+  exact_order: { id: 11, float: false, field: false },
+  bm25: { id: 20, float: false, field: false },
+  max_lcs: { id: 21, float: false, field: false },
+  field_mask: { id: 22, float: false, field: false },
+  query_word_count: { id: 23, float: false, field: false },
+  doc_word_count: { id: 24, float: false, field: false },
+};
+
+const CMP: Record<string, number> = { '<': 0, '>': 1, '<=': 2, '>=': 3, '=': 4, '!=': 5 };
+const MATH: Record<string, number> = { ln: 0, log2: 1, log10: 2, sqrt: 3, exp: 4 };
+/** The core's evaluation stack (assembly/rank/expr.ts STACK). */
+export const MAX_STACK = 64;
+/** Manticore's bm25a()/bm25f() parameter clamps: k1 >= 0.001, 0 <= b <= 1. */
+const MIN_K1 = 0.001;
+
+export interface CompiledRankExpr { code: number[]; float: boolean }
+
+const f32 = new Float32Array(1);
+const bits = new Uint32Array(f32.buffer);
+function fbits(v: number): number {
+  f32[0] = v;
+  return bits[0];
+}
+
+function err(msg: string): never {
+  throw new SearchError('QUERY_ERROR', msg);
+}
+
+function constValue(e: RExpr, fn: string): number {
+  if (e.k === 'num') return e.v;
+  if (e.k === 'un' && e.op === '-' && e.a.k === 'num') return -e.a.v;
+  return err(`${fn}() requires constant arguments`);
+}
+
+class Compiler {
+  code: number[] = [];
+  depth = 0;
+  maxDepth = 0;
+  inAggregate = false;
+
+  grow(n: number): void {
+    this.depth += n;
+    this.maxDepth = Math.max(this.maxDepth, this.depth);
+  }
+
+  /** Whether a node is float-typed. */
+  isFloat(e: RExpr): boolean {
+    switch (e.k) {
+      case 'num': return e.float;
+      case 'id': return FACTORS[e.name]?.float ?? false;
+      case 'map': return false;
+      case 'un': return e.op === '-' && this.isFloat(e.a);
+      case 'bin':
+        if (e.op === '/') return true;
+        if (e.op in CMP || e.op === 'and' || e.op === 'or') return false;
+        return this.isFloat(e.a) || this.isFloat(e.b);
+      case 'call': return this.callFloat(e);
+    }
+  }
+
+  callFloat(e: Extract<RExpr, { k: 'call' }>): boolean {
+    const n = e.name;
+    if (n === 'bm25a' || n === 'bm25f' || n === 'pow' || n in MATH) return true;
+    if (n === 'sum' || n === 'top' || n === 'abs') return e.args.length > 0 && this.isFloat(e.args[0]);
+    if (n === 'min' || n === 'max') return e.args.some((a) => this.isFloat(a));
+    if (n === 'if') return e.args.slice(1).some((a) => this.isFloat(a));
+    return false;
+  }
+
+  /** Emits `e` leaving one value of the wanted kind on the stack. */
+  emit(e: RExpr, float: boolean): void {
+    if (!float && this.isFloat(e)) {
+      this.emit(e, true);
+      this.code.push(X.F2I);
+      return;
+    }
+    switch (e.k) {
+      case 'num':
+        this.code.push(float ? X.CONST_F : X.CONST_I, float ? fbits(e.v) : Math.trunc(e.v) >>> 0);
+        this.grow(1);
+        return;
+      case 'id': return this.factor(e.name, float);
+      case 'map': return err('argument 1 to expression must be scalar (integer or float)');
+      case 'un':
+        if (e.op === 'not') {
+          this.emit(e.a, this.isFloat(e.a));
+          this.code.push(X.NOT);
+          if (float) this.code.push(X.I2F);
+          return;
+        }
+        this.emit(e.a, float);
+        this.code.push(float ? X.NEG_F : X.NEG_I);
+        return;
+      case 'bin': return this.binary(e, float);
+      case 'call': return this.call(e, float);
+    }
+  }
+
+  factor(name: string, float: boolean): void {
+    if (name === 'weight') err('ranking expression must not refer to WEIGHT()');
+    const f = FACTORS[name];
+    if (!f) err(`unknown column: ${name}`);
+    if (f.field && !this.inAggregate) err('field factors must only occur within field aggregation functions in ranking expression');
+    this.code.push(X.FACTOR, f.id);
+    this.grow(1);
+    if (float && !f.float) this.code.push(X.I2F);
+  }
+
+  binary(e: Extract<RExpr, { k: 'bin' }>, float: boolean): void {
+    if (e.op in CMP || e.op === 'and' || e.op === 'or') {
+      const operandsFloat = this.isFloat(e.a) || this.isFloat(e.b);
+      this.emit(e.a, operandsFloat);
+      this.emit(e.b, operandsFloat);
+      if (e.op in CMP) this.code.push(operandsFloat ? X.CMP_F : X.CMP_I, CMP[e.op]);
+      else this.code.push(e.op === 'and' ? X.AND : X.OR);
+      this.depth--;
+      if (float) this.code.push(X.I2F);
+      return;
+    }
+    if (e.op === '%') {
+      this.emit(e.a, false);
+      this.emit(e.b, false);
+      this.code.push(X.MOD_I);
+      this.depth--;
+      if (float) this.code.push(X.I2F);
+      return;
+    }
+    this.emit(e.a, float);
+    this.emit(e.b, float);
+    this.depth--;
+    const ops = float ? { '+': X.ADD_F, '-': X.SUB_F, '*': X.MUL_F, '/': X.DIV_F } : { '+': X.ADD_I, '-': X.SUB_I, '*': X.MUL_I, '/': X.DIV_F };
+    this.code.push(ops[e.op as '+' | '-' | '*' | '/']);
+  }
+
+  arity(e: Extract<RExpr, { k: 'call' }>, n: number): void {
+    if (e.args.length !== n) err(`${e.name.toUpperCase()}() called with ${e.args.length} args, ${n} args expected`);
+  }
+
+  call(e: Extract<RExpr, { k: 'call' }>, float: boolean): void {
+    const n = e.name;
+    if (n === 'weight') err('ranking expression must not refer to WEIGHT()');
+    if (n === 'sum' || n === 'top') return this.aggregate(e, float);
+    if (n === 'bm25a') return this.bm25a(e);
+    if (n === 'bm25f') return this.bm25f(e);
+    if (n === 'min' || n === 'max') {
+      this.arity(e, 2);
+      e.args.forEach((a) => this.emit(a, float));
+      this.depth--;
+      this.code.push(n === 'min' ? (float ? X.MIN_F : X.MIN_I) : (float ? X.MAX_F : X.MAX_I));
+      return;
+    }
+    if (n === 'abs') {
+      this.arity(e, 1);
+      this.emit(e.args[0], float);
+      this.code.push(float ? X.ABS_F : X.ABS_I);
+      return;
+    }
+    if (n === 'if') {
+      this.arity(e, 3);
+      this.emit(e.args[0], this.isFloat(e.args[0]));
+      this.emit(e.args[1], float);
+      this.emit(e.args[2], float);
+      this.depth -= 2;
+      this.code.push(X.IF);
+      return;
+    }
+    if (n in MATH || n === 'pow') {
+      this.arity(e, n === 'pow' ? 2 : 1);
+      e.args.forEach((a) => this.emit(a, true));
+      if (n === 'pow') {
+        this.depth--;
+        this.code.push(X.POW_F);
+      } else this.code.push(X.MATH_F, MATH[n]);
+      return;
+    }
+    err(`unknown function '${n}'`);
+  }
+
+  aggregate(e: Extract<RExpr, { k: 'call' }>, float: boolean): void {
+    if (this.inAggregate) err('field aggregates can not be nested in ranking expression');
+    this.arity(e, 1);
+    this.inAggregate = true;
+    const head = this.code.length;
+    const top = e.name === 'top';
+    this.code.push(float ? (top ? X.TOP_F : X.SUM_F) : (top ? X.TOP_I : X.SUM_I), 0);
+    this.emit(e.args[0], float);
+    this.code[head + 1] = this.code.length - head - 2;
+    this.inAggregate = false;
+  }
+
+  bm25a(e: Extract<RExpr, { k: 'call' }>): void {
+    if (e.args.length !== 2 && e.args.length !== 3) err(`BM25A() requires 2 argument(s), not ${e.args.length}`);
+    const k1 = Math.max(constValue(e.args[0], 'BM25A'), MIN_K1);
+    const b = Math.min(Math.max(constValue(e.args[1], 'BM25A'), 0), 1);
+    this.code.push(X.BM25A, fbits(k1), fbits(b));
+    this.grow(1);
+  }
+
+  /**
+   * BM25F needs per-field average lengths, which Manticore has only with index_field_lengths=1;
+   * without them every field's term is skipped and the value is its constant 0.5.
+   */
+  bm25f(e: Extract<RExpr, { k: 'call' }>): void {
+    if (e.args.length !== 2 && e.args.length !== 3) err(`BM25F() requires 2 argument(s), not ${e.args.length}`);
+    constValue(e.args[0], 'BM25F');
+    constValue(e.args[1], 'BM25F');
+    if (e.args.length === 3 && e.args[2].k !== 'map') err('argument 3 to BM25F() must be a map of constants');
+    this.code.push(X.CONST_F, fbits(0.5));
+    this.grow(1);
+  }
+}
+
+/** Compiles `src`; throws Manticore's error texts. */
+export function compileRankExpr(src: string): CompiledRankExpr {
+  const tree = parseRankExpr(src);
+  const c = new Compiler();
+  const float = c.isFloat(tree);
+  c.emit(tree, float);
+  if (c.maxDepth > MAX_STACK) err('ranking expression is too complex');
+  return { code: c.code, float };
+}

@@ -1,0 +1,80 @@
+// Ranking options through SQL and JSON: ranker=expr('...'), idf, index_weights, options.ranker.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'lossless-json';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newSession, openEngine, type Engine, type JsonValue, type RowsResult } from '../../../src/engine/index.js';
+
+let dir: string;
+let engine: Engine;
+const session = newSession();
+
+async function rows(text: string): Promise<[bigint, number][]> {
+  const out = await engine.execute(text, session);
+  const r = out[out.length - 1] as RowsResult;
+  if (r.kind !== 'rows') throw new Error(JSON.stringify(r));
+  return r.rows.map((x) => [x[0] as bigint, Number(x[1])]);
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-rank-'));
+  engine = await openEngine({ dataDir: dir });
+  await engine.execute('create table t (title text, body text)', session);
+  await engine.execute(`insert into t (id, title, body) values (1, 'hello world', 'the world says hello'),
+    (2, 'world peace', 'hello hello'), (3, 'big hello world', 'nothing'), (4, 'other', 'world')`, session);
+});
+afterEach(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const q = (opt: string) => `select id, weight() from t where match('hello world') order by id asc option ${opt}`;
+
+describe('OPTION ranker=expr', () => {
+  it('sum(lcs*user_weight)*1000+bm25 equals proximity_bm25, with field weights', async () => {
+    const fw = 'field_weights=(title=5, body=2)';
+    expect(await rows(q(`ranker=expr('sum(lcs*user_weight)*1000+bm25'), ${fw}`))).toEqual(await rows(q(`ranker=proximity_bm25, ${fw}`)));
+  });
+  it('a formula error is the query error', async () => {
+    await expect(engine.execute(q("ranker=expr('lcs')"), session)).resolves.toSatisfy((r: unknown[]) =>
+      JSON.stringify(r).includes('field factors must only occur within field aggregation functions'));
+  });
+});
+
+describe('OPTION idf and index_weights', () => {
+  it("idf='plain' and 'tfidf_unnormalized' change the bm25 part", async () => {
+    const base = await rows(q('ranker=bm25'));
+    const plain = await rows(q("ranker=bm25, idf='plain'"));
+    const part = await rows(q("ranker=expr('bm25')"));
+    const unPart = await rows(q("ranker=expr('bm25'), idf='tfidf_unnormalized'"));
+    expect(plain.map((r) => r[0])).toEqual(base.map((r) => r[0]));
+    // both words are in 3 of 4 documents: plain log(N/n) > log((N-n+1)/n)
+    for (let i = 0; i < base.length; i++) {
+      expect(plain[i][1]).toBeGreaterThan(base[i][1]);
+      // bm25 = (Σ tf/(tf+1.2)*idf + 0.5)*1000 and unnormalized idf is twice the idf over 2 words
+      expect(Math.abs(unPart[i][1] - 500 - 2 * (part[i][1] - 500))).toBeLessThanOrEqual(2);
+    }
+  });
+  it('an unknown idf flag is an error', async () => {
+    const r = await engine.execute(q("idf='fancy'"), session);
+    expect(JSON.stringify(r)).toContain('unknown flag fancy in option idf');
+  });
+  it('index_weights multiplies the weight of the table named', async () => {
+    const base = await rows(q('ranker=none'));
+    expect(await rows(q('ranker=none, index_weights=(t=7)'))).toEqual(base.map(([id, w]) => [id, w * 7]));
+    expect(await rows(q('ranker=none, index_weights=(other=7)'))).toEqual(base);
+  });
+});
+
+describe('JSON options.ranker', () => {
+  it("\"expr('...')\" is the expression ranker", async () => {
+    const body = (ranker: string) => parse(`{"table": "t", "query": {"match": {"*": {"query": "hello world", "operator": "and"}}},
+      "sort": [{"id": "asc"}], "track_scores": true, "options": {"ranker": ${JSON.stringify(ranker)}}}`) as JsonValue;
+    const a = await engine.json!.search(body("expr('sum(lcs*user_weight)*1000+bm25')"), session);
+    const b = await engine.json!.search(body('proximity_bm25'), session);
+    expect(a.weights).toEqual(b.weights);
+    const c = await engine.json!.search(body("expr('sum(hit_count)')"), session);
+    expect(c.weights).toEqual([4, 3, 2]);
+  });
+});
