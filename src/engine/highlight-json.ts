@@ -19,7 +19,7 @@ import type { Table } from './table.js';
 export type RowHighlight = Record<string, string[]>;
 
 /** RowsResult with the JSON highlight of each row (rendered next to `_source`). */
-export interface HighlightedRows extends RowsResult { highlights?: RowHighlight[] }
+export type HighlightedRows = RowsResult;
 
 const badRequest = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
 

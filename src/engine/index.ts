@@ -3,6 +3,7 @@ import { Store } from '../store/index.js';
 import { parseSql } from '../sql/parse-sql.js';
 import { asSearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
+import { configureSnippetFiles } from './snippet-files.js';
 import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './checkpointer.js';
 import type { ConfigTable } from './exec-ddl.js';
 import { executeStatement, type ExecContext } from './executor.js';
@@ -26,6 +27,10 @@ export interface OpenOptions extends EngineOptions {
   configTables?: Map<string, ConfigTable>;
   /** server_id for auto ids (bits 56-62). */
   serverId?: number;
+  /** searchd snippets_file_prefix: CALL SNIPPETS load_files reads only below it (unset = off). */
+  snippetsFilePrefix?: string;
+  /** searchd max_threads_per_query: worker threads for load_files. */
+  maxThreadsPerQuery?: number;
 }
 
 class QuarryEngine implements Engine {
@@ -69,6 +74,7 @@ class QuarryEngine implements Engine {
 }
 
 export async function openEngine(opts: OpenOptions): Promise<Engine> {
+  configureSnippetFiles({ prefix: opts.snippetsFilePrefix ?? '', maxThreads: opts.maxThreadsPerQuery });
   const store = Store.open(opts.dataDir);
   const catalog = Catalog.open(store);
   // A table declared in the config file is created on first start (later changes need RECONFIGURE).

@@ -39,6 +39,8 @@ export interface RowsResult {
   meta?: SearchMeta;
   /** Set for SELECTs with a full-text query (JSON shape: _score vs weight-less rows). */
   weights?: number[];
+  /** JSON /search `highlight`: per row, field -> snippets (rendered next to `_source`). */
+  highlights?: Record<string, string[]>[];
   warning?: string;
 }
 

@@ -24,6 +24,8 @@ function hitJson(result: RowsResult, rowIndex: number, idIndex: number): JsonFie
     if (i !== idIndex) source.push([c.name, cellToSourceJson(row[i] ?? null, c.kind)]);
   });
   entries.push(['_source', new JsonFields(source)]);
+  const hl = result.highlights?.[rowIndex];
+  if (hl) entries.push(['highlight', new JsonFields(Object.entries(hl))]);
   return new JsonFields(entries);
 }
 

@@ -2,7 +2,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import type { Engine } from '../engine/engine.js';
 import type { CliArgs } from './cli-args.js';
-import { parseConfig, type ManticoreConfig } from './config-parser.js';
+import { lastValue, parseConfig, type ManticoreConfig } from './config-parser.js';
 import { configTables } from './config-tables.js';
 import { startHttpListener, type HttpListener } from './http-listener.js';
 import { startMysqlListener, type MysqlListener } from '../mysql/mysql-listener.js';
@@ -31,10 +31,14 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
   const tables = config ? configTables(config) : undefined;
   if (tables?.skipped.length) console.warn(`quarry: only RT tables are served; ignoring ${tables.skipped.join(', ')}`);
   await mkdir(options.dataDir, { recursive: true });
+  const threads = lastValue(config?.searchd, 'max_threads_per_query');
   const engine: Engine = await openEngine({
     dataDir: options.dataDir,
     configPath: options.configPath,
     configTables: tables?.tables,
+    // CALL SNIPPETS load_files stays off unless the config names a directory for it.
+    snippetsFilePrefix: lastValue(config?.searchd, 'snippets_file_prefix'),
+    maxThreadsPerQuery: threads === undefined ? undefined : Number(threads),
   });
   let http: HttpListener;
   try {
