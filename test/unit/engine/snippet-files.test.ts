@@ -24,9 +24,9 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 beforeEach(async () => {
-  configureSnippetFiles({ prefix: `${prefix}/`, maxThreads: 2 });
   dataDir = mkdtempSync(join(tmpdir(), 'quarry-snipfiles-db-'));
-  engine = await openEngine({ dataDir });
+  // The engine takes searchd's snippets_file_prefix and max_threads_per_query from its options.
+  engine = await openEngine({ dataDir, snippetsFilePrefix: `${prefix}/`, maxThreadsPerQuery: 2 });
   await engine.execute('CREATE TABLE t (body text)', session);
 });
 afterEach(async () => {
