@@ -1,4 +1,8 @@
-/** A growable little-endian byte buffer for building segment blobs. */
+/**
+ * A growable little-endian byte buffer for building segment blobs. Invariant: every byte at or past
+ * `length` is zero (fresh buffers are, growth copies only [0, length), and writes go to reserved
+ * ranges), so reserving and padding need no fill.
+ */
 export class ByteWriter {
   bytes = new Uint8Array(1 << 16);
   view = new DataView(this.bytes.buffer);
@@ -22,7 +26,6 @@ export class ByteWriter {
   align(n: number): number {
     const pad = (n - (this.length % n)) % n;
     this.ensure(pad);
-    this.bytes.fill(0, this.length, this.length + pad);
     this.length += pad;
     return this.length;
   }
@@ -31,7 +34,6 @@ export class ByteWriter {
   reserve(n: number): number {
     this.ensure(n);
     const at = this.length;
-    this.bytes.fill(0, at, at + n);
     this.length += n;
     return at;
   }
