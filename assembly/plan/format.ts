@@ -23,7 +23,8 @@
 //     OP_ORDER: `a << b << c`, children in order.  OP_MAYBE: child 0 must match, child 1 adds.
 //     OP_ALL: every row (for `-a -b` with not_terms_only_allowed), no children.
 //     OP_NEAR: arg0 = N of `a NEAR/N b`; children are its operands, in query order.
-//     Reserved for later operators without a format break: OP_NOTNEAR,
+//     OP_NOTNEAR: arg0 = N of `a NOTNEAR/N b`; child 0 must match, its hits within N words of a
+//     child 1 hit (same field) are dropped, the row needs one left. Reserved for later operators:
 //     OP_SENTENCE, OP_PARAGRAPH, OP_ZONE (args carry distances, zone ids).
 //
 // Filters (FILTER_HEADER_WORDS + 2 per value): | column | op (FOP_*) | negate | nValues | 0 | 0 |

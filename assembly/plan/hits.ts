@@ -4,9 +4,10 @@
 
 import { TERMINATED, FIELD_END_BIT, POS_MASK } from "../util/codes";
 import { cursorPositions, cursorTf } from "../postings/cursor";
-import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ORDER, OP_MAYBE, OP_NEAR, TF_FIELD_START, TF_FIELD_END } from "./format";
+import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ORDER, OP_MAYBE, OP_NEAR, OP_NOTNEAR, TF_FIELD_START, TF_FIELD_END } from "./format";
 import { orderHits } from "./order";
 import { nearHits } from "./near";
+import { notNearHits } from "./notnear";
 import {
   nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_MAXPOS, N_FLAGS, N_ARG0,
   N_HEPOCH, N_HDOC, N_HSTART, N_HLEN,
@@ -70,7 +71,7 @@ export function nodeHits(n: usize): u32 {
       nset(n, N_HSTART, s);
       nset(n, N_HLEN, nget(l, N_HLEN));
       return s;
-    } else if (op == OP_PHRASE || op == OP_PROXIMITY || op == OP_ORDER || op == OP_NEAR) {
+    } else if (op == OP_PHRASE || op == OP_PROXIMITY || op == OP_ORDER || op == OP_NEAR || op == OP_NOTNEAR) {
       start = verifyHits(n);
       count = hitsLen() - start;
     } else if (op == OP_QUORUM || op == OP_MAYBE) {
@@ -133,6 +134,7 @@ function mergeChildren(n: usize, qposDesc: bool): u32 {
 export function verifyHits(n: usize): u32 {
   if (nget(n, N_OP) == OP_ORDER) return orderHits(n, nodeHits);
   if (nget(n, N_OP) == OP_NEAR) return nearHits(n, nodeHits);
+  if (nget(n, N_OP) == OP_NOTNEAR) return notNearHits(n, nodeHits);
   return fsmHits(n);
 }
 

@@ -4,7 +4,7 @@ import type { AttrValue, Filter, Ranker, SearchRequest, SortKey } from '../index
 import { parseQuery } from '../query/parse-query.js';
 import { SearchError } from '../util/errors.js';
 import { evalCondition, splitFilters } from './filters.js';
-import { normalizeQuery } from './normalize-query.js';
+import { normalizeTableQuery, tableNormalizers } from './normalize-query.js';
 import { rows, type Cell, type RowsResult, type SearchMeta } from './result.js';
 import { selectColumns, type OutColumn, type RowSource } from './select-items.js';
 import type { Session } from './session.js';
@@ -92,13 +92,14 @@ export function matchQuery(table: Table, match: string | undefined, flags: Globa
   if (match === undefined) return null;
   const fields = table.index.schema.fields;
   const p = table.pipeline;
+  const norm = tableNormalizers(p, table.schema.settings);
   const parsed = parseQuery(match, {
-    notTermsOnlyAllowed: flags.notTermsOnlyAllowed, fields,
+    notTermsOnlyAllowed: flags.notTermsOnlyAllowed, fields, exactWords: norm.exactWords,
     isWordChar: (cp) => p.isWordChar(cp),
     isNullWord: (w) => p.normalizeWord(w).length === 0,
   });
   if (parsed.root.kind === 'empty') return null;
-  const q = normalizeQuery(parsed.root, (w) => table.pipeline.normalizeWord(w));
+  const q = normalizeTableQuery(parsed.root, norm);
   return q ?? 'none';
 }
 

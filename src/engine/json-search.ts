@@ -11,7 +11,7 @@ import { execSelect, type GlobalFlags } from './exec-select.js';
 import { addJsonHighlights, jsonMatchText, scriptFieldItems } from './highlight-json.js';
 import { splitJsonQuery } from './json-query-tree.js';
 import { intProperty, isJsonNumber, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
-import { normalizeQuery } from './normalize-query.js';
+import { normalizeTableQuery, tableNormalizers } from './normalize-query.js';
 import type { Catalog } from './catalog.js';
 import type { RowsResult } from './result.js';
 import { orderedColumns } from './schema-text.js';
@@ -120,9 +120,10 @@ function options(obj: JsonObject, sorted: OrderItem[]): NamedValue[] {
 export function jsonFullText(table: Table, query: JsonValue | undefined, flags: GlobalFlags) {
   const fields = table.index.schema.fields;
   const p = table.pipeline;
+  const norm = tableNormalizers(p, table.schema.settings);
   // The same lexer settings as SQL MATCH(): the table's charset and its null words (stopwords).
   const opts = {
-    fields, notTermsOnlyAllowed: flags.notTermsOnlyAllowed,
+    fields, notTermsOnlyAllowed: flags.notTermsOnlyAllowed, exactWords: norm.exactWords,
     isWordChar: (cp: number) => p.isWordChar(cp), isNullWord: (w: string) => p.normalizeWord(w).length === 0,
   };
   const parts = splitJsonQuery(query, opts);
@@ -131,7 +132,7 @@ export function jsonFullText(table: Table, query: JsonValue | undefined, flags: 
   try {
     const parsed = finishQuery(parts.fullText, opts);
     warnings.push(...parsed.warnings);
-    if (parsed.root.kind !== 'empty') fullText = normalizeQuery(parsed.root, (w) => table.pipeline.normalizeWord(w)) ?? 'none';
+    if (parsed.root.kind !== 'empty') fullText = normalizeTableQuery(parsed.root, norm) ?? 'none';
   } catch (e) {
     if (e instanceof SearchError && e.code === 'PARSE_ERROR') throw new SearchError('QUERY_ERROR', e.message);
     throw e;

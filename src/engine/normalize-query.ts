@@ -4,13 +4,45 @@
  * terms (`foo_bar` -> foo, bar), which then must stand next to each other: a phrase.
  */
 import type { PhraseNode, QueryNode, TermNode } from '../query/ast.js';
+import type { TextPipeline } from '../text/text-pipeline.js';
+import { exactWordsEnabled } from '../index/exact-forms.js';
 
 export type WordNormalizer = (word: string) => string[];
 
+/**
+ * The exact-form normalizer in effect: `=word` -> its folded, unstemmed tokens (stopwords left
+ * out), looked up as `=token`. Without exact words (index_exact_words off or no morphology) the
+ * query tokenizer does not treat `=` as an operator, so exact terms are plain words.
+ */
+let exactNormalizer: WordNormalizer | undefined;
+
 function termsOf(t: TermNode, normalize: WordNormalizer): TermNode[] {
-  // Exact forms and wildcards keep their text: the index handles `=word` and expansion itself.
+  // wildcards keep their text: the index expands them itself
   if (t.wildcard) return [{ ...t, text: t.text.toLowerCase() }];
-  return normalize(t.text).map((text) => ({ ...t, text }));
+  if (t.exact && exactNormalizer) return exactNormalizer(t.text).map((text) => ({ ...t, text }));
+  const { exact: _drop, ...plain } = t;
+  return normalize(t.text).map((text) => ({ ...plain, text }));
+}
+
+/** A table's word normalizers and whether `=` is the exact-form operator for its queries. */
+export interface TableNormalizers { word: WordNormalizer; exact?: WordNormalizer; exactWords: boolean }
+
+export function tableNormalizers(pipeline: TextPipeline, settings: Record<string, string>): TableNormalizers {
+  const exactWords = exactWordsEnabled(pipeline.settings.morphology.length > 0, settings);
+  const word = (w: string) => pipeline.normalizeWord(w);
+  if (!exactWords) return { word, exactWords };
+  // CALL KEYWORDS' tokenized column is the folded token; rows are only made for non-stopwords
+  return { word, exactWords, exact: (w: string) => pipeline.keywords(w).map((r) => r.tokenized) };
+}
+
+/** normalizeQuery with a table's normalizers (exact forms included). */
+export function normalizeTableQuery(node: QueryNode, n: TableNormalizers): QueryNode | null {
+  exactNormalizer = n.exact;
+  try {
+    return normalizeQuery(node, n.word);
+  } finally {
+    exactNormalizer = undefined;
+  }
 }
 
 function normalizeTerm(t: TermNode, normalize: WordNormalizer): QueryNode | null {

@@ -4,7 +4,8 @@
  * commit durably to the store, then apply to the index. A write is acknowledged only after both.
  */
 import type { Column, TableSchema } from '../schema/types.js';
-import type { AttrValue, DocInput, IndexSchema, SearchRequest, SearchResult } from '../index/types.js';
+import type { AttrValue, DocInput, FieldTokens, IndexSchema, SearchRequest, SearchResult } from '../index/types.js';
+import { exactWordsEnabled, withExactForms } from '../index/exact-forms.js';
 import type { RtIndex } from '../index/rt-index.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import { SearchError } from '../util/errors.js';
@@ -67,12 +68,19 @@ export class Table {
     return doc;
   }
 
+  /** A field's index input; with exact words on, plus the unstemmed `=word` forms. */
+  #indexField(text: string): FieldTokens {
+    const f = this.pipeline.indexField(text);
+    if (!exactWordsEnabled(this.pipeline.settings.morphology.length > 0, this.schema.settings)) return f;
+    return withExactForms(f, this.pipeline.tokenize(text));
+  }
+
   /** What the index gets for a stored document. */
   docInput(docId: bigint, doc: StoredDoc): DocInput {
     const ix = this.index.schema;
     return {
       docId,
-      fields: ix.fields.map((f) => this.pipeline.indexField(String(doc[f] ?? ''))),
+      fields: ix.fields.map((f) => this.#indexField(String(doc[f] ?? ''))),
       attrs: ix.attrs.map((a) => (doc[a.name] ?? null) as AttrValue),
     };
   }

@@ -25,9 +25,8 @@ export interface PlannedQuery {
 }
 
 /** Operators the core does not run yet, planned as their nearest supported form. */
-function supportedOp(op: string): 'and' | 'first' | null {
+function supportedOp(op: string): 'and' | null {
   if (op === 'sentence' || op === 'paragraph') return 'and';
-  if (op === 'notnear') return 'first';
   return null;
 }
 
@@ -81,7 +80,6 @@ export function segmentPlan(q: PlannedQuery, seg: Segment, node: QNode = q.analy
   }
   const children = node.children.map((c) => segmentPlan(q, seg, c));
   const fallback = supportedOp(node.kind);
-  if (fallback === 'first') return children[0];
   if (fallback === 'and') return children.length === 1 ? children[0] : { op: 'and', children };
   return { op: node.kind, children, arg0: node.arg0, arg1: node.arg1 };
 }

@@ -119,7 +119,9 @@ class Analyzer {
       case 'near': {
         // each `NEAR/N` number between operands takes a query position too
         const children = n.children.map((c, i) => { if (i > 0) this.qpos++; return this.node(c, limit); });
-        return { kind: n.negate ? 'notnear' : 'near', children, arg0: n.distance };
+        if (!n.negate) return { kind: 'near', children, arg0: n.distance };
+        // NOTNEAR is binary, left-associative: `a NOTNEAR/N b NOTNEAR/N c` = ((a, b), c)
+        return children.slice(1).reduce<QNode>((l, r) => ({ kind: 'notnear', children: [l, r], arg0: n.distance }), children[0]);
       }
       case 'maybe': return { kind: 'maybe', children: [this.node(n.left, limit), this.node(n.right, limit)] };
       case 'sentence': case 'paragraph': return { kind: n.kind, children: n.children.map((c) => this.node(c, limit)) };

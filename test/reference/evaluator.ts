@@ -9,7 +9,7 @@ const K1 = f(1.2);
 
 type RNode =
   | { kind: 'term'; word: string; qpos: number; mask: number; maxPos: number; start: boolean; end: boolean; weighted: boolean; count: number }
-  | { kind: 'and' | 'or' | 'phrase' | 'proximity' | 'quorum' | 'order' | 'near' | 'andnot' | 'all'; children: RNode[]; arg: number; repeats?: boolean };
+  | { kind: 'and' | 'or' | 'phrase' | 'proximity' | 'quorum' | 'order' | 'near' | 'notnear' | 'andnot' | 'all'; children: RNode[]; arg: number; repeats?: boolean };
 
 interface Eval { match: boolean; hits: Hit[]; tfidf: number; fields: number; cost: number }
 
@@ -74,7 +74,8 @@ function analyze(root: QueryNode, fields: string[]) {
       case 'order': return { kind: 'order', children: n.children.map((c) => walk(c, lim)), arg: 0 };
       case 'near': {
         const children = n.children.map((c, i) => { if (i > 0) qpos++; return walk(c, lim); });
-        return { kind: 'near', children, arg: n.distance };
+        if (!n.negate) return { kind: 'near', children, arg: n.distance };
+        return children.slice(1).reduce<RNode>((l, r) => ({ kind: 'notnear', children: [l, r], arg: n.distance }), children[0]);
       }
       case 'not': return { kind: 'andnot', children: [{ kind: 'all', children: [], arg: 0 }, walk(n.child, lim)], arg: 0 };
       default: throw new Error(`reference evaluator: ${n.kind} not modelled`);
@@ -162,6 +163,14 @@ function evalNode(n: RNode, d: RefDoc, idfs: Map<string, number>, df: (w: string
       if (on.length !== kids.length) return { match: false, hits: [], tfidf: 0, fields: 0, cost: minCost };
       const out = near(kids.map((k) => k.hits), n.arg);
       return { match: out.length > 0, hits: out, tfidf: sum(kids), fields: out.length ? (1 << fieldOf(out[0].pos)) >>> 0 : 0, cost: minCost };
+    }
+    case 'notnear': {
+      const [l, r] = kids;
+      if (!l.match) return { match: false, hits: [], tfidf: 0, fields: 0, cost: l.cost };
+      // a left hit survives unless some right hit of its field overlaps it widened by N words
+      const keep = !r.match ? l.hits : l.hits.filter((m) => !r.hits.some((h) => fieldOf(h.pos) === fieldOf(m.pos)
+        && withField(h.pos) + h.span - 1 + n.arg >= withField(m.pos) && withField(h.pos) <= withField(m.pos) + m.span - 1 + n.arg));
+      return { match: keep.length > 0, hits: keep, tfidf: l.tfidf, fields: l.fields, cost: l.cost };
     }
     case 'order': {
       if (on.length !== kids.length) return { match: false, hits: [], tfidf: 0, fields: 0, cost: total };

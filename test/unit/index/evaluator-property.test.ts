@@ -47,6 +47,8 @@ const query: fc.Arbitrary<QueryNode> = fc.letrec<{ node: QueryNode }>((tie) => (
     fc.array(fc.oneof(termNode, phraseNode), { minLength: 2, maxLength: 3 }).map((children): QueryNode => ({ kind: 'order', children })),
     fc.tuple(fc.array(fc.oneof(termNode, phraseNode), { minLength: 2, maxLength: 3 }), fc.integer({ min: 1, max: 4 }))
       .map(([children, distance]): QueryNode => ({ kind: 'near', children, distance })),
+    fc.tuple(fc.oneof(termNode, phraseNode), fc.oneof(termNode, phraseNode), fc.integer({ min: 0, max: 4 }))
+      .map(([a, b, distance]): QueryNode => ({ kind: 'near', children: [a, b], distance, negate: true })),
   ),
 })).node;
 
