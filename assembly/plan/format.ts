@@ -25,7 +25,8 @@
 //     OP_NEAR: arg0 = N of `a NEAR/N b`; children are its operands, in query order.
 //     OP_NOTNEAR: arg0 = N of `a NOTNEAR/N b`; child 0 must match, its hits within N words of a
 //     child 1 hit (same field) are dropped, the row needs one left. Reserved for later operators:
-//     OP_SENTENCE, OP_PARAGRAPH, OP_ZONE (args carry distances, zone ids).
+//     OP_ZONE (zone ids).  OP_SENTENCE, OP_PARAGRAPH: `a SENTENCE b`, children a, b and the
+//     boundary term (no idf, its hits only separate); binary, chained left-associatively.
 //
 // Filters (FILTER_HEADER_WORDS + 2 per value): | column | op (FOP_*) | negate | nValues | 0 | 0 |
 //   then values as 64-bit pairs (lo, hi): i64 for integer columns, f64 bits for float columns.

@@ -4,7 +4,7 @@
 
 import { TERMINATED } from "../util/codes";
 import { cursorSeek, cursorAdvance } from "../postings/cursor";
-import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ALL, OP_ORDER, OP_MAYBE, OP_NEAR, OP_NOTNEAR } from "./format";
+import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ALL, OP_ORDER, OP_MAYBE, OP_NEAR, OP_NOTNEAR, OP_SENTENCE, OP_PARAGRAPH } from "./format";
 import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_ARG1, N_COST, N_CHILDREN, N_COUNT, NOT_STARTED } from "./node";
 import { termRowAccepted, verifyHits, nodeHits } from "./hits";
 import { hitsLen, hitsRollback } from "./hitbuf";
@@ -27,6 +27,7 @@ export function next(n: usize, target: u32): u32 {
   else if (op == OP_PHRASE || op == OP_PROXIMITY || op == OP_ORDER || op == OP_NEAR) d = fsmNext(n, target);
   else if (op == OP_MAYBE) d = maybeNext(n, target);
   else if (op == OP_NOTNEAR) d = notNearNext(n, target);
+  else if (op == OP_SENTENCE || op == OP_PARAGRAPH) d = unitNext(n, target);
   else if (op == OP_QUORUM) d = quorumNext(n, target);
   else if (op == OP_ALL) d = target < segmentRows ? target : TERMINATED;
   nset(n, N_DOC, d);
@@ -121,6 +122,30 @@ function notNearNext(n: usize, target: u32): u32 {
   }
 }
 
+/** SENTENCE / PARAGRAPH: both operands on the row (child 2, the boundary term, only filters). */
+function unitNext(n: usize, target: u32): u32 {
+  let d = target;
+  while (true) {
+    d = next(child(n, 0), d);
+    if (d == TERMINATED) return d;
+    const d2 = next(child(n, 1), d);
+    if (d2 != d) {
+      d = d2;
+      if (d == TERMINATED) return d;
+      continue;
+    }
+    next(child(n, 2), d);
+    nset(n, N_DOC, d);
+    const mark = hitsLen();
+    const start = verifyHits(n);
+    const ok = hitsLen() > start;
+    nset(n, N_HLEN, 0);
+    hitsRollback(mark);
+    if (ok) return d;
+    d++;
+  }
+}
+
 /** MAYBE: the left child decides the row; the right one is positioned to add weight. */
 function maybeNext(n: usize, target: u32): u32 {
   const d = next(child(n, 0), target);
@@ -202,6 +227,11 @@ export function sortByCost(n: usize): u32 {
     }
   }
   let cost = op == OP_AND || op == OP_PHRASE || op == OP_PROXIMITY || op == OP_NEAR ? minCost : total;
+  if (op == OP_SENTENCE || op == OP_PARAGRAPH) {
+    const c0 = nget(child(n, 0), N_COST);
+    const c1 = nget(child(n, 1), N_COST);
+    cost = c0 < c1 ? c0 : c1;
+  }
   if (op == OP_ANDNOT || op == OP_NOTNEAR) cost = nget(child(n, 0), N_COST);
   if (op == OP_ALL) cost = segmentRows;
   nset(n, N_COST, cost);

@@ -2,7 +2,7 @@
 // matched fields (m_uDocFields), mirroring how ExtTerm/ExtAnd/ExtOr/ExtAndNot/ExtNWay fill them.
 
 import { cursorTf, cursorPositions } from "../postings/cursor";
-import { OP_TERM, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_ORDER, OP_NEAR, OP_NOTNEAR } from "../plan/format";
+import { OP_TERM, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_ORDER, OP_NEAR, OP_NOTNEAR, OP_SENTENCE, OP_PARAGRAPH } from "../plan/format";
 import { nget, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_FMASK, N_HLEN, N_ARG0 } from "../plan/node";
 import { nodeHits } from "../plan/hits";
 import { hitPos } from "../plan/hitbuf";
@@ -65,7 +65,8 @@ export function docFields(n: usize): u32 {
     return f < 32 ? <u32>1 << f : 0;
   }
   const doc = nget(n, N_DOC);
-  const k = nget(n, N_NCHILD);
+  // a unit's third child is its boundary term: not part of the match
+  const k: u32 = op == OP_SENTENCE || op == OP_PARAGRAPH ? 2 : nget(n, N_NCHILD);
   let mask: u32 = 0;
   for (let i: u32 = 0; i < k; i++) {
     const c = child(n, i);

@@ -6,6 +6,7 @@
 import type { Column, TableSchema } from '../schema/types.js';
 import type { AttrValue, DocInput, FieldTokens, IndexSchema, SearchRequest, SearchResult } from '../index/types.js';
 import { exactWordsEnabled, withExactForms } from '../index/exact-forms.js';
+import { withMarkTerms } from '../index/spz-terms.js';
 import type { RtIndex } from '../index/rt-index.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import { SearchError } from '../util/errors.js';
@@ -70,7 +71,8 @@ export class Table {
 
   /** A field's index input; with exact words on, plus the unstemmed `=word` forms. */
   #indexField(text: string): FieldTokens {
-    const f = this.pipeline.indexField(text);
+    const indexed = this.pipeline.indexField(text);
+    const f = withMarkTerms(indexed, indexed.marks);
     if (!exactWordsEnabled(this.pipeline.settings.morphology.length > 0, this.schema.settings)) return f;
     return withExactForms(f, this.pipeline.tokenize(text));
   }

@@ -10,6 +10,7 @@ import type { Analyzed, QNode } from './query-analyzer.js';
 import { expandWildcard } from './wildcard.js';
 import { unionStats } from './postings-reader.js';
 import { computeIdf } from './idf.js';
+import { PARAGRAPH_TERM, SENTENCE_TERM } from './spz-terms.js';
 
 export interface KeywordStats { keyword: string; docs: number; hits: number }
 
@@ -24,10 +25,14 @@ export interface PlannedQuery {
   termsFor(seg: Segment, kw: number): number[];
 }
 
-/** Operators the core does not run yet, planned as their nearest supported form. */
-function supportedOp(op: string): 'and' | null {
-  if (op === 'sentence' || op === 'paragraph') return 'and';
-  return null;
+/**
+ * `a SENTENCE b SENTENCE c`: binary units, left-associative (as Manticore's ExtUnit chain), each
+ * with the segment's boundary term as a third child (no idf, no hits of its own).
+ */
+function unitPlan(kind: 'sentence' | 'paragraph', children: PlanNode[], seg: Segment): PlanNode {
+  const t = seg.termId(kind === 'sentence' ? SENTENCE_TERM : PARAGRAPH_TERM);
+  const dot: PlanNode = { op: 'term', termId: t < 0 ? NO_TERM : t, qpos: 0, fieldMask: 0xffffffff, maxPos: 0, flags: 0, idf: 0 };
+  return children.slice(1).reduce((l, r) => ({ op: kind, children: [l, r, dot] }), children[0]);
 }
 
 export function planQuery(a: Analyzed, segments: Segment[], totalDocs: number, ranker: Ranker, idfOpt: SearchRequest['idf'] = {}): PlannedQuery {
@@ -79,7 +84,6 @@ export function segmentPlan(q: PlannedQuery, seg: Segment, node: QNode = q.analy
     return { op: 'or', arg0: 1, children: ids.map((termId) => ({ ...base, termId })) };
   }
   const children = node.children.map((c) => segmentPlan(q, seg, c));
-  const fallback = supportedOp(node.kind);
-  if (fallback === 'and') return children.length === 1 ? children[0] : { op: 'and', children };
+  if (node.kind === 'sentence' || node.kind === 'paragraph') return unitPlan(node.kind, children, seg);
   return { op: node.kind, children, arg0: node.arg0, arg1: node.arg1 };
 }

@@ -1,4 +1,5 @@
 /** Expands a wildcard keyword (`*` any run, `?` one char, `%` zero or one char) over a sorted dictionary. */
+import { isReservedTerm } from './spz-terms.js';
 
 function toRegExp(pattern: string): RegExp {
   let src = '';
@@ -37,6 +38,8 @@ export function expandWildcard(terms: string[], pattern: string): number[] {
   for (let i = lowerBound(terms, prefix); i < terms.length; i++) {
     const t = terms[i];
     if (!t.startsWith(prefix)) break;
+    // the index's own terms (marks, `=word` exact forms) are not words a pattern stands for
+    if (isReservedTerm(t) || (t[0] === '=' && prefix[0] !== '=')) continue;
     if (re.test(t)) out.push(i);
   }
   return out;
