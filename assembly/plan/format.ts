@@ -25,7 +25,8 @@
 //     OP_NEAR: arg0 = N of `a NEAR/N b`; children are its operands, in query order.
 //     OP_NOTNEAR: arg0 = N of `a NOTNEAR/N b`; child 0 must match, its hits within N words of a
 //     child 1 hit (same field) are dropped, the row needs one left. Reserved for later operators:
-//     OP_ZONE (zone ids).  OP_SENTENCE, OP_PARAGRAPH: `a SENTENCE b`, children a, b and the
+//     OP_ZONE: child 0 guarded, then per zone its opening- and closing-tag terms; arg0 = 1 for
+//     ZONESPAN over an AND (one span must hold every operand).  OP_SENTENCE, OP_PARAGRAPH: `a SENTENCE b`, children a, b and the
 //     boundary term (no idf, its hits only separate); binary, chained left-associatively.
 //
 // Filters (FILTER_HEADER_WORDS + 2 per value): | column | op (FOP_*) | negate | nValues | 0 | 0 |

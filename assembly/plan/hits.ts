@@ -4,11 +4,12 @@
 
 import { TERMINATED, FIELD_END_BIT, POS_MASK } from "../util/codes";
 import { cursorPositions, cursorTf } from "../postings/cursor";
-import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ORDER, OP_MAYBE, OP_NEAR, OP_NOTNEAR, OP_SENTENCE, OP_PARAGRAPH, TF_FIELD_START, TF_FIELD_END } from "./format";
+import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ORDER, OP_MAYBE, OP_NEAR, OP_NOTNEAR, OP_SENTENCE, OP_PARAGRAPH, OP_ZONE, TF_FIELD_START, TF_FIELD_END } from "./format";
 import { orderHits } from "./order";
 import { nearHits } from "./near";
 import { notNearHits } from "./notnear";
 import { unitHits } from "./unit";
+import { zoneHits } from "./zone";
 import {
   nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_MAXPOS, N_FLAGS, N_ARG0,
   N_HEPOCH, N_HDOC, N_HSTART, N_HLEN,
@@ -72,7 +73,7 @@ export function nodeHits(n: usize): u32 {
       nset(n, N_HSTART, s);
       nset(n, N_HLEN, nget(l, N_HLEN));
       return s;
-    } else if (op == OP_PHRASE || op == OP_PROXIMITY || op == OP_ORDER || op == OP_NEAR || op == OP_NOTNEAR || op == OP_SENTENCE || op == OP_PARAGRAPH) {
+    } else if (op == OP_PHRASE || op == OP_PROXIMITY || op == OP_ORDER || op == OP_NEAR || op == OP_NOTNEAR || op == OP_SENTENCE || op == OP_PARAGRAPH || op == OP_ZONE) {
       start = verifyHits(n);
       count = hitsLen() - start;
     } else if (op == OP_QUORUM || op == OP_MAYBE) {
@@ -137,6 +138,7 @@ export function verifyHits(n: usize): u32 {
   if (nget(n, N_OP) == OP_NEAR) return nearHits(n, nodeHits);
   if (nget(n, N_OP) == OP_NOTNEAR) return notNearHits(n, nodeHits);
   if (nget(n, N_OP) == OP_SENTENCE || nget(n, N_OP) == OP_PARAGRAPH) return unitHits(n, nodeHits);
+  if (nget(n, N_OP) == OP_ZONE) return zoneHits(n, nodeHits);
   return fsmHits(n);
 }
 

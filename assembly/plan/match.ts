@@ -4,7 +4,7 @@
 
 import { TERMINATED } from "../util/codes";
 import { cursorSeek, cursorAdvance } from "../postings/cursor";
-import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ALL, OP_ORDER, OP_MAYBE, OP_NEAR, OP_NOTNEAR, OP_SENTENCE, OP_PARAGRAPH } from "./format";
+import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ALL, OP_ORDER, OP_MAYBE, OP_NEAR, OP_NOTNEAR, OP_SENTENCE, OP_PARAGRAPH, OP_ZONE } from "./format";
 import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_ARG1, N_COST, N_CHILDREN, N_COUNT, NOT_STARTED } from "./node";
 import { termRowAccepted, verifyHits, nodeHits } from "./hits";
 import { hitsLen, hitsRollback } from "./hitbuf";
@@ -28,6 +28,7 @@ export function next(n: usize, target: u32): u32 {
   else if (op == OP_MAYBE) d = maybeNext(n, target);
   else if (op == OP_NOTNEAR) d = notNearNext(n, target);
   else if (op == OP_SENTENCE || op == OP_PARAGRAPH) d = unitNext(n, target);
+  else if (op == OP_ZONE) d = zoneNext(n, target);
   else if (op == OP_QUORUM) d = quorumNext(n, target);
   else if (op == OP_ALL) d = target < segmentRows ? target : TERMINATED;
   nset(n, N_DOC, d);
@@ -146,6 +147,25 @@ function unitNext(n: usize, target: u32): u32 {
   }
 }
 
+/** ZONE: the guarded child's rows with at least one hit inside a listed zone's span. */
+function zoneNext(n: usize, target: u32): u32 {
+  const k = nget(n, N_NCHILD);
+  let d = target;
+  while (true) {
+    d = next(child(n, 0), d);
+    if (d == TERMINATED) return d;
+    for (let i: u32 = 1; i < k; i++) next(child(n, i), d);
+    nset(n, N_DOC, d);
+    const mark = hitsLen();
+    const start = verifyHits(n);
+    const ok = hitsLen() > start;
+    nset(n, N_HLEN, 0);
+    hitsRollback(mark);
+    if (ok) return d;
+    d++;
+  }
+}
+
 /** MAYBE: the left child decides the row; the right one is positioned to add weight. */
 function maybeNext(n: usize, target: u32): u32 {
   const d = next(child(n, 0), target);
@@ -232,7 +252,7 @@ export function sortByCost(n: usize): u32 {
     const c1 = nget(child(n, 1), N_COST);
     cost = c0 < c1 ? c0 : c1;
   }
-  if (op == OP_ANDNOT || op == OP_NOTNEAR) cost = nget(child(n, 0), N_COST);
+  if (op == OP_ANDNOT || op == OP_NOTNEAR || op == OP_ZONE) cost = nget(child(n, 0), N_COST);
   if (op == OP_ALL) cost = segmentRows;
   nset(n, N_COST, cost);
   return cost;

@@ -2,7 +2,7 @@
 // matched fields (m_uDocFields), mirroring how ExtTerm/ExtAnd/ExtOr/ExtAndNot/ExtNWay fill them.
 
 import { cursorTf, cursorPositions } from "../postings/cursor";
-import { OP_TERM, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_ORDER, OP_NEAR, OP_NOTNEAR, OP_SENTENCE, OP_PARAGRAPH } from "../plan/format";
+import { OP_TERM, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_ORDER, OP_NEAR, OP_NOTNEAR, OP_SENTENCE, OP_PARAGRAPH, OP_ZONE } from "../plan/format";
 import { nget, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_FMASK, N_HLEN, N_ARG0 } from "../plan/node";
 import { nodeHits } from "../plan/hits";
 import { hitPos } from "../plan/hitbuf";
@@ -17,8 +17,8 @@ export function tfidf(n: usize): f32 {
     const tf = <f32>cursorTf(<usize>nget(n, N_CURSOR));
     return tf / (tf + BM25_K1) * reinterpret<f32>(nget(n, N_IDF));
   }
-  // AND-NOT and NOTNEAR give their left side; ORDER its first child's document (ExtOrder_c copies it)
-  if (op == OP_ANDNOT || op == OP_ORDER || op == OP_NOTNEAR) return tfidf(child(n, 0));
+  // AND-NOT, NOTNEAR and ZONE give their left (guarded) side; ORDER its first child's document (ExtOrder_c copies it)
+  if (op == OP_ANDNOT || op == OP_ORDER || op == OP_NOTNEAR || op == OP_ZONE) return tfidf(child(n, 0));
   const doc = nget(n, N_DOC);
   const k = nget(n, N_NCHILD);
   if (op == OP_OR && nget(n, N_ARG0) == 1) return mergedTfidf(n, doc, k);
@@ -57,7 +57,7 @@ export function docFields(n: usize): u32 {
     }
     return mask & nget(n, N_FMASK);
   }
-  if (op == OP_ANDNOT || op == OP_ORDER || op == OP_NOTNEAR) return docFields(child(n, 0));
+  if (op == OP_ANDNOT || op == OP_ORDER || op == OP_NOTNEAR || op == OP_ZONE) return docFields(child(n, 0));
   if (op == OP_PHRASE || op == OP_PROXIMITY || op == OP_NEAR) {
     const s = nodeHits(n);
     if (nget(n, N_HLEN) == 0) return 0;

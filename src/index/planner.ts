@@ -6,11 +6,11 @@
 import type { Ranker, SearchRequest } from './types.js';
 import type { Segment } from './segment.js';
 import { NO_TERM, PF_DUPES, PF_SINGLE_WORD, RANKER_IDS, type PlanNode } from '../wasm/plan-format.js';
-import type { Analyzed, QNode } from './query-analyzer.js';
+import type { Analyzed, QNode, QTerm } from './query-analyzer.js';
 import { expandWildcard } from './wildcard.js';
 import { unionStats } from './postings-reader.js';
 import { computeIdf } from './idf.js';
-import { PARAGRAPH_TERM, SENTENCE_TERM } from './spz-terms.js';
+import { PARAGRAPH_TERM, SENTENCE_TERM, zoneTerm } from './spz-terms.js';
 
 export interface KeywordStats { keyword: string; docs: number; hits: number }
 
@@ -70,20 +70,35 @@ export function planQuery(a: Analyzed, segments: Segment[], totalDocs: number, r
   return { analyzed: a, idf, stats, flags, ranker: RANKER_IDS[ranker], termsFor };
 }
 
+/** `node` guarded by ZONE / ZONESPAN: per zone, its opening and closing tag terms (no idf). */
+function zonePlan(node: PlanNode, zones: string[], span: boolean, seg: Segment): PlanNode {
+  const tag = (name: string): PlanNode => {
+    const t = seg.termId(zoneTerm(name));
+    return { op: 'term', termId: t < 0 ? NO_TERM : t, qpos: 0, fieldMask: 0xffffffff, maxPos: 0, flags: 0, idf: 0 };
+  };
+  return { op: 'zone', arg0: span ? 1 : 0, children: [node, ...zones.flatMap((z) => [tag(z), tag(`/${z}`)])] };
+}
+
 /** The plan tree of one segment. */
 export function segmentPlan(q: PlannedQuery, seg: Segment, node: QNode = q.analyzed.root): PlanNode {
   if (node.kind === 'term') {
-    const idf = node.weighted ? q.idf[node.kw] * node.boost : 0;
-    const base = {
-      op: 'term' as const, qpos: node.qpos, fieldMask: node.fieldMask, maxPos: node.maxPos, flags: node.flags, idf, count: node.count ?? 1,
-    };
-    const ids = q.termsFor(seg, node.kw);
-    if (!q.analyzed.keywords[node.kw].wildcard) return { ...base, termId: ids.length ? ids[0] : NO_TERM };
-    if (ids.length === 0) return { ...base, termId: NO_TERM };
-    // a wildcard is one keyword: its expansions merge into one tf (arg0 = 1)
-    return { op: 'or', arg0: 1, children: ids.map((termId) => ({ ...base, termId })) };
+    const plan = termPlan(q, seg, node);
+    return node.zones ? zonePlan(plan, node.zones, false, seg) : plan;
   }
   const children = node.children.map((c) => segmentPlan(q, seg, c));
   if (node.kind === 'sentence' || node.kind === 'paragraph') return unitPlan(node.kind, children, seg);
-  return { op: node.kind, children, arg0: node.arg0, arg1: node.arg1 };
+  const plan: PlanNode = { op: node.kind, children, arg0: node.arg0, arg1: node.arg1 };
+  return node.zones ? zonePlan(plan, node.zones, true, seg) : plan;
+}
+
+function termPlan(q: PlannedQuery, seg: Segment, node: QTerm): PlanNode {
+  const idf = node.weighted ? q.idf[node.kw] * node.boost : 0;
+  const base = {
+    op: 'term' as const, qpos: node.qpos, fieldMask: node.fieldMask, maxPos: node.maxPos, flags: node.flags, idf, count: node.count ?? 1,
+  };
+  const ids = q.termsFor(seg, node.kw);
+  if (!q.analyzed.keywords[node.kw].wildcard) return { ...base, termId: ids.length ? ids[0] : NO_TERM };
+  if (ids.length === 0) return { ...base, termId: NO_TERM };
+  // a wildcard is one keyword: its expansions merge into one tf (arg0 = 1)
+  return { op: 'or', arg0: 1, children: ids.map((termId) => ({ ...base, termId })) };
 }

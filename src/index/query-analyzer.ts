@@ -20,8 +20,15 @@ export interface QTerm {
   boost: number;
   /** Quorum: occurrences merged into this term. */
   count?: number;
+  /** ZONE:(z) / ZONESPAN:(z): hits count only inside these zones (tag names, lowercase). */
+  zones?: string[];
+  zoneSpan?: boolean;
 }
-export interface QInner { kind: InnerOp; children: QNode[]; arg0?: number; arg1?: number }
+export interface QInner {
+  kind: InnerOp; children: QNode[]; arg0?: number; arg1?: number;
+  /** An AND under ZONESPAN:(z): one span of these zones must hold all its operands. */
+  zones?: string[];
+}
 export type QNode = QTerm | QInner;
 
 export interface Keyword { text: string; wildcard: boolean }
@@ -44,6 +51,8 @@ class Analyzer {
   dupes = false;
   qpos = 1;
   maxTermQpos = 0;
+  /** The innermost enclosing ZONE / ZONESPAN operator's zones while its subtree is analyzed. */
+  zones: { names: string[]; span: boolean } | null = null;
   constructor(private readonly fields: string[]) {}
 
   fieldMask(limit: FieldLimit | undefined, inherited: number): { mask: number; maxPos: number } {
@@ -75,7 +84,12 @@ class Analyzer {
     }
     if (qpos > this.maxTermQpos) this.maxTermQpos = qpos;
     const flags = (t.fieldStart ? TF_FIELD_START : 0) | (t.fieldEnd ? TF_FIELD_END : 0);
-    return { kind: 'term', kw, weighted, qpos, fieldMask: own.mask, maxPos: own.maxPos, flags, boost: t.boost ?? 1 };
+    const out: QTerm = { kind: 'term', kw, weighted, qpos, fieldMask: own.mask, maxPos: own.maxPos, flags, boost: t.boost ?? 1 };
+    if (this.zones) {
+      out.zones = this.zones.names;
+      out.zoneSpan = this.zones.span;
+    }
+    return out;
   }
 
   /**
@@ -112,7 +126,11 @@ class Analyzer {
         this.qpos++; // so does the `/N` number
         return q;
       }
-      case 'and': return this.and(n.children, limit);
+      case 'and': {
+        const a = this.and(n.children, limit);
+        if (this.zones?.span && a.kind === 'and') (a as QInner).zones = this.zones.names;
+        return a;
+      }
       case 'or': return { kind: 'or', children: n.children.map((c) => this.node(c, limit)) };
       case 'not': return { kind: 'andnot', children: [{ kind: 'all', children: [] }, this.node(n.child, limit)] };
       case 'order': return { kind: 'order', children: n.children.map((c) => this.node(c, limit)) };
@@ -125,7 +143,15 @@ class Analyzer {
       }
       case 'maybe': return { kind: 'maybe', children: [this.node(n.left, limit), this.node(n.right, limit)] };
       case 'sentence': case 'paragraph': return { kind: n.kind, children: n.children.map((c) => this.node(c, limit)) };
-      case 'zone': return this.node(n.child, limit);
+      case 'zone': {
+        const outer = this.zones;
+        this.zones = { names: n.zones.map((z) => z.toLowerCase()), span: n.span };
+        try {
+          return this.node(n.child, limit);
+        } finally {
+          this.zones = outer;
+        }
+      }
       case 'empty': return { kind: 'all', children: [] };
     }
   }
