@@ -94,7 +94,7 @@ export function matchQuery(table: Table, match: string | undefined, flags: Globa
   const p = table.pipeline;
   const norm = tableNormalizers(p, table.schema.settings);
   const parsed = parseQuery(match, {
-    notTermsOnlyAllowed: flags.notTermsOnlyAllowed, fields, exactWords: norm.exactWords,
+    notTermsOnlyAllowed: flags.notTermsOnlyAllowed, fields, exactWords: norm.exactWords, wildcards: norm.wildcards,
     isWordChar: (cp) => p.isWordChar(cp),
     isNullWord: (w) => p.normalizeWord(w).length === 0,
   });
@@ -137,6 +137,7 @@ export function buildRequest(
   const req: SearchRequest = {
     query, ranker: 'proximity_bm25', fieldWeights: {}, filters, sort: sortKeys(table, st),
     offset: st.offset ?? 0, limit, maxMatches: DEFAULT_MAX_MATCHES,
+    expansion: tableNormalizers(table.pipeline, table.schema.settings).expansion,
   };
   applyOptions(req, st);
   return req;

@@ -123,7 +123,7 @@ export function jsonFullText(table: Table, query: JsonValue | undefined, flags: 
   const norm = tableNormalizers(p, table.schema.settings);
   // The same lexer settings as SQL MATCH(): the table's charset and its null words (stopwords).
   const opts = {
-    fields, notTermsOnlyAllowed: flags.notTermsOnlyAllowed, exactWords: norm.exactWords,
+    fields, notTermsOnlyAllowed: flags.notTermsOnlyAllowed, exactWords: norm.exactWords, wildcards: norm.wildcards,
     isWordChar: (cp: number) => p.isWordChar(cp), isNullWord: (w: string) => p.normalizeWord(w).length === 0,
   };
   const parts = splitJsonQuery(query, opts);

@@ -6,6 +6,7 @@
 import type { PhraseNode, QueryNode, TermNode } from '../query/ast.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import { exactWordsEnabled } from '../index/exact-forms.js';
+import type { ExpansionSettings } from '../index/wildcard.js';
 
 export type WordNormalizer = (word: string) => string[];
 
@@ -24,15 +25,28 @@ function termsOf(t: TermNode, normalize: WordNormalizer): TermNode[] {
   return normalize(t.text).map((text) => ({ ...plain, text }));
 }
 
-/** A table's word normalizers and whether `=` is the exact-form operator for its queries. */
-export interface TableNormalizers { word: WordNormalizer; exact?: WordNormalizer; exactWords: boolean }
+/**
+ * A table's word normalizers, whether `=` is the exact-form operator and `*?%` are wildcards
+ * for its queries, and how its wildcards expand.
+ */
+export interface TableNormalizers {
+  word: WordNormalizer; exact?: WordNormalizer; exactWords: boolean; wildcards: boolean; expansion: ExpansionSettings;
+}
+
+const intSetting = (v: string | undefined) => Math.max(0, Number.parseInt(v ?? '0', 10) || 0);
 
 export function tableNormalizers(pipeline: TextPipeline, settings: Record<string, string>): TableNormalizers {
-  const exactWords = exactWordsEnabled(pipeline.settings.morphology.length > 0, settings);
+  const morph = pipeline.settings.morphology.length > 0;
+  const exactWords = exactWordsEnabled(morph, settings);
+  const minInfixLen = intSetting(settings.min_infix_len);
+  // dict=keywords: an infix table also expands prefixes of any length (GetMinPrefixLen)
+  const minPrefixLen = intSetting(settings.min_prefix_len) || (minInfixLen > 0 ? 1 : 0);
+  const expansion = { minPrefixLen, minInfixLen, exactForms: morph || exactWords };
+  const wildcards = minPrefixLen > 0 || minInfixLen > 0;
   const word = (w: string) => pipeline.normalizeWord(w);
-  if (!exactWords) return { word, exactWords };
+  if (!exactWords) return { word, exactWords, wildcards, expansion };
   // CALL KEYWORDS' tokenized column is the folded token; rows are only made for non-stopwords
-  return { word, exactWords, exact: (w: string) => pipeline.keywords(w).map((r) => r.tokenized) };
+  return { word, exactWords, wildcards, expansion, exact: (w: string) => pipeline.keywords(w).map((r) => r.tokenized) };
 }
 
 /** normalizeQuery with a table's normalizers (exact forms included). */

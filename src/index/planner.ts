@@ -7,7 +7,7 @@ import type { Ranker, SearchRequest } from './types.js';
 import type { Segment } from './segment.js';
 import { NO_TERM, PF_DUPES, PF_SINGLE_WORD, RANKER_IDS, type PlanNode } from '../wasm/plan-format.js';
 import type { Analyzed, QNode, QTerm } from './query-analyzer.js';
-import { expandWildcard } from './wildcard.js';
+import { expandKeyword, type ExpansionSettings } from './wildcard.js';
 import { unionStats } from './postings-reader.js';
 import { computeIdf } from './idf.js';
 import { PARAGRAPH_TERM, SENTENCE_TERM, zoneTerm } from './spz-terms.js';
@@ -35,14 +35,16 @@ function unitPlan(kind: 'sentence' | 'paragraph', children: PlanNode[], seg: Seg
   return children.slice(1).reduce((l, r) => ({ op: kind, children: [l, r, dot] }), children[0]);
 }
 
-export function planQuery(a: Analyzed, segments: Segment[], totalDocs: number, ranker: Ranker, idfOpt: SearchRequest['idf'] = {}): PlannedQuery {
+export function planQuery(
+  a: Analyzed, segments: Segment[], totalDocs: number, ranker: Ranker, idfOpt: SearchRequest['idf'] = {}, expansion?: ExpansionSettings,
+): PlannedQuery {
   const cache = new Map<string, number[]>();
   const termsFor = (seg: Segment, kw: number): number[] => {
     const key = `${seg.id}:${kw}`;
     let ids = cache.get(key);
     if (!ids) {
       const k = a.keywords[kw];
-      if (k.wildcard) ids = expandWildcard(seg.terms, k.text);
+      if (k.wildcard) ids = expandKeyword(seg.terms, k.text, expansion);
       else {
         const t = seg.termId(k.text);
         ids = t < 0 ? [] : [t];

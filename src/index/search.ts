@@ -41,7 +41,7 @@ export function searchSegments(schema: IndexSchema, segments: Segment[], totalDo
   const query = req.query && req.query.kind !== 'empty' ? req.query : null;
   const ranked = query !== null;
   let planned: PlannedQuery | null = null;
-  if (query) planned = planQuery(analyzeQuery(query, schema.fields), segments, totalDocs, req.ranker, req.idf);
+  if (query) planned = planQuery(analyzeQuery(query, schema.fields), segments, totalDocs, req.ranker, req.idf, req.expansion);
   const expr = planned && req.ranker === 'expr' ? planExprSection(req.rankExpr ?? '', planned) : undefined;
   const filters = splitFilters(schema, req.filters);
   const keys = resolveSort(schema, req.sort.length || !ranked ? req.sort : [{ attr: 'weight()', desc: true }]);

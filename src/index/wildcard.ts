@@ -45,6 +45,49 @@ export function expandWildcard(terms: string[], pattern: string): number[] {
   return out;
 }
 
+/** The table settings wildcard expansion follows (dict=keywords). */
+export interface ExpansionSettings {
+  minPrefixLen: number;
+  minInfixLen: number;
+  /** Morphology or exact words: prefixes expand over the unstemmed `=word` forms. */
+  exactForms: boolean;
+}
+
+const isWild = (ch: string) => ch === '*' || ch === '?' || ch === '%';
+
+/** Characters (code points) of the longest run without wildcards. */
+function longestLiteral(pattern: string): number {
+  let best = 0;
+  let run = 0;
+  for (const ch of pattern) {
+    run = isWild(ch) ? 0 : run + 1;
+    if (run > best) best = run;
+  }
+  return best;
+}
+
+/**
+ * Manticore's sphExpandGetWords: a keyword that does not start with a wildcard (or any keyword
+ * when min_infix_len is 0, its leading wildcards dropped) expands by prefix, only when the prefix
+ * has min_prefix_len characters, over the `=word` forms when the table has them; one starting
+ * with a wildcard expands by infix when its longest literal run has min_infix_len characters.
+ * Too short: no expansion (the keyword matches nothing). No settings: plain pattern expansion.
+ */
+export function expandKeyword(terms: string[], pattern: string, s?: ExpansionSettings): number[] {
+  if (!s) return expandWildcard(terms, pattern);
+  if (s.minPrefixLen <= 0 && s.minInfixLen <= 0) return [];
+  let word = pattern.startsWith('=*') ? pattern.slice(1) : pattern;
+  if (!isWild(word[0]) || s.minInfixLen <= 0) {
+    if (word[0] === '=') word = word.slice(1);
+    while (word.length && isWild(word[0])) word = word.slice(1);
+    const prefix = [...literalPrefix(word)].length;
+    if (prefix < s.minPrefixLen) return [];
+    return expandWildcard(terms, s.exactForms ? `=${word}` : word);
+  }
+  if (longestLiteral(word) < s.minInfixLen) return [];
+  return expandWildcard(terms, word);
+}
+
 export function isWildcard(text: string): boolean {
   return /[*?%]/.test(text);
 }

@@ -58,4 +58,11 @@ describe('exact forms', () => {
     await table("morphology='stem_en' min_prefix_len='2'");
     expect(await match('=running')).toEqual([1n]);
   });
+  it('prefixes expand over the unstemmed forms, from min_prefix_len characters on', async () => {
+    await table("morphology='stem_en' min_prefix_len='3'");
+    // "runs" and "run" stem to run, but only "Running" starts with "runn"
+    expect(await match('runn*')).toEqual([1n]);
+    expect(await match('run*')).toEqual([1n, 2n, 3n]);
+    expect(await match('ru*')).toEqual([]);
+  });
 });
