@@ -16,6 +16,29 @@ export type WordNormalizer = (word: string) => string[];
  * query tokenizer does not treat `=` as an operator, so exact terms are plain words.
  */
 let exactNormalizer: WordNormalizer | undefined;
+/** expand_keywords in effect (set with exactNormalizer by normalizeTableQuery). */
+let expansion: KeywordExpansion | undefined;
+
+/**
+ * expand_keywords (Manticore's ExpandKeyword): a plain word becomes `word | *word*` (or `word*`
+ * when only prefixes are indexed) `| =word`, the star form only when the word has min_infix_len
+ * (min_prefix_len) characters, the exact one only with exact words.
+ */
+export interface KeywordExpansion { star: boolean; exact: boolean; minInfixLen: number; minPrefixLen: number; fold: WordNormalizer }
+
+function expandTerm(t: TermNode, base: TermNode): QueryNode {
+  const e = expansion!;
+  const folded = e.fold(t.text);
+  if (folded.length !== 1) return base;
+  const w = folded[0];
+  const len = [...w].length;
+  const variants: QueryNode[] = [base];
+  const { exact: _e, ...plain } = t;
+  if (e.star && e.minInfixLen > 0 && len >= e.minInfixLen) variants.push({ ...plain, text: `*${w}*`, wildcard: true });
+  else if (e.star && e.minPrefixLen > 0 && len >= e.minPrefixLen) variants.push({ ...plain, text: `${w}*`, wildcard: true });
+  if (e.exact) variants.push({ ...plain, text: w, exact: true });
+  return variants.length === 1 ? base : { kind: 'or', children: variants };
+}
 
 function termsOf(t: TermNode, normalize: WordNormalizer): TermNode[] {
   // wildcards keep their text: the index expands them itself
@@ -31,6 +54,14 @@ function termsOf(t: TermNode, normalize: WordNormalizer): TermNode[] {
  */
 export interface TableNormalizers {
   word: WordNormalizer; exact?: WordNormalizer; exactWords: boolean; wildcards: boolean; expansion: ExpansionSettings;
+  keywords?: KeywordExpansion;
+}
+
+/** expand_keywords: 1 (exact and star), or a list of `exact` / `star`; 0 or unset: off. */
+function expandFlags(value: string | undefined): { exact: boolean; star: boolean } {
+  const v = (value ?? '0').trim().toLowerCase();
+  if (/^\d/.test(v)) return Number.parseInt(v, 10) !== 0 ? { exact: true, star: true } : { exact: false, star: false };
+  return { exact: v.includes('exact'), star: v.includes('star') };
 }
 
 const intSetting = (v: string | undefined) => Math.max(0, Number.parseInt(v ?? '0', 10) || 0);
@@ -44,25 +75,32 @@ export function tableNormalizers(pipeline: TextPipeline, settings: Record<string
   const expansion = { minPrefixLen, minInfixLen, exactForms: morph || exactWords };
   const wildcards = minPrefixLen > 0 || minInfixLen > 0;
   const word = (w: string) => pipeline.normalizeWord(w);
-  if (!exactWords) return { word, exactWords, wildcards, expansion };
   // CALL KEYWORDS' tokenized column is the folded token; rows are only made for non-stopwords
-  return { word, exactWords, wildcards, expansion, exact: (w: string) => pipeline.keywords(w).map((r) => r.tokenized) };
+  const fold = (w: string) => pipeline.keywords(w).map((r) => r.tokenized);
+  const flags = expandFlags(settings.expand_keywords);
+  const keywords = (flags.star && wildcards) || (flags.exact && exactWords)
+    ? { star: flags.star && wildcards, exact: flags.exact && exactWords, minInfixLen, minPrefixLen: intSetting(settings.min_prefix_len), fold }
+    : undefined;
+  if (!exactWords) return { word, exactWords, wildcards, expansion, keywords };
+  return { word, exactWords, wildcards, expansion, keywords, exact: fold };
 }
 
 /** normalizeQuery with a table's normalizers (exact forms included). */
 export function normalizeTableQuery(node: QueryNode, n: TableNormalizers): QueryNode | null {
   exactNormalizer = n.exact;
+  expansion = n.keywords;
   try {
     return normalizeQuery(node, n.word);
   } finally {
     exactNormalizer = undefined;
+    expansion = undefined;
   }
 }
 
 function normalizeTerm(t: TermNode, normalize: WordNormalizer): QueryNode | null {
   const parts = termsOf(t, normalize);
   if (parts.length === 0) return null;
-  if (parts.length === 1) return parts[0];
+  if (parts.length === 1) return expansion && !t.wildcard && !t.exact ? expandTerm(t, parts[0]) : parts[0];
   return { kind: 'phrase', terms: parts, offsets: parts.map((_, i) => i), field: t.field };
 }
 

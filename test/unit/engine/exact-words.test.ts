@@ -65,4 +65,21 @@ describe('exact forms', () => {
     expect(await match('run*')).toEqual([1n, 2n, 3n]);
     expect(await match('ru*')).toEqual([]);
   });
+  it('expand_keywords: a word also matches as *word* (or word*) and =word', async () => {
+    await table("min_infix_len='2' expand_keywords='1'");
+    // plain "dog" also finds "dogs" through *dog*
+    expect(await match('dog')).toEqual([1n, 2n, 3n]);
+    expect(await match('un')).toEqual([1n, 2n, 3n]);
+    // a word shorter than min_infix_len is not expanded
+    expect(await match('u')).toEqual([]);
+  });
+  it('expand_keywords with morphology: exact forms join the stemmed word', async () => {
+    await table("morphology='stem_en' index_exact_words='1' expand_keywords='exact'");
+    expect(await match('running')).toEqual([1n, 2n, 3n]);
+    expect(await match('=running')).toEqual([1n]);
+  });
+  it('expand_keywords=0 or without prefixes, infixes and exact words changes nothing', async () => {
+    await table("expand_keywords='1'");
+    expect(await match('dog')).toEqual([2n, 3n]);
+  });
 });
