@@ -47,8 +47,10 @@ export function queryClasses(docs: CorpusDoc[], n: number): QueryClass[] {
   const byDf = documentFrequencies(docs);
   const band = (lo: number, hi: number) => byDf.filter(([, f]) => f >= lo && f <= hi).map(([w]) => w);
   const high = byDf.slice(0, 50).map(([w]) => w);
-  const mid = band(docs.length / 200, docs.length / 50);
-  const low = band(5, 20);
+  // A band can be empty on a synthetic corpus (no word that rare): then take the nearest words by df.
+  const orNearest = (ws: string[], at: number) => (ws.length ? ws : byDf.slice(Math.max(0, at - 100), at + 100).map(([w]) => w));
+  const mid = orNearest(band(docs.length / 200, docs.length / 50), Math.floor(byDf.length / 20));
+  const low = orNearest(band(5, 20), byDf.length - 100);
   const pick = (ws: string[]) => ws[Math.floor(rng() * ws.length)];
   const many = (f: () => string) => Array.from({ length: n }, f);
   const phrases = docs.map((d) => d.body.toLowerCase().match(/[a-z]{3,} [a-z]{3,}/)?.[0]).filter((x): x is string => !!x);
