@@ -102,9 +102,12 @@ async function load(peer: Peer, docs: CorpusDoc[], create: string | null) {
 async function queryRun(peer: Peer, queries: string[], clients: number) {
   const times: number[] = [];
   let next = 0;
+  // Connections are opened one by one before the clock starts: a burst of connects overflows a small
+  // listen backlog (Sphinx's default is 5) and would measure connection setup, not queries.
+  const conns = [];
+  for (let i = 0; i < clients; i++) conns.push(await peer.open());
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: clients }, async () => {
-    const conn = await peer.open();
+  await Promise.all(conns.map(async (conn) => {
     while (next < queries.length) {
       const q = queries[next++];
       const s = performance.now();

@@ -40,6 +40,7 @@ searchd {
   binlog_path = ${dir}
   binlog_flush = 1
   workers = threads
+  listen_backlog = 256
   max_matches = 1000
 }
 `;
