@@ -4,6 +4,7 @@
  * in order, proximity within its window, quorum counts, NOT suppresses, nothing unless the whole
  * query matches). Hits are keys `field * FIELD_SHIFT + pos`.
  */
+import { wildcardRegExp } from '../index/wildcard.js';
 import type { FieldLimit, QueryNode, TermNode } from '../query/ast.js';
 import type { Token } from '../text/text-pipeline.js';
 
@@ -48,17 +49,6 @@ function union(lists: number[][]): number[] {
   const s = new Set<number>();
   for (const l of lists) for (const h of l) s.add(h);
   return [...s].sort((a, b) => a - b);
-}
-
-function wildcardRe(pattern: string): RegExp {
-  let src = '';
-  for (const ch of pattern) {
-    if (ch === '*') src += '.*';
-    else if (ch === '?') src += '.';
-    else if (ch === '%') src += '.?';
-    else src += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${src}$`, 'su');
 }
 
 class Matcher {
@@ -112,7 +102,7 @@ class Matcher {
   term(t: TermNode, lim: Limit): Res | null {
     if (t.wildcard) {
       const pat = t.text.toLowerCase();
-      const re = wildcardRe(pat);
+      const re = wildcardRegExp(pat);
       const ki = this.keyword(pat, (tok) => re.test(tok.text) || re.test(tok.term), cpLength(pat));
       const hits = this.scan(ki, lim, t);
       return { ok: hits.length > 0, hits };

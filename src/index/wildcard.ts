@@ -1,7 +1,8 @@
 /** Expands a wildcard keyword (`*` any run, `?` one char, `%` zero or one char) over a sorted dictionary. */
 import { isReservedTerm } from './spz-terms.js';
 
-function toRegExp(pattern: string): RegExp {
+/** A wildcard keyword as an anchored RegExp (shared by expansion and the snippet matcher). */
+export function wildcardRegExp(pattern: string): RegExp {
   let src = '';
   for (const ch of pattern) {
     if (ch === '*') src += '.*';
@@ -32,7 +33,7 @@ function lowerBound(terms: string[], key: string): number {
 
 /** Term numbers of the dictionary entries that match `pattern`, ascending. */
 export function expandWildcard(terms: string[], pattern: string): number[] {
-  const re = toRegExp(pattern);
+  const re = wildcardRegExp(pattern);
   const prefix = literalPrefix(pattern);
   const out: number[] = [];
   for (let i = lowerBound(terms, prefix); i < terms.length; i++) {
