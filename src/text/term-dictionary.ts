@@ -1,5 +1,6 @@
 /** Token -> dictionary term: morphology (stemmers) and stopwords, in Manticore's GetWordID order. */
 import { Stopwords } from './stopwords.js';
+import { Wordforms } from './wordforms.js';
 
 /** A stemmer: returns the word itself when it does not apply. */
 export type StemFn = (word: string) => string;
@@ -114,8 +115,9 @@ export class TermDictionary {
     private readonly stemmers: readonly StemFn[],
     private readonly stopwords: Stopwords,
     private readonly opts: TermDictionaryOptions,
+    private readonly wordforms: Wordforms = Wordforms.NONE,
   ) {
-    this.identity = stemmers.length === 0 && stopwords.size === 0;
+    this.identity = stemmers.length === 0 && stopwords.size === 0 && wordforms.size === 0;
   }
 
   /** The morphology alone: the first stemmer that changes the word wins (Manticore's ApplyStemmers). */
@@ -159,7 +161,8 @@ export class TermDictionary {
 
   private compute(token: string): string {
     if (this.opts.stopwordsUnstemmed && this.stopwords.has(token)) return '';
-    const stemmed = this.stem(token);
+    // a wordform replaces morphology (its result is not stemmed) but is still a stopword candidate
+    const stemmed = this.wordforms.get(token) ?? this.stem(token);
     if (stemmed === '') return '';
     if (!this.opts.stopwordsUnstemmed && this.stopwords.has(stemmed)) return '';
     return stemmed;

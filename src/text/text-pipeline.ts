@@ -9,6 +9,7 @@ import { Stopwords } from './stopwords.js';
 import { TermDictionary } from './term-dictionary.js';
 import { parseTextSettings, type TextSettings } from './text-settings.js';
 import { Tokenizer } from './tokenizer.js';
+import { Wordforms } from './wordforms.js';
 
 export interface Token {
   /** The folded token, as CALL KEYWORDS shows it in `tokenized`. */
@@ -64,15 +65,16 @@ export function createTextPipeline(settings: TableSettings, opts: PipelineOption
   const tables = charsetTablesFor(ts);
   const stemmers = stemmersFor(ts);
   const plain = new Tokenizer(tables.base, { minWordLen: ts.minWordLen, queryMode: false });
+  const tokenizeLine = (line: string): string[] => {
+    const out: string[] = [];
+    plain.reset(line);
+    while (plain.next()) out.push(plain.text);
+    return out;
+  };
   const bare = new TermDictionary(stemmers, Stopwords.NONE, ts);
   const stopwords = Stopwords.fromSetting(ts.stopwords, {
     shareDir: opts.shareDir,
-    tokenize: (line) => {
-      const out: string[] = [];
-      plain.reset(line);
-      while (plain.next()) out.push(plain.text);
-      return out;
-    },
+    tokenize: tokenizeLine,
     normalize: (token) => (ts.stopwordsUnstemmed ? token : bare.stem(token)),
   });
   const stripper = ts.htmlStrip
@@ -84,7 +86,9 @@ export function createTextPipeline(settings: TableSettings, opts: PipelineOption
     minWordLen: ts.minWordLen, queryMode: false, sentences: ts.indexSp, zones: ts.indexZones !== '',
   });
   const query = new Tokenizer(tables.query, { minWordLen: ts.minWordLen, queryMode: true });
-  return new Pipeline(ts, index, query, new TermDictionary(stemmers, stopwords, ts), stripper, tables.base);
+  const wordforms = Wordforms.fromSetting(ts.wordforms, tokenizeLine);
+  const dict = new TermDictionary(stemmers, stopwords, ts, wordforms);
+  return new Pipeline(ts, index, query, dict, stripper, tables.base);
 }
 
 /** What a walk over a field reports: words (term '' for stopwords) and marks, at their positions. */

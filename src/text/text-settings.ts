@@ -33,6 +33,8 @@ export interface TextSettings {
   stopwordStep: number;
   stopwords: string;
   stopwordsUnstemmed: boolean;
+  /** wordforms: file paths, space or comma separated. */
+  wordforms: string;
   morphology: Stemmer[];
   minStemmingLen: number;
   htmlStrip: boolean;
@@ -93,6 +95,7 @@ export function parseTextSettings(s: TableSettings): TextSettings {
     stopwordStep: clampStep(intSetting(s, 'stopword_step', TEXT_DEFAULTS.stopwordStep)),
     stopwords: s.stopwords ?? '',
     stopwordsUnstemmed: intSetting(s, 'stopwords_unstemmed', 0) !== 0,
+    wordforms: s.wordforms ?? '',
     morphology: parseMorphology(s.morphology ?? ''),
     minStemmingLen: intSetting(s, 'min_stemming_len', TEXT_DEFAULTS.minStemmingLen),
     htmlStrip: intSetting(s, 'html_strip', 0) !== 0,

@@ -1,0 +1,63 @@
+/** Wordforms: `src > dst` (or `src => dst`) lines mapping one folded token to another, before morphology. */
+import { existsSync, readFileSync } from 'node:fs';
+import { SearchError } from '../util/errors.js';
+import { stopwordFileNames } from './stopwords.js';
+
+/** Splits one side of a mapping into folded tokens (the table's index tokenizer). */
+export type WordformTokenizer = (text: string) => string[];
+
+/** One mapping line: source and destination text, or null for blank, comment or malformed lines. */
+export function parseWordformLine(line: string): { src: string; dst: string } | null {
+  const hash = line.indexOf('#');
+  const body = hash >= 0 ? line.slice(0, hash) : line;
+  const arrow = body.indexOf('=>');
+  const gt = body.indexOf('>');
+  // `=>` is the same separator as `>`; whichever comes first splits the line
+  const at = arrow >= 0 && arrow < gt ? arrow : gt;
+  if (at < 0) return null;
+  const width = at === arrow ? 2 : 1;
+  return { src: body.slice(0, at), dst: body.slice(at + width) };
+}
+
+/** A table's one-to-one wordforms, keyed by folded source token. */
+export class Wordforms {
+  private constructor(private readonly forms: ReadonlyMap<string, string>) {}
+
+  static readonly NONE = new Wordforms(new Map());
+
+  /**
+   * Loads every file the setting names (space or comma separated). A file that does not exist is
+   * Manticore's CREATE TABLE error. Later mappings of the same source override earlier ones, as in
+   * Manticore (which warns). Mappings whose source or destination is not a single token are skipped.
+   */
+  static fromSetting(value: string, tokenize: WordformTokenizer): Wordforms {
+    const names = stopwordFileNames(value);
+    if (names.length === 0) return Wordforms.NONE;
+    const forms = new Map<string, string>();
+    for (const name of names) {
+      if (!existsSync(name)) throw new SearchError('BAD_SETTING', `file not found: '${name}'`);
+      for (const line of readFileSync(name, 'utf8').split(/\r?\n/)) {
+        const m = parseWordformLine(line);
+        if (!m) continue;
+        const src = tokenize(m.src);
+        const dst = tokenize(m.dst);
+        if (src.length === 1 && dst.length === 1) forms.set(src[0], dst[0]);
+      }
+    }
+    return new Wordforms(forms);
+  }
+
+  /** From folded pairs (tests). */
+  static of(pairs: Iterable<[string, string]>): Wordforms {
+    return new Wordforms(new Map(pairs));
+  }
+
+  /** The destination of a folded token, or undefined when no wordform applies. */
+  get(token: string): string | undefined {
+    return this.forms.get(token);
+  }
+
+  get size(): number {
+    return this.forms.size;
+  }
+}

@@ -1,0 +1,52 @@
+// Wordforms end to end through SQL: CREATE TABLE with a wordforms file, INSERT, MATCH, CALL KEYWORDS.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newSession, openEngine, type Engine, type RowsResult } from '../../../src/engine/index.js';
+
+let dir: string;
+let engine: Engine;
+const session = newSession();
+
+async function rows(text: string): Promise<unknown[][]> {
+  const out = await engine.execute(text, session);
+  const r = out[out.length - 1] as RowsResult;
+  if (r.kind !== 'rows') throw new Error(JSON.stringify(r));
+  return r.rows;
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-wordforms-'));
+  engine = await openEngine({ dataDir: join(dir, 'data') });
+});
+afterEach(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('wordforms through SQL', () => {
+  it('maps indexed and query words, unstemmed, and CALL KEYWORDS shows the mapping', async () => {
+    const wf = join(dir, 'wf.txt');
+    writeFileSync(wf, 'Mice > rodent\nrunning => sprint\n');
+    await engine.execute(`create table t (title text) morphology='stem_en' wordforms='${wf}'`, session);
+    await engine.execute("insert into t (id, title) values (1, 'three mice'), (2, 'a rodent running'), (3, 'runs')", session);
+    const match = async (q: string) =>
+      (await rows(`select id from t where match('${q}') order by id asc`)).map((r) => r[0]);
+    expect(await match('rodent')).toEqual([1n, 2n]);
+    expect(await match('MICE')).toEqual([1n, 2n]);
+    expect(await match('sprint')).toEqual([2n]);
+    // running is mapped, not stemmed, so it does not meet `runs` (stemmed to run)
+    expect(await match('running')).toEqual([2n]);
+    expect(await match('run')).toEqual([3n]);
+    const kw = await rows("call keywords('mice running', 't')");
+    expect(kw.map((r) => r.slice(1, 3).map(String))).toEqual([['mice', 'rodent'], ['running', 'sprint']]);
+  });
+
+  it('a missing wordforms file fails CREATE TABLE', async () => {
+    const missing = join(dir, 'missing.txt');
+    const out = await engine.execute(`create table t (title text) wordforms='${missing}'`, session).catch((e: Error) => e);
+    const text = out instanceof Error ? out.message : JSON.stringify(out);
+    expect(text).toContain(`file not found: '${missing}'`);
+  });
+});

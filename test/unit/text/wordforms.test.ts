@@ -1,0 +1,75 @@
+// Wordforms: file parsing, loading rules and their place in the pipeline (after folding, before morphology).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createTextPipeline } from '../../../src/text/text-pipeline.js';
+import { parseWordformLine, Wordforms } from '../../../src/text/wordforms.js';
+import { SearchError } from '../../../src/util/errors.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'quarry-wf-'));
+function file(name: string, body: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, body);
+  return path;
+}
+const words = (s: string): string[] => s.toLowerCase().split(/\s+/).filter(Boolean);
+
+describe('parseWordformLine', () => {
+  it('splits on > and =>, drops comments and lines without a separator', () => {
+    expect(parseWordformLine('walks > walk')).toEqual({ src: 'walks ', dst: ' walk' });
+    expect(parseWordformLine('a=>b')).toEqual({ src: 'a', dst: 'b' });
+    expect(parseWordformLine('# x > y')).toBeNull();
+    expect(parseWordformLine('no separator')).toBeNull();
+    expect(parseWordformLine('')).toBeNull();
+  });
+});
+
+describe('Wordforms.fromSetting', () => {
+  it('loads several files, folds both sides, later lines override', () => {
+    const a = file('a.txt', 'Walks > Walk\nmice => mouse\n# comment\n\n');
+    const b = file('b.txt', 'walks > stroll\r\n');
+    const wf = Wordforms.fromSetting(`${a} ${b}`, words);
+    expect(wf.get('walks')).toBe('stroll');
+    expect(wf.get('mice')).toBe('mouse');
+    expect(wf.get('walk')).toBeUndefined();
+    expect(wf.size).toBe(2);
+  });
+  it('skips mappings that are not one token to one token', () => {
+    const wf = Wordforms.fromSetting(file('m.txt', 'a b > c\nd > e f\ng > h\n'), words);
+    expect(wf.size).toBe(1);
+    expect(wf.get('g')).toBe('h');
+  });
+  it('an empty setting is no wordforms; a missing file is an error', () => {
+    expect(Wordforms.fromSetting('', words).size).toBe(0);
+    const missing = join(dir, 'nope.txt');
+    expect(() => Wordforms.fromSetting(missing, words)).toThrow(SearchError);
+    expect(() => Wordforms.fromSetting(missing, words)).toThrow(`file not found: '${missing}'`);
+  });
+});
+
+describe('wordforms in the pipeline', () => {
+  const wf = file('p.txt', 'Walks > Walk\nmice > mouse\nrunning > sprinting\nthe > thee\n');
+  it('maps indexed tokens and leaves their result unstemmed', () => {
+    const p = createTextPipeline({ wordforms: wf, morphology: 'stem_en' });
+    expect(p.indexField('WALKS mice running jumping').terms).toEqual(['walk', 'mouse', 'sprinting', 'jump']);
+  });
+  it('applies to query words and CALL KEYWORDS', () => {
+    const p = createTextPipeline({ wordforms: wf, morphology: 'stem_en' });
+    expect(p.normalizeWord('Mice')).toEqual(['mouse']);
+    expect(p.keywords('running dogs')).toEqual([
+      { qpos: 1, tokenized: 'running', normalized: 'sprinting' },
+      { qpos: 2, tokenized: 'dogs', normalized: 'dog' },
+    ]);
+  });
+  it('stopwords are checked on the wordform result, or on the raw token when unstemmed', () => {
+    const stops = file('s.txt', 'the\nmouse\n');
+    const p = createTextPipeline({ wordforms: wf, stopwords: stops });
+    expect(p.indexField('the mice cat').terms).toEqual(['thee', 'cat']);
+    const raw = createTextPipeline({ wordforms: wf, stopwords: stops, stopwords_unstemmed: '1' });
+    expect(raw.indexField('the mice cat').terms).toEqual(['mouse', 'cat']);
+  });
+  it('a missing file fails the table', () => {
+    expect(() => createTextPipeline({ wordforms: join(dir, 'gone.txt') })).toThrow(SearchError);
+  });
+});
