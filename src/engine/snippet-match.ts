@@ -6,7 +6,9 @@
  */
 import { wildcardRegExp } from '../index/wildcard.js';
 import type { FieldLimit, QueryNode, TermNode } from '../query/ast.js';
+import type { SpzMark } from '../text/spz-marks.js';
 import type { Token } from '../text/text-pipeline.js';
+import { notNear, unitRanges, zoneRanges, type Range } from './snippet-match-spz.js';
 
 /** Positions stay below 2^24 (Manticore's hitpos layout); fields above. */
 export const FIELD_SHIFT = 1 << 24;
@@ -15,6 +17,8 @@ export interface MatchField {
   /** Field name as in the query's @field operators ('' when fields are ignored). */
   name: string;
   tokens: Token[];
+  /** Sentence / paragraph / zone marks from the pipeline's analyze (SENTENCE, PARAGRAPH, ZONE need them). */
+  marks?: SpzMark[];
 }
 
 export interface MatchContext {
@@ -39,7 +43,8 @@ export interface MatchResult {
 }
 
 interface Res { ok: boolean; hits: number[] }
-interface Limit { fields: string[] | null; exclude: boolean; maxPos: number }
+/** `inside`: the field spans a hit must lie in (SENTENCE / PARAGRAPH unit, ZONE spans); null = anywhere. */
+interface Limit { fields: string[] | null; exclude: boolean; maxPos: number; inside?: Range[] | null }
 
 const NONE: Res = { ok: false, hits: [] };
 /** Manticore tracks at most 32 query keywords in a passage mask. */
@@ -90,6 +95,7 @@ class Matcher {
       if (!this.fieldAllowed(fi, lim)) return;
       for (const tok of f.tokens) {
         if (lim.maxPos && tok.pos > lim.maxPos) continue;
+        if (lim.inside && !lim.inside.some((r) => r.field === fi && tok.pos > r.lo && tok.pos < r.hi)) continue;
         if (t.fieldStart && tok.pos !== 1) continue;
         if (t.fieldEnd && tok.pos !== this.fieldEnds[fi]) continue;
         if (test(tok)) out.push(fi * FIELD_SHIFT + tok.pos);
@@ -149,14 +155,18 @@ class Matcher {
         return this.phraseOf(kept.map((x) => (x.r as Res).hits), kept.map((x) => x.o));
       }
       case 'proximity': return this.window(n.terms.map((t) => this.term(t, limitOrSelf(t, lim))), n.distance, n.terms.length);
-      case 'near': return this.window(n.children.map((c) => this.eval(c, lim)), n.distance, n.children.length);
+      case 'near': {
+        const parts = n.children.map((c) => this.eval(c, lim));
+        return n.negate ? notNear(parts, n.distance) : this.window(parts, n.distance, n.children.length);
+      }
       case 'quorum': {
         const rs = n.terms.map((t) => this.term(t, limitOrSelf(t, lim))).filter((r): r is Res => r !== null);
         const found = rs.filter((r) => r.ok);
         if (found.length < Math.min(n.threshold, rs.length) || !found.length) return NONE;
         return { ok: true, hits: union(found.map((r) => r.hits)) };
       }
-      case 'and': case 'sentence': case 'paragraph': return this.and(n.children, lim);
+      case 'and': return this.and(n.children, lim);
+      case 'sentence': case 'paragraph': return this.within(unitRanges(this.fields, n.kind), lim, (l) => this.and(n.children, l));
       case 'or': {
         const rs = n.children.map((c) => this.eval(c, lim)).filter((r): r is Res => r !== null);
         if (!rs.length) return null;
@@ -174,8 +184,25 @@ class Matcher {
         return r && r.ok ? { ok: true, hits: union([l.hits, r.hits]) } : l;
       }
       case 'order': return this.order(n.children.map((c) => this.eval(c, lim)));
-      case 'zone': return this.eval(n.child, lim);
+      case 'zone': {
+        const spans = zoneRanges(this.fields, n.zones);
+        // ZONE: each hit inside some span; ZONESPAN: the whole operand inside one span
+        return n.span ? this.within(spans, lim, (l) => this.eval(n.child, l)) : this.eval(n.child, { ...lim, inside: narrow(lim.inside, spans) });
+      }
     }
+  }
+
+  /** Evaluates `run` once per span (hits confined to it); the query matches where some span does. */
+  private within(spans: Range[], lim: Limit, run: (l: Limit) => Res | null): Res | null {
+    const ok: Res[] = [];
+    let seen = false;
+    for (const s of spans) {
+      const r = run({ ...lim, inside: narrow(lim.inside, [s]) });
+      if (r) seen = true;
+      if (r && r.ok) ok.push(r);
+    }
+    if (!ok.length) return seen || !spans.length ? NONE : null;
+    return { ok: true, hits: union(ok.map((r) => r.hits)) };
   }
 
   private and(children: QueryNode[], lim: Limit): Res | null {
@@ -244,8 +271,20 @@ class Matcher {
   }
 }
 
+/** Spans inside both the inherited spans and `spans`. */
+function narrow(outer: Range[] | null | undefined, spans: Range[]): Range[] {
+  if (!outer) return spans;
+  const out: Range[] = [];
+  for (const a of outer) {
+    for (const b of spans) {
+      if (a.field === b.field && Math.max(a.lo, b.lo) < Math.min(a.hi, b.hi)) out.push({ field: a.field, lo: Math.max(a.lo, b.lo), hi: Math.min(a.hi, b.hi) });
+    }
+  }
+  return out;
+}
+
 function limitOf(f: FieldLimit, inherited: Limit): Limit {
-  return { fields: f.fields.length ? f.fields : null, exclude: f.exclude, maxPos: f.maxPos ?? inherited.maxPos };
+  return { fields: f.fields.length ? f.fields : null, exclude: f.exclude, maxPos: f.maxPos ?? inherited.maxPos, inside: inherited.inside };
 }
 
 function limitOrSelf(t: TermNode, lim: Limit): Limit {

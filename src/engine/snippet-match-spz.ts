@@ -1,0 +1,61 @@
+/** The snippet matcher's span helpers: SENTENCE / PARAGRAPH units and ZONE spans from the marks, and NOTNEAR. */
+import type { SpzMark } from '../text/spz-marks.js';
+import type { Token } from '../text/text-pipeline.js';
+
+/** Positions stay below this (Manticore's 24-bit hitpos); a range's open end. */
+const POS_LIMIT = 1 << 24;
+/** Hit keys carry the field above the position (same layout as snippet-match's FIELD_SHIFT). */
+const FIELD_SHIFT = 1 << 24;
+
+/** Positions strictly between lo and hi in one field. */
+export interface Range { field: number; lo: number; hi: number }
+
+interface SpanField { tokens: Token[]; marks?: SpzMark[] }
+
+interface Res { ok: boolean; hits: number[] }
+
+/** Each field cut at its boundary marks: a paragraph ends a sentence too (Manticore's BuildZoneHits). */
+export function unitRanges(fields: SpanField[], kind: 'sentence' | 'paragraph'): Range[] {
+  const out: Range[] = [];
+  fields.forEach((f, field) => {
+    let lo = 0;
+    for (const m of f.marks ?? []) {
+      if (m.kind === 'paragraph' || (kind === 'sentence' && m.kind === 'sentence')) {
+        out.push({ field, lo, hi: m.pos });
+        lo = m.pos;
+      }
+    }
+    out.push({ field, lo, hi: POS_LIMIT });
+  });
+  return out;
+}
+
+/** Spans of the listed zones: an opening tag paired with the next closing tag of its name (open to the field end). */
+export function zoneRanges(fields: SpanField[], zones: string[]): Range[] {
+  const names = new Set(zones.map((z) => z.toLowerCase()));
+  const out: Range[] = [];
+  fields.forEach((f, field) => {
+    const marks = (f.marks ?? []).filter((m) => m.kind === 'zone');
+    marks.forEach((m, i) => {
+      if (!names.has(m.zone)) return;
+      const close = marks.slice(i + 1).find((c) => c.zone === `/${m.zone}`);
+      out.push({ field, lo: m.pos, hi: close ? close.pos : POS_LIMIT });
+    });
+  });
+  return out;
+}
+
+/**
+ * NOTNEAR/N folded left: a left hit survives unless a right hit of its field lies within N words
+ * (the reference evaluator's rule); a right side that does not match removes nothing.
+ */
+export function notNear(parts: (Res | null)[], distance: number): Res {
+  const [first, ...rest] = parts;
+  if (!first || !first.ok) return { ok: false, hits: [] };
+  let hits = first.hits;
+  for (const r of rest) {
+    if (!r || !r.ok) continue;
+    hits = hits.filter((m) => !r.hits.some((h) => Math.floor(h / FIELD_SHIFT) === Math.floor(m / FIELD_SHIFT) && Math.abs(h - m) <= distance));
+  }
+  return { ok: hits.length > 0, hits };
+}
