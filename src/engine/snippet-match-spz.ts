@@ -59,3 +59,31 @@ export function notNear(parts: (Res | null)[], distance: number): Res {
   }
   return { ok: hits.length > 0, hits };
 }
+
+/**
+ * NEAR/N: runs of operand hits in one field where each hit lies within N words of the previous one
+ * (Manticore's ExtNear chains hit to hit, so three operands may span more than N); marks the
+ * shortest runs holding every operand, starting at the last occurrence of their first operand.
+ */
+export function near(parts: (Res | null)[], distance: number): Res {
+  const rs = parts.filter((r): r is Res => r !== null);
+  if (!rs.length || rs.some((r) => !r.ok)) return { ok: false, hits: [] };
+  const all = rs.flatMap((r, i) => r.hits.map((h) => ({ h, i }))).sort((a, b) => a.h - b.h || a.i - b.i);
+  const field = (h: number): number => Math.floor(h / FIELD_SHIFT);
+  const out = new Set<number>();
+  for (let s = 0; s < all.length; s++) {
+    const seen = new Set<number>([all[s].i]);
+    for (let e = s + 1; e < all.length && field(all[e].h) === field(all[s].h) && all[e].h - all[e - 1].h <= distance; e++) {
+      // a later hit of the start's operand makes a shorter run from there
+      if (all[e].i === all[s].i && seen.size < rs.length) break;
+      seen.add(all[e].i);
+      if (seen.size === rs.length) {
+        for (let k = s; k <= e; k++) out.add(all[k].h);
+        break;
+      }
+    }
+    if (rs.length === 1) out.add(all[s].h);
+  }
+  const hits = [...out].sort((a, b) => a - b);
+  return { ok: hits.length > 0, hits };
+}

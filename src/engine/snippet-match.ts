@@ -8,7 +8,7 @@ import { wildcardRegExp } from '../index/wildcard.js';
 import type { FieldLimit, QueryNode, TermNode } from '../query/ast.js';
 import type { SpzMark } from '../text/spz-marks.js';
 import type { Token } from '../text/text-pipeline.js';
-import { notNear, unitRanges, zoneRanges, type Range } from './snippet-match-spz.js';
+import { near, notNear, unitRanges, zoneRanges, type Range } from './snippet-match-spz.js';
 
 /** Positions stay below 2^24 (Manticore's hitpos layout); fields above. */
 export const FIELD_SHIFT = 1 << 24;
@@ -157,7 +157,7 @@ class Matcher {
       case 'proximity': return this.window(n.terms.map((t) => this.term(t, limitOrSelf(t, lim))), n.distance, n.terms.length);
       case 'near': {
         const parts = n.children.map((c) => this.eval(c, lim));
-        return n.negate ? notNear(parts, n.distance) : this.window(parts, n.distance, n.children.length);
+        return n.negate ? notNear(parts, n.distance) : near(parts, n.distance);
       }
       case 'quorum': {
         const rs = n.terms.map((t) => this.term(t, limitOrSelf(t, lim))).filter((r): r is Res => r !== null);
@@ -216,7 +216,7 @@ class Matcher {
     return { ok: true, hits: union(rs.map((r) => r.hits)) };
   }
 
-  /** Proximity / NEAR: every operand within one field window of (operands - 1 + distance) words. */
+  /** Proximity: every operand within one field window of (operands - 1 + distance) words. */
   private window(parts: (Res | null)[], distance: number, count: number): Res {
     const rs = parts.filter((r): r is Res => r !== null);
     if (!rs.length || rs.some((r) => !r.ok)) return NONE;

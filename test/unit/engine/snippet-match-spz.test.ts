@@ -31,6 +31,15 @@ describe('NEAR and NOTNEAR', () => {
     expect(snip('apple x x pie', 'apple NEAR/3 pie')).toBe('<b>apple</b> x x <b>pie</b>');
   });
 
+  it('NEAR chains hit to hit: three operands may span more than N words, each step at most N', () => {
+    expect(snip('red x green x blue', 'red NEAR/2 green NEAR/2 blue')).toBe('<b>red</b> x <b>green</b> x <b>blue</b>');
+    expect(snip('red x green x x blue', 'red NEAR/2 green NEAR/2 blue')).toBe('red x green x x blue');
+  });
+
+  it('NEAR marks from the last occurrence of the first operand, not an earlier one', () => {
+    expect(snip('apple apple pie', 'apple NEAR/2 pie')).toBe('apple <b>apple pie</b>');
+  });
+
   it('NOTNEAR/N marks left occurrences with no right one within N words, never the right', () => {
     expect(snip('apple pie and x x apple x x x tart pie', 'apple NOTNEAR/2 pie')).toBe('apple pie and x x <b>apple</b> x x x tart pie');
     expect(snip('apple pie and apple x x x tart pie', 'apple NOTNEAR/2 pie')).toBe('apple pie and apple x x x tart pie');
