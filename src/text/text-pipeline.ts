@@ -2,6 +2,7 @@
 import type { FieldTokens } from '../index/types.js';
 import type { TableSettings } from '../schema/types.js';
 import { CODE_MASK, FLAG_IGNORE, type CharsetTable } from './charset-table.js';
+import { Exceptions } from './exceptions.js';
 import { HtmlStripper, type StrippedText } from './html-strip.js';
 import { charsetTablesFor, stemmersFor } from './pipeline-parts.js';
 import { markKind, type SpzMark } from './spz-marks.js';
@@ -88,12 +89,27 @@ export function createTextPipeline(settings: TableSettings, opts: PipelineOption
   const query = new Tokenizer(tables.query, { minWordLen: ts.minWordLen, queryMode: true });
   const wordforms = Wordforms.fromSetting(ts.wordforms, tokenizeLine);
   const dict = new TermDictionary(stemmers, stopwords, ts, wordforms);
-  return new Pipeline(ts, index, query, dict, stripper, tables.base);
+  return new Pipeline(ts, index, query, dict, stripper, tables.base, Exceptions.fromSetting(ts.exceptions));
+}
+
+/** A word's folded text and offsets: the tokenizer's current token or an exception match. */
+interface WordSpan {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Position bookkeeping of one walk, carried across the segments between exception matches. */
+interface WalkState {
+  pos: number;
+  step: number;
+  last: number;
 }
 
 /** What a walk over a field reports: words (term '' for stopwords) and marks, at their positions. */
 interface WalkVisitor {
-  word(term: string, pos: number, tok: Tokenizer): void;
+  /** `w`'s offsets are relative to the walked segment, which starts at `offset` in the field. */
+  word(term: string, pos: number, w: WordSpan, offset: number): void;
   mark?(mark: SpzMark): void;
 }
 
@@ -105,7 +121,10 @@ class Pipeline implements TextPipeline {
     private readonly dict: TermDictionary,
     private readonly stripper: HtmlStripper | null,
     private readonly charset: CharsetTable,
+    private readonly exceptions: Exceptions,
   ) {}
+
+  private readonly wordChar = (cp: number): boolean => this.isWordChar(cp);
 
   isWordChar(cp: number): boolean {
     const e = this.charset.lookup(cp);
@@ -117,36 +136,65 @@ class Pipeline implements TextPipeline {
    * token's step plus skipped overshort tokens, plus phrase_boundary_step after a boundary
    * (Manticore's BuildRegularHits). Returns the position of the last hit (an indexed term or an
    * SPZ mark, which Manticore also stores as a hit): the field end that `word$` matches.
+   * Exception matches are cut out of the text and stand as one word each at their place.
    */
   private walk(text: string, v: WalkVisitor): number {
+    const st: WalkState = { pos: 0, step: 1, last: 0 };
+    let from = 0;
+    for (const m of this.exceptions.find(text, this.wordChar)) {
+      this.walkSegment(text.slice(from, m.start), from, st, v);
+      st.pos += st.step;
+      this.visitWord(this.dict.term(m.to), { text: m.to, start: m.start, end: m.end }, 0, st, v);
+      from = m.end;
+    }
+    this.walkSegment(from === 0 ? text : text.slice(from), from, st, v);
+    return st.last;
+  }
+
+  private walkSegment(text: string, offset: number, st: WalkState, v: WalkVisitor): void {
     const ts = this.settings;
     const tok = this.indexTok;
     tok.reset(text);
-    let pos = 0;
-    let step = 1;
-    let lastIndexed = 0;
     while (tok.next()) {
-      pos += Math.max(step + tok.overshort * ts.overshortStep, 0);
-      if (tok.boundary) pos += ts.phraseBoundaryStep;
+      st.pos += Math.max(st.step + tok.overshort * ts.overshortStep, 0);
+      if (tok.boundary) st.pos += ts.phraseBoundaryStep;
       if (tok.special) {
         const kind = markKind(tok.text.charCodeAt(0));
         if (kind) {
-          v.mark?.({ kind, pos, zone: tok.zone, start: tok.start, end: tok.end });
-          lastIndexed = pos;
+          v.mark?.({ kind, pos: st.pos, zone: tok.zone, start: tok.start + offset, end: tok.end + offset });
+          st.last = st.pos;
         }
-        step = 1;
+        st.step = 1;
         continue;
       }
-      const term = this.dict.termOf(tok);
-      v.word(term, pos, tok);
-      if (term !== '') {
-        step = 1;
-        lastIndexed = pos;
-      } else {
-        step = ts.stopwordStep;
-      }
+      this.visitWord(this.dict.termOf(tok), tok, offset, st, v);
     }
-    return lastIndexed;
+  }
+
+  private visitWord(term: string, w: WordSpan, offset: number, st: WalkState, v: WalkVisitor): void {
+    v.word(term, st.pos, w, offset);
+    if (term !== '') {
+      st.step = 1;
+      st.last = st.pos;
+    } else {
+      st.step = this.settings.stopwordStep;
+    }
+  }
+
+  /** Query-mode words of a text (exception matches as one word each), operators left out. */
+  private queryWords(text: string, visit: (word: string) => void): void {
+    let from = 0;
+    const run = (part: string): void => {
+      const tok = this.queryTok;
+      tok.reset(part);
+      while (tok.next()) if (!tok.special) visit(tok.text);
+    };
+    for (const m of this.exceptions.find(text, this.wordChar)) {
+      run(text.slice(from, m.start));
+      visit(m.to);
+      from = m.end;
+    }
+    run(from === 0 ? text : text.slice(from));
   }
 
   private strip(text: string): StrippedText {
@@ -160,9 +208,9 @@ class Pipeline implements TextPipeline {
     const tokens: Token[] = [];
     const marks: SpzMark[] = [];
     this.walk(s.text, {
-      word: (term, pos, tok) => {
-        const [start, end] = origin(tok.start, tok.end);
-        tokens.push({ text: tok.text, term, pos, start, end });
+      word: (term, pos, w, offset) => {
+        const [start, end] = origin(w.start + offset, w.end + offset);
+        tokens.push({ text: w.text, term, pos, start, end });
       },
       mark: (m) => {
         [m.start, m.end] = origin(m.start, m.end);
@@ -193,28 +241,22 @@ class Pipeline implements TextPipeline {
   }
 
   normalizeWord(word: string): string[] {
-    const tok = this.queryTok;
     const out: string[] = [];
-    tok.reset(word);
-    while (tok.next()) {
-      if (tok.special) continue;
-      const term = this.dict.term(tok.text);
+    this.queryWords(word, (w) => {
+      const term = this.dict.term(w);
       if (term !== '') out.push(term);
-    }
+    });
     return out;
   }
 
   keywords(text: string): KeywordRow[] {
-    const tok = this.queryTok;
     const rows: KeywordRow[] = [];
-    tok.reset(text);
     let qpos = 0;
-    while (tok.next()) {
-      if (tok.special) continue;
+    this.queryWords(text, (w) => {
       qpos++;
-      const term = this.dict.term(tok.text);
-      if (term !== '') rows.push({ qpos, tokenized: tok.text, normalized: term });
-    }
+      const term = this.dict.term(w);
+      if (term !== '') rows.push({ qpos, tokenized: w, normalized: term });
+    });
     return rows;
   }
 }

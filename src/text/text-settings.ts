@@ -35,6 +35,8 @@ export interface TextSettings {
   stopwordsUnstemmed: boolean;
   /** wordforms: file paths, space or comma separated. */
   wordforms: string;
+  /** exceptions: one file path. */
+  exceptions: string;
   morphology: Stemmer[];
   minStemmingLen: number;
   htmlStrip: boolean;
@@ -96,6 +98,7 @@ export function parseTextSettings(s: TableSettings): TextSettings {
     stopwords: s.stopwords ?? '',
     stopwordsUnstemmed: intSetting(s, 'stopwords_unstemmed', 0) !== 0,
     wordforms: s.wordforms ?? '',
+    exceptions: s.exceptions ?? '',
     morphology: parseMorphology(s.morphology ?? ''),
     minStemmingLen: intSetting(s, 'min_stemming_len', TEXT_DEFAULTS.minStemmingLen),
     htmlStrip: intSetting(s, 'html_strip', 0) !== 0,

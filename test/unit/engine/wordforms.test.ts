@@ -1,4 +1,4 @@
-// Wordforms end to end through SQL: CREATE TABLE with a wordforms file, INSERT, MATCH, CALL KEYWORDS.
+// Wordforms and exceptions end to end through SQL: CREATE TABLE with the files, INSERT, MATCH, CALL KEYWORDS.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,5 +48,29 @@ describe('wordforms through SQL', () => {
     const out = await engine.execute(`create table t (title text) wordforms='${missing}'`, session).catch((e: Error) => e);
     const text = out instanceof Error ? out.message : JSON.stringify(out);
     expect(text).toContain(`file not found: '${missing}'`);
+  });
+});
+
+describe('exceptions through SQL', () => {
+  it('index raw-text matches as one token, and CALL KEYWORDS maps them', async () => {
+    const exc = join(dir, 'exc.txt');
+    writeFileSync(exc, 'AT&T => att\nC++ => cplusplus\n');
+    await engine.execute(`create table t (title text) exceptions='${exc}'`, session);
+    await engine.execute("insert into t (id, title) values (1, 'AT&T phones'), (2, 'at&t t'), (3, 'learn C++')", session);
+    const match = async (q: string) =>
+      (await rows(`select id from t where match('${q}') order by id asc`)).map((r) => r[0]);
+    expect(await match('att')).toEqual([1n]);
+    expect(await match('t')).toEqual([2n]);
+    expect(await match('cplusplus')).toEqual([3n]);
+    const kw = await rows("call keywords('AT&T at&t', 't')");
+    expect(kw.map((r) => r.slice(0, 3).map(String))).toEqual([['1', 'att', 'att'], ['2', 'at', 'at'], ['3', 't', 't']]);
+  });
+
+  it('two exceptions files fail CREATE TABLE', async () => {
+    const a = join(dir, 'a.txt');
+    writeFileSync(a, 'x => y\n');
+    const out = await engine.execute(`create table t (title text) exceptions='${a} ${a}'`, session).catch((e: Error) => e);
+    const text = out instanceof Error ? out.message : JSON.stringify(out);
+    expect(text).toContain("'exceptions' options only supports a single file");
   });
 });
