@@ -1,4 +1,5 @@
 /** The snippet matcher's span helpers: SENTENCE / PARAGRAPH units and ZONE spans from the marks, and NOTNEAR. */
+import type { QueryNode } from '../query/ast.js';
 import type { SpzMark } from '../text/spz-marks.js';
 import type { Token } from '../text/text-pipeline.js';
 
@@ -86,4 +87,24 @@ export function near(parts: (Res | null)[], distance: number): Res {
   }
   const hits = [...out].sort((a, b) => a - b);
   return { ok: hits.length > 0, hits };
+}
+
+/**
+ * Which marks the query itself needs (Manticore's CollectQuerySPZ: the snippet tokenizer emits
+ * sentence/paragraph marks for SENTENCE / PARAGRAPH and zone marks for ZONE, whatever the boundary).
+ */
+export function querySpz(n: QueryNode): { sp: boolean; zones: boolean } {
+  const out = { sp: false, zones: false };
+  const walk = (q: QueryNode): void => {
+    switch (q.kind) {
+      case 'sentence': case 'paragraph': out.sp = true; q.children.forEach(walk); break;
+      case 'zone': out.zones = true; walk(q.child); break;
+      case 'and': case 'or': case 'order': case 'near': q.children.forEach(walk); break;
+      case 'not': walk(q.child); break;
+      case 'maybe': walk(q.left); walk(q.right); break;
+      default: break;
+    }
+  };
+  walk(n);
+  return out;
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseQuery } from '../../../src/query/parse-query.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
 import { FIELD_SHIFT, matchDocument } from '../../../src/engine/snippet-match.js';
+import { querySpz } from '../../../src/engine/snippet-match-spz.js';
 import { buildSnippets, packSnippets } from '../../../src/engine/snippet-builder.js';
 import { snippetOptions } from '../../../src/engine/snippet-options.js';
 
@@ -81,5 +82,17 @@ describe('ZONE and ZONESPAN', () => {
     expect(marked(z, 'ZONE:(h1) cat dog', text)).toEqual([['cat', 'dog', 'cat', 'dog']]);
     expect(marked(z, 'ZONESPAN:(h1) cat dog', text)).toEqual([['cat', 'dog']]);
     expect(marked(z, 'ZONESPAN:(h1) cat dog', '<h1>cat</h1> <h1>dog</h1>')).toEqual([[]]);
+  });
+});
+
+describe('querySpz', () => {
+  const spz = (q: string) => querySpz(parseQuery(q, { fields: [], notTermsOnlyAllowed: true }).root);
+
+  it('asks for sentence marks under SENTENCE / PARAGRAPH and zone marks under ZONE, nested too', () => {
+    expect(spz('a b')).toEqual({ sp: false, zones: false });
+    expect(spz('x | (a SENTENCE b)')).toEqual({ sp: true, zones: false });
+    expect(spz('x -(a PARAGRAPH b)')).toEqual({ sp: true, zones: false });
+    expect(spz('x MAYBE (ZONE:(h1) a)')).toEqual({ sp: false, zones: true });
+    expect(spz('ZONESPAN:(h1) (a SENTENCE b)')).toEqual({ sp: true, zones: true });
   });
 });
