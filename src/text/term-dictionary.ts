@@ -161,8 +161,9 @@ export class TermDictionary {
 
   private compute(token: string): string {
     if (this.opts.stopwordsUnstemmed && this.stopwords.has(token)) return '';
-    // a wordform replaces morphology (its result is not stemmed) but is still a stopword candidate
-    const stemmed = this.wordforms.get(token) ?? this.stem(token);
+    // a wordform replaces morphology (its result is not stemmed) but is still a stopword candidate;
+    // `~` forms apply to what the stemmers made
+    const stemmed = this.wordforms.get(token) ?? this.wordforms.afterMorphology(this.stem(token));
     if (stemmed === '') return '';
     if (!this.opts.stopwordsUnstemmed && this.stopwords.has(stemmed)) return '';
     return stemmed;

@@ -6,22 +6,34 @@ import { stopwordFileNames } from './stopwords.js';
 /** Splits one side of a mapping into folded tokens (the table's index tokenizer). */
 export type WordformTokenizer = (text: string) => string[];
 
+/** A parsed line; `afterMorphology` for `~src > dst` lines, applied to the stemmed word. */
+export interface WordformLine {
+  src: string;
+  dst: string;
+  afterMorphology: boolean;
+}
+
 /** One mapping line: source and destination text, or null for blank, comment or malformed lines. */
-export function parseWordformLine(line: string): { src: string; dst: string } | null {
+export function parseWordformLine(line: string): WordformLine | null {
   const hash = line.indexOf('#');
-  const body = hash >= 0 ? line.slice(0, hash) : line;
+  let body = hash >= 0 ? line.slice(0, hash) : line;
+  const afterMorphology = body.trimStart().startsWith('~');
+  if (afterMorphology) body = body.trimStart().slice(1);
   const arrow = body.indexOf('=>');
   const gt = body.indexOf('>');
   // `=>` is the same separator as `>`; whichever comes first splits the line
   const at = arrow >= 0 && arrow < gt ? arrow : gt;
   if (at < 0) return null;
   const width = at === arrow ? 2 : 1;
-  return { src: body.slice(0, at), dst: body.slice(at + width) };
+  return { src: body.slice(0, at), dst: body.slice(at + width), afterMorphology };
 }
 
 /** A table's one-to-one wordforms, keyed by folded source token. */
 export class Wordforms {
-  private constructor(private readonly forms: ReadonlyMap<string, string>) {}
+  private constructor(
+    private readonly forms: ReadonlyMap<string, string>,
+    private readonly afterForms: ReadonlyMap<string, string> = new Map(),
+  ) {}
 
   static readonly NONE = new Wordforms(new Map());
 
@@ -34,6 +46,7 @@ export class Wordforms {
     const names = stopwordFileNames(value);
     if (names.length === 0) return Wordforms.NONE;
     const forms = new Map<string, string>();
+    const afterForms = new Map<string, string>();
     for (const name of names) {
       if (!existsSync(name)) throw new SearchError('BAD_SETTING', `file not found: '${name}'`);
       for (const line of readFileSync(name, 'utf8').split(/\r?\n/)) {
@@ -41,15 +54,15 @@ export class Wordforms {
         if (!m) continue;
         const src = tokenize(m.src);
         const dst = tokenize(m.dst);
-        if (src.length === 1 && dst.length === 1) forms.set(src[0], dst[0]);
+        if (src.length === 1 && dst.length === 1) (m.afterMorphology ? afterForms : forms).set(src[0], dst[0]);
       }
     }
-    return new Wordforms(forms);
+    return new Wordforms(forms, afterForms);
   }
 
   /** From folded pairs (tests). */
-  static of(pairs: Iterable<[string, string]>): Wordforms {
-    return new Wordforms(new Map(pairs));
+  static of(pairs: Iterable<[string, string]>, after: Iterable<[string, string]> = []): Wordforms {
+    return new Wordforms(new Map(pairs), new Map(after));
   }
 
   /** The destination of a folded token, or undefined when no wordform applies. */
@@ -57,7 +70,12 @@ export class Wordforms {
     return this.forms.get(token);
   }
 
+  /** A `~` form's destination for a word after morphology, else the word itself. */
+  afterMorphology(word: string): string {
+    return this.afterForms.get(word) ?? word;
+  }
+
   get size(): number {
-    return this.forms.size;
+    return this.forms.size + this.afterForms.size;
   }
 }

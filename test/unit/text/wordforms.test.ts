@@ -17,8 +17,9 @@ const words = (s: string): string[] => s.toLowerCase().split(/\s+/).filter(Boole
 
 describe('parseWordformLine', () => {
   it('splits on > and =>, drops comments and lines without a separator', () => {
-    expect(parseWordformLine('walks > walk')).toEqual({ src: 'walks ', dst: ' walk' });
-    expect(parseWordformLine('a=>b')).toEqual({ src: 'a', dst: 'b' });
+    expect(parseWordformLine('walks > walk')).toEqual({ src: 'walks ', dst: ' walk', afterMorphology: false });
+    expect(parseWordformLine('a=>b')).toEqual({ src: 'a', dst: 'b', afterMorphology: false });
+    expect(parseWordformLine(' ~run > walk # note')).toEqual({ src: 'run ', dst: ' walk ', afterMorphology: true });
     expect(parseWordformLine('# x > y')).toBeNull();
     expect(parseWordformLine('no separator')).toBeNull();
     expect(parseWordformLine('')).toBeNull();
@@ -68,6 +69,13 @@ describe('wordforms in the pipeline', () => {
     expect(p.indexField('the mice cat').terms).toEqual(['thee', 'cat']);
     const raw = createTextPipeline({ wordforms: wf, stopwords: stops, stopwords_unstemmed: '1' });
     expect(raw.indexField('the mice cat').terms).toEqual(['mouse', 'cat']);
+  });
+  it('~ forms apply after morphology to every word that stems to their source', () => {
+    const p = createTextPipeline({ wordforms: file('t.txt', '~run > walk\nRunning > sprint\n'), morphology: 'stem_en' });
+    expect(p.indexField('run runs running ran').terms).toEqual(['walk', 'walk', 'sprint', 'ran']);
+    expect(p.normalizeWord('runs')).toEqual(['walk']);
+    expect(createTextPipeline({ wordforms: file('u.txt', '~run > walk\n') }).indexField('run runs').terms)
+      .toEqual(['walk', 'runs']);
   });
   it('a missing file fails the table', () => {
     expect(() => createTextPipeline({ wordforms: join(dir, 'gone.txt') })).toThrow(SearchError);
