@@ -9,6 +9,7 @@ import { HtmlStripper } from '../text/html-strip.js';
 import { parseCharsetSetting } from '../text/charset-table.js';
 import { createTextPipeline, type TextPipeline } from '../text/text-pipeline.js';
 import { FIELD_SHIFT, matchDocument } from './snippet-match.js';
+import { querySpz } from './snippet-match-spz.js';
 import type { SnippetOptions } from './snippet-options.js';
 import type { PassageLimits } from './snippet-passages.js';
 import { pickPassages } from './snippet-pick.js';
@@ -75,16 +76,17 @@ function intSetting(s: TableSettings, name: string): number {
  * only with a snippet_boundary that delivers them (otherwise they take no position), zone marks
  * with any boundary, as Manticore's snippet tokenizer.
  */
-function prepare(env: SnippetEnv, o: SnippetOptions, fields: FieldInput[]) {
+function prepare(env: SnippetEnv, o: SnippetOptions, fields: FieldInput[], need: { sp: boolean; zones: boolean }) {
   const ts = env.pipeline.settings;
   const mode = o.htmlStripMode === 'index' ? (ts.htmlStrip ? 'strip' : 'none') : o.htmlStripMode;
   const b = o.snippetBoundary;
-  const sp = b === 'sentence' || b === 'paragraph';
-  const zones = b !== '' && mode !== 'none' ? ts.indexZones : '';
+  // The query's own SENTENCE/PARAGRAPH/ZONE operators need the marks too, as in Manticore's tokenizer.
+  const sp = b === 'sentence' || b === 'paragraph' || need.sp;
+  const zones = (b !== '' || need.zones) && mode !== 'none' ? ts.indexZones : '';
   const stripper = mode === 'strip'
     ? new HtmlStripper({
       indexAttrs: ts.htmlIndexAttrs, removeElements: ts.htmlRemoveElements, decodeEntities: false,
-      paragraphs: b !== '', zones: zones || undefined,
+      paragraphs: b !== '' || need.sp, zones: zones || undefined,
     })
     : null;
   const pipeline = variant(env, mode === 'retain', sp, mode === 'retain' ? '' : zones);
@@ -115,12 +117,12 @@ function canHighlightAll(bytes: number, l: PassageLimits, o: SnippetOptions): bo
 
 /** Builds every field's passages for one document; fields without output get []. */
 export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetOptions, env: SnippetEnv, flags: BuildFlags): PassageText[][] {
-  const { pipeline, retain, texts } = prepare(env, o, fields);
+  const { pipeline, retain, texts } = prepare(env, o, fields, querySpz(root));
   const analyzed = texts.map((t) => pipeline.analyze(t));
   const infix = intSetting(env.settings, 'min_infix_len') > 0;
   const prefix = intSetting(env.settings, 'min_prefix_len') > 0;
   const expand = intSetting(env.settings, 'expand_keywords') !== 0;
-  const m = matchDocument(root, fields.map((f, i) => ({ name: f.name, tokens: analyzed[i].tokens })), {
+  const m = matchDocument(root, fields.map((f, i) => ({ name: f.name, tokens: analyzed[i].tokens, marks: analyzed[i].marks })), {
     normalize: (w) => env.pipeline.normalizeWord(w), ignoreFields: flags.ignoreFields,
     expandInfix: expand && infix, expandPrefix: expand && prefix,
   });
