@@ -150,6 +150,11 @@ export class TermDictionary {
     return this.remember(h, token, -1 - slot);
   }
 
+  /** The term of a wordform's destination: not stemmed, '' when it is a stopword. */
+  formTerm(dst: string): string {
+    return this.stopwords.has(dst) ? '' : dst;
+  }
+
   private remember(h: number, token: string, freeSlot: number): string {
     const term = this.compute(token);
     if (!this.cache.add(freeSlot, h, token, term)) {

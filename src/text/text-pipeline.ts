@@ -10,7 +10,7 @@ import { Stopwords } from './stopwords.js';
 import { TermDictionary } from './term-dictionary.js';
 import { parseTextSettings, type TextSettings } from './text-settings.js';
 import { Tokenizer } from './tokenizer.js';
-import { Wordforms } from './wordforms.js';
+import { Wordforms, type FormToken } from './wordforms.js';
 
 export interface Token {
   /** The folded token, as CALL KEYWORDS shows it in `tokenized`. */
@@ -89,7 +89,8 @@ export function createTextPipeline(settings: TableSettings, opts: PipelineOption
   const query = new Tokenizer(tables.query, { minWordLen: ts.minWordLen, queryMode: true });
   const wordforms = Wordforms.fromSetting(ts.wordforms, tokenizeLine);
   const dict = new TermDictionary(stemmers, stopwords, ts, wordforms);
-  return new Pipeline(ts, index, query, dict, stripper, tables.base, Exceptions.fromSetting(ts.exceptions));
+  const exceptions = Exceptions.fromSetting(ts.exceptions);
+  return new Pipeline(ts, index, query, dict, stripper, tables.base, exceptions, wordforms);
 }
 
 /** A word's folded text and offsets: the tokenizer's current token or an exception match. */
@@ -97,6 +98,14 @@ interface WordSpan {
   readonly text: string;
   readonly start: number;
   readonly end: number;
+}
+
+/** What the walk reads of a token: the tokenizer itself, or a copy taken for look-ahead. */
+interface TokenInfo extends WordSpan {
+  readonly special: boolean;
+  readonly overshort: number;
+  readonly boundary: boolean;
+  readonly zone: string;
 }
 
 /** Position bookkeeping of one walk, carried across the segments between exception matches. */
@@ -122,6 +131,7 @@ class Pipeline implements TextPipeline {
     private readonly stripper: HtmlStripper | null,
     private readonly charset: CharsetTable,
     private readonly exceptions: Exceptions,
+    private readonly wordforms: Wordforms,
   ) {}
 
   private readonly wordChar = (cp: number): boolean => this.isWordChar(cp);
@@ -152,23 +162,54 @@ class Pipeline implements TextPipeline {
   }
 
   private walkSegment(text: string, offset: number, st: WalkState, v: WalkVisitor): void {
-    const ts = this.settings;
     const tok = this.indexTok;
     tok.reset(text);
+    if (this.wordforms.hasMulti) {
+      this.walkMulti(offset, st, v);
+      return;
+    }
     while (tok.next()) {
-      st.pos += Math.max(st.step + tok.overshort * ts.overshortStep, 0);
-      if (tok.boundary) st.pos += ts.phraseBoundaryStep;
-      if (tok.special) {
-        const kind = markKind(tok.text.charCodeAt(0));
-        if (kind) {
-          v.mark?.({ kind, pos: st.pos, zone: tok.zone, start: tok.start + offset, end: tok.end + offset });
-          st.last = st.pos;
-        }
-        st.step = 1;
+      if (this.advance(tok, offset, st, v)) this.visitWord(this.dict.termOf(tok), tok, offset, st, v);
+    }
+  }
+
+  /** walkSegment with multi-word wordforms: the tokens are taken first so a match can look ahead. */
+  private walkMulti(offset: number, st: WalkState, v: WalkVisitor): void {
+    const tok = this.indexTok;
+    const toks: TokenInfo[] = [];
+    while (tok.next()) {
+      toks.push({
+        text: tok.text, start: tok.start, end: tok.end, special: tok.special,
+        overshort: tok.overshort, boundary: tok.boundary, zone: tok.zone,
+      });
+    }
+    for (let i = 0; i < toks.length; i++) {
+      const t = toks[i];
+      if (!this.advance(t, offset, st, v)) continue;
+      const m = this.wordforms.matchMulti(toks, i);
+      if (!m) {
+        this.visitWord(this.dict.term(t.text), t, offset, st, v);
         continue;
       }
-      this.visitWord(this.dict.termOf(tok), tok, offset, st, v);
+      const end = toks[i + m.words.length - 1].end;
+      this.visitWord(this.dict.formTerm(m.dst), { text: m.dst, start: t.start, end }, offset, st, v);
+      i += m.words.length - 1;
     }
+  }
+
+  /** Moves the position for a token and reports an SPZ mark; true when the token is a word. */
+  private advance(t: TokenInfo, offset: number, st: WalkState, v: WalkVisitor): boolean {
+    const ts = this.settings;
+    st.pos += Math.max(st.step + t.overshort * ts.overshortStep, 0);
+    if (t.boundary) st.pos += ts.phraseBoundaryStep;
+    if (!t.special) return true;
+    const kind = markKind(t.text.charCodeAt(0));
+    if (kind) {
+      v.mark?.({ kind, pos: st.pos, zone: t.zone, start: t.start + offset, end: t.end + offset });
+      st.last = st.pos;
+    }
+    st.step = 1;
+    return false;
   }
 
   private visitWord(term: string, w: WordSpan, offset: number, st: WalkState, v: WalkVisitor): void {
@@ -181,17 +222,27 @@ class Pipeline implements TextPipeline {
     }
   }
 
-  /** Query-mode words of a text (exception matches as one word each), operators left out. */
-  private queryWords(text: string, visit: (word: string) => void): void {
+  /**
+   * Query-mode words of a text with their terms (exception matches and multi-word wordforms as one
+   * word each), operators left out.
+   */
+  private queryWords(text: string, visit: (word: string, term: string) => void): void {
     let from = 0;
     const run = (part: string): void => {
       const tok = this.queryTok;
+      const words: FormToken[] = [];
       tok.reset(part);
-      while (tok.next()) if (!tok.special) visit(tok.text);
+      while (tok.next()) if (!tok.special) words.push({ text: tok.text, special: false });
+      for (let i = 0; i < words.length; i++) {
+        const m = this.wordforms.hasMulti ? this.wordforms.matchMulti(words, i) : null;
+        if (m) i += m.words.length - 1;
+        if (m) visit(m.dst, this.dict.formTerm(m.dst));
+        else visit(words[i].text, this.dict.term(words[i].text));
+      }
     };
     for (const m of this.exceptions.find(text, this.wordChar)) {
       run(text.slice(from, m.start));
-      visit(m.to);
+      visit(m.to, this.dict.term(m.to));
       from = m.end;
     }
     run(from === 0 ? text : text.slice(from));
@@ -242,19 +293,15 @@ class Pipeline implements TextPipeline {
 
   normalizeWord(word: string): string[] {
     const out: string[] = [];
-    this.queryWords(word, (w) => {
-      const term = this.dict.term(w);
-      if (term !== '') out.push(term);
-    });
+    this.queryWords(word, (_w, term) => { if (term !== '') out.push(term); });
     return out;
   }
 
   keywords(text: string): KeywordRow[] {
     const rows: KeywordRow[] = [];
     let qpos = 0;
-    this.queryWords(text, (w) => {
+    this.queryWords(text, (w, term) => {
       qpos++;
-      const term = this.dict.term(w);
       if (term !== '') rows.push({ qpos, tokenized: w, normalized: term });
     });
     return rows;

@@ -28,25 +28,64 @@ export function parseWordformLine(line: string): WordformLine | null {
   return { src: body.slice(0, at), dst: body.slice(at + width), afterMorphology };
 }
 
-/** A table's one-to-one wordforms, keyed by folded source token. */
+/** A multi-word source (`core 2 duo > c2d`): its folded words and the destination token. */
+export interface MultiForm {
+  words: string[];
+  dst: string;
+}
+
+/** A token as a multi-word match sees it. */
+export interface FormToken {
+  readonly text: string;
+  readonly special: boolean;
+}
+
+/** A table's wordforms: one-to-one by folded source token, `~` forms, and multi-word sources. */
 export class Wordforms {
+  /** Multi-word forms by their first word, longest first. */
+  private readonly multi = new Map<string, MultiForm[]>();
+
   private constructor(
     private readonly forms: ReadonlyMap<string, string>,
     private readonly afterForms: ReadonlyMap<string, string> = new Map(),
-  ) {}
+    multi: readonly MultiForm[] = [],
+  ) {
+    for (const m of multi) {
+      const list = (this.multi.get(m.words[0]) ?? []).filter((x) => x.words.join(' ') !== m.words.join(' '));
+      list.push(m);
+      list.sort((a, b) => b.words.length - a.words.length);
+      this.multi.set(m.words[0], list);
+    }
+  }
+
+  get hasMulti(): boolean {
+    return this.multi.size > 0;
+  }
+
+  /** The longest multi-word form whose words start at tokens[i], or null. */
+  matchMulti(tokens: readonly FormToken[], i: number): MultiForm | null {
+    const list = this.multi.get(tokens[i].text);
+    if (!list) return null;
+    for (const m of list) {
+      if (i + m.words.length > tokens.length) continue;
+      if (m.words.every((w, k) => !tokens[i + k].special && tokens[i + k].text === w)) return m;
+    }
+    return null;
+  }
 
   static readonly NONE = new Wordforms(new Map());
 
   /**
    * Loads every file the setting names (space or comma separated). A file that does not exist is
    * Manticore's CREATE TABLE error. Later mappings of the same source override earlier ones, as in
-   * Manticore (which warns). Mappings whose source or destination is not a single token are skipped.
+   * Manticore (which warns). Mappings whose destination is not a single token are skipped.
    */
   static fromSetting(value: string, tokenize: WordformTokenizer): Wordforms {
     const names = stopwordFileNames(value);
     if (names.length === 0) return Wordforms.NONE;
     const forms = new Map<string, string>();
     const afterForms = new Map<string, string>();
+    const multi: MultiForm[] = [];
     for (const name of names) {
       if (!existsSync(name)) throw new SearchError('BAD_SETTING', `file not found: '${name}'`);
       for (const line of readFileSync(name, 'utf8').split(/\r?\n/)) {
@@ -54,10 +93,12 @@ export class Wordforms {
         if (!m) continue;
         const src = tokenize(m.src);
         const dst = tokenize(m.dst);
-        if (src.length === 1 && dst.length === 1) (m.afterMorphology ? afterForms : forms).set(src[0], dst[0]);
+        if (dst.length !== 1 || src.length === 0) continue;
+        if (src.length === 1) (m.afterMorphology ? afterForms : forms).set(src[0], dst[0]);
+        else if (!m.afterMorphology) multi.push({ words: src, dst: dst[0] });
       }
     }
-    return new Wordforms(forms, afterForms);
+    return new Wordforms(forms, afterForms, multi);
   }
 
   /** From folded pairs (tests). */
@@ -76,6 +117,6 @@ export class Wordforms {
   }
 
   get size(): number {
-    return this.forms.size + this.afterForms.size;
+    return this.forms.size + this.afterForms.size + this.multi.size;
   }
 }

@@ -43,6 +43,19 @@ describe('wordforms through SQL', () => {
     expect(kw.map((r) => r.slice(1, 3).map(String))).toEqual([['mice', 'rodent'], ['running', 'sprint']]);
   });
 
+  it('multi-word sources index and show as one word', async () => {
+    const wf = join(dir, 'multi.txt');
+    writeFileSync(wf, 'core 2 duo > c2d\n');
+    await engine.execute(`create table t (title text) wordforms='${wf}'`, session);
+    await engine.execute("insert into t (id, title) values (1, 'Core 2 Duo laptop'), (2, 'core duo 2')", session);
+    const ids = async (q: string) => (await rows(`select id from t where match('${q}') order by id asc`)).map((r) => r[0]);
+    expect(await ids('c2d')).toEqual([1n]);
+    expect(await ids('"c2d laptop"')).toEqual([1n]);
+    expect(await ids('duo')).toEqual([2n]);
+    const kw = await rows("call keywords('core 2 duo', 't')");
+    expect(kw.map((r) => r.slice(0, 3).map(String))).toEqual([['1', 'c2d', 'c2d']]);
+  });
+
   it('a missing wordforms file fails CREATE TABLE', async () => {
     const missing = join(dir, 'missing.txt');
     const out = await engine.execute(`create table t (title text) wordforms='${missing}'`, session).catch((e: Error) => e);

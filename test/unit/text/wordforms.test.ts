@@ -36,10 +36,15 @@ describe('Wordforms.fromSetting', () => {
     expect(wf.get('walk')).toBeUndefined();
     expect(wf.size).toBe(2);
   });
-  it('skips mappings that are not one token to one token', () => {
-    const wf = Wordforms.fromSetting(file('m.txt', 'a b > c\nd > e f\ng > h\n'), words);
-    expect(wf.size).toBe(1);
+  it('keeps multi-word sources apart and skips multi-word destinations', () => {
+    const wf = Wordforms.fromSetting(file('m.txt', 'a b > c\nd > e f\ng > h\na b c > x\n'), words);
+    expect(wf.size).toBe(2);
     expect(wf.get('g')).toBe('h');
+    expect(wf.get('d')).toBeUndefined();
+    const toks = words('a b c d').map((text) => ({ text, special: false }));
+    expect(wf.matchMulti(toks, 0)).toEqual({ words: ['a', 'b', 'c'], dst: 'x' });
+    expect(wf.matchMulti(toks.slice(0, 2), 0)).toEqual({ words: ['a', 'b'], dst: 'c' });
+    expect(wf.matchMulti(toks, 1)).toBeNull();
   });
   it('an empty setting is no wordforms; a missing file is an error', () => {
     expect(Wordforms.fromSetting('', words).size).toBe(0);
@@ -76,6 +81,19 @@ describe('wordforms in the pipeline', () => {
     expect(p.normalizeWord('runs')).toEqual(['walk']);
     expect(createTextPipeline({ wordforms: file('u.txt', '~run > walk\n') }).indexField('run runs').terms)
       .toEqual(['walk', 'runs']);
+  });
+  it('multi-word sources become one token at the first word\'s place, also in queries', () => {
+    const p = createTextPipeline({ wordforms: file('mw.txt', 'Core 2 Duo > c2d\ncore 2duo => c2d\n'), morphology: 'stem_en' });
+    const toks = p.tokenize('my CORE 2 duo runs; core 2');
+    expect(toks.map((t) => [t.text, t.term, t.pos, t.start, t.end])).toEqual([
+      ['my', 'my', 1, 0, 2], ['c2d', 'c2d', 2, 3, 13], ['runs', 'run', 3, 14, 18],
+      ['core', 'core', 4, 20, 24], ['2', '2', 5, 25, 26],
+    ]);
+    expect(p.indexField('core 2duo').terms).toEqual(['c2d']);
+    expect(p.keywords('new core 2 duo')).toEqual([
+      { qpos: 1, tokenized: 'new', normalized: 'new' },
+      { qpos: 2, tokenized: 'c2d', normalized: 'c2d' },
+    ]);
   });
   it('a missing file fails the table', () => {
     expect(() => createTextPipeline({ wordforms: join(dir, 'gone.txt') })).toThrow(SearchError);
