@@ -91,6 +91,13 @@ export class TagRules {
     return r;
   }
 
+  /** A zone prefix rule (`h*`) never merges with the exact-name rule of the same letters. */
+  private prefixRule(name: string): TagRule {
+    const r = newRule(name);
+    this.rules.push(r);
+    return r;
+  }
+
   /** `h*, th, title`: names or name prefixes (Manticore's SetZones grammar and message). */
   private parseZones(spec: string): void {
     let p = 0;
@@ -110,7 +117,11 @@ export class TagRules {
       while (isHtmlSpace(at(p))) p++;
       if (p < spec.length && at(p) !== 0x2c) fail();
       if (at(p) === 0x2c) p++;
-      this.rules.push({ ...newRule(name), zone: true, zonePrefix: prefix });
+      // A zone name may already have a rule (an inline tag such as `b`, a paragraph tag such as `h1`):
+      // it becomes a zone too, so the tag is not shadowed by its older rule.
+      const r = prefix ? this.prefixRule(name) : this.rule(name);
+      r.zone = true;
+      r.zonePrefix = prefix;
     }
   }
 

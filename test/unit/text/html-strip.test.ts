@@ -88,3 +88,19 @@ describe('lookupEntity', () => {
     expect(lookupEntity('AMP')).toBe(0);
   });
 });
+
+describe('zones over tags that already have a rule', () => {
+  it('an inline tag listed in index_zones opens and closes a zone', () => {
+    const out = new HtmlStripper({ zones: 'b' }).strip('one <b>two</b> three').text;
+    expect(out).not.toBe(new HtmlStripper({}).strip('one <b>two</b> three').text);
+    expect(out).toContain('b');
+    expect(out).toContain('/b');
+  });
+
+  it('a paragraph tag listed in index_zones becomes a zone', () => {
+    const plain = new HtmlStripper({ paragraphs: true }).strip('<h1>title</h1> body').text;
+    const zoned = new HtmlStripper({ paragraphs: true, zones: 'h1' }).strip('<h1>title</h1> body').text;
+    expect(zoned).not.toBe(plain);
+    expect(zoned).toContain('h1');
+  });
+});
