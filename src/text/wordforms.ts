@@ -13,19 +13,41 @@ export interface WordformLine {
   afterMorphology: boolean;
 }
 
-/** One mapping line: source and destination text, or null for blank, comment or malformed lines. */
+/**
+ * One mapping line: source and destination text, or null for blank, comment or malformed lines.
+ * `\x` is a literal x, so `\>`, `\=`, `\~` and `\#` are plain characters; an unescaped
+ * `#` starts a comment, a leading `~` marks a post-morphology form, and the first unescaped `>`
+ * (or `=>`) separates the sides.
+ */
 export function parseWordformLine(line: string): WordformLine | null {
-  const hash = line.indexOf('#');
-  let body = hash >= 0 ? line.slice(0, hash) : line;
-  const afterMorphology = body.trimStart().startsWith('~');
-  if (afterMorphology) body = body.trimStart().slice(1);
-  const arrow = body.indexOf('=>');
-  const gt = body.indexOf('>');
-  // `=>` is the same separator as `>`; whichever comes first splits the line
-  const at = arrow >= 0 && arrow < gt ? arrow : gt;
-  if (at < 0) return null;
-  const width = at === arrow ? 2 : 1;
-  return { src: body.slice(0, at), dst: body.slice(at + width), afterMorphology };
+  let src = '';
+  let dst: string | null = null;
+  let afterMorphology = false;
+  let cur = '';
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '\\' && i + 1 < line.length) {
+      cur += line[++i];
+      continue;
+    }
+    if (c === '#') break;
+    if (c === '~' && dst === null && cur.trim() === '' && !afterMorphology) {
+      afterMorphology = true;
+      cur = '';
+      continue;
+    }
+    const arrow = c === '=' && line[i + 1] === '>';
+    if (dst === null && (c === '>' || arrow)) {
+      src = cur;
+      cur = '';
+      dst = '';
+      if (arrow) i++;
+      continue;
+    }
+    cur += c;
+  }
+  if (dst === null) return null;
+  return { src, dst: cur, afterMorphology };
 }
 
 /** A multi-word source (`core 2 duo > c2d`): its folded words and the destination token. */

@@ -21,6 +21,10 @@ describe('parseWordformLine', () => {
     expect(parseWordformLine('a=>b')).toEqual({ src: 'a', dst: 'b', afterMorphology: false });
     expect(parseWordformLine(' ~run > walk # note')).toEqual({ src: 'run ', dst: ' walk ', afterMorphology: true });
     expect(parseWordformLine('# x > y')).toBeNull();
+    expect(parseWordformLine('a\\> > abc')).toEqual({ src: 'a> ', dst: ' abc', afterMorphology: false });
+    expect(parseWordformLine('c\\=\\> => cde')).toEqual({ src: 'c=> ', dst: ' cde', afterMorphology: false });
+    expect(parseWordformLine('\\~g > bar')).toEqual({ src: '~g ', dst: ' bar', afterMorphology: false });
+    expect(parseWordformLine('x > y\\#z # note')).toEqual({ src: 'x ', dst: ' y#z ', afterMorphology: false });
     expect(parseWordformLine('no separator')).toBeNull();
     expect(parseWordformLine('')).toBeNull();
   });
