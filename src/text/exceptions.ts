@@ -1,7 +1,8 @@
 /** Exceptions: `from => to` lines mapping raw, case-sensitive text (whitespace folded) to one token. */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { SearchError } from '../util/errors.js';
 import { stopwordFileNames } from './stopwords.js';
+import { checkExternalFile } from './wordforms.js';
 
 /** A match of one exception in a text: [start, end) is replaced by the token `to`. */
 export interface ExceptionMatch {
@@ -52,7 +53,7 @@ export class Exceptions {
     const names = stopwordFileNames(value);
     if (names.length === 0) return Exceptions.NONE;
     if (names.length > 1) throw new SearchError('BAD_SETTING', "'exceptions' options only supports a single file");
-    if (!existsSync(names[0])) throw new SearchError('BAD_SETTING', `file not found: '${names[0]}'`);
+    checkExternalFile(names[0]);
     const pairs: [string, string][] = [];
     for (const line of readFileSync(names[0], 'utf8').split(/\r?\n/)) {
       const m = parseExceptionLine(line);

@@ -1,7 +1,34 @@
 /** Wordforms: `src > dst` (or `src => dst`) lines mapping one folded token to another, before morphology. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute } from 'node:path';
 import { SearchError } from '../util/errors.js';
 import { stopwordFileNames } from './stopwords.js';
+
+/** True when a file name has shell wildcards. */
+function hasWildcard(name: string): boolean {
+  return /[*?]/.test(name);
+}
+
+/** Whether a wildcard name matches any file in its directory (Manticore's FindFiles). */
+function wildcardMatches(name: string): boolean {
+  const re = new RegExp(`^${basename(name).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  try {
+    return readdirSync(dirname(name)).some((f) => re.test(f));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The checks CREATE TABLE makes on an external file (Manticore's CheckPaths): a wildcard matching
+ * nothing, then an unreadable file, then a relative path, each with Manticore's text (the first
+ * one's typo included). A wildcard is then still read as a plain name, so it fails as not found.
+ */
+export function checkExternalFile(name: string): void {
+  if (hasWildcard(name) && !wildcardMatches(name)) throw new SearchError('BAD_SETTING', `fileы not found: '${name}'`);
+  if (!existsSync(name)) throw new SearchError('BAD_SETTING', `file not found: '${name}'`);
+  if (!isAbsolute(name)) throw new SearchError('BAD_SETTING', `paths to external files should be absolute: '${name}'`);
+}
 
 /** Splits one side of a mapping into folded tokens (the table's index tokenizer). */
 export type WordformTokenizer = (text: string) => string[];
@@ -109,7 +136,7 @@ export class Wordforms {
     const afterForms = new Map<string, string>();
     const multi: MultiForm[] = [];
     for (const name of names) {
-      if (!existsSync(name)) throw new SearchError('BAD_SETTING', `file not found: '${name}'`);
+      checkExternalFile(name);
       for (const line of readFileSync(name, 'utf8').split(/\r?\n/)) {
         const m = parseWordformLine(line);
         if (!m) continue;

@@ -1,5 +1,5 @@
 // Wordforms: file parsing, loading rules and their place in the pipeline (after folding, before morphology).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,6 +49,18 @@ describe('Wordforms.fromSetting', () => {
     expect(wf.matchMulti(toks, 0)).toEqual({ words: ['a', 'b', 'c'], dst: 'x' });
     expect(wf.matchMulti(toks.slice(0, 2), 0)).toEqual({ words: ['a', 'b'], dst: 'c' });
     expect(wf.matchMulti(toks, 1)).toBeNull();
+  });
+  it('relative paths and wildcards fail as Manticore\'s CREATE TABLE checks do', () => {
+    const rel = 'quarry-relative-wordforms.txt';
+    writeFileSync(rel, 'a > b\n');
+    try {
+      expect(() => Wordforms.fromSetting(rel, words)).toThrow(`paths to external files should be absolute: '${rel}'`);
+    } finally {
+      rmSync(rel);
+    }
+    file('dict1.txt', 'x > y\n');
+    expect(() => Wordforms.fromSetting(join(dir, 'dict*.txt'), words)).toThrow(`file not found: '${join(dir, 'dict*.txt')}'`);
+    expect(() => Wordforms.fromSetting(join(dir, 'nomatch*.txt'), words)).toThrow(`fileы not found: '${join(dir, 'nomatch*.txt')}'`);
   });
   it('an empty setting is no wordforms; a missing file is an error', () => {
     expect(Wordforms.fromSetting('', words).size).toBe(0);
