@@ -4,47 +4,15 @@
 // latency p50/p99. Run: npx tsc -p tsconfig.json && node dist/bench/core.bench.js [--docs N] [--queries M]
 // Prints one JSON object. Seed 42.
 import { RtIndex } from '../src/index/rt-index.js';
-import type { DocInput, IndexSchema } from '../src/index/types.js';
+import type { IndexSchema } from '../src/index/types.js';
 import type { QueryNode, TermNode } from '../src/query/ast.js';
 import { evaluateRefs, refDoc } from '../test/reference/evaluator.js';
 import { arg, mulberry32 } from './bench-util.js';
+import { syntheticDocs, VOCAB, word } from './synthetic.js';
 
 const SEED = 42;
-const VOCAB = 50_000;
 const BATCH = 1000;
 
-/** Zipf sampler over ranks 1..n by inverse CDF on precomputed cumulative weights. */
-function zipf(rng: () => number, n: number, s = 1.0): () => number {
-  const cdf = new Float64Array(n);
-  let sum = 0;
-  for (let i = 0; i < n; i++) cdf[i] = sum += 1 / (i + 1) ** s;
-  return () => {
-    const x = rng() * sum;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cdf[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
-
-const word = (rank: number) => `w${rank.toString(36)}`;
-
-function corpus(n: number, rng: () => number): DocInput[] {
-  const pick = zipf(rng, VOCAB);
-  const field = (len: number) => {
-    const terms = Array.from({ length: len }, () => word(pick()));
-    return { terms, positions: terms.map((_, i) => i + 1), length: len };
-  };
-  return Array.from({ length: n }, (_, i) => ({
-    docId: BigInt(i + 1),
-    fields: [field(4 + Math.floor(rng() * 8)), field(30 + Math.floor(rng() * 60))],
-    attrs: [Math.floor(rng() * 1000)],
-  }));
-}
 
 const t = (rank: number, field?: string): TermNode =>
   ({ kind: 'term', text: word(rank), field: field ? { fields: [field], exclude: false } : undefined });
@@ -86,7 +54,7 @@ function main(): void {
   const refQueries = arg('ref-queries', 5);
   const rng = mulberry32(SEED);
   const schema: IndexSchema = { fields: ['title', 'body'], attrs: [{ name: 'gid', type: 'uint' }] };
-  const docs = corpus(nDocs, rng);
+  const docs = syntheticDocs(nDocs, rng);
   const idx = new RtIndex(schema);
   const t0 = performance.now();
   for (let i = 0; i < docs.length; i += BATCH) idx.addBatch(docs.slice(i, i + BATCH));

@@ -15,46 +15,15 @@ import type { QueryNode } from '../src/query/ast.js';
 import { evaluateRefs, refDoc } from '../test/reference/evaluator.js';
 import { arg, mulberry32, percentile } from './bench-util.js';
 import { startOpsSphinx } from './query-ops-sphinx.js';
+import { syntheticDocs, word } from './synthetic.js';
 
 const SEED = 7;
-const VOCAB = 50_000;
 const BATCH = 1000;
 /** Rows per INSERT sent to Sphinx. */
 const SPHINX_BATCH = 500;
 const SPHINX_PORT = 19_412;
 const EXPANSION = { minPrefixLen: 1, minInfixLen: 2, exactForms: false };
 
-function zipf(rng: () => number, n: number): () => number {
-  const cdf = new Float64Array(n);
-  let sum = 0;
-  for (let i = 0; i < n; i++) cdf[i] = sum += 1 / (i + 1);
-  return () => {
-    const x = rng() * sum;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cdf[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
-
-const word = (rank: number) => `w${rank.toString(36)}`;
-
-function corpus(n: number, rng: () => number): DocInput[] {
-  const pick = zipf(rng, VOCAB);
-  const field = (len: number) => {
-    const terms = Array.from({ length: len }, () => word(pick()));
-    return { terms, positions: terms.map((_, i) => i + 1), length: len };
-  };
-  return Array.from({ length: n }, (_, i) => ({
-    docId: BigInt(i + 1),
-    fields: [field(4 + Math.floor(rng() * 8)), field(30 + Math.floor(rng() * 60))],
-    attrs: [Math.floor(rng() * 1000)],
-  }));
-}
 
 interface OpClass { name: string; queries: string[]; sphinx: boolean; rankExpr?: string }
 
@@ -124,7 +93,7 @@ async function main(): Promise<void> {
   const refQueries = arg('ref-queries', 3);
   const rng = mulberry32(SEED);
   const schema: IndexSchema = { fields: ['title', 'body'], attrs: [{ name: 'gid', type: 'uint' }] };
-  const docs = corpus(nDocs, rng);
+  const docs = syntheticDocs(nDocs, rng);
   const idx = new RtIndex(schema);
   const t0 = performance.now();
   for (let i = 0; i < docs.length; i += BATCH) idx.addBatch(docs.slice(i, i + BATCH));
