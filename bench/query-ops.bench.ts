@@ -81,7 +81,7 @@ async function sphinxTimes(docs: DocInput[], ops: OpClass[]): Promise<Record<str
     return out;
   } finally {
     await c.end();
-    peer.stop();
+    await peer.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

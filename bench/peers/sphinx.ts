@@ -1,6 +1,6 @@
 /**
- * Sphinx 2.2.11 (Debian's sphinxsearch, the native ancestor of Manticore) as a benchmark peer: an RT
- * index with the benchmark's fields and stem_en, searchd on a loopback SphinxQL port, in a temp dir.
+ * Sphinx 2.2.11 (Debian's sphinxsearch, the native ancestor of Manticore) as a benchmark peer: one RT
+ * index section given by the benchmark, searchd on a loopback SphinxQL port, in a temp dir.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { createConnection, type Connection } from 'mysql2/promise';
 
 export const SEARCHD = '/usr/bin/searchd';
+/** Connection attempts while searchd starts, 100 ms apart. */
+const START_TRIES = 100;
 
 export function sphinxAvailable(): boolean {
   return existsSync(SEARCHD);
@@ -19,8 +21,8 @@ export interface SphinxPeer {
   stop(): Promise<void>;
 }
 
-/** binlog_flush=1: flush and fsync the binlog on every transaction, as quarry commits. */
-function config(dir: string, port: number): string {
+/** The gcide table of the side-by-side and insert benchmarks: the same fields as quarry's, stem_en. */
+export function gcideIndex(dir: string): string {
   return `
 index gcide {
   type = rt
@@ -31,14 +33,23 @@ index gcide {
   morphology = stem_en
   dict = keywords
   rt_mem_limit = 1024M
+}`;
 }
+
+/**
+ * binlog_flush=1: flush and fsync the binlog on every transaction, as quarry commits (a benchmark that
+ * does not write passes `durable: false` and gets no binlog). A large listen_backlog so that many
+ * clients connecting at once are not refused.
+ */
+function searchdSection(dir: string, port: number, durable: boolean): string {
+  return `
 searchd {
   listen = 127.0.0.1:${port}:mysql41
   log = ${dir}/searchd.log
   query_log = ${dir}/query.log
   pid_file = ${dir}/searchd.pid
-  binlog_path = ${dir}
-  binlog_flush = 1
+  binlog_path = ${durable ? dir : ''}
+  ${durable ? 'binlog_flush = 1' : ''}
   workers = threads
   listen_backlog = 256
   max_matches = 1000
@@ -46,19 +57,19 @@ searchd {
 `;
 }
 
-export async function startSphinx(dir: string, port: number): Promise<SphinxPeer> {
+/** Starts searchd with one index section and waits until it accepts SphinxQL connections. */
+export async function startSphinx(dir: string, port: number, index = gcideIndex(dir), durable = true): Promise<SphinxPeer> {
   mkdirSync(dir, { recursive: true });
   const conf = join(dir, 'sphinx.conf');
-  writeFileSync(conf, config(dir, port));
+  writeFileSync(conf, index + searchdSection(dir, port, durable));
   const proc: ChildProcess = spawn(SEARCHD, ['--config', conf, '--nodetach'], { stdio: 'ignore' });
   const connect = () => createConnection({ host: '127.0.0.1', port });
   for (let i = 0; ; i++) {
     try {
-      const c = await connect();
-      await c.end();
+      await (await connect()).end();
       break;
     } catch (e) {
-      if (i > 100) { proc.kill('SIGKILL'); throw e; }
+      if (i > START_TRIES) { proc.kill('SIGKILL'); throw e; }
       await new Promise((r) => setTimeout(r, 100));
     }
   }
