@@ -4,26 +4,14 @@
  * greedily pick the best under limit / limit_words / limit_snippets and trim them to fit.
  * Works on plain typed arrays so the WASM core (assembly/snippet/) can run the same steps.
  */
+import type { PickLimits, PickStream } from '../wasm/snippet.js';
 
-/** One field's token stream: words and the whitespace / punctuation runs between them. */
-export interface PassageStream {
-  /** Length of each stream token in codepoints. */
-  len: Int32Array;
-  /** 1 for a word (stopwords included), 0 for a gap run. */
-  word: Uint8Array;
-  /** Query-keyword bit of a matched word (0 when not matched or not a keyword). */
-  mask: Uint32Array;
-  /** 1 when the token is a matched word (part of a marked span). */
-  hit: Uint8Array;
-  /** 1: a sentence / paragraph / zone boundary comes right before the token; 2: the token is a phrase boundary gap piece. */
-  brk: Uint8Array;
-  /** UTF-8 bytes of the field text (Manticore compares limits with it). */
-  docBytes: number;
-  /** The same tokens in the core's layout, when the builder made them (copied in one go). */
-  packed?: Int32Array;
-}
-
-export interface PassageLimits { limit: number; limitWords: number; limitSnippets: number }
+/**
+ * One field's token stream (words and the gap runs between them) and the limits, in the layout the
+ * WASM picker reads: the bridge (src/wasm/snippet.ts) owns these shapes, the TypeScript twin shares them.
+ */
+export type PassageStream = PickStream;
+export type PassageLimits = PickLimits;
 
 export interface PassageSettings {
   around: number;

@@ -14,15 +14,21 @@ const TOK_HIT = 2;
 const TOK_BREAK = 4;
 const TOK_PHRASE_BOUNDARY = 8;
 
+/** One field's token stream: words and the whitespace / punctuation runs between them. */
 export interface PickStream {
+  /** Length of each stream token in codepoints. */
   len: Int32Array;
+  /** 1 for a word (stopwords included), 0 for a gap run. */
   word: Uint8Array;
+  /** Query-keyword bit of a matched word (0 when not matched or not a keyword). */
   mask: Uint32Array;
+  /** 1 when the token is a matched word (part of a marked span). */
   hit: Uint8Array;
-  /** 1: boundary before the token; 2: a phrase boundary gap piece. */
+  /** 1: a sentence / paragraph / zone boundary comes right before the token; 2: a phrase boundary gap piece. */
   brk: Uint8Array;
+  /** UTF-8 bytes of the field text (Manticore compares limits with it). */
   docBytes: number;
-  /** Optional: the tokens already in the core's layout (TOKEN_WORDS per token). */
+  /** The same tokens in the core's layout (TOKEN_WORDS per token), when the builder made them. */
   packed?: Int32Array;
 }
 
