@@ -1,35 +1,16 @@
 // Ranking options through SQL and JSON: ranker=expr('...'), idf, index_weights, options.ranker.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parse } from 'lossless-json';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newSession, openEngine, type Engine, type JsonValue, type RowsResult } from '../../../src/engine/index.js';
+import { describe, expect, it } from 'vitest';
+import { newSession, type JsonValue } from '../../../src/engine/index.js';
+import { useTempEngine } from '../../helpers/temp-engine.js';
 
-let dir: string;
-let engine: Engine;
-const session = newSession();
-
-async function rows(text: string): Promise<[bigint, number][]> {
-  const out = await engine.execute(text, session);
-  const r = out[out.length - 1] as RowsResult;
-  if (r.kind !== 'rows') throw new Error(JSON.stringify(r));
-  return r.rows.map((x) => [x[0] as bigint, Number(x[1])]);
-}
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'quarry-rank-'));
-  engine = await openEngine({ dataDir: dir });
-  await engine.execute('create table t (title text, body text)', session);
-  await engine.execute(`insert into t (id, title, body) values (1, 'hello world', 'the world says hello'),
-    (2, 'world peace', 'hello hello'), (3, 'big hello world', 'nothing'), (4, 'other', 'world')`, session);
+const t = useTempEngine('rank', async (t) => {
+  await t.exec('create table t (title text, body text)');
+  await t.exec(`insert into t (id, title, body) values (1, 'hello world', 'the world says hello'),
+    (2, 'world peace', 'hello hello'), (3, 'big hello world', 'nothing'), (4, 'other', 'world')`);
 });
-afterEach(async () => {
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 const q = (opt: string) => `select id, weight() from t where match('hello world') order by id asc option ${opt}`;
+const rows = async (sql: string): Promise<[bigint, number][]> => (await t.rows(sql)).map((x) => [x[0] as bigint, Number(x[1])]);
 
 describe('OPTION ranker=expr', () => {
   it('sum(lcs*user_weight)*1000+bm25 equals proximity_bm25, with field weights', async () => {
@@ -37,7 +18,7 @@ describe('OPTION ranker=expr', () => {
     expect(await rows(q(`ranker=expr('sum(lcs*user_weight)*1000+bm25'), ${fw}`))).toEqual(await rows(q(`ranker=proximity_bm25, ${fw}`)));
   });
   it('a formula error is the query error', async () => {
-    await expect(engine.execute(q("ranker=expr('lcs')"), session)).resolves.toSatisfy((r: unknown[]) =>
+    await expect(t.exec(q("ranker=expr('lcs')"))).resolves.toSatisfy((r: unknown[]) =>
       JSON.stringify(r).includes('field factors must only occur within field aggregation functions'));
   });
 });
@@ -57,7 +38,7 @@ describe('OPTION idf and index_weights', () => {
     }
   });
   it('an unknown idf flag is an error', async () => {
-    const r = await engine.execute(q("idf='fancy'"), session);
+    const r = await t.exec(q("idf='fancy'"));
     expect(JSON.stringify(r)).toContain('unknown flag fancy in option idf');
   });
   it('index_weights multiplies the weight of the table named', async () => {
@@ -71,10 +52,10 @@ describe('JSON options.ranker', () => {
   it("\"expr('...')\" is the expression ranker", async () => {
     const body = (ranker: string) => parse(`{"table": "t", "query": {"match": {"*": {"query": "hello world", "operator": "and"}}},
       "sort": [{"id": "asc"}], "track_scores": true, "options": {"ranker": ${JSON.stringify(ranker)}}}`) as JsonValue;
-    const a = await engine.json!.search(body("expr('sum(lcs*user_weight)*1000+bm25')"), session);
-    const b = await engine.json!.search(body('proximity_bm25'), session);
+    const a = await t.engine.json!.search(body("expr('sum(lcs*user_weight)*1000+bm25')"), newSession());
+    const b = await t.engine.json!.search(body('proximity_bm25'), newSession());
     expect(a.weights).toEqual(b.weights);
-    const c = await engine.json!.search(body("expr('sum(hit_count)')"), session);
+    const c = await t.engine.json!.search(body("expr('sum(hit_count)')"), newSession());
     expect(c.weights).toEqual([4, 3, 2]);
   });
 });

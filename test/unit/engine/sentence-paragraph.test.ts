@@ -1,36 +1,16 @@
 // SENTENCE and PARAGRAPH over the index_sp marks: operands must not be separated by a boundary.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newSession, openEngine, type Engine, type RowsResult } from '../../../src/engine/index.js';
+import { describe, expect, it } from 'vitest';
+import { useTempEngine } from '../../helpers/temp-engine.js';
 
-let dir: string;
-let engine: Engine;
-const session = newSession();
-
-async function rows(text: string): Promise<unknown[][]> {
-  const out = await engine.execute(text, session);
-  const r = out[out.length - 1] as RowsResult;
-  if (r.kind !== 'rows') throw new Error(JSON.stringify(r));
-  return r.rows;
-}
-const match = async (q: string) => (await rows(`select id from t where match('${q}') order by id asc`)).map((r) => Number(r[0]));
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'quarry-spz-'));
-  engine = await openEngine({ dataDir: dir });
-  await engine.execute("create table t (title text) index_sp='1' html_strip='1'", session);
-  await engine.execute(`insert into t (id, title) values
+const t = useTempEngine('spz', async (t) => {
+  await t.exec("create table t (title text) index_sp='1' html_strip='1'");
+  await t.exec(`insert into t (id, title) values
     (1, 'Hello world. Good bye now.'),
     (2, '<p>alpha beta</p><p>gamma delta. Epsilon</p>'),
     (3, 'hello there, fine world'),
-    (4, 'bye. Hello')`, session);
+    (4, 'bye. Hello')`);
 });
-afterEach(async () => {
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const match = async (q: string) => (await t.rows(`select id from t where match('${q}') order by id asc`)).map((r) => Number(r[0]));
 
 describe('SENTENCE', () => {
   it('matches words of one sentence, in either order', async () => {

@@ -1,36 +1,18 @@
 // Wordforms and exceptions end to end through SQL: CREATE TABLE with the files, INSERT, MATCH, CALL KEYWORDS.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newSession, openEngine, type Engine, type RowsResult } from '../../../src/engine/index.js';
+import { describe, expect, it } from 'vitest';
+import { useTempEngine } from '../../helpers/temp-engine.js';
 
-let dir: string;
-let engine: Engine;
-const session = newSession();
-
-async function rows(text: string): Promise<unknown[][]> {
-  const out = await engine.execute(text, session);
-  const r = out[out.length - 1] as RowsResult;
-  if (r.kind !== 'rows') throw new Error(JSON.stringify(r));
-  return r.rows;
-}
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'quarry-wordforms-'));
-  engine = await openEngine({ dataDir: join(dir, 'data') });
-});
-afterEach(async () => {
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = useTempEngine('wordforms');
+const rows = (sql: string) => t.rows(sql);
 
 describe('wordforms through SQL', () => {
   it('maps indexed and query words, unstemmed, and CALL KEYWORDS shows the mapping', async () => {
-    const wf = join(dir, 'wf.txt');
+    const wf = join(t.dir, 'wf.txt');
     writeFileSync(wf, 'Mice > rodent\nrunning => sprint\n');
-    await engine.execute(`create table t (title text) morphology='stem_en' wordforms='${wf}'`, session);
-    await engine.execute("insert into t (id, title) values (1, 'three mice'), (2, 'a rodent running'), (3, 'runs')", session);
+    await t.exec(`create table t (title text) morphology='stem_en' wordforms='${wf}'`);
+    await t.exec("insert into t (id, title) values (1, 'three mice'), (2, 'a rodent running'), (3, 'runs')");
     const match = async (q: string) =>
       (await rows(`select id from t where match('${q}') order by id asc`)).map((r) => r[0]);
     expect(await match('rodent')).toEqual([1n, 2n]);
@@ -44,10 +26,10 @@ describe('wordforms through SQL', () => {
   });
 
   it('multi-word sources index and show as one word', async () => {
-    const wf = join(dir, 'multi.txt');
+    const wf = join(t.dir, 'multi.txt');
     writeFileSync(wf, 'core 2 duo > c2d\n');
-    await engine.execute(`create table t (title text) wordforms='${wf}'`, session);
-    await engine.execute("insert into t (id, title) values (1, 'Core 2 Duo laptop'), (2, 'core duo 2')", session);
+    await t.exec(`create table t (title text) wordforms='${wf}'`);
+    await t.exec("insert into t (id, title) values (1, 'Core 2 Duo laptop'), (2, 'core duo 2')");
     const ids = async (q: string) => (await rows(`select id from t where match('${q}') order by id asc`)).map((r) => r[0]);
     expect(await ids('c2d')).toEqual([1n]);
     expect(await ids('"c2d laptop"')).toEqual([1n]);
@@ -57,8 +39,8 @@ describe('wordforms through SQL', () => {
   });
 
   it('a missing wordforms file fails CREATE TABLE', async () => {
-    const missing = join(dir, 'missing.txt');
-    const out = await engine.execute(`create table t (title text) wordforms='${missing}'`, session).catch((e: Error) => e);
+    const missing = join(t.dir, 'missing.txt');
+    const out = await t.exec(`create table t (title text) wordforms='${missing}'`).catch((e: Error) => e);
     const text = out instanceof Error ? out.message : JSON.stringify(out);
     expect(text).toContain(`file not found: '${missing}'`);
   });
@@ -66,10 +48,10 @@ describe('wordforms through SQL', () => {
 
 describe('exceptions through SQL', () => {
   it('index raw-text matches as one token, and CALL KEYWORDS maps them', async () => {
-    const exc = join(dir, 'exc.txt');
+    const exc = join(t.dir, 'exc.txt');
     writeFileSync(exc, 'AT&T => att\nC++ => cplusplus\n');
-    await engine.execute(`create table t (title text) exceptions='${exc}'`, session);
-    await engine.execute("insert into t (id, title) values (1, 'AT&T phones'), (2, 'at&t t'), (3, 'learn C++')", session);
+    await t.exec(`create table t (title text) exceptions='${exc}'`);
+    await t.exec("insert into t (id, title) values (1, 'AT&T phones'), (2, 'at&t t'), (3, 'learn C++')");
     const match = async (q: string) =>
       (await rows(`select id from t where match('${q}') order by id asc`)).map((r) => r[0]);
     expect(await match('att')).toEqual([1n]);
@@ -80,9 +62,9 @@ describe('exceptions through SQL', () => {
   });
 
   it('two exceptions files fail CREATE TABLE', async () => {
-    const a = join(dir, 'a.txt');
+    const a = join(t.dir, 'a.txt');
     writeFileSync(a, 'x => y\n');
-    const out = await engine.execute(`create table t (title text) exceptions='${a} ${a}'`, session).catch((e: Error) => e);
+    const out = await t.exec(`create table t (title text) exceptions='${a} ${a}'`).catch((e: Error) => e);
     const text = out instanceof Error ? out.message : JSON.stringify(out);
     expect(text).toContain("'exceptions' options only supports a single file");
   });
