@@ -106,6 +106,10 @@ function fixupNots(node: XqNode, parent: XqNode | null, allowed: boolean, holder
   const nots = node.children.filter((c) => c.op === 'not');
   if (!nots.length) return;
   node.children = node.children.filter((c) => c.op !== 'not');
+  if (!node.children.length && node.op === 'and' && hasPositiveSibling(node, parent)) {
+    negateGroup(node, nots);
+    return;
+  }
   if (!node.children.length && !allowed) throw queryError('query is non-computable (node consists of NOT operators only)');
   const inside = NOT_INSIDE[node.op];
   if (inside) throw queryError(`query is non-computable (${inside})`);
@@ -128,6 +132,28 @@ function fixupNots(node: XqNode, parent: XqNode | null, allowed: boolean, holder
   const negative = nots.length === 1 ? nots[0]! : xqNode('or', node.spec, nots);
   node.op = 'andnot';
   node.children = [positive, negative];
+}
+
+/**
+ * Deliberate extension (README compatibility table): a group of NOTs only beside a positive operand
+ * of an AND (`hello ( -war -hallo )`) is computable, as `hello AND NOT (war OR hallo)`; Manticore
+ * computes that only with not_terms_only_allowed=1 and refuses it otherwise.
+ */
+function hasPositiveSibling(node: XqNode, parent: XqNode | null): boolean {
+  return parent !== null && parent.op === 'and' && parent.children.some((c) => c !== node && !isNotOnly(c));
+}
+
+/** A NOT, or an AND group whose operands are all NOTs (not yet turned into one). */
+function isNotOnly(n: XqNode): boolean {
+  if (n.op === 'not') return true;
+  return n.op === 'and' && n.words.length === 0 && n.children.length > 0 && n.children.every(isNotOnly);
+}
+
+/** Turns a NOT-only group into one NOT of the OR of its negated operands, for the parent's AND-NOT. */
+function negateGroup(node: XqNode, nots: XqNode[]): void {
+  const negated = nots.map((n) => n.children[0]).filter((c): c is XqNode => c !== undefined);
+  node.op = 'not';
+  node.children = negated.length === 1 ? negated : [xqNode('or', node.spec, negated)];
 }
 
 /** NOT-only query (not_terms_only_allowed): every document except the matching ones. */

@@ -19,10 +19,21 @@ describe('NOT rules', () => {
     expect(tree('( -war -hallo ) hello')).toEqual(and(t('hello'), not(t('war')), not(t('hallo'))));
   });
 
-  it('follows the source for a NOT-only group after a positive term: an error unless allowed', () => {
-    // Manticore appends a right-hand group to a left AND only when the left one is a group itself.
-    expect(errorOf(() => parseQuery('hello ( -war -hallo )'))).toBe('query error: query is non-computable (node consists of NOT operators only)');
-    expect(tree('hello ( -war -hallo )', { notTermsOnlyAllowed: true })).toEqual(and(t('hello'), not(t('war')), not(t('hallo'))));
+  it('computes a NOT-only group beside a positive operand of an AND, allowed or not (deliberate)', () => {
+    const expected = and(t('hello'), not(or(t('war'), t('hallo'))));
+    expect(tree('hello ( -war -hallo )')).toEqual(expected);
+    expect(tree('hello ( -war -hallo )', { notTermsOnlyAllowed: true })).toEqual(expected);
+    expect(tree('a b (-c -d)')).toEqual(and(t('a'), t('b'), not(or(t('c'), t('d')))));
+    expect(tree('a (b (-c -d))')).toEqual(and(t('a'), t('b'), not(or(t('c'), t('d')))));
+    expect(tree('a (-b -c) (-d)')).toEqual(and(t('a'), not(or(t('b'), t('c'))), not(t('d'))));
+  });
+
+  it('keeps the errors of a NOT-only group with no positive AND sibling', () => {
+    const onlyNots = 'query error: query is non-computable (node consists of NOT operators only)';
+    expect(errorOf(() => parseQuery('(-war -hallo)'))).toBe(onlyNots);
+    expect(errorOf(() => parseQuery('(-a -b) (-c -d)'))).toBe(onlyNots);
+    expect(errorOf(() => parseQuery('a | (-b -c)'))).toBe(onlyNots);
+    expect(errorOf(() => parseQuery('a (b | (-c -d))'))).toBe(onlyNots);
   });
 
   it('rejects NOT inside OR, MAYBE, NEAR, NOTNEAR and <<', () => {
