@@ -66,7 +66,20 @@ function attrColumns(section: ConfigSection, fields: Set<string>, tableName: str
   return columns;
 }
 
-/** One `table` section as a schema; the settings keep every other key's last value. */
+/** Table keys a config file may repeat (Manticore's KEY_LIST text settings): every value is used. */
+const LIST_SETTINGS = new Set(['wordforms']);
+
+/**
+ * A setting's value in a config section: a list key's values joined by spaces (wordforms reads
+ * them as one file list); any other repeated key keeps its first value, as Manticore, which warns
+ * "key '...' is not multi-value; value ... will be ignored" for the later ones.
+ */
+function settingValue(section: ConfigSection, key: string): string {
+  const values = section.get(key) ?? [];
+  return LIST_SETTINGS.has(key) ? values.join(' ') : values[0] ?? '';
+}
+
+/** One `table` section as a schema; the settings keep every other key (see settingValue). */
 export function tableSchemaOf(name: string, section: ConfigSection): TableSchema {
   const tableName = name.toLowerCase();
   const fields = new Set((section.get('rt_field') ?? []).map((f) => f.trim().toLowerCase()));
@@ -74,7 +87,7 @@ export function tableSchemaOf(name: string, section: ConfigSection): TableSchema
   const columns = [...fieldColumns(section, stringAttrs), ...attrColumns(section, fields, tableName)];
   const settings: Record<string, string> = {};
   for (const key of section.keys()) {
-    if (!SCHEMA_KEYS.has(key)) settings[key] = lastValue(section, key)!;
+    if (!SCHEMA_KEYS.has(key)) settings[key] = settingValue(section, key);
   }
   return { name: tableName, columns, settings };
 }

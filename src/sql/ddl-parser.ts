@@ -52,7 +52,22 @@ function parseLikeTail(c: Cursor, table: string, ifNotExists: boolean): CreateTa
   return { kind: 'create_table_like', text: '', table, like, ifNotExists, withData };
 }
 
-/** `name='value' name2=3 ...` after a column list or in ALTER TABLE; names lower-cased, last one wins. */
+/**
+ * Settings whose later value replaces an earlier one when repeated: Manticore's AddOption resets
+ * their file lists (stopwords, exceptions, hitless_words) or re-splits them (wordforms: the manual
+ * says the files add up, but the source assigns, and test_403's recorded run creates a table from
+ * `wordforms='wrong.file' wordforms='wordforms.txt'` without an error).
+ */
+export const REPLACING_SETTINGS: ReadonlySet<string> = new Set([
+  'stopwords', 'stopwords_list', 'exceptions', 'exceptions_list', 'wordforms', 'wordforms_list',
+  'hitless_words', 'hitless_words_list', 'jieba_user_dict_path',
+]);
+
+/**
+ * `name='value' name2=3 ...` after a column list or in ALTER TABLE; names lower-cased. A repeated
+ * setting keeps its first value (Manticore chains it in the table's config section and reads the
+ * head), except REPLACING_SETTINGS, where the last one wins.
+ */
 export function parseSettings(c: Cursor): Record<string, string> {
   const settings: Record<string, string> = {};
   for (;;) {
@@ -67,7 +82,8 @@ export function parseSettings(c: Cursor): Record<string, string> {
     if (!(numeric || (v.kind === 'string' && !negative))) c.fail(['string']);
     c.next();
     const value = negative ? `-${v.value}` : v.value;
-    settings[t.value.toLowerCase()] = value;
+    const name = t.value.toLowerCase();
+    if (!Object.hasOwn(settings, name) || REPLACING_SETTINGS.has(name)) settings[name] = value;
   }
 }
 
