@@ -10,6 +10,7 @@ import { ok, type OkResult } from './result.js';
 import { fromSql } from './sql-values.js';
 import type { Table } from './table.js';
 import { assignIds, rowInputs, tableForInsert, whereAsSelect } from './insert-rows.js';
+import { commitGrouped } from './transaction-group.js';
 
 export interface WriteContext {
   catalog: Catalog;
@@ -22,12 +23,10 @@ export async function execInsert(ctx: WriteContext, st: InsertStatement): Promis
   const rowsLit = st.rows.map((r) => r.map(fromSql));
   const table = await tableForInsert(ctx, st.table, st.columns, rowsLit);
   const { inputs, colNos } = rowInputs(table, st.columns, rowsLit);
-  return table.mutex.run(async () => {
-    const ids = await assignIds(ctx.ids, inputs);
-    const { docs, inputs: docInputs } = table.prepare(inputs, ids, colNos);
-    const n = await table.write(ids, docs, docInputs, st.replace);
-    return ok(n, { lastInsertId: ids[ids.length - 1] });
-  });
+  const ids = await assignIds(ctx.ids, inputs);
+  // concurrent statements share one durable commit (transaction-group.ts)
+  const n = await commitGrouped(table, () => ({ ids, ...table.prepare(inputs, ids, colNos), replace: st.replace }));
+  return ok(n, { lastInsertId: ids[ids.length - 1] });
 }
 
 function matchingIds(ctx: WriteContext, table: Table, st: UpdateStatement | DeleteStatement): bigint[] {
