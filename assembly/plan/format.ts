@@ -16,7 +16,10 @@
 //                        | maxPos (0 = none) | flags (TF_*) | idf (f32 bits) | count | reserved |
 //                        count: occurrences of the keyword merged into this child (quorum), 0 = 1
 //   inner (INNER_WORDS): | op | size | nChildren | arg0 | arg1 | arg2 | children...
-//     OP_AND, OP_OR: any children.  OP_ANDNOT: child 0 must match, child 1 must not.
+//     OP_AND, OP_OR: any children; OR's arg0 marks a wildcard's expansions (TERM children with the
+//     same qpos, mask and idf): OR_MERGED_TF ranks them as one keyword, OR_MERGED_LIST also reads
+//     their postings into one merged list evaluated as a single term (postings/merged.ts).
+//     OP_ANDNOT: child 0 must match, child 1 must not.
 //     OP_PHRASE: children give hits whose qpos carry the offsets (`"a * b"`: qpos 1 and 3).
 //     OP_PROXIMITY: arg0 = max distance N of `"..."~N`.
 //     OP_QUORUM: arg0 = threshold, arg1 = 1 when a child's count > 1 (repeated keywords).
@@ -85,6 +88,11 @@ export const OP_MAYBE: u32 = 12;
 export const OP_SENTENCE: u32 = 13;
 export const OP_PARAGRAPH: u32 = 14;
 export const OP_ZONE: u32 = 15;
+
+/** OR arg0: the children are one wildcard's expansions, one tf and one idf (kept as an OR). */
+export const OR_MERGED_TF: u32 = 1;
+/** OR arg0: as OR_MERGED_TF, built as one term over the expansions' merged postings. */
+export const OR_MERGED_LIST: u32 = 2;
 
 export const TERM_WORDS: u32 = 10;
 export const INNER_WORDS: u32 = 6;

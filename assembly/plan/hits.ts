@@ -2,9 +2,10 @@
 // Terms give their positions in the queried fields; AND/OR merge children by (hitpos, qpos);
 // AND-NOT gives its left side; phrase and proximity give the matches their FSMs emit.
 
-import { TERMINATED, FIELD_END_BIT, POS_MASK } from "../util/codes";
+import { TERMINATED } from "../util/codes";
 import { cursorPositions, cursorTf } from "../postings/cursor";
-import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ORDER, OP_MAYBE, OP_NEAR, OP_NOTNEAR, OP_SENTENCE, OP_PARAGRAPH, OP_ZONE, TF_FIELD_START, TF_FIELD_END } from "./format";
+import { hitAccepted } from "../postings/merged";
+import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ORDER, OP_MAYBE, OP_NEAR, OP_NOTNEAR, OP_SENTENCE, OP_PARAGRAPH, OP_ZONE } from "./format";
 import { orderHits } from "./order";
 import { nearHits } from "./near";
 import { notNearHits } from "./notnear";
@@ -19,17 +20,8 @@ import { phraseFsm, proximityFsm } from "./fsm";
 
 /** True when hitpos `p` satisfies a term's field mask, `@f[N]` limit and `^`/`$` flags. */
 @inline export function termAccepts(n: usize, p: u32): bool {
-  const f = p >>> 24;
-  const mask = nget(n, N_FMASK);
   // masks cover fields 0..31; fields past them are searched only by unlimited terms
-  if (f >= 32 ? mask != 0xffffffff : ((mask >>> f) & 1) == 0) return false;
-  const pos = p & POS_MASK;
-  const maxPos = nget(n, N_MAXPOS);
-  if (maxPos != 0 && pos > maxPos) return false;
-  const flags = nget(n, N_FLAGS);
-  if ((flags & TF_FIELD_START) != 0 && pos != 1) return false;
-  if ((flags & TF_FIELD_END) != 0 && (p & FIELD_END_BIT) == 0) return false;
-  return true;
+  return hitAccepted(p, nget(n, N_FMASK), nget(n, N_MAXPOS), nget(n, N_FLAGS));
 }
 
 /** True when the term's current row has at least one acceptable hit. */

@@ -4,8 +4,9 @@
 
 import { TERMINATED } from "../util/codes";
 import { cursorSeek, cursorAdvance } from "../postings/cursor";
+import { mergedSeek } from "../postings/merged";
 import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ALL, OP_ORDER, OP_MAYBE, OP_NEAR, OP_NOTNEAR, OP_SENTENCE, OP_PARAGRAPH, OP_ZONE } from "./format";
-import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_ARG1, N_COST, N_CHILDREN, N_COUNT, NOT_STARTED } from "./node";
+import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_ARG1, N_COST, N_CHILDREN, N_COUNT, N_MERGED, NOT_STARTED } from "./node";
 import { termRowAccepted, verifyHits, nodeHits } from "./hits";
 import { hitsLen, hitsRollback } from "./hitbuf";
 
@@ -38,6 +39,8 @@ export function next(n: usize, target: u32): u32 {
 function termNext(n: usize, target: u32): u32 {
   const c = <usize>nget(n, N_CURSOR);
   if (c == 0) return TERMINATED;
+  // a merged list holds only rows within the term's limits already
+  if (nget(n, N_MERGED) != 0) return mergedSeek(c, target);
   let d = cursorSeek(c, target);
   if (nget(n, N_CONSTRAINED) == 0) return d;
   while (d != TERMINATED && !termRowAccepted(n)) d = cursorAdvance(c);

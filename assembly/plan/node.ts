@@ -2,12 +2,16 @@
 //
 // | 0 op | 4 doc | 8 nChildren | 12 children (ptr to u32 node ptrs) | 16 cursor | 20 qpos |
 // | 24 fieldMask | 28 maxPos | 32 flags | 36 idf f32 | 40 arg0 | 44 hitsEpoch | 48 hitsDoc |
-// | 52 hitsStart | 56 hitsLen | 60 cost | 64 arg1 | 68 constrained | 72 count | 76..95 reserved |
+// | 52 hitsStart | 56 hitsLen | 60 cost | 64 arg1 | 68 constrained | 72 count | 76 merged |
+// | 80..95 reserved |
+// merged = 1: a term whose cursor is a merged list of a wildcard's expansions (postings/merged.ts).
 // doc is NOT_STARTED before the first next(), then the current matching row or TERMINATED.
 
 import { TERMINATED } from "../util/codes";
 import { CURSOR_BYTES, cursorInit, cursorCost } from "../postings/cursor";
-import { OP_TERM, OP_AND, OP_ALL, OP_ZONE, TERM_WORDS, INNER_WORDS, NO_TERM, pword } from "./format";
+import { MERGED_BYTES, mergedInit, releaseMerged, setMergeLimits } from "../postings/merged";
+import { hdr, H_ROWS } from "../segment/layout";
+import { OP_TERM, OP_AND, OP_OR, OP_ALL, OP_ZONE, OR_MERGED_LIST, TERM_WORDS, INNER_WORDS, NO_TERM, pword } from "./format";
 
 export const NODE_BYTES: usize = 96;
 export const NOT_STARTED: u32 = 0xffffffff;
@@ -32,6 +36,8 @@ export const N_ARG1: usize = 64;
 export const N_CONSTRAINED: usize = 68;
 /** Occurrences of the keyword this term stands for (quorum merges repeats into one child). */
 export const N_COUNT: usize = 72;
+/** 1 when the term's cursor is a merged list (postings/merged.ts), 0 for a plain cursor. */
+export const N_MERGED: usize = 76;
 
 @inline export function nget(n: usize, f: usize): u32 {
   return load<u32>(n + f);
@@ -47,6 +53,8 @@ export const N_COUNT: usize = 72;
 export function arenaBytes(plan: usize, at: u32): usize {
   const op = pword(plan, at);
   if (op == OP_TERM) return NODE_BYTES + CURSOR_BYTES;
+  // a merged list: one node, its cursor and a cursor to read each expansion with
+  if (isMergedList(plan, at)) return NODE_BYTES + ((MERGED_BYTES + 15) & ~15) + CURSOR_BYTES;
   const n: u32 = op == OP_ALL ? 0 : pword(plan, at + 2);
   let bytes = NODE_BYTES + (((<usize>n << 2) + 15) & ~15);
   let c = at + INNER_WORDS;
@@ -65,9 +73,78 @@ function take(bytes: usize): usize {
   return p;
 }
 
+/** An OR of a wildcard's expansions the host asked to merge into one list (OR_MERGED_LIST). */
+function isMergedList(plan: usize, at: u32): bool {
+  return pword(plan, at) == OP_OR && pword(plan, at + 3) == OR_MERGED_LIST && pword(plan, at + 2) > 0;
+}
+
+/**
+ * Unpacks the plan tree into node records in `arena`. Merged lists of the previous tree are freed
+ * here (this tree replaces it).
+ */
 export function buildTree(plan: usize, at: u32, arena: usize, blob: usize, allFields: u32): usize {
+  releaseMerged();
   bump = arena;
   return build(plan, at, blob, allFields);
+}
+
+/** A term node's fields from the TERM words at `at`; returns its term number. */
+function termFields(n: usize, plan: usize, at: u32, allFields: u32): u32 {
+  nset(n, N_QPOS, pword(plan, at + 3));
+  const mask = pword(plan, at + 4) & allFields;
+  nset(n, N_FMASK, mask);
+  nset(n, N_MAXPOS, pword(plan, at + 5));
+  nset(n, N_FLAGS, pword(plan, at + 6));
+  nset(n, N_IDF, pword(plan, at + 7));
+  const count = pword(plan, at + 8);
+  nset(n, N_COUNT, count == 0 ? 1 : count);
+  const constrained = mask != allFields || pword(plan, at + 5) != 0 || (pword(plan, at + 6) & 3) != 0;
+  nset(n, N_CONSTRAINED, constrained ? 1 : 0);
+  return mask == 0 ? NO_TERM : pword(plan, at + 2);
+}
+
+/** A term with no postings here: never matches. */
+function emptyTerm(n: usize): usize {
+  nset(n, N_CURSOR, 0);
+  nset(n, N_DOC, TERMINATED);
+  nset(n, N_COST, 0);
+  return n;
+}
+
+/**
+ * OR_MERGED_LIST: one term node (the first expansion's qpos, mask, flags and idf) whose cursor
+ * is the merged list of every expansion. Its count stays 1, as the OR it replaces.
+ */
+function buildMerged(n: usize, plan: usize, at: u32, blob: usize, allFields: u32): usize {
+  nset(n, N_OP, OP_TERM);
+  const k = pword(plan, at + 2);
+  const first = at + INNER_WORDS;
+  termFields(n, plan, first, allFields);
+  nset(n, N_COUNT, 1);
+  const m = take(MERGED_BYTES);
+  const tmp = take(CURSOR_BYTES);
+  const terms = heap.alloc(<usize>k << 2);
+  let len: u32 = 0;
+  let c = first;
+  for (let i: u32 = 0; i < k; i++) {
+    const t = pword(plan, c + 2);
+    if (pword(plan, c) == OP_TERM && t != NO_TERM) {
+      store<u32>(terms + (<usize>len << 2), t);
+      len++;
+    }
+    c += pword(plan, c + 1);
+  }
+  if (nget(n, N_FMASK) == 0 || len == 0) {
+    heap.free(terms);
+    return emptyTerm(n);
+  }
+  setMergeLimits(nget(n, N_CONSTRAINED) != 0, nget(n, N_FMASK), nget(n, N_MAXPOS), nget(n, N_FLAGS));
+  mergedInit(m, tmp, blob, hdr(blob, H_ROWS), terms, len);
+  heap.free(terms);
+  nset(n, N_CURSOR, <u32>m);
+  nset(n, N_MERGED, 1);
+  nset(n, N_COST, cursorCost(m));
+  return n;
 }
 
 function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
@@ -77,28 +154,14 @@ function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
   nset(n, N_OP, op);
   nset(n, N_DOC, NOT_STARTED);
   nset(n, N_HEPOCH, 0xffffffff);
+  if (isMergedList(plan, at)) return buildMerged(n, plan, at, blob, allFields);
   if (op == OP_TERM) {
-    const termId = pword(plan, at + 2);
     const c = take(CURSOR_BYTES);
-    nset(n, N_QPOS, pword(plan, at + 3));
-    const mask = pword(plan, at + 4) & allFields;
-    nset(n, N_FMASK, mask);
-    nset(n, N_MAXPOS, pword(plan, at + 5));
-    nset(n, N_FLAGS, pword(plan, at + 6));
-    nset(n, N_IDF, pword(plan, at + 7));
-    const count = pword(plan, at + 8);
-    nset(n, N_COUNT, count == 0 ? 1 : count);
-    const constrained = mask != allFields || pword(plan, at + 5) != 0 || (pword(plan, at + 6) & 3) != 0;
-    nset(n, N_CONSTRAINED, constrained ? 1 : 0);
-    if (termId == NO_TERM || mask == 0) {
-      nset(n, N_CURSOR, 0);
-      nset(n, N_DOC, TERMINATED);
-      nset(n, N_COST, 0);
-    } else {
-      nset(n, N_CURSOR, <u32>c);
-      cursorInit(c, blob, termId);
-      nset(n, N_COST, cursorCost(c));
-    }
+    const termId = termFields(n, plan, at, allFields);
+    if (termId == NO_TERM) return emptyTerm(n);
+    nset(n, N_CURSOR, <u32>c);
+    cursorInit(c, blob, termId);
+    nset(n, N_COST, cursorCost(c));
     return n;
   }
   const count: u32 = op == OP_ALL ? 0 : pword(plan, at + 2);

@@ -5,9 +5,9 @@
  */
 import type { Ranker, SearchRequest } from './types.js';
 import type { Segment } from './segment.js';
-import { NO_TERM, PF_DUPES, PF_SINGLE_WORD, RANKER_IDS, type PlanNode } from '../wasm/plan-format.js';
+import { NO_TERM, OR_MERGED_LIST, OR_MERGED_TF, PF_DUPES, PF_SINGLE_WORD, RANKER_IDS, type PlanNode } from '../wasm/plan-format.js';
 import type { Analyzed, QNode, QTerm } from './query-analyzer.js';
-import { expandKeyword, type ExpansionSettings } from './wildcard.js';
+import { expandKeyword, MERGE_EXPANSIONS_ABOVE, type ExpansionSettings } from './wildcard.js';
 import { unionStats } from './postings-reader.js';
 import { computeIdf } from './idf.js';
 import { PARAGRAPH_TERM, SENTENCE_TERM, zoneTerm } from './spz-terms.js';
@@ -21,6 +21,8 @@ export interface PlannedQuery {
   stats: KeywordStats[];
   flags: number;
   ranker: number;
+  /** A wildcard with more expansions than this in a segment becomes one merged list there. */
+  mergeAbove: number;
   /** Term numbers per keyword per segment id. */
   termsFor(seg: Segment, kw: number): number[];
 }
@@ -69,7 +71,8 @@ export function planQuery(
   const words = idfOpt.unnormalized ? 0 : a.keywords.length;
   const idf = stats.map((s) => computeIdf(totalDocs, s.docs, words, idfOpt.plain ?? false));
   const flags = (a.dupes ? PF_DUPES : 0) | (a.singleWord ? PF_SINGLE_WORD : 0);
-  return { analyzed: a, idf, stats, flags, ranker: RANKER_IDS[ranker], termsFor };
+  const mergeAbove = expansion?.mergeAbove ?? MERGE_EXPANSIONS_ABOVE;
+  return { analyzed: a, idf, stats, flags, ranker: RANKER_IDS[ranker], mergeAbove, termsFor };
 }
 
 /** `node` guarded by ZONE / ZONESPAN: per zone, its opening and closing tag terms (no idf). */
@@ -101,6 +104,7 @@ function termPlan(q: PlannedQuery, seg: Segment, node: QTerm): PlanNode {
   const ids = q.termsFor(seg, node.kw);
   if (!q.analyzed.keywords[node.kw].wildcard) return { ...base, termId: ids.length ? ids[0] : NO_TERM };
   if (ids.length === 0) return { ...base, termId: NO_TERM };
-  // a wildcard is one keyword: its expansions merge into one tf (arg0 = 1)
-  return { op: 'or', arg0: 1, children: ids.map((termId) => ({ ...base, termId })) };
+  // a wildcard is one keyword: its expansions merge into one tf, and when many, into one list
+  const arg0 = ids.length > q.mergeAbove ? OR_MERGED_LIST : OR_MERGED_TF;
+  return { op: 'or', arg0, children: ids.map((termId) => ({ ...base, termId })) };
 }

@@ -46,12 +46,21 @@ export function expandWildcard(terms: string[], pattern: string): number[] {
   return out;
 }
 
+/**
+ * Above this many expansions in a segment, a wildcard's postings are read into one merged list in
+ * the core and evaluated as one term (Manticore's expanded-keyword payload); up to it they stay
+ * an OR of terms, which costs less than a pass over their postings when they are few.
+ */
+export const MERGE_EXPANSIONS_ABOVE = 4;
+
 /** The table settings wildcard expansion follows (dict=keywords). */
 export interface ExpansionSettings {
   minPrefixLen: number;
   minInfixLen: number;
   /** Morphology or exact words: prefixes expand over the unstemmed `=word` forms. */
   exactForms: boolean;
+  /** Expansions merged into one list above this count (default MERGE_EXPANSIONS_ABOVE). */
+  mergeAbove?: number;
 }
 
 const isWild = (ch: string) => ch === '*' || ch === '?' || ch === '%';

@@ -16,6 +16,11 @@ export const OPS = {
 } as const;
 export type InnerOp = Exclude<keyof typeof OPS, 'term'>;
 
+/** OR arg0: the children are one wildcard's expansions, ranked as one keyword (an OR of terms). */
+export const OR_MERGED_TF = 1;
+/** OR arg0: as OR_MERGED_TF, evaluated as one term over the expansions' merged postings. */
+export const OR_MERGED_LIST = 2;
+
 export const TERM_WORDS = 10;
 export const INNER_WORDS = 6;
 export const NO_TERM = 0xffffffff;
