@@ -6,6 +6,9 @@ import {
   lcs, hitCount, wordMask, tfIdf, minIdf, maxIdf, sumIdf, minHitPos, minBestSpanPos,
   matchedFields, exactHit, exactOrder, docWordMask, XF_FIELDS, bm25a,
 } from "./factors";
+import { lccs, wlccs } from "./lccs";
+import { atc } from "./atc";
+import { maxWindowHits, minGaps } from "./window-factors";
 
 // opcodes (one word, then inline arguments)
 export const X_CONST_I: u32 = 1; // value
@@ -42,6 +45,9 @@ export const X_SUM_F: u32 = 41;
 export const X_TOP_I: u32 = 42;
 export const X_TOP_F: u32 = 43;
 export const X_BM25A: u32 = 44; // k1 bits, b bits
+/** Header, first in the code when present: window size, USES_* mask, keyword-position mask. */
+export const X_PARAMS: u32 = 45;
+export const X_PARAMS_WORDS: u32 = 4;
 
 // factor ids: field level below 20, document level from 20
 export const XF_LCS: u32 = 0;
@@ -56,6 +62,11 @@ export const XF_MIN_HIT_POS: u32 = 8;
 export const XF_MIN_BEST_SPAN_POS: u32 = 9;
 export const XF_EXACT_HIT: u32 = 10;
 export const XF_EXACT_ORDER: u32 = 11;
+export const XF_MAX_WINDOW_HITS: u32 = 12;
+export const XF_MIN_GAPS: u32 = 13;
+export const XF_LCCS: u32 = 14;
+export const XF_WLCCS: u32 = 15;
+export const XF_ATC: u32 = 16;
 export const XF_BM25: u32 = 20;
 export const XF_MAX_LCS: u32 = 21;
 export const XF_FIELD_MASK: u32 = 22;
@@ -113,6 +124,11 @@ function factor(id: u32): f64 {
   if (id == XF_MIN_BEST_SPAN_POS) return <f64>unchecked(minBestSpanPos[f]);
   if (id == XF_EXACT_HIT) return <f64>((exactHit >>> f) & 1);
   if (id == XF_EXACT_ORDER) return <f64>((exactOrder >>> f) & 1);
+  if (id == XF_MAX_WINDOW_HITS) return <f64>unchecked(maxWindowHits[f]);
+  if (id == XF_MIN_GAPS) return <f64>unchecked(minGaps[f]);
+  if (id == XF_LCCS) return <f64>unchecked(lccs[f]);
+  if (id == XF_WLCCS) return <f64>unchecked(wlccs[f]);
+  if (id == XF_ATC) return <f64>unchecked(atc[f]);
   if (id == XF_BM25) return <f64>docBm25;
   if (id == XF_MAX_LCS) return <f64>maxLcs;
   if (id == XF_FIELD_MASK) return <f64>matchedFields;

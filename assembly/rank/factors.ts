@@ -3,11 +3,12 @@
 
 import { FIELD_END_BIT, POS_MASK } from "../util/codes";
 import { hitPos, hitQpos, hitSpan, hitWeight } from "../plan/hitbuf";
+import { lccsReset, lccsUpdate } from "./lccs";
+import { atcReset, atcUpdate, atcFinish } from "./atc";
+import { windowReset, windowUpdate, gapsUpdate } from "./window-factors";
 
-/** Fields tracked per row; Manticore's masks and field_mask cover the same first 32 fields. */
-export const XF_FIELDS: u32 = 32;
-/** Query positions tracked (word masks are 32 bits wide, as Manticore's DWORD masks). */
-export const XF_QPOS: u32 = 32;
+import { XF_FIELDS, XF_QPOS, qposIdf, qposAtom } from "./factor-query";
+export { XF_FIELDS, XF_QPOS, qposIdf, qposAtom };
 
 export const lcs = new StaticArray<u8>(XF_FIELDS);
 export const hitCount = new StaticArray<u32>(XF_FIELDS);
@@ -25,17 +26,22 @@ export let exactHit: u32 = 0;
 export let exactOrder: u32 = 0;
 export let docWordMask: u32 = 0;
 
-/** Per-query inputs: idf by query position, each position's keyword's first position, the distinct keyword count. */
-export const qposIdf = new StaticArray<f32>(XF_QPOS);
-export const qposAtom = new StaticArray<u32>(XF_QPOS);
 /** Duplicate-keyword path: the last hitpos counted per keyword (index 0: any keyword). */
 const termsHit = new StaticArray<u32>(XF_QPOS);
 let maxQpos: i32 = 0;
 let queryWords: i32 = 0;
 
-export function setFactorQuery(maxQ: u32, words: u32): void {
+/** Which optional factor groups the formula reads (the others are not computed). */
+export const USES_LCCS: u32 = 1;
+export const USES_ATC: u32 = 2;
+export const USES_WINDOW: u32 = 4;
+export const USES_GAPS: u32 = 8;
+let uses: u32 = 0;
+
+export function setFactorQuery(maxQ: u32, words: u32, usesMask: u32): void {
   maxQpos = <i32>maxQ;
   queryWords = <i32>words;
+  uses = usesMask;
 }
 
 function reset(): void {
@@ -142,23 +148,31 @@ function lcsDupes(h: u32, f: u32, pos: i32, pwf: u32, q: u32, isEnd: bool): void
   expDelta = delta + <i32>hitSpan(h) - 1;
 }
 
-/** Counts a hit's words once per hitpos and keyword (the duplicate path maps positions to keywords). */
-function countWords(h: u32, f: u32, q: u32, dupes: bool): void {
+/**
+ * Counts a hit's words once per hitpos and keyword (the duplicate path maps positions to keywords);
+ * true when its first word was counted (Manticore's bUniq).
+ */
+function countWords(h: u32, f: u32, q: u32, dupes: bool): bool {
+  let first = true;
   const hp = hitPos(h);
   const n: u32 = hitWeight(h) == 0 ? 1 : hitWeight(h);
   for (let k: u32 = 0; k < n; k++) {
     let qq = q + k;
-    if (qq >= XF_QPOS) return;
+    if (qq >= XF_QPOS) return first;
     if (dupes) {
       qq = unchecked(qposAtom[qq]);
       if (qq >= XF_QPOS) continue;
       const seen = unchecked(termsHit[qq]) == hp || (k == 0 && unchecked(termsHit[0]) == hp);
       unchecked((termsHit[qq] = hp));
       if (k == 0) unchecked((termsHit[0] = hp));
-      if (seen) continue;
+      if (seen) {
+        if (k == 0) first = false;
+        continue;
+      }
     }
     updateFreq(qq, f);
   }
+  return first;
 }
 
 /** Fills every factor from hits [start, start+n) of a row. */
@@ -173,6 +187,9 @@ export function computeFactors(start: u32, n: u32, dupes: bool): void {
   curMask = 0;
   spanStart = 0;
   for (let q: u32 = 0; q < XF_QPOS; q++) unchecked((termsHit[q] = 0xffffffff));
+  if (uses & USES_LCCS) lccsReset();
+  if (uses & USES_ATC) atcReset();
+  if (uses & (USES_WINDOW | USES_GAPS)) windowReset();
   let lastField: i32 = -1;
   let lastQpos: i32 = 0;
   let orderWords: i32 = 0;
@@ -186,7 +203,11 @@ export function computeFactors(start: u32, n: u32, dupes: bool): void {
     if (dupes) lcsDupes(h, f, pos, hp & ~FIELD_END_BIT, q, isEnd);
     else lcsUnique(h, f, pos, <i32>(hp & ~FIELD_END_BIT), q, isEnd);
     matchedFields |= <u32>1 << f;
-    countWords(h, f, q, dupes);
+    if (uses & USES_LCCS) lccsUpdate(f, pos, q, hitSpan(h), dupes);
+    if (uses & USES_ATC) atcUpdate(f, pos, q);
+    const uniq = countWords(h, f, q, dupes);
+    if (uses & USES_WINDOW) windowUpdate(f, hp);
+    if (uniq && (uses & USES_GAPS) != 0) gapsUpdate(f, hp, dupes && q < XF_QPOS ? unchecked(qposAtom[q]) : q, q);
     if (unchecked(minHitPos[f]) == 0) unchecked((minHitPos[f] = pos));
     if (<i32>f != lastField) {
       lastQpos = 0;
@@ -206,6 +227,7 @@ export function computeFactors(start: u32, n: u32, dupes: bool): void {
     }
   }
   docWordMask = <u32>popcnt(docWordMask);
+  if (uses & USES_ATC) atcFinish();
 }
 
 /** Manticore's BM25A: Σ tf/(tf + k1*(1 - b + b*dl/avgdl))*idf over query words, + 0.5. */

@@ -1,6 +1,6 @@
 // Rankers: the row weight from a matched node, as Manticore's ExtRanker_* / RankerState_* do.
 
-import { RANK_NONE, RANK_BM25, RANK_PROXIMITY_BM25, RANK_PROXIMITY, RANK_WORDCOUNT, RANK_FIELDMASK, RANK_SPH04, RANK_MATCHANY, RANK_EXPR, PF_DUPES, PF_SINGLE_WORD } from "../plan/format";
+import { RANK_NONE, RANK_BM25, RANK_PROXIMITY_BM25, RANK_PROXIMITY, RANK_WORDCOUNT, RANK_FIELDMASK, RANK_SPH04, RANK_MATCHANY, RANK_EXPR, PF_DUPES, PF_SINGLE_WORD, P_FLAGS } from "../plan/format";
 import { sph04Rank, matchAnyRank } from "./sph04";
 import { nget, N_HLEN } from "../plan/node";
 import { nodeHits } from "../plan/hits";
@@ -28,7 +28,8 @@ export function setWeights(p: usize, n: u32): void {
 
 /** Reads the plan's expression section (RANK_EXPR); false when it is malformed. */
 export function prepareExpr(plan: usize, planLen: u32, numFields: u32): bool {
-  return exprPrepare(plan, planLen, weights, numFields, <u32>maxQpos, <u32>qwords);
+  const dupes = (load<u32>(plan + (<usize>P_FLAGS << 2)) & PF_DUPES) != 0;
+  return exprPrepare(plan, planLen, weights, numFields, <u32>maxQpos, <u32>qwords, dupes);
 }
 
 /** Sum of user weights over the fields in `mask` (lowest 32); 1 when the mask is empty. */

@@ -11,11 +11,14 @@ export const X = {
   CONST_I: 1, CONST_F: 2, FACTOR: 3, ADD_I: 10, SUB_I: 11, MUL_I: 12, MOD_I: 13, ADD_F: 14, SUB_F: 15,
   MUL_F: 16, DIV_F: 17, NEG_I: 18, NEG_F: 19, I2F: 20, F2I: 21, CMP_I: 22, CMP_F: 23, AND: 24, OR: 25,
   NOT: 26, MIN_I: 27, MAX_I: 28, MIN_F: 29, MAX_F: 30, ABS_I: 31, ABS_F: 32, IF: 33, MATH_F: 34,
-  POW_F: 35, SUM_I: 40, SUM_F: 41, TOP_I: 42, TOP_F: 43, BM25A: 44,
+  POW_F: 35, SUM_I: 40, SUM_F: 41, TOP_I: 42, TOP_F: 43, BM25A: 44, PARAMS: 45,
 } as const;
 
+/** Optional factor groups the core computes only when the formula reads them (assembly/rank/factors.ts USES_*). */
+export const USES = { LCCS: 1, ATC: 2, WINDOW: 4, GAPS: 8 } as const;
+
 /** Factor ids and types; field-level ones must sit inside sum() / top(). */
-const FACTORS: Record<string, { id: number; float: boolean; field: boolean }> = {
+const FACTORS: Record<string, { id: number; float: boolean; field: boolean; uses?: number }> = {
   lcs: { id: 0, float: false, field: true },
   user_weight: { id: 1, float: false, field: true },
   hit_count: { id: 2, float: false, field: true },
@@ -27,6 +30,11 @@ const FACTORS: Record<string, { id: number; float: boolean; field: boolean }> = 
   min_hit_pos: { id: 8, float: false, field: true },
   min_best_span_pos: { id: 9, float: false, field: true },
   exact_hit: { id: 10, float: false, field: true },
+  lccs: { id: 14, float: false, field: true, uses: USES.LCCS },
+  wlccs: { id: 15, float: true, field: true, uses: USES.LCCS },
+  // Manticore's CheckEnter lets min_gaps and atc stand outside an aggregate (they read the current field)
+  min_gaps: { id: 13, float: false, field: false, uses: USES.GAPS },
+  atc: { id: 16, float: true, field: false, uses: USES.ATC },
   // Manticore does not require exact_order inside an aggregate (CheckEnter omits it)
   exact_order: { id: 11, float: false, field: false },
   bm25: { id: 20, float: false, field: false },
@@ -38,12 +46,18 @@ const FACTORS: Record<string, { id: number; float: boolean; field: boolean }> = 
 
 const CMP: Record<string, number> = { '<': 0, '>': 1, '<=': 2, '>=': 3, '=': 4, '!=': 5 };
 const MATH: Record<string, number> = { ln: 0, log2: 1, log10: 2, sqrt: 3, exp: 4 };
+/** max_window_hits() factor id (assembly/rank/expr.ts XF_MAX_WINDOW_HITS). */
+const XF_MAX_WINDOW_HITS = 12;
 /** The core's evaluation stack (assembly/rank/expr.ts STACK). */
 export const MAX_STACK = 64;
 /** Manticore's bm25a()/bm25f() parameter clamps: k1 >= 0.001, 0 <= b <= 1. */
 const MIN_K1 = 0.001;
 
-export interface CompiledRankExpr { code: number[]; float: boolean }
+/**
+ * `window`: the n of max_window_hits(n) (the last one written wins, as Manticore's hook keeps the
+ * last node's); `uses`: the USES_* groups the formula reads.
+ */
+export interface CompiledRankExpr { code: number[]; float: boolean; window: number; uses: number }
 
 const f32 = new Float32Array(1);
 const bits = new Uint32Array(f32.buffer);
@@ -67,6 +81,8 @@ class Compiler {
   depth = 0;
   maxDepth = 0;
   inAggregate = false;
+  window = 1;
+  uses = 0;
 
   grow(n: number): void {
     this.depth += n;
@@ -131,6 +147,7 @@ class Compiler {
     const f = FACTORS[name];
     if (!f) err(`unknown column: ${name}`);
     if (f.field && !this.inAggregate) err('field factors must only occur within field aggregation functions in ranking expression');
+    this.uses |= f.uses ?? 0;
     this.code.push(X.FACTOR, f.id);
     this.grow(1);
     if (float && !f.float) this.code.push(X.I2F);
@@ -172,6 +189,7 @@ class Compiler {
     if (n === 'sum' || n === 'top') return this.aggregate(e, float);
     if (n === 'bm25a') return this.bm25a(e);
     if (n === 'bm25f') return this.bm25f(e);
+    if (n === 'max_window_hits') return this.maxWindowHits(e, float);
     if (n === 'min' || n === 'max') {
       this.arity(e, 2);
       e.args.forEach((a) => this.emit(a, float));
@@ -218,6 +236,19 @@ class Compiler {
     this.inAggregate = false;
   }
 
+  /** max_window_hits(n): a constant integer n (Manticore's "c:i" signature), a field factor. */
+  maxWindowHits(e: Extract<RExpr, { k: 'call' }>, float: boolean): void {
+    if (e.args.some((a) => !(a.k === 'num' || (a.k === 'un' && a.op === '-' && a.a.k === 'num')))) err('MAX_WINDOW_HITS() requires constant arguments');
+    if (e.args.length !== 1) err(`MAX_WINDOW_HITS() requires 1 argument(s), not ${e.args.length}`);
+    if (this.isFloat(e.args[0])) err('argument 0 to MAX_WINDOW_HITS() must be integer');
+    if (!this.inAggregate) err('field factors must only occur within field aggregation functions in ranking expression');
+    this.window = Math.trunc(constValue(e.args[0], 'MAX_WINDOW_HITS'));
+    this.uses |= USES.WINDOW;
+    this.code.push(X.FACTOR, XF_MAX_WINDOW_HITS);
+    this.grow(1);
+    if (float) this.code.push(X.I2F);
+  }
+
   bm25a(e: Extract<RExpr, { k: 'call' }>): void {
     if (e.args.length !== 2 && e.args.length !== 3) err(`BM25A() requires 2 argument(s), not ${e.args.length}`);
     const k1 = Math.max(constValue(e.args[0], 'BM25A'), MIN_K1);
@@ -247,5 +278,5 @@ export function compileRankExpr(src: string): CompiledRankExpr {
   const float = c.isFloat(tree);
   c.emit(tree, float);
   if (c.maxDepth > MAX_STACK) err('ranking expression is too complex');
-  return { code: c.code, float };
+  return { code: c.code, float, window: c.window, uses: c.uses };
 }

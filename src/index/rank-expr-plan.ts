@@ -2,7 +2,7 @@
 import type { PlanExpr } from '../wasm/plan-format.js';
 import type { PlannedQuery } from './planner.js';
 import type { QNode } from './query-analyzer.js';
-import { compileRankExpr } from './rank-expr-compile.js';
+import { compileRankExpr, X } from './rank-expr-compile.js';
 
 /**
  * Terms a row can match, as Manticore's qword hash without the excluded words (the right side
@@ -20,11 +20,15 @@ function collect(n: QNode, planned: PlannedQuery, idf: number[], first: Map<numb
 }
 
 export function planExprSection(src: string, planned: PlannedQuery): PlanExpr {
-  const { code, float } = compileRankExpr(src);
+  const { code: body, float, window, uses } = compileRankExpr(src);
   const qposIdf = new Array<number>(planned.analyzed.maxQpos + 1).fill(0);
   const first = new Map<number, number>();
   const qposKw = new Map<number, number>();
   collect(planned.analyzed.root, planned, qposIdf, first, qposKw);
   const qposAtom = qposIdf.map((_, q) => (qposKw.has(q) ? first.get(qposKw.get(q)!)! : q));
+  // the distinct keywords' first positions (Manticore's dQueryPos): lccs chains, min_gaps/atc word counts
+  let kwMask = 0;
+  for (const q of first.values()) if (q < 32) kwMask = (kwMask | (1 << q)) >>> 0;
+  const code = [X.PARAMS, window >>> 0, uses, kwMask, ...body];
   return { code, float, queryWordCount: first.size, qposIdf, qposAtom };
 }
