@@ -17,3 +17,4 @@ export function planVersion(): u32 {
   return 1;
 }
 export { snippetPick } from "./snippet/pick";
+export { positionsOut } from "./plan/positions-out";

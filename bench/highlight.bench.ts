@@ -14,7 +14,7 @@ import { createTextPipeline } from '../src/text/text-pipeline.js';
 import { buildSnippets, packSnippets } from '../src/engine/snippet-builder.js';
 import { snippetOptions } from '../src/engine/snippet-options.js';
 import { pickPassagesTs, setSnippetPicker, type Picker } from '../src/engine/snippet-pick.js';
-import { matchDocument } from '../src/engine/snippet-match.js';
+import { markDocument } from '../src/engine/snippet-marks.js';
 import { buildStream } from '../src/engine/snippet-stream.js';
 import { pickPassagesWasm, type PickInput } from '../src/wasm/snippet.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
@@ -109,7 +109,7 @@ function pickOnly(docs: CorpusDoc[], size: number): { size: number; tokens: numb
   text = text.slice(0, size);
   const tokens = pipeline.tokenize(text);
   const root = parseQuery('state | water', {}).root;
-  const m = matchDocument(root, [{ name: '', tokens }], { normalize: (w) => pipeline.normalizeWord(w), ignoreFields: true, expandInfix: false, expandPrefix: false });
+  const m = markDocument(root, [{ name: '', tokens }], { pipeline, ignoreFields: true, expandInfix: false, expandPrefix: false });
   const s = buildStream({ text, tokens, marks: [], termIndex: m.termIndex[0], hits: m.hits, field: 0, tags: false, boundary: '' });
   const lim = { limit: 256, limitWords: 0, limitSnippets: 0 };
   const inp: PickInput = {

@@ -108,7 +108,7 @@ export function highlightReader(table: Table, e: Expr, ctx: HighlightContext): (
   let root: QueryNode | undefined;
   const env = { pipeline: table.pipeline, settings: table.schema.settings };
   const fromFields = spec.source.kind === 'fields';
-  const flags = { ignoreFields: !fromFields, textFromIndex: fromFields, packFields: false };
+  const flags = { ignoreFields: !fromFields, textFromIndex: fromFields, packFields: false, schemaFields: table.index.schema.fields };
   return (r) => {
     highlightStats.documents++;
     const fields = fieldsOf(table, spec.source, r);

@@ -108,7 +108,7 @@ export function addJsonHighlights(table: Table, result: HighlightedRows, body: J
   const names = spec.fields ? spec.fields.filter((n) => stored.some((s) => s.toLowerCase() === n.toLowerCase())) : stored;
   const docs = table.fetch(result.rows.map((r) => r[idCol] as bigint));
   const env = { pipeline: table.pipeline, settings: table.schema.settings };
-  const flagsB = { ignoreFields: false, textFromIndex: true, packFields: true, perField: spec.perField };
+  const flagsB = { ignoreFields: false, textFromIndex: true, packFields: true, perField: spec.perField, schemaFields: table.index.schema.fields };
   result.highlights = docs.map((doc) => {
     const fields = names.map((n) => ({ name: n, text: String((doc as Record<string, unknown> | undefined)?.[n] ?? '') }));
     const out: RowHighlight = {};

@@ -8,8 +8,9 @@ import type { TableSettings } from '../schema/types.js';
 import { HtmlStripper } from '../text/html-strip.js';
 import { parseCharsetSetting } from '../text/charset-table.js';
 import { createTextPipeline, type TextPipeline } from '../text/text-pipeline.js';
-import { FIELD_SHIFT, matchDocument } from './snippet-match.js';
-import { querySpz } from './snippet-match-spz.js';
+import { FIELD_SHIFT } from './snippet-doc-index.js';
+import { querySpz } from './snippet-keywords.js';
+import { markDocument } from './snippet-marks.js';
 import type { SnippetOptions } from './snippet-options.js';
 import type { PassageLimits } from './snippet-passages.js';
 import { pickPassages } from './snippet-pick.js';
@@ -31,6 +32,8 @@ export interface BuildFlags {
   packFields: boolean;
   /** JSON per-field limits overriding the global ones. */
   perField?: Map<string, PassageLimits>;
+  /** The table's full-text fields (a query may name fields not highlighted: they count as empty). */
+  schemaFields?: string[];
 }
 
 export interface FieldInput { name: string; text: string }
@@ -122,9 +125,9 @@ export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetO
   const infix = intSetting(env.settings, 'min_infix_len') > 0;
   const prefix = intSetting(env.settings, 'min_prefix_len') > 0;
   const expand = intSetting(env.settings, 'expand_keywords') !== 0;
-  const m = matchDocument(root, fields.map((f, i) => ({ name: f.name, tokens: analyzed[i].tokens, marks: analyzed[i].marks })), {
-    normalize: (w) => env.pipeline.normalizeWord(w), ignoreFields: flags.ignoreFields,
-    expandInfix: expand && infix, expandPrefix: expand && prefix,
+  const m = markDocument(root, fields.map((f, i) => ({ name: f.name, tokens: analyzed[i].tokens, marks: analyzed[i].marks })), {
+    pipeline: env.pipeline, ignoreFields: flags.ignoreFields, expandInfix: expand && infix, expandPrefix: expand && prefix,
+    schemaFields: flags.schemaFields,
   });
   const streams: FieldStream[] = fields.map((_, i) => buildStream({
     text: texts[i], tokens: analyzed[i].tokens, marks: analyzed[i].marks, termIndex: m.termIndex[i],

@@ -5,7 +5,7 @@
  */
 import type { Token } from '../text/text-pipeline.js';
 import type { SpzMark } from '../text/spz-marks.js';
-import { FIELD_SHIFT } from './snippet-match.js';
+import { FIELD_SHIFT } from './snippet-doc-index.js';
 import type { PassageStream } from './snippet-passages.js';
 
 /** The core's token layout (assembly/snippet/format.ts): | lengthCP | flags | keyword mask |. */

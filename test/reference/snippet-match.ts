@@ -1,13 +1,14 @@
 /**
+ * Reference twin of the highlighting marks (src/engine/snippet-marks.ts, the core's positionsOut):
  * Which tokens of a document satisfy a full-text query, for highlighting: a small evaluator over the
  * query tree and the document's own tokens (phrases only where they occur, ^/$ at field edges, <<
  * in order, proximity within its window, quorum counts, NOT suppresses, nothing unless the whole
  * query matches). Hits are keys `field * FIELD_SHIFT + pos`.
  */
-import { wildcardRegExp } from '../index/wildcard.js';
-import type { FieldLimit, QueryNode, TermNode } from '../query/ast.js';
-import type { SpzMark } from '../text/spz-marks.js';
-import type { Token } from '../text/text-pipeline.js';
+import { wildcardRegExp } from '../../src/index/wildcard.js';
+import type { FieldLimit, QueryNode, TermNode } from '../../src/query/ast.js';
+import type { SpzMark } from '../../src/text/spz-marks.js';
+import type { Token } from '../../src/text/text-pipeline.js';
 import { near, notNear, unitRanges, zoneRanges, type Range } from './snippet-match-spz.js';
 
 /** Positions stay below 2^24 (Manticore's hitpos layout); fields above. */
@@ -95,7 +96,7 @@ class Matcher {
       if (!this.fieldAllowed(fi, lim)) return;
       for (const tok of f.tokens) {
         if (lim.maxPos && tok.pos > lim.maxPos) continue;
-        if (lim.inside && !lim.inside.some((r) => r.field === fi && tok.pos > r.lo && tok.pos < r.hi)) continue;
+        if (lim.inside && !lim.inside.some((r) => fi * FIELD_SHIFT + tok.pos > r.lo && fi * FIELD_SHIFT + tok.pos < r.hi)) continue;
         if (t.fieldStart && tok.pos !== 1) continue;
         if (t.fieldEnd && tok.pos !== this.fieldEnds[fi]) continue;
         if (test(tok)) out.push(fi * FIELD_SHIFT + tok.pos);
@@ -109,7 +110,8 @@ class Matcher {
     if (t.wildcard) {
       const pat = t.text.toLowerCase();
       const re = wildcardRegExp(pat);
-      const ki = this.keyword(pat, (tok) => re.test(tok.text) || re.test(tok.term), cpLength(pat));
+      // stars match the word as written (Manticore's snippet index matches them against the token)
+      const ki = this.keyword(pat, (tok) => re.test(tok.text), cpLength(pat));
       const hits = this.scan(ki, lim, t);
       return { ok: hits.length > 0, hits };
     }
@@ -277,7 +279,7 @@ function narrow(outer: Range[] | null | undefined, spans: Range[]): Range[] {
   const out: Range[] = [];
   for (const a of outer) {
     for (const b of spans) {
-      if (a.field === b.field && Math.max(a.lo, b.lo) < Math.min(a.hi, b.hi)) out.push({ field: a.field, lo: Math.max(a.lo, b.lo), hi: Math.min(a.hi, b.hi) });
+      if (Math.max(a.lo, b.lo) < Math.min(a.hi, b.hi)) out.push({ lo: Math.max(a.lo, b.lo), hi: Math.min(a.hi, b.hi) });
     }
   }
   return out;
@@ -300,8 +302,14 @@ export function matchDocument(root: QueryNode, fields: MatchField[], ctx: MatchC
   const termIndex = fields.map((_, fi) => m.termIndexOf(fi));
   let foundMask = 0;
   for (const ti of termIndex) for (const k of ti) if (k >= 0) foundMask |= 1 << k;
+  // spans (NEAR runs) keep only keyword occurrences, as Manticore's SplitSpans
+  const isKeyword = (h: number): boolean => {
+    const fi = Math.floor(h / FIELD_SHIFT);
+    const i = fi < fields.length ? fields[fi].tokens.findIndex((t) => t.pos === h % FIELD_SHIFT) : -1;
+    return i >= 0 && termIndex[fi][i] >= 0;
+  };
   return {
-    hits: r && r.ok ? r.hits : [],
+    hits: r && r.ok ? r.hits.filter(isKeyword) : [],
     termIndex,
     termWeights: m.weights.slice(0, MAX_KEYWORDS),
     foundMask: foundMask >>> 0,

@@ -1,0 +1,97 @@
+/**
+ * The occurrences that satisfy a query in one document, from the search plan evaluator itself: the
+ * document's tokens become a one-row segment, the query is planned against it as search plans it,
+ * and the core's positionsOut writes the root's hits (Manticore's snippet index + CSphHitMarker).
+ */
+import type { QueryNode } from '../query/ast.js';
+import type { SpzMark } from '../text/spz-marks.js';
+import type { Token } from '../text/text-pipeline.js';
+import type { FieldTokens, IndexSchema } from '../index/types.js';
+import { buildSegment, invertDocs } from '../index/segment-builder.js';
+import { Segment } from '../index/segment.js';
+import { analyzeQuery } from '../index/query-analyzer.js';
+import { planQuery, segmentPlan } from '../index/planner.js';
+import { withMarkTerms } from '../index/spz-terms.js';
+import { withExactForms } from '../index/exact-forms.js';
+import { encodePlan } from '../wasm/plan-encoder.js';
+import { positionsOut } from '../wasm/positions-out.js';
+import { sharedCore, type Core } from '../wasm/core.js';
+
+/** Hit keys: positions stay below 2^24 (Manticore's hitpos layout); fields above. */
+export const FIELD_SHIFT = 1 << 24;
+
+export interface DocField {
+  /** Field name as the query's @field operators name it. */
+  name: string;
+  tokens: Token[];
+  /** Sentence / paragraph / zone marks (SENTENCE, PARAGRAPH, ZONE read them as the index does). */
+  marks?: SpzMark[];
+}
+
+export interface DocQuery {
+  /** The normalized query (snippetPlanQuery). */
+  root: QueryNode;
+  /** Index `=word` forms too (the query has exact words or wildcards). */
+  exactForms: boolean;
+  /** More field names the query names (indexed empty, so @field on them finds nothing). */
+  extraFields?: string[];
+}
+
+/** One field's index input from its analyzed tokens, as the table indexes it. */
+function fieldTokens(f: DocField, exact: boolean): FieldTokens {
+  const terms: string[] = [];
+  const positions: number[] = [];
+  let length = 0;
+  for (const t of f.tokens) {
+    if (t.pos > length) length = t.pos;
+    if (t.term === '') continue;
+    terms.push(t.term);
+    positions.push(t.pos);
+  }
+  for (const m of f.marks ?? []) if (m.pos > length) length = m.pos;
+  let out: FieldTokens = withMarkTerms({ terms, positions, length }, f.marks);
+  if (exact) out = withExactForms(out, f.tokens);
+  return out;
+}
+
+/**
+ * Raw hits of `q` in the document: pairs (hitpos = field << 24 | pos, span), nothing when the
+ * document does not satisfy the whole query. Field numbers are indices into `fields`.
+ */
+export function documentHits(q: DocQuery, fields: DocField[], core: Core = sharedCore()): Uint32Array {
+  const names = fields.map((f) => f.name);
+  const lower = new Set(names.map((n) => n.toLowerCase()));
+  for (const n of q.extraFields ?? []) {
+    if (!lower.has(n.toLowerCase())) { names.push(n); lower.add(n.toLowerCase()); }
+  }
+  const schema: IndexSchema = { fields: names, attrs: [] };
+  const inputs = names.map((_, i) => (i < fields.length ? fieldTokens(fields[i], q.exactForms) : { terms: [], positions: [], length: 0 }));
+  const seg = new Segment(core, schema, buildSegment(schema, invertDocs(schema, [{ docId: 0n, fields: inputs, attrs: [] }])));
+  try {
+    const planned = planQuery(analyzeQuery(q.root, names), [seg], 1, 'none');
+    const plan = encodePlan({
+      ranker: planned.ranker, flags: planned.flags, weights: [], root: segmentPlan(planned, seg), filters: [], sort: [],
+      allowPtr: 0, maxQpos: planned.analyzed.maxQpos, numKeywords: planned.analyzed.keywords.length,
+    });
+    return positionsOut(core, seg.descPtr, plan, 0);
+  } finally {
+    seg.free();
+  }
+}
+
+/**
+ * Sorted hit keys (field * FIELD_SHIFT + pos) of the words to mark: a span's positions that are
+ * keyword occurrences (Manticore's SplitSpans: `a NEAR/3 b` spans the words between, only the
+ * keywords are marked; `isKeyword(field, pos)`), single-word hits as they are.
+ */
+export function hitKeys(hits: Uint32Array, isKeyword: (field: number, pos: number) => boolean): number[] {
+  const keys = new Set<number>();
+  for (let i = 0; i < hits.length; i += 2) {
+    const field = hits[i] >>> 24;
+    const pos = hits[i] & (FIELD_SHIFT - 1);
+    const span = hits[i + 1];
+    if (span <= 1) { keys.add(field * FIELD_SHIFT + pos); continue; }
+    for (let p = pos; p < pos + span; p++) if (isKeyword(field, p)) keys.add(field * FIELD_SHIFT + p);
+  }
+  return [...keys].sort((a, b) => a - b);
+}

@@ -1,0 +1,84 @@
+/**
+ * The highlight query in the form the search planner takes: words in dictionary form (the same
+ * normalizer as search), wildcards and exact forms over the document's folded words, and with
+ * CALL SNIPPETS / TO_STRING the @field names dropped (the @f[N] position limit stays).
+ */
+import type { FieldLimit, QueryNode, TermNode } from '../query/ast.js';
+import type { TextPipeline } from '../text/text-pipeline.js';
+import { EXACT_HEAD } from '../index/exact-forms.js';
+import { normalizeTableQuery, type TableNormalizers } from './normalize-query.js';
+
+export interface SnippetQueryOptions {
+  /** CALL SNIPPETS and TO_STRING: @field operators do not restrict. */
+  ignoreFields: boolean;
+  /** expand_keywords with min_infix_len / min_prefix_len: plain words also match inside / at the start of words. */
+  expandInfix: boolean;
+  expandPrefix: boolean;
+}
+
+export interface SnippetQuery {
+  /** The normalized tree; null when no searchable word is left. */
+  root: QueryNode | null;
+  /** The tree looks up `=word` forms (exact words, wildcards): the document index needs them. */
+  exactForms: boolean;
+  /** Field names the tree's @field operators name (the document index gives them empty fields). */
+  fieldNames: string[];
+}
+
+const visitFields = (n: QueryNode, f: (l: FieldLimit) => FieldLimit | undefined): QueryNode => {
+  const field = 'field' in n && n.field ? f(n.field) : undefined;
+  const withField = <T extends QueryNode>(x: T): T => ('field' in x && x.field ? { ...x, field } : x);
+  switch (n.kind) {
+    case 'term': return withField(n);
+    case 'phrase': case 'proximity': case 'quorum':
+      return withField({ ...n, terms: n.terms.map((t) => visitFields(t, f) as TermNode) });
+    case 'and': case 'or': case 'order': case 'sentence': case 'paragraph': case 'near':
+      return { ...n, children: n.children.map((c) => visitFields(c, f)) } as QueryNode;
+    case 'not': return { kind: 'not', child: visitFields(n.child, f) };
+    case 'maybe': return { kind: 'maybe', left: visitFields(n.left, f), right: visitFields(n.right, f) };
+    case 'zone': return { ...n, child: visitFields(n.child, f) };
+    case 'empty': return n;
+  }
+};
+
+/** Wildcards match the document's folded words (Manticore's snippet index matches stars against the word as written). */
+function wildcardsOnForms(n: QueryNode, seen: { exact: boolean }): QueryNode {
+  const term = (t: TermNode): TermNode => {
+    if (t.exact) seen.exact = true;
+    if (!t.wildcard) return t;
+    seen.exact = true;
+    return t.text.startsWith(EXACT_HEAD) ? t : { ...t, text: EXACT_HEAD + t.text };
+  };
+  switch (n.kind) {
+    case 'term': return term(n);
+    case 'phrase': case 'proximity': case 'quorum': return { ...n, terms: n.terms.map(term) };
+    case 'and': case 'or': case 'order': case 'sentence': case 'paragraph': case 'near':
+      return { ...n, children: n.children.map((c) => wildcardsOnForms(c, seen)) } as QueryNode;
+    case 'not': return { kind: 'not', child: wildcardsOnForms(n.child, seen) };
+    case 'maybe': return { kind: 'maybe', left: wildcardsOnForms(n.left, seen), right: wildcardsOnForms(n.right, seen) };
+    case 'zone': return { ...n, child: wildcardsOnForms(n.child, seen) };
+    case 'empty': return n;
+  }
+}
+
+/** The parsed highlight query as the planner reads it. */
+export function snippetPlanQuery(root: QueryNode, pipeline: TextPipeline, o: SnippetQueryOptions): SnippetQuery {
+  const fieldNames = new Set<string>();
+  const limited = visitFields(root, (l) => {
+    if (o.ignoreFields) return { fields: [], exclude: false, maxPos: l.maxPos };
+    for (const f of l.fields) fieldNames.add(f);
+    return l;
+  });
+  const fold = (w: string): string[] => pipeline.keywords(w).map((r) => r.tokenized);
+  const expand = o.expandInfix || o.expandPrefix;
+  const norm: TableNormalizers = {
+    word: (w) => pipeline.normalizeWord(w), exact: fold, exactWords: true, wildcards: true,
+    expansion: { minPrefixLen: 0, minInfixLen: 0, exactForms: true },
+    keywords: expand ? { star: true, exact: false, minInfixLen: o.expandInfix ? 1 : 0, minPrefixLen: o.expandPrefix ? 1 : 0, fold } : undefined,
+  };
+  const normalized = normalizeTableQuery(limited, norm);
+  if (!normalized || normalized.kind === 'empty') return { root: null, exactForms: false, fieldNames: [...fieldNames] };
+  const seen = { exact: false };
+  const out = wildcardsOnForms(normalized, seen);
+  return { root: out, exactForms: seen.exact, fieldNames: [...fieldNames] };
+}
