@@ -17,8 +17,12 @@ export interface RtIndexOptions {
   /** The core instance holding this index's segments (default: the process-wide one). */
   core?: Core;
   mergePolicy?: MergePolicy;
-  /** Merge right after addBatch when the policy asks (default true); else call maybeMerge(). */
-  autoMerge?: boolean;
+  /**
+   * When the merge policy runs after addBatch: 'deferred' (default) in a later event-loop turn, so a
+   * merge never delays the write that caused it; true right inside addBatch; false never (call
+   * maybeMerge()).
+   */
+  autoMerge?: boolean | 'deferred';
 }
 
 interface RowRef { seg: Segment; row: number }
@@ -34,13 +38,15 @@ export class RtIndex implements RtIndexApi {
    */
   #rowRefs = new Map<Segment, RowRef[]>();
   #policy: MergePolicy;
-  #autoMerge: boolean;
+  #autoMerge: boolean | 'deferred';
+  /** The deferred merge pass scheduled and not yet run. */
+  #pendingMerge?: Promise<void>;
 
   constructor(schema: IndexSchema, opts: RtIndexOptions = {}) {
     this.schema = schema;
     this.core = opts.core ?? sharedCore();
     this.#policy = opts.mergePolicy ?? new TieredMergePolicy();
-    this.#autoMerge = opts.autoMerge ?? true;
+    this.#autoMerge = opts.autoMerge ?? 'deferred';
   }
 
   /** An index over segments loaded from files (serializeSegment output), oldest first. */
@@ -50,9 +56,9 @@ export class RtIndex implements RtIndexApi {
     return idx;
   }
 
-  /** The live segments, oldest first (for checkpoints). */
+  /** The live segments, oldest first (for checkpoints): a copy, as a deferred merge may change the list. */
   get segments(): readonly Segment[] {
-    return this.#segments;
+    return this.#segments.slice();
   }
 
   /** Serialized form of every segment, oldest first. */
@@ -85,7 +91,28 @@ export class RtIndex implements RtIndexApi {
     }
     const built = buildSegment(this.schema, invertDocs(this.schema, docs));
     this.#attach(new Segment(this.core, this.schema, built));
-    if (this.#autoMerge) this.maybeMerge();
+    if (this.#autoMerge === 'deferred') this.#scheduleMerge();
+    else if (this.#autoMerge) this.maybeMerge();
+  }
+
+  /** Resolves once the deferred merge pass scheduled by earlier writes (if any) has run. */
+  whenMerged(): Promise<void> {
+    return this.#pendingMerge ?? Promise.resolve();
+  }
+
+  #scheduleMerge(): void {
+    this.#pendingMerge ??= new Promise<void>((resolve) => {
+      setImmediate(() => {
+        this.#pendingMerge = undefined;
+        try {
+          this.maybeMerge();
+        } catch (e) {
+          // the segments stay as they were (a merge swaps them in only once built): log, go on
+          console.error('quarry: segment merge failed:', e);
+        }
+        resolve();
+      });
+    });
   }
 
   /** Runs the merge policy until it asks for nothing more; returns how many merges ran. */

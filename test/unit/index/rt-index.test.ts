@@ -181,11 +181,12 @@ describe('segments', () => {
   };
   const snapshot = (idx: RtIndex) => idx.search(req(and(t('common'), t('beta')), { sort: [{ attr: 'id', desc: false }], limit: 1000 }));
 
-  it('tiered merges keep results and weights', () => {
+  it('tiered merges keep results and weights', async () => {
     const merged = new RtIndex(small);
     const unmerged = new RtIndex(small, { autoMerge: false });
     fill(merged, 150);
     fill(unmerged, 150);
+    await merged.whenMerged();
     expect(unmerged.segments.length).toBe(150);
     expect(merged.segments.length).toBeLessThan(25);
     expect(snapshot(merged)).toEqual(snapshot(unmerged));
@@ -194,6 +195,19 @@ describe('segments', () => {
     expect(merged.segments.length).toBe(1);
     expect(merged.count()).toBe(148);
     expect(snapshot(merged).hits.map((h) => h.docId)).not.toContain(4n);
+  });
+  it('merges after the write returns by default, inside addBatch with autoMerge true', async () => {
+    const deferred = new RtIndex(small);
+    const inline = new RtIndex(small, { autoMerge: true });
+    fill(deferred, 10);
+    fill(inline, 10);
+    expect(deferred.segments.length).toBe(10);
+    expect(inline.segments.length).toBe(1);
+    const before = deferred.segments;
+    await deferred.whenMerged();
+    expect(deferred.segments.length).toBe(1);
+    expect(before.length).toBe(10); // a list handed out earlier is a snapshot
+    expect(snapshot(deferred)).toEqual(snapshot(inline));
   });
   it('a merge drops terms whose rows were all deleted', () => {
     const idx = new RtIndex(small, { autoMerge: false });
