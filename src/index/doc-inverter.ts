@@ -20,14 +20,14 @@ function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: num
   }
 }
 
-interface TokenStream { names: string[]; tid: Uint32Array; trow: Uint32Array; thit: Uint32Array; n: number }
+interface TokenStream { names: string[]; dict: Map<string, number>; tid: Uint32Array; trow: Uint32Array; thit: Uint32Array; n: number }
 
 function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch): TokenStream {
   const numFields = schema.fields.length;
   let tokens = 0;
   for (const d of docs) for (const ft of d.fields) tokens += ft ? ft.terms.length : 0;
   const dict = new Map<string, number>();
-  const s: TokenStream = { names: [], tid: new Uint32Array(tokens), trow: new Uint32Array(tokens), thit: new Uint32Array(tokens), n: 0 };
+  const s: TokenStream = { names: [], dict, tid: new Uint32Array(tokens), trow: new Uint32Array(tokens), thit: new Uint32Array(tokens), n: 0 };
   docs.forEach((doc, row) => {
     b.docIds[row] = BigInt.asIntN(64, doc.docId);
     for (let a = 0; a < schema.attrs.length; a++) b.attrs[a][row] = doc.attrs[a] ?? null;
@@ -56,9 +56,10 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
 
 /** Groups the stream by term, terms in sorted order; the sort is stable, so rows stay ascending. */
 function groupByTerm(s: TokenStream): PostingsTable {
-  const order = s.names.map((_, i) => i).sort((x, y) => (s.names[x] < s.names[y] ? -1 : 1));
-  const rank = new Uint32Array(s.names.length);
-  order.forEach((id, r) => { rank[id] = r; });
+  // the default sort compares UTF-16 code units, as `<` does, and needs no comparator calls
+  const terms = s.names.slice().sort();
+  const rank = new Uint32Array(terms.length);
+  for (let r = 0; r < terms.length; r++) rank[s.dict.get(terms[r])!] = r;
   const posStart = new Uint32Array(s.names.length + 1);
   for (let i = 0; i < s.n; i++) posStart[rank[s.tid[i]] + 1]++;
   for (let t = 0; t < s.names.length; t++) posStart[t + 1] += posStart[t];
@@ -91,7 +92,7 @@ function groupByTerm(s: TokenStream): PostingsTable {
     if (unsorted) sortRowHits(hitRows, positions, a, b);
   }
   rowStart[s.names.length] = k;
-  return { terms: order.map((id) => s.names[id]), rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k), posStart, positions };
+  return { terms, rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k), posStart, positions };
 }
 
 export function invertDocs(schema: IndexSchema, docs: DocInput[]): InvertedBatch {
