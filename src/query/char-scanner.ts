@@ -2,9 +2,11 @@
  * The character level of query lexing: splits query text into words and special characters the
  * way Manticore's tokenizer does in query mode (escapes, dash and dollar inside words, phrase mode).
  */
+import type { QueryTextHooks } from './text-hooks.js';
 
 /** Characters that are operators in the query syntax (`=` only with exact words). */
 export const QUERY_SPECIALS = '\\()|-!@~"/^$<=';
+
 /** Wildcard characters: word characters in a query when the table has prefixes or infixes. */
 export const WILDCARDS = '*?%';
 /** Keyword modifiers: they stay operators inside a phrase and never make a dash "inside a word". */
@@ -33,6 +35,8 @@ export interface ScannerOptions {
   exactWords?: boolean;
   /** JSON `match` text: no operators at all, only `\` escapes (default false). */
   json?: boolean;
+  /** The table's exceptions and multi-word wordforms (none when absent). */
+  textHooks?: QueryTextHooks;
 }
 
 /** What a character is to the scanner (Manticore's codepoint flags, reduced). */
@@ -75,8 +79,10 @@ export class CharScanner {
   private readonly wildcards: boolean;
   private readonly exactWords: boolean;
   private readonly json: boolean;
+  private readonly hooks: QueryTextHooks | undefined;
 
   constructor(readonly text: string, opts: ScannerOptions = {}) {
+    this.hooks = opts.textHooks;
     this.isWordChar = opts.isWordChar ?? defaultIsWordChar;
     this.wildcards = opts.wildcards ?? true;
     this.exactWords = opts.exactWords ?? true;
@@ -103,6 +109,14 @@ export class CharScanner {
     for (;;) {
       const cur = this.pos;
       if (cur >= s.length) return this.flushAtEnd(accum, start);
+      if (accumLen === 0 && this.hooks) {
+        // an exception is tried wherever no word is under way, as Manticore's tokenizer does
+        const end = this.hooks.exceptionAt(s, cur);
+        if (end > cur) {
+          this.pos = end;
+          return this.word(unescape(s.slice(cur, end)), cur, end);
+        }
+      }
       let cp = s.codePointAt(cur)!;
       this.pos += cp > 0xffff ? 2 : 1;
       let code: Code;
@@ -165,4 +179,9 @@ export class CharScanner {
     this.pos = this.text.length;
     return accum ? this.word(accum, start, this.text.length) : null;
   }
+}
+
+/** Query text with its backslash escapes resolved (`C\+\+` -> `C++`). */
+function unescape(raw: string): string {
+  return raw.replace(/\\([\s\S])/g, '$1');
 }

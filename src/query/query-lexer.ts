@@ -119,9 +119,34 @@ export class QueryLexer {
     if (!this.quoted && this.readWordOperator(tok, p)) return 'pending';
     if (this.quoted && lastEnd >= 0) this.noteStar(tok, lastEnd);
     if (tok.special) return this.special(tok, wasKeyword);
-    const vanished = this.opts.isNullWord?.(tok.text) ?? false;
-    this.pending = { type: 'KEYWORD', node: this.keyword(vanished ? null : tok.text) };
+    const word = this.multiWord(tok) ?? tok.text;
+    const vanished = this.opts.isNullWord?.(word) ?? false;
+    this.pending = { type: 'KEYWORD', node: this.keyword(vanished ? null : word) };
     return 'pending';
+  }
+
+  /**
+   * A multi-word wordform starting at `tok` (`core 2 duo`): one keyword of the words' raw text, the
+   * scanner moved past its last word; null when none starts here. Operators end the candidates.
+   */
+  private multiWord(tok: RawToken): string | null {
+    const hooks = this.opts.textHooks;
+    if (!hooks || hooks.maxMultiWords < 2) return null;
+    const peek = new CharScanner(this.text, this.opts);
+    peek.pos = this.scanner.pos;
+    peek.phrase = this.scanner.phrase;
+    const words = [tok];
+    while (words.length < hooks.maxMultiWords) {
+      const next = peek.next();
+      if (!next || next.special) break;
+      words.push(next);
+    }
+    const n = words.length > 1 ? hooks.multiWordSpan(words.map((w) => w.text)) : 0;
+    if (n < 2) return null;
+    const last = words[n - 1]!;
+    this.scanner.pos = last.end;
+    this.scanner.tokenEnd = last.end;
+    return this.text.slice(tok.start, last.end);
   }
 
   /** NEAR/N, NOTNEAR/N, SENTENCE, PARAGRAPH, MAYBE, ZONE:, ZONESPAN: (case-sensitive, raw text). */

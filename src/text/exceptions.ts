@@ -74,9 +74,10 @@ export class Exceptions {
   /**
    * Non-overlapping matches, left to right. A match starts where a word starts (exceptions honour
    * word boundaries, as Manticore checks them at a token's start) and ends before a separator or
-   * the end; a space in a source matches any whitespace run; the longest source wins.
+   * the end; a space in a source matches any whitespace run; the longest source wins. With
+   * `escapes` (query text) backslashes are skipped as queryMatchAt does.
    */
-  find(text: string, isWordChar: (cp: number) => boolean): ExceptionMatch[] {
+  find(text: string, isWordChar: (cp: number) => boolean, escapes = false): ExceptionMatch[] {
     const out: ExceptionMatch[] = [];
     if (this.byFirst.size === 0) return out;
     const wordAt = (i: number): boolean => i >= 0 && i < text.length && isWordChar(text.codePointAt(i) ?? 0);
@@ -85,8 +86,10 @@ export class Exceptions {
       if (!list || (i > 0 && wordAt(i - 1) && wordAt(i))) continue;
       let best: ExceptionMatch | null = null;
       for (const e of list) {
-        const end = matchAt(text, i, e.from);
-        if (end >= 0 && !wordAt(end) && (!best || end > best.end)) best = { start: i, end, to: e.to };
+        const end = matchAt(text, i, e.from, escapes);
+        let q = end;
+        while (escapes && text[q] === '\\') q++;
+        if (end >= 0 && !wordAt(q) && (!best || end > best.end)) best = { start: i, end, to: e.to };
       }
       if (best) {
         out.push(best);
@@ -95,12 +98,35 @@ export class Exceptions {
     }
     return out;
   }
+
+  /**
+   * Query mode (Manticore's CheckException on query text): where the longest exception starting
+   * at `i` ends, or -1. Backslashes are escapes, skipped while matching; the match must be followed
+   * by a separator (past any backslashes) or the end.
+   */
+  queryMatchAt(text: string, i: number, isWordChar: (cp: number) => boolean): number {
+    const list = this.byFirst.get(text[i]);
+    if (!list) return -1;
+    let best = -1;
+    for (const e of list) {
+      const end = matchAt(text, i, e.from, true);
+      if (end <= best) continue;
+      let q = end;
+      while (text[q] === '\\') q++;
+      if (q >= text.length || !isWordChar(text.codePointAt(q) ?? 0)) best = end;
+    }
+    return best;
+  }
 }
 
-/** Where `from` matched at `i` ends in `text`, or -1; a space in `from` eats a whitespace run. */
-function matchAt(text: string, i: number, from: string): number {
+/**
+ * Where `from` matched at `i` ends in `text`, or -1; a space in `from` eats a whitespace run. With
+ * `escapes` (query text) a backslash is skipped and the character after it compared as is.
+ */
+function matchAt(text: string, i: number, from: string, escapes = false): number {
   let p = i;
   for (let k = 0; k < from.length; k++) {
+    if (escapes && text[p] === '\\') p++;
     if (from[k] === ' ') {
       if (p >= text.length || !SPACE.test(text[p])) return -1;
       while (p < text.length && SPACE.test(text[p])) p++;

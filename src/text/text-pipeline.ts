@@ -53,6 +53,12 @@ export interface TextPipeline {
   keywords(text: string): KeywordRow[];
   /** True when the table's charset makes this codepoint part of words (for the query lexer). */
   isWordChar(cp: number): boolean;
+  /** Query lexer hook: where an exception starting at `pos` of raw query text ends, or -1. */
+  exceptionAt(text: string, pos: number): number;
+  /** Query lexer hook: how many typed words, from the first, make one multi-word wordform (0: none). */
+  multiWordSpan(words: readonly string[]): number;
+  /** Longest multi-word wordform source, in words (0: none). */
+  readonly maxMultiWords: number;
 }
 
 export interface PipelineOptions {
@@ -139,6 +145,23 @@ class Pipeline implements TextPipeline {
   isWordChar(cp: number): boolean {
     const e = this.charset.lookup(cp);
     return (e & CODE_MASK) !== 0 || (e & FLAG_IGNORE) !== 0;
+  }
+
+  exceptionAt(text: string, pos: number): number {
+    return this.exceptions.size === 0 ? -1 : this.exceptions.queryMatchAt(text, pos, this.wordChar);
+  }
+
+  get maxMultiWords(): number {
+    return this.wordforms.maxMultiWords;
+  }
+
+  multiWordSpan(words: readonly string[]): number {
+    return this.wordforms.spanOf(words, (w) => {
+      const out: string[] = [];
+      this.queryTok.reset(w);
+      while (this.queryTok.next()) if (!this.queryTok.special) out.push(this.queryTok.text);
+      return out;
+    });
   }
 
   /**
@@ -240,7 +263,7 @@ class Pipeline implements TextPipeline {
         else visit(words[i].text, this.dict.term(words[i].text));
       }
     };
-    for (const m of this.exceptions.find(text, this.wordChar)) {
+    for (const m of this.exceptions.find(text, this.wordChar, true)) {
       run(text.slice(from, m.start));
       visit(m.to, this.dict.term(m.to));
       from = m.end;

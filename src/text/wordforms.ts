@@ -93,6 +93,8 @@ export interface FormToken {
 export class Wordforms {
   /** Multi-word forms by their first word, longest first. */
   private readonly multi = new Map<string, MultiForm[]>();
+  /** Longest multi-word source, in words (0 without multi-word forms). */
+  readonly maxMultiWords: number = 0;
 
   private constructor(
     private readonly forms: ReadonlyMap<string, string>,
@@ -104,6 +106,7 @@ export class Wordforms {
       list.push(m);
       list.sort((a, b) => b.words.length - a.words.length);
       this.multi.set(m.words[0], list);
+      this.maxMultiWords = Math.max(this.maxMultiWords, m.words.length);
     }
   }
 
@@ -120,6 +123,21 @@ export class Wordforms {
       if (m.words.every((w, k) => !tokens[i + k].special && tokens[i + k].text === w)) return m;
     }
     return null;
+  }
+
+
+  /**
+   * How many typed words, from the first, make the longest multi-word source (0: none). Each word
+   * is folded by `fold`; a word that folds to other than one token ends the candidates there.
+   */
+  spanOf(words: readonly string[], fold: (word: string) => string[]): number {
+    const tokens: FormToken[] = [];
+    for (const w of words) {
+      const folded = fold(w);
+      if (folded.length !== 1) break;
+      tokens.push({ text: folded[0], special: false });
+    }
+    return tokens.length > 1 ? this.matchMulti(tokens, 0)?.words.length ?? 0 : 0;
   }
 
   static readonly NONE = new Wordforms(new Map());
