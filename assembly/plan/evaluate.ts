@@ -33,7 +33,7 @@ export function evaluate(seg: usize, plan: usize, planLen: u32, k: u32, out: usi
   const numFields = hdr(blob, H_FIELDS);
   const root = pword(plan, P_ROOT);
   if (!prepare(plan, planLen, blob, root != 0)) return E_BAD_PLAN;
-  if (root != 0 && pword(plan, P_RANKER) == RANK_EXPR && !prepareExpr(plan, planLen, numFields)) return E_BAD_PLAN;
+  if (root != 0 && pword(plan, P_RANKER) == RANK_EXPR && !prepareExpr(plan, planLen, numFields, blob)) return E_BAD_PLAN;
   const allow = <usize>pword(plan, P_ALLOW);
   topkReset(k);
   if (root == 0) {

@@ -4,8 +4,10 @@
 
 import {
   lcs, hitCount, wordMask, tfIdf, minIdf, maxIdf, sumIdf, minHitPos, minBestSpanPos,
-  matchedFields, exactHit, exactOrder, docWordMask, XF_FIELDS, bm25a,
+  matchedFields, exactHit, exactOrder, docWordMask, XF_FIELDS,
 } from "./factors";
+import { bm25a, bm25f } from "./bm25-factors";
+import { COL_U32, COL_I64, COL_F32, columnPtr, columnType } from "../segment/layout";
 import { lccs, wlccs } from "./lccs";
 import { atc } from "./atc";
 import { maxWindowHits, minGaps } from "./window-factors";
@@ -44,10 +46,12 @@ export const X_SUM_I: u32 = 40; // body length, body
 export const X_SUM_F: u32 = 41;
 export const X_TOP_I: u32 = 42;
 export const X_TOP_F: u32 = 43;
-export const X_BM25A: u32 = 44; // k1 bits, b bits
-/** Header, first in the code when present: window size, USES_* mask, keyword-position mask. */
+export const X_BM25A: u32 = 44; // k1 bits, b bits, avgdl bits (0: the table's)
+/** Header, first in the code when present (see expr-rank.ts for its words). */
 export const X_PARAMS: u32 = 45;
-export const X_PARAMS_WORDS: u32 = 4;
+export const X_ATTR: u32 = 46; // column, as float (0/1): a numeric attribute of the row
+export const X_BM25F: u32 = 47; // k1 bits, b bits, max weight, n, n field weights
+export const X_CONST_L: u32 = 48; // low, high words of an i64 outside the i32 range
 
 // factor ids: field level below 20, document level from 20
 export const XF_LCS: u32 = 0;
@@ -83,6 +87,35 @@ let docBm25: i32 = 0;
 let maxLcs: i32 = 0;
 let queryWordCount: i32 = 0;
 let weightsPtr: StaticArray<i32> | null = null;
+let blob: usize = 0;
+let row: u32 = 0;
+
+/** The segment and row the attributes of the next evaluation come from. */
+export function setExprRow(segBlob: usize, rowId: u32): void {
+  blob = segBlob;
+  row = rowId;
+}
+
+/**
+ * A numeric attribute as Manticore's Expr_GetInt_c / Expr_GetFloat_c read it: IntEval casts the
+ * 64-bit value to int, Eval to float (so a uint above 2^31 is negative only in integer context).
+ */
+function attr(col: u32, asFloat: bool): f64 {
+  const p = columnPtr(blob, col);
+  if (p == 0) return 0;
+  const t = columnType(blob, col);
+  if (t == COL_F32) {
+    const v = load<f32>(p + (<usize>row << 2));
+    return asFloat ? <f64>v : <f64>toInt(v);
+  }
+  if (t == COL_I64) {
+    // a bigint stays 64-bit (comparisons see its value; a bigint formula is rejected by the host)
+    const v = load<i64>(p + (<usize>row << 3));
+    return asFloat ? <f64><f32>v : <f64>v;
+  }
+  const v: i64 = t == COL_U32 ? <i64>load<u32>(p + (<usize>row << 2)) : 0;
+  return asFloat ? <f64><f32>v : <f64><i32>v;
+}
 
 /** Per-query values the factors need besides the hits. */
 export function setExprQuery(weights: StaticArray<i32>, maxLcsValue: i32, qwc: i32): void {
@@ -193,6 +226,10 @@ function run(code: usize, pc: u32, end: u32): void {
     pc++;
     if (op == X_CONST_I) { push(<f64><i32>arg); pc++; }
     else if (op == X_CONST_F) { push(<f64>reinterpret<f32>(arg)); pc++; }
+    else if (op == X_CONST_L) {
+      push(<f64>(<i64>arg | (<i64>load<u32>(code + (<usize>(pc + 1) << 2)) << 32)));
+      pc += 2;
+    }
     else if (op == X_FACTOR) { push(factor(arg)); pc++; }
     else if (op >= X_ADD_I && op <= X_DIV_F) binary(op);
     else if (op == X_NEG_I) push(<f64>(-popI()));
@@ -227,7 +264,17 @@ function run(code: usize, pc: u32, end: u32): void {
       pc += 1 + arg;
     } else if (op == X_BM25A) {
       const b = reinterpret<f32>(load<u32>(code + (<usize>(pc + 1) << 2)));
-      push(<f64>bm25a(reinterpret<f32>(arg), b, 0, 1));
+      const avg = reinterpret<f32>(load<u32>(code + (<usize>(pc + 2) << 2)));
+      push(<f64>bm25a(reinterpret<f32>(arg), b, avg));
+      pc += 3;
+    } else if (op == X_BM25F) {
+      const b = reinterpret<f32>(load<u32>(code + (<usize>(pc + 1) << 2)));
+      const maxWeight = load<i32>(code + (<usize>(pc + 2) << 2));
+      const n = load<u32>(code + (<usize>(pc + 3) << 2));
+      push(<f64>bm25f(reinterpret<f32>(arg), b, code + (<usize>(pc + 4) << 2), n, maxWeight));
+      pc += 4 + n;
+    } else if (op == X_ATTR) {
+      push(attr(arg, load<u32>(code + (<usize>(pc + 1) << 2)) != 0));
       pc += 2;
     } else unreachable();
   }

@@ -6,6 +6,7 @@ import { hitPos, hitQpos, hitSpan, hitWeight } from "../plan/hitbuf";
 import { lccsReset, lccsUpdate } from "./lccs";
 import { atcReset, atcUpdate, atcFinish } from "./atc";
 import { windowReset, windowUpdate, gapsUpdate } from "./window-factors";
+import { qposTf, fieldTf, bm25Reset } from "./bm25-factors";
 
 import { XF_FIELDS, XF_QPOS, qposIdf, qposAtom } from "./factor-query";
 export { XF_FIELDS, XF_QPOS, qposIdf, qposAtom };
@@ -19,8 +20,6 @@ export const maxIdf = new StaticArray<f32>(XF_FIELDS);
 export const sumIdf = new StaticArray<f32>(XF_FIELDS);
 export const minHitPos = new StaticArray<i32>(XF_FIELDS);
 export const minBestSpanPos = new StaticArray<i32>(XF_FIELDS);
-/** Per query position: hits counted on the row (bm25a). */
-export const qposTf = new StaticArray<u32>(XF_QPOS);
 export let matchedFields: u32 = 0;
 export let exactHit: u32 = 0;
 export let exactOrder: u32 = 0;
@@ -36,6 +35,7 @@ export const USES_LCCS: u32 = 1;
 export const USES_ATC: u32 = 2;
 export const USES_WINDOW: u32 = 4;
 export const USES_GAPS: u32 = 8;
+export const USES_FIELD_TF: u32 = 16;
 let uses: u32 = 0;
 
 export function setFactorQuery(maxQ: u32, words: u32, usesMask: u32): void {
@@ -56,7 +56,7 @@ function reset(): void {
     unchecked((minHitPos[f] = 0));
     unchecked((minBestSpanPos[f] = 0));
   }
-  for (let q: u32 = 0; q < XF_QPOS; q++) unchecked((qposTf[q] = 0));
+  bm25Reset((uses & USES_FIELD_TF) != 0);
   matchedFields = 0;
   exactHit = 0;
   exactOrder = 0;
@@ -76,6 +76,7 @@ function updateFreq(q: u32, f: u32): void {
   docWordMask |= bit;
   unchecked((tfIdf[f] += idf));
   unchecked((qposTf[q] += 1));
+  if (uses & USES_FIELD_TF) unchecked((fieldTf[f * XF_QPOS + q] += 1));
 }
 
 // LCS state of the row being scanned (both paths), as RankerState_Expr_fn's members
@@ -228,14 +229,4 @@ export function computeFactors(start: u32, n: u32, dupes: bool): void {
   }
   docWordMask = <u32>popcnt(docWordMask);
   if (uses & USES_ATC) atcFinish();
-}
-
-/** Manticore's BM25A: Σ tf/(tf + k1*(1 - b + b*dl/avgdl))*idf over query words, + 0.5. */
-export function bm25a(k1: f32, b: f32, dl: f32, avgdl: f32): f32 {
-  let s: f32 = 0;
-  for (let q: i32 = 1; q <= maxQpos && q < <i32>XF_QPOS; q++) {
-    const tf = <f32>unchecked(qposTf[q]);
-    s += tf / (tf + k1 * (<f32>1 - b + b * dl / avgdl)) * unchecked(qposIdf[q]);
-  }
-  return s + <f32>0.5;
 }

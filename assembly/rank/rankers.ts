@@ -26,10 +26,10 @@ export function setWeights(p: usize, n: u32): void {
   for (let f: u32 = 0; f < MAX_FIELDS; f++) unchecked((weights[f] = f < n ? load<i32>(p + (<usize>f << 2)) : 1));
 }
 
-/** Reads the plan's expression section (RANK_EXPR); false when it is malformed. */
-export function prepareExpr(plan: usize, planLen: u32, numFields: u32): bool {
+/** Reads the plan's expression section (RANK_EXPR) for segment `blob`; false when it is malformed. */
+export function prepareExpr(plan: usize, planLen: u32, numFields: u32, blob: usize): bool {
   const dupes = (load<u32>(plan + (<usize>P_FLAGS << 2)) & PF_DUPES) != 0;
-  return exprPrepare(plan, planLen, weights, numFields, <u32>maxQpos, <u32>qwords, dupes);
+  return exprPrepare(plan, planLen, weights, numFields, <u32>maxQpos, <u32>qwords, dupes, blob);
 }
 
 /** Sum of user weights over the fields in `mask` (lowest 32); 1 when the mask is empty. */

@@ -4,6 +4,7 @@
  * operand, `/` or a float function makes the node float (Eval, f32); a float formula is truncated.
  */
 import { SearchError } from '../util/errors.js';
+import type { ColumnType } from '../schema/types.js';
 import { parseRankExpr, type RExpr } from './rank-expr-parse.js';
 
 /** Opcodes, word for word as assembly/rank/expr.ts. */
@@ -11,11 +12,21 @@ export const X = {
   CONST_I: 1, CONST_F: 2, FACTOR: 3, ADD_I: 10, SUB_I: 11, MUL_I: 12, MOD_I: 13, ADD_F: 14, SUB_F: 15,
   MUL_F: 16, DIV_F: 17, NEG_I: 18, NEG_F: 19, I2F: 20, F2I: 21, CMP_I: 22, CMP_F: 23, AND: 24, OR: 25,
   NOT: 26, MIN_I: 27, MAX_I: 28, MIN_F: 29, MAX_F: 30, ABS_I: 31, ABS_F: 32, IF: 33, MATH_F: 34,
-  POW_F: 35, SUM_I: 40, SUM_F: 41, TOP_I: 42, TOP_F: 43, BM25A: 44, PARAMS: 45,
+  POW_F: 35, SUM_I: 40, SUM_F: 41, TOP_I: 42, TOP_F: 43, BM25A: 44, PARAMS: 45, ATTR: 46, BM25F: 47, CONST_L: 48,
 } as const;
 
 /** Optional factor groups the core computes only when the formula reads them (assembly/rank/factors.ts USES_*). */
-export const USES = { LCCS: 1, ATC: 2, WINDOW: 4, GAPS: 8 } as const;
+export const USES = { LCCS: 1, ATC: 2, WINDOW: 4, GAPS: 8, FIELD_TF: 16 } as const;
+
+/** What a formula may name besides the factors: the table's fields (bm25f) and attributes. */
+export interface RankExprSchema {
+  fields: string[];
+  attrs: { name: string; type: ColumnType }[];
+}
+
+/** Attribute types the core reads in a formula (the others are Manticore's type error). */
+const NUMERIC: ReadonlySet<ColumnType> = new Set<ColumnType>(['uint', 'bigint', 'bool', 'timestamp', 'float']);
+const TYPE_ERROR = 'ranking expression must evaluate to integer or float';
 
 /** Factor ids and types; field-level ones must sit inside sum() / top(). */
 const FACTORS: Record<string, { id: number; float: boolean; field: boolean; uses?: number }> = {
@@ -66,6 +77,11 @@ function fbits(v: number): number {
   return bits[0];
 }
 
+/** Integer constants within int32 stay int; larger ones are bigints, as in Manticore's lexer. */
+function fitsInt(v: number): boolean {
+  return Math.trunc(v) >= -2147483648 && Math.trunc(v) <= 2147483647;
+}
+
 function err(msg: string): never {
   throw new SearchError('QUERY_ERROR', msg);
 }
@@ -76,7 +92,10 @@ function constValue(e: RExpr, fn: string): number {
   return err(`${fn}() requires constant arguments`);
 }
 
+interface AttrRef { col: number; type: ColumnType }
+
 class Compiler {
+  constructor(private readonly schema: RankExprSchema) {}
   code: number[] = [];
   depth = 0;
   maxDepth = 0;
@@ -89,11 +108,35 @@ class Compiler {
     this.maxDepth = Math.max(this.maxDepth, this.depth);
   }
 
+  /** The attribute a name refers to (column 0 is the document id), when it is not a factor. */
+  attr(name: string): AttrRef | undefined {
+    if (FACTORS[name] || name === 'weight') return undefined;
+    if (name === 'id') return { col: 0, type: 'bigint' };
+    const i = this.schema.attrs.findIndex((a) => a.name.toLowerCase() === name);
+    return i < 0 ? undefined : { col: i + 1, type: this.schema.attrs[i].type };
+  }
+
+  /** Whether an integer node is 64-bit (a bigint attribute widens arithmetic, as Manticore's GetWidestRet). */
+  isBig(e: RExpr): boolean {
+    if (this.isFloat(e)) return false;
+    switch (e.k) {
+      case 'num': return !fitsInt(e.v);
+      case 'id': return this.attr(e.name)?.type === 'bigint';
+      case 'un': return e.op === '-' && this.isBig(e.a);
+      case 'bin': return !(e.op in CMP || e.op === 'and' || e.op === 'or') && (this.isBig(e.a) || this.isBig(e.b));
+      case 'call':
+        if (['sum', 'top', 'abs', 'min', 'max'].includes(e.name)) return e.args.some((a) => this.isBig(a));
+        if (e.name === 'if') return e.args.slice(1).some((a) => this.isBig(a));
+        return false;
+      default: return false;
+    }
+  }
+
   /** Whether a node is float-typed. */
   isFloat(e: RExpr): boolean {
     switch (e.k) {
       case 'num': return e.float;
-      case 'id': return FACTORS[e.name]?.float ?? false;
+      case 'id': return FACTORS[e.name]?.float ?? this.attr(e.name)?.type === 'float';
       case 'map': return false;
       case 'un': return e.op === '-' && this.isFloat(e.a);
       case 'bin':
@@ -122,7 +165,11 @@ class Compiler {
     }
     switch (e.k) {
       case 'num':
-        this.code.push(float ? X.CONST_F : X.CONST_I, float ? fbits(e.v) : Math.trunc(e.v) >>> 0);
+        if (!float && !fitsInt(e.v)) {
+          // Manticore parses such a constant as a bigint
+          const v = BigInt.asUintN(64, BigInt(Math.trunc(e.v)));
+          this.code.push(X.CONST_L, Number(v & 0xffffffffn), Number(v >> 32n));
+        } else this.code.push(float ? X.CONST_F : X.CONST_I, float ? fbits(e.v) : Math.trunc(e.v) >>> 0);
         this.grow(1);
         return;
       case 'id': return this.factor(e.name, float);
@@ -145,12 +192,21 @@ class Compiler {
   factor(name: string, float: boolean): void {
     if (name === 'weight') err('ranking expression must not refer to WEIGHT()');
     const f = FACTORS[name];
-    if (!f) err(`unknown column: ${name}`);
+    if (!f) return this.attrRead(name, float);
     if (f.field && !this.inAggregate) err('field factors must only occur within field aggregation functions in ranking expression');
     this.uses |= f.uses ?? 0;
     this.code.push(X.FACTOR, f.id);
     this.grow(1);
     if (float && !f.float) this.code.push(X.I2F);
+  }
+
+  /** A numeric attribute of the row; others are Manticore's type error, unknown names its unknown column. */
+  attrRead(name: string, float: boolean): void {
+    const a = this.attr(name);
+    if (!a) err(`unknown column: ${name}`);
+    if (!NUMERIC.has(a.type)) err(TYPE_ERROR);
+    this.code.push(X.ATTR, a.col, float ? 1 : 0);
+    this.grow(1);
   }
 
   binary(e: Extract<RExpr, { k: 'bin' }>, float: boolean): void {
@@ -253,29 +309,45 @@ class Compiler {
     if (e.args.length !== 2 && e.args.length !== 3) err(`BM25A() requires 2 argument(s), not ${e.args.length}`);
     const k1 = Math.max(constValue(e.args[0], 'BM25A'), MIN_K1);
     const b = Math.min(Math.max(constValue(e.args[1], 'BM25A'), 0), 1);
-    this.code.push(X.BM25A, fbits(k1), fbits(b));
+    const avg = e.args.length === 3 ? Math.max(constValue(e.args[2], 'BM25A'), 0) : 0;
+    this.code.push(X.BM25A, fbits(k1), fbits(b), fbits(avg));
     this.grow(1);
   }
 
   /**
-   * BM25F needs per-field average lengths, which Manticore has only with index_field_lengths=1;
-   * without them every field's term is skipped and the value is its constant 0.5.
+   * BM25F: per-field weights from the map (unknown fields ignored, missing ones 1, divided by the
+   * largest, at least 1), as Manticore's Expr_BM25F_T. Field averages come with the table's
+   * field lengths; without them the core skips every field and the value is 0.5.
    */
   bm25f(e: Extract<RExpr, { k: 'call' }>): void {
     if (e.args.length !== 2 && e.args.length !== 3) err(`BM25F() requires 2 argument(s), not ${e.args.length}`);
-    constValue(e.args[0], 'BM25F');
-    constValue(e.args[1], 'BM25F');
-    if (e.args.length === 3 && e.args[2].k !== 'map') err('argument 3 to BM25F() must be a map of constants');
-    this.code.push(X.CONST_F, fbits(0.5));
+    const k1 = Math.max(constValue(e.args[0], 'BM25F'), MIN_K1);
+    const b = Math.min(Math.max(constValue(e.args[1], 'BM25F'), 0), 1);
+    const map = e.args[2];
+    if (map && map.k !== 'map') err('argument 3 to BM25F() must be a map of constants');
+    const fields = this.schema.fields.map((f) => f.toLowerCase());
+    const weights = fields.map(() => 1);
+    let max = 1;
+    if (map?.k === 'map') {
+      for (const [name, w] of map.entries) {
+        const i = fields.indexOf(name);
+        if (i < 0) continue;
+        weights[i] = w;
+        max = Math.max(max, w);
+      }
+    }
+    this.uses |= USES.FIELD_TF;
+    this.code.push(X.BM25F, fbits(k1), fbits(b), max >>> 0, weights.length, ...weights.map((w) => w >>> 0));
     this.grow(1);
   }
 }
 
-/** Compiles `src`; throws Manticore's error texts. */
-export function compileRankExpr(src: string): CompiledRankExpr {
+/** Compiles `src` against the table's fields and attributes; throws Manticore's error texts. */
+export function compileRankExpr(src: string, schema: RankExprSchema = { fields: [], attrs: [] }): CompiledRankExpr {
   const tree = parseRankExpr(src);
-  const c = new Compiler();
+  const c = new Compiler(schema);
   const float = c.isFloat(tree);
+  if (!float && c.isBig(tree)) err(TYPE_ERROR);
   c.emit(tree, float);
   if (c.maxDepth > MAX_STACK) err('ranking expression is too complex');
   return { code: c.code, float, window: c.window, uses: c.uses };

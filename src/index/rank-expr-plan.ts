@@ -2,7 +2,18 @@
 import type { PlanExpr } from '../wasm/plan-format.js';
 import type { PlannedQuery } from './planner.js';
 import type { QNode } from './query-analyzer.js';
+import type { IndexSchema } from './types.js';
+import type { Segment } from './segment.js';
+import { H } from './segment-layout.js';
 import { compileRankExpr, X } from './rank-expr-compile.js';
+
+/** The table a formula runs over: attributes and fields by name, and (bm25a/bm25f) the field lengths. */
+export interface RankExprTable {
+  schema: IndexSchema;
+  segments: readonly Segment[];
+  /** Documents in the table (Manticore's m_iTotalDocs). */
+  totalDocs: number;
+}
 
 /**
  * Terms a row can match, as Manticore's qword hash without the excluded words (the right side
@@ -19,16 +30,54 @@ function collect(n: QNode, planned: PlannedQuery, idf: number[], first: Map<numb
   for (const c of kids) collect(c, planned, idf, first, qposKw);
 }
 
-export function planExprSection(src: string, planned: PlannedQuery): PlanExpr {
-  const { code: body, float, window, uses } = compileRankExpr(src);
+/**
+ * A table has field lengths (index_field_lengths=1) when every field has its `<field>_len`
+ * integer attribute, as Manticore finds its token-count attributes.
+ */
+export function hasFieldLengths(schema: IndexSchema): boolean {
+  const names = new Set(schema.attrs.filter((a) => a.type === 'uint').map((a) => a.name.toLowerCase()));
+  return schema.fields.length > 0 && schema.fields.every((f) => names.has(`${f.toLowerCase()}_len`));
+}
+
+/** Every row's field lengths summed per field over the segments (Manticore's m_dFieldLens). */
+export function tableFieldLengths(segments: readonly Segment[], numFields: number): number[] {
+  const total = new Array<number>(numFields).fill(0);
+  for (const seg of segments) {
+    const u32 = seg.core.u32;
+    const at = (seg.blobPtr + u32[(seg.blobPtr >>> 2) + H.fieldLen]) >>> 2;
+    for (let r = 0; r < seg.rows; r++) for (let f = 0; f < numFields; f++) total[f] += u32[at + r * numFields + f];
+  }
+  return total;
+}
+
+/**
+ * The header's length words: a flag, the average document length (Σ field totals / documents in
+ * float32) and per field the integer average (Manticore divides int64 by int64 there).
+ */
+function lengthWords(table: RankExprTable | undefined): number[] {
+  if (!table || !hasFieldLengths(table.schema) || table.totalDocs <= 0) return [0, 0];
+  const f32 = new Float32Array(1);
+  const bits = new Uint32Array(f32.buffer);
+  const fb = (v: number) => { f32[0] = v; return bits[0]; };
+  const totals = tableFieldLengths(table.segments, table.schema.fields.length);
+  let avg = 0;
+  for (const t of totals) avg = Math.fround(avg + Math.fround(t));
+  avg = Math.fround(avg / Math.fround(table.totalDocs));
+  return [1, fb(avg), ...totals.map((t) => fb(Math.trunc(t / table.totalDocs)))];
+}
+
+export function planExprSection(src: string, planned: PlannedQuery, table?: RankExprTable): PlanExpr {
+  const { code: body, float, window, uses } = compileRankExpr(src, table?.schema);
   const qposIdf = new Array<number>(planned.analyzed.maxQpos + 1).fill(0);
   const first = new Map<number, number>();
   const qposKw = new Map<number, number>();
   collect(planned.analyzed.root, planned, qposIdf, first, qposKw);
   const qposAtom = qposIdf.map((_, q) => (qposKw.has(q) ? first.get(qposKw.get(q)!)! : q));
-  // the distinct keywords' first positions (Manticore's dQueryPos): lccs chains, min_gaps/atc word counts
+  // the distinct keywords' first positions (Manticore's dQueryPos): lccs chains, min_gaps/atc word
+  // counts, and the positions bm25a/bm25f do not skip
   let kwMask = 0;
   for (const q of first.values()) if (q < 32) kwMask = (kwMask | (1 << q)) >>> 0;
-  const code = [X.PARAMS, window >>> 0, uses, kwMask, ...body];
-  return { code, float, queryWordCount: first.size, qposIdf, qposAtom };
+  const lens = lengthWords(table);
+  const header = [X.PARAMS, 5 + lens.length, window >>> 0, uses, kwMask, ...lens];
+  return { code: [...header, ...body], float, queryWordCount: first.size, qposIdf, qposAtom };
 }
