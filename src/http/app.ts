@@ -2,9 +2,9 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Engine } from '../engine/engine.js';
-import { newSession, type Session } from '../engine/session.js';
 import { errorBody, HTTP_INTERNAL, HTTP_NOT_IMPLEMENTED, HTTP_PAYLOAD_TOO_LARGE } from './errors.js';
 import type { HttpContext, HttpEnv } from './http-env.js';
+import { socketSessions, type SessionFor } from './socket-sessions.js';
 import { registerJsonRoutes } from './json-routes.js';
 import { jsonReply, registerSqlRoutes } from './sql-routes.js';
 
@@ -17,29 +17,13 @@ export interface HttpAppOptions {
   maxBodyBytes?: number;
   /** Called with errors a route did not expect, after the client got a 500 (default: stderr). */
   onInternalError?: (err: unknown) => void;
+  /** Sessions by connection, when shared with another handler (the fast path); default: the app's own. */
+  sessions?: SessionFor;
 }
 
 const INDEX_PAGE =
   '<!DOCTYPE html>\n<html>\n<head>\n<title>quarry</title>\n</head>\n<body>\n' +
   '<h1>quarry: a Manticore-compatible search server</h1>\n</body>\n</html>';
-
-/**
- * One session per client connection, as Manticore keeps one per HTTP connection: SHOW META on a
- * keep-alive connection sees the SELECT before it. Requests without a socket (tests) get a fresh one.
- */
-function sessionStore(): (c: HttpContext) => Session {
-  const sessions = new WeakMap<object, Session>();
-  return (c) => {
-    const socket = c.env?.incoming?.socket;
-    if (!socket) return newSession();
-    let session = sessions.get(socket);
-    if (!session) {
-      session = newSession();
-      sessions.set(socket, session);
-    }
-    return session;
-  };
-}
 
 /** The app: `/sql`, `/cli`, `/cli_json`, the JSON API, `/` and Manticore's JSON errors for everything else. */
 export function createHttpApp(opts: HttpAppOptions): Hono<HttpEnv> {
@@ -59,7 +43,8 @@ export function createHttpApp(opts: HttpAppOptions): Hono<HttpEnv> {
     if (length !== undefined) return Number(length) > maxSize ? tooLarge(c) : next();
     return streamLimit(c, next);
   });
-  const sessionFor = sessionStore();
+  const sessions = opts.sessions ?? socketSessions();
+  const sessionFor = (c: HttpContext) => sessions(c.env?.incoming?.socket);
   registerSqlRoutes(app, { engine: opts.engine, sessionFor });
   registerJsonRoutes(app, { engine: opts.engine, sessionFor, onInternalError: report });
   app.get('/', (c) => c.html(INDEX_PAGE));

@@ -17,7 +17,7 @@ import {
 import { errorBody, HTTP_BAD_REQUEST, HTTP_INTERNAL, HTTP_NOT_IMPLEMENTED } from './errors.js';
 import type { HttpContext as Context, HttpEnv } from './http-env.js';
 import { renderSearchJson } from './render-search.js';
-import { jsonReply } from './sql-routes.js';
+import { jsonReply, jsonText, type TextReply } from './sql-routes.js';
 
 export interface JsonRouteDeps {
   engine: Engine;
@@ -56,21 +56,34 @@ function searchErrorStatus(code: string): number {
   return code === 'UNSUPPORTED' ? HTTP_NOT_IMPLEMENTED : HTTP_INTERNAL;
 }
 
-async function search(c: Context, deps: JsonRouteDeps, json: JsonApi): Promise<Response> {
+/** The whole `/search` exchange: body text in, reply out; INTERNAL errors also go to `onInternalError`. */
+export async function searchReply(
+  json: JsonApi, session: Session, text: string, onInternalError?: (err: unknown) => void,
+): Promise<TextReply> {
   let body: JsonValue;
   try {
-    const text = await bodyText(c);
     body = parseJsonText(text.trim() === '' ? '{}' : text);
+  } catch (e) {
+    return jsonText(HTTP_BAD_REQUEST, errorBody((e as Error).message));
+  }
+  try {
+    return jsonText(200, renderSearchJson(await json.search(body, session)));
+  } catch (e) {
+    const err = asSearchError(e);
+    if (err.code === 'INTERNAL') onInternalError?.(e);
+    return jsonText(searchErrorStatus(err.code), errorBody(err.message));
+  }
+}
+
+async function search(c: Context, deps: JsonRouteDeps, json: JsonApi): Promise<Response> {
+  let text: string;
+  try {
+    text = await bodyText(c);
   } catch (e) {
     return jsonReply(c, HTTP_BAD_REQUEST, errorBody((e as Error).message));
   }
-  try {
-    return jsonReply(c, 200, renderSearchJson(await json.search(body, deps.sessionFor(c))));
-  } catch (e) {
-    const err = asSearchError(e);
-    if (err.code === 'INTERNAL') deps.onInternalError?.(e);
-    return jsonReply(c, searchErrorStatus(err.code), errorBody(err.message));
-  }
+  const r = await searchReply(json, deps.sessionFor(c), text, deps.onInternalError);
+  return c.body(r.body, r.status as 200, { 'Content-Type': r.contentType });
 }
 
 /** A write endpoint: parse, run, render; errors as `{"error":{type,reason,table},"status"}`. */

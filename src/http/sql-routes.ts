@@ -21,9 +21,21 @@ export interface SqlRouteDeps {
 export const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=UTF-8';
 
+/** A reply as text, before any framework: what both the Hono routes and the fast path send. */
+export interface TextReply { status: number; body: string; contentType: string }
+
+/** A JSON reply as text, written with the exact serializer (64-bit integers and float text intact). */
+export function jsonText(status: number, body: JsonOut): TextReply {
+  return { status, body: toJsonText(body), contentType: JSON_CONTENT_TYPE };
+}
+
 /** A JSON reply written with the exact serializer (64-bit integers and float text intact). */
 export function jsonReply(c: Context, status: number, body: JsonOut): Response {
   return c.body(toJsonText(body), status as 200, { 'Content-Type': JSON_CONTENT_TYPE });
+}
+
+function send(c: Context, r: TextReply): Response {
+  return c.body(r.body, r.status as 200, { 'Content-Type': r.contentType });
 }
 
 function urlQuery(c: Context): string {
@@ -37,28 +49,33 @@ async function bodyText(c: Context): Promise<string> {
 }
 
 /** `/sql` without mode: one SELECT, answered in the `/search` shape. */
-async function searchSql(c: Context, deps: SqlRouteDeps, query: string): Promise<Response> {
+async function searchSql(engine: Engine, session: Session, query: string): Promise<TextReply> {
   const statements = splitStatements(query);
   if (statements.some((s) => isNonSelectVerb(s.verb))) {
-    return jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody('only SELECT queries are supported'));
+    return jsonText(HTTP_NOT_IMPLEMENTED, errorBody('only SELECT queries are supported'));
   }
   if (statements.length > 1) {
-    return jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody('only FACET multiple queries supported'));
+    return jsonText(HTTP_NOT_IMPLEMENTED, errorBody('only FACET multiple queries supported'));
   }
-  const [first] = await deps.engine.execute(query, deps.sessionFor(c));
-  if (first?.kind === 'error') return jsonReply(c, httpStatusFor(first.code, 'sql-search'), errorBody(first.message));
+  const [first] = await engine.execute(query, session);
+  if (first?.kind === 'error') return jsonText(httpStatusFor(first.code, 'sql-search'), errorBody(first.message));
   if (first?.kind !== 'rows') {
-    return jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody('only SELECT queries are supported'));
+    return jsonText(HTTP_NOT_IMPLEMENTED, errorBody('only SELECT queries are supported'));
   }
-  return jsonReply(c, 200, renderSearchJson(first));
+  return jsonText(200, renderSearchJson(first));
+}
+
+/** The whole `/sql` exchange: URL query string (without `?`) and body in, reply out. */
+export async function sqlReply(engine: Engine, session: Session, urlQueryText: string, body: string): Promise<TextReply> {
+  const { query, raw } = readSqlRequest(urlQueryText, body);
+  if (query.trim() === '') return jsonText(HTTP_BAD_REQUEST, errorBody('query missing'));
+  if (!raw) return searchSql(engine, session, query);
+  const reply = renderRawReply(await engine.execute(query, session));
+  return jsonText(reply.status, reply.body);
 }
 
 async function handleSql(c: Context, deps: SqlRouteDeps): Promise<Response> {
-  const { query, raw } = readSqlRequest(urlQuery(c), await bodyText(c));
-  if (query.trim() === '') return jsonReply(c, HTTP_BAD_REQUEST, errorBody('query missing'));
-  if (!raw) return searchSql(c, deps, query);
-  const reply = renderRawReply(await deps.engine.execute(query, deps.sessionFor(c)));
-  return jsonReply(c, reply.status, reply.body);
+  return send(c, await sqlReply(deps.engine, deps.sessionFor(c), urlQuery(c), await bodyText(c)));
 }
 
 async function handleCli(c: Context, deps: SqlRouteDeps, asJson: boolean): Promise<Response> {

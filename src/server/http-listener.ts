@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { Engine } from '../engine/engine.js';
 import { createHttpApp } from '../http/app.js';
+import { createFastPath } from '../http/fast-path.js';
+import { socketSessions } from '../http/socket-sessions.js';
 import type { ListenAddress } from './listen.js';
 
 /** Idle keep-alive connections are dropped after this long (Node's default is 5 s). */
@@ -35,8 +37,15 @@ export async function startHttpListener(
   address: ListenAddress,
   maxBodyBytes: number,
 ): Promise<HttpListener> {
-  const app = createHttpApp({ engine, maxBodyBytes });
-  const server = createServer(getRequestListener(app.fetch));
+  const sessions = socketSessions();
+  const onInternalError = (err: unknown) => console.error('quarry: http:', err);
+  const app = createHttpApp({ engine, maxBodyBytes, sessions, onInternalError });
+  // POST /sql and /search skip the web Request/Response layer; the app answers everything else
+  const fast = createFastPath({ engine, maxBodyBytes, sessions, onInternalError });
+  const slow = getRequestListener(app.fetch);
+  const server = createServer((req, res) => {
+    if (!fast(req, res)) void slow(req, res);
+  });
   server.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
   // A client that resets its socket mid-request must not take the process down.
   server.on('clientError', (_err, socket) => socket.destroy());

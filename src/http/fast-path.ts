@@ -1,0 +1,72 @@
+/**
+ * The fast path for the two hot endpoints, POST `/sql` and POST `/search` (`/json/search`): read the
+ * body from Node's request and write the reply straight to Node's response, skipping the web
+ * Request/Response objects and the router the Hono app builds for every request. Replies are the
+ * routes' own (sqlReply, searchReply); anything else (other methods, paths, chunked or oversized
+ * bodies) is left to the app.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Engine } from '../engine/engine.js';
+import { errorBody, HTTP_INTERNAL } from './errors.js';
+import { searchReply } from './json-routes.js';
+import type { SessionFor } from './socket-sessions.js';
+import { jsonText, sqlReply, type TextReply } from './sql-routes.js';
+
+export interface FastPathOptions {
+  engine: Engine;
+  /** Bodies declared larger than this go to the app, which answers 413. */
+  maxBodyBytes: number;
+  /** The app's sessions, so a connection keeps one session whichever handler answers. */
+  sessions: SessionFor;
+  /** Errors a route did not expect, after the client got a 500 (as the app's onError). */
+  onInternalError: (err: unknown) => void;
+}
+
+/** Handles the request and returns true, or returns false having touched nothing. */
+export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+type Route = (session: ReturnType<SessionFor>, urlQuery: string, body: string) => Promise<TextReply>;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+      // a web Request's text() drops a byte order mark: so does this, to read bodies alike
+      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    });
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, r: TextReply): void {
+  res.writeHead(r.status, { 'Content-Type': r.contentType, 'Content-Length': Buffer.byteLength(r.body) });
+  res.end(r.body);
+}
+
+export function createFastPath(opts: FastPathOptions): FastPath {
+  const sql: Route = (session, query, body) => sqlReply(opts.engine, session, query, body);
+  const search: Route | undefined = opts.engine.json
+    ? (session, _query, body) => searchReply(opts.engine.json!, session, body, opts.onInternalError)
+    : undefined;
+  const routes = new Map<string, Route | undefined>([['/sql', sql], ['/search', search], ['/json/search', search]]);
+  return (req, res) => {
+    if (req.method !== 'POST' || req.headers['transfer-encoding'] !== undefined) return false;
+    const length = req.headers['content-length'];
+    if (length === undefined || !(Number(length) <= opts.maxBodyBytes)) return false;
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const route = routes.get(q < 0 ? url : url.slice(0, q));
+    if (!route) return false;
+    const session = opts.sessions(req.socket);
+    readBody(req)
+      .then((body) => route(session, q < 0 ? '' : url.slice(q + 1), body))
+      .then((reply) => send(res, reply), (err: unknown) => {
+        opts.onInternalError(err);
+        if (res.headersSent) res.destroy();
+        else send(res, jsonText(HTTP_INTERNAL, errorBody(err instanceof Error ? err.message : String(err))));
+      });
+    return true;
+  };
+}
