@@ -1,5 +1,5 @@
 /** CREATE / DROP / TRUNCATE / DESCRIBE / SHOW CREATE TABLE: the table definitions. */
-import type { Column, TableSchema } from '../schema/types.js';
+import { fieldLengthName, fullTextFields, type Column, type TableSchema } from '../schema/types.js';
 import type {
   ColumnDef, CreateTableLikeStatement, CreateTableStatement, DescribeStatement, DropTableStatement,
   TruncateStatement,
@@ -48,7 +48,20 @@ export function schemaOf(st: CreateTableStatement): TableSchema {
   }
   const settings = { ...st.settings };
   delete settings.type;
+  if (Number.parseInt(settings.index_field_lengths ?? '0', 10) > 0) columns.push(...fieldLengthColumns(name, columns));
   return { name, columns, settings };
+}
+
+/** index_field_lengths=1: one `<field>_len` token-count attribute per full-text field (Manticore's AddFieldLens). */
+function fieldLengthColumns(table: string, columns: Column[]): Column[] {
+  const fields = fullTextFields({ name: table, columns, settings: {} });
+  return fields.map((f) => {
+    const name = fieldLengthName(f.name);
+    if (columns.some((c) => c.name === name)) {
+      throw new SearchError('BAD_SETTING', `error adding table '${table}': attribute ${name} conflicts with index_field_lengths=1; remove it`);
+    }
+    return { name, type: 'uint', indexed: false, stored: false, tokenCount: true };
+  });
 }
 
 export async function execCreate(catalog: Catalog, st: CreateTableStatement): Promise<OkResult> {

@@ -20,6 +20,7 @@ export function orderedColumns(schema: TableSchema): Column[] {
 }
 
 function descType(c: Column): string {
+  if (c.tokenCount) return 'tokencount';
   if (c.type === 'uint' && c.bits && c.bits !== 32) return `uint:${c.bits}`;
   return c.type;
 }
@@ -64,7 +65,8 @@ function settingsText(schema: TableSchema): string {
 
 /** SHOW CREATE TABLE t: `CREATE TABLE t (\nid bigint,\n...\n) setting='v' ...`. */
 export function showCreateTable(schema: TableSchema): string {
-  const lines = ['id bigint', ...orderedColumns(schema).map(createColumn)];
+  // index_field_lengths' attributes come back with the setting, as Manticore's dump skips them
+  const lines = ['id bigint', ...orderedColumns(schema).filter((c) => !c.tokenCount).map(createColumn)];
   const settings = settingsText(schema);
   return `CREATE TABLE ${schema.name} (\n${lines.join(',\n')}\n)${settings ? ' ' + settings : ''}`;
 }

@@ -3,7 +3,7 @@
  * Every write runs under the table's mutex: validate and tokenize first (nothing is applied on error),
  * commit durably to the store, then apply to the index. A write is acknowledged only after both.
  */
-import type { Column, TableSchema } from '../schema/types.js';
+import { fieldLengthName, type Column, type TableSchema } from '../schema/types.js';
 import type { AttrValue, DocInput, FieldTokens, IndexSchema, SearchRequest, SearchResult } from '../index/types.js';
 import { exactWordsEnabled, withExactForms } from '../index/exact-forms.js';
 import { withMarkTerms } from '../index/spz-terms.js';
@@ -77,13 +77,18 @@ export class Table {
     return withExactForms(f, this.pipeline.tokenize(text));
   }
 
-  /** What the index gets for a stored document. */
+  /**
+   * What the index gets for a stored document. index_field_lengths' attributes always take the
+   * fields' token counts (a value given for them is overwritten, as Manticore's indexer does).
+   */
   docInput(docId: bigint, doc: StoredDoc): DocInput {
     const ix = this.index.schema;
+    const fields = ix.fields.map((f) => this.#indexField(String(doc[f] ?? '')));
+    const lengths = new Map(ix.fields.map((f, i) => [fieldLengthName(f).toLowerCase(), fields[i].length]));
     return {
       docId,
-      fields: ix.fields.map((f) => this.#indexField(String(doc[f] ?? ''))),
-      attrs: ix.attrs.map((a) => (doc[a.name] ?? null) as AttrValue),
+      fields,
+      attrs: ix.attrs.map((a) => (this.column(a.name)?.tokenCount ? lengths.get(a.name.toLowerCase()) ?? 0 : (doc[a.name] ?? null) as AttrValue)),
     };
   }
 
@@ -94,6 +99,9 @@ export class Table {
   prepare(rows: RowInput[], ids: bigint[], colNos: Map<string, number>): { docs: StoredDoc[]; inputs: DocInput[] } {
     const docs = rows.map((r, i) => this.#storedDoc(r, i + 1, colNos));
     const inputs = docs.map((d, i) => this.docInput(ids[i], d));
+    // the stored document keeps the token counts the index got, for SELECT
+    const counts = this.index.schema.attrs.map((a, i) => [a.name, i] as const).filter(([n]) => this.column(n)?.tokenCount);
+    for (const [name, i] of counts) docs.forEach((d, r) => { d[name] = inputs[r].attrs[i] as number; });
     return { docs, inputs };
   }
 

@@ -16,6 +16,11 @@ export interface Column {
   stored: boolean;
   /** `bit(N)`: a uint of N bits (DESC shows `uint:N`). */
   bits?: number;
+  /**
+   * index_field_lengths=1: the `<field>_len` uint Manticore adds per full-text field, the field's
+   * token count (DESC shows `tokencount`; SHOW CREATE TABLE leaves it out).
+   */
+  tokenCount?: boolean;
 }
 
 /** Table-level settings as given after the column list (`morphology='stem_en'`), raw strings. */
@@ -30,6 +35,11 @@ export interface TableSchema {
 /** Full-text fields in declaration order: text columns and `string attribute indexed`. */
 export function fullTextFields(schema: TableSchema): Column[] {
   return schema.columns.filter((c) => c.indexed && (c.type === 'text' || c.type === 'string'));
+}
+
+/** The token-count attribute name of a full-text field (index_field_lengths). */
+export function fieldLengthName(field: string): string {
+  return `${field}_len`;
 }
 
 /** Attribute columns (everything but text), in declaration order. */
