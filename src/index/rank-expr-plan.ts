@@ -6,6 +6,7 @@ import type { IndexSchema } from './types.js';
 import type { Segment } from './segment.js';
 import { H } from './segment-layout.js';
 import { compileRankExpr, X } from './rank-expr-compile.js';
+import { fbits } from './rank-expr-words.js';
 
 /** The table a formula runs over: attributes and fields by name, and (bm25a/bm25f) the field lengths. */
 export interface RankExprTable {
@@ -56,14 +57,11 @@ export function tableFieldLengths(segments: readonly Segment[], numFields: numbe
  */
 function lengthWords(table: RankExprTable | undefined): number[] {
   if (!table || !hasFieldLengths(table.schema) || table.totalDocs <= 0) return [0, 0];
-  const f32 = new Float32Array(1);
-  const bits = new Uint32Array(f32.buffer);
-  const fb = (v: number) => { f32[0] = v; return bits[0]; };
   const totals = tableFieldLengths(table.segments, table.schema.fields.length);
   let avg = 0;
   for (const t of totals) avg = Math.fround(avg + Math.fround(t));
   avg = Math.fround(avg / Math.fround(table.totalDocs));
-  return [1, fb(avg), ...totals.map((t) => fb(Math.trunc(t / table.totalDocs)))];
+  return [1, fbits(avg), ...totals.map((t) => fbits(Math.trunc(t / table.totalDocs)))];
 }
 
 export function planExprSection(src: string, planned: PlannedQuery, table?: RankExprTable): PlanExpr {
