@@ -81,7 +81,12 @@ function pushNear(pos: u32, qpos: u32, span: u32, len: u32): void {
   nearCount++;
 }
 
-/** Match lengths of every NEAR node's hits on `row`, children first. */
+/**
+ * Match lengths of every NEAR node's hits on `row`, children first. The hit completing a chain:
+ * with two operands the next operand hit after the chain's start (FSMmultinear_c restarts the chain
+ * at any hit of the starting operand, and after a match keeps the starting operand's node, so
+ * `a NEAR b b` also chains b..b); with more, the first place every operand has a hit from the start.
+ */
 function collectNear(n: usize, row: u32): void {
   if (nget(n, N_OP) == OP_TERM || nget(n, N_DOC) != row) return;
   const k = nget(n, N_NCHILD);
@@ -91,27 +96,37 @@ function collectNear(n: usize, row: u32): void {
   const len = nget(n, N_HLEN);
   for (let h = s; h < s + len; h++) {
     const p = hitPos(h) & ~FIELD_END_BIT;
-    let end: u32 = 0;
+    let end: u32 = k == 2 ? 0xffffffff : 0;
     let endLen: u32 = 1;
-    let ok = true;
-    for (let i: u32 = 0; i < k && ok; i++) {
+    let ok = k == 2;
+    for (let i: u32 = 0; i < k; i++) {
       const c = child(n, i);
-      const cs = nodeHits(c);
-      const cl = nget(c, N_HLEN);
-      let found = false;
-      for (let j = cs; j < cs + cl; j++) {
-        const q = hitPos(j) & ~FIELD_END_BIT;
-        if (q < p) continue;
-        if ((q >>> 24) == (p >>> 24)) {
-          found = true;
-          if (q > end) { end = q; endLen = hitSpan(j); }
-        }
-        break;
+      const j = firstAtOrAfter(c, k == 2 ? p + 1 : p);
+      if (j == NO_HIT) {
+        if (k != 2) { ok = false; break; }
+        continue;
       }
-      ok = found;
+      const q = hitPos(j) & ~FIELD_END_BIT;
+      if (k == 2 ? q < end : q > end) { end = q; endLen = hitSpan(j); }
+      if (k != 2) ok = true;
     }
+    if (end == 0xffffffff) ok = false;
     pushNear(hitPos(h), hitQpos(h), hitSpan(h), ok ? end - p + endLen : hitSpan(h));
   }
+}
+
+const NO_HIT: u32 = 0xffffffff;
+
+/** The child's first hit at or after hitpos `p` in p's field, or NO_HIT. */
+function firstAtOrAfter(c: usize, p: u32): u32 {
+  const cs = nodeHits(c);
+  const cl = nget(c, N_HLEN);
+  for (let j = cs; j < cs + cl; j++) {
+    const q = hitPos(j) & ~FIELD_END_BIT;
+    if (q < p) continue;
+    return (q >>> 24) == (p >>> 24) ? j : NO_HIT;
+  }
+  return NO_HIT;
 }
 
 /** The words hit `i` covers: a NEAR hit's match length, else its span. */

@@ -35,18 +35,51 @@ export function unitRanges(fields: SpanField[], kind: 'sentence' | 'paragraph'):
   return out;
 }
 
-/** Spans of the listed zones: an opening tag paired with the next closing tag of its name (open to the field end). */
+/**
+ * Spans of the listed zones, as Manticore's zone checker pairs opening and closing tag hits over
+ * the whole document (hit keys, fields in order): no closing tag, no span; ends before the first
+ * start are skipped; a start after the last end runs to the end. A span holds its tags' positions.
+ */
 export function zoneRanges(fields: SpanField[], zones: string[]): Range[] {
-  const names = new Set(zones.map((z) => z.toLowerCase()));
   const out: Range[] = [];
-  fields.forEach((f, field) => {
-    const marks = (f.marks ?? []).filter((m) => m.kind === 'zone');
-    marks.forEach((m, i) => {
-      if (!names.has(m.zone)) return;
-      const close = marks.slice(i + 1).find((c) => c.zone === `/${m.zone}`);
-      out.push({ lo: field * FIELD_SHIFT + m.pos, hi: field * FIELD_SHIFT + (close ? close.pos : POS_LIMIT) });
+  for (const z of new Set(zones.map((x) => x.toLowerCase()))) {
+    const starts: number[] = [];
+    const ends: number[] = [];
+    fields.forEach((f, field) => {
+      for (const m of f.marks ?? []) {
+        if (m.kind !== 'zone') continue;
+        if (m.zone === z) starts.push(field * FIELD_SHIFT + m.pos);
+        else if (m.zone === `/${z}`) ends.push(field * FIELD_SHIFT + m.pos);
+      }
     });
-  });
+    for (const [b, e] of pairTags(starts, ends)) out.push({ lo: b - 1, hi: e + 1 });
+  }
+  return out;
+}
+
+/** The zone checker's start/end FSM (IsInZone's span building), written out. */
+function pairTags(s: number[], e: number[]): [number, number][] {
+  const out: [number, number][] = [];
+  if (!s.length || !e.length) return out;
+  let si = 0;
+  let ei = 0;
+  let eof = 0;
+  while (eof === 0 && e[ei] < s[si]) { ei++; if (ei >= e.length) eof |= 2; }
+  if (eof) return out;
+  let inSpan = true;
+  let b = s[si];
+  let end = e[ei];
+  while (eof !== 3) {
+    if (inSpan || (eof & 2)) { si++; if (si >= s.length) eof |= 1; } else { ei++; if (ei >= e.length) eof |= 2; }
+    const endPos = eof & 2 ? Number.MAX_SAFE_INTEGER : e[ei];
+    if (!(eof & 1) && s[si] < endPos) {
+      if (!inSpan) { inSpan = true; out.push([b, end]); b = s[si]; }
+    } else if (!(eof & 2)) {
+      inSpan = false;
+      end = e[ei];
+    }
+  }
+  if (b < end) out.push([b, end]);
   return out;
 }
 
@@ -76,12 +109,18 @@ export function near(parts: (Res | null)[], distance: number): Res {
   if (rs.length === 1) return rs[0];
   const chains = refNear(rs.map((r, i) => r.hits.map((pos) => ({ pos, qpos: i + 1, span: 1, weight: 1 }))), distance);
   const out = new Set<number>();
+  const field = (h: number): number => Math.floor(h / FIELD_SHIFT);
   for (const c of chains) {
-    let end = c.pos;
-    for (const r of rs) {
-      const h = r.hits.find((x) => x >= c.pos);
-      if (h !== undefined && Math.floor(h / FIELD_SHIFT) === Math.floor(c.pos / FIELD_SHIFT) && h > end) end = h;
+    // the hit completing the chain: two operands, the next operand hit; more, where all are present
+    let end = -1;
+    if (rs.length === 2) {
+      const next = rs.map((r) => r.hits.find((x) => x > c.pos)).filter((x): x is number => x !== undefined && field(x) === field(c.pos));
+      if (next.length) end = Math.min(...next);
+    } else {
+      const first = rs.map((r) => r.hits.find((x) => x >= c.pos));
+      if (first.every((x) => x !== undefined && field(x) === field(c.pos))) end = Math.max(...(first as number[]));
     }
+    if (end < 0) end = c.pos + c.span - 1;
     for (let p = c.pos; p <= end; p++) out.add(p);
   }
   const hits = [...out].sort((a, b) => a - b);

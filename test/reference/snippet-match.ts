@@ -9,6 +9,7 @@ import { wildcardRegExp } from '../../src/index/wildcard.js';
 import type { FieldLimit, QueryNode, TermNode } from '../../src/query/ast.js';
 import type { SpzMark } from '../../src/text/spz-marks.js';
 import type { Token } from '../../src/text/text-pipeline.js';
+import { order as refOrder, phrase as refPhrase, proximity as refProximity, sortHits, type Hit } from './hits.js';
 import { near, notNear, unitRanges, zoneRanges, type Range } from './snippet-match-spz.js';
 
 /** Positions stay below 2^24 (Manticore's hitpos layout); fields above. */
@@ -65,9 +66,12 @@ class Matcher {
   private readonly fieldEnds: number[];
 
   constructor(private readonly fields: MatchField[], private readonly ctx: MatchContext) {
+    // the field's last hit, as the index marks it: a trailing sentence / zone mark's hit counts
     this.fieldEnds = fields.map((f) => {
-      for (let i = f.tokens.length - 1; i >= 0; i--) if (f.tokens[i].term !== '') return f.tokens[i].pos;
-      return 0;
+      let end = 0;
+      for (let i = f.tokens.length - 1; i >= 0 && !end; i--) if (f.tokens[i].term !== '') end = f.tokens[i].pos;
+      for (const m of f.marks ?? []) end = Math.max(end, m.pos);
+      return end;
     });
   }
 
@@ -135,15 +139,14 @@ class Matcher {
     return this.phraseOf(lists, lists.map((_, i) => i));
   }
 
-  /** Occurrences of lists[0] at p, lists[i] at p + offsets[i]: every member's hit. */
+  /**
+   * Phrase: Manticore's FSMphrase_c (the ranking reference's twin) over the members' hits, qpos =
+   * offset; each match marks its whole span (gap words too; only keywords stay, as SplitSpans).
+   */
   phraseOf(lists: number[][], offsets: number[]): Res {
-    const sets = lists.map((l) => new Set(l));
-    const out: number[] = [];
-    for (const h of lists[0]) {
-      if (offsets.every((o, i) => sets[i].has(h + o - offsets[0]))) offsets.forEach((o) => out.push(h + o - offsets[0]));
-    }
-    const hits = union([out]);
-    return { ok: hits.length > 0, hits };
+    if (lists.some((l) => !l.length)) return NONE;
+    const merged = sortHits(lists.flatMap((l, i) => l.map((pos) => ({ pos, qpos: offsets[i] + 1, span: 1, weight: 1 }))), true);
+    return spans(refPhrase(merged, offsets.map((o) => o + 1)));
   }
 
   eval(n: QueryNode, inherited: Limit): Res | null {
@@ -162,10 +165,22 @@ class Matcher {
         return n.negate ? notNear(parts, n.distance) : near(parts, n.distance);
       }
       case 'quorum': {
-        const rs = n.terms.map((t) => this.term(t, limitOrSelf(t, lim))).filter((r): r is Res => r !== null);
-        const found = rs.filter((r) => r.ok);
-        if (found.length < Math.min(n.threshold, rs.length) || !found.length) return NONE;
-        return { ok: true, hits: union(found.map((r) => r.hits)) };
+        const rs = n.terms.map((t) => ({ t, r: this.term(t, limitOrSelf(t, lim)) })).filter((x): x is { t: TermNode; r: Res } => x.r !== null);
+        const found = rs.filter((x) => x.r.ok);
+        if (!found.length) return NONE;
+        if (n.threshold >= rs.length) return found.length < rs.length ? NONE : { ok: true, hits: union(found.map((x) => x.r.hits)) };
+        // ExtQuorum: a repeated word counts at most as many times as it occurs
+        const byWord = new Map<string, { n: number; hits: number }>();
+        for (const { t, r } of found) {
+          const key = t.wildcard || t.exact ? `${t.exact ? '=' : ''}${t.text.toLowerCase()}` : this.ctx.normalize(t.text).join(' ');
+          const e = byWord.get(key) ?? { n: 0, hits: r.hits.length };
+          e.n++;
+          byWord.set(key, e);
+        }
+        let have = 0;
+        for (const e of byWord.values()) have += Math.min(e.n, e.hits);
+        if (have < n.threshold) return NONE;
+        return { ok: true, hits: union(found.map((x) => x.r.hits)) };
       }
       case 'and': return this.and(n.children, lim);
       case 'sentence': case 'paragraph': return this.within(unitRanges(this.fields, n.kind), lim, (l) => this.and(n.children, l));
@@ -218,48 +233,35 @@ class Matcher {
     return { ok: true, hits: union(rs.map((r) => r.hits)) };
   }
 
-  /** Proximity: every operand within one field window of (operands - 1 + distance) words. */
-  private window(parts: (Res | null)[], distance: number, count: number): Res {
+  /** Proximity: Manticore's FSMproximity_c twin; each window marks its whole span (keywords stay). */
+  private window(parts: (Res | null)[], distance: number, _count: number): Res {
     const rs = parts.filter((r): r is Res => r !== null);
     if (!rs.length || rs.some((r) => !r.ok)) return NONE;
-    const all = rs.flatMap((r, i) => r.hits.map((h) => ({ h, i }))).sort((a, b) => a.h - b.h);
-    const span = Math.max(count - 1, 0) + distance;
-    const out = new Set<number>();
-    for (let s = 0; s < all.length; s++) {
-      const seen = new Set<number>();
-      for (let e = s; e < all.length && all[e].h - all[s].h < span && Math.floor(all[e].h / FIELD_SHIFT) === Math.floor(all[s].h / FIELD_SHIFT); e++) {
-        seen.add(all[e].i);
-        if (seen.size === rs.length) {
-          for (let k = s; k <= e; k++) out.add(all[k].h);
-          break;
-        }
-      }
-    }
-    const hits = [...out].sort((a, b) => a - b);
-    return { ok: hits.length > 0, hits };
+    if (rs.length === 1) return rs[0];
+    const merged = sortHits(rs.flatMap((r, i) => r.hits.map((pos) => ({ pos, qpos: i + 1, span: 1, weight: 1 }))), true);
+    return spans(refProximity(merged, rs.map((_, i) => i + 1), distance));
   }
 
-  /** Strict order: hits of each operand that lie after some earlier operand's and before a later one's. */
+  /** Strict order: Manticore's ExtOrder_c chains (the ranking reference's twin) over the operands' hits. */
   private order(parts: (Res | null)[]): Res {
     const rs = parts.filter((r): r is Res => r !== null);
     if (!rs.length || rs.some((r) => !r.ok)) return NONE;
-    const first: number[] = [];
-    let prev = -Infinity;
-    for (const r of rs) {
-      const h = r.hits.find((x) => x > prev);
-      if (h === undefined) return NONE;
-      first.push(h);
-      prev = h;
+    const out = refOrder(rs.map((r, i) => r.hits.map((pos) => ({ pos, qpos: i + 1, span: 1, weight: 1 }))));
+    const hits = union([out.map((h) => h.pos)]);
+    return { ok: hits.length > 0, hits };
+  }
+
+  /** Registers the tree's words in query order (pre-order, as eval meets them). */
+  registerAll(n: QueryNode): void {
+    const any: Limit = { fields: null, exclude: false, maxPos: 0 };
+    switch (n.kind) {
+      case 'term': this.term(n, any); break;
+      case 'phrase': case 'proximity': case 'quorum': n.terms.forEach((t) => this.term(t, any)); break;
+      case 'and': case 'or': case 'order': case 'sentence': case 'paragraph': case 'near': n.children.forEach((c) => this.registerAll(c)); break;
+      case 'not': case 'zone': this.registerAll(n.child); break;
+      case 'maybe': this.registerAll(n.left); this.registerAll(n.right); break;
+      case 'empty': break;
     }
-    const last: number[] = new Array(rs.length);
-    let next = Infinity;
-    for (let i = rs.length - 1; i >= 0; i--) {
-      const c = rs[i].hits.filter((x) => x < next);
-      last[i] = c[c.length - 1];
-      next = last[i];
-    }
-    const hits = rs.flatMap((r, i) => r.hits.filter((h) => (i === 0 || h > first[i - 1]) && (i === rs.length - 1 || h < last[i + 1])));
-    return { ok: true, hits: union([hits]) };
   }
 
   termIndexOf(fi: number): Int32Array {
@@ -271,6 +273,14 @@ class Matcher {
     });
     return out;
   }
+}
+
+/** Every position the hits cover. */
+function spans(hits: Hit[]): Res {
+  const out: number[] = [];
+  for (const h of hits) for (let p = h.pos; p < h.pos + h.span; p++) out.push(p);
+  const u = union([out]);
+  return { ok: u.length > 0, hits: u };
 }
 
 /** Spans inside both the inherited spans and `spans`. */
@@ -298,6 +308,8 @@ const cpLength = (s: string): number => [...s].length;
 /** Evaluates `root` over the document's fields. */
 export function matchDocument(root: QueryNode, fields: MatchField[], ctx: MatchContext): MatchResult {
   const m = new Matcher(fields, ctx);
+  // every query word is a keyword, evaluated or not (Manticore's snippet index collects them all)
+  m.registerAll(root);
   const r = m.eval(root, { fields: null, exclude: false, maxPos: 0 });
   const termIndex = fields.map((_, fi) => m.termIndexOf(fi));
   let foundMask = 0;
