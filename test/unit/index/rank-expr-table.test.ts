@@ -4,31 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { RtIndex } from '../../../src/index/rt-index.js';
 import type { IndexSchema } from '../../../src/index/types.js';
 import type { QueryNode } from '../../../src/query/ast.js';
-import { analyzeQuery } from '../../../src/index/query-analyzer.js';
-import { planQuery, segmentPlan } from '../../../src/index/planner.js';
-import { planExprSection, hasFieldLengths, tableFieldLengths } from '../../../src/index/rank-expr-plan.js';
-import { encodePlan } from '../../../src/wasm/plan-encoder.js';
-import { runPlan } from '../../../src/wasm/segment-runner.js';
+import { hasFieldLengths, tableFieldLengths } from '../../../src/index/rank-expr-plan.js';
+import { tableWeights as weights } from './rank-expr-search.js';
 import { and, doc, t } from './helpers.js';
 
 const f = Math.fround;
-
-/** Weights by document id, as searchSegments computes them, with the table passed to the formula. */
-function weights(idx: RtIndex, q: QueryNode, expr: string): Map<number, number> {
-  const segs = [...idx.segments];
-  const planned = planQuery(analyzeQuery(q, idx.schema.fields), segs, idx.count(), 'expr');
-  const section = planExprSection(expr, planned, { schema: idx.schema, segments: segs, totalDocs: idx.count() });
-  const out = new Map<number, number>();
-  for (const seg of segs) {
-    const plan = encodePlan({
-      ranker: planned.ranker, flags: planned.flags, weights: idx.schema.fields.map(() => 1), root: segmentPlan(planned, seg),
-      filters: [], sort: [], allowPtr: 0, maxQpos: planned.analyzed.maxQpos, numKeywords: planned.analyzed.keywords.length, expr: section,
-    });
-    const top = runPlan(seg.core, seg.descPtr, plan, 100);
-    top.rowIds.forEach((r, i) => out.set(Number(seg.docId(r)), top.weights[i]));
-  }
-  return out;
-}
 
 /** Manticore's normalized idf (float32), divided by the keyword count. */
 function idf(total: number, docs: number, words: number): number {
