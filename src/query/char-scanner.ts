@@ -160,6 +160,12 @@ export class CharScanner {
   private arbitrate(code: Code, cp: number, accumLen: number, accum: string): Code {
     if (code !== Code.Special && code !== Code.Dual) return code;
     const ch = String.fromCodePoint(cp);
+    if (code === Code.Dual && this.hooks?.isBlendChar?.(cp)) {
+      // Manticore's CodepointArbitrationQ: a blend character that is also an operator blends
+      // inside a phrase (not a modifier or quote) and in a word's middle for @ / -
+      const blends = (this.phrase && !MODIFIERS.includes(ch) && ch !== '"') || (accumLen > 0 && '@/-'.includes(ch));
+      if (blends) return Code.Word;
+    }
     const nextByte = this.pos < this.text.length ? this.text.charCodeAt(this.pos) : 0;
     const dashInside = accumLen > 0 && ch === '-' && !(accumLen === 1 && MODIFIERS.includes(accum));
     const plain = dashInside

@@ -122,6 +122,7 @@ export class QueryLexer {
     const word = this.multiWord(tok) ?? tok.text;
     const vanished = this.opts.isNullWord?.(word) ?? false;
     this.pending = { type: 'KEYWORD', node: this.keyword(vanished ? null : word) };
+    this.atomPos += this.opts.textHooks?.extraPositions?.(word) ?? 0;
     return 'pending';
   }
 

@@ -1,7 +1,7 @@
 /**
  * What the query lexer asks of the table's text settings beyond its charset: exceptions, matched on
- * the raw query text, and multi-word wordforms, which join several typed words into one keyword
- * (Manticore's query tokenizer carries both: its exceptions trie and the multiform filter).
+ * the raw query text, multi-word wordforms, which join several typed words into one keyword, and
+ * blend_chars (Manticore's query tokenizer carries all three).
  */
 export interface QueryTextHooks {
   /**
@@ -16,4 +16,11 @@ export interface QueryTextHooks {
   multiWordSpan(words: readonly string[]): number;
   /** Longest multi-word source, in words (0 without multi-word wordforms). */
   readonly maxMultiWords: number;
+  /**
+   * Query positions a typed word takes beyond its own: a blended token's parts after the first
+   * (Manticore's parser skips them but counts their positions). 0 when absent.
+   */
+  extraPositions?(word: string): number;
+  /** A blend_chars character: inside a word (`@`, `/`, `-`) or a phrase it is no operator. */
+  isBlendChar?(cp: number): boolean;
 }

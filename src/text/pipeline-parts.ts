@@ -1,5 +1,4 @@
 /** The pieces a text pipeline is built from, each derived once per distinct setting values. */
-import { SearchError } from '../util/errors.js';
 import {
   addFlaggedChars, buildCaseFolding, FLAG_BLEND, FLAG_BOUNDARY, FLAG_IGNORE, type CharsetTable,
 } from './charset-table.js';
@@ -16,11 +15,15 @@ export function stemmersFor(ts: TextSettings): StemFn[] {
   return ts.morphology.map((name) => STEMMERS[name]);
 }
 
-/** The tables of one pipeline: base (charset + flags), index (plus SPZ specials), query (plus operators). */
+/**
+ * The tables of one pipeline: base (charset + flags), index (plus SPZ specials), query (plus
+ * operators), and with blend_chars, parts: the index table where blend characters only separate.
+ */
 export interface CharsetTables {
   base: CharsetTable;
   index: CharsetTable;
   query: CharsetTable;
+  parts?: CharsetTable;
 }
 
 const cache = new Map<string, CharsetTables>();
@@ -36,12 +39,11 @@ export function charsetTablesFor(ts: TextSettings): CharsetTables {
     const base = buildCaseFolding(ts.charsetTable);
     if (ts.phraseBoundary) addFlaggedChars(base, 'phrase_boundary', ts.phraseBoundary, FLAG_BOUNDARY, 'phrase boundary', false);
     if (ts.ignoreChars) addFlaggedChars(base, 'ignore_chars', ts.ignoreChars, FLAG_IGNORE, 'ignored', false);
-    if (ts.blendChars) {
-      addFlaggedChars(base, 'blend_chars', ts.blendChars, FLAG_BLEND, 'blend', true);
-      throw new SearchError('UNSUPPORTED', 'blend_chars is not supported');
-    }
+    const unblended = ts.blendChars ? base.clone() : null;
+    if (ts.blendChars) addFlaggedChars(base, 'blend_chars', ts.blendChars, FLAG_BLEND, 'blend', true);
     const spz = (ts.indexSp ? SENTENCE_SPECIALS : '') + (ts.indexZones ? String.fromCharCode(ZONE_MARK) : '');
     tables = { base, index: spz ? base.withSpecials(spz) : base, query: base.withSpecials(QUERY_SPECIALS) };
+    if (unblended) tables.parts = unblended;
     cache.set(key, tables);
   }
   return tables;

@@ -1,16 +1,18 @@
 /** A table's text pipeline: HTML strip, tokenize, fold, stem, stopwords -> terms at positions. */
 import type { FieldTokens } from '../index/types.js';
 import type { TableSettings } from '../schema/types.js';
-import { CODE_MASK, FLAG_IGNORE, type CharsetTable } from './charset-table.js';
+import { Blender, expandBlended, parseBlendMode, type WalkToken } from './blend.js';
+import { CODE_MASK, FLAG_BLEND, FLAG_IGNORE, type CharsetTable } from './charset-table.js';
 import { Exceptions } from './exceptions.js';
 import { HtmlStripper, type StrippedText } from './html-strip.js';
 import { charsetTablesFor, stemmersFor } from './pipeline-parts.js';
+import { QueryWords, type BlendParts } from './query-words.js';
 import { markKind, type SpzMark } from './spz-marks.js';
 import { Stopwords } from './stopwords.js';
 import { TermDictionary } from './term-dictionary.js';
 import { parseTextSettings, type TextSettings } from './text-settings.js';
 import { Tokenizer } from './tokenizer.js';
-import { Wordforms, type FormToken } from './wordforms.js';
+import { Wordforms } from './wordforms.js';
 
 export interface Token {
   /** The folded token, as CALL KEYWORDS shows it in `tokenized`. */
@@ -40,7 +42,10 @@ export interface TextPipeline {
   readonly settings: TextSettings;
   /** A field's tokens, stopwords included (term ''), overshort ones left out. */
   tokenize(text: string): Token[];
-  /** tokenize() plus the SPZ marks (empty unless index_sp / index_zones), for snippet boundaries. */
+  /**
+   * tokenize() plus the SPZ marks (empty unless index_sp / index_zones), for snippet boundaries.
+   * Tokens never overlap: of a blended token only its first variant, over its whole text, is given.
+   */
   analyze(text: string): { tokens: Token[]; marks: SpzMark[] };
   /**
    * What the index stores: terms at positions; stopwords, overshort tokens and marks only take
@@ -59,6 +64,10 @@ export interface TextPipeline {
   multiWordSpan(words: readonly string[]): number;
   /** Longest multi-word wordform source, in words (0: none). */
   readonly maxMultiWords: number;
+  /** Query lexer hook: query positions a typed word takes beyond its own (a blended token's parts). */
+  extraPositions(word: string): number;
+  /** Query lexer hook: a blend_chars character (blend wins over an operator inside a word). */
+  isBlendChar(cp: number): boolean;
 }
 
 export interface PipelineOptions {
@@ -96,8 +105,14 @@ export function createTextPipeline(settings: TableSettings, opts: PipelineOption
   const wordforms = Wordforms.fromSetting(ts.wordforms, tokenizeLine);
   const dict = new TermDictionary(stemmers, stopwords, ts, wordforms);
   const exceptions = Exceptions.fromSetting(ts.exceptions);
-  return new Pipeline(ts, index, query, dict, stripper, tables.base, exceptions, wordforms);
+  const blendMode = parseBlendMode(ts.blendMode);
+  const blend = tables.parts
+    ? { blender: new Blender(tables.base, blendMode), parts: new Tokenizer(tables.parts, { minWordLen: ts.minWordLen, queryMode: false }) }
+    : null;
+  return new Pipeline(ts, index, query, dict, stripper, tables.base, exceptions, wordforms, blend);
 }
+
+
 
 /** A word's folded text and offsets: the tokenizer's current token or an exception match. */
 interface WordSpan {
@@ -107,12 +122,7 @@ interface WordSpan {
 }
 
 /** What the walk reads of a token: the tokenizer itself, or a copy taken for look-ahead. */
-interface TokenInfo extends WordSpan {
-  readonly special: boolean;
-  readonly overshort: number;
-  readonly boundary: boolean;
-  readonly zone: string;
-}
+type TokenInfo = WalkToken;
 
 /** Position bookkeeping of one walk, carried across the segments between exception matches. */
 interface WalkState {
@@ -138,7 +148,12 @@ class Pipeline implements TextPipeline {
     private readonly charset: CharsetTable,
     private readonly exceptions: Exceptions,
     private readonly wordforms: Wordforms,
-  ) {}
+    private readonly blend: BlendParts | null,
+  ) {
+    this.queryWords = new QueryWords(queryTok, dict, wordforms, exceptions, this.wordChar, blend);
+  }
+
+  private readonly queryWords: QueryWords;
 
   private readonly wordChar = (cp: number): boolean => this.isWordChar(cp);
 
@@ -187,8 +202,8 @@ class Pipeline implements TextPipeline {
   private walkSegment(text: string, offset: number, st: WalkState, v: WalkVisitor): void {
     const tok = this.indexTok;
     tok.reset(text);
-    if (this.wordforms.hasMulti) {
-      this.walkMulti(offset, st, v);
+    if (this.wordforms.hasMulti || this.blend) {
+      this.walkTokens(this.collect(text), offset, st, v);
       return;
     }
     while (tok.next()) {
@@ -196,22 +211,41 @@ class Pipeline implements TextPipeline {
     }
   }
 
-  /** walkSegment with multi-word wordforms: the tokens are taken first so a match can look ahead. */
-  private walkMulti(offset: number, st: WalkState, v: WalkVisitor): void {
+  /**
+   * The index tokenizer's tokens of `text` (already reset), blended ones expanded into their
+   * variants and parts; a token skipped as pure blend passes its overshort count and boundary on.
+   */
+  private collect(text: string): TokenInfo[] {
     const tok = this.indexTok;
     const toks: TokenInfo[] = [];
+    let carry = 0;
+    let carryBoundary = false;
     while (tok.next()) {
-      toks.push({
+      const t: TokenInfo = {
         text: tok.text, start: tok.start, end: tok.end, special: tok.special,
-        overshort: tok.overshort, boundary: tok.boundary, zone: tok.zone,
-      });
+        overshort: tok.overshort + carry, boundary: tok.boundary || carryBoundary, zone: tok.zone,
+      };
+      carry = 0;
+      carryBoundary = false;
+      if (!this.blend || t.special) {
+        toks.push(t);
+        continue;
+      }
+      const expanded = expandBlended(this.blend.blender, t, text, this.blend.parts);
+      if (expanded.length === 0) [carry, carryBoundary] = [t.overshort, t.boundary];
+      toks.push(...expanded);
     }
+    return toks;
+  }
+
+  /** walkSegment over collected tokens, so a multi-word wordform can look ahead. */
+  private walkTokens(toks: TokenInfo[], offset: number, st: WalkState, v: WalkVisitor): void {
     for (let i = 0; i < toks.length; i++) {
       const t = toks[i];
       if (!this.advance(t, offset, st, v)) continue;
-      const m = this.wordforms.matchMulti(toks, i);
+      const m = this.wordforms.hasMulti ? this.wordforms.matchMulti(toks, i) : null;
       if (!m) {
-        this.visitWord(this.dict.term(t.text), t, offset, st, v);
+        this.visitWord(this.dict.term(t.text), t, offset, st, v, t.blend);
         continue;
       }
       const end = toks[i + m.words.length - 1].end;
@@ -235,40 +269,18 @@ class Pipeline implements TextPipeline {
     return false;
   }
 
-  private visitWord(term: string, w: WordSpan, offset: number, st: WalkState, v: WalkVisitor): void {
+  /**
+   * Reports a word; the next token steps 1 from it, a stopword's next token stopword_step, and a
+   * blended token's variants keep the position for the next form or part (BuildRegularHits).
+   */
+  private visitWord(term: string, w: WordSpan, offset: number, st: WalkState, v: WalkVisitor, blend?: 'variant' | 'part'): void {
     v.word(term, st.pos, w, offset);
     if (term !== '') {
-      st.step = 1;
+      st.step = blend === 'variant' ? 0 : 1;
       st.last = st.pos;
     } else {
-      st.step = this.settings.stopwordStep;
+      st.step = blend === 'variant' ? 0 : blend === 'part' ? 1 : this.settings.stopwordStep;
     }
-  }
-
-  /**
-   * Query-mode words of a text with their terms (exception matches and multi-word wordforms as one
-   * word each), operators left out.
-   */
-  private queryWords(text: string, visit: (word: string, term: string) => void): void {
-    let from = 0;
-    const run = (part: string): void => {
-      const tok = this.queryTok;
-      const words: FormToken[] = [];
-      tok.reset(part);
-      while (tok.next()) if (!tok.special) words.push({ text: tok.text, special: false });
-      for (let i = 0; i < words.length; i++) {
-        const m = this.wordforms.hasMulti ? this.wordforms.matchMulti(words, i) : null;
-        if (m) i += m.words.length - 1;
-        if (m) visit(m.dst, this.dict.formTerm(m.dst));
-        else visit(words[i].text, this.dict.term(words[i].text));
-      }
-    };
-    for (const m of this.exceptions.find(text, this.wordChar, true)) {
-      run(text.slice(from, m.start));
-      visit(m.to, this.dict.term(m.to));
-      from = m.end;
-    }
-    run(from === 0 ? text : text.slice(from));
   }
 
   private strip(text: string): StrippedText {
@@ -281,8 +293,13 @@ class Pipeline implements TextPipeline {
       (s.starts && s.ends ? [s.starts[from], s.ends[to - 1]] : [from, to]);
     const tokens: Token[] = [];
     const marks: SpzMark[] = [];
+    let covered = 0;
     this.walk(s.text, {
       word: (term, pos, w, offset) => {
+        // a blended token's further variants and its parts lie inside its first variant: the
+        // highlighter gets one token per stretch of text (the query keyword is that first variant)
+        if (w.start + offset < covered) return;
+        covered = w.end + offset;
         const [start, end] = origin(w.start + offset, w.end + offset);
         tokens.push({ text: w.text, term, pos, start, end });
       },
@@ -316,17 +333,25 @@ class Pipeline implements TextPipeline {
 
   normalizeWord(word: string): string[] {
     const out: string[] = [];
-    this.queryWords(word, (_w, term) => { if (term !== '') out.push(term); });
+    this.queryWords.each(word, (_w, term) => { if (term !== '') out.push(term); }, false);
     return out;
   }
 
   keywords(text: string): KeywordRow[] {
     const rows: KeywordRow[] = [];
-    let qpos = 0;
-    this.queryWords(text, (w, term) => {
-      qpos++;
+    let qpos = 1;
+    this.queryWords.each(text, (w, term, stay) => {
       if (term !== '') rows.push({ qpos, tokenized: w, normalized: term });
-    });
+      if (!stay) qpos++;
+    }, true);
     return rows;
+  }
+
+  extraPositions(word: string): number {
+    return this.queryWords.extraPositions(word);
+  }
+
+  isBlendChar(cp: number): boolean {
+    return (this.charset.lookup(cp) & FLAG_BLEND) !== 0;
   }
 }

@@ -1,6 +1,6 @@
 /** The tokenizer: one pass over UTF-16 code units with the folding table, as Manticore's UTF-8 tokenizer. */
 import {
-  CODE_MASK, FLAG_BOUNDARY, FLAG_DUAL, FLAG_IGNORE, FLAG_SPECIAL, type CharsetTable,
+  CODE_MASK, FLAG_BLEND, FLAG_BOUNDARY, FLAG_DUAL, FLAG_IGNORE, FLAG_SPECIAL, type CharsetTable,
 } from './charset-table.js';
 import { arbitrateSentence } from './sentence-rules.js';
 import { ZONE_MARK } from './spz-marks.js';
@@ -245,11 +245,15 @@ export class Tokenizer {
   }
 
   /**
-   * Query-mode rules for a special character (Manticore's CodepointArbitrationQ without blending):
+   * Query-mode rules for a special character (Manticore's CodepointArbitrationQ without phrase mode):
    * a dash inside a word and a `$` inside a word not followed by a boundary are not operators.
    */
   private arbitrateSpecial(entry: number, nextAt: number): number {
     const symbol = entry & CODE_MASK;
+    // a blend character that is also an operator blends in a word's middle for @ / - (no phrase mode here)
+    if ((entry & FLAG_BLEND) !== 0 && this.cps > 0 && (symbol === 0x40 || symbol === 0x2f || symbol === 0x2d)) {
+      return entry & ~(FLAG_SPECIAL | FLAG_DUAL);
+    }
     const dashInside = this.cps > 0 && symbol === 0x2d && !(this.cps === 1 && isModifier(this.buf[0]));
     const next = nextAt < this.input.length ? this.input.charCodeAt(nextAt) : 0;
     const dollarInside = this.cps > 0 && symbol === 0x24 && !isQueryBoundary(next);

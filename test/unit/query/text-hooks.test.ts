@@ -69,3 +69,24 @@ describe('multi-word wordforms typed in a query', () => {
     expect(root).toEqual(and(t('core 2 duo', { pos: 1 }), t('laptop', { pos: 2 })));
   });
 });
+
+describe('blended words typed in a query', () => {
+  const blendHooks: QueryTextHooks = {
+    exceptionAt: () => -1,
+    multiWordSpan: () => 0,
+    maxMultiWords: 0,
+    extraPositions: (word) => Math.max(word.split(/[&@]/).filter(Boolean).length - 1, 0),
+    isBlendChar: (cp) => cp === 0x40 || cp === 0x26,
+  };
+  const isWordChar = (cp: number) => /[a-z0-9&@]/i.test(String.fromCodePoint(cp));
+
+  it('moves the next word past a blended word\'s parts', () => {
+    const root = parseQuery('"at&t phones"', { textHooks: blendHooks, isWordChar }).root;
+    expect(root).toEqual({ kind: 'phrase', terms: [t('at&t', { pos: 1 }), t('phones', { pos: 3 })], offsets: [0, 2] });
+  });
+
+  it('keeps an @ blend character inside a word instead of reading a field limit', () => {
+    expect(tree('user@host x', { textHooks: blendHooks, isWordChar })).toEqual(and(t('user@host'), t('x')));
+    expect(tree('user@host x', { isWordChar })).not.toEqual(and(t('user@host'), t('x')));
+  });
+});
