@@ -11,6 +11,11 @@ const BUFFER: i32 = 30;
 const DUP_DIV: f32 = 0.25;
 const EXP: f64 = 1.75;
 
+/** |Δpos|^1.75 for small distances, filled once (pow is the costly step of a hit's closeness). */
+const POW_TABLE: i32 = 1024;
+const powTable = new StaticArray<f32>(POW_TABLE);
+for (let d: i32 = 0; d < POW_TABLE; d++) unchecked((powTable[d] = <f32>Math.pow(<f64><f32>d, EXP)));
+
 export const atc = new StaticArray<f32>(XF_FIELDS);
 const ringPos = new StaticArray<i32>(BUFFER);
 const ringQpos = new StaticArray<u32>(BUFFER);
@@ -57,7 +62,8 @@ function termTC(at: i32, left: bool): f32 {
     const cpos = unchecked(ringPos[i % BUFFER]);
     const bit: u64 = cq < 64 ? <u64>1 << <u64>cq : 0;
     if ((seen & bit) != 0 || pos == cpos) continue;
-    const dist = <f32>Math.pow(<f64><f32>abs(pos - cpos), EXP);
+    const d = abs(pos - cpos);
+    const dist = d < POW_TABLE ? unchecked(powTable[d]) : <f32>Math.pow(<f64><f32>d, EXP);
     let t: f32 = idfOf(cq) / dist;
     if (q == cq) t *= DUP_DIV;
     tc += t;

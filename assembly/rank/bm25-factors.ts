@@ -18,6 +18,7 @@ let avgDocLen: f32 = 1;
 const avgFieldLen = new StaticArray<f32>(XF_FIELDS);
 let hasLens = false;
 let keywords: u32 = 0;
+let tableFields: u32 = XF_FIELDS;
 let maxQpos: i32 = 0;
 
 /**
@@ -28,6 +29,7 @@ export function bm25Query(kwMask: u32, maxQ: i32, lens: bool, avgAt: usize, numF
   keywords = kwMask;
   maxQpos = maxQ;
   hasLens = lens;
+  tableFields = min(numFields, XF_FIELDS);
   avgDocLen = lens ? load<f32>(avgAt) : 1;
   // without field lengths a row's lengths are 0 (none are read per row)
   docLen = 0;
@@ -39,7 +41,8 @@ export function bm25Query(kwMask: u32, maxQ: i32, lens: bool, avgAt: usize, numF
 
 export function bm25Reset(perField: bool): void {
   for (let q: u32 = 0; q < XF_QPOS; q++) unchecked((qposTf[q] = 0));
-  if (perField) for (let i: u32 = 0; i < XF_FIELDS * XF_QPOS; i++) unchecked((fieldTf[i] = 0));
+  // hits come from the table's fields only, so their rows of the table are all that is ever set
+  if (perField) for (let i: u32 = 0; i < tableFields * XF_QPOS; i++) unchecked((fieldTf[i] = 0));
 }
 
 /** Reads row `row`'s field lengths from the segment blob (only with index_field_lengths). */

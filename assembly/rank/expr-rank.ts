@@ -58,7 +58,7 @@ export function exprPrepare(plan: usize, planLen: u32, weights: StaticArray<i32>
     codeLen -= words;
   } else {
     factorParams(1, 0xfffffffe, maxQpos, dupes);
-    bm25Query(0xfffffffe, <i32>maxQpos, false, 0, 0);
+    bm25Query(0xfffffffe, <i32>maxQpos, false, 0, numFields);
   }
   setFactorQuery(maxQpos, qwc, uses);
   setExprQuery(weights, maxLcs, <i32>qwc);
