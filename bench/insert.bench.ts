@@ -1,5 +1,6 @@
-// bench/insert.bench.ts: write throughput with multi-row INSERTs of 1, 100 and 1000 rows, quarry over
-// the MySQL protocol and over HTTP next to Sphinx 2.2.11 over SphinxQL, same run, dict-gcide documents.
+// bench/insert.bench.ts: write throughput with multi-row INSERTs of 1, 100 and 1000 rows from one client,
+// and single-row INSERTs from CONCURRENT_CLIENTS clients at once (where group commit shares fsyncs), quarry
+// over the MySQL protocol and over HTTP next to Sphinx 2.2.11 over SphinxQL, same run, dict-gcide documents.
 // Each statement is acknowledged only when durable (quarry: lmdb fsync; Sphinx: binlog_flush=1).
 // Run: npm run bench -- insert [--docs N]. Seed-free: documents in corpus order.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,20 +11,39 @@ import { arg, sqlString } from './bench-util.js';
 import { sphinxPeer, startQuarry, type Peer } from './side-by-side.bench.js';
 
 const SIZES = [1, 100, 1000];
+/** Clients sending single-row INSERTs at the same time in the concurrent run. */
+const CONCURRENT_CLIENTS = 16;
+/** Statements of the single-row runs: enough for a few seconds each. */
+const SINGLE_ROW_STATEMENTS = 2000;
 const CREATE = "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'";
 
-async function insertRun(peer: Peer, docs: CorpusDoc[], rowsPer: number, idBase: number): Promise<number> {
-  const conn = await peer.open();
+/** Docs/s inserting `rowsPer` rows per statement from `clients` connections sharing one queue of statements. */
+async function insertRun(peer: Peer, docs: CorpusDoc[], rowsPer: number, idBase: number, clients = 1): Promise<number> {
+  const conns = [];
+  for (let c = 0; c < clients; c++) conns.push(await peer.open());
   // Small statements are slow one by one: cap the count so each size runs a few seconds at most.
-  const n = Math.min(docs.length, rowsPer === 1 ? 2000 : docs.length);
+  const n = Math.min(docs.length, rowsPer === 1 ? SINGLE_ROW_STATEMENTS : docs.length);
+  let next = 0;
   const t0 = performance.now();
-  for (let i = 0; i < n; i += rowsPer) {
-    const rows = docs.slice(i, Math.min(n, i + rowsPer)).map((d) => `(${idBase + d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
-    await conn.exec(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
-  }
+  await Promise.all(conns.map(async (conn) => {
+    while (next < n) {
+      const i = next;
+      next += rowsPer;
+      const rows = docs.slice(i, Math.min(n, i + rowsPer)).map((d) => `(${idBase + d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
+      await conn.exec(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
+    }
+  }));
   const s = (performance.now() - t0) / 1000;
-  await conn.close();
+  await Promise.all(conns.map((c) => c.close()));
   return n / s;
+}
+
+/** One peer's row of the table: each size from one client, then single rows from many; id ranges apart. */
+async function peerRow(peer: Peer, docs: CorpusDoc[], runNo: number): Promise<Record<string, unknown>> {
+  const row: Record<string, unknown> = { peer: peer.name };
+  for (const size of SIZES) row[`${size} row(s)/INSERT docs/s`] = await insertRun(peer, docs, size, (runNo * 10 + size) * 1_000_000);
+  row[`1 row/INSERT, ${CONCURRENT_CLIENTS} clients docs/s`] = await insertRun(peer, docs, 1, (runNo * 10 + 5) * 1_000_000, CONCURRENT_CLIENTS);
+  return row;
 }
 
 export async function insertBench() {
@@ -35,16 +55,10 @@ export async function insertBench() {
     const c = await quarry.overHttp.open();
     await c.exec(CREATE);
     await c.close();
-    for (const peer of [quarry.overMysql, quarry.overHttp]) {
-      const row: Record<string, unknown> = { peer: peer.name };
-      for (const size of SIZES) row[`${size} row(s)/INSERT docs/s`] = await insertRun(peer, docs, size, (rows.length * 10 + size) * 1_000_000);
-      rows.push(row);
-    }
+    for (const peer of [quarry.overMysql, quarry.overHttp]) rows.push(await peerRow(peer, docs, rows.length));
     await quarry.stop();
     const sphinx = await sphinxPeer(join(base, 'sphinx'));
-    const row: Record<string, unknown> = { peer: sphinx.name };
-    for (const size of SIZES) row[`${size} row(s)/INSERT docs/s`] = await insertRun(sphinx, docs, size, (20 + size) * 1_000_000);
-    rows.push(row);
+    rows.push(await peerRow(sphinx, docs, 2));
     await sphinx.stop();
     return rows;
   } finally {
