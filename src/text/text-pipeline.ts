@@ -1,13 +1,14 @@
 /** A table's text pipeline: HTML strip, tokenize, fold, stem, stopwords -> terms at positions. */
 import type { FieldTokens } from '../index/types.js';
 import type { TableSettings } from '../schema/types.js';
-import { Blender, expandBlended, parseBlendMode, type WalkToken } from './blend.js';
+import { Blender, parseBlendMode } from './blend.js';
 import { CODE_MASK, FLAG_BLEND, FLAG_IGNORE, type CharsetTable } from './charset-table.js';
 import { Exceptions } from './exceptions.js';
+import { FieldWalker } from './field-walk.js';
 import { HtmlStripper, type StrippedText } from './html-strip.js';
 import { charsetTablesFor, stemmersFor } from './pipeline-parts.js';
 import { QueryWords, type BlendParts } from './query-words.js';
-import { markKind, type SpzMark } from './spz-marks.js';
+import type { SpzMark } from './spz-marks.js';
 import { Stopwords } from './stopwords.js';
 import { TermDictionary } from './term-dictionary.js';
 import { parseTextSettings, type TextSettings } from './text-settings.js';
@@ -112,48 +113,24 @@ export function createTextPipeline(settings: TableSettings, opts: PipelineOption
   return new Pipeline(ts, index, query, dict, stripper, tables.base, exceptions, wordforms, blend);
 }
 
-
-
-/** A word's folded text and offsets: the tokenizer's current token or an exception match. */
-interface WordSpan {
-  readonly text: string;
-  readonly start: number;
-  readonly end: number;
-}
-
-/** What the walk reads of a token: the tokenizer itself, or a copy taken for look-ahead. */
-type TokenInfo = WalkToken;
-
-/** Position bookkeeping of one walk, carried across the segments between exception matches. */
-interface WalkState {
-  pos: number;
-  step: number;
-  last: number;
-}
-
-/** What a walk over a field reports: words (term '' for stopwords) and marks, at their positions. */
-interface WalkVisitor {
-  /** `w`'s offsets are relative to the walked segment, which starts at `offset` in the field. */
-  word(term: string, pos: number, w: WordSpan, offset: number): void;
-  mark?(mark: SpzMark): void;
-}
-
 class Pipeline implements TextPipeline {
   constructor(
     readonly settings: TextSettings,
-    private readonly indexTok: Tokenizer,
+    indexTok: Tokenizer,
     private readonly queryTok: Tokenizer,
-    private readonly dict: TermDictionary,
+    dict: TermDictionary,
     private readonly stripper: HtmlStripper | null,
     private readonly charset: CharsetTable,
     private readonly exceptions: Exceptions,
     private readonly wordforms: Wordforms,
-    private readonly blend: BlendParts | null,
+    blend: BlendParts | null,
   ) {
     this.queryWords = new QueryWords(queryTok, dict, wordforms, exceptions, this.wordChar, blend);
+    this.walker = new FieldWalker(settings, indexTok, dict, exceptions, wordforms, blend, this.wordChar);
   }
 
   private readonly queryWords: QueryWords;
+  private readonly walker: FieldWalker;
 
   private readonly wordChar = (cp: number): boolean => this.isWordChar(cp);
 
@@ -179,110 +156,6 @@ class Pipeline implements TextPipeline {
     });
   }
 
-  /**
-   * Runs the index tokenizer over a (stripped) field: the position advances by the previous
-   * token's step plus skipped overshort tokens, plus phrase_boundary_step after a boundary
-   * (Manticore's BuildRegularHits). Returns the position of the last hit (an indexed term or an
-   * SPZ mark, which Manticore also stores as a hit): the field end that `word$` matches.
-   * Exception matches are cut out of the text and stand as one word each at their place.
-   */
-  private walk(text: string, v: WalkVisitor): number {
-    const st: WalkState = { pos: 0, step: 1, last: 0 };
-    let from = 0;
-    for (const m of this.exceptions.find(text, this.wordChar)) {
-      this.walkSegment(text.slice(from, m.start), from, st, v);
-      st.pos += st.step;
-      this.visitWord(this.dict.term(m.to), { text: m.to, start: m.start, end: m.end }, 0, st, v);
-      from = m.end;
-    }
-    this.walkSegment(from === 0 ? text : text.slice(from), from, st, v);
-    return st.last;
-  }
-
-  private walkSegment(text: string, offset: number, st: WalkState, v: WalkVisitor): void {
-    const tok = this.indexTok;
-    tok.reset(text);
-    if (this.wordforms.hasMulti || this.blend) {
-      this.walkTokens(this.collect(text), offset, st, v);
-      return;
-    }
-    while (tok.next()) {
-      if (this.advance(tok, offset, st, v)) this.visitWord(this.dict.termOf(tok), tok, offset, st, v);
-    }
-  }
-
-  /**
-   * The index tokenizer's tokens of `text` (already reset), blended ones expanded into their
-   * variants and parts; a token skipped as pure blend passes its overshort count and boundary on.
-   */
-  private collect(text: string): TokenInfo[] {
-    const tok = this.indexTok;
-    const toks: TokenInfo[] = [];
-    let carry = 0;
-    let carryBoundary = false;
-    while (tok.next()) {
-      const t: TokenInfo = {
-        text: tok.text, start: tok.start, end: tok.end, special: tok.special,
-        overshort: tok.overshort + carry, boundary: tok.boundary || carryBoundary, zone: tok.zone,
-      };
-      carry = 0;
-      carryBoundary = false;
-      if (!this.blend || t.special) {
-        toks.push(t);
-        continue;
-      }
-      const expanded = expandBlended(this.blend.blender, t, text, this.blend.parts);
-      if (expanded.length === 0) [carry, carryBoundary] = [t.overshort, t.boundary];
-      toks.push(...expanded);
-    }
-    return toks;
-  }
-
-  /** walkSegment over collected tokens, so a multi-word wordform can look ahead. */
-  private walkTokens(toks: TokenInfo[], offset: number, st: WalkState, v: WalkVisitor): void {
-    for (let i = 0; i < toks.length; i++) {
-      const t = toks[i];
-      if (!this.advance(t, offset, st, v)) continue;
-      const m = this.wordforms.hasMulti ? this.wordforms.matchMulti(toks, i) : null;
-      if (!m) {
-        this.visitWord(this.dict.term(t.text), t, offset, st, v, t.blend);
-        continue;
-      }
-      const end = toks[i + m.words.length - 1].end;
-      this.visitWord(this.dict.formTerm(m.dst), { text: m.dst, start: t.start, end }, offset, st, v);
-      i += m.words.length - 1;
-    }
-  }
-
-  /** Moves the position for a token and reports an SPZ mark; true when the token is a word. */
-  private advance(t: TokenInfo, offset: number, st: WalkState, v: WalkVisitor): boolean {
-    const ts = this.settings;
-    st.pos += Math.max(st.step + t.overshort * ts.overshortStep, 0);
-    if (t.boundary) st.pos += ts.phraseBoundaryStep;
-    if (!t.special) return true;
-    const kind = markKind(t.text.charCodeAt(0));
-    if (kind) {
-      v.mark?.({ kind, pos: st.pos, zone: t.zone, start: t.start + offset, end: t.end + offset });
-      st.last = st.pos;
-    }
-    st.step = 1;
-    return false;
-  }
-
-  /**
-   * Reports a word; the next token steps 1 from it, a stopword's next token stopword_step, and a
-   * blended token's variants keep the position for the next form or part (BuildRegularHits).
-   */
-  private visitWord(term: string, w: WordSpan, offset: number, st: WalkState, v: WalkVisitor, blend?: 'variant' | 'part'): void {
-    v.word(term, st.pos, w, offset);
-    if (term !== '') {
-      st.step = blend === 'variant' ? 0 : 1;
-      st.last = st.pos;
-    } else {
-      st.step = blend === 'variant' ? 0 : blend === 'part' ? 1 : this.settings.stopwordStep;
-    }
-  }
-
   private strip(text: string): StrippedText {
     return this.stripper ? this.stripper.strip(text) : { text, starts: null, ends: null };
   }
@@ -294,7 +167,7 @@ class Pipeline implements TextPipeline {
     const tokens: Token[] = [];
     const marks: SpzMark[] = [];
     let covered = 0;
-    this.walk(s.text, {
+    this.walker.walk(s.text, {
       word: (term, pos, w, offset) => {
         // a blended token's further variants and its parts lie inside its first variant: the
         // highlighter gets one token per stretch of text (the query keyword is that first variant)
@@ -319,7 +192,7 @@ class Pipeline implements TextPipeline {
     const terms: string[] = [];
     const positions: number[] = [];
     const marks: SpzMark[] = [];
-    const length = this.walk(this.strip(text).text, {
+    const length = this.walker.walk(this.strip(text).text, {
       word: (term, pos) => {
         if (term === '') return;
         terms.push(term);
