@@ -12,7 +12,7 @@ import { Segment } from '../index/segment.js';
 import { analyzeQuery } from '../index/query-analyzer.js';
 import { planQuery, segmentPlan } from '../index/planner.js';
 import { withMarkTerms } from '../index/spz-terms.js';
-import { withExactForms } from '../index/exact-forms.js';
+import { EXACT_HEAD } from '../index/exact-forms.js';
 import { encodePlan } from '../wasm/plan-encoder.js';
 import { positionsOut } from '../wasm/positions-out.js';
 import { sharedCore, type Core } from '../wasm/core.js';
@@ -35,23 +35,41 @@ export interface DocQuery {
   exactForms: boolean;
   /** More field names the query names (indexed empty, so @field on them finds nothing). */
   extraFields?: string[];
+  /**
+   * Only these dictionary terms (and `=forms`) are indexed, plus `=forms` of words a pattern
+   * matches: the rest of the document is never looked up (unset: every word).
+   */
+  terms?: Set<string>;
+  patterns?: RegExp[];
+  /** Index the sentence / paragraph / zone mark terms (the query has SENTENCE, PARAGRAPH or ZONE). */
+  spz?: boolean;
 }
 
-/** One field's index input from its analyzed tokens, as the table indexes it. */
-function fieldTokens(f: DocField, exact: boolean): FieldTokens {
+/**
+ * A reserved term at the field's last hit position: the index marks the field end on the last
+ * position of all its terms, so a field indexed with the query's words only keeps its true end.
+ */
+const FIELD_END_TERM = '\u0001end';
+
+/** One field's index input from its analyzed tokens, as the table indexes it (the query's terms only, when given). */
+function fieldTokens(f: DocField, q: DocQuery): FieldTokens {
   const terms: string[] = [];
   const positions: number[] = [];
+  const keep = q.terms;
+  const patterns = q.patterns ?? [];
   let length = 0;
   for (const t of f.tokens) {
     if (t.pos > length) length = t.pos;
     if (t.term === '') continue;
-    terms.push(t.term);
-    positions.push(t.pos);
+    if (!keep || keep.has(t.term)) { terms.push(t.term); positions.push(t.pos); }
+    if (!q.exactForms) continue;
+    const form = EXACT_HEAD + t.text;
+    if (!keep || keep.has(form) || patterns.some((re) => re.test(t.text))) { terms.push(form); positions.push(t.pos); }
   }
   for (const m of f.marks ?? []) if (m.pos > length) length = m.pos;
-  let out: FieldTokens = withMarkTerms({ terms, positions, length }, f.marks);
-  if (exact) out = withExactForms(out, f.tokens);
-  return out;
+  if (keep && length > 0) { terms.push(FIELD_END_TERM); positions.push(length); }
+  const out: FieldTokens = { terms, positions, length };
+  return q.spz === false ? out : withMarkTerms(out, f.marks);
 }
 
 /**
@@ -65,7 +83,7 @@ export function documentHits(q: DocQuery, fields: DocField[], core: Core = share
     if (!lower.has(n.toLowerCase())) { names.push(n); lower.add(n.toLowerCase()); }
   }
   const schema: IndexSchema = { fields: names, attrs: [] };
-  const inputs = names.map((_, i) => (i < fields.length ? fieldTokens(fields[i], q.exactForms) : { terms: [], positions: [], length: 0 }));
+  const inputs = names.map((_, i) => (i < fields.length ? fieldTokens(fields[i], q) : { terms: [], positions: [], length: 0 }));
   const seg = new Segment(core, schema, buildSegment(schema, invertDocs(schema, [{ docId: 0n, fields: inputs, attrs: [] }])));
   try {
     const planned = planQuery(analyzeQuery(q.root, names), [seg], 1, 'none');

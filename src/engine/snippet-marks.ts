@@ -49,7 +49,7 @@ export function markDocument(root: QueryNode, fields: DocField[], ctx: MarkConte
   const q = plannedQuery(root, ctx);
   if (!q.root) return { hits: [], termIndex: kw.termIndex, termWeights: kw.weights, foundMask: kw.foundMask };
   const extraFields = ctx.ignoreFields ? [] : [...q.fieldNames, ...(ctx.schemaFields ?? [])];
-  const raw = documentHits({ root: q.root, exactForms: q.exactForms, extraFields }, fields, ctx.core);
+  const raw = documentHits({ root: q.root, exactForms: q.exactForms, extraFields, terms: q.terms, patterns: q.patterns, spz: q.spz }, fields, ctx.core);
   let hits: number[] = [];
   if (raw.length) {
     // keyword positions per field, for spans (phrase, proximity, NEAR) cut down to their keywords

@@ -6,6 +6,7 @@
 import type { FieldLimit, QueryNode, TermNode } from '../query/ast.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import { EXACT_HEAD } from '../index/exact-forms.js';
+import { wildcardRegExp } from '../index/wildcard.js';
 import { normalizeTableQuery, type TableNormalizers } from './normalize-query.js';
 
 export interface SnippetQueryOptions {
@@ -23,6 +24,30 @@ export interface SnippetQuery {
   exactForms: boolean;
   /** Field names the tree's @field operators name (the document index gives them empty fields). */
   fieldNames: string[];
+  /** Dictionary terms the tree looks up (`=form` for exact words): the document index holds only these. */
+  terms: Set<string>;
+  /** Wildcards, matched against a word's folded text (its `=form` joins the document index). */
+  patterns: RegExp[];
+  /** The tree has SENTENCE, PARAGRAPH or ZONE: the document index needs the mark terms. */
+  spz: boolean;
+}
+
+/** The terms, wildcard patterns and operators the normalized tree uses. */
+function lookups(n: QueryNode, out: Pick<SnippetQuery, 'terms' | 'patterns' | 'spz'>): void {
+  const term = (t: TermNode): void => {
+    if (t.wildcard) out.patterns.push(wildcardRegExp(t.text.startsWith(EXACT_HEAD) ? t.text.slice(1) : t.text));
+    else out.terms.add(t.exact ? EXACT_HEAD + t.text : t.text);
+  };
+  switch (n.kind) {
+    case 'term': term(n); break;
+    case 'phrase': case 'proximity': case 'quorum': n.terms.forEach(term); break;
+    case 'sentence': case 'paragraph': out.spz = true; n.children.forEach((c) => lookups(c, out)); break;
+    case 'and': case 'or': case 'order': case 'near': n.children.forEach((c) => lookups(c, out)); break;
+    case 'zone': out.spz = true; lookups(n.child, out); break;
+    case 'not': lookups(n.child, out); break;
+    case 'maybe': lookups(n.left, out); lookups(n.right, out); break;
+    case 'empty': break;
+  }
 }
 
 const visitFields = (n: QueryNode, f: (l: FieldLimit) => FieldLimit | undefined): QueryNode => {
@@ -77,8 +102,10 @@ export function snippetPlanQuery(root: QueryNode, pipeline: TextPipeline, o: Sni
     keywords: expand ? { star: true, exact: false, minInfixLen: o.expandInfix ? 1 : 0, minPrefixLen: o.expandPrefix ? 1 : 0, fold } : undefined,
   };
   const normalized = normalizeTableQuery(limited, norm);
-  if (!normalized || normalized.kind === 'empty') return { root: null, exactForms: false, fieldNames: [...fieldNames] };
+  const used = { terms: new Set<string>(), patterns: [] as RegExp[], spz: false };
+  if (!normalized || normalized.kind === 'empty') return { root: null, exactForms: false, fieldNames: [...fieldNames], ...used };
   const seen = { exact: false };
   const out = wildcardsOnForms(normalized, seen);
-  return { root: out, exactForms: seen.exact, fieldNames: [...fieldNames] };
+  lookups(out, used);
+  return { root: out, exactForms: seen.exact, fieldNames: [...fieldNames], ...used };
 }
