@@ -82,6 +82,11 @@ const FLT_MIN: f32 = 1.17549435e-38;
 const STACK: i32 = 64;
 const stack = new StaticArray<f64>(STACK);
 let sp: i32 = 0;
+/**
+ * The field a field factor reads (Manticore's m_iCurrentField): set by sum()/top(), which leave it
+ * one past the last matched field, and kept from row to row, so a factor allowed outside an
+ * aggregate (exact_order, min_gaps, atc) reads what Manticore's does. Past the tracked fields: 0.
+ */
 let field: u32 = 0;
 let docBm25: i32 = 0;
 let maxLcs: i32 = 0;
@@ -120,6 +125,7 @@ function attr(col: u32, asFloat: bool): f64 {
 /** Per-query values the factors need besides the hits. */
 export function setExprQuery(weights: StaticArray<i32>, maxLcsValue: i32, qwc: i32): void {
   weightsPtr = weights;
+  field = 0;
   maxLcs = maxLcsValue;
   queryWordCount = qwc;
 }
@@ -145,6 +151,7 @@ export function toInt(v: f32): i32 {
 
 function factor(id: u32): f64 {
   const f = field;
+  if (id < XF_BM25 && id != XF_USER_WEIGHT && f >= XF_FIELDS) return 0;
   if (id == XF_LCS) return <f64>unchecked(lcs[f]);
   if (id == XF_USER_WEIGHT) return <f64>unchecked(weightsPtr![f]);
   if (id == XF_HIT_COUNT) return <f64>unchecked(hitCount[f]);
@@ -198,6 +205,8 @@ function fieldLoop(code: usize, at: u32, len: u32, op: u32): f64 {
     else if (op == X_SUM_F) acc = <f64>(<f32>acc + <f32>v);
     else acc = v > acc ? v : acc;
   }
+  // Manticore's loop stops one past the last matched field (at 0 when none matched)
+  field = matchedFields == 0 ? 0 : 32 - <u32>clz(matchedFields);
   return acc;
 }
 
@@ -283,7 +292,6 @@ function run(code: usize, pc: u32, end: u32): void {
 /** Evaluates `len` words of bytecode at `code` for the current row; float results are truncated. */
 export function evalExpr(code: usize, len: u32, isFloat: bool, bm25: i32): i32 {
   sp = 0;
-  field = 0;
   docBm25 = bm25;
   run(code, 0, len);
   if (sp != 1) return 0;

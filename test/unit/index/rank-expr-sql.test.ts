@@ -48,6 +48,13 @@ describe('min_gaps', () => {
   });
 });
 
+describe('min_gaps outside an aggregate', () => {
+  it('reads the field after the last one sum() visited, as Manticore\'s current field (here: none, 0)', async () => {
+    // doc 3: only the body (field 1) matches, min_gaps 1 there; after sum() the current field is 2
+    expect((await weights('a b', 'sum(lcs) + min_gaps*100')).find(([id]) => id === 3)).toEqual([3, 1]);
+  });
+});
+
 describe('max_window_hits(n)', () => {
   it('the most hits within n positions', async () => {
     // doc 5 body "a a x a x x x a": hits at 1, 2, 4, 8; within 4 positions: 1, 2, 4 -> 3; within 3: 2
