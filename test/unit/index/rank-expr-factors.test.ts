@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { RtIndex } from '../../../src/index/rt-index.js';
 import type { DocInput, IndexSchema } from '../../../src/index/types.js';
 import type { QueryNode } from '../../../src/query/ast.js';
-import { END, fieldOf, type Hit } from '../../reference/hits.js';
+import { END, fieldOf, phrase, sortHits, type Hit } from '../../reference/hits.js';
 import { idf } from '../../reference/evaluator.js';
 import { rowFactors, type FactorQuery, type RowFactors } from '../../reference/rank-factors.js';
 import { req, t } from './helpers.js';
@@ -22,27 +22,34 @@ const docs = fc.array(fc.tuple(fieldText, fc.array(word, { minLength: 0, maxLeng
     fields: [a, b].map((terms) => ({ terms, positions: terms.map((_, j) => j + 1), length: terms.length })),
     attrs: [],
   })));
-const query = fc.record({ words: fc.array(word, { minLength: 1, maxLength: 6 }), or: fc.boolean() });
+const query = fc.record({
+  words: fc.array(word, { minLength: 1, maxLength: 6 }), or: fc.boolean(),
+  // a leading two-word phrase: hits spanning two positions
+  lead: fc.option(fc.uniqueArray(word, { minLength: 2, maxLength: 2 }), { nil: undefined }),
+});
 
-/** The hit list of a matching row for a flat AND/OR of words at query positions 1..n, or null. */
-function rowHits(d: DocInput, words: string[], or: boolean): Hit[] | null {
+/** Hits of `w` in a row at query position `qpos`. */
+function termHits(d: DocInput, w: string, qpos: number): Hit[] {
   const hits: Hit[] = [];
-  let matched = 0;
-  words.forEach((w, i) => {
-    let any = false;
-    d.fields.forEach((ft, fi) => {
-      const last = Math.max(0, ...ft.positions);
-      ft.terms.forEach((term, j) => {
-        if (term !== w) return;
-        const p = ft.positions[j];
-        hits.push({ pos: ((fi << 24) | (p === last ? END : 0) | p) >>> 0, qpos: i + 1, span: 1, weight: 1 });
-        any = true;
-      });
+  d.fields.forEach((ft, fi) => {
+    const last = Math.max(0, ...ft.positions);
+    ft.terms.forEach((term, j) => {
+      const p = ft.positions[j];
+      if (term === w) hits.push({ pos: ((fi << 24) | (p === last ? END : 0) | p) >>> 0, qpos, span: 1, weight: 1 });
     });
-    if (any) matched++;
   });
-  if (or ? matched === 0 : matched < words.length) return null;
-  return hits.sort((x, y) => x.pos - y.pos || x.qpos - y.qpos);
+  return hits;
+}
+
+/** The hit list of a matching row for an AND/OR of [phrase,] words at query positions 1..n, or null. */
+function rowHits(d: DocInput, words: string[], or: boolean, lead?: string[]): Hit[] | null {
+  const parts: Hit[][] = [];
+  if (lead) parts.push(phrase(sortHits([...termHits(d, lead[0], 1), ...termHits(d, lead[1], 2)], true), [1, 2]));
+  const base = lead ? 2 : 0;
+  words.forEach((w, i) => parts.push(termHits(d, w, base + i + 1)));
+  const matched = parts.filter((p) => p.length > 0).length;
+  if (or ? matched === 0 : matched < parts.length) return null;
+  return sortHits(parts.flat(), false);
 }
 
 function factorQuery(all: DocInput[], words: string[], window: number): FactorQuery {
@@ -69,14 +76,15 @@ const EXPRS: [string, (r: RowFactors, fields: number[]) => number][] = [
   ['sum(min_gaps)', (r, fl) => sumInt(r.minGaps, fl, 1)],
 ];
 
-function check(all: DocInput[], words: string[], or: boolean): void {
+function check(all: DocInput[], words: string[], or: boolean, lead?: string[]): void {
   const idx = new RtIndex(schema);
   idx.addBatch(all);
-  const q: QueryNode = { kind: or ? 'or' : 'and', children: words.map((w) => t(w)) };
-  const fq = factorQuery(all, words, 3);
+  const terms: QueryNode[] = words.map((w) => t(w));
+  const q: QueryNode = { kind: or ? 'or' : 'and', children: lead ? [{ kind: 'phrase', terms: lead.map((w) => t(w)), offsets: [0, 1] }, ...terms] : terms };
+  const fq = factorQuery(all, [...(lead ?? []), ...words], 3);
   const expected = new Map<string, [string, number][]>();
   for (const d of all) {
-    const hits = rowHits(d, words, or);
+    const hits = rowHits(d, words, or, lead);
     if (!hits) continue;
     const rf = rowFactors(hits, fq);
     const fields = [...new Set(hits.map((h) => fieldOf(h.pos)))].sort((a, b) => a - b);
@@ -90,6 +98,6 @@ function check(all: DocInput[], words: string[], or: boolean): void {
 
 describe('expression ranker factors: core equals the reference', () => {
   it('lccs, wlccs, atc, max_window_hits(3), min_gaps on random rows', () => {
-    fc.assert(fc.property(docs, query, (all, { words, or }) => check(all, words, or)), { numRuns: 150 });
+    fc.assert(fc.property(docs, query, (all, { words, or, lead }) => check(all, words, or, lead)), { numRuns: 200 });
   });
 });
