@@ -19,27 +19,47 @@ export class PacketTooLargeError extends Error {
 }
 
 export class PacketFramer {
-  #buf: Buffer = Buffer.alloc(0);
+  /** Received bytes not yet returned, in arrival order; joined only once a whole packet is there. */
+  #chunks: Buffer[] = [];
+  #bytes = 0;
   /** Payload parts of a request split over 16M packets. */
   #parts: Buffer[] = [];
   #partsBytes = 0;
 
   constructor(readonly maxPacketBytes = DEFAULT_MAX_PACKET_BYTES) {}
 
+  /** Keeps `chunk`; a large request arriving in many chunks is copied once, not once per chunk. */
   push(chunk: Buffer): void {
-    this.#buf = this.#buf.length ? Buffer.concat([this.#buf, chunk]) : chunk;
+    if (!chunk.length) return;
+    this.#chunks.push(chunk);
+    this.#bytes += chunk.length;
+  }
+
+  /** The buffered bytes with at least `n` of them in the first chunk (joined if they are not). */
+  #front(n: number): Buffer {
+    if (this.#chunks[0]!.length < n) this.#chunks = [Buffer.concat(this.#chunks, this.#bytes)];
+    return this.#chunks[0]!;
+  }
+
+  /** Drops the first `n` bytes, which lie in the first chunk. */
+  #consume(n: number): void {
+    const rest = this.#chunks[0]!.subarray(n);
+    if (rest.length) this.#chunks[0] = rest;
+    else this.#chunks.shift();
+    this.#bytes -= n;
   }
 
   /** The next complete request, or undefined when more bytes are needed. Throws PacketTooLargeError. */
   next(): Packet | undefined {
     for (;;) {
-      if (this.#buf.length < 4) return undefined;
-      const size = this.#buf.readUIntLE(0, 3);
-      const seq = this.#buf[3]!;
+      if (this.#bytes < 4) return undefined;
+      const head = this.#front(4);
+      const size = head.readUIntLE(0, 3);
+      const seq = head[3]!;
       if (this.#partsBytes + size > this.maxPacketBytes) throw new PacketTooLargeError(this.#partsBytes + size, this.maxPacketBytes, seq);
-      if (this.#buf.length < 4 + size) return undefined;
-      const payload = this.#buf.subarray(4, 4 + size);
-      this.#buf = this.#buf.subarray(4 + size);
+      if (this.#bytes < 4 + size) return undefined;
+      const payload = this.#front(4 + size).subarray(4, 4 + size);
+      this.#consume(4 + size);
       if (size === MAX_PAYLOAD) {
         this.#parts.push(payload);
         this.#partsBytes += size;
@@ -55,6 +75,6 @@ export class PacketFramer {
 
   /** Bytes received but not yet returned as a packet. */
   get pending(): number {
-    return this.#buf.length + this.#partsBytes;
+    return this.#bytes + this.#partsBytes;
   }
 }

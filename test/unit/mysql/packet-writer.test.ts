@@ -67,6 +67,27 @@ describe('PacketFramer', () => {
     }));
   });
 
+  it('joins a 1 MB request sent in 1 KB chunks, counting what is pending', () => {
+    const body = Buffer.alloc(1 << 20);
+    for (let i = 0; i < body.length; i++) body[i] = (i * 31) & 0xff;
+    const w = new PacketWriter(0);
+    w.begin().bytes(body).end();
+    w.begin().bytes(Buffer.from('next')).end();
+    const bytes = Buffer.from(w.finish());
+    const f = new PacketFramer();
+    let got: Buffer | undefined;
+    for (let i = 0; i < bytes.length - 8; i += 1024) {
+      f.push(bytes.subarray(i, Math.min(i + 1024, bytes.length - 8)));
+      const p = f.next();
+      if (p) got = Buffer.from(p.payload);
+    }
+    expect(got?.equals(body)).toBe(true);
+    expect(f.pending).toBe(bytes.length - 8 - (body.length + 4));
+    f.push(bytes.subarray(bytes.length - 8));
+    expect(f.next()?.payload.toString()).toBe('next');
+    expect(f.pending).toBe(0);
+  });
+
   it('refuses a packet over the limit as soon as its header arrives', () => {
     const f = new PacketFramer(100);
     f.push(Buffer.from([101, 0, 0, 3]));
