@@ -4,7 +4,7 @@
 // vanish (bm25a) or every field is skipped (bm25f), as in Manticore.
 
 import { XF_FIELDS, XF_QPOS, qposIdf } from "./factor-query";
-import { H_FIELD_LEN, hdr } from "../segment/layout";
+import { columnPtr } from "../segment/layout";
 
 /** Per query position: hits counted on the row; per field and position for bm25f. */
 export const qposTf = new StaticArray<u32>(XF_QPOS);
@@ -16,6 +16,8 @@ let docLen: f32 = 0;
 /** Table-wide: average document length, and per field the truncated integer average. */
 let avgDocLen: f32 = 1;
 const avgFieldLen = new StaticArray<f32>(XF_FIELDS);
+/** Per field: the core column of its `<field>_len` token count. */
+const lenCol = new StaticArray<u32>(XF_FIELDS);
 let hasLens = false;
 let keywords: u32 = 0;
 let tableFields: u32 = XF_FIELDS;
@@ -23,7 +25,8 @@ let maxQpos: i32 = 0;
 
 /**
  * Per query: `kwMask` the positions Manticore does not skip (IsTermSkipped); `lens` whether the
- * table has field lengths, with their averages at `avgAt` (f32 bits: document, then each field).
+ * table has field lengths, with their averages at `avgAt` (f32 bits: document, then each field),
+ * followed by each field's length column.
  */
 export function bm25Query(kwMask: u32, maxQ: i32, lens: bool, avgAt: usize, numFields: u32): void {
   keywords = kwMask;
@@ -35,6 +38,7 @@ export function bm25Query(kwMask: u32, maxQ: i32, lens: bool, avgAt: usize, numF
   docLen = 0;
   for (let f: u32 = 0; f < XF_FIELDS; f++) {
     unchecked((avgFieldLen[f] = lens && f < numFields ? load<f32>(avgAt + 4 + (<usize>f << 2)) : 0));
+    unchecked((lenCol[f] = lens && f < numFields ? load<u32>(avgAt + 4 + (<usize>(numFields + f) << 2)) : 0));
     unchecked((fieldLen[f] = 0));
   }
 }
@@ -45,14 +49,13 @@ export function bm25Reset(perField: bool): void {
   if (perField) for (let i: u32 = 0; i < tableFields * XF_QPOS; i++) unchecked((fieldTf[i] = 0));
 }
 
-/** Reads row `row`'s field lengths from the segment blob (only with index_field_lengths). */
+/** Reads row `row`'s field lengths from their token-count columns (only with index_field_lengths). */
 export function bm25Row(blob: usize, row: u32, numFields: u32): void {
   docLen = 0;
-  for (let f: u32 = 0; f < XF_FIELDS; f++) unchecked((fieldLen[f] = 0));
   if (!hasLens) return;
-  const base = blob + hdr(blob, H_FIELD_LEN) + (<usize>row * numFields << 2);
   for (let f: u32 = 0; f < numFields && f < XF_FIELDS; f++) {
-    const len = load<i32>(base + (<usize>f << 2));
+    const p = columnPtr(blob, unchecked(lenCol[f]));
+    const len = p == 0 ? 0 : load<i32>(p + (<usize>row << 2));
     unchecked((fieldLen[f] = len));
     docLen += <f32>len;
   }

@@ -4,6 +4,7 @@
 // The code may open with a header (X_PARAMS), in words:
 // | X_PARAMS | header words | max_window_hits n | USES_* mask | keyword-position mask |
 // | has field lengths | avg doc length (f32) | avg length per field (f32, truncated as Manticore) ... |
+// | length column per field ... |
 
 import { P_EXPR, P_EXPR_LEN, P_EXPR_FLOAT, pword } from "../plan/format";
 import { nget, N_HLEN, N_DOC } from "../plan/node";
@@ -51,7 +52,7 @@ export function exprPrepare(plan: usize, planLen: u32, weights: StaticArray<i32>
     const words = load<u32>(code, 4);
     if (words < PARAMS_FIXED || words > codeLen) return false;
     uses = load<u32>(code, 12);
-    lens = load<u32>(code, 20) != 0 && words >= PARAMS_FIXED + numFields;
+    lens = load<u32>(code, 20) != 0 && words >= PARAMS_FIXED + 2 * numFields;
     factorParams(load<u32>(code, 8), load<u32>(code, 16), maxQpos, dupes);
     bm25Query(load<u32>(code, 16), <i32>maxQpos, lens, code + 24, numFields);
     code += <usize>words << 2;

@@ -79,12 +79,14 @@ export class Table {
 
   /**
    * What the index gets for a stored document. index_field_lengths' attributes always take the
-   * fields' token counts (a value given for them is overwritten, as Manticore's indexer does).
+   * fields' token counts (a value given for them is overwritten, as Manticore's indexer does):
+   * the positions that carry a word, as Manticore's accumulator counts them (no stopwords, one
+   * per position whatever the forms indexed there).
    */
   docInput(docId: bigint, doc: StoredDoc): DocInput {
     const ix = this.index.schema;
     const fields = ix.fields.map((f) => this.#indexField(String(doc[f] ?? '')));
-    const lengths = new Map(ix.fields.map((f, i) => [fieldLengthName(f).toLowerCase(), fields[i].length]));
+    const lengths = new Map(ix.fields.map((f, i) => [fieldLengthName(f).toLowerCase(), new Set(fields[i].positions).size]));
     return {
       docId,
       fields,

@@ -4,7 +4,6 @@ import type { PlannedQuery } from './planner.js';
 import type { QNode } from './query-analyzer.js';
 import type { IndexSchema } from './types.js';
 import type { Segment } from './segment.js';
-import { H } from './segment-layout.js';
 import { compileRankExpr, X } from './rank-expr-compile.js';
 import { fbits } from './rank-expr-words.js';
 
@@ -32,36 +31,36 @@ function collect(n: QNode, planned: PlannedQuery, idf: number[], first: Map<numb
 }
 
 /**
- * A table has field lengths (index_field_lengths=1) when every field has its `<field>_len`
- * integer attribute, as Manticore finds its token-count attributes.
+ * The `<field>_len` attribute of each field (index_field_lengths=1 adds them, as Manticore's
+ * token-count attributes), or null when some field has none.
  */
-export function hasFieldLengths(schema: IndexSchema): boolean {
-  const names = new Set(schema.attrs.filter((a) => a.type === 'uint').map((a) => a.name.toLowerCase()));
-  return schema.fields.length > 0 && schema.fields.every((f) => names.has(`${f.toLowerCase()}_len`));
+export function fieldLengthAttrs(schema: IndexSchema): number[] | null {
+  const at = schema.fields.map((f) => schema.attrs.findIndex((a) => a.type === 'uint' && a.name.toLowerCase() === `${f.toLowerCase()}_len`));
+  return schema.fields.length > 0 && at.every((i) => i >= 0) ? at : null;
 }
 
 /** Every row's field lengths summed per field over the segments (Manticore's m_dFieldLens). */
-export function tableFieldLengths(segments: readonly Segment[], numFields: number): number[] {
-  const total = new Array<number>(numFields).fill(0);
-  for (const seg of segments) {
-    const u32 = seg.core.u32;
-    const at = (seg.blobPtr + u32[(seg.blobPtr >>> 2) + H.fieldLen]) >>> 2;
-    for (let r = 0; r < seg.rows; r++) for (let f = 0; f < numFields; f++) total[f] += u32[at + r * numFields + f];
-  }
-  return total;
+export function tableFieldLengths(segments: readonly Segment[], attrs: number[]): number[] {
+  return attrs.map((a) => {
+    let total = 0;
+    for (const seg of segments) for (let r = 0; r < seg.rows; r++) total += Number(seg.attr(a, r) ?? 0);
+    return total;
+  });
 }
 
 /**
  * The header's length words: a flag, the average document length (Σ field totals / documents in
- * float32) and per field the integer average (Manticore divides int64 by int64 there).
+ * float32), per field the integer average (Manticore divides int64 by int64 there), then per
+ * field the core column of its length (attribute + 1).
  */
 function lengthWords(table: RankExprTable | undefined): number[] {
-  if (!table || !hasFieldLengths(table.schema) || table.totalDocs <= 0) return [0, 0];
-  const totals = tableFieldLengths(table.segments, table.schema.fields.length);
+  const attrs = table ? fieldLengthAttrs(table.schema) : null;
+  if (!table || !attrs || table.totalDocs <= 0) return [0, 0];
+  const totals = tableFieldLengths(table.segments, attrs);
   let avg = 0;
   for (const t of totals) avg = Math.fround(avg + Math.fround(t));
   avg = Math.fround(avg / Math.fround(table.totalDocs));
-  return [1, fbits(avg), ...totals.map((t) => fbits(Math.trunc(t / table.totalDocs)))];
+  return [1, fbits(avg), ...totals.map((t) => fbits(Math.trunc(t / table.totalDocs))), ...attrs.map((a) => a + 1)];
 }
 
 export function planExprSection(src: string, planned: PlannedQuery, table?: RankExprTable): PlanExpr {

@@ -1,5 +1,7 @@
 // index_field_lengths=1: CREATE TABLE keeps the setting and adds a `<field>_len` token-count
 // attribute per full-text field (Manticore's AddFieldLens), shown by DESCRIBE and SELECT, filterable.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempEngine } from '../../helpers/temp-engine.js';
 
@@ -25,6 +27,13 @@ describe('index_field_lengths=1', () => {
     const [[, text]] = await t.rows('show create table t');
     expect(text).toContain("index_field_lengths='1'");
     expect(text).not.toContain('title_len');
+  });
+  it('stopwords take no part in the count (Manticore counts positions that carry a word)', async () => {
+    const file = join(t.dir, 'stop.txt');
+    writeFileSync(file, 'the\na\n');
+    await t.exec(`create table s (title text) index_field_lengths=1 stopwords='${file}'`);
+    await t.exec("insert into s (id, title) values (1, 'the cat and a dog')");
+    expect((await t.rows('select title_len from s')).map((r) => Number(r[0]))).toEqual([3]);
   });
   it('a column named like a generated one is an error', async () => {
     const r = JSON.stringify(await t.exec('create table u (title text, title_len int) index_field_lengths=1').catch((e: Error) => e.message));

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RtIndex } from '../../../src/index/rt-index.js';
 import type { IndexSchema } from '../../../src/index/types.js';
 import type { QueryNode } from '../../../src/query/ast.js';
-import { hasFieldLengths, tableFieldLengths } from '../../../src/index/rank-expr-plan.js';
+import { fieldLengthAttrs, tableFieldLengths } from '../../../src/index/rank-expr-plan.js';
 import { tableWeights as weights } from './rank-expr-search.js';
 import { and, doc, t } from './helpers.js';
 
@@ -51,8 +51,9 @@ describe('bm25a and bm25f with index_field_lengths', () => {
   const rows: [number, string, string][] = [[1, 'cat', 'a b c cat'], [2, 'dog dog', 'cat'], [3, 'x y z', 'q'], [4, 'w', 'v u']];
   idx.addBatch(rows.map(([id, title, body]) => doc(schema, id, { title, body }, [title.split(' ').length, body.split(' ').length])));
   it('the table has field lengths: 7 title tokens and 8 body tokens over 4 documents', () => {
-    expect(hasFieldLengths(schema)).toBe(true);
-    expect(tableFieldLengths(idx.segments, 2)).toEqual([7, 8]);
+    expect(fieldLengthAttrs(schema)).toEqual([0, 1]);
+    expect(fieldLengthAttrs({ fields: ['title', 'body'], attrs: [{ name: 'title_len', type: 'uint' }] })).toBeNull();
+    expect(tableFieldLengths(idx.segments, [0, 1])).toEqual([7, 8]);
   });
   it('bm25a: tf/(tf + k1*(1 - b + b*dl/avgdl))*idf + 0.5, avgdl = 15/4', () => {
     const i = idf(4, 2, 1);
