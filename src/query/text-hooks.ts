@@ -18,7 +18,8 @@ export interface QueryTextHooks {
   readonly maxMultiWords: number;
   /**
    * Query positions a typed word takes beyond its own: a blended token's parts after the first
-   * (Manticore's parser skips them but counts their positions). 0 when absent.
+   * (Manticore's parser skips them but counts their positions), or -1 for a word the table's
+   * tokenizer drops outright (blend_mode skip_pure). 0 when absent.
    */
   extraPositions?(word: string): number;
   /** A blend_chars character: inside a word (`@`, `/`, `-`) or a phrase it is no operator. */

@@ -76,12 +76,22 @@ export class QueryWords {
 
   /**
    * Query positions a typed word takes beyond its own: a blended token's parts after the first
-   * (Manticore's parser adds SkipBlended()'s count less one to the atom position).
+   * (Manticore's parser adds SkipBlended()'s count less one to the atom position), or -1 for a
+   * word skip_pure drops (Manticore's tokenizer never returns it, so it holds no position).
    */
   extraPositions(word: string): number {
     if (!this.blend) return 0;
     let steps = 0;
     this.each(word, (_w, _t, stay) => { if (!stay) steps++; }, true);
+    if (steps === 0 && this.blend.blender.mode.skipPure && this.blend.blender.kind(this.fold(word)) === 'pure') return -1;
     return Math.max(steps - 1, 0);
+  }
+
+  /** The query tokenizer's folded tokens of a word, joined (blend characters kept). */
+  private fold(word: string): string {
+    let out = '';
+    this.tok.reset(word);
+    while (this.tok.next()) if (!this.tok.special) out += this.tok.text;
+    return out;
   }
 }

@@ -65,7 +65,7 @@ export interface TextPipeline {
   multiWordSpan(words: readonly string[]): number;
   /** Longest multi-word wordform source, in words (0: none). */
   readonly maxMultiWords: number;
-  /** Query lexer hook: query positions a typed word takes beyond its own (a blended token's parts). */
+  /** Query lexer hook: query positions a typed word takes beyond its own (blended parts; -1: skip_pure drops it). */
   extraPositions(word: string): number;
   /** Query lexer hook: a blend_chars character (blend wins over an operator inside a word). */
   isBlendChar(cp: number): boolean;

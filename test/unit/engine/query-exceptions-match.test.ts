@@ -73,3 +73,12 @@ describe('MATCH() with blend_chars', () => {
     expect(ids('AT&T')).toEqual([1n, 2n]);
   });
 });
+
+describe('MATCH() with blend_mode skip_pure', () => {
+  const ids = table({ blend_chars: '&', blend_mode: 'trim_none, skip_pure' }, ['a & b', 'a x b']);
+
+  it('a pure-blend word typed in a phrase holds no position, as it holds none in the index', () => {
+    expect(ids('"a & b"')).toEqual([1n]);
+    expect(ids('"a b"')).toEqual([1n]);
+  });
+});

@@ -75,6 +75,8 @@ describe('blended tokens in the pipeline', () => {
     expect(p.extraPositions('AT&T')).toBe(1);
     expect(p.extraPositions('a&b&c')).toBe(2);
     expect(p.extraPositions('plain')).toBe(0);
+    expect(createTextPipeline({ blend_chars: '&', blend_mode: 'trim_none skip_pure' }).extraPositions('&&')).toBe(-1);
+    expect(createTextPipeline({ blend_chars: '&' }).extraPositions('&&')).toBe(0);
   });
 
   it('lets a blend character that is an operator stay inside a word', () => {
