@@ -81,3 +81,23 @@ describe('exceptions in the pipeline', () => {
     ]);
   });
 });
+
+describe('exceptions on query text', () => {
+  const exc = Exceptions.of([['C++', 'cplusplus'], ['C+', 'cplus'], ['MS Windows', 'mswin']]);
+
+  it('queryMatchAt: the longest source at a position, escapes skipped, a separator after it', () => {
+    expect(exc.queryMatchAt('C++ code', 0, alnum)).toBe(3);
+    expect(exc.queryMatchAt('C+ code', 0, alnum)).toBe(2);
+    expect(exc.queryMatchAt('C\\+\\+)', 0, alnum)).toBe(5);
+    // C++ has a word character after it, so the longest source that ends before a separator wins
+    expect(exc.queryMatchAt('C++x', 0, alnum)).toBe(2);
+    expect(exc.queryMatchAt('C+x', 0, alnum)).toBe(-1);
+    expect(exc.queryMatchAt('MS  Windows', 0, alnum)).toBe(11);
+    expect(exc.queryMatchAt('x C++', 0, alnum)).toBe(-1);
+  });
+
+  it('find with escapes reads a backslashed source as typed, without them it does not', () => {
+    expect(exc.find('use C\\+\\+ now', alnum, true)).toEqual([{ start: 4, end: 9, to: 'cplusplus' }]);
+    expect(exc.find('use C\\+\\+ now', alnum)).toEqual([]);
+  });
+});
