@@ -6,15 +6,12 @@
 import type { QueryNode } from '../query/ast.js';
 import type { SpzMark } from '../text/spz-marks.js';
 import type { Token } from '../text/text-pipeline.js';
-import type { FieldTokens, IndexSchema } from '../index/types.js';
-import { buildSegment, invertDocs } from '../index/segment-builder.js';
-import { Segment } from '../index/segment.js';
-import { analyzeQuery } from '../index/query-analyzer.js';
-import { planQuery, segmentPlan } from '../index/planner.js';
+import type { FieldTokens } from '../index/types.js';
 import { withMarkTerms } from '../index/spz-terms.js';
 import { EXACT_HEAD } from '../index/exact-forms.js';
-import { encodePlan } from '../wasm/plan-encoder.js';
 import { positionsOut } from '../wasm/positions-out.js';
+import { docSegmentBlob, placeDocSegment } from './snippet-doc-segment.js';
+import { docPlanner, type DocPlanner } from './snippet-doc-plan.js';
 import { sharedCore, type Core } from '../wasm/core.js';
 
 /** Hit keys: positions stay below 2^24 (Manticore's hitpos layout); fields above. */
@@ -82,19 +79,26 @@ export function documentHits(q: DocQuery, fields: DocField[], core: Core = share
   for (const n of q.extraFields ?? []) {
     if (!lower.has(n.toLowerCase())) { names.push(n); lower.add(n.toLowerCase()); }
   }
-  const schema: IndexSchema = { fields: names, attrs: [] };
   const inputs = names.map((_, i) => (i < fields.length ? fieldTokens(fields[i], q) : { terms: [], positions: [], length: 0 }));
-  const seg = new Segment(core, schema, buildSegment(schema, invertDocs(schema, [{ docId: 0n, fields: inputs, attrs: [] }])));
-  try {
-    const planned = planQuery(analyzeQuery(q.root, names), [seg], 1, 'none');
-    const plan = encodePlan({
-      ranker: planned.ranker, flags: planned.flags, weights: [], root: segmentPlan(planned, seg), filters: [], sort: [],
-      allowPtr: 0, maxQpos: planned.analyzed.maxQpos, numKeywords: planned.analyzed.keywords.length,
-    });
-    return positionsOut(core, seg.descPtr, plan, 0);
-  } finally {
-    seg.free();
+  const blob = docSegmentBlob(inputs);
+  const desc = placeDocSegment(core, blob);
+  return positionsOut(core, desc, plannerFor(q.root, names).plan(blob.terms), 0);
+}
+
+const planners = new WeakMap<QueryNode, Map<string, DocPlanner>>();
+
+/** The query's planner for this field list (one per query and list: a page's documents share it). */
+function plannerFor(root: QueryNode, names: string[]): DocPlanner {
+  let byNames = planners.get(root);
+  if (!byNames) { byNames = new Map(); planners.set(root, byNames); }
+  const key = names.join('\u0000');
+  let p = byNames.get(key);
+  if (!p) {
+    if (byNames.size > 16) byNames.clear();
+    p = docPlanner(root, names);
+    byNames.set(key, p);
   }
+  return p;
 }
 
 /**
