@@ -7,8 +7,9 @@ import type { Ranker, SearchRequest } from './types.js';
 import type { Segment } from './segment.js';
 import { NO_TERM, OR_MERGED_LIST, OR_MERGED_TF, PF_DUPES, PF_SINGLE_WORD, RANKER_IDS, type PlanNode } from '../wasm/plan-format.js';
 import type { Analyzed, QNode, QTerm } from './query-analyzer.js';
-import { expandKeyword, MERGE_EXPANSIONS_ABOVE, type ExpansionSettings } from './wildcard.js';
-import { unionStats } from './postings-reader.js';
+import { expandKeyword, limitExpansions, MERGE_EXPANSIONS_ABOVE, type ExpansionSettings } from './wildcard.js';
+import { unpackInto } from './bitpack.js';
+import { H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
 import { computeIdf } from './idf.js';
 import { PARAGRAPH_TERM, SENTENCE_TERM, zoneTerm } from './spz-terms.js';
 
@@ -37,6 +38,40 @@ function unitPlan(kind: 'sentence' | 'paragraph', children: PlanNode[], seg: Seg
   return children.slice(1).reduce((l, r) => ({ op: kind, children: [l, r, dot] }), children[0]);
 }
 
+/** Rows of one postings block, reused across blocks and terms. */
+const blockRows = new Uint32Array(128);
+
+/**
+ * Distinct rows holding any of `terms` in `seg`, and their hits: a wildcard's keyword statistics.
+ * Decodes only the row deltas of each block (the wildcard path of unionStats, without its arrays).
+ */
+function expansionStats(seg: Segment, terms: number[]): { docs: number; hits: number } {
+  let hits = 0;
+  for (const t of terms) hits += seg.hitCount(t);
+  if (terms.length === 1) return { docs: seg.docFreq(terms[0]), hits };
+  const u32 = seg.core.u32;
+  const base = seg.blobPtr;
+  const table = (base + u32[(base >>> 2) + H.termTable]) >>> 2;
+  const seen = new Uint8Array(seg.rows);
+  let docs = 0;
+  for (const t of terms) {
+    const info = table + t * TERM_INFO_WORDS;
+    const skip = (base + u32[info + 2]) >>> 2;
+    let prev = 0;
+    for (let b = 0, blocks = u32[info + 3]; b < blocks; b++) {
+      const e = skip + b * SKIP_WORDS;
+      const count = u32[e + 4];
+      if (count > blockRows.length) throw new Error(`postings block of ${count} rows`);
+      unpackInto(blockRows, u32, (base + u32[e + 1]) >>> 2, count, u32[e + 5]);
+      for (let i = 0; i < count; i++) {
+        prev += blockRows[i];
+        if (seen[prev] === 0) { seen[prev] = 1; docs++; }
+      }
+    }
+  }
+  return { docs, hits };
+}
+
 export function planQuery(
   a: Analyzed, segments: Segment[], totalDocs: number, ranker: Ranker, idfOpt: SearchRequest['idf'] = {}, expansion?: ExpansionSettings,
 ): PlannedQuery {
@@ -46,7 +81,10 @@ export function planQuery(
     let ids = cache.get(key);
     if (!ids) {
       const k = a.keywords[kw];
-      if (k.wildcard) ids = expandKeyword(seg.terms, k.text, expansion);
+      if (k.wildcard) {
+        ids = limitExpansions(expandKeyword(seg.terms, k.text, expansion), expansion?.limit ?? 0,
+          (t) => seg.docFreq(t), (t) => seg.hitCount(t));
+      }
       else {
         const t = seg.termId(k.text);
         ids = t < 0 ? [] : [t];
@@ -61,7 +99,7 @@ export function planQuery(
     for (const seg of segments) {
       const ids = termsFor(seg, kw);
       if (!ids.length) continue;
-      const s = unionStats(seg, ids);
+      const s = expansionStats(seg, ids);
       docs += s.docs;
       hits += s.hits;
     }

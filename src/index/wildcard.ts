@@ -1,4 +1,5 @@
 /** Expands a wildcard keyword (`*` any run, `?` one char, `%` zero or one char) over a sorted dictionary. */
+import type { QueryNode, TermNode } from '../query/ast.js';
 import { isReservedTerm } from './spz-terms.js';
 
 /** A wildcard keyword as an anchored RegExp (shared by expansion and the snippet matcher). */
@@ -35,13 +36,15 @@ function lowerBound(terms: string[], key: string): number {
 export function expandWildcard(terms: string[], pattern: string): number[] {
   const re = wildcardRegExp(pattern);
   const prefix = literalPrefix(pattern);
+  // `prefix*`: every term from the prefix on matches, no pattern test needed
+  const plainPrefix = pattern.length === prefix.length + 1 && pattern.endsWith('*');
   const out: number[] = [];
   for (let i = lowerBound(terms, prefix); i < terms.length; i++) {
     const t = terms[i];
     if (!t.startsWith(prefix)) break;
     // the index's own terms (marks, `=word` exact forms) are not words a pattern stands for
     if (isReservedTerm(t) || (t[0] === '=' && prefix[0] !== '=')) continue;
-    if (re.test(t)) out.push(i);
+    if (plainPrefix || re.test(t)) out.push(i);
   }
   return out;
 }
@@ -61,6 +64,8 @@ export interface ExpansionSettings {
   exactForms: boolean;
   /** Expansions merged into one list above this count (default MERGE_EXPANSIONS_ABOVE). */
   mergeAbove?: number;
+  /** expansion_limit: at most this many expansions per keyword per segment, the most frequent; 0 = all. */
+  limit?: number;
 }
 
 const isWild = (ch: string) => ch === '*' || ch === '?' || ch === '%';
@@ -76,6 +81,28 @@ function longestLiteral(pattern: string): number {
   return best;
 }
 
+/** Manticore's sphHasExpandableWildcards: some wildcard, and not only wildcards. */
+function expandable(pattern: string): boolean {
+  const chars = [...pattern];
+  const wilds = chars.filter(isWild).length;
+  return wilds > 0 && wilds < chars.length;
+}
+
+/**
+ * Manticore's sphExpandGetWords: the pattern to look up in the dictionary (the prefix or infix
+ * path), or null when its literal prefix (infix) is shorter than min_prefix_len (min_infix_len).
+ */
+function lookupPattern(pattern: string, s: ExpansionSettings): string | null {
+  let word = pattern.startsWith('=*') ? pattern.slice(1) : pattern;
+  if (!isWild(word[0]) || s.minInfixLen <= 0) {
+    if (word[0] === '=') word = word.slice(1);
+    while (word.length && isWild(word[0])) word = word.slice(1);
+    if ([...literalPrefix(word)].length < s.minPrefixLen) return null;
+    return s.exactForms ? `=${word}` : word;
+  }
+  return longestLiteral(word) < s.minInfixLen ? null : word;
+}
+
 /**
  * Manticore's sphExpandGetWords: a keyword that does not start with a wildcard (or any keyword
  * when min_infix_len is 0, its leading wildcards dropped) expands by prefix, only when the prefix
@@ -86,18 +113,57 @@ function longestLiteral(pattern: string): number {
 export function expandKeyword(terms: string[], pattern: string, s?: ExpansionSettings): number[] {
   if (!s) return expandWildcard(terms, pattern);
   if (s.minPrefixLen <= 0 && s.minInfixLen <= 0) return [];
-  let word = pattern.startsWith('=*') ? pattern.slice(1) : pattern;
-  if (!isWild(word[0]) || s.minInfixLen <= 0) {
-    if (word[0] === '=') word = word.slice(1);
-    while (word.length && isWild(word[0])) word = word.slice(1);
-    const prefix = [...literalPrefix(word)].length;
-    if (prefix < s.minPrefixLen) return [];
-    return expandWildcard(terms, s.exactForms ? `=${word}` : word);
-  }
-  if (longestLiteral(word) < s.minInfixLen) return [];
-  return expandWildcard(terms, word);
+  const lookup = lookupPattern(pattern, s);
+  return lookup === null ? [] : expandWildcard(terms, lookup);
+}
+
+/**
+ * Manticore's warning (sphExpandXQNode) for a wildcard keyword too short to expand, or null; the
+ * keyword then matches nothing. Its text names infix when the table has min_infix_len.
+ */
+export function expansionWarning(pattern: string, s: ExpansionSettings): string | null {
+  if ((s.minPrefixLen <= 0 && s.minInfixLen <= 0) || !expandable(pattern) || lookupPattern(pattern, s) !== null) return null;
+  return `Query word length is less than min ${s.minInfixLen > 0 ? 'infix' : 'prefix'} length. word: '${pattern}' `;
+}
+
+/** Manticore's sphGetExpansionMagic: how frequent an expansion is for expansion_limit. */
+function expansionRank(docs: number, hits: number): number {
+  return hits <= 256 ? 1 : docs + 1;
+}
+
+/**
+ * expansion_limit (Manticore's ExpandedOrderDesc_T clip): the `limit` most frequent of `ids` by
+ * expansionRank, ties in dictionary order; all of them when limit is 0 or not exceeded. Ascending.
+ */
+export function limitExpansions(ids: number[], limit: number, docs: (t: number) => number, hits: (t: number) => number): number[] {
+  if (limit <= 0 || ids.length <= limit) return ids;
+  const ranked = ids.map((t) => ({ t, r: expansionRank(docs(t), hits(t)) }));
+  ranked.sort((a, b) => b.r - a.r || a.t - b.t);
+  return ranked.slice(0, limit).map((e) => e.t).sort((a, b) => a - b);
 }
 
 export function isWildcard(text: string): boolean {
   return /[*?%]/.test(text);
+}
+
+/** The query's words in tree order (Manticore expands its query tree children first to last). */
+function treeTerms(n: QueryNode): TermNode[] {
+  switch (n.kind) {
+    case 'term': return [n];
+    case 'phrase': case 'proximity': case 'quorum': return n.terms;
+    case 'not': case 'zone': return treeTerms(n.child);
+    case 'maybe': return [...treeTerms(n.left), ...treeTerms(n.right)];
+    case 'empty': return [];
+    default: return n.children.flatMap(treeTerms);
+  }
+}
+
+/** The warning a query's wildcards give: the last too-short one's (each expansion overwrites it). */
+export function queryExpansionWarning(root: QueryNode | null, s: ExpansionSettings): string | undefined {
+  let out: string | undefined;
+  for (const t of root ? treeTerms(root) : []) {
+    if (!t.wildcard && !isWildcard(t.text)) continue;
+    out = expansionWarning(t.exact ? `=${t.text}` : t.text, s) ?? out;
+  }
+  return out;
 }

@@ -52,8 +52,8 @@ const query: fc.Arbitrary<QueryNode> = fc.letrec<{ node: QueryNode }>((tie) => (
 
 const rankers: Ranker[] = ['proximity_bm25', 'bm25', 'wordcount', 'proximity', 'matchany', 'fieldmask', 'sph04', 'none'];
 
-function run(idx: RtIndex, q: QueryNode, ranker: Ranker, mergeAbove: number) {
-  const expansion: ExpansionSettings = { minPrefixLen: 1, minInfixLen: 1, exactForms: false, mergeAbove };
+function run(idx: RtIndex, q: QueryNode, ranker: Ranker, mergeAbove: number, limit = 0) {
+  const expansion: ExpansionSettings = { minPrefixLen: 1, minInfixLen: 1, exactForms: false, mergeAbove, limit };
   const req: SearchRequest = {
     query: q, ranker, fieldWeights: { title: 3, body: 1 }, filters: [], sort: [{ attr: 'id', desc: false }],
     offset: 0, limit: 10000, maxMatches: 10000, expansion,
@@ -88,5 +88,36 @@ describe('merged expansion lists', () => {
     const want = list.filter((d) => d.fields[0].terms[1].startsWith('w1')).length;
     expect(merged.totalFound).toBe(want);
     expect(merged).toEqual(plain);
+  });
+
+  it('keyword stats: distinct documents and all hits of the expansions, over segments', () => {
+    fc.assert(fc.property(docs, fc.constantFrom(...PATTERNS), fc.integer({ min: 1, max: 3 }), (ds, pattern, parts) => {
+      const idx = new RtIndex(schema, { autoMerge: false });
+      const size = Math.ceil(ds.length / parts);
+      for (let i = 0; i < ds.length; i += size) idx.addBatch(ds.slice(i, i + size));
+      const res = run(idx, { kind: 'term', text: pattern, wildcard: true }, 'bm25', 0);
+      idx.truncate();
+      const re = new RegExp(`^${pattern.replaceAll('*', '.*').replaceAll('?', '.')}$`);
+      const perDoc = ds.map((d) => d.fields.flatMap((f) => f.terms).filter((t) => re.test(t)).length);
+      expect(res.keywords).toEqual([{ keyword: pattern, docs: perDoc.filter((n) => n > 0).length, hits: perDoc.reduce((a, b) => a + b, 0) }]);
+      expect(res.totalFound).toBe(perDoc.filter((n) => n > 0).length);
+    }), { numRuns: 200 });
+  });
+
+  it('expansion_limit keeps the most frequent expansions per segment', () => {
+    const mk = (i: number, terms: string[]): DocInput =>
+      ({ docId: BigInt(i), fields: [{ terms, positions: terms.map((_, j) => j + 1), length: terms.length }, { terms: [], positions: [], length: 0 }], attrs: [] });
+    // abd in 3 documents with 300 hits each (ranked by documents), abc in 5 with few hits, ab in 1
+    const big = Array.from({ length: 300 }, () => 'abd');
+    const list = [mk(1, big), mk(2, big), mk(3, big), ...[4, 5, 6, 7, 8].map((i) => mk(i, ['abc'])), mk(9, ['ab'])];
+    const idx = new RtIndex(schema);
+    idx.addBatch(list);
+    const q: QueryNode = { kind: 'term', text: 'ab*', wildcard: true };
+    const ids = (limit: number) => run(idx, q, 'bm25', 0, limit).hits.map((h) => Number(h.docId)).sort((a, b) => a - b);
+    expect(ids(1)).toEqual([1, 2, 3]);
+    // abc and ab rank alike (at most 256 hits): the first in dictionary order, ab, stays
+    expect(ids(2)).toEqual([1, 2, 3, 9]);
+    expect(ids(0)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(run(idx, q, 'bm25', 0, 1).keywords).toEqual([{ keyword: 'ab*', docs: 3, hits: 900 }]);
   });
 });
