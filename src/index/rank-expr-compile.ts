@@ -6,6 +6,7 @@
 import { SearchError } from '../util/errors.js';
 import type { ColumnType } from '../schema/types.js';
 import { parseRankExpr, type RExpr } from './rank-expr-parse.js';
+import { checkArgs } from './rank-expr-args.js';
 import {
   X, USES, FACTORS, CMP, MATH, XF_MAX_WINDOW_HITS, MAX_STACK, MIN_K1, NUMERIC, TYPE_ERROR, fbits, fitsInt,
   type RankExprSchema,
@@ -21,12 +22,6 @@ export interface CompiledRankExpr { code: number[]; float: boolean; window: numb
 
 function err(msg: string): never {
   throw new SearchError('QUERY_ERROR', msg);
-}
-
-function constValue(e: RExpr, fn: string): number {
-  if (e.k === 'num') return e.v;
-  if (e.k === 'un' && e.op === '-' && e.a.k === 'num') return -e.a.v;
-  return err(`${fn}() requires constant arguments`);
 }
 
 interface AttrRef { col: number; type: ColumnType }
@@ -231,11 +226,9 @@ class Compiler {
 
   /** max_window_hits(n): a constant integer n (Manticore's "c:i" signature), a field factor. */
   maxWindowHits(e: Extract<RExpr, { k: 'call' }>, float: boolean): void {
-    if (e.args.some((a) => !(a.k === 'num' || (a.k === 'un' && a.op === '-' && a.a.k === 'num')))) err('MAX_WINDOW_HITS() requires constant arguments');
-    if (e.args.length !== 1) err(`MAX_WINDOW_HITS() requires 1 argument(s), not ${e.args.length}`);
-    if (this.isFloat(e.args[0])) err('argument 0 to MAX_WINDOW_HITS() must be integer');
+    const [n] = checkArgs(e, 'MAX_WINDOW_HITS', ['i'], (a) => this.isFloat(a));
     if (!this.inAggregate) err('field factors must only occur within field aggregation functions in ranking expression');
-    this.window = Math.trunc(constValue(e.args[0], 'MAX_WINDOW_HITS'));
+    this.window = Math.trunc(n);
     this.uses |= USES.WINDOW;
     this.code.push(X.FACTOR, XF_MAX_WINDOW_HITS);
     this.grow(1);
@@ -243,10 +236,10 @@ class Compiler {
   }
 
   bm25a(e: Extract<RExpr, { k: 'call' }>): void {
-    if (e.args.length !== 2 && e.args.length !== 3) err(`BM25A() requires 2 argument(s), not ${e.args.length}`);
-    const k1 = Math.max(constValue(e.args[0], 'BM25A'), MIN_K1);
-    const b = Math.min(Math.max(constValue(e.args[1], 'BM25A'), 0), 1);
-    const avg = e.args.length === 3 ? Math.max(constValue(e.args[2], 'BM25A'), 0) : 0;
+    const v = checkArgs(e, 'BM25A', ['ss', 'sss'], (a) => this.isFloat(a));
+    const k1 = Math.max(v[0], MIN_K1);
+    const b = Math.min(Math.max(v[1], 0), 1);
+    const avg = e.args.length === 3 ? Math.max(v[2], 0) : 0;
     this.code.push(X.BM25A, fbits(k1), fbits(b), fbits(avg));
     this.grow(1);
   }
@@ -257,11 +250,10 @@ class Compiler {
    * field lengths; without them the core skips every field and the value is 0.5.
    */
   bm25f(e: Extract<RExpr, { k: 'call' }>): void {
-    if (e.args.length !== 2 && e.args.length !== 3) err(`BM25F() requires 2 argument(s), not ${e.args.length}`);
-    const k1 = Math.max(constValue(e.args[0], 'BM25F'), MIN_K1);
-    const b = Math.min(Math.max(constValue(e.args[1], 'BM25F'), 0), 1);
+    const v = checkArgs(e, 'BM25F', ['ss', 'ssh'], (a) => this.isFloat(a));
+    const k1 = Math.max(v[0], MIN_K1);
+    const b = Math.min(Math.max(v[1], 0), 1);
     const map = e.args[2];
-    if (map && map.k !== 'map') err('argument 3 to BM25F() must be a map of constants');
     const fields = this.schema.fields.map((f) => f.toLowerCase());
     const weights = fields.map(() => 1);
     let max = 1;
