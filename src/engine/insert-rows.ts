@@ -49,12 +49,13 @@ export function rowInputs(table: Table, columns: string[] | undefined, rows: Lit
     if (key !== 'id' && !table.column(key)) throw new SearchError('UNKNOWN_COLUMN', `unknown column: '${n}'`);
     colNos.set(key, i + 1);
   });
+  const keys = names.map((n) => n.toLowerCase());
   const inputs = rows.map((r) => {
-    if (r.length !== names.length) {
-      throw new SearchError('PARSE_ERROR', `column count does not match value count (expected ${names.length}, got ${r.length})`);
+    if (r.length !== keys.length) {
+      throw new SearchError('PARSE_ERROR', `column count does not match value count (expected ${keys.length}, got ${r.length})`);
     }
     const values = new Map<string, Literal>();
-    names.forEach((n, i) => values.set(n.toLowerCase(), r[i]!));
+    for (let i = 0; i < keys.length; i++) values.set(keys[i]!, r[i]!);
     return { id: idOf(values.get('id')), values };
   });
   return { inputs, colNos };
