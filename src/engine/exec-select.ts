@@ -5,10 +5,12 @@ import { parseQuery } from '../query/parse-query.js';
 import { SearchError } from '../util/errors.js';
 import { evalCondition, splitFilters } from './filters.js';
 import { normalizeTableQuery, tableNormalizers } from './normalize-query.js';
+import { queryExpansionWarning, type ExpansionSettings } from '../index/wildcard.js';
 import { rows, type Cell, type RowsResult, type SearchMeta } from './result.js';
 import { selectColumns, type OutColumn, type RowSource } from './select-items.js';
 import type { Session } from './session.js';
 import { optionMap, optionText, requireNumber } from './sql-values.js';
+import type { NamedValue } from '../sql/ast.js';
 import type { Table } from './table.js';
 import type { Condition } from '../sql/ast.js';
 
@@ -19,7 +21,11 @@ const RANKERS = new Set(['proximity_bm25', 'bm25', 'none', 'wordcount', 'proximi
 /** OPTION idf flags (Manticore's sphinxql parser: normalized/plain, tfidf_normalized/tfidf_unnormalized). */
 const IDF_FLAGS = new Set(['normalized', 'plain', 'tfidf_normalized', 'tfidf_unnormalized']);
 
-export interface GlobalFlags { notTermsOnlyAllowed: boolean }
+export interface GlobalFlags {
+  notTermsOnlyAllowed: boolean;
+  /** searchd expansion_limit (SET GLOBAL / config): expansions kept per wildcard; 0 or unset = all. */
+  expansionLimit?: number;
+}
 
 function isWeight(e: Expr): boolean {
   return e.kind === 'call' && e.name === 'weight' && e.args.length === 0;
@@ -87,12 +93,24 @@ function applyOptions(req: SearchRequest, st: SelectStatement): void {
   if (mm) req.maxMatches = requireNumber('max_matches', mm);
 }
 
+/**
+ * The table's text settings as a query sees them: OPTION expand_keywords=1|0 replaces the table's
+ * expand_keywords (Manticore's ExpandKeywords(): the query option wins over the table setting).
+ */
+export function querySettings(table: Table, options: NamedValue[] = []): Record<string, string> {
+  const ek = optionMap(options).get('expand_keywords');
+  if (!ek) return table.schema.settings;
+  return { ...table.schema.settings, expand_keywords: requireNumber('expand_keywords', ek) !== 0 ? '1' : '0' };
+}
+
 /** The full-text part of a statement, parsed and normalized; null = full scan; 'none' = matches nothing. */
-export function matchQuery(table: Table, match: string | undefined, flags: GlobalFlags): SearchRequest['query'] | 'none' {
+export function matchQuery(
+  table: Table, match: string | undefined, flags: GlobalFlags, options: NamedValue[] = [],
+): SearchRequest['query'] | 'none' {
   if (match === undefined) return null;
   const fields = table.index.schema.fields;
   const p = table.pipeline;
-  const norm = tableNormalizers(p, table.schema.settings);
+  const norm = tableNormalizers(p, querySettings(table, options));
   const parsed = parseQuery(match, {
     notTermsOnlyAllowed: flags.notTermsOnlyAllowed, fields, exactWords: norm.exactWords, wildcards: norm.wildcards,
     isWordChar: (cp) => p.isWordChar(cp),
@@ -127,7 +145,7 @@ function predicateFilter(table: Table, predicates: Condition[]): Filter | undefi
 export function buildRequest(
   table: Table, st: SelectStatement, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none',
 ): SearchRequest | 'none' {
-  const query = fullText !== undefined ? fullText : matchQuery(table, st.match, flags);
+  const query = fullText !== undefined ? fullText : matchQuery(table, st.match, flags, st.options);
   if (query === 'none') return 'none';
   const { filters, predicates } = splitFilters(table, st.where);
   const pf = predicateFilter(table, predicates);
@@ -137,10 +155,17 @@ export function buildRequest(
   const req: SearchRequest = {
     query, ranker: 'proximity_bm25', fieldWeights: {}, filters, sort: sortKeys(table, st),
     offset: st.offset ?? 0, limit, maxMatches: DEFAULT_MAX_MATCHES,
-    expansion: tableNormalizers(table.pipeline, table.schema.settings).expansion,
+    expansion: expansionSettings(table, st, flags),
   };
   applyOptions(req, st);
   return req;
+}
+
+/** How the request's wildcards expand: the table's lengths, OPTION expansion_limit over searchd's. */
+function expansionSettings(table: Table, st: SelectStatement, flags: GlobalFlags): ExpansionSettings {
+  const el = optionMap(st.options).get('expansion_limit');
+  const limit = el ? requireNumber('expansion_limit', el) : flags.expansionLimit ?? 0;
+  return { ...tableNormalizers(table.pipeline, table.schema.settings).expansion, limit: Math.max(0, limit) };
 }
 
 function readRows(table: Table, cols: OutColumn[], hits: { docId: bigint; weight: number }[]): Cell[][] {
@@ -194,8 +219,12 @@ export function execSelect(
     total: data.length, totalFound, totalRelation,
     timeMs: performance.now() - started, keywords: result.keywords,
   };
+  // a wildcard too short to expand matched nothing; Manticore says so in the meta and as a warning
+  const warning = req === 'none' || !req.expansion ? undefined : queryExpansionWarning(req.query, req.expansion);
+  if (warning) meta.warning = warning;
   session.lastMeta = meta;
+  session.lastWarning = warning;
   return rows(cols.map(({ name, kind }) => ({ name, kind })), data, {
-    meta, weights: fullScan ? undefined : result.hits.map((h) => h.weight),
+    meta, weights: fullScan ? undefined : result.hits.map((h) => h.weight), ...(warning ? { warning } : {}),
   });
 }

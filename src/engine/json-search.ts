@@ -7,7 +7,7 @@ import { finishQuery } from '../query/index.js';
 import type { Expr, NamedValue, OptionValue, OrderItem, SelectItem, SelectStatement } from '../sql/ast.js';
 import type { SearchRequest } from '../index/types.js';
 import { SearchError } from '../util/errors.js';
-import { execSelect, type GlobalFlags } from './exec-select.js';
+import { execSelect, querySettings, type GlobalFlags } from './exec-select.js';
 import { addJsonHighlights, jsonMatchText, scriptFieldItems } from './highlight-json.js';
 import { splitJsonQuery } from './json-query-tree.js';
 import { intProperty, isJsonNumber, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
@@ -105,6 +105,10 @@ function options(obj: JsonObject, sorted: OrderItem[]): NamedValue[] {
   if (!isJsonObject(opts)) throw shapeError('"options" property value should be an object');
   for (const [name, v] of Object.entries(opts)) {
     if (name === 'ranker' && typeof v === 'string') out.push({ name, value: rankerValue(v) });
+    // integer options of Manticore's SQL OPTION list the JSON API shares (AddOption)
+    if ((name === 'expand_keywords' || name === 'expansion_limit') && isJsonNumber(v)) {
+      out.push({ name, value: { kind: 'int', value: Number(v.value), text: v.value } });
+    }
     if (name === 'field_weights' && isJsonObject(v)) {
       const entries = Object.entries(v).map(([field, w]) => {
         if (!isJsonNumber(w)) throw shapeError(`"${field}" property of "field_weights"' option should be numeric`);
@@ -117,10 +121,10 @@ function options(obj: JsonObject, sorted: OrderItem[]): NamedValue[] {
 }
 
 /** The full-text tree in dictionary form: null = full scan, 'none' = matches nothing. */
-export function jsonFullText(table: Table, query: JsonValue | undefined, flags: GlobalFlags) {
+export function jsonFullText(table: Table, query: JsonValue | undefined, flags: GlobalFlags, options: NamedValue[] = []) {
   const fields = table.index.schema.fields;
   const p = table.pipeline;
-  const norm = tableNormalizers(p, table.schema.settings);
+  const norm = tableNormalizers(p, querySettings(table, options));
   // The same lexer settings as SQL MATCH(): the table's charset and its null words (stopwords).
   const opts = {
     fields, notTermsOnlyAllowed: flags.notTermsOnlyAllowed, exactWords: norm.exactWords, wildcards: norm.wildcards,
@@ -168,7 +172,7 @@ export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Sessi
   };
   let parts: ReturnType<typeof jsonFullText>;
   try {
-    parts = jsonFullText(table, obj.query, flags);
+    parts = jsonFullText(table, obj.query, flags, st.options);
   } catch (e) {
     throw withTable(table, e);
   }
