@@ -228,6 +228,32 @@ function binary(op: u32): void {
   else push(<f64>(a / b));
 }
 
+@inline function word(code: usize, pc: u32): u32 {
+  return load<u32>(code + (<usize>pc << 2));
+}
+
+/** The operands with several inline words (64-bit constants, attributes, bm25a/bm25f); returns the next pc. */
+function operand(op: u32, code: usize, pc: u32): u32 {
+  if (op == X_CONST_L) {
+    push(<f64>(<i64>word(code, pc) | (<i64>word(code, pc + 1) << 32)));
+    return pc + 2;
+  }
+  if (op == X_ATTR) {
+    push(attr(word(code, pc), word(code, pc + 1) != 0));
+    return pc + 2;
+  }
+  const k1 = reinterpret<f32>(word(code, pc));
+  const b = reinterpret<f32>(word(code, pc + 1));
+  if (op == X_BM25A) {
+    push(<f64>bm25a(k1, b, reinterpret<f32>(word(code, pc + 2))));
+    return pc + 3;
+  }
+  if (op != X_BM25F) unreachable();
+  const n = word(code, pc + 3);
+  push(<f64>bm25f(k1, b, code + (<usize>(pc + 4) << 2), n, <i32>word(code, pc + 2)));
+  return pc + 4 + n;
+}
+
 function run(code: usize, pc: u32, end: u32): void {
   while (pc < end) {
     const op = load<u32>(code + (<usize>pc << 2));
@@ -235,10 +261,6 @@ function run(code: usize, pc: u32, end: u32): void {
     pc++;
     if (op == X_CONST_I) { push(<f64><i32>arg); pc++; }
     else if (op == X_CONST_F) { push(<f64>reinterpret<f32>(arg)); pc++; }
-    else if (op == X_CONST_L) {
-      push(<f64>(<i64>arg | (<i64>load<u32>(code + (<usize>(pc + 1) << 2)) << 32)));
-      pc += 2;
-    }
     else if (op == X_FACTOR) { push(factor(arg)); pc++; }
     else if (op >= X_ADD_I && op <= X_DIV_F) binary(op);
     else if (op == X_NEG_I) push(<f64>(-popI()));
@@ -271,21 +293,7 @@ function run(code: usize, pc: u32, end: u32): void {
     } else if (op >= X_SUM_I && op <= X_TOP_F) {
       push(fieldLoop(code, pc + 1, arg, op));
       pc += 1 + arg;
-    } else if (op == X_BM25A) {
-      const b = reinterpret<f32>(load<u32>(code + (<usize>(pc + 1) << 2)));
-      const avg = reinterpret<f32>(load<u32>(code + (<usize>(pc + 2) << 2)));
-      push(<f64>bm25a(reinterpret<f32>(arg), b, avg));
-      pc += 3;
-    } else if (op == X_BM25F) {
-      const b = reinterpret<f32>(load<u32>(code + (<usize>(pc + 1) << 2)));
-      const maxWeight = load<i32>(code + (<usize>(pc + 2) << 2));
-      const n = load<u32>(code + (<usize>(pc + 3) << 2));
-      push(<f64>bm25f(reinterpret<f32>(arg), b, code + (<usize>(pc + 4) << 2), n, maxWeight));
-      pc += 4 + n;
-    } else if (op == X_ATTR) {
-      push(attr(arg, load<u32>(code + (<usize>(pc + 1) << 2)) != 0));
-      pc += 2;
-    } else unreachable();
+    } else pc = operand(op, code, pc);
   }
 }
 

@@ -177,7 +177,8 @@ function countWords(h: u32, f: u32, q: u32, dupes: bool): bool {
 }
 
 /** Fills every factor from hits [start, start+n) of a row. */
-export function computeFactors(start: u32, n: u32, dupes: bool): void {
+/** Clears the row state of every factor the formula reads. */
+function resetRow(): void {
   reset();
   cur = 0;
   expDelta = -1;
@@ -191,6 +192,10 @@ export function computeFactors(start: u32, n: u32, dupes: bool): void {
   if (uses & USES_LCCS) lccsReset();
   if (uses & USES_ATC) atcReset();
   if (uses & (USES_WINDOW | USES_GAPS)) windowReset();
+}
+
+export function computeFactors(start: u32, n: u32, dupes: bool): void {
+  resetRow();
   let lastField: i32 = -1;
   let lastQpos: i32 = 0;
   let orderWords: i32 = 0;
