@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { newSession, openEngine, type RowsResult } from '../../../src/engine/index.js';
 import { useTempEngine } from '../../helpers/temp-engine.js';
 
 const t = useTempEngine('field-lengths', async (t) => {
@@ -34,6 +35,18 @@ describe('index_field_lengths=1', () => {
     await t.exec(`create table s (title text) index_field_lengths=1 stopwords='${file}'`);
     await t.exec("insert into s (id, title) values (1, 'the cat and a dog')");
     expect((await t.rows('select title_len from s')).map((r) => Number(r[0]))).toEqual([3]);
+  });
+  it('survives a restart: still tokencount, still filled', async () => {
+    await t.engine.close();
+    const engine = await openEngine({ dataDir: join(t.dir, 'data') });
+    try {
+      const run = async (sql: string) => ((await engine.execute(sql, newSession())).at(-1) as RowsResult).rows;
+      expect((await run('describe t')).map((r) => r[1])).toEqual(['bigint', 'text', 'text', 'uint', 'tokencount', 'tokencount']);
+      await engine.execute("insert into t (id, title, body) values (9, 'a b c', 'd')", newSession());
+      expect((await run('select title_len, body_len from t where id = 9')).map((r) => r.map(Number))).toEqual([[3, 1]]);
+    } finally {
+      await engine.close();
+    }
   });
   it('a column named like a generated one is an error', async () => {
     const r = JSON.stringify(await t.exec('create table u (title text, title_len int) index_field_lengths=1').catch((e: Error) => e.message));
