@@ -30,7 +30,7 @@ export interface KeywordTable {
 const cpLength = (s: string): number => [...s].length;
 
 /** Keywords in query order; plain ones by dictionary term, the rest (exact, wildcard, expanded) by test. */
-class Keywords {
+export class Keywords {
   readonly words: string[] = [];
   readonly weights: number[] = [];
   readonly byTerm = new Map<string, number>();
@@ -52,7 +52,8 @@ class Keywords {
       const pat = t.text.toLowerCase();
       const re = wildcardRegExp(pat);
       const k = this.add(pat, cpLength(pat));
-      if (k >= 0) this.tests.push({ k, test: (tok) => re.test(tok.text) || re.test(tok.term) });
+      // stars match the word as written, as the document index matches them
+      if (k >= 0) this.tests.push({ k, test: (tok) => re.test(tok.text) });
       return;
     }
     if (t.exact) {
@@ -98,16 +99,34 @@ class Keywords {
   }
 }
 
-/** The keyword table of `root` over the document's fields' tokens. */
-export function keywordTable(root: QueryNode, fields: Token[][], ctx: KeywordContext): KeywordTable {
+/** The query's keywords (normalized once; a page's documents share them). */
+export function queryKeywords(root: QueryNode, ctx: KeywordContext): Keywords {
   const kw = new Keywords(ctx);
   kw.walk(root);
+  return kw;
+}
+
+/** The keyword table of `root` over the document's fields' tokens. */
+export function keywordTable(root: QueryNode, fields: Token[][], ctx: KeywordContext): KeywordTable {
+  return tokenKeywords(queryKeywords(root, ctx), fields);
+}
+
+/** Per token the keyword it is an occurrence of, and the keywords found. */
+export function tokenKeywords(kw: Keywords, fields: Token[][]): KeywordTable {
   let foundMask = 0;
+  // plain keywords only (the usual case): one dictionary lookup per word, stopwords skipped
+  const plain = !kw.tests.length && !kw.byText.size;
   const termIndex = fields.map((tokens) => {
     const out = new Int32Array(tokens.length);
     for (let i = 0; i < tokens.length; i++) {
       const tok = tokens[i];
-      const k = tok.term === '' && !kw.tests.length && !kw.byText.size ? -1 : kw.indexOf(tok);
+      let k: number;
+      if (plain) {
+        k = tok.term === '' ? -1 : kw.byTerm.get(tok.term) ?? -1;
+        if (k >= MAX_KEYWORDS) k = -1;
+      } else {
+        k = kw.indexOf(tok);
+      }
       out[i] = k;
       if (k >= 0) foundMask |= 1 << k;
     }

@@ -6,7 +6,7 @@ import type { QueryNode } from '../query/ast.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import type { Core } from '../wasm/core.js';
 import { documentHits, hitKeys, type DocField } from './snippet-doc-index.js';
-import { keywordTable } from './snippet-keywords.js';
+import { queryKeywords, tokenKeywords, type Keywords } from './snippet-keywords.js';
 import { snippetPlanQuery, type SnippetQuery, type SnippetQueryOptions } from './snippet-query.js';
 
 export interface MarkContext extends SnippetQueryOptions {
@@ -28,37 +28,52 @@ export interface DocumentMarks {
   foundMask: number;
 }
 
-/** Planned form of each parsed query, per pipeline and options (one query serves a page of documents). */
-const planned = new WeakMap<QueryNode, Map<string, SnippetQuery>>();
+/** What a query needs for every document: its planned form and keyword list. */
+interface Prepared { q: SnippetQuery; kw: Keywords }
 
-function plannedQuery(root: QueryNode, ctx: MarkContext): SnippetQuery {
-  let byKey = planned.get(root);
-  if (!byKey) { byKey = new Map(); planned.set(root, byKey); }
+/** Per parsed query, per pipeline and options (one query serves a page of documents). */
+const prepared = new WeakMap<QueryNode, Map<TextPipeline, Map<string, Prepared>>>();
+
+function prepare(root: QueryNode, ctx: MarkContext): Prepared {
+  let byPipeline = prepared.get(root);
+  if (!byPipeline) { byPipeline = new Map(); prepared.set(root, byPipeline); }
+  let byKey = byPipeline.get(ctx.pipeline);
+  if (!byKey) { byKey = new Map(); byPipeline.set(ctx.pipeline, byKey); }
   const key = `${ctx.ignoreFields}:${ctx.expandInfix}:${ctx.expandPrefix}`;
-  let q = byKey.get(key);
-  if (!q || byKey.size > 8) {
-    q = snippetPlanQuery(root, ctx.pipeline, ctx);
-    byKey.set(key, q);
+  let p = byKey.get(key);
+  if (!p) {
+    const kw = queryKeywords(root, { normalize: (w) => ctx.pipeline.normalizeWord(w), expandInfix: ctx.expandInfix, expandPrefix: ctx.expandPrefix });
+    p = { q: snippetPlanQuery(root, ctx.pipeline, ctx), kw };
+    byKey.set(key, p);
   }
-  return q;
+  return p;
+}
+
+/** True when some word of the document is one the query looks up (else no hit can exist). */
+function mayMatch(q: SnippetQuery, fields: DocField[]): boolean {
+  if (q.patterns.length || q.exactForms) return true;
+  for (const f of fields) for (const t of f.tokens) if (q.terms.has(t.term)) return true;
+  return false;
 }
 
 /** Marks `root`'s matched occurrences in the document's fields. */
 export function markDocument(root: QueryNode, fields: DocField[], ctx: MarkContext): DocumentMarks {
-  const kw = keywordTable(root, fields.map((f) => f.tokens), { normalize: (w) => ctx.pipeline.normalizeWord(w), ...ctx });
-  const q = plannedQuery(root, ctx);
-  if (!q.root) return { hits: [], termIndex: kw.termIndex, termWeights: kw.weights, foundMask: kw.foundMask };
+  const { q, kw } = prepare(root, ctx);
+  const table = tokenKeywords(kw, fields.map((f) => f.tokens));
+  const none = { hits: [], termIndex: table.termIndex, termWeights: table.weights, foundMask: table.foundMask };
+  if (!q.root || !mayMatch(q, fields)) return none;
   const extraFields = ctx.ignoreFields ? [] : [...q.fieldNames, ...(ctx.schemaFields ?? [])];
   const raw = documentHits({ root: q.root, exactForms: q.exactForms, extraFields, terms: q.terms, patterns: q.patterns, spz: q.spz }, fields, ctx.core);
-  let hits: number[] = [];
-  if (raw.length) {
-    // keyword positions per field, for spans (phrase, proximity, NEAR) cut down to their keywords
-    const keyPos = fields.map((f, i) => {
+  if (!raw.length) return none;
+  let keyPos: Set<number>[] | null = null;
+  const isKeyword = (field: number, pos: number): boolean => {
+    // keyword positions per field, made only when a span (phrase, proximity, NEAR) needs cutting
+    keyPos ??= fields.map((f, i) => {
       const s = new Set<number>();
-      f.tokens.forEach((t, j) => { if (kw.termIndex[i][j] >= 0) s.add(t.pos); });
+      f.tokens.forEach((t, j) => { if (table.termIndex[i][j] >= 0) s.add(t.pos); });
       return s;
     });
-    hits = hitKeys(raw, (field, pos) => field < keyPos.length && keyPos[field].has(pos));
-  }
-  return { hits, termIndex: kw.termIndex, termWeights: kw.weights, foundMask: kw.foundMask };
+    return field < keyPos.length && keyPos[field].has(pos);
+  };
+  return { ...none, hits: hitKeys(raw, isKeyword) };
 }
