@@ -59,6 +59,18 @@ export class Blender {
     return (this.table.lookup(cp) & FLAG_BLEND) !== 0;
   }
 
+  /** Whether any of the first `len` folded UTF-16 units in `buf` is a blend character (a token's buffer). */
+  blendsAny(buf: Uint16Array, len: number): boolean {
+    for (let i = 0; i < len; i++) if (this.blends(buf[i])) return true;
+    return false;
+  }
+
+  /** Whether any character of raw (unfolded) text is a blend character: a quick test before tokenizing. */
+  touches(raw: string): boolean {
+    for (const ch of raw) if (this.blends(ch.codePointAt(0)!)) return true;
+    return false;
+  }
+
   /** plain: no blend character; pure: only blend characters; blended: both. */
   kind(folded: string): BlendKind {
     let blend = false;

@@ -67,12 +67,42 @@ export class FieldWalker {
   private walkSegment(text: string, offset: number, st: WalkState, v: WalkVisitor): void {
     const tok = this.indexTok;
     tok.reset(text);
-    if (this.wordforms.hasMulti || this.blend) {
+    if (this.wordforms.hasMulti) {
       this.walkTokens(this.collect(text), offset, st, v);
+      return;
+    }
+    if (this.blend) {
+      this.walkBlended(text, offset, st, v);
       return;
     }
     while (tok.next()) {
       if (this.advance(tok, offset, st, v)) this.visitWord(this.dict.termOf(tok), tok, offset, st, v);
+    }
+  }
+
+  /**
+   * walkSegment with blend_chars and no multi-word forms: tokens without blend characters take
+   * the plain path; a token with some is expanded (a pure-blend one skipped with skip_pure passes
+   * its overshort count and boundary on, as collect() does).
+   */
+  private walkBlended(text: string, offset: number, st: WalkState, v: WalkVisitor): void {
+    const tok = this.indexTok;
+    const { blender, parts } = this.blend!;
+    let carry: { overshort: number; boundary: boolean } | null = null;
+    while (tok.next()) {
+      const plain = tok.special || !blender.blendsAny(tok.buf, tok.textLen);
+      if (plain && !carry) {
+        if (this.advance(tok, offset, st, v)) this.visitWord(this.dict.termOf(tok), tok, offset, st, v);
+        continue;
+      }
+      const t: TokenInfo = {
+        text: tok.text, start: tok.start, end: tok.end, special: tok.special, zone: tok.zone,
+        overshort: tok.overshort + (carry?.overshort ?? 0), boundary: tok.boundary || (carry?.boundary ?? false),
+      };
+      carry = null;
+      const expanded = plain ? [t] : expandBlended(blender, t, text, parts);
+      if (expanded.length === 0) carry = { overshort: t.overshort, boundary: t.boundary };
+      for (const x of expanded) if (this.advance(x, offset, st, v)) this.visitWord(this.dict.term(x.text), x, offset, st, v, x.blend);
     }
   }
 

@@ -80,7 +80,7 @@ export class QueryWords {
    * word skip_pure drops (Manticore's tokenizer never returns it, so it holds no position).
    */
   extraPositions(word: string): number {
-    if (!this.blend) return 0;
+    if (!this.blend || !this.blend.blender.touches(word)) return 0;
     let steps = 0;
     this.each(word, (_w, _t, stay) => { if (!stay) steps++; }, true);
     if (steps === 0 && this.blend.blender.mode.skipPure && this.blend.blender.kind(this.fold(word)) === 'pure') return -1;
