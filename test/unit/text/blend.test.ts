@@ -1,4 +1,7 @@
 // blend_mode parsing, blended variants in Manticore's order, and blended tokens through the text pipeline.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   Blender, DEFAULT_BLEND_MODE, parseBlendMode, TRIM_ALL, TRIM_BOTH, TRIM_HEAD, TRIM_NONE, TRIM_TAIL,
@@ -59,6 +62,15 @@ describe('blended tokens in the pipeline', () => {
   it('indexes variants at the first part position and parts one apart', () => {
     const p = createTextPipeline({ blend_chars: '&', blend_mode: 'trim_none, trim_all' });
     expect(p.indexField('AT&T phones')).toEqual({ terms: ['at&t', 'att', 'at', 't', 'phones'], positions: [1, 1, 1, 2, 3], length: 3 });
+  });
+
+  it('works beside multi-word wordforms, and carries a skipped token\'s overshort count on', () => {
+    const wf = join(mkdtempSync(join(tmpdir(), 'quarry-blend-')), 'wf.txt');
+    writeFileSync(wf, 'core 2 duo > c2d\n');
+    const p = createTextPipeline({ blend_chars: '&', wordforms: wf });
+    expect(p.indexField('AT&T core 2 duo x')).toEqual({ terms: ['at&t', 'at', 't', 'c2d', 'x'], positions: [1, 1, 2, 3, 4], length: 4 });
+    const skip = createTextPipeline({ blend_chars: '&', blend_mode: 'trim_none, skip_pure', min_word_len: '2' });
+    expect(skip.indexField('ab c && de').positions).toEqual([1, 3]);
   });
 
   it('counts overshort parts and skips a pure-blend token with skip_pure', () => {
