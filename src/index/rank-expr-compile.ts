@@ -228,7 +228,8 @@ class Compiler {
   maxWindowHits(e: Extract<RExpr, { k: 'call' }>, float: boolean): void {
     const [n] = checkArgs(e, 'MAX_WINDOW_HITS', ['i'], (a) => this.isFloat(a));
     if (!this.inAggregate) err('field factors must only occur within field aggregation functions in ranking expression');
-    this.window = Math.trunc(n);
+    // Manticore keeps an int and takes sizes up to 1 as "one hit per window"
+    this.window = Math.trunc(n) > 1 ? Math.min(Math.trunc(n), 0x7fffffff) : 1;
     this.uses |= USES.WINDOW;
     this.code.push(X.FACTOR, XF_MAX_WINDOW_HITS);
     this.grow(1);

@@ -60,6 +60,8 @@ describe('max_window_hits(n)', () => {
     // doc 5 body "a a x a x x x a": hits at 1, 2, 4, 8; within 4 positions: 1, 2, 4 -> 3; within 3: 2
     expect((await weights('a', 'sum(max_window_hits(4))')).find(([id]) => id === 5)).toEqual([5, 3]);
     expect((await weights('a', 'sum(max_window_hits(3))')).find(([id]) => id === 5)).toEqual([5, 2]);
+    // sizes up to 1 (negative ones too) count one hit per field
+    expect((await weights('a', 'sum(max_window_hits(-2))')).find(([id]) => id === 5)).toEqual([5, 1]);
   });
   it('needs a constant integer inside an aggregate', async () => {
     const err = async (e: string) => JSON.stringify(await t.exec(`select id from t where match('a') option ranker=expr('${e}')`));
