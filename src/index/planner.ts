@@ -9,7 +9,7 @@ import { NO_TERM, OR_MERGED_LIST, OR_MERGED_TF, PF_DUPES, PF_SINGLE_WORD, RANKER
 import type { Analyzed, QNode, QTerm } from './query-analyzer.js';
 import { expandKeyword, limitExpansions, MERGE_EXPANSIONS_ABOVE, type ExpansionSettings } from './wildcard.js';
 import { unpackInto } from './bitpack.js';
-import { H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
+import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
 import { computeIdf } from './idf.js';
 import { PARAGRAPH_TERM, SENTENCE_TERM, zoneTerm } from './spz-terms.js';
 
@@ -39,7 +39,7 @@ function unitPlan(kind: 'sentence' | 'paragraph', children: PlanNode[], seg: Seg
 }
 
 /** Rows of one postings block, reused across blocks and terms. */
-const blockRows = new Uint32Array(128);
+const blockRows = new Uint32Array(BLOCK_LEN);
 
 /**
  * Distinct rows holding any of `terms` in `seg`, and their hits: a wildcard's keyword statistics.
