@@ -57,8 +57,12 @@ function cpLen(s: string, from: number, to: number): number {
   return n;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+const SURROGATE = /[\ud800-\udfff]/;
+
 function utf8Bytes(s: string): number {
-  return Buffer.byteLength(s, 'utf8');
+  // most stored text is ASCII: its UTF-8 length is its length
+  return NON_ASCII.test(s) ? Buffer.byteLength(s, 'utf8') : s.length;
 }
 
 /** Whitespace / non-whitespace runs of text[from, to) as gap pieces (SplitSpaceIntoTokens). */
@@ -205,7 +209,7 @@ export function buildStream(inp: StreamInput): FieldStream {
     lastPos = t.pos;
   }
   splitGap(text, at, text.length, lastPos, pieces, inp.tags, magic, inp.isBoundary);
-  const counted = pieces.filter((p) => p.kind !== PieceKind.Tag);
+  const counted = inp.tags ? pieces.filter((p) => p.kind !== PieceKind.Tag) : pieces;
   placeMarks(counted, marks, inp.boundary);
   const n = counted.length;
   const ps: PassageStream = {
@@ -215,9 +219,11 @@ export function buildStream(inp: StreamInput): FieldStream {
   let w = 0;
   // the same stream packed as the core reads it (one copy into WASM memory)
   const packed = new Int32Array(n * PACKED_WORDS);
+  // without surrogate pairs a piece's code points are its UTF-16 units
+  const pairs = SURROGATE.test(text);
   for (let i = 0; i < n; i++) {
     const p = counted[i];
-    const len = cpLen(text, p.start, p.end);
+    const len = pairs ? cpLen(text, p.start, p.end) : p.end - p.start;
     ps.len[i] = len;
     ps.brk[i] = p.brk;
     let flags = p.brk === 1 ? PACK_BREAK : p.brk === 2 ? PACK_PHRASE_BOUNDARY : 0;
