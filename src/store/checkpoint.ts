@@ -11,7 +11,7 @@ import {
 import type { Checkpoint, SegmentEntry } from './types.js';
 
 /**
- * Writes the new segments of `entries` (each fsynced), then swaps in a manifest listing all of
+ * Writes the new segments of `entries` (each fsynced, all at once), then swaps in a manifest listing all of
  * them, then deletes the files the old manifest listed that the new one does not. A crash before
  * the swap leaves the old checkpoint whole (new files are orphans, removed on the next open); after
  * it, the new one. Returns the new manifest.
@@ -23,11 +23,11 @@ export async function saveSegments(
   const listed = new Map((current?.segments ?? []).map((s) => [s.name, s.size]));
   checkEntries(entries, listed);
   mkdirDurable(dir);
-  const segments = [];
-  for (const e of entries) {
-    if (e.bytes) await writeFileDurable(join(dir, e.name), e.bytes);
-    segments.push({ name: e.name, size: e.bytes ? e.bytes.length : listed.get(e.name)! });
-  }
+  // the new files are written and fsynced side by side (the thread pool overlaps their flushes)
+  const written = await Promise.allSettled(entries.filter((e) => e.bytes).map((e) => writeFileDurable(join(dir, e.name), e.bytes!)));
+  const failed = written.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+  if (failed) throw failed.reason;
+  const segments = entries.map((e) => ({ name: e.name, size: e.bytes ? e.bytes.length : listed.get(e.name)! }));
   // the new files' directory entries must be durable before a manifest can name them
   if (entries.some((e) => e.bytes)) await fsyncDir(dir);
   const next: Manifest = { version: MANIFEST_VERSION, gen, lastSeq, segments };
