@@ -32,6 +32,8 @@ export class Table {
   readonly mutex = new Mutex();
   #columns = new Map<string, Column>();
   #schema!: TableSchema;
+  /** The table has index_field_lengths' token-count attributes. */
+  #tokenCounts = false;
 
   constructor(
     schema: TableSchema,
@@ -47,6 +49,7 @@ export class Table {
   set schema(schema: TableSchema) {
     this.#schema = schema;
     this.#columns = new Map(schema.columns.map((c) => [c.name.toLowerCase(), c]));
+    this.#tokenCounts = schema.columns.some((c) => c.tokenCount);
   }
 
   get name(): string { return this.schema.name; }
@@ -86,12 +89,12 @@ export class Table {
   docInput(docId: bigint, doc: StoredDoc): DocInput {
     const ix = this.index.schema;
     const fields = ix.fields.map((f) => this.#indexField(String(doc[f] ?? '')));
-    const lengths = new Map(ix.fields.map((f, i) => [fieldLengthName(f).toLowerCase(), new Set(fields[i].positions).size]));
-    return {
-      docId,
-      fields,
-      attrs: ix.attrs.map((a) => (this.column(a.name)?.tokenCount ? lengths.get(a.name.toLowerCase()) ?? 0 : (doc[a.name] ?? null) as AttrValue)),
-    };
+    const attrs = ix.attrs.map((a) => (doc[a.name] ?? null) as AttrValue);
+    if (this.#tokenCounts) {
+      const lengths = new Map(ix.fields.map((f, i) => [fieldLengthName(f).toLowerCase(), new Set(fields[i].positions).size]));
+      ix.attrs.forEach((a, i) => { if (this.column(a.name)?.tokenCount) attrs[i] = lengths.get(a.name.toLowerCase()) ?? 0; });
+    }
+    return { docId, fields, attrs };
   }
 
   /**
@@ -101,6 +104,7 @@ export class Table {
   prepare(rows: RowInput[], ids: bigint[], colNos: Map<string, number>): { docs: StoredDoc[]; inputs: DocInput[] } {
     const docs = rows.map((r, i) => this.#storedDoc(r, i + 1, colNos));
     const inputs = docs.map((d, i) => this.docInput(ids[i], d));
+    if (!this.#tokenCounts) return { docs, inputs };
     // the stored document keeps the token counts the index got, for SELECT
     const counts = this.index.schema.attrs.map((a, i) => [a.name, i] as const).filter(([n]) => this.column(n)?.tokenCount);
     for (const [name, i] of counts) docs.forEach((d, r) => { d[name] = inputs[r].attrs[i] as number; });
