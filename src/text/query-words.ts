@@ -32,7 +32,10 @@ export class QueryWords {
    * every variant and then its parts; otherwise (a keyword the query parser read) only its first
    * variant, as Manticore's parser skips the rest of a blended token.
    */
-  each(text: string, visit: QueryWordVisitor, all: boolean): void {
+  each(raw: string, visit: QueryWordVisitor, all: boolean): void {
+    // a keyword the parser read keeps its blend characters even where they are operators (the
+    // lexer already decided they are part of the word, e.g. an escaped `\(`)
+    const text = !all && this.blend?.blender.touches(raw) ? this.escapeBlend(raw) : raw;
     let from = 0;
     for (const m of this.exceptions.find(text, this.wordChar, true)) {
       this.run(text.slice(from, m.start), visit, all);
@@ -53,6 +56,13 @@ export class QueryWords {
         visit(words[i].text, this.dict.term(words[i].text), words[i].blend === 'variant');
       }
     }
+  }
+
+  /** Escapes every blend character, so the query tokenizer reads none of them as an operator. */
+  private escapeBlend(word: string): string {
+    let out = '';
+    for (const ch of word) out += this.blend!.blender.touches(ch) ? `\\${ch}` : ch;
+    return out;
   }
 
   /** The query tokenizer's words of `part`, blending applied. */
@@ -82,7 +92,7 @@ export class QueryWords {
   extraPositions(word: string): number {
     if (!this.blend || !this.blend.blender.touches(word)) return 0;
     let steps = 0;
-    this.each(word, (_w, _t, stay) => { if (!stay) steps++; }, true);
+    this.each(this.escapeBlend(word), (_w, _t, stay) => { if (!stay) steps++; }, true);
     if (steps === 0 && this.blend.blender.mode.skipPure && this.blend.blender.kind(this.fold(word)) === 'pure') return -1;
     return Math.max(steps - 1, 0);
   }

@@ -96,6 +96,10 @@ describe('blended tokens in the pipeline', () => {
     expect(p.normalizeWord('user@host')).toEqual(['user@host']);
     expect(p.isBlendChar(0x40)).toBe(true);
     expect(p.isBlendChar(0x41)).toBe(false);
+    const parens = createTextPipeline({ blend_chars: 'U+28, U+29' });
+    expect(parens.normalizeWord('(exactly)')).toEqual(['(exactly)']);
+    expect(parens.extraPositions('(a)(b)')).toBe(1);
+    expect(parens.keywords('(exactly)').map((k) => k.normalized)).toEqual(['exactly']);
   });
 
   it('gives the highlighter one token per blended token, over its whole text', () => {
