@@ -74,6 +74,11 @@ export class Keywords {
     }
   }
 
+  /** Only dictionary-term keywords, all of them tracked (a token is an occurrence of one by its term alone). */
+  isPlain(): boolean {
+    return !this.tests.length && !this.byText.size && this.words.length <= MAX_KEYWORDS;
+  }
+
   /** Every term of the tree, in query order. */
   walk(n: QueryNode): void {
     switch (n.kind) {
@@ -115,7 +120,7 @@ export function keywordTable(root: QueryNode, fields: Token[][], ctx: KeywordCon
 export function tokenKeywords(kw: Keywords, fields: Token[][]): KeywordTable {
   let foundMask = 0;
   // plain keywords only (the usual case): one dictionary lookup per word, stopwords skipped
-  const plain = !kw.tests.length && !kw.byText.size;
+  const plain = kw.isPlain();
   const termIndex = fields.map((tokens) => {
     const out = new Int32Array(tokens.length);
     for (let i = 0; i < tokens.length; i++) {

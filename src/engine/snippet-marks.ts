@@ -49,9 +49,13 @@ function prepare(root: QueryNode, ctx: MarkContext): Prepared {
   return p;
 }
 
-/** True when some word of the document is one the query looks up (else no hit can exist). */
-function mayMatch(q: SnippetQuery, fields: DocField[]): boolean {
+/**
+ * True when some word of the document is one the query looks up (else no hit can exist). With
+ * plain keywords only, the keyword table already tells: no keyword found, no query term present.
+ */
+function mayMatch(q: SnippetQuery, kw: Keywords, found: number, fields: DocField[]): boolean {
   if (q.patterns.length || q.exactForms) return true;
+  if (kw.isPlain()) return found !== 0;
   for (const f of fields) for (const t of f.tokens) if (q.terms.has(t.term)) return true;
   return false;
 }
@@ -61,7 +65,7 @@ export function markDocument(root: QueryNode, fields: DocField[], ctx: MarkConte
   const { q, kw } = prepare(root, ctx);
   const table = tokenKeywords(kw, fields.map((f) => f.tokens));
   const none = { hits: [], termIndex: table.termIndex, termWeights: table.weights, foundMask: table.foundMask };
-  if (!q.root || !mayMatch(q, fields)) return none;
+  if (!q.root || !mayMatch(q, kw, table.foundMask, fields)) return none;
   const extraFields = ctx.ignoreFields ? [] : [...q.fieldNames, ...(ctx.schemaFields ?? [])];
   const raw = documentHits({ root: q.root, exactForms: q.exactForms, extraFields, terms: q.terms, patterns: q.patterns, spz: q.spz }, fields, ctx.core);
   if (!raw.length) return none;
