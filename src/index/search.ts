@@ -42,7 +42,7 @@ export function searchSegments(schema: IndexSchema, segments: Segment[], totalDo
   const ranked = query !== null;
   let planned: PlannedQuery | null = null;
   if (query) planned = planQuery(analyzeQuery(query, schema.fields), segments, totalDocs, req.ranker, req.idf, req.expansion);
-  const expr = planned && req.ranker === 'expr' ? planExprSection(req.rankExpr ?? '', planned) : undefined;
+  const expr = planned && req.ranker === 'expr' ? planExprSection(req.rankExpr ?? '', planned, { schema, segments, totalDocs }) : undefined;
   const filters = splitFilters(schema, req.filters);
   const keys = resolveSort(schema, req.sort.length || !ranked ? req.sort : [{ attr: 'weight()', desc: true }]);
   const window = Math.max(0, Math.min(req.offset + req.limit, req.maxMatches));
