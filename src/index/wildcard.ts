@@ -36,15 +36,16 @@ function lowerBound(terms: string[], key: string): number {
 export function expandWildcard(terms: string[], pattern: string): number[] {
   const re = wildcardRegExp(pattern);
   const prefix = literalPrefix(pattern);
-  // `prefix*`: every term from the prefix on matches, no pattern test needed
+  // `prefix*`: every term from the prefix on matches; `*infix*`: a substring test will do
   const plainPrefix = pattern.length === prefix.length + 1 && pattern.endsWith('*');
+  const infix = /^\*([^*?%]+)\*$/.exec(pattern)?.[1];
   const out: number[] = [];
   for (let i = lowerBound(terms, prefix); i < terms.length; i++) {
     const t = terms[i];
     if (!t.startsWith(prefix)) break;
     // the index's own terms (marks, `=word` exact forms) are not words a pattern stands for
     if (isReservedTerm(t) || (t[0] === '=' && prefix[0] !== '=')) continue;
-    if (plainPrefix || re.test(t)) out.push(i);
+    if (plainPrefix || (infix !== undefined ? t.includes(infix) : re.test(t))) out.push(i);
   }
   return out;
 }

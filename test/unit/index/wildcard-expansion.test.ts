@@ -1,7 +1,7 @@
 // Wildcard expansion by the table's min_prefix_len / min_infix_len, as Manticore's sphExpandGetWords.
 import { describe, expect, it } from 'vitest';
 import {
-  expandKeyword, expandWildcard, expansionWarning, limitExpansions, queryExpansionWarning, type ExpansionSettings,
+  expandKeyword, expandWildcard, expansionWarning, limitExpansions, queryExpansionWarning, wildcardRegExp, type ExpansionSettings,
 } from '../../../src/index/wildcard.js';
 import type { QueryNode } from '../../../src/query/ast.js';
 
@@ -85,5 +85,16 @@ describe('expandWildcard', () => {
     expect(expandWildcard(terms, 'ab*')).toEqual([0, 1, 2]);
     expect(expandWildcard(terms, 'ab?')).toEqual([1, 2]);
     expect(expandWildcard(terms, 'a*c')).toEqual([1, 3]);
+  });
+});
+
+describe('expandWildcard fast paths agree with the pattern', () => {
+  it('prefix and infix patterns give what the pattern RegExp accepts', () => {
+    const terms = ['a', 'ab', 'abab', 'b', 'ba', 'bab', 'bb', 'ca', '=ab', '\u0002p'].sort();
+    for (const p of ['a*', 'ab*', 'b*', '*a*', '*ab*', '*b*', '*ba*', '*z*']) {
+      const re = wildcardRegExp(p);
+      const want = terms.map((t, i) => [t, i] as const).filter(([t]) => t.charCodeAt(0) >= 0x20 && t[0] !== '=' && re.test(t)).map(([, i]) => i);
+      expect(expandWildcard(terms, p)).toEqual(want);
+    }
   });
 });
