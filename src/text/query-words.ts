@@ -29,8 +29,8 @@ export class QueryWords {
 
   /**
    * Visits the words of `text`, operators left out. `all` (CALL KEYWORDS): a blended token gives
-   * every variant and then its parts; otherwise (a keyword the query parser read) only its first
-   * variant, as Manticore's parser skips the rest of a blended token.
+   * itself and then its parts; otherwise (a keyword the query parser read) only itself, as
+   * Manticore's parser skips a blended token's parts. (Query-mode blending is trim_none only.)
    */
   each(raw: string, visit: QueryWordVisitor, all: boolean): void {
     // a keyword the parser read keeps its blend characters even where they are operators (the
@@ -91,9 +91,10 @@ export class QueryWords {
    */
   extraPositions(word: string): number {
     if (!this.blend || !this.blend.blender.touches(word)) return 0;
+    const escaped = this.escapeBlend(word);
     let steps = 0;
-    this.each(this.escapeBlend(word), (_w, _t, stay) => { if (!stay) steps++; }, true);
-    if (steps === 0 && this.blend.blender.mode.skipPure && this.blend.blender.kind(this.fold(word)) === 'pure') return -1;
+    this.each(escaped, (_w, _t, stay) => { if (!stay) steps++; }, true);
+    if (steps === 0 && this.blend.blender.mode.skipPure && this.blend.blender.kind(this.fold(escaped)) === 'pure') return -1;
     return Math.max(steps - 1, 0);
   }
 

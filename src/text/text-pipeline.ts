@@ -1,7 +1,7 @@
 /** A table's text pipeline: HTML strip, tokenize, fold, stem, stopwords -> terms at positions. */
 import type { FieldTokens } from '../index/types.js';
 import type { TableSettings } from '../schema/types.js';
-import { Blender, parseBlendMode } from './blend.js';
+import { Blender, parseBlendMode, TRIM_NONE } from './blend.js';
 import { CODE_MASK, FLAG_BLEND, FLAG_IGNORE, type CharsetTable } from './charset-table.js';
 import { Exceptions } from './exceptions.js';
 import { FieldWalker } from './field-walk.js';
@@ -107,9 +107,13 @@ export function createTextPipeline(settings: TableSettings, opts: PipelineOption
   const dict = new TermDictionary(stemmers, stopwords, ts, wordforms);
   const exceptions = Exceptions.fromSetting(ts.exceptions);
   const blendMode = parseBlendMode(ts.blendMode);
-  const blend = tables.parts
-    ? { blender: new Blender(tables.base, blendMode), parts: new Tokenizer(tables.parts, { minWordLen: ts.minWordLen, queryMode: false }) }
-    : null;
+  const parts = tables.parts ? new Tokenizer(tables.parts, { minWordLen: ts.minWordLen, queryMode: false }) : null;
+  // query-mode tokenizers index only the whole blended token (Manticore's query clones reset the
+  // variants to trim_none and keep skip_pure)
+  const blend = parts && {
+    index: { blender: new Blender(tables.base, blendMode), parts },
+    query: { blender: new Blender(tables.base, { variants: TRIM_NONE, skipPure: blendMode.skipPure }), parts },
+  };
   return new Pipeline(ts, index, query, dict, stripper, tables.base, exceptions, wordforms, blend);
 }
 
@@ -123,10 +127,10 @@ class Pipeline implements TextPipeline {
     private readonly charset: CharsetTable,
     private readonly exceptions: Exceptions,
     private readonly wordforms: Wordforms,
-    blend: BlendParts | null,
+    blend: { index: BlendParts; query: BlendParts } | null,
   ) {
-    this.queryWords = new QueryWords(queryTok, dict, wordforms, exceptions, this.wordChar, blend);
-    this.walker = new FieldWalker(settings, indexTok, dict, exceptions, wordforms, blend, this.wordChar);
+    this.queryWords = new QueryWords(queryTok, dict, wordforms, exceptions, this.wordChar, blend?.query ?? null);
+    this.walker = new FieldWalker(settings, indexTok, dict, exceptions, wordforms, blend?.index ?? null, this.wordChar);
   }
 
   private readonly queryWords: QueryWords;

@@ -28,10 +28,10 @@ describe('blend_chars', () => {
     expect(await ids('"phones at"')).toEqual([2n]);
   });
 
-  it('CALL KEYWORDS lists the variants and parts, the variants sharing the first part\'s qpos', async () => {
+  it('CALL KEYWORDS lists the whole token (query mode blends trim_none only) and its parts, sharing a qpos', async () => {
     await table("blend_chars='&, U+2E' blend_mode='trim_none, trim_all'", ['x']);
     expect(await keywords('AT&T. phones')).toEqual([
-      ['1', 'at&t.', 'at&t.'], ['1', 'att', 'att'], ['1', 'at', 'at'], ['2', 't', 't'], ['3', 'phones', 'phones'],
+      ['1', 'at&t.', 'at&t.'], ['1', 'at', 'at'], ['2', 't', 't'], ['3', 'phones', 'phones'],
     ]);
   });
 

@@ -82,3 +82,20 @@ describe('MATCH() with blend_mode skip_pure', () => {
     expect(ids('"a b"')).toEqual([1n]);
   });
 });
+
+describe('MATCH() on blended words: test_164 (blend_mode), as Manticore answered it', () => {
+  const docs = ['@simple!', 'hey @dude! a-team was awesome!!', 'hey @dude... a-team was @@!!! awesome'];
+  const queries = ['simple', '\\@simple', '\\@simple\\!', 'simple\\!', '"hey" "@dude!"', '"dude a-team"', '"a-team was"', '"@@!!!"', '"was @@!!! awesome"'];
+  const recorded: [string, bigint[][]][] = [
+    ['trim_none', [[1n], [], [1n], [], [2n], [2n, 3n], [2n, 3n], [3n], [3n]]],
+    ['trim_none, skip_pure', [[1n], [], [1n], [], [2n], [2n, 3n], [2n, 3n], [], [2n, 3n]]],
+    ['trim_tail', [[1n], [1n], [], [], [], [2n, 3n], [2n, 3n], [3n], [3n]]],
+    ['trim_head, trim_tail', [[1n], [1n], [], [1n], [], [2n, 3n], [2n, 3n], [3n], [3n]]],
+  ];
+  for (const [mode, answers] of recorded) {
+    it(`blend_mode=${mode}`, () => {
+      const ids = table({ blend_chars: '@, &, ., !, -', blend_mode: mode }, docs);
+      expect(queries.map((q) => ids(q))).toEqual(answers);
+    });
+  }
+});

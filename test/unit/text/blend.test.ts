@@ -81,9 +81,10 @@ describe('blended tokens in the pipeline', () => {
     expect(createTextPipeline({ blend_chars: '&' }).indexField('a && b').terms).toEqual(['a', '&&', 'b']);
   });
 
-  it('a query word is its first variant, and takes its parts\' positions', () => {
+  it('a query word is the whole blended token whatever the mode, and takes its parts\' positions', () => {
     const p = createTextPipeline({ blend_chars: '&', blend_mode: 'trim_all, trim_none' });
     expect(p.normalizeWord('AT&T')).toEqual(['at&t']);
+    expect(createTextPipeline({ blend_chars: '@, !', blend_mode: 'trim_tail' }).normalizeWord('@simple!')).toEqual(['@simple!']);
     expect(p.extraPositions('AT&T')).toBe(1);
     expect(p.extraPositions('a&b&c')).toBe(2);
     expect(p.extraPositions('plain')).toBe(0);
