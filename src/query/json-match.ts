@@ -47,7 +47,7 @@ export function matchNode(value: unknown, phrase: boolean, opts: ParseOptions): 
   }
   const words = splitWords(text, opts).map((w): XqWord => (boost === undefined ? w : { ...w, boost }));
   const node = sweepNulls(xqNode(op, spec, words.map((w) => keywordNode(w, spec))), false, false);
-  return { node: node ? simplify(toAst(node, warnings)) : nothing(), warnings };
+  return { node: node ? simplify(toAst(node, warnings, opts.wildcards ?? true)) : nothing(), warnings };
 }
 
 /** The `query` string of the object form (Manticore's GetStrItem checks and texts). */

@@ -137,5 +137,5 @@ export function finishQuery(root: QueryNode | null, opts: ParseOptions = {}): Pa
   const fixed = fixupTree(astToXq(root, opts.fields), opts.notTermsOnlyAllowed === true);
   const warnings = [...fixed.warnings];
   if (!fixed.root) return { root: nothing(), warnings };
-  return { root: simplify(toAst(fixed.root, warnings)), warnings };
+  return { root: simplify(toAst(fixed.root, warnings, opts.wildcards ?? true)), warnings };
 }

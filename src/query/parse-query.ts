@@ -38,7 +38,7 @@ export function parseQuery(text: string, opts: ParseOptions = {}): ParsedQuery {
   const fixed = fixupTree(parsed.root, opts.notTermsOnlyAllowed === true);
   const warnings = [...parsed.warnings, ...fixed.warnings];
   if (!fixed.root) return { root: nothing(), warnings };
-  const root = simplify(toAst(fixed.root, warnings));
+  const root = simplify(toAst(fixed.root, warnings, opts.wildcards ?? true));
   return { root, warnings };
 }
 

@@ -19,9 +19,13 @@ export function nothing(): QueryNode {
 
 export const isNothing = (n: QueryNode): boolean => n.kind === 'or' && n.children.length === 0;
 
-export function toAst(root: XqNode, warnings: string[]): QueryNode {
+/**
+ * `wildcards`: the table indexes prefixes or infixes, so `*`, `?`, `%` in a word are wildcards;
+ * otherwise such a character reached a word only as a word character (blend_chars, charset_table).
+ */
+export function toAst(root: XqNode, warnings: string[], wildcards = true): QueryNode {
   const expanded = spreadNear(expandPhraseGroups(root));
-  return new Converter(warnings).node(expanded);
+  return new Converter(warnings, wildcards).node(expanded);
 }
 
 /** `(a b) NEAR/3 c` is `a NEAR/3 b NEAR/3 c` (Manticore's TransformNear). */
@@ -36,13 +40,13 @@ function spreadNear(node: XqNode): XqNode {
 
 const WILD = /[*?%]/;
 
-function term(w: XqWord, field?: FieldLimit): TermNode {
+function term(w: XqWord, wildcards: boolean, field?: FieldLimit): TermNode {
   const t: TermNode = { kind: 'term', text: w.text ?? '', pos: w.pos };
   if (w.exact) t.exact = true;
   if (w.fieldStart) t.fieldStart = true;
   if (w.fieldEnd) t.fieldEnd = true;
   if (w.boost !== undefined) t.boost = w.boost;
-  if (WILD.test(t.text)) t.wildcard = true;
+  if (wildcards && WILD.test(t.text)) t.wildcard = true;
   if (field) t.field = { ...field, fields: [...field.fields] };
   return t;
 }
@@ -69,7 +73,7 @@ function inZone(zone: { zones: string[]; span: boolean }, child: QueryNode): Que
 }
 
 class Converter {
-  constructor(private readonly warnings: string[]) {}
+  constructor(private readonly warnings: string[], private readonly wildcards: boolean) {}
 
   /** `zoned`: an enclosing ZoneNode already carries the zone limit of this subtree. */
   node(n: XqNode, zoned = false): QueryNode {
@@ -87,9 +91,9 @@ class Converter {
 
   private plain(n: XqNode): QueryNode {
     const field = n.spec.field;
-    const terms = n.words.map((w) => term(w));
+    const terms = n.words.map((w) => term(w, this.wildcards));
     if (terms.length === 1 || n.op === 'and') {
-      const each = n.words.map((w) => term(w, field));
+      const each = n.words.map((w) => term(w, this.wildcards, field));
       return each.length === 1 ? each[0]! : { kind: 'and', children: each };
     }
     const withField = <T extends QueryNode>(x: T): T => (field ? { ...x, field: { ...field, fields: [...field.fields] } } : x);
@@ -105,7 +109,7 @@ class Converter {
   /** Manticore's quorum at search time: `/1` and thresholds of one are OR, too high is AND. */
   private quorum(n: XqNode, field?: FieldLimit): QueryNode {
     const words = n.words.length;
-    const each = (): TermNode[] => n.words.map((w) => term(w, field));
+    const each = (): TermNode[] => n.words.map((w) => term(w, this.wildcards, field));
     if (n.opArg === 1) return { kind: 'or', children: each() };
     const threshold = quorumThreshold(n.opArg, n.percent, words);
     if (threshold >= words || words > MAX_QUORUM_WORDS) {
@@ -117,7 +121,7 @@ class Converter {
       return { kind: 'and', children: each() };
     }
     if (threshold <= 1) return { kind: 'or', children: each() };
-    const q: QuorumNode = { kind: 'quorum', terms: n.words.map((w) => term(w)), threshold };
+    const q: QuorumNode = { kind: 'quorum', terms: n.words.map((w) => term(w, this.wildcards)), threshold };
     if (n.percent && n.fraction !== undefined) q.fraction = n.fraction;
     if (field) q.field = { ...field, fields: [...field.fields] };
     return q;

@@ -84,6 +84,8 @@ describe('phrases, proximity, quorum', () => {
   it('reads phrases, with * as a one-word gap', () => {
     expect(tree('"exact * phrase * * for terms"')).toEqual(phrase(['exact', 'phrase', 'for', 'terms'], [0, 2, 5, 6]));
     expect(tree('"a *b"')).toEqual({ kind: 'phrase', terms: [t('a'), t('*b', { wildcard: true })], offsets: [0, 1] });
+    // without prefixes or infixes a `*` reaches a word only as a word character (blend_chars): no wildcard
+    expect(tree('bbb*ccc', { wildcards: false, isWordChar: (cp) => cp === 0x2a || (cp >= 0x61 && cp <= 0x7a) })).toEqual(t('bbb*ccc'));
   });
 
   it('turns separators and operators inside quotes into word breaks', () => {
