@@ -204,7 +204,7 @@ export function buildStream(inp: StreamInput): FieldStream {
   const magic = text.includes('\u0003') || text.includes('\u0004');
   for (const t of tokens) {
     splitGap(text, at, t.start, lastPos, pieces, inp.tags, magic, inp.isBoundary);
-    pieces.push({ kind: PieceKind.Word, start: t.start, end: t.end, pos: t.pos, openUntil: ends.get(t.pos) ?? 0, brk: 0 });
+    pieces.push({ kind: PieceKind.Word, start: t.start, end: t.end, pos: t.pos, openUntil: ends.size ? ends.get(t.pos) ?? 0 : 0, brk: 0 });
     at = t.end;
     lastPos = t.pos;
   }
@@ -212,9 +212,11 @@ export function buildStream(inp: StreamInput): FieldStream {
   const counted = inp.tags ? pieces.filter((p) => p.kind !== PieceKind.Tag) : pieces;
   placeMarks(counted, marks, inp.boundary);
   const n = counted.length;
+  // one backing buffer for the five per-token arrays (fewer allocations per field)
+  const buf = new ArrayBuffer(n * 11);
   const ps: PassageStream = {
-    len: new Int32Array(n), word: new Uint8Array(n), mask: new Uint32Array(n), hit: new Uint8Array(n),
-    brk: new Uint8Array(n), docBytes: utf8Bytes(text),
+    len: new Int32Array(buf, 0, n), mask: new Uint32Array(buf, n * 4, n), word: new Uint8Array(buf, n * 8, n),
+    hit: new Uint8Array(buf, n * 9, n), brk: new Uint8Array(buf, n * 10, n), docBytes: utf8Bytes(text),
   };
   let w = 0;
   // the same stream packed as the core reads it (one copy into WASM memory)
