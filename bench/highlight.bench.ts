@@ -2,7 +2,8 @@
 // the top 20 hits are highlighted: quarry's SELECT ... HIGHLIGHT() (search included), quarry's
 // CALL SNIPPETS over the same 20 texts (in process), and Sphinx 2.2.11's CALL SNIPPETS over
 // SphinxQL in the same run; highlighted documents per second. Then CALL SNIPPETS throughput on
-// 1 kB and 100 kB texts with the WASM picker vs the TypeScript twin.
+// 1 kB and 100 kB texts with the WASM picker vs the TypeScript twin, and the matched-occurrence
+// marks alone (the core's plan evaluator vs the TypeScript twin) per query shape.
 // Run: npm run bench -- highlight [--docs N] [--queries M]. Needs dict-gcide (and sphinxsearch for
 // the Sphinx column). Seed 42. Prints JSON.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { buildSnippets, packSnippets } from '../src/engine/snippet-builder.js';
 import { snippetOptions } from '../src/engine/snippet-options.js';
 import { pickPassagesTs, setSnippetPicker, type Picker } from '../src/engine/snippet-pick.js';
 import { markDocument } from '../src/engine/snippet-marks.js';
+import { matchDocument } from '../test/reference/snippet-match.js';
 import { buildStream } from '../src/engine/snippet-stream.js';
 import { pickPassagesWasm, type PickInput } from '../src/wasm/snippet.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
@@ -126,6 +128,28 @@ function pickOnly(docs: CorpusDoc[], size: number): { size: number; tokens: numb
   return { size, tokens: s.passage.len.length, wasmMs: time(pickPassagesWasm), tsMs: time(pickPassagesTs) };
 }
 
+/** Matched-occurrence marks alone per document, the core's plan evaluator vs the TypeScript twin, per query shape (CPU time). */
+function marksOnly(docs: CorpusDoc[]): { query: string; coreDocsPerCpuSec: number; twinDocsPerCpuSec: number }[] {
+  const pipeline = createTextPipeline({ morphology: 'stem_en' });
+  const fields = docs.slice(0, 2000).map((d) => [{ name: '', tokens: pipeline.tokenize(d.body) }]);
+  const rate = (f: (fs: (typeof fields)[number]) => unknown): number => {
+    for (const fs of fields.slice(0, 200)) f(fs);
+    const c0 = process.cpuUsage();
+    for (const fs of fields) f(fs);
+    const c = process.cpuUsage(c0);
+    return fields.length / ((c.user + c.system) / 1e6);
+  };
+  return ['water', 'water state', 'water | state', '"of the"', 'water NEAR/5 state', 'plant -animal'].map((q) => {
+    const root = parseQuery(q, {}).root;
+    const ctx = { ignoreFields: true, expandInfix: false, expandPrefix: false };
+    return {
+      query: q,
+      coreDocsPerCpuSec: rate((fs) => markDocument(root, fs, { ...ctx, pipeline })),
+      twinDocsPerCpuSec: rate((fs) => matchDocument(root, fs, { ...ctx, normalize: (w) => pipeline.normalizeWord(w) })),
+    };
+  });
+}
+
 export async function highlightBench() {
   const nDocs = arg('docs', 100000);
   const nq = arg('queries', 20);
@@ -148,7 +172,7 @@ export async function highlightBench() {
     const classes = await perClass(db, docs, nq, sphinxCall);
     const picker = [1000, 100000].flatMap((size) => (['wasm', 'ts'] as Picker[]).map((p) => throughput(docs, size, p)));
     const pick = [1000, 100000].map((size) => pickOnly(docs, size));
-    return { docs: docs.length, top: TOP, classes, picker, pick };
+    return { docs: docs.length, top: TOP, classes, picker, pick, marks: marksOnly(docs) };
   } finally {
     await sphinx?.stop();
     await db.close();
