@@ -115,6 +115,7 @@ export function matchQuery(
     notTermsOnlyAllowed: flags.notTermsOnlyAllowed, fields, exactWords: norm.exactWords, wildcards: norm.wildcards,
     isWordChar: (cp) => p.isWordChar(cp),
     isNullWord: (w) => p.normalizeWord(w).length === 0,
+    textHooks: p,
   });
   if (parsed.root.kind === 'empty') return null;
   const q = normalizeTableQuery(parsed.root, norm);

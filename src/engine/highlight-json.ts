@@ -92,6 +92,7 @@ function queryTree(table: Table, query: JsonValue | undefined, flags: GlobalFlag
   const opts = {
     fields: table.index.schema.fields, notTermsOnlyAllowed: flags.notTermsOnlyAllowed,
     isWordChar: (cp: number) => p.isWordChar(cp), isNullWord: (w: string) => p.normalizeWord(w).length === 0,
+    textHooks: p,
   };
   return finishQuery(splitJsonQuery(query, opts).fullText, opts).root;
 }

@@ -129,6 +129,7 @@ export function jsonFullText(table: Table, query: JsonValue | undefined, flags: 
   const opts = {
     fields, notTermsOnlyAllowed: flags.notTermsOnlyAllowed, exactWords: norm.exactWords, wildcards: norm.wildcards,
     isWordChar: (cp: number) => p.isWordChar(cp), isNullWord: (w: string) => p.normalizeWord(w).length === 0,
+    textHooks: p,
   };
   const parts = splitJsonQuery(query, opts);
   let fullText: SearchRequest['query'] | 'none' = null;

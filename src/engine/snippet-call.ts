@@ -30,6 +30,7 @@ export function snippetQuery(table: Table, text: string): QueryNode {
     isWordChar: (cp) => p.isWordChar(cp),
     isNullWord: (w) => p.normalizeWord(w).length === 0,
     notTermsOnlyAllowed: true,
+    textHooks: p,
   }).root;
 }
 

@@ -68,11 +68,21 @@ function operatorOf(v: unknown): XqOp {
 /** Words of match text at positions 1, 2, ...; vanished words keep their position. A last empty one closes. */
 export function splitWords(text: string, opts: ParseOptions): XqWord[] {
   const scanner = new CharScanner(text, { ...opts, json: true });
+  const toks = [];
+  for (let tok = scanner.next(); tok; tok = scanner.next()) toks.push(tok);
+  const hooks = opts.textHooks;
   const words: XqWord[] = [];
   let pos = 0;
-  for (let tok = scanner.next(); tok; tok = scanner.next()) {
+  for (let i = 0; i < toks.length;) {
+    // a multi-word wordform source (`core 2 duo`) is one keyword at one position, as in MATCH()
+    const span = hooks && hooks.maxMultiWords > 1
+      ? hooks.multiWordSpan(toks.slice(i, i + hooks.maxMultiWords).map((t) => t.text)) : 0;
+    const n = span > 1 ? span : 1;
+    const word = n > 1 ? text.slice(toks[i]!.start, toks[i + n - 1]!.end) : toks[i]!.text;
     pos++;
-    words.push({ text: opts.isNullWord?.(tok.text) ? null : tok.text, pos });
+    words.push({ text: opts.isNullWord?.(word) ? null : word, pos });
+    pos += hooks?.extraPositions?.(word) ?? 0;
+    i += n;
   }
   words.push({ text: null, pos });
   return words;
