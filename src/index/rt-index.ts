@@ -27,6 +27,9 @@ export interface RtIndexOptions {
 
 interface RowRef { seg: Segment; row: number }
 
+/** Runs `fn` in a later event-loop turn: setImmediate in Node, a zero timeout where there is none (browsers). */
+const later: (fn: () => void) => void = typeof setImmediate === 'function' ? (fn) => { setImmediate(fn); } : (fn) => { setTimeout(fn, 0); };
+
 export class RtIndex implements RtIndexApi {
   readonly schema: IndexSchema;
   readonly core: Core;
@@ -100,30 +103,39 @@ export class RtIndex implements RtIndexApi {
     return this.#pendingMerge ?? Promise.resolve();
   }
 
+  /**
+   * Merges one range per event-loop turn until the policy asks for nothing more: requests waiting
+   * in between are served between two merges rather than after all of them.
+   */
   #scheduleMerge(): void {
     this.#pendingMerge ??= new Promise<void>((resolve) => {
-      setImmediate(() => {
-        this.#pendingMerge = undefined;
+      const step = () => {
+        let merged = false;
         try {
-          this.maybeMerge();
+          merged = this.#mergeOnce();
         } catch (e) {
-          // the segments stay as they were (a merge swaps them in only once built): log, go on
+          // the segments stay as they were (a merge swaps them in only once built): log, stop
           console.error('quarry: segment merge failed:', e);
         }
+        if (merged) return later(step);
+        this.#pendingMerge = undefined;
         resolve();
-      });
+      };
+      later(step);
     });
+  }
+
+  #mergeOnce(): boolean {
+    const range = this.#policy.findMerge(this.#segments.map((s) => s.live));
+    if (range) this.#mergeRange(range[0], range[1]);
+    return range !== null;
   }
 
   /** Runs the merge policy until it asks for nothing more; returns how many merges ran. */
   maybeMerge(): number {
     let merges = 0;
-    for (;;) {
-      const range = this.#policy.findMerge(this.#segments.map((s) => s.live));
-      if (!range) return merges;
-      this.#mergeRange(range[0], range[1]);
-      merges++;
-    }
+    while (this.#mergeOnce()) merges++;
+    return merges;
   }
 
   /** Merges every segment into one (Manticore's OPTIMIZE). */
