@@ -37,6 +37,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     });
     req.on('error', reject);
+    req.on('close', () => { if (!req.complete) reject(new Error('request aborted')); });
   });
 }
 
@@ -60,13 +61,15 @@ export function createFastPath(opts: FastPathOptions): FastPath {
     const route = routes.get(q < 0 ? url : url.slice(0, q));
     if (!route) return false;
     const session = opts.sessions(req.socket);
-    readBody(req)
-      .then((body) => route(session, q < 0 ? '' : url.slice(q + 1), body))
-      .then((reply) => send(res, reply), (err: unknown) => {
-        opts.onInternalError(err);
-        if (res.headersSent) res.destroy();
-        else send(res, jsonText(HTTP_INTERNAL, errorBody(err instanceof Error ? err.message : String(err))));
-      });
+    const fail = (err: unknown) => {
+      opts.onInternalError(err);
+      if (res.headersSent) res.destroy();
+      else send(res, jsonText(HTTP_INTERNAL, errorBody(err instanceof Error ? err.message : String(err))));
+    };
+    readBody(req).then(
+      (body) => route(session, q < 0 ? '' : url.slice(q + 1), body).then((reply) => send(res, reply), fail),
+      () => res.destroy(), // the client went away before its body was complete: nobody to answer
+    );
     return true;
   };
 }

@@ -1,6 +1,7 @@
 // The fast path for POST /sql and /search answers exactly as the Hono app does, shares its sessions,
 // and leaves every other request to the app.
 import { createServer, request, Agent, type Server } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,10 +22,13 @@ let server: Server;
 let port = 0;
 /** Requests the fast path took (and, for those it declined, nothing). */
 let taken: string[] = [];
+/** Errors the handlers reported as unexpected. */
+let reported: unknown[] = [];
 
 beforeEach(async () => {
   const sessions = socketSessions();
-  const onInternalError = () => {};
+  reported = [];
+  const onInternalError = (e: unknown) => { reported.push(e); };
   const app = createHttpApp({ engine: t.engine, maxBodyBytes: MAX_BODY, sessions, onInternalError });
   const fast = createFastPath({ engine: t.engine, maxBodyBytes: MAX_BODY, sessions, onInternalError });
   const slow = getRequestListener(app.fetch);
@@ -98,6 +102,19 @@ describe('fast path', () => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it('drops a request whose client leaves mid-body, and goes on serving', async () => {
+    const sock = connect(port, '127.0.0.1');
+    await new Promise((r) => sock.once('connect', r));
+    sock.write('POST /sql?mode=raw HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nSHOW');
+    await new Promise((r) => setTimeout(r, 50));
+    sock.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    const after = await send('POST', '/sql?mode=raw', 'SHOW TABLES');
+    expect(after.status).toBe(200);
+    expect(taken).toEqual(['POST /sql?mode=raw', 'POST /sql?mode=raw']);
+    expect(reported).toEqual([]);
   });
 
   it('leaves other methods, paths, oversized and chunked bodies to the app', async () => {
