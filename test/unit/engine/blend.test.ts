@@ -22,7 +22,10 @@ describe('blend_chars', () => {
 
   it('gives the whole token the position of its first part, as Manticore', async () => {
     await table("blend_chars='&'", ['AT&T phones', 'phones AT&T']);
-    expect(await ids('"at&t t"')).toEqual([1n, 2n]);
+    // the typed blended word takes its parts' positions in the query too (Manticore's SkipBlended):
+    // "at&t t" asks for another t after the whole token, "at&t phones" for phones right after it
+    expect(await ids('"at&t t"')).toEqual([]);
+    expect(await ids('"at&t phones"')).toEqual([1n]);
     expect(await ids('"at phones"')).toEqual([]);
     expect(await ids('"t phones"')).toEqual([1n]);
     expect(await ids('"phones at"')).toEqual([2n]);
