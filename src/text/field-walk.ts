@@ -76,8 +76,15 @@ export class FieldWalker {
       return;
     }
     while (tok.next()) {
-      if (this.advance(tok, offset, st, v)) this.visitWord(this.dict.termOf(tok), tok, offset, st, v);
+      if (this.advance(tok, offset, st, v)) this.visitWord(this.termOfToken(tok), tok, offset, st, v);
     }
+  }
+
+  /** The token's term; its text is set to the dictionary's copy of it (no second string when read). */
+  private termOfToken(tok: Tokenizer): string {
+    const term = this.dict.termOf(tok);
+    tok.text = this.dict.lastToken;
+    return term;
   }
 
   /**
@@ -92,7 +99,7 @@ export class FieldWalker {
     while (tok.next()) {
       const plain = tok.special || !blender.blendsAny(tok.buf, tok.textLen);
       if (plain && !carry) {
-        if (this.advance(tok, offset, st, v)) this.visitWord(this.dict.termOf(tok), tok, offset, st, v);
+        if (this.advance(tok, offset, st, v)) this.visitWord(this.termOfToken(tok), tok, offset, st, v);
         continue;
       }
       const t: TokenInfo = {

@@ -76,6 +76,8 @@ class TermCache {
 
   valueAt(slot: number): string { return this.values[this.slots[slot] - 1]; }
 
+  keyAt(slot: number): string { return this.keys[this.slots[slot] - 1]; }
+
   /** Stores at the empty slot a find returned; false (nothing stored) when the cache is full. */
   add(freeSlot: number, h: number, key: string, value: string): boolean {
     const n = this.keys.length;
@@ -142,13 +144,23 @@ export class TermDictionary {
 
   /** term() of the tokenizer's current word, without making its string when the cache has it. */
   termOf(word: BufferedWord): string {
-    if (this.identity) return word.text;
+    if (this.identity) return (this.lastToken = word.text);
     const h = hashUnits(word.buf, word.textLen);
     const slot = this.cache.findUnits(h, word.buf, word.textLen);
-    if (slot >= 0) return this.cache.valueAt(slot);
+    if (slot >= 0) {
+      this.lastToken = this.cache.keyAt(slot);
+      return this.cache.valueAt(slot);
+    }
     const token = word.text;
+    this.lastToken = token;
     return this.remember(h, token, -1 - slot);
   }
+
+  /**
+   * The folded token string of the last termOf() call: on a cache hit the cached key, so a caller
+   * that needs the token's text (highlighting) takes it without building the same string again.
+   */
+  lastToken = '';
 
   /** The term of a wordform's destination: not stemmed, '' when it is a stopword. */
   formTerm(dst: string): string {

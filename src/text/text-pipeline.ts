@@ -166,8 +166,9 @@ class Pipeline implements TextPipeline {
 
   analyze(text: string): { tokens: Token[]; marks: SpzMark[] } {
     const s = this.strip(text);
-    const origin = (from: number, to: number): [number, number] =>
-      (s.starts && s.ends ? [s.starts[from], s.ends[to - 1]] : [from, to]);
+    // stripped offsets map back to the original text (no pair allocated per token)
+    const starts = s.starts && s.ends ? s.starts : null;
+    const ends = s.ends;
     const tokens: Token[] = [];
     const marks: SpzMark[] = [];
     let covered = 0;
@@ -175,13 +176,14 @@ class Pipeline implements TextPipeline {
       word: (term, pos, w, offset) => {
         // a blended token's further variants and its parts lie inside its first variant: the
         // highlighter gets one token per stretch of text (the query keyword is that first variant)
-        if (w.start + offset < covered) return;
-        covered = w.end + offset;
-        const [start, end] = origin(w.start + offset, w.end + offset);
-        tokens.push({ text: w.text, term, pos, start, end });
+        const from = w.start + offset;
+        if (from < covered) return;
+        const to = w.end + offset;
+        covered = to;
+        tokens.push(starts ? { text: w.text, term, pos, start: starts[from], end: ends![to - 1] } : { text: w.text, term, pos, start: from, end: to });
       },
       mark: (m) => {
-        [m.start, m.end] = origin(m.start, m.end);
+        if (starts) { m.start = starts[m.start]; m.end = ends![m.end - 1]; }
         marks.push(m);
       },
     });
