@@ -2,6 +2,7 @@
 import type { Expr, OrderItem, SelectStatement } from '../sql/ast.js';
 import type { AttrValue, Filter, Ranker, SearchRequest, SortKey } from '../index/types.js';
 import { parseQuery } from '../query/parse-query.js';
+import { guardStack } from '../query/stack-guard.js';
 import { SearchError } from '../util/errors.js';
 import { evalCondition, splitFilters } from './filters.js';
 import { normalizeTableQuery, tableNormalizers } from './normalize-query.js';
@@ -105,21 +106,40 @@ export function querySettings(table: Table, options: NamedValue[] = []): Record<
 
 /** The full-text part of a statement, parsed and normalized; null = full scan; 'none' = matches nothing. */
 export function matchQuery(
-  table: Table, match: string | undefined, flags: GlobalFlags, options: NamedValue[] = [],
+  table: Table, match: string | undefined, flags: GlobalFlags, options: NamedValue[] = [], warnings?: string[],
 ): SearchRequest['query'] | 'none' {
   if (match === undefined) return null;
   const fields = table.index.schema.fields;
   const p = table.pipeline;
   const norm = tableNormalizers(p, querySettings(table, options));
-  const parsed = parseQuery(match, {
-    notTermsOnlyAllowed: flags.notTermsOnlyAllowed, fields, exactWords: norm.exactWords, wildcards: norm.wildcards,
-    isWordChar: (cp) => p.isWordChar(cp),
-    isNullWord: (w) => p.normalizeWord(w).length === 0,
-    textHooks: p,
-  });
-  if (parsed.root.kind === 'empty') return null;
-  const q = normalizeTableQuery(parsed.root, norm);
-  return q ?? 'none';
+  try {
+    return guardStack(match, () => {
+      const parsed = parseQuery(match, {
+        notTermsOnlyAllowed: flags.notTermsOnlyAllowed, fields, exactWords: norm.exactWords, wildcards: norm.wildcards,
+        isWordChar: (cp) => p.isWordChar(cp),
+        isNullWord: (w) => p.normalizeWord(w).length === 0,
+        textHooks: p,
+      });
+      warnings?.push(...parsed.warnings);
+      if (parsed.root.kind === 'empty') return null;
+      return normalizeTableQuery(parsed.root, norm) ?? 'none';
+    });
+  } catch (e) {
+    throw withTableName(table, e);
+  }
+}
+
+/** Full-text errors name the table, as Manticore's per-table search reply: `table t: P08: ...`. */
+function withTableName(table: Table, e: unknown): unknown {
+  if (!(e instanceof SearchError) || e.message.startsWith(`table ${table.name}: `)) return e;
+  return new SearchError(e.code, `table ${table.name}: ${e.message}`);
+}
+
+/** Manticore's warning for OPTION field_weights naming fields the table lacks (querycontext.cpp). */
+function fieldWeightsWarning(table: Table, req: SearchRequest): string | undefined {
+  const fields = new Set(table.index.schema.fields.map((f) => f.toLowerCase()));
+  const missing = Object.keys(req.fieldWeights).filter((f) => !fields.has(f.toLowerCase()));
+  return missing.length ? `Fields specified in field_weights option not found: [${missing.join(' ')}]` : undefined;
 }
 
 /** Documents accepted by the predicates the index cannot evaluate, as an `id IN` filter. */
@@ -144,9 +164,9 @@ function predicateFilter(table: Table, predicates: Condition[]): Filter | undefi
  * `fullText`, when given, replaces `st.match`: the JSON API's query tree, already normalized.
  */
 export function buildRequest(
-  table: Table, st: SelectStatement, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none',
+  table: Table, st: SelectStatement, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none', warnings?: string[],
 ): SearchRequest | 'none' {
-  const query = fullText !== undefined ? fullText : matchQuery(table, st.match, flags, st.options);
+  const query = fullText !== undefined ? fullText : matchQuery(table, st.match, flags, st.options, warnings);
   if (query === 'none') return 'none';
   const { filters, predicates } = splitFilters(table, st.where);
   const pf = predicateFilter(table, predicates);
@@ -196,7 +216,8 @@ export function execSelect(
 ): RowsResult {
   const started = performance.now();
   const cols = selectColumns(table, st.items, { match: st.match });
-  const req = buildRequest(table, st, flags, fullText);
+  const parseWarnings: string[] = [];
+  const req = buildRequest(table, st, flags, fullText, parseWarnings);
   const result = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : table.search(req);
   const fullScan = req === 'none' || req.query === null;
   let data: Cell[][];
@@ -221,7 +242,12 @@ export function execSelect(
     timeMs: performance.now() - started, keywords: result.keywords,
   };
   // a wildcard too short to expand matched nothing; Manticore says so in the meta and as a warning
-  const warning = req === 'none' || !req.expansion ? undefined : queryExpansionWarning(req.query, req.expansion);
+  // Manticore keeps one warning per query: the last one raised
+  const warning = [
+    req === 'none' ? undefined : fieldWeightsWarning(table, req),
+    parseWarnings.at(-1),
+    req === 'none' || !req.expansion ? undefined : queryExpansionWarning(req.query, req.expansion),
+  ].filter((w): w is string => !!w).at(-1);
   if (warning) meta.warning = warning;
   session.lastMeta = meta;
   session.lastWarning = warning;

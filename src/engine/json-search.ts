@@ -3,6 +3,7 @@
  * totals): table, query (json-query-tree.ts), limit/size, offset/from, max_matches, sort,
  * `_source`, options. `_score` is SQL weight().
  */
+import { guardStack } from '../query/stack-guard.js';
 import { finishQuery } from '../query/index.js';
 import type { Expr, NamedValue, OptionValue, OrderItem, SelectItem, SelectStatement } from '../sql/ast.js';
 import type { SearchRequest } from '../index/types.js';
@@ -122,6 +123,11 @@ function options(obj: JsonObject, sorted: OrderItem[]): NamedValue[] {
 
 /** The full-text tree in dictionary form: null = full scan, 'none' = matches nothing. */
 export function jsonFullText(table: Table, query: JsonValue | undefined, flags: GlobalFlags, options: NamedValue[] = []) {
+  // a nesting deeper than the stack allows gets Manticore's `query too complex` error
+  return guardStack(JSON.stringify(query ?? null), () => jsonFullTextTree(table, query, flags, options));
+}
+
+function jsonFullTextTree(table: Table, query: JsonValue | undefined, flags: GlobalFlags, options: NamedValue[]) {
   const fields = table.index.schema.fields;
   const p = table.pipeline;
   const norm = tableNormalizers(p, querySettings(table, options));
