@@ -3,6 +3,7 @@
  * INSERT/REPLACE (validate, then one durable write), with Manticore's JSON request checks and texts
  * (src/sphinxjsonquery.cpp ParseJsonInsert, ParseIndexId).
  */
+import { commitGrouped } from './transaction-group.js';
 import { SearchError } from '../util/errors.js';
 import { tableForInsert } from './insert-rows.js';
 import type { WriteContext } from './exec-write.js';
@@ -78,10 +79,8 @@ export async function execJsonInsert(ctx: WriteContext, body: JsonValue, replace
   const entries = docEntries(obj);
   const table = await tableForInsert(ctx, name, entries.map(([k]) => k), [entries.map(([, v]) => inferenceLiteral(v))]);
   const { row, colNos } = docRow(table, given, entries);
-  return table.mutex.run(async () => {
-    const id = given ?? (await ctx.ids.take(1))[0]!;
-    const { docs, inputs } = table.prepare([row], [id], colNos);
-    await table.write([id], docs, inputs, replace);
-    return { table: table.name, id, replace };
-  });
+  const id = given ?? (await ctx.ids.take(1))[0]!;
+  // concurrent writers share one durable commit, as SQL INSERT (transaction-group.ts)
+  await commitGrouped(table, () => ({ ids: [id], ...table.prepare([row], [id], colNos), replace }));
+  return { table: table.name, id, replace };
 }
