@@ -3,7 +3,7 @@
  * matches marked, or the start of the text cut to the limit. Adjacent matched words share one
  * marker pair (folded spans), and retain mode never opens a marker across an HTML tag.
  */
-import { cpLen, PieceKind, type FieldStream } from './snippet-stream.js';
+import { cpLen, P_END, P_KIND, P_OPEN, P_POS, P_START, PIECE_WORDS, PieceKind, type FieldStream } from './snippet-stream.js';
 import type { PickedPassage } from '../wasm/snippet.js';
 
 export interface Markers {
@@ -44,20 +44,25 @@ export function renderWhole(s: FieldStream, mk: Markers, allowEmpty: boolean): s
     trailing = -1;
     reopen = false;
   };
-  for (const p of s.pieces) {
-    const text = s.text.slice(p.start, p.end);
-    if (p.kind === PieceKind.Word) {
-      close(p.pos);
+  const d = s.pieces.data;
+  for (let i = 0; i < s.pieces.n; i++) {
+    const at = i * PIECE_WORDS;
+    const kind = d[at + P_KIND];
+    const text = s.text.slice(d[at + P_START], d[at + P_END]);
+    if (kind === PieceKind.Word) {
+      const pos = d[at + P_POS];
+      const open = d[at + P_OPEN];
+      close(pos);
       if (reopen) { out += marker(mk.before, mk.id); reopen = false; }
-      if (p.openUntil && !openUntil) {
+      if (open && !openUntil) {
         out += marker(mk.before, mk.id);
         matches++;
-        openUntil = p.openUntil;
+        openUntil = open;
       }
       out += text;
       trailing = -1;
-      lastPos = p.pos;
-    } else if (p.kind === PieceKind.Gap) {
+      lastPos = pos;
+    } else if (kind === PieceKind.Gap) {
       close(lastPos + 1);
       if (openUntil && !reopen && trailing < 0) trailing = out.length;
       out += text;
@@ -80,18 +85,30 @@ export function renderWhole(s: FieldStream, mk: Markers, allowEmpty: boolean): s
 
 /** The start of the field cut to `limit` codepoints, a separator where it was cut (DocStartHighlighter_c). */
 export function renderStart(s: FieldStream, limit: number, used: { cp: number }, separator: string): string {
+  // the pieces taken are one run of text while they follow each other (no cut-out marks): copied once
   let out = '';
-  for (const p of s.pieces) {
-    const len = cpLen(s.text, p.start, p.end);
+  let from = 0;
+  let to = 0;
+  const flush = (): void => { if (to > from) out += s.text.slice(from, to); from = to; };
+  const d = s.pieces.data;
+  const pairs = SURROGATE.test(s.text);
+  for (let i = 0; i < s.pieces.n; i++) {
+    const start = d[i * PIECE_WORDS + P_START];
+    const end = d[i * PIECE_WORDS + P_END];
+    const len = pairs ? cpLen(s.text, start, end) : end - start;
     const ok = limit <= 0 || used.cp + len <= limit;
-    if (ok || !out.length) {
-      out += s.text.slice(p.start, p.end);
+    if (ok || (!out.length && to === from)) {
+      if (start !== to) { flush(); from = start; }
+      to = end;
       if (limit > 0) used.cp += len;
     }
-    if (!ok) return out + separator;
+    if (!ok) { flush(); return out + separator; }
   }
+  flush();
   return out;
 }
+
+const SURROGATE = /[\ud800-\udfff]/;
 
 /** The chosen passages of one field, marked (PassageHighlighter_c). */
 export function renderPassages(s: FieldStream, passages: PickedPassage[], mk: Markers, zones: boolean): PassageText[] {
@@ -122,28 +139,31 @@ export function renderPassages(s: FieldStream, passages: PickedPassage[], mk: Ma
   // markers open only inside passages: start at the first one, stop once past the last and closed
   const last = passages[passages.length - 1];
   const lastEnd = last.start + last.tokens - 1;
-  if (zones) for (let i = 0; i < passages[0].start; i++) if (s.counted[i].zone !== undefined) zone = s.counted[i].zone as string;
+  if (zones) for (let i = 0; i < passages[0].start; i++) { const z = s.zones.get(i); if (z !== undefined) zone = z; }
+  const d = s.pieces.data;
   for (let i = passages[0].start; i < s.counted.length; i++) {
     if (i > lastEnd && !openPos) break;
-    const p = s.counted[i];
-    if (p.zone !== undefined) zone = p.zone;
-    if (p.kind === PieceKind.Word) {
-      if (openPos) close(p.pos, i);
+    const at = s.counted[i] * PIECE_WORDS;
+    if (zones) { const z = s.zones.get(i); if (z !== undefined) zone = z; }
+    if (d[at + P_KIND] === PieceKind.Word) {
+      const pos = d[at + P_POS];
+      const open = d[at + P_OPEN];
+      if (openPos) close(pos, i);
       update(i);
       if (cur >= 0) {
-        if (p.openUntil && !openPos) {
+        if (open && !openPos) {
           res[cur].text += marker(mk.before, mk.id);
-          openPos = p.openUntil;
+          openPos = open;
           openNum = passages[cur].start + passages[cur].tokens;
           lastOpen = cur;
         }
-        res[cur].text += s.text.slice(p.start, p.end);
+        res[cur].text += s.text.slice(d[at + P_START], d[at + P_END]);
       }
-      lastPos = p.pos;
+      lastPos = pos;
     } else {
       if (openPos) close(lastPos + 1, i);
       update(i);
-      if (cur >= 0) res[cur].text += s.text.slice(p.start, p.end);
+      if (cur >= 0) res[cur].text += s.text.slice(d[at + P_START], d[at + P_END]);
     }
   }
   if (openPos) res[lastOpen].text += marker(mk.after, mk.id++);

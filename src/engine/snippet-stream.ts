@@ -17,26 +17,56 @@ const PACK_PHRASE_BOUNDARY = 8;
 
 export const enum PieceKind { Word = 1, Gap = 0, Tag = 2 }
 
-export interface Piece {
-  kind: PieceKind;
-  /** UTF-16 offsets into the field text. */
-  start: number;
-  end: number;
-  /** Word position (for gaps: the last word's position). */
-  pos: number;
-  /** For a matched word: the position just past its folded span; 0 otherwise. */
-  openUntil: number;
-  /** 1: a sentence / paragraph / zone boundary right before this piece; 2: a phrase boundary piece. */
-  brk: number;
-  /** The enclosing zone from this piece on, when it changes here (emit_zones). */
-  zone?: string;
+/** Int32 words per piece in Pieces.data: | kind | start | end | pos | openUntil |. */
+export const PIECE_WORDS = 5;
+/** Field offsets inside a piece's words. */
+export const P_KIND = 0;
+export const P_START = 1;
+export const P_END = 2;
+export const P_POS = 3;
+export const P_OPEN = 4;
+/** Pieces a stream starts with room for, per token (a word and its gap's runs: ~2.5 on dictionary text). */
+const PIECES_PER_TOKEN = 3;
+
+/**
+ * A field's pieces in document order, packed (no object per piece): for piece i at i * PIECE_WORDS,
+ * kind, UTF-16 start and end offsets into the field text, word position (for gaps: the last word's),
+ * and for a matched word the position just past its folded span (0 otherwise).
+ */
+export class Pieces {
+  n = 0;
+  data: Int32Array;
+
+  constructor(capacity: number) {
+    this.data = new Int32Array(Math.max(capacity, 4) * PIECE_WORDS);
+  }
+
+  push(kind: PieceKind, start: number, end: number, pos: number, openUntil: number): void {
+    let at = this.n * PIECE_WORDS;
+    if (at + PIECE_WORDS > this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    const d = this.data;
+    d[at++] = kind;
+    d[at++] = start;
+    d[at++] = end;
+    d[at++] = pos;
+    d[at] = openUntil;
+    this.n++;
+  }
 }
 
 export interface FieldStream {
   text: string;
-  pieces: Piece[];
-  /** The pieces without tags: what passages count. */
-  counted: Piece[];
+  pieces: Pieces;
+  /** Indices into `pieces` of the pieces without tags: what passages count (their order numbers the passage stream). */
+  counted: Int32Array;
+  /** Per counted piece (by its counted index): 1 a sentence / paragraph / zone boundary right before it, 2 a phrase boundary piece. */
+  brk: Uint8Array;
+  /** The enclosing zone from a counted piece on, where it changes (emit_zones), by counted index. */
+  zones: Map<number, string>;
   passage: PassageStream;
 }
 
@@ -66,35 +96,39 @@ function utf8Bytes(s: string): number {
 }
 
 /** Whitespace / non-whitespace runs of text[from, to) as gap pieces (SplitSpaceIntoTokens). */
-function runs(text: string, from: number, to: number, pos: number, out: Piece[]): void {
+function runs(text: string, from: number, to: number, pos: number, out: Pieces): void {
   let s = from;
   let sp = isSpace(text.charCodeAt(from));
   for (let i = from + 1; i < to; i++) {
     const c = isSpace(text.charCodeAt(i));
     if (c !== sp) {
-      out.push({ kind: PieceKind.Gap, start: s, end: i, pos, openUntil: 0, brk: 0 });
+      out.push(PieceKind.Gap, s, i, pos, 0);
       s = i;
       sp = c;
     }
   }
-  out.push({ kind: PieceKind.Gap, start: s, end: to, pos, openUntil: 0, brk: 0 });
+  out.push(PieceKind.Gap, s, to, pos, 0);
 }
 
+/** Where a stream's walk writes: the pieces, and which of them are phrase boundary pieces. */
+interface GapOut { pieces: Pieces; phrase: number[] }
+
 /** Runs, with the gap's last phrase_boundary character as a piece of its own (brk 2). */
-function boundaryRuns(text: string, from: number, to: number, pos: number, out: Piece[], isBoundary?: (cp: number) => boolean): void {
+function boundaryRuns(text: string, from: number, to: number, pos: number, out: GapOut, isBoundary?: (cp: number) => boolean): void {
   let b = -1;
   if (isBoundary) for (let i = to - 1; i >= from && b < 0; i--) if (isBoundary(text.charCodeAt(i))) b = i;
-  if (b < 0) { runs(text, from, to, pos, out); return; }
-  if (b > from) runs(text, from, b, pos, out);
-  out.push({ kind: PieceKind.Gap, start: b, end: b + 1, pos, openUntil: 0, brk: 2 });
-  if (b + 1 < to) runs(text, b + 1, to, pos, out);
+  if (b < 0) { runs(text, from, to, pos, out.pieces); return; }
+  if (b > from) runs(text, from, b, pos, out.pieces);
+  out.phrase.push(out.pieces.n);
+  out.pieces.push(PieceKind.Gap, b, b + 1, pos, 0);
+  if (b + 1 < to) runs(text, b + 1, to, pos, out.pieces);
 }
 
 /**
  * Splits a gap into runs; `magic`: the text holds the stripper's marks (cut out); `tags`: HTML tags
  * become Tag pieces (retain mode).
  */
-function splitGap(text: string, from: number, to: number, pos: number, out: Piece[], tags: boolean, magic: boolean, isBoundary?: (cp: number) => boolean): void {
+function splitGap(text: string, from: number, to: number, pos: number, out: GapOut, tags: boolean, magic: boolean, isBoundary?: (cp: number) => boolean): void {
   if (from >= to) return;
   if (magic) {
     const part = text.slice(from, to);
@@ -115,7 +149,7 @@ function splitGap(text: string, from: number, to: number, pos: number, out: Piec
   const part = text.slice(from, to);
   for (let m = TAG_RE.exec(part); m; m = TAG_RE.exec(part)) {
     if (at < from + m.index) boundaryRuns(text, at, from + m.index, pos, out, isBoundary);
-    out.push({ kind: PieceKind.Tag, start: from + m.index, end: from + m.index + m[0].length, pos, openUntil: 0, brk: 0 });
+    out.pieces.push(PieceKind.Tag, from + m.index, from + m.index + m[0].length, pos, 0);
     at = from + m.index + m[0].length;
   }
   if (at < to) boundaryRuns(text, at, to, pos, out, isBoundary);
@@ -157,60 +191,90 @@ const DELIVERED: Record<string, string[]> = {
   sentence: ['sentence', 'paragraph', 'zone'], paragraph: ['paragraph', 'zone'], zone: ['zone'],
 };
 
-/** First piece starting at or after `offset` (binary search over document order). */
-function pieceAt(ps: Piece[], offset: number): number {
+/** First counted piece starting at or after `offset` (binary search over document order). */
+function pieceAt(st: FieldStream, offset: number): number {
+  const d = st.pieces.data;
   let lo = 0;
-  let hi = ps.length;
+  let hi = st.counted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (ps[mid].start < offset) lo = mid + 1; else hi = mid;
+    if (d[st.counted[mid] * PIECE_WORDS + P_START] < offset) lo = mid + 1; else hi = mid;
   }
   return lo;
 }
 
 /**
- * Boundaries on the pieces: a sentence ends after the gap piece that holds its terminator (Manticore
- * appends the sentence end), a paragraph or zone at the first piece after its mark. Zone marks also
- * record the enclosing zone for emit_zones.
+ * Boundaries on the counted pieces: a sentence ends after the gap piece that holds its terminator
+ * (Manticore appends the sentence end), a paragraph or zone at the first piece after its mark. Zone
+ * marks also record the enclosing zone for emit_zones.
  */
-function placeMarks(ps: Piece[], marks: SpzMark[], boundary: StreamInput['boundary']): void {
+function placeMarks(st: FieldStream, marks: SpzMark[], boundary: StreamInput['boundary']): void {
   if (!boundary) return;
   const kinds = DELIVERED[boundary];
   const stack: string[] = [];
+  const d = st.pieces.data;
+  const n = st.counted.length;
+  const at = (k: number, f: number): number => d[st.counted[k] * PIECE_WORDS + f];
   for (const m of marks) {
     if (!kinds.includes(m.kind)) continue;
     let k: number;
     if (m.kind === 'sentence') {
-      k = pieceAt(ps, m.start);
-      if (k < ps.length && ps[k].kind !== PieceKind.Word) k++;
+      k = pieceAt(st, m.start);
+      if (k < n && at(k, P_KIND) !== PieceKind.Word) k++;
     } else {
-      k = pieceAt(ps, m.end);
-      while (k < ps.length && ps[k].start < m.end) k++;
+      k = pieceAt(st, m.end);
+      while (k < n && at(k, P_START) < m.end) k++;
     }
     if (m.kind === 'zone') {
       if (m.zone.startsWith('/')) stack.pop(); else stack.push(m.zone);
-      if (k < ps.length) ps[k].zone = stack[stack.length - 1] ?? '';
+      if (k < n) st.zones.set(k, stack[stack.length - 1] ?? '');
     }
-    if (k < ps.length) ps[k].brk = 1;
+    if (k < n) st.brk[k] = 1;
   }
 }
 
-export function buildStream(inp: StreamInput): FieldStream {
-  const { text, tokens, marks } = inp;
+/** The field's pieces: gaps split into runs (and tags), words with their folded span ends. */
+function walkPieces(inp: StreamInput): GapOut {
+  const { text, tokens } = inp;
   const ends = spanEnds(inp.hits, inp.field);
-  const pieces: Piece[] = [];
+  const out: GapOut = { pieces: new Pieces(tokens.length * PIECES_PER_TOKEN + 2), phrase: [] };
   let at = 0;
   let lastPos = 0;
   const magic = text.includes('\u0003') || text.includes('\u0004');
   for (const t of tokens) {
-    splitGap(text, at, t.start, lastPos, pieces, inp.tags, magic, inp.isBoundary);
-    pieces.push({ kind: PieceKind.Word, start: t.start, end: t.end, pos: t.pos, openUntil: ends.size ? ends.get(t.pos) ?? 0 : 0, brk: 0 });
+    splitGap(text, at, t.start, lastPos, out, inp.tags, magic, inp.isBoundary);
+    out.pieces.push(PieceKind.Word, t.start, t.end, t.pos, ends.size ? ends.get(t.pos) ?? 0 : 0);
     at = t.end;
     lastPos = t.pos;
   }
-  splitGap(text, at, text.length, lastPos, pieces, inp.tags, magic, inp.isBoundary);
-  const counted = inp.tags ? pieces.filter((p) => p.kind !== PieceKind.Tag) : pieces;
-  placeMarks(counted, marks, inp.boundary);
+  splitGap(text, at, text.length, lastPos, out, inp.tags, magic, inp.isBoundary);
+  return out;
+}
+
+/** Indices of the pieces that are not tags (all of them when there are no tags). */
+function countedOf(pieces: Pieces, tags: boolean): Int32Array {
+  const d = pieces.data;
+  let n = 0;
+  const out = new Int32Array(pieces.n);
+  for (let i = 0; i < pieces.n; i++) if (!tags || d[i * PIECE_WORDS + P_KIND] !== PieceKind.Tag) out[n++] = i;
+  return n === pieces.n ? out : out.subarray(0, n);
+}
+
+/** Where piece `pi` (a counted one) stands in the sorted `counted`. */
+function countedIndex(counted: Int32Array, pi: number): number {
+  let lo = 0;
+  let hi = counted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (counted[mid] < pi) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+export function buildStream(inp: StreamInput): FieldStream {
+  const { text } = inp;
+  const { pieces, phrase } = walkPieces(inp);
+  const counted = countedOf(pieces, inp.tags);
   const n = counted.length;
   // one backing buffer for the five per-token arrays (fewer allocations per field)
   const buf = new ArrayBuffer(n * 11);
@@ -218,30 +282,44 @@ export function buildStream(inp: StreamInput): FieldStream {
     len: new Int32Array(buf, 0, n), mask: new Uint32Array(buf, n * 4, n), word: new Uint8Array(buf, n * 8, n),
     hit: new Uint8Array(buf, n * 9, n), brk: new Uint8Array(buf, n * 10, n), docBytes: utf8Bytes(text),
   };
-  let w = 0;
-  // the same stream packed as the core reads it (one copy into WASM memory)
+  const st: FieldStream = { text, pieces, counted, brk: ps.brk, zones: new Map(), passage: ps };
+  // phrase boundary pieces are gaps, never tags: each is in `counted` (sorted)
+  for (const pi of phrase) ps.brk[countedIndex(counted, pi)] = 2;
+  placeMarks(st, inp.marks, inp.boundary);
+  packStream(st, inp.termIndex);
+  return st;
+}
+
+/** The passage stream's per-token arrays and the same stream packed as the core reads it (one copy into WASM memory). */
+function packStream(st: FieldStream, termIndex: Int32Array): void {
+  const { text, counted, passage: ps } = st;
+  const d = st.pieces.data;
+  const n = counted.length;
   const packed = new Int32Array(n * PACKED_WORDS);
   // without surrogate pairs a piece's code points are its UTF-16 units
   const pairs = SURROGATE.test(text);
+  let w = 0;
   for (let i = 0; i < n; i++) {
-    const p = counted[i];
-    const len = pairs ? cpLen(text, p.start, p.end) : p.end - p.start;
+    const at = counted[i] * PIECE_WORDS;
+    const start = d[at + P_START];
+    const end = d[at + P_END];
+    const len = pairs ? cpLen(text, start, end) : end - start;
     ps.len[i] = len;
-    ps.brk[i] = p.brk;
-    let flags = p.brk === 1 ? PACK_BREAK : p.brk === 2 ? PACK_PHRASE_BOUNDARY : 0;
-    if (p.kind === PieceKind.Word) {
+    const brk = ps.brk[i];
+    let flags = brk === 1 ? PACK_BREAK : brk === 2 ? PACK_PHRASE_BOUNDARY : 0;
+    if (d[at + P_KIND] === PieceKind.Word) {
+      const open = d[at + P_OPEN];
       ps.word[i] = 1;
-      const ti = inp.termIndex[w++];
-      ps.hit[i] = p.openUntil ? 1 : 0;
-      ps.mask[i] = p.openUntil && ti >= 0 ? (1 << ti) >>> 0 : 0;
-      flags |= PACK_WORD | (p.openUntil ? PACK_HIT : 0);
+      const ti = termIndex[w++];
+      ps.hit[i] = open ? 1 : 0;
+      ps.mask[i] = open && ti >= 0 ? (1 << ti) >>> 0 : 0;
+      flags |= PACK_WORD | (open ? PACK_HIT : 0);
     }
     packed[i * PACKED_WORDS] = len;
     packed[i * PACKED_WORDS + 1] = flags;
     packed[i * PACKED_WORDS + 2] = ps.mask[i] | 0;
   }
   ps.packed = packed;
-  return { text, pieces, counted, passage: ps };
 }
 
 export { cpLen, utf8Bytes };
