@@ -16,6 +16,8 @@ export interface KeywordContext {
   /** expand_keywords with min_infix_len / min_prefix_len: plain words match inside / at start. */
   expandInfix: boolean;
   expandPrefix: boolean;
+  /** `=word` is an exact form (index_exact_words in effect); false: a plain word, as search reads it. Unset: true. */
+  exactWords?: boolean;
 }
 
 export interface KeywordTable {
@@ -56,7 +58,7 @@ export class Keywords {
       if (k >= 0) this.tests.push({ k, test: (tok) => re.test(tok.text) });
       return;
     }
-    if (t.exact) {
+    if (t.exact && this.ctx.exactWords !== false) {
       const form = t.text.toLowerCase();
       const k = this.add(`=${form}`, cpLength(form));
       if (k >= 0 && !this.byText.has(form)) this.byText.set(form, k);

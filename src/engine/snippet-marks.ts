@@ -39,10 +39,12 @@ function prepare(root: QueryNode, ctx: MarkContext): Prepared {
   if (!byPipeline) { byPipeline = new Map(); prepared.set(root, byPipeline); }
   let byKey = byPipeline.get(ctx.pipeline);
   if (!byKey) { byKey = new Map(); byPipeline.set(ctx.pipeline, byKey); }
-  const key = `${ctx.ignoreFields}:${ctx.expandInfix}:${ctx.expandPrefix}`;
+  const key = `${ctx.ignoreFields}:${ctx.expandInfix}:${ctx.expandPrefix}:${ctx.exactWords ?? true}`;
   let p = byKey.get(key);
   if (!p) {
-    const kw = queryKeywords(root, { normalize: (w) => ctx.pipeline.normalizeWord(w), expandInfix: ctx.expandInfix, expandPrefix: ctx.expandPrefix });
+    const kw = queryKeywords(root, {
+      normalize: (w) => ctx.pipeline.normalizeWord(w), expandInfix: ctx.expandInfix, expandPrefix: ctx.expandPrefix, exactWords: ctx.exactWords,
+    });
     p = { q: snippetPlanQuery(root, ctx.pipeline, ctx), kw };
     byKey.set(key, p);
   }

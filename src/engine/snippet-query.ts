@@ -15,6 +15,12 @@ export interface SnippetQueryOptions {
   /** expand_keywords with min_infix_len / min_prefix_len: plain words also match inside / at the start of words. */
   expandInfix: boolean;
   expandPrefix: boolean;
+  /**
+   * The table's index_exact_words is in effect (exactWordsEnabled): `=word` looks up the word's
+   * exact form. Without it search reads `=word` as a plain word (stemmed), and so must highlighting.
+   * Unset: exact forms on (callers that do not know the table's settings).
+   */
+  exactWords?: boolean;
 }
 
 export interface SnippetQuery {
@@ -96,8 +102,9 @@ export function snippetPlanQuery(root: QueryNode, pipeline: TextPipeline, o: Sni
   });
   const fold = (w: string): string[] => pipeline.keywords(w).map((r) => r.tokenized);
   const expand = o.expandInfix || o.expandPrefix;
+  const exactWords = o.exactWords ?? true;
   const norm: TableNormalizers = {
-    word: (w) => pipeline.normalizeWord(w), exact: fold, exactWords: true, wildcards: true,
+    word: (w) => pipeline.normalizeWord(w), exact: exactWords ? fold : undefined, exactWords, wildcards: true,
     expansion: { minPrefixLen: 0, minInfixLen: 0, exactForms: true },
     keywords: expand ? { star: true, exact: false, minInfixLen: o.expandInfix ? 1 : 0, minPrefixLen: o.expandPrefix ? 1 : 0, fold } : undefined,
   };
