@@ -10,7 +10,8 @@ import { parseCharsetSetting } from '../text/charset-table.js';
 import { createTextPipeline, type TextPipeline } from '../text/text-pipeline.js';
 import { FIELD_SHIFT } from './snippet-doc-index.js';
 import { querySpz } from './snippet-keywords.js';
-import { markDocument } from './snippet-marks.js';
+import { markDocument, type DocumentMarks } from './snippet-marks.js';
+import { splitHitParts } from './snippet-blend.js';
 import type { SnippetOptions } from './snippet-options.js';
 import type { PassageLimits } from './snippet-passages.js';
 import { pickPassages } from './snippet-pick.js';
@@ -125,12 +126,18 @@ export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetO
   const infix = intSetting(env.settings, 'min_infix_len') > 0;
   const prefix = intSetting(env.settings, 'min_prefix_len') > 0;
   const expand = intSetting(env.settings, 'expand_keywords') !== 0;
-  const m = markDocument(root, fields.map((f, i) => ({ name: f.name, tokens: analyzed[i].tokens, marks: analyzed[i].marks })), {
+  const ctx = {
     pipeline: env.pipeline, ignoreFields: flags.ignoreFields, expandInfix: expand && infix, expandPrefix: expand && prefix,
     schemaFields: flags.schemaFields,
-  });
+  };
+  let tokens = analyzed.map((a) => a.tokens);
+  const mark = (): DocumentMarks => markDocument(root, fields.map((f, i) => ({ name: f.name, tokens: tokens[i], marks: analyzed[i].marks })), ctx);
+  let m = mark();
+  // blended words whose part alone is hit are split into their parts, then marked again
+  const split = tokens.map((t, i) => splitHitParts(t, m.hits, i));
+  if (split.some((t, i) => t !== tokens[i])) { tokens = split; m = mark(); }
   const streams: FieldStream[] = fields.map((_, i) => buildStream({
-    text: texts[i], tokens: analyzed[i].tokens, marks: analyzed[i].marks, termIndex: m.termIndex[i],
+    text: texts[i], tokens: tokens[i], marks: analyzed[i].marks, termIndex: m.termIndex[i],
     hits: m.hits, field: i, tags: retain, boundary: o.snippetBoundary, isBoundary: boundaryTest(env.pipeline),
   }));
   const global: PassageLimits = { limit: o.limit, limitWords: o.limitWords, limitSnippets: o.limitSnippets };

@@ -55,13 +55,18 @@ function fieldTokens(f: DocField, q: DocQuery): FieldTokens {
   const keep = q.terms;
   const patterns = q.patterns ?? [];
   let length = 0;
-  for (const t of f.tokens) {
+  const add = (t: Token): void => {
     if (t.pos > length) length = t.pos;
-    if (t.term === '') continue;
+    if (t.term === '') return;
     if (!keep || keep.has(t.term)) { terms.push(t.term); positions.push(t.pos); }
-    if (!q.exactForms) continue;
+    if (!q.exactForms) return;
     const form = EXACT_HEAD + t.text;
     if (!keep || keep.has(form) || patterns.some((re) => re.test(t.text))) { terms.push(form); positions.push(t.pos); }
+  };
+  for (const t of f.tokens) {
+    add(t);
+    // a blended token's other variants and its parts are indexed too (Manticore's HitCollector)
+    if (t.inner) for (const x of t.inner) add(x);
   }
   for (const m of f.marks ?? []) if (m.pos > length) length = m.pos;
   if (keep && length > 0) { terms.push(FIELD_END_TERM); positions.push(length); }

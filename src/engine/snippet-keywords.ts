@@ -125,14 +125,23 @@ export function tokenKeywords(kw: Keywords, fields: Token[][]): KeywordTable {
   const plain = kw.isPlain();
   const termIndex = fields.map((tokens) => {
     const out = new Int32Array(tokens.length);
+    const keyOf = (tok: Token): number => {
+      if (!plain) return kw.indexOf(tok);
+      const k = tok.term === '' ? -1 : kw.byTerm.get(tok.term) ?? -1;
+      return k >= MAX_KEYWORDS ? -1 : k;
+    };
     for (let i = 0; i < tokens.length; i++) {
       const tok = tokens[i];
-      let k: number;
-      if (plain) {
-        k = tok.term === '' ? -1 : kw.byTerm.get(tok.term) ?? -1;
-        if (k >= MAX_KEYWORDS) k = -1;
-      } else {
-        k = kw.indexOf(tok);
+      let k = keyOf(tok);
+      if (tok.inner) {
+        // a blended token's variants and parts count as found; the token takes the first one's
+        // keyword when its own text is none (Manticore's FindWord over the token's word ids)
+        for (const x of tok.inner) {
+          const kx = keyOf(x);
+          if (kx < 0) continue;
+          foundMask |= 1 << kx;
+          if (k < 0) k = kx;
+        }
       }
       out[i] = k;
       if (k >= 0) foundMask |= 1 << k;

@@ -58,7 +58,12 @@ function prepare(root: QueryNode, ctx: MarkContext): Prepared {
 function mayMatch(q: SnippetQuery, kw: Keywords, found: number, fields: DocField[]): boolean {
   if (q.patterns.length || q.exactForms) return true;
   if (kw.isPlain()) return found !== 0;
-  for (const f of fields) for (const t of f.tokens) if (q.terms.has(t.term)) return true;
+  for (const f of fields) {
+    for (const t of f.tokens) {
+      if (q.terms.has(t.term)) return true;
+      if (t.inner?.some((x) => q.terms.has(x.term))) return true;
+    }
+  }
   return false;
 }
 

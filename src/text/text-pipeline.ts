@@ -1,7 +1,7 @@
 /** A table's text pipeline: HTML strip, tokenize, fold, stem, stopwords -> terms at positions. */
 import type { FieldTokens } from '../index/types.js';
 import type { TableSettings } from '../schema/types.js';
-import { Blender, parseBlendMode, TRIM_NONE } from './blend.js';
+import { Blender, parseBlendMode, TRIM_NONE, type WalkToken } from './blend.js';
 import { CODE_MASK, FLAG_BLEND, FLAG_IGNORE, type CharsetTable } from './charset-table.js';
 import { Exceptions } from './exceptions.js';
 import { FieldWalker } from './field-walk.js';
@@ -25,6 +25,13 @@ export interface Token {
   /** UTF-16 offsets into the original text (before HTML stripping), for highlighting. */
   start: number;
   end: number;
+  /**
+   * analyze() only, for a blended token: its further variants (at its position) and its parts (at
+   * theirs), which the index also holds and the highlighter looks up; `part` tells them apart.
+   */
+  inner?: Token[];
+  /** Set on an inner token that is a blended token's part (not a variant). */
+  part?: boolean;
 }
 
 /** One CALL KEYWORDS row. */
@@ -175,12 +182,21 @@ class Pipeline implements TextPipeline {
     this.walker.walk(s.text, {
       word: (term, pos, w, offset) => {
         // a blended token's further variants and its parts lie inside its first variant: the
-        // highlighter gets one token per stretch of text (the query keyword is that first variant)
+        // highlighter gets one token per stretch of text (the query keyword is that first variant),
+        // the others ride along on it as `inner`
         const from = w.start + offset;
-        if (from < covered) return;
         const to = w.end + offset;
+        const tok: Token = starts
+          ? { text: w.text, term, pos, start: starts[from], end: ends![to - 1] }
+          : { text: w.text, term, pos, start: from, end: to };
+        if (from < covered && tokens.length) {
+          const outer = tokens[tokens.length - 1];
+          if ((w as WalkToken).blend === 'part') tok.part = true;
+          (outer.inner ??= []).push(tok);
+          return;
+        }
         covered = to;
-        tokens.push(starts ? { text: w.text, term, pos, start: starts[from], end: ends![to - 1] } : { text: w.text, term, pos, start: from, end: to });
+        tokens.push(tok);
       },
       mark: (m) => {
         if (starts) { m.start = starts[m.start]; m.end = ends![m.end - 1]; }

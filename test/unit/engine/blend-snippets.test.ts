@@ -30,3 +30,19 @@ describe('snippets vs blended words (test_168)', () => {
       .toBe('<b>+hashtag</b> for me is not so  ... ');
   });
 });
+
+describe('snippets vs blended parts (test_168)', () => {
+  const doc = 'What are you need here (exactly)? are dude friendly? As I know this dude/buddy.';
+  it('marks a blended word typed whole', async () => {
+    await t.exec(`create table idx2 (title text) ${IDX2}`);
+    expect(await snippet(doc, '\\\\(exactly\\\\) dude\\\\/buddy', '2 as around'))
+      .toBe('What are you need here <b>(exactly)</b>? are dude friendly? As I know this <b>dude/buddy</b>.');
+  });
+
+  it('marks the part of a blended word a query keyword names', async () => {
+    await t.exec(`create table idx2 (title text) ${IDX2}`);
+    const want = 'What are you need here <b>(exactly)</b>? are dude friendly? As I know this dude/<b>buddy</b>.';
+    expect(await snippet(doc, '\\\\(exactly\\\\) buddy', '2 as around')).toBe(want);
+    expect(await snippet(doc, '\\\\(exactly\\\\) | buddy', '1 as query_mode, 2 as around')).toBe(want);
+  });
+});
