@@ -45,4 +45,10 @@ describe('snippets vs blended parts (test_168)', () => {
     expect(await snippet(doc, '\\\\(exactly\\\\) buddy', '2 as around')).toBe(want);
     expect(await snippet(doc, '\\\\(exactly\\\\) | buddy', '1 as query_mode, 2 as around')).toBe(want);
   });
+
+  it('marks a blended form inside passages', async () => {
+    await t.exec("create table idx (title text) blend_chars='.'");
+    const rows = await t.rows("CALL SNIPPETS ('and here we go 2524460. 989561 as you said', 'idx', '2524460.', 1 as query_mode, 4 as limit_words, 2 as around)");
+    expect(rows[0]?.[0]).toBe(' ...  we go <b>2524460.</b> 989561 ... ');
+  });
 });
