@@ -41,9 +41,12 @@ export class Keywords {
 
   constructor(private readonly ctx: KeywordContext) {}
 
+  /** Keywords already listed (a Set: a long query's words are many). */
+  private readonly listed = new Set<string>();
+
   private add(word: string, weight: number): number {
-    const at = this.words.indexOf(word);
-    if (at >= 0) return -1;
+    if (this.listed.has(word)) return -1;
+    this.listed.add(word);
     this.words.push(word);
     this.weights.push(weight);
     return this.words.length - 1;
