@@ -3,7 +3,8 @@
 // CALL SNIPPETS over the same 20 texts (in process), and Sphinx 2.2.11's CALL SNIPPETS over
 // SphinxQL in the same run; highlighted documents per second. Then CALL SNIPPETS throughput on
 // 1 kB and 100 kB texts with the WASM picker vs the TypeScript twin, and the matched-occurrence
-// marks alone (the core's plan evaluator vs the TypeScript twin) per query shape.
+// marks alone (the core's plan evaluator vs the TypeScript twin) per query shape, and the CPU time
+// of the highlight path's stages (analyze, buildStream, whole CALL SNIPPETS).
 // Run: npm run bench -- highlight [--docs N] [--queries M]. Needs dict-gcide (and sphinxsearch for
 // the Sphinx column). Seed 42. Prints JSON.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -150,6 +151,40 @@ function marksOnly(docs: CorpusDoc[]): { query: string; coreDocsPerCpuSec: numbe
   });
 }
 
+/** Median CPU ms of `rounds` runs of `f`. */
+function medianCpuMs(rounds: number, f: () => void): number {
+  const t: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const c0 = process.cpuUsage();
+    f();
+    const c = process.cpuUsage(c0);
+    t.push((c.user + c.system) / 1000);
+  }
+  return t.sort((a, b) => a - b)[t.length >> 1];
+}
+
+/**
+ * The highlight path's stages on 3,000 gcide bodies, CPU time (median of 7): analyze (tokenize the
+ * stored text), buildStream (pieces and the core's token layout) and a whole in-process CALL SNIPPETS.
+ */
+function stages(docs: CorpusDoc[]): { docs: number; analyzeMs: number; streamMs: number; snippetsMs: number; snippetsDocsPerCpuSec: number } {
+  const texts = docs.slice(0, 3000).map((d) => d.body);
+  const pipeline = createTextPipeline({ morphology: 'stem_en' });
+  const env = { pipeline, settings: { morphology: 'stem_en' } };
+  const root = parseQuery('state | water', {}).root;
+  const o = snippetOptions([]);
+  const flags = { ignoreFields: true, textFromIndex: false, packFields: false };
+  const analyzed = texts.map((t) => pipeline.analyze(t));
+  const ctx = { pipeline, ignoreFields: true, expandInfix: false, expandPrefix: false };
+  const marks = analyzed.map((a) => markDocument(root, [{ name: '', tokens: a.tokens }], ctx));
+  const analyzeMs = medianCpuMs(7, () => { for (const t of texts) pipeline.analyze(t); });
+  const streamMs = medianCpuMs(7, () => texts.forEach((text, i) => buildStream({
+    text, tokens: analyzed[i].tokens, marks: [], termIndex: marks[i].termIndex[0], hits: marks[i].hits, field: 0, tags: false, boundary: '',
+  })));
+  const snippetsMs = medianCpuMs(7, () => { for (const t of texts) packSnippets(buildSnippets(root, [{ name: '', text: t }], o, env, flags), o); });
+  return { docs: texts.length, analyzeMs, streamMs, snippetsMs, snippetsDocsPerCpuSec: texts.length / (snippetsMs / 1000) };
+}
+
 export async function highlightBench() {
   const nDocs = arg('docs', 100000);
   const nq = arg('queries', 20);
@@ -172,7 +207,7 @@ export async function highlightBench() {
     const classes = await perClass(db, docs, nq, sphinxCall);
     const picker = [1000, 100000].flatMap((size) => (['wasm', 'ts'] as Picker[]).map((p) => throughput(docs, size, p)));
     const pick = [1000, 100000].map((size) => pickOnly(docs, size));
-    return { docs: docs.length, top: TOP, classes, picker, pick, marks: marksOnly(docs) };
+    return { docs: docs.length, top: TOP, classes, picker, pick, marks: marksOnly(docs), stages: stages(docs) };
   } finally {
     await sphinx?.stop();
     await db.close();
