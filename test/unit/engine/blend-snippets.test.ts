@@ -51,4 +51,11 @@ describe('snippets vs blended parts (test_168)', () => {
     const rows = await t.rows("CALL SNIPPETS ('and here we go 2524460. 989561 as you said', 'idx', '2524460.', 1 as query_mode, 4 as limit_words, 2 as around)");
     expect(rows[0]?.[0]).toBe(' ...  we go <b>2524460.</b> 989561 ... ');
   });
+
+  it('HIGHLIGHT() marks the part a query names', async () => {
+    await t.exec(`create table idx2 (title text) ${IDX2}`);
+    await t.exec(`insert into idx2 (id, title) values (1, '${doc}')`);
+    const rows = await t.rows("select highlight() from idx2 where match('buddy')");
+    expect(rows[0]?.[0]).toBe('What are you need here (exactly)? are dude friendly? As I know this dude/<b>buddy</b>.');
+  });
 });
