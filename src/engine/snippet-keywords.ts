@@ -52,7 +52,13 @@ export class Keywords {
     return this.words.length - 1;
   }
 
+  /** Query words already taken: a repeated word adds nothing, so it is not normalized again. */
+  private readonly typed = new Set<string>();
+
   term(t: TermNode): void {
+    const typed = `${t.wildcard ? '*' : t.exact ? '=' : ' '}${t.text}`;
+    if (this.typed.has(typed)) return;
+    this.typed.add(typed);
     if (t.wildcard) {
       const pat = t.text.toLowerCase();
       const re = wildcardRegExp(pat);

@@ -92,6 +92,16 @@ function wildcardsOnForms(n: QueryNode, seen: { exact: boolean }): QueryNode {
   }
 }
 
+/** A word normalizer that normalizes each distinct word once (a long query repeats its words). */
+function memo(f: (w: string) => string[]): (w: string) => string[] {
+  const seen = new Map<string, string[]>();
+  return (w) => {
+    let r = seen.get(w);
+    if (!r) { r = f(w); seen.set(w, r); }
+    return r;
+  };
+}
+
 /** The parsed highlight query as the planner reads it. */
 export function snippetPlanQuery(root: QueryNode, pipeline: TextPipeline, o: SnippetQueryOptions): SnippetQuery {
   const fieldNames = new Set<string>();
@@ -100,11 +110,11 @@ export function snippetPlanQuery(root: QueryNode, pipeline: TextPipeline, o: Sni
     for (const f of l.fields) fieldNames.add(f);
     return l;
   });
-  const fold = (w: string): string[] => pipeline.keywords(w).map((r) => r.tokenized);
+  const fold = memo((w: string): string[] => pipeline.keywords(w).map((r) => r.tokenized));
   const expand = o.expandInfix || o.expandPrefix;
   const exactWords = o.exactWords ?? true;
   const norm: TableNormalizers = {
-    word: (w) => pipeline.normalizeWord(w), exact: exactWords ? fold : undefined, exactWords, wildcards: true,
+    word: memo((w) => pipeline.normalizeWord(w)), exact: exactWords ? fold : undefined, exactWords, wildcards: true,
     expansion: { minPrefixLen: 0, minInfixLen: 0, exactForms: true },
     keywords: expand ? { star: true, exact: false, minInfixLen: o.expandInfix ? 1 : 0, minPrefixLen: o.expandPrefix ? 1 : 0, fold } : undefined,
   };
