@@ -69,9 +69,11 @@ export function docPlanner(root: QueryNode, names: string[]): DocPlanner {
   }
   // every term the plan looks up gets a slot; the template holds slot numbers in its TERM nodes
   const slots: string[] = [];
+  const slotIndex = new Map<string, number>();
   const slotOf = (t: string): number => {
-    const i = slots.indexOf(t);
-    return i >= 0 ? i : slots.push(t) - 1;
+    let i = slotIndex.get(t);
+    if (i === undefined) { i = slots.push(t) - 1; slotIndex.set(t, i); }
+    return i;
   };
   const seg: PlanSegment = { id: nextId--, terms: [], termId: slotOf };
   const template = encode(a, segmentPlan(planQuery(a, [], 1, 'none'), seg as Segment));
@@ -80,8 +82,14 @@ export function docPlanner(root: QueryNode, names: string[]): DocPlanner {
   return {
     plan(terms) {
       const out = template.slice();
+      // each distinct term looked up once (a long query repeats its words)
+      const ids = new Int32Array(slots.length).fill(-2);
       for (let i = 0; i < at.length; i++) {
-        const id = slot[i] === NO_TERM ? -1 : lookup(terms, slots[slot[i]]);
+        let id = -1;
+        if (slot[i] !== NO_TERM) {
+          if (ids[slot[i]] === -2) ids[slot[i]] = lookup(terms, slots[slot[i]]);
+          id = ids[slot[i]];
+        }
         out[at[i]] = id < 0 ? NO_TERM : id;
       }
       return out;
