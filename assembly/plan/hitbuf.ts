@@ -43,6 +43,12 @@ export function pushHit(hitpos: u32, qpos: u32, span: u32, weight: u32): void {
   len++;
 }
 
+/** Moves hits [from, from+count) to `to` (<= from) and truncates the buffer after them. */
+export function hitsMove(to: u32, from: u32, count: u32): void {
+  memory.copy(ptr + (<usize>to * HIT_WORDS << 2), ptr + (<usize>from * HIT_WORDS << 2), <usize>count * HIT_WORDS << 2);
+  len = to + count;
+}
+
 /** Copies hit `i` to the end of the buffer. */
 export function copyHit(i: u32): void {
   if (len >= cap) grow(len + 1);

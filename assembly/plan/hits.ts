@@ -15,7 +15,7 @@ import {
   nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_MAXPOS, N_FLAGS, N_ARG0,
   N_HEPOCH, N_HDOC, N_HSTART, N_HLEN,
 } from "./node";
-import { epoch, hitsLen, pushHit, mergeRuns } from "./hitbuf";
+import { epoch, hitsLen, hitsMove, pushHit, mergeRuns } from "./hitbuf";
 import { phraseFsm, proximityFsm } from "./fsm";
 
 /** True when hitpos `p` satisfies a term's field mask, `@f[N]` limit and `^`/`$` flags. */
@@ -96,32 +96,61 @@ function termHits(n: usize): u32 {
   return count;
 }
 
-/** Merges the hits of the children on the node's row; returns the start of the merged run. */
+/**
+ * Merges the hits of the children on the node's row; returns the start of the merged run (at the
+ * buffer's end). Runs are merged pairwise in rounds (a balanced, stable merge: the same order as
+ * folding them left to right), so k children cost O(hits * log k) and the scratch runs are given
+ * back: folding one by one copied the growing run k times, quadratic in k.
+ */
 function mergeChildren(n: usize, qposDesc: bool): u32 {
   const doc = nget(n, N_DOC);
   const k = nget(n, N_NCHILD);
-  let runStart: u32 = 0;
-  let runLen: u32 = 0;
-  let have = false;
+  const runs = heap.alloc(<usize>(k > 0 ? k : <u32>1) << 3);
+  let m: u32 = 0;
   for (let i: u32 = 0; i < k; i++) {
     const c = child(n, i);
     if (nget(c, N_DOC) != doc) continue; // OR: only children on this row
     const s = nodeHits(c);
-    const l = nget(c, N_HLEN);
-    if (!have) {
-      runStart = s;
-      runLen = l;
-      have = true;
-      continue;
-    }
-    const m = mergeRuns(runStart, runLen, s, l, qposDesc);
-    runStart = m;
-    runLen = hitsLen() - m;
+    store<u32>(runs + (<usize>m << 3), s);
+    store<u32>(runs + (<usize>m << 3), nget(c, N_HLEN), 4);
+    m++;
   }
-  if (!have) return hitsLen();
+  if (m == 0) { heap.free(runs); return hitsLen(); }
   // hand back a run that ends at the buffer's end, so count = hitsLen() - start holds
-  if (runStart + runLen != hitsLen()) return mergeRuns(runStart, runLen, 0, 0, qposDesc);
-  return runStart;
+  const scratch = hitsLen();
+  if (m == 1) {
+    const s = load<u32>(runs);
+    const l = load<u32>(runs, 4);
+    heap.free(runs);
+    return s + l == scratch ? s : mergeRuns(s, l, 0, 0, qposDesc);
+  }
+  while (m > 1) {
+    let w: u32 = 0;
+    for (let i: u32 = 0; i < m; i += 2) {
+      const a = runs + (<usize>i << 3);
+      let s = load<u32>(a);
+      let l = load<u32>(a, 4);
+      if (i + 1 < m) {
+        s = mergeRuns(s, l, load<u32>(a, 8), load<u32>(a, 12), qposDesc);
+        l = hitsLen() - s;
+      }
+      store<u32>(runs + (<usize>w << 3), s);
+      store<u32>(runs + (<usize>w << 3), l, 4);
+      w++;
+    }
+    m = w;
+  }
+  const s = load<u32>(runs);
+  const l = load<u32>(runs, 4);
+  heap.free(runs);
+  return compactRun(scratch, s, l);
+}
+
+/** Moves run [s, s+l) down to `to` (dropping the scratch runs between) and makes it the buffer's end. */
+function compactRun(to: u32, s: u32, l: u32): u32 {
+  if (s == to) return s;
+  hitsMove(to, s, l);
+  return to;
 }
 
 /** Hits of a node whose match depends on positions (phrase, proximity, order); none = no match. */

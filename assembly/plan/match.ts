@@ -223,6 +223,50 @@ function quorumHits(n: usize, row: u32, need: u32): bool {
   return got >= need;
 }
 
+/**
+ * Stable sort of `k` child pointers at `kids` by their cost: insertion sort for a few, else a
+ * bottom-up merge sort (a query of thousands of words made insertion sort quadratic).
+ */
+function sortKidsByCost(kids: usize, k: u32): void {
+  if (k <= 16) {
+    for (let i: u32 = 1; i < k; i++) {
+      const p = load<u32>(kids + (<usize>i << 2));
+      const pc = nget(<usize>p, N_COST);
+      let j = <i32>i - 1;
+      while (j >= 0 && nget(<usize>load<u32>(kids + (<usize>j << 2)), N_COST) > pc) {
+        store<u32>(kids + (<usize>(j + 1) << 2), load<u32>(kids + (<usize>j << 2)));
+        j--;
+      }
+      store<u32>(kids + (<usize>(j + 1) << 2), p);
+    }
+    return;
+  }
+  let src = kids;
+  let dst = heap.alloc(<usize>k << 2);
+  const tmp = dst;
+  for (let w: u32 = 1; w < k; w <<= 1) {
+    for (let lo: u32 = 0; lo < k; lo += w << 1) {
+      const mid = min(lo + w, k);
+      const hi = min(lo + (w << 1), k);
+      let i = lo;
+      let j = mid;
+      let o = lo;
+      while (i < mid && j < hi) {
+        const a = load<u32>(src + (<usize>i << 2));
+        const b = load<u32>(src + (<usize>j << 2));
+        // ties keep the left run first: stable, as the insertion sort was
+        if (nget(<usize>b, N_COST) < nget(<usize>a, N_COST)) { store<u32>(dst + (<usize>o << 2), b); j++; } else { store<u32>(dst + (<usize>o << 2), a); i++; }
+        o++;
+      }
+      while (i < mid) { store<u32>(dst + (<usize>o << 2), load<u32>(src + (<usize>i << 2))); i++; o++; }
+      while (j < hi) { store<u32>(dst + (<usize>o << 2), load<u32>(src + (<usize>j << 2))); j++; o++; }
+    }
+    const t = src; src = dst; dst = t;
+  }
+  if (src != kids) memory.copy(kids, src, <usize>k << 2);
+  heap.free(tmp);
+}
+
 /** Orders AND children by cost (document frequency) so the cheapest drives; recursive. */
 export function sortByCost(n: usize): u32 {
   const op = nget(n, N_OP);
@@ -236,19 +280,7 @@ export function sortByCost(n: usize): u32 {
     total += c;
     if (c < minCost) minCost = c;
   }
-  if (op == OP_AND) {
-    // insertion sort of child pointers by their cost
-    for (let i: u32 = 1; i < k; i++) {
-      const p = load<u32>(kids + (<usize>i << 2));
-      const pc = nget(<usize>p, N_COST);
-      let j = <i32>i - 1;
-      while (j >= 0 && nget(<usize>load<u32>(kids + (<usize>j << 2)), N_COST) > pc) {
-        store<u32>(kids + (<usize>(j + 1) << 2), load<u32>(kids + (<usize>j << 2)));
-        j--;
-      }
-      store<u32>(kids + (<usize>(j + 1) << 2), p);
-    }
-  }
+  if (op == OP_AND) sortKidsByCost(kids, k);
   let cost = op == OP_AND || op == OP_PHRASE || op == OP_PROXIMITY || op == OP_NEAR ? minCost : total;
   if (op == OP_SENTENCE || op == OP_PARAGRAPH) {
     const c0 = nget(child(n, 0), N_COST);

@@ -3,6 +3,7 @@
  * SnippetBuilder_c::DoHighlighting): prepare each field's text for the strip mode, find the tokens
  * that satisfy the query, then per field the whole text marked, the chosen passages, or its start.
  */
+import { exactWordsEnabled } from '../index/exact-forms.js';
 import type { QueryNode } from '../query/ast.js';
 import type { TableSettings } from '../schema/types.js';
 import { HtmlStripper } from '../text/html-strip.js';
@@ -128,7 +129,7 @@ export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetO
   const expand = intSetting(env.settings, 'expand_keywords') !== 0;
   const ctx = {
     pipeline: env.pipeline, ignoreFields: flags.ignoreFields, expandInfix: expand && infix, expandPrefix: expand && prefix,
-    schemaFields: flags.schemaFields,
+    schemaFields: flags.schemaFields, exactWords: exactWordsEnabled(env.pipeline.settings.morphology.length > 0, env.settings),
   };
   let tokens = analyzed.map((a) => a.tokens);
   const mark = (): DocumentMarks => markDocument(root, fields.map((f, i) => ({ name: f.name, tokens: tokens[i], marks: analyzed[i].marks })), ctx);
