@@ -25,10 +25,12 @@ export function packBits(values: ArrayLike<number>, start: number, n: number, bi
 /** Packs into `words` from index `at` (which must be zeroed); the run takes packedWords(n, bits). */
 export function packInto(words: Uint32Array, at: number, values: ArrayLike<number>, start: number, n: number, bits: number): void {
   if (bits === 0) return;
-  let bitPos = at * 32;
+  // bit offsets are kept relative to `at`: an absolute one (at * 32) passes 2^32 once the run lies
+  // 512 MiB into the buffer, and `>>> 5` would then wrap to the wrong word
+  let bitPos = 0;
   for (let i = start; i < start + n; i++) {
     const v = values[i] >>> 0;
-    const w = bitPos >>> 5;
+    const w = at + (bitPos >>> 5);
     const off = bitPos & 31;
     words[w] = (words[w] | (v << off)) >>> 0;
     if (off + bits > 32) words[w + 1] = (words[w + 1] | (v >>> (32 - off))) >>> 0;
@@ -50,9 +52,10 @@ export function unpackBits(words: Uint32Array, n: number, bits: number): Uint32A
 export function unpackInto(out: Uint32Array, words: Uint32Array, at: number, n: number, bits: number): void {
   if (bits === 0) { out.fill(0, 0, n); return; }
   const mask = bits === 32 ? 0xffffffff : (1 << bits) - 1;
-  let bitPos = at * 32;
+  // relative bit offsets, as in packInto: segments placed past 512 MiB of core memory read right
+  let bitPos = 0;
   for (let i = 0; i < n; i++) {
-    const w = bitPos >>> 5;
+    const w = at + (bitPos >>> 5);
     const off = bitPos & 31;
     let v = words[w] >>> off;
     if (off + bits > 32) v = (v | (words[w + 1] << (32 - off))) >>> 0;
