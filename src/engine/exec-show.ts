@@ -77,10 +77,17 @@ function boolValue(name: string, v: SetStatement['assignments'][number]['value']
   throw new SearchError('BAD_VALUE', `Unknown value for '${name}'`);
 }
 
+/** A non-negative integer setting. */
+function countValue(name: string, v: SetStatement['assignments'][number]['value']): number {
+  if (v.kind === 'int' && Number(v.value) >= 0) return Number(v.value);
+  throw new SearchError('BAD_VALUE', `Unknown value for '${name}'`);
+}
+
 export function execSet(st: SetStatement, session: Session, settings: GlobalSettings): OkResult {
   for (const a of st.assignments) {
     if (a.name === 'auto_schema') settings.auto_schema = boolValue(a.name, a.value);
     else if (a.name === 'not_terms_only_allowed') settings.not_terms_only_allowed = boolValue(a.name, a.value);
+    else if (a.name === 'expansion_limit') settings.expansion_limit = countValue(a.name, a.value);
     else if (a.name === 'autocommit') session.autocommit = boolValue(a.name, a.value);
     // Other session variables (sql_mode, names, profiling ...) are accepted and ignored, as Manticore does.
   }

@@ -23,7 +23,7 @@ export interface ExecContext {
 }
 
 export async function executeStatement(ctx: ExecContext, st: Statement, session: Session): Promise<Result> {
-  const flags = { notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed };
+  const flags = { notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit };
   const write = { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags };
   switch (st.kind) {
     case 'select': {

@@ -41,7 +41,7 @@ export interface JsonApi {
  * then reject as `Engine.execute` does.
  */
 export function createJsonApi(ctx: ExecContext, checkOpen: () => void = () => {}): JsonApi {
-  const flags = () => ({ notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed });
+  const flags = () => ({ notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit });
   const write = (): WriteContext => {
     checkOpen();
     return { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags: flags() };

@@ -9,10 +9,12 @@ export interface GlobalSettings {
   auto_schema: boolean;
   /** Allow queries made only of NOT terms; default off. */
   not_terms_only_allowed: boolean;
+  /** Most frequent expansions kept per wildcard keyword (Manticore's expansion_limit); 0 = all. */
+  expansion_limit: number;
 }
 
 export function defaultSettings(): GlobalSettings {
-  return { auto_schema: true, not_terms_only_allowed: false };
+  return { auto_schema: true, not_terms_only_allowed: false, expansion_limit: 0 };
 }
 
 /** `@@name` values a client may select (`select @@version_comment limit 1`). */
@@ -33,6 +35,7 @@ export function systemVariable(name: string, settings: GlobalSettings): string |
     case 'wait_timeout': case 'interactive_timeout': case 'net_write_timeout': return 28800;
     case 'auto_schema': return settings.auto_schema ? 1 : 0;
     case 'not_terms_only_allowed': return settings.not_terms_only_allowed ? 1 : 0;
+    case 'expansion_limit': return settings.expansion_limit;
     default: return null;
   }
 }
