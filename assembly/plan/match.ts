@@ -108,6 +108,20 @@ function fsmNext(n: usize, target: u32): u32 {
   }
 }
 
+/**
+ * True when node `n` keeps at least one hit on row `d` after its own checks (NOTNEAR, SENTENCE /
+ * PARAGRAPH, ZONE); the hit buffer is left as it was.
+ */
+function verifiedAt(n: usize, d: u32): bool {
+  nset(n, N_DOC, d);
+  const mark = hitsLen();
+  const start = verifyHits(n);
+  const ok = hitsLen() > start;
+  nset(n, N_HLEN, 0);
+  hitsRollback(mark);
+  return ok;
+}
+
 /** NOTNEAR: left rows without the right operand, or with a left hit far enough from every right hit. */
 function notNearNext(n: usize, target: u32): u32 {
   let d = target;
@@ -115,13 +129,7 @@ function notNearNext(n: usize, target: u32): u32 {
     d = next(child(n, 0), d);
     if (d == TERMINATED) return d;
     if (next(child(n, 1), d) != d) return d;
-    nset(n, N_DOC, d);
-    const mark = hitsLen();
-    const start = verifyHits(n);
-    const ok = hitsLen() > start;
-    nset(n, N_HLEN, 0);
-    hitsRollback(mark);
-    if (ok) return d;
+    if (verifiedAt(n, d)) return d;
     d++;
   }
 }
@@ -139,13 +147,7 @@ function unitNext(n: usize, target: u32): u32 {
       continue;
     }
     next(child(n, 2), d);
-    nset(n, N_DOC, d);
-    const mark = hitsLen();
-    const start = verifyHits(n);
-    const ok = hitsLen() > start;
-    nset(n, N_HLEN, 0);
-    hitsRollback(mark);
-    if (ok) return d;
+    if (verifiedAt(n, d)) return d;
     d++;
   }
 }
@@ -158,13 +160,7 @@ function zoneNext(n: usize, target: u32): u32 {
     d = next(child(n, 0), d);
     if (d == TERMINATED) return d;
     for (let i: u32 = 1; i < k; i++) next(child(n, i), d);
-    nset(n, N_DOC, d);
-    const mark = hitsLen();
-    const start = verifyHits(n);
-    const ok = hitsLen() > start;
-    nset(n, N_HLEN, 0);
-    hitsRollback(mark);
-    if (ok) return d;
+    if (verifiedAt(n, d)) return d;
     d++;
   }
 }
