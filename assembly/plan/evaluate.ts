@@ -7,7 +7,7 @@ import {
   PLAN_MAGIC, PLAN_HEADER_WORDS, P_MAGIC, P_RANKER, P_FLAGS, P_NWEIGHTS, P_WEIGHTS, P_ROOT, P_FILTERS,
   P_NFILTERS, P_SORT, P_NSORT, P_ALLOW, P_MAXQPOS, P_NQWORDS, SORT_KEY_WORDS, pword,
 } from "./format";
-import { arenaBytes, buildTree, checkTree } from "./node";
+import { arenaBytes, buildTree, checkTree, freeTree } from "./node";
 import { next, setSegmentRows, sortByCost } from "./match";
 import { hitsReset } from "./hitbuf";
 import { filtersPrepare, filtersPass } from "./filters";
@@ -63,7 +63,7 @@ export function evaluate(seg: usize, plan: usize, planLen: u32, k: u32, out: usi
     hitsReset();
     d = next(node, d + 1);
   }
-  heap.free(arena);
+  freeTree(arena);
   return <i32>topkDrain(out);
 }
 

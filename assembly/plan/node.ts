@@ -78,14 +78,16 @@ function isMergedList(plan: usize, at: u32): bool {
   return pword(plan, at) == OP_OR && pword(plan, at + 3) == OR_MERGED_LIST && pword(plan, at + 2) > 0;
 }
 
-/**
- * Unpacks the plan tree into node records in `arena`. Merged lists of the previous tree are freed
- * here (this tree replaces it).
- */
+/** Unpacks the plan tree into node records in `arena`; release it with freeTree(arena). */
 export function buildTree(plan: usize, at: u32, arena: usize, blob: usize, allFields: u32): usize {
-  releaseMerged();
   bump = arena;
   return build(plan, at, blob, allFields);
+}
+
+/** Frees a tree's arena and the merged expansion lists its cursors read, as soon as the call ends. */
+export function freeTree(arena: usize): void {
+  heap.free(arena);
+  releaseMerged();
 }
 
 /** A term node's fields from the TERM words at `at`; returns its term number. */

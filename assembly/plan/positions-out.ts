@@ -8,7 +8,7 @@
 import { TERMINATED, E_BAD_PLAN, E_BAD_SEGMENT, FIELD_END_BIT } from "../util/codes";
 import { hdr, H_MAGIC, H_VERSION, H_ROWS, H_FIELDS, SEGMENT_MAGIC, SEGMENT_VERSION, DESC_BLOB } from "../segment/layout";
 import { PLAN_MAGIC, PLAN_HEADER_WORDS, P_MAGIC, P_ROOT, OP_TERM, OP_NEAR, pword } from "./format";
-import { arenaBytes, buildTree, checkTree, nget, child, N_HLEN, N_OP, N_NCHILD, N_DOC } from "./node";
+import { arenaBytes, buildTree, checkTree, freeTree, nget, child, N_HLEN, N_OP, N_NCHILD, N_DOC } from "./node";
 import { next, setSegmentRows, sortByCost, nodeHits } from "./match";
 import { hitsReset, hitPos, hitQpos, hitSpan } from "./hitbuf";
 
@@ -53,7 +53,7 @@ export function positionsOut(seg: usize, plan: usize, planLen: u32, row: u32, ou
     nearCap = 0;
   }
   hitsReset();
-  heap.free(arena);
+  freeTree(arena);
   return <i32>count;
 }
 

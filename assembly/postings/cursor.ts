@@ -11,19 +11,20 @@ import { BLOCK_LEN, unpack, undelta, positionStarts } from "./bitpack";
 import { hdr, H_TERMS, H_TERM_TABLE, H_POSITIONS, TERM_INFO_WORDS, SKIP_WORDS } from "../segment/layout";
 
 export const CURSOR_BYTES: usize = 1600;
+// field offsets; the ones exported are the fields a merged list's cursor (merged.ts) fills
 const C_BLOB: usize = 0;
 const C_SKIP: usize = 4;
 const C_NBLOCKS: usize = 8;
 const C_BLOCK: usize = 12;
-const C_IDX: usize = 16;
+export const C_IDX: usize = 16;
 const C_LEN: usize = 20;
-const C_ROW: usize = 24;
-const C_TF_READY: usize = 28;
-const C_DF: usize = 32;
-const C_POS_AREA: usize = 36;
+export const C_ROW: usize = 24;
+export const C_TF_READY: usize = 28;
+export const C_DF: usize = 32;
+export const C_POS_AREA: usize = 36;
 const C_DOCS: usize = 64;
-const C_TFS: usize = 576;
-const C_POS_START: usize = 1088;
+export const C_TFS: usize = 576;
+export const C_POS_START: usize = 1088;
 
 @inline function skipEntry(c: usize, block: u32): usize {
   return <usize>load<u32>(c + C_SKIP) + (<usize>block * SKIP_WORDS << 2);

@@ -4,24 +4,18 @@
 // The list lives in one heap block: | rows[n] | offs[n + 1] | pos[total] | (offs index into pos).
 // A merged cursor is a PostingsCursor-shaped struct (CURSOR_BYTES) followed by MERGED_EXTRA bytes:
 // cursorTf() and cursorPositions() read it unchanged because its tfs are always ready and its
-// current row always sits at block index 0 (the fields below mirror postings/cursor.ts's layout).
+// current row always sits at block index 0 (it fills postings/cursor.ts's exported field offsets).
 // | cursor: 16 idx = 0 | 24 rowId | 28 tfReady = 1 | 32 df | 36 posArea | 576 tfs[0] | 1088 posStart[0] |
 // | extra: 0 block ptr | 4 n | 8 i (current index) | 12 reserved |
 
 import { TERMINATED, FIELD_END_BIT, POS_MASK } from "../util/codes";
-import { CURSOR_BYTES, cursorInit, cursorAdvance, cursorTf, cursorPositions } from "./cursor";
+import {
+  CURSOR_BYTES, C_IDX, C_ROW, C_TF_READY, C_DF, C_POS_AREA, C_TFS, C_POS_START,
+  cursorInit, cursorAdvance, cursorTf, cursorPositions,
+} from "./cursor";
 
 /** Bytes of a merged cursor (a cursor-shaped head plus the merged list's own fields). */
 export const MERGED_BYTES: usize = CURSOR_BYTES + 16;
-
-// postings/cursor.ts field offsets a merged cursor fills (its layout comment is the source)
-const C_IDX: usize = 16;
-const C_ROW: usize = 24;
-const C_TF_READY: usize = 28;
-const C_DF: usize = 32;
-const C_POS_AREA: usize = 36;
-const C_TFS: usize = 576;
-const C_POS_START: usize = 1088;
 
 const M_BLOCK: usize = CURSOR_BYTES;
 const M_N: usize = CURSOR_BYTES + 4;
