@@ -43,7 +43,7 @@ const blockRows = new Uint32Array(BLOCK_LEN);
 
 /**
  * Distinct rows holding any of `terms` in `seg`, and their hits: a wildcard's keyword statistics.
- * Decodes only the row deltas of each block (the wildcard path of unionStats, without its arrays).
+ * Decodes only the row deltas of each block (no positions, no per-term arrays).
  */
 function expansionStats(seg: Segment, terms: number[]): { docs: number; hits: number } {
   let hits = 0;
