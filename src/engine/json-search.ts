@@ -124,7 +124,7 @@ function options(obj: JsonObject, sorted: OrderItem[]): NamedValue[] {
 /** The full-text tree in dictionary form: null = full scan, 'none' = matches nothing. */
 export function jsonFullText(table: Table, query: JsonValue | undefined, flags: GlobalFlags, options: NamedValue[] = []) {
   // a nesting deeper than the stack allows gets Manticore's `query too complex` error
-  return guardStack(JSON.stringify(query ?? null), () => jsonFullTextTree(table, query, flags, options));
+  return guardStack(() => JSON.stringify(query ?? null), () => jsonFullTextTree(table, query, flags, options));
 }
 
 function jsonFullTextTree(table: Table, query: JsonValue | undefined, flags: GlobalFlags, options: NamedValue[]) {

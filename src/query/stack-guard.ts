@@ -30,12 +30,15 @@ export function tooComplexError(text: string): SearchError {
   return new SearchError('QUERY_ERROR', `query too complex, not enough stack (thread_stack=${k}K or higher required)`);
 }
 
-/** Runs `fn` (parse, fix-ups, normalization of `text`), turning a stack overflow into Manticore's error. */
-export function guardStack<T>(text: string, fn: () => T): T {
+/**
+ * Runs `fn` (parse, fix-ups, normalization of the query), turning a stack overflow into Manticore's
+ * error; `text` is asked for only then (a JSON query is serialized only when it overflowed).
+ */
+export function guardStack<T>(text: string | (() => string), fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof RangeError && /call stack/i.test(e.message)) throw tooComplexError(text);
+    if (e instanceof RangeError && /call stack/i.test(e.message)) throw tooComplexError(typeof text === 'string' ? text : text());
     throw e;
   }
 }

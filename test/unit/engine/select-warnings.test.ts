@@ -45,4 +45,10 @@ describe('full-text errors', () => {
     expect(m).toMatch(/^table t: query too complex, not enough stack \(thread_stack=\d+K or higher required\)$/);
     expect(await t.rows("select id from t where match('((quick))')")).toHaveLength(2);
   });
+  it('the same for a JSON query_string', async () => {
+    const { newSession } = await import('../../../src/engine/index.js');
+    const deep = '('.repeat(20000) + 'quick' + ')'.repeat(20000);
+    const body = JSON.parse(JSON.stringify({ table: 't', query: { query_string: deep } }));
+    await expect(t.engine.json!.search(body, newSession())).rejects.toThrow(/query too complex, not enough stack/);
+  });
 });
