@@ -4,6 +4,7 @@
  */
 import type { ColumnType } from '../schema/types.js';
 import type { QueryNode } from '../query/ast.js';
+import type { ExpansionSettings } from './wildcard.js';
 
 /** What an index needs of a table's schema. */
 export interface IndexSchema {
@@ -65,8 +66,8 @@ export interface SearchRequest {
   rankExpr?: string;
   /** OPTION idf: 'plain' uses log(N/n) instead of log((N-n+1)/n); 'unnormalized' skips the division by the keyword count. */
   idf?: { plain?: boolean; unnormalized?: boolean };
-  /** The table's min_prefix_len / min_infix_len / exact forms; unset = every wildcard expands. */
-  expansion?: { minPrefixLen: number; minInfixLen: number; exactForms: boolean };
+  /** The table's min_prefix_len / min_infix_len / exact forms, expansion_limit; unset = every wildcard expands. */
+  expansion?: ExpansionSettings;
   /** OPTION index_weights: this table's weight, multiplying every row's weight (default 1). */
   indexWeight?: number;
 }
