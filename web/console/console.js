@@ -1,0 +1,217 @@
+// @ts-check
+/**
+ * The web console: full-text search over a table and a SQL runner, both through the ordinary HTTP API
+ * (`/sql?mode=raw` for the search, `/cli_json` for typed SQL, whose body is taken exactly as sent).
+ * Every request is shown as sent. No framework: the page's DOM, fetch, and render.js's text-only helpers.
+ */
+import { cellText, el, errorBox, highlightTags, markedText, parseServerJson, resultTable } from './render.js';
+
+/** @param {string} id */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const tableSelect = /** @type {HTMLSelectElement} */ (byId('table'));
+const queryInput = /** @type {HTMLInputElement} */ (byId('query'));
+const pageSizeSelect = /** @type {HTMLSelectElement} */ (byId('page-size'));
+const sqlInput = /** @type {HTMLTextAreaElement} */ (byId('sql'));
+const prevButton = /** @type {HTMLButtonElement} */ (byId('prev'));
+const nextButton = /** @type {HTMLButtonElement} */ (byId('next'));
+
+const TAGS = highlightTags();
+/** Requests shown in the "Sent" panel, newest first. */
+const SENT_KEPT = 6;
+/** Manticore's default max_matches: rows past it cannot be paged to without OPTION max_matches. */
+const MAX_MATCHES = 1000;
+/** Table names the console puts into SQL unquoted; SHOW TABLES never lists anything else. */
+const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const search = { table: '', query: '', offset: 0, total: 0 };
+/** @type {Map<string, Set<string>>} full-text field names by table (from DESCRIBE) */
+const textFields = new Map();
+
+/**
+ * POSTs a body, records it in the "Sent" panel, and returns the parsed reply (or throws with the
+ * server's error message).
+ * @param {string} path
+ * @param {string} body
+ */
+async function post(path, body) {
+  const started = performance.now();
+  /** @type {{ path: string, body: string, status: string }} */
+  const entry = { path, body, status: 'pending' };
+  let reply;
+  try {
+    const res = await fetch(path, { method: 'POST', body, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    const text = await res.text();
+    entry.status = `${res.status} · ${Math.round(performance.now() - started)} ms`;
+    try {
+      reply = parseServerJson(text);
+    } catch {
+      throw new Error(`HTTP ${res.status}: ${text.slice(0, 300)}`);
+    }
+    if (!Array.isArray(reply)) throw new Error(reply && typeof reply.error === 'string' ? reply.error : text.slice(0, 300));
+    return reply;
+  } catch (err) {
+    if (entry.status === 'pending') entry.status = 'failed';
+    throw err;
+  } finally {
+    showSent(entry);
+  }
+}
+
+/** @type {HTMLElement[]} */
+const sentItems = [];
+/** @param {{ path: string, body: string, status: string }} entry */
+function showSent(entry) {
+  const item = el('li', {}, [
+    el('div', { class: 'sent-head' }, [el('code', { text: `POST ${entry.path}` }), el('span', { class: 'muted', text: entry.status })]),
+    el('pre', { text: entry.body }),
+  ]);
+  sentItems.unshift(item);
+  sentItems.length = Math.min(sentItems.length, SENT_KEPT);
+  byId('sent').replaceChildren(...sentItems);
+}
+
+/** A SQL string literal: backslashes and quotes escaped, as Manticore's lexer reads them. */
+const sqlString = (/** @type {string} */ s) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** @param {string} message @param {boolean} [isError] */
+function setStatus(message, isError = false) {
+  const status = byId('search-status');
+  status.replaceChildren(isError ? errorBox('Error:', message) : message);
+}
+
+async function loadTables() {
+  const previous = tableSelect.value;
+  try {
+    const [result] = await post('/sql?mode=raw', 'SHOW TABLES');
+    const tables = (result.data ?? []).filter((/** @type {any} */ r) => TABLE_NAME.test(r.Table));
+    tableSelect.replaceChildren(...tables.map((/** @type {any} */ r) => el('option', { value: r.Table, text: `${r.Table} (${r.Type})` })));
+    if (tables.some((/** @type {any} */ r) => r.Table === previous)) tableSelect.value = previous;
+    if (tables.length === 0) setStatus('No tables yet: create one with the SQL box, e.g. CREATE TABLE docs (title text, body text)');
+  } catch (err) {
+    setStatus(`SHOW TABLES failed: ${errorMessage(err)}`, true);
+  }
+}
+
+/** @param {string} table */
+async function fieldsOf(table) {
+  let fields = textFields.get(table);
+  if (!fields) {
+    const [result] = await post('/sql?mode=raw', `DESCRIBE ${table}`);
+    fields = new Set((result.data ?? []).filter((/** @type {any} */ r) => r.Type === 'text').map((/** @type {any} */ r) => r.Field));
+    textFields.set(table, fields);
+  }
+  return fields;
+}
+
+/** The search as SQL: every column, the weight and the highlighted snippet, then SHOW META for the totals. */
+function searchSql() {
+  const size = Number(pageSizeSelect.value);
+  const where = search.query.trim() === '' ? '' : ` WHERE MATCH(${sqlString(search.query)})`;
+  const highlight = `HIGHLIGHT({before_match=${sqlString(TAGS.pre)}, after_match=${sqlString(TAGS.post)}})`;
+  return `SELECT *, WEIGHT(), ${highlight} FROM ${search.table}${where} LIMIT ${search.offset},${size}; SHOW META`;
+}
+
+async function runSearch() {
+  if (!TABLE_NAME.test(search.table)) return setStatus('Pick a table first.', true);
+  const hitList = byId('hits');
+  try {
+    const fields = await fieldsOf(search.table);
+    const [hits, meta] = await post('/sql?mode=raw', searchSql());
+    if (hits.error) throw new Error(hits.error);
+    const metaValue = (/** @type {string} */ name) => (meta?.data ?? []).find((/** @type {any} */ r) => r.Variable_name === name)?.Value;
+    // total_found counts every match; `total` only the rows this page retrieved
+    const found = metaValue('total_found') ?? '0';
+    search.total = Math.min(Number(found), MAX_MATCHES);
+    const columns = (hits.columns ?? []).map((/** @type {object} */ c) => Object.keys(c)[0]);
+    // the select list ends with WEIGHT() and HIGHLIGHT(): the last two columns, whatever the table holds
+    const [weightCol, snippetCol] = columns.slice(-2);
+    const attrs = columns.slice(0, -2).filter((/** @type {string} */ c) => c !== 'id' && !fields.has(c));
+    hitList.replaceChildren(...hits.data.map((/** @type {any} */ row) => hitItem(row, weightCol, snippetCol, attrs)));
+    const size = Number(pageSizeSelect.value);
+    const about = metaValue('total_relation') === 'gte' ? '≥ ' : '';
+    const shown = hits.data.length === 0 ? 'No hits' : `${search.offset + 1}–${search.offset + hits.data.length} of ${about}${found}`;
+    setStatus(`${shown} · ${metaValue('time') ?? '?'} s`);
+    prevButton.disabled = search.offset === 0;
+    nextButton.disabled = search.offset + size >= search.total;
+    byId('page-info').textContent = search.total ? `page ${Math.floor(search.offset / size) + 1} of ${Math.ceil(search.total / size)}` : '';
+  } catch (err) {
+    hitList.replaceChildren();
+    prevButton.disabled = nextButton.disabled = true;
+    byId('page-info').textContent = '';
+    setStatus(errorMessage(err), true);
+  }
+}
+
+/**
+ * One hit: id, weight, the snippet with marks, and the attributes.
+ * @param {Record<string, unknown>} row @param {string} weightCol @param {string} snippetCol @param {string[]} attrs
+ */
+function hitItem(row, weightCol, snippetCol, attrs) {
+  return el('li', { class: 'hit', 'data-id': cellText(row.id) }, [
+    el('div', { class: 'hit-head' }, [
+      el('span', { class: 'hit-id', text: `#${cellText(row.id)}` }),
+      el('span', { class: 'hit-weight', title: 'WEIGHT()', text: `weight ${cellText(row[weightCol])}` }),
+    ]),
+    el('p', { class: 'snippet' }, [markedText(cellText(row[snippetCol] ?? ''), TAGS)]),
+    attrs.length === 0 ? null : el('dl', { class: 'attrs' }, attrs.flatMap((a) => [el('dt', { text: a }), el('dd', { text: cellText(row[a]) })])),
+  ]);
+}
+
+async function runSql() {
+  const out = byId('sql-output');
+  const statement = sqlInput.value;
+  try {
+    const results = await post('/cli_json', statement);
+    out.replaceChildren(...results.map(resultBlock));
+    if (/\b(create|drop|alter|import|attach|truncate)\b/i.test(statement)) {
+      textFields.clear();
+      await loadTables();
+    }
+  } catch (err) {
+    out.replaceChildren(errorBox('Error:', errorMessage(err)));
+  }
+}
+
+/** One statement's answer: a table, "Query OK", or its error. @param {any} r */
+function resultBlock(r) {
+  if (r.error) return errorBox('Error:', r.error);
+  const parts = [];
+  if (r.columns) {
+    const names = r.columns.map((/** @type {object} */ c) => Object.keys(c)[0]);
+    const types = r.columns.map((/** @type {any} */ c) => Object.values(c)[0]?.type ?? '');
+    parts.push(resultTable(names, r.data ?? [], types));
+    parts.push(el('p', { class: 'muted', text: `${(r.data ?? []).length} row(s)` }));
+  } else {
+    parts.push(el('p', { class: 'ok', text: `Query OK, ${r.total ?? 0} row(s) affected` }));
+  }
+  if (r.warning) parts.push(el('p', { class: 'warning', text: `Warning: ${r.warning}` }));
+  return el('div', { class: 'result' }, parts);
+}
+
+/** @param {unknown} err */
+const errorMessage = (err) => (err instanceof Error ? err.message : String(err));
+
+function startSearch() {
+  search.table = tableSelect.value;
+  search.query = queryInput.value;
+  search.offset = 0;
+  void runSearch();
+}
+
+byId('search-form').addEventListener('submit', (e) => { e.preventDefault(); startSearch(); });
+byId('sql-form').addEventListener('submit', (e) => { e.preventDefault(); void runSql(); });
+sqlInput.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); void runSql(); }
+});
+tableSelect.addEventListener('change', startSearch);
+pageSizeSelect.addEventListener('change', () => { if (search.table) startSearch(); });
+byId('refresh-tables').addEventListener('click', () => { textFields.clear(); void loadTables(); });
+prevButton.addEventListener('click', () => {
+  search.offset = Math.max(0, search.offset - Number(pageSizeSelect.value));
+  void runSearch();
+});
+nextButton.addEventListener('click', () => {
+  search.offset += Number(pageSizeSelect.value);
+  void runSearch();
+});
+void loadTables();
