@@ -159,6 +159,31 @@ describe.skipIf(!HAVE_CHROMIUM)('web console in Chromium', () => {
     expect(consoleMessages.join('\n')).toContain('Content Security Policy');
   });
 
+  it('render.js: marks from the nonce tags only, unbalanced tags, exact big numbers', async () => {
+    // a string, not a function: vitest would rewrite a function's import() for Node
+    const out = await page.evaluate(`(async () => {
+      const r = await import('/console/render.js');
+      const tags = { pre: '{{hl-1}}', post: '{{/hl-1}}' };
+      const html = (text) => {
+        const p = document.createElement('p');
+        p.append(r.markedText(text, tags));
+        return p.innerHTML;
+      };
+      return {
+        plain: html('a <b>b</b> {{hl-2}}c{{/hl-2}}'),
+        marked: html('{{hl-1}}a{{/hl-1}} b {{hl-1}}<i>c</i>{{/hl-1}}{{hl-1}}d{{/hl-1}}'),
+        cut: html('x {{hl-1}}tail'),
+        empty: html('{{hl-1}}{{/hl-1}}y'),
+        numbers: r.parseServerJson('[{"id":18446744073709551615,"f":1.500000,"s":"7"}]'),
+      };
+    })()`) as Record<string, unknown>;
+    expect(out.plain).toBe('a &lt;b&gt;b&lt;/b&gt; {{hl-2}}c{{/hl-2}}');
+    expect(out.marked).toBe('<mark>a</mark> b <mark>&lt;i&gt;c&lt;/i&gt;</mark><mark>d</mark>');
+    expect(out.cut).toBe('x <mark>tail</mark>');
+    expect(out.empty).toBe('y');
+    expect(out.numbers).toEqual([{ id: '18446744073709551615', f: '1.500000', s: '7' }]);
+  });
+
   it('links the in-page demo, which says clearly when the browser module is missing', async () => {
     await page.click('a[href="/console/demo.html"]');
     await page.waitForSelector('#module-status:not(:empty)');

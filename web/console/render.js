@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * DOM helpers shared by the console and the in-page demo. Everything from data becomes text nodes:
- * nothing here assigns innerHTML, so a document holding `<script>` renders as those characters.
+ * nothing here parses HTML, so a document holding `<script>` renders as those characters.
  */
 
 /**
@@ -65,8 +65,10 @@ export function markedText(text, tags) {
  */
 export function parseServerJson(text) {
   // Chromium 114+, Firefox 135+ pass the source text to revivers; older browsers fall back to String().
-  return JSON.parse(text, (_key, value, context) =>
-    typeof value === 'number' ? (context && typeof context.source === 'string' ? context.source : String(value)) : value);
+  /** @type {(key: string, value: unknown, context?: { source?: string }) => unknown} */
+  const keepNumberText = (_key, value, context) =>
+    typeof value === 'number' ? (typeof context?.source === 'string' ? context.source : String(value)) : value;
+  return JSON.parse(text, /** @type {any} */ (keepNumberText));
 }
 
 /**
