@@ -23,7 +23,7 @@ const MAX_MATCHES = 1000;
 /** Table names the console puts into SQL unquoted; SHOW TABLES never lists anything else. */
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const search = { table: '', query: '', offset: 0, total: 0 };
+const search = { table: '', query: '', offset: 0, total: 0, seq: 0 };
 /** @type {Map<string, Set<string>>} full-text field names by table (from DESCRIBE) */
 const textFields = new Map();
 
@@ -114,9 +114,11 @@ function searchSql() {
 async function runSearch() {
   if (!TABLE_NAME.test(search.table)) return setStatus('Pick a table first.', true);
   const hitList = byId('hits');
+  const seq = ++search.seq; // a slower earlier search must not overwrite a later one
   try {
     const fields = await fieldsOf(search.table);
     const [hits, meta] = await post('/sql?mode=raw', searchSql());
+    if (seq !== search.seq) return;
     if (hits.error) throw new Error(hits.error);
     const metaValue = (/** @type {string} */ name) => (meta?.data ?? []).find((/** @type {any} */ r) => r.Variable_name === name)?.Value;
     // total_found counts every match; `total` only the rows this page retrieved
@@ -135,6 +137,7 @@ async function runSearch() {
     nextButton.disabled = search.offset + size >= search.total;
     byId('page-info').textContent = search.total ? `page ${Math.floor(search.offset / size) + 1} of ${Math.ceil(search.total / size)}` : '';
   } catch (err) {
+    if (seq !== search.seq) return;
     hitList.replaceChildren();
     prevButton.disabled = nextButton.disabled = true;
     byId('page-info').textContent = '';
@@ -152,7 +155,7 @@ function hitItem(row, weightCol, snippetCol, attrs) {
       el('span', { class: 'hit-id', text: `#${cellText(row.id)}` }),
       el('span', { class: 'hit-weight', title: 'WEIGHT()', text: `weight ${cellText(row[weightCol])}` }),
     ]),
-    el('p', { class: 'snippet' }, [markedText(cellText(row[snippetCol] ?? ''), TAGS)]),
+    row[snippetCol] ? el('p', { class: 'snippet' }, [markedText(cellText(row[snippetCol]), TAGS)]) : null,
     attrs.length === 0 ? null : el('dl', { class: 'attrs' }, attrs.flatMap((a) => [el('dt', { text: a }), el('dd', { text: cellText(row[a]) })])),
   ]);
 }

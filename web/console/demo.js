@@ -90,7 +90,7 @@ async function searchInPage(idx, query) {
 async function searchOnServer(query) {
   const table = tableSelect.value;
   if (!table) return null;
-  const body = { table, query: { query_string: query }, highlight: HIGHLIGHT, limit: PAGE_SIZE, offset };
+  const body = { table, query: query.trim() ? { query_string: query } : { match_all: {} }, highlight: HIGHLIGHT, limit: PAGE_SIZE, offset };
   try {
     const res = await fetch('/search', { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
     const reply = parseServerJson(await res.text());
