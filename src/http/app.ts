@@ -20,7 +20,7 @@ export interface HttpAppOptions {
   onInternalError?: (err: unknown) => void;
   /** Sessions by connection, when shared with another handler (the fast path); default: the app's own. */
   sessions?: SessionFor;
-  /** Where the web console's files are (default: the package's web/console/ and dist/browser/). */
+  /** Where the web console's files are (default: the package's web/console/ and build/). */
   console?: ConsoleRouteOptions;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The web console: `/` and `/console/*` serve the static files of web/console/ (plain HTML, CSS and
- * ES modules that talk to the ordinary HTTP API), `/browser/*` the browser build of the core for the
- * in-page demo. Every response carries a strict Content-Security-Policy.
+ * ES modules that talk to the ordinary HTTP API), `/browser/*` the browser module and its WASM core
+ * from build/ for the in-page demo. Every response carries a strict Content-Security-Policy.
  */
 import type { Hono } from 'hono';
 import { join } from 'node:path';
@@ -55,9 +55,12 @@ function httpOrigin(url: string | undefined): string | undefined {
 export interface ConsoleRouteOptions {
   /** The console's files; default web/console/ in the package. */
   consoleDir?: string;
-  /** The browser build of the core (quarry-browser.js and its WASM); default dist/browser/ in the package. */
+  /** Where the browser module and its core are built; default build/ in the package. */
   browserDir?: string;
 }
+
+/** The files of the browser build a page may load: the module and the core it fetches beside itself. */
+export const BROWSER_FILES: readonly string[] = ['quarry-browser.js', 'release.wasm'];
 
 function defaultDir(...parts: string[]): string | undefined {
   try {
@@ -70,9 +73,9 @@ function defaultDir(...parts: string[]): string | undefined {
 /** Registers `/`, `/console/:name` and `/browser/:name` (GET; HEAD is answered from GET by Hono). */
 export function registerConsoleRoutes(app: Hono<HttpEnv>, opts: ConsoleRouteOptions = {}): void {
   const consoleDir = opts.consoleDir ?? defaultDir('web', 'console');
-  const browserDir = opts.browserDir ?? defaultDir('dist', 'browser');
+  const browserDir = opts.browserDir ?? defaultDir('build');
   const consoleFiles = consoleDir ? loadStaticFolder(consoleDir) : new Map<string, StaticFile>();
-  const browserFiles = browserDir ? loadStaticFolder(browserDir) : new Map<string, StaticFile>();
+  const browserFiles = new Map([...(browserDir ? loadStaticFolder(browserDir) : [])].filter(([name]) => BROWSER_FILES.includes(name)));
   const serve = (files: Map<string, StaticFile>, name: string, ifNoneMatch: string | undefined, csp: string) => {
     const file = files.get(name);
     return file ? staticResponse(file, ifNoneMatch, csp) : staticNotFound(csp);

@@ -116,20 +116,44 @@ async function run(idx) {
   nextButton.disabled = !server || offset + PAGE_SIZE >= server.total;
 }
 
+/** The opened export, or null. @type {any} */
+let idx = null;
+
+/**
+ * Opens an export (a folder URL, or an image's bytes) with the module and runs the query.
+ * @param {any} mod @param {string | ArrayBuffer} source @param {string} label
+ */
+async function open(mod, source, label) {
+  try {
+    idx = await mod.openIndex(source);
+    status('module-status', `Opened ${label} in the page.`);
+  } catch (err) {
+    idx = null;
+    status('module-status', `Cannot open ${label}: ${errorMessage(err)}`, true);
+  }
+}
+
 async function main() {
   const [mod] = await Promise.all([loadModule(), loadTables().catch(() => undefined)]);
-  let idx = null;
-  if (mod && indexInput.value) {
-    try {
-      idx = await mod.openIndex(indexInput.value);
-      status('module-status', `Opened ${indexInput.value} in the page.`);
-    } catch (err) {
-      status('module-status', `Cannot open ${indexInput.value}: ${errorMessage(err)}`, true);
-    }
-  } else if (mod) {
-    status('module-status', 'Browser module loaded: enter the URL of an exported folder.');
-  }
+  const fileInput = /** @type {HTMLInputElement} */ (byId('image-file'));
+  fileInput.disabled = !mod;
+  if (mod && indexInput.value) await open(mod, indexInput.value, indexInput.value);
+  else if (mod) status('module-status', 'Browser module loaded: give the URL of an exported folder or open its table.qimg.');
   if (queryInput.value || tableSelect.value) await run(idx);
+  fileInput.addEventListener('change', async () => {
+    const file = fileInput.files?.[0];
+    if (!file || !mod) return;
+    await open(mod, await file.arrayBuffer(), file.name);
+    offset = 0;
+    await run(idx);
+  });
+  // a new folder URL reloads the page (its policy must allow that origin); anything else runs here
+  byId('demo-form').addEventListener('submit', (e) => {
+    if (indexInput.value !== (params.get('index') ?? '')) return;
+    e.preventDefault();
+    offset = 0;
+    void run(idx);
+  });
   prevButton.addEventListener('click', () => { offset = Math.max(0, offset - PAGE_SIZE); void run(idx); });
   nextButton.addEventListener('click', () => { offset += PAGE_SIZE; void run(idx); });
 }

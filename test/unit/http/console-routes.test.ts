@@ -18,6 +18,9 @@ beforeAll(() => {
   writeFileSync(join(dir, 'web', 'demo.html'), '<!DOCTYPE html><title>demo</title>');
   writeFileSync(join(dir, 'web', 'console.js'), 'export {};');
   writeFileSync(join(dir, 'browser', 'quarry-browser.js'), 'export const openIndex = 1;');
+  writeFileSync(join(dir, 'browser', 'release.wasm'), 'core');
+  writeFileSync(join(dir, 'browser', 'debug.wasm'), 'other build');
+  writeFileSync(join(dir, 'browser', 'release.js'), 'bindings');
   writeFileSync(join(dir, 'secret.txt'), 'outside the folder');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,7 +76,9 @@ describe('console routes', () => {
     const res = await temp().request('/browser/quarry-browser.js');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toBe(BROWSER_MODULE_CSP);
-    expect((await temp().request('/browser/missing.js')).status).toBe(404);
+    const wasm = await temp().request('/browser/release.wasm');
+    expect(wasm.headers.get('content-type')).toBe('application/wasm');
+    for (const other of ['missing.js', 'debug.wasm', 'release.js']) expect((await temp().request(`/browser/${other}`)).status, other).toBe(404);
   });
 
   it('404s every console path when the folders are missing', async () => {
