@@ -5,7 +5,7 @@
  */
 import type { Hono } from 'hono';
 import { join } from 'node:path';
-import { packageRoot } from '../util/package-root.js';
+import { packageRoot } from '../engine/node-host.js';
 import type { HttpEnv } from './http-env.js';
 import { loadStaticFolder, staticNotFound, staticResponse, type StaticFile } from './static-files.js';
 
@@ -64,9 +64,9 @@ export const BROWSER_FILES: readonly string[] = ['quarry-browser.js', 'release.w
 
 function defaultDir(...parts: string[]): string | undefined {
   try {
-    return join(packageRoot(import.meta.url, 'web'), ...parts);
+    return join(packageRoot(), ...parts);
   } catch {
-    return undefined; // a package without web/: the console answers 404s
+    return undefined; // no package root found: the console answers 404s
   }
 }
 
