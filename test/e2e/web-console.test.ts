@@ -1,7 +1,8 @@
 // The web console in real headless Chromium against a real server over loopback: pick a table, search,
 // compare the rendered hits with the server's own SQL answer, paginate, run SQL, and check that document
 // markup stays text and the page's CSP reports nothing. A screenshot goes to test-artifacts/.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'lossless-json';
@@ -11,6 +12,8 @@ import { HAVE_CHROMIUM, launchChromium } from '../helpers/chromium.js';
 import { ROOT, startServer, type ServerProcess } from '../helpers/server-process.js';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts');
+/** The browser module (npm run build emits it once the browser build exists); the demo's in-page half needs it. */
+const HAVE_MODULE = existsSync(join(ROOT, 'build', 'quarry-browser.js'));
 /** An id above 2^53: the page must show it exactly, not as the nearest double. */
 const BIG_ID = '9007199254740993';
 const XSS_TEXT = "danger <script>window.__xss = 1</script> <img src=x onerror='window.__xss = 2'> <b>bold</b>";
@@ -206,5 +209,24 @@ describe.skipIf(!HAVE_CHROMIUM)('web console in Chromium', () => {
     expect(marks.length).toBeGreaterThanOrEqual(10);
     expect(new Set(marks)).toEqual(new Set(['fox']));
     await page.screenshot({ path: join(ARTIFACTS, 'web-console-demo.png'), fullPage: true });
+  });
+
+  it.skipIf(!HAVE_MODULE)('the demo searches an exported table in the page with the same answers as the server', async () => {
+    // one INSERT, one segment, as the export has: equal weights then tie in the same row order
+    await server.sql('CREATE TABLE pagedocs (title text, body text)');
+    await server.sql("INSERT INTO pagedocs (id, title, body) VALUES (1, 'fox one', 'the quick brown fox'), " +
+      `(2, 'two', '${XSS_TEXT.replace(/'/g, "\\'")} fox'), (3, 'dog', 'no match here'), (${BIG_ID}, 'big fox', 'fox fox')`);
+    const out = join(dir, 'export');
+    const res = spawnSync(process.execPath, [join(ROOT, 'bin/quarry.js'), 'export', '--data', dir, '--table', 'pagedocs', '--out', out], { encoding: 'utf8' });
+    expect(res.status, res.stderr).toBe(0);
+    await page.goto(`http://127.0.0.1:${server.httpPort}/console/demo.html?table=pagedocs&q=fox`);
+    await page.waitForSelector('#module-status:not(:empty)');
+    await page.setInputFiles('#image-file', join(out, 'table.qimg'));
+    await page.waitForFunction(() => document.querySelector('#compare-status')?.textContent !== '');
+    expect(await page.textContent('#compare-status')).toBe('same ids, order, weights and highlights');
+    const ids = await page.$$eval('#page-hits li', (lis) => lis.map((li) => li.getAttribute('data-id')));
+    expect(ids.sort()).toEqual(['1', '2', BIG_ID].sort());
+    expect(await page.$$('#page-hits script, #page-hits img, #page-hits b')).toHaveLength(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-console-demo-module.png'), fullPage: true });
   });
 });

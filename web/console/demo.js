@@ -71,14 +71,17 @@ function hitItem(id, weight, highlight) {
   ]);
 }
 
-/** @param {any} idx @param {string} query @returns {Promise<string[] | null>} "id:weight" per hit */
+/** What the two sides must agree on for a hit: id, weight and highlight. @param {unknown} id @param {unknown} weight @param {unknown} highlight */
+const hitKey = (id, weight, highlight) => `${id}:${weight}:${JSON.stringify(highlight ?? {})}`;
+
+/** @param {any} idx @param {string} query @returns {Promise<string[] | null>} a hitKey per hit */
 async function searchInPage(idx, query) {
   if (!idx) return null;
   try {
     const res = await idx.search(query, { limit: PAGE_SIZE, offset, highlight: HIGHLIGHT });
     byId('page-hits').replaceChildren(...res.hits.map((/** @type {any} */ h) => hitItem(String(h.id), String(h.weight), h.highlight)));
     status('page-status', `${res.total} hit(s)`);
-    return res.hits.map((/** @type {any} */ h) => `${h.id}:${h.weight}`);
+    return res.hits.map((/** @type {any} */ h) => hitKey(h.id, h.weight, h.highlight));
   } catch (err) {
     byId('page-hits').replaceChildren();
     status('page-status', errorMessage(err), true);
@@ -98,7 +101,7 @@ async function searchOnServer(query) {
     const hits = reply.hits.hits;
     byId('server-hits').replaceChildren(...hits.map((/** @type {any} */ h) => hitItem(h._id, h._score, h.highlight)));
     status('server-status', `${reply.hits.total} hit(s) · ${reply.took} ms`);
-    return { keys: hits.map((/** @type {any} */ h) => `${h._id}:${h._score}`), total: Number(reply.hits.total) };
+    return { keys: hits.map((/** @type {any} */ h) => hitKey(h._id, h._score, h.highlight)), total: Number(reply.hits.total) };
   } catch (err) {
     byId('server-hits').replaceChildren();
     status('server-status', errorMessage(err), true);
@@ -111,7 +114,7 @@ async function run(idx) {
   const query = queryInput.value;
   const [page, server] = await Promise.all([searchInPage(idx, query), searchOnServer(query)]);
   const same = page && server ? page.join() === server.keys.join() : null;
-  byId('compare-status').textContent = same === null ? '' : same ? 'same ids, order and weights' : 'results differ';
+  byId('compare-status').textContent = same === null ? '' : same ? 'same ids, order, weights and highlights' : 'results differ';
   prevButton.disabled = offset === 0;
   nextButton.disabled = !server || offset + PAGE_SIZE >= server.total;
 }
