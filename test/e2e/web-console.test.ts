@@ -120,6 +120,23 @@ describe.skipIf(!HAVE_CHROMIUM)('web console in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   });
 
+  it('shows a query error as the server words it, and no stale hits', async () => {
+    await searchFor('fox "unclosed');
+    await page.waitForSelector('#search-status .error');
+    const expected = JSON.parse((await server.post('/sql?mode=raw', `SELECT id FROM docs WHERE MATCH('fox "unclosed')`)).text).error;
+    expect(expected).toMatch(/syntax error/);
+    expect(await page.textContent('#search-status .error span')).toBe(expected);
+    expect(await page.$$('#hits li')).toHaveLength(0);
+    expect(await page.isDisabled('#next')).toBe(true);
+    // quotes and backslashes in a query are escaped into the SQL string, not breaking out of it
+    // `\-fox` is the word fox (an escaped minus), `-fox` alone would be an error: both survive the SQL string
+    await page.fill('#query', `"it's" | \\-fox`);
+    await page.press('#query', 'Enter');
+    await page.waitForFunction(() => document.querySelector('.sent li pre')?.textContent?.includes(`MATCH('"it\\'s" | \\\\-fox')`));
+    await page.waitForSelector('#hits li');
+    expect(await page.$$('#search-status .error')).toHaveLength(0);
+  });
+
   it('runs SQL and shows result tables and errors', async () => {
     const sql = 'SELECT id, year, price FROM docs WHERE year > 2020 ORDER BY id ASC LIMIT 5';
     await page.fill('#sql', sql);
