@@ -107,6 +107,13 @@ describe.skipIf(!HAVE_CHROMIUM)('web console in Chromium', () => {
     expect(await page.isDisabled('#next')).toBe(true);
     await page.click('#prev');
     await page.waitForFunction(() => document.querySelector('#page-info')?.textContent === 'page 2 of 3');
+
+    // the address holds the search: a reload repeats it
+    expect(new URL(page.url()).hash).toBe('#table=docs&q=fox');
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('#page-info')?.textContent === 'page 1 of 3');
+    expect(await page.inputValue('#query')).toBe('fox');
+    expect((await renderedHits()).map((h) => h.id)).toEqual(first.map((h) => h.id));
   });
 
   it('renders markup inside documents as text', async () => {

@@ -198,7 +198,19 @@ function startSearch() {
   search.table = tableSelect.value;
   search.query = queryInput.value;
   search.offset = 0;
+  // the search in the address (#table=..&q=..), so a reload or a shared link repeats it
+  history.replaceState(null, '', `#${new URLSearchParams({ table: search.table, q: search.query })}`);
   void runSearch();
+}
+
+/** Picks the table and query of the address's fragment, if its table exists, and runs the search. */
+function searchFromAddress() {
+  const wanted = new URLSearchParams(location.hash.slice(1));
+  const table = wanted.get('table');
+  if (!table || ![...tableSelect.options].some((o) => o.value === table)) return;
+  tableSelect.value = table;
+  queryInput.value = wanted.get('q') ?? '';
+  startSearch();
 }
 
 byId('search-form').addEventListener('submit', (e) => { e.preventDefault(); startSearch(); });
@@ -208,7 +220,7 @@ sqlInput.addEventListener('keydown', (e) => {
 });
 tableSelect.addEventListener('change', startSearch);
 pageSizeSelect.addEventListener('change', () => { if (search.table) startSearch(); });
-byId('refresh-tables').addEventListener('click', () => { textFields.clear(); void loadTables(); });
+byId('refresh-tables').addEventListener('click', () => { textFields.clear(); void loadTables().then(searchFromAddress); });
 prevButton.addEventListener('click', () => {
   search.offset = Math.max(0, search.offset - Number(pageSizeSelect.value));
   void runSearch();
@@ -217,4 +229,4 @@ nextButton.addEventListener('click', () => {
   search.offset += Number(pageSizeSelect.value);
   void runSearch();
 });
-void loadTables();
+void loadTables().then(searchFromAddress);
