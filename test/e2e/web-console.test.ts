@@ -38,7 +38,8 @@ async function renderedHits() {
     id: li.getAttribute('data-id'),
     weight: li.querySelector('.hit-weight')!.textContent!.replace('weight ', ''),
     marks: [...li.querySelectorAll('.snippet mark')].map((m) => m.textContent!.toLowerCase()),
-    snippet: li.querySelector('.snippet')!.textContent!,
+    snippet: [...li.querySelectorAll('.snippet')].map((p) => p.textContent).join('\n'),
+    fields: [...li.querySelectorAll('.snippet .field-name')].map((f) => f.textContent),
   })));
 }
 
@@ -87,6 +88,7 @@ describe.skipIf(!HAVE_CHROMIUM)('web console in Chromium', () => {
     const first = await renderedHits();
     expect(first.map((h) => [h.id, h.weight])).toEqual(expected.map((r) => [r.id, r['weight()']]));
     for (const hit of first) {
+      expect(hit.fields).toEqual(['title', 'body']);
       expect(hit.marks.length).toBeGreaterThan(0);
       expect(new Set(hit.marks)).toEqual(new Set(['fox']));
     }

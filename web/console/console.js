@@ -24,7 +24,7 @@ const MAX_MATCHES = 1000;
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const search = { table: '', query: '', offset: 0, total: 0, seq: 0 };
-/** @type {Map<string, Set<string>>} full-text field names by table (from DESCRIBE) */
+/** @type {Map<string, string[]>} full-text field names by table, in schema order (from DESCRIBE) */
 const textFields = new Map();
 
 /**
@@ -92,23 +92,28 @@ async function loadTables() {
   }
 }
 
-/** @param {string} table */
+/** @param {string} table @returns {Promise<string[]>} */
 async function fieldsOf(table) {
-  let fields = textFields.get(table);
-  if (!fields) {
-    const [result] = await post('/sql?mode=raw', `DESCRIBE ${table}`);
-    fields = new Set((result.data ?? []).filter((/** @type {any} */ r) => r.Type === 'text').map((/** @type {any} */ r) => r.Field));
-    textFields.set(table, fields);
-  }
+  const known = textFields.get(table);
+  if (known) return known;
+  const [result] = await post('/sql?mode=raw', `DESCRIBE ${table}`);
+  /** @type {string[]} */
+  const fields = (result.data ?? []).filter((/** @type {any} */ r) => r.Type === 'text').map((/** @type {any} */ r) => String(r.Field));
+  textFields.set(table, fields);
   return fields;
 }
 
-/** The search as SQL: every column, the weight and the highlighted snippet, then SHOW META for the totals. */
-function searchSql() {
+/**
+ * The search as SQL: every column, the weight, each full-text field highlighted on its own (so the page
+ * can label it), then SHOW META for the totals.
+ * @param {string[]} fields the table's full-text fields, in schema order
+ */
+function searchSql(fields) {
   const size = Number(pageSizeSelect.value);
   const where = search.query.trim() === '' ? '' : ` WHERE MATCH(${sqlString(search.query)})`;
-  const highlight = `HIGHLIGHT({before_match=${sqlString(TAGS.pre)}, after_match=${sqlString(TAGS.post)}})`;
-  return `SELECT *, WEIGHT(), ${highlight} FROM ${search.table}${where} LIMIT ${search.offset},${size}; SHOW META`;
+  const options = `{before_match=${sqlString(TAGS.pre)}, after_match=${sqlString(TAGS.post)}}`;
+  const highlights = fields.map((f) => `, HIGHLIGHT(${options}, ${sqlString(f)})`).join('');
+  return `SELECT *, WEIGHT()${highlights} FROM ${search.table}${where} LIMIT ${search.offset},${size}; SHOW META`;
 }
 
 async function runSearch() {
@@ -117,7 +122,7 @@ async function runSearch() {
   const seq = ++search.seq; // a slower earlier search must not overwrite a later one
   try {
     const fields = await fieldsOf(search.table);
-    const [hits, meta] = await post('/sql?mode=raw', searchSql());
+    const [hits, meta] = await post('/sql?mode=raw', searchSql(fields));
     if (seq !== search.seq) return;
     if (hits.error) throw new Error(hits.error);
     const metaValue = (/** @type {string} */ name) => (meta?.data ?? []).find((/** @type {any} */ r) => r.Variable_name === name)?.Value;
@@ -125,10 +130,12 @@ async function runSearch() {
     const found = metaValue('total_found') ?? '0';
     search.total = Math.min(Number(found), MAX_MATCHES);
     const columns = (hits.columns ?? []).map((/** @type {object} */ c) => Object.keys(c)[0]);
-    // the select list ends with WEIGHT() and HIGHLIGHT(): the last two columns, whatever the table holds
-    const [weightCol, snippetCol] = columns.slice(-2);
-    const attrs = columns.slice(0, -2).filter((/** @type {string} */ c) => c !== 'id' && !fields.has(c));
-    hitList.replaceChildren(...hits.data.map((/** @type {any} */ row) => hitItem(row, weightCol, snippetCol, attrs)));
+    // the select list ends with WEIGHT() and one HIGHLIGHT() per field: found by position, whatever the table holds
+    const tableColumns = columns.length - fields.length - 1;
+    const weightCol = columns[tableColumns];
+    const snippets = fields.map((f, i) => ({ field: f, column: columns[tableColumns + 1 + i] }));
+    const attrs = columns.slice(0, tableColumns).filter((/** @type {string} */ c) => c !== 'id' && !fields.includes(c));
+    hitList.replaceChildren(...hits.data.map((/** @type {any} */ row) => hitItem(row, weightCol, snippets, attrs)));
     const size = Number(pageSizeSelect.value);
     const about = metaValue('total_relation') === 'gte' ? '≥ ' : '';
     const shown = hits.data.length === 0 ? 'No hits' : `${search.offset + 1}–${search.offset + hits.data.length} of ${about}${found}`;
@@ -146,16 +153,19 @@ async function runSearch() {
 }
 
 /**
- * One hit: id, weight, the snippet with marks, and the attributes.
- * @param {Record<string, unknown>} row @param {string} weightCol @param {string} snippetCol @param {string[]} attrs
+ * One hit: id, weight, each field's snippet with marks, and the attributes.
+ * @param {Record<string, unknown>} row @param {string} weightCol
+ * @param {{ field: string, column: string }[]} snippets @param {string[]} attrs
  */
-function hitItem(row, weightCol, snippetCol, attrs) {
+function hitItem(row, weightCol, snippets, attrs) {
   return el('li', { class: 'hit', 'data-id': cellText(row.id) }, [
     el('div', { class: 'hit-head' }, [
       el('span', { class: 'hit-id', text: `#${cellText(row.id)}` }),
       el('span', { class: 'hit-weight', title: 'WEIGHT()', text: `weight ${cellText(row[weightCol])}` }),
     ]),
-    row[snippetCol] ? el('p', { class: 'snippet' }, [markedText(cellText(row[snippetCol]), TAGS)]) : null,
+    ...snippets.filter((s) => row[s.column]).map((s) => el('p', { class: 'snippet' }, [
+      el('span', { class: 'field-name', text: s.field }), markedText(cellText(row[s.column]), TAGS),
+    ])),
     attrs.length === 0 ? null : el('dl', { class: 'attrs' }, attrs.flatMap((a) => [el('dt', { text: a }), el('dd', { text: cellText(row[a]) })])),
   ]);
 }
