@@ -1,21 +1,19 @@
 /**
- * A table image opened in a page: the server's own query parser, normalizer, planner, core and
- * highlighter over one read-only segment. `search` answers as `/search` with a `query_string`
+ * A table opened in a page (an image in memory or an exported folder fetched in chunks): the
+ * server's own query parser, normalizer, planner, core and highlighter over one read-only segment. `search` answers as `/search` with a `query_string`
  * does for the same table (ids, weights, order, highlights); errors carry the server's texts.
  */
 import { highlightDocument, highlightPlan, parseJsonHighlight, type HighlightTable, type RowHighlight } from '../highlight/highlight-request.js';
 import { tableNormalizers } from '../index/normalize-query.js';
 import { searchSegments } from '../index/search.js';
-import { loadSegment } from '../index/segment-codec.js';
-import type { Segment } from '../index/segment.js';
 import { RANKERS, queryStringTrees, tableQueryError } from '../index/table-query.js';
-import { exactNumber, type ImageManifest, type PageDoc, type TableImage } from '../index/table-image.js';
+import type { ImageManifest, PageDoc } from '../index/table-image.js';
 import type { Ranker, SearchRequest } from '../index/types.js';
 import type { QueryNode } from '../query/ast.js';
 import type { Column } from '../schema/types.js';
 import { createTextPipeline, type TextPipeline } from '../text/text-pipeline.js';
 import { SearchError } from '../util/errors.js';
-import type { Core } from '../wasm/core.js';
+import type { TableSource } from './table-source.js';
 
 /** `/search`'s defaults: 20 hits from the first, max_matches 1000 (Manticore's). */
 export const PAGE_DEFAULTS = { limit: 20, offset: 0, maxMatches: 1000 } as const;
@@ -66,18 +64,15 @@ function count(name: string, v: number | undefined, dflt: number): number {
 }
 
 export class PageIndex {
+  readonly #src: TableSource;
   readonly #m: ImageManifest;
-  readonly #seg: Segment;
-  readonly #docs: PageDoc[];
   readonly #pipeline: TextPipeline;
   readonly #highlight: HighlightTable;
-  #rowOf: Map<bigint, number> | null = null;
 
-  constructor(image: TableImage, core: Core) {
-    this.#m = image.manifest;
-    this.#docs = image.docs;
+  constructor(source: TableSource) {
+    this.#src = source;
+    this.#m = source.manifest;
     this.#pipeline = createTextPipeline(this.#m.settings);
-    this.#seg = loadSegment(image.segment, this.#m.index, core);
     const stored = this.#m.columns.filter((c) => c.type === 'text' && c.indexed && c.stored).map((c) => c.name);
     this.#highlight = { env: { pipeline: this.#pipeline, settings: this.#m.settings }, schemaFields: this.#m.index.fields, storedFields: stored };
   }
@@ -85,14 +80,6 @@ export class PageIndex {
   describe(): TableDescription {
     const columns = this.#m.columns.map(({ name, type, indexed, stored }) => ({ name, type, indexed, stored }));
     return { table: this.#m.table, columns: [{ name: 'id', type: 'bigint', indexed: false, stored: true }, ...columns], rows: this.#m.rows };
-  }
-
-  #row(docId: bigint): number {
-    if (!this.#rowOf) {
-      this.#rowOf = new Map();
-      for (let r = 0; r < this.#seg.rows; r++) this.#rowOf.set(this.#seg.docId(r), r);
-    }
-    return this.#rowOf.get(docId) ?? -1;
   }
 
   /** `highlight_query`: in a page, `{"query_string": text}` (the page has no attribute filters). */
@@ -106,7 +93,7 @@ export class PageIndex {
     }
   }
 
-  search(query: string, opts: SearchOptions = {}): PageResult {
+  async search(query: string, opts: SearchOptions = {}): Promise<PageResult> {
     const m = this.#m;
     let trees;
     try {
@@ -123,13 +110,15 @@ export class PageIndex {
       expansion: { ...tableNormalizers(this.#pipeline, m.settings).expansion, limit: 0 },
       ...(opts.ranker === undefined ? {} : rankerOption(opts.ranker)),
     };
-    const res = searchSegments(m.index, [this.#seg], this.#seg.live, req);
-    const docs = res.hits.map((h) => this.#docs[this.#row(h.docId)]);
+    await this.#src.prepare(req);
+    const seg = this.#src.segment;
+    const res = searchSegments(m.index, [seg], seg.live, req);
+    const docs = await this.#src.hitDocs(res.hits);
     const names = spec ? highlightPlan(spec, this.#highlight) : [];
     const root = spec?.query === undefined ? trees.typed : this.#highlightQuery(spec.query);
     const hits = res.hits.map((h, i): PageHit => {
-      const hit: PageHit = { id: exactNumber(h.docId), weight: h.weight, fields: docs[i] ?? {} };
-      if (spec) hit.highlight = highlightDocument(root, docs[i], names, spec, this.#highlight);
+      const hit: PageHit = { id: docs[i].id, weight: h.weight, fields: docs[i].doc };
+      if (spec) hit.highlight = highlightDocument(root, docs[i].doc, names, spec, this.#highlight);
       return hit;
     });
     return { total: res.totalFound, hits };

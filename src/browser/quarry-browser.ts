@@ -1,24 +1,27 @@
 /**
  * quarry in a page: `openIndex(url | bytes)` opens a table exported by `quarry export` and searches
  * it with the server's own code and WASM core (build/quarry-browser.js, one ES module beside
- * release.wasm). No SharedArrayBuffer: runs on the main thread and in a Web Worker alike.
+ * release.wasm). A folder's URL fetches the table in chunks as queries need them; a `.qimg` URL or
+ * bytes is the whole image at once. No SharedArrayBuffer: runs on the main thread and in a Web
+ * Worker alike.
  *
  * @example
  * import { openIndex } from './quarry-browser.js';
  * const idx = await openIndex('./');
  * const { total, hits } = await idx.search('"full text" | search', { limit: 10, highlight: { pre_tags: '<mark>', post_tags: '</mark>' } });
  */
-import { decodeImage, type TableImage } from '../index/table-image.js';
+import { CHUNK_FILES, CHUNKS_FORMAT, type ChunksManifest } from '../index/table-chunks.js';
+import { decodeImage, type ImageManifest } from '../index/table-image.js';
 import { setTextFiles } from '../text/text-files.js';
 import { setCoreSource } from '../wasm/core-module.js';
 import { sharedCore } from '../wasm/core.js';
 import { PageIndex, type PageResult, type SearchOptions, type TableDescription } from './page-index.js';
+import { ChunkedSource } from './chunked-source.js';
 import { embeddedFiles } from './embedded-files.js';
+import { ImageSource, type TableSource } from './table-source.js';
 
 export type { PageHit, PageResult, SearchOptions, TableDescription } from './page-index.js';
 
-/** The image's name inside an exported folder. */
-export const IMAGE_FILE = 'table.qimg';
 /** The core's name beside this module (and inside an exported folder). */
 export const CORE_FILE = 'release.wasm';
 
@@ -60,23 +63,35 @@ function baseUrl(): string | undefined {
   return (globalThis as { location?: { href: string } }).location?.href;
 }
 
-/** The image: bytes as given, or fetched from an exported folder's URL (or the image's own URL). */
-async function imageOf(source: string | URL | ArrayBuffer | Uint8Array): Promise<TableImage> {
-  if (source instanceof Uint8Array) return decodeImage(source);
-  if (source instanceof ArrayBuffer) return decodeImage(new Uint8Array(source));
-  let url = new URL(String(source), baseUrl());
-  if (!url.pathname.endsWith('.qimg')) url = new URL(IMAGE_FILE, url.href.endsWith('/') ? url : `${url.href}/`);
-  return decodeImage(new Uint8Array(await fetchBytes(url)));
+/** Opens bytes as an image, a `.qimg` URL as an image, any other URL as an exported folder (chunks on demand). */
+async function sourceOf(source: string | URL | ArrayBuffer | Uint8Array): Promise<TableSource> {
+  if (source instanceof Uint8Array || source instanceof ArrayBuffer) {
+    const image = decodeImage(source instanceof Uint8Array ? source : new Uint8Array(source));
+    await ready(image.manifest);
+    return new ImageSource(image, sharedCore());
+  }
+  const url = new URL(String(source), baseUrl());
+  if (url.pathname.endsWith('.qimg')) return sourceOf(await fetchBytes(url));
+  const base = url.pathname.endsWith('.json') ? new URL('./', url) : new URL(url.href.endsWith('/') ? url : `${url.href}/`);
+  const get = (name: string) => fetchBytes(new URL(name, base));
+  const manifest = JSON.parse(new TextDecoder().decode(await get(CHUNK_FILES.manifest))) as ChunksManifest;
+  if (manifest.format !== CHUNKS_FORMAT) throw new Error(`quarry: ${base.href}${CHUNK_FILES.manifest} is not an exported table`);
+  await ready(manifest);
+  return ChunkedSource.open(manifest, sharedCore(), get);
+}
+
+/** The core compiled and the table's setting files installed (highlighting may read them again later). */
+async function ready(manifest: ImageManifest): Promise<void> {
+  await coreReady;
+  Object.assign(pageFiles, manifest.files);
+  setTextFiles(embeddedFiles(pageFiles));
 }
 
 export async function openIndex(source: string | URL | ArrayBuffer | Uint8Array, opts: OpenOptions = {}): Promise<QuarryIndex> {
-  const [image] = await Promise.all([imageOf(source), loadCore(opts.core)]);
-  // the files the table's text settings name travel in the image (highlighting may read them again later)
-  Object.assign(pageFiles, image.manifest.files);
-  setTextFiles(embeddedFiles(pageFiles));
-  const index = new PageIndex(image, sharedCore());
+  loadCore(opts.core).catch(() => {});
+  const index = new PageIndex(await sourceOf(source));
   return {
-    search: async (query, o) => index.search(query, o),
+    search: (query, o) => index.search(query, o),
     describe: () => index.describe(),
   };
 }

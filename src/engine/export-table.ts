@@ -2,7 +2,8 @@
  * `quarry export`: a table as a static folder a page searches with the server's code. The table's
  * segments are merged into one (as OPTIMIZE merges them) and written with its stored documents,
  * schema, text settings and the files they name into one image (src/index/table-image.ts), beside
- * the WASM core and the browser module. Any static file server can serve the folder.
+ * the WASM core and the browser module; and the same in chunks a page fetches on demand
+ * (export-chunks.ts). Any static file server can serve the folder.
  */
 import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { setTextFiles, type TextFiles } from '../text/text-files.js';
 import { createTextPipeline } from '../text/text-pipeline.js';
 import { SearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
+import { writeChunks } from './export-chunks.js';
 import { installNodeHost, nodeTextFiles, packageRoot } from './node-host.js';
 import type { Table } from './table.js';
 
@@ -57,19 +59,18 @@ function pageDocs(table: Table, seg: Segment): PageDoc[] {
   return out;
 }
 
-/** The image of one open table: every live row in one merged segment. */
-export function tableImage(table: Table): Uint8Array {
+/** The image of one open table (every live row in one merged segment), and its chunks written into `outDir`. */
+export function tableImage(table: Table, outDir?: string): { image: Uint8Array; chunkBytes: number } {
   const ix = table.index;
   const merged = new Segment(ix.core, ix.schema, mergeSegments(ix.schema, [...ix.segments]));
   try {
-    return encodeImage({
-      manifest: {
-        table: table.name, columns: table.schema.columns, index: ix.schema, settings: table.schema.settings,
-        files: settingFiles(table), rows: merged.rows,
-      },
-      segment: serializeSegment(merged),
-      docs: pageDocs(table, merged),
-    });
+    const manifest = {
+      table: table.name, columns: table.schema.columns, index: ix.schema, settings: table.schema.settings,
+      files: settingFiles(table), rows: merged.rows,
+    };
+    const docs = pageDocs(table, merged);
+    const chunkBytes = outDir ? writeChunks(outDir, manifest, merged, docs) : 0;
+    return { image: encodeImage({ manifest, segment: serializeSegment(merged), docs }), chunkBytes };
   } finally {
     merged.free();
   }
@@ -83,11 +84,13 @@ export async function exportTable(dataDir: string, name: string, outDir: string)
     const table = Catalog.open(store).get(name);
     if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown table '${name}'`);
     mkdirSync(outDir, { recursive: true });
-    writeFileSync(join(outDir, EXPORT_FILES.image), tableImage(table));
+    const { image, chunkBytes } = tableImage(table, outDir);
+    writeFileSync(join(outDir, EXPORT_FILES.image), image);
     const build = join(packageRoot(), 'build');
     copyFileSync(join(build, EXPORT_FILES.core), join(outDir, EXPORT_FILES.core));
     copyFileSync(join(build, EXPORT_FILES.module), join(outDir, EXPORT_FILES.module));
     const files = Object.fromEntries(Object.values(EXPORT_FILES).map((f) => [f, statSync(join(outDir, f)).size]));
+    files['chunks (table.json, dict/, blob/, docs/)'] = chunkBytes;
     return { table: table.name, rows: table.index.count(), files };
   } finally {
     await store.close();

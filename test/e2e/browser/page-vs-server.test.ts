@@ -115,7 +115,12 @@ describe.skipIf(!HAVE_CHROMIUM)('exported table in Chromium vs the server', () =
     expect(expected.find((a) => a.hits?.some((h) => h.id === '9007199254740993'))).toBeTruthy();
   });
 
-  for (const where of ['main thread', 'worker'] as const) {
+  const MODES = [
+    { where: 'main thread, chunks', worker: false, source: './' },
+    { where: 'worker, chunks', worker: true, source: './' },
+    { where: 'main thread, one image', worker: false, source: './table.qimg' },
+  ];
+  for (const { where, worker, source } of MODES) {
     it(`the page equals the server (${where})`, async () => {
       const page = await chrome.browser.newPage();
       const errors: string[] = [];
@@ -124,7 +129,7 @@ describe.skipIf(!HAVE_CHROMIUM)('exported table in Chromium vs the server', () =
       await page.goto(`${site.url}/page.html`);
       await page.waitForFunction(() => typeof (window as any).runCases === 'function' || document.title === 'failed', null, { timeout: 10_000 }).catch(() => {});
       expect(errors).toEqual([]);
-      const got = await page.evaluate(async ([cases, w]) => (window as any).runCases(cases, w), [CASES, where === 'worker'] as const);
+      const got = await page.evaluate(async ([cases, w, src]) => (window as any).runCases(cases, w, src), [CASES, worker, source] as const);
       expect(errors).toEqual([]);
       expect(got.isolated).toBe(false);
       CASES.forEach((c, i) => {

@@ -27,10 +27,10 @@ export const PAGE = `<!doctype html><meta charset="utf-8"><title>quarry page tes
 <script type="module">
 import { openIndex } from './quarry-browser.js';
 ${RUN}
-window.runCases = async (cases, inWorker) => {
+window.runCases = async (cases, inWorker, source = './') => {
   const isolated = self.crossOriginIsolated === true;
   if (!inWorker) {
-    const idx = await openIndex('./');
+    const idx = await openIndex(source);
     return { answers: await runAll(idx, cases), describe: idx.describe(), isolated };
   }
   const w = new Worker('./worker.js', { type: 'module' });
