@@ -76,22 +76,30 @@ export function tableImage(table: Table, outDir?: string): { image: Uint8Array; 
   }
 }
 
-/** Writes the folder for table `name` of the data directory `dataDir` into `outDir`. */
+/**
+ * Writes the folder for an open table (a running server can export its own tables this way: the
+ * rows are read through the table's store, the segments merged aside without touching the table).
+ */
+export function exportOpenTable(table: Table, outDir: string): ExportSummary {
+  mkdirSync(outDir, { recursive: true });
+  const { image, chunkBytes } = tableImage(table, outDir);
+  writeFileSync(join(outDir, EXPORT_FILES.image), image);
+  const build = join(packageRoot(), 'build');
+  copyFileSync(join(build, EXPORT_FILES.core), join(outDir, EXPORT_FILES.core));
+  copyFileSync(join(build, EXPORT_FILES.module), join(outDir, EXPORT_FILES.module));
+  const files = Object.fromEntries(Object.values(EXPORT_FILES).map((f) => [f, statSync(join(outDir, f)).size]));
+  files['chunks (table.json, dict/, blob/, docs/)'] = chunkBytes;
+  return { table: table.name, rows: table.index.count(), files };
+}
+
+/** Writes the folder for table `name` of the data directory `dataDir` (no server running on it) into `outDir`. */
 export async function exportTable(dataDir: string, name: string, outDir: string): Promise<ExportSummary> {
   installNodeHost();
   const store = Store.open(dataDir);
   try {
     const table = Catalog.open(store).get(name);
     if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown table '${name}'`);
-    mkdirSync(outDir, { recursive: true });
-    const { image, chunkBytes } = tableImage(table, outDir);
-    writeFileSync(join(outDir, EXPORT_FILES.image), image);
-    const build = join(packageRoot(), 'build');
-    copyFileSync(join(build, EXPORT_FILES.core), join(outDir, EXPORT_FILES.core));
-    copyFileSync(join(build, EXPORT_FILES.module), join(outDir, EXPORT_FILES.module));
-    const files = Object.fromEntries(Object.values(EXPORT_FILES).map((f) => [f, statSync(join(outDir, f)).size]));
-    files['chunks (table.json, dict/, blob/, docs/)'] = chunkBytes;
-    return { table: table.name, rows: table.index.count(), files };
+    return exportOpenTable(table, outDir);
   } finally {
     await store.close();
   }
