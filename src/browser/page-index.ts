@@ -57,6 +57,9 @@ function rankerOption(text: string): { ranker: Ranker; rankExpr?: string } {
   return { ranker: name as Ranker, rankExpr: quoted ? arg.slice(1, -1) : arg };
 }
 
+/** The options `search` reads; any other key is an error (nothing silently ignored). */
+const SEARCH_KEYS = new Set(['limit', 'offset', 'ranker', 'fieldWeights', 'highlight']);
+
 function count(name: string, v: number | undefined, dflt: number): number {
   if (v === undefined) return dflt;
   if (!Number.isInteger(v) || v < 0) throw new SearchError('PARSE_ERROR', `"${name}" property should be a non-negative integer`);
@@ -95,6 +98,8 @@ export class PageIndex {
 
   async search(query: string, opts: SearchOptions = {}): Promise<PageResult> {
     const m = this.#m;
+    const unknown = Object.keys(opts).find((k) => !SEARCH_KEYS.has(k));
+    if (unknown !== undefined) throw new SearchError('PARSE_ERROR', `unknown search option "${unknown}"`);
     let trees;
     try {
       trees = queryStringTrees(String(query), this.#pipeline, m.settings, m.index.fields, false);

@@ -10,7 +10,9 @@ async function runAll(idx, cases) {
   for (const c of cases) {
     try { answers.push(await idx.search(c.q, c.opts)); } catch (e) { answers.push({ error: e.message }); }
   }
-  return answers;
+  let unknownOption = null;
+  try { await idx.search('search', { limt: 5 }); } catch (e) { unknownOption = e.message; }
+  return { answers, unknownOption };
 }`;
 
 export const WORKER = `
@@ -19,7 +21,7 @@ ${RUN}
 const opened = openIndex('./');
 onmessage = async (e) => {
   const idx = await opened;
-  postMessage({ answers: await runAll(idx, e.data), describe: idx.describe() });
+  postMessage({ ...(await runAll(idx, e.data)), describe: idx.describe() });
 };
 `;
 
@@ -31,7 +33,7 @@ window.runCases = async (cases, inWorker, source = './') => {
   const isolated = self.crossOriginIsolated === true;
   if (!inWorker) {
     const idx = await openIndex(source);
-    return { answers: await runAll(idx, cases), describe: idx.describe(), isolated };
+    return { ...(await runAll(idx, cases)), describe: idx.describe(), isolated };
   }
   const w = new Worker('./worker.js', { type: 'module' });
   const out = await new Promise((resolve, reject) => { w.onmessage = (e) => resolve(e.data); w.onerror = (e) => reject(new Error(e.message)); w.postMessage(cases); });
