@@ -1,7 +1,7 @@
 /**
  * An exported folder fetched on demand (src/index/table-chunks.ts). The segment is placed in the
  * core at its full size but empty but for its header and column table; before a query, the
- * dictionary chunks of its words are fetched (every chunk when it has a wildcard) and their
+ * dictionary chunks of its words are fetched (for a wildcard, those its prefix spans) and their
  * term-table rows written in place, then the blob pages holding the matched terms' postings and
  * positions. The core then runs exactly as on the server. The page never reads ids from the core:
  * the id column holds row numbers, and ids come with the stored documents.
@@ -10,9 +10,10 @@ import { analyzeQuery, type QNode } from '../index/query-analyzer.js';
 import { planQuery } from '../index/planner.js';
 import { H, TERM_INFO_WORDS } from '../index/segment-layout.js';
 import { Segment } from '../index/segment.js';
+import { expansionPrefix } from '../index/wildcard.js';
 import { PARAGRAPH_TERM, SENTENCE_TERM, zoneTerm } from '../index/spz-terms.js';
 import {
-  BLOB_PAGE_BYTES, CHUNK_FILES, DOC_CHUNK_ROWS, dictChunkOf, pagesOf, type ChunksManifest, type DictChunk, type DocsChunk,
+  BLOB_PAGE_BYTES, CHUNK_FILES, dictChunkOf, pagesOf, type ChunksManifest, type DictChunk, type DocsChunk,
 } from '../index/table-chunks.js';
 import type { Hit, SearchRequest } from '../index/types.js';
 import type { Core } from '../wasm/core.js';
@@ -50,7 +51,10 @@ export class ChunkedSource implements TableSource {
     const first = [...new Set([0, ...pagesOf(manifest.colTable[0], manifest.colTable[1])])];
     const pages = await Promise.all(first.map((p) => get(CHUNK_FILES.blob(p))));
     first.forEach((p, i) => blob.set(new Uint8Array(pages[i]), p * BLOB_PAGE_BYTES));
+    // until its chunk arrives, each entry holds its chunk's first term: the dictionary stays sorted,
+    // so a prefix expansion's binary search finds the loaded range (see prepare)
     const terms = new Array<string>(manifest.terms);
+    manifest.dictFirst.forEach((first, c) => terms.fill(first, c * manifest.dictChunkTerms, (c + 1) * manifest.dictChunkTerms));
     const seg = new Segment(core, manifest.index, { blob, terms, hostCols: manifest.index.attrs.map(() => null) });
     const src = new ChunkedSource(manifest, seg, get);
     first.forEach((p) => src.#pages.set(p, Promise.resolve()));
@@ -112,9 +116,16 @@ export class ChunkedSource implements TableSource {
     const a = analyzeQuery(req.query, m.index.fields);
     const markers = new Set<string>();
     markerTerms(a.root, markers);
-    const words = [...a.keywords.filter((k) => !k.wildcard).map((k) => k.text), ...markers];
-    const chunks = a.keywords.some((k) => k.wildcard) ? m.dictFirst.map((_, i) => i) : words.map((w) => dictChunkOf(m.dictFirst, w));
-    await Promise.all([...new Set(chunks)].map((c) => this.#dictChunk(c)));
+    const chunks = new Set<number>();
+    for (const w of [...a.keywords.filter((k) => !k.wildcard).map((k) => k.text), ...markers]) chunks.add(dictChunkOf(m.dictFirst, w));
+    for (const k of a.keywords.filter((x) => x.wildcard)) {
+      // a wildcard's expansions all start with its lookup prefix: the chunks from it to prefix+U+FFFF
+      const prefix = expansionPrefix(k.text, req.expansion);
+      if (prefix === null) continue;
+      const last = prefix === '' ? m.dictFirst.length - 1 : dictChunkOf(m.dictFirst, `${prefix}\uffff`);
+      for (let c = prefix === '' ? 0 : dictChunkOf(m.dictFirst, prefix); c <= last; c++) chunks.add(c);
+    }
+    await Promise.all([...chunks].map((c) => this.#dictChunk(c)));
     // the planner's own term choice (wildcard expansions and their limit included)
     const planned = planQuery(a, [seg], seg.live, req.ranker, req.idf, req.expansion);
     const ids = new Set<number>();
@@ -143,9 +154,10 @@ export class ChunkedSource implements TableSource {
 
   async hitDocs(hits: Hit[]): Promise<HitDoc[]> {
     const rows = hits.map((h) => Number(h.docId));
-    const chunks = await Promise.all(rows.map((r) => this.#docsChunk(Math.floor(r / DOC_CHUNK_ROWS))));
+    const per = this.manifest.docChunkRows;
+    const chunks = await Promise.all(rows.map((r) => this.#docsChunk(Math.floor(r / per))));
     return rows.map((r, i) => {
-      const [id, doc] = chunks[i][r % DOC_CHUNK_ROWS];
+      const [id, doc] = chunks[i][r % per];
       return { id, doc };
     });
   }

@@ -57,6 +57,7 @@ export function writeChunks(outDir: string, image: ImageManifest, seg: Segment, 
   }
   const manifest: ChunksManifest = {
     ...image, format: CHUNKS_FORMAT, blobBytes: blob.length, terms: T, dictFirst,
+    dictChunkTerms: DICT_CHUNK_TERMS, docChunkRows: DOC_CHUNK_ROWS,
     columnBytes: [firstColumn, colTable + cols * 8], colTable: [colTable, colTable + cols * 8],
   };
   return bytes + write(outDir, CHUNK_FILES.manifest, JSON.stringify(manifest));

@@ -28,6 +28,9 @@ export interface ChunksManifest extends ImageManifest {
   /** Byte range of the blob's column table and numeric columns (read by expression rankers and token-count rankers). */
   columnBytes: [number, number];
   terms: number;
+  /** Terms per dictionary chunk (the last one may hold fewer) and rows per documents chunk. */
+  dictChunkTerms: number;
+  docChunkRows: number;
   /** First term of each dictionary chunk (sorted as the dictionary: UTF-16 code units). */
   dictFirst: string[];
   /** Column-table range, loaded with the first page at open (the segment reads it when placed). */

@@ -15,7 +15,10 @@ import { open } from '../../../src/index.js';
 import { sharedCore } from '../../../src/wasm/core.js';
 
 const VOCAB = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}x`);
-const QUERIES = ['w1x', 'w1x w2x', 'w1x | w5x', '"w1x w2x"', 'w3x -w1x', '"w1x w2x w3x w4x"/2', 'w1* ', '*2x', '@title w7x', 'w1x NEAR/4 w9x', 'nosuch'];
+const QUERIES = [
+  'w1x', 'w1x w2x', 'w1x | w5x', '"w1x w2x"', 'w3x -w1x', '"w1x w2x w3x w4x"/2', '@title w7x', 'w1x NEAR/4 w9x', 'nosuch',
+  'w1*', 'w2a*', 'w*', '*2x', 'w4* w1x', 'w1?x', 'zz*',
+];
 
 describe('chunked source', () => {
   let dir: string;
@@ -51,13 +54,14 @@ describe('chunked source', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const fetcher = (counter: { bytes: number }) => async (name: string) => {
+  const fetcher = (counter: { bytes: number; dict?: number }) => async (name: string) => {
     const b = readFileSync(join(out, name));
     counter.bytes += b.length;
+    if (name.startsWith('dict/')) counter.dict = (counter.dict ?? 0) + b.length;
     return b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer;
   };
 
-  async function chunked(counter: { bytes: number }): Promise<PageIndex> {
+  async function chunked(counter: { bytes: number; dict?: number }): Promise<PageIndex> {
     const get = fetcher(counter);
     const manifest = JSON.parse(new TextDecoder().decode(await get(CHUNK_FILES.manifest))) as ChunksManifest;
     return new PageIndex(await ChunkedSource.open(manifest, sharedCore(), get));
@@ -75,6 +79,18 @@ describe('chunked source', () => {
       expect({ ids: a.hits.map((h) => String(h.id)), weights: a.hits.map((h) => h.weight) }, q).toEqual(s);
     }
     expect((await image.search('w1x')).total).toBeGreaterThan(100);
+  });
+
+  it('a prefix query fetches only the dictionary chunks its prefix spans', async () => {
+    const manifest = JSON.parse(readFileSync(join(out, CHUNK_FILES.manifest), 'utf8')) as ChunksManifest;
+    expect(manifest.dictFirst.length).toBeGreaterThan(4);
+    const got = { bytes: 0, dict: 0 };
+    const idx = await chunked(got);
+    expect((await idx.search('w4*')).total).toBeGreaterThan(0);
+    let dict = 0;
+    for (let c = 0; c < manifest.dictFirst.length; c++) dict += readFileSync(join(out, CHUNK_FILES.dict(c))).length;
+    expect(got.dict).toBeGreaterThan(0);
+    expect(got.dict).toBeLessThan(dict / 2);
   });
 
   it('a first one-word query fetches a small part of the table', async () => {
