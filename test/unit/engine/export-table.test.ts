@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_FILES, exportTable } from '../../../src/engine/export-table.js';
+import { newSession, openEngine } from '../../../src/engine/index.js';
 import { open } from '../../../src/index.js';
 import { CHUNK_FILES, type ChunksManifest, type DocsChunk } from '../../../src/index/table-chunks.js';
 import { decodeImage } from '../../../src/index/table-image.js';
@@ -39,6 +40,22 @@ describe('export table', () => {
     expect(manifest.dictFirst.length).toBe(1);
     const docs = JSON.parse(readFileSync(join(out, CHUNK_FILES.docs(0)), 'utf8')) as DocsChunk;
     expect(docs).toEqual([[1, { title: 'the cat', n: '9007199254740993' }]]);
+  });
+
+  it('exports from a running engine', async () => {
+    const engine = await openEngine({ dataDir: join(dir, 'live') });
+    try {
+      const session = newSession();
+      await engine.execute('CREATE TABLE live (title text)', session);
+      await engine.execute("INSERT INTO live (id, title) VALUES (5, 'running')", session);
+      const res = await engine.exportTable!('live', join(dir, 'live-site'));
+      expect(res.rows).toBe(1);
+      const docs = JSON.parse(readFileSync(join(dir, 'live-site', CHUNK_FILES.docs(0)), 'utf8')) as DocsChunk;
+      expect(docs).toEqual([[5, { title: 'running' }]]);
+      await expect(engine.exportTable!('nope', join(dir, 'x'))).rejects.toThrow("unknown table 'nope'");
+    } finally {
+      await engine.close();
+    }
   });
 
   it('refuses a table that does not exist', async () => {
