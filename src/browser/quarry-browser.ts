@@ -90,8 +90,14 @@ async function ready(manifest: ImageManifest): Promise<void> {
 export async function openIndex(source: string | URL | ArrayBuffer | Uint8Array, opts: OpenOptions = {}): Promise<QuarryIndex> {
   loadCore(opts.core).catch(() => {});
   const index = new PageIndex(await sourceOf(source));
+  // one search at a time, in call order (a later one may reuse the chunks an earlier one fetched)
+  let last: Promise<unknown> = Promise.resolve();
   return {
-    search: (query, o) => index.search(query, o),
+    search: (query, o) => {
+      const run = last.then(() => index.search(query, o));
+      last = run.catch(() => undefined);
+      return run;
+    },
     describe: () => index.describe(),
   };
 }

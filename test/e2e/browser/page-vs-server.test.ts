@@ -139,6 +139,7 @@ describe.skipIf(!HAVE_CHROMIUM)('exported table in Chromium vs the server', () =
       const big = got.answers[CASES.findIndex((c) => c.q === 'bigid')].hits[0];
       expect(big.id).toBe('9007199254740993');
       expect(big.fields.tag).toBe('big');
+      got.parallel.forEach((a: unknown, i: number) => expect(pageAnswer(a, CASES[i]), `parallel ${CASES[i].q}`).toEqual(expected[i]));
       expect(got.unknownOption).toBe('unknown search option "limt"');
       expect(got.describe.columns.map((c: any) => c.name)).toEqual(['id', 'title', 'body', 'price', 'tag']);
       await page.close();
