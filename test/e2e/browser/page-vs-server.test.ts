@@ -1,5 +1,5 @@
 // The exported table in real headless Chromium, on the main thread and in a module Web Worker: for
-// queries of every operator class the page's ids, weights, order, totals, highlights and error texts
+// queries of every operator class the page's ids, weights, order, totals, stored fields, highlights and error texts
 // equal the real server's `/search` (query_string) on the same table.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,8 +50,13 @@ const CASES: PageCase[] = [
   { q: 'search', opts: { ranker: 'nosuch' } },
 ];
 
-interface Hit { id: string; weight: number; highlight?: unknown; fields?: unknown }
+interface Hit { id: string; weight: number; highlight?: unknown; fields: Record<string, string> }
 interface Answer { total?: number; hits?: Hit[]; error?: string }
+
+/** Stored fields with numbers as their decimal text (the server's JSON keeps them exact as text). */
+function textValues(doc: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(doc).map(([k, v]) => [k, String(v)]));
+}
 
 /** The server's answer to the same case, as the page shapes it. */
 async function serverAnswer(srv: ServerProcess, c: PageCase): Promise<Answer> {
@@ -66,7 +71,9 @@ async function serverAnswer(srv: ServerProcess, c: PageCase): Promise<Answer> {
   if (json.error) return { error: typeof json.error === 'string' ? json.error : json.error.reason };
   return {
     total: Number(json.hits.total),
-    hits: json.hits.hits.map((h: any) => ({ id: String(h._id), weight: Number(h._score), ...(o.highlight ? { highlight: h.highlight } : {}) })),
+    hits: json.hits.hits.map((h: any) => ({
+      id: String(h._id), weight: Number(h._score), fields: textValues(h._source), ...(o.highlight ? { highlight: h.highlight } : {}),
+    })),
   };
 }
 
@@ -75,7 +82,9 @@ function pageAnswer(a: any, c: PageCase): Answer {
   if (a.error !== undefined) return { error: a.error };
   return {
     total: a.total,
-    hits: a.hits.map((h: any) => ({ id: String(h.id), weight: h.weight, ...(c.opts?.highlight ? { highlight: h.highlight } : {}) })),
+    hits: a.hits.map((h: any) => ({
+      id: String(h.id), weight: h.weight, fields: textValues(h.fields), ...(c.opts?.highlight ? { highlight: h.highlight } : {}),
+    })),
   };
 }
 
