@@ -169,6 +169,8 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
           cps++;
           bytes += need;
           if (code < 0x10000) {
+            // a fold into the surrogate range: the key would not be text (the TS tokenizer keeps it)
+            if ((code & 0xf800) == 0xd800) return SCAN_UNSUPPORTED;
             store<u16>(tok + (<usize>units << 1), <u16>code);
             units++;
           } else {

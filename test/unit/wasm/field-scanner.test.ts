@@ -6,14 +6,14 @@ import type { TableSettings } from '../../../src/schema/types.js';
 import { addFlaggedChars, buildCaseFolding, FLAG_BOUNDARY, FLAG_IGNORE } from '../../../src/text/charset-table.js';
 import { SCAN_RECORD_WORDS, setFieldScannerFactory } from '../../../src/text/field-scanner.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
-import { coreFieldScanners } from '../../../src/wasm/field-scanner.js';
+import { coreFieldScanners, resetCoreFieldScanners } from '../../../src/wasm/field-scanner.js';
 import { referenceFieldTokens, type FieldToken } from '../../reference/field-tokens.js';
 
 /** Characters that exercise folding, separators, flagged characters, scripts and surrogates. */
 const PIECES = [
   'a', 'B', 'z', 'Q', '0', '7', '_', ' ', ' ', ' ', '\t', '\n', ',', '.', ';', '-', "'", '?', '!', '"',
   'é', 'É', 'ß', 'Ж', 'ж', 'ё', 'Ω', '中', '文', 'ا', 'ي', '\u00ad', '\u0301', '\u200b', '\u3000',
-  '😀', '𝐀', '\ud800', '\udc00', 'the', 'running', 'Houses', 'caresses', 'generously',
+  '😀', '𝐀', '\ufeff', '\ud800', '\udc00', 'the', 'running', 'Houses', 'caresses', 'generously',
   'x'.repeat(45), 'é'.repeat(70), 'ab-cd', 'U.S.A.',
 ];
 const textArb = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((a) => a.join(''));
@@ -59,10 +59,25 @@ describe('core field scanner', () => {
     expect(b.records[2]).toBe(b.records[SCAN_RECORD_WORDS + 2]);
     expect(b.texts[b.records[2]]).toBe('w0');
   });
+
+  it('renumbers after a reset, and a pipeline keyed by the old ids starts over', () => {
+    setFieldScannerFactory(coreFieldScanners);
+    const p = createTextPipeline({ morphology: 'stem_en' });
+    const before = p.indexField('running dogs ran');
+    const gen = coreFieldScanners(table, 1).scan('x')!.generation;
+    resetCoreFieldScanners();
+    const sc = coreFieldScanners(table, 1);
+    const after = sc.scan('dogs running')!;
+    expect(after.generation).toBe(gen + 1);
+    expect(after.records[2]).toBe(0);
+    expect(p.indexField('dogs running ran')).toEqual({ terms: ['dog', 'run', 'ran'], positions: [1, 2, 3], length: 3 });
+    expect(before.terms).toEqual(['run', 'dog', 'ran']);
+  });
 });
 
 const settingsArb: fc.Arbitrary<TableSettings> = fc.record({
-  charset_table: fc.constantFrom('non_cont', '0..9, a..z, A..Z->a..z, _', 'english, russian', 'non_cont, U+2E, U+41->U+1F600', ''),
+  charset_table: fc.constantFrom('non_cont', '0..9, a..z, A..Z->a..z, _', 'english, russian', 'non_cont, U+2E, U+41->U+1F600', '',
+    'non_cont, U+FEFF, U+42->U+FEFF'),
   ignore_chars: fc.constantFrom('', 'U+AD', 'U+AD, U+27'),
   phrase_boundary: fc.constantFrom('', 'U+2C, U+3B', '?'),
   phrase_boundary_step: fc.constantFrom('0', '1', '3'),
