@@ -16,6 +16,15 @@ export interface WordSpan {
   readonly end: number;
 }
 
+/** A scanned token as a WordSpan; its text is read only by a visitor that wants it (analyze, not indexField). */
+class ScannedSpan implements WordSpan {
+  id = 0;
+  start = 0;
+  end = 0;
+  constructor(private readonly texts: readonly string[]) {}
+  get text(): string { return this.texts[this.id]; }
+}
+
 /** What the walk reads of a token: the tokenizer itself, or a copy taken for look-ahead. */
 type TokenInfo = WalkToken;
 
@@ -103,7 +112,7 @@ export class FieldWalker {
     const { records, texts } = scan;
     const terms = this.scanTerms;
     const { overshortStep, phraseBoundaryStep, stopwordStep } = this.settings;
-    const span = { text: '', start: 0, end: 0 };
+    const span = new ScannedSpan(texts);
     for (let k = 0; k < scan.count * SCAN_RECORD_WORDS; k += SCAN_RECORD_WORDS) {
       const extra = records[k + 3];
       st.pos += Math.max(st.step + (extra >> 1) * overshortStep, 0);
@@ -112,7 +121,7 @@ export class FieldWalker {
       while (terms.length <= id) terms.push(null);
       let term = terms[id];
       if (term === null) term = terms[id] = this.dict.term(texts[id]);
-      span.text = texts[id];
+      span.id = id;
       span.start = records[k];
       span.end = records[k + 1];
       v.word(term, st.pos, span, offset);
