@@ -17,8 +17,11 @@ const FLAG_BLEND: u32 = 0x40000000;
 const MAX_CPS: i32 = 42;
 const MAX_BYTES: i32 = 126;
 
-/** Distinct tokens before the cache starts over (the host then renumbers). */
-const MAX_IDS: i32 = 1 << 20;
+/**
+ * Distinct tokens before the cache starts over (the host then renumbers): about 15 MiB of core
+ * memory at the most (slots, key records), and all of dict-gcide's vocabulary fits.
+ */
+const MAX_IDS: i32 = 1 << 18;
 /** Slot records of the open-addressing table, kept at most half full; it starts small and doubles. */
 const FIRST_SLOTS: i32 = 1 << 14;
 /** A slot: hash u32, id + 1 u32 (0 = empty), key offset u32, key length u32: one cache line holds four. */
