@@ -1,0 +1,111 @@
+/**
+ * SELECT with GROUP BY (or aggregates without it: one implicit group): every match of each segment
+ * folded into partial groups (group-segment.ts), partials merged, then HAVING, the group order
+ * (ORDER BY, default weight() DESC as Manticore's "@weight desc"), max_matches and LIMIT. Columns
+ * that are not aggregates come from the group's representative row (best weight, then earliest).
+ */
+import type { SearchRequest, SearchResult } from '../../index/types.js';
+import type { Condition, Expr, SelectStatement } from '../../sql/ast.js';
+import { SearchError } from '../../util/errors.js';
+import { readRows } from '../read-rows.js';
+import type { Cell, CellKind } from '../result.js';
+import { selectColumns, type OutColumn } from '../select-items.js';
+import type { Table } from '../table.js';
+import { groupHaving, groupOrder, type GroupRow } from './group-order.js';
+import { aggText, collectAggs, groupKeys, isAggregateCall, keyKind, type AggSpec, type GroupPlan } from './group-plan.js';
+import { groupSegment, mergePartials, type AggState, type PartialGroup, type Partials } from './group-segment.js';
+
+export interface GroupOutput {
+  columns: { name: string; kind: CellKind }[];
+  rows: Cell[][];
+  /** Groups found (SHOW META total_found). */
+  groups: number;
+  search: SearchResult;
+}
+
+const isGroupBy = (e: Expr): boolean => e.kind === 'call' && e.name === 'groupby' && e.args.length === 0;
+
+/** True when the statement groups: GROUP BY, or an aggregate other than a lone COUNT(*). */
+export function isGrouping(st: SelectStatement): boolean {
+  if (st.groupBy) return true;
+  return st.items.some((i) => isAggregateCall(i.expr) && aggText(i.expr as Expr & { kind: 'call' }) !== 'count(*)');
+}
+
+function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
+  switch (spec.fn) {
+    case 'count': return BigInt(count);
+    case 'count_distinct': return BigInt(st.distinct!.size);
+    case 'avg': return count ? Number(st.sum) / count : null;
+    case 'sum': return typeof st.sum === 'bigint' ? st.sum : st.sum;
+    default: {
+      const v = spec.fn === 'min' ? st.min : st.max;
+      if (v === null) return null;
+      return spec.kind === 'float' ? Number(v) : BigInt(v as number | bigint);
+    }
+  }
+}
+
+type ColSpec = { name: string; kind: CellKind } & (
+  | { from: 'agg'; agg: number } | { from: 'key' } | { from: 'row'; col: OutColumn });
+
+export function execGroup(table: Table, st: SelectStatement, req: SearchRequest): GroupOutput {
+  const plan: GroupPlan = { keys: groupKeys(table, st), aggs: [] };
+  for (const i of st.items) collectAggs(table, i.expr, plan.aggs);
+  for (const o of st.orderBy ?? []) collectAggs(table, o.expr, plan.aggs);
+  for (const e of conditionExprs(st.having)) collectAggs(table, e, plan.aggs);
+  const specs: ColSpec[] = st.items.flatMap((item): ColSpec[] => {
+    const name = item.alias ?? item.name;
+    if (isAggregateCall(item.expr)) {
+      const agg = plan.aggs.findIndex((a) => a.text === aggText(item.expr as Expr & { kind: 'call' }));
+      return [{ name, kind: plan.aggs[agg]!.kind, from: 'agg', agg }];
+    }
+    if (isGroupBy(item.expr)) {
+      if (!plan.keys.length) throw new SearchError('QUERY_ERROR', 'GROUPBY() is allowed only in GROUP BY queries');
+      return [{ name, kind: keyKind(plan.keys[0]!), from: 'key' }];
+    }
+    return selectColumns(table, [item], { match: st.match }).map((col) => ({ name: col.name, kind: col.kind, from: 'row' as const, col }));
+  });
+  // every match, segment by segment: partial groups per segment, merged
+  const total: Partials = new Map();
+  let segOrder = 0;
+  const search = table.index.searchAll(req, (seg, rowIds, weights) => {
+    const part: Partials = new Map();
+    groupSegment(plan, seg, segOrder++, rowIds, weights, part);
+    mergePartials(total, part);
+  });
+  // an implicit group (aggregates without GROUP BY) exists even over no matches
+  if (!plan.keys.length && total.size === 0) {
+    total.set('', { key: [], count: 0, aggs: plan.aggs.map(() => ({ n: 0, sum: 0, min: null, max: null, distinct: new Set() })), bestWeight: 0, bestOrd: 0, bestDoc: -1n, firstOrd: 0 });
+  }
+  const groups: GroupRow[] = [...total.values()].map((g: PartialGroup) => ({
+    g, aggs: plan.aggs.map((a, j) => aggValue(a, g.aggs[j]!, g.count)),
+  }));
+  const kept = groupHaving(table, st, plan, groups);
+  groupOrder(table, st, plan, kept);
+  // max_matches caps the groups kept; LIMIT pages them
+  const window = Math.min(req.offset + req.limit, req.maxMatches);
+  const page = kept.slice(req.offset, Math.max(req.offset, window));
+  const rowCols = specs.filter((s): s is ColSpec & { from: 'row' } => s.from === 'row').map((s) => s.col);
+  const repRows = readRows(table, rowCols, page.map((r) => ({ docId: r.g.bestDoc, weight: r.g.bestWeight })));
+  const rows = page.map((r, i) => {
+    let c = 0;
+    return specs.map((s): Cell => {
+      if (s.from === 'agg') return r.aggs[s.agg]!;
+      if (s.from === 'key') return keyCell(r.g.key[0] ?? null, s.kind);
+      return r.g.bestDoc < 0n ? null : repRows[i]![c++]!;
+    });
+  });
+  return { columns: specs.map(({ name, kind }) => ({ name, kind })), rows, groups: kept.length, search };
+}
+
+function conditionExprs(c: Condition | undefined): Expr[] {
+  if (!c) return [];
+  if (c.kind === 'and' || c.kind === 'or') return c.children.flatMap(conditionExprs);
+  if (c.kind === 'not') return conditionExprs(c.child);
+  return [c.target.expr];
+}
+
+function keyCell(v: unknown, kind: CellKind): Cell {
+  if (v === null || v === undefined) return null;
+  return kind === 'bigint' && typeof v === 'number' ? BigInt(v) : (v as Cell);
+}

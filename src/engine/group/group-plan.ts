@@ -1,0 +1,104 @@
+/**
+ * A grouping SELECT compiled: the group keys (attribute columns, MVA: each value a group) and the
+ * aggregates the select list, HAVING and ORDER BY need (COUNT(*), COUNT(DISTINCT), SUM, AVG, MIN,
+ * MAX). Columns are read straight from a segment's attribute columns by index, so the per-segment
+ * step (group-segment.ts) needs no document materialised.
+ */
+import type { ColumnType } from '../../schema/types.js';
+import type { Expr, SelectStatement } from '../../sql/ast.js';
+import { SearchError } from '../../util/errors.js';
+import type { CellKind } from '../result.js';
+import { KIND_OF } from '../select-items.js';
+import type { Table } from '../table.js';
+
+/** An attribute read from a segment: `attr` indexes IndexSchema.attrs, -1 is the document id. */
+export interface AttrRef { attr: number; type: ColumnType | 'id'; name: string }
+
+export type AggFn = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max';
+
+/** One aggregate; `text` is its canonical text (`sum(price)`) for matching HAVING/ORDER BY to it. */
+export interface AggSpec { fn: AggFn; arg?: AttrRef; text: string; kind: CellKind }
+
+export interface GroupPlan {
+  keys: AttrRef[];
+  aggs: AggSpec[];
+}
+
+const NUMERIC = new Set<ColumnType | 'id'>(['uint', 'bigint', 'float', 'bool', 'timestamp', 'id']);
+const AGG_NAMES = new Set(['count', 'sum', 'avg', 'min', 'max']);
+
+export function attrRef(table: Table, name: string): AttrRef {
+  const lower = name.toLowerCase();
+  if (lower === 'id') return { attr: -1, type: 'id', name: 'id' };
+  const attrs = table.index.schema.attrs;
+  const attr = attrs.findIndex((a) => a.name.toLowerCase() === lower);
+  const col = table.column(lower);
+  if (attr < 0 || !col) throw new SearchError('QUERY_ERROR', `table ${table.name}: group-by attribute '${name}' not found`);
+  return { attr, type: col.type, name: col.name };
+}
+
+/** True for COUNT/SUM/AVG/MIN/MAX calls (aggregates), whatever their arguments. */
+export function isAggregateCall(e: Expr): boolean {
+  return e.kind === 'call' && AGG_NAMES.has(e.name);
+}
+
+/** The canonical text of an aggregate call: lower-cased name, argument as typed (`count(distinct x)`). */
+export function aggText(e: Expr & { kind: 'call' }): string {
+  if (e.name === 'count' && e.args[0]?.kind === 'star') return 'count(*)';
+  const arg = e.args[0]?.text.toLowerCase() ?? '';
+  return e.distinct ? `${e.name}(distinct ${arg})` : `${e.name}(${arg})`;
+}
+
+function aggSpec(table: Table, e: Expr & { kind: 'call' }): AggSpec {
+  const text = aggText(e);
+  if (e.name === 'count' && !e.distinct && e.args.length === 1 && e.args[0]!.kind === 'star') return { fn: 'count', text, kind: 'bigint' };
+  const a = e.args[0];
+  if (e.args.length !== 1 || !a || a.kind !== 'column' || a.path.length) {
+    throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+  }
+  const arg = attrRef(table, a.name);
+  if (e.distinct) {
+    if (e.name !== 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+    if (arg.type === 'json' || arg.type === 'mva' || arg.type === 'mva64' || arg.type === 'text') {
+      throw new SearchError('QUERY_ERROR', `COUNT(DISTINCT) over '${a.name}' is not supported`);
+    }
+    return { fn: 'count_distinct', arg, text, kind: 'bigint' };
+  }
+  if (e.name === 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+  if (!NUMERIC.has(arg.type)) {
+    throw new SearchError('QUERY_ERROR', `${e.name.toUpperCase()}() over the ${arg.type} attribute '${a.name}' is not supported`);
+  }
+  const kind: CellKind = e.name === 'avg' || arg.type === 'float' ? 'float' : 'bigint';
+  return { fn: e.name as AggFn, arg, text, kind };
+}
+
+/** Collects the aggregates of an expression tree (select items, HAVING and ORDER BY share them). */
+export function collectAggs(table: Table, e: Expr, into: AggSpec[]): void {
+  if (e.kind === 'call' && isAggregateCall(e)) {
+    const spec = aggSpec(table, e);
+    if (!into.some((x) => x.text === spec.text)) into.push(spec);
+  }
+}
+
+/** The kind of a group key column in the output (`groupby()`). */
+export function keyKind(k: AttrRef): CellKind {
+  if (k.type === 'id') return 'bigint';
+  if (k.type === 'mva' || k.type === 'mva64') return 'bigint';
+  return KIND_OF[k.type];
+}
+
+/** The keys of GROUP BY (aliases of plain columns resolve to the column). */
+export function groupKeys(table: Table, st: SelectStatement): AttrRef[] {
+  return (st.groupBy ?? []).map((e) => {
+    let target = e;
+    if (e.kind === 'column' && !e.path.length) {
+      const aliased = st.items.find((i) => i.alias && i.alias === e.name.toLowerCase());
+      if (aliased) target = aliased.expr;
+    }
+    if (target.kind !== 'column') throw new SearchError('UNSUPPORTED', `GROUP BY '${e.text}' is not supported yet (only attribute columns)`);
+    if (target.path.length) throw new SearchError('UNSUPPORTED', `GROUP BY a JSON path ('${e.text}') is not supported yet`);
+    const ref = attrRef(table, target.name);
+    if (ref.type === 'json' || ref.type === 'text') throw new SearchError('UNSUPPORTED', `GROUP BY the ${ref.type} column '${e.text}' is not supported yet`);
+    return ref;
+  });
+}
