@@ -42,6 +42,10 @@ export interface RowsResult {
   /** JSON /search `highlight`: per row, field -> snippets (rendered next to `_source`). */
   highlights?: Record<string, string[]>[];
   warning?: string;
+  /** A FACET's (or JSON `aggs` bucket's) result: the name its `aggregations` entry takes. */
+  facet?: string;
+  /** `/sql` and `/search`: the facet result sets rendered as `aggregations` beside the hits. */
+  aggregations?: RowsResult[];
 }
 
 export interface OkResult {

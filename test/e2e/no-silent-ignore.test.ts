@@ -127,11 +127,21 @@ describe('SELECT clauses', () => {
     await expectChanges('SELECT cat FROM sw GROUP BY cat ORDER BY cat ASC', 'SELECT cat, SUM(price), COUNT(DISTINCT price) FROM sw GROUP BY cat ORDER BY cat ASC');
   });
 
+  it('FACET and its ORDER BY, LIMIT, BY and DISTINCT change the answer', async () => {
+    await expectChanges(ALL, `${ALL} FACET cat`);
+    await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat ORDER BY cat DESC`);
+    await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat LIMIT 1`);
+    await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat BY price`);
+    await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat DISTINCT price`);
+    await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat ALL FILTERS FACET price`);
+  });
+
   it('clauses not implemented yet are rejected, naming the clause', async () => {
     await expectRejected('SELECT cat FROM sw GROUP 2 BY cat', 'GROUP 2 BY');
     await expectRejected('SELECT cat FROM sw GROUP BY cat WITHIN GROUP ORDER BY price DESC', 'WITHIN GROUP ORDER BY');
     await expectRejected('SELECT id FROM sw HAVING cat = 1', 'HAVING');
-    await expectRejected('SELECT cat FROM sw FACET cat', 'FACET');
+    await expectRejected('SELECT cat FROM sw FACET cat ZEROES', 'FACET ... ZEROES');
+    await expectRejected('SELECT cat FROM sw FACET cat EXCLUDE FILTERS cat', 'FACET ... EXCLUDE FILTERS');
     await expectRejected('SELECT id, price*2 AS p2 FROM sw', 'price*2');
     await expectRejected('SELECT cat, GROUP_CONCAT(id) FROM sw GROUP BY cat', 'group_concat(id)');
   });

@@ -46,7 +46,12 @@ function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
 }
 
 type ColSpec = { name: string; kind: CellKind } & (
-  | { from: 'agg'; agg: number } | { from: 'key' } | { from: 'row'; col: OutColumn });
+  | { from: 'agg'; agg: number } | { from: 'key' } | { from: 'mvakey'; key: number } | { from: 'row'; col: OutColumn });
+
+function keyIndex(plan: GroupPlan, e: Expr): number {
+  if (e.kind !== 'column' || e.path.length) return -1;
+  return plan.keys.findIndex((k) => k.name.toLowerCase() === e.name.toLowerCase());
+}
 
 export function execGroup(table: Table, st: SelectStatement, req: SearchRequest): GroupOutput {
   const plan: GroupPlan = { keys: groupKeys(table, st), aggs: [] };
@@ -59,6 +64,9 @@ export function execGroup(table: Table, st: SelectStatement, req: SearchRequest)
       const agg = plan.aggs.findIndex((a) => a.text === aggText(item.expr as Expr & { kind: 'call' }));
       return [{ name, kind: plan.aggs[agg]!.kind, from: 'agg', agg }];
     }
+    // a group-by column shows the group's key: for an MVA the one value the group stands for
+    const k = keyIndex(plan, item.expr);
+    if (k >= 0 && (plan.keys[k]!.type === 'mva' || plan.keys[k]!.type === 'mva64')) return [{ name, kind: 'mva', from: 'mvakey', key: k }];
     if (isGroupBy(item.expr)) {
       if (!plan.keys.length) throw new SearchError('QUERY_ERROR', 'GROUPBY() is allowed only in GROUP BY queries');
       return [{ name, kind: keyKind(plan.keys[0]!), from: 'key' }];
@@ -92,6 +100,7 @@ export function execGroup(table: Table, st: SelectStatement, req: SearchRequest)
     return specs.map((s): Cell => {
       if (s.from === 'agg') return r.aggs[s.agg]!;
       if (s.from === 'key') return keyCell(r.g.key[0] ?? null, s.kind);
+      if (s.from === 'mvakey') return [BigInt(r.g.key[s.key] as bigint)];
       return r.g.bestDoc < 0n ? null : repRows[i]![c++]!;
     });
   });

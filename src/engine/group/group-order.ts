@@ -30,7 +30,8 @@ function reader(table: Table, st: SelectStatement, plan: GroupPlan, e: Expr, cla
     const attr = table.index.schema.attrs.findIndex((a) => a.name.toLowerCase() === target);
     if (attr >= 0) return (r) => (table.index.getAttrs(r.g.bestDoc)?.[attr] ?? null) as Cell;
   }
-  if (e.kind === 'call' && e.name === 'groupby' && e.args.length === 0 && plan.keys.length) return (r) => r.g.key[0] as Cell;
+  // FACET() in a facet's ORDER BY is its group key, as GROUPBY()
+  if (e.kind === 'call' && (e.name === 'groupby' || e.name === 'facet') && e.args.length === 0 && plan.keys.length) return (r) => r.g.key[0] as Cell;
   if (e.kind === 'call' && e.name === 'weight' && e.args.length === 0) return (r) => BigInt(r.g.bestWeight);
   if (isAggregateCall(e)) {
     const j = plan.aggs.findIndex((a) => a.text === aggText(e as Expr & { kind: 'call' }));
