@@ -12,6 +12,8 @@
  * - json: value is compact JSON text (a string) or null.
  * - mva: value is a sorted bigint[]; SQL text is a comma list, '' when empty.
  */
+import type { JsonOut } from './cell-format.js';
+
 export type CellKind = 'bigint' | 'uint' | 'timestamp' | 'bool' | 'float' | 'string' | 'json' | 'mva';
 
 export type Cell = bigint | number | string | bigint[] | null;
@@ -44,8 +46,8 @@ export interface RowsResult {
   warning?: string;
   /** A FACET's (or JSON `aggs` bucket's) result: the name its `aggregations` entry takes. */
   facet?: string;
-  /** `/sql` and `/search`: the facet result sets rendered as `aggregations` beside the hits. */
-  aggregations?: RowsResult[];
+  /** `/sql` and `/search`: FACET result sets / JSON `aggs`, as the `aggregations` object's entries. */
+  aggregations?: Array<[string, JsonOut]>;
 }
 
 export interface OkResult {

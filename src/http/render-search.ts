@@ -51,26 +51,6 @@ export function renderSearchJson(result: RowsResult): JsonFields {
       ['hits', result.rows.map((_, i) => hitJson(result, i, idIndex))],
     ]),
   ]);
-  if (result.aggregations?.length) entries.push(['aggregations', new JsonFields(result.aggregations.map(aggregationJson))]);
+  if (result.aggregations) entries.push(['aggregations', new JsonFields(result.aggregations)]);
   return new JsonFields(entries);
-}
-
-/** A bucket key: the group column's value (an MVA group's one value as a number). */
-function bucketKey(cell: Cell, kind: RowsResult['columns'][number]['kind']): JsonOut {
-  if (kind === 'mva' && Array.isArray(cell) && cell.length === 1) return cellToSourceJson(cell[0]!, 'bigint');
-  return cellToSourceJson(cell, kind);
-}
-
-/** `"name": {"buckets": [{"key": v, "doc_count": n}, ...]}` for one facet result set (Manticore's EncodeAggr). */
-function aggregationJson(facet: RowsResult): [string, JsonOut] {
-  const count = facet.columns.findIndex((c) => c.name === 'count(*)');
-  const keyCol = facet.columns[0]!;
-  // FACET ... DISTINCT col: the bucket also carries `count(distinct col)`, as Manticore's EncodeAggr
-  const distinct = facet.columns.findIndex((c) => c.name.startsWith('count(distinct '));
-  const buckets = facet.rows.map((row) => new JsonFields([
-    ['key', bucketKey(row[0] ?? null, keyCol.kind)],
-    ['doc_count', cellToSourceJson(row[count] ?? null, 'bigint')],
-    ...(distinct >= 0 ? [[facet.columns[distinct]!.name, cellToSourceJson(row[distinct] ?? null, 'bigint')] as [string, JsonOut]] : []),
-  ]));
-  return [facet.facet ?? keyCol.name, new JsonFields([['buckets', buckets]])];
 }

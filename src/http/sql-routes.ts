@@ -11,6 +11,7 @@ import { renderRawReply } from './render-raw.js';
 import { renderSearchJson } from './render-search.js';
 import { isNonSelectVerb, splitStatements } from './sql-statements.js';
 import type { RowsResult } from '../engine/result.js';
+import { facetAggregation } from '../engine/group/aggregation-json.js';
 import { readCliQuery, readSqlRequest } from './sql-request.js';
 
 export interface SqlRouteDeps {
@@ -62,7 +63,7 @@ async function searchSql(engine: Engine, session: Session, query: string): Promi
   // FACET result sets go beside the hits as `aggregations` (Manticore's AddAggs for /sql)
   const failed = facets.find((r) => r.kind === 'error');
   if (failed?.kind === 'error') return jsonText(httpStatusFor(failed.code, 'sql-search'), errorBody(failed.message));
-  if (first?.kind === 'rows' && facets.length) first.aggregations = facets as RowsResult[];
+  if (first?.kind === 'rows' && facets.length) first.aggregations = (facets as RowsResult[]).map(facetAggregation);
   if (first?.kind === 'error') return jsonText(httpStatusFor(first.code, 'sql-search'), errorBody(first.message));
   if (first?.kind !== 'rows') {
     return jsonText(HTTP_NOT_IMPLEMENTED, errorBody('only SELECT queries are supported'));

@@ -266,6 +266,11 @@ describe('/search keys', () => {
     options: () => changes({ ...q0, options: { ranker: 'none' } }),
     script_fields: () => changes({ ...q0, script_fields: { h: { script: { inline: 'highlight()' } } } }),
     highlight: () => changes({ ...q0, highlight: { fields: ['title'] } }),
+    aggs: async () => {
+      await changes({ ...q0, aggs: { c: { terms: { field: 'cat' } } } });
+      await rejected({ ...q0, aggs: { c: { date_histogram: { field: 'price' } } } }, '"date_histogram"');
+      await rejected({ ...q0, aggs: { c: { terms: { field: 'cat', include: 'x' } } } }, '"include"');
+    },
     // 0 is the default (no cutoff): accepted with the same answer; any other value is rejected
     cutoff: async () => {
       expect(await search({ ...q0, cutoff: 0 })).toEqual(await search(q0));

@@ -45,6 +45,25 @@ function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
   }
 }
 
+/** Every match of `req`, segment by segment: partial groups per segment, merged, then finished. */
+export function collectGroups(table: Table, req: SearchRequest, plan: GroupPlan): { groups: GroupRow[]; search: SearchResult } {
+  const total: Partials = new Map();
+  let segOrder = 0;
+  const search = table.index.searchAll(req, (seg, rowIds, weights) => {
+    const part: Partials = new Map();
+    groupSegment(plan, seg, segOrder++, rowIds, weights, part);
+    mergePartials(total, part);
+  });
+  // an implicit group (aggregates without GROUP BY) exists even over no matches
+  if (!plan.keys.length && total.size === 0) {
+    total.set('', { key: [], count: 0, aggs: plan.aggs.map(() => ({ n: 0, sum: 0, min: null, max: null, distinct: new Set() })), bestWeight: 0, bestOrd: 0, bestDoc: -1n, firstOrd: 0 });
+  }
+  const groups: GroupRow[] = [...total.values()].map((g: PartialGroup) => ({
+    g, aggs: plan.aggs.map((a, j) => aggValue(a, g.aggs[j]!, g.count)),
+  }));
+  return { groups, search };
+}
+
 type ColSpec = { name: string; kind: CellKind } & (
   | { from: 'agg'; agg: number } | { from: 'key' } | { from: 'mvakey'; key: number } | { from: 'row'; col: OutColumn });
 
@@ -73,21 +92,7 @@ export function execGroup(table: Table, st: SelectStatement, req: SearchRequest)
     }
     return selectColumns(table, [item], { match: st.match }).map((col) => ({ name: col.name, kind: col.kind, from: 'row' as const, col }));
   });
-  // every match, segment by segment: partial groups per segment, merged
-  const total: Partials = new Map();
-  let segOrder = 0;
-  const search = table.index.searchAll(req, (seg, rowIds, weights) => {
-    const part: Partials = new Map();
-    groupSegment(plan, seg, segOrder++, rowIds, weights, part);
-    mergePartials(total, part);
-  });
-  // an implicit group (aggregates without GROUP BY) exists even over no matches
-  if (!plan.keys.length && total.size === 0) {
-    total.set('', { key: [], count: 0, aggs: plan.aggs.map(() => ({ n: 0, sum: 0, min: null, max: null, distinct: new Set() })), bestWeight: 0, bestOrd: 0, bestDoc: -1n, firstOrd: 0 });
-  }
-  const groups: GroupRow[] = [...total.values()].map((g: PartialGroup) => ({
-    g, aggs: plan.aggs.map((a, j) => aggValue(a, g.aggs[j]!, g.count)),
-  }));
+  const { groups, search } = collectGroups(table, req, plan);
   const kept = groupHaving(table, st, plan, groups);
   groupOrder(table, st, plan, kept);
   // max_matches caps the groups kept; LIMIT pages them

@@ -5,6 +5,7 @@
  * step (group-segment.ts) needs no document materialised.
  */
 import type { ColumnType } from '../../schema/types.js';
+import type { AttrValue } from '../../index/types.js';
 import type { Expr, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import type { CellKind } from '../result.js';
@@ -12,7 +13,13 @@ import { KIND_OF } from '../select-items.js';
 import type { Table } from '../table.js';
 
 /** An attribute read from a segment: `attr` indexes IndexSchema.attrs, -1 is the document id. */
-export interface AttrRef { attr: number; type: ColumnType | 'id'; name: string }
+export interface AttrRef {
+  attr: number;
+  type: ColumnType | 'id';
+  name: string;
+  /** The group keys one value gives, when not the value itself (JSON histogram and range buckets). */
+  bucket?: (v: AttrValue) => AttrValue[];
+}
 
 export type AggFn = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max';
 

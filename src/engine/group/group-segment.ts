@@ -56,7 +56,7 @@ function rowKeys(seg: Segment, keys: AttrRef[], row: number): AttrValue[][] {
   let out: AttrValue[][] = [[]];
   for (const k of keys) {
     const v = read(seg, k, row);
-    const values = Array.isArray(v) ? v : [v];
+    const values = k.bucket ? k.bucket(v) : Array.isArray(v) ? v : [v];
     const next: AttrValue[][] = [];
     for (const prefix of out) for (const x of values) next.push([...prefix, x]);
     out = next;
@@ -70,7 +70,7 @@ const keyString = (key: AttrValue[]): string => key.map((v) => `${typeof v}:${St
 export function groupSegment(
   plan: GroupPlan, seg: Segment, segOrder: number, rowIds: Uint32Array, weights: Int32Array, into: Partials,
 ): void {
-  const plainKeys = plan.keys.every((k) => k.type !== 'mva' && k.type !== 'mva64');
+  const plainKeys = plan.keys.every((k) => k.type !== 'mva' && k.type !== 'mva64' && !k.bucket);
   for (let i = 0; i < rowIds.length; i++) {
     const row = rowIds[i]!;
     const weight = weights[i]!;

@@ -1,0 +1,202 @@
+/**
+ * `/search` `aggs`: `terms`, `histogram`, `range` buckets and the `min`/`max`/`sum`/`avg` metrics over
+ * the request's matches, as Manticore's JSON facets (sphinxjsonquery.cpp ParseAggsNode, EncodeAggr).
+ * Each runs as a grouping over every match (exec-group.ts collectGroups). Any other aggregation type or
+ * key is an error naming it, never skipped.
+ */
+import type { AttrValue, SearchRequest } from '../../index/types.js';
+import { SearchError } from '../../util/errors.js';
+import { cellToSourceJson, JsonFields, RawJson, type JsonOut } from '../cell-format.js';
+import { isJsonInt, isJsonNumber, isJsonObject, type JsonValue } from '../json-value.js';
+import type { Table } from '../table.js';
+import { collectGroups } from './exec-group.js';
+import { DEFAULT_LIMIT } from '../exec-select.js';
+import { attrRef, keyKind, type AggFn, type AttrRef, type GroupPlan } from './group-plan.js';
+import type { GroupRow } from './group-order.js';
+import { bucketKey } from './aggregation-json.js';
+
+const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
+const unsupported = (what: string): SearchError => new SearchError('UNSUPPORTED', `${what} is not supported`);
+
+const NOT_IMPLEMENTED = new Set([
+  'date_histogram', 'date_range', 'composite', 'significant_terms', 'percentiles', 'percentile_ranks',
+  'median_absolute_deviation',
+]);
+const METRICS = new Set(['min', 'max', 'sum', 'avg']);
+/** Keys each aggregation type reads. */
+const TYPE_KEYS: Record<string, string[]> = {
+  terms: ['field', 'size', 'order'], histogram: ['field', 'interval', 'offset', 'keyed', 'size'],
+  range: ['field', 'ranges', 'keyed', 'size'], min: ['field'], max: ['field'], sum: ['field'], avg: ['field'],
+};
+
+interface Range { from?: JsonValue; to?: JsonValue; key: string }
+
+interface AggRequest {
+  name: string;
+  type: string;
+  field: AttrRef;
+  size?: number;
+  order?: { by: 'count' | 'key'; desc: boolean };
+  interval?: number;
+  offset?: number;
+  keyed?: boolean;
+  ranges?: Range[];
+}
+
+function numberOf(v: JsonValue | undefined, what: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (!isJsonNumber(v)) throw shapeError(`${what} should be numeric`);
+  return Number(v.value);
+}
+
+/** `order`/`sort` of a bucket: `{"_count": "desc"}`, `{"_key": "asc"}` or the field itself, or an array of one. */
+function orderOf(v: JsonValue, field: string): AggRequest['order'] {
+  const item = Array.isArray(v) && v.length === 1 ? v[0]! : v;
+  if (!isJsonObject(item) || Object.keys(item).length !== 1) throw unsupported('this aggregation "order"');
+  const [name, dirValue] = Object.entries(item)[0]!;
+  const dir = isJsonObject(dirValue) ? dirValue.order : dirValue;
+  if (dir !== 'asc' && dir !== 'desc') throw shapeError(`"order" property "${name}" order is invalid`);
+  if (name === '_count' || name === 'count(*)') return { by: 'count', desc: dir === 'desc' };
+  if (name === '_key' || name === field) return { by: 'key', desc: dir === 'desc' };
+  throw unsupported(`aggregation order by "${name}"`);
+}
+
+function rangeText(v: JsonValue | undefined): string | undefined {
+  return v === undefined ? undefined : isJsonNumber(v) ? v.value : undefined;
+}
+
+function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
+  if (!isJsonObject(body)) throw shapeError('"aggs" property item should be an object');
+  const entries = Object.entries(body);
+  let agg: AggRequest | undefined;
+  let sort: JsonValue | undefined;
+  for (const [type, v] of entries) {
+    if (type === 'sort') { sort = v; continue; }
+    if (NOT_IMPLEMENTED.has(type)) throw unsupported(`"${type}" aggregation`);
+    if (!TYPE_KEYS[type]) throw unsupported(`"${type}" property of aggregation '${name}'`);
+    if (agg) throw unsupported(`aggregation '${name}' with several types`);
+    if (!isJsonObject(v)) throw shapeError(`"aggs" bucket '${name}' should be an object`);
+    const extra = Object.keys(v).find((k) => !TYPE_KEYS[type]!.includes(k));
+    if (extra) throw unsupported(`"${extra}" property of "${type}" aggregation '${name}'`);
+    if (typeof v.field !== 'string') throw shapeError(`"field" property missing in aggregation '${name}'`);
+    agg = { name, type, field: attrRef(table, v.field) };
+    if (v.size !== undefined) {
+      if (!isJsonInt(v.size)) throw shapeError('"size" property should be an integer');
+      agg.size = Number(v.size.value);
+    }
+    if (v.order !== undefined) agg.order = orderOf(v.order, v.field);
+    if (type === 'histogram') {
+      if (v.interval === undefined) throw shapeError(`"${v.field}" interval missed`);
+      agg.interval = numberOf(v.interval, `"${v.field}" interval`);
+      agg.offset = numberOf(v.offset, `"${v.field}" offset`) ?? 0;
+      if (!(agg.interval! > 0)) throw shapeError(`"${v.field}" interval should be positive`);
+    }
+    if (type === 'histogram' || type === 'range') {
+      if (v.keyed !== undefined && typeof v.keyed !== 'boolean') throw shapeError('"keyed" property should be a boolean');
+      agg.keyed = v.keyed === true;
+    }
+    if (type === 'range') agg.ranges = parseRanges(v.ranges, v.field);
+  }
+  if (!agg) throw shapeError(`bucket '${name}' without aggregate items`);
+  if (sort !== undefined) agg.order = orderOf(sort, agg.field.name);
+  return agg;
+}
+
+function parseRanges(v: JsonValue | undefined, field: string): Range[] {
+  if (!Array.isArray(v) || !v.length) throw shapeError(`"${field}" ranges should be a non-empty array`);
+  return v.map((r, i) => {
+    if (!isJsonObject(r)) throw shapeError(`"${field}" ranges[${i}] should be an object`);
+    const extra = Object.keys(r).find((k) => k !== 'from' && k !== 'to');
+    if (extra) throw unsupported(`"${extra}" property of "${field}" ranges[${i}]`);
+    if (r.from === undefined && i !== 0) throw shapeError(`"${field}" ranges[${i}] "from" empty`);
+    if (r.to === undefined && i !== v.length - 1) throw shapeError(`"${field}" ranges[${i}] "to" empty`);
+    numberOf(r.from, `"${field}" ranges[${i}] "from"`);
+    numberOf(r.to, `"${field}" ranges[${i}] "to"`);
+    return { from: r.from, to: r.to, key: `${rangeText(r.from) ?? '*'}-${rangeText(r.to) ?? '*'}` };
+  });
+}
+
+/** The request's `aggs`, checked; [] when absent. */
+export function parseAggs(table: Table, aggs: JsonValue | undefined): AggRequest[] {
+  if (aggs === undefined) return [];
+  if (!isJsonObject(aggs)) throw shapeError('"aggs" property value should be an object');
+  return Object.entries(aggs).map(([name, body]) => parseOne(table, name, body));
+}
+
+/** The key function of histogram and range buckets (Manticore: floor((v - offset) / interval) * interval + offset; from <= v < to). */
+function bucketFn(a: AggRequest): AttrRef['bucket'] {
+  const numeric = (v: AttrValue): number | undefined => (typeof v === 'number' || typeof v === 'bigint' ? Number(v) : undefined);
+  if (a.type === 'histogram') {
+    const { interval, offset } = a as Required<Pick<AggRequest, 'interval' | 'offset'>>;
+    return (v) => { const n = numeric(v); return n === undefined ? [] : [Math.floor((n - offset) / interval) * interval + offset]; };
+  }
+  if (a.type === 'range') {
+    const bounds = a.ranges!.map((r) => [r.from === undefined ? -Infinity : Number((r.from as { value: string }).value), r.to === undefined ? Infinity : Number((r.to as { value: string }).value)]);
+    return (v) => { const n = numeric(v); return n === undefined ? [] : bounds.flatMap(([lo, hi], i) => (n >= lo! && n < hi! ? [i] : [])); };
+  }
+  return undefined;
+}
+
+function sortBuckets(a: AggRequest, rows: GroupRow[]): void {
+  // terms: Manticore's default group order (weight desc; ties: the earliest match); buckets: by key asc
+  const order = a.order ?? (a.type === 'terms' ? undefined : { by: 'key' as const, desc: false });
+  const cmp = (x: GroupRow, y: GroupRow): number => {
+    if (!order) return y.g.bestWeight - x.g.bestWeight || x.g.firstOrd - y.g.firstOrd;
+    const [p, q] = order.by === 'count' ? [x.g.count, y.g.count] : [x.g.key[0], y.g.key[0]];
+    const c = (p as number | bigint | string) < (q as number | bigint | string) ? -1 : (p as number) > (q as number) ? 1 : 0;
+    return (order.desc ? -c : c) || x.g.firstOrd - y.g.firstOrd;
+  };
+  rows.sort(cmp);
+}
+
+function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
+  const kind = keyKind(a.field);
+  const one = (r: GroupRow): [string, JsonFields] => {
+    const fields: Array<[string, JsonOut]> = [];
+    let key: string;
+    if (a.type === 'range') {
+      const range = a.ranges![r.g.key[0] as number]!;
+      key = range.key;
+      if (!a.keyed) fields.push(['key', key]);
+      if (range.from !== undefined) fields.push(['from', new RawJson(rangeText(range.from)!)]);
+      if (range.to !== undefined) fields.push(['to', new RawJson(rangeText(range.to)!)]);
+    } else {
+      const value = r.g.key[0] ?? null;
+      const out = a.type === 'histogram' ? cellToSourceJson(value as number, a.field.type === 'float' || !Number.isInteger(value) ? 'float' : 'bigint') : bucketKey(value as never, kind);
+      key = String(value);
+      fields.push(['key', a.type === 'histogram' && Number.isInteger(value) ? Number(value) : out]);
+    }
+    fields.push(['doc_count', r.g.count]);
+    return [key, new JsonFields(fields)];
+  };
+  return a.keyed ? new JsonFields(rows.map(one)) : rows.map((r) => one(r)[1]);
+}
+
+/**
+ * The `aggregations` entries for the request's `aggs`. `req` is the main query's request; `limit`
+ * and `offset` the main query's, which a `terms` without `size` inherits.
+ */
+export function runAggs(table: Table, aggs: AggRequest[], req: SearchRequest): { entries: Array<[string, JsonOut]>; totalFound: number } {
+  let totalFound = 0;
+  const entries = aggs.map((a): [string, JsonOut] => {
+    if (METRICS.has(a.type)) {
+      const plan: GroupPlan = { keys: [], aggs: [{ fn: a.type as AggFn, arg: a.field, text: a.type, kind: a.field.type === 'float' || a.type === 'avg' ? 'float' : 'bigint' }] };
+      const { groups, search } = collectGroups(table, req, plan);
+      totalFound = search.totalFound;
+      const v = groups[0]!.g.count ? groups[0]!.aggs[0]! : null;
+      return [a.name, new JsonFields([['value', cellToSourceJson(v, plan.aggs[0]!.kind)]])];
+    }
+    const plan: GroupPlan = { keys: [{ ...a.field, bucket: bucketFn(a) }], aggs: [] };
+    const { groups, search } = collectGroups(table, req, plan);
+    totalFound = search.totalFound;
+    sortBuckets(a, groups);
+    // Manticore: histogram size at least 1000, range size at least ranges+1, terms size or the main query's page
+    const size = a.type === 'histogram' ? Math.max(a.size ?? 0, 1000) : a.type === 'range' ? Math.max(a.size ?? 0, a.ranges!.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
+    const offset = a.type === 'terms' && !a.size ? req.offset : 0;
+    const page = groups.slice(offset, offset + Math.min(size, req.maxMatches));
+    return [a.name, new JsonFields([['buckets', bucketsJson(a, page)]])];
+  });
+  return { entries, totalFound };
+}
+
+export type { AggRequest };

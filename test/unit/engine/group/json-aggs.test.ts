@@ -1,0 +1,75 @@
+// /search `aggs` through the engine and the /search renderer: terms, histogram, range and the metric
+// aggregations in Manticore's `aggregations` shape; `size: 0` answers aggregations with the exact total;
+// aggregation types and keys quarry does not implement are errors naming them.
+import { parse } from 'lossless-json';
+import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../../../../src/engine/index.js';
+import { renderSearchJson } from '../../../../src/http/render-search.js';
+import { toJsonText } from '../../../../src/http/json-text.js';
+import { newSession } from '../../../../src/engine/session.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
+
+const t = useTempEngine('json-aggs', async (t) => {
+  await t.exec('create table facets (title text, price int, brand_id int, cats multi, rate float)');
+  await t.exec(`insert into facets (id, title, price, brand_id, cats, rate) values (1, 'a red', 10, 1, (1,2), 0.5),
+    (2, 'b red', 120, 2, (2), 1.5), (3, 'c', 320, 1, (), 2.5)`);
+  await t.exec("insert into facets (id, title, price, brand_id, cats, rate) values (4, 'd', 600, 3, (3), 3.5), (5, 'e red', 99, 2, (1), 4.5)");
+});
+
+async function search(body: unknown): Promise<Record<string, unknown>> {
+  const r = await t.engine.json.search(parse(JSON.stringify(body)) as JsonValue, newSession());
+  return JSON.parse(toJsonText(renderSearchJson(r)));
+}
+async function error(body: unknown): Promise<string> {
+  try { await search(body); return 'no error'; } catch (e) { return (e as Error).message; }
+}
+
+describe('/search aggs', () => {
+  it('terms: buckets of key and doc_count, size, order; size 0 gives only aggregations with the exact total', async () => {
+    const r = await search({ table: 'facets', size: 0, aggs: { b: { terms: { field: 'brand_id', size: 2, order: { _count: 'desc' } } }, c: { terms: { field: 'cats' }, sort: [{ _key: 'asc' }] } } });
+    expect(r.hits).toEqual({ total: 5, total_relation: 'eq', hits: [] });
+    expect(r.aggregations).toEqual({
+      b: { buckets: [{ key: 1, doc_count: 2 }, { key: 2, doc_count: 2 }] },
+      c: { buckets: [{ key: 1, doc_count: 2 }, { key: 2, doc_count: 2 }, { key: 3, doc_count: 1 }] },
+    });
+  });
+
+  it('aggregates the query\'s matches only', async () => {
+    const r = await search({ table: 'facets', query: { match: { title: 'red' } }, aggs: { b: { terms: { field: 'brand_id' }, sort: [{ brand_id: 'asc' }] } } });
+    expect(r.aggregations).toEqual({ b: { buckets: [{ key: 1, doc_count: 1 }, { key: 2, doc_count: 2 }] } });
+  });
+
+  it('histogram: key = floor((v - offset) / interval) * interval + offset, by key; keyed', async () => {
+    const r = await search({ table: 'facets', size: 0, aggs: { h: { histogram: { field: 'price', interval: 300 } }, k: { histogram: { field: 'price', interval: 300, offset: 50, keyed: true } } } });
+    expect(r.aggregations).toEqual({
+      h: { buckets: [{ key: 0, doc_count: 3 }, { key: 300, doc_count: 1 }, { key: 600, doc_count: 1 }] },
+      k: { buckets: { '-250': { key: -250, doc_count: 1 }, 50: { key: 50, doc_count: 3 }, 350: { key: 350, doc_count: 1 } } },
+    });
+  });
+
+  it('range: from inclusive, to exclusive, keys as Manticore names them; keyed', async () => {
+    const r = await search({ table: 'facets', size: 0, aggs: {
+      r: { range: { field: 'price', ranges: [{ to: 99 }, { from: 99, to: 550 }, { from: 550 }] } },
+      k: { range: { field: 'price', keyed: true, ranges: [{ from: 100, to: 399 }, { from: 399 }] } },
+    } });
+    expect(r.aggregations).toEqual({
+      r: { buckets: [{ key: '*-99', to: 99, doc_count: 1 }, { key: '99-550', from: 99, to: 550, doc_count: 3 }, { key: '550-*', from: 550, doc_count: 1 }] },
+      k: { buckets: { '100-399': { from: 100, to: 399, doc_count: 2 }, '399-*': { from: 399, doc_count: 1 } } },
+    });
+  });
+
+  it('min, max, sum, avg', async () => {
+    const r = await search({ table: 'facets', size: 0, query: { range: { price: { gte: 100 } } }, aggs: {
+      mn: { min: { field: 'price' } }, mx: { max: { field: 'rate' } }, s: { sum: { field: 'price' } }, a: { avg: { field: 'price' } },
+    } });
+    expect(r.aggregations).toEqual({ mn: { value: 120 }, mx: { value: 3.5 }, s: { value: 1040 }, a: { value: 346.666656 } });
+  });
+
+  it('what is not implemented is an error naming it', async () => {
+    expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', fixed_interval: '1d' } } } })).toContain('"date_histogram"');
+    expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [] } } } })).toContain('"composite"');
+    expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price', shard_size: 3 } } } })).toContain('"shard_size"');
+    expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price' }, zeroes: true } } })).toContain('"zeroes"');
+    expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'nosuch' } } } })).toContain("'nosuch' not found");
+  });
+});
