@@ -202,8 +202,7 @@ function expansionSettings(table: Table, st: SelectStatement, flags: GlobalFlags
 
 /** Clauses the parser accepts that the executor does not run yet: an error, never a silently wrong answer. */
 function rejectUnimplemented(st: SelectStatement): void {
-  const clause = st.groupLimit !== undefined ? `GROUP ${st.groupLimit} BY`
-    : st.withinGroupOrderBy ? 'WITHIN GROUP ORDER BY' : st.having && !st.groupBy ? 'HAVING without GROUP BY' : undefined;
+  const clause = st.having && !st.groupBy ? 'HAVING without GROUP BY' : undefined;
   if (clause) throw new SearchError('UNSUPPORTED', `${clause} is not supported yet`);
 }
 

@@ -12,7 +12,7 @@ import type { Cell, CellKind } from '../result.js';
 import { selectColumns, type OutColumn } from '../select-items.js';
 import type { Table } from '../table.js';
 import { groupHaving, groupOrder, type GroupRow } from './group-order.js';
-import { aggText, collectAggs, groupKeys, isAggregateCall, keyKind, type AggSpec, type GroupPlan } from './group-plan.js';
+import { aggText, collectAggs, groupKeys, isAggregateCall, keyKind, withinOrder, type AggSpec, type GroupPlan } from './group-plan.js';
 import { groupSegment, mergePartials, type AggState, type PartialGroup, type Partials } from './group-segment.js';
 
 export interface GroupOutput {
@@ -35,6 +35,7 @@ function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
   switch (spec.fn) {
     case 'count': return BigInt(count);
     case 'count_distinct': return BigInt(st.distinct!.size);
+    case 'concat': return st.values!.join(',');
     case 'avg': return count ? Number(st.sum) / count : null;
     case 'sum': return typeof st.sum === 'bigint' ? st.sum : st.sum;
     default: {
@@ -52,11 +53,11 @@ export function collectGroups(table: Table, req: SearchRequest, plan: GroupPlan)
   const search = table.index.searchAll(req, (seg, rowIds, weights) => {
     const part: Partials = new Map();
     groupSegment(plan, seg, segOrder++, rowIds, weights, part);
-    mergePartials(total, part);
+    mergePartials(plan, total, part);
   });
   // an implicit group (aggregates without GROUP BY) exists even over no matches
   if (!plan.keys.length && total.size === 0) {
-    total.set('', { key: [], count: 0, aggs: plan.aggs.map(() => ({ n: 0, sum: 0, min: null, max: null, distinct: new Set() })), bestWeight: 0, bestOrd: 0, bestDoc: -1n, firstOrd: 0 });
+    total.set('', { key: [], count: 0, aggs: plan.aggs.map(() => ({ n: 0, sum: 0, min: null, max: null, distinct: new Set(), values: [] })), tops: [], bestWeight: 0, bestOrd: 0, bestDoc: -1n, firstOrd: 0 });
   }
   const groups: GroupRow[] = [...total.values()].map((g: PartialGroup) => ({
     g, aggs: plan.aggs.map((a, j) => aggValue(a, g.aggs[j]!, g.count)),
@@ -73,7 +74,7 @@ function keyIndex(plan: GroupPlan, e: Expr): number {
 }
 
 export function execGroup(table: Table, st: SelectStatement, req: SearchRequest): GroupOutput {
-  const plan: GroupPlan = { keys: groupKeys(table, st), aggs: [] };
+  const plan: GroupPlan = { keys: groupKeys(table, st), aggs: [], within: withinOrder(table, st), keep: st.groupLimit };
   for (const i of st.items) collectAggs(table, i.expr, plan.aggs);
   for (const o of st.orderBy ?? []) collectAggs(table, o.expr, plan.aggs);
   for (const e of conditionExprs(st.having)) collectAggs(table, e, plan.aggs);
@@ -96,10 +97,12 @@ export function execGroup(table: Table, st: SelectStatement, req: SearchRequest)
   const kept = groupHaving(table, st, plan, groups);
   groupOrder(table, st, plan, kept);
   // max_matches caps the groups kept; LIMIT pages them
+  // GROUP N BY: each group gives its kept rows (best first), all with the group's aggregates
+  const expanded = (st.groupLimit ?? 1) > 1 ? kept.flatMap((r) => r.g.tops.map((top) => ({ ...r, top }))) : kept.map((r) => ({ ...r, top: undefined }));
   const window = Math.min(req.offset + req.limit, req.maxMatches);
-  const page = kept.slice(req.offset, Math.max(req.offset, window));
+  const page = expanded.slice(req.offset, Math.max(req.offset, window));
   const rowCols = specs.filter((s): s is ColSpec & { from: 'row' } => s.from === 'row').map((s) => s.col);
-  const repRows = readRows(table, rowCols, page.map((r) => ({ docId: r.g.bestDoc, weight: r.g.bestWeight })));
+  const repRows = readRows(table, rowCols, page.map((r) => (r.top ? { docId: r.top.doc, weight: r.top.weight } : { docId: r.g.bestDoc, weight: r.g.bestWeight })));
   const rows = page.map((r, i) => {
     let c = 0;
     return specs.map((s): Cell => {

@@ -21,7 +21,7 @@ export interface AttrRef {
   bucket?: (v: AttrValue) => AttrValue[];
 }
 
-export type AggFn = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max';
+export type AggFn = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max' | 'concat';
 
 /** One aggregate; `text` is its canonical text (`sum(price)`) for matching HAVING/ORDER BY to it. */
 export interface AggSpec { fn: AggFn; arg?: AttrRef; text: string; kind: CellKind }
@@ -29,10 +29,17 @@ export interface AggSpec { fn: AggFn; arg?: AttrRef; text: string; kind: CellKin
 export interface GroupPlan {
   keys: AttrRef[];
   aggs: AggSpec[];
+  /** WITHIN GROUP ORDER BY (no ref: weight()); default weight() DESC, Manticore's "@weight desc". */
+  within?: { ref?: AttrRef; desc: boolean }[];
+  /** GROUP N BY: rows kept per group (default 1). */
+  keep?: number;
 }
 
+/** The within-group order when none is given: weight() DESC. */
+export const DEFAULT_WITHIN: NonNullable<GroupPlan['within']> = [{ desc: true }];
+
 const NUMERIC = new Set<ColumnType | 'id'>(['uint', 'bigint', 'float', 'bool', 'timestamp', 'id']);
-const AGG_NAMES = new Set(['count', 'sum', 'avg', 'min', 'max']);
+const AGG_NAMES = new Set(['count', 'sum', 'avg', 'min', 'max', 'group_concat']);
 
 export function attrRef(table: Table, name: string): AttrRef {
   const lower = name.toLowerCase();
@@ -72,6 +79,10 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }): AggSpec {
     return { fn: 'count_distinct', arg, text, kind: 'bigint' };
   }
   if (e.name === 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+  if (e.name === 'group_concat') {
+    if (arg.type === 'json' || arg.type === 'text') throw new SearchError('QUERY_ERROR', `GROUP_CONCAT() over the ${arg.type} attribute '${a.name}' is not supported`);
+    return { fn: 'concat', arg, text, kind: 'string' };
+  }
   if (!NUMERIC.has(arg.type)) {
     throw new SearchError('QUERY_ERROR', `${e.name.toUpperCase()}() over the ${arg.type} attribute '${a.name}' is not supported`);
   }
@@ -107,5 +118,25 @@ export function groupKeys(table: Table, st: SelectStatement): AttrRef[] {
     const ref = attrRef(table, target.name);
     if (ref.type === 'json' || ref.type === 'text') throw new SearchError('UNSUPPORTED', `GROUP BY the ${ref.type} column '${e.text}' is not supported yet`);
     return ref;
+  });
+}
+
+/** WITHIN GROUP ORDER BY items: weight(), id or attribute columns (aliases of those resolve). */
+export function withinOrder(table: Table, st: SelectStatement): GroupPlan['within'] {
+  if (!st.withinGroupOrderBy) return undefined;
+  return st.withinGroupOrderBy.map((o) => {
+    let e = o.expr;
+    if (e.kind === 'column' && !e.path.length) {
+      const aliased = st.items.find((i) => i.alias && i.alias === (e as { name: string }).name.toLowerCase());
+      if (aliased) e = aliased.expr;
+    }
+    const desc = o.direction === 'desc';
+    if (e.kind === 'call' && e.name === 'weight' && e.args.length === 0) return { desc };
+    if (e.kind !== 'column' || e.path.length) throw new SearchError('UNSUPPORTED', `WITHIN GROUP ORDER BY '${o.expr.text}' is not supported yet (only weight(), id and attributes)`);
+    const ref = attrRef(table, e.name);
+    if (ref.type === 'json' || ref.type === 'mva' || ref.type === 'mva64' || ref.type === 'text') {
+      throw new SearchError('QUERY_ERROR', `table ${table.name}: WITHIN GROUP ORDER BY the ${ref.type} attribute '${e.name}' is not supported`);
+    }
+    return { ref, desc };
   });
 }

@@ -7,16 +7,27 @@
  */
 import type { AttrValue } from '../../index/types.js';
 import type { Segment } from '../../index/segment.js';
-import type { AggSpec, AttrRef, GroupPlan } from './group-plan.js';
+import { cellToSqlText } from '../cell-format.js';
+import { DEFAULT_WITHIN, type AggSpec, type AttrRef, type GroupPlan } from './group-plan.js';
 
-export interface AggState { n: number; sum: number | bigint; min: AttrValue; max: AttrValue; distinct?: Set<string | number | bigint> }
+export interface AggState {
+  n: number; sum: number | bigint; min: AttrValue; max: AttrValue;
+  distinct?: Set<string | number | bigint>;
+  /** GROUP_CONCAT: the values in match order. */
+  values?: string[];
+}
+
+/** A row kept for a group: its order key (WITHIN GROUP ORDER BY values), weight, id and position. */
+export interface KeptRow { ord: number; doc: bigint; weight: number; vals: AttrValue[] }
 
 export interface PartialGroup {
   /** The group's key values (for an MVA key: the one element this group stands for). */
   key: AttrValue[];
   count: number;
   aggs: AggState[];
-  /** The representative row: best weight, then the earliest row. */
+  /** The best rows by the within-group order (GROUP N BY keeps N), best first; the first is the representative. */
+  tops: KeptRow[];
+  /** The representative row (tops[0]): best by the within-group order, then the earliest row. */
   bestWeight: number;
   bestOrd: number;
   bestDoc: bigint;
@@ -33,6 +44,7 @@ function read(seg: Segment, ref: AttrRef, row: number): AttrValue {
 function newAgg(spec: AggSpec): AggState {
   const state: AggState = { n: 0, sum: spec.kind === 'float' || spec.fn === 'avg' ? 0 : 0n, min: null, max: null };
   if (spec.fn === 'count_distinct') state.distinct = new Set();
+  if (spec.fn === 'concat') state.values = [];
   return state;
 }
 
@@ -44,11 +56,12 @@ function addValue(spec: AggSpec, st: AggState, v: AttrValue): void {
   if (v === null || v === undefined) return;
   st.n++;
   if (st.distinct) { st.distinct.add(v as string | number | bigint); return; }
+  // GROUP_CONCAT: each value as the client would print it (floats as %f, MVAs as 1,2,3)
+  if (st.values) { st.values.push(cellToSqlText(v, spec.kind === 'string' && spec.arg?.type === 'float' ? 'float' : Array.isArray(v) ? 'mva' : 'string') ?? ''); return; }
   if (typeof st.sum === 'bigint') st.sum += BigInt(v as number | bigint);
   else st.sum += Number(v);
   if (st.min === null || less(v, st.min)) st.min = v;
   if (st.max === null || less(st.max, v)) st.max = v;
-  void spec;
 }
 
 /** The key combinations of a row: one per MVA element (an empty MVA gives no group), one otherwise. */
@@ -66,28 +79,54 @@ function rowKeys(seg: Segment, keys: AttrRef[], row: number): AttrValue[][] {
 
 const keyString = (key: AttrValue[]): string => key.map((v) => `${typeof v}:${String(v)}`).join('\u0001');
 
+/** Negative when row `a` comes first in its group (the within-group order, then the earliest row). */
+export function compareKept(plan: GroupPlan, a: KeptRow, b: KeptRow): number {
+  const within = plan.within ?? DEFAULT_WITHIN;
+  for (let i = 0; i < within.length; i++) {
+    const x = a.vals[i] ?? null, y = b.vals[i] ?? null;
+    if (x === y) continue;
+    const c = x === null ? -1 : y === null ? 1 : less(x, y) ? -1 : less(y, x) ? 1 : 0;
+    if (c) return within[i]!.desc ? -c : c;
+  }
+  return a.ord - b.ord;
+}
+
+/** Inserts `row` into a group's kept rows (sorted, at most plan.keep); keeps the representative fields in step. */
+function keep(plan: GroupPlan, g: PartialGroup, row: KeptRow): void {
+  const tops = g.tops;
+  const n = plan.keep ?? 1;
+  if (tops.length >= n && compareKept(plan, row, tops[tops.length - 1]!) >= 0) return;
+  let at = tops.length;
+  while (at > 0 && compareKept(plan, row, tops[at - 1]!) < 0) at--;
+  tops.splice(at, 0, row);
+  if (tops.length > n) tops.pop();
+  const best = tops[0]!;
+  g.bestWeight = best.weight; g.bestOrd = best.ord; g.bestDoc = best.doc;
+}
+
 /** Folds one segment's matches into `into`; `segOrder` orders rows across segments (first rows, ties). */
 export function groupSegment(
   plan: GroupPlan, seg: Segment, segOrder: number, rowIds: Uint32Array, weights: Int32Array, into: Partials,
 ): void {
   const plainKeys = plan.keys.every((k) => k.type !== 'mva' && k.type !== 'mva64' && !k.bucket);
+  const within = plan.within ?? DEFAULT_WITHIN;
   for (let i = 0; i < rowIds.length; i++) {
     const row = rowIds[i]!;
     const weight = weights[i]!;
     const ord = segOrder * 2 ** 32 + row;
     const keys = plainKeys ? [plan.keys.map((k) => read(seg, k, row))] : rowKeys(seg, plan.keys, row);
+    let kept: KeptRow | undefined;
     for (const key of keys) {
       const ks = keyString(key);
       let g = into.get(ks);
       if (!g) {
-        g = { key, count: 0, aggs: plan.aggs.map(newAgg), bestWeight: weight, bestOrd: ord, bestDoc: seg.docId(row), firstOrd: ord };
+        g = { key, count: 0, aggs: plan.aggs.map(newAgg), tops: [], bestWeight: weight, bestOrd: ord, bestDoc: 0n, firstOrd: ord };
         into.set(ks, g);
-      } else {
-        if (weight > g.bestWeight || (weight === g.bestWeight && ord < g.bestOrd)) {
-          g.bestWeight = weight; g.bestOrd = ord; g.bestDoc = seg.docId(row);
-        }
-        if (ord < g.firstOrd) g.firstOrd = ord;
+      } else if (ord < g.firstOrd) {
+        g.firstOrd = ord;
       }
+      kept ??= { ord, doc: seg.docId(row), weight, vals: within.map((w) => (w.ref ? read(seg, w.ref, row) : weight)) };
+      keep(plan, g, kept);
       g.count++;
       plan.aggs.forEach((spec, j) => { if (spec.arg) addValue(spec, g!.aggs[j]!, read(seg, spec.arg, row)); });
     }
@@ -97,21 +136,20 @@ export function groupSegment(
 function mergeAgg(a: AggState, b: AggState): void {
   a.n += b.n;
   if (a.distinct && b.distinct) { for (const v of b.distinct) a.distinct.add(v); return; }
+  if (a.values && b.values) { a.values.push(...b.values); return; }
   a.sum = typeof a.sum === 'bigint' ? a.sum + (b.sum as bigint) : a.sum + (b.sum as number);
   if (b.min !== null && (a.min === null || less(b.min, a.min))) a.min = b.min;
   if (b.max !== null && (a.max === null || less(a.max, b.max))) a.max = b.max;
 }
 
 /** Merges one segment's partial groups into the running total. */
-export function mergePartials(total: Partials, part: Partials): void {
+export function mergePartials(plan: GroupPlan, total: Partials, part: Partials): void {
   for (const [ks, g] of part) {
     const t = total.get(ks);
     if (!t) { total.set(ks, g); continue; }
     t.count += g.count;
     g.aggs.forEach((s, j) => mergeAgg(t.aggs[j]!, s));
-    if (g.bestWeight > t.bestWeight || (g.bestWeight === t.bestWeight && g.bestOrd < t.bestOrd)) {
-      t.bestWeight = g.bestWeight; t.bestOrd = g.bestOrd; t.bestDoc = g.bestDoc;
-    }
+    for (const row of g.tops) keep(plan, t, row);
     if (g.firstOrd < t.firstOrd) t.firstOrd = g.firstOrd;
   }
 }

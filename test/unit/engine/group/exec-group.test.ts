@@ -56,10 +56,22 @@ describe('GROUP BY', () => {
 
   it('what is not implemented yet is an error naming it', async () => {
     expect(await error('select meta.k, count(*) from p group by meta.k')).toContain('JSON path');
-    expect(await error('select cat from p group 2 by cat')).toContain('GROUP 2 BY');
-    expect(await error('select cat from p group by cat within group order by price desc')).toContain('WITHIN GROUP ORDER BY');
+    expect(await error('select cat from p group by cat within group order by meta.k desc')).toContain('WITHIN GROUP ORDER BY');
     expect(await error('select sum(brand) from p group by cat')).toContain('SUM()');
-    expect(await error('select group_concat(brand) from p group by cat')).toContain('group_concat');
+    expect(await error("select group_concat(brand separator ';') from p group by cat")).toContain('syntax error');
     expect(await error('select cat from p group by cat order by title desc')).toContain("ORDER BY 'title'");
+  });
+
+  it('WITHIN GROUP ORDER BY picks each group\'s row; GROUP N BY keeps N rows per group, LIMIT counting rows', async () => {
+    expect(await t.rows('select cat, id from p group by cat within group order by price desc order by cat asc')).toEqual([[1, 2n], [2, 3n], [3, 4n]]);
+    expect(await t.rows('select cat, id from p group by cat within group order by id asc order by cat asc')).toEqual([[1, 1n], [2, 3n], [3, 4n]]);
+    expect(await t.rows('select cat, id, count(*) from p group 2 by cat within group order by price asc order by cat asc'))
+      .toEqual([[1, 1n, 2n], [1, 2n, 2n], [2, 3n, 1n], [3, 4n, 1n]]);
+    expect(await t.rows('select cat, id from p group 2 by cat within group order by price asc order by cat asc limit 3')).toEqual([[1, 1n], [1, 2n], [2, 3n]]);
+  });
+
+  it('GROUP_CONCAT lists the group\'s values as the client prints them', async () => {
+    expect(await t.rows('select cat, group_concat(id), group_concat(price), group_concat(brand) from p group by cat order by cat asc'))
+      .toEqual([[1, '1,2', '10.000000,20.000000', 'a,b'], [2, '3', '20.000000', 'a'], [3, '4', '5.000000', 'c']]);
   });
 });

@@ -1,5 +1,6 @@
 // Property: random documents (written in several batches, so several segments), a random filter and a
-// random grouping; the engine's groups and aggregates equal a straightforward evaluation of the same rows.
+// random grouping; the engine's groups, aggregates and each group's WITHIN GROUP ORDER BY row equal a
+// straightforward evaluation of the same rows.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
@@ -54,6 +55,13 @@ describe('GROUP BY vs a plain evaluation', () => {
           expect(got.get(k), `group ${k}`).toEqual([
             prices.length, prices.reduce((a, b) => a + b, 0), Math.min(...prices), Math.max(...prices), new Set(prices).size,
           ]);
+        }
+        // WITHIN GROUP ORDER BY price DESC: each group's row has the highest price, ties the first inserted
+        const reps = await t.rows(`select groupby(), id from g where ${where} group by ${key} within group order by price desc limit 1000`);
+        for (const [k, id] of reps) {
+          const members = docs.filter((d) => d.price >= minPrice && (!match || d.word === 'red') && (key === 'tags' ? d.tags : [d[key]]).map(String).includes(String(k)));
+          const best = members.reduce((a, b) => (b.price > a.price ? b : a));
+          expect(Number(id), `group ${String(k)}`).toBe(best.id);
         }
         const meta = await t.rows("show meta like 'total_found'");
         expect(meta).toEqual([['total_found', String(want.size)]]);
