@@ -79,7 +79,7 @@ export function searchSegments(
         filters: filters.core, sort: segmentSort(keys, seg, owned), allowPtr,
         maxQpos: planned?.analyzed.maxQpos ?? 0, numKeywords: planned?.analyzed.keywords.length ?? 0, expr,
       };
-      const top = runPlan(seg.core, seg.descPtr, encodePlan(spec), visit ? seg.rows : window);
+      const top = runPlan(seg.core, seg.descPtr, encodePlan(spec), visit ? seg.rows : window, visit !== undefined);
       totalFound += top.total;
       const scale = ranked ? req.indexWeight ?? 1 : 1;
       if (visit) {

@@ -37,7 +37,7 @@ function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
     case 'count_distinct': return BigInt(st.distinct!.size);
     case 'concat': return st.values!.join(',');
     case 'avg': return count ? Number(st.sum) / count : null;
-    case 'sum': return typeof st.sum === 'bigint' ? st.sum : st.sum;
+    case 'sum': return spec.kind === 'float' || typeof st.sum === 'bigint' ? st.sum : BigInt(Math.trunc(st.sum));
     default: {
       const v = spec.fn === 'min' ? st.min : st.max;
       if (v === null) return null;
@@ -66,7 +66,7 @@ export function collectGroups(table: Table, req: SearchRequest, plan: GroupPlan)
 }
 
 type ColSpec = { name: string; kind: CellKind } & (
-  | { from: 'agg'; agg: number } | { from: 'key' } | { from: 'mvakey'; key: number } | { from: 'row'; col: OutColumn });
+  | { from: 'agg'; agg: number } | { from: 'key' } | { from: 'mvakey' | 'keyval'; key: number } | { from: 'row'; col: OutColumn });
 
 function keyIndex(plan: GroupPlan, e: Expr): number {
   if (e.kind !== 'column' || e.path.length) return -1;
@@ -87,6 +87,8 @@ export function execGroup(table: Table, st: SelectStatement, req: SearchRequest)
     // a group-by column shows the group's key: for an MVA the one value the group stands for
     const k = keyIndex(plan, item.expr);
     if (k >= 0 && (plan.keys[k]!.type === 'mva' || plan.keys[k]!.type === 'mva64')) return [{ name, kind: 'mva', from: 'mvakey', key: k }];
+    // any other group-by column is the group's key value (no representative row to read)
+    if (k >= 0) return [{ name, kind: selectColumns(table, [item])[0]!.kind, from: 'keyval', key: k }];
     if (isGroupBy(item.expr)) {
       if (!plan.keys.length) throw new SearchError('QUERY_ERROR', 'GROUPBY() is allowed only in GROUP BY queries');
       return [{ name, kind: keyKind(plan.keys[0]!), from: 'key' }];
@@ -109,6 +111,7 @@ export function execGroup(table: Table, st: SelectStatement, req: SearchRequest)
       if (s.from === 'agg') return r.aggs[s.agg]!;
       if (s.from === 'key') return keyCell(r.g.key[0] ?? null, s.kind);
       if (s.from === 'mvakey') return [BigInt(r.g.key[s.key] as bigint)];
+      if (s.from === 'keyval') return (r.g.key[s.key] ?? null) as Cell;
       return r.g.bestDoc < 0n ? null : repRows[i]![c++]!;
     });
   });

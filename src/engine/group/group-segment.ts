@@ -35,14 +35,15 @@ export interface PartialGroup {
   firstOrd: number;
 }
 
-export type Partials = Map<string, PartialGroup>;
+/** Partial groups by group id: the key value itself for one key, a joined text for several. */
+export type Partials = Map<unknown, PartialGroup>;
 
-function read(seg: Segment, ref: AttrRef, row: number): AttrValue {
-  return ref.attr < 0 ? seg.docId(row) : seg.attr(ref.attr, row);
-}
+type Reader = (row: number) => AttrValue;
 
 function newAgg(spec: AggSpec): AggState {
-  const state: AggState = { n: 0, sum: spec.kind === 'float' || spec.fn === 'avg' ? 0 : 0n, min: null, max: null };
+  // sums in a double unless the column is 64-bit (u32 sums stay exact in a double up to 2^21 rows of 2^32)
+  const exact = spec.arg?.type === 'bigint' || spec.arg?.type === 'id';
+  const state: AggState = { n: 0, sum: exact ? 0n : 0, min: null, max: null };
   if (spec.fn === 'count_distinct') state.distinct = new Set();
   if (spec.fn === 'concat') state.values = [];
   return state;
@@ -65,19 +66,21 @@ function addValue(spec: AggSpec, st: AggState, v: AttrValue): void {
 }
 
 /** The key combinations of a row: one per MVA element (an empty MVA gives no group), one otherwise. */
-function rowKeys(seg: Segment, keys: AttrRef[], row: number): AttrValue[][] {
+function rowKeys(keys: AttrRef[], readers: Reader[], row: number): AttrValue[][] {
   let out: AttrValue[][] = [[]];
-  for (const k of keys) {
-    const v = read(seg, k, row);
+  keys.forEach((k, i) => {
+    const v = readers[i]!(row);
     const values = k.bucket ? k.bucket(v) : Array.isArray(v) ? v : [v];
     const next: AttrValue[][] = [];
     for (const prefix of out) for (const x of values) next.push([...prefix, x]);
     out = next;
-  }
+  });
   return out;
 }
 
 const keyString = (key: AttrValue[]): string => key.map((v) => `${typeof v}:${String(v)}`).join('\u0001');
+/** The Map key of a group: its one key value (number, bigint and string never collide in a Map), or a text. */
+const groupId = (key: AttrValue[]): unknown => (key.length === 1 ? key[0] : keyString(key));
 
 /** Negative when row `a` comes first in its group (the within-group order, then the earliest row). */
 export function compareKept(plan: GroupPlan, a: KeptRow, b: KeptRow): number {
@@ -104,31 +107,83 @@ function keep(plan: GroupPlan, g: PartialGroup, row: KeptRow): void {
   g.bestWeight = best.weight; g.bestOrd = best.ord; g.bestDoc = best.doc;
 }
 
-/** Folds one segment's matches into `into`; `segOrder` orders rows across segments (first rows, ties). */
+/**
+ * Folds one segment's matches into `into`; `segOrder` orders rows across segments (first rows, ties).
+ * Columns are read through typed-array readers; a kept-row record (and its 64-bit id) is made only for
+ * a row that enters its group's kept rows.
+ */
 export function groupSegment(
   plan: GroupPlan, seg: Segment, segOrder: number, rowIds: Uint32Array, weights: Int32Array, into: Partials,
 ): void {
   const plainKeys = plan.keys.every((k) => k.type !== 'mva' && k.type !== 'mva64' && !k.bucket);
   const within = plan.within ?? DEFAULT_WITHIN;
+  const byWeight = within === DEFAULT_WITHIN && (plan.keep ?? 1) === 1;
+  const keyReaders = plan.keys.map((k) => seg.attrReader(k.attr));
+  const withinReaders = within.map((w) => (w.ref ? seg.attrReader(w.ref.attr) : null));
+  const aggs = plan.aggs;
+  const aggReaders = aggs.map((a) => (a.arg ? seg.attrReader(a.arg.attr) : null));
+  const single = keyReaders.length === 1 && plainKeys ? keyReaders[0]! : null;
+  const base = segOrder * 2 ** 32;
+  if (single && byWeight) {
+    foldSingleKey(plan, seg, base, rowIds, weights, single, aggReaders, into);
+    return;
+  }
+  const one: AttrValue[][] = [[]];
   for (let i = 0; i < rowIds.length; i++) {
     const row = rowIds[i]!;
     const weight = weights[i]!;
-    const ord = segOrder * 2 ** 32 + row;
-    const keys = plainKeys ? [plan.keys.map((k) => read(seg, k, row))] : rowKeys(seg, plan.keys, row);
+    const ord = base + row;
+    let keys: AttrValue[][];
+    if (single) { one[0]![0] = single(row); keys = one; } else if (plainKeys) keys = [keyReaders.map((r) => r(row))]; else keys = rowKeys(plan.keys, keyReaders, row);
     let kept: KeptRow | undefined;
     for (const key of keys) {
-      const ks = keyString(key);
-      let g = into.get(ks);
+      const id = groupId(key);
+      let g = into.get(id);
       if (!g) {
-        g = { key, count: 0, aggs: plan.aggs.map(newAgg), tops: [], bestWeight: weight, bestOrd: ord, bestDoc: 0n, firstOrd: ord };
-        into.set(ks, g);
+        g = { key: [...key], count: 0, aggs: aggs.map(newAgg), tops: [], bestWeight: weight, bestOrd: ord, bestDoc: 0n, firstOrd: ord };
+        into.set(id, g);
       } else if (ord < g.firstOrd) {
         g.firstOrd = ord;
       }
-      kept ??= { ord, doc: seg.docId(row), weight, vals: within.map((w) => (w.ref ? read(seg, w.ref, row) : weight)) };
-      keep(plan, g, kept);
+      // the default order (weight DESC, then earliest) decides without building the row record
+      const enters = !byWeight || g.tops.length === 0 || weight > g.bestWeight || (weight === g.bestWeight && ord < g.bestOrd);
+      if (enters) {
+        kept ??= { ord, doc: seg.docId(row), weight, vals: withinReaders.map((r) => (r ? r(row) : weight)) };
+        keep(plan, g, kept);
+      }
       g.count++;
-      plan.aggs.forEach((spec, j) => { if (spec.arg) addValue(spec, g!.aggs[j]!, read(seg, spec.arg, row)); });
+      for (let j = 0; j < aggs.length; j++) {
+        const r = aggReaders[j];
+        if (r) addValue(aggs[j]!, g.aggs[j]!, r(row));
+      }
+    }
+  }
+}
+
+/** The common case in one tight loop: one plain key, the representative by weight (no row records but the best). */
+function foldSingleKey(
+  plan: GroupPlan, seg: Segment, base: number, rowIds: Uint32Array, weights: Int32Array, key: Reader,
+  aggReaders: (Reader | null)[], into: Partials,
+): void {
+  const aggs = plan.aggs;
+  for (let i = 0; i < rowIds.length; i++) {
+    const row = rowIds[i]!;
+    const weight = weights[i]!;
+    const ord = base + row;
+    const v = key(row);
+    let g = into.get(v);
+    if (!g) {
+      g = { key: [v], count: 0, aggs: aggs.map(newAgg), tops: [], bestWeight: weight, bestOrd: ord, bestDoc: 0n, firstOrd: ord };
+      into.set(v, g);
+      keep(plan, g, { ord, doc: seg.docId(row), weight, vals: [weight] });
+    } else {
+      if (ord < g.firstOrd) g.firstOrd = ord;
+      if (weight > g.bestWeight || (weight === g.bestWeight && ord < g.bestOrd)) keep(plan, g, { ord, doc: seg.docId(row), weight, vals: [weight] });
+    }
+    g.count++;
+    for (let j = 0; j < aggs.length; j++) {
+      const r = aggReaders[j];
+      if (r) addValue(aggs[j]!, g.aggs[j]!, r(row));
     }
   }
 }
