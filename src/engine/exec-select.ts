@@ -5,7 +5,7 @@ import { parseQuery } from '../query/parse-query.js';
 import { guardStack } from '../query/stack-guard.js';
 import { SearchError } from '../util/errors.js';
 import { evalCondition, splitFilters } from './filters.js';
-import { normalizeTableQuery, tableNormalizers } from './normalize-query.js';
+import { normalizeTableQuery, tableNormalizers } from '../index/normalize-query.js';
 import { queryExpansionWarning, type ExpansionSettings } from '../index/wildcard.js';
 import { rows, type Cell, type RowsResult, type SearchMeta } from './result.js';
 import { selectColumns } from './select-items.js';

@@ -14,7 +14,7 @@ import { checkSearchKeys, jsonOptions } from './json-search-keys.js';
 import { addJsonHighlights, jsonMatchText, scriptFieldItems } from './highlight-json.js';
 import { splitJsonQuery } from './json-query-tree.js';
 import { intProperty, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
-import { normalizeTableQuery, tableNormalizers } from './normalize-query.js';
+import { normalizeTableQuery, tableNormalizers } from '../index/normalize-query.js';
 import type { Catalog } from './catalog.js';
 import type { RowsResult } from './result.js';
 import { orderedColumns } from './schema-text.js';
