@@ -6,7 +6,7 @@
  */
 import type { ColumnType } from '../../schema/types.js';
 import type { AttrValue } from '../../index/types.js';
-import type { Expr, SelectStatement } from '../../sql/ast.js';
+import type { Expr, PathStep, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import type { CellKind } from '../result.js';
 import { KIND_OF } from '../select-items.js';
@@ -101,6 +101,7 @@ export function collectAggs(table: Table, e: Expr, into: AggSpec[]): void {
 /** The kind of a group key column in the output (`groupby()`). */
 export function keyKind(k: AttrRef): CellKind {
   if (k.type === 'id') return 'bigint';
+  if (k.type === 'json') return 'string';
   if (k.type === 'mva' || k.type === 'mva64') return 'bigint';
   return KIND_OF[k.type];
 }
@@ -113,9 +114,9 @@ export function groupKeys(table: Table, st: SelectStatement): AttrRef[] {
       const aliased = st.items.find((i) => i.alias && i.alias === e.name.toLowerCase());
       if (aliased) target = aliased.expr;
     }
-    if (target.kind !== 'column') throw new SearchError('UNSUPPORTED', `GROUP BY '${e.text}' is not supported yet (only attribute columns)`);
-    if (target.path.length) throw new SearchError('UNSUPPORTED', `GROUP BY a JSON path ('${e.text}') is not supported yet`);
+    if (target.kind !== 'column') throw new SearchError('UNSUPPORTED', `GROUP BY '${e.text}' is not supported yet (only attribute columns and JSON paths)`);
     const ref = attrRef(table, target.name);
+    if (target.path.length) return jsonPathRef(table, ref, target.path, e.text);
     if (ref.type === 'json' || ref.type === 'text') throw new SearchError('UNSUPPORTED', `GROUP BY the ${ref.type} column '${e.text}' is not supported yet`);
     return ref;
   });
@@ -139,4 +140,28 @@ export function withinOrder(table: Table, st: SelectStatement): GroupPlan['withi
     }
     return { ref, desc };
   });
+}
+
+/** One JSON value as group keys: an array gives each element (as an MVA does), an object or null none. */
+function jsonKeys(v: unknown): AttrValue[] {
+  if (Array.isArray(v)) return v.flatMap(jsonKeys);
+  if (typeof v === 'string' || typeof v === 'number') return [v];
+  if (typeof v === 'boolean') return [v ? 1 : 0];
+  return [];
+}
+
+/**
+ * GROUP BY a JSON path (`meta.color`, `j.tags[0]`): the value at the path is the key; an array makes
+ * each element a group, and documents without a scalar there are in no group.
+ */
+export function jsonPathRef(table: Table, ref: AttrRef, path: PathStep[], text: string): AttrRef {
+  if (ref.type !== 'json') throw new SearchError('QUERY_ERROR', `table ${table.name}: '${text}' is not a JSON attribute path`);
+  const bucket = (raw: AttrValue): AttrValue[] => {
+    if (typeof raw !== 'string') return [];
+    let cur: unknown;
+    try { cur = JSON.parse(raw); } catch { return []; }
+    for (const step of path) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[step] : undefined;
+    return jsonKeys(cur);
+  };
+  return { ...ref, name: text, bucket };
 }

@@ -11,7 +11,7 @@ import { isJsonInt, isJsonNumber, isJsonObject, type JsonValue } from '../json-v
 import type { Table } from '../table.js';
 import { collectGroups } from './exec-group.js';
 import { DEFAULT_LIMIT } from '../exec-select.js';
-import { attrRef, keyKind, type AggFn, type AttrRef, type GroupPlan } from './group-plan.js';
+import { attrRef, jsonPathRef, keyKind, type AggFn, type AttrRef, type GroupPlan } from './group-plan.js';
 import type { GroupRow } from './group-order.js';
 import { bucketKey } from './aggregation-json.js';
 
@@ -79,7 +79,11 @@ function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
     const extra = Object.keys(v).find((k) => !TYPE_KEYS[type]!.includes(k));
     if (extra) throw unsupported(`"${extra}" property of "${type}" aggregation '${name}'`);
     if (typeof v.field !== 'string') throw shapeError(`"field" property missing in aggregation '${name}'`);
-    agg = { name, type, field: attrRef(table, v.field) };
+    agg = { name, type, field: fieldRef(table, v.field) };
+    // JSON values group by `terms` only; histogram, range and metrics read numeric columns
+    if (type !== 'terms' && (agg.field.type === 'json' || agg.field.type === 'mva' || agg.field.type === 'mva64' || agg.field.type === 'string')) {
+      throw unsupported(`"${type}" aggregation over the ${agg.field.type} field '${v.field}'`);
+    }
     if (v.size !== undefined) {
       if (!isJsonInt(v.size)) throw shapeError('"size" property should be an integer');
       agg.size = Number(v.size.value);
@@ -100,6 +104,13 @@ function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
   if (!agg) throw shapeError(`bucket '${name}' without aggregate items`);
   if (sort !== undefined) agg.order = orderOf(sort, agg.field.name);
   return agg;
+}
+
+/** `price` or a JSON path `meta.color` (terms over JSON values). */
+function fieldRef(table: Table, field: string): AttrRef {
+  const dot = field.indexOf('.');
+  if (dot < 0) return attrRef(table, field);
+  return jsonPathRef(table, attrRef(table, field.slice(0, dot)), field.slice(dot + 1).split('.'), field);
 }
 
 function parseRanges(v: JsonValue | undefined, field: string): Range[] {
@@ -186,7 +197,7 @@ export function runAggs(table: Table, aggs: AggRequest[], req: SearchRequest): {
       const v = groups[0]!.g.count ? groups[0]!.aggs[0]! : null;
       return [a.name, new JsonFields([['value', cellToSourceJson(v, plan.aggs[0]!.kind)]])];
     }
-    const plan: GroupPlan = { keys: [{ ...a.field, bucket: bucketFn(a) }], aggs: [] };
+    const plan: GroupPlan = { keys: [{ ...a.field, bucket: bucketFn(a) ?? a.field.bucket }], aggs: [] };
     const { groups, search } = collectGroups(table, req, plan);
     totalFound = search.totalFound;
     sortBuckets(a, groups);

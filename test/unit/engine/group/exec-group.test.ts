@@ -55,7 +55,8 @@ describe('GROUP BY', () => {
   });
 
   it('what is not implemented yet is an error naming it', async () => {
-    expect(await error('select meta.k, count(*) from p group by meta.k')).toContain('JSON path');
+    expect(await error('select count(*) from p group by price*2')).toContain('syntax error');
+    expect(await error('select count(*) from p group by brand.k')).toContain('not a JSON attribute path');
     expect(await error('select cat from p group by cat within group order by meta.k desc')).toContain('WITHIN GROUP ORDER BY');
     expect(await error('select sum(brand) from p group by cat')).toContain('SUM()');
     expect(await error("select group_concat(brand separator ';') from p group by cat")).toContain('syntax error');
@@ -73,5 +74,14 @@ describe('GROUP BY', () => {
   it('GROUP_CONCAT lists the group\'s values as the client prints them', async () => {
     expect(await t.rows('select cat, group_concat(id), group_concat(price), group_concat(brand) from p group by cat order by cat asc'))
       .toEqual([[1, '1,2', '10.000000,20.000000', 'a,b'], [2, '3', '20.000000', 'a'], [3, '4', '5.000000', 'c']]);
+  });
+
+  it('GROUP BY a JSON path: its value is the key, an array gives each element, documents without it no group', async () => {
+    await t.exec(`insert into p (id, title, price, cat, meta) values (5, 'x', 1, 9, '{"k":1,"c":"red","a":[1,2]}'),
+      (6, 'y', 1, 9, '{"k":"1","c":"red","a":[2]}'), (7, 'z', 1, 9, '{"c":"green"}')`);
+    expect(await t.rows('select groupby(), count(*) from p group by meta.c order by count(*) desc')).toEqual([['red', 2n], ['green', 1n]]);
+    expect(await t.rows('select groupby(), count(*) from p group by meta.a order by groupby() asc')).toEqual([[1, 1n], [2, 2n]]);
+    // the number 1 and the string "1" are different keys
+    expect((await t.rows('select groupby(), count(*) from p group by meta.k')).length).toBe(2);
   });
 });

@@ -72,4 +72,12 @@ describe('/search aggs', () => {
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price' }, zeroes: true } } })).toContain('"zeroes"');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'nosuch' } } } })).toContain("'nosuch' not found");
   });
+
+  it('terms over a JSON path', async () => {
+    await t.exec(`create table products (title text, meta json)`);
+    await t.exec(`insert into products (id, title, meta) values (1, 'nike', '{"color":"red"}'), (2, 'adidas', '{"color":"red"}'), (3, 'puma', '{"color":"green"}')`);
+    const r = await search({ table: 'products', limit: 0, aggs: { color: { terms: { field: 'meta.color', size: 100 } } } });
+    expect(r.aggregations).toEqual({ color: { buckets: [{ key: 'red', doc_count: 2 }, { key: 'green', doc_count: 1 }] } });
+    expect(await error({ table: 'products', aggs: { h: { histogram: { field: 'meta.color', interval: 2 } } } })).toContain('"histogram" aggregation over the json field');
+  });
 });
