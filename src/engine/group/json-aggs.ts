@@ -7,26 +7,28 @@
 import type { AttrValue, SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
 import { cellToSourceJson, JsonFields, RawJson, type JsonOut } from '../cell-format.js';
-import { isJsonInt, isJsonNumber, isJsonObject, type JsonValue } from '../json-value.js';
+import { isJsonInt, isJsonNumber, isJsonObject, plainJson, type JsonValue } from '../json-value.js';
 import type { Table } from '../table.js';
 import { collectGroups } from './exec-group.js';
 import { DEFAULT_LIMIT } from '../exec-select.js';
 import { attrRef, jsonPathRef, keyKind, type AggFn, type AttrRef, type GroupPlan } from './group-plan.js';
 import type { GroupRow } from './group-order.js';
 import { bucketKey } from './aggregation-json.js';
+import { dateBucket, keyAsString } from './date-buckets.js';
 
 const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
 const unsupported = (what: string): SearchError => new SearchError('UNSUPPORTED', `${what} is not supported`);
 
 const NOT_IMPLEMENTED = new Set([
-  'date_histogram', 'date_range', 'composite', 'significant_terms', 'percentiles', 'percentile_ranks',
+  'date_range', 'composite', 'significant_terms', 'percentiles', 'percentile_ranks',
   'median_absolute_deviation',
 ]);
 const METRICS = new Set(['min', 'max', 'sum', 'avg']);
 /** Keys each aggregation type reads. */
 const TYPE_KEYS: Record<string, string[]> = {
   terms: ['field', 'size', 'order'], histogram: ['field', 'interval', 'offset', 'keyed', 'size'],
-  range: ['field', 'ranges', 'keyed', 'size'], min: ['field'], max: ['field'], sum: ['field'], avg: ['field'],
+  range: ['field', 'ranges', 'keyed', 'size'],
+  date_histogram: ['field', 'calendar_interval', 'fixed_interval', 'keyed', 'size'], min: ['field'], max: ['field'], sum: ['field'], avg: ['field'],
 };
 
 interface Range { from?: JsonValue; to?: JsonValue; key: string }
@@ -41,6 +43,8 @@ interface AggRequest {
   offset?: number;
   keyed?: boolean;
   ranges?: Range[];
+  /** date_histogram: seconds -> bucket start. */
+  dateKey?: (seconds: number) => number;
 }
 
 function numberOf(v: JsonValue | undefined, what: string): number | undefined {
@@ -95,7 +99,8 @@ function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
       agg.offset = numberOf(v.offset, `"${v.field}" offset`) ?? 0;
       if (!(agg.interval! > 0)) throw shapeError(`"${v.field}" interval should be positive`);
     }
-    if (type === 'histogram' || type === 'range') {
+    if (type === 'date_histogram') agg.dateKey = dateBucket(v.field, plainJson(v.calendar_interval as JsonValue), plainJson(v.fixed_interval as JsonValue));
+    if (type === 'histogram' || type === 'range' || type === 'date_histogram') {
       if (v.keyed !== undefined && typeof v.keyed !== 'boolean') throw shapeError('"keyed" property should be a boolean');
       agg.keyed = v.keyed === true;
     }
@@ -141,6 +146,10 @@ function bucketFn(a: AggRequest): AttrRef['bucket'] {
     const { interval, offset } = a as Required<Pick<AggRequest, 'interval' | 'offset'>>;
     return (v) => { const n = numeric(v); return n === undefined ? [] : [Math.floor((n - offset) / interval) * interval + offset]; };
   }
+  if (a.type === 'date_histogram') {
+    const dateKey = a.dateKey!;
+    return (v) => { const n = numeric(v); return n === undefined ? [] : [dateKey(n)]; };
+  }
   if (a.type === 'range') {
     const bounds = a.ranges!.map((r) => [r.from === undefined ? -Infinity : Number((r.from as { value: string }).value), r.to === undefined ? Infinity : Number((r.to as { value: string }).value)]);
     return (v) => { const n = numeric(v); return n === undefined ? [] : bounds.flatMap(([lo, hi], i) => (n >= lo! && n < hi! ? [i] : [])); };
@@ -171,6 +180,10 @@ function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
       if (!a.keyed) fields.push(['key', key]);
       if (range.from !== undefined) fields.push(['from', new RawJson(rangeText(range.from)!)]);
       if (range.to !== undefined) fields.push(['to', new RawJson(rangeText(range.to)!)]);
+    } else if (a.type === 'date_histogram') {
+      const value = r.g.key[0] as number;
+      key = keyAsString(value);
+      fields.push(['key', value], ['key_as_string', key]);
     } else {
       const value = r.g.key[0] ?? null;
       const out = a.type === 'histogram' ? cellToSourceJson(value as number, a.field.type === 'float' || !Number.isInteger(value) ? 'float' : 'bigint') : bucketKey(value as never, kind);
@@ -202,7 +215,7 @@ export function runAggs(table: Table, aggs: AggRequest[], req: SearchRequest): {
     totalFound = search.totalFound;
     sortBuckets(a, groups);
     // Manticore: histogram size at least 1000, range size at least ranges+1, terms size or the main query's page
-    const size = a.type === 'histogram' ? Math.max(a.size ?? 0, 1000) : a.type === 'range' ? Math.max(a.size ?? 0, a.ranges!.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
+    const size = a.type === 'histogram' || a.type === 'date_histogram' ? Math.max(a.size ?? 0, 1000) : a.type === 'range' ? Math.max(a.size ?? 0, a.ranges!.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
     const offset = a.type === 'terms' && !a.size ? req.offset : 0;
     const page = groups.slice(offset, offset + Math.min(size, req.maxMatches));
     return [a.name, new JsonFields([['buckets', bucketsJson(a, page)]])];

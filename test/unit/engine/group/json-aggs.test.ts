@@ -66,7 +66,9 @@ describe('/search aggs', () => {
   });
 
   it('what is not implemented is an error naming it', async () => {
-    expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', fixed_interval: '1d' } } } })).toContain('"date_histogram"');
+    expect(await error({ table: 'facets', aggs: { d: { date_range: { field: 'price', ranges: [{ to: 'now' }] } } } })).toContain('"date_range"');
+    expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', calendar_interval: 'month', time_zone: 'UTC' } } } })).toContain('"time_zone"');
+    expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', calendar_interval: '2M' } } } })).toContain('calendar_interval');
     expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [] } } } })).toContain('"composite"');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price', shard_size: 3 } } } })).toContain('"shard_size"');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price' }, zeroes: true } } })).toContain('"zeroes"');
@@ -79,5 +81,28 @@ describe('/search aggs', () => {
     const r = await search({ table: 'products', limit: 0, aggs: { color: { terms: { field: 'meta.color', size: 100 } } } });
     expect(r.aggregations).toEqual({ color: { buckets: [{ key: 'red', doc_count: 2 }, { key: 'green', doc_count: 1 }] } });
     expect(await error({ table: 'products', aggs: { h: { histogram: { field: 'meta.color', interval: 2 } } } })).toContain('"histogram" aggregation over the json field');
+  });
+
+  it('date_histogram: calendar and fixed intervals over timestamps, key in seconds and key_as_string (UTC)', async () => {
+    await t.exec('create table ev (title text, tm timestamp)');
+    // 2017-02-03 10:00, 2017-02-28 23:59, 2017-03-01 00:00, 2017-05-10 12:00 UTC
+    await t.exec('insert into ev (id, title, tm) values (1, \'a\', 1486116000), (2, \'b\', 1488326340), (3, \'c\', 1488326400), (4, \'d\', 1494417600)');
+    const r = await search({ table: 'ev', size: 0, aggs: {
+      months: { date_histogram: { field: 'tm', calendar_interval: 'month', keyed: true } },
+      days: { date_histogram: { field: 'tm', fixed_interval: '30d' } },
+    } });
+    expect(r.aggregations).toEqual({
+      months: { buckets: {
+        '2017-02-01T00:00:00': { key: 1485907200, key_as_string: '2017-02-01T00:00:00', doc_count: 2 },
+        '2017-03-01T00:00:00': { key: 1488326400, key_as_string: '2017-03-01T00:00:00', doc_count: 1 },
+        '2017-05-01T00:00:00': { key: 1493596800, key_as_string: '2017-05-01T00:00:00', doc_count: 1 },
+      } },
+      days: { buckets: [
+        // 30 days = 2592000 s: floor(v / 2592000) * 2592000 is 573, 574, 574, 576 intervals
+        { key: 573 * 2592000, key_as_string: '2017-01-24T00:00:00', doc_count: 1 },
+        { key: 574 * 2592000, key_as_string: '2017-02-23T00:00:00', doc_count: 2 },
+        { key: 576 * 2592000, key_as_string: '2017-04-24T00:00:00', doc_count: 1 },
+      ] },
+    });
   });
 });
