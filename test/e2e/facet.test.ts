@@ -1,8 +1,9 @@
 // FACET: each clause one more result set after the main one, the same over the MySQL protocol (mysql2
-// multiple result sets), /sql?mode=raw, /cli_json and /cli; /sql (no mode) answers them as `aggregations`.
+// multiple result sets, the mariadb CLI), /sql?mode=raw, /cli_json and /cli; /sql (no mode) answers them as
+// `aggregations`.
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startQuarry, type QuarryProcess } from './mysql-server.js';
+import { hasCommand, run, startQuarry, type QuarryProcess } from './mysql-server.js';
 
 let q: QuarryProcess;
 let conn: mysql.Connection;
@@ -39,6 +40,23 @@ describe('FACET', () => {
     expect(all[2]!.map((r) => [Number(r[0]), r[1]])).toEqual(CATS);
     const names = (fields as unknown as mysql.FieldPacket[][]).map((f) => f.map((x) => x.name));
     expect(names).toEqual([['id', 'price'], ['brand_id', 'count(*)'], ['cat', 'count(*)']]);
+  });
+
+  it.skipIf(!hasCommand('mariadb', ['--version']))('the mariadb CLI prints every result set', async () => {
+    const r = await run('mariadb', ['-h127.0.0.1', `-P${q.mysqlPort}`, '-uroot', '--batch', '-e', SQL]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe([
+      'id\tprice', '1\t306.000000', '2\t400.000000',
+      'brand_id\tcount(*)', ...BRANDS.map((x) => x.join('\t')),
+      'cat\tcount(*)', ...CATS.map((x) => x.join('\t')), '',
+    ].join('\n'));
+  });
+
+  it('FACET on a JSON path shows the group value', async () => {
+    await q.sql('CREATE TABLE products (title text, meta json)');
+    await q.sql(`INSERT INTO products (id, title, meta) VALUES (1, 'nike', '{"color":"red"}'), (2, 'adidas', '{"color":"red"}'), (3, 'puma', '{"color":"green"}')`);
+    const [sets] = await conn.query({ sql: 'SELECT id FROM products FACET meta.color ORDER BY COUNT(*) DESC', rowsAsArray: true });
+    expect((sets as unknown as unknown[][][])[1]).toEqual([['red', 2], ['green', 1]]);
   });
 
   it('/sql?mode=raw and /cli_json answer the same result sets', async () => {

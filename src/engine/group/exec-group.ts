@@ -69,8 +69,10 @@ type ColSpec = { name: string; kind: CellKind } & (
   | { from: 'agg'; agg: number } | { from: 'key' } | { from: 'mvakey' | 'keyval'; key: number } | { from: 'row'; col: OutColumn });
 
 function keyIndex(plan: GroupPlan, e: Expr): number {
-  if (e.kind !== 'column' || e.path.length) return -1;
-  return plan.keys.findIndex((k) => k.name.toLowerCase() === e.name.toLowerCase());
+  if (e.kind !== 'column') return -1;
+  // a JSON path key is named by its text (`meta.color`)
+  const name = (e.path.length ? e.text : e.name).toLowerCase();
+  return plan.keys.findIndex((k) => k.name.toLowerCase() === name);
 }
 
 export function execGroup(table: Table, st: SelectStatement, req: SearchRequest): GroupOutput {
@@ -88,7 +90,7 @@ export function execGroup(table: Table, st: SelectStatement, req: SearchRequest)
     const k = keyIndex(plan, item.expr);
     if (k >= 0 && (plan.keys[k]!.type === 'mva' || plan.keys[k]!.type === 'mva64')) return [{ name, kind: 'mva', from: 'mvakey', key: k }];
     // any other group-by column is the group's key value (no representative row to read)
-    if (k >= 0) return [{ name, kind: selectColumns(table, [item])[0]!.kind, from: 'keyval', key: k }];
+    if (k >= 0) return [{ name, kind: keyKind(plan.keys[k]!) === 'string' ? 'string' : selectColumns(table, [item])[0]!.kind, from: 'keyval', key: k }];
     if (isGroupBy(item.expr)) {
       if (!plan.keys.length) throw new SearchError('QUERY_ERROR', 'GROUPBY() is allowed only in GROUP BY queries');
       return [{ name, kind: keyKind(plan.keys[0]!), from: 'key' }];
