@@ -10,7 +10,8 @@ import { queryExpansionWarning, type ExpansionSettings } from '../index/wildcard
 import { rows, type Cell, type RowsResult, type SearchMeta } from './result.js';
 import { selectColumns } from './select-items.js';
 import { readRows } from './read-rows.js';
-import { execGroup, isGrouping } from './group/exec-group.js';
+import { isGrouping } from './group/exec-group.js';
+import { execGrouped } from './group/grouped-select.js';
 import type { Session } from './session.js';
 import { optionMap, optionText, requireNumber } from './sql-values.js';
 import type { NamedValue } from '../sql/ast.js';
@@ -206,31 +207,12 @@ function rejectUnimplemented(st: SelectStatement): void {
   if (clause) throw new SearchError('UNSUPPORTED', `${clause} is not supported yet`);
 }
 
-/** GROUP BY (or aggregates): groups over every match; ORDER BY sorts the groups, not the matches. */
-function execGrouped(
-  table: Table, st: SelectStatement, session: Session, flags: GlobalFlags, started: number, fullText?: SearchRequest['query'] | 'none',
-): RowsResult {
-  const parseWarnings: string[] = [];
-  const req = buildRequest(table, { ...st, orderBy: undefined }, flags, fullText, parseWarnings);
-  const empty: SearchRequest = { query: null, ranker: 'none', fieldWeights: {}, filters: [{ attr: 'id', op: 'in', values: [] }], sort: [], offset: 0, limit: 0, maxMatches: 0 };
-  const out = execGroup(table, st, req === 'none' ? { ...empty, limit: st.limit ?? DEFAULT_LIMIT, maxMatches: DEFAULT_MAX_MATCHES } : req);
-  const warning = [parseWarnings.at(-1), out.search.timedOut ? 'query time exceeded max_query_time' : undefined].filter((w): w is string => !!w).at(-1);
-  const meta: SearchMeta = {
-    total: out.rows.length, totalFound: out.groups, totalRelation: 'eq',
-    timeMs: performance.now() - started, keywords: out.search.keywords,
-  };
-  if (warning) meta.warning = warning;
-  session.lastMeta = meta;
-  session.lastWarning = warning;
-  return rows(out.columns, out.rows, { meta, ...(warning ? { warning } : {}) });
-}
-
 export function execSelect(
   table: Table, st: SelectStatement, session: Session, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none',
 ): RowsResult {
   const started = performance.now();
   rejectUnimplemented(st);
-  if (isGrouping(st)) return execGrouped(table, st, session, flags, started, fullText);
+  if (isGrouping(st)) return execGrouped(table, [st], session, flags, started, fullText)[0]!;
   const cols = selectColumns(table, st.items, { match: st.match });
   const parseWarnings: string[] = [];
   const req = buildRequest(table, st, flags, fullText, parseWarnings);

@@ -8,6 +8,7 @@ import type { SearchRequest, SearchResult } from '../../index/types.js';
 import type { Condition, Expr, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import { readRows } from '../read-rows.js';
+import { DEFAULT_LIMIT } from '../exec-select.js';
 import type { Cell, CellKind } from '../result.js';
 import { selectColumns, type OutColumn } from '../select-items.js';
 import type { Table } from '../table.js';
@@ -46,23 +47,36 @@ function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
   }
 }
 
-/** Every match of `req`, segment by segment: partial groups per segment, merged, then finished. */
-export function collectGroups(table: Table, req: SearchRequest, plan: GroupPlan): { groups: GroupRow[]; search: SearchResult } {
-  const total: Partials = new Map();
+/**
+ * Every match of `req`, segment by segment, folded into each plan's partial groups per segment and
+ * merged: one core call per segment however many plans (a query's FACETs share its matches).
+ */
+export function collectGroupsMany(table: Table, req: SearchRequest, plans: GroupPlan[]): { groups: GroupRow[][]; search: SearchResult } {
+  const totals: Partials[] = plans.map(() => new Map());
   let segOrder = 0;
   const search = table.index.searchAll(req, (seg, rowIds, weights) => {
-    const part: Partials = new Map();
-    groupSegment(plan, seg, segOrder++, rowIds, weights, part);
-    mergePartials(plan, total, part);
+    plans.forEach((plan, i) => {
+      const part: Partials = new Map();
+      groupSegment(plan, seg, segOrder, rowIds, weights, part);
+      mergePartials(plan, totals[i]!, part);
+    });
+    segOrder++;
   });
-  // an implicit group (aggregates without GROUP BY) exists even over no matches
-  if (!plan.keys.length && total.size === 0) {
-    total.set('', { key: [], count: 0, aggs: plan.aggs.map(() => ({ n: 0, sum: 0, min: null, max: null, distinct: new Set(), values: [] })), tops: [], bestWeight: 0, bestOrd: 0, bestDoc: -1n, firstOrd: 0 });
-  }
-  const groups: GroupRow[] = [...total.values()].map((g: PartialGroup) => ({
-    g, aggs: plan.aggs.map((a, j) => aggValue(a, g.aggs[j]!, g.count)),
-  }));
+  const groups = plans.map((plan, i) => {
+    const total = totals[i]!;
+    // an implicit group (aggregates without GROUP BY) exists even over no matches
+    if (!plan.keys.length && total.size === 0) {
+      total.set('', { key: [], count: 0, aggs: plan.aggs.map(() => ({ n: 0, sum: 0, min: null, max: null, distinct: new Set(), values: [] })), tops: [], bestWeight: 0, bestOrd: 0, bestDoc: -1n, firstOrd: 0 });
+    }
+    return [...total.values()].map((g: PartialGroup): GroupRow => ({ g, aggs: plan.aggs.map((a, j) => aggValue(a, g.aggs[j]!, g.count)) }));
+  });
   return { groups, search };
+}
+
+/** collectGroupsMany for one plan. */
+export function collectGroups(table: Table, req: SearchRequest, plan: GroupPlan): { groups: GroupRow[]; search: SearchResult } {
+  const { groups, search } = collectGroupsMany(table, req, [plan]);
+  return { groups: groups[0]!, search };
 }
 
 type ColSpec = { name: string; kind: CellKind } & (
@@ -75,7 +89,9 @@ function keyIndex(plan: GroupPlan, e: Expr): number {
   return plan.keys.findIndex((k) => k.name.toLowerCase() === name);
 }
 
-export function execGroup(table: Table, st: SelectStatement, req: SearchRequest): GroupOutput {
+interface Prepared { st: SelectStatement; plan: GroupPlan; specs: ColSpec[] }
+
+function prepareGroup(table: Table, st: SelectStatement): Prepared {
   const plan: GroupPlan = { keys: groupKeys(table, st), aggs: [], within: withinOrder(table, st), keep: st.groupLimit };
   for (const i of st.items) collectAggs(table, i.expr, plan.aggs);
   for (const o of st.orderBy ?? []) collectAggs(table, o.expr, plan.aggs);
@@ -97,14 +113,19 @@ export function execGroup(table: Table, st: SelectStatement, req: SearchRequest)
     }
     return selectColumns(table, [item], { match: st.match }).map((col) => ({ name: col.name, kind: col.kind, from: 'row' as const, col }));
   });
-  const { groups, search } = collectGroups(table, req, plan);
+  return { st, plan, specs };
+}
+
+/** HAVING, the group order, GROUP N BY rows, then the statement's page (max_matches caps the groups kept). */
+function finishGroup(table: Table, p: Prepared, groups: GroupRow[], maxMatches: number): Omit<GroupOutput, 'search'> {
+  const { st, plan, specs } = p;
   const kept = groupHaving(table, st, plan, groups);
   groupOrder(table, st, plan, kept);
-  // max_matches caps the groups kept; LIMIT pages them
   // GROUP N BY: each group gives its kept rows (best first), all with the group's aggregates
   const expanded = (st.groupLimit ?? 1) > 1 ? kept.flatMap((r) => r.g.tops.map((top) => ({ ...r, top }))) : kept.map((r) => ({ ...r, top: undefined }));
-  const window = Math.min(req.offset + req.limit, req.maxMatches);
-  const page = expanded.slice(req.offset, Math.max(req.offset, window));
+  const offset = st.offset ?? 0;
+  const window = Math.min(offset + (st.limit ?? DEFAULT_LIMIT), maxMatches);
+  const page = expanded.slice(offset, Math.max(offset, window));
   const rowCols = specs.filter((s): s is ColSpec & { from: 'row' } => s.from === 'row').map((s) => s.col);
   const repRows = readRows(table, rowCols, page.map((r) => (r.top ? { docId: r.top.doc, weight: r.top.weight } : { docId: r.g.bestDoc, weight: r.g.bestWeight })));
   const rows = page.map((r, i) => {
@@ -117,7 +138,21 @@ export function execGroup(table: Table, st: SelectStatement, req: SearchRequest)
       return r.g.bestDoc < 0n ? null : repRows[i]![c++]!;
     });
   });
-  return { columns: specs.map(({ name, kind }) => ({ name, kind })), rows, groups: kept.length, search };
+  return { columns: specs.map(({ name, kind }) => ({ name, kind })), rows, groups: kept.length };
+}
+
+/**
+ * Grouping statements over the same matches (a SELECT and its FACETs share MATCH, WHERE and options):
+ * `req` is the request of the first, each statement pages its own groups.
+ */
+export function execGroups(table: Table, sts: SelectStatement[], req: SearchRequest): GroupOutput[] {
+  const prepared = sts.map((st) => prepareGroup(table, st));
+  const { groups, search } = collectGroupsMany(table, req, prepared.map((p) => p.plan));
+  return prepared.map((p, i) => ({ ...finishGroup(table, p, groups[i]!, req.maxMatches), search }));
+}
+
+export function execGroup(table: Table, st: SelectStatement, req: SearchRequest): GroupOutput {
+  return execGroups(table, [st], req)[0]!;
 }
 
 function conditionExprs(c: Condition | undefined): Expr[] {

@@ -22,6 +22,7 @@ function distinctItem(col: string): SelectItem {
 export function facetStatement(st: SelectStatement, f: FacetClause): SelectStatement {
   // in Manticore's default (strict) filter mode ALL FILTERS is what a facet does anyway
   if (f.scope && f.scope !== 'ALL FILTERS') throw new SearchError('UNSUPPORTED', `FACET ... ${f.scope} is not supported yet`);
+  if (f.limit !== undefined && f.limit < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${f.limit})`);
   return {
     kind: 'select', text: f.text, tables: st.tables, tableAlias: st.tableAlias, match: st.match, where: st.where,
     items: [...f.items, ...(f.distinct ? [distinctItem(f.distinct)] : []), COUNT_STAR],
