@@ -15,12 +15,13 @@ import { attrRef, jsonPathRef, keyKind, type AggFn, type AttrRef, type GroupPlan
 import type { GroupRow } from './group-order.js';
 import { bucketKey } from './aggregation-json.js';
 import { dateBucket, keyAsString } from './date-buckets.js';
+import { parseComposite, runComposite, type CompositeRequest } from './json-composite.js';
 
 const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
 const unsupported = (what: string): SearchError => new SearchError('UNSUPPORTED', `${what} is not supported`);
 
 const NOT_IMPLEMENTED = new Set([
-  'date_range', 'composite', 'significant_terms', 'percentiles', 'percentile_ranks',
+  'date_range', 'significant_terms', 'percentiles', 'percentile_ranks',
   'median_absolute_deviation',
 ]);
 const METRICS = new Set(['min', 'max', 'sum', 'avg']);
@@ -45,6 +46,7 @@ interface AggRequest {
   ranges?: Range[];
   /** date_histogram: seconds -> bucket start. */
   dateKey?: (seconds: number) => number;
+  composite?: CompositeRequest;
 }
 
 function numberOf(v: JsonValue | undefined, what: string): number | undefined {
@@ -77,6 +79,12 @@ function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
   for (const [type, v] of entries) {
     if (type === 'sort') { sort = v; continue; }
     if (NOT_IMPLEMENTED.has(type)) throw unsupported(`"${type}" aggregation`);
+    if (type === 'composite') {
+      if (agg) throw unsupported(`aggregation '${name}' with several types`);
+      const composite = parseComposite(v, (f) => fieldRef(table, f));
+      agg = { name, type, field: composite.fields[0]!, composite };
+      continue;
+    }
     if (!TYPE_KEYS[type]) throw unsupported(`"${type}" property of aggregation '${name}'`);
     if (agg) throw unsupported(`aggregation '${name}' with several types`);
     if (!isJsonObject(v)) throw shapeError(`"aggs" bucket '${name}' should be an object`);
@@ -107,6 +115,7 @@ function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
     if (type === 'range') agg.ranges = parseRanges(v.ranges, v.field);
   }
   if (!agg) throw shapeError(`bucket '${name}' without aggregate items`);
+  if (sort !== undefined && agg.composite) throw unsupported(`"sort" of the "composite" aggregation '${name}'`);
   if (sort !== undefined) agg.order = orderOf(sort, agg.field.name);
   return agg;
 }
@@ -203,6 +212,11 @@ function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
 export function runAggs(table: Table, aggs: AggRequest[], req: SearchRequest): { entries: Array<[string, JsonOut]>; totalFound: number } {
   let totalFound = 0;
   const entries = aggs.map((a): [string, JsonOut] => {
+    if (a.composite) {
+      const { out, totalFound: found } = runComposite(table, a.composite, req);
+      totalFound = found;
+      return [a.name, out];
+    }
     if (METRICS.has(a.type)) {
       const plan: GroupPlan = { keys: [], aggs: [{ fn: a.type as AggFn, arg: a.field, text: a.type, kind: a.field.type === 'float' || a.type === 'avg' ? 'float' : 'bigint' }] };
       const { groups, search } = collectGroups(table, req, plan);

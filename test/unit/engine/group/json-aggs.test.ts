@@ -69,7 +69,10 @@ describe('/search aggs', () => {
     expect(await error({ table: 'facets', aggs: { d: { date_range: { field: 'price', ranges: [{ to: 'now' }] } } } })).toContain('"date_range"');
     expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', calendar_interval: 'month', time_zone: 'UTC' } } } })).toContain('"time_zone"');
     expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', calendar_interval: '2M' } } } })).toContain('calendar_interval');
-    expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [] } } } })).toContain('"composite"');
+    expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [] } } } })).toContain('empty "composite" aggregate');
+    expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [{ b: { histogram: { field: 'price' } } }] } } } })).toContain('other than "terms"');
+    expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [{ b: { terms: { field: 'price' } } }], after: { x: 1 } } } } })).toContain('"after" missed "x"');
+    expect(await error({ table: 'facets', aggs: { d: { percentiles: { field: 'price' } } } })).toContain('"percentiles"');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price', shard_size: 3 } } } })).toContain('"shard_size"');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price' }, zeroes: true } } })).toContain('"zeroes"');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'nosuch' } } } })).toContain("'nosuch' not found");
@@ -104,5 +107,23 @@ describe('/search aggs', () => {
         { key: 576 * 2592000, key_as_string: '2017-04-24T00:00:00', doc_count: 1 },
       ] },
     });
+  });
+
+  it('composite: buckets of several terms sources, size and after, after_key the last bucket', async () => {
+    const body = (after?: unknown) => ({ table: 'facets', size: 0, aggs: { c: { composite: {
+      size: 2, sources: [{ b: { terms: { field: 'brand_id' } } }, { p: { terms: { field: 'price' } } }], ...(after ? { after } : {}),
+    } } } });
+    const first = await search(body());
+    expect(first.aggregations).toEqual({ c: {
+      after_key: { b: 2, p: 120 },
+      buckets: [{ key: { b: 1, p: 10 }, doc_count: 1 }, { key: { b: 2, p: 120 }, doc_count: 1 }],
+    } });
+    const next = await search(body({ b: 2, p: 120 }));
+    expect(next.aggregations).toEqual({ c: {
+      after_key: { b: 3, p: 600 },
+      buckets: [{ key: { b: 1, p: 320 }, doc_count: 1 }, { key: { b: 3, p: 600 }, doc_count: 1 }],
+    } });
+    const last = await search(body({ b: 3, p: 600 }));
+    expect(last.aggregations).toEqual({ c: { after_key: { b: 2, p: 99 }, buckets: [{ key: { b: 2, p: 99 }, doc_count: 1 }] } });
   });
 });
