@@ -66,7 +66,8 @@ describe('/search aggs', () => {
   });
 
   it('what is not implemented is an error naming it', async () => {
-    expect(await error({ table: 'facets', aggs: { d: { date_range: { field: 'price', ranges: [{ to: 'now' }] } } } })).toContain('"date_range"');
+    expect(await error({ table: 'facets', aggs: { d: { significant_terms: { field: 'price' } } } })).toContain('"significant_terms"');
+    expect(await error({ table: 'facets', aggs: { d: { date_range: { field: 'price', ranges: [{ to: 'yesterday' }] } } } })).toContain("unable to parse date math 'yesterday'");
     expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', calendar_interval: 'month', time_zone: 'UTC' } } } })).toContain('"time_zone"');
     expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', calendar_interval: '2M' } } } })).toContain('calendar_interval');
     expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [] } } } })).toContain('empty "composite" aggregate');
@@ -125,5 +126,19 @@ describe('/search aggs', () => {
     } });
     const last = await search(body({ b: 3, p: 600 }));
     expect(last.aggregations).toEqual({ c: { after_key: { b: 2, p: 99 }, buckets: [{ key: { b: 2, p: 99 }, doc_count: 1 }] } });
+  });
+
+  it('date_range: date math bounds, keys and from/to as dates (the manual\'s example)', async () => {
+    await t.exec('create table dates (title text, tm timestamp)');
+    // 2017-02-10, 2017-03-05, 2017-04-20, 2017-05-02 UTC
+    await t.exec("insert into dates (id, title, tm) values (1, 'a', 1486684800), (2, 'b', 1488672000), (3, 'c', 1492646400), (4, 'd', 1493683200)");
+    const r = await search({ table: 'dates', size: 0, aggs: { points: { date_range: { field: 'tm', keyed: true, ranges: [
+      { to: '2017||+2M/M' }, { from: '2017||+2M/M', to: '2017||+4M/M' }, { from: '2017||+4M/M', to: '2017||+5M/M' }, { from: '2017||+5M/M' },
+    ] } } } });
+    expect(r.aggregations).toEqual({ points: { buckets: {
+      '*-2017-03-01T00:00:00': { to: '2017-03-01T00:00:00', doc_count: 1 },
+      '2017-03-01T00:00:00-2017-05-01T00:00:00': { from: '2017-03-01T00:00:00', to: '2017-05-01T00:00:00', doc_count: 2 },
+      '2017-05-01T00:00:00-2017-06-01T00:00:00': { from: '2017-05-01T00:00:00', to: '2017-06-01T00:00:00', doc_count: 1 },
+    } } });
   });
 });
