@@ -38,10 +38,11 @@ function post(agent: http.Agent, port: number, sql: string): Promise<void> {
   });
 }
 
-export interface QuarryServer { overHttp: Peer; overMysql: Peer; stop(): Promise<void> }
+export interface QuarryServer { overHttp: Peer; overMysql: Peer; port: number; pid: number; stop(): Promise<void> }
 
-export async function startQuarry(dir: string): Promise<QuarryServer> {
-  const proc = spawn(process.execPath, [join(ROOT, 'bin/quarry.js'), 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** `nodeArgs` go to the server's node (e.g. `--cpu-prof` for a profile of the server under load). */
+export async function startQuarry(dir: string, nodeArgs: string[] = []): Promise<QuarryServer> {
+  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/quarry.js'), 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [port, mysqlPort] = await new Promise<[number, number]>((resolve) => {
     let out = '';
     proc.stdout!.on('data', (c: Buffer) => {
@@ -71,7 +72,7 @@ export async function startQuarry(dir: string): Promise<QuarryServer> {
     },
     stop,
   };
-  return { overHttp, overMysql, stop };
+  return { overHttp, overMysql, port, pid: proc.pid!, stop };
 }
 
 export async function sphinxPeer(dir: string): Promise<Peer> {
