@@ -42,9 +42,11 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** Headers and body in one write: the body encoded once, its length read off the bytes. */
 function send(res: ServerResponse, r: TextReply): void {
-  res.writeHead(r.status, { 'Content-Type': r.contentType, 'Content-Length': Buffer.byteLength(r.body) });
-  res.end(r.body);
+  const body = Buffer.from(r.body, 'utf8');
+  res.writeHead(r.status, { 'Content-Type': r.contentType, 'Content-Length': body.length });
+  res.end(body);
 }
 
 export function createFastPath(opts: FastPathOptions): FastPath {

@@ -16,8 +16,7 @@ import {
 } from './json-render.js';
 import { errorBody, HTTP_BAD_REQUEST, HTTP_INTERNAL, HTTP_NOT_IMPLEMENTED } from './errors.js';
 import type { HttpContext as Context, HttpEnv } from './http-env.js';
-import { renderSearchJson } from './render-search.js';
-import { jsonReply, jsonText, type TextReply } from './sql-routes.js';
+import { jsonReply, jsonText, searchRowsReply, type TextReply } from './sql-routes.js';
 
 export interface JsonRouteDeps {
   engine: Engine;
@@ -67,7 +66,7 @@ export async function searchReply(
     return jsonText(HTTP_BAD_REQUEST, errorBody((e as Error).message));
   }
   try {
-    return jsonText(200, renderSearchJson(await json.search(body, session)));
+    return searchRowsReply(await json.search(body, session));
   } catch (e) {
     const err = asSearchError(e);
     if (err.code === 'INTERNAL') onInternalError?.(e);
