@@ -3,6 +3,7 @@ import { Store } from '../store/index.js';
 import { parseSql } from '../sql/parse-sql.js';
 import { asSearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
+import { installNodeHost } from './node-host.js';
 import { configureSnippetFiles } from './snippet-files.js';
 import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './checkpointer.js';
 import type { ConfigTable } from './exec-ddl.js';
@@ -74,6 +75,7 @@ class QuarryEngine implements Engine {
 }
 
 export async function openEngine(opts: OpenOptions): Promise<Engine> {
+  installNodeHost();
   configureSnippetFiles({ prefix: opts.snippetsFilePrefix ?? '', maxThreads: opts.maxThreadsPerQuery });
   const store = Store.open(opts.dataDir);
   const catalog = Catalog.open(store);

@@ -49,8 +49,14 @@ export function searchSegments(schema: IndexSchema, segments: Segment[], totalDo
   const weights = fieldWeights(schema, req);
   const candidates: Candidate[] = [];
   let totalFound = 0;
+  let timedOut = false;
+  let searched = 0;
+  const deadline = req.maxQueryMs ? performance.now() + req.maxQueryMs : Infinity;
   segments.forEach((seg, order) => {
-    if (seg.live === 0) return;
+    if (seg.live === 0 || timedOut) return;
+    // Manticore checks max_query_time while matching and keeps what it found so far; a segment is our step
+    if (searched > 0 && performance.now() > deadline) { timedOut = true; return; }
+    searched++;
     const owned: number[] = [];
     try {
       const allowPtr = placeAllowBitmap(schema, seg, filters.host);
@@ -75,5 +81,6 @@ export function searchSegments(schema: IndexSchema, segments: Segment[], totalDo
     hits: page.map((c) => ({ docId: c.seg.docId(c.row), weight: c.weight })),
     totalFound,
     keywords: planned?.stats ?? [],
+    ...(timedOut ? { timedOut } : {}),
   };
 }
