@@ -5,7 +5,7 @@
 // the side-by-side's /sql?mode=raw query, a round trip without a search, and single /insert writes.
 // Run: npm run bench -- http-cpu [--docs N] [--requests M] [--profile DIR] [--only REGEX] (DIR gets the
 // server's --cpu-prof profile; REGEX picks request classes by name). Needs dict-gcide. Queries: engine.bench's classes, shuffled, seed 42.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type http from 'node:http';
@@ -14,21 +14,11 @@ import { arg, mulberry32, percentile, sqlString } from './bench-util.js';
 import { queryClasses } from './engine.bench.js';
 import { startQuarry } from './side-by-side.bench.js';
 import { bulkBody, clientAgent, postOk } from './http-client.js';
+import { processCpuMs } from './process-cpu.js';
 
 const TABLE = 'gcide';
 const BATCH = 1000;
 const NDJSON = 'application/x-ndjson';
-/** Clock ticks per second of /proc's utime/stime (USER_HZ, 100 on Linux). */
-const TICKS_PER_SEC = 100;
-
-/** CPU milliseconds (user + system, every thread) the process has used so far. */
-export function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 (state): utime is field 14, stime field 15
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SEC;
-}
-
 function stringArg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
