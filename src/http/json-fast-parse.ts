@@ -32,12 +32,21 @@ function countChar(s: string, ch: string): number {
   return n;
 }
 
+/**
+ * Nesting deeper than this goes to lossless-json, so that where its recursion runs out of stack
+ * (an `unable to parse` reply) stays exactly where it was.
+ */
+const MAX_NATIVE_DEPTH = 256;
+
+class TooDeep extends Error {}
+
 /** Numbers to LosslessNumber in place; returns the value and adds its object keys to `keys.n`. */
-function convert(v: unknown, keys: { n: number }): unknown {
+function convert(v: unknown, keys: { n: number }, depth = 0): unknown {
   if (typeof v === 'number') return new LosslessNumber(String(v));
   if (v === null || typeof v !== 'object') return v;
+  if (depth > MAX_NATIVE_DEPTH) throw new TooDeep();
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) v[i] = convert(v[i], keys);
+    for (let i = 0; i < v.length; i++) v[i] = convert(v[i], keys, depth + 1);
     return v;
   }
   const o = v as Record<string, unknown>;
@@ -45,7 +54,7 @@ function convert(v: unknown, keys: { n: number }): unknown {
     keys.n++;
     const x = o[k];
     if (typeof x !== 'object' && typeof x !== 'number') continue;
-    const y = convert(x, keys);
+    const y = convert(x, keys, depth + 1);
     // `__proto__` is an own data property here, as JSON.parse made it: assignment would hit the setter
     if (y !== x) Object.defineProperty(o, k, { value: y, writable: true, enumerable: true, configurable: true });
   }
@@ -75,7 +84,12 @@ function nativeParse(text: string): JsonValue | undefined {
   // means no key was repeated. Colons inside strings are counted only when the totals differ.
   const colons = countChar(text, ':');
   const keys = { n: 0 };
-  v = convert(v, keys);
+  try {
+    v = convert(v, keys);
+  } catch (e) {
+    if (e instanceof TooDeep) return undefined;
+    throw e;
+  }
   if (colons === keys.n) return v as JsonValue;
   if (ESCAPED_COLON.test(text)) return undefined;
   return colons - colonsInStrings(v) === keys.n ? (v as JsonValue) : undefined;

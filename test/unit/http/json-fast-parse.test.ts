@@ -69,3 +69,10 @@ describe('parseJsonExact', () => {
     expect(Object.keys(v)).toEqual(['__proto__']);
   });
 });
+
+describe('parseJsonExact on deep nesting', () => {
+  it('answers as lossless-json does, at any depth', () => {
+    for (const depth of [10, 300, 5000, 200000]) same(`${'['.repeat(depth)}1${']'.repeat(depth)}`);
+    same(`${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`);
+  });
+});
