@@ -5,7 +5,7 @@
  */
 import { cellToSourceJson } from '../engine/cell-format.js';
 import type { Cell, CellKind, RowsResult } from '../engine/result.js';
-import { toJsonText } from './json-text.js';
+import { jsonString, toJsonText } from './json-text.js';
 
 /** `_score` of a row without a full-text query (Manticore's full scans weigh 1). */
 export const FULL_SCAN_SCORE = 1;
@@ -21,7 +21,7 @@ function unsignedId(value: Cell): string {
 
 /** One `_source` value: text as a JSON string, the other kinds as cellToSourceJson renders them. */
 function sourceText(value: Cell, kind: CellKind): string {
-  return typeof value === 'string' && kind === 'string' ? JSON.stringify(value) : toJsonText(cellToSourceJson(value, kind));
+  return typeof value === 'string' && kind === 'string' ? jsonString(value) : toJsonText(cellToSourceJson(value, kind));
 }
 
 function hitText(result: RowsResult, rowIndex: number, idIndex: number, keys: string[]): string {
@@ -56,7 +56,7 @@ export function searchJsonText(result: RowsResult): string {
   out += `,"hits":{"total":${toJsonText(meta?.totalFound ?? result.rows.length)}`;
   out += `,"total_relation":${toJsonText(meta?.totalRelation ?? 'eq')},"hits":[`;
   // each column's `"name":` once per reply, not once per hit
-  const keys = result.columns.map((c) => `${JSON.stringify(c.name)}:`);
+  const keys = result.columns.map((c) => `${jsonString(c.name)}:`);
   for (let i = 0; i < result.rows.length; i++) {
     if (i > 0) out += ',';
     out += hitText(result, i, idIndex, keys);
