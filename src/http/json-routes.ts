@@ -16,7 +16,7 @@ import {
 } from './json-render.js';
 import { errorBody, HTTP_BAD_REQUEST, HTTP_INTERNAL, HTTP_NOT_IMPLEMENTED } from './errors.js';
 import type { HttpContext as Context, HttpEnv } from './http-env.js';
-import { jsonReply, jsonText, searchRowsReply, type TextReply } from './sql-routes.js';
+import { jsonReply, jsonText, searchRowsReply, send, type TextReply } from './sql-routes.js';
 
 export interface JsonRouteDeps {
   engine: Engine;
@@ -125,10 +125,6 @@ export async function bulkReply(json: JsonApi, contentType: string | undefined, 
   }
   const reply = bulkReplyJson(await json.bulk(parseNdjson(text)));
   return jsonText(reply.status, reply.body);
-}
-
-function send(c: Context, r: TextReply): Response {
-  return c.body(r.body, r.status as 200, { 'Content-Type': r.contentType });
 }
 
 /** `/_bulk`: Elasticsearch-style action/source pairs, one reply item per document. */

@@ -40,7 +40,8 @@ export function jsonReply(c: Context, status: number, body: JsonOut): Response {
   return c.body(toJsonText(body), status as 200, { 'Content-Type': JSON_CONTENT_TYPE });
 }
 
-function send(c: Context, r: TextReply): Response {
+/** A TextReply as the Hono route's Response. */
+export function send(c: Context, r: TextReply): Response {
   return c.body(r.body, r.status as 200, { 'Content-Type': r.contentType });
 }
 
