@@ -5,7 +5,7 @@ import { jsonString, toJsonText } from '../../../src/http/json-text.js';
 
 // Code units where escaping decisions change: controls, quote, backslash, DEL, Latin-1, line
 // separators, both surrogate halves (paired and lone), the last BMP unit.
-const UNITS = [0, 8, 9, 10, 12, 13, 0x1f, 0x20, 0x22, 0x2f, 0x5c, 0x7f, 0xe9, 0x2028, 0x2029, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xfffd, 0xffff];
+const UNITS = [0, 8, 9, 10, 12, 13, 0x1f, 0x20, 0x22, 0x24, 0x26, 0x2f, 0x5c, 0x7f, 0xe9, 0x2028, 0x2029, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xfffd, 0xffff];
 const unit = fc.oneof(fc.constantFrom(...UNITS), fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0x61, max: 0x7a }));
 const anyString = fc.array(unit, { maxLength: 40 }).map((us) => String.fromCharCode(...us));
 
@@ -18,6 +18,8 @@ describe('jsonString', () => {
   it('escapes as Manticore writes JSON strings', () => {
     expect(jsonString('say "hi"\\\n\t\u0001é😀\ud800')).toBe('"say \\"hi\\"\\\\\\n\\t\\u0001é😀\\ud800"');
     expect(jsonString('plain text')).toBe('"plain text"');
+    expect(jsonString('a\\"b"\\\\')).toBe('"a\\\\\\"b\\"\\\\\\\\"');
+    expect(jsonString('$& $1 $$')).toBe('"$& $1 $$"');
   });
 });
 
