@@ -4,8 +4,7 @@
 import { parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../../../src/engine/index.js';
-import { renderSearchJson } from '../../../../src/http/render-search.js';
-import { toJsonText } from '../../../../src/http/json-text.js';
+import { searchJsonText } from '../../../../src/http/render-search.js';
 import { newSession } from '../../../../src/engine/session.js';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
 
@@ -18,7 +17,7 @@ const t = useTempEngine('json-aggs', async (t) => {
 
 async function search(body: unknown): Promise<Record<string, unknown>> {
   const r = await t.engine.json.search(parse(JSON.stringify(body)) as JsonValue, newSession());
-  return JSON.parse(toJsonText(renderSearchJson(r)));
+  return JSON.parse(searchJsonText(r));
 }
 async function error(body: unknown): Promise<string> {
   try { await search(body); return 'no error'; } catch (e) { return (e as Error).message; }
