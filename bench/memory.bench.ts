@@ -5,11 +5,12 @@
 // process's PSS before any data (Node's own baseline, reported too; the ratio to Sphinx is of the whole process), the WASM linear memory
 // (segment areas: term table, postings, attribute columns, field lengths, positions; and what the
 // allocator holds free), the JS heap, lmdb's mapped pages, and disk per document.
-// Run: npm run bench -- memory [--docs N] [--synthetic] [--no-sphinx]. Seed 42.
+// Run: npm run bench -- memory [--docs N] [--synthetic] [--no-sphinx]. Seed 42. QUARRY_HEAP_SNAPSHOT=FILE
+// also writes a V8 heap snapshot of the loaded engine there.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString, getHeapStatistics } from 'node:v8';
+import { setFlagsFromString, getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { open, type Database } from '../src/index.js';
 import type { RtIndex } from '../src/index/rt-index.js';
@@ -31,7 +32,7 @@ function rollup(pid: number | 'self'): Record<string, number> {
   return out;
 }
 
-/** PSS of the mappings of files whose path contains `part` (lmdb's data.mdb). */
+/** PSS of the mappings whose name contains `part` (lmdb's data.mdb, malloc's [heap]). */
 function mappedPss(part: string): number {
   let pss = 0;
   let inFile = false;
@@ -108,6 +109,7 @@ async function quarryRun(docs: CorpusDoc[], dir: string, base: Record<string, nu
   await engine.checkpoints.runOnce();
   docs.length = 0; // the corpus is garbage from here on
   settle();
+  if (process.env.QUARRY_HEAP_SNAPSHOT) writeHeapSnapshot(process.env.QUARRY_HEAP_SNAPSHOT);
   const now = rollup('self');
   const heap = getHeapStatistics();
   const mem = process.memoryUsage();
@@ -118,7 +120,7 @@ async function quarryRun(docs: CorpusDoc[], dir: string, base: Record<string, nu
     processPss: now.Pss, nodeBaselinePss: base.Pss, pss: now.Pss - base.Pss, rss: now.Rss - base.Rss,
     wasmLinearMemory: wasmBytes, wasmPss: wasmPss(), wasmSegments: live, wasmFreeOrScratch: wasmBytes - live, ...areas,
     jsHeapUsed: heap.used_heap_size, jsHeapTotal: heap.total_heap_size, external: mem.external, arrayBuffers: mem.arrayBuffers,
-    lmdbMappedPss: mappedPss('data.mdb'), liveDocs: index.count(),
+    lmdbMappedPss: mappedPss('data.mdb'), mallocHeapPss: mappedPss('[heap]'), liveDocs: index.count(),
   };
   await db.close();
   const disk = { store: diskBytes(join(dir, 'store')), segmentFiles: diskBytes(join(dir, 'tables')) };
