@@ -26,6 +26,12 @@ export interface RtIndexOptions {
   autoMerge?: boolean | 'deferred';
 }
 
+/**
+ * Linear memory beyond which placing a merged segment may fail: wasm32's 4 GiB less a margin for the
+ * allocator's own growth. Tests lower it to exercise the failure path.
+ */
+export const CORE_MEMORY_LIMIT = { bytes: 4 * 1024 ** 3 - (64 << 20) };
+
 /** Runs `fn` in a later event-loop turn: setImmediate in Node, a zero timeout where there is none (browsers). */
 const later: (fn: () => void) => void = typeof setImmediate === 'function' ? (fn) => { setImmediate(fn); } : (fn) => { setTimeout(fn, 0); };
 
@@ -179,14 +185,22 @@ export class RtIndex implements RtIndexApi {
     // The parts go before the merged blob is placed (the merge is synchronous: no query sees the
     // gap), so the allocator reuses their space: placing first held both in linear memory at once,
     // and a wasm memory never shrinks, so that peak stayed resident (88 MiB of linear memory for
-    // 35 MiB of segments at 100k gcide documents, 47 MiB after). Copies of the parts (JS memory,
-    // returned once collected) put them back if the core cannot place the merged one.
-    const copies = parts.map((p) => ({ built: { blob: p.blobBytes(), terms: p.terms, hostCols: p.hostCols }, deleted: p.deletedBitmap() }));
+    // 35 MiB of segments at 100k gcide documents, 47 MiB after). Placing can only fail near the
+    // wasm32 cap: there, copies of the parts (JS memory) put them back if it does.
+    const nearCap = this.core.exports.memory.buffer.byteLength + 2 * built.blob.length > CORE_MEMORY_LIMIT.bytes;
+    const copies = nearCap ? parts.map((p) => ({ built: { blob: p.blobBytes(), terms: p.terms, hostCols: p.hostCols }, deleted: p.deletedBitmap() })) : [];
     for (const p of parts) { p.free(); this.#dropSlot(p); }
     let placed: Segment[];
     try {
       placed = ids.length ? [new Segment(this.core, this.schema, built)] : [];
     } catch (e) {
+      if (!nearCap) {
+        // not expected below the cap (the host refused memory): drop the rows rather than keep
+        // freed segments listed; a restart re-indexes them from the store of record
+        for (let i = 0; i < ids.length; i += 2) this.#docs.delete(ids[i], ids[i + 1]);
+        this.#segments.splice(start, end - start);
+        throw new Error(`quarry: merged segment could not be placed, ${ids.length / 2} rows unavailable until restart`, { cause: e });
+      }
       placed = copies.map((c) => new Segment(this.core, this.schema, c.built, c.deleted));
       placed.forEach((seg) => this.#point(seg));
       this.#segments.splice(start, end - start, ...placed);

@@ -1,7 +1,7 @@
 // RtIndex bookkeeping across many merges: ids map to the right rows after merges re-point them.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { RtIndex } from '../../../src/index/rt-index.js';
+import { CORE_MEMORY_LIMIT, RtIndex } from '../../../src/index/rt-index.js';
 import { TieredMergePolicy } from '../../../src/index/merge-policy.js';
 import type { IndexSchema } from '../../../src/index/types.js';
 import { Core } from '../../../src/wasm/core.js';
@@ -74,14 +74,20 @@ describe('RtIndex merge placement', () => {
     expect(idx.count()).toBe(1600);
   });
 
-  it('puts the parts back, deletes and updates included, when the core cannot place the merged segment', () => {
+  it('near the memory cap, puts the parts back, deletes and updates included, when the core cannot place the merged segment', () => {
     const core = new FailingCore();
     const idx = new RtIndex(schema, { core, autoMerge: false });
     for (let b = 0; b < 3; b++) idx.addBatch(Array.from({ length: 10 }, (_, i) => doc(schema, b * 10 + i + 1, { body: `common w${b}` }, [i, `s${b}`])));
     idx.delete([5n, 15n]);
     idx.updateAttrs(25n, new Map([['n', 77]]));
     core.failNext = true;
-    expect(() => idx.optimize()).toThrow(/out of memory/);
+    const limit = CORE_MEMORY_LIMIT.bytes;
+    CORE_MEMORY_LIMIT.bytes = 0; // as if near wasm32's cap, where placing can fail
+    try {
+      expect(() => idx.optimize()).toThrow(/out of memory/);
+    } finally {
+      CORE_MEMORY_LIMIT.bytes = limit;
+    }
     const check = () => {
       expect(idx.count()).toBe(28);
       expect(idx.has(5n)).toBe(false);
@@ -94,5 +100,19 @@ describe('RtIndex merge placement', () => {
     idx.optimize();
     expect(idx.segments.length).toBe(1);
     check();
+  });
+});
+
+describe('RtIndex merge placement failing below the cap', () => {
+  it('drops the merged rows rather than list freed segments, and says so', () => {
+    const core = new FailingCore();
+    const idx = new RtIndex(schema, { core, autoMerge: false });
+    for (let b = 0; b < 2; b++) idx.addBatch([doc(schema, b + 1, { body: 'common' }, [b, 's'])]);
+    idx.addBatch([doc(schema, 9, { body: 'common' }, [9, 's'])]);
+    core.failNext = true;
+    expect(() => idx.optimize()).toThrow(/3 rows unavailable until restart/);
+    expect(idx.segments.length).toBe(0);
+    expect(idx.count()).toBe(0);
+    expect(idx.search(req(t('common'))).totalFound).toBe(0);
   });
 });
