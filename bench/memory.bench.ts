@@ -5,7 +5,9 @@
 // process's PSS before any data (Node's own baseline, reported too; the ratio to Sphinx is of the whole process), the WASM linear memory
 // (segment areas: term table, postings, attribute columns, field lengths, positions; and what the
 // allocator holds free), the JS heap, lmdb's mapped pages, and disk per document.
-// Run: npm run bench -- memory [--docs N] [--synthetic] [--no-sphinx]. Seed 42. QUARRY_HEAP_SNAPSHOT=FILE
+// With --server, the real server instead (bin/quarry.js serve, loaded over MySQL, measured from outside once
+// idle after its merges and a checkpoint): its whole PSS and disk, as a black-box harness sees them.
+// Run: npm run bench -- memory [--docs N] [--synthetic] [--server] [--no-sphinx]. Seed 42. QUARRY_HEAP_SNAPSHOT=FILE
 // also writes a V8 heap snapshot of the loaded engine there.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,11 +21,13 @@ import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, diskBytes, sqlString } from './bench-util.js';
 import { documentFrequencies, synthetic } from './engine.bench.js';
 import { sphinxAvailable, startSphinx } from './peers/sphinx.js';
+import { startQuarry } from './side-by-side.bench.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 const BATCH = 1000;
 const MiB = 1024 * 1024;
+const mib = (v: number) => Math.round((v / MiB) * 10) / 10;
 
 /** kB fields of a smaps_rollup (or one mapping's block of smaps), in bytes. */
 function rollup(pid: number | 'self'): Record<string, number> {
@@ -127,6 +131,41 @@ async function quarryRun(docs: CorpusDoc[], dir: string, base: Record<string, nu
   return { ...result, diskStore: disk.store, diskSegments: disk.segmentFiles, disk: disk.store + disk.segmentFiles };
 }
 
+/** CPU seconds `pid` has used. */
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/** Waits until `pid` has been idle for 3 s, and at least `minMs`: its merges and a checkpoint ran. */
+async function untilIdle(pid: number, minMs: number): Promise<void> {
+  const t0 = Date.now();
+  let last = cpuSeconds(pid);
+  let quiet = 0;
+  while (quiet < 3 || Date.now() - t0 < minMs) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = cpuSeconds(pid);
+    quiet = now - last < 0.02 ? quiet + 1 : 0;
+    last = now;
+  }
+}
+
+/** The real server (bin/quarry.js serve) loaded over MySQL, measured from outside as a black box. */
+async function serverRun(docs: CorpusDoc[], dir: string) {
+  const q = await startQuarry(dir);
+  try {
+    const conn = await q.overMysql.open();
+    await conn.exec("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
+    await loadInto(conn.exec, docs);
+    await conn.close();
+    await untilIdle(q.pid, 12_000); // the checkpoint interval is 10 s
+    const { Pss: pss, Rss: rss } = rollup(q.pid);
+    return { processPss: pss, processRss: rss };
+  } finally {
+    await q.stop();
+  }
+}
+
 async function sphinxRun(docs: CorpusDoc[], dir: string) {
   const s = await startSphinx(dir, 19407, undefined, false);
   try {
@@ -160,9 +199,18 @@ async function main() {
     const count = docs.length;
     const rawText = docs.reduce((t, d) => t + Buffer.byteLength(d.title) + Buffer.byteLength(d.body), 0);
     const sphinx = withSphinx ? await sphinxRun(docs, join(base, 'sphinx')) : null;
+    if (process.argv.includes('--server')) {
+      const server = await serverRun(docs, join(base, 'server'));
+      const disk = diskBytes(join(base, 'server'));
+      const row: Record<string, unknown> = { corpus: useSynthetic ? 'synthetic' : 'dict-gcide', docs: count, rawTextMiB: mib(rawText),
+        serverPss: mib(server.processPss), serverRss: mib(server.processRss), diskMiB: mib(disk), diskBytesPerDoc: Math.round(disk / count) };
+      if (sphinx) Object.assign(row, { sphinxPss: mib(sphinx.pss), sphinxDiskIndex: mib(sphinx.diskIndex),
+        ratioPss: Math.round((server.processPss / sphinx.pss) * 100) / 100, ratioDisk: Math.round((disk / (sphinx.diskIndex + rawText)) * 100) / 100 });
+      console.log(JSON.stringify(row, null, 2));
+      return;
+    }
     const quarry = await quarryRun(docs, join(base, 'quarry'), baseline);
     docs = [];
-    const mib = (v: number) => Math.round((v / MiB) * 10) / 10;
     const rows: Record<string, unknown> = { corpus: useSynthetic ? 'synthetic' : 'dict-gcide', docs: count, rawTextMiB: mib(rawText) };
     for (const [k, v] of Object.entries(quarry)) rows[k] = ['segments', 'terms', 'jsTermChars', 'liveDocs'].includes(k) ? v : mib(v);
     rows.pssBytesPerDoc = Math.round(quarry.pss / count);

@@ -38,7 +38,7 @@ function post(agent: http.Agent, port: number, sql: string): Promise<void> {
   });
 }
 
-export interface QuarryServer { overHttp: Peer; overMysql: Peer; stop(): Promise<void> }
+export interface QuarryServer { overHttp: Peer; overMysql: Peer; pid: number; stop(): Promise<void> }
 
 export async function startQuarry(dir: string): Promise<QuarryServer> {
   const proc = spawn(process.execPath, [join(ROOT, 'bin/quarry.js'), 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -71,7 +71,7 @@ export async function startQuarry(dir: string): Promise<QuarryServer> {
     },
     stop,
   };
-  return { overHttp, overMysql, stop };
+  return { overHttp, overMysql, pid: proc.pid!, stop };
 }
 
 export async function sphinxPeer(dir: string): Promise<Peer> {
