@@ -211,14 +211,14 @@ function readRows(table: Table, cols: OutColumn[], hits: { docId: bigint; weight
   });
 }
 
-export function execSelect(
+export async function execSelect(
   table: Table, st: SelectStatement, session: Session, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none',
-): RowsResult {
+): Promise<RowsResult> {
   const started = performance.now();
   const cols = selectColumns(table, st.items, { match: st.match });
   const parseWarnings: string[] = [];
   const req = buildRequest(table, st, flags, fullText, parseWarnings);
-  const result = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : table.search(req);
+  const result = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : await table.searchAsync(req);
   const fullScan = req === 'none' || req.query === null;
   let data: Cell[][];
   if (cols.some((c) => c.aggregate)) {

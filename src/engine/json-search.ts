@@ -167,7 +167,7 @@ export function lookupTable(catalog: Catalog, name: string): Table {
 }
 
 /** Runs a `/search` body; throws SearchError (PARSE_ERROR: request shape; others: execution). */
-export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Session, flags: GlobalFlags): RowsResult {
+export async function execJsonSearch(catalog: Catalog, body: JsonValue, session: Session, flags: GlobalFlags): Promise<RowsResult> {
   const obj = requestObject(body);
   const table = lookupTable(catalog, tableName(obj));
   const limit = intProperty(obj, 'limit') ?? intProperty(obj, 'size');
@@ -187,7 +187,7 @@ export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Sessi
   // HIGHLIGHT() in script_fields highlights by the request's query: give it as MATCH text (the search
   // itself runs on parts.fullText)
   if (obj.script_fields !== undefined) st.match = jsonMatchText(table, obj.query, flags);
-  const result = execSelect(table, st, session, flags, parts.fullText);
+  const result = await execSelect(table, st, session, flags, parts.fullText);
   addJsonHighlights(table, result, obj, flags);
   // Query warnings (`ignoring fields ...`) reach the reply as `"warning":{"reason":...}`.
   if (parts.warnings.length && !result.warning) result.warning = parts.warnings.join('; ');

@@ -12,6 +12,8 @@ import { mergeSegments } from './segment-merger.js';
 import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
 import { loadSegment, serializeSegment } from './segment-codec.js';
 import { searchSegments } from './search.js';
+import { searchSegmentsParallel } from './search-parallel.js';
+import { PARALLEL_MIN_ROWS, queryPool } from './query-threads.js';
 
 export interface RtIndexOptions {
   /** The core instance holding this index's segments (default: the process-wide one). */
@@ -207,6 +209,17 @@ export class RtIndex implements RtIndexApi {
 
   search(req: SearchRequest): SearchResult {
     return searchSegments(this.schema, this.#segments, this.count(), req);
+  }
+
+  /**
+   * search() on the query worker threads when there are some and the table has enough rows to
+   * spread (same answers: a property test holds both paths to it); on this thread otherwise.
+   */
+  async searchAsync(req: SearchRequest): Promise<SearchResult> {
+    const pool = queryPool(this.core);
+    const rows = this.#segments.reduce((s, seg) => s + seg.rows, 0);
+    if (!pool || rows < PARALLEL_MIN_ROWS) return this.search(req);
+    return searchSegmentsParallel(pool, this.schema, this.#segments.slice(), this.count(), req);
   }
 
   truncate(): void {

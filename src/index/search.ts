@@ -1,6 +1,7 @@
 /**
  * Runs a SearchRequest over an RT index's segments: plan per segment, one evaluate() call each,
- * then merge the per-segment top-Ks and cut offset/limit (window capped by max_matches).
+ * then merge the per-segment top-Ks and cut offset/limit (window capped by max_matches). The
+ * planning and the merge are shared with the worker-thread path (search-parallel.ts).
  */
 import type { IndexSchema, SearchRequest, SearchResult } from './types.js';
 import type { Segment } from './segment.js';
@@ -14,6 +15,28 @@ import { placeAllowBitmap, splitFilters } from './attr-filters.js';
 import { compareValues, resolveSort, segmentSort, type ResolvedKey } from './sort-plan.js';
 
 interface Candidate { seg: Segment; order: number; row: number; weight: number }
+
+/** One segment's share of a query: its encoded plan and the core memory the plan points at. */
+export interface SegmentJob {
+  seg: Segment;
+  /** Position in the segment list (the merge's tie-break: newer first when ranked). */
+  order: number;
+  plan: Uint32Array;
+  /** Core allocations the plan refers to (allow bitmap, sort ranks), freed by releaseSearch. */
+  owned: number[];
+}
+
+/** A segment's top-K, rows of that segment. */
+export interface SegmentTop { job: SegmentJob; rowIds: ArrayLike<number>; weights: ArrayLike<number>; total: number }
+
+export interface PreparedSearch {
+  jobs: SegmentJob[];
+  /** offset + limit, capped by max_matches: how many rows each segment (or range) keeps. */
+  window: number;
+  keys: ResolvedKey[];
+  ranked: boolean;
+  keywords: SearchResult['keywords'];
+}
 
 function fieldWeights(schema: IndexSchema, req: SearchRequest): number[] {
   const lower = new Map(Object.entries(req.fieldWeights).map(([k, v]) => [k.toLowerCase(), v]));
@@ -37,7 +60,8 @@ function comparator(keys: ResolvedKey[], ranked: boolean): (a: Candidate, b: Can
   };
 }
 
-export function searchSegments(schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest): SearchResult {
+/** Plans the query once and encodes one plan per live segment (placing what the plans point at). */
+export function prepareSearch(schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest): PreparedSearch {
   const query = req.query && req.query.kind !== 'empty' ? req.query : null;
   const ranked = query !== null;
   let planned: PlannedQuery | null = null;
@@ -47,12 +71,12 @@ export function searchSegments(schema: IndexSchema, segments: Segment[], totalDo
   const keys = resolveSort(schema, req.sort.length || !ranked ? req.sort : [{ attr: 'weight()', desc: true }]);
   const window = Math.max(0, Math.min(req.offset + req.limit, req.maxMatches));
   const weights = fieldWeights(schema, req);
-  const candidates: Candidate[] = [];
-  let totalFound = 0;
-  segments.forEach((seg, order) => {
-    if (seg.live === 0) return;
-    const owned: number[] = [];
-    try {
+  const prepared: PreparedSearch = { jobs: [], window, keys, ranked, keywords: planned?.stats ?? [] };
+  try {
+    segments.forEach((seg, order) => {
+      if (seg.live === 0) return;
+      const owned: number[] = [];
+      prepared.jobs.push({ seg, order, plan: new Uint32Array(0), owned });
       const allowPtr = placeAllowBitmap(schema, seg, filters.host);
       if (allowPtr) owned.push(allowPtr);
       const spec: PlanSpec = {
@@ -61,19 +85,44 @@ export function searchSegments(schema: IndexSchema, segments: Segment[], totalDo
         filters: filters.core, sort: segmentSort(keys, seg, owned), allowPtr,
         maxQpos: planned?.analyzed.maxQpos ?? 0, numKeywords: planned?.analyzed.keywords.length ?? 0, expr,
       };
-      const top = runPlan(seg.core, seg.descPtr, encodePlan(spec), window);
-      totalFound += top.total;
-      const scale = ranked ? req.indexWeight ?? 1 : 1;
-      for (let i = 0; i < top.rowIds.length; i++) candidates.push({ seg, order, row: top.rowIds[i], weight: top.weights[i] * scale });
-    } finally {
-      for (const p of owned) seg.core.free(p);
-    }
-  });
-  candidates.sort(comparator(keys, ranked));
-  const page = candidates.slice(req.offset, window);
+      prepared.jobs[prepared.jobs.length - 1].plan = encodePlan(spec);
+    });
+  } catch (e) {
+    releaseSearch(prepared);
+    throw e;
+  }
+  return prepared;
+}
+
+/** Frees the core memory the plans pointed at. */
+export function releaseSearch(p: PreparedSearch): void {
+  for (const j of p.jobs) for (const ptr of j.owned.splice(0)) j.seg.core.free(ptr);
+}
+
+/** Merges the segments' top-Ks (any number per segment: ranges of one merge too) into the page. */
+export function finishSearch(p: PreparedSearch, tops: SegmentTop[], req: SearchRequest): SearchResult {
+  const candidates: Candidate[] = [];
+  let totalFound = 0;
+  const scale = p.ranked ? req.indexWeight ?? 1 : 1;
+  for (const { job, rowIds, weights, total } of tops) {
+    totalFound += total;
+    for (let i = 0; i < rowIds.length; i++) candidates.push({ seg: job.seg, order: job.order, row: rowIds[i], weight: weights[i] * scale });
+  }
+  candidates.sort(comparator(p.keys, p.ranked));
+  const page = candidates.slice(req.offset, p.window);
   return {
     hits: page.map((c) => ({ docId: c.seg.docId(c.row), weight: c.weight })),
     totalFound,
-    keywords: planned?.stats ?? [],
+    keywords: p.keywords,
   };
+}
+
+export function searchSegments(schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest): SearchResult {
+  const p = prepareSearch(schema, segments, totalDocs, req);
+  try {
+    const tops = p.jobs.map((job) => ({ job, ...runPlan(job.seg.core, job.seg.descPtr, job.plan, p.window) }));
+    return finishSearch(p, tops, req);
+  } finally {
+    releaseSearch(p);
+  }
 }

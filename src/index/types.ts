@@ -98,6 +98,8 @@ export interface RtIndexApi {
   /** Number of live documents. */
   count(): number;
   search(req: SearchRequest): SearchResult;
+  /** search(), evaluated on the query worker threads when the table is big enough (query-threads.ts). */
+  searchAsync(req: SearchRequest): Promise<SearchResult>;
   /** Drops every segment. */
   truncate(): void;
 }

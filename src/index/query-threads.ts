@@ -1,0 +1,42 @@
+/**
+ * How many worker threads evaluate queries (searchd `threads`), and the pool per core instance.
+ * 1 (or less) keeps every query on the calling thread, as before worker threads existed; the pool
+ * starts on the first query that needs it.
+ */
+import { CorePool } from '../wasm/worker-pool.js';
+import type { Core } from '../wasm/core.js';
+
+/** Rows a table needs before its queries go to the worker threads: below, the hand-over costs more than it saves. */
+export const PARALLEL_MIN_ROWS = 8192;
+
+let threads = 1;
+const pools = new Map<Core, CorePool>();
+
+/** Sets the thread count for queries started from now on; pools of another size are closed. */
+export async function setQueryThreads(n: number): Promise<void> {
+  const next = Math.max(1, Math.trunc(n) || 1);
+  if (next === threads) return;
+  threads = next;
+  await closeQueryPools();
+}
+
+export function queryThreads(): number {
+  return threads;
+}
+
+/** The pool evaluating queries over `core`, or null when queries run on the calling thread. */
+export function queryPool(core: Core): CorePool | null {
+  if (threads <= 1) return null;
+  let pool = pools.get(core);
+  if (!pool) {
+    pool = new CorePool(core, threads);
+    pools.set(core, pool);
+  }
+  return pool;
+}
+
+export async function closeQueryPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close()));
+}

@@ -1,0 +1,153 @@
+/**
+ * Query worker threads over one core's shared memory. Each worker runs its own instance of the same
+ * compiled module over that memory (the segments are read where the main instance placed them, never
+ * copied), with its heap confined to a region the main instance allocated for it (heapConfine). The
+ * main thread plans and places every input (plans, row-allow bitmaps, deleted-rows snapshots, output
+ * buffers) before a batch is sent and reads the outputs after it comes back; a worker only calls
+ * evaluateRange. Batches queue in arrival order and go to whichever worker is free, so concurrent
+ * queries from different clients run on different threads.
+ */
+import { Worker } from 'node:worker_threads';
+import { coreModule } from './core-module.js';
+import type { Core } from './core.js';
+
+/** One evaluateRange call: every address is in the shared memory, placed by the main thread. */
+export interface RangeTask {
+  desc: number;
+  plan: number;
+  planWords: number;
+  k: number;
+  out: number;
+  from: number;
+  to: number;
+}
+
+/** evaluateRange's return (n >= 0 pairs written, or an E_* code) and the range's total. */
+export interface RangeResult { n: number; total: number }
+
+/** The result a worker reports for a task that trapped (its instance is re-made). */
+export const TASK_TRAPPED = -100;
+
+/** Scratch memory per worker instance (hit buffers, trees, merged postings); a task needing more traps. */
+const WORKER_HEAP_BYTES = 32 << 20;
+/** The TLSF root's bytes at the start of a worker's region (heapConfine's first 2048 bytes). */
+const ROOT_BYTES = 2048;
+
+// The worker's whole program: CommonJS, run with eval so no file path has to resolve from src/ or dist/.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { module, memory, root, end } = workerData;
+let ex;
+function instantiate() {
+  new Uint8Array(memory.buffer, root, ${ROOT_BYTES}).fill(0);
+  const env = { memory, abort() { throw new Error('quarry wasm core: assertion failed'); } };
+  ex = new WebAssembly.Instance(module, { env }).exports;
+  ex.heapConfine(root, end);
+  ex._start();
+}
+instantiate();
+parentPort.on('message', (tasks) => {
+  const out = new Int32Array(tasks.length * 2);
+  for (let i = 0; i < tasks.length; i += 7) {
+    let n;
+    try {
+      n = ex.evaluateRange(tasks[i], tasks[i + 1], tasks[i + 2], tasks[i + 3], tasks[i + 4], tasks[i + 5], tasks[i + 6]);
+    } catch (e) {
+      n = ${TASK_TRAPPED};
+      instantiate();
+    }
+    out[(i / 7) * 2] = n;
+    out[(i / 7) * 2 + 1] = n >= 0 ? ex.lastTotal() : 0;
+  }
+  parentPort.postMessage(out, [out.buffer]);
+});
+`;
+
+interface Job { words: Uint32Array; resolve(r: Int32Array): void; reject(e: unknown): void }
+
+class PoolWorker {
+  readonly worker: Worker;
+  readonly region: number;
+  job: Job | null = null;
+  /** Tasks this worker ran: tests check a big query spread over more than one thread. */
+  tasks = 0;
+
+  constructor(core: Core, onIdle: (w: PoolWorker) => void, onFail: (w: PoolWorker, e: unknown) => void) {
+    this.region = core.alloc(WORKER_HEAP_BYTES);
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { module: coreModule(core.build), memory: core.exports.memory, root: this.region, end: this.region + WORKER_HEAP_BYTES },
+    });
+    this.worker.unref();
+    this.worker.on('message', (out: Int32Array) => {
+      const job = this.job!;
+      this.job = null;
+      job.resolve(out);
+      onIdle(this);
+    });
+    this.worker.on('error', (e) => onFail(this, e));
+  }
+}
+
+export class CorePool {
+  readonly core: Core;
+  #workers: PoolWorker[] = [];
+  #idle: PoolWorker[] = [];
+  #queue: Job[] = [];
+  #closed = false;
+
+  constructor(core: Core, threads: number) {
+    this.core = core;
+    for (let i = 0; i < threads; i++) {
+      const w = new PoolWorker(core, (x) => this.#next(x), (x, e) => this.#fail(x, e));
+      this.#workers.push(w);
+      this.#idle.push(w);
+    }
+  }
+
+  get threads(): number { return this.#workers.length; }
+
+  /** Tasks run so far by each worker. */
+  taskCounts(): number[] { return this.#workers.map((w) => w.tasks); }
+
+  /** Runs one batch of tasks on one worker (in order); resolves with each task's result. */
+  run(tasks: RangeTask[]): Promise<RangeResult[]> {
+    if (this.#closed) return Promise.reject(new Error('quarry: the query thread pool is closed'));
+    const words = new Uint32Array(tasks.length * 7);
+    tasks.forEach((t, i) => words.set([t.desc, t.plan, t.planWords, t.k, t.out, t.from, t.to], i * 7));
+    return new Promise<Int32Array>((resolve, reject) => {
+      this.#queue.push({ words, resolve, reject });
+      const w = this.#idle.pop();
+      if (w) this.#next(w);
+    }).then((out) => tasks.map((_, i) => ({ n: out[2 * i], total: out[2 * i + 1] >>> 0 })));
+  }
+
+  #next(w: PoolWorker): void {
+    const job = this.#queue.shift();
+    if (!job) { this.#idle.push(w); return; }
+    w.job = job;
+    w.tasks += job.words.length / 7;
+    w.worker.postMessage(job.words);
+  }
+
+  /** A worker died (not a trap: those are caught inside it): its job fails, the others go on. */
+  #fail(w: PoolWorker, e: unknown): void {
+    w.job?.reject(e);
+    w.job = null;
+    this.#workers = this.#workers.filter((x) => x !== w);
+    this.#idle = this.#idle.filter((x) => x !== w);
+    if (!this.#workers.length) {
+      for (const j of this.#queue.splice(0)) j.reject(e);
+    }
+  }
+
+  /** Stops the workers; their heap regions return to the core once they have exited. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const j of this.#queue.splice(0)) j.reject(new Error('quarry: the query thread pool is closed'));
+    const workers = this.#workers.splice(0);
+    await Promise.all(workers.map((w) => w.worker.terminate()));
+    for (const w of workers) this.core.free(w.region);
+  }
+}
