@@ -12,12 +12,13 @@ export const PARALLEL_MIN_ROWS = 8192;
 let threads = 1;
 const pools = new Map<Core, CorePool>();
 
-/** Sets the thread count for queries started from now on; pools of another size are closed. */
+/**
+ * Sets the thread count for queries started from now on. Pools of another size close; going to 1
+ * keeps an idle pool (its threads hold no reference that keeps the process alive).
+ */
 export async function setQueryThreads(n: number): Promise<void> {
-  const next = Math.max(1, Math.trunc(n) || 1);
-  if (next === threads) return;
-  threads = next;
-  await closeQueryPools();
+  threads = Math.max(1, Math.trunc(n) || 1);
+  if (threads > 1 && [...pools.values()].some((p) => p.threads !== threads)) await closeQueryPools();
 }
 
 export function queryThreads(): number {
