@@ -4,7 +4,7 @@
 // Run: npm run bench -- side-by-side [--docs N] [--queries M]. Needs dict-gcide and sphinxsearch. Seed 42.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,8 +40,15 @@ function post(agent: http.Agent, port: number, sql: string): Promise<void> {
 
 export interface QuarryServer { overHttp: Peer; overMysql: Peer; stop(): Promise<void> }
 
-export async function startQuarry(dir: string): Promise<QuarryServer> {
-  const proc = spawn(process.execPath, [join(ROOT, 'bin/quarry.js'), 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** Serves `dir`; `threads` (searchd threads, by a config file) when given, else the default (one per core). */
+export async function startQuarry(dir: string, threads?: number): Promise<QuarryServer> {
+  const config: string[] = [];
+  if (threads !== undefined) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'bench.conf'), `searchd {\n  threads = ${threads}\n}\n`);
+    config.push('--config', join(dir, 'bench.conf'));
+  }
+  const proc = spawn(process.execPath, [join(ROOT, 'bin/quarry.js'), 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0', ...config], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [port, mysqlPort] = await new Promise<[number, number]>((resolve) => {
     let out = '';
     proc.stdout!.on('data', (c: Buffer) => {
@@ -136,12 +143,12 @@ export async function sideBySideBench() {
   const rows: Record<string, unknown>[] = [];
   const base = mkdtempSync(join(tmpdir(), 'quarry-side-'));
   try {
-    const measure = async (peer: Peer, loaded: number) => {
+    const measure = async (peer: Peer, loaded: number, label = peer.name) => {
       await queryRun(peer, queries.slice(0, 200), 1); // warm-up
       const one = await queryRun(peer, queries, 1);
       const eight = await queryRun(peer, queries, 8);
       const many = await queryRun(peer, queries, 64);
-      rows.push({ peer: peer.name, docs: docs.length, 'load docs/s': loaded, 'QPS 1 client': one.qps, 'p50 ms': one.p50ms,
+      rows.push({ peer: label, docs: docs.length, 'load docs/s': loaded, 'QPS 1 client': one.qps, 'p50 ms': one.p50ms,
         'p99 ms': one.p99ms, 'QPS 8 clients': eight.qps, 'p99 ms (8)': eight.p99ms, 'QPS 64 clients': many.qps, 'p99 ms (64)': many.p99ms });
     };
     const quarry = await startQuarry(join(base, 'quarry'));
@@ -149,11 +156,15 @@ export async function sideBySideBench() {
     await measure(quarry.overHttp, viaHttp.docsPerSec);
     await measure(quarry.overMysql, viaHttp.docsPerSec);
     await quarry.stop();
+    // the same data served with every query on the protocol thread (threads = 1): the before of the worker threads
+    const single = await startQuarry(join(base, 'quarry'), 1);
+    await measure(single.overMysql, viaHttp.docsPerSec, 'quarry threads=1 (MySQL protocol)');
+    await single.stop();
     const sphinx = await sphinxPeer(join(base, 'sphinx'));
     await measure(sphinx, (await load(sphinx, docs, null)).docsPerSec);
     await sphinx.stop();
-    const s = rows[2];
-    for (const q of rows.slice(0, 2)) {
+    const s = rows[rows.length - 1];
+    for (const q of rows.slice(0, -1)) {
       rows.push(Object.fromEntries(Object.entries(q).map(([k, v]) => [k, k === 'peer' ? `ratio ${q.peer}/Sphinx` : k === 'docs' ? v : (v as number) / (s[k] as number)])));
     }
     return rows;
