@@ -6,8 +6,11 @@
 import { CorePool } from '../wasm/worker-pool.js';
 import type { Core } from '../wasm/core.js';
 
-/** Rows a table needs before its queries go to the worker threads: below, the hand-over costs more than it saves. */
-export const PARALLEL_MIN_ROWS = 8192;
+/**
+ * The searchCost (postings a query decodes, or rows a full scan visits) from which a query goes to
+ * the worker threads: below, the hand-over (about 0.1 ms) costs more than it saves.
+ */
+export const PARALLEL_MIN_COST = 20_000;
 
 let threads = 1;
 const pools = new Map<Core, CorePool>();

@@ -11,9 +11,9 @@ import { buildSegment, invertDocs } from './segment-builder.js';
 import { mergeSegments } from './segment-merger.js';
 import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
 import { loadSegment, serializeSegment } from './segment-codec.js';
-import { searchSegments } from './search.js';
-import { searchSegmentsParallel } from './search-parallel.js';
-import { PARALLEL_MIN_ROWS, queryPool } from './query-threads.js';
+import { prepareSearch, runPrepared, searchCost, searchSegments } from './search.js';
+import { runPreparedParallel } from './search-parallel.js';
+import { PARALLEL_MIN_COST, queryPool } from './query-threads.js';
 
 export interface RtIndexOptions {
   /** The core instance holding this index's segments (default: the process-wide one). */
@@ -212,14 +212,16 @@ export class RtIndex implements RtIndexApi {
   }
 
   /**
-   * search() on the query worker threads when there are some and the table has enough rows to
-   * spread (same answers: a property test holds both paths to it); on this thread otherwise.
+   * search() on the query worker threads when there are some and the query has enough postings (or
+   * rows) to spread; on this thread otherwise, where a cheap query answers sooner than a hand-over
+   * would. Same answers either way (a property test holds both paths to it).
    */
   async searchAsync(req: SearchRequest): Promise<SearchResult> {
     const pool = queryPool(this.core);
-    const rows = this.#segments.reduce((s, seg) => s + seg.rows, 0);
-    if (!pool || rows < PARALLEL_MIN_ROWS) return this.search(req);
-    return searchSegmentsParallel(pool, this.schema, this.#segments.slice(), this.count(), req);
+    if (!pool) return this.search(req);
+    const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
+    if (searchCost(p) < PARALLEL_MIN_COST) return runPrepared(p, req);
+    return runPreparedParallel(pool, p, req);
   }
 
   truncate(): void {

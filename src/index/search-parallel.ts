@@ -1,17 +1,16 @@
 /**
- * A search evaluated on the query worker threads: planned once here (prepareSearch), each segment
+ * A search evaluated on the query worker threads: planned once on this thread (prepareSearch), each segment
  * cut into row ranges (Manticore's pseudo-sharding) so a table of one big segment spreads too, the
  * ranges dealt into one batch per thread, and the ranges' top-Ks merged here (finishSearch) exactly
  * as segments' are. What a worker reads stays fixed until it answers: the segments are pinned
  * (a merge that replaces one frees it afterwards) and each segment's deleted-rows bitmap is
  * snapshotted, so a DELETE committed meanwhile is not half seen.
  */
-import type { IndexSchema, SearchRequest, SearchResult } from './types.js';
-import type { Segment } from './segment.js';
+import type { SearchRequest, SearchResult } from './types.js';
 import type { Core } from '../wasm/core.js';
 import { TASK_TRAPPED, type CorePool, type RangeResult, type RangeTask } from '../wasm/worker-pool.js';
 import { readTopK } from '../wasm/segment-runner.js';
-import { finishSearch, prepareSearch, releaseSearch, type SegmentJob, type SegmentTop } from './search.js';
+import { finishSearch, releaseSearch, type PreparedSearch, type SegmentJob, type SegmentTop } from './search.js';
 
 /** Below this many rows a range is not worth a thread's message round trip. */
 const MIN_RANGE_ROWS = 4096;
@@ -68,11 +67,12 @@ function readTop(core: Core, r: Range, res: RangeResult): SegmentTop {
   return { job: r.job, ...readTopK(core, r.task.out, n, total) };
 }
 
-export async function searchSegmentsParallel(
-  pool: CorePool, schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest,
-): Promise<SearchResult> {
+/**
+ * Runs a prepared search (prepareSearch) on the pool's threads; frees it. The caller keeps `p`'s
+ * segments alive until it is called (it is, in the same event-loop turn as prepareSearch).
+ */
+export async function runPreparedParallel(pool: CorePool, p: PreparedSearch, req: SearchRequest): Promise<SearchResult> {
   const core = pool.core;
-  const p = prepareSearch(schema, segments, totalDocs, req);
   const placed: number[] = [];
   const place = (bytes: number): number => {
     const ptr = core.alloc(bytes);

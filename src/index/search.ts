@@ -117,12 +117,25 @@ export function finishSearch(p: PreparedSearch, tops: SegmentTop[], req: SearchR
   };
 }
 
-export function searchSegments(schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest): SearchResult {
-  const p = prepareSearch(schema, segments, totalDocs, req);
+/**
+ * What evaluating the prepared query costs, roughly: the postings its keywords decode (documents
+ * plus positions, as SHOW META counts them) or, for a full scan, the rows it visits.
+ */
+export function searchCost(p: PreparedSearch): number {
+  if (!p.ranked) return p.jobs.reduce((s, j) => s + j.seg.rows, 0);
+  return p.keywords.reduce((s, k) => s + k.docs + k.hits, 0);
+}
+
+/** Evaluates a prepared search on this thread, one evaluate() call per segment, and frees it. */
+export function runPrepared(p: PreparedSearch, req: SearchRequest): SearchResult {
   try {
     const tops = p.jobs.map((job) => ({ job, ...runPlan(job.seg.core, job.seg.descPtr, job.plan, p.window) }));
     return finishSearch(p, tops, req);
   } finally {
     releaseSearch(p);
   }
+}
+
+export function searchSegments(schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest): SearchResult {
+  return runPrepared(prepareSearch(schema, segments, totalDocs, req), req);
 }

@@ -90,7 +90,7 @@ describe('queries on worker threads', () => {
     expect(await answer("SELECT id, weight() FROM t WHERE MATCH('apple | banana') LIMIT 5")).toEqual(r);
   });
 
-  it('keeps a small table on the protocol thread', async () => {
+  it('keeps a cheap query on the protocol thread', async () => {
     await sql('CREATE TABLE small (title text)');
     await sql("INSERT INTO small (id, title) VALUES (1, 'apple'), (2, 'apple banana')");
     await setQueryThreads(THREADS);
@@ -104,10 +104,10 @@ describe('queries on worker threads', () => {
   it('finishes a query whose segments a merge replaced and a delete changed while it ran', async () => {
     const idx = new RtIndex({ fields: ['title'], attrs: [] }, { autoMerge: false });
     const doc = (id: number, w: string): DocInput => ({ docId: BigInt(id), fields: [{ terms: [w], positions: [1], length: 1 }], attrs: [] });
-    for (let b = 0; b < 4; b++) idx.addBatch(Array.from({ length: 5000 }, (_, i) => doc(b * 5000 + i + 1, i % 3 ? 'apple' : 'kiwi')));
+    for (let b = 0; b < 4; b++) idx.addBatch(Array.from({ length: 10_000 }, (_, i) => doc(b * 10_000 + i + 1, i % 3 ? 'apple' : 'kiwi')));
     const req: SearchRequest = { query: { kind: 'term', text: 'kiwi' }, ranker: 'bm25', fieldWeights: {}, filters: [], sort: [], offset: 0, limit: 10, maxMatches: 1000 };
     const expected = idx.search(req);
-    await setQueryThreads(THREADS);
+    const before = (await tasksRun()).reduce((a, b) => a + b, 0);
     const sizes = idx.segments.map((seg) => seg.blobLen);
     const running = idx.searchAsync(req);
     idx.delete([1n, 4n]);
@@ -116,6 +116,7 @@ describe('queries on worker threads', () => {
     const scribbles = sizes.map((n) => idx.core.alloc(n));
     for (const [i, p] of scribbles.entries()) idx.core.u8.fill(0xff, p, p + sizes[i]);
     const got = await running;
+    expect((await tasksRun()).reduce((a, b) => a + b, 0)).toBeGreaterThan(before); // it did run on the threads
     for (const p of scribbles) idx.core.free(p);
     await setQueryThreads(1);
     expect(got).toEqual(expected);
