@@ -8,5 +8,6 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    setupFiles: ['test/helpers/node-host-setup.ts'],
   },
 });

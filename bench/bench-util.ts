@@ -1,6 +1,10 @@
 /** Shared bits of the benchmarks: a seeded RNG, percentiles, a timer, disk usage. */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { installNodeHost } from '../src/engine/node-host.js';
+
+// Benches drive src/index and src/wasm directly: give them Node's file access (the WASM core from build/).
+installNodeHost();
 
 /** mulberry32: small, fast, seeded; every benchmark names its seed. */
 export function mulberry32(seed: number): () => number {

@@ -1,7 +1,7 @@
 // Candidate passages of one field (Manticore's PassageExtractor_c): a window grows over the token
 // stream until the limits are reached, then slides word by word; each window holding keywords is
 // weighed, cut to `around` words each side of its keywords, and kept when new or better.
-// The TypeScript twin is src/engine/snippet-extract.ts.
+// The TypeScript twin is src/highlight/snippet-extract.ts.
 
 import { Context, log2, weightOf } from "./context";
 import * as F from "./format";

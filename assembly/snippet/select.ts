@@ -1,6 +1,6 @@
 // The greedy pick (Manticore's SelectBestPassages): best candidates first, re-weighed after each
 // pick so passages with keywords not shown yet win; then context tokens are trimmed, and whole
-// passages dropped, until the limits hold. The TypeScript twin is src/engine/snippet-select.ts.
+// passages dropped, until the limits hold. The TypeScript twin is src/highlight/snippet-select.ts.
 
 import * as F from "./format";
 import { Context, weightOf } from "./context";

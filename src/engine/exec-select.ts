@@ -1,11 +1,11 @@
 /** SELECT over one table: MATCH, filters, ORDER BY, LIMIT, OPTION; then the final page's values. */
 import type { Expr, OrderItem, SelectStatement } from '../sql/ast.js';
-import type { AttrValue, Filter, Ranker, SearchRequest, SortKey } from '../index/types.js';
+import type { AttrValue, Filter, Ranker, SearchRequest, SearchResult, SortKey } from '../index/types.js';
 import { parseQuery } from '../query/parse-query.js';
 import { guardStack } from '../query/stack-guard.js';
 import { SearchError } from '../util/errors.js';
 import { evalCondition, splitFilters } from './filters.js';
-import { normalizeTableQuery, tableNormalizers } from './normalize-query.js';
+import { normalizeTableQuery, tableNormalizers } from '../index/normalize-query.js';
 import { queryExpansionWarning, type ExpansionSettings } from '../index/wildcard.js';
 import { rows, type Cell, type RowsResult, type SearchMeta } from './result.js';
 import { selectColumns, type OutColumn, type RowSource } from './select-items.js';
@@ -92,6 +92,14 @@ function applyOptions(req: SearchRequest, st: SelectStatement): void {
   }
   const mm = opts.get('max_matches');
   if (mm) req.maxMatches = requireNumber('max_matches', mm);
+  const mqt = opts.get('max_query_time');
+  if (mqt) req.maxQueryMs = Math.max(0, requireNumber('max_query_time', mqt));
+}
+
+/** The global flags as one query sees them: OPTION not_terms_only_allowed wins over the server's. */
+export function queryFlags(flags: GlobalFlags, options: NamedValue[]): GlobalFlags {
+  const nt = optionMap(options).get('not_terms_only_allowed');
+  return nt ? { ...flags, notTermsOnlyAllowed: requireNumber('not_terms_only_allowed', nt) !== 0 } : flags;
 }
 
 /**
@@ -109,6 +117,7 @@ export function matchQuery(
   table: Table, match: string | undefined, flags: GlobalFlags, options: NamedValue[] = [], warnings?: string[],
 ): SearchRequest['query'] | 'none' {
   if (match === undefined) return null;
+  flags = queryFlags(flags, options);
   const fields = table.index.schema.fields;
   const p = table.pipeline;
   const norm = tableNormalizers(p, querySettings(table, options));
@@ -211,14 +220,22 @@ function readRows(table: Table, cols: OutColumn[], hits: { docId: bigint; weight
   });
 }
 
+/** Clauses the parser accepts that the executor does not run yet: an error, never a silently wrong answer. */
+function rejectUnimplemented(st: SelectStatement): void {
+  const clause = st.groupLimit !== undefined ? `GROUP ${st.groupLimit} BY` : st.groupBy ? 'GROUP BY'
+    : st.withinGroupOrderBy ? 'WITHIN GROUP ORDER BY' : st.having ? 'HAVING' : undefined;
+  if (clause) throw new SearchError('UNSUPPORTED', `${clause} is not supported yet`);
+}
+
 export async function execSelect(
   table: Table, st: SelectStatement, session: Session, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none',
 ): Promise<RowsResult> {
   const started = performance.now();
+  rejectUnimplemented(st);
   const cols = selectColumns(table, st.items, { match: st.match });
   const parseWarnings: string[] = [];
   const req = buildRequest(table, st, flags, fullText, parseWarnings);
-  const result = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : await table.searchAsync(req);
+  const result: SearchResult = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : await table.searchAsync(req);
   const fullScan = req === 'none' || req.query === null;
   let data: Cell[][];
   if (cols.some((c) => c.aggregate)) {
@@ -246,6 +263,7 @@ export async function execSelect(
   const warning = [
     req === 'none' ? undefined : fieldWeightsWarning(table, req),
     parseWarnings.at(-1),
+    result.timedOut ? 'query time exceeded max_query_time' : undefined,
     req === 'none' || !req.expansion ? undefined : queryExpansionWarning(req.query, req.expansion),
   ].filter((w): w is string => !!w).at(-1);
   if (warning) meta.warning = warning;

@@ -1,5 +1,6 @@
 /** Runs parsed statements against the catalog: the one dispatch from statement kind to its executor. */
-import type { Statement } from '../sql/ast.js';
+import type { NamedValue, Statement } from '../sql/ast.js';
+import { checkOptions, type OptionStatement } from './statement-options.js';
 import { SearchError } from '../util/errors.js';
 import type { Catalog } from './catalog.js';
 import { execAlter, execFlush, execOptimize } from './exec-admin.js';
@@ -15,6 +16,12 @@ import type { Session } from './session.js';
 import { execDeleteInTransaction, execInsertInTransaction } from './transaction-write.js';
 import { buffersWrites, commit, rollback } from './transaction.js';
 
+/** Statements with an OPTION clause, by the option list they take (statement-options.ts). */
+const OPTION_STATEMENTS: Partial<Record<Statement['kind'], OptionStatement>> = {
+  select: 'select', update: 'update', delete: 'delete', insert: 'insert', optimize: 'optimize', show: 'show',
+  drop_table: 'drop_table',
+};
+
 export interface ExecContext {
   catalog: Catalog;
   ids: IdGenerator;
@@ -25,6 +32,9 @@ export interface ExecContext {
 export async function executeStatement(ctx: ExecContext, st: Statement, session: Session): Promise<Result> {
   const flags = { notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit };
   const write = { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags };
+  // options are checked first, as Manticore's parser does (an unknown option fails even on a missing table)
+  const optionKind = OPTION_STATEMENTS[st.kind];
+  if (optionKind && 'options' in st) checkOptions(optionKind, st.options as NamedValue[]);
   switch (st.kind) {
     case 'select': {
       if (st.tables.length === 0) return execSelectNoTable(st, session, ctx.settings);

@@ -7,10 +7,10 @@ import type { QueryNode } from '../query/ast.js';
 import { SearchError } from '../util/errors.js';
 import type { RowSource } from './select-items.js';
 import { snippetQuery } from './snippet-call.js';
-import { buildSnippets, packSnippets, type FieldInput } from './snippet-builder.js';
+import { buildSnippets, packSnippets, type FieldInput } from '../highlight/snippet-builder.js';
 import {
   checkSnippetOptions, setSnippetOptionLoose, SNIPPET_DEFAULTS, type SnippetOptions,
-} from './snippet-options.js';
+} from '../highlight/snippet-options.js';
 import type { Table } from './table.js';
 
 /** Documents highlighted so far (the post-limit rule is tested with it). */

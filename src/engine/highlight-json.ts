@@ -10,9 +10,9 @@ import { splitJsonQuery } from './json-query-tree.js';
 import { isJsonNumber, isJsonObject, type JsonObject, type JsonValue } from './json-value.js';
 import type { RowsResult } from './result.js';
 import { parseSql, type SelectItem } from '../sql/index.js';
-import { buildSnippets, ordered } from './snippet-builder.js';
-import { checkSnippetOptions, isSnippetOption, setSnippetOption, SNIPPET_DEFAULTS, type SnippetOptions } from './snippet-options.js';
-import type { PassageLimits } from './snippet-passages.js';
+import { buildSnippets, ordered } from '../highlight/snippet-builder.js';
+import { checkSnippetOptions, isSnippetOption, setSnippetOption, SNIPPET_DEFAULTS, type SnippetOptions } from '../highlight/snippet-options.js';
+import type { PassageLimits } from '../highlight/snippet-passages.js';
 import type { Table } from './table.js';
 
 /** A field -> passages object per row, in the order of `RowsResult.rows`. */

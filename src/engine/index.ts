@@ -5,6 +5,7 @@ import { setQueryThreads } from '../index/query-threads.js';
 import { parseSql } from '../sql/parse-sql.js';
 import { asSearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
+import { installNodeHost } from './node-host.js';
 import { configureSnippetFiles } from './snippet-files.js';
 import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './checkpointer.js';
 import type { ConfigTable } from './exec-ddl.js';
@@ -81,6 +82,7 @@ class QuarryEngine implements Engine {
 }
 
 export async function openEngine(opts: OpenOptions): Promise<Engine> {
+  installNodeHost();
   configureSnippetFiles({ prefix: opts.snippetsFilePrefix ?? '', maxThreads: opts.maxThreadsPerQuery });
   await setQueryThreads(opts.threads ?? availableParallelism());
   const store = Store.open(opts.dataDir);

@@ -58,12 +58,12 @@ const RANGE_OPS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 function rangeFilter(value: JsonValue): Condition {
   const [name, v] = filterColumn(value);
   if (!isJsonObject(v)) throw filterError('empty filter found');
-  // Manticore takes lt before lte and gt before gte when both are given.
-  const less: keyof typeof RANGE_OPS | undefined = v.lt !== undefined ? 'lt' : v.lte !== undefined ? 'lte' : undefined;
-  const greater: keyof typeof RANGE_OPS | undefined = v.gt !== undefined ? 'gt' : v.gte !== undefined ? 'gte' : undefined;
+  const extra = Object.keys(v).filter((k) => !Object.hasOwn(RANGE_OPS, k));
+  if (extra.length) throw new SearchError('UNSUPPORTED', `"range" filter property "${extra[0]}" is not supported`);
+  // Manticore reads lt before lte (gt before gte) and drops the other; every bound given applies here
   const parts: Condition[] = [];
-  for (const key of [greater, less]) {
-    if (!key) continue;
+  for (const key of ['gt', 'gte', 'lt', 'lte'] as const) {
+    if (v[key] === undefined) continue;
     const bound = v[key]!;
     if (!isJsonNumber(bound) && typeof bound !== 'string') throw filterError('range filter expects numeric values');
     parts.push({ kind: 'compare', op: RANGE_OPS[key], target: target(name), value: literalOf(bound) });

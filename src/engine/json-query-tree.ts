@@ -65,7 +65,10 @@ class TreeBuilder {
     const out = { nodes: [] as (QueryNode | null)[], filter: false, fullText: false };
     for (const item of items) {
       if (!isJsonObject(item)) throw treeError(`"${clause}" array value should be an object`, path);
-      const first = Object.entries(item)[0];
+      const entries = Object.entries(item);
+      // Manticore reads an item's first property only; a second one would be silently dropped
+      if (entries.length > 1) throw treeError(`"${clause}" item should have one property, got ${entries.map(([k]) => `"${k}"`).join(', ')}`, path);
+      const first = entries[0];
       if (!first) continue;
       const [name, v] = first;
       if (isFilterProperty(name)) { out.filter = true; continue; }
@@ -82,7 +85,8 @@ class TreeBuilder {
     if (!isJsonObject(value)) throw treeError('"bool" value should be an object', path);
     const must: (QueryNode | null)[] = [], should: (QueryNode | null)[] = [], mustNot: (QueryNode | null)[] = [];
     for (const [clause, v] of Object.entries(value)) {
-      if (clause === 'minimum_should_match') continue;
+      // Manticore skips it (a FIXME in ConstructBoolNode); an ignored constraint would widen the matches
+      if (clause === 'minimum_should_match') throw new SearchError('UNSUPPORTED', `"minimum_should_match" property is not supported at '${path}'`);
       const target = clause === 'must' || clause === 'filter' ? must : clause === 'should' ? should : clause === 'must_not' ? mustNot : null;
       if (!target) throw treeError(`unknown bool query type: "${clause}"`, path);
       const items = this.#items(clause, v, `${path}/${clause}`);

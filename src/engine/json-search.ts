@@ -5,14 +5,15 @@
  */
 import { guardStack } from '../query/stack-guard.js';
 import { finishQuery } from '../query/index.js';
-import type { Expr, NamedValue, OptionValue, OrderItem, SelectItem, SelectStatement } from '../sql/ast.js';
+import type { Expr, NamedValue, OrderItem, SelectItem, SelectStatement } from '../sql/ast.js';
 import type { SearchRequest } from '../index/types.js';
 import { SearchError } from '../util/errors.js';
-import { execSelect, querySettings, type GlobalFlags } from './exec-select.js';
+import { execSelect, queryFlags, querySettings, type GlobalFlags } from './exec-select.js';
+import { checkSearchKeys, jsonOptions } from './json-search-keys.js';
 import { addJsonHighlights, jsonMatchText, scriptFieldItems } from './highlight-json.js';
 import { splitJsonQuery } from './json-query-tree.js';
-import { intProperty, isJsonNumber, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
-import { normalizeTableQuery, tableNormalizers } from './normalize-query.js';
+import { intProperty, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
+import { normalizeTableQuery, tableNormalizers } from '../index/normalize-query.js';
 import type { Catalog } from './catalog.js';
 import type { RowsResult } from './result.js';
 import { orderedColumns } from './schema-text.js';
@@ -84,16 +85,7 @@ function selectItems(table: Table, source: SourceFilter): SelectItem[] {
   return items;
 }
 
-/** `"expr('sum(lcs)')"` -> a call (Manticore's sphSplitRankerCall, quotes around the argument dropped); else a name. */
-function rankerValue(v: string): OptionValue {
-  const m = /^([a-z]+)\((.*)\)$/is.exec(v);
-  if (!m) return { kind: 'ident', name: v.toLowerCase() };
-  const arg = m[2].trim();
-  const quoted = arg.length >= 2 && (arg[0] === "'" || arg[0] === '"') && arg[arg.length - 1] === arg[0];
-  return { kind: 'call', name: m[1].toLowerCase(), arg: quoted ? arg.slice(1, -1) : arg };
-}
-
-/** `options`: ranker, field_weights and max_matches, as SQL OPTION values. */
+/** `options` and the top-level keys that are SQL options (max_matches; ranker none when sorting without _score). */
 function options(obj: JsonObject, sorted: OrderItem[]): NamedValue[] {
   const out: NamedValue[] = [];
   const mm = intProperty(obj, 'max_matches');
@@ -101,24 +93,7 @@ function options(obj: JsonObject, sorted: OrderItem[]): NamedValue[] {
   // Sorting without _score and without track_scores skips ranking (Manticore sets ranker none).
   const trackScores = obj.track_scores === true;
   if (sorted.length && !trackScores && !sorted.some((o) => o.expr === WEIGHT)) out.push({ name: 'ranker', value: { kind: 'ident', name: 'none' } });
-  const opts = obj.options;
-  if (opts === undefined) return out;
-  if (!isJsonObject(opts)) throw shapeError('"options" property value should be an object');
-  for (const [name, v] of Object.entries(opts)) {
-    if (name === 'ranker' && typeof v === 'string') out.push({ name, value: rankerValue(v) });
-    // integer options of Manticore's SQL OPTION list the JSON API shares (AddOption)
-    if ((name === 'expand_keywords' || name === 'expansion_limit') && isJsonNumber(v)) {
-      out.push({ name, value: { kind: 'int', value: Number(v.value), text: v.value } });
-    }
-    if (name === 'field_weights' && isJsonObject(v)) {
-      const entries = Object.entries(v).map(([field, w]) => {
-        if (!isJsonNumber(w)) throw shapeError(`"${field}" property of "field_weights"' option should be numeric`);
-        return { name: field, value: { kind: 'int' as const, value: Number(w.value), text: w.value } };
-      });
-      out.push({ name, value: { kind: 'list', entries } });
-    }
-  }
-  return out;
+  return [...out, ...jsonOptions(obj.options)];
 }
 
 /** The full-text tree in dictionary form: null = full scan, 'none' = matches nothing. */
@@ -133,7 +108,7 @@ function jsonFullTextTree(table: Table, query: JsonValue | undefined, flags: Glo
   const norm = tableNormalizers(p, querySettings(table, options));
   // The same lexer settings as SQL MATCH(): the table's charset and its null words (stopwords).
   const opts = {
-    fields, notTermsOnlyAllowed: flags.notTermsOnlyAllowed, exactWords: norm.exactWords, wildcards: norm.wildcards,
+    fields, notTermsOnlyAllowed: queryFlags(flags, options).notTermsOnlyAllowed, exactWords: norm.exactWords, wildcards: norm.wildcards,
     isWordChar: (cp: number) => p.isWordChar(cp), isNullWord: (w: string) => p.normalizeWord(w).length === 0,
     textHooks: p,
   };
@@ -169,6 +144,7 @@ export function lookupTable(catalog: Catalog, name: string): Table {
 /** Runs a `/search` body; throws SearchError (PARSE_ERROR: request shape; others: execution). */
 export async function execJsonSearch(catalog: Catalog, body: JsonValue, session: Session, flags: GlobalFlags): Promise<RowsResult> {
   const obj = requestObject(body);
+  checkSearchKeys(obj);
   const table = lookupTable(catalog, tableName(obj));
   const limit = intProperty(obj, 'limit') ?? intProperty(obj, 'size');
   const offset = intProperty(obj, 'offset') ?? intProperty(obj, 'from');

@@ -4,9 +4,9 @@ import { parseQuery } from '../query/parse-query.js';
 import { SearchError } from '../util/errors.js';
 import type { Catalog } from './catalog.js';
 import { rows, stringColumns, type Result } from './result.js';
-import { buildSnippets, packSnippets } from './snippet-builder.js';
+import { buildSnippets, packSnippets } from '../highlight/snippet-builder.js';
 import { loadSnippetFiles } from './snippet-files.js';
-import { snippetOptions, type RawOption } from './snippet-options.js';
+import { snippetOptions, type RawOption } from '../highlight/snippet-options.js';
 import type { Table } from './table.js';
 import type { QueryNode } from '../query/ast.js';
 

@@ -3,7 +3,7 @@
  * 1 (or less) keeps every query on the calling thread, as before worker threads existed; the pool
  * starts on the first query that needs it.
  */
-import { CorePool } from '../wasm/worker-pool.js';
+import { CorePool, threadsAvailable } from '../wasm/worker-pool.js';
 import type { Core } from '../wasm/core.js';
 
 /**
@@ -30,7 +30,7 @@ export function queryThreads(): number {
 
 /** The pool evaluating queries over `core`, or null when queries run on the calling thread. */
 export function queryPool(core: Core): CorePool | null {
-  if (threads <= 1) return null;
+  if (threads <= 1 || !threadsAvailable()) return null;
   let pool = pools.get(core);
   if (!pool) {
     pool = new CorePool(core, threads);

@@ -220,7 +220,8 @@ export class RtIndex implements RtIndexApi {
     const pool = queryPool(this.core);
     if (!pool) return this.search(req);
     const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
-    if (searchCost(p) < PARALLEL_MIN_COST) return runPrepared(p, req);
+    // max_query_time stops between segments, in order: that stays on this thread
+    if (searchCost(p) < PARALLEL_MIN_COST || p.deadline !== Infinity) return runPrepared(p, req);
     return runPreparedParallel(pool, p, req);
   }
 

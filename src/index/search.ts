@@ -36,6 +36,8 @@ export interface PreparedSearch {
   keys: ResolvedKey[];
   ranked: boolean;
   keywords: SearchResult['keywords'];
+  /** performance.now() past which no further segment is searched (max_query_time), or Infinity. */
+  deadline: number;
 }
 
 function fieldWeights(schema: IndexSchema, req: SearchRequest): number[] {
@@ -71,7 +73,8 @@ export function prepareSearch(schema: IndexSchema, segments: Segment[], totalDoc
   const keys = resolveSort(schema, req.sort.length || !ranked ? req.sort : [{ attr: 'weight()', desc: true }]);
   const window = Math.max(0, Math.min(req.offset + req.limit, req.maxMatches));
   const weights = fieldWeights(schema, req);
-  const prepared: PreparedSearch = { jobs: [], window, keys, ranked, keywords: planned?.stats ?? [] };
+  const deadline = req.maxQueryMs ? performance.now() + req.maxQueryMs : Infinity;
+  const prepared: PreparedSearch = { jobs: [], window, keys, ranked, keywords: planned?.stats ?? [], deadline };
   try {
     segments.forEach((seg, order) => {
       if (seg.live === 0) return;
@@ -99,8 +102,11 @@ export function releaseSearch(p: PreparedSearch): void {
   for (const j of p.jobs) for (const ptr of j.owned.splice(0)) j.seg.core.free(ptr);
 }
 
-/** Merges the segments' top-Ks (any number per segment: ranges of one merge too) into the page. */
-export function finishSearch(p: PreparedSearch, tops: SegmentTop[], req: SearchRequest): SearchResult {
+/**
+ * Merges the segments' top-Ks (any number per segment: ranges of one merge too) into the page;
+ * `timedOut` when max_query_time stopped the search before some segments.
+ */
+export function finishSearch(p: PreparedSearch, tops: SegmentTop[], req: SearchRequest, timedOut = false): SearchResult {
   const candidates: Candidate[] = [];
   let totalFound = 0;
   const scale = p.ranked ? req.indexWeight ?? 1 : 1;
@@ -114,6 +120,7 @@ export function finishSearch(p: PreparedSearch, tops: SegmentTop[], req: SearchR
     hits: page.map((c) => ({ docId: c.seg.docId(c.row), weight: c.weight })),
     totalFound,
     keywords: p.keywords,
+    ...(timedOut ? { timedOut } : {}),
   };
 }
 
@@ -126,10 +133,17 @@ export function searchCost(p: PreparedSearch): number {
   return p.keywords.reduce((s, k) => s + k.docs + k.hits, 0);
 }
 
-/** Evaluates a prepared search on this thread, one evaluate() call per segment, and frees it. */
+/**
+ * Evaluates a prepared search on this thread, one evaluate() call per segment, and frees it. Manticore
+ * checks max_query_time while matching and keeps what it found so far; a segment is our step.
+ */
 export function runPrepared(p: PreparedSearch, req: SearchRequest): SearchResult {
   try {
-    const tops = p.jobs.map((job) => ({ job, ...runPlan(job.seg.core, job.seg.descPtr, job.plan, p.window) }));
+    const tops: SegmentTop[] = [];
+    for (const job of p.jobs) {
+      if (tops.length > 0 && performance.now() > p.deadline) return finishSearch(p, tops, req, true);
+      tops.push({ job, ...runPlan(job.seg.core, job.seg.descPtr, job.plan, p.window) });
+    }
     return finishSearch(p, tops, req);
   } finally {
     releaseSearch(p);

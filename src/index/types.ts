@@ -70,6 +70,8 @@ export interface SearchRequest {
   expansion?: ExpansionSettings;
   /** OPTION index_weights: this table's weight, multiplying every row's weight (default 1). */
   indexWeight?: number;
+  /** OPTION max_query_time in ms (0/unset = none): segments after the deadline are not searched. */
+  maxQueryMs?: number;
 }
 
 export interface Hit { docId: bigint; weight: number }
@@ -80,6 +82,8 @@ export interface SearchResult {
   totalFound: number;
   /** Per query keyword (dictionary form): documents and hits, for SHOW META. */
   keywords: { keyword: string; docs: number; hits: number }[];
+  /** Set when max_query_time stopped the search before every segment was searched. */
+  timedOut?: boolean;
 }
 
 /** An RT index: immutable segments + deletes + mutable attribute columns. */

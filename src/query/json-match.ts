@@ -9,7 +9,11 @@ import type { ParseOptions } from './parse-query.js';
 import { simplify } from './simplify.js';
 import { nothing, toAst } from './to-ast.js';
 import { sweepNulls } from './tree-fixup.js';
+import { SearchError } from '../util/errors.js';
 import { keywordNode, xqNode, type XqOp, type XqSpec, type XqWord } from './xq-node.js';
+
+/** The keys of the object form that are read. */
+const MATCH_KEYS = new Set(['query', 'operator', 'boost']);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -36,6 +40,9 @@ export function matchNode(value: unknown, phrase: boolean, opts: ParseOptions): 
   let op: XqOp = phrase ? 'phrase' : 'or';
   let boost: number | undefined;
   if (isObject(fieldValue)) {
+    const extra = Object.keys(fieldValue).filter((k) => !MATCH_KEYS.has(k) || (phrase && k === 'operator'));
+    // Manticore reads query, operator and boost; other keys (fuzziness, ...) would be silently dropped
+    if (extra.length) throw new SearchError('UNSUPPORTED', `"${phrase ? 'match_phrase' : 'match'}" property "${extra[0]}" is not supported`);
     text = queryProperty(fieldValue);
     if (!phrase && 'operator' in fieldValue) op = operatorOf(fieldValue.operator);
     if (typeof fieldValue.boost === 'number') boost = Math.fround(fieldValue.boost);

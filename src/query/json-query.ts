@@ -51,6 +51,9 @@ export function fullTextNode(name: string, value: unknown, opts: JsonQueryOption
 function queryString(value: unknown, opts: ParseOptions): FullTextResult {
   let text: string;
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const extra = Object.keys(value).filter((k) => k !== 'query');
+    // Manticore reads `query` only; other keys (fields, default_operator, ...) would be silently dropped
+    if (extra.length) throw new SearchError('UNSUPPORTED', `query error: "query_string" property "${extra[0]}" is not supported`);
     const q = (value as Record<string, unknown>).query;
     if (typeof q !== 'string' || q === '') {
       throw new SearchError('PARSE_ERROR', 'query error: "query_string" value should be an object with the "query" string');

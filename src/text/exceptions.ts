@@ -1,8 +1,8 @@
 /** Exceptions: `from => to` lines mapping raw, case-sensitive text (whitespace folded) to one token. */
-import { readFileSync } from 'node:fs';
 import { SearchError } from '../util/errors.js';
 import { stopwordFileNames } from './stopwords.js';
 import { checkExternalFile } from './wordforms.js';
+import { textFiles } from './text-files.js';
 
 /** A match of one exception in a text: [start, end) is replaced by the token `to`. */
 export interface ExceptionMatch {
@@ -55,7 +55,7 @@ export class Exceptions {
     if (names.length > 1) throw new SearchError('BAD_SETTING', "'exceptions' options only supports a single file");
     checkExternalFile(names[0]);
     const pairs: [string, string][] = [];
-    for (const line of readFileSync(names[0], 'utf8').split(/\r?\n/)) {
+    for (const line of textFiles().read(names[0]).split(/\r?\n/)) {
       const m = parseExceptionLine(line);
       if (m) pairs.push([m.from, m.to]);
     }

@@ -1,7 +1,6 @@
 /** Stopwords: loaded from the files a table's `stopwords` setting names, matched as dictionary terms. */
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
 import { SearchError } from '../util/errors.js';
+import { baseName, joinPath, textFiles } from './text-files.js';
 
 export interface StopwordSource {
   /** Splits one line of a stopwords file into folded tokens (the table's index tokenizer). */
@@ -22,10 +21,10 @@ export function stopwordFileNames(value: string): string[] {
  * A file found nowhere is Manticore's CREATE TABLE error `'stopwords' file missed <name>`.
  */
 export function resolveStopwordFile(name: string, shareDir?: string): string {
-  if (existsSync(name)) return name;
+  if (textFiles().exists(name)) return name;
   if (shareDir) {
-    const bundled = join(shareDir, 'stopwords', basename(name));
-    if (existsSync(bundled)) return bundled;
+    const bundled = joinPath(shareDir, 'stopwords', baseName(name));
+    if (textFiles().exists(bundled)) return bundled;
   }
   throw new SearchError('BAD_SETTING', `'stopwords' file missed ${name}`);
 }
@@ -42,7 +41,7 @@ export class Stopwords {
     if (names.length === 0) return Stopwords.NONE;
     const words = new Set<string>();
     for (const name of names) {
-      const text = readFileSync(resolveStopwordFile(name, source.shareDir), 'utf8');
+      const text = textFiles().read(resolveStopwordFile(name, source.shareDir));
       for (const line of text.split(/[\r\n]+/)) {
         for (const token of source.tokenize(line)) {
           const term = source.normalize(token);

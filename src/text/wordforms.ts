@@ -1,8 +1,7 @@
 /** Wordforms: `src > dst` (or `src => dst`) lines mapping one folded token to another, before morphology. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute } from 'node:path';
 import { SearchError } from '../util/errors.js';
 import { stopwordFileNames } from './stopwords.js';
+import { baseName, dirName, isAbsolutePath, textFiles } from './text-files.js';
 
 /** True when a file name has shell wildcards. */
 function hasWildcard(name: string): boolean {
@@ -11,9 +10,9 @@ function hasWildcard(name: string): boolean {
 
 /** Whether a wildcard name matches any file in its directory (Manticore's FindFiles). */
 function wildcardMatches(name: string): boolean {
-  const re = new RegExp(`^${basename(name).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  const re = new RegExp(`^${baseName(name).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
   try {
-    return readdirSync(dirname(name)).some((f) => re.test(f));
+    return textFiles().list(dirName(name)).some((f) => re.test(f));
   } catch {
     return false;
   }
@@ -26,8 +25,8 @@ function wildcardMatches(name: string): boolean {
  */
 export function checkExternalFile(name: string): void {
   if (hasWildcard(name) && !wildcardMatches(name)) throw new SearchError('BAD_SETTING', `fileы not found: '${name}'`);
-  if (!existsSync(name)) throw new SearchError('BAD_SETTING', `file not found: '${name}'`);
-  if (!isAbsolute(name)) throw new SearchError('BAD_SETTING', `paths to external files should be absolute: '${name}'`);
+  if (!textFiles().exists(name)) throw new SearchError('BAD_SETTING', `file not found: '${name}'`);
+  if (!isAbsolutePath(name)) throw new SearchError('BAD_SETTING', `paths to external files should be absolute: '${name}'`);
 }
 
 /** Splits one side of a mapping into folded tokens (the table's index tokenizer). */
@@ -155,7 +154,7 @@ export class Wordforms {
     const multi: MultiForm[] = [];
     for (const name of names) {
       checkExternalFile(name);
-      for (const line of readFileSync(name, 'utf8').split(/\r?\n/)) {
+      for (const line of textFiles().read(name).split(/\r?\n/)) {
         const m = parseWordformLine(line);
         if (!m) continue;
         const src = tokenize(m.src);

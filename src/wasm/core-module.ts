@@ -1,39 +1,39 @@
 /**
- * Loads the compiled WASM core once per process: one WebAssembly.Module, instantiable many times
- * (one instance per shard or worker). The debug build (asserts on) is used under vitest or when
- * QUARRY_WASM=debug, the release build otherwise. Paths resolve from the package root, so this
- * works from src/ (vitest) and from dist/src/ (compiled).
+ * The compiled WASM core, once per process: one WebAssembly.Module, instantiable many times (one
+ * instance per shard or worker). Where the bytes come from is the host's business: Node reads
+ * build/*.wasm (src/engine/node-host.ts), a page fetches the export's copy (src/browser/). The
+ * debug build (asserts on) is used under vitest or when QUARRY_WASM=debug, the release build otherwise.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 export type WasmBuild = 'debug' | 'release';
 
-/** The build this process uses by default. */
+/** Gives the bytes (or an already compiled module) of a build. */
+export type CoreSource = (build: WasmBuild) => BufferSource | WebAssembly.Module;
+
+/** The build this process uses by default (always release where there is no process.env). */
 export function defaultBuild(): WasmBuild {
-  if (process.env.QUARRY_WASM === 'debug' || process.env.QUARRY_WASM === 'release') return process.env.QUARRY_WASM;
-  return process.env.VITEST ? 'debug' : 'release';
+  const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env;
+  if (!env) return 'release';
+  if (env.QUARRY_WASM === 'debug' || env.QUARRY_WASM === 'release') return env.QUARRY_WASM;
+  return env.VITEST ? 'debug' : 'release';
 }
 
-/** Walks up from this file to the directory holding package.json and build/. */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'build'))) return dir;
-    dir = dirname(dir);
-  }
-  throw new Error('quarry: cannot find the package root holding build/*.wasm');
-}
-
+let source: CoreSource | null = null;
 const modules = new Map<WasmBuild, WebAssembly.Module>();
+
+/** Installs where the core's bytes come from; compiled modules of an earlier source are dropped. */
+export function setCoreSource(src: CoreSource): void {
+  source = src;
+  modules.clear();
+}
 
 /** The compiled module for a build (compiled on first use, synchronously). */
 export function coreModule(build: WasmBuild = defaultBuild()): WebAssembly.Module {
   let m = modules.get(build);
   if (!m) {
-    const path = join(packageRoot(), 'build', `${build}.wasm`);
-    m = new WebAssembly.Module(readFileSync(path));
+    if (!source) throw new Error('quarry: no WASM core installed (the host calls setCoreSource first)');
+    const got = source(build);
+    m = got instanceof WebAssembly.Module ? got : new WebAssembly.Module(got);
     modules.set(build, m);
   }
   return m;

@@ -1,5 +1,7 @@
 /**
- * Query worker threads over one core's shared memory. Each worker runs its own instance of the same
+ * Query worker threads over one core's shared memory. The threads come from the host (Node's
+ * worker_threads, installed by src/engine/node-host.ts; src/wasm imports no Node built-in), so where
+ * there is none, queries simply stay on the calling thread. Each worker runs its own instance of the same
  * compiled module over that memory (the segments are read where the main instance placed them, never
  * copied), with its heap confined to a region the main instance allocated for it (heapConfine). The
  * main thread plans and places every input (plans, row-allow bitmaps, deleted-rows snapshots, output
@@ -7,7 +9,6 @@
  * evaluateRange. Batches queue in arrival order and go to whichever worker is free, so concurrent
  * queries from different clients run on different threads.
  */
-import { Worker } from 'node:worker_threads';
 import { coreModule } from './core-module.js';
 import type { Core } from './core.js';
 
@@ -63,22 +64,42 @@ parentPort.on('message', (tasks) => {
 });
 `;
 
+/** One thread running WORKER_SOURCE (a CommonJS program given `workerData`), as the host makes it. */
+export interface CoreThread {
+  postMessage(words: Uint32Array): void;
+  on(event: 'message', fn: (out: Int32Array) => void): void;
+  on(event: 'error', fn: (e: unknown) => void): void;
+  terminate(): Promise<unknown>;
+}
+
+/** Starts a thread running `source` with `workerData` (must not keep the process alive). */
+export type ThreadSpawner = (source: string, workerData: unknown) => CoreThread;
+
+let spawner: ThreadSpawner | null = null;
+
+/** Installs how threads start (Node: worker_threads with eval); none installed = no pool. */
+export function setThreadSpawner(fn: ThreadSpawner | null): void {
+  spawner = fn;
+}
+
+export function threadsAvailable(): boolean {
+  return spawner !== null;
+}
+
 interface Job { words: Uint32Array; resolve(r: Int32Array): void; reject(e: unknown): void }
 
 class PoolWorker {
-  readonly worker: Worker;
+  readonly worker: CoreThread;
   readonly region: number;
   job: Job | null = null;
   /** Tasks this worker ran: tests check a big query spread over more than one thread. */
   tasks = 0;
 
-  constructor(core: Core, onIdle: (w: PoolWorker) => void, onFail: (w: PoolWorker, e: unknown) => void) {
+  constructor(spawn: ThreadSpawner, core: Core, onIdle: (w: PoolWorker) => void, onFail: (w: PoolWorker, e: unknown) => void) {
     this.region = core.alloc(WORKER_HEAP_BYTES);
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { module: coreModule(core.build), memory: core.exports.memory, root: this.region, end: this.region + WORKER_HEAP_BYTES },
+    this.worker = spawn(WORKER_SOURCE, {
+      module: coreModule(core.build), memory: core.exports.memory, root: this.region, end: this.region + WORKER_HEAP_BYTES,
     });
-    this.worker.unref();
     this.worker.on('message', (out: Int32Array) => {
       const job = this.job!;
       this.job = null;
@@ -97,9 +118,10 @@ export class CorePool {
   #closed = false;
 
   constructor(core: Core, threads: number) {
+    if (!spawner) throw new Error('quarry: no thread spawner installed (the host calls setThreadSpawner)');
     this.core = core;
     for (let i = 0; i < threads; i++) {
-      const w = new PoolWorker(core, (x) => this.#next(x), (x, e) => this.#fail(x, e));
+      const w = new PoolWorker(spawner, core, (x) => this.#next(x), (x, e) => this.#fail(x, e));
       this.#workers.push(w);
       this.#idle.push(w);
     }

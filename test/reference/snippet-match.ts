@@ -1,5 +1,5 @@
 /**
- * Reference twin of the highlighting marks (src/engine/snippet-marks.ts, the core's positionsOut):
+ * Reference twin of the highlighting marks (src/highlight/snippet-marks.ts, the core's positionsOut):
  * Which tokens of a document satisfy a full-text query, for highlighting: a small evaluator over the
  * query tree and the document's own tokens (phrases only where they occur, ^/$ at field edges, <<
  * in order, proximity within its window, quorum counts, NOT suppresses, nothing unless the whole

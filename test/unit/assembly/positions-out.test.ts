@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedCore } from '../../../src/wasm/core.js';
 import { positionsOut } from '../../../src/wasm/positions-out.js';
-import { documentHits } from '../../../src/engine/snippet-doc-index.js';
+import { documentHits } from '../../../src/highlight/snippet-doc-index.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
 import type { QueryNode, TermNode } from '../../../src/query/ast.js';
 

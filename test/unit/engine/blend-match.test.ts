@@ -1,7 +1,7 @@
 // MATCH() on a blend_chars table: test_063's recorded answers (index `test`), through the engine's parse-normalize-search
 // path with the pipeline's query hooks wired, over a real RtIndex.
 import { describe, expect, it } from 'vitest';
-import { normalizeTableQuery, tableNormalizers } from '../../../src/engine/normalize-query.js';
+import { normalizeTableQuery, tableNormalizers } from '../../../src/index/normalize-query.js';
 import { RtIndex } from '../../../src/index/rt-index.js';
 import { parseQuery } from '../../../src/query/parse-query.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { normalizeTableQuery, tableNormalizers } from '../../../src/engine/normalize-query.js';
+import { normalizeTableQuery, tableNormalizers } from '../../../src/index/normalize-query.js';
 import { RtIndex } from '../../../src/index/rt-index.js';
 import { parseQuery } from '../../../src/query/parse-query.js';
 import { createTextPipeline, type TextPipeline } from '../../../src/text/text-pipeline.js';

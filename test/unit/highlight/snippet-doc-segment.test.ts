@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buildSegment, invertDocs } from '../../../src/index/segment-builder.js';
 import type { FieldTokens } from '../../../src/index/types.js';
-import { docSegmentBlob } from '../../../src/engine/snippet-doc-segment.js';
+import { docSegmentBlob } from '../../../src/highlight/snippet-doc-segment.js';
 
 /** A field of random terms at ascending (sometimes shared) positions. */
 const field: fc.Arbitrary<FieldTokens> = fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', '=b', '\u0002sentence', 'ünï'), fc.integer({ min: 0, max: 2 })), { maxLength: 40 })

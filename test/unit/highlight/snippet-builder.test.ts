@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from '../../../src/query/parse-query.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
-import { buildSnippets, packSnippets } from '../../../src/engine/snippet-builder.js';
-import { snippetOptions, type RawOption } from '../../../src/engine/snippet-options.js';
+import { buildSnippets, packSnippets } from '../../../src/highlight/snippet-builder.js';
+import { snippetOptions, type RawOption } from '../../../src/highlight/snippet-options.js';
 
 const settings = {};
 const pipeline = createTextPipeline(settings);

@@ -7,7 +7,7 @@ import type { FieldLimit, QueryNode, TermNode } from '../query/ast.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import { EXACT_HEAD } from '../index/exact-forms.js';
 import { wildcardRegExp } from '../index/wildcard.js';
-import { normalizeTableQuery, type TableNormalizers } from './normalize-query.js';
+import { normalizeTableQuery, type TableNormalizers } from '../index/normalize-query.js';
 
 export interface SnippetQueryOptions {
   /** CALL SNIPPETS and TO_STRING: @field operators do not restrict. */

@@ -1,7 +1,7 @@
 // Tests for the packed piece stream of a field (snippet-stream.ts).
 import { describe, expect, it } from 'vitest';
-import { buildStream, P_END, P_KIND, P_OPEN, P_POS, P_START, PIECE_WORDS, PieceKind, Pieces, type FieldStream } from '../../../src/engine/snippet-stream.js';
-import { FIELD_SHIFT } from '../../../src/engine/snippet-doc-index.js';
+import { buildStream, P_END, P_KIND, P_OPEN, P_POS, P_START, PIECE_WORDS, PieceKind, Pieces, type FieldStream } from '../../../src/highlight/snippet-stream.js';
+import { FIELD_SHIFT } from '../../../src/highlight/snippet-doc-index.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
 
 /** The stream's pieces as [kind, text, pos, openUntil] rows. */

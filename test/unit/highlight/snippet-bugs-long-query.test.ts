@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from '../../../src/query/parse-query.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
-import { markDocument } from '../../../src/engine/snippet-marks.js';
+import { markDocument } from '../../../src/highlight/snippet-marks.js';
 
 /** Words past the point where folding the AND's children one by one overflowed the core's heap (4729). */
 const MANY = 6000;

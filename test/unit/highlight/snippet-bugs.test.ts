@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from '../../../src/query/parse-query.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
-import { markDocument } from '../../../src/engine/snippet-marks.js';
-import { buildSnippets, packSnippets } from '../../../src/engine/snippet-builder.js';
-import { snippetOptions, type RawOption } from '../../../src/engine/snippet-options.js';
+import { markDocument } from '../../../src/highlight/snippet-marks.js';
+import { buildSnippets, packSnippets } from '../../../src/highlight/snippet-builder.js';
+import { snippetOptions, type RawOption } from '../../../src/highlight/snippet-options.js';
 
 describe('=word marks what search matched', () => {
   const p = createTextPipeline({ morphology: 'stem_en' });

@@ -1,7 +1,7 @@
 // Tests for splitting blended tokens into their parts where only a part is hit (snippet-blend.ts).
 import { describe, expect, it } from 'vitest';
-import { splitHitParts } from '../../../src/engine/snippet-blend.js';
-import { FIELD_SHIFT } from '../../../src/engine/snippet-doc-index.js';
+import { splitHitParts } from '../../../src/highlight/snippet-blend.js';
+import { FIELD_SHIFT } from '../../../src/highlight/snippet-doc-index.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
 
 const pipeline = createTextPipeline({ blend_chars: '/', charset_table: '0..9, a..z, A..Z->a..z' });

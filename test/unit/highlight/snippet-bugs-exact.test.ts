@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from '../../../src/query/parse-query.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
-import { buildSnippets, packSnippets } from '../../../src/engine/snippet-builder.js';
-import { snippetOptions } from '../../../src/engine/snippet-options.js';
+import { buildSnippets, packSnippets } from '../../../src/highlight/snippet-builder.js';
+import { snippetOptions } from '../../../src/highlight/snippet-options.js';
 
 function snip(settings: Record<string, string>, text: string, query: string): string {
   const pipeline = createTextPipeline(settings);

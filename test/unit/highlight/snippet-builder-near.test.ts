@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from '../../../src/query/parse-query.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
-import { querySpz } from '../../../src/engine/snippet-keywords.js';
-import { buildSnippets, packSnippets } from '../../../src/engine/snippet-builder.js';
-import { snippetOptions } from '../../../src/engine/snippet-options.js';
+import { querySpz } from '../../../src/highlight/snippet-keywords.js';
+import { buildSnippets, packSnippets } from '../../../src/highlight/snippet-builder.js';
+import { snippetOptions } from '../../../src/highlight/snippet-options.js';
 
 /** The builder's whole-text rendering (the CALL SNIPPETS path) for NEAR / NOTNEAR, which need no marks. */
 function snip(text: string, query: string): string {

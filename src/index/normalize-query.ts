@@ -5,8 +5,8 @@
  */
 import type { PhraseNode, QueryNode, TermNode } from '../query/ast.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
-import { exactWordsEnabled } from '../index/exact-forms.js';
-import type { ExpansionSettings } from '../index/wildcard.js';
+import { exactWordsEnabled } from './exact-forms.js';
+import type { ExpansionSettings } from './wildcard.js';
 
 export type WordNormalizer = (word: string) => string[];
 

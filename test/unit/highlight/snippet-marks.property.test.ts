@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseQuery } from '../../../src/query/parse-query.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
-import { markDocument } from '../../../src/engine/snippet-marks.js';
+import { markDocument } from '../../../src/highlight/snippet-marks.js';
 import { matchDocument } from '../../reference/snippet-match.js';
 
 const WORDS = ['apple', 'pie', 'tart', 'red', 'blue'];

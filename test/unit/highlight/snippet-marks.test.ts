@@ -4,8 +4,8 @@ import { parseQuery } from '../../../src/query/parse-query.js';
 import { createTextPipeline, type TextPipeline, type Token } from '../../../src/text/text-pipeline.js';
 import type { SpzMark } from '../../../src/text/spz-marks.js';
 import type { QueryNode } from '../../../src/query/ast.js';
-import { FIELD_SHIFT } from '../../../src/engine/snippet-doc-index.js';
-import { markDocument } from '../../../src/engine/snippet-marks.js';
+import { FIELD_SHIFT } from '../../../src/highlight/snippet-doc-index.js';
+import { markDocument } from '../../../src/highlight/snippet-marks.js';
 import { matchDocument } from '../../reference/snippet-match.js';
 
 interface F { name: string; tokens: Token[]; marks?: SpzMark[] }

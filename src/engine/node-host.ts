@@ -1,0 +1,49 @@
+/**
+ * Node's file access for the layers that also run in a page (src/text, src/wasm import no Node
+ * built-ins): the WASM core from build/*.wasm, the files text settings name, and the worker threads
+ * queries run on. Installed by
+ * openEngine and by any Node entry that uses those layers without an engine (tests, benches).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { setTextFiles, type TextFiles } from '../text/text-files.js';
+import { setCoreSource, type WasmBuild } from '../wasm/core-module.js';
+import { setThreadSpawner, type CoreThread } from '../wasm/worker-pool.js';
+
+export const nodeTextFiles: TextFiles = {
+  exists: (path) => existsSync(path),
+  read: (path) => readFileSync(path, 'utf8'),
+  list: (dir) => readdirSync(dir),
+};
+
+/** Walks up from this file to the directory holding package.json and build/ (src/ or dist/src/). */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'build'))) return dir;
+    dir = dirname(dir);
+  }
+  throw new Error('quarry: cannot find the package root holding build/*.wasm');
+}
+
+/** Path of a build of the core. */
+export function coreFile(build: WasmBuild): string {
+  return join(packageRoot(), 'build', `${build}.wasm`);
+}
+
+let installed = false;
+
+/** Installs Node's file access (once; later calls are no-ops). */
+export function installNodeHost(): void {
+  if (installed) return;
+  installed = true;
+  setTextFiles(nodeTextFiles);
+  setCoreSource((build) => readFileSync(coreFile(build)));
+  setThreadSpawner((source, workerData) => {
+    const w = new Worker(source, { eval: true, workerData });
+    w.unref(); // an idle query thread never keeps the process alive
+    return w as unknown as CoreThread;
+  });
+}

@@ -1,0 +1,301 @@
+// The rule of issue 13: no SELECT clause, OPTION or /search key the parsers accept is silently ignored.
+// Each one either changes the answer (against the same statement without it) or is rejected with an
+// error naming it, over every SQL transport (MySQL, /sql?mode=raw, /sql, /cli_json, /cli) and over
+// /search. Options Manticore itself ignores on a single-node server are accepted only with the reason
+// statement-options.ts gives, and must leave the answer unchanged.
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OTHER_OPTIONS, SELECT_OPTIONS, UPDATE_OPTIONS } from '../../src/engine/statement-options.js';
+import { SEARCH_KEYS, UNSUPPORTED_SEARCH_KEYS } from '../../src/engine/json-search-keys.js';
+import { startQuarry, type QuarryProcess } from './mysql-server.js';
+
+type Answer = { error: string } | { ok: string };
+
+let q: QuarryProcess;
+let conn: mysql.Connection;
+const base = (): string => `http://127.0.0.1:${q.httpPort}`;
+
+async function post(path: string, body: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${base()}${path}`, { method: 'POST', body });
+  return { status: res.status, text: await res.text() };
+}
+
+/** Answers with timings removed, so that the same result gives the same text. */
+const TRANSPORTS: Record<string, (sql: string) => Promise<Answer>> = {
+  async mysql(sql) {
+    try {
+      const [rows] = await conn.query({ sql, rowsAsArray: true });
+      return { ok: JSON.stringify(rows, (_k, v) => (typeof v === 'bigint' ? String(v) : v)) };
+    } catch (e) {
+      return { error: (e as { sqlMessage?: string }).sqlMessage ?? String(e) };
+    }
+  },
+  async raw(sql) {
+    const r = await post('/sql?mode=raw', sql);
+    const body = JSON.parse(r.text);
+    if (!Array.isArray(body)) return { error: String(body.error) };
+    if (body[0]?.error) return { error: String(body[0].error) };
+    return { ok: JSON.stringify(body.map((x: Record<string, unknown>) => ({ ...x, time: undefined }))) };
+  },
+  async sql(sql) {
+    if (!/^\s*select/i.test(sql)) return TRANSPORTS.raw!(sql);
+    const r = await post('/sql', sql);
+    const body = JSON.parse(r.text);
+    if (body.error) return { error: typeof body.error === 'string' ? body.error : JSON.stringify(body.error) };
+    return { ok: JSON.stringify({ ...body, took: undefined }) };
+  },
+  async cli_json(sql) {
+    const r = await post('/cli_json', sql);
+    const body = JSON.parse(r.text);
+    if (!Array.isArray(body)) return { error: String(body.error) };
+    if (body[0]?.error) return { error: String(body[0].error) };
+    return { ok: JSON.stringify(body.map((x: Record<string, unknown>) => ({ ...x, time: undefined }))) };
+  },
+  async cli(sql) {
+    const r = await post('/cli', sql);
+    if (/^ERROR/m.test(r.text) || r.status >= 400) return { error: r.text };
+    return { ok: r.text.replace(/\(\d+\.\d+ sec\)/g, '') };
+  },
+};
+
+async function search(body: unknown): Promise<Answer> {
+  const r = await post('/search', JSON.stringify(body));
+  const parsed = JSON.parse(r.text);
+  if (parsed.error) return { error: typeof parsed.error === 'string' ? parsed.error : JSON.stringify(parsed.error) };
+  return { ok: JSON.stringify({ ...parsed, took: undefined }) };
+}
+
+/** `variant` differs from `baseline` on every transport (both succeed). */
+async function expectChanges(baseline: string, variant: string): Promise<void> {
+  for (const [name, run] of Object.entries(TRANSPORTS)) {
+    const [a, b] = [await run(baseline), await run(variant)];
+    expect(a, `${name}: ${baseline}`).toHaveProperty('ok');
+    expect(b, `${name}: ${variant}`).toHaveProperty('ok');
+    expect((b as { ok: string }).ok, `${name}: ${variant} vs ${baseline}`).not.toBe((a as { ok: string }).ok);
+  }
+}
+
+/** `variant` fails on every transport with a message containing `needle`. */
+async function expectRejected(variant: string, needle: string): Promise<void> {
+  for (const [name, run] of Object.entries(TRANSPORTS)) {
+    const r = await run(variant);
+    expect(r, `${name}: ${variant}`).toHaveProperty('error');
+    expect((r as { error: string }).error.toLowerCase(), `${name}: ${variant}`).toContain(needle.toLowerCase());
+  }
+}
+
+/** `variant` gives exactly the answer of `baseline` on every transport. */
+async function expectSame(baseline: string, variant: string): Promise<void> {
+  for (const [name, run] of Object.entries(TRANSPORTS)) {
+    const [a, b] = [await run(baseline), await run(variant)];
+    expect(a, `${name}: ${baseline}`).toHaveProperty('ok');
+    expect(b, `${name}: ${variant}`).toEqual(a);
+  }
+}
+
+beforeAll(async () => {
+  q = await startQuarry();
+  conn = await mysql.createConnection({ host: '127.0.0.1', port: q.mysqlPort, user: 'root' });
+  await q.sql("CREATE TABLE sw (title text, price float, cat uint) min_prefix_len='2'");
+  await q.sql(`INSERT INTO sw (id, title, price, cat) VALUES (1, 'red apple', 10, 1), (2, 'green apple pie', 20, 1),
+    (3, 'banana', 20, 2), (4, 'apricot jam', 5, 3), (5, 'apple apple apple', 7, 2)`);
+}, 60_000);
+afterAll(async () => {
+  await conn?.end();
+  await q?.stop();
+});
+
+const ALL = 'SELECT id, weight() FROM sw ORDER BY id ASC';
+const APPLE = "SELECT id, weight() FROM sw WHERE MATCH('apple') ORDER BY id ASC";
+
+describe('SELECT clauses', () => {
+  it('WHERE, MATCH, ORDER BY, LIMIT, OFFSET and OPTION change the answer', async () => {
+    await expectChanges(ALL, 'SELECT id, weight() FROM sw WHERE cat = 1 ORDER BY id ASC');
+    await expectChanges(ALL, "SELECT id, weight() FROM sw WHERE MATCH('apple') ORDER BY id ASC");
+    await expectChanges(ALL, 'SELECT id, weight() FROM sw ORDER BY id DESC');
+    await expectChanges(ALL, 'SELECT id, weight() FROM sw ORDER BY id ASC LIMIT 2');
+    await expectChanges(ALL, 'SELECT id, weight() FROM sw ORDER BY id ASC LIMIT 1, 2');
+    await expectChanges(ALL, 'SELECT id, weight() FROM sw ORDER BY id ASC LIMIT 2 OFFSET 1');
+    await expectChanges(ALL, 'SELECT id, weight() FROM sw ORDER BY id ASC OPTION max_matches=2');
+  });
+
+  it('grouping clauses not implemented yet are rejected, naming the clause', async () => {
+    await expectRejected('SELECT cat FROM sw GROUP BY cat', 'GROUP BY');
+    await expectRejected('SELECT cat FROM sw GROUP 2 BY cat', 'GROUP 2 BY');
+    await expectRejected('SELECT cat FROM sw GROUP BY cat WITHIN GROUP ORDER BY price DESC', 'GROUP BY');
+    await expectRejected('SELECT id FROM sw HAVING cat = 1', 'HAVING');
+    await expectRejected('SELECT cat FROM sw FACET cat', 'FACET');
+    await expectRejected('SELECT id, price*2 AS p2 FROM sw', 'price*2');
+    await expectRejected('SELECT cat, SUM(price) FROM sw', 'sum(price)');
+    await expectRejected('SELECT COUNT(DISTINCT cat) FROM sw', 'count(distinct cat)');
+  });
+});
+
+/** For each option that works: a statement whose answer it changes, against the same one without it. */
+const WORKS: Record<string, [string, string]> = {
+  expand_keywords: ["SELECT id FROM sw WHERE MATCH('app') ORDER BY id ASC", "SELECT id FROM sw WHERE MATCH('app') ORDER BY id ASC OPTION expand_keywords=1"],
+  expansion_limit: ["SELECT id FROM sw WHERE MATCH('ap*') ORDER BY id ASC", "SELECT id FROM sw WHERE MATCH('ap*') ORDER BY id ASC OPTION expansion_limit=1"],
+  field_weights: [APPLE, `${APPLE} OPTION field_weights=(title=7)`],
+  idf: [`${APPLE} OPTION ranker=bm25`, `${APPLE} OPTION ranker=bm25, idf='plain'`],
+  index_weights: [APPLE, `${APPLE} OPTION index_weights=(sw=3)`],
+  max_matches: [ALL, `${ALL} OPTION max_matches=3`],
+  not_terms_only_allowed: [ALL, "SELECT id, weight() FROM sw WHERE MATCH('-apple') ORDER BY id ASC OPTION not_terms_only_allowed=1"],
+  ranker: [APPLE, `${APPLE} OPTION ranker=none`],
+};
+/** Works, but its effect needs a slow query: proved in test/unit/index/max-query-time.test.ts. */
+const WORKS_ELSEWHERE = new Set(['max_query_time']);
+
+/** A value each option accepts; `other` a value quarry does not implement for `default` options. */
+function valueOf(name: string, rule: (typeof SELECT_OPTIONS)[string]): string {
+  if (rule.rule.use === 'default') return /^\d+$/.test(rule.rule.value) ? rule.rule.value : `'${rule.rule.value}'`;
+  if (rule.values) return `'${rule.values[0]}'`;
+  if (rule.int) return '1';
+  if (name === 'idf') return "'plain'";
+  if (name === 'ranker') return 'none';
+  return name === 'field_weights' || name === 'index_weights' || name === 'fusion_weights' ? '(title=1)' : "'x'";
+}
+
+describe('SELECT options', () => {
+  it('an unknown option is Manticore\'s parse error', async () => {
+    await expectRejected(`${ALL} OPTION bogus=1`, "unknown option 'bogus'");
+    await expectRejected(`${ALL} OPTION max_matches=1, key1=2`, "unknown option 'key1'");
+    await expectRejected(`${ALL} OPTION max_matches=abc`, "max_matches value should be a number: 'abc'");
+    await expectRejected(`${ALL} OPTION reverse_scan=1`, 'reverse_scan is deprecated');
+    await expectRejected(`${ALL} OPTION sort_method=heap`, 'sort_method');
+  });
+
+  for (const [name, rule] of Object.entries(SELECT_OPTIONS)) {
+    it(`${name}: ${rule.rule.use}`, async () => {
+      const v = valueOf(name, rule);
+      switch (rule.rule.use) {
+        case 'works': {
+          if (WORKS_ELSEWHERE.has(name)) return;
+          const pair = WORKS[name];
+          expect(pair, `a case proving OPTION ${name} changes the answer`).toBeDefined();
+          await expectChanges(pair![0], pair![1]);
+          return;
+        }
+        case 'inert':
+          // Manticore has no effect for it here either (the reason is in statement-options.ts)
+          expect(rule.rule.why.length).toBeGreaterThan(10);
+          await expectSame(APPLE, `${APPLE} OPTION ${name}=${v}`);
+          return;
+        case 'default': {
+          await expectSame(APPLE, `${APPLE} OPTION ${name}=${v}`);
+          const other = rule.values ? `'${rule.values.find((x) => x !== rule.rule.value)}'` : rule.int ? '1' : "'1'";
+          await expectRejected(`${APPLE} OPTION ${name}=${other}`, `option '${name}' is not supported`);
+          return;
+        }
+        case 'unsupported':
+          await expectRejected(`${APPLE} OPTION ${name}=${v}`, name);
+          return;
+      }
+    });
+  }
+});
+
+describe('options of the other statements', () => {
+  it('UPDATE: unknown rejected, inert accepted, not implemented rejected', async () => {
+    await expectRejected('UPDATE sw SET cat=1 WHERE id=1 OPTION bogus=1', "unknown option 'bogus'");
+    for (const [name, rule] of Object.entries(UPDATE_OPTIONS)) {
+      const sql = `UPDATE sw SET cat=cat WHERE id=1 OPTION ${name}=${valueOf(name, rule)}`;
+      const r = await TRANSPORTS.raw!(sql.replace('cat=cat', 'cat=1'));
+      if (rule.rule.use === 'unsupported') expect(r, sql).toHaveProperty('error');
+      else expect(r, sql).toHaveProperty('ok');
+    }
+    // the option list is per statement: a SELECT-only option is unknown to UPDATE, as in Manticore
+    await expectRejected('UPDATE sw SET cat=1 WHERE id=1 OPTION expansion_limit=1', "unknown option 'expansion_limit'");
+  });
+
+  it('DELETE, INSERT, SHOW, OPTIMIZE, DROP TABLE take only their own options', async () => {
+    await expectRejected('DELETE FROM sw WHERE id=99 OPTION ranker=none', "unknown option 'ranker'");
+    await expectRejected('DELETE FROM sw WHERE id=99 OPTION store=1', "option 'store' is not supported");
+    await expectRejected("INSERT INTO sw (id, title) VALUES (99, 'x') OPTION max_matches=1", "unknown option 'max_matches'");
+    await expectRejected('SHOW META OPTION ranker=none', "unknown option 'ranker'");
+    await expectRejected('OPTIMIZE TABLE sw OPTION ranker=none', "unknown option 'ranker'");
+    await expectRejected('DROP TABLE IF EXISTS nosuch OPTION ranker=none', "unknown option 'ranker'");
+    for (const name of Object.keys(OTHER_OPTIONS.optimize!)) {
+      expect(await TRANSPORTS.raw!(`OPTIMIZE TABLE sw OPTION ${name}=1`)).toHaveProperty('ok');
+    }
+  });
+});
+
+describe('/search keys', () => {
+  const q0 = { table: 'sw', query: { match: { title: 'apple' } } };
+  async function changes(variant: Record<string, unknown>, baseline: Record<string, unknown> = q0): Promise<void> {
+    const [a, b] = [await search(baseline), await search(variant)];
+    expect(a).toHaveProperty('ok');
+    expect(b, JSON.stringify(variant)).toHaveProperty('ok');
+    expect((b as { ok: string }).ok, JSON.stringify(variant)).not.toBe((a as { ok: string }).ok);
+  }
+  async function rejected(variant: Record<string, unknown>, needle: string): Promise<void> {
+    const r = await search(variant);
+    expect(r, JSON.stringify(variant)).toHaveProperty('error');
+    expect((r as { error: string }).error, JSON.stringify(variant)).toContain(needle);
+  }
+
+  /** Each key quarry reads changes the answer. */
+  const KEY_CASES: Record<string, () => Promise<void>> = {
+    table: () => rejected({ query: q0.query }, 'table'),
+    index: () => changes({ index: 'sw', query: q0.query }, { table: 'sw', query: { match: { title: 'banana' } } }),
+    query: () => changes({ table: 'sw' }),
+    limit: () => changes({ ...q0, limit: 1 }),
+    size: () => changes({ ...q0, size: 1 }),
+    offset: () => changes({ ...q0, offset: 1 }),
+    from: () => changes({ ...q0, from: 1 }),
+    max_matches: () => changes({ ...q0, max_matches: 1 }),
+    sort: () => changes({ ...q0, sort: [{ id: 'desc' }] }),
+    track_scores: () => changes({ ...q0, sort: [{ id: 'desc' }], track_scores: true }, { ...q0, sort: [{ id: 'desc' }] }),
+    _source: () => changes({ ...q0, _source: ['price'] }),
+    options: () => changes({ ...q0, options: { ranker: 'none' } }),
+    script_fields: () => changes({ ...q0, script_fields: { h: { script: { inline: 'highlight()' } } } }),
+    highlight: () => changes({ ...q0, highlight: { fields: ['title'] } }),
+    // 0 is the default (no cutoff): accepted with the same answer; any other value is rejected
+    cutoff: async () => {
+      expect(await search({ ...q0, cutoff: 0 })).toEqual(await search(q0));
+      await rejected({ ...q0, cutoff: 2 }, '"cutoff"');
+    },
+  };
+
+  for (const key of SEARCH_KEYS) {
+    it(`${key} changes the answer or is rejected`, async () => {
+      expect(KEY_CASES[key], `a case for /search key ${key}`).toBeDefined();
+      await KEY_CASES[key]!();
+    });
+  }
+
+  it('keys Manticore reads and quarry does not implement are rejected by name', async () => {
+    for (const key of UNSUPPORTED_SEARCH_KEYS) await rejected({ ...q0, [key]: {} }, `"${key}"`);
+  });
+
+  it('unknown keys are rejected by name', async () => {
+    await rejected({ ...q0, limt: 1 }, '"limt"');
+  });
+
+  it('options: the SELECT option list, unknown names rejected', async () => {
+    await rejected({ ...q0, options: { bogus: 1 } }, "unknown option 'bogus'");
+    await rejected({ ...q0, options: { cutoff: 5 } }, "option 'cutoff'");
+    await rejected({ ...q0, options: { reverse_scan: 1 } }, 'reverse_scan');
+    await changes({ ...q0, options: { max_matches: 1 } });
+    await changes({ ...q0, options: { idf: 'plain', ranker: 'bm25' } }, { ...q0, options: { ranker: 'bm25' } });
+    await changes({ ...q0, options: { index_weights: { sw: 3 } } });
+    await changes({ ...q0, options: { field_weights: { title: 5 } } });
+    const same = [await search(q0), await search({ ...q0, options: { threads: 2, comment: 'x', low_priority: 1 } })];
+    expect(same[1]).toEqual(same[0]);
+  });
+
+  it('keys inside query objects are read or rejected', async () => {
+    await changes({ table: 'sw', query: { match: { title: { query: 'apple pie', operator: 'and' } } } },
+      { table: 'sw', query: { match: { title: { query: 'apple pie' } } } });
+    await changes({ table: 'sw', query: { match: { title: { query: 'banana', boost: 3 } } } },
+      { table: 'sw', query: { match: { title: { query: 'banana' } } } });
+    await rejected({ table: 'sw', query: { match: { title: { query: 'apple', fuzziness: 1 } } } }, '"fuzziness"');
+    await rejected({ table: 'sw', query: { match_phrase: { title: { query: 'apple', operator: 'and' } } } }, '"operator"');
+    await rejected({ table: 'sw', query: { query_string: { query: 'apple', default_operator: 'and' } } }, '"default_operator"');
+    await rejected({ table: 'sw', query: { bool: { should: [{ match: { title: 'apple' } }], minimum_should_match: 1 } } }, 'minimum_should_match');
+    await rejected({ table: 'sw', query: { bool: { must: [{ match: { title: 'apple' }, range: { price: { gte: 10 } } }] } } }, '"range"');
+    await rejected({ table: 'sw', query: { range: { price: { gte: 10, boost: 2 } } } }, '"boost"');
+    // every bound given applies (Manticore drops lte when lt is given)
+    await changes({ table: 'sw', query: { range: { price: { lt: 21, lte: 10 } } } }, { table: 'sw', query: { range: { price: { lt: 21 } } } });
+  });
+});

@@ -1,0 +1,32 @@
+// OPTION max_query_time: segments searched after the deadline are skipped, the answer keeps what was
+// found and says so (Manticore's `query time exceeded max_query_time` warning). The clock is faked so
+// that the deadline passes during the first segment.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useTempEngine } from '../../helpers/temp-engine.js';
+
+const t = useTempEngine('max-query-time', async (t) => {
+  await t.exec('create table t (title text)');
+  // one INSERT per segment
+  for (const id of [1, 2, 3]) await t.exec(`insert into t (id, title) values (${id}, 'apple')`);
+});
+
+afterEach(() => { vi.restoreAllMocks(); });
+
+describe('OPTION max_query_time', () => {
+  it('stops after the deadline with a warning; without it every segment is searched', async () => {
+    expect(await t.rows("select id from t where match('apple') order by id asc")).toEqual([[1n], [2n], [3n]]);
+    let now = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => (now += 10_000));
+    const partial = await t.rows("select id from t where match('apple') order by id asc option max_query_time=1");
+    vi.restoreAllMocks();
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(3);
+    expect((await t.rows('show meta')).find((r) => r[0] === 'warning')).toEqual(['warning', 'query time exceeded max_query_time']);
+  });
+
+  it('max_query_time=0 means no limit', async () => {
+    let now = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => (now += 10_000));
+    expect(await t.rows("select id from t where match('apple') order by id asc option max_query_time=0")).toEqual([[1n], [2n], [3n]]);
+  });
+});
