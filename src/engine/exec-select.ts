@@ -94,6 +94,9 @@ function applyOptions(req: SearchRequest, st: SelectStatement): void {
   if (mm) req.maxMatches = requireNumber('max_matches', mm);
   const mqt = opts.get('max_query_time');
   if (mqt) req.maxQueryMs = Math.max(0, requireNumber('max_query_time', mqt));
+  // Manticore: the most threads this query's pseudo-shards use; 0 = the server's
+  const th = opts.get('threads');
+  if (th && requireNumber('threads', th) > 0) req.threads = Math.trunc(requireNumber('threads', th));
 }
 
 /** The global flags as one query sees them: OPTION not_terms_only_allowed wins over the server's. */

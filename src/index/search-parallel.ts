@@ -81,8 +81,9 @@ export async function runPreparedParallel(pool: CorePool, p: PreparedSearch, req
   };
   for (const j of p.jobs) j.seg.pin();
   try {
-    const ranges = cutRanges(p.jobs, pool.threads, core, p.window, place);
-    const batches = dealBatches(ranges, pool.threads);
+    const threads = Math.min(pool.threads, req.threads ?? pool.threads);
+    const ranges = cutRanges(p.jobs, threads, core, p.window, place);
+    const batches = dealBatches(ranges, threads);
     const results = await Promise.all(batches.map((b) => pool.run(b.map((r) => r.task))));
     const tops = batches.flatMap((b, i) => b.map((r, j) => readTop(core, r, results[i][j])));
     return finishSearch(p, tops, req);

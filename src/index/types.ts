@@ -72,6 +72,8 @@ export interface SearchRequest {
   indexWeight?: number;
   /** OPTION max_query_time in ms (0/unset = none): segments after the deadline are not searched. */
   maxQueryMs?: number;
+  /** OPTION threads: the most worker threads this query may use (1 = the protocol thread); unset = all. */
+  threads?: number;
 }
 
 export interface Hit { docId: bigint; weight: number }
