@@ -29,15 +29,20 @@ export interface RangeResult { n: number; total: number }
 /** The result a worker reports for a task that trapped (its instance is re-made). */
 export const TASK_TRAPPED = -100;
 
-/** Scratch memory per worker instance (hit buffers, trees, merged postings); a task needing more traps. */
+/**
+ * Scratch memory per worker instance (hit buffers, trees, merged postings) at first; a task needing
+ * more traps, runs again on the main instance, and the worker's region doubles, up to the cap.
+ */
 const WORKER_HEAP_BYTES = 32 << 20;
+const WORKER_HEAP_MAX_BYTES = 512 << 20;
 /** The TLSF root's bytes at the start of a worker's region (heapConfine's first 2048 bytes). */
 const ROOT_BYTES = 2048;
 
 // The worker's whole program: CommonJS, run with eval so no file path has to resolve from src/ or dist/.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { module, memory, root, end } = workerData;
+const { module, memory } = workerData;
+let { root, end } = workerData;
 let ex;
 function instantiate() {
   new Uint8Array(memory.buffer, root, ${ROOT_BYTES}).fill(0);
@@ -47,8 +52,11 @@ function instantiate() {
   ex._start();
 }
 instantiate();
-parentPort.on('message', (tasks) => {
-  const out = new Int32Array(tasks.length * 2);
+// A message is [newRoot, newEnd, then 7 words per task]; a non-zero newRoot moves the heap there.
+parentPort.on('message', (words) => {
+  if (words[0] !== 0) { root = words[0]; end = words[1]; instantiate(); }
+  const tasks = words.subarray(2);
+  const out = new Int32Array((tasks.length / 7) * 2);
   for (let i = 0; i < tasks.length; i += 7) {
     let n;
     try {
@@ -90,12 +98,18 @@ interface Job { words: Uint32Array; resolve(r: Int32Array): void; reject(e: unkn
 
 class PoolWorker {
   readonly worker: CoreThread;
-  readonly region: number;
+  readonly core: Core;
+  region: number;
+  regionBytes = WORKER_HEAP_BYTES;
+  /** A larger region to move to with the next job, and the old one to free once that job is back. */
+  #moveTo = 0;
+  #retired = 0;
   job: Job | null = null;
   /** Tasks this worker ran: tests check a big query spread over more than one thread. */
   tasks = 0;
 
   constructor(spawn: ThreadSpawner, core: Core, onIdle: (w: PoolWorker) => void, onFail: (w: PoolWorker, e: unknown) => void) {
+    this.core = core;
     this.region = core.alloc(WORKER_HEAP_BYTES);
     this.worker = spawn(WORKER_SOURCE, {
       module: coreModule(core.build), memory: core.exports.memory, root: this.region, end: this.region + WORKER_HEAP_BYTES,
@@ -103,10 +117,42 @@ class PoolWorker {
     this.worker.on('message', (out: Int32Array) => {
       const job = this.job!;
       this.job = null;
+      if (this.#retired) { core.free(this.#retired); this.#retired = 0; }
+      for (let i = 0; i < out.length; i += 2) if (out[i] === TASK_TRAPPED) this.#grow();
       job.resolve(out);
       onIdle(this);
     });
     this.worker.on('error', (e) => onFail(this, e));
+  }
+
+  /** Doubles the region for the next job (once per trap, up to the cap; the main core may refuse). */
+  #grow(): void {
+    if (this.#moveTo || this.regionBytes >= WORKER_HEAP_MAX_BYTES) return;
+    try {
+      this.#moveTo = this.core.alloc(this.regionBytes * 2);
+    } catch {
+      return; // the core is out of memory itself: keep the region
+    }
+    this.regionBytes *= 2;
+  }
+
+  /** Returns every region this worker holds to the core (once its thread has exited). */
+  release(): void {
+    for (const p of [this.region, this.#moveTo, this.#retired]) if (p) this.core.free(p);
+  }
+
+  /** Sends a job: [region move or 0, 0, tasks...]. */
+  send(job: Job): void {
+    this.job = job;
+    this.tasks += (job.words.length - 2) / 7;
+    if (this.#moveTo) {
+      job.words[0] = this.#moveTo;
+      job.words[1] = this.#moveTo + this.regionBytes;
+      this.#retired = this.region;
+      this.region = this.#moveTo;
+      this.#moveTo = 0;
+    }
+    this.worker.postMessage(job.words);
   }
 }
 
@@ -132,11 +178,14 @@ export class CorePool {
   /** Tasks run so far by each worker. */
   taskCounts(): number[] { return this.#workers.map((w) => w.tasks); }
 
+  /** Each worker's heap region in bytes (it doubles after a trapped task). */
+  regionSizes(): number[] { return this.#workers.map((w) => w.regionBytes); }
+
   /** Runs one batch of tasks on one worker (in order); resolves with each task's result. */
   run(tasks: RangeTask[]): Promise<RangeResult[]> {
     if (this.#closed) return Promise.reject(new Error('quarry: the query thread pool is closed'));
-    const words = new Uint32Array(tasks.length * 7);
-    tasks.forEach((t, i) => words.set([t.desc, t.plan, t.planWords, t.k, t.out, t.from, t.to], i * 7));
+    const words = new Uint32Array(2 + tasks.length * 7);
+    tasks.forEach((t, i) => words.set([t.desc, t.plan, t.planWords, t.k, t.out, t.from, t.to], 2 + i * 7));
     return new Promise<Int32Array>((resolve, reject) => {
       this.#queue.push({ words, resolve, reject });
       const w = this.#idle.pop();
@@ -147,9 +196,7 @@ export class CorePool {
   #next(w: PoolWorker): void {
     const job = this.#queue.shift();
     if (!job) { this.#idle.push(w); return; }
-    w.job = job;
-    w.tasks += job.words.length / 7;
-    w.worker.postMessage(job.words);
+    w.send(job);
   }
 
   /** A worker died (not a trap: those are caught inside it): its job fails, the others go on. */
@@ -170,6 +217,6 @@ export class CorePool {
     for (const j of this.#queue.splice(0)) j.reject(new Error('quarry: the query thread pool is closed'));
     const workers = this.#workers.splice(0);
     await Promise.all(workers.map((w) => w.worker.terminate()));
-    for (const w of workers) this.core.free(w.region);
+    for (const w of workers) w.release();
   }
 }

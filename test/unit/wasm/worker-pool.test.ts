@@ -33,7 +33,7 @@ describe('CorePool', () => {
     expect(pool.taskCounts().reduce((a, b) => a + b, 0)).toBe(2);
   });
 
-  it('reports a trapping task and keeps serving on a fresh instance', async () => {
+  it('reports a trapping task and keeps serving on a fresh instance in a larger region', async () => {
     const idx = new RtIndex(schema, { core, autoMerge: false });
     idx.addBatch([doc(1, ['a']), doc(2, ['b'])]);
     const ok = fullScanTask(idx, 0, 2);
@@ -45,5 +45,8 @@ describe('CorePool', () => {
       [{ n: 2, total: 2 }, { n: TASK_TRAPPED, total: 0 }],
       [{ n: 2, total: 2 }],
     ]);
+    // each worker trapped once: its next job moved it to a region twice as large, where it still answers
+    expect(pool.regionSizes()).toEqual([64 << 20, 64 << 20]);
+    expect(await Promise.all([pool.run([ok]), pool.run([ok])])).toEqual([[{ n: 2, total: 2 }], [{ n: 2, total: 2 }]]);
   });
 });
