@@ -221,7 +221,7 @@ export class RtIndex implements RtIndexApi {
     if (!pool) return this.search(req);
     const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
     // max_query_time stops between segments, in order: that stays on this thread
-    if (searchCost(p) < PARALLEL_MIN_COST || p.deadline !== Infinity || req.threads === 1) return runPrepared(p, req);
+    if (searchCost(p) < PARALLEL_MIN_COST || p.deadline !== Infinity) return runPrepared(p, req);
     return runPreparedParallel(pool, p, req);
   }
 

@@ -72,7 +72,7 @@ export interface SearchRequest {
   indexWeight?: number;
   /** OPTION max_query_time in ms (0/unset = none): segments after the deadline are not searched. */
   maxQueryMs?: number;
-  /** OPTION threads: the most worker threads this query may use (1 = the protocol thread); unset = all. */
+  /** OPTION threads: the most worker threads this query's ranges spread over (1 = one, unsplit); unset = all. */
   threads?: number;
 }
 
