@@ -30,7 +30,7 @@ export function queryThreads(): number {
 
 /** The pool evaluating queries over `core`, or null when queries run on the calling thread. */
 export function queryPool(core: Core): CorePool | null {
-  if (threads <= 1 || !threadsAvailable()) return null;
+  if (threads <= 1 || !threadsAvailable() || !core.shared) return null;
   let pool = pools.get(core);
   if (!pool) {
     pool = new CorePool(core, threads);

@@ -2,7 +2,7 @@
  * One instance of the WASM core and its linear memory: the only place that reads or writes it.
  * Typed-array views are re-made whenever memory.grow replaced the buffer.
  */
-import { coreModule, defaultBuild, type WasmBuild } from './core-module.js';
+import { coreModuleFor, defaultBuild, sharedMemoryAvailable, type WasmBuild } from './core-module.js';
 
 /** The raw exports (see assembly/index.ts). Pointers and sizes are plain numbers. */
 export interface CoreExports {
@@ -29,7 +29,7 @@ export interface CoreExports {
   heapConfine(root: number, end: number): void;
 }
 
-/** wasm32's ceiling: 65536 pages of 64 KiB. A shared memory must declare its maximum. */
+/** wasm32's ceiling: 65536 pages of 64 KiB (the module declares it: a shared memory must have one). */
 const MAX_PAGES = 65536;
 const INITIAL_PAGES = 16;
 
@@ -55,15 +55,22 @@ export class Core {
   #i64!: BigInt64Array;
 
   readonly build: WasmBuild;
+  readonly module: WebAssembly.Module;
+  /** Whether the memory is a SharedArrayBuffer that worker threads can run instances over. */
+  readonly shared: boolean;
 
   /**
-   * The memory is shared (a SharedArrayBuffer): worker threads run instances of the same module
-   * over it (src/wasm/worker-pool.ts), reading the segments this instance placed, never copying them.
+   * The memory is shared where that works (Node, a cross-origin isolated page): worker threads run
+   * instances of the same module over it (src/wasm/worker-pool.ts), reading the segments this
+   * instance placed, never copying them.
    */
   constructor(build: WasmBuild = defaultBuild()) {
     this.build = build;
-    const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAX_PAGES, shared: true });
-    const instance = new WebAssembly.Instance(coreModule(build), coreImports(memory));
+    const { module, shared } = coreModuleFor(build, sharedMemoryAvailable());
+    this.module = module;
+    this.shared = shared;
+    const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAX_PAGES, shared });
+    const instance = new WebAssembly.Instance(module, coreImports(memory));
     this.exports = instance.exports as unknown as CoreExports;
     this.exports._start();
   }

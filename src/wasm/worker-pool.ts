@@ -9,7 +9,6 @@
  * evaluateRange. Batches queue in arrival order and go to whichever worker is free, so concurrent
  * queries from different clients run on different threads.
  */
-import { coreModule } from './core-module.js';
 import type { Core } from './core.js';
 
 /** One evaluateRange call: every address is in the shared memory, placed by the main thread. */
@@ -112,7 +111,7 @@ class PoolWorker {
     this.core = core;
     this.region = core.alloc(WORKER_HEAP_BYTES);
     this.worker = spawn(WORKER_SOURCE, {
-      module: coreModule(core.build), memory: core.exports.memory, root: this.region, end: this.region + WORKER_HEAP_BYTES,
+      module: core.module, memory: core.exports.memory, root: this.region, end: this.region + WORKER_HEAP_BYTES,
     });
     this.worker.on('message', (out: Int32Array) => {
       const job = this.job!;
@@ -165,6 +164,7 @@ export class CorePool {
 
   constructor(core: Core, threads: number) {
     if (!spawner) throw new Error('quarry: no thread spawner installed (the host calls setThreadSpawner)');
+    if (!core.shared) throw new Error('quarry: worker threads need the core\'s memory shared');
     this.core = core;
     for (let i = 0; i < threads; i++) {
       const w = new PoolWorker(spawner, core, (x) => this.#next(x), (x, e) => this.#fail(x, e));
