@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Engine } from '../engine/engine.js';
 import { errorBody, HTTP_INTERNAL, HTTP_NOT_IMPLEMENTED, HTTP_PAYLOAD_TOO_LARGE } from './errors.js';
 import type { HttpContext, HttpEnv } from './http-env.js';
+import { registerConsoleRoutes, type ConsoleRouteOptions } from './console-routes.js';
 import { socketSessions, type SessionFor } from './socket-sessions.js';
 import { registerJsonRoutes } from './json-routes.js';
 import { jsonReply, registerSqlRoutes } from './sql-routes.js';
@@ -19,13 +20,11 @@ export interface HttpAppOptions {
   onInternalError?: (err: unknown) => void;
   /** Sessions by connection, when shared with another handler (the fast path); default: the app's own. */
   sessions?: SessionFor;
+  /** Where the web console's files are (default: the package's web/console/ and build/). */
+  console?: ConsoleRouteOptions;
 }
 
-const INDEX_PAGE =
-  '<!DOCTYPE html>\n<html>\n<head>\n<title>quarry</title>\n</head>\n<body>\n' +
-  '<h1>quarry: a Manticore-compatible search server</h1>\n</body>\n</html>';
-
-/** The app: `/sql`, `/cli`, `/cli_json`, the JSON API, `/` and Manticore's JSON errors for everything else. */
+/** The app: `/sql`, `/cli`, `/cli_json`, the JSON API, the web console at `/` and Manticore's JSON errors for everything else. */
 export function createHttpApp(opts: HttpAppOptions): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: true });
   const maxSize = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -47,7 +46,7 @@ export function createHttpApp(opts: HttpAppOptions): Hono<HttpEnv> {
   const sessionFor = (c: HttpContext) => sessions(c.env?.incoming?.socket);
   registerSqlRoutes(app, { engine: opts.engine, sessionFor });
   registerJsonRoutes(app, { engine: opts.engine, sessionFor, onInternalError: report });
-  app.get('/', (c) => c.html(INDEX_PAGE));
+  registerConsoleRoutes(app, opts.console);
   app.notFound((c) => jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody(`${c.req.path} - unsupported endpoint`)));
   app.onError((err, c) => {
     report(err);

@@ -5,6 +5,7 @@
  * debug build (asserts on) is used under vitest or when QUARRY_WASM=debug, the release build otherwise.
  */
 
+import { envVar } from '../util/env.js';
 import { sharedVariant } from './shared-memory.js';
 
 export type WasmBuild = 'debug' | 'release';
@@ -14,10 +15,9 @@ export type CoreSource = (build: WasmBuild) => BufferSource | WebAssembly.Module
 
 /** The build this process uses by default (always release where there is no process.env). */
 export function defaultBuild(): WasmBuild {
-  const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env;
-  if (!env) return 'release';
-  if (env.QUARRY_WASM === 'debug' || env.QUARRY_WASM === 'release') return env.QUARRY_WASM;
-  return env.VITEST ? 'debug' : 'release';
+  const chosen = envVar('QUARRY_WASM');
+  if (chosen === 'debug' || chosen === 'release') return chosen;
+  return envVar('VITEST') ? 'debug' : 'release';
 }
 
 let source: CoreSource | null = null;

@@ -144,10 +144,10 @@ describe('everything else', () => {
     expect((await app.request('/sql?mode=raw', { method: 'POST', body: 'truncate table t' })).status).toBe(200);
   });
 
-  it('serves an index page at /', async () => {
+  it('serves the web console at /', async () => {
     const { app } = setup();
     const res = await app.request('/');
     expect(res.status).toBe(200);
-    expect(await res.text()).toContain('<html>');
+    expect(await res.text()).toContain('<title>quarry console</title>');
   });
 });
