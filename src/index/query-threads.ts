@@ -32,6 +32,7 @@ export function queryThreads(): number {
 export function queryPool(core: Core): CorePool | null {
   if (threads <= 1 || !threadsAvailable() || !core.shared) return null;
   let pool = pools.get(core);
+  if (pool && !pool.alive) return null; // its threads died: queries stay on the calling thread
   if (!pool) {
     pool = new CorePool(core, threads);
     pools.set(core, pool);

@@ -84,7 +84,9 @@ export async function runPreparedParallel(pool: CorePool, p: PreparedSearch, req
     const threads = Math.min(pool.threads, req.threads ?? pool.threads);
     const ranges = cutRanges(p.jobs, threads, core, p.window, place);
     const batches = dealBatches(ranges, threads);
-    const results = await Promise.all(batches.map((b) => pool.run(b.map((r) => r.task))));
+    // a batch whose thread died comes back as trapped tasks, which readTop re-runs on the main instance
+    const trapped = (b: Range[]): RangeResult[] => b.map(() => ({ n: TASK_TRAPPED, total: 0 }));
+    const results = await Promise.all(batches.map((b) => pool.run(b.map((r) => r.task)).catch(() => trapped(b))));
     const tops = batches.flatMap((b, i) => b.map((r, j) => readTop(core, r, results[i][j])));
     return finishSearch(p, tops, req);
   } finally {

@@ -93,6 +93,11 @@ export function threadsAvailable(): boolean {
   return spawner !== null;
 }
 
+/** The installed spawner (to restore after a test installs its own). */
+export function threadSpawner(): ThreadSpawner | null {
+  return spawner;
+}
+
 interface Job { words: Uint32Array; resolve(r: Int32Array): void; reject(e: unknown): void }
 
 class PoolWorker {
@@ -175,6 +180,9 @@ export class CorePool {
 
   get threads(): number { return this.#workers.length; }
 
+  /** False once every worker has died (each one that failed was dropped): callers go inline. */
+  get alive(): boolean { return !this.#closed && this.#workers.length > 0; }
+
   /** Tasks run so far by each worker. */
   taskCounts(): number[] { return this.#workers.map((w) => w.tasks); }
 
@@ -183,7 +191,7 @@ export class CorePool {
 
   /** Runs one batch of tasks on one worker (in order); resolves with each task's result. */
   run(tasks: RangeTask[]): Promise<RangeResult[]> {
-    if (this.#closed) return Promise.reject(new Error('quarry: the query thread pool is closed'));
+    if (!this.alive) return Promise.reject(new Error('quarry: the query thread pool has no thread'));
     const words = new Uint32Array(2 + tasks.length * 7);
     tasks.forEach((t, i) => words.set([t.desc, t.plan, t.planWords, t.k, t.out, t.from, t.to], 2 + i * 7));
     return new Promise<Int32Array>((resolve, reject) => {
@@ -199,8 +207,12 @@ export class CorePool {
     w.send(job);
   }
 
-  /** A worker died (not a trap: those are caught inside it): its job fails, the others go on. */
+  /**
+   * A worker died or could not start (not a trap: those are caught inside it): its job fails (the
+   * caller re-runs it on the main instance), the others go on; its region is not reused.
+   */
   #fail(w: PoolWorker, e: unknown): void {
+    console.error('quarry: a query thread failed:', e);
     w.job?.reject(e);
     w.job = null;
     this.#workers = this.#workers.filter((x) => x !== w);

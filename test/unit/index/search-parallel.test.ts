@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { newSession, openEngine, type Engine, type Result } from '../../../src/engine/index.js';
 import { queryPool, setQueryThreads } from '../../../src/index/query-threads.js';
-import { sharedCore } from '../../../src/wasm/core.js';
+import { Core, sharedCore } from '../../../src/wasm/core.js';
+import { setThreadSpawner, threadSpawner, type CoreThread } from '../../../src/wasm/worker-pool.js';
 import { RtIndex } from '../../../src/index/rt-index.js';
 import type { DocInput, SearchRequest } from '../../../src/index/types.js';
 
@@ -136,6 +137,30 @@ describe('queries on worker threads', () => {
     await setQueryThreads(1);
     expect(got).toEqual(expected);
     expect(idx.search(req).totalFound).toBe(expected.totalFound - 2);
+  });
+
+  it('answers on the protocol thread when the query threads cannot start', async () => {
+    const real = threadSpawner();
+    setThreadSpawner(() => {
+      let onError: (e: unknown) => void = () => {};
+      return {
+        postMessage: () => { queueMicrotask(() => onError(new Error('cannot start'))); },
+        on: ((event: string, fn: (e: unknown) => void) => { if (event === 'error') onError = fn; }) as CoreThread['on'],
+        terminate: async () => 0,
+      };
+    });
+    try {
+      const idx = new RtIndex({ fields: ['title'], attrs: [] }, { core: new Core(), autoMerge: false });
+      idx.addBatch(Array.from({ length: 30_000 }, (_, i) => ({ docId: BigInt(i + 1), fields: [{ terms: ['kiwi'], positions: [1], length: 1 }], attrs: [] })));
+      const req: SearchRequest = { query: { kind: 'term', text: 'kiwi' }, ranker: 'bm25', fieldWeights: {}, filters: [], sort: [], offset: 0, limit: 10, maxMatches: 1000 };
+      const expected = idx.search(req);
+      await setQueryThreads(THREADS);
+      expect(await idx.searchAsync(req)).toEqual(expected); // the failed batches re-run here
+      expect(await idx.searchAsync(req)).toEqual(expected); // the dead pool is skipped
+    } finally {
+      setThreadSpawner(real);
+      await setQueryThreads(1);
+    }
   });
 
   const term = fc.constantFrom(...VOCAB.slice(0, 8));

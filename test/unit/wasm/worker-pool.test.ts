@@ -2,7 +2,7 @@
 // a task that traps reports TASK_TRAPPED and its worker goes on serving, queued batches all complete.
 import { afterAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/wasm/core.js';
-import { CorePool, TASK_TRAPPED, type RangeTask } from '../../../src/wasm/worker-pool.js';
+import { CorePool, TASK_TRAPPED, setThreadSpawner, threadSpawner, type CoreThread, type RangeTask, type ThreadSpawner } from '../../../src/wasm/worker-pool.js';
 import { RtIndex } from '../../../src/index/rt-index.js';
 import { prepareSearch, releaseSearch } from '../../../src/index/search.js';
 import type { DocInput, IndexSchema, SearchRequest } from '../../../src/index/types.js';
@@ -48,5 +48,29 @@ describe('CorePool', () => {
     // each worker trapped once: its next job moved it to a region twice as large, where it still answers
     expect(pool.regionSizes()).toEqual([64 << 20, 64 << 20]);
     expect(await Promise.all([pool.run([ok]), pool.run([ok])])).toEqual([[{ n: 2, total: 2 }], [{ n: 2, total: 2 }]]);
+  });
+
+  it('a thread that cannot start fails its job and leaves the pool without threads, not hanging', async () => {
+    const failing: ThreadSpawner = () => {
+      const handlers: Record<string, (x: unknown) => void> = {};
+      const t: CoreThread = {
+        postMessage: () => { queueMicrotask(() => handlers.error?.(new Error('cannot start'))); },
+        on: ((event: string, fn: (x: unknown) => void) => { handlers[event] = fn; }) as CoreThread['on'],
+        terminate: async () => 0,
+      };
+      return t;
+    };
+    const real = threadSpawner();
+    setThreadSpawner(failing);
+    try {
+      const dead = new CorePool(core, 1);
+      const idx = new RtIndex(schema, { core, autoMerge: false });
+      idx.addBatch([doc(1, ['a'])]);
+      await expect(dead.run([fullScanTask(idx, 0, 1)])).rejects.toThrow('cannot start');
+      expect(dead.alive).toBe(false);
+      await expect(dead.run([fullScanTask(idx, 0, 1)])).rejects.toThrow('no thread');
+    } finally {
+      setThreadSpawner(real);
+    }
   });
 });
