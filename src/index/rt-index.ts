@@ -11,7 +11,7 @@ import { buildSegment, invertDocs } from './segment-builder.js';
 import { mergeSegments } from './segment-merger.js';
 import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
 import { loadSegment, serializeSegment } from './segment-codec.js';
-import { prepareSearch, runPrepared, searchCost, searchSegments } from './search.js';
+import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMatches } from './search.js';
 import { runPreparedParallel } from './search-parallel.js';
 import { PARALLEL_MIN_COST, queryPool } from './query-threads.js';
 
@@ -223,6 +223,11 @@ export class RtIndex implements RtIndexApi {
     // max_query_time stops between segments, in order: that stays on this thread
     if (searchCost(p) < PARALLEL_MIN_COST || p.deadline !== Infinity) return runPrepared(p, req);
     return runPreparedParallel(pool, p, req);
+  }
+
+  /** Every match of the request, segment by segment (GROUP BY); `hits` of the result is empty. */
+  searchAll(req: SearchRequest, visit: SegmentMatches): SearchResult {
+    return searchSegments(this.schema, this.#segments, this.count(), req, visit);
   }
 
   truncate(): void {

@@ -62,6 +62,12 @@ function comparator(keys: ResolvedKey[], ranked: boolean): (a: Candidate, b: Can
   };
 }
 
+/**
+ * Receives every match of one segment (grouping needs all of them, not a top-K): row ids in the
+ * segment and their weights, in no particular order.
+ */
+export type SegmentMatches = (seg: Segment, rowIds: Uint32Array, weights: Int32Array) => void;
+
 /** Plans the query once and encodes one plan per live segment (placing what the plans point at). */
 export function prepareSearch(schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest): PreparedSearch {
   const query = req.query && req.query.kind !== 'empty' ? req.query : null;
@@ -135,14 +141,24 @@ export function searchCost(p: PreparedSearch): number {
 
 /**
  * Evaluates a prepared search on this thread, one evaluate() call per segment, and frees it. Manticore
- * checks max_query_time while matching and keeps what it found so far; a segment is our step.
+ * checks max_query_time while matching and keeps what it found so far; a segment is our step. With
+ * `visit`, each segment's matches all go to it (K = the segment's rows) and `hits` stays empty.
  */
-export function runPrepared(p: PreparedSearch, req: SearchRequest): SearchResult {
+export function runPrepared(p: PreparedSearch, req: SearchRequest, visit?: SegmentMatches): SearchResult {
   try {
     const tops: SegmentTop[] = [];
+    const scale = p.ranked ? req.indexWeight ?? 1 : 1;
     for (const job of p.jobs) {
       if (tops.length > 0 && performance.now() > p.deadline) return finishSearch(p, tops, req, true);
-      tops.push({ job, ...runPlan(job.seg.core, job.seg.descPtr, job.plan, p.window) });
+      const seg = job.seg;
+      const top = runPlan(seg.core, seg.descPtr, job.plan, visit ? seg.rows : p.window, visit !== undefined);
+      if (visit) {
+        if (scale !== 1) for (let i = 0; i < top.weights.length; i++) top.weights[i] *= scale;
+        visit(seg, top.rowIds, top.weights);
+        tops.push({ job, rowIds: [], weights: [], total: top.total });
+      } else {
+        tops.push({ job, ...top });
+      }
     }
     return finishSearch(p, tops, req);
   } finally {
@@ -150,6 +166,12 @@ export function runPrepared(p: PreparedSearch, req: SearchRequest): SearchResult
   }
 }
 
-export function searchSegments(schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest): SearchResult {
-  return runPrepared(prepareSearch(schema, segments, totalDocs, req), req);
+/**
+ * Searches every segment on this thread. With `visit`, each segment's matches all go to it and
+ * `hits` stays empty; without, the merged top-K page.
+ */
+export function searchSegments(
+  schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest, visit?: SegmentMatches,
+): SearchResult {
+  return runPrepared(prepareSearch(schema, segments, totalDocs, req), req, visit);
 }
