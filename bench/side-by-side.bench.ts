@@ -7,7 +7,7 @@
 // Run: npm run bench -- side-by-side [--docs N] [--queries M]. Needs dict-gcide and sphinxsearch. Seed 42.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,9 +48,18 @@ function post(agent: http.Agent, port: number, sql: string): Promise<void> {
 
 export interface QuarryServer { overHttp: Peer; overMysql: Peer; overJson: Peer; port: number; pid: number; stop(): Promise<void> }
 
-/** `nodeArgs` go to the server's node (e.g. `--cpu-prof` for a profile of the server under load). */
-export async function startQuarry(dir: string, nodeArgs: string[] = []): Promise<QuarryServer> {
-  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/quarry.js'), 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * `nodeArgs` go to the server's node (e.g. `--cpu-prof` for a profile of the server under load);
+ * `threads` (searchd threads, by a config file) when given, else the default (one per core).
+ */
+export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?: number): Promise<QuarryServer> {
+  const config: string[] = [];
+  if (threads !== undefined) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'bench.conf'), `searchd {\n  threads = ${threads}\n}\n`);
+    config.push('--config', join(dir, 'bench.conf'));
+  }
+  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/quarry.js'), 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0', ...config], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [port, mysqlPort] = await new Promise<[number, number]>((resolve) => {
     let out = '';
     proc.stdout!.on('data', (c: Buffer) => {
@@ -178,26 +187,32 @@ export async function sideBySideBench() {
   const rows: Record<string, unknown>[] = [];
   const base = mkdtempSync(join(tmpdir(), 'quarry-side-'));
   try {
-    const measure = async (peer: Peer, loaded: number) => {
+    const measure = async (peer: Peer, loaded: number, label = peer.name) => {
       await queryRun(peer, queries.slice(0, 200), 1); // warm-up
       const one = await queryRun(peer, queries, 1);
       const eight = await queryRun(peer, queries, 8);
       const many = await queryRun(peer, queries, 64);
-      rows.push({ peer: peer.name, docs: docs.length, 'load docs/s': loaded, 'QPS 1 client': one.qps, 'p50 ms': one.p50ms,
+      rows.push({ peer: label, docs: docs.length, 'load docs/s': loaded, 'QPS 1 client': one.qps, 'p50 ms': one.p50ms,
         'p99 ms': one.p99ms, 'server CPU ms/query': one.cpuMs, 'QPS 8 clients': eight.qps, 'p99 ms (8)': eight.p99ms, 'QPS 64 clients': many.qps, 'p99 ms (64)': many.p99ms });
     };
     const quarry = await startQuarry(join(base, 'quarry'));
     const viaHttp = await load(quarry.overHttp, docs, "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
     const viaBulk = await bulkLoad(quarry.port, docs, 'gcide_bulk');
     await measure(quarry.overHttp, viaHttp.docsPerSec);
-    await measure(quarry.overMysql, viaHttp.docsPerSec);
     await measure(quarry.overJson, viaBulk.docsPerSec);
     await quarry.stop();
+    // MySQL on the same data after a restart (merges done), with the default threads and then with every
+    // query on the protocol thread (threads = 1): before and after the worker threads in one run
+    for (const threads of [undefined, 1]) {
+      const again = await startQuarry(join(base, 'quarry'), [], threads);
+      await measure(again.overMysql, viaHttp.docsPerSec, threads ? `quarry threads=${threads} (MySQL protocol)` : again.overMysql.name);
+      await again.stop();
+    }
     const sphinx = await sphinxPeer(join(base, 'sphinx'));
     await measure(sphinx, (await load(sphinx, docs, null)).docsPerSec);
     await sphinx.stop();
-    const s = rows[3];
-    for (const q of rows.slice(0, 3)) {
+    const s = rows[rows.length - 1];
+    for (const q of rows.slice(0, -1)) {
       rows.push(Object.fromEntries(Object.entries(q).map(([k, v]) => [k, k === 'peer' ? `ratio ${q.peer}/Sphinx` : k === 'docs' ? v : (v as number) / (s[k] as number)])));
     }
     return rows;

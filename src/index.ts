@@ -23,7 +23,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function open(dataDir: string, opts: { configPath?: string } = {}): Promise<Database> {
+/** `threads`: worker threads for queries over big tables (default one per core; 1 = none). */
+export async function open(dataDir: string, opts: { configPath?: string; threads?: number } = {}): Promise<Database> {
   const engine = await openEngine({ dataDir, ...opts });
   const session: Session = newSession();
   return {

@@ -35,3 +35,26 @@ export class WordVec {
     store<u32>(this.ptr + (<usize>i << 2), v);
   }
 }
+
+/**
+ * A u32 list with Array's surface (index, push, length) over a WordVec: unmanaged storage, so a
+ * growing list never goes through the runtime's object lists, which every instance sharing the
+ * memory would otherwise write (see build/worker-heap.js).
+ */
+export class U32List {
+  v: WordVec = new WordVec();
+
+  get length(): i32 { return <i32>this.v.len; }
+  set length(n: i32) {
+    if (<u32>n > this.v.len) this.v.ensure(<u32>n - this.v.len);
+    this.v.len = <u32>n;
+  }
+
+  @operator("[]") get(i: i32): u32 { return this.v.at(<u32>i); }
+  @operator("[]=") set(i: i32, x: u32): void { this.v.set(<u32>i, x); }
+
+  push(x: u32): void {
+    this.v.ensure(1);
+    this.v.set(this.v.len++, x);
+  }
+}

@@ -27,12 +27,20 @@ export const ALL_MATCHES: u32 = 0x80000000;
 
 /** Runs `plan` over segment descriptor `seg`; writes up to k (rowId, weight) pairs to `out`. */
 export function evaluate(seg: usize, plan: usize, planLen: u32, k: u32, out: usize): i32 {
+  return evaluateRange(seg, plan, planLen, k, out, 0, TERMINATED);
+}
+
+/**
+ * evaluate() over rows [from, to) only: a worker thread takes one range of a big segment (Manticore's
+ * pseudo-sharding); the ranges' top-Ks and totals merge into the whole segment's.
+ */
+export function evaluateRange(seg: usize, plan: usize, planLen: u32, k: u32, out: usize, from: u32, to: u32): i32 {
   total = 0;
   const blob = <usize>load<u32>(seg + DESC_BLOB);
   const deleted = <usize>load<u32>(seg + DESC_DELETED);
   if (hdr(blob, H_MAGIC) != SEGMENT_MAGIC || hdr(blob, H_VERSION) != SEGMENT_VERSION) return E_BAD_SEGMENT;
   if (planLen < PLAN_HEADER_WORDS || pword(plan, P_MAGIC) != PLAN_MAGIC) return E_BAD_PLAN;
-  const rows = hdr(blob, H_ROWS);
+  const rows = min(hdr(blob, H_ROWS), to);
   const numFields = hdr(blob, H_FIELDS);
   const root = pword(plan, P_ROOT);
   if (!prepare(plan, planLen, blob, root != 0)) return E_BAD_PLAN;
@@ -41,7 +49,7 @@ export function evaluate(seg: usize, plan: usize, planLen: u32, k: u32, out: usi
   // k with ALL_MATCHES set: every match (at most the rest of k), unsorted (grouping folds them all)
   topkReset(k & ~ALL_MATCHES, (k & ALL_MATCHES) != 0);
   if (root == 0) {
-    for (let row: u32 = 0; row < rows; row++) {
+    for (let row: u32 = from; row < rows; row++) {
       if (bitIsSet(deleted, row) || (allow != 0 && !bitIsSet(allow, row)) || !filtersPass(row)) continue;
       total++;
       topkPush(row, 1);
@@ -57,8 +65,8 @@ export function evaluate(seg: usize, plan: usize, planLen: u32, k: u32, out: usi
   const ranker = pword(plan, P_RANKER);
   const flags = pword(plan, P_FLAGS);
   hitsReset();
-  let d = next(node, 0);
-  while (d != TERMINATED) {
+  let d = from < rows ? next(node, from) : TERMINATED;
+  while (d < rows) {
     if (!bitIsSet(deleted, d) && (allow == 0 || bitIsSet(allow, d)) && filtersPass(d)) {
       hitsReset();
       total++;

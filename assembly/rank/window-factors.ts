@@ -4,20 +4,21 @@
 
 import { XF_FIELDS, XF_QPOS } from "./factor-query";
 import { POS_MASK } from "../util/codes";
+import { U32List } from "../memory/heap";
 
 export const maxWindowHits = new StaticArray<i32>(XF_FIELDS);
 export const minGaps = new StaticArray<i32>(XF_FIELDS);
 
 let windowSize: u32 = 1;
 /** Hitpos values (field, end flag and position, as Manticore compares them) within the window. */
-const window = new Array<u32>();
+const window = new U32List();
 
 /** Distinct words min_gaps looks for (Manticore's m_iHaveMinWindow); below 2 it stays 0. */
 let gapWords: i32 = 0;
 let windowWords: i32 = 0;
 /** The candidate window: hitpos and (canonical) query position per hit, left-minimal. */
-const mwPos = new Array<u32>();
-const mwQpos = new Array<u32>();
+const mwPos = new U32List();
+const mwQpos = new U32List();
 const mwCounts = new StaticArray<i32>(XF_QPOS);
 
 export function windowQuery(size: u32, uniqueWords: i32): void {

@@ -97,6 +97,9 @@ function applyOptions(req: SearchRequest, st: SelectStatement): void {
   if (mm) req.maxMatches = requireNumber('max_matches', mm);
   const mqt = opts.get('max_query_time');
   if (mqt) req.maxQueryMs = Math.max(0, requireNumber('max_query_time', mqt));
+  // Manticore: the most threads this query's pseudo-shards use; 0 = the server's
+  const th = opts.get('threads');
+  if (th && requireNumber('threads', th) > 0) req.threads = Math.trunc(requireNumber('threads', th));
 }
 
 /** The global flags as one query sees them: OPTION not_terms_only_allowed wins over the server's. */
@@ -202,16 +205,16 @@ function rejectUnimplemented(st: SelectStatement): void {
   if (clause) throw new SearchError('UNSUPPORTED', `${clause} is not supported yet`);
 }
 
-export function execSelect(
+export async function execSelect(
   table: Table, st: SelectStatement, session: Session, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none',
-): RowsResult {
+): Promise<RowsResult> {
   const started = performance.now();
   rejectUnimplemented(st);
   if (isGrouping(st)) return execGrouped(table, [st], session, flags, started, fullText)[0]!;
   const cols = selectColumns(table, st.items, { match: st.match });
   const parseWarnings: string[] = [];
   const req = buildRequest(table, st, flags, fullText, parseWarnings);
-  const result: SearchResult = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : table.search(req);
+  const result: SearchResult = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : await table.searchAsync(req);
   const fullScan = req === 'none' || req.query === null;
   let data: Cell[][];
   if (cols.some((c) => c.aggregate)) {

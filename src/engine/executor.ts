@@ -44,7 +44,7 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
       if (st.tables.length > 1) throw new SearchError('UNSUPPORTED', 'selecting from several tables is not supported');
       const table = ctx.catalog.get(st.tables[0]);
       if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${st.tables[0].toLowerCase()}' in search request`);
-      const main = execSelect(table, st, session, flags);
+      const main = await execSelect(table, st, session, flags);
       if (!st.facets?.length) return main;
       // each FACET is one more result set; SHOW META keeps describing the main query
       const meta = { lastMeta: session.lastMeta, lastWarning: session.lastWarning };

@@ -1,5 +1,7 @@
 /** The engine: open a data directory, run SphinxQL, get results in the one result model. */
+import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
+import { setQueryThreads } from '../index/query-threads.js';
 import { parseSql } from '../sql/parse-sql.js';
 import { asSearchError, SearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
@@ -33,6 +35,11 @@ export interface OpenOptions extends EngineOptions {
   snippetsFilePrefix?: string;
   /** searchd max_threads_per_query: worker threads for load_files. */
   maxThreadsPerQuery?: number;
+  /**
+   * searchd threads: worker threads evaluating queries over big tables (index/query-threads.ts);
+   * default os.availableParallelism(), 1 keeps every query on the protocol thread.
+   */
+  threads?: number;
 }
 
 class QuarryEngine implements Engine {
@@ -88,6 +95,7 @@ class QuarryEngine implements Engine {
 export async function openEngine(opts: OpenOptions): Promise<Engine> {
   installNodeHost();
   configureSnippetFiles({ prefix: opts.snippetsFilePrefix ?? '', maxThreads: opts.maxThreadsPerQuery });
+  await setQueryThreads(opts.threads ?? availableParallelism());
   const store = Store.open(opts.dataDir);
   const catalog = Catalog.open(store);
   // A table declared in the config file is created on first start (later changes need RECONFIGURE).

@@ -141,7 +141,7 @@ function aggsRequest(table: Table, st: SelectStatement, flags: GlobalFlags, full
 }
 
 /** Runs a `/search` body; throws SearchError (PARSE_ERROR: request shape; others: execution). */
-export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Session, flags: GlobalFlags): RowsResult {
+export async function execJsonSearch(catalog: Catalog, body: JsonValue, session: Session, flags: GlobalFlags): Promise<RowsResult> {
   const obj = requestObject(body);
   checkSearchKeys(obj);
   const table = lookupTable(catalog, tableName(obj));
@@ -163,7 +163,7 @@ export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Sessi
   // itself runs on parts.fullText)
   if (obj.script_fields !== undefined) st.match = jsonMatchText(table, obj.query, flags);
   const aggs = parseAggs(table, obj.aggs);
-  const result = execSelect(table, st, session, flags, parts.fullText);
+  const result = await execSelect(table, st, session, flags, parts.fullText);
   if (aggs.length) {
     const out = runAggs(table, aggs, aggsRequest(table, st, flags, parts.fullText));
     result.aggregations = out.entries;

@@ -1,15 +1,18 @@
 /**
  * Node's file access for the layers that also run in a page (src/text, src/wasm import no Node
- * built-ins): the WASM core from build/*.wasm and the files text settings name. Installed by
+ * built-ins): the WASM core from build/*.wasm, the files text settings name, and the worker threads
+ * queries run on. Installed by
  * openEngine and by any Node entry that uses those layers without an engine (tests, benches).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { setFieldScannerFactory } from '../text/field-scanner.js';
 import { setTextFiles, type TextFiles } from '../text/text-files.js';
 import { setCoreSource, type WasmBuild } from '../wasm/core-module.js';
 import { coreFieldScanners } from '../wasm/field-scanner.js';
+import { setThreadSpawner, type CoreThread } from '../wasm/worker-pool.js';
 
 export const nodeTextFiles: TextFiles = {
   exists: (path) => existsSync(path),
@@ -41,4 +44,9 @@ export function installNodeHost(): void {
   setTextFiles(nodeTextFiles);
   setCoreSource((build) => readFileSync(coreFile(build)));
   setFieldScannerFactory(coreFieldScanners);
+  setThreadSpawner((source, workerData) => {
+    const w = new Worker(source, { eval: true, workerData });
+    w.unref(); // an idle query thread never keeps the process alive
+    return w as unknown as CoreThread;
+  });
 }

@@ -75,7 +75,7 @@ export const SELECT_OPTIONS: Record<string, OptionRule> = {
   reverse_scan: { rule: unsupported },
   scroll: { rule: unsupported },
   sort_method: { values: ['pq', 'kbuffer'], rule: inert('the internal sorter kind; the sort order is the same') },
-  threads: { int: true, rule: inert(SCHEDULING) },
+  threads: { int: true, rule: works },
   threads_ex: { rule: inert(SCHEDULING) },
   token_filter: { rule: unsupported },
   window_size: { int: true, rule: unsupported },
@@ -111,7 +111,7 @@ export const UPDATE_OPTIONS: Record<string, OptionRule> = {
   reverse_scan: SELECT_OPTIONS.reverse_scan!,
   sort_method: SELECT_OPTIONS.sort_method!,
   strict: { int: true, rule: onlyDefault('0') },
-  threads: SELECT_OPTIONS.threads!,
+  threads: { int: true, rule: inert(SCHEDULING) },
   token_filter: SELECT_OPTIONS.token_filter!,
 };
 

@@ -156,6 +156,11 @@ export class Table {
     return this.index.search(req);
   }
 
+  /** search() on the query worker threads when the table is big enough (index/query-threads.ts). */
+  searchAsync(req: SearchRequest): Promise<SearchResult> {
+    return this.index.searchAsync(req);
+  }
+
   /** Stored documents for the final page, in the given order. */
   fetch(ids: bigint[]): (StoredDoc | undefined)[] {
     return this.store.getDocs(ids);

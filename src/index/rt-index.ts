@@ -11,7 +11,9 @@ import { buildSegment, invertDocs } from './segment-builder.js';
 import { mergeSegments } from './segment-merger.js';
 import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
 import { loadSegment, serializeSegment } from './segment-codec.js';
-import { searchSegments, type SegmentMatches } from './search.js';
+import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMatches } from './search.js';
+import { runPreparedParallel } from './search-parallel.js';
+import { PARALLEL_MIN_COST, queryPool } from './query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
 
 export interface RtIndexOptions {
@@ -252,6 +254,20 @@ export class RtIndex implements RtIndexApi {
 
   search(req: SearchRequest): SearchResult {
     return searchSegments(this.schema, this.#segments, this.count(), req);
+  }
+
+  /**
+   * search() on the query worker threads when there are some and the query has enough postings (or
+   * rows) to spread; on this thread otherwise, where a cheap query answers sooner than a hand-over
+   * would. Same answers either way (a property test holds both paths to it).
+   */
+  async searchAsync(req: SearchRequest): Promise<SearchResult> {
+    const pool = queryPool(this.core);
+    if (!pool) return this.search(req);
+    const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
+    // max_query_time stops between segments, in order: that stays on this thread
+    if (searchCost(p) < PARALLEL_MIN_COST || p.deadline !== Infinity) return runPrepared(p, req);
+    return runPreparedParallel(pool, p, req);
   }
 
   /** Every match of the request, segment by segment (GROUP BY); `hits` of the result is empty. */

@@ -1,6 +1,7 @@
 /**
  * Runs a SearchRequest over an RT index's segments: plan per segment, one evaluate() call each,
- * then merge the per-segment top-Ks and cut offset/limit (window capped by max_matches).
+ * then merge the per-segment top-Ks and cut offset/limit (window capped by max_matches). The
+ * planning and the merge are shared with the worker-thread path (search-parallel.ts).
  */
 import type { IndexSchema, SearchRequest, SearchResult } from './types.js';
 import type { Segment } from './segment.js';
@@ -14,6 +15,30 @@ import { placeAllowBitmap, splitFilters } from './attr-filters.js';
 import { compareValues, resolveSort, segmentSort, type ResolvedKey } from './sort-plan.js';
 
 interface Candidate { seg: Segment; order: number; row: number; weight: number }
+
+/** One segment's share of a query: its encoded plan and the core memory the plan points at. */
+export interface SegmentJob {
+  seg: Segment;
+  /** Position in the segment list (the merge's tie-break: newer first when ranked). */
+  order: number;
+  plan: Uint32Array;
+  /** Core allocations the plan refers to (allow bitmap, sort ranks), freed by releaseSearch. */
+  owned: number[];
+}
+
+/** A segment's top-K, rows of that segment. */
+export interface SegmentTop { job: SegmentJob; rowIds: ArrayLike<number>; weights: ArrayLike<number>; total: number }
+
+export interface PreparedSearch {
+  jobs: SegmentJob[];
+  /** offset + limit, capped by max_matches: how many rows each segment (or range) keeps. */
+  window: number;
+  keys: ResolvedKey[];
+  ranked: boolean;
+  keywords: SearchResult['keywords'];
+  /** performance.now() past which no further segment is searched (max_query_time), or Infinity. */
+  deadline: number;
+}
 
 function fieldWeights(schema: IndexSchema, req: SearchRequest): number[] {
   const lower = new Map(Object.entries(req.fieldWeights).map(([k, v]) => [k.toLowerCase(), v]));
@@ -43,13 +68,8 @@ function comparator(keys: ResolvedKey[], ranked: boolean): (a: Candidate, b: Can
  */
 export type SegmentMatches = (seg: Segment, rowIds: Uint32Array, weights: Int32Array) => void;
 
-/**
- * Searches every segment. With `visit`, each segment's matches all go to it (one core call per
- * segment, K = the segment's rows) and `hits` stays empty; without, the merged top-K page.
- */
-export function searchSegments(
-  schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest, visit?: SegmentMatches,
-): SearchResult {
+/** Plans the query once and encodes one plan per live segment (placing what the plans point at). */
+export function prepareSearch(schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest): PreparedSearch {
   const query = req.query && req.query.kind !== 'empty' ? req.query : null;
   const ranked = query !== null;
   let planned: PlannedQuery | null = null;
@@ -59,18 +79,13 @@ export function searchSegments(
   const keys = resolveSort(schema, req.sort.length || !ranked ? req.sort : [{ attr: 'weight()', desc: true }]);
   const window = Math.max(0, Math.min(req.offset + req.limit, req.maxMatches));
   const weights = fieldWeights(schema, req);
-  const candidates: Candidate[] = [];
-  let totalFound = 0;
-  let timedOut = false;
-  let searched = 0;
   const deadline = req.maxQueryMs ? performance.now() + req.maxQueryMs : Infinity;
-  segments.forEach((seg, order) => {
-    if (seg.live === 0 || timedOut) return;
-    // Manticore checks max_query_time while matching and keeps what it found so far; a segment is our step
-    if (searched > 0 && performance.now() > deadline) { timedOut = true; return; }
-    searched++;
-    const owned: number[] = [];
-    try {
+  const prepared: PreparedSearch = { jobs: [], window, keys, ranked, keywords: planned?.stats ?? [], deadline };
+  try {
+    segments.forEach((seg, order) => {
+      if (seg.live === 0) return;
+      const owned: number[] = [];
+      prepared.jobs.push({ seg, order, plan: new Uint32Array(0), owned });
       const allowPtr = placeAllowBitmap(schema, seg, filters.host);
       if (allowPtr) owned.push(allowPtr);
       const spec: PlanSpec = {
@@ -79,25 +94,84 @@ export function searchSegments(
         filters: filters.core, sort: segmentSort(keys, seg, owned), allowPtr,
         maxQpos: planned?.analyzed.maxQpos ?? 0, numKeywords: planned?.analyzed.keywords.length ?? 0, expr,
       };
-      const top = runPlan(seg.core, seg.descPtr, encodePlan(spec), visit ? seg.rows : window, visit !== undefined);
-      totalFound += top.total;
-      const scale = ranked ? req.indexWeight ?? 1 : 1;
-      if (visit) {
-        if (scale !== 1) for (let i = 0; i < top.weights.length; i++) top.weights[i] *= scale;
-        visit(seg, top.rowIds, top.weights);
-        return;
-      }
-      for (let i = 0; i < top.rowIds.length; i++) candidates.push({ seg, order, row: top.rowIds[i], weight: top.weights[i] * scale });
-    } finally {
-      for (const p of owned) seg.core.free(p);
-    }
-  });
-  candidates.sort(comparator(keys, ranked));
-  const page = candidates.slice(req.offset, window);
+      prepared.jobs[prepared.jobs.length - 1].plan = encodePlan(spec);
+    });
+  } catch (e) {
+    releaseSearch(prepared);
+    throw e;
+  }
+  return prepared;
+}
+
+/** Frees the core memory the plans pointed at. */
+export function releaseSearch(p: PreparedSearch): void {
+  for (const j of p.jobs) for (const ptr of j.owned.splice(0)) j.seg.core.free(ptr);
+}
+
+/**
+ * Merges the segments' top-Ks (any number per segment: ranges of one merge too) into the page;
+ * `timedOut` when max_query_time stopped the search before some segments.
+ */
+export function finishSearch(p: PreparedSearch, tops: SegmentTop[], req: SearchRequest, timedOut = false): SearchResult {
+  const candidates: Candidate[] = [];
+  let totalFound = 0;
+  const scale = p.ranked ? req.indexWeight ?? 1 : 1;
+  for (const { job, rowIds, weights, total } of tops) {
+    totalFound += total;
+    for (let i = 0; i < rowIds.length; i++) candidates.push({ seg: job.seg, order: job.order, row: rowIds[i], weight: weights[i] * scale });
+  }
+  candidates.sort(comparator(p.keys, p.ranked));
+  const page = candidates.slice(req.offset, p.window);
   return {
     hits: page.map((c) => ({ docId: c.seg.docId(c.row), weight: c.weight })),
     totalFound,
-    keywords: planned?.stats ?? [],
+    keywords: p.keywords,
     ...(timedOut ? { timedOut } : {}),
   };
+}
+
+/**
+ * What evaluating the prepared query costs, roughly: the postings its keywords decode (documents
+ * plus positions, as SHOW META counts them) or, for a full scan, the rows it visits.
+ */
+export function searchCost(p: PreparedSearch): number {
+  if (!p.ranked) return p.jobs.reduce((s, j) => s + j.seg.rows, 0);
+  return p.keywords.reduce((s, k) => s + k.docs + k.hits, 0);
+}
+
+/**
+ * Evaluates a prepared search on this thread, one evaluate() call per segment, and frees it. Manticore
+ * checks max_query_time while matching and keeps what it found so far; a segment is our step. With
+ * `visit`, each segment's matches all go to it (K = the segment's rows) and `hits` stays empty.
+ */
+export function runPrepared(p: PreparedSearch, req: SearchRequest, visit?: SegmentMatches): SearchResult {
+  try {
+    const tops: SegmentTop[] = [];
+    const scale = p.ranked ? req.indexWeight ?? 1 : 1;
+    for (const job of p.jobs) {
+      if (tops.length > 0 && performance.now() > p.deadline) return finishSearch(p, tops, req, true);
+      const seg = job.seg;
+      const top = runPlan(seg.core, seg.descPtr, job.plan, visit ? seg.rows : p.window, visit !== undefined);
+      if (visit) {
+        if (scale !== 1) for (let i = 0; i < top.weights.length; i++) top.weights[i] *= scale;
+        visit(seg, top.rowIds, top.weights);
+        tops.push({ job, rowIds: [], weights: [], total: top.total });
+      } else {
+        tops.push({ job, ...top });
+      }
+    }
+    return finishSearch(p, tops, req);
+  } finally {
+    releaseSearch(p);
+  }
+}
+
+/**
+ * Searches every segment on this thread. With `visit`, each segment's matches all go to it and
+ * `hits` stays empty; without, the merged top-K page.
+ */
+export function searchSegments(
+  schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest, visit?: SegmentMatches,
+): SearchResult {
+  return runPrepared(prepareSearch(schema, segments, totalDocs, req), req, visit);
 }

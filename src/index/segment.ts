@@ -26,6 +26,9 @@ export class Segment {
   #colType: number[] = [];
   #colOff: number[] = [];
   #freed = false;
+  /** Queries running on worker threads that read this segment: free() waits for the last one. */
+  #pins = 0;
+  #freeWhenUnpinned = false;
   #version = 0;
 
   constructor(core: Core, schema: IndexSchema, built: BuiltSegment, deleted?: Uint8Array) {
@@ -193,9 +196,22 @@ export class Segment {
     for (let f = 0; f < nf; f++) out[at + f] = u32[from + f];
   }
 
-  /** Returns the core memory this segment holds; the segment must not be used afterwards. */
+  /** Keeps the blob alive while a worker thread reads it (a merge may replace the segment meanwhile). */
+  pin(): void {
+    this.#pins++;
+  }
+
+  unpin(): void {
+    if (--this.#pins === 0 && this.#freeWhenUnpinned) this.free();
+  }
+
+  /** Returns the core memory this segment holds (once no query reads it); it must not be used afterwards. */
   free(): void {
     if (this.#freed) return;
+    if (this.#pins > 0) {
+      this.#freeWhenUnpinned = true;
+      return;
+    }
     this.#freed = true;
     this.core.free(this.blobPtr);
     this.core.free(this.deletedPtr);

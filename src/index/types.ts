@@ -72,6 +72,8 @@ export interface SearchRequest {
   indexWeight?: number;
   /** OPTION max_query_time in ms (0/unset = none): segments after the deadline are not searched. */
   maxQueryMs?: number;
+  /** OPTION threads: the most worker threads this query's ranges spread over (1 = one, unsplit); unset = all. */
+  threads?: number;
 }
 
 export interface Hit { docId: bigint; weight: number }
@@ -102,6 +104,8 @@ export interface RtIndexApi {
   /** Number of live documents. */
   count(): number;
   search(req: SearchRequest): SearchResult;
+  /** search(), evaluated on the query worker threads when the table is big enough (query-threads.ts). */
+  searchAsync(req: SearchRequest): Promise<SearchResult>;
   /** Drops every segment. */
   truncate(): void;
 }

@@ -14,6 +14,8 @@ export interface ServerEngineOptions extends EngineOptions {
   snippetsFilePrefix?: string;
   /** searchd max_threads_per_query: worker threads for load_files. */
   maxThreadsPerQuery?: number;
+  /** searchd threads: worker threads evaluating queries (unset = one per core). */
+  threads?: number;
 }
 
 export type OpenEngine = (opts: ServerEngineOptions) => Promise<Engine>;

@@ -32,6 +32,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
   if (tables?.skipped.length) console.warn(`quarry: only RT tables are served; ignoring ${tables.skipped.join(', ')}`);
   await mkdir(options.dataDir, { recursive: true });
   const threads = lastValue(config?.searchd, 'max_threads_per_query');
+  const queryThreads = lastValue(config?.searchd, 'threads');
   const engine: Engine = await openEngine({
     dataDir: options.dataDir,
     configPath: options.configPath,
@@ -39,6 +40,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     // CALL SNIPPETS load_files stays off unless the config names a directory for it.
     snippetsFilePrefix: lastValue(config?.searchd, 'snippets_file_prefix'),
     maxThreadsPerQuery: threads === undefined ? undefined : Number(threads),
+    threads: queryThreads === undefined ? undefined : Number(queryThreads),
   });
   let http: HttpListener;
   try {

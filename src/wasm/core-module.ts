@@ -6,6 +6,7 @@
  */
 
 import { envVar } from '../util/env.js';
+import { sharedVariant } from './shared-memory.js';
 
 export type WasmBuild = 'debug' | 'release';
 
@@ -20,7 +21,15 @@ export function defaultBuild(): WasmBuild {
 }
 
 let source: CoreSource | null = null;
-const modules = new Map<WasmBuild, WebAssembly.Module>();
+const modules = new Map<string, CoreModule>();
+
+/** A compiled core and whether its imported memory is declared shared (see shared-memory.ts). */
+export interface CoreModule { module: WebAssembly.Module; shared: boolean }
+
+/** Shared memory works here: Node, or a cross-origin isolated page. */
+export function sharedMemoryAvailable(): boolean {
+  return typeof SharedArrayBuffer !== 'undefined' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
+}
 
 /** Installs where the core's bytes come from; compiled modules of an earlier source are dropped. */
 export function setCoreSource(src: CoreSource): void {
@@ -28,14 +37,30 @@ export function setCoreSource(src: CoreSource): void {
   modules.clear();
 }
 
-/** The compiled module for a build (compiled on first use, synchronously). */
-export function coreModule(build: WasmBuild = defaultBuild()): WebAssembly.Module {
-  let m = modules.get(build);
+/**
+ * The compiled module for a build (compiled on first use, synchronously), its memory shared when
+ * `shared` is asked and the source gives bytes (a source giving a compiled module gets it as built:
+ * not shared).
+ */
+export function coreModuleFor(build: WasmBuild, shared: boolean): CoreModule {
+  const key = `${build}:${shared}`;
+  let m = modules.get(key);
   if (!m) {
     if (!source) throw new Error('quarry: no WASM core installed (the host calls setCoreSource first)');
     const got = source(build);
-    m = got instanceof WebAssembly.Module ? got : new WebAssembly.Module(got);
-    modules.set(build, m);
+    if (got instanceof WebAssembly.Module) {
+      m = { module: got, shared: false };
+    } else {
+      const bytes = got instanceof Uint8Array ? got : ArrayBuffer.isView(got) ? new Uint8Array(got.buffer, got.byteOffset, got.byteLength) : new Uint8Array(got);
+      const variant = shared ? sharedVariant(bytes) : null;
+      m = { module: new WebAssembly.Module((variant ?? bytes) as Uint8Array<ArrayBuffer>), shared: variant !== null };
+    }
+    modules.set(key, m);
   }
   return m;
+}
+
+/** The module a Core of this build instantiates here (shared memory where available). */
+export function coreModule(build: WasmBuild = defaultBuild()): WebAssembly.Module {
+  return coreModuleFor(build, sharedMemoryAvailable()).module;
 }

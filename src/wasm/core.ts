@@ -2,7 +2,7 @@
  * One instance of the WASM core and its linear memory: the only place that reads or writes it.
  * Typed-array views are re-made whenever memory.grow replaced the buffer.
  */
-import { coreModule, type WasmBuild } from './core-module.js';
+import { coreModuleFor, defaultBuild, sharedMemoryAvailable, type WasmBuild } from './core-module.js';
 
 /** The raw exports (see assembly/index.ts). Pointers and sizes are plain numbers. */
 export interface CoreExports {
@@ -10,6 +10,7 @@ export interface CoreExports {
   alloc(size: number): number;
   free(ptr: number): void;
   evaluate(seg: number, plan: number, planLen: number, k: number, out: number): number;
+  evaluateRange(seg: number, plan: number, planLen: number, k: number, out: number, from: number, to: number): number;
   lastTotal(): number;
   unpack(src: number, n: number, bits: number, out: number): void;
   undelta(ptr: number, n: number, base: number): void;
@@ -22,6 +23,26 @@ export interface CoreExports {
   cursorBytes(): number;
   segmentVersion(): number;
   planVersion(): number;
+  /** Runs the module's top-level initializers (exported rather than run on instantiation). */
+  _start(): void;
+  /** Confines this instance's heap to [root + 2048, end) of a shared memory (a worker's instance). */
+  heapConfine(root: number, end: number): void;
+}
+
+/** wasm32's ceiling: 65536 pages of 64 KiB (the module declares it: a shared memory must have one). */
+const MAX_PAGES = 65536;
+const INITIAL_PAGES = 16;
+
+/** The imports of one core instance over `memory`. */
+export function coreImports(memory: WebAssembly.Memory): WebAssembly.Imports {
+  return {
+    env: {
+      memory,
+      abort(_msg: number, _file: number, line: number, col: number): never {
+        throw new Error(`quarry wasm core: assertion failed at ${line}:${col}`);
+      },
+    },
+  };
 }
 
 export class Core {
@@ -33,15 +54,25 @@ export class Core {
   #f32!: Float32Array;
   #i64!: BigInt64Array;
 
-  constructor(build?: WasmBuild) {
-    const instance = new WebAssembly.Instance(coreModule(build), {
-      env: {
-        abort(_msg: number, _file: number, line: number, col: number): never {
-          throw new Error(`quarry wasm core: assertion failed at ${line}:${col}`);
-        },
-      },
-    });
+  readonly build: WasmBuild;
+  readonly module: WebAssembly.Module;
+  /** Whether the memory is a SharedArrayBuffer that worker threads can run instances over. */
+  readonly shared: boolean;
+
+  /**
+   * The memory is shared where that works (Node, a cross-origin isolated page): worker threads run
+   * instances of the same module over it (src/wasm/worker-pool.ts), reading the segments this
+   * instance placed, never copying them.
+   */
+  constructor(build: WasmBuild = defaultBuild()) {
+    this.build = build;
+    const { module, shared } = coreModuleFor(build, sharedMemoryAvailable());
+    this.module = module;
+    this.shared = shared;
+    const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAX_PAGES, shared });
+    const instance = new WebAssembly.Instance(module, coreImports(memory));
     this.exports = instance.exports as unknown as CoreExports;
+    this.exports._start();
   }
 
   #refresh(): void {

@@ -14,6 +14,19 @@ const CORE_ERRORS: Record<number, string> = {
   [-3]: 'out of memory',
 };
 
+/** The top-K evaluate()/evaluateRange() returned `n` for, read from `outPtr` (throws on an E_* code). */
+export function readTopK(core: Core, outPtr: number, n: number, total: number): TopK {
+  if (n < 0) throw new Error(`quarry wasm core: ${CORE_ERRORS[n] ?? `error ${n}`}`);
+  const words = core.u32.subarray(outPtr >>> 2, (outPtr >>> 2) + n * 2);
+  const rowIds = new Uint32Array(n);
+  const weights = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    rowIds[i] = words[2 * i];
+    weights[i] = words[2 * i + 1] | 0;
+  }
+  return { rowIds, weights, total };
+}
+
 /** Counts evaluate() calls, so tests can check there is one per segment per query. */
 export const evaluateCalls = { count: 0 };
 
@@ -31,15 +44,7 @@ export function runPlan(core: Core, segDesc: number, plan: Uint32Array, k: numbe
     core.u32.set(plan, planPtr >>> 2);
     evaluateCalls.count++;
     const n = core.exports.evaluate(segDesc, planPtr, plan.length, all ? (k | ALL_MATCHES) >>> 0 : k, outPtr);
-    if (n < 0) throw new Error(`quarry wasm core: ${CORE_ERRORS[n] ?? `error ${n}`}`);
-    const words = core.u32.subarray(outPtr >>> 2, (outPtr >>> 2) + n * 2);
-    const rowIds = new Uint32Array(n);
-    const weights = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      rowIds[i] = words[2 * i];
-      weights[i] = words[2 * i + 1] | 0;
-    }
-    return { rowIds, weights, total: core.exports.lastTotal() >>> 0 };
+    return readTopK(core, outPtr, n, n >= 0 ? core.exports.lastTotal() >>> 0 : 0);
   } finally {
     core.free(planPtr);
     core.free(outPtr);

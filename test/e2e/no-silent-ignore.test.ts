@@ -161,8 +161,11 @@ const WORKS: Record<string, [string, string]> = {
   not_terms_only_allowed: [ALL, "SELECT id, weight() FROM sw WHERE MATCH('-apple') ORDER BY id ASC OPTION not_terms_only_allowed=1"],
   ranker: [APPLE, `${APPLE} OPTION ranker=none`],
 };
-/** Works, but its effect needs a slow query: proved in test/unit/index/max-query-time.test.ts. */
-const WORKS_ELSEWHERE = new Set(['max_query_time']);
+/**
+ * Works, proved elsewhere: max_query_time needs a slow query (test/unit/index/max-query-time.test.ts);
+ * threads changes which threads run the query, never the answer (test/unit/index/search-parallel.test.ts).
+ */
+const WORKS_ELSEWHERE = new Set(['max_query_time', 'threads']);
 
 /** A value each option accepts; `other` a value quarry does not implement for `default` options. */
 function valueOf(name: string, rule: (typeof SELECT_OPTIONS)[string]): string {
