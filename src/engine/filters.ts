@@ -4,12 +4,26 @@
  * conditions, IS NULL) is evaluated here as a predicate over a document's attributes; the engine
  * turns the documents it accepts into an `id IN (...)` filter.
  */
-import type { Condition, FilterTarget, Literal as SqlLiteral } from '../sql/ast.js';
+import type { Condition, Expr, FilterTarget, Literal as SqlLiteral } from '../sql/ast.js';
 import type { AttrValue, Filter } from '../index/types.js';
 import { SearchError } from '../util/errors.js';
 import { fromSql } from './sql-values.js';
 import type { Table } from './table.js';
 import { compareValues, literalValue } from './value-compare.js';
+import { compileExpr, type CompiledExpr } from './expr/compile.js';
+
+/** Expression targets compiled once per statement (the condition tree is the statement's). */
+const compiledTargets = new WeakMap<object, CompiledExpr>();
+
+/** An expression target's value on one document, as the attribute value a filter compares. */
+function exprTargetValue(table: Table, e: FilterTarget['expr'], docId: bigint, attrs: Map<string, AttrValue>): AttrValue {
+  let c = compiledTargets.get(e);
+  if (!c) { c = compileExpr(e, { table }); compiledTargets.set(e, c); }
+  const v = c.eval({ docId, weight: 0, attrs });
+  if (v === undefined || v === null) return null;
+  if (c.type === 'json') return typeof v === 'object' ? JSON.stringify(v) : typeof v === 'boolean' ? Number(v) : (v as AttrValue);
+  return v as AttrValue;
+}
 
 export interface SplitFilters {
   filters: Filter[];
@@ -61,6 +75,20 @@ function toFilter(table: Table, c: Condition): Filter | undefined {
   return undefined;
 }
 
+/** The WHERE tree with targets naming a select-list alias (`price*2 AS p2 ... WHERE p2 > 5`) replaced by the expression. */
+export function resolveAliases(table: Table, c: Condition, aliases: Map<string, Expr>): Condition {
+  switch (c.kind) {
+    case 'and': case 'or': return { ...c, children: c.children.map((x) => resolveAliases(table, x, aliases)) };
+    case 'not': return { ...c, child: resolveAliases(table, c.child, aliases) };
+    default: {
+      const e = c.target.expr;
+      if (e.kind !== 'column' || e.path.length || table.column(e.name) || e.name.toLowerCase() === 'id') return c;
+      const alias = aliases.get(e.name.toLowerCase());
+      return alias ? { ...c, target: { ...c.target, expr: alias } } : c;
+    }
+  }
+}
+
 /** Splits a WHERE tree into index filters and leftover predicates. */
 export function splitFilters(table: Table, where: Condition | undefined): SplitFilters {
   const out: SplitFilters = { filters: [], predicates: [] };
@@ -90,7 +118,7 @@ function checkColumns(table: Table, c: Condition): void {
 /** The value a target reads from a document: a column, id, or a JSON path inside a column. */
 function targetValue(table: Table, t: FilterTarget, docId: bigint, attrs: Map<string, AttrValue>): AttrValue | undefined {
   const e = t.expr;
-  if (e.kind !== 'column') throw new SearchError('UNSUPPORTED', `unsupported filter expression '${e.text}'`);
+  if (e.kind !== 'column') return exprTargetValue(table, e, docId, attrs);
   const name = e.name.toLowerCase();
   if (name === 'id') return docId;
   const col = table.column(name);

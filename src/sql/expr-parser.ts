@@ -72,6 +72,16 @@ function parsePostfix(c: Cursor, expr: Expr, startTok: Token): Expr {
     c.expectKw('NULL');
     return { kind: 'is_null', operand: expr, negate, text: c.textFrom(startTok) };
   }
+  if (c.isKw('BETWEEN') || (c.isKw('NOT') && c.isKw('BETWEEN', 1))) {
+    // `x [NOT] BETWEEN lo AND hi`: the bounds bind tighter than AND; NOT BETWEEN is NOT over it
+    const negate = c.acceptKw('NOT');
+    c.next();
+    const low = c.nested(() => parseLevel(c, 2));
+    c.expectKw('AND');
+    const high = c.nested(() => parseLevel(c, 2));
+    const between: Expr = { kind: 'call', name: 'between', args: [expr, low, high], text: c.textFrom(startTok) };
+    return negate ? { kind: 'unary', op: 'not', operand: between, text: between.text } : between;
+  }
   if (c.isKw('IN') && c.isPunct('(', 1) && expr.kind === 'column') {
     c.next();
     c.next();

@@ -53,7 +53,8 @@ export function attrRef(table: Table, name: string): AttrRef {
 
 /** True for COUNT/SUM/AVG/MIN/MAX calls (aggregates), whatever their arguments. */
 export function isAggregateCall(e: Expr): boolean {
-  return e.kind === 'call' && AGG_NAMES.has(e.name);
+  // MIN(a, b) / MAX(a, b) of two arguments are the expression functions, not aggregates
+  return e.kind === 'call' && AGG_NAMES.has(e.name) && !((e.name === 'min' || e.name === 'max') && e.args.length === 2);
 }
 
 /** The canonical text of an aggregate call: lower-cased name, argument as typed (`count(distinct x)`). */
