@@ -2,6 +2,7 @@
 import type { JsonApi } from './json-api.js';
 import type { Result } from './result.js';
 import type { Session } from './session.js';
+import type { ExportSummary } from './export-table.js';
 
 export interface EngineOptions {
   /** Data directory: the store of record, segment files and manifests live here. */
@@ -19,6 +20,11 @@ export interface Engine {
   execute(sql: string, session: Session): Promise<Result[]>;
   /** The HTTP JSON API's engine side (/search, /insert, /replace, /update, /delete, /bulk). */
   readonly json?: JsonApi;
+  /**
+   * Writes table `name` as a static folder for a page (`quarry export`'s output: table.json and its
+   * chunks, table.qimg, release.wasm, quarry-browser.js) into `outDir`, from the running engine.
+   */
+  exportTable?(name: string, outDir: string): Promise<ExportSummary>;
   /** Flushes segments and closes the store; every acknowledged write is already durable. */
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { guardStack } from '../query/stack-guard.js';
 import { SearchError } from '../util/errors.js';
 import { evalCondition, resolveAliases, splitFilters } from './filters.js';
 import { normalizeTableQuery, tableNormalizers } from '../index/normalize-query.js';
+import { RANKERS, tableParseOptions } from '../index/table-query.js';
 import { queryExpansionWarning, type ExpansionSettings } from '../index/wildcard.js';
 import { rows, type Cell, type RowsResult, type SearchMeta } from './result.js';
 import { selectAliases, selectColumns } from './select-items.js';
@@ -21,7 +22,6 @@ import type { Condition } from '../sql/ast.js';
 /** Manticore's defaults: LIMIT 20 (src/sphinx.h m_iLimit), max_matches 1000 (DEFAULT_MAX_MATCHES). */
 export const DEFAULT_LIMIT = 20;
 export const DEFAULT_MAX_MATCHES = 1000;
-const RANKERS = new Set(['proximity_bm25', 'bm25', 'none', 'wordcount', 'proximity', 'matchany', 'fieldmask', 'sph04', 'expr']);
 /** OPTION idf flags (Manticore's sphinxql parser: normalized/plain, tfidf_normalized/tfidf_unnormalized). */
 const IDF_FLAGS = new Set(['normalized', 'plain', 'tfidf_normalized', 'tfidf_unnormalized']);
 
@@ -130,12 +130,7 @@ export function matchQuery(
   const norm = tableNormalizers(p, querySettings(table, options));
   try {
     return guardStack(match, () => {
-      const parsed = parseQuery(match, {
-        notTermsOnlyAllowed: flags.notTermsOnlyAllowed, fields, exactWords: norm.exactWords, wildcards: norm.wildcards,
-        isWordChar: (cp) => p.isWordChar(cp),
-        isNullWord: (w) => p.normalizeWord(w).length === 0,
-        textHooks: p,
-      });
+      const parsed = parseQuery(match, tableParseOptions(p, fields, flags.notTermsOnlyAllowed, norm));
       warnings?.push(...parsed.warnings);
       if (parsed.root.kind === 'empty') return null;
       return normalizeTableQuery(parsed.root, norm) ?? 'none';

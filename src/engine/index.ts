@@ -1,8 +1,9 @@
 /** The engine: open a data directory, run SphinxQL, get results in the one result model. */
 import { Store } from '../store/index.js';
 import { parseSql } from '../sql/parse-sql.js';
-import { asSearchError } from '../util/errors.js';
+import { asSearchError, SearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
+import { exportOpenTable, type ExportSummary } from './export-table.js';
 import { installNodeHost } from './node-host.js';
 import { configureSnippetFiles } from './snippet-files.js';
 import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './checkpointer.js';
@@ -66,6 +67,14 @@ class QuarryEngine implements Engine {
       }
     }
     return out;
+  }
+
+  async exportTable(name: string, outDir: string): Promise<ExportSummary> {
+    if (this.#closed) throw new Error('engine is closed');
+    const table = this.ctx.catalog.get(name);
+    if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown table '${name}'`);
+    // under the table's mutex: no write lands between the segments' merge and the documents' read
+    return table.mutex.run(() => exportOpenTable(table, outDir));
   }
 
   async close(): Promise<void> {

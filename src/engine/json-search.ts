@@ -15,6 +15,7 @@ import { addJsonHighlights, jsonMatchText, scriptFieldItems } from './highlight-
 import { splitJsonQuery } from './json-query-tree.js';
 import { intProperty, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import { normalizeTableQuery, tableNormalizers } from '../index/normalize-query.js';
+import { tableParseOptions, tableQueryError } from '../index/table-query.js';
 import type { Catalog } from './catalog.js';
 import type { RowsResult } from './result.js';
 import { orderedColumns } from './schema-text.js';
@@ -108,11 +109,7 @@ function jsonFullTextTree(table: Table, query: JsonValue | undefined, flags: Glo
   const p = table.pipeline;
   const norm = tableNormalizers(p, querySettings(table, options));
   // The same lexer settings as SQL MATCH(): the table's charset and its null words (stopwords).
-  const opts = {
-    fields, notTermsOnlyAllowed: queryFlags(flags, options).notTermsOnlyAllowed, exactWords: norm.exactWords, wildcards: norm.wildcards,
-    isWordChar: (cp: number) => p.isWordChar(cp), isNullWord: (w: string) => p.normalizeWord(w).length === 0,
-    textHooks: p,
-  };
+  const opts = tableParseOptions(p, fields, queryFlags(flags, options).notTermsOnlyAllowed, norm);
   const parts = splitJsonQuery(query, opts);
   let fullText: SearchRequest['query'] | 'none' = null;
   const warnings = [...parts.warnings];
@@ -125,15 +122,6 @@ function jsonFullTextTree(table: Table, query: JsonValue | undefined, flags: Glo
     throw e;
   }
   return { fullText, where: parts.where, warnings };
-}
-
-/** Errors of the full-text tree carry the table, as Manticore's search reply does. */
-function withTable(table: Table, e: unknown): unknown {
-  if (!(e instanceof SearchError) || e.code !== 'QUERY_ERROR' || e.message.startsWith(`table ${table.name}:`)) return e;
-  // parseQuery's own texts may already say `query error:`, and fullTextNode prefixes it again.
-  const text = e.message.replace(/^query error: query error: /, 'query error: ');
-  const msg = text.startsWith('query error:') ? text : `query error: ${text}`;
-  return new SearchError('QUERY_ERROR', `table ${table.name}: ${msg}`);
 }
 
 export function lookupTable(catalog: Catalog, name: string): Table {
@@ -168,7 +156,7 @@ export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Sessi
   try {
     parts = jsonFullText(table, obj.query, flags, st.options);
   } catch (e) {
-    throw withTable(table, e);
+    throw tableQueryError(table.name, e);
   }
   st.where = parts.where;
   // HIGHLIGHT() in script_fields highlights by the request's query: give it as MATCH text (the search

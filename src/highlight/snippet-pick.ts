@@ -2,6 +2,7 @@
  * The passage pick of one document: the WASM core by default, the TypeScript twin
  * (snippet-extract.ts + snippet-select.ts) when QUARRY_SNIPPET=ts or when asked (benches, tests).
  */
+import { envVar } from '../util/env.js';
 import { pickPassagesWasm, type PickedPassage, type PickInput } from '../wasm/snippet.js';
 import { PassageExtractor } from './snippet-extract.js';
 import { PassageContext, passageWeight, type Passage } from './snippet-passages.js';
@@ -26,7 +27,7 @@ export function pickPassagesTs(inp: PickInput): PickedPassage[] {
 
 export type Picker = 'wasm' | 'ts';
 
-let picker: Picker = process.env.QUARRY_SNIPPET === 'ts' ? 'ts' : 'wasm';
+let picker: Picker = envVar('QUARRY_SNIPPET') === 'ts' ? 'ts' : 'wasm';
 
 /** Which picker every later highlight uses (the bench compares both). */
 export function setSnippetPicker(p: Picker): void {

@@ -64,8 +64,24 @@ export class Segment {
 
   /** Term number in this segment's dictionary, or -1. */
   termId(term: string): number {
-    if (!this.#termIds) this.#termIds = new Map(this.terms.map((t, i) => [t, i]));
+    if (!this.#termIds) {
+      // forEach skips the holes of a dictionary still loading (addTerms)
+      const ids = new Map<string, number>();
+      this.terms.forEach((t, i) => ids.set(t, i));
+      this.#termIds = ids;
+    }
     return this.#termIds.get(term) ?? -1;
+  }
+
+  /**
+   * Fills dictionary entries `start...` of a segment opened with a partial dictionary (a page
+   * fetching it in chunks; their term-table rows are written into the blob by the caller).
+   */
+  addTerms(start: number, list: readonly string[]): void {
+    list.forEach((t, i) => {
+      this.terms[start + i] = t;
+      this.#termIds?.set(t, start + i);
+    });
   }
 
   #termInfo(t: number, word: number): number {

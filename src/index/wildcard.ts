@@ -105,6 +105,18 @@ function lookupPattern(pattern: string, s: ExpansionSettings): string | null {
 }
 
 /**
+ * The literal prefix by which expandKeyword looks a wildcard keyword up in the sorted dictionary
+ * ('' = a scan of all of it), or null when it does not expand: every expansion starts with it, so a
+ * page need fetch only the dictionary chunks from the prefix to the prefix followed by U+FFFF.
+ */
+export function expansionPrefix(pattern: string, s?: ExpansionSettings): string | null {
+  if (!s) return literalPrefix(pattern);
+  if (s.minPrefixLen <= 0 && s.minInfixLen <= 0) return null;
+  const lookup = lookupPattern(pattern, s);
+  return lookup === null ? null : literalPrefix(lookup);
+}
+
+/**
  * Manticore's sphExpandGetWords: a keyword that does not start with a wildcard (or any keyword
  * when min_infix_len is 0, its leading wildcards dropped) expands by prefix, only when the prefix
  * has min_prefix_len characters, over the `=word` forms when the table has them; one starting

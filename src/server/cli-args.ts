@@ -1,17 +1,24 @@
-/** Command-line parsing for `quarry serve --data DIR --http HOST:PORT --mysql HOST:PORT [--config FILE]`. */
+/**
+ * Command-line parsing for `quarry serve --data DIR --http HOST:PORT --mysql HOST:PORT [--config FILE]`
+ * and `quarry export --data DIR --table NAME --out DIR`.
+ */
 import { SearchError } from '../util/errors.js';
 
 export interface CliArgs {
-  command: 'serve' | 'help' | 'version';
+  command: 'serve' | 'export' | 'help' | 'version';
   /** Flags as given (undefined when absent, so config values and defaults can fill in). */
   dataDir?: string;
   http?: string;
   mysql?: string;
   configPath?: string;
   maxBodyBytes?: number;
+  /** export: the table and the folder to write. */
+  table?: string;
+  outDir?: string;
 }
 
 export const USAGE = `usage: quarry serve [options]
+       quarry export --data DIR --table NAME --out DIR
 
 options:
   --data DIR          data directory (default ./data, or searchd.data_dir of the config)
@@ -19,6 +26,8 @@ options:
   --mysql HOST:PORT   MySQL listener (default 127.0.0.1:9306)
   --config FILE       config file in Manticore's format
   --max-body BYTES    largest HTTP request body (default 128M; K, M, G suffixes)
+  --table NAME        export: the table to export
+  --out DIR           export: the folder to write (a static site: table.qimg, release.wasm, quarry-browser.js)
   --help, --version`;
 
 const VALUE_FLAGS: Record<string, keyof CliArgs> = {
@@ -27,7 +36,10 @@ const VALUE_FLAGS: Record<string, keyof CliArgs> = {
   '--mysql': 'mysql',
   '--config': 'configPath',
   '--max-body': 'maxBodyBytes',
+  '--table': 'table',
+  '--out': 'outDir',
 };
+const COMMANDS = new Set(['serve', 'export']);
 
 /** `128M`, `64k`, `1048576` as bytes (Manticore's size syntax). */
 export function parseSize(text: string): number {
@@ -50,8 +62,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (arg === '--help' || arg === '-h' || arg === 'help') return { command: 'help' };
     if (arg === '--version' || arg === '-v' || arg === 'version') return { command: 'version' };
     if (!arg.startsWith('-')) {
-      if (sawCommand || arg !== 'serve') fail(`unknown command '${arg}'`);
+      if (sawCommand || !COMMANDS.has(arg)) fail(`unknown command '${arg}'`);
       sawCommand = true;
+      args.command = arg as CliArgs['command'];
       continue;
     }
     const eq = arg.indexOf('=');
@@ -63,5 +76,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (key === 'maxBodyBytes') args.maxBodyBytes = parseSize(value);
     else (args as unknown as Record<string, string>)[key] = value;
   }
+  if (args.command === 'export' && (!args.dataDir || !args.table || !args.outDir)) fail('export needs --data DIR, --table NAME and --out DIR');
+  if (args.command !== 'export' && (args.table || args.outDir)) fail('--table and --out are options of export');
   return args;
 }

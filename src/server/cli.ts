@@ -41,6 +41,20 @@ function stopOnSignals(server: RunningServer): void {
   process.on('SIGINT', onSignal);
 }
 
+/** `quarry export`: writes the folder and prints what it holds. */
+async function exportCommand(dataDir: string, table: string, outDir: string): Promise<number> {
+  try {
+    const { exportTable } = await import('../engine/export-table.js');
+    const res = await exportTable(dataDir, table, outDir);
+    const files = Object.entries(res.files).map(([f, n]) => `${f} ${n} bytes`).join(', ');
+    console.log(`quarry: exported table ${res.table} (${res.rows} documents) to ${outDir}: ${files}`);
+    return EXIT_OK;
+  } catch (e) {
+    console.error(`quarry: ${asSearchError(e).message}`);
+    return EXIT_FAILURE;
+  }
+}
+
 /** Runs the command line; resolves with the exit code for commands that end by themselves. */
 export async function main(argv: string[]): Promise<number | undefined> {
   let args;
@@ -58,6 +72,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
     console.log(`quarry ${version()}`);
     return EXIT_OK;
   }
+  if (args.command === 'export') return exportCommand(args.dataDir!, args.table!, args.outDir!);
   // A stray rejection is logged, never fatal: one failed request must not stop the server.
   process.on('unhandledRejection', (reason) => console.error('quarry: unhandled rejection:', reason));
   try {

@@ -5,6 +5,8 @@
  * debug build (asserts on) is used under vitest or when QUARRY_WASM=debug, the release build otherwise.
  */
 
+import { envVar } from '../util/env.js';
+
 export type WasmBuild = 'debug' | 'release';
 
 /** Gives the bytes (or an already compiled module) of a build. */
@@ -12,10 +14,9 @@ export type CoreSource = (build: WasmBuild) => BufferSource | WebAssembly.Module
 
 /** The build this process uses by default (always release where there is no process.env). */
 export function defaultBuild(): WasmBuild {
-  const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env;
-  if (!env) return 'release';
-  if (env.QUARRY_WASM === 'debug' || env.QUARRY_WASM === 'release') return env.QUARRY_WASM;
-  return env.VITEST ? 'debug' : 'release';
+  const chosen = envVar('QUARRY_WASM');
+  if (chosen === 'debug' || chosen === 'release') return chosen;
+  return envVar('VITEST') ? 'debug' : 'release';
 }
 
 let source: CoreSource | null = null;

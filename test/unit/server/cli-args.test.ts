@@ -24,6 +24,13 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs(['--data'])).toThrow("option '--data' needs a value");
   });
 
+  it('reads export and its required flags', () => {
+    expect(parseCliArgs(['export', '--data', 'd', '--table', 't', '--out=o'])).toEqual({ command: 'export', dataDir: 'd', table: 't', outDir: 'o' });
+    expect(() => parseCliArgs(['export', '--data', 'd', '--table', 't'])).toThrow('export needs --data DIR, --table NAME and --out DIR');
+    expect(() => parseCliArgs(['serve', '--table', 't'])).toThrow('--table and --out are options of export');
+    expect(() => parseCliArgs(['export', 'serve'])).toThrow("unknown command 'serve'");
+  });
+
   it('reads sizes with K/M/G suffixes', () => {
     expect(parseSize('128M')).toBe(128 * 1024 * 1024);
     expect(parseSize('64k')).toBe(65536);
