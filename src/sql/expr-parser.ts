@@ -162,10 +162,28 @@ function parseCall(c: Cursor, nameTok: Token): Expr {
   c.next();
   c.expectPunct('(');
   const distinct = c.acceptKw('DISTINCT');
+  if ((nameTok.upper === 'ANY' || nameTok.upper === 'ALL') && !c.isPunct(')')) {
+    const loop = parseLoop(c, nameTok);
+    if (loop) return loop;
+  }
   const args = c.nested(() => parseArgList(c));
   const expr: Expr = { kind: 'call', name: nameTok.value.toLowerCase(), args, text: c.textFrom(nameTok) };
   if (distinct) expr.distinct = true;
   return expr;
+}
+
+/** `cond FOR x IN array )` after `ANY(` / `ALL(`; undefined (nothing consumed) for a plain `ANY(mva)`. */
+function parseLoop(c: Cursor, nameTok: Token): Expr | undefined {
+  const mark = c.pos;
+  const cond = c.nested(() => parseExpr(c));
+  if (!c.acceptKw('FOR')) { c.pos = mark; return undefined; }
+  const v = c.peek();
+  if (v.kind !== 'ident') c.fail(['identifier']);
+  c.next();
+  c.expectKw('IN');
+  const source = parsePrimary(c);
+  c.expectPunct(')');
+  return { kind: 'call', name: nameTok.value.toLowerCase(), args: [cond, source], loopVar: v.value.toLowerCase(), text: c.textFrom(nameTok) };
 }
 
 /** `[arg {, arg}] )` after the `(`; an argument may be `*` (count(*)). */

@@ -24,6 +24,8 @@ export interface ExprContext {
   aliases?: Map<string, Expr>;
   /** Aliases being expanded (a cycle is an error, not a hang). */
   expanding?: Set<string>;
+  /** The loop variable of ANY()/ALL(... FOR x IN arr) and the element it holds now. */
+  loop?: { name: string; value: unknown };
 }
 
 const COLUMN_TYPE: Record<string, ExprType> = {
@@ -37,6 +39,8 @@ function constant(type: ExprType, value: ExprValue): CompiledExpr {
 
 function column(ctx: ExprContext, e: Expr & { kind: 'column' }): CompiledExpr {
   const lower = e.name.toLowerCase();
+  const loop = ctx.loop;
+  if (loop && lower === loop.name && !e.path.length) return { type: 'json', eval: () => loop.value };
   if (lower === 'id' && !e.path.length) return { type: 'bigint', eval: (r) => r.docId };
   // a table column wins over a select alias of the same name
   const alias = !e.path.length && !ctx.table.column(lower) ? ctx.aliases?.get(lower) : undefined;

@@ -94,10 +94,32 @@ function extremum(ctx: ExprContext, name: string, a: CompiledExpr): CompiledExpr
   };
 }
 
+/** ANY(cond FOR x IN arr) / ALL(...): cond over each element of a JSON array or MVA (ALL of none is 0). */
+function loopCall(e: Call, ctx: ExprContext, compile: Compile): CompiledExpr {
+  const source = compile(e.args[1]!, ctx);
+  if (source.type !== 'json' && source.type !== 'mva') throw exprError(ctx.table, `${e.name}() FOR source must be a JSON array or MVA`);
+  const loop = { name: e.loopVar!, value: undefined as unknown };
+  const cond = compile(e.args[0]!, { ...ctx, loop });
+  const all = e.name === 'all';
+  return {
+    type: 'int',
+    eval: (r) => {
+      const arr = source.eval(r);
+      if (!Array.isArray(arr) || !arr.length) return 0;
+      for (const v of arr) {
+        loop.value = typeof v === 'bigint' ? Number(v) : v;
+        if (truthy(cond.eval(r), cond.type) !== all) return all ? 0 : 1;
+      }
+      return all ? 1 : 0;
+    },
+  };
+}
+
 export function compileCall(e: Call, ctx: ExprContext, compile: Compile): CompiledExpr {
   const name = e.name;
-  if (!(name in ARGS)) throw exprError(ctx.table, `unsupported function ${name.toUpperCase()}() in expression '${e.text}'`, 'UNSUPPORTED');
+  if (!(name in ARGS) && !e.loopVar) throw exprError(ctx.table, `unsupported function ${name.toUpperCase()}() in expression '${e.text}'`, 'UNSUPPORTED');
   checkCount(ctx, name, e.args.length);
+  if (e.loopVar) return loopCall(e, ctx, compile);
   if (name === 'in') return inList(ctx, compile(e.args[0]!, ctx), constList(ctx, e.args.slice(1)));
   if (name === 'geodist') return geodistCall(ctx, e, e.args.slice(0, 4).map((a) => compile(a, ctx)));
   const args = e.args.map((a) => compile(a, ctx));

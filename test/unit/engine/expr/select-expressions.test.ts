@@ -96,3 +96,11 @@ describe('select-list expressions', () => {
     expect(await errorOf('select geodist(0, 0, 10, 10) from p')).toContain('expects input coordinates in radians');
   });
 });
+
+describe('ANY()/ALL() over an array with FOR', () => {
+  it('ANY holds for some element, ALL for every one (none: 0); over JSON arrays and MVA', async () => {
+    const r = await text(`select id, any(x > 8 for x in meta.arr) as a, all(x > 1 for x in meta.arr) as b,
+      any(x = 5 for x in tags) as c, all(x < 3 for x in tags) as d from p order by id asc`);
+    expect(r.rows).toEqual([['1', '1', '1', '1', '0'], ['2', '0', '0', '0', '0']]);
+  });
+});
