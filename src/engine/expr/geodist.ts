@@ -83,7 +83,7 @@ export function geodistHaversineDeg(lat1: number, lon1: number, lat2: number, lo
 }
 
 /** Metres per unit of `out=` (Manticore's unit table). */
-const UNITS: Record<string, number> = {
+export const DISTANCE_UNITS: Record<string, number> = {
   mi: 1609.34, miles: 1609.34, yd: 0.9144, yards: 0.9144, ft: 0.3048, feet: 0.3048, in: 0.0254, inch: 0.0254,
   km: 1000, kilometers: 1000, m: 1, meters: 1, cm: 0.01, centimeters: 0.01, mm: 0.001, millimeters: 0.001,
   NM: 1852, nmi: 1852, nauticalmiles: 1852,
@@ -105,7 +105,7 @@ export function geodistCall(ctx: ExprContext, e: Expr & { kind: 'call' }, args: 
     for (const { name, value } of opts.entries) {
       const word = optionWord(value);
       if (name === 'in' && (word === 'deg' || word === 'degrees' || word === 'rad' || word === 'radians')) deg = word.startsWith('deg');
-      else if (name === 'out' && word in UNITS) scale = f(1 / f(UNITS[word]!));
+      else if (name === 'out' && word in DISTANCE_UNITS) scale = f(1 / f(DISTANCE_UNITS[word]!));
       else if (name === 'method' && (word === 'haversine' || word === 'adaptive')) haversine = word === 'haversine';
       else throw exprError(ctx.table, `geodist() option ${name}=${word} is not supported`);
     }
