@@ -17,4 +17,5 @@ export function planVersion(): u32 {
   return 1;
 }
 export { snippetPick } from "./snippet/pick";
+export { exprColumn } from "./rank/expr-column";
 export { positionsOut } from "./plan/positions-out";

@@ -10,6 +10,7 @@ import { RANKERS, tableParseOptions } from '../index/table-query.js';
 import { queryExpansionWarning, type ExpansionSettings } from '../index/wildcard.js';
 import { rows, type Cell, type RowsResult, type SearchMeta } from './result.js';
 import { selectAliases, selectColumns } from './select-items.js';
+import { sortCode } from './expr/sort-code.js';
 import { readRows } from './read-rows.js';
 import { isGrouping } from './group/exec-group.js';
 import { execGrouped } from './group/grouped-select.js';
@@ -50,10 +51,8 @@ function sortKeys(table: Table, st: SelectStatement): SortKey[] {
       const col = table.column(name);
       if (col && col.type !== 'text') return { attr: col.name, desc };
     }
-    if (e.kind !== 'column') {
-      // sorting all matches by a computed value needs the core's expression evaluator: not built yet
-      throw new SearchError('UNSUPPORTED', `table ${table.name}: ORDER BY an expression ('${e.text}') is not supported yet`);
-    }
+    // a computed key: the core evaluates it per row of each segment (sort-code.ts)
+    if (e.kind !== 'column') return { attr: e.text, desc, code: sortCode(table, e, selectAliases(st.items)) };
     throw new SearchError('QUERY_ERROR', `table ${table.name}: sort-by attribute '${e.text}' not found`);
   });
 }

@@ -11,25 +11,26 @@ import { analyzeQuery } from './query-analyzer.js';
 import { planQuery, segmentPlan, type PlannedQuery } from './planner.js';
 import { planExprSection } from './rank-expr-plan.js';
 import { placeAllowBitmap, splitFilters } from './attr-filters.js';
-import { compareValues, resolveSort, segmentSort, type ResolvedKey } from './sort-plan.js';
+import { compareValues, resolveSort, segmentSort, type ExprValues, type ResolvedKey } from './sort-plan.js';
 
-interface Candidate { seg: Segment; order: number; row: number; weight: number }
+interface Candidate { seg: Segment; order: number; row: number; weight: number; exprs?: ExprValues }
 
 function fieldWeights(schema: IndexSchema, req: SearchRequest): number[] {
   const lower = new Map(Object.entries(req.fieldWeights).map(([k, v]) => [k.toLowerCase(), v]));
   return schema.fields.map((f) => Math.trunc(lower.get(f.toLowerCase()) ?? 1));
 }
 
-function keyValue(c: Candidate, k: ResolvedKey): number | bigint | ReturnType<Segment['attr']> {
+function keyValue(c: Candidate, k: ResolvedKey, i: number): number | bigint | ReturnType<Segment['attr']> {
   if (k.kind === 'weight') return c.weight;
+  if (k.kind === 'expr') return c.exprs!.get(i)![c.row]!;
   return k.column === 0 ? c.seg.docId(c.row) : c.seg.attr(k.column - 1, c.row);
 }
 
 /** The merge order: the sort keys, then (ranked) newer segments first or (full scan) older first, then row. */
 function comparator(keys: ResolvedKey[], ranked: boolean): (a: Candidate, b: Candidate) => number {
   return (a, b) => {
-    for (const k of keys) {
-      const c = compareValues(keyValue(a, k) as never, keyValue(b, k) as never);
+    for (const [i, k] of keys.entries()) {
+      const c = compareValues(keyValue(a, k, i) as never, keyValue(b, k, i) as never);
       if (c) return k.desc ? -c : c;
     }
     if (a.order !== b.order) return ranked ? b.order - a.order : a.order - b.order;
@@ -70,13 +71,14 @@ export function searchSegments(
     if (searched > 0 && performance.now() > deadline) { timedOut = true; return; }
     searched++;
     const owned: number[] = [];
+    const exprs: ExprValues | undefined = keys.some((k) => k.kind === 'expr') ? new Map() : undefined;
     try {
       const allowPtr = placeAllowBitmap(schema, seg, filters.host);
       if (allowPtr) owned.push(allowPtr);
       const spec: PlanSpec = {
         ranker: planned?.ranker ?? 0, flags: planned?.flags ?? 0, weights,
         root: planned ? segmentPlan(planned, seg) : null,
-        filters: filters.core, sort: segmentSort(keys, seg, owned), allowPtr,
+        filters: filters.core, sort: segmentSort(keys, seg, owned, exprs), allowPtr,
         maxQpos: planned?.analyzed.maxQpos ?? 0, numKeywords: planned?.analyzed.keywords.length ?? 0, expr,
       };
       const top = runPlan(seg.core, seg.descPtr, encodePlan(spec), visit ? seg.rows : window, visit !== undefined);
@@ -87,7 +89,7 @@ export function searchSegments(
         visit(seg, top.rowIds, top.weights);
         return;
       }
-      for (let i = 0; i < top.rowIds.length; i++) candidates.push({ seg, order, row: top.rowIds[i], weight: top.weights[i] * scale });
+      for (let i = 0; i < top.rowIds.length; i++) candidates.push({ seg, order, row: top.rowIds[i], weight: top.weights[i] * scale, exprs });
     } finally {
       for (const p of owned) seg.core.free(p);
     }

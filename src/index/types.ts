@@ -46,7 +46,11 @@ export type Filter =
   | { attr: string; op: 'in'; values: (number | bigint | string)[]; negate?: boolean };
 
 /** One ORDER BY key: an attribute, 'id', or 'weight()'. */
-export interface SortKey { attr: string; desc: boolean }
+/**
+ * One ORDER BY key: an attribute, `id` or `weight()`; or, with `code`, a numeric expression compiled to
+ * the core's formula bytecode (assembly/rank/expr.ts, attributes only), `attr` then being its text.
+ */
+export interface SortKey { attr: string; desc: boolean; code?: number[] }
 
 export interface SearchRequest {
   /** Terms already normalized to dictionary form by the engine; null = full scan (weight 1). */

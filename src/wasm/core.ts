@@ -22,6 +22,7 @@ export interface CoreExports {
   cursorBytes(): number;
   segmentVersion(): number;
   planVersion(): number;
+  exprColumn(blob: number, code: number, len: number, rows: number, out: number): void;
 }
 
 export class Core {

@@ -104,3 +104,23 @@ describe('ANY()/ALL() over an array with FOR', () => {
     expect(r.rows).toEqual([['1', '1', '1', '1', '0'], ['2', '0', '0', '0', '0']]);
   });
 });
+
+describe('ORDER BY an expression (computed per row in the core)', () => {
+  it("sorts by the alias of a numeric expression (Manticore's ORDER BY takes names only), across segments; ties by id", async () => {
+    await t.exec(`insert into p (id, price, qty, big) values (3, 1, 100, 1), (4, 30, 0, 1)`);
+    // price*qty: 1 -> 31.5, 2 -> 140, 3 -> 100, 4 -> 0
+    expect((await text('select id, price*qty as v from p order by v desc')).rows.map((r) => r[0])).toEqual(['2', '3', '1', '4']);
+    expect(await errorOf('select id from p order by price*qty desc')).toContain("unexpected '*'");
+    expect((await text('select id, price*qty as v from p order by v asc')).rows).toEqual([
+      ['4', '0.000000'], ['1', '31.500000'], ['3', '100.000000'], ['2', '140.000000'],
+    ]);
+    // integer formula with a tie (qty%2: 1 -> 1, 2 -> 1, 3 -> 0, 4 -> 0), then id
+    expect((await text('select id, qty%2 as m from p order by m desc, id desc')).rows.map((r) => r[0])).toEqual(['2', '1', '4', '3']);
+    expect((await text('select id, if(qty>5, 1, 0) as a, abs(price-15) as b from p order by a asc, b asc')).rows.map((r) => r[0])).toEqual(['1', '4', '2', '3']);
+  });
+
+  it('what the core cannot compute is named', async () => {
+    expect(await errorOf('select id, length(brand) as l from p order by l desc')).toContain('ORDER BY an expression');
+    expect(await errorOf('select id, meta.a.b+1 as x from p order by x desc')).toContain('a JSON path');
+  });
+});
