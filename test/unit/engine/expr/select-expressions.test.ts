@@ -124,3 +124,19 @@ describe('ORDER BY an expression (computed per row in the core)', () => {
     expect(await errorOf('select id, meta.a.b+1 as x from p order by x desc')).toContain('a JSON path');
   });
 });
+
+describe('grouping over expressions (segment readers)', () => {
+  it('GROUP BY an expression alias, SUM/MIN/MAX/AVG over expressions', async () => {
+    await t.exec(`insert into p (id, price, qty, brand) values (3, 1, 7, 'acme'), (4, 30, 3, 'zeta')`);
+    // qty%2: 1 -> 3%2=1, 2 -> 7%2=1, 3 -> 1, 4 -> 1; qty>5: 1 -> 0, 2 -> 1, 3 -> 1, 4 -> 0
+    const r = await text('select qty>5 as big, count(*), sum(price*2), min(qty*10), max(price+qty), avg(price*qty) from p group by big order by big asc');
+    expect(r.rows).toEqual([
+      // big=0: ids 1 (10.5, 3), 4 (30, 3): sums 21+60, min 30, max 33, avg (31.5+90)/2
+      ['0', '2', '81.000000', '30', '33.000000', '60.750000'],
+      // big=1: ids 2 (20, 7), 3 (1, 7): sums 40+2, min 70, max 27, avg (140+7)/2
+      ['1', '2', '42.000000', '70', '27.000000', '73.500000'],
+    ]);
+    const s = await text("select concat(brand, '!') as b, count(*) from p group by b order by b asc");
+    expect(s.rows).toEqual([['acme!', '2'], ['zeta!', '2']]);
+  });
+});
