@@ -11,6 +11,7 @@ import { fromSql } from './sql-values.js';
 import type { Table } from './table.js';
 import { compareValues, literalValue } from './value-compare.js';
 import { compileExpr, type CompiledExpr } from './expr/compile.js';
+import { sortCode } from './expr/sort-code.js';
 
 /** Expression targets compiled once per statement (the condition tree is the statement's). */
 const compiledTargets = new WeakMap<object, CompiledExpr>();
@@ -56,7 +57,32 @@ function filterValue(table: Table, attr: string, l: SqlLiteral): number | bigint
   return typeof v === 'bigint' ? Number(v) : v;
 }
 
+/**
+ * A numeric expression target the core can compute (`price*2 AS p ... WHERE p > 5`) as a filter the
+ * index evaluates over core-computed values; undefined when it is not one (then a host predicate).
+ */
+function exprFilter(table: Table, c: Condition): Filter | undefined {
+  if ((c.kind !== 'compare' && c.kind !== 'between' && c.kind !== 'in') || c.target.quantifier) return undefined;
+  const e = c.target.expr;
+  if (e.kind === 'column' || e.kind === 'literal') return undefined;
+  const num = (l: SqlLiteral): number | bigint | undefined => {
+    const v = l.kind === 'int' || l.kind === 'float' ? literalValue(fromSql(l)) : undefined;
+    return typeof v === 'number' || typeof v === 'bigint' ? v : undefined;
+  };
+  const values = c.kind === 'compare' ? [c.value] : c.kind === 'between' ? [c.low, c.high] : c.values;
+  const nums = values.map(num);
+  if (nums.some((v) => v === undefined)) return undefined;
+  let code: number[];
+  try { code = sortCode(table, e, new Map()); } catch { return undefined; }
+  const n = nums as (number | bigint)[];
+  if (c.kind === 'compare') return { attr: e.text, code, op: c.op, value: n[0]! };
+  if (c.kind === 'between') return { attr: e.text, code, op: 'between', low: n[0]!, high: n[1]!, negate: c.negate };
+  return { attr: e.text, code, op: 'in', values: n, negate: c.negate };
+}
+
 function toFilter(table: Table, c: Condition): Filter | undefined {
+  const computed = exprFilter(table, c);
+  if (computed) return computed;
   if (c.kind === 'compare' || c.kind === 'between' || c.kind === 'in') {
     const attr = plainAttr(table, c.target);
     if (!attr) return undefined;

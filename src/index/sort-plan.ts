@@ -9,6 +9,7 @@ import { MAX_SORT_KEYS, SK_COLUMN, SK_F64, SK_RANK_U32, SK_WEIGHT, type PlanSort
 import { COL_NONE, coreColumnType } from './segment-layout.js';
 import { columnOf } from './attr-filters.js';
 import { SearchError } from '../util/errors.js';
+import { placeExprColumn } from './expr-column.js';
 
 export interface ResolvedKey { kind: 'weight' | 'column' | 'expr'; column: number; host: boolean; desc: boolean; code?: number[] }
 
@@ -49,20 +50,6 @@ export function compareValues(a: AttrValue, b: AttrValue): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** An expression key's value for every row of the segment, computed by the core into core memory. */
-function exprKey(k: ResolvedKey, seg: Segment, owned: number[]): number {
-  const words = new Uint32Array(k.code!.map((w) => w >>> 0));
-  const code = seg.core.place(new Uint8Array(words.buffer));
-  try {
-    const out = seg.core.alloc(Math.max(seg.rows, 2) * 8);
-    owned.push(out);
-    seg.core.exports.exprColumn(seg.blobPtr, code, words.length, seg.rows, out);
-    return out;
-  } finally {
-    seg.core.free(code);
-  }
-}
-
 /**
  * Per-segment core sort keys; rank arrays and expression values are placed in core memory and listed
  * in `owned`; the expression values are also copied into `values` for the merge.
@@ -71,7 +58,8 @@ export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[], 
   return keys.map((k, i) => {
     if (k.kind === 'weight') return { kind: SK_WEIGHT, ref: 0, desc: k.desc };
     if (k.kind === 'expr') {
-      const ptr = exprKey(k, seg, owned);
+      const ptr = placeExprColumn(seg, k.code!);
+      owned.push(ptr);
       exprValues?.set(i, new Float64Array(seg.core.buffer.slice(ptr, ptr + seg.rows * 8)));
       return { kind: SK_F64, ref: ptr, desc: k.desc };
     }

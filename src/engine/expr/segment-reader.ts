@@ -15,6 +15,7 @@ import type { Table } from '../table.js';
 import { compileExpr, type CompiledExpr } from './compile.js';
 import { sortCode } from './sort-code.js';
 import { valueText } from './strings.js';
+import { exprColumnValues } from '../../index/expr-column.js';
 
 export type SegmentReader = (seg: Segment) => (row: number) => AttrValue;
 
@@ -22,20 +23,6 @@ export interface ExprReader {
   /** The column type the values behave as (integers as bigint: Manticore sums them in 64 bits). */
   type: ColumnType;
   reader: SegmentReader;
-}
-
-/** Values of a numeric formula for every row of a segment, computed by the core. */
-function coreColumn(seg: Segment, code: number[]): Float64Array {
-  const words = new Uint32Array(code.map((w) => w >>> 0));
-  const codePtr = seg.core.place(new Uint8Array(words.buffer));
-  const out = seg.core.alloc(Math.max(seg.rows, 2) * 8);
-  try {
-    seg.core.exports.exprColumn(seg.blobPtr, codePtr, words.length, seg.rows, out);
-    return new Float64Array(seg.core.buffer.slice(out, out + seg.rows * 8));
-  } finally {
-    seg.core.free(codePtr);
-    seg.core.free(out);
-  }
 }
 
 function hostReader(table: Table, compiled: CompiledExpr): SegmentReader {
@@ -66,7 +53,7 @@ export function exprReader(table: Table, e: Expr, aliases: Map<string, Expr>): E
   return {
     type,
     reader: (seg) => {
-      const values = coreColumn(seg, formula);
+      const values = exprColumnValues(seg, formula);
       return asInt ? (row) => BigInt(values[row]!) : (row) => values[row]!;
     },
   };

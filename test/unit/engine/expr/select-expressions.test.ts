@@ -140,3 +140,17 @@ describe('grouping over expressions (segment readers)', () => {
     expect(s.rows).toEqual([['acme!', '2'], ['zeta!', '2']]);
   });
 });
+
+describe('WHERE over a numeric expression alias (values computed by the core)', () => {
+  it('compare, BETWEEN and IN over the alias; OR and strings stay host predicates', async () => {
+    await t.exec(`insert into p (id, price, qty, brand) values (3, 1, 100, 'q'), (4, 30, 0, 'r')`);
+    const ids = async (sql: string) => (await text(sql)).rows.map((r) => r[0]);
+    // price*qty: 1 -> 31.5, 2 -> 140, 3 -> 100, 4 -> 0
+    expect(await ids('select id, price*qty as v from p where v > 50 order by id asc')).toEqual(['2', '3']);
+    expect(await ids('select id, price*qty as v from p where v between 0 and 100 order by id asc')).toEqual(['1', '3', '4']);
+    expect(await ids('select id, qty%4 as m from p where m in (3, 0) order by id asc')).toEqual(['1', '2', '3', '4']);
+    expect(await ids('select id, qty%4 as m from p where m not in (3) order by id asc')).toEqual(['3', '4']);
+    expect(await ids("select id, price*qty as v from p where v < 1 or brand = 'q' order by id asc")).toEqual(['3', '4']);
+    expect(await ids("select id, concat(brand, 'x') as c from p where c = 'qx'")).toEqual(['3']);
+  });
+});
