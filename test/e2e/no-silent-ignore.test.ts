@@ -278,7 +278,7 @@ describe('/search keys', () => {
     highlight: () => changes({ ...q0, highlight: { fields: ['title'] } }),
     aggs: async () => {
       await changes({ ...q0, aggs: { c: { terms: { field: 'cat' } } } });
-      await rejected({ ...q0, aggs: { c: { date_range: { field: 'price' } } } }, '"date_range"');
+      await rejected({ ...q0, aggs: { c: { significant_terms: { field: 'price' } } } }, '"significant_terms"');
       await rejected({ ...q0, aggs: { c: { terms: { field: 'cat', include: 'x' } } } }, '"include"');
     },
     // 0 is the default (no cutoff): accepted with the same answer; any other value is rejected

@@ -49,3 +49,51 @@ export function dateBucket(field: string, calendar: unknown, fixed: unknown): (s
 export function keyAsString(seconds: number): string {
   return new Date(seconds * 1000).toISOString().slice(0, 19);
 }
+
+
+
+/** Rounds seconds down to the start of a date-math unit (UTC; weeks from Monday). */
+function roundDown(seconds: number, unit: string): number {
+  if (unit === 's') return Math.floor(seconds);
+  const name = ({ y: 'year', M: 'month', w: 'week', d: 'day', h: 'hour', H: 'hour', m: 'minute' } as Record<string, string>)[unit]!;
+  return calendarKey(name, seconds);
+}
+
+function addUnits(seconds: number, n: number, unit: string): number {
+  const d = new Date(seconds * 1000);
+  if (unit === 'y') d.setUTCFullYear(d.getUTCFullYear() + n);
+  else if (unit === 'M') d.setUTCMonth(d.getUTCMonth() + n);
+  else return seconds + n * ({ w: 604800, d: 86400, h: 3600, H: 3600, m: 60, s: 1 } as Record<string, number>)[unit]!;
+  return d.getTime() / 1000;
+}
+
+/**
+ * Manticore's date math (`now-1d/d`, `2017||+2M/M`, `2017-03-01`): a base (`now`, or a date before
+ * `||`) then `+N unit`, `-N unit` and `/unit` (round down) steps, in UTC; seconds.
+ */
+export function dateMath(text: string, now = Date.now() / 1000): number {
+  const m = /^(now|([^|]+)\|\||(\d{4}(?:-\d{2}(?:-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?)?)?))(.*)$/.exec(text.trim());
+  if (!m) throw new SearchError('PARSE_ERROR', `unable to parse date math '${text}'`);
+  const base = m[1] === 'now' ? Math.floor(now) : parseDate(m[2] ?? m[3]!, text);
+  let at = base;
+  const ops = m[4]!;
+  const re = /([+-])(\d+)([yMwdhHms])|\/([yMwdhHms])/y;
+  let i = 0;
+  while (i < ops.length) {
+    re.lastIndex = i;
+    const op = re.exec(ops);
+    if (!op) throw new SearchError('PARSE_ERROR', `unable to parse date math '${text}'`);
+    if (op[4]) at = roundDown(at, op[4]);
+    else at = addUnits(at, (op[1] === '-' ? -1 : 1) * Number(op[2]), op[3]!);
+    i = re.lastIndex;
+  }
+
+  return at;
+}
+
+function parseDate(s: string, text: string): number {
+  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?)?)?$/.exec(s.trim());
+  if (!m) throw new SearchError('PARSE_ERROR', `unable to parse date math '${text}'`);
+  const [, y, mo, d, h, mi, sec] = m;
+  return Date.UTC(Number(y), Number(mo ?? 1) - 1, Number(d ?? 1), Number(h ?? 0), Number(mi ?? 0), Number(sec ?? 0)) / 1000;
+}

@@ -92,7 +92,9 @@ function keyIndex(plan: GroupPlan, e: Expr): number {
 interface Prepared { st: SelectStatement; plan: GroupPlan; specs: ColSpec[] }
 
 function prepareGroup(table: Table, st: SelectStatement): Prepared {
-  const plan: GroupPlan = { keys: groupKeys(table, st), aggs: [], within: withinOrder(table, st), keep: st.groupLimit };
+  // GROUP 0 BY and GROUP 1 BY are a plain GROUP BY (Manticore's N-row grouper starts at 2)
+  const keep = st.groupLimit !== undefined && st.groupLimit > 1 ? st.groupLimit : undefined;
+  const plan: GroupPlan = { keys: groupKeys(table, st), aggs: [], within: withinOrder(table, st), keep };
   for (const i of st.items) collectAggs(table, i.expr, plan.aggs);
   for (const o of st.orderBy ?? []) collectAggs(table, o.expr, plan.aggs);
   for (const e of conditionExprs(st.having)) collectAggs(table, e, plan.aggs);

@@ -3,7 +3,8 @@
  * folded into partial groups keyed by the group values, then partials of all segments merged. The
  * partial state (count, sums, min/max, distinct sets, best row, first row) merges associatively, so
  * this step can move into the WASM core over the segment's attribute columns without changing the
- * merge; today it runs here, in TypeScript, reading the columns through Segment.attr.
+ * merge; today it runs here, in TypeScript, reading the columns in core memory through
+ * Segment.attrReader (typed-array views, no per-row objects but a new group's or a new best row's).
  */
 import type { AttrValue } from '../../index/types.js';
 import type { Segment } from '../../index/segment.js';

@@ -6,7 +6,7 @@
  */
 import type { AttrValue, SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
-import { cellToSourceJson, JsonFields, RawJson, type JsonOut } from '../cell-format.js';
+import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
 import { isJsonInt, isJsonNumber, isJsonObject, plainJson, type JsonValue } from '../json-value.js';
 import type { Table } from '../table.js';
 import { collectGroups } from './exec-group.js';
@@ -15,23 +15,24 @@ import { attrRef, jsonPathRef, keyKind, type AggFn, type AttrRef, type GroupPlan
 import type { GroupRow } from './group-order.js';
 import { bucketKey } from './aggregation-json.js';
 import { dateBucket, keyAsString } from './date-buckets.js';
+import { parseComposite, runComposite, type CompositeRequest } from './json-composite.js';
+import { parseRanges, type Range } from './json-ranges.js';
 
 const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
 const unsupported = (what: string): SearchError => new SearchError('UNSUPPORTED', `${what} is not supported`);
 
 const NOT_IMPLEMENTED = new Set([
-  'date_range', 'composite', 'significant_terms', 'percentiles', 'percentile_ranks',
+  'significant_terms', 'percentiles', 'percentile_ranks',
   'median_absolute_deviation',
 ]);
 const METRICS = new Set(['min', 'max', 'sum', 'avg']);
 /** Keys each aggregation type reads. */
 const TYPE_KEYS: Record<string, string[]> = {
   terms: ['field', 'size', 'order'], histogram: ['field', 'interval', 'offset', 'keyed', 'size'],
-  range: ['field', 'ranges', 'keyed', 'size'],
+  range: ['field', 'ranges', 'keyed', 'size'], date_range: ['field', 'ranges', 'keyed', 'size'],
   date_histogram: ['field', 'calendar_interval', 'fixed_interval', 'keyed', 'size'], min: ['field'], max: ['field'], sum: ['field'], avg: ['field'],
 };
 
-interface Range { from?: JsonValue; to?: JsonValue; key: string }
 
 interface AggRequest {
   name: string;
@@ -45,6 +46,7 @@ interface AggRequest {
   ranges?: Range[];
   /** date_histogram: seconds -> bucket start. */
   dateKey?: (seconds: number) => number;
+  composite?: CompositeRequest;
 }
 
 function numberOf(v: JsonValue | undefined, what: string): number | undefined {
@@ -65,10 +67,6 @@ function orderOf(v: JsonValue, field: string): AggRequest['order'] {
   throw unsupported(`aggregation order by "${name}"`);
 }
 
-function rangeText(v: JsonValue | undefined): string | undefined {
-  return v === undefined ? undefined : isJsonNumber(v) ? v.value : undefined;
-}
-
 function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
   if (!isJsonObject(body)) throw shapeError('"aggs" property item should be an object');
   const entries = Object.entries(body);
@@ -77,6 +75,12 @@ function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
   for (const [type, v] of entries) {
     if (type === 'sort') { sort = v; continue; }
     if (NOT_IMPLEMENTED.has(type)) throw unsupported(`"${type}" aggregation`);
+    if (type === 'composite') {
+      if (agg) throw unsupported(`aggregation '${name}' with several types`);
+      const composite = parseComposite(v, (f) => fieldRef(table, f));
+      agg = { name, type, field: composite.fields[0]!, composite };
+      continue;
+    }
     if (!TYPE_KEYS[type]) throw unsupported(`"${type}" property of aggregation '${name}'`);
     if (agg) throw unsupported(`aggregation '${name}' with several types`);
     if (!isJsonObject(v)) throw shapeError(`"aggs" bucket '${name}' should be an object`);
@@ -100,13 +104,14 @@ function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
       if (!(agg.interval! > 0)) throw shapeError(`"${v.field}" interval should be positive`);
     }
     if (type === 'date_histogram') agg.dateKey = dateBucket(v.field, plainJson(v.calendar_interval as JsonValue), plainJson(v.fixed_interval as JsonValue));
-    if (type === 'histogram' || type === 'range' || type === 'date_histogram') {
+    if (type === 'histogram' || type === 'range' || type === 'date_histogram' || type === 'date_range') {
       if (v.keyed !== undefined && typeof v.keyed !== 'boolean') throw shapeError('"keyed" property should be a boolean');
       agg.keyed = v.keyed === true;
     }
-    if (type === 'range') agg.ranges = parseRanges(v.ranges, v.field);
+    if (type === 'range' || type === 'date_range') agg.ranges = parseRanges(v.ranges, v.field, type === 'date_range');
   }
   if (!agg) throw shapeError(`bucket '${name}' without aggregate items`);
+  if (sort !== undefined && agg.composite) throw unsupported(`"sort" of the "composite" aggregation '${name}'`);
   if (sort !== undefined) agg.order = orderOf(sort, agg.field.name);
   return agg;
 }
@@ -116,20 +121,6 @@ function fieldRef(table: Table, field: string): AttrRef {
   const dot = field.indexOf('.');
   if (dot < 0) return attrRef(table, field);
   return jsonPathRef(table, attrRef(table, field.slice(0, dot)), field.slice(dot + 1).split('.'), field);
-}
-
-function parseRanges(v: JsonValue | undefined, field: string): Range[] {
-  if (!Array.isArray(v) || !v.length) throw shapeError(`"${field}" ranges should be a non-empty array`);
-  return v.map((r, i) => {
-    if (!isJsonObject(r)) throw shapeError(`"${field}" ranges[${i}] should be an object`);
-    const extra = Object.keys(r).find((k) => k !== 'from' && k !== 'to');
-    if (extra) throw unsupported(`"${extra}" property of "${field}" ranges[${i}]`);
-    if (r.from === undefined && i !== 0) throw shapeError(`"${field}" ranges[${i}] "from" empty`);
-    if (r.to === undefined && i !== v.length - 1) throw shapeError(`"${field}" ranges[${i}] "to" empty`);
-    numberOf(r.from, `"${field}" ranges[${i}] "from"`);
-    numberOf(r.to, `"${field}" ranges[${i}] "to"`);
-    return { from: r.from, to: r.to, key: `${rangeText(r.from) ?? '*'}-${rangeText(r.to) ?? '*'}` };
-  });
 }
 
 /** The request's `aggs`, checked; [] when absent. */
@@ -150,9 +141,9 @@ function bucketFn(a: AggRequest): AttrRef['bucket'] {
     const dateKey = a.dateKey!;
     return (v) => { const n = numeric(v); return n === undefined ? [] : [dateKey(n)]; };
   }
-  if (a.type === 'range') {
-    const bounds = a.ranges!.map((r) => [r.from === undefined ? -Infinity : Number((r.from as { value: string }).value), r.to === undefined ? Infinity : Number((r.to as { value: string }).value)]);
-    return (v) => { const n = numeric(v); return n === undefined ? [] : bounds.flatMap(([lo, hi], i) => (n >= lo! && n < hi! ? [i] : [])); };
+  if (a.ranges) {
+    const ranges = a.ranges;
+    return (v) => { const n = numeric(v); return n === undefined ? [] : ranges.flatMap((r, i) => (n >= r.lo && n < r.hi ? [i] : [])); };
   }
   return undefined;
 }
@@ -174,12 +165,12 @@ function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
   const one = (r: GroupRow): [string, JsonFields] => {
     const fields: Array<[string, JsonOut]> = [];
     let key: string;
-    if (a.type === 'range') {
-      const range = a.ranges![r.g.key[0] as number]!;
+    if (a.ranges) {
+      const range = a.ranges[r.g.key[0] as number]!;
       key = range.key;
       if (!a.keyed) fields.push(['key', key]);
-      if (range.from !== undefined) fields.push(['from', new RawJson(rangeText(range.from)!)]);
-      if (range.to !== undefined) fields.push(['to', new RawJson(rangeText(range.to)!)]);
+      if (range.from !== undefined) fields.push(['from', range.from]);
+      if (range.to !== undefined) fields.push(['to', range.to]);
     } else if (a.type === 'date_histogram') {
       const value = r.g.key[0] as number;
       key = keyAsString(value);
@@ -203,6 +194,11 @@ function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
 export function runAggs(table: Table, aggs: AggRequest[], req: SearchRequest): { entries: Array<[string, JsonOut]>; totalFound: number } {
   let totalFound = 0;
   const entries = aggs.map((a): [string, JsonOut] => {
+    if (a.composite) {
+      const { out, totalFound: found } = runComposite(table, a.composite, req);
+      totalFound = found;
+      return [a.name, out];
+    }
     if (METRICS.has(a.type)) {
       const plan: GroupPlan = { keys: [], aggs: [{ fn: a.type as AggFn, arg: a.field, text: a.type, kind: a.field.type === 'float' || a.type === 'avg' ? 'float' : 'bigint' }] };
       const { groups, search } = collectGroups(table, req, plan);
@@ -215,7 +211,7 @@ export function runAggs(table: Table, aggs: AggRequest[], req: SearchRequest): {
     totalFound = search.totalFound;
     sortBuckets(a, groups);
     // Manticore: histogram size at least 1000, range size at least ranges+1, terms size or the main query's page
-    const size = a.type === 'histogram' || a.type === 'date_histogram' ? Math.max(a.size ?? 0, 1000) : a.type === 'range' ? Math.max(a.size ?? 0, a.ranges!.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
+    const size = a.type === 'histogram' || a.type === 'date_histogram' ? Math.max(a.size ?? 0, 1000) : a.ranges ? Math.max(a.size ?? 0, a.ranges.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
     const offset = a.type === 'terms' && !a.size ? req.offset : 0;
     const page = groups.slice(offset, offset + Math.min(size, req.maxMatches));
     return [a.name, new JsonFields([['buckets', bucketsJson(a, page)]])];

@@ -1,6 +1,6 @@
 // date_histogram keys: calendar units in UTC (weeks from Monday), fixed intervals, interval errors.
 import { describe, expect, it } from 'vitest';
-import { calendarKey, dateBucket, keyAsString } from '../../../../src/engine/group/date-buckets.js';
+import { calendarKey, dateBucket, dateMath, keyAsString } from '../../../../src/engine/group/date-buckets.js';
 
 const at = (iso: string): number => Date.parse(`${iso}Z`) / 1000;
 
@@ -25,5 +25,16 @@ describe('date_histogram keys', () => {
     expect(() => dateBucket('tm', undefined, '1500ms')).toThrow('fixed_interval');
     expect(() => dateBucket('tm', undefined, undefined)).toThrow('one of');
     expect(() => dateBucket('tm', 'day', '1d')).toThrow('one of');
+  });
+
+  it('date math: now or a date, +/- units, /unit rounding', () => {
+    const now = at('2017-05-10T12:34:56');
+    expect(keyAsString(dateMath('now', now))).toBe('2017-05-10T12:34:56');
+    expect(keyAsString(dateMath('now-1d/d', now))).toBe('2017-05-09T00:00:00');
+    expect(keyAsString(dateMath('now+2h/h', now))).toBe('2017-05-10T14:00:00');
+    expect(keyAsString(dateMath('2017||+2M/M'))).toBe('2017-03-01T00:00:00');
+    expect(keyAsString(dateMath('2017-03-15||-1y'))).toBe('2016-03-15T00:00:00');
+    expect(keyAsString(dateMath('2017-03-15T10:20'))).toBe('2017-03-15T10:20:00');
+    expect(() => dateMath('now+1x')).toThrow('date math');
   });
 });

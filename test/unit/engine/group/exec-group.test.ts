@@ -69,6 +69,8 @@ describe('GROUP BY', () => {
     expect(await t.rows('select cat, id, count(*) from p group 2 by cat within group order by price asc order by cat asc'))
       .toEqual([[1, 1n, 2n], [1, 2n, 2n], [2, 3n, 1n], [3, 4n, 1n]]);
     expect(await t.rows('select cat, id from p group 2 by cat within group order by price asc order by cat asc limit 3')).toEqual([[1, 1n], [1, 2n], [2, 3n]]);
+    // GROUP 0 BY and GROUP 1 BY are a plain GROUP BY
+    for (const n of [0, 1]) expect(await t.rows(`select cat from p group ${n} by cat order by cat asc`)).toEqual([[1], [2], [3]]);
   });
 
   it('GROUP_CONCAT lists the group\'s values as the client prints them', async () => {

@@ -4,8 +4,7 @@
 import { parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../../../src/engine/index.js';
-import { renderSearchJson } from '../../../../src/http/render-search.js';
-import { toJsonText } from '../../../../src/http/json-text.js';
+import { searchJsonText } from '../../../../src/http/render-search.js';
 import { newSession } from '../../../../src/engine/session.js';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
 
@@ -18,7 +17,7 @@ const t = useTempEngine('json-aggs', async (t) => {
 
 async function search(body: unknown): Promise<Record<string, unknown>> {
   const r = await t.engine.json.search(parse(JSON.stringify(body)) as JsonValue, newSession());
-  return JSON.parse(toJsonText(renderSearchJson(r)));
+  return JSON.parse(searchJsonText(r));
 }
 async function error(body: unknown): Promise<string> {
   try { await search(body); return 'no error'; } catch (e) { return (e as Error).message; }
@@ -66,10 +65,14 @@ describe('/search aggs', () => {
   });
 
   it('what is not implemented is an error naming it', async () => {
-    expect(await error({ table: 'facets', aggs: { d: { date_range: { field: 'price', ranges: [{ to: 'now' }] } } } })).toContain('"date_range"');
+    expect(await error({ table: 'facets', aggs: { d: { significant_terms: { field: 'price' } } } })).toContain('"significant_terms"');
+    expect(await error({ table: 'facets', aggs: { d: { date_range: { field: 'price', ranges: [{ to: 'yesterday' }] } } } })).toContain("unable to parse date math 'yesterday'");
     expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', calendar_interval: 'month', time_zone: 'UTC' } } } })).toContain('"time_zone"');
     expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', calendar_interval: '2M' } } } })).toContain('calendar_interval');
-    expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [] } } } })).toContain('"composite"');
+    expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [] } } } })).toContain('empty "composite" aggregate');
+    expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [{ b: { histogram: { field: 'price' } } }] } } } })).toContain('other than "terms"');
+    expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [{ b: { terms: { field: 'price' } } }], after: { x: 1 } } } } })).toContain('"after" missed "x"');
+    expect(await error({ table: 'facets', aggs: { d: { percentiles: { field: 'price' } } } })).toContain('"percentiles"');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price', shard_size: 3 } } } })).toContain('"shard_size"');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price' }, zeroes: true } } })).toContain('"zeroes"');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'nosuch' } } } })).toContain("'nosuch' not found");
@@ -104,5 +107,37 @@ describe('/search aggs', () => {
         { key: 576 * 2592000, key_as_string: '2017-04-24T00:00:00', doc_count: 1 },
       ] },
     });
+  });
+
+  it('composite: buckets of several terms sources, size and after, after_key the last bucket', async () => {
+    const body = (after?: unknown) => ({ table: 'facets', size: 0, aggs: { c: { composite: {
+      size: 2, sources: [{ b: { terms: { field: 'brand_id' } } }, { p: { terms: { field: 'price' } } }], ...(after ? { after } : {}),
+    } } } });
+    const first = await search(body());
+    expect(first.aggregations).toEqual({ c: {
+      after_key: { b: 2, p: 120 },
+      buckets: [{ key: { b: 1, p: 10 }, doc_count: 1 }, { key: { b: 2, p: 120 }, doc_count: 1 }],
+    } });
+    const next = await search(body({ b: 2, p: 120 }));
+    expect(next.aggregations).toEqual({ c: {
+      after_key: { b: 3, p: 600 },
+      buckets: [{ key: { b: 1, p: 320 }, doc_count: 1 }, { key: { b: 3, p: 600 }, doc_count: 1 }],
+    } });
+    const last = await search(body({ b: 3, p: 600 }));
+    expect(last.aggregations).toEqual({ c: { after_key: { b: 2, p: 99 }, buckets: [{ key: { b: 2, p: 99 }, doc_count: 1 }] } });
+  });
+
+  it('date_range: date math bounds, keys and from/to as dates (the manual\'s example)', async () => {
+    await t.exec('create table dates (title text, tm timestamp)');
+    // 2017-02-10, 2017-03-05, 2017-04-20, 2017-05-02 UTC
+    await t.exec("insert into dates (id, title, tm) values (1, 'a', 1486684800), (2, 'b', 1488672000), (3, 'c', 1492646400), (4, 'd', 1493683200)");
+    const r = await search({ table: 'dates', size: 0, aggs: { points: { date_range: { field: 'tm', keyed: true, ranges: [
+      { to: '2017||+2M/M' }, { from: '2017||+2M/M', to: '2017||+4M/M' }, { from: '2017||+4M/M', to: '2017||+5M/M' }, { from: '2017||+5M/M' },
+    ] } } } });
+    expect(r.aggregations).toEqual({ points: { buckets: {
+      '*-2017-03-01T00:00:00': { to: '2017-03-01T00:00:00', doc_count: 1 },
+      '2017-03-01T00:00:00-2017-05-01T00:00:00': { from: '2017-03-01T00:00:00', to: '2017-05-01T00:00:00', doc_count: 2 },
+      '2017-05-01T00:00:00-2017-06-01T00:00:00': { from: '2017-05-01T00:00:00', to: '2017-06-01T00:00:00', doc_count: 1 },
+    } } });
   });
 });
