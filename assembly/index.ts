@@ -17,5 +17,6 @@ export function planVersion(): u32 {
   return 1;
 }
 export { snippetPick } from "./snippet/pick";
+export { exprColumn } from "./rank/expr-column";
 export { positionsOut } from "./plan/positions-out";
 export { scanReset, scanCount, scanKeyOffsets, scanKeyLengths, scanArena, scanField } from "./text/scan";

@@ -117,6 +117,8 @@ export const SK_WEIGHT: u32 = 0;
 export const SK_COLUMN: u32 = 1;
 /** A host-provided per-row u32 rank array (strings, json, expressions), at the given pointer. */
 export const SK_RANK_U32: u32 = 2;
+/** A per-row f64 value array (an ORDER BY expression computed by rank/expr-column.ts), at the given pointer. */
+export const SK_F64: u32 = 3;
 
 @inline export function pword(plan: usize, i: u32): u32 {
   return load<u32>(plan + (<usize>i << 2));

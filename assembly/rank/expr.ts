@@ -186,6 +186,8 @@ function compare(kind: u32, a: f64, b: f64): i32 {
 }
 
 function mathF(kind: u32, v: f32): f32 {
+  // Manticore's Expr_Ln/Log2/Log10/Sqrt answer 0 for a non-positive argument (not NaN)
+  if (kind <= 3 && !(v > 0)) return 0;
   if (kind == 0) return <f32>Math.log(v);
   if (kind == 1) return <f32>Math.log2(v);
   if (kind == 2) return <f32>Math.log10(v);
@@ -295,6 +297,14 @@ function run(code: usize, pc: u32, end: u32): void {
       pc += 1 + arg;
     } else pc = operand(op, code, pc);
   }
+}
+
+/** Evaluates an attribute-only formula for the current row, untruncated (int32 and float32 are exact in f64). */
+export function evalExprValue(code: usize, len: u32): f64 {
+  sp = 0;
+  docBm25 = 0;
+  run(code, 0, len);
+  return sp == 1 ? pop() : 0;
 }
 
 /** Evaluates `len` words of bytecode at `code` for the current row; float results are truncated. */

@@ -2,7 +2,7 @@
 // to MAX_SORT_KEYS keys (weight, numeric columns read in place, host rank arrays), then rowId asc.
 
 import { COL_U32, COL_I64, COL_F32, columnPtr, columnType } from "../segment/layout";
-import { SK_WEIGHT, SK_COLUMN, SK_RANK_U32, MAX_SORT_KEYS } from "../plan/format";
+import { SK_WEIGHT, SK_COLUMN, SK_RANK_U32, SK_F64, MAX_SORT_KEYS } from "../plan/format";
 
 const keyKind = new StaticArray<u32>(MAX_SORT_KEYS);
 const keyPtr = new StaticArray<usize>(MAX_SORT_KEYS);
@@ -37,7 +37,7 @@ export function sortAdd(kind: u32, ref: u32, desc: bool, blob: usize): bool {
     unchecked((keyPtr[numKeys] = columnPtr(blob, ref)));
     unchecked((keyType[numKeys] = columnType(blob, ref)));
     if (unchecked(keyPtr[numKeys]) == 0) return false;
-  } else if (kind == SK_RANK_U32) {
+  } else if (kind == SK_RANK_U32 || kind == SK_F64) {
     unchecked((keyPtr[numKeys] = <usize>ref));
   }
   numKeys++;
@@ -54,6 +54,11 @@ function cmpKey(i: u32, ra: u32, wa: i32, rb: u32, wb: i32): i32 {
     const p = unchecked(keyPtr[i]);
     const a = load<u32>(p + (<usize>ra << 2));
     const b = load<u32>(p + (<usize>rb << 2));
+    c = a < b ? -1 : a > b ? 1 : 0;
+  } else if (kind == SK_F64) {
+    const p = unchecked(keyPtr[i]);
+    const a = load<f64>(p + (<usize>ra << 3));
+    const b = load<f64>(p + (<usize>rb << 3));
     c = a < b ? -1 : a > b ? 1 : 0;
   } else {
     const p = unchecked(keyPtr[i]);

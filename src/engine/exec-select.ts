@@ -4,12 +4,13 @@ import type { AttrValue, Filter, Ranker, SearchRequest, SearchResult, SortKey } 
 import { parseQuery } from '../query/parse-query.js';
 import { guardStack } from '../query/stack-guard.js';
 import { SearchError } from '../util/errors.js';
-import { evalCondition, splitFilters } from './filters.js';
+import { evalCondition, resolveAliases, splitFilters } from './filters.js';
 import { normalizeTableQuery, tableNormalizers } from '../index/normalize-query.js';
 import { RANKERS, tableParseOptions } from '../index/table-query.js';
 import { queryExpansionWarning, type ExpansionSettings } from '../index/wildcard.js';
 import { rows, type Cell, type RowsResult, type SearchMeta } from './result.js';
-import { selectColumns } from './select-items.js';
+import { selectAliases, selectColumns } from './select-items.js';
+import { sortCode } from './expr/sort-code.js';
 import { readRows } from './read-rows.js';
 import { isGrouping } from './group/exec-group.js';
 import { execGrouped } from './group/grouped-select.js';
@@ -50,6 +51,8 @@ function sortKeys(table: Table, st: SelectStatement): SortKey[] {
       const col = table.column(name);
       if (col && col.type !== 'text') return { attr: col.name, desc };
     }
+    // a computed key: the core evaluates it per row of each segment (sort-code.ts)
+    if (e.kind !== 'column') return { attr: e.text, desc, code: sortCode(table, e, selectAliases(st.items)) };
     throw new SearchError('QUERY_ERROR', `table ${table.name}: sort-by attribute '${e.text}' not found`);
   });
 }
@@ -178,7 +181,8 @@ export function buildRequest(
 ): SearchRequest | 'none' {
   const query = fullText !== undefined ? fullText : matchQuery(table, st.match, flags, st.options, warnings);
   if (query === 'none') return 'none';
-  const { filters, predicates } = splitFilters(table, st.where);
+  const where = st.where && resolveAliases(table, st.where, selectAliases(st.items));
+  const { filters, predicates } = splitFilters(table, where);
   const pf = predicateFilter(table, predicates);
   if (pf) filters.push(pf);
   const limit = st.limit ?? DEFAULT_LIMIT;

@@ -4,12 +4,27 @@
  * conditions, IS NULL) is evaluated here as a predicate over a document's attributes; the engine
  * turns the documents it accepts into an `id IN (...)` filter.
  */
-import type { Condition, FilterTarget, Literal as SqlLiteral } from '../sql/ast.js';
+import type { Condition, Expr, FilterTarget, Literal as SqlLiteral } from '../sql/ast.js';
 import type { AttrValue, Filter } from '../index/types.js';
 import { SearchError } from '../util/errors.js';
 import { fromSql } from './sql-values.js';
 import type { Table } from './table.js';
 import { compareValues, literalValue } from './value-compare.js';
+import { compileExpr, type CompiledExpr } from './expr/compile.js';
+import { sortCode } from './expr/sort-code.js';
+
+/** Expression targets compiled once per statement (the condition tree is the statement's). */
+const compiledTargets = new WeakMap<object, CompiledExpr>();
+
+/** An expression target's value on one document, as the attribute value a filter compares. */
+function exprTargetValue(table: Table, e: FilterTarget['expr'], docId: bigint, attrs: Map<string, AttrValue>): AttrValue {
+  let c = compiledTargets.get(e);
+  if (!c) { c = compileExpr(e, { table }); compiledTargets.set(e, c); }
+  const v = c.eval({ docId, weight: 0, attrs });
+  if (v === undefined || v === null) return null;
+  if (c.type === 'json') return typeof v === 'object' ? JSON.stringify(v) : typeof v === 'boolean' ? Number(v) : (v as AttrValue);
+  return v as AttrValue;
+}
 
 export interface SplitFilters {
   filters: Filter[];
@@ -42,7 +57,32 @@ function filterValue(table: Table, attr: string, l: SqlLiteral): number | bigint
   return typeof v === 'bigint' ? Number(v) : v;
 }
 
+/**
+ * A numeric expression target the core can compute (`price*2 AS p ... WHERE p > 5`) as a filter the
+ * index evaluates over core-computed values; undefined when it is not one (then a host predicate).
+ */
+function exprFilter(table: Table, c: Condition): Filter | undefined {
+  if ((c.kind !== 'compare' && c.kind !== 'between' && c.kind !== 'in') || c.target.quantifier) return undefined;
+  const e = c.target.expr;
+  if (e.kind === 'column' || e.kind === 'literal') return undefined;
+  const num = (l: SqlLiteral): number | bigint | undefined => {
+    const v = l.kind === 'int' || l.kind === 'float' ? literalValue(fromSql(l)) : undefined;
+    return typeof v === 'number' || typeof v === 'bigint' ? v : undefined;
+  };
+  const values = c.kind === 'compare' ? [c.value] : c.kind === 'between' ? [c.low, c.high] : c.values;
+  const nums = values.map(num);
+  if (nums.some((v) => v === undefined)) return undefined;
+  let code: number[];
+  try { code = sortCode(table, e, new Map()); } catch { return undefined; }
+  const n = nums as (number | bigint)[];
+  if (c.kind === 'compare') return { attr: e.text, code, op: c.op, value: n[0]! };
+  if (c.kind === 'between') return { attr: e.text, code, op: 'between', low: n[0]!, high: n[1]!, negate: c.negate };
+  return { attr: e.text, code, op: 'in', values: n, negate: c.negate };
+}
+
 function toFilter(table: Table, c: Condition): Filter | undefined {
+  const computed = exprFilter(table, c);
+  if (computed) return computed;
   if (c.kind === 'compare' || c.kind === 'between' || c.kind === 'in') {
     const attr = plainAttr(table, c.target);
     if (!attr) return undefined;
@@ -59,6 +99,20 @@ function toFilter(table: Table, c: Condition): Filter | undefined {
     return { attr, op: 'in', values: c.values.map((v) => filterValue(table, attr, v)), negate: c.negate };
   }
   return undefined;
+}
+
+/** The WHERE tree with targets naming a select-list alias (`price*2 AS p2 ... WHERE p2 > 5`) replaced by the expression. */
+export function resolveAliases(table: Table, c: Condition, aliases: Map<string, Expr>): Condition {
+  switch (c.kind) {
+    case 'and': case 'or': return { ...c, children: c.children.map((x) => resolveAliases(table, x, aliases)) };
+    case 'not': return { ...c, child: resolveAliases(table, c.child, aliases) };
+    default: {
+      const e = c.target.expr;
+      if (e.kind !== 'column' || e.path.length || table.column(e.name) || e.name.toLowerCase() === 'id') return c;
+      const alias = aliases.get(e.name.toLowerCase());
+      return alias ? { ...c, target: { ...c.target, expr: alias } } : c;
+    }
+  }
 }
 
 /** Splits a WHERE tree into index filters and leftover predicates. */
@@ -90,7 +144,7 @@ function checkColumns(table: Table, c: Condition): void {
 /** The value a target reads from a document: a column, id, or a JSON path inside a column. */
 function targetValue(table: Table, t: FilterTarget, docId: bigint, attrs: Map<string, AttrValue>): AttrValue | undefined {
   const e = t.expr;
-  if (e.kind !== 'column') throw new SearchError('UNSUPPORTED', `unsupported filter expression '${e.text}'`);
+  if (e.kind !== 'column') return exprTargetValue(table, e, docId, attrs);
   const name = e.name.toLowerCase();
   if (name === 'id') return docId;
   const col = table.column(name);

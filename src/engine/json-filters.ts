@@ -6,6 +6,7 @@
  */
 import type { Condition, FilterTarget, Literal as SqlLiteral } from '../sql/ast.js';
 import { SearchError } from '../util/errors.js';
+import { geoDistanceFilter } from './json-geo.js';
 import { isJsonInt, isJsonNumber, isJsonObject, type JsonObject, type JsonValue } from './json-value.js';
 
 /** Filter property names (Manticore's IsFilter). */
@@ -87,7 +88,7 @@ export function filterCondition(name: string, value: JsonValue): Condition {
     case 'range': return rangeFilter(value);
     case 'in': return inFilter(value);
     case 'exists': return existsFilter(value);
-    case 'geo_distance': throw new SearchError('UNSUPPORTED', 'geo_distance filters are not supported');
+    case 'geo_distance': return geoDistanceFilter(value);
     default: throw filterError(`unknown filter type: ${name}`);
   }
 }

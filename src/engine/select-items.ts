@@ -9,6 +9,8 @@ import { SearchError } from '../util/errors.js';
 import type { Cell, CellKind, ResultColumn } from './result.js';
 import { highlightReader, type HighlightContext } from './highlight-column.js';
 import { orderedColumns } from './schema-text.js';
+import { compileExpr, type ExprType } from './expr/compile.js';
+import { valueText } from './expr/strings.js';
 import type { Table } from './table.js';
 
 export const KIND_OF: Record<ColumnType, CellKind> = {
@@ -62,7 +64,27 @@ function jsonPathOut(c: Column, e: Expr & { kind: 'column' }, name: string): Out
   };
 }
 
-function exprColumn(table: Table, item: SelectItem, ctx: HighlightContext): OutColumn {
+/** The result column kind of an expression type (Manticore: INTEGER a LONG column, BIGINT a LONGLONG one). */
+const EXPR_KIND: Record<ExprType, CellKind> = { int: 'uint', bigint: 'bigint', float: 'float', string: 'string', json: 'json', mva: 'mva' };
+
+/** An expression column: compiled once, evaluated per row of the page. */
+function computedColumn(table: Table, e: Expr, name: string, aliases: Map<string, Expr>): OutColumn {
+  const compiled = compileExpr(e, { table, aliases });
+  const kind = EXPR_KIND[compiled.type];
+  if (compiled.type === 'json') {
+    return { name, kind, read: (r) => { const v = compiled.eval(r); return v === undefined || v === null ? null : valueText(v, 'json'); } };
+  }
+  return { name, kind, read: (r) => compiled.eval(r) as Cell };
+}
+
+/** Select-list aliases of expressions (`price*2 AS p2`), which other expressions may name. */
+export function selectAliases(items: SelectItem[]): Map<string, Expr> {
+  const out = new Map<string, Expr>();
+  for (const i of items) if (i.alias && i.expr.kind !== 'star') out.set(i.alias.toLowerCase(), i.expr);
+  return out;
+}
+
+function exprColumn(table: Table, item: SelectItem, ctx: HighlightContext, aliases: Map<string, Expr>): OutColumn {
   const e = item.expr;
   const name = item.alias ?? item.name;
   // HIGHLIGHT() / SNIPPET(): needsText only makes the final page's documents be fetched
@@ -71,6 +93,7 @@ function exprColumn(table: Table, item: SelectItem, ctx: HighlightContext): OutC
   if (e.kind === 'column') {
     if (e.name.toLowerCase() === 'id' && !e.path.length) return { name, kind: 'bigint', read: (r) => r.docId };
     const c = table.column(e.name);
+    if (!c && !e.path.length && aliases.has(e.name.toLowerCase())) return computedColumn(table, e, name, aliases);
     if (!c) throw new SearchError('QUERY_ERROR', `table ${table.name}: parse error: unknown column: ${e.name}`);
     if (e.path.length) return jsonPathOut(c, e, name);
     return columnOut(c, name);
@@ -87,10 +110,14 @@ function exprColumn(table: Table, item: SelectItem, ctx: HighlightContext): OutC
     if (v.kind === 'float') return { name, kind: 'float', read: () => v.value };
     return { name, kind: 'string', read: () => v.value };
   }
-  throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+  if (e.kind === 'call' && ['count', 'sum', 'avg', 'group_concat'].includes(e.name)) {
+    throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+  }
+  return computedColumn(table, e, name, aliases);
 }
 
 /** The output columns of a select list. */
 export function selectColumns(table: Table, items: SelectItem[], ctx: HighlightContext = {}): OutColumn[] {
-  return items.flatMap((item) => (item.expr.kind === 'star' ? starColumns(table) : [exprColumn(table, item, ctx)]));
+  const aliases = selectAliases(items);
+  return items.flatMap((item) => (item.expr.kind === 'star' ? starColumns(table) : [exprColumn(table, item, ctx, aliases)]));
 }

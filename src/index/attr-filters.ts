@@ -7,6 +7,7 @@ import type { Segment } from './segment.js';
 import type { PlanFilter } from '../wasm/plan-format.js';
 import { COL_F32, COL_NONE, coreColumnType } from './segment-layout.js';
 import { SearchError } from '../util/errors.js';
+import { exprColumnValues } from './expr-column.js';
 
 /** IN lists longer than this are checked on the host with a Set, not value by value in the core. */
 const CORE_IN_LIMIT = 16;
@@ -32,6 +33,7 @@ function filterValues(f: Filter): (number | bigint | string)[] {
 export function splitFilters(schema: IndexSchema, filters: Filter[]): SplitFilters {
   const out: SplitFilters = { core: [], host: [] };
   for (const f of filters) {
+    if (f.code) { out.host.push(f); continue; }
     const col = columnOf(schema, f.attr);
     if (col < 0) throw new SearchError('QUERY_ERROR', `unknown column: '${f.attr}'`);
     const type = col === 0 ? coreColumnType('bigint') : coreColumnType(schema.attrs[col - 1].type);
@@ -104,12 +106,14 @@ export function placeAllowBitmap(schema: IndexSchema, seg: Segment, host: Filter
   if (!host.length) return 0;
   const bits = new Uint8Array(Math.max(16, (seg.rows + 7) >>> 3));
   const sets = host.map((f) => (f.op === 'in' ? new Set(f.values.map((x) => String(x))) : null));
-  const cols = host.map((f) => columnOf(schema, f.attr));
+  const cols = host.map((f) => (f.code ? -1 : columnOf(schema, f.attr)));
+  // expression filters: the core computes the value of every row at once
+  const computed = host.map((f) => (f.code ? exprColumnValues(seg, f.code) : null));
   for (let r = 0; r < seg.rows; r++) {
     if (seg.isDeleted(r)) continue;
     let ok = true;
     for (let i = 0; i < host.length && ok; i++) {
-      const v = cols[i] === 0 ? seg.docId(r) : seg.attr(cols[i] - 1, r);
+      const v = computed[i] ? computed[i]![r]! : cols[i] === 0 ? seg.docId(r) : seg.attr(cols[i] - 1, r);
       ok = test(host[i], v, sets[i]) !== !!host[i].negate;
     }
     if (ok) bits[r >>> 3] |= 1 << (r & 7);

@@ -12,9 +12,9 @@ import { analyzeQuery } from './query-analyzer.js';
 import { planQuery, segmentPlan, type PlannedQuery } from './planner.js';
 import { planExprSection } from './rank-expr-plan.js';
 import { placeAllowBitmap, splitFilters } from './attr-filters.js';
-import { compareValues, resolveSort, segmentSort, type ResolvedKey } from './sort-plan.js';
+import { compareValues, resolveSort, segmentSort, type ExprValues, type ResolvedKey } from './sort-plan.js';
 
-interface Candidate { seg: Segment; order: number; row: number; weight: number }
+interface Candidate { seg: Segment; order: number; row: number; weight: number; exprs?: ExprValues }
 
 /** One segment's share of a query: its encoded plan and the core memory the plan points at. */
 export interface SegmentJob {
@@ -24,6 +24,8 @@ export interface SegmentJob {
   plan: Uint32Array;
   /** Core allocations the plan refers to (allow bitmap, sort ranks), freed by releaseSearch. */
   owned: number[];
+  /** ORDER BY expression values per sort key, by row (computed in the core when planned). */
+  exprs?: ExprValues;
 }
 
 /** A segment's top-K, rows of that segment. */
@@ -45,16 +47,17 @@ function fieldWeights(schema: IndexSchema, req: SearchRequest): number[] {
   return schema.fields.map((f) => Math.trunc(lower.get(f.toLowerCase()) ?? 1));
 }
 
-function keyValue(c: Candidate, k: ResolvedKey): number | bigint | ReturnType<Segment['attr']> {
+function keyValue(c: Candidate, k: ResolvedKey, i: number): number | bigint | ReturnType<Segment['attr']> {
   if (k.kind === 'weight') return c.weight;
+  if (k.kind === 'expr') return c.exprs!.get(i)![c.row]!;
   return k.column === 0 ? c.seg.docId(c.row) : c.seg.attr(k.column - 1, c.row);
 }
 
 /** The merge order: the sort keys, then (ranked) newer segments first or (full scan) older first, then row. */
 function comparator(keys: ResolvedKey[], ranked: boolean): (a: Candidate, b: Candidate) => number {
   return (a, b) => {
-    for (const k of keys) {
-      const c = compareValues(keyValue(a, k) as never, keyValue(b, k) as never);
+    for (const [i, k] of keys.entries()) {
+      const c = compareValues(keyValue(a, k, i) as never, keyValue(b, k, i) as never);
       if (c) return k.desc ? -c : c;
     }
     if (a.order !== b.order) return ranked ? b.order - a.order : a.order - b.order;
@@ -85,13 +88,14 @@ export function prepareSearch(schema: IndexSchema, segments: Segment[], totalDoc
     segments.forEach((seg, order) => {
       if (seg.live === 0) return;
       const owned: number[] = [];
-      prepared.jobs.push({ seg, order, plan: new Uint32Array(0), owned });
+      const exprs: ExprValues | undefined = keys.some((k) => k.kind === 'expr') ? new Map() : undefined;
+      prepared.jobs.push({ seg, order, plan: new Uint32Array(0), owned, exprs });
       const allowPtr = placeAllowBitmap(schema, seg, filters.host);
       if (allowPtr) owned.push(allowPtr);
       const spec: PlanSpec = {
         ranker: planned?.ranker ?? 0, flags: planned?.flags ?? 0, weights,
         root: planned ? segmentPlan(planned, seg) : null,
-        filters: filters.core, sort: segmentSort(keys, seg, owned), allowPtr,
+        filters: filters.core, sort: segmentSort(keys, seg, owned, exprs), allowPtr,
         maxQpos: planned?.analyzed.maxQpos ?? 0, numKeywords: planned?.analyzed.keywords.length ?? 0, expr,
       };
       prepared.jobs[prepared.jobs.length - 1].plan = encodePlan(spec);
@@ -118,7 +122,7 @@ export function finishSearch(p: PreparedSearch, tops: SegmentTop[], req: SearchR
   const scale = p.ranked ? req.indexWeight ?? 1 : 1;
   for (const { job, rowIds, weights, total } of tops) {
     totalFound += total;
-    for (let i = 0; i < rowIds.length; i++) candidates.push({ seg: job.seg, order: job.order, row: rowIds[i], weight: weights[i] * scale });
+    for (let i = 0; i < rowIds.length; i++) candidates.push({ seg: job.seg, order: job.order, row: rowIds[i], weight: weights[i] * scale, exprs: job.exprs });
   }
   candidates.sort(comparator(p.keys, p.ranked));
   const page = candidates.slice(req.offset, p.window);

@@ -5,16 +5,21 @@
  */
 import type { AttrValue, IndexSchema, SortKey } from './types.js';
 import type { Segment } from './segment.js';
-import { MAX_SORT_KEYS, SK_COLUMN, SK_RANK_U32, SK_WEIGHT, type PlanSortKey } from '../wasm/plan-format.js';
+import { MAX_SORT_KEYS, SK_COLUMN, SK_F64, SK_RANK_U32, SK_WEIGHT, type PlanSortKey } from '../wasm/plan-format.js';
 import { COL_NONE, coreColumnType } from './segment-layout.js';
 import { columnOf } from './attr-filters.js';
 import { SearchError } from '../util/errors.js';
+import { placeExprColumn } from './expr-column.js';
 
-export interface ResolvedKey { kind: 'weight' | 'column'; column: number; host: boolean; desc: boolean }
+export interface ResolvedKey { kind: 'weight' | 'column' | 'expr'; column: number; host: boolean; desc: boolean; code?: number[] }
+
+/** Per-segment values of expression keys, read back from the core for the merge (key index -> f64 per row). */
+export type ExprValues = Map<number, Float64Array>;
 
 export function resolveSort(schema: IndexSchema, sort: SortKey[]): ResolvedKey[] {
   if (sort.length > MAX_SORT_KEYS) throw new SearchError('QUERY_ERROR', `too many sort-by attributes; maximum count is ${MAX_SORT_KEYS - 1}`);
   return sort.map((k) => {
+    if (k.code) return { kind: 'expr', column: -1, host: false, desc: k.desc, code: k.code };
     if (k.attr.toLowerCase() === 'weight()' || k.attr.toLowerCase() === 'weight') return { kind: 'weight', column: -1, host: false, desc: k.desc };
     const column = columnOf(schema, k.attr);
     if (column < 0) throw new SearchError('QUERY_ERROR', `sort-by attribute '${k.attr}' not found`);
@@ -45,10 +50,19 @@ export function compareValues(a: AttrValue, b: AttrValue): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Per-segment core sort keys; rank arrays are placed in core memory and listed in `owned`. */
-export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[]): PlanSortKey[] {
-  return keys.map((k) => {
+/**
+ * Per-segment core sort keys; rank arrays and expression values are placed in core memory and listed
+ * in `owned`; the expression values are also copied into `values` for the merge.
+ */
+export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[], exprValues?: ExprValues): PlanSortKey[] {
+  return keys.map((k, i) => {
     if (k.kind === 'weight') return { kind: SK_WEIGHT, ref: 0, desc: k.desc };
+    if (k.kind === 'expr') {
+      const ptr = placeExprColumn(seg, k.code!);
+      owned.push(ptr);
+      exprValues?.set(i, new Float64Array(seg.core.buffer.slice(ptr, ptr + seg.rows * 8)));
+      return { kind: SK_F64, ref: ptr, desc: k.desc };
+    }
     if (!k.host) return { kind: SK_COLUMN, ref: k.column, desc: k.desc };
     const values: AttrValue[] = [];
     for (let r = 0; r < seg.rows; r++) values.push(seg.attr(k.column - 1, r));

@@ -40,13 +40,19 @@ export interface DocInput {
 export type Ranker = 'proximity_bm25' | 'bm25' | 'none' | 'wordcount' | 'proximity' | 'matchany' | 'fieldmask' | 'sph04' | 'expr';
 
 /** An attribute filter; `attr` may be 'id'. Values are of the attribute's kind (bigint for id/bigint). */
-export type Filter =
+/** With `code`, the filtered value is a numeric expression the core computes (see SortKey), `attr` its text. */
+export type Filter = (
   | { attr: string; op: '=' | '!=' | '<' | '<=' | '>' | '>='; value: number | bigint | string; negate?: boolean }
   | { attr: string; op: 'between'; low: number | bigint; high: number | bigint; negate?: boolean }
-  | { attr: string; op: 'in'; values: (number | bigint | string)[]; negate?: boolean };
+  | { attr: string; op: 'in'; values: (number | bigint | string)[]; negate?: boolean }
+) & { code?: number[] };
 
 /** One ORDER BY key: an attribute, 'id', or 'weight()'. */
-export interface SortKey { attr: string; desc: boolean }
+/**
+ * One ORDER BY key: an attribute, `id` or `weight()`; or, with `code`, a numeric expression compiled to
+ * the core's formula bytecode (assembly/rank/expr.ts, attributes only), `attr` then being its text.
+ */
+export interface SortKey { attr: string; desc: boolean; code?: number[] }
 
 export interface SearchRequest {
   /** Terms already normalized to dictionary form by the engine; null = full scan (weight 1). */

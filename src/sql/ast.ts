@@ -37,7 +37,11 @@ export interface StarExpr extends ExprBase { kind: 'star'; table?: string }
  * A function call, name lower-cased: `weight()`, `count(*)`, `highlight({limit=50}, title)`,
  * `any(tags)`. `count(distinct x)` sets `distinct`.
  */
-export interface CallExpr extends ExprBase { kind: 'call'; name: string; args: Expr[]; distinct?: boolean }
+export interface CallExpr extends ExprBase {
+  kind: 'call'; name: string; args: Expr[]; distinct?: boolean;
+  /** `ANY(cond FOR x IN j.arr)` / `ALL(...)`: the loop variable; args are [cond, array]. */
+  loopVar?: string;
+}
 export interface UnaryExpr extends ExprBase { kind: 'unary'; op: '-' | 'not'; operand: Expr }
 export type BinaryOp =
   | '+' | '-' | '*' | '/' | '%' | 'div' | 'mod'

@@ -72,6 +72,16 @@ function parsePostfix(c: Cursor, expr: Expr, startTok: Token): Expr {
     c.expectKw('NULL');
     return { kind: 'is_null', operand: expr, negate, text: c.textFrom(startTok) };
   }
+  if (c.isKw('BETWEEN') || (c.isKw('NOT') && c.isKw('BETWEEN', 1))) {
+    // `x [NOT] BETWEEN lo AND hi`: the bounds bind tighter than AND; NOT BETWEEN is NOT over it
+    const negate = c.acceptKw('NOT');
+    c.next();
+    const low = c.nested(() => parseLevel(c, 2));
+    c.expectKw('AND');
+    const high = c.nested(() => parseLevel(c, 2));
+    const between: Expr = { kind: 'call', name: 'between', args: [expr, low, high], text: c.textFrom(startTok) };
+    return negate ? { kind: 'unary', op: 'not', operand: between, text: between.text } : between;
+  }
   if (c.isKw('IN') && c.isPunct('(', 1) && expr.kind === 'column') {
     c.next();
     c.next();
@@ -152,10 +162,28 @@ function parseCall(c: Cursor, nameTok: Token): Expr {
   c.next();
   c.expectPunct('(');
   const distinct = c.acceptKw('DISTINCT');
+  if ((nameTok.upper === 'ANY' || nameTok.upper === 'ALL') && !c.isPunct(')')) {
+    const loop = parseLoop(c, nameTok);
+    if (loop) return loop;
+  }
   const args = c.nested(() => parseArgList(c));
   const expr: Expr = { kind: 'call', name: nameTok.value.toLowerCase(), args, text: c.textFrom(nameTok) };
   if (distinct) expr.distinct = true;
   return expr;
+}
+
+/** `cond FOR x IN array )` after `ANY(` / `ALL(`; undefined (nothing consumed) for a plain `ANY(mva)`. */
+function parseLoop(c: Cursor, nameTok: Token): Expr | undefined {
+  const mark = c.pos;
+  const cond = c.nested(() => parseExpr(c));
+  if (!c.acceptKw('FOR')) { c.pos = mark; return undefined; }
+  const v = c.peek();
+  if (v.kind !== 'ident') c.fail(['identifier']);
+  c.next();
+  c.expectKw('IN');
+  const source = parsePrimary(c);
+  c.expectPunct(')');
+  return { kind: 'call', name: nameTok.value.toLowerCase(), args: [cond, source], loopVar: v.value.toLowerCase(), text: c.textFrom(nameTok) };
 }
 
 /** `[arg {, arg}] )` after the `(`; an argument may be `*` (count(*)). */

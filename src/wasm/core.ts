@@ -27,6 +27,7 @@ export interface CoreExports {
   _start(): void;
   /** Confines this instance's heap to [root + 2048, end) of a shared memory (a worker's instance). */
   heapConfine(root: number, end: number): void;
+  exprColumn(blob: number, code: number, len: number, rows: number, out: number): void;
 }
 
 /** wasm32's ceiling: 65536 pages of 64 KiB (the module declares it: a shared memory must have one). */

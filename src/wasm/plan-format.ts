@@ -34,6 +34,7 @@ export const FILTER_HEADER_WORDS = 6;
 export const SK_WEIGHT = 0;
 export const SK_COLUMN = 1;
 export const SK_RANK_U32 = 2;
+export const SK_F64 = 3;
 export const MAX_SORT_KEYS = 6;
 
 export interface TermPlan {
@@ -73,7 +74,7 @@ export interface PlanFilter {
 }
 
 export interface PlanSortKey {
-  kind: typeof SK_WEIGHT | typeof SK_COLUMN | typeof SK_RANK_U32;
+  kind: typeof SK_WEIGHT | typeof SK_COLUMN | typeof SK_RANK_U32 | typeof SK_F64;
   /** Column number (SK_COLUMN) or the address of a per-row u32 rank array (SK_RANK_U32). */
   ref: number;
   desc: boolean;

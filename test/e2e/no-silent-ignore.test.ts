@@ -131,6 +131,12 @@ describe('SELECT clauses', () => {
     await expectChanges('SELECT cat FROM sw GROUP BY cat ORDER BY cat ASC', 'SELECT cat, SUM(price), COUNT(DISTINCT price) FROM sw GROUP BY cat ORDER BY cat ASC');
   });
 
+  it('select-list expressions and WHERE over their alias change the answer', async () => {
+    await expectChanges('SELECT id FROM sw ORDER BY id ASC', 'SELECT id, price*2 AS p2 FROM sw ORDER BY id ASC');
+    await expectChanges('SELECT id, price*2 AS p2 FROM sw ORDER BY id ASC', 'SELECT id, price*2 AS p2 FROM sw WHERE p2 > 20 ORDER BY id ASC');
+    await expectChanges('SELECT id, price*2 AS p2 FROM sw ORDER BY id ASC', 'SELECT id, price*2 AS p2 FROM sw ORDER BY p2 DESC, id ASC');
+  });
+
   it('FACET and its ORDER BY, LIMIT, BY and DISTINCT change the answer', async () => {
     await expectChanges(ALL, `${ALL} FACET cat`);
     await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat ORDER BY cat DESC`);
@@ -144,7 +150,8 @@ describe('SELECT clauses', () => {
     await expectRejected('SELECT id FROM sw HAVING cat = 1', 'HAVING');
     await expectRejected('SELECT cat FROM sw FACET cat ZEROES', 'FACET ... ZEROES');
     await expectRejected('SELECT cat FROM sw FACET cat EXCLUDE FILTERS cat', 'FACET ... EXCLUDE FILTERS');
-    await expectRejected('SELECT id, price*2 AS p2 FROM sw', 'price*2');
+    await expectRejected('SELECT id, TO_STRING(cat) AS l FROM sw ORDER BY l DESC', 'ORDER BY an expression');
+    await expectRejected('SELECT id, crc32(title) FROM sw', 'CRC32()');
     await expectRejected('SELECT cat FROM sw GROUP BY cat WITHIN GROUP ORDER BY price*2 DESC', 'syntax error');
     await expectRejected('SELECT cat FROM sw GROUP BY title', "'title'");
   });

@@ -37,6 +37,9 @@ function reader(table: Table, st: SelectStatement, plan: GroupPlan, e: Expr, cla
     const j = plan.aggs.findIndex((a) => a.text === aggText(e as Expr & { kind: 'call' }));
     if (j >= 0) return (r) => r.aggs[j]!;
   }
+  // an expression key (GROUP BY an expression alias) reads the group's key
+  const ek = plan.keys.findIndex((x) => x.reader && x.name === e.text);
+  if (ek >= 0) return (r) => r.g.key[ek] as Cell;
   throw new SearchError('QUERY_ERROR', `table ${table.name}: ${clause} '${e.text}' is not an aggregate, alias or group-by column of this query`);
 }
 

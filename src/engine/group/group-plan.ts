@@ -9,7 +9,8 @@ import type { AttrValue } from '../../index/types.js';
 import type { Expr, PathStep, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import type { CellKind } from '../result.js';
-import { KIND_OF } from '../select-items.js';
+import { KIND_OF, selectAliases } from '../select-items.js';
+import { exprReader, type SegmentReader } from '../expr/segment-reader.js';
 import type { Table } from '../table.js';
 
 /** An attribute read from a segment: `attr` indexes IndexSchema.attrs, -1 is the document id. */
@@ -19,6 +20,14 @@ export interface AttrRef {
   name: string;
   /** The group keys one value gives, when not the value itself (JSON histogram and range buckets). */
   bucket?: (v: AttrValue) => AttrValue[];
+  /** An expression (`price*2`): its per-row reader over a segment (expr/segment-reader.ts); `attr` is then -2. */
+  reader?: SegmentReader;
+}
+
+/** An expression as a group key or aggregate argument. */
+export function exprRef(table: Table, e: Expr, st?: SelectStatement): AttrRef {
+  const r = exprReader(table, e, st ? selectAliases(st.items) : new Map());
+  return { attr: -2, type: r.type, name: e.text, reader: r.reader };
 }
 
 export type AggFn = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max' | 'concat';
@@ -53,7 +62,8 @@ export function attrRef(table: Table, name: string): AttrRef {
 
 /** True for COUNT/SUM/AVG/MIN/MAX calls (aggregates), whatever their arguments. */
 export function isAggregateCall(e: Expr): boolean {
-  return e.kind === 'call' && AGG_NAMES.has(e.name);
+  // MIN(a, b) / MAX(a, b) of two arguments are the expression functions, not aggregates
+  return e.kind === 'call' && AGG_NAMES.has(e.name) && !((e.name === 'min' || e.name === 'max') && e.args.length === 2);
 }
 
 /** The canonical text of an aggregate call: lower-cased name, argument as typed (`count(distinct x)`). */
@@ -67,24 +77,26 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }): AggSpec {
   const text = aggText(e);
   if (e.name === 'count' && !e.distinct && e.args.length === 1 && e.args[0]!.kind === 'star') return { fn: 'count', text, kind: 'bigint' };
   const a = e.args[0];
-  if (e.args.length !== 1 || !a || a.kind !== 'column' || a.path.length) {
+  if (e.args.length !== 1 || !a || a.kind === 'star' || (a.kind === 'column' && a.path.length)) {
     throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   }
-  const arg = attrRef(table, a.name);
+  // SUM(price*2): the argument is an expression read per row (expr/segment-reader.ts)
+  if (a.kind !== 'column' && e.distinct) throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+  const arg = a.kind === 'column' ? attrRef(table, a.name) : exprRef(table, a);
   if (e.distinct) {
     if (e.name !== 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
     if (arg.type === 'json' || arg.type === 'mva' || arg.type === 'mva64' || arg.type === 'text') {
-      throw new SearchError('QUERY_ERROR', `COUNT(DISTINCT) over '${a.name}' is not supported`);
+      throw new SearchError('QUERY_ERROR', `COUNT(DISTINCT) over '${a.text}' is not supported`);
     }
     return { fn: 'count_distinct', arg, text, kind: 'bigint' };
   }
   if (e.name === 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   if (e.name === 'group_concat') {
-    if (arg.type === 'json' || arg.type === 'text') throw new SearchError('QUERY_ERROR', `GROUP_CONCAT() over the ${arg.type} attribute '${a.name}' is not supported`);
+    if (arg.type === 'json' || arg.type === 'text') throw new SearchError('QUERY_ERROR', `GROUP_CONCAT() over the ${arg.type} attribute '${a.text}' is not supported`);
     return { fn: 'concat', arg, text, kind: 'string' };
   }
   if (!NUMERIC.has(arg.type)) {
-    throw new SearchError('QUERY_ERROR', `${e.name.toUpperCase()}() over the ${arg.type} attribute '${a.name}' is not supported`);
+    throw new SearchError('QUERY_ERROR', `${e.name.toUpperCase()}() over the ${arg.type} attribute '${a.text}' is not supported`);
   }
   const kind: CellKind = e.name === 'avg' || arg.type === 'float' ? 'float' : 'bigint';
   return { fn: e.name as AggFn, arg, text, kind };
@@ -114,7 +126,7 @@ export function groupKeys(table: Table, st: SelectStatement): AttrRef[] {
       const aliased = st.items.find((i) => i.alias && i.alias === e.name.toLowerCase());
       if (aliased) target = aliased.expr;
     }
-    if (target.kind !== 'column') throw new SearchError('UNSUPPORTED', `GROUP BY '${e.text}' is not supported yet (only attribute columns and JSON paths)`);
+    if (target.kind !== 'column') return exprRef(table, target, st);
     const ref = attrRef(table, target.name);
     if (target.path.length) return jsonPathRef(table, ref, target.path, e.text);
     if (ref.type === 'json' || ref.type === 'text') throw new SearchError('UNSUPPORTED', `GROUP BY the ${ref.type} column '${e.text}' is not supported yet`);

@@ -119,10 +119,11 @@ export function groupSegment(
   const plainKeys = plan.keys.every((k) => k.type !== 'mva' && k.type !== 'mva64' && !k.bucket);
   const within = plan.within ?? DEFAULT_WITHIN;
   const byWeight = within === DEFAULT_WITHIN && (plan.keep ?? 1) === 1;
-  const keyReaders = plan.keys.map((k) => seg.attrReader(k.attr));
-  const withinReaders = within.map((w) => (w.ref ? seg.attrReader(w.ref.attr) : null));
+  const read = (r: AttrRef) => (r.reader ? r.reader(seg) : seg.attrReader(r.attr));
+  const keyReaders = plan.keys.map(read);
+  const withinReaders = within.map((w) => (w.ref ? read(w.ref) : null));
   const aggs = plan.aggs;
-  const aggReaders = aggs.map((a) => (a.arg ? seg.attrReader(a.arg.attr) : null));
+  const aggReaders = aggs.map((a) => (a.arg ? read(a.arg) : null));
   const single = keyReaders.length === 1 && plainKeys ? keyReaders[0]! : null;
   const base = segOrder * 2 ** 32;
   if (single && byWeight) {

@@ -1,0 +1,12 @@
+// ORDER BY an expression: the formula (attributes, constants, operators, math functions; the
+// ranker's bytecode without factors) evaluated for every row of a segment into an f64 column that
+// the top-K then reads as a sort key (SK_F64). The host never materialises the rows.
+
+import { evalExprValue, setExprRow } from "./expr";
+
+export function exprColumn(blob: usize, code: usize, len: u32, rows: u32, out: usize): void {
+  for (let r: u32 = 0; r < rows; r++) {
+    setExprRow(blob, r);
+    store<f64>(out + (<usize>r << 3), evalExprValue(code, len));
+  }
+}
