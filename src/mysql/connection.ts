@@ -3,6 +3,7 @@
  * time. Each response leaves in one socket write; malformed input gets an ERR or a close, never a crash.
  */
 import type { Socket } from 'node:net';
+import { TLSSocket, type SecureContext } from 'node:tls';
 import type { Engine } from '../engine/engine.js';
 import { newSession, type Session } from '../engine/session.js';
 import { rollback } from '../engine/transaction.js';
@@ -32,10 +33,14 @@ export interface ConnectionOptions {
   stats: ServerStats;
   /** Idle time before the server drops a client (default DEFAULT_IDLE_TIMEOUT_MS). */
   idleTimeoutMs?: number;
+  /** Offers SSL in the greeting and accepts an SSLRequest. */
+  tls?: SecureContext;
 }
 
 export class MysqlConnection {
-  readonly #socket: Socket;
+  /** The client's socket; a TLSSocket over it after an SSLRequest. */
+  #socket: Socket;
+  readonly #tls: SecureContext | undefined;
   readonly #framer: PacketFramer;
   readonly #ctx: CommandContext;
   readonly #scramble = newScramble();
@@ -47,6 +52,7 @@ export class MysqlConnection {
 
   constructor(socket: Socket, opts: ConnectionOptions) {
     this.#socket = socket;
+    this.#tls = opts.tls;
     this.#framer = new PacketFramer(opts.maxPacketBytes);
     const session: Session = newSession();
     this.#ctx = { engine: opts.engine, session, statements: new StatementRegistry(), stats: opts.stats };
@@ -60,14 +66,34 @@ export class MysqlConnection {
       rollback(session);
       resolve();
     }));
+    this.#listen(socket);
+    const w = new PacketWriter(0);
+    writeGreeting(w, opts.connectionId, this.#scramble, this.#tls !== undefined);
+    this.#send(w.finish());
+  }
+
+  #listen(socket: Socket): void {
     socket.on('error', () => socket.destroy());
     socket.on('data', (chunk: Buffer) => {
       this.#framer.push(chunk);
       void this.#pump();
     });
-    const w = new PacketWriter(0);
-    writeGreeting(w, opts.connectionId, this.#scramble);
-    this.#send(w.finish());
+  }
+
+  /**
+   * Continues the connection over TLS: bytes already read past the SSLRequest (the ClientHello, when
+   * it came in the same segment) go back to the raw socket for the TLS layer to read.
+   */
+  #startTls(context: SecureContext): void {
+    const raw = this.#socket;
+    raw.removeAllListeners('data');
+    raw.pause();
+    const early = this.#framer.takeBuffered();
+    if (early.length) raw.unshift(early);
+    const secure = new TLSSocket(raw, { isServer: true, secureContext: context });
+    this.#socket = secure;
+    this.#listen(secure);
+    process.nextTick(() => raw.resume());
   }
 
   get idle(): boolean {
@@ -163,6 +189,8 @@ export class MysqlConnection {
       return;
     }
     if (response.sslRequest) {
+      // the handshake response proper comes next, over TLS
+      if (this.#tls && !(this.#socket instanceof TLSSocket)) return this.#startTls(this.#tls);
       this.#fail(packet.seq + 1, HANDSHAKE_ERROR, 'SSL is not supported');
       return;
     }

@@ -1,6 +1,7 @@
 /** The MySQL listener: accepts connections, serves each with a MysqlConnection, closes cleanly. */
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import type { SecureContext } from 'node:tls';
 import type { Engine } from '../engine/engine.js';
 import type { ServerStats } from './command-handler.js';
 import { MysqlConnection } from './connection.js';
@@ -16,6 +17,8 @@ export interface MysqlListenerOptions {
   maxPacketBytes?: number;
   /** Idle time before a client is dropped (Manticore's sphinxql_timeout, default 900 s). */
   idleTimeoutMs?: number;
+  /** With a context, the greeting offers SSL and an SSLRequest upgrades the connection. */
+  tls?: SecureContext;
 }
 
 export interface MysqlListener {
@@ -45,7 +48,7 @@ export async function startMysqlListener(engine: Engine, opts: MysqlListenerOpti
   const server = createServer((socket) => {
     const conn = new MysqlConnection(socket, {
       engine, connectionId: nextId++, maxPacketBytes: opts.maxPacketBytes ?? DEFAULT_MAX_PACKET_BYTES, stats,
-      idleTimeoutMs: opts.idleTimeoutMs,
+      idleTimeoutMs: opts.idleTimeoutMs, tls: opts.tls,
     });
     open.add(conn);
     stats.connections = open.size;

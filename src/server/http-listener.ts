@@ -1,17 +1,25 @@
 /** The HTTP listener: the Hono app on a node:http server, closed cleanly on shutdown. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SecureContext } from 'node:tls';
 import { getRequestListener } from '@hono/node-server';
 import type { Engine } from '../engine/engine.js';
 import { createHttpApp } from '../http/app.js';
 import { createFastPath } from '../http/fast-path.js';
 import { socketSessions } from '../http/socket-sessions.js';
 import type { ListenAddress } from './listen.js';
+import { sniffTls } from './tls-sniff.js';
 
 /** Idle keep-alive connections are dropped after this long (Node's default is 5 s). */
 export const HTTP_KEEP_ALIVE_MS = 65_000;
 /** On shutdown, requests in flight get this long to finish before their connections are cut. */
 export const HTTP_CLOSE_GRACE_MS = 5_000;
+
+export interface HttpListenerOptions {
+  maxBodyBytes: number;
+  /** With a context, the port also accepts HTTPS (told apart by the first byte). */
+  tls?: SecureContext;
+}
 
 export interface HttpListener {
   host: string;
@@ -35,8 +43,9 @@ function listen(server: Server, address: ListenAddress): Promise<AddressInfo> {
 export async function startHttpListener(
   engine: Engine,
   address: ListenAddress,
-  maxBodyBytes: number,
+  opts: HttpListenerOptions,
 ): Promise<HttpListener> {
+  const { maxBodyBytes } = opts;
   const sessions = socketSessions();
   const onInternalError = (err: unknown) => console.error('quarry: http:', err);
   const app = createHttpApp({ engine, maxBodyBytes, sessions, onInternalError });
@@ -49,6 +58,7 @@ export async function startHttpListener(
   server.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
   // A client that resets its socket mid-request must not take the process down.
   server.on('clientError', (_err, socket) => socket.destroy());
+  if (opts.tls) sniffTls(server, { context: opts.tls, firstByteTimeoutMs: server.headersTimeout });
   const bound = await listen(server, address);
   return {
     host: bound.address,
