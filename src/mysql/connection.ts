@@ -24,6 +24,9 @@ const FAIL_LINGER_MS = 1_000;
 /** Manticore's sphinxql_timeout default: an idle client is disconnected after this long. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 900_000;
 
+/** Manticore's client_timeout default: a request trickling in slower than this is dropped (slowloris). */
+export const DEFAULT_PACKET_TIMEOUT_MS = 300_000;
+
 type Phase = 'auth' | 'auth-switch' | 'command' | 'closed';
 
 export interface ConnectionOptions {
@@ -33,6 +36,8 @@ export interface ConnectionOptions {
   stats: ServerStats;
   /** Idle time before the server drops a client (default DEFAULT_IDLE_TIMEOUT_MS). */
   idleTimeoutMs?: number;
+  /** A started request packet must be complete within this long (default DEFAULT_PACKET_TIMEOUT_MS). */
+  packetTimeoutMs?: number;
   /** Offers SSL in the greeting and accepts an SSLRequest. */
   tls?: SecureContext;
 }
@@ -47,12 +52,16 @@ export class MysqlConnection {
   #phase: Phase = 'auth';
   #busy = false;
   #closing = false;
+  readonly #packetTimeoutMs: number;
+  /** Runs while a request is partly received; a client that never finishes it is cut. */
+  #partial: NodeJS.Timeout | undefined;
   /** Resolves when the socket is fully closed. */
   readonly closed: Promise<void>;
 
   constructor(socket: Socket, opts: ConnectionOptions) {
     this.#socket = socket;
     this.#tls = opts.tls;
+    this.#packetTimeoutMs = opts.packetTimeoutMs ?? DEFAULT_PACKET_TIMEOUT_MS;
     this.#framer = new PacketFramer(opts.maxPacketBytes);
     const session: Session = newSession();
     this.#ctx = { engine: opts.engine, session, statements: new StatementRegistry(), stats: opts.stats };
@@ -64,6 +73,7 @@ export class MysqlConnection {
       this.#phase = 'closed';
       // A transaction still open when the client goes away is discarded.
       rollback(session);
+      clearTimeout(this.#partial);
       resolve();
     }));
     this.#listen(socket);
@@ -148,11 +158,25 @@ export class MysqlConnection {
       this.#socket.destroy();
     } finally {
       this.#busy = false;
+      this.#watchPartial();
       if (this.#closing && this.#phase !== 'closed') this.#socket.end();
     }
   }
 
+  /** Arms the slow-request timer while bytes of an unfinished request wait; disarms it otherwise. */
+  #watchPartial(): void {
+    if (this.#framer.pending === 0 || this.#phase === 'closed') {
+      clearTimeout(this.#partial);
+      this.#partial = undefined;
+    } else {
+      this.#partial ??= setTimeout(() => this.#socket.destroy(), this.#packetTimeoutMs).unref();
+    }
+  }
+
   async #handle(packet: Packet): Promise<void> {
+    // a whole request came: the next one gets its own time
+    clearTimeout(this.#partial);
+    this.#partial = undefined;
     if (this.#phase === 'auth') return this.#authenticate(packet);
     if (this.#phase === 'auth-switch') {
       this.#phase = 'command';

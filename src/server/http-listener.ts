@@ -8,6 +8,7 @@ import { createHttpApp } from '../http/app.js';
 import { createFastPath } from '../http/fast-path.js';
 import { socketSessions } from '../http/socket-sessions.js';
 import type { ListenAddress } from './listen.js';
+import { applyHttpLimits, checkingIntervalMs, headersTimeoutMs, type HttpLimits } from './http-limits.js';
 import { sniffTls } from './tls-sniff.js';
 
 /** Idle keep-alive connections are dropped after this long (Node's default is 5 s). */
@@ -15,7 +16,7 @@ export const HTTP_KEEP_ALIVE_MS = 65_000;
 /** On shutdown, requests in flight get this long to finish before their connections are cut. */
 export const HTTP_CLOSE_GRACE_MS = 5_000;
 
-export interface HttpListenerOptions {
+export interface HttpListenerOptions extends HttpLimits {
   maxBodyBytes: number;
   /** With a context, the port also accepts HTTPS (told apart by the first byte). */
   tls?: SecureContext;
@@ -52,13 +53,15 @@ export async function startHttpListener(
   // POST /sql and /search skip the web Request/Response layer; the app answers everything else
   const fast = createFastPath({ engine, maxBodyBytes, sessions, onInternalError });
   const slow = getRequestListener(app.fetch);
-  const server = createServer((req, res) => {
+  const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(opts) }, (req, res) => {
     if (!fast(req, res)) void slow(req, res);
   });
   server.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
   // A client that resets its socket mid-request must not take the process down.
   server.on('clientError', (_err, socket) => socket.destroy());
-  if (opts.tls) sniffTls(server, { context: opts.tls, firstByteTimeoutMs: server.headersTimeout });
+  if (opts.tls) sniffTls(server, { context: opts.tls, firstByteTimeoutMs: headersTimeoutMs(opts) });
+  // last, so a connection over max_connections is refused before anything reads from it
+  applyHttpLimits(server, opts);
   const bound = await listen(server, address);
   return {
     host: bound.address,

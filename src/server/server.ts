@@ -47,7 +47,9 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
   });
   let http: HttpListener;
   try {
-    http = await startHttpListener(engine, options.http, { maxBodyBytes: options.maxBodyBytes, tls });
+    http = await startHttpListener(engine, options.http, {
+      maxBodyBytes: options.maxBodyBytes, tls, maxConnections: options.maxConnections, clientTimeoutMs: options.clientTimeoutMs,
+    });
   } catch (e) {
     await engine.close();
     throw e;
@@ -55,7 +57,10 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
   let mysql: MysqlListener;
   try {
     // max_packet_size bounds a MySQL request as it bounds an HTTP body.
-    mysql = await startMysqlListener(engine, { host: options.mysql.host, port: options.mysql.port, maxPacketBytes: options.maxBodyBytes, tls });
+    mysql = await startMysqlListener(engine, {
+      host: options.mysql.host, port: options.mysql.port, maxPacketBytes: options.maxBodyBytes, tls,
+      maxConnections: options.maxConnections, packetTimeoutMs: options.clientTimeoutMs, idleTimeoutMs: options.sphinxqlTimeoutMs,
+    });
   } catch (e) {
     await http.close();
     await engine.close();
