@@ -23,6 +23,22 @@ const REFUSAL_BODY = JSON.stringify({ error: MAXED_OUT_MESSAGE });
 const REFUSAL = `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=UTF-8\r\n` +
   `Content-Length: ${Buffer.byteLength(REFUSAL_BODY)}\r\nConnection: close\r\n\r\n${REFUSAL_BODY}`;
 
+/** Longest request line plus headers: a long `GET /sql?query=...` fits, as in Manticore (node's default is 16 KiB). */
+export const MAX_HEADER_BYTES = 1024 * 1024;
+
+/** The reply to a request node's parser refused (bad framing, headers too large), then the connection closes. */
+export function answerClientError(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  if (socket.writable && !(socket as Socket).bytesWritten && err.code !== 'ECONNRESET' && err.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify({ error: tooLarge ? `request headers larger than ${MAX_HEADER_BYTES} bytes` : 'bad HTTP request' });
+    socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json; charset=UTF-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    setTimeout(() => socket.destroy(), 1_000).unref();
+    return;
+  }
+  socket.destroy();
+}
+
 /** How often node checks the header and request timeouts: a fraction of the timeout, at most its 30 s default. */
 export function checkingIntervalMs(limits: HttpLimits): number {
   const timeout = limits.clientTimeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS;

@@ -8,7 +8,9 @@ import { createHttpApp } from '../http/app.js';
 import { createFastPath } from '../http/fast-path.js';
 import { socketSessions } from '../http/socket-sessions.js';
 import type { ListenAddress } from './listen.js';
-import { applyHttpLimits, checkingIntervalMs, headersTimeoutMs, type HttpLimits } from './http-limits.js';
+import {
+  answerClientError, applyHttpLimits, checkingIntervalMs, headersTimeoutMs, MAX_HEADER_BYTES, type HttpLimits,
+} from './http-limits.js';
 import { sniffTls } from './tls-sniff.js';
 
 /** Idle keep-alive connections are dropped after this long (Node's default is 5 s). */
@@ -53,12 +55,13 @@ export async function startHttpListener(
   // POST /sql and /search skip the web Request/Response layer; the app answers everything else
   const fast = createFastPath({ engine, maxBodyBytes, sessions, onInternalError });
   const slow = getRequestListener(app.fetch);
-  const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(opts) }, (req, res) => {
+  const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(opts), maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     if (!fast(req, res)) void slow(req, res);
   });
   server.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
-  // A client that resets its socket mid-request must not take the process down.
-  server.on('clientError', (_err, socket) => socket.destroy());
+  // A request the parser refuses gets a 400/431 and a close; one that resets its socket mid-request
+  // must not take the process down.
+  server.on('clientError', answerClientError);
   if (opts.tls) sniffTls(server, { context: opts.tls, firstByteTimeoutMs: headersTimeoutMs(opts) });
   // last, so a connection over max_connections is refused before anything reads from it
   applyHttpLimits(server, opts);

@@ -5,7 +5,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openEngine } from '../../../src/engine/index.js';
 import { startServer, type RunningServer } from '../../../src/server/server.js';
 
@@ -112,5 +112,41 @@ describe('max_packet_size', () => {
     const conn = await mysql.createConnection({ host: '127.0.0.1', port: server.mysql.port, user: 'root' });
     await expect(conn.query(`SELECT '${'x'.repeat(70_000)}'`)).rejects.toThrow(/max_packet_size=65536/);
     conn.destroy();
+  });
+});
+
+describe('requests the HTTP parser refuses (found by fuzzing)', () => {
+  it('answers a long query string in the URL instead of dropping the connection', async () => {
+    const query = `SELECT 1 ${'/* padding */ '.repeat(3000)}`;
+    const res = await fetch(`http://127.0.0.1:${server.http.port}/sql?mode=raw&query=${encodeURIComponent(query)}`);
+    expect(res.status).toBe(200);
+  });
+
+  it('answers headers over the limit with 431 and a JSON error, malformed framing with 400', async () => {
+    const big = await open(server.http.port);
+    const closed = untilClosed(big);
+    big.write(`GET /sql HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(1_100_000)}\r\n\r\n`);
+    expect((await closed).text).toMatch(/^HTTP\/1\.1 431 [^]*\{"error":"request headers larger than 1048576 bytes"\}$/);
+    const bad = await open(server.http.port);
+    const badClosed = untilClosed(bad);
+    bad.write('POST /sql HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n');
+    expect((await badClosed).text).toMatch(/^HTTP\/1\.1 400 [^]*\{"error":"bad HTTP request"\}$/);
+  });
+
+  it('does not log a client that leaves mid-body as an internal error', async () => {
+    const spy = vi.spyOn(console, 'error');
+    try {
+      for (const path of ['/insert', '/cli', '/bulk']) {
+        const s = await open(server.http.port);
+        s.on('error', () => undefined);
+        s.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab`);
+        await new Promise((r) => setTimeout(r, 50));
+        s.destroy();
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      expect(spy.mock.calls.filter((c) => String(c[0]).startsWith('quarry: http'))).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
