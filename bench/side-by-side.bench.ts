@@ -1,6 +1,9 @@
 // bench/side-by-side.bench.ts: quarry over HTTP next to Sphinx 2.2.11 over SphinxQL, same machine,
-// same run, same corpus (dict-gcide) and queries. Load docs/s with 1000-row INSERTs, then QPS and
-// p50/p99 with 1, 8 and 64 concurrent clients (quarry over HTTP and over the MySQL protocol) over a shuffled mix of every query class; ratios quarry/Sphinx.
+// same run, same corpus (dict-gcide) and queries. Load docs/s with 1000-row INSERTs (and for the JSON
+// API /bulk bodies of 1000 documents), then QPS and p50/p99 with 1, 8 and 64 concurrent clients
+// (quarry over HTTP /sql, over the MySQL protocol and over HTTP JSON /search, whose hits carry their
+// `_source`) over a shuffled mix of every query class, and the server's CPU time per query from one
+// client (user+system of the server process); ratios quarry/Sphinx.
 // Run: npm run bench -- side-by-side [--docs N] [--queries M]. Needs dict-gcide and sphinxsearch. Seed 42.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
@@ -13,13 +16,18 @@ import { arg, mulberry32, percentile, sqlString } from './bench-util.js';
 import { queryClasses } from './engine.bench.js';
 import { createConnection } from 'mysql2/promise';
 import { startSphinx, sphinxAvailable } from './peers/sphinx.js';
+import { bulkBody, clientAgent, postOk } from './http-client.js';
+import { processCpuMs } from './process-cpu.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BATCH = 1000;
 
 /** Runs one SQL statement on a peer; throws on an error reply. */
 type Exec = (sql: string) => Promise<void>;
-export interface Peer { name: string; open(): Promise<{ exec: Exec; close(): Promise<void> }>; stop(): Promise<void> }
+/** One client: SQL statements, and the benchmark's query its own way when it has one (JSON /search). */
+export interface PeerConn { exec: Exec; search?(query: string): Promise<void>; close(): Promise<void> }
+/** `pid`: the server process, whose CPU time the query runs read. */
+export interface Peer { name: string; pid?: number; open(): Promise<PeerConn>; stop(): Promise<void> }
 
 /** POST /sql?mode=raw with node:http (undici's fetch costs the client more CPU than the server uses). */
 function post(agent: http.Agent, port: number, sql: string): Promise<void> {
@@ -38,10 +46,11 @@ function post(agent: http.Agent, port: number, sql: string): Promise<void> {
   });
 }
 
-export interface QuarryServer { overHttp: Peer; overMysql: Peer; stop(): Promise<void> }
+export interface QuarryServer { overHttp: Peer; overMysql: Peer; overJson: Peer; port: number; pid: number; stop(): Promise<void> }
 
-export async function startQuarry(dir: string): Promise<QuarryServer> {
-  const proc = spawn(process.execPath, [join(ROOT, 'bin/quarry.js'), 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** `nodeArgs` go to the server's node (e.g. `--cpu-prof` for a profile of the server under load). */
+export async function startQuarry(dir: string, nodeArgs: string[] = []): Promise<QuarryServer> {
+  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/quarry.js'), 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [port, mysqlPort] = await new Promise<[number, number]>((resolve) => {
     let out = '';
     proc.stdout!.on('data', (c: Buffer) => {
@@ -51,8 +60,9 @@ export async function startQuarry(dir: string): Promise<QuarryServer> {
     });
   });
   const stop = async () => { proc.kill('SIGTERM'); await new Promise((r) => proc.once('exit', r)); };
+  const pid = proc.pid!;
   const overHttp: Peer = {
-    name: 'quarry (HTTP /sql)',
+    name: 'quarry (HTTP /sql)', pid,
     async open() {
       // One keep-alive connection per client, as a SphinxQL client holds one connection.
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -64,20 +74,35 @@ export async function startQuarry(dir: string): Promise<QuarryServer> {
     stop,
   };
   const overMysql: Peer = {
-    name: 'quarry (MySQL protocol)',
+    name: 'quarry (MySQL protocol)', pid,
     async open() {
       const c = await createConnection({ host: '127.0.0.1', port: mysqlPort });
       return { exec: async (sql: string) => { await c.query(sql); }, close: () => c.end() };
     },
     stop,
   };
-  return { overHttp, overMysql, stop };
+  // The JSON API as applications use it: /search with the hits' `_source` (Sphinx returns ids and weights)
+  const overJson: Peer = {
+    name: 'quarry (HTTP JSON /search)', pid,
+    async open() {
+      const agent = clientAgent();
+      return {
+        exec: (sql: string) => post(agent, port, sql),
+        search: async (q: string) => {
+          await postOk(agent, port, '/search', `{"table":"gcide","query":{"query_string":${JSON.stringify(q)}},"limit":20}`);
+        },
+        close: async () => agent.destroy(),
+      };
+    },
+    stop,
+  };
+  return { overHttp, overMysql, overJson, port, pid, stop };
 }
 
 export async function sphinxPeer(dir: string): Promise<Peer> {
   const s = await startSphinx(dir, 19406);
   return {
-    name: 'Sphinx 2.2.11 (SphinxQL)',
+    name: 'Sphinx 2.2.11 (SphinxQL)', pid: s.pid,
     async open() {
       const c = await s.connect();
       return { exec: async (sql: string) => { await c.query(sql); }, close: () => c.end() };
@@ -99,6 +124,20 @@ async function load(peer: Peer, docs: CorpusDoc[], create: string | null) {
   return { docsPerSec: docs.length / s, seconds: s };
 }
 
+/** Loads the documents through /bulk, 1000 per NDJSON body, into a table of the same schema. */
+async function bulkLoad(port: number, docs: CorpusDoc[], table: string) {
+  const agent = clientAgent();
+  await post(agent, port, `CREATE TABLE ${table} (title text, body text, len uint) morphology='stem_en'`);
+  const t0 = performance.now();
+  for (let i = 0; i < docs.length; i += BATCH) {
+    await postOk(agent, port, '/bulk', bulkBody(table, docs.slice(i, i + BATCH)), 'application/x-ndjson');
+  }
+  const s = (performance.now() - t0) / 1000;
+  await post(agent, port, `DROP TABLE ${table}`);
+  agent.destroy();
+  return { docsPerSec: docs.length / s, seconds: s };
+}
+
 async function queryRun(peer: Peer, queries: string[], clients: number) {
   const times: number[] = [];
   let next = 0;
@@ -106,19 +145,22 @@ async function queryRun(peer: Peer, queries: string[], clients: number) {
   // listen backlog (Sphinx's default is 5) and would measure connection setup, not queries.
   const conns = [];
   for (let i = 0; i < clients; i++) conns.push(await peer.open());
+  const cpu0 = peer.pid ? processCpuMs(peer.pid) : 0;
   const t0 = performance.now();
   await Promise.all(conns.map(async (conn) => {
     while (next < queries.length) {
       const q = queries[next++];
       const s = performance.now();
-      await conn.exec(`SELECT id, weight() FROM gcide WHERE MATCH(${sqlString(q)}) LIMIT 20`);
+      if (conn.search) await conn.search(q);
+      else await conn.exec(`SELECT id, weight() FROM gcide WHERE MATCH(${sqlString(q)}) LIMIT 20`);
       times.push(performance.now() - s);
     }
-    await conn.close();
   }));
   const secs = (performance.now() - t0) / 1000;
+  const cpuMs = peer.pid ? (processCpuMs(peer.pid) - cpu0) / queries.length : NaN;
+  for (const conn of conns) await conn.close();
   times.sort((a, b) => a - b);
-  return { qps: queries.length / secs, p50ms: percentile(times, 50), p99ms: percentile(times, 99) };
+  return { qps: queries.length / secs, p50ms: percentile(times, 50), p99ms: percentile(times, 99), cpuMs };
 }
 
 function shuffled<T>(xs: T[], seed: number): T[] {
@@ -142,18 +184,20 @@ export async function sideBySideBench() {
       const eight = await queryRun(peer, queries, 8);
       const many = await queryRun(peer, queries, 64);
       rows.push({ peer: peer.name, docs: docs.length, 'load docs/s': loaded, 'QPS 1 client': one.qps, 'p50 ms': one.p50ms,
-        'p99 ms': one.p99ms, 'QPS 8 clients': eight.qps, 'p99 ms (8)': eight.p99ms, 'QPS 64 clients': many.qps, 'p99 ms (64)': many.p99ms });
+        'p99 ms': one.p99ms, 'server CPU ms/query': one.cpuMs, 'QPS 8 clients': eight.qps, 'p99 ms (8)': eight.p99ms, 'QPS 64 clients': many.qps, 'p99 ms (64)': many.p99ms });
     };
     const quarry = await startQuarry(join(base, 'quarry'));
     const viaHttp = await load(quarry.overHttp, docs, "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
+    const viaBulk = await bulkLoad(quarry.port, docs, 'gcide_bulk');
     await measure(quarry.overHttp, viaHttp.docsPerSec);
     await measure(quarry.overMysql, viaHttp.docsPerSec);
+    await measure(quarry.overJson, viaBulk.docsPerSec);
     await quarry.stop();
     const sphinx = await sphinxPeer(join(base, 'sphinx'));
     await measure(sphinx, (await load(sphinx, docs, null)).docsPerSec);
     await sphinx.stop();
-    const s = rows[2];
-    for (const q of rows.slice(0, 2)) {
+    const s = rows[3];
+    for (const q of rows.slice(0, 3)) {
       rows.push(Object.fromEntries(Object.entries(q).map(([k, v]) => [k, k === 'peer' ? `ratio ${q.peer}/Sphinx` : k === 'docs' ? v : (v as number) / (s[k] as number)])));
     }
     return rows;

@@ -17,6 +17,8 @@ export function sphinxAvailable(): boolean {
 
 export interface SphinxPeer {
   port: number;
+  /** searchd's process (--nodetach: the one spawned). */
+  pid: number;
   connect(): Promise<Connection>;
   stop(): Promise<void>;
 }
@@ -76,7 +78,7 @@ export async function startSphinx(dir: string, port: number, index = gcideIndex(
     }
   }
   return {
-    port, connect,
+    port, connect, pid: proc.pid!,
     async stop() {
       spawnSync(SEARCHD, ['--config', conf, '--stopwait'], { stdio: 'ignore' });
       if (proc.exitCode === null) proc.kill('SIGKILL');

@@ -1,6 +1,6 @@
 /** Request bodies of the JSON API read exactly: lossless-json keeps 64-bit integers and number text. */
-import { parse as losslessParse } from 'lossless-json';
 import type { BulkLine, JsonValue } from '../engine/json-api.js';
+import { parseJsonExact } from './json-fast-parse.js';
 
 /** A body that is not JSON; `message` is Manticore's `unable to parse: <text from the error on>`. */
 export class BodyParseError extends Error {}
@@ -14,7 +14,7 @@ function errorPosition(e: unknown): number {
 /** Parses one JSON text; throws BodyParseError with the rest of the text from where parsing failed. */
 export function parseJsonText(text: string): JsonValue {
   try {
-    return losslessParse(text) as JsonValue;
+    return parseJsonExact(text);
   } catch (e) {
     throw new BodyParseError(`unable to parse: ${text.slice(errorPosition(e))}`);
   }

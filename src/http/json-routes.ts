@@ -16,8 +16,7 @@ import {
 } from './json-render.js';
 import { errorBody, HTTP_BAD_REQUEST, HTTP_INTERNAL, HTTP_NOT_IMPLEMENTED } from './errors.js';
 import type { HttpContext as Context, HttpEnv } from './http-env.js';
-import { renderSearchJson } from './render-search.js';
-import { jsonReply, jsonText, type TextReply } from './sql-routes.js';
+import { jsonReply, jsonText, searchRowsReply, send, type TextReply } from './sql-routes.js';
 
 export interface JsonRouteDeps {
   engine: Engine;
@@ -67,7 +66,7 @@ export async function searchReply(
     return jsonText(HTTP_BAD_REQUEST, errorBody((e as Error).message));
   }
   try {
-    return jsonText(200, renderSearchJson(await json.search(body, session)));
+    return searchRowsReply(await json.search(body, session));
   } catch (e) {
     const err = asSearchError(e);
     if (err.code === 'INTERNAL') onInternalError?.(e);
@@ -82,37 +81,50 @@ async function search(c: Context, deps: JsonRouteDeps, json: JsonApi): Promise<R
   } catch (e) {
     return jsonReply(c, HTTP_BAD_REQUEST, errorBody((e as Error).message));
   }
-  const r = await searchReply(json, deps.sessionFor(c), text, deps.onInternalError);
-  return c.body(r.body, r.status as 200, { 'Content-Type': r.contentType });
+  return send(c, await searchReply(json, deps.sessionFor(c), text, deps.onInternalError));
 }
 
-/** A write endpoint: parse, run, render; errors as `{"error":{type,reason,table},"status"}`. */
-async function write(c: Context, deps: JsonRouteDeps, run: (body: JsonValue) => Promise<JsonOut>): Promise<Response> {
+/** The JSON write endpoints' operations, by path (without the `/json` prefix). */
+export type WriteOp = (json: JsonApi, body: JsonValue) => Promise<JsonOut>;
+export const WRITE_OPS: ReadonlyMap<string, WriteOp> = new Map<string, WriteOp>([
+  ['/insert', async (json, b) => insertReplyJson(await json.insert(b, false))],
+  ['/create', async (json, b) => insertReplyJson(await json.insert(b, false))],
+  ['/replace', async (json, b) => insertReplyJson(await json.insert(b, true))],
+  ['/index', async (json, b) => insertReplyJson(await json.insert(b, true))],
+  ['/update', async (json, b) => updateReplyJson(await json.update(b))],
+  ['/delete', async (json, b) => deleteReplyJson(await json.delete(b))],
+]);
+
+/** A write endpoint's exchange: parse, run, render; errors as `{"error":{type,reason,table},"status"}`. */
+export async function writeReply(
+  json: JsonApi, run: WriteOp, text: string, onInternalError?: (err: unknown) => void,
+): Promise<TextReply> {
   let body: JsonValue | undefined;
   try {
-    body = parseJsonText(await bodyText(c));
-    return jsonReply(c, 200, await run(body));
+    body = parseJsonText(text);
+    return jsonText(200, await run(json, body));
   } catch (e) {
     if (e instanceof BodyParseError) {
-      return jsonReply(c, HTTP_BAD_REQUEST, writeErrorJson('parse_exception', e.message, undefined, HTTP_BAD_REQUEST));
+      return jsonText(HTTP_BAD_REQUEST, writeErrorJson('parse_exception', e.message, undefined, HTTP_BAD_REQUEST));
     }
     const err = asSearchError(e);
     if (err.code === 'INTERNAL') {
-      deps.onInternalError?.(e);
-      return jsonReply(c, HTTP_INTERNAL, errorBody(err.message));
+      onInternalError?.(e);
+      return jsonText(HTTP_INTERNAL, errorBody(err.message));
     }
     const { status, type } = writeErrorKind(err.code);
-    return jsonReply(c, status, writeErrorJson(type, err.message, requestTable(body), status));
+    return jsonText(status, writeErrorJson(type, err.message, requestTable(body), status));
   }
 }
 
-async function bulk(c: Context, json: JsonApi): Promise<Response> {
-  if (!isNdjsonType(c.req.header('content-type'))) {
-    const reason = c.req.header('content-type') === undefined ? 'Content-Type must be set' : 'Content-Type must be application/x-ndjson';
-    return jsonReply(c, HTTP_BAD_REQUEST, writeErrorJson('parse_exception', reason, undefined, HTTP_BAD_REQUEST));
+/** The `/bulk` exchange: the Content-Type must name NDJSON; one reply for all lines. */
+export async function bulkReply(json: JsonApi, contentType: string | undefined, text: string): Promise<TextReply> {
+  if (!isNdjsonType(contentType)) {
+    const reason = contentType === undefined ? 'Content-Type must be set' : 'Content-Type must be application/x-ndjson';
+    return jsonText(HTTP_BAD_REQUEST, writeErrorJson('parse_exception', reason, undefined, HTTP_BAD_REQUEST));
   }
-  const reply = bulkReplyJson(await json.bulk(parseNdjson(await bodyText(c))));
-  return jsonReply(c, reply.status, reply.body);
+  const reply = bulkReplyJson(await json.bulk(parseNdjson(text)));
+  return jsonText(reply.status, reply.body);
 }
 
 /** `/_bulk`: Elasticsearch-style action/source pairs, one reply item per document. */
@@ -140,12 +152,10 @@ export function registerJsonRoutes(app: Hono<HttpEnv>, deps: JsonRouteDeps): voi
     }
   };
   route('/search', (c, json) => search(c, deps, json), ['GET', 'POST']);
-  for (const [path, replace] of [['/insert', false], ['/create', false], ['/replace', true], ['/index', true]] as const) {
-    route(path, (c, json) => write(c, deps, async (b) => insertReplyJson(await json.insert(b, replace))));
+  for (const [path, run] of WRITE_OPS) {
+    route(path, async (c, json) => send(c, await writeReply(json, run, await bodyText(c), deps.onInternalError)));
   }
-  route('/update', (c, json) => write(c, deps, async (b) => updateReplyJson(await json.update(b))));
-  route('/delete', (c, json) => write(c, deps, async (b) => deleteReplyJson(await json.delete(b))));
-  route('/bulk', (c, json) => bulk(c, json));
+  route('/bulk', async (c, json) => send(c, await bulkReply(json, c.req.header('content-type'), await bodyText(c))));
   app.post('/_bulk', (c) => {
     const json = api(deps);
     return json ? esBulk(c, json) : jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody(`${c.req.path} - unsupported endpoint`));

@@ -2,13 +2,14 @@
 import type { Hono } from 'hono';
 import type { JsonOut } from '../engine/cell-format.js';
 import type { Engine } from '../engine/engine.js';
+import type { RowsResult } from '../engine/result.js';
 import type { Session } from '../engine/session.js';
 import type { HttpContext as Context, HttpEnv } from './http-env.js';
 import { errorBody, httpStatusFor, HTTP_BAD_REQUEST, HTTP_NOT_IMPLEMENTED } from './errors.js';
 import { toJsonText } from './json-text.js';
 import { renderCliReply } from './render-cli.js';
 import { renderRawReply } from './render-raw.js';
-import { renderSearchJson } from './render-search.js';
+import { searchJsonText } from './render-search.js';
 import { isNonSelectVerb, splitStatements } from './sql-statements.js';
 import { readCliQuery, readSqlRequest } from './sql-request.js';
 
@@ -29,12 +30,18 @@ export function jsonText(status: number, body: JsonOut): TextReply {
   return { status, body: toJsonText(body), contentType: JSON_CONTENT_TYPE };
 }
 
+/** A SELECT's rows in the `/search` shape, as `/search` and `/sql` answer them. */
+export function searchRowsReply(result: RowsResult): TextReply {
+  return { status: 200, body: searchJsonText(result), contentType: JSON_CONTENT_TYPE };
+}
+
 /** A JSON reply written with the exact serializer (64-bit integers and float text intact). */
 export function jsonReply(c: Context, status: number, body: JsonOut): Response {
   return c.body(toJsonText(body), status as 200, { 'Content-Type': JSON_CONTENT_TYPE });
 }
 
-function send(c: Context, r: TextReply): Response {
+/** A TextReply as the Hono route's Response. */
+export function send(c: Context, r: TextReply): Response {
   return c.body(r.body, r.status as 200, { 'Content-Type': r.contentType });
 }
 
@@ -62,7 +69,7 @@ async function searchSql(engine: Engine, session: Session, query: string): Promi
   if (first?.kind !== 'rows') {
     return jsonText(HTTP_NOT_IMPLEMENTED, errorBody('only SELECT queries are supported'));
   }
-  return jsonText(200, renderSearchJson(first));
+  return searchRowsReply(first);
 }
 
 /** The whole `/sql` exchange: URL query string (without `?`) and body in, reply out. */

@@ -1,5 +1,5 @@
-// The fast path for POST /sql and /search answers exactly as the Hono app does, shares its sessions,
-// and leaves every other request to the app.
+// The fast path for POST /sql, /search, /bulk and the JSON writes answers exactly as the Hono app
+// does, shares its sessions, and leaves every other request to the app.
 import { createServer, request, Agent, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -62,9 +62,9 @@ function send(method: string, path: string, body: string, agent?: Agent, headers
 }
 
 /** The same request answered by the app alone (no fast path, no socket). */
-async function viaApp(path: string, body: string): Promise<Reply> {
+async function viaApp(path: string, body: string, headers: Record<string, string> = {}): Promise<Reply> {
   const app = createHttpApp({ engine: t.engine, maxBodyBytes: MAX_BODY, onInternalError: () => {} });
-  const res = await app.request(path, { method: 'POST', body });
+  const res = await app.request(path, { method: 'POST', body, headers });
   return { status: res.status, type: res.headers.get('content-type') ?? undefined, text: await res.text() };
 }
 
@@ -90,6 +90,40 @@ describe('fast path', () => {
     // "took" is the query's time in ms: the one part of a reply that may differ between two runs
     const untimed = (r: Reply) => ({ ...r, text: r.text.replace(/"took":\d+/, '"took":0') });
     expect(untimed(fast)).toEqual(untimed(await viaApp(path, body)));
+  });
+
+  // Writes that answer the same when repeated (replaces, updates to the same value, errors), so the
+  // app's answer after the fast path's is comparable; ids, unicode, escapes and 64-bit values included.
+  const NDJSON = { 'Content-Type': 'application/x-ndjson' };
+  const writes: [string, string, Record<string, string>][] = [
+    ['/replace', '{"table":"t","id":18446744073709551615,"doc":{"title":"été \\"quoted\\" \\u00e9 \\ud83d\\ude00 tab\\t","n":-3}}', {}],
+    ['/json/index', '{"index":"t","id":12,"doc":{"title":"a:b","n":2147483647}}', {}],
+    ['/insert', '{"table":"t","id":1,"doc":{"title":"dup"}}', {}],
+    ['/create', '{"table":"t","id":5,"doc":{"nope":1}}', {}],
+    ['/replace', '{"table":"t","id":7,"doc":{"n":1.50}}', {}],
+    ['/insert', '{"table":"t","id":5,"id":6,"doc":{}}', {}],
+    ['/insert', '{"table":"t",', {}],
+    ['/update', '{"table":"t","id":2,"doc":{"n":7}}', {}],
+    ['/update', '{"table":"t","query":{"match":{"title":"green"}},"doc":{"n":7}}', {}],
+    ['/delete', '{"table":"t","id":9007199254740993}', {}],
+    ['/json/delete', '{"table":"missing","id":1}', {}],
+    ['/bulk', '{"replace":{"table":"t","id":3,"doc":{"title":"red car","n":9}}}\n{"replace":{"table":"t","id":2,"doc":{"title":"ü"}}}\n', NDJSON],
+    ['/bulk', '{"replace":{"table":"t","id":3,"doc":{"title":"red car"}}}\n\n{"insert":{"table":"t","id":1,"doc":{}}}\n', NDJSON],
+    ['/json/bulk', '{"replace":{"table":"t","id":3,"doc":{}}}\n{"insert":{"table":"t",\n', NDJSON],
+    ['/bulk', '{"replace":{"table":"t","id":3,"doc":{}}}\n', { 'Content-Type': 'text/plain' }],
+    ['/bulk', '{"replace":{"table":"t","id":3,"doc":{}}}\n', { 'Content-Type': 'application/json' }],
+  ];
+  it.each(writes)('POST %s %s answers as the app does', async (path, body, headers) => {
+    const fast = await send('POST', path, body, undefined, headers);
+    expect(taken).toEqual([`POST ${path}`]);
+    expect(fast).toEqual(await viaApp(path, body, headers));
+  });
+
+  it('answers a /bulk without Content-Type as the app does for one', async () => {
+    const r = await send('POST', '/bulk', '{"replace":{"table":"t","id":3,"doc":{}}}\n');
+    expect(taken).toEqual(['POST /bulk']);
+    expect(r.status).toBe(400);
+    expect(r.text).toBe('{"error":{"type":"parse_exception","reason":"Content-Type must be set"},"status":400}');
   });
 
   it('keeps the connection\'s session: SHOW META through the app sees a fast-path SELECT', async () => {

@@ -1,0 +1,30 @@
+/** A server process's CPU time as the benchmarks read it: the fairest figure on a shared machine. */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Clock ticks per second of /proc's utime/stime (USER_HZ, 100 on Linux). */
+const TICKS_PER_SEC = 100;
+
+/** Fields of /proc/<pid>/stat from field 3 (state) on; undefined when the process is gone. */
+function statFields(pid: number | string): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU milliseconds (user + system, every thread) the process and its children (searchd's watchdog
+ * runs the server as a child) have used so far, from /proc/<pid>/stat.
+ */
+export function processCpuMs(pid: number): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const f = statFields(entry);
+    // f[1] is field 4 (ppid); utime is field 14, stime field 15
+    if (f && (Number(entry) === pid || Number(f[1]) === pid)) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return (ticks * 1000) / TICKS_PER_SEC;
+}

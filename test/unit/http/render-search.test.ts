@@ -1,0 +1,82 @@
+// searchJsonText writes the /search reply straight to text: byte for byte what the object-building
+// renderer it replaced wrote (kept below as the reference), for any columns, kinds, ids and texts.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cellToSourceJson, JsonFields, RawJson, type JsonOut } from '../../../src/engine/cell-format.js';
+import type { Cell, CellKind, RowsResult } from '../../../src/engine/result.js';
+import { toJsonText } from '../../../src/http/json-text.js';
+import { FULL_SCAN_SCORE, searchJsonText } from '../../../src/http/render-search.js';
+
+/** The previous renderer: a JsonFields tree per reply, serialized by toJsonText. */
+function referenceText(result: RowsResult): string {
+  const idIndex = result.columns.findIndex((c) => c.name.toLowerCase() === 'id');
+  const unsignedId = (v: Cell) => (typeof v === 'bigint' ? BigInt.asUintN(64, v).toString() : String(v));
+  const hit = (row: Cell[], i: number): JsonFields => {
+    const entries: Array<[string, JsonOut]> = [];
+    if (idIndex >= 0) entries.push(['_id', new RawJson(unsignedId(row[idIndex] ?? null))]);
+    entries.push(['_score', result.weights?.[i] ?? FULL_SCAN_SCORE]);
+    const source: Array<[string, JsonOut]> = [];
+    result.columns.forEach((c, j) => { if (j !== idIndex) source.push([c.name, cellToSourceJson(row[j] ?? null, c.kind)]); });
+    entries.push(['_source', new JsonFields(source)]);
+    const hl = result.highlights?.[i];
+    if (hl) entries.push(['highlight', new JsonFields(Object.entries(hl))]);
+    return new JsonFields(entries);
+  };
+  const meta = result.meta;
+  const entries: Array<[string, JsonOut]> = [['took', Math.trunc(meta?.timeMs ?? 0)], ['timed_out', false]];
+  const warning = result.warning ?? meta?.warning;
+  if (warning) entries.push(['warning', { reason: warning }]);
+  entries.push(['hits', new JsonFields([
+    ['total', meta?.totalFound ?? result.rows.length],
+    ['total_relation', meta?.totalRelation ?? 'eq'],
+    ['hits', result.rows.map((r, i) => hit(r, i))],
+  ])]);
+  return toJsonText(new JsonFields(entries));
+}
+
+const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('"q"', 'a\\b', 'tab\there\n', '\u2028', '\ud800', 'é😀', '</script>'));
+const i64 = fc.bigInt({ min: -(1n << 63n), max: (1n << 64n) - 1n });
+const KINDS: CellKind[] = ['bigint', 'uint', 'timestamp', 'bool', 'float', 'string', 'json', 'mva'];
+const cellOf = (kind: CellKind): fc.Arbitrary<Cell> => {
+  const v: Record<CellKind, fc.Arbitrary<Cell>> = {
+    bigint: i64, uint: fc.nat({ max: 2 ** 32 - 1 }), timestamp: fc.nat(), bool: fc.constantFrom(0, 1),
+    float: fc.float({ noDefaultInfinity: false }).map((x) => x), string: text,
+    json: fc.constantFrom('', '{"a":1}', '[1,2.5,"x"]', '18446744073709551615', 'null'), mva: fc.array(i64, { maxLength: 3 }),
+  };
+  return fc.oneof({ weight: 5, arbitrary: v[kind] }, { weight: 1, arbitrary: fc.constant(null) });
+};
+const result: fc.Arbitrary<RowsResult> = fc.record({
+  columns: fc.array(fc.record({ name: fc.oneof(fc.constantFrom('id', 'ID', 'title', '1', '2', 'a"b'), text), kind: fc.constantFrom(...KINDS) }), { maxLength: 5 }),
+  nRows: fc.nat({ max: 4 }),
+  scored: fc.boolean(),
+  meta: fc.option(fc.record({ timeMs: fc.double({ min: 0, max: 1e4, noNaN: true }), totalFound: fc.nat(), totalRelation: fc.constantFrom('eq', 'gte') as fc.Arbitrary<'eq' | 'gte'>, warning: fc.option(text, { nil: undefined }) }), { nil: undefined }),
+  warning: fc.option(text, { nil: undefined }),
+  highlighted: fc.boolean(),
+  seed: fc.nat(),
+}).chain((r) => fc.record({
+  rows: fc.array(fc.tuple(...r.columns.map((c) => cellOf(c.kind))), { minLength: r.nRows, maxLength: r.nRows }),
+  weights: fc.array(fc.integer({ min: 0, max: 1e6 }), { minLength: r.nRows, maxLength: r.nRows }),
+  highlights: fc.array(fc.dictionary(text, fc.array(text, { maxLength: 2 }), { maxKeys: 2 }), { minLength: r.nRows, maxLength: r.nRows }),
+}).map((x): RowsResult => ({
+  kind: 'rows', columns: r.columns, rows: x.rows as Cell[][],
+  ...(r.meta ? { meta: { total: r.nRows, keywords: [], ...r.meta } } : {}),
+  ...(r.scored ? { weights: x.weights } : {}),
+  ...(r.highlighted ? { highlights: x.highlights } : {}),
+  ...(r.warning !== undefined ? { warning: r.warning } : {}),
+})));
+
+describe('searchJsonText', () => {
+  it('writes what the object-building renderer wrote, for any result', () => {
+    fc.assert(fc.property(result, (r) => { expect(searchJsonText(r)).toBe(referenceText(r)); }), { numRuns: 2000 });
+  });
+
+  it('prints a negative 64-bit id unsigned, texts escaped, no id column without `_id`', () => {
+    const r: RowsResult = {
+      kind: 'rows', columns: [{ name: 'id', kind: 'bigint' }, { name: 'title', kind: 'string' }],
+      rows: [[-1n, 'say "hi"\\ é\n']], weights: [1500], meta: { total: 1, totalFound: 1, totalRelation: 'eq', timeMs: 2.7, keywords: [] },
+    };
+    expect(searchJsonText(r)).toBe('{"took":2,"timed_out":false,"hits":{"total":1,"total_relation":"eq","hits":[{"_id":18446744073709551615,"_score":1500,"_source":{"title":"say \\"hi\\"\\\\ é\\n"}}]}}');
+    expect(searchJsonText({ kind: 'rows', columns: [{ name: 'c', kind: 'bigint' }], rows: [[3n]] }))
+      .toBe('{"took":0,"timed_out":false,"hits":{"total":1,"total_relation":"eq","hits":[{"_score":1,"_source":{"c":3}}]}}');
+  });
+});
