@@ -22,6 +22,9 @@ export function lastTotal(): u32 {
   return total;
 }
 
+/** Flag bit of evaluate's `k`: return every match unsorted, up to the rest of `k`. */
+export const ALL_MATCHES: u32 = 0x80000000;
+
 /** Runs `plan` over segment descriptor `seg`; writes up to k (rowId, weight) pairs to `out`. */
 export function evaluate(seg: usize, plan: usize, planLen: u32, k: u32, out: usize): i32 {
   total = 0;
@@ -35,7 +38,8 @@ export function evaluate(seg: usize, plan: usize, planLen: u32, k: u32, out: usi
   if (!prepare(plan, planLen, blob, root != 0)) return E_BAD_PLAN;
   if (root != 0 && pword(plan, P_RANKER) == RANK_EXPR && !prepareExpr(plan, planLen, numFields, blob)) return E_BAD_PLAN;
   const allow = <usize>pword(plan, P_ALLOW);
-  topkReset(k);
+  // k with ALL_MATCHES set: every match (at most the rest of k), unsorted (grouping folds them all)
+  topkReset(k & ~ALL_MATCHES, (k & ALL_MATCHES) != 0);
   if (root == 0) {
     for (let row: u32 = 0; row < rows; row++) {
       if (bitIsSet(deleted, row) || (allow != 0 && !bitIsSet(allow, row)) || !filtersPass(row)) continue;

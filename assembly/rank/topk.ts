@@ -14,6 +14,8 @@ let heapPtr: usize = 0;
 let heapCap: u32 = 0;
 let size: u32 = 0;
 let limit: u32 = 0;
+/** Collect mode: every pushed entry is kept in push order, no heap (grouping needs all matches, unordered). */
+let collect: bool = false;
 
 /** Default order: weight descending. */
 export function sortDefault(): void {
@@ -93,7 +95,8 @@ export function before(ra: u32, wa: i32, rb: u32, wb: i32): bool {
   store<i32>(heapPtr + (<usize>i << 3), weight, 4);
 }
 
-export function topkReset(k: u32): void {
+export function topkReset(k: u32, all: bool = false): void {
+  collect = all;
   if (k > heapCap) {
     if (heapPtr != 0) heap.free(heapPtr);
     heapPtr = heap.alloc(<usize>k << 3);
@@ -121,6 +124,10 @@ function siftDown(i: u32): void {
 
 export function topkPush(row: u32, weight: i32): void {
   if (limit == 0) return;
+  if (collect) {
+    if (size < limit) put(size++, row, weight);
+    return;
+  }
   if (size < limit) {
     let i = size++;
     while (i > 0) {
@@ -140,6 +147,11 @@ export function topkPush(row: u32, weight: i32): void {
 /** Writes the kept entries best-first to `out` as (rowId u32, weight i32); returns the count. */
 export function topkDrain(out: usize): u32 {
   const n = size;
+  if (collect) {
+    memory.copy(out, heapPtr, <usize>n << 3);
+    size = 0;
+    return n;
+  }
   while (size > 0) {
     const last = size - 1;
     store<u32>(out + (<usize>last << 3), rowAt(0));

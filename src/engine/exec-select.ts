@@ -9,7 +9,10 @@ import { normalizeTableQuery, tableNormalizers } from '../index/normalize-query.
 import { RANKERS, tableParseOptions } from '../index/table-query.js';
 import { queryExpansionWarning, type ExpansionSettings } from '../index/wildcard.js';
 import { rows, type Cell, type RowsResult, type SearchMeta } from './result.js';
-import { selectColumns, type OutColumn, type RowSource } from './select-items.js';
+import { selectColumns } from './select-items.js';
+import { readRows } from './read-rows.js';
+import { isGrouping } from './group/exec-group.js';
+import { execGrouped } from './group/grouped-select.js';
 import type { Session } from './session.js';
 import { optionMap, optionText, requireNumber } from './sql-values.js';
 import type { NamedValue } from '../sql/ast.js';
@@ -193,32 +196,9 @@ function expansionSettings(table: Table, st: SelectStatement, flags: GlobalFlags
   return { ...tableNormalizers(table.pipeline, table.schema.settings).expansion, limit: Math.max(0, limit) };
 }
 
-function readRows(table: Table, cols: OutColumn[], hits: { docId: bigint; weight: number }[]): Cell[][] {
-  const textCols = [...new Set(cols.map((c) => c.needsText).filter((x): x is string => !!x))];
-  const docs = textCols.length ? table.fetch(hits.map((h) => h.docId)) : [];
-  const names = table.index.schema.attrs.map((a) => a.name);
-  return hits.map((h, i) => {
-    let attrs: Map<string, AttrValue> | undefined;
-    const src: RowSource = {
-      docId: h.docId, weight: h.weight,
-      // read on first use: `SELECT id, weight()` pages never look the attributes up
-      get attrs() {
-        if (!attrs) {
-          const values = table.index.getAttrs(h.docId) ?? [];
-          attrs = new Map<string, AttrValue>(names.map((n, j) => [n, values[j]]));
-        }
-        return attrs;
-      },
-      text: (docs[i] ?? {}) as Record<string, unknown>,
-    };
-    return cols.map((c) => c.read(src));
-  });
-}
-
 /** Clauses the parser accepts that the executor does not run yet: an error, never a silently wrong answer. */
 function rejectUnimplemented(st: SelectStatement): void {
-  const clause = st.groupLimit !== undefined ? `GROUP ${st.groupLimit} BY` : st.groupBy ? 'GROUP BY'
-    : st.withinGroupOrderBy ? 'WITHIN GROUP ORDER BY' : st.having ? 'HAVING' : undefined;
+  const clause = st.having && !st.groupBy ? 'HAVING without GROUP BY' : undefined;
   if (clause) throw new SearchError('UNSUPPORTED', `${clause} is not supported yet`);
 }
 
@@ -227,6 +207,7 @@ export function execSelect(
 ): RowsResult {
   const started = performance.now();
   rejectUnimplemented(st);
+  if (isGrouping(st)) return execGrouped(table, [st], session, flags, started, fullText)[0]!;
   const cols = selectColumns(table, st.items, { match: st.match });
   const parseWarnings: string[] = [];
   const req = buildRequest(table, st, flags, fullText, parseWarnings);

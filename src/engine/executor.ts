@@ -7,6 +7,8 @@ import { execAlter, execFlush, execOptimize } from './exec-admin.js';
 import { execCall } from './exec-call.js';
 import { execCreate, execCreateLike, execDescribe, execDrop, execTruncate, type ConfigTable } from './exec-ddl.js';
 import { execSelect } from './exec-select.js';
+import { facetStatement } from './group/facets.js';
+import { execGrouped } from './group/grouped-select.js';
 import { execSelectNoTable, execSet, execShow } from './exec-show.js';
 import { execDelete, execInsert, execUpdate } from './exec-write.js';
 import type { IdGenerator } from './id-generator.js';
@@ -29,7 +31,8 @@ export interface ExecContext {
   config: Map<string, ConfigTable>;
 }
 
-export async function executeStatement(ctx: ExecContext, st: Statement, session: Session): Promise<Result> {
+/** One statement's results: one, or several for a SELECT with FACET clauses. */
+export async function executeStatement(ctx: ExecContext, st: Statement, session: Session): Promise<Result | Result[]> {
   const flags = { notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit };
   const write = { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags };
   // options are checked first, as Manticore's parser does (an unknown option fails even on a missing table)
@@ -41,7 +44,16 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
       if (st.tables.length > 1) throw new SearchError('UNSUPPORTED', 'selecting from several tables is not supported');
       const table = ctx.catalog.get(st.tables[0]);
       if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${st.tables[0].toLowerCase()}' in search request`);
-      return execSelect(table, st, session, flags);
+      const main = execSelect(table, st, session, flags);
+      if (!st.facets?.length) return main;
+      // each FACET is one more result set; SHOW META keeps describing the main query
+      const meta = { lastMeta: session.lastMeta, lastWarning: session.lastWarning };
+      // the facets share one pass over the matches (Manticore runs them as one multi-query)
+      const sts = st.facets.map((f) => facetStatement(st, f));
+      const facets = execGrouped(table, sts, session, flags, performance.now())
+        .map((r, i) => ({ ...r, facet: st.facets![i]!.items[0]!.expr.text }));
+      Object.assign(session, meta);
+      return [main, ...facets];
     }
     case 'insert': return buffersWrites(session) ? execInsertInTransaction(write, st, session) : execInsert(write, st);
     case 'update': return execUpdate(write, st);

@@ -56,7 +56,9 @@ class QuarryEngine implements Engine {
     const out: Result[] = [];
     for (const st of statements) {
       try {
-        out.push(await executeStatement(this.ctx, st, session));
+        const r = await executeStatement(this.ctx, st, session);
+        if (Array.isArray(r)) out.push(...r);
+        else out.push(r);
       } catch (e) {
         const err = asSearchError(e);
         if (err.code === 'INTERNAL') console.error(e);

@@ -8,7 +8,8 @@ import { finishQuery } from '../query/index.js';
 import type { Expr, NamedValue, OrderItem, SelectItem, SelectStatement } from '../sql/ast.js';
 import type { SearchRequest } from '../index/types.js';
 import { SearchError } from '../util/errors.js';
-import { execSelect, queryFlags, querySettings, type GlobalFlags } from './exec-select.js';
+import { buildRequest, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES, execSelect, queryFlags, querySettings, type GlobalFlags } from './exec-select.js';
+import { parseAggs, runAggs } from './group/json-aggs.js';
 import { checkSearchKeys, jsonOptions } from './json-search-keys.js';
 import { addJsonHighlights, jsonMatchText, scriptFieldItems } from './highlight-json.js';
 import { splitJsonQuery } from './json-query-tree.js';
@@ -129,6 +130,16 @@ export function lookupTable(catalog: Catalog, name: string): Table {
   return table;
 }
 
+/** The matches `aggs` run over: the main query's, without its sort (none when nothing can match). */
+function aggsRequest(table: Table, st: SelectStatement, flags: GlobalFlags, fullText: SearchRequest['query'] | 'none'): SearchRequest {
+  const req = buildRequest(table, { ...st, orderBy: undefined }, flags, fullText);
+  if (req !== 'none') return req;
+  return {
+    query: null, ranker: 'none', fieldWeights: {}, filters: [{ attr: 'id', op: 'in', values: [] }], sort: [],
+    offset: st.offset ?? 0, limit: st.limit ?? DEFAULT_LIMIT, maxMatches: DEFAULT_MAX_MATCHES,
+  };
+}
+
 /** Runs a `/search` body; throws SearchError (PARSE_ERROR: request shape; others: execution). */
 export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Session, flags: GlobalFlags): RowsResult {
   const obj = requestObject(body);
@@ -151,7 +162,14 @@ export function execJsonSearch(catalog: Catalog, body: JsonValue, session: Sessi
   // HIGHLIGHT() in script_fields highlights by the request's query: give it as MATCH text (the search
   // itself runs on parts.fullText)
   if (obj.script_fields !== undefined) st.match = jsonMatchText(table, obj.query, flags);
+  const aggs = parseAggs(table, obj.aggs);
   const result = execSelect(table, st, session, flags, parts.fullText);
+  if (aggs.length) {
+    const out = runAggs(table, aggs, aggsRequest(table, st, flags, parts.fullText));
+    result.aggregations = out.entries;
+    // the aggregations saw every match: the total is exact, not the full scan's early-stop bound
+    if (result.meta) Object.assign(result.meta, { totalFound: out.totalFound, totalRelation: 'eq' });
+  }
   addJsonHighlights(table, result, obj, flags);
   // Query warnings (`ignoring fields ...`) reach the reply as `"warning":{"reason":...}`.
   if (parts.warnings.length && !result.warning) result.warning = parts.warnings.join('; ');

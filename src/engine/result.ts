@@ -12,6 +12,8 @@
  * - json: value is compact JSON text (a string) or null.
  * - mva: value is a sorted bigint[]; SQL text is a comma list, '' when empty.
  */
+import type { JsonOut } from './cell-format.js';
+
 export type CellKind = 'bigint' | 'uint' | 'timestamp' | 'bool' | 'float' | 'string' | 'json' | 'mva';
 
 export type Cell = bigint | number | string | bigint[] | null;
@@ -42,6 +44,10 @@ export interface RowsResult {
   /** JSON /search `highlight`: per row, field -> snippets (rendered next to `_source`). */
   highlights?: Record<string, string[]>[];
   warning?: string;
+  /** A FACET's (or JSON `aggs` bucket's) result: the name its `aggregations` entry takes. */
+  facet?: string;
+  /** `/sql` and `/search`: FACET result sets / JSON `aggs`, as the `aggregations` object's entries. */
+  aggregations?: Array<[string, JsonOut]>;
 }
 
 export interface OkResult {

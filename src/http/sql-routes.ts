@@ -11,6 +11,7 @@ import { renderCliReply } from './render-cli.js';
 import { renderRawReply } from './render-raw.js';
 import { searchJsonText } from './render-search.js';
 import { isNonSelectVerb, splitStatements } from './sql-statements.js';
+import { facetAggregation } from '../engine/group/aggregation-json.js';
 import { readCliQuery, readSqlRequest } from './sql-request.js';
 
 export interface SqlRouteDeps {
@@ -64,7 +65,11 @@ async function searchSql(engine: Engine, session: Session, query: string): Promi
   if (statements.length > 1) {
     return jsonText(HTTP_NOT_IMPLEMENTED, errorBody('only FACET multiple queries supported'));
   }
-  const [first] = await engine.execute(query, session);
+  const [first, ...facets] = await engine.execute(query, session);
+  // FACET result sets go beside the hits as `aggregations` (Manticore's AddAggs for /sql)
+  const failed = facets.find((r) => r.kind === 'error');
+  if (failed?.kind === 'error') return jsonText(httpStatusFor(failed.code, 'sql-search'), errorBody(failed.message));
+  if (first?.kind === 'rows' && facets.length) first.aggregations = (facets as RowsResult[]).map(facetAggregation);
   if (first?.kind === 'error') return jsonText(httpStatusFor(first.code, 'sql-search'), errorBody(first.message));
   if (first?.kind !== 'rows') {
     return jsonText(HTTP_NOT_IMPLEMENTED, errorBody('only SELECT queries are supported'));

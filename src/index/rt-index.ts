@@ -11,7 +11,7 @@ import { buildSegment, invertDocs } from './segment-builder.js';
 import { mergeSegments } from './segment-merger.js';
 import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
 import { loadSegment, serializeSegment } from './segment-codec.js';
-import { searchSegments } from './search.js';
+import { searchSegments, type SegmentMatches } from './search.js';
 
 export interface RtIndexOptions {
   /** The core instance holding this index's segments (default: the process-wide one). */
@@ -207,6 +207,11 @@ export class RtIndex implements RtIndexApi {
 
   search(req: SearchRequest): SearchResult {
     return searchSegments(this.schema, this.#segments, this.count(), req);
+  }
+
+  /** Every match of the request, segment by segment (GROUP BY); `hits` of the result is empty. */
+  searchAll(req: SearchRequest, visit: SegmentMatches): SearchResult {
+    return searchSegments(this.schema, this.#segments, this.count(), req, visit);
   }
 
   truncate(): void {

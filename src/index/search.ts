@@ -37,7 +37,19 @@ function comparator(keys: ResolvedKey[], ranked: boolean): (a: Candidate, b: Can
   };
 }
 
-export function searchSegments(schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest): SearchResult {
+/**
+ * Receives every match of one segment (grouping needs all of them, not a top-K): row ids in the
+ * segment and their weights, in no particular order.
+ */
+export type SegmentMatches = (seg: Segment, rowIds: Uint32Array, weights: Int32Array) => void;
+
+/**
+ * Searches every segment. With `visit`, each segment's matches all go to it (one core call per
+ * segment, K = the segment's rows) and `hits` stays empty; without, the merged top-K page.
+ */
+export function searchSegments(
+  schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest, visit?: SegmentMatches,
+): SearchResult {
   const query = req.query && req.query.kind !== 'empty' ? req.query : null;
   const ranked = query !== null;
   let planned: PlannedQuery | null = null;
@@ -67,9 +79,14 @@ export function searchSegments(schema: IndexSchema, segments: Segment[], totalDo
         filters: filters.core, sort: segmentSort(keys, seg, owned), allowPtr,
         maxQpos: planned?.analyzed.maxQpos ?? 0, numKeywords: planned?.analyzed.keywords.length ?? 0, expr,
       };
-      const top = runPlan(seg.core, seg.descPtr, encodePlan(spec), window);
+      const top = runPlan(seg.core, seg.descPtr, encodePlan(spec), visit ? seg.rows : window, visit !== undefined);
       totalFound += top.total;
       const scale = ranked ? req.indexWeight ?? 1 : 1;
+      if (visit) {
+        if (scale !== 1) for (let i = 0; i < top.weights.length; i++) top.weights[i] *= scale;
+        visit(seg, top.rowIds, top.weights);
+        return;
+      }
       for (let i = 0; i < top.rowIds.length; i++) candidates.push({ seg, order, row: top.rowIds[i], weight: top.weights[i] * scale });
     } finally {
       for (const p of owned) seg.core.free(p);

@@ -141,6 +141,23 @@ export class Segment {
     return this.#readCol(a + 1, row);
   }
 
+  /**
+   * A reader of attribute `a` (-1: the document id) bound to this segment's column: no per-call
+   * dispatch, for loops over many rows (grouping). Valid while core memory does not grow.
+   */
+  attrReader(a: number): (row: number) => AttrValue {
+    if (a < 0) return (row) => this.docId(row);
+    const host = this.hostCols[a];
+    if (host) return (row) => host[row] ?? null;
+    const p = this.blobPtr + this.#colOff[a + 1];
+    switch (this.#colType[a + 1]) {
+      case COL_U32: { const arr = this.core.u32; const b = p >>> 2; return (row) => arr[b + row]; }
+      case COL_F32: { const arr = this.core.f32; const b = p >>> 2; return (row) => arr[b + row]; }
+      case COL_I64: { const arr = this.core.i64; const b = p >>> 3; return (row) => arr[b + row]; }
+      default: return () => 0;
+    }
+  }
+
   /** Writes attribute `a` of `row`: numeric ones in place in the blob, others in the host column. */
   setAttr(a: number, row: number, v: AttrValue): void {
     this.#version++;

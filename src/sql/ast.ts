@@ -103,6 +103,22 @@ interface StatementBase { text: string }
 export interface SelectItem { expr: Expr; alias?: string; name: string }
 export interface OrderItem { expr: Expr; direction: 'asc' | 'desc' }
 
+/**
+ * `FACET items [BY exprs] [DISTINCT col] [ORDER BY ...] [LIMIT [offset,] count]` after a SELECT: one more
+ * result set, grouped by `by` (default: the items) over the main query's matches. `scope` records a
+ * filter-scope clause (ALL FILTERS, FILTERS, EXCLUDE FILTERS, ZEROES, MODE) so the engine can name it.
+ */
+export interface FacetClause {
+  items: SelectItem[];
+  by?: Expr[];
+  distinct?: string;
+  orderBy?: OrderItem[];
+  limit?: number;
+  offset?: number;
+  scope?: string;
+  text: string;
+}
+
 /** SELECT; `tables` is empty for SELECT without FROM (`select @@version_comment limit 1`). */
 export interface SelectStatement extends StatementBase {
   kind: 'select';
@@ -123,6 +139,8 @@ export interface SelectStatement extends StatementBase {
   limit?: number;
   offset?: number;
   options: NamedValue[];
+  /** FACET clauses after the statement, each one more result set. */
+  facets?: FacetClause[];
 }
 
 /** INSERT / REPLACE. Without `columns`, values follow the schema order (id first). */

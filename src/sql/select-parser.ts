@@ -1,5 +1,5 @@
 /** SELECT [items] [FROM t [, t2]] [WHERE] [GROUP BY] [WITHIN GROUP ORDER BY] [HAVING] [ORDER BY] [LIMIT] [OPTION]. */
-import type { Expr, OrderItem, SelectItem, SelectStatement } from './ast.js';
+import type { Expr, FacetClause, OrderItem, SelectItem, SelectStatement } from './ast.js';
 import { parseCondition, parseWhere } from './condition-parser.js';
 import type { Cursor } from './cursor.js';
 import { parseExpr, parsePrimary } from './expr-parser.js';
@@ -40,7 +40,10 @@ function itemName(expr: Expr): string {
 /** Words that end an unaliased select item (so `SELECT a FROM t` is not `a AS from`). */
 const ALIAS_STOP = new Set(['FROM', 'WHERE', 'GROUP', 'HAVING', 'WITHIN', 'ORDER', 'LIMIT', 'OPTION', 'FACET']);
 
-function parseItem(c: Cursor): SelectItem {
+/** Words that end an unaliased FACET item (its BY, filter-scope and DISTINCT clauses). */
+const FACET_ALIAS_STOP = new Set([...ALIAS_STOP, 'BY', 'ALL', 'FILTERS', 'EXCLUDE', 'ZEROES', 'MODE', 'DISTINCT']);
+
+function parseItem(c: Cursor, stop: Set<string> = ALIAS_STOP): SelectItem {
   const start = c.peek();
   let expr: Expr;
   if (c.isPunct('*')) {
@@ -56,7 +59,7 @@ function parseItem(c: Cursor): SelectItem {
   if (expr.kind === 'star') return item;
   const explicit = c.acceptKw('AS');
   const a = c.peek();
-  const aliasOk = a.kind === 'quoted_ident' || (a.kind === 'ident' && isMainIdent(a.upper) && !ALIAS_STOP.has(a.upper));
+  const aliasOk = a.kind === 'quoted_ident' || (a.kind === 'ident' && isMainIdent(a.upper) && !stop.has(a.upper));
   if (explicit && !aliasOk) c.fail();
   if (aliasOk) {
     c.next();
@@ -99,6 +102,46 @@ function parseLimit(c: Cursor, stmt: SelectStatement): void {
   } else {
     stmt.limit = first;
   }
+}
+
+/** `FILTERS a, b` / `EXCLUDE FILTERS a` lists, read to be named in the engine's error. */
+function skipFilterList(c: Cursor): void {
+  do parsePrimary(c); while (c.acceptPunct(','));
+}
+
+/** One FACET clause; the cursor is at FACET. */
+function parseFacet(c: Cursor): FacetClause {
+  const start = c.next();
+  const facet: FacetClause = { items: [], text: '' };
+  do facet.items.push(parseItem(c, FACET_ALIAS_STOP)); while (c.acceptPunct(','));
+  if (c.acceptKw('BY')) {
+    facet.by = [];
+    do facet.by.push(parsePrimary(c)); while (c.acceptPunct(','));
+  }
+  const scope: string[] = [];
+  if (c.isKw('ALL') && c.isKw('FILTERS', 1)) { c.next(); c.next(); scope.push('ALL FILTERS'); }
+  else if (c.acceptKw('FILTERS')) { skipFilterList(c); scope.push('FILTERS'); }
+  else if (c.isKw('EXCLUDE') && c.isKw('FILTERS', 1)) { c.next(); c.next(); skipFilterList(c); scope.push('EXCLUDE FILTERS'); }
+  if (c.acceptKw('ZEROES')) scope.push('ZEROES');
+  if (c.acceptKw('MODE')) { c.next(); scope.push('MODE'); }
+  if (scope.length) facet.scope = scope.join(' ');
+  if (c.acceptKw('DISTINCT')) {
+    const t = c.peek();
+    if (t.kind !== 'ident' && t.kind !== 'quoted_ident') c.fail();
+    facet.distinct = c.next().value;
+  }
+  if (c.acceptKw('ORDER')) {
+    c.expectKw('BY');
+    facet.orderBy = parseOrderItems(c);
+  }
+  if (c.acceptKw('LIMIT')) {
+    const holder = { limit: undefined, offset: undefined } as unknown as SelectStatement;
+    parseLimit(c, holder);
+    facet.limit = holder.limit;
+    facet.offset = holder.offset;
+  }
+  facet.text = c.textFrom(start);
+  return facet;
 }
 
 /** Parses a SELECT; the cursor is at SELECT. */
@@ -147,4 +190,5 @@ function parseSelectTail(c: Cursor, stmt: SelectStatement): void {
   }
   if (c.acceptKw('LIMIT')) parseLimit(c, stmt);
   stmt.options = parseOptionClause(c);
+  while (c.isKw('FACET')) (stmt.facets ??= []).push(parseFacet(c));
 }

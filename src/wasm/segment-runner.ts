@@ -17,13 +17,20 @@ const CORE_ERRORS: Record<number, string> = {
 /** Counts evaluate() calls, so tests can check there is one per segment per query. */
 export const evaluateCalls = { count: 0 };
 
-export function runPlan(core: Core, segDesc: number, plan: Uint32Array, k: number): TopK {
+/** evaluate()'s flag on `k` (assembly/plan/evaluate.ts ALL_MATCHES): every match, unsorted. */
+const ALL_MATCHES = 0x80000000;
+
+/**
+ * Runs a plan over one segment: the top `k` matches best first, or with `all` every match (k must
+ * cover them: the segment's rows) in the core's match order, without the top-K heap.
+ */
+export function runPlan(core: Core, segDesc: number, plan: Uint32Array, k: number, all = false): TopK {
   const planPtr = core.alloc(plan.byteLength);
   const outPtr = core.alloc(Math.max(k, 1) * 8);
   try {
     core.u32.set(plan, planPtr >>> 2);
     evaluateCalls.count++;
-    const n = core.exports.evaluate(segDesc, planPtr, plan.length, k, outPtr);
+    const n = core.exports.evaluate(segDesc, planPtr, plan.length, all ? (k | ALL_MATCHES) >>> 0 : k, outPtr);
     if (n < 0) throw new Error(`quarry wasm core: ${CORE_ERRORS[n] ?? `error ${n}`}`);
     const words = core.u32.subarray(outPtr >>> 2, (outPtr >>> 2) + n * 2);
     const rowIds = new Uint32Array(n);

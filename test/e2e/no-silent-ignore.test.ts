@@ -119,15 +119,34 @@ describe('SELECT clauses', () => {
     await expectChanges(ALL, 'SELECT id, weight() FROM sw ORDER BY id ASC OPTION max_matches=2');
   });
 
-  it('grouping clauses not implemented yet are rejected, naming the clause', async () => {
-    await expectRejected('SELECT cat FROM sw GROUP BY cat', 'GROUP BY');
-    await expectRejected('SELECT cat FROM sw GROUP 2 BY cat', 'GROUP 2 BY');
-    await expectRejected('SELECT cat FROM sw GROUP BY cat WITHIN GROUP ORDER BY price DESC', 'GROUP BY');
+  it('GROUP BY, HAVING and aggregates change the answer', async () => {
+    const grouped = 'SELECT cat, COUNT(*) FROM sw GROUP BY cat ORDER BY cat ASC';
+    await expectChanges('SELECT cat, COUNT(*) FROM sw ORDER BY cat ASC', grouped);
+    await expectChanges(grouped, 'SELECT cat, COUNT(*) FROM sw GROUP BY cat HAVING COUNT(*) > 1 ORDER BY cat ASC');
+    await expectChanges(grouped, 'SELECT cat, COUNT(*) FROM sw GROUP BY cat ORDER BY COUNT(*) DESC, cat DESC');
+    const rep = 'SELECT cat, id FROM sw GROUP BY cat ORDER BY cat ASC';
+    await expectChanges(rep, 'SELECT cat, id FROM sw GROUP BY cat WITHIN GROUP ORDER BY id DESC ORDER BY cat ASC');
+    await expectChanges(rep, 'SELECT cat, id FROM sw GROUP 2 BY cat ORDER BY cat ASC');
+    await expectChanges(rep, 'SELECT cat, id, GROUP_CONCAT(id) FROM sw GROUP BY cat ORDER BY cat ASC');
+    await expectChanges('SELECT cat FROM sw GROUP BY cat ORDER BY cat ASC', 'SELECT cat, SUM(price), COUNT(DISTINCT price) FROM sw GROUP BY cat ORDER BY cat ASC');
+  });
+
+  it('FACET and its ORDER BY, LIMIT, BY and DISTINCT change the answer', async () => {
+    await expectChanges(ALL, `${ALL} FACET cat`);
+    await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat ORDER BY cat DESC`);
+    await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat LIMIT 1`);
+    await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat BY price`);
+    await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat DISTINCT price`);
+    await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat ALL FILTERS FACET price`);
+  });
+
+  it('clauses not implemented yet are rejected, naming the clause', async () => {
     await expectRejected('SELECT id FROM sw HAVING cat = 1', 'HAVING');
-    await expectRejected('SELECT cat FROM sw FACET cat', 'FACET');
+    await expectRejected('SELECT cat FROM sw FACET cat ZEROES', 'FACET ... ZEROES');
+    await expectRejected('SELECT cat FROM sw FACET cat EXCLUDE FILTERS cat', 'FACET ... EXCLUDE FILTERS');
     await expectRejected('SELECT id, price*2 AS p2 FROM sw', 'price*2');
-    await expectRejected('SELECT cat, SUM(price) FROM sw', 'sum(price)');
-    await expectRejected('SELECT COUNT(DISTINCT cat) FROM sw', 'count(distinct cat)');
+    await expectRejected('SELECT cat FROM sw GROUP BY cat WITHIN GROUP ORDER BY price*2 DESC', 'syntax error');
+    await expectRejected('SELECT cat FROM sw GROUP BY title', "'title'");
   });
 });
 
@@ -250,6 +269,11 @@ describe('/search keys', () => {
     options: () => changes({ ...q0, options: { ranker: 'none' } }),
     script_fields: () => changes({ ...q0, script_fields: { h: { script: { inline: 'highlight()' } } } }),
     highlight: () => changes({ ...q0, highlight: { fields: ['title'] } }),
+    aggs: async () => {
+      await changes({ ...q0, aggs: { c: { terms: { field: 'cat' } } } });
+      await rejected({ ...q0, aggs: { c: { significant_terms: { field: 'price' } } } }, '"significant_terms"');
+      await rejected({ ...q0, aggs: { c: { terms: { field: 'cat', include: 'x' } } } }, '"include"');
+    },
     // 0 is the default (no cutoff): accepted with the same answer; any other value is rejected
     cutoff: async () => {
       expect(await search({ ...q0, cutoff: 0 })).toEqual(await search(q0));

@@ -150,3 +150,21 @@ describe('FROM, ORDER BY, LIMIT, GROUP BY, OPTION', () => {
     expect(errorOf('SELECT FROM t')).toBe("P01: syntax error, unexpected FROM near 'FROM t'");
   });
 });
+
+describe('FACET clauses', () => {
+  it('reads items, aliases, BY, DISTINCT, ORDER BY and LIMIT of each FACET after OPTION', () => {
+    const s = one('SELECT * FROM t LIMIT 5 OPTION max_matches=10 FACET brand_name AS b, cat BY brand_id DISTINCT price ORDER BY FACET() ASC LIMIT 2, 4 FACET price', 'select');
+    expect(s.options).toMatchObject([{ name: 'max_matches' }]);
+    expect(s.facets).toHaveLength(2);
+    expect(s.facets![0]).toMatchObject({
+      items: [{ alias: 'b', name: 'b' }, { name: 'cat' }], by: [{ kind: 'column', name: 'brand_id' }], distinct: 'price',
+      orderBy: [{ expr: { kind: 'call', name: 'facet' }, direction: 'asc' }], offset: 2, limit: 4,
+    });
+    expect(s.facets![1]).toMatchObject({ items: [{ name: 'price' }] });
+  });
+
+  it('records filter-scope clauses and does not take their words as aliases', () => {
+    const s = one('SELECT * FROM t FACET a ALL FILTERS FACET b EXCLUDE FILTERS a, c ZEROES FACET c MODE max', 'select');
+    expect(s.facets!.map((f) => [f.items[0]!.alias, f.scope])).toEqual([[undefined, 'ALL FILTERS'], [undefined, 'EXCLUDE FILTERS ZEROES'], [undefined, 'MODE']]);
+  });
+});

@@ -72,3 +72,17 @@ describe('plan encoding', () => {
     expect(() => runPlan(core, seg.descPtr, encodePlan(spec()), 10)).toThrow('malformed segment');
   });
 });
+
+describe('every match (ALL_MATCHES)', () => {
+  it('returns every match in match order without the top-K heap; the same set as a full top-K', () => {
+    const core = new Core();
+    const schema = { fields: ['f'], attrs: [] };
+    const docs = Array.from({ length: 50 }, (_, i) => ({ docId: BigInt(i + 1), fields: [{ terms: i % 3 ? ['x'] : ['y'], positions: [1], length: 1 }], attrs: [] }));
+    const seg = new Segment(core, schema, buildSegment(schema, invertDocs(schema, docs)));
+    const all = runPlan(core, seg.descPtr, encodePlan(spec()), seg.rows, true);
+    expect(Array.from(all.rowIds)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(all.total).toBe(50);
+    const top = runPlan(core, seg.descPtr, encodePlan(spec()), seg.rows);
+    expect([...top.rowIds].sort((a, b) => a - b)).toEqual([...all.rowIds]);
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * SELECT with GROUP BY (or aggregates without it: one implicit group): every match of each segment
+ * folded into partial groups (group-segment.ts), partials merged, then HAVING, the group order
+ * (ORDER BY, default weight() DESC as Manticore's "@weight desc"), max_matches and LIMIT. Columns
+ * that are not aggregates come from the group's representative row (best weight, then earliest).
+ */
+import type { SearchRequest, SearchResult } from '../../index/types.js';
+import type { Condition, Expr, SelectStatement } from '../../sql/ast.js';
+import { SearchError } from '../../util/errors.js';
+import { readRows } from '../read-rows.js';
+import { DEFAULT_LIMIT } from '../exec-select.js';
+import type { Cell, CellKind } from '../result.js';
+import { selectColumns, type OutColumn } from '../select-items.js';
+import type { Table } from '../table.js';
+import { groupHaving, groupOrder, type GroupRow } from './group-order.js';
+import { aggText, collectAggs, groupKeys, isAggregateCall, keyKind, withinOrder, type AggSpec, type GroupPlan } from './group-plan.js';
+import { groupSegment, mergePartials, type AggState, type PartialGroup, type Partials } from './group-segment.js';
+
+export interface GroupOutput {
+  columns: { name: string; kind: CellKind }[];
+  rows: Cell[][];
+  /** Groups found (SHOW META total_found). */
+  groups: number;
+  search: SearchResult;
+}
+
+const isGroupBy = (e: Expr): boolean => e.kind === 'call' && e.name === 'groupby' && e.args.length === 0;
+
+/** True when the statement groups: GROUP BY, or an aggregate other than a lone COUNT(*). */
+export function isGrouping(st: SelectStatement): boolean {
+  if (st.groupBy) return true;
+  return st.items.some((i) => isAggregateCall(i.expr) && aggText(i.expr as Expr & { kind: 'call' }) !== 'count(*)');
+}
+
+function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
+  switch (spec.fn) {
+    case 'count': return BigInt(count);
+    case 'count_distinct': return BigInt(st.distinct!.size);
+    case 'concat': return st.values!.join(',');
+    case 'avg': return count ? Number(st.sum) / count : null;
+    case 'sum': return spec.kind === 'float' || typeof st.sum === 'bigint' ? st.sum : BigInt(Math.trunc(st.sum));
+    default: {
+      const v = spec.fn === 'min' ? st.min : st.max;
+      if (v === null) return null;
+      return spec.kind === 'float' ? Number(v) : BigInt(v as number | bigint);
+    }
+  }
+}
+
+/**
+ * Every match of `req`, segment by segment, folded into each plan's partial groups per segment and
+ * merged: one core call per segment however many plans (a query's FACETs share its matches).
+ */
+export function collectGroupsMany(table: Table, req: SearchRequest, plans: GroupPlan[]): { groups: GroupRow[][]; search: SearchResult } {
+  const totals: Partials[] = plans.map(() => new Map());
+  let segOrder = 0;
+  const search = table.index.searchAll(req, (seg, rowIds, weights) => {
+    plans.forEach((plan, i) => {
+      const part: Partials = new Map();
+      groupSegment(plan, seg, segOrder, rowIds, weights, part);
+      mergePartials(plan, totals[i]!, part);
+    });
+    segOrder++;
+  });
+  const groups = plans.map((plan, i) => {
+    const total = totals[i]!;
+    // an implicit group (aggregates without GROUP BY) exists even over no matches
+    if (!plan.keys.length && total.size === 0) {
+      total.set('', { key: [], count: 0, aggs: plan.aggs.map(() => ({ n: 0, sum: 0, min: null, max: null, distinct: new Set(), values: [] })), tops: [], bestWeight: 0, bestOrd: 0, bestDoc: -1n, firstOrd: 0 });
+    }
+    return [...total.values()].map((g: PartialGroup): GroupRow => ({ g, aggs: plan.aggs.map((a, j) => aggValue(a, g.aggs[j]!, g.count)) }));
+  });
+  return { groups, search };
+}
+
+/** collectGroupsMany for one plan. */
+export function collectGroups(table: Table, req: SearchRequest, plan: GroupPlan): { groups: GroupRow[]; search: SearchResult } {
+  const { groups, search } = collectGroupsMany(table, req, [plan]);
+  return { groups: groups[0]!, search };
+}
+
+type ColSpec = { name: string; kind: CellKind } & (
+  | { from: 'agg'; agg: number } | { from: 'key' } | { from: 'mvakey' | 'keyval'; key: number } | { from: 'row'; col: OutColumn });
+
+function keyIndex(plan: GroupPlan, e: Expr): number {
+  if (e.kind !== 'column') return -1;
+  // a JSON path key is named by its text (`meta.color`)
+  const name = (e.path.length ? e.text : e.name).toLowerCase();
+  return plan.keys.findIndex((k) => k.name.toLowerCase() === name);
+}
+
+interface Prepared { st: SelectStatement; plan: GroupPlan; specs: ColSpec[] }
+
+function prepareGroup(table: Table, st: SelectStatement): Prepared {
+  // GROUP 0 BY and GROUP 1 BY are a plain GROUP BY (Manticore's N-row grouper starts at 2)
+  const keep = st.groupLimit !== undefined && st.groupLimit > 1 ? st.groupLimit : undefined;
+  const plan: GroupPlan = { keys: groupKeys(table, st), aggs: [], within: withinOrder(table, st), keep };
+  for (const i of st.items) collectAggs(table, i.expr, plan.aggs);
+  for (const o of st.orderBy ?? []) collectAggs(table, o.expr, plan.aggs);
+  for (const e of conditionExprs(st.having)) collectAggs(table, e, plan.aggs);
+  const specs: ColSpec[] = st.items.flatMap((item): ColSpec[] => {
+    const name = item.alias ?? item.name;
+    if (isAggregateCall(item.expr)) {
+      const agg = plan.aggs.findIndex((a) => a.text === aggText(item.expr as Expr & { kind: 'call' }));
+      return [{ name, kind: plan.aggs[agg]!.kind, from: 'agg', agg }];
+    }
+    // a group-by column shows the group's key: for an MVA the one value the group stands for
+    const k = keyIndex(plan, item.expr);
+    if (k >= 0 && (plan.keys[k]!.type === 'mva' || plan.keys[k]!.type === 'mva64')) return [{ name, kind: 'mva', from: 'mvakey', key: k }];
+    // any other group-by column is the group's key value (no representative row to read)
+    if (k >= 0) return [{ name, kind: keyKind(plan.keys[k]!) === 'string' ? 'string' : selectColumns(table, [item])[0]!.kind, from: 'keyval', key: k }];
+    if (isGroupBy(item.expr)) {
+      if (!plan.keys.length) throw new SearchError('QUERY_ERROR', 'GROUPBY() is allowed only in GROUP BY queries');
+      return [{ name, kind: keyKind(plan.keys[0]!), from: 'key' }];
+    }
+    return selectColumns(table, [item], { match: st.match }).map((col) => ({ name: col.name, kind: col.kind, from: 'row' as const, col }));
+  });
+  return { st, plan, specs };
+}
+
+/** HAVING, the group order, GROUP N BY rows, then the statement's page (max_matches caps the groups kept). */
+function finishGroup(table: Table, p: Prepared, groups: GroupRow[], maxMatches: number): Omit<GroupOutput, 'search'> {
+  const { st, plan, specs } = p;
+  const kept = groupHaving(table, st, plan, groups);
+  groupOrder(table, st, plan, kept);
+  // GROUP N BY: each group gives its kept rows (best first), all with the group's aggregates
+  const expanded = (st.groupLimit ?? 1) > 1 ? kept.flatMap((r) => r.g.tops.map((top) => ({ ...r, top }))) : kept.map((r) => ({ ...r, top: undefined }));
+  const offset = st.offset ?? 0;
+  const window = Math.min(offset + (st.limit ?? DEFAULT_LIMIT), maxMatches);
+  const page = expanded.slice(offset, Math.max(offset, window));
+  const rowCols = specs.filter((s): s is ColSpec & { from: 'row' } => s.from === 'row').map((s) => s.col);
+  const repRows = readRows(table, rowCols, page.map((r) => (r.top ? { docId: r.top.doc, weight: r.top.weight } : { docId: r.g.bestDoc, weight: r.g.bestWeight })));
+  const rows = page.map((r, i) => {
+    let c = 0;
+    return specs.map((s): Cell => {
+      if (s.from === 'agg') return r.aggs[s.agg]!;
+      if (s.from === 'key') return keyCell(r.g.key[0] ?? null, s.kind);
+      if (s.from === 'mvakey') return [BigInt(r.g.key[s.key] as bigint)];
+      if (s.from === 'keyval') return (r.g.key[s.key] ?? null) as Cell;
+      return r.g.bestDoc < 0n ? null : repRows[i]![c++]!;
+    });
+  });
+  return { columns: specs.map(({ name, kind }) => ({ name, kind })), rows, groups: kept.length };
+}
+
+/**
+ * Grouping statements over the same matches (a SELECT and its FACETs share MATCH, WHERE and options):
+ * `req` is the request of the first, each statement pages its own groups.
+ */
+export function execGroups(table: Table, sts: SelectStatement[], req: SearchRequest): GroupOutput[] {
+  const prepared = sts.map((st) => prepareGroup(table, st));
+  const { groups, search } = collectGroupsMany(table, req, prepared.map((p) => p.plan));
+  return prepared.map((p, i) => ({ ...finishGroup(table, p, groups[i]!, req.maxMatches), search }));
+}
+
+export function execGroup(table: Table, st: SelectStatement, req: SearchRequest): GroupOutput {
+  return execGroups(table, [st], req)[0]!;
+}
+
+function conditionExprs(c: Condition | undefined): Expr[] {
+  if (!c) return [];
+  if (c.kind === 'and' || c.kind === 'or') return c.children.flatMap(conditionExprs);
+  if (c.kind === 'not') return conditionExprs(c.child);
+  return [c.target.expr];
+}
+
+function keyCell(v: unknown, kind: CellKind): Cell {
+  if (v === null || v === undefined) return null;
+  return kind === 'bigint' && typeof v === 'number' ? BigInt(v) : (v as Cell);
+}

@@ -1,0 +1,98 @@
+/**
+ * HAVING and ORDER BY over groups. Both name aggregates (`count(*)`, `sum(price)`), select-list
+ * aliases, GROUPBY(), weight() or group-by columns; values come from the merged group.
+ */
+import type { Condition, Expr, SelectStatement } from '../../sql/ast.js';
+import { SearchError } from '../../util/errors.js';
+import type { Cell } from '../result.js';
+import { fromSql } from '../sql-values.js';
+import type { Table } from '../table.js';
+import { compareValues, literalValue, type Scalar } from '../value-compare.js';
+import { aggText, isAggregateCall, type GroupPlan } from './group-plan.js';
+import type { PartialGroup } from './group-segment.js';
+
+export interface GroupRow { g: PartialGroup; aggs: Cell[] }
+
+type Reader = (r: GroupRow) => Cell;
+
+/** How a HAVING/ORDER BY expression reads a group; `clause` names the clause in errors. */
+function reader(table: Table, st: SelectStatement, plan: GroupPlan, e: Expr, clause: string): Reader {
+  if (e.kind === 'column' && !e.path.length) {
+    const name = e.name.toLowerCase();
+    const aliased = st.items.find((i) => i.alias === name);
+    if (aliased && !(aliased.expr.kind === 'column' && aliased.expr.name.toLowerCase() === name)) {
+      return reader(table, st, plan, aliased.expr, clause);
+    }
+    const target = aliased?.expr.kind === 'column' ? aliased.expr.name.toLowerCase() : name;
+    if (target === 'id') return (r) => r.g.bestDoc;
+    const k = plan.keys.findIndex((x) => x.name.toLowerCase() === target);
+    if (k >= 0) return (r) => r.g.key[k] as Cell;
+    const attr = table.index.schema.attrs.findIndex((a) => a.name.toLowerCase() === target);
+    if (attr >= 0) return (r) => (table.index.getAttrs(r.g.bestDoc)?.[attr] ?? null) as Cell;
+  }
+  // FACET() in a facet's ORDER BY is its group key, as GROUPBY()
+  if (e.kind === 'call' && (e.name === 'groupby' || e.name === 'facet') && e.args.length === 0 && plan.keys.length) return (r) => r.g.key[0] as Cell;
+  if (e.kind === 'call' && e.name === 'weight' && e.args.length === 0) return (r) => BigInt(r.g.bestWeight);
+  if (isAggregateCall(e)) {
+    const j = plan.aggs.findIndex((a) => a.text === aggText(e as Expr & { kind: 'call' }));
+    if (j >= 0) return (r) => r.aggs[j]!;
+  }
+  throw new SearchError('QUERY_ERROR', `table ${table.name}: ${clause} '${e.text}' is not an aggregate, alias or group-by column of this query`);
+}
+
+function scalar(v: Cell): Scalar | null {
+  if (v === null || Array.isArray(v)) return null;
+  return v;
+}
+
+function test(table: Table, st: SelectStatement, plan: GroupPlan, c: Condition): (r: GroupRow) => boolean {
+  switch (c.kind) {
+    case 'and': { const ps = c.children.map((x) => test(table, st, plan, x)); return (r) => ps.every((p) => p(r)); }
+    case 'or': { const ps = c.children.map((x) => test(table, st, plan, x)); return (r) => ps.some((p) => p(r)); }
+    case 'not': { const p = test(table, st, plan, c.child); return (r) => !p(r); }
+    case 'is_null': { const rd = reader(table, st, plan, c.target.expr, 'HAVING'); return (r) => (rd(r) === null) !== c.negate; }
+    default: break;
+  }
+  if (c.target.quantifier) throw new SearchError('UNSUPPORTED', `HAVING ${c.target.quantifier.toUpperCase()}() is not supported`);
+  const rd = reader(table, st, plan, c.target.expr, 'HAVING');
+  if (c.kind === 'compare') {
+    const lit = literalValue(fromSql(c.value));
+    return (r) => { const v = scalar(rd(r)); return v !== null && compareValues(v, lit, c.op); };
+  }
+  if (c.kind === 'between') {
+    const lo = literalValue(fromSql(c.low)), hi = literalValue(fromSql(c.high));
+    return (r) => { const v = scalar(rd(r)); return v !== null && (compareValues(v, lo, '>=') && compareValues(v, hi, '<=')) !== c.negate; };
+  }
+  const lits = c.values.map((x) => literalValue(fromSql(x)));
+  return (r) => { const v = scalar(rd(r)); return v !== null && lits.some((l) => compareValues(v, l, '=')) !== c.negate; };
+}
+
+export function groupHaving(table: Table, st: SelectStatement, plan: GroupPlan, rows: GroupRow[]): GroupRow[] {
+  if (!st.having) return rows;
+  const p = test(table, st, plan, st.having);
+  return rows.filter(p);
+}
+
+function compareCells(a: Cell, b: Cell): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  const x = scalar(a), y = scalar(b);
+  if (x === null || y === null) return String(a) < String(b) ? -1 : 1;
+  return compareValues(x, y, '<') ? -1 : compareValues(x, y, '>') ? 1 : 0;
+}
+
+/** Sorts groups: ORDER BY items (default weight() DESC), ties by the earliest matching row. */
+export function groupOrder(table: Table, st: SelectStatement, plan: GroupPlan, rows: GroupRow[]): void {
+  const keys = (st.orderBy ?? []).map((o) => ({ rd: reader(table, st, plan, o.expr, 'ORDER BY'), desc: o.direction === 'desc' }));
+  if (!keys.length) keys.push({ rd: (r) => BigInt(r.g.bestWeight), desc: true });
+  const values = new Map(rows.map((r) => [r, keys.map((k) => k.rd(r))]));
+  rows.sort((a, b) => {
+    const va = values.get(a)!, vb = values.get(b)!;
+    for (let i = 0; i < keys.length; i++) {
+      const c = compareCells(va[i]!, vb[i]!);
+      if (c) return keys[i]!.desc ? -c : c;
+    }
+    return a.g.firstOrd - b.g.firstOrd;
+  });
+}

@@ -1,0 +1,167 @@
+/**
+ * A grouping SELECT compiled: the group keys (attribute columns, MVA: each value a group) and the
+ * aggregates the select list, HAVING and ORDER BY need (COUNT(*), COUNT(DISTINCT), SUM, AVG, MIN,
+ * MAX). Columns are read straight from a segment's attribute columns by index, so the per-segment
+ * step (group-segment.ts) needs no document materialised.
+ */
+import type { ColumnType } from '../../schema/types.js';
+import type { AttrValue } from '../../index/types.js';
+import type { Expr, PathStep, SelectStatement } from '../../sql/ast.js';
+import { SearchError } from '../../util/errors.js';
+import type { CellKind } from '../result.js';
+import { KIND_OF } from '../select-items.js';
+import type { Table } from '../table.js';
+
+/** An attribute read from a segment: `attr` indexes IndexSchema.attrs, -1 is the document id. */
+export interface AttrRef {
+  attr: number;
+  type: ColumnType | 'id';
+  name: string;
+  /** The group keys one value gives, when not the value itself (JSON histogram and range buckets). */
+  bucket?: (v: AttrValue) => AttrValue[];
+}
+
+export type AggFn = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max' | 'concat';
+
+/** One aggregate; `text` is its canonical text (`sum(price)`) for matching HAVING/ORDER BY to it. */
+export interface AggSpec { fn: AggFn; arg?: AttrRef; text: string; kind: CellKind }
+
+export interface GroupPlan {
+  keys: AttrRef[];
+  aggs: AggSpec[];
+  /** WITHIN GROUP ORDER BY (no ref: weight()); default weight() DESC, Manticore's "@weight desc". */
+  within?: { ref?: AttrRef; desc: boolean }[];
+  /** GROUP N BY: rows kept per group (default 1). */
+  keep?: number;
+}
+
+/** The within-group order when none is given: weight() DESC. */
+export const DEFAULT_WITHIN: NonNullable<GroupPlan['within']> = [{ desc: true }];
+
+const NUMERIC = new Set<ColumnType | 'id'>(['uint', 'bigint', 'float', 'bool', 'timestamp', 'id']);
+const AGG_NAMES = new Set(['count', 'sum', 'avg', 'min', 'max', 'group_concat']);
+
+export function attrRef(table: Table, name: string): AttrRef {
+  const lower = name.toLowerCase();
+  if (lower === 'id') return { attr: -1, type: 'id', name: 'id' };
+  const attrs = table.index.schema.attrs;
+  const attr = attrs.findIndex((a) => a.name.toLowerCase() === lower);
+  const col = table.column(lower);
+  if (attr < 0 || !col) throw new SearchError('QUERY_ERROR', `table ${table.name}: group-by attribute '${name}' not found`);
+  return { attr, type: col.type, name: col.name };
+}
+
+/** True for COUNT/SUM/AVG/MIN/MAX calls (aggregates), whatever their arguments. */
+export function isAggregateCall(e: Expr): boolean {
+  return e.kind === 'call' && AGG_NAMES.has(e.name);
+}
+
+/** The canonical text of an aggregate call: lower-cased name, argument as typed (`count(distinct x)`). */
+export function aggText(e: Expr & { kind: 'call' }): string {
+  if (e.name === 'count' && e.args[0]?.kind === 'star') return 'count(*)';
+  const arg = e.args[0]?.text.toLowerCase() ?? '';
+  return e.distinct ? `${e.name}(distinct ${arg})` : `${e.name}(${arg})`;
+}
+
+function aggSpec(table: Table, e: Expr & { kind: 'call' }): AggSpec {
+  const text = aggText(e);
+  if (e.name === 'count' && !e.distinct && e.args.length === 1 && e.args[0]!.kind === 'star') return { fn: 'count', text, kind: 'bigint' };
+  const a = e.args[0];
+  if (e.args.length !== 1 || !a || a.kind !== 'column' || a.path.length) {
+    throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+  }
+  const arg = attrRef(table, a.name);
+  if (e.distinct) {
+    if (e.name !== 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+    if (arg.type === 'json' || arg.type === 'mva' || arg.type === 'mva64' || arg.type === 'text') {
+      throw new SearchError('QUERY_ERROR', `COUNT(DISTINCT) over '${a.name}' is not supported`);
+    }
+    return { fn: 'count_distinct', arg, text, kind: 'bigint' };
+  }
+  if (e.name === 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+  if (e.name === 'group_concat') {
+    if (arg.type === 'json' || arg.type === 'text') throw new SearchError('QUERY_ERROR', `GROUP_CONCAT() over the ${arg.type} attribute '${a.name}' is not supported`);
+    return { fn: 'concat', arg, text, kind: 'string' };
+  }
+  if (!NUMERIC.has(arg.type)) {
+    throw new SearchError('QUERY_ERROR', `${e.name.toUpperCase()}() over the ${arg.type} attribute '${a.name}' is not supported`);
+  }
+  const kind: CellKind = e.name === 'avg' || arg.type === 'float' ? 'float' : 'bigint';
+  return { fn: e.name as AggFn, arg, text, kind };
+}
+
+/** Collects the aggregates of an expression tree (select items, HAVING and ORDER BY share them). */
+export function collectAggs(table: Table, e: Expr, into: AggSpec[]): void {
+  if (e.kind === 'call' && isAggregateCall(e)) {
+    const spec = aggSpec(table, e);
+    if (!into.some((x) => x.text === spec.text)) into.push(spec);
+  }
+}
+
+/** The kind of a group key column in the output (`groupby()`). */
+export function keyKind(k: AttrRef): CellKind {
+  if (k.type === 'id') return 'bigint';
+  if (k.type === 'json') return 'string';
+  if (k.type === 'mva' || k.type === 'mva64') return 'bigint';
+  return KIND_OF[k.type];
+}
+
+/** The keys of GROUP BY (aliases of plain columns resolve to the column). */
+export function groupKeys(table: Table, st: SelectStatement): AttrRef[] {
+  return (st.groupBy ?? []).map((e) => {
+    let target = e;
+    if (e.kind === 'column' && !e.path.length) {
+      const aliased = st.items.find((i) => i.alias && i.alias === e.name.toLowerCase());
+      if (aliased) target = aliased.expr;
+    }
+    if (target.kind !== 'column') throw new SearchError('UNSUPPORTED', `GROUP BY '${e.text}' is not supported yet (only attribute columns and JSON paths)`);
+    const ref = attrRef(table, target.name);
+    if (target.path.length) return jsonPathRef(table, ref, target.path, e.text);
+    if (ref.type === 'json' || ref.type === 'text') throw new SearchError('UNSUPPORTED', `GROUP BY the ${ref.type} column '${e.text}' is not supported yet`);
+    return ref;
+  });
+}
+
+/** WITHIN GROUP ORDER BY items: weight(), id or attribute columns (aliases of those resolve). */
+export function withinOrder(table: Table, st: SelectStatement): GroupPlan['within'] {
+  if (!st.withinGroupOrderBy) return undefined;
+  return st.withinGroupOrderBy.map((o) => {
+    let e = o.expr;
+    if (e.kind === 'column' && !e.path.length) {
+      const aliased = st.items.find((i) => i.alias && i.alias === (e as { name: string }).name.toLowerCase());
+      if (aliased) e = aliased.expr;
+    }
+    const desc = o.direction === 'desc';
+    if (e.kind === 'call' && e.name === 'weight' && e.args.length === 0) return { desc };
+    if (e.kind !== 'column' || e.path.length) throw new SearchError('UNSUPPORTED', `WITHIN GROUP ORDER BY '${o.expr.text}' is not supported yet (only weight(), id and attributes)`);
+    const ref = attrRef(table, e.name);
+    if (ref.type === 'json' || ref.type === 'mva' || ref.type === 'mva64' || ref.type === 'text') {
+      throw new SearchError('QUERY_ERROR', `table ${table.name}: WITHIN GROUP ORDER BY the ${ref.type} attribute '${e.name}' is not supported`);
+    }
+    return { ref, desc };
+  });
+}
+
+/** One JSON value as group keys: an array gives each element (as an MVA does), an object or null none. */
+function jsonKeys(v: unknown): AttrValue[] {
+  if (Array.isArray(v)) return v.flatMap(jsonKeys);
+  if (typeof v === 'string' || typeof v === 'number') return [v];
+  if (typeof v === 'boolean') return [v ? 1 : 0];
+  return [];
+}
+
+/**
+ * GROUP BY a JSON path (`meta.color`, `j.tags[0]`): the value at the path is the key; an array makes
+ * each element a group, and documents without a scalar there are in no group.
+ */
+export function jsonPathRef(table: Table, ref: AttrRef, path: PathStep[], text: string): AttrRef {
+  if (ref.type !== 'json') throw new SearchError('QUERY_ERROR', `table ${table.name}: '${text}' is not a JSON attribute path`);
+  const bucket = (raw: AttrValue): AttrValue[] => {
+    if (typeof raw !== 'string') return [];
+    let cur: unknown;
+    try { cur = JSON.parse(raw); } catch { return []; }
+    for (const step of path) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[step] : undefined;
+    return jsonKeys(cur);
+  };
+  return { ...ref, name: text, bucket };
+}

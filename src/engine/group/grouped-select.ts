@@ -1,0 +1,38 @@
+/**
+ * Grouping SELECTs as result sets: GROUP BY (or aggregates) over every match, ORDER BY sorting the
+ * groups, SHOW META counting groups. Several statements over the same matches (a SELECT's FACETs) run
+ * as one pass over the segments.
+ */
+import type { SearchRequest } from '../../index/types.js';
+import type { SelectStatement } from '../../sql/ast.js';
+import { buildRequest, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES, type GlobalFlags } from '../exec-select.js';
+import { rows, type RowsResult, type SearchMeta } from '../result.js';
+import type { Session } from '../session.js';
+import type { Table } from '../table.js';
+import { execGroups } from './exec-group.js';
+
+/** `sts` share MATCH, WHERE and options (the first one's request serves all); one result each. */
+export function execGrouped(
+  table: Table, sts: SelectStatement[], session: Session, flags: GlobalFlags, started: number, fullText?: SearchRequest['query'] | 'none',
+): RowsResult[] {
+  const parseWarnings: string[] = [];
+  const first = sts[0]!;
+  const req = buildRequest(table, { ...first, orderBy: undefined }, flags, fullText, parseWarnings);
+  // a query that can match nothing still answers its groups (none, or the implicit one)
+  const none: SearchRequest = {
+    query: null, ranker: 'none', fieldWeights: {}, filters: [{ attr: 'id', op: 'in', values: [] }], sort: [],
+    offset: first.offset ?? 0, limit: first.limit ?? DEFAULT_LIMIT, maxMatches: DEFAULT_MAX_MATCHES,
+  };
+  const outs = execGroups(table, sts, req === 'none' ? none : req);
+  return outs.map((out) => {
+    const warning = [parseWarnings.at(-1), out.search.timedOut ? 'query time exceeded max_query_time' : undefined].filter((w): w is string => !!w).at(-1);
+    const meta: SearchMeta = {
+      total: out.rows.length, totalFound: out.groups, totalRelation: 'eq',
+      timeMs: performance.now() - started, keywords: out.search.keywords,
+    };
+    if (warning) meta.warning = warning;
+    session.lastMeta = meta;
+    session.lastWarning = warning;
+    return rows(out.columns, out.rows, { meta, ...(warning ? { warning } : {}) });
+  });
+}

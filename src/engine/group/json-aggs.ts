@@ -1,0 +1,222 @@
+/**
+ * `/search` `aggs`: `terms`, `histogram`, `range` buckets and the `min`/`max`/`sum`/`avg` metrics over
+ * the request's matches, as Manticore's JSON facets (sphinxjsonquery.cpp ParseAggsNode, EncodeAggr).
+ * Each runs as a grouping over every match (exec-group.ts collectGroups). Any other aggregation type or
+ * key is an error naming it, never skipped.
+ */
+import type { AttrValue, SearchRequest } from '../../index/types.js';
+import { SearchError } from '../../util/errors.js';
+import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
+import { isJsonInt, isJsonNumber, isJsonObject, plainJson, type JsonValue } from '../json-value.js';
+import type { Table } from '../table.js';
+import { collectGroups } from './exec-group.js';
+import { DEFAULT_LIMIT } from '../exec-select.js';
+import { attrRef, jsonPathRef, keyKind, type AggFn, type AttrRef, type GroupPlan } from './group-plan.js';
+import type { GroupRow } from './group-order.js';
+import { bucketKey } from './aggregation-json.js';
+import { dateBucket, keyAsString } from './date-buckets.js';
+import { parseComposite, runComposite, type CompositeRequest } from './json-composite.js';
+import { parseRanges, type Range } from './json-ranges.js';
+
+const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
+const unsupported = (what: string): SearchError => new SearchError('UNSUPPORTED', `${what} is not supported`);
+
+const NOT_IMPLEMENTED = new Set([
+  'significant_terms', 'percentiles', 'percentile_ranks',
+  'median_absolute_deviation',
+]);
+const METRICS = new Set(['min', 'max', 'sum', 'avg']);
+/** Keys each aggregation type reads. */
+const TYPE_KEYS: Record<string, string[]> = {
+  terms: ['field', 'size', 'order'], histogram: ['field', 'interval', 'offset', 'keyed', 'size'],
+  range: ['field', 'ranges', 'keyed', 'size'], date_range: ['field', 'ranges', 'keyed', 'size'],
+  date_histogram: ['field', 'calendar_interval', 'fixed_interval', 'keyed', 'size'], min: ['field'], max: ['field'], sum: ['field'], avg: ['field'],
+};
+
+
+interface AggRequest {
+  name: string;
+  type: string;
+  field: AttrRef;
+  size?: number;
+  order?: { by: 'count' | 'key'; desc: boolean };
+  interval?: number;
+  offset?: number;
+  keyed?: boolean;
+  ranges?: Range[];
+  /** date_histogram: seconds -> bucket start. */
+  dateKey?: (seconds: number) => number;
+  composite?: CompositeRequest;
+}
+
+function numberOf(v: JsonValue | undefined, what: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (!isJsonNumber(v)) throw shapeError(`${what} should be numeric`);
+  return Number(v.value);
+}
+
+/** `order`/`sort` of a bucket: `{"_count": "desc"}`, `{"_key": "asc"}` or the field itself, or an array of one. */
+function orderOf(v: JsonValue, field: string): AggRequest['order'] {
+  const item = Array.isArray(v) && v.length === 1 ? v[0]! : v;
+  if (!isJsonObject(item) || Object.keys(item).length !== 1) throw unsupported('this aggregation "order"');
+  const [name, dirValue] = Object.entries(item)[0]!;
+  const dir = isJsonObject(dirValue) ? dirValue.order : dirValue;
+  if (dir !== 'asc' && dir !== 'desc') throw shapeError(`"order" property "${name}" order is invalid`);
+  if (name === '_count' || name === 'count(*)') return { by: 'count', desc: dir === 'desc' };
+  if (name === '_key' || name === field) return { by: 'key', desc: dir === 'desc' };
+  throw unsupported(`aggregation order by "${name}"`);
+}
+
+function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
+  if (!isJsonObject(body)) throw shapeError('"aggs" property item should be an object');
+  const entries = Object.entries(body);
+  let agg: AggRequest | undefined;
+  let sort: JsonValue | undefined;
+  for (const [type, v] of entries) {
+    if (type === 'sort') { sort = v; continue; }
+    if (NOT_IMPLEMENTED.has(type)) throw unsupported(`"${type}" aggregation`);
+    if (type === 'composite') {
+      if (agg) throw unsupported(`aggregation '${name}' with several types`);
+      const composite = parseComposite(v, (f) => fieldRef(table, f));
+      agg = { name, type, field: composite.fields[0]!, composite };
+      continue;
+    }
+    if (!TYPE_KEYS[type]) throw unsupported(`"${type}" property of aggregation '${name}'`);
+    if (agg) throw unsupported(`aggregation '${name}' with several types`);
+    if (!isJsonObject(v)) throw shapeError(`"aggs" bucket '${name}' should be an object`);
+    const extra = Object.keys(v).find((k) => !TYPE_KEYS[type]!.includes(k));
+    if (extra) throw unsupported(`"${extra}" property of "${type}" aggregation '${name}'`);
+    if (typeof v.field !== 'string') throw shapeError(`"field" property missing in aggregation '${name}'`);
+    agg = { name, type, field: fieldRef(table, v.field) };
+    // JSON values group by `terms` only; histogram, range and metrics read numeric columns
+    if (type !== 'terms' && (agg.field.type === 'json' || agg.field.type === 'mva' || agg.field.type === 'mva64' || agg.field.type === 'string')) {
+      throw unsupported(`"${type}" aggregation over the ${agg.field.type} field '${v.field}'`);
+    }
+    if (v.size !== undefined) {
+      if (!isJsonInt(v.size)) throw shapeError('"size" property should be an integer');
+      agg.size = Number(v.size.value);
+    }
+    if (v.order !== undefined) agg.order = orderOf(v.order, v.field);
+    if (type === 'histogram') {
+      if (v.interval === undefined) throw shapeError(`"${v.field}" interval missed`);
+      agg.interval = numberOf(v.interval, `"${v.field}" interval`);
+      agg.offset = numberOf(v.offset, `"${v.field}" offset`) ?? 0;
+      if (!(agg.interval! > 0)) throw shapeError(`"${v.field}" interval should be positive`);
+    }
+    if (type === 'date_histogram') agg.dateKey = dateBucket(v.field, plainJson(v.calendar_interval as JsonValue), plainJson(v.fixed_interval as JsonValue));
+    if (type === 'histogram' || type === 'range' || type === 'date_histogram' || type === 'date_range') {
+      if (v.keyed !== undefined && typeof v.keyed !== 'boolean') throw shapeError('"keyed" property should be a boolean');
+      agg.keyed = v.keyed === true;
+    }
+    if (type === 'range' || type === 'date_range') agg.ranges = parseRanges(v.ranges, v.field, type === 'date_range');
+  }
+  if (!agg) throw shapeError(`bucket '${name}' without aggregate items`);
+  if (sort !== undefined && agg.composite) throw unsupported(`"sort" of the "composite" aggregation '${name}'`);
+  if (sort !== undefined) agg.order = orderOf(sort, agg.field.name);
+  return agg;
+}
+
+/** `price` or a JSON path `meta.color` (terms over JSON values). */
+function fieldRef(table: Table, field: string): AttrRef {
+  const dot = field.indexOf('.');
+  if (dot < 0) return attrRef(table, field);
+  return jsonPathRef(table, attrRef(table, field.slice(0, dot)), field.slice(dot + 1).split('.'), field);
+}
+
+/** The request's `aggs`, checked; [] when absent. */
+export function parseAggs(table: Table, aggs: JsonValue | undefined): AggRequest[] {
+  if (aggs === undefined) return [];
+  if (!isJsonObject(aggs)) throw shapeError('"aggs" property value should be an object');
+  return Object.entries(aggs).map(([name, body]) => parseOne(table, name, body));
+}
+
+/** The key function of histogram and range buckets (Manticore: floor((v - offset) / interval) * interval + offset; from <= v < to). */
+function bucketFn(a: AggRequest): AttrRef['bucket'] {
+  const numeric = (v: AttrValue): number | undefined => (typeof v === 'number' || typeof v === 'bigint' ? Number(v) : undefined);
+  if (a.type === 'histogram') {
+    const { interval, offset } = a as Required<Pick<AggRequest, 'interval' | 'offset'>>;
+    return (v) => { const n = numeric(v); return n === undefined ? [] : [Math.floor((n - offset) / interval) * interval + offset]; };
+  }
+  if (a.type === 'date_histogram') {
+    const dateKey = a.dateKey!;
+    return (v) => { const n = numeric(v); return n === undefined ? [] : [dateKey(n)]; };
+  }
+  if (a.ranges) {
+    const ranges = a.ranges;
+    return (v) => { const n = numeric(v); return n === undefined ? [] : ranges.flatMap((r, i) => (n >= r.lo && n < r.hi ? [i] : [])); };
+  }
+  return undefined;
+}
+
+function sortBuckets(a: AggRequest, rows: GroupRow[]): void {
+  // terms: Manticore's default group order (weight desc; ties: the earliest match); buckets: by key asc
+  const order = a.order ?? (a.type === 'terms' ? undefined : { by: 'key' as const, desc: false });
+  const cmp = (x: GroupRow, y: GroupRow): number => {
+    if (!order) return y.g.bestWeight - x.g.bestWeight || x.g.firstOrd - y.g.firstOrd;
+    const [p, q] = order.by === 'count' ? [x.g.count, y.g.count] : [x.g.key[0], y.g.key[0]];
+    const c = (p as number | bigint | string) < (q as number | bigint | string) ? -1 : (p as number) > (q as number) ? 1 : 0;
+    return (order.desc ? -c : c) || x.g.firstOrd - y.g.firstOrd;
+  };
+  rows.sort(cmp);
+}
+
+function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
+  const kind = keyKind(a.field);
+  const one = (r: GroupRow): [string, JsonFields] => {
+    const fields: Array<[string, JsonOut]> = [];
+    let key: string;
+    if (a.ranges) {
+      const range = a.ranges[r.g.key[0] as number]!;
+      key = range.key;
+      if (!a.keyed) fields.push(['key', key]);
+      if (range.from !== undefined) fields.push(['from', range.from]);
+      if (range.to !== undefined) fields.push(['to', range.to]);
+    } else if (a.type === 'date_histogram') {
+      const value = r.g.key[0] as number;
+      key = keyAsString(value);
+      fields.push(['key', value], ['key_as_string', key]);
+    } else {
+      const value = r.g.key[0] ?? null;
+      const out = a.type === 'histogram' ? cellToSourceJson(value as number, a.field.type === 'float' || !Number.isInteger(value) ? 'float' : 'bigint') : bucketKey(value as never, kind);
+      key = String(value);
+      fields.push(['key', a.type === 'histogram' && Number.isInteger(value) ? Number(value) : out]);
+    }
+    fields.push(['doc_count', r.g.count]);
+    return [key, new JsonFields(fields)];
+  };
+  return a.keyed ? new JsonFields(rows.map(one)) : rows.map((r) => one(r)[1]);
+}
+
+/**
+ * The `aggregations` entries for the request's `aggs`. `req` is the main query's request; `limit`
+ * and `offset` the main query's, which a `terms` without `size` inherits.
+ */
+export function runAggs(table: Table, aggs: AggRequest[], req: SearchRequest): { entries: Array<[string, JsonOut]>; totalFound: number } {
+  let totalFound = 0;
+  const entries = aggs.map((a): [string, JsonOut] => {
+    if (a.composite) {
+      const { out, totalFound: found } = runComposite(table, a.composite, req);
+      totalFound = found;
+      return [a.name, out];
+    }
+    if (METRICS.has(a.type)) {
+      const plan: GroupPlan = { keys: [], aggs: [{ fn: a.type as AggFn, arg: a.field, text: a.type, kind: a.field.type === 'float' || a.type === 'avg' ? 'float' : 'bigint' }] };
+      const { groups, search } = collectGroups(table, req, plan);
+      totalFound = search.totalFound;
+      const v = groups[0]!.g.count ? groups[0]!.aggs[0]! : null;
+      return [a.name, new JsonFields([['value', cellToSourceJson(v, plan.aggs[0]!.kind)]])];
+    }
+    const plan: GroupPlan = { keys: [{ ...a.field, bucket: bucketFn(a) ?? a.field.bucket }], aggs: [] };
+    const { groups, search } = collectGroups(table, req, plan);
+    totalFound = search.totalFound;
+    sortBuckets(a, groups);
+    // Manticore: histogram size at least 1000, range size at least ranges+1, terms size or the main query's page
+    const size = a.type === 'histogram' || a.type === 'date_histogram' ? Math.max(a.size ?? 0, 1000) : a.ranges ? Math.max(a.size ?? 0, a.ranges.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
+    const offset = a.type === 'terms' && !a.size ? req.offset : 0;
+    const page = groups.slice(offset, offset + Math.min(size, req.maxMatches));
+    return [a.name, new JsonFields([['buckets', bucketsJson(a, page)]])];
+  });
+  return { entries, totalFound };
+}
+
+export type { AggRequest };

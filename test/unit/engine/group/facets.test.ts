@@ -1,0 +1,35 @@
+// FACET clauses as result sets: one grouping pass over the matches for all of a query's facets (one
+// core call per segment for the facets together), each facet with its own order and page.
+import { describe, expect, it } from 'vitest';
+import type { RowsResult } from '../../../../src/engine/index.js';
+import { evaluateCalls } from '../../../../src/wasm/segment-runner.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
+
+const t = useTempEngine('facets', async (t) => {
+  await t.exec('create table p (title text, cat uint, brand string)');
+  await t.exec("insert into p (id, title, cat, brand) values (1, 'red bag', 1, 'a'), (2, 'blue bag', 1, 'b'), (3, 'hat', 2, 'a'), (4, 'red hat', 3, 'a')");
+});
+
+describe('FACET', () => {
+  it('answers the main result then one result set per FACET, the facets in one pass over the segment', async () => {
+    const before = evaluateCalls.count;
+    const out = await t.exec("select id from p where match('red | bag') order by id asc facet cat order by cat desc facet brand limit 1 facet cat by brand order by count(*) asc");
+    // one segment: the main query's call and one shared by the three facets
+    expect(evaluateCalls.count - before).toBe(2);
+    const sets = out as RowsResult[];
+    expect(sets.map((r) => r.rows)).toEqual([
+      [[1n], [2n], [4n]],
+      [[3, 1n], [1, 2n]],
+      [['a', 2n]],
+      [[1, 1n], [1, 2n]],
+    ]);
+    expect(sets.map((r) => r.columns.map((c) => c.name))).toEqual([['id'], ['cat', 'count(*)'], ['brand', 'count(*)'], ['cat', 'count(*)']]);
+  });
+
+  it('SHOW META describes the main query; a negative facet LIMIT is an error', async () => {
+    await t.exec("select id from p where match('red') facet cat");
+    expect((await t.rows("show meta like 'total_found'"))).toEqual([['total_found', '2']]);
+    const out = await t.exec('select id from p facet cat limit -1');
+    expect(out.at(-1)).toMatchObject({ kind: 'error', message: 'limit out of bounds (limit=-1)' });
+  });
+});

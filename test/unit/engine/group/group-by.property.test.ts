@@ -1,0 +1,71 @@
+// Property: random documents (written in several batches, so several segments), a random filter and a
+// random grouping; the engine's groups, aggregates and each group's WITHIN GROUP ORDER BY row equal a
+// straightforward evaluation of the same rows.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
+
+interface Doc { id: number; cat: number; brand: string; price: number; tags: number[]; word: 'red' | 'blue' }
+
+const t = useTempEngine('group-prop');
+
+const docArb = fc.record({
+  cat: fc.integer({ min: 0, max: 4 }),
+  brand: fc.constantFrom('a', 'b', 'c'),
+  price: fc.integer({ min: 0, max: 50 }),
+  tags: fc.uniqueArray(fc.integer({ min: 1, max: 4 }), { maxLength: 3 }),
+  word: fc.constantFrom('red', 'blue') as fc.Arbitrary<'red' | 'blue'>,
+});
+
+const KEYS = ['cat', 'brand', 'tags'] as const;
+
+function expected(docs: Doc[], key: (typeof KEYS)[number], minPrice: number, match: boolean): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const d of docs) {
+    if (d.price < minPrice || (match && d.word !== 'red')) continue;
+    const values = key === 'tags' ? d.tags : [d[key]];
+    for (const v of values) {
+      const k = String(v);
+      out.set(k, [...(out.get(k) ?? []), d.price]);
+    }
+  }
+  return out;
+}
+
+describe('GROUP BY vs a plain evaluation', () => {
+  it('count, sum, min, max, count distinct per group', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.array(docArb, { minLength: 1, maxLength: 40 }), fc.constantFrom(...KEYS), fc.integer({ min: 0, max: 50 }), fc.boolean(),
+      fc.integer({ min: 1, max: 4 }),
+      async (raw, key, minPrice, match, batches) => {
+        await t.exec('drop table if exists g');
+        await t.exec('create table g (title text, cat uint, brand string, price uint, tags multi)');
+        const docs: Doc[] = raw.map((d, i) => ({ ...d, id: i + 1 }));
+        const per = Math.ceil(docs.length / batches);
+        for (let i = 0; i < docs.length; i += per) {
+          const values = docs.slice(i, i + per).map((d) => `(${d.id}, '${d.word}', ${d.cat}, '${d.brand}', ${d.price}, (${d.tags.join(',')}))`);
+          await t.exec(`insert into g (id, title, cat, brand, price, tags) values ${values.join(', ')}`);
+        }
+        const where = [`price >= ${minPrice}`, ...(match ? ["match('red')"] : [])].join(' and ');
+        const rows = await t.rows(`select groupby(), count(*), sum(price), min(price), max(price), count(distinct price) from g where ${where} group by ${key} order by groupby() asc limit 1000`);
+        const want = expected(docs, key, minPrice, match);
+        const got = new Map(rows.map((r) => [String(r[0]), r.slice(1).map(Number)]));
+        expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
+        for (const [k, prices] of want) {
+          expect(got.get(k), `group ${k}`).toEqual([
+            prices.length, prices.reduce((a, b) => a + b, 0), Math.min(...prices), Math.max(...prices), new Set(prices).size,
+          ]);
+        }
+        // WITHIN GROUP ORDER BY price DESC: each group's row has the highest price, ties the first inserted
+        const reps = await t.rows(`select groupby(), id from g where ${where} group by ${key} within group order by price desc limit 1000`);
+        for (const [k, id] of reps) {
+          const members = docs.filter((d) => d.price >= minPrice && (!match || d.word === 'red') && (key === 'tags' ? d.tags : [d[key]]).map(String).includes(String(k)));
+          const best = members.reduce((a, b) => (b.price > a.price ? b : a));
+          expect(Number(id), `group ${String(k)}`).toBe(best.id);
+        }
+        const meta = await t.rows("show meta like 'total_found'");
+        expect(meta).toEqual([['total_found', String(want.size)]]);
+      },
+    ), { numRuns: 40 });
+  }, 120_000);
+});
