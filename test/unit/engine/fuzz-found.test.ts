@@ -22,6 +22,14 @@ describe('engine faults found by fuzzing', () => {
     expect(await t.rows('SELECT id, j FROM fz ORDER BY id ASC')).toEqual([[1n, 'null'], [2n, 'null']]);
   });
 
+  it('compares the id with an infinite float bound (1e309) as with the ends of its range', async () => {
+    await t.exec('CREATE TABLE fz (title text)');
+    await t.exec("INSERT INTO fz (id, title) VALUES (1, 'a'), (2, 'b')");
+    expect(await t.rows('SELECT id FROM fz WHERE id > -1e309 ORDER BY id ASC')).toEqual([[1n], [2n]]);
+    expect(await t.rows('SELECT id FROM fz WHERE id < 1e309 AND id >= 2')).toEqual([[2n]]);
+    expect(await t.rows('SELECT id FROM fz WHERE id > 1e309')).toEqual([]);
+  });
+
   it('refuses a table name longer than 200 bytes, by SQL and by auto schema, and creates nothing', async () => {
     const long = 't' + 'x'.repeat(3000);
     const [create] = await t.exec(`CREATE TABLE ${long} (title text)`);
