@@ -1,5 +1,6 @@
 // Faults the fuzzer found in the engine (test/fuzz), each now a clear error or a defined result.
 import { describe, expect, it } from 'vitest';
+import { cellToSourceJson } from '../../../src/engine/cell-format.js';
 import { useTempEngine } from '../../helpers/temp-engine.js';
 
 const t = useTempEngine('quarry-fuzz-found-');
@@ -28,6 +29,12 @@ describe('engine faults found by fuzzing', () => {
     expect(await t.rows('SELECT id FROM fz WHERE id > -1e309 ORDER BY id ASC')).toEqual([[1n], [2n]]);
     expect(await t.rows('SELECT id FROM fz WHERE id < 1e309 AND id >= 2')).toEqual([[2n]]);
     expect(await t.rows('SELECT id FROM fz WHERE id > 1e309')).toEqual([]);
+  });
+
+  it('renders an infinite float attribute in JSON _source as null', () => {
+    expect(cellToSourceJson(-Infinity, 'float')).toBeNull();
+    expect(cellToSourceJson(Infinity, 'float')).toBeNull();
+    expect(cellToSourceJson(1.5, 'float')).toMatchObject({ text: '1.500000' });
   });
 
   it('refuses a table name longer than 200 bytes, by SQL and by auto schema, and creates nothing', async () => {
