@@ -18,3 +18,4 @@ export function planVersion(): u32 {
 }
 export { snippetPick } from "./snippet/pick";
 export { positionsOut } from "./plan/positions-out";
+export { scanReset, scanCount, scanKeyOffsets, scanKeyLengths, scanArena, scanField } from "./text/scan";

@@ -82,7 +82,8 @@ async function runQueries(db: Database, table: string, cls: QueryClass): Promise
   return { name: cls.name, queries: times.length, p50ms: percentile(times, 50), p99ms: percentile(times, 99), qps: times.length / total, avgHits: hits / times.length };
 }
 
-function synthetic(vocab: [string, number][], n: number): CorpusDoc[] {
+/** The seeded synthetic corpus: `n` documents of Zipf-drawn words from the 50k most frequent of `vocab`. */
+export function synthetic(vocab: [string, number][], n: number): CorpusDoc[] {
   const rng = mulberry32(SEED);
   const words = vocab.slice(0, 50_000).map(([w]) => w);
   const cdf = new Float64Array(words.length);

@@ -5,12 +5,14 @@
 // 1 kB and 100 kB texts with the WASM picker vs the TypeScript twin, and the matched-occurrence
 // marks alone (the core's plan evaluator vs the TypeScript twin) per query shape, and the CPU time
 // of the highlight path's stages (analyze, buildStream, whole CALL SNIPPETS).
-// Run: npm run bench -- highlight [--docs N] [--queries M]. Needs dict-gcide (and sphinxsearch for
+// Run: npm run bench -- highlight [--docs N] [--queries M] [--ts-tokenizer 1]. Needs dict-gcide (and sphinxsearch for
 // the Sphinx column). Seed 42. Prints JSON.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open, type Database } from '../src/index.js';
+import { installNodeHost } from '../src/engine/node-host.js';
+import { setFieldScannerFactory } from '../src/text/field-scanner.js';
 import { parseQuery } from '../src/query/parse-query.js';
 import { createTextPipeline } from '../src/text/text-pipeline.js';
 import { buildSnippets, packSnippets } from '../src/highlight/snippet-builder.js';
@@ -190,6 +192,9 @@ export async function highlightBench() {
   const nq = arg('queries', 20);
   const docs = loadGcide(nDocs);
   const dir = mkdtempSync(join(tmpdir(), 'quarry-hl-bench-'));
+  // --ts-tokenizer 1: fields tokenized by the TS tokenizer instead of the core's scanner (before/after)
+  installNodeHost();
+  if (arg('ts-tokenizer', 0)) setFieldScannerFactory(null);
   const db = await open(join(dir, 'quarry'));
   let sphinx: Awaited<ReturnType<typeof startSphinx>> | null = null;
   try {

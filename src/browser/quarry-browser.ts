@@ -12,9 +12,11 @@
  */
 import { CHUNK_FILES, CHUNKS_FORMAT, type ChunksManifest } from '../index/table-chunks.js';
 import { decodeImage, type ImageManifest } from '../index/table-image.js';
+import { setFieldScannerFactory } from '../text/field-scanner.js';
 import { setTextFiles } from '../text/text-files.js';
 import { setCoreSource } from '../wasm/core-module.js';
 import { sharedCore } from '../wasm/core.js';
+import { coreFieldScanners } from '../wasm/field-scanner.js';
 import { PageIndex, type PageResult, type SearchOptions, type TableDescription } from './page-index.js';
 import { ChunkedSource } from './chunked-source.js';
 import { embeddedFiles } from './embedded-files.js';
@@ -55,6 +57,7 @@ function loadCore(core: OpenOptions['core']): Promise<void> {
       mod = await WebAssembly.compile(await fetchBytes(new URL(core ?? CORE_FILE, import.meta.url)));
     } else mod = await WebAssembly.compile(core);
     setCoreSource(() => mod);
+    setFieldScannerFactory(coreFieldScanners);
   })();
   return coreReady;
 }

@@ -6,8 +6,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFieldScannerFactory } from '../text/field-scanner.js';
 import { setTextFiles, type TextFiles } from '../text/text-files.js';
 import { setCoreSource, type WasmBuild } from '../wasm/core-module.js';
+import { coreFieldScanners } from '../wasm/field-scanner.js';
 
 export const nodeTextFiles: TextFiles = {
   exists: (path) => existsSync(path),
@@ -38,4 +40,5 @@ export function installNodeHost(): void {
   installed = true;
   setTextFiles(nodeTextFiles);
   setCoreSource((build) => readFileSync(coreFile(build)));
+  setFieldScannerFactory(coreFieldScanners);
 }

@@ -55,7 +55,11 @@ export class ByteWriter {
     this.length += w.byteLength;
   }
 
+  /**
+   * The bytes written, as a view of the writer's buffer (no copy: a segment blob is copied once,
+   * into the core, and a second copy of it here was a large transient allocation per merge).
+   */
   finish(): Uint8Array {
-    return this.bytes.slice(0, this.length);
+    return this.bytes.subarray(0, this.length);
   }
 }

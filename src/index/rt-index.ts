@@ -12,6 +12,7 @@ import { mergeSegments } from './segment-merger.js';
 import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
 import { loadSegment, serializeSegment } from './segment-codec.js';
 import { searchSegments, type SegmentMatches } from './search.js';
+import { DocMap, idHalves } from './doc-map.js';
 
 export interface RtIndexOptions {
   /** The core instance holding this index's segments (default: the process-wide one). */
@@ -25,7 +26,11 @@ export interface RtIndexOptions {
   autoMerge?: boolean | 'deferred';
 }
 
-interface RowRef { seg: Segment; row: number }
+/**
+ * Linear memory beyond which placing a merged segment may fail: wasm32's 4 GiB less a margin for the
+ * allocator's own growth. Tests lower it to exercise the failure path.
+ */
+export const CORE_MEMORY_LIMIT = { bytes: 4 * 1024 ** 3 - (64 << 20) };
 
 /** Runs `fn` in a later event-loop turn: setImmediate in Node, a zero timeout where there is none (browsers). */
 const later: (fn: () => void) => void = typeof setImmediate === 'function' ? (fn) => { setImmediate(fn); } : (fn) => { setTimeout(fn, 0); };
@@ -34,12 +39,11 @@ export class RtIndex implements RtIndexApi {
   readonly schema: IndexSchema;
   readonly core: Core;
   #segments: Segment[] = [];
-  #docs = new Map<bigint, RowRef>();
-  /**
-   * Each segment's row refs by row (the objects #docs holds; deleted rows keep stale ones): a
-   * merge re-points them at the merged segment instead of re-keying every document id in #docs.
-   */
-  #rowRefs = new Map<Segment, RowRef[]>();
+  /** Where each live document is: docId -> (segment slot, row). */
+  #docs = new DocMap();
+  /** Segments by slot (a slot is reused once its segment is gone), and each segment's slot. */
+  #bySlot: (Segment | undefined)[] = [];
+  #slotOf = new Map<Segment, number>();
   #policy: MergePolicy;
   #autoMerge: boolean | 'deferred';
   /** The deferred merge pass scheduled and not yet run. */
@@ -69,19 +73,47 @@ export class RtIndex implements RtIndexApi {
     return this.#segments.map(serializeSegment);
   }
 
+  #newSlot(seg: Segment): number {
+    let slot = this.#bySlot.indexOf(undefined);
+    if (slot < 0) slot = this.#bySlot.length;
+    this.#bySlot[slot] = seg;
+    this.#slotOf.set(seg, slot);
+    return slot;
+  }
+
+  #dropSlot(seg: Segment): void {
+    this.#bySlot[this.#slotOf.get(seg)!] = undefined;
+    this.#slotOf.delete(seg);
+  }
+
+  /** Calls fn(lo, hi, row) for each live row of `seg`, with the halves of its document id. */
+  #eachLive(seg: Segment, fn: (lo: number, hi: number, row: number) => void): void {
+    const i32 = seg.core.i32; // valid for the loop: nothing in it allocates core memory
+    const base = seg.columnPtr(0) >>> 2;
+    for (let r = 0; r < seg.rows; r++) if (!seg.isDeleted(r)) fn(i32[base + 2 * r], i32[base + 2 * r + 1], r);
+  }
+
   #attach(seg: Segment): void {
     this.#segments.push(seg);
-    const refs = new Array<RowRef>(seg.rows);
-    for (let r = 0; r < seg.rows; r++) {
-      if (seg.isDeleted(r)) continue;
-      const id = seg.docId(r);
-      const old = this.#docs.get(id);
-      if (old) old.seg.markDeleted(old.row); // a later segment's copy wins
-      const ref = { seg, row: r };
-      refs[r] = ref;
-      this.#docs.set(id, ref);
-    }
-    this.#rowRefs.set(seg, refs);
+    const slot = this.#newSlot(seg);
+    this.#eachLive(seg, (lo, hi, r) => {
+      const e = this.#docs.find(lo, hi);
+      if (e >= 0) this.#bySlot[this.#docs.segmentAt(e)]!.markDeleted(this.#docs.rowAt(e)); // a later segment's copy wins
+      this.#docs.set(lo, hi, slot, r);
+    });
+  }
+
+  /** Points every live row of `seg` (whose ids the map already holds) at it. */
+  #point(seg: Segment): void {
+    const slot = this.#newSlot(seg);
+    this.#eachLive(seg, (lo, hi, r) => this.#docs.set(lo, hi, slot, r));
+  }
+
+  /** The segment and row of a live document, or undefined. */
+  #locate(docId: bigint): { seg: Segment; row: number } | undefined {
+    const [lo, hi] = idHalves(BigInt.asIntN(64, docId));
+    const e = this.#docs.find(lo, hi);
+    return e < 0 ? undefined : { seg: this.#bySlot[this.#docs.segmentAt(e)]!, row: this.#docs.rowAt(e) };
   }
 
   addBatch(docs: DocInput[]): void {
@@ -89,7 +121,7 @@ export class RtIndex implements RtIndexApi {
     const seen = new Set<bigint>();
     for (const d of docs) {
       const id = BigInt.asIntN(64, d.docId);
-      if (this.#docs.has(id) || seen.has(id)) throw new SearchError('DUPLICATE_ID', `duplicate id '${id}'`);
+      if (this.has(id) || seen.has(id)) throw new SearchError('DUPLICATE_ID', `duplicate id '${id}'`);
       seen.add(id);
     }
     const built = buildSegment(this.schema, invertDocs(this.schema, docs));
@@ -146,46 +178,59 @@ export class RtIndex implements RtIndexApi {
   #mergeRange(start: number, end: number): void {
     const parts = this.#segments.slice(start, end);
     const built = mergeSegments(this.schema, parts);
-    const merged = new Segment(this.core, this.schema, built);
-    this.#segments.splice(start, end - start, ...(merged.rows ? [merged] : []));
-    // the merged rows are the parts' live rows in order (mergeSegments' numbering)
-    const refs = new Array<RowRef>(merged.rows);
-    let row = 0;
-    for (const p of parts) {
-      const old = this.#rowRefs.get(p)!;
-      for (let r = 0; r < p.rows; r++) {
-        if (p.isDeleted(r)) continue;
-        const ref = old[r];
-        ref.seg = merged;
-        ref.row = row;
-        refs[row++] = ref;
+    // the merged rows are the parts' live rows in order (mergeSegments' numbering): their id halves
+    const ids = new Int32Array(2 * parts.reduce((n, p) => n + p.live, 0));
+    let at = 0;
+    for (const p of parts) this.#eachLive(p, (lo, hi) => { ids[at++] = lo; ids[at++] = hi; });
+    // The parts go before the merged blob is placed (the merge is synchronous: no query sees the
+    // gap), so the allocator reuses their space: placing first held both in linear memory at once,
+    // and a wasm memory never shrinks, so that peak stayed resident (88 MiB of linear memory for
+    // 35 MiB of segments at 100k gcide documents, 47 MiB after). Placing can only fail near the
+    // wasm32 cap: there, copies of the parts (JS memory) put them back if it does.
+    const nearCap = this.core.exports.memory.buffer.byteLength + 2 * built.blob.length > CORE_MEMORY_LIMIT.bytes;
+    const copies = nearCap ? parts.map((p) => ({ built: { blob: p.blobBytes(), terms: p.terms, hostCols: p.hostCols }, deleted: p.deletedBitmap() })) : [];
+    for (const p of parts) { p.free(); this.#dropSlot(p); }
+    let placed: Segment[];
+    try {
+      placed = ids.length ? [new Segment(this.core, this.schema, built)] : [];
+    } catch (e) {
+      if (!nearCap) {
+        // not expected below the cap (the host refused memory): drop the rows rather than keep
+        // freed segments listed; a restart re-indexes them from the store of record
+        for (let i = 0; i < ids.length; i += 2) this.#docs.delete(ids[i], ids[i + 1]);
+        this.#segments.splice(start, end - start);
+        throw new Error(`quarry: merged segment could not be placed, ${ids.length / 2} rows unavailable until restart`, { cause: e });
       }
-      this.#rowRefs.delete(p);
+      placed = copies.map((c) => new Segment(this.core, this.schema, c.built, c.deleted));
+      placed.forEach((seg) => this.#point(seg));
+      this.#segments.splice(start, end - start, ...placed);
+      throw e;
     }
-    if (merged.rows) this.#rowRefs.set(merged, refs);
-    for (const p of parts) p.free();
-    if (!merged.rows) merged.free();
+    this.#segments.splice(start, end - start, ...placed);
+    if (!placed.length) return;
+    const slot = this.#newSlot(placed[0]);
+    for (let row = 0; row < ids.length / 2; row++) this.#docs.set(ids[2 * row], ids[2 * row + 1], slot, row);
   }
 
   delete(docIds: bigint[]): number {
     let n = 0;
     for (const raw of docIds) {
-      const id = BigInt.asIntN(64, raw);
-      const ref = this.#docs.get(id);
+      const ref = this.#locate(raw);
       if (!ref) continue;
       ref.seg.markDeleted(ref.row);
-      this.#docs.delete(id);
+      this.#docs.delete(...idHalves(BigInt.asIntN(64, raw)));
       n++;
     }
     return n;
   }
 
   has(docId: bigint): boolean {
-    return this.#docs.has(BigInt.asIntN(64, docId));
+    const [lo, hi] = idHalves(BigInt.asIntN(64, docId));
+    return this.#docs.find(lo, hi) >= 0;
   }
 
   updateAttrs(docId: bigint, values: Map<string, AttrValue>): boolean {
-    const ref = this.#docs.get(BigInt.asIntN(64, docId));
+    const ref = this.#locate(docId);
     if (!ref) return false;
     for (const [name, v] of values) {
       const a = this.schema.attrs.findIndex((x) => x.name.toLowerCase() === name.toLowerCase());
@@ -196,7 +241,7 @@ export class RtIndex implements RtIndexApi {
   }
 
   getAttrs(docId: bigint): AttrValue[] | undefined {
-    const ref = this.#docs.get(BigInt.asIntN(64, docId));
+    const ref = this.#locate(docId);
     if (!ref) return undefined;
     return this.schema.attrs.map((_, a) => ref.seg.attr(a, ref.row));
   }
@@ -218,6 +263,7 @@ export class RtIndex implements RtIndexApi {
     for (const s of this.#segments) s.free();
     this.#segments = [];
     this.#docs.clear();
-    this.#rowRefs.clear();
+    this.#bySlot = [];
+    this.#slotOf.clear();
   }
 }

@@ -5,6 +5,7 @@
 export { invertDocs } from './doc-inverter.js';
 import type { AttrValue, IndexSchema } from './types.js';
 import { ByteWriter } from './byte-writer.js';
+import { ownStrings } from '../util/own-strings.js';
 import { encodePostings, type PostingsTable } from './postings-encoder.js';
 import {
   BLOCK_LEN, COL_F32, COL_I64, COL_NONE, COL_U32, H, HEADER_BYTES, SEGMENT_MAGIC, SEGMENT_VERSION, TERM_INFO_WORDS,
@@ -69,7 +70,8 @@ function writeColumns(w: ByteWriter, schema: IndexSchema, b: InvertedBatch): num
 
 export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegment {
   const table = b.postings;
-  const terms = table.terms;
+  // the dictionary outlives the statements its terms were tokenized from: it must not keep them alive
+  const terms = ownStrings(table.terms);
   const w = new ByteWriter();
   w.reserve(HEADER_BYTES);
   const termTable = w.reserve(terms.length * TERM_INFO_WORDS * 4);

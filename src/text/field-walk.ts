@@ -1,6 +1,7 @@
 /** The index walk over a field: tokens to terms at positions (Manticore's BuildRegularHits). */
 import { expandBlended, type WalkToken } from './blend.js';
 import type { Exceptions } from './exceptions.js';
+import { SCAN_RECORD_WORDS, type FieldScanner } from './field-scanner.js';
 import type { BlendParts } from './query-words.js';
 import { markKind, type SpzMark } from './spz-marks.js';
 import type { TermDictionary } from './term-dictionary.js';
@@ -13,6 +14,15 @@ export interface WordSpan {
   readonly text: string;
   readonly start: number;
   readonly end: number;
+}
+
+/** A scanned token as a WordSpan; its text is read only by a visitor that wants it (analyze, not indexField). */
+class ScannedSpan implements WordSpan {
+  id = 0;
+  start = 0;
+  end = 0;
+  constructor(private readonly texts: readonly string[]) {}
+  get text(): string { return this.texts[this.id]; }
 }
 
 /** What the walk reads of a token: the tokenizer itself, or a copy taken for look-ahead. */
@@ -42,7 +52,13 @@ export class FieldWalker {
     private readonly wordforms: Wordforms,
     private readonly blend: BlendParts | null,
     private readonly wordChar: (cp: number) => boolean,
+    /** The whole-field scanner for the plain path (no blend characters, no SPZ specials), if any. */
+    private readonly scanner: FieldScanner | null = null,
   ) {}
+
+  /** Terms by scanner token id (null: not looked up yet), for the scanner's current id generation. */
+  private scanTerms: (string | null)[] = [];
+  private scanGeneration = -1;
 
   /**
    * Runs the index tokenizer over a (stripped) field: the position advances by the previous
@@ -75,9 +91,48 @@ export class FieldWalker {
       this.walkBlended(text, offset, st, v);
       return;
     }
+    if (this.scanner && this.walkScanned(text, offset, st, v)) return;
     while (tok.next()) {
       if (this.advance(tok, offset, st, v)) this.visitWord(this.termOfToken(tok), tok, offset, st, v);
     }
+  }
+
+  /**
+   * The plain path over the scanner's token records: the same positions as advance() + visitWord()
+   * give the tokenizer's tokens, one dictionary look-up per distinct token. False (nothing visited)
+   * when the scanner does not take the text.
+   */
+  private walkScanned(text: string, offset: number, st: WalkState, v: WalkVisitor): boolean {
+    const scan = this.scanner!.scan(text);
+    if (!scan) return false;
+    if (scan.generation !== this.scanGeneration) {
+      this.scanGeneration = scan.generation;
+      this.scanTerms = [];
+    }
+    const { records, texts } = scan;
+    const terms = this.scanTerms;
+    const { overshortStep, phraseBoundaryStep, stopwordStep } = this.settings;
+    const span = new ScannedSpan(texts);
+    for (let k = 0; k < scan.count * SCAN_RECORD_WORDS; k += SCAN_RECORD_WORDS) {
+      const extra = records[k + 3];
+      st.pos += Math.max(st.step + (extra >> 1) * overshortStep, 0);
+      if ((extra & 1) !== 0) st.pos += phraseBoundaryStep;
+      const id = records[k + 2];
+      while (terms.length <= id) terms.push(null);
+      let term = terms[id];
+      if (term === null) term = terms[id] = this.dict.term(texts[id]);
+      span.id = id;
+      span.start = records[k];
+      span.end = records[k + 1];
+      v.word(term, st.pos, span, offset);
+      if (term !== '') {
+        st.step = 1;
+        st.last = st.pos;
+      } else {
+        st.step = stopwordStep;
+      }
+    }
+    return true;
   }
 
   /** The token's term; its text is set to the dictionary's copy of it (no second string when read). */

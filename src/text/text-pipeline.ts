@@ -4,6 +4,7 @@ import type { TableSettings } from '../schema/types.js';
 import { Blender, parseBlendMode, TRIM_NONE, type WalkToken } from './blend.js';
 import { CODE_MASK, FLAG_BLEND, FLAG_IGNORE, type CharsetTable } from './charset-table.js';
 import { Exceptions } from './exceptions.js';
+import { fieldScannerFor, type FieldScanner } from './field-scanner.js';
 import { FieldWalker } from './field-walk.js';
 import { HtmlStripper, type StrippedText } from './html-strip.js';
 import { charsetTablesFor, stemmersFor } from './pipeline-parts.js';
@@ -121,7 +122,9 @@ export function createTextPipeline(settings: TableSettings, opts: PipelineOption
     index: { blender: new Blender(tables.base, blendMode), parts },
     query: { blender: new Blender(tables.base, { variants: TRIM_NONE, skipPure: blendMode.skipPure }), parts },
   };
-  return new Pipeline(ts, index, query, dict, stripper, tables.base, exceptions, wordforms, blend);
+  // the whole-field scanner takes the plain index path: no SPZ specials, no blend characters
+  const scanner = !blend && tables.index === tables.base ? fieldScannerFor(tables.index, ts.minWordLen) : null;
+  return new Pipeline(ts, index, query, dict, stripper, tables.base, exceptions, wordforms, blend, scanner);
 }
 
 class Pipeline implements TextPipeline {
@@ -135,9 +138,10 @@ class Pipeline implements TextPipeline {
     private readonly exceptions: Exceptions,
     private readonly wordforms: Wordforms,
     blend: { index: BlendParts; query: BlendParts } | null,
+    scanner: FieldScanner | null,
   ) {
     this.queryWords = new QueryWords(queryTok, dict, wordforms, exceptions, this.wordChar, blend?.query ?? null);
-    this.walker = new FieldWalker(settings, indexTok, dict, exceptions, wordforms, blend?.index ?? null, this.wordChar);
+    this.walker = new FieldWalker(settings, indexTok, dict, exceptions, wordforms, blend?.index ?? null, this.wordChar, scanner);
   }
 
   private readonly queryWords: QueryWords;

@@ -208,7 +208,8 @@ export class Tokenizer {
         pos++;
         continue;
       }
-      if (code > CODE_MASK) break;
+      // flags, or a fold to an astral codepoint (two units): the general path
+      if (code > 0xffff) break;
       this.afterBoundaryChar = false;
       if (cps === 0) this.start = pos;
       const need = code < 0x80 ? 1 : code < 0x800 ? 2 : 3;

@@ -1,10 +1,11 @@
 // RtIndex bookkeeping across many merges: ids map to the right rows after merges re-point them.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { RtIndex } from '../../../src/index/rt-index.js';
+import { CORE_MEMORY_LIMIT, RtIndex } from '../../../src/index/rt-index.js';
 import { TieredMergePolicy } from '../../../src/index/merge-policy.js';
 import type { IndexSchema } from '../../../src/index/types.js';
-import { doc } from './helpers.js';
+import { Core } from '../../../src/wasm/core.js';
+import { doc, req, t } from './helpers.js';
 
 const schema: IndexSchema = { fields: ['body'], attrs: [{ name: 'n', type: 'uint' }, { name: 's', type: 'string' }] };
 
@@ -46,5 +47,72 @@ describe('RtIndex across merges', () => {
       }
       idx.truncate();
     }), { numRuns: 150 });
+  });
+});
+
+/** A core whose next allocation can be made to fail, as an out-of-memory core would. */
+class FailingCore extends Core {
+  failNext = false;
+  override alloc(size: number): number {
+    if (this.failNext) { this.failNext = false; throw new Error('quarry wasm core: out of memory'); }
+    return super.alloc(size);
+  }
+}
+
+describe('RtIndex merge placement', () => {
+  const ids = (idx: RtIndex) => idx.search(req(t('common'), { limit: 100 })).hits.map((h) => Number(h.docId)).sort((a, b) => a - b);
+
+  it('places the merged segment in the space its parts held (a wasm memory never shrinks)', () => {
+    const core = new Core();
+    const idx = new RtIndex(schema, { core, autoMerge: false });
+    for (let b = 0; b < 8; b++) idx.addBatch(Array.from({ length: 200 }, (_, i) => doc(schema, b * 200 + i + 1, { body: `w${i} common x${b}` }, [i, 's'])));
+    const partsEnd = Math.max(...idx.segments.map((s) => s.blobPtr + s.blobLen));
+    idx.optimize();
+    expect(idx.segments.length).toBe(1);
+    expect(idx.segments[0].blobPtr).toBeLessThan(partsEnd);
+    expect(ids(idx)).toHaveLength(100);
+    expect(idx.count()).toBe(1600);
+  });
+
+  it('near the memory cap, puts the parts back, deletes and updates included, when the core cannot place the merged segment', () => {
+    const core = new FailingCore();
+    const idx = new RtIndex(schema, { core, autoMerge: false });
+    for (let b = 0; b < 3; b++) idx.addBatch(Array.from({ length: 10 }, (_, i) => doc(schema, b * 10 + i + 1, { body: `common w${b}` }, [i, `s${b}`])));
+    idx.delete([5n, 15n]);
+    idx.updateAttrs(25n, new Map([['n', 77]]));
+    core.failNext = true;
+    const limit = CORE_MEMORY_LIMIT.bytes;
+    CORE_MEMORY_LIMIT.bytes = 0; // as if near wasm32's cap, where placing can fail
+    try {
+      expect(() => idx.optimize()).toThrow(/out of memory/);
+    } finally {
+      CORE_MEMORY_LIMIT.bytes = limit;
+    }
+    const check = () => {
+      expect(idx.count()).toBe(28);
+      expect(idx.has(5n)).toBe(false);
+      expect(idx.getAttrs(25n)).toEqual([77, 's2']);
+      expect(idx.getAttrs(26n)).toEqual([5, 's2']);
+      expect(idx.search(req(t('common'), { limit: 100 })).totalFound).toBe(28);
+    };
+    check();
+    expect(idx.segments.length).toBe(3);
+    idx.optimize();
+    expect(idx.segments.length).toBe(1);
+    check();
+  });
+});
+
+describe('RtIndex merge placement failing below the cap', () => {
+  it('drops the merged rows rather than list freed segments, and says so', () => {
+    const core = new FailingCore();
+    const idx = new RtIndex(schema, { core, autoMerge: false });
+    for (let b = 0; b < 2; b++) idx.addBatch([doc(schema, b + 1, { body: 'common' }, [b, 's'])]);
+    idx.addBatch([doc(schema, 9, { body: 'common' }, [9, 's'])]);
+    core.failNext = true;
+    expect(() => idx.optimize()).toThrow(/3 rows unavailable until restart/);
+    expect(idx.segments.length).toBe(0);
+    expect(idx.count()).toBe(0);
+    expect(idx.search(req(t('common'))).totalFound).toBe(0);
   });
 });

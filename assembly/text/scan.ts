@@ -1,0 +1,209 @@
+// The field scanner: folds and tokenizes a whole field of UTF-16 text with a charset table in one
+// call (index mode, as src/text/tokenizer.ts without specials), and names each distinct folded token
+// by an id from a cache the host mirrors. The host then makes one string (and one stem) per distinct
+// token instead of one per occurrence, and no object per word.
+//
+// Token record (SCAN_RECORD_WORDS i32): start, end (UTF-16 offsets; end is where the separator after
+// the token begins), id, extra = overshort tokens dropped before it << 1 | phrase boundary before it.
+
+/** Entry bits, as src/text/charset-table.ts. */
+const CODE_MASK: u32 = 0x00ffffff;
+const FLAG_SPECIAL: u32 = 0x01000000;
+const FLAG_BOUNDARY: u32 = 0x10000000;
+const FLAG_IGNORE: u32 = 0x20000000;
+const FLAG_BLEND: u32 = 0x40000000;
+
+/** Token limits, as MAX_TOKEN_CODEPOINTS / MAX_TOKEN_BYTES of the TS tokenizer. */
+const MAX_CPS: i32 = 42;
+const MAX_BYTES: i32 = 126;
+
+/**
+ * Distinct tokens before the cache starts over (the host then renumbers): about 15 MiB of core
+ * memory at the most (slots, key records), and all of dict-gcide's vocabulary fits.
+ */
+const MAX_IDS: i32 = 1 << 18;
+/** Slot records of the open-addressing table, kept at most half full; it starts small and doubles. */
+const FIRST_SLOTS: i32 = 1 << 14;
+/** A slot: hash u32, id + 1 u32 (0 = empty), key offset u32, key length u32: one cache line holds four. */
+const SLOT_BYTES: i32 = 16;
+
+/** The scan needs the TS tokenizer (a surrogate, a special or blend character): nothing written. */
+const SCAN_UNSUPPORTED: i32 = -1;
+/** The cache is full: the host resets it and scans the field again. */
+const SCAN_FULL: i32 = -2;
+
+const FNV_OFFSET: u32 = 0x811c9dc5;
+const FNV_PRIME: u32 = 0x01000193;
+
+let slots: usize = 0;
+let slotCount: i32 = 0;
+let idOff: usize = 0; // u32 per id: key offset in arena units (what the host reads)
+let idLen: usize = 0; // u32 per id: key length in units
+let idCap: i32 = 0;
+let arena: usize = 0; // u16 keys
+let arenaCap: i32 = 0;
+let count: i32 = 0;
+let arenaUsed: i32 = 0;
+/** The folded token being accumulated (at most MAX_CPS codepoints, two units each). */
+const tok: usize = memory.data(MAX_CPS * 4);
+
+/** Empties the cache (back to its first size); ids start again from 0. */
+export function scanReset(): void {
+  if (slots != 0) {
+    heap.free(slots);
+    heap.free(idOff);
+    heap.free(idLen);
+    heap.free(arena);
+  }
+  slotCount = FIRST_SLOTS;
+  slots = heap.alloc(<usize>slotCount * SLOT_BYTES);
+  memory.fill(slots, 0, <usize>slotCount * SLOT_BYTES);
+  idCap = FIRST_SLOTS >> 1;
+  idOff = heap.alloc(<usize>idCap << 2);
+  idLen = heap.alloc(<usize>idCap << 2);
+  arenaCap = idCap * 8;
+  arena = heap.alloc(<usize>arenaCap << 1);
+  count = 0;
+  arenaUsed = 0;
+}
+
+/** Distinct tokens in the cache; ids below it are valid. */
+export function scanCount(): i32 {
+  return count;
+}
+
+/** Where the host reads a new id's key: u32 offsets, u32 lengths, u16 arena (they move as they grow). */
+export function scanKeyOffsets(): usize {
+  return idOff;
+}
+export function scanKeyLengths(): usize {
+  return idLen;
+}
+export function scanArena(): usize {
+  return arena;
+}
+
+/** Doubles the slot table, re-placing every entry by its stored hash. */
+function growSlots(): void {
+  const old = slots;
+  const oldCount = slotCount;
+  slotCount <<= 1;
+  slots = heap.alloc(<usize>slotCount * SLOT_BYTES);
+  memory.fill(slots, 0, <usize>slotCount * SLOT_BYTES);
+  for (let i = 0; i < oldCount; i++) {
+    const e = old + <usize>i * SLOT_BYTES;
+    if (load<u32>(e, 4) == 0) continue;
+    let slot = <i32>(load<u32>(e) & <u32>(slotCount - 1));
+    while (load<u32>(slots + <usize>slot * SLOT_BYTES, 4) != 0) slot = (slot + 1) & (slotCount - 1);
+    memory.copy(slots + <usize>slot * SLOT_BYTES, e, SLOT_BYTES);
+  }
+  heap.free(old);
+}
+
+/** The id of the accumulated token (`units` long), added when new; -1 when the cache is full. */
+function idOf(units: i32): i32 {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < units; i++) h = (h ^ <u32>load<u16>(tok + (<usize>i << 1))) * FNV_PRIME;
+  const mask = slotCount - 1;
+  let slot = <i32>(h & <u32>mask);
+  let e = slots + <usize>slot * SLOT_BYTES;
+  for (;;) {
+    const id1 = load<u32>(e, 4);
+    if (id1 == 0) break;
+    if (load<u32>(e) == h && load<u32>(e, 12) == <u32>units
+      && memory.compare(arena + (<usize>load<u32>(e, 8) << 1), tok, <usize>units << 1) == 0) return <i32>id1 - 1;
+    slot = (slot + 1) & mask;
+    e = slots + <usize>slot * SLOT_BYTES;
+  }
+  if (count >= MAX_IDS) return -1;
+  if (count >= idCap) {
+    idCap <<= 1;
+    idOff = heap.realloc(idOff, <usize>idCap << 2);
+    idLen = heap.realloc(idLen, <usize>idCap << 2);
+  }
+  if (arenaUsed + units > arenaCap) {
+    while (arenaUsed + units > arenaCap) arenaCap <<= 1;
+    arena = heap.realloc(arena, <usize>arenaCap << 1);
+  }
+  const id = count++;
+  store<u32>(idOff + (<usize>id << 2), <u32>arenaUsed);
+  store<u32>(idLen + (<usize>id << 2), <u32>units);
+  memory.copy(arena + (<usize>arenaUsed << 1), tok, <usize>units << 1);
+  store<u32>(e, h);
+  store<u32>(e, <u32>id + 1, 4);
+  store<u32>(e, <u32>arenaUsed, 8);
+  store<u32>(e, <u32>units, 12);
+  arenaUsed += units;
+  if (count * 2 > slotCount) growSlots();
+  return id;
+}
+
+/**
+ * Scans `len` UTF-16 units at `text` with the BMP folding table at `table` (u32[65536]), writing
+ * token records to `out` (room for len / 2 + 1 records). Returns the record count, SCAN_UNSUPPORTED
+ * or SCAN_FULL. Tokens shorter than `minWordLen` codepoints are dropped and counted.
+ */
+export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, out: usize): i32 {
+  if (slots == 0) scanReset();
+  let n = 0;
+  let cps = 0;
+  let bytes = 0;
+  let units = 0;
+  let start = 0;
+  let overshort = 0;
+  let boundary = 0;
+  let afterBoundary = false;
+  for (let at = 0; at <= len; at++) {
+    let entry: u32 = 0;
+    if (at < len) {
+      const c = <u32>load<u16>(text + (<usize>at << 1));
+      if ((c & 0xf800) == 0xd800) return SCAN_UNSUPPORTED;
+      entry = load<u32>(table + (<usize>c << 2));
+      if (entry & FLAG_IGNORE) continue;
+      if ((entry & (FLAG_SPECIAL | FLAG_BLEND)) != 0) return SCAN_UNSUPPORTED;
+      if (afterBoundary && entry == 0) boundary = 1;
+      afterBoundary = (entry & FLAG_BOUNDARY) != 0;
+      if (entry != 0 && !afterBoundary) {
+        // a word character: accumulate its folded codepoint unless the token is at its limit
+        if (cps == 0) start = at;
+        const code = entry & CODE_MASK;
+        const need = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+        if (cps < MAX_CPS && bytes + need <= MAX_BYTES) {
+          cps++;
+          bytes += need;
+          if (code < 0x10000) {
+            // a fold into the surrogate range: the key would not be text (the TS tokenizer keeps it)
+            if ((code & 0xf800) == 0xd800) return SCAN_UNSUPPORTED;
+            store<u16>(tok + (<usize>units << 1), <u16>code);
+            units++;
+          } else {
+            store<u16>(tok + (<usize>units << 1), <u16>(0xd800 + ((code - 0x10000) >> 10)));
+            store<u16>(tok + (<usize>units << 1), <u16>(0xdc00 + ((code - 0x10000) & 0x3ff)), 2);
+            units += 2;
+          }
+        }
+        continue;
+      }
+    }
+    // a separator (or the end): the accumulated token ends here
+    if (cps == 0) continue;
+    if (cps < minWordLen) {
+      overshort++;
+    } else {
+      const id = idOf(units);
+      if (id < 0) return SCAN_FULL;
+      const r = out + (<usize>n << 4);
+      store<i32>(r, start);
+      store<i32>(r, at, 4);
+      store<i32>(r, id, 8);
+      store<i32>(r, (overshort << 1) | boundary, 12);
+      n++;
+      overshort = 0;
+      boundary = 0;
+    }
+    cps = 0;
+    bytes = 0;
+    units = 0;
+  }
+  return n;
+}

@@ -1,0 +1,120 @@
+/**
+ * The bridge to the core's field scanner (assembly/text/scan.ts): writes a field's UTF-16 units into
+ * core memory, calls scanField once, and mirrors the core's token-id cache as strings (one per
+ * distinct folded token). A core instance of its own, so text work never moves segment memory.
+ */
+import type { CharsetTable } from '../text/charset-table.js';
+import { SCAN_RECORD_WORDS, type FieldScan, type FieldScanner, type FieldScannerFactory } from '../text/field-scanner.js';
+import { Core } from './core.js';
+
+interface ScanExports {
+  scanReset(): void;
+  scanCount(): number;
+  scanKeyOffsets(): number;
+  scanKeyLengths(): number;
+  scanArena(): number;
+  scanField(table: number, text: number, len: number, minWordLen: number, out: number): number;
+}
+
+const SCAN_FULL = -2;
+/** Longer fields take the TS tokenizer (the scratch would outgrow what a field needs). */
+const MAX_FIELD_UNITS = 1 << 24;
+
+/** One core instance, its token-id cache and scratch, shared by every scanner of the process. */
+class ScanCore {
+  private readonly core = new Core();
+  private readonly x = this.core.exports as unknown as ScanExports;
+  private readonly tables = new WeakMap<Uint32Array, number>();
+  private textPtr = 0;
+  private textCap = 0;
+  private outPtr = 0;
+  private outCap = 0;
+  readonly texts: string[] = [];
+  generation = 0;
+
+  constructor() {
+    this.x.scanReset();
+  }
+
+  /** The table's BMP entries in core memory (placed once per table). */
+  tableAddr(table: CharsetTable): number {
+    let p = this.tables.get(table.bmp);
+    if (p === undefined) {
+      p = this.core.place(new Uint8Array(table.bmp.buffer, table.bmp.byteOffset, table.bmp.byteLength));
+      this.tables.set(table.bmp, p);
+    }
+    return p;
+  }
+
+  scan(tableAddr: number, text: string, minWordLen: number): FieldScan | null {
+    const len = text.length;
+    if (len > MAX_FIELD_UNITS) return null;
+    this.reserve(len);
+    const u16 = new Uint16Array(this.core.buffer, this.textPtr, len);
+    for (let i = 0; i < len; i++) u16[i] = text.charCodeAt(i);
+    let n = this.x.scanField(tableAddr, this.textPtr, len, minWordLen, this.outPtr);
+    if (n === SCAN_FULL) {
+      this.reset();
+      n = this.x.scanField(tableAddr, this.textPtr, len, minWordLen, this.outPtr);
+    }
+    if (n < 0) return null;
+    this.mirror();
+    const records = new Int32Array(this.core.buffer, this.outPtr, n * SCAN_RECORD_WORDS);
+    return { count: n, records, texts: this.texts, generation: this.generation };
+  }
+
+  private reserve(len: number): void {
+    if (len > this.textCap) {
+      this.core.free(this.textPtr);
+      this.textCap = Math.max(len, 4096);
+      this.textPtr = this.core.alloc(this.textCap * 2);
+    }
+    const records = (len >> 1) + 1;
+    if (records > this.outCap) {
+      this.core.free(this.outPtr);
+      this.outCap = Math.max(records, 2048);
+      this.outPtr = this.core.alloc(this.outCap * SCAN_RECORD_WORDS * 4);
+    }
+  }
+
+  reset(): void {
+    this.x.scanReset();
+    this.texts.length = 0;
+    this.generation++;
+  }
+
+  /**
+   * Strings for the ids the last scan added. Their keys lie one after another in the arena: one
+   * decode of the whole run, then a slice per id (String.fromCharCode per id cost ~0.8 us each).
+   */
+  private mirror(): void {
+    const count = this.x.scanCount();
+    const from = this.texts.length;
+    if (count === from) return;
+    const buf = this.core.buffer;
+    const offs = new Uint32Array(buf, this.x.scanKeyOffsets(), count);
+    const lens = new Uint32Array(buf, this.x.scanKeyLengths(), count);
+    const base = offs[from];
+    const end = offs[count - 1] + lens[count - 1];
+    const run = utf16.decode(new Uint16Array(buf, this.x.scanArena() + base * 2, end - base));
+    for (let id = from; id < count; id++) this.texts.push(run.slice(offs[id] - base, offs[id] - base + lens[id]));
+  }
+}
+
+/** Keys are UTF-16 units as folded (the core never stores a lone surrogate); a leading U+FEFF is a character. */
+const utf16 = new TextDecoder('utf-16le', { ignoreBOM: true });
+
+let shared: ScanCore | null = null;
+
+/** Empties the shared token-id cache: ids are renumbered (a new generation), as when it fills up. */
+export function resetCoreFieldScanners(): void {
+  shared?.reset();
+}
+
+/** The factory the host installs with setFieldScannerFactory. */
+export const coreFieldScanners: FieldScannerFactory = (table: CharsetTable, minWordLen: number): FieldScanner => {
+  const sc = (shared ??= new ScanCore());
+  const addr = sc.tableAddr(table);
+  const min = Math.max(1, minWordLen);
+  return { scan: (text) => sc.scan(addr, text, min) };
+};
