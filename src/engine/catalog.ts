@@ -18,6 +18,9 @@ function tableStore(store: Store, name: string): TableStore {
   };
 }
 
+/** Longest table name: its folder, `NAME.GENERATION` plus temporary suffixes, must fit NAME_MAX (255). */
+export const MAX_TABLE_NAME_BYTES = 200;
+
 export class Catalog {
   readonly #tables = new Map<string, Table>();
   /** Sequence each table's index covered when it was loaded (what its checkpoint already holds). */
@@ -61,6 +64,10 @@ export class Catalog {
   /** Creates a table; validates its text settings first so a bad setting creates nothing. */
   async create(schema: TableSchema): Promise<Table> {
     const name = schema.name.toLowerCase();
+    // a table is a folder (and a store key): the file system limits its name
+    if (Buffer.byteLength(name) > MAX_TABLE_NAME_BYTES) {
+      throw new SearchError('BAD_VALUE', `table '${name.slice(0, 32)}...': CREATE TABLE failed: table name is longer than ${MAX_TABLE_NAME_BYTES} bytes`);
+    }
     if (this.#tables.has(name)) {
       throw new SearchError('TABLE_EXISTS', `table '${name}': CREATE TABLE failed: table '${name}' already exists`);
     }

@@ -118,7 +118,8 @@ export function cellToRawJson(value: Cell, kind: CellKind): JsonOut {
     case 'bool':
       return new RawJson(integerText(value));
     case 'float':
-      return new RawJson(formatFloatJson(Number(value)));
+      // JSON has no inf: an infinite float (stored from 1e309) is null, so the answer stays valid JSON
+      return Number.isFinite(Number(value)) ? new RawJson(formatFloatJson(Number(value))) : null;
     case 'mva':
       return mvaText(value);
     case 'string':
@@ -138,7 +139,8 @@ export function cellToSourceJson(value: Cell, kind: CellKind): JsonOut {
     case 'bool':
       return Number(value) !== 0;
     case 'float':
-      return new RawJson(formatFloatJson(Number(value)));
+      // JSON has no inf: an infinite float (stored from 1e309) is null, so the answer stays valid JSON
+      return Number.isFinite(Number(value)) ? new RawJson(formatFloatJson(Number(value))) : null;
     case 'mva':
       return Array.isArray(value) ? value.map((v) => new RawJson(v.toString())) : [];
     case 'json':

@@ -61,7 +61,7 @@ function jsonValue(l: Literal): string | null {
       return compactJson(l.v);
     }
     case 'int': return l.v.toString();
-    case 'float': return String(l.v);
+    case 'float': return Number.isFinite(l.v) ? String(l.v) : 'null'; // JSON has no inf (as JSON.stringify)
     case 'bool': return String(l.v);
     case 'tuple': throw new SearchError('BAD_VALUE', 'non-JSON value specified for a JSON column');
   }

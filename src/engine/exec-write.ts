@@ -48,7 +48,9 @@ export async function execDelete(ctx: WriteContext, st: DeleteStatement): Promis
 
 /** Sets a value at a JSON path inside a document's JSON text (`meta.tags[0]=100`). */
 function setJsonPath(current: AttrValue, a: Assignment): string {
-  const root: unknown = typeof current === 'string' ? JSON.parse(current) : {};
+  const parsed: unknown = typeof current === 'string' ? JSON.parse(current) : {};
+  // a scalar document (`j = 5`) is replaced by an object, as a scalar on the path is below
+  const root = parsed !== null && typeof parsed === 'object' ? parsed : {};
   let cur = root as Record<string | number, unknown>;
   a.path.slice(0, -1).forEach((step) => {
     if (cur[step] === null || typeof cur[step] !== 'object') cur[step] = {};

@@ -47,13 +47,19 @@ function attrKind(table: Table, attr: string): string {
   return attr === 'id' ? 'bigint' : table.column(attr)!.type;
 }
 
+/** A float bound on a 64-bit column: 1e309 and -1e309 (infinities) compare as the type's ends. */
+function int64Bound(v: number): bigint {
+  if (Number.isFinite(v)) return BigInt(Math.trunc(v));
+  return v > 0 ? 0x7fffffffffffffffn : v < 0 ? -0x8000000000000000n : 0n;
+}
+
 /** A literal as the value a filter on `attr` compares with. */
 function filterValue(table: Table, attr: string, l: SqlLiteral): number | bigint | string {
   const kind = attrKind(table, attr);
   const v = literalValue(fromSql(l));
   if (kind === 'string') return typeof v === 'string' ? v : String(v);
   if (typeof v === 'string') throw new SearchError('QUERY_ERROR', `unsupported filter type 'string' on attribute '${attr}'`);
-  if (kind === 'bigint') return typeof v === 'bigint' ? v : BigInt(Math.trunc(v));
+  if (kind === 'bigint') return typeof v === 'bigint' ? v : int64Bound(v);
   return typeof v === 'bigint' ? Number(v) : v;
 }
 

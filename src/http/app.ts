@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Engine } from '../engine/engine.js';
-import { errorBody, HTTP_INTERNAL, HTTP_NOT_IMPLEMENTED, HTTP_PAYLOAD_TOO_LARGE } from './errors.js';
+import { errorBody, HTTP_INTERNAL, isClientAbort, HTTP_NOT_IMPLEMENTED, HTTP_PAYLOAD_TOO_LARGE } from './errors.js';
 import type { HttpContext, HttpEnv } from './http-env.js';
 import { registerConsoleRoutes, type ConsoleRouteOptions } from './console-routes.js';
 import { socketSessions, type SessionFor } from './socket-sessions.js';
@@ -28,7 +28,9 @@ export interface HttpAppOptions {
 export function createHttpApp(opts: HttpAppOptions): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>({ strict: true });
   const maxSize = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const report = opts.onInternalError ?? ((err: unknown) => console.error('quarry: http:', err));
+  const log = opts.onInternalError ?? ((err: unknown) => console.error('quarry: http:', err));
+  // a client that went away before its body was complete is no fault of ours (and nobody hears the 500)
+  const report = (err: unknown) => { if (!isClientAbort(err)) log(err); };
   const tooLarge = (c: HttpContext) => {
     const length = c.req.header('content-length');
     const sent = length ? `${length}` : `more than ${maxSize}`;

@@ -40,3 +40,8 @@ export function httpStatusFor(code: string, context: HttpErrorContext): number {
 export function errorBody(message: string): { error: string } {
   return { error: message };
 }
+
+/** The error Node gives a body read when the client closed its connection before the body was whole. */
+export function isClientAbort(err: unknown): boolean {
+  return err instanceof Error && err.message === 'aborted' && (err as NodeJS.ErrnoException).code === 'ECONNRESET';
+}

@@ -3,6 +3,7 @@
  * time. Each response leaves in one socket write; malformed input gets an ERR or a close, never a crash.
  */
 import type { Socket } from 'node:net';
+import { TLSSocket, type SecureContext } from 'node:tls';
 import type { Engine } from '../engine/engine.js';
 import { newSession, type Session } from '../engine/session.js';
 import { rollback } from '../engine/transaction.js';
@@ -23,6 +24,9 @@ const FAIL_LINGER_MS = 1_000;
 /** Manticore's sphinxql_timeout default: an idle client is disconnected after this long. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 900_000;
 
+/** Manticore's client_timeout default: a request trickling in slower than this is dropped (slowloris). */
+export const DEFAULT_PACKET_TIMEOUT_MS = 300_000;
+
 type Phase = 'auth' | 'auth-switch' | 'command' | 'closed';
 
 export interface ConnectionOptions {
@@ -32,21 +36,32 @@ export interface ConnectionOptions {
   stats: ServerStats;
   /** Idle time before the server drops a client (default DEFAULT_IDLE_TIMEOUT_MS). */
   idleTimeoutMs?: number;
+  /** A started request packet must be complete within this long (default DEFAULT_PACKET_TIMEOUT_MS). */
+  packetTimeoutMs?: number;
+  /** Offers SSL in the greeting and accepts an SSLRequest. */
+  tls?: SecureContext;
 }
 
 export class MysqlConnection {
-  readonly #socket: Socket;
+  /** The client's socket; a TLSSocket over it after an SSLRequest. */
+  #socket: Socket;
+  readonly #tls: SecureContext | undefined;
   readonly #framer: PacketFramer;
   readonly #ctx: CommandContext;
   readonly #scramble = newScramble();
   #phase: Phase = 'auth';
   #busy = false;
   #closing = false;
+  readonly #packetTimeoutMs: number;
+  /** Runs while a request is partly received; a client that never finishes it is cut. */
+  #partial: NodeJS.Timeout | undefined;
   /** Resolves when the socket is fully closed. */
   readonly closed: Promise<void>;
 
   constructor(socket: Socket, opts: ConnectionOptions) {
     this.#socket = socket;
+    this.#tls = opts.tls;
+    this.#packetTimeoutMs = opts.packetTimeoutMs ?? DEFAULT_PACKET_TIMEOUT_MS;
     this.#framer = new PacketFramer(opts.maxPacketBytes);
     const session: Session = newSession();
     this.#ctx = { engine: opts.engine, session, statements: new StatementRegistry(), stats: opts.stats };
@@ -58,16 +73,37 @@ export class MysqlConnection {
       this.#phase = 'closed';
       // A transaction still open when the client goes away is discarded.
       rollback(session);
+      clearTimeout(this.#partial);
       resolve();
     }));
+    this.#listen(socket);
+    const w = new PacketWriter(0);
+    writeGreeting(w, opts.connectionId, this.#scramble, this.#tls !== undefined);
+    this.#send(w.finish());
+  }
+
+  #listen(socket: Socket): void {
     socket.on('error', () => socket.destroy());
     socket.on('data', (chunk: Buffer) => {
       this.#framer.push(chunk);
       void this.#pump();
     });
-    const w = new PacketWriter(0);
-    writeGreeting(w, opts.connectionId, this.#scramble);
-    this.#send(w.finish());
+  }
+
+  /**
+   * Continues the connection over TLS: bytes already read past the SSLRequest (the ClientHello, when
+   * it came in the same segment) go back to the raw socket for the TLS layer to read.
+   */
+  #startTls(context: SecureContext): void {
+    const raw = this.#socket;
+    raw.removeAllListeners('data');
+    raw.pause();
+    const early = this.#framer.takeBuffered();
+    if (early.length) raw.unshift(early);
+    const secure = new TLSSocket(raw, { isServer: true, secureContext: context });
+    this.#socket = secure;
+    this.#listen(secure);
+    process.nextTick(() => raw.resume());
   }
 
   get idle(): boolean {
@@ -122,11 +158,25 @@ export class MysqlConnection {
       this.#socket.destroy();
     } finally {
       this.#busy = false;
+      this.#watchPartial();
       if (this.#closing && this.#phase !== 'closed') this.#socket.end();
     }
   }
 
+  /** Arms the slow-request timer while bytes of an unfinished request wait; disarms it otherwise. */
+  #watchPartial(): void {
+    if (this.#framer.pending === 0 || this.#phase === 'closed') {
+      clearTimeout(this.#partial);
+      this.#partial = undefined;
+    } else {
+      this.#partial ??= setTimeout(() => this.#socket.destroy(), this.#packetTimeoutMs).unref();
+    }
+  }
+
   async #handle(packet: Packet): Promise<void> {
+    // a whole request came: the next one gets its own time
+    clearTimeout(this.#partial);
+    this.#partial = undefined;
     if (this.#phase === 'auth') return this.#authenticate(packet);
     if (this.#phase === 'auth-switch') {
       this.#phase = 'command';
@@ -163,6 +213,8 @@ export class MysqlConnection {
       return;
     }
     if (response.sslRequest) {
+      // the handshake response proper comes next, over TLS
+      if (this.#tls && !(this.#socket instanceof TLSSocket)) return this.#startTls(this.#tls);
       this.#fail(packet.seq + 1, HANDSHAKE_ERROR, 'SSL is not supported');
       return;
     }

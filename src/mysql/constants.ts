@@ -67,4 +67,6 @@ export const AUTH_PLUGIN = 'mysql_native_password';
 export const ErrorCode = {
   UNKNOWN_COM: { errno: 1047, sqlState: '08S01' },
   PARSE: { errno: 1064, sqlState: '42000' },
+  /** ER_CON_COUNT_ERROR: max_connections reached. */
+  TOO_MANY_CONNECTIONS: { errno: 1040, sqlState: '08004' },
 } as const;

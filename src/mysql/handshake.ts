@@ -15,10 +15,12 @@ export function newScramble(): Buffer {
   return b;
 }
 
-export function writeGreeting(w: PacketWriter, connectionId: number, scramble: Buffer): void {
+/** The greeting; `offerSsl` adds CLIENT_SSL when the server has a certificate. */
+export function writeGreeting(w: PacketWriter, connectionId: number, scramble: Buffer, offerSsl = false): void {
+  const caps = offerSsl ? SERVER_CAPABILITIES | Capability.SSL : SERVER_CAPABILITIES;
   w.begin().u8(10).nulText(VERSION).u32(connectionId);
   w.bytes(scramble.subarray(0, 8)).u8(0);
-  w.u16(SERVER_CAPABILITIES & 0xffff).u8(CHARSET_UTF8).u16(Status.AUTOCOMMIT).u16(SERVER_CAPABILITIES >>> 16);
+  w.u16(caps & 0xffff).u8(CHARSET_UTF8).u16(Status.AUTOCOMMIT).u16(caps >>> 16);
   w.u8(SCRAMBLE_BYTES + 1).bytes(Buffer.alloc(10));
   w.bytes(scramble.subarray(8)).u8(0);
   w.nulText(AUTH_PLUGIN).end();
@@ -35,7 +37,7 @@ export interface HandshakeResponse {
   user: string;
   database?: string;
   plugin?: string;
-  /** The client asks for TLS first (a 32-byte SSLRequest), which is not offered. */
+  /** The client asks for TLS first (a 32-byte SSLRequest); its real response follows over TLS. */
   sslRequest: boolean;
 }
 

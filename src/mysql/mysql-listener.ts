@@ -1,13 +1,20 @@
 /** The MySQL listener: accepts connections, serves each with a MysqlConnection, closes cleanly. */
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import type { SecureContext } from 'node:tls';
 import type { Engine } from '../engine/engine.js';
 import type { ServerStats } from './command-handler.js';
+import { ErrorCode } from './constants.js';
 import { MysqlConnection } from './connection.js';
 import { DEFAULT_MAX_PACKET_BYTES } from './packet-framer.js';
+import { PacketWriter } from './packet-writer.js';
+import { writeErr } from './responses.js';
 
 /** On shutdown, commands in flight get this long before their connections are cut. */
 export const MYSQL_CLOSE_GRACE_MS = 5_000;
+
+/** Manticore's words for a connection over max_connections. */
+export const MAXED_OUT_MESSAGE = 'maxed out, dismissing client';
 
 export interface MysqlListenerOptions {
   host: string;
@@ -16,6 +23,12 @@ export interface MysqlListenerOptions {
   maxPacketBytes?: number;
   /** Idle time before a client is dropped (Manticore's sphinxql_timeout, default 900 s). */
   idleTimeoutMs?: number;
+  /** Connections beyond this many get ER_CON_COUNT_ERROR instead of a greeting (default: no limit). */
+  maxConnections?: number;
+  /** A request packet must arrive whole within this long once it has started (client_timeout). */
+  packetTimeoutMs?: number;
+  /** With a context, the greeting offers SSL and an SSLRequest upgrades the connection. */
+  tls?: SecureContext;
 }
 
 export interface MysqlListener {
@@ -38,14 +51,24 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
   });
 }
 
+/** An ERR in place of the greeting, as MySQL clients expect it when the server is full; open connections are untouched. */
+function refuse(socket: Socket): void {
+  const w = new PacketWriter(0);
+  writeErr(w, ErrorCode.TOO_MANY_CONNECTIONS.errno, ErrorCode.TOO_MANY_CONNECTIONS.sqlState, MAXED_OUT_MESSAGE);
+  socket.on('error', () => socket.destroy());
+  socket.end(w.finish());
+  setTimeout(() => socket.destroy(), 1_000).unref();
+}
+
 export async function startMysqlListener(engine: Engine, opts: MysqlListenerOptions): Promise<MysqlListener> {
   const open = new Set<MysqlConnection>();
   const stats: ServerStats = { startedAt: Date.now(), connections: 0, questions: 0 };
   let nextId = 1;
   const server = createServer((socket) => {
+    if (opts.maxConnections !== undefined && open.size >= opts.maxConnections) return refuse(socket);
     const conn = new MysqlConnection(socket, {
       engine, connectionId: nextId++, maxPacketBytes: opts.maxPacketBytes ?? DEFAULT_MAX_PACKET_BYTES, stats,
-      idleTimeoutMs: opts.idleTimeoutMs,
+      idleTimeoutMs: opts.idleTimeoutMs, packetTimeoutMs: opts.packetTimeoutMs, tls: opts.tls,
     });
     open.add(conn);
     stats.connections = open.size;

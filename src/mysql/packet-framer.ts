@@ -73,6 +73,14 @@ export class PacketFramer {
     }
   }
 
+  /** Hands back the received bytes not yet framed and forgets them (the stream changes hands: TLS). */
+  takeBuffered(): Buffer {
+    const rest = Buffer.concat(this.#chunks, this.#bytes);
+    this.#chunks = [];
+    this.#bytes = 0;
+    return rest;
+  }
+
   /** Bytes received but not yet returned as a packet. */
   get pending(): number {
     return this.#bytes + this.#partsBytes;

@@ -49,6 +49,15 @@ export function parseSize(text: string): number {
   return Number(m[1]) * unit;
 }
 
+const TIME_UNITS: Record<string, number> = { us: 0.001, ms: 1, '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** `300`, `30s`, `5m`, `500ms` as milliseconds (Manticore's time syntax: a bare number is seconds). */
+export function parseDuration(text: string): number {
+  const m = /^\s*(\d+)\s*(us|ms|s|m|h|d|w)?\s*$/i.exec(text);
+  if (!m) throw new SearchError('BAD_SETTING', `invalid time '${text}'`);
+  return Math.ceil(Number(m[1]) * TIME_UNITS[(m[2] ?? '').toLowerCase()]!);
+}
+
 function fail(message: string): never {
   throw new SearchError('BAD_SETTING', message);
 }

@@ -1,17 +1,28 @@
 /** The HTTP listener: the Hono app on a node:http server, closed cleanly on shutdown. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SecureContext } from 'node:tls';
 import { getRequestListener } from '@hono/node-server';
 import type { Engine } from '../engine/engine.js';
 import { createHttpApp } from '../http/app.js';
 import { createFastPath } from '../http/fast-path.js';
 import { socketSessions } from '../http/socket-sessions.js';
 import type { ListenAddress } from './listen.js';
+import {
+  answerClientError, applyHttpLimits, checkingIntervalMs, headersTimeoutMs, MAX_HEADER_BYTES, type HttpLimits,
+} from './http-limits.js';
+import { sniffTls } from './tls-sniff.js';
 
 /** Idle keep-alive connections are dropped after this long (Node's default is 5 s). */
 export const HTTP_KEEP_ALIVE_MS = 65_000;
 /** On shutdown, requests in flight get this long to finish before their connections are cut. */
 export const HTTP_CLOSE_GRACE_MS = 5_000;
+
+export interface HttpListenerOptions extends HttpLimits {
+  maxBodyBytes: number;
+  /** With a context, the port also accepts HTTPS (told apart by the first byte). */
+  tls?: SecureContext;
+}
 
 export interface HttpListener {
   host: string;
@@ -35,20 +46,25 @@ function listen(server: Server, address: ListenAddress): Promise<AddressInfo> {
 export async function startHttpListener(
   engine: Engine,
   address: ListenAddress,
-  maxBodyBytes: number,
+  opts: HttpListenerOptions,
 ): Promise<HttpListener> {
+  const { maxBodyBytes } = opts;
   const sessions = socketSessions();
   const onInternalError = (err: unknown) => console.error('quarry: http:', err);
   const app = createHttpApp({ engine, maxBodyBytes, sessions, onInternalError });
   // POST /sql and /search skip the web Request/Response layer; the app answers everything else
   const fast = createFastPath({ engine, maxBodyBytes, sessions, onInternalError });
   const slow = getRequestListener(app.fetch);
-  const server = createServer((req, res) => {
+  const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(opts), maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     if (!fast(req, res)) void slow(req, res);
   });
   server.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
-  // A client that resets its socket mid-request must not take the process down.
-  server.on('clientError', (_err, socket) => socket.destroy());
+  // A request the parser refuses gets a 400/431 and a close; one that resets its socket mid-request
+  // must not take the process down.
+  server.on('clientError', answerClientError);
+  if (opts.tls) sniffTls(server, { context: opts.tls, firstByteTimeoutMs: headersTimeoutMs(opts) });
+  // last, so a connection over max_connections is refused before anything reads from it
+  applyHttpLimits(server, opts);
   const bound = await listen(server, address);
   return {
     host: bound.address,

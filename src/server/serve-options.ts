@@ -1,6 +1,9 @@
 /** What `serve` runs with: command-line flags first, then the config's searchd section, then defaults. */
 import { DEFAULT_MAX_BODY_BYTES } from '../http/app.js';
-import { parseSize, type CliArgs } from './cli-args.js';
+import { DEFAULT_IDLE_TIMEOUT_MS } from '../mysql/connection.js';
+import { parseDuration, parseSize, type CliArgs } from './cli-args.js';
+import { DEFAULT_CLIENT_TIMEOUT_MS } from './http-limits.js';
+import { SearchError } from '../util/errors.js';
 import { lastValue, type ManticoreConfig } from './config-parser.js';
 import { parseHostPort, parseListenDirective, type ListenAddress } from './listen.js';
 
@@ -14,6 +17,12 @@ export interface ServeOptions {
   mysql: ListenAddress;
   configPath?: string;
   maxBodyBytes: number;
+  /** searchd max_connections, per listener (undefined: no limit). */
+  maxConnections?: number;
+  /** searchd client_timeout: a request must arrive whole within it. */
+  clientTimeoutMs: number;
+  /** searchd sphinxql_timeout: an idle MySQL client is dropped after it. */
+  sphinxqlTimeoutMs: number;
 }
 
 /** The first `listen` directive of a protocol in the searchd section. */
@@ -25,8 +34,16 @@ function configListen(config: ManticoreConfig | undefined, proto: 'http' | 'mysq
   return undefined;
 }
 
+function positive(setting: string, value: number): number {
+  if (!(Number.isInteger(value) && value > 0)) throw new SearchError('BAD_SETTING', `${setting} must be a positive number`);
+  return value;
+}
+
 export function resolveServeOptions(args: CliArgs, config?: ManticoreConfig): ServeOptions {
   const maxPacket = lastValue(config?.searchd, 'max_packet_size');
+  const maxConnections = lastValue(config?.searchd, 'max_connections');
+  const clientTimeout = lastValue(config?.searchd, 'client_timeout');
+  const sphinxqlTimeout = lastValue(config?.searchd, 'sphinxql_timeout');
   return {
     dataDir: args.dataDir ?? lastValue(config?.searchd, 'data_dir') ?? DEFAULT_DATA_DIR,
     http: args.http ? parseHostPort(args.http, 'http') : configListen(config, 'http') ?? parseHostPort(DEFAULT_HTTP, 'http'),
@@ -35,5 +52,8 @@ export function resolveServeOptions(args: CliArgs, config?: ManticoreConfig): Se
       : configListen(config, 'mysql') ?? parseHostPort(DEFAULT_MYSQL, 'mysql'),
     configPath: args.configPath,
     maxBodyBytes: args.maxBodyBytes ?? (maxPacket ? parseSize(maxPacket) : DEFAULT_MAX_BODY_BYTES),
+    maxConnections: maxConnections ? positive('max_connections', Number(maxConnections)) : undefined,
+    clientTimeoutMs: clientTimeout ? positive('client_timeout', parseDuration(clientTimeout)) : DEFAULT_CLIENT_TIMEOUT_MS,
+    sphinxqlTimeoutMs: sphinxqlTimeout ? positive('sphinxql_timeout', parseDuration(sphinxqlTimeout)) : DEFAULT_IDLE_TIMEOUT_MS,
   };
 }

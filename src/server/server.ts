@@ -9,6 +9,7 @@ import { startMysqlListener, type MysqlListener } from '../mysql/mysql-listener.
 import { formatAddress } from './listen.js';
 import { resolveServeOptions, type ServeOptions } from './serve-options.js';
 import type { OpenEngine } from './engine-loader.js';
+import { isLoopback, loadTlsContext } from './tls-options.js';
 
 export interface RunningServer {
   options: ServeOptions;
@@ -30,6 +31,10 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
   const options = resolveServeOptions(args, config);
   const tables = config ? configTables(config) : undefined;
   if (tables?.skipped.length) console.warn(`quarry: only RT tables are served; ignoring ${tables.skipped.join(', ')}`);
+  const tls = await loadTlsContext(config?.searchd);
+  for (const a of tls ? [] : [options.http, options.mysql]) {
+    if (!isLoopback(a.host)) console.warn(`quarry: warning: ${a.proto} listens on ${formatAddress(a.host, a.port)} without TLS (set ssl_cert and ssl_key)`);
+  }
   await mkdir(options.dataDir, { recursive: true });
   const threads = lastValue(config?.searchd, 'max_threads_per_query');
   const queryThreads = lastValue(config?.searchd, 'threads');
@@ -44,7 +49,9 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
   });
   let http: HttpListener;
   try {
-    http = await startHttpListener(engine, options.http, options.maxBodyBytes);
+    http = await startHttpListener(engine, options.http, {
+      maxBodyBytes: options.maxBodyBytes, tls, maxConnections: options.maxConnections, clientTimeoutMs: options.clientTimeoutMs,
+    });
   } catch (e) {
     await engine.close();
     throw e;
@@ -52,7 +59,10 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
   let mysql: MysqlListener;
   try {
     // max_packet_size bounds a MySQL request as it bounds an HTTP body.
-    mysql = await startMysqlListener(engine, { host: options.mysql.host, port: options.mysql.port, maxPacketBytes: options.maxBodyBytes });
+    mysql = await startMysqlListener(engine, {
+      host: options.mysql.host, port: options.mysql.port, maxPacketBytes: options.maxBodyBytes, tls,
+      maxConnections: options.maxConnections, packetTimeoutMs: options.clientTimeoutMs, idleTimeoutMs: options.sphinxqlTimeoutMs,
+    });
   } catch (e) {
     await http.close();
     await engine.close();

@@ -48,7 +48,16 @@ describe('resolveServeOptions', () => {
       mysql: { host: '127.0.0.1', port: 9306, proto: 'mysql' },
       configPath: undefined,
       maxBodyBytes: 128 * 1024 * 1024,
+      maxConnections: undefined,
+      clientTimeoutMs: 300_000,
+      sphinxqlTimeoutMs: 900_000,
     });
+  });
+
+  it('reads max_connections, client_timeout and sphinxql_timeout from the config', () => {
+    const config = parseConfig('searchd {\n max_connections = 50\n client_timeout = 10s\n sphinxql_timeout = 2m\n}');
+    expect(resolveServeOptions({ command: 'serve' }, config)).toMatchObject({ maxConnections: 50, clientTimeoutMs: 10_000, sphinxqlTimeoutMs: 120_000 });
+    expect(() => resolveServeOptions({ command: 'serve' }, parseConfig('searchd {\n max_connections = -1\n}'))).toThrow('max_connections must be a positive number');
   });
 
   it('takes the config over defaults and flags over the config', () => {
@@ -62,5 +71,16 @@ describe('resolveServeOptions', () => {
     expect(flags.http.port).toBe(0);
     expect(flags.dataDir).toBe('x');
     expect(flags.maxBodyBytes).toBe(5);
+  });
+});
+
+describe('parseDuration', () => {
+  it('reads Manticore time values, a bare number being seconds', async () => {
+    const { parseDuration } = await import('../../../src/server/cli-args.js');
+    expect(parseDuration('300')).toBe(300_000);
+    expect(parseDuration('5m')).toBe(300_000);
+    expect(parseDuration('500ms')).toBe(500);
+    expect(parseDuration('1h')).toBe(3_600_000);
+    expect(() => parseDuration('soon')).toThrow("invalid time 'soon'");
   });
 });

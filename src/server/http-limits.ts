@@ -1,0 +1,75 @@
+/**
+ * Manticore's searchd limits on the HTTP listener: `max_connections` (one more connection is told
+ * "maxed out" and closed; open ones are untouched) and `client_timeout` (headers, body and the
+ * wait between keep-alive requests are bounded, so a slowloris holds nothing for long).
+ */
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { MAXED_OUT_MESSAGE } from '../mysql/mysql-listener.js';
+
+/** Manticore's client_timeout default (5 minutes). */
+export const DEFAULT_CLIENT_TIMEOUT_MS = 300_000;
+/** Headers must arrive within this long (or client_timeout when it is shorter). */
+export const HEADERS_TIMEOUT_MS = 30_000;
+
+export interface HttpLimits {
+  /** Open connections beyond this are refused (default: no limit). */
+  maxConnections?: number;
+  /** A whole request must arrive within this long (default DEFAULT_CLIENT_TIMEOUT_MS). */
+  clientTimeoutMs?: number;
+}
+
+const REFUSAL_BODY = JSON.stringify({ error: MAXED_OUT_MESSAGE });
+const REFUSAL = `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=UTF-8\r\n` +
+  `Content-Length: ${Buffer.byteLength(REFUSAL_BODY)}\r\nConnection: close\r\n\r\n${REFUSAL_BODY}`;
+
+/** Longest request line plus headers: a long `GET /sql?query=...` fits, as in Manticore (node's default is 16 KiB). */
+export const MAX_HEADER_BYTES = 1024 * 1024;
+
+/** The reply to a request node's parser refused (bad framing, headers too large), then the connection closes. */
+export function answerClientError(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  if (socket.writable && !(socket as Socket).bytesWritten && err.code !== 'ECONNRESET' && err.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify({ error: tooLarge ? `request headers larger than ${MAX_HEADER_BYTES} bytes` : 'bad HTTP request' });
+    socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json; charset=UTF-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    setTimeout(() => socket.destroy(), 1_000).unref();
+    return;
+  }
+  socket.destroy();
+}
+
+/** How often node checks the header and request timeouts: a fraction of the timeout, at most its 30 s default. */
+export function checkingIntervalMs(limits: HttpLimits): number {
+  const timeout = limits.clientTimeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS;
+  return Math.max(50, Math.min(30_000, Math.floor(timeout / 4)));
+}
+
+/** Headers must be complete this long after the connection (or the previous request) began. */
+export function headersTimeoutMs(limits: HttpLimits): number {
+  return Math.min(HEADERS_TIMEOUT_MS, limits.clientTimeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS);
+}
+
+/** Applies the limits; call after every other 'connection' handler is in place. */
+export function applyHttpLimits(server: Server, limits: HttpLimits): void {
+  const timeout = limits.clientTimeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS;
+  server.requestTimeout = timeout;
+  server.headersTimeout = headersTimeoutMs(limits);
+  server.keepAliveTimeout = Math.min(server.keepAliveTimeout, timeout);
+  const max = limits.maxConnections;
+  if (max === undefined) return;
+  const handlers = server.listeners('connection') as ((socket: Socket) => void)[];
+  server.removeAllListeners('connection');
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (open >= max) {
+      socket.on('error', () => socket.destroy());
+      socket.end(REFUSAL);
+      setTimeout(() => socket.destroy(), 1_000).unref();
+      return;
+    }
+    open++;
+    socket.once('close', () => open--);
+    for (const h of handlers) h.call(server, socket);
+  });
+}

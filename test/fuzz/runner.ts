@@ -1,0 +1,144 @@
+/**
+ * Runs targets against one real server: N inputs per target over several connections at once,
+ * with liveness probes, then the whole-run oracles (half writes, internal log lines, memory).
+ */
+import { startServerUnderTest, type ServerUnderTest } from './server-under-test.js';
+import { describeInput, newWorker, TARGETS, type TargetName } from './targets.js';
+
+export interface FuzzOptions {
+  inputs: number;
+  seed: number;
+  targets: readonly TargetName[];
+  /** Connections per target working at once. */
+  concurrency: number;
+  /** Progress lines go here (default: none). */
+  log?: (line: string) => void;
+}
+
+export interface Finding {
+  target: TargetName;
+  index: number;
+  problem: string;
+  input: string;
+}
+
+export interface TargetReport {
+  target: TargetName;
+  inputs: number;
+  findings: number;
+  hangs: number;
+  ms: number;
+}
+
+export interface FuzzReport {
+  seed: number;
+  targets: TargetReport[];
+  findings: Finding[];
+  /** The server died (a crash) during the run. */
+  crashed: boolean;
+  internalErrors: string[];
+  /** fz_w gets only three-row INSERTs: any other count is a half-applied write. */
+  tripleRows: number;
+  rssStartMb: number;
+  rssEndMb: number;
+  ms: number;
+}
+
+const SETUP = [
+  'CREATE TABLE fz (title text, body text, n int, f float, tags multi, j json)',
+  "INSERT INTO fz (id, title, body, n, f, tags, j) VALUES (1, 'hello world', 'quick brown fox', 1, 1.5, (1,2), '{\"a\":[1,2]}'), (2, 'test doc', 'running', 2, 2.5, (), '{}')",
+  "CREATE TABLE fz_pq (title text) type='pq'",
+  'CREATE TABLE fz_w (title text, n int)',
+];
+
+/** Probe every this many inputs that the server still answers a trivial query. */
+const PROBE_EVERY = 200;
+
+async function probe(server: ServerUnderTest): Promise<boolean> {
+  if (!server.alive()) return false;
+  try {
+    await server.sql('SHOW TABLES');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function runTarget(server: ServerUnderTest, target: TargetName, opts: FuzzOptions, findings: Finding[]): Promise<TargetReport & { dead: boolean }> {
+  const start = Date.now();
+  let next = 0;
+  let done = 0;
+  let hangs = 0;
+  let found = 0;
+  let dead = false;
+  const work = async () => {
+    const worker = await newWorker(target, opts.seed, server.ports);
+    try {
+      while (!dead) {
+        const index = next++;
+        if (index >= opts.inputs) break;
+        let problem: string | undefined;
+        try {
+          problem = await worker.run(index);
+        } catch (e) {
+          problem = server.alive() ? `client error: ${(e as Error).message}` : undefined;
+        }
+        done++;
+        if (problem) {
+          found++;
+          if (problem.startsWith('hang')) hangs++;
+          if (findings.length < 200) findings.push({ target, index, problem, input: describeInput(opts.seed, target, index).slice(0, 400) });
+        }
+        if (done % PROBE_EVERY === 0) {
+          if (!(await probe(server))) dead = true;
+          if (done % (PROBE_EVERY * 50) === 0) opts.log?.(`${target}: ${done} inputs, ${found} findings, rss ${(server.rss() / 2 ** 20).toFixed(0)} MB`);
+        }
+      }
+    } finally {
+      worker.close();
+    }
+  };
+  // wire inputs mostly wait out a quiet period (an incomplete request gets no answer): more at once
+  const connections = target.endsWith('-wire') ? opts.concurrency * 4 : opts.concurrency;
+  await Promise.all(Array.from({ length: connections }, work));
+  if (!(await probe(server))) dead = true;
+  return { target, inputs: done, findings: found, hangs, ms: Date.now() - start, dead };
+}
+
+async function count(server: ServerUnderTest, table: string): Promise<number> {
+  const res = (await server.sql(`SELECT COUNT(*) AS c FROM ${table}`)) as { data?: { c: number }[] }[];
+  return Number(res[0]?.data?.[0]?.c ?? -1);
+}
+
+export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
+  const start = Date.now();
+  const server = await startServerUnderTest();
+  try {
+    for (const q of SETUP) await server.sql(q);
+    const rssStart = server.rss();
+    const findings: Finding[] = [];
+    const targets: TargetReport[] = [];
+    let crashed = false;
+    for (const target of opts.targets) {
+      const r = await runTarget(server, target, opts, findings);
+      targets.push({ target, inputs: r.inputs, findings: r.findings, hangs: r.hangs, ms: r.ms });
+      opts.log?.(`${target}: ${r.inputs} inputs in ${(r.ms / 1000).toFixed(1)} s, ${r.findings} findings, ${r.hangs} hangs`);
+      if (r.dead) {
+        crashed = true;
+        findings.push({ target, index: -1, problem: `server stopped answering (exit ${server.proc.exitCode ?? server.proc.signalCode ?? 'none'})`, input: '' });
+        break;
+      }
+    }
+    const tripleRows = crashed ? 0 : await count(server, 'fz_w');
+    // let the connections of the run close and the heap settle before measuring
+    await new Promise((r) => setTimeout(r, 1_000));
+    return {
+      seed: opts.seed, targets, findings, crashed, internalErrors: [...server.internalErrors], tripleRows,
+      rssStartMb: rssStart / 2 ** 20, rssEndMb: server.rss() / 2 ** 20, ms: Date.now() - start,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+export { TARGETS };

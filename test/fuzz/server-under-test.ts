@@ -1,0 +1,72 @@
+/** The real server binary on loopback for fuzzing: its ports, liveness, RSS and internal-error log lines. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Ports } from './targets.js';
+
+/** The repository root (this file runs as test/fuzz/*.ts under vitest or dist/test/fuzz/*.js). */
+const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../..' : '../..', import.meta.url));
+
+/** Log lines that mean a request reached code that did not expect it. */
+const INTERNAL = /quarry: (http:|mysql connection error|unhandled rejection)|TypeError|ReferenceError|RangeError/;
+
+export interface ServerUnderTest {
+  ports: Ports;
+  proc: ChildProcess;
+  /** Internal-error lines the server printed so far. */
+  internalErrors: string[];
+  /** Resident memory of the server process in bytes. */
+  rss(): number;
+  alive(): boolean;
+  /** Runs SQL over /sql?mode=raw within 15 s; throws when the server does not answer. */
+  sql(query: string): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+export async function startServerUnderTest(): Promise<ServerUnderTest> {
+  const dir = await mkdtemp(join(tmpdir(), 'quarry-fuzz-'));
+  // client_timeout bounds what a truncated request holds; small packets keep huge inputs cheap
+  await writeFile(join(dir, 'q.conf'), 'searchd {\n  client_timeout = 5s\n  max_packet_size = 8M\n}\n');
+  const proc = spawn(process.execPath, [join(ROOT, 'bin/quarry.js'), 'serve', '--config', join(dir, 'q.conf'), '--data', join(dir, 'data'),
+    '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const internalErrors: string[] = [];
+  let out = '';
+  const ports = await new Promise<Ports>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
+    proc.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /http=[\d.]+:(\d+) mysql=[\d.]+:(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ http: Number(m[1]), mysql: Number(m[2]) });
+      }
+    });
+    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}: ${out}`)); });
+  });
+  let errText = '';
+  proc.stderr!.on('data', (c: Buffer) => {
+    errText += c.toString();
+    const lines = errText.split('\n');
+    errText = lines.pop()!;
+    for (const line of lines) if (INTERNAL.test(line) && internalErrors.length < 1000) internalErrors.push(line);
+  });
+  proc.stdout!.resume();
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  return {
+    ports, proc, internalErrors,
+    rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    alive: () => proc.exitCode === null && proc.signalCode === null,
+    async sql(query) {
+      const res = await fetch(`http://127.0.0.1:${ports.http}/sql?mode=raw`, { method: 'POST', body: query, signal: AbortSignal.timeout(15_000) });
+      return JSON.parse(await res.text());
+    },
+    async stop() {
+      if (proc.exitCode === null) proc.kill('SIGTERM');
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,101 @@
+// TLS on both listeners from ssl_cert/ssl_key in the config, with a self-signed certificate made here.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEngine } from '../../../src/engine/index.js';
+import { startServer, type RunningServer } from '../../../src/server/server.js';
+
+const HAS_MARIADB = (() => {
+  try {
+    execFileSync('mariadb', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+let dir: string;
+let server: RunningServer;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'quarry-tls-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'),
+    '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+  const configPath = join(dir, 'q.conf');
+  await writeFile(configPath, `searchd {\n  ssl_cert = ${join(dir, 'cert.pem')}\n  ssl_key = ${join(dir, 'key.pem')}\n}\n`);
+  server = await startServer({ command: 'serve', configPath, dataDir: join(dir, 'data'), http: '127.0.0.1:0', mysql: '127.0.0.1:0' },
+    (o) => openEngine({ dataDir: o.dataDir }));
+});
+afterAll(async () => {
+  await server?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function post(secure: boolean, path: string, body: string): Promise<{ status: number; text: string; encrypted: boolean }> {
+  const request = secure ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.http.port, path, method: 'POST', rejectUnauthorized: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      const encrypted = 'encrypted' in res.socket;
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, encrypted }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('TLS from ssl_cert and ssl_key', () => {
+  it('serves HTTPS and plain HTTP on the same port', async () => {
+    const tls = await post(true, '/sql?mode=raw', 'show tables');
+    expect(tls).toMatchObject({ status: 200, encrypted: true });
+    const plain = await post(false, '/sql?mode=raw', 'show tables');
+    expect(plain).toMatchObject({ status: 200, encrypted: false });
+    expect(tls.text).toBe(plain.text);
+  });
+
+  it('refuses an HTTPS client that does not trust the self-signed certificate', async () => {
+    const bad = new Promise((resolve, reject) => {
+      const req = httpsRequest({ host: '127.0.0.1', port: server.http.port, path: '/', method: 'GET' }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    await expect(bad).rejects.toThrow(/self[- ]signed/);
+  });
+
+  it('offers SSL in the MySQL handshake; mysql2 with ssl connects and queries', async () => {
+    const conn = await mysql.createConnection({ host: '127.0.0.1', port: server.mysql.port, user: 'root', ssl: { rejectUnauthorized: false } });
+    await conn.query('CREATE TABLE tls_t (title text)');
+    await conn.query("INSERT INTO tls_t (id, title) VALUES (1, 'over tls')");
+    const [rows] = await conn.query("SELECT id, title FROM tls_t WHERE MATCH('tls')");
+    expect(rows).toEqual([{ id: 1, title: 'over tls' }]);
+    // the stream under the protocol is a TLS socket
+    expect((conn as unknown as { connection: { stream: { encrypted?: boolean } } }).connection.stream.encrypted).toBe(true);
+    await conn.end();
+    const plain = await mysql.createConnection({ host: '127.0.0.1', port: server.mysql.port, user: 'root' });
+    const [again] = await plain.query('SELECT id FROM tls_t');
+    expect(again).toEqual([{ id: 1 }]);
+    await plain.end();
+  });
+
+  it.skipIf(!HAS_MARIADB)('the mariadb CLI connects with --ssl', async () => {
+    const out = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const p = spawn('mariadb', ['-h127.0.0.1', `-P${server.mysql.port}`, '-uroot', '--ssl', '--skip-ssl-verify-server-cert',
+        '--batch', '-e', 'SELECT 1 AS one; \\s']);
+      let stdout = '';
+      let stderr = '';
+      p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      p.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
+    expect(out.stderr).toBe('');
+    expect(out.status).toBe(0);
+    expect(out.stdout).toContain('one\n1\n');
+    expect(out.stdout).toMatch(/SSL:\s+Cipher in use is /);
+  });
+});
