@@ -13,6 +13,12 @@ const LEVELS: ReadonlyArray<ReadonlyArray<BinaryOp>> = [
   ['or'], ['and'], ['|'], ['&'], ['=', '!='], ['<', '>', '<=', '>='], ['+', '-'], ['*', '/', '%', 'div', 'mod'],
 ];
 
+/**
+ * BETWEEN takes a whole arithmetic operand, as in MySQL and sphinxexpr.y (`x+1 BETWEEN 1 AND 5` is
+ * `(x+1) BETWEEN 1 AND 5`): it is read where the relational level (`<` ...) reads its left operand.
+ */
+const BETWEEN_LEVEL = 5;
+
 /** Words that look like calls before `(` but are operators or clause words. */
 const NOT_A_FUNCTION = new Set(['NOT', 'AND', 'OR', 'DIV', 'MOD', 'IS', 'AS', 'FROM', 'BY', 'SELECT', 'WHERE']);
 
@@ -36,6 +42,7 @@ function parseLevel(c: Cursor, level: number): Expr {
   if (level >= LEVELS.length) return parseUnary(c);
   const startTok = c.peek();
   let left = parseLevel(c, level + 1);
+  if (level === BETWEEN_LEVEL) left = parseBetween(c, left, startTok);
   for (;;) {
     const op = binaryOpAt(c);
     if (op === undefined || !LEVELS[level]!.includes(op)) return left;
@@ -43,6 +50,18 @@ function parseLevel(c: Cursor, level: number): Expr {
     const right = parseLevel(c, level + 1);
     left = { kind: 'binary', op, left, right, text: c.textFrom(startTok) };
   }
+}
+
+/** `x [NOT] BETWEEN lo AND hi` after an operand: the bounds bind tighter than AND; NOT BETWEEN is NOT over it. */
+function parseBetween(c: Cursor, expr: Expr, startTok: Token): Expr {
+  if (!c.isKw('BETWEEN') && !(c.isKw('NOT') && c.isKw('BETWEEN', 1))) return expr;
+  const negate = c.acceptKw('NOT');
+  c.next();
+  const low = c.nested(() => parseLevel(c, 2));
+  c.expectKw('AND');
+  const high = c.nested(() => parseLevel(c, 2));
+  const between: Expr = { kind: 'call', name: 'between', args: [expr, low, high], text: c.textFrom(startTok) };
+  return negate ? { kind: 'unary', op: 'not', operand: between, text: between.text } : between;
 }
 
 function parseUnary(c: Cursor): Expr {
@@ -71,16 +90,6 @@ function parsePostfix(c: Cursor, expr: Expr, startTok: Token): Expr {
     const negate = c.acceptKw('NOT');
     c.expectKw('NULL');
     return { kind: 'is_null', operand: expr, negate, text: c.textFrom(startTok) };
-  }
-  if (c.isKw('BETWEEN') || (c.isKw('NOT') && c.isKw('BETWEEN', 1))) {
-    // `x [NOT] BETWEEN lo AND hi`: the bounds bind tighter than AND; NOT BETWEEN is NOT over it
-    const negate = c.acceptKw('NOT');
-    c.next();
-    const low = c.nested(() => parseLevel(c, 2));
-    c.expectKw('AND');
-    const high = c.nested(() => parseLevel(c, 2));
-    const between: Expr = { kind: 'call', name: 'between', args: [expr, low, high], text: c.textFrom(startTok) };
-    return negate ? { kind: 'unary', op: 'not', operand: between, text: between.text } : between;
   }
   if (c.isKw('IN') && c.isPunct('(', 1) && expr.kind === 'column') {
     c.next();

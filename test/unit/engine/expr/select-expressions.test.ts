@@ -51,6 +51,12 @@ describe('select-list expressions', () => {
     ]);
   });
 
+  it('BETWEEN takes a whole arithmetic operand: qty+1 BETWEEN 4 AND 5 is (qty+1) BETWEEN 4 AND 5', async () => {
+    // qty is 3 and 7: (qty+1) is 4 and 8; read as qty + (1 BETWEEN 4 AND 5) it would be 3 and 7; qty*2 is 6 and 14
+    const r = await text('select qty+1 between 4 and 5 as a, qty*2 not between 5 and 7 as b from p order by id asc');
+    expect(r.rows).toEqual([['1', '0'], ['0', '1']]);
+  });
+
   it('math functions', async () => {
     const r = await text(`select abs(-qty) as a, ceil(price) as b, floor(price) as c, sqrt(16) as d, ln(1) as e,
       log10(1000) as f, pow(2, 10) as g, exp(0) as h, min(qty, 5) as i, max(price, 15) as j, sqrt(-4) as k
