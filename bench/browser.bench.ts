@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { exportTable } from '../src/engine/export-table.js';
+import { exportTable } from '../src/engine/export/export-table.js';
 import { open } from '../src/index.js';
 import { launchChromium } from '../test/helpers/chromium.js';
 import { serveFolder } from '../test/e2e/browser/static-server.js';

@@ -1,8 +1,8 @@
 /** The engine's public contract: what protocols and the embedded API call. */
-import type { JsonApi } from './json-api.js';
+import type { JsonApi } from './json/json-api.js';
 import type { Result } from './result.js';
 import type { Session } from './session.js';
-import type { ExportSummary } from './export-table.js';
+import type { ExportSummary } from './export/export-table.js';
 
 export interface EngineOptions {
   /** Data directory: the store of record, segment files and manifests live here. */

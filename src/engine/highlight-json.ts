@@ -4,9 +4,9 @@
  */
 import { finishQuery, toText, type QueryNode } from '../query/index.js';
 import { SearchError } from '../util/errors.js';
-import type { GlobalFlags } from './exec-select.js';
-import { splitJsonQuery } from './json-query-tree.js';
-import { isJsonObject, type JsonObject, type JsonValue } from './json-value.js';
+import type { GlobalFlags } from './exec/exec-select.js';
+import { splitJsonQuery } from './json/json-query-tree.js';
+import { isJsonObject, type JsonObject, type JsonValue } from './json/json-value.js';
 import type { RowsResult } from './result.js';
 import { parseSql, type SelectItem } from '../sql/index.js';
 import {

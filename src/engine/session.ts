@@ -1,6 +1,6 @@
 /** Per-connection state: what SHOW META / SHOW WARNINGS read, and an open transaction. */
 import type { SearchMeta } from './result.js';
-import type { Transaction } from './transaction.js';
+import type { Transaction } from './transaction/transaction.js';
 
 export interface Session {
   /** Meta of the last SELECT on this connection (SHOW META). */
@@ -9,7 +9,7 @@ export interface Session {
   lastWarning?: string;
   /** autocommit=0 or BEGIN: writes buffered until COMMIT (the MySQL-protocol issue). */
   autocommit: boolean;
-  /** The open transaction (BEGIN, or a write with autocommit off): buffered writes, see transaction.ts. */
+  /** The open transaction (BEGIN, or a write with autocommit off): buffered writes, see transaction/transaction.ts. */
   transaction?: Transaction;
   /** The current database name clients ask for with SELECT DATABASE(). */
   database: string;

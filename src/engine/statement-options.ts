@@ -5,7 +5,7 @@
  * `options` object goes through the same list.
  *
  * Every known option is one of:
- * - `works`: the executor reads it (exec-select.ts, exec-write.ts, ...);
+ * - `works`: the executor reads it (exec/exec-select.ts, exec/exec-write.ts, ...);
  * - `inert`: Manticore itself has no observable effect for it on a single-node server with quarry's
  *   features (the reason is written beside it), so accepting it is what Manticore does;
  * - `default`: only its default value is accepted (which changes nothing); any other value is an

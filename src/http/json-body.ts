@@ -1,5 +1,5 @@
 /** Request bodies of the JSON API read exactly: lossless-json keeps 64-bit integers and number text. */
-import type { BulkLine, JsonValue } from '../engine/json-api.js';
+import type { BulkLine, JsonValue } from '../engine/json/json-api.js';
 import { parseJsonExact } from './json-fast-parse.js';
 
 /** A body that is not JSON; `message` is Manticore's `unable to parse: <text from the error on>`. */

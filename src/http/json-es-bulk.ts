@@ -3,8 +3,8 @@
  * action/source line pairs, and the Elasticsearch-style reply `{items, errors, took}`.
  */
 import type { JsonOut } from '../engine/cell-format.js';
-import type { EsBulkDoc, EsBulkItem, JsonValue } from '../engine/json-api.js';
-import { isJsonInt, isJsonObject } from '../engine/json-value.js';
+import type { EsBulkDoc, EsBulkItem, JsonValue } from '../engine/json/json-api.js';
+import { isJsonInt, isJsonObject } from '../engine/json/json-value.js';
 import { parseJsonText } from './json-body.js';
 import { HTTP_BAD_REQUEST, HTTP_CONFLICT } from './errors.js';
 import { writeErrorJson } from './json-render.js';

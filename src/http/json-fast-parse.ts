@@ -8,7 +8,7 @@
  * every syntax error (whose position lossless-json reports), goes to lossless-json itself.
  */
 import { LosslessNumber, parse as losslessParse } from 'lossless-json';
-import type { JsonValue } from '../engine/json-value.js';
+import type { JsonValue } from '../engine/json/json-value.js';
 
 /** A digit run that may be a number token JSON.parse cannot keep: 16+ digits, a fraction, an exponent, -0. */
 const DOUBTFUL = /\d{16}|\d\.\d|\d[eE][-+]?\d|-0(?!\d)/;

@@ -6,7 +6,7 @@
 import type { Hono } from 'hono';
 import type { JsonOut } from '../engine/cell-format.js';
 import type { Engine } from '../engine/engine.js';
-import type { JsonApi, JsonValue } from '../engine/json-api.js';
+import type { JsonApi, JsonValue } from '../engine/json/json-api.js';
 import type { Session } from '../engine/session.js';
 import { asSearchError } from '../util/errors.js';
 import { BodyParseError, isNdjsonType, parseJsonText, parseNdjson } from './json-body.js';

@@ -10,7 +10,7 @@ import { runPlan } from '../wasm/segment-runner.js';
 import type { PlanSpec } from '../wasm/plan-format.js';
 import { analyzeQuery } from './query-analyzer.js';
 import { planQuery, segmentPlan, type PlannedQuery } from './planner.js';
-import { planExprSection } from './rank-expr-plan.js';
+import { planExprSection } from './rank-expr/rank-expr-plan.js';
 import { placeAllowBitmap, splitFilters } from './attr-filters.js';
 import { compareValues, resolveSort, segmentSort, type ExprValues, type ResolvedKey } from './sort-plan.js';
 

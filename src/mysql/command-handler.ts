@@ -2,7 +2,7 @@
 import type { Engine } from '../engine/engine.js';
 import type { Result, ResultColumn } from '../engine/result.js';
 import type { Session } from '../engine/session.js';
-import { inTransaction } from '../engine/transaction.js';
+import { inTransaction } from '../engine/transaction/transaction.js';
 import { asSearchError } from '../util/errors.js';
 import { Command, ErrorCode, Status } from './constants.js';
 import { PacketWriter } from './packet-writer.js';

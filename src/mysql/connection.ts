@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { TLSSocket, type SecureContext } from 'node:tls';
 import type { Engine } from '../engine/engine.js';
 import { newSession, type Session } from '../engine/session.js';
-import { rollback } from '../engine/transaction.js';
+import { rollback } from '../engine/transaction/transaction.js';
 import { AUTH_PLUGIN, ErrorCode, Status } from './constants.js';
 import { handleCommand, type CommandContext, type ServerStats } from './command-handler.js';
 import { newScramble, parseHandshakeResponse, writeAuthSwitch, writeGreeting } from './handshake.js';

@@ -44,7 +44,7 @@ function stopOnSignals(server: RunningServer): void {
 /** `quarry export`: writes the folder and prints what it holds. */
 async function exportCommand(dataDir: string, table: string, outDir: string): Promise<number> {
   try {
-    const { exportTable } = await import('../engine/export-table.js');
+    const { exportTable } = await import('../engine/export/export-table.js');
     const res = await exportTable(dataDir, table, outDir);
     const files = Object.entries(res.files).map(([f, n]) => `${f} ${n} bytes`).join(', ');
     console.log(`quarry: exported table ${res.table} (${res.rows} documents) to ${outDir}: ${files}`);

@@ -6,7 +6,7 @@
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OTHER_OPTIONS, SELECT_OPTIONS, UPDATE_OPTIONS } from '../../src/engine/statement-options.js';
-import { SEARCH_KEYS, UNSUPPORTED_SEARCH_KEYS } from '../../src/engine/json-search-keys.js';
+import { SEARCH_KEYS, UNSUPPORTED_SEARCH_KEYS } from '../../src/engine/json/json-search-keys.js';
 import { startQuarry, type QuarryProcess } from './mysql-server.js';
 
 type Answer = { error: string } | { ok: string };

@@ -1,11 +1,11 @@
 /**
  * ORDER BY a numeric expression: the expression (aliases resolved) rewritten as a formula of the
- * core's expression bytecode (the ranker's, attributes only: src/index/rank-expr-compile.ts), which
+ * core's expression bytecode (the ranker's, attributes only: src/index/rank-expr/rank-expr-compile.ts), which
  * the core evaluates per row of each segment as a sort key. What that bytecode cannot compute
  * (strings, JSON, dates, bigint arithmetic, ...) is rejected by name.
  */
 import type { Expr } from '../../sql/ast.js';
-import { compileRankExpr } from '../../index/rank-expr-compile.js';
+import { compileRankExpr } from '../../index/rank-expr/rank-expr-compile.js';
 import { SearchError } from '../../util/errors.js';
 import type { Table } from '../table.js';
 

@@ -8,7 +8,7 @@ import type { SearchRequest, SearchResult } from '../../index/types.js';
 import type { Condition, Expr, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import { readRows } from '../read-rows.js';
-import { DEFAULT_LIMIT } from '../exec-select.js';
+import { DEFAULT_LIMIT } from '../exec/exec-select.js';
 import type { Cell, CellKind } from '../result.js';
 import { selectColumns, type OutColumn } from '../select-items.js';
 import type { Table } from '../table.js';

@@ -6,7 +6,7 @@
  */
 import type { Expr, FacetClause, SelectItem, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
-import { DEFAULT_LIMIT } from '../exec-select.js';
+import { DEFAULT_LIMIT } from '../exec/exec-select.js';
 
 const COUNT_STAR: SelectItem = {
   expr: { kind: 'call', name: 'count', args: [{ kind: 'star', text: '*' }], text: 'count(*)' }, name: 'count(*)',

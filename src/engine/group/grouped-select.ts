@@ -5,7 +5,7 @@
  */
 import type { SearchRequest } from '../../index/types.js';
 import type { SelectStatement } from '../../sql/ast.js';
-import { buildRequest, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES, type GlobalFlags } from '../exec-select.js';
+import { buildRequest, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES, type GlobalFlags } from '../exec/exec-select.js';
 import { rows, type RowsResult, type SearchMeta } from '../result.js';
 import type { Session } from '../session.js';
 import type { Table } from '../table.js';

@@ -7,10 +7,10 @@
 import type { AttrValue, SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
 import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
-import { isJsonInt, isJsonNumber, isJsonObject, plainJson, type JsonValue } from '../json-value.js';
+import { isJsonInt, isJsonNumber, isJsonObject, plainJson, type JsonValue } from '../json/json-value.js';
 import type { Table } from '../table.js';
 import { collectGroups } from './exec-group.js';
-import { DEFAULT_LIMIT } from '../exec-select.js';
+import { DEFAULT_LIMIT } from '../exec/exec-select.js';
 import { attrRef, jsonPathRef, keyKind, type AggFn, type AttrRef, type GroupPlan } from './group-plan.js';
 import type { GroupRow } from './group-order.js';
 import { bucketKey } from './aggregation-json.js';

@@ -7,7 +7,7 @@
 import type { SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
 import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
-import { isJsonInt, isJsonNumber, isJsonObject, type JsonValue } from '../json-value.js';
+import { isJsonInt, isJsonNumber, isJsonObject, type JsonValue } from '../json/json-value.js';
 import type { Table } from '../table.js';
 import { collectGroups } from './exec-group.js';
 import { keyKind, type AttrRef } from './group-plan.js';

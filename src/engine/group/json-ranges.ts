@@ -5,7 +5,7 @@
  */
 import { SearchError } from '../../util/errors.js';
 import { RawJson, type JsonOut } from '../cell-format.js';
-import { isJsonNumber, isJsonObject, type JsonValue } from '../json-value.js';
+import { isJsonNumber, isJsonObject, type JsonValue } from '../json/json-value.js';
 import { dateMath, keyAsString } from './date-buckets.js';
 
 export interface Range { lo: number; hi: number; from?: JsonOut; to?: JsonOut; key: string }

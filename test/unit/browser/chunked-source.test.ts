@@ -8,7 +8,7 @@ import { mulberry32 } from '../../../bench/bench-util.js';
 import { ChunkedSource } from '../../../src/browser/chunked-source.js';
 import { PageIndex } from '../../../src/browser/page-index.js';
 import { ImageSource } from '../../../src/browser/table-source.js';
-import { exportTable } from '../../../src/engine/export-table.js';
+import { exportTable } from '../../../src/engine/export/export-table.js';
 import { CHUNK_FILES, type ChunksManifest } from '../../../src/index/table-chunks.js';
 import { decodeImage } from '../../../src/index/table-image.js';
 import { open } from '../../../src/index.js';

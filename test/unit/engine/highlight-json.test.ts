@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newSession, openEngine, type Engine } from '../../../src/engine/index.js';
 import type { HighlightedRows } from '../../../src/engine/highlight-json.js';
 import { parseJsonHighlight } from '../../../src/engine/highlight-json.js';
-import type { JsonValue } from '../../../src/engine/json-value.js';
+import type { JsonValue } from '../../../src/engine/json/json-value.js';
 
 let dir: string;
 let engine: Engine;

@@ -1,0 +1,26 @@
+/** CALL KEYWORDS (and, with the highlighting issue, CALL SNIPPETS). */
+import type { CallStatement } from '../../sql/ast.js';
+import { SearchError } from '../../util/errors.js';
+import type { Catalog } from '../catalog.js';
+import { rows, stringColumns, type Result } from '../result.js';
+import { callSnippets } from '../snippet-call.js';
+
+function stringArg(st: CallStatement, i: number): string {
+  const a = st.args[i];
+  if (!a || a.kind !== 'string') throw new SearchError('PARSE_ERROR', `${st.name.toUpperCase()}() argument ${i + 1} must be a string`);
+  return a.value;
+}
+
+export function execCall(catalog: Catalog, st: CallStatement): Result | Promise<Result> {
+  if (st.name === 'keywords') {
+    if (st.args.length < 2) throw new SearchError('PARSE_ERROR', 'KEYWORDS() expects 2 arguments (text, table)');
+    const text = stringArg(st, 0);
+    const tableName = stringArg(st, 1);
+    const table = catalog.get(tableName);
+    if (!table) throw new SearchError('UNKNOWN_TABLE', `no such table '${tableName.toLowerCase()}'`);
+    const data = table.pipeline.keywords(text).map((k) => [String(k.qpos), k.tokenized, k.normalized]);
+    return rows(stringColumns('qpos', 'tokenized', 'normalized'), data);
+  }
+  if (st.name === 'snippets') return callSnippets(catalog, st);
+  throw new SearchError('UNSUPPORTED', `no such built-in procedure ${st.name.toUpperCase()}`);
+}

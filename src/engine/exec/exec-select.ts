@@ -1,0 +1,258 @@
+/** SELECT over one table: MATCH, filters, ORDER BY, LIMIT, OPTION; then the final page's values. */
+import type { Expr, OrderItem, SelectStatement } from '../../sql/ast.js';
+import type { AttrValue, Filter, Ranker, SearchRequest, SearchResult, SortKey } from '../../index/types.js';
+import { parseQuery } from '../../query/parse-query.js';
+import { guardStack } from '../../query/stack-guard.js';
+import { SearchError } from '../../util/errors.js';
+import { evalCondition, resolveAliases, splitFilters } from '../filters.js';
+import { normalizeTableQuery, tableNormalizers } from '../../index/normalize-query.js';
+import { RANKERS, tableParseOptions } from '../../index/table-query.js';
+import { queryExpansionWarning, type ExpansionSettings } from '../../index/wildcard.js';
+import { rows, type Cell, type RowsResult, type SearchMeta } from '../result.js';
+import { selectAliases, selectColumns } from '../select-items.js';
+import { sortCode } from '../expr/sort-code.js';
+import { readRows } from '../read-rows.js';
+import { isGrouping } from '../group/exec-group.js';
+import { execGrouped } from '../group/grouped-select.js';
+import type { Session } from '../session.js';
+import { optionMap, optionText, requireNumber } from '../sql-values.js';
+import type { NamedValue } from '../../sql/ast.js';
+import type { Table } from '../table.js';
+import type { Condition } from '../../sql/ast.js';
+
+/** Manticore's defaults: LIMIT 20 (src/sphinx.h m_iLimit), max_matches 1000 (DEFAULT_MAX_MATCHES). */
+export const DEFAULT_LIMIT = 20;
+export const DEFAULT_MAX_MATCHES = 1000;
+/** OPTION idf flags (Manticore's sphinxql parser: normalized/plain, tfidf_normalized/tfidf_unnormalized). */
+const IDF_FLAGS = new Set(['normalized', 'plain', 'tfidf_normalized', 'tfidf_unnormalized']);
+
+export interface GlobalFlags {
+  notTermsOnlyAllowed: boolean;
+  /** searchd expansion_limit (SET GLOBAL / config): expansions kept per wildcard; 0 or unset = all. */
+  expansionLimit?: number;
+}
+
+function isWeight(e: Expr): boolean {
+  return e.kind === 'call' && e.name === 'weight' && e.args.length === 0;
+}
+
+function sortKeys(table: Table, st: SelectStatement): SortKey[] {
+  return (st.orderBy ?? []).map((o: OrderItem) => {
+    let e = o.expr;
+    if (e.kind === 'column' && !e.path.length) {
+      const aliased = st.items.find((i) => i.alias && i.alias.toLowerCase() === (e as { name: string }).name.toLowerCase());
+      if (aliased) e = aliased.expr;
+    }
+    const desc = o.direction === 'desc';
+    if (isWeight(e)) return { attr: 'weight()', desc };
+    if (e.kind === 'column' && !e.path.length) {
+      const name = e.name.toLowerCase();
+      if (name === 'id') return { attr: 'id', desc };
+      const col = table.column(name);
+      if (col && col.type !== 'text') return { attr: col.name, desc };
+    }
+    // a computed key: the core evaluates it per row of each segment (sort-code.ts)
+    if (e.kind !== 'column') return { attr: e.text, desc, code: sortCode(table, e, selectAliases(st.items)) };
+    throw new SearchError('QUERY_ERROR', `table ${table.name}: sort-by attribute '${e.text}' not found`);
+  });
+}
+
+/** `idf='plain,tfidf_unnormalized'`: later flags of a pair win. */
+function idfOption(text: string): NonNullable<SearchRequest['idf']> {
+  const out: NonNullable<SearchRequest['idf']> = {};
+  for (const raw of text.split(',')) {
+    const flag = raw.trim().toLowerCase();
+    if (!IDF_FLAGS.has(flag)) throw new SearchError('QUERY_ERROR', `unknown flag ${flag} in option idf`);
+    if (flag === 'plain' || flag === 'normalized') out.plain = flag === 'plain';
+    else out.unnormalized = flag === 'tfidf_unnormalized';
+  }
+  return out;
+}
+
+/** Request options shared by SELECT, UPDATE and DELETE: ranker, field_weights, max_matches. */
+function applyOptions(req: SearchRequest, st: SelectStatement): void {
+  const opts = optionMap(st.options);
+  const ranker = opts.get('ranker');
+  if (ranker) {
+    const name = ranker.kind === 'call' ? ranker.name : optionText(ranker).toLowerCase();
+    if (!RANKERS.has(name)) throw new SearchError('UNSUPPORTED', `unknown ranker '${optionText(ranker)}'`);
+    req.ranker = name as Ranker;
+    if (name === 'expr') {
+      if (ranker.kind !== 'call') throw new SearchError('QUERY_ERROR', 'ranker=expr requires an expression');
+      req.rankExpr = ranker.arg;
+    }
+  }
+  const idf = opts.get('idf');
+  if (idf) req.idf = idfOption(optionText(idf));
+  const iw = opts.get('index_weights');
+  if (iw && iw.kind === 'list') {
+    // the weight of the one table searched; tables not listed keep 1
+    for (const e of iw.entries) {
+      const w = requireNumber('index_weights', e.value);
+      if (st.tables.some((t) => t.toLowerCase() === e.name.toLowerCase())) req.indexWeight = Math.trunc(w);
+    }
+  }
+  const fw = opts.get('field_weights');
+  if (fw && fw.kind === 'list') {
+    for (const e of fw.entries) req.fieldWeights[e.name] = requireNumber('field_weights', e.value);
+  }
+  const mm = opts.get('max_matches');
+  if (mm) req.maxMatches = requireNumber('max_matches', mm);
+  const mqt = opts.get('max_query_time');
+  if (mqt) req.maxQueryMs = Math.max(0, requireNumber('max_query_time', mqt));
+  // Manticore: the most threads this query's pseudo-shards use; 0 = the server's
+  const th = opts.get('threads');
+  if (th && requireNumber('threads', th) > 0) req.threads = Math.trunc(requireNumber('threads', th));
+}
+
+/** The global flags as one query sees them: OPTION not_terms_only_allowed wins over the server's. */
+export function queryFlags(flags: GlobalFlags, options: NamedValue[]): GlobalFlags {
+  const nt = optionMap(options).get('not_terms_only_allowed');
+  return nt ? { ...flags, notTermsOnlyAllowed: requireNumber('not_terms_only_allowed', nt) !== 0 } : flags;
+}
+
+/**
+ * The table's text settings as a query sees them: OPTION expand_keywords=1|0 replaces the table's
+ * expand_keywords (Manticore's ExpandKeywords(): the query option wins over the table setting).
+ */
+export function querySettings(table: Table, options: NamedValue[] = []): Record<string, string> {
+  const ek = optionMap(options).get('expand_keywords');
+  if (!ek) return table.schema.settings;
+  return { ...table.schema.settings, expand_keywords: requireNumber('expand_keywords', ek) !== 0 ? '1' : '0' };
+}
+
+/** The full-text part of a statement, parsed and normalized; null = full scan; 'none' = matches nothing. */
+export function matchQuery(
+  table: Table, match: string | undefined, flags: GlobalFlags, options: NamedValue[] = [], warnings?: string[],
+): SearchRequest['query'] | 'none' {
+  if (match === undefined) return null;
+  flags = queryFlags(flags, options);
+  const fields = table.index.schema.fields;
+  const p = table.pipeline;
+  const norm = tableNormalizers(p, querySettings(table, options));
+  try {
+    return guardStack(match, () => {
+      const parsed = parseQuery(match, tableParseOptions(p, fields, flags.notTermsOnlyAllowed, norm));
+      warnings?.push(...parsed.warnings);
+      if (parsed.root.kind === 'empty') return null;
+      return normalizeTableQuery(parsed.root, norm) ?? 'none';
+    });
+  } catch (e) {
+    throw withTableName(table, e);
+  }
+}
+
+/** Full-text errors name the table, as Manticore's per-table search reply: `table t: P08: ...`. */
+function withTableName(table: Table, e: unknown): unknown {
+  if (!(e instanceof SearchError) || e.message.startsWith(`table ${table.name}: `)) return e;
+  return new SearchError(e.code, `table ${table.name}: ${e.message}`);
+}
+
+/** Manticore's warning for OPTION field_weights naming fields the table lacks (querycontext.cpp). */
+function fieldWeightsWarning(table: Table, req: SearchRequest): string | undefined {
+  const fields = new Set(table.index.schema.fields.map((f) => f.toLowerCase()));
+  const missing = Object.keys(req.fieldWeights).filter((f) => !fields.has(f.toLowerCase()));
+  return missing.length ? `Fields specified in field_weights option not found: [${missing.join(' ')}]` : undefined;
+}
+
+/** Documents accepted by the predicates the index cannot evaluate, as an `id IN` filter. */
+function predicateFilter(table: Table, predicates: Condition[]): Filter | undefined {
+  if (!predicates.length) return undefined;
+  const all = table.index.search({
+    query: null, ranker: 'none', fieldWeights: {}, filters: [], sort: [], offset: 0,
+    limit: table.index.count(), maxMatches: table.index.count(),
+  });
+  const names = table.index.schema.attrs.map((a) => a.name);
+  const ids: bigint[] = [];
+  for (const h of all.hits) {
+    const values = table.index.getAttrs(h.docId) ?? [];
+    const attrs = new Map(names.map((n, i) => [n, values[i]]));
+    if (predicates.every((p) => evalCondition(table, p, h.docId, attrs))) ids.push(h.docId);
+  }
+  return { attr: 'id', op: 'in', values: ids };
+}
+
+/**
+ * Builds the index request of a SELECT-like statement (also used by UPDATE/DELETE ... WHERE).
+ * `fullText`, when given, replaces `st.match`: the JSON API's query tree, already normalized.
+ */
+export function buildRequest(
+  table: Table, st: SelectStatement, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none', warnings?: string[],
+): SearchRequest | 'none' {
+  const query = fullText !== undefined ? fullText : matchQuery(table, st.match, flags, st.options, warnings);
+  if (query === 'none') return 'none';
+  const where = st.where && resolveAliases(table, st.where, selectAliases(st.items));
+  const { filters, predicates } = splitFilters(table, where);
+  const pf = predicateFilter(table, predicates);
+  if (pf) filters.push(pf);
+  const limit = st.limit ?? DEFAULT_LIMIT;
+  if (limit < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${limit})`);
+  const req: SearchRequest = {
+    query, ranker: 'proximity_bm25', fieldWeights: {}, filters, sort: sortKeys(table, st),
+    offset: st.offset ?? 0, limit, maxMatches: DEFAULT_MAX_MATCHES,
+    expansion: expansionSettings(table, st, flags),
+  };
+  applyOptions(req, st);
+  return req;
+}
+
+/** How the request's wildcards expand: the table's lengths, OPTION expansion_limit over searchd's. */
+function expansionSettings(table: Table, st: SelectStatement, flags: GlobalFlags): ExpansionSettings {
+  const el = optionMap(st.options).get('expansion_limit');
+  const limit = el ? requireNumber('expansion_limit', el) : flags.expansionLimit ?? 0;
+  return { ...tableNormalizers(table.pipeline, table.schema.settings).expansion, limit: Math.max(0, limit) };
+}
+
+/** Clauses the parser accepts that the executor does not run yet: an error, never a silently wrong answer. */
+function rejectUnimplemented(st: SelectStatement): void {
+  const clause = st.having && !st.groupBy ? 'HAVING without GROUP BY' : undefined;
+  if (clause) throw new SearchError('UNSUPPORTED', `${clause} is not supported yet`);
+}
+
+export async function execSelect(
+  table: Table, st: SelectStatement, session: Session, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none',
+): Promise<RowsResult> {
+  const started = performance.now();
+  rejectUnimplemented(st);
+  if (isGrouping(st)) return execGrouped(table, [st], session, flags, started, fullText)[0]!;
+  const cols = selectColumns(table, st.items, { match: st.match });
+  const parseWarnings: string[] = [];
+  const req = buildRequest(table, st, flags, fullText, parseWarnings);
+  const result: SearchResult = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : await table.searchAsync(req);
+  const fullScan = req === 'none' || req.query === null;
+  let data: Cell[][];
+  if (cols.some((c) => c.aggregate)) {
+    // COUNT(*) without GROUP BY: one row over every match, the other columns from the first hit.
+    const first = readRows(table, cols, result.hits.slice(0, 1))[0];
+    data = [cols.map((c, i) => (c.aggregate ? BigInt(result.totalFound) : first ? first[i] : null))];
+  } else {
+    data = readRows(table, cols, result.hits);
+  }
+  // A full scan without sorting stops at offset+limit matches (Manticore's implicit cutoff), so its
+  // total is a lower bound; COUNT(*) over a plain full scan is precalculated, also reported as 'gte'.
+  let totalFound = result.totalFound;
+  let totalRelation: 'eq' | 'gte' = 'eq';
+  if (req !== 'none' && fullScan) {
+    const cutoff = req.offset + req.limit;
+    if (cols.some((c) => c.aggregate)) totalRelation = req.filters.length ? 'eq' : 'gte';
+    else if (!req.sort.length && totalFound >= cutoff) { totalFound = cutoff; totalRelation = 'gte'; }
+  }
+  const meta: SearchMeta = {
+    total: data.length, totalFound, totalRelation,
+    timeMs: performance.now() - started, keywords: result.keywords,
+  };
+  // a wildcard too short to expand matched nothing; Manticore says so in the meta and as a warning
+  // Manticore keeps one warning per query: the last one raised
+  const warning = [
+    req === 'none' ? undefined : fieldWeightsWarning(table, req),
+    parseWarnings.at(-1),
+    result.timedOut ? 'query time exceeded max_query_time' : undefined,
+    req === 'none' || !req.expansion ? undefined : queryExpansionWarning(req.query, req.expansion),
+  ].filter((w): w is string => !!w).at(-1);
+  if (warning) meta.warning = warning;
+  session.lastMeta = meta;
+  session.lastWarning = warning;
+  return rows(cols.map(({ name, kind }) => ({ name, kind })), data, {
+    meta, weights: fullScan ? undefined : result.hits.map((h) => h.weight), ...(warning ? { warning } : {}),
+  });
+}

@@ -1,0 +1,118 @@
+/** SHOW statements, SET, and SELECT without FROM: what clients ask about the server and session. */
+import type { SelectStatement, SetStatement, ShowStatement } from '../../sql/ast.js';
+import { SearchError } from '../../util/errors.js';
+import type { Catalog } from '../catalog.js';
+import { execShowCreate, execShowFields } from './exec-ddl.js';
+import { likeMatcher } from '../like.js';
+import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn } from '../result.js';
+import { systemVariable, type GlobalSettings } from '../server-vars.js';
+import type { Session } from '../session.js';
+
+function metaRows(session: Session): string[][] {
+  const m = session.lastMeta;
+  if (!m) return [];
+  const out = [
+    ['total', String(m.total)], ['total_found', String(m.totalFound)],
+    ['total_relation', m.totalRelation], ['time', (m.timeMs / 1000).toFixed(3)],
+  ];
+  m.keywords.forEach((k, i) => out.push([`keyword[${i}]`, k.keyword], [`docs[${i}]`, String(k.docs)], [`hits[${i}]`, String(k.hits)]));
+  if (m.warning) out.push(['warning', m.warning]);
+  return out;
+}
+
+function variablesRows(settings: GlobalSettings, session: Session): string[][] {
+  const names = ['autocommit', 'auto_schema', 'character_set_client', 'character_set_connection',
+    'collation_connection', 'max_allowed_packet', 'not_terms_only_allowed', 'version', 'version_comment'];
+  return names.map((n) => {
+    const v = n === 'autocommit' ? (session.autocommit ? 1 : 0) : systemVariable(n, settings);
+    return [n, String(v ?? '')];
+  });
+}
+
+export function execShow(catalog: Catalog, st: ShowStatement, session: Session, settings: GlobalSettings): Result {
+  const like = likeMatcher(st.like);
+  const kv = (data: string[][]) => rows(stringColumns('Variable_name', 'Value'), data.filter((r) => like(r[0])));
+  switch (st.what) {
+    case 'tables':
+      if (st.full) return rows(stringColumns('Tables_in_Manticore', 'Table_type'), catalog.names().filter(like).map((n) => [n, 'BASE TABLE']));
+      return rows(stringColumns('Table', 'Type'), catalog.names().filter(like).map((n) => [n, 'rt']));
+    case 'meta': return kv(metaRows(session));
+    case 'warnings':
+      return rows(stringColumns('Level', 'Code', 'Message'), session.lastWarning ? [['warning', '1000', session.lastWarning]] : []);
+    case 'variables': return kv(variablesRows(settings, session));
+    case 'status': return kv([['uptime', String(Math.floor(process.uptime()))], ['connections', '0'], ['version', String(systemVariable('version', settings))]]);
+    case 'databases': return rows(stringColumns('Databases'), [['Manticore']]);
+    case 'threads':
+      // One event loop serves every connection: the thread running this statement is the one to show.
+      return rows(stringColumns('TID', 'Name', 'Proto', 'State', 'Connection from', 'ConnID', 'This/prev job time, s', 'CPU activity', 'Jobs done', 'Thread status', 'Info'),
+        [[String(process.pid), 'work_0', 'sphinxql', 'query', '127.0.0.1', '1', '0', '0', '1', 'working', st.text]]);
+    case 'plugins': return rows(stringColumns('Type', 'Name', 'Library', 'Users', 'Extra'), []);
+    case 'collation': return rows(stringColumns('Collation', 'Charset', 'Id', 'Default', 'Compiled', 'Sortlen'), [['utf8mb4_general_ci', 'utf8mb4', '45', 'Yes', 'Yes', '1']]);
+    case 'character_set': return rows(stringColumns('Charset', 'Description', 'Default collation', 'Maxlen'), [['utf8mb4', 'UTF-8 Unicode', 'utf8mb4_general_ci', '4']]);
+    case 'create_table': return execShowCreate(catalog, st.table!);
+    case 'columns': return execShowFields(catalog, st.table!);
+    case 'table_status': {
+      if (!st.table) return rows(stringColumns('Name', 'Engine', 'Rows'), catalog.names().filter(like).map((n) => [n, 'rt', String(catalog.get(n)!.index.count())]));
+      const t = catalog.get(st.table);
+      if (!t) throw new SearchError('UNKNOWN_TABLE', `no such table '${st.table.toLowerCase()}'`);
+      const segs = t.index.segments;
+      return kv([
+        ['table_type', 'rt'], ['indexed_documents', String(t.index.count())],
+        ['ram_chunk_segments_count', String(segs.length)],
+        ['killed_documents', String(segs.reduce((n, g) => n + g.rows - g.live, 0))],
+        ['query_time_1min', '{"queries":0}'],
+      ]);
+    }
+    default: throw new SearchError('UNSUPPORTED', `SHOW ${st.what.toUpperCase()} is not supported`);
+  }
+}
+
+function boolValue(name: string, v: SetStatement['assignments'][number]['value']): boolean {
+  if (v.kind === 'int') return Number(v.value) !== 0;
+  if (v.kind === 'ident' || v.kind === 'string') {
+    const s = (v.kind === 'ident' ? v.name : v.value).toLowerCase();
+    if (['1', 'on', 'true'].includes(s)) return true;
+    if (['0', 'off', 'false'].includes(s)) return false;
+  }
+  throw new SearchError('BAD_VALUE', `Unknown value for '${name}'`);
+}
+
+/** A non-negative integer setting. */
+function countValue(name: string, v: SetStatement['assignments'][number]['value']): number {
+  if (v.kind === 'int' && Number(v.value) >= 0) return Number(v.value);
+  throw new SearchError('BAD_VALUE', `Unknown value for '${name}'`);
+}
+
+export function execSet(st: SetStatement, session: Session, settings: GlobalSettings): OkResult {
+  for (const a of st.assignments) {
+    if (a.name === 'auto_schema') settings.auto_schema = boolValue(a.name, a.value);
+    else if (a.name === 'not_terms_only_allowed') settings.not_terms_only_allowed = boolValue(a.name, a.value);
+    else if (a.name === 'expansion_limit') settings.expansion_limit = countValue(a.name, a.value);
+    else if (a.name === 'autocommit') session.autocommit = boolValue(a.name, a.value);
+    // Other session variables (sql_mode, names, profiling ...) are accepted and ignored, as Manticore does.
+  }
+  return ok(0);
+}
+
+/** SELECT without FROM: @@variables, DATABASE(), USER(), VERSION(), literals. */
+export function execSelectNoTable(st: SelectStatement, session: Session, settings: GlobalSettings): Result {
+  const cols: ResultColumn[] = [];
+  const row: Cell[] = [];
+  for (const item of st.items) {
+    const e = item.expr;
+    let v: Cell;
+    if (e.kind === 'variable' && e.system) v = systemVariable(e.name, settings);
+    else if (e.kind === 'call' && e.name === 'database') v = session.database;
+    else if (e.kind === 'call' && (e.name === 'user' || e.name === 'current_user')) v = 'root@localhost';
+    else if (e.kind === 'call' && e.name === 'version') v = systemVariable('version', settings);
+    else if (e.kind === 'call' && e.name === 'connection_id') v = 1n;
+    else if (e.kind === 'literal' && e.value.kind === 'int') v = BigInt(e.value.value);
+    else if (e.kind === 'literal' && e.value.kind === 'float') v = e.value.value;
+    else if (e.kind === 'literal' && e.value.kind === 'string') v = e.value.value;
+    else throw new SearchError('PARSE_ERROR', `unsupported expression '${e.text}' without a table`);
+    cols.push({ name: item.alias ?? item.name, kind: typeof v === 'bigint' ? 'bigint' : typeof v === 'number' ? (Number.isInteger(v) ? 'uint' : 'float') : 'string' });
+    row.push(v);
+  }
+  const limit = st.limit ?? 1;
+  return rows(cols, limit > 0 ? [row] : []);
+}

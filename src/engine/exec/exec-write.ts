@@ -1,0 +1,91 @@
+/** INSERT, REPLACE, UPDATE and DELETE: each one durable transaction on one table. */
+import type { Assignment, DeleteStatement, InsertStatement, UpdateStatement } from '../../sql/ast.js';
+import type { AttrValue } from '../../index/types.js';
+import { SearchError } from '../../util/errors.js';
+import type { Catalog } from '../catalog.js';
+import { attrValue } from '../coerce.js';
+import { buildRequest, type GlobalFlags } from './exec-select.js';
+import type { IdGenerator } from '../id-generator.js';
+import { ok, type OkResult } from '../result.js';
+import { fromSql } from '../sql-values.js';
+import type { Table } from '../table.js';
+import { assignIds, rowInputs, tableForInsert, whereAsSelect } from '../insert-rows.js';
+import { commitGrouped } from '../transaction/transaction-group.js';
+
+export interface WriteContext {
+  catalog: Catalog;
+  ids: IdGenerator;
+  autoSchema: boolean;
+  flags: GlobalFlags;
+}
+
+export async function execInsert(ctx: WriteContext, st: InsertStatement): Promise<OkResult> {
+  const rowsLit = st.rows.map((r) => r.map(fromSql));
+  const table = await tableForInsert(ctx, st.table, st.columns, rowsLit);
+  const { inputs, colNos } = rowInputs(table, st.columns, rowsLit);
+  const ids = await assignIds(ctx.ids, inputs);
+  // concurrent statements share one durable commit (../transaction/transaction-group.ts)
+  const n = await commitGrouped(table, () => ({ ids, ...table.prepare(inputs, ids, colNos), replace: st.replace }));
+  return ok(n, { lastInsertId: ids[ids.length - 1] });
+}
+
+function matchingIds(ctx: WriteContext, table: Table, st: UpdateStatement | DeleteStatement): bigint[] {
+  const req = buildRequest(table, whereAsSelect(table, st), ctx.flags);
+  if (req === 'none') return [];
+  return table.search(req).hits.map((h) => h.docId);
+}
+
+function existingTable(ctx: WriteContext, name: string): Table {
+  const t = ctx.catalog.get(name);
+  if (!t) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name.toLowerCase()}' in search request`);
+  return t;
+}
+
+export async function execDelete(ctx: WriteContext, st: DeleteStatement): Promise<OkResult> {
+  const table = existingTable(ctx, st.table);
+  return table.mutex.run(async () => ok(await table.deleteIds(matchingIds(ctx, table, st))));
+}
+
+/** Sets a value at a JSON path inside a document's JSON text (`meta.tags[0]=100`). */
+function setJsonPath(current: AttrValue, a: Assignment): string {
+  const parsed: unknown = typeof current === 'string' ? JSON.parse(current) : {};
+  // a scalar document (`j = 5`) is replaced by an object, as a scalar on the path is below
+  const root = parsed !== null && typeof parsed === 'object' ? parsed : {};
+  let cur = root as Record<string | number, unknown>;
+  a.path.slice(0, -1).forEach((step) => {
+    if (cur[step] === null || typeof cur[step] !== 'object') cur[step] = {};
+    cur = cur[step] as Record<string | number, unknown>;
+  });
+  const l = fromSql(a.value);
+  cur[a.path[a.path.length - 1]] = l.t === 'int' ? Number(l.v) : l.t === 'float' ? l.v : l.t === 'string' ? l.v : null;
+  return JSON.stringify(root);
+}
+
+export async function execUpdate(ctx: WriteContext, st: UpdateStatement): Promise<OkResult> {
+  const table = existingTable(ctx, st.table);
+  const cols = st.assignments.map((a) => {
+    const col = table.column(a.column);
+    if (!col) throw new SearchError('UNKNOWN_COLUMN', `table ${table.name}: attribute '${a.column}' not found`);
+    // A `string attribute indexed` is an attribute too: Manticore updates it (src/sphinx.cpp rejects fields only).
+    if (col.type === 'text') {
+      throw new SearchError('BAD_VALUE', `table ${table.name}: attribute '${a.column}' can not be updated (full-text field)`);
+    }
+    return col;
+  });
+  const plain = new Map<string, AttrValue>();
+  st.assignments.forEach((a, i) => { if (!a.path.length) plain.set(cols[i].name, attrValue(fromSql(a.value), cols[i])); });
+  const pathed = st.assignments.map((a, i) => [a, cols[i]] as const).filter(([a]) => a.path.length > 0);
+  return table.mutex.run(async () => {
+    const ids = matchingIds(ctx, table, st);
+    if (!pathed.length) return ok(await table.updateIds(ids, plain));
+    let n = 0;
+    const names = table.index.schema.attrs.map((x) => x.name);
+    for (const id of ids) {
+      const values = new Map(plain);
+      const current = table.index.getAttrs(id) ?? [];
+      for (const [a, col] of pathed) values.set(col.name, setJsonPath(values.get(col.name) ?? current[names.indexOf(col.name)], a));
+      n += await table.updateIds([id], values);
+    }
+    return ok(n);
+  });
+}

@@ -1,0 +1,191 @@
+/**
+ * `/bulk`: NDJSON lines of insert/create/replace/index/update/delete, run as Manticore runs them
+ * (src/searchdhttp.cpp, bulk handler): one transaction per run of lines on the same table, closed by
+ * a change of table or an empty line, and answered with one `bulk` item per committed run. The
+ * first bad line stops the request; its run is rolled back, earlier runs stay committed.
+ *
+ * Every line is validated when it is read (values, columns, queries, and for inserts duplicate ids
+ * against the table and the run so far); the run is applied at commit, in line order, so a bad line
+ * applies nothing of its run. Updates and deletes by query select their documents at commit.
+ */
+import { SearchError } from '../../util/errors.js';
+import type { DocInput } from '../../index/types.js';
+import type { WriteContext } from '../exec/exec-write.js';
+import { checkModify, execJsonDelete, execJsonUpdate } from './json-modify.js';
+import { docEntries, docRow, insertId } from './json-write.js';
+import { isJsonInt, isJsonObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
+import type { StoredDoc } from '../table-store.js';
+import type { Table } from '../table.js';
+
+/** One NDJSON line as the protocol read it. */
+export type BulkLine =
+  | { kind: 'empty' }
+  | { kind: 'json'; value: JsonValue }
+  /** A line that is not JSON; `error` is Manticore's `unable to parse: ...` text. */
+  | { kind: 'bad'; error: string };
+
+/** Counts of one committed run; `lastId` is the last inserted or replaced id (0 if none). */
+export interface BulkRunItem { kind: 'bulk'; table: string; lastId: bigint; created: number; deleted: number; updated: number }
+/** The line that failed: its operation, table and error. */
+export interface BulkErrorItem { kind: 'error'; op: string; table: string; message: string }
+
+export interface BulkReply {
+  items: (BulkRunItem | BulkErrorItem)[];
+  currentLine: number;
+  skippedLines: number;
+  /** '' on success. */
+  error: string;
+  /** ok; parse: a line could not be read (HTTP 400); exec: a line or commit failed (HTTP 500). */
+  outcome: 'ok' | 'parse' | 'exec';
+}
+
+const BULK_OPS = ['insert', 'create', 'replace', 'index', 'update', 'delete'] as const;
+type BulkOp = (typeof BULK_OPS)[number];
+
+type Pending =
+  | { op: 'write'; replace: boolean; id: bigint; doc: StoredDoc; input: DocInput }
+  | { op: 'update' | 'delete'; body: JsonObject };
+
+class Run {
+  readonly pending: Pending[] = [];
+  /** Ids written and deleted by this run so far, for duplicate checks before commit. */
+  readonly #added = new Set<bigint>();
+  readonly #removed = new Set<bigint>();
+  constructor(readonly table: Table) {}
+
+  exists(id: bigint): boolean {
+    return this.#added.has(id) || (!this.#removed.has(id) && this.table.index.has(id));
+  }
+  wrote(id: bigint): void { this.#added.add(id); this.#removed.delete(id); }
+  deleted(id: bigint): void { this.#removed.add(id); this.#added.delete(id); }
+}
+
+const parseError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
+
+/** `{ "<op>": { table, ... } }` -> its operation and body (Manticore's sphParseJsonStatement texts). */
+function statement(value: JsonValue): { op: BulkOp; body: JsonObject; table: string } {
+  if (!isJsonObject(value)) throw parseError('no statement found');
+  const first = Object.entries(value)[0];
+  if (!first) throw parseError('no statement found');
+  const [op, body] = first;
+  if (!isJsonObject(body)) throw parseError(`statement ${op} should be an object`);
+  if (!(BULK_OPS as readonly string[]).includes(op)) throw parseError(`unknown bulk operation: ${op}`);
+  return { op: op as BulkOp, body, table: tableName(body) };
+}
+
+/** Validates an insert/replace line into the run; ids are generated now. */
+async function addWrite(ctx: WriteContext, run: Run, body: JsonObject, replace: boolean): Promise<void> {
+  const entries = docEntries(body);
+  const given = insertId(body);
+  const { row, colNos } = docRow(run.table, given, entries);
+  const id = given ?? (await ctx.ids.take(1))[0]!;
+  const { docs, inputs } = run.table.prepare([row], [id], colNos);
+  if (!replace && run.exists(id)) throw new SearchError('DUPLICATE_ID', `duplicate id '${id}'`);
+  run.wrote(id);
+  run.pending.push({ op: 'write', replace, id, doc: docs[0]!, input: inputs[0]! });
+}
+
+/** Applies a run in line order; consecutive writes of one kind go to the table as one batch. */
+async function commit(ctx: WriteContext, run: Run): Promise<BulkRunItem> {
+  const item: BulkRunItem = { kind: 'bulk', table: run.table.name, lastId: 0n, created: 0, deleted: 0, updated: 0 };
+  const table = run.table;
+  for (let i = 0; i < run.pending.length;) {
+    const p = run.pending[i]!;
+    if (p.op === 'write') {
+      const batch: Extract<Pending, { op: 'write' }>[] = [];
+      while (i < run.pending.length && run.pending[i]!.op === 'write' && (run.pending[i] as typeof p).replace === p.replace) {
+        batch.push(run.pending[i++] as typeof p);
+      }
+      const ids = batch.map((b) => b.id);
+      await table.mutex.run(async () => {
+        // A replace of a live document deletes it first: Manticore counts that delete too.
+        if (p.replace) item.deleted += new Set(ids.filter((id) => table.index.has(id))).size;
+        await table.write(ids, batch.map((b) => b.doc), batch.map((b) => b.input), p.replace);
+      });
+      item.created += batch.length;
+      item.lastId = ids[ids.length - 1]!;
+      continue;
+    }
+    if (p.op === 'update') item.updated += (await execJsonUpdate(ctx, p.body)).affected;
+    else item.deleted += (await execJsonDelete(ctx, p.body)).affected;
+    i++;
+  }
+  return item;
+}
+
+function asSearchError(e: unknown): SearchError {
+  if (e instanceof SearchError) return e;
+  console.error(e);
+  return new SearchError('INTERNAL', e instanceof Error ? e.message : String(e));
+}
+
+/** A run's table; `/bulk` never creates one. */
+function openTable(ctx: WriteContext, name: string): Table {
+  const table = ctx.catalog.get(name);
+  if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name}' in search request`);
+  return table;
+}
+
+/** Reads one statement line into the open run (opening or switching runs as the table changes). */
+async function readLine(ctx: WriteContext, st: ReturnType<typeof statement>, run: Run): Promise<void> {
+  if (st.op === 'update' || st.op === 'delete') {
+    checkModify(ctx, run.table, st.body, st.op);
+    run.pending.push({ op: st.op, body: st.body });
+    if (st.op === 'delete' && isJsonInt(st.body.id)) run.deleted(BigInt(st.body.id.value));
+    return;
+  }
+  await addWrite(ctx, run, st.body, st.op === 'replace' || st.op === 'index');
+}
+
+/** Runs the lines of one `/bulk` request. Never throws for a user error: the reply carries it. */
+export async function execJsonBulk(ctx: WriteContext, lines: BulkLine[]): Promise<BulkReply> {
+  const items: BulkReply['items'] = [];
+  let run: Run | undefined;
+  let lastTxStart = 0;
+  let line = 0;
+  const finish = (outcome: BulkReply['outcome'], error = ''): BulkReply =>
+    ({ items, currentLine: line, skippedLines: line - lastTxStart, error, outcome });
+  /** Adds the failed line's (or commit's) item; the reply then stops. */
+  const fail = (op: string, table: string, e: unknown): BulkReply => {
+    const err = asSearchError(e);
+    items.push({ kind: 'error', op, table, message: err.message });
+    return finish('exec', err.message);
+  };
+  /** Commits the open run (lines up to `through`); a failed commit gives the final reply. */
+  const close = async (through: number): Promise<BulkReply | undefined> => {
+    if (run) {
+      try {
+        items.push(await commit(ctx, run));
+      } catch (e) {
+        return fail('bulk', run.table.name, e);
+      }
+    }
+    run = undefined;
+    lastTxStart = through;
+    return undefined;
+  };
+  for (const l of lines) {
+    line++;
+    if (l.kind === 'bad') return finish('parse', l.error);
+    if (l.kind === 'empty') {
+      const failed = run ? await close(line) : undefined;
+      if (failed) return failed;
+      continue;
+    }
+    let st: ReturnType<typeof statement>;
+    try {
+      st = statement(l.value);
+    } catch (e) {
+      return finish('parse', (e as Error).message);
+    }
+    const failed = run && run.table.name !== st.table ? await close(line - 1) : undefined;
+    if (failed) return failed;
+    try {
+      run ??= new Run(openTable(ctx, st.table));
+      await readLine(ctx, st, run);
+    } catch (e) {
+      return fail(st.op, st.table, e);
+    }
+  }
+  return (await close(line)) ?? finish('ok');
+}

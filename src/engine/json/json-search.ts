@@ -1,0 +1,179 @@
+/**
+ * `/search`: a JSON request as the same SELECT the SQL executor runs (one path for hits, weights,
+ * totals): table, query (json-query-tree.ts), limit/size, offset/from, max_matches, sort,
+ * `_source`, options. `_score` is SQL weight().
+ */
+import { guardStack } from '../../query/stack-guard.js';
+import { finishQuery } from '../../query/index.js';
+import type { Expr, NamedValue, OrderItem, SelectItem, SelectStatement } from '../../sql/ast.js';
+import type { SearchRequest } from '../../index/types.js';
+import { SearchError } from '../../util/errors.js';
+import { buildRequest, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES, execSelect, queryFlags, querySettings, type GlobalFlags } from '../exec/exec-select.js';
+import { parseAggs, runAggs } from '../group/json-aggs.js';
+import { checkSearchKeys, jsonOptions } from './json-search-keys.js';
+import { addJsonHighlights, jsonMatchText, scriptFieldItems } from '../highlight-json.js';
+import { splitJsonQuery } from './json-query-tree.js';
+import { intProperty, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
+import { normalizeTableQuery, tableNormalizers } from '../../index/normalize-query.js';
+import { tableParseOptions, tableQueryError } from '../../index/table-query.js';
+import type { Catalog } from '../catalog.js';
+import type { RowsResult } from '../result.js';
+import { orderedColumns } from '../schema-text.js';
+import type { Session } from '../session.js';
+import type { Table } from '../table.js';
+
+const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
+
+const column = (name: string): Expr => ({ kind: 'column', name, path: [], text: name });
+const WEIGHT: Expr = { kind: 'call', name: 'weight', args: [], text: 'weight()' };
+
+function sortItem(name: string, order: JsonValue | undefined): OrderItem {
+  let dir = order;
+  if (isJsonObject(order)) dir = order.order;
+  const direction = dir === undefined ? (name === '_score' ? 'desc' : 'asc') : dir;
+  if (direction !== 'asc' && direction !== 'desc') {
+    throw shapeError(`"sort" property "${name}" order is invalid ${typeof direction === 'string' ? direction : ''}`.trimEnd());
+  }
+  return { expr: name === '_score' ? WEIGHT : column(name), direction };
+}
+
+/** `sort`: `["a", {"b": "desc"}, {"c": {"order": "asc"}}]` or one object; `_score` means weight(). */
+export function sortItems(sort: JsonValue | undefined): OrderItem[] {
+  if (sort === undefined) return [];
+  if (!Array.isArray(sort) && !isJsonObject(sort)) throw shapeError('"sort" property value should be an array or an object');
+  const out: OrderItem[] = [];
+  for (const item of Array.isArray(sort) ? sort : [sort]) {
+    if (typeof item === 'string') { out.push(sortItem(item, undefined)); continue; }
+    if (!isJsonObject(item) || Object.keys(item).length !== 1) throw shapeError('invalid "sort" property item');
+    const [name, order] = Object.entries(item)[0]!;
+    // sorting by a computed distance needs the core's expression sort, not built yet
+    if (name === '_geo_distance') throw new SearchError('UNSUPPORTED', '"sort" by "_geo_distance" is not supported yet');
+    out.push(sortItem(name, order));
+  }
+  return out;
+}
+
+/** `_source` as include and exclude patterns (`*` wildcards); empty includes = everything. */
+export interface SourceFilter { includes: string[]; excludes: string[] }
+
+function stringList(v: JsonValue, what: string): string[] {
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw shapeError(`"${what}" property should be a string`);
+  return v as string[];
+}
+
+export function sourceFilter(v: JsonValue | undefined): SourceFilter {
+  if (v === undefined) return { includes: [], excludes: [] };
+  if (typeof v === 'string') return { includes: v === '' || v === '*' ? [] : [v], excludes: [] };
+  if (Array.isArray(v)) return { includes: stringList(v, '_source'), excludes: [] };
+  if (!isJsonObject(v)) throw shapeError('"_source" property should be a string or an array or an object');
+  let includes = v.includes === undefined ? [] : stringList(v.includes, '_source" "includes');
+  if (includes.length === 1 && includes[0] === '*') includes = [];
+  const excludes = v.excludes === undefined ? [] : stringList(v.excludes, '_source" "excludes');
+  return { includes, excludes };
+}
+
+function globMatch(pattern: string, name: string): boolean {
+  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
+  return re.test(name);
+}
+
+/** The select list: `id` (it becomes `_id`), then the `_source` columns in schema order. */
+function selectItems(table: Table, source: SourceFilter): SelectItem[] {
+  const items: SelectItem[] = [{ expr: column('id'), name: 'id' }];
+  for (const c of orderedColumns(table.schema)) {
+    if (c.type === 'text' && !c.stored) continue;
+    if (source.includes.length && !source.includes.some((p) => globMatch(p, c.name))) continue;
+    if (source.excludes.some((p) => globMatch(p, c.name))) continue;
+    items.push({ expr: column(c.name), name: c.name });
+  }
+  return items;
+}
+
+/** `options` and the top-level keys that are SQL options (max_matches; ranker none when sorting without _score). */
+function options(obj: JsonObject, sorted: OrderItem[]): NamedValue[] {
+  const out: NamedValue[] = [];
+  const mm = intProperty(obj, 'max_matches');
+  if (mm !== undefined) out.push({ name: 'max_matches', value: { kind: 'int', value: mm, text: String(mm) } });
+  // Sorting without _score and without track_scores skips ranking (Manticore sets ranker none).
+  const trackScores = obj.track_scores === true;
+  if (sorted.length && !trackScores && !sorted.some((o) => o.expr === WEIGHT)) out.push({ name: 'ranker', value: { kind: 'ident', name: 'none' } });
+  return [...out, ...jsonOptions(obj.options)];
+}
+
+/** The full-text tree in dictionary form: null = full scan, 'none' = matches nothing. */
+export function jsonFullText(table: Table, query: JsonValue | undefined, flags: GlobalFlags, options: NamedValue[] = []) {
+  // a nesting deeper than the stack allows gets Manticore's `query too complex` error
+  return guardStack(() => JSON.stringify(query ?? null), () => jsonFullTextTree(table, query, flags, options));
+}
+
+function jsonFullTextTree(table: Table, query: JsonValue | undefined, flags: GlobalFlags, options: NamedValue[]) {
+  const fields = table.index.schema.fields;
+  const p = table.pipeline;
+  const norm = tableNormalizers(p, querySettings(table, options));
+  // The same lexer settings as SQL MATCH(): the table's charset and its null words (stopwords).
+  const opts = tableParseOptions(p, fields, queryFlags(flags, options).notTermsOnlyAllowed, norm);
+  const parts = splitJsonQuery(query, opts);
+  let fullText: SearchRequest['query'] | 'none' = null;
+  const warnings = [...parts.warnings];
+  try {
+    const parsed = finishQuery(parts.fullText, opts);
+    warnings.push(...parsed.warnings);
+    if (parsed.root.kind !== 'empty') fullText = normalizeTableQuery(parsed.root, norm) ?? 'none';
+  } catch (e) {
+    if (e instanceof SearchError && e.code === 'PARSE_ERROR') throw new SearchError('QUERY_ERROR', e.message);
+    throw e;
+  }
+  return { fullText, where: parts.where, warnings };
+}
+
+export function lookupTable(catalog: Catalog, name: string): Table {
+  const table = catalog.get(name);
+  if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name}' in search request`);
+  return table;
+}
+
+/** The matches `aggs` run over: the main query's, without its sort (none when nothing can match). */
+function aggsRequest(table: Table, st: SelectStatement, flags: GlobalFlags, fullText: SearchRequest['query'] | 'none'): SearchRequest {
+  const req = buildRequest(table, { ...st, orderBy: undefined }, flags, fullText);
+  if (req !== 'none') return req;
+  return {
+    query: null, ranker: 'none', fieldWeights: {}, filters: [{ attr: 'id', op: 'in', values: [] }], sort: [],
+    offset: st.offset ?? 0, limit: st.limit ?? DEFAULT_LIMIT, maxMatches: DEFAULT_MAX_MATCHES,
+  };
+}
+
+/** Runs a `/search` body; throws SearchError (PARSE_ERROR: request shape; others: execution). */
+export async function execJsonSearch(catalog: Catalog, body: JsonValue, session: Session, flags: GlobalFlags): Promise<RowsResult> {
+  const obj = requestObject(body);
+  checkSearchKeys(obj);
+  const table = lookupTable(catalog, tableName(obj));
+  const limit = intProperty(obj, 'limit') ?? intProperty(obj, 'size');
+  const offset = intProperty(obj, 'offset') ?? intProperty(obj, 'from');
+  const orderBy = sortItems(obj.sort);
+  const st: SelectStatement = {
+    kind: 'select', text: '', items: [...selectItems(table, sourceFilter(obj._source)), ...scriptFieldItems(obj.script_fields)], tables: [table.name],
+    orderBy, limit, offset, options: options(obj, orderBy),
+  };
+  let parts: ReturnType<typeof jsonFullText>;
+  try {
+    parts = jsonFullText(table, obj.query, flags, st.options);
+  } catch (e) {
+    throw tableQueryError(table.name, e);
+  }
+  st.where = parts.where;
+  // HIGHLIGHT() in script_fields highlights by the request's query: give it as MATCH text (the search
+  // itself runs on parts.fullText)
+  if (obj.script_fields !== undefined) st.match = jsonMatchText(table, obj.query, flags);
+  const aggs = parseAggs(table, obj.aggs);
+  const result = await execSelect(table, st, session, flags, parts.fullText);
+  if (aggs.length) {
+    const out = runAggs(table, aggs, aggsRequest(table, st, flags, parts.fullText));
+    result.aggregations = out.entries;
+    // the aggregations saw every match: the total is exact, not the full scan's early-stop bound
+    if (result.meta) Object.assign(result.meta, { totalFound: out.totalFound, totalRelation: 'eq' });
+  }
+  addJsonHighlights(table, result, obj, flags);
+  // Query warnings (`ignoring fields ...`) reach the reply as `"warning":{"reason":...}`.
+  if (parts.warnings.length && !result.warning) result.warning = parts.warnings.join('; ');
+  return result;
+}

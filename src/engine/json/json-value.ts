@@ -1,0 +1,91 @@
+/** JSON request values as lossless-json parses them (numbers keep their text), and reading helpers. */
+import { isLosslessNumber, stringify as losslessStringify, type LosslessNumber } from 'lossless-json';
+import { SearchError } from '../../util/errors.js';
+import type { Literal } from '../literal.js';
+
+/** A parsed JSON value: numbers are LosslessNumber so 64-bit integers stay exact. */
+export type JsonValue = null | boolean | string | LosslessNumber | JsonValue[] | JsonObject;
+export interface JsonObject { [key: string]: JsonValue }
+
+export const isJsonObject = (v: unknown): v is JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
+
+export const isJsonNumber = (v: unknown): v is LosslessNumber => isLosslessNumber(v);
+
+/** True for a number written without a fraction or exponent (Manticore's IsInt/IsUint). */
+export function isJsonInt(v: unknown): v is LosslessNumber {
+  return isLosslessNumber(v) && /^-?\d+$/.test(v.value);
+}
+
+/** An integer as bigint; non-integers are truncated like a C cast. */
+export function jsonBigInt(v: LosslessNumber): bigint {
+  if (/^-?\d+$/.test(v.value)) return BigInt(v.value);
+  const n = Number(v.value);
+  return Number.isFinite(n) ? BigInt(Math.trunc(n)) : 0n;
+}
+
+/**
+ * The value with numbers as plain JS numbers, for code that reads ordinary JSON (the full-text
+ * forms: `boost`, and numbers where text belongs); never for ids or attribute values.
+ */
+export function plainJson(v: JsonValue): unknown {
+  if (isLosslessNumber(v)) return Number(v.value);
+  if (Array.isArray(v)) return v.map(plainJson);
+  if (isJsonObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plainJson(x)]));
+  return v;
+}
+
+/** Compact JSON text, integers exact. */
+export function jsonText(v: JsonValue): string {
+  return losslessStringify(v) ?? 'null';
+}
+
+/** Manticore's JSON type names in error texts (`unsupported value type 'null' in field 'price'`). */
+export function jsonTypeName(v: JsonValue): string {
+  if (v === null) return 'null';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string') return 'string';
+  if (isLosslessNumber(v)) return isJsonInt(v) ? 'int' : 'double';
+  return Array.isArray(v) ? 'array' : 'object';
+}
+
+/**
+ * A document value as a Literal, as Manticore's JSON insert reads it: strings as quoted strings,
+ * booleans as integers, an array of numbers (or an empty one) as an MVA tuple, any other array or
+ * object as JSON text. `jsonColumn` keeps arrays as JSON for a JSON attribute.
+ */
+export function docLiteral(v: JsonValue, jsonColumn = false): Literal {
+  if (v === null) return { t: 'null' };
+  if (typeof v === 'string') return { t: 'string', v };
+  if (typeof v === 'boolean') return { t: 'int', v: v ? 1n : 0n };
+  if (isLosslessNumber(v)) {
+    const text = v.value;
+    return /^-?\d+$/.test(text) ? { t: 'int', v: BigInt(text) } : { t: 'float', v: Number(text) };
+  }
+  if (Array.isArray(v) && !jsonColumn && v.every(isLosslessNumber)) {
+    return { t: 'tuple', v: v.map((x) => docLiteral(x)) };
+  }
+  return { t: 'json', v: jsonText(v) };
+}
+
+/** The table name of a request: `table`, else `index` (lower-cased, as Manticore does). */
+export function tableName(body: JsonObject): string {
+  const t = body.table ?? body.index;
+  if (t === undefined) throw new SearchError('PARSE_ERROR', '"table" property missing');
+  if (typeof t !== 'string') throw new SearchError('PARSE_ERROR', '"table" property value should be a string');
+  return t.toLowerCase();
+}
+
+/** The request body as an object, or the error Manticore gives for anything else. */
+export function requestObject(body: JsonValue): JsonObject {
+  if (!isJsonObject(body)) throw new SearchError('PARSE_ERROR', 'request body should be a JSON object');
+  return body;
+}
+
+/** An optional integer property (`limit`, `size`, ...): Manticore's GetIntItem check and text. */
+export function intProperty(obj: JsonObject, name: string): number | undefined {
+  const v = obj[name];
+  if (v === undefined) return undefined;
+  if (!isJsonInt(v)) throw new SearchError('PARSE_ERROR', `"${name}" property value should be an integer`);
+  return Number(v.value);
+}

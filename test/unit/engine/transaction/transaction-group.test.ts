@@ -1,0 +1,118 @@
+// Group commit: concurrent INSERT/REPLACE statements share store commits, each acknowledged only after its
+// own store write is durable and applied; a failing statement fails alone.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Store } from '../../../../src/store/index.js';
+import { Catalog } from '../../../../src/engine/catalog.js';
+import { Table } from '../../../../src/engine/table.js';
+import type { TableStore, WriteOp } from '../../../../src/engine/table-store.js';
+import type { Literal } from '../../../../src/engine/literal.js';
+import { commitGrouped } from '../../../../src/engine/transaction/transaction-group.js';
+import { req, t } from '../../index/helpers.js';
+
+/** The real table store, watched: which doc ids each write call carried, and when it became durable. */
+interface Watch { inFlight: number; maxInFlight: number; calls: bigint[][]; durable: Set<bigint> }
+
+function watched(inner: TableStore, w: Watch): TableStore {
+  return {
+    getDocs: (ids) => inner.getDocs(ids),
+    async write(ops: WriteOp[]) {
+      w.calls.push(ops.map((o) => o.docId));
+      w.maxInFlight = Math.max(w.maxInFlight, ++w.inFlight);
+      try {
+        const r = await inner.write(ops);
+        for (const o of ops) w.durable.add(o.docId);
+        return r;
+      } finally {
+        w.inFlight--;
+      }
+    },
+  };
+}
+
+let dir = '';
+let store: Store;
+let table: Table;
+let watch: Watch;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-group-'));
+  store = Store.open(dir);
+  const catalog = Catalog.open(store);
+  const t = await catalog.create({
+    name: 't', settings: {},
+    columns: [{ name: 'title', type: 'text', indexed: true, stored: true }, { name: 'n', type: 'uint', indexed: false, stored: false }],
+  });
+  watch = { inFlight: 0, maxInFlight: 0, calls: [], durable: new Set() };
+  table = new Table(t.schema, t.pipeline, t.index, watched(t.store, watch));
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const colNos = new Map([['id', 1], ['title', 2], ['n', 3]]);
+
+/** Commits one statement of rows [id, title, n]; `replace` for REPLACE. */
+function put(rows: [number, string, number][], replace = false): Promise<number> {
+  const ids = rows.map(([id]) => BigInt(id));
+  const inputs = rows.map(([id, title, n]) => ({
+    id: BigInt(id),
+    values: new Map<string, Literal>([['title', { t: 'string', v: title }], ['n', { t: 'int', v: BigInt(n) }]]),
+  }));
+  return commitGrouped(table, () => ({ ids, ...table.prepare(inputs, ids, colNos), replace }));
+}
+
+function search(word: string): bigint[] {
+  return table.search(req(t(word))).hits.map((h) => h.docId).sort((a, b) => Number(a - b));
+}
+
+describe('commitGrouped', () => {
+  it('lets concurrent statements share commits and acknowledges each after its write is durable', async () => {
+    const acks = Array.from({ length: 24 }, (_, i) => put([[i + 1, `apple doc ${i}`, i]]).then((n) => {
+      expect(watch.durable.has(BigInt(i + 1))).toBe(true);
+      expect(table.index.has(BigInt(i + 1))).toBe(true);
+      return n;
+    }));
+    expect(await Promise.all(acks)).toEqual(Array(24).fill(1));
+    expect(watch.maxInFlight).toBeGreaterThan(1);
+    expect(watch.calls.length).toBe(24);
+    expect(table.index.count()).toBe(24);
+    expect(store.getDocs('t', [1n, 24n]).map((d) => d?.title)).toEqual(['apple doc 0', 'apple doc 23']);
+  });
+
+  it('fails only the statement whose id is taken, in the index or earlier in the same round', async () => {
+    await put([[1, 'first', 1]]);
+    const results = await Promise.allSettled([
+      put([[2, 'second', 2]]),
+      put([[1, 'again', 3]]),
+      put([[2, 'dup of a concurrent one', 4]]),
+      put([[3, 'third', 5], [3, 'twice in one', 6]]),
+      put([[4, 'fourth', 7]]),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe("duplicate id '1'");
+    expect((results[2] as PromiseRejectedResult).reason.message).toBe("duplicate id '2'");
+    expect(table.index.count()).toBe(3);
+    expect(store.getDocs('t', [1n, 2n, 3n]).map((d) => d?.title)).toEqual(['first', 'second', undefined]);
+  });
+
+  it('applies concurrent REPLACEs of one id in arrival order: the last one wins', async () => {
+    await put([[7, 'orig', 0]]);
+    await Promise.all([put([[7, 'pear one', 1]], true), put([[7, 'pear two', 2], [8, 'plum', 3]], true), put([[7, 'pear three', 3]], true)]);
+    expect(table.index.count()).toBe(2);
+    expect(store.getDocs('t', [7n])[0]?.title).toBe('pear three');
+    expect(table.index.getAttrs(7n)?.[0]).toBe(3);
+    expect(search('pear')).toEqual([7n]);
+    expect(search('orig')).toEqual([]);
+  });
+
+  it('reports a bad value of one statement to it alone', async () => {
+    const bad = commitGrouped(table, () => { throw new Error('bad row'); });
+    await expect(bad).rejects.toThrow('bad row');
+    expect(await put([[9, 'fine', 1]])).toBe(1);
+  });
+});
