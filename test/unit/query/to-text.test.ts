@@ -79,13 +79,15 @@ function parsesOrNull(q: string): QueryNode | null {
  * of phrases as a SENTENCE operand; a `*` word inside a phrase (a phrase directly followed by
  * another loses its gaps); an AND under NEAR (a quorum replaced by AND: written as a group, NEAR
  * would spread it); ZONESPAN keywords side by side in an AND without forming one span; a ZONESPAN
- * group (an AND in one span) first in an AND, or a `<<` first in a `<<`, both left so by a vanished
- * `<<` operand (written out, the operands after them join the inner AND or `<<`).
+ * group (an AND in one span) first in an AND, a `<<` first in a `<<`, or a NEAR/N first in a NEAR/N,
+ * each left so by a vanished `<<` operand (written out, the operands after them join the inner AND,
+ * `<<` or NEAR chain, as `(a NEAR/2 b) NEAR/2 c` parses to one chain).
  */
 function printable(n: QueryNode): boolean {
   const spanGroup = (c: QueryNode): boolean => c.kind === 'zone' && c.span && c.child.kind === 'and';
   if (n.kind === 'and' && n.children.length > 1 && spanGroup(n.children[0])) return false;
   if (n.kind === 'order' && n.children[0].kind === 'order') return false;
+  if (n.kind === 'near' && n.children[0].kind === 'near' && n.children[0].distance === n.distance) return false;
   if (n.kind === 'near' && n.children.some((c) => c.kind === 'and')) return false;
   if (n.kind === 'and' && n.children.filter((c) => c.kind === 'zone' && c.span && c.child.kind === 'term').length >= 2) return false;
   if ((n.kind === 'phrase' || n.kind === 'proximity' || n.kind === 'quorum') && n.terms.some((x) => x.text === '*')) return false;
