@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnQuarry } from '../helpers/spawn-quarry.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Debian's python3 (python3-pymysql and python3-mysqldb are installed for it by .ci/run). */
@@ -20,28 +21,11 @@ export interface QuarryProcess {
 
 export async function startQuarry(): Promise<QuarryProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'quarry-e2e-mysql-'));
-  const proc = spawn(process.execPath, [join(ROOT, 'bin/quarry.js'), 'serve', '--data', join(dir, 'data'),
-    '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const ports = await new Promise<[number, number]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
-    proc.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /http=[\d.]+:(\d+) mysql=[\d.]+:(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve([Number(m[1]), Number(m[2])]);
-      }
-    });
-    proc.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
-    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}: ${out}`)); });
-  });
-  proc.removeAllListeners('exit');
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const { proc, http, mysql, exited } = await spawnQuarry(ROOT, ['--data', join(dir, 'data')]);
   return {
-    proc, httpPort: ports[0], mysqlPort: ports[1],
+    proc, httpPort: http, mysqlPort: mysql,
     async sql(query) {
-      const res = await fetch(`http://127.0.0.1:${ports[0]}/sql?mode=raw`, { method: 'POST', body: query });
+      const res = await fetch(`http://127.0.0.1:${http}/sql?mode=raw`, { method: 'POST', body: query });
       return JSON.parse(await res.text());
     },
     async stop() {

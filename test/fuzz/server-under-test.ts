@@ -1,10 +1,11 @@
 /** The real server binary on loopback for fuzzing: its ports, liveness, RSS and internal-error log lines. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnQuarry } from '../helpers/spawn-quarry.js';
 import type { Ports } from './targets.js';
 
 /** The repository root (this file runs as test/fuzz/*.ts under vitest or dist/test/fuzz/*.js). */
@@ -30,22 +31,9 @@ export async function startServerUnderTest(): Promise<ServerUnderTest> {
   const dir = await mkdtemp(join(tmpdir(), 'quarry-fuzz-'));
   // client_timeout bounds what a truncated request holds; small packets keep huge inputs cheap
   await writeFile(join(dir, 'q.conf'), 'searchd {\n  client_timeout = 5s\n  max_packet_size = 8M\n}\n');
-  const proc = spawn(process.execPath, [join(ROOT, 'bin/quarry.js'), 'serve', '--config', join(dir, 'q.conf'), '--data', join(dir, 'data'),
-    '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { proc, http, mysql, exited } = await spawnQuarry(ROOT, ['--config', join(dir, 'q.conf'), '--data', join(dir, 'data')]);
+  const ports: Ports = { http, mysql };
   const internalErrors: string[] = [];
-  let out = '';
-  const ports = await new Promise<Ports>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
-    proc.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /http=[\d.]+:(\d+) mysql=[\d.]+:(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ http: Number(m[1]), mysql: Number(m[2]) });
-      }
-    });
-    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}: ${out}`)); });
-  });
   let errText = '';
   proc.stderr!.on('data', (c: Buffer) => {
     errText += c.toString();
@@ -53,8 +41,6 @@ export async function startServerUnderTest(): Promise<ServerUnderTest> {
     errText = lines.pop()!;
     for (const line of lines) if (INTERNAL.test(line) && internalErrors.length < 1000) internalErrors.push(line);
   });
-  proc.stdout!.resume();
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   return {
     ports, proc, internalErrors,
     rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
