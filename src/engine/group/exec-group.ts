@@ -95,9 +95,11 @@ function prepareGroup(table: Table, st: SelectStatement): Prepared {
   // GROUP 0 BY and GROUP 1 BY are a plain GROUP BY (Manticore's N-row grouper starts at 2)
   const keep = st.groupLimit !== undefined && st.groupLimit > 1 ? st.groupLimit : undefined;
   const plan: GroupPlan = { keys: groupKeys(table, st), aggs: [], within: withinOrder(table, st), keep };
-  for (const i of st.items) collectAggs(table, i.expr, plan.aggs);
-  for (const o of st.orderBy ?? []) collectAggs(table, o.expr, plan.aggs);
-  for (const e of conditionExprs(st.having)) collectAggs(table, e, plan.aggs);
+  for (const i of st.items) collectAggs(table, i.expr, plan.aggs, st);
+  for (const o of st.orderBy ?? []) collectAggs(table, o.expr, plan.aggs, st);
+  for (const e of conditionExprs(st.having)) collectAggs(table, e, plan.aggs, st);
+  // Manticore keeps one distinct column per query (SqlParser_c::AddDistinct)
+  if (plan.aggs.filter((a) => a.fn === 'count_distinct').length > 1) throw new SearchError('QUERY_ERROR', 'too many COUNT(DISTINCT) clauses');
   const specs: ColSpec[] = st.items.flatMap((item): ColSpec[] => {
     const name = item.alias ?? item.name;
     if (isAggregateCall(item.expr)) {

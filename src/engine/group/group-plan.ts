@@ -73,23 +73,32 @@ export function aggText(e: Expr & { kind: 'call' }): string {
   return e.distinct ? `${e.name}(distinct ${arg})` : `${e.name}(${arg})`;
 }
 
-function aggSpec(table: Table, e: Expr & { kind: 'call' }): AggSpec {
+/** An aggregate's argument naming a select-list alias (`SUM(p2)` over `price*2 AS p2`) is the aliased expression. */
+function aliasTarget(table: Table, a: Expr, st?: SelectStatement): Expr {
+  if (!st || a.kind !== 'column' || a.path.length || table.column(a.name.toLowerCase())) return a;
+  const aliased = st.items.find((i) => i.alias === a.name.toLowerCase() && !isAggregateCall(i.expr));
+  return aliased ? aliased.expr : a;
+}
+
+function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement): AggSpec {
   const text = aggText(e);
   if (e.name === 'count' && !e.distinct && e.args.length === 1 && e.args[0]!.kind === 'star') return { fn: 'count', text, kind: 'bigint' };
-  const a = e.args[0];
-  if (e.args.length !== 1 || !a || a.kind === 'star' || (a.kind === 'column' && a.path.length)) {
+  const typed = e.args[0];
+  if (e.args.length !== 1 || !typed || typed.kind === 'star') {
     throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   }
-  // SUM(price*2): the argument is an expression read per row (expr/segment-reader.ts)
-  if (a.kind !== 'column' && e.distinct) throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
-  const arg = a.kind === 'column' ? attrRef(table, a.name) : exprRef(table, a);
+  const a = aliasTarget(table, typed, st);
   if (e.distinct) {
     if (e.name !== 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
-    if (arg.type === 'json' || arg.type === 'mva' || arg.type === 'mva64' || arg.type === 'text') {
-      throw new SearchError('QUERY_ERROR', `COUNT(DISTINCT) over '${a.text}' is not supported`);
-    }
+    // any column kind or expression: values read per row (an MVA or JSON array counts each element)
+    const plain = a.kind === 'column' && !a.path.length ? attrRef(table, a.name) : undefined;
+    if (plain?.type === 'text') throw new SearchError('QUERY_ERROR', `COUNT(DISTINCT) over the text field '${a.text}' is not supported`);
+    const arg = plain && plain.type !== 'json' ? plain : exprRef(table, a, st);
     return { fn: 'count_distinct', arg, text, kind: 'bigint' };
   }
+  if (a.kind === 'column' && a.path.length) throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+  // SUM(price*2): the argument is an expression read per row (expr/segment-reader.ts)
+  const arg = a.kind === 'column' ? attrRef(table, a.name) : exprRef(table, a, st);
   if (e.name === 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   if (e.name === 'group_concat') {
     if (arg.type === 'json' || arg.type === 'text') throw new SearchError('QUERY_ERROR', `GROUP_CONCAT() over the ${arg.type} attribute '${a.text}' is not supported`);
@@ -103,9 +112,9 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }): AggSpec {
 }
 
 /** Collects the aggregates of an expression tree (select items, HAVING and ORDER BY share them). */
-export function collectAggs(table: Table, e: Expr, into: AggSpec[]): void {
+export function collectAggs(table: Table, e: Expr, into: AggSpec[], st?: SelectStatement): void {
   if (e.kind === 'call' && isAggregateCall(e)) {
-    const spec = aggSpec(table, e);
+    const spec = aggSpec(table, e, st);
     if (!into.some((x) => x.text === spec.text)) into.push(spec);
   }
 }
