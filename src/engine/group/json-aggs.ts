@@ -14,7 +14,7 @@ import { DEFAULT_LIMIT } from '../exec/exec-select.js';
 import { attrRef, jsonPathRef, keyKind, type AggFn, type AttrRef, type GroupPlan } from './group-plan.js';
 import type { GroupRow } from './group-order.js';
 import { bucketKey } from './aggregation-json.js';
-import { dateBucket, keyAsString } from './date-buckets.js';
+import { dateBucket, keyAsString, offsetSeconds } from './date-buckets.js';
 import { parseComposite, runComposite, type CompositeRequest } from './json-composite.js';
 import { parseRanges, type Range } from './json-ranges.js';
 
@@ -30,7 +30,7 @@ const METRICS = new Set(['min', 'max', 'sum', 'avg']);
 const TYPE_KEYS: Record<string, string[]> = {
   terms: ['field', 'size', 'order'], histogram: ['field', 'interval', 'offset', 'keyed', 'size'],
   range: ['field', 'ranges', 'keyed', 'size'], date_range: ['field', 'ranges', 'keyed', 'size'],
-  date_histogram: ['field', 'calendar_interval', 'fixed_interval', 'keyed', 'size'], min: ['field'], max: ['field'], sum: ['field'], avg: ['field'],
+  date_histogram: ['field', 'calendar_interval', 'fixed_interval', 'time_zone', 'offset', 'keyed', 'size'], min: ['field'], max: ['field'], sum: ['field'], avg: ['field'],
 };
 
 
@@ -46,6 +46,8 @@ interface AggRequest {
   ranges?: Range[];
   /** date_histogram: seconds -> bucket start. */
   dateKey?: (seconds: number) => number;
+  /** date_histogram `time_zone`: key_as_string on that zone's wall clock. */
+  timeZone?: string;
   composite?: CompositeRequest;
 }
 
@@ -103,7 +105,12 @@ function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
       agg.offset = numberOf(v.offset, `"${v.field}" offset`) ?? 0;
       if (!(agg.interval! > 0)) throw shapeError(`"${v.field}" interval should be positive`);
     }
-    if (type === 'date_histogram') agg.dateKey = dateBucket(v.field, plainJson(v.calendar_interval as JsonValue), plainJson(v.fixed_interval as JsonValue));
+    if (type === 'date_histogram') {
+      if (v.time_zone !== undefined && typeof v.time_zone !== 'string') throw shapeError(`"${v.field}" time_zone should be string`);
+      if (v.time_zone !== undefined) agg.timeZone = v.time_zone as string;
+      const offset = v.offset === undefined ? undefined : offsetSeconds(v.field, isJsonNumber(v.offset) ? Number(v.offset.value) : v.offset);
+      agg.dateKey = dateBucket(v.field, plainJson(v.calendar_interval as JsonValue), plainJson(v.fixed_interval as JsonValue), { timeZone: agg.timeZone, offset });
+    }
     if (type === 'histogram' || type === 'range' || type === 'date_histogram' || type === 'date_range') {
       if (v.keyed !== undefined && typeof v.keyed !== 'boolean') throw shapeError('"keyed" property should be a boolean');
       agg.keyed = v.keyed === true;
@@ -173,7 +180,7 @@ function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
       if (range.to !== undefined) fields.push(['to', range.to]);
     } else if (a.type === 'date_histogram') {
       const value = r.g.key[0] as number;
-      key = keyAsString(value);
+      key = keyAsString(value, a.timeZone);
       fields.push(['key', value], ['key_as_string', key]);
     } else {
       const value = r.g.key[0] ?? null;
