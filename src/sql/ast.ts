@@ -105,7 +105,8 @@ interface StatementBase { text: string }
 
 /** A select-list entry. `name` is the result column name Manticore prints (see select-item-name.ts). */
 export interface SelectItem { expr: Expr; alias?: string; name: string }
-export interface OrderItem { expr: Expr; direction: 'asc' | 'desc' }
+/** `implicit`: no ASC/DESC was written (asc then, except a facet's single key: Manticore sorts that desc). */
+export interface OrderItem { expr: Expr; direction: 'asc' | 'desc'; implicit?: boolean }
 
 /**
  * `FACET items [BY exprs] [DISTINCT col] [ORDER BY ...] [LIMIT [offset,] count]` after a SELECT: one more

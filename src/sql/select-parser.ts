@@ -75,9 +75,10 @@ function parseOrderItems(c: Cursor): OrderItem[] {
   do {
     const expr = parsePrimary(c);
     let direction: 'asc' | 'desc' = 'asc';
+    let implicit = false;
     if (c.acceptKw('DESC')) direction = 'desc';
-    else c.acceptKw('ASC');
-    items.push({ expr, direction });
+    else implicit = !c.acceptKw('ASC');
+    items.push(implicit ? { expr, direction, implicit } : { expr, direction });
   } while (c.acceptPunct(','));
   return items;
 }
@@ -133,6 +134,10 @@ function parseFacet(c: Cursor): FacetClause {
   if (c.acceptKw('ORDER')) {
     c.expectKw('BY');
     facet.orderBy = parseOrderItems(c);
+    // Manticore's sphParseSortClause: a facet's one sort key without a direction sorts descending
+    // (`FACET brand ORDER BY COUNT(*)` lists the biggest buckets first)
+    const only = facet.orderBy.length === 1 ? facet.orderBy[0]! : undefined;
+    if (only?.implicit) only.direction = 'desc';
   }
   if (c.acceptKw('LIMIT')) {
     const holder = { limit: undefined, offset: undefined } as unknown as SelectStatement;
