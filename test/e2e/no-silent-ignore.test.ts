@@ -7,6 +7,7 @@ import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OTHER_OPTIONS, SELECT_OPTIONS, UPDATE_OPTIONS } from '../../src/engine/statement-options.js';
 import { SEARCH_KEYS, UNSUPPORTED_SEARCH_KEYS } from '../../src/engine/json/json-search-keys.js';
+import { AGG_KEYS } from '../../src/engine/group/json-aggs.js';
 import { startQuarry, type QuarryProcess } from './mysql-server.js';
 
 type Answer = { error: string } | { ok: string };
@@ -137,6 +138,10 @@ describe('SELECT clauses', () => {
     await expectChanges('SELECT id, price*2 AS p2 FROM sw ORDER BY id ASC', 'SELECT id, price*2 AS p2 FROM sw ORDER BY p2 DESC, id ASC');
   });
 
+  it('ORDER BY a string expression or a JSON-typed key changes the answer', async () => {
+    await expectChanges('SELECT id, TO_STRING(cat) AS l FROM sw ORDER BY l ASC, id ASC', 'SELECT id, TO_STRING(cat) AS l FROM sw ORDER BY l DESC, id ASC');
+  });
+
   it('FACET and its ORDER BY, LIMIT, BY and DISTINCT change the answer', async () => {
     await expectChanges(ALL, `${ALL} FACET cat`);
     await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat ORDER BY cat DESC`);
@@ -150,7 +155,7 @@ describe('SELECT clauses', () => {
     await expectRejected('SELECT id FROM sw HAVING cat = 1', 'HAVING');
     await expectRejected('SELECT cat FROM sw FACET cat ZEROES', 'FACET ... ZEROES');
     await expectRejected('SELECT cat FROM sw FACET cat EXCLUDE FILTERS cat', 'FACET ... EXCLUDE FILTERS');
-    await expectRejected('SELECT id, TO_STRING(cat) AS l FROM sw ORDER BY l DESC', 'ORDER BY an expression');
+    await expectRejected('SELECT cat FROM sw FACET cat MODE auto', 'FACET ... MODE');
     await expectRejected('SELECT id, crc32(title) FROM sw', 'CRC32()');
     await expectRejected('SELECT cat FROM sw GROUP BY cat WITHIN GROUP ORDER BY price*2 DESC', 'syntax error');
     await expectRejected('SELECT cat FROM sw GROUP BY title', "'title'");
@@ -297,6 +302,69 @@ describe('/search keys', () => {
       await KEY_CASES[key]!();
     });
   }
+
+  /**
+   * Each key of each aggregation type: [the aggregation without it, with it] (the answer changes), or a
+   * reason the key is accepted without changing this answer.
+   */
+  const AGG_CASES: Record<string, Record<string, [object, object] | string>> = {
+    terms: {
+      field: [{ field: 'cat' }, { field: 'price' }], size: [{ field: 'cat' }, { field: 'cat', size: 1 }],
+      order: [{ field: 'cat', order: { _key: 'asc' } }, { field: 'cat', order: { _key: 'desc' } }],
+    },
+    histogram: {
+      field: [{ field: 'price', interval: 5 }, { field: 'cat', interval: 5 }],
+      interval: [{ field: 'price', interval: 5 }, { field: 'price', interval: 10 }],
+      offset: [{ field: 'price', interval: 10 }, { field: 'price', interval: 10, offset: 5 }],
+      keyed: [{ field: 'price', interval: 5 }, { field: 'price', interval: 5, keyed: true }],
+      size: 'Manticore keeps at least 1000 histogram buckets whatever the size',
+    },
+    range: {
+      field: [{ field: 'price', ranges: [{ to: 8 }, { from: 8 }] }, { field: 'cat', ranges: [{ to: 8 }, { from: 8 }] }],
+      ranges: [{ field: 'price', ranges: [{ to: 8 }, { from: 8 }] }, { field: 'price', ranges: [{ to: 15 }, { from: 15 }] }],
+      keyed: [{ field: 'price', ranges: [{ to: 8 }] }, { field: 'price', keyed: true, ranges: [{ to: 8 }] }],
+      size: 'Manticore keeps at least one bucket per range whatever the size',
+    },
+    date_range: {
+      field: [{ field: 'price', ranges: [{ to: 'now' }] }, { field: 'cat', ranges: [{ from: 'now' }] }],
+      ranges: [{ field: 'cat', ranges: [{ to: 'now' }] }, { field: 'cat', ranges: [{ from: 'now' }] }],
+      keyed: [{ field: 'cat', ranges: [{ to: 'now' }] }, { field: 'cat', keyed: true, ranges: [{ to: 'now' }] }],
+      size: 'Manticore keeps at least one bucket per range whatever the size',
+    },
+    date_histogram: {
+      field: [{ field: 'cat', fixed_interval: '2s' }, { field: 'price', fixed_interval: '2s' }],
+      calendar_interval: [{ field: 'cat', fixed_interval: '2s' }, { field: 'cat', calendar_interval: 'day' }],
+      fixed_interval: [{ field: 'cat', calendar_interval: 'day' }, { field: 'cat', fixed_interval: '2s' }],
+      time_zone: [{ field: 'cat', calendar_interval: 'day' }, { field: 'cat', calendar_interval: 'day', time_zone: 'Asia/Tokyo' }],
+      offset: [{ field: 'cat', calendar_interval: 'day' }, { field: 'cat', calendar_interval: 'day', offset: '3h' }],
+      keyed: [{ field: 'cat', calendar_interval: 'day' }, { field: 'cat', calendar_interval: 'day', keyed: true }],
+      size: 'Manticore keeps at least 1000 histogram buckets whatever the size',
+    },
+    min: { field: [{ field: 'price' }, { field: 'cat' }] },
+    max: { field: [{ field: 'price' }, { field: 'cat' }] },
+    sum: { field: [{ field: 'price' }, { field: 'cat' }] },
+    avg: { field: [{ field: 'price' }, { field: 'cat' }] },
+  };
+
+  for (const [type, keys] of Object.entries(AGG_KEYS)) {
+    it(`aggregation ${type}: each key changes the answer, an unknown key is rejected`, async () => {
+      for (const key of keys) {
+        const c = AGG_CASES[type]?.[key];
+        expect(c, `a case for the ${type} key ${key}`).toBeDefined();
+        if (typeof c === 'string') continue;
+        const [without, withKey] = c!;
+        await changes({ ...q0, aggs: { a: { [type]: without } } }, { ...q0, aggs: { a: { [type]: withKey } } });
+      }
+      await rejected({ ...q0, aggs: { a: { [type]: { field: 'price', bogus: 1 } } } }, '"bogus"');
+    });
+  }
+
+  it('sort by _geo_distance changes the order; its unsupported keys are rejected', async () => {
+    const geo = (order: string) => ({ ...q0, sort: [{ _geo_distance: { location_anchor: { lat: 0, lon: 0 }, location_source: ['price', 'cat'], order } }] });
+    await changes(geo('asc'), geo('desc'));
+    await rejected({ ...q0, sort: [{ _geo_distance: { location_anchor: { lat: 0, lon: 0 }, location_source: ['price', 'cat'], unit: 'km' } }] }, '"unit"');
+    await rejected({ ...q0, sort: [{ _geo_distance: { location_anchor: { lat: 0, lon: 0 }, location_source: ['price', 'cat'], mode: 'min' } }] }, '"mode"');
+  });
 
   it('keys Manticore reads and quarry does not implement are rejected by name', async () => {
     for (const key of UNSUPPORTED_SEARCH_KEYS) await rejected({ ...q0, [key]: {} }, `"${key}"`);

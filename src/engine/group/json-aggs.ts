@@ -27,7 +27,7 @@ const NOT_IMPLEMENTED = new Set([
 ]);
 const METRICS = new Set(['min', 'max', 'sum', 'avg']);
 /** Keys each aggregation type reads. */
-const TYPE_KEYS: Record<string, string[]> = {
+export const AGG_KEYS: Record<string, string[]> = {
   terms: ['field', 'size', 'order'], histogram: ['field', 'interval', 'offset', 'keyed', 'size'],
   range: ['field', 'ranges', 'keyed', 'size'], date_range: ['field', 'ranges', 'keyed', 'size'],
   date_histogram: ['field', 'calendar_interval', 'fixed_interval', 'time_zone', 'offset', 'keyed', 'size'], min: ['field'], max: ['field'], sum: ['field'], avg: ['field'],
@@ -83,10 +83,10 @@ function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
       agg = { name, type, field: composite.fields[0]!, composite };
       continue;
     }
-    if (!TYPE_KEYS[type]) throw unsupported(`"${type}" property of aggregation '${name}'`);
+    if (!AGG_KEYS[type]) throw unsupported(`"${type}" property of aggregation '${name}'`);
     if (agg) throw unsupported(`aggregation '${name}' with several types`);
     if (!isJsonObject(v)) throw shapeError(`"aggs" bucket '${name}' should be an object`);
-    const extra = Object.keys(v).find((k) => !TYPE_KEYS[type]!.includes(k));
+    const extra = Object.keys(v).find((k) => !AGG_KEYS[type]!.includes(k));
     if (extra) throw unsupported(`"${extra}" property of "${type}" aggregation '${name}'`);
     if (typeof v.field !== 'string') throw shapeError(`"field" property missing in aggregation '${name}'`);
     agg = { name, type, field: fieldRef(table, v.field) };
