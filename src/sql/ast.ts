@@ -41,6 +41,11 @@ export interface CallExpr extends ExprBase {
   kind: 'call'; name: string; args: Expr[]; distinct?: boolean;
   /** `ANY(cond FOR x IN j.arr)` / `ALL(...)`: the loop variable; args are [cond, array]. */
   loopVar?: string;
+  /**
+   * `GROUP_CONCAT(x SEPARATOR ';')` and the limited form `GROUP_CONCAT(x ORDER BY k DESC [SEPARATOR s]
+   * LIMIT n)`: the separator (default `,`), the order of the kept values and how many are kept.
+   */
+  concat?: { separator?: string; order?: { expr: Expr; desc: boolean }[]; limit?: number };
 }
 export interface UnaryExpr extends ExprBase { kind: 'unary'; op: '-' | 'not'; operand: Expr }
 export type BinaryOp =

@@ -14,6 +14,7 @@ import { selectColumns, type OutColumn } from '../select-items.js';
 import type { Table } from '../table.js';
 import { groupHaving, groupOrder, type GroupRow } from './group-order.js';
 import { aggText, collectAggs, groupKeys, isAggregateCall, keyKind, withinOrder, type AggSpec, type GroupPlan } from './group-plan.js';
+import { checkLimitedConcat, concatValue } from './group-concat.js';
 import { groupSegment, mergePartials, type AggState, type PartialGroup, type Partials } from './group-segment.js';
 
 export interface GroupOutput {
@@ -36,7 +37,7 @@ function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
   switch (spec.fn) {
     case 'count': return BigInt(count);
     case 'count_distinct': return BigInt(st.distinct!.size);
-    case 'concat': return st.values!.join(',');
+    case 'concat': return concatValue(st.values!, spec.concat);
     case 'avg': return count ? Number(st.sum) / count : null;
     case 'sum': return spec.kind === 'float' || typeof st.sum === 'bigint' ? st.sum : BigInt(Math.trunc(st.sum));
     default: {
@@ -98,6 +99,7 @@ function prepareGroup(table: Table, st: SelectStatement): Prepared {
   for (const i of st.items) collectAggs(table, i.expr, plan.aggs, st);
   for (const o of st.orderBy ?? []) collectAggs(table, o.expr, plan.aggs, st);
   for (const e of conditionExprs(st.having)) collectAggs(table, e, plan.aggs, st);
+  checkLimitedConcat(st, st.items.filter((i) => i.expr.kind === 'call' && i.expr.concat?.order).map((i) => (i.alias ?? i.name).toLowerCase()));
   // Manticore keeps one distinct column per query (SqlParser_c::AddDistinct)
   if (plan.aggs.filter((a) => a.fn === 'count_distinct').length > 1) throw new SearchError('QUERY_ERROR', 'too many COUNT(DISTINCT) clauses');
   const specs: ColSpec[] = st.items.flatMap((item): ColSpec[] => {

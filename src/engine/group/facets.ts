@@ -39,6 +39,7 @@ export function facetStatement(st: SelectStatement, f: FacetClause): SelectState
   if (f.scope && f.scope !== 'ALL FILTERS') throw new SearchError('UNSUPPORTED', `FACET ... ${f.scope} is not supported yet`);
   if (f.limit !== undefined && f.limit < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${f.limit})`);
   const items = f.items.map((i) => facetItem(st, i));
+  if (items.some((i) => i.expr.kind === 'call' && i.expr.concat?.order)) throw new SearchError('QUERY_ERROR', 'limited GROUP_CONCAT is not supported with FACET');
   return {
     kind: 'select', text: f.text, tables: st.tables, tableAlias: st.tableAlias, match: st.match, where: st.where,
     items: [...items, ...(f.distinct ? [distinctItem(f.distinct)] : []), COUNT_STAR],

@@ -12,6 +12,7 @@ import type { CellKind } from '../result.js';
 import { KIND_OF, selectAliases } from '../select-items.js';
 import { exprReader, type SegmentReader } from '../expr/segment-reader.js';
 import type { Table } from '../table.js';
+import { limitedConcatArg, type ConcatOptions } from './group-concat.js';
 
 /** An attribute read from a segment: `attr` indexes IndexSchema.attrs, -1 is the document id. */
 export interface AttrRef {
@@ -33,7 +34,14 @@ export function exprRef(table: Table, e: Expr, st?: SelectStatement): AttrRef {
 export type AggFn = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max' | 'concat';
 
 /** One aggregate; `text` is its canonical text (`sum(price)`) for matching HAVING/ORDER BY to it. */
-export interface AggSpec { fn: AggFn; arg?: AttrRef; text: string; kind: CellKind }
+export interface AggSpec {
+  fn: AggFn;
+  arg?: AttrRef;
+  text: string;
+  kind: CellKind;
+  /** GROUP_CONCAT's SEPARATOR and ORDER BY ... LIMIT (group-concat.ts). */
+  concat?: ConcatOptions;
+}
 
 export interface GroupPlan {
   keys: AttrRef[];
@@ -69,6 +77,7 @@ export function isAggregateCall(e: Expr): boolean {
 /** The canonical text of an aggregate call: lower-cased name, argument as typed (`count(distinct x)`). */
 export function aggText(e: Expr & { kind: 'call' }): string {
   if (e.name === 'count' && e.args[0]?.kind === 'star') return 'count(*)';
+  if (e.concat) return e.text.toLowerCase();
   const arg = e.args[0]?.text.toLowerCase() ?? '';
   return e.distinct ? `${e.name}(distinct ${arg})` : `${e.name}(${arg})`;
 }
@@ -102,7 +111,8 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement)
   if (e.name === 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   if (e.name === 'group_concat') {
     if (arg.type === 'json' || arg.type === 'text') throw new SearchError('QUERY_ERROR', `GROUP_CONCAT() over the ${arg.type} attribute '${a.text}' is not supported`);
-    return { fn: 'concat', arg, text, kind: 'string' };
+    if (e.concat?.order) return { fn: 'concat', arg: limitedConcatArg(table, arg, e.concat, st), text, kind: 'string', concat: e.concat };
+    return { fn: 'concat', arg, text, kind: 'string', ...(e.concat ? { concat: e.concat } : {}) };
   }
   if (!NUMERIC.has(arg.type)) {
     throw new SearchError('QUERY_ERROR', `${e.name.toUpperCase()}() over the ${arg.type} attribute '${a.text}' is not supported`);
