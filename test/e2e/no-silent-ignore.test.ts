@@ -344,6 +344,21 @@ describe('/search keys', () => {
     max: { field: [{ field: 'price' }, { field: 'cat' }] },
     sum: { field: [{ field: 'price' }, { field: 'cat' }] },
     avg: { field: [{ field: 'price' }, { field: 'cat' }] },
+    percentiles: {
+      field: [{ field: 'price' }, { field: 'cat' }], values: [{ field: 'price' }, { field: 'price', values: [50] }],
+      keyed: [{ field: 'price' }, { field: 'price', keyed: false }],
+      tdigest: 'the t-digest compression tunes an estimate; quarry answers exactly (README)',
+    },
+    percentile_ranks: {
+      field: [{ field: 'price', values: [10] }, { field: 'cat', values: [10] }],
+      values: [{ field: 'price', values: [10] }, { field: 'price', values: [5] }],
+      keyed: [{ field: 'price', values: [10] }, { field: 'price', values: [10], keyed: false }],
+      tdigest: 'the t-digest compression tunes an estimate; quarry answers exactly (README)',
+    },
+    median_absolute_deviation: {
+      field: [{ field: 'price' }, { field: 'cat' }],
+      tdigest: 'the t-digest compression tunes an estimate; quarry answers exactly (README)',
+    },
   };
 
   for (const [type, keys] of Object.entries(AGG_KEYS)) {
@@ -356,6 +371,8 @@ describe('/search keys', () => {
         await changes({ ...q0, aggs: { a: { [type]: without } } }, { ...q0, aggs: { a: { [type]: withKey } } });
       }
       await rejected({ ...q0, aggs: { a: { [type]: { field: 'price', bogus: 1 } } } }, '"bogus"');
+      const values = keys.includes('values') ? { values: [1] } : {};
+      if (keys.includes('tdigest')) await rejected({ ...q0, aggs: { a: { [type]: { field: 'price', ...values, tdigest: { bogus: 1 } } } } }, '"bogus"');
     });
   }
 

@@ -15,6 +15,7 @@ import type { Table } from '../table.js';
 import { groupHaving, groupOrder, type GroupRow } from './group-order.js';
 import { aggText, collectAggs, groupKeys, isAggregateCall, keyKind, withinOrder, type AggSpec, type GroupPlan } from './group-plan.js';
 import { checkLimitedConcat, concatValue } from './group-concat.js';
+import { distSqlText } from './percentiles.js';
 import { groupSegment, mergePartials, type AggState, type PartialGroup, type Partials } from './group-segment.js';
 
 export interface GroupOutput {
@@ -38,6 +39,7 @@ function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
     case 'count': return BigInt(count);
     case 'count_distinct': return BigInt(st.distinct!.size);
     case 'concat': return concatValue(st.values!, spec.concat);
+    case 'dist': return distSqlText(spec.dist!, st.values!.map(Number));
     case 'avg': return count ? Number(st.sum) / count : null;
     case 'sum': return spec.kind === 'float' || typeof st.sum === 'bigint' ? st.sum : BigInt(Math.trunc(st.sum));
     default: {

@@ -13,6 +13,7 @@ import { KIND_OF, selectAliases } from '../select-items.js';
 import { exprReader, type SegmentReader } from '../expr/segment-reader.js';
 import type { Table } from '../table.js';
 import { limitedConcatArg, type ConcatOptions } from './group-concat.js';
+import { DIST_NAMES, sqlDistOptions, type DistOptions } from './percentiles.js';
 
 /** An attribute read from a segment: `attr` indexes IndexSchema.attrs, -1 is the document id. */
 export interface AttrRef {
@@ -31,7 +32,7 @@ export function exprRef(table: Table, e: Expr, st?: SelectStatement): AttrRef {
   return { attr: -2, type: r.type, name: e.text, reader: r.reader };
 }
 
-export type AggFn = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max' | 'concat';
+export type AggFn = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max' | 'concat' | 'dist';
 
 /** One aggregate; `text` is its canonical text (`sum(price)`) for matching HAVING/ORDER BY to it. */
 export interface AggSpec {
@@ -41,6 +42,8 @@ export interface AggSpec {
   kind: CellKind;
   /** GROUP_CONCAT's SEPARATOR and ORDER BY ... LIMIT (group-concat.ts). */
   concat?: ConcatOptions;
+  /** PERCENTILES(), PERCENTILE_RANKS(), MEDIAN_ABSOLUTE_DEVIATION() (percentiles.ts): the group's values are kept. */
+  dist?: DistOptions;
 }
 
 export interface GroupPlan {
@@ -56,7 +59,7 @@ export interface GroupPlan {
 export const DEFAULT_WITHIN: NonNullable<GroupPlan['within']> = [{ desc: true }];
 
 const NUMERIC = new Set<ColumnType | 'id'>(['uint', 'bigint', 'float', 'bool', 'timestamp', 'id']);
-const AGG_NAMES = new Set(['count', 'sum', 'avg', 'min', 'max', 'group_concat']);
+const AGG_NAMES = new Set(['count', 'sum', 'avg', 'min', 'max', 'group_concat', ...Object.keys(DIST_NAMES)]);
 
 export function attrRef(table: Table, name: string): AttrRef {
   const lower = name.toLowerCase();
@@ -77,7 +80,7 @@ export function isAggregateCall(e: Expr): boolean {
 /** The canonical text of an aggregate call: lower-cased name, argument as typed (`count(distinct x)`). */
 export function aggText(e: Expr & { kind: 'call' }): string {
   if (e.name === 'count' && e.args[0]?.kind === 'star') return 'count(*)';
-  if (e.concat) return e.text.toLowerCase();
+  if (e.concat || e.args.length > 1) return e.text.toLowerCase();
   const arg = e.args[0]?.text.toLowerCase() ?? '';
   return e.distinct ? `${e.name}(distinct ${arg})` : `${e.name}(${arg})`;
 }
@@ -93,7 +96,10 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement)
   const text = aggText(e);
   if (e.name === 'count' && !e.distinct && e.args.length === 1 && e.args[0]!.kind === 'star') return { fn: 'count', text, kind: 'bigint' };
   const typed = e.args[0];
-  if (e.args.length !== 1 || !typed || typed.kind === 'star') {
+  const dist = DIST_NAMES[e.name];
+  // PERCENTILES(x, {values='5,50', compression=200}): the option map is the one further argument
+  const distMap = dist && e.args.length === 2 && e.args[1]!.kind === 'map' ? e.args[1]!.entries : undefined;
+  if ((e.args.length !== 1 && !distMap) || !typed || typed.kind === 'star') {
     throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   }
   const a = aliasTarget(table, typed, st);
@@ -117,6 +123,7 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement)
   if (!NUMERIC.has(arg.type)) {
     throw new SearchError('QUERY_ERROR', `${e.name.toUpperCase()}() over the ${arg.type} attribute '${a.text}' is not supported`);
   }
+  if (dist) return { fn: 'dist', arg, text, kind: 'string', dist: sqlDistOptions(dist, distMap) };
   const kind: CellKind = e.name === 'avg' || arg.type === 'float' ? 'float' : 'bigint';
   return { fn: e.name as AggFn, arg, text, kind };
 }

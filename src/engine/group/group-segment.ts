@@ -46,7 +46,8 @@ function newAgg(spec: AggSpec): AggState {
   const exact = spec.arg?.type === 'bigint' || spec.arg?.type === 'id';
   const state: AggState = { n: 0, sum: exact ? 0n : 0, min: null, max: null };
   if (spec.fn === 'count_distinct') state.distinct = new Set();
-  if (spec.fn === 'concat') state.values = [];
+  // GROUP_CONCAT and the percentile aggregates keep every value (as printed text)
+  if (spec.fn === 'concat' || spec.fn === 'dist') state.values = [];
   return state;
 }
 

@@ -7,7 +7,7 @@
 import type { AttrValue, SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
 import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
-import { isJsonInt, isJsonNumber, isJsonObject, plainJson, type JsonValue } from '../json/json-value.js';
+import { isJsonInt, isJsonNumber, isJsonObject, plainJson, type JsonObject, type JsonValue } from '../json/json-value.js';
 import type { Table } from '../table.js';
 import { collectGroups } from './exec-group.js';
 import { DEFAULT_LIMIT } from '../exec/exec-select.js';
@@ -15,22 +15,22 @@ import { attrRef, jsonPathRef, keyKind, type AggFn, type AttrRef, type GroupPlan
 import type { GroupRow } from './group-order.js';
 import { bucketKey } from './aggregation-json.js';
 import { dateBucket, keyAsString, offsetSeconds } from './date-buckets.js';
+import { DIST_NAMES, distJson, jsonDistOptions, type DistFn, type DistOptions } from './percentiles.js';
 import { parseComposite, runComposite, type CompositeRequest } from './json-composite.js';
 import { parseRanges, type Range } from './json-ranges.js';
 
 const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
 const unsupported = (what: string): SearchError => new SearchError('UNSUPPORTED', `${what} is not supported`);
 
-const NOT_IMPLEMENTED = new Set([
-  'significant_terms', 'percentiles', 'percentile_ranks',
-  'median_absolute_deviation',
-]);
+const NOT_IMPLEMENTED = new Set(['significant_terms']);
 const METRICS = new Set(['min', 'max', 'sum', 'avg']);
 /** Keys each aggregation type reads. */
 export const AGG_KEYS: Record<string, string[]> = {
   terms: ['field', 'size', 'order'], histogram: ['field', 'interval', 'offset', 'keyed', 'size'],
   range: ['field', 'ranges', 'keyed', 'size'], date_range: ['field', 'ranges', 'keyed', 'size'],
   date_histogram: ['field', 'calendar_interval', 'fixed_interval', 'time_zone', 'offset', 'keyed', 'size'], min: ['field'], max: ['field'], sum: ['field'], avg: ['field'],
+  percentiles: ['field', 'values', 'keyed', 'tdigest'], percentile_ranks: ['field', 'values', 'keyed', 'tdigest'],
+  median_absolute_deviation: ['field', 'tdigest'],
 };
 
 
@@ -49,6 +49,8 @@ interface AggRequest {
   /** date_histogram `time_zone`: key_as_string on that zone's wall clock. */
   timeZone?: string;
   composite?: CompositeRequest;
+  /** percentiles, percentile_ranks, median_absolute_deviation. */
+  dist?: DistOptions;
 }
 
 function numberOf(v: JsonValue | undefined, what: string): number | undefined {
@@ -116,11 +118,34 @@ function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
       agg.keyed = v.keyed === true;
     }
     if (type === 'range' || type === 'date_range') agg.ranges = parseRanges(v.ranges, v.field, type === 'date_range');
+    if (DIST_NAMES[type]) {
+      agg.dist = parseDist(DIST_NAMES[type]!, v, name);
+      if (v.keyed === false) agg.keyed = false;
+    }
   }
   if (!agg) throw shapeError(`bucket '${name}' without aggregate items`);
   if (sort !== undefined && agg.composite) throw unsupported(`"sort" of the "composite" aggregation '${name}'`);
   if (sort !== undefined) agg.order = orderOf(sort, agg.field.name);
   return agg;
+}
+
+/** The keys of percentiles, percentile_ranks and median_absolute_deviation (the t-digest compression is checked, then moot: answers are exact). */
+function parseDist(fn: DistFn, v: JsonObject, name: string): DistOptions {
+  let values: number[] | undefined;
+  if (v.values !== undefined) {
+    if (!Array.isArray(v.values) || !v.values.every(isJsonNumber)) throw shapeError(`"values" property of aggregation '${name}' should be an array of numbers`);
+    values = (v.values as { value: string }[]).map((x) => Number(x.value));
+  }
+  if (v.tdigest !== undefined) {
+    if (!isJsonObject(v.tdigest)) throw shapeError(`"${name}" "tdigest" property should be an object`);
+    const extra = Object.keys(v.tdigest).find((k) => k !== 'compression');
+    if (extra) throw unsupported(`"${extra}" property of "tdigest"`);
+    if (v.tdigest.compression !== undefined && !(isJsonNumber(v.tdigest.compression) && Number(v.tdigest.compression.value) > 0)) {
+      throw shapeError(`"${name}" "compression" should be a positive number`);
+    }
+  }
+  if (v.keyed !== undefined && typeof v.keyed !== 'boolean') throw shapeError('"keyed" property should be a boolean');
+  return jsonDistOptions(fn, values);
 }
 
 /** `price` or a JSON path `meta.color` (terms over JSON values). */
@@ -205,6 +230,12 @@ export function runAggs(table: Table, aggs: AggRequest[], req: SearchRequest): {
       const { out, totalFound: found } = runComposite(table, a.composite, req);
       totalFound = found;
       return [a.name, out];
+    }
+    if (a.dist) {
+      const plan: GroupPlan = { keys: [], aggs: [{ fn: 'dist', arg: a.field, text: a.type, kind: 'string', dist: a.dist }] };
+      const { groups, search } = collectGroups(table, req, plan);
+      totalFound = search.totalFound;
+      return [a.name, distJson(a.dist, (groups[0]?.g.aggs[0]?.values ?? []).map(Number), a.keyed !== false)];
     }
     if (METRICS.has(a.type)) {
       const plan: GroupPlan = { keys: [], aggs: [{ fn: a.type as AggFn, arg: a.field, text: a.type, kind: a.field.type === 'float' || a.type === 'avg' ? 'float' : 'bigint' }] };
