@@ -126,6 +126,10 @@ export interface FacetClause {
   limit?: number;
   offset?: number;
   scope?: string;
+  /** ALL FILTERS, FILTERS a, b (only those of the main WHERE) or EXCLUDE FILTERS a, b (all but those). */
+  filters?: { kind: 'all' | 'only' | 'exclude'; attrs: string[] };
+  zeroes?: boolean;
+  mode?: 'strict' | 'auto' | 'max';
   text: string;
 }
 

@@ -142,6 +142,15 @@ describe('SELECT clauses', () => {
     await expectChanges('SELECT id, TO_STRING(cat) AS l FROM sw ORDER BY l ASC, id ASC', 'SELECT id, TO_STRING(cat) AS l FROM sw ORDER BY l DESC, id ASC');
   });
 
+  it('FACET filter scopes (FILTERS, EXCLUDE FILTERS, MODE auto) change the answer; ALL FILTERS and MODE strict are the default', async () => {
+    const base = 'SELECT id FROM sw WHERE cat = 1 AND price > 5 ORDER BY id ASC FACET cat';
+    await expectChanges(base, `${base} EXCLUDE FILTERS cat`);
+    await expectChanges(base, `${base} FILTERS price`);
+    await expectChanges(base, `${base} MODE auto`);
+    await expectSame(base, `${base} ALL FILTERS`);
+    await expectSame(base, `${base} MODE strict`);
+  });
+
   it('FACET and its ORDER BY, LIMIT, BY and DISTINCT change the answer', async () => {
     await expectChanges(ALL, `${ALL} FACET cat`);
     await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat ORDER BY cat DESC`);
@@ -154,8 +163,7 @@ describe('SELECT clauses', () => {
   it('clauses not implemented yet are rejected, naming the clause', async () => {
     await expectRejected('SELECT id FROM sw HAVING cat = 1', 'HAVING');
     await expectRejected('SELECT cat FROM sw FACET cat ZEROES', 'FACET ... ZEROES');
-    await expectRejected('SELECT cat FROM sw FACET cat EXCLUDE FILTERS cat', 'FACET ... EXCLUDE FILTERS');
-    await expectRejected('SELECT cat FROM sw FACET cat MODE auto', 'FACET ... MODE');
+    await expectRejected('SELECT cat FROM sw FACET cat MODE max', 'FACET ... MODE max');
     await expectRejected('SELECT id, crc32(title) FROM sw', 'CRC32()');
     await expectRejected('SELECT cat FROM sw GROUP BY cat WITHIN GROUP ORDER BY price*2 DESC', 'syntax error');
     await expectRejected('SELECT cat FROM sw GROUP BY title', "'title'");
@@ -164,6 +172,7 @@ describe('SELECT clauses', () => {
 
 /** For each option that works: a statement whose answer it changes, against the same one without it. */
 const WORKS: Record<string, [string, string]> = {
+  facet_filter_mode: ['SELECT id FROM sw WHERE cat = 1 FACET cat', "SELECT id FROM sw WHERE cat = 1 OPTION facet_filter_mode='auto' FACET cat"],
   expand_keywords: ["SELECT id FROM sw WHERE MATCH('app') ORDER BY id ASC", "SELECT id FROM sw WHERE MATCH('app') ORDER BY id ASC OPTION expand_keywords=1"],
   expansion_limit: ["SELECT id FROM sw WHERE MATCH('ap*') ORDER BY id ASC", "SELECT id FROM sw WHERE MATCH('ap*') ORDER BY id ASC OPTION expansion_limit=1"],
   field_weights: [APPLE, `${APPLE} OPTION field_weights=(title=7)`],

@@ -176,5 +176,9 @@ describe('FACET clauses', () => {
   it('records filter-scope clauses and does not take their words as aliases', () => {
     const s = one('SELECT * FROM t FACET a ALL FILTERS FACET b EXCLUDE FILTERS a, c ZEROES FACET c MODE max', 'select');
     expect(s.facets!.map((f) => [f.items[0]!.alias, f.scope])).toEqual([[undefined, 'ALL FILTERS'], [undefined, 'EXCLUDE FILTERS ZEROES'], [undefined, 'MODE']]);
+    expect(s.facets!.map((f) => [f.filters, f.zeroes, f.mode])).toEqual([
+      [{ kind: 'all', attrs: [] }, undefined, undefined], [{ kind: 'exclude', attrs: ['a', 'c'] }, true, undefined], [undefined, undefined, 'max'],
+    ]);
+    expect(errorOf('SELECT * FROM t FACET a MODE wide')).toContain("unknown FACET mode 'wide' (supported: strict, auto, max)");
   });
 });
