@@ -111,7 +111,9 @@ function prepareGroup(table: Table, st: SelectStatement): Prepared {
       return [{ name, kind: plan.aggs[agg]!.kind, from: 'agg', agg }];
     }
     // a group-by column shows the group's key: for an MVA the one value the group stands for
-    const k = keyIndex(plan, item.expr);
+    // a JSON path grouped by its alias (`j.s AS js ... GROUP BY js`) is that key too
+    let k = keyIndex(plan, item.expr);
+    if (k < 0 && item.alias && item.expr.kind === 'column' && item.expr.path.length) k = plan.keys.findIndex((x) => x.name.toLowerCase() === item.alias);
     if (k >= 0 && (plan.keys[k]!.type === 'mva' || plan.keys[k]!.type === 'mva64')) return [{ name, kind: 'mva', from: 'mvakey', key: k }];
     // any other group-by column is the group's key value (no representative row to read)
     if (k >= 0) return [{ name, kind: keyKind(plan.keys[k]!) === 'string' ? 'string' : selectColumns(table, [item])[0]!.kind, from: 'keyval', key: k }];
