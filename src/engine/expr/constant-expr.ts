@@ -23,6 +23,8 @@ export function constantValue(e: Expr): { value: Cell; kind: CellKind } {
     if (err instanceof SearchError && /unknown column/.test(err.message)) {
       throw new SearchError('PARSE_ERROR', `unsupported expression '${e.text}' without a table`);
     }
+    // the expression errors name their table: there is none here
+    if (err instanceof SearchError) throw new SearchError(err.code, err.message.replace(/^table : /, ''));
     throw err;
   }
   const v = compiled.eval({ docId: 0n, weight: 0, attrs: new Map() });
