@@ -298,6 +298,12 @@ describe('/search keys', () => {
       await rejected({ ...q0, aggs: { c: { significant_terms: { field: 'price' } } } }, '"significant_terms"');
       await rejected({ ...q0, aggs: { c: { terms: { field: 'cat', include: 'x' } } } }, '"include"');
     },
+    facet_filter_mode: async () => {
+      const scoped = { table: 'sw', query: { bool: { must: [{ equals: { cat: 1 } }] } }, aggs: { c: { terms: { field: 'cat' } } } };
+      await changes({ ...scoped, facet_filter_mode: 'auto' }, scoped);
+      expect(await search({ ...scoped, facet_filter_mode: 'strict' })).toEqual(await search(scoped));
+      await rejected({ ...scoped, facet_filter_mode: 'max' }, 'facet mode "max"');
+    },
     // 0 is the default (no cutoff): accepted with the same answer; any other value is rejected
     cutoff: async () => {
       expect(await search({ ...q0, cutoff: 0 })).toEqual(await search(q0));
@@ -384,6 +390,17 @@ describe('/search keys', () => {
       if (keys.includes('tdigest')) await rejected({ ...q0, aggs: { a: { [type]: { field: 'price', ...values, tdigest: { bogus: 1 } } } } }, '"bogus"');
     });
   }
+
+  it('aggregation filter scopes (mode, filters, exclude_filters) change the answer; zeroes and mode max are rejected', async () => {
+    const q = { table: 'sw', query: { bool: { must: [{ equals: { cat: 1 } }, { range: { price: { gte: 15 } } }] } } };
+    const agg = (extra: object) => ({ ...q, aggs: { c: { terms: { field: 'cat' }, ...extra } } });
+    await changes(agg({ mode: 'auto' }), agg({}));
+    await changes(agg({ exclude_filters: ['cat'] }), agg({}));
+    await changes(agg({ filters: ['cat'] }), agg({}));
+    expect(await search(agg({ mode: 'strict' }))).toEqual(await search(agg({})));
+    await rejected(agg({ mode: 'max' }), 'facet mode "max"');
+    await rejected(agg({ zeroes: true }), '"zeroes"');
+  });
 
   it('sort by _geo_distance changes the order; its unsupported keys are rejected', async () => {
     const geo = (order: string) => ({ ...q0, sort: [{ _geo_distance: { location_anchor: { lat: 0, lon: 0 }, location_source: ['price', 'cat'], order } }] });

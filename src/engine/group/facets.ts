@@ -52,7 +52,7 @@ function conditionAttrs(c: Condition): string[] {
  * the attribute it tests (Manticore's facet::CopyFilters). An OR mixing listed and other attributes
  * cannot be split, and is an error.
  */
-function scopedWhere(where: Condition | undefined, filters: NonNullable<FacetClause['filters']>): Condition | undefined {
+export function scopedWhere(where: Condition | undefined, filters: NonNullable<FacetClause['filters']>): Condition | undefined {
   if (!where || filters.kind === 'all') return where;
   const listed = new Set(filters.attrs);
   const kept = (where.kind === 'and' ? where.children : [where]).filter((c) => {
@@ -84,14 +84,20 @@ function ownAttrs(st: SelectStatement, f: FacetClause): string[] {
  */
 export function facetStatus(st: SelectStatement, f: FacetClause): ((key: Cell) => string) | undefined {
   if (facetMode(st, f) !== 'auto') return undefined;
-  const own = new Set(ownAttrs(st, f));
+  const selected = selectedValues(st.where, ownAttrs(st, f));
+  return (key) => (key !== null && selected.has(String(key)) ? 'selected' : 'available');
+}
+
+/** The values the main WHERE selects for `attrs` with its top-level `=` and `IN` filters (as text). */
+export function selectedValues(where: Condition | undefined, attrs: string[]): Set<string> {
+  const own = new Set(attrs);
   const selected = new Set<string>();
-  for (const c of !st.where ? [] : st.where.kind === 'and' ? st.where.children : [st.where]) {
+  for (const c of !where ? [] : where.kind === 'and' ? where.children : [where]) {
     if ((c.kind !== 'compare' || c.op !== '=') && (c.kind !== 'in' || c.negate)) continue;
     if (!own.has(c.target.expr.text.toLowerCase())) continue;
     for (const v of c.kind === 'in' ? c.values : [c.value]) selected.add(String(literalValue(fromSql(v))));
   }
-  return (key) => (key !== null && selected.has(String(key)) ? 'selected' : 'available');
+  return selected;
 }
 
 /** The SELECT one FACET clause runs. */

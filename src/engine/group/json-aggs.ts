@@ -51,6 +51,12 @@ interface AggRequest {
   composite?: CompositeRequest;
   /** percentiles, percentile_ranks, median_absolute_deviation. */
   dist?: DistOptions;
+  /** Facet filter scope: `filters` / `exclude_filters` of the main query's filters, or `mode` auto (all but its own). */
+  scope?: { kind: 'only' | 'exclude'; attrs: string[] };
+  /** `mode` (or the top-level `facet_filter_mode`) auto: buckets carry a `status`. */
+  auto?: boolean;
+  /** Auto mode: the values the main query selects for this field (status `selected`), set by the caller. */
+  selected?: Set<string>;
 }
 
 function numberOf(v: JsonValue | undefined, what: string): number | undefined {
@@ -71,13 +77,15 @@ function orderOf(v: JsonValue, field: string): AggRequest['order'] {
   throw unsupported(`aggregation order by "${name}"`);
 }
 
-function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
+function parseOne(table: Table, name: string, body: JsonValue, defaultMode: string): AggRequest {
   if (!isJsonObject(body)) throw shapeError('"aggs" property item should be an object');
   const entries = Object.entries(body);
   let agg: AggRequest | undefined;
   let sort: JsonValue | undefined;
+  const scopeKeys: Record<string, JsonValue> = {};
   for (const [type, v] of entries) {
     if (type === 'sort') { sort = v; continue; }
+    if (SCOPE_KEYS.has(type)) { scopeKeys[type] = v; continue; }
     if (NOT_IMPLEMENTED.has(type)) throw unsupported(`"${type}" aggregation`);
     if (type === 'composite') {
       if (agg) throw unsupported(`aggregation '${name}' with several types`);
@@ -126,7 +134,30 @@ function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
   if (!agg) throw shapeError(`bucket '${name}' without aggregate items`);
   if (sort !== undefined && agg.composite) throw unsupported(`"sort" of the "composite" aggregation '${name}'`);
   if (sort !== undefined) agg.order = orderOf(sort, agg.field.name);
+  applyScope(agg, scopeKeys, defaultMode);
   return agg;
+}
+
+/** The facet-scope keys of one aggregation (Manticore's facet filter modes; `max` and `zeroes` not yet). */
+const SCOPE_KEYS = new Set(['mode', 'filters', 'exclude_filters', 'zeroes']);
+
+function attrList(v: JsonValue, key: string): string[] {
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw shapeError(`"${key}" property should be an array of attribute names`);
+  return (v as string[]).map((x) => x.toLowerCase());
+}
+
+function applyScope(agg: AggRequest, keys: Record<string, JsonValue>, defaultMode: string): void {
+  if (keys.zeroes !== undefined) throw unsupported('"zeroes" property of aggregation');
+  const mode = keys.mode ?? defaultMode;
+  if (mode !== 'strict' && mode !== 'auto' && mode !== 'max') throw shapeError(`unknown facet mode '${String(mode)}' (supported: strict, auto, max)`);
+  if (mode === 'max') throw unsupported('facet mode "max"');
+  if (keys.filters !== undefined && keys.exclude_filters !== undefined) throw shapeError('"filters" and "exclude_filters" can not be used together');
+  if (agg.composite && (mode === 'auto' || keys.filters !== undefined || keys.exclude_filters !== undefined)) throw unsupported('a filter scope of the "composite" aggregation');
+  const own = agg.field.name.toLowerCase();
+  if (keys.filters !== undefined) agg.scope = { kind: 'only', attrs: attrList(keys.filters, 'filters') };
+  else if (keys.exclude_filters !== undefined) agg.scope = { kind: 'exclude', attrs: attrList(keys.exclude_filters, 'exclude_filters') };
+  else if (mode === 'auto') agg.scope = { kind: 'exclude', attrs: [own] };
+  if (mode === 'auto') agg.auto = true;
 }
 
 /** The keys of percentiles, percentile_ranks and median_absolute_deviation (the t-digest compression is checked, then moot: answers are exact). */
@@ -155,11 +186,12 @@ function fieldRef(table: Table, field: string): AttrRef {
   return jsonPathRef(table, attrRef(table, field.slice(0, dot)), field.slice(dot + 1).split('.'), field);
 }
 
-/** The request's `aggs`, checked; [] when absent. */
-export function parseAggs(table: Table, aggs: JsonValue | undefined): AggRequest[] {
+/** The request's `aggs`, checked; [] when absent. `facetMode`: the top-level `facet_filter_mode`. */
+export function parseAggs(table: Table, aggs: JsonValue | undefined, facetMode: JsonValue = 'strict'): AggRequest[] {
   if (aggs === undefined) return [];
   if (!isJsonObject(aggs)) throw shapeError('"aggs" property value should be an object');
-  return Object.entries(aggs).map(([name, body]) => parseOne(table, name, body));
+  if (typeof facetMode !== 'string') throw shapeError('"facet_filter_mode" property should be a string');
+  return Object.entries(aggs).map(([name, body]) => parseOne(table, name, body, facetMode.toLowerCase()));
 }
 
 /** The key function of histogram and range buckets (Manticore: floor((v - offset) / interval) * interval + offset; from <= v < to). */
@@ -214,6 +246,7 @@ function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
       fields.push(['key', a.type === 'histogram' && Number.isInteger(value) ? Number(value) : out]);
     }
     fields.push(['doc_count', r.g.count]);
+    if (a.selected) fields.push(['status', a.selected.has(String(r.g.key[0])) ? 'selected' : 'available']);
     return [key, new JsonFields(fields)];
   };
   return a.keyed ? new JsonFields(rows.map(one)) : rows.map((r) => one(r)[1]);
@@ -223,30 +256,35 @@ function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
  * The `aggregations` entries for the request's `aggs`. `req` is the main query's request; `limit`
  * and `offset` the main query's, which a `terms` without `size` inherits.
  */
-export function runAggs(table: Table, aggs: AggRequest[], req: SearchRequest): { entries: Array<[string, JsonOut]>; totalFound: number } {
-  let totalFound = 0;
+/** `totalFound`: the main query's matches as the aggregations counted them (also when each ran on its own scope). */
+export function runAggs(
+  table: Table, aggs: AggRequest[], main: SearchRequest, scoped?: (scope: NonNullable<AggRequest['scope']>) => SearchRequest,
+): { entries: Array<[string, JsonOut]>; totalFound: number } {
+  let totalFound = -1;
   const entries = aggs.map((a): [string, JsonOut] => {
+    // an aggregation with its own filter scope runs over its own matches (facet filter modes)
+    const req = a.scope && scoped ? scoped(a.scope) : main;
     if (a.composite) {
       const { out, totalFound: found } = runComposite(table, a.composite, req);
-      totalFound = found;
+      if (req === main) totalFound = found;
       return [a.name, out];
     }
     if (a.dist) {
       const plan: GroupPlan = { keys: [], aggs: [{ fn: 'dist', arg: a.field, text: a.type, kind: 'string', dist: a.dist }] };
       const { groups, search } = collectGroups(table, req, plan);
-      totalFound = search.totalFound;
+      if (req === main) totalFound = search.totalFound; // the main query's matches, not a scoped aggregation's
       return [a.name, distJson(a.dist, (groups[0]?.g.aggs[0]?.values ?? []).map(Number), a.keyed !== false)];
     }
     if (METRICS.has(a.type)) {
       const plan: GroupPlan = { keys: [], aggs: [{ fn: a.type as AggFn, arg: a.field, text: a.type, kind: a.field.type === 'float' || a.type === 'avg' ? 'float' : 'bigint' }] };
       const { groups, search } = collectGroups(table, req, plan);
-      totalFound = search.totalFound;
+      if (req === main) totalFound = search.totalFound; // the main query's matches, not a scoped aggregation's
       const v = groups[0]!.g.count ? groups[0]!.aggs[0]! : null;
       return [a.name, new JsonFields([['value', cellToSourceJson(v, plan.aggs[0]!.kind)]])];
     }
     const plan: GroupPlan = { keys: [{ ...a.field, bucket: bucketFn(a) ?? a.field.bucket }], aggs: [] };
     const { groups, search } = collectGroups(table, req, plan);
-    totalFound = search.totalFound;
+    if (req === main) totalFound = search.totalFound; // the main query's matches, not a scoped aggregation's
     sortBuckets(a, groups);
     // Manticore: histogram size at least 1000, range size at least ranges+1, terms size or the main query's page
     const size = a.type === 'histogram' || a.type === 'date_histogram' ? Math.max(a.size ?? 0, 1000) : a.ranges ? Math.max(a.size ?? 0, a.ranges.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
@@ -254,6 +292,8 @@ export function runAggs(table: Table, aggs: AggRequest[], req: SearchRequest): {
     const page = groups.slice(offset, offset + Math.min(size, req.maxMatches));
     return [a.name, new JsonFields([['buckets', bucketsJson(a, page)]])];
   });
+  // every aggregation ran on its own scope: count the main query's matches once more
+  if (totalFound < 0) totalFound = collectGroups(table, main, { keys: [], aggs: [] }).search.totalFound;
   return { entries, totalFound };
 }
 

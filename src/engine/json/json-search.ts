@@ -10,6 +10,7 @@ import type { SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
 import { buildRequest, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES, execSelect, queryFlags, querySettings, type GlobalFlags } from '../exec/exec-select.js';
 import { parseAggs, runAggs } from '../group/json-aggs.js';
+import { scopedWhere, selectedValues } from '../group/facets.js';
 import { geoDistance } from './json-geo.js';
 import { checkSearchKeys, jsonOptions } from './json-search-keys.js';
 import { addJsonHighlights, jsonMatchText, scriptFieldItems } from '../highlight-json.js';
@@ -178,13 +179,16 @@ export async function execJsonSearch(catalog: Catalog, body: JsonValue, session:
   // HIGHLIGHT() in script_fields highlights by the request's query: give it as MATCH text (the search
   // itself runs on parts.fullText)
   if (obj.script_fields !== undefined) st.match = jsonMatchText(table, obj.query, flags);
-  const aggs = parseAggs(table, obj.aggs);
+  const aggs = parseAggs(table, obj.aggs, obj.facet_filter_mode);
   const result = await execSelect(table, st, session, flags, parts.fullText);
   if (aggs.length) {
-    const out = runAggs(table, aggs, aggsRequest(table, st, flags, parts.fullText));
+    for (const a of aggs) if (a.auto) a.selected = selectedValues(st.where, [a.field.name.toLowerCase()]);
+    const scoped = (scope: { kind: 'only' | 'exclude'; attrs: string[] }) =>
+      aggsRequest(table, { ...st, where: scopedWhere(st.where, scope) }, flags, parts.fullText);
+    const out = runAggs(table, aggs, aggsRequest(table, st, flags, parts.fullText), scoped);
     result.aggregations = out.entries;
     // the aggregations saw every match: the total is exact, not the full scan's early-stop bound
-    if (result.meta) Object.assign(result.meta, { totalFound: out.totalFound, totalRelation: 'eq' });
+    if (result.meta && out.totalFound >= 0) Object.assign(result.meta, { totalFound: out.totalFound, totalRelation: 'eq' });
   }
   addJsonHighlights(table, result, obj, flags);
   // Query warnings (`ignoring fields ...`) reach the reply as `"warning":{"reason":...}`.
