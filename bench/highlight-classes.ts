@@ -5,8 +5,8 @@
 // (HTTP; search included), quarry's CALL SNIPPETS of the 20 bodies (MySQL protocol), and Sphinx's
 // `SELECT id ... LIMIT 20` + CALL SNIPPETS of those ids' bodies (Sphinx 2.2's RT index keeps no text:
 // its client sends it), and Sphinx's CALL SNIPPETS of quarry's 20 bodies alone. Modes run in blocks
-// of one class's queries, alternated over `rounds`; each mode's figure is its median block: wall
-// docs/s, and the server's CPU ms per query (user + system of its process).
+// of one class's queries, alternated over `rounds`: each mode's median block's wall docs/s, and its
+// docs per second of server CPU (user + system of the server process, every thread) over all blocks.
 import type { Connection } from 'mysql2/promise';
 import { createConnection } from 'mysql2/promise';
 import type http from 'node:http';
@@ -91,13 +91,17 @@ export async function topBodies(c: Connection, queries: string[], byId: Map<numb
   return out;
 }
 
-export interface ModeFigure { docsPerSec: number; cpuMsPerQuery: number }
+export interface ModeFigure { docsPerSec: number; docsPerCpuSec: number }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-/** Each mode's median block over `rounds` alternated blocks of `queries` (one warm-up block each first). */
+/**
+ * Each mode over `rounds` alternated blocks of `queries` (one warm-up block each first): the median
+ * block's docs/s, and docs per second of the server's CPU over all blocks (/proc counts 10 ms ticks:
+ * summed over the blocks, not a median of coarse ones).
+ */
 export async function measureClass(modes: HighlightMode[], queries: string[], rounds: number): Promise<Map<string, ModeFigure>> {
-  const blocks = new Map<string, { rate: number[]; cpu: number[] }>(modes.map((m) => [m.name, { rate: [], cpu: [] }]));
+  const blocks = new Map(modes.map((m) => [m.name, { rate: [] as number[], cpuMs: 0, docs: 0 }]));
   for (const m of modes) for (const q of queries) await m.run(q);
   for (let r = 0; r < rounds; r++) {
     for (const m of r % 2 ? [...modes].reverse() : modes) {
@@ -108,8 +112,9 @@ export async function measureClass(modes: HighlightMode[], queries: string[], ro
       const secs = (performance.now() - t0) / 1000;
       const b = blocks.get(m.name)!;
       b.rate.push(docs / secs);
-      b.cpu.push((processCpuMs(m.pid) - cpu0) / queries.length);
+      b.cpuMs += processCpuMs(m.pid) - cpu0;
+      b.docs += docs;
     }
   }
-  return new Map([...blocks].map(([name, b]) => [name, { docsPerSec: median(b.rate), cpuMsPerQuery: median(b.cpu) }]));
+  return new Map([...blocks].map(([name, b]) => [name, { docsPerSec: median(b.rate), docsPerCpuSec: b.docs / (Math.max(b.cpuMs, 10) / 1000) }]));
 }
