@@ -4,18 +4,35 @@
  * values copied (with their current, updated values).
  */
 import type { AttrValue, IndexSchema } from './types.js';
-import type { Segment } from './segment.js';
 import type { PostingsTable } from './postings-encoder.js';
 import { unpackInto } from './bitpack.js';
 import { buildSegment, type BuiltSegment, type InvertedBatch } from './segment-builder.js';
 import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
+
+/**
+ * What a merge reads of a part: a placed Segment on the thread that owns the core, or a SegmentView
+ * of one in the merge thread (segment-view.ts), over the same shared memory.
+ */
+export interface MergePart {
+  readonly rows: number;
+  readonly terms: readonly string[];
+  readonly blobPtr: number;
+  /** Word view of the memory holding the blob (index = byte address / 4). */
+  words(): Uint32Array;
+  isDeleted(row: number): boolean;
+  docId(row: number): bigint;
+  copyFieldLengths(row: number, out: Uint32Array, at: number): void;
+  attr(a: number, row: number): AttrValue;
+  docFreq(t: number): number;
+  hitCount(t: number): number;
+}
 
 /** Scratch for one block's row deltas and tf-1, reused by every append. */
 const deltas = new Uint32Array(BLOCK_LEN);
 const tfm1 = new Uint32Array(BLOCK_LEN);
 
 /** Row maps: old row -> new row, -1 for deleted rows. */
-function remapRows(segments: Segment[]): { maps: Int32Array[]; rows: number } {
+function remapRows(segments: MergePart[]): { maps: Int32Array[]; rows: number } {
   let rows = 0;
   const maps = segments.map((seg) => {
     const map = new Int32Array(seg.rows).fill(-1);
@@ -26,7 +43,7 @@ function remapRows(segments: Segment[]): { maps: Int32Array[]; rows: number } {
 }
 
 /** The union of two sorted, distinct lists, sorted and distinct. */
-function union(a: string[], b: string[]): string[] {
+function union(a: readonly string[], b: readonly string[]): readonly string[] {
   const out: string[] = [];
   let i = 0;
   let j = 0;
@@ -41,10 +58,10 @@ function union(a: string[], b: string[]): string[] {
 }
 
 /** The union of the sorted dictionaries, merged pairwise (no re-sort). */
-function mergedTerms(segments: Segment[]): string[] {
+function mergedTerms(segments: MergePart[]): readonly string[] {
   let lists = segments.map((s) => s.terms);
   while (lists.length > 1) {
-    const next: string[][] = [];
+    const next: (readonly string[])[] = [];
     for (let i = 0; i < lists.length; i += 2) next.push(i + 1 < lists.length ? union(lists[i], lists[i + 1]) : lists[i]);
     lists = next;
   }
@@ -64,8 +81,8 @@ class FlatPostings {
   }
 
   /** Appends term `t` of `seg`, rows renumbered by `map`, deleted rows dropped. */
-  append(seg: Segment, t: number, map: Int32Array): void {
-    const u32 = seg.core.u32;
+  append(seg: MergePart, t: number, map: Int32Array): void {
+    const u32 = seg.words();
     const base = seg.blobPtr;
     const hdr = base >>> 2;
     const info = ((base + u32[hdr + H.termTable]) >>> 2) + t * TERM_INFO_WORDS;
@@ -98,7 +115,7 @@ class FlatPostings {
   }
 }
 
-export function mergeSegments(schema: IndexSchema, segments: Segment[]): BuiltSegment {
+export function mergeSegments(schema: IndexSchema, segments: MergePart[]): BuiltSegment {
   const numFields = schema.fields.length;
   const { maps, rows } = remapRows(segments);
   const fieldLens = new Uint32Array(rows * numFields);
