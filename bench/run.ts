@@ -37,7 +37,8 @@ async function main() {
     } else if (name === 'side-by-side') {
       const res = await sideBySideBench();
       console.log(`\n## quarry vs Sphinx 2.2.11\n\n${table(res)}`);
-      writeFileSync(`${RESULTS}/side-by-side.json`, JSON.stringify(res, null, 2));
+      const loadOnly = process.argv.includes('--load-only');
+      writeFileSync(`${RESULTS}/side-by-side${loadOnly ? '-load' : ''}.json`, JSON.stringify(res, null, 2));
     } else {
       // Other benchmarks are standalone scripts printing JSON: core (WASM vs reference), store (lmdb).
       const out = spawnSync(process.execPath, [`${ROOT}dist/bench/${name}.bench.js`, ...process.argv.slice(3)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
