@@ -42,30 +42,52 @@ function remapRows(segments: MergePart[]): { maps: Int32Array[]; rows: number } 
   return { maps, rows };
 }
 
-/** The union of two sorted, distinct lists, sorted and distinct. */
-function union(a: readonly string[], b: readonly string[]): readonly string[] {
+/**
+ * The union of two sorted, distinct lists, sorted and distinct, and where each element of `a` and of
+ * `b` went in it.
+ */
+function union(a: readonly string[], b: readonly string[]): { out: string[]; aTo: Int32Array; bTo: Int32Array } {
   const out: string[] = [];
+  const aTo = new Int32Array(a.length);
+  const bTo = new Int32Array(b.length);
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    if (a[i] < b[j]) out.push(a[i++]);
-    else if (b[j] < a[i]) out.push(b[j++]);
-    else { out.push(a[i++]); j++; }
+    if (a[i] < b[j]) { aTo[i++] = out.length; out.push(a[i - 1]); }
+    else if (b[j] < a[i]) { bTo[j++] = out.length; out.push(b[j - 1]); }
+    else { aTo[i++] = bTo[j++] = out.length; out.push(a[i - 1]); }
   }
-  while (i < a.length) out.push(a[i++]);
-  while (j < b.length) out.push(b[j++]);
-  return out;
+  while (i < a.length) { aTo[i++] = out.length; out.push(a[i - 1]); }
+  while (j < b.length) { bTo[j++] = out.length; out.push(b[j - 1]); }
+  return { out, aTo, bTo };
 }
 
-/** The union of the sorted dictionaries, merged pairwise (no re-sort). */
-function mergedTerms(segments: MergePart[]): readonly string[] {
-  let lists = segments.map((s) => s.terms);
+/**
+ * The union of the sorted dictionaries, merged pairwise (no re-sort), and for each segment where each
+ * of its terms went in it: the merge then finds a term's segments by comparing numbers, not strings.
+ */
+function mergedTerms(segments: MergePart[]): { all: readonly string[]; to: Int32Array[] } {
+  const identity = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
+  // each list, and the segments it holds with their term numbers in it
+  let lists = segments.map((s, i) => ({ terms: s.terms, members: [i], maps: [identity(s.terms.length)] }));
   while (lists.length > 1) {
-    const next: (readonly string[])[] = [];
-    for (let i = 0; i < lists.length; i += 2) next.push(i + 1 < lists.length ? union(lists[i], lists[i + 1]) : lists[i]);
+    const next: typeof lists = [];
+    for (let i = 0; i < lists.length; i += 2) {
+      const a = lists[i];
+      const b = lists[i + 1];
+      if (!b) { next.push(a); continue; }
+      const u = union(a.terms, b.terms);
+      next.push({
+        terms: u.out,
+        members: [...a.members, ...b.members],
+        maps: [...a.maps.map((m) => m.map((t) => u.aTo[t])), ...b.maps.map((m) => m.map((t) => u.bTo[t]))],
+      });
+    }
     lists = next;
   }
-  return lists[0] ?? [];
+  const to: Int32Array[] = [];
+  lists[0]?.members.forEach((s, k) => { to[s] = lists[0].maps[k]; });
+  return { all: lists[0]?.terms ?? [], to };
 }
 
 class FlatPostings {
@@ -139,19 +161,18 @@ export function mergeSegments(schema: IndexSchema, segments: MergePart[]): Built
     }
   }
   const flat = new FlatPostings(maxRows, maxHits);
-  const next = segments.map(() => 0); // each segment's next term in its sorted dictionary
-  const all = mergedTerms(segments);
+  const next = new Int32Array(segments.length); // each segment's next term in its sorted dictionary
+  const { all, to } = mergedTerms(segments);
   const terms: string[] = [];
   const rowStart = new Uint32Array(all.length + 1);
   const posStart = new Uint32Array(all.length + 1);
-  for (const term of all) {
+  for (let m = 0; m < all.length; m++) {
     const r0 = flat.nRows;
-    segments.forEach((seg, s) => {
-      if (seg.terms[next[s]] !== term) return;
-      flat.append(seg, next[s]++, maps[s]);
-    });
+    for (let s = 0; s < segments.length; s++) {
+      if (to[s][next[s]] === m) flat.append(segments[s], next[s]++, maps[s]);
+    }
     if (flat.nRows === r0) continue; // every row holding it was deleted
-    terms.push(term);
+    terms.push(all[m]);
     rowStart[terms.length] = flat.nRows;
     posStart[terms.length] = flat.nHits;
   }
