@@ -5,6 +5,7 @@
  * built-in: without a host thread, or over a core whose memory is not shared, merges run inline.
  */
 import type { Core } from '../wasm/core.js';
+import type { Segment } from './segment.js';
 import type { BuiltSegment } from './segment-builder.js';
 import type { IndexSchema } from './types.js';
 
@@ -19,6 +20,29 @@ export interface MergeJobPart {
 export interface MergeJob {
   schema: IndexSchema;
   parts: MergeJobPart[];
+}
+
+/** A part as the merge thread read it: its deleted rows then, and its version (Segment.version) then. */
+export interface PartSnapshot {
+  deleted: Uint8Array;
+  version: number;
+}
+
+/**
+ * Which part and row each row of a merge of `parts` comes from: the rows live for the merge (in the
+ * snapshot it read, or now), in order, as mergeSegments numbers them.
+ */
+export function mergedRows(parts: readonly Segment[], snap?: readonly PartSnapshot[]): { part: Uint32Array; row: Uint32Array } {
+  const live = (p: number, r: number) => (snap ? ((snap[p].deleted[r >>> 3] >>> (r & 7)) & 1) === 0 : !parts[p].isDeleted(r));
+  let n = 0;
+  parts.forEach((seg, p) => { for (let r = 0; r < seg.rows; r++) if (live(p, r)) n++; });
+  const part = new Uint32Array(n);
+  const row = new Uint32Array(n);
+  let at = 0;
+  parts.forEach((seg, p) => {
+    for (let r = 0; r < seg.rows; r++) if (live(p, r)) { part[at] = p; row[at++] = r; }
+  });
+  return { part, row };
 }
 
 /**

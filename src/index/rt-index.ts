@@ -8,7 +8,7 @@ import { Core, sharedCore } from '../wasm/core.js';
 import { SearchError } from '../util/errors.js';
 import { Segment } from './segment.js';
 import { buildSegment, invertDocs, type BuiltSegment } from './segment-builder.js';
-import { mergeRunner } from './merge-job.js';
+import { mergedRows, mergeRunner, type PartSnapshot } from './merge-job.js';
 import { mergeSegments } from './segment-merger.js';
 import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
 import { loadSegment, serializeSegment } from './segment-codec.js';
@@ -37,23 +37,6 @@ export const CORE_MEMORY_LIMIT = { bytes: 4 * 1024 ** 3 - (64 << 20) };
 
 /** Runs `fn` in a later event-loop turn: setImmediate in Node, a zero timeout where there is none (browsers). */
 const later: (fn: () => void) => void = typeof setImmediate === 'function' ? (fn) => { setImmediate(fn); } : (fn) => { setTimeout(fn, 0); };
-
-/**
- * Which part and row each row of a merge of `parts` comes from: the rows live for the merge (in the
- * snapshot it read, or now), in order, as mergeSegments numbers them.
- */
-function mergedRows(parts: Segment[], snap?: { deleted: Uint8Array }[]): { part: Uint32Array; row: Uint32Array } {
-  const live = (p: number, r: number) => (snap ? ((snap[p].deleted[r >>> 3] >>> (r & 7)) & 1) === 0 : !parts[p].isDeleted(r));
-  let n = 0;
-  parts.forEach((seg, p) => { for (let r = 0; r < seg.rows; r++) if (live(p, r)) n++; });
-  const part = new Uint32Array(n);
-  const row = new Uint32Array(n);
-  let at = 0;
-  parts.forEach((seg, p) => {
-    for (let r = 0; r < seg.rows; r++) if (live(p, r)) { part[at] = p; row[at++] = r; }
-  });
-  return { part, row };
-}
 
 export class RtIndex implements RtIndexApi {
   readonly schema: IndexSchema;
@@ -243,7 +226,7 @@ export class RtIndex implements RtIndexApi {
    * are deleted in the merged segment too, and attributes updated since are copied over, so the swap
    * loses no write that came in while the thread worked. Synchronous: no query sees a gap.
    */
-  #swapIn(start: number, parts: Segment[], built: BuiltSegment, snap?: { deleted: Uint8Array; version: number }[]): void {
+  #swapIn(start: number, parts: Segment[], built: BuiltSegment, snap?: PartSnapshot[]): void {
     const end = start + parts.length;
     const merged = mergedRows(parts, snap);
     const n = merged.part.length;
