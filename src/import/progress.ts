@@ -16,6 +16,8 @@ export interface ProgressState {
 /** Redraws of the bar at most this often; plain lines every PLAIN_INTERVAL_MS. */
 const TTY_INTERVAL_MS = 100;
 export const PLAIN_INTERVAL_MS = 5_000;
+/** QUARRY_PROGRESS_MS overrides the plain line's interval (tests, scripts that want more lines). */
+const plainInterval = (): number => Number(process.env.QUARRY_PROGRESS_MS) || PLAIN_INTERVAL_MS;
 const BAR_WIDTH = 24;
 
 export function humanBytes(n: number): string {
@@ -44,7 +46,7 @@ export class Progress {
     readonly mode: ProgressMode,
     readonly label: string,
     private readonly out: NodeJS.WritableStream = process.stderr,
-    private readonly plainIntervalMs = PLAIN_INTERVAL_MS,
+    private readonly plainIntervalMs = plainInterval(),
   ) {}
 
   /** Milliseconds since the load started. */
