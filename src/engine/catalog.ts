@@ -88,6 +88,26 @@ export class Catalog {
     });
   }
 
+  /**
+   * ATTACH TABLE source TO TABLE target WITH TRUNCATE: target's documents, schema and index become
+   * source's in one step (a query sees the old table or the new one, never a mix) and source is gone.
+   * How `quarry indexer --rotate` swaps a freshly built table in.
+   */
+  async replaceWith(targetName: string, sourceName: string): Promise<void> {
+    const target = this.get(targetName);
+    const source = this.get(sourceName);
+    if (!source) throw new SearchError('UNKNOWN_TABLE', `ATTACH: unknown source table '${sourceName.toLowerCase()}'`);
+    if (!target) throw new SearchError('UNKNOWN_TABLE', `ATTACH: unknown target table '${targetName.toLowerCase()}'`);
+    if (source === target) throw new SearchError('BAD_VALUE', 'ATTACH: source and target are the same table');
+    await source.mutex.run(() => target.mutex.run(async () => {
+      await this.store.replaceTable(target.name, source.name);
+      const moved = new Table({ ...source.schema, name: target.name }, source.pipeline, source.index, tableStore(this.store, target.name));
+      this.#tables.set(target.name, moved);
+      this.#tables.delete(source.name);
+      target.index.truncate(); // frees the old segments once no query holds them
+    }));
+  }
+
   /** Empties a table in one atomic step; with a new schema (RECONFIGURE) its settings change too. */
   async truncate(name: string, newSchema?: TableSchema): Promise<void> {
     const table = this.get(name);
