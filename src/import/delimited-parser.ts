@@ -23,8 +23,9 @@ export class DelimitedParser {
   #error = '';
   #out: DelimitedRecord[] = [];
 
-  constructor(format: 'csv' | 'tsv') {
-    this.#sep = format === 'csv' ? ',' : '\t';
+  /** `delimiter`: CSV's separator (csvpipe_delimiter; default comma); TSV's is always a tab. */
+  constructor(format: 'csv' | 'tsv', delimiter = ',') {
+    this.#sep = format === 'csv' ? delimiter : '\t';
     this.#quoting = format === 'csv';
   }
 
