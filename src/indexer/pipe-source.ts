@@ -64,20 +64,24 @@ export class PipeSource implements RowSource {
     const parser = new DelimitedParser(this.#format, this.#delimiter);
     const decoder = new StringDecoder('utf8');
     let order: number[] | undefined | 'pending' = this.#header ? 'pending' : undefined;
+    /** Rows and bad records in line order. */
     const convert = (recs: DelimitedRecord[]): SourceEvent[] => {
-      const rows: SourceRow[] = [];
+      let rows: SourceRow[] = [];
       const out: SourceEvent[] = [];
+      const bad = (line: number, error: string) => {
+        if (rows.length) out.push({ kind: 'rows', rows });
+        rows = [];
+        out.push({ kind: 'bad', line, error });
+      };
+      const width = this.#columns.length + 1;
       for (const r of recs) {
-        if ('error' in r) { out.push({ kind: 'bad', line: r.line, error: r.error }); continue; }
-        if (order === 'pending') { order = this.#headerOrder(r.values); continue; }
-        const width = this.#columns.length + 1;
-        if (r.values.length !== width) {
-          out.push({ kind: 'bad', line: r.line, error: `${r.values.length} columns where the source declares ${width} (the id and ${this.#columns.length})` });
-          continue;
-        }
-        rows.push({ line: r.line, values: order ? order.map((i) => r.values[i]!) : r.values });
+        if ('error' in r) bad(r.line, r.error);
+        else if (order === 'pending') order = this.#headerOrder(r.values);
+        else if (r.values.length !== width) bad(r.line, `${r.values.length} columns where the source declares ${width} (the id and ${this.#columns.length})`);
+        else rows.push({ line: r.line, values: order ? order.map((i) => r.values[i]!) : r.values });
       }
-      return rows.length ? [...out, { kind: 'rows', rows }] : out;
+      if (rows.length) out.push({ kind: 'rows', rows });
+      return out;
     };
     for await (const chunk of commandOutput(this.#command, this.#counter)) yield* convert(parser.feed(decoder.write(chunk)));
     yield* convert([...parser.feed(decoder.end()), ...parser.end()]);

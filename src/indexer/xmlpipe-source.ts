@@ -130,9 +130,11 @@ class DocsetReader {
       yield this.#schema(this.#schemaColumns);
     } else if (name === 'sphinx:document' && doc) {
       this.#doc = undefined;
-      if (!/^\d+$/.test(doc.id)) yield { kind: 'bad', line: doc.line, error: `document id '${doc.id}' is not a positive integer` };
-      else if (doc.error) yield { kind: 'bad', line: doc.line, error: doc.error };
-      else this.#rows.push({ line: doc.line, values: [doc.id, ...this.#columns!.map((c) => doc.values.get(c.name)?.trim() ?? '')] });
+      const error = !/^\d+$/.test(doc.id) ? `document id '${doc.id}' is not a positive integer` : doc.error;
+      if (error) {
+        if (this.#rows.length) yield this.#flush(); // events stay in line order
+        yield { kind: 'bad', line: doc.line, error };
+      } else this.#rows.push({ line: doc.line, values: [doc.id, ...this.#columns!.map((c) => doc.values.get(c.name)?.trim() ?? '')] });
     } else if (name === 'id' && this.#killlist?.text !== undefined) {
       this.#killlist.ids.push(this.#killlist.text.trim());
       this.#killlist.text = undefined;
