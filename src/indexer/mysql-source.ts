@@ -33,11 +33,12 @@ export function parseSqlAttrMulti(value: string): MultiAttr {
   return { name, type, query: how === 'query' ? m[4]!.trim() : undefined };
 }
 
-/** A result value as text: NULL empty, dates as unix seconds, binary as UTF-8. */
+/** A result value as text: NULL empty, dates as unix seconds, binary as UTF-8, JSON as JSON text. */
 function text(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return String(Math.floor(v.getTime() / 1000));
   if (Buffer.isBuffer(v)) return v.toString('utf8');
+  if (typeof v === 'object') return JSON.stringify(v); // a JSON column, which mysql2 parses
   return String(v);
 }
 

@@ -38,7 +38,7 @@ export async function startMariadb(dir: string): Promise<MariaDb> {
   const proc: ChildProcess = spawn(MARIADBD, [
     '--no-defaults', `--datadir=${datadir}`, `--socket=${join(dir, 'mysqld.sock')}`, `--pid-file=${join(dir, 'mysqld.pid')}`,
     `--port=${port}`, '--bind-address=127.0.0.1', '--skip-grant-tables', '--user=root', `--log-error=${join(dir, 'error.log')}`,
-    '--innodb-buffer-pool-size=16M', '--skip-log-bin',
+    '--innodb-buffer-pool-size=16M', '--skip-log-bin', '--default-time-zone=+00:00',
   ], { stdio: 'ignore' });
   const connect = (database?: string) => createConnection({ host: '127.0.0.1', port, user: 'root', database });
   for (let i = 0; ; i++) {
