@@ -31,7 +31,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
   const config = args.configPath ? await loadConfig(args.configPath) : undefined;
   const options = resolveServeOptions(args, config);
   const tables = config ? configTables(config) : undefined;
-  if (tables?.skipped.length) console.warn(`quarry: only RT tables are served; ignoring ${tables.skipped.join(', ')}`);
+  if (tables?.skipped.length) console.warn(`quarry: only RT tables are created from the config; ignoring ${tables.skipped.join(', ')} (plain tables are built by quarry indexer)`);
   const tls = await loadTlsContext(config?.searchd);
   for (const a of tls ? [] : [options.http, options.mysql]) {
     if (!isLoopback(a.host)) console.warn(`quarry: warning: ${a.proto} listens on ${formatAddress(a.host, a.port)} without TLS (set ssl_cert and ssl_key)`);
