@@ -123,7 +123,7 @@ describe('quarry import', () => {
     expect(imported).toBeLessThan(n);
     expect(imported).toBe(Number(m![1]));
     expect(await rows('SELECT COUNT(*) FROM big')).toEqual([[imported]]);
-  });
+  }, 120_000);
 
   it('refuses usage errors and a data directory held by a running server', async () => {
     const r = await runQuarry(['import', '--data', data(), 'x.csv']);
@@ -147,5 +147,5 @@ describe('quarry import', () => {
       server.proc.kill('SIGTERM');
       await server.exited;
     }
-  });
+  }, 60_000);
 });

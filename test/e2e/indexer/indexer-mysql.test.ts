@@ -99,7 +99,7 @@ searchd {
     const [counters] = await c.query('SELECT name, maxid FROM counters ORDER BY name');
     await c.end();
     expect(counters).toEqual([{ name: 'indexed', maxid: 2500 }, { name: 'started', maxid: 0 }]);
-  });
+  }, 60_000);
 
   it('reads a whole table without ranges, 64-bit ids exact; a bad query is reported and changes nothing', async () => {
     const data = join(dir, 'data2');

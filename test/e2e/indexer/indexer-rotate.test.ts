@@ -101,7 +101,7 @@ describe('quarry indexer --rotate', () => {
     expect(await count("SELECT COUNT(*) FROM t WHERE MATCH('alpha')")).toBe(0);
     const tables = await fetch(`http://127.0.0.1:${port}/sql?mode=raw`, { method: 'POST', body: 'query=SHOW%20TABLES' });
     expect(((await tables.json()) as { data: unknown[] }[])[0]!.data).toEqual([{ Table: 't', Type: 'rt' }]);
-  });
+  }, 120_000);
 
   it('the rotated table survives a restart of the server', async () => {
     server.proc.kill('SIGTERM');
@@ -112,5 +112,5 @@ describe('quarry indexer --rotate', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(await count("SELECT COUNT(*) FROM t WHERE MATCH('beta')")).toBe(30_000);
-  });
+  }, 60_000);
 });
