@@ -44,7 +44,7 @@ function idValue(v: string): JsonValue | string {
   return new LosslessNumber(v);
 }
 
-/** One value by its column's kind; a string is an error message (callers tell by `instanceof`). */
+/** One value by its column's kind, or an Error saying why it does not fit. */
 function convert(v: string, kind: ColumnKind, column: string): JsonValue | Error {
   switch (kind) {
     case 'string': return v;

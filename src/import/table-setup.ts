@@ -1,11 +1,11 @@
 /**
- * The table an import writes to: its columns when it exists, else created by the auto-schema rules
- * (engine/auto-schema.ts, as an INSERT into a missing table would) from the first batch's documents.
+ * The table an import creates when it is missing: the auto-schema rules (engine/auto-schema.ts, as an
+ * INSERT into a missing table would apply them) over the first batch's documents.
  */
 import { inferSchema } from '../engine/auto-schema.js';
 import { docLiteral } from '../engine/json/json-value.js';
 import { showCreateTable } from '../engine/schema-text.js';
-import type { ImportDoc, ImportTarget, TargetColumn } from './target.js';
+import type { ImportDoc } from './target.js';
 
 /** Columns of the documents in order of first appearance. */
 function columnNames(docs: ImportDoc[]): string[] {
@@ -25,14 +25,4 @@ export function autoSchemaStatement(table: string, docs: ImportDoc[]): string {
     });
   });
   return showCreateTable(inferSchema(table, columns.map((c) => c.toLowerCase()), rows));
-}
-
-/** Creates `table` from `docs` when missing; returns its columns either way. */
-export async function ensureTable(target: ImportTarget, table: string, docs: ImportDoc[]): Promise<{ columns: TargetColumn[]; created: boolean }> {
-  const existing = await target.describe(table);
-  if (existing) return { columns: existing, created: false };
-  await target.sql(autoSchemaStatement(table, docs));
-  const columns = await target.describe(table);
-  if (!columns) throw new Error(`table '${table}' was created but cannot be described`);
-  return { columns, created: true };
 }
