@@ -86,7 +86,9 @@ export class Progress {
       parts.push(`[${'#'.repeat(fill)}${'-'.repeat(BAR_WIDTH - fill)}]`);
     }
     if (frac !== undefined) parts.push(`${Math.floor(frac * 100)}%`);
-    parts.push(`${grouped(s.docs)} docs`, s.totalBytes ? `${humanBytes(s.bytes)}/${humanBytes(s.totalBytes)}` : humanBytes(s.bytes));
+    parts.push(`${grouped(s.docs)} docs`);
+    // a source without bytes (SQL rows) shows none
+    if (s.totalBytes || s.bytes > 0) parts.push(s.totalBytes ? `${humanBytes(s.bytes)}/${humanBytes(s.totalBytes)}` : humanBytes(s.bytes));
     parts.push(`${grouped(rate)} docs/s`);
     if (frac !== undefined && frac > 0 && frac < 1) parts.push(`ETA ${humanDuration((this.elapsedMs() * (1 - frac)) / frac)}`);
     return parts.join(' ');

@@ -125,10 +125,15 @@ describe('quarry import', () => {
     expect(await rows('SELECT COUNT(*) FROM big')).toEqual([[imported]]);
   }, 120_000);
 
-  it('refuses usage errors and a data directory held by a running server', async () => {
+  it('refuses usage errors, an unreachable server and a data directory held by a running server', async () => {
     const r = await runQuarry(['import', '--data', data(), 'x.csv']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('import needs --table NAME');
+    const { freePort } = await import('../../helpers/mariadb-server.js');
+    const nobody = `http://127.0.0.1:${await freePort()}`;
+    const down = await runQuarry(['import', '--table', 'x', '--url', nobody, file('d.jsonl', '{"id":1}\n')]);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain(`quarry import: cannot reach ${nobody}: connect ECONNREFUSED`);
     const { spawnQuarry } = await import('../../helpers/spawn-quarry.js');
     const { ROOT } = await import('../../helpers/server-process.js');
     const server = await spawnQuarry(ROOT, ['--data', data()]);
