@@ -21,6 +21,9 @@ function tableStore(store: Store, name: string): TableStore {
 /** Longest table name: its folder, `NAME.GENERATION` plus temporary suffixes, must fit NAME_MAX (255). */
 export const MAX_TABLE_NAME_BYTES = 200;
 
+/** How long the index a rotation replaced stays readable for queries that started on it. */
+export const RETIRED_INDEX_GRACE_MS = 30_000;
+
 export class Catalog {
   readonly #tables = new Map<string, Table>();
   /** Sequence each table's index covered when it was loaded (what its checkpoint already holds). */
@@ -104,7 +107,9 @@ export class Catalog {
       const moved = new Table({ ...source.schema, name: target.name }, source.pipeline, source.index, tableStore(this.store, target.name));
       this.#tables.set(target.name, moved);
       this.#tables.delete(source.name);
-      target.index.truncate(); // frees the old segments once no query holds them
+      // a query that began on the old table may still read its index after an await: free it later
+      const old = target.index;
+      setTimeout(() => old.truncate(), RETIRED_INDEX_GRACE_MS).unref();
     }));
   }
 
