@@ -75,8 +75,9 @@ export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegmen
   const w = new ByteWriter();
   w.reserve(HEADER_BYTES);
   const termTable = w.reserve(terms.length * TERM_INFO_WORDS * 4);
+  const stats = { posBytes: 0 };
   for (let t = 0; t < terms.length; t++) {
-    const skipOff = encodePostings(w, table, t);
+    const skipOff = encodePostings(w, table, t, stats);
     const e = (termTable >>> 2) + t * TERM_INFO_WORDS;
     const u32 = w.words32;
     u32[e] = table.rowStart[t + 1] - table.rowStart[t];
@@ -92,11 +93,8 @@ export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegmen
   w.align(4);
   const fieldLen = w.length;
   w.words(b.fieldLens);
-  const positions = w.length;
-  w.words(table.positions.subarray(0, table.posStart[terms.length]));
-  w.reserve(8);
   const hdr = [SEGMENT_MAGIC, SEGMENT_VERSION, b.rows, terms.length, b.numFields, 1 + schema.attrs.length,
-    termTable, colTable, fieldLen, positions, 0];
+    termTable, colTable, fieldLen, stats.posBytes, 0];
   hdr.forEach((v, i) => w.setU32(i * 4, v));
   w.align(16);
   w.setU32(H.total * 4, w.length);

@@ -9,7 +9,7 @@ import { Segment } from './segment.js';
 import { SearchError } from '../util/errors.js';
 
 export const SEGMENT_FILE_MAGIC = 0x46475351; // "QSGF"
-export const SEGMENT_FILE_VERSION = 1;
+export const SEGMENT_FILE_VERSION = 2;
 
 type Json = string | number | null | Json[];
 
