@@ -4,17 +4,27 @@
  * ranges), so reserving and padding need no fill.
  */
 export class ByteWriter {
-  bytes = new Uint8Array(1 << 16);
-  view = new DataView(this.bytes.buffer);
+  bytes: Uint8Array;
+  view: DataView;
   /** Word view of the same buffer (re-made on growth); index = byte offset / 4. */
-  words32 = new Uint32Array(this.bytes.buffer);
+  words32: Uint32Array;
   length = 0;
+
+  /**
+   * `capacity`: the bytes expected. Sized right, the buffer never grows: growing by doubling leaves
+   * a trail of large freed buffers that malloc keeps (a merge's blob is tens of MiB).
+   */
+  constructor(capacity = 1 << 16) {
+    this.bytes = new Uint8Array(Math.max(64, Math.ceil(capacity / 8) * 8));
+    this.view = new DataView(this.bytes.buffer);
+    this.words32 = new Uint32Array(this.bytes.buffer);
+  }
 
   ensure(extra: number): void {
     const need = this.length + extra;
     if (need <= this.bytes.length) return;
     let cap = this.bytes.length;
-    while (cap < need) cap *= 2;
+    while (cap < need) cap = Math.ceil((cap * 1.5) / 8) * 8;
     const next = new Uint8Array(cap);
     next.set(this.bytes.subarray(0, this.length));
     this.bytes = next;

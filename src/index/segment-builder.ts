@@ -68,11 +68,12 @@ function writeColumns(w: ByteWriter, schema: IndexSchema, b: InvertedBatch): num
   return entries;
 }
 
-export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegment {
+/** Builds the blob; `sizeHint` (bytes) sizes its buffer once (a merge knows about how large it gets). */
+export function buildSegment(schema: IndexSchema, b: InvertedBatch, sizeHint?: number): BuiltSegment {
   const table = b.postings;
   // the dictionary outlives the statements its terms were tokenized from: it must not keep them alive
   const terms = ownStrings(table.terms);
-  const w = new ByteWriter();
+  const w = new ByteWriter(sizeHint);
   w.reserve(HEADER_BYTES);
   const termTable = w.reserve(terms.length * TERM_INFO_WORDS * 4);
   const stats = { posBytes: 0 };

@@ -149,5 +149,8 @@ export function mergeSegments(schema: IndexSchema, segments: Segment[]): BuiltSe
     posStart: posStart.subarray(0, terms.length + 1), positions: flat.hits,
   };
   const batch: InvertedBatch = { rows, numFields, postings, fieldLens, docIds, attrs };
-  return buildSegment(schema, batch);
+  // the parts' blobs hold what the merged one does, less duplicate terms and deleted rows, plus
+  // the hits of blocks now packed wider: a small margin makes the buffer fit without growing
+  const hint = segments.reduce((n, s) => n + s.blobLen, 0);
+  return buildSegment(schema, batch, hint + (hint >>> 4) + 4096);
 }
