@@ -11,8 +11,8 @@ export class ByteWriter {
   length = 0;
 
   /**
-   * `capacity`: the bytes expected. Sized right, the buffer never grows: growing by doubling leaves
-   * a trail of large freed buffers that malloc keeps (a merge's blob is tens of MiB).
+   * `capacity`: the bytes expected (a good guess saves the copies of growing by doubling, and the
+   * trail of large freed buffers that malloc keeps: a merge's blob is tens of MiB).
    */
   constructor(capacity = 1 << 16) {
     this.bytes = new Uint8Array(Math.max(64, Math.ceil(capacity / 8) * 8));

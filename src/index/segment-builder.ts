@@ -8,7 +8,7 @@ import { ByteWriter } from './byte-writer.js';
 import { ownStrings } from '../util/own-strings.js';
 import { encodePostings, type PostingsTable } from './postings-encoder.js';
 import {
-  BLOCK_LEN, COL_F32, COL_I64, COL_NONE, COL_U32, H, HEADER_BYTES, SEGMENT_MAGIC, SEGMENT_VERSION, TERM_INFO_WORDS,
+  BLOCK_LEN, COL_F32, COL_I64, COL_NONE, COL_U32, H, HEADER_BYTES, SEGMENT_MAGIC, SEGMENT_VERSION, SKIP_WORDS, TERM_INFO_WORDS,
   coreColumnType,
 } from './segment-layout.js';
 
@@ -68,12 +68,23 @@ function writeColumns(w: ByteWriter, schema: IndexSchema, b: InvertedBatch): num
   return entries;
 }
 
-/** Builds the blob; `sizeHint` (bytes) sizes its buffer once (a merge knows about how large it gets). */
-export function buildSegment(schema: IndexSchema, b: InvertedBatch, sizeHint?: number): BuiltSegment {
+/**
+ * About the blob's size, so the writer is made once at its size instead of doubling its way there:
+ * columns exactly, postings as if each row took 2 bytes (deltas and tf-1 packed) and each hit 2 (hits
+ * pack into 9-14 bits), plus each term's table entry, first skip entry and partly filled words.
+ */
+function blobBytesGuess(schema: IndexSchema, b: InvertedBatch): number {
+  const p = b.postings;
+  const postings = p.rowStart[p.terms.length] * 2 + p.terms.length * (TERM_INFO_WORDS + SKIP_WORDS + 7) * 4;
+  const columns = b.rows * 8 * (1 + schema.attrs.length) + 16 * (2 + schema.attrs.length);
+  return HEADER_BYTES + postings + columns + b.fieldLens.byteLength + p.posStart[p.terms.length] * 2 + 64;
+}
+
+export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegment {
   const table = b.postings;
   // the dictionary outlives the statements its terms were tokenized from: it must not keep them alive
   const terms = ownStrings(table.terms);
-  const w = new ByteWriter(sizeHint);
+  const w = new ByteWriter(blobBytesGuess(schema, b));
   w.reserve(HEADER_BYTES);
   const termTable = w.reserve(terms.length * TERM_INFO_WORDS * 4);
   const stats = { posBytes: 0 };
