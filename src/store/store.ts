@@ -26,7 +26,7 @@ import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
 import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
 import { KeyedLock } from './keyed-lock.js';
-import { openDbs, readView, type StoreDbs } from './lmdb-env.js';
+import { commitTxn, openDbs, readView, type StoreDbs } from './lmdb-env.js';
 import { emptyManifest, readManifest, type Manifest } from './manifest.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
 import { readOps } from './op-codec.js';
@@ -146,7 +146,7 @@ export class Store {
     if (ops.length === 0) return this.lastSeq(name);
     const prepared = prepareBatch(ops);
     this.#checkOpen();
-    return this.#dbs.env.transaction(() => {
+    return commitTxn(this.#dbs, () => {
       const cached = this.#catalog.get(name);
       let gen = cached?.gen ?? 0;
       let last = cached ? lastSeqOf(this.#dbs, gen) : undefined;
@@ -297,7 +297,7 @@ export class Store {
   async #txn(name: string, fn: () => void): Promise<void> {
     this.#checkOpen();
     try {
-      await this.#dbs.env.transaction(fn);
+      await commitTxn(this.#dbs, fn);
     } finally {
       const raw = this.#dbs.catalog.get(name);
       const old = this.#catalog.get(name);
