@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { SearchError } from '../util/errors.js';
 import { fsyncDir, mkdirDurable, writeFileDurable } from './durable-fs.js';
 import {
-  emptyManifest, isSegmentName, MANIFEST_FILE, MANIFEST_VERSION, readManifest, writeManifest,
+  emptyManifest, isSegmentName, MANIFEST_FILE, MANIFEST_VERSION, readManifest, serializeManifest, writeManifest,
   type Manifest,
 } from './manifest.js';
 import type { Checkpoint, SegmentEntry } from './types.js';
@@ -23,20 +23,37 @@ export async function saveSegments(
   const listed = new Map((current?.segments ?? []).map((s) => [s.name, s.size]));
   checkEntries(entries, listed);
   mkdirDurable(dir);
-  // the new files are written and fsynced side by side (the thread pool overlaps their flushes)
-  const written = await Promise.allSettled(entries.filter((e) => e.bytes).map((e) => writeFileDurable(join(dir, e.name), e.bytes!)));
-  const failed = written.find((w): w is PromiseRejectedResult => w.status === 'rejected');
-  if (failed) throw failed.reason;
+  const fresh = entries.filter((e) => e.bytes);
   const segments = entries.map((e) => ({ name: e.name, size: e.bytes ? e.bytes.length : listed.get(e.name)! }));
-  // the new files' directory entries must be durable before a manifest can name them
-  if (entries.some((e) => e.bytes)) await fsyncDir(dir);
   const next: Manifest = { version: MANIFEST_VERSION, gen, lastSeq, segments };
-  await writeManifest(dir, next, swapDelayMs);
+  try {
+    // the new files are written and fsynced side by side (the thread pool overlaps their flushes)
+    const written = await Promise.allSettled(fresh.map((e) => writeFileDurable(join(dir, e.name), e.bytes!)));
+    const failed = written.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+    if (failed) throw failed.reason;
+    // the new files' directory entries must be durable before a manifest can name them
+    if (fresh.length) await fsyncDir(dir);
+    await writeManifest(dir, next, swapDelayMs);
+  } catch (e) {
+    // a full disk: give back the space of what was written (the old checkpoint stays whole)
+    if (!swappedIn(dir, next)) await Promise.all(fresh.map((f) => unlink(join(dir, f.name)).catch(() => undefined)));
+    throw e;
+  }
   const keep = new Set(entries.map((e) => e.name));
   for (const name of listed.keys()) {
     if (!keep.has(name)) await unlink(join(dir, name)).catch(() => undefined);
   }
   return next;
+}
+
+/** Whether `m` is the manifest on disk (a failure after the rename, e.g. of the directory fsync). */
+function swappedIn(dir: string, m: Manifest): boolean {
+  try {
+    const now = readManifest(dir);
+    return now !== undefined && serializeManifest(now) === serializeManifest(m);
+  } catch {
+    return false;
+  }
 }
 
 function checkEntries(entries: SegmentEntry[], listed: Map<string, number>): void {
