@@ -23,6 +23,7 @@ import {
   readCatalog, tableKey, type CatalogEntry,
 } from './catalog.js';
 import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
+import { checkDataFormat, lockDataDir } from './data-dir.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
 import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -50,13 +51,25 @@ export class Store {
   #gc: Promise<void> = Promise.resolve();
   #closed = false;
 
+  readonly #unlock: () => void;
+
   private constructor(dataDir: string, opts: StoreOptions) {
     this.dataDir = dataDir;
     this.#tablesDir = join(dataDir, 'tables');
     this.#opts = { deleteChunk: DEFAULT_DELETE_CHUNK, manifestSwapDelayMs: 0, ...opts };
-    mkdirSync(this.#tablesDir, { recursive: true });
-    this.#dbs = openDbs(join(dataDir, 'store'));
-    this.#catalog = readCatalog(this.#dbs);
+    mkdirSync(dataDir, { recursive: true });
+    // the lock and the format stamp come first: nothing is opened or cleaned up in a directory
+    // another server owns or another version wrote
+    this.#unlock = lockDataDir(dataDir);
+    try {
+      checkDataFormat(dataDir);
+      mkdirSync(this.#tablesDir, { recursive: true });
+      this.#dbs = openDbs(join(dataDir, 'store'));
+      this.#catalog = readCatalog(this.#dbs);
+    } catch (e) {
+      this.#unlock();
+      throw e;
+    }
   }
 
   /** Opens (creating if needed) the store in `dataDir` and cleans up after any earlier crash. */
@@ -272,6 +285,7 @@ export class Store {
     await this.#locks.idle();
     await this.#gc;
     await this.#dbs.env.close();
+    this.#unlock();
   }
 
   // ---- internals ----
