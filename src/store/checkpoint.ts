@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { SearchError } from '../util/errors.js';
 import { fsyncDir, mkdirDurable, writeFileDurable } from './durable-fs.js';
 import {
@@ -20,11 +21,11 @@ export async function saveSegments(
   dir: string, gen: number, current: Manifest | undefined, entries: SegmentEntry[], lastSeq: bigint,
   swapDelayMs = 0,
 ): Promise<Manifest> {
-  const listed = new Map((current?.segments ?? []).map((s) => [s.name, s.size]));
+  const listed = new Map((current?.segments ?? []).map((s) => [s.name, s]));
   checkEntries(entries, listed);
   mkdirDurable(dir);
   const fresh = entries.filter((e) => e.bytes);
-  const segments = entries.map((e) => ({ name: e.name, size: e.bytes ? e.bytes.length : listed.get(e.name)! }));
+  const segments = entries.map((e) => (e.bytes ? { name: e.name, size: e.bytes.length, crc32: crc32(e.bytes) } : listed.get(e.name)!));
   const next: Manifest = { version: MANIFEST_VERSION, gen, lastSeq, segments };
   try {
     // the new files are written and fsynced side by side (the thread pool overlaps their flushes)
@@ -56,7 +57,7 @@ function swappedIn(dir: string, m: Manifest): boolean {
   }
 }
 
-function checkEntries(entries: SegmentEntry[], listed: Map<string, number>): void {
+function checkEntries(entries: SegmentEntry[], listed: Map<string, unknown>): void {
   const seen = new Set<string>();
   for (const e of entries) {
     const bad = (why: string) => new SearchError('BAD_VALUE', `checkpoint segment '${e.name}': ${why}`);
@@ -72,13 +73,18 @@ function checkEntries(entries: SegmentEntry[], listed: Map<string, number>): voi
 export function loadSegments(dir: string, gen: number, baseSeq: bigint): Checkpoint {
   const m = readManifest(dir) ?? emptyManifest(gen, baseSeq);
   if (m.gen !== gen) {
-    throw new SearchError('INTERNAL', `store: manifest in ${dir} belongs to generation ${m.gen}, not ${gen}`);
+    throw new SearchError('STORAGE_ERROR', `manifest in ${dir} belongs to generation ${m.gen}, not ${gen}`);
   }
   const segments = m.segments.map((s) => {
-    const bytes = new Uint8Array(readFileSync(join(dir, s.name)));
-    if (bytes.length !== s.size) {
-      throw new SearchError('INTERNAL', `store: segment ${s.name} in ${dir} has ${bytes.length} bytes, manifest says ${s.size}`);
+    const damaged = (why: string) => new SearchError('STORAGE_ERROR', `segment ${s.name} in ${dir} ${why}`);
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(readFileSync(join(dir, s.name)));
+    } catch (e) {
+      throw damaged(`cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
+    if (bytes.length !== s.size) throw damaged(`has ${bytes.length} bytes, manifest says ${s.size}`);
+    if (crc32(bytes) !== s.crc32) throw damaged('fails its checksum');
     return { name: s.name, bytes };
   });
   return { segments, lastSeq: m.lastSeq };
@@ -96,7 +102,12 @@ export function removeUnlisted(dir: string): Manifest | undefined {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
-  const m = readManifest(dir);
+  let m: Manifest | undefined;
+  try {
+    m = readManifest(dir);
+  } catch {
+    return undefined; // damaged: recovery reports it and discards the whole checkpoint
+  }
   const keep = new Set([MANIFEST_FILE, ...(m?.segments ?? []).map((s) => s.name)]);
   for (const name of names) {
     if (!keep.has(name)) rmSync(join(dir, name), { recursive: true, force: true });

@@ -16,7 +16,10 @@ import { join } from 'node:path';
 import { SearchError } from '../util/errors.js';
 import { fsyncDirSync } from './durable-fs.js';
 
-/** The data directory's layout (store/, tables/NAME.GEN/, manifests, segment files); bump on change. */
+/**
+ * The data directory's layout (store/, tables/NAME.GEN/, manifests, segment files, record checksums);
+ * bump on change. 0: the unstamped layout before checksums; 1: CRC-32 on records, segments, manifests.
+ */
 export const DATA_FORMAT_VERSION = 1;
 export const FORMAT_FILE = 'quarry-format.json';
 export const LOCK_FILE = 'quarry.lock';
@@ -102,8 +105,8 @@ export function lockDataDir(dir: string): () => void {
 }
 
 /**
- * Checks the format stamp, writing it into a new directory (or one from before stamps existed, which
- * has the current layout); throws, touching nothing, when the directory has another format.
+ * Checks the format stamp, writing it into a new directory; throws, touching nothing, when the
+ * directory has another format (an unstamped one that holds a store is format 0).
  */
 export function checkDataFormat(dir: string): void {
   const path = join(dir, FORMAT_FILE);
@@ -120,6 +123,9 @@ export function checkDataFormat(dir: string): void {
       throw new SearchError('BAD_SETTING', `data directory ${dir} has data format ${String(format)}${by}; this quarry reads format ${DATA_FORMAT_VERSION}. Use the quarry version that wrote it, or export and re-import the data`);
     }
     return;
+  }
+  if (existsSync(join(dir, 'store'))) {
+    throw new SearchError('BAD_SETTING', `data directory ${dir} has data format 0 (no ${FORMAT_FILE}: written before records carried checksums); this quarry reads format ${DATA_FORMAT_VERSION}. Use the quarry version that wrote it, or export and re-import the data`);
   }
   const fd = openSync(path, 'w');
   try {

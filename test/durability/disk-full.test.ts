@@ -25,6 +25,7 @@ let server: ServerProcess;
 let log = '';
 
 function watch(s: ServerProcess): void {
+  log = s.output();
   s.proc.stderr!.on('data', (c: Buffer) => { log += c.toString(); });
   s.proc.stdout!.on('data', (c: Buffer) => { log += c.toString(); });
 }
