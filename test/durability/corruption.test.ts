@@ -93,6 +93,9 @@ describe('a damaged checkpoint', () => {
     damages.forEach(([, damage], i) => damage(tableDir(data, tables[i]!), manifest(data, tables[i]!)!.segments[0]!.name));
     run = await start(data, FAST_CHECKPOINTS);
   }, 60_000);
+  afterAll(async () => {
+    if (run?.server.proc.exitCode === null) await run.server.stop();
+  });
 
   it.each(damages.map((d, i) => [...d, i] as const))('%s is detected at start and the table rebuilt from the store of record', async (_what, _damage, reason, i) => {
     const t = tables[i]!;
