@@ -106,9 +106,9 @@ export function lockDataDir(dir: string): () => void {
 
 /**
  * Checks the format stamp, writing it into a new directory; throws, touching nothing, when the
- * directory has another format (an unstamped one that holds a store is format 0).
+ * directory has another format (an unstamped one that holds a store is format 0). Read-only: only checks.
  */
-export function checkDataFormat(dir: string): void {
+export function checkDataFormat(dir: string, readOnly = false): void {
   const path = join(dir, FORMAT_FILE);
   if (existsSync(path)) {
     let format: unknown;
@@ -124,6 +124,7 @@ export function checkDataFormat(dir: string): void {
     }
     return;
   }
+  if (readOnly) throw new SearchError('BAD_SETTING', `data directory ${dir} holds no quarry data (no ${FORMAT_FILE})`);
   if (existsSync(join(dir, 'store'))) {
     throw new SearchError('BAD_SETTING', `data directory ${dir} has data format 0 (no ${FORMAT_FILE}: written before records carried checksums); this quarry reads format ${DATA_FORMAT_VERSION}. Use the quarry version that wrote it, or export and re-import the data`);
   }

@@ -36,8 +36,8 @@ export interface StoreDbs {
   dead: Database<Buffer, number>;
 }
 
-export function openDbs(path: string): StoreDbs {
-  const env = open({ path, ...LMDB_OPTIONS });
+export function openDbs(path: string, readOnly = false): StoreDbs {
+  const env = open({ path, ...LMDB_OPTIONS, readOnly });
   const binary = { encoding: 'binary', keyEncoding: 'binary' } as const;
   const named = { encoding: 'binary' } as const;
   return {

@@ -63,15 +63,16 @@ export class Store {
   private constructor(dataDir: string, opts: StoreOptions) {
     this.dataDir = dataDir;
     this.#tablesDir = join(dataDir, 'tables');
-    this.#opts = { deleteChunk: DEFAULT_DELETE_CHUNK, manifestSwapDelayMs: 0, ...opts };
-    mkdirSync(dataDir, { recursive: true });
+    this.#opts = { deleteChunk: DEFAULT_DELETE_CHUNK, manifestSwapDelayMs: 0, readOnly: false, ...opts };
+    const readOnly = this.#opts.readOnly;
+    if (!readOnly) mkdirSync(dataDir, { recursive: true });
     // the lock and the format stamp come first: nothing is opened or cleaned up in a directory
     // another server owns or another version wrote
-    this.#unlock = lockDataDir(dataDir);
+    this.#unlock = readOnly ? () => undefined : lockDataDir(dataDir);
     try {
-      checkDataFormat(dataDir);
-      mkdirSync(this.#tablesDir, { recursive: true });
-      this.#dbs = openDbs(join(dataDir, 'store'));
+      checkDataFormat(dataDir, readOnly);
+      if (!readOnly) mkdirSync(this.#tablesDir, { recursive: true });
+      this.#dbs = openDbs(join(dataDir, 'store'), readOnly);
       this.#catalog = readCatalog(this.#dbs);
     } catch (e) {
       this.#unlock();
@@ -79,9 +80,10 @@ export class Store {
     }
   }
 
-  /** Opens (creating if needed) the store in `dataDir` and cleans up after any earlier crash. */
+  /** Opens (creating if needed) the store in `dataDir` and cleans up after any earlier crash (not when read-only). */
   static open(dataDir: string, opts: StoreOptions = {}): Store {
     const store = new Store(dataDir, opts);
+    if (store.#opts.readOnly) return store;
     const live = new Set<string>();
     for (const [name, e] of store.#catalog) {
       const dir = genDirName(name, e.gen);
@@ -263,6 +265,7 @@ export class Store {
    */
   discardCheckpoint(table: string): void {
     this.#checkOpen();
+    if (this.#opts.readOnly) return;
     const name = tableKey(table);
     const e = this.#entry(name);
     const dir = join(this.#tablesDir, genDirName(name, e.gen));

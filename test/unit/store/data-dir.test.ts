@@ -42,6 +42,25 @@ describe('data directory lock', () => {
   });
 });
 
+describe('read-only opening (quarry export)', () => {
+  it('reads beside the store that holds the lock, and writes nothing', async () => {
+    const owner = Store.open(dir);
+    await owner.createTable({ name: 't', columns: [{ name: 'title', type: 'text', indexed: true, stored: true }], settings: {} });
+    await owner.write('t', [{ op: 'put', docId: 1n, doc: { title: 'one' } }]);
+    const reader = Store.open(dir, { readOnly: true });
+    expect(reader.getDoc('t', 1n)).toEqual({ title: 'one' });
+    await expect(reader.write('t', [{ op: 'put', docId: 2n, doc: { title: 'two' } }])).rejects.toThrow();
+    await reader.close();
+    expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')).pid).toBe(process.pid); // still the owner's
+    await owner.close();
+  });
+
+  it('refuses a directory without quarry data rather than creating any', () => {
+    expect(() => Store.open(dir, { readOnly: true })).toThrow(`data directory ${dir} holds no quarry data (no ${FORMAT_FILE})`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
 describe('data format stamp', () => {
   it('stamps a new directory and opens it again', async () => {
     await Store.open(dir).close();
