@@ -48,3 +48,14 @@ describe('the core out of memory', () => {
     expect((await t.rows(query)).map((r) => r[0])).toEqual([1n, 2n, 4n]);
   });
 });
+
+describe('the core out of memory during a write', () => {
+  it('a REPLACE that cannot be indexed leaves the old row searchable, not deleted', async () => {
+    exhaust();
+    const out = (await t.exec("replace into t (id, title, n) values (1, 'plum cake', 10)")).at(-1);
+    for (const p of held.splice(0)) sharedCore().free(p);
+    expect(out).toMatchObject({ kind: 'error', code: 'QUERY_ERROR', message: expect.stringMatching(/^out of memory in the search core/) });
+    // the index still holds the row it had (the store holds the new one: a restart shows that)
+    expect(await t.rows("select id from t where match('apple') order by id asc")).toEqual([[1n], [2n]]);
+  });
+});
