@@ -14,12 +14,12 @@
  *   Recovery = loadCheckpoint + opsSince(lastSeq). pruneOps never removes ops a checkpoint lacks.
  * Reads are synchronous and see every write whose promise has resolved.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
 import {
-  allocGen, beginGeneration, decodeEntry, endGeneration, freezeSchema, genDirName, lastSeqOf,
+  allocGen, beginGeneration, decodeEntry, encodeEntry, endGeneration, freezeSchema, genDirName, lastSeqOf,
   readCatalog, tableKey, type CatalogEntry,
 } from './catalog.js';
 import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
@@ -151,6 +151,36 @@ export class Store {
       endGeneration(this.#dbs, key, e.gen);
       const schema = frozen ?? e.schema;
       beginGeneration(this.#dbs, key, { schema, gen: allocGen(this.#dbs), baseSeq });
+    }));
+    this.#collectGarbage();
+  }
+
+  /**
+   * ATTACH ... WITH TRUNCATE: `target` becomes what `source` holds (documents, ops, checkpoint,
+   * schema, under source's generation) and `source` disappears, in one catalog transaction; target's
+   * old generation is collected afterwards. Source's segment folder is renamed to target's name first:
+   * a crash before the commit leaves target as it was and source without its checkpoint, which the
+   * indexer that built it drops and rebuilds.
+   */
+  async replaceTable(target: string, source: string): Promise<void> {
+    const t = tableKey(target);
+    const s = tableKey(source);
+    await this.#locks.run(s, () => this.#locks.run(t, async () => {
+      const se = this.#entry(s);
+      this.#entry(t);
+      const from = join(this.#tablesDir, genDirName(s, se.gen));
+      if (existsSync(from)) {
+        renameSync(from, join(this.#tablesDir, genDirName(t, se.gen)));
+        fsyncDirSync(this.#tablesDir);
+      }
+      await this.#txn(t, () => {
+        const src = this.#entryInTxn(s, `unknown local table '${s}'`);
+        const old = this.#entryInTxn(t, `unknown local table '${t}'`);
+        endGeneration(this.#dbs, t, old.gen);
+        this.#dbs.catalog.putSync(t, encodeEntry({ ...src, schema: { ...src.schema, name: t } }));
+        this.#dbs.catalog.removeSync(s);
+      });
+      this.#catalog.delete(s);
     }));
     this.#collectGarbage();
   }
