@@ -104,7 +104,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   const catalog = Catalog.open(store);
   // A table declared in the config file is created on first start (later changes need RECONFIGURE).
   for (const [name, section] of opts.configTables ?? []) {
-    if (!catalog.get(name)) await catalog.create({ ...section.schema, name });
+    if (!catalog.has(name)) await catalog.create({ ...section.schema, name });
   }
   const ids = new IdGenerator({
     load: () => BigInt((store.getMeta(AUTO_ID_META) as string | undefined) ?? '0'),

@@ -129,8 +129,20 @@ export class RtIndex implements RtIndexApi {
       if (this.has(id) || seen.has(id)) throw new SearchError('DUPLICATE_ID', `duplicate id '${id}'`);
       seen.add(id);
     }
-    const built = buildSegment(this.schema, invertDocs(this.schema, docs));
-    this.#attach(new Segment(this.core, this.schema, built));
+    this.replaceBatch(docs);
+  }
+
+  /**
+   * Deletes `gone`, then adds `docs` as one segment, all or nothing: the segment is built and placed
+   * in the core first (where running out of memory throws), and only then does anything change, so a
+   * failed REPLACE never leaves the old rows deleted without their new versions. Ids in both are
+   * replaced; `docs` must not repeat an id, nor hold one that is live and not in `gone`.
+   */
+  replaceBatch(docs: DocInput[], gone: bigint[] = []): void {
+    const seg = docs.length ? new Segment(this.core, this.schema, buildSegment(this.schema, invertDocs(this.schema, docs))) : undefined;
+    if (gone.length) this.delete(gone);
+    if (!seg) return;
+    this.#attach(seg);
     if (this.#autoMerge === 'deferred') this.#scheduleMerge();
     else if (this.#autoMerge) this.maybeMerge();
   }
