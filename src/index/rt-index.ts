@@ -13,6 +13,7 @@ import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
 import { loadSegment, serializeSegment } from './segment-codec.js';
 import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMatches } from './search.js';
 import { runPreparedParallel } from './search-parallel.js';
+import { groupPrepared, type SegmentGrouping } from './search-groups.js';
 import { PARALLEL_MIN_COST, queryPool } from './query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
 
@@ -273,6 +274,14 @@ export class RtIndex implements RtIndexApi {
   /** Every match of the request, segment by segment (GROUP BY); `hits` of the result is empty. */
   searchAll(req: SearchRequest, visit: SegmentMatches): SearchResult {
     return searchSegments(this.schema, this.#segments, this.count(), req, visit);
+  }
+
+  /**
+   * Grouping over every match: one core call per segment matches and folds by the groupings the core
+   * can fold there (search-groups.ts); `hits` of the result is empty.
+   */
+  groupAll(req: SearchRequest, grouping: SegmentGrouping): SearchResult {
+    return groupPrepared(prepareSearch(this.schema, this.#segments, this.count(), req), req, grouping);
   }
 
   truncate(): void {

@@ -15,6 +15,10 @@ import type { Table } from '../table.js';
 import { groupHaving, groupOrder, type GroupRow } from './group-order.js';
 import { aggText, collectAggs, groupKeys, isAggregateCall, keyKind, withinOrder, type AggSpec, type GroupPlan } from './group-plan.js';
 import { groupSegment, mergePartials, type AggState, type PartialGroup, type Partials } from './group-segment.js';
+import { coreFoldable, coreProgram, readCoreGroups, type CoreProgram } from './core-fold.js';
+import { encodeGroupSpec } from '../../wasm/group-format.js';
+import type { Segment } from '../../index/segment.js';
+import type { SegmentFold } from '../../index/search-groups.js';
 
 export interface GroupOutput {
   columns: { name: string; kind: CellKind }[];
@@ -49,18 +53,15 @@ function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
 
 /**
  * Every match of `req`, segment by segment, folded into each plan's partial groups per segment and
- * merged: one core call per segment however many plans (a query's FACETs share its matches).
+ * merged: one core call per segment however many plans (a query's FACETs share its matches). The
+ * core folds the plans it can (core-fold.ts); the call also returns the matches when some plan
+ * folds on the host (group-segment.ts).
  */
 export function collectGroupsMany(table: Table, req: SearchRequest, plans: GroupPlan[]): { groups: GroupRow[][]; search: SearchResult } {
   const totals: Partials[] = plans.map(() => new Map());
-  let segOrder = 0;
-  const search = table.index.searchAll(req, (seg, rowIds, weights) => {
-    plans.forEach((plan, i) => {
-      const part: Partials = new Map();
-      groupSegment(plan, seg, segOrder, rowIds, weights, part);
-      mergePartials(plan, totals[i]!, part);
-    });
-    segOrder++;
+  const foldable = plans.map(coreFoldable);
+  const search = table.index.groupAll(req, {
+    segment: (seg, order, scale) => segmentFold(plans, foldable, totals, seg, order, scale),
   });
   const groups = plans.map((plan, i) => {
     const total = totals[i]!;
@@ -71,6 +72,35 @@ export function collectGroupsMany(table: Table, req: SearchRequest, plans: Group
     return [...total.values()].map((g: PartialGroup): GroupRow => ({ g, aggs: plan.aggs.map((a, j) => aggValue(a, g.aggs[j]!, g.count)) }));
   });
   return { groups, search };
+}
+
+const NO_MATCHES = { rowIds: new Uint32Array(0), weights: new Int32Array(0) };
+
+/** One segment's fold: the plans the core folds there as programs of its spec, the others on the host. */
+function segmentFold(plans: GroupPlan[], foldable: boolean[], totals: Partials[], seg: Segment, order: number, scale: number): SegmentFold {
+  const owned: number[] = [];
+  const progs = plans.map((plan, i) => (scale === 1 && foldable[i] ? coreProgram(plan, seg, owned) : null));
+  const core = progs.filter((p): p is CoreProgram => p !== null);
+  const base = order * 2 ** 32;
+  return {
+    spec: encodeGroupSpec(core.map((p) => p.program), core.length < plans.length),
+    release: () => { for (const p of owned) seg.core.free(p); },
+    add: (block) => {
+      let j = 0;
+      plans.forEach((plan, i) => {
+        const part: Partials = new Map();
+        const prog = progs[i];
+        const recs = prog ? block.programs[j++]! : null;
+        if (prog && !block.fallback) {
+          readCoreGroups(plan, prog, seg, base, recs!, part);
+        } else {
+          const m = block.matches ?? NO_MATCHES;
+          groupSegment(plan, seg, order, m.rowIds, m.weights, part);
+        }
+        mergePartials(plan, totals[i]!, part);
+      });
+    },
+  };
 }
 
 /** collectGroupsMany for one plan. */
