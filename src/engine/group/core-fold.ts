@@ -29,21 +29,20 @@ const asU32: Decode = (v, off) => v.getUint32(off, true);
 const asI64: Decode = (v, off) => v.getBigInt64(off, true);
 const asF64: Decode = (v, off) => v.getFloat64(off, true);
 
-/** An expression the core computes: its formula (AttrRef.code) and whether its values are integers. */
-function coreExpr(ref: AttrRef): number[] | undefined {
-  return (ref as AttrRef & { code?: number[] }).code;
-}
-
 /** Whether the core can read `ref` at all (segment contents may still send it to the host). */
 function coreReadable(ref: AttrRef, asKey: boolean): boolean {
   if (ref.bucket) return false;
-  if (ref.attr === -2) return !!coreExpr(ref) && (ref.type === 'float' || ref.type === 'bigint');
+  if (ref.attr === -2) return !!ref.code && (ref.type === 'float' || ref.type === 'bigint');
   if (NUMERIC_ATTRS.has(ref.type)) return true;
   return asKey && (ref.type === 'string' || ref.type === 'mva' || ref.type === 'mva64');
 }
 
+/** Off: every grouping folds on the host (tests compare both folds on the same queries). */
+export const coreFoldSwitch = { enabled: true };
+
 /** Whether the core folds `plan` (on a segment whose string and MVA columns it can read). */
 export function coreFoldable(plan: GroupPlan): boolean {
+  if (!coreFoldSwitch.enabled) return false;
   if ((plan.keep ?? 1) > 1 || plan.keys.length > 8 || plan.aggs.length > 64 || (plan.within?.length ?? 0) > 8) return false;
   if (plan.keys.filter((k) => k.type === 'mva' || k.type === 'mva64').length > 1) return false;
   if (!plan.keys.every((k) => coreReadable(k, true))) return false;
@@ -55,7 +54,7 @@ export function coreFoldable(plan: GroupPlan): boolean {
 function column(ref: AttrRef, seg: Segment, owned: number[]): Column | null {
   if (ref.attr === -1) return { src: { cls: V.i64, ptr: seg.columnPtr(0) }, decode: asI64 };
   if (ref.attr === -2) {
-    const ptr = placeExprColumn(seg, coreExpr(ref)!);
+    const ptr = placeExprColumn(seg, ref.code!);
     owned.push(ptr);
     return ref.type === 'float' ? { src: { cls: V.f64, ptr }, decode: asF64 } : { src: { cls: V.f64Int, ptr }, decode: asI64 };
   }
