@@ -14,6 +14,7 @@ import { loadSegment, serializeSegment } from './segment-codec.js';
 import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMatches } from './search.js';
 import { runPreparedParallel } from './search-parallel.js';
 import { groupPrepared, type SegmentGrouping } from './search-groups.js';
+import { groupPreparedParallel } from './search-groups-parallel.js';
 import { PARALLEL_MIN_COST, queryPool } from './query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
 
@@ -282,6 +283,15 @@ export class RtIndex implements RtIndexApi {
    */
   groupAll(req: SearchRequest, grouping: SegmentGrouping): SearchResult {
     return groupPrepared(prepareSearch(this.schema, this.#segments, this.count(), req), req, grouping);
+  }
+
+  /** groupAll() on the query worker threads when there are some and the query is big enough (as searchAsync). */
+  async groupAllAsync(req: SearchRequest, grouping: SegmentGrouping): Promise<SearchResult> {
+    const pool = queryPool(this.core);
+    if (!pool) return this.groupAll(req, grouping);
+    const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
+    if (searchCost(p) < PARALLEL_MIN_COST || p.deadline !== Infinity) return groupPrepared(p, req, grouping);
+    return groupPreparedParallel(pool, p, req, grouping);
   }
 
   truncate(): void {

@@ -13,6 +13,11 @@ import { finishSearch, releaseSearch, type PreparedSearch, type SegmentTop } fro
 /** One segment's share of the grouping: its spec (assembly/group/format.ts) and where its blocks go. */
 export interface SegmentFold {
   spec: Uint32Array;
+  /**
+   * Whether the segment may be folded in row ranges on several threads, the ranges' partials merged:
+   * the answer must not depend on it (a double SUM over floats adds in row order, so it may not).
+   */
+  splittable: boolean;
   /** Frees the core memory the spec points at (after the segment's last core call). */
   release(): void;
   /** Each block of the segment (one, or one per range of rows, in row order); segments in order. */

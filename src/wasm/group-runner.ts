@@ -49,6 +49,19 @@ export function readGroupBlock(bytes: Uint8Array): GroupBlock {
 /** Counts groupRange() calls: tests check one per segment per query, however many groupings. */
 export const groupCalls = { count: 0 };
 
+/** Runs groupRange over rows [from, to) with the plan and spec already placed; reads the block. */
+export function runGroupRangeAt(
+  core: Core, segDesc: number, planPtr: number, planWords: number, specPtr: number, specWords: number, from: number, to: number,
+): GroupBlock {
+  groupCalls.count++;
+  const n = core.exports.groupRange(segDesc, planPtr, planWords, specPtr, specWords, from, to);
+  if (n < 0) readTopK(core, 0, n, 0); // throws the E_* code's message
+  const ptr = core.exports.groupResult() >>> 0;
+  const bytes = core.read(ptr, n);
+  core.free(ptr);
+  return readGroupBlock(bytes);
+}
+
 /** Places a plan and a spec, runs groupRange over rows [from, to) of the segment at `segDesc`, reads the block. */
 export function runGroupRange(core: Core, segDesc: number, plan: Uint32Array, spec: Uint32Array, from = 0, to = 0x7fffffff): GroupBlock {
   const planPtr = core.alloc(plan.byteLength);
@@ -56,13 +69,7 @@ export function runGroupRange(core: Core, segDesc: number, plan: Uint32Array, sp
   try {
     core.u32.set(plan, planPtr >>> 2);
     core.u32.set(spec, specPtr >>> 2);
-    groupCalls.count++;
-    const n = core.exports.groupRange(segDesc, planPtr, plan.length, specPtr, spec.length, from, to);
-    if (n < 0) readTopK(core, 0, n, 0); // throws the E_* code's message
-    const ptr = core.exports.groupResult() >>> 0;
-    const bytes = core.read(ptr, n);
-    core.free(ptr);
-    return readGroupBlock(bytes);
+    return runGroupRangeAt(core, segDesc, planPtr, plan.length, specPtr, spec.length, from, to);
   } finally {
     core.free(planPtr);
     core.free(specPtr);

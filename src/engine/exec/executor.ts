@@ -50,7 +50,7 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
       const meta = { lastMeta: session.lastMeta, lastWarning: session.lastWarning };
       // the facets share one pass over the matches (Manticore runs them as one multi-query)
       const sts = st.facets.map((f) => facetStatement(st, f));
-      const facets = execGrouped(table, sts, session, flags, performance.now())
+      const facets = (await execGrouped(table, sts, session, flags, performance.now()))
         .map((r, i) => ({ ...r, facet: st.facets![i]!.items[0]!.expr.text }));
       Object.assign(session, meta);
       return [main, ...facets];
