@@ -38,6 +38,12 @@ export function arg(name: string, def: number): number {
   return i > 0 ? Number(process.argv[i + 1]) : def;
 }
 
+/** `--name value` as text, or null when not given. */
+export function argString(name: string): string | null {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] ?? null : null;
+}
+
 /** SQL single-quoted string literal. */
 export function sqlString(s: string): string {
   return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;

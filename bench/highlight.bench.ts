@@ -1,16 +1,16 @@
-// bench/highlight.bench.ts: highlighting on Debian's dict-gcide. For each benchmark query class,
-// the top 20 hits are highlighted: quarry's SELECT ... HIGHLIGHT() (search included), quarry's
-// CALL SNIPPETS over the same 20 texts (in process), and Sphinx 2.2.11's CALL SNIPPETS over
-// SphinxQL in the same run; highlighted documents per second. Then CALL SNIPPETS throughput on
-// 1 kB and 100 kB texts with the WASM picker vs the TypeScript twin, and the matched-occurrence
-// marks alone (the core's plan evaluator vs the TypeScript twin) per query shape, and the CPU time
-// of the highlight path's stages (analyze, buildStream, whole CALL SNIPPETS).
-// Run: npm run bench -- highlight [--docs N] [--queries M] [--ts-tokenizer 1]. Needs dict-gcide (and sphinxsearch for
-// the Sphinx column). Seed 42. Prints JSON.
+// bench/highlight.bench.ts: highlighting on Debian's dict-gcide. Per benchmark query class, the top
+// 20 hits highlighted by quarry's server (SQL HIGHLIGHT() and CALL SNIPPETS over MySQL, JSON /search
+// `highlight` over HTTP) beside Sphinx 2.2.11's searchd (search + CALL SNIPPETS, and CALL SNIPPETS
+// alone) in the same run: docs/s, server CPU per query and the ratios (bench/highlight-classes.ts);
+// `--baseline DIR` adds another build's server (a copy of a checkout with dist/, build/ and bin/) for a
+// before/after in the same run. Then, in process: CALL SNIPPETS throughput on 1 kB and 100 kB texts
+// with the WASM picker vs the TypeScript twin, the matched-occurrence marks alone (the core's plan
+// evaluator vs the TypeScript twin) per query shape, and the CPU time of the highlight path's stages.
+// Run: npm run bench -- highlight [--docs N] [--queries M] [--rounds R] [--baseline DIR] [--ts-tokenizer 1].
+// Needs dict-gcide (and sphinxsearch for the Sphinx columns). Seed 42. Prints a table and JSON.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { open, type Database } from '../src/index.js';
 import { installNodeHost } from '../src/engine/node-host.js';
 import { setFieldScannerFactory } from '../src/text/field-scanner.js';
 import { parseQuery } from '../src/query/parse-query.js';
@@ -23,62 +23,87 @@ import { matchDocument } from '../test/reference/snippet-match.js';
 import { buildStream } from '../src/highlight/snippet-stream.js';
 import { pickPassagesWasm, type PickInput } from '../src/wasm/snippet.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
-import { arg, sqlString } from './bench-util.js';
+import { arg, argString, sqlString } from './bench-util.js';
 import { queryClasses } from './engine.bench.js';
 import { sphinxAvailable, startSphinx } from './peers/sphinx.js';
+import { startQuarry, type QuarryServer } from './side-by-side.bench.js';
+import { measureClass, quarryClients, quarryModes, sphinxModes, topBodies, TOP, type HighlightMode } from './highlight-classes.js';
 
-const TOP = 20;
 const BATCH = 1000;
 
-async function loadQuarry(db: Database, docs: CorpusDoc[]): Promise<void> {
-  await db.sql("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
+async function load(exec: (sql: string) => Promise<unknown>, docs: CorpusDoc[]): Promise<void> {
   for (let i = 0; i < docs.length; i += BATCH) {
     const rows = docs.slice(i, i + BATCH).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
-    const [r] = await db.sql(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
-    if (r.kind === 'error') throw new Error(r.message);
+    await exec(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
   }
 }
 
-function rowsOf(r: { kind: string }): unknown[][] {
-  if (r.kind !== 'rows') throw new Error(JSON.stringify(r));
-  return (r as unknown as { rows: unknown[][] }).rows;
+const CREATE = "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'";
+
+/** A quarry server of this build (or of `bin`, a baseline build) loaded with the documents. */
+async function loadedQuarry(dir: string, docs: CorpusDoc[], bin?: string): Promise<{ server: QuarryServer; clients: Awaited<ReturnType<typeof quarryClients>> }> {
+  const server = await startQuarry(dir, [], undefined, bin);
+  const clients = await quarryClients(server);
+  await clients.mysql.query(CREATE);
+  await load((sql) => clients.mysql.query(sql), docs);
+  return { server, clients };
 }
 
-const callSnippets = (texts: string[], q: string): string =>
-  `CALL SNIPPETS((${texts.map(sqlString).join(',')}), 'gcide', ${sqlString(q)})`;
+type ClassRow = Record<string, string | number | null>;
 
-interface ClassRow { name: string; queries: number; quarryHighlightDocsPerSec: number; quarrySnippetsDocsPerSec: number; sphinxSnippetsDocsPerSec: number | null }
-
-async function perClass(db: Database, docs: CorpusDoc[], nq: number, sphinxCall: ((sql: string) => Promise<void>) | null): Promise<ClassRow[]> {
+/**
+ * Per class: each mode's docs/s and server CPU per query, and the ratios the issue targets: quarry's
+ * SQL HIGHLIGHT() and JSON highlight over Sphinx's search + CALL SNIPPETS, quarry's CALL SNIPPETS over
+ * Sphinx's on the same texts (and a baseline build's figures beside this one's when given).
+ */
+async function perClass(docs: CorpusDoc[], nq: number, rounds: number, dir: string, baseline: string | null): Promise<ClassRow[]> {
   const byId = new Map(docs.map((d) => [d.id, d]));
-  const out: ClassRow[] = [];
-  for (const cls of queryClasses(docs, nq)) {
-    let hlDocs = 0, hlMs = 0, snDocs = 0, snMs = 0, spMs = 0;
-    for (const q of cls.queries) {
-      const t0 = performance.now();
-      const [hl] = await db.sql(`SELECT id, HIGHLIGHT() FROM gcide WHERE MATCH(${sqlString(q)}) LIMIT ${TOP}`);
-      hlMs += performance.now() - t0;
-      const ids = rowsOf(hl).map((r) => Number(r[0]));
-      hlDocs += ids.length;
-      if (!ids.length) continue;
-      const sql = callSnippets(ids.map((id) => byId.get(id)?.body ?? ''), q);
-      const t1 = performance.now();
-      rowsOf((await db.sql(sql))[0]);
-      snMs += performance.now() - t1;
-      snDocs += ids.length;
-      if (sphinxCall) {
-        const t2 = performance.now();
-        await sphinxCall(sql);
-        spMs += performance.now() - t2;
-      }
+  const classes = queryClasses(docs, nq);
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    const cur = await loadedQuarry(join(dir, 'quarry'), docs);
+    stops.push(() => cur.clients.close(), () => cur.server.stop());
+    const bodies = await topBodies(cur.clients.mysql, classes.flatMap((c) => c.queries), byId);
+    const of = (q: string): string[] => bodies.get(q) ?? [];
+    const modes: HighlightMode[] = quarryModes('quarry', cur.server, cur.clients, of);
+    if (baseline) {
+      const base = await loadedQuarry(join(dir, 'baseline'), docs, join(baseline, 'bin/quarry.js'));
+      stops.push(() => base.clients.close(), () => base.server.stop());
+      modes.push(...quarryModes('baseline', base.server, base.clients, of));
     }
-    out.push({
-      name: cls.name, queries: cls.queries.length,
-      quarryHighlightDocsPerSec: hlDocs / (hlMs / 1000), quarrySnippetsDocsPerSec: snDocs / (snMs / 1000),
-      sphinxSnippetsDocsPerSec: sphinxCall ? snDocs / (spMs / 1000) : null,
-    });
+    let sphinxOn = false;
+    if (sphinxAvailable()) {
+      const sphinx = await startSphinx(join(dir, 'sphinx'), 19416);
+      stops.push(() => sphinx.stop());
+      const c = await sphinx.connect();
+      stops.push(() => c.end());
+      await load((sql) => c.query(sql), docs);
+      modes.push(...sphinxModes(sphinx.pid, c, byId, of));
+      sphinxOn = true;
+    }
+    const out: ClassRow[] = [];
+    for (const cls of classes) {
+      const f = await measureClass(modes, cls.queries, rounds);
+      const row: ClassRow = { class: cls.name };
+      const rate = (name: string): number => f.get(name)?.docsPerSec ?? NaN;
+      const perCpu = (name: string): number => f.get(name)?.docsPerCpuSec ?? NaN;
+      if (sphinxOn) {
+        // wall docs/s ratios (the issue's target), then the same ratios by docs per server CPU-second
+        const both = 'Sphinx search + CALL SNIPPETS';
+        row['SQL HIGHLIGHT() / Sphinx'] = rate('quarry SQL HIGHLIGHT()') / rate(both);
+        row['JSON highlight / Sphinx'] = rate('quarry JSON highlight') / rate(both);
+        row['CALL SNIPPETS / Sphinx'] = rate('quarry CALL SNIPPETS') / rate('Sphinx CALL SNIPPETS');
+        row['by CPU: SQL'] = perCpu('quarry SQL HIGHLIGHT()') / perCpu(both);
+        row['by CPU: JSON'] = perCpu('quarry JSON highlight') / perCpu(both);
+        row['by CPU: CALL SNIPPETS'] = perCpu('quarry CALL SNIPPETS') / perCpu('Sphinx CALL SNIPPETS');
+      }
+      for (const [name, m] of f) { row[`${name} docs/s`] = m.docsPerSec; row[`${name} docs/CPU-s`] = m.docsPerCpuSec; }
+      out.push(row);
+    }
+    return out;
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
   }
-  return out;
 }
 
 /** CALL SNIPPETS throughput on texts of ~`size` chars, with one picker. */
@@ -190,32 +215,18 @@ function stages(docs: CorpusDoc[]): { docs: number; analyzeMs: number; streamMs:
 export async function highlightBench() {
   const nDocs = arg('docs', 100000);
   const nq = arg('queries', 20);
+  const rounds = arg('rounds', 3);
   const docs = loadGcide(nDocs);
   const dir = mkdtempSync(join(tmpdir(), 'quarry-hl-bench-'));
-  // --ts-tokenizer 1: fields tokenized by the TS tokenizer instead of the core's scanner (before/after)
+  // --ts-tokenizer 1: fields tokenized by the TS tokenizer instead of the core's scanner (before/after, in process)
   installNodeHost();
   if (arg('ts-tokenizer', 0)) setFieldScannerFactory(null);
-  const db = await open(join(dir, 'quarry'));
-  let sphinx: Awaited<ReturnType<typeof startSphinx>> | null = null;
   try {
-    await loadQuarry(db, docs);
-    let sphinxCall: ((sql: string) => Promise<void>) | null = null;
-    if (sphinxAvailable()) {
-      sphinx = await startSphinx(join(dir, 'sphinx'), 19416);
-      const c = await sphinx.connect();
-      for (let i = 0; i < docs.length; i += BATCH) {
-        const rows = docs.slice(i, i + BATCH).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
-        await c.query(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
-      }
-      sphinxCall = async (sql) => { await c.query(sql); };
-    }
-    const classes = await perClass(db, docs, nq, sphinxCall);
+    const classes = await perClass(docs, nq, rounds, dir, argString('baseline'));
     const picker = [1000, 100000].flatMap((size) => (['wasm', 'ts'] as Picker[]).map((p) => throughput(docs, size, p)));
     const pick = [1000, 100000].map((size) => pickOnly(docs, size));
     return { docs: docs.length, top: TOP, classes, picker, pick, marks: marksOnly(docs), stages: stages(docs) };
   } finally {
-    await sphinx?.stop();
-    await db.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { engineBench } from './engine.bench.js';
 import { sideBySideBench } from './side-by-side.bench.js';
 import { insertBench } from './insert.bench.js';
+import { highlightBench } from './highlight.bench.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RESULTS = `${ROOT}bench/results`;
@@ -18,7 +19,9 @@ function table(rows: Record<string, unknown>[]): string {
 }
 
 async function main() {
-  const names = process.argv.slice(2).filter((a) => !a.startsWith('--') && !/^\d+$/.test(a));
+  // names are the words that are neither `--flag`s nor a flag's value
+  const argv = process.argv.slice(2);
+  const names = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].startsWith('--')));
   mkdirSync(RESULTS, { recursive: true });
   for (const name of names.length ? names : ['engine']) {
     if (name === 'engine') {
@@ -38,6 +41,11 @@ async function main() {
       const res = await sideBySideBench();
       console.log(`\n## quarry vs Sphinx 2.2.11\n\n${table(res)}`);
       writeFileSync(`${RESULTS}/side-by-side.json`, JSON.stringify(res, null, 2));
+    } else if (name === 'highlight') {
+      const res = await highlightBench();
+      console.log(`\n## Highlighted documents per second, quarry vs Sphinx 2.2.11\n\n${table(res.classes)}`);
+      console.log(JSON.stringify({ ...res, classes: undefined }, null, 2));
+      writeFileSync(`${RESULTS}/highlight.json`, JSON.stringify(res, null, 2));
     } else {
       // Other benchmarks are standalone scripts printing JSON: core (WASM vs reference), store (lmdb).
       const out = spawnSync(process.execPath, [`${ROOT}dist/bench/${name}.bench.js`, ...process.argv.slice(3)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });

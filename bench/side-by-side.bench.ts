@@ -46,20 +46,21 @@ function post(agent: http.Agent, port: number, sql: string): Promise<void> {
   });
 }
 
-export interface QuarryServer { overHttp: Peer; overMysql: Peer; overJson: Peer; port: number; pid: number; stop(): Promise<void> }
+export interface QuarryServer { overHttp: Peer; overMysql: Peer; overJson: Peer; port: number; mysqlPort: number; pid: number; stop(): Promise<void> }
 
 /**
  * `nodeArgs` go to the server's node (e.g. `--cpu-prof` for a profile of the server under load);
- * `threads` (searchd threads, by a config file) when given, else the default (one per core).
+ * `threads` (searchd threads, by a config file) when given, else the default (one per core); `bin`: another
+ * build's bin/quarry.js (a before/after in one run), else this one's.
  */
-export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?: number): Promise<QuarryServer> {
+export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?: number, bin = join(ROOT, 'bin/quarry.js')): Promise<QuarryServer> {
   const config: string[] = [];
   if (threads !== undefined) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'bench.conf'), `searchd {\n  threads = ${threads}\n}\n`);
     config.push('--config', join(dir, 'bench.conf'));
   }
-  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/quarry.js'), 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0', ...config], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [...nodeArgs, bin, 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0', ...config], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [port, mysqlPort] = await new Promise<[number, number]>((resolve) => {
     let out = '';
     proc.stdout!.on('data', (c: Buffer) => {
@@ -105,7 +106,7 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
     },
     stop,
   };
-  return { overHttp, overMysql, overJson, port, pid, stop };
+  return { overHttp, overMysql, overJson, port, mysqlPort, pid, stop };
 }
 
 export async function sphinxPeer(dir: string): Promise<Peer> {

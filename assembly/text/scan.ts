@@ -100,10 +100,20 @@ function growSlots(): void {
   heap.free(old);
 }
 
-/** The id of the accumulated token (`units` long), added when new; -1 when the cache is full. */
-function idOf(units: i32): i32 {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < units; i++) h = (h ^ <u32>load<u16>(tok + (<usize>i << 1))) * FNV_PRIME;
+/** True when the `units` UTF-16 units at `a` and `b` are equal (8 bytes at a time, then the rest). */
+function sameKey(a: usize, b: usize, units: i32): bool {
+  const bytes = <usize>units << 1;
+  let i: usize = 0;
+  for (; i + 8 <= bytes; i += 8) if (load<u64>(a + i) != load<u64>(b + i)) return false;
+  for (; i < bytes; i += 2) if (load<u16>(a + i) != load<u16>(b + i)) return false;
+  return true;
+}
+
+/**
+ * The id of the accumulated token (`units` long, FNV-1a hash `h` of its units, taken as they were
+ * accumulated), added when new; -1 when the cache is full.
+ */
+function idOf(units: i32, h: u32): i32 {
   const mask = slotCount - 1;
   let slot = <i32>(h & <u32>mask);
   let e = slots + <usize>slot * SLOT_BYTES;
@@ -111,7 +121,7 @@ function idOf(units: i32): i32 {
     const id1 = load<u32>(e, 4);
     if (id1 == 0) break;
     if (load<u32>(e) == h && load<u32>(e, 12) == <u32>units
-      && memory.compare(arena + (<usize>load<u32>(e, 8) << 1), tok, <usize>units << 1) == 0) return <i32>id1 - 1;
+      && sameKey(arena + (<usize>load<u32>(e, 8) << 1), tok, units)) return <i32>id1 - 1;
     slot = (slot + 1) & mask;
     e = slots + <usize>slot * SLOT_BYTES;
   }
@@ -153,6 +163,7 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
   let overshort = 0;
   let boundary = 0;
   let afterBoundary = false;
+  let h = FNV_OFFSET;
   for (let at = 0; at <= len; at++) {
     let entry: u32 = 0;
     if (at < len) {
@@ -175,10 +186,14 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
             // a fold into the surrogate range: the key would not be text (the TS tokenizer keeps it)
             if ((code & 0xf800) == 0xd800) return SCAN_UNSUPPORTED;
             store<u16>(tok + (<usize>units << 1), <u16>code);
+            h = (h ^ code) * FNV_PRIME;
             units++;
           } else {
-            store<u16>(tok + (<usize>units << 1), <u16>(0xd800 + ((code - 0x10000) >> 10)));
-            store<u16>(tok + (<usize>units << 1), <u16>(0xdc00 + ((code - 0x10000) & 0x3ff)), 2);
+            const hi = 0xd800 + ((code - 0x10000) >> 10);
+            const lo = 0xdc00 + ((code - 0x10000) & 0x3ff);
+            store<u16>(tok + (<usize>units << 1), <u16>hi);
+            store<u16>(tok + (<usize>units << 1), <u16>lo, 2);
+            h = (((h ^ hi) * FNV_PRIME) ^ lo) * FNV_PRIME;
             units += 2;
           }
         }
@@ -190,7 +205,7 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
     if (cps < minWordLen) {
       overshort++;
     } else {
-      const id = idOf(units);
+      const id = idOf(units, h);
       if (id < 0) return SCAN_FULL;
       const r = out + (<usize>n << 4);
       store<i32>(r, start);
@@ -204,6 +219,7 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
     cps = 0;
     bytes = 0;
     units = 0;
+    h = FNV_OFFSET;
   }
   return n;
 }

@@ -8,6 +8,7 @@ import { SearchError } from '../util/errors.js';
 import type { RowSource } from './select-items.js';
 import { snippetQuery } from './snippet-call.js';
 import { buildSnippets, packSnippets, type FieldInput } from '../highlight/snippet-builder.js';
+import { buildSnippetsBatch } from '../highlight/snippet-batch.js';
 import {
   checkSnippetOptions, setSnippetOptionLoose, SNIPPET_DEFAULTS, type SnippetOptions,
 } from '../highlight/snippet-options.js';
@@ -101,20 +102,38 @@ function snippetSpec(table: Table, call: CallExpr, ctx: HighlightContext): Spec 
   return { source, query: queryText(call.args[1], ctx), opts };
 }
 
-/** A HIGHLIGHT() / SNIPPET() cell reader; undefined when `e` is neither. */
-export function highlightReader(table: Table, e: Expr, ctx: HighlightContext): ((r: RowSource) => string) | undefined {
+/** A HIGHLIGHT() / SNIPPET() column: one cell, or a page's cells at once (spread over the snippet threads). */
+export interface HighlightColumn {
+  read(r: RowSource): string;
+  readPage(rs: RowSource[]): Promise<string[]>;
+}
+
+/** The HIGHLIGHT() / SNIPPET() column of `e`; undefined when `e` is neither. */
+export function highlightReader(table: Table, e: Expr, ctx: HighlightContext): HighlightColumn | undefined {
   if (!isCall(e, 'highlight') && !isCall(e, 'snippet')) return undefined;
   const spec = e.name === 'highlight' ? highlightSpec(table, e, ctx) : snippetSpec(table, e, ctx);
   let root: QueryNode | undefined;
   const env = { pipeline: table.pipeline, settings: table.schema.settings };
   const fromFields = spec.source.kind === 'fields';
   const flags = { ignoreFields: !fromFields, textFromIndex: fromFields, packFields: false, schemaFields: table.index.schema.fields };
-  return (r) => {
-    highlightStats.documents++;
-    const fields = fieldsOf(table, spec.source, r);
-    if (!fields.length) return '';
-    root ??= snippetQuery(table, spec.query);
-    return packSnippets(buildSnippets(root, fields, spec.opts, env, flags), spec.opts);
+  return {
+    read: (r) => {
+      highlightStats.documents++;
+      const fields = fieldsOf(table, spec.source, r);
+      if (!fields.length) return '';
+      root ??= snippetQuery(table, spec.query);
+      return packSnippets(buildSnippets(root, fields, spec.opts, env, flags), spec.opts);
+    },
+    readPage: async (rs) => {
+      highlightStats.documents += rs.length;
+      const inputs = rs.map((r) => fieldsOf(table, spec.source, r));
+      const some = inputs.filter((f) => f.length);
+      if (!some.length) return inputs.map(() => '');
+      root ??= snippetQuery(table, spec.query);
+      const built = await buildSnippetsBatch(root, some, spec.opts, env, flags);
+      let k = 0;
+      return inputs.map((f) => (f.length ? packSnippets(built[k++], spec.opts) : ''));
+    },
   };
 }
 

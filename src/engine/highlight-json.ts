@@ -10,7 +10,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from './json/json-value
 import type { RowsResult } from './result.js';
 import { parseSql, type SelectItem } from '../sql/index.js';
 import {
-  highlightDocument, highlightPlan, parseJsonHighlight, type HighlightTable, type RowHighlight,
+  highlightDocuments, highlightPlan, parseJsonHighlight, type HighlightTable, type RowHighlight,
 } from '../highlight/highlight-request.js';
 import { tableParseOptions } from '../index/table-query.js';
 import type { Table } from './table.js';
@@ -38,7 +38,7 @@ export function highlightTable(table: Table): HighlightTable {
 }
 
 /** Computes `highlights` for the rows of a finished `/search` (their `id` column names the documents). */
-export function addJsonHighlights(table: Table, result: HighlightedRows, body: JsonObject, flags: GlobalFlags): void {
+export async function addJsonHighlights(table: Table, result: HighlightedRows, body: JsonObject, flags: GlobalFlags): Promise<void> {
   if (body.highlight === undefined) return;
   const spec = parseJsonHighlight(body.highlight);
   const idCol = result.columns.findIndex((c) => c.name.toLowerCase() === 'id');
@@ -47,7 +47,7 @@ export function addJsonHighlights(table: Table, result: HighlightedRows, body: J
   const names = highlightPlan(spec, ht);
   const root = queryTree(table, (spec.query as JsonValue | undefined) ?? body.query, flags);
   const docs = table.fetch(result.rows.map((r) => r[idCol] as bigint));
-  result.highlights = docs.map((doc) => highlightDocument(root, doc as Record<string, unknown> | undefined, names, spec, ht));
+  result.highlights = await highlightDocuments(root, docs as (Record<string, unknown> | undefined)[], names, spec, ht);
 }
 
 /**

@@ -29,6 +29,8 @@ export interface RowSource {
 
 export interface OutColumn extends ResultColumn {
   read: (r: RowSource) => Cell;
+  /** The page's cells at once (HIGHLIGHT(): spread over the snippet threads); else read per row. */
+  readPage?: (rs: RowSource[]) => Promise<Cell[]>;
   /** A stored text field this column needs fetched from the store. */
   needsText?: string;
   /** An aggregate: computed once over all matches. */
@@ -89,7 +91,7 @@ function exprColumn(table: Table, item: SelectItem, ctx: HighlightContext, alias
   const name = item.alias ?? item.name;
   // HIGHLIGHT() / SNIPPET(): needsText only makes the final page's documents be fetched
   const hl = highlightReader(table, e, ctx);
-  if (hl) return { name, kind: 'string', needsText: '*', read: hl };
+  if (hl) return { name, kind: 'string', needsText: '*', read: hl.read, readPage: hl.readPage };
   if (e.kind === 'column') {
     if (e.name.toLowerCase() === 'id' && !e.path.length) return { name, kind: 'bigint', read: (r) => r.docId };
     const c = table.column(e.name);

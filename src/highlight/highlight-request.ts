@@ -7,7 +7,9 @@
 import { isLosslessNumber } from 'lossless-json';
 import type { QueryNode } from '../query/ast.js';
 import { SearchError } from '../util/errors.js';
-import { buildSnippets, ordered, type SnippetEnv } from './snippet-builder.js';
+import { buildSnippetsBatch } from './snippet-batch.js';
+import { buildSnippets, ordered, type BuildFlags, type FieldInput, type SnippetEnv } from './snippet-builder.js';
+import type { PassageText } from './snippet-render.js';
 import { checkSnippetOptions, isSnippetOption, setSnippetOption, SNIPPET_DEFAULTS, type SnippetOptions } from './snippet-options.js';
 import type { PassageLimits } from './snippet-passages.js';
 
@@ -107,11 +109,29 @@ export function highlightPlan(spec: JsonHighlightSpec, table: HighlightTable): s
 export function highlightDocument(
   root: QueryNode, doc: Record<string, unknown> | undefined, names: string[], spec: JsonHighlightSpec, table: HighlightTable,
 ): RowHighlight {
-  const fields = names.map((n) => ({ name: n, text: String(doc?.[n] ?? '') }));
+  const fields = fieldInputs(doc, names);
+  return fields.length ? rowHighlight(fields, buildSnippets(root, fields, spec.opts, table.env, jsonFlags(spec, table)), spec) : {};
+}
+
+/** highlightDocument of a page of documents at once (spread over the snippet threads). */
+export async function highlightDocuments(
+  root: QueryNode, docs: (Record<string, unknown> | undefined)[], names: string[], spec: JsonHighlightSpec, table: HighlightTable,
+): Promise<RowHighlight[]> {
+  if (!names.length) return docs.map(() => ({}));
+  const inputs = docs.map((d) => fieldInputs(d, names));
+  const built = await buildSnippetsBatch(root, inputs, spec.opts, table.env, jsonFlags(spec, table));
+  return inputs.map((fields, i) => rowHighlight(fields, built[i], spec));
+}
+
+const fieldInputs = (doc: Record<string, unknown> | undefined, names: string[]): FieldInput[] =>
+  names.map((n) => ({ name: n, text: String(doc?.[n] ?? '') }));
+
+const jsonFlags = (spec: JsonHighlightSpec, table: HighlightTable): BuildFlags =>
+  ({ ignoreFields: false, textFromIndex: true, packFields: true, perField: spec.perField, schemaFields: table.schemaFields });
+
+function rowHighlight(fields: FieldInput[], built: PassageText[][], spec: JsonHighlightSpec): RowHighlight {
   const out: RowHighlight = {};
-  if (!fields.length) return out;
-  const flags = { ignoreFields: false, textFromIndex: true, packFields: true, perField: spec.perField, schemaFields: table.schemaFields };
-  buildSnippets(root, fields, spec.opts, table.env, flags).forEach((ps, i) => {
+  built.forEach((ps, i) => {
     out[fields[i].name] = ordered(ps, spec.opts.weightOrder).map((p) => p.text);
   });
   return out;

@@ -11,7 +11,7 @@ import { queryExpansionWarning, type ExpansionSettings } from '../../index/wildc
 import { rows, type Cell, type RowsResult, type SearchMeta } from '../result.js';
 import { selectAliases, selectColumns } from '../select-items.js';
 import { sortCode } from '../expr/sort-code.js';
-import { readRows } from '../read-rows.js';
+import { readRows, readRowsAsync } from '../read-rows.js';
 import { isGrouping } from '../group/exec-group.js';
 import { execGrouped } from '../group/grouped-select.js';
 import type { Session } from '../session.js';
@@ -226,7 +226,7 @@ export async function execSelect(
     const first = readRows(table, cols, result.hits.slice(0, 1))[0];
     data = [cols.map((c, i) => (c.aggregate ? BigInt(result.totalFound) : first ? first[i] : null))];
   } else {
-    data = readRows(table, cols, result.hits);
+    data = await readRowsAsync(table, cols, result.hits);
   }
   // A full scan without sorting stops at offset+limit matches (Manticore's implicit cutoff), so its
   // total is a lower bound; COUNT(*) over a plain full scan is precalculated, also reported as 'gte'.

@@ -172,7 +172,7 @@ export async function execJsonSearch(catalog: Catalog, body: JsonValue, session:
     // the aggregations saw every match: the total is exact, not the full scan's early-stop bound
     if (result.meta) Object.assign(result.meta, { totalFound: out.totalFound, totalRelation: 'eq' });
   }
-  addJsonHighlights(table, result, obj, flags);
+  await addJsonHighlights(table, result, obj, flags);
   // Query warnings (`ignoring fields ...`) reach the reply as `"warning":{"reason":...}`.
   if (parts.warnings.length && !result.warning) result.warning = parts.warnings.join('; ');
   return result;
