@@ -6,6 +6,7 @@ import {
   SOURCE_WORDS, PROGRAM_HEADER_WORDS, MAX_KEYS, MAX_AGGS, MAX_WITHIN, V_WEIGHT, V_U32, V_I64, V_F32, V_F64,
   V_F64_INT, V_MVA, AGG_SUM, AGG_MIN, AGG_MAX, isIntClass,
 } from "./format";
+import { bitIsSet } from "../segment/layout";
 import { keyBuf, keyClass, find, isNew, tableReset, R_COUNT, R_FIRST, R_BEST_ROW, R_BEST_WEIGHT } from "./table";
 
 const kPtr = new StaticArray<usize>(MAX_KEYS);
@@ -180,26 +181,42 @@ function addAggs(rec: usize, row: u32, first: bool): void {
   if (numAggs > 0) addAggs(rec, row, isNew);
 }
 
+/** Folds one match: its key values into keyBuf, then into each of its groups (an MVA key: one per value). */
+@inline function foldRow(row: u32, weight: i32): void {
+  for (let k: u32 = 0; k < numKeys; k++) {
+    if (<i32>k != mvaKey) unchecked((keyBuf[k] = readKey(unchecked(keyClass[k]), unchecked(kPtr[k]), row)));
+  }
+  if (mvaKey < 0) {
+    foldKeys(row, weight);
+    return;
+  }
+  // an MVA key: each of the row's values is a group (an empty MVA none)
+  const offsets = unchecked(kPtr[mvaKey]);
+  const values = unchecked(kPtr2[mvaKey]);
+  const end = load<u32>(offsets + (<usize>(row + 1) << 2));
+  for (let v = load<u32>(offsets + (<usize>row << 2)); v < end; v++) {
+    unchecked((keyBuf[mvaKey] = load<u64>(values + (<usize>v << 3))));
+    foldKeys(row, weight);
+  }
+}
+
 /** Folds `n` matches, (rowId u32, weight i32) pairs at `matches`, into a fresh table of `recordBytes` records. */
 export function foldMatches(matches: usize, n: u32, recordBytes: u32): void {
   tableReset(numKeys, recordBytes);
-  for (let i: u32 = 0; i < n; i++) {
-    const row = load<u32>(matches + (<usize>i << 3));
-    const weight = load<i32>(matches + (<usize>i << 3), 4);
-    for (let k: u32 = 0; k < numKeys; k++) {
-      if (<i32>k != mvaKey) unchecked((keyBuf[k] = readKey(unchecked(keyClass[k]), unchecked(kPtr[k]), row)));
-    }
-    if (mvaKey < 0) {
-      foldKeys(row, weight);
-      continue;
-    }
-    // an MVA key: each of the row's values is a group (an empty MVA none)
-    const offsets = unchecked(kPtr[mvaKey]);
-    const values = unchecked(kPtr2[mvaKey]);
-    const end = load<u32>(offsets + (<usize>(row + 1) << 2));
-    for (let v = load<u32>(offsets + (<usize>row << 2)); v < end; v++) {
-      unchecked((keyBuf[mvaKey] = load<u64>(values + (<usize>v << 3))));
-      foldKeys(row, weight);
-    }
+  for (let i: u32 = 0; i < n; i++) foldRow(load<u32>(matches + (<usize>i << 3)), load<i32>(matches + (<usize>i << 3), 4));
+}
+
+/**
+ * Folds every live row of [from, end), weight 1: a full scan without filters, whose matches need no
+ * list. Returns the rows folded.
+ */
+export function foldLiveRows(from: u32, end: u32, deleted: usize, recordBytes: u32): u32 {
+  tableReset(numKeys, recordBytes);
+  let n: u32 = 0;
+  for (let row = from; row < end; row++) {
+    if (bitIsSet(deleted, row)) continue;
+    n++;
+    foldRow(row, 1);
   }
+  return n;
 }

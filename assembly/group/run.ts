@@ -2,13 +2,15 @@
 // then each program's fold over them, written as one result block the host reads and frees.
 
 import { E_BAD_PLAN } from "../util/codes";
-import { DESC_BLOB, hdr, H_ROWS } from "../segment/layout";
+import { E_BAD_SEGMENT } from "../util/codes";
+import { bitIsSet, DESC_BLOB, DESC_DELETED, hdr, H_MAGIC, H_ROWS, H_VERSION, SEGMENT_MAGIC, SEGMENT_VERSION } from "../segment/layout";
 import { ALL_MATCHES, lastTotal, matchRange } from "../plan/evaluate";
+import { PLAN_HEADER_WORDS, PLAN_MAGIC, P_ALLOW, P_MAGIC, P_NFILTERS, P_ROOT, pword } from "../plan/format";
 import { topkCount, topkEntries } from "../rank/topk";
 import {
   SPEC_MAGIC, SPEC_HEADER_WORDS, MAX_PROGRAMS, GF_MATCHES, RESULT_HEADER_WORDS, PROGRAM_OUT_WORDS, RF_FALLBACK,
 } from "./format";
-import { foldFallback, foldFallbackReset, foldMatches, programLoad } from "./fold";
+import { foldFallback, foldFallbackReset, foldLiveRows, foldMatches, programLoad } from "./fold";
 import { tableCount, tableTake } from "./table";
 
 const progRecs = new StaticArray<usize>(MAX_PROGRAMS);
@@ -40,13 +42,24 @@ export function groupRange(seg: usize, plan: usize, planLen: u32, spec: usize, s
   const np = word(spec, 1);
   const flags = word(spec, 2);
   if (np > MAX_PROGRAMS) return E_BAD_PLAN;
-  const rows = hdr(<usize>load<u32>(seg + DESC_BLOB), H_ROWS);
+  const blob = <usize>load<u32>(seg + DESC_BLOB);
+  if (hdr(blob, H_MAGIC) != SEGMENT_MAGIC || hdr(blob, H_VERSION) != SEGMENT_VERSION) return E_BAD_SEGMENT;
+  if (planLen < PLAN_HEADER_WORDS || pword(plan, P_MAGIC) != PLAN_MAGIC) return E_BAD_PLAN;
+  const rows = hdr(blob, H_ROWS);
   const end = min(rows, to);
   const k: u32 = end > from ? end - from : 0;
-  const e = matchRange(seg, plan, planLen, k | ALL_MATCHES, from, to);
-  if (e < 0) return e;
-  const matches = topkEntries();
-  const n = topkCount();
+  // a full scan without filters folds the live rows straight, without a list of matches
+  const scan = pword(plan, P_ROOT) == 0 && pword(plan, P_NFILTERS) == 0 && pword(plan, P_ALLOW) == 0 && (flags & GF_MATCHES) == 0;
+  let matches: usize = 0;
+  let n: u32 = 0;
+  let total: u32 = 0;
+  if (!scan) {
+    const e = matchRange(seg, plan, planLen, k | ALL_MATCHES, from, to);
+    if (e < 0) return e;
+    matches = topkEntries();
+    n = topkCount();
+    total = lastTotal();
+  }
   foldFallbackReset();
   let at = SPEC_HEADER_WORDS;
   let bytes: usize = ((<usize>(RESULT_HEADER_WORDS + np * PROGRAM_OUT_WORDS) << 2) + 7) & ~7;
@@ -57,7 +70,8 @@ export function groupRange(seg: usize, plan: usize, planLen: u32, spec: usize, s
       return E_BAD_PLAN;
     }
     at += word(spec, at);
-    foldMatches(matches, n, recBytes);
+    if (scan) total = foldLiveRows(from, end, <usize>load<u32>(seg + DESC_DELETED), recBytes);
+    else foldMatches(matches, n, recBytes);
     unchecked((progCount[p] = tableCount()));
     unchecked((progRecs[p] = tableTake()));
     unchecked((progBytes[p] = recBytes));
@@ -67,7 +81,8 @@ export function groupRange(seg: usize, plan: usize, planLen: u32, spec: usize, s
   const matchesOff = bytes;
   if (withMatches) bytes += <usize>n << 3;
   const out = heap.alloc(bytes);
-  store<u32>(out, lastTotal());
+  if (scan && np == 0) for (let row = from; row < end; row++) if (!bitIsSet(<usize>load<u32>(seg + DESC_DELETED), row)) total++;
+  store<u32>(out, total);
   store<u32>(out + 4, np);
   store<u32>(out + 8, foldFallback() ? RF_FALLBACK : 0);
   store<u32>(out + 12, withMatches ? n : 0);
