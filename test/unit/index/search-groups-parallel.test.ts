@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { newSession, openEngine, type Engine, type Result } from '../../../src/engine/index.js';
-import { queryPool, setQueryThreads } from '../../../src/index/query-threads.js';
+import { queryPool, setParallelMinCost, setQueryThreads } from '../../../src/index/query-threads.js';
 import { sharedCore } from '../../../src/wasm/core.js';
 import { setThreadSpawner, threadSpawner, type CoreThread } from '../../../src/wasm/worker-pool.js';
 
@@ -50,6 +50,8 @@ async function bothWays(select: string): Promise<unknown> {
 }
 
 beforeAll(async () => {
+  // a table of 32k rows: its full scans go to the threads with the threshold lowered to 20k
+  setParallelMinCost(20_000);
   dir = mkdtempSync(join(tmpdir(), 'quarry-group-parallel-'));
   engine = await openEngine({ dataDir: dir, threads: 1 });
   await sql('CREATE TABLE g (title text, cat uint, brand string, price float, qty uint, big bigint, tags multi)');
@@ -66,6 +68,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  setParallelMinCost(undefined);
   await setQueryThreads(1);
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
