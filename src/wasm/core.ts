@@ -29,6 +29,10 @@ export interface CoreExports {
   /** Confines this instance's heap to [root + 2048, end) of a shared memory (a worker's instance). */
   heapConfine(root: number, end: number): void;
   exprColumn(blob: number, code: number, len: number, rows: number, out: number): void;
+  /** Matches rows [from, to) and folds them by each program of `spec` (assembly/group/format.ts): the block's bytes or an E_* code. */
+  groupRange(seg: number, plan: number, planLen: number, spec: number, specLen: number, from: number, to: number): number;
+  /** The address of the block the last groupRange() wrote (the host frees it). */
+  groupResult(): number;
 }
 
 /** wasm32's ceiling: 65536 pages of 64 KiB (the module declares it: a shared memory must have one). */

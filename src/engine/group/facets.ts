@@ -121,12 +121,12 @@ export function facetStatement(st: SelectStatement, f: FacetClause): SelectState
  * The FACET result sets of a SELECT. The facets that see the main query's filters share one pass over
  * its matches (Manticore runs them as one multi-query); a facet with its own filter scope runs its own.
  */
-export function execFacets(table: Table, st: SelectStatement, session: Session, flags: GlobalFlags): RowsResult[] {
+export async function execFacets(table: Table, st: SelectStatement, session: Session, flags: GlobalFlags): Promise<RowsResult[]> {
   const sts = st.facets!.map((f) => facetStatement(st, f));
   const out: RowsResult[] = new Array(sts.length);
   const shared = sts.flatMap((s, i) => (s.where === st.where ? [i] : []));
-  if (shared.length) execGrouped(table, shared.map((i) => sts[i]!), session, flags, performance.now()).forEach((r, j) => { out[shared[j]!] = r; });
-  sts.forEach((s, i) => { if (s.where !== st.where) out[i] = execGrouped(table, [s], session, flags, performance.now())[0]!; });
+  if (shared.length) (await execGrouped(table, shared.map((i) => sts[i]!), session, flags, performance.now())).forEach((r, j) => { out[shared[j]!] = r; });
+  for (const [i, s] of sts.entries()) if (s.where !== st.where) out[i] = (await execGrouped(table, [s], session, flags, performance.now()))[0]!;
   st.facets!.forEach((f, i) => {
     const status = facetStatus(st, f);
     if (!status) return;

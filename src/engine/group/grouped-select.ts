@@ -12,9 +12,9 @@ import type { Table } from '../table.js';
 import { execGroups } from './exec-group.js';
 
 /** `sts` share MATCH, WHERE and options (the first one's request serves all); one result each. */
-export function execGrouped(
+export async function execGrouped(
   table: Table, sts: SelectStatement[], session: Session, flags: GlobalFlags, started: number, fullText?: SearchRequest['query'] | 'none',
-): RowsResult[] {
+): Promise<RowsResult[]> {
   const parseWarnings: string[] = [];
   const first = sts[0]!;
   const req = buildRequest(table, { ...first, orderBy: undefined }, flags, fullText, parseWarnings);
@@ -23,7 +23,7 @@ export function execGrouped(
     query: null, ranker: 'none', fieldWeights: {}, filters: [{ attr: 'id', op: 'in', values: [] }], sort: [],
     offset: first.offset ?? 0, limit: first.limit ?? DEFAULT_LIMIT, maxMatches: DEFAULT_MAX_MATCHES,
   };
-  const outs = execGroups(table, sts, req === 'none' ? none : req);
+  const outs = await execGroups(table, sts, req === 'none' ? none : req);
   return outs.map((out) => {
     const warning = [parseWarnings.at(-1), out.search.timedOut ? 'query time exceeded max_query_time' : undefined].filter((w): w is string => !!w).at(-1);
     const meta: SearchMeta = {
