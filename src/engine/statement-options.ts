@@ -48,7 +48,7 @@ export const SELECT_OPTIONS: Record<string, OptionRule> = {
   expand_keywords: { int: true, rule: works },
   expansion_limit: { int: true, rule: works },
   // strict (every filter applies to every facet) is Manticore's default and what quarry's FACET does
-  facet_filter_mode: { values: ['strict', 'auto', 'max'], rule: onlyDefault('strict') },
+  facet_filter_mode: { values: ['strict', 'auto', 'max'], rule: works },
   field_weights: { rule: works },
   format: { rule: inert('SHOW THREADS output format; no effect on a table SELECT') },
   fusion_method: { rule: unsupported },

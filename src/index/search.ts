@@ -49,7 +49,7 @@ function fieldWeights(schema: IndexSchema, req: SearchRequest): number[] {
 
 function keyValue(c: Candidate, k: ResolvedKey, i: number): number | bigint | ReturnType<Segment['attr']> {
   if (k.kind === 'weight') return c.weight;
-  if (k.kind === 'expr') return c.exprs!.get(i)![c.row]!;
+  if (k.kind === 'expr' || k.kind === 'host') return c.exprs!.get(i)![c.row]!;
   return k.column === 0 ? c.seg.docId(c.row) : c.seg.attr(k.column - 1, c.row);
 }
 
@@ -88,7 +88,7 @@ export function prepareSearch(schema: IndexSchema, segments: Segment[], totalDoc
     segments.forEach((seg, order) => {
       if (seg.live === 0) return;
       const owned: number[] = [];
-      const exprs: ExprValues | undefined = keys.some((k) => k.kind === 'expr') ? new Map() : undefined;
+      const exprs: ExprValues | undefined = keys.some((k) => k.kind === 'expr' || k.kind === 'host') ? new Map() : undefined;
       prepared.jobs.push({ seg, order, plan: new Uint32Array(0), owned, exprs });
       const allowPtr = placeAllowBitmap(schema, seg, filters.host);
       if (allowPtr) owned.push(allowPtr);

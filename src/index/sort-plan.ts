@@ -11,15 +11,26 @@ import { columnOf } from './attr-filters.js';
 import { SearchError } from '../util/errors.js';
 import { placeExprColumn } from './expr-column.js';
 
-export interface ResolvedKey { kind: 'weight' | 'column' | 'expr'; column: number; host: boolean; desc: boolean; code?: number[] }
+export interface ResolvedKey {
+  kind: 'weight' | 'column' | 'expr' | 'host';
+  column: number;
+  host: boolean;
+  desc: boolean;
+  code?: number[];
+  rowValues?: SortKey['rowValues'];
+}
 
-/** Per-segment values of expression keys, read back from the core for the merge (key index -> f64 per row). */
-export type ExprValues = Map<number, Float64Array>;
+/**
+ * Per-segment values of expression keys for the merge (key index -> value per row): read back from the
+ * core (numeric formulas) or computed on the host (rowValues keys).
+ */
+export type ExprValues = Map<number, ArrayLike<AttrValue>>;
 
 export function resolveSort(schema: IndexSchema, sort: SortKey[]): ResolvedKey[] {
   if (sort.length > MAX_SORT_KEYS) throw new SearchError('QUERY_ERROR', `too many sort-by attributes; maximum count is ${MAX_SORT_KEYS - 1}`);
   return sort.map((k) => {
     if (k.code) return { kind: 'expr', column: -1, host: false, desc: k.desc, code: k.code };
+    if (k.rowValues) return { kind: 'host', column: -1, host: true, desc: k.desc, rowValues: k.rowValues };
     if (k.attr.toLowerCase() === 'weight()' || k.attr.toLowerCase() === 'weight') return { kind: 'weight', column: -1, host: false, desc: k.desc };
     const column = columnOf(schema, k.attr);
     if (column < 0) throw new SearchError('QUERY_ERROR', `sort-by attribute '${k.attr}' not found`);
@@ -64,8 +75,11 @@ export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[], 
       return { kind: SK_F64, ref: ptr, desc: k.desc };
     }
     if (!k.host) return { kind: SK_COLUMN, ref: k.column, desc: k.desc };
-    const values: AttrValue[] = [];
-    for (let r = 0; r < seg.rows; r++) values.push(seg.attr(k.column - 1, r));
+    let values: AttrValue[] = [];
+    if (k.rowValues) {
+      values = k.rowValues(seg);
+      exprValues?.set(i, values);
+    } else for (let r = 0; r < seg.rows; r++) values.push(seg.attr(k.column - 1, r));
     const order = values.map((_, i) => i).sort((x, y) => compareValues(values[x], values[y]));
     const ranks = new Uint32Array(Math.max(seg.rows, 4));
     let rank = 0;

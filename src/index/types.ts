@@ -1,3 +1,4 @@
+import type { Segment } from './segment.js';
 /**
  * The contract between the engine and the RT index (segments in the WASM core).
  * The engine tokenizes and normalizes; the index stores postings and attribute columns and searches.
@@ -52,7 +53,13 @@ export type Filter = (
  * One ORDER BY key: an attribute, `id` or `weight()`; or, with `code`, a numeric expression compiled to
  * the core's formula bytecode (assembly/rank/expr.ts, attributes only), `attr` then being its text.
  */
-export interface SortKey { attr: string; desc: boolean; code?: number[] }
+export interface SortKey {
+  attr: string;
+  desc: boolean;
+  code?: number[];
+  /** A key computed on the host: its value for every row of a segment (strings, JSON values, bigint expressions). */
+  rowValues?: (seg: Segment) => AttrValue[];
+}
 
 export interface SearchRequest {
   /** Terms already normalized to dictionary form by the engine; null = full scan (weight 1). */

@@ -41,6 +41,11 @@ export interface CallExpr extends ExprBase {
   kind: 'call'; name: string; args: Expr[]; distinct?: boolean;
   /** `ANY(cond FOR x IN j.arr)` / `ALL(...)`: the loop variable; args are [cond, array]. */
   loopVar?: string;
+  /**
+   * `GROUP_CONCAT(x SEPARATOR ';')` and the limited form `GROUP_CONCAT(x ORDER BY k DESC [SEPARATOR s]
+   * LIMIT n)`: the separator (default `,`), the order of the kept values and how many are kept.
+   */
+  concat?: { separator?: string; order?: { expr: Expr; desc: boolean }[]; limit?: number };
 }
 export interface UnaryExpr extends ExprBase { kind: 'unary'; op: '-' | 'not'; operand: Expr }
 export type BinaryOp =
@@ -105,7 +110,8 @@ interface StatementBase { text: string }
 
 /** A select-list entry. `name` is the result column name Manticore prints (see select-item-name.ts). */
 export interface SelectItem { expr: Expr; alias?: string; name: string }
-export interface OrderItem { expr: Expr; direction: 'asc' | 'desc' }
+/** `implicit`: no ASC/DESC was written (asc then, except a facet's single key: Manticore sorts that desc). */
+export interface OrderItem { expr: Expr; direction: 'asc' | 'desc'; implicit?: boolean }
 
 /**
  * `FACET items [BY exprs] [DISTINCT col] [ORDER BY ...] [LIMIT [offset,] count]` after a SELECT: one more
@@ -120,6 +126,10 @@ export interface FacetClause {
   limit?: number;
   offset?: number;
   scope?: string;
+  /** ALL FILTERS, FILTERS a, b (only those of the main WHERE) or EXCLUDE FILTERS a, b (all but those). */
+  filters?: { kind: 'all' | 'only' | 'exclude'; attrs: string[] };
+  zeroes?: boolean;
+  mode?: 'strict' | 'auto' | 'max';
   text: string;
 }
 
@@ -235,6 +245,9 @@ export interface TruncateStatement extends StatementBase {
   kind: 'truncate'; table: string; rtindex: boolean; reconfigure: boolean;
 }
 
+/** ATTACH TABLE|INDEX source TO TABLE|RTINDEX target [WITH TRUNCATE]. */
+export interface AttachStatement extends StatementBase { kind: 'attach'; source: string; target: string; truncate: boolean }
+
 export interface OptimizeStatement extends StatementBase { kind: 'optimize'; table: string; options: NamedValue[] }
 
 /** FLUSH RAMCHUNK t, FLUSH RTINDEX|TABLE t (`table` set), FLUSH ATTRIBUTES|LOGS|HOSTNAMES. */
@@ -306,7 +319,7 @@ export interface CallStatement extends StatementBase {
 export type Statement =
   | SelectStatement | InsertStatement | UpdateStatement | DeleteStatement
   | CreateTableStatement | CreateTableLikeStatement | DropTableStatement | AlterTableStatement
-  | TruncateStatement | OptimizeStatement | FlushStatement
+  | TruncateStatement | OptimizeStatement | FlushStatement | AttachStatement
   | DescribeStatement | ShowStatement
   | SetStatement | SetNamesStatement | SetTransactionStatement
   | BeginStatement | CommitStatement | RollbackStatement

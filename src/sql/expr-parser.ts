@@ -1,5 +1,5 @@
 /** Expressions of select lists and function arguments, with Manticore's operator precedence. */
-import type { BinaryOp, Expr, NamedValue, OptionValue, PathStep } from './ast.js';
+import type { BinaryOp, CallExpr, Expr, NamedValue, OptionValue, PathStep } from './ast.js';
 import type { Cursor } from './cursor.js';
 import { isMainIdent } from './keywords.js';
 import type { Token } from './lexer.js';
@@ -175,9 +175,46 @@ function parseCall(c: Cursor, nameTok: Token): Expr {
     const loop = parseLoop(c, nameTok);
     if (loop) return loop;
   }
+  if (nameTok.upper === 'GROUP_CONCAT' && !distinct) return parseGroupConcat(c, nameTok);
   const args = c.nested(() => parseArgList(c));
   const expr: Expr = { kind: 'call', name: nameTok.value.toLowerCase(), args, text: c.textFrom(nameTok) };
   if (distinct) expr.distinct = true;
+  return expr;
+}
+
+/**
+ * After `GROUP_CONCAT(`: `x )`, `x SEPARATOR 's' )` or `x ORDER BY k [ASC|DESC], ... [SEPARATOR 's'] LIMIT n )`
+ * (Manticore's sphinxql.y: SEPARATOR before LIMIT; the ordered form needs its LIMIT).
+ */
+function parseGroupConcat(c: Cursor, nameTok: Token): Expr {
+  const value = c.nested(() => parseExpr(c));
+  const concat: NonNullable<CallExpr['concat']> = {};
+  if (c.acceptKw('ORDER')) {
+    c.expectKw('BY');
+    concat.order = [];
+    do {
+      const expr = parseExpr(c);
+      const desc = c.acceptKw('DESC');
+      if (!desc) c.acceptKw('ASC');
+      concat.order.push({ expr, desc });
+    } while (c.acceptPunct(','));
+  }
+  if (c.acceptKw('SEPARATOR')) {
+    const t = c.peek();
+    if (t.kind !== 'string') c.fail(['string']);
+    concat.separator = c.next().value;
+  }
+  if (concat.order) {
+    c.expectKw('LIMIT');
+    const t = c.peek();
+    if (t.kind !== 'int') c.fail(['integer']);
+    const n = Number(c.next().value);
+    if (n > 2147483647) c.failWith('GROUP_CONCAT LIMIT is out of range [0..2147483647]');
+    concat.limit = n;
+  }
+  c.expectPunct(')');
+  const expr: Expr = { kind: 'call', name: 'group_concat', args: [value], text: c.textFrom(nameTok) };
+  if (concat.order || concat.separator !== undefined) expr.concat = concat;
   return expr;
 }
 

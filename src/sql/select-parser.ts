@@ -75,9 +75,10 @@ function parseOrderItems(c: Cursor): OrderItem[] {
   do {
     const expr = parsePrimary(c);
     let direction: 'asc' | 'desc' = 'asc';
+    let implicit = false;
     if (c.acceptKw('DESC')) direction = 'desc';
-    else c.acceptKw('ASC');
-    items.push({ expr, direction });
+    else implicit = !c.acceptKw('ASC');
+    items.push(implicit ? { expr, direction, implicit } : { expr, direction });
   } while (c.acceptPunct(','));
   return items;
 }
@@ -105,8 +106,11 @@ function parseLimit(c: Cursor, stmt: SelectStatement): void {
 }
 
 /** `FILTERS a, b` / `EXCLUDE FILTERS a` lists, read to be named in the engine's error. */
-function skipFilterList(c: Cursor): void {
-  do parsePrimary(c); while (c.acceptPunct(','));
+/** The attribute names of `FILTERS a, b` / `EXCLUDE FILTERS a, b` (as the main query's WHERE names them). */
+function filterList(c: Cursor): string[] {
+  const names: string[] = [];
+  do names.push(parsePrimary(c).text.toLowerCase()); while (c.acceptPunct(','));
+  return names;
 }
 
 /** One FACET clause; the cursor is at FACET. */
@@ -119,11 +123,22 @@ function parseFacet(c: Cursor): FacetClause {
     do facet.by.push(parsePrimary(c)); while (c.acceptPunct(','));
   }
   const scope: string[] = [];
-  if (c.isKw('ALL') && c.isKw('FILTERS', 1)) { c.next(); c.next(); scope.push('ALL FILTERS'); }
-  else if (c.acceptKw('FILTERS')) { skipFilterList(c); scope.push('FILTERS'); }
-  else if (c.isKw('EXCLUDE') && c.isKw('FILTERS', 1)) { c.next(); c.next(); skipFilterList(c); scope.push('EXCLUDE FILTERS'); }
-  if (c.acceptKw('ZEROES')) scope.push('ZEROES');
-  if (c.acceptKw('MODE')) { c.next(); scope.push('MODE'); }
+  if (c.isKw('ALL') && c.isKw('FILTERS', 1)) { c.next(); c.next(); scope.push('ALL FILTERS'); facet.filters = { kind: 'all', attrs: [] }; }
+  else if (c.acceptKw('FILTERS')) { facet.filters = { kind: 'only', attrs: filterList(c) }; scope.push('FILTERS'); }
+  else if (c.isKw('EXCLUDE') && c.isKw('FILTERS', 1)) {
+    c.next(); c.next();
+    facet.filters = { kind: 'exclude', attrs: filterList(c) };
+    scope.push('EXCLUDE FILTERS');
+  }
+  if (c.acceptKw('ZEROES')) { scope.push('ZEROES'); facet.zeroes = true; }
+  if (c.acceptKw('MODE')) {
+    const t = c.next();
+    const mode = t.value.toLowerCase();
+    // Manticore's SetFacetFilterMode
+    if (!['strict', 'auto', 'max'].includes(mode)) c.failWith(`unknown FACET mode '${t.value}' (supported: strict, auto, max)`, t);
+    facet.mode = mode as FacetClause['mode'];
+    scope.push('MODE');
+  }
   if (scope.length) facet.scope = scope.join(' ');
   if (c.acceptKw('DISTINCT')) {
     const t = c.peek();
@@ -133,6 +148,10 @@ function parseFacet(c: Cursor): FacetClause {
   if (c.acceptKw('ORDER')) {
     c.expectKw('BY');
     facet.orderBy = parseOrderItems(c);
+    // Manticore's sphParseSortClause: a facet's one sort key without a direction sorts descending
+    // (`FACET brand ORDER BY COUNT(*)` lists the biggest buckets first)
+    const only = facet.orderBy.length === 1 ? facet.orderBy[0]! : undefined;
+    if (only?.implicit) only.direction = 'desc';
   }
   if (c.acceptKw('LIMIT')) {
     const holder = { limit: undefined, offset: undefined } as unknown as SelectStatement;

@@ -119,7 +119,7 @@ export function actualDoc(outcome: Outcome): Record<string, unknown> {
     case 'http':
       return { status: outcome.status, body: outcome.body };
     case 'rows':
-      return { columns: outcome.columns, rows: outcome.rows };
+      return { columns: outcome.columns, rows: outcome.rows, ...(outcome.more ? { more: outcome.more } : {}) };
     case 'ok':
       return { ok: true, affected: outcome.affected };
     case 'error':

@@ -20,6 +20,12 @@ describe('transcripts', () => {
     expect(splitInput(['select 1'])).toEqual(['select 1']);
   });
 
+  it('reads further result sets (one per FACET) separated by blank lines', () => {
+    const out = parseOutput(['| a |', '| 1 |', '', '| b | count(*) |', '| x | 2        |', '']);
+    expect(out).toEqual({ columns: ['a'], rows: [['1']], more: [{ columns: ['b', 'count(*)'], rows: [['x', '2']] }] });
+    expect(() => parseOutput(['| a |', '', 'OK 1'])).toThrow(/must be a table/);
+  });
+
   it('refuses a transcript without its sections', () => {
     expect(() => parseTranscript('--- output ---\nOK 0', '/r/x.case', '/r')).toThrow(/needs/);
   });

@@ -6,12 +6,13 @@
 //   CREATE TABLE t (title TEXT);
 //   SELECT id FROM t;
 //   --- output ---
-//   | id |          (a result set: header line, then one line per row; NULL is SQL NULL)
+//   | id |          (a result set: header line, then one line per row; NULL is SQL NULL; a blank line
+//                   then another table: the statement's next result set, e.g. one per FACET)
 //   OK 2            (or an OK packet with its affected rows)
 //   ERROR message   (or an error; the message must match exactly)
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { Case } from './cases.js';
+import { loadCases, type Case } from './cases.js';
 
 /** Every `.case` file under `dir`, depth first, in name order. */
 export function findTranscripts(dir: string): string[] {
@@ -28,15 +29,32 @@ function tableCells(line: string): string[] {
   return line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
 }
 
-/** The expectation of an output block. */
+function parseTable(lines: string[]): { columns: string[]; rows: (string | null)[][] } {
+  const [header, ...rows] = lines.map(tableCells);
+  return { columns: header!, rows: rows.map((r) => r.map((c) => (c === 'NULL' ? null : c))) };
+}
+
+/** Tables separated by blank lines (empty groups dropped). */
+function blocks(lines: string[]): string[][] {
+  const out: string[][] = [[]];
+  for (const line of lines) {
+    if (line.trim() === '') out.push([]);
+    else out[out.length - 1]!.push(line);
+  }
+  return out.filter((b) => b.length > 0);
+}
+
+/** The expectation of an output block: one result set, or several (`more`: the ones after the first). */
 export function parseOutput(lines: string[]): Record<string, unknown> {
-  const first = lines[0]?.trim() ?? '';
+  const [firstBlock = [], ...rest] = blocks(lines);
+  const first = firstBlock[0]?.trim() ?? '';
   const okMatch = /^OK (\d+)$/.exec(first);
   if (okMatch) return { ok: true, affected: Number(okMatch[1]) };
   if (first.startsWith('ERROR ')) return { error: first.slice('ERROR '.length) };
-  if (!first.startsWith('|')) throw new Error(`output must be a table, "OK n" or "ERROR msg": ${first}`);
-  const [header, ...rows] = lines.map(tableCells);
-  return { columns: header, rows: rows.map((r) => r.map((c) => (c === 'NULL' ? null : c))) };
+  if (![firstBlock, ...rest].every((b) => b[0]?.trim().startsWith('|'))) {
+    throw new Error(`output must be a table (or tables), "OK n" or "ERROR msg": ${first}`);
+  }
+  return { ...parseTable(firstBlock), ...(rest.length ? { more: rest.map(parseTable) } : {}) };
 }
 
 /** Statements of an input block: each ends with `;` at the end of a line. */
@@ -71,13 +89,24 @@ export function parseTranscript(text: string, path: string, root: string): Case 
     evidence: 'own-transcript',
     setup: statements.slice(0, -1).map((sql) => ({ sql })),
     request: [{ sql: statements[statements.length - 1]! }],
-    expect: parseOutput(lines.slice(outputAt + 1).filter((l) => l.trim() !== '')),
+    expect: parseOutput(lines.slice(outputAt + 1)),
     compare: 'exact',
     vary: [],
   };
 }
 
-/** All transcripts under `root` as cases. */
+/**
+ * Our own JSON-format cases (`<root>/json/*.jsonl`, the shared cases' format: HTTP steps with a JSON
+ * expectation), ids and area under `own/json`.
+ */
+export function loadOwnJsonCases(root: string): Case[] {
+  const dir = join(root, 'json');
+  if (!existsSync(dir)) return [];
+  return loadCases(dir).map((c) => ({ ...c, id: `own/json/${c.id}`, area: 'own/json' }));
+}
+
+/** All transcripts under `root` as cases, then the JSON-format cases. */
 export function loadTranscripts(root: string): Case[] {
-  return findTranscripts(root).map((path) => parseTranscript(readFileSync(path, 'utf8'), path, root));
+  const own = findTranscripts(root).map((path) => parseTranscript(readFileSync(path, 'utf8'), path, root));
+  return [...own, ...loadOwnJsonCases(root)];
 }

@@ -15,6 +15,13 @@ describe('raw-mode replies as MySQL text results', () => {
     });
   });
 
+  it('keeps a statement\'s further result sets (FACET) as `more`', () => {
+    const set = (name: string, v: number) => `{"columns":[{"${name}":{"type":"long"}}],"data":[{"${name}":${v}}],"total":1,"error":"","warning":""}`;
+    expect(rawReplyToSql(200, parse(`[${set('id', 1)},${set('cat', 2)}]`))).toEqual({
+      kind: 'rows', columns: ['id'], rows: [['1']], more: [{ columns: ['cat'], rows: [['2']] }],
+    });
+  });
+
   it('reads OK replies and errors (errno assumed 1064)', () => {
     expect(rawReplyToSql(200, parse('[{"total":2,"error":"","warning":""}]'))).toEqual({ kind: 'ok', affected: 2 });
     expect(rawReplyToSql(500, parse('{"error":"unknown column: \'c\'"}'))).toEqual({ kind: 'error', error: "unknown column: 'c'", errno: 1064 });

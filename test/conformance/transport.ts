@@ -18,8 +18,9 @@ export interface HttpOutcome {
   body: unknown;
 }
 
+/** A result set; `more` holds the statement's further result sets (one per FACET), when it has any. */
 export type SqlOutcome =
-  | { kind: 'rows'; columns: string[]; rows: (string | null)[][] }
+  | { kind: 'rows'; columns: string[]; rows: (string | null)[][]; more?: { columns: string[]; rows: (string | null)[][] }[] }
   | { kind: 'ok'; affected: number }
   | { kind: 'error'; error: string; errno: number };
 
@@ -63,7 +64,12 @@ export function rawResultToSql(item: Record<string, unknown>): SqlOutcome {
 
 /** A raw-mode HTTP reply (status and parsed body) as a SQL outcome. */
 export function rawReplyToSql(status: number, body: unknown): SqlOutcome {
-  if (Array.isArray(body) && body.length > 0) return rawResultToSql(body[0] as Record<string, unknown>);
+  if (Array.isArray(body) && body.length > 0) {
+    const first = rawResultToSql(body[0] as Record<string, unknown>);
+    const more = body.slice(1).map((b) => rawResultToSql(b as Record<string, unknown>));
+    if (first.kind !== 'rows' || more.length === 0) return first;
+    return { ...first, more: more.map((m) => (m.kind === 'rows' ? { columns: m.columns, rows: m.rows } : { columns: [], rows: [] })) };
+  }
   const error = (body as { error?: unknown } | null)?.error;
   if (typeof error === 'string') return { kind: 'error', error, errno: ASSUMED_ERRNO };
   return { kind: 'error', error: `unexpected reply (HTTP ${status}): ${String(stringify(body))}`, errno: 0 };
@@ -118,7 +124,11 @@ export function mysqlReplyToSql(res: unknown, fields: unknown): SqlOutcome {
   const first = multi ? (res as unknown[])[0] : res;
   const cols = (multi ? (fields as unknown[])[0] : fields) as mysql.FieldPacket[] | undefined;
   if (!Array.isArray(first)) return { kind: 'ok', affected: (first as mysql.ResultSetHeader).affectedRows };
-  return { kind: 'rows', columns: (cols ?? []).map((f) => f.name), rows: first as (string | null)[][] };
+  const out: SqlOutcome = { kind: 'rows', columns: (cols ?? []).map((f) => f.name), rows: first as (string | null)[][] };
+  // the further result sets of the one statement sent (FACET)
+  const more = multi ? (res as unknown[]).slice(1).flatMap((r, i) => (Array.isArray(r)
+    ? [{ columns: ((fields as unknown[])[i + 1] as mysql.FieldPacket[]).map((f) => f.name), rows: r as (string | null)[][] }] : [])) : [];
+  return more.length ? { ...out, more } : out;
 }
 
 /**

@@ -84,6 +84,6 @@ describe('FACET', () => {
   });
 
   it('a facet scope clause quarry does not implement is an error naming it', async () => {
-    await expect(conn.query('SELECT id FROM facetdemo FACET brand_id MODE max')).rejects.toThrow('FACET ... MODE is not supported yet');
+    await expect(conn.query('SELECT id FROM facetdemo FACET brand_id MODE max')).rejects.toThrow('FACET ... MODE max is not supported yet');
   });
 });

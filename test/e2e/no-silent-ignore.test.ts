@@ -7,6 +7,7 @@ import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OTHER_OPTIONS, SELECT_OPTIONS, UPDATE_OPTIONS } from '../../src/engine/statement-options.js';
 import { SEARCH_KEYS, UNSUPPORTED_SEARCH_KEYS } from '../../src/engine/json/json-search-keys.js';
+import { AGG_KEYS } from '../../src/engine/group/json-aggs.js';
 import { startQuarry, type QuarryProcess } from './mysql-server.js';
 
 type Answer = { error: string } | { ok: string };
@@ -137,6 +138,19 @@ describe('SELECT clauses', () => {
     await expectChanges('SELECT id, price*2 AS p2 FROM sw ORDER BY id ASC', 'SELECT id, price*2 AS p2 FROM sw ORDER BY p2 DESC, id ASC');
   });
 
+  it('ORDER BY a string expression or a JSON-typed key changes the answer', async () => {
+    await expectChanges('SELECT id, TO_STRING(cat) AS l FROM sw ORDER BY l ASC, id ASC', 'SELECT id, TO_STRING(cat) AS l FROM sw ORDER BY l DESC, id ASC');
+  });
+
+  it('FACET filter scopes (FILTERS, EXCLUDE FILTERS, MODE auto) change the answer; ALL FILTERS and MODE strict are the default', async () => {
+    const base = 'SELECT id FROM sw WHERE cat = 1 AND price > 5 ORDER BY id ASC FACET cat';
+    await expectChanges(base, `${base} EXCLUDE FILTERS cat`);
+    await expectChanges(base, `${base} FILTERS price`);
+    await expectChanges(base, `${base} MODE auto`);
+    await expectSame(base, `${base} ALL FILTERS`);
+    await expectSame(base, `${base} MODE strict`);
+  });
+
   it('FACET and its ORDER BY, LIMIT, BY and DISTINCT change the answer', async () => {
     await expectChanges(ALL, `${ALL} FACET cat`);
     await expectChanges(`${ALL} FACET cat`, `${ALL} FACET cat ORDER BY cat DESC`);
@@ -149,8 +163,7 @@ describe('SELECT clauses', () => {
   it('clauses not implemented yet are rejected, naming the clause', async () => {
     await expectRejected('SELECT id FROM sw HAVING cat = 1', 'HAVING');
     await expectRejected('SELECT cat FROM sw FACET cat ZEROES', 'FACET ... ZEROES');
-    await expectRejected('SELECT cat FROM sw FACET cat EXCLUDE FILTERS cat', 'FACET ... EXCLUDE FILTERS');
-    await expectRejected('SELECT id, TO_STRING(cat) AS l FROM sw ORDER BY l DESC', 'ORDER BY an expression');
+    await expectRejected('SELECT cat FROM sw FACET cat MODE max', 'FACET ... MODE max');
     await expectRejected('SELECT id, crc32(title) FROM sw', 'CRC32()');
     await expectRejected('SELECT cat FROM sw GROUP BY cat WITHIN GROUP ORDER BY price*2 DESC', 'syntax error');
     await expectRejected('SELECT cat FROM sw GROUP BY title', "'title'");
@@ -159,6 +172,7 @@ describe('SELECT clauses', () => {
 
 /** For each option that works: a statement whose answer it changes, against the same one without it. */
 const WORKS: Record<string, [string, string]> = {
+  facet_filter_mode: ['SELECT id FROM sw WHERE cat = 1 FACET cat', "SELECT id FROM sw WHERE cat = 1 OPTION facet_filter_mode='auto' FACET cat"],
   expand_keywords: ["SELECT id FROM sw WHERE MATCH('app') ORDER BY id ASC", "SELECT id FROM sw WHERE MATCH('app') ORDER BY id ASC OPTION expand_keywords=1"],
   expansion_limit: ["SELECT id FROM sw WHERE MATCH('ap*') ORDER BY id ASC", "SELECT id FROM sw WHERE MATCH('ap*') ORDER BY id ASC OPTION expansion_limit=1"],
   field_weights: [APPLE, `${APPLE} OPTION field_weights=(title=7)`],
@@ -284,6 +298,12 @@ describe('/search keys', () => {
       await rejected({ ...q0, aggs: { c: { significant_terms: { field: 'price' } } } }, '"significant_terms"');
       await rejected({ ...q0, aggs: { c: { terms: { field: 'cat', include: 'x' } } } }, '"include"');
     },
+    facet_filter_mode: async () => {
+      const scoped = { table: 'sw', query: { bool: { must: [{ equals: { cat: 1 } }] } }, aggs: { c: { terms: { field: 'cat' } } } };
+      await changes({ ...scoped, facet_filter_mode: 'auto' }, scoped);
+      expect(await search({ ...scoped, facet_filter_mode: 'strict' })).toEqual(await search(scoped));
+      await rejected({ ...scoped, facet_filter_mode: 'max' }, 'facet mode "max"');
+    },
     // 0 is the default (no cutoff): accepted with the same answer; any other value is rejected
     cutoff: async () => {
       expect(await search({ ...q0, cutoff: 0 })).toEqual(await search(q0));
@@ -297,6 +317,97 @@ describe('/search keys', () => {
       await KEY_CASES[key]!();
     });
   }
+
+  /**
+   * Each key of each aggregation type: [the aggregation without it, with it] (the answer changes), or a
+   * reason the key is accepted without changing this answer.
+   */
+  const AGG_CASES: Record<string, Record<string, [object, object] | string>> = {
+    terms: {
+      field: [{ field: 'cat' }, { field: 'price' }], size: [{ field: 'cat' }, { field: 'cat', size: 1 }],
+      order: [{ field: 'cat', order: { _key: 'asc' } }, { field: 'cat', order: { _key: 'desc' } }],
+    },
+    histogram: {
+      field: [{ field: 'price', interval: 5 }, { field: 'cat', interval: 5 }],
+      interval: [{ field: 'price', interval: 5 }, { field: 'price', interval: 10 }],
+      offset: [{ field: 'price', interval: 10 }, { field: 'price', interval: 10, offset: 5 }],
+      keyed: [{ field: 'price', interval: 5 }, { field: 'price', interval: 5, keyed: true }],
+      size: 'Manticore keeps at least 1000 histogram buckets whatever the size',
+    },
+    range: {
+      field: [{ field: 'price', ranges: [{ to: 8 }, { from: 8 }] }, { field: 'cat', ranges: [{ to: 8 }, { from: 8 }] }],
+      ranges: [{ field: 'price', ranges: [{ to: 8 }, { from: 8 }] }, { field: 'price', ranges: [{ to: 15 }, { from: 15 }] }],
+      keyed: [{ field: 'price', ranges: [{ to: 8 }] }, { field: 'price', keyed: true, ranges: [{ to: 8 }] }],
+      size: 'Manticore keeps at least one bucket per range whatever the size',
+    },
+    date_range: {
+      field: [{ field: 'price', ranges: [{ to: 'now' }] }, { field: 'cat', ranges: [{ from: 'now' }] }],
+      ranges: [{ field: 'cat', ranges: [{ to: 'now' }] }, { field: 'cat', ranges: [{ from: 'now' }] }],
+      keyed: [{ field: 'cat', ranges: [{ to: 'now' }] }, { field: 'cat', keyed: true, ranges: [{ to: 'now' }] }],
+      size: 'Manticore keeps at least one bucket per range whatever the size',
+    },
+    date_histogram: {
+      field: [{ field: 'cat', fixed_interval: '2s' }, { field: 'price', fixed_interval: '2s' }],
+      calendar_interval: [{ field: 'cat', fixed_interval: '2s' }, { field: 'cat', calendar_interval: 'day' }],
+      fixed_interval: [{ field: 'cat', calendar_interval: 'day' }, { field: 'cat', fixed_interval: '2s' }],
+      time_zone: [{ field: 'cat', calendar_interval: 'day' }, { field: 'cat', calendar_interval: 'day', time_zone: 'Asia/Tokyo' }],
+      offset: [{ field: 'cat', calendar_interval: 'day' }, { field: 'cat', calendar_interval: 'day', offset: '3h' }],
+      keyed: [{ field: 'cat', calendar_interval: 'day' }, { field: 'cat', calendar_interval: 'day', keyed: true }],
+      size: 'Manticore keeps at least 1000 histogram buckets whatever the size',
+    },
+    min: { field: [{ field: 'price' }, { field: 'cat' }] },
+    max: { field: [{ field: 'price' }, { field: 'cat' }] },
+    sum: { field: [{ field: 'price' }, { field: 'cat' }] },
+    avg: { field: [{ field: 'price' }, { field: 'cat' }] },
+    percentiles: {
+      field: [{ field: 'price' }, { field: 'cat' }], values: [{ field: 'price' }, { field: 'price', values: [50] }],
+      keyed: [{ field: 'price' }, { field: 'price', keyed: false }],
+      tdigest: 'the t-digest compression tunes an estimate; quarry answers exactly (README)',
+    },
+    percentile_ranks: {
+      field: [{ field: 'price', values: [10] }, { field: 'cat', values: [10] }],
+      values: [{ field: 'price', values: [10] }, { field: 'price', values: [5] }],
+      keyed: [{ field: 'price', values: [10] }, { field: 'price', values: [10], keyed: false }],
+      tdigest: 'the t-digest compression tunes an estimate; quarry answers exactly (README)',
+    },
+    median_absolute_deviation: {
+      field: [{ field: 'price' }, { field: 'cat' }],
+      tdigest: 'the t-digest compression tunes an estimate; quarry answers exactly (README)',
+    },
+  };
+
+  for (const [type, keys] of Object.entries(AGG_KEYS)) {
+    it(`aggregation ${type}: each key changes the answer, an unknown key is rejected`, async () => {
+      for (const key of keys) {
+        const c = AGG_CASES[type]?.[key];
+        expect(c, `a case for the ${type} key ${key}`).toBeDefined();
+        if (typeof c === 'string') continue;
+        const [without, withKey] = c!;
+        await changes({ ...q0, aggs: { a: { [type]: without } } }, { ...q0, aggs: { a: { [type]: withKey } } });
+      }
+      await rejected({ ...q0, aggs: { a: { [type]: { field: 'price', bogus: 1 } } } }, '"bogus"');
+      const values = keys.includes('values') ? { values: [1] } : {};
+      if (keys.includes('tdigest')) await rejected({ ...q0, aggs: { a: { [type]: { field: 'price', ...values, tdigest: { bogus: 1 } } } } }, '"bogus"');
+    });
+  }
+
+  it('aggregation filter scopes (mode, filters, exclude_filters) change the answer; zeroes and mode max are rejected', async () => {
+    const q = { table: 'sw', query: { bool: { must: [{ equals: { cat: 1 } }, { range: { price: { gte: 15 } } }] } } };
+    const agg = (extra: object) => ({ ...q, aggs: { c: { terms: { field: 'cat' }, ...extra } } });
+    await changes(agg({ mode: 'auto' }), agg({}));
+    await changes(agg({ exclude_filters: ['cat'] }), agg({}));
+    await changes(agg({ filters: ['cat'] }), agg({}));
+    expect(await search(agg({ mode: 'strict' }))).toEqual(await search(agg({})));
+    await rejected(agg({ mode: 'max' }), 'facet mode "max"');
+    await rejected(agg({ zeroes: true }), '"zeroes"');
+  });
+
+  it('sort by _geo_distance changes the order; its unsupported keys are rejected', async () => {
+    const geo = (order: string) => ({ ...q0, sort: [{ _geo_distance: { location_anchor: { lat: 0, lon: 0 }, location_source: ['price', 'cat'], order } }] });
+    await changes(geo('asc'), geo('desc'));
+    await rejected({ ...q0, sort: [{ _geo_distance: { location_anchor: { lat: 0, lon: 0 }, location_source: ['price', 'cat'], unit: 'km' } }] }, '"unit"');
+    await rejected({ ...q0, sort: [{ _geo_distance: { location_anchor: { lat: 0, lon: 0 }, location_source: ['price', 'cat'], mode: 'min' } }] }, '"mode"');
+  });
 
   it('keys Manticore reads and quarry does not implement are rejected by name', async () => {
     for (const key of UNSUPPORTED_SEARCH_KEYS) await rejected({ ...q0, [key]: {} }, `"${key}"`);

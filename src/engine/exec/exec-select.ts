@@ -11,6 +11,7 @@ import { queryExpansionWarning, type ExpansionSettings } from '../../index/wildc
 import { rows, type Cell, type RowsResult, type SearchMeta } from '../result.js';
 import { selectAliases, selectColumns } from '../select-items.js';
 import { sortCode } from '../expr/sort-code.js';
+import { hostSortKey } from '../expr/sort-host.js';
 import { readRows, readRowsAsync } from '../read-rows.js';
 import { isGrouping } from '../group/exec-group.js';
 import { execGrouped } from '../group/grouped-select.js';
@@ -51,9 +52,17 @@ function sortKeys(table: Table, st: SelectStatement): SortKey[] {
       const col = table.column(name);
       if (col && col.type !== 'text') return { attr: col.name, desc };
     }
-    // a computed key: the core evaluates it per row of each segment (sort-code.ts)
-    if (e.kind !== 'column') return { attr: e.text, desc, code: sortCode(table, e, selectAliases(st.items)) };
-    throw new SearchError('QUERY_ERROR', `table ${table.name}: sort-by attribute '${e.text}' not found`);
+    if (e.kind === 'column' && !e.path.length) throw new SearchError('QUERY_ERROR', `table ${table.name}: sort-by attribute '${e.text}' not found`);
+    // a computed key: the core evaluates numeric formulas per row of each segment (sort-code.ts);
+    // strings, JSON values and bigint arithmetic are computed on the host (sort-host.ts)
+    const aliases = selectAliases(st.items);
+    if (e.kind === 'column') return hostSortKey(table, e, aliases, desc);
+    try {
+      return { attr: e.text, desc, code: sortCode(table, e, aliases) };
+    } catch (err) {
+      if (!(err instanceof SearchError) || err.code !== 'UNSUPPORTED') throw err;
+      return hostSortKey(table, e, aliases, desc);
+    }
   });
 }
 

@@ -4,6 +4,7 @@ import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { execShowCreate, execShowFields } from './exec-ddl.js';
 import { likeMatcher } from '../like.js';
+import { constantValue } from '../expr/constant-expr.js';
 import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn } from '../result.js';
 import { systemVariable, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
@@ -109,7 +110,13 @@ export function execSelectNoTable(st: SelectStatement, session: Session, setting
     else if (e.kind === 'literal' && e.value.kind === 'int') v = BigInt(e.value.value);
     else if (e.kind === 'literal' && e.value.kind === 'float') v = e.value.value;
     else if (e.kind === 'literal' && e.value.kind === 'string') v = e.value.value;
-    else throw new SearchError('PARSE_ERROR', `unsupported expression '${e.text}' without a table`);
+    else {
+      // arithmetic and functions over constants (`SELECT 1+2`)
+      const c = constantValue(e);
+      cols.push({ name: item.alias ?? item.name, kind: c.kind });
+      row.push(c.value);
+      continue;
+    }
     cols.push({ name: item.alias ?? item.name, kind: typeof v === 'bigint' ? 'bigint' : typeof v === 'number' ? (Number.isInteger(v) ? 'uint' : 'float') : 'string' });
     row.push(v);
   }

@@ -5,10 +5,9 @@ import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { execAlter, execFlush, execOptimize } from './exec-admin.js';
 import { execCall } from './exec-call.js';
-import { execCreate, execCreateLike, execDescribe, execDrop, execTruncate, type ConfigTable } from './exec-ddl.js';
+import { execAttach, execCreate, execCreateLike, execDescribe, execDrop, execTruncate, type ConfigTable } from './exec-ddl.js';
 import { execSelect } from './exec-select.js';
-import { facetStatement } from '../group/facets.js';
-import { execGrouped } from '../group/grouped-select.js';
+import { execFacets } from '../group/facets.js';
 import { execSelectNoTable, execSet, execShow } from './exec-show.js';
 import { execDelete, execInsert, execUpdate } from './exec-write.js';
 import type { IdGenerator } from '../id-generator.js';
@@ -48,10 +47,7 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
       if (!st.facets?.length) return main;
       // each FACET is one more result set; SHOW META keeps describing the main query
       const meta = { lastMeta: session.lastMeta, lastWarning: session.lastWarning };
-      // the facets share one pass over the matches (Manticore runs them as one multi-query)
-      const sts = st.facets.map((f) => facetStatement(st, f));
-      const facets = execGrouped(table, sts, session, flags, performance.now())
-        .map((r, i) => ({ ...r, facet: st.facets![i]!.items[0]!.expr.text }));
+      const facets = execFacets(table, st, session, flags).map((r, i) => ({ ...r, facet: st.facets![i]!.items[0]!.expr.text }));
       Object.assign(session, meta);
       return [main, ...facets];
     }
@@ -62,6 +58,7 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
     case 'create_table_like': return execCreateLike(ctx.catalog, st);
     case 'drop_table': return execDrop(ctx.catalog, st);
     case 'truncate': return execTruncate(ctx.catalog, st, ctx.config);
+    case 'attach': return execAttach(ctx.catalog, st);
     case 'alter_table': return execAlter(ctx.catalog, st);
     case 'optimize': return execOptimize(ctx.catalog, st);
     case 'flush': return execFlush(ctx.catalog, st);

@@ -41,6 +41,14 @@ export function datePart(part: DatePart, ts: number): number {
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
+/** ISO 8601 week number and week-based year (weeks start on Monday; week 1 holds the year's first Thursday). */
+function isoWeek(d: Date): { week: number; year: number } {
+  const t = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+  t.setUTCDate(t.getUTCDate() + 3 - ((t.getUTCDay() + 6) % 7)); // the Thursday of this week
+  const year = t.getUTCFullYear();
+  return { week: 1 + Math.floor((t.getTime() - Date.UTC(year, 0, 4)) / 604_800_000 + ((new Date(Date.UTC(year, 0, 4)).getUTCDay() + 6) % 7) / 7), year };
+}
+
 /** One strftime conversion (the ones Manticore's manual lists for DATE_FORMAT, which calls strftime). */
 function conversion(ch: string, d: Date): string {
   const h = d.getUTCHours();
@@ -70,6 +78,22 @@ function conversion(ch: string, d: Date): string {
     case 'n': return '\n';
     case 't': return '\t';
     case '%': return '%';
+    case 'C': return pad(Math.floor(d.getUTCFullYear() / 100));
+    case 'k': return String(h).padStart(2, ' ');
+    case 'l': return String(h % 12 === 0 ? 12 : h % 12).padStart(2, ' ');
+    case 'P': return h < 12 ? 'am' : 'pm';
+    case 'r': return `${conversion('I', d)}:${conversion('M', d)}:${conversion('S', d)} ${conversion('p', d)}`;
+    // the C locale's %c, %x, %X (Manticore's searchd runs strftime in it)
+    case 'c': return `${conversion('a', d)} ${conversion('b', d)} ${conversion('e', d)} ${conversion('T', d)} ${conversion('Y', d)}`;
+    case 'x': return conversion('D', d);
+    case 'X': return conversion('T', d);
+    case 'z': return '+0000';
+    case 'Z': return 'UTC';
+    case 'U': return pad(Math.floor((dayOfYear(d) - 1 + 7 - d.getUTCDay()) / 7));
+    case 'W': return pad(Math.floor((dayOfYear(d) - 1 + 7 - ((d.getUTCDay() + 6) % 7)) / 7));
+    case 'V': return pad(isoWeek(d).week);
+    case 'G': return String(isoWeek(d).year);
+    case 'g': return pad(isoWeek(d).year % 100);
   }
   throw new SearchError('UNSUPPORTED', `DATE_FORMAT() conversion '%${ch}' is not supported`);
 }

@@ -6,6 +6,7 @@ import type { Expr } from '../../sql/ast.js';
 import { exprError } from './errors.js';
 import { checkDateFormat, dateFormat, datePart, type DatePart } from './dates.js';
 import { geodistCall } from './geodist.js';
+import { BUCKET_FUNCTIONS, bucketCall } from './bucket-functions.js';
 import { stringCall } from './strings.js';
 import {
   convert, isIntType, toBig, toFloat, toInt, truthy, widest,
@@ -117,6 +118,7 @@ function loopCall(e: Call, ctx: ExprContext, compile: Compile): CompiledExpr {
 
 export function compileCall(e: Call, ctx: ExprContext, compile: Compile): CompiledExpr {
   const name = e.name;
+  if (BUCKET_FUNCTIONS.has(name)) return bucketCall(e, ctx, compile);
   if (!(name in ARGS) && !e.loopVar) throw exprError(ctx.table, `unsupported function ${name.toUpperCase()}() in expression '${e.text}'`, 'UNSUPPORTED');
   checkCount(ctx, name, e.args.length);
   if (e.loopVar) return loopCall(e, ctx, compile);

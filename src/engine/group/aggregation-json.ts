@@ -10,16 +10,19 @@ export function bucketKey(cell: Cell, kind: CellKind): JsonOut {
 
 /**
  * `"name": {"buckets": [{"key": v, "doc_count": n}, ...]}` for one facet result set; FACET ... DISTINCT
- * col adds `count(distinct col)` to each bucket.
+ * col adds `count(distinct col)` to each bucket, a facet in auto mode its `status`.
  */
 export function facetAggregation(facet: RowsResult): [string, JsonOut] {
   const count = facet.columns.findIndex((c) => c.name === 'count(*)');
   const distinct = facet.columns.findIndex((c) => c.name.startsWith('count(distinct '));
+  const status = facet.columns.findIndex((c) => c.name === 'status' && c.kind === 'string');
   const keyCol = facet.columns[0]!;
   const buckets = facet.rows.map((row) => new JsonFields([
     ['key', bucketKey(row[0] ?? null, keyCol.kind)],
     ['doc_count', cellToSourceJson(row[count] ?? null, 'bigint')],
     ...(distinct >= 0 ? [[facet.columns[distinct]!.name, cellToSourceJson(row[distinct] ?? null, 'bigint')] as [string, JsonOut]] : []),
+    // a facet in auto mode marks each bucket selected or available
+    ...(status > 0 && status === facet.columns.length - 1 ? [['status', row[status] as string] as [string, JsonOut]] : []),
   ]));
   return [facet.facet ?? keyCol.name, new JsonFields([['buckets', buckets]])];
 }

@@ -27,15 +27,69 @@ export function calendarKey(unit: string, seconds: number): number {
   }
 }
 
+const FORMATTERS = new Map<string, Intl.DateTimeFormat>();
+
+/** A formatter of an IANA zone's wall-clock fields; an unknown zone is an error in Manticore's words. */
+function zoneFormatter(tz: string): Intl.DateTimeFormat {
+  let f = FORMATTERS.get(tz);
+  if (!f) {
+    if (tz.startsWith('+') || tz.startsWith('-')) throw new SearchError('PARSE_ERROR', `date_histogram time_zone [${tz}] must be an IANA time zone name`);
+    try {
+      f = new Intl.DateTimeFormat('en-US', {
+        timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      });
+    } catch {
+      throw new SearchError('PARSE_ERROR', `unknown time zone '${tz}'`);
+    }
+    FORMATTERS.set(tz, f);
+  }
+  return f;
+}
+
+/** The zone's wall-clock time at `seconds` UTC, as seconds of a UTC calendar. */
+function wallClock(seconds: number, tz: string): number {
+  const parts: Record<string, number> = {};
+  for (const p of zoneFormatter(tz).formatToParts(new Date(seconds * 1000))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!) / 1000;
+}
+
+/** The bucket start of a calendar unit in a time zone: rounded on the zone's wall clock, back to UTC. */
+function calendarKeyIn(unit: string, seconds: number, tz: string): number {
+  const local = calendarKey(unit, wallClock(seconds, tz));
+  const guess = local - (wallClock(seconds, tz) - seconds);
+  return local - (wallClock(guess, tz) - guess);
+}
+
+/** `3h`, `-90m`, `+1d` or a number of seconds: a date_histogram `offset` in seconds. */
+export function offsetSeconds(field: string, v: unknown): number {
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  const m = typeof v === 'string' ? /^([+-]?)(\d*)(ms|s|m|h|d)$/.exec(v) : null;
+  if (!m || (typeof v === 'string' && m[2] === '')) {
+    if (typeof v === 'string') throw new SearchError('PARSE_ERROR', `unknown interval [${v}]`);
+    throw new SearchError('PARSE_ERROR', `"${field}" offset should be string or integer`);
+  }
+  const n = Number(m[2]) * FIXED_UNIT_SECONDS[m[3]!]!;
+  return m[1] === '-' ? -n : n;
+}
+
+/** Calendar options of a date_histogram: IANA `time_zone` and a fixed `offset` in seconds. */
+export interface CalendarOptions { timeZone?: string; offset?: number }
+
 /** The key function of a `date_histogram` from its `calendar_interval` or `fixed_interval`. */
-export function dateBucket(field: string, calendar: unknown, fixed: unknown): (seconds: number) => number {
+export function dateBucket(field: string, calendar: unknown, fixed: unknown, opts: CalendarOptions = {}): (seconds: number) => number {
   if ((calendar === undefined) === (fixed === undefined)) {
     throw new SearchError('PARSE_ERROR', `"${field}" date_histogram needs one of "calendar_interval" or "fixed_interval"`);
   }
   if (calendar !== undefined) {
     const unit = typeof calendar === 'string' ? CALENDAR[calendar] : undefined;
     if (!unit) throw new SearchError('PARSE_ERROR', `"${field}" unknown calendar_interval ${JSON.stringify(calendar)}`);
-    return (s) => calendarKey(unit, s);
+    const { timeZone: tz, offset = 0 } = opts;
+    if (tz) zoneFormatter(tz);
+    // Manticore's AggrDateHistExpr_T: shift by the offset, round (in the zone), shift back
+    return tz ? (s) => calendarKeyIn(unit, s - offset, tz) + offset : (s) => calendarKey(unit, s - offset) + offset;
+  }
+  if (opts.timeZone !== undefined || opts.offset !== undefined) {
+    throw new SearchError('PARSE_ERROR', `"${field}" time_zone and offset are only supported with calendar_interval`);
   }
   const m = typeof fixed === 'string' ? /^(\d*)(ms|s|m|h|d)$/.exec(fixed) : null;
   const n = m ? Number(m[1] || '1') : 0;
@@ -45,9 +99,9 @@ export function dateBucket(field: string, calendar: unknown, fixed: unknown): (s
   return (s) => Math.floor(s / interval) * interval;
 }
 
-/** `2017-02-01T00:00:00`: a bucket key as `key_as_string` (UTC). */
-export function keyAsString(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 19);
+/** `2017-02-01T00:00:00`: a bucket key as `key_as_string` (UTC, or the wall clock of `tz`). */
+export function keyAsString(seconds: number, tz?: string): string {
+  return new Date((tz ? wallClock(seconds, tz) : seconds) * 1000).toISOString().slice(0, 19);
 }
 
 

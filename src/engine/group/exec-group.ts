@@ -14,6 +14,8 @@ import { selectColumns, type OutColumn } from '../select-items.js';
 import type { Table } from '../table.js';
 import { groupHaving, groupOrder, type GroupRow } from './group-order.js';
 import { aggText, collectAggs, groupKeys, isAggregateCall, keyKind, withinOrder, type AggSpec, type GroupPlan } from './group-plan.js';
+import { checkLimitedConcat, concatValue } from './group-concat.js';
+import { distSqlText } from './percentiles.js';
 import { groupSegment, mergePartials, type AggState, type PartialGroup, type Partials } from './group-segment.js';
 
 export interface GroupOutput {
@@ -36,7 +38,8 @@ function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
   switch (spec.fn) {
     case 'count': return BigInt(count);
     case 'count_distinct': return BigInt(st.distinct!.size);
-    case 'concat': return st.values!.join(',');
+    case 'concat': return concatValue(st.values!, spec.concat);
+    case 'dist': return distSqlText(spec.dist!, st.values!.map(Number));
     case 'avg': return count ? Number(st.sum) / count : null;
     case 'sum': return spec.kind === 'float' || typeof st.sum === 'bigint' ? st.sum : BigInt(Math.trunc(st.sum));
     default: {
@@ -95,9 +98,12 @@ function prepareGroup(table: Table, st: SelectStatement): Prepared {
   // GROUP 0 BY and GROUP 1 BY are a plain GROUP BY (Manticore's N-row grouper starts at 2)
   const keep = st.groupLimit !== undefined && st.groupLimit > 1 ? st.groupLimit : undefined;
   const plan: GroupPlan = { keys: groupKeys(table, st), aggs: [], within: withinOrder(table, st), keep };
-  for (const i of st.items) collectAggs(table, i.expr, plan.aggs);
-  for (const o of st.orderBy ?? []) collectAggs(table, o.expr, plan.aggs);
-  for (const e of conditionExprs(st.having)) collectAggs(table, e, plan.aggs);
+  for (const i of st.items) collectAggs(table, i.expr, plan.aggs, st);
+  for (const o of st.orderBy ?? []) collectAggs(table, o.expr, plan.aggs, st);
+  for (const e of conditionExprs(st.having)) collectAggs(table, e, plan.aggs, st);
+  checkLimitedConcat(st, st.items.filter((i) => i.expr.kind === 'call' && i.expr.concat?.order).map((i) => (i.alias ?? i.name).toLowerCase()));
+  // Manticore keeps one distinct column per query (SqlParser_c::AddDistinct)
+  if (plan.aggs.filter((a) => a.fn === 'count_distinct').length > 1) throw new SearchError('QUERY_ERROR', 'too many COUNT(DISTINCT) clauses');
   const specs: ColSpec[] = st.items.flatMap((item): ColSpec[] => {
     const name = item.alias ?? item.name;
     if (isAggregateCall(item.expr)) {
@@ -105,7 +111,9 @@ function prepareGroup(table: Table, st: SelectStatement): Prepared {
       return [{ name, kind: plan.aggs[agg]!.kind, from: 'agg', agg }];
     }
     // a group-by column shows the group's key: for an MVA the one value the group stands for
-    const k = keyIndex(plan, item.expr);
+    // a JSON path grouped by its alias (`j.s AS js ... GROUP BY js`) is that key too
+    let k = keyIndex(plan, item.expr);
+    if (k < 0 && item.alias && item.expr.kind === 'column' && item.expr.path.length) k = plan.keys.findIndex((x) => x.name.toLowerCase() === item.alias);
     if (k >= 0 && (plan.keys[k]!.type === 'mva' || plan.keys[k]!.type === 'mva64')) return [{ name, kind: 'mva', from: 'mvakey', key: k }];
     // any other group-by column is the group's key value (no representative row to read)
     if (k >= 0) return [{ name, kind: keyKind(plan.keys[k]!) === 'string' ? 'string' : selectColumns(table, [item])[0]!.kind, from: 'keyval', key: k }];

@@ -4,9 +4,15 @@
  * COUNT(*) (and COUNT(DISTINCT col) before it for `DISTINCT col`), grouped by the BY list or else by
  * the items, ordered by the facet's ORDER BY and paged by its LIMIT (default 20).
  */
-import type { Expr, FacetClause, SelectItem, SelectStatement } from '../../sql/ast.js';
+import type { Condition, Expr, FacetClause, SelectItem, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
-import { DEFAULT_LIMIT } from '../exec/exec-select.js';
+import { DEFAULT_LIMIT, type GlobalFlags } from '../exec/exec-select.js';
+import type { Cell, RowsResult } from '../result.js';
+import { fromSql, optionMap, optionText } from '../sql-values.js';
+import { literalValue } from '../value-compare.js';
+import type { Session } from '../session.js';
+import type { Table } from '../table.js';
+import { execGrouped } from './grouped-select.js';
 
 const COUNT_STAR: SelectItem = {
   expr: { kind: 'call', name: 'count', args: [{ kind: 'star', text: '*' }], text: 'count(*)' }, name: 'count(*)',
@@ -18,15 +24,114 @@ function distinctItem(col: string): SelectItem {
   return { expr: { kind: 'call', name: 'count', args: [arg], distinct: true, text: name }, name };
 }
 
+/**
+ * A facet item naming an alias of the main select list (`SELECT INTERVAL(price,200,400) AS r ... FACET r`)
+ * groups by the aliased expression, as Manticore's facets see the main query's computed columns.
+ */
+function resolveAlias(st: SelectStatement, e: Expr): Expr {
+  if (e.kind !== 'column' || e.path.length) return e;
+  const aliased = st.items.find((i) => i.alias && i.alias === e.name.toLowerCase() && i.expr.text.toLowerCase() !== i.alias);
+  return aliased ? aliased.expr : e;
+}
+
+function facetItem(st: SelectStatement, item: SelectItem): SelectItem {
+  const expr = resolveAlias(st, item.expr);
+  return expr === item.expr ? item : { expr, alias: item.alias ?? item.name.toLowerCase(), name: item.alias ?? item.name };
+}
+
+/** The attributes a WHERE condition filters on (a leaf: its target's name; a branch: all below it). */
+function conditionAttrs(c: Condition): string[] {
+  if (c.kind === 'and' || c.kind === 'or') return c.children.flatMap(conditionAttrs);
+  if (c.kind === 'not') return conditionAttrs(c.child);
+  return [c.target.expr.text.toLowerCase()];
+}
+
+/**
+ * The main WHERE as a facet with `FILTERS a, b` (only the filters on those attributes) or `EXCLUDE
+ * FILTERS a, b` (all others) sees it: the main query's top-level AND filters, each kept or dropped by
+ * the attribute it tests (Manticore's facet::CopyFilters). An OR mixing listed and other attributes
+ * cannot be split, and is an error.
+ */
+export function scopedWhere(where: Condition | undefined, filters: NonNullable<FacetClause['filters']>): Condition | undefined {
+  if (!where || filters.kind === 'all') return where;
+  const listed = new Set(filters.attrs);
+  const kept = (where.kind === 'and' ? where.children : [where]).filter((c) => {
+    const attrs = conditionAttrs(c);
+    const inList = attrs.filter((a) => listed.has(a)).length;
+    if (inList && inList < attrs.length) throw new SearchError('UNSUPPORTED', `FACET ... ${filters.kind === 'only' ? 'FILTERS' : 'EXCLUDE FILTERS'} over a condition mixing listed and other attributes is not supported`);
+    return (inList > 0) === (filters.kind === 'only');
+  });
+  return kept.length === 0 ? undefined : kept.length === 1 ? kept[0] : { kind: 'and', children: kept };
+}
+
+/** The facet's filter mode: its MODE, else OPTION facet_filter_mode, else strict. */
+function facetMode(st: SelectStatement, f: FacetClause): 'strict' | 'auto' | 'max' {
+  const opt = optionMap(st.options).get('facet_filter_mode');
+  const mode = f.mode ?? (opt ? optionText(opt).toLowerCase() : 'strict');
+  if (mode === 'max') throw new SearchError('UNSUPPORTED', 'FACET ... MODE max is not supported yet');
+  return mode as 'strict' | 'auto';
+}
+
+/** The attributes a facet groups by (its BY list, else its items), as WHERE names them. */
+function ownAttrs(st: SelectStatement, f: FacetClause): string[] {
+  return [...(f.by ?? f.items.map((i) => i.expr)).map((e) => e.text.toLowerCase()), ...f.items.flatMap((i) => (i.alias ? [i.alias] : []))]
+    .flatMap((n) => [n, ...st.items.filter((i) => i.alias === n).map((i) => i.expr.text.toLowerCase())]);
+}
+
+/**
+ * Auto mode's `status` column (Manticore's facet filter modes): `selected` for a bucket whose value a
+ * main-query `=` or `IN` filter on the facet's own attribute names, `available` for the others.
+ */
+export function facetStatus(st: SelectStatement, f: FacetClause): ((key: Cell) => string) | undefined {
+  if (facetMode(st, f) !== 'auto') return undefined;
+  const selected = selectedValues(st.where, ownAttrs(st, f));
+  return (key) => (key !== null && selected.has(String(key)) ? 'selected' : 'available');
+}
+
+/** The values the main WHERE selects for `attrs` with its top-level `=` and `IN` filters (as text). */
+export function selectedValues(where: Condition | undefined, attrs: string[]): Set<string> {
+  const own = new Set(attrs);
+  const selected = new Set<string>();
+  for (const c of !where ? [] : where.kind === 'and' ? where.children : [where]) {
+    if ((c.kind !== 'compare' || c.op !== '=') && (c.kind !== 'in' || c.negate)) continue;
+    if (!own.has(c.target.expr.text.toLowerCase())) continue;
+    for (const v of c.kind === 'in' ? c.values : [c.value]) selected.add(String(literalValue(fromSql(v))));
+  }
+  return selected;
+}
+
 /** The SELECT one FACET clause runs. */
 export function facetStatement(st: SelectStatement, f: FacetClause): SelectStatement {
-  // in Manticore's default (strict) filter mode ALL FILTERS is what a facet does anyway
-  if (f.scope && f.scope !== 'ALL FILTERS') throw new SearchError('UNSUPPORTED', `FACET ... ${f.scope} is not supported yet`);
+  // strict (the default) applies every main-query filter; auto all but the facet's own (and adds a status)
+  const mode = facetMode(st, f);
+  if (f.zeroes) throw new SearchError('UNSUPPORTED', 'FACET ... ZEROES is not supported yet');
+  const filters = f.filters ?? (mode === 'auto' ? { kind: 'exclude' as const, attrs: ownAttrs(st, f) } : undefined);
   if (f.limit !== undefined && f.limit < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${f.limit})`);
+  const items = f.items.map((i) => facetItem(st, i));
+  if (items.some((i) => i.expr.kind === 'call' && i.expr.concat?.order)) throw new SearchError('QUERY_ERROR', 'limited GROUP_CONCAT is not supported with FACET');
   return {
-    kind: 'select', text: f.text, tables: st.tables, tableAlias: st.tableAlias, match: st.match, where: st.where,
-    items: [...f.items, ...(f.distinct ? [distinctItem(f.distinct)] : []), COUNT_STAR],
-    groupBy: f.by ?? f.items.map((i) => i.expr),
+    kind: 'select', text: f.text, tables: st.tables, tableAlias: st.tableAlias, match: st.match, where: filters ? scopedWhere(st.where, filters) : st.where,
+    items: [...items, ...(f.distinct ? [distinctItem(f.distinct)] : []), COUNT_STAR],
+    groupBy: (f.by ?? items.map((i) => i.expr)).map((e) => resolveAlias(st, e)),
     orderBy: f.orderBy, limit: f.limit ?? DEFAULT_LIMIT, offset: f.offset, options: st.options,
   };
+}
+
+/**
+ * The FACET result sets of a SELECT. The facets that see the main query's filters share one pass over
+ * its matches (Manticore runs them as one multi-query); a facet with its own filter scope runs its own.
+ */
+export function execFacets(table: Table, st: SelectStatement, session: Session, flags: GlobalFlags): RowsResult[] {
+  const sts = st.facets!.map((f) => facetStatement(st, f));
+  const out: RowsResult[] = new Array(sts.length);
+  const shared = sts.flatMap((s, i) => (s.where === st.where ? [i] : []));
+  if (shared.length) execGrouped(table, shared.map((i) => sts[i]!), session, flags, performance.now()).forEach((r, j) => { out[shared[j]!] = r; });
+  sts.forEach((s, i) => { if (s.where !== st.where) out[i] = execGrouped(table, [s], session, flags, performance.now())[0]!; });
+  st.facets!.forEach((f, i) => {
+    const status = facetStatus(st, f);
+    if (!status) return;
+    const r = out[i]!;
+    out[i] = { ...r, columns: [...r.columns, { name: 'status', kind: 'string' }], rows: r.rows.map((row) => [...row, status(row[0] ?? null)]) };
+  });
+  return out;
 }

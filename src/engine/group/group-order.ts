@@ -17,6 +17,9 @@ type Reader = (r: GroupRow) => Cell;
 
 /** How a HAVING/ORDER BY expression reads a group; `clause` names the clause in errors. */
 function reader(table: Table, st: SelectStatement, plan: GroupPlan, e: Expr, clause: string): Reader {
+  // a group key named as written: an alias of a JSON path key (`j.s AS js ... GROUP BY js`) or the path itself
+  const named = e.kind === 'column' ? plan.keys.findIndex((x) => !x.reader && x.attr !== -1 && x.bucket && x.name.toLowerCase() === e.text.toLowerCase()) : -1;
+  if (named >= 0) return (r) => r.g.key[named] as Cell;
   if (e.kind === 'column' && !e.path.length) {
     const name = e.name.toLowerCase();
     const aliased = st.items.find((i) => i.alias === name);

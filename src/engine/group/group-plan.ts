@@ -12,6 +12,8 @@ import type { CellKind } from '../result.js';
 import { KIND_OF, selectAliases } from '../select-items.js';
 import { exprReader, type SegmentReader } from '../expr/segment-reader.js';
 import type { Table } from '../table.js';
+import { limitedConcatArg, type ConcatOptions } from './group-concat.js';
+import { DIST_NAMES, sqlDistOptions, type DistOptions } from './percentiles.js';
 
 /** An attribute read from a segment: `attr` indexes IndexSchema.attrs, -1 is the document id. */
 export interface AttrRef {
@@ -30,10 +32,19 @@ export function exprRef(table: Table, e: Expr, st?: SelectStatement): AttrRef {
   return { attr: -2, type: r.type, name: e.text, reader: r.reader };
 }
 
-export type AggFn = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max' | 'concat';
+export type AggFn = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max' | 'concat' | 'dist';
 
 /** One aggregate; `text` is its canonical text (`sum(price)`) for matching HAVING/ORDER BY to it. */
-export interface AggSpec { fn: AggFn; arg?: AttrRef; text: string; kind: CellKind }
+export interface AggSpec {
+  fn: AggFn;
+  arg?: AttrRef;
+  text: string;
+  kind: CellKind;
+  /** GROUP_CONCAT's SEPARATOR and ORDER BY ... LIMIT (group-concat.ts). */
+  concat?: ConcatOptions;
+  /** PERCENTILES(), PERCENTILE_RANKS(), MEDIAN_ABSOLUTE_DEVIATION() (percentiles.ts): the group's values are kept. */
+  dist?: DistOptions;
+}
 
 export interface GroupPlan {
   keys: AttrRef[];
@@ -48,7 +59,7 @@ export interface GroupPlan {
 export const DEFAULT_WITHIN: NonNullable<GroupPlan['within']> = [{ desc: true }];
 
 const NUMERIC = new Set<ColumnType | 'id'>(['uint', 'bigint', 'float', 'bool', 'timestamp', 'id']);
-const AGG_NAMES = new Set(['count', 'sum', 'avg', 'min', 'max', 'group_concat']);
+const AGG_NAMES = new Set(['count', 'sum', 'avg', 'min', 'max', 'group_concat', ...Object.keys(DIST_NAMES)]);
 
 export function attrRef(table: Table, name: string): AttrRef {
   const lower = name.toLowerCase();
@@ -69,43 +80,58 @@ export function isAggregateCall(e: Expr): boolean {
 /** The canonical text of an aggregate call: lower-cased name, argument as typed (`count(distinct x)`). */
 export function aggText(e: Expr & { kind: 'call' }): string {
   if (e.name === 'count' && e.args[0]?.kind === 'star') return 'count(*)';
+  if (e.concat || e.args.length > 1) return e.text.toLowerCase();
   const arg = e.args[0]?.text.toLowerCase() ?? '';
   return e.distinct ? `${e.name}(distinct ${arg})` : `${e.name}(${arg})`;
 }
 
-function aggSpec(table: Table, e: Expr & { kind: 'call' }): AggSpec {
+/** An aggregate's argument naming a select-list alias (`SUM(p2)` over `price*2 AS p2`) is the aliased expression. */
+function aliasTarget(table: Table, a: Expr, st?: SelectStatement): Expr {
+  if (!st || a.kind !== 'column' || a.path.length || table.column(a.name.toLowerCase())) return a;
+  const aliased = st.items.find((i) => i.alias === a.name.toLowerCase() && !isAggregateCall(i.expr));
+  return aliased ? aliased.expr : a;
+}
+
+function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement): AggSpec {
   const text = aggText(e);
   if (e.name === 'count' && !e.distinct && e.args.length === 1 && e.args[0]!.kind === 'star') return { fn: 'count', text, kind: 'bigint' };
-  const a = e.args[0];
-  if (e.args.length !== 1 || !a || a.kind === 'star' || (a.kind === 'column' && a.path.length)) {
+  const typed = e.args[0];
+  const dist = DIST_NAMES[e.name];
+  // PERCENTILES(x, {values='5,50', compression=200}): the option map is the one further argument
+  const distMap = dist && e.args.length === 2 && e.args[1]!.kind === 'map' ? e.args[1]!.entries : undefined;
+  if ((e.args.length !== 1 && !distMap) || !typed || typed.kind === 'star') {
     throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   }
-  // SUM(price*2): the argument is an expression read per row (expr/segment-reader.ts)
-  if (a.kind !== 'column' && e.distinct) throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
-  const arg = a.kind === 'column' ? attrRef(table, a.name) : exprRef(table, a);
+  const a = aliasTarget(table, typed, st);
   if (e.distinct) {
     if (e.name !== 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
-    if (arg.type === 'json' || arg.type === 'mva' || arg.type === 'mva64' || arg.type === 'text') {
-      throw new SearchError('QUERY_ERROR', `COUNT(DISTINCT) over '${a.text}' is not supported`);
-    }
+    // any column kind or expression: values read per row (an MVA or JSON array counts each element)
+    const plain = a.kind === 'column' && !a.path.length ? attrRef(table, a.name) : undefined;
+    if (plain?.type === 'text') throw new SearchError('QUERY_ERROR', `COUNT(DISTINCT) over the text field '${a.text}' is not supported`);
+    const arg = plain && plain.type !== 'json' ? plain : exprRef(table, a, st);
     return { fn: 'count_distinct', arg, text, kind: 'bigint' };
   }
+  if (a.kind === 'column' && a.path.length) throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+  // SUM(price*2): the argument is an expression read per row (expr/segment-reader.ts)
+  const arg = a.kind === 'column' ? attrRef(table, a.name) : exprRef(table, a, st);
   if (e.name === 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   if (e.name === 'group_concat') {
     if (arg.type === 'json' || arg.type === 'text') throw new SearchError('QUERY_ERROR', `GROUP_CONCAT() over the ${arg.type} attribute '${a.text}' is not supported`);
-    return { fn: 'concat', arg, text, kind: 'string' };
+    if (e.concat?.order) return { fn: 'concat', arg: limitedConcatArg(table, arg, e.concat, st), text, kind: 'string', concat: e.concat };
+    return { fn: 'concat', arg, text, kind: 'string', ...(e.concat ? { concat: e.concat } : {}) };
   }
   if (!NUMERIC.has(arg.type)) {
     throw new SearchError('QUERY_ERROR', `${e.name.toUpperCase()}() over the ${arg.type} attribute '${a.text}' is not supported`);
   }
+  if (dist) return { fn: 'dist', arg, text, kind: 'string', dist: sqlDistOptions(dist, distMap) };
   const kind: CellKind = e.name === 'avg' || arg.type === 'float' ? 'float' : 'bigint';
   return { fn: e.name as AggFn, arg, text, kind };
 }
 
 /** Collects the aggregates of an expression tree (select items, HAVING and ORDER BY share them). */
-export function collectAggs(table: Table, e: Expr, into: AggSpec[]): void {
+export function collectAggs(table: Table, e: Expr, into: AggSpec[], st?: SelectStatement): void {
   if (e.kind === 'call' && isAggregateCall(e)) {
-    const spec = aggSpec(table, e);
+    const spec = aggSpec(table, e, st);
     if (!into.some((x) => x.text === spec.text)) into.push(spec);
   }
 }

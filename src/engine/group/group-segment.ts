@@ -46,7 +46,8 @@ function newAgg(spec: AggSpec): AggState {
   const exact = spec.arg?.type === 'bigint' || spec.arg?.type === 'id';
   const state: AggState = { n: 0, sum: exact ? 0n : 0, min: null, max: null };
   if (spec.fn === 'count_distinct') state.distinct = new Set();
-  if (spec.fn === 'concat') state.values = [];
+  // GROUP_CONCAT and the percentile aggregates keep every value (as printed text)
+  if (spec.fn === 'concat' || spec.fn === 'dist') state.values = [];
   return state;
 }
 
@@ -57,7 +58,12 @@ function less(a: AttrValue, b: AttrValue): boolean {
 function addValue(spec: AggSpec, st: AggState, v: AttrValue): void {
   if (v === null || v === undefined) return;
   st.n++;
-  if (st.distinct) { st.distinct.add(v as string | number | bigint); return; }
+  if (st.distinct) {
+    // an MVA (or a JSON array read as one) counts each element
+    if (Array.isArray(v)) for (const x of v) st.distinct.add(x);
+    else st.distinct.add(v as string | number | bigint);
+    return;
+  }
   // GROUP_CONCAT: each value as the client would print it (floats as %f, MVAs as 1,2,3)
   if (st.values) { st.values.push(cellToSqlText(v, spec.kind === 'string' && spec.arg?.type === 'float' ? 'float' : Array.isArray(v) ? 'mva' : 'string') ?? ''); return; }
   if (typeof st.sum === 'bigint') st.sum += BigInt(v as number | bigint);

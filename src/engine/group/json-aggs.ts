@@ -7,30 +7,30 @@
 import type { AttrValue, SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
 import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
-import { isJsonInt, isJsonNumber, isJsonObject, plainJson, type JsonValue } from '../json/json-value.js';
+import { isJsonInt, isJsonNumber, isJsonObject, plainJson, type JsonObject, type JsonValue } from '../json/json-value.js';
 import type { Table } from '../table.js';
 import { collectGroups } from './exec-group.js';
 import { DEFAULT_LIMIT } from '../exec/exec-select.js';
 import { attrRef, jsonPathRef, keyKind, type AggFn, type AttrRef, type GroupPlan } from './group-plan.js';
 import type { GroupRow } from './group-order.js';
 import { bucketKey } from './aggregation-json.js';
-import { dateBucket, keyAsString } from './date-buckets.js';
+import { dateBucket, keyAsString, offsetSeconds } from './date-buckets.js';
+import { DIST_NAMES, distJson, jsonDistOptions, type DistFn, type DistOptions } from './percentiles.js';
 import { parseComposite, runComposite, type CompositeRequest } from './json-composite.js';
 import { parseRanges, type Range } from './json-ranges.js';
 
 const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
 const unsupported = (what: string): SearchError => new SearchError('UNSUPPORTED', `${what} is not supported`);
 
-const NOT_IMPLEMENTED = new Set([
-  'significant_terms', 'percentiles', 'percentile_ranks',
-  'median_absolute_deviation',
-]);
+const NOT_IMPLEMENTED = new Set(['significant_terms']);
 const METRICS = new Set(['min', 'max', 'sum', 'avg']);
 /** Keys each aggregation type reads. */
-const TYPE_KEYS: Record<string, string[]> = {
+export const AGG_KEYS: Record<string, string[]> = {
   terms: ['field', 'size', 'order'], histogram: ['field', 'interval', 'offset', 'keyed', 'size'],
   range: ['field', 'ranges', 'keyed', 'size'], date_range: ['field', 'ranges', 'keyed', 'size'],
-  date_histogram: ['field', 'calendar_interval', 'fixed_interval', 'keyed', 'size'], min: ['field'], max: ['field'], sum: ['field'], avg: ['field'],
+  date_histogram: ['field', 'calendar_interval', 'fixed_interval', 'time_zone', 'offset', 'keyed', 'size'], min: ['field'], max: ['field'], sum: ['field'], avg: ['field'],
+  percentiles: ['field', 'values', 'keyed', 'tdigest'], percentile_ranks: ['field', 'values', 'keyed', 'tdigest'],
+  median_absolute_deviation: ['field', 'tdigest'],
 };
 
 
@@ -46,7 +46,17 @@ interface AggRequest {
   ranges?: Range[];
   /** date_histogram: seconds -> bucket start. */
   dateKey?: (seconds: number) => number;
+  /** date_histogram `time_zone`: key_as_string on that zone's wall clock. */
+  timeZone?: string;
   composite?: CompositeRequest;
+  /** percentiles, percentile_ranks, median_absolute_deviation. */
+  dist?: DistOptions;
+  /** Facet filter scope: `filters` / `exclude_filters` of the main query's filters, or `mode` auto (all but its own). */
+  scope?: { kind: 'only' | 'exclude'; attrs: string[] };
+  /** `mode` (or the top-level `facet_filter_mode`) auto: buckets carry a `status`. */
+  auto?: boolean;
+  /** Auto mode: the values the main query selects for this field (status `selected`), set by the caller. */
+  selected?: Set<string>;
 }
 
 function numberOf(v: JsonValue | undefined, what: string): number | undefined {
@@ -67,13 +77,15 @@ function orderOf(v: JsonValue, field: string): AggRequest['order'] {
   throw unsupported(`aggregation order by "${name}"`);
 }
 
-function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
+function parseOne(table: Table, name: string, body: JsonValue, defaultMode: string): AggRequest {
   if (!isJsonObject(body)) throw shapeError('"aggs" property item should be an object');
   const entries = Object.entries(body);
   let agg: AggRequest | undefined;
   let sort: JsonValue | undefined;
+  const scopeKeys: Record<string, JsonValue> = {};
   for (const [type, v] of entries) {
     if (type === 'sort') { sort = v; continue; }
+    if (SCOPE_KEYS.has(type)) { scopeKeys[type] = v; continue; }
     if (NOT_IMPLEMENTED.has(type)) throw unsupported(`"${type}" aggregation`);
     if (type === 'composite') {
       if (agg) throw unsupported(`aggregation '${name}' with several types`);
@@ -81,10 +93,10 @@ function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
       agg = { name, type, field: composite.fields[0]!, composite };
       continue;
     }
-    if (!TYPE_KEYS[type]) throw unsupported(`"${type}" property of aggregation '${name}'`);
+    if (!AGG_KEYS[type]) throw unsupported(`"${type}" property of aggregation '${name}'`);
     if (agg) throw unsupported(`aggregation '${name}' with several types`);
     if (!isJsonObject(v)) throw shapeError(`"aggs" bucket '${name}' should be an object`);
-    const extra = Object.keys(v).find((k) => !TYPE_KEYS[type]!.includes(k));
+    const extra = Object.keys(v).find((k) => !AGG_KEYS[type]!.includes(k));
     if (extra) throw unsupported(`"${extra}" property of "${type}" aggregation '${name}'`);
     if (typeof v.field !== 'string') throw shapeError(`"field" property missing in aggregation '${name}'`);
     agg = { name, type, field: fieldRef(table, v.field) };
@@ -103,17 +115,68 @@ function parseOne(table: Table, name: string, body: JsonValue): AggRequest {
       agg.offset = numberOf(v.offset, `"${v.field}" offset`) ?? 0;
       if (!(agg.interval! > 0)) throw shapeError(`"${v.field}" interval should be positive`);
     }
-    if (type === 'date_histogram') agg.dateKey = dateBucket(v.field, plainJson(v.calendar_interval as JsonValue), plainJson(v.fixed_interval as JsonValue));
+    if (type === 'date_histogram') {
+      if (v.time_zone !== undefined && typeof v.time_zone !== 'string') throw shapeError(`"${v.field}" time_zone should be string`);
+      if (v.time_zone !== undefined) agg.timeZone = v.time_zone as string;
+      const offset = v.offset === undefined ? undefined : offsetSeconds(v.field, isJsonNumber(v.offset) ? Number(v.offset.value) : v.offset);
+      agg.dateKey = dateBucket(v.field, plainJson(v.calendar_interval as JsonValue), plainJson(v.fixed_interval as JsonValue), { timeZone: agg.timeZone, offset });
+    }
     if (type === 'histogram' || type === 'range' || type === 'date_histogram' || type === 'date_range') {
       if (v.keyed !== undefined && typeof v.keyed !== 'boolean') throw shapeError('"keyed" property should be a boolean');
       agg.keyed = v.keyed === true;
     }
     if (type === 'range' || type === 'date_range') agg.ranges = parseRanges(v.ranges, v.field, type === 'date_range');
+    if (DIST_NAMES[type]) {
+      agg.dist = parseDist(DIST_NAMES[type]!, v, name);
+      if (v.keyed === false) agg.keyed = false;
+    }
   }
   if (!agg) throw shapeError(`bucket '${name}' without aggregate items`);
   if (sort !== undefined && agg.composite) throw unsupported(`"sort" of the "composite" aggregation '${name}'`);
   if (sort !== undefined) agg.order = orderOf(sort, agg.field.name);
+  applyScope(agg, scopeKeys, defaultMode);
   return agg;
+}
+
+/** The facet-scope keys of one aggregation (Manticore's facet filter modes; `max` and `zeroes` not yet). */
+const SCOPE_KEYS = new Set(['mode', 'filters', 'exclude_filters', 'zeroes']);
+
+function attrList(v: JsonValue, key: string): string[] {
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw shapeError(`"${key}" property should be an array of attribute names`);
+  return (v as string[]).map((x) => x.toLowerCase());
+}
+
+function applyScope(agg: AggRequest, keys: Record<string, JsonValue>, defaultMode: string): void {
+  if (keys.zeroes !== undefined) throw unsupported('"zeroes" property of aggregation');
+  const mode = keys.mode ?? defaultMode;
+  if (mode !== 'strict' && mode !== 'auto' && mode !== 'max') throw shapeError(`unknown facet mode '${String(mode)}' (supported: strict, auto, max)`);
+  if (mode === 'max') throw unsupported('facet mode "max"');
+  if (keys.filters !== undefined && keys.exclude_filters !== undefined) throw shapeError('"filters" and "exclude_filters" can not be used together');
+  if (agg.composite && (mode === 'auto' || keys.filters !== undefined || keys.exclude_filters !== undefined)) throw unsupported('a filter scope of the "composite" aggregation');
+  const own = agg.field.name.toLowerCase();
+  if (keys.filters !== undefined) agg.scope = { kind: 'only', attrs: attrList(keys.filters, 'filters') };
+  else if (keys.exclude_filters !== undefined) agg.scope = { kind: 'exclude', attrs: attrList(keys.exclude_filters, 'exclude_filters') };
+  else if (mode === 'auto') agg.scope = { kind: 'exclude', attrs: [own] };
+  if (mode === 'auto') agg.auto = true;
+}
+
+/** The keys of percentiles, percentile_ranks and median_absolute_deviation (the t-digest compression is checked, then moot: answers are exact). */
+function parseDist(fn: DistFn, v: JsonObject, name: string): DistOptions {
+  let values: number[] | undefined;
+  if (v.values !== undefined) {
+    if (!Array.isArray(v.values) || !v.values.every(isJsonNumber)) throw shapeError(`"values" property of aggregation '${name}' should be an array of numbers`);
+    values = (v.values as { value: string }[]).map((x) => Number(x.value));
+  }
+  if (v.tdigest !== undefined) {
+    if (!isJsonObject(v.tdigest)) throw shapeError(`"${name}" "tdigest" property should be an object`);
+    const extra = Object.keys(v.tdigest).find((k) => k !== 'compression');
+    if (extra) throw unsupported(`"${extra}" property of "tdigest"`);
+    if (v.tdigest.compression !== undefined && !(isJsonNumber(v.tdigest.compression) && Number(v.tdigest.compression.value) > 0)) {
+      throw shapeError(`"${name}" "compression" should be a positive number`);
+    }
+  }
+  if (v.keyed !== undefined && typeof v.keyed !== 'boolean') throw shapeError('"keyed" property should be a boolean');
+  return jsonDistOptions(fn, values);
 }
 
 /** `price` or a JSON path `meta.color` (terms over JSON values). */
@@ -123,11 +186,12 @@ function fieldRef(table: Table, field: string): AttrRef {
   return jsonPathRef(table, attrRef(table, field.slice(0, dot)), field.slice(dot + 1).split('.'), field);
 }
 
-/** The request's `aggs`, checked; [] when absent. */
-export function parseAggs(table: Table, aggs: JsonValue | undefined): AggRequest[] {
+/** The request's `aggs`, checked; [] when absent. `facetMode`: the top-level `facet_filter_mode`. */
+export function parseAggs(table: Table, aggs: JsonValue | undefined, facetMode: JsonValue = 'strict'): AggRequest[] {
   if (aggs === undefined) return [];
   if (!isJsonObject(aggs)) throw shapeError('"aggs" property value should be an object');
-  return Object.entries(aggs).map(([name, body]) => parseOne(table, name, body));
+  if (typeof facetMode !== 'string') throw shapeError('"facet_filter_mode" property should be a string');
+  return Object.entries(aggs).map(([name, body]) => parseOne(table, name, body, facetMode.toLowerCase()));
 }
 
 /** The key function of histogram and range buckets (Manticore: floor((v - offset) / interval) * interval + offset; from <= v < to). */
@@ -173,7 +237,7 @@ function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
       if (range.to !== undefined) fields.push(['to', range.to]);
     } else if (a.type === 'date_histogram') {
       const value = r.g.key[0] as number;
-      key = keyAsString(value);
+      key = keyAsString(value, a.timeZone);
       fields.push(['key', value], ['key_as_string', key]);
     } else {
       const value = r.g.key[0] ?? null;
@@ -182,6 +246,7 @@ function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
       fields.push(['key', a.type === 'histogram' && Number.isInteger(value) ? Number(value) : out]);
     }
     fields.push(['doc_count', r.g.count]);
+    if (a.selected) fields.push(['status', a.selected.has(String(r.g.key[0])) ? 'selected' : 'available']);
     return [key, new JsonFields(fields)];
   };
   return a.keyed ? new JsonFields(rows.map(one)) : rows.map((r) => one(r)[1]);
@@ -191,24 +256,35 @@ function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
  * The `aggregations` entries for the request's `aggs`. `req` is the main query's request; `limit`
  * and `offset` the main query's, which a `terms` without `size` inherits.
  */
-export function runAggs(table: Table, aggs: AggRequest[], req: SearchRequest): { entries: Array<[string, JsonOut]>; totalFound: number } {
-  let totalFound = 0;
+/** `totalFound`: the main query's matches as the aggregations counted them (also when each ran on its own scope). */
+export function runAggs(
+  table: Table, aggs: AggRequest[], main: SearchRequest, scoped?: (scope: NonNullable<AggRequest['scope']>) => SearchRequest,
+): { entries: Array<[string, JsonOut]>; totalFound: number } {
+  let totalFound = -1;
   const entries = aggs.map((a): [string, JsonOut] => {
+    // an aggregation with its own filter scope runs over its own matches (facet filter modes)
+    const req = a.scope && scoped ? scoped(a.scope) : main;
     if (a.composite) {
       const { out, totalFound: found } = runComposite(table, a.composite, req);
-      totalFound = found;
+      if (req === main) totalFound = found;
       return [a.name, out];
+    }
+    if (a.dist) {
+      const plan: GroupPlan = { keys: [], aggs: [{ fn: 'dist', arg: a.field, text: a.type, kind: 'string', dist: a.dist }] };
+      const { groups, search } = collectGroups(table, req, plan);
+      if (req === main) totalFound = search.totalFound; // the main query's matches, not a scoped aggregation's
+      return [a.name, distJson(a.dist, (groups[0]?.g.aggs[0]?.values ?? []).map(Number), a.keyed !== false)];
     }
     if (METRICS.has(a.type)) {
       const plan: GroupPlan = { keys: [], aggs: [{ fn: a.type as AggFn, arg: a.field, text: a.type, kind: a.field.type === 'float' || a.type === 'avg' ? 'float' : 'bigint' }] };
       const { groups, search } = collectGroups(table, req, plan);
-      totalFound = search.totalFound;
+      if (req === main) totalFound = search.totalFound; // the main query's matches, not a scoped aggregation's
       const v = groups[0]!.g.count ? groups[0]!.aggs[0]! : null;
       return [a.name, new JsonFields([['value', cellToSourceJson(v, plan.aggs[0]!.kind)]])];
     }
     const plan: GroupPlan = { keys: [{ ...a.field, bucket: bucketFn(a) ?? a.field.bucket }], aggs: [] };
     const { groups, search } = collectGroups(table, req, plan);
-    totalFound = search.totalFound;
+    if (req === main) totalFound = search.totalFound; // the main query's matches, not a scoped aggregation's
     sortBuckets(a, groups);
     // Manticore: histogram size at least 1000, range size at least ranges+1, terms size or the main query's page
     const size = a.type === 'histogram' || a.type === 'date_histogram' ? Math.max(a.size ?? 0, 1000) : a.ranges ? Math.max(a.size ?? 0, a.ranges.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
@@ -216,6 +292,8 @@ export function runAggs(table: Table, aggs: AggRequest[], req: SearchRequest): {
     const page = groups.slice(offset, offset + Math.min(size, req.maxMatches));
     return [a.name, new JsonFields([['buckets', bucketsJson(a, page)]])];
   });
+  // every aggregation ran on its own scope: count the main query's matches once more
+  if (totalFound < 0) totalFound = collectGroups(table, main, { keys: [], aggs: [] }).search.totalFound;
   return { entries, totalFound };
 }
 

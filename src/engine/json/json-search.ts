@@ -10,6 +10,8 @@ import type { SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
 import { buildRequest, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES, execSelect, queryFlags, querySettings, type GlobalFlags } from '../exec/exec-select.js';
 import { parseAggs, runAggs } from '../group/json-aggs.js';
+import { scopedWhere, selectedValues } from '../group/facets.js';
+import { geoDistance } from './json-geo.js';
 import { checkSearchKeys, jsonOptions } from './json-search-keys.js';
 import { addJsonHighlights, jsonMatchText, scriptFieldItems } from '../highlight-json.js';
 import { splitJsonQuery } from './json-query-tree.js';
@@ -37,6 +39,21 @@ function sortItem(name: string, order: JsonValue | undefined): OrderItem {
   return { expr: name === '_score' ? WEIGHT : column(name), direction };
 }
 
+/**
+ * `{"_geo_distance": {"location_anchor": {...}, "location_source": [...], "order": "asc"}}`: the GEODIST()
+ * of the geo_distance filter as the key (metres), ascending unless told (Manticore's ParseSortObj).
+ */
+function geoSortItem(v: JsonValue): OrderItem {
+  if (!isJsonObject(v)) throw shapeError('"_geo_distance" property value should be an object');
+  if (v.mode !== undefined) throw shapeError('"mode" property not supported with "_geo_distance"');
+  if (v.unit !== undefined) throw shapeError('"unit" property not supported with "_geo_distance"');
+  const extra = Object.keys(v).find((k) => !['location_anchor', 'location_source', 'distance_type', 'order'].includes(k));
+  if (extra) throw new SearchError('UNSUPPORTED', `"${extra}" property not supported`);
+  const dir = v.order ?? 'asc';
+  if (dir !== 'asc' && dir !== 'desc') throw shapeError('"sort" property "order" order is invalid');
+  return { expr: geoDistance(v).expr, direction: dir };
+}
+
 /** `sort`: `["a", {"b": "desc"}, {"c": {"order": "asc"}}]` or one object; `_score` means weight(). */
 export function sortItems(sort: JsonValue | undefined): OrderItem[] {
   if (sort === undefined) return [];
@@ -46,9 +63,7 @@ export function sortItems(sort: JsonValue | undefined): OrderItem[] {
     if (typeof item === 'string') { out.push(sortItem(item, undefined)); continue; }
     if (!isJsonObject(item) || Object.keys(item).length !== 1) throw shapeError('invalid "sort" property item');
     const [name, order] = Object.entries(item)[0]!;
-    // sorting by a computed distance needs the core's expression sort, not built yet
-    if (name === '_geo_distance') throw new SearchError('UNSUPPORTED', '"sort" by "_geo_distance" is not supported yet');
-    out.push(sortItem(name, order));
+    out.push(name === '_geo_distance' ? geoSortItem(order) : sortItem(name, order));
   }
   return out;
 }
@@ -164,13 +179,16 @@ export async function execJsonSearch(catalog: Catalog, body: JsonValue, session:
   // HIGHLIGHT() in script_fields highlights by the request's query: give it as MATCH text (the search
   // itself runs on parts.fullText)
   if (obj.script_fields !== undefined) st.match = jsonMatchText(table, obj.query, flags);
-  const aggs = parseAggs(table, obj.aggs);
+  const aggs = parseAggs(table, obj.aggs, obj.facet_filter_mode);
   const result = await execSelect(table, st, session, flags, parts.fullText);
   if (aggs.length) {
-    const out = runAggs(table, aggs, aggsRequest(table, st, flags, parts.fullText));
+    for (const a of aggs) if (a.auto) a.selected = selectedValues(st.where, [a.field.name.toLowerCase()]);
+    const scoped = (scope: { kind: 'only' | 'exclude'; attrs: string[] }) =>
+      aggsRequest(table, { ...st, where: scopedWhere(st.where, scope) }, flags, parts.fullText);
+    const out = runAggs(table, aggs, aggsRequest(table, st, flags, parts.fullText), scoped);
     result.aggregations = out.entries;
     // the aggregations saw every match: the total is exact, not the full scan's early-stop bound
-    if (result.meta) Object.assign(result.meta, { totalFound: out.totalFound, totalRelation: 'eq' });
+    if (result.meta && out.totalFound >= 0) Object.assign(result.meta, { totalFound: out.totalFound, totalRelation: 'eq' });
   }
   await addJsonHighlights(table, result, obj, flags);
   // Query warnings (`ignoring fields ...`) reach the reply as `"warning":{"reason":...}`.

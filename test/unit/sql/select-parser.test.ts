@@ -14,6 +14,16 @@ describe('select list', () => {
     expect(names('SELECT COUNT(DISTINCT Gid) FROM t')).toEqual(['count(distinct gid)']);
   });
 
+  it('reads GROUP_CONCAT\'s SEPARATOR and ORDER BY ... LIMIT forms (sphinxql.y)', () => {
+    const s = one("SELECT GROUP_CONCAT(a SEPARATOR '; '), GROUP_CONCAT(b ORDER BY c DESC, d SEPARATOR '' LIMIT 3) FROM t GROUP BY e", 'select');
+    expect((s.items[0]!.expr as { concat?: unknown }).concat).toEqual({ separator: '; ' });
+    const limited = (s.items[1]!.expr as { concat?: { order: { desc: boolean }[]; separator: string; limit: number } }).concat!;
+    expect([limited.order.map((o) => o.desc), limited.separator, limited.limit]).toEqual([[true, false], '', 3]);
+    expect(s.items[1]!.name).toBe("group_concat(b order by c desc, d SEPARATOR '' LIMIT 3)");
+    expect(errorOf('SELECT GROUP_CONCAT(b ORDER BY c) FROM t')).toContain("expecting LIMIT");
+    expect(errorOf("SELECT GROUP_CONCAT(b LIMIT 2 SEPARATOR ',') FROM t")).toContain('syntax error');
+  });
+
   it('lower-cases aliases, with or without AS', () => {
     const s = one('SELECT id, weight() W, title AS Tt, `x` AS `Y` FROM t', 'select');
     expect(s.items.map((i) => [i.name, i.alias])).toEqual([['id', undefined], ['w', 'w'], ['tt', 'tt'], ['y', 'y']]);
@@ -166,5 +176,9 @@ describe('FACET clauses', () => {
   it('records filter-scope clauses and does not take their words as aliases', () => {
     const s = one('SELECT * FROM t FACET a ALL FILTERS FACET b EXCLUDE FILTERS a, c ZEROES FACET c MODE max', 'select');
     expect(s.facets!.map((f) => [f.items[0]!.alias, f.scope])).toEqual([[undefined, 'ALL FILTERS'], [undefined, 'EXCLUDE FILTERS ZEROES'], [undefined, 'MODE']]);
+    expect(s.facets!.map((f) => [f.filters, f.zeroes, f.mode])).toEqual([
+      [{ kind: 'all', attrs: [] }, undefined, undefined], [{ kind: 'exclude', attrs: ['a', 'c'] }, true, undefined], [undefined, undefined, 'max'],
+    ]);
+    expect(errorOf('SELECT * FROM t FACET a MODE wide')).toContain("unknown FACET mode 'wide' (supported: strict, auto, max)");
   });
 });

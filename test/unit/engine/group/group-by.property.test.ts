@@ -68,4 +68,35 @@ describe('GROUP BY vs a plain evaluation', () => {
       },
     ), { numRuns: 40 });
   }, 120_000);
+
+  it('limited GROUP_CONCAT, percentiles, COUNT(DISTINCT) of a string, and a facet excluding its own filter', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.array(docArb, { minLength: 1, maxLength: 30 }), fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 0, max: 50 }),
+      async (raw, brand, minPrice) => {
+        await t.exec('drop table if exists g');
+        await t.exec('create table g (title text, cat uint, brand string, price uint, tags multi)');
+        const docs: Doc[] = raw.map((d, i) => ({ ...d, id: i + 1 }));
+        const values = docs.map((d) => `(${d.id}, '${d.word}', ${d.cat}, '${d.brand}', ${d.price}, (${d.tags.join(',')}))`);
+        await t.exec(`insert into g (id, title, cat, brand, price, tags) values ${values.join(', ')}`);
+        const rows = await t.rows(`select cat, group_concat(price order by price desc, id asc separator ' ' limit 2), percentiles(price, {values='50'}), count(distinct brand) from g where price >= ${minPrice} group by cat order by cat asc`);
+        const kept = docs.filter((d) => d.price >= minPrice);
+        const cats = [...new Set(kept.map((d) => d.cat))].sort((a, b) => a - b);
+        expect(rows.map((r) => Number(r[0]))).toEqual(cats);
+        rows.forEach((r) => {
+          const members = kept.filter((d) => d.cat === Number(r[0]));
+          const prices = members.map((d) => d.price).sort((a, b) => a - b);
+          const top = [...members].sort((a, b) => b.price - a.price || a.id - b.id).slice(0, 2).map((d) => String(d.price)).join(' ');
+          expect(String(r[1])).toBe(top);
+          expect(String(r[2])).toBe(`{"50":${prices[Math.max(1, Math.ceil(prices.length / 2)) - 1]}}`);
+          expect(Number(r[3])).toBe(new Set(members.map((d) => d.brand)).size);
+        });
+        // EXCLUDE FILTERS brand: the brand facet counts the price-filtered rows of every brand
+        const out = await t.exec(`select id from g where brand = '${brand}' and price >= ${minPrice} facet brand exclude filters brand order by brand asc`);
+        const sets = out.map((r) => (r.kind === 'rows' ? r.rows.map((row) => row.map(String)) : []));
+        const counts = new Map<string, number>();
+        for (const d of kept) counts.set(d.brand, (counts.get(d.brand) ?? 0) + 1);
+        expect(sets[1]).toEqual([...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([b, n]) => [b, String(n)]));
+      },
+    ), { numRuns: 30 });
+  }, 120_000);
 });

@@ -67,12 +67,13 @@ describe('/search aggs', () => {
   it('what is not implemented is an error naming it', async () => {
     expect(await error({ table: 'facets', aggs: { d: { significant_terms: { field: 'price' } } } })).toContain('"significant_terms"');
     expect(await error({ table: 'facets', aggs: { d: { date_range: { field: 'price', ranges: [{ to: 'yesterday' }] } } } })).toContain("unable to parse date math 'yesterday'");
-    expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', calendar_interval: 'month', time_zone: 'UTC' } } } })).toContain('"time_zone"');
+    expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', calendar_interval: 'month', time_zone: 'Mars/Base' } } } })).toContain("unknown time zone 'Mars/Base'");
+    expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', calendar_interval: 'month', time_zone: '+03:00' } } } })).toContain('must be an IANA time zone name');
     expect(await error({ table: 'facets', aggs: { d: { date_histogram: { field: 'price', calendar_interval: '2M' } } } })).toContain('calendar_interval');
     expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [] } } } })).toContain('empty "composite" aggregate');
     expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [{ b: { histogram: { field: 'price' } } }] } } } })).toContain('other than "terms"');
     expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [{ b: { terms: { field: 'price' } } }], after: { x: 1 } } } } })).toContain('"after" missed "x"');
-    expect(await error({ table: 'facets', aggs: { d: { percentiles: { field: 'price' } } } })).toContain('"percentiles"');
+    expect(await error({ table: 'facets', aggs: { d: { percentile_ranks: { field: 'price' } } } })).toContain('percentile_ranks() requires values');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price', shard_size: 3 } } } })).toContain('"shard_size"');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price' }, zeroes: true } } })).toContain('"zeroes"');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'nosuch' } } } })).toContain("'nosuch' not found");

@@ -47,9 +47,16 @@ describe('script_fields with expressions', () => {
   });
 });
 
-describe('not built yet: named, never ignored', () => {
-  it('sort by _geo_distance', async () => {
-    await expect(search({ table: 'geo', sort: [{ _geo_distance: { location_anchor: { lat: 50, lon: 14 }, location_source: 'lat,lon' } }] }))
-      .rejects.toThrow('_geo_distance');
+describe('sort by _geo_distance', () => {
+  it('orders by the distance from the anchor, ascending unless told', async () => {
+    const sorted = async (order?: string) => {
+      const r = await search({ table: 'geo', sort: [{ _geo_distance: { location_anchor: { lat: 50, lon: 14 }, location_source: 'lat,lon', ...(order ? { order } : {}) } }] });
+      return r.rows.map((row) => row[0]);
+    };
+    const asc = await sorted();
+    expect(await sorted('asc')).toEqual(asc);
+    expect(await sorted('desc')).toEqual([...asc].reverse());
+    await expect(search({ table: 'geo', sort: [{ _geo_distance: { location_anchor: { lat: 50, lon: 14 }, location_source: 'lat,lon', unit: 'km' } }] }))
+      .rejects.toThrow('"unit" property not supported with "_geo_distance"');
   });
 });
