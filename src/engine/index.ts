@@ -8,7 +8,6 @@ import { Catalog } from './catalog.js';
 import { exportOpenTable, type ExportSummary } from './export/export-table.js';
 import { installNodeHost } from './node-host.js';
 import { configureSnippetFiles } from './snippet-files.js';
-import { configureSnippetThreads } from './snippet-threads.js';
 import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './checkpointer.js';
 import type { ConfigTable } from './exec/exec-ddl.js';
 import { executeStatement, type ExecContext } from './exec/executor.js';
@@ -98,8 +97,6 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   configureSnippetFiles({ prefix: opts.snippetsFilePrefix ?? '', maxThreads: opts.maxThreadsPerQuery });
   const threads = opts.threads ?? availableParallelism();
   await setQueryThreads(threads);
-  // a page's highlights go to one fewer snippet thread: the protocol thread builds a share too
-  configureSnippetThreads(Math.max(0, threads - 1));
   const store = Store.open(opts.dataDir);
   const catalog = Catalog.open(store);
   // A table declared in the config file is created on first start (later changes need RECONFIGURE).
