@@ -305,7 +305,8 @@ describe('/search keys', () => {
       const scoped = { table: 'sw', query: { bool: { must: [{ equals: { cat: 1 } }] } }, aggs: { c: { terms: { field: 'cat' } } } };
       await changes({ ...scoped, facet_filter_mode: 'auto' }, scoped);
       expect(await search({ ...scoped, facet_filter_mode: 'strict' })).toEqual(await search(scoped));
-      await rejected({ ...scoped, facet_filter_mode: 'max' }, 'facet mode "max"');
+      const byPrice = { ...scoped, aggs: { c: { terms: { field: 'price' } } } };
+      await changes({ ...byPrice, facet_filter_mode: 'max' }, { ...byPrice, facet_filter_mode: 'auto' });
     },
     // 0 is the default (no cutoff): accepted with the same answer; any other value is rejected
     cutoff: async () => {
@@ -394,15 +395,19 @@ describe('/search keys', () => {
     });
   }
 
-  it('aggregation filter scopes (mode, filters, exclude_filters) change the answer; zeroes and mode max are rejected', async () => {
+  it('aggregation filter scopes (mode, filters, exclude_filters, zeroes) change the answer', async () => {
     const q = { table: 'sw', query: { bool: { must: [{ equals: { cat: 1 } }, { range: { price: { gte: 15 } } }] } } };
     const agg = (extra: object) => ({ ...q, aggs: { c: { terms: { field: 'cat' }, ...extra } } });
     await changes(agg({ mode: 'auto' }), agg({}));
     await changes(agg({ exclude_filters: ['cat'] }), agg({}));
     await changes(agg({ filters: ['cat'] }), agg({}));
     expect(await search(agg({ mode: 'strict' }))).toEqual(await search(agg({})));
-    await rejected(agg({ mode: 'max' }), 'facet mode "max"');
-    await rejected(agg({ zeroes: true }), '"zeroes"');
+    await changes(agg({ mode: 'max' }), agg({ mode: 'auto' }));
+    await changes(agg({ mode: 'max', filters: ['cat'], zeroes: true }), agg({ mode: 'max', filters: ['cat'] }));
+    // Manticore's zeroes keeps the zero-count buckets of max mode's broad query; strict and auto have none
+    expect(await search(agg({ zeroes: true }))).toEqual(await search(agg({})));
+    await rejected(agg({ zeroes: 1 }), '"zeroes" property should be a boolean');
+    await rejected(agg({ mode: 'most' }), "unknown facet mode 'most'");
   });
 
   it('sort by _geo_distance changes the order; its unsupported keys are rejected', async () => {
