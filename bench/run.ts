@@ -40,7 +40,8 @@ async function main() {
     } else if (name === 'side-by-side') {
       const res = await sideBySideBench();
       console.log(`\n## quarry vs Sphinx 2.2.11\n\n${table(res)}`);
-      writeFileSync(`${RESULTS}/side-by-side.json`, JSON.stringify(res, null, 2));
+      const loadOnly = process.argv.includes('--load-only');
+      writeFileSync(`${RESULTS}/side-by-side${loadOnly ? '-load' : ''}.json`, JSON.stringify(res, null, 2));
     } else if (name === 'highlight') {
       const res = await highlightBench();
       console.log(`\n## Highlighted documents per second, quarry vs Sphinx 2.2.11\n\n${table(res.classes)}`);

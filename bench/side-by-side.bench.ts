@@ -4,7 +4,8 @@
 // (quarry over HTTP /sql, over the MySQL protocol and over HTTP JSON /search, whose hits carry their
 // `_source`) over a shuffled mix of every query class, and the server's CPU time per query from one
 // client (user+system of the server process); ratios quarry/Sphinx.
-// Run: npm run bench -- side-by-side [--docs N] [--queries M]. Needs dict-gcide and sphinxsearch. Seed 42.
+// Run: npm run bench -- side-by-side [--docs N] [--queries M] [--load-only 1] (the loads alone, with the
+// server CPU ms per 1000 documents). Needs dict-gcide and sphinxsearch. Seed 42.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -121,31 +122,51 @@ export async function sphinxPeer(dir: string): Promise<Peer> {
   };
 }
 
-async function load(peer: Peer, docs: CorpusDoc[], create: string | null) {
+/** Docs/s of a load and the server's CPU ms per 1000 documents (user+system, every thread). */
+interface LoadFigures { docsPerSec: number; seconds: number; cpuMsPer1000: number }
+
+async function load(peer: Peer, docs: CorpusDoc[], create: string | null, table = 'gcide'): Promise<LoadFigures> {
   const conn = await peer.open();
   if (create) await conn.exec(create);
+  const cpu0 = peer.pid ? processCpuMs(peer.pid) : NaN;
   const t0 = performance.now();
   for (let i = 0; i < docs.length; i += BATCH) {
     const rows = docs.slice(i, i + BATCH).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
-    await conn.exec(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
+    await conn.exec(`INSERT INTO ${table} (id, title, body, len) VALUES ${rows.join(',')}`);
   }
   const s = (performance.now() - t0) / 1000;
+  const cpuMsPer1000 = ((processCpuMs(peer.pid ?? 0) - cpu0) / docs.length) * 1000;
   await conn.close();
-  return { docsPerSec: docs.length / s, seconds: s };
+  return { docsPerSec: docs.length / s, seconds: s, cpuMsPer1000 };
 }
 
 /** Loads the documents through /bulk, 1000 per NDJSON body, into a table of the same schema. */
-async function bulkLoad(port: number, docs: CorpusDoc[], table: string) {
+async function bulkLoad(port: number, pid: number, docs: CorpusDoc[], table: string): Promise<LoadFigures> {
   const agent = clientAgent();
   await post(agent, port, `CREATE TABLE ${table} (title text, body text, len uint) morphology='stem_en'`);
+  const cpu0 = processCpuMs(pid);
   const t0 = performance.now();
   for (let i = 0; i < docs.length; i += BATCH) {
     await postOk(agent, port, '/bulk', bulkBody(table, docs.slice(i, i + BATCH)), 'application/x-ndjson');
   }
   const s = (performance.now() - t0) / 1000;
+  const cpuMsPer1000 = ((processCpuMs(pid) - cpu0) / docs.length) * 1000;
   await post(agent, port, `DROP TABLE ${table}`);
   agent.destroy();
-  return { docsPerSec: docs.length / s, seconds: s };
+  return { docsPerSec: docs.length / s, seconds: s, cpuMsPer1000 };
+}
+
+/** The load figures alone: quarry over /sql and /bulk beside Sphinx's SphinxQL load, with ratios. */
+async function loadRows(docs: CorpusDoc[], quarry: Record<string, LoadFigures>, sphinxDir: string) {
+  const sphinx = await sphinxPeer(sphinxDir);
+  const s = await load(sphinx, docs, null);
+  await sphinx.stop();
+  const row = (peer: string, f: LoadFigures) => ({ peer, docs: docs.length, 'load docs/s': f.docsPerSec, 'server CPU ms/1000 docs': f.cpuMsPer1000 });
+  const ours = Object.entries(quarry);
+  return [
+    ...ours.map(([how, f]) => row(`quarry over ${how} (1000 docs per request)`, f)), row('Sphinx 2.2.11, 1000-row INSERTs', s),
+    ...ours.map(([how, f]) => ({ peer: `ratio ${how} / Sphinx`, docs: docs.length, 'load docs/s': f.docsPerSec / s.docsPerSec, 'server CPU ms/1000 docs': f.cpuMsPer1000 / s.cpuMsPer1000 })),
+  ];
 }
 
 async function queryRun(peer: Peer, queries: string[], clients: number) {
@@ -198,7 +219,12 @@ export async function sideBySideBench() {
     };
     const quarry = await startQuarry(join(base, 'quarry'));
     const viaHttp = await load(quarry.overHttp, docs, "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
-    const viaBulk = await bulkLoad(quarry.port, docs, 'gcide_bulk');
+    const viaBulk = await bulkLoad(quarry.port, quarry.pid, docs, 'gcide_bulk');
+    if (arg('load-only', 0)) {
+      const viaMysql = await load(quarry.overMysql, docs, "CREATE TABLE gcide_mysql (title text, body text, len uint) morphology='stem_en'", 'gcide_mysql');
+      await quarry.stop();
+      return await loadRows(docs, { '/sql': viaHttp, MySQL: viaMysql, '/bulk': viaBulk }, join(base, 'sphinx'));
+    }
     await measure(quarry.overHttp, viaHttp.docsPerSec);
     await measure(quarry.overJson, viaBulk.docsPerSec);
     await quarry.stop();

@@ -1,7 +1,7 @@
 /**
  * Node's file access for the layers that also run in a page (src/text, src/wasm import no Node
- * built-ins): the WASM core from build/*.wasm, the files text settings name, and the worker threads
- * queries run on. Installed by
+ * built-ins): the WASM core from build/*.wasm, the files text settings name, the worker threads
+ * queries run on and the thread segment merges run on. Installed by
  * openEngine and by any Node entry that uses those layers without an engine (tests, benches).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -13,6 +13,8 @@ import { setTextFiles, type TextFiles } from '../text/text-files.js';
 import { setCoreSource, type WasmBuild } from '../wasm/core-module.js';
 import { coreFieldScanners } from '../wasm/field-scanner.js';
 import { setThreadSpawner, type CoreThread } from '../wasm/worker-pool.js';
+import { setMergeRunnerFactory } from '../index/merge-job.js';
+import { nodeMergeThreads } from './merge-thread.js';
 
 export const nodeTextFiles: TextFiles = {
   exists: (path) => existsSync(path),
@@ -49,4 +51,5 @@ export function installNodeHost(): void {
     w.unref(); // an idle query thread never keeps the process alive
     return w as unknown as CoreThread;
   });
+  setMergeRunnerFactory(nodeMergeThreads());
 }

@@ -4,11 +4,18 @@
  * ranges), so reserving and padding need no fill.
  */
 export class ByteWriter {
-  bytes = new Uint8Array(1 << 16);
-  view = new DataView(this.bytes.buffer);
+  bytes: Uint8Array;
+  view: DataView;
   /** Word view of the same buffer (re-made on growth); index = byte offset / 4. */
-  words32 = new Uint32Array(this.bytes.buffer);
+  words32: Uint32Array;
   length = 0;
+
+  /** `capacity`: the bytes expected (a good guess saves the copies of growing by doubling). */
+  constructor(capacity = 1 << 16) {
+    this.bytes = new Uint8Array(Math.max(64, Math.ceil(capacity / 8) * 8));
+    this.view = new DataView(this.bytes.buffer);
+    this.words32 = new Uint32Array(this.bytes.buffer);
+  }
 
   ensure(extra: number): void {
     const need = this.length + extra;

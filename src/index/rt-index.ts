@@ -7,7 +7,8 @@ import type { AttrValue, DocInput, IndexSchema, RtIndexApi, SearchRequest, Searc
 import { Core, sharedCore } from '../wasm/core.js';
 import { SearchError } from '../util/errors.js';
 import { Segment } from './segment.js';
-import { buildSegment, invertDocs } from './segment-builder.js';
+import { buildSegment, invertDocs, type BuiltSegment } from './segment-builder.js';
+import { mergedRows, mergeRunner, type PartSnapshot } from './merge-job.js';
 import { mergeSegments } from './segment-merger.js';
 import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
 import { loadSegment, serializeSegment } from './segment-codec.js';
@@ -50,6 +51,8 @@ export class RtIndex implements RtIndexApi {
   #autoMerge: boolean | 'deferred';
   /** The deferred merge pass scheduled and not yet run. */
   #pendingMerge?: Promise<void>;
+  /** The merge thread failed once: merges run inline from then on. */
+  #threadless = false;
 
   constructor(schema: IndexSchema, opts: RtIndexOptions = {}) {
     this.schema = schema;
@@ -138,25 +141,60 @@ export class RtIndex implements RtIndexApi {
   }
 
   /**
-   * Merges one range per event-loop turn until the policy asks for nothing more: requests waiting
-   * in between are served between two merges rather than after all of them.
+   * Merges one range at a time until the policy asks for nothing more, each in a later event-loop
+   * turn: on the merge thread when the host gave one (merge-job.ts; the protocol thread only swaps
+   * the result in), else inline, where requests waiting in between are served between two merges.
    */
   #scheduleMerge(): void {
-    this.#pendingMerge ??= new Promise<void>((resolve) => {
-      const step = () => {
+    if (this.#pendingMerge) return;
+    const pass = async () => {
+      for (;;) {
+        await new Promise<void>((r) => later(r));
         let merged = false;
         try {
-          merged = this.#mergeOnce();
+          merged = await this.#mergeNext();
         } catch (e) {
           // the segments stay as they were (a merge swaps them in only once built): log, stop
           console.error('quarry: segment merge failed:', e);
         }
-        if (merged) return later(step);
-        this.#pendingMerge = undefined;
-        resolve();
-      };
-      later(step);
-    });
+        if (!merged) {
+          // cleared in the same turn as the policy's last look: a write after it schedules a new pass
+          this.#pendingMerge = undefined;
+          return;
+        }
+      }
+    };
+    this.#pendingMerge = pass();
+  }
+
+  /** The policy's next merge, on the merge thread if there is one; false when none is due. */
+  async #mergeNext(): Promise<boolean> {
+    const range = this.#policy.findMerge(this.#segments.map((s) => s.live));
+    if (!range) return false;
+    const runner = this.#threadless ? null : mergeRunner(this.core);
+    if (!runner) {
+      this.#mergeRange(range[0], range[1]);
+      return true;
+    }
+    const parts = this.#segments.slice(range[0], range[1]);
+    const snap = parts.map((p) => ({ deleted: p.deletedBitmap(), version: p.version }));
+    // pinned: a TRUNCATE or OPTIMIZE meanwhile frees them only once the thread is done reading
+    for (const p of parts) p.pin();
+    let built: BuiltSegment;
+    try {
+      built = await runner({ schema: this.schema, parts: parts.map((p, i) => ({ blobPtr: p.blobPtr, deleted: snap[i].deleted, terms: p.terms })) });
+    } catch (e) {
+      console.error('quarry: the merge thread failed, merging inline from now on:', e);
+      this.#threadless = true;
+      return true;
+    } finally {
+      for (const p of parts) p.unpin();
+    }
+    // the parts may be gone (TRUNCATE, OPTIMIZE, another merge): then the result is dropped
+    const start = this.#segments.indexOf(parts[0]);
+    if (start < 0 || parts.some((p, i) => this.#segments[start + i] !== p)) return true;
+    this.#swapIn(start, parts, built, snap);
+    return true;
   }
 
   #mergeOnce(): boolean {
@@ -179,29 +217,53 @@ export class RtIndex implements RtIndexApi {
 
   #mergeRange(start: number, end: number): void {
     const parts = this.#segments.slice(start, end);
-    const built = mergeSegments(this.schema, parts);
-    // the merged rows are the parts' live rows in order (mergeSegments' numbering): their id halves
-    const ids = new Int32Array(2 * parts.reduce((n, p) => n + p.live, 0));
-    let at = 0;
-    for (const p of parts) this.#eachLive(p, (lo, hi) => { ids[at++] = lo; ids[at++] = hi; });
-    // The parts go before the merged blob is placed (the merge is synchronous: no query sees the
-    // gap), so the allocator reuses their space: placing first held both in linear memory at once,
-    // and a wasm memory never shrinks, so that peak stayed resident (88 MiB of linear memory for
-    // 35 MiB of segments at 100k gcide documents, 47 MiB after). Placing can only fail near the
-    // wasm32 cap: there, copies of the parts (JS memory) put them back if it does.
+    this.#swapIn(start, parts, mergeSegments(this.schema, parts));
+  }
+
+  /**
+   * Replaces `parts` (at `start` in the list) by the segment merged from them. `snap`: the parts'
+   * deleted rows and versions the merge read when it ran on the merge thread; rows deleted since
+   * are deleted in the merged segment too, and attributes updated since are copied over, so the swap
+   * loses no write that came in while the thread worked. Synchronous: no query sees a gap.
+   */
+  #swapIn(start: number, parts: Segment[], built: BuiltSegment, snap?: PartSnapshot[]): void {
+    const end = start + parts.length;
+    const merged = mergedRows(parts, snap);
+    const n = merged.part.length;
+    // the merged rows are the parts' rows that were live for the merge, in order: their id halves
+    const ids = new Int32Array(2 * n);
+    const gone = new Uint8Array(n);
+    const fix: { row: number; values: AttrValue[] }[] = [];
+    for (let row = 0; row < n; row++) {
+      const p = parts[merged.part[row]];
+      const r = merged.row[row];
+      const c = p.columnPtr(0) >>> 2;
+      ids[2 * row] = p.core.i32[c + 2 * r];
+      ids[2 * row + 1] = p.core.i32[c + 2 * r + 1];
+      if (!snap) continue;
+      if (p.isDeleted(r)) gone[row] = 1;
+      else if (p.version !== snap[merged.part[row]].version) fix.push({ row, values: this.schema.attrs.map((_, a) => p.attr(a, r)) });
+    }
+    // the thread has no host columns (JS values): taken from the parts now, with their current values
+    if (snap) built.hostCols = this.schema.attrs.map((_, a) => (parts[0].hostCols[a] ? Array.from(merged.part, (p, row) => parts[p].hostCols[a]![merged.row[row]]) : null));
+    // The parts go before the merged blob is placed, so the allocator reuses their space: placing
+    // first held both in linear memory at once, and a wasm memory never shrinks, so that peak stayed
+    // resident (88 MiB of linear memory for 35 MiB of segments at 100k gcide documents, 47 MiB
+    // after). Placing can only fail near the wasm32 cap: there, copies of the parts (JS memory) put
+    // them back if it does.
     const nearCap = this.core.exports.memory.buffer.byteLength + 2 * built.blob.length > CORE_MEMORY_LIMIT.bytes;
     const copies = nearCap ? parts.map((p) => ({ built: { blob: p.blobBytes(), terms: p.terms, hostCols: p.hostCols }, deleted: p.deletedBitmap() })) : [];
     for (const p of parts) { p.free(); this.#dropSlot(p); }
     let placed: Segment[];
     try {
-      placed = ids.length ? [new Segment(this.core, this.schema, built)] : [];
+      placed = n ? [new Segment(this.core, this.schema, built)] : [];
     } catch (e) {
       if (!nearCap) {
         // not expected below the cap (the host refused memory): drop the rows rather than keep
         // freed segments listed; a restart re-indexes them from the store of record
-        for (let i = 0; i < ids.length; i += 2) this.#docs.delete(ids[i], ids[i + 1]);
+        for (let row = 0; row < n; row++) if (!gone[row]) this.#docs.delete(ids[2 * row], ids[2 * row + 1]);
         this.#segments.splice(start, end - start);
-        throw new Error(`quarry: merged segment could not be placed, ${ids.length / 2} rows unavailable until restart`, { cause: e });
+        throw new Error(`quarry: merged segment could not be placed, ${n} rows unavailable until restart`, { cause: e });
       }
       placed = copies.map((c) => new Segment(this.core, this.schema, c.built, c.deleted));
       placed.forEach((seg) => this.#point(seg));
@@ -210,8 +272,13 @@ export class RtIndex implements RtIndexApi {
     }
     this.#segments.splice(start, end - start, ...placed);
     if (!placed.length) return;
-    const slot = this.#newSlot(placed[0]);
-    for (let row = 0; row < ids.length / 2; row++) this.#docs.set(ids[2 * row], ids[2 * row + 1], slot, row);
+    const seg = placed[0];
+    const slot = this.#newSlot(seg);
+    for (let row = 0; row < n; row++) {
+      if (gone[row]) seg.markDeleted(row);
+      else this.#docs.set(ids[2 * row], ids[2 * row + 1], slot, row);
+    }
+    for (const f of fix) f.values.forEach((v, a) => { if (!seg.hostCols[a]) seg.setAttr(a, f.row, v); });
   }
 
   delete(docIds: bigint[]): number {

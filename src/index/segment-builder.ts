@@ -8,7 +8,7 @@ import { ByteWriter } from './byte-writer.js';
 import { ownStrings } from '../util/own-strings.js';
 import { encodePostings, type PostingsTable } from './postings-encoder.js';
 import {
-  BLOCK_LEN, COL_F32, COL_I64, COL_NONE, COL_U32, H, HEADER_BYTES, SEGMENT_MAGIC, SEGMENT_VERSION, TERM_INFO_WORDS,
+  BLOCK_LEN, COL_F32, COL_I64, COL_NONE, COL_U32, H, HEADER_BYTES, SEGMENT_MAGIC, SEGMENT_VERSION, SKIP_WORDS, TERM_INFO_WORDS,
   coreColumnType,
 } from './segment-layout.js';
 
@@ -68,11 +68,23 @@ function writeColumns(w: ByteWriter, schema: IndexSchema, b: InvertedBatch): num
   return entries;
 }
 
+/**
+ * About the blob's size, so the writer is made once at its size instead of doubling its way there:
+ * positions and columns exactly, postings as if each row took 2 bytes (deltas and tf-1 packed), plus
+ * each term's table entry, first skip entry and partly filled words (measured on gcide: within 5%).
+ */
+function blobBytesGuess(schema: IndexSchema, b: InvertedBatch): number {
+  const p = b.postings;
+  const postings = p.rowStart[p.terms.length] * 2 + p.terms.length * (TERM_INFO_WORDS + SKIP_WORDS + 4) * 4;
+  const columns = b.rows * 8 * (1 + schema.attrs.length) + 16 * (2 + schema.attrs.length);
+  return HEADER_BYTES + postings + columns + b.fieldLens.byteLength + p.posStart[p.terms.length] * 4 + 64;
+}
+
 export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegment {
   const table = b.postings;
   // the dictionary outlives the statements its terms were tokenized from: it must not keep them alive
   const terms = ownStrings(table.terms);
-  const w = new ByteWriter();
+  const w = new ByteWriter(blobBytesGuess(schema, b));
   w.reserve(HEADER_BYTES);
   const termTable = w.reserve(terms.length * TERM_INFO_WORDS * 4);
   for (let t = 0; t < terms.length; t++) {

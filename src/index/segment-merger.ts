@@ -4,18 +4,35 @@
  * values copied (with their current, updated values).
  */
 import type { AttrValue, IndexSchema } from './types.js';
-import type { Segment } from './segment.js';
 import type { PostingsTable } from './postings-encoder.js';
 import { unpackInto } from './bitpack.js';
 import { buildSegment, type BuiltSegment, type InvertedBatch } from './segment-builder.js';
 import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
+
+/**
+ * What a merge reads of a part: a placed Segment on the thread that owns the core, or a SegmentView
+ * of one in the merge thread (segment-view.ts), over the same shared memory.
+ */
+export interface MergePart {
+  readonly rows: number;
+  readonly terms: readonly string[];
+  readonly blobPtr: number;
+  /** Word view of the memory holding the blob (index = byte address / 4). */
+  words(): Uint32Array;
+  isDeleted(row: number): boolean;
+  docId(row: number): bigint;
+  copyFieldLengths(row: number, out: Uint32Array, at: number): void;
+  attr(a: number, row: number): AttrValue;
+  docFreq(t: number): number;
+  hitCount(t: number): number;
+}
 
 /** Scratch for one block's row deltas and tf-1, reused by every append. */
 const deltas = new Uint32Array(BLOCK_LEN);
 const tfm1 = new Uint32Array(BLOCK_LEN);
 
 /** Row maps: old row -> new row, -1 for deleted rows. */
-function remapRows(segments: Segment[]): { maps: Int32Array[]; rows: number } {
+function remapRows(segments: MergePart[]): { maps: Int32Array[]; rows: number } {
   let rows = 0;
   const maps = segments.map((seg) => {
     const map = new Int32Array(seg.rows).fill(-1);
@@ -25,30 +42,52 @@ function remapRows(segments: Segment[]): { maps: Int32Array[]; rows: number } {
   return { maps, rows };
 }
 
-/** The union of two sorted, distinct lists, sorted and distinct. */
-function union(a: string[], b: string[]): string[] {
+/**
+ * The union of two sorted, distinct lists, sorted and distinct, and where each element of `a` and of
+ * `b` went in it.
+ */
+function union(a: readonly string[], b: readonly string[]): { out: string[]; aTo: Int32Array; bTo: Int32Array } {
   const out: string[] = [];
+  const aTo = new Int32Array(a.length);
+  const bTo = new Int32Array(b.length);
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    if (a[i] < b[j]) out.push(a[i++]);
-    else if (b[j] < a[i]) out.push(b[j++]);
-    else { out.push(a[i++]); j++; }
+    if (a[i] < b[j]) { aTo[i++] = out.length; out.push(a[i - 1]); }
+    else if (b[j] < a[i]) { bTo[j++] = out.length; out.push(b[j - 1]); }
+    else { aTo[i++] = bTo[j++] = out.length; out.push(a[i - 1]); }
   }
-  while (i < a.length) out.push(a[i++]);
-  while (j < b.length) out.push(b[j++]);
-  return out;
+  while (i < a.length) { aTo[i++] = out.length; out.push(a[i - 1]); }
+  while (j < b.length) { bTo[j++] = out.length; out.push(b[j - 1]); }
+  return { out, aTo, bTo };
 }
 
-/** The union of the sorted dictionaries, merged pairwise (no re-sort). */
-function mergedTerms(segments: Segment[]): string[] {
-  let lists = segments.map((s) => s.terms);
+/**
+ * The union of the sorted dictionaries, merged pairwise (no re-sort), and for each segment where each
+ * of its terms went in it: the merge then finds a term's segments by comparing numbers, not strings.
+ */
+function mergedTerms(segments: MergePart[]): { all: readonly string[]; to: Int32Array[] } {
+  const identity = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
+  // each list, and the segments it holds with their term numbers in it
+  let lists = segments.map((s, i) => ({ terms: s.terms, members: [i], maps: [identity(s.terms.length)] }));
   while (lists.length > 1) {
-    const next: string[][] = [];
-    for (let i = 0; i < lists.length; i += 2) next.push(i + 1 < lists.length ? union(lists[i], lists[i + 1]) : lists[i]);
+    const next: typeof lists = [];
+    for (let i = 0; i < lists.length; i += 2) {
+      const a = lists[i];
+      const b = lists[i + 1];
+      if (!b) { next.push(a); continue; }
+      const u = union(a.terms, b.terms);
+      next.push({
+        terms: u.out,
+        members: [...a.members, ...b.members],
+        maps: [...a.maps.map((m) => m.map((t) => u.aTo[t])), ...b.maps.map((m) => m.map((t) => u.bTo[t]))],
+      });
+    }
     lists = next;
   }
-  return lists[0] ?? [];
+  const to: Int32Array[] = [];
+  lists[0]?.members.forEach((s, k) => { to[s] = lists[0].maps[k]; });
+  return { all: lists[0]?.terms ?? [], to };
 }
 
 class FlatPostings {
@@ -64,8 +103,8 @@ class FlatPostings {
   }
 
   /** Appends term `t` of `seg`, rows renumbered by `map`, deleted rows dropped. */
-  append(seg: Segment, t: number, map: Int32Array): void {
-    const u32 = seg.core.u32;
+  append(seg: MergePart, t: number, map: Int32Array): void {
+    const u32 = seg.words();
     const base = seg.blobPtr;
     const hdr = base >>> 2;
     const info = ((base + u32[hdr + H.termTable]) >>> 2) + t * TERM_INFO_WORDS;
@@ -98,7 +137,7 @@ class FlatPostings {
   }
 }
 
-export function mergeSegments(schema: IndexSchema, segments: Segment[]): BuiltSegment {
+export function mergeSegments(schema: IndexSchema, segments: MergePart[]): BuiltSegment {
   const numFields = schema.fields.length;
   const { maps, rows } = remapRows(segments);
   const fieldLens = new Uint32Array(rows * numFields);
@@ -122,19 +161,18 @@ export function mergeSegments(schema: IndexSchema, segments: Segment[]): BuiltSe
     }
   }
   const flat = new FlatPostings(maxRows, maxHits);
-  const next = segments.map(() => 0); // each segment's next term in its sorted dictionary
-  const all = mergedTerms(segments);
+  const next = new Int32Array(segments.length); // each segment's next term in its sorted dictionary
+  const { all, to } = mergedTerms(segments);
   const terms: string[] = [];
   const rowStart = new Uint32Array(all.length + 1);
   const posStart = new Uint32Array(all.length + 1);
-  for (const term of all) {
+  for (let m = 0; m < all.length; m++) {
     const r0 = flat.nRows;
-    segments.forEach((seg, s) => {
-      if (seg.terms[next[s]] !== term) return;
-      flat.append(seg, next[s]++, maps[s]);
-    });
+    for (let s = 0; s < segments.length; s++) {
+      if (to[s][next[s]] === m) flat.append(segments[s], next[s]++, maps[s]);
+    }
     if (flat.nRows === r0) continue; // every row holding it was deleted
-    terms.push(term);
+    terms.push(all[m]);
     rowStart[terms.length] = flat.nRows;
     posStart[terms.length] = flat.nHits;
   }

@@ -62,6 +62,9 @@ export class Segment {
 
   get live(): number { return this.#live; }
 
+  /** Word view of the core memory holding the blob (a merge's MergePart). */
+  words(): Uint32Array { return this.core.u32; }
+
   /** Bumped by every change to the deleted bitmap or an attribute: checkpoints keep unchanged files. */
   get version(): number { return this.#version; }
 
