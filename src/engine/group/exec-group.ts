@@ -4,7 +4,7 @@
  * (ORDER BY, default weight() DESC as Manticore's "@weight desc"), max_matches and LIMIT. Columns
  * that are not aggregates come from the group's representative row (best weight, then earliest).
  */
-import type { SearchRequest, SearchResult } from '../../index/types.js';
+import type { AttrValue, SearchRequest, SearchResult } from '../../index/types.js';
 import type { Condition, Expr, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import { readRows } from '../read-rows.js';
@@ -211,6 +211,25 @@ export async function execGroups(table: Table, sts: SelectStatement[], req: Sear
   const prepared = sts.map((st) => prepareGroup(table, st));
   const { groups, search } = await collectGroupsManyAsync(table, req, prepared.map((p) => p.plan));
   return prepared.map((p, i) => ({ ...finishGroup(table, p, groups[i]!, req.maxMatches), search }));
+}
+
+/**
+ * FACET ... ZEROES (Manticore's facet::AppendMissingFacetZeroes): the groups of `broadReq` (the facet
+ * without filters) that `req` does not have join its groups with COUNT(*) and COUNT(DISTINCT) zero,
+ * then the statement's order and page apply to them all.
+ */
+export async function execGroupZeroes(table: Table, st: SelectStatement, req: SearchRequest, broadReq: SearchRequest): Promise<GroupOutput> {
+  const p = prepareGroup(table, st);
+  const { groups: [groups], search } = await collectGroupsManyAsync(table, req, [p.plan]);
+  const seen = new Set(groups!.map((r) => groupId(r.g.key)));
+  const zero = (r: GroupRow): GroupRow => ({ g: { ...r.g, count: 0 }, aggs: r.aggs.map((v, j) => (p.plan.aggs[j]!.fn === 'count' || p.plan.aggs[j]!.fn === 'count_distinct' ? 0n : v)) });
+  const broad = (await collectGroupsManyAsync(table, broadReq, [p.plan])).groups[0]!;
+  const missing = broad.filter((r) => !seen.has(groupId(r.g.key))).map(zero);
+  return { ...finishGroup(table, p, [...groups!, ...missing], req.maxMatches), search };
+}
+
+function groupId(key: AttrValue[]): string {
+  return key.map((v) => `${typeof v}:${String(v)}`).join('\u0000');
 }
 
 export async function execGroup(table: Table, st: SelectStatement, req: SearchRequest): Promise<GroupOutput> {
