@@ -9,6 +9,7 @@ import type { Session } from '../engine/session.js';
 import { readSearchQuery } from './search-request.js';
 import { ApiQueryError, searchSql } from './search-sql.js';
 import { writeSearchError, writeSearchResult, type DescribedTypes } from './search-reply.js';
+import { readSphinxqlText, sphinxqlReply } from './sphinxql-command.js';
 import { ApiReader, ApiWriter, Cmd, ServedVersion, Status, errorReply, reply } from './wire.js';
 
 export interface CommandEnv {
@@ -115,11 +116,11 @@ async function excerpt(env: CommandEnv, ver: number, body: Buffer): Promise<Buff
   if (ver >= 0x102) {
     opts.push(`${r.i32()} AS limit_passages`, `${r.i32()} AS limit_words`, `${r.i32()} AS start_snippet_id`);
     const strip = r.str();
-    if (strip) opts.push(`${quote(strip)} AS html_strip_mode`);
+    if (strip && strip !== 'index') opts.push(`${quote(strip)} AS html_strip_mode`);
   }
   if (ver >= 0x103) {
     const boundary = r.str();
-    if (boundary) opts.push(`${quote(boundary)} AS passage_boundary`);
+    if (boundary && boundary !== 'none') opts.push(`${quote(boundary)} AS passage_boundary`);
   }
   for (const [bit, name] of EXCERPT_FLAGS) if (flags & bit) opts.push(`1 AS ${name}`);
   if (flags & 4) opts.push('1 AS limit_passages'); // single passage
@@ -143,14 +144,22 @@ async function keywords(env: CommandEnv, ver: number, body: Buffer): Promise<Buf
   const stats = r.u32() !== 0;
   if (r.truncated) return errorReply(ver, 'invalid or truncated request');
   if (!NAME.test(table)) return errorReply(ver, `unknown local index '${table}' in search request`);
-  const res = await one(env, `CALL KEYWORDS(${quote(text)}, ${quote(table)}${stats ? ', 1 AS stats' : ''})`);
+  const res = await one(env, `CALL KEYWORDS(${quote(text)}, ${quote(table)})`);
   if (res.kind !== 'rows') return errorReply(ver, res.kind === 'error' ? res.message : 'no keywords');
   const col = (name: string) => res.columns.findIndex((c) => c.name === name);
-  const [tok, norm, docs, hits] = [col('tokenized'), col('normalized'), col('docs'), col('hits')];
+  const [tok, norm] = [col('tokenized'), col('normalized')];
+  // Per-keyword docs and hits: the statistics of a search for any of the words.
+  const counts = new Map<string, { docs: number; hits: number }>();
+  if (stats && res.rows.length) {
+    const any = res.rows.map((row) => `"${String(row[tok]).replace(/[\\"]/g, ' ')}"`).join(' | ');
+    const found = await one(env, `SELECT id FROM ${table} WHERE MATCH(${quote(any)}) LIMIT 0`);
+    for (const k of found.kind === 'rows' ? found.meta?.keywords ?? [] : []) counts.set(k.keyword, k);
+  }
   const w = new ApiWriter().u32(res.rows.length);
   for (const row of res.rows) {
     w.str(String(row[tok])).str(String(row[norm]));
-    if (stats) w.u32(Number(row[docs] ?? 0)).u32(Number(row[hits] ?? 0));
+    const c = counts.get(String(row[norm]));
+    if (stats) w.u32(c?.docs ?? 0).u32(c?.hits ?? 0);
   }
   return reply(Status.OK, ServedVersion[Cmd.KEYWORDS]!, w.bytes());
 }
@@ -200,7 +209,7 @@ async function status(env: CommandEnv): Promise<Buffer> {
   return reply(Status.OK, ServedVersion[Cmd.STATUS]!, w.bytes());
 }
 
-const NAMES: Record<number, string> = { 0: 'command_search', 1: 'command_excerpt', 2: 'command_update', 3: 'command_keywords', 4: 'command_persist', 5: 'command_status', 7: 'command_flushattrs', 9: 'command_ping' };
+const NAMES: Record<number, string> = { 0: 'command_search', 1: 'command_excerpt', 2: 'command_update', 3: 'command_keywords', 4: 'command_persist', 5: 'command_status', 7: 'command_flushattrs', 8: 'command_sphinxql', 9: 'command_ping' };
 
 /** Runs one command; undefined means no reply (PERSIST). */
 export async function runCommand(env: CommandEnv, cmd: number, ver: number, body: Buffer): Promise<Buffer | undefined> {
@@ -215,6 +224,10 @@ export async function runCommand(env: CommandEnv, cmd: number, ver: number, body
     case Cmd.KEYWORDS: return keywords(env, ver, body);
     case Cmd.UPDATE: return update(env, ver, body);
     case Cmd.STATUS: return status(env);
+    case Cmd.SPHINXQL: {
+      const sql = readSphinxqlText(ver, body);
+      return typeof sql === 'string' ? sphinxqlReply(await one(env, sql)) : sql;
+    }
     case Cmd.PING: return reply(Status.OK, ServedVersion[Cmd.PING]!, body.subarray(0, 4));
     case Cmd.FLUSHATTRS: return reply(Status.OK, ServedVersion[Cmd.FLUSHATTRS]!, new ApiWriter().u32(0).bytes());
     default: return errorReply(ver, `invalid command (code=${cmd}, len=${body.length})`);

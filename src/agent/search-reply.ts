@@ -64,7 +64,8 @@ export function writeSearchResult(w: ApiWriter, r: RowsResult, ctx: ReplyContext
   for (const f of ctx.fields) w.str(f);
   const idAt = r.columns.findIndex((c) => c.name === 'id');
   const attrs = r.columns
-    .map((c, i) => ({ name: MAGIC_ALIASES[c.name] ?? c.name, i, type: attrType(c.kind, ctx.described.get(c.name)) }))
+    // searchd's @count and @distinct are 32-bit integers
+    .map((c, i) => ({ name: MAGIC_ALIASES[c.name] ?? c.name, i, type: c.name === 'api_count' || c.name === 'api_distinct' ? Attr.INTEGER : attrType(c.kind, ctx.described.get(c.name)) }))
     .filter((a) => a.i !== idAt);
   w.u32(attrs.length);
   for (const a of attrs) w.str(a.name).u32(a.type);

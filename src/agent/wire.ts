@@ -13,7 +13,7 @@ export const Status = { OK: 0, ERROR: 1, RETRY: 2, WARNING: 3 } as const;
 /** The command versions quarry answers with (Sphinx 2.2.11's, which its clients and masters accept). */
 export const ServedVersion: Record<number, number> = {
   [Cmd.SEARCH]: 0x11f, [Cmd.EXCERPT]: 0x104, [Cmd.UPDATE]: 0x103, [Cmd.KEYWORDS]: 0x100,
-  [Cmd.STATUS]: 0x101, [Cmd.FLUSHATTRS]: 0x100, [Cmd.PING]: 0x100,
+  [Cmd.STATUS]: 0x101, [Cmd.FLUSHATTRS]: 0x100, [Cmd.SPHINXQL]: 0x100, [Cmd.PING]: 0x100,
 };
 
 export class ApiReader {
