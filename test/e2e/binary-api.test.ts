@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchAgent } from '../../src/agent/agent-client.js';
+import { apiQuery } from '../../src/agent/search-write.js';
 import { spawnQuarry, type SpawnedQuarry } from '../helpers/spawn-quarry.js';
 import { hasSphinx, startSphinx, type SphinxProcess } from '../helpers/sphinx-searchd.js';
 import { ROOT } from './mysql-server.js';
@@ -168,5 +170,39 @@ describe.skipIf(!hasSphinx)('Sphinx 2.2.11 searchd as master, quarry as its agen
     await sx.query('UPDATE dist SET gid=9 WHERE id=4');
     expect(await sqlIds('SELECT id FROM t WHERE gid=9')).toEqual([4]);
     await db.query('UPDATE t SET gid=3 WHERE id=4');
+  });
+});
+
+describe('the agent client (a master\'s side of SEARCH)', () => {
+  it('reads a quarry node\'s reply: schema, matches, totals, words', async () => {
+    const [r] = await searchAgent({ host: '127.0.0.1', port: q.agent! }, [apiQuery({ indexes: 't', query: 'hello', sort: 4, sortBy: '@weight desc, @id asc' })]);
+    const [rows] = await db.query("SELECT id, weight() AS w FROM t WHERE MATCH('hello') ORDER BY weight() DESC, id ASC");
+    expect(r!.matches.map((m) => [Number(m.id), m.weight])).toEqual((rows as any[]).map((x) => [Number(x.id), x.w]));
+    expect(r!.attrs.map((a) => a.name)).toEqual(['title', 'body', 'gid', 'price', 'tags', 'name']);
+    expect(r!.words).toEqual([{ word: 'hello', docs: 3, hits: 5 }]);
+  });
+
+  it('reports an error per query and rejects an unreachable agent', async () => {
+    const [r] = await searchAgent({ host: '127.0.0.1', port: q.agent! }, [apiQuery({ indexes: 'nosuch' })]);
+    expect(r!.error).toMatch(/nosuch/);
+    await expect(searchAgent({ host: '127.0.0.1', port: 1 }, [apiQuery({ indexes: 't' })])).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it.skipIf(!hasSphinx)('queries a Sphinx 2.2.11 RT index and gets the same ids as quarry for the same documents', async () => {
+    const sphinx = await startSphinx(`index rt\n{\n  type = rt\n  path = ${join(dir, 'sphinx-rt')}\n  rt_field = title\n  rt_field = body\n  rt_attr_uint = gid\n  rt_attr_float = price\n}\n`);
+    try {
+      const sx = await mysql.createConnection({ host: '127.0.0.1', port: sphinx.mysqlPort, user: 'root' });
+      await sx.query(`INSERT INTO rt (id, title, body, gid, price) VALUES ${DOCS.map((d) => `(${d[0]}, '${d[1]}', '${d[2]}', ${d[3]}, ${d[4]})`).join(', ')}`);
+      await sx.end();
+      const query = apiQuery({ indexes: 'rt', query: 'world', sort: 2, sortBy: 'price' });
+      const [fromSphinx] = await searchAgent({ host: '127.0.0.1', port: sphinx.apiPort }, [query]);
+      const [fromQuarry] = await searchAgent({ host: '127.0.0.1', port: q.agent! }, [{ ...query, indexes: 't' }]);
+      expect(fromSphinx!.error).toBeUndefined();
+      expect(fromSphinx!.matches.map((m) => Number(m.id))).toEqual(fromQuarry!.matches.map((m) => Number(m.id)));
+      expect(fromSphinx!.totalFound).toBe(fromQuarry!.totalFound);
+      expect(fromSphinx!.attrs).toEqual([{ name: 'gid', type: 1 }, { name: 'price', type: 5 }]);
+    } finally {
+      await sphinx.stop();
+    }
   });
 });
