@@ -21,6 +21,9 @@ function tableStore(store: Store, name: string): TableStore {
 /** Longest table name: its folder, `NAME.GENERATION` plus temporary suffixes, must fit NAME_MAX (255). */
 export const MAX_TABLE_NAME_BYTES = 200;
 
+/** How long the index a rotation replaced stays readable for queries that started on it. */
+export const RETIRED_INDEX_GRACE_MS = 30_000;
+
 export class Catalog {
   readonly #tables = new Map<string, Table>();
   /** Sequence each table's index covered when it was loaded (what its checkpoint already holds). */
@@ -86,6 +89,28 @@ export class Catalog {
       this.#tables.delete(table.name);
       table.index.truncate(); // frees its segments in the core
     });
+  }
+
+  /**
+   * ATTACH TABLE source TO TABLE target WITH TRUNCATE: target's documents, schema and index become
+   * source's in one step (a query sees the old table or the new one, never a mix) and source is gone.
+   * How `quarry indexer --rotate` swaps a freshly built table in.
+   */
+  async replaceWith(targetName: string, sourceName: string): Promise<void> {
+    const target = this.get(targetName);
+    const source = this.get(sourceName);
+    if (!source) throw new SearchError('UNKNOWN_TABLE', `ATTACH: unknown source table '${sourceName.toLowerCase()}'`);
+    if (!target) throw new SearchError('UNKNOWN_TABLE', `ATTACH: unknown target table '${targetName.toLowerCase()}'`);
+    if (source === target) throw new SearchError('BAD_VALUE', 'ATTACH: source and target are the same table');
+    await source.mutex.run(() => target.mutex.run(async () => {
+      await this.store.replaceTable(target.name, source.name);
+      const moved = new Table({ ...source.schema, name: target.name }, source.pipeline, source.index, tableStore(this.store, target.name));
+      this.#tables.set(target.name, moved);
+      this.#tables.delete(source.name);
+      // a query that began on the old table may still read its index after an await: free it later
+      const old = target.index;
+      setTimeout(() => old.truncate(), RETIRED_INDEX_GRACE_MS).unref();
+    }));
   }
 
   /** Empties a table in one atomic step; with a new schema (RECONFIGURE) its settings change too. */

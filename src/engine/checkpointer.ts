@@ -71,6 +71,8 @@ export class Checkpointer {
   async checkpoint(table: Table): Promise<void> {
     await table.mutex.run(async () => {
       if (!this.store.getTable(table.name)) return; // dropped meanwhile
+      // replaced meanwhile (ATTACH ... WITH TRUNCATE): its segments are not the table's any more
+      if (!this.tables().includes(table)) return;
       const seq = this.store.lastSeq(table.name);
       if (this.#covered.get(table.name) === seq) return;
       const stamp = `${seq}-${++this.#counter}`;

@@ -57,6 +57,9 @@ async function exportCommand(dataDir: string, table: string, outDir: string): Pr
 
 /** Runs the command line; resolves with the exit code for commands that end by themselves. */
 export async function main(argv: string[]): Promise<number | undefined> {
+  // import and indexer have flags of their own (src/import/, src/indexer/)
+  if (argv[0] === 'import') return (await import('../import/import-command.js')).importCommand(argv.slice(1));
+  if (argv[0] === 'indexer') return (await import('../indexer/indexer-command.js')).indexerCommand(argv.slice(1));
   let args;
   try {
     args = parseCliArgs(argv);

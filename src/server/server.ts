@@ -8,6 +8,7 @@ import { startHttpListener, type HttpListener } from './http-listener.js';
 import { startMysqlListener, type MysqlListener } from '../mysql/mysql-listener.js';
 import { formatAddress } from './listen.js';
 import { startAgentListener, type AgentListener } from '../agent/agent-listener.js';
+import { removePidFile, writePidFile } from './pid-file.js';
 import { resolveServeOptions, type ServeOptions } from './serve-options.js';
 import type { OpenEngine } from './engine-loader.js';
 import { isLoopback, loadTlsContext } from './tls-options.js';
@@ -32,7 +33,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
   const config = args.configPath ? await loadConfig(args.configPath) : undefined;
   const options = resolveServeOptions(args, config);
   const tables = config ? configTables(config) : undefined;
-  if (tables?.skipped.length) console.warn(`quarry: only RT tables are served; ignoring ${tables.skipped.join(', ')}`);
+  if (tables?.skipped.length) console.warn(`quarry: only RT tables are created from the config; ignoring ${tables.skipped.join(', ')} (plain tables are built by quarry indexer)`);
   const tls = await loadTlsContext(config?.searchd);
   for (const a of tls ? [] : [options.http, options.mysql]) {
     if (!isLoopback(a.host)) console.warn(`quarry: warning: ${a.proto} listens on ${formatAddress(a.host, a.port)} without TLS (set ssl_cert and ssl_key)`);
@@ -81,6 +82,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     throw e;
   }
   let stopping: Promise<void> | undefined;
+  writePidFile(options.dataDir);
   return {
     options,
     http,
@@ -88,6 +90,6 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     agent,
     readyLine: `quarry listening http=${formatAddress(http.host, http.port)} mysql=${formatAddress(mysql.host, mysql.port)}` +
       `${agent ? ` agent=${formatAddress(agent.host, agent.port)}` : ''} data=${options.dataDir}`,
-    stop: () => (stopping ??= Promise.all([http.close(), mysql.close(), agent?.close()]).then(() => engine.close())),
+    stop: () => (stopping ??= Promise.all([http.close(), mysql.close(), agent?.close()]).then(() => engine.close()).finally(() => removePidFile(options.dataDir))),
   };
 }

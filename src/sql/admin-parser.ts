@@ -1,6 +1,6 @@
 /** CALL procedures, TRUNCATE, OPTIMIZE, FLUSH and transaction statements. */
 import type {
-  CallArg, CallStatement, FlushStatement, Literal, OptimizeStatement, Statement, TruncateStatement,
+  AttachStatement, CallArg, CallStatement, FlushStatement, Literal, OptimizeStatement, Statement, TruncateStatement,
 } from './ast.js';
 import type { Cursor } from './cursor.js';
 import { parseValue } from './literals.js';
@@ -73,6 +73,23 @@ export function parseTruncate(c: Cursor): TruncateStatement {
     reconfigure = true;
   }
   return { kind: 'truncate', text: '', table, rtindex: kindTok.upper === 'RTINDEX', reconfigure };
+}
+
+/** ATTACH TABLE|INDEX source TO TABLE|RTINDEX target [WITH TRUNCATE] (Manticore's P02 grammar). */
+export function parseAttach(c: Cursor): AttachStatement {
+  c.dialect = 'P02';
+  c.expectKw('ATTACH');
+  if (!c.acceptKw('TABLE') && !c.acceptKw('INDEX')) c.fail(['index', 'table']);
+  const source = parseTableName(c);
+  c.expectKw('TO');
+  if (!c.acceptKw('TABLE') && !c.acceptKw('RTINDEX')) c.fail(['rtindex', 'table']);
+  const target = parseTableName(c);
+  let truncate = false;
+  if (c.acceptKw('WITH')) {
+    c.expectKw('TRUNCATE');
+    truncate = true;
+  }
+  return { kind: 'attach', text: '', source, target, truncate };
 }
 
 /** OPTIMIZE TABLE|INDEX t [OPTION ...]. */

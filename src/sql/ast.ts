@@ -245,6 +245,9 @@ export interface TruncateStatement extends StatementBase {
   kind: 'truncate'; table: string; rtindex: boolean; reconfigure: boolean;
 }
 
+/** ATTACH TABLE|INDEX source TO TABLE|RTINDEX target [WITH TRUNCATE]. */
+export interface AttachStatement extends StatementBase { kind: 'attach'; source: string; target: string; truncate: boolean }
+
 export interface OptimizeStatement extends StatementBase { kind: 'optimize'; table: string; options: NamedValue[] }
 
 /** FLUSH RAMCHUNK t, FLUSH RTINDEX|TABLE t (`table` set), FLUSH ATTRIBUTES|LOGS|HOSTNAMES. */
@@ -316,7 +319,7 @@ export interface CallStatement extends StatementBase {
 export type Statement =
   | SelectStatement | InsertStatement | UpdateStatement | DeleteStatement
   | CreateTableStatement | CreateTableLikeStatement | DropTableStatement | AlterTableStatement
-  | TruncateStatement | OptimizeStatement | FlushStatement
+  | TruncateStatement | OptimizeStatement | FlushStatement | AttachStatement
   | DescribeStatement | ShowStatement
   | SetStatement | SetNamesStatement | SetTransactionStatement
   | BeginStatement | CommitStatement | RollbackStatement

@@ -1,7 +1,7 @@
 /** Entry point: SphinxQL text in, statements out (`;`-separated, Manticore's multi-statement rules). */
 import { SearchError } from '../util/errors.js';
 import {
-  parseCall, parseFlush, parseOptimize, parseTransaction, parseTruncate,
+  parseAttach, parseCall, parseFlush, parseOptimize, parseTransaction, parseTruncate,
 } from './admin-parser.js';
 import type { Statement } from './ast.js';
 import { Cursor } from './cursor.js';
@@ -19,7 +19,7 @@ const BY_FIRST_WORD: Record<string, StatementParser> = {
   SELECT: parseSelect, INSERT: parseInsert, REPLACE: parseInsert, UPDATE: parseUpdate, DELETE: parseDelete,
   SHOW: parseShow, DESC: parseDescribe, DESCRIBE: parseDescribe, SET: parseSet, CALL: parseCall,
   BEGIN: parseTransaction, START: parseTransaction, COMMIT: parseTransaction, ROLLBACK: parseTransaction,
-  TRUNCATE: parseTruncate, OPTIMIZE: parseOptimize, FLUSH: parseFlush, ALTER: parseAlter,
+  TRUNCATE: parseTruncate, ATTACH: parseAttach, OPTIMIZE: parseOptimize, FLUSH: parseFlush, ALTER: parseAlter,
   CREATE: (c) => (c.isKw('TABLE', 1) ? parseCreate(c) : failUser(c)),
   DROP: (c) => (c.isKw('TABLE', 1) ? parseDrop(c) : failUser(c)),
 };

@@ -14,17 +14,18 @@
  *   Recovery = loadCheckpoint + opsSince(lastSeq). pruneOps never removes ops a checkpoint lacks.
  * Reads are synchronous and see every write whose promise has resolved.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
 import {
-  allocGen, beginGeneration, decodeEntry, endGeneration, freezeSchema, genDirName, lastSeqOf,
+  allocGen, beginGeneration, decodeEntry, encodeEntry, endGeneration, freezeSchema, genDirName, lastSeqOf,
   readCatalog, tableKey, type CatalogEntry,
 } from './catalog.js';
 import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
 import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
+import { fsyncDirSync } from './durable-fs.js';
 import { KeyedLock } from './keyed-lock.js';
 import { openDbs, readView, type StoreDbs } from './lmdb-env.js';
 import { emptyManifest, readManifest, type Manifest } from './manifest.js';
@@ -129,6 +130,36 @@ export class Store {
       endGeneration(this.#dbs, key, e.gen);
       const schema = frozen ?? e.schema;
       beginGeneration(this.#dbs, key, { schema, gen: allocGen(this.#dbs), baseSeq });
+    }));
+    this.#collectGarbage();
+  }
+
+  /**
+   * ATTACH ... WITH TRUNCATE: `target` becomes what `source` holds (documents, ops, checkpoint,
+   * schema, under source's generation) and `source` disappears, in one catalog transaction; target's
+   * old generation is collected afterwards. Source's segment folder is renamed to target's name first:
+   * a crash before the commit leaves target as it was and source without its checkpoint, which the
+   * indexer that built it drops and rebuilds.
+   */
+  async replaceTable(target: string, source: string): Promise<void> {
+    const t = tableKey(target);
+    const s = tableKey(source);
+    await this.#locks.run(s, () => this.#locks.run(t, async () => {
+      const se = this.#entry(s);
+      this.#entry(t);
+      const from = join(this.#tablesDir, genDirName(s, se.gen));
+      if (existsSync(from)) {
+        renameSync(from, join(this.#tablesDir, genDirName(t, se.gen)));
+        fsyncDirSync(this.#tablesDir);
+      }
+      await this.#txn(t, () => {
+        const src = this.#entryInTxn(s, `unknown local table '${s}'`);
+        const old = this.#entryInTxn(t, `unknown local table '${t}'`);
+        endGeneration(this.#dbs, t, old.gen);
+        this.#dbs.catalog.putSync(t, encodeEntry({ ...src, schema: { ...src.schema, name: t } }));
+        this.#dbs.catalog.removeSync(s);
+      });
+      this.#catalog.delete(s);
     }));
     this.#collectGarbage();
   }

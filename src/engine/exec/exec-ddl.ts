@@ -1,7 +1,7 @@
 /** CREATE / DROP / TRUNCATE / DESCRIBE / SHOW CREATE TABLE: the table definitions. */
 import { fieldLengthName, fullTextFields, type Column, type TableSchema } from '../../schema/types.js';
 import type {
-  ColumnDef, CreateTableLikeStatement, CreateTableStatement, DescribeStatement, DropTableStatement,
+  AttachStatement, ColumnDef, CreateTableLikeStatement, CreateTableStatement, DescribeStatement, DropTableStatement,
   TruncateStatement,
 } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
@@ -94,6 +94,17 @@ export async function execDrop(catalog: Catalog, st: DropTableStatement): Promis
 export async function execTruncate(catalog: Catalog, st: TruncateStatement, config: Map<string, ConfigTable>): Promise<OkResult> {
   const section = st.reconfigure ? config.get(st.table.toLowerCase()) : undefined;
   await catalog.truncate(st.table, section?.schema);
+  return ok(0);
+}
+
+/**
+ * ATTACH ... WITH TRUNCATE: the target takes the source's documents and schema atomically (Manticore
+ * moves a plain table's files into an RT table; quarry's tables are all RT). Without WITH TRUNCATE
+ * Manticore appends; that is not implemented and says so.
+ */
+export async function execAttach(catalog: Catalog, st: AttachStatement): Promise<OkResult> {
+  if (!st.truncate) throw new SearchError('UNSUPPORTED', 'ATTACH without WITH TRUNCATE is not supported (only replacing the target)');
+  await catalog.replaceWith(st.target, st.source);
   return ok(0);
 }
 

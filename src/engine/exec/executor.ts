@@ -5,7 +5,7 @@ import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { execAlter, execFlush, execOptimize } from './exec-admin.js';
 import { execCall } from './exec-call.js';
-import { execCreate, execCreateLike, execDescribe, execDrop, execTruncate, type ConfigTable } from './exec-ddl.js';
+import { execAttach, execCreate, execCreateLike, execDescribe, execDrop, execTruncate, type ConfigTable } from './exec-ddl.js';
 import { execSelect } from './exec-select.js';
 import { execFacets } from '../group/facets.js';
 import { execSelectNoTable, execSet, execShow } from './exec-show.js';
@@ -58,6 +58,7 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
     case 'create_table_like': return execCreateLike(ctx.catalog, st);
     case 'drop_table': return execDrop(ctx.catalog, st);
     case 'truncate': return execTruncate(ctx.catalog, st, ctx.config);
+    case 'attach': return execAttach(ctx.catalog, st);
     case 'alter_table': return execAlter(ctx.catalog, st);
     case 'optimize': return execOptimize(ctx.catalog, st);
     case 'flush': return execFlush(ctx.catalog, st);

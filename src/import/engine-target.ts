@@ -1,0 +1,48 @@
+/** The import target inside this process: the embedded engine over a data directory (no server). */
+import { openEngine, newSession, type Engine } from '../engine/index.js';
+import { SearchError } from '../util/errors.js';
+import { runningServerPid } from '../server/pid-file.js';
+import { bulkStatement, columnsOf, type BulkOutcome, type ImportDoc, type ImportTarget, type TargetColumn } from './target.js';
+
+export class EngineTarget implements ImportTarget {
+  readonly where: string;
+  readonly #session = newSession();
+  private constructor(private readonly engine: Engine, dataDir: string) {
+    this.where = `data directory ${dataDir}`;
+  }
+
+  /**
+   * Opens the data directory; refuses while a server holds it (its pid file names a live process):
+   * two processes writing one store would each miss the other's writes.
+   */
+  static async open(dataDir: string): Promise<EngineTarget> {
+    const pid = runningServerPid(dataDir);
+    if (pid !== undefined) {
+      throw new SearchError('BAD_SETTING', `data directory ${dataDir} is in use by a running server (pid ${pid}): stop it, or import through it with --url`);
+    }
+    // one thread: an import has no queries for worker threads to run
+    return new EngineTarget(await openEngine({ dataDir, threads: 1 }), dataDir);
+  }
+
+  async sql(statement: string): Promise<void> {
+    const [r] = await this.engine.execute(statement, this.#session);
+    if (r?.kind === 'error') throw new SearchError('BAD_VALUE', r.message);
+  }
+
+  async describe(table: string): Promise<TargetColumn[] | undefined> {
+    const [r] = await this.engine.execute(`DESCRIBE ${table}`, this.#session);
+    if (!r || r.kind !== 'rows') return undefined;
+    return columnsOf(r.rows as unknown[][]);
+  }
+
+  async bulk(table: string, docs: ImportDoc[], replace = false): Promise<BulkOutcome> {
+    const lines = docs.map((d) => ({ kind: 'json' as const, value: bulkStatement(table, d, replace) }));
+    const reply = await this.engine.json!.bulk(lines);
+    if (reply.outcome === 'ok') return { ok: true };
+    return { ok: false, failedIndex: reply.currentLine - 1, error: reply.error };
+  }
+
+  close(): Promise<void> {
+    return this.engine.close();
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Decoded input -> records with the line each starts on: JSON Lines (one object per line, blank lines
+ * skipped) or CSV/TSV rows (delimited-parser.ts). A record that cannot be read carries its error.
+ */
+import { parse as losslessParse } from 'lossless-json';
+import { StringDecoder } from 'node:string_decoder';
+import type { JsonObject } from '../engine/json/json-value.js';
+import { isJsonObject } from '../engine/json/json-value.js';
+import { DelimitedParser } from './delimited-parser.js';
+
+export type ImportFormat = 'jsonl' | 'csv' | 'tsv';
+
+export type InputRecord =
+  | { line: number; values: string[] }
+  | { line: number; object: JsonObject }
+  | { line: number; error: string };
+
+/** The format a file name says (`.jsonl`, `.ndjson`, `.json`, `.csv`, `.tsv`, any of them `.gz`). */
+export function formatOfName(name: string): ImportFormat | undefined {
+  const m = /\.(jsonl|ndjson|json|csv|tsv|tab)(\.gz)?$/i.exec(name);
+  if (!m) return undefined;
+  const ext = m[1]!.toLowerCase();
+  return ext === 'csv' ? 'csv' : ext === 'tsv' || ext === 'tab' ? 'tsv' : 'jsonl';
+}
+
+/** One JSON Lines line as a record (a document must be a JSON object). */
+export function jsonLineRecord(text: string, line: number): InputRecord | undefined {
+  const t = text.endsWith('\r') ? text.slice(0, -1) : text;
+  if (t.trim() === '') return undefined;
+  try {
+    const v = losslessParse(t) as unknown;
+    if (!isJsonObject(v)) return { line, error: 'a line must hold one JSON object' };
+    return { line, object: v };
+  } catch (e) {
+    return { line, error: `invalid JSON: ${(e as Error).message}` };
+  }
+}
+
+async function* jsonLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<InputRecord[]> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  let line = 0;
+  const take = (text: string, final: boolean): InputRecord[] => {
+    const parts = (rest + text).split('\n');
+    rest = final ? '' : parts.pop()!;
+    const out: InputRecord[] = [];
+    for (const p of parts) {
+      const r = jsonLineRecord(p, ++line);
+      if (r) out.push(r);
+    }
+    return out;
+  };
+  for await (const chunk of chunks) yield take(decoder.write(chunk), false);
+  yield take(decoder.end(), true);
+}
+
+async function* delimited(chunks: AsyncIterable<Buffer>, format: 'csv' | 'tsv'): AsyncGenerator<InputRecord[]> {
+  const decoder = new StringDecoder('utf8');
+  const parser = new DelimitedParser(format);
+  for await (const chunk of chunks) yield parser.feed(decoder.write(chunk));
+  yield [...parser.feed(decoder.end()), ...parser.end()];
+}
+
+/** The records of the input, a chunk's worth at a time. */
+export function readRecords(chunks: AsyncIterable<Buffer>, format: ImportFormat): AsyncGenerator<InputRecord[]> {
+  return format === 'jsonl' ? jsonLines(chunks) : delimited(chunks, format);
+}

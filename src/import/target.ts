@@ -1,0 +1,46 @@
+/**
+ * Where imported documents go: the embedded engine on a data directory (engine-target.ts) or a running
+ * server's HTTP API (http-target.ts). Both take SphinxQL for the schema and `/bulk` lines for rows.
+ */
+import type { JsonObject, JsonValue } from '../engine/json/json-value.js';
+
+/** One document to insert; `id` undefined lets the server generate it. */
+export interface ImportDoc {
+  id?: JsonValue;
+  doc: JsonObject;
+}
+
+/** A column as DESCRIBE lists it (`id` included). */
+export interface TargetColumn {
+  name: string;
+  type: string;
+}
+
+export type BulkOutcome = { ok: true } | { ok: false; failedIndex: number; error: string };
+
+export interface ImportTarget {
+  /** Where it writes, for messages (`data directory ./data`, `http://127.0.0.1:9308`). */
+  readonly where: string;
+  /** Runs one statement; rejects with the server's error text. */
+  sql(statement: string): Promise<void>;
+  /** The table's columns, or undefined when it does not exist. */
+  describe(table: string): Promise<TargetColumn[] | undefined>;
+  /**
+   * Inserts `docs` as one `/bulk` run (one transaction: all or nothing). On a rejected line, says
+   * which (0-based) and why; nothing of the call was written then.
+   */
+  bulk(table: string, docs: ImportDoc[], replace?: boolean): Promise<BulkOutcome>;
+  close(): Promise<void>;
+}
+
+/** The `/bulk` statement of one document. */
+export function bulkStatement(table: string, d: ImportDoc, replace = false): JsonObject {
+  const body: JsonObject = { index: table, doc: d.doc };
+  if (d.id !== undefined) body.id = d.id;
+  return { [replace ? 'replace' : 'insert']: body };
+}
+
+/** Rows of DESCRIBE (Field, Type, ...) as columns. */
+export function columnsOf(rows: unknown[][]): TargetColumn[] {
+  return rows.map((r) => ({ name: String(r[0]), type: String(r[1]) }));
+}

@@ -1,0 +1,126 @@
+// `quarry indexer` over pipe sources with real commands (printf, cat, sh): tsvpipe, csvpipe and
+// xmlpipe2 streams become tables; a failing command or a bad row leaves the live table as it was.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { open } from '../../../src/index.js';
+import { runQuarry } from '../../helpers/run-quarry.js';
+
+let dir = '';
+beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'quarry-indexer-')); });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const data = () => join(dir, 'data');
+
+function config(body: string): string {
+  const p = join(dir, 'q.conf');
+  writeFileSync(p, `${body}\nsearchd {\n  data_dir = ${data()}\n}\n`);
+  return p;
+}
+
+async function rows(sql: string): Promise<unknown[][]> {
+  const db = await open(data(), { threads: 1 });
+  try {
+    const [r] = await db.sql(sql);
+    if (r?.kind !== 'rows') throw new Error(JSON.stringify(r));
+    return r.rows.map((row) => row.map((c) => (typeof c === 'bigint' ? Number(c) : Array.isArray(c) ? c.map(Number) : c)));
+  } finally {
+    await db.close();
+  }
+}
+
+describe('quarry indexer with pipe sources', () => {
+  it('builds a tsvpipe table with declared columns in config order and the table settings', async () => {
+    writeFileSync(join(dir, 'bands.tsv'), '1\tLed Zeppelin\t35,23,16\t1968\n2\tDeep Purple\t35,92\t1968\n3\tFrank Zappa\t35,23\t1966\n');
+    const conf = config(`
+source bands_src {
+  type = tsvpipe
+  tsvpipe_command = cat ${join(dir, 'bands.tsv')}
+  tsvpipe_field = name
+  tsvpipe_attr_multi = genre_tags
+  tsvpipe_attr_uint = year
+}
+table bands {
+  type = plain
+  source = bands_src
+  path = /nonexistent/plain/path
+  morphology = stem_en
+}`);
+    const r = await runQuarry(['indexer', '--config', conf, 'bands']);
+    expect(r.stderr).toMatch(/table bands: 3 documents in/);
+    expect(r.code).toBe(0);
+    expect(await rows('DESCRIBE bands')).toEqual([['id', 'bigint', ''], ['name', 'text', 'indexed stored'], ['genre_tags', 'mva', ''], ['year', 'uint', '']]);
+    expect(await rows("SELECT id, genre_tags, year FROM bands WHERE MATCH('purples') ")).toEqual([[2, [35, 92], 1968]]);
+  });
+
+  it('builds csvpipe (quoting, delimiter, header) and xmlpipe2 (stream schema, entities, CDATA, kill-list)', async () => {
+    const conf = config(`
+source shop_src {
+  type = csvpipe
+  csvpipe_command = printf 'id;title;price\\n7;"Bag; red";9.5\\n8;"say ""hi""\\nthere";3\\n'
+  csvpipe_delimiter = ;
+  csvpipe_header = 1
+  csvpipe_field_string = title
+  csvpipe_attr_float = price
+}
+source news_src {
+  type = xmlpipe2
+  xmlpipe_command = printf '<?xml version="1.0" encoding="utf-8"?>\\n<sphinx:docset>\\n<sphinx:schema>\\n<sphinx:field name="content"/>\\n<sphinx:attr name="published" type="timestamp"/>\\n<sphinx:attr name="tags" type="multi"/>\\n</sphinx:schema>\\n<sphinx:document id="1234">\\n<content>fish &amp; chips <![CDATA[<b>bold</b>]]></content>\\n<published>1012325463</published>\\n<tags>1 5</tags>\\n</sphinx:document>\\n<sphinx:document id="1235"><content>second</content></sphinx:document>\\n<sphinx:killlist><id>7</id></sphinx:killlist>\\n</sphinx:docset>\\n'
+}
+table shop {
+  source = shop_src
+}
+table news {
+  source = news_src
+  killlist_target = shop:kl
+}`);
+    const r = await runQuarry(['indexer', '--config', conf, '--all', '--quiet']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(await rows('DESCRIBE shop')).toEqual([['id', 'bigint', ''], ['title', 'string', 'indexed attribute'], ['price', 'float', '']]);
+    // id 7 was removed by news's kill-list
+    expect(await rows('SELECT id, title, price FROM shop')).toEqual([[8, 'say "hi"\nthere', 3]]);
+    expect(await rows('SELECT id, content, published, tags FROM news ORDER BY id ASC')).toEqual([
+      [1234, 'fish & chips <b>bold</b>', 1012325463, [1, 5]], [1235, 'second', 0, []],
+    ]);
+  });
+
+  it('a failing command or a bad row leaves the live table unchanged; --skip-errors goes on', async () => {
+    const good = join(dir, 'good.tsv');
+    writeFileSync(good, '1\tone\n2\ttwo\n');
+    const src = (cmd: string) => config(`
+source s {
+  type = tsvpipe
+  tsvpipe_command = ${cmd}
+  tsvpipe_field = title
+}
+table t {
+  source = s
+}`);
+    expect((await runQuarry(['indexer', '--config', src(`cat ${good}`), 't', '--quiet'])).code).toBe(0);
+    const failing = await runQuarry(['indexer', '--config', src(`printf '3\\tthree\\n'; echo gone >&2; exit 3`), 't']);
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toContain("exited with code 3: gone");
+    const bad = await runQuarry(['indexer', '--config', src(`printf '3\\tthree\\nx\\tbad id\\n4\\tfour\\textra\\n5\\tfive\\n'`), 't']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("row at line 2: document id 'x' is not a positive integer");
+    expect(await rows('SELECT id, title FROM t ORDER BY id ASC')).toEqual([[1, 'one'], [2, 'two']]);
+    expect(await rows('SHOW TABLES')).toEqual([['t', 'rt']]);
+    const skipped = await runQuarry(['indexer', '--config', src(`printf '3\\tthree\\nx\\tbad id\\n4\\tfour\\textra\\n5\\tfive\\n'`), 't', '--skip-errors']);
+    expect(skipped.stderr).toContain('row at line 3: 3 columns where the source declares 2');
+    expect(skipped.stderr).toMatch(/table t: 2 documents .*2 bad rows skipped/);
+    expect(skipped.code).toBe(0);
+    expect(await rows('SELECT id, title FROM t ORDER BY id ASC')).toEqual([[3, 'three'], [5, 'five']]);
+  });
+
+  it('says what is wrong with the config or the table list', async () => {
+    const conf = config('table r {\n  type = rt\n  rt_field = title\n}');
+    const r = await runQuarry(['indexer', '--config', conf, 'r']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("table 'r' has no source: only plain tables are built");
+    expect((await runQuarry(['indexer', '--config', conf])).stderr).toContain('name the tables to build, or --all');
+    const unk = config('source s {\n  type = odbc\n}\ntable t {\n  source = s\n}');
+    expect((await runQuarry(['indexer', '--config', unk, 't'])).stderr).toContain("type 'odbc' is not supported");
+  });
+});
