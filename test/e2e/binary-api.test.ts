@@ -206,3 +206,54 @@ describe('the agent client (a master\'s side of SEARCH)', () => {
     }
   });
 });
+
+describe('binary API framing and bad input', () => {
+  /** Opens a raw connection, sends `bytes` after the version exchange, and collects what comes back until close or `wait` ms. */
+  async function raw(bytes: Buffer, wait = 500): Promise<Buffer> {
+    const { connect } = await import('node:net');
+    return new Promise((resolve) => {
+      const s = connect(q.agent!, '127.0.0.1');
+      let got = Buffer.alloc(0);
+      const done = () => { s.destroy(); resolve(got); };
+      const timer = setTimeout(done, wait);
+      s.on('data', (c: Buffer) => { got = Buffer.concat([got, c]); });
+      s.on('close', () => { clearTimeout(timer); resolve(got); });
+      s.on('error', () => {});
+      s.write(Buffer.concat([Buffer.from([0, 0, 0, 1]), bytes]));
+    });
+  }
+  const head = (cmd: number, ver: number, len: number) => {
+    const b = Buffer.alloc(8);
+    b.writeUInt16BE(cmd, 0); b.writeUInt16BE(ver, 2); b.writeUInt32BE(len, 4);
+    return b;
+  };
+  const message = (reply: Buffer) => reply.toString('utf8', 16, 16 + reply.readUInt32BE(12));
+
+  it('greets with protocol version 1 and answers an unknown command with an error', async () => {
+    const r = await raw(head(77, 0x100, 0));
+    expect(r.readUInt32BE(0)).toBe(1);
+    expect(r.readUInt16BE(4)).toBe(1); // SEARCHD_ERROR
+    expect(message(r)).toBe('invalid command (code=77, len=0)');
+  });
+
+  it('answers a truncated SEARCH and a wrong major version with searchd\'s errors', async () => {
+    const body = Buffer.from([0, 0, 0, 0, 0, 0, 0, 1, 0, 0]);
+    expect(message(await raw(Buffer.concat([head(0, 0x11e, body.length), body])))).toBe('invalid or truncated request');
+    expect(message(await raw(Buffer.concat([head(0, 0x21e, 0)])))).toMatch(/major command version mismatch/);
+  });
+
+  it('keeps a connection open after PERSIST and serves several PINGs on it', async () => {
+    const persist = Buffer.concat([head(4, 0, 4), Buffer.from([0, 0, 0, 1])]);
+    const ping = (cookie: number) => Buffer.concat([head(9, 0x100, 4), Buffer.from([0, 0, 0, cookie])]);
+    const r = await raw(Buffer.concat([persist, ping(7), ping(9)]));
+    expect(r.length).toBe(4 + 12 + 12);
+    expect([r.readUInt32BE(12), r.readUInt32BE(24)]).toEqual([7, 9]);
+  });
+
+  it('refuses a request longer than the packet limit and stays up', async () => {
+    const r = await raw(head(0, 0x11e, 0x7fffffff));
+    expect(message(r)).toMatch(/invalid command/);
+    const c = client();
+    expect((await query(c, 'hello')).total_found).toBe(3);
+  });
+});
