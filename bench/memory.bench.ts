@@ -159,7 +159,8 @@ async function serverRun(docs: CorpusDoc[], dir: string) {
     await conn.exec("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
     await loadInto(conn.exec, docs);
     await conn.close();
-    await untilIdle(q.pid, 12_000); // the checkpoint interval is 10 s
+    // Two checkpoint intervals (10 s): the last checkpoint, then the idle pass that collects the load's garbage.
+    await untilIdle(q.pid, 22_000);
     const { Pss: pss, Rss: rss } = rollup(q.pid);
     return { processPss: pss, processRss: rss };
   } finally {

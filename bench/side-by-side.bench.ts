@@ -62,7 +62,12 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
     writeFileSync(join(dir, 'bench.conf'), `searchd {\n  threads = ${threads}\n}\n`);
     config.push('--config', join(dir, 'bench.conf'));
   }
-  const proc = spawn(process.execPath, [...nodeArgs, bin, 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0', ...config], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Started as a program (its shell line sets glibc's malloc tuning, as `npm start` and `npx quarry` do);
+  // through `node` only when Node flags are wanted (profiles), which skips that line.
+  const args = [bin, 'serve', '--data', dir, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0', ...config];
+  const proc = nodeArgs.length === 0
+    ? spawn(bin, args.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn(process.execPath, [...nodeArgs, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [port, mysqlPort] = await new Promise<[number, number]>((resolve) => {
     let out = '';
     proc.stdout!.on('data', (c: Buffer) => {

@@ -12,6 +12,7 @@ import type { Store } from '../store/index.js';
 import type { Segment } from '../index/segment.js';
 import { serializeSegment } from '../index/segment-codec.js';
 import type { Table } from './table.js';
+import { collectGarbage } from './idle-gc.js';
 
 interface SavedAs { name: string; version: number }
 
@@ -40,6 +41,8 @@ export class Checkpointer {
   #timer?: NodeJS.Timeout;
   #running?: Promise<void>;
   #counter = 0;
+  /** A pass wrote a checkpoint since the last idle collection. */
+  #wrote = false;
 
   constructor(private readonly store: Store, private readonly tables: () => Table[]) {}
 
@@ -59,22 +62,28 @@ export class Checkpointer {
   }
 
   async #pass(): Promise<void> {
+    let wrote = false;
     for (const t of this.tables()) {
       try {
-        await this.checkpoint(t);
+        wrote = (await this.checkpoint(t)) || wrote;
       } catch (e) {
         console.error(`checkpoint of table ${t.name} failed:`, e);
       }
     }
+    // Writes, then a whole interval without any: the load is over, so its garbage is collected once
+    // instead of staying resident until the next load.
+    if (!wrote && this.#wrote) collectGarbage();
+    this.#wrote = wrote;
   }
 
-  async checkpoint(table: Table): Promise<void> {
-    await table.mutex.run(async () => {
-      if (!this.store.getTable(table.name)) return; // dropped meanwhile
+  /** Writes the table's checkpoint unless it already covers the table's last op; whether it wrote. */
+  async checkpoint(table: Table): Promise<boolean> {
+    return table.mutex.run(async () => {
+      if (!this.store.getTable(table.name)) return false; // dropped meanwhile
       // replaced meanwhile (ATTACH ... WITH TRUNCATE): its segments are not the table's any more
-      if (!this.tables().includes(table)) return;
+      if (!this.tables().includes(table)) return false;
       const seq = this.store.lastSeq(table.name);
-      if (this.#covered.get(table.name) === seq) return;
+      if (this.#covered.get(table.name) === seq) return false;
       const stamp = `${seq}-${++this.#counter}`;
       const listed = new Set(this.store.checkpointNames(table.name));
       const segments = table.index.segments;
@@ -87,6 +96,7 @@ export class Checkpointer {
       segments.forEach((seg, i) => saved.set(seg, { name: entries[i].name, version: seg.version }));
       await this.store.pruneOps(table.name, seq);
       this.#covered.set(table.name, seq);
+      return true;
     });
   }
 

@@ -1,6 +1,6 @@
 // End-to-end: the real `bin/quarry.js` over the compiled build (npm run build first; CI does).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,8 +18,11 @@ interface Run {
   exit: Promise<number | null>;
 }
 
-function run(args: string[]): Run {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Through `node BIN`, or, asProgram, BIN itself (its shell line first, as `npm start` and `npx quarry`). */
+function run(args: string[], asProgram = false, env: NodeJS.ProcessEnv = process.env): Run {
+  const child = asProgram
+    ? spawn(BIN, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const r: Run = { child, stdout: '', stderr: '', exit: new Promise((res) => child.on('exit', (code) => res(code))) };
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (r.stdout += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (r.stderr += d));
@@ -64,6 +67,26 @@ describe.skipIf(!ENGINE_BUILT)('quarry serve (real engine)', () => {
       const res = await fetch(`http://127.0.0.1:${port}/cli_json`, { method: 'POST', body: 'show tables' });
       expect(res.status).toBe(200);
       expect(Array.isArray(await res.json())).toBe(true);
+      r.child.kill('SIGTERM');
+      expect(await r.exit).toBe(0);
+    } finally {
+      await rm(data, { recursive: true, force: true });
+    }
+  });
+
+  it('run as a program, serves in the same process with glibc malloc tuned, keeping values already set', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'quarry-e2e-'));
+    try {
+      const env = { ...process.env, MALLOC_ARENA_MAX: '4' };
+      delete env.MALLOC_MMAP_THRESHOLD_;
+      delete env.MALLOC_TRIM_THRESHOLD_;
+      const r = run(['serve', '--data', data, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], true, env);
+      const [, port] = await waitForLine(r, /quarry listening http=127\.0\.0\.1:(\d+)/);
+      // The pid spawned is the server itself (sh exec'd node): a supervisor's signals and exit code reach it.
+      expect(readFileSync(`/proc/${r.child.pid}/comm`, 'utf8').trim()).toBe('node');
+      const vars = readFileSync(`/proc/${r.child.pid}/environ`, 'utf8').split('\0').filter((v) => v.startsWith('MALLOC_')).sort();
+      expect(vars).toEqual(['MALLOC_ARENA_MAX=4', 'MALLOC_MMAP_THRESHOLD_=131072', 'MALLOC_TRIM_THRESHOLD_=131072']);
+      expect((await fetch(`http://127.0.0.1:${port}/cli_json`, { method: 'POST', body: 'show tables' })).status).toBe(200);
       r.child.kill('SIGTERM');
       expect(await r.exit).toBe(0);
     } finally {
