@@ -316,6 +316,11 @@ export interface CallStatement extends StatementBase {
   options: { name: string; value: Literal }[];
 }
 
+/** BACKUP [TABLES a, b] TO path [OPTION async=1, compress=0]: tables lower-cased, [] for all. */
+export interface BackupStatement extends StatementBase {
+  kind: 'backup'; tables: string[]; path: string; options: NamedValue[];
+}
+
 export type Statement =
   | SelectStatement | InsertStatement | UpdateStatement | DeleteStatement
   | CreateTableStatement | CreateTableLikeStatement | DropTableStatement | AlterTableStatement
@@ -323,4 +328,4 @@ export type Statement =
   | DescribeStatement | ShowStatement
   | SetStatement | SetNamesStatement | SetTransactionStatement
   | BeginStatement | CommitStatement | RollbackStatement
-  | CallStatement;
+  | CallStatement | BackupStatement;
