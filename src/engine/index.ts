@@ -1,4 +1,6 @@
 /** The engine: open a data directory, run SphinxQL, get results in the one result model. */
+import { metrics } from '../metrics/metrics.js';
+import { commandOf, kindOf, tableOf } from '../metrics/statement-kind.js';
 import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
 import { setQueryThreads } from '../index/query-threads.js';
@@ -63,8 +65,13 @@ class QuarryEngine implements Engine {
     }
     const out: Result[] = [];
     for (const st of statements) {
+      const cmd = commandOf(st);
+      if (cmd) metrics.count(cmd, tableOf(st));
+      const t0 = performance.now();
       try {
         const r = await executeStatement(this.ctx, st, session);
+        metrics.observe(kindOf(st), tableOf(st), performance.now() - t0);
+        if (st.kind === 'create_table' || st.kind === 'drop_table') metrics.forgetTable(st.table.toLowerCase());
         if (Array.isArray(r)) out.push(...r);
         else out.push(r);
       } catch (e) {

@@ -259,6 +259,12 @@ export class Store {
     return this.#manifest(e).segments.map((s) => s.name);
   }
 
+  /** Bytes of the segment files the table's current checkpoint lists (its size on disk). */
+  checkpointBytes(table: string): number {
+    const e = this.#entry(tableKey(table));
+    return this.#manifest(e).segments.reduce((n, s) => n + s.size, 0);
+  }
+
   /** The last saved checkpoint (empty, at the generation's base sequence, if none). */
   loadCheckpoint(table: string): Checkpoint {
     const name = tableKey(table);
