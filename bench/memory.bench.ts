@@ -81,10 +81,11 @@ function segmentAreas(index: RtIndex) {
     const colStart = seg.columnPtr(0) - seg.blobPtr;
     a.segments++;
     a.termTable += dictEnd - termTable;
-    a.postings += colStart - dictEnd;
+    // positions sit inside the postings range, after each block's rows and tfs
+    a.postings += colStart - dictEnd - h(H.posBytes);
     a.columns += h(H.fieldLen) - colStart;
-    a.fieldLens += h(H.positions) - h(H.fieldLen);
-    a.positions += seg.blobLen - h(H.positions);
+    a.fieldLens += seg.blobLen - h(H.fieldLen);
+    a.positions += h(H.posBytes);
     a.deletedBitmaps += Math.max(16, (seg.rows + 7) >>> 3);
     a.terms += seg.terms.length;
     for (const t of seg.terms) a.jsTermChars += t.length;

@@ -28,3 +28,16 @@ export function processCpuMs(pid: number): number {
   }
   return (ticks * 1000) / TICKS_PER_SEC;
 }
+
+/**
+ * Resolves once the process has used under `busyPct` % of one core for a whole second (at most
+ * `maxMs`): merges and checkpoints after a load finish before queries are timed, for every peer.
+ */
+export async function waitIdle(pid: number, busyPct = 3, maxMs = 60_000): Promise<void> {
+  const until = performance.now() + maxMs;
+  while (performance.now() < until) {
+    const c0 = processCpuMs(pid);
+    await new Promise((r) => setTimeout(r, 1000));
+    if (processCpuMs(pid) - c0 < busyPct * 10) return;
+  }
+}

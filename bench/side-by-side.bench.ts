@@ -3,7 +3,8 @@
 // API /bulk bodies of 1000 documents), then QPS and p50/p99 with 1, 8 and 64 concurrent clients
 // (quarry over HTTP /sql, over the MySQL protocol and over HTTP JSON /search, whose hits carry their
 // `_source`) over a shuffled mix of every query class, and the server's CPU time per query from one
-// client (user+system of the server process); ratios quarry/Sphinx.
+// client (user+system of the server process); ratios quarry/Sphinx. Each peer's queries start once its
+// server has gone idle after the load (merges, checkpoints, flushes done).
 // Run: npm run bench -- side-by-side [--docs N] [--queries M] [--load-only 1] (the loads alone, with the
 // server CPU ms per 1000 documents). Needs dict-gcide and sphinxsearch. Seed 42.
 import { spawn } from 'node:child_process';
@@ -18,7 +19,7 @@ import { queryClasses } from './engine.bench.js';
 import { createConnection } from 'mysql2/promise';
 import { startSphinx, sphinxAvailable } from './peers/sphinx.js';
 import { bulkBody, clientAgent, postOk } from './http-client.js';
-import { processCpuMs } from './process-cpu.js';
+import { processCpuMs, waitIdle } from './process-cpu.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BATCH = 1000;
@@ -210,6 +211,7 @@ export async function sideBySideBench() {
   const base = mkdtempSync(join(tmpdir(), 'quarry-side-'));
   try {
     const measure = async (peer: Peer, loaded: number, label = peer.name) => {
+      if (peer.pid) await waitIdle(peer.pid); // background work after a load (merges, flushes) done first
       await queryRun(peer, queries.slice(0, 200), 1); // warm-up
       const one = await queryRun(peer, queries, 1);
       const eight = await queryRun(peer, queries, 8);

@@ -2,15 +2,23 @@
 //
 // A cursor is a struct in linear memory (CURSOR_BYTES, 16-aligned):
 // | 0 blob | 4 skipPtr | 8 numBlocks | 12 blockIdx | 16 idx | 20 len | 24 rowId | 28 tfReady |
-// | 32 df | 36 posArea | 40..63 reserved | 64 docs[128] | 576 tfs[128] | 1088 posStart[128] |
+// | 32 df | 36 posArea | 40 posFmt | 44 posPtr | 48 hitsRow | 52..63 reserved | 64 docs[128] |
+// | 576 tfs[128] | 1088 posStart[128] | 1600 hits[INLINE_HITS] |
+// posStart: each row's first hit, counted from the block's first. posArea = 0: the hits are
+// packed in the blob (postings/positions.ts) at posPtr in format posFmt; a merged list
+// (merged.ts) sets posArea to its decoded u32 hits instead. hits: row hitsRow - 1's hits,
+// unpacked (0 = none), so reading a row's hits again (filter, ranker, fields) costs nothing.
 // Contract: rowId is the current row or TERMINATED; advance()/seek(t) return it; seek lands on
 // the first row >= t and never moves backwards.
 
 import { TERMINATED } from "../util/codes";
 import { BLOCK_LEN, unpack, undelta, positionStarts } from "./bitpack";
-import { hdr, H_TERMS, H_TERM_TABLE, H_POSITIONS, TERM_INFO_WORDS, SKIP_WORDS } from "../segment/layout";
+import { hitsScratch, unpackHits } from "./positions";
+import { hdr, H_TERMS, H_TERM_TABLE, TERM_INFO_WORDS, SKIP_WORDS } from "../segment/layout";
 
-export const CURSOR_BYTES: usize = 1600;
+/** Hits a cursor keeps decoded in itself; a row with more is decoded into the scratch at each read. */
+const INLINE_HITS: u32 = 64;
+export const CURSOR_BYTES: usize = 1600 + (<usize>INLINE_HITS << 2);
 // field offsets; the ones exported are the fields a merged list's cursor (merged.ts) fills
 const C_BLOB: usize = 0;
 const C_SKIP: usize = 4;
@@ -22,6 +30,10 @@ export const C_ROW: usize = 24;
 export const C_TF_READY: usize = 28;
 export const C_DF: usize = 32;
 export const C_POS_AREA: usize = 36;
+const C_POS_FMT: usize = 40;
+const C_POS_PTR: usize = 44;
+const C_HITS_ROW: usize = 48;
+const C_HITS: usize = 1600;
 const C_DOCS: usize = 64;
 export const C_TFS: usize = 576;
 export const C_POS_START: usize = 1088;
@@ -33,7 +45,7 @@ export const C_POS_START: usize = 1088;
 /** Sets the cursor on the first row of term `termId`; an out-of-range term is empty. */
 export function cursorInit(c: usize, blob: usize, termId: u32): u32 {
   store<u32>(c + C_BLOB, <u32>blob);
-  store<u32>(c + C_POS_AREA, <u32>(blob + hdr(blob, H_POSITIONS)));
+  store<u32>(c + C_POS_AREA, 0);
   if (termId >= hdr(blob, H_TERMS)) {
     store<u32>(c + C_NBLOCKS, 0);
     store<u32>(c + C_DF, 0);
@@ -62,6 +74,9 @@ function loadBlock(c: usize, b: u32): u32 {
   store<u32>(c + C_LEN, <u32>n);
   store<u32>(c + C_IDX, 0);
   store<u32>(c + C_TF_READY, 0);
+  store<u32>(c + C_POS_FMT, load<u32>(e, 28));
+  store<u32>(c + C_POS_PTR, <u32>(blob + load<u32>(e, 12)));
+  store<u32>(c + C_HITS_ROW, 0);
   const row = load<u32>(c + C_DOCS);
   store<u32>(c + C_ROW, row);
   return row;
@@ -134,7 +149,7 @@ function ensureTfs(c: usize): void {
     const p = c + C_TFS + (<usize>i << 2);
     store<u32>(p, load<u32>(p) + 1);
   }
-  positionStarts(c + C_TFS, n, load<u32>(e, 12), c + C_POS_START);
+  positionStarts(c + C_TFS, n, 0, c + C_POS_START);
   store<u32>(c + C_TF_READY, 1);
 }
 
@@ -144,11 +159,29 @@ export function cursorTf(c: usize): u32 {
   return load<u32>(c + C_TFS + (<usize>load<u32>(c + C_IDX) << 2));
 }
 
-/** Address of the current row's first hitpos; cursorTf() of them follow, ascending. */
+/**
+ * Address of the current row's first hitpos; cursorTf() of them follow, ascending. A row is
+ * unpacked once, into the cursor; one of more than INLINE_HITS hits into a scratch vector that the
+ * next such read (on any cursor) overwrites: read them before reading another cursor's.
+ */
 export function cursorPositions(c: usize): usize {
   ensureTfs(c);
-  const start = load<u32>(c + C_POS_START + (<usize>load<u32>(c + C_IDX) << 2));
-  return <usize>load<u32>(c + C_POS_AREA) + (<usize>start << 2);
+  const idx = load<u32>(c + C_IDX);
+  const area = <usize>load<u32>(c + C_POS_AREA);
+  if (area != 0) return area + (<usize>load<u32>(c + C_POS_START + (<usize>idx << 2)) << 2);
+  if (load<u32>(c + C_HITS_ROW) == idx + 1) return c + C_HITS;
+  const tf = load<u32>(c + C_TFS + (<usize>idx << 2));
+  const first = load<u32>(c + C_POS_START + (<usize>idx << 2));
+  const src = <usize>load<u32>(c + C_POS_PTR);
+  const fmt = load<u32>(c + C_POS_FMT);
+  if (tf > INLINE_HITS) {
+    const out = hitsScratch(tf);
+    unpackHits(src, first, tf, fmt, out);
+    return out;
+  }
+  unpackHits(src, first, tf, fmt, c + C_HITS);
+  store<u32>(c + C_HITS_ROW, idx + 1);
+  return c + C_HITS;
 }
 
 /** Size of a cursor struct, for hosts that drive cursors directly (tests, benches). */

@@ -227,7 +227,7 @@ function binary(op: u32): void {
   if (op == X_ADD_F) push(<f64>(a + b));
   else if (op == X_SUB_F) push(<f64>(a - b));
   else if (op == X_MUL_F) push(<f64>(a * b));
-  else push(<f64>(a / b));
+  else push(<f64>(b == 0 ? 0 : a / b)); // x/0 is 0, as the TS evaluator and Manticore's expressions give
 }
 
 @inline function word(code: usize, pc: u32): u32 {

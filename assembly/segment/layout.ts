@@ -2,19 +2,20 @@
 //
 // Header (u32 words):
 // | 0 magic | 1 version | 2 numRows | 3 numTerms | 4 numFields | 5 numCols | 6 termTableOff |
-// | 7 colTableOff | 8 fieldLenOff | 9 positionsOff | 10 totalBytes | 11..15 reserved |
+// | 7 colTableOff | 8 fieldLenOff | 9 positionBytes (all blocks' hits; a statistic) | 10 totalBytes |
+// | 11..15 reserved |
 // Term table entry (TERM_INFO_WORDS u32): | df | totalHits | skipOff | numBlocks | reserved |
 // Skip entry per block (SKIP_WORDS u32):
-// | lastRowId | docOff | tfOff | posStart | count | docBits | tfBits | reserved |
-//   docOff/tfOff: byte offsets of the packed rowId deltas / (tf-1) values; posStart: index (u32
-//   units) into the positions area of the block's first position.
+// | lastRowId | docOff | tfOff | posOff | count | docBits | tfBits | posFmt |
+//   docOff/tfOff: byte offsets of the packed rowId deltas / (tf-1) values; posOff: byte offset of
+//   the block's hits, row after row, bit-packed in format posFmt (| fieldBits | posBits << 8 |,
+//   postings/positions.ts), right after the tf run. A term's skip table and blocks are one range.
 // Column table entry (2 u32): | type (COL_*) | dataOff (0 when the column lives in the host) |
 //   column 0 is the document id (i64); attribute i is column i+1.
 // Field lengths: numRows * numFields u32, row-major.
-// Positions: u32 hitpos per hit, grouped by term, then row, ascending (field<<24|end<<23|pos).
 
 export const SEGMENT_MAGIC: u32 = 0x31475351; // "QSG1"
-export const SEGMENT_VERSION: u32 = 1;
+export const SEGMENT_VERSION: u32 = 2;
 export const HEADER_WORDS: u32 = 16;
 
 export const H_MAGIC: u32 = 0;
@@ -26,7 +27,7 @@ export const H_COLS: u32 = 5;
 export const H_TERM_TABLE: u32 = 6;
 export const H_COL_TABLE: u32 = 7;
 export const H_FIELD_LEN: u32 = 8;
-export const H_POSITIONS: u32 = 9;
+export const H_POS_BYTES: u32 = 9;
 export const H_TOTAL: u32 = 10;
 
 export const TERM_INFO_WORDS: u32 = 5;

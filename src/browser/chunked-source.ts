@@ -35,9 +35,8 @@ export class ChunkedSource implements TableSource {
   readonly #pages = new Map<number, Promise<void>>();
   readonly #dict = new Map<number, Promise<void>>();
   readonly #docs = new Map<number, Promise<DocsChunk>>();
-  /** Per loaded term: where its postings end, where its hits start. */
+  /** Per loaded term: where its postings (hits included) end. */
   readonly #postingsEnd = new Map<number, number>();
-  readonly #posStart = new Map<number, number>();
 
   private constructor(readonly manifest: ChunksManifest, seg: Segment, get: Fetcher) {
     this.segment = seg;
@@ -98,7 +97,6 @@ export class ChunkedSource implements TableSource {
         u32.set(chunk.info, table + chunk.start * TERM_INFO_WORDS);
         chunk.terms.forEach((_, i) => {
           this.#postingsEnd.set(chunk.start + i, chunk.postingsEnd[i]);
-          this.#posStart.set(chunk.start + i, chunk.posStart[i]);
         });
         seg.addTerms(chunk.start, chunk.terms);
       });
@@ -133,12 +131,9 @@ export class ChunkedSource implements TableSource {
     for (const w of markers) if (seg.termId(w) >= 0) ids.add(seg.termId(w));
     const u32 = seg.core.u32;
     const table = (seg.blobPtr + u32[(seg.blobPtr >>> 2) + H.termTable]) >>> 2;
-    const posArea = u32[(seg.blobPtr >>> 2) + H.positions];
     for (const t of ids) {
-      const info = table + t * TERM_INFO_WORDS;
-      waits.push(...this.#range(u32[info + 2], this.#postingsEnd.get(t)!));
-      const pos = posArea + this.#posStart.get(t)! * 4;
-      waits.push(...this.#range(pos, pos + u32[info + 1] * 4));
+      // a term's skip table and blocks (rows, tfs and hits) are one range
+      waits.push(...this.#range(u32[table + t * TERM_INFO_WORDS + 2], this.#postingsEnd.get(t)!));
     }
     await Promise.all(waits);
   }

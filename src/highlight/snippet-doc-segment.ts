@@ -5,6 +5,7 @@
  */
 import type { FieldTokens } from '../index/types.js';
 import { PACK_PADDING } from '../index/bitpack.js';
+import { hitFormat, hitWidth, packHits, packedHitsWords } from '../index/positions-codec.js';
 import {
   COL_I64, FIELD_END_BIT, FIELD_SHIFT, H, HEADER_BYTES, POS_MASK, SEGMENT_MAGIC, SEGMENT_VERSION, SKIP_WORDS, TERM_INFO_WORDS,
 } from '../index/segment-layout.js';
@@ -38,37 +39,37 @@ function groupHits(fields: FieldTokens[]): { terms: string[]; hits: number[][] }
 export function docSegmentBlob(fields: FieldTokens[]): DocSegmentBlob {
   const { terms, hits } = groupHits(fields);
   const tfBits = hits.map((h) => (h.length - 1 === 0 ? 0 : 32 - Math.clz32(h.length - 1)));
-  // word offsets, in buildSegment's order: header, term table, per term skip + doc + tf runs
+  const posFmt = hits.map((h) => hitFormat(h, 0, h.length));
+  const posWords = hits.map((h, t) => packedHitsWords(0, h.length, posFmt[t]));
+  // word offsets, in buildSegment's order: header, term table, per term skip + doc + tf runs + hits
   const termTable = HEADER_BYTES / 4;
   let at = termTable + terms.length * TERM_INFO_WORDS;
   const skipAt: number[] = [];
+  let allPosBytes = 0;
   for (let t = 0; t < terms.length; t++) {
     skipAt.push(at);
-    at += SKIP_WORDS + PAD_WORDS + Math.ceil(tfBits[t] / 32) + PAD_WORDS;
+    at += SKIP_WORDS + PAD_WORDS + Math.ceil(tfBits[t] / 32) + PAD_WORDS + posWords[t];
+    allPosBytes += Math.ceil((hits[t].length * hitWidth(posFmt[t])) / 8);
   }
   const idCol = align(at, 2);
   const colTable = align(idCol + 2, 2);
   const fieldLen = colTable + 2;
-  const positions = fieldLen + fields.length;
-  let nHits = 0;
-  for (const h of hits) nHits += h.length;
-  const total = align(positions + nHits + 2, 4);
+  const total = align(fieldLen + fields.length, 4);
   const w = new Uint32Array(total);
-  let posStart = 0;
   for (let t = 0; t < terms.length; t++) {
     const s = skipAt[t];
     const docOff = s + SKIP_WORDS;
     const tfOff = docOff + PAD_WORDS;
+    const posOff = tfOff + Math.ceil(tfBits[t] / 32) + PAD_WORDS;
     if (tfBits[t] > 0) w[tfOff] = hits[t].length - 1;
-    w.set([0, docOff * 4, tfOff * 4, posStart, 1, 0, tfBits[t]], s);
+    w.set([0, docOff * 4, tfOff * 4, posOff * 4, 1, 0, tfBits[t], posFmt[t]], s);
     w.set([1, hits[t].length, s * 4, 1], termTable + t * TERM_INFO_WORDS);
-    w.set(hits[t], positions + posStart);
-    posStart += hits[t].length;
+    packHits(hits[t], 0, hits[t].length, posFmt[t], w, posOff);
   }
   w[colTable] = COL_I64;
   w[colTable + 1] = idCol * 4;
   fields.forEach((f, i) => { w[fieldLen + i] = f.length; });
-  w.set([SEGMENT_MAGIC, SEGMENT_VERSION, 1, terms.length, fields.length, 1, termTable * 4, colTable * 4, fieldLen * 4, positions * 4, 0]);
+  w.set([SEGMENT_MAGIC, SEGMENT_VERSION, 1, terms.length, fields.length, 1, termTable * 4, colTable * 4, fieldLen * 4, allPosBytes, 0]);
   w[H.total] = total * 4;
   return { words: w, terms };
 }

@@ -10,7 +10,10 @@ export class ByteWriter {
   words32: Uint32Array;
   length = 0;
 
-  /** `capacity`: the bytes expected (a good guess saves the copies of growing by doubling). */
+  /**
+   * `capacity`: the bytes expected (a good guess saves the copies of growing by doubling, and the
+   * trail of large freed buffers that malloc keeps: a merge's blob is tens of MiB).
+   */
   constructor(capacity = 1 << 16) {
     this.bytes = new Uint8Array(Math.max(64, Math.ceil(capacity / 8) * 8));
     this.view = new DataView(this.bytes.buffer);
@@ -21,7 +24,7 @@ export class ByteWriter {
     const need = this.length + extra;
     if (need <= this.bytes.length) return;
     let cap = this.bytes.length;
-    while (cap < need) cap *= 2;
+    while (cap < need) cap = Math.ceil((cap * 1.5) / 8) * 8;
     const next = new Uint8Array(cap);
     next.set(this.bytes.subarray(0, this.length));
     this.bytes = next;

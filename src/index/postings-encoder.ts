@@ -1,6 +1,10 @@
-/** Encodes postings into blocks of 128: bit-packed rowId deltas and tf-1, one skip entry per block. */
+/**
+ * Encodes postings into blocks of 128: bit-packed rowId deltas, tf-1 and the block's hit
+ * positions (positions-codec.ts), one skip entry per block.
+ */
 import { ByteWriter } from './byte-writer.js';
 import { bitWidth, packInto, packedWords } from './bitpack.js';
+import { hitFormat, hitWidth, packHits, packedHitsWords } from './positions-codec.js';
 import { BLOCK_LEN, SKIP_WORDS } from './segment-layout.js';
 
 /**
@@ -22,11 +26,11 @@ const deltas = new Uint32Array(BLOCK_LEN);
 const tfm1 = new Uint32Array(BLOCK_LEN);
 
 /**
- * Writes term t's skip entries then its packed blocks at the writer's end. Hit positions index
- * the segment's positions area, which holds `table.positions` as is. Returns the skip table's
- * byte offset; the block count is ceil(rows / BLOCK_LEN).
+ * Writes term t's skip entries then its blocks at the writer's end: | rowId deltas | tf-1 | hits |,
+ * the hits of the block's rows one row after another; `stats.posBytes` adds the hits' bytes.
+ * Returns the skip table's byte offset; the block count is ceil(rows / BLOCK_LEN).
  */
-export function encodePostings(w: ByteWriter, table: PostingsTable, t: number): number {
+export function encodePostings(w: ByteWriter, table: PostingsTable, t: number, stats: { posBytes: number }): number {
   const first = table.rowStart[t];
   const n = table.rowStart[t + 1] - first;
   const blocks = Math.ceil(n / BLOCK_LEN);
@@ -48,16 +52,23 @@ export function encodePostings(w: ByteWriter, table: PostingsTable, t: number): 
     packInto(w.words32, docOff >>> 2, deltas, 0, count, docBits);
     const tfOff = w.reserve(packedWords(count, tfBits) * 4);
     packInto(w.words32, tfOff >>> 2, tfm1, 0, count, tfBits);
+    let posEnd = posStart;
+    for (let i = 0; i < count; i++) posEnd += table.tfs[start + i];
+    const posFmt = hitFormat(table.positions, posStart, posEnd);
+    const posOff = w.reserve(packedHitsWords(posStart, posEnd, posFmt) * 4);
+    packHits(table.positions, posStart, posEnd, posFmt, w.words32, posOff >>> 2);
+    stats.posBytes += Math.ceil(((posEnd - posStart) * hitWidth(posFmt)) / 8);
     const e = (skipOff >>> 2) + b * SKIP_WORDS;
     const u32 = w.words32;
     u32[e] = prev;
     u32[e + 1] = docOff;
     u32[e + 2] = tfOff;
-    u32[e + 3] = posStart;
+    u32[e + 3] = posOff;
     u32[e + 4] = count;
     u32[e + 5] = docBits;
     u32[e + 6] = tfBits;
-    for (let i = 0; i < count; i++) posStart += table.tfs[start + i];
+    u32[e + 7] = posFmt;
+    posStart = posEnd;
   }
   return skipOff;
 }

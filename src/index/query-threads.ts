@@ -8,11 +8,27 @@ import type { Core } from '../wasm/core.js';
 
 /**
  * The searchCost (postings a query decodes, or rows a full scan visits) from which a query goes to
- * the worker threads: below, the hand-over (about 0.1 ms) costs more than it saves.
+ * the worker threads: below, the hand-over costs more than it saves. Measured on 100k gcide documents
+ * (2 cores, bench/side-by-side's query mix): a query on the threads costs about 0.2 ms more CPU than
+ * on the protocol thread (messages, wake-ups, the workers' own isolates), and queries of cost 20k-100k
+ * (0.3-0.5 ms on one thread) answered slower there, while those over 200k (phrases of common words,
+ * about 11 ms) answered in a third of the time. At 20,000 the threads cost 1-client p50 0.54 -> 0.68 ms
+ * and 0.12 ms of CPU per query for no throughput at 8 or 64 clients.
  */
-export const PARALLEL_MIN_COST = 20_000;
+export const PARALLEL_MIN_COST = 200_000;
 
 let threads = 1;
+let minCost = PARALLEL_MIN_COST;
+
+/** The searchCost from which queries go to the threads now. */
+export function parallelMinCost(): number {
+  return minCost;
+}
+
+/** Sets it (tests spread the queries of small tables with a lower one); undefined = the default. */
+export function setParallelMinCost(cost: number | undefined): void {
+  minCost = cost ?? PARALLEL_MIN_COST;
+}
 const pools = new Map<Core, CorePool>();
 
 /**

@@ -14,7 +14,7 @@ import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
 import { loadSegment, serializeSegment } from './segment-codec.js';
 import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMatches } from './search.js';
 import { runPreparedParallel } from './search-parallel.js';
-import { PARALLEL_MIN_COST, queryPool } from './query-threads.js';
+import { parallelMinCost, queryPool } from './query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
 
 export interface RtIndexOptions {
@@ -333,7 +333,7 @@ export class RtIndex implements RtIndexApi {
     if (!pool) return this.search(req);
     const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
     // max_query_time stops between segments, in order: that stays on this thread
-    if (searchCost(p) < PARALLEL_MIN_COST || p.deadline !== Infinity) return runPrepared(p, req);
+    if (searchCost(p) < parallelMinCost() || p.deadline !== Infinity) return runPrepared(p, req);
     return runPreparedParallel(pool, p, req);
   }
 

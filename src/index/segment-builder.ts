@@ -70,14 +70,14 @@ function writeColumns(w: ByteWriter, schema: IndexSchema, b: InvertedBatch): num
 
 /**
  * About the blob's size, so the writer is made once at its size instead of doubling its way there:
- * positions and columns exactly, postings as if each row took 2 bytes (deltas and tf-1 packed), plus
- * each term's table entry, first skip entry and partly filled words (measured on gcide: within 5%).
+ * columns exactly, postings as if each row took 2 bytes (deltas and tf-1 packed) and each hit 2 (hits
+ * pack into 9-14 bits), plus each term's table entry, first skip entry and partly filled words.
  */
 function blobBytesGuess(schema: IndexSchema, b: InvertedBatch): number {
   const p = b.postings;
-  const postings = p.rowStart[p.terms.length] * 2 + p.terms.length * (TERM_INFO_WORDS + SKIP_WORDS + 4) * 4;
+  const postings = p.rowStart[p.terms.length] * 2 + p.terms.length * (TERM_INFO_WORDS + SKIP_WORDS + 7) * 4;
   const columns = b.rows * 8 * (1 + schema.attrs.length) + 16 * (2 + schema.attrs.length);
-  return HEADER_BYTES + postings + columns + b.fieldLens.byteLength + p.posStart[p.terms.length] * 4 + 64;
+  return HEADER_BYTES + postings + columns + b.fieldLens.byteLength + p.posStart[p.terms.length] * 2 + 64;
 }
 
 export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegment {
@@ -87,8 +87,9 @@ export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegmen
   const w = new ByteWriter(blobBytesGuess(schema, b));
   w.reserve(HEADER_BYTES);
   const termTable = w.reserve(terms.length * TERM_INFO_WORDS * 4);
+  const stats = { posBytes: 0 };
   for (let t = 0; t < terms.length; t++) {
-    const skipOff = encodePostings(w, table, t);
+    const skipOff = encodePostings(w, table, t, stats);
     const e = (termTable >>> 2) + t * TERM_INFO_WORDS;
     const u32 = w.words32;
     u32[e] = table.rowStart[t + 1] - table.rowStart[t];
@@ -104,11 +105,8 @@ export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegmen
   w.align(4);
   const fieldLen = w.length;
   w.words(b.fieldLens);
-  const positions = w.length;
-  w.words(table.positions.subarray(0, table.posStart[terms.length]));
-  w.reserve(8);
   const hdr = [SEGMENT_MAGIC, SEGMENT_VERSION, b.rows, terms.length, b.numFields, 1 + schema.attrs.length,
-    termTable, colTable, fieldLen, positions, 0];
+    termTable, colTable, fieldLen, stats.posBytes, 0];
   hdr.forEach((v, i) => w.setU32(i * 4, v));
   w.align(16);
   w.setU32(H.total * 4, w.length);

@@ -9,7 +9,7 @@ import { Segment } from './segment.js';
 import { SearchError } from '../util/errors.js';
 
 export const SEGMENT_FILE_MAGIC = 0x46475351; // "QSGF"
-export const SEGMENT_FILE_VERSION = 1;
+export const SEGMENT_FILE_VERSION = 2;
 
 type Json = string | number | null | Json[];
 
@@ -40,14 +40,13 @@ export function serializeSegment(seg: Segment): Uint8Array {
     terms: seg.terms,
     hostCols: seg.hostCols.map((c) => (c ? c.map(encodeHost) : null)),
   }));
-  const blob = seg.blobBytes();
   const deleted = seg.deletedBitmap();
-  const out = new Uint8Array(20 + meta.length + blob.length + deleted.length);
+  const out = new Uint8Array(20 + meta.length + seg.blobLen + deleted.length);
   const dv = new DataView(out.buffer);
-  [SEGMENT_FILE_MAGIC, SEGMENT_FILE_VERSION, meta.length, blob.length, deleted.length].forEach((v, i) => dv.setUint32(i * 4, v, true));
+  [SEGMENT_FILE_MAGIC, SEGMENT_FILE_VERSION, meta.length, seg.blobLen, deleted.length].forEach((v, i) => dv.setUint32(i * 4, v, true));
   out.set(meta, 20);
-  out.set(blob, 20 + meta.length);
-  out.set(deleted, 20 + meta.length + blob.length);
+  seg.copyBlobInto(out, 20 + meta.length); // straight from core memory: no intermediate copy
+  out.set(deleted, 20 + meta.length + seg.blobLen);
   return out;
 }
 

@@ -6,11 +6,11 @@
 import type { ColumnType } from '../schema/types.js';
 
 export const SEGMENT_MAGIC = 0x31475351; // "QSG1"
-export const SEGMENT_VERSION = 1;
+export const SEGMENT_VERSION = 2;
 export const HEADER_BYTES = 64;
 export const H = {
   magic: 0, version: 1, rows: 2, terms: 3, fields: 4, cols: 5, termTable: 6, colTable: 7,
-  fieldLen: 8, positions: 9, total: 10,
+  fieldLen: 8, posBytes: 9, total: 10,
 } as const;
 
 export const TERM_INFO_WORDS = 5;

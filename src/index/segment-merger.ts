@@ -6,6 +6,7 @@
 import type { AttrValue, IndexSchema } from './types.js';
 import type { PostingsTable } from './postings-encoder.js';
 import { unpackInto } from './bitpack.js';
+import { unpackHits } from './positions-codec.js';
 import { buildSegment, type BuiltSegment, type InvertedBatch } from './segment-builder.js';
 import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
 
@@ -94,6 +95,8 @@ class FlatPostings {
   rows: Uint32Array;
   tfs: Uint32Array;
   hits: Uint32Array;
+  /** One block's hits, unpacked (grown as needed). */
+  blockHits = new Uint32Array(1024);
   nRows = 0;
   nHits = 0;
   constructor(maxRows: number, maxHits: number) {
@@ -110,15 +113,18 @@ class FlatPostings {
     const info = ((base + u32[hdr + H.termTable]) >>> 2) + t * TERM_INFO_WORDS;
     const skip = (base + u32[info + 2]) >>> 2;
     const blocks = u32[info + 3];
-    const posArea = (base + u32[hdr + H.positions]) >>> 2;
     let prev = 0;
     for (let b = 0; b < blocks; b++) {
       const e = skip + b * SKIP_WORDS;
       const count = u32[e + 4];
       unpackInto(deltas, u32, (base + u32[e + 1]) >>> 2, count, u32[e + 5]);
       unpackInto(tfm1, u32, (base + u32[e + 2]) >>> 2, count, u32[e + 6]);
-      let pos = posArea + u32[e + 3];
-      const hits = this.hits;
+      let blockHits = 0;
+      for (let i = 0; i < count; i++) blockHits += tfm1[i] + 1;
+      if (blockHits > this.blockHits.length) this.blockHits = new Uint32Array(blockHits * 2);
+      const hits = this.blockHits;
+      unpackHits(u32, (base + u32[e + 3]) >>> 2, blockHits, u32[e + 7], hits, 0);
+      let pos = 0;
       for (let i = 0; i < count; i++) {
         prev += deltas[i];
         const tf = tfm1[i] + 1;
@@ -126,9 +132,9 @@ class FlatPostings {
         if (to >= 0) {
           this.rows[this.nRows] = to;
           this.tfs[this.nRows++] = tf;
-          // a loop, not hits.set(u32.subarray(..)): most rows have a tf of 1 or 2
+          // a loop, not set(subarray(..)): most rows have a tf of 1 or 2
           let h = this.nHits;
-          for (let k = 0; k < tf; k++) hits[h++] = u32[pos + k];
+          for (let k = 0; k < tf; k++) this.hits[h++] = hits[pos + k];
           this.nHits = h;
         }
         pos += tf;

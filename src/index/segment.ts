@@ -182,6 +182,11 @@ export class Segment {
     return this.core.read(this.blobPtr, this.blobLen);
   }
 
+  /** Copies the blob (current column values) into `out` at `at`: a file image without a second copy. */
+  copyBlobInto(out: Uint8Array, at: number): void {
+    out.set(this.core.u8.subarray(this.blobPtr, this.blobPtr + this.blobLen), at);
+  }
+
   /** Field lengths of `row` (tokens per field). */
   fieldLengths(row: number): Uint32Array {
     const u32 = this.core.u32;

@@ -2,13 +2,13 @@
  * A table exported in chunks, fetched by a page on demand (`quarry export` writes it beside the
  * one-file image): `table.json` (the manifest, the dictionary's chunk index), the dictionary in
  * chunks of sorted terms with their term-table rows, the segment blob in fixed-size pages (a query
- * fetches the pages holding its terms' postings and positions), and the stored documents in
+ * fetches the pages holding its terms' postings, hit positions included), and the stored documents in
  * chunks of rows. A first query so fetches the manifest, one dictionary chunk per word and only
  * the pages and documents it reads, never the whole table.
  */
 import type { ImageManifest, PageDoc } from './table-image.js';
 
-export const CHUNKS_FORMAT = 'quarry-table-chunks/1';
+export const CHUNKS_FORMAT = 'quarry-table-chunks/2';
 /** Blob page size: small enough that a rare word costs little, large enough that a frequent one needs few requests. */
 export const BLOB_PAGE_BYTES = 32 * 1024;
 export const DICT_CHUNK_TERMS = 512;
@@ -37,7 +37,7 @@ export interface ChunksManifest extends ImageManifest {
   colTable: [number, number];
 }
 
-/** One dictionary chunk: terms from `start`, their term-table rows, where their postings end and their hits start. */
+/** One dictionary chunk: terms from `start`, their term-table rows and where their postings (hits included) end. */
 export interface DictChunk {
   start: number;
   terms: string[];
@@ -45,8 +45,6 @@ export interface DictChunk {
   info: number[];
   /** Byte offset in the blob where each term's postings end (the next term's start, or the columns). */
   postingsEnd: number[];
-  /** Index of each term's first hit in the blob's positions area (u32 words). */
-  posStart: number[];
 }
 
 /** A documents chunk: `[id, doc]` per row (ids beyond 2^53 as decimal strings). */

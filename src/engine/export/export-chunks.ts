@@ -1,6 +1,6 @@
 /**
  * The chunked form of an exported table (src/index/table-chunks.ts): the merged segment's blob in
- * pages, its dictionary in chunks with each term's postings end and first hit, documents by rows.
+ * pages, its dictionary in chunks with each term's postings end, documents by rows.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -31,18 +31,15 @@ export function writeChunks(outDir: string, image: ImageManifest, seg: Segment, 
   const skipOff = (t: number) => words[termTable + t * TERM_INFO_WORDS + 2];
   let bytes = 0;
   const dictFirst: string[] = [];
-  let pos = 0;
   for (let start = 0; start < T; start += DICT_CHUNK_TERMS) {
     const n = Math.min(DICT_CHUNK_TERMS, T - start);
-    const chunk: DictChunk = { start, terms: seg.terms.slice(start, start + n), info: [], postingsEnd: [], posStart: [] };
+    const chunk: DictChunk = { start, terms: seg.terms.slice(start, start + n), info: [], postingsEnd: [] };
     for (let t = start; t < start + n; t++) {
       const info = Array.from(words.subarray(termTable + t * TERM_INFO_WORDS, termTable + (t + 1) * TERM_INFO_WORDS));
       const end = t + 1 < T ? skipOff(t + 1) : firstColumn;
       if (end < skipOff(t)) throw new SearchError('INTERNAL', 'export: postings are not in dictionary order');
       chunk.info.push(...info);
       chunk.postingsEnd.push(end);
-      chunk.posStart.push(pos);
-      pos += info[1];
     }
     dictFirst.push(chunk.terms[0]);
     bytes += write(outDir, CHUNK_FILES.dict(dictFirst.length - 1), JSON.stringify(chunk));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { newSession, openEngine, type Engine, type Result } from '../../../src/engine/index.js';
-import { queryPool, setQueryThreads } from '../../../src/index/query-threads.js';
+import { queryPool, setParallelMinCost, setQueryThreads } from '../../../src/index/query-threads.js';
 import { Core, sharedCore } from '../../../src/wasm/core.js';
 import { setThreadSpawner, threadSpawner, type CoreThread } from '../../../src/wasm/worker-pool.js';
 import { RtIndex } from '../../../src/index/rt-index.js';
@@ -62,7 +62,11 @@ async function tasksRun(): Promise<number[]> {
   return queryPool(sharedCore())?.taskCounts() ?? [];
 }
 
+/** Tables of a few thousand rows here: queries of this cost go to the threads (the default is for real sizes). */
+const TEST_MIN_COST = 20_000;
+
 beforeAll(async () => {
+  setParallelMinCost(TEST_MIN_COST);
   dir = mkdtempSync(join(tmpdir(), 'quarry-parallel-'));
   engine = await openEngine({ dataDir: dir, threads: 1 });
   const [r] = await sql("CREATE TABLE t (title text, body text, gid int, price float, tag string) min_prefix_len='2' index_exact_words='1' index_sp='1' html_strip='1' index_zones='h1'");
@@ -71,6 +75,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  setParallelMinCost(undefined);
   await setQueryThreads(1);
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
