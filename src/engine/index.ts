@@ -70,13 +70,18 @@ class QuarryEngine implements Engine {
       const t0 = performance.now();
       try {
         const r = await executeStatement(this.ctx, st, session);
-        metrics.observe(kindOf(st), tableOf(st), performance.now() - t0);
+        const ms = performance.now() - t0;
+        metrics.observe(kindOf(st), tableOf(st), ms);
+        const first = Array.isArray(r) ? r[0] : r;
+        const found = first?.kind === 'rows' ? first.meta?.totalFound ?? first.rows.length : undefined;
+        metrics.statementListener?.({ kind: st.kind, text: st.text, ms, found, connId: session.connId, peer: session.peer });
         if (st.kind === 'create_table' || st.kind === 'drop_table') metrics.forgetTable(st.table.toLowerCase());
         if (Array.isArray(r)) out.push(...r);
         else out.push(r);
       } catch (e) {
         const err = asSearchError(e);
         if (err.code === 'INTERNAL') console.error(e);
+        metrics.statementListener?.({ kind: st.kind, text: st.text, ms: performance.now() - t0, error: err.message, connId: session.connId, peer: session.peer });
         out.push({ kind: 'error', code: err.code, message: err.message });
         break;
       }

@@ -4,6 +4,7 @@
  * one runs now, the engine counts statements by Manticore's command kinds and their times.
  */
 import { LatencyWindow } from './latency-window.js';
+import type { StatementEvent } from './query-log.js';
 
 /** Manticore's command_* counters, in the order SHOW STATUS lists them. */
 export const COMMANDS = [
@@ -60,6 +61,8 @@ export class ServerMetrics {
   /** Latency histograms by statement kind and by table, for /metrics. */
   readonly byStatement = new Map<string, Histogram>();
   readonly byTable = new Map<string, Histogram>();
+  /** Called after every statement (the query log listens here). */
+  statementListener: ((e: StatementEvent) => void) | undefined;
   readonly #open = new Map<number, Activity>();
   #nextConnId = 0;
 

@@ -85,6 +85,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
     const server = await startServer(args, async (opts) => (await loadOpenEngine())(opts));
     stopOnSignals(server);
     console.log(server.readyLine);
+    server.logs.info(server.readyLine);
     return undefined;
   } catch (e) {
     console.error(`quarry: ${asSearchError(e).message}`);
