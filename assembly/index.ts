@@ -20,3 +20,4 @@ export { snippetPick } from "./snippet/pick";
 export { exprColumn } from "./rank/expr-column";
 export { positionsOut } from "./plan/positions-out";
 export { scanReset, scanCount, scanKeyOffsets, scanKeyLengths, scanArena, scanField } from "./text/scan";
+export { groupRange, groupResult } from "./group/run";

@@ -2,7 +2,8 @@
 // (Debian's sphinxsearch over SphinxQL on loopback) and SQLite (better-sqlite3, in process) on the same
 // rows, in the same run. Each query runs R rounds (default 5) per peer, rounds alternated between
 // peers; the median wall time is reported, and quarry's CPU time (process.cpuUsage) as well.
-// quarry runs in process (no protocol), Sphinx over its MySQL protocol (adds a loopback round trip).
+// quarry runs in process (no protocol) and as a server over its MySQL protocol, Sphinx over its MySQL
+// protocol (both add a loopback round trip).
 // Rows: a title of words where `common` is in about half the documents, cat uint (100 values),
 // brand uint (1000 values), price float. SQLite has no full-text index here: the `MATCH('common')`
 // queries are `WHERE has_common = 1` there, a column marking the same rows.
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { open } from '../src/index.js';
 import { arg } from './bench-util.js';
 import { sphinxAvailable, startSphinx } from './peers/sphinx.js';
+import { startQuarry } from './side-by-side.bench.js';
 
 interface Row { id: number; title: string; common: boolean; cat: number; brand: number; price: number }
 
@@ -47,6 +49,19 @@ async function quarryPeer(data: Row[], dir: string): Promise<Peer> {
   }
   await db.sql('OPTIMIZE TABLE t');
   return { name: 'quarry', cpu: true, run: async (sql) => { await db.sql(sql); }, stop: () => db.close() };
+}
+
+/** `quarry serve` (default threads: one per core) over the MySQL protocol, as Sphinx is reached. */
+async function quarryServerPeer(data: Row[], dir: string): Promise<Peer> {
+  const server = await startQuarry(dir);
+  const conn = await server.overMysql.open();
+  await conn.exec('CREATE TABLE t (title text, cat uint, brand uint, price float)');
+  for (let i = 0; i < data.length; i += 5000) {
+    const values = data.slice(i, i + 5000).map((r) => `(${r.id},'${r.title}',${r.cat},${r.brand},${r.price})`);
+    await conn.exec(`INSERT INTO t (id, title, cat, brand, price) VALUES ${values.join(',')}`);
+  }
+  await conn.exec('OPTIMIZE TABLE t');
+  return { name: 'quarry server (MySQL)', run: (sql) => conn.exec(sql), stop: async () => { await conn.close(); await server.stop(); } };
 }
 
 async function sphinxPeer(data: Row[], dir: string): Promise<Peer> {
@@ -103,6 +118,7 @@ async function main() {
   const peers: Peer[] = [];
   try {
     peers.push(await quarryPeer(data, join(base, 'quarry')));
+    peers.push(await quarryServerPeer(data, join(base, 'quarry-server')));
     if (sphinxAvailable()) peers.push(await sphinxPeer(data, join(base, 'sphinx')));
     const sqlite = sqlitePeer(data);
     if (sqlite) peers.push(sqlite);
@@ -133,4 +149,5 @@ async function main() {
   }
 }
 
-main().catch((e) => { console.error(e); process.exitCode = 1; });
+// the engine's idle timers and pooled threads may outlive the peers: exit once the figures are out
+main().catch((e) => { console.error(e); process.exitCode = 1; }).finally(() => process.exit());

@@ -35,6 +35,16 @@ export function evaluate(seg: usize, plan: usize, planLen: u32, k: u32, out: usi
  * pseudo-sharding); the ranges' top-Ks and totals merge into the whole segment's.
  */
 export function evaluateRange(seg: usize, plan: usize, planLen: u32, k: u32, out: usize, from: u32, to: u32): i32 {
+  const e = matchRange(seg, plan, planLen, k, from, to);
+  return e < 0 ? e : <i32>topkDrain(out);
+}
+
+/**
+ * The matching of evaluateRange() without the drain: the kept entries stay in the top-K buffer
+ * (with ALL_MATCHES in `k`: every match in row order, at topkEntries(), topkCount() of them).
+ * Returns 0 or an E_* code.
+ */
+export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: u32, to: u32): i32 {
   total = 0;
   const blob = <usize>load<u32>(seg + DESC_BLOB);
   const deleted = <usize>load<u32>(seg + DESC_DELETED);
@@ -54,7 +64,7 @@ export function evaluateRange(seg: usize, plan: usize, planLen: u32, k: u32, out
       total++;
       topkPush(row, 1);
     }
-    return <i32>topkDrain(out);
+    return 0;
   }
   if (checkTree(plan, root, planLen, 0) == 0) return E_BAD_PLAN;
   const arena = heap.alloc(arenaBytes(plan, root));
@@ -76,7 +86,7 @@ export function evaluateRange(seg: usize, plan: usize, planLen: u32, k: u32, out
     d = next(node, d + 1);
   }
   freeTree(arena);
-  return <i32>topkDrain(out);
+  return 0;
 }
 
 /** Reads weights, filters and sort keys; false when the plan is inconsistent. */

@@ -149,6 +149,15 @@ export function topkPush(row: u32, weight: i32): void {
   siftDown(0);
 }
 
+/** The kept entries in place, (rowId u32, weight i32) pairs: in push order in collect mode. */
+export function topkEntries(): usize {
+  return heapPtr;
+}
+
+export function topkCount(): u32 {
+  return size;
+}
+
 /** Writes the kept entries best-first to `out` as (rowId u32, weight i32); returns the count. */
 export function topkDrain(out: usize): u32 {
   const n = size;

@@ -5,7 +5,7 @@
 import type { TableSchema } from '../schema/types.js';
 import type { Store } from '../store/index.js';
 import { createTextPipeline } from '../text/text-pipeline.js';
-import { SearchError } from '../util/errors.js';
+import { asSearchError, SearchError } from '../util/errors.js';
 import { createIndex } from './index-factory.js';
 import { indexSchemaOf, Table } from './table.js';
 import { recoverIndex } from './recovery.js';
@@ -28,6 +28,8 @@ export class Catalog {
   readonly #tables = new Map<string, Table>();
   /** Sequence each table's index covered when it was loaded (what its checkpoint already holds). */
   readonly covered = new Map<string, bigint>();
+  /** Tables whose stored documents failed their checks at startup: refused, with the reason, until dropped. */
+  readonly #damaged = new Map<string, SearchError>();
 
   constructor(readonly store: Store) {}
 
@@ -44,11 +46,26 @@ export class Catalog {
     return new Table(schema, pipeline, index, tableStore(this.store, schema.name));
   }
 
-  #load(schema: TableSchema): Table {
+  #load(schema: TableSchema): void {
     const table = this.#make(schema);
-    this.covered.set(schema.name, recoverIndex(this.store, table));
+    try {
+      this.covered.set(schema.name, recoverIndex(this.store, table));
+    } catch (e) {
+      // its documents cannot be read back intact: serving it would serve wrong or missing rows
+      const why = asSearchError(e).message;
+      const refused = new SearchError('STORAGE_ERROR', `table '${schema.name}' is not served: ${why} (DROP TABLE it, or restore its data directory from a backup)`);
+      console.error(`quarry: ${refused.message}`);
+      this.#damaged.set(schema.name, refused);
+      table.index.truncate();
+      return;
+    }
     this.#tables.set(schema.name, table);
-    return table;
+  }
+
+  /** Whether a table of that name exists, served or refused as damaged. */
+  has(name: string): boolean {
+    const key = name.toLowerCase();
+    return this.#tables.has(key) || this.#damaged.has(key);
   }
 
   /** Every open table. */
@@ -56,8 +73,12 @@ export class Catalog {
     return [...this.#tables.values()];
   }
 
+  /** The table, undefined if none; throws the reason for a table refused as damaged at startup. */
   get(name: string): Table | undefined {
-    return this.#tables.get(name.toLowerCase());
+    const key = name.toLowerCase();
+    const refused = this.#damaged.get(key);
+    if (refused) throw refused;
+    return this.#tables.get(key);
   }
 
   names(): string[] {
@@ -68,10 +89,14 @@ export class Catalog {
   async create(schema: TableSchema): Promise<Table> {
     const name = schema.name.toLowerCase();
     // a table is a folder (and a store key): the file system limits its name
+    // a lone UTF-16 surrogate (JSON "\ud800") has no UTF-8 form: no folder or store key can name it
+    if (/\p{Surrogate}/u.test(name)) {
+      throw new SearchError('BAD_VALUE', 'CREATE TABLE failed: table name is not valid UTF-8 (a lone surrogate)');
+    }
     if (Buffer.byteLength(name) > MAX_TABLE_NAME_BYTES) {
       throw new SearchError('BAD_VALUE', `table '${name.slice(0, 32)}...': CREATE TABLE failed: table name is longer than ${MAX_TABLE_NAME_BYTES} bytes`);
     }
-    if (this.#tables.has(name)) {
+    if (this.has(name)) {
       throw new SearchError('TABLE_EXISTS', `table '${name}': CREATE TABLE failed: table '${name}' already exists`);
     }
     const s = { ...schema, name };
@@ -82,6 +107,12 @@ export class Catalog {
   }
 
   async drop(name: string): Promise<void> {
+    const key = name.toLowerCase();
+    if (this.#damaged.has(key)) {
+      await this.store.dropTable(key);
+      this.#damaged.delete(key);
+      return;
+    }
     const table = this.get(name);
     if (!table) throw new SearchError('UNKNOWN_TABLE', `DROP TABLE failed: unknown table '${name.toLowerCase()}'`);
     await table.mutex.run(async () => {

@@ -8,7 +8,6 @@ import { SearchError } from '../util/errors.js';
 import type { RowSource } from './select-items.js';
 import { snippetQuery } from './snippet-call.js';
 import { buildSnippets, packSnippets, type FieldInput } from '../highlight/snippet-builder.js';
-import { buildSnippetsBatch } from '../highlight/snippet-batch.js';
 import {
   checkSnippetOptions, setSnippetOptionLoose, SNIPPET_DEFAULTS, type SnippetOptions,
 } from '../highlight/snippet-options.js';
@@ -102,7 +101,7 @@ function snippetSpec(table: Table, call: CallExpr, ctx: HighlightContext): Spec 
   return { source, query: queryText(call.args[1], ctx), opts };
 }
 
-/** A HIGHLIGHT() / SNIPPET() column: one cell, or a page's cells at once (spread over the snippet threads). */
+/** A HIGHLIGHT() / SNIPPET() column: one cell, or a page's cells at once. */
 export interface HighlightColumn {
   read(r: RowSource): string;
   readPage(rs: RowSource[]): Promise<string[]>;
@@ -127,12 +126,10 @@ export function highlightReader(table: Table, e: Expr, ctx: HighlightContext): H
     readPage: async (rs) => {
       highlightStats.documents += rs.length;
       const inputs = rs.map((r) => fieldsOf(table, spec.source, r));
-      const some = inputs.filter((f) => f.length);
-      if (!some.length) return inputs.map(() => '');
+      if (!inputs.some((f) => f.length)) return inputs.map(() => '');
       root ??= snippetQuery(table, spec.query);
-      const built = await buildSnippetsBatch(root, some, spec.opts, env, flags);
-      let k = 0;
-      return inputs.map((f) => (f.length ? packSnippets(built[k++], spec.opts) : ''));
+      const q = root;
+      return inputs.map((f) => (f.length ? packSnippets(buildSnippets(q, f, spec.opts, env, flags), spec.opts) : ''));
     },
   };
 }

@@ -10,7 +10,6 @@ import { Catalog } from './catalog.js';
 import { exportOpenTable, type ExportSummary } from './export/export-table.js';
 import { installNodeHost } from './node-host.js';
 import { configureSnippetFiles } from './snippet-files.js';
-import { configureSnippetThreads } from './snippet-threads.js';
 import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './checkpointer.js';
 import type { ConfigTable } from './exec/exec-ddl.js';
 import { executeStatement, type ExecContext } from './exec/executor.js';
@@ -110,13 +109,11 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   configureSnippetFiles({ prefix: opts.snippetsFilePrefix ?? '', maxThreads: opts.maxThreadsPerQuery });
   const threads = opts.threads ?? availableParallelism();
   await setQueryThreads(threads);
-  // a page's highlights go to one fewer snippet thread: the protocol thread builds a share too
-  configureSnippetThreads(Math.max(0, threads - 1));
   const store = Store.open(opts.dataDir);
   const catalog = Catalog.open(store);
   // A table declared in the config file is created on first start (later changes need RECONFIGURE).
   for (const [name, section] of opts.configTables ?? []) {
-    if (!catalog.get(name)) await catalog.create({ ...section.schema, name });
+    if (!catalog.has(name)) await catalog.create({ ...section.schema, name });
   }
   const ids = new IdGenerator({
     load: () => BigInt((store.getMeta(AUTO_ID_META) as string | undefined) ?? '0'),

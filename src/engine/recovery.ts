@@ -40,21 +40,29 @@ function replayOps(store: Store, table: Table, afterSeq: bigint): void {
   flush();
 }
 
-/** Loads `table.index` from the store; returns the sequence the index now covers. */
+/**
+ * Loads `table.index` from the store; returns the sequence the index now covers (-1 when a damaged
+ * checkpoint was discarded: the checkpointer then saves a fresh one at its next pass). A damaged
+ * checkpoint (manifest or segment file failing its checksum, truncated, missing) or op record is
+ * logged and the index rebuilt from the documents; a damaged document throws (the table is not served).
+ */
 export function recoverIndex(store: Store, table: Table): bigint {
-  const cp = store.loadCheckpoint(table.name);
-  if (cp.segments.length) {
-    try {
-      table.index = RtIndex.fromSegments(table.index.schema, cp.segments.map((s) => s.bytes));
-      noteLoadedSegments(table.index.segments, cp.segments.map((s) => s.name));
-      replayOps(store, table, cp.lastSeq);
+  try {
+    const cp = store.loadCheckpoint(table.name);
+    if (!cp.segments.length) {
+      rebuildFromDocs(store, table);
       return store.lastSeq(table.name);
-    } catch (e) {
-      console.error(`table ${table.name}: checkpoint unreadable, rebuilding from documents:`, e);
-      table.index.truncate();
-      table.index = new RtIndex(table.index.schema);
     }
+    table.index = RtIndex.fromSegments(table.index.schema, cp.segments.map((s) => s.bytes));
+    noteLoadedSegments(table.index.segments, cp.segments.map((s) => s.name));
+    replayOps(store, table, cp.lastSeq);
+    return store.lastSeq(table.name);
+  } catch (e) {
+    console.error(`quarry: table ${table.name}: checkpoint damaged (${(e as Error).message}); rebuilding the table from the store of record`);
+    table.index.truncate();
+    table.index = new RtIndex(table.index.schema);
+    store.discardCheckpoint(table.name);
   }
   rebuildFromDocs(store, table);
-  return store.lastSeq(table.name);
+  return -1n;
 }

@@ -29,7 +29,7 @@ export interface RowSource {
 
 export interface OutColumn extends ResultColumn {
   read: (r: RowSource) => Cell;
-  /** The page's cells at once (HIGHLIGHT(): spread over the snippet threads); else read per row. */
+  /** The page's cells at once (HIGHLIGHT()); else read per row. */
   readPage?: (rs: RowSource[]) => Promise<Cell[]>;
   /** A stored text field this column needs fetched from the store. */
   needsText?: string;

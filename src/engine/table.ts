@@ -129,8 +129,7 @@ export class Table {
     const keep = [...last.values()].sort((a, b) => a - b);
     await this.store.write(keep.map((i) => ({ op: 'put' as const, docId: ids[i], doc: docs[i] })));
     const existing = keep.map((i) => ids[i]).filter((id) => this.index.has(id));
-    if (existing.length) this.index.delete(existing);
-    this.index.addBatch(keep.map((i) => inputs[i]));
+    this.index.replaceBatch(keep.map((i) => inputs[i]), existing);
     return ids.length;
   }
 

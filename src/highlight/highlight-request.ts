@@ -7,7 +7,6 @@
 import { isLosslessNumber } from 'lossless-json';
 import type { QueryNode } from '../query/ast.js';
 import { SearchError } from '../util/errors.js';
-import { buildSnippetsBatch } from './snippet-batch.js';
 import { buildSnippets, ordered, type BuildFlags, type FieldInput, type SnippetEnv } from './snippet-builder.js';
 import type { PassageText } from './snippet-render.js';
 import { checkSnippetOptions, isSnippetOption, setSnippetOption, SNIPPET_DEFAULTS, type SnippetOptions } from './snippet-options.js';
@@ -113,14 +112,14 @@ export function highlightDocument(
   return fields.length ? rowHighlight(fields, buildSnippets(root, fields, spec.opts, table.env, jsonFlags(spec, table)), spec) : {};
 }
 
-/** highlightDocument of a page of documents at once (spread over the snippet threads). */
+/** highlightDocument of a page of documents at once. */
 export async function highlightDocuments(
   root: QueryNode, docs: (Record<string, unknown> | undefined)[], names: string[], spec: JsonHighlightSpec, table: HighlightTable,
 ): Promise<RowHighlight[]> {
   if (!names.length) return docs.map(() => ({}));
   const inputs = docs.map((d) => fieldInputs(d, names));
-  const built = await buildSnippetsBatch(root, inputs, spec.opts, table.env, jsonFlags(spec, table));
-  return inputs.map((fields, i) => rowHighlight(fields, built[i], spec));
+  const flags = jsonFlags(spec, table);
+  return inputs.map((fields) => rowHighlight(fields, buildSnippets(root, fields, spec.opts, table.env, flags), spec));
 }
 
 const fieldInputs = (doc: Record<string, unknown> | undefined, names: string[]): FieldInput[] =>

@@ -17,7 +17,7 @@ import type { SnippetOptions } from './snippet-options.js';
 import type { PassageLimits } from './snippet-passages.js';
 import { pickPassages } from './snippet-pick.js';
 import { renderPassages, renderStart, renderWhole, type Markers, type PassageText } from './snippet-render.js';
-import { buildStream, type FieldStream } from './snippet-stream.js';
+import { buildStream, StreamScratch, type FieldStream } from './snippet-stream.js';
 
 export interface SnippetEnv {
   /** The table's pipeline and raw settings (tokenizer, morphology, html_strip, expand_keywords ...). */
@@ -120,6 +120,9 @@ function canHighlightAll(bytes: number, l: PassageLimits, o: SnippetOptions): bo
   return all;
 }
 
+/** Stream buffers per field slot, reused by every document (buildSnippets is not re-entered while its streams live). */
+const scratches: StreamScratch[] = [];
+
 /** Builds every field's passages for one document; fields without output get []. */
 export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetOptions, env: SnippetEnv, flags: BuildFlags): PassageText[][] {
   const { pipeline, retain, texts } = prepare(env, o, fields, querySpz(root));
@@ -140,7 +143,7 @@ export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetO
   const streams: FieldStream[] = fields.map((_, i) => buildStream({
     text: texts[i], tokens: tokens[i], marks: analyzed[i].marks, termIndex: m.termIndex[i],
     hits: m.hits, field: i, tags: retain, boundary: o.snippetBoundary, isBoundary: boundaryTest(env.pipeline),
-  }));
+  }, (scratches[i] ??= new StreamScratch())));
   const global: PassageLimits = { limit: o.limit, limitWords: o.limitWords, limitSnippets: o.limitSnippets };
   const perField = flags.textFromIndex && o.limitsPerField;
   const limits = fields.map((f) => fixLimits((perField && flags.perField?.get(f.name)) || global, o, m.termWeights, m.foundMask));

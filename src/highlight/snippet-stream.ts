@@ -35,10 +35,12 @@ const PIECES_PER_TOKEN = 3;
  */
 export class Pieces {
   n = 0;
-  data: Int32Array;
+  data: Int32Array<ArrayBuffer>;
 
-  constructor(capacity: number) {
-    this.data = new Int32Array(Math.max(capacity, 4) * PIECE_WORDS);
+  /** `reuse`: a scratch array to write into when it is big enough (every piece's words are written before read). */
+  constructor(capacity: number, reuse?: Int32Array<ArrayBuffer>) {
+    const words = Math.max(capacity, 4) * PIECE_WORDS;
+    this.data = reuse && reuse.length >= words ? reuse : new Int32Array(words);
   }
 
   push(kind: PieceKind, start: number, end: number, pos: number, openUntil: number): void {
@@ -56,6 +58,24 @@ export class Pieces {
     d[at] = openUntil;
     this.n++;
   }
+}
+
+/**
+ * Buffers one field slot's streams reuse from document to document (buildSnippets keeps one per
+ * field: a document's streams are dead once it returns), so a field costs no typed-array
+ * allocations once the buffers have grown to the page's longest field.
+ */
+export class StreamScratch {
+  pieces: Int32Array<ArrayBuffer> = new Int32Array(0);
+  counted: Int32Array<ArrayBuffer> = new Int32Array(0);
+  /** The passage stream's five per-token arrays (11 bytes a token). */
+  bytes = new ArrayBuffer(0);
+  packed: Int32Array<ArrayBuffer> = new Int32Array(0);
+}
+
+/** `have` when it holds `n` elements, else a new array of about twice that (kept in the scratch by the caller). */
+function grownI32(have: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
+  return have.length >= n ? have : new Int32Array(Math.max(n, have.length * 2));
 }
 
 export interface FieldStream {
@@ -234,10 +254,10 @@ function placeMarks(st: FieldStream, marks: SpzMark[], boundary: StreamInput['bo
 }
 
 /** The field's pieces: gaps split into runs (and tags), words with their folded span ends. */
-function walkPieces(inp: StreamInput): GapOut {
+function walkPieces(inp: StreamInput, scratch?: StreamScratch): GapOut {
   const { text, tokens } = inp;
   const ends = spanEnds(inp.hits, inp.field);
-  const out: GapOut = { pieces: new Pieces(tokens.length * PIECES_PER_TOKEN + 2), phrase: [] };
+  const out: GapOut = { pieces: new Pieces(tokens.length * PIECES_PER_TOKEN + 2, scratch?.pieces), phrase: [] };
   let at = 0;
   let lastPos = 0;
   const magic = text.includes('\u0003') || text.includes('\u0004');
@@ -252,12 +272,18 @@ function walkPieces(inp: StreamInput): GapOut {
 }
 
 /** Indices of the pieces that are not tags (all of them when there are no tags). */
-function countedOf(pieces: Pieces, tags: boolean): Int32Array {
+function countedOf(pieces: Pieces, tags: boolean, scratch?: StreamScratch): Int32Array {
   const d = pieces.data;
   let n = 0;
-  const out = new Int32Array(pieces.n);
+  let out: Int32Array;
+  if (scratch) {
+    scratch.counted = grownI32(scratch.counted, pieces.n);
+    out = scratch.counted;
+  } else {
+    out = new Int32Array(pieces.n);
+  }
   for (let i = 0; i < pieces.n; i++) if (!tags || d[i * PIECE_WORDS + P_KIND] !== PieceKind.Tag) out[n++] = i;
-  return n === pieces.n ? out : out.subarray(0, n);
+  return n === out.length ? out : out.subarray(0, n);
 }
 
 /** Where piece `pi` (a counted one) stands in the sorted `counted`. */
@@ -271,13 +297,26 @@ function countedIndex(counted: Int32Array, pi: number): number {
   return lo;
 }
 
-export function buildStream(inp: StreamInput): FieldStream {
+/**
+ * The field's stream; with `scratch` its arrays live in the scratch's buffers (valid until the next
+ * stream built with the same scratch).
+ */
+export function buildStream(inp: StreamInput, scratch?: StreamScratch): FieldStream {
   const { text } = inp;
-  const { pieces, phrase } = walkPieces(inp);
-  const counted = countedOf(pieces, inp.tags);
+  const { pieces, phrase } = walkPieces(inp, scratch);
+  if (scratch) scratch.pieces = pieces.data;
+  const counted = countedOf(pieces, inp.tags, scratch);
   const n = counted.length;
   // one backing buffer for the five per-token arrays (fewer allocations per field)
-  const buf = new ArrayBuffer(n * 11);
+  let buf: ArrayBuffer;
+  if (scratch) {
+    if (scratch.bytes.byteLength < n * 11) scratch.bytes = new ArrayBuffer(Math.max(n * 11, scratch.bytes.byteLength * 2));
+    buf = scratch.bytes;
+    // gaps read word, hit and mask as 0; brk is 0 unless a boundary sets it
+    new Uint8Array(buf, n * 4, n * 7).fill(0);
+  } else {
+    buf = new ArrayBuffer(n * 11);
+  }
   const ps: PassageStream = {
     len: new Int32Array(buf, 0, n), mask: new Uint32Array(buf, n * 4, n), word: new Uint8Array(buf, n * 8, n),
     hit: new Uint8Array(buf, n * 9, n), brk: new Uint8Array(buf, n * 10, n), docBytes: utf8Bytes(text),
@@ -286,16 +325,22 @@ export function buildStream(inp: StreamInput): FieldStream {
   // phrase boundary pieces are gaps, never tags: each is in `counted` (sorted)
   for (const pi of phrase) ps.brk[countedIndex(counted, pi)] = 2;
   placeMarks(st, inp.marks, inp.boundary);
-  packStream(st, inp.termIndex);
+  packStream(st, inp.termIndex, scratch);
   return st;
 }
 
 /** The passage stream's per-token arrays and the same stream packed as the core reads it (one copy into WASM memory). */
-function packStream(st: FieldStream, termIndex: Int32Array): void {
+function packStream(st: FieldStream, termIndex: Int32Array, scratch?: StreamScratch): void {
   const { text, counted, passage: ps } = st;
   const d = st.pieces.data;
   const n = counted.length;
-  const packed = new Int32Array(n * PACKED_WORDS);
+  let packed: Int32Array;
+  if (scratch) {
+    scratch.packed = grownI32(scratch.packed, n * PACKED_WORDS);
+    packed = scratch.packed.subarray(0, n * PACKED_WORDS);
+  } else {
+    packed = new Int32Array(n * PACKED_WORDS);
+  }
   // without surrogate pairs a piece's code points are its UTF-16 units
   const pairs = SURROGATE.test(text);
   let w = 0;

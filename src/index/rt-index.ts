@@ -14,6 +14,8 @@ import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
 import { loadSegment, serializeSegment } from './segment-codec.js';
 import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMatches } from './search.js';
 import { runPreparedParallel } from './search-parallel.js';
+import { groupPrepared, type SegmentGrouping } from './search-groups.js';
+import { groupPreparedParallel } from './search-groups-parallel.js';
 import { parallelMinCost, queryPool } from './query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
 
@@ -129,8 +131,20 @@ export class RtIndex implements RtIndexApi {
       if (this.has(id) || seen.has(id)) throw new SearchError('DUPLICATE_ID', `duplicate id '${id}'`);
       seen.add(id);
     }
-    const built = buildSegment(this.schema, invertDocs(this.schema, docs));
-    this.#attach(new Segment(this.core, this.schema, built));
+    this.replaceBatch(docs);
+  }
+
+  /**
+   * Deletes `gone`, then adds `docs` as one segment, all or nothing: the segment is built and placed
+   * in the core first (where running out of memory throws), and only then does anything change, so a
+   * failed REPLACE never leaves the old rows deleted without their new versions. Ids in both are
+   * replaced; `docs` must not repeat an id, nor hold one that is live and not in `gone`.
+   */
+  replaceBatch(docs: DocInput[], gone: bigint[] = []): void {
+    const seg = docs.length ? new Segment(this.core, this.schema, buildSegment(this.schema, invertDocs(this.schema, docs))) : undefined;
+    if (gone.length) this.delete(gone);
+    if (!seg) return;
+    this.#attach(seg);
     if (this.#autoMerge === 'deferred') this.#scheduleMerge();
     else if (this.#autoMerge) this.maybeMerge();
   }
@@ -340,6 +354,23 @@ export class RtIndex implements RtIndexApi {
   /** Every match of the request, segment by segment (GROUP BY); `hits` of the result is empty. */
   searchAll(req: SearchRequest, visit: SegmentMatches): SearchResult {
     return searchSegments(this.schema, this.#segments, this.count(), req, visit);
+  }
+
+  /**
+   * Grouping over every match: one core call per segment matches and folds by the groupings the core
+   * can fold there (search-groups.ts); `hits` of the result is empty.
+   */
+  groupAll(req: SearchRequest, grouping: SegmentGrouping): SearchResult {
+    return groupPrepared(prepareSearch(this.schema, this.#segments, this.count(), req), req, grouping);
+  }
+
+  /** groupAll() on the query worker threads when there are some and the query is big enough (as searchAsync). */
+  async groupAllAsync(req: SearchRequest, grouping: SegmentGrouping): Promise<SearchResult> {
+    const pool = queryPool(this.core);
+    if (!pool) return this.groupAll(req, grouping);
+    const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
+    if (searchCost(p) < parallelMinCost() || p.deadline !== Infinity) return groupPrepared(p, req, grouping);
+    return groupPreparedParallel(pool, p, req, grouping);
   }
 
   truncate(): void {

@@ -17,26 +17,51 @@ const MIN_RANGE_ROWS = 4096;
 
 interface Range { job: SegmentJob; task: RangeTask }
 
+/** Core allocations of one parallel query: `place` allocates, `freeAll` returns them once the query is done. */
+export function corePlacer(core: Core): { place(bytes: number): number; freeAll(): void } {
+  const placed: number[] = [];
+  return {
+    place: (bytes) => {
+      const ptr = core.alloc(bytes);
+      placed.push(ptr);
+      return ptr;
+    },
+    freeAll: () => { for (const ptr of placed.splice(0)) core.free(ptr); },
+  };
+}
+
+/** Rows a range should hold so that every thread gets a share of `rows`. */
+export function rangeRows(rows: number, threads: number): number {
+  return Math.max(MIN_RANGE_ROWS, Math.ceil(rows / threads));
+}
+
+/** Rows [from, to) of a segment of `rows` rows, in order, about `per` each. */
+export function rowRanges(rows: number, per: number): [number, number][] {
+  const parts = Math.max(1, Math.round(rows / per));
+  return Array.from({ length: parts }, (_, i) => [Math.floor((rows * i) / parts), Math.floor((rows * (i + 1)) / parts)]);
+}
+
+/** A descriptor of `seg` over a snapshot of its deleted-rows bitmap, and its plan, placed for the workers. */
+export function placeJob(core: Core, job: SegmentJob, place: (bytes: number) => number): { desc: number; plan: number } {
+  const seg = job.seg;
+  const bitmapBytes = Math.max(16, (seg.rows + 7) >>> 3);
+  const deleted = place(bitmapBytes);
+  core.u8.copyWithin(deleted, seg.deletedPtr, seg.deletedPtr + bitmapBytes);
+  const desc = place(16);
+  core.u32[desc >>> 2] = seg.blobPtr;
+  core.u32[(desc >>> 2) + 1] = deleted;
+  const plan = place(job.plan.byteLength);
+  core.u32.set(job.plan, plan >>> 2);
+  return { desc, plan };
+}
+
 /** Rows [from, to) of each job, about `rows / threads` each, so that every thread gets a share. */
 function cutRanges(jobs: SegmentJob[], threads: number, core: Core, k: number, place: (bytes: number) => number): Range[] {
-  const rows = jobs.reduce((s, j) => s + j.seg.rows, 0);
-  const per = Math.max(MIN_RANGE_ROWS, Math.ceil(rows / threads));
+  const per = rangeRows(jobs.reduce((s, j) => s + j.seg.rows, 0), threads);
   const ranges: Range[] = [];
   for (const job of jobs) {
-    const seg = job.seg;
-    // the deleted-rows snapshot and the descriptor pointing at it
-    const bitmapBytes = Math.max(16, (seg.rows + 7) >>> 3);
-    const deleted = place(bitmapBytes);
-    core.u8.copyWithin(deleted, seg.deletedPtr, seg.deletedPtr + bitmapBytes);
-    const desc = place(16);
-    core.u32[desc >>> 2] = seg.blobPtr;
-    core.u32[(desc >>> 2) + 1] = deleted;
-    const plan = place(job.plan.byteLength);
-    core.u32.set(job.plan, plan >>> 2);
-    const parts = Math.max(1, Math.round(seg.rows / per));
-    for (let i = 0; i < parts; i++) {
-      const from = Math.floor((seg.rows * i) / parts);
-      const to = Math.floor((seg.rows * (i + 1)) / parts);
+    const { desc, plan } = placeJob(core, job, place);
+    for (const [from, to] of rowRanges(job.seg.rows, per)) {
       ranges.push({ job, task: { desc, plan, planWords: job.plan.length, k, out: place(Math.max(k, 1) * 8), from, to } });
     }
   }
@@ -44,8 +69,8 @@ function cutRanges(jobs: SegmentJob[], threads: number, core: Core, k: number, p
 }
 
 /** Deals ranges to `threads` batches, the longest first to the least loaded. */
-function dealBatches(ranges: Range[], threads: number): Range[][] {
-  const batches: Range[][] = Array.from({ length: threads }, () => []);
+export function dealBatches<R extends { task: RangeTask }>(ranges: R[], threads: number): R[][] {
+  const batches: R[][] = Array.from({ length: threads }, () => []);
   const load = new Array<number>(threads).fill(0);
   const sorted = [...ranges].sort((a, b) => (b.task.to - b.task.from) - (a.task.to - a.task.from));
   for (const r of sorted) {
@@ -73,12 +98,7 @@ function readTop(core: Core, r: Range, res: RangeResult): SegmentTop {
  */
 export async function runPreparedParallel(pool: CorePool, p: PreparedSearch, req: SearchRequest): Promise<SearchResult> {
   const core = pool.core;
-  const placed: number[] = [];
-  const place = (bytes: number): number => {
-    const ptr = core.alloc(bytes);
-    placed.push(ptr);
-    return ptr;
-  };
+  const { place, freeAll } = corePlacer(core);
   for (const j of p.jobs) j.seg.pin();
   try {
     const threads = Math.min(pool.threads, req.threads ?? pool.threads);
@@ -90,7 +110,7 @@ export async function runPreparedParallel(pool: CorePool, p: PreparedSearch, req
     const tops = batches.flatMap((b, i) => b.map((r, j) => readTop(core, r, results[i][j])));
     return finishSearch(p, tops, req);
   } finally {
-    for (const ptr of placed) core.free(ptr);
+    freeAll();
     releaseSearch(p);
     for (const j of p.jobs) j.seg.unpin();
   }

@@ -6,7 +6,7 @@
 import type { IndexSchema, SearchRequest, SearchResult } from './types.js';
 import type { Segment } from './segment.js';
 import { encodePlan } from '../wasm/plan-encoder.js';
-import { runPlan } from '../wasm/segment-runner.js';
+import { runPlan, runPlanRange } from '../wasm/segment-runner.js';
 import type { PlanSpec } from '../wasm/plan-format.js';
 import { analyzeQuery } from './query-analyzer.js';
 import { planQuery, segmentPlan, type PlannedQuery } from './planner.js';
@@ -143,9 +143,13 @@ export function searchCost(p: PreparedSearch): number {
   return p.keywords.reduce((s, k) => s + k.docs + k.hits, 0);
 }
 
+/** Rows per step of a segment searched under max_query_time: the deadline is checked between steps. */
+export const DEADLINE_STEP_ROWS = 16_384;
+
 /**
  * Evaluates a prepared search on this thread, one evaluate() call per segment, and frees it. Manticore
- * checks max_query_time while matching and keeps what it found so far; a segment is our step. With
+ * checks max_query_time while matching and keeps what it found so far; a segment, or a range of
+ * DEADLINE_STEP_ROWS rows of a bigger one, is our step. With
  * `visit`, each segment's matches all go to it (K = the segment's rows) and `hits` stays empty.
  */
 export function runPrepared(p: PreparedSearch, req: SearchRequest, visit?: SegmentMatches): SearchResult {
@@ -155,6 +159,14 @@ export function runPrepared(p: PreparedSearch, req: SearchRequest, visit?: Segme
     for (const job of p.jobs) {
       if (tops.length > 0 && performance.now() > p.deadline) return finishSearch(p, tops, req, true);
       const seg = job.seg;
+      if (!visit && p.deadline !== Infinity && seg.rows > DEADLINE_STEP_ROWS) {
+        // one big segment (after OPTIMIZE, say) would otherwise run to its end past the deadline
+        for (let from = 0; from < seg.rows; from += DEADLINE_STEP_ROWS) {
+          if (tops.length > 0 && performance.now() > p.deadline) return finishSearch(p, tops, req, true);
+          tops.push({ job, ...runPlanRange(seg.core, seg.descPtr, job.plan, p.window, from, Math.min(seg.rows, from + DEADLINE_STEP_ROWS)) });
+        }
+        continue;
+      }
       const top = runPlan(seg.core, seg.descPtr, job.plan, visit ? seg.rows : p.window, visit !== undefined);
       if (visit) {
         if (scale !== 1) for (let i = 0; i < top.weights.length; i++) top.weights[i] *= scale;

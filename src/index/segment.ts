@@ -30,6 +30,11 @@ export class Segment {
   #pins = 0;
   #freeWhenUnpinned = false;
   #version = 0;
+  /** Changes per attribute (UPDATE), so what is derived from one attribute's values knows when to rebuild. */
+  #attrVersion: number[] = [];
+  #derived = new Map<string, { version: number; ptrs: number[]; data: unknown }>();
+  /** Derived allocations replaced while worker threads read this segment: freed once they are done. */
+  #retired: number[] = [];
 
   constructor(core: Core, schema: IndexSchema, built: BuiltSegment, deleted?: Uint8Array) {
     this.core = core;
@@ -164,9 +169,30 @@ export class Segment {
     }
   }
 
+  /**
+   * Core memory derived from attribute `a`'s values (grouping's string ranks, MVA offsets): made by
+   * `build` on first use and again after the attribute changed, freed with the segment. `build`
+   * returns its allocations and what the caller keeps beside them.
+   */
+  derived<T>(key: string, a: number, build: () => { ptrs: number[]; data: T }): { ptrs: number[]; data: T } {
+    const version = this.#attrVersion[a] ?? 0;
+    const hit = this.#derived.get(key);
+    if (hit && hit.version === version) return hit as { ptrs: number[]; data: T };
+    if (hit) this.#retire(hit.ptrs);
+    const made = build();
+    this.#derived.set(key, { version, ...made });
+    return made;
+  }
+
+  #retire(ptrs: number[]): void {
+    if (this.#pins > 0) this.#retired.push(...ptrs);
+    else for (const p of ptrs) this.core.free(p);
+  }
+
   /** Writes attribute `a` of `row`: numeric ones in place in the blob, others in the host column. */
   setAttr(a: number, row: number, v: AttrValue): void {
     this.#version++;
+    this.#attrVersion[a] = (this.#attrVersion[a] ?? 0) + 1;
     const host = this.hostCols[a];
     if (host) { host[row] = v; return; }
     const p = this.blobPtr + this.#colOff[a + 1];
@@ -210,7 +236,9 @@ export class Segment {
   }
 
   unpin(): void {
-    if (--this.#pins === 0 && this.#freeWhenUnpinned) this.free();
+    if (--this.#pins > 0) return;
+    for (const p of this.#retired.splice(0)) this.core.free(p);
+    if (this.#freeWhenUnpinned) this.free();
   }
 
   /** Returns the core memory this segment holds (once no query reads it); it must not be used afterwards. */
@@ -221,6 +249,9 @@ export class Segment {
       return;
     }
     this.#freed = true;
+    for (const d of this.#derived.values()) for (const p of d.ptrs) this.core.free(p);
+    this.#derived.clear();
+    for (const p of this.#retired.splice(0)) this.core.free(p);
     this.core.free(this.blobPtr);
     this.core.free(this.deletedPtr);
     this.core.free(this.descPtr);

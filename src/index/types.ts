@@ -106,6 +106,8 @@ export interface RtIndexApi {
   readonly schema: IndexSchema;
   /** Adds one segment made of these documents, searchable when this returns. Ids must be new. */
   addBatch(docs: DocInput[]): void;
+  /** Deletes `gone`, then adds `docs` as one segment, all or nothing (a failure changes nothing). */
+  replaceBatch(docs: DocInput[], gone?: bigint[]): void;
   /** Marks documents deleted; returns how many existed. */
   delete(docIds: bigint[]): number;
   /** True when the document exists (not deleted). */

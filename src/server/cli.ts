@@ -78,8 +78,12 @@ export async function main(argv: string[]): Promise<number | undefined> {
     return EXIT_OK;
   }
   if (args.command === 'export') return exportCommand(args.dataDir!, args.table!, args.outDir!);
-  // A stray rejection is logged, never fatal: one failed request must not stop the server.
-  process.on('unhandledRejection', (reason) => console.error('quarry: unhandled rejection:', reason));
+  // A stray rejection is logged, never fatal: one failed request must not stop the server. lmdb-js
+  // leaves one internal promise of a failed commit unhandled; the write it failed already got the error.
+  process.on('unhandledRejection', (reason) => {
+    if ((reason as { commitError?: unknown } | null)?.commitError) return;
+    console.error('quarry: unhandled rejection:', reason);
+  });
   try {
     // The engine module is loaded only after flags and config are known good.
     const server = await startServer(args, async (opts) => (await loadOpenEngine())(opts));

@@ -61,7 +61,9 @@ export function beginGeneration(dbs: StoreDbs, name: string, entry: CatalogEntry
 
 /** Directory (under the tables dir) of a generation's segment files and manifest. */
 export function genDirName(name: string, gen: number): string {
-  return `${encodeURIComponent(name)}.${gen}`;
+  // encodeURIComponent throws on a lone surrogate: such a name (refused at CREATE now, but perhaps
+  // stored by an older version) must not stop the store from opening
+  return `${encodeURIComponent(name.replace(/\p{Surrogate}/gu, '\ufffd'))}.${gen}`;
 }
 
 /** Inside a write transaction: marks `gen` dead; its rows and directory are collected later. */

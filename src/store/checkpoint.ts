@@ -2,10 +2,11 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { SearchError } from '../util/errors.js';
 import { fsyncDir, mkdirDurable, writeFileDurable } from './durable-fs.js';
 import {
-  emptyManifest, isSegmentName, MANIFEST_FILE, MANIFEST_VERSION, readManifest, writeManifest,
+  emptyManifest, isSegmentName, MANIFEST_FILE, MANIFEST_VERSION, readManifest, serializeManifest, writeManifest,
   type Manifest,
 } from './manifest.js';
 import type { Checkpoint, SegmentEntry } from './types.js';
@@ -20,18 +21,25 @@ export async function saveSegments(
   dir: string, gen: number, current: Manifest | undefined, entries: SegmentEntry[], lastSeq: bigint,
   swapDelayMs = 0,
 ): Promise<Manifest> {
-  const listed = new Map((current?.segments ?? []).map((s) => [s.name, s.size]));
+  const listed = new Map((current?.segments ?? []).map((s) => [s.name, s]));
   checkEntries(entries, listed);
   mkdirDurable(dir);
-  // the new files are written and fsynced side by side (the thread pool overlaps their flushes)
-  const written = await Promise.allSettled(entries.filter((e) => e.bytes).map((e) => writeFileDurable(join(dir, e.name), e.bytes!)));
-  const failed = written.find((w): w is PromiseRejectedResult => w.status === 'rejected');
-  if (failed) throw failed.reason;
-  const segments = entries.map((e) => ({ name: e.name, size: e.bytes ? e.bytes.length : listed.get(e.name)! }));
-  // the new files' directory entries must be durable before a manifest can name them
-  if (entries.some((e) => e.bytes)) await fsyncDir(dir);
+  const fresh = entries.filter((e) => e.bytes);
+  const segments = entries.map((e) => (e.bytes ? { name: e.name, size: e.bytes.length, crc32: crc32(e.bytes) } : listed.get(e.name)!));
   const next: Manifest = { version: MANIFEST_VERSION, gen, lastSeq, segments };
-  await writeManifest(dir, next, swapDelayMs);
+  try {
+    // the new files are written and fsynced side by side (the thread pool overlaps their flushes)
+    const written = await Promise.allSettled(fresh.map((e) => writeFileDurable(join(dir, e.name), e.bytes!)));
+    const failed = written.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+    if (failed) throw failed.reason;
+    // the new files' directory entries must be durable before a manifest can name them
+    if (fresh.length) await fsyncDir(dir);
+    await writeManifest(dir, next, swapDelayMs);
+  } catch (e) {
+    // a full disk: give back the space of what was written (the old checkpoint stays whole)
+    if (!swappedIn(dir, next)) await Promise.all(fresh.map((f) => unlink(join(dir, f.name)).catch(() => undefined)));
+    throw e;
+  }
   const keep = new Set(entries.map((e) => e.name));
   for (const name of listed.keys()) {
     if (!keep.has(name)) await unlink(join(dir, name)).catch(() => undefined);
@@ -39,7 +47,17 @@ export async function saveSegments(
   return next;
 }
 
-function checkEntries(entries: SegmentEntry[], listed: Map<string, number>): void {
+/** Whether `m` is the manifest on disk (a failure after the rename, e.g. of the directory fsync). */
+function swappedIn(dir: string, m: Manifest): boolean {
+  try {
+    const now = readManifest(dir);
+    return now !== undefined && serializeManifest(now) === serializeManifest(m);
+  } catch {
+    return false;
+  }
+}
+
+function checkEntries(entries: SegmentEntry[], listed: Map<string, unknown>): void {
   const seen = new Set<string>();
   for (const e of entries) {
     const bad = (why: string) => new SearchError('BAD_VALUE', `checkpoint segment '${e.name}': ${why}`);
@@ -55,13 +73,18 @@ function checkEntries(entries: SegmentEntry[], listed: Map<string, number>): voi
 export function loadSegments(dir: string, gen: number, baseSeq: bigint): Checkpoint {
   const m = readManifest(dir) ?? emptyManifest(gen, baseSeq);
   if (m.gen !== gen) {
-    throw new SearchError('INTERNAL', `store: manifest in ${dir} belongs to generation ${m.gen}, not ${gen}`);
+    throw new SearchError('STORAGE_ERROR', `manifest in ${dir} belongs to generation ${m.gen}, not ${gen}`);
   }
   const segments = m.segments.map((s) => {
-    const bytes = new Uint8Array(readFileSync(join(dir, s.name)));
-    if (bytes.length !== s.size) {
-      throw new SearchError('INTERNAL', `store: segment ${s.name} in ${dir} has ${bytes.length} bytes, manifest says ${s.size}`);
+    const damaged = (why: string) => new SearchError('STORAGE_ERROR', `segment ${s.name} in ${dir} ${why}`);
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(readFileSync(join(dir, s.name)));
+    } catch (e) {
+      throw damaged(`cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
+    if (bytes.length !== s.size) throw damaged(`has ${bytes.length} bytes, manifest says ${s.size}`);
+    if (crc32(bytes) !== s.crc32) throw damaged('fails its checksum');
     return { name: s.name, bytes };
   });
   return { segments, lastSeq: m.lastSeq };
@@ -79,7 +102,12 @@ export function removeUnlisted(dir: string): Manifest | undefined {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
-  const m = readManifest(dir);
+  let m: Manifest | undefined;
+  try {
+    m = readManifest(dir);
+  } catch {
+    return undefined; // damaged: recovery reports it and discards the whole checkpoint
+  }
   const keep = new Set([MANIFEST_FILE, ...(m?.segments ?? []).map((s) => s.name)]);
   for (const name of names) {
     if (!keep.has(name)) rmSync(join(dir, name), { recursive: true, force: true });

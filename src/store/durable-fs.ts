@@ -46,7 +46,12 @@ export async function writeFileDurable(path: string, bytes: Uint8Array): Promise
  */
 export async function replaceFileAtomic(path: string, bytes: Uint8Array, delayMs = 0): Promise<void> {
   const tmp = `${path}.tmp`;
-  await writeFileDurable(tmp, bytes);
+  try {
+    await writeFileDurable(tmp, bytes);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => undefined); // a full disk: give its space back
+    throw e;
+  }
   if (delayMs > 0) await sleep(delayMs);
   await rename(tmp, path);
   await fsyncDir(dirname(path));

@@ -3,7 +3,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'lmdb';
 import { genRange } from './keys.js';
-import type { StoreDbs } from './lmdb-env.js';
+import { commitTxn, type StoreDbs } from './lmdb-env.js';
 import { removePath } from './durable-fs.js';
 
 /**
@@ -15,7 +15,7 @@ export async function deleteRange(
 ): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await dbs.env.transaction(() => {
+    const n = await commitTxn(dbs, () => {
       const keys = [...db.getKeys({ ...range, limit: chunk })];
       for (const k of keys) db.removeSync(k);
       return keys.length;
@@ -35,7 +35,7 @@ export async function collectDead(dbs: StoreDbs, tablesDir: string, chunk: numbe
     await deleteRange(dbs, dbs.ops, genRange(gen), chunk);
     const dir = dbs.dead.get(gen)?.toString('utf8');
     if (dir) await removePath(join(tablesDir, dir));
-    await dbs.env.transaction(() => dbs.dead.removeSync(gen));
+    await commitTxn(dbs, () => dbs.dead.removeSync(gen));
   }
 }
 

@@ -1,5 +1,6 @@
-/** Opens the store's lmdb environment and its named databases with durable settings. */
+/** Opens the store's lmdb environment and its named databases with durable settings; runs write transactions. */
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { SearchError } from '../util/errors.js';
 
 /**
  * Durability: every commit fsyncs data and meta pages before its promise resolves (lmdb's default;
@@ -35,8 +36,8 @@ export interface StoreDbs {
   dead: Database<Buffer, number>;
 }
 
-export function openDbs(path: string): StoreDbs {
-  const env = open({ path, ...LMDB_OPTIONS });
+export function openDbs(path: string, readOnly = false): StoreDbs {
+  const env = open({ path, ...LMDB_OPTIONS, readOnly });
   const binary = { encoding: 'binary', keyEncoding: 'binary' } as const;
   const named = { encoding: 'binary' } as const;
   return {
@@ -59,4 +60,37 @@ export function readView(db: Database<Buffer, Buffer>, key: Buffer): Buffer | un
   const b = db.getBinaryFast(key);
   // the reused buffer can be longer than the value; lastSize is the value's length
   return b && b.subarray(0, (db as unknown as { lastSize: number }).lastSize);
+}
+
+/**
+ * Runs `fn` as one all-or-nothing write transaction and resolves once it is durable. lmdb-js runs
+ * the callbacks queued in one event turn inside one shared commit; a plain `transaction` callback
+ * that throws keeps the writes it made before throwing, in a commit other writers share (a
+ * half-applied write). Each callback here is a child transaction: a throw aborts its writes only.
+ * A commit that fails (disk full, I/O error) rejects with a STORAGE_ERROR that says why.
+ */
+export async function commitTxn<T>(dbs: StoreDbs, fn: () => T): Promise<T> {
+  try {
+    return await dbs.env.childTransaction(fn);
+  } catch (e) {
+    throw await commitFailure(e);
+  }
+}
+
+/** lmdb-js's 'Commit failed' error carries the cause in a promise (rejected now or soon after). */
+async function commitFailure(e: unknown): Promise<unknown> {
+  const pending = (e as { commitError?: Promise<unknown> } | null)?.commitError;
+  if (!(pending instanceof Promise)) return e; // thrown by the callback itself
+  const cause = await Promise.race([
+    pending.then(() => undefined, (c: unknown) => c),
+    new Promise<undefined>((r) => setTimeout(r, 50, undefined)),
+  ]);
+  return new SearchError('STORAGE_ERROR', `write failed: ${storageReason(cause)}; nothing of this write was stored`, { cause });
+}
+
+/** lmdb reports a full disk as ENOSPC (28) or, when flushing the data file, as EIO (5). */
+function storageReason(cause: unknown): string {
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  if (code === 28 || code === 'ENOSPC' || code === 5 || code === 'EIO') return 'no space left on device (or I/O error) in the data directory';
+  return cause instanceof Error ? cause.message.replace(/:.*$/, '') : 'the store could not commit';
 }

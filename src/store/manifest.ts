@@ -1,6 +1,7 @@
 /** A table generation's manifest: which segment files make up its checkpoint, up to which seq. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { SearchError } from '../util/errors.js';
 import { replaceFileAtomic } from './durable-fs.js';
 
@@ -12,6 +13,8 @@ export interface ManifestSegment {
   name: string;
   /** File size in bytes, checked on load. */
   size: number;
+  /** CRC-32 of the file's bytes, checked on load. */
+  crc32: number;
 }
 
 export interface Manifest {
@@ -47,30 +50,34 @@ export function readManifest(dir: string): Manifest | undefined {
 }
 
 export function parseManifest(text: string, where: string): Manifest {
-  const bad = (why: string) => new SearchError('INTERNAL', `store: bad manifest in ${where}: ${why}`);
+  const bad = (why: string) => new SearchError('STORAGE_ERROR', `bad manifest in ${where}: ${why}`);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     throw bad('not JSON');
   }
-  const m = raw as { version?: unknown; gen?: unknown; lastSeq?: unknown; segments?: unknown };
+  const m = raw as { version?: unknown; gen?: unknown; lastSeq?: unknown; segments?: unknown; crc32?: unknown };
   if (m.version !== MANIFEST_VERSION) throw bad(`version ${String(m.version)}`);
+  const { crc32: check, ...body } = m;
+  if (check !== crc32(JSON.stringify(body))) throw bad('checksum mismatch');
   if (typeof m.gen !== 'number' || typeof m.lastSeq !== 'string' || !/^\d+$/.test(m.lastSeq)) {
     throw bad('gen/lastSeq');
   }
   if (!Array.isArray(m.segments)) throw bad('segments');
-  const segments = m.segments.map((s: { name?: unknown; size?: unknown }) => {
-    if (typeof s?.name !== 'string' || !isSegmentName(s.name) || typeof s.size !== 'number') {
+  const segments = m.segments.map((s: { name?: unknown; size?: unknown; crc32?: unknown }) => {
+    if (typeof s?.name !== 'string' || !isSegmentName(s.name) || typeof s.size !== 'number' || typeof s.crc32 !== 'number') {
       throw bad('segment entry');
     }
-    return { name: s.name, size: s.size };
+    return { name: s.name, size: s.size, crc32: s.crc32 };
   });
   return { version: MANIFEST_VERSION, gen: m.gen, lastSeq: BigInt(m.lastSeq), segments };
 }
 
+/** JSON with a CRC-32 of the rest (a damaged manifest is refused, not misread). */
 export function serializeManifest(m: Manifest): string {
-  return JSON.stringify({ ...m, lastSeq: m.lastSeq.toString() }) + '\n';
+  const body = { version: m.version, gen: m.gen, lastSeq: m.lastSeq.toString(), segments: m.segments };
+  return JSON.stringify({ ...body, crc32: crc32(JSON.stringify(body)) }) + '\n';
 }
 
 /** Atomically replaces the manifest in `dir` (temp file, fsync, rename, fsync dir). */

@@ -1,5 +1,5 @@
 /** Server-wide values kept across restarts (settings, the auto-id high-water mark), by key. */
-import type { StoreDbs } from './lmdb-env.js';
+import { commitTxn, type StoreDbs } from './lmdb-env.js';
 import { decodeValue, encodeValue } from './value-codec.js';
 
 export function getMeta(dbs: StoreDbs, key: string): unknown {
@@ -10,7 +10,7 @@ export function getMeta(dbs: StoreDbs, key: string): unknown {
 /** Stores `value` durably; undefined removes the key. Encoded at call time. */
 export async function setMeta(dbs: StoreDbs, key: string, value: unknown): Promise<void> {
   const bytes = value === undefined ? undefined : encodeValue(value);
-  await dbs.env.transaction(() => {
+  await commitTxn(dbs, () => {
     if (bytes) dbs.meta.putSync(key, bytes);
     else dbs.meta.removeSync(key);
   });
@@ -18,7 +18,7 @@ export async function setMeta(dbs: StoreDbs, key: string, value: unknown): Promi
 
 /** Atomic read-modify-write of one key inside a write transaction; returns the new value. */
 export function updateMeta<T>(dbs: StoreDbs, key: string, fn: (old: unknown) => T): Promise<T> {
-  return dbs.env.transaction(() => {
+  return commitTxn(dbs, () => {
     const next = fn(getMeta(dbs, key));
     if (next === undefined) dbs.meta.removeSync(key);
     else dbs.meta.putSync(key, encodeValue(next));

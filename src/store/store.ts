@@ -14,7 +14,7 @@
  *   Recovery = loadCheckpoint + opsSince(lastSeq). pruneOps never removes ops a checkpoint lacks.
  * Reads are synchronous and see every write whose promise has resolved.
  */
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
@@ -24,20 +24,27 @@ import {
 } from './catalog.js';
 import { copyStore } from './backup.js';
 import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
+import { checkDataFormat, lockDataDir } from './data-dir.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
 import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
-import { fsyncDirSync } from './durable-fs.js';
 import { KeyedLock } from './keyed-lock.js';
-import { openDbs, readView, type StoreDbs } from './lmdb-env.js';
-import { emptyManifest, readManifest, type Manifest } from './manifest.js';
+import { commitTxn, openDbs, readView, type StoreDbs } from './lmdb-env.js';
+import { fsyncDirSync } from './durable-fs.js';
+import { emptyManifest, MANIFEST_FILE, readManifest, type Manifest } from './manifest.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
 import { readOps } from './op-codec.js';
+import { unseal } from './record-check.js';
 import type { Checkpoint, LoggedOp, SegmentEntry, StoredDoc, StoreOptions, WriteOp } from './types.js';
 import { decodeValue, encodeValue } from './value-codec.js';
 import { applyBatch, prepareBatch } from './write-batch.js';
 
 /** Ops (or rows) deleted per transaction by pruneOps and garbage collection. */
 export const DEFAULT_DELETE_CHUNK = 10_000;
+
+/** A stored document, its checksum checked. */
+function docOf(table: string, docId: bigint, raw: Buffer): StoredDoc {
+  return decodeValue(unseal(raw, () => `table '${tableKey(table)}': document ${docId}`)) as StoredDoc;
+}
 
 export class Store {
   readonly dataDir: string;
@@ -54,18 +61,32 @@ export class Store {
   #pause: Promise<void> | undefined;
   #closed = false;
 
+  readonly #unlock: () => void;
+
   private constructor(dataDir: string, opts: StoreOptions) {
     this.dataDir = dataDir;
     this.#tablesDir = join(dataDir, 'tables');
-    this.#opts = { deleteChunk: DEFAULT_DELETE_CHUNK, manifestSwapDelayMs: 0, ...opts };
-    mkdirSync(this.#tablesDir, { recursive: true });
-    this.#dbs = openDbs(join(dataDir, 'store'));
-    this.#catalog = readCatalog(this.#dbs);
+    this.#opts = { deleteChunk: DEFAULT_DELETE_CHUNK, manifestSwapDelayMs: 0, readOnly: false, ...opts };
+    const readOnly = this.#opts.readOnly;
+    if (!readOnly) mkdirSync(dataDir, { recursive: true });
+    // the lock and the format stamp come first: nothing is opened or cleaned up in a directory
+    // another server owns or another version wrote
+    this.#unlock = readOnly ? () => undefined : lockDataDir(dataDir);
+    try {
+      checkDataFormat(dataDir, readOnly);
+      if (!readOnly) mkdirSync(this.#tablesDir, { recursive: true });
+      this.#dbs = openDbs(join(dataDir, 'store'), readOnly);
+      this.#catalog = readCatalog(this.#dbs);
+    } catch (e) {
+      this.#unlock();
+      throw e;
+    }
   }
 
-  /** Opens (creating if needed) the store in `dataDir` and cleans up after any earlier crash. */
+  /** Opens (creating if needed) the store in `dataDir` and cleans up after any earlier crash (not when read-only). */
   static open(dataDir: string, opts: StoreOptions = {}): Store {
     const store = new Store(dataDir, opts);
+    if (store.#opts.readOnly) return store;
     const live = new Set<string>();
     for (const [name, e] of store.#catalog) {
       const dir = genDirName(name, e.gen);
@@ -180,7 +201,7 @@ export class Store {
     if (ops.length === 0) return this.lastSeq(name);
     const prepared = prepareBatch(ops);
     this.#checkOpen();
-    return this.#dbs.env.transaction(() => {
+    return commitTxn(this.#dbs, () => {
       const cached = this.#catalog.get(name);
       let gen = cached?.gen ?? 0;
       let last = cached ? lastSeqOf(this.#dbs, gen) : undefined;
@@ -203,14 +224,14 @@ export class Store {
 
   getDoc(table: string, docId: bigint): StoredDoc | undefined {
     const raw = readView(this.#dbs.docs, docKey(this.#entry(tableKey(table)).gen, docId));
-    return raw ? (decodeValue(raw) as StoredDoc) : undefined;
+    return raw ? docOf(table, docId, raw) : undefined;
   }
 
   getDocs(table: string, docIds: bigint[]): (StoredDoc | undefined)[] {
     const gen = this.#entry(tableKey(table)).gen;
     return docIds.map((id) => {
       const raw = readView(this.#dbs.docs, docKey(gen, id));
-      return raw ? (decodeValue(raw) as StoredDoc) : undefined;
+      return raw ? docOf(table, id, raw) : undefined;
     });
   }
 
@@ -221,14 +242,18 @@ export class Store {
   /** Every live document in docId order (signed), for rebuilding an index. */
   docs(table: string): Iterable<[bigint, StoredDoc]> {
     const range = genRange(this.#entry(tableKey(table)).gen);
-    return this.#dbs.docs.getRange(range).map(({ key, value }) => [docIdOf(key), decodeValue(value) as StoredDoc]);
+    return this.#dbs.docs.getRange(range).map(({ key, value }) => {
+      const docId = docIdOf(key);
+      return [docId, docOf(table, docId, value)];
+    });
   }
 
   /** Logged ops with seq > `seq`, in order: the tail to re-apply over a checkpoint. */
   opsSince(table: string, seq: bigint): Iterable<LoggedOp> {
     // records are keyed by their last seq: the first one in range may start at or before `seq`
     const range = opsAfter(this.#entry(tableKey(table)).gen, seq);
-    return this.#dbs.ops.getRange(range).flatMap(({ key, value }) => readOps(seqOf(key), value, seq));
+    return this.#dbs.ops.getRange(range).flatMap(({ key, value }) =>
+      readOps(seqOf(key), unseal(value, () => `table '${tableKey(table)}': op record ${seqOf(key)}`), seq));
   }
 
   // ---- checkpoints ----
@@ -270,6 +295,23 @@ export class Store {
     const name = tableKey(table);
     const e = this.#entry(name);
     return loadSegments(join(this.#tablesDir, genDirName(name, e.gen)), e.gen, e.baseSeq);
+  }
+
+  /**
+   * Forgets the table's checkpoint (a damaged one, found while loading it at startup, before any
+   * checkpoint can run): its manifest and segment files are deleted, so the next start rebuilds the
+   * index from the documents, until the next checkpoint is saved.
+   */
+  discardCheckpoint(table: string): void {
+    this.#checkOpen();
+    if (this.#opts.readOnly) return;
+    const name = tableKey(table);
+    const e = this.#entry(name);
+    const dir = join(this.#tablesDir, genDirName(name, e.gen));
+    rmSync(join(dir, MANIFEST_FILE), { force: true }); // first: without it no file is trusted
+    if (existsSync(dir)) fsyncDirSync(dir);
+    rmSync(dir, { recursive: true, force: true });
+    this.#manifests.set(e.gen, emptyManifest(e.gen, e.baseSeq));
   }
 
   /**
@@ -335,6 +377,7 @@ export class Store {
     await this.#locks.idle();
     await this.#gc;
     await this.#dbs.env.close();
+    this.#unlock();
   }
 
   // ---- internals ----
@@ -365,7 +408,7 @@ export class Store {
   async #txn(name: string, fn: () => void): Promise<void> {
     this.#checkOpen();
     try {
-      await this.#dbs.env.transaction(fn);
+      await commitTxn(this.#dbs, fn);
     } finally {
       const raw = this.#dbs.catalog.get(name);
       const old = this.#catalog.get(name);

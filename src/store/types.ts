@@ -55,4 +55,10 @@ export interface StoreOptions {
    * temporary manifest and renaming it into place. Never set in production.
    */
   manifestSwapDelayMs?: number;
+  /**
+   * Read-only, beside a server that may be running on the directory (`quarry export`): no lock, no
+   * format stamp written, no clean-up or garbage collection, lmdb opened read-only, and a damaged
+   * checkpoint is only skipped, never discarded. Writes are refused by lmdb.
+   */
+  readOnly?: boolean;
 }

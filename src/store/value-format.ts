@@ -36,5 +36,5 @@ export function varintSize(n: number): number {
 }
 
 export function corrupt(): SearchError {
-  return new SearchError('INTERNAL', 'store: corrupt value encoding');
+  return new SearchError('STORAGE_ERROR', 'store of record damaged: corrupt value encoding');
 }

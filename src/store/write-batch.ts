@@ -4,6 +4,7 @@ import { checkDocId, docKey, genKey, opKey, u64Bytes } from './keys.js';
 import type { StoredDoc, WriteOp } from './types.js';
 import { readView, type StoreDbs } from './lmdb-env.js';
 import { OP_HEADER_BYTES, writeOp } from './op-codec.js';
+import { seal, unseal } from './record-check.js';
 import { decodeValue, encodeValue, ValueWriter } from './value-codec.js';
 
 /** One op, encoded: its payload (doc or values; empty for delete) inside the batch's op record. */
@@ -67,11 +68,11 @@ export function applyBatch(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: P
   }
   for (const [docId, bytes] of states) {
     const key = docKey(gen, docId);
-    if (bytes) dbs.docs.putSync(key, bytes);
+    if (bytes) dbs.docs.putSync(key, seal(bytes));
     else dbs.docs.removeSync(key);
   }
   const seq = lastSeq + BigInt(ops.length);
-  dbs.ops.putSync(opKey(gen, seq), batch.record);
+  dbs.ops.putSync(opKey(gen, seq), seal(batch.record));
   dbs.seq.putSync(genKey(gen), u64Bytes(seq));
   return seq;
 }
@@ -96,5 +97,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 function currentBytes(dbs: StoreDbs, gen: number, states: Map<bigint, Buffer | null>, docId: bigint): Buffer | null {
   const s = states.get(docId);
   if (s !== undefined) return s;
-  return readView(dbs.docs, docKey(gen, docId)) ?? null; // decoded before the next read
+  const raw = readView(dbs.docs, docKey(gen, docId)); // decoded before the next read
+  return raw ? unseal(raw, () => `document ${docId}`) : null;
 }

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'BAD_SETTING'
   | 'QUERY_ERROR'      // a well-formed query that cannot run
   | 'UNSUPPORTED'
+  | 'STORAGE_ERROR'    // the data directory cannot be written (disk full, I/O error) or read back intact
   | 'INTERNAL';
 
 /** Manticore answers nearly every SQL error with errno 1064 and SQLSTATE 42000. */

@@ -2,6 +2,7 @@
  * One instance of the WASM core and its linear memory: the only place that reads or writes it.
  * Typed-array views are re-made whenever memory.grow replaced the buffer.
  */
+import { SearchError } from '../util/errors.js';
 import { coreModuleFor, defaultBuild, sharedMemoryAvailable, type WasmBuild } from './core-module.js';
 
 /** The raw exports (see assembly/index.ts). Pointers and sizes are plain numbers. */
@@ -28,6 +29,10 @@ export interface CoreExports {
   /** Confines this instance's heap to [root + 2048, end) of a shared memory (a worker's instance). */
   heapConfine(root: number, end: number): void;
   exprColumn(blob: number, code: number, len: number, rows: number, out: number): void;
+  /** Matches rows [from, to) and folds them by each program of `spec` (assembly/group/format.ts): the block's bytes or an E_* code. */
+  groupRange(seg: number, plan: number, planLen: number, spec: number, specLen: number, from: number, to: number): number;
+  /** The address of the block the last groupRange() wrote (the host frees it). */
+  groupResult(): number;
 }
 
 /** wasm32's ceiling: 65536 pages of 64 KiB (the module declares it: a shared memory must have one). */
@@ -95,10 +100,15 @@ export class Core {
   get i64(): BigInt64Array { this.#refresh(); return this.#i64; }
   get buffer(): ArrayBuffer { this.#refresh(); return this.#buffer as ArrayBuffer; }
 
-  /** Allocates `size` bytes (16-aligned); throws when the core is out of memory. */
+  /** Allocates `size` bytes (16-aligned); throws a QUERY_ERROR when the core is out of memory. */
   alloc(size: number): number {
-    const p = this.exports.alloc(Math.max(size, 16));
-    if (p === 0) throw new Error('quarry wasm core: out of memory');
+    let p: number;
+    try {
+      p = this.exports.alloc(Math.max(size, 16));
+    } catch (e) {
+      throw coreFault(e);
+    }
+    if (p === 0) throw coreFault(new Error('out of memory'));
     return p >>> 0;
   }
 
@@ -117,6 +127,17 @@ export class Core {
   read(ptr: number, len: number): Uint8Array {
     return this.u8.slice(ptr, ptr + len);
   }
+}
+
+/**
+ * A trap in the core as the error of the one request that hit it. The release core traps only when
+ * its allocator cannot grow the memory (wasm32's 4 GiB, or the host's limit); the allocator's state
+ * stays whole (it fails before changing anything), so the instance serves the next request. Measured:
+ * allocating until the trap, then freeing, leaves a core that allocates again.
+ */
+export function coreFault(e: unknown): unknown {
+  if (!(e instanceof WebAssembly.RuntimeError) && !(e instanceof Error && e.message === 'out of memory')) return e;
+  return new SearchError('QUERY_ERROR', 'out of memory in the search core: the query needs more memory than the core can get; narrow it or retry later', { cause: e });
 }
 
 let shared: Core | null = null;

@@ -6,12 +6,16 @@
  * copied), with its heap confined to a region the main instance allocated for it (heapConfine). The
  * main thread plans and places every input (plans, row-allow bitmaps, deleted-rows snapshots, output
  * buffers) before a batch is sent and reads the outputs after it comes back; a worker only calls
- * evaluateRange. Batches queue in arrival order and go to whichever worker is free, so concurrent
+ * evaluateRange, or groupRange for grouping, whose result block (allocated in the worker's own heap)
+ * it copies into the reply and frees. Batches queue in arrival order and go to whichever worker is free, so concurrent
  * queries from different clients run on different threads.
  */
 import type { Core } from './core.js';
 
-/** One evaluateRange call: every address is in the shared memory, placed by the main thread. */
+/**
+ * One evaluateRange call, or with `spec` one groupRange call (k and out unused): every address is in
+ * the shared memory, placed by the main thread.
+ */
 export interface RangeTask {
   desc: number;
   plan: number;
@@ -20,10 +24,21 @@ export interface RangeTask {
   out: number;
   from: number;
   to: number;
+  spec?: number;
+  specWords?: number;
 }
 
-/** evaluateRange's return (n >= 0 pairs written, or an E_* code) and the range's total. */
-export interface RangeResult { n: number; total: number }
+/**
+ * evaluateRange's return (n >= 0 pairs written, or an E_* code) and the range's total; for a group
+ * task n is the block's bytes (or an E_* code) and `block` a copy of it.
+ */
+export interface RangeResult { n: number; total: number; block?: Uint8Array }
+
+/** A worker's reply to a batch: per task (n, total), and the group tasks' blocks (null for the others). */
+export interface BatchReply { out: Int32Array; blocks: (ArrayBuffer | null)[] }
+
+/** Words per task in a batch message: RangeTask's fields in order, spec and specWords 0 for evaluateRange. */
+const TASK_WORDS = 9;
 
 /** The result a worker reports for a task that trapped (its instance is re-made). */
 export const TASK_TRAPPED = -100;
@@ -51,30 +66,45 @@ function instantiate() {
   ex._start();
 }
 instantiate();
-// A message is [newRoot, newEnd, then 7 words per task]; a non-zero newRoot moves the heap there.
+// A message is [newRoot, newEnd, then ${TASK_WORDS} words per task]; a non-zero newRoot moves the heap there.
+// A group task's block is copied out of this instance's heap and freed before the next task.
 parentPort.on('message', (words) => {
   if (words[0] !== 0) { root = words[0]; end = words[1]; instantiate(); }
   const tasks = words.subarray(2);
-  const out = new Int32Array((tasks.length / 7) * 2);
-  for (let i = 0; i < tasks.length; i += 7) {
+  const out = new Int32Array((tasks.length / ${TASK_WORDS}) * 2);
+  const blocks = [];
+  for (let i = 0, t = 0; i < tasks.length; i += ${TASK_WORDS}, t++) {
     let n;
+    let block = null;
     try {
-      n = ex.evaluateRange(tasks[i], tasks[i + 1], tasks[i + 2], tasks[i + 3], tasks[i + 4], tasks[i + 5], tasks[i + 6]);
+      if (tasks[i + 7] !== 0) {
+        n = ex.groupRange(tasks[i], tasks[i + 1], tasks[i + 2], tasks[i + 7], tasks[i + 8], tasks[i + 5], tasks[i + 6]);
+        if (n >= 0) {
+          const p = ex.groupResult() >>> 0;
+          block = new Uint8Array(n);
+          block.set(new Uint8Array(memory.buffer, p, n));
+          ex.free(p);
+        }
+      } else {
+        n = ex.evaluateRange(tasks[i], tasks[i + 1], tasks[i + 2], tasks[i + 3], tasks[i + 4], tasks[i + 5], tasks[i + 6]);
+      }
     } catch (e) {
       n = ${TASK_TRAPPED};
+      block = null;
       instantiate();
     }
-    out[(i / 7) * 2] = n;
-    out[(i / 7) * 2 + 1] = n >= 0 ? ex.lastTotal() : 0;
+    out[t * 2] = n;
+    out[t * 2 + 1] = n >= 0 ? ex.lastTotal() : 0;
+    blocks.push(block ? block.buffer : null);
   }
-  parentPort.postMessage(out, [out.buffer]);
+  parentPort.postMessage({ out, blocks }, [out.buffer, ...blocks.filter((b) => b !== null)]);
 });
 `;
 
 /** One thread running WORKER_SOURCE (a CommonJS program given `workerData`), as the host makes it. */
 export interface CoreThread {
   postMessage(words: Uint32Array): void;
-  on(event: 'message', fn: (out: Int32Array) => void): void;
+  on(event: 'message', fn: (reply: BatchReply) => void): void;
   on(event: 'error', fn: (e: unknown) => void): void;
   terminate(): Promise<unknown>;
 }
@@ -98,7 +128,7 @@ export function threadSpawner(): ThreadSpawner | null {
   return spawner;
 }
 
-interface Job { words: Uint32Array; resolve(r: Int32Array): void; reject(e: unknown): void }
+interface Job { words: Uint32Array; resolve(r: BatchReply): void; reject(e: unknown): void }
 
 class PoolWorker {
   readonly worker: CoreThread;
@@ -118,12 +148,12 @@ class PoolWorker {
     this.worker = spawn(WORKER_SOURCE, {
       module: core.module, memory: core.exports.memory, root: this.region, end: this.region + WORKER_HEAP_BYTES,
     });
-    this.worker.on('message', (out: Int32Array) => {
+    this.worker.on('message', (reply: BatchReply) => {
       const job = this.job!;
       this.job = null;
       if (this.#retired) { core.free(this.#retired); this.#retired = 0; }
-      for (let i = 0; i < out.length; i += 2) if (out[i] === TASK_TRAPPED) this.#grow();
-      job.resolve(out);
+      for (let i = 0; i < reply.out.length; i += 2) if (reply.out[i] === TASK_TRAPPED) this.#grow();
+      job.resolve(reply);
       onIdle(this);
     });
     this.worker.on('error', (e) => onFail(this, e));
@@ -148,7 +178,7 @@ class PoolWorker {
   /** Sends a job: [region move or 0, 0, tasks...]. */
   send(job: Job): void {
     this.job = job;
-    this.tasks += (job.words.length - 2) / 7;
+    this.tasks += (job.words.length - 2) / TASK_WORDS;
     if (this.#moveTo) {
       job.words[0] = this.#moveTo;
       job.words[1] = this.#moveTo + this.regionBytes;
@@ -192,13 +222,16 @@ export class CorePool {
   /** Runs one batch of tasks on one worker (in order); resolves with each task's result. */
   run(tasks: RangeTask[]): Promise<RangeResult[]> {
     if (!this.alive) return Promise.reject(new Error('quarry: the query thread pool has no thread'));
-    const words = new Uint32Array(2 + tasks.length * 7);
-    tasks.forEach((t, i) => words.set([t.desc, t.plan, t.planWords, t.k, t.out, t.from, t.to], 2 + i * 7));
-    return new Promise<Int32Array>((resolve, reject) => {
+    const words = new Uint32Array(2 + tasks.length * TASK_WORDS);
+    tasks.forEach((t, i) => words.set([t.desc, t.plan, t.planWords, t.k, t.out, t.from, t.to, t.spec ?? 0, t.specWords ?? 0], 2 + i * TASK_WORDS));
+    return new Promise<BatchReply>((resolve, reject) => {
       this.#queue.push({ words, resolve, reject });
       const w = this.#idle.pop();
       if (w) this.#next(w);
-    }).then((out) => tasks.map((_, i) => ({ n: out[2 * i], total: out[2 * i + 1] >>> 0 })));
+    }).then(({ out, blocks }) => tasks.map((_, i) => {
+      const block = blocks[i];
+      return block ? { n: out[2 * i], total: out[2 * i + 1] >>> 0, block: new Uint8Array(block) } : { n: out[2 * i], total: out[2 * i + 1] >>> 0 };
+    }));
   }
 
   #next(w: PoolWorker): void {

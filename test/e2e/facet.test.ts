@@ -82,8 +82,4 @@ describe('FACET', () => {
       categories: { buckets: CATS.map(([key, doc_count]) => ({ key, doc_count })) },
     });
   });
-
-  it('a facet scope clause quarry does not implement is an error naming it', async () => {
-    await expect(conn.query('SELECT id FROM facetdemo FACET brand_id MODE max')).rejects.toThrow('FACET ... MODE max is not supported yet');
-  });
 });

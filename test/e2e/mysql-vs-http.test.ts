@@ -76,6 +76,7 @@ function withoutTime(r: Normal): Normal {
 const ANALYTICS = [
   'SELECT id FROM cmp ORDER BY id ASC FACET n ORDER BY n DESC FACET tags ORDER BY FACET() ASC LIMIT 2 FACET HISTOGRAM(price, {hist_interval=50}) AS h ORDER BY h ASC',
   "SELECT id FROM cmp WHERE n > 5 AND flag = 1 FACET flag EXCLUDE FILTERS flag ORDER BY flag ASC FACET n MODE auto ORDER BY n ASC",
+  "SELECT id FROM cmp WHERE n > 5 AND flag = 1 OPTION facet_filter_mode='max' FACET flag ORDER BY flag ASC FACET n ALL FILTERS ZEROES ORDER BY n ASC FACET n ZEROES MODE strict",
   "SELECT flag, GROUP_CONCAT(n SEPARATOR ';') AS ns, GROUP_CONCAT(id ORDER BY price DESC LIMIT 1) AS top, COUNT(DISTINCT meta.k) FROM cmp GROUP BY flag ORDER BY flag ASC",
   "SELECT percentiles(price, {values='50,90'}) AS p, percentile_ranks(n, {values='20'}) AS r, median_absolute_deviation(n) AS m FROM cmp",
   "SELECT COUNT(*), RANGE(price, {range_to=10},{range_from=10}) AS r FROM cmp GROUP BY r ORDER BY r ASC",

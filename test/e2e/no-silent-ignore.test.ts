@@ -142,13 +142,18 @@ describe('SELECT clauses', () => {
     await expectChanges('SELECT id, TO_STRING(cat) AS l FROM sw ORDER BY l ASC, id ASC', 'SELECT id, TO_STRING(cat) AS l FROM sw ORDER BY l DESC, id ASC');
   });
 
-  it('FACET filter scopes (FILTERS, EXCLUDE FILTERS, MODE auto) change the answer; ALL FILTERS and MODE strict are the default', async () => {
+  it('FACET filter scopes (FILTERS, EXCLUDE FILTERS, MODE auto|max, ZEROES) change the answer; ALL FILTERS and MODE strict are the default', async () => {
     const base = 'SELECT id FROM sw WHERE cat = 1 AND price > 5 ORDER BY id ASC FACET cat';
     await expectChanges(base, `${base} EXCLUDE FILTERS cat`);
     await expectChanges(base, `${base} FILTERS price`);
     await expectChanges(base, `${base} MODE auto`);
+    await expectChanges(`${base} MODE auto`, `${base} MODE max`);
+    await expectChanges(`${base} ALL FILTERS MODE max`, `${base} ALL FILTERS ZEROES MODE max`);
+    await expectChanges(base, `SELECT id FROM sw WHERE cat = 1 AND price > 5 ORDER BY id ASC OPTION facet_filter_mode='max' FACET cat`);
     await expectSame(base, `${base} ALL FILTERS`);
     await expectSame(base, `${base} MODE strict`);
+    // Manticore's ZEROES keeps the zero-count buckets of max mode's broad query; strict and auto have none
+    await expectSame(base, `${base} ZEROES`);
   });
 
   it('FACET and its ORDER BY, LIMIT, BY and DISTINCT change the answer', async () => {
@@ -162,8 +167,6 @@ describe('SELECT clauses', () => {
 
   it('clauses not implemented yet are rejected, naming the clause', async () => {
     await expectRejected('SELECT id FROM sw HAVING cat = 1', 'HAVING');
-    await expectRejected('SELECT cat FROM sw FACET cat ZEROES', 'FACET ... ZEROES');
-    await expectRejected('SELECT cat FROM sw FACET cat MODE max', 'FACET ... MODE max');
     await expectRejected('SELECT id, crc32(title) FROM sw', 'CRC32()');
     await expectRejected('SELECT cat FROM sw GROUP BY cat WITHIN GROUP ORDER BY price*2 DESC', 'syntax error');
     await expectRejected('SELECT cat FROM sw GROUP BY title', "'title'");
@@ -302,7 +305,8 @@ describe('/search keys', () => {
       const scoped = { table: 'sw', query: { bool: { must: [{ equals: { cat: 1 } }] } }, aggs: { c: { terms: { field: 'cat' } } } };
       await changes({ ...scoped, facet_filter_mode: 'auto' }, scoped);
       expect(await search({ ...scoped, facet_filter_mode: 'strict' })).toEqual(await search(scoped));
-      await rejected({ ...scoped, facet_filter_mode: 'max' }, 'facet mode "max"');
+      const byPrice = { ...scoped, aggs: { c: { terms: { field: 'price' } } } };
+      await changes({ ...byPrice, facet_filter_mode: 'max' }, { ...byPrice, facet_filter_mode: 'auto' });
     },
     // 0 is the default (no cutoff): accepted with the same answer; any other value is rejected
     cutoff: async () => {
@@ -391,15 +395,19 @@ describe('/search keys', () => {
     });
   }
 
-  it('aggregation filter scopes (mode, filters, exclude_filters) change the answer; zeroes and mode max are rejected', async () => {
+  it('aggregation filter scopes (mode, filters, exclude_filters, zeroes) change the answer', async () => {
     const q = { table: 'sw', query: { bool: { must: [{ equals: { cat: 1 } }, { range: { price: { gte: 15 } } }] } } };
     const agg = (extra: object) => ({ ...q, aggs: { c: { terms: { field: 'cat' }, ...extra } } });
     await changes(agg({ mode: 'auto' }), agg({}));
     await changes(agg({ exclude_filters: ['cat'] }), agg({}));
     await changes(agg({ filters: ['cat'] }), agg({}));
     expect(await search(agg({ mode: 'strict' }))).toEqual(await search(agg({})));
-    await rejected(agg({ mode: 'max' }), 'facet mode "max"');
-    await rejected(agg({ zeroes: true }), '"zeroes"');
+    await changes(agg({ mode: 'max' }), agg({ mode: 'auto' }));
+    await changes(agg({ mode: 'max', filters: ['cat'], zeroes: true }), agg({ mode: 'max', filters: ['cat'] }));
+    // Manticore's zeroes keeps the zero-count buckets of max mode's broad query; strict and auto have none
+    expect(await search(agg({ zeroes: true }))).toEqual(await search(agg({})));
+    await rejected(agg({ zeroes: 1 }), '"zeroes" property should be a boolean');
+    await rejected(agg({ mode: 'most' }), "unknown facet mode 'most'");
   });
 
   it('sort by _geo_distance changes the order; its unsupported keys are rejected', async () => {

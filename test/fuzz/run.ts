@@ -2,7 +2,7 @@
  * `npm run fuzz -- --inputs N --seed S [--target T[,T]] [--concurrency C]`: fuzzes a real server over
  * loopback and prints the figures; exits 1 on any finding, crash, hang, internal error or half write.
  */
-import { runFuzz } from './runner.js';
+import { runFuzz, verdict } from './runner.js';
 import { TARGETS, type TargetName } from './targets.js';
 
 function arg(name: string, fallback: string): string {
@@ -31,5 +31,7 @@ for (const e of report.internalErrors.slice(0, 20)) console.log(`INTERNAL ${e}`)
 const total = report.targets.reduce((n, t) => n + t.inputs, 0);
 const hangs = report.targets.reduce((n, t) => n + t.hangs, 0);
 console.log(JSON.stringify({ ...report, findings: report.findings.length, internalErrors: report.internalErrors.length, totalInputs: total, hangs }, null, 1));
-const bad = report.findings.length > 0 || report.crashed || report.internalErrors.length > 0 || report.tripleRows % 3 !== 0;
-process.exit(bad ? 1 : 0);
+const bad = verdict(report);
+for (const b of bad) console.log(`FAILED ${b}`);
+console.log(bad.length ? `fuzz: ${bad.length} problems` : `fuzz: clean (${total} inputs, 0 crashes, 0 hangs)`);
+process.exit(bad.length ? 1 : 0);

@@ -39,9 +39,42 @@ export interface FuzzReport {
   internalErrors: string[];
   /** fz_w gets only three-row INSERTs: any other count is a half-applied write. */
   tripleRows: number;
+  /**
+   * What the tables held at the end of the run, and again after a restart rebuilt them from the
+   * store of record (rows, id sums, attribute sums): a write the index saw but the store did not
+   * (or the other way round) makes them differ.
+   */
+  stateAtEnd: string;
+  stateAfterRestart: string;
+  /** Tables at the end of the run (the setup's and those the inputs created). */
+  tablesAtEnd: number;
+  /** Server RSS after the setup, and after the run once its connections closed. */
   rssStartMb: number;
   rssEndMb: number;
   ms: number;
+}
+
+/**
+ * How much the server's RSS may grow over a run: caches, allocator slack and the rows written, plus
+ * an allowance per table the run left behind (auto-schema INSERTs and CREATE TABLE with random
+ * names make hundreds in a long run, each with its index and text pipeline).
+ */
+export const RSS_GROWTH_LIMIT_MB = 200;
+export const RSS_PER_TABLE_MB = 2;
+
+/** Every oracle over the whole run; empty when the run is clean. */
+export function verdict(r: FuzzReport): string[] {
+  const bad: string[] = [];
+  if (r.crashed) bad.push('the server crashed or stopped answering');
+  for (const f of r.findings.slice(0, 20)) bad.push(`${f.target}#${f.index}: ${f.problem} <- ${f.input.slice(0, 200)}`);
+  for (const e of r.internalErrors.slice(0, 20)) bad.push(`internal error logged: ${e}`);
+  if (r.tripleRows % 3 !== 0) bad.push(`half-applied write: fz_w holds ${r.tripleRows} rows, not a multiple of 3`);
+  if (r.stateAfterRestart !== r.stateAtEnd) bad.push(`store and index disagree: served ${r.stateAtEnd}, rebuilt from the store ${r.stateAfterRestart}`);
+  const allowed = RSS_GROWTH_LIMIT_MB + RSS_PER_TABLE_MB * r.tablesAtEnd;
+  if (r.rssEndMb > r.rssStartMb + allowed) {
+    bad.push(`memory did not return to its level: RSS ${r.rssStartMb.toFixed(0)} MB -> ${r.rssEndMb.toFixed(0)} MB (allowed +${allowed} MB for ${r.tablesAtEnd} tables)`);
+  }
+  return bad;
 }
 
 const SETUP = [
@@ -110,9 +143,32 @@ async function count(server: ServerUnderTest, table: string): Promise<number> {
   return Number(res[0]?.data?.[0]?.c ?? -1);
 }
 
+async function tableCount(server: ServerUnderTest): Promise<number> {
+  const res = (await server.sql('SHOW TABLES')) as { data?: unknown[] }[];
+  return res[0]?.data?.length ?? 0;
+}
+
+/** Rows, id sum and n sum of each setup table, as one line (fz_pq is percolate: its count only). */
+async function tableState(server: ServerUnderTest): Promise<string> {
+  const parts: string[] = [];
+  for (const t of ['fz', 'fz_w']) {
+    const res = (await server.sql(`SELECT COUNT(*) AS c, SUM(id) AS i, SUM(n) AS s FROM ${t} OPTION max_matches=1`)) as { data?: unknown[]; error?: string }[];
+    parts.push(`${t}:${JSON.stringify(res[0]?.data ?? res)}`);
+  }
+  return parts.join(' ');
+}
+
+/** The state at the end of the run, then after a restart on the same data directory. */
+async function restartState(server: ServerUnderTest): Promise<[string, string, ServerUnderTest]> {
+  const atEnd = await tableState(server);
+  await server.stop(true);
+  const again = await startServerUnderTest(server.dir);
+  return [atEnd, await tableState(again), again];
+}
+
 export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   const start = Date.now();
-  const server = await startServerUnderTest();
+  let server = await startServerUnderTest();
   try {
     for (const q of SETUP) await server.sql(q);
     const rssStart = server.rss();
@@ -132,9 +188,15 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
     const tripleRows = crashed ? 0 : await count(server, 'fz_w');
     // let the connections of the run close and the heap settle before measuring
     await new Promise((r) => setTimeout(r, 1_000));
+    const rssEnd = server.rss();
+    const tablesAtEnd = crashed ? 0 : await tableCount(server);
+    const internalErrors = [...server.internalErrors];
+    let [stateAtEnd, stateAfterRestart] = ['', ''];
+    if (!crashed) [stateAtEnd, stateAfterRestart, server] = await restartState(server);
+    internalErrors.push(...server.internalErrors.filter((e) => !internalErrors.includes(e)));
     return {
-      seed: opts.seed, targets, findings, crashed, internalErrors: [...server.internalErrors], tripleRows,
-      rssStartMb: rssStart / 2 ** 20, rssEndMb: server.rss() / 2 ** 20, ms: Date.now() - start,
+      seed: opts.seed, targets, findings, crashed, internalErrors, tripleRows, stateAtEnd, stateAfterRestart, tablesAtEnd,
+      rssStartMb: rssStart / 2 ** 20, rssEndMb: rssEnd / 2 ** 20, ms: Date.now() - start,
     };
   } finally {
     await server.stop();

@@ -24,11 +24,18 @@ export interface ServerUnderTest {
   alive(): boolean;
   /** Runs SQL over /sql?mode=raw within 15 s; throws when the server does not answer. */
   sql(query: string): Promise<unknown>;
-  stop(): Promise<void>;
+  /** The server's directory (config and data). */
+  dir: string;
+  /** SIGTERM, wait for the exit; the directory is removed unless `keep`. */
+  stop(keep?: boolean): Promise<void>;
 }
 
-export async function startServerUnderTest(): Promise<ServerUnderTest> {
-  const dir = await mkdtemp(join(tmpdir(), 'quarry-fuzz-'));
+/**
+ * Starts the server on a fresh directory, or on `dir` (a stopped server's, with `keep`), whose data
+ * then survives stop() for a restart.
+ */
+export async function startServerUnderTest(reuse?: string): Promise<ServerUnderTest> {
+  const dir = reuse ?? await mkdtemp(join(tmpdir(), 'quarry-fuzz-'));
   // client_timeout bounds what a truncated request holds; small packets keep huge inputs cheap
   await writeFile(join(dir, 'q.conf'), 'searchd {\n  client_timeout = 5s\n  max_packet_size = 8M\n}\n');
   const { proc, http, mysql, exited } = await spawnQuarry(ROOT, ['--config', join(dir, 'q.conf'), '--data', join(dir, 'data')]);
@@ -49,10 +56,11 @@ export async function startServerUnderTest(): Promise<ServerUnderTest> {
       const res = await fetch(`http://127.0.0.1:${ports.http}/sql?mode=raw`, { method: 'POST', body: query, signal: AbortSignal.timeout(15_000) });
       return JSON.parse(await res.text());
     },
-    async stop() {
+    dir,
+    async stop(keep = false) {
       if (proc.exitCode === null) proc.kill('SIGTERM');
       await exited;
-      await rm(dir, { recursive: true, force: true });
+      if (!keep) await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -8,6 +8,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export interface ServerProcess {
   proc: ChildProcess;
   httpPort: number;
+  /** Everything the server printed so far (stdout and stderr), start-up lines included. */
+  output(): string;
   /** POST a body to a path; resolves with status and text. */
   post(path: string, body: string, headers?: Record<string, string>): Promise<{ status: number; text: string }>;
   /** Runs SQL through /sql?mode=raw and returns the parsed JSON array (throws on a transport error). */
@@ -37,7 +39,7 @@ export async function startServer(dataDir: string, env: Record<string, string> =
     return { status: res.status, text: await res.text() };
   };
   return {
-    proc, httpPort, post,
+    proc, httpPort, post, output: () => out,
     async sql(query: string) {
       const r = await post('/sql?mode=raw', query);
       return JSON.parse(r.text);

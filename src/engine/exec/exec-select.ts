@@ -223,7 +223,7 @@ export async function execSelect(
 ): Promise<RowsResult> {
   const started = performance.now();
   rejectUnimplemented(st);
-  if (isGrouping(st)) return execGrouped(table, [st], session, flags, started, fullText)[0]!;
+  if (isGrouping(st)) return (await execGrouped(table, [st], session, flags, started, fullText))[0]!;
   const cols = selectColumns(table, st.items, { match: st.match });
   const parseWarnings: string[] = [];
   const req = buildRequest(table, st, flags, fullText, parseWarnings);

@@ -48,7 +48,7 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
       if (!st.facets?.length) return main;
       // each FACET is one more result set; SHOW META keeps describing the main query
       const meta = { lastMeta: session.lastMeta, lastWarning: session.lastWarning };
-      const facets = execFacets(table, st, session, flags).map((r, i) => ({ ...r, facet: st.facets![i]!.items[0]!.expr.text }));
+      const facets = (await execFacets(table, st, session, flags)).map((r, i) => ({ ...r, facet: st.facets![i]!.items[0]!.expr.text }));
       Object.assign(session, meta);
       return [main, ...facets];
     }

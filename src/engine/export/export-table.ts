@@ -92,10 +92,13 @@ export function exportOpenTable(table: Table, outDir: string): ExportSummary {
   return { table: table.name, rows: table.index.count(), files };
 }
 
-/** Writes the folder for table `name` of the data directory `dataDir` (no server running on it) into `outDir`. */
+/**
+ * Writes the folder for table `name` of the data directory `dataDir` into `outDir`. The store is
+ * opened read-only, so a server may be running on the directory meanwhile.
+ */
 export async function exportTable(dataDir: string, name: string, outDir: string): Promise<ExportSummary> {
   installNodeHost();
-  const store = Store.open(dataDir);
+  const store = Store.open(dataDir, { readOnly: true });
   try {
     const table = Catalog.open(store).get(name);
     if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown table '${name}'`);

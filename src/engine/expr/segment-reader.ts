@@ -23,6 +23,8 @@ export interface ExprReader {
   /** The column type the values behave as (integers as bigint: Manticore sums them in 64 bits). */
   type: ColumnType;
   reader: SegmentReader;
+  /** The core's formula for it, when the core computes it (grouping then folds it in the core). */
+  code?: number[];
 }
 
 function hostReader(table: Table, compiled: CompiledExpr): SegmentReader {
@@ -52,6 +54,7 @@ export function exprReader(table: Table, e: Expr, aliases: Map<string, Expr>): E
   const asInt = compiled.type === 'int';
   return {
     type,
+    code: formula,
     reader: (seg) => {
       const values = exprColumnValues(seg, formula);
       return asInt ? (row) => BigInt(values[row]!) : (row) => values[row]!;

@@ -4,7 +4,7 @@
  * (ORDER BY, default weight() DESC as Manticore's "@weight desc"), max_matches and LIMIT. Columns
  * that are not aggregates come from the group's representative row (best weight, then earliest).
  */
-import type { SearchRequest, SearchResult } from '../../index/types.js';
+import type { AttrValue, SearchRequest, SearchResult } from '../../index/types.js';
 import type { Condition, Expr, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import { readRows } from '../read-rows.js';
@@ -17,6 +17,10 @@ import { aggText, collectAggs, groupKeys, isAggregateCall, keyKind, withinOrder,
 import { checkLimitedConcat, concatValue } from './group-concat.js';
 import { distSqlText } from './percentiles.js';
 import { groupSegment, mergePartials, type AggState, type PartialGroup, type Partials } from './group-segment.js';
+import { coreFoldable, coreProgram, readCoreGroups, type CoreProgram } from './core-fold.js';
+import { encodeGroupSpec } from '../../wasm/group-format.js';
+import type { Segment } from '../../index/segment.js';
+import type { SegmentFold, SegmentGrouping } from '../../index/search-groups.js';
 
 export interface GroupOutput {
   columns: { name: string; kind: CellKind }[];
@@ -52,28 +56,76 @@ function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
 
 /**
  * Every match of `req`, segment by segment, folded into each plan's partial groups per segment and
- * merged: one core call per segment however many plans (a query's FACETs share its matches).
+ * merged: one core call per segment (or per range of rows, on the worker threads) however many plans
+ * (a query's FACETs share its matches). The core folds the plans it can (core-fold.ts); the call also
+ * returns the matches when some plan folds on the host (group-segment.ts).
  */
 export function collectGroupsMany(table: Table, req: SearchRequest, plans: GroupPlan[]): { groups: GroupRow[][]; search: SearchResult } {
+  const c = collector(plans);
+  return c.finish(table.index.groupAll(req, c.grouping));
+}
+
+/** collectGroupsMany on the query worker threads when the table is big enough. */
+export async function collectGroupsManyAsync(table: Table, req: SearchRequest, plans: GroupPlan[]): Promise<{ groups: GroupRow[][]; search: SearchResult }> {
+  const c = collector(plans);
+  return c.finish(await table.index.groupAllAsync(req, c.grouping));
+}
+
+function collector(plans: GroupPlan[]): { grouping: SegmentGrouping; finish(search: SearchResult): { groups: GroupRow[][]; search: SearchResult } } {
   const totals: Partials[] = plans.map(() => new Map());
-  let segOrder = 0;
-  const search = table.index.searchAll(req, (seg, rowIds, weights) => {
-    plans.forEach((plan, i) => {
-      const part: Partials = new Map();
-      groupSegment(plan, seg, segOrder, rowIds, weights, part);
-      mergePartials(plan, totals[i]!, part);
+  const foldable = plans.map(coreFoldable);
+  const grouping: SegmentGrouping = { segment: (seg, order, scale) => segmentFold(plans, foldable, totals, seg, order, scale) };
+  const finish = (search: SearchResult) => {
+    const groups = plans.map((plan, i) => {
+      const total = totals[i]!;
+      // an implicit group (aggregates without GROUP BY) exists even over no matches
+      if (!plan.keys.length && total.size === 0) {
+        total.set('', { key: [], count: 0, aggs: plan.aggs.map(() => ({ n: 0, sum: 0, min: null, max: null, distinct: new Set(), values: [] })), tops: [], bestWeight: 0, bestOrd: 0, bestDoc: -1n, firstOrd: 0 });
+      }
+      return [...total.values()].map((g: PartialGroup): GroupRow => ({ g, aggs: plan.aggs.map((a, j) => aggValue(a, g.aggs[j]!, g.count)) }));
     });
-    segOrder++;
-  });
-  const groups = plans.map((plan, i) => {
-    const total = totals[i]!;
-    // an implicit group (aggregates without GROUP BY) exists even over no matches
-    if (!plan.keys.length && total.size === 0) {
-      total.set('', { key: [], count: 0, aggs: plan.aggs.map(() => ({ n: 0, sum: 0, min: null, max: null, distinct: new Set(), values: [] })), tops: [], bestWeight: 0, bestOrd: 0, bestDoc: -1n, firstOrd: 0 });
-    }
-    return [...total.values()].map((g: PartialGroup): GroupRow => ({ g, aggs: plan.aggs.map((a, j) => aggValue(a, g.aggs[j]!, g.count)) }));
-  });
-  return { groups, search };
+    return { groups, search };
+  };
+  return { grouping, finish };
+}
+
+/**
+ * Whether a plan's sums come out the same however the rows are split and merged: 64-bit integer sums
+ * are exact, double sums of u32 values too below 2^53 (2^21 rows of 2^32), double sums of floats not.
+ */
+function exactSums(plan: GroupPlan, rows: number): boolean {
+  return plan.aggs.every((a) => (a.fn !== 'sum' && a.fn !== 'avg') || a.arg?.type === 'bigint' || a.arg?.type === 'id'
+    || ((a.arg?.type === 'uint' || a.arg?.type === 'bool' || a.arg?.type === 'timestamp') && rows < 2 ** 21));
+}
+
+const NO_MATCHES = { rowIds: new Uint32Array(0), weights: new Int32Array(0) };
+
+/** One segment's fold: the plans the core folds there as programs of its spec, the others on the host. */
+function segmentFold(plans: GroupPlan[], foldable: boolean[], totals: Partials[], seg: Segment, order: number, scale: number): SegmentFold {
+  const owned: number[] = [];
+  const progs = plans.map((plan, i) => (scale === 1 && foldable[i] ? coreProgram(plan, seg, owned) : null));
+  const core = progs.filter((p): p is CoreProgram => p !== null);
+  const base = order * 2 ** 32;
+  return {
+    spec: encodeGroupSpec(core.map((p) => p.program), core.length < plans.length),
+    splittable: plans.every((plan) => exactSums(plan, seg.rows)),
+    release: () => { for (const p of owned) seg.core.free(p); },
+    add: (block) => {
+      let j = 0;
+      plans.forEach((plan, i) => {
+        const part: Partials = new Map();
+        const prog = progs[i];
+        const recs = prog ? block.programs[j++]! : null;
+        if (prog && !block.fallback) {
+          readCoreGroups(plan, prog, seg, base, recs!, part);
+        } else {
+          const m = block.matches ?? NO_MATCHES;
+          groupSegment(plan, seg, order, m.rowIds, m.weights, part);
+        }
+        mergePartials(plan, totals[i]!, part);
+      });
+    },
+  };
 }
 
 /** collectGroupsMany for one plan. */
@@ -155,14 +207,33 @@ function finishGroup(table: Table, p: Prepared, groups: GroupRow[], maxMatches: 
  * Grouping statements over the same matches (a SELECT and its FACETs share MATCH, WHERE and options):
  * `req` is the request of the first, each statement pages its own groups.
  */
-export function execGroups(table: Table, sts: SelectStatement[], req: SearchRequest): GroupOutput[] {
+export async function execGroups(table: Table, sts: SelectStatement[], req: SearchRequest): Promise<GroupOutput[]> {
   const prepared = sts.map((st) => prepareGroup(table, st));
-  const { groups, search } = collectGroupsMany(table, req, prepared.map((p) => p.plan));
+  const { groups, search } = await collectGroupsManyAsync(table, req, prepared.map((p) => p.plan));
   return prepared.map((p, i) => ({ ...finishGroup(table, p, groups[i]!, req.maxMatches), search }));
 }
 
-export function execGroup(table: Table, st: SelectStatement, req: SearchRequest): GroupOutput {
-  return execGroups(table, [st], req)[0]!;
+/**
+ * FACET ... ZEROES (Manticore's facet::AppendMissingFacetZeroes): the groups of `broadReq` (the facet
+ * without filters) that `req` does not have join its groups with COUNT(*) and COUNT(DISTINCT) zero,
+ * then the statement's order and page apply to them all.
+ */
+export async function execGroupZeroes(table: Table, st: SelectStatement, req: SearchRequest, broadReq: SearchRequest): Promise<GroupOutput> {
+  const p = prepareGroup(table, st);
+  const { groups: [groups], search } = await collectGroupsManyAsync(table, req, [p.plan]);
+  const seen = new Set(groups!.map((r) => groupId(r.g.key)));
+  const zero = (r: GroupRow): GroupRow => ({ g: { ...r.g, count: 0 }, aggs: r.aggs.map((v, j) => (p.plan.aggs[j]!.fn === 'count' || p.plan.aggs[j]!.fn === 'count_distinct' ? 0n : v)) });
+  const broad = (await collectGroupsManyAsync(table, broadReq, [p.plan])).groups[0]!;
+  const missing = broad.filter((r) => !seen.has(groupId(r.g.key))).map(zero);
+  return { ...finishGroup(table, p, [...groups!, ...missing], req.maxMatches), search };
+}
+
+function groupId(key: AttrValue[]): string {
+  return key.map((v) => `${typeof v}:${String(v)}`).join('\u0000');
+}
+
+export async function execGroup(table: Table, st: SelectStatement, req: SearchRequest): Promise<GroupOutput> {
+  return (await execGroups(table, [st], req))[0]!;
 }
 
 function conditionExprs(c: Condition | undefined): Expr[] {

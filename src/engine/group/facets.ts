@@ -67,9 +67,7 @@ export function scopedWhere(where: Condition | undefined, filters: NonNullable<F
 /** The facet's filter mode: its MODE, else OPTION facet_filter_mode, else strict. */
 function facetMode(st: SelectStatement, f: FacetClause): 'strict' | 'auto' | 'max' {
   const opt = optionMap(st.options).get('facet_filter_mode');
-  const mode = f.mode ?? (opt ? optionText(opt).toLowerCase() : 'strict');
-  if (mode === 'max') throw new SearchError('UNSUPPORTED', 'FACET ... MODE max is not supported yet');
-  return mode as 'strict' | 'auto';
+  return f.mode ?? (opt ? optionText(opt).toLowerCase() as 'strict' | 'auto' | 'max' : 'strict');
 }
 
 /** The attributes a facet groups by (its BY list, else its items), as WHERE names them. */
@@ -79,13 +77,19 @@ function ownAttrs(st: SelectStatement, f: FacetClause): string[] {
 }
 
 /**
- * Auto mode's `status` column (Manticore's facet filter modes): `selected` for a bucket whose value a
- * main-query `=` or `IN` filter on the facet's own attribute names, `available` for the others.
+ * The `status` column of auto and max modes (Manticore's facet::GetBucketStatus): `selected` for a
+ * bucket whose value a main-query `=` or `IN` filter on the facet's own attribute names; when there is
+ * such a filter every other bucket is `available` (choosing it widens that filter). Without one, max
+ * mode marks `available` the buckets the facet has under all the main query's filters (`strict`, the
+ * keys of that helper pass) and `unavailable` the others; auto mode marks them all `available`.
  */
-export function facetStatus(st: SelectStatement, f: FacetClause): ((key: Cell) => string) | undefined {
-  if (facetMode(st, f) !== 'auto') return undefined;
+export function facetStatus(st: SelectStatement, f: FacetClause, strict?: Set<string>): ((key: Cell) => string) | undefined {
+  if (facetMode(st, f) === 'strict') return undefined;
   const selected = selectedValues(st.where, ownAttrs(st, f));
-  return (key) => (key !== null && selected.has(String(key)) ? 'selected' : 'available');
+  return (key) => {
+    if (key !== null && selected.has(String(key))) return 'selected';
+    return selected.size || !strict || strict.has(String(key)) ? 'available' : 'unavailable';
+  };
 }
 
 /** The values the main WHERE selects for `attrs` with its top-level `=` and `IN` filters (as text). */
@@ -102,10 +106,10 @@ export function selectedValues(where: Condition | undefined, attrs: string[]): S
 
 /** The SELECT one FACET clause runs. */
 export function facetStatement(st: SelectStatement, f: FacetClause): SelectStatement {
-  // strict (the default) applies every main-query filter; auto all but the facet's own (and adds a status)
+  // strict (the default) applies every main-query filter; auto all but the facet's own (and adds a
+  // status); max none (the broad base query: MATCH alone); a FILTERS clause overrides any mode
   const mode = facetMode(st, f);
-  if (f.zeroes) throw new SearchError('UNSUPPORTED', 'FACET ... ZEROES is not supported yet');
-  const filters = f.filters ?? (mode === 'auto' ? { kind: 'exclude' as const, attrs: ownAttrs(st, f) } : undefined);
+  const filters = f.filters ?? (mode === 'auto' ? { kind: 'exclude' as const, attrs: ownAttrs(st, f) } : mode === 'max' ? { kind: 'only' as const, attrs: [] } : undefined);
   if (f.limit !== undefined && f.limit < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${f.limit})`);
   const items = f.items.map((i) => facetItem(st, i));
   if (items.some((i) => i.expr.kind === 'call' && i.expr.concat?.order)) throw new SearchError('QUERY_ERROR', 'limited GROUP_CONCAT is not supported with FACET');
@@ -117,21 +121,40 @@ export function facetStatement(st: SelectStatement, f: FacetClause): SelectState
   };
 }
 
+/** A page that max_matches alone bounds. */
+const ALL_GROUPS = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A max-mode facet's helper passes (Manticore's facet::SetupHelperQuery): `strict`, the facet under all
+ * the main query's filters (its keys tell available from unavailable buckets), and with ZEROES `broad`,
+ * the facet without any filter (its buckets missing from the visible ones join them with zero counts).
+ * With ZEROES the facet's page is taken after that merge, so the strict pass keeps every bucket.
+ */
+function maxHelpers(st: SelectStatement, f: FacetClause, fst: SelectStatement): { strict?: SelectStatement; broad?: SelectStatement } {
+  if (facetMode(st, f) !== 'max') return {};
+  const strict = { ...fst, where: st.where, ...(f.zeroes ? { offset: 0, limit: ALL_GROUPS } : {}) };
+  return { strict, broad: f.zeroes ? { ...fst, where: undefined } : undefined };
+}
+
 /**
  * The FACET result sets of a SELECT. The facets that see the main query's filters share one pass over
- * its matches (Manticore runs them as one multi-query); a facet with its own filter scope runs its own.
+ * its matches (Manticore runs them as one multi-query), with the strict helpers of max-mode facets; a
+ * facet with its own filter scope runs its own.
  */
-export function execFacets(table: Table, st: SelectStatement, session: Session, flags: GlobalFlags): RowsResult[] {
+export async function execFacets(table: Table, st: SelectStatement, session: Session, flags: GlobalFlags): Promise<RowsResult[]> {
   const sts = st.facets!.map((f) => facetStatement(st, f));
-  const out: RowsResult[] = new Array(sts.length);
-  const shared = sts.flatMap((s, i) => (s.where === st.where ? [i] : []));
-  if (shared.length) execGrouped(table, shared.map((i) => sts[i]!), session, flags, performance.now()).forEach((r, j) => { out[shared[j]!] = r; });
-  sts.forEach((s, i) => { if (s.where !== st.where) out[i] = execGrouped(table, [s], session, flags, performance.now())[0]!; });
-  st.facets!.forEach((f, i) => {
-    const status = facetStatus(st, f);
-    if (!status) return;
+  const helpers = st.facets!.map((f, i) => maxHelpers(st, f, sts[i]!));
+  const all = [...sts, ...helpers.flatMap((h) => (h.strict ? [h.strict] : []))];
+  const out: RowsResult[] = new Array(all.length);
+  const shared = all.flatMap((s, i) => (s.where === st.where && !helpers[i]?.broad ? [i] : []));
+  if (shared.length) (await execGrouped(table, shared.map((i) => all[i]!), session, flags, performance.now())).forEach((r, j) => { out[shared[j]!] = r; });
+  for (const [i, s] of all.entries()) if (!out[i]) out[i] = (await execGrouped(table, [s], session, flags, performance.now(), undefined, helpers[i]?.broad))[0]!;
+  let strictAt = sts.length;
+  return st.facets!.map((f, i) => {
+    const strictRows = helpers[i]!.strict ? out[strictAt++]!.rows : undefined;
+    const status = facetStatus(st, f, strictRows && new Set(strictRows.map((row) => String(row[0] ?? null))));
     const r = out[i]!;
-    out[i] = { ...r, columns: [...r.columns, { name: 'status', kind: 'string' }], rows: r.rows.map((row) => [...row, status(row[0] ?? null)]) };
+    if (!status) return r;
+    return { ...r, columns: [...r.columns, { name: 'status', kind: 'string' }], rows: r.rows.map((row) => [...row, status(row[0] ?? null)]) };
   });
-  return out;
 }

@@ -24,12 +24,14 @@ export interface AttrRef {
   bucket?: (v: AttrValue) => AttrValue[];
   /** An expression (`price*2`): its per-row reader over a segment (expr/segment-reader.ts); `attr` is then -2. */
   reader?: SegmentReader;
+  /** The expression's formula when the core computes it (exprColumn): the core fold reads that column. */
+  code?: number[];
 }
 
 /** An expression as a group key or aggregate argument. */
 export function exprRef(table: Table, e: Expr, st?: SelectStatement): AttrRef {
   const r = exprReader(table, e, st ? selectAliases(st.items) : new Map());
-  return { attr: -2, type: r.type, name: e.text, reader: r.reader };
+  return { attr: -2, type: r.type, name: e.text, reader: r.reader, code: r.code };
 }
 
 export type AggFn = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max' | 'concat' | 'dist';

@@ -87,7 +87,7 @@ function rowKeys(keys: AttrRef[], readers: Reader[], row: number): AttrValue[][]
 
 const keyString = (key: AttrValue[]): string => key.map((v) => `${typeof v}:${String(v)}`).join('\u0001');
 /** The Map key of a group: its one key value (number, bigint and string never collide in a Map), or a text. */
-const groupId = (key: AttrValue[]): unknown => (key.length === 1 ? key[0] : keyString(key));
+export const groupId = (key: AttrValue[]): unknown => (key.length === 1 ? key[0] : keyString(key));
 
 /** Negative when row `a` comes first in its group (the within-group order, then the earliest row). */
 export function compareKept(plan: GroupPlan, a: KeptRow, b: KeptRow): number {

@@ -9,21 +9,29 @@ import { buildRequest, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES, type GlobalFlags } fr
 import { rows, type RowsResult, type SearchMeta } from '../result.js';
 import type { Session } from '../session.js';
 import type { Table } from '../table.js';
-import { execGroups } from './exec-group.js';
+import { execGroups, execGroupZeroes } from './exec-group.js';
 
-/** `sts` share MATCH, WHERE and options (the first one's request serves all); one result each. */
-export function execGrouped(
+/**
+ * `sts` share MATCH, WHERE and options (the first one's request serves all); one result each.
+ * `zeroesFrom` (one statement, FACET ... ZEROES): its groups missing from the statement's join them
+ * with zero counts before ordering and paging.
+ */
+export async function execGrouped(
   table: Table, sts: SelectStatement[], session: Session, flags: GlobalFlags, started: number, fullText?: SearchRequest['query'] | 'none',
-): RowsResult[] {
+  zeroesFrom?: SelectStatement,
+): Promise<RowsResult[]> {
   const parseWarnings: string[] = [];
   const first = sts[0]!;
-  const req = buildRequest(table, { ...first, orderBy: undefined }, flags, fullText, parseWarnings);
-  // a query that can match nothing still answers its groups (none, or the implicit one)
-  const none: SearchRequest = {
-    query: null, ranker: 'none', fieldWeights: {}, filters: [{ attr: 'id', op: 'in', values: [] }], sort: [],
-    offset: first.offset ?? 0, limit: first.limit ?? DEFAULT_LIMIT, maxMatches: DEFAULT_MAX_MATCHES,
+  const request = (st: SelectStatement): SearchRequest => {
+    const req = buildRequest(table, { ...st, orderBy: undefined }, flags, fullText, parseWarnings);
+    // a query that can match nothing still answers its groups (none, or the implicit one)
+    return req !== 'none' ? req : {
+      query: null, ranker: 'none', fieldWeights: {}, filters: [{ attr: 'id', op: 'in', values: [] }], sort: [],
+      offset: st.offset ?? 0, limit: st.limit ?? DEFAULT_LIMIT, maxMatches: DEFAULT_MAX_MATCHES,
+    };
   };
-  const outs = execGroups(table, sts, req === 'none' ? none : req);
+  const req = request(first);
+  const outs = zeroesFrom ? [await execGroupZeroes(table, first, req, request(zeroesFrom))] : await execGroups(table, sts, req);
   return outs.map((out) => {
     const warning = [parseWarnings.at(-1), out.search.timedOut ? 'query time exceeded max_query_time' : undefined].filter((w): w is string => !!w).at(-1);
     const meta: SearchMeta = {

@@ -53,9 +53,13 @@ interface AggRequest {
   dist?: DistOptions;
   /** Facet filter scope: `filters` / `exclude_filters` of the main query's filters, or `mode` auto (all but its own). */
   scope?: { kind: 'only' | 'exclude'; attrs: string[] };
-  /** `mode` (or the top-level `facet_filter_mode`) auto: buckets carry a `status`. */
+  /** `mode` (or the top-level `facet_filter_mode`) auto or max: buckets carry a `status`. */
   auto?: boolean;
-  /** Auto mode: the values the main query selects for this field (status `selected`), set by the caller. */
+  /** Max mode: counted over the broad base query; a bucket without rows under all filters is `unavailable`. */
+  max?: boolean;
+  /** Max mode's `zeroes`: the broad buckets missing from the visible ones, with doc_count 0. */
+  zeroes?: boolean;
+  /** Auto and max modes: the values the main query selects for this field (status `selected`), set by the caller. */
   selected?: Set<string>;
 }
 
@@ -138,26 +142,36 @@ function parseOne(table: Table, name: string, body: JsonValue, defaultMode: stri
   return agg;
 }
 
-/** The facet-scope keys of one aggregation (Manticore's facet filter modes; `max` and `zeroes` not yet). */
+/** The facet-scope keys of one aggregation (Manticore's facet filter modes). */
 const SCOPE_KEYS = new Set(['mode', 'filters', 'exclude_filters', 'zeroes']);
+/** The aggregations whose buckets carry a status in auto and max modes (facet::IsJsonFacetStatusBucket). */
+const STATUS_TYPES = new Set(['terms', 'histogram', 'date_histogram', 'range', 'date_range']);
 
 function attrList(v: JsonValue, key: string): string[] {
   if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw shapeError(`"${key}" property should be an array of attribute names`);
   return (v as string[]).map((x) => x.toLowerCase());
 }
 
+/**
+ * strict: every main-query filter; auto: all but the aggregation's own; max: none (the broad base
+ * query); `filters` / `exclude_filters` override the mode's scope. `zeroes` acts in max mode only.
+ */
 function applyScope(agg: AggRequest, keys: Record<string, JsonValue>, defaultMode: string): void {
-  if (keys.zeroes !== undefined) throw unsupported('"zeroes" property of aggregation');
+  if (keys.zeroes !== undefined && typeof keys.zeroes !== 'boolean') throw shapeError('"zeroes" property should be a boolean');
   const mode = keys.mode ?? defaultMode;
   if (mode !== 'strict' && mode !== 'auto' && mode !== 'max') throw shapeError(`unknown facet mode '${String(mode)}' (supported: strict, auto, max)`);
-  if (mode === 'max') throw unsupported('facet mode "max"');
-  if (keys.filters !== undefined && keys.exclude_filters !== undefined) throw shapeError('"filters" and "exclude_filters" can not be used together');
-  if (agg.composite && (mode === 'auto' || keys.filters !== undefined || keys.exclude_filters !== undefined)) throw unsupported('a filter scope of the "composite" aggregation');
+  if (keys.filters !== undefined && keys.exclude_filters !== undefined) throw shapeError(`aggregation '${agg.name}' cannot contain both "filters" and "exclude_filters"`);
+  if (agg.composite && (mode !== 'strict' || keys.filters !== undefined || keys.exclude_filters !== undefined)) throw unsupported('a filter scope of the "composite" aggregation');
   const own = agg.field.name.toLowerCase();
   if (keys.filters !== undefined) agg.scope = { kind: 'only', attrs: attrList(keys.filters, 'filters') };
   else if (keys.exclude_filters !== undefined) agg.scope = { kind: 'exclude', attrs: attrList(keys.exclude_filters, 'exclude_filters') };
   else if (mode === 'auto') agg.scope = { kind: 'exclude', attrs: [own] };
-  if (mode === 'auto') agg.auto = true;
+  else if (mode === 'max') agg.scope = { kind: 'only', attrs: [] };
+  if (mode !== 'strict' && STATUS_TYPES.has(agg.type)) agg.auto = true;
+  if (mode === 'max' && STATUS_TYPES.has(agg.type)) {
+    agg.max = true;
+    agg.zeroes = keys.zeroes === true;
+  }
 }
 
 /** The keys of percentiles, percentile_ranks and median_absolute_deviation (the t-digest compression is checked, then moot: answers are exact). */
@@ -212,6 +226,16 @@ function bucketFn(a: AggRequest): AttrRef['bucket'] {
   return undefined;
 }
 
+/**
+ * A bucket's status (facet::GetBucketStatus): `selected` when the main query's `=`/`IN` filter on the
+ * field names its key; the others `available` when there is such a filter (choosing one widens it);
+ * else in max mode `available` when the bucket has rows under all filters (`strict`) or `unavailable`.
+ */
+function bucketStatus(selected: Set<string>, strict: Set<string> | undefined, key: string): string {
+  if (selected.has(key)) return 'selected';
+  return selected.size || !strict || strict.has(key) ? 'available' : 'unavailable';
+}
+
 function sortBuckets(a: AggRequest, rows: GroupRow[]): void {
   // terms: Manticore's default group order (weight desc; ties: the earliest match); buckets: by key asc
   const order = a.order ?? (a.type === 'terms' ? undefined : { by: 'key' as const, desc: false });
@@ -224,7 +248,7 @@ function sortBuckets(a: AggRequest, rows: GroupRow[]): void {
   rows.sort(cmp);
 }
 
-function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
+function bucketsJson(a: AggRequest, rows: GroupRow[], strict?: Set<string>): JsonOut {
   const kind = keyKind(a.field);
   const one = (r: GroupRow): [string, JsonFields] => {
     const fields: Array<[string, JsonOut]> = [];
@@ -246,7 +270,7 @@ function bucketsJson(a: AggRequest, rows: GroupRow[]): JsonOut {
       fields.push(['key', a.type === 'histogram' && Number.isInteger(value) ? Number(value) : out]);
     }
     fields.push(['doc_count', r.g.count]);
-    if (a.selected) fields.push(['status', a.selected.has(String(r.g.key[0])) ? 'selected' : 'available']);
+    if (a.selected) fields.push(['status', bucketStatus(a.selected, strict, String(r.g.key[0]))]);
     return [key, new JsonFields(fields)];
   };
   return a.keyed ? new JsonFields(rows.map(one)) : rows.map((r) => one(r)[1]);
@@ -285,12 +309,25 @@ export function runAggs(
     const plan: GroupPlan = { keys: [{ ...a.field, bucket: bucketFn(a) ?? a.field.bucket }], aggs: [] };
     const { groups, search } = collectGroups(table, req, plan);
     if (req === main) totalFound = search.totalFound; // the main query's matches, not a scoped aggregation's
-    sortBuckets(a, groups);
-    // Manticore: histogram size at least 1000, range size at least ranges+1, terms size or the main query's page
-    const size = a.type === 'histogram' || a.type === 'date_histogram' ? Math.max(a.size ?? 0, 1000) : a.ranges ? Math.max(a.size ?? 0, a.ranges.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
-    const offset = a.type === 'terms' && !a.size ? req.offset : 0;
-    const page = groups.slice(offset, offset + Math.min(size, req.maxMatches));
-    return [a.name, new JsonFields([['buckets', bucketsJson(a, page)]])];
+    const pageOf = (rows: GroupRow[]): GroupRow[] => {
+      sortBuckets(a, rows);
+      // Manticore: histogram size at least 1000, range size at least ranges+1, terms size or the main query's page
+      const size = a.type === 'histogram' || a.type === 'date_histogram' ? Math.max(a.size ?? 0, 1000) : a.ranges ? Math.max(a.size ?? 0, a.ranges.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
+      const offset = a.type === 'terms' && !a.size ? req.offset : 0;
+      return rows.slice(offset, offset + Math.min(size, req.maxMatches));
+    };
+    if (!a.max) return [a.name, new JsonFields([['buckets', bucketsJson(a, pageOf(groups))]])];
+    // max mode's helper passes (facet::SetupHelperQuery): the strict one under all the main query's
+    // filters tells available from unavailable buckets (its page; every bucket with zeroes, whose page
+    // is taken after the merge); with zeroes the broad one's missing buckets join with doc_count 0
+    const strictRows = collectGroups(table, main, plan).groups;
+    const strict = new Set((a.zeroes ? strictRows : pageOf(strictRows)).map((r) => String(r.g.key[0])));
+    if (a.zeroes) {
+      const seen = new Set(groups.map((r) => String(r.g.key[0])));
+      const broad = scoped ? collectGroups(table, scoped({ kind: 'only', attrs: [] }), plan).groups : [];
+      for (const r of broad) if (!seen.has(String(r.g.key[0]))) groups.push({ ...r, g: { ...r.g, count: 0 } });
+    }
+    return [a.name, new JsonFields([['buckets', bucketsJson(a, pageOf(groups), strict)]])];
   });
   // every aggregation ran on its own scope: count the main query's matches once more
   if (totalFound < 0) totalFound = collectGroups(table, main, { keys: [], aggs: [] }).search.totalFound;

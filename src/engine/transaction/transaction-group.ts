@@ -129,8 +129,7 @@ async function commitRound(table: Table, round: Waiter[]): Promise<void> {
     }
   });
   const existing = [...final.keys()].filter((id) => table.index.has(id));
-  if (existing.length) table.index.delete(existing);
-  if (final.size) table.index.addBatch([...final.values()]);
+  table.index.replaceBatch([...final.values()], existing);
   round.forEach((w, k) => {
     const o = outcomes[k];
     if (o.status === 'fulfilled') w.resolve(w.put.ids.length);

@@ -84,8 +84,7 @@ async function apply(table: Table, writes: PendingWrite[]): Promise<number> {
   }
   if (ops.length === 0) return 0;
   await table.store.write(ops);
-  if (gone.length) table.index.delete(gone);
-  if (added.length) table.index.addBatch(added);
+  table.index.replaceBatch(added, gone);
   return ops.length;
 }
 

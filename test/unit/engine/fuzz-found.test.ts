@@ -6,6 +6,13 @@ import { useTempEngine } from '../../helpers/temp-engine.js';
 const t = useTempEngine('quarry-fuzz-found-');
 
 describe('engine faults found by fuzzing', () => {
+  it('refuses a table name with a lone surrogate (JSON "\\ud800"), which no folder can name and which kept the server from restarting', async () => {
+    const [res] = await t.exec('CREATE TABLE `bad\ud800x` (title text)');
+    expect(res).toMatchObject({ kind: 'error', message: 'CREATE TABLE failed: table name is not valid UTF-8 (a lone surrogate)' });
+    const [auto] = await t.exec("INSERT INTO `bad\udc00` (id, title) VALUES (1, 'x')");
+    expect(auto).toMatchObject({ kind: 'error', message: expect.stringMatching(/not valid UTF-8/) });
+  });
+
   it('UPDATE of a JSON path on a row whose JSON is a scalar replaces it by an object', async () => {
     await t.exec('CREATE TABLE fz (title text, j json)');
     await t.exec("INSERT INTO fz (id, title, j) VALUES (1, 'quick', '{\"a\":[1,2]}')");

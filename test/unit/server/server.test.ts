@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ok, rows } from '../../../src/engine/result.js';
 import type { ServerEngineOptions } from '../../../src/server/engine-loader.js';
 import { startServer, type RunningServer } from '../../../src/server/server.js';
@@ -117,5 +117,18 @@ describe('startServer (with an engine double)', () => {
     const taken = `127.0.0.1:${server.http.port}`;
     await expect(startServer({ command: 'serve', dataDir: dir, http: taken }, async () => second)).rejects.toThrow(/EADDRINUSE/);
     expect(closed).toBe(true);
+  });
+});
+
+describe('listening beyond loopback', () => {
+  it('warns for each listener on a non-loopback address without TLS, and not on loopback', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      server = await startServer({ command: 'serve', dataDir: join(dir, 'data'), http: '0.0.0.0:0', mysql: '127.0.0.1:0' }, async () => new EngineDouble({}));
+      const lines = warn.mock.calls.map((c) => String(c[0]));
+      expect(lines).toEqual(['quarry: warning: http listens on 0.0.0.0:0 without TLS (set ssl_cert and ssl_key)']);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

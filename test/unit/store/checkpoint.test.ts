@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { Store } from '../../../src/store/store.js';
 import { parseManifest, serializeManifest } from '../../../src/store/manifest.js';
 
@@ -118,17 +119,21 @@ describe('Store checkpoints', () => {
 
 describe('manifest text', () => {
   it('round-trips and rejects damaged text', () => {
-    const m = { version: 1, gen: 3, lastSeq: (1n << 64n) - 1n, segments: [{ name: 'a', size: 4 }] };
-    expect(parseManifest(serializeManifest(m), 'x')).toEqual(m);
+    const m = { version: 1, gen: 3, lastSeq: (1n << 64n) - 1n, segments: [{ name: 'a', size: 4, crc32: 77 }] };
+    const text = serializeManifest(m);
+    expect(parseManifest(text, 'x')).toEqual(m);
     expect(() => parseManifest('{"version":1,', 'x')).toThrow(/not JSON/);
-    expect(() => parseManifest(JSON.stringify({ ...m, lastSeq: 5 }), 'x')).toThrow(/lastSeq/);
     expect(() => parseManifest(JSON.stringify({ ...m, version: 2, lastSeq: '1' }), 'x')).toThrow(/version 2/);
+    // any change that still parses (a digit of lastSeq, a size) fails the manifest's checksum
+    expect(() => parseManifest(text.replace('"size":4', '"size":5'), 'x')).toThrow('bad manifest in x: checksum mismatch');
+    expect(() => parseManifest(text.replace('18446744073709551615', '18446744073709551614'), 'x')).toThrow(/checksum mismatch/);
+    expect(() => parseManifest(JSON.stringify({ ...m, lastSeq: '5' }), 'x')).toThrow(/checksum mismatch/);
   });
 
   it('is what saveCheckpoint leaves on disk', async () => {
     await store.saveCheckpoint('t', [{ name: 's1', bytes: bytes(1, 2) }], 2n);
     const m = parseManifest(readFileSync(join(tableDir(), 'manifest.json'), 'utf8'), 'disk');
     expect(m.lastSeq).toBe(2n);
-    expect(m.segments).toEqual([{ name: 's1', size: 2 }]);
+    expect(m.segments).toEqual([{ name: 's1', size: 2, crc32: crc32(bytes(1, 2)) }]);
   });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RowsResult } from '../../../../src/engine/index.js';
 import { evaluateCalls } from '../../../../src/wasm/segment-runner.js';
+import { groupCalls } from '../../../../src/wasm/group-runner.js';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('facets', async (t) => {
@@ -13,9 +14,11 @@ const t = useTempEngine('facets', async (t) => {
 describe('FACET', () => {
   it('answers the main result then one result set per FACET, the facets in one pass over the segment', async () => {
     const before = evaluateCalls.count;
+    const groupBefore = groupCalls.count;
     const out = await t.exec("select id from p where match('red | bag') order by id asc facet cat order by cat desc facet brand limit 1 facet cat by brand order by count(*) asc");
-    // one segment: the main query's call and one shared by the three facets
-    expect(evaluateCalls.count - before).toBe(2);
+    // one segment: the main query's call and one grouping call shared by the three facets
+    expect(evaluateCalls.count - before).toBe(1);
+    expect(groupCalls.count - groupBefore).toBe(1);
     const sets = out as RowsResult[];
     expect(sets.map((r) => r.rows)).toEqual([
       [[1n], [2n], [4n]],

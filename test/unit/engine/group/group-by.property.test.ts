@@ -99,4 +99,33 @@ describe('GROUP BY vs a plain evaluation', () => {
       },
     ), { numRuns: 30 });
   }, 120_000);
+
+  it('FACET MODE max (broad counts, status) and ALL FILTERS ZEROES (zero-count broad buckets)', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.array(docArb, { minLength: 1, maxLength: 30 }), fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 0, max: 50 }),
+      async (raw, brand, minPrice) => {
+        await t.exec('drop table if exists g');
+        await t.exec('create table g (title text, cat uint, brand string, price uint, tags multi)');
+        const docs: Doc[] = raw.map((d, i) => ({ ...d, id: i + 1 }));
+        const values = docs.map((d) => `(${d.id}, '${d.word}', ${d.cat}, '${d.brand}', ${d.price}, (${d.tags.join(',')}))`);
+        await t.exec(`insert into g (id, title, cat, brand, price, tags) values ${values.join(', ')}`);
+        const out = await t.exec(`select id from g where match('red') and brand = '${brand}' and price >= ${minPrice} facet brand mode max order by brand asc facet cat all filters zeroes mode max order by cat asc`);
+        const sets = out.map((r) => (r.kind === 'rows' ? r.rows.map((row) => row.map(String)) : []));
+        const broad = docs.filter((d) => d.word === 'red');
+        const strict = broad.filter((d) => d.brand === brand && d.price >= minPrice);
+        const count = (ds: Doc[], key: (d: Doc) => string): Map<string, number> => {
+          const m = new Map<string, number>();
+          for (const d of ds) m.set(key(d), (m.get(key(d)) ?? 0) + 1);
+          return m;
+        };
+        const sorted = <T>(m: Map<string, T>, num: boolean): Array<[string, T]> => [...m].sort(([a], [b]) => (num ? Number(a) - Number(b) : a < b ? -1 : 1));
+        // max: every brand of the MATCH alone; the filtered brand selected, its siblings available
+        expect(sets[1]).toEqual(sorted(count(broad, (d) => d.brand), false).map(([b, n]) => [b, String(n), b === brand ? 'selected' : 'available']));
+        // ALL FILTERS ZEROES: counts under all filters, the broad query's other cats at 0 and unavailable
+        const visible = count(strict, (d) => String(d.cat));
+        const cats = new Map([...count(broad, (d) => String(d.cat)).keys()].map((c) => [c, visible.get(c) ?? 0]));
+        expect(sets[2]).toEqual(sorted(cats, true).map(([c, n]) => [c, String(n), n ? 'available' : 'unavailable']));
+      },
+    ), { numRuns: 30 });
+  }, 120_000);
 });

@@ -75,7 +75,8 @@ describe('/search aggs', () => {
     expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [{ b: { terms: { field: 'price' } } }], after: { x: 1 } } } } })).toContain('"after" missed "x"');
     expect(await error({ table: 'facets', aggs: { d: { percentile_ranks: { field: 'price' } } } })).toContain('percentile_ranks() requires values');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price', shard_size: 3 } } } })).toContain('"shard_size"');
-    expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price' }, zeroes: true } } })).toContain('"zeroes"');
+    expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'price' }, zeroes: 'yes' } } })).toContain('"zeroes" property should be a boolean');
+    expect(await error({ table: 'facets', aggs: { d: { composite: { sources: [{ b: { terms: { field: 'price' } } }] }, mode: 'max' } } })).toContain('filter scope of the "composite"');
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'nosuch' } } } })).toContain("'nosuch' not found");
   });
 

@@ -1,0 +1,161 @@
+/**
+ * Disk full: the real server's data directory on a small tmpfs this test mounts (root only; CI runs
+ * as root). Writes fail with a clear error once space runs out, nothing acknowledged is lost, reads
+ * keep working, a checkpoint of a merged table that hits the limit fails with a log line and leaves
+ * no partial file, and writes succeed again once space is freed; a restart serves every acked row.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type ServerProcess } from '../helpers/server-process.js';
+
+const isRoot = process.getuid?.() === 0;
+/** Root in a container without CAP_SYS_ADMIN cannot mount: probe with a 1 MiB tmpfs first. */
+function canMountTmpfs(): boolean {
+  if (!isRoot) return false;
+  const probe = mkdtempSync(join(tmpdir(), 'quarry-mount-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}
+const canMount = canMountTmpfs();
+const SKIP_REASON = isRoot ? 'mount -t tmpfs failed (no CAP_SYS_ADMIN?)' : 'mounting a tmpfs needs root (CI runs as root)';
+const FS_BYTES = 6 << 20;
+/** A file taking this much of the tmpfs, deleted to free space. */
+const BALLAST_BYTES = 1536 << 10;
+const BATCH = 20;
+
+let mnt: string;
+let data: string;
+let server: ServerProcess;
+let log = '';
+
+function watch(s: ServerProcess): void {
+  log = s.output();
+  s.proc.stderr!.on('data', (c: Buffer) => { log += c.toString(); });
+  s.proc.stdout!.on('data', (c: Buffer) => { log += c.toString(); });
+}
+
+function text(id: number): string {
+  // distinct words per row so postings, not just stored text, take space
+  return Array.from({ length: 60 }, (_, i) => `w${(id * 61 + i * 7) % 5003}x${i % 13}`).join(' ');
+}
+
+async function insert(ids: number[]): Promise<string | undefined> {
+  const values = ids.map((id) => `(${id}, '${text(id)}', ${id % 100})`).join(',');
+  return errorOf(await server.sql(`INSERT INTO t (id, title, n) VALUES ${values}`));
+}
+
+/** /sql?mode=raw answers an array of results, or one {error} object when the statement failed. */
+function errorOf(res: unknown): string | undefined {
+  const first = (Array.isArray(res) ? res[0] : res) as { error?: string } | undefined;
+  return first?.error || undefined;
+}
+
+async function count(): Promise<number> {
+  const res = (await server.sql('SELECT COUNT(*) AS c FROM t')) as { data: { c: number }[] }[];
+  return Number(res[0]!.data[0]!.c);
+}
+
+async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (cond()) return true;
+  return cond();
+}
+
+describe.skipIf(!canMount)(`disk full (skipped when the test cannot mount a tmpfs: ${SKIP_REASON})`, () => {
+  beforeAll(() => {
+    mnt = mkdtempSync(join(tmpdir(), 'quarry-diskfull-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${FS_BYTES}`, 'tmpfs', mnt]);
+    writeFileSync(join(mnt, 'ballast'), Buffer.alloc(BALLAST_BYTES, 1));
+    data = join(mnt, 'data');
+    mkdirSync(data);
+  });
+  afterAll(async () => {
+    if (server?.proc.exitCode === null) await server.stop();
+    if (mnt) {
+      execFileSync('umount', [mnt]);
+      rmSync(mnt, { recursive: true, force: true });
+    }
+  });
+
+  const acked: number[] = [];
+
+  it('fails writes with a clear error once space runs out, and keeps every acked row readable', async () => {
+    server = await startServer(data, { QUARRY_CHECKPOINT_MS: '100' });
+    watch(server);
+    expect(await server.sql('CREATE TABLE t (title text, n int)')).toEqual([expect.objectContaining({ total: 0 })]);
+    let error: string | undefined;
+    for (let b = 0; b < 2000 && !error; b++) {
+      const ids = Array.from({ length: BATCH }, (_, i) => b * BATCH + i + 1);
+      error = await insert(ids);
+      if (!error) acked.push(...ids);
+    }
+    expect(error).toMatch(/^write failed: no space left on device/);
+    expect(acked.length).toBeGreaterThan(100);
+    // over the MySQL protocol: an ERR packet in Manticore's shape (1064, 42000), the connection stays
+    // usable. A failed commit may give some pages back, so a later small write can still fit: write
+    // until one fails again.
+    const port = Number(/mysql=[\d.]+:(\d+)/.exec(log)?.[1] ?? 0);
+    expect(port).toBeGreaterThan(0);
+    const c = await mysql.createConnection({ host: '127.0.0.1', port });
+    let mysqlError: { errno?: number; sqlState?: string; message?: string } | undefined;
+    for (let b = 0; b < 200 && !mysqlError; b++) {
+      const ids = Array.from({ length: BATCH }, (_, i) => 500_000 + b * BATCH + i);
+      try {
+        await c.query(`INSERT INTO t (id, title, n) VALUES ${ids.map((id) => `(${id}, '${text(id)}', 1)`).join(',')}`);
+        acked.push(...ids);
+      } catch (e) {
+        mysqlError = e as typeof mysqlError;
+      }
+    }
+    expect(mysqlError).toMatchObject({ errno: 1064, sqlState: '42000', message: expect.stringMatching(/^write failed: no space left on device/) });
+    const [rows] = await c.query('SELECT COUNT(*) AS c FROM t');
+    expect(Number((rows as { c: number }[])[0]!.c)).toBe(acked.length);
+    await c.end();
+    // reads keep working: the count, a full-text query, a document by id
+    expect(await count()).toBe(acked.length);
+    const last = acked[acked.length - 1]!;
+    const hit = (await server.sql(`SELECT id FROM t WHERE MATCH('${text(last).split(' ')[5]}') AND id = ${last}`)) as { data: { id: number }[] }[];
+    expect(hit[0]!.data.map((r) => Number(r.id))).toEqual([last]);
+  }, 60_000);
+
+  it('a checkpoint of a merged table that hits the limit fails with a log line and leaves no partial file', async () => {
+    expect(errorOf(await server.sql('OPTIMIZE TABLE t OPTION sync=1'))).toBeUndefined();
+    expect(await waitFor(() => /checkpoint of table t failed: .*ENOSPC/.test(log), 10_000)).toBe(true);
+    const tablesDir = join(data, 'tables');
+    for (const dir of readdirSync(tablesDir)) {
+      // every file is the manifest or a segment it lists: a failed checkpoint removed what it had written
+      const files = readdirSync(join(tablesDir, dir)).sort();
+      const manifest = files.includes('manifest.json')
+        ? (JSON.parse(readFileSync(join(tablesDir, dir, 'manifest.json'), 'utf8')) as { segments: { name: string }[] }).segments.map((s) => s.name)
+        : [];
+      expect(files).toEqual([...manifest, ...(files.includes('manifest.json') ? ['manifest.json'] : [])].sort());
+    }
+    expect(await count()).toBe(acked.length);
+  }, 30_000);
+
+  it('writes succeed again once space is freed, and a restart serves every acked row', async () => {
+    const before = statfsSync(mnt).bavail;
+    rmSync(join(mnt, 'ballast'));
+    expect(statfsSync(mnt).bavail).toBeGreaterThan(before);
+    const ids = Array.from({ length: BATCH }, (_, i) => 900_000 + i);
+    expect(await insert(ids)).toBeUndefined();
+    acked.push(...ids);
+    expect(await count()).toBe(acked.length);
+    await server.stop();
+    server = await startServer(data);
+    watch(server);
+    expect(await count()).toBe(acked.length);
+    const res = (await server.sql('SELECT id FROM t ORDER BY id ASC LIMIT 100000 OPTION max_matches=100000')) as { data: { id: number }[] }[];
+    expect(res[0]!.data.map((r) => Number(r.id))).toEqual([...acked].sort((a, b) => a - b));
+  }, 60_000);
+});

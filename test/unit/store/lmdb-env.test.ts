@@ -1,0 +1,45 @@
+// commitTxn: writers sharing one lmdb commit stay all-or-nothing each, against a real lmdb env.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { commitTxn, openDbs, type StoreDbs } from '../../../src/store/lmdb-env.js';
+
+let dir: string;
+let dbs: StoreDbs;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-lmdb-env-'));
+  dbs = openDbs(join(dir, 'store'));
+});
+afterEach(async () => {
+  await dbs.env.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const key = (s: string) => Buffer.from(s);
+
+describe('commitTxn', () => {
+  it('a writer that throws after some puts leaves none of them in the commit it shared', async () => {
+    // all three are queued in one event turn: lmdb-js runs them inside one write transaction
+    const results = await Promise.allSettled([
+      commitTxn(dbs, () => dbs.docs.putSync(key('a'), key('1'))),
+      commitTxn(dbs, () => {
+        dbs.docs.putSync(key('b'), key('2'));
+        dbs.ops.putSync(key('b'), key('2'));
+        throw new Error('second put of the batch failed');
+      }),
+      commitTxn(dbs, () => dbs.docs.putSync(key('c'), key('3'))),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('second put of the batch failed');
+    expect(dbs.docs.get(key('a'))?.toString()).toBe('1');
+    expect(dbs.docs.get(key('b'))).toBeUndefined();
+    expect(dbs.ops.get(key('b'))).toBeUndefined();
+    expect(dbs.docs.get(key('c'))?.toString()).toBe('3');
+  });
+
+  it('resolves with the callback value once durable', async () => {
+    expect(await commitTxn(dbs, () => { dbs.meta.putSync('k', 'v'); return 7; })).toBe(7);
+    expect(dbs.meta.get('k')?.toString()).toBe('v');
+  });
+});

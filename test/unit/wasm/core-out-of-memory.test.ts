@@ -1,0 +1,61 @@
+// The search core running out of memory mid-query: that query fails with a clear error, the instance
+// keeps serving (same answers once memory is free again), nothing else is lost. The core's memory is
+// exhausted for real, by allocating from it until it traps (wasm32: 4 GiB of address space, which
+// costs no RSS: the allocator touches only block headers).
+import { afterEach, describe, expect, it } from 'vitest';
+import { sharedCore } from '../../../src/wasm/core.js';
+import { useTempEngine } from '../../helpers/temp-engine.js';
+
+const t = useTempEngine('core-oom', async (t) => {
+  await t.exec('create table t (title text, n int)');
+  await t.exec("insert into t (id, title, n) values (1, 'apple pie', 1), (2, 'apple tart', 2), (3, 'pear', 3)");
+});
+
+const held: number[] = [];
+afterEach(() => {
+  for (const p of held.splice(0)) sharedCore().free(p);
+});
+
+/** Allocates from the shared core until not even 16 bytes are left. */
+function exhaust(): void {
+  const core = sharedCore();
+  for (let size = 256 << 20; size >= 16; size >>>= 2) {
+    for (;;) {
+      try {
+        held.push(core.alloc(size));
+      } catch {
+        break;
+      }
+    }
+  }
+}
+
+describe('the core out of memory', () => {
+  it('fails that query with a clear error; the core then serves the same answers', async () => {
+    const query = "select id, weight() from t where match('apple') order by id asc";
+    const before = await t.rows(query);
+    expect(before.map((r) => r[0])).toEqual([1n, 2n]);
+    exhaust();
+    expect(held.length).toBeGreaterThan(10);
+    expect((await t.exec(query)).at(-1)).toMatchObject({
+      kind: 'error',
+      code: 'QUERY_ERROR',
+      message: 'out of memory in the search core: the query needs more memory than the core can get; narrow it or retry later',
+    });
+    for (const p of held.splice(0)) sharedCore().free(p);
+    expect(await t.rows(query)).toEqual(before);
+    await t.exec("insert into t (id, title, n) values (4, 'apple crumble', 4)");
+    expect((await t.rows(query)).map((r) => r[0])).toEqual([1n, 2n, 4n]);
+  });
+});
+
+describe('the core out of memory during a write', () => {
+  it('a REPLACE that cannot be indexed leaves the old row searchable, not deleted', async () => {
+    exhaust();
+    const out = (await t.exec("replace into t (id, title, n) values (1, 'plum cake', 10)")).at(-1);
+    for (const p of held.splice(0)) sharedCore().free(p);
+    expect(out).toMatchObject({ kind: 'error', code: 'QUERY_ERROR', message: expect.stringMatching(/^out of memory in the search core/) });
+    // the index still holds the row it had (the store holds the new one: a restart shows that)
+    expect(await t.rows("select id from t where match('apple') order by id asc")).toEqual([[1n], [2n]]);
+  });
+});
