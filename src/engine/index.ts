@@ -1,4 +1,6 @@
 /** The engine: open a data directory, run SphinxQL, get results in the one result model. */
+import { metrics } from '../metrics/metrics.js';
+import { commandOf, kindOf, tableOf } from '../metrics/statement-kind.js';
 import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
 import { setQueryThreads } from '../index/query-threads.js';
@@ -62,13 +64,23 @@ class QuarryEngine implements Engine {
     }
     const out: Result[] = [];
     for (const st of statements) {
+      const cmd = commandOf(st);
+      if (cmd) metrics.count(cmd, tableOf(st));
+      const t0 = performance.now();
       try {
         const r = await executeStatement(this.ctx, st, session);
+        const ms = performance.now() - t0;
+        metrics.observe(kindOf(st), tableOf(st), ms);
+        const first = Array.isArray(r) ? r[0] : r;
+        const found = first?.kind === 'rows' ? first.meta?.totalFound ?? first.rows.length : undefined;
+        metrics.statementListener?.({ kind: st.kind, text: st.text, ms, found, connId: session.connId, peer: session.peer });
+        if (st.kind === 'create_table' || st.kind === 'drop_table') metrics.forgetTable(st.table.toLowerCase());
         if (Array.isArray(r)) out.push(...r);
         else out.push(r);
       } catch (e) {
         const err = asSearchError(e);
         if (err.code === 'INTERNAL') console.error(e);
+        metrics.statementListener?.({ kind: st.kind, text: st.text, ms: performance.now() - t0, error: err.message, connId: session.connId, peer: session.peer });
         out.push({ kind: 'error', code: err.code, message: err.message });
         break;
       }

@@ -13,6 +13,9 @@ export interface Session {
   transaction?: Transaction;
   /** The current database name clients ask for with SELECT DATABASE(). */
   database: string;
+  /** The client connection's id and address, for the query log. */
+  connId?: number;
+  peer?: string;
 }
 
 export function newSession(): Session {

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Engine } from '../engine/engine.js';
 import { errorBody, HTTP_INTERNAL, isClientAbort, HTTP_NOT_IMPLEMENTED, HTTP_PAYLOAD_TOO_LARGE } from './errors.js';
 import type { HttpContext, HttpEnv } from './http-env.js';
+import { prometheusText } from '../metrics/prometheus.js';
 import { registerConsoleRoutes, type ConsoleRouteOptions } from './console-routes.js';
 import { socketSessions, type SessionFor } from './socket-sessions.js';
 import { registerJsonRoutes } from './json-routes.js';
@@ -49,6 +50,8 @@ export function createHttpApp(opts: HttpAppOptions): Hono<HttpEnv> {
   registerSqlRoutes(app, { engine: opts.engine, sessionFor });
   registerJsonRoutes(app, { engine: opts.engine, sessionFor, onInternalError: report });
   registerConsoleRoutes(app, opts.console);
+  // Prometheus scrapes GET /metrics (text format 0.0.4)
+  app.get('/metrics', (c) => c.body(prometheusText(), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }));
   app.notFound((c) => jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody(`${c.req.path} - unsupported endpoint`)));
   app.onError((err, c) => {
     report(err);

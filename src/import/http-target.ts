@@ -42,6 +42,13 @@ export class HttpTarget implements ImportTarget {
     if (r.error) throw new SearchError('BAD_VALUE', r.error);
   }
 
+  /** Runs `statement` and returns its rows; an error answer throws. */
+  async rows(statement: string): Promise<Record<string, unknown>[]> {
+    const r = await this.#raw(statement);
+    if (r.error) throw new SearchError('BAD_VALUE', r.error);
+    return r.data ?? [];
+  }
+
   async describe(table: string): Promise<TargetColumn[] | undefined> {
     const r = await this.#raw(`DESCRIBE ${table}`);
     if (r.error || !r.data) return undefined;

@@ -1,5 +1,6 @@
 /** The command phase: one client command in, one complete response (possibly empty) out. */
 import type { Engine } from '../engine/engine.js';
+import { metrics } from '../metrics/metrics.js';
 import type { Result, ResultColumn } from '../engine/result.js';
 import type { Session } from '../engine/session.js';
 import { inTransaction } from '../engine/transaction/transaction.js';
@@ -23,6 +24,7 @@ export interface CommandContext {
   session: Session;
   statements: StatementRegistry;
   stats: ServerStats;
+  activityId?: number;
 }
 
 /** What the connection does after a command: keep going, or close (COM_QUIT). */
@@ -37,10 +39,13 @@ export function sessionStatus(session: Session): number {
 
 async function run(ctx: CommandContext, sql: string): Promise<Result[]> {
   ctx.stats.questions++;
+  if (ctx.activityId !== undefined) metrics.begin(ctx.activityId, sql);
   try {
     return await ctx.engine.execute(sql, ctx.session);
   } catch (e) {
     return [{ kind: 'error', code: 'INTERNAL', message: asSearchError(e).message }];
+  } finally {
+    if (ctx.activityId !== undefined) metrics.end(ctx.activityId);
   }
 }
 

@@ -34,6 +34,8 @@ export interface ConnectionOptions {
   connectionId: number;
   maxPacketBytes: number;
   stats: ServerStats;
+  /** This connection's entry in the process's activity list (SHOW THREADS). */
+  activityId?: number;
   /** Idle time before the server drops a client (default DEFAULT_IDLE_TIMEOUT_MS). */
   idleTimeoutMs?: number;
   /** A started request packet must be complete within this long (default DEFAULT_PACKET_TIMEOUT_MS). */
@@ -64,7 +66,9 @@ export class MysqlConnection {
     this.#packetTimeoutMs = opts.packetTimeoutMs ?? DEFAULT_PACKET_TIMEOUT_MS;
     this.#framer = new PacketFramer(opts.maxPacketBytes);
     const session: Session = newSession();
-    this.#ctx = { engine: opts.engine, session, statements: new StatementRegistry(), stats: opts.stats };
+    session.connId = opts.activityId;
+    session.peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    this.#ctx = { engine: opts.engine, session, statements: new StatementRegistry(), stats: opts.stats, activityId: opts.activityId };
     socket.setNoDelay(true);
     socket.setTimeout(opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
     // A silent socket while a command runs is the engine working, not an idle client.

@@ -1,5 +1,6 @@
 /** The MySQL listener: accepts connections, serves each with a MysqlConnection, closes cleanly. */
 import { createServer, type Server, type Socket } from 'node:net';
+import { metrics } from '../metrics/metrics.js';
 import type { AddressInfo } from 'node:net';
 import type { SecureContext } from 'node:tls';
 import type { Engine } from '../engine/engine.js';
@@ -65,14 +66,19 @@ export async function startMysqlListener(engine: Engine, opts: MysqlListenerOpti
   const stats: ServerStats = { startedAt: Date.now(), connections: 0, questions: 0 };
   let nextId = 1;
   const server = createServer((socket) => {
-    if (opts.maxConnections !== undefined && open.size >= opts.maxConnections) return refuse(socket);
+    if (opts.maxConnections !== undefined && open.size >= opts.maxConnections) {
+      metrics.maxedOut++;
+      return refuse(socket);
+    }
+    const activityId = metrics.open('mysql', `${socket.remoteAddress}:${socket.remotePort}`);
     const conn = new MysqlConnection(socket, {
       engine, connectionId: nextId++, maxPacketBytes: opts.maxPacketBytes ?? DEFAULT_MAX_PACKET_BYTES, stats,
-      idleTimeoutMs: opts.idleTimeoutMs, packetTimeoutMs: opts.packetTimeoutMs, tls: opts.tls,
+      activityId, idleTimeoutMs: opts.idleTimeoutMs, packetTimeoutMs: opts.packetTimeoutMs, tls: opts.tls,
     });
     open.add(conn);
     stats.connections = open.size;
     socket.once('close', () => {
+      metrics.close(activityId);
       open.delete(conn);
       stats.connections = open.size;
     });

@@ -23,6 +23,8 @@ export const USAGE = `usage: quarry serve [options]
        quarry export --data DIR --table NAME --out DIR
        quarry import --table NAME [--data DIR | --url URL] FILE...   (quarry import --help)
        quarry indexer [--config FILE] [--all | NAME...] [--rotate]   (quarry indexer --help)
+       quarry backup (--data DIR | --url URL) --to DIR [--tables a,b] (quarry backup --help)
+       quarry restore --from BACKUP_DIR --data DIR
 
 options:
   --data DIR          data directory (default ./data, or searchd.data_dir of the config)

@@ -60,6 +60,8 @@ export async function main(argv: string[]): Promise<number | undefined> {
   // import and indexer have flags of their own (src/import/, src/indexer/)
   if (argv[0] === 'import') return (await import('../import/import-command.js')).importCommand(argv.slice(1));
   if (argv[0] === 'indexer') return (await import('../indexer/indexer-command.js')).indexerCommand(argv.slice(1));
+  if (argv[0] === 'backup') return (await import('./backup-command.js')).backupCommand(argv.slice(1));
+  if (argv[0] === 'restore') return (await import('./backup-command.js')).restoreCommand(argv.slice(1));
   let args;
   try {
     args = parseCliArgs(argv);
@@ -87,6 +89,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
     const server = await startServer(args, async (opts) => (await loadOpenEngine())(opts));
     stopOnSignals(server);
     console.log(server.readyLine);
+    server.logs.info(server.readyLine);
     return undefined;
   } catch (e) {
     console.error(`quarry: ${asSearchError(e).message}`);

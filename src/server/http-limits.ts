@@ -6,6 +6,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { MAXED_OUT_MESSAGE } from '../mysql/mysql-listener.js';
+import { metrics } from '../metrics/metrics.js';
 
 /** Manticore's client_timeout default (5 minutes). */
 export const DEFAULT_CLIENT_TIMEOUT_MS = 300_000;
@@ -63,6 +64,7 @@ export function applyHttpLimits(server: Server, limits: HttpLimits): void {
   let open = 0;
   server.on('connection', (socket: Socket) => {
     if (open >= max) {
+      metrics.maxedOut++;
       socket.on('error', () => socket.destroy());
       socket.end(REFUSAL);
       setTimeout(() => socket.destroy(), 1_000).unref();

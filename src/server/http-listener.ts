@@ -12,6 +12,7 @@ import {
   answerClientError, applyHttpLimits, checkingIntervalMs, headersTimeoutMs, MAX_HEADER_BYTES, type HttpLimits,
 } from './http-limits.js';
 import { sniffTls } from './tls-sniff.js';
+import { trackConnection, trackRequest } from './http-activity.js';
 
 /** Idle keep-alive connections are dropped after this long (Node's default is 5 s). */
 export const HTTP_KEEP_ALIVE_MS = 65_000;
@@ -56,8 +57,10 @@ export async function startHttpListener(
   const fast = createFastPath({ engine, maxBodyBytes, sessions, onInternalError });
   const slow = getRequestListener(app.fetch);
   const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(opts), maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    trackRequest(req, res);
     if (!fast(req, res)) void slow(req, res);
   });
+  server.on('connection', trackConnection);
   server.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
   // A request the parser refuses gets a 400/431 and a close; one that resets its socket mid-request
   // must not take the process down.

@@ -1,5 +1,6 @@
 /** The composition root: open the engine, start the listeners, and stop them all in order. */
 import { mkdir, readFile } from 'node:fs/promises';
+import { openLogs, type ServerLogs } from './logs.js';
 import type { Engine } from '../engine/engine.js';
 import type { CliArgs } from './cli-args.js';
 import { lastValue, parseConfig, type ManticoreConfig } from './config-parser.js';
@@ -20,6 +21,8 @@ export interface RunningServer {
   agent?: AgentListener;
   /** The one line printed when every listener accepts connections. */
   readyLine: string;
+  /** searchd log and query_log (server/logs.ts). */
+  logs: ServerLogs;
   /** Closes the listeners, then the engine; safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -39,6 +42,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     if (!isLoopback(a.host)) console.warn(`quarry: warning: ${a.proto} listens on ${formatAddress(a.host, a.port)} without TLS (set ssl_cert and ssl_key)`);
   }
   await mkdir(options.dataDir, { recursive: true });
+  const logs = openLogs(config);
   const threads = lastValue(config?.searchd, 'max_threads_per_query');
   const queryThreads = lastValue(config?.searchd, 'threads');
   const engine: Engine = await openEngine({
@@ -88,8 +92,13 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     http,
     mysql,
     agent,
+    logs,
     readyLine: `quarry listening http=${formatAddress(http.host, http.port)} mysql=${formatAddress(mysql.host, mysql.port)}` +
       `${agent ? ` agent=${formatAddress(agent.host, agent.port)}` : ''} data=${options.dataDir}`,
-    stop: () => (stopping ??= Promise.all([http.close(), mysql.close(), agent?.close()]).then(() => engine.close()).finally(() => removePidFile(options.dataDir))),
+    stop: () => (stopping ??= Promise.all([http.close(), mysql.close(), agent?.close()]).then(() => engine.close()).finally(() => {
+      removePidFile(options.dataDir);
+      logs.info('shutdown complete');
+      logs.close();
+    })),
   };
 }

@@ -261,7 +261,7 @@ export interface DescribeStatement extends StatementBase { kind: 'describe'; tab
 export type ShowWhat =
   | 'tables' | 'meta' | 'warnings' | 'status' | 'variables' | 'databases' | 'threads' | 'plugins'
   | 'collation' | 'character_set' | 'create_table' | 'columns' | 'table_status' | 'table_settings'
-  | 'profile' | 'plan' | 'settings';
+  | 'profile' | 'plan' | 'settings' | 'processlist';
 
 /**
  * SHOW ...: `table` for SHOW CREATE TABLE t, SHOW FIELDS|COLUMNS FROM t, SHOW TABLE t STATUS|SETTINGS
@@ -316,6 +316,11 @@ export interface CallStatement extends StatementBase {
   options: { name: string; value: Literal }[];
 }
 
+/** BACKUP [TABLES a, b] TO path [OPTION async=1, compress=0]: tables lower-cased, [] for all. */
+export interface BackupStatement extends StatementBase {
+  kind: 'backup'; tables: string[]; path: string; options: NamedValue[];
+}
+
 export type Statement =
   | SelectStatement | InsertStatement | UpdateStatement | DeleteStatement
   | CreateTableStatement | CreateTableLikeStatement | DropTableStatement | AlterTableStatement
@@ -323,4 +328,4 @@ export type Statement =
   | DescribeStatement | ShowStatement
   | SetStatement | SetNamesStatement | SetTransactionStatement
   | BeginStatement | CommitStatement | RollbackStatement
-  | CallStatement;
+  | CallStatement | BackupStatement;

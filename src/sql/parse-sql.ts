@@ -4,6 +4,7 @@ import {
   parseAttach, parseCall, parseFlush, parseOptimize, parseTransaction, parseTruncate,
 } from './admin-parser.js';
 import type { Statement } from './ast.js';
+import { parseBackup } from './backup-parser.js';
 import { Cursor } from './cursor.js';
 import { parseAlter, parseCreate, parseDrop } from './ddl-parser.js';
 import { tokenize } from './lexer.js';
@@ -20,6 +21,7 @@ const BY_FIRST_WORD: Record<string, StatementParser> = {
   SHOW: parseShow, DESC: parseDescribe, DESCRIBE: parseDescribe, SET: parseSet, CALL: parseCall,
   BEGIN: parseTransaction, START: parseTransaction, COMMIT: parseTransaction, ROLLBACK: parseTransaction,
   TRUNCATE: parseTruncate, ATTACH: parseAttach, OPTIMIZE: parseOptimize, FLUSH: parseFlush, ALTER: parseAlter,
+  BACKUP: parseBackup,
   CREATE: (c) => (c.isKw('TABLE', 1) ? parseCreate(c) : failUser(c)),
   DROP: (c) => (c.isKw('TABLE', 1) ? parseDrop(c) : failUser(c)),
 };

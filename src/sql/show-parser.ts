@@ -8,7 +8,7 @@ import { parseTableName } from './table-name.js';
 /** SHOW words that take nothing but an optional LIKE. */
 const SIMPLE: Record<string, ShowWhat> = {
   WARNINGS: 'warnings', STATUS: 'status', META: 'meta', PROFILE: 'profile', PLAN: 'plan', PLUGINS: 'plugins',
-  THREADS: 'threads', COLLATION: 'collation', TABLES: 'tables', DATABASES: 'databases', SETTINGS: 'settings',
+  THREADS: 'threads', PROCESSLIST: 'processlist', COLLATION: 'collation', TABLES: 'tables', DATABASES: 'databases', SETTINGS: 'settings',
 };
 
 function parseLike(c: Cursor): string | undefined {

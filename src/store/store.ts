@@ -22,6 +22,9 @@ import {
   allocGen, beginGeneration, decodeEntry, encodeEntry, endGeneration, freezeSchema, genDirName, lastSeqOf,
   readCatalog, tableKey, type CatalogEntry,
 } from './catalog.js';
+import { copyFile } from 'node:fs/promises';
+import { copyStore } from './backup.js';
+import { FORMAT_FILE } from './data-dir.js';
 import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
 import { checkDataFormat, lockDataDir } from './data-dir.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
@@ -56,6 +59,8 @@ export class Store {
   /** Serializes checkpoint, prune, truncate and drop per table. */
   readonly #locks = new KeyedLock();
   #gc: Promise<void> = Promise.resolve();
+  /** Set while a backup copies files: checkpoints, prunes, truncates, drops and attaches wait for it. */
+  #pause: Promise<void> | undefined;
   #closed = false;
 
   readonly #unlock: () => void;
@@ -130,11 +135,11 @@ export class Store {
   /** Removes the table: catalog entry, docs, ops and segment files. */
   async dropTable(name: string): Promise<void> {
     const key = tableKey(name);
-    await this.#locks.run(key, () => this.#txn(key, () => {
+    await this.#unpaused(() => this.#locks.run(key, () => this.#txn(key, () => {
       const e = this.#entryInTxn(key, `DROP TABLE failed: unknown table '${key}'`);
       endGeneration(this.#dbs, key, e.gen);
       this.#dbs.catalog.removeSync(key);
-    }));
+    })));
     this.#collectGarbage();
   }
 
@@ -145,13 +150,13 @@ export class Store {
   async truncate(name: string, newSchema?: TableSchema): Promise<void> {
     const key = tableKey(name);
     const frozen = newSchema && freezeSchema(newSchema, key);
-    await this.#locks.run(key, () => this.#txn(key, () => {
+    await this.#unpaused(() => this.#locks.run(key, () => this.#txn(key, () => {
       const e = this.#entryInTxn(key, `unknown local table '${key}'`);
       const baseSeq = lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
       endGeneration(this.#dbs, key, e.gen);
       const schema = frozen ?? e.schema;
       beginGeneration(this.#dbs, key, { schema, gen: allocGen(this.#dbs), baseSeq });
-    }));
+    })));
     this.#collectGarbage();
   }
 
@@ -165,7 +170,7 @@ export class Store {
   async replaceTable(target: string, source: string): Promise<void> {
     const t = tableKey(target);
     const s = tableKey(source);
-    await this.#locks.run(s, () => this.#locks.run(t, async () => {
+    await this.#unpaused(() => this.#locks.run(s, () => this.#locks.run(t, async () => {
       const se = this.#entry(s);
       this.#entry(t);
       const from = join(this.#tablesDir, genDirName(s, se.gen));
@@ -181,7 +186,7 @@ export class Store {
         this.#dbs.catalog.removeSync(s);
       });
       this.#catalog.delete(s);
-    }));
+    })));
     this.#collectGarbage();
   }
 
@@ -261,7 +266,7 @@ export class Store {
    */
   async saveCheckpoint(table: string, segments: SegmentEntry[], lastSeq: bigint): Promise<void> {
     const name = tableKey(table);
-    await this.#locks.run(name, async () => {
+    await this.#unpaused(() => this.#locks.run(name, async () => {
       this.#checkOpen();
       const e = this.#entry(name);
       const cur = this.#manifest(e);
@@ -272,13 +277,19 @@ export class Store {
       const dir = join(this.#tablesDir, genDirName(name, e.gen));
       const next = await saveSegments(dir, e.gen, cur, segments, lastSeq, this.#opts.manifestSwapDelayMs);
       this.#manifests.set(e.gen, next);
-    });
+    }));
   }
 
   /** Names of the segment files the table's current checkpoint lists, in order. */
   checkpointNames(table: string): string[] {
     const e = this.#entry(tableKey(table));
     return this.#manifest(e).segments.map((s) => s.name);
+  }
+
+  /** Bytes of the segment files the table's current checkpoint lists (its size on disk). */
+  checkpointBytes(table: string): number {
+    const e = this.#entry(tableKey(table));
+    return this.#manifest(e).segments.reduce((n, s) => n + s.size, 0);
   }
 
   /** The last saved checkpoint (empty, at the generation's base sequence, if none). */
@@ -311,13 +322,40 @@ export class Store {
    */
   async pruneOps(table: string, uptoSeq: bigint): Promise<number> {
     const name = tableKey(table);
-    return this.#locks.run(name, () => {
+    return this.#unpaused(() => this.#locks.run(name, () => {
       this.#checkOpen();
       const e = this.#entry(name);
       const covered = this.#manifest(e).lastSeq;
       const upto = uptoSeq < covered ? uptoSeq : covered;
       return deleteRange(this.#dbs, this.#dbs.ops, opsUpTo(e.gen, upto), this.#opts.deleteChunk);
-    });
+    }));
+  }
+
+  // ---- backup ----
+
+  /**
+   * Copies the whole store into `destDir` (which must not exist yet) as a data directory a Store opens:
+   * each table's checkpoint files, then an lmdb snapshot (one read transaction). Writes go on meanwhile;
+   * checkpoints, op pruning, TRUNCATE, DROP and ATTACH wait, so the files and the snapshot describe one
+   * moment, the state a crash then would have left: every write acknowledged before the call is in it.
+   */
+  async backup(destDir: string): Promise<void> {
+    this.#checkOpen();
+    let release!: () => void;
+    while (this.#pause) await this.#pause;
+    this.#pause = new Promise((r) => { release = r; });
+    try {
+      await this.#locks.idle();
+      const entries = [...this.#catalog].map(([name, e]) => genDirName(name, e.gen));
+      await copyStore(this.#tablesDir, entries, this.#dbs.env, destDir);
+      // the layout stamp, so the copy opens as a data directory of this format
+      await copyFile(join(this.dataDir, FORMAT_FILE), join(destDir, FORMAT_FILE)).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e;
+      });
+    } finally {
+      this.#pause = undefined;
+      release();
+    }
   }
 
   // ---- meta ----
@@ -349,6 +387,11 @@ export class Store {
   }
 
   // ---- internals ----
+
+  /** Runs `fn` at once unless a backup is copying files, else once it is done (fn takes its locks then). */
+  #unpaused<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#pause ? this.#pause.then(() => this.#unpaused(fn)) : fn();
+  }
 
   #checkOpen(): void {
     if (this.#closed) throw new SearchError('INTERNAL', 'store is closed');

@@ -8,6 +8,7 @@ import { constantValue } from '../expr/constant-expr.js';
 import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn } from '../result.js';
 import { systemVariable, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
+import { processlistResult, statusRows, tableStatusRows, threadsResult } from './exec-status.js';
 
 function metaRows(session: Session): string[][] {
   const m = session.lastMeta;
@@ -41,12 +42,10 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
     case 'warnings':
       return rows(stringColumns('Level', 'Code', 'Message'), session.lastWarning ? [['warning', '1000', session.lastWarning]] : []);
     case 'variables': return kv(variablesRows(settings, session));
-    case 'status': return kv([['uptime', String(Math.floor(process.uptime()))], ['connections', '0'], ['version', String(systemVariable('version', settings))]]);
+    case 'status': return rows(stringColumns('Counter', 'Value'), statusRows(String(systemVariable('version', settings))).filter((r) => like(r[0])));
     case 'databases': return rows(stringColumns('Databases'), [['Manticore']]);
-    case 'threads':
-      // One event loop serves every connection: the thread running this statement is the one to show.
-      return rows(stringColumns('TID', 'Name', 'Proto', 'State', 'Connection from', 'ConnID', 'This/prev job time, s', 'CPU activity', 'Jobs done', 'Thread status', 'Info'),
-        [[String(process.pid), 'work_0', 'sphinxql', 'query', '127.0.0.1', '1', '0', '0', '1', 'working', st.text]]);
+    case 'threads': return threadsResult();
+    case 'processlist': return processlistResult();
     case 'plugins': return rows(stringColumns('Type', 'Name', 'Library', 'Users', 'Extra'), []);
     case 'collation': return rows(stringColumns('Collation', 'Charset', 'Id', 'Default', 'Compiled', 'Sortlen'), [['utf8mb4_general_ci', 'utf8mb4', '45', 'Yes', 'Yes', '1']]);
     case 'character_set': return rows(stringColumns('Charset', 'Description', 'Default collation', 'Maxlen'), [['utf8mb4', 'UTF-8 Unicode', 'utf8mb4_general_ci', '4']]);
@@ -56,13 +55,7 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
       if (!st.table) return rows(stringColumns('Name', 'Engine', 'Rows'), catalog.names().filter(like).map((n) => [n, 'rt', String(catalog.get(n)!.index.count())]));
       const t = catalog.get(st.table);
       if (!t) throw new SearchError('UNKNOWN_TABLE', `no such table '${st.table.toLowerCase()}'`);
-      const segs = t.index.segments;
-      return kv([
-        ['table_type', 'rt'], ['indexed_documents', String(t.index.count())],
-        ['ram_chunk_segments_count', String(segs.length)],
-        ['killed_documents', String(segs.reduce((n, g) => n + g.rows - g.live, 0))],
-        ['query_time_1min', '{"queries":0}'],
-      ]);
+      return kv(tableStatusRows(t, catalog.store.checkpointBytes(t.name)));
     }
     default: throw new SearchError('UNSUPPORTED', `SHOW ${st.what.toUpperCase()} is not supported`);
   }

@@ -4,6 +4,7 @@ import { checkOptions, type OptionStatement } from '../statement-options.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { execAlter, execFlush, execOptimize } from './exec-admin.js';
+import { execBackup } from './exec-backup.js';
 import { execCall } from './exec-call.js';
 import { execAttach, execCreate, execCreateLike, execDescribe, execDrop, execTruncate, type ConfigTable } from './exec-ddl.js';
 import { execSelect } from './exec-select.js';
@@ -72,6 +73,7 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
     }
     case 'set_names': case 'set_transaction': return ok(0);
     case 'call': return execCall(ctx.catalog, st);
+    case 'backup': return execBackup(ctx.catalog, st);
     case 'begin': // BEGIN inside a transaction commits it first, as in MySQL.
       if (session.transaction) await commit(session, ctx.catalog);
       session.transaction = { writes: [] };

@@ -86,7 +86,7 @@ describe('engine over SQL', () => {
 });
 
 describe('engine status statements', () => {
-  it('SHOW TABLE t STATUS counts documents, segments and killed rows; SHOW THREADS shows this statement', async () => {
+  it('SHOW TABLE t STATUS counts documents, bytes, segments, killed rows and the table\'s commands', async () => {
     await sql('CREATE TABLE t (title text)');
     await sql("INSERT INTO t (id, title) VALUES (1,'a'),(2,'b')");
     await sql("INSERT INTO t (id, title) VALUES (3,'c')");
@@ -95,8 +95,34 @@ describe('engine status statements', () => {
     expect(status.get('indexed_documents')).toBe('2');
     expect(status.get('killed_documents')).toBe('1');
     expect(Number(status.get('ram_chunk_segments_count'))).toBeGreaterThanOrEqual(1);
-    const threads = await rowsOf('SHOW THREADS');
-    expect(threads).toHaveLength(1);
-    expect(threads[0][10]).toBe('SHOW THREADS');
+    expect(Number(status.get('ram_bytes'))).toBeGreaterThan(0);
+    expect(status.get('killed_rate')).toBe('33.33%');
+    expect(status.get('command_insert')).toBe('2');
+    expect(status.get('command_delete')).toBe('1');
+    await sql("SELECT * FROM t WHERE MATCH('b')");
+    const after = new Map((await rowsOf('SHOW TABLE t STATUS')) as [string, string][]);
+    expect(after.get('command_search')).toBe('1');
+    expect(after.get('query_time_1min')).toMatch(/^\{"queries":1, "avg":\d+\.\d{3}, /);
+    // in process there are no client connections: SHOW THREADS lists none (the e2e test has them)
+    expect(await rowsOf('SHOW THREADS')).toEqual([]);
+  });
+
+  it('SHOW STATUS counts statements by Manticore\'s command kinds and sums query wall time', async () => {
+    const counters = async () => new Map((await rowsOf('SHOW STATUS')) as [string, string][]);
+    await sql('CREATE TABLE t (title text, n int)');
+    const before = await counters();
+    await sql("INSERT INTO t (id, title, n) VALUES (1,'a',1)");
+    await sql("REPLACE INTO t (id, title, n) VALUES (1,'b',2)");
+    await sql('UPDATE t SET n=3 WHERE id=1');
+    await sql("SELECT * FROM t WHERE MATCH('b')");
+    await sql('SELECT 1');
+    const after = await counters();
+    const delta = (k: string) => Number(after.get(k)) - Number(before.get(k));
+    expect([delta('command_insert'), delta('command_replace'), delta('command_update'), delta('command_search'), delta('queries')]).toEqual([1, 1, 1, 1, 1]);
+    expect(delta('command_status')).toBe(1);
+    expect(Number(after.get('query_wall'))).toBeGreaterThanOrEqual(Number(before.get('query_wall')));
+    expect(after.get('search_stats_ms_avg')).toMatch(/^\d+\.\d{3} \d+\.\d{3} \d+\.\d{3}$/);
+    expect([...after.keys()].slice(0, 4)).toEqual(['uptime', 'connections', 'maxed_out', 'version']);
+    expect((await rowsOf("SHOW STATUS LIKE 'command_s%'")).map((r) => r[0])).toEqual(['command_search', 'command_status', 'command_sphinxql', 'command_set', 'command_suggest']);
   });
 });

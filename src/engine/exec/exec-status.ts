@@ -1,0 +1,93 @@
+/** SHOW STATUS, SHOW TABLE t STATUS, SHOW THREADS and SHOW PROCESSLIST from the process's counters. */
+import { COMMANDS, metrics, type Activity } from '../../metrics/metrics.js';
+import { WINDOW_STATS, type LatencyWindow } from '../../metrics/latency-window.js';
+import { rows, stringColumns, type RowsResult } from '../result.js';
+import type { Table } from '../table.js';
+
+function windowRows(prefix: string, w: LatencyWindow): string[][] {
+  return WINDOW_STATS.map((s) => [`${prefix}_stats_ms_${s}`, w.text(s)]);
+}
+
+/** Manticore's SHOW STATUS counters that a single quarry node has. */
+export function statusRows(version: string): string[][] {
+  const m = metrics;
+  const avg = m.queries ? m.queryWallMs / 1000 / m.queries : 0;
+  const working = m.activities().filter((a) => a.info).length;
+  return [
+    ['uptime', String(m.uptimeSeconds())],
+    ['connections', String(m.connections)],
+    ['maxed_out', String(m.maxedOut)],
+    ['version', version],
+    ['mysql_version', version],
+    ...COMMANDS.map((c) => [`command_${c}`, String(m.commands.get(c) ?? 0)]),
+    ...windowRows('insert_replace', m.windows.insert_replace),
+    ...windowRows('search', m.windows.search),
+    ...windowRows('update', m.windows.update),
+    ['queries', String(m.queries)],
+    ['dist_queries', '0'],
+    ['workers_total', '1'],
+    ['workers_active', String(working)],
+    ['workers_clients', String(m.activities().length)],
+    ['query_wall', (m.queryWallMs / 1000).toFixed(3)],
+    ['query_cpu', 'OFF'],
+    ['avg_query_wall', avg.toFixed(3)],
+    ['avg_query_cpu', 'OFF'],
+  ];
+}
+
+/** `{"queries":N, "avg":..., ...}` over one window, as SHOW TABLE STATUS prints query_time_*. */
+function queryTime(w: LatencyWindow | undefined, i: number): string {
+  if (!w) return '{"queries":0, "avg":"-", "min":"-", "max":"-", "pct95":"-", "pct99":"-"}';
+  const n = w.countText().split(' ')[i]!;
+  const part = (s: (typeof WINDOW_STATS)[number]) => {
+    const v = w.text(s).split(' ')[i]!;
+    return v === 'N/A' ? '"-"' : v;
+  };
+  return `{"queries":${n}, "avg":${part('avg')}, "min":${part('min')}, "max":${part('max')}, "pct95":${part('pct95')}, "pct99":${part('pct99')}}`;
+}
+
+export function tableStatusRows(t: Table, diskBytes: number): string[][] {
+  const segs = t.index.segments;
+  const killed = segs.reduce((n, g) => n + g.rows - g.live, 0);
+  const totalRows = segs.reduce((n, g) => n + g.rows, 0);
+  const ramBytes = segs.reduce((n, g) => n + g.blobLen, 0);
+  const w = metrics.tableSearch.get(t.name);
+  const cmds = metrics.tableCommands.get(t.name);
+  return [
+    ['index_type', 'rt'],
+    ['indexed_documents', String(t.index.count())],
+    ['indexed_bytes', String(ramBytes)],
+    ['ram_bytes', String(ramBytes)],
+    ['disk_bytes', String(diskBytes)],
+    ['killed_documents', String(killed)],
+    ['killed_rate', `${(totalRows ? (100 * killed) / totalRows : 0).toFixed(2)}%`],
+    ['ram_chunk_segments_count', String(segs.length)],
+    ['disk_chunks', '0'],
+    ['locked', '0'],
+    ['query_time_1min', queryTime(w, 0)],
+    ['query_time_5min', queryTime(w, 1)],
+    ['query_time_15min', queryTime(w, 2)],
+    ...['search', 'excerpt', 'update', 'keywords', 'status', 'delete', 'insert', 'replace', 'commit', 'suggest', 'callpq', 'getfield']
+      .map((c) => [`command_${c}`, String(cmds?.get(c as never) ?? 0)]),
+  ];
+}
+
+function jobTime(a: Activity, now: number): string {
+  return a.info ? `${now - a.startedAt}ms` : `${a.prevMs}ms prev`;
+}
+
+/** One row per open connection: one event loop serves them all, so a "thread" here is a connection. */
+export function threadsResult(): RowsResult {
+  const now = Date.now();
+  return rows(stringColumns('TID', 'Name', 'Proto', 'State', 'Connection from', 'ConnID', 'This/prev job time', 'CPU activity', 'Jobs done', 'Thread status', 'Info'),
+    metrics.activities().map((a) => [String(process.pid), 'work_0', a.proto, a.info ? 'query' : 'net_idle', a.from, String(a.connId),
+      jobTime(a, now), '-', String(a.jobsDone), a.info ? 'working' : 'idling', a.info]));
+}
+
+/** MySQL's SHOW PROCESSLIST columns over the same list. */
+export function processlistResult(): RowsResult {
+  const now = Date.now();
+  return rows(stringColumns('Id', 'User', 'Host', 'db', 'Command', 'Time', 'State', 'Info'),
+    metrics.activities().map((a) => [String(a.connId), 'root', a.from, 'Manticore', a.info ? 'Query' : 'Sleep',
+      String(Math.floor((now - a.startedAt) / 1000)), a.info ? 'executing' : '', a.info]));
+}

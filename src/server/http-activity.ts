@@ -1,0 +1,19 @@
+/** HTTP connections and requests in the process's activity list (SHOW THREADS, SHOW PROCESSLIST). */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { metrics } from '../metrics/metrics.js';
+
+const ids = new WeakMap<Socket, number>();
+
+export function trackConnection(socket: Socket): void {
+  const id = metrics.open('http', `${socket.remoteAddress}:${socket.remotePort}`);
+  ids.set(socket, id);
+  socket.once('close', () => metrics.close(id));
+}
+
+export function trackRequest(req: IncomingMessage, res: ServerResponse): void {
+  const id = ids.get(req.socket);
+  if (id === undefined) return;
+  metrics.begin(id, `${req.method ?? ''} ${req.url ?? ''}`);
+  res.once('close', () => metrics.end(id));
+}

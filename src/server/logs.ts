@@ -1,0 +1,46 @@
+/**
+ * searchd's `log` and `query_log` settings: `log` receives the server's own lines (`[time] [pid]
+ * message`, one per event), `query_log` one line per SELECT/UPDATE in `query_log_format = sphinxql`
+ * (the only format quarry writes: `plain` is refused by name), filtered by `query_log_min_msec`.
+ * Both files reopen on SIGUSR1, so logrotate can move them away.
+ */
+import { lastValue, type ManticoreConfig } from './config-parser.js';
+import { LogFile } from '../metrics/log-file.js';
+import { metrics } from '../metrics/metrics.js';
+import { logTime, QueryLog } from '../metrics/query-log.js';
+import { SearchError } from '../util/errors.js';
+
+export interface ServerLogs {
+  /** Writes one line to the `log` file (if set). */
+  info(message: string): void;
+  close(): void;
+}
+
+export function openLogs(config: ManticoreConfig | undefined): ServerLogs {
+  const logPath = lastValue(config?.searchd, 'log');
+  const queryPath = lastValue(config?.searchd, 'query_log');
+  const format = (lastValue(config?.searchd, 'query_log_format') ?? 'sphinxql').toLowerCase();
+  if (format !== 'sphinxql') throw new SearchError('BAD_SETTING', `query_log_format = ${format} is not supported (sphinxql is)`);
+  const minText = lastValue(config?.searchd, 'query_log_min_msec') ?? '0';
+  if (!/^\d+$/.test(minText)) throw new SearchError('BAD_SETTING', `query_log_min_msec must be a number of milliseconds, got '${minText}'`);
+  const log = logPath ? new LogFile(logPath) : undefined;
+  const queries = queryPath ? new LogFile(queryPath) : undefined;
+  if (queries) {
+    const q = new QueryLog(queries, Number(minText));
+    metrics.statementListener = (e) => q.write(e);
+  }
+  const reopen = () => {
+    log?.reopen();
+    queries?.reopen();
+  };
+  if (log || queries) process.on('SIGUSR1', reopen);
+  return {
+    info: (message) => log?.write(`[${logTime(new Date())}] [${process.pid}] ${message.replace(/[\r\n]+/g, ' ')}\n`),
+    close: () => {
+      process.off('SIGUSR1', reopen);
+      metrics.statementListener = undefined;
+      log?.close();
+      queries?.close();
+    },
+  };
+}

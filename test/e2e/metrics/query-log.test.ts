@@ -1,0 +1,74 @@
+// searchd log / query_log through a real server: Manticore's sphinxql lines, query_log_min_msec,
+// reopening on SIGUSR1 after the file was moved away (what logrotate does).
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnQuarry, type SpawnedQuarry } from '../../helpers/spawn-quarry.js';
+import { ROOT } from '../../helpers/server-process.js';
+
+let dir = '';
+let q: SpawnedQuarry | undefined;
+afterEach(async () => {
+  if (q) { q.proc.kill('SIGTERM'); await q.exited; q = undefined; }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function serve(searchd: string): Promise<SpawnedQuarry> {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-qlog-'));
+  const cfg = join(dir, 'quarry.conf');
+  writeFileSync(cfg, `searchd {\n${searchd.replaceAll('DIR', dir)}\n}\n`);
+  q = await spawnQuarry(ROOT, ['--config', cfg, '--data', join(dir, 'data')]);
+  return q;
+}
+
+async function sql(http: number, query: string): Promise<void> {
+  await fetch(`http://127.0.0.1:${http}/sql?mode=raw`, { method: 'POST', body: query });
+}
+
+const waitFor = async (f: () => boolean) => {
+  for (let i = 0; i < 100 && !f(); i++) await new Promise((r) => setTimeout(r, 50));
+};
+
+describe('query_log', () => {
+  it('writes SELECT and UPDATE in the sphinxql format with time and found rows, errors on the same line; log gets server lines', async () => {
+    const s = await serve('  log = DIR/searchd.log\n  query_log = DIR/query.log\n  query_log_format = sphinxql');
+    await sql(s.http, 'CREATE TABLE t (title text, n int)');
+    await sql(s.http, "INSERT INTO t (id, title, n) VALUES (1, 'apple pie', 1), (2, 'apple\\njuice', 2)");
+    await sql(s.http, "SELECT * FROM t WHERE MATCH('apple')");
+    await sql(s.http, 'UPDATE t SET n = 5 WHERE id = 1');
+    await sql(s.http, 'SELECT * FROM nope');
+    const lines = readFileSync(join(dir, 'query.log'), 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    const stamp = String.raw`[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2}\.\d{3} \d{4}`;
+    expect(lines[0]).toMatch(new RegExp(String.raw`^/\* ${stamp} real \d+\.\d{3} wall \d+\.\d{3} found 2 \*/ SELECT \* FROM t WHERE MATCH\('apple'\);$`));
+    expect(lines[1]).toMatch(new RegExp(String.raw`^/\* ${stamp} real \d+\.\d{3} \*/ UPDATE t SET n = 5 WHERE id = 1;$`));
+    expect(lines[2]).toMatch(/found 0 \*\/ SELECT \* FROM nope; # error=unknown local table/);
+    const log = readFileSync(join(dir, 'searchd.log'), 'utf8');
+    expect(log).toMatch(/^\[[A-Z][a-z]{2} .+\] \[\d+\] quarry listening http=/);
+  });
+
+  it('query_log_min_msec keeps only slower statements; SIGUSR1 reopens the files', async () => {
+    const s = await serve('  query_log = DIR/query.log\n  query_log_min_msec = 60000');
+    await sql(s.http, 'CREATE TABLE t (title text)');
+    await sql(s.http, 'SELECT * FROM t');
+    expect(readFileSync(join(dir, 'query.log'), 'utf8')).toBe('');
+    q!.proc.kill('SIGTERM');
+    await q!.exited;
+    const s2 = await spawnQuarry(ROOT, ['--config', join(dir, 'quarry.conf').replace('quarry.conf', 'q2.conf'), '--data', join(dir, 'data')]).catch(() => undefined);
+    expect(s2).toBeUndefined(); // a missing config file is an error, not a silent default
+    writeFileSync(join(dir, 'q2.conf'), `searchd {\n  query_log = ${dir}/query.log\n}\n`);
+    q = await spawnQuarry(ROOT, ['--config', join(dir, 'q2.conf'), '--data', join(dir, 'data')]);
+    await sql(q.http, 'SELECT * FROM t');
+    renameSync(join(dir, 'query.log'), join(dir, 'query.log.1'));
+    q.proc.kill('SIGUSR1');
+    await waitFor(() => existsSync(join(dir, 'query.log')));
+    await sql(q.http, "SELECT * FROM t WHERE MATCH('x')");
+    expect(readFileSync(join(dir, 'query.log.1'), 'utf8')).toMatch(/SELECT \* FROM t;\n$/);
+    expect(readFileSync(join(dir, 'query.log'), 'utf8')).toMatch(/^\/\* .* \*\/ SELECT \* FROM t WHERE MATCH\('x'\);\n$/);
+  });
+
+  it('refuses query_log_format = plain by name', async () => {
+    await expect(serve('  query_log = DIR/q.log\n  query_log_format = plain')).rejects.toThrow(/query_log_format = plain is not supported/);
+  });
+});
