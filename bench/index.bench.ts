@@ -4,6 +4,7 @@
 // ms per stage (process.cpuUsage: other load on the machine matters less than wall time), docs per
 // CPU second. Run: npx tsc -p tsconfig.json &&
 // node dist/bench/index.bench.js [--docs N] [--rounds R]; prints one JSON object (best of R rounds).
+import { installNodeHost } from '../src/engine/node-host.js';
 import { RtIndex } from '../src/index/rt-index.js';
 import type { DocInput, IndexSchema } from '../src/index/types.js';
 import { createTextPipeline } from '../src/text/text-pipeline.js';
@@ -43,6 +44,7 @@ function round(docs: { id: number; title: string; body: string }[]) {
 }
 
 function main() {
+  installNodeHost(); // the core's whole-field scanner, as the server tokenizes
   const docs = loadGcide(arg('docs', 100_000));
   const rounds = arg('rounds', 3);
   const runs = Array.from({ length: rounds }, () => round(docs));

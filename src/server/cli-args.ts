@@ -10,6 +10,8 @@ export interface CliArgs {
   dataDir?: string;
   http?: string;
   mysql?: string;
+  /** The binary API listener (off unless given here or by a config `listen` line without protocol). */
+  agent?: string;
   configPath?: string;
   maxBodyBytes?: number;
   /** export: the table and the folder to write. */
@@ -26,6 +28,7 @@ options:
   --data DIR          data directory (default ./data, or searchd.data_dir of the config)
   --http HOST:PORT    HTTP listener (default 127.0.0.1:9308; port 0 picks a free port)
   --mysql HOST:PORT   MySQL listener (default 127.0.0.1:9306)
+  --agent HOST:PORT   binary API listener for sphinxapi clients and masters (off by default; 9312 is usual)
   --config FILE       config file in Manticore's format
   --max-body BYTES    largest HTTP request body (default 128M; K, M, G suffixes)
   --table NAME        export: the table to export
@@ -36,6 +39,7 @@ const VALUE_FLAGS: Record<string, keyof CliArgs> = {
   '--data': 'dataDir',
   '--http': 'http',
   '--mysql': 'mysql',
+  '--agent': 'agent',
   '--config': 'configPath',
   '--max-body': 'maxBodyBytes',
   '--table': 'table',

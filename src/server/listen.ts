@@ -4,7 +4,7 @@
  */
 import { SearchError } from '../util/errors.js';
 
-/** The protocols quarry serves; Manticore's binary API (`sphinx`) and replication are not served. */
+/** Listen protocols; `sphinx` is the binary API (src/agent/), `replication` is not served. */
 export type ListenProto = 'http' | 'mysql' | 'sphinx' | 'replication';
 
 export interface ListenAddress {

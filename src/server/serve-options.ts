@@ -15,6 +15,8 @@ export interface ServeOptions {
   dataDir: string;
   http: ListenAddress;
   mysql: ListenAddress;
+  /** The binary API listener; undefined: not served. */
+  agent?: ListenAddress;
   configPath?: string;
   maxBodyBytes: number;
   /** searchd max_connections, per listener (undefined: no limit). */
@@ -26,7 +28,7 @@ export interface ServeOptions {
 }
 
 /** The first `listen` directive of a protocol in the searchd section. */
-function configListen(config: ManticoreConfig | undefined, proto: 'http' | 'mysql'): ListenAddress | undefined {
+function configListen(config: ManticoreConfig | undefined, proto: 'http' | 'mysql' | 'sphinx'): ListenAddress | undefined {
   for (const spec of config?.searchd.get('listen') ?? []) {
     const address = parseListenDirective(spec);
     if (address.proto === proto) return address;
@@ -50,6 +52,7 @@ export function resolveServeOptions(args: CliArgs, config?: ManticoreConfig): Se
     mysql: args.mysql
       ? parseHostPort(args.mysql, 'mysql')
       : configListen(config, 'mysql') ?? parseHostPort(DEFAULT_MYSQL, 'mysql'),
+    agent: args.agent ? parseHostPort(args.agent, 'sphinx') : configListen(config, 'sphinx'),
     configPath: args.configPath,
     maxBodyBytes: args.maxBodyBytes ?? (maxPacket ? parseSize(maxPacket) : DEFAULT_MAX_BODY_BYTES),
     maxConnections: maxConnections ? positive('max_connections', Number(maxConnections)) : undefined,

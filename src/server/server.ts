@@ -7,6 +7,7 @@ import { configTables } from './config-tables.js';
 import { startHttpListener, type HttpListener } from './http-listener.js';
 import { startMysqlListener, type MysqlListener } from '../mysql/mysql-listener.js';
 import { formatAddress } from './listen.js';
+import { startAgentListener, type AgentListener } from '../agent/agent-listener.js';
 import { removePidFile, writePidFile } from './pid-file.js';
 import { resolveServeOptions, type ServeOptions } from './serve-options.js';
 import type { OpenEngine } from './engine-loader.js';
@@ -16,6 +17,7 @@ export interface RunningServer {
   options: ServeOptions;
   http: HttpListener;
   mysql: MysqlListener;
+  agent?: AgentListener;
   /** The one line printed when every listener accepts connections. */
   readyLine: string;
   /** Closes the listeners, then the engine; safe to call more than once. */
@@ -69,13 +71,25 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     await engine.close();
     throw e;
   }
+  let agent: AgentListener | undefined;
+  try {
+    if (options.agent) {
+      agent = await startAgentListener(engine, { host: options.agent.host, port: options.agent.port, maxPacketBytes: options.maxBodyBytes });
+    }
+  } catch (e) {
+    await Promise.all([http.close(), mysql.close()]);
+    await engine.close();
+    throw e;
+  }
   let stopping: Promise<void> | undefined;
   writePidFile(options.dataDir);
   return {
     options,
     http,
     mysql,
-    readyLine: `quarry listening http=${formatAddress(http.host, http.port)} mysql=${formatAddress(mysql.host, mysql.port)} data=${options.dataDir}`,
-    stop: () => (stopping ??= Promise.all([http.close(), mysql.close()]).then(() => engine.close()).finally(() => removePidFile(options.dataDir))),
+    agent,
+    readyLine: `quarry listening http=${formatAddress(http.host, http.port)} mysql=${formatAddress(mysql.host, mysql.port)}` +
+      `${agent ? ` agent=${formatAddress(agent.host, agent.port)}` : ''} data=${options.dataDir}`,
+    stop: () => (stopping ??= Promise.all([http.close(), mysql.close(), agent?.close()]).then(() => engine.close()).finally(() => removePidFile(options.dataDir))),
   };
 }

@@ -9,7 +9,8 @@ import { spawnQuarry } from '../helpers/spawn-quarry.js';
 import type { Ports } from './targets.js';
 
 /** The repository root (this file runs as test/fuzz/*.ts under vitest or dist/test/fuzz/*.js). */
-const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../..' : '../..', import.meta.url));
+// compiled copies live in dist/test/fuzz/; a checkout may itself sit under a folder named dist
+const ROOT = fileURLToPath(new URL(import.meta.url.endsWith('/dist/test/fuzz/server-under-test.js') ? '../../..' : '../..', import.meta.url));
 
 /** Log lines that mean a request reached code that did not expect it. */
 const INTERNAL = /quarry: (http:|mysql connection error|unhandled rejection)|TypeError|ReferenceError|RangeError/;

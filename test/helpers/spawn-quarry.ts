@@ -6,6 +6,8 @@ export interface SpawnedQuarry {
   proc: ChildProcess;
   http: number;
   mysql: number;
+  /** The binary API port, when `--agent` was given. */
+  agent?: number;
   /** Settles when the process exits. */
   exited: Promise<void>;
 }
@@ -25,11 +27,11 @@ export async function spawnQuarry(root: string, args: string[]): Promise<Spawned
   let onReady = () => {};
   let onExit = (_code: number | null) => {};
   try {
-    const [http, mysql] = await new Promise<[number, number]>((resolve, reject) => {
+    const [http, mysql, agent] = await new Promise<[number, number, number | undefined]>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
       onReady = () => {
-        const m = /http=[\d.]+:(\d+) mysql=[\d.]+:(\d+)/.exec(out);
-        if (m) { clearTimeout(timer); resolve([Number(m[1]), Number(m[2])]); }
+        const m = /http=[\d.]+:(\d+) mysql=[\d.]+:(\d+)(?: agent=[\d.]+:(\d+))?/.exec(out);
+        if (m) { clearTimeout(timer); resolve([Number(m[1]), Number(m[2]), m[3] ? Number(m[3]) : undefined]); }
       };
       onExit = (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}: ${out}`)); };
       proc.stdout!.on('data', onReady); // after collect: sees the chunk already appended
@@ -39,7 +41,7 @@ export async function spawnQuarry(root: string, args: string[]): Promise<Spawned
       if (proc.exitCode !== null || proc.signalCode !== null) resolve();
       else proc.once('exit', () => resolve());
     });
-    return { proc, http, mysql, exited };
+    return { proc, http, mysql, agent, exited };
   } finally {
     proc.off('exit', onExit);
     proc.stdout!.off('data', onReady);

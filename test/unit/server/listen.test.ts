@@ -32,3 +32,16 @@ describe('parseHostPort', () => {
     expect(formatAddress('127.0.0.1', 5)).toBe('127.0.0.1:5');
   });
 });
+
+describe('the binary API listener in serve options', () => {
+  it('is off unless --agent or a listen line without protocol (or :sphinx) names it', async () => {
+    const { resolveServeOptions } = await import('../../../src/server/serve-options.js');
+    const { parseConfig } = await import('../../../src/server/config-parser.js');
+    expect(resolveServeOptions({ command: 'serve' }).agent).toBeUndefined();
+    expect(resolveServeOptions({ command: 'serve', agent: '127.0.0.1:9312' }).agent).toEqual({ host: '127.0.0.1', port: 9312, proto: 'sphinx' });
+    const config = parseConfig('searchd {\n listen = 127.0.0.1:9306:mysql41\n listen = 127.0.0.1:9312\n}\n', 'x.conf');
+    expect(resolveServeOptions({ command: 'serve' }, config).agent).toEqual({ host: '127.0.0.1', port: 9312, proto: 'sphinx' });
+    const sphinx = parseConfig('searchd {\n listen = 9412:sphinx\n}\n', 'x.conf');
+    expect(resolveServeOptions({ command: 'serve' }, sphinx).agent).toEqual({ host: '0.0.0.0', port: 9412, proto: 'sphinx' });
+  });
+});

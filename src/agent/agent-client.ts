@@ -1,0 +1,68 @@
+/**
+ * One request to a remote searchd (quarry, Sphinx or Manticore) over the binary API: connect within
+ * the connect timeout, exchange protocol versions, send one command, read one reply within the
+ * query timeout. Failures are rejected with searchd's wording so a master can report them.
+ */
+import { connect } from 'node:net';
+import type { ApiQuery } from './search-request.js';
+import { CLIENT_SEARCH_VERSION, readSearchResults, writeSearchQuery, type AgentResult } from './search-write.js';
+import { ApiWriter, Cmd, Status } from './wire.js';
+
+export interface AgentAddress {
+  host: string;
+  port: number;
+}
+
+export interface AgentTimeouts {
+  connectMs: number;
+  queryMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: AgentTimeouts = { connectMs: 1000, queryMs: 3000 };
+
+/** Sends `cmd` and resolves with the reply's status and body. */
+export function agentRequest(to: AgentAddress, cmd: number, ver: number, body: Buffer, t: AgentTimeouts = DEFAULT_TIMEOUTS): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(to.port, to.host);
+    let got = Buffer.alloc(0);
+    let connected = false;
+    const fail = (message: string) => { socket.destroy(); reject(new Error(message)); };
+    const timer = setTimeout(() => fail(connected ? 'query timed out' : 'connect() timed out'), t.connectMs);
+    socket.setNoDelay(true);
+    socket.once('connect', () => {
+      connected = true;
+      clearTimeout(timer);
+      const head = Buffer.alloc(12);
+      head.writeUInt32BE(1, 0);
+      head.writeUInt16BE(cmd, 4);
+      head.writeUInt16BE(ver, 6);
+      head.writeUInt32BE(body.length, 8);
+      socket.write(Buffer.concat([head, body]));
+      const query = setTimeout(() => fail('query timed out'), t.queryMs);
+      socket.once('close', () => clearTimeout(query));
+    });
+    socket.on('data', (chunk: Buffer) => {
+      got = Buffer.concat([got, chunk]);
+      // 4 bytes of server version, then the 8-byte reply header and its body
+      if (got.length < 12) return;
+      const len = got.readUInt32BE(8);
+      if (got.length < 12 + len) return;
+      socket.destroy();
+      resolve({ status: got.readUInt16BE(4), body: got.subarray(12, 12 + len) });
+    });
+    socket.once('error', (e) => { clearTimeout(timer); fail(e.message); });
+    socket.once('close', () => { clearTimeout(timer); fail('connection closed before a reply'); });
+  });
+}
+
+/** Runs `queries` on one agent; a whole-request error is rejected, a per-query error is in its result. */
+export async function searchAgent(to: AgentAddress, queries: ApiQuery[], t?: AgentTimeouts): Promise<AgentResult[]> {
+  const w = new ApiWriter().u32(0).u32(queries.length);
+  for (const q of queries) writeSearchQuery(w, q);
+  const reply = await agentRequest(to, Cmd.SEARCH, CLIENT_SEARCH_VERSION, w.bytes(), t);
+  if (reply.status === Status.ERROR || reply.status === Status.RETRY) {
+    const len = reply.body.length >= 4 ? reply.body.readUInt32BE(0) : 0;
+    throw new Error(reply.body.toString('utf8', 4, 4 + len));
+  }
+  return readSearchResults(reply.body, queries.length);
+}

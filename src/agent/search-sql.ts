@@ -1,0 +1,138 @@
+/**
+ * A binary-API query as one SphinxQL SELECT, so the API and SQL share one executor. Legacy match
+ * modes are rewritten into extended syntax with the ranker Sphinx forces on them (ALL and PHRASE rank
+ * by proximity, ANY by matchany, BOOLEAN not at all); sort modes become ORDER BY clauses; group
+ * settings become GROUP BY / WITHIN GROUP ORDER BY with the @groupby/@count/@distinct columns.
+ */
+import type { ApiFilter, ApiQuery } from './search-request.js';
+
+export const Mode = { ALL: 0, ANY: 1, PHRASE: 2, BOOLEAN: 3, EXTENDED: 4, FULLSCAN: 5, EXTENDED2: 6 } as const;
+const RANKERS = ['proximity_bm25', 'bm25', 'none', 'wordcount', 'proximity', 'matchany', 'fieldmask', 'sph04'];
+/** Sphinx's group-by functions over a timestamp, as SphinxQL date functions. */
+const GROUP_FUNCS: Record<number, string> = { 0: 'yearmonthday', 1: 'yearweek', 2: 'yearmonth', 3: 'year' };
+
+/** Column aliases the reply renames back to searchd's magic attribute names. */
+export const MAGIC_ALIASES: Record<string, string> = { api_groupby: '@groupby', api_count: '@count', api_distinct: '@distinct', api_expr: '@expr' };
+
+export class ApiQueryError extends Error {}
+
+function quote(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+function ident(name: string): string {
+  if (name === '@id' || name === 'id') return 'id';
+  if (!/^[a-z_][a-z0-9_.]*$/i.test(name)) throw new ApiQueryError(`invalid attribute name '${name}'`);
+  return name;
+}
+
+/** `@weight`, `@id`, `@group`, `@count` of Sphinx's sort and select syntax as SphinxQL. */
+function magic(text: string): string {
+  return text
+    .replace(/@(weight|relevance|rank)\b/gi, 'weight()')
+    .replace(/@id\b/gi, 'id')
+    .replace(/@group\b/gi, 'groupby()')
+    .replace(/@groupby\b/gi, 'groupby()')
+    .replace(/@count\b/gi, 'count(*)')
+    .replace(/@distinct\b/gi, 'api_distinct')
+    .replace(/@expr\b/gi, 'api_expr');
+}
+
+const SPECIAL = /[\\()|\-!@~"&/^$=<>'*]/g;
+
+/** The query text of a legacy match mode in extended syntax. */
+export function matchText(q: ApiQuery): string {
+  const plain = () => q.query.replace(SPECIAL, ' ').trim();
+  switch (q.mode) {
+    case Mode.ALL: return plain();
+    case Mode.ANY: return plain().split(/\s+/).filter(Boolean).join(' | ');
+    case Mode.PHRASE: { const p = plain(); return p ? `"${p}"` : ''; }
+    // Boolean syntax: & is the implicit AND, the rest (| - ! and parentheses) reads the same
+    case Mode.BOOLEAN: return q.query.replace(/&/g, ' ');
+    default: return q.query;
+  }
+}
+
+function rankerOption(q: ApiQuery): string {
+  if (q.mode === Mode.ALL || q.mode === Mode.PHRASE) return 'proximity';
+  if (q.mode === Mode.ANY) return 'matchany';
+  if (q.mode === Mode.BOOLEAN) return 'none';
+  if (q.ranker === 8) return `expr(${quote(q.rankExpr)})`;
+  const name = RANKERS[q.ranker];
+  if (!name) throw new ApiQueryError(`unknown ranking mode ${q.ranker}`);
+  return name;
+}
+
+function filterSql(f: ApiFilter): string {
+  const col = f.attr === '@weight' ? 'weight()' : ident(f.attr);
+  switch (f.type) {
+    case 0: {
+      if (!f.values.length) return f.exclude ? '' : '0=1';
+      return `${col} ${f.exclude ? 'NOT IN' : 'IN'} (${f.values.join(',')})`;
+    }
+    case 1: return f.exclude ? `${col} NOT BETWEEN ${f.min} AND ${f.max}` : `${col} BETWEEN ${f.min} AND ${f.max}`;
+    case 2: {
+      const lo = Number.isFinite(f.fmin) ? f.fmin : -3.4e38;
+      const hi = Number.isFinite(f.fmax) ? f.fmax : 3.4e38;
+      return f.exclude ? `${col} NOT BETWEEN ${lo} AND ${hi}` : `${col} BETWEEN ${lo} AND ${hi}`;
+    }
+    case 3: return `${col} ${f.exclude ? '!=' : '='} ${quote(f.strings[0]!)}`;
+    case 6: return `${col} ${f.exclude ? 'NOT IN' : 'IN'} (${f.strings.map(quote).join(',')})`;
+    case 4: return `${col} ${f.isNull !== f.exclude ? 'IS NULL' : 'IS NOT NULL'}`;
+  }
+}
+
+/** Sort mode and sort-by clause as an ORDER BY list. */
+function orderBy(q: ApiQuery): string {
+  switch (q.sort) {
+    case 0: return 'weight() DESC, id ASC';
+    case 1: return `${ident(q.sortBy)} DESC, weight() DESC, id ASC`;
+    case 2: return `${ident(q.sortBy)} ASC, weight() DESC, id ASC`;
+    case 4: return magic(q.sortBy) || 'weight() DESC, id ASC';
+    case 5: return 'api_expr DESC, id ASC';
+    case 3: throw new ApiQueryError('sort mode SPH_SORT_TIME_SEGMENTS is not supported');
+    default: throw new ApiQueryError(`unknown sort mode ${q.sort}`);
+  }
+}
+
+/** The SELECT for one table list; `tables` are already checked names. */
+export function searchSql(q: ApiQuery, tables: string[]): string {
+  if (q.groupFunc === 5 && q.groupBy) throw new ApiQueryError('SPH_GROUPBY_ATTRPAIR is not supported');
+  if (q.mode > Mode.EXTENDED2) throw new ApiQueryError(`unknown matching mode ${q.mode}`);
+  const items = [magic(q.select)];
+  if (q.sort === 5) items.push(`${magic(q.sortBy)} AS api_expr`);
+  const grouped = q.groupBy !== '';
+  let groupKey = '';
+  if (grouped) {
+    const func = GROUP_FUNCS[q.groupFunc];
+    groupKey = func ? `${func}(${ident(q.groupBy)})` : ident(q.groupBy);
+    items.push(`groupby() AS api_groupby`, 'count(*) AS api_count');
+    if (q.groupDistinct) items.push(`count(DISTINCT ${ident(q.groupDistinct)}) AS api_distinct`);
+  }
+  const where: string[] = [];
+  const text = q.mode === Mode.FULLSCAN ? '' : matchText(q);
+  if (text.trim()) where.push(`MATCH(${quote(text)})`);
+  for (const f of q.filters) {
+    const sql = filterSql(f);
+    if (sql) where.push(sql);
+  }
+  if (q.minId !== 0n || q.maxId !== 0xffffffffffffffffn) {
+    where.push(`id BETWEEN ${q.minId} AND ${BigInt.asIntN(64, q.maxId) < 0n ? 9223372036854775807n : q.maxId}`);
+  }
+  let sql = `SELECT ${items.join(', ')} FROM ${tables.join(', ')}`;
+  if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
+  if (grouped) {
+    sql += ` GROUP BY ${groupKey} WITHIN GROUP ORDER BY ${orderBy(q)} ORDER BY ${magic(q.groupSort) || 'groupby() DESC'}`;
+  } else {
+    sql += ` ORDER BY ${orderBy(q)}`;
+  }
+  sql += ` LIMIT ${Math.max(0, q.offset)}, ${Math.max(0, q.limit)}`;
+  const options = [`ranker=${rankerOption(q)}`];
+  if (q.maxMatches > 0) options.push(`max_matches=${q.maxMatches}`);
+  if (q.cutoff > 0) options.push(`cutoff=${q.cutoff}`);
+  if (q.maxQueryTime > 0) options.push(`max_query_time=${q.maxQueryTime}`);
+  if (q.fieldWeights.length) options.push(`field_weights=(${q.fieldWeights.map(([n, w]) => `${ident(n)}=${w}`).join(', ')})`);
+  if (q.indexWeights.length) options.push(`index_weights=(${q.indexWeights.map(([n, w]) => `${ident(n)}=${w}`).join(', ')})`);
+  if (q.comment) options.push(`comment=${quote(q.comment)}`);
+  return `${sql} OPTION ${options.join(', ')}`;
+}
