@@ -83,3 +83,57 @@ describe('FACET', () => {
     });
   });
 });
+
+describe('FACET filter scopes over a WHERE they cannot split', () => {
+  const CONJ = 'facet-local filter scope supports conjunction-only attribute filters';
+  const search = async (body: object) => post('/search', JSON.stringify(body));
+
+  it("an OR, NOT or exclude filter under MODE max / auto, FILTERS or EXCLUDE FILTERS is Manticore's error over MySQL and /sql", async () => {
+    for (const sql of [
+      'SELECT id FROM facetdemo WHERE brand_id = 1 OR price < 100 FACET brand_id MODE max',
+      "SELECT id FROM facetdemo WHERE brand_id = 1 OR price < 100 OPTION facet_filter_mode='auto' FACET brand_id",
+      'SELECT id FROM facetdemo WHERE brand_id = 1 OR price < 100 FACET brand_id FILTERS price',
+      'SELECT id FROM facetdemo WHERE brand_id != 9 AND price > 10 FACET brand_id EXCLUDE FILTERS price',
+      'SELECT id FROM facetdemo WHERE NOT (brand_id = 9) FACET brand_id MODE max',
+      'SELECT id FROM facetdemo WHERE brand_id NOT IN (9) FACET brand_id EXCLUDE FILTERS brand_id',
+    ]) {
+      await expect(conn.query(sql), sql).rejects.toThrow(CONJ);
+      const raw = await post('/sql?mode=raw', `query=${encodeURIComponent(sql)}`);
+      expect(raw.text, sql).toContain(CONJ);
+    }
+  });
+
+  it('the same WHERE is fine under ALL FILTERS and MODE strict, which keep it whole', async () => {
+    const [sets] = await conn.query('SELECT id FROM facetdemo WHERE brand_id = 1 OR price < 100 ORDER BY id ASC FACET brand_id ORDER BY brand_id ASC FACET brand_id ALL FILTERS ORDER BY brand_id ASC') as unknown as [Array<Array<Record<string, unknown>>>];
+    expect(sets.map((s) => s.map((r) => Object.values(r)))).toEqual([[[1], [3], [4]], [[1, 2], [9, 1]], [[1, 2], [9, 1]]]);
+  });
+
+  it('/search: a should or must_not with mode max / auto or filters is the same error; strict aggregations answer', async () => {
+    const should = { bool: { should: [{ equals: { brand_id: 1 } }, { range: { price: { lt: 100 } } }] } };
+    const mustNot = { bool: { must_not: [{ equals: { brand_id: 9 } }] } };
+    for (const [query, agg] of [[should, { mode: 'max' }], [should, { mode: 'auto' }], [mustNot, { filters: ['price'] }], [mustNot, { exclude_filters: ['price'] }]] as const) {
+      const res = await search({ table: 'facetdemo', query, aggs: { b: { terms: { field: 'brand_id' }, ...agg } } });
+      expect(res.text, JSON.stringify(agg)).toContain(CONJ);
+      expect(res.status).toBe(500); // a request that parses but cannot run (spec section 10)
+    }
+    const ok = await search({ table: 'facetdemo', query: should, aggs: { b: { terms: { field: 'brand_id' } } } });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.text).aggregations.b.buckets).toHaveLength(2);
+  });
+
+  it('a bucket is selected only when it matches every filter on its attribute (SQL and /search)', async () => {
+    const rows = async (where: string) => {
+      const [sets] = await conn.query(`SELECT id FROM facetdemo WHERE ${where} FACET brand_id MODE auto ORDER BY brand_id ASC`) as unknown as [Array<Array<Record<string, unknown>>>];
+      return sets[1]!.map((r) => Object.values(r));
+    };
+    expect(await rows('brand_id IN (1, 10) AND brand_id = 1')).toEqual([[1, 2, 'selected'], [9, 1, 'available'], [10, 1, 'available']]);
+    // no bucket passes both: none selected, and all available (a selected filter exists)
+    expect(await rows('brand_id = 1 AND brand_id = 10')).toEqual([[1, 2, 'available'], [9, 1, 'available'], [10, 1, 'available']]);
+    const res = await search({
+      table: 'facetdemo', query: { bool: { must: [{ in: { brand_id: [1, 10] } }, { equals: { brand_id: 1 } }] } },
+      aggs: { b: { terms: { field: 'brand_id', order: { _key: 'asc' } }, mode: 'auto' } },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(JSON.parse(res.text).aggregations.b.buckets.map((b: { key: number; status: string }) => [b.key, b.status])).toEqual([[1, 'selected'], [9, 'available'], [10, 'available']]);
+  });
+});

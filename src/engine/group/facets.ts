@@ -39,28 +39,44 @@ function facetItem(st: SelectStatement, item: SelectItem): SelectItem {
   return expr === item.expr ? item : { expr, alias: item.alias ?? item.name.toLowerCase(), name: item.alias ?? item.name };
 }
 
-/** The attributes a WHERE condition filters on (a leaf: its target's name; a branch: all below it). */
-function conditionAttrs(c: Condition): string[] {
-  if (c.kind === 'and' || c.kind === 'or') return c.children.flatMap(conditionAttrs);
-  if (c.kind === 'not') return conditionAttrs(c.child);
-  return [c.target.expr.text.toLowerCase()];
+/** The message Manticore gives (facet::CopyFilters) when a facet's filter scope meets a WHERE it cannot split. */
+const CONJUNCTION_ONLY = 'facet-local filter scope supports conjunction-only attribute filters';
+
+/** A WHERE filter on one attribute (not a branch). */
+type Leaf = Exclude<Condition, { kind: 'and' | 'or' | 'not' }>;
+
+/**
+ * The main WHERE's filters when it is a plain conjunction of positive filters, else undefined: an OR
+ * or a NOT anywhere (Manticore builds a filter tree for them) or an exclude filter (`!=`, `NOT IN`,
+ * `NOT BETWEEN`) cannot be split by attribute.
+ */
+function conjuncts(c: Condition): Leaf[] | undefined {
+  if (c.kind === 'and') {
+    const out: Leaf[] = [];
+    for (const child of c.children) {
+      const leaves = conjuncts(child);
+      if (!leaves) return undefined;
+      out.push(...leaves);
+    }
+    return out;
+  }
+  if (c.kind === 'or' || c.kind === 'not') return undefined;
+  if ((c.kind === 'compare' && c.op === '!=') || ((c.kind === 'in' || c.kind === 'between') && c.negate)) return undefined;
+  return [c];
 }
 
 /**
  * The main WHERE as a facet with `FILTERS a, b` (only the filters on those attributes) or `EXCLUDE
- * FILTERS a, b` (all others) sees it: the main query's top-level AND filters, each kept or dropped by
- * the attribute it tests (Manticore's facet::CopyFilters). An OR mixing listed and other attributes
- * cannot be split, and is an error.
+ * FILTERS a, b` (all others) sees it: the main query's AND filters, each kept or dropped by the
+ * attribute it tests (Manticore's facet::CopyFilters). Any other WHERE is Manticore's error, whichever
+ * filters the scope would drop, rather than a scope that silently loses part of an OR.
  */
 export function scopedWhere(where: Condition | undefined, filters: NonNullable<FacetClause['filters']>): Condition | undefined {
   if (!where || filters.kind === 'all') return where;
+  const leaves = conjuncts(where);
+  if (!leaves) throw new SearchError('QUERY_ERROR', CONJUNCTION_ONLY);
   const listed = new Set(filters.attrs);
-  const kept = (where.kind === 'and' ? where.children : [where]).filter((c) => {
-    const attrs = conditionAttrs(c);
-    const inList = attrs.filter((a) => listed.has(a)).length;
-    if (inList && inList < attrs.length) throw new SearchError('UNSUPPORTED', `FACET ... ${filters.kind === 'only' ? 'FILTERS' : 'EXCLUDE FILTERS'} over a condition mixing listed and other attributes is not supported`);
-    return (inList > 0) === (filters.kind === 'only');
-  });
+  const kept = leaves.filter((c) => listed.has(c.target.expr.text.toLowerCase()) === (filters.kind === 'only'));
   return kept.length === 0 ? undefined : kept.length === 1 ? kept[0] : { kind: 'and', children: kept };
 }
 
@@ -77,29 +93,39 @@ function ownAttrs(st: SelectStatement, f: FacetClause): string[] {
 }
 
 /**
- * The `status` column of auto and max modes (Manticore's facet::GetBucketStatus): `selected` for a
- * bucket whose value a main-query `=` or `IN` filter on the facet's own attribute names; when there is
- * such a filter every other bucket is `available` (choosing it widens that filter). Without one, max
- * mode marks `available` the buckets the facet has under all the main query's filters (`strict`, the
- * keys of that helper pass) and `unavailable` the others; auto mode marks them all `available`.
+ * A bucket's `status` in auto and max modes (Manticore's facet::GetBucketStatus): `selected` when the
+ * bucket matches every main-query `=`/`IN` filter on its attribute (`selected`, see selectedValues);
+ * when there is such a filter every other bucket is `available` (choosing it widens that filter).
+ * Without one, max mode marks `available` the buckets the facet has under all the main query's filters
+ * (`strict`, the keys of that helper pass) and `unavailable` the others; auto mode marks them all
+ * `available`.
  */
+export function bucketStatus(selected: Set<string> | undefined, strict: Set<string> | undefined, key: string): string {
+  if (selected?.has(key)) return 'selected';
+  return selected || !strict || strict.has(key) ? 'available' : 'unavailable';
+}
+
+/** The `status` column of a FACET in auto or max mode (undefined in strict mode: no column). */
 export function facetStatus(st: SelectStatement, f: FacetClause, strict?: Set<string>): ((key: Cell) => string) | undefined {
   if (facetMode(st, f) === 'strict') return undefined;
   const selected = selectedValues(st.where, ownAttrs(st, f));
-  return (key) => {
-    if (key !== null && selected.has(String(key))) return 'selected';
-    return selected.size || !strict || strict.has(String(key)) ? 'available' : 'unavailable';
-  };
+  return (key) => bucketStatus(selected, strict, String(key));
 }
 
-/** The values the main WHERE selects for `attrs` with its top-level `=` and `IN` filters (as text). */
-export function selectedValues(where: Condition | undefined, attrs: string[]): Set<string> {
+/**
+ * The values the main WHERE's top-level `=` and `IN` filters on `attrs` select (as text): undefined
+ * without such a filter, else the values every one of them accepts (Manticore marks a bucket selected
+ * only when it matches all of them: `color='red' AND color IN ('red','blue')` selects red alone, and
+ * `color='red' AND color='blue'` none, its other buckets still `available`).
+ */
+export function selectedValues(where: Condition | undefined, attrs: string[]): Set<string> | undefined {
   const own = new Set(attrs);
-  const selected = new Set<string>();
+  let selected: Set<string> | undefined;
   for (const c of !where ? [] : where.kind === 'and' ? where.children : [where]) {
     if ((c.kind !== 'compare' || c.op !== '=') && (c.kind !== 'in' || c.negate)) continue;
     if (!own.has(c.target.expr.text.toLowerCase())) continue;
-    for (const v of c.kind === 'in' ? c.values : [c.value]) selected.add(String(literalValue(fromSql(v))));
+    const values = new Set((c.kind === 'in' ? c.values : [c.value]).map((v) => String(literalValue(fromSql(v)))));
+    selected = selected ? new Set([...selected].filter((v) => values.has(v))) : values;
   }
   return selected;
 }

@@ -10,6 +10,7 @@ import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
 import { isJsonInt, isJsonNumber, isJsonObject, plainJson, type JsonObject, type JsonValue } from '../json/json-value.js';
 import type { Table } from '../table.js';
 import { collectGroups } from './exec-group.js';
+import { bucketStatus } from './facets.js';
 import { DEFAULT_LIMIT } from '../exec/exec-select.js';
 import { attrRef, jsonPathRef, keyKind, type AggFn, type AttrRef, type GroupPlan } from './group-plan.js';
 import type { GroupRow } from './group-order.js';
@@ -59,7 +60,7 @@ interface AggRequest {
   max?: boolean;
   /** Max mode's `zeroes`: the broad buckets missing from the visible ones, with doc_count 0. */
   zeroes?: boolean;
-  /** Auto and max modes: the values the main query selects for this field (status `selected`), set by the caller. */
+  /** Auto and max modes: the values the main query selects for this field (status `selected`; undefined: no such filter), set by the caller. */
   selected?: Set<string>;
 }
 
@@ -226,16 +227,6 @@ function bucketFn(a: AggRequest): AttrRef['bucket'] {
   return undefined;
 }
 
-/**
- * A bucket's status (facet::GetBucketStatus): `selected` when the main query's `=`/`IN` filter on the
- * field names its key; the others `available` when there is such a filter (choosing one widens it);
- * else in max mode `available` when the bucket has rows under all filters (`strict`) or `unavailable`.
- */
-function bucketStatus(selected: Set<string>, strict: Set<string> | undefined, key: string): string {
-  if (selected.has(key)) return 'selected';
-  return selected.size || !strict || strict.has(key) ? 'available' : 'unavailable';
-}
-
 function sortBuckets(a: AggRequest, rows: GroupRow[]): void {
   // terms: Manticore's default group order (weight desc; ties: the earliest match); buckets: by key asc
   const order = a.order ?? (a.type === 'terms' ? undefined : { by: 'key' as const, desc: false });
@@ -270,7 +261,7 @@ function bucketsJson(a: AggRequest, rows: GroupRow[], strict?: Set<string>): Jso
       fields.push(['key', a.type === 'histogram' && Number.isInteger(value) ? Number(value) : out]);
     }
     fields.push(['doc_count', r.g.count]);
-    if (a.selected) fields.push(['status', bucketStatus(a.selected, strict, String(r.g.key[0]))]);
+    if (a.auto) fields.push(['status', bucketStatus(a.selected, strict, String(r.g.key[0]))]);
     return [key, new JsonFields(fields)];
   };
   return a.keyed ? new JsonFields(rows.map(one)) : rows.map((r) => one(r)[1]);

@@ -35,4 +35,18 @@ describe('FACET', () => {
     const out = await t.exec('select id from p facet cat limit -1');
     expect(out.at(-1)).toMatchObject({ kind: 'error', message: 'limit out of bounds (limit=-1)' });
   });
+
+  it('a rewritten filter scope needs an AND of positive filters (nested ANDs too); ALL FILTERS keeps any WHERE', async () => {
+    const err = 'facet-local filter scope supports conjunction-only attribute filters';
+    expect((await t.exec("select id from p where (cat = 1 and brand = 'a') and id > 0 facet cat exclude filters brand")).at(-1)).toMatchObject({ rows: [[1, 2n]] });
+    for (const where of ["cat = 1 or brand = 'a'", 'not (cat = 1)', 'cat != 1', 'cat not in (1)', 'cat not between 1 and 2']) {
+      expect((await t.exec(`select id from p where ${where} facet cat mode max`)).at(-1), where).toMatchObject({ kind: 'error', message: err });
+    }
+    expect((await t.exec("select id from p where cat = 1 or brand = 'a' facet cat all filters order by cat asc")).at(-1)).toMatchObject({ rows: [[1, 2n], [2, 1n], [3, 1n]] });
+  });
+
+  it('status: selected only for a bucket every = / IN filter on the attribute accepts', async () => {
+    const out = await t.exec("select id from p where brand in ('a', 'b') and brand = 'b' facet brand mode auto order by brand asc");
+    expect(out.at(-1)).toMatchObject({ rows: [['a', 3n, 'available'], ['b', 1n, 'selected']] });
+  });
 });
