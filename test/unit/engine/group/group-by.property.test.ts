@@ -32,20 +32,26 @@ function expected(docs: Doc[], key: (typeof KEYS)[number], minPrice: number, mat
   return out;
 }
 
+/** Recreates table g with the raw documents numbered from 1, inserted in `batches` INSERTs (so as many segments). */
+async function loadDocs(raw: Array<Omit<Doc, 'id'>>, batches = 1): Promise<Doc[]> {
+  await t.exec('drop table if exists g');
+  await t.exec('create table g (title text, cat uint, brand string, price uint, tags multi)');
+  const docs: Doc[] = raw.map((d, i) => ({ ...d, id: i + 1 }));
+  const per = Math.ceil(docs.length / batches);
+  for (let i = 0; i < docs.length; i += per) {
+    const values = docs.slice(i, i + per).map((d) => `(${d.id}, '${d.word}', ${d.cat}, '${d.brand}', ${d.price}, (${d.tags.join(',')}))`);
+    await t.exec(`insert into g (id, title, cat, brand, price, tags) values ${values.join(', ')}`);
+  }
+  return docs;
+}
+
 describe('GROUP BY vs a plain evaluation', () => {
   it('count, sum, min, max, count distinct per group', async () => {
     await fc.assert(fc.asyncProperty(
       fc.array(docArb, { minLength: 1, maxLength: 40 }), fc.constantFrom(...KEYS), fc.integer({ min: 0, max: 50 }), fc.boolean(),
       fc.integer({ min: 1, max: 4 }),
       async (raw, key, minPrice, match, batches) => {
-        await t.exec('drop table if exists g');
-        await t.exec('create table g (title text, cat uint, brand string, price uint, tags multi)');
-        const docs: Doc[] = raw.map((d, i) => ({ ...d, id: i + 1 }));
-        const per = Math.ceil(docs.length / batches);
-        for (let i = 0; i < docs.length; i += per) {
-          const values = docs.slice(i, i + per).map((d) => `(${d.id}, '${d.word}', ${d.cat}, '${d.brand}', ${d.price}, (${d.tags.join(',')}))`);
-          await t.exec(`insert into g (id, title, cat, brand, price, tags) values ${values.join(', ')}`);
-        }
+        const docs = await loadDocs(raw, batches);
         const where = [`price >= ${minPrice}`, ...(match ? ["match('red')"] : [])].join(' and ');
         const rows = await t.rows(`select groupby(), count(*), sum(price), min(price), max(price), count(distinct price) from g where ${where} group by ${key} order by groupby() asc limit 1000`);
         const want = expected(docs, key, minPrice, match);
@@ -73,11 +79,7 @@ describe('GROUP BY vs a plain evaluation', () => {
     await fc.assert(fc.asyncProperty(
       fc.array(docArb, { minLength: 1, maxLength: 30 }), fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 0, max: 50 }),
       async (raw, brand, minPrice) => {
-        await t.exec('drop table if exists g');
-        await t.exec('create table g (title text, cat uint, brand string, price uint, tags multi)');
-        const docs: Doc[] = raw.map((d, i) => ({ ...d, id: i + 1 }));
-        const values = docs.map((d) => `(${d.id}, '${d.word}', ${d.cat}, '${d.brand}', ${d.price}, (${d.tags.join(',')}))`);
-        await t.exec(`insert into g (id, title, cat, brand, price, tags) values ${values.join(', ')}`);
+        const docs = await loadDocs(raw);
         const rows = await t.rows(`select cat, group_concat(price order by price desc, id asc separator ' ' limit 2), percentiles(price, {values='50'}), count(distinct brand) from g where price >= ${minPrice} group by cat order by cat asc`);
         const kept = docs.filter((d) => d.price >= minPrice);
         const cats = [...new Set(kept.map((d) => d.cat))].sort((a, b) => a - b);
@@ -104,11 +106,7 @@ describe('GROUP BY vs a plain evaluation', () => {
     await fc.assert(fc.asyncProperty(
       fc.array(docArb, { minLength: 1, maxLength: 30 }), fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 0, max: 50 }),
       async (raw, brand, minPrice) => {
-        await t.exec('drop table if exists g');
-        await t.exec('create table g (title text, cat uint, brand string, price uint, tags multi)');
-        const docs: Doc[] = raw.map((d, i) => ({ ...d, id: i + 1 }));
-        const values = docs.map((d) => `(${d.id}, '${d.word}', ${d.cat}, '${d.brand}', ${d.price}, (${d.tags.join(',')}))`);
-        await t.exec(`insert into g (id, title, cat, brand, price, tags) values ${values.join(', ')}`);
+        const docs = await loadDocs(raw);
         const out = await t.exec(`select id from g where match('red') and brand = '${brand}' and price >= ${minPrice} facet brand mode max order by brand asc facet cat all filters zeroes mode max order by cat asc`);
         const sets = out.map((r) => (r.kind === 'rows' ? r.rows.map((row) => row.map(String)) : []));
         const broad = docs.filter((d) => d.word === 'red');
