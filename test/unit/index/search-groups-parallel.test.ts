@@ -2,21 +2,13 @@
 // (row ranges of a segment when its sums allow, whole segments otherwise) and every answer (groups,
 // aggregates, representative rows, GROUP_CONCAT order, SHOW META) is the one the protocol thread alone
 // gives, for random groupings, filters and matches, also after UPDATEs of the grouped columns.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { newSession, openEngine, type Engine, type Result } from '../../../src/engine/index.js';
-import { queryPool, setParallelMinCost, setQueryThreads } from '../../../src/index/query-threads.js';
-import { sharedCore } from '../../../src/wasm/core.js';
+import { setQueryThreads } from '../../../src/index/query-threads.js';
 import { setThreadSpawner, threadSpawner, type CoreThread } from '../../../src/wasm/worker-pool.js';
+import { THREADS, useParallelEngine } from './parallel-engine.js';
 
-const THREADS = 3;
 const WORDS = ['apple', 'banana', 'cherry', 'dates'];
-let dir: string;
-let engine: Engine;
-const session = newSession();
 
 let seed = 7;
 const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
@@ -24,21 +16,6 @@ const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
 /** Prices over many magnitudes: their double sums round, so the order of additions shows. */
 const price = (): string => (rand() * [0.001, 100, 1e8][Math.floor(rand() * 3)]!).toPrecision(6);
-
-async function sql(text: string): Promise<Result[]> {
-  return engine.execute(text, session);
-}
-
-/** Every result set of a statement and the SHOW META after it, without the timing. */
-async function answer(select: string): Promise<unknown> {
-  const out = await sql(`${select}; SHOW META`);
-  return out.map((r) => (r.kind === 'rows' ? { ...r, meta: { ...r.meta, timeMs: 0 }, rows: r.rows.filter((row) => row[0] !== 'time') } : r));
-}
-
-async function tasksRun(): Promise<number[]> {
-  await setQueryThreads(THREADS);
-  return queryPool(sharedCore())?.taskCounts() ?? [];
-}
 
 /** The answer with THREADS threads, checked equal to the one-thread answer. */
 async function bothWays(select: string): Promise<unknown> {
@@ -49,11 +26,8 @@ async function bothWays(select: string): Promise<unknown> {
   return threaded;
 }
 
-beforeAll(async () => {
-  // a table of 32k rows: its full scans go to the threads with the threshold lowered to 20k
-  setParallelMinCost(20_000);
-  dir = mkdtempSync(join(tmpdir(), 'quarry-group-parallel-'));
-  engine = await openEngine({ dataDir: dir, threads: 1 });
+// a table of 32k rows: its full scans go to the threads with the threshold lowered to 20k
+const { sql, answer, tasksRun } = useParallelEngine('quarry-group-parallel-', async (sql) => {
   await sql('CREATE TABLE g (title text, cat uint, brand string, price float, qty uint, big bigint, tags multi)');
   let id = 1;
   for (let b = 0; b < 8; b++) {
@@ -65,13 +39,6 @@ beforeAll(async () => {
     const [r] = await sql(`INSERT INTO g (id, title, cat, brand, price, qty, big, tags) VALUES ${rows.join(',')}`);
     if (r!.kind === 'error') throw new Error(r!.message);
   }
-}, 120_000);
-
-afterAll(async () => {
-  setParallelMinCost(undefined);
-  await setQueryThreads(1);
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('grouping on worker threads', () => {

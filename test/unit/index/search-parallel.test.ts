@@ -1,24 +1,17 @@
 // Queries on worker threads: a big table's query is spread over several threads, and every answer
 // (ids, weights, order, totals, SHOW META) is the one the protocol thread alone gives, for random
 // queries over every operator, with filters, sorting, rankers, deletes, updates and inserts mixed in.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { newSession, openEngine, type Engine, type Result } from '../../../src/engine/index.js';
-import { queryPool, setParallelMinCost, setQueryThreads } from '../../../src/index/query-threads.js';
-import { Core, sharedCore } from '../../../src/wasm/core.js';
+import { setQueryThreads } from '../../../src/index/query-threads.js';
+import { Core } from '../../../src/wasm/core.js';
 import { setThreadSpawner, threadSpawner, type CoreThread } from '../../../src/wasm/worker-pool.js';
 import { RtIndex } from '../../../src/index/rt-index.js';
 import type { DocInput, SearchRequest } from '../../../src/index/types.js';
+import { THREADS, useParallelEngine } from './parallel-engine.js';
 
-const THREADS = 3;
 const VOCAB = ['apple', 'banana', 'cherry', 'dates', 'elder', 'figs', 'grape', 'honey', 'iris', 'juniper', 'kiwi', 'lemon'];
 
-let dir: string;
-let engine: Engine;
-const session = newSession();
 let nextId = 1;
 
 function rng(seed: number): () => number {
@@ -36,10 +29,6 @@ const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
 const skewed = () => VOCAB[Math.floor(VOCAB.length * rand() * rand())];
 const words = (n: number) => Array.from({ length: n }, skewed).join(' ');
 
-async function sql(text: string): Promise<Result[]> {
-  return engine.execute(text, session);
-}
-
 async function insertRows(n: number): Promise<void> {
   const rows: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -50,35 +39,10 @@ async function insertRows(n: number): Promise<void> {
   if (r.kind === 'error') throw new Error(r.message);
 }
 
-/** A SELECT and the SHOW META after it, without the timing. */
-async function answer(select: string): Promise<unknown> {
-  const out = await sql(`${select}; SHOW META`);
-  return out.map((r) => (r.kind === 'rows' ? { ...r, meta: { ...r.meta, timeMs: 0 }, rows: r.rows.filter((row) => row[0] !== 'time') } : r));
-}
-
-/** Tasks each worker ran so far (the pool of THREADS workers; going to 1 thread keeps it idle). */
-async function tasksRun(): Promise<number[]> {
-  await setQueryThreads(THREADS);
-  return queryPool(sharedCore())?.taskCounts() ?? [];
-}
-
-/** Tables of a few thousand rows here: queries of this cost go to the threads (the default is for real sizes). */
-const TEST_MIN_COST = 20_000;
-
-beforeAll(async () => {
-  setParallelMinCost(TEST_MIN_COST);
-  dir = mkdtempSync(join(tmpdir(), 'quarry-parallel-'));
-  engine = await openEngine({ dataDir: dir, threads: 1 });
+const { sql, answer, tasksRun } = useParallelEngine('quarry-parallel-', async (sql) => {
   const [r] = await sql("CREATE TABLE t (title text, body text, gid int, price float, tag string) min_prefix_len='2' index_exact_words='1' index_sp='1' html_strip='1' index_zones='h1'");
   if (r.kind === 'error') throw new Error(r.message);
   for (let b = 0; b < 12; b++) await insertRows(1000);
-}, 120_000);
-
-afterAll(async () => {
-  setParallelMinCost(undefined);
-  await setQueryThreads(1);
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('queries on worker threads', () => {
