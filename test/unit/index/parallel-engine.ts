@@ -7,6 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { newSession, openEngine, type Engine, type Result } from '../../../src/engine/index.js';
 import { queryPool, setParallelMinCost, setQueryThreads } from '../../../src/index/query-threads.js';
 import { sharedCore } from '../../../src/wasm/core.js';
+import type { CoreThread, ThreadSpawner } from '../../../src/wasm/worker-pool.js';
 
 /** Threads of the query pool in these tests. */
 export const THREADS = 3;
@@ -60,3 +61,13 @@ export function useParallelEngine(prefix: string, load: (sql: Sql) => Promise<vo
     },
   };
 }
+
+/** A thread spawner whose threads cannot start: each one's first message ends in an 'error' event. */
+export const failingSpawner: ThreadSpawner = () => {
+  let onError: (e: unknown) => void = () => {};
+  return {
+    postMessage: () => { queueMicrotask(() => onError(new Error('cannot start'))); },
+    on: ((event: string, fn: (e: unknown) => void) => { if (event === 'error') onError = fn; }) as CoreThread['on'],
+    terminate: async () => 0,
+  };
+};

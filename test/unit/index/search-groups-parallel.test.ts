@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { setQueryThreads } from '../../../src/index/query-threads.js';
-import { setThreadSpawner, threadSpawner, type CoreThread } from '../../../src/wasm/worker-pool.js';
-import { THREADS, useParallelEngine } from './parallel-engine.js';
+import { setThreadSpawner, threadSpawner } from '../../../src/wasm/worker-pool.js';
+import { failingSpawner, THREADS, useParallelEngine } from './parallel-engine.js';
 
 const WORDS = ['apple', 'banana', 'cherry', 'dates'];
 
@@ -85,14 +85,7 @@ describe('grouping on worker threads', () => {
     await setQueryThreads(1);
     const { closeQueryPools } = await import('../../../src/index/query-threads.js');
     await closeQueryPools();
-    setThreadSpawner(() => {
-      let onError: (e: unknown) => void = () => {};
-      return {
-        postMessage: () => { queueMicrotask(() => onError(new Error('cannot start'))); },
-        on: ((event: string, fn: (e: unknown) => void) => { if (event === 'error') onError = fn; }) as CoreThread['on'],
-        terminate: async () => 0,
-      };
-    });
+    setThreadSpawner(failingSpawner);
     try {
       await setQueryThreads(THREADS);
       expect(await answer(q)).toEqual(expected); // the failed batches run again here

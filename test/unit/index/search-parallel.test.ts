@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { setQueryThreads } from '../../../src/index/query-threads.js';
 import { Core } from '../../../src/wasm/core.js';
-import { setThreadSpawner, threadSpawner, type CoreThread } from '../../../src/wasm/worker-pool.js';
+import { setThreadSpawner, threadSpawner } from '../../../src/wasm/worker-pool.js';
 import { RtIndex } from '../../../src/index/rt-index.js';
 import type { DocInput, SearchRequest } from '../../../src/index/types.js';
-import { THREADS, useParallelEngine } from './parallel-engine.js';
+import { failingSpawner, THREADS, useParallelEngine } from './parallel-engine.js';
 
 const VOCAB = ['apple', 'banana', 'cherry', 'dates', 'elder', 'figs', 'grape', 'honey', 'iris', 'juniper', 'kiwi', 'lemon'];
 
@@ -110,14 +110,7 @@ describe('queries on worker threads', () => {
 
   it('answers on the protocol thread when the query threads cannot start', async () => {
     const real = threadSpawner();
-    setThreadSpawner(() => {
-      let onError: (e: unknown) => void = () => {};
-      return {
-        postMessage: () => { queueMicrotask(() => onError(new Error('cannot start'))); },
-        on: ((event: string, fn: (e: unknown) => void) => { if (event === 'error') onError = fn; }) as CoreThread['on'],
-        terminate: async () => 0,
-      };
-    });
+    setThreadSpawner(failingSpawner);
     try {
       const idx = new RtIndex({ fields: ['title'], attrs: [] }, { core: new Core(), autoMerge: false });
       idx.addBatch(Array.from({ length: 30_000 }, (_, i) => ({ docId: BigInt(i + 1), fields: [{ terms: ['kiwi'], positions: [1], length: 1 }], attrs: [] })));
