@@ -1,5 +1,5 @@
 /** `quarry import` flags. */
-import { SearchError } from '../util/errors.js';
+import { cliFail as fail, cliWords, positiveInt } from '../server/cli-options.js';
 import type { ImportFormat } from './record-reader.js';
 
 export interface ImportArgs {
@@ -41,20 +41,11 @@ options:
   --replace           REPLACE documents whose id exists instead of failing on them
   --quiet             no progress output`;
 
-const fail = (m: string): never => { throw new SearchError('BAD_SETTING', m); };
-
 export function parseImportArgs(argv: string[]): ImportArgs {
   const a: Partial<ImportArgs> & { files: string[] } = { files: [], batch: DEFAULT_BATCH, skipErrors: false, noHeader: false, quiet: false, replace: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '-' || !arg.startsWith('--')) { a.files.push(arg); continue; }
-    const eq = arg.indexOf('=');
-    const name = eq < 0 ? arg : arg.slice(0, eq);
-    const value = (): string => {
-      const v = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-      if (v === undefined || v === '') fail(`option '${name}' needs a value`);
-      return v!;
-    };
+  for (const w of cliWords(argv, (arg) => arg === '-' || !arg.startsWith('--'))) {
+    if ('positional' in w) { a.files.push(w.positional); continue; }
+    const { name, value } = w;
     switch (name) {
       case '--help': return { ...a, help: true } as ImportArgs;
       case '--table': a.table = value(); break;
@@ -66,12 +57,7 @@ export function parseImportArgs(argv: string[]): ImportArgs {
         a.format = f as ImportFormat;
         break;
       }
-      case '--batch': {
-        const n = Number(value());
-        if (!Number.isInteger(n) || n < 1) fail('--batch needs a positive integer');
-        a.batch = n;
-        break;
-      }
+      case '--batch': a.batch = positiveInt(name, value()); break;
       case '--columns': a.columns = value().split(',').map((c) => c.trim()).filter(Boolean); break;
       case '--no-header': a.noHeader = true; break;
       case '--skip-errors': a.skipErrors = true; break;

@@ -1,5 +1,5 @@
 /** `quarry indexer` flags, Sphinx's indexer's where they overlap. */
-import { SearchError } from '../util/errors.js';
+import { cliFail as fail, cliWords, positiveInt } from '../server/cli-options.js';
 import { DEFAULT_BATCH } from '../import/import-args.js';
 
 export interface IndexerArgs {
@@ -35,20 +35,11 @@ options:
   --skip-errors   report bad rows and go on; default: the table's build stops at the first
   --quiet         no progress output`;
 
-const fail = (m: string): never => { throw new SearchError('BAD_SETTING', m); };
-
 export function parseIndexerArgs(argv: string[]): IndexerArgs {
   const a: IndexerArgs = { configPath: DEFAULT_CONFIG, all: false, tables: [], rotate: false, batch: DEFAULT_BATCH, skipErrors: false, quiet: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith('-')) { a.tables.push(arg.toLowerCase()); continue; }
-    const eq = arg.indexOf('=');
-    const name = eq < 0 ? arg : arg.slice(0, eq);
-    const value = (): string => {
-      const v = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-      if (v === undefined || v === '') fail(`option '${name}' needs a value`);
-      return v!;
-    };
+  for (const w of cliWords(argv, (arg) => !arg.startsWith('-'))) {
+    if ('positional' in w) { a.tables.push(w.positional.toLowerCase()); continue; }
+    const { name, value } = w;
     switch (name) {
       case '--help': case '-h': return { ...a, help: true };
       case '--config': case '-c': a.configPath = value(); break;
@@ -56,12 +47,7 @@ export function parseIndexerArgs(argv: string[]): IndexerArgs {
       case '--rotate': a.rotate = true; break;
       case '--data': a.dataDir = value(); break;
       case '--url': a.url = value(); break;
-      case '--batch': {
-        const n = Number(value());
-        if (!Number.isInteger(n) || n < 1) fail('--batch needs a positive integer');
-        a.batch = n;
-        break;
-      }
+      case '--batch': a.batch = positiveInt(name, value()); break;
       case '--skip-errors': a.skipErrors = true; break;
       case '--quiet': a.quiet = true; break;
       default: fail(`unknown option '${name}'`);
