@@ -9,8 +9,8 @@
  * growing table rewrote all of it, under the table's mutex.
  */
 import type { Store } from '../store/index.js';
-import type { Segment } from '../index/segment.js';
-import { serializeSegment } from '../index/segment-codec.js';
+import type { Segment } from '../index/segment/segment.js';
+import { serializeSegment } from '../index/segment/segment-codec.js';
 import type { Table } from './table.js';
 import { collectGarbage } from './idle-gc.js';
 

@@ -4,8 +4,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MergeJob } from '../index/merge-job.js';
-import { mergeSegments } from '../index/segment-merger.js';
-import { SegmentView } from '../index/segment-view.js';
+import { mergeSegments } from '../index/segment/segment-merger.js';
+import { SegmentView } from '../index/segment/segment-view.js';
 
 const memory = (workerData as { memory: WebAssembly.Memory }).memory;
 

@@ -6,12 +6,12 @@
 import type { AttrValue, DocInput, IndexSchema, RtIndexApi, SearchRequest, SearchResult } from './types.js';
 import { Core, sharedCore } from '../wasm/core.js';
 import { SearchError } from '../util/errors.js';
-import { Segment } from './segment.js';
-import { buildSegment, invertDocs, type BuiltSegment } from './segment-builder.js';
+import { Segment } from './segment/segment.js';
+import { buildSegment, invertDocs, type BuiltSegment } from './segment/segment-builder.js';
 import { mergedRows, mergeRunner, type PartSnapshot } from './merge-job.js';
-import { mergeSegments } from './segment-merger.js';
+import { mergeSegments } from './segment/segment-merger.js';
 import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
-import { loadSegment, serializeSegment } from './segment-codec.js';
+import { loadSegment, serializeSegment } from './segment/segment-codec.js';
 import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMatches } from './search.js';
 import { runPreparedParallel } from './search-parallel.js';
 import { groupPrepared, type SegmentGrouping } from './search-groups.js';

@@ -1,8 +1,8 @@
-// The host's packed hit positions (src/index/positions-codec.ts): round trips, formats, sizes.
+// The host's packed hit positions (src/index/segment/positions-codec.ts): round trips, formats, sizes.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { hitFormat, hitWidth, packHits, packedHitsWords, unpackHits } from '../../../src/index/positions-codec.js';
-import { FIELD_END_BIT, POS_MASK } from '../../../src/index/segment-layout.js';
+import { hitFormat, hitWidth, packHits, packedHitsWords, unpackHits } from '../../../../src/index/segment/positions-codec.js';
+import { FIELD_END_BIT, POS_MASK } from '../../../../src/index/segment/segment-layout.js';
 
 const hit = (field: number, pos: number, end = false) => ((field << 24) | (end ? FIELD_END_BIT : 0) | pos) >>> 0;
 

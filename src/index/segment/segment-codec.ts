@@ -3,10 +3,10 @@
  * metaLen | blobLen | deletedLen | meta JSON (terms, host columns) | blob | deleted bitmap |.
  * The blob is the core's own segment format, with current attribute values.
  */
-import type { AttrValue, IndexSchema } from './types.js';
-import type { Core } from '../wasm/core.js';
+import type { AttrValue, IndexSchema } from '../types.js';
+import type { Core } from '../../wasm/core.js';
 import { Segment } from './segment.js';
-import { SearchError } from '../util/errors.js';
+import { SearchError } from '../../util/errors.js';
 
 export const SEGMENT_FILE_MAGIC = 0x46475351; // "QSGF"
 export const SEGMENT_FILE_VERSION = 2;

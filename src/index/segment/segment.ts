@@ -2,8 +2,8 @@
  * One immutable segment placed in the WASM core: its blob (postings + numeric columns, which
  * UPDATE writes in place), its deleted-rows bitmap, and the JS-side dictionary and host columns.
  */
-import type { Core } from '../wasm/core.js';
-import type { AttrValue, IndexSchema } from './types.js';
+import type { Core } from '../../wasm/core.js';
+import type { AttrValue, IndexSchema } from '../types.js';
 import type { BuiltSegment } from './segment-builder.js';
 import { COL_F32, COL_I64, COL_NONE, COL_U32, H, TERM_INFO_WORDS } from './segment-layout.js';
 

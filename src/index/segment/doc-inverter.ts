@@ -4,7 +4,7 @@
  * typed arrays whatever its vocabulary. hitpos = field << 24 | fieldEnd << 23 | pos; fieldEnd
  * marks a field's last position.
  */
-import type { AttrValue, DocInput, IndexSchema } from './types.js';
+import type { AttrValue, DocInput, IndexSchema } from '../types.js';
 import type { InvertedBatch } from './segment-builder.js';
 import type { PostingsTable } from './postings-encoder.js';
 import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';

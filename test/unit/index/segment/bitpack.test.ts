@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { bitWidth, packBits, packedWords, packInto, unpackBits, unpackInto } from '../../../src/index/bitpack.js';
+import { bitWidth, packBits, packedWords, packInto, unpackBits, unpackInto } from '../../../../src/index/segment/bitpack.js';
 
 describe('bitpack', () => {
   it('unpackInto reads a run packed at any word offset, as unpackBits does', () => {

@@ -4,7 +4,7 @@
  * columns (string, json, mva) are not here: attr() gives null for them.
  */
 import type { MergePart } from './segment-merger.js';
-import type { AttrValue, IndexSchema } from './types.js';
+import type { AttrValue, IndexSchema } from '../types.js';
 import { COL_F32, COL_I64, COL_U32, H, TERM_INFO_WORDS } from './segment-layout.js';
 
 export class SegmentView implements MergePart {

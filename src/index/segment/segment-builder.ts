@@ -3,9 +3,9 @@
  * columns (id first). Input is already inverted (invertDocs() for a batch, the merger for merges).
  */
 export { invertDocs } from './doc-inverter.js';
-import type { AttrValue, IndexSchema } from './types.js';
+import type { AttrValue, IndexSchema } from '../types.js';
 import { ByteWriter } from './byte-writer.js';
-import { ownStrings } from '../util/own-strings.js';
+import { ownStrings } from '../../util/own-strings.js';
 import { encodePostings, type PostingsTable } from './postings-encoder.js';
 import {
   BLOCK_LEN, COL_F32, COL_I64, COL_NONE, COL_U32, H, HEADER_BYTES, SEGMENT_MAGIC, SEGMENT_VERSION, SKIP_WORDS, TERM_INFO_WORDS,

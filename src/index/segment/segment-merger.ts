@@ -3,7 +3,7 @@
  * sorted order, postings decoded block by block into flat typed arrays and re-encoded, attribute
  * values copied (with their current, updated values).
  */
-import type { AttrValue, IndexSchema } from './types.js';
+import type { AttrValue, IndexSchema } from '../types.js';
 import type { PostingsTable } from './postings-encoder.js';
 import { unpackInto } from './bitpack.js';
 import { unpackHits } from './positions-codec.js';

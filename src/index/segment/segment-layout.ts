@@ -3,7 +3,7 @@
  * relative to the blob start). One contiguous, relocatable range: placing or saving a segment is
  * one copy.
  */
-import type { ColumnType } from '../schema/types.js';
+import type { ColumnType } from '../../schema/types.js';
 
 export const SEGMENT_MAGIC = 0x31475351; // "QSG1"
 export const SEGMENT_VERSION = 2;
