@@ -13,7 +13,7 @@ import { setTextFiles, type TextFiles } from '../text/text-files.js';
 import { setCoreSource, type WasmBuild } from '../wasm/core-module.js';
 import { coreFieldScanners } from '../wasm/field-scanner.js';
 import { setThreadSpawner, type CoreThread } from '../wasm/worker-pool.js';
-import { setMergeRunnerFactory } from '../index/merge-job.js';
+import { setMergeRunnerFactory } from '../index/parallel/merge-job.js';
 import { nodeMergeThreads } from './merge-thread.js';
 
 export const nodeTextFiles: TextFiles = {

@@ -155,7 +155,7 @@ export class Table {
     return this.index.search(req);
   }
 
-  /** search() on the query worker threads when the table is big enough (index/query-threads.ts). */
+  /** search() on the query worker threads when the table is big enough (index/parallel/query-threads.ts). */
   searchAsync(req: SearchRequest): Promise<SearchResult> {
     return this.index.searchAsync(req);
   }

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RtIndex } from '../../../src/index/rt-index.js';
 import { TieredMergePolicy } from '../../../src/index/merge-policy.js';
-import { setMergeRunnerFactory, type MergeRunnerFactory } from '../../../src/index/merge-job.js';
+import { setMergeRunnerFactory, type MergeRunnerFactory } from '../../../src/index/parallel/merge-job.js';
 import { Core } from '../../../src/wasm/core.js';
 import { mergeThreadRunner } from '../../../src/engine/merge-thread.js';
 import { doc, req, t } from '../index/helpers.js';

@@ -4,10 +4,10 @@
  * which the host supplies that thread (src/engine/merge-thread.ts in Node). src/index imports no Node
  * built-in: without a host thread, or over a core whose memory is not shared, merges run inline.
  */
-import type { Core } from '../wasm/core.js';
-import type { Segment } from './segment/segment.js';
-import type { BuiltSegment } from './segment/segment-builder.js';
-import type { IndexSchema } from './types.js';
+import type { Core } from '../../wasm/core.js';
+import type { Segment } from '../segment/segment.js';
+import type { BuiltSegment } from '../segment/segment-builder.js';
+import type { IndexSchema } from '../types.js';
 
 /** One part of a merge as the merge thread reads it. */
 export interface MergeJobPart {

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { newSession, openEngine, type Engine, type Result } from '../../../src/engine/index.js';
-import { queryPool, setParallelMinCost, setQueryThreads } from '../../../src/index/query-threads.js';
-import { sharedCore } from '../../../src/wasm/core.js';
-import { setThreadSpawner, threadSpawner, type CoreThread } from '../../../src/wasm/worker-pool.js';
+import { newSession, openEngine, type Engine, type Result } from '../../../../src/engine/index.js';
+import { queryPool, setParallelMinCost, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
+import { sharedCore } from '../../../../src/wasm/core.js';
+import { setThreadSpawner, threadSpawner, type CoreThread } from '../../../../src/wasm/worker-pool.js';
 
 const THREADS = 3;
 const WORDS = ['apple', 'banana', 'cherry', 'dates'];
@@ -116,7 +116,7 @@ describe('grouping on worker threads', () => {
     const expected = await answer(q);
     const real = threadSpawner();
     await setQueryThreads(1);
-    const { closeQueryPools } = await import('../../../src/index/query-threads.js');
+    const { closeQueryPools } = await import('../../../../src/index/parallel/query-threads.js');
     await closeQueryPools();
     setThreadSpawner(() => {
       let onError: (e: unknown) => void = () => {};

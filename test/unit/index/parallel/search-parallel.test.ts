@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { newSession, openEngine, type Engine, type Result } from '../../../src/engine/index.js';
-import { queryPool, setParallelMinCost, setQueryThreads } from '../../../src/index/query-threads.js';
-import { Core, sharedCore } from '../../../src/wasm/core.js';
-import { setThreadSpawner, threadSpawner, type CoreThread } from '../../../src/wasm/worker-pool.js';
-import { RtIndex } from '../../../src/index/rt-index.js';
-import type { DocInput, SearchRequest } from '../../../src/index/types.js';
+import { newSession, openEngine, type Engine, type Result } from '../../../../src/engine/index.js';
+import { queryPool, setParallelMinCost, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
+import { Core, sharedCore } from '../../../../src/wasm/core.js';
+import { setThreadSpawner, threadSpawner, type CoreThread } from '../../../../src/wasm/worker-pool.js';
+import { RtIndex } from '../../../../src/index/rt-index.js';
+import type { DocInput, SearchRequest } from '../../../../src/index/types.js';
 
 const THREADS = 3;
 const VOCAB = ['apple', 'banana', 'cherry', 'dates', 'elder', 'figs', 'grape', 'honey', 'iris', 'juniper', 'kiwi', 'lemon'];

@@ -3,8 +3,8 @@
  * 1 (or less) keeps every query on the calling thread, as before worker threads existed; the pool
  * starts on the first query that needs it.
  */
-import { CorePool, threadsAvailable } from '../wasm/worker-pool.js';
-import type { Core } from '../wasm/core.js';
+import { CorePool, threadsAvailable } from '../../wasm/worker-pool.js';
+import type { Core } from '../../wasm/core.js';
 
 /**
  * The searchCost (postings a query decodes, or rows a full scan visits) from which a query goes to

@@ -6,11 +6,11 @@
  * (a merge that replaces one frees it afterwards) and each segment's deleted-rows bitmap is
  * snapshotted, so a DELETE committed meanwhile is not half seen.
  */
-import type { SearchRequest, SearchResult } from './types.js';
-import type { Core } from '../wasm/core.js';
-import { TASK_TRAPPED, type CorePool, type RangeResult, type RangeTask } from '../wasm/worker-pool.js';
-import { readTopK } from '../wasm/segment-runner.js';
-import { finishSearch, releaseSearch, type PreparedSearch, type SegmentJob, type SegmentTop } from './search.js';
+import type { SearchRequest, SearchResult } from '../types.js';
+import type { Core } from '../../wasm/core.js';
+import { TASK_TRAPPED, type CorePool, type RangeResult, type RangeTask } from '../../wasm/worker-pool.js';
+import { readTopK } from '../../wasm/segment-runner.js';
+import { finishSearch, releaseSearch, type PreparedSearch, type SegmentJob, type SegmentTop } from '../search.js';
 
 /** Below this many rows a range is not worth a thread's message round trip. */
 const MIN_RANGE_ROWS = 4096;

@@ -5,14 +5,14 @@
  * added in segment order, ranges in row order, as the single-thread pass adds them; a range whose
  * thread trapped or died runs again here, on the main instance.
  */
-import type { SearchRequest, SearchResult } from './types.js';
-import type { Core } from '../wasm/core.js';
-import { TASK_TRAPPED, type CorePool, type RangeResult, type RangeTask } from '../wasm/worker-pool.js';
-import { GF_MATCHES } from '../wasm/group-format.js';
-import { readGroupBlock, runGroupRangeAt, type GroupBlock } from '../wasm/group-runner.js';
-import { finishSearch, releaseSearch, type PreparedSearch, type SegmentJob, type SegmentTop } from './search.js';
+import type { SearchRequest, SearchResult } from '../types.js';
+import type { Core } from '../../wasm/core.js';
+import { TASK_TRAPPED, type CorePool, type RangeResult, type RangeTask } from '../../wasm/worker-pool.js';
+import { GF_MATCHES } from '../../wasm/group-format.js';
+import { readGroupBlock, runGroupRangeAt, type GroupBlock } from '../../wasm/group-runner.js';
+import { finishSearch, releaseSearch, type PreparedSearch, type SegmentJob, type SegmentTop } from '../search.js';
 import { corePlacer, dealBatches, placeJob, rangeRows, rowRanges } from './search-parallel.js';
-import { scaleBlock, withMatches, type SegmentFold, type SegmentGrouping } from './search-groups.js';
+import { scaleBlock, withMatches, type SegmentFold, type SegmentGrouping } from '../search-groups.js';
 
 interface Range { job: SegmentJob; fold: SegmentFold; task: RangeTask }
 
