@@ -2,18 +2,18 @@
  * JSON `/search` `highlight` (the object is read by src/highlight/highlight-request.ts): the
  * table's stored text of the final page's documents only, marked by the request's query as typed.
  */
-import { finishQuery, toText, type QueryNode } from '../query/index.js';
-import { SearchError } from '../util/errors.js';
-import type { GlobalFlags } from './exec/exec-select.js';
-import { splitJsonQuery } from './json/json-query-tree.js';
-import { isJsonObject, type JsonObject, type JsonValue } from './json/json-value.js';
-import type { RowsResult } from './result.js';
-import { parseSql, type SelectItem } from '../sql/index.js';
+import { finishQuery, toText, type QueryNode } from '../../query/index.js';
+import { SearchError } from '../../util/errors.js';
+import type { GlobalFlags } from '../exec/exec-select.js';
+import { splitJsonQuery } from '../json/json-query-tree.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/json-value.js';
+import type { RowsResult } from '../result.js';
+import { parseSql, type SelectItem } from '../../sql/index.js';
 import {
   highlightDocuments, highlightPlan, parseJsonHighlight, type HighlightTable, type RowHighlight,
-} from '../highlight/highlight-request.js';
-import { tableParseOptions } from '../index/table-query.js';
-import type { Table } from './table.js';
+} from '../../highlight/highlight-request.js';
+import { tableParseOptions } from '../../index/table-query.js';
+import type { Table } from '../table.js';
 
 export { parseJsonHighlight, type RowHighlight };
 

@@ -2,16 +2,16 @@
  * SQL HIGHLIGHT([{options}], [fields], [query]) and SNIPPET(expr, query, 'opt=value', ...) as
  * select-list columns: computed per row of the final page only, from the document store.
  */
-import type { CallExpr, Expr, OptionValue } from '../sql/ast.js';
-import type { QueryNode } from '../query/ast.js';
-import { SearchError } from '../util/errors.js';
-import type { RowSource } from './select-items.js';
+import type { CallExpr, Expr, OptionValue } from '../../sql/ast.js';
+import type { QueryNode } from '../../query/ast.js';
+import { SearchError } from '../../util/errors.js';
+import type { RowSource } from '../select-items.js';
 import { snippetQuery } from './snippet-call.js';
-import { buildSnippets, packSnippets, type FieldInput } from '../highlight/snippet-builder.js';
+import { buildSnippets, packSnippets, type FieldInput } from '../../highlight/snippet-builder.js';
 import {
   checkSnippetOptions, setSnippetOptionLoose, SNIPPET_DEFAULTS, type SnippetOptions,
-} from '../highlight/snippet-options.js';
-import type { Table } from './table.js';
+} from '../../highlight/snippet-options.js';
+import type { Table } from '../table.js';
 
 /** Documents highlighted so far (the post-limit rule is tested with it). */
 export const highlightStats = { documents: 0 };

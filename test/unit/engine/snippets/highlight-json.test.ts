@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'lossless-json';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newSession, openEngine, type Engine } from '../../../src/engine/index.js';
-import type { HighlightedRows } from '../../../src/engine/highlight-json.js';
-import { parseJsonHighlight } from '../../../src/engine/highlight-json.js';
-import type { JsonValue } from '../../../src/engine/json/json-value.js';
+import { newSession, openEngine, type Engine } from '../../../../src/engine/index.js';
+import type { HighlightedRows } from '../../../../src/engine/snippets/highlight-json.js';
+import { parseJsonHighlight } from '../../../../src/engine/snippets/highlight-json.js';
+import type { JsonValue } from '../../../../src/engine/json/json-value.js';
 
 let dir: string;
 let engine: Engine;

@@ -1,14 +1,14 @@
 /** CALL SNIPPETS(data | (d1, d2, ...), 'table', 'query' [, value AS option ...]): one row per text. */
-import type { CallStatement } from '../sql/ast.js';
-import { parseQuery } from '../query/parse-query.js';
-import { SearchError } from '../util/errors.js';
-import type { Catalog } from './catalog.js';
-import { rows, stringColumns, type Result } from './result.js';
-import { buildSnippets, packSnippets } from '../highlight/snippet-builder.js';
+import type { CallStatement } from '../../sql/ast.js';
+import { parseQuery } from '../../query/parse-query.js';
+import { SearchError } from '../../util/errors.js';
+import type { Catalog } from '../catalog.js';
+import { rows, stringColumns, type Result } from '../result.js';
+import { buildSnippets, packSnippets } from '../../highlight/snippet-builder.js';
 import { loadSnippetFiles } from './snippet-files.js';
-import { snippetOptions, type RawOption } from '../highlight/snippet-options.js';
-import type { Table } from './table.js';
-import type { QueryNode } from '../query/ast.js';
+import { snippetOptions, type RawOption } from '../../highlight/snippet-options.js';
+import type { Table } from '../table.js';
+import type { QueryNode } from '../../query/ast.js';
 
 const ARGS_ERROR = 'SNIPPETS() expects exactly 3 arguments (data, table, query)';
 

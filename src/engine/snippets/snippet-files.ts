@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { SearchError } from '../util/errors.js';
+import { SearchError } from '../../util/errors.js';
 
 export interface SnippetFileConfig {
   /** searchd snippets_file_prefix: a directory; '' = loading files is off. */

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newSession, openEngine, type Engine, type RowsResult } from '../../../src/engine/index.js';
-import { configureSnippetFiles, readInPool, resolveSnippetFile } from '../../../src/engine/snippet-files.js';
+import { newSession, openEngine, type Engine, type RowsResult } from '../../../../src/engine/index.js';
+import { configureSnippetFiles, readInPool, resolveSnippetFile } from '../../../../src/engine/snippets/snippet-files.js';
 
 let root: string;
 let prefix: string;
