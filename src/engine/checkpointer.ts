@@ -12,7 +12,7 @@ import type { Store } from '../store/index.js';
 import type { Segment } from '../index/segment/segment.js';
 import { serializeSegment } from '../index/segment/segment-codec.js';
 import type { Table } from './table.js';
-import { collectGarbage } from './idle-gc.js';
+import { collectGarbage } from './background/idle-gc.js';
 
 interface SavedAs { name: string; version: number }
 

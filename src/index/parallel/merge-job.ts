@@ -1,7 +1,7 @@
 /**
  * Merges on another thread: what the index hands over (a MergeJob: addresses of the parts' blobs in
  * the core's shared memory, snapshots of their deleted rows, their dictionaries), and the hook through
- * which the host supplies that thread (src/engine/merge-thread.ts in Node). src/index imports no Node
+ * which the host supplies that thread (src/engine/background/merge-thread.ts in Node). src/index imports no Node
  * built-in: without a host thread, or over a core whose memory is not shared, merges run inline.
  */
 import type { Core } from '../../wasm/core.js';

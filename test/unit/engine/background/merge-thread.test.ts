@@ -5,15 +5,15 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { RtIndex } from '../../../src/index/rt-index.js';
-import { TieredMergePolicy } from '../../../src/index/merge-policy.js';
-import { setMergeRunnerFactory, type MergeRunnerFactory } from '../../../src/index/parallel/merge-job.js';
-import { Core } from '../../../src/wasm/core.js';
-import { mergeThreadRunner } from '../../../src/engine/merge-thread.js';
-import { doc, req, t } from '../index/helpers.js';
-import { applyMergeOp, expectModel, mergeOps, mergeSchema, type MergeOp } from '../index/merge-ops.js';
+import { RtIndex } from '../../../../src/index/rt-index.js';
+import { TieredMergePolicy } from '../../../../src/index/merge-policy.js';
+import { setMergeRunnerFactory, type MergeRunnerFactory } from '../../../../src/index/parallel/merge-job.js';
+import { Core } from '../../../../src/wasm/core.js';
+import { mergeThreadRunner } from '../../../../src/engine/background/merge-thread.js';
+import { doc, req, t } from '../../index/helpers.js';
+import { applyMergeOp, expectModel, mergeOps, mergeSchema, type MergeOp } from '../../index/merge-ops.js';
 
-const WORKER = new URL('../../../dist/src/engine/merge-worker.js', import.meta.url);
+const WORKER = new URL('../../../../dist/src/engine/background/merge-worker.js', import.meta.url);
 const schema = mergeSchema;
 
 type Op = MergeOp | { kind: 'truncate' } | { kind: 'wait'; turns: number };

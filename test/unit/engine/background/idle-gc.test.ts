@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectGarbage } from '../../../src/engine/idle-gc.js';
+import { collectGarbage } from '../../../../src/engine/background/idle-gc.js';
 
 describe('collectGarbage', () => {
   it('collects unreachable objects now, without exposing gc to the global scope', () => {

@@ -8,8 +8,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { MergeRunner, MergeRunnerFactory } from '../index/parallel/merge-job.js';
-import type { BuiltSegment } from '../index/segment/segment-builder.js';
+import type { MergeRunner, MergeRunnerFactory } from '../../index/parallel/merge-job.js';
+import type { BuiltSegment } from '../../index/segment/segment-builder.js';
 
 interface Reply { id: number; blob?: Uint8Array; terms?: string[]; error?: string }
 

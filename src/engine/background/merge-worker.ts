@@ -3,9 +3,9 @@
  * in the core's shared memory, and sends each blob back (transferred, not copied) with its dictionary.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { MergeJob } from '../index/parallel/merge-job.js';
-import { mergeSegments } from '../index/segment/segment-merger.js';
-import { SegmentView } from '../index/segment/segment-view.js';
+import type { MergeJob } from '../../index/parallel/merge-job.js';
+import { mergeSegments } from '../../index/segment/segment-merger.js';
+import { SegmentView } from '../../index/segment/segment-view.js';
 
 const memory = (workerData as { memory: WebAssembly.Memory }).memory;
 
