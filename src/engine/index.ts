@@ -10,7 +10,7 @@ import { Catalog } from './catalog.js';
 import { exportOpenTable, type ExportSummary } from './export/export-table.js';
 import { installNodeHost } from './node-host.js';
 import { configureSnippetFiles } from './snippets/snippet-files.js';
-import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './checkpointer.js';
+import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './durability/checkpointer.js';
 import type { ConfigTable } from './exec/exec-ddl.js';
 import { executeStatement, type ExecContext } from './exec/executor.js';
 import { IdGenerator } from './id-generator.js';

@@ -4,10 +4,10 @@
  * checkpoint, or when its segments cannot be read, the index is rebuilt from the stored documents,
  * which always hold the complete current state.
  */
-import type { Store } from '../store/index.js';
-import type { DocInput } from '../index/types.js';
-import { RtIndex } from '../index/rt-index.js';
-import type { Table } from './table.js';
+import type { Store } from '../../store/index.js';
+import type { DocInput } from '../../index/types.js';
+import { RtIndex } from '../../index/rt-index.js';
+import type { Table } from '../table.js';
 import { noteLoadedSegments } from './checkpointer.js';
 import type { StoredDoc } from './table-store.js';
 

@@ -1,5 +1,5 @@
 /** What a table needs of the store of record, bound to one table name. */
-import type { AttrValue } from '../index/types.js';
+import type { AttrValue } from '../../index/types.js';
 
 /** Every column's value: text fields as strings (stored or not, so the index can be rebuilt). */
 export type StoredDoc = Record<string, AttrValue>;

@@ -8,11 +8,11 @@
  * by name; only new and changed segments are serialized and written. Before, every checkpoint of a
  * growing table rewrote all of it, under the table's mutex.
  */
-import type { Store } from '../store/index.js';
-import type { Segment } from '../index/segment/segment.js';
-import { serializeSegment } from '../index/segment/segment-codec.js';
-import type { Table } from './table.js';
-import { collectGarbage } from './background/idle-gc.js';
+import type { Store } from '../../store/index.js';
+import type { Segment } from '../../index/segment/segment.js';
+import { serializeSegment } from '../../index/segment/segment-codec.js';
+import type { Table } from '../table.js';
+import { collectGarbage } from '../background/idle-gc.js';
 
 interface SavedAs { name: string; version: number }
 
