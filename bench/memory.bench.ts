@@ -16,7 +16,7 @@ import { setFlagsFromString, getHeapStatistics, writeHeapSnapshot } from 'node:v
 import { runInNewContext } from 'node:vm';
 import { open, type Database } from '../src/index.js';
 import type { RtIndex } from '../src/index/rt-index.js';
-import { H, TERM_INFO_WORDS } from '../src/index/segment-layout.js';
+import { H, TERM_INFO_WORDS } from '../src/index/segment/segment-layout.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, diskBytes, sqlString } from './bench-util.js';
 import { documentFrequencies, synthetic } from './engine.bench.js';

@@ -1,6 +1,6 @@
 // Compressed hit positions: a postings block's hits bit-packed at one width per block, LSB first,
 // each | field | fieldEnd | pos | from the high bits down (the host writes them:
-// src/index/positions-codec.ts). Hit i of the block sits at bit i * width, so a row's hits are read
+// src/index/segment/positions-codec.ts). Hit i of the block sits at bit i * width, so a row's hits are read
 // without touching the rows before it.
 
 /** A long decoded row: valid until the next unpackHits() into it on this instance. */

@@ -8,8 +8,8 @@
  */
 import { analyzeQuery, type QNode } from '../index/query-analyzer.js';
 import { planQuery } from '../index/planner.js';
-import { H, TERM_INFO_WORDS } from '../index/segment-layout.js';
-import { Segment } from '../index/segment.js';
+import { H, TERM_INFO_WORDS } from '../index/segment/segment-layout.js';
+import { Segment } from '../index/segment/segment.js';
 import { expansionPrefix } from '../index/wildcard.js';
 import { PARAGRAPH_TERM, SENTENCE_TERM, zoneTerm } from '../index/spz-terms.js';
 import {

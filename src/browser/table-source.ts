@@ -3,10 +3,10 @@
  * fetched in chunks. Either gives one segment in the core; a chunked one fills it before a query
  * with what that query reads.
  */
-import type { Segment } from '../index/segment.js';
+import type { Segment } from '../index/segment/segment.js';
 import type { ImageManifest, PageDoc, TableImage } from '../index/table-image.js';
 import { exactNumber } from '../index/table-image.js';
-import { loadSegment } from '../index/segment-codec.js';
+import { loadSegment } from '../index/segment/segment-codec.js';
 import type { Hit, SearchRequest } from '../index/types.js';
 import type { Core } from '../wasm/core.js';
 

@@ -8,8 +8,8 @@ import { createTextPipeline } from '../text/text-pipeline.js';
 import { asSearchError, SearchError } from '../util/errors.js';
 import { createIndex } from './index-factory.js';
 import { indexSchemaOf, Table } from './table.js';
-import { recoverIndex } from './recovery.js';
-import type { StoredDoc, TableStore } from './table-store.js';
+import { recoverIndex } from './durability/recovery.js';
+import type { StoredDoc, TableStore } from './durability/table-store.js';
 
 function tableStore(store: Store, name: string): TableStore {
   return {

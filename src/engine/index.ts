@@ -3,14 +3,14 @@ import { metrics } from '../metrics/metrics.js';
 import { commandOf, kindOf, tableOf } from '../metrics/statement-kind.js';
 import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
-import { setQueryThreads } from '../index/query-threads.js';
+import { setQueryThreads } from '../index/parallel/query-threads.js';
 import { parseSql } from '../sql/parse-sql.js';
 import { asSearchError, SearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
 import { exportOpenTable, type ExportSummary } from './export/export-table.js';
 import { installNodeHost } from './node-host.js';
-import { configureSnippetFiles } from './snippet-files.js';
-import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './checkpointer.js';
+import { configureSnippetFiles } from './snippets/snippet-files.js';
+import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './durability/checkpointer.js';
 import type { ConfigTable } from './exec/exec-ddl.js';
 import { executeStatement, type ExecContext } from './exec/executor.js';
 import { IdGenerator } from './id-generator.js';
@@ -38,7 +38,7 @@ export interface OpenOptions extends EngineOptions {
   /** searchd max_threads_per_query: worker threads for load_files. */
   maxThreadsPerQuery?: number;
   /**
-   * searchd threads: worker threads evaluating queries over big tables (index/query-threads.ts);
+   * searchd threads: worker threads evaluating queries over big tables (index/parallel/query-threads.ts);
    * default os.availableParallelism(), 1 keeps every query on the protocol thread.
    */
   threads?: number;

@@ -13,8 +13,8 @@ import { setTextFiles, type TextFiles } from '../text/text-files.js';
 import { setCoreSource, type WasmBuild } from '../wasm/core-module.js';
 import { coreFieldScanners } from '../wasm/field-scanner.js';
 import { setThreadSpawner, type CoreThread } from '../wasm/worker-pool.js';
-import { setMergeRunnerFactory } from '../index/merge-job.js';
-import { nodeMergeThreads } from './merge-thread.js';
+import { setMergeRunnerFactory } from '../index/parallel/merge-job.js';
+import { nodeMergeThreads } from './background/merge-thread.js';
 
 export const nodeTextFiles: TextFiles = {
   exists: (path) => existsSync(path),

@@ -7,7 +7,7 @@ import type { Expr, SelectItem } from '../sql/ast.js';
 import type { AttrValue } from '../index/types.js';
 import { SearchError } from '../util/errors.js';
 import type { Cell, CellKind, ResultColumn } from './result.js';
-import { highlightReader, type HighlightContext } from './highlight-column.js';
+import { highlightReader, type HighlightContext } from './snippets/highlight-column.js';
 import { orderedColumns } from './schema-text.js';
 import { compileExpr, type ExprType } from './expr/compile.js';
 import { valueText } from './expr/strings.js';

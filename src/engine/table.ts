@@ -13,7 +13,7 @@ import { SearchError } from '../util/errors.js';
 import { Mutex } from '../util/mutex.js';
 import { attrValue, defaultAttr, textValue, valueError } from './coerce.js';
 import type { Literal } from './literal.js';
-import type { StoredDoc, TableStore } from './table-store.js';
+import type { StoredDoc, TableStore } from './durability/table-store.js';
 
 /** One row of an INSERT/REPLACE: the id (undefined or 0 = generate) and values by column name. */
 export interface RowInput {
@@ -155,7 +155,7 @@ export class Table {
     return this.index.search(req);
   }
 
-  /** search() on the query worker threads when the table is big enough (index/query-threads.ts). */
+  /** search() on the query worker threads when the table is big enough (index/parallel/query-threads.ts). */
   searchAsync(req: SearchRequest): Promise<SearchResult> {
     return this.index.searchAsync(req);
   }

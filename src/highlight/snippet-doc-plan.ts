@@ -5,7 +5,7 @@
  * wildcards expand over each document's dictionary, so such a query is planned per document.
  */
 import type { QueryNode } from '../query/ast.js';
-import type { Segment } from '../index/segment.js';
+import type { Segment } from '../index/segment/segment.js';
 import { analyzeQuery, type Analyzed } from '../index/query-analyzer.js';
 import { planQuery, segmentPlan } from '../index/planner.js';
 import { encodePlan } from '../wasm/plan-encoder.js';

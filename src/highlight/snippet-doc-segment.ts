@@ -4,11 +4,11 @@
  * test compares them), without its 64 KiB builder buffer, dictionary map or per-call allocations.
  */
 import type { FieldTokens } from '../index/types.js';
-import { PACK_PADDING } from '../index/bitpack.js';
-import { hitFormat, hitWidth, packHits, packedHitsWords } from '../index/positions-codec.js';
+import { PACK_PADDING } from '../index/segment/bitpack.js';
+import { hitFormat, hitWidth, packHits, packedHitsWords } from '../index/segment/positions-codec.js';
 import {
   COL_I64, FIELD_END_BIT, FIELD_SHIFT, H, HEADER_BYTES, POS_MASK, SEGMENT_MAGIC, SEGMENT_VERSION, SKIP_WORDS, TERM_INFO_WORDS,
-} from '../index/segment-layout.js';
+} from '../index/segment/segment-layout.js';
 import type { Core } from '../wasm/core.js';
 
 /** The blob's words and its sorted dictionary (term number = index). */

@@ -3,9 +3,9 @@
  * string ones, long IN lists and anything else become a row-allow bitmap built here.
  */
 import type { AttrValue, Filter, IndexSchema } from './types.js';
-import type { Segment } from './segment.js';
+import type { Segment } from './segment/segment.js';
 import type { PlanFilter } from '../wasm/plan-format.js';
-import { COL_F32, COL_NONE, coreColumnType } from './segment-layout.js';
+import { COL_F32, COL_NONE, coreColumnType } from './segment/segment-layout.js';
 import { SearchError } from '../util/errors.js';
 import { exprColumnValues } from './expr-column.js';
 

@@ -3,7 +3,7 @@
  * row of a segment (assembly/rank/expr-column.ts): the values ORDER BY, WHERE and grouping read, without
  * materialising any row on the host.
  */
-import type { Segment } from './segment.js';
+import type { Segment } from './segment/segment.js';
 
 /** The values, copied out of core memory (one f64 per row; int32 and float32 results are exact). */
 export function exprColumnValues(seg: Segment, code: number[]): Float64Array {

@@ -4,12 +4,12 @@
  * the plan as NO_TERM: it empties an AND there but still counts as a query word.
  */
 import type { Ranker, SearchRequest } from './types.js';
-import type { Segment } from './segment.js';
+import type { Segment } from './segment/segment.js';
 import { NO_TERM, OR_MERGED_LIST, OR_MERGED_TF, PF_DUPES, PF_SINGLE_WORD, RANKER_IDS, type PlanNode } from '../wasm/plan-format.js';
 import type { Analyzed, QNode, QTerm } from './query-analyzer.js';
 import { expandKeyword, limitExpansions, MERGE_EXPANSIONS_ABOVE, type ExpansionSettings } from './wildcard.js';
-import { unpackInto } from './bitpack.js';
-import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
+import { unpackInto } from './segment/bitpack.js';
+import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment/segment-layout.js';
 import { computeIdf } from './idf.js';
 import { PARAGRAPH_TERM, SENTENCE_TERM, zoneTerm } from './spz-terms.js';
 

@@ -6,17 +6,17 @@
 import type { AttrValue, DocInput, IndexSchema, RtIndexApi, SearchRequest, SearchResult } from './types.js';
 import { Core, sharedCore } from '../wasm/core.js';
 import { SearchError } from '../util/errors.js';
-import { Segment } from './segment.js';
-import { buildSegment, invertDocs, type BuiltSegment } from './segment-builder.js';
-import { mergedRows, mergeRunner, type PartSnapshot } from './merge-job.js';
-import { mergeSegments } from './segment-merger.js';
+import { Segment } from './segment/segment.js';
+import { buildSegment, invertDocs, type BuiltSegment } from './segment/segment-builder.js';
+import { mergedRows, mergeRunner, type PartSnapshot } from './parallel/merge-job.js';
+import { mergeSegments } from './segment/segment-merger.js';
 import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
-import { loadSegment, serializeSegment } from './segment-codec.js';
+import { loadSegment, serializeSegment } from './segment/segment-codec.js';
 import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMatches } from './search.js';
-import { runPreparedParallel } from './search-parallel.js';
+import { runPreparedParallel } from './parallel/search-parallel.js';
 import { groupPrepared, type SegmentGrouping } from './search-groups.js';
-import { groupPreparedParallel } from './search-groups-parallel.js';
-import { parallelMinCost, queryPool } from './query-threads.js';
+import { groupPreparedParallel } from './parallel/search-groups-parallel.js';
+import { parallelMinCost, queryPool } from './parallel/query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
 
 export interface RtIndexOptions {

@@ -5,7 +5,7 @@
  * themselves only when some grouping folds on the host. The caller merges the blocks in segment order.
  */
 import type { SearchRequest, SearchResult } from './types.js';
-import type { Segment } from './segment.js';
+import type { Segment } from './segment/segment.js';
 import { GF_MATCHES } from '../wasm/group-format.js';
 import { runGroupRange, type GroupBlock } from '../wasm/group-runner.js';
 import { finishSearch, releaseSearch, type PreparedSearch, type SegmentTop } from './search.js';

@@ -4,7 +4,7 @@
  * planning and the merge are shared with the worker-thread path (search-parallel.ts).
  */
 import type { IndexSchema, SearchRequest, SearchResult } from './types.js';
-import type { Segment } from './segment.js';
+import type { Segment } from './segment/segment.js';
 import { encodePlan } from '../wasm/plan-encoder.js';
 import { runPlan, runPlanRange } from '../wasm/segment-runner.js';
 import type { PlanSpec } from '../wasm/plan-format.js';

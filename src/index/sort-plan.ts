@@ -4,9 +4,9 @@
  * rank array; the host compares the real values when it merges segments.
  */
 import type { AttrValue, IndexSchema, SortKey } from './types.js';
-import type { Segment } from './segment.js';
+import type { Segment } from './segment/segment.js';
 import { MAX_SORT_KEYS, SK_COLUMN, SK_F64, SK_RANK_U32, SK_WEIGHT, type PlanSortKey } from '../wasm/plan-format.js';
-import { COL_NONE, coreColumnType } from './segment-layout.js';
+import { COL_NONE, coreColumnType } from './segment/segment-layout.js';
 import { columnOf } from './attr-filters.js';
 import { SearchError } from '../util/errors.js';
 import { placeExprColumn } from './expr-column.js';

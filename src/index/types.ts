@@ -1,4 +1,4 @@
-import type { Segment } from './segment.js';
+import type { Segment } from './segment/segment.js';
 /**
  * The contract between the engine and the RT index (segments in the WASM core).
  * The engine tokenizes and normalizes; the index stores postings and attribute columns and searches.

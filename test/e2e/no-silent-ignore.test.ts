@@ -187,7 +187,7 @@ const WORKS: Record<string, [string, string]> = {
 };
 /**
  * Works, proved elsewhere: max_query_time needs a slow query (test/unit/index/max-query-time.test.ts);
- * threads changes which threads run the query, never the answer (test/unit/index/search-parallel.test.ts).
+ * threads changes which threads run the query, never the answer (test/unit/index/parallel/search-parallel.test.ts).
  */
 const WORKS_ELSEWHERE = new Set(['max_query_time', 'threads']);
 

@@ -14,7 +14,7 @@ import { defaultAttr } from '../coerce.js';
 import { TABLE_SETTINGS } from './exec-ddl.js';
 import { createIndex } from '../index-factory.js';
 import { ok, type OkResult } from '../result.js';
-import type { StoredDoc, WriteOp } from '../table-store.js';
+import type { StoredDoc, WriteOp } from '../durability/table-store.js';
 import { indexSchemaOf, type Table } from '../table.js';
 
 /** Documents per index batch when a table is re-indexed after a column change. */

@@ -3,7 +3,7 @@ import type { CallStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { rows, stringColumns, type Result } from '../result.js';
-import { callSnippets } from '../snippet-call.js';
+import { callSnippets } from '../snippets/snippet-call.js';
 
 function stringArg(st: CallStatement, i: number): string {
   const a = st.args[i];

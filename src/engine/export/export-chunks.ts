@@ -4,8 +4,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { H, TERM_INFO_WORDS } from '../../index/segment-layout.js';
-import type { Segment } from '../../index/segment.js';
+import { H, TERM_INFO_WORDS } from '../../index/segment/segment-layout.js';
+import type { Segment } from '../../index/segment/segment.js';
 import {
   BLOB_PAGE_BYTES, CHUNK_FILES, CHUNKS_FORMAT, DICT_CHUNK_TERMS, DOC_CHUNK_ROWS, type ChunksManifest, type DictChunk, type DocsChunk,
 } from '../../index/table-chunks.js';

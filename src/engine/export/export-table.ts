@@ -7,9 +7,9 @@
  */
 import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mergeSegments } from '../../index/segment-merger.js';
-import { serializeSegment } from '../../index/segment-codec.js';
-import { Segment } from '../../index/segment.js';
+import { mergeSegments } from '../../index/segment/segment-merger.js';
+import { serializeSegment } from '../../index/segment/segment-codec.js';
+import { Segment } from '../../index/segment/segment.js';
 import { encodeImage, pageValue, type PageDoc } from '../../index/table-image.js';
 import { Store } from '../../store/index.js';
 import { setTextFiles, type TextFiles } from '../../text/text-files.js';

@@ -8,7 +8,7 @@
  * (strings, JSON, dates, bigint arithmetic) are evaluated here per row over the segment's attributes.
  */
 import type { AttrValue } from '../../index/types.js';
-import type { Segment } from '../../index/segment.js';
+import type { Segment } from '../../index/segment/segment.js';
 import type { Expr } from '../../sql/ast.js';
 import type { ColumnType } from '../../schema/types.js';
 import type { Table } from '../table.js';

@@ -4,7 +4,7 @@
  * follow JS string order, so they compare as the strings do; 0 is null), an MVA column as row
  * offsets and i64 values. Null when the column holds a value of another kind: the host then folds.
  */
-import type { Segment } from '../../index/segment.js';
+import type { Segment } from '../../index/segment/segment.js';
 
 export interface StringRanks { ptr: number; strings: (string | null)[] }
 export interface MvaColumn { offsets: number; values: number }

@@ -8,7 +8,7 @@
  * GROUP_CONCAT, JSON and bucket keys, host-evaluated expressions, GROUP N BY.
  */
 import type { AttrValue } from '../../index/types.js';
-import type { Segment } from '../../index/segment.js';
+import type { Segment } from '../../index/segment/segment.js';
 import { placeExprColumn } from '../../index/expr-column.js';
 import { AGG, RECORD_FIXED_BYTES, V, type Program, type Source } from '../../wasm/group-format.js';
 import type { GroupRecords } from '../../wasm/group-runner.js';

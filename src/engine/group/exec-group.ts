@@ -19,7 +19,7 @@ import { distSqlText } from './percentiles.js';
 import { groupSegment, mergePartials, type AggState, type PartialGroup, type Partials } from './group-segment.js';
 import { coreFoldable, coreProgram, readCoreGroups, type CoreProgram } from './core-fold.js';
 import { encodeGroupSpec } from '../../wasm/group-format.js';
-import type { Segment } from '../../index/segment.js';
+import type { Segment } from '../../index/segment/segment.js';
 import type { SegmentFold, SegmentGrouping } from '../../index/search-groups.js';
 
 export interface GroupOutput {

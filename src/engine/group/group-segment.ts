@@ -7,7 +7,7 @@
  * Segment.attrReader (typed-array views, no per-row objects but a new group's or a new best row's).
  */
 import type { AttrValue } from '../../index/types.js';
-import type { Segment } from '../../index/segment.js';
+import type { Segment } from '../../index/segment/segment.js';
 import { cellToSqlText } from '../cell-format.js';
 import { DEFAULT_WITHIN, type AggSpec, type AttrRef, type GroupPlan } from './group-plan.js';
 

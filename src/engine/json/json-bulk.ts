@@ -14,7 +14,7 @@ import type { WriteContext } from '../exec/exec-write.js';
 import { checkModify, execJsonDelete, execJsonUpdate } from './json-modify.js';
 import { docEntries, docRow, insertId } from './json-write.js';
 import { isJsonInt, isJsonObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
-import type { StoredDoc } from '../table-store.js';
+import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
 
 /** One NDJSON line as the protocol read it. */

@@ -13,7 +13,7 @@ import { parseAggs, runAggs } from '../group/json-aggs.js';
 import { scopedWhere, selectedValues } from '../group/facets.js';
 import { geoDistance } from './json-geo.js';
 import { checkSearchKeys, jsonOptions } from './json-search-keys.js';
-import { addJsonHighlights, jsonMatchText, scriptFieldItems } from '../highlight-json.js';
+import { addJsonHighlights, jsonMatchText, scriptFieldItems } from '../snippets/highlight-json.js';
 import { splitJsonQuery } from './json-query-tree.js';
 import { intProperty, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import { normalizeTableQuery, tableNormalizers } from '../../index/normalize-query.js';

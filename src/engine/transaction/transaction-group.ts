@@ -6,7 +6,7 @@
  */
 import type { DocInput } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
-import type { StoredDoc } from '../table-store.js';
+import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
 
 /** One INSERT/REPLACE statement's rows, validated and prepared (Table.prepare), ids assigned. */

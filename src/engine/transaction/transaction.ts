@@ -8,7 +8,7 @@ import type { TableSchema } from '../../schema/types.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import type { Session } from '../session.js';
-import type { StoredDoc, WriteOp } from '../table-store.js';
+import type { StoredDoc, WriteOp } from '../durability/table-store.js';
 import type { Table } from '../table.js';
 
 export type PendingWrite =

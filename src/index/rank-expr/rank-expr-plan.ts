@@ -3,7 +3,7 @@ import type { PlanExpr } from '../../wasm/plan-format.js';
 import type { PlannedQuery } from '../planner.js';
 import type { QNode } from '../query-analyzer.js';
 import type { IndexSchema } from '../types.js';
-import type { Segment } from '../segment.js';
+import type { Segment } from '../segment/segment.js';
 import { compileRankExpr, X } from './rank-expr-compile.js';
 import { fbits } from './rank-expr-words.js';
 

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Core } from '../../../src/wasm/core.js';
-import { packBits } from '../../../src/index/bitpack.js';
-import { buildSegment } from '../../../src/index/segment-builder.js';
+import { packBits } from '../../../src/index/segment/bitpack.js';
+import { buildSegment } from '../../../src/index/segment/segment-builder.js';
 import * as reference from '../../reference/kernels.js';
 
 const core = new Core('debug');

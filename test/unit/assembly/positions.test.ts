@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Core } from '../../../src/wasm/core.js';
-import { buildSegment } from '../../../src/index/segment-builder.js';
-import { FIELD_END_BIT, POS_MASK } from '../../../src/index/segment-layout.js';
+import { buildSegment } from '../../../src/index/segment/segment-builder.js';
+import { FIELD_END_BIT, POS_MASK } from '../../../src/index/segment/segment-layout.js';
 
 const core = new Core('debug');
 const x = core.exports;

@@ -1,7 +1,7 @@
 // The snippet document segment writer makes the bytes the segment builder makes for one row.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildSegment, invertDocs } from '../../../src/index/segment-builder.js';
+import { buildSegment, invertDocs } from '../../../src/index/segment/segment-builder.js';
 import type { FieldTokens } from '../../../src/index/types.js';
 import { docSegmentBlob } from '../../../src/highlight/snippet-doc-segment.js';
 

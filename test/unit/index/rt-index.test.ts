@@ -1,7 +1,7 @@
 // RtIndex behaviour: matching operators, filters, sort and paging, writes, merges, checkpoints.
 import { describe, expect, it } from 'vitest';
 import { RtIndex } from '../../../src/index/rt-index.js';
-import { serializeSegment } from '../../../src/index/segment-codec.js';
+import { serializeSegment } from '../../../src/index/segment/segment-codec.js';
 import type { IndexSchema, SearchRequest } from '../../../src/index/types.js';
 import { evaluateCalls } from '../../../src/wasm/segment-runner.js';
 import { and, doc, field, not, or, phrase, prox, req, t } from './helpers.js';

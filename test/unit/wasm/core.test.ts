@@ -5,8 +5,8 @@ import { coreModule, defaultBuild } from '../../../src/wasm/core-module.js';
 import { encodePlan } from '../../../src/wasm/plan-encoder.js';
 import { runPlan } from '../../../src/wasm/segment-runner.js';
 import { INNER_WORDS, NO_TERM, OPS, PLAN_HEADER_WORDS, PLAN_MAGIC, TERM_WORDS, type PlanSpec } from '../../../src/wasm/plan-format.js';
-import { Segment } from '../../../src/index/segment.js';
-import { buildSegment, invertDocs } from '../../../src/index/segment-builder.js';
+import { Segment } from '../../../src/index/segment/segment.js';
+import { buildSegment, invertDocs } from '../../../src/index/segment/segment-builder.js';
 
 const spec = (over: Partial<PlanSpec> = {}): PlanSpec => ({
   ranker: 0, flags: 0, weights: [1], root: null, filters: [], sort: [], allowPtr: 0, maxQpos: 0, ...over,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryImportFlagAt, sharedVariant } from '../../../src/wasm/shared-memory.js';
 import { coreFile } from '../../../src/engine/node-host.js';
 import { Core } from '../../../src/wasm/core.js';
-import { queryPool, setQueryThreads } from '../../../src/index/query-threads.js';
+import { queryPool, setQueryThreads } from '../../../src/index/parallel/query-threads.js';
 
 const abort = () => { throw new Error('abort'); };
 

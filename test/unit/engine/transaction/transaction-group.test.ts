@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../../../src/store/index.js';
 import { Catalog } from '../../../../src/engine/catalog.js';
 import { Table } from '../../../../src/engine/table.js';
-import type { TableStore, WriteOp } from '../../../../src/engine/table-store.js';
+import type { TableStore, WriteOp } from '../../../../src/engine/durability/table-store.js';
 import type { Literal } from '../../../../src/engine/literal.js';
 import { commitGrouped } from '../../../../src/engine/transaction/transaction-group.js';
 import { req, t } from '../../index/helpers.js';

@@ -1,0 +1,55 @@
+/**
+ * Segment merges off the protocol thread: one worker thread per core instance (merge-worker.ts) reads
+ * the parts where the core placed them (its memory is shared) and builds the merged blob, so a merge
+ * of 100k documents never holds up queries and writes; the index swaps the result in (rt-index.ts).
+ * Installed by the Node host; where the compiled worker file is absent (tests run from src/), merges
+ * stay inline.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { MergeRunner, MergeRunnerFactory } from '../../index/parallel/merge-job.js';
+import type { BuiltSegment } from '../../index/segment/segment-builder.js';
+
+interface Reply { id: number; blob?: Uint8Array; terms?: string[]; error?: string }
+
+/** A runner over a worker started from `file`; jobs run one after another, in order. */
+export function mergeThreadRunner(file: URL): MergeRunnerFactory {
+  return (core) => {
+    let worker: Worker | null = null;
+    let next = 0;
+    const waiting = new Map<number, { resolve(b: BuiltSegment): void; reject(e: unknown): void }>();
+    const start = (): Worker => {
+      const w = new Worker(file, { workerData: { memory: core.exports.memory } });
+      w.unref(); // an idle merge thread never keeps the process alive
+      w.on('message', (r: Reply) => {
+        const job = waiting.get(r.id);
+        waiting.delete(r.id);
+        if (waiting.size === 0) w.unref();
+        if (r.error !== undefined) job?.reject(new Error(`quarry: merge thread: ${r.error}`));
+        else job?.resolve({ blob: r.blob!, terms: r.terms!, hostCols: [] });
+      });
+      w.on('error', (e) => {
+        // the thread is gone: its jobs fail (the index merges inline from then on), a new one starts on demand
+        worker = null;
+        for (const j of waiting.values()) j.reject(e);
+        waiting.clear();
+      });
+      return w;
+    };
+    const run: MergeRunner = (job) => new Promise<BuiltSegment>((resolve, reject) => {
+      worker ??= start();
+      const id = next++;
+      waiting.set(id, { resolve, reject });
+      worker.ref(); // a merge in flight finishes before the process may exit on its own
+      worker.postMessage({ id, job });
+    });
+    return run;
+  };
+}
+
+/** The runner factory over the compiled worker beside this file, or null when there is none (run from src/). */
+export function nodeMergeThreads(): MergeRunnerFactory | null {
+  const file = new URL('./merge-worker.js', import.meta.url);
+  return existsSync(fileURLToPath(file)) ? mergeThreadRunner(file) : null;
+}

@@ -1,0 +1,108 @@
+/**
+ * Checkpoints: a table's segments written to files with the last sequence they cover, so a restart
+ * loads them instead of re-indexing everything; ops covered by a checkpoint are pruned from the log.
+ * Runs under the table's mutex, so the index is exactly the state after that sequence.
+ *
+ * Checkpoints are incremental: a segment whose file the current checkpoint lists and that has not
+ * changed since (same Segment object, same version: deletes and attribute updates bump it) is kept
+ * by name; only new and changed segments are serialized and written. Before, every checkpoint of a
+ * growing table rewrote all of it, under the table's mutex.
+ */
+import type { Store } from '../../store/index.js';
+import type { Segment } from '../../index/segment/segment.js';
+import { serializeSegment } from '../../index/segment/segment-codec.js';
+import type { Table } from '../table.js';
+import { collectGarbage } from '../background/idle-gc.js';
+
+interface SavedAs { name: string; version: number }
+
+/**
+ * The file each segment was last saved to or loaded from, at which version. Keyed by the segment
+ * object, so merged-away and dropped segments fall out; a name is only reused while the table's
+ * current checkpoint still lists it.
+ */
+const saved = new WeakMap<Segment, SavedAs>();
+
+/**
+ * Recovery: segments just loaded from checkpoint files `names` (same order). Only those still at
+ * version 0 match their files; one marked during loading (a later file's copy of a row won) is
+ * written afresh at the next checkpoint.
+ */
+export function noteLoadedSegments(segments: readonly Segment[], names: readonly string[]): void {
+  segments.forEach((seg, i) => { if (seg.version === 0 && names[i]) saved.set(seg, { name: names[i], version: 0 }); });
+}
+
+/** Default interval between checkpoint passes; QUARRY_CHECKPOINT_MS overrides it. */
+export const CHECKPOINT_INTERVAL_MS = 10_000;
+
+export class Checkpointer {
+  /** Sequence each table's last checkpoint covers. */
+  readonly #covered = new Map<string, bigint>();
+  #timer?: NodeJS.Timeout;
+  #running?: Promise<void>;
+  #counter = 0;
+  /** A pass wrote a checkpoint since the last idle collection. */
+  #wrote = false;
+
+  constructor(private readonly store: Store, private readonly tables: () => Table[]) {}
+
+  noteCovered(table: string, seq: bigint): void {
+    this.#covered.set(table, seq);
+  }
+
+  start(intervalMs: number): void {
+    this.#timer = setInterval(() => { void this.runOnce(); }, intervalMs);
+    this.#timer.unref();
+  }
+
+  /** One pass over all tables; overlapping calls share the pass in flight. */
+  runOnce(): Promise<void> {
+    this.#running ??= this.#pass().finally(() => { this.#running = undefined; });
+    return this.#running;
+  }
+
+  async #pass(): Promise<void> {
+    let wrote = false;
+    for (const t of this.tables()) {
+      try {
+        wrote = (await this.checkpoint(t)) || wrote;
+      } catch (e) {
+        console.error(`checkpoint of table ${t.name} failed:`, e);
+      }
+    }
+    // Writes, then a whole interval without any: the load is over, so its garbage is collected once
+    // instead of staying resident until the next load.
+    if (!wrote && this.#wrote) collectGarbage();
+    this.#wrote = wrote;
+  }
+
+  /** Writes the table's checkpoint unless it already covers the table's last op; whether it wrote. */
+  async checkpoint(table: Table): Promise<boolean> {
+    return table.mutex.run(async () => {
+      if (!this.store.getTable(table.name)) return false; // dropped meanwhile
+      // replaced meanwhile (ATTACH ... WITH TRUNCATE): its segments are not the table's any more
+      if (!this.tables().includes(table)) return false;
+      const seq = this.store.lastSeq(table.name);
+      if (this.#covered.get(table.name) === seq) return false;
+      const stamp = `${seq}-${++this.#counter}`;
+      const listed = new Set(this.store.checkpointNames(table.name));
+      const segments = table.index.segments;
+      const entries = segments.map((seg, i) => {
+        const was = saved.get(seg);
+        if (was && was.version === seg.version && listed.has(was.name)) return { name: was.name };
+        return { name: `seg-${stamp}-${i}.bin`, bytes: serializeSegment(seg) };
+      });
+      await this.store.saveCheckpoint(table.name, entries, seq);
+      segments.forEach((seg, i) => saved.set(seg, { name: entries[i].name, version: seg.version }));
+      await this.store.pruneOps(table.name, seq);
+      this.#covered.set(table.name, seq);
+      return true;
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    await this.#running;
+    await this.runOnce();
+  }
+}

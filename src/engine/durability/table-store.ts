@@ -1,0 +1,16 @@
+/** What a table needs of the store of record, bound to one table name. */
+import type { AttrValue } from '../../index/types.js';
+
+/** Every column's value: text fields as strings (stored or not, so the index can be rebuilt). */
+export type StoredDoc = Record<string, AttrValue>;
+
+export type WriteOp =
+  | { op: 'put'; docId: bigint; doc: StoredDoc }
+  | { op: 'delete'; docId: bigint }
+  | { op: 'update'; docId: bigint; values: Record<string, AttrValue> };
+
+export interface TableStore {
+  /** One atomic, durable transaction; resolves after commit. */
+  write(ops: WriteOp[]): Promise<unknown>;
+  getDocs(ids: bigint[]): (StoredDoc | undefined)[];
+}

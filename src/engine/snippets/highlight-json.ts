@@ -1,0 +1,72 @@
+/**
+ * JSON `/search` `highlight` (the object is read by src/highlight/highlight-request.ts): the
+ * table's stored text of the final page's documents only, marked by the request's query as typed.
+ */
+import { finishQuery, toText, type QueryNode } from '../../query/index.js';
+import { SearchError } from '../../util/errors.js';
+import type { GlobalFlags } from '../exec/exec-select.js';
+import { splitJsonQuery } from '../json/json-query-tree.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/json-value.js';
+import type { RowsResult } from '../result.js';
+import { parseSql, type SelectItem } from '../../sql/index.js';
+import {
+  highlightDocuments, highlightPlan, parseJsonHighlight, type HighlightTable, type RowHighlight,
+} from '../../highlight/highlight-request.js';
+import { tableParseOptions } from '../../index/table-query.js';
+import type { Table } from '../table.js';
+
+export { parseJsonHighlight, type RowHighlight };
+
+/** RowsResult with the JSON highlight of each row (rendered next to `_source`). */
+export type HighlightedRows = RowsResult;
+
+const badRequest = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
+
+/** The full-text tree of a JSON query as typed (not normalized), for marking. */
+function queryTree(table: Table, query: JsonValue | undefined, flags: GlobalFlags): QueryNode {
+  const opts = tableParseOptions(table.pipeline, table.index.schema.fields, flags.notTermsOnlyAllowed);
+  return finishQuery(splitJsonQuery(query, opts).fullText, opts).root;
+}
+
+/** The table's side of highlighting (text settings, stored full-text fields). */
+export function highlightTable(table: Table): HighlightTable {
+  return {
+    env: { pipeline: table.pipeline, settings: table.schema.settings },
+    schemaFields: table.index.schema.fields,
+    storedFields: table.schema.columns.filter((c) => c.type === 'text' && c.indexed && c.stored).map((c) => c.name),
+  };
+}
+
+/** Computes `highlights` for the rows of a finished `/search` (their `id` column names the documents). */
+export async function addJsonHighlights(table: Table, result: HighlightedRows, body: JsonObject, flags: GlobalFlags): Promise<void> {
+  if (body.highlight === undefined) return;
+  const spec = parseJsonHighlight(body.highlight);
+  const idCol = result.columns.findIndex((c) => c.name.toLowerCase() === 'id');
+  if (idCol < 0 || !result.rows.length) { result.highlights = result.rows.map(() => ({})); return; }
+  const ht = highlightTable(table);
+  const names = highlightPlan(spec, ht);
+  const root = queryTree(table, (spec.query as JsonValue | undefined) ?? body.query, flags);
+  const docs = table.fetch(result.rows.map((r) => r[idCol] as bigint));
+  result.highlights = await highlightDocuments(root, docs as (Record<string, unknown> | undefined)[], names, spec, ht);
+}
+
+/**
+ * `script_fields: {name: {script: {inline: "highlight({},'title')"}}}`: each inline expression as
+ * a select item named `name` (it lands in `_source`).
+ */
+export function scriptFieldItems(v: JsonValue | undefined): SelectItem[] {
+  if (v === undefined) return [];
+  if (!isJsonObject(v)) throw badRequest('"script_fields" property value should be an object');
+  return Object.entries(v).map(([name, f]) => {
+    const script = isJsonObject(f) && isJsonObject(f.script) ? f.script.inline : undefined;
+    if (typeof script !== 'string') throw badRequest(`"script_fields" "${name}" should have "script" with "inline"`);
+    const st = parseSql(`SELECT ${script} FROM t`)[0];
+    if (!st || st.kind !== 'select' || st.items.length !== 1) throw badRequest(`"script_fields" "${name}": bad expression`);
+    return { expr: st.items[0].expr, name, alias: name };
+  });
+}
+
+/** The JSON query's full-text part as query text (for HIGHLIGHT() in script_fields). */
+export function jsonMatchText(table: Table, query: JsonValue | undefined, flags: GlobalFlags): string {
+  return toText(queryTree(table, query, flags));
+}

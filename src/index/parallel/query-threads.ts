@@ -1,0 +1,63 @@
+/**
+ * How many worker threads evaluate queries (searchd `threads`), and the pool per core instance.
+ * 1 (or less) keeps every query on the calling thread, as before worker threads existed; the pool
+ * starts on the first query that needs it.
+ */
+import { CorePool, threadsAvailable } from '../../wasm/worker-pool.js';
+import type { Core } from '../../wasm/core.js';
+
+/**
+ * The searchCost (postings a query decodes, or rows a full scan visits) from which a query goes to
+ * the worker threads: below, the hand-over costs more than it saves. Measured on 100k gcide documents
+ * (2 cores, bench/side-by-side's query mix): a query on the threads costs about 0.2 ms more CPU than
+ * on the protocol thread (messages, wake-ups, the workers' own isolates), and queries of cost 20k-100k
+ * (0.3-0.5 ms on one thread) answered slower there, while those over 200k (phrases of common words,
+ * about 11 ms) answered in a third of the time. At 20,000 the threads cost 1-client p50 0.54 -> 0.68 ms
+ * and 0.12 ms of CPU per query for no throughput at 8 or 64 clients.
+ */
+export const PARALLEL_MIN_COST = 200_000;
+
+let threads = 1;
+let minCost = PARALLEL_MIN_COST;
+
+/** The searchCost from which queries go to the threads now. */
+export function parallelMinCost(): number {
+  return minCost;
+}
+
+/** Sets it (tests spread the queries of small tables with a lower one); undefined = the default. */
+export function setParallelMinCost(cost: number | undefined): void {
+  minCost = cost ?? PARALLEL_MIN_COST;
+}
+const pools = new Map<Core, CorePool>();
+
+/**
+ * Sets the thread count for queries started from now on. Pools of another size close; going to 1
+ * keeps an idle pool (its threads hold no reference that keeps the process alive).
+ */
+export async function setQueryThreads(n: number): Promise<void> {
+  threads = Math.max(1, Math.trunc(n) || 1);
+  if (threads > 1 && [...pools.values()].some((p) => p.threads !== threads)) await closeQueryPools();
+}
+
+export function queryThreads(): number {
+  return threads;
+}
+
+/** The pool evaluating queries over `core`, or null when queries run on the calling thread. */
+export function queryPool(core: Core): CorePool | null {
+  if (threads <= 1 || !threadsAvailable() || !core.shared) return null;
+  let pool = pools.get(core);
+  if (pool && !pool.alive) return null; // its threads died: queries stay on the calling thread
+  if (!pool) {
+    pool = new CorePool(core, threads);
+    pools.set(core, pool);
+  }
+  return pool;
+}
+
+export async function closeQueryPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close()));
+}

@@ -1,0 +1,107 @@
+/**
+ * Inverts a batch of documents into a flat PostingsTable: one pass collects the token stream,
+ * a counting sort by term (in sorted term order) groups it, so a batch allocates a handful of
+ * typed arrays whatever its vocabulary. hitpos = field << 24 | fieldEnd << 23 | pos; fieldEnd
+ * marks a field's last position.
+ */
+import type { AttrValue, DocInput, IndexSchema } from '../types.js';
+import type { InvertedBatch } from './segment-builder.js';
+import type { PostingsTable } from './postings-encoder.js';
+import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';
+
+/** Sorts each row's hits within [from, to) (fields handed over with positions out of order). */
+function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: number): void {
+  let i = from;
+  while (i < to) {
+    let j = i + 1;
+    while (j < to && rows[j] === rows[i]) j++;
+    hits.subarray(i, j).sort();
+    i = j;
+  }
+}
+
+interface TokenStream { names: string[]; dict: Map<string, number>; tid: Uint32Array; trow: Uint32Array; thit: Uint32Array; n: number }
+
+function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch): TokenStream {
+  const numFields = schema.fields.length;
+  let tokens = 0;
+  for (const d of docs) for (const ft of d.fields) tokens += ft ? ft.terms.length : 0;
+  const dict = new Map<string, number>();
+  const s: TokenStream = { names: [], dict, tid: new Uint32Array(tokens), trow: new Uint32Array(tokens), thit: new Uint32Array(tokens), n: 0 };
+  docs.forEach((doc, row) => {
+    b.docIds[row] = BigInt.asIntN(64, doc.docId);
+    for (let a = 0; a < schema.attrs.length; a++) b.attrs[a][row] = doc.attrs[a] ?? null;
+    for (let f = 0; f < numFields; f++) {
+      const ft = doc.fields[f];
+      if (!ft) continue;
+      b.fieldLens[row * numFields + f] = ft.length;
+      let last = 0;
+      for (const p of ft.positions) if (p > last) last = p;
+      for (let i = 0; i < ft.terms.length; i++) {
+        let id = dict.get(ft.terms[i]);
+        if (id === undefined) {
+          id = s.names.length;
+          dict.set(ft.terms[i], id);
+          s.names.push(ft.terms[i]);
+        }
+        const pos = ft.positions[i] & POS_MASK;
+        s.tid[s.n] = id;
+        s.trow[s.n] = row;
+        s.thit[s.n++] = ((f << FIELD_SHIFT) | (pos === last ? FIELD_END_BIT : 0) | pos) >>> 0;
+      }
+    }
+  });
+  return s;
+}
+
+/** Groups the stream by term, terms in sorted order; the sort is stable, so rows stay ascending. */
+function groupByTerm(s: TokenStream): PostingsTable {
+  // the default sort compares UTF-16 code units, as `<` does, and needs no comparator calls
+  const terms = s.names.slice().sort();
+  const rank = new Uint32Array(terms.length);
+  for (let r = 0; r < terms.length; r++) rank[s.dict.get(terms[r])!] = r;
+  const posStart = new Uint32Array(s.names.length + 1);
+  for (let i = 0; i < s.n; i++) posStart[rank[s.tid[i]] + 1]++;
+  for (let t = 0; t < s.names.length; t++) posStart[t + 1] += posStart[t];
+  const fill = posStart.slice(0, s.names.length);
+  const hitRows = new Uint32Array(s.n);
+  const positions = new Uint32Array(s.n);
+  for (let i = 0; i < s.n; i++) {
+    const at = fill[rank[s.tid[i]]]++;
+    hitRows[at] = s.trow[i];
+    positions[at] = s.thit[i];
+  }
+  const rowStart = new Uint32Array(s.names.length + 1);
+  const rows = new Uint32Array(s.n);
+  const tfs = new Uint32Array(s.n);
+  let k = 0;
+  for (let t = 0; t < s.names.length; t++) {
+    rowStart[t] = k;
+    const a = posStart[t];
+    const b = posStart[t + 1];
+    let unsorted = false;
+    for (let i = a; i < b; i++) {
+      if (i === a || hitRows[i] !== hitRows[i - 1]) {
+        rows[k] = hitRows[i];
+        tfs[k++] = 1;
+      } else {
+        tfs[k - 1]++;
+        if (positions[i] < positions[i - 1]) unsorted = true;
+      }
+    }
+    if (unsorted) sortRowHits(hitRows, positions, a, b);
+  }
+  rowStart[s.names.length] = k;
+  return { terms, rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k), posStart, positions };
+}
+
+export function invertDocs(schema: IndexSchema, docs: DocInput[]): InvertedBatch {
+  const numFields = schema.fields.length;
+  const batch: InvertedBatch = {
+    rows: docs.length, numFields, postings: null as unknown as PostingsTable,
+    fieldLens: new Uint32Array(docs.length * numFields), docIds: new BigInt64Array(docs.length),
+    attrs: schema.attrs.map(() => new Array<AttrValue>(docs.length)),
+  };
+  batch.postings = groupByTerm(collectTokens(schema, docs, batch));
+  return batch;
+}

@@ -1,0 +1,66 @@
+/**
+ * Segment files: serializeSegment() / loadSegment(). Layout: | magic "QSGF" | format version |
+ * metaLen | blobLen | deletedLen | meta JSON (terms, host columns) | blob | deleted bitmap |.
+ * The blob is the core's own segment format, with current attribute values.
+ */
+import type { AttrValue, IndexSchema } from '../types.js';
+import type { Core } from '../../wasm/core.js';
+import { Segment } from './segment.js';
+import { SearchError } from '../../util/errors.js';
+
+export const SEGMENT_FILE_MAGIC = 0x46475351; // "QSGF"
+export const SEGMENT_FILE_VERSION = 2;
+
+type Json = string | number | null | Json[];
+
+function encodeValue(v: AttrValue): Json {
+  if (typeof v === 'bigint') return `${v}n`;
+  if (Array.isArray(v)) return v.map((x) => `${x}n`);
+  return v;
+}
+
+function decodeValue(v: Json): AttrValue {
+  if (typeof v === 'string' && /^-?\d+n$/.test(v)) return BigInt(v.slice(0, -1));
+  if (Array.isArray(v)) return v.map((x) => BigInt(String(x).slice(0, -1)));
+  return v as AttrValue;
+}
+
+/** Strings are kept as JSON strings; a string that looks like `123n` is escaped with a leading 's'. */
+function encodeHost(v: AttrValue): Json {
+  if (typeof v === 'string') return `s${v}`;
+  return encodeValue(v);
+}
+function decodeHost(v: Json): AttrValue {
+  if (typeof v === 'string' && v.startsWith('s')) return v.slice(1);
+  return decodeValue(v);
+}
+
+export function serializeSegment(seg: Segment): Uint8Array {
+  const meta = new TextEncoder().encode(JSON.stringify({
+    terms: seg.terms,
+    hostCols: seg.hostCols.map((c) => (c ? c.map(encodeHost) : null)),
+  }));
+  const deleted = seg.deletedBitmap();
+  const out = new Uint8Array(20 + meta.length + seg.blobLen + deleted.length);
+  const dv = new DataView(out.buffer);
+  [SEGMENT_FILE_MAGIC, SEGMENT_FILE_VERSION, meta.length, seg.blobLen, deleted.length].forEach((v, i) => dv.setUint32(i * 4, v, true));
+  out.set(meta, 20);
+  seg.copyBlobInto(out, 20 + meta.length); // straight from core memory: no intermediate copy
+  out.set(deleted, 20 + meta.length + seg.blobLen);
+  return out;
+}
+
+export function loadSegment(bytes: Uint8Array, schema: IndexSchema, core: Core): Segment {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < 20 || dv.getUint32(0, true) !== SEGMENT_FILE_MAGIC) throw new SearchError('INTERNAL', 'not a segment file');
+  const version = dv.getUint32(4, true);
+  if (version !== SEGMENT_FILE_VERSION) throw new SearchError('INTERNAL', `unsupported segment file version ${version}`);
+  const metaLen = dv.getUint32(8, true);
+  const blobLen = dv.getUint32(12, true);
+  const delLen = dv.getUint32(16, true);
+  const meta = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + metaLen))) as { terms: string[]; hostCols: (Json[] | null)[] };
+  const blob = bytes.slice(20 + metaLen, 20 + metaLen + blobLen);
+  const deleted = bytes.slice(20 + metaLen + blobLen, 20 + metaLen + blobLen + delLen);
+  const hostCols = meta.hostCols.map((c) => (c ? c.map(decodeHost) : null));
+  return new Segment(core, schema, { blob, terms: meta.terms, hostCols }, deleted);
+}

@@ -1,0 +1,191 @@
+/**
+ * Merges segments into one: live rows only, in segment order; the dictionaries are merged in
+ * sorted order, postings decoded block by block into flat typed arrays and re-encoded, attribute
+ * values copied (with their current, updated values).
+ */
+import type { AttrValue, IndexSchema } from '../types.js';
+import type { PostingsTable } from './postings-encoder.js';
+import { unpackInto } from './bitpack.js';
+import { unpackHits } from './positions-codec.js';
+import { buildSegment, type BuiltSegment, type InvertedBatch } from './segment-builder.js';
+import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
+
+/**
+ * What a merge reads of a part: a placed Segment on the thread that owns the core, or a SegmentView
+ * of one in the merge thread (segment-view.ts), over the same shared memory.
+ */
+export interface MergePart {
+  readonly rows: number;
+  readonly terms: readonly string[];
+  readonly blobPtr: number;
+  /** Word view of the memory holding the blob (index = byte address / 4). */
+  words(): Uint32Array;
+  isDeleted(row: number): boolean;
+  docId(row: number): bigint;
+  copyFieldLengths(row: number, out: Uint32Array, at: number): void;
+  attr(a: number, row: number): AttrValue;
+  docFreq(t: number): number;
+  hitCount(t: number): number;
+}
+
+/** Scratch for one block's row deltas and tf-1, reused by every append. */
+const deltas = new Uint32Array(BLOCK_LEN);
+const tfm1 = new Uint32Array(BLOCK_LEN);
+
+/** Row maps: old row -> new row, -1 for deleted rows. */
+function remapRows(segments: MergePart[]): { maps: Int32Array[]; rows: number } {
+  let rows = 0;
+  const maps = segments.map((seg) => {
+    const map = new Int32Array(seg.rows).fill(-1);
+    for (let r = 0; r < seg.rows; r++) if (!seg.isDeleted(r)) map[r] = rows++;
+    return map;
+  });
+  return { maps, rows };
+}
+
+/**
+ * The union of two sorted, distinct lists, sorted and distinct, and where each element of `a` and of
+ * `b` went in it.
+ */
+function union(a: readonly string[], b: readonly string[]): { out: string[]; aTo: Int32Array; bTo: Int32Array } {
+  const out: string[] = [];
+  const aTo = new Int32Array(a.length);
+  const bTo = new Int32Array(b.length);
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] < b[j]) { aTo[i++] = out.length; out.push(a[i - 1]); }
+    else if (b[j] < a[i]) { bTo[j++] = out.length; out.push(b[j - 1]); }
+    else { aTo[i++] = bTo[j++] = out.length; out.push(a[i - 1]); }
+  }
+  while (i < a.length) { aTo[i++] = out.length; out.push(a[i - 1]); }
+  while (j < b.length) { bTo[j++] = out.length; out.push(b[j - 1]); }
+  return { out, aTo, bTo };
+}
+
+/**
+ * The union of the sorted dictionaries, merged pairwise (no re-sort), and for each segment where each
+ * of its terms went in it: the merge then finds a term's segments by comparing numbers, not strings.
+ */
+function mergedTerms(segments: MergePart[]): { all: readonly string[]; to: Int32Array[] } {
+  const identity = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
+  // each list, and the segments it holds with their term numbers in it
+  let lists = segments.map((s, i) => ({ terms: s.terms, members: [i], maps: [identity(s.terms.length)] }));
+  while (lists.length > 1) {
+    const next: typeof lists = [];
+    for (let i = 0; i < lists.length; i += 2) {
+      const a = lists[i];
+      const b = lists[i + 1];
+      if (!b) { next.push(a); continue; }
+      const u = union(a.terms, b.terms);
+      next.push({
+        terms: u.out,
+        members: [...a.members, ...b.members],
+        maps: [...a.maps.map((m) => m.map((t) => u.aTo[t])), ...b.maps.map((m) => m.map((t) => u.bTo[t]))],
+      });
+    }
+    lists = next;
+  }
+  const to: Int32Array[] = [];
+  lists[0]?.members.forEach((s, k) => { to[s] = lists[0].maps[k]; });
+  return { all: lists[0]?.terms ?? [], to };
+}
+
+class FlatPostings {
+  rows: Uint32Array;
+  tfs: Uint32Array;
+  hits: Uint32Array;
+  /** One block's hits, unpacked (grown as needed). */
+  blockHits = new Uint32Array(1024);
+  nRows = 0;
+  nHits = 0;
+  constructor(maxRows: number, maxHits: number) {
+    this.rows = new Uint32Array(maxRows);
+    this.tfs = new Uint32Array(maxRows);
+    this.hits = new Uint32Array(maxHits);
+  }
+
+  /** Appends term `t` of `seg`, rows renumbered by `map`, deleted rows dropped. */
+  append(seg: MergePart, t: number, map: Int32Array): void {
+    const u32 = seg.words();
+    const base = seg.blobPtr;
+    const hdr = base >>> 2;
+    const info = ((base + u32[hdr + H.termTable]) >>> 2) + t * TERM_INFO_WORDS;
+    const skip = (base + u32[info + 2]) >>> 2;
+    const blocks = u32[info + 3];
+    let prev = 0;
+    for (let b = 0; b < blocks; b++) {
+      const e = skip + b * SKIP_WORDS;
+      const count = u32[e + 4];
+      unpackInto(deltas, u32, (base + u32[e + 1]) >>> 2, count, u32[e + 5]);
+      unpackInto(tfm1, u32, (base + u32[e + 2]) >>> 2, count, u32[e + 6]);
+      let blockHits = 0;
+      for (let i = 0; i < count; i++) blockHits += tfm1[i] + 1;
+      if (blockHits > this.blockHits.length) this.blockHits = new Uint32Array(blockHits * 2);
+      const hits = this.blockHits;
+      unpackHits(u32, (base + u32[e + 3]) >>> 2, blockHits, u32[e + 7], hits, 0);
+      let pos = 0;
+      for (let i = 0; i < count; i++) {
+        prev += deltas[i];
+        const tf = tfm1[i] + 1;
+        const to = map[prev];
+        if (to >= 0) {
+          this.rows[this.nRows] = to;
+          this.tfs[this.nRows++] = tf;
+          // a loop, not set(subarray(..)): most rows have a tf of 1 or 2
+          let h = this.nHits;
+          for (let k = 0; k < tf; k++) this.hits[h++] = hits[pos + k];
+          this.nHits = h;
+        }
+        pos += tf;
+      }
+    }
+  }
+}
+
+export function mergeSegments(schema: IndexSchema, segments: MergePart[]): BuiltSegment {
+  const numFields = schema.fields.length;
+  const { maps, rows } = remapRows(segments);
+  const fieldLens = new Uint32Array(rows * numFields);
+  const docIds = new BigInt64Array(rows);
+  const attrs: AttrValue[][] = schema.attrs.map(() => new Array<AttrValue>(rows));
+  segments.forEach((seg, s) => {
+    for (let r = 0; r < seg.rows; r++) {
+      const to = maps[s][r];
+      if (to < 0) continue;
+      docIds[to] = seg.docId(r);
+      seg.copyFieldLengths(r, fieldLens, to * numFields);
+      for (let a = 0; a < schema.attrs.length; a++) attrs[a][to] = seg.attr(a, r);
+    }
+  });
+  let maxRows = 0;
+  let maxHits = 0;
+  for (const seg of segments) {
+    for (let t = 0; t < seg.terms.length; t++) {
+      maxRows += seg.docFreq(t);
+      maxHits += seg.hitCount(t);
+    }
+  }
+  const flat = new FlatPostings(maxRows, maxHits);
+  const next = new Int32Array(segments.length); // each segment's next term in its sorted dictionary
+  const { all, to } = mergedTerms(segments);
+  const terms: string[] = [];
+  const rowStart = new Uint32Array(all.length + 1);
+  const posStart = new Uint32Array(all.length + 1);
+  for (let m = 0; m < all.length; m++) {
+    const r0 = flat.nRows;
+    for (let s = 0; s < segments.length; s++) {
+      if (to[s][next[s]] === m) flat.append(segments[s], next[s]++, maps[s]);
+    }
+    if (flat.nRows === r0) continue; // every row holding it was deleted
+    terms.push(all[m]);
+    rowStart[terms.length] = flat.nRows;
+    posStart[terms.length] = flat.nHits;
+  }
+  const postings: PostingsTable = {
+    terms, rowStart: rowStart.subarray(0, terms.length + 1), rows: flat.rows, tfs: flat.tfs,
+    posStart: posStart.subarray(0, terms.length + 1), positions: flat.hits,
+  };
+  const batch: InvertedBatch = { rows, numFields, postings, fieldLens, docIds, attrs };
+  return buildSegment(schema, batch);
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { open } from '../../../../src/index.js';
+
+const dirs: string[] = [];
+afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+
+/** The segment file names the table's manifest lists (one table, one generation directory). */
+function manifestNames(dataDir: string): string[] {
+  const found: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.name === 'manifest.json') found.push(join(d, e.name));
+    }
+  };
+  walk(dataDir);
+  expect(found).toHaveLength(1);
+  return (JSON.parse(readFileSync(found[0], 'utf8')) as { segments: { name: string }[] }).segments.map((s) => s.name);
+}
+
+async function ids(db: Awaited<ReturnType<typeof open>>, match: string): Promise<string[]> {
+  const [r] = await db.sql(`SELECT id FROM t WHERE MATCH('${match}') ORDER BY id ASC`);
+  if (r.kind !== 'rows') throw new Error(JSON.stringify(r));
+  return r.rows.map((row) => String(row[0]));
+}
+
+describe('incremental checkpoints', () => {
+  it('keeps unchanged segment files by name and rewrites only new and changed ones', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-cp-'));
+    dirs.push(dir);
+    let db = await open(dir);
+    await db.sql("CREATE TABLE t (title text, n uint)");
+    await db.sql("INSERT INTO t (id, title, n) VALUES (1, 'apple one', 1), (2, 'apple two', 2)");
+    await db.sql("INSERT INTO t (id, title, n) VALUES (3, 'apple three', 3)");
+    await db.close(); // checkpoints on close
+    const first = manifestNames(dir);
+    expect(first).toHaveLength(2);
+
+    db = await open(dir); // recovery notes the loaded files
+    await db.sql("INSERT INTO t (id, title, n) VALUES (4, 'apple four', 4)");
+    await db.close();
+    const second = manifestNames(dir);
+    expect(second.slice(0, 2)).toEqual(first); // both kept, the new one added
+    expect(second).toHaveLength(3);
+
+    db = await open(dir);
+    await db.sql('DELETE FROM t WHERE id = 2');
+    await db.sql('UPDATE t SET n = 30 WHERE id = 3');
+    await db.close();
+    const third = manifestNames(dir);
+    expect(third[0]).not.toBe(first[0]); // deleted a row: rewritten
+    expect(third[1]).not.toBe(first[1]); // updated an attribute: rewritten
+    expect(third[2]).toBe(second[2]); // untouched: kept
+
+    db = await open(dir);
+    expect(await ids(db, 'apple')).toEqual(['1', '3', '4']);
+    const [r] = await db.sql('SELECT n FROM t WHERE id = 3');
+    expect(r.kind === 'rows' && String(r.rows[0][0])).toBe('30');
+    await db.close();
+  });
+});

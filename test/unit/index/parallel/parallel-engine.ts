@@ -1,0 +1,73 @@
+// The engine the worker-thread tests share: a temporary data directory, the parallel threshold lowered
+// to the size of a test table, and the helpers comparing a threaded answer with the one-thread answer.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { newSession, openEngine, type Engine, type Result } from '../../../../src/engine/index.js';
+import { queryPool, setParallelMinCost, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
+import { sharedCore } from '../../../../src/wasm/core.js';
+import type { CoreThread, ThreadSpawner } from '../../../../src/wasm/worker-pool.js';
+
+/** Threads of the query pool in these tests. */
+export const THREADS = 3;
+
+/** Tables of a few thousand rows here: queries of this cost go to the threads (the default is for real sizes). */
+export const TEST_MIN_COST = 20_000;
+
+export type Sql = (text: string) => Promise<Result[]>;
+
+export interface ParallelEngine {
+  sql: Sql;
+  /** Every result set of a statement and the SHOW META after it, without the timing. */
+  answer(select: string): Promise<unknown>;
+  /** Tasks each worker ran so far (the pool of THREADS workers; going to 1 thread keeps it idle). */
+  tasksRun(): Promise<number[]>;
+}
+
+/**
+ * Opens an engine in a temporary directory before the file's tests (threshold TEST_MIN_COST, then
+ * `load` fills its tables) and closes it after them, back to one thread and the default threshold.
+ */
+export function useParallelEngine(prefix: string, load: (sql: Sql) => Promise<void>): ParallelEngine {
+  let dir: string;
+  let engine: Engine;
+  const session = newSession();
+  const sql: Sql = (text) => engine.execute(text, session);
+
+  beforeAll(async () => {
+    setParallelMinCost(TEST_MIN_COST);
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    engine = await openEngine({ dataDir: dir, threads: 1 });
+    await load(sql);
+  }, 120_000);
+
+  afterAll(async () => {
+    setParallelMinCost(undefined);
+    await setQueryThreads(1);
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  return {
+    sql,
+    async answer(select) {
+      const out = await sql(`${select}; SHOW META`);
+      return out.map((r) => (r.kind === 'rows' ? { ...r, meta: { ...r.meta, timeMs: 0 }, rows: r.rows.filter((row) => row[0] !== 'time') } : r));
+    },
+    async tasksRun() {
+      await setQueryThreads(THREADS);
+      return queryPool(sharedCore())?.taskCounts() ?? [];
+    },
+  };
+}
+
+/** A thread spawner whose threads cannot start: each one's first message ends in an 'error' event. */
+export const failingSpawner: ThreadSpawner = () => {
+  let onError: (e: unknown) => void = () => {};
+  return {
+    postMessage: () => { queueMicrotask(() => onError(new Error('cannot start'))); },
+    on: ((event: string, fn: (e: unknown) => void) => { if (event === 'error') onError = fn; }) as CoreThread['on'],
+    terminate: async () => 0,
+  };
+};
