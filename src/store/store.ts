@@ -22,9 +22,7 @@ import {
   allocGen, beginGeneration, decodeEntry, encodeEntry, endGeneration, freezeSchema, genDirName, lastSeqOf,
   readCatalog, tableKey, type CatalogEntry,
 } from './catalog.js';
-import { copyFile } from 'node:fs/promises';
 import { copyStore } from './backup.js';
-import { FORMAT_FILE } from './data-dir.js';
 import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
 import { checkDataFormat, lockDataDir } from './data-dir.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
@@ -347,11 +345,7 @@ export class Store {
     try {
       await this.#locks.idle();
       const entries = [...this.#catalog].map(([name, e]) => genDirName(name, e.gen));
-      await copyStore(this.#tablesDir, entries, this.#dbs.env, destDir);
-      // the layout stamp, so the copy opens as a data directory of this format
-      await copyFile(join(this.dataDir, FORMAT_FILE), join(destDir, FORMAT_FILE)).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'ENOENT') throw e;
-      });
+      await copyStore(this.dataDir, this.#tablesDir, entries, this.#dbs.env, destDir);
     } finally {
       this.#pause = undefined;
       release();
