@@ -171,9 +171,9 @@ export class Store {
     await this.#unpaused(() => this.#locks.run(s, () => this.#locks.run(t, async () => {
       const se = this.#entry(s);
       this.#entry(t);
-      const from = join(this.#tablesDir, genDirName(s, se.gen));
+      const from = this.#genDir(s, se.gen);
       if (existsSync(from)) {
-        renameSync(from, join(this.#tablesDir, genDirName(t, se.gen)));
+        renameSync(from, this.#genDir(t, se.gen));
         fsyncDirSync(this.#tablesDir);
       }
       await this.#txn(t, () => {
@@ -272,7 +272,7 @@ export class Store {
       if (lastSeq < cur.lastSeq || lastSeq > now) {
         throw new SearchError('BAD_VALUE', `checkpoint of '${name}' at seq ${lastSeq} outside ${cur.lastSeq}..${now}`);
       }
-      const dir = join(this.#tablesDir, genDirName(name, e.gen));
+      const dir = this.#genDir(name, e.gen);
       const next = await saveSegments(dir, e.gen, cur, segments, lastSeq, this.#opts.manifestSwapDelayMs);
       this.#manifests.set(e.gen, next);
     }));
@@ -294,7 +294,7 @@ export class Store {
   loadCheckpoint(table: string): Checkpoint {
     const name = tableKey(table);
     const e = this.#entry(name);
-    return loadSegments(join(this.#tablesDir, genDirName(name, e.gen)), e.gen, e.baseSeq);
+    return loadSegments(this.#genDir(name, e.gen), e.gen, e.baseSeq);
   }
 
   /**
@@ -307,7 +307,7 @@ export class Store {
     if (this.#opts.readOnly) return;
     const name = tableKey(table);
     const e = this.#entry(name);
-    const dir = join(this.#tablesDir, genDirName(name, e.gen));
+    const dir = this.#genDir(name, e.gen);
     rmSync(join(dir, MANIFEST_FILE), { force: true }); // first: without it no file is trusted
     if (existsSync(dir)) fsyncDirSync(dir);
     rmSync(dir, { recursive: true, force: true });
@@ -419,10 +419,15 @@ export class Store {
     }
   }
 
+  /** The segment folder of `name`'s generation `gen`. */
+  #genDir(name: string, gen: number): string {
+    return join(this.#tablesDir, genDirName(name, gen));
+  }
+
   #manifest(e: CatalogEntry): Manifest {
     let m = this.#manifests.get(e.gen);
     if (!m) {
-      const dir = join(this.#tablesDir, genDirName(e.schema.name, e.gen));
+      const dir = this.#genDir(e.schema.name, e.gen);
       m = readManifest(dir) ?? emptyManifest(e.gen, e.baseSeq);
       this.#manifests.set(e.gen, m);
     }
