@@ -150,7 +150,7 @@ export class Store {
     const frozen = newSchema && freezeSchema(newSchema, key);
     await this.#unpaused(() => this.#locks.run(key, () => this.#txn(key, () => {
       const e = this.#entryInTxn(key, `unknown local table '${key}'`);
-      const baseSeq = lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
+      const baseSeq = this.#lastSeqOf(e);
       endGeneration(this.#dbs, key, e.gen);
       const schema = frozen ?? e.schema;
       beginGeneration(this.#dbs, key, { schema, gen: allocGen(this.#dbs), baseSeq });
@@ -217,7 +217,7 @@ export class Store {
   /** The table's last assigned sequence number. */
   lastSeq(table: string): bigint {
     const e = this.#entry(tableKey(table));
-    return lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
+    return this.#lastSeqOf(e);
   }
 
   // ---- reads ----
@@ -268,7 +268,7 @@ export class Store {
       this.#checkOpen();
       const e = this.#entry(name);
       const cur = this.#manifest(e);
-      const now = lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
+      const now = this.#lastSeqOf(e);
       if (lastSeq < cur.lastSeq || lastSeq > now) {
         throw new SearchError('BAD_VALUE', `checkpoint of '${name}' at seq ${lastSeq} outside ${cur.lastSeq}..${now}`);
       }
@@ -417,6 +417,11 @@ export class Store {
       const now = this.#catalog.get(name);
       if (old && old.gen !== now?.gen) this.#manifests.delete(old.gen);
     }
+  }
+
+  /** The entry's last assigned sequence number (its base one before any write). */
+  #lastSeqOf(e: CatalogEntry): bigint {
+    return lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
   }
 
   /** The segment folder of `name`'s generation `gen`. */
