@@ -14,7 +14,7 @@
  *   Recovery = loadCheckpoint + opsSince(lastSeq). pruneOps never removes ops a checkpoint lacks.
  * Reads are synchronous and see every write whose promise has resolved.
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
@@ -24,7 +24,7 @@ import {
 } from './catalog.js';
 import { copyStore } from './backup.js';
 import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
-import { checkDataFormat, lockDataDir } from './data-dir.js';
+import { claimDataDir } from './data-dir.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
 import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -68,13 +68,8 @@ export class Store {
     this.#tablesDir = join(dataDir, 'tables');
     this.#opts = { deleteChunk: DEFAULT_DELETE_CHUNK, manifestSwapDelayMs: 0, readOnly: false, ...opts };
     const readOnly = this.#opts.readOnly;
-    if (!readOnly) mkdirSync(dataDir, { recursive: true });
-    // the lock and the format stamp come first: nothing is opened or cleaned up in a directory
-    // another server owns or another version wrote
-    this.#unlock = readOnly ? () => undefined : lockDataDir(dataDir);
+    this.#unlock = claimDataDir(dataDir, readOnly);
     try {
-      checkDataFormat(dataDir, readOnly);
-      if (!readOnly) mkdirSync(this.#tablesDir, { recursive: true });
       this.#dbs = openDbs(join(dataDir, 'store'), readOnly);
       this.#catalog = readCatalog(this.#dbs);
     } catch (e) {
