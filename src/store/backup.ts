@@ -7,6 +7,7 @@ import { copyFile, mkdir, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { SearchError } from '../util/errors.js';
+import { FORMAT_FILE } from './data-dir.js';
 import { fsyncDir } from './durable-fs.js';
 
 async function fsyncFile(path: string): Promise<void> {
@@ -38,9 +39,12 @@ async function copyFolder(from: string, to: string): Promise<void> {
 
 /**
  * Writes `destDir` (created; must not exist or be empty) as a data directory: `tables/<dir>` for each
- * of `genDirs` under `tablesDir`, then `store/` as an lmdb snapshot of `env`.
+ * of `genDirs` under `tablesDir`, then `store/` as an lmdb snapshot of `env`, then the format stamp
+ * of `dataDir` (so the copy opens as a data directory of this format).
  */
-export async function copyStore(tablesDir: string, genDirs: string[], env: RootDatabase, destDir: string): Promise<void> {
+export async function copyStore(
+  dataDir: string, tablesDir: string, genDirs: string[], env: RootDatabase, destDir: string,
+): Promise<void> {
   await checkEmptyTarget(destDir);
   const destTables = join(destDir, 'tables');
   await mkdir(destTables, { recursive: true });
@@ -51,6 +55,9 @@ export async function copyStore(tablesDir: string, genDirs: string[], env: RootD
   await env.backup(destStore, false);
   for (const name of await readdir(destStore)) await fsyncFile(join(destStore, name));
   await fsyncDir(destStore);
+  await copyFile(join(dataDir, FORMAT_FILE), join(destDir, FORMAT_FILE)).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+  });
   await fsyncDir(destDir);
 }
 

@@ -10,7 +10,7 @@
  * - `quarry-format.json` stamps the layout version. A directory stamped with another version is
  *   refused untouched rather than misread or "repaired".
  */
-import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SearchError } from '../util/errors.js';
@@ -143,4 +143,23 @@ function packageVersion(): string {
   } catch {
     return 'unknown';
   }
+}
+
+/**
+ * Takes `dir` for a store: creates it, takes its lock, checks (or writes) its format stamp, creates
+ * `tables/`. The lock and the stamp come first: nothing is created or cleaned up in a directory another
+ * server owns or another version wrote. Read-only: no lock, nothing created, only the stamp checked.
+ * Returns the lock's release (also called here if the format check fails).
+ */
+export function claimDataDir(dir: string, readOnly: boolean): () => void {
+  if (!readOnly) mkdirSync(dir, { recursive: true });
+  const unlock = readOnly ? () => undefined : lockDataDir(dir);
+  try {
+    checkDataFormat(dir, readOnly);
+    if (!readOnly) mkdirSync(join(dir, 'tables'), { recursive: true });
+  } catch (e) {
+    unlock();
+    throw e;
+  }
+  return unlock;
 }

@@ -14,7 +14,7 @@
  *   Recovery = loadCheckpoint + opsSince(lastSeq). pruneOps never removes ops a checkpoint lacks.
  * Reads are synchronous and see every write whose promise has resolved.
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
@@ -22,11 +22,9 @@ import {
   allocGen, beginGeneration, decodeEntry, encodeEntry, endGeneration, freezeSchema, genDirName, lastSeqOf,
   readCatalog, tableKey, type CatalogEntry,
 } from './catalog.js';
-import { copyFile } from 'node:fs/promises';
 import { copyStore } from './backup.js';
-import { FORMAT_FILE } from './data-dir.js';
 import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
-import { checkDataFormat, lockDataDir } from './data-dir.js';
+import { claimDataDir } from './data-dir.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
 import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -70,13 +68,8 @@ export class Store {
     this.#tablesDir = join(dataDir, 'tables');
     this.#opts = { deleteChunk: DEFAULT_DELETE_CHUNK, manifestSwapDelayMs: 0, readOnly: false, ...opts };
     const readOnly = this.#opts.readOnly;
-    if (!readOnly) mkdirSync(dataDir, { recursive: true });
-    // the lock and the format stamp come first: nothing is opened or cleaned up in a directory
-    // another server owns or another version wrote
-    this.#unlock = readOnly ? () => undefined : lockDataDir(dataDir);
+    this.#unlock = claimDataDir(dataDir, readOnly);
     try {
-      checkDataFormat(dataDir, readOnly);
-      if (!readOnly) mkdirSync(this.#tablesDir, { recursive: true });
       this.#dbs = openDbs(join(dataDir, 'store'), readOnly);
       this.#catalog = readCatalog(this.#dbs);
     } catch (e) {
@@ -152,7 +145,7 @@ export class Store {
     const frozen = newSchema && freezeSchema(newSchema, key);
     await this.#unpaused(() => this.#locks.run(key, () => this.#txn(key, () => {
       const e = this.#entryInTxn(key, `unknown local table '${key}'`);
-      const baseSeq = lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
+      const baseSeq = this.#lastSeqOf(e);
       endGeneration(this.#dbs, key, e.gen);
       const schema = frozen ?? e.schema;
       beginGeneration(this.#dbs, key, { schema, gen: allocGen(this.#dbs), baseSeq });
@@ -173,9 +166,9 @@ export class Store {
     await this.#unpaused(() => this.#locks.run(s, () => this.#locks.run(t, async () => {
       const se = this.#entry(s);
       this.#entry(t);
-      const from = join(this.#tablesDir, genDirName(s, se.gen));
+      const from = this.#genDir(s, se.gen);
       if (existsSync(from)) {
-        renameSync(from, join(this.#tablesDir, genDirName(t, se.gen)));
+        renameSync(from, this.#genDir(t, se.gen));
         fsyncDirSync(this.#tablesDir);
       }
       await this.#txn(t, () => {
@@ -219,7 +212,7 @@ export class Store {
   /** The table's last assigned sequence number. */
   lastSeq(table: string): bigint {
     const e = this.#entry(tableKey(table));
-    return lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
+    return this.#lastSeqOf(e);
   }
 
   // ---- reads ----
@@ -270,11 +263,11 @@ export class Store {
       this.#checkOpen();
       const e = this.#entry(name);
       const cur = this.#manifest(e);
-      const now = lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
+      const now = this.#lastSeqOf(e);
       if (lastSeq < cur.lastSeq || lastSeq > now) {
         throw new SearchError('BAD_VALUE', `checkpoint of '${name}' at seq ${lastSeq} outside ${cur.lastSeq}..${now}`);
       }
-      const dir = join(this.#tablesDir, genDirName(name, e.gen));
+      const dir = this.#genDir(name, e.gen);
       const next = await saveSegments(dir, e.gen, cur, segments, lastSeq, this.#opts.manifestSwapDelayMs);
       this.#manifests.set(e.gen, next);
     }));
@@ -296,7 +289,7 @@ export class Store {
   loadCheckpoint(table: string): Checkpoint {
     const name = tableKey(table);
     const e = this.#entry(name);
-    return loadSegments(join(this.#tablesDir, genDirName(name, e.gen)), e.gen, e.baseSeq);
+    return loadSegments(this.#genDir(name, e.gen), e.gen, e.baseSeq);
   }
 
   /**
@@ -309,7 +302,7 @@ export class Store {
     if (this.#opts.readOnly) return;
     const name = tableKey(table);
     const e = this.#entry(name);
-    const dir = join(this.#tablesDir, genDirName(name, e.gen));
+    const dir = this.#genDir(name, e.gen);
     rmSync(join(dir, MANIFEST_FILE), { force: true }); // first: without it no file is trusted
     if (existsSync(dir)) fsyncDirSync(dir);
     rmSync(dir, { recursive: true, force: true });
@@ -347,11 +340,7 @@ export class Store {
     try {
       await this.#locks.idle();
       const entries = [...this.#catalog].map(([name, e]) => genDirName(name, e.gen));
-      await copyStore(this.#tablesDir, entries, this.#dbs.env, destDir);
-      // the layout stamp, so the copy opens as a data directory of this format
-      await copyFile(join(this.dataDir, FORMAT_FILE), join(destDir, FORMAT_FILE)).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'ENOENT') throw e;
-      });
+      await copyStore(this.dataDir, this.#tablesDir, entries, this.#dbs.env, destDir);
     } finally {
       this.#pause = undefined;
       release();
@@ -425,10 +414,20 @@ export class Store {
     }
   }
 
+  /** The entry's last assigned sequence number (its base one before any write). */
+  #lastSeqOf(e: CatalogEntry): bigint {
+    return lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
+  }
+
+  /** The segment folder of `name`'s generation `gen`. */
+  #genDir(name: string, gen: number): string {
+    return join(this.#tablesDir, genDirName(name, gen));
+  }
+
   #manifest(e: CatalogEntry): Manifest {
     let m = this.#manifests.get(e.gen);
     if (!m) {
-      const dir = join(this.#tablesDir, genDirName(e.schema.name, e.gen));
+      const dir = this.#genDir(e.schema.name, e.gen);
       m = readManifest(dir) ?? emptyManifest(e.gen, e.baseSeq);
       this.#manifests.set(e.gen, m);
     }

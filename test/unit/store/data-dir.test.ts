@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DATA_FORMAT_VERSION, FORMAT_FILE, LOCK_FILE } from '../../../src/store/data-dir.js';
+import { claimDataDir, DATA_FORMAT_VERSION, FORMAT_FILE, LOCK_FILE } from '../../../src/store/data-dir.js';
 import { Store } from '../../../src/store/store.js';
 
 let dir: string;
@@ -76,5 +76,18 @@ describe('data format stamp', () => {
     writeFileSync(join(dir, FORMAT_FILE), 'garbage');
     expect(() => Store.open(dir)).toThrow(`unreadable ${FORMAT_FILE}`);
     expect(readdirSync(dir)).toEqual([FORMAT_FILE]);
+  });
+});
+
+describe('claimDataDir', () => {
+  it('creates, locks and stamps the directory with tables/, and releases the lock when the format is wrong', () => {
+    const sub = join(dir, 'new');
+    const release = claimDataDir(sub, false);
+    expect(readdirSync(sub).sort()).toEqual([LOCK_FILE, FORMAT_FILE, 'tables'].sort());
+    release();
+    expect(existsSync(join(sub, LOCK_FILE))).toBe(false);
+    writeFileSync(join(sub, FORMAT_FILE), JSON.stringify({ format: DATA_FORMAT_VERSION + 1 }));
+    expect(() => claimDataDir(sub, false)).toThrow(/has data format/);
+    expect(existsSync(join(sub, LOCK_FILE))).toBe(false);
   });
 });
