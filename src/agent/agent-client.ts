@@ -20,6 +20,20 @@ export interface AgentTimeouts {
 
 export const DEFAULT_TIMEOUTS: AgentTimeouts = { connectMs: 1000, queryMs: 3000 };
 
+/** errno values and texts of the failures a connect() meets (Linux numbering, as searchd prints them). */
+const CONNECT_ERRORS: Record<string, [number, string]> = {
+  ECONNREFUSED: [111, 'Connection refused'], EHOSTUNREACH: [113, 'No route to host'],
+  ENETUNREACH: [101, 'Network is unreachable'], ETIMEDOUT: [110, 'Connection timed out'], ECONNRESET: [104, 'Connection reset by peer'],
+};
+
+/** searchd's wording of a failed connect: `connect() failed: errno=111, Connection refused`. */
+function connectFailure(e: NodeJS.ErrnoException): string {
+  const known = e.code ? CONNECT_ERRORS[e.code] : undefined;
+  if (known) return `connect() failed: errno=${known[0]}, ${known[1]}`;
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return `failed to lookup host: ${e.message}`;
+  return `connect() failed: ${e.message}`;
+}
+
 /** Sends `cmd` and resolves with the reply's status and body. */
 export function agentRequest(to: AgentAddress, cmd: number, ver: number, body: Buffer, t: AgentTimeouts = DEFAULT_TIMEOUTS): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
@@ -50,19 +64,24 @@ export function agentRequest(to: AgentAddress, cmd: number, ver: number, body: B
       socket.destroy();
       resolve({ status: got.readUInt16BE(4), body: got.subarray(12, 12 + len) });
     });
-    socket.once('error', (e) => { clearTimeout(timer); fail(e.message); });
+    socket.once('error', (e: NodeJS.ErrnoException) => { clearTimeout(timer); fail(connected ? e.message : connectFailure(e)); });
     socket.once('close', () => { clearTimeout(timer); fail('connection closed before a reply'); });
   });
 }
 
 /** Runs `queries` on one agent; a whole-request error is rejected, a per-query error is in its result. */
 export async function searchAgent(to: AgentAddress, queries: ApiQuery[], t?: AgentTimeouts): Promise<AgentResult[]> {
+  return (await searchAgentSized(to, queries, t)).results;
+}
+
+/** searchAgent, with the reply's size in bytes (header included) for the master's statistics. */
+export async function searchAgentSized(to: AgentAddress, queries: ApiQuery[], t?: AgentTimeouts): Promise<{ results: AgentResult[]; bytes: number }> {
   const w = new ApiWriter().u32(0).u32(queries.length);
   for (const q of queries) writeSearchQuery(w, q);
   const reply = await agentRequest(to, Cmd.SEARCH, CLIENT_SEARCH_VERSION, w.bytes(), t);
   if (reply.status === Status.ERROR || reply.status === Status.RETRY) {
     const len = reply.body.length >= 4 ? reply.body.readUInt32BE(0) : 0;
-    throw new Error(reply.body.toString('utf8', 4, 4 + len));
+    throw new Error(`remote error: ${reply.body.toString('utf8', 4, 4 + len)}`);
   }
-  return readSearchResults(reply.body, queries.length);
+  return { results: readSearchResults(reply.body, queries.length), bytes: reply.body.length + 8 };
 }
