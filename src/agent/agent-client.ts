@@ -34,6 +34,12 @@ function connectFailure(e: NodeJS.ErrnoException): string {
   return `connect() failed: ${e.message}`;
 }
 
+/** searchd's wording of a failure after connecting: `receiving failure (errno=104, msg=Connection reset by peer)`. */
+function receiveFailure(e: NodeJS.ErrnoException): string {
+  const known = e.code ? CONNECT_ERRORS[e.code] : undefined;
+  return known ? `receiving failure (errno=${known[0]}, msg=${known[1]})` : `receiving failure (${e.message})`;
+}
+
 /** Sends `cmd` and resolves with the reply's status and body. */
 export function agentRequest(to: AgentAddress, cmd: number, ver: number, body: Buffer, t: AgentTimeouts = DEFAULT_TIMEOUTS): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
@@ -41,7 +47,7 @@ export function agentRequest(to: AgentAddress, cmd: number, ver: number, body: B
     let got = Buffer.alloc(0);
     let connected = false;
     const fail = (message: string) => { socket.destroy(); reject(new Error(message)); };
-    const timer = setTimeout(() => fail(connected ? 'query timed out' : 'connect() timed out'), t.connectMs);
+    const timer = setTimeout(() => fail(connected ? 'query timed out' : 'connect and query timed out'), t.connectMs);
     socket.setNoDelay(true);
     socket.once('connect', () => {
       connected = true;
@@ -64,8 +70,8 @@ export function agentRequest(to: AgentAddress, cmd: number, ver: number, body: B
       socket.destroy();
       resolve({ status: got.readUInt16BE(4), body: got.subarray(12, 12 + len) });
     });
-    socket.once('error', (e: NodeJS.ErrnoException) => { clearTimeout(timer); fail(connected ? e.message : connectFailure(e)); });
-    socket.once('close', () => { clearTimeout(timer); fail('connection closed before a reply'); });
+    socket.once('error', (e: NodeJS.ErrnoException) => { clearTimeout(timer); fail(connected ? receiveFailure(e) : connectFailure(e)); });
+    socket.once('close', () => { clearTimeout(timer); fail('agent closed connection'); });
   });
 }
 

@@ -44,11 +44,11 @@ export function allHosts(): HostStats[] {
 
 /** The counter a failure message belongs to (agent-client's wording). */
 export function failureCounter(message: string): AgentCounter {
-  if (message.startsWith('connect() timed out')) return 'connect_timeouts';
+  if (message.startsWith('connect and query timed out')) return 'connect_timeouts';
   if (message.startsWith('query timed out')) return 'query_timeouts';
-  if (message.startsWith('connect() failed')) return 'connect_failures';
-  if (message.includes('closed before')) return 'unexpected_closings';
-  if (message.includes('reply')) return 'wrong_replies';
+  if (message.startsWith('connect() failed') || message.startsWith('failed to lookup')) return 'connect_failures';
+  if (message.startsWith('agent closed connection')) return 'unexpected_closings';
+  if (message.includes('reply') || message.startsWith('remote error')) return 'wrong_replies';
   return 'network_errors';
 }
 

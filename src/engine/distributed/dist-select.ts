@@ -93,6 +93,8 @@ export async function execDistributedSelect(
   const message = report(def.name, failures);
   if (!answered) throw new SearchError('QUERY_ERROR', message ?? `table ${def.name}: no shard answered`);
   const merged = plan.grouped ? mergeGrouped(plan, shards) : mergePlain(plan, shards);
+  // aggregates without GROUP BY: one row over all matches, whose count total_found reports (as a local table)
+  if (plan.grouped && !plan.groupKeys.length) merged.totalFound = shards.reduce((n, s) => n + s.totalFound, 0);
   const meta: SearchMeta = {
     total: merged.rows.length, totalFound: merged.totalFound,
     totalRelation: shards.some((s) => s.gte) && !plan.grouped ? 'gte' : 'eq',

@@ -1,0 +1,162 @@
+// A distributed table over real quarry processes on loopback: 2 local tables on the master and 2
+// remote agents, compared with one table holding every document, for seeded random queries of each
+// full-text operator class, filters, sorts, grouping and facets; then an agent killed with SIGKILL
+// mid-run (partial results and Manticore's warning), a mirror taking over, and a Sphinx 2.2.11
+// searchd as the agent of a quarry distributed table.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnQuarry, type SpawnedQuarry } from '../helpers/spawn-quarry.js';
+import { hasSphinx, startSphinx } from '../helpers/sphinx-searchd.js';
+import { ROOT } from './mysql-server.js';
+import { docsSql, makeDocs, randomQueries, SCHEMA } from '../helpers/distributed-data.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+let dir: string;
+let master: SpawnedQuarry;
+const agents: SpawnedQuarry[] = [];
+let db: mysql.Connection;
+const DOCS = makeDocs(42, 400);
+
+async function connect(p: SpawnedQuarry): Promise<mysql.Connection> {
+  return mysql.createConnection({ host: '127.0.0.1', port: p.mysql, user: 'root', supportBigNumbers: true, bigNumberStrings: true });
+}
+
+async function load(conn: mysql.Connection, table: string, docs: typeof DOCS): Promise<void> {
+  await conn.query(`CREATE TABLE ${table} ${SCHEMA}`);
+  if (docs.length) await conn.query(docsSql(table, docs));
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-dist-'));
+  // master, two agents, and a mirror of the second agent's shard
+  const procs = await Promise.all(['m', 'a', 'b', 'c'].map((n) => spawnQuarry(ROOT, ['--data', join(dir, n), '--agent', '127.0.0.1:0'])));
+  master = procs[0]!;
+  agents.push(...procs.slice(1));
+  db = await connect(master);
+  const shard = (k: number) => DOCS.filter((d) => d.id % 4 === k);
+  await load(db, 'everything', DOCS);
+  await load(db, 't1', shard(0));
+  await load(db, 't2', shard(1));
+  for (const [i, k] of [[0, 2], [1, 3], [2, 3]] as const) {
+    const c = await connect(agents[i]!);
+    await load(c, 'shard', shard(k));
+    await c.end();
+  }
+  const [a, b, c] = agents.map((p) => `127.0.0.1:${p.agent}`);
+  await db.query(`CREATE TABLE d type='distributed' local='t1' local='t2' agent='${a}:shard' agent='${b}:shard'`);
+  await db.query(`CREATE TABLE dm type='distributed' local='t1' local='t2' agent='${a}:shard' agent='${b}|${c}:shard' ha_strategy='nodeads' agent_retry_count='1'`);
+}, 60_000);
+
+afterAll(async () => {
+  await db?.end();
+  for (const p of [master, ...agents]) { p?.proc.kill('SIGKILL'); await p?.exited; }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function select(sql: string): Promise<{ rows: any[]; meta: Record<string, string> }> {
+  const [rows] = await db.query(sql);
+  const [meta] = await db.query('SHOW META');
+  return { rows: rows as any[], meta: Object.fromEntries((meta as any[]).map((r) => [r.Variable_name, r.Value])) };
+}
+
+describe('a distributed table over 2 local and 2 remote shards', () => {
+  it('is listed, described and shown as Manticore does', async () => {
+    const [tables] = await db.query("SHOW TABLES LIKE 'd%'");
+    expect(tables).toEqual([{ Table: 'd', Type: 'distributed' }, { Table: 'dm', Type: 'distributed' }]);
+    const [desc] = await db.query('DESCRIBE dm');
+    expect((desc as any[]).map((r) => r.Type)).toEqual(['local', 'local', 'remote_1', 'remote_2_mirror_1', 'remote_2_mirror_2']);
+    const [create] = await db.query('SHOW CREATE TABLE dm');
+    expect((create as any[])[0]['Create Table']).toMatch(/^CREATE TABLE dm type='distributed' local='t1' local='t2' agent='127\.0\.0\.1:\d+:shard' .*ha_strategy='nodeads' agent_retry_count='1'$/);
+    await expect(db.query("INSERT INTO d (id, title) VALUES (1, 'x')")).rejects.toThrow("table 'd' does not support INSERT");
+    await expect(db.query("CREATE TABLE d2 type='distributed' local='nosuch'")).rejects.toThrow("table 'd2': no such local table 'nosuch'");
+  });
+
+  it('returns the ids, order and totals of one table for random queries of every operator class', async () => {
+    let nonEmpty = 0;
+    for (const q of randomQueries(7, 60)) {
+      const one = await select(q.replaceAll('$T', 'everything'));
+      if (one.rows.length && Number(one.meta.total_found) > 0) nonEmpty++;
+      const dist = await select(q.replaceAll('$T', 'd'));
+      expect(dist.rows, q).toEqual(one.rows);
+      expect(dist.meta.total_found, q).toBe(one.meta.total_found);
+      expect(dist.meta.warning, q).toBeUndefined();
+    }
+    expect(nonEmpty).toBeGreaterThan(40); // the comparison is over real matches, not empty sets
+  }, 120_000);
+
+  it('reports per-agent figures in SHOW META', async () => {
+    const { meta } = await select("SELECT id FROM d WHERE MATCH('alpha')");
+    expect(meta['agent[0]']).toMatch(/^127\.0\.0\.1:\d+:shard$/);
+    expect(Number(meta['agent_response_bytes[1]'])).toBeGreaterThan(0);
+    expect(Number(meta['agent_total_found[0]']) + Number(meta['agent_total_found[1]'])).toBeLessThanOrEqual(Number(meta.total_found));
+  });
+
+  it('merges FACET counts of all shards', async () => {
+    const sql = (t: string) => `SELECT id FROM ${t} WHERE MATCH('alpha | beta') ORDER BY id ASC LIMIT 5 FACET gid ORDER BY gid ASC FACET tags ORDER BY COUNT(*) DESC, tags ASC`;
+    const [one] = await db.query(sql('everything'));
+    const [dist] = await db.query(sql('d'));
+    expect(dist).toEqual(one);
+  });
+});
+
+describe('failures and mirrors', () => {
+  it('gives partial results with the warning when an agent is killed mid-run, a mirror takes over, and an error when none answers', async () => {
+    const full = await select("SELECT id FROM everything WHERE MATCH('alpha') ORDER BY id ASC LIMIT 1000");
+    const t3 = full.rows.filter((r) => Number(r.id) % 4 === 3).length;
+    const deadA = `127.0.0.1:${agents[0]!.agent}`;
+    let partial = 0;
+    for (let i = 0; i < 20; i++) {
+      if (i === 5) agents[0]!.proc.kill('SIGKILL'); // shard 2 is gone from here on
+      const r = await select("SELECT id FROM d WHERE MATCH('alpha') ORDER BY id ASC LIMIT 1000");
+      if (r.meta.warning) {
+        expect(r.meta.warning).toMatch(new RegExp(`^table d: agent ${deadA.replace(/\./g, '\\.')}: (connect\\(\\) failed: errno=111, Connection refused|receiving failure \\(errno=104, msg=Connection reset by peer\\)|agent closed connection)$`));
+        expect(r.rows).toEqual(full.rows.filter((x) => Number(x.id) % 4 !== 2));
+        partial++;
+      } else {
+        expect(r.rows).toEqual(full.rows);
+      }
+    }
+    expect(partial).toBeGreaterThanOrEqual(14);
+    // the second shard's mirror answers when its first mirror dies (retry on the next mirror)
+    agents[1]!.proc.kill('SIGKILL');
+    await agents[1]!.exited;
+    for (let i = 0; i < 4; i++) {
+      const r = await select("SELECT id FROM dm WHERE MATCH('alpha') ORDER BY id ASC LIMIT 1000");
+      expect(r.rows.filter((x) => Number(x.id) % 4 === 3)).toHaveLength(t3);
+      expect(r.meta.warning).toMatch(/^table dm: agent 127\.0\.0\.1:\d+: connect\(\) failed: errno=111, Connection refused$/); // only shard 2's
+    }
+    const [status] = await db.query(`SHOW AGENT STATUS LIKE '%connect_failures'`);
+    expect((status as any[]).some((r) => Number(r.Value) > 0)).toBe(true);
+    await db.query(`CREATE TABLE dead type='distributed' agent='${deadA}:shard'`);
+    await expect(db.query("SELECT id FROM dead WHERE MATCH('alpha')")).rejects.toThrow(`table dead: agent ${deadA}: connect() failed: errno=111, Connection refused`);
+  }, 60_000);
+});
+
+describe.skipIf(!hasSphinx)('a Sphinx 2.2.11 searchd as an agent', () => {
+  it('serves a quarry distributed table with the same matches as a local table', async () => {
+    const sphinx = await startSphinx(`index rt\n{\n  type = rt\n  path = ${join(dir, 'sphinx-rt')}\n  rt_field = title\n  rt_field = body\n  rt_attr_uint = gid\n  rt_attr_float = price\n}\n`);
+    try {
+      const sx = await mysql.createConnection({ host: '127.0.0.1', port: sphinx.mysqlPort, user: 'root' });
+      const docs = DOCS.filter((d) => d.id % 4 === 2);
+      await sx.query(`INSERT INTO rt (id, title, body, gid, price) VALUES ${docs.map((d) => `(${d.id}, '${d.title}', '${d.body}', ${d.gid}, ${d.price})`).join(', ')}`);
+      await sx.end();
+      await db.query(`CREATE TABLE ds type='distributed' local='t1' agent='127.0.0.1:${sphinx.apiPort}:rt'`);
+      await load(db, 'ref02', DOCS.filter((d) => d.id % 4 === 0 || d.id % 4 === 2));
+      for (const sql of [
+        "SELECT id, gid, price FROM $T WHERE MATCH('alpha | gamma') AND gid IN (1,2,3) ORDER BY price DESC, id ASC LIMIT 50",
+        "SELECT id FROM $T WHERE MATCH('\"beta gamma\"') ORDER BY id ASC LIMIT 100",
+        "SELECT id, weight() w FROM $T WHERE MATCH('delta') ORDER BY weight() DESC, id ASC LIMIT 100 OPTION ranker=wordcount",
+        'SELECT gid, COUNT(*) c FROM $T GROUP BY gid ORDER BY gid ASC',
+      ]) {
+        const [dist] = await db.query(sql.replaceAll('$T', 'ds'));
+        const [ref] = await db.query(sql.replaceAll('$T', 'ref02'));
+        expect(dist, sql).toEqual(ref);
+      }
+    } finally {
+      await sphinx.stop();
+    }
+  }, 60_000);
+});
