@@ -1,4 +1,5 @@
 /** Seeded documents and random SELECTs (every full-text operator class) for the distributed-table tests. */
+import { mulberry32 } from '../../bench/bench-util.js';
 
 export const SCHEMA = "(title text, body text, gid uint, price float, tags multi) min_prefix_len='2'";
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa'];
@@ -12,17 +13,8 @@ export interface Doc {
   tags: number[];
 }
 
-/** mulberry32: a small seeded generator, so a failure names a query that can be rerun. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The bench's seeded generator (mulberry32), so a failure names a query that can be rerun. */
+export const rng = mulberry32;
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
