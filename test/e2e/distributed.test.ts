@@ -94,6 +94,23 @@ describe('a distributed table over 2 local and 2 remote shards', () => {
     expect(Number(meta['agent_total_found[0]']) + Number(meta['agent_total_found[1]'])).toBeLessThanOrEqual(Number(meta.total_found));
   });
 
+  it('answers /search as the one table does', async () => {
+    const search = async (table: string, body: object) => {
+      const r = await fetch(`http://127.0.0.1:${master.http}/search`, { method: 'POST', body: JSON.stringify({ table, ...body }) });
+      const j = (await r.json()) as any;
+      return { total: j.hits?.total, hits: j.hits?.hits?.map((h: any) => [h._id, h._source]), error: j.error };
+    };
+    for (const body of [
+      { query: { match: { title: 'alpha' } }, sort: [{ id: 'asc' }], limit: 50 },
+      { query: { bool: { must: [{ query_string: 'beta | gamma' }], filter: [{ range: { price: { gte: 2, lte: 6 } } }] } }, sort: [{ price: 'desc' }, { id: 'asc' }], limit: 20 },
+      { query: { equals: { gid: 3 } }, sort: [{ id: 'desc' }], limit: 10, _source: ['gid', 'tags'] },
+    ]) {
+      const one = await search('everything', body);
+      expect(one.hits.length).toBeGreaterThan(0);
+      expect(await search('d', body), JSON.stringify(body)).toEqual(one);
+    }
+  });
+
   it('merges FACET counts of all shards', async () => {
     const sql = (t: string) => `SELECT id FROM ${t} WHERE MATCH('alpha | beta') ORDER BY id ASC LIMIT 5 FACET gid ORDER BY gid ASC FACET tags ORDER BY COUNT(*) DESC, tags ASC`;
     const [one] = await db.query(sql('everything'));
