@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import type { ApiQuery } from './search-request.js';
 import { CLIENT_SEARCH_VERSION, readSearchResults, writeSearchQuery, type AgentResult } from './search-write.js';
-import { ApiWriter, Cmd, Status } from './wire.js';
+import { ApiReader, ApiWriter, Cmd, Status } from './wire.js';
 
 export interface AgentAddress {
   host: string;
@@ -36,6 +36,7 @@ function connectFailure(e: NodeJS.ErrnoException): string {
 
 /** searchd's wording of a failure after connecting: `receiving failure (errno=104, msg=Connection reset by peer)`. */
 function receiveFailure(e: NodeJS.ErrnoException): string {
+  if (e.code === 'EPIPE') return 'error when sending data: Broken pipe';
   const known = e.code ? CONNECT_ERRORS[e.code] : undefined;
   return known ? `receiving failure (errno=${known[0]}, msg=${known[1]})` : `receiving failure (${e.message})`;
 }
@@ -90,4 +91,39 @@ export async function searchAgentSized(to: AgentAddress, queries: ApiQuery[], t?
     throw new Error(`remote error: ${reply.body.toString('utf8', 4, 4 + len)}`);
   }
   return { results: readSearchResults(reply.body, queries.length), bytes: reply.body.length + 8 };
+}
+
+/** What an EXCERPT request carries (searchd's 0x104 layout; the flags are EXCERPT_FLAG_*). */
+export interface ExcerptRequest {
+  index: string;
+  words: string;
+  docs: string[];
+  flags: number;
+  beforeMatch: string;
+  afterMatch: string;
+  separator: string;
+  limit: number;
+  around: number;
+  limitPassages: number;
+  limitWords: number;
+  startPassageId: number;
+  htmlStripMode: string;
+  passageBoundary: string;
+}
+
+export const EXCERPT_VERSION = 0x104;
+
+/** Builds snippets on a remote searchd: one text per document sent, in order. */
+export async function excerptAgent(to: AgentAddress, q: ExcerptRequest, t?: AgentTimeouts): Promise<string[]> {
+  const w = new ApiWriter().u32(0).u32(q.flags).str(q.index).str(q.words).str(q.beforeMatch).str(q.afterMatch).str(q.separator);
+  w.u32(q.limit).u32(q.around).u32(q.limitPassages).u32(q.limitWords).u32(q.startPassageId).str(q.htmlStripMode).str(q.passageBoundary);
+  w.u32(q.docs.length);
+  for (const d of q.docs) w.str(d);
+  const reply = await agentRequest(to, Cmd.EXCERPT, EXCERPT_VERSION, w.bytes(), t);
+  const r = new ApiReader(reply.body);
+  if (reply.status === Status.ERROR || reply.status === Status.RETRY) throw new Error(`remote error: ${r.str()}`);
+  if (reply.status === Status.WARNING) r.str();
+  const out = q.docs.map(() => r.str());
+  if (r.truncated) throw new Error('failed to parse remote reply: truncated excerpts');
+  return out;
 }

@@ -114,7 +114,7 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
       return r;
     }
     case 'set_names': case 'set_transaction': return ok(0);
-    case 'call': return execCall(ctx.catalog, st);
+    case 'call': return execCall(ctx.catalog, st, ctx.dist);
     case 'backup': return execBackup(ctx.catalog, st);
     case 'begin': // BEGIN inside a transaction commits it first, as in MySQL.
       if (session.transaction) await commit(session, ctx.catalog);
