@@ -63,6 +63,7 @@ export function randomQueries(seed: number, n: number): string[] {
       `SELECT gid, COUNT(*) c, AVG(price) a FROM $T ${where} GROUP BY gid HAVING c > 3 ORDER BY c DESC, gid ASC`,
       `SELECT tags, COUNT(*) c FROM $T ${where} GROUP BY tags ORDER BY tags ASC`,
       `SELECT COUNT(*) FROM $T ${where}`,
+      `SELECT id, HIGHLIGHT({limit=40}) h FROM $T ${where} ORDER BY id ASC LIMIT 200`,
     ]);
   });
 }
