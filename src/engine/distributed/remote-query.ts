@@ -35,6 +35,9 @@ function litText(l: Literal): string {
 
 /** A condition as an expression the agent evaluates to 1 or 0. */
 export function conditionExpr(c: Condition): string {
+  if ('target' in c && c.target.quantifier) {
+    throw new SearchError('UNSUPPORTED', `${c.target.quantifier.toUpperCase()}(${c.target.expr.text}) inside OR or NOT over remote agents is not supported`);
+  }
   switch (c.kind) {
     case 'and': return `(${c.children.map(conditionExpr).join(' AND ')})`;
     case 'or': return `(${c.children.map(conditionExpr).join(' OR ')})`;
@@ -51,8 +54,15 @@ const plainName = (e: Expr): string | undefined => (e.kind === 'column' && !e.pa
 /** One leaf filter as API filters, or undefined when the protocol cannot express it. */
 function leafFilter(c: Condition): ApiFilter | undefined {
   if (c.kind === 'and' || c.kind === 'or' || c.kind === 'not') return undefined;
-  if ('target' in c && c.target.quantifier) return undefined;
   const attr = plainName(c.target.expr);
+  if (c.target.quantifier) {
+    // an API value filter on an MVA matches when any value does: ANY(mva) = v and ANY(mva) IN (...)
+    const values = c.kind === 'compare' && c.op === '=' ? [c.value] : c.kind === 'in' && !c.negate ? c.values : undefined;
+    if (c.target.quantifier === 'any' && attr && values?.every((v) => v.kind === 'int')) {
+      return { attr, type: 0, values: values.map((v) => BigInt((v as { value: number | bigint }).value)), exclude: false };
+    }
+    throw new SearchError('UNSUPPORTED', `${c.target.quantifier.toUpperCase()}() filter '${c.target.expr.text}' over remote agents: use ANY(mva) = value or ANY(mva) IN (...)`);
+  }
   if (!attr) return undefined;
   const int = (l: Literal) => (l.kind === 'int' ? BigInt(l.value) : undefined);
   switch (c.kind) {

@@ -26,6 +26,12 @@ describe('a shard statement as a binary-API query', () => {
     expect(q.select).toBe('gid AS __c0, COUNT(*) AS __c1, count(*) AS __cnt, groupby() AS __g0');
   });
 
+  it('sends ANY(mva) = v as a value filter and refuses the quantified forms it cannot send', () => {
+    expect(remoteQuery(shardOf('SELECT id FROM d WHERE ANY(tags) IN (2,3)'), 's').filters).toEqual([{ attr: 'tags', type: 0, values: [2n, 3n], exclude: false }]);
+    expect(() => remoteQuery(shardOf('SELECT id FROM d WHERE ALL(tags) > 2'), 's')).toThrow(/ALL\(\) filter 'tags' over remote agents/);
+    expect(() => remoteQuery(shardOf('SELECT id FROM d WHERE gid = 1 OR ANY(tags) = 2'), 's')).toThrow(/ANY\(tags\) inside OR or NOT/);
+  });
+
   it('refuses options the protocol does not carry', () => {
     expect(() => remoteQuery(shardOf("SELECT id FROM d WHERE MATCH('a') OPTION idf='plain'"), 's')).toThrow(/OPTION idf cannot be sent/);
   });
