@@ -154,6 +154,34 @@ describe('failures and mirrors', () => {
   }, 60_000);
 });
 
+describe('timeouts and blackholes', () => {
+  it('gives up on an agent that stalls after agent_query_timeout, and never waits for a blackhole', async () => {
+    const { createServer } = await import('node:net');
+    const held: import('node:net').Socket[] = [];
+    const stall = createServer((s) => { held.push(s); s.write(Buffer.from([0, 0, 0, 1])); }); // greets, never answers
+    await new Promise<void>((r) => stall.listen(0, '127.0.0.1', r));
+    const port = (stall.address() as { port: number }).port;
+    try {
+      await db.query(`CREATE TABLE slow type='distributed' local='t1' agent='127.0.0.1:${port}:x' agent_query_timeout='300'`);
+      const t0 = performance.now();
+      const r = await select("SELECT id FROM slow WHERE MATCH('alpha') ORDER BY id ASC LIMIT 1000");
+      expect(performance.now() - t0).toBeLessThan(2500);
+      expect(r.meta.warning).toBe(`table slow: agent 127.0.0.1:${port}: query timed out`);
+      const local = await select("SELECT id FROM t1 WHERE MATCH('alpha') ORDER BY id ASC LIMIT 1000");
+      expect(r.rows).toEqual(local.rows);
+      await db.query(`CREATE TABLE hole type='distributed' local='t1' agent_blackhole='127.0.0.1:${port}:x' agent_query_timeout='5s'`);
+      const t1 = performance.now();
+      const h = await select("SELECT id FROM hole WHERE MATCH('alpha') ORDER BY id ASC LIMIT 1000");
+      expect(performance.now() - t1).toBeLessThan(2500); // the stalled blackhole (5 s timeout) is not waited for
+      expect(h.rows).toEqual(local.rows);
+      expect(h.meta.warning).toBeUndefined();
+    } finally {
+      for (const s of held) s.destroy();
+      stall.close();
+    }
+  });
+});
+
 describe.skipIf(!hasSphinx)('a Sphinx 2.2.11 searchd as an agent', () => {
   it('serves a quarry distributed table with the same matches as a local table', async () => {
     const sphinx = await startSphinx(`index rt\n{\n  type = rt\n  path = ${join(dir, 'sphinx-rt')}\n  rt_field = title\n  rt_field = body\n  rt_attr_uint = gid\n  rt_attr_float = price\n}\n`);
