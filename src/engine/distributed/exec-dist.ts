@@ -35,10 +35,11 @@ export function execShowCreateDistributed(def: DistributedDef): RowsResult {
   return rows(stringColumns('Table', 'Create Table'), [[def.name, createText(def)]]);
 }
 
-/** Writes Manticore refuses on a distributed table (INSERT/REPLACE: "does not support INSERT"). */
+/** Writes refused on a distributed table: INSERT/REPLACE with Manticore's error, UPDATE/DELETE (not forwarded yet). */
 export function refuseWrite(st: Statement, name: string): never {
-  const verb = st.kind === 'insert' ? (st.replace ? 'REPLACE' : 'INSERT') : st.kind.toUpperCase();
-  if (st.kind === 'insert') throw new SearchError('QUERY_ERROR', `table '${name}' does not support ${verb}`);
+  // Manticore's text for INSERT and REPLACE alike (searchd.cpp, the insert handler)
+  if (st.kind === 'insert') throw new SearchError('QUERY_ERROR', `table '${name}' does not support INSERT`);
+  const verb = st.kind.toUpperCase();
   throw new SearchError('UNSUPPORTED', `${verb} on distributed table '${name}' is not supported (write to its local tables or agents)`);
 }
 
