@@ -127,3 +127,21 @@ export async function excerptAgent(to: AgentAddress, q: ExcerptRequest, t?: Agen
   if (r.truncated) throw new Error('failed to parse remote reply: truncated excerpts');
   return out;
 }
+
+/**
+ * Runs one SphinxQL write on a remote searchd (the SPHINXQL command, as Sphinx 2.2 masters forward
+ * UPDATE): the reply body is the MySQL OK or ERR packet; resolves with the affected-row count.
+ */
+export async function sphinxqlAgent(to: AgentAddress, sql: string, t?: AgentTimeouts): Promise<number> {
+  const reply = await agentRequest(to, Cmd.SPHINXQL, 0x100, new ApiWriter().str(sql).bytes(), t);
+  const r = new ApiReader(reply.body);
+  if (reply.status === Status.ERROR || reply.status === Status.RETRY) throw new Error(`remote error: ${r.str()}`);
+  const packet = reply.body.subarray(4); // 3-byte length and sequence id
+  if (packet[0] === 0xff) throw new Error(`remote error: ${packet.toString('utf8', 9)}`); // errno, '#', SQLSTATE
+  if (packet[0] !== 0x00) throw new Error('failed to parse remote reply: not an OK packet');
+  const first = packet[1]!;
+  if (first < 251) return first;
+  if (first === 0xfc) return packet.readUInt16LE(2);
+  if (first === 0xfd) return packet.readUIntLE(2, 3);
+  return Number(packet.readBigUInt64LE(2));
+}

@@ -119,6 +119,23 @@ describe('a distributed table over 2 local and 2 remote shards', () => {
   });
 });
 
+describe('writes through a distributed table', () => {
+  it('forwards UPDATE and DELETE to the local tables and the agents (SPHINXQL command), adding the affected rows', async () => {
+    const ids = [4, 5, 6, 7]; // one document of each shard
+    const r = await db.query('UPDATE d SET gid = 77 WHERE id IN (4, 5, 6, 7)');
+    expect((r[0] as any).affectedRows).toBe(4);
+    expect((await select('SELECT id FROM d WHERE gid = 77 ORDER BY id ASC')).rows.map((x) => Number(x.id))).toEqual(ids);
+    for (const id of ids) await db.query(`UPDATE d SET gid = ${DOCS[id - 1]!.gid} WHERE id = ${id}`); // as they were
+    const extra = await connect(agents[0]!);
+    await extra.query("INSERT INTO shard (id, title) VALUES (100002, 'temporary')");
+    await extra.end();
+    await db.query("INSERT INTO t1 (id, title) VALUES (100000, 'temporary')");
+    const del = await db.query('DELETE FROM d WHERE id IN (100000, 100002)');
+    expect((del[0] as any).affectedRows).toBe(2);
+    expect((await select("SELECT id FROM d WHERE MATCH('temporary')")).rows).toEqual([]);
+  });
+});
+
 describe('failures and mirrors', () => {
   it('gives partial results with the warning when an agent is killed mid-run, a mirror takes over, and an error when none answers', async () => {
     const full = await select("SELECT id FROM everything WHERE MATCH('alpha') ORDER BY id ASC LIMIT 1000");

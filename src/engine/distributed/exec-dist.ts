@@ -35,12 +35,10 @@ export function execShowCreateDistributed(def: DistributedDef): RowsResult {
   return rows(stringColumns('Table', 'Create Table'), [[def.name, createText(def)]]);
 }
 
-/** Writes refused on a distributed table: INSERT/REPLACE with Manticore's error, UPDATE/DELETE (not forwarded yet). */
+/** Writes refused on a distributed table: INSERT and REPLACE, with Manticore's text for both (searchd.cpp). */
 export function refuseWrite(st: Statement, name: string): never {
-  // Manticore's text for INSERT and REPLACE alike (searchd.cpp, the insert handler)
   if (st.kind === 'insert') throw new SearchError('QUERY_ERROR', `table '${name}' does not support INSERT`);
-  const verb = st.kind.toUpperCase();
-  throw new SearchError('UNSUPPORTED', `${verb} on distributed table '${name}' is not supported (write to its local tables or agents)`);
+  throw new SearchError('UNSUPPORTED', `${st.kind.toUpperCase()} on distributed table '${name}' is not supported`);
 }
 
 function hostRows(h: HostStats, prefix: string): string[][] {

@@ -16,6 +16,7 @@ import type { IdGenerator } from '../id-generator.js';
 import type { DistributedTables } from '../distributed/dist-registry.js';
 import { execDistributedSelect } from '../distributed/dist-select.js';
 import { execDistributedFacets } from '../distributed/dist-facets.js';
+import { execDistributedWrite } from '../distributed/dist-write.js';
 import {
   execAgentStatus, execCreateDistributed, execDescribeDistributed, execShowCreateDistributed, isDistributedCreate, refuseWrite,
 } from '../distributed/exec-dist.js';
@@ -67,6 +68,7 @@ async function executeDistributed(ctx: ExecContext, st: Statement, session: Sess
       if (st.what === 'create_table') return execShowCreateDistributed(def);
       throw new SearchError('QUERY_ERROR', `table '${def.name}' is distributed: SHOW ${st.what === 'columns' ? 'COLUMNS' : 'TABLE STATUS'} needs a local table`);
     case 'truncate': throw new SearchError('QUERY_ERROR', 'TRUNCATE RTINDEX requires an existing RT table');
+    case 'update': case 'delete': return execDistributedWrite({ catalog: ctx.catalog, ids: ctx.ids, autoSchema: false, flags }, def, st);
     default: return refuseWrite(st, def.name);
   }
 }

@@ -44,14 +44,17 @@ describe('distributed tables in the engine', () => {
     expect(await rows('SHOW TABLES')).toEqual([['t1', 'rt'], ['t2', 'rt']]);
   });
 
-  it('answers over its local tables as one table, and refuses writes', async () => {
+  it('answers over its local tables as one table, forwards UPDATE and DELETE, and refuses INSERT', async () => {
     await sql("CREATE TABLE d type='distributed' local='t1, t2'");
     expect(await rows("SELECT id, gid FROM d WHERE MATCH('apple') ORDER BY id ASC")).toEqual([[1n, 1], [3n, 2], [4n, 1]]);
     expect(await rows('SELECT gid, COUNT(*) c FROM d GROUP BY gid ORDER BY gid ASC')).toEqual([[1, 3n], [2, 1n]]);
     expect(await rows("SELECT id, HIGHLIGHT() FROM d WHERE MATCH('red') ORDER BY id DESC")).toEqual([[2n, '<b>red</b> pear'], [1n, '<b>red</b> apple']]);
     expect(await error("INSERT INTO d (id, title) VALUES (9, 'x')")).toBe("table 'd' does not support INSERT");
     expect(await error("REPLACE INTO d (id, title) VALUES (9, 'x')")).toBe("table 'd' does not support INSERT");
-    expect(await error('UPDATE d SET gid = 3 WHERE id = 1')).toMatch(/UPDATE on distributed table 'd' is not supported/);
+    expect(await sql('UPDATE d SET gid = 7 WHERE id IN (1, 2, 9)')).toMatchObject({ kind: 'ok', affected: 2 });
+    expect(await rows('SELECT id FROM d WHERE gid = 7 ORDER BY id ASC')).toEqual([[1n], [2n]]);
+    expect(await sql('DELETE FROM d WHERE gid = 7')).toMatchObject({ kind: 'ok', affected: 2 });
+    expect(await rows('SELECT id FROM d ORDER BY id ASC')).toEqual([[3n], [4n]]);
     expect(await rows('SHOW CREATE TABLE d')).toEqual([['d', "CREATE TABLE d type='distributed' local='t1' local='t2'"]]);
   });
 });
