@@ -6,6 +6,7 @@ import type { CreateTableStatement, Statement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { likeMatcher } from '../like.js';
+import { checkTableName } from '../table-name-rule.js';
 import { ok, rows, stringColumns, type OkResult, type RowsResult } from '../result.js';
 import { AGENT_COUNTERS, allHosts, hostStats, type HostStats } from './agent-health.js';
 import { createText, describeRows, mirrorUrl, type DistributedDef } from './dist-def.js';
@@ -17,6 +18,7 @@ export function isDistributedCreate(st: CreateTableStatement): boolean {
 
 export async function execCreateDistributed(catalog: Catalog, dist: DistributedTables, st: CreateTableStatement): Promise<OkResult> {
   const name = st.table.toLowerCase();
+  checkTableName(name); // the same names as any table (they share one namespace)
   if (st.columns.length) throw new SearchError('PARSE_ERROR', `table '${name}': a distributed table has no columns of its own`);
   if (catalog.has(name) || dist.has(name)) {
     if (st.ifNotExists) return ok(0);

@@ -36,6 +36,7 @@ describe('distributed tables in the engine', () => {
     expect(await error("CREATE TABLE d type='distributed' local='t1'")).toBe("table 'd': CREATE TABLE failed: table 'd' already exists");
     expect(await error('CREATE TABLE d (title text)')).toBe("table 'd': CREATE TABLE failed: table 'd' already exists");
     expect(await error("CREATE TABLE t1 type='distributed' local='t2'")).toBe("table 't1': CREATE TABLE failed: table 't1' already exists");
+    expect(await error("CREATE TABLE `a b` type='distributed' local='t2'")).toMatch(/table name 'a b' is not valid/);
     await engine.close();
     engine = await openEngine({ dataDir: dir, threads: 1 });
     expect(await rows('SHOW TABLES')).toEqual([['d', 'distributed'], ['t1', 'rt'], ['t2', 'rt']]);
