@@ -21,6 +21,20 @@ export interface FieldTokens {
   positions: number[];
   /** Field length in tokens for BM25 and `word$` (the last position). */
   length: number;
+  /** The same terms and positions as numbers in shared chunks, when the text pipeline packed them. */
+  readonly packed?: PackedTerms;
+}
+
+/**
+ * Terms as numbers naming `names` entries, and their positions, at [from, to) of arrays that other
+ * fields share (src/text/packed-terms.ts): the inverter reads these instead of a string per word.
+ */
+export interface PackedTerms {
+  readonly names: readonly string[];
+  readonly nums: Uint32Array;
+  readonly positions: Uint32Array;
+  readonly from: number;
+  readonly to: number;
 }
 
 /**

@@ -4,7 +4,7 @@
  * typed arrays whatever its vocabulary. hitpos = field << 24 | fieldEnd << 23 | pos; fieldEnd
  * marks a field's last position.
  */
-import type { AttrValue, DocInput, IndexSchema } from '../types.js';
+import type { AttrValue, DocInput, FieldTokens, IndexSchema, PackedTerms } from '../types.js';
 import type { InvertedBatch } from './segment-builder.js';
 import type { PostingsTable } from './postings-encoder.js';
 import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';
@@ -22,12 +22,83 @@ function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: num
 
 interface TokenStream { names: string[]; dict: Map<string, number>; tid: Uint32Array; trow: Uint32Array; thit: Uint32Array; n: number }
 
+/**
+ * Batch slots of a packed numbering's terms: valid where stamp[num] is this batch's epoch, so the
+ * arrays are never cleared (one inversion at a time: they are module state, and inversion is sync).
+ */
+let slotOf = new Int32Array(0);
+let stamp = new Uint32Array(0);
+let epoch = 0;
+
+/** The stream's id of `name`, added at the end when new. */
+function streamId(s: TokenStream, name: string): number {
+  let id = s.dict.get(name);
+  if (id === undefined) {
+    id = s.names.length;
+    s.dict.set(name, id);
+    s.names.push(name);
+  }
+  return id;
+}
+
+function tokenCount(ft: FieldTokens): number {
+  return ft.packed ? ft.packed.to - ft.packed.from : ft.terms.length;
+}
+
+/** The hit word of a position: field, field-end flag (the field's last position), position. */
+function hitWord(f: number, pos: number, last: number): number {
+  const p = pos & POS_MASK;
+  return ((f << FIELD_SHIFT) | (p === last ? FIELD_END_BIT : 0) | p) >>> 0;
+}
+
+/**
+ * A packed field into the stream: numbers of the batch's packed numbering map to stream ids through
+ * slotOf (one Map look-up per distinct term of the batch); another numbering's by name.
+ */
+function collectPacked(s: TokenStream, p: PackedTerms, fast: readonly string[] | null, f: number, row: number): void {
+  const { names, nums, positions, from, to } = p;
+  let last = 0;
+  for (let i = from; i < to; i++) if (positions[i] > last) last = positions[i];
+  for (let i = from; i < to; i++) {
+    const num = nums[i];
+    let id: number;
+    if (names !== fast) id = streamId(s, names[num]);
+    else if (stamp[num] === epoch) id = slotOf[num];
+    else {
+      id = slotOf[num] = streamId(s, names[num]);
+      stamp[num] = epoch;
+    }
+    s.tid[s.n] = id;
+    s.trow[s.n] = row;
+    s.thit[s.n++] = hitWord(f, positions[i], last);
+  }
+}
+
+/** The numbering whose numbers map through slotOf this batch (the first packed field's), arrays sized. */
+function fastNumbering(docs: DocInput[]): readonly string[] | null {
+  for (const d of docs) for (const ft of d.fields) {
+    if (!ft?.packed) continue;
+    const names = ft.packed.names;
+    if (slotOf.length < names.length) {
+      // room for the numbering to grow a while: it adds terms between batches
+      const n = Math.max(names.length * 2, 1024);
+      slotOf = new Int32Array(n);
+      stamp = new Uint32Array(n);
+      epoch = 0;
+    }
+    epoch = (epoch + 1) >>> 0 || 1;
+    return names;
+  }
+  return null;
+}
+
 function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch): TokenStream {
   const numFields = schema.fields.length;
   let tokens = 0;
-  for (const d of docs) for (const ft of d.fields) tokens += ft ? ft.terms.length : 0;
+  for (const d of docs) for (const ft of d.fields) tokens += ft ? tokenCount(ft) : 0;
   const dict = new Map<string, number>();
   const s: TokenStream = { names: [], dict, tid: new Uint32Array(tokens), trow: new Uint32Array(tokens), thit: new Uint32Array(tokens), n: 0 };
+  const fast = fastNumbering(docs);
   docs.forEach((doc, row) => {
     b.docIds[row] = BigInt.asIntN(64, doc.docId);
     for (let a = 0; a < schema.attrs.length; a++) b.attrs[a][row] = doc.attrs[a] ?? null;
@@ -35,19 +106,16 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
       const ft = doc.fields[f];
       if (!ft) continue;
       b.fieldLens[row * numFields + f] = ft.length;
+      if (ft.packed) {
+        collectPacked(s, ft.packed, fast, f, row);
+        continue;
+      }
       let last = 0;
       for (const p of ft.positions) if (p > last) last = p;
-      for (let i = 0; i < ft.terms.length; i++) {
-        let id = dict.get(ft.terms[i]);
-        if (id === undefined) {
-          id = s.names.length;
-          dict.set(ft.terms[i], id);
-          s.names.push(ft.terms[i]);
-        }
-        const pos = ft.positions[i] & POS_MASK;
-        s.tid[s.n] = id;
+          for (let i = 0; i < ft.terms.length; i++) {
+        s.tid[s.n] = streamId(s, ft.terms[i]);
         s.trow[s.n] = row;
-        s.thit[s.n++] = ((f << FIELD_SHIFT) | (pos === last ? FIELD_END_BIT : 0) | pos) >>> 0;
+        s.thit[s.n++] = hitWord(f, ft.positions[i], last);
       }
     }
   });
