@@ -4,14 +4,21 @@
  * inverter reads directly (src/index/segment/doc-inverter.ts). Made by the scanner's plain path.
  */
 import type { PackedTerms } from '../index/types.js';
+import { ownString } from '../util/own-strings.js';
 import type { IndexedField } from './text-pipeline.js';
 
 /** Distinct terms one numbering holds before a new one starts (its Map then goes with its last batch). */
 export const MAX_TERM_NUMBERS = 1 << 18;
-/** Entries of a chunk: two Uint32Arrays of 256 KiB; a longer field gets a chunk of its own size. */
-const CHUNK_ENTRIES = 1 << 16;
+/**
+ * Entries of a chunk: two Uint32Arrays of 64 KiB, under the 128 KiB from which malloc (as bin/quarry.js
+ * tunes it) maps every block afresh; a longer field gets a chunk of its own size.
+ */
+const CHUNK_ENTRIES = 1 << 14;
 
-/** Terms numbered as first seen; a number always names the same term. */
+/**
+ * Terms numbered as first seen; a number always names the same term. Names are copied in on their
+ * first sight, so they share no storage with any text (segments keep them as their dictionary).
+ */
 export class TermNumbers {
   readonly names: string[] = [];
   readonly #byName = new Map<string, number>();
@@ -24,8 +31,9 @@ export class TermNumbers {
     let n = this.#byName.get(term);
     if (n === undefined) {
       n = this.names.length;
-      this.#byName.set(term, n);
-      this.names.push(term);
+      const own = ownString(term);
+      this.#byName.set(own, n);
+      this.names.push(own);
     }
     return n;
   }

@@ -20,7 +20,11 @@ function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: num
   }
 }
 
-interface TokenStream { names: string[]; dict: Map<string, number>; tid: Uint32Array; trow: Uint32Array; thit: Uint32Array; n: number }
+interface TokenStream {
+  names: string[]; dict: Map<string, number>; tid: Uint32Array; trow: Uint32Array; thit: Uint32Array; n: number;
+  /** A field gave its terms as strings (cut from a statement, maybe): the builder copies the terms out. */
+  strings: boolean;
+}
 
 /**
  * Batch slots of a packed numbering's terms: valid where stamp[num] is this batch's epoch, so the
@@ -29,6 +33,25 @@ interface TokenStream { names: string[]; dict: Map<string, number>; tid: Uint32A
 let slotOf = new Int32Array(0);
 let stamp = new Uint32Array(0);
 let epoch = 0;
+
+/**
+ * Working arrays reused from batch to batch, by purpose: a 1000-document batch needs about 30 bytes
+ * per token (9 MiB for 300k tokens), and fresh arrays of that size are fresh mappings (the malloc
+ * tuning of bin/quarry.js maps every block over 128 KiB), page-faulted in and unmapped per batch.
+ * What invertDocs returns lives in them too: it is valid until the next inversion (replaceBatch
+ * builds the segment from it at once).
+ */
+const scratch = new Map<string, Uint32Array>();
+
+/** `n` words of the `purpose` scratch, contents undefined. */
+function words(purpose: string, n: number): Uint32Array {
+  let a = scratch.get(purpose);
+  if (!a || a.length < n) {
+    a = new Uint32Array(Math.max(n + (n >> 1), 1024));
+    scratch.set(purpose, a);
+  }
+  return a.subarray(0, n);
+}
 
 /** The stream's id of `name`, added at the end when new. */
 function streamId(s: TokenStream, name: string): number {
@@ -97,7 +120,7 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
   let tokens = 0;
   for (const d of docs) for (const ft of d.fields) tokens += ft ? tokenCount(ft) : 0;
   const dict = new Map<string, number>();
-  const s: TokenStream = { names: [], dict, tid: new Uint32Array(tokens), trow: new Uint32Array(tokens), thit: new Uint32Array(tokens), n: 0 };
+  const s: TokenStream = { names: [], dict, tid: words('tid', tokens), trow: words('trow', tokens), thit: words('thit', tokens), n: 0, strings: false };
   const fast = fastNumbering(docs);
   docs.forEach((doc, row) => {
     b.docIds[row] = BigInt.asIntN(64, doc.docId);
@@ -110,6 +133,7 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
         collectPacked(s, ft.packed, fast, f, row);
         continue;
       }
+      s.strings = true;
       let last = 0;
       for (const p of ft.positions) if (p > last) last = p;
           for (let i = 0; i < ft.terms.length; i++) {
@@ -126,22 +150,23 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
 function groupByTerm(s: TokenStream): PostingsTable {
   // the default sort compares UTF-16 code units, as `<` does, and needs no comparator calls
   const terms = s.names.slice().sort();
-  const rank = new Uint32Array(terms.length);
+  const rank = words('rank', terms.length);
   for (let r = 0; r < terms.length; r++) rank[s.dict.get(terms[r])!] = r;
-  const posStart = new Uint32Array(s.names.length + 1);
+  const posStart = words('posStart', s.names.length + 1).fill(0);
   for (let i = 0; i < s.n; i++) posStart[rank[s.tid[i]] + 1]++;
   for (let t = 0; t < s.names.length; t++) posStart[t + 1] += posStart[t];
-  const fill = posStart.slice(0, s.names.length);
-  const hitRows = new Uint32Array(s.n);
-  const positions = new Uint32Array(s.n);
+  const fill = words('fill', s.names.length);
+  fill.set(posStart.subarray(0, s.names.length));
+  const hitRows = words('hitRows', s.n);
+  const positions = words('positions', s.n);
   for (let i = 0; i < s.n; i++) {
     const at = fill[rank[s.tid[i]]]++;
     hitRows[at] = s.trow[i];
     positions[at] = s.thit[i];
   }
-  const rowStart = new Uint32Array(s.names.length + 1);
-  const rows = new Uint32Array(s.n);
-  const tfs = new Uint32Array(s.n);
+  const rowStart = words('rowStart', s.names.length + 1);
+  const rows = words('rows', s.n);
+  const tfs = words('tfs', s.n);
   let k = 0;
   for (let t = 0; t < s.names.length; t++) {
     rowStart[t] = k;
@@ -160,7 +185,7 @@ function groupByTerm(s: TokenStream): PostingsTable {
     if (unsorted) sortRowHits(hitRows, positions, a, b);
   }
   rowStart[s.names.length] = k;
-  return { terms, rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k), posStart, positions };
+  return { terms, rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k), posStart, positions, termsOwned: !s.strings };
 }
 
 export function invertDocs(schema: IndexSchema, docs: DocInput[]): InvertedBatch {
