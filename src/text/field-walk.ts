@@ -183,7 +183,7 @@ export class FieldWalker {
   }
 
   private numberOf(token: string): number {
-    const term = this.dict.term(token);
+    const term = this.dict.termUncached(token);
     return term === '' ? STOPWORD : this.numbers.numberOf(term);
   }
 
