@@ -25,12 +25,18 @@ export interface FieldTokens {
   readonly packed?: PackedTerms;
 }
 
+/** Numbers naming terms: `names[n]` is number n's term, find() the number of a term it holds. */
+export interface TermNumbering {
+  readonly names: readonly string[];
+  find(term: string): number | undefined;
+}
+
 /**
- * Terms as numbers naming `names` entries, and their positions, at [from, to) of arrays that other
- * fields share (src/text/packed-terms.ts): the inverter reads these instead of a string per word.
+ * Terms as numbers of `numbering`, and their positions, at [from, to) of arrays that other fields
+ * share (src/text/packed-terms.ts): the inverter reads these instead of a string per word.
  */
 export interface PackedTerms {
-  readonly names: readonly string[];
+  readonly numbering: TermNumbering;
   readonly nums: Uint32Array;
   readonly positions: Uint32Array;
   readonly from: number;

@@ -82,7 +82,7 @@ export class FieldWalker {
     }
     const st: WalkState = { pos: 0, step: 1, last: 0 };
     if (!this.walkScanned(text, 0, st, null, out)) return null;
-    return out.finish(this.numbers.names, st.last);
+    return out.finish(this.numbers, st.last);
   }
 
   /**

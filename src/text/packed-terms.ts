@@ -3,7 +3,7 @@
  * TermNumbers) and positions side by side in typed-array chunks shared by many fields, which the
  * inverter reads directly (src/index/segment/doc-inverter.ts). Made by the scanner's plain path.
  */
-import type { PackedTerms } from '../index/types.js';
+import type { PackedTerms, TermNumbering } from '../index/types.js';
 import { ownString } from '../util/own-strings.js';
 import type { IndexedField } from './text-pipeline.js';
 
@@ -19,12 +19,16 @@ const CHUNK_ENTRIES = 1 << 14;
  * Terms numbered as first seen; a number always names the same term. Names are copied in on their
  * first sight, so they share no storage with any text (segments keep them as their dictionary).
  */
-export class TermNumbers {
+export class TermNumbers implements TermNumbering {
   readonly names: string[] = [];
   readonly #byName = new Map<string, number>();
 
   get full(): boolean {
     return this.names.length >= MAX_TERM_NUMBERS;
+  }
+
+  find(term: string): number | undefined {
+    return this.#byName.get(term);
   }
 
   numberOf(term: string): number {
@@ -47,7 +51,7 @@ export class PackedField implements IndexedField {
   constructor(readonly packed: PackedTerms, readonly length: number) {}
 
   get terms(): string[] {
-    const { names, nums, from, to } = this.packed;
+    const { numbering: { names }, nums, from, to } = this.packed;
     if (!this.#terms) {
       const t: string[] = [];
       for (let i = from; i < to; i++) t.push(names[nums[i]]);
@@ -87,7 +91,7 @@ export class PackedWriter {
     this.positions[this.used++] = pos;
   }
 
-  finish(names: readonly string[], length: number): PackedField {
-    return new PackedField({ names, nums: this.nums, positions: this.positions, from: this.#from, to: this.used }, length);
+  finish(numbering: TermNumbering, length: number): PackedField {
+    return new PackedField({ numbering, nums: this.nums, positions: this.positions, from: this.#from, to: this.used }, length);
   }
 }

@@ -4,7 +4,7 @@
  * typed arrays whatever its vocabulary. hitpos = field << 24 | fieldEnd << 23 | pos; fieldEnd
  * marks a field's last position.
  */
-import type { AttrValue, DocInput, FieldTokens, IndexSchema, PackedTerms } from '../types.js';
+import type { AttrValue, DocInput, FieldTokens, IndexSchema, PackedTerms, TermNumbering } from '../types.js';
 import type { InvertedBatch } from './segment-builder.js';
 import type { PostingsTable } from './postings-encoder.js';
 import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';
@@ -21,7 +21,14 @@ function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: num
 }
 
 interface TokenStream {
-  names: string[]; dict: Map<string, number>; tid: Uint32Array; trow: Uint32Array; thit: Uint32Array; n: number;
+  names: string[]; tid: Uint32Array; trow: Uint32Array; thit: Uint32Array; n: number;
+  /** The numbering whose numbers map to stream ids through slotOf (the batch's first packed field's). */
+  fast: TermNumbering | null;
+  /**
+   * Stream ids by name, made only once a term arrives by name (a plain field, another numbering):
+   * until then every name is the fast numbering's and its number finds its id.
+   */
+  dict: Map<string, number> | null;
   /** A field gave its terms as strings (cut from a statement, maybe): the builder copies the terms out. */
   strings: boolean;
 }
@@ -55,13 +62,27 @@ function words(purpose: string, n: number): Uint32Array {
 
 /** The stream's id of `name`, added at the end when new. */
 function streamId(s: TokenStream, name: string): number {
-  let id = s.dict.get(name);
+  let dict = s.dict;
+  if (!dict) {
+    dict = s.dict = new Map();
+    s.names.forEach((n, id) => dict!.set(n, id));
+  }
+  let id = dict.get(name);
   if (id === undefined) {
     id = s.names.length;
-    s.dict.set(name, id);
+    dict.set(name, id);
     s.names.push(name);
   }
   return id;
+}
+
+/** The stream id of the fast numbering's number `num`, new at the end unless seen in this batch. */
+function fastId(s: TokenStream, names: readonly string[], num: number): number {
+  if (stamp[num] === epoch) return slotOf[num];
+  stamp[num] = epoch;
+  if (s.dict) return (slotOf[num] = streamId(s, names[num]));
+  s.names.push(names[num]);
+  return (slotOf[num] = s.names.length - 1);
 }
 
 function tokenCount(ft: FieldTokens): number {
@@ -75,22 +96,18 @@ function hitWord(f: number, pos: number, last: number): number {
 }
 
 /**
- * A packed field into the stream: numbers of the batch's packed numbering map to stream ids through
- * slotOf (one Map look-up per distinct term of the batch); another numbering's by name.
+ * A packed field into the stream: numbers of the batch's fast numbering map to stream ids through
+ * slotOf (no Map look-up while the whole batch is packed by it); another numbering's by name.
  */
-function collectPacked(s: TokenStream, p: PackedTerms, fast: readonly string[] | null, f: number, row: number): void {
-  const { names, nums, positions, from, to } = p;
+function collectPacked(s: TokenStream, p: PackedTerms, f: number, row: number): void {
+  const { numbering, nums, positions, from, to } = p;
+  const names = numbering.names;
+  const fast = numbering === s.fast;
   let last = 0;
   for (let i = from; i < to; i++) if (positions[i] > last) last = positions[i];
   for (let i = from; i < to; i++) {
     const num = nums[i];
-    let id: number;
-    if (names !== fast) id = streamId(s, names[num]);
-    else if (stamp[num] === epoch) id = slotOf[num];
-    else {
-      id = slotOf[num] = streamId(s, names[num]);
-      stamp[num] = epoch;
-    }
+    const id = fast ? fastId(s, names, num) : streamId(s, names[num]);
     s.tid[s.n] = id;
     s.trow[s.n] = row;
     s.thit[s.n++] = hitWord(f, positions[i], last);
@@ -98,10 +115,11 @@ function collectPacked(s: TokenStream, p: PackedTerms, fast: readonly string[] |
 }
 
 /** The numbering whose numbers map through slotOf this batch (the first packed field's), arrays sized. */
-function fastNumbering(docs: DocInput[]): readonly string[] | null {
+function fastNumbering(docs: DocInput[]): TermNumbering | null {
   for (const d of docs) for (const ft of d.fields) {
     if (!ft?.packed) continue;
-    const names = ft.packed.names;
+    const numbering = ft.packed.numbering;
+    const names = numbering.names;
     if (slotOf.length < names.length) {
       // room for the numbering to grow a while: it adds terms between batches
       const n = Math.max(names.length * 2, 1024);
@@ -110,7 +128,7 @@ function fastNumbering(docs: DocInput[]): readonly string[] | null {
       epoch = 0;
     }
     epoch = (epoch + 1) >>> 0 || 1;
-    return names;
+    return numbering;
   }
   return null;
 }
@@ -119,9 +137,10 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
   const numFields = schema.fields.length;
   let tokens = 0;
   for (const d of docs) for (const ft of d.fields) tokens += ft ? tokenCount(ft) : 0;
-  const dict = new Map<string, number>();
-  const s: TokenStream = { names: [], dict, tid: words('tid', tokens), trow: words('trow', tokens), thit: words('thit', tokens), n: 0, strings: false };
-  const fast = fastNumbering(docs);
+  const s: TokenStream = {
+    names: [], tid: words('tid', tokens), trow: words('trow', tokens), thit: words('thit', tokens), n: 0,
+    fast: fastNumbering(docs), dict: null, strings: false,
+  };
   docs.forEach((doc, row) => {
     b.docIds[row] = BigInt.asIntN(64, doc.docId);
     for (let a = 0; a < schema.attrs.length; a++) b.attrs[a][row] = doc.attrs[a] ?? null;
@@ -130,7 +149,7 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
       if (!ft) continue;
       b.fieldLens[row * numFields + f] = ft.length;
       if (ft.packed) {
-        collectPacked(s, ft.packed, fast, f, row);
+        collectPacked(s, ft.packed, f, row);
         continue;
       }
       s.strings = true;
@@ -151,7 +170,9 @@ function groupByTerm(s: TokenStream): PostingsTable {
   // the default sort compares UTF-16 code units, as `<` does, and needs no comparator calls
   const terms = s.names.slice().sort();
   const rank = words('rank', terms.length);
-  for (let r = 0; r < terms.length; r++) rank[s.dict.get(terms[r])!] = r;
+  const { dict, fast } = s;
+  if (dict) for (let r = 0; r < terms.length; r++) rank[dict.get(terms[r])!] = r;
+  else for (let r = 0; r < terms.length; r++) rank[slotOf[fast!.find(terms[r])!]] = r;
   const posStart = words('posStart', s.names.length + 1).fill(0);
   for (let i = 0; i < s.n; i++) posStart[rank[s.tid[i]] + 1]++;
   for (let t = 0; t < s.names.length; t++) posStart[t + 1] += posStart[t];
