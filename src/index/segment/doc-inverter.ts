@@ -49,12 +49,18 @@ let epoch = 0;
  * builds the segment from it at once).
  */
 const scratch = new Map<string, Uint32Array>();
+/**
+ * The largest array kept for the next batch (2 MiB: a 1000-document batch of 500 tokens a document);
+ * a bigger batch (a huge `/bulk`) gets fresh arrays, so one big write does not stay resident.
+ */
+const SCRATCH_KEEP_WORDS = 1 << 19;
 
 /** `n` words of the `purpose` scratch, contents undefined. */
 function words(purpose: string, n: number): Uint32Array {
+  if (n > SCRATCH_KEEP_WORDS) return new Uint32Array(n);
   let a = scratch.get(purpose);
   if (!a || a.length < n) {
-    a = new Uint32Array(Math.max(n + (n >> 1), 1024));
+    a = new Uint32Array(Math.min(Math.max(n + (n >> 1), 1024), SCRATCH_KEEP_WORDS));
     scratch.set(purpose, a);
   }
   return a.subarray(0, n);
