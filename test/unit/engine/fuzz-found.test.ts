@@ -1,6 +1,6 @@
 // Faults the fuzzer found in the engine (test/fuzz), each now a clear error or a defined result.
 import { describe, expect, it } from 'vitest';
-import { cellToSourceJson } from '../../../src/engine/cell-format.js';
+import { cellToRawJson, cellToSourceJson } from '../../../src/engine/cell-format.js';
 import { useTempEngine } from '../../helpers/temp-engine.js';
 
 const t = useTempEngine('quarry-fuzz-found-');
@@ -11,6 +11,20 @@ describe('engine faults found by fuzzing', () => {
     expect(res).toMatchObject({ kind: 'error', message: 'CREATE TABLE failed: table name is not valid UTF-8 (a lone surrogate)' });
     const [auto] = await t.exec("INSERT INTO `bad\udc00` (id, title) VALUES (1, 'x')");
     expect(auto).toMatchObject({ kind: 'error', message: expect.stringMatching(/not valid UTF-8/) });
+  });
+
+  it('refuses table names Manticore refuses (spaces, punctuation, control characters, digits alone) by SQL, auto schema and JSON, and creates nothing', async () => {
+    for (const bad of ['`a b`', '`a-b`', '`x\u0000 y`', '`12`', '`a\u2028`', '`\ufefft`']) {
+      const [res] = await t.exec(`CREATE TABLE ${bad} (title text)`);
+      expect(res).toMatchObject({ kind: 'error', message: expect.stringContaining('is not valid: use letters, digits and underscores') });
+      const [auto] = await t.exec(`INSERT INTO ${bad} (id, title) VALUES (1, 'x')`);
+      expect(auto).toMatchObject({ kind: 'error' });
+    }
+    expect(await t.rows('SHOW TABLES')).toEqual([]);
+    for (const good of ['t_1', '_x', '`2026_архив`', '`Über`']) {
+      const [res] = await t.exec(`CREATE TABLE ${good} (title text)`);
+      expect(res, good).toMatchObject({ kind: 'ok' });
+    }
   });
 
   it('UPDATE of a JSON path on a row whose JSON is a scalar replaces it by an object', async () => {
@@ -42,6 +56,10 @@ describe('engine faults found by fuzzing', () => {
     expect(cellToSourceJson(-Infinity, 'float')).toBeNull();
     expect(cellToSourceJson(Infinity, 'float')).toBeNull();
     expect(cellToSourceJson(1.5, 'float')).toMatchObject({ text: '1.500000' });
+    // finite as a double, infinite as the 32-bit float the answer prints (SELECT 1e308 FROM t)
+    expect(cellToSourceJson(1e308, 'float')).toBeNull();
+    expect(cellToRawJson(-1e308, 'float')).toBeNull();
+    expect(cellToRawJson(3.0e38, 'float')).not.toBeNull();
   });
 
   it('refuses a table name longer than 200 bytes, by SQL and by auto schema, and creates nothing', async () => {
