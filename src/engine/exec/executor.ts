@@ -11,10 +11,11 @@ import { execSelect } from './exec-select.js';
 import { execFacets } from '../group/facets.js';
 import { execSelectNoTable, execSet, execShow } from './exec-show.js';
 import { execDelete, execInsert, execUpdate } from './exec-write.js';
-import type { IdGenerator } from '../id-generator.js';
+import type { IdSource } from '../id-generator.js';
 import { ok, type Result } from '../result.js';
 import type { GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
+import { NO_REPLICATION, type ReplicationHook } from '../replication-hook.js';
 import { execDeleteInTransaction, execInsertInTransaction } from '../transaction/transaction-write.js';
 import { buffersWrites, commit, rollback } from '../transaction/transaction.js';
 
@@ -26,13 +27,21 @@ const OPTION_STATEMENTS: Partial<Record<Statement['kind'], OptionStatement>> = {
 
 export interface ExecContext {
   catalog: Catalog;
-  ids: IdGenerator;
+  ids: IdSource;
   settings: GlobalSettings;
   config: Map<string, ConfigTable>;
+  /** Replication (src/replication/) when searchd names NATS servers; else cluster statements fail. */
+  replication?: ReplicationHook;
 }
 
 /** One statement's results: one, or several for a SELECT with FACET clauses. */
 export async function executeStatement(ctx: ExecContext, st: Statement, session: Session): Promise<Result | Result[]> {
+  const routed = (ctx.replication ?? NO_REPLICATION).route(st, session, () => executeLocal(ctx, st, session));
+  return routed ?? executeLocal(ctx, st, session);
+}
+
+/** One statement on this node only (what the replication layer applies from a cluster's stream). */
+export async function executeLocal(ctx: ExecContext, st: Statement, session: Session): Promise<Result | Result[]> {
   const flags = { notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit };
   const write = { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags };
   // options are checked first, as Manticore's parser does (an unknown option fails even on a missing table)
