@@ -28,7 +28,7 @@ export interface LocalCluster {
 
 /** Free-ish port ranges per run, so parallel test files do not collide. */
 function basePort(): number {
-  return 20_000 + Math.floor(Math.random() * 400) * 100;
+  return 20_000 + Math.floor(Math.random() * 120) * 100; // below the ephemeral range (32768+)
 }
 
 export async function startLocalCluster(root: string, nodeCount: number, natsCount = 3): Promise<LocalCluster> {
