@@ -19,6 +19,11 @@ export interface ReplicationHook {
   route(st: Statement, session: Session, local: LocalRun): Promise<Result | Result[]> | undefined;
   /** The same for a JSON write: its reply when the hook runs it, undefined to run it locally. */
   routeJson<T>(kind: JsonWriteKind, body: JsonValue, local: () => Promise<T>): Promise<T> | undefined;
+  /**
+   * Throws when a write through a path that cannot replicate (/bulk, /_bulk) targets a replicated
+   * table, or names a `cluster`: such a write would land on this node only.
+   */
+  guardLocal(table: string, cluster: string | undefined): void;
 }
 
 /** The `"cluster"` a JSON write names, if any (a non-string is left to the request's own checks). */
@@ -54,5 +59,8 @@ export const NO_REPLICATION: ReplicationHook = {
     const cluster = jsonCluster(body);
     if (cluster !== undefined) throw new SearchError('UNKNOWN_TABLE', `unknown cluster '${cluster}'`);
     return undefined;
+  },
+  guardLocal(_table, cluster) {
+    if (cluster !== undefined) throw new SearchError('UNKNOWN_TABLE', `unknown cluster '${cluster}'`);
   },
 };

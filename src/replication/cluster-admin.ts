@@ -64,6 +64,10 @@ export class ClusterAdmin {
     if (!at) throw new SearchError('BAD_VALUE', 'cannot join without either nodes list or AT node');
     if (this.state.get(cluster)) throw new SearchError('BAD_VALUE', `cluster '${cluster}' already exists`);
     if (!(await this.log.exists(cluster))) throw new SearchError('BAD_VALUE', `cluster '${cluster}', no nodes available(${at}), error: unknown cluster '${cluster}'`);
+    // a node's name is its durable consumer: two nodes of one name would share (and steal) one
+    if ((await this.log.nodes(cluster)).some((n) => n.node === this.self)) {
+      throw new SearchError('BAD_VALUE', `node name conflict, '${this.self}' is already a node of cluster '${cluster}'; set a unique node_address (or listen address)`);
+    }
     await this.state.put(cluster, { seq: 0, tables: [], nodesSet: at });
     const f = this.#follow(cluster);
     await f.reached(await this.log.lastSeq(cluster));

@@ -53,9 +53,22 @@ export class ClusterLog {
 
   /** Connects to the NATS servers (reconnecting forever) and waits until JetStream answers. */
   static async open(servers: string[], waitMs = 60_000): Promise<ClusterLog> {
-    const nc = await retrying(waitMs, () => connect({ servers, maxReconnectAttempts: -1, reconnectTimeWait: 250, name: 'quarry' }));
-    const jsm = await retrying(waitMs, () => jetstreamManager(nc, { timeout: 2000 }));
-    return new ClusterLog(nc, jsm, jetstream(nc, { timeout: 5000 }), Math.min(3, Math.max(1, servers.length)));
+    const started = Date.now();
+    let warned = false;
+    const attempt = <T>(fn: () => Promise<T>) => retrying(waitMs, () => fn().catch((e) => {
+      if (!warned && Date.now() - started > 2000) {
+        warned = true;
+        console.warn(`quarry: waiting for NATS JetStream at ${servers.join(',')} (${(e as Error).message})`);
+      }
+      throw e;
+    }));
+    try {
+      const nc = await attempt(() => connect({ servers, maxReconnectAttempts: -1, reconnectTimeWait: 250, name: 'quarry' }));
+      const jsm = await attempt(() => jetstreamManager(nc, { timeout: 2000 }));
+      return new ClusterLog(nc, jsm, jetstream(nc, { timeout: 5000 }), Math.min(3, Math.max(1, servers.length)));
+    } catch (e) {
+      throw new SearchError('BAD_SETTING', `replication_nats: no JetStream answered at ${servers.join(',')} within ${waitMs / 1000}s: ${(e as Error).message}`);
+    }
   }
 
   async exists(cluster: string): Promise<boolean> {

@@ -66,6 +66,12 @@ export class Follower {
       } catch (e) {
         if (this.#stopped) return;
         this.lastError = String((e as Error)?.message ?? e);
+        // DELETE CLUSTER ran and removed the stream before this node applied it
+        if (!(await this.log.exists(this.cluster).catch(() => true))) {
+          await this.state.remove(this.cluster);
+          this.onDeleted();
+          return;
+        }
       }
       if (!this.#stopped) await new Promise((r) => setTimeout(r, RESTART_PAUSE_MS));
     }

@@ -27,6 +27,8 @@ type WriteOp = Extract<ReplicatedOp, { op: 'sql' } | { op: 'json' }>;
 type OpBody = WriteOp extends infer O ? O extends WriteOp ? Omit<O, 'id' | 'origin'> : never : never;
 
 const notInCluster = (t: string) => new SearchError('BAD_VALUE', `table '${t}' is not in any cluster, use just '${t}'`);
+/** A JSON write naming a replicated table without its cluster (Manticore's HTTP text). */
+const jsonPartOf = (t: string, c: string) => new SearchError('BAD_VALUE', `table '${t}' is a part of cluster '${c}', use "cluster":"${c}" and "table":"${t}" properties`);
 
 export class Replicator implements ReplicationHook {
   constructor(private readonly admin: ClusterAdmin, private readonly ctx: ExecContext) {}
@@ -37,6 +39,13 @@ export class Replicator implements ReplicationHook {
         return this.#cluster(st);
       case 'show':
         return st.what === 'status' ? this.#status(st.like, local) : undefined;
+      case 'attach': {
+        for (const t of [st.source, st.target]) {
+          const cluster = this.admin.state.clusterOf(t);
+          if (cluster) throw new SearchError('BAD_VALUE', `table ${t.toLowerCase()} is part of cluster ${cluster}, can not issue ATTACH`);
+        }
+        return undefined;
+      }
       case 'alter_table': case 'drop_table': case 'truncate': {
         const cluster = this.admin.state.clusterOf(st.table);
         if (!cluster) return undefined;
@@ -45,7 +54,7 @@ export class Replicator implements ReplicationHook {
       default: {
         const name = writeTable(st);
         if (name === undefined) return undefined;
-        const [cluster, table] = this.#split(name, false);
+        const [cluster, table] = this.#split(name);
         if (!cluster) return undefined;
         if (buffersWrites(session)) throw new SearchError('UNSUPPORTED', `writes to cluster '${cluster}' inside a transaction are not supported; use autocommit`);
         return this.#sqlWrite(cluster, table, st);
@@ -62,7 +71,7 @@ export class Replicator implements ReplicationHook {
     const owner = this.admin.state.clusterOf(table);
     if (given === undefined) {
       if (!owner) return undefined;
-      throw new SearchError('BAD_VALUE', `table '${table}' is a part of cluster '${owner}', use "cluster":"${owner}" and "table":"${table}" properties`);
+      throw jsonPartOf(table, owner);
     }
     this.admin.member(given);
     if (owner !== given) {
@@ -72,8 +81,17 @@ export class Replicator implements ReplicationHook {
     return this.#jsonWrite<T>(given, table, kind, body);
   }
 
+  guardLocal(table: string, cluster: string | undefined): void {
+    if (cluster !== undefined) {
+      this.admin.member(cluster);
+      throw new SearchError('UNSUPPORTED', `writes to cluster '${cluster}' over /bulk are not supported yet; use /insert, /replace, /update, /delete`);
+    }
+    const owner = this.admin.state.clusterOf(table);
+    if (owner) throw jsonPartOf(table, owner);
+  }
+
   /** `c:t` -> [c, t] checked against this node's clusters; a bare name of a replicated table fails. */
-  #split(name: string, _json: boolean): [string | undefined, string] {
+  #split(name: string): [string | undefined, string] {
     const colon = name.indexOf(':');
     if (colon < 0) {
       const owner = this.admin.state.clusterOf(name);

@@ -17,6 +17,8 @@ export interface WriteContext {
   ids: IdSource;
   autoSchema: boolean;
   flags: GlobalFlags;
+  /** Refuses a bulk write that would bypass replication (replication-hook.ts guardLocal). */
+  guard?: (table: string, cluster?: string) => void;
 }
 
 export async function execInsert(ctx: WriteContext, st: InsertStatement): Promise<OkResult> {

@@ -45,7 +45,8 @@ export function createJsonApi(ctx: ExecContext, checkOpen: () => void = () => {}
   const flags = () => ({ notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit });
   const write = (): WriteContext => {
     checkOpen();
-    return { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags: flags() };
+    const guard = (table: string, cluster?: string) => (ctx.replication ?? NO_REPLICATION).guardLocal(table, cluster);
+    return { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags: flags(), guard };
   };
   // a write naming a cluster (or a replicated table) is the replication layer's, see replication-hook.ts
   const routed = <T>(kind: JsonWriteKind, body: JsonValue, local: () => Promise<T>): Promise<T> => {

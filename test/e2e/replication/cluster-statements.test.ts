@@ -39,6 +39,7 @@ describe('replication cluster statements', () => {
     await q(1, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`);
     await q(2, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`);
     for (let i = 0; i < 3; i++) expect(await q(i, 'SELECT id, n FROM t')).toEqual([{ id: 1, n: 1 }]);
+    await expect(q(2, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`)).rejects.toThrow("cluster 'c' already exists");
 
     await q(1, "INSERT INTO c:t (id, title, n) VALUES (2, 'second', 2), (3, 'third', 3)");
     await q(2, "INSERT INTO c:t (title, n) VALUES ('generated id', 4)");
@@ -52,6 +53,8 @@ describe('replication cluster statements', () => {
     expect(upd.json).toMatchObject({ _id: 5, result: 'updated' });
 
     // every node applies the stream; a read right after a write on another node may lag: wait for it
+    const del = await httpJson(0, '/delete', { cluster: 'c', table: 't', id: 404 });
+    expect(del.json).toMatchObject({ result: 'not found' });
     const want = JSON.stringify(await q(0, 'SELECT * FROM t ORDER BY id ASC'));
     for (let i = 1; i < 3; i++) {
       await expect.poll(async () => JSON.stringify(await q(i, 'SELECT * FROM t ORDER BY id ASC')), { timeout: 10_000 }).toBe(want);
@@ -71,6 +74,13 @@ describe('replication cluster statements', () => {
     await expect(q(0, 'CREATE CLUSTER c')).rejects.toThrow("cluster 'c' already exists");
     await expect(q(0, 'ALTER CLUSTER c ADD t')).rejects.toThrow("table 't' is already part of cluster 'c'");
     await expect(q(0, 'ALTER TABLE t ADD COLUMN k INT')).rejects.toThrow('ALTER is not supported for tables in cluster');
+    // paths that cannot replicate refuse replicated tables instead of writing one node only
+    const bulkRes = await fetch(`http://127.0.0.1:${cl.nodes[0]!.server!.http}/bulk`, {
+      method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: '{"insert":{"table":"t","id":9,"doc":{"title":"x"}}}\n',
+    });
+    expect(await bulkRes.text()).toContain('is a part of cluster');
+    await expect(q(0, 'ATTACH TABLE local_only TO TABLE t WITH TRUNCATE')).rejects.toThrow('table t is part of cluster c, can not issue ATTACH');
+    await expect(q(0, 'DROP TABLE t')).rejects.toThrow('DROP is not supported for tables in cluster');
     // a duplicate id fails alike on every node and is reported to the writer
     await expect(q(2, "INSERT INTO c:t (id, title) VALUES (2, 'dup')")).rejects.toThrow("duplicate id '2'");
   }, 30_000);
