@@ -34,9 +34,9 @@ export function jsonCluster(body: JsonValue): string | undefined {
 
 const DISABLED = 'replication is disabled (searchd replication_nats is not set)';
 
-/** The table a write names, when it names one (INSERT/REPLACE, UPDATE, DELETE). */
+/** The table a write names, when it names one (INSERT/REPLACE, UPDATE, DELETE, TRUNCATE). */
 export function writeTable(st: Statement): string | undefined {
-  return st.kind === 'insert' || st.kind === 'update' || st.kind === 'delete' ? st.table : undefined;
+  return st.kind === 'insert' || st.kind === 'update' || st.kind === 'delete' || st.kind === 'truncate' ? st.table : undefined;
 }
 
 /** A server without replication_nats: cluster statements and `c:t` names fail with Manticore's messages. */

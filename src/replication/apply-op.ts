@@ -36,7 +36,7 @@ function fixedIds(ids: string[]) {
 
 async function applySql(target: ApplyTarget, op: Extract<ReplicatedOp, { op: 'sql' }>): Promise<Result | Result[]> {
   const [st] = parseSql(op.sql);
-  if (!st || (st.kind !== 'insert' && st.kind !== 'update' && st.kind !== 'delete')) {
+  if (!st || (st.kind !== 'insert' && st.kind !== 'update' && st.kind !== 'delete' && st.kind !== 'truncate')) {
     throw new SearchError('INTERNAL', `replicated op is not a write: ${op.sql.slice(0, 60)}`);
   }
   st.table = op.table;

@@ -14,7 +14,7 @@ interface OpBase {
 }
 
 export type ReplicatedOp = OpBase & (
-  /** INSERT/REPLACE/UPDATE/DELETE as typed, `table` the bare name; `ids` the writer's generated ids. */
+  /** INSERT/REPLACE/UPDATE/DELETE/TRUNCATE as typed, `table` the bare name; `ids` the writer's generated ids. */
   | { op: 'sql'; table: string; sql: string; ids: string[] }
   /** /insert, /replace, /update, /delete: the body as lossless JSON text, `"cluster"` removed. */
   | { op: 'json'; table: string; kind: JsonWriteKind; body: string }

@@ -46,17 +46,18 @@ export class Replicator implements ReplicationHook {
         }
         return undefined;
       }
-      case 'alter_table': case 'drop_table': case 'truncate': {
+      case 'alter_table': case 'drop_table': {
         const cluster = this.admin.state.clusterOf(st.table);
         if (!cluster) return undefined;
-        throw new SearchError('BAD_VALUE', `table '${st.table.toLowerCase()}' is part of cluster ${cluster}, ${st.kind === 'alter_table' ? 'ALTER' : st.kind === 'truncate' ? 'TRUNCATE' : 'DROP'} is not supported for tables in cluster`);
+        throw new SearchError('BAD_VALUE', `table '${st.table.toLowerCase()}' is part of cluster ${cluster}, ${st.kind === 'alter_table' ? 'ALTER' : 'DROP'} is not supported for tables in cluster`);
       }
       default: {
         const name = writeTable(st);
         if (name === undefined) return undefined;
         const [cluster, table] = this.#split(name);
         if (!cluster) return undefined;
-        if (buffersWrites(session)) throw new SearchError('UNSUPPORTED', `writes to cluster '${cluster}' inside a transaction are not supported; use autocommit`);
+        if (st.kind === 'truncate' && st.reconfigure) throw new SearchError('BAD_VALUE', 'RECONFIGURE is not supported for a cluster table');
+        if (buffersWrites(session) && st.kind !== 'truncate') throw new SearchError('UNSUPPORTED', `writes to cluster '${cluster}' inside a transaction are not supported; use autocommit`);
         return this.#sqlWrite(cluster, table, st);
       }
     }

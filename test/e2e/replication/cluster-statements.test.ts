@@ -81,6 +81,8 @@ describe('replication cluster statements', () => {
     expect(await bulkRes.text()).toContain('is a part of cluster');
     await expect(q(0, 'ATTACH TABLE local_only TO TABLE t WITH TRUNCATE')).rejects.toThrow('table t is part of cluster c, can not issue ATTACH');
     await expect(q(0, 'DROP TABLE t')).rejects.toThrow('DROP is not supported for tables in cluster');
+    await expect(q(0, 'TRUNCATE TABLE t')).rejects.toThrow("table 't' is a part of cluster 'c', use 'c:t'");
+    await expect(q(0, 'TRUNCATE TABLE c:t WITH RECONFIGURE')).rejects.toThrow('RECONFIGURE is not supported for a cluster table');
     // a duplicate id fails alike on every node and is reported to the writer
     await expect(q(2, "INSERT INTO c:t (id, title) VALUES (2, 'dup')")).rejects.toThrow("duplicate id '2'");
   }, 30_000);
@@ -97,7 +99,9 @@ describe('replication cluster statements', () => {
     expect(String(m.get('cluster_c_nodes_view')).split(',').sort()).toEqual(cl.nodes.map((n) => n.name).sort());
   }, 30_000);
 
-  it('ALTER CLUSTER DROP and DELETE CLUSTER leave the tables local on every node', async () => {
+  it('TRUNCATE TABLE c:t empties the table on every node; ALTER CLUSTER DROP and DELETE CLUSTER leave the tables local', async () => {
+    await q(1, 'TRUNCATE TABLE c:t');
+    for (let i = 0; i < 3; i++) await expect.poll(async () => (await q(i, 'SELECT COUNT(*) AS n FROM t'))[0]?.n, { timeout: 10_000 }).toBe(0);
     await q(0, 'ALTER CLUSTER c DROP t');
     await expect.poll(async () => (await q(2, "SHOW STATUS LIKE 'cluster_c_indexes_count'"))[0]?.Value, { timeout: 10_000 }).toBe('0');
     await q(2, "INSERT INTO t (id, title) VALUES (100, 'local again')");
