@@ -63,6 +63,10 @@ export async function applyWrite(target: ApplyTarget, op: ReplicatedOp): Promise
       return { ok: true, value: r };
     }
     if (op.op === 'json') return { ok: true, value: await applyJson(target, op) };
+    if (op.op === 'bulk') {
+      const lines = op.lines.map((l) => (l === '' ? { kind: 'empty' as const } : { kind: 'json' as const, value: parseLossless(l) as JsonValue }));
+      return { ok: true, value: await target.json.bulk(lines) };
+    }
     return { ok: true, value: undefined };
   } catch (e) {
     // every node meets the same error for the same op on the same table: it is the op's outcome

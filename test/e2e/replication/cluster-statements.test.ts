@@ -51,6 +51,12 @@ describe('replication cluster statements', () => {
     expect(ins.json).toMatchObject({ table: 't', _id: 5, result: 'created' });
     const upd = await httpJson(2, '/update', { cluster: 'c', table: 't', id: 5, doc: { n: 50 } });
     expect(upd.json).toMatchObject({ _id: 5, result: 'updated' });
+    // a /bulk request of one cluster is one replicated op (the generated id is the writer's)
+    const bulk = await fetch(`http://127.0.0.1:${cl.nodes[0]!.server!.http}/bulk`, {
+      method: 'POST', headers: { 'content-type': 'application/x-ndjson' },
+      body: '{"insert":{"cluster":"c","table":"t","id":6,"doc":{"title":"bulk","n":6}}}\n{"insert":{"cluster":"c","table":"t","doc":{"title":"bulk generated","n":7}}}\n',
+    });
+    expect(await bulk.json()).toMatchObject({ errors: false });
 
     // every node applies the stream; a read right after a write on another node may lag: wait for it
     const del = await httpJson(0, '/delete', { cluster: 'c', table: 't', id: 404 });
@@ -60,7 +66,7 @@ describe('replication cluster statements', () => {
       await expect.poll(async () => JSON.stringify(await q(i, 'SELECT * FROM t ORDER BY id ASC')), { timeout: 10_000 }).toBe(want);
     }
     const rows = JSON.parse(want) as { id: number | string; n: number }[];
-    expect(rows.map((r) => r.n).sort((a, b) => a - b)).toEqual([4, 10, 20, 50]);
+    expect(rows.map((r) => r.n).sort((a, b) => a - b)).toEqual([4, 6, 7, 10, 20, 50]);
   }, 60_000);
 
   it('rejects writes that bypass the cluster, and cluster names it does not know, as Manticore does', async () => {
@@ -79,6 +85,13 @@ describe('replication cluster statements', () => {
       method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: '{"insert":{"table":"t","id":9,"doc":{"title":"x"}}}\n',
     });
     expect(await bulkRes.text()).toContain('is a part of cluster');
+    const mixed = await fetch(`http://127.0.0.1:${cl.nodes[0]!.server!.http}/bulk`, {
+      method: 'POST', headers: { 'content-type': 'application/x-ndjson' },
+      body: '{"insert":{"cluster":"c","table":"t","id":9,"doc":{"title":"x"}}}\n{"insert":{"table":"local_only","id":9,"doc":{"title":"x"}}}\n',
+    });
+    // mixed with a local table's line: refused, nothing written anywhere
+    expect(await mixed.json()).toMatchObject({ errors: true, error: expect.stringContaining("cluster 'c'") });
+    expect(await q(0, 'SELECT id FROM local_only')).toEqual([]);
     await expect(q(0, 'ATTACH TABLE local_only TO TABLE t WITH TRUNCATE')).rejects.toThrow('table t is part of cluster c, can not issue ATTACH');
     await expect(q(0, 'DROP TABLE t')).rejects.toThrow('DROP is not supported for tables in cluster');
     await expect(q(0, 'TRUNCATE TABLE t')).rejects.toThrow("table 't' is a part of cluster 'c', use 'c:t'");
