@@ -5,8 +5,9 @@
 import type { ExecContext } from '../engine/exec/executor.js';
 import { executeLocal } from '../engine/exec/executor.js';
 import type { JsonApi } from '../engine/json/json-api.js';
-import type { Result } from '../engine/result.js';
-import { newSession } from '../engine/session.js';
+import { ok, type Result } from '../engine/result.js';
+import { newSession, type Session } from '../engine/session.js';
+import { commit } from '../engine/transaction/transaction.js';
 import { parseSql } from '../sql/parse-sql.js';
 import { parse as parseLossless } from 'lossless-json';
 import type { JsonValue } from '../engine/json/json-value.js';
@@ -34,13 +35,26 @@ function fixedIds(ids: string[]) {
   };
 }
 
-async function applySql(target: ApplyTarget, op: Extract<ReplicatedOp, { op: 'sql' }>): Promise<Result | Result[]> {
-  const [st] = parseSql(op.sql);
+/** One replicated statement on the bare table name; an error result is thrown as its SearchError. */
+async function runSql(target: ApplyTarget, table: string, sql: string, ids: string[], session: Session): Promise<Result | Result[]> {
+  const [st] = parseSql(sql);
   if (!st || (st.kind !== 'insert' && st.kind !== 'update' && st.kind !== 'delete' && st.kind !== 'truncate')) {
-    throw new SearchError('INTERNAL', `replicated op is not a write: ${op.sql.slice(0, 60)}`);
+    throw new SearchError('INTERNAL', `replicated op is not a write: ${sql.slice(0, 60)}`);
   }
-  st.table = op.table;
-  return executeLocal({ ...target.ctx, ids: fixedIds(op.ids) }, st, newSession());
+  st.table = table;
+  const r = await executeLocal({ ...target.ctx, ids: fixedIds(ids) }, st, session);
+  const first = Array.isArray(r) ? r[0] : r;
+  if (first?.kind === 'error') throw new SearchError(first.code as SearchError['code'], first.message);
+  return r;
+}
+
+/** A committed transaction: its statements buffered in a fresh session, then COMMIT. */
+async function applyTx(target: ApplyTarget, op: Extract<ReplicatedOp, { op: 'tx' }>): Promise<Result> {
+  const session = newSession();
+  session.transaction = { writes: [] };
+  for (const s of op.statements) await runSql(target, op.table, s.sql, s.ids, session);
+  await commit(session, target.ctx.catalog);
+  return ok(0);
 }
 
 async function applyJson(target: ApplyTarget, op: Extract<ReplicatedOp, { op: 'json' }>): Promise<unknown> {
@@ -56,12 +70,8 @@ async function applyJson(target: ApplyTarget, op: Extract<ReplicatedOp, { op: 'j
 /** A write op's outcome on this node; user errors (duplicate id...) are outcomes, not failures. */
 export async function applyWrite(target: ApplyTarget, op: ReplicatedOp): Promise<ApplyOutcome> {
   try {
-    if (op.op === 'sql') {
-      const r = await applySql(target, op);
-      const first = Array.isArray(r) ? r[0] : r;
-      if (first?.kind === 'error') return { ok: false, error: new SearchError(first.code as SearchError['code'], first.message) };
-      return { ok: true, value: r };
-    }
+    if (op.op === 'sql') return { ok: true, value: await runSql(target, op.table, op.sql, op.ids, newSession()) };
+    if (op.op === 'tx') return { ok: true, value: await applyTx(target, op) };
     if (op.op === 'json') return { ok: true, value: await applyJson(target, op) };
     if (op.op === 'bulk') {
       const lines = op.lines.map((l) => (l === '' ? { kind: 'empty' as const } : { kind: 'json' as const, value: parseLossless(l) as JsonValue }));

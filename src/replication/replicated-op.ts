@@ -18,6 +18,8 @@ export type ReplicatedOp = OpBase & (
   | { op: 'sql'; table: string; sql: string; ids: string[] }
   /** /insert, /replace, /update, /delete: the body as lossless JSON text, `"cluster"` removed. */
   | { op: 'json'; table: string; kind: JsonWriteKind; body: string }
+  /** A COMMITted transaction on one cluster table: its statements in order, applied as one transaction. */
+  | { op: 'tx'; table: string; statements: { sql: string; ids: string[] }[] }
   /** A /bulk request whose lines all name this cluster: each line's JSON text ('' for an empty line), ids filled in. */
   | { op: 'bulk'; lines: string[] }
   /** ALTER CLUSTER ADD: the table's snapshot object (schema and documents) at this point of the stream. */

@@ -20,12 +20,13 @@ import { ClusterAdmin } from './cluster-admin.js';
 import { clusterStatusRows } from './cluster-status.js';
 import { encodeOp, type ReplicatedOp } from './replicated-op.js';
 import { bulkForCluster, namesCluster } from './bulk-op.js';
+import { ClusterTransactions } from './cluster-transaction.js';
 import type { BulkLine, BulkReply } from '../engine/json/json-bulk.js';
 
 /** How long a writer waits for its own node to apply an op JetStream already acknowledged. */
 export const LOCAL_APPLY_TIMEOUT_MS = 60_000;
 
-type WriteOp = Extract<ReplicatedOp, { op: 'sql' } | { op: 'json' } | { op: 'bulk' }>;
+type WriteOp = Extract<ReplicatedOp, { op: 'sql' } | { op: 'json' } | { op: 'bulk' } | { op: 'tx' }>;
 type OpBody = WriteOp extends infer O ? O extends WriteOp ? Omit<O, 'id' | 'origin'> : never : never;
 
 const notInCluster = (t: string) => new SearchError('BAD_VALUE', `table '${t}' is not in any cluster, use just '${t}'`);
@@ -33,6 +34,8 @@ const notInCluster = (t: string) => new SearchError('BAD_VALUE', `table '${t}' i
 const jsonPartOf = (t: string, c: string) => new SearchError('BAD_VALUE', `table '${t}' is a part of cluster '${c}', use "cluster":"${c}" and "table":"${t}" properties`);
 
 export class Replicator implements ReplicationHook {
+  readonly #txs = new ClusterTransactions();
+
   constructor(private readonly admin: ClusterAdmin, private readonly ctx: ExecContext) {}
 
   route(st: Statement, session: Session, local: LocalRun): Promise<Result | Result[]> | undefined {
@@ -41,6 +44,16 @@ export class Replicator implements ReplicationHook {
         return this.#cluster(st);
       case 'show':
         return st.what === 'status' ? this.#status(st.like, local) : undefined;
+      case 'commit': case 'begin':
+        // COMMIT sends the session's cluster transaction; BEGIN inside one commits it first, as in MySQL
+        return this.#txs.has(session) ? this.#commit(session).then(() => local()) : undefined;
+      case 'rollback':
+        this.#txs.take(session);
+        return undefined;
+      case 'set':
+        // SET autocommit=1 commits an open transaction
+        if (!this.#txs.has(session) || !st.assignments.some((a) => a.name === 'autocommit')) return undefined;
+        return local().then(async (r) => { if (session.autocommit) await this.#commit(session); return r; });
       case 'attach': {
         for (const t of [st.source, st.target]) {
           const cluster = this.admin.state.clusterOf(t);
@@ -57,12 +70,28 @@ export class Replicator implements ReplicationHook {
         const name = writeTable(st);
         if (name === undefined) return undefined;
         const [cluster, table] = this.#split(name);
-        if (!cluster) return undefined;
+        if (!cluster) {
+          const open = this.#txs.has(session) && buffersWrites(session) && (st.kind === 'insert' || st.kind === 'delete');
+          if (open) throw new SearchError('QUERY_ERROR', `current txn is working with another table ('${this.#txs.tableOf(session)}')`);
+          return undefined;
+        }
         if (st.kind === 'truncate' && st.reconfigure) throw new SearchError('BAD_VALUE', 'RECONFIGURE is not supported for a cluster table');
-        if (buffersWrites(session) && st.kind !== 'truncate') throw new SearchError('UNSUPPORTED', `writes to cluster '${cluster}' inside a transaction are not supported; use autocommit`);
+        if (buffersWrites(session) && (st.kind === 'insert' || st.kind === 'delete')) return this.#buffer(session, cluster, table, st);
         return this.#sqlWrite(cluster, table, st);
       }
     }
+  }
+
+  /** An INSERT/REPLACE/DELETE of an open transaction: kept until COMMIT (ids generated now). */
+  async #buffer(session: Session, cluster: string, table: string, st: Statement): Promise<Result> {
+    const ids = st.kind === 'insert' ? (await this.ctx.ids.take(st.rows.length)).map(String) : [];
+    this.#txs.add(session, cluster, table, st.text, ids);
+    return ok(st.kind === 'insert' ? st.rows.length : 0);
+  }
+
+  async #commit(session: Session): Promise<void> {
+    const tx = this.#txs.take(session);
+    if (tx) await this.#replicate(tx.cluster, { op: 'tx', table: tx.table, statements: tx.statements });
   }
 
   routeJson<T>(kind: JsonWriteKind, body: JsonValue, _local: () => Promise<T>): Promise<T> | undefined {

@@ -33,6 +33,7 @@ afterAll(async () => {
 describe('replication cluster statements', () => {
   it('creates, joins, adds a table with its documents and replicates SQL and JSON writes', async () => {
     await q(0, 'CREATE TABLE t (title TEXT, n INT)');
+    await q(1, 'CREATE TABLE local_tx (title TEXT)');
     await q(0, "INSERT INTO t (id, title, n) VALUES (1, 'before the cluster', 1)");
     await q(0, 'CREATE CLUSTER c');
     await q(0, 'ALTER CLUSTER c ADD t');
@@ -59,6 +60,17 @@ describe('replication cluster statements', () => {
     expect(await bulk.json()).toMatchObject({ errors: false });
 
     // every node applies the stream; a read right after a write on another node may lag: wait for it
+    // a transaction on a cluster table is one op at COMMIT; ROLLBACK sends nothing
+    await q(1, 'BEGIN');
+    await q(1, "INSERT INTO c:t (id, title, n) VALUES (30, 'in a transaction', 30)");
+    await q(1, "INSERT INTO c:t (id, title, n) VALUES (31, 'rolled back', 31)");
+    await expect(q(1, "INSERT INTO local_tx (id) VALUES (1)")).rejects.toThrow("current txn is working with another table ('c:t')");
+    await q(1, 'ROLLBACK');
+    await q(1, 'BEGIN');
+    await q(1, "INSERT INTO c:t (id, title, n) VALUES (30, 'in a transaction', 30)");
+    await q(1, 'DELETE FROM c:t WHERE id = 30');
+    await q(1, "REPLACE INTO c:t (id, title, n) VALUES (30, 'committed', 31)");
+    await q(1, 'COMMIT');
     const del = await httpJson(0, '/delete', { cluster: 'c', table: 't', id: 404 });
     expect(del.json).toMatchObject({ result: 'not found' });
     const want = JSON.stringify(await q(0, 'SELECT * FROM t ORDER BY id ASC'));
@@ -66,7 +78,7 @@ describe('replication cluster statements', () => {
       await expect.poll(async () => JSON.stringify(await q(i, 'SELECT * FROM t ORDER BY id ASC')), { timeout: 10_000 }).toBe(want);
     }
     const rows = JSON.parse(want) as { id: number | string; n: number }[];
-    expect(rows.map((r) => r.n).sort((a, b) => a - b)).toEqual([4, 6, 7, 10, 20, 50]);
+    expect(rows.map((r) => r.n).sort((a, b) => a - b)).toEqual([4, 6, 7, 10, 20, 31, 50]);
   }, 60_000);
 
   it('rejects writes that bypass the cluster, and cluster names it does not know, as Manticore does', async () => {
