@@ -5,7 +5,6 @@
  */
 import type { Statement } from '../sql/ast.js';
 import { SearchError } from '../util/errors.js';
-import type { BulkLine, BulkReply } from './json/json-bulk.js';
 import type { JsonValue } from './json/json-value.js';
 import type { Result } from './result.js';
 import type { Session } from './session.js';
@@ -20,8 +19,6 @@ export interface ReplicationHook {
   route(st: Statement, session: Session, local: LocalRun): Promise<Result | Result[]> | undefined;
   /** The same for a JSON write: its reply when the hook runs it, undefined to run it locally. */
   routeJson<T>(kind: JsonWriteKind, body: JsonValue, local: () => Promise<T>): Promise<T> | undefined;
-  /** A `/bulk` request whose every line names the same cluster; undefined runs it locally (guarded). */
-  routeBulk(lines: BulkLine[], local: () => Promise<BulkReply>): Promise<BulkReply> | undefined;
   /**
    * Throws when a write through a path that cannot replicate (/bulk, /_bulk) targets a replicated
    * table, or names a `cluster`: such a write would land on this node only.
@@ -61,9 +58,6 @@ export const NO_REPLICATION: ReplicationHook = {
   routeJson(_kind, body) {
     const cluster = jsonCluster(body);
     if (cluster !== undefined) throw new SearchError('UNKNOWN_TABLE', `unknown cluster '${cluster}'`);
-    return undefined;
-  },
-  routeBulk() {
     return undefined;
   },
   guardLocal(_table, cluster) {

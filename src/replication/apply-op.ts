@@ -73,10 +73,6 @@ export async function applyWrite(target: ApplyTarget, op: ReplicatedOp): Promise
     if (op.op === 'sql') return { ok: true, value: await runSql(target, op.table, op.sql, op.ids, newSession()) };
     if (op.op === 'tx') return { ok: true, value: await applyTx(target, op) };
     if (op.op === 'json') return { ok: true, value: await applyJson(target, op) };
-    if (op.op === 'bulk') {
-      const lines = op.lines.map((l) => (l === '' ? { kind: 'empty' as const } : { kind: 'json' as const, value: parseLossless(l) as JsonValue }));
-      return { ok: true, value: await target.json.bulk(lines) };
-    }
     return { ok: true, value: undefined };
   } catch (e) {
     // every node meets the same error for the same op on the same table: it is the op's outcome

@@ -20,8 +20,6 @@ export type ReplicatedOp = OpBase & (
   | { op: 'json'; table: string; kind: JsonWriteKind; body: string }
   /** A COMMITted transaction on one cluster table: its statements in order, applied as one transaction. */
   | { op: 'tx'; table: string; statements: { sql: string; ids: string[] }[] }
-  /** A /bulk request whose lines all name this cluster: each line's JSON text ('' for an empty line), ids filled in. */
-  | { op: 'bulk'; lines: string[] }
   /** ALTER CLUSTER ADD: the table's snapshot object (schema and documents) at this point of the stream. */
   | { op: 'add'; table: string; snapshot: string }
   /** ALTER CLUSTER DROP: the table stays on every node as a local table. */

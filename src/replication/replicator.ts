@@ -19,14 +19,12 @@ import type { ApplyOutcome } from './apply-op.js';
 import { ClusterAdmin } from './cluster-admin.js';
 import { clusterStatusRows } from './cluster-status.js';
 import { encodeOp, type ReplicatedOp } from './replicated-op.js';
-import { bulkForCluster, namesCluster } from './bulk-op.js';
 import { ClusterTransactions } from './cluster-transaction.js';
-import type { BulkLine, BulkReply } from '../engine/json/json-bulk.js';
 
 /** How long a writer waits for its own node to apply an op JetStream already acknowledged. */
 export const LOCAL_APPLY_TIMEOUT_MS = 60_000;
 
-type WriteOp = Extract<ReplicatedOp, { op: 'sql' } | { op: 'json' } | { op: 'bulk' } | { op: 'tx' }>;
+type WriteOp = Extract<ReplicatedOp, { op: 'sql' } | { op: 'json' } | { op: 'tx' }>;
 type OpBody = WriteOp extends infer O ? O extends WriteOp ? Omit<O, 'id' | 'origin'> : never : never;
 
 const notInCluster = (t: string) => new SearchError('BAD_VALUE', `table '${t}' is not in any cluster, use just '${t}'`);
@@ -113,19 +111,12 @@ export class Replicator implements ReplicationHook {
     return this.#jsonWrite<T>(given, table, kind, body);
   }
 
-  routeBulk(lines: BulkLine[], local: () => Promise<BulkReply>): Promise<BulkReply> | undefined {
-    // only a request wholly of one cluster replicates; the rest runs locally, where guardLocal refuses cluster lines
-    if (!namesCluster(lines)) return undefined;
-    return bulkForCluster(lines, this.admin.state, this.ctx.ids).then(async (op) => {
-      if (!op) return local();
-      return (await this.#replicate(op.cluster, { op: 'bulk', lines: op.lines })) as BulkReply;
-    });
-  }
-
   guardLocal(table: string, cluster: string | undefined): void {
     if (cluster !== undefined) {
       this.admin.member(cluster);
-      throw new SearchError('UNSUPPORTED', `a /bulk request writing to cluster '${cluster}' must name it on every line, for tables of that cluster only`);
+      // a /bulk request commits in several steps: one applied half-way by a node that crashed could
+      // not be completed exactly on restart, so it is not replicated (yet)
+      throw new SearchError('UNSUPPORTED', `writes to cluster '${cluster}' over /bulk are not supported yet; use /insert, /replace, /update, /delete or SQL`);
     }
     const owner = this.admin.state.clusterOf(table);
     if (owner) throw jsonPartOf(table, owner);

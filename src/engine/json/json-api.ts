@@ -62,11 +62,7 @@ export function createJsonApi(ctx: ExecContext, checkOpen: () => void = () => {}
     update: async (body) => routed('update', body, () => execJsonUpdate(write(), body)),
     delete: async (body) => routed('delete', body, () => execJsonDelete(write(), body)),
     // /bulk never creates tables (spec section 7): auto schema is off for it.
-    bulk: async (lines) => {
-      checkOpen();
-      const local = () => execJsonBulk({ ...write(), autoSchema: false }, lines);
-      return (ctx.replication ?? NO_REPLICATION).routeBulk(lines, local) ?? local();
-    },
+    bulk: async (lines) => execJsonBulk({ ...write(), autoSchema: false }, lines),
     esBulk: async (docs) => execEsBulk(write(), docs),
   };
 }
