@@ -45,12 +45,20 @@ export interface OpenOptions extends EngineOptions {
    * default os.availableParallelism(), 1 keeps every query on the protocol thread.
    */
   threads?: number;
+  /**
+   * Replication (src/replication/, when searchd names replication_nats): installs its hook in the
+   * context once the catalog is open; closed before the store.
+   */
+  replicate?: (ctx: ExecContext, store: Store) => Promise<{ close(): Promise<void> }>;
 }
 
 class QuarryEngine implements Engine {
   #closed = false;
   readonly json: JsonApi;
-  constructor(private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer) {
+  constructor(
+    private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer,
+    private readonly replication?: { close(): Promise<void> },
+  ) {
     this.json = createJsonApi(ctx, () => {
       if (this.#closed) throw new Error('engine is closed');
     });
@@ -102,6 +110,7 @@ class QuarryEngine implements Engine {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.replication?.close();
     await this.checkpoints.stop();
     await this.store.close();
   }
@@ -128,5 +137,13 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   const checkpoints = new Checkpointer(store, () => catalog.all());
   for (const [name, seq] of catalog.covered) checkpoints.noteCovered(name, seq);
   checkpoints.start(Number(process.env.QUARRY_CHECKPOINT_MS) || CHECKPOINT_INTERVAL_MS);
-  return new QuarryEngine(ctx, store, checkpoints);
+  let replication: { close(): Promise<void> } | undefined;
+  try {
+    replication = await opts.replicate?.(ctx, store);
+  } catch (e) {
+    await checkpoints.stop();
+    await store.close();
+    throw e;
+  }
+  return new QuarryEngine(ctx, store, checkpoints, replication);
 }

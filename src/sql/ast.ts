@@ -323,6 +323,16 @@ export interface BackupStatement extends StatementBase {
   kind: 'backup'; tables: string[]; path: string; options: NamedValue[];
 }
 
+/** A replication-cluster option: `'value' AS name` (path, nodes, user). */
+export interface ClusterOption { name: string; value: string }
+
+/** CREATE / JOIN / ALTER / DELETE CLUSTER (cluster-parser.ts); the replication layer runs them. */
+export type ClusterStatement =
+  | (StatementBase & { kind: 'create_cluster'; cluster: string; options: ClusterOption[] })
+  | (StatementBase & { kind: 'join_cluster'; cluster: string; at?: string; options: ClusterOption[] })
+  | (StatementBase & { kind: 'alter_cluster'; cluster: string; op: 'add' | 'drop' | 'update'; tables: string[] })
+  | (StatementBase & { kind: 'delete_cluster'; cluster: string });
+
 export type Statement =
   | SelectStatement | InsertStatement | UpdateStatement | DeleteStatement
   | CreateTableStatement | CreateTableLikeStatement | DropTableStatement | AlterTableStatement
@@ -330,4 +340,4 @@ export type Statement =
   | DescribeStatement | ShowStatement
   | SetStatement | SetNamesStatement | SetTransactionStatement
   | BeginStatement | CommitStatement | RollbackStatement
-  | CallStatement | BackupStatement;
+  | CallStatement | BackupStatement | ClusterStatement;
