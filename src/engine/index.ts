@@ -60,6 +60,7 @@ class QuarryEngine implements Engine {
       statements = parseSql(sql);
     } catch (e) {
       const err = asSearchError(e);
+      metrics.statementListener?.({ kind: 'parse_error', text: sql, ms: 0, error: err.message, connId: session.connId, peer: session.peer });
       return [{ kind: 'error', code: err.code, message: err.message }];
     }
     const out: Result[] = [];
@@ -73,14 +74,14 @@ class QuarryEngine implements Engine {
         metrics.observe(kindOf(st), tableOf(st), ms);
         const first = Array.isArray(r) ? r[0] : r;
         const found = first?.kind === 'rows' ? first.meta?.totalFound ?? first.rows.length : undefined;
-        metrics.statementListener?.({ kind: st.kind, text: st.text, ms, found, connId: session.connId, peer: session.peer });
+        metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms, found, connId: session.connId, peer: session.peer });
         if (st.kind === 'create_table' || st.kind === 'drop_table') metrics.forgetTable(st.table.toLowerCase());
         if (Array.isArray(r)) out.push(...r);
         else out.push(r);
       } catch (e) {
         const err = asSearchError(e);
         if (err.code === 'INTERNAL') console.error(e);
-        metrics.statementListener?.({ kind: st.kind, text: st.text, ms: performance.now() - t0, error: err.message, connId: session.connId, peer: session.peer });
+        metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms: performance.now() - t0, error: err.message, connId: session.connId, peer: session.peer });
         out.push({ kind: 'error', code: err.code, message: err.message });
         break;
       }
