@@ -21,11 +21,11 @@ const tsv = (name: string, n: number, word: string) => {
   return p;
 };
 
-function writeConfig(file: string): void {
+function writeConfig(file: string, command = `cat ${file}`): void {
   writeFileSync(conf, `
 source s {
   type = tsvpipe
-  tsvpipe_command = cat ${file}
+  tsvpipe_command = ${command}
   tsvpipe_field = title
   tsvpipe_attr_uint = n
 }
@@ -112,5 +112,22 @@ describe('quarry indexer --rotate', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(await count("SELECT COUNT(*) FROM t WHERE MATCH('beta')")).toBe(30_000);
+  }, 60_000);
+
+  it('tells when writes landed on the live table during the rebuild: the swap replaces them', async () => {
+    // the source waits, so the INSERT lands while the staging table fills
+    writeConfig(tsv('v3.tsv', 100, 'gamma'), `sh -c 'sleep 2; cat ${join(dir, 'v3.tsv')}'`);
+    const build = runQuarry(['indexer', '--config', conf, 't', '--rotate']);
+    await new Promise((r) => setTimeout(r, 700));
+    const res = await fetch(`http://127.0.0.1:${port}/insert`, { method: 'POST', body: '{"table":"t","id":999999,"doc":{"title":"written during the rebuild"}}' });
+    expect(res.status).toBe(200);
+    const r = await build;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: table t was written to while it was rebuilt \(tid \d+ -> \d+\); the rebuilt table replaced those writes/);
+    expect(await count('SELECT COUNT(*) FROM t WHERE id = 999999')).toBe(0);
+    expect(await count("SELECT COUNT(*) FROM t WHERE MATCH('gamma')")).toBe(100);
+    // a rebuild nobody wrote into says nothing
+    const quiet = await runQuarry(['indexer', '--config', conf, 't', '--rotate']);
+    expect(quiet.stderr).not.toMatch(/warning/);
   }, 60_000);
 });
