@@ -10,6 +10,7 @@ import { createIndex } from './index-factory.js';
 import { indexSchemaOf, Table } from './table.js';
 import { recoverIndex } from './durability/recovery.js';
 import type { StoredDoc, TableStore } from './durability/table-store.js';
+import { logWarning } from '../util/server-log.js';
 
 function tableStore(store: Store, name: string): TableStore {
   return {
@@ -54,7 +55,7 @@ export class Catalog {
       // its documents cannot be read back intact: serving it would serve wrong or missing rows
       const why = asSearchError(e).message;
       const refused = new SearchError('STORAGE_ERROR', `table '${schema.name}' is not served: ${why} (DROP TABLE it, or restore its data directory from a backup)`);
-      console.error(`quarry: ${refused.message}`);
+      logWarning(refused.message);
       this.#damaged.set(schema.name, refused);
       table.index.truncate();
       return;

@@ -19,6 +19,7 @@ import type { Engine, EngineOptions } from './engine.js';
 import type { Result } from './result.js';
 import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
+import { logError } from '../util/server-log.js';
 
 export type { Engine, EngineOptions } from './engine.js';
 export type { Result, RowsResult, OkResult, ErrorResult, ResultColumn, Cell, CellKind, SearchMeta } from './result.js';
@@ -80,7 +81,7 @@ class QuarryEngine implements Engine {
         else out.push(r);
       } catch (e) {
         const err = asSearchError(e);
-        if (err.code === 'INTERNAL') console.error(e);
+        if (err.code === 'INTERNAL') logError(`internal error running '${st.text.slice(0, 200)}': ${err.message}`, e);
         metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms: performance.now() - t0, error: err.message, connId: session.connId, peer: session.peer });
         out.push({ kind: 'error', code: err.code, message: err.message });
         break;

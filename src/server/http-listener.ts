@@ -13,6 +13,7 @@ import {
 } from './http-limits.js';
 import { sniffTls } from './tls-sniff.js';
 import { connectionId, trackConnection, trackRequest } from './http-activity.js';
+import { logError } from '../util/server-log.js';
 
 /** Idle keep-alive connections are dropped after this long (Node's default is 5 s). */
 export const HTTP_KEEP_ALIVE_MS = 65_000;
@@ -51,7 +52,7 @@ export async function startHttpListener(
 ): Promise<HttpListener> {
   const { maxBodyBytes } = opts;
   const sessions = socketSessions(connectionId);
-  const onInternalError = (err: unknown) => console.error('quarry: http:', err);
+  const onInternalError = (err: unknown) => logError(`http: ${err instanceof Error ? err.message : String(err)}`, err);
   const app = createHttpApp({ engine, maxBodyBytes, sessions, onInternalError });
   // POST /sql and /search skip the web Request/Response layer; the app answers everything else
   const fast = createFastPath({ engine, maxBodyBytes, sessions, onInternalError });

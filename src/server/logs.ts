@@ -10,6 +10,7 @@ import { LogFile } from '../metrics/log-file.js';
 import { metrics } from '../metrics/metrics.js';
 import { logTime, parseLogCommands, QueryLog } from '../metrics/query-log.js';
 import { SearchError } from '../util/errors.js';
+import { setServerLogSink } from '../util/server-log.js';
 
 export interface ServerLogs {
   /** Writes one line to the `log` file (if set). */
@@ -32,15 +33,19 @@ export function openLogs(config: ManticoreConfig | undefined): ServerLogs {
     const q = new QueryLog(queries, Number(minText), commands);
     metrics.statementListener = (e) => q.write(e);
   }
+  const line = (message: string) => `[${logTime(new Date())}] [${process.pid}] ${message.replace(/[\r\n]+/g, ' ')}\n`;
+  // the server's warnings and errors (util/server-log.ts) land in the log file too
+  if (log) setServerLogSink((message) => log.write(line(message)));
   const reopen = () => {
     log?.reopen();
     queries?.reopen();
   };
   if (log || queries) process.on('SIGUSR1', reopen);
   return {
-    info: (message) => log?.write(`[${logTime(new Date())}] [${process.pid}] ${message.replace(/[\r\n]+/g, ' ')}\n`),
+    info: (message) => log?.write(line(message)),
     close: () => {
       process.off('SIGUSR1', reopen);
+      if (log) setServerLogSink(undefined);
       metrics.statementListener = undefined;
       log?.close();
       queries?.close();
