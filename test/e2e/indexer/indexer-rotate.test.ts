@@ -1,7 +1,7 @@
 // `quarry indexer --rotate` against a running quarry server while clients keep querying: the table is
 // built beside the live one and swapped in at once, so every answer counts the old table or the new
 // one, never a part; without --rotate a served data directory is refused.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,18 +115,23 @@ describe('quarry indexer --rotate', () => {
   }, 60_000);
 
   it('tells when writes landed on the live table during the rebuild: the swap replaces them', async () => {
-    // the source waits, so the INSERT lands while the staging table fills
-    writeConfig(tsv('v3.tsv', 100, 'gamma'), `sh -c 'sleep 2; cat ${join(dir, 'v3.tsv')}'`);
+    // the source says it started (the indexer has read the table's tid by then) and waits for GO, so the
+    // INSERT lands while the staging table fills, however slow the machine
+    const started = join(dir, 'source-started');
+    const go = join(dir, 'go');
+    writeConfig(tsv('v3.tsv', 100, 'gamma'), `sh -c 'touch ${started}; while [ ! -f ${go} ]; do sleep 0.05; done; cat ${join(dir, 'v3.tsv')}'`);
     const build = runQuarry(['indexer', '--config', conf, 't', '--rotate']);
-    await new Promise((r) => setTimeout(r, 700));
+    while (!existsSync(started)) await new Promise((r) => setTimeout(r, 50));
     const res = await fetch(`http://127.0.0.1:${port}/insert`, { method: 'POST', body: '{"table":"t","id":999999,"doc":{"title":"written during the rebuild"}}' });
     expect(res.status).toBe(200);
+    writeFileSync(go, '');
     const r = await build;
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: table t was written to while it was rebuilt \(tid \d+ -> \d+\); the rebuilt table replaced those writes/);
     expect(await count('SELECT COUNT(*) FROM t WHERE id = 999999')).toBe(0);
     expect(await count("SELECT COUNT(*) FROM t WHERE MATCH('gamma')")).toBe(100);
     // a rebuild nobody wrote into says nothing
+    writeConfig(join(dir, 'v3.tsv'));
     const quiet = await runQuarry(['indexer', '--config', conf, 't', '--rotate']);
     expect(quiet.stderr).not.toMatch(/warning/);
   }, 60_000);
