@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { open, type Database } from '../src/index.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, diskBytes, mulberry32, percentile, sqlString } from './bench-util.js';
+import { progress } from './progress.js';
 
 const SEED = 42;
 const BATCH = 1000;
@@ -21,10 +22,12 @@ async function load(db: Database, docs: CorpusDoc[], dir: string): Promise<LoadR
   await db.sql("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
   const rss0 = process.memoryUsage().rss;
   const t0 = performance.now();
+  progress.step(`engine: loading ${docs.length.toLocaleString('en-US')} documents`);
   for (let i = 0; i < docs.length; i += BATCH) {
     const rows = docs.slice(i, i + BATCH).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
     const [r] = await db.sql(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
     if (r.kind === 'error') throw new Error(r.message);
+    progress.tick(Math.min(i + BATCH, docs.length), docs.length, 'documents');
   }
   const seconds = (performance.now() - t0) / 1000;
   return {
@@ -70,6 +73,7 @@ async function runQueries(db: Database, table: string, cls: QueryClass): Promise
   const times: number[] = [];
   let hits = 0;
   const t0 = performance.now();
+  progress.step(`engine: ${cls.name}`);
   for (const q of cls.queries) {
     const s = performance.now();
     const [r] = await db.sql(`SELECT id, weight() FROM ${table} WHERE MATCH(${sqlString(q)}) LIMIT 20`);

@@ -20,6 +20,7 @@ import type { Engine, EngineOptions } from './engine.js';
 import type { Result } from './result.js';
 import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
+import { logError } from '../util/server-log.js';
 
 export type { Engine, EngineOptions } from './engine.js';
 export type { Result, RowsResult, OkResult, ErrorResult, ResultColumn, Cell, CellKind, SearchMeta } from './result.js';
@@ -71,6 +72,7 @@ class QuarryEngine implements Engine {
       statements = parseSql(sql);
     } catch (e) {
       const err = asSearchError(e);
+      metrics.statementListener?.({ kind: 'parse_error', text: sql, ms: 0, error: err.message, connId: session.connId, peer: session.peer });
       return [{ kind: 'error', code: err.code, message: err.message }];
     }
     const out: Result[] = [];
@@ -84,14 +86,14 @@ class QuarryEngine implements Engine {
         metrics.observe(kindOf(st), tableOf(st), ms);
         const first = Array.isArray(r) ? r[0] : r;
         const found = first?.kind === 'rows' ? first.meta?.totalFound ?? first.rows.length : undefined;
-        metrics.statementListener?.({ kind: st.kind, text: st.text, ms, found, connId: session.connId, peer: session.peer });
+        metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms, found, connId: session.connId, peer: session.peer });
         if (st.kind === 'create_table' || st.kind === 'drop_table') metrics.forgetTable(st.table.toLowerCase());
         if (Array.isArray(r)) out.push(...r);
         else out.push(r);
       } catch (e) {
         const err = asSearchError(e);
-        if (err.code === 'INTERNAL') console.error(e);
-        metrics.statementListener?.({ kind: st.kind, text: st.text, ms: performance.now() - t0, error: err.message, connId: session.connId, peer: session.peer });
+        if (err.code === 'INTERNAL') logError(`internal error running '${st.text.slice(0, 200)}': ${err.message}`, e);
+        metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms: performance.now() - t0, error: err.message, connId: session.connId, peer: session.peer });
         out.push({ kind: 'error', code: err.code, message: err.message });
         break;
       }

@@ -35,6 +35,11 @@ export class EngineTarget implements ImportTarget {
     return columnsOf(r.rows as unknown[][]);
   }
 
+  async tid(table: string): Promise<string | undefined> {
+    const [r] = await this.engine.execute(`SHOW TABLE ${table} STATUS LIKE 'tid'`, this.#session);
+    return r?.kind === 'rows' ? r.rows.map((row) => String(row[1]))[0] : undefined;
+  }
+
   async bulk(table: string, docs: ImportDoc[], replace = false): Promise<BulkOutcome> {
     const lines = docs.map((d) => ({ kind: 'json' as const, value: bulkStatement(table, d, replace) }));
     const reply = await this.engine.json!.bulk(lines);

@@ -13,6 +13,7 @@ import type { Segment } from '../../index/segment/segment.js';
 import { serializeSegment } from '../../index/segment/segment-codec.js';
 import type { Table } from '../table.js';
 import { collectGarbage } from '../background/idle-gc.js';
+import { logWarning } from '../../util/server-log.js';
 
 interface SavedAs { name: string; version: number }
 
@@ -67,7 +68,7 @@ export class Checkpointer {
       try {
         wrote = (await this.checkpoint(t)) || wrote;
       } catch (e) {
-        console.error(`checkpoint of table ${t.name} failed:`, e);
+        logWarning(`checkpoint of table ${t.name} failed: ${(e as Error).message}`, e);
       }
     }
     // Writes, then a whole interval without any: the load is over, so its garbage is collected once

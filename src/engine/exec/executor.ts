@@ -7,6 +7,7 @@ import type { Catalog } from '../catalog.js';
 import { execAlter, execFlush, execOptimize } from './exec-admin.js';
 import { execBackup } from './exec-backup.js';
 import { execCall } from './exec-call.js';
+import { execInformationSchema, execLockTables, execUnlockTables } from './exec-dump-tools.js';
 import { execAttach, execCreate, execCreateLike, execDescribe, execDrop, execTruncate, type ConfigTable } from './exec-ddl.js';
 import { execSelect } from './exec-select.js';
 import { execFacets } from '../group/facets.js';
@@ -25,7 +26,7 @@ import type { GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 import { NO_REPLICATION, type ReplicationHook } from '../replication-hook.js';
 import { execDeleteInTransaction, execInsertInTransaction } from '../transaction/transaction-write.js';
-import { buffersWrites, commit, rollback } from '../transaction/transaction.js';
+import { buffersWrites, commit, rollback, savepoint } from '../transaction/transaction.js';
 
 /** Statements with an OPTION clause, by the option list they take (statement-options.ts). */
 const OPTION_STATEMENTS: Partial<Record<Statement['kind'], OptionStatement>> = {
@@ -127,12 +128,16 @@ export async function executeLocal(ctx: ExecContext, st: Statement, session: Ses
     case 'set_names': case 'set_transaction': return ok(0);
     case 'call': return execCall(ctx.catalog, st, ctx.dist);
     case 'backup': return execBackup(ctx.catalog, st);
+    case 'lock_tables': return execLockTables(ctx.catalog, st, session);
+    case 'unlock_tables': return execUnlockTables(session);
+    case 'information_schema': return execInformationSchema(ctx.catalog, st);
     case 'begin': // BEGIN inside a transaction commits it first, as in MySQL.
       if (session.transaction) await commit(session, ctx.catalog);
       session.transaction = { writes: [] };
       return ok(0);
     case 'commit': await commit(session, ctx.catalog); return ok(0);
     case 'rollback': rollback(session); return ok(0);
+    case 'savepoint': savepoint(session, st.action, st.name); return ok(0);
     default:
       throw new SearchError('UNSUPPORTED', `statement '${(st as Statement).text.split(/\s+/).slice(0, 2).join(' ')}' is not supported yet`);
   }

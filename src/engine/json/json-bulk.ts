@@ -16,6 +16,7 @@ import { docEntries, docRow, insertId } from './json-write.js';
 import { isJsonInt, isJsonObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
+import { logError } from '../../util/server-log.js';
 
 /** One NDJSON line as the protocol read it. */
 export type BulkLine =
@@ -115,7 +116,7 @@ async function commit(ctx: WriteContext, run: Run): Promise<BulkRunItem> {
 
 function asSearchError(e: unknown): SearchError {
   if (e instanceof SearchError) return e;
-  console.error(e);
+  logError(`internal error in /bulk: ${e instanceof Error ? e.message : String(e)}`, e);
   return new SearchError('INTERNAL', e instanceof Error ? e.message : String(e));
 }
 
