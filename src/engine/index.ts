@@ -11,6 +11,7 @@ import { exportOpenTable, type ExportSummary } from './export/export-table.js';
 import { installNodeHost } from './node-host.js';
 import { configureSnippetFiles } from './snippets/snippet-files.js';
 import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './durability/checkpointer.js';
+import { IdleCollector } from './background/idle-gc.js';
 import type { ConfigTable } from './exec/exec-ddl.js';
 import { executeStatement, type ExecContext } from './exec/executor.js';
 import { IdGenerator } from './id-generator.js';
@@ -47,7 +48,8 @@ export interface OpenOptions extends EngineOptions {
 class QuarryEngine implements Engine {
   #closed = false;
   readonly json: JsonApi;
-  constructor(private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer) {
+  constructor(private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer,
+    private readonly idle: IdleCollector) {
     this.json = createJsonApi(ctx, () => {
       if (this.#closed) throw new Error('engine is closed');
     });
@@ -99,6 +101,7 @@ class QuarryEngine implements Engine {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.idle.stop();
     await this.checkpoints.stop();
     await this.store.close();
   }
@@ -120,8 +123,11 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
     save: (upTo) => store.setMeta(AUTO_ID_META, upTo.toString()),
   }, opts.serverId ?? 0);
   const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map() };
-  const checkpoints = new Checkpointer(store, () => catalog.all());
+  // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts)
+  const idle = new IdleCollector();
+  idle.start();
+  const checkpoints = new Checkpointer(store, () => catalog.all(), () => idle.noteWork());
   for (const [name, seq] of catalog.covered) checkpoints.noteCovered(name, seq);
   checkpoints.start(Number(process.env.QUARRY_CHECKPOINT_MS) || CHECKPOINT_INTERVAL_MS);
-  return new QuarryEngine(ctx, store, checkpoints);
+  return new QuarryEngine(ctx, store, checkpoints, idle);
 }
