@@ -11,7 +11,8 @@ import { exportOpenTable, type ExportSummary } from './export/export-table.js';
 import { installNodeHost } from './node-host.js';
 import { configureSnippetFiles } from './snippets/snippet-files.js';
 import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './durability/checkpointer.js';
-import { IdleCollector } from './background/idle-gc.js';
+import { collectGarbage, IdleCollector } from './background/idle-gc.js';
+import { releaseCoreFieldScanners } from '../wasm/field-scanner.js';
 import type { ConfigTable } from './exec/exec-ddl.js';
 import { executeStatement, type ExecContext } from './exec/executor.js';
 import { IdGenerator } from './id-generator.js';
@@ -123,8 +124,12 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
     save: (upTo) => store.setMeta(AUTO_ID_META, upTo.toString()),
   }, opts.serverId ?? 0);
   const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map() };
-  // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts)
-  const idle = new IdleCollector();
+  // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts),
+  // the field scanner's core memory with it
+  const idle = new IdleCollector(undefined, () => {
+    releaseCoreFieldScanners();
+    collectGarbage();
+  });
   idle.start();
   const checkpoints = new Checkpointer(store, () => catalog.all(), () => idle.noteWork());
   for (const [name, seq] of catalog.covered) checkpoints.noteCovered(name, seq);
