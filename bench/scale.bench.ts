@@ -13,36 +13,14 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { open } from '../src/index.js';
 import type { RtIndex } from '../src/index/rt-index.js';
-import { arg, diskBytes, mulberry32, percentile, sqlString } from './bench-util.js';
+import { arg, diskBytes, percentile, sqlString } from './bench-util.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
-import { documentFrequencies, queryClasses } from './engine.bench.js';
+import { documentFrequencies, queryClasses, syntheticBatches } from './engine.bench.js';
 import { breakdown, rollup } from './smaps.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 const MiB = 1024 * 1024;
-const BATCH = 1000;
-
-/** engine.bench's synthetic(): the same documents, in order, `BATCH` at a time. */
-function* syntheticBatches(vocab: [string, number][], n: number): Generator<CorpusDoc[]> {
-  const rng = mulberry32(42);
-  const words = vocab.slice(0, 50_000).map(([w]) => w);
-  const cdf = new Float64Array(words.length);
-  let sum = 0;
-  for (let i = 0; i < words.length; i++) cdf[i] = sum += 1 / (i + 1);
-  const draw = () => {
-    const x = rng() * sum;
-    let lo = 0, hi = words.length - 1;
-    while (lo < hi) { const m = (lo + hi) >> 1; if (cdf[m] < x) lo = m + 1; else hi = m; }
-    return words[lo];
-  };
-  const text = (k: number) => Array.from({ length: k }, draw).join(' ');
-  for (let i = 0; i < n; i += BATCH) {
-    const batch: CorpusDoc[] = [];
-    for (let j = i; j < Math.min(n, i + BATCH); j++) batch.push({ id: j + 1, title: text(4 + Math.floor(rng() * 6)), body: text(20 + Math.floor(rng() * 60)) });
-    yield batch;
-  }
-}
 
 async function main(): Promise<void> {
   const n = arg('docs', 1_000_000);
