@@ -113,12 +113,15 @@ function cpuSeconds(pid: number): number {
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 
-/** Waits until `pid` has been idle for 3 s, and at least `minMs`: its merges and a checkpoint ran. */
+/**
+ * Waits until `pid` has been idle for 10 s, and at least `minMs`: its merges and a checkpoint ran, and the
+ * server's idle collections (2 s after the last work, and 5 s after that) with them.
+ */
 async function untilIdle(pid: number, minMs: number): Promise<void> {
   const t0 = Date.now();
   let last = cpuSeconds(pid);
   let quiet = 0;
-  while (quiet < 3 || Date.now() - t0 < minMs) {
+  while (quiet < 10 || Date.now() - t0 < minMs) {
     await new Promise((r) => setTimeout(r, 1000));
     const now = cpuSeconds(pid);
     quiet = now - last < 0.02 ? quiet + 1 : 0;
@@ -134,7 +137,7 @@ async function serverRun(docs: CorpusDoc[], dir: string) {
     await conn.exec("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
     await loadInto(conn.exec, docs);
     await conn.close();
-    // Two checkpoint intervals (10 s): the last checkpoint, then the idle pass that collects the load's garbage.
+    // Two checkpoint intervals (10 s): the last checkpoint, then the idle collections after it.
     await untilIdle(q.pid, 22_000);
     const { Pss: pss, Rss: rss } = rollup(q.pid);
     return { processPss: pss, processRss: rss, parts: breakdown(q.pid) };
