@@ -16,6 +16,7 @@ import { releaseCoreFieldScanners } from '../wasm/field-scanner.js';
 import type { ConfigTable } from './exec/exec-ddl.js';
 import { executeStatement, type ExecContext } from './exec/executor.js';
 import { IdGenerator } from './id-generator.js';
+import { DistributedTables } from './distributed/dist-registry.js';
 import { createJsonApi, type JsonApi } from './json/json-api.js';
 import type { Engine, EngineOptions } from './engine.js';
 import type { Result } from './result.js';
@@ -33,6 +34,8 @@ const AUTO_ID_META = 'auto_id_reserved';
 export interface OpenOptions extends EngineOptions {
   /** Table sections of the config file, by lower-cased name (TRUNCATE ... WITH RECONFIGURE). */
   configTables?: Map<string, ConfigTable>;
+  /** The config file's `type = distributed` sections: key -> every value (local and agent repeat). */
+  configDistributed?: Map<string, Record<string, string[]>>;
   /** server_id for auto ids (bits 56-62). */
   serverId?: number;
   /** searchd snippets_file_prefix: CALL SNIPPETS load_files reads only below it (unset = off). */
@@ -123,7 +126,9 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
     load: () => BigInt((store.getMeta(AUTO_ID_META) as string | undefined) ?? '0'),
     save: (upTo) => store.setMeta(AUTO_ID_META, upTo.toString()),
   }, opts.serverId ?? 0);
-  const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map() };
+  const dist = DistributedTables.open(store, opts.configDistributed ?? new Map(), (n) => catalog.has(n));
+  catalog.reserved = (n) => dist.has(n);
+  const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map(), dist };
   // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts),
   // the field scanner's core memory with it
   const idle = new IdleCollector(undefined, () => {
