@@ -78,7 +78,7 @@ describe('core field scanner', () => {
   it('starts a fresh instance after a release, in a new id generation, for scanners made before it too', () => {
     setFieldScannerFactory(coreFieldScanners);
     const p = createTextPipeline({ morphology: 'stem_en' });
-    expect(p.indexField('running dogs ran').terms).toEqual(['run', 'dog', 'ran']);
+    expect(plainField(p.indexField('running dogs ran')).terms).toEqual(['run', 'dog', 'ran']);
     const sc = coreFieldScanners(table, 1);
     const gen = sc.scan('x y z')!.generation;
     releaseCoreFieldScanners();
@@ -86,7 +86,7 @@ describe('core field scanner', () => {
     expect(after.generation).toBe(gen + 1);
     expect(after.records[2]).toBe(0);
     expect(after.texts.slice(0, 2)).toEqual(['dogs', 'running']);
-    expect(p.indexField('dogs running ran')).toEqual({ terms: ['dog', 'run', 'ran'], positions: [1, 2, 3], length: 3 });
+    expect(plainField(p.indexField('dogs running ran'))).toEqual({ terms: ['dog', 'run', 'ran'], positions: [1, 2, 3], length: 3 });
   });
 });
 
