@@ -88,6 +88,13 @@ async function runQueries(db: Database, table: string, cls: QueryClass): Promise
 
 /** The seeded synthetic corpus: `n` documents of Zipf-drawn words from the 50k most frequent of `vocab`. */
 export function synthetic(vocab: [string, number][], n: number): CorpusDoc[] {
+  const out: CorpusDoc[] = [];
+  for (const batch of syntheticBatches(vocab, n)) out.push(...batch);
+  return out;
+}
+
+/** synthetic()'s documents, in order, `batch` at a time (a corpus too big to hold: bench/scale.bench.ts). */
+export function* syntheticBatches(vocab: [string, number][], n: number, batch = BATCH): Generator<CorpusDoc[]> {
   const rng = mulberry32(SEED);
   const words = vocab.slice(0, 50_000).map(([w]) => w);
   const cdf = new Float64Array(words.length);
@@ -100,7 +107,11 @@ export function synthetic(vocab: [string, number][], n: number): CorpusDoc[] {
     return words[lo];
   };
   const text = (k: number) => Array.from({ length: k }, draw).join(' ');
-  return Array.from({ length: n }, (_, i) => ({ id: i + 1, title: text(4 + Math.floor(rng() * 6)), body: text(20 + Math.floor(rng() * 60)) }));
+  for (let i = 0; i < n; i += batch) {
+    const docs: CorpusDoc[] = [];
+    for (let id = i + 1; id <= Math.min(n, i + batch); id++) docs.push({ id, title: text(4 + Math.floor(rng() * 6)), body: text(20 + Math.floor(rng() * 60)) });
+    yield docs;
+  }
 }
 
 async function corpusRun(label: string, docs: CorpusDoc[], nQueries: number) {

@@ -11,6 +11,8 @@ import { exportOpenTable, type ExportSummary } from './export/export-table.js';
 import { installNodeHost } from './node-host.js';
 import { configureSnippetFiles } from './snippets/snippet-files.js';
 import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './durability/checkpointer.js';
+import { collectGarbage, IdleCollector } from './background/idle-gc.js';
+import { releaseCoreFieldScanners } from '../wasm/field-scanner.js';
 import type { ConfigTable } from './exec/exec-ddl.js';
 import { executeStatement, type ExecContext } from './exec/executor.js';
 import { IdGenerator } from './id-generator.js';
@@ -58,7 +60,7 @@ class QuarryEngine implements Engine {
   readonly json: JsonApi;
   constructor(
     private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer,
-    private readonly replication?: { close(): Promise<void> },
+    private readonly idle: IdleCollector, private readonly replication?: { close(): Promise<void> },
   ) {
     this.json = createJsonApi(ctx, () => {
       if (this.#closed) throw new Error('engine is closed');
@@ -112,6 +114,7 @@ class QuarryEngine implements Engine {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.idle.stop();
     await this.replication?.close();
     await this.checkpoints.stop();
     await this.store.close();
@@ -136,16 +139,24 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   const dist = DistributedTables.open(store, opts.configDistributed ?? new Map(), (n) => catalog.has(n));
   catalog.reserved = (n) => dist.has(n);
   const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map(), dist };
-  const checkpoints = new Checkpointer(store, () => catalog.all());
+  // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts),
+  // the field scanner's core memory with it
+  const idle = new IdleCollector(undefined, () => {
+    releaseCoreFieldScanners();
+    collectGarbage();
+  });
+  idle.start();
+  const checkpoints = new Checkpointer(store, () => catalog.all(), () => idle.noteWork());
   for (const [name, seq] of catalog.covered) checkpoints.noteCovered(name, seq);
   checkpoints.start(Number(process.env.QUARRY_CHECKPOINT_MS) || CHECKPOINT_INTERVAL_MS);
   let replication: { close(): Promise<void> } | undefined;
   try {
     replication = await opts.replicate?.(ctx, store);
   } catch (e) {
+    idle.stop();
     await checkpoints.stop();
     await store.close();
     throw e;
   }
-  return new QuarryEngine(ctx, store, checkpoints, replication);
+  return new QuarryEngine(ctx, store, checkpoints, idle, replication);
 }
