@@ -1,0 +1,155 @@
+// A scanned field as the snippet builder walks it, in one call: from the scanner's token records
+// (text/scan.ts) to the pieces the renderer copies (words, and the gaps between them split into
+// whitespace / non-whitespace runs), the picker's token stream (format.ts) and the keyword
+// occurrences, with no JavaScript per token. Positions advance as the index walk advances them
+// (src/text/field-walk.ts walkScanned); keywords are found by the token id's dictionary term number.
+//
+// Piece (PIECE_WORDS i32): | kind (1 word, 0 gap) | start | end (UTF-16 offsets) | pos | open (0) |
+// Occurrence (OCC_WORDS i32): | piece index | pos | keyword index |
+// idTerm: i32 per scanner id: 0 not looked up, -1 stopword, -2 being looked up, else term number.
+// kw: open-addressed (term number, keyword index) i32 pairs, `kwMask + 1` slots, term 0 = empty.
+
+import * as F from "./format";
+
+const PIECE_WORDS: i32 = 5;
+const OCC_WORDS: i32 = 3;
+const RECORD_BYTES: usize = 16;
+
+let occCount: i32 = 0;
+let foundMask: u32 = 0;
+let docBytes: i32 = 0;
+
+/** Keyword occurrences the last snipStream wrote. */
+export function snipOccCount(): i32 {
+  return occCount;
+}
+/** Keywords present in the last field streamed, as a bit mask. */
+export function snipFound(): u32 {
+  return foundMask;
+}
+/** UTF-8 bytes of the last field streamed. */
+export function snipBytes(): i32 {
+  return docBytes;
+}
+
+/**
+ * Lists, once each, the ids of the `n` records whose term is not looked up yet (marks them -2):
+ * the host looks them up and writes their term numbers. Returns how many were written to `out`.
+ */
+export function snipUnknown(records: usize, n: i32, idTerm: usize, out: usize): i32 {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const at = idTerm + (<usize>load<i32>(records + <usize>i * RECORD_BYTES, 8) << 2);
+    if (load<i32>(at) != 0) continue;
+    store<i32>(at, -2);
+    store<i32>(out + (<usize>k << 2), load<i32>(records + <usize>i * RECORD_BYTES, 8));
+    k++;
+  }
+  return k;
+}
+
+// the current field's output cursors
+let pieces: usize = 0;
+let packed: usize = 0;
+let np: i32 = 0;
+
+@inline function isSpace(c: u32): bool {
+  return c == 32 || c == 9 || c == 10 || c == 13;
+}
+
+function piece(kind: i32, start: i32, end: i32, pos: i32, flags: u32): void {
+  const p = pieces + <usize>np * PIECE_WORDS * 4;
+  store<i32>(p, kind);
+  store<i32>(p, start, 4);
+  store<i32>(p, end, 8);
+  store<i32>(p, pos, 12);
+  store<i32>(p, 0, 16);
+  const t = packed + <usize>np * F.TOKEN_WORDS * 4;
+  store<i32>(t, end - start);
+  store<u32>(t, flags, 4);
+  store<u32>(t, 0, 8);
+  np++;
+}
+
+/** Whitespace / non-whitespace runs of text[from, to) as gap pieces (Manticore's SplitSpaceIntoTokens). */
+function gap(text: usize, from: i32, to: i32, pos: i32): void {
+  if (from >= to) return;
+  let s = from;
+  let sp = isSpace(<u32>load<u16>(text + (<usize>from << 1)));
+  for (let i = from + 1; i < to; i++) {
+    const c = isSpace(<u32>load<u16>(text + (<usize>i << 1)));
+    if (c != sp) {
+      piece(0, s, i, pos, 0);
+      s = i;
+      sp = c;
+    }
+  }
+  piece(0, s, to, pos, 0);
+}
+
+/** The keyword index of term number `term` (-1 none). */
+@inline function keywordOf(kw: usize, kwMask: i32, term: i32): i32 {
+  // the table is at most half full: a probe ends at an empty slot
+  let slot = term & kwMask;
+  let t = load<i32>(kw + (<usize>slot << 3));
+  while (t != term && t != 0) {
+    slot = (slot + 1) & kwMask;
+    t = load<i32>(kw + (<usize>slot << 3));
+  }
+  return t == 0 ? -1 : load<i32>(kw + (<usize>slot << 3), 4);
+}
+
+/**
+ * Streams one scanned field: `text` (`len` UTF-16 units, no surrogates: the scanner took it), its
+ * `n` token records, the term numbers and keyword table; `steps`: overshort_step, stopword_step,
+ * phrase_boundary_step. Writes pieces to `outPieces` and `outPacked` (room for len + 2 each) and
+ * keyword occurrences to `outOcc` (room for n). Returns the piece count.
+ */
+export function snipStream(
+  text: usize, len: i32, records: usize, n: i32, idTerm: usize, kw: usize, kwMask: i32,
+  overshortStep: i32, stopwordStep: i32, boundaryStep: i32, outPieces: usize, outPacked: usize, outOcc: usize,
+): i32 {
+  pieces = outPieces;
+  packed = outPacked;
+  np = 0;
+  occCount = 0;
+  foundMask = 0;
+  let bytes = 0;
+  for (let i = 0; i < len; i++) {
+    const c = <u32>load<u16>(text + (<usize>i << 1));
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+  }
+  docBytes = bytes;
+  let pos = 0;
+  let step = 1;
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const r = records + <usize>i * RECORD_BYTES;
+    const start = load<i32>(r);
+    const end = load<i32>(r, 4);
+    const extra = load<i32>(r, 12);
+    gap(text, at, start, pos);
+    const adv = step + (extra >> 1) * overshortStep;
+    pos += adv > 0 ? adv : 0;
+    if (extra & 1) pos += boundaryStep;
+    const term = load<i32>(idTerm + (<usize>load<i32>(r, 8) << 2));
+    if (term > 0) {
+      step = 1;
+      const k = keywordOf(kw, kwMask, term);
+      if (k >= 0) {
+        const o = outOcc + <usize>occCount * OCC_WORDS * 4;
+        store<i32>(o, np);
+        store<i32>(o, pos, 4);
+        store<i32>(o, k, 8);
+        occCount++;
+        foundMask |= (<u32>1) << <u32>k;
+      }
+    } else {
+      step = stopwordStep;
+    }
+    piece(1, start, end, pos, F.TOK_WORD);
+    at = end;
+  }
+  gap(text, at, len, pos);
+  return np;
+}
