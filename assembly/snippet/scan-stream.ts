@@ -7,6 +7,7 @@
 // Piece (PIECE_WORDS i32): | kind (1 word, 0 gap) | start | end (UTF-16 offsets) | pos | open (0) |
 // Occurrence (OCC_WORDS i32): | piece index | pos | keyword index |
 // idTerm: i32 per scanner id: 0 not looked up, -1 stopword, -2 being looked up, else term number.
+// A field with ids not looked up yet lists them instead (the host looks them up and calls again).
 // kw: open-addressed (term number, keyword index) i32 pairs, `kwMask + 1` slots, term 0 = empty.
 
 import * as F from "./format";
@@ -16,12 +17,17 @@ const OCC_WORDS: i32 = 3;
 const RECORD_BYTES: usize = 16;
 
 let occCount: i32 = 0;
+let unknownCount: i32 = 0;
 let foundMask: u32 = 0;
 let docBytes: i32 = 0;
 
 /** Keyword occurrences the last snipStream wrote. */
 export function snipOccCount(): i32 {
   return occCount;
+}
+/** Ids the last snipStream found not looked up (it wrote them, once each, where occurrences go). */
+export function snipUnknownCount(): i32 {
+  return unknownCount;
 }
 /** Keywords present in the last field streamed, as a bit mask. */
 export function snipFound(): u32 {
@@ -30,22 +36,6 @@ export function snipFound(): u32 {
 /** UTF-8 bytes of the last field streamed. */
 export function snipBytes(): i32 {
   return docBytes;
-}
-
-/**
- * Lists, once each, the ids of the `n` records whose term is not looked up yet (marks them -2):
- * the host looks them up and writes their term numbers. Returns how many were written to `out`.
- */
-export function snipUnknown(records: usize, n: i32, idTerm: usize, out: usize): i32 {
-  let k = 0;
-  for (let i = 0; i < n; i++) {
-    const at = idTerm + (<usize>load<i32>(records + <usize>i * RECORD_BYTES, 8) << 2);
-    if (load<i32>(at) != 0) continue;
-    store<i32>(at, -2);
-    store<i32>(out + (<usize>k << 2), load<i32>(records + <usize>i * RECORD_BYTES, 8));
-    k++;
-  }
-  return k;
 }
 
 // the current field's output cursors
@@ -103,7 +93,9 @@ function gap(text: usize, from: i32, to: i32, pos: i32): void {
  * Streams one scanned field: `text` (`len` UTF-16 units, no surrogates: the scanner took it), its
  * `n` token records, the term numbers and keyword table; `steps`: overshort_step, stopword_step,
  * phrase_boundary_step. Writes pieces to `outPieces` and `outPacked` (room for len + 2 each) and
- * keyword occurrences to `outOcc` (room for n). Returns the piece count.
+ * keyword occurrences to `outOcc` (room for n). Returns the piece count, -1 for text with the
+ * stripper's marks (U+0003, U+0004), or -2 when ids need their terms (snipUnknownCount of them, at
+ * `outOcc`): the host writes them into idTerm and calls again.
  */
 export function snipStream(
   text: usize, len: i32, records: usize, n: i32, idTerm: usize, kw: usize, kwMask: i32,
@@ -113,10 +105,13 @@ export function snipStream(
   packed = outPacked;
   np = 0;
   occCount = 0;
+  unknownCount = 0;
   foundMask = 0;
   let bytes = 0;
   for (let i = 0; i < len; i++) {
     const c = <u32>load<u16>(text + (<usize>i << 1));
+    // the HTML stripper's paragraph and zone marks: the general path cuts them out
+    if (c == 3 || c == 4) return -1;
     bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
   }
   docBytes = bytes;
@@ -132,9 +127,19 @@ export function snipStream(
     const adv = step + (extra >> 1) * overshortStep;
     pos += adv > 0 ? adv : 0;
     if (extra & 1) pos += boundaryStep;
-    const term = load<i32>(idTerm + (<usize>load<i32>(r, 8) << 2));
-    if (term > 0) {
-      step = 1;
+    const id = load<i32>(r, 8);
+    const term = load<i32>(idTerm + (<usize>id << 2));
+    if (term == 0 || term == -2) {
+      // not looked up yet: listed (once, marked -2) in place of the occurrences, the host calls again
+      if (term == 0) {
+        store<i32>(idTerm + (<usize>id << 2), -2);
+        store<i32>(outOcc + (<usize>unknownCount << 2), id);
+        unknownCount++;
+      }
+      occCount = 0;
+    } else if (unknownCount > 0) {
+      // only the unknown ids are being collected
+    } else if (term > 0) {
       const k = keywordOf(kw, kwMask, term);
       if (k >= 0) {
         const o = outOcc + <usize>occCount * OCC_WORDS * 4;
@@ -144,12 +149,11 @@ export function snipStream(
         occCount++;
         foundMask |= (<u32>1) << <u32>k;
       }
-    } else {
-      step = stopwordStep;
     }
+    step = term > 0 ? 1 : stopwordStep;
     piece(1, start, end, pos, F.TOK_WORD);
     at = end;
   }
   gap(text, at, len, pos);
-  return np;
+  return unknownCount > 0 ? -2 : np;
 }

@@ -217,8 +217,6 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
   let found = 0;
   for (let i = 0; i < inp.texts.length; i++) {
     const text = inp.texts[i];
-    // the stripper's paragraph and zone marks are cut out by the general path
-    if (text.includes('\u0003') || text.includes('\u0004')) return null;
     const s = plain.scanner.stream(text, req);
     if (!s) return null;
     found |= s.found;

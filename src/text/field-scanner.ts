@@ -73,6 +73,6 @@ export interface ScannedStream {
 
 /** A scanner that also builds highlight streams (the core's one). */
 export interface StreamScanner extends FieldScanner {
-  /** The field's stream, or null when the text needs the TS tokenizer. */
+  /** The field's stream, or null when the text needs the TS tokenizer or holds the stripper's marks (the general path cuts them out). */
   stream(text: string, req: StreamRequest): ScannedStream | null;
 }

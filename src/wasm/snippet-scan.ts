@@ -9,11 +9,11 @@ import type { Core } from './core.js';
 
 interface StreamExports {
   scanCount(): number;
-  snipUnknown(records: number, n: number, idTerm: number, out: number): number;
   snipStream(
     text: number, len: number, records: number, n: number, idTerm: number, kw: number, kwMask: number,
     overshortStep: number, stopwordStep: number, boundaryStep: number, pieces: number, packed: number, occ: number,
   ): number;
+  snipUnknownCount(): number;
   snipOccCount(): number;
   snipFound(): number;
   snipBytes(): number;
@@ -107,13 +107,18 @@ export class SnippetStreams {
     return { pieces, packed, occ: packed + pieceRoom * STREAM_TOKEN_WORDS * 4 };
   }
 
-  /** The stream of the field just scanned: `text` at `textPtr`, `n` records at `records`, ids of generation `gen`. */
-  stream(textPtr: number, len: number, records: number, n: number, texts: readonly string[], gen: number, req: StreamRequest): ScannedStream {
+  /** The stream of the field just scanned (null: it holds the stripper's marks): `text` at `textPtr`, `n` records at `records`, ids of generation `gen`. */
+  stream(textPtr: number, len: number, records: number, n: number, texts: readonly string[], gen: number, req: StreamRequest): ScannedStream | null {
     const d = this.dict(req, gen);
     const kw = this.table(d, req.keywords);
     const s = this.scratch(len, n);
-    const unknown = this.x.snipUnknown(records, n, d.ptr, s.occ);
-    if (unknown) {
+    const run = (): number => this.x.snipStream(
+      textPtr, len, records, n, d.ptr, kw.ptr, kw.mask, req.overshortStep, req.stopwordStep, req.boundaryStep, s.pieces, s.packed, s.occ,
+    );
+    let np = run();
+    if (np === -2) {
+      // ids this dictionary has not seen: their terms, once each, then the stream again
+      const unknown = this.x.snipUnknownCount();
       const ids = this.core.i32.slice(s.occ >>> 2, (s.occ >>> 2) + unknown);
       const nums = ids.map((id) => {
         const term = req.term(texts[id]);
@@ -121,10 +126,9 @@ export class SnippetStreams {
       });
       const i32 = this.core.i32;
       for (let i = 0; i < unknown; i++) i32[(d.ptr >>> 2) + ids[i]] = nums[i];
+      np = run();
     }
-    const np = this.x.snipStream(
-      textPtr, len, records, n, d.ptr, kw.ptr, kw.mask, req.overshortStep, req.stopwordStep, req.boundaryStep, s.pieces, s.packed, s.occ,
-    );
+    if (np < 0) return null;
     const nOcc = this.x.snipOccCount();
     const i32 = this.core.i32;
     return {
