@@ -72,12 +72,20 @@ export function scanPlan(root: QueryNode, ctx: MarkContext): ScanPlan | null {
 /** A field's keyword occurrences: | piece | pos | keyword | triples. */
 interface FieldOcc { occ: Int32Array; n: number }
 
+const anyField = (): boolean => true;
+/** Per limit, the field names it was last resolved for and the answer (a page's documents share both). */
+const resolved = new WeakMap<FieldLimit, { names: string[]; test: (f: number) => boolean }>();
+
 /** Field indices a leaf may match in (names compared as the planner compares them). */
 function allowed(limit: FieldLimit | undefined, names: string[]): (f: number) => boolean {
-  if (!limit || (!limit.fields.length && !limit.exclude)) return () => true;
+  if (!limit || (!limit.fields.length && !limit.exclude)) return anyField;
+  const r = resolved.get(limit);
+  if (r && r.names.length === names.length && r.names.every((n, i) => n === names[i])) return r.test;
   const named = new Set(limit.fields.map((f) => f.toLowerCase()));
   const hit = names.map((n) => (limit.fields.length ? named.has(n.toLowerCase()) : true) !== limit.exclude);
-  return (f) => hit[f];
+  const test = (f: number): boolean => hit[f];
+  resolved.set(limit, { names, test });
+  return test;
 }
 
 /** Hits of a node as (field, pos, span) triples, or null when the document does not satisfy it. */
@@ -172,6 +180,12 @@ function countedAll(n: number): Int32Array {
   return identity.subarray(0, n);
 }
 
+/** Per-token arrays this path leaves empty (the core picker reads `packed`), and no zones (no tags, no marks). */
+const NO_I32 = new Int32Array(0);
+const NO_U32 = new Uint32Array(0);
+const NO_U8 = new Uint8Array(0);
+const NO_ZONES: ReadonlyMap<number, string> = new Map();
+
 /** The field's FieldStream from the core's stream, its arrays in the slot's scratch. */
 function fieldStream(text: string, pieces: Int32Array, packed: Int32Array, np: number, docBytes: number, scratch: StreamScratch): FieldStream {
   const ps = new Pieces(np, scratch.pieces);
@@ -181,17 +195,9 @@ function fieldStream(text: string, pieces: Int32Array, packed: Int32Array, np: n
   if (scratch.packed.length < np * STREAM_TOKEN_WORDS) scratch.packed = new Int32Array(Math.max(np * STREAM_TOKEN_WORDS, scratch.packed.length * 2));
   const pk = scratch.packed.subarray(0, np * STREAM_TOKEN_WORDS);
   pk.set(packed);
-  if (scratch.bytes.byteLength < np * 11) scratch.bytes = new ArrayBuffer(Math.max(np * 11, scratch.bytes.byteLength * 2));
-  const buf = scratch.bytes;
-  const brk = new Uint8Array(buf, np * 10, np);
-  brk.fill(0);
-  // the core picker reads `packed`; the per-token arrays are the TypeScript picker's, which this path never serves
   return {
-    text, pieces: ps, counted: countedAll(np), brk, zones: new Map(),
-    passage: {
-      len: new Int32Array(buf, 0, np), mask: new Uint32Array(buf, np * 4, np), word: new Uint8Array(buf, np * 8, np),
-      hit: new Uint8Array(buf, np * 9, np), brk, docBytes, packed: pk,
-    },
+    text, pieces: ps, counted: countedAll(np), brk: NO_U8, zones: NO_ZONES as Map<number, string>,
+    passage: { len: NO_I32, mask: NO_U32, word: NO_U8, hit: NO_U8, brk: NO_U8, docBytes, packed: pk, tokens: np },
   };
 }
 
