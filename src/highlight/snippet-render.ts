@@ -182,6 +182,12 @@ export function renderPassages(s: FieldStream, passages: PickedPassage[], mk: Ma
       update(i);
       if (cur >= 0) copy(cur, d[at + P_START], d[at + P_END]);
     }
+    // nothing open and no zone to follow: the pieces before the next passage are skipped
+    if (!openPos && !zones) {
+      let k = cur >= 0 ? cur : 0;
+      while (k < passages.length && passages[k].start + passages[k].tokens - 1 < i + 1) k++;
+      if (k < passages.length && passages[k].start > i + 1) i = passages[k].start - 1;
+    }
   }
   flush();
   if (openPos) res[lastOpen].text += marker(mk.after, mk.id++);
