@@ -143,7 +143,9 @@ interface Front { streams: FieldStream[]; marks: DocumentMarks }
 
 /** The core-streamed front (snippet-scan-path.ts), when the query, options, table and text allow it. */
 function scanFront(root: QueryNode, fields: FieldInput[], o: SnippetOptions, env: SnippetEnv, p: Prepared, ctx: MarkContext): Front | null {
-  if (p.retain || o.snippetBoundary !== '' || env.pipeline.settings.phraseBoundary !== '' || currentPicker() !== 'wasm') return null;
+  const ts = env.pipeline.settings;
+  // stopword_step=0 puts a stopword at the next word's position, where the general path marks it too
+  if (p.retain || o.snippetBoundary !== '' || ts.phraseBoundary !== '' || ts.stopwordStep === 0 || currentPicker() !== 'wasm') return null;
   const plan = scanPlan(root, ctx);
   if (!plan) return null;
   const r = scanDocument({ pipeline: p.pipeline, plan, names: fields.map((f) => f.name), texts: p.texts, scratches });

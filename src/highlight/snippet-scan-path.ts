@@ -4,7 +4,7 @@
  * no JavaScript per word), then the query's matched occurrences found from the occurrences alone.
  * It takes the usual shapes (words, AND, OR, NOT under AND, phrases, @field limits) over text
  * without HTML tags kept; anything else (retain mode, boundaries, SENTENCE / ZONE, wildcards, exact
- * forms, NEAR, quorum, proximity, blending, exceptions, text the scanner does not take) returns
+ * forms, NEAR, quorum, proximity, blending, exceptions, stopword_step=0, text the scanner does not take) returns
  * null and the builder takes the general path (analyze -> markDocument -> buildStream).
  */
 import type { FieldLimit, PhraseNode, QueryNode, TermNode } from '../query/ast.js';

@@ -1,22 +1,31 @@
 // Property: the core-streamed front (snippet-scan-path.ts) gives the same snippets as the general
 // path (analyze -> markDocument -> buildStream) on random documents, queries of the shapes it takes
 // (and of shapes it hands over), and every snippet option; and it is taken for those shapes.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseQuery } from '../../../src/query/parse-query.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
 import { buildSnippets, packSnippets, type BuildFlags } from '../../../src/highlight/snippet-builder.js';
 import { snippetOptions, type RawOption } from '../../../src/highlight/snippet-options.js';
 import * as scanPath from '../../../src/highlight/snippet-scan-path.js';
 
-const WORDS = ['apple', 'apples', 'pie', 'tart', 'red', 'blue', 'running', 'runs', 'of', 'x', 'Über', 'caffè'];
+const WORDS = ['apple', 'apples', 'pie', 'tart', 'red', 'blue', 'running', 'runs', 'of', 'x', 'Über', 'caffè', 'the', 'a'];
 const GAPS = [' ', '  ', ', ', '. ', ' - ', '\n', '!? ', ' (', ') ', '<i>', '</i> ', ' &amp; '];
 const FIELDS = ['title', 'body'];
+
+const dir = mkdtempSync(join(tmpdir(), 'quarry-scan-path-'));
+const stopwords = join(dir, 'stop.txt');
+writeFileSync(stopwords, 'the\nof\na\n');
 
 const tables = [
   { settings: {} },
   { settings: { morphology: 'stem_en' } },
   { settings: { morphology: 'stem_en', min_word_len: '3', html_strip: '1' } },
+  { settings: { morphology: 'stem_en', stopwords } },
+  { settings: { stopwords, stopword_step: '0', min_word_len: '2', overshort_step: '0' } },
 ].map(({ settings }) => ({ settings, pipeline: createTextPipeline(settings) }));
 
 const text = fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...GAPS)), { minLength: 0, maxLength: 40 })
@@ -76,6 +85,7 @@ function both(t: number, q: string, texts: string[], opts: RawOption[], flags: B
 
 describe('snippet scan path', () => {
   afterEach(() => scanPath.setScanPath(true));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('gives the general path\'s snippets on random documents, queries and options', () => {
     const before = scanPath.scanPathDocs;
@@ -86,10 +96,10 @@ describe('snippet scan path', () => {
         const [fast, general] = both(t, q, texts, opts, flagSets[f]);
         expect(fast).toBe(general);
       },
-    ), { numRuns: 1500, seed: 42 });
+    ), { numRuns: 1200, seed: 42 });
     // a good share of the runs take the path (the rest hand over: wildcards, proximity, text it does not take)
-    expect(scanPath.scanPathDocs - before).toBeGreaterThan(300);
-  });
+    expect(scanPath.scanPathDocs - before).toBeGreaterThan(200);
+  }, 120_000);
 
   it('is taken for words, AND, OR, NOT, phrases and field limits, not for wildcards', () => {
     const served = (q: string): boolean => {
