@@ -69,7 +69,7 @@ class ScanCore {
     const len = text.length;
     if (len > MAX_FIELD_UNITS) return -1;
     this.reserve(len);
-    writeUnits(this.core.buffer, this.textPtr, text);
+    this.copyText(text);
     let n = this.x.scanField(tableAddr, this.textPtr, len, minWordLen, this.outPtr);
     if (n === SCAN_FULL) {
       this.reset();
@@ -78,6 +78,24 @@ class ScanCore {
     if (n < 0) return -1;
     this.mirror();
     return n;
+  }
+
+  /** A Node Buffer over core memory (re-made when the memory grows), for its native UTF-16 write. */
+  private nodeView: { buffer: ArrayBuffer; view: NodeBuffer } | null = null;
+
+  /**
+   * The field's UTF-16 units into the text scratch: Buffer's native write where Node provides it
+   * (a charCodeAt loop was a tenth of the scan's cost), else the loop (a page).
+   */
+  private copyText(text: string): void {
+    const buf = this.core.buffer;
+    if (NodeBufferClass) {
+      if (this.nodeView?.buffer !== buf) this.nodeView = { buffer: buf, view: NodeBufferClass.from(buf) };
+      this.nodeView.view.write(text, this.textPtr, text.length * 2, 'utf16le');
+      return;
+    }
+    const u16 = new Uint16Array(buf, this.textPtr, text.length);
+    for (let i = 0; i < text.length; i++) u16[i] = text.charCodeAt(i);
   }
 
   private reserve(len: number): void {
@@ -118,18 +136,9 @@ class ScanCore {
   }
 }
 
-/** Node's Buffer (absent in a browser): its UTF-16 write is native, about 10x the JavaScript loop's speed. */
-const NodeBuffer = (globalThis as { Buffer?: { from(b: ArrayBuffer, off: number, len: number): { write(s: string, enc: string): number } } }).Buffer;
-
-/** `text`'s UTF-16 units at `ptr` of `buf` (little-endian, as WASM reads them). */
-function writeUnits(buf: ArrayBuffer, ptr: number, text: string): void {
-  if (NodeBuffer && text.length > 16) {
-    NodeBuffer.from(buf, ptr, text.length * 2).write(text, 'utf16le');
-    return;
-  }
-  const u16 = new Uint16Array(buf, ptr, text.length);
-  for (let i = 0; i < text.length; i++) u16[i] = text.charCodeAt(i);
-}
+/** What the text copy uses of Node's Buffer (absent in a page). */
+interface NodeBuffer { write(s: string, offset: number, length: number, encoding: 'utf16le'): number }
+const NodeBufferClass = (globalThis as { Buffer?: { from(b: ArrayBuffer): NodeBuffer } }).Buffer ?? null;
 
 /** Keys are UTF-16 units as folded (the core never stores a lone surrogate); a leading U+FEFF is a character. */
 const utf16 = new TextDecoder('utf-16le', { ignoreBOM: true });
