@@ -14,6 +14,7 @@ import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './durability/checkpointer.
 import type { ConfigTable } from './exec/exec-ddl.js';
 import { executeStatement, type ExecContext } from './exec/executor.js';
 import { IdGenerator } from './id-generator.js';
+import { DistributedTables } from './distributed/dist-registry.js';
 import { createJsonApi, type JsonApi } from './json/json-api.js';
 import type { Engine, EngineOptions } from './engine.js';
 import type { Result } from './result.js';
@@ -31,6 +32,8 @@ const AUTO_ID_META = 'auto_id_reserved';
 export interface OpenOptions extends EngineOptions {
   /** Table sections of the config file, by lower-cased name (TRUNCATE ... WITH RECONFIGURE). */
   configTables?: Map<string, ConfigTable>;
+  /** The config file's `type = distributed` sections: key -> every value (local and agent repeat). */
+  configDistributed?: Map<string, Record<string, string[]>>;
   /** server_id for auto ids (bits 56-62). */
   serverId?: number;
   /** searchd snippets_file_prefix: CALL SNIPPETS load_files reads only below it (unset = off). */
@@ -42,12 +45,20 @@ export interface OpenOptions extends EngineOptions {
    * default os.availableParallelism(), 1 keeps every query on the protocol thread.
    */
   threads?: number;
+  /**
+   * Replication (src/replication/, when searchd names replication_nats): installs its hook in the
+   * context once the catalog is open; closed before the store.
+   */
+  replicate?: (ctx: ExecContext, store: Store) => Promise<{ close(): Promise<void> }>;
 }
 
 class QuarryEngine implements Engine {
   #closed = false;
   readonly json: JsonApi;
-  constructor(private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer) {
+  constructor(
+    private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer,
+    private readonly replication?: { close(): Promise<void> },
+  ) {
     this.json = createJsonApi(ctx, () => {
       if (this.#closed) throw new Error('engine is closed');
     });
@@ -99,6 +110,7 @@ class QuarryEngine implements Engine {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.replication?.close();
     await this.checkpoints.stop();
     await this.store.close();
   }
@@ -119,9 +131,19 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
     load: () => BigInt((store.getMeta(AUTO_ID_META) as string | undefined) ?? '0'),
     save: (upTo) => store.setMeta(AUTO_ID_META, upTo.toString()),
   }, opts.serverId ?? 0);
-  const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map() };
+  const dist = DistributedTables.open(store, opts.configDistributed ?? new Map(), (n) => catalog.has(n));
+  catalog.reserved = (n) => dist.has(n);
+  const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map(), dist };
   const checkpoints = new Checkpointer(store, () => catalog.all());
   for (const [name, seq] of catalog.covered) checkpoints.noteCovered(name, seq);
   checkpoints.start(Number(process.env.QUARRY_CHECKPOINT_MS) || CHECKPOINT_INTERVAL_MS);
-  return new QuarryEngine(ctx, store, checkpoints);
+  let replication: { close(): Promise<void> } | undefined;
+  try {
+    replication = await opts.replicate?.(ctx, store);
+  } catch (e) {
+    await checkpoints.stop();
+    await store.close();
+    throw e;
+  }
+  return new QuarryEngine(ctx, store, checkpoints, replication);
 }

@@ -10,12 +10,18 @@ import type { ConfigTableSchema } from './config-tables.js';
 export interface ServerEngineOptions extends EngineOptions {
   /** Table sections of the config file by lowercased name (src/engine/index.ts `OpenOptions`). */
   configTables?: Map<string, ConfigTableSchema>;
+  /** The config's `type = distributed` sections: key -> every value. */
+  configDistributed?: Map<string, Record<string, string[]>>;
   /** searchd snippets_file_prefix: where CALL SNIPPETS load_files may read (unset = load_files off). */
   snippetsFilePrefix?: string;
   /** searchd max_threads_per_query: worker threads for load_files. */
   maxThreadsPerQuery?: number;
   /** searchd threads: worker threads evaluating queries (unset = one per core). */
   threads?: number;
+  /** searchd server_id: bits 56-62 of generated ids. */
+  serverId?: number;
+  /** Replication over NATS (searchd replication_nats): see src/engine/index.ts OpenOptions. */
+  replicate?: (ctx: never, store: never) => Promise<{ close(): Promise<void> }>;
 }
 
 export type OpenEngine = (opts: ServerEngineOptions) => Promise<Engine>;

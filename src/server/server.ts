@@ -11,7 +11,8 @@ import { formatAddress } from './listen.js';
 import { startAgentListener, type AgentListener } from '../agent/agent-listener.js';
 import { removePidFile, writePidFile } from './pid-file.js';
 import { resolveServeOptions, type ServeOptions } from './serve-options.js';
-import type { OpenEngine } from './engine-loader.js';
+import type { OpenEngine, ServerEngineOptions } from './engine-loader.js';
+import { replicationOf } from './replication-option.js';
 import { isLoopback, loadTlsContext } from './tls-options.js';
 
 export interface RunningServer {
@@ -45,14 +46,19 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
   const logs = openLogs(config);
   const threads = lastValue(config?.searchd, 'max_threads_per_query');
   const queryThreads = lastValue(config?.searchd, 'threads');
+  const serverId = lastValue(config?.searchd, 'server_id');
+  const replication = replicationOf(config, options);
   const engine: Engine = await openEngine({
     dataDir: options.dataDir,
     configPath: options.configPath,
     configTables: tables?.tables,
+    configDistributed: tables?.distributed,
     // CALL SNIPPETS load_files stays off unless the config names a directory for it.
     snippetsFilePrefix: lastValue(config?.searchd, 'snippets_file_prefix'),
     maxThreadsPerQuery: threads === undefined ? undefined : Number(threads),
     threads: queryThreads === undefined ? undefined : Number(queryThreads),
+    serverId: serverId === undefined ? undefined : Number(serverId),
+    replicate: replication as ServerEngineOptions['replicate'],
   });
   let http: HttpListener;
   try {

@@ -217,6 +217,8 @@ export interface CreateTableStatement extends StatementBase {
   columns: ColumnDef[];
   /** Settings after the column list, names lower-cased, values as text (numbers too). */
   settings: Record<string, string>;
+  /** Every value of every setting in order (a distributed table's local= and agent= repeat). */
+  allSettings?: Record<string, string[]>;
 }
 
 export interface CreateTableLikeStatement extends StatementBase {
@@ -261,7 +263,7 @@ export interface DescribeStatement extends StatementBase { kind: 'describe'; tab
 export type ShowWhat =
   | 'tables' | 'meta' | 'warnings' | 'status' | 'variables' | 'databases' | 'threads' | 'plugins'
   | 'collation' | 'character_set' | 'create_table' | 'columns' | 'table_status' | 'table_settings'
-  | 'profile' | 'plan' | 'settings' | 'processlist';
+  | 'profile' | 'plan' | 'settings' | 'processlist' | 'agent_status';
 
 /**
  * SHOW ...: `table` for SHOW CREATE TABLE t, SHOW FIELDS|COLUMNS FROM t, SHOW TABLE t STATUS|SETTINGS
@@ -321,6 +323,16 @@ export interface BackupStatement extends StatementBase {
   kind: 'backup'; tables: string[]; path: string; options: NamedValue[];
 }
 
+/** A replication-cluster option: `'value' AS name` (path, nodes, user). */
+export interface ClusterOption { name: string; value: string }
+
+/** CREATE / JOIN / ALTER / DELETE CLUSTER (cluster-parser.ts); the replication layer runs them. */
+export type ClusterStatement =
+  | (StatementBase & { kind: 'create_cluster'; cluster: string; options: ClusterOption[] })
+  | (StatementBase & { kind: 'join_cluster'; cluster: string; at?: string; options: ClusterOption[] })
+  | (StatementBase & { kind: 'alter_cluster'; cluster: string; op: 'add' | 'drop' | 'update'; tables: string[] })
+  | (StatementBase & { kind: 'delete_cluster'; cluster: string });
+
 export type Statement =
   | SelectStatement | InsertStatement | UpdateStatement | DeleteStatement
   | CreateTableStatement | CreateTableLikeStatement | DropTableStatement | AlterTableStatement
@@ -328,4 +340,4 @@ export type Statement =
   | DescribeStatement | ShowStatement
   | SetStatement | SetNamesStatement | SetTransactionStatement
   | BeginStatement | CommitStatement | RollbackStatement
-  | CallStatement | BackupStatement;
+  | CallStatement | BackupStatement | ClusterStatement;

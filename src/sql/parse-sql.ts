@@ -5,6 +5,7 @@ import {
 } from './admin-parser.js';
 import type { Statement } from './ast.js';
 import { parseBackup } from './backup-parser.js';
+import { parseAlterCluster, parseCreateCluster, parseDeleteCluster, parseJoinCluster } from './cluster-parser.js';
 import { Cursor } from './cursor.js';
 import { parseAlter, parseCreate, parseDrop } from './ddl-parser.js';
 import { tokenize } from './lexer.js';
@@ -17,12 +18,14 @@ type StatementParser = (c: Cursor) => Statement;
 
 /** First word -> parser. Words missing here get the second grammar's P02 error, like `SELEKT`. */
 const BY_FIRST_WORD: Record<string, StatementParser> = {
-  SELECT: parseSelect, INSERT: parseInsert, REPLACE: parseInsert, UPDATE: parseUpdate, DELETE: parseDelete,
+  SELECT: parseSelect, INSERT: parseInsert, REPLACE: parseInsert, UPDATE: parseUpdate,
+  DELETE: (c) => (c.isKw('CLUSTER', 1) ? parseDeleteCluster(c) : parseDelete(c)),
   SHOW: parseShow, DESC: parseDescribe, DESCRIBE: parseDescribe, SET: parseSet, CALL: parseCall,
   BEGIN: parseTransaction, START: parseTransaction, COMMIT: parseTransaction, ROLLBACK: parseTransaction,
-  TRUNCATE: parseTruncate, ATTACH: parseAttach, OPTIMIZE: parseOptimize, FLUSH: parseFlush, ALTER: parseAlter,
-  BACKUP: parseBackup,
-  CREATE: (c) => (c.isKw('TABLE', 1) ? parseCreate(c) : failUser(c)),
+  TRUNCATE: parseTruncate, ATTACH: parseAttach, OPTIMIZE: parseOptimize, FLUSH: parseFlush,
+  ALTER: (c) => (c.isKw('CLUSTER', 1) ? parseAlterCluster(c) : parseAlter(c)),
+  BACKUP: parseBackup, JOIN: parseJoinCluster,
+  CREATE: (c) => (c.isKw('TABLE', 1) ? parseCreate(c) : c.isKw('CLUSTER', 1) ? parseCreateCluster(c) : failUser(c)),
   DROP: (c) => (c.isKw('TABLE', 1) ? parseDrop(c) : failUser(c)),
 };
 

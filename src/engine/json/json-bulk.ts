@@ -120,7 +120,8 @@ function asSearchError(e: unknown): SearchError {
 }
 
 /** A run's table; `/bulk` never creates one. */
-function openTable(ctx: WriteContext, name: string): Table {
+function openTable(ctx: WriteContext, name: string, cluster: JsonValue | undefined): Table {
+  ctx.guard?.(name, typeof cluster === 'string' ? cluster : undefined);
   const table = ctx.catalog.get(name);
   if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name}' in search request`);
   return table;
@@ -128,6 +129,7 @@ function openTable(ctx: WriteContext, name: string): Table {
 
 /** Reads one statement line into the open run (opening or switching runs as the table changes). */
 async function readLine(ctx: WriteContext, st: ReturnType<typeof statement>, run: Run): Promise<void> {
+  if (typeof st.body.cluster === 'string') ctx.guard?.(st.table, st.body.cluster);
   if (st.op === 'update' || st.op === 'delete') {
     checkModify(ctx, run.table, st.body, st.op);
     run.pending.push({ op: st.op, body: st.body });
@@ -181,7 +183,7 @@ export async function execJsonBulk(ctx: WriteContext, lines: BulkLine[]): Promis
     const failed = run && run.table.name !== st.table ? await close(line - 1) : undefined;
     if (failed) return failed;
     try {
-      run ??= new Run(openTable(ctx, st.table));
+      run ??= new Run(openTable(ctx, st.table, st.body.cluster));
       await readLine(ctx, st, run);
     } catch (e) {
       return fail(st.op, st.table, e);
