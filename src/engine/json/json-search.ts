@@ -185,7 +185,7 @@ export async function execJsonSearch(catalog: Catalog, body: JsonValue, session:
     for (const a of aggs) if (a.auto) a.selected = selectedValues(st.where, [a.field.name.toLowerCase()]);
     const scoped = (scope: { kind: 'only' | 'exclude'; attrs: string[] }) =>
       aggsRequest(table, { ...st, where: scopedWhere(st.where, scope) }, flags, parts.fullText);
-    const out = runAggs(table, aggs, aggsRequest(table, st, flags, parts.fullText), scoped);
+    const out = await runAggs(table, aggs, aggsRequest(table, st, flags, parts.fullText), scoped);
     result.aggregations = out.entries;
     // the aggregations saw every match: the total is exact, not the full scan's early-stop bound
     if (result.meta && out.totalFound >= 0) Object.assign(result.meta, { totalFound: out.totalFound, totalRelation: 'eq' });
