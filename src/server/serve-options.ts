@@ -10,6 +10,14 @@ import { parseHostPort, parseListenDirective, type ListenAddress } from './liste
 export const DEFAULT_DATA_DIR = './data';
 export const DEFAULT_HTTP = '127.0.0.1:9308';
 export const DEFAULT_MYSQL = '127.0.0.1:9306';
+/**
+ * max_connections when the config sets none: open connections per listener. Manticore's default is
+ * 0 (unlimited: its fixed pool of worker threads queues the queries); quarry serves every open
+ * connection from one event loop, so it sheds past this instead of running out of file descriptors
+ * (about 1,000 busy clients already queue for the 2-core machine's query threads). `max_connections
+ * = 0` is Manticore's unlimited.
+ */
+export const DEFAULT_MAX_CONNECTIONS = 1000;
 
 export interface ServeOptions {
   dataDir: string;
@@ -19,7 +27,7 @@ export interface ServeOptions {
   agent?: ListenAddress;
   configPath?: string;
   maxBodyBytes: number;
-  /** searchd max_connections, per listener (undefined: no limit). */
+  /** searchd max_connections, per listener (DEFAULT_MAX_CONNECTIONS unless set; undefined: no limit, `max_connections = 0`). */
   maxConnections?: number;
   /** searchd client_timeout: a request must arrive whole within it. */
   clientTimeoutMs: number;
@@ -55,7 +63,7 @@ export function resolveServeOptions(args: CliArgs, config?: ManticoreConfig): Se
     agent: args.agent ? parseHostPort(args.agent, 'sphinx') : configListen(config, 'sphinx'),
     configPath: args.configPath,
     maxBodyBytes: args.maxBodyBytes ?? (maxPacket ? parseSize(maxPacket) : DEFAULT_MAX_BODY_BYTES),
-    maxConnections: maxConnections ? positive('max_connections', Number(maxConnections)) : undefined,
+    maxConnections: maxConnections === undefined ? DEFAULT_MAX_CONNECTIONS : Number(maxConnections) === 0 ? undefined : positive('max_connections', Number(maxConnections)),
     clientTimeoutMs: clientTimeout ? positive('client_timeout', parseDuration(clientTimeout)) : DEFAULT_CLIENT_TIMEOUT_MS,
     sphinxqlTimeoutMs: sphinxqlTimeout ? positive('sphinxql_timeout', parseDuration(sphinxqlTimeout)) : DEFAULT_IDLE_TIMEOUT_MS,
   };
