@@ -21,3 +21,4 @@ export { exprColumn } from "./rank/expr-column";
 export { positionsOut } from "./plan/positions-out";
 export { scanReset, scanCount, scanKeyOffsets, scanKeyLengths, scanArena, scanField } from "./text/scan";
 export { groupRange, groupResult } from "./group/run";
+export { budgetSet, budgetExceeded } from "./memory/budget";

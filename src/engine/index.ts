@@ -3,7 +3,8 @@ import { metrics } from '../metrics/metrics.js';
 import { commandOf, kindOf, tableOf } from '../metrics/statement-kind.js';
 import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
-import { setQueryThreads } from '../index/parallel/query-threads.js';
+import { setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
+import { sharedCore } from '../wasm/core.js';
 import { parseSql } from '../sql/parse-sql.js';
 import { asSearchError, SearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
@@ -42,7 +43,16 @@ export interface OpenOptions extends EngineOptions {
    * default os.availableParallelism(), 1 keeps every query on the protocol thread.
    */
   threads?: number;
+  /**
+   * max_query_memory: the core memory one query may take over one segment (or row range) for its
+   * matches, groups and result, in bytes; past it the query fails and the core keeps serving.
+   * Default DEFAULT_MAX_QUERY_MEMORY; 0: no cap but the core's own 4 GiB.
+   */
+  maxQueryMemory?: number;
 }
+
+/** max_query_memory when unset: a quarter of wasm32's 4 GiB, so one query cannot starve the others. */
+export const DEFAULT_MAX_QUERY_MEMORY = 1 << 30;
 
 class QuarryEngine implements Engine {
   #closed = false;
@@ -109,6 +119,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   configureSnippetFiles({ prefix: opts.snippetsFilePrefix ?? '', maxThreads: opts.maxThreadsPerQuery });
   const threads = opts.threads ?? availableParallelism();
   await setQueryThreads(threads);
+  await setQueryMemory(sharedCore(), opts.maxQueryMemory ?? DEFAULT_MAX_QUERY_MEMORY);
   const store = Store.open(opts.dataDir);
   const catalog = Catalog.open(store);
   // A table declared in the config file is created on first start (later changes need RECONFIGURE).

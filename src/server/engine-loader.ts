@@ -16,6 +16,8 @@ export interface ServerEngineOptions extends EngineOptions {
   maxThreadsPerQuery?: number;
   /** searchd threads: worker threads evaluating queries (unset = one per core). */
   threads?: number;
+  /** searchd max_query_memory: core memory one query may take per segment (unset = the engine's default). */
+  maxQueryMemory?: number;
 }
 
 export type OpenEngine = (opts: ServerEngineOptions) => Promise<Engine>;

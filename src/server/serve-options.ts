@@ -33,6 +33,8 @@ export interface ServeOptions {
   clientTimeoutMs: number;
   /** searchd sphinxql_timeout: an idle MySQL client is dropped after it. */
   sphinxqlTimeoutMs: number;
+  /** searchd max_query_memory (quarry's own): core memory one query may take per segment; undefined: the engine's default. */
+  maxQueryMemory?: number;
 }
 
 /** The first `listen` directive of a protocol in the searchd section. */
@@ -49,11 +51,19 @@ function positive(setting: string, value: number): number {
   return value;
 }
 
+/** max_query_memory: a size (`256M`), 0 for no cap, below wasm32's 4 GiB. */
+function queryMemory(text: string): number {
+  const bytes = parseSize(text);
+  if (!(Number.isInteger(bytes) && bytes >= 0 && bytes < 2 ** 32)) throw new SearchError('BAD_SETTING', 'max_query_memory must be a size below 4G (0: no cap)');
+  return bytes;
+}
+
 export function resolveServeOptions(args: CliArgs, config?: ManticoreConfig): ServeOptions {
   const maxPacket = lastValue(config?.searchd, 'max_packet_size');
   const maxConnections = lastValue(config?.searchd, 'max_connections');
   const clientTimeout = lastValue(config?.searchd, 'client_timeout');
   const sphinxqlTimeout = lastValue(config?.searchd, 'sphinxql_timeout');
+  const maxQueryMemory = lastValue(config?.searchd, 'max_query_memory');
   return {
     dataDir: args.dataDir ?? lastValue(config?.searchd, 'data_dir') ?? DEFAULT_DATA_DIR,
     http: args.http ? parseHostPort(args.http, 'http') : configListen(config, 'http') ?? parseHostPort(DEFAULT_HTTP, 'http'),
@@ -66,5 +76,6 @@ export function resolveServeOptions(args: CliArgs, config?: ManticoreConfig): Se
     maxConnections: maxConnections === undefined ? DEFAULT_MAX_CONNECTIONS : Number(maxConnections) === 0 ? undefined : positive('max_connections', Number(maxConnections)),
     clientTimeoutMs: clientTimeout ? positive('client_timeout', parseDuration(clientTimeout)) : DEFAULT_CLIENT_TIMEOUT_MS,
     sphinxqlTimeoutMs: sphinxqlTimeout ? positive('sphinxql_timeout', parseDuration(sphinxqlTimeout)) : DEFAULT_IDLE_TIMEOUT_MS,
+    ...(maxQueryMemory === undefined ? {} : { maxQueryMemory: queryMemory(maxQueryMemory) }),
   };
 }

@@ -53,6 +53,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     snippetsFilePrefix: lastValue(config?.searchd, 'snippets_file_prefix'),
     maxThreadsPerQuery: threads === undefined ? undefined : Number(threads),
     threads: queryThreads === undefined ? undefined : Number(queryThreads),
+    maxQueryMemory: options.maxQueryMemory,
   });
   let http: HttpListener;
   try {
