@@ -3,7 +3,7 @@ import { metrics } from '../metrics/metrics.js';
 import { commandOf, kindOf, tableOf } from '../metrics/statement-kind.js';
 import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
-import { setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
+import { closeQueryPools, setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
 import { sharedCore } from '../wasm/core.js';
 import { parseSql } from '../sql/parse-sql.js';
 import { asSearchError, SearchError } from '../util/errors.js';
@@ -111,6 +111,9 @@ class QuarryEngine implements Engine {
     this.#closed = true;
     await this.checkpoints.stop();
     await this.store.close();
+    // the query threads' ports would keep an embedding process alive after close (they restart on
+    // the next query of any engine still open)
+    await closeQueryPools();
   }
 }
 
