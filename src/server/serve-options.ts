@@ -13,11 +13,11 @@ export const DEFAULT_MYSQL = '127.0.0.1:9306';
 /**
  * max_connections when the config sets none: open connections per listener. Manticore's default is
  * 0 (unlimited: its fixed pool of worker threads queues the queries); quarry serves every open
- * connection from one event loop, so it sheds past this instead of running out of file descriptors
- * (about 1,000 busy clients already queue for the 2-core machine's query threads). `max_connections
- * = 0` is Manticore's unlimited.
+ * connection from one event loop, so it sheds past this instead of running into the process's file
+ * descriptor limit (Node raises the soft limit to the hard one, commonly 4096 or more) with
+ * uncontrolled accept errors. `max_connections = 0` is Manticore's unlimited.
  */
-export const DEFAULT_MAX_CONNECTIONS = 1000;
+export const DEFAULT_MAX_CONNECTIONS = 4096;
 
 export interface ServeOptions {
   dataDir: string;

@@ -48,7 +48,7 @@ describe('resolveServeOptions', () => {
       mysql: { host: '127.0.0.1', port: 9306, proto: 'mysql' },
       configPath: undefined,
       maxBodyBytes: 128 * 1024 * 1024,
-      maxConnections: 1000,
+      maxConnections: 4096,
       clientTimeoutMs: 300_000,
       sphinxqlTimeoutMs: 900_000,
     });
