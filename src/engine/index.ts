@@ -3,7 +3,8 @@ import { metrics } from '../metrics/metrics.js';
 import { commandOf, kindOf, tableOf } from '../metrics/statement-kind.js';
 import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
-import { setQueryThreads } from '../index/parallel/query-threads.js';
+import { closeQueryPools, setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
+import { sharedCore } from '../wasm/core.js';
 import { parseSql } from '../sql/parse-sql.js';
 import { asSearchError, SearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
@@ -53,7 +54,16 @@ export interface OpenOptions extends EngineOptions {
    * context once the catalog is open; closed before the store.
    */
   replicate?: (ctx: ExecContext, store: Store) => Promise<{ close(): Promise<void> }>;
+  /**
+   * max_query_memory: the core memory one query may take over one segment (or row range) for its
+   * matches, groups and result, in bytes; past it the query fails and the core keeps serving.
+   * Default DEFAULT_MAX_QUERY_MEMORY; 0: no cap but the core's own 4 GiB.
+   */
+  maxQueryMemory?: number;
 }
+
+/** max_query_memory when unset: a quarter of wasm32's 4 GiB, so one query cannot starve the others. */
+export const DEFAULT_MAX_QUERY_MEMORY = 1 << 30;
 
 class QuarryEngine implements Engine {
   #closed = false;
@@ -118,6 +128,9 @@ class QuarryEngine implements Engine {
     await this.replication?.close();
     await this.checkpoints.stop();
     await this.store.close();
+    // the query threads' ports would keep an embedding process alive after close (they restart on
+    // the next query of any engine still open)
+    await closeQueryPools();
   }
 }
 
@@ -126,6 +139,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   configureSnippetFiles({ prefix: opts.snippetsFilePrefix ?? '', maxThreads: opts.maxThreadsPerQuery });
   const threads = opts.threads ?? availableParallelism();
   await setQueryThreads(threads);
+  await setQueryMemory(sharedCore(), opts.maxQueryMemory ?? DEFAULT_MAX_QUERY_MEMORY);
   const store = Store.open(opts.dataDir);
   const catalog = Catalog.open(store);
   // A table declared in the config file is created on first start (later changes need RECONFIGURE).

@@ -22,6 +22,8 @@ export interface ServerEngineOptions extends EngineOptions {
   serverId?: number;
   /** Replication over NATS (searchd replication_nats): see src/engine/index.ts OpenOptions. */
   replicate?: (ctx: never, store: never) => Promise<{ close(): Promise<void> }>;
+  /** searchd max_query_memory: core memory one query may take per segment (unset = the engine's default). */
+  maxQueryMemory?: number;
 }
 
 export type OpenEngine = (opts: ServerEngineOptions) => Promise<Engine>;

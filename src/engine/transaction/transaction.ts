@@ -106,8 +106,15 @@ async function apply(table: Table, writes: PendingWrite[]): Promise<number> {
     }
   }
   if (ops.length === 0) return 0;
-  await table.store.write(ops);
-  table.index.replaceBatch(added, gone);
+  // the index's fallible half before the commit: a transaction the index cannot take leaves nothing
+  const batch = table.index.prepareBatch(added);
+  try {
+    await table.store.write(ops);
+  } catch (e) {
+    table.index.discardBatch(batch);
+    throw e;
+  }
+  table.index.applyBatch(batch, gone);
   return ops.length;
 }
 

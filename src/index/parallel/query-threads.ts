@@ -56,6 +56,20 @@ export function queryPool(core: Core): CorePool | null {
   return pool;
 }
 
+/**
+ * Sets `core`'s per-call working-memory cap (max_query_memory; 0: none). Its pool closes when the
+ * cap changes: the threads read it when they start, so the next query starts them with it.
+ */
+export async function setQueryMemory(core: Core, bytes: number): Promise<void> {
+  if (core.queryMemory === bytes) return;
+  core.queryMemory = bytes;
+  const pool = pools.get(core);
+  if (pool) {
+    pools.delete(core);
+    await pool.close();
+  }
+}
+
 export async function closeQueryPools(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
