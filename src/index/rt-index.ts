@@ -16,7 +16,7 @@ import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMat
 import { runPreparedParallel } from './parallel/search-parallel.js';
 import { groupPrepared, type SegmentGrouping } from './search-groups.js';
 import { groupPreparedParallel } from './parallel/search-groups-parallel.js';
-import { parallelMinCost, queryPool } from './parallel/query-threads.js';
+import { parallelMinCost, queryPool, threadBusy } from './parallel/query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
 
 export interface RtIndexOptions {
@@ -347,8 +347,12 @@ export class RtIndex implements RtIndexApi {
     if (!pool) return this.search(req);
     const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
     // max_query_time stops between segments, in order: that stays on this thread
-    if (searchCost(p) < parallelMinCost() || p.deadline !== Infinity) return runPrepared(p, req);
-    return runPreparedParallel(pool, p, req);
+    if (p.deadline !== Infinity) return runPrepared(p, req);
+    const busy = threadBusy();
+    if (searchCost(p) < parallelMinCost() && !(busy && pool.idle > 0)) return runPrepared(p, req);
+    // a saturated thread sends each query whole to one worker: spreading one costs more than it saves
+    // when every core has queries of its own
+    return runPreparedParallel(pool, p, busy ? { ...req, threads: 1 } : req);
   }
 
   /** Every match of the request, segment by segment (GROUP BY); `hits` of the result is empty. */

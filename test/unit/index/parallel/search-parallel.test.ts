@@ -3,7 +3,7 @@
 // queries over every operator, with filters, sorting, rankers, deletes, updates and inserts mixed in.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
+import { setBusyProbe, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
 import { Core } from '../../../../src/wasm/core.js';
 import { setThreadSpawner, threadSpawner } from '../../../../src/wasm/worker-pool.js';
 import { RtIndex } from '../../../../src/index/rt-index.js';
@@ -84,6 +84,25 @@ describe('queries on worker threads', () => {
     expect(r).toMatchObject({ kind: 'rows', rows: [[1n], [2n]] });
     expect(await tasksRun()).toEqual(before);
     await setQueryThreads(1);
+  });
+
+  it('sends a cheap query whole to one idle thread while the protocol thread is saturated', async () => {
+    const q = "SELECT id, weight() FROM small WHERE MATCH('apple') ORDER BY id DESC";
+    const inline = await answer(q);
+    const before = await tasksRun();
+    setBusyProbe(() => true);
+    try {
+      expect(await answer(q)).toEqual(inline);
+      const after = await tasksRun();
+      expect(after.filter((n, i) => n > before[i]).length).toBe(1);
+      // a big query too goes whole to one thread: every core has queries of its own
+      const mid = after;
+      await answer("SELECT id, weight() FROM t WHERE MATCH('apple | banana') LIMIT 5");
+      expect((await tasksRun()).filter((n, i) => n > mid[i]).length).toBe(1);
+    } finally {
+      setBusyProbe(() => false);
+      await setQueryThreads(1);
+    }
   });
 
   it('finishes a query whose segments a merge replaced and a delete changed while it ran', async () => {
