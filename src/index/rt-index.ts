@@ -348,7 +348,9 @@ export class RtIndex implements RtIndexApi {
     const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
     // max_query_time stops between segments, in order: that stays on this thread
     if (p.deadline !== Infinity) return runPrepared(p, req);
-    const busy = threadBusy();
+    // saturated: the event loop had no idle time lately, or a query of another client is on a thread
+    // now (this one came while it ran: clients overlap); then a free thread takes this one too
+    const busy = threadBusy() || pool.idle < pool.threads;
     if (searchCost(p) < parallelMinCost() && !(busy && pool.idle > 0)) return runPrepared(p, req);
     // a saturated thread sends each query whole to one worker: spreading one costs more than it saves
     // when every core has queries of its own
