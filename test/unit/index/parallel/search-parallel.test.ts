@@ -95,10 +95,10 @@ describe('queries on worker threads', () => {
       expect(await answer(q)).toEqual(inline);
       const after = await tasksRun();
       expect(after.filter((n, i) => n > before[i]).length).toBe(1);
-      // a big query too goes whole to one thread: every core has queries of its own
+      // a big query is still spread: its latency is what p99 is made of
       const mid = after;
       await answer("SELECT id, weight() FROM t WHERE MATCH('apple | banana') LIMIT 5");
-      expect((await tasksRun()).filter((n, i) => n > mid[i]).length).toBe(1);
+      expect((await tasksRun()).filter((n, i) => n > mid[i]).length).toBeGreaterThan(1);
     } finally {
       setBusyProbe(() => false);
       await setQueryThreads(1);
