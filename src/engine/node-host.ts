@@ -34,7 +34,6 @@ export function packageRoot(): string {
   throw new Error('quarry: cannot find the package root holding build/*.wasm');
 }
 
-/** Path of a build of the core. */
 /** The event loop's utilization over the last window, re-read at most this often. */
 const BUSY_WINDOW_MS = 20;
 /**
@@ -61,6 +60,7 @@ export function eventLoopBusyProbe(): () => boolean {
   };
 }
 
+/** Path of a build of the core. */
 export function coreFile(build: WasmBuild): string {
   return join(packageRoot(), 'build', `${build}.wasm`);
 }

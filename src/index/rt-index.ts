@@ -16,7 +16,7 @@ import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMat
 import { runPreparedParallel } from './parallel/search-parallel.js';
 import { groupPrepared, type SegmentGrouping } from './search-groups.js';
 import { groupPreparedParallel } from './parallel/search-groups-parallel.js';
-import { parallelMinCost, queryPool, threadBusy } from './parallel/query-threads.js';
+import { parallelMinCost, queryPool, SATURATED_MIN_COST, threadBusy } from './parallel/query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
 
 export interface RtIndexOptions {
@@ -353,7 +353,7 @@ export class RtIndex implements RtIndexApi {
     // saturated: the event loop had no idle time lately, or a query of another client is on a thread
     // now (this one came while it ran: clients overlap); then a free thread takes this one too
     const busy = threadBusy() || pool.idle < pool.threads;
-    if (!busy || pool.idle === 0) return runPrepared(p, req);
+    if (!busy || pool.idle === 0 || searchCost(p) < SATURATED_MIN_COST) return runPrepared(p, req);
     // whole, to one worker: too small to gain from spreading, and the other core has queries of its own
     return runPreparedParallel(pool, p, { ...req, threads: 1 });
   }
