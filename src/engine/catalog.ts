@@ -9,6 +9,7 @@ import { asSearchError, SearchError } from '../util/errors.js';
 import { createIndex } from './index-factory.js';
 import { indexSchemaOf, Table } from './table.js';
 import { recoverIndex } from './durability/recovery.js';
+import { checkTableName } from './table-name-rule.js';
 import type { StoredDoc, TableStore } from './durability/table-store.js';
 
 function tableStore(store: Store, name: string): TableStore {
@@ -88,11 +89,8 @@ export class Catalog {
   /** Creates a table; validates its text settings first so a bad setting creates nothing. */
   async create(schema: TableSchema): Promise<Table> {
     const name = schema.name.toLowerCase();
+    checkTableName(name);
     // a table is a folder (and a store key): the file system limits its name
-    // a lone UTF-16 surrogate (JSON "\ud800") has no UTF-8 form: no folder or store key can name it
-    if (/\p{Surrogate}/u.test(name)) {
-      throw new SearchError('BAD_VALUE', 'CREATE TABLE failed: table name is not valid UTF-8 (a lone surrogate)');
-    }
     if (Buffer.byteLength(name) > MAX_TABLE_NAME_BYTES) {
       throw new SearchError('BAD_VALUE', `table '${name.slice(0, 32)}...': CREATE TABLE failed: table name is longer than ${MAX_TABLE_NAME_BYTES} bytes`);
     }

@@ -40,7 +40,13 @@ export function decodeEntry(buf: Buffer): CatalogEntry {
 /** Every catalog entry, by lower-cased name (read at open). */
 export function readCatalog(dbs: StoreDbs): Map<string, CatalogEntry> {
   const out = new Map<string, CatalogEntry>();
-  for (const { key, value } of dbs.catalog.getRange()) out.set(key, decodeEntry(value));
+  for (const { value } of dbs.catalog.getRange()) {
+    // the entry's own name, not the key: lmdb's key encoding reads a NUL followed by certain bytes as
+    // an array separator, so a name stored by an older version (before names were checked) came back
+    // as an array; the same string still finds the same key for later writes
+    const entry = decodeEntry(value);
+    out.set(tableKey(entry.schema.name), entry);
+  }
   return out;
 }
 

@@ -192,7 +192,14 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
     const tablesAtEnd = crashed ? 0 : await tableCount(server);
     const internalErrors = [...server.internalErrors];
     let [stateAtEnd, stateAfterRestart] = ['', ''];
-    if (!crashed) [stateAtEnd, stateAfterRestart, server] = await restartState(server);
+    if (!crashed) {
+      try {
+        [stateAtEnd, stateAfterRestart, server] = await restartState(server);
+      } catch (e) {
+        // a data directory the run left unstartable is a finding, reported with the others
+        findings.push({ target: opts.targets.at(-1)!, index: -1, problem: `server did not restart on its data directory: ${(e as Error).message.slice(0, 300)}`, input: '' });
+      }
+    }
     internalErrors.push(...server.internalErrors.filter((e) => !internalErrors.includes(e)));
     return {
       seed: opts.seed, targets, findings, crashed, internalErrors, tripleRows, stateAtEnd, stateAfterRestart, tablesAtEnd,

@@ -13,6 +13,20 @@ describe('engine faults found by fuzzing', () => {
     expect(auto).toMatchObject({ kind: 'error', message: expect.stringMatching(/not valid UTF-8/) });
   });
 
+  it('refuses table names Manticore refuses (spaces, punctuation, control characters, digits alone) by SQL, auto schema and JSON, and creates nothing', async () => {
+    for (const bad of ['`a b`', '`a-b`', '`x\u0000 y`', '`12`', '`a\u2028`', '`\ufefft`']) {
+      const [res] = await t.exec(`CREATE TABLE ${bad} (title text)`);
+      expect(res).toMatchObject({ kind: 'error', message: expect.stringContaining('is not valid: use letters, digits and underscores') });
+      const [auto] = await t.exec(`INSERT INTO ${bad} (id, title) VALUES (1, 'x')`);
+      expect(auto).toMatchObject({ kind: 'error' });
+    }
+    expect(await t.rows('SHOW TABLES')).toEqual([]);
+    for (const good of ['t_1', '_x', '`2026_архив`', '`Über`']) {
+      const [res] = await t.exec(`CREATE TABLE ${good} (title text)`);
+      expect(res, good).toMatchObject({ kind: 'ok' });
+    }
+  });
+
   it('UPDATE of a JSON path on a row whose JSON is a scalar replaces it by an object', async () => {
     await t.exec('CREATE TABLE fz (title text, j json)');
     await t.exec("INSERT INTO fz (id, title, j) VALUES (1, 'quick', '{\"a\":[1,2]}')");

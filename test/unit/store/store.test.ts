@@ -45,6 +45,18 @@ describe('Store catalog', () => {
     expect(store.getTable('t1')).toEqual(schema('t1'));
   });
 
+  it('reopens a table whose name the key encoding reads back as an array (a NUL then a space: stored before names were checked)', async () => {
+    const odd = '\ufeff test "/ \u0000 * nan';
+    await store.createTable(schema(odd));
+    await store.write(odd, [{ op: 'put', docId: 7n, doc: { title: 'kept' } }]);
+    await reopen();
+    expect(store.tables().map((t) => t.name).sort()).toEqual(['t1', odd].sort());
+    expect(store.getDoc(odd, 7n)).toEqual({ title: 'kept' });
+    await store.dropTable(odd);
+    await reopen();
+    expect(store.tables().map((t) => t.name)).toEqual(['t1']);
+  });
+
   it('refuses a second table of the same name with Manticore\'s message', async () => {
     await expect(store.createTable(schema('t1'))).rejects.toMatchObject({
       code: 'TABLE_EXISTS', message: "table 't1': CREATE TABLE failed: table 't1' already exists",
