@@ -77,6 +77,15 @@ export function formatFloatJson(value: number): string {
   return printfFixed(f, FLOAT_FALLBACK_DECIMALS);
 }
 
+/**
+ * A float cell in a JSON answer. JSON has no inf: a float that is infinite as the 32-bit value
+ * Manticore keeps (stored from 1e309, or an expression such as `SELECT 1e308` beyond float range)
+ * is null, so the answer stays valid JSON (the fuzzer found `"1e308":inf` in /sql?mode=raw).
+ */
+function floatJson(value: number): JsonOut {
+  return Number.isFinite(Math.fround(value)) ? new RawJson(formatFloatJson(value)) : null;
+}
+
 function integerText(value: Cell): string {
   return typeof value === 'bigint' ? value.toString() : String(Math.trunc(Number(value)));
 }
@@ -118,8 +127,7 @@ export function cellToRawJson(value: Cell, kind: CellKind): JsonOut {
     case 'bool':
       return new RawJson(integerText(value));
     case 'float':
-      // JSON has no inf: an infinite float (stored from 1e309) is null, so the answer stays valid JSON
-      return Number.isFinite(Number(value)) ? new RawJson(formatFloatJson(Number(value))) : null;
+      return floatJson(Number(value));
     case 'mva':
       return mvaText(value);
     case 'string':
@@ -139,8 +147,7 @@ export function cellToSourceJson(value: Cell, kind: CellKind): JsonOut {
     case 'bool':
       return Number(value) !== 0;
     case 'float':
-      // JSON has no inf: an infinite float (stored from 1e309) is null, so the answer stays valid JSON
-      return Number.isFinite(Number(value)) ? new RawJson(formatFloatJson(Number(value))) : null;
+      return floatJson(Number(value));
     case 'mva':
       return Array.isArray(value) ? value.map((v) => new RawJson(v.toString())) : [];
     case 'json':

@@ -32,5 +32,6 @@ export function withExactForms(field: FieldTokens, tokens: ExactToken[]): FieldT
     terms.push(EXACT_HEAD + t.text);
     positions.push(t.pos);
   }
-  return { ...field, terms, positions };
+  // not a spread: a packed field's numbers would go along and stand for the old terms
+  return { terms, positions, length: field.length };
 }

@@ -33,5 +33,6 @@ export function withMarkTerms(field: FieldTokens, marks: MarkInput[] | undefined
     add(PARAGRAPH_TERM, m.pos);
     if (m.kind === 'zone') add(zoneTerm(m.zone), m.pos);
   }
-  return { ...field, terms, positions };
+  // not a spread: a packed field's numbers would go along and stand for the old terms
+  return { terms, positions, length: field.length };
 }

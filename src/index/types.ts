@@ -21,6 +21,26 @@ export interface FieldTokens {
   positions: number[];
   /** Field length in tokens for BM25 and `word$` (the last position). */
   length: number;
+  /** The same terms and positions as numbers in shared chunks, when the text pipeline packed them. */
+  readonly packed?: PackedTerms;
+}
+
+/** Numbers naming terms: `names[n]` is number n's term, find() the number of a term it holds. */
+export interface TermNumbering {
+  readonly names: readonly string[];
+  find(term: string): number | undefined;
+}
+
+/**
+ * Terms as numbers of `numbering`, and their positions, at [from, to) of arrays that other fields
+ * share (src/text/packed-terms.ts): the inverter reads these instead of a string per word.
+ */
+export interface PackedTerms {
+  readonly numbering: TermNumbering;
+  readonly nums: Uint32Array;
+  readonly positions: Uint32Array;
+  readonly from: number;
+  readonly to: number;
 }
 
 /**

@@ -2,6 +2,7 @@
 import { expandBlended, type WalkToken } from './blend.js';
 import type { Exceptions } from './exceptions.js';
 import { SCAN_RECORD_WORDS, type FieldScanner } from './field-scanner.js';
+import { TermNumbers, type PackedField, type PackedWriter } from './packed-terms.js';
 import type { BlendParts } from './query-words.js';
 import { markKind, type SpzMark } from './spz-marks.js';
 import type { TermDictionary } from './term-dictionary.js';
@@ -24,6 +25,10 @@ class ScannedSpan implements WordSpan {
   constructor(private readonly texts: readonly string[]) {}
   get text(): string { return this.texts[this.id]; }
 }
+
+/** scanNums entries: a token not looked up yet, and a stopword. */
+const UNNUMBERED = -1;
+const STOPWORD = -2;
 
 /** What the walk reads of a token: the tokenizer itself, or a copy taken for look-ahead. */
 type TokenInfo = WalkToken;
@@ -59,6 +64,26 @@ export class FieldWalker {
   /** Terms by scanner token id (null: not looked up yet), for the scanner's current id generation. */
   private scanTerms: (string | null)[] = [];
   private scanGeneration = -1;
+  /** Term numbers by scanner token id for pack(): UNNUMBERED, STOPWORD or a number of `numbers`. */
+  private scanNums = new Int32Array(0);
+  private numbers = new TermNumbers();
+
+  /**
+   * indexField's fast path: the field's terms as numbers and positions written by `out`, one term
+   * lookup per distinct scanner token and no string or object per word. Null (nothing written) where
+   * the plain scanner path does not apply (exceptions, multi-word forms, blending, text the scanner
+   * does not take): the caller walks the field instead.
+   */
+  pack(text: string, out: PackedWriter): PackedField | null {
+    if (!this.scanner || this.exceptions.size !== 0 || this.wordforms.hasMulti || this.blend) return null;
+    if (this.numbers.full) {
+      this.numbers = new TermNumbers();
+      this.scanNums.fill(UNNUMBERED);
+    }
+    const st: WalkState = { pos: 0, step: 1, last: 0 };
+    if (!this.walkScanned(text, 0, st, null, out)) return null;
+    return out.finish(this.numbers, st.last);
+  }
 
   /**
    * Runs the index tokenizer over a (stripped) field: the position advances by the previous
@@ -102,30 +127,42 @@ export class FieldWalker {
    * give the tokenizer's tokens, one dictionary look-up per distinct token. False (nothing visited)
    * when the scanner does not take the text.
    */
-  private walkScanned(text: string, offset: number, st: WalkState, v: WalkVisitor): boolean {
+  private walkScanned(text: string, offset: number, st: WalkState, v: WalkVisitor | null, out: PackedWriter | null = null): boolean {
     const scan = this.scanner!.scan(text);
     if (!scan) return false;
     if (scan.generation !== this.scanGeneration) {
       this.scanGeneration = scan.generation;
       this.scanTerms = [];
+      this.scanNums.fill(UNNUMBERED);
     }
     const { records, texts } = scan;
     const terms = this.scanTerms;
     const { overshortStep, phraseBoundaryStep, stopwordStep } = this.settings;
-    const span = new ScannedSpan(texts);
+    const span = v && new ScannedSpan(texts);
+    const nums = out ? this.numsFor(texts.length) : this.scanNums;
+    out?.begin(scan.count);
     for (let k = 0; k < scan.count * SCAN_RECORD_WORDS; k += SCAN_RECORD_WORDS) {
       const extra = records[k + 3];
       st.pos += Math.max(st.step + (extra >> 1) * overshortStep, 0);
       if ((extra & 1) !== 0) st.pos += phraseBoundaryStep;
       const id = records[k + 2];
-      while (terms.length <= id) terms.push(null);
-      let term = terms[id];
-      if (term === null) term = terms[id] = this.dict.term(texts[id]);
-      span.id = id;
-      span.start = records[k];
-      span.end = records[k + 1];
-      v.word(term, st.pos, span, offset);
-      if (term !== '') {
+      let word: boolean;
+      if (out) {
+        let num = nums[id];
+        if (num === UNNUMBERED) num = nums[id] = this.numberOf(texts[id]);
+        word = num !== STOPWORD;
+        if (word) out.push(num, st.pos);
+      } else {
+        while (terms.length <= id) terms.push(null);
+        let term = terms[id];
+        if (term === null) term = terms[id] = this.dict.term(texts[id]);
+        span!.id = id;
+        span!.start = records[k];
+        span!.end = records[k + 1];
+        v!.word(term, st.pos, span!, offset);
+        word = term !== '';
+      }
+      if (word) {
         st.step = 1;
         st.last = st.pos;
       } else {
@@ -133,6 +170,21 @@ export class FieldWalker {
       }
     }
     return true;
+  }
+
+  /** The scanner-id -> term-number table, grown to hold `ids` ids. */
+  private numsFor(ids: number): Int32Array {
+    if (this.scanNums.length < ids) {
+      const grown = new Int32Array(Math.max(ids, this.scanNums.length * 2, 1024)).fill(UNNUMBERED);
+      grown.set(this.scanNums);
+      this.scanNums = grown;
+    }
+    return this.scanNums;
+  }
+
+  private numberOf(token: string): number {
+    const term = this.dict.termUncached(token);
+    return term === '' ? STOPWORD : this.numbers.numberOf(term);
   }
 
   /** The token's term; its text is set to the dictionary's copy of it (no second string when read). */

@@ -142,6 +142,14 @@ export class TermDictionary {
     return this.remember(h, token, -1 - slot);
   }
 
+  /**
+   * term() for a caller that keeps the result itself (the scanner path, once per distinct token): no
+   * cache look-up, which would always miss there, and no cache entry, which would only push others out.
+   */
+  termUncached(token: string): string {
+    return this.identity ? token : this.compute(token);
+  }
+
   /** term() of the tokenizer's current word, without making its string when the cache has it. */
   termOf(word: BufferedWord): string {
     if (this.identity) return (this.lastToken = word.text);

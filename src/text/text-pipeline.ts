@@ -7,6 +7,7 @@ import { Exceptions } from './exceptions.js';
 import { fieldScannerFor, type FieldScanner } from './field-scanner.js';
 import { FieldWalker } from './field-walk.js';
 import { HtmlStripper, type StrippedText } from './html-strip.js';
+import { PackedWriter } from './packed-terms.js';
 import { charsetTablesFor, stemmersFor } from './pipeline-parts.js';
 import { QueryWords, type BlendParts } from './query-words.js';
 import type { SpzMark } from './spz-marks.js';
@@ -146,6 +147,8 @@ class Pipeline implements TextPipeline {
 
   private readonly queryWords: QueryWords;
   private readonly walker: FieldWalker;
+  /** Where indexField's packed fields go: chunks shared by the fields of many documents. */
+  private readonly packer = new PackedWriter();
 
   private readonly wordChar = (cp: number): boolean => this.isWordChar(cp);
 
@@ -215,10 +218,13 @@ class Pipeline implements TextPipeline {
   }
 
   indexField(text: string): IndexedField {
+    const stripped = this.strip(text).text;
+    const packed = this.walker.pack(stripped, this.packer);
+    if (packed) return packed;
     const terms: string[] = [];
     const positions: number[] = [];
     const marks: SpzMark[] = [];
-    const length = this.walker.walk(this.strip(text).text, {
+    const length = this.walker.walk(stripped, {
       word: (term, pos) => {
         if (term === '') return;
         terms.push(term);

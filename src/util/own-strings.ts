@@ -10,6 +10,11 @@ export function ownStrings(strings: string[], sep = '\u0000'): string[] {
   if (strings.length === 0) return [];
   const out = strings.join(sep).split(sep);
   if (out.length === strings.length) return out;
-  // a string held the separator: copy each one on its own (a cons string flattens into new storage)
-  return strings.map((s) => (s + sep).slice(0, -1));
+  // a string held the separator: copy each one on its own
+  return strings.map(ownString);
+}
+
+/** One string copied into storage of its own (a cons string flattens into new storage). */
+export function ownString(s: string): string {
+  return (s + '\u0000').slice(0, -1);
 }

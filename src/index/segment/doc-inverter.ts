@@ -4,7 +4,7 @@
  * typed arrays whatever its vocabulary. hitpos = field << 24 | fieldEnd << 23 | pos; fieldEnd
  * marks a field's last position.
  */
-import type { AttrValue, DocInput, IndexSchema } from '../types.js';
+import type { AttrValue, DocInput, FieldTokens, IndexSchema, PackedTerms, TermNumbering } from '../types.js';
 import type { InvertedBatch } from './segment-builder.js';
 import type { PostingsTable } from './postings-encoder.js';
 import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';
@@ -20,14 +20,133 @@ function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: num
   }
 }
 
-interface TokenStream { names: string[]; dict: Map<string, number>; tid: Uint32Array; trow: Uint32Array; thit: Uint32Array; n: number }
+interface TokenStream {
+  names: string[]; tid: Uint32Array; trow: Uint32Array; thit: Uint32Array; n: number;
+  /** The numbering whose numbers map to stream ids through slotOf (the batch's first packed field's). */
+  fast: TermNumbering | null;
+  /**
+   * Stream ids by name, made only once a term arrives by name (a plain field, another numbering):
+   * until then every name is the fast numbering's and its number finds its id.
+   */
+  dict: Map<string, number> | null;
+  /** A field gave its terms as strings (cut from a statement, maybe): the builder copies the terms out. */
+  strings: boolean;
+}
+
+/**
+ * Batch slots of a packed numbering's terms: valid where stamp[num] is this batch's epoch, so the
+ * arrays are never cleared (one inversion at a time: they are module state, and inversion is sync).
+ */
+let slotOf = new Int32Array(0);
+let stamp = new Uint32Array(0);
+let epoch = 0;
+
+/**
+ * Working arrays reused from batch to batch, by purpose: a 1000-document batch needs about 30 bytes
+ * per token (9 MiB for 300k tokens), and fresh arrays of that size are fresh mappings (the malloc
+ * tuning of bin/quarry.js maps every block over 128 KiB), page-faulted in and unmapped per batch.
+ * What invertDocs returns lives in them too: it is valid until the next inversion (replaceBatch
+ * builds the segment from it at once).
+ */
+const scratch = new Map<string, Uint32Array>();
+/**
+ * The largest array kept for the next batch (2 MiB: a 1000-document batch of 500 tokens a document);
+ * a bigger batch (a huge `/bulk`) gets fresh arrays, so one big write does not stay resident.
+ */
+const SCRATCH_KEEP_WORDS = 1 << 19;
+
+/** `n` words of the `purpose` scratch, contents undefined. */
+function words(purpose: string, n: number): Uint32Array {
+  if (n > SCRATCH_KEEP_WORDS) return new Uint32Array(n);
+  let a = scratch.get(purpose);
+  if (!a || a.length < n) {
+    a = new Uint32Array(Math.min(Math.max(n + (n >> 1), 1024), SCRATCH_KEEP_WORDS));
+    scratch.set(purpose, a);
+  }
+  return a.subarray(0, n);
+}
+
+/** The stream's id of `name`, added at the end when new. */
+function streamId(s: TokenStream, name: string): number {
+  let dict = s.dict;
+  if (!dict) {
+    dict = s.dict = new Map();
+    s.names.forEach((n, id) => dict!.set(n, id));
+  }
+  let id = dict.get(name);
+  if (id === undefined) {
+    id = s.names.length;
+    dict.set(name, id);
+    s.names.push(name);
+  }
+  return id;
+}
+
+/** The stream id of the fast numbering's number `num`, new at the end unless seen in this batch. */
+function fastId(s: TokenStream, names: readonly string[], num: number): number {
+  if (stamp[num] === epoch) return slotOf[num];
+  stamp[num] = epoch;
+  if (s.dict) return (slotOf[num] = streamId(s, names[num]));
+  s.names.push(names[num]);
+  return (slotOf[num] = s.names.length - 1);
+}
+
+function tokenCount(ft: FieldTokens): number {
+  return ft.packed ? ft.packed.to - ft.packed.from : ft.terms.length;
+}
+
+/** The hit word of a position: field, field-end flag (the field's last position), position. */
+function hitWord(f: number, pos: number, last: number): number {
+  const p = pos & POS_MASK;
+  return ((f << FIELD_SHIFT) | (p === last ? FIELD_END_BIT : 0) | p) >>> 0;
+}
+
+/**
+ * A packed field into the stream: numbers of the batch's fast numbering map to stream ids through
+ * slotOf (no Map look-up while the whole batch is packed by it); another numbering's by name.
+ */
+function collectPacked(s: TokenStream, p: PackedTerms, f: number, row: number): void {
+  const { numbering, nums, positions, from, to } = p;
+  const names = numbering.names;
+  const fast = numbering === s.fast;
+  let last = 0;
+  for (let i = from; i < to; i++) if (positions[i] > last) last = positions[i];
+  for (let i = from; i < to; i++) {
+    const num = nums[i];
+    const id = fast ? fastId(s, names, num) : streamId(s, names[num]);
+    s.tid[s.n] = id;
+    s.trow[s.n] = row;
+    s.thit[s.n++] = hitWord(f, positions[i], last);
+  }
+}
+
+/** The numbering whose numbers map through slotOf this batch (the first packed field's), arrays sized. */
+function fastNumbering(docs: DocInput[]): TermNumbering | null {
+  for (const d of docs) for (const ft of d.fields) {
+    if (!ft?.packed) continue;
+    const numbering = ft.packed.numbering;
+    const names = numbering.names;
+    if (slotOf.length < names.length) {
+      // room for the numbering to grow a while: it adds terms between batches
+      const n = Math.max(names.length * 2, 1024);
+      slotOf = new Int32Array(n);
+      stamp = new Uint32Array(n);
+      epoch = 0;
+    }
+    epoch = (epoch + 1) >>> 0 || 1;
+    return numbering;
+  }
+  return null;
+}
 
 function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch): TokenStream {
   const numFields = schema.fields.length;
   let tokens = 0;
-  for (const d of docs) for (const ft of d.fields) tokens += ft ? ft.terms.length : 0;
-  const dict = new Map<string, number>();
-  const s: TokenStream = { names: [], dict, tid: new Uint32Array(tokens), trow: new Uint32Array(tokens), thit: new Uint32Array(tokens), n: 0 };
+  for (const d of docs) for (const ft of d.fields) tokens += ft ? tokenCount(ft) : 0;
+  const s: TokenStream = {
+    names: [], tid: words('tid', tokens), trow: words('trow', tokens), thit: words('thit', tokens), n: 0,
+    fast: fastNumbering(docs), dict: null, strings: false,
+  };
   docs.forEach((doc, row) => {
     b.docIds[row] = BigInt.asIntN(64, doc.docId);
     for (let a = 0; a < schema.attrs.length; a++) b.attrs[a][row] = doc.attrs[a] ?? null;
@@ -35,19 +154,17 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
       const ft = doc.fields[f];
       if (!ft) continue;
       b.fieldLens[row * numFields + f] = ft.length;
+      if (ft.packed) {
+        collectPacked(s, ft.packed, f, row);
+        continue;
+      }
+      s.strings = true;
       let last = 0;
       for (const p of ft.positions) if (p > last) last = p;
-      for (let i = 0; i < ft.terms.length; i++) {
-        let id = dict.get(ft.terms[i]);
-        if (id === undefined) {
-          id = s.names.length;
-          dict.set(ft.terms[i], id);
-          s.names.push(ft.terms[i]);
-        }
-        const pos = ft.positions[i] & POS_MASK;
-        s.tid[s.n] = id;
+          for (let i = 0; i < ft.terms.length; i++) {
+        s.tid[s.n] = streamId(s, ft.terms[i]);
         s.trow[s.n] = row;
-        s.thit[s.n++] = ((f << FIELD_SHIFT) | (pos === last ? FIELD_END_BIT : 0) | pos) >>> 0;
+        s.thit[s.n++] = hitWord(f, ft.positions[i], last);
       }
     }
   });
@@ -58,22 +175,25 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
 function groupByTerm(s: TokenStream): PostingsTable {
   // the default sort compares UTF-16 code units, as `<` does, and needs no comparator calls
   const terms = s.names.slice().sort();
-  const rank = new Uint32Array(terms.length);
-  for (let r = 0; r < terms.length; r++) rank[s.dict.get(terms[r])!] = r;
-  const posStart = new Uint32Array(s.names.length + 1);
+  const rank = words('rank', terms.length);
+  const { dict, fast } = s;
+  if (dict) for (let r = 0; r < terms.length; r++) rank[dict.get(terms[r])!] = r;
+  else for (let r = 0; r < terms.length; r++) rank[slotOf[fast!.find(terms[r])!]] = r;
+  const posStart = words('posStart', s.names.length + 1).fill(0);
   for (let i = 0; i < s.n; i++) posStart[rank[s.tid[i]] + 1]++;
   for (let t = 0; t < s.names.length; t++) posStart[t + 1] += posStart[t];
-  const fill = posStart.slice(0, s.names.length);
-  const hitRows = new Uint32Array(s.n);
-  const positions = new Uint32Array(s.n);
+  const fill = words('fill', s.names.length);
+  fill.set(posStart.subarray(0, s.names.length));
+  const hitRows = words('hitRows', s.n);
+  const positions = words('positions', s.n);
   for (let i = 0; i < s.n; i++) {
     const at = fill[rank[s.tid[i]]]++;
     hitRows[at] = s.trow[i];
     positions[at] = s.thit[i];
   }
-  const rowStart = new Uint32Array(s.names.length + 1);
-  const rows = new Uint32Array(s.n);
-  const tfs = new Uint32Array(s.n);
+  const rowStart = words('rowStart', s.names.length + 1);
+  const rows = words('rows', s.n);
+  const tfs = words('tfs', s.n);
   let k = 0;
   for (let t = 0; t < s.names.length; t++) {
     rowStart[t] = k;
@@ -92,7 +212,7 @@ function groupByTerm(s: TokenStream): PostingsTable {
     if (unsorted) sortRowHits(hitRows, positions, a, b);
   }
   rowStart[s.names.length] = k;
-  return { terms, rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k), posStart, positions };
+  return { terms, rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k), posStart, positions, termsOwned: !s.strings };
 }
 
 export function invertDocs(schema: IndexSchema, docs: DocInput[]): InvertedBatch {

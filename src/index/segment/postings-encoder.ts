@@ -14,6 +14,11 @@ import { BLOCK_LEN, SKIP_WORDS } from './segment-layout.js';
  */
 export interface PostingsTable {
   terms: string[];
+  /**
+   * The terms share no storage with statement texts (they come from segments, or from a packed
+   * numbering's own strings): the builder keeps them as they are instead of copying them out.
+   */
+  termsOwned?: boolean;
   rowStart: Uint32Array;
   rows: Uint32Array;
   tfs: Uint32Array;

@@ -83,7 +83,7 @@ function blobBytesGuess(schema: IndexSchema, b: InvertedBatch): number {
 export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegment {
   const table = b.postings;
   // the dictionary outlives the statements its terms were tokenized from: it must not keep them alive
-  const terms = ownStrings(table.terms);
+  const terms = table.termsOwned ? table.terms : ownStrings(table.terms);
   const w = new ByteWriter(blobBytesGuess(schema, b));
   w.reserve(HEADER_BYTES);
   const termTable = w.reserve(terms.length * TERM_INFO_WORDS * 4);

@@ -184,7 +184,7 @@ export function mergeSegments(schema: IndexSchema, segments: MergePart[]): Built
   }
   const postings: PostingsTable = {
     terms, rowStart: rowStart.subarray(0, terms.length + 1), rows: flat.rows, tfs: flat.tfs,
-    posStart: posStart.subarray(0, terms.length + 1), positions: flat.hits,
+    posStart: posStart.subarray(0, terms.length + 1), positions: flat.hits, termsOwned: true, // the parts' own
   };
   const batch: InvertedBatch = { rows, numFields, postings, fieldLens, docIds, attrs };
   return buildSegment(schema, batch);

@@ -1,6 +1,6 @@
 // Faults the fuzzer found in the engine (test/fuzz), each now a clear error or a defined result.
 import { describe, expect, it } from 'vitest';
-import { cellToSourceJson } from '../../../src/engine/cell-format.js';
+import { cellToRawJson, cellToSourceJson } from '../../../src/engine/cell-format.js';
 import { useTempEngine } from '../../helpers/temp-engine.js';
 
 const t = useTempEngine('quarry-fuzz-found-');
@@ -56,6 +56,10 @@ describe('engine faults found by fuzzing', () => {
     expect(cellToSourceJson(-Infinity, 'float')).toBeNull();
     expect(cellToSourceJson(Infinity, 'float')).toBeNull();
     expect(cellToSourceJson(1.5, 'float')).toMatchObject({ text: '1.500000' });
+    // finite as a double, infinite as the 32-bit float the answer prints (SELECT 1e308 FROM t)
+    expect(cellToSourceJson(1e308, 'float')).toBeNull();
+    expect(cellToRawJson(-1e308, 'float')).toBeNull();
+    expect(cellToRawJson(3.0e38, 'float')).not.toBeNull();
   });
 
   it('refuses a table name longer than 200 bytes, by SQL and by auto schema, and creates nothing', async () => {
