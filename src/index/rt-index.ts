@@ -16,7 +16,7 @@ import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMat
 import { runPreparedParallel } from './parallel/search-parallel.js';
 import { groupPrepared, type SegmentGrouping } from './search-groups.js';
 import { groupPreparedParallel } from './parallel/search-groups-parallel.js';
-import { parallelMinCost, queryPool } from './parallel/query-threads.js';
+import { parallelMinCost, queryPool, SATURATED_MIN_COST, threadBusy } from './parallel/query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
 
 export interface RtIndexOptions {
@@ -375,16 +375,23 @@ export class RtIndex implements RtIndexApi {
 
   /**
    * search() on the query worker threads when there are some and the query has enough postings (or
-   * rows) to spread; on this thread otherwise, where a cheap query answers sooner than a hand-over
-   * would. Same answers either way (a property test holds both paths to it).
+   * rows) to spread; a cheaper one too, whole to one free thread, while this thread is saturated;
+   * on this thread otherwise, where a cheap query answers sooner than a hand-over would. Same answers
+   * either way (a property test holds both paths to it).
    */
   async searchAsync(req: SearchRequest): Promise<SearchResult> {
     const pool = queryPool(this.core);
     if (!pool) return this.search(req);
     const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
     // max_query_time stops between segments, in order: that stays on this thread
-    if (searchCost(p) < parallelMinCost() || p.deadline !== Infinity) return runPrepared(p, req);
-    return runPreparedParallel(pool, p, req);
+    if (p.deadline !== Infinity) return runPrepared(p, req);
+    if (searchCost(p) >= parallelMinCost()) return runPreparedParallel(pool, p, req);
+    // saturated: the event loop had no idle time lately, or a query of another client is on a thread
+    // now (this one came while it ran: clients overlap); then a free thread takes this one too
+    const busy = threadBusy() || pool.idle < pool.threads;
+    if (!busy || pool.idle === 0 || searchCost(p) < SATURATED_MIN_COST) return runPrepared(p, req);
+    // whole, to one worker: too small to gain from spreading, and the other core has queries of its own
+    return runPreparedParallel(pool, p, { ...req, threads: 1 });
   }
 
   /** Every match of the request, segment by segment (GROUP BY); `hits` of the result is empty. */

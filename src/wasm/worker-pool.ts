@@ -214,6 +214,9 @@ export class CorePool {
   /** False once every worker has died (each one that failed was dropped): callers go inline. */
   get alive(): boolean { return !this.#closed && this.#workers.length > 0; }
 
+  /** Workers with no job now (a query sent to one starts at once). */
+  get idle(): number { return this.#idle.length; }
+
   /** Tasks run so far by each worker. */
   taskCounts(): number[] { return this.#workers.map((w) => w.tasks); }
 

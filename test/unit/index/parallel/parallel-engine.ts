@@ -7,7 +7,7 @@ import { parse } from 'lossless-json';
 import { afterAll, beforeAll } from 'vitest';
 import { searchJsonText } from '../../../../src/http/render-search.js';
 import { newSession, openEngine, type Engine, type JsonValue, type Result } from '../../../../src/engine/index.js';
-import { queryPool, setParallelMinCost, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
+import { queryPool, setBusyProbe, setParallelMinCost, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
 import { sharedCore } from '../../../../src/wasm/core.js';
 import type { CoreThread, ThreadSpawner } from '../../../../src/wasm/worker-pool.js';
 
@@ -41,6 +41,8 @@ export function useParallelEngine(prefix: string, load: (sql: Sql) => Promise<vo
 
   beforeAll(async () => {
     setParallelMinCost(TEST_MIN_COST);
+    // this thread is never taken for saturated here (a test that wants it installs its own probe)
+    setBusyProbe(() => false);
     dir = mkdtempSync(join(tmpdir(), prefix));
     engine = await openEngine({ dataDir: dir, threads: 1 });
     await load(sql);
@@ -48,6 +50,7 @@ export function useParallelEngine(prefix: string, load: (sql: Sql) => Promise<vo
 
   afterAll(async () => {
     setParallelMinCost(undefined);
+    setBusyProbe(null);
     await setQueryThreads(1);
     await engine.close();
     rmSync(dir, { recursive: true, force: true });
