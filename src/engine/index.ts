@@ -96,6 +96,13 @@ class QuarryEngine implements Engine {
     return table.mutex.run(() => exportOpenTable(table, outDir));
   }
 
+  holdMerges(name: string): () => Promise<void> {
+    if (this.#closed) throw new Error('engine is closed');
+    const table = this.ctx.catalog.get(name);
+    if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown table '${name}'`);
+    return table.index.holdMerges();
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

@@ -55,6 +55,8 @@ export class RtIndex implements RtIndexApi {
   #pendingMerge?: Promise<void>;
   /** The merge thread failed once: merges run inline from then on. */
   #threadless = false;
+  /** Bulk loads in progress (holdMerges): no merge pass is scheduled while any is. */
+  #held = 0;
 
   constructor(schema: IndexSchema, opts: RtIndexOptions = {}) {
     this.schema = schema;
@@ -145,8 +147,27 @@ export class RtIndex implements RtIndexApi {
     if (gone.length) this.delete(gone);
     if (!seg) return;
     this.#attach(seg);
+    if (this.#held) return;
     if (this.#autoMerge === 'deferred') this.#scheduleMerge();
     else if (this.#autoMerge) this.maybeMerge();
+  }
+
+  /**
+   * A bulk load: until the returned release() each batch stays its own segment (no tiered merge
+   * re-merging the same rows at every level as they pile up); release() then runs the policy once
+   * over them all and resolves when it has settled. Writes stay searchable and durable throughout.
+   */
+  holdMerges(): () => Promise<void> {
+    this.#held++;
+    let released = false;
+    return () => {
+      if (!released) {
+        released = true;
+        if (--this.#held === 0 && this.#autoMerge === 'deferred') this.#scheduleMerge();
+        else if (this.#held === 0 && this.#autoMerge) this.maybeMerge();
+      }
+      return this.whenMerged();
+    };
   }
 
   /** Resolves once the deferred merge pass scheduled by earlier writes (if any) has run. */
