@@ -62,11 +62,13 @@ export function writeSearchResult(w: ApiWriter, r: RowsResult, ctx: ReplyContext
   else w.u32(Status.OK);
   w.u32(ctx.fields.length);
   for (const f of ctx.fields) w.str(f);
-  const idAt = r.columns.findIndex((c) => c.name === 'id');
+  const apiId = r.columns.findIndex((c) => c.name === 'api_id');
+  const idAt = apiId >= 0 ? apiId : r.columns.findIndex((c) => c.name === 'id');
+  const plainId = r.columns.findIndex((c) => c.name === 'id');
   const attrs = r.columns
     // searchd's @count and @distinct are 32-bit integers
     .map((c, i) => ({ name: MAGIC_ALIASES[c.name] ?? c.name, i, type: c.name === 'api_count' || c.name === 'api_distinct' ? Attr.INTEGER : attrType(c.kind, ctx.described.get(c.name)) }))
-    .filter((a) => a.i !== idAt);
+    .filter((a) => a.i !== idAt && a.i !== plainId);
   w.u32(attrs.length);
   for (const a of attrs) w.str(a.name).u32(a.type);
   w.u32(r.rows.length).u32(1); // id64

@@ -99,13 +99,15 @@ function orderBy(q: ApiQuery): string {
 export function searchSql(q: ApiQuery, tables: string[]): string {
   if (q.groupFunc === 5 && q.groupBy) throw new ApiQueryError('SPH_GROUPBY_ATTRPAIR is not supported');
   if (q.mode > Mode.EXTENDED2) throw new ApiQueryError(`unknown matching mode ${q.mode}`);
-  const items = [magic(q.select)];
+  // every match carries its document id, whatever the select list aliases (searchd always sends it)
+  const items = [magic(q.select), 'id AS api_id'];
   if (q.sort === 5) items.push(`${magic(q.sortBy)} AS api_expr`);
   const grouped = q.groupBy !== '';
   let groupKey = '';
   if (grouped) {
     const func = GROUP_FUNCS[q.groupFunc];
-    groupKey = func ? `${func}(${ident(q.groupBy)})` : ident(q.groupBy);
+    // a comma list groups by several attributes (what a quarry master sends for GROUP BY a, b)
+    groupKey = func ? `${func}(${ident(q.groupBy)})` : q.groupBy.split(',').map((n) => ident(n.trim())).join(', ');
     items.push(`groupby() AS api_groupby`, 'count(*) AS api_count');
     if (q.groupDistinct) items.push(`count(DISTINCT ${ident(q.groupDistinct)}) AS api_distinct`);
   }

@@ -32,6 +32,9 @@ export class Catalog {
   /** Tables whose stored documents failed their checks at startup: refused, with the reason, until dropped. */
   readonly #damaged = new Map<string, SearchError>();
 
+  /** Names taken outside the catalog (distributed tables): CREATE TABLE refuses them too. */
+  reserved: (name: string) => boolean = () => false;
+
   constructor(readonly store: Store) {}
 
   /** Opens every table the store knows, rebuilding each index from its documents. */
@@ -94,7 +97,7 @@ export class Catalog {
     if (Buffer.byteLength(name) > MAX_TABLE_NAME_BYTES) {
       throw new SearchError('BAD_VALUE', `table '${name.slice(0, 32)}...': CREATE TABLE failed: table name is longer than ${MAX_TABLE_NAME_BYTES} bytes`);
     }
-    if (this.has(name)) {
+    if (this.has(name) || this.reserved(name)) {
       throw new SearchError('TABLE_EXISTS', `table '${name}': CREATE TABLE failed: table '${name}' already exists`);
     }
     const s = { ...schema, name };

@@ -14,6 +14,7 @@ import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './durability/checkpointer.
 import type { ConfigTable } from './exec/exec-ddl.js';
 import { executeStatement, type ExecContext } from './exec/executor.js';
 import { IdGenerator } from './id-generator.js';
+import { DistributedTables } from './distributed/dist-registry.js';
 import { createJsonApi, type JsonApi } from './json/json-api.js';
 import type { Engine, EngineOptions } from './engine.js';
 import type { Result } from './result.js';
@@ -31,6 +32,8 @@ const AUTO_ID_META = 'auto_id_reserved';
 export interface OpenOptions extends EngineOptions {
   /** Table sections of the config file, by lower-cased name (TRUNCATE ... WITH RECONFIGURE). */
   configTables?: Map<string, ConfigTable>;
+  /** The config file's `type = distributed` sections: key -> every value (local and agent repeat). */
+  configDistributed?: Map<string, Record<string, string[]>>;
   /** server_id for auto ids (bits 56-62). */
   serverId?: number;
   /** searchd snippets_file_prefix: CALL SNIPPETS load_files reads only below it (unset = off). */
@@ -126,7 +129,9 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
     load: () => BigInt((store.getMeta(AUTO_ID_META) as string | undefined) ?? '0'),
     save: (upTo) => store.setMeta(AUTO_ID_META, upTo.toString()),
   }, opts.serverId ?? 0);
-  const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map() };
+  const dist = DistributedTables.open(store, opts.configDistributed ?? new Map(), (n) => catalog.has(n));
+  catalog.reserved = (n) => dist.has(n);
+  const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map(), dist };
   const checkpoints = new Checkpointer(store, () => catalog.all());
   for (const [name, seq] of catalog.covered) checkpoints.noteCovered(name, seq);
   checkpoints.start(Number(process.env.QUARRY_CHECKPOINT_MS) || CHECKPOINT_INTERVAL_MS);

@@ -31,6 +31,8 @@ export interface SearchMeta {
   timeMs: number;
   keywords: { keyword: string; docs: number; hits: number }[];
   warning?: string;
+  /** More SHOW META rows after the keywords (a distributed query's per-agent figures). */
+  extra?: Array<[string, string]>;
 }
 
 export interface RowsResult {

@@ -93,15 +93,21 @@ export function tableSchemaOf(name: string, section: ConfigSection): TableSchema
 }
 
 /**
- * The RT tables of a config by lowercased name. Sections of other types (plain tables built from a
- * `source`, distributed, percolate) cannot be served and are reported in `skipped`.
+ * The RT and distributed tables of a config by lowercased name. Sections of other types (plain tables
+ * built from a `source`, percolate) cannot be served and are reported in `skipped`.
  */
-export function configTables(config: ManticoreConfig): { tables: Map<string, ConfigTableSchema>; skipped: string[] } {
+export function configTables(config: ManticoreConfig): {
+  tables: Map<string, ConfigTableSchema>; distributed: Map<string, Record<string, string[]>>; skipped: string[];
+} {
   const tables = new Map<string, ConfigTableSchema>();
+  const distributed = new Map<string, Record<string, string[]>>();
   const skipped: string[] = [];
   for (const [name, section] of config.tables) {
-    if ((lastValue(section, 'type') ?? 'plain').toLowerCase() !== 'rt') skipped.push(name);
-    else tables.set(name.toLowerCase(), { schema: tableSchemaOf(name, section) });
+    const type = (lastValue(section, 'type') ?? 'plain').toLowerCase();
+    if (type === 'rt') tables.set(name.toLowerCase(), { schema: tableSchemaOf(name, section) });
+    // a distributed section's keys, every value kept (local and agent repeat); the engine checks them
+    else if (type === 'distributed') distributed.set(name.toLowerCase(), Object.fromEntries(section.keys().map((k) => [k, section.get(k)!])));
+    else skipped.push(name);
   }
-  return { tables, skipped };
+  return { tables, distributed, skipped };
 }

@@ -10,6 +10,8 @@ import type { ConfigTableSchema } from './config-tables.js';
 export interface ServerEngineOptions extends EngineOptions {
   /** Table sections of the config file by lowercased name (src/engine/index.ts `OpenOptions`). */
   configTables?: Map<string, ConfigTableSchema>;
+  /** The config's `type = distributed` sections: key -> every value. */
+  configDistributed?: Map<string, Record<string, string[]>>;
   /** searchd snippets_file_prefix: where CALL SNIPPETS load_files may read (unset = load_files off). */
   snippetsFilePrefix?: string;
   /** searchd max_threads_per_query: worker threads for load_files. */

@@ -49,6 +49,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     dataDir: options.dataDir,
     configPath: options.configPath,
     configTables: tables?.tables,
+    configDistributed: tables?.distributed,
     // CALL SNIPPETS load_files stays off unless the config names a directory for it.
     snippetsFilePrefix: lastValue(config?.searchd, 'snippets_file_prefix'),
     maxThreadsPerQuery: threads === undefined ? undefined : Number(threads),

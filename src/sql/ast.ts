@@ -217,6 +217,8 @@ export interface CreateTableStatement extends StatementBase {
   columns: ColumnDef[];
   /** Settings after the column list, names lower-cased, values as text (numbers too). */
   settings: Record<string, string>;
+  /** Every value of every setting in order (a distributed table's local= and agent= repeat). */
+  allSettings?: Record<string, string[]>;
 }
 
 export interface CreateTableLikeStatement extends StatementBase {
@@ -261,7 +263,7 @@ export interface DescribeStatement extends StatementBase { kind: 'describe'; tab
 export type ShowWhat =
   | 'tables' | 'meta' | 'warnings' | 'status' | 'variables' | 'databases' | 'threads' | 'plugins'
   | 'collation' | 'character_set' | 'create_table' | 'columns' | 'table_status' | 'table_settings'
-  | 'profile' | 'plan' | 'settings' | 'processlist';
+  | 'profile' | 'plan' | 'settings' | 'processlist' | 'agent_status';
 
 /**
  * SHOW ...: `table` for SHOW CREATE TABLE t, SHOW FIELDS|COLUMNS FROM t, SHOW TABLE t STATUS|SETTINGS

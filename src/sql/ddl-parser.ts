@@ -28,8 +28,9 @@ export function parseCreate(c: Cursor): Statement {
     } while (c.acceptPunct(','));
     c.expectPunct(')');
   }
+  const allSettings: Record<string, string[]> = {};
   const stmt: CreateTableStatement = {
-    kind: 'create_table', text: '', table, ifNotExists, columns, settings: parseSettings(c),
+    kind: 'create_table', text: '', table, ifNotExists, columns, settings: parseSettings(c, allSettings), allSettings,
   };
   return stmt;
 }
@@ -68,7 +69,7 @@ export const REPLACING_SETTINGS: ReadonlySet<string> = new Set([
  * setting keeps its first value (Manticore chains it in the table's config section and reads the
  * head), except REPLACING_SETTINGS, where the last one wins.
  */
-export function parseSettings(c: Cursor): Record<string, string> {
+export function parseSettings(c: Cursor, all?: Record<string, string[]>): Record<string, string> {
   const settings: Record<string, string> = {};
   for (;;) {
     const t = c.peek();
@@ -84,6 +85,10 @@ export function parseSettings(c: Cursor): Record<string, string> {
     const value = negative ? `-${v.value}` : v.value;
     const name = t.value.toLowerCase();
     if (!Object.hasOwn(settings, name) || REPLACING_SETTINGS.has(name)) settings[name] = value;
+    if (all) {
+      if (!Object.hasOwn(all, name)) all[name] = [];
+      all[name]!.push(value);
+    }
   }
 }
 

@@ -64,6 +64,9 @@ export function parseShow(c: Cursor): ShowStatement {
     case 'INDEX':
       c.next();
       return parseShowTable(c);
+    case 'AGENT':
+      c.next();
+      return parseShowAgent(c);
   }
   return c.fail(['VARIABLES']);
 }
@@ -90,4 +93,15 @@ export function parseDescribe(c: Cursor): DescribeStatement {
   if (like !== undefined) stmt.like = like;
   parseOptionClause(c);
   return stmt;
+}
+
+/** SHOW AGENT STATUS, SHOW AGENT 'host:port' STATUS, SHOW AGENT dist_table STATUS [LIKE]. */
+function parseShowAgent(c: Cursor): ShowStatement {
+  if (c.isKw('STATUS') && !c.isKw('STATUS', 1)) {
+    c.next();
+    return finish(c, 'agent_status');
+  }
+  const table = c.peek().kind === 'string' ? parseString(c).value : parseTableName(c);
+  c.expectKw('STATUS', ['STATUS']);
+  return finish(c, 'agent_status', { table });
 }

@@ -4,6 +4,9 @@ import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { rows, stringColumns, type Result } from '../result.js';
 import { callSnippets } from '../snippets/snippet-call.js';
+import type { DistributedDef } from '../distributed/dist-def.js';
+import type { DistributedTables } from '../distributed/dist-registry.js';
+import { callSnippetsDistributed } from '../distributed/dist-snippets.js';
 
 function stringArg(st: CallStatement, i: number): string {
   const a = st.args[i];
@@ -11,16 +14,23 @@ function stringArg(st: CallStatement, i: number): string {
   return a.value;
 }
 
-export function execCall(catalog: Catalog, st: CallStatement): Result | Promise<Result> {
+/** A CALL's table argument when it names a distributed table. */
+function distributedArg(st: CallStatement, dist: DistributedTables | undefined): DistributedDef | undefined {
+  const a = st.args[1];
+  return a?.kind === 'string' ? dist?.get(a.value) : undefined;
+}
+
+export function execCall(catalog: Catalog, st: CallStatement, dist?: DistributedTables): Result | Promise<Result> {
+  const def = distributedArg(st, dist);
   if (st.name === 'keywords') {
     if (st.args.length < 2) throw new SearchError('PARSE_ERROR', 'KEYWORDS() expects 2 arguments (text, table)');
     const text = stringArg(st, 0);
-    const tableName = stringArg(st, 1);
+    const tableName = def?.locals[0] ?? stringArg(st, 1); // a distributed table's keywords: its first local's
     const table = catalog.get(tableName);
     if (!table) throw new SearchError('UNKNOWN_TABLE', `no such table '${tableName.toLowerCase()}'`);
     const data = table.pipeline.keywords(text).map((k) => [String(k.qpos), k.tokenized, k.normalized]);
     return rows(stringColumns('qpos', 'tokenized', 'normalized'), data);
   }
-  if (st.name === 'snippets') return callSnippets(catalog, st);
+  if (st.name === 'snippets') return def ? callSnippetsDistributed(catalog, def, st) : callSnippets(catalog, st);
   throw new SearchError('UNSUPPORTED', `no such built-in procedure ${st.name.toUpperCase()}`);
 }

@@ -46,10 +46,24 @@ export function schemaOf(st: CreateTableStatement): TableSchema {
     if (seen.has(c.name)) throw new SearchError('PARSE_ERROR', `duplicate attribute name '${c.name}'`);
     seen.add(c.name);
   }
+  checkTableType(name, st.settings.type);
   const settings = { ...st.settings };
   delete settings.type;
   if (Number.parseInt(settings.index_field_lengths ?? '0', 10) > 0) columns.push(...fieldLengthColumns(name, columns));
   return { name, columns, settings };
+}
+
+/**
+ * `type='rt'` (the default) is what this path creates; distributed tables take their own path before
+ * it. Percolate tables are not built: refused by name rather than created as a plain RT table.
+ */
+function checkTableType(name: string, type: string | undefined): void {
+  const t = (type ?? 'rt').toLowerCase();
+  if (t === 'rt') return;
+  if (t === 'pq' || t === 'percolate') {
+    throw new SearchError('UNSUPPORTED', `error adding table '${name}': percolate tables (type='${type}') are not supported`);
+  }
+  throw new SearchError('BAD_SETTING', `error adding table '${name}': unknown table type '${type}'`);
 }
 
 /** index_field_lengths=1: one `<field>_len` token-count attribute per full-text field (Manticore's AddFieldLens). */

@@ -18,6 +18,7 @@ function metaRows(session: Session): string[][] {
     ['total_relation', m.totalRelation], ['time', (m.timeMs / 1000).toFixed(3)],
   ];
   m.keywords.forEach((k, i) => out.push([`keyword[${i}]`, k.keyword], [`docs[${i}]`, String(k.docs)], [`hits[${i}]`, String(k.hits)]));
+  for (const [k, v] of m.extra ?? []) out.push([k, v]);
   if (m.warning) out.push(['warning', m.warning]);
   return out;
 }
@@ -31,13 +32,16 @@ function variablesRows(settings: GlobalSettings, session: Session): string[][] {
   });
 }
 
-export function execShow(catalog: Catalog, st: ShowStatement, session: Session, settings: GlobalSettings): Result {
+export function execShow(catalog: Catalog, st: ShowStatement, session: Session, settings: GlobalSettings, dist?: { names(): string[] }): Result {
   const like = likeMatcher(st.like);
   const kv = (data: string[][]) => rows(stringColumns('Variable_name', 'Value'), data.filter((r) => like(r[0])));
   switch (st.what) {
-    case 'tables':
-      if (st.full) return rows(stringColumns('Tables_in_Manticore', 'Table_type'), catalog.names().filter(like).map((n) => [n, 'BASE TABLE']));
-      return rows(stringColumns('Table', 'Type'), catalog.names().filter(like).map((n) => [n, 'rt']));
+    case 'tables': {
+      const all = [...catalog.names().map((n) => [n, 'rt']), ...(dist?.names() ?? []).map((n) => [n, 'distributed'])]
+        .sort((a, b) => (a[0]! < b[0]! ? -1 : 1)).filter((r) => like(r[0]!));
+      if (st.full) return rows(stringColumns('Tables_in_Manticore', 'Table_type'), all.map(([n]) => [n!, 'BASE TABLE']));
+      return rows(stringColumns('Table', 'Type'), all);
+    }
     case 'meta': return kv(metaRows(session));
     case 'warnings':
       return rows(stringColumns('Level', 'Code', 'Message'), session.lastWarning ? [['warning', '1000', session.lastWarning]] : []);

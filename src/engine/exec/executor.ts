@@ -1,6 +1,7 @@
 /** Runs parsed statements against the catalog: the one dispatch from statement kind to its executor. */
 import type { NamedValue, Statement } from '../../sql/ast.js';
 import { checkOptions, type OptionStatement } from '../statement-options.js';
+import type { GlobalFlags } from './exec-select.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { execAlter, execFlush, execOptimize } from './exec-admin.js';
@@ -12,6 +13,13 @@ import { execFacets } from '../group/facets.js';
 import { execSelectNoTable, execSet, execShow } from './exec-show.js';
 import { execDelete, execInsert, execUpdate } from './exec-write.js';
 import type { IdGenerator } from '../id-generator.js';
+import type { DistributedTables } from '../distributed/dist-registry.js';
+import { execDistributedSelect } from '../distributed/dist-select.js';
+import { execDistributedFacets } from '../distributed/dist-facets.js';
+import { execDistributedWrite } from '../distributed/dist-write.js';
+import {
+  execAgentStatus, execCreateDistributed, execDescribeDistributed, execShowCreateDistributed, isDistributedCreate, refuseWrite,
+} from '../distributed/exec-dist.js';
 import { ok, type Result } from '../result.js';
 import type { GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
@@ -29,6 +37,40 @@ export interface ExecContext {
   ids: IdGenerator;
   settings: GlobalSettings;
   config: Map<string, ConfigTable>;
+  /** Distributed tables: their names share the catalog's namespace. */
+  dist: DistributedTables;
+}
+
+/** The distributed table a statement names, if it names one. */
+function distributedOf(ctx: ExecContext, st: Statement) {
+  const name = st.kind === 'select' ? st.tables[0]
+    : st.kind === 'insert' || st.kind === 'update' || st.kind === 'delete' || st.kind === 'drop_table' || st.kind === 'describe' || st.kind === 'truncate' ? st.table
+      : st.kind === 'show' && (st.what === 'create_table' || st.what === 'columns' || st.what === 'table_status') ? st.table : undefined;
+  return name === undefined ? undefined : ctx.dist.get(name);
+}
+
+async function executeDistributed(ctx: ExecContext, st: Statement, session: Session, flags: GlobalFlags): Promise<Result | Result[] | undefined> {
+  const def = distributedOf(ctx, st);
+  if (!def) return undefined;
+  switch (st.kind) {
+    case 'select': {
+      if (st.tables.length > 1) throw new SearchError('UNSUPPORTED', 'selecting from several tables is not supported');
+      const main = await execDistributedSelect(ctx.catalog, def, st, session, flags);
+      if (!st.facets?.length) return main;
+      const meta = { lastMeta: session.lastMeta, lastWarning: session.lastWarning };
+      const facets = await execDistributedFacets(ctx.catalog, def, st, flags);
+      Object.assign(session, meta);
+      return [main, ...facets];
+    }
+    case 'drop_table': await ctx.dist.drop(st.table); return ok(0);
+    case 'describe': return execDescribeDistributed(def, st.like);
+    case 'show':
+      if (st.what === 'create_table') return execShowCreateDistributed(def);
+      throw new SearchError('QUERY_ERROR', `table '${def.name}' is distributed: SHOW ${st.what === 'columns' ? 'COLUMNS' : 'TABLE STATUS'} needs a local table`);
+    case 'truncate': throw new SearchError('QUERY_ERROR', 'TRUNCATE RTINDEX requires an existing RT table');
+    case 'update': case 'delete': return execDistributedWrite({ catalog: ctx.catalog, ids: ctx.ids, autoSchema: false, flags }, def, st);
+    default: return refuseWrite(st, def.name);
+  }
 }
 
 /** One statement's results: one, or several for a SELECT with FACET clauses. */
@@ -38,6 +80,8 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
   // options are checked first, as Manticore's parser does (an unknown option fails even on a missing table)
   const optionKind = OPTION_STATEMENTS[st.kind];
   if (optionKind && 'options' in st) checkOptions(optionKind, st.options as NamedValue[]);
+  const distributed = await executeDistributed(ctx, st, session, flags);
+  if (distributed) return distributed;
   switch (st.kind) {
     case 'select': {
       if (st.tables.length === 0) return execSelectNoTable(st, session, ctx.settings);
@@ -55,7 +99,7 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
     case 'insert': return buffersWrites(session) ? execInsertInTransaction(write, st, session) : execInsert(write, st);
     case 'update': return execUpdate(write, st);
     case 'delete': return buffersWrites(session) ? execDeleteInTransaction(write, st, session) : execDelete(write, st);
-    case 'create_table': return execCreate(ctx.catalog, st);
+    case 'create_table': return isDistributedCreate(st) ? execCreateDistributed(ctx.catalog, ctx.dist, st) : execCreate(ctx.catalog, st);
     case 'create_table_like': return execCreateLike(ctx.catalog, st);
     case 'drop_table': return execDrop(ctx.catalog, st);
     case 'truncate': return execTruncate(ctx.catalog, st, ctx.config);
@@ -64,7 +108,7 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
     case 'optimize': return execOptimize(ctx.catalog, st);
     case 'flush': return execFlush(ctx.catalog, st);
     case 'describe': return execDescribe(ctx.catalog, st);
-    case 'show': return execShow(ctx.catalog, st, session, ctx.settings);
+    case 'show': return st.what === 'agent_status' ? execAgentStatus(ctx.dist, st.table, st.like) : execShow(ctx.catalog, st, session, ctx.settings, ctx.dist);
     case 'set': {
       const r = execSet(st, session, ctx.settings);
       // SET autocommit=1 commits what autocommit=0 left open, as in MySQL.
@@ -72,7 +116,7 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
       return r;
     }
     case 'set_names': case 'set_transaction': return ok(0);
-    case 'call': return execCall(ctx.catalog, st);
+    case 'call': return execCall(ctx.catalog, st, ctx.dist);
     case 'backup': return execBackup(ctx.catalog, st);
     case 'begin': // BEGIN inside a transaction commits it first, as in MySQL.
       if (session.transaction) await commit(session, ctx.catalog);

@@ -49,7 +49,7 @@ export function createJsonApi(ctx: ExecContext, checkOpen: () => void = () => {}
   return {
     search: async (body, session) => {
       checkOpen();
-      return execJsonSearch(ctx.catalog, body, session, flags());
+      return execJsonSearch(ctx.catalog, body, session, flags(), ctx.dist);
     },
     insert: async (body, replace) => execJsonInsert(write(), body, replace),
     update: async (body) => execJsonUpdate(write(), body),

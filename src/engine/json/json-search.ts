@@ -23,6 +23,9 @@ import type { RowsResult } from '../result.js';
 import { orderedColumns } from '../schema-text.js';
 import type { Session } from '../session.js';
 import type { Table } from '../table.js';
+import type { DistributedDef } from '../distributed/dist-def.js';
+import type { DistributedTables } from '../distributed/dist-registry.js';
+import { execDistributedSelect } from '../distributed/dist-select.js';
 
 const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
 
@@ -158,9 +161,13 @@ function aggsRequest(table: Table, st: SelectStatement, flags: GlobalFlags, full
 }
 
 /** Runs a `/search` body; throws SearchError (PARSE_ERROR: request shape; others: execution). */
-export async function execJsonSearch(catalog: Catalog, body: JsonValue, session: Session, flags: GlobalFlags): Promise<RowsResult> {
+export async function execJsonSearch(
+  catalog: Catalog, body: JsonValue, session: Session, flags: GlobalFlags, dist?: DistributedTables,
+): Promise<RowsResult> {
   const obj = requestObject(body);
   checkSearchKeys(obj);
+  const def = dist?.get(tableName(obj));
+  if (def) return execJsonSearchDistributed(catalog, def, obj, session, flags);
   const table = lookupTable(catalog, tableName(obj));
   const limit = intProperty(obj, 'limit') ?? intProperty(obj, 'size');
   const offset = intProperty(obj, 'offset') ?? intProperty(obj, 'from');
@@ -192,6 +199,36 @@ export async function execJsonSearch(catalog: Catalog, body: JsonValue, session:
   }
   await addJsonHighlights(table, result, obj, flags);
   // Query warnings (`ignoring fields ...`) reach the reply as `"warning":{"reason":...}`.
+  if (parts.warnings.length && !result.warning) result.warning = parts.warnings.join('; ');
+  return result;
+}
+
+/**
+ * `/search` over a distributed table: the request read against its first local table's schema and
+ * text settings (a query needs a tokenizer), then run as the SELECT over every shard, with MATCH in
+ * text form so remote agents get it. `aggs` and `highlight` are not merged across shards yet.
+ */
+async function execJsonSearchDistributed(catalog: Catalog, def: DistributedDef, obj: JsonObject, session: Session, flags: GlobalFlags): Promise<RowsResult> {
+  const schemaTable = def.locals.length ? catalog.get(def.locals[0]!) : undefined;
+  if (!schemaTable) throw new SearchError('UNSUPPORTED', `/search over distributed table '${def.name}' needs a local table to read the request against`);
+  for (const key of ['aggs', 'highlight', 'script_fields'] as const) {
+    if (obj[key] !== undefined) throw new SearchError('UNSUPPORTED', `"${key}" over a distributed table is not supported`);
+  }
+  const orderBy = sortItems(obj.sort);
+  const st: SelectStatement = {
+    kind: 'select', text: '', items: selectItems(schemaTable, sourceFilter(obj._source)), tables: [def.name],
+    orderBy, limit: intProperty(obj, 'limit') ?? intProperty(obj, 'size'), offset: intProperty(obj, 'offset') ?? intProperty(obj, 'from'),
+    options: options(obj, orderBy),
+  };
+  let parts: ReturnType<typeof jsonFullText>;
+  try {
+    parts = jsonFullText(schemaTable, obj.query, flags, st.options);
+  } catch (e) {
+    throw tableQueryError(def.name, e);
+  }
+  st.where = parts.where;
+  if (parts.fullText !== null) st.match = jsonMatchText(schemaTable, obj.query, flags);
+  const result = await execDistributedSelect(catalog, def, st, session, flags);
   if (parts.warnings.length && !result.warning) result.warning = parts.warnings.join('; ');
   return result;
 }

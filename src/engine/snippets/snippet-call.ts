@@ -12,7 +12,7 @@ import type { QueryNode } from '../../query/ast.js';
 
 const ARGS_ERROR = 'SNIPPETS() expects exactly 3 arguments (data, table, query)';
 
-function optionsOf(st: CallStatement): RawOption[] {
+export function optionsOf(st: CallStatement): RawOption[] {
   return st.options.map((o) => {
     const v = o.value;
     if (v.kind === 'string') return { name: o.name, value: v.value };

@@ -34,7 +34,7 @@ describe('readSearchQuery', () => {
   it('turns the query into one SELECT with filters, grouping and options', () => {
     const q = readSearchQuery(new ApiReader(clientQuery()), 0x11e, 0);
     expect(searchSql(q, ['t'])).toBe(
-      "SELECT *, groupby() AS api_groupby, count(*) AS api_count FROM t WHERE MATCH('hello world') AND gid IN (1,2)" +
+      "SELECT *, id AS api_id, groupby() AS api_groupby, count(*) AS api_count FROM t WHERE MATCH('hello world') AND gid IN (1,2)" +
       ' AND price NOT BETWEEN 1 AND 5 AND gid BETWEEN 3 AND 9 GROUP BY gid WITHIN GROUP ORDER BY weight() DESC, id ASC' +
       " ORDER BY count(*) desc LIMIT 0, 20 OPTION ranker=proximity, max_matches=100, field_weights=(title=10), comment='note'");
   });

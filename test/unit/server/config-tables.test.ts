@@ -57,10 +57,11 @@ describe('tableSchemaOf', () => {
 });
 
 describe('configTables', () => {
-  it('keeps RT tables by lowercased name and reports the rest', () => {
-    const config = parseConfig('table A {\n type = rt\n rt_field = x\n}\nindex plain1 {\n source = s\n}\ntable d {\n type = distributed\n}');
-    const { tables, skipped } = configTables(config);
+  it('keeps RT and distributed tables by lowercased name and reports the rest', () => {
+    const config = parseConfig('table A {\n type = rt\n rt_field = x\n}\nindex plain1 {\n source = s\n}\ntable D {\n type = distributed\n local = a\n agent = h:1:x\n agent = h:2:y\n}\nindex p {\n type = percolate\n}');
+    const { tables, distributed, skipped } = configTables(config);
     expect([...tables.keys()]).toEqual(['a']);
-    expect(skipped).toEqual(['plain1', 'd']);
+    expect(distributed).toEqual(new Map([['d', { type: ['distributed'], local: ['a'], agent: ['h:1:x', 'h:2:y'] }]]));
+    expect(skipped).toEqual(['plain1', 'p']);
   });
 });

@@ -4,6 +4,9 @@ import { errorOf, one } from './helpers.js';
 describe('SHOW', () => {
   it.each([
     ['SHOW TABLES', { what: 'tables' }],
+    ['SHOW AGENT STATUS', { what: 'agent_status' }],
+    ["SHOW AGENT d STATUS LIKE 'dstindex%'", { what: 'agent_status', table: 'd', like: 'dstindex%' }],
+    ["SHOW AGENT '127.0.0.1:9312' STATUS", { what: 'agent_status', table: '127.0.0.1:9312' }],
     ["show tables like 'te%'", { what: 'tables', like: 'te%' }],
     ['SHOW FULL TABLES', { what: 'tables', full: true }],
     ['SHOW META', { what: 'meta' }],

@@ -1,0 +1,181 @@
+/**
+ * The master's merge (Manticore's MinimizeAggrResult): every shard's rows into one sorted list,
+ * duplicates of an id kept once (the first in sort order), then OFFSET/LIMIT; grouped rows are merged
+ * by group key first (counts and sums added, min/max kept, averages divided by the merged count,
+ * GROUP_CONCAT lists joined, COUNT(DISTINCT) added per shard as Manticore's master does when it has
+ * only each agent's count), HAVING applied, and the groups sorted and paged.
+ */
+import type { Cell, CellKind, ResultColumn } from '../result.js';
+import { COUNT_COL, HIDDEN_PREFIX, type MergeKey, type OutSpec, type ShardPlan } from './shard-plan.js';
+import type { ShardRows } from './shard-rows.js';
+import { havingPasses } from './merge-having.js';
+
+interface Ref {
+  shard: ShardRows;
+  row: number;
+}
+
+export interface Merged {
+  columns: ResultColumn[];
+  rows: Cell[][];
+  weights: number[];
+  totalFound: number;
+}
+
+export function compareCells(a: Cell | undefined, b: Cell | undefined): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (Array.isArray(a) || Array.isArray(b)) return compareCells(Array.isArray(a) ? a[0] ?? null : a, Array.isArray(b) ? b[0] ?? null : b);
+  if (typeof a === 'string' || typeof b === 'string') return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
+}
+
+function cell(r: Ref, name: string): Cell {
+  if (name === 'id' && !r.shard.index.has('id')) return r.shard.ids[r.row]!;
+  const at = r.shard.index.get(name);
+  return at === undefined ? null : r.shard.rows[r.row]![at]!;
+}
+
+/** The star's columns: a shard's non-hidden columns, from the first shard that has any rows. */
+function starColumns(shards: ShardRows[]): { names: string[]; kinds: CellKind[] } {
+  const s = shards.find((x) => x.rows.length) ?? shards[0];
+  if (!s) return { names: [], kinds: [] };
+  const names: string[] = [];
+  const kinds: CellKind[] = [];
+  s.names.forEach((n, i) => {
+    if (n.startsWith(HIDDEN_PREFIX) || n === 'groupby()' || n === 'count(*)' || n === 'count(distinct)') return;
+    names.push(n);
+    kinds.push(s.kinds[i]!);
+  });
+  return { names, kinds };
+}
+
+function kindOf(shards: ShardRows[], name: string, fallback: CellKind): CellKind {
+  for (const s of shards) {
+    const at = s.index.get(name);
+    if (at !== undefined) return s.kinds[at]!;
+  }
+  return fallback;
+}
+
+/** The output columns: each item's, the star expanded. */
+function columnsOf(plan: ShardPlan, shards: ShardRows[]): { columns: ResultColumn[]; sources: Array<{ source: string; op: OutSpec['op'] }> } {
+  const columns: ResultColumn[] = [];
+  const sources: Array<{ source: string; op: OutSpec['op'] }> = [];
+  for (const o of plan.outputs) {
+    if (o.source === '*') {
+      const star = starColumns(shards);
+      star.names.forEach((n, i) => { columns.push({ name: n, kind: star.kinds[i]! }); sources.push({ source: n, op: 'first' }); });
+      continue;
+    }
+    columns.push({ name: o.name, kind: o.op === 'avg' ? 'float' : kindOf(shards, o.source, 'string') });
+    sources.push({ source: o.source, op: o.op });
+  }
+  return { columns, sources };
+}
+
+function compareBy(keys: MergeKey[], value: (x: number, k: MergeKey) => Cell): (x: number, y: number) => number {
+  return (x, y) => {
+    for (const k of keys) {
+      const c = compareCells(value(x, k), value(y, k));
+      if (c) return k.desc ? -c : c;
+    }
+    return 0;
+  };
+}
+
+export function mergePlain(plan: ShardPlan, shards: ShardRows[]): Merged {
+  const refs: Ref[] = shards.flatMap((shard) => shard.rows.map((_, row) => ({ shard, row })));
+  const value = (i: number, k: MergeKey): Cell => {
+    const r = refs[i]!;
+    if (k.source === 'weight') return r.shard.weights[r.row]!;
+    if (k.source === 'id') return r.shard.ids[r.row]!;
+    return cell(r, k.source);
+  };
+  const order = refs.map((_, i) => i).sort(compareBy(plan.order, value));
+  const seen = new Set<bigint>();
+  const unique = order.filter((i) => {
+    const id = refs[i]!.shard.ids[refs[i]!.row]!;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+  const page = unique.slice(plan.offset, plan.offset + plan.limit);
+  const { columns, sources } = columnsOf(plan, shards);
+  return {
+    columns,
+    rows: page.map((i) => sources.map((s) => cell(refs[i]!, s.source))),
+    weights: page.map((i) => refs[i]!.shard.weights[refs[i]!.row]!),
+    totalFound: shards.reduce((n, s) => n + s.totalFound, 0),
+  };
+}
+
+function add(a: Cell, b: Cell): Cell {
+  if (a === null) return b;
+  if (b === null) return a;
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a + b;
+  return Number(a) + Number(b);
+}
+
+interface Group {
+  refs: Ref[];
+  count: number;
+}
+
+function keyOf(r: Ref, keys: string[]): string {
+  return JSON.stringify(keys.map((k) => cell(r, k)), (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
+}
+
+/** One merged group's value of one column. */
+function mergedValue(g: Group, source: string, op: OutSpec['op']): Cell {
+  const values = g.refs.map((r) => cell(r, source));
+  switch (op) {
+    case 'sum': return values.reduce(add, null);
+    case 'min': return values.reduce((m, v) => (m === null || (v !== null && compareCells(v, m) < 0) ? v : m), null as Cell);
+    case 'max': return values.reduce((m, v) => (m === null || (v !== null && compareCells(v, m) > 0) ? v : m), null as Cell);
+    case 'avg': { const s = values.reduce(add, null); return s === null || !g.count ? null : Number(s) / g.count; }
+    case 'concat': return values.filter((v) => v !== null && v !== '').map(String).join(',');
+    default: return values[0] ?? null;
+  }
+}
+
+export function mergeGrouped(plan: ShardPlan, shards: ShardRows[]): Merged {
+  const groups = new Map<string, Group>();
+  for (const shard of shards) {
+    shard.rows.forEach((_, row) => {
+      const r = { shard, row };
+      const key = keyOf(r, plan.groupKeys);
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { refs: [], count: 0 }));
+      g.refs.push(r);
+      g.count += Number(cell(r, COUNT_COL) ?? 0);
+    });
+  }
+  // the representative row is the best-weighted one, as each shard's own is
+  const list = [...groups.values()].map((g) => ({ ...g, refs: [...g.refs].sort((a, b) => b.shard.weights[b.row]! - a.shard.weights[a.row]!) }));
+  const { columns, sources } = columnsOf(plan, shards);
+  const byOut = new Map(sources.map((s, i) => [s.source, i]));
+  let out = list.map((g) => ({ g, row: sources.map((s) => mergedValue(g, s.source, s.op)) }));
+  if (plan.having) {
+    const names = columns.map((c) => c.name.toLowerCase());
+    out = out.filter((x) => havingPasses(plan.having!, names, x.row));
+  }
+  const value = (i: number, k: MergeKey): Cell => {
+    const { g, row } = out[i]!;
+    if (k.source === 'weight') return g.refs[0]!.shard.weights[g.refs[0]!.row]!;
+    if (k.source === COUNT_COL) return g.count;
+    if (k.source === 'id') return g.refs[0]!.shard.ids[g.refs[0]!.row]!;
+    const at = byOut.get(k.source);
+    return at !== undefined ? row[at]! : cell(g.refs[0]!, k.source);
+  };
+  const order = out.map((_, i) => i).sort(compareBy(plan.order, value)).slice(0, plan.maxMatches);
+  const page = order.slice(plan.offset, plan.offset + plan.limit);
+  return {
+    columns,
+    rows: page.map((i) => out[i]!.row),
+    weights: page.map((i) => { const r = out[i]!.g.refs[0]!; return r.shard.weights[r.row]!; }),
+    totalFound: order.length,
+  };
+}

@@ -1,0 +1,274 @@
+// A distributed table over real quarry processes on loopback: 2 local tables on the master and 2
+// remote agents, compared with one table holding every document, for seeded random queries of each
+// full-text operator class, filters, sorts, grouping and facets; then an agent killed with SIGKILL
+// mid-run (partial results and Manticore's warning), a mirror taking over, and a Sphinx 2.2.11
+// searchd as the agent of a quarry distributed table.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnQuarry, type SpawnedQuarry } from '../helpers/spawn-quarry.js';
+import { hasSphinx, startSphinx } from '../helpers/sphinx-searchd.js';
+import { ROOT } from './mysql-server.js';
+import { docsSql, makeDocs, randomQueries, SCHEMA } from '../helpers/distributed-data.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+let dir: string;
+let master: SpawnedQuarry;
+const agents: SpawnedQuarry[] = [];
+let db: mysql.Connection;
+const DOCS = makeDocs(42, 400);
+
+async function connect(p: SpawnedQuarry): Promise<mysql.Connection> {
+  return mysql.createConnection({ host: '127.0.0.1', port: p.mysql, user: 'root', supportBigNumbers: true, bigNumberStrings: true });
+}
+
+async function load(conn: mysql.Connection, table: string, docs: typeof DOCS): Promise<void> {
+  await conn.query(`CREATE TABLE ${table} ${SCHEMA}`);
+  if (docs.length) await conn.query(docsSql(table, docs));
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-dist-'));
+  // master, two agents, and a mirror of the second agent's shard
+  const procs = await Promise.all(['m', 'a', 'b', 'c'].map((n) => spawnQuarry(ROOT, ['--data', join(dir, n), '--agent', '127.0.0.1:0'])));
+  master = procs[0]!;
+  agents.push(...procs.slice(1));
+  db = await connect(master);
+  const shard = (k: number) => DOCS.filter((d) => d.id % 4 === k);
+  await load(db, 'everything', DOCS);
+  await load(db, 't1', shard(0));
+  await load(db, 't2', shard(1));
+  for (const [i, k] of [[0, 2], [1, 3], [2, 3]] as const) {
+    const c = await connect(agents[i]!);
+    await load(c, 'shard', shard(k));
+    await c.end();
+  }
+  const [a, b, c] = agents.map((p) => `127.0.0.1:${p.agent}`);
+  await db.query(`CREATE TABLE d type='distributed' local='t1' local='t2' agent='${a}:shard' agent='${b}:shard'`);
+  await db.query(`CREATE TABLE dm type='distributed' local='t1' local='t2' agent='${a}:shard' agent='${b}|${c}:shard' ha_strategy='nodeads' agent_retry_count='1'`);
+}, 60_000);
+
+afterAll(async () => {
+  await db?.end();
+  for (const p of [master, ...agents]) { p?.proc.kill('SIGKILL'); await p?.exited; }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function select(sql: string): Promise<{ rows: any[]; meta: Record<string, string> }> {
+  const [rows] = await db.query(sql);
+  const [meta] = await db.query('SHOW META');
+  return { rows: rows as any[], meta: Object.fromEntries((meta as any[]).map((r) => [r.Variable_name, r.Value])) };
+}
+
+describe('a distributed table over 2 local and 2 remote shards', () => {
+  it('is listed, described and shown as Manticore does', async () => {
+    const [tables] = await db.query("SHOW TABLES LIKE 'd%'");
+    expect(tables).toEqual([{ Table: 'd', Type: 'distributed' }, { Table: 'dm', Type: 'distributed' }]);
+    const [desc] = await db.query('DESCRIBE dm');
+    expect((desc as any[]).map((r) => r.Type)).toEqual(['local', 'local', 'remote_1', 'remote_2_mirror_1', 'remote_2_mirror_2']);
+    const [create] = await db.query('SHOW CREATE TABLE dm');
+    expect((create as any[])[0]['Create Table']).toMatch(/^CREATE TABLE dm type='distributed' local='t1' local='t2' agent='127\.0\.0\.1:\d+:shard' .*ha_strategy='nodeads' agent_retry_count='1'$/);
+    await expect(db.query("INSERT INTO d (id, title) VALUES (1, 'x')")).rejects.toThrow("table 'd' does not support INSERT");
+    await expect(db.query("CREATE TABLE d2 type='distributed' local='nosuch'")).rejects.toThrow("table 'd2': no such local table 'nosuch'");
+  });
+
+  it('returns the ids, order and totals of one table for random queries of every operator class', async () => {
+    let nonEmpty = 0;
+    for (const q of randomQueries(7, 60)) {
+      const one = await select(q.replaceAll('$T', 'everything'));
+      if (one.rows.length && Number(one.meta.total_found) > 0) nonEmpty++;
+      const dist = await select(q.replaceAll('$T', 'd'));
+      expect(dist.rows, q).toEqual(one.rows);
+      expect(dist.meta.total_found, q).toBe(one.meta.total_found);
+      expect(dist.meta.warning, q).toBeUndefined();
+    }
+    expect(nonEmpty).toBeGreaterThan(40); // the comparison is over real matches, not empty sets
+  }, 120_000);
+
+  it('reports per-agent figures in SHOW META', async () => {
+    const { meta } = await select("SELECT id FROM d WHERE MATCH('alpha')");
+    expect(meta['agent[0]']).toMatch(/^127\.0\.0\.1:\d+:shard$/);
+    expect(Number(meta['agent_response_bytes[1]'])).toBeGreaterThan(0);
+    expect(Number(meta['agent_total_found[0]']) + Number(meta['agent_total_found[1]'])).toBeLessThanOrEqual(Number(meta.total_found));
+  });
+
+  it('answers /search as the one table does', async () => {
+    const search = async (table: string, body: object) => {
+      const r = await fetch(`http://127.0.0.1:${master.http}/search`, { method: 'POST', body: JSON.stringify({ table, ...body }) });
+      const j = (await r.json()) as any;
+      return { total: j.hits?.total, hits: j.hits?.hits?.map((h: any) => [h._id, h._source]), error: j.error };
+    };
+    for (const body of [
+      { query: { match: { title: 'alpha' } }, sort: [{ id: 'asc' }], limit: 50 },
+      { query: { bool: { must: [{ query_string: 'beta | gamma' }], filter: [{ range: { price: { gte: 2, lte: 6 } } }] } }, sort: [{ price: 'desc' }, { id: 'asc' }], limit: 20 },
+      { query: { equals: { gid: 3 } }, sort: [{ id: 'desc' }], limit: 10, _source: ['gid', 'tags'] },
+    ]) {
+      const one = await search('everything', body);
+      expect(one.hits.length).toBeGreaterThan(0);
+      expect(await search('d', body), JSON.stringify(body)).toEqual(one);
+    }
+  });
+
+  it('merges FACET counts of all shards', async () => {
+    const sql = (t: string) => `SELECT id FROM ${t} WHERE MATCH('alpha | beta') ORDER BY id ASC LIMIT 5 FACET gid ORDER BY gid ASC FACET tags ORDER BY COUNT(*) DESC, tags ASC`;
+    const [one] = await db.query(sql('everything'));
+    const [dist] = await db.query(sql('d'));
+    expect(dist).toEqual(one);
+  });
+});
+
+describe('writes through a distributed table', () => {
+  it('forwards UPDATE and DELETE to the local tables and the agents (SPHINXQL command), adding the affected rows', async () => {
+    const ids = [4, 5, 6, 7]; // one document of each shard
+    const r = await db.query('UPDATE d SET gid = 77 WHERE id IN (4, 5, 6, 7)');
+    expect((r[0] as any).affectedRows).toBe(4);
+    expect((await select('SELECT id FROM d WHERE gid = 77 ORDER BY id ASC')).rows.map((x) => Number(x.id))).toEqual(ids);
+    for (const id of ids) await db.query(`UPDATE d SET gid = ${DOCS[id - 1]!.gid} WHERE id = ${id}`); // as they were
+    const extra = await connect(agents[0]!);
+    await extra.query("INSERT INTO shard (id, title) VALUES (100002, 'temporary')");
+    await extra.end();
+    await db.query("INSERT INTO t1 (id, title) VALUES (100000, 'temporary')");
+    const del = await db.query('DELETE FROM d WHERE id IN (100000, 100002)');
+    expect((del[0] as any).affectedRows).toBe(2);
+    expect((await select("SELECT id FROM d WHERE MATCH('temporary')")).rows).toEqual([]);
+  });
+});
+
+describe('failures and mirrors', () => {
+  it('gives partial results with the warning when an agent is killed mid-run, a mirror takes over, and an error when none answers', async () => {
+    const full = await select("SELECT id FROM everything WHERE MATCH('alpha') ORDER BY id ASC LIMIT 1000");
+    const t3 = full.rows.filter((r) => Number(r.id) % 4 === 3).length;
+    const deadA = `127.0.0.1:${agents[0]!.agent}`;
+    let partial = 0;
+    for (let i = 0; i < 20; i++) {
+      if (i === 5) agents[0]!.proc.kill('SIGKILL'); // shard 2 is gone from here on
+      const r = await select("SELECT id FROM d WHERE MATCH('alpha') ORDER BY id ASC LIMIT 1000");
+      if (r.meta.warning) {
+        // refused once it is gone; reset, closed or a broken pipe when it dies during the query
+        const failure = '(connect\\(\\) failed: errno=\\d+, [A-Za-z ]+|receiving failure \\(errno=104, msg=Connection reset by peer\\)|agent closed connection|error when sending data: Broken pipe)';
+        expect(r.meta.warning).toMatch(new RegExp(`^table d: agent ${deadA.replace(/\./g, '\\.')}: ${failure}$`));
+        expect(r.rows).toEqual(full.rows.filter((x) => Number(x.id) % 4 !== 2));
+        partial++;
+      } else {
+        expect(r.rows).toEqual(full.rows);
+      }
+    }
+    expect(partial).toBeGreaterThanOrEqual(14);
+    // the second shard's mirror answers when its first mirror dies (retry on the next mirror)
+    agents[1]!.proc.kill('SIGKILL');
+    await agents[1]!.exited;
+    for (let i = 0; i < 4; i++) {
+      const r = await select("SELECT id FROM dm WHERE MATCH('alpha') ORDER BY id ASC LIMIT 1000");
+      expect(r.rows.filter((x) => Number(x.id) % 4 === 3)).toHaveLength(t3);
+      expect(r.meta.warning).toMatch(/^table dm: agent 127\.0\.0\.1:\d+: connect\(\) failed: errno=111, Connection refused$/); // only shard 2's
+    }
+    const [status] = await db.query(`SHOW AGENT STATUS LIKE '%connect_failures'`);
+    expect((status as any[]).some((r) => Number(r.Value) > 0)).toBe(true);
+    await db.query(`CREATE TABLE dead type='distributed' agent='${deadA}:shard'`);
+    await expect(db.query("SELECT id FROM dead WHERE MATCH('alpha')")).rejects.toThrow(`table dead: agent ${deadA}: connect() failed: errno=111, Connection refused`);
+  }, 60_000);
+});
+
+describe('timeouts and blackholes', () => {
+  it('gives up on an agent that stalls after agent_query_timeout, and never waits for a blackhole', async () => {
+    const { createServer } = await import('node:net');
+    const held: import('node:net').Socket[] = [];
+    const stall = createServer((s) => { held.push(s); s.write(Buffer.from([0, 0, 0, 1])); }); // greets, never answers
+    await new Promise<void>((r) => stall.listen(0, '127.0.0.1', r));
+    const port = (stall.address() as { port: number }).port;
+    try {
+      await db.query(`CREATE TABLE slow type='distributed' local='t1' agent='127.0.0.1:${port}:x' agent_query_timeout='300'`);
+      const t0 = performance.now();
+      const r = await select("SELECT id FROM slow WHERE MATCH('alpha') ORDER BY id ASC LIMIT 1000");
+      expect(performance.now() - t0).toBeLessThan(2500);
+      expect(r.meta.warning).toBe(`table slow: agent 127.0.0.1:${port}: query timed out`);
+      const local = await select("SELECT id FROM t1 WHERE MATCH('alpha') ORDER BY id ASC LIMIT 1000");
+      expect(r.rows).toEqual(local.rows);
+      await db.query(`CREATE TABLE hole type='distributed' local='t1' agent_blackhole='127.0.0.1:${port}:x' agent_query_timeout='5s'`);
+      const t1 = performance.now();
+      const h = await select("SELECT id FROM hole WHERE MATCH('alpha') ORDER BY id ASC LIMIT 1000");
+      expect(performance.now() - t1).toBeLessThan(2500); // the stalled blackhole (5 s timeout) is not waited for
+      expect(h.rows).toEqual(local.rows);
+      expect(h.meta.warning).toBeUndefined();
+    } finally {
+      for (const s of held) s.destroy();
+      stall.close();
+    }
+  });
+});
+
+describe.skipIf(!hasSphinx)('a Sphinx 2.2.11 searchd as an agent', () => {
+  it('serves a quarry distributed table with the same matches as a local table', async () => {
+    const sphinx = await startSphinx(`index rt\n{\n  type = rt\n  path = ${join(dir, 'sphinx-rt')}\n  rt_field = title\n  rt_field = body\n  rt_attr_uint = gid\n  rt_attr_float = price\n}\n`);
+    try {
+      const sx = await mysql.createConnection({ host: '127.0.0.1', port: sphinx.mysqlPort, user: 'root' });
+      const docs = DOCS.filter((d) => d.id % 4 === 2);
+      await sx.query(`INSERT INTO rt (id, title, body, gid, price) VALUES ${docs.map((d) => `(${d.id}, '${d.title}', '${d.body}', ${d.gid}, ${d.price})`).join(', ')}`);
+      await sx.end();
+      await db.query(`CREATE TABLE ds type='distributed' local='t1' agent='127.0.0.1:${sphinx.apiPort}:rt'`);
+      await load(db, 'ref02', DOCS.filter((d) => d.id % 4 === 0 || d.id % 4 === 2));
+      for (const sql of [
+        "SELECT id, gid, price FROM $T WHERE MATCH('alpha | gamma') AND gid IN (1,2,3) ORDER BY price DESC, id ASC LIMIT 50",
+        "SELECT id FROM $T WHERE MATCH('\"beta gamma\"') ORDER BY id ASC LIMIT 100",
+        "SELECT id, weight() w FROM $T WHERE MATCH('delta') ORDER BY weight() DESC, id ASC LIMIT 100 OPTION ranker=wordcount",
+        'SELECT gid, COUNT(*) c FROM $T GROUP BY gid ORDER BY gid ASC',
+      ]) {
+        const [dist] = await db.query(sql.replaceAll('$T', 'ds'));
+        const [ref] = await db.query(sql.replaceAll('$T', 'ref02'));
+        expect(dist, sql).toEqual(ref);
+      }
+    } finally {
+      await sphinx.stop();
+    }
+  }, 60_000);
+});
+
+describe('CALL SNIPPETS over agents, and a distributed table from the config file', () => {
+  it('spreads load_files over the local table and the agent, and merges load_files_scattered', async () => {
+    const [dirX, dirY] = [join(dir, 'files-x'), join(dir, 'files-y')];
+    for (const [d, files] of [[dirX, ['f3', 'f4']], [dirY, ['f1', 'f2']]] as const) {
+      mkdirSync(d, { recursive: true });
+      for (const f of files) writeFileSync(join(d, `${f}.txt`), `the ${f} file speaks of alpha and beta`);
+    }
+    writeFileSync(join(dir, 'x.conf'), `searchd {\n  snippets_file_prefix = ${dirX}/\n}\n`);
+    const x = await spawnQuarry(ROOT, ['--data', join(dir, 'x'), '--agent', '127.0.0.1:0', '--config', join(dir, 'x.conf')]);
+    let y: SpawnedQuarry | undefined;
+    try {
+      const cx = await connect(x);
+      await cx.query('CREATE TABLE xs (title text)');
+      await cx.query("INSERT INTO xs (id, title) VALUES (7, 'alpha from the agent')");
+      await cx.end();
+      writeFileSync(join(dir, 'y.conf'), `searchd {\n  snippets_file_prefix = ${dirY}/\n}\n
+table loc {\n  type = rt\n  path = loc\n  rt_field = title\n}\n
+table dsn {\n  type = distributed\n  local = loc\n  agent = 127.0.0.1:${x.agent}:xs\n  agent_query_timeout = 2s\n}\n`);
+      y = await spawnQuarry(ROOT, ['--data', join(dir, 'y'), '--config', join(dir, 'y.conf')]);
+      const cy = await connect(y);
+      try {
+        const [tables] = await cy.query('SHOW TABLES');
+        expect(tables).toEqual([{ Table: 'dsn', Type: 'distributed' }, { Table: 'loc', Type: 'rt' }]);
+        await cy.query("INSERT INTO loc (id, title) VALUES (1, 'alpha at home')");
+        const [found] = await cy.query("SELECT id, title FROM dsn WHERE MATCH('alpha') ORDER BY id ASC");
+        expect(found).toEqual([{ id: '1', title: 'alpha at home' }, { id: '7', title: 'alpha from the agent' }]);
+        const snippets = async (files: string[], opts: string) => {
+          const [r] = await cy.query(`CALL SNIPPETS((${files.map((f) => `'${f}.txt'`).join(',')}), 'dsn', 'alpha', ${opts})`);
+          return (r as any[]).map((row) => row.snippet);
+        };
+        expect(await snippets(['f1', 'f2', 'f3', 'f4'], '1 AS load_files')).toEqual(
+          ['f1', 'f2', 'f3', 'f4'].map((f) => `the ${f} file speaks of <b>alpha</b> and beta`));
+        expect(await snippets(['f3', 'f1', 'nope'], '1 AS load_files_scattered')).toEqual(
+          ['the f3 file speaks of <b>alpha</b> and beta', 'the f1 file speaks of <b>alpha</b> and beta', '']);
+        await expect(snippets(['f3', 'f1', 'nope'], '1 AS load_files, 1 AS load_files_scattered')).rejects.toThrow(/nope\.txt/);
+        // the agent's share (the second half) names files only the master has
+        await expect(snippets(['f1', 'f2', 'f1', 'f2'], '1 AS load_files')).rejects.toThrow(/agent 127\.0\.0\.1:\d+: remote error: .*f1\.txt/);
+        const [plain] = await cy.query("CALL SNIPPETS('alpha and omega', 'dsn', 'alpha')");
+        expect(plain).toEqual([{ snippet: '<b>alpha</b> and omega' }]);
+      } finally {
+        await cy.end();
+      }
+    } finally {
+      for (const p of [x, y]) { p?.proc.kill('SIGKILL'); await p?.exited; }
+    }
+  }, 60_000);
+});

@@ -1,0 +1,61 @@
+// The distributed-table statements through the engine: kept across a restart, names shared with RT
+// tables, DESCRIBE / SHOW CREATE / DROP, writes refused, and a query over local tables alone.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newSession, openEngine, type Engine, type Result } from '../../../../src/engine/index.js';
+
+let dir: string;
+let engine: Engine;
+const session = newSession();
+
+async function sql(text: string): Promise<Result> {
+  const out = await engine.execute(text, session);
+  return out[out.length - 1]!;
+}
+const rows = async (text: string) => { const r = await sql(text); if (r.kind !== 'rows') throw new Error(JSON.stringify(r)); return r.rows; };
+const error = async (text: string) => { const r = await sql(text); return r.kind === 'error' ? r.message : undefined; };
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-dist-'));
+  engine = await openEngine({ dataDir: dir, threads: 1 });
+  await sql('CREATE TABLE t1 (title text, gid uint)');
+  await sql('CREATE TABLE t2 (title text, gid uint)');
+  await sql("INSERT INTO t1 (id, title, gid) VALUES (1, 'red apple', 1), (3, 'green apple', 2)");
+  await sql("INSERT INTO t2 (id, title, gid) VALUES (2, 'red pear', 1), (4, 'apple pie', 1)");
+});
+afterEach(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('distributed tables in the engine', () => {
+  it('survive a restart and share the catalog namespace', async () => {
+    expect(await sql("CREATE TABLE d type='distributed' local='t1' local='t2' agent='127.0.0.1:9999:r'")).toMatchObject({ kind: 'ok' });
+    expect(await error("CREATE TABLE d type='distributed' local='t1'")).toBe("table 'd': CREATE TABLE failed: table 'd' already exists");
+    expect(await error('CREATE TABLE d (title text)')).toBe("table 'd': CREATE TABLE failed: table 'd' already exists");
+    expect(await error("CREATE TABLE t1 type='distributed' local='t2'")).toBe("table 't1': CREATE TABLE failed: table 't1' already exists");
+    expect(await error("CREATE TABLE `a b` type='distributed' local='t2'")).toMatch(/table name 'a b' is not valid/);
+    await engine.close();
+    engine = await openEngine({ dataDir: dir, threads: 1 });
+    expect(await rows('SHOW TABLES')).toEqual([['d', 'distributed'], ['t1', 'rt'], ['t2', 'rt']]);
+    expect(await rows('DESCRIBE d')).toEqual([['t1', 'local'], ['t2', 'local'], ['127.0.0.1:9999:r', 'remote_1']]);
+    expect(await sql('DROP TABLE d')).toMatchObject({ kind: 'ok' });
+    expect(await rows('SHOW TABLES')).toEqual([['t1', 'rt'], ['t2', 'rt']]);
+  });
+
+  it('answers over its local tables as one table, forwards UPDATE and DELETE, and refuses INSERT', async () => {
+    await sql("CREATE TABLE d type='distributed' local='t1, t2'");
+    expect(await rows("SELECT id, gid FROM d WHERE MATCH('apple') ORDER BY id ASC")).toEqual([[1n, 1], [3n, 2], [4n, 1]]);
+    expect(await rows('SELECT gid, COUNT(*) c FROM d GROUP BY gid ORDER BY gid ASC')).toEqual([[1, 3n], [2, 1n]]);
+    expect(await rows("SELECT id, HIGHLIGHT() FROM d WHERE MATCH('red') ORDER BY id DESC")).toEqual([[2n, '<b>red</b> pear'], [1n, '<b>red</b> apple']]);
+    expect(await error("INSERT INTO d (id, title) VALUES (9, 'x')")).toBe("table 'd' does not support INSERT");
+    expect(await error("REPLACE INTO d (id, title) VALUES (9, 'x')")).toBe("table 'd' does not support INSERT");
+    expect(await sql('UPDATE d SET gid = 7 WHERE id IN (1, 2, 9)')).toMatchObject({ kind: 'ok', affected: 2 });
+    expect(await rows('SELECT id FROM d WHERE gid = 7 ORDER BY id ASC')).toEqual([[1n], [2n]]);
+    expect(await sql('DELETE FROM d WHERE gid = 7')).toMatchObject({ kind: 'ok', affected: 2 });
+    expect(await rows('SELECT id FROM d ORDER BY id ASC')).toEqual([[3n], [4n]]);
+    expect(await rows('SHOW CREATE TABLE d')).toEqual([['d', "CREATE TABLE d type='distributed' local='t1' local='t2'"]]);
+  });
+});
