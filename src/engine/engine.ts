@@ -26,7 +26,7 @@ export interface Engine {
    */
   exportTable?(name: string, outDir: string): Promise<ExportSummary>;
   /**
-   * Starts a bulk load of table `name` (`quarry import`): its writes are not merged until the
+   * Starts a bulk load of table `name` (`quarry import`; none when there is no such table): its writes are not merged until the
    * returned release(), which runs the merge policy once and resolves when it has settled.
    */
   holdMerges?(name: string): () => Promise<void>;
