@@ -56,6 +56,9 @@ export function run(cmd: string, args: string[], input?: string): Promise<RunRes
     p.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
     p.on('error', reject);
     p.on('close', (status) => resolve({ status, stdout, stderr }));
+    // a client that exits before reading its input (a refused login) closes the pipe: its status and
+    // output are the result, not an EPIPE on a write nobody reads
+    p.stdin.on('error', () => {});
     p.stdin.end(input ?? '');
   });
 }
