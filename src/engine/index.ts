@@ -18,6 +18,7 @@ import { DistributedTables } from './distributed/dist-registry.js';
 import { createJsonApi, type JsonApi } from './json/json-api.js';
 import type { Engine, EngineOptions } from './engine.js';
 import type { Result } from './result.js';
+import { closeAllPools } from './distributed/agent-pools.js';
 import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
 
@@ -102,6 +103,7 @@ class QuarryEngine implements Engine {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    closeAllPools();
     await this.checkpoints.stop();
     await this.store.close();
   }

@@ -48,6 +48,8 @@ beforeAll(async () => {
   const [a, b, c] = agents.map((p) => `127.0.0.1:${p.agent}`);
   await db.query(`CREATE TABLE d type='distributed' local='t1' local='t2' agent='${a}:shard' agent='${b}:shard'`);
   await db.query(`CREATE TABLE dm type='distributed' local='t1' local='t2' agent='${a}:shard' agent='${b}|${c}:shard' ha_strategy='nodeads' agent_retry_count='1'`);
+  // agent_persistent: the same shards over pooled PERSIST connections
+  await db.query(`CREATE TABLE dp type='distributed' local='t1' local='t2' agent_persistent='${a}:shard' agent='${b}:shard[conn=pconn]'`);
 }, 60_000);
 
 afterAll(async () => {
@@ -65,7 +67,7 @@ async function select(sql: string): Promise<{ rows: any[]; meta: Record<string, 
 describe('a distributed table over 2 local and 2 remote shards', () => {
   it('is listed, described and shown as Manticore does', async () => {
     const [tables] = await db.query("SHOW TABLES LIKE 'd%'");
-    expect(tables).toEqual([{ Table: 'd', Type: 'distributed' }, { Table: 'dm', Type: 'distributed' }]);
+    expect(tables).toEqual([{ Table: 'd', Type: 'distributed' }, { Table: 'dm', Type: 'distributed' }, { Table: 'dp', Type: 'distributed' }]);
     const [desc] = await db.query('DESCRIBE dm');
     expect((desc as any[]).map((r) => r.Type)).toEqual(['local', 'local', 'remote_1', 'remote_2_mirror_1', 'remote_2_mirror_2']);
     const [create] = await db.query('SHOW CREATE TABLE dm');
@@ -83,6 +85,9 @@ describe('a distributed table over 2 local and 2 remote shards', () => {
       expect(dist.rows, q).toEqual(one.rows);
       expect(dist.meta.total_found, q).toBe(one.meta.total_found);
       expect(dist.meta.warning, q).toBeUndefined();
+      const pooled = await select(q.replaceAll('$T', 'dp'));
+      expect(pooled.rows, q).toEqual(one.rows);
+      expect(pooled.meta.total_found, q).toBe(one.meta.total_found);
     }
     expect(nonEmpty).toBeGreaterThan(40); // the comparison is over real matches, not empty sets
   }, 120_000);
