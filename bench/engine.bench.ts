@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { open, type Database } from '../src/index.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, diskBytes, mulberry32, percentile, sqlString } from './bench-util.js';
+import { progress } from './progress.js';
 
 const SEED = 42;
 const BATCH = 1000;
@@ -21,10 +22,12 @@ async function load(db: Database, docs: CorpusDoc[], dir: string): Promise<LoadR
   await db.sql("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
   const rss0 = process.memoryUsage().rss;
   const t0 = performance.now();
+  progress.step(`engine: loading ${docs.length.toLocaleString('en-US')} documents`);
   for (let i = 0; i < docs.length; i += BATCH) {
     const rows = docs.slice(i, i + BATCH).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
     const [r] = await db.sql(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
     if (r.kind === 'error') throw new Error(r.message);
+    progress.tick(Math.min(i + BATCH, docs.length), docs.length, 'documents');
   }
   const seconds = (performance.now() - t0) / 1000;
   return {
@@ -70,6 +73,7 @@ async function runQueries(db: Database, table: string, cls: QueryClass): Promise
   const times: number[] = [];
   let hits = 0;
   const t0 = performance.now();
+  progress.step(`engine: ${cls.name}`);
   for (const q of cls.queries) {
     const s = performance.now();
     const [r] = await db.sql(`SELECT id, weight() FROM ${table} WHERE MATCH(${sqlString(q)}) LIMIT 20`);
@@ -84,6 +88,13 @@ async function runQueries(db: Database, table: string, cls: QueryClass): Promise
 
 /** The seeded synthetic corpus: `n` documents of Zipf-drawn words from the 50k most frequent of `vocab`. */
 export function synthetic(vocab: [string, number][], n: number): CorpusDoc[] {
+  const out: CorpusDoc[] = [];
+  for (const batch of syntheticBatches(vocab, n)) out.push(...batch);
+  return out;
+}
+
+/** synthetic()'s documents, in order, `batch` at a time (a corpus too big to hold: bench/scale.bench.ts). */
+export function* syntheticBatches(vocab: [string, number][], n: number, batch = BATCH): Generator<CorpusDoc[]> {
   const rng = mulberry32(SEED);
   const words = vocab.slice(0, 50_000).map(([w]) => w);
   const cdf = new Float64Array(words.length);
@@ -96,7 +107,11 @@ export function synthetic(vocab: [string, number][], n: number): CorpusDoc[] {
     return words[lo];
   };
   const text = (k: number) => Array.from({ length: k }, draw).join(' ');
-  return Array.from({ length: n }, (_, i) => ({ id: i + 1, title: text(4 + Math.floor(rng() * 6)), body: text(20 + Math.floor(rng() * 60)) }));
+  for (let i = 0; i < n; i += batch) {
+    const docs: CorpusDoc[] = [];
+    for (let id = i + 1; id <= Math.min(n, i + batch); id++) docs.push({ id, title: text(4 + Math.floor(rng() * 6)), body: text(20 + Math.floor(rng() * 60)) });
+    yield docs;
+  }
 }
 
 async function corpusRun(label: string, docs: CorpusDoc[], nQueries: number) {

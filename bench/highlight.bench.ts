@@ -28,6 +28,7 @@ import { queryClasses } from './engine.bench.js';
 import { sphinxAvailable, startSphinx } from './peers/sphinx.js';
 import { startQuarry, type QuarryServer } from './side-by-side.bench.js';
 import { measureClass, quarryClients, quarryModes, sphinxModes, topBodies, TOP, type HighlightMode } from './highlight-classes.js';
+import { progress } from './progress.js';
 
 const BATCH = 1000;
 
@@ -82,7 +83,8 @@ async function perClass(docs: CorpusDoc[], nq: number, rounds: number, dir: stri
       sphinxOn = true;
     }
     const out: ClassRow[] = [];
-    for (const cls of classes) {
+    for (const [i, cls] of classes.entries()) {
+      progress.step(`highlight: class ${i + 1}/${classes.length}: ${cls.name} (${rounds} rounds over ${modes.length} peers)`);
       const f = await measureClass(modes, cls.queries, rounds);
       const row: ClassRow = { class: cls.name };
       const rate = (name: string): number => f.get(name)?.docsPerSec ?? NaN;

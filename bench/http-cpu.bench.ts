@@ -15,6 +15,7 @@ import { queryClasses } from './engine.bench.js';
 import { startQuarry } from './side-by-side.bench.js';
 import { bulkBody, clientAgent, postOk } from './http-client.js';
 import { processCpuMs, waitIdle } from './process-cpu.js';
+import { progress } from './progress.js';
 
 const TABLE = 'gcide';
 const BATCH = 1000;
@@ -94,7 +95,11 @@ export async function httpCpuBench() {
     await waitIdle(server.pid); // the load's merges and checkpoints are not the first class's cost
     const results: ClassResult[] = [];
     const only = new RegExp(stringArg('only') ?? '');
-    for (const [name, reqs] of classes(docs, n).filter(([c]) => only.test(c))) results.push(await measure(name, agent, server.port, server.pid, reqs));
+    for (const [name, reqs] of classes(docs, n).filter(([c]) => only.test(c))) {
+      progress.step(`http-cpu: ${name}`);
+      results.push(await measure(name, agent, server.port, server.pid, reqs));
+    }
+    progress.clear();
     return { load, classes: results };
   } finally {
     agent.destroy();

@@ -16,6 +16,7 @@ import { open } from '../src/index.js';
 import { arg, mulberry32 } from './bench-util.js';
 import { gcideAvailable, loadGcide } from './corpus.js';
 import { VOCAB, word, zipf } from './synthetic.js';
+import { progress } from './progress.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const INDEXER = '/usr/bin/indexer';
@@ -92,8 +93,9 @@ async function main() {
     const n = await writeTsv(synth, syntheticRows(arg('docs', 1_000_000)));
     corpora.push({ name: 'synthetic', file: synth, docs: n, columns: ['title', 'body', 'n'], attrs: ['n'], morphology: '' });
     for (const c of corpora) {
-      process.stderr.write(`import bench: ${c.name}, ${c.docs} documents\n`);
+      progress.step(`import: ${c.name}, ${c.docs.toLocaleString('en-US')} documents: Sphinx 2.2.11 indexer`);
       const sphinx = sphinxRun(join(dir, `sphinx-${c.name}`), c);
+      progress.step(`import: ${c.name}, ${c.docs.toLocaleString('en-US')} documents: quarry import`);
       const quarry = await quarryRun(join(dir, `quarry-${c.name}`), c);
       for (const [peer, t] of [['Sphinx 2.2.11 indexer (tsvpipe)', sphinx], ['quarry import --data', quarry]] as const) {
         results.push({ corpus: c.name, docs: c.docs, peer, wallS: t.wallS, cpuS: Number(t.cpuS.toFixed(2)), maxRssMiB: t.maxRssMiB,

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, sqlString } from './bench-util.js';
 import { sphinxPeer, startQuarry, type Peer } from './side-by-side.bench.js';
+import { progress } from './progress.js';
 
 const SIZES = [1, 100, 1000];
 /** Clients sending single-row INSERTs at the same time in the concurrent run. */
@@ -41,7 +42,11 @@ async function insertRun(peer: Peer, docs: CorpusDoc[], rowsPer: number, idBase:
 /** One peer's row of the table: each size from one client, then single rows from many; id ranges apart. */
 async function peerRow(peer: Peer, docs: CorpusDoc[], runNo: number): Promise<Record<string, unknown>> {
   const row: Record<string, unknown> = { peer: peer.name };
-  for (const size of SIZES) row[`${size} row(s)/INSERT docs/s`] = await insertRun(peer, docs, size, (runNo * 10 + size) * 1_000_000);
+  for (const size of SIZES) {
+    progress.step(`insert: ${peer.name}: ${size} row(s) per INSERT`);
+    row[`${size} row(s)/INSERT docs/s`] = await insertRun(peer, docs, size, (runNo * 10 + size) * 1_000_000);
+  }
+  progress.step(`insert: ${peer.name}: ${CONCURRENT_CLIENTS} clients`);
   row[`1 row/INSERT, ${CONCURRENT_CLIENTS} clients docs/s`] = await insertRun(peer, docs, 1, (runNo * 10 + 5) * 1_000_000, CONCURRENT_CLIENTS);
   return row;
 }

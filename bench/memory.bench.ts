@@ -22,19 +22,13 @@ import { arg, diskBytes, sqlString } from './bench-util.js';
 import { documentFrequencies, synthetic } from './engine.bench.js';
 import { sphinxAvailable, startSphinx } from './peers/sphinx.js';
 import { startQuarry } from './side-by-side.bench.js';
+import { breakdown, rollup } from './smaps.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 const BATCH = 1000;
 const MiB = 1024 * 1024;
 const mib = (v: number) => Math.round((v / MiB) * 10) / 10;
-
-/** kB fields of a smaps_rollup (or one mapping's block of smaps), in bytes. */
-function rollup(pid: number | 'self'): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const m of readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').matchAll(/^(\w+):\s+(\d+) kB/gm)) out[m[1]] = Number(m[2]) * 1024;
-  return out;
-}
 
 /** PSS of the mappings whose name contains `part` (lmdb's data.mdb, malloc's [heap]). */
 function mappedPss(part: string): number {
@@ -43,25 +37,6 @@ function mappedPss(part: string): number {
   for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
     if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inFile = line.includes(part);
     else if (inFile && line.startsWith('Pss:')) pss += Number(/(\d+)/.exec(line)![1]) * 1024;
-  }
-  return pss;
-}
-
-/**
- * PSS of the WASM linear memory: V8 maps a wasm32 memory as its committed pages (rw-p) directly
- * followed by a reservation of several GiB (---p) it grows into.
- */
-function wasmPss(): number {
-  const maps: { start: bigint; end: bigint; perms: string; pss: number }[] = [];
-  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
-    const m = /^([0-9a-f]+)-([0-9a-f]+) (\S+)/.exec(line);
-    if (m) maps.push({ start: BigInt(`0x${m[1]}`), end: BigInt(`0x${m[2]}`), perms: m[3], pss: 0 });
-    else if (line.startsWith('Pss:') && maps.length) maps[maps.length - 1].pss = Number(/(\d+)/.exec(line)![1]) * 1024;
-  }
-  let pss = 0;
-  for (let i = 0; i + 1 < maps.length; i++) {
-    const [a, b] = [maps[i], maps[i + 1]];
-    if (a.perms === 'rw-p' && b.perms === '---p' && b.start === a.end && b.end - b.start >= 4n << 30n) pss += a.pss;
   }
   return pss;
 }
@@ -123,7 +98,7 @@ async function quarryRun(docs: CorpusDoc[], dir: string, base: Record<string, nu
   const live = areas.termTable + areas.postings + areas.columns + areas.fieldLens + areas.positions + areas.deletedBitmaps;
   const result = {
     processPss: now.Pss, nodeBaselinePss: base.Pss, pss: now.Pss - base.Pss, rss: now.Rss - base.Rss,
-    wasmLinearMemory: wasmBytes, wasmPss: wasmPss(), wasmSegments: live, wasmFreeOrScratch: wasmBytes - live, ...areas,
+    wasmLinearMemory: wasmBytes, wasmPss: breakdown('self').wasm, wasmSegments: live, wasmFreeOrScratch: wasmBytes - live, ...areas,
     jsHeapUsed: heap.used_heap_size, jsHeapTotal: heap.total_heap_size, external: mem.external, arrayBuffers: mem.arrayBuffers,
     lmdbMappedPss: mappedPss('data.mdb'), mallocHeapPss: mappedPss('[heap]'), liveDocs: index.count(),
   };
@@ -138,12 +113,15 @@ function cpuSeconds(pid: number): number {
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 
-/** Waits until `pid` has been idle for 3 s, and at least `minMs`: its merges and a checkpoint ran. */
+/**
+ * Waits until `pid` has been idle for 10 s, and at least `minMs`: its merges and a checkpoint ran, and the
+ * server's idle collections (2 s after the last work, and 5 s after that) with them.
+ */
 async function untilIdle(pid: number, minMs: number): Promise<void> {
   const t0 = Date.now();
   let last = cpuSeconds(pid);
   let quiet = 0;
-  while (quiet < 3 || Date.now() - t0 < minMs) {
+  while (quiet < 10 || Date.now() - t0 < minMs) {
     await new Promise((r) => setTimeout(r, 1000));
     const now = cpuSeconds(pid);
     quiet = now - last < 0.02 ? quiet + 1 : 0;
@@ -159,10 +137,10 @@ async function serverRun(docs: CorpusDoc[], dir: string) {
     await conn.exec("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
     await loadInto(conn.exec, docs);
     await conn.close();
-    // Two checkpoint intervals (10 s): the last checkpoint, then the idle pass that collects the load's garbage.
+    // Two checkpoint intervals (10 s): the last checkpoint, then the idle collections after it.
     await untilIdle(q.pid, 22_000);
     const { Pss: pss, Rss: rss } = rollup(q.pid);
-    return { processPss: pss, processRss: rss };
+    return { processPss: pss, processRss: rss, parts: breakdown(q.pid) };
   } finally {
     await q.stop();
   }
@@ -206,6 +184,7 @@ async function main() {
       const disk = diskBytes(join(base, 'server'));
       const row: Record<string, unknown> = { corpus: useSynthetic ? 'synthetic' : 'dict-gcide', docs: count, rawTextMiB: mib(rawText),
         serverPss: mib(server.processPss), serverRss: mib(server.processRss), diskMiB: mib(disk), diskBytesPerDoc: Math.round(disk / count) };
+      for (const [k, v] of Object.entries(server.parts)) row[`pss_${k}`] = ['wasmMemories', 'threads'].includes(k) ? v : mib(v);
       if (sphinx) Object.assign(row, { sphinxPss: mib(sphinx.pss), sphinxDiskIndex: mib(sphinx.diskIndex),
         ratioPss: Math.round((server.processPss / sphinx.pss) * 100) / 100, ratioDisk: Math.round((disk / (sphinx.diskIndex + rawText)) * 100) / 100 });
       console.log(JSON.stringify(row, null, 2));

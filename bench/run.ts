@@ -1,5 +1,7 @@
 // bench/run.ts: `npm run bench [-- engine|core|store ...]`. Runs the named benchmarks (default: engine),
-// prints each one's table and writes bench/results/<name>.json. Release WASM build; 2-core machine.
+// prints each one's table and writes bench/results/<name>.json, and beside it <name>.svg: a plot of the
+// table's throughput and latency percentiles per peer (bench/plot-svg.ts). Progress goes to stderr
+// (bench/progress.ts). Release WASM build; 2-core machine.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +9,8 @@ import { engineBench } from './engine.bench.js';
 import { sideBySideBench } from './side-by-side.bench.js';
 import { insertBench } from './insert.bench.js';
 import { highlightBench } from './highlight.bench.js';
+import { writePlot } from './plot.js';
+import { progress } from './progress.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RESULTS = `${ROOT}bench/results`;
@@ -24,34 +28,55 @@ async function main() {
   const names = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].startsWith('--')));
   mkdirSync(RESULTS, { recursive: true });
   for (const name of names.length ? names : ['engine']) {
-    if (name === 'engine') {
-      const res = await engineBench();
-      for (const r of res) {
-        console.log(`\n## ${r.corpus}\n`);
-        console.log(table([{ ...r.load }]));
-        console.log();
-        console.log(table(r.queries as unknown as Record<string, unknown>[]));
-      }
-      writeFileSync(`${RESULTS}/engine.json`, JSON.stringify(res, null, 2));
-    } else if (name === 'insert') {
-      const res = await insertBench();
-      console.log(`\n## INSERT throughput, quarry vs Sphinx 2.2.11\n\n${table(res)}`);
-      writeFileSync(`${RESULTS}/insert.json`, JSON.stringify(res, null, 2));
-    } else if (name === 'side-by-side') {
-      const res = await sideBySideBench();
-      console.log(`\n## quarry vs Sphinx 2.2.11\n\n${table(res)}`);
-      const loadOnly = process.argv.includes('--load-only');
-      writeFileSync(`${RESULTS}/side-by-side${loadOnly ? '-load' : ''}.json`, JSON.stringify(res, null, 2));
-    } else if (name === 'highlight') {
-      const res = await highlightBench();
-      console.log(`\n## Highlighted documents per second, quarry vs Sphinx 2.2.11\n\n${table(res.classes)}`);
-      console.log(JSON.stringify({ ...res, classes: undefined }, null, 2));
-      writeFileSync(`${RESULTS}/highlight.json`, JSON.stringify(res, null, 2));
-    } else {
-      // Other benchmarks are standalone scripts printing JSON: core (WASM vs reference), store (lmdb).
-      const out = spawnSync(process.execPath, [`${ROOT}dist/bench/${name}.bench.js`, ...process.argv.slice(3)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-      console.log(out.stdout);
-      writeFileSync(`${RESULTS}/${name}.json`, out.stdout);
+    progress.step(`${name}: starting`);
+    await runOne(name);
+  }
+  progress.clear();
+}
+
+/** Writes a result file and its plot; clears the progress line first so the table prints cleanly. */
+function save(file: string, res: unknown): void {
+  progress.clear();
+  writeFileSync(`${RESULTS}/${file}.json`, JSON.stringify(res, null, 2));
+  const plot = writePlot(file, res, `npm run bench -- ${file} (bench/results/${file}.json)`);
+  if (plot) process.stderr.write(`plot: ${plot}\n`);
+}
+
+async function runOne(name: string): Promise<void> {
+  if (name === 'engine') {
+    const res = await engineBench();
+    progress.clear();
+    for (const r of res) {
+      console.log(`\n## ${r.corpus}\n`);
+      console.log(table([{ ...r.load }]));
+      console.log();
+      console.log(table(r.queries as unknown as Record<string, unknown>[]));
+    }
+    save('engine', res);
+  } else if (name === 'insert') {
+    const res = await insertBench();
+    save('insert', res);
+    console.log(`\n## INSERT throughput, quarry vs Sphinx 2.2.11\n\n${table(res)}`);
+  } else if (name === 'side-by-side') {
+    const res = await sideBySideBench();
+    save(`side-by-side${process.argv.includes('--load-only') ? '-load' : ''}`, res);
+    console.log(`\n## quarry vs Sphinx 2.2.11\n\n${table(res)}`);
+  } else if (name === 'highlight') {
+    const res = await highlightBench();
+    save('highlight', res);
+    console.log(`\n## Highlighted documents per second, quarry vs Sphinx 2.2.11\n\n${table(res.classes)}`);
+    console.log(JSON.stringify({ ...res, classes: undefined }, null, 2));
+  } else {
+    // Other benchmarks are standalone scripts printing JSON: core (WASM vs reference), store (lmdb).
+    const out = spawnSync(process.execPath, [`${ROOT}dist/bench/${name}.bench.js`, ...process.argv.slice(3)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    progress.clear();
+    console.log(out.stdout);
+    writeFileSync(`${RESULTS}/${name}.json`, out.stdout);
+    try {
+      const plot = writePlot(name, JSON.parse(out.stdout), `npm run bench -- ${name} (bench/results/${name}.json)`);
+      if (plot) process.stderr.write(`plot: ${plot}\n`);
+    } catch {
+      // not one JSON document (a script printing text): no plot
     }
   }
 }

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, mulberry32, percentile, sqlString } from './bench-util.js';
 import { queryClasses } from './engine.bench.js';
+import { progress } from './progress.js';
 import { createConnection } from 'mysql2/promise';
 import { startSphinx, sphinxAvailable } from './peers/sphinx.js';
 import { bulkBody, clientAgent, postOk } from './http-client.js';
@@ -132,6 +133,7 @@ export async function sphinxPeer(dir: string): Promise<Peer> {
 interface LoadFigures { docsPerSec: number; seconds: number; cpuMsPer1000: number }
 
 async function load(peer: Peer, docs: CorpusDoc[], create: string | null, table = 'gcide'): Promise<LoadFigures> {
+  progress.step(`side-by-side: ${peer.name}: loading ${docs.length.toLocaleString('en-US')} documents`);
   const conn = await peer.open();
   if (create) await conn.exec(create);
   const cpu0 = peer.pid ? processCpuMs(peer.pid) : NaN;
@@ -139,6 +141,7 @@ async function load(peer: Peer, docs: CorpusDoc[], create: string | null, table 
   for (let i = 0; i < docs.length; i += BATCH) {
     const rows = docs.slice(i, i + BATCH).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
     await conn.exec(`INSERT INTO ${table} (id, title, body, len) VALUES ${rows.join(',')}`);
+    progress.tick(Math.min(i + BATCH, docs.length), docs.length, 'documents');
   }
   const s = (performance.now() - t0) / 1000;
   const cpuMsPer1000 = ((processCpuMs(peer.pid ?? 0) - cpu0) / docs.length) * 1000;
@@ -148,12 +151,14 @@ async function load(peer: Peer, docs: CorpusDoc[], create: string | null, table 
 
 /** Loads the documents through /bulk, 1000 per NDJSON body, into a table of the same schema. */
 async function bulkLoad(port: number, pid: number, docs: CorpusDoc[], table: string): Promise<LoadFigures> {
+  progress.step(`side-by-side: quarry /bulk: loading ${docs.length.toLocaleString('en-US')} documents`);
   const agent = clientAgent();
   await post(agent, port, `CREATE TABLE ${table} (title text, body text, len uint) morphology='stem_en'`);
   const cpu0 = processCpuMs(pid);
   const t0 = performance.now();
   for (let i = 0; i < docs.length; i += BATCH) {
     await postOk(agent, port, '/bulk', bulkBody(table, docs.slice(i, i + BATCH)), 'application/x-ndjson');
+    progress.tick(Math.min(i + BATCH, docs.length), docs.length, 'documents');
   }
   const s = (performance.now() - t0) / 1000;
   const cpuMsPer1000 = ((processCpuMs(pid) - cpu0) / docs.length) * 1000;
@@ -187,6 +192,7 @@ async function queryRun(peer: Peer, queries: string[], clients: number) {
   await Promise.all(conns.map(async (conn) => {
     while (next < queries.length) {
       const q = queries[next++];
+      progress.tick(next, queries.length, 'queries');
       const s = performance.now();
       if (conn.search) await conn.search(q);
       else await conn.exec(`SELECT id, weight() FROM gcide WHERE MATCH(${sqlString(q)}) LIMIT 20`);
@@ -216,10 +222,16 @@ export async function sideBySideBench() {
   const base = mkdtempSync(join(tmpdir(), 'quarry-side-'));
   try {
     const measure = async (peer: Peer, loaded: number, label = peer.name) => {
+      const at = (what: string) => progress.step(`side-by-side: ${label}: ${what}`);
+      at('waiting for background work to finish');
       if (peer.pid) await waitIdle(peer.pid); // background work after a load (merges, flushes) done first
+      at('warm-up');
       await queryRun(peer, queries.slice(0, 200), 1); // warm-up
+      at('1 client');
       const one = await queryRun(peer, queries, 1);
+      at('8 clients');
       const eight = await queryRun(peer, queries, 8);
+      at('64 clients');
       const many = await queryRun(peer, queries, 64);
       rows.push({ peer: label, docs: docs.length, 'load docs/s': loaded, 'QPS 1 client': one.qps, 'p50 ms': one.p50ms,
         'p99 ms': one.p99ms, 'server CPU ms/query': one.cpuMs, 'QPS 8 clients': eight.qps, 'p99 ms (8)': eight.p99ms, 'QPS 64 clients': many.qps, 'p99 ms (64)': many.p99ms });

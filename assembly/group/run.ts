@@ -12,11 +12,14 @@ import {
 } from "./format";
 import { foldFallback, foldFallbackReset, foldLiveRows, foldMatches, programLoad } from "./fold";
 import { tableCount, tableTake } from "./table";
+import { budgetBegin, budgetCharge } from "../memory/budget";
 
 const progRecs = new StaticArray<usize>(MAX_PROGRAMS);
 const progCount = new StaticArray<u32>(MAX_PROGRAMS);
 const progBytes = new StaticArray<u32>(MAX_PROGRAMS);
 let result: usize = 0;
+/** Programs whose records progRecs holds (a call the budget stopped leaves them for the next to free). */
+let held: u32 = 0;
 
 /** The block the last groupRange() wrote (allocated in this instance's heap; the host frees it). */
 export function groupResult(): usize {
@@ -29,6 +32,7 @@ export function groupResult(): usize {
 
 function freePrograms(n: u32): void {
   for (let p: u32 = 0; p < n; p++) heap.free(unchecked(progRecs[p]));
+  held = 0;
 }
 
 /**
@@ -38,6 +42,8 @@ function freePrograms(n: u32): void {
  */
 export function groupRange(seg: usize, plan: usize, planLen: u32, spec: usize, specLen: u32, from: u32, to: u32): i32 {
   result = 0;
+  freePrograms(held);
+  budgetBegin();
   if (specLen < SPEC_HEADER_WORDS || word(spec, 0) != SPEC_MAGIC) return E_BAD_PLAN;
   const np = word(spec, 1);
   const flags = word(spec, 2);
@@ -75,11 +81,13 @@ export function groupRange(seg: usize, plan: usize, planLen: u32, spec: usize, s
     unchecked((progCount[p] = tableCount()));
     unchecked((progRecs[p] = tableTake()));
     unchecked((progBytes[p] = recBytes));
+    held = p + 1;
     bytes += <usize>tableCount() * recBytes;
   }
   const withMatches = (flags & GF_MATCHES) != 0;
   const matchesOff = bytes;
   if (withMatches) bytes += <usize>n << 3;
+  budgetCharge(bytes);
   const out = heap.alloc(bytes);
   if (scan && np == 0) for (let row = from; row < end; row++) if (!bitIsSet(<usize>load<u32>(seg + DESC_DELETED), row)) total++;
   store<u32>(out, total);

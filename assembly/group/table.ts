@@ -5,6 +5,7 @@
 // | bestWeight i32 | agg × numAggs (8 bytes) |  (group/format.ts)
 
 import { V_F32, V_F64 } from "./format";
+import { budgetCharge } from "../memory/budget";
 
 export const R_COUNT: u32 = 0;
 export const R_FIRST: u32 = 4;
@@ -70,6 +71,14 @@ function sameKeys(rec: usize): bool {
 
 /** Starts an empty table for records of `bytes` with `keys` keys (classes set in keyClass). */
 export function tableReset(keys: u32, bytes: u32): void {
+  // a fold the budget stopped left its table here: free it now (tableTake hands over and clears)
+  if (recs != 0) heap.free(recs);
+  if (slots != 0) heap.free(slots);
+  if (directPtr != 0) heap.free(directPtr);
+  recs = 0;
+  slots = 0;
+  directPtr = 0;
+  budgetCharge(<usize>64 * bytes + (<usize>4 << 7));
   numKeys = keys;
   const cls = unchecked(keyClass[0]);
   direct = keys == 1 && cls != V_F32 && cls != V_F64;
@@ -100,7 +109,9 @@ export function tableCount(): u32 {
 }
 
 function rehash(): void {
+  budgetCharge(<usize>4 << slotBits);
   heap.free(slots);
+  slots = 0;
   slotBits++;
   const mask: u32 = (<u32>1 << slotBits) - 1;
   slots = heap.alloc(<usize>4 << slotBits);
@@ -158,6 +169,7 @@ function findSlow(): usize {
 /** A new record of the keys in keyBuf, the rest zeroed; count is its number + 1. */
 function newRecord(): usize {
   if (count == recCap) {
+    budgetCharge(<usize>recCap * recordBytes);
     recCap <<= 1;
     recs = heap.realloc(recs, <usize>recCap * recordBytes);
   }
@@ -173,6 +185,7 @@ function findDirect(v: u32): usize {
   if (v >= directCap) {
     let cap: u32 = directCap == 0 ? 1024 : directCap;
     while (cap <= v) cap <<= 1;
+    budgetCharge(<usize>(cap - directCap) << 2);
     directPtr = directPtr == 0 ? heap.alloc(<usize>cap << 2) : heap.realloc(directPtr, <usize>cap << 2);
     memory.fill(directPtr + (<usize>directCap << 2), 0, <usize>(cap - directCap) << 2);
     directCap = cap;

@@ -11,6 +11,7 @@ import { arenaBytes, buildTree, checkTree, freeTree } from "./node";
 import { next, setSegmentRows, sortByCost } from "./match";
 import { hitsReset } from "./hitbuf";
 import { filtersPrepare, filtersPass } from "./filters";
+import { budgetBegin } from "../memory/budget";
 import { topkReset, topkPush, topkDrain, sortDefault, sortClear, sortAdd } from "../rank/topk";
 import { scoreRow, setWeights, setQueryShape, prepareExpr } from "../rank/rankers";
 import { RANK_EXPR } from "./format";
@@ -35,6 +36,7 @@ export function evaluate(seg: usize, plan: usize, planLen: u32, k: u32, out: usi
  * pseudo-sharding); the ranges' top-Ks and totals merge into the whole segment's.
  */
 export function evaluateRange(seg: usize, plan: usize, planLen: u32, k: u32, out: usize, from: u32, to: u32): i32 {
+  budgetBegin();
   const e = matchRange(seg, plan, planLen, k, from, to);
   return e < 0 ? e : <i32>topkDrain(out);
 }

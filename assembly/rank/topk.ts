@@ -1,3 +1,4 @@
+import { budgetCharge } from "../memory/budget";
 // Top-K selection: a bounded heap of (rowId, weight) with the worst entry on top, ordered by up
 // to MAX_SORT_KEYS keys (weight, numeric columns read in place, host rank arrays), then rowId asc.
 
@@ -102,6 +103,8 @@ export function before(ra: u32, wa: i32, rb: u32, wb: i32): bool {
 
 export function topkReset(k: u32, all: bool = false): void {
   collect = all;
+  // the call needs k entries whether or not an earlier call left a buffer that big
+  budgetCharge(<usize>k << 3);
   if (k > heapCap) {
     if (heapPtr != 0) heap.free(heapPtr);
     heapPtr = heap.alloc(<usize>k << 3);

@@ -44,8 +44,19 @@ let arena: usize = 0; // u16 keys
 let arenaCap: i32 = 0;
 let count: i32 = 0;
 let arenaUsed: i32 = 0;
-/** The folded token being accumulated (at most MAX_CPS codepoints, two units each). */
-const tok: usize = memory.data(MAX_CPS * 4);
+/**
+ * Tokens are looked up in batches: the slots (and the first candidate's key) of a whole batch are
+ * read before any is resolved, so their cache misses overlap instead of following one another (a
+ * large vocabulary's table is mostly out of cache). Resolution stays in token order.
+ */
+const BATCH: i32 = 32;
+/** Folded keys of the pending batch (MAX_CPS codepoints, two units each, per token), their hashes and lengths. */
+const pendKeys: usize = memory.data(BATCH * MAX_CPS * 4);
+const pendHash: usize = memory.data(BATCH * 4);
+const pendUnits: usize = memory.data(BATCH * 4);
+let pendCount: i32 = 0;
+/** Where the touched values go, so the reads are kept. */
+let sink: u32 = 0;
 
 /** Empties the cache (back to its first size); ids start again from 0. */
 export function scanReset(): void {
@@ -110,10 +121,10 @@ function sameKey(a: usize, b: usize, units: i32): bool {
 }
 
 /**
- * The id of the accumulated token (`units` long, FNV-1a hash `h` of its units, taken as they were
+ * The id of the token at `tok` (`units` long, FNV-1a hash `h` of its units, taken as they were
  * accumulated), added when new; -1 when the cache is full.
  */
-function idOf(units: i32, h: u32): i32 {
+function idOf(tok: usize, units: i32, h: u32): i32 {
   const mask = slotCount - 1;
   let slot = <i32>(h & <u32>mask);
   let e = slots + <usize>slot * SLOT_BYTES;
@@ -149,12 +160,39 @@ function idOf(units: i32, h: u32): i32 {
 }
 
 /**
+ * Resolves the pending batch into the ids of the last `pendCount` records before `end` (false: the
+ * cache is full).
+ */
+function flush(out: usize, end: i32): bool {
+  const mask = <u32>(slotCount - 1);
+  let acc: u32 = 0;
+  for (let j = 0; j < pendCount; j++) {
+    acc += load<u32>(slots + <usize>(load<u32>(pendHash + (<usize>j << 2)) & mask) * SLOT_BYTES, 8);
+  }
+  for (let j = 0; j < pendCount; j++) {
+    const e = slots + <usize>(load<u32>(pendHash + (<usize>j << 2)) & mask) * SLOT_BYTES;
+    if (load<u32>(e, 4) != 0) acc += <u32>load<u16>(arena + (<usize>load<u32>(e, 8) << 1));
+  }
+  sink += acc;
+  const first = end - pendCount;
+  for (let j = 0; j < pendCount; j++) {
+    const id = idOf(pendKeys + <usize>j * MAX_CPS * 4, load<i32>(pendUnits + (<usize>j << 2)), load<u32>(pendHash + (<usize>j << 2)));
+    if (id < 0) return false;
+    store<i32>(out + (<usize>(first + j) << 4), id, 8);
+  }
+  pendCount = 0;
+  return true;
+}
+
+/**
  * Scans `len` UTF-16 units at `text` with the BMP folding table at `table` (u32[65536]), writing
  * token records to `out` (room for len / 2 + 1 records). Returns the record count, SCAN_UNSUPPORTED
  * or SCAN_FULL. Tokens shorter than `minWordLen` codepoints are dropped and counted.
  */
 export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, out: usize): i32 {
   if (slots == 0) scanReset();
+  pendCount = 0;
+  let tok = pendKeys;
   let n = 0;
   let cps = 0;
   let bytes = 0;
@@ -205,14 +243,16 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
     if (cps < minWordLen) {
       overshort++;
     } else {
-      const id = idOf(units, h);
-      if (id < 0) return SCAN_FULL;
       const r = out + (<usize>n << 4);
       store<i32>(r, start);
       store<i32>(r, at, 4);
-      store<i32>(r, id, 8);
       store<i32>(r, (overshort << 1) | boundary, 12);
       n++;
+      store<u32>(pendHash + (<usize>pendCount << 2), h);
+      store<i32>(pendUnits + (<usize>pendCount << 2), units);
+      pendCount++;
+      if (pendCount == BATCH && !flush(out, n)) return SCAN_FULL;
+      tok = pendKeys + <usize>pendCount * MAX_CPS * 4;
       overshort = 0;
       boundary = 0;
     }
@@ -221,5 +261,6 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
     units = 0;
     h = FNV_OFFSET;
   }
+  if (pendCount > 0 && !flush(out, n)) return SCAN_FULL;
   return n;
 }

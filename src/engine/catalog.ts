@@ -11,6 +11,7 @@ import { indexSchemaOf, Table } from './table.js';
 import { recoverIndex } from './durability/recovery.js';
 import { checkTableName } from './table-name-rule.js';
 import type { StoredDoc, TableStore } from './durability/table-store.js';
+import { logWarning } from '../util/server-log.js';
 
 function tableStore(store: Store, name: string): TableStore {
   return {
@@ -58,7 +59,7 @@ export class Catalog {
       // its documents cannot be read back intact: serving it would serve wrong or missing rows
       const why = asSearchError(e).message;
       const refused = new SearchError('STORAGE_ERROR', `table '${schema.name}' is not served: ${why} (DROP TABLE it, or restore its data directory from a backup)`);
-      console.error(`quarry: ${refused.message}`);
+      logWarning(refused.message);
       this.#damaged.set(schema.name, refused);
       table.index.truncate();
       return;

@@ -66,6 +66,20 @@ export function formatFloatSql(value: number): string {
 }
 
 /**
+ * A float32 as the shortest decimal text that reads back as the same float32 (at most 9 significant
+ * digits: `0.12345679`, `1e-12`): what a logical dump needs so floats survive the round trip.
+ */
+export function formatFloatExact(value: number): string {
+  const f = Math.fround(value);
+  if (!Number.isFinite(f)) return formatFloatSql(f);
+  for (let p = 1; p < 9; p++) {
+    const text = f.toPrecision(p);
+    if (Math.fround(Number(text)) === f) return String(Number(text));
+  }
+  return String(Number(f.toPrecision(9)));
+}
+
+/**
  * A float as Manticore writes it into JSON (`PrintVarFloat`): `%f`, or `%1.8f` when the six-decimal
  * text does not read back as the same float32 (2.2 -> "2.200000", 44.4 -> "44.400002",
  * 1e-7 -> "0.00000010").

@@ -43,8 +43,20 @@ function toNumberish(l: Literal, col: Column): bigint {
   return v;
 }
 
+/**
+ * MVA values from a string: `'1,2,3'`, `'(1, 2, 3)'` or `''`, as SELECT prints them and mysqldump quotes
+ * them (Manticore's Buddy plugin insert-mva restores the same); anything else is not an MVA value.
+ */
+function mvaFromString(text: string): Literal[] {
+  const body = text.trim().replace(/^\((.*)\)$/s, '$1').trim();
+  if (body === '') return [];
+  const parts = body.split(',').map((p) => p.trim());
+  if (!parts.every((p) => /^[+-]?\d+$/.test(p))) throw new SearchError('BAD_VALUE', 'non-MVA value specified for a MVA column');
+  return parts.map((p) => ({ t: 'string', v: p }));
+}
+
 function mvaValues(l: Literal, col: Column): bigint[] {
-  const items = l.t === 'tuple' ? l.v : l.t === 'null' ? [] : [l];
+  const items = l.t === 'tuple' ? l.v : l.t === 'null' ? [] : l.t === 'string' ? mvaFromString(l.v) : [l];
   const out = items.map((x) => {
     const v = toNumberish(x, col);
     return col.type === 'mva' ? v & U32 : clampI64(v);
@@ -112,7 +124,7 @@ export function attrValue(l: Literal, col: Column): AttrValue {
     case 'string': return l.t === 'null' ? '' : textValue(l);
     case 'json': return jsonValue(l);
     case 'mva': case 'mva64': {
-      if (l.t !== 'tuple' && l.t !== 'null' && l.t !== 'int') {
+      if (l.t !== 'tuple' && l.t !== 'null' && l.t !== 'int' && l.t !== 'string') {
         throw new SearchError('BAD_VALUE', 'non-MVA value specified for a MVA column');
       }
       return mvaValues(l, col);

@@ -21,6 +21,9 @@ export interface IdReservations {
   save(upTo: bigint): Promise<void>;
 }
 
+/** Where writes take generated ids: the generator, or a replicated write's ids fixed by its writer. */
+export type IdSource = Pick<IdGenerator, 'take'>;
+
 export class IdGenerator {
   #next: bigint;
   #reservedUpTo: bigint;

@@ -3,7 +3,8 @@ import { metrics } from '../metrics/metrics.js';
 import { commandOf, kindOf, tableOf } from '../metrics/statement-kind.js';
 import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
-import { setQueryThreads } from '../index/parallel/query-threads.js';
+import { closeQueryPools, setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
+import { sharedCore } from '../wasm/core.js';
 import { parseSql } from '../sql/parse-sql.js';
 import { asSearchError, SearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
@@ -11,6 +12,8 @@ import { exportOpenTable, type ExportSummary } from './export/export-table.js';
 import { installNodeHost } from './node-host.js';
 import { configureSnippetFiles } from './snippets/snippet-files.js';
 import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './durability/checkpointer.js';
+import { collectGarbage, IdleCollector } from './background/idle-gc.js';
+import { releaseCoreFieldScanners } from '../wasm/field-scanner.js';
 import type { ConfigTable } from './exec/exec-ddl.js';
 import { executeStatement, type ExecContext } from './exec/executor.js';
 import { IdGenerator } from './id-generator.js';
@@ -21,6 +24,7 @@ import type { Result } from './result.js';
 import { closeAllPools } from './distributed/agent-pools.js';
 import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
+import { logError } from '../util/server-log.js';
 
 export type { Engine, EngineOptions } from './engine.js';
 export type { Result, RowsResult, OkResult, ErrorResult, ResultColumn, Cell, CellKind, SearchMeta } from './result.js';
@@ -46,12 +50,29 @@ export interface OpenOptions extends EngineOptions {
    * default os.availableParallelism(), 1 keeps every query on the protocol thread.
    */
   threads?: number;
+  /**
+   * Replication (src/replication/, when searchd names replication_nats): installs its hook in the
+   * context once the catalog is open; closed before the store.
+   */
+  replicate?: (ctx: ExecContext, store: Store) => Promise<{ close(): Promise<void> }>;
+  /**
+   * max_query_memory: the core memory one query may take over one segment (or row range) for its
+   * matches, groups and result, in bytes; past it the query fails and the core keeps serving.
+   * Default DEFAULT_MAX_QUERY_MEMORY; 0: no cap but the core's own 4 GiB.
+   */
+  maxQueryMemory?: number;
 }
+
+/** max_query_memory when unset: a quarter of wasm32's 4 GiB, so one query cannot starve the others. */
+export const DEFAULT_MAX_QUERY_MEMORY = 1 << 30;
 
 class QuarryEngine implements Engine {
   #closed = false;
   readonly json: JsonApi;
-  constructor(private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer) {
+  constructor(
+    private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer,
+    private readonly idle: IdleCollector, private readonly replication?: { close(): Promise<void> },
+  ) {
     this.json = createJsonApi(ctx, () => {
       if (this.#closed) throw new Error('engine is closed');
     });
@@ -64,6 +85,7 @@ class QuarryEngine implements Engine {
       statements = parseSql(sql);
     } catch (e) {
       const err = asSearchError(e);
+      metrics.statementListener?.({ kind: 'parse_error', text: sql, ms: 0, error: err.message, connId: session.connId, peer: session.peer });
       return [{ kind: 'error', code: err.code, message: err.message }];
     }
     const out: Result[] = [];
@@ -77,14 +99,14 @@ class QuarryEngine implements Engine {
         metrics.observe(kindOf(st), tableOf(st), ms);
         const first = Array.isArray(r) ? r[0] : r;
         const found = first?.kind === 'rows' ? first.meta?.totalFound ?? first.rows.length : undefined;
-        metrics.statementListener?.({ kind: st.kind, text: st.text, ms, found, connId: session.connId, peer: session.peer });
+        metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms, found, connId: session.connId, peer: session.peer });
         if (st.kind === 'create_table' || st.kind === 'drop_table') metrics.forgetTable(st.table.toLowerCase());
         if (Array.isArray(r)) out.push(...r);
         else out.push(r);
       } catch (e) {
         const err = asSearchError(e);
-        if (err.code === 'INTERNAL') console.error(e);
-        metrics.statementListener?.({ kind: st.kind, text: st.text, ms: performance.now() - t0, error: err.message, connId: session.connId, peer: session.peer });
+        if (err.code === 'INTERNAL') logError(`internal error running '${st.text.slice(0, 200)}': ${err.message}`, e);
+        metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms: performance.now() - t0, error: err.message, connId: session.connId, peer: session.peer });
         out.push({ kind: 'error', code: err.code, message: err.message });
         break;
       }
@@ -103,9 +125,14 @@ class QuarryEngine implements Engine {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.idle.stop();
     closeAllPools();
+    await this.replication?.close();
     await this.checkpoints.stop();
     await this.store.close();
+    // the query threads' ports would keep an embedding process alive after close (they restart on
+    // the next query of any engine still open)
+    await closeQueryPools();
   }
 }
 
@@ -114,6 +141,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   configureSnippetFiles({ prefix: opts.snippetsFilePrefix ?? '', maxThreads: opts.maxThreadsPerQuery });
   const threads = opts.threads ?? availableParallelism();
   await setQueryThreads(threads);
+  await setQueryMemory(sharedCore(), opts.maxQueryMemory ?? DEFAULT_MAX_QUERY_MEMORY);
   const store = Store.open(opts.dataDir);
   const catalog = Catalog.open(store);
   // A table declared in the config file is created on first start (later changes need RECONFIGURE).
@@ -127,8 +155,24 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   const dist = DistributedTables.open(store, opts.configDistributed ?? new Map(), (n) => catalog.has(n));
   catalog.reserved = (n) => dist.has(n);
   const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map(), dist };
-  const checkpoints = new Checkpointer(store, () => catalog.all());
+  // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts),
+  // the field scanner's core memory with it
+  const idle = new IdleCollector(undefined, () => {
+    releaseCoreFieldScanners();
+    collectGarbage();
+  });
+  idle.start();
+  const checkpoints = new Checkpointer(store, () => catalog.all(), () => idle.noteWork());
   for (const [name, seq] of catalog.covered) checkpoints.noteCovered(name, seq);
   checkpoints.start(Number(process.env.QUARRY_CHECKPOINT_MS) || CHECKPOINT_INTERVAL_MS);
-  return new QuarryEngine(ctx, store, checkpoints);
+  let replication: { close(): Promise<void> } | undefined;
+  try {
+    replication = await opts.replicate?.(ctx, store);
+  } catch (e) {
+    idle.stop();
+    await checkpoints.stop();
+    await store.close();
+    throw e;
+  }
+  return new QuarryEngine(ctx, store, checkpoints, idle, replication);
 }

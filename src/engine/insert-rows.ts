@@ -7,7 +7,7 @@ import type { DeleteStatement, SelectStatement, UpdateStatement } from '../sql/a
 import { SearchError } from '../util/errors.js';
 import { inferSchema } from './auto-schema.js';
 import type { Catalog } from './catalog.js';
-import type { IdGenerator } from './id-generator.js';
+import type { IdSource } from './id-generator.js';
 import type { Literal } from './literal.js';
 import { orderedColumns } from './schema-text.js';
 import type { RowInput, Table } from './table.js';
@@ -62,7 +62,7 @@ export function rowInputs(table: Table, columns: string[] | undefined, rows: Lit
 }
 
 /** Each row's id: its own, or a generated one (all generated ids of a statement taken at once). */
-export async function assignIds(ids: IdGenerator, inputs: RowInput[]): Promise<bigint[]> {
+export async function assignIds(ids: IdSource, inputs: RowInput[]): Promise<bigint[]> {
   const missing = inputs.filter((r) => r.id === undefined).length;
   const fresh = missing ? await ids.take(missing) : [];
   let k = 0;

@@ -46,6 +46,8 @@ export interface RowsResult {
   /** JSON /search `highlight`: per row, field -> snippets (rendered next to `_source`). */
   highlights?: Record<string, string[]>[];
   warning?: string;
+  /** SELECT /*!40001 SQL_NO_CACHE *\/ (mysqldump): floats as text that reads back exactly, not `%f`. */
+  exactFloats?: boolean;
   /** A FACET's (or JSON `aggs` bucket's) result: the name its `aggregations` entry takes. */
   facet?: string;
   /** `/sql` and `/search`: FACET result sets / JSON `aggs`, as the `aggregations` object's entries. */

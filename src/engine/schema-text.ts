@@ -46,14 +46,14 @@ const CREATE_TYPE_NAMES: Record<string, string> = {
   json: 'json', mva: 'multi', mva64: 'multi64', string: 'string attribute',
 };
 
-function createColumn(c: Column): string {
+function createColumn(c: Column, q: (name: string) => string): string {
   if (c.type === 'text') {
     const flags = c.indexed && c.stored ? '' : `${c.indexed ? ' indexed' : ''}${c.stored ? ' stored' : ''}`;
-    return `${c.name} text${flags}`;
+    return `${q(c.name)} text${flags}`;
   }
-  if (c.type === 'string' && c.indexed) return `${c.name} string indexed attribute`;
-  if (c.type === 'uint' && c.bits && c.bits !== 32) return `${c.name} bit(${c.bits})`;
-  return `${c.name} ${CREATE_TYPE_NAMES[c.type]}`;
+  if (c.type === 'string' && c.indexed) return `${q(c.name)} string indexed attribute`;
+  if (c.type === 'uint' && c.bits && c.bits !== 32) return `${q(c.name)} bit(${c.bits})`;
+  return `${q(c.name)} ${CREATE_TYPE_NAMES[c.type]}`;
 }
 
 function settingsText(schema: TableSchema): string {
@@ -63,10 +63,14 @@ function settingsText(schema: TableSchema): string {
   return [...known, ...rest].map((k) => `${k}='${schema.settings[k].replace(/'/g, "\\'")}'`).join(' ');
 }
 
-/** SHOW CREATE TABLE t: `CREATE TABLE t (\nid bigint,\n...\n) setting='v' ...`. */
-export function showCreateTable(schema: TableSchema): string {
+/**
+ * SHOW CREATE TABLE t: `CREATE TABLE t (\nid bigint,\n...\n) setting='v' ...`; with `quote` (the session's
+ * sql_quote_show_create, which mysqldump sets) names are backquoted, as Manticore's BuildCreateTable does.
+ */
+export function showCreateTable(schema: TableSchema, quote = false): string {
+  const q = quote ? (name: string) => `\`${name}\`` : (name: string) => name;
   // index_field_lengths' attributes come back with the setting, as Manticore's dump skips them
-  const lines = ['id bigint', ...orderedColumns(schema).filter((c) => !c.tokenCount).map(createColumn)];
+  const lines = [`${q('id')} bigint`, ...orderedColumns(schema).filter((c) => !c.tokenCount).map((c) => createColumn(c, q))];
   const settings = settingsText(schema);
-  return `CREATE TABLE ${schema.name} (\n${lines.join(',\n')}\n)${settings ? ' ' + settings : ''}`;
+  return `CREATE TABLE ${q(schema.name)} (\n${lines.join(',\n')}\n)${settings ? ' ' + settings : ''}`;
 }

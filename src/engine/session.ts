@@ -13,6 +13,10 @@ export interface Session {
   transaction?: Transaction;
   /** The current database name clients ask for with SELECT DATABASE(). */
   database: string;
+  /** SET SQL_QUOTE_SHOW_CREATE=1 (mysqldump): SHOW CREATE TABLE backquotes names. */
+  quoteShowCreate?: boolean;
+  /** Tables named by this connection's LOCK TABLES, until UNLOCK TABLES (SHOW LOCKS-free bookkeeping). */
+  lockedTables?: string[];
   /** The client connection's id and address, for the query log. */
   connId?: number;
   peer?: string;

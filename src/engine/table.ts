@@ -1,7 +1,9 @@
 /**
  * One table: its schema, text pipeline and RT index, written through the store of record.
  * Every write runs under the table's mutex: validate and tokenize first (nothing is applied on error),
- * commit durably to the store, then apply to the index. A write is acknowledged only after both.
+ * build the index's segment (all that can fail there), commit durably to the store, then make the
+ * segment visible (which cannot fail). A write is acknowledged only after both; a write that fails
+ * leaves nothing, neither in the store nor in the index.
  */
 import { fieldLengthName, type Column, type TableSchema } from '../schema/types.js';
 import type { AttrValue, DocInput, FieldTokens, IndexSchema, SearchRequest, SearchResult } from '../index/types.js';
@@ -127,9 +129,16 @@ export class Table {
     const last = new Map<bigint, number>();
     ids.forEach((id, i) => last.set(id, i));
     const keep = [...last.values()].sort((a, b) => a - b);
-    await this.store.write(keep.map((i) => ({ op: 'put' as const, docId: ids[i], doc: docs[i] })));
+    // the index's fallible half first: a write the index cannot take fails before it is durable
+    const batch = this.index.prepareBatch(keep.map((i) => inputs[i]));
+    try {
+      await this.store.write(keep.map((i) => ({ op: 'put' as const, docId: ids[i], doc: docs[i] })));
+    } catch (e) {
+      this.index.discardBatch(batch);
+      throw e;
+    }
     const existing = keep.map((i) => ids[i]).filter((id) => this.index.has(id));
-    this.index.replaceBatch(keep.map((i) => inputs[i]), existing);
+    this.index.applyBatch(batch, existing);
     return ids.length;
   }
 

@@ -7,6 +7,7 @@
 import { isLosslessNumber } from 'lossless-json';
 import type { QueryNode } from '../query/ast.js';
 import { SearchError } from '../util/errors.js';
+import { mapSliced } from '../util/time-slice.js';
 import { buildSnippets, ordered, type BuildFlags, type FieldInput, type SnippetEnv } from './snippet-builder.js';
 import type { PassageText } from './snippet-render.js';
 import { checkSnippetOptions, isSnippetOption, setSnippetOption, SNIPPET_DEFAULTS, type SnippetOptions } from './snippet-options.js';
@@ -119,7 +120,8 @@ export async function highlightDocuments(
   if (!names.length) return docs.map(() => ({}));
   const inputs = docs.map((d) => fieldInputs(d, names));
   const flags = jsonFlags(spec, table);
-  return inputs.map((fields) => rowHighlight(fields, buildSnippets(root, fields, spec.opts, table.env, flags), spec));
+  // sliced: a cheap query that arrives meanwhile is answered between documents (util/time-slice.ts)
+  return mapSliced(inputs, (fields) => rowHighlight(fields, buildSnippets(root, fields, spec.opts, table.env, flags), spec));
 }
 
 const fieldInputs = (doc: Record<string, unknown> | undefined, names: string[]): FieldInput[] =>

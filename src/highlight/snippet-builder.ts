@@ -11,11 +11,12 @@ import { parseCharsetSetting } from '../text/charset-table.js';
 import { createTextPipeline, type TextPipeline } from '../text/text-pipeline.js';
 import { FIELD_SHIFT } from './snippet-doc-index.js';
 import { querySpz } from './snippet-keywords.js';
-import { markDocument, type DocumentMarks } from './snippet-marks.js';
+import { markDocument, type DocumentMarks, type MarkContext } from './snippet-marks.js';
+import { scanDocument, scanPlan } from './snippet-scan-path.js';
 import { splitHitParts } from './snippet-blend.js';
 import type { SnippetOptions } from './snippet-options.js';
 import type { PassageLimits } from './snippet-passages.js';
-import { pickPassages } from './snippet-pick.js';
+import { currentPicker, pickPassages } from './snippet-pick.js';
 import { renderPassages, renderStart, renderWhole, type Markers, type PassageText } from './snippet-render.js';
 import { buildStream, StreamScratch, type FieldStream } from './snippet-stream.js';
 
@@ -125,8 +126,7 @@ const scratches: StreamScratch[] = [];
 
 /** Builds every field's passages for one document; fields without output get []. */
 export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetOptions, env: SnippetEnv, flags: BuildFlags): PassageText[][] {
-  const { pipeline, retain, texts } = prepare(env, o, fields, querySpz(root));
-  const analyzed = texts.map((t) => pipeline.analyze(t));
+  const prepared = prepare(env, o, fields, querySpz(root));
   const infix = intSetting(env.settings, 'min_infix_len') > 0;
   const prefix = intSetting(env.settings, 'min_prefix_len') > 0;
   const expand = intSetting(env.settings, 'expand_keywords') !== 0;
@@ -134,6 +134,28 @@ export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetO
     pipeline: env.pipeline, ignoreFields: flags.ignoreFields, expandInfix: expand && infix, expandPrefix: expand && prefix,
     schemaFields: flags.schemaFields, exactWords: exactWordsEnabled(env.pipeline.settings.morphology.length > 0, env.settings),
   };
+  const front = scanFront(root, fields, o, env, prepared, ctx) ?? generalFront(root, fields, o, env, prepared, ctx);
+  return snippetsOf(front.streams, front.marks, fields, o, flags);
+}
+
+type Prepared = ReturnType<typeof prepare>;
+interface Front { streams: FieldStream[]; marks: DocumentMarks }
+
+/** The core-streamed front (snippet-scan-path.ts), when the query, options, table and text allow it. */
+function scanFront(root: QueryNode, fields: FieldInput[], o: SnippetOptions, env: SnippetEnv, p: Prepared, ctx: MarkContext): Front | null {
+  const ts = env.pipeline.settings;
+  // stopword_step=0 puts a stopword at the next word's position, where the general path marks it too
+  if (p.retain || o.snippetBoundary !== '' || ts.phraseBoundary !== '' || ts.stopwordStep === 0 || currentPicker() !== 'wasm') return null;
+  const plan = scanPlan(root, ctx);
+  if (!plan) return null;
+  const r = scanDocument({ pipeline: p.pipeline, plan, names: fields.map((f) => f.name), texts: p.texts, scratches });
+  return r && { streams: r.streams, marks: r.marks };
+}
+
+/** Every field analyzed into Token objects, marked by the core's plan evaluator, then streamed. */
+function generalFront(root: QueryNode, fields: FieldInput[], o: SnippetOptions, env: SnippetEnv, p: Prepared, ctx: MarkContext): Front {
+  const { pipeline, texts } = p;
+  const analyzed = texts.map((t) => pipeline.analyze(t));
   let tokens = analyzed.map((a) => a.tokens);
   const mark = (): DocumentMarks => markDocument(root, fields.map((f, i) => ({ name: f.name, tokens: tokens[i], marks: analyzed[i].marks })), ctx);
   let m = mark();
@@ -142,8 +164,13 @@ export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetO
   if (split.some((t, i) => t !== tokens[i])) { tokens = split; m = mark(); }
   const streams: FieldStream[] = fields.map((_, i) => buildStream({
     text: texts[i], tokens: tokens[i], marks: analyzed[i].marks, termIndex: m.termIndex[i],
-    hits: m.hits, field: i, tags: retain, boundary: o.snippetBoundary, isBoundary: boundaryTest(env.pipeline),
+    hits: m.hits, field: i, tags: p.retain, boundary: o.snippetBoundary, isBoundary: boundaryTest(env.pipeline),
   }, (scratches[i] ??= new StreamScratch())));
+  return { streams, marks: m };
+}
+
+/** Passages (or whole texts, or starts) of every field from its stream and the document's marks. */
+function snippetsOf(streams: FieldStream[], m: DocumentMarks, fields: FieldInput[], o: SnippetOptions, flags: BuildFlags): PassageText[][] {
   const global: PassageLimits = { limit: o.limit, limitWords: o.limitWords, limitSnippets: o.limitSnippets };
   const perField = flags.textFromIndex && o.limitsPerField;
   const limits = fields.map((f) => fixLimits((perField && flags.perField?.get(f.name)) || global, o, m.termWeights, m.foundMask));

@@ -29,12 +29,12 @@ export interface DocumentMarks {
 }
 
 /** What a query needs for every document: its planned form and keyword list. */
-interface Prepared { q: SnippetQuery; kw: Keywords }
+export interface Prepared { q: SnippetQuery; kw: Keywords }
 
 /** Per parsed query, per pipeline and options (one query serves a page of documents). */
 const prepared = new WeakMap<QueryNode, Map<TextPipeline, Map<string, Prepared>>>();
 
-function prepare(root: QueryNode, ctx: MarkContext): Prepared {
+export function prepareMarks(root: QueryNode, ctx: MarkContext): Prepared {
   let byPipeline = prepared.get(root);
   if (!byPipeline) { byPipeline = new Map(); prepared.set(root, byPipeline); }
   let byKey = byPipeline.get(ctx.pipeline);
@@ -69,7 +69,7 @@ function mayMatch(q: SnippetQuery, kw: Keywords, found: number, fields: DocField
 
 /** Marks `root`'s matched occurrences in the document's fields. */
 export function markDocument(root: QueryNode, fields: DocField[], ctx: MarkContext): DocumentMarks {
-  const { q, kw } = prepare(root, ctx);
+  const { q, kw } = prepareMarks(root, ctx);
   const table = tokenKeywords(kw, fields.map((f) => f.tokens));
   const none = { hits: [], termIndex: table.termIndex, termWeights: table.weights, foundMask: table.foundMask };
   if (!q.root || !mayMatch(q, kw, table.foundMask, fields)) return none;

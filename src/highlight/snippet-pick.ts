@@ -34,6 +34,11 @@ export function setSnippetPicker(p: Picker): void {
   picker = p;
 }
 
+/** The picker later highlights use. */
+export function currentPicker(): Picker {
+  return picker;
+}
+
 export function pickPassages(inp: PickInput, engine: Picker = picker): PickedPassage[] {
   return engine === 'ts' ? pickPassagesTs(inp) : pickPassagesWasm(inp);
 }

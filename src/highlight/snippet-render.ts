@@ -26,7 +26,7 @@ const MACRO = /%SNIPPET_ID%|%PASSAGE_ID%/;
 
 /** A marker with its first `%SNIPPET_ID%` replaced by the counter. */
 export function marker(m: string, id: number): string {
-  return m.replace(MACRO, String(id));
+  return m.indexOf('%') < 0 ? m : m.replace(MACRO, String(id));
 }
 
 /** Whole-text mode (QueryHighlighter_c); '' when nothing matched and allowEmpty. */
@@ -120,8 +120,24 @@ export function renderPassages(s: FieldStream, passages: PickedPassage[], mk: Ma
   let zone = '';
   let lastOpen = -1;
   const inside = (i: number, k: number): boolean => i >= passages[k].start && i <= passages[k].start + passages[k].tokens - 1;
+  // text pieces that follow each other in the field are copied as one slice (flushed before a marker)
+  let runPassage = -1;
+  let runFrom = 0;
+  let runTo = 0;
+  const flush = (): void => {
+    if (runPassage >= 0 && runTo > runFrom) res[runPassage].text += s.text.slice(runFrom, runTo);
+    runPassage = -1;
+  };
+  const copy = (k: number, from: number, to: number): void => {
+    if (k === runPassage && from === runTo) { runTo = to; return; }
+    flush();
+    runPassage = k;
+    runFrom = from;
+    runTo = to;
+  };
   const close = (pos: number, i: number): void => {
     if ((!openPos || pos < openPos) && (!openNum || i < openNum)) return;
+    flush();
     res[lastOpen].text += marker(mk.after, mk.id++);
     openPos = 0;
     openNum = 0;
@@ -134,7 +150,7 @@ export function renderPassages(s: FieldStream, passages: PickedPassage[], mk: Ma
       for (let k = from; k < passages.length; k++) if (inside(i, k)) { cur = k; break; }
     }
     if (cur === 0 && i === 0) res[0].startSep = false;
-    if (cur >= 0 && prev !== cur && zones && zone) res[cur].text += `<${zone}>`;
+    if (cur >= 0 && prev !== cur && zones && zone) { flush(); res[cur].text += `<${zone}>`; }
   };
   // markers open only inside passages: start at the first one, stop once past the last and closed
   const last = passages[passages.length - 1];
@@ -152,20 +168,28 @@ export function renderPassages(s: FieldStream, passages: PickedPassage[], mk: Ma
       update(i);
       if (cur >= 0) {
         if (open && !openPos) {
+          flush();
           res[cur].text += marker(mk.before, mk.id);
           openPos = open;
           openNum = passages[cur].start + passages[cur].tokens;
           lastOpen = cur;
         }
-        res[cur].text += s.text.slice(d[at + P_START], d[at + P_END]);
+        copy(cur, d[at + P_START], d[at + P_END]);
       }
       lastPos = pos;
     } else {
       if (openPos) close(lastPos + 1, i);
       update(i);
-      if (cur >= 0) res[cur].text += s.text.slice(d[at + P_START], d[at + P_END]);
+      if (cur >= 0) copy(cur, d[at + P_START], d[at + P_END]);
+    }
+    // nothing open and no zone to follow: the pieces before the next passage are skipped
+    if (!openPos && !zones) {
+      let k = cur >= 0 ? cur : 0;
+      while (k < passages.length && passages[k].start + passages[k].tokens - 1 < i + 1) k++;
+      if (k < passages.length && passages[k].start > i + 1) i = passages[k].start - 1;
     }
   }
+  flush();
   if (openPos) res[lastOpen].text += marker(mk.after, mk.id++);
   if (lastEnd >= s.counted.length - 1) res[passages.length - 1].endSep = false;
   return res;

@@ -11,7 +11,7 @@ import type { PassageStream } from './snippet-passages.js';
 /** The core's token layout (assembly/snippet/format.ts): | lengthCP | flags | keyword mask |. */
 const PACKED_WORDS = 3;
 const PACK_WORD = 1;
-const PACK_HIT = 2;
+export const PACK_HIT = 2;
 const PACK_BREAK = 4;
 const PACK_PHRASE_BOUNDARY = 8;
 

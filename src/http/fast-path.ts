@@ -56,8 +56,8 @@ export function createFastPath(opts: FastPathOptions): FastPath {
   const jsonRoutes: Array<[string, Route]> = json ? [
     ['/search', (req, _q, body) => searchReply(json, opts.sessions(req.socket), body, opts.onInternalError)],
     // a repeated Content-Type reads as the app's web Headers join it
-    ['/bulk', (req, _q, body) => bulkReply(json, req.headersDistinct['content-type']?.join(', '), body)],
-    ...[...WRITE_OPS].map(([path, run]): [string, Route] => [path, (_req, _q, body) => writeReply(json, run, body, opts.onInternalError)]),
+    ['/bulk', (req, _q, body) => bulkReply(json, req.headersDistinct['content-type']?.join(', '), body, opts.sessions(req.socket))],
+    ...[...WRITE_OPS].map(([path, op]): [string, Route] => [path, (req, _q, body) => writeReply(json, op, body, opts.onInternalError, opts.sessions(req.socket))]),
   ] : [];
   for (const [path, route] of jsonRoutes) routes.set(path, route).set(`/json${path}`, route);
   return (req, res) => {

@@ -8,6 +8,7 @@ import type { JsonOut } from '../engine/cell-format.js';
 import type { Engine } from '../engine/engine.js';
 import type { JsonApi, JsonValue } from '../engine/json/json-api.js';
 import type { Session } from '../engine/session.js';
+import { trackJson, type JsonKind } from '../metrics/json-requests.js';
 import { asSearchError } from '../util/errors.js';
 import { BodyParseError, isNdjsonType, parseJsonText, parseNdjson } from './json-body.js';
 import { checkEsBulk, esBulkErrorJson, esBulkReplyJson, EsBulkError, parseEsBulk } from './json-es-bulk.js';
@@ -66,7 +67,8 @@ export async function searchReply(
     return jsonText(HTTP_BAD_REQUEST, errorBody((e as Error).message));
   }
   try {
-    return searchRowsReply(await json.search(body, session));
+    const found = (r: { meta?: { totalFound: number }; rows: unknown[] }) => r.meta?.totalFound ?? r.rows.length;
+    return searchRowsReply(await trackJson('select', text, requestTable(body), session, () => json.search(body, session), found));
   } catch (e) {
     const err = asSearchError(e);
     if (err.code === 'INTERNAL') onInternalError?.(e);
@@ -84,25 +86,29 @@ async function search(c: Context, deps: JsonRouteDeps, json: JsonApi): Promise<R
   return send(c, await searchReply(json, deps.sessionFor(c), text, deps.onInternalError));
 }
 
-/** The JSON write endpoints' operations, by path (without the `/json` prefix). */
-export type WriteOp = (json: JsonApi, body: JsonValue) => Promise<JsonOut>;
+/** The JSON write endpoints' operations, by path (without the `/json` prefix), with the kind they count as. */
+export interface WriteOp { kind: JsonKind; run: (json: JsonApi, body: JsonValue) => Promise<JsonOut> }
+const insertOp = (replace: boolean): WriteOp => ({
+  kind: replace ? 'replace' : 'insert', run: async (json, b) => insertReplyJson(await json.insert(b, replace)),
+});
 export const WRITE_OPS: ReadonlyMap<string, WriteOp> = new Map<string, WriteOp>([
-  ['/insert', async (json, b) => insertReplyJson(await json.insert(b, false))],
-  ['/create', async (json, b) => insertReplyJson(await json.insert(b, false))],
-  ['/replace', async (json, b) => insertReplyJson(await json.insert(b, true))],
-  ['/index', async (json, b) => insertReplyJson(await json.insert(b, true))],
-  ['/update', async (json, b) => updateReplyJson(await json.update(b))],
-  ['/delete', async (json, b) => deleteReplyJson(await json.delete(b))],
+  ['/insert', insertOp(false)], ['/create', insertOp(false)], ['/replace', insertOp(true)], ['/index', insertOp(true)],
+  ['/update', { kind: 'update', run: async (json, b) => updateReplyJson(await json.update(b)) }],
+  ['/delete', { kind: 'delete', run: async (json, b) => deleteReplyJson(await json.delete(b)) }],
 ]);
 
-/** A write endpoint's exchange: parse, run, render; errors as `{"error":{type,reason,table},"status"}`. */
+/**
+ * A write endpoint's exchange: parse, run, render; errors as `{"error":{type,reason,table},"status"}`.
+ * `client` names the connection in the query log.
+ */
 export async function writeReply(
-  json: JsonApi, run: WriteOp, text: string, onInternalError?: (err: unknown) => void,
+  json: JsonApi, op: WriteOp, text: string, onInternalError?: (err: unknown) => void, client?: Session,
 ): Promise<TextReply> {
   let body: JsonValue | undefined;
   try {
     body = parseJsonText(text);
-    return jsonText(200, await run(json, body));
+    const parsed = body;
+    return jsonText(200, await trackJson(op.kind, text, requestTable(parsed), client, () => op.run(json, parsed)));
   } catch (e) {
     if (e instanceof BodyParseError) {
       return jsonText(HTTP_BAD_REQUEST, writeErrorJson('parse_exception', e.message, undefined, HTTP_BAD_REQUEST));
@@ -118,12 +124,12 @@ export async function writeReply(
 }
 
 /** The `/bulk` exchange: the Content-Type must name NDJSON; one reply for all lines. */
-export async function bulkReply(json: JsonApi, contentType: string | undefined, text: string): Promise<TextReply> {
+export async function bulkReply(json: JsonApi, contentType: string | undefined, text: string, client?: Session): Promise<TextReply> {
   if (!isNdjsonType(contentType)) {
     const reason = contentType === undefined ? 'Content-Type must be set' : 'Content-Type must be application/x-ndjson';
     return jsonText(HTTP_BAD_REQUEST, writeErrorJson('parse_exception', reason, undefined, HTTP_BAD_REQUEST));
   }
-  const reply = bulkReplyJson(await json.bulk(parseNdjson(text)));
+  const reply = bulkReplyJson(await trackJson('bulk', text, undefined, client, () => json.bulk(parseNdjson(text))));
   return jsonText(reply.status, reply.body);
 }
 
@@ -153,9 +159,9 @@ export function registerJsonRoutes(app: Hono<HttpEnv>, deps: JsonRouteDeps): voi
   };
   route('/search', (c, json) => search(c, deps, json), ['GET', 'POST']);
   for (const [path, run] of WRITE_OPS) {
-    route(path, async (c, json) => send(c, await writeReply(json, run, await bodyText(c), deps.onInternalError)));
+    route(path, async (c, json) => send(c, await writeReply(json, run, await bodyText(c), deps.onInternalError, deps.sessionFor(c))));
   }
-  route('/bulk', async (c, json) => send(c, await bulkReply(json, c.req.header('content-type'), await bodyText(c))));
+  route('/bulk', async (c, json) => send(c, await bulkReply(json, c.req.header('content-type'), await bodyText(c), deps.sessionFor(c))));
   app.post('/_bulk', (c) => {
     const json = api(deps);
     return json ? esBulk(c, json) : jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody(`${c.req.path} - unsupported endpoint`));

@@ -7,13 +7,17 @@ import { newSession, type Session } from '../engine/session.js';
 
 export type SessionFor = (socket: object | undefined) => Session;
 
-export function socketSessions(): SessionFor {
+/** `connIdOf` gives a socket's connection id (SHOW THREADS' ConnID), for the query log's `conn N (peer)`. */
+export function socketSessions(connIdOf: (socket: object) => number | undefined = () => undefined): SessionFor {
   const sessions = new WeakMap<object, Session>();
   return (socket) => {
     if (!socket) return newSession();
     let session = sessions.get(socket);
     if (!session) {
       session = newSession();
+      session.connId = connIdOf(socket);
+      const { remoteAddress, remotePort } = socket as { remoteAddress?: string; remotePort?: number };
+      if (remoteAddress) session.peer = `${remoteAddress}:${remotePort}`;
       sessions.set(socket, session);
     }
     return session;

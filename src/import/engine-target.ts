@@ -1,7 +1,7 @@
 /** The import target inside this process: the embedded engine over a data directory (no server). */
 import { openEngine, newSession, type Engine } from '../engine/index.js';
 import { SearchError } from '../util/errors.js';
-import { runningServerPid } from '../server/pid-file.js';
+import { dataDirHolder } from '../store/data-dir.js';
 import { bulkStatement, columnsOf, type BulkOutcome, type ImportDoc, type ImportTarget, type TargetColumn } from './target.js';
 
 export class EngineTarget implements ImportTarget {
@@ -12,13 +12,13 @@ export class EngineTarget implements ImportTarget {
   }
 
   /**
-   * Opens the data directory; refuses while a server holds it (its pid file names a live process):
-   * two processes writing one store would each miss the other's writes.
+   * Opens the data directory; refuses while another process holds it (its lock names a live
+   * process): two processes writing one store would each miss the other's writes.
    */
   static async open(dataDir: string): Promise<EngineTarget> {
-    const pid = runningServerPid(dataDir);
-    if (pid !== undefined) {
-      throw new SearchError('BAD_SETTING', `data directory ${dataDir} is in use by a running server (pid ${pid}): stop it, or import through it with --url`);
+    const holder = dataDirHolder(dataDir);
+    if (holder !== undefined) {
+      throw new SearchError('BAD_SETTING', `data directory ${dataDir} is in use by a running server (pid ${holder.pid}): stop it, or import through it with --url`);
     }
     // one thread: an import has no queries for worker threads to run
     return new EngineTarget(await openEngine({ dataDir, threads: 1 }), dataDir);
@@ -33,6 +33,11 @@ export class EngineTarget implements ImportTarget {
     const [r] = await this.engine.execute(`DESCRIBE ${table}`, this.#session);
     if (!r || r.kind !== 'rows') return undefined;
     return columnsOf(r.rows as unknown[][]);
+  }
+
+  async tid(table: string): Promise<string | undefined> {
+    const [r] = await this.engine.execute(`SHOW TABLE ${table} STATUS LIKE 'tid'`, this.#session);
+    return r?.kind === 'rows' ? r.rows.map((row) => String(row[1]))[0] : undefined;
   }
 
   async bulk(table: string, docs: ImportDoc[], replace = false): Promise<BulkOutcome> {

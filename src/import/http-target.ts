@@ -55,6 +55,11 @@ export class HttpTarget implements ImportTarget {
     return r.data.map((row) => ({ name: String(row.Field), type: String(row.Type) }));
   }
 
+  async tid(table: string): Promise<string | undefined> {
+    const r = await this.#raw(`SHOW TABLE ${table} STATUS LIKE 'tid'`);
+    return r.error ? undefined : r.data?.map((row) => String(row.Value))[0];
+  }
+
   async bulk(table: string, docs: ImportDoc[], replace = false): Promise<BulkOutcome> {
     const body = docs.map((d) => losslessStringify(bulkStatement(table, d, replace))).join('\n') + '\n';
     const { json } = await this.#post('/bulk', body, 'application/x-ndjson');

@@ -25,6 +25,8 @@ export interface ImportTarget {
   sql(statement: string): Promise<void>;
   /** The table's columns, or undefined when it does not exist. */
   describe(table: string): Promise<TargetColumn[] | undefined>;
+  /** The table's last write sequence (SHOW TABLE t STATUS `tid`), or undefined when it does not exist. */
+  tid(table: string): Promise<string | undefined>;
   /**
    * Inserts `docs` as one `/bulk` run (one transaction: all or nothing). On a rejected line, says
    * which (0-based) and why; nothing of the call was written then.

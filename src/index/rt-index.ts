@@ -16,7 +16,7 @@ import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMat
 import { runPreparedParallel } from './parallel/search-parallel.js';
 import { groupPrepared, type SegmentGrouping } from './search-groups.js';
 import { groupPreparedParallel } from './parallel/search-groups-parallel.js';
-import { parallelMinCost, queryPool } from './parallel/query-threads.js';
+import { parallelMinCost, queryPool, SATURATED_MIN_COST, threadBusy } from './parallel/query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
 
 export interface RtIndexOptions {
@@ -39,6 +39,9 @@ export const CORE_MEMORY_LIMIT = { bytes: 4 * 1024 ** 3 - (64 << 20) };
 
 /** Runs `fn` in a later event-loop turn: setImmediate in Node, a zero timeout where there is none (browsers). */
 const later: (fn: () => void) => void = typeof setImmediate === 'function' ? (fn) => { setImmediate(fn); } : (fn) => { setTimeout(fn, 0); };
+
+/** A write's segment, built and placed in the core by prepareBatch, made visible by applyBatch. */
+export interface PreparedBatch { seg?: Segment }
 
 export class RtIndex implements RtIndexApi {
   readonly schema: IndexSchema;
@@ -141,12 +144,45 @@ export class RtIndex implements RtIndexApi {
    * replaced; `docs` must not repeat an id, nor hold one that is live and not in `gone`.
    */
   replaceBatch(docs: DocInput[], gone: bigint[] = []): void {
-    const seg = docs.length ? new Segment(this.core, this.schema, buildSegment(this.schema, invertDocs(this.schema, docs))) : undefined;
+    this.applyBatch(this.prepareBatch(docs), gone);
+  }
+
+  /**
+   * The first half of replaceBatch, all that can fail: `docs` built as a segment and placed in the
+   * core, not yet visible. A write prepares before its store commit, so an index that cannot take it
+   * fails the write before anything is durable (Table.write, transaction-group.ts).
+   */
+  prepareBatch(docs: DocInput[]): PreparedBatch {
+    return { seg: docs.length ? new Segment(this.core, this.schema, buildSegment(this.schema, invertDocs(this.schema, docs))) : undefined };
+  }
+
+  /** Frees a prepared batch that will not be applied (its store write failed). */
+  discardBatch(batch: PreparedBatch): void {
+    batch.seg?.free();
+  }
+
+  /** Keeps rows of a prepared batch (by their place in its `docs`) from ever becoming visible. */
+  withholdRows(batch: PreparedBatch, rows: number[]): void {
+    for (const r of rows) batch.seg?.markDeleted(r);
+  }
+
+  /**
+   * The second half of replaceBatch, which cannot fail: deletes `gone`, then makes the prepared
+   * segment's live rows visible (replacing older copies of their ids). A merge the write triggers
+   * runs after; its failure leaves the segments as they were and is logged, not thrown.
+   */
+  applyBatch(batch: PreparedBatch, gone: bigint[] = []): void {
     if (gone.length) this.delete(gone);
-    if (!seg) return;
-    this.#attach(seg);
+    if (!batch.seg) return;
+    this.#attach(batch.seg);
     if (this.#autoMerge === 'deferred') this.#scheduleMerge();
-    else if (this.#autoMerge) this.maybeMerge();
+    else if (this.#autoMerge) {
+      try {
+        this.maybeMerge();
+      } catch (e) {
+        console.error('quarry: segment merge failed:', e);
+      }
+    }
   }
 
   /** Resolves once the deferred merge pass scheduled by earlier writes (if any) has run. */
@@ -339,16 +375,23 @@ export class RtIndex implements RtIndexApi {
 
   /**
    * search() on the query worker threads when there are some and the query has enough postings (or
-   * rows) to spread; on this thread otherwise, where a cheap query answers sooner than a hand-over
-   * would. Same answers either way (a property test holds both paths to it).
+   * rows) to spread; a cheaper one too, whole to one free thread, while this thread is saturated;
+   * on this thread otherwise, where a cheap query answers sooner than a hand-over would. Same answers
+   * either way (a property test holds both paths to it).
    */
   async searchAsync(req: SearchRequest): Promise<SearchResult> {
     const pool = queryPool(this.core);
     if (!pool) return this.search(req);
     const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
     // max_query_time stops between segments, in order: that stays on this thread
-    if (searchCost(p) < parallelMinCost() || p.deadline !== Infinity) return runPrepared(p, req);
-    return runPreparedParallel(pool, p, req);
+    if (p.deadline !== Infinity) return runPrepared(p, req);
+    if (searchCost(p) >= parallelMinCost()) return runPreparedParallel(pool, p, req);
+    // saturated: the event loop had no idle time lately, or a query of another client is on a thread
+    // now (this one came while it ran: clients overlap); then a free thread takes this one too
+    const busy = threadBusy() || pool.idle < pool.threads;
+    if (!busy || pool.idle === 0 || searchCost(p) < SATURATED_MIN_COST) return runPrepared(p, req);
+    // whole, to one worker: too small to gain from spreading, and the other core has queries of its own
+    return runPreparedParallel(pool, p, { ...req, threads: 1 });
   }
 
   /** Every match of the request, segment by segment (GROUP BY); `hits` of the result is empty. */

@@ -1,6 +1,7 @@
 /** Expands a wildcard keyword (`*` any run, `?` one char, `%` zero or one char) over a sorted dictionary. */
 import type { QueryNode, TermNode } from '../query/ast.js';
 import { isReservedTerm } from './spz-terms.js';
+import { lowerBound } from './segment/sorted-terms.js';
 
 /** A wildcard keyword as an anchored RegExp (shared by expansion and the snippet matcher). */
 export function wildcardRegExp(pattern: string): RegExp {
@@ -18,18 +19,6 @@ export function wildcardRegExp(pattern: string): RegExp {
 function literalPrefix(pattern: string): string {
   const m = /[*?%]/.exec(pattern);
   return m ? pattern.slice(0, m.index) : pattern;
-}
-
-/** First index in sorted `terms` whose value is >= `key`. */
-function lowerBound(terms: string[], key: string): number {
-  let lo = 0;
-  let hi = terms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (terms[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Term numbers of the dictionary entries that match `pattern`, ascending. */

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseConfig, type ConfigSection, type ManticoreConfig } from '../server/config-parser.js';
-import { runningServerPid } from '../server/pid-file.js';
+import { dataDirHolder } from '../store/data-dir.js';
 import { resolveServeOptions } from '../server/serve-options.js';
 import { formatAddress } from '../server/listen.js';
 import { asSearchError } from '../util/errors.js';
@@ -50,7 +50,7 @@ function pickTables(args: IndexerArgs, config: ManticoreConfig): PlainTable[] {
 /** A running server is written to only with --rotate; otherwise the data directory in process. */
 async function openTarget(args: IndexerArgs, config: ManticoreConfig): Promise<ImportTarget> {
   const options = resolveServeOptions({ command: 'serve', dataDir: args.dataDir, configPath: args.configPath }, config);
-  const pid = runningServerPid(options.dataDir);
+  const pid = dataDirHolder(options.dataDir)?.pid;
   if (args.url || pid !== undefined) {
     const where = args.url ? args.url : `the server (pid ${pid}) serving ${options.dataDir}`;
     if (!args.rotate) throw new Error(`${where} is live: add --rotate to build through it and swap the tables in`);

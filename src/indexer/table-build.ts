@@ -43,6 +43,8 @@ export async function buildTable(
 ): Promise<BuildResult> {
   const staging = stagingName(table);
   await target.sql(`DROP TABLE IF EXISTS ${staging}`);
+  // writes to the live table while it is rebuilt are replaced by the swap: told, not silently lost
+  const tidBefore = await target.tid(table);
   let columns: SourceColumn[] | undefined;
   let header: string[] = [];
   let kinds = new Map<string, ColumnKind>();
@@ -92,7 +94,12 @@ export async function buildTable(
       await source.afterBuild?.();
     }
     if (!columns) throw new Error('no source gave a schema');
+    const tidAtSwap = await target.tid(table);
     await swapIn(target, table, staging);
+    if (tidBefore !== undefined && tidAtSwap !== tidBefore) {
+      opts.log(`quarry indexer: warning: table ${table} was written to while it was rebuilt (tid ${tidBefore} -> ${tidAtSwap}); `
+        + 'the rebuilt table replaced those writes: a table the indexer builds is rebuilt from its sources');
+    }
   } catch (e) {
     progress.done();
     await target.sql(`DROP TABLE IF EXISTS ${staging}`).catch(() => {});

@@ -14,6 +14,7 @@ import { PacketFramer, PacketTooLargeError, type Packet } from './packet-framer.
 import { PacketWriter } from './packet-writer.js';
 import { StatementRegistry } from './prepared-statements.js';
 import { writeErr, writeOk } from './responses.js';
+import { logError } from '../util/server-log.js';
 
 /** errno of a refused handshake (ER_HANDSHAKE_ERROR) with its SQLSTATE. */
 const HANDSHAKE_ERROR = { errno: 1043, sqlState: '08S01' };
@@ -158,7 +159,7 @@ export class MysqlConnection {
       }
     } catch (e) {
       // A fault in one connection never reaches the process: log it and drop the connection.
-      console.error('quarry: mysql connection error:', e);
+      logError(`mysql connection error: ${(e as Error).message}`, e);
       this.#socket.destroy();
     } finally {
       this.#busy = false;

@@ -10,6 +10,7 @@ import { MysqlConnection } from './connection.js';
 import { DEFAULT_MAX_PACKET_BYTES } from './packet-framer.js';
 import { PacketWriter } from './packet-writer.js';
 import { writeErr } from './responses.js';
+import { logError } from '../util/server-log.js';
 
 /** On shutdown, commands in flight get this long before their connections are cut. */
 export const MYSQL_CLOSE_GRACE_MS = 5_000;
@@ -84,7 +85,7 @@ export async function startMysqlListener(engine: Engine, opts: MysqlListenerOpti
     });
   });
   // A failing accept (e.g. out of descriptors) must not end the process.
-  server.on('error', (e) => console.error('quarry: mysql listener error:', e));
+  server.on('error', (e) => logError(`mysql listener error: ${e.message}`, e));
   const bound = await listen(server, opts.host, opts.port);
   let closing: Promise<void> | undefined;
   return {

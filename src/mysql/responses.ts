@@ -1,5 +1,5 @@
 /** OK, ERR and EOF packets and text / binary result sets, written into a PacketWriter. */
-import { cellToSqlText } from '../engine/cell-format.js';
+import { cellToSqlText, formatFloatExact } from '../engine/cell-format.js';
 import type { Cell, CellKind, ResultColumn, RowsResult } from '../engine/result.js';
 import { CHARSET_UTF8, ColumnType, UNSIGNED_FLAG } from './constants.js';
 import type { PacketWriter } from './packet-writer.js';
@@ -61,7 +61,8 @@ export function writeTextResultSet(w: PacketWriter, r: RowsResult, status: numbe
   for (const row of r.rows) {
     w.begin();
     for (let i = 0; i < kinds.length; i++) {
-      const text = cellToSqlText(row[i] ?? null, kinds[i]!);
+      const v = row[i] ?? null;
+      const text = r.exactFloats && kinds[i] === 'float' && v !== null ? formatFloatExact(Number(v)) : cellToSqlText(v, kinds[i]!);
       if (text === null) w.u8(0xfb);
       else w.lenencText(text);
     }

@@ -18,6 +18,12 @@ export interface ServerEngineOptions extends EngineOptions {
   maxThreadsPerQuery?: number;
   /** searchd threads: worker threads evaluating queries (unset = one per core). */
   threads?: number;
+  /** searchd server_id: bits 56-62 of generated ids. */
+  serverId?: number;
+  /** Replication over NATS (searchd replication_nats): see src/engine/index.ts OpenOptions. */
+  replicate?: (ctx: never, store: never) => Promise<{ close(): Promise<void> }>;
+  /** searchd max_query_memory: core memory one query may take per segment (unset = the engine's default). */
+  maxQueryMemory?: number;
 }
 
 export type OpenEngine = (opts: ServerEngineOptions) => Promise<Engine>;

@@ -11,6 +11,11 @@ export function trackConnection(socket: Socket): void {
   socket.once('close', () => metrics.close(id));
 }
 
+/** The activity id of an HTTP connection (its `conn N` in the query log). */
+export function connectionId(socket: object): number | undefined {
+  return ids.get(socket as Socket);
+}
+
 export function trackRequest(req: IncomingMessage, res: ServerResponse): void {
   const id = ids.get(req.socket);
   if (id === undefined) return;

@@ -12,7 +12,8 @@ import {
   answerClientError, applyHttpLimits, checkingIntervalMs, headersTimeoutMs, MAX_HEADER_BYTES, type HttpLimits,
 } from './http-limits.js';
 import { sniffTls } from './tls-sniff.js';
-import { trackConnection, trackRequest } from './http-activity.js';
+import { connectionId, trackConnection, trackRequest } from './http-activity.js';
+import { logError } from '../util/server-log.js';
 
 /** Idle keep-alive connections are dropped after this long (Node's default is 5 s). */
 export const HTTP_KEEP_ALIVE_MS = 65_000;
@@ -50,8 +51,8 @@ export async function startHttpListener(
   opts: HttpListenerOptions,
 ): Promise<HttpListener> {
   const { maxBodyBytes } = opts;
-  const sessions = socketSessions();
-  const onInternalError = (err: unknown) => console.error('quarry: http:', err);
+  const sessions = socketSessions(connectionId);
+  const onInternalError = (err: unknown) => logError(`http: ${err instanceof Error ? err.message : String(err)}`, err);
   const app = createHttpApp({ engine, maxBodyBytes, sessions, onInternalError });
   // POST /sql and /search skip the web Request/Response layer; the app answers everything else
   const fast = createFastPath({ engine, maxBodyBytes, sessions, onInternalError });

@@ -1,14 +1,16 @@
 /**
  * searchd's `log` and `query_log` settings: `log` receives the server's own lines (`[time] [pid]
- * message`, one per event), `query_log` one line per SELECT/UPDATE in `query_log_format = sphinxql`
- * (the only format quarry writes: `plain` is refused by name), filtered by `query_log_min_msec`.
+ * message`, one per event), `query_log` one line per SELECT (SQL or JSON /search) and UPDATE in
+ * `query_log_format = sphinxql` (the only format quarry writes: `plain` is refused by name), filtered by
+ * `query_log_min_msec`, plus the statements `query_log_commands` names (metrics/query-log.ts).
  * Both files reopen on SIGUSR1, so logrotate can move them away.
  */
 import { lastValue, type ManticoreConfig } from './config-parser.js';
 import { LogFile } from '../metrics/log-file.js';
 import { metrics } from '../metrics/metrics.js';
-import { logTime, QueryLog } from '../metrics/query-log.js';
+import { logTime, parseLogCommands, QueryLog } from '../metrics/query-log.js';
 import { SearchError } from '../util/errors.js';
+import { setServerLogSink } from '../util/server-log.js';
 
 export interface ServerLogs {
   /** Writes one line to the `log` file (if set). */
@@ -23,21 +25,27 @@ export function openLogs(config: ManticoreConfig | undefined): ServerLogs {
   if (format !== 'sphinxql') throw new SearchError('BAD_SETTING', `query_log_format = ${format} is not supported (sphinxql is)`);
   const minText = lastValue(config?.searchd, 'query_log_min_msec') ?? '0';
   if (!/^\d+$/.test(minText)) throw new SearchError('BAD_SETTING', `query_log_min_msec must be a number of milliseconds, got '${minText}'`);
+  const commands = parseLogCommands(lastValue(config?.searchd, 'query_log_commands') ?? '');
+  if (typeof commands === 'string') throw new SearchError('BAD_SETTING', commands);
   const log = logPath ? new LogFile(logPath) : undefined;
   const queries = queryPath ? new LogFile(queryPath) : undefined;
   if (queries) {
-    const q = new QueryLog(queries, Number(minText));
+    const q = new QueryLog(queries, Number(minText), commands);
     metrics.statementListener = (e) => q.write(e);
   }
+  const line = (message: string) => `[${logTime(new Date())}] [${process.pid}] ${message.replace(/[\r\n]+/g, ' ')}\n`;
+  // the server's warnings and errors (util/server-log.ts) land in the log file too
+  if (log) setServerLogSink((message) => log.write(line(message)));
   const reopen = () => {
     log?.reopen();
     queries?.reopen();
   };
   if (log || queries) process.on('SIGUSR1', reopen);
   return {
-    info: (message) => log?.write(`[${logTime(new Date())}] [${process.pid}] ${message.replace(/[\r\n]+/g, ' ')}\n`),
+    info: (message) => log?.write(line(message)),
     close: () => {
       process.off('SIGUSR1', reopen);
+      if (log) setServerLogSink(undefined);
       metrics.statementListener = undefined;
       log?.close();
       queries?.close();

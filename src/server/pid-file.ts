@@ -1,53 +1,26 @@
 /**
- * The server's pid file in its data directory (`<data>/searchd.pid`, as Sphinx's `pid_file`): written
- * when the server is up, removed when it stops. `quarry import --data` refuses a directory a live
- * server holds, and `quarry indexer` finds the server to rotate tables in through it.
+ * searchd's `pid_file`: the server's pid written there once it serves, removed when it stops, for
+ * scripts and service managers (`kill $(cat searchd.pid)`). Without the setting it is
+ * `<data>/searchd.pid`. quarry itself never reads it: who holds a data directory is the store's lock
+ * (store/data-dir.ts dataDirHolder), which also survives a kill -9 and pid reuse.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const PID_FILE = 'searchd.pid';
 
-export function pidFilePath(dataDir: string): string {
-  return join(dataDir, PID_FILE);
+/** The pid file's path: the config's `pid_file`, else `<data>/searchd.pid`. */
+export function pidFilePath(dataDir: string, configured?: string): string {
+  return configured ?? join(dataDir, PID_FILE);
 }
 
-/** True when `pid` is a running process (a zombie, dead but not yet reaped, is not). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    // /proc/<pid>/stat: "pid (comm) state ..."; comm may hold spaces and parentheses
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true; // no /proc: trust kill(0)
-  }
-}
-
-/** The pid of the live server holding `dataDir`, or undefined (no pid file, or a stale one). */
-export function runningServerPid(dataDir: string): number | undefined {
-  let text: string;
-  try {
-    text = readFileSync(pidFilePath(dataDir), 'utf8');
-  } catch {
-    return undefined;
-  }
-  const pid = Number.parseInt(text.trim(), 10);
-  if (!(pid > 0) || pid === process.pid) return undefined;
-  return processAlive(pid) ? pid : undefined;
-}
-
-export function writePidFile(dataDir: string): void {
-  writeFileSync(pidFilePath(dataDir), `${process.pid}\n`);
+export function writePidFile(path: string): void {
+  writeFileSync(path, `${process.pid}\n`);
 }
 
 /** Removes the pid file if it is still this process's. */
-export function removePidFile(dataDir: string): void {
+export function removePidFile(path: string): void {
   try {
-    if (Number.parseInt(readFileSync(pidFilePath(dataDir), 'utf8'), 10) === process.pid) rmSync(pidFilePath(dataDir));
+    if (Number.parseInt(readFileSync(path, 'utf8'), 10) === process.pid) rmSync(path);
   } catch { /* already gone */ }
 }

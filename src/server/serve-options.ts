@@ -10,6 +10,14 @@ import { parseHostPort, parseListenDirective, type ListenAddress } from './liste
 export const DEFAULT_DATA_DIR = './data';
 export const DEFAULT_HTTP = '127.0.0.1:9308';
 export const DEFAULT_MYSQL = '127.0.0.1:9306';
+/**
+ * max_connections when the config sets none: open connections per listener. Manticore's default is
+ * 0 (unlimited: its fixed pool of worker threads queues the queries); quarry serves every open
+ * connection from one event loop, so it sheds past this instead of running into the process's file
+ * descriptor limit (Node raises the soft limit to the hard one, commonly 4096 or more) with
+ * uncontrolled accept errors. `max_connections = 0` is Manticore's unlimited.
+ */
+export const DEFAULT_MAX_CONNECTIONS = 4096;
 
 export interface ServeOptions {
   dataDir: string;
@@ -19,12 +27,14 @@ export interface ServeOptions {
   agent?: ListenAddress;
   configPath?: string;
   maxBodyBytes: number;
-  /** searchd max_connections, per listener (undefined: no limit). */
+  /** searchd max_connections, per listener (DEFAULT_MAX_CONNECTIONS unless set; undefined: no limit, `max_connections = 0`). */
   maxConnections?: number;
   /** searchd client_timeout: a request must arrive whole within it. */
   clientTimeoutMs: number;
   /** searchd sphinxql_timeout: an idle MySQL client is dropped after it. */
   sphinxqlTimeoutMs: number;
+  /** searchd max_query_memory (quarry's own): core memory one query may take per segment; undefined: the engine's default. */
+  maxQueryMemory?: number;
 }
 
 /** The first `listen` directive of a protocol in the searchd section. */
@@ -41,11 +51,19 @@ function positive(setting: string, value: number): number {
   return value;
 }
 
+/** max_query_memory: a size (`256M`), 0 for no cap, below wasm32's 4 GiB. */
+function queryMemory(text: string): number {
+  const bytes = parseSize(text);
+  if (!(Number.isInteger(bytes) && bytes >= 0 && bytes < 2 ** 32)) throw new SearchError('BAD_SETTING', 'max_query_memory must be a size below 4G (0: no cap)');
+  return bytes;
+}
+
 export function resolveServeOptions(args: CliArgs, config?: ManticoreConfig): ServeOptions {
   const maxPacket = lastValue(config?.searchd, 'max_packet_size');
   const maxConnections = lastValue(config?.searchd, 'max_connections');
   const clientTimeout = lastValue(config?.searchd, 'client_timeout');
   const sphinxqlTimeout = lastValue(config?.searchd, 'sphinxql_timeout');
+  const maxQueryMemory = lastValue(config?.searchd, 'max_query_memory');
   return {
     dataDir: args.dataDir ?? lastValue(config?.searchd, 'data_dir') ?? DEFAULT_DATA_DIR,
     http: args.http ? parseHostPort(args.http, 'http') : configListen(config, 'http') ?? parseHostPort(DEFAULT_HTTP, 'http'),
@@ -55,8 +73,9 @@ export function resolveServeOptions(args: CliArgs, config?: ManticoreConfig): Se
     agent: args.agent ? parseHostPort(args.agent, 'sphinx') : configListen(config, 'sphinx'),
     configPath: args.configPath,
     maxBodyBytes: args.maxBodyBytes ?? (maxPacket ? parseSize(maxPacket) : DEFAULT_MAX_BODY_BYTES),
-    maxConnections: maxConnections ? positive('max_connections', Number(maxConnections)) : undefined,
+    maxConnections: maxConnections === undefined ? DEFAULT_MAX_CONNECTIONS : Number(maxConnections) === 0 ? undefined : positive('max_connections', Number(maxConnections)),
     clientTimeoutMs: clientTimeout ? positive('client_timeout', parseDuration(clientTimeout)) : DEFAULT_CLIENT_TIMEOUT_MS,
     sphinxqlTimeoutMs: sphinxqlTimeout ? positive('sphinxql_timeout', parseDuration(sphinxqlTimeout)) : DEFAULT_IDLE_TIMEOUT_MS,
+    ...(maxQueryMemory === undefined ? {} : { maxQueryMemory: queryMemory(maxQueryMemory) }),
   };
 }

@@ -9,9 +9,10 @@ import { startHttpListener, type HttpListener } from './http-listener.js';
 import { startMysqlListener, type MysqlListener } from '../mysql/mysql-listener.js';
 import { formatAddress } from './listen.js';
 import { startAgentListener, type AgentListener } from '../agent/agent-listener.js';
-import { removePidFile, writePidFile } from './pid-file.js';
+import { pidFilePath, removePidFile, writePidFile } from './pid-file.js';
 import { resolveServeOptions, type ServeOptions } from './serve-options.js';
-import type { OpenEngine } from './engine-loader.js';
+import type { OpenEngine, ServerEngineOptions } from './engine-loader.js';
+import { replicationOf } from './replication-option.js';
 import { isLoopback, loadTlsContext } from './tls-options.js';
 
 export interface RunningServer {
@@ -45,6 +46,8 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
   const logs = openLogs(config);
   const threads = lastValue(config?.searchd, 'max_threads_per_query');
   const queryThreads = lastValue(config?.searchd, 'threads');
+  const serverId = lastValue(config?.searchd, 'server_id');
+  const replication = replicationOf(config, options);
   const engine: Engine = await openEngine({
     dataDir: options.dataDir,
     configPath: options.configPath,
@@ -54,6 +57,9 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     snippetsFilePrefix: lastValue(config?.searchd, 'snippets_file_prefix'),
     maxThreadsPerQuery: threads === undefined ? undefined : Number(threads),
     threads: queryThreads === undefined ? undefined : Number(queryThreads),
+    serverId: serverId === undefined ? undefined : Number(serverId),
+    replicate: replication as ServerEngineOptions['replicate'],
+    maxQueryMemory: options.maxQueryMemory,
   });
   let http: HttpListener;
   try {
@@ -87,7 +93,8 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     throw e;
   }
   let stopping: Promise<void> | undefined;
-  writePidFile(options.dataDir);
+  const pidFile = pidFilePath(options.dataDir, lastValue(config?.searchd, 'pid_file'));
+  writePidFile(pidFile);
   return {
     options,
     http,
@@ -97,7 +104,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     readyLine: `quarry listening http=${formatAddress(http.host, http.port)} mysql=${formatAddress(mysql.host, mysql.port)}` +
       `${agent ? ` agent=${formatAddress(agent.host, agent.port)}` : ''} data=${options.dataDir}`,
     stop: () => (stopping ??= Promise.all([http.close(), mysql.close(), agent?.close()]).then(() => engine.close()).finally(() => {
-      removePidFile(options.dataDir);
+      removePidFile(pidFile);
       logs.info('shutdown complete');
       logs.close();
     })),

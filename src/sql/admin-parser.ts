@@ -125,5 +125,25 @@ export function parseTransaction(c: Cursor): Statement {
   }
   if (t.upper === 'BEGIN') return { kind: 'begin', text: '' };
   if (t.upper === 'COMMIT') return { kind: 'commit', text: '' };
+  if (c.acceptKw('TO')) {
+    c.acceptKw('SAVEPOINT');
+    return { kind: 'savepoint', text: '', action: 'rollback', name: savepointName(c) };
+  }
   return { kind: 'rollback', text: '' };
+}
+
+/** SAVEPOINT sp and RELEASE SAVEPOINT sp (mysqldump --single-transaction); the cursor is at the first word. */
+export function parseSavepoint(c: Cursor): Statement {
+  if (c.next().upper === 'RELEASE') {
+    c.expectKw('SAVEPOINT');
+    return { kind: 'savepoint', text: '', action: 'release', name: savepointName(c) };
+  }
+  return { kind: 'savepoint', text: '', action: 'set', name: savepointName(c) };
+}
+
+function savepointName(c: Cursor): string {
+  const t = c.peek();
+  if (t.kind !== 'ident' && t.kind !== 'quoted_ident') c.fail(['identifier']);
+  c.next();
+  return t.value.toLowerCase();
 }

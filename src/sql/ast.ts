@@ -152,6 +152,8 @@ export interface SelectStatement extends StatementBase {
   /** May be negative (`LIMIT -5`): the engine reports `limit out of bounds`. */
   limit?: number;
   offset?: number;
+  /** A comment after SELECT names SQL_NO_CACHE (mysqldump's `SELECT /*!40001 SQL_NO_CACHE *\/ *`): every row, as Manticore's limit=-1. */
+  allRows?: boolean;
   options: NamedValue[];
   /** FACET clauses after the statement, each one more result set. */
   facets?: FacetClause[];
@@ -263,7 +265,7 @@ export interface DescribeStatement extends StatementBase { kind: 'describe'; tab
 export type ShowWhat =
   | 'tables' | 'meta' | 'warnings' | 'status' | 'variables' | 'databases' | 'threads' | 'plugins'
   | 'collation' | 'character_set' | 'create_table' | 'columns' | 'table_status' | 'table_settings'
-  | 'profile' | 'plan' | 'settings' | 'processlist' | 'agent_status';
+  | 'profile' | 'plan' | 'settings' | 'processlist' | 'triggers' | 'agent_status';
 
 /**
  * SHOW ...: `table` for SHOW CREATE TABLE t, SHOW FIELDS|COLUMNS FROM t, SHOW TABLE t STATUS|SETTINGS
@@ -302,6 +304,8 @@ export interface SetTransactionStatement extends StatementBase { kind: 'set_tran
 export interface BeginStatement extends StatementBase { kind: 'begin' }
 export interface CommitStatement extends StatementBase { kind: 'commit' }
 export interface RollbackStatement extends StatementBase { kind: 'rollback' }
+/** SAVEPOINT sp, ROLLBACK TO [SAVEPOINT] sp, RELEASE SAVEPOINT sp: `name` lower-cased. */
+export interface SavepointStatement extends StatementBase { kind: 'savepoint'; action: 'set' | 'rollback' | 'release'; name: string }
 
 /** `('d1','d2')` as a CALL argument (CALL SNIPPETS with several documents). */
 export interface StringListArg { kind: 'string_list'; values: string[] }
@@ -323,11 +327,34 @@ export interface BackupStatement extends StatementBase {
   kind: 'backup'; tables: string[]; path: string; options: NamedValue[];
 }
 
+/** A replication-cluster option: `'value' AS name` (path, nodes, user). */
+export interface ClusterOption { name: string; value: string }
+
+/** CREATE / JOIN / ALTER / DELETE CLUSTER (cluster-parser.ts); the replication layer runs them. */
+export type ClusterStatement =
+  | (StatementBase & { kind: 'create_cluster'; cluster: string; options: ClusterOption[] })
+  | (StatementBase & { kind: 'join_cluster'; cluster: string; at?: string; options: ClusterOption[] })
+  | (StatementBase & { kind: 'alter_cluster'; cluster: string; op: 'add' | 'drop' | 'update'; tables: string[] })
+  | (StatementBase & { kind: 'delete_cluster'; cluster: string });
+
+/** LOCK TABLES a READ, b WRITE (mysqldump): tables lower-cased; `write` when any asks for a write lock. */
+export interface LockTablesStatement extends StatementBase { kind: 'lock_tables'; tables: string[]; write: boolean }
+export interface UnlockTablesStatement extends StatementBase { kind: 'unlock_tables' }
+
+/**
+ * SELECT ... FROM INFORMATION_SCHEMA.TABLE (MySQL tools): `table` and `columns` upper-cased as the tool
+ * wrote them; `where` maps upper-cased column names to the string values they are compared with.
+ */
+export interface InformationSchemaStatement extends StatementBase {
+  kind: 'information_schema'; table: string; columns: string[]; where: Map<string, string[]>;
+}
+
 export type Statement =
   | SelectStatement | InsertStatement | UpdateStatement | DeleteStatement
   | CreateTableStatement | CreateTableLikeStatement | DropTableStatement | AlterTableStatement
   | TruncateStatement | OptimizeStatement | FlushStatement | AttachStatement
   | DescribeStatement | ShowStatement
   | SetStatement | SetNamesStatement | SetTransactionStatement
-  | BeginStatement | CommitStatement | RollbackStatement
-  | CallStatement | BackupStatement;
+  | BeginStatement | CommitStatement | RollbackStatement | SavepointStatement
+  | CallStatement | BackupStatement | ClusterStatement
+  | LockTablesStatement | UnlockTablesStatement | InformationSchemaStatement;

@@ -1,10 +1,12 @@
 /** Entry point: SphinxQL text in, statements out (`;`-separated, Manticore's multi-statement rules). */
 import { SearchError } from '../util/errors.js';
 import {
-  parseAttach, parseCall, parseFlush, parseOptimize, parseTransaction, parseTruncate,
+  parseAttach, parseCall, parseFlush, parseOptimize, parseSavepoint, parseTransaction, parseTruncate,
 } from './admin-parser.js';
 import type { Statement } from './ast.js';
 import { parseBackup } from './backup-parser.js';
+import { parseAlterCluster, parseCreateCluster, parseDeleteCluster, parseJoinCluster } from './cluster-parser.js';
+import { parseLockTables, parseUnlockTables, recognizeInformationSchema } from './dump-parser.js';
 import { Cursor } from './cursor.js';
 import { parseAlter, parseCreate, parseDrop } from './ddl-parser.js';
 import { tokenize } from './lexer.js';
@@ -17,12 +19,15 @@ type StatementParser = (c: Cursor) => Statement;
 
 /** First word -> parser. Words missing here get the second grammar's P02 error, like `SELEKT`. */
 const BY_FIRST_WORD: Record<string, StatementParser> = {
-  SELECT: parseSelect, INSERT: parseInsert, REPLACE: parseInsert, UPDATE: parseUpdate, DELETE: parseDelete,
+  SELECT: parseSelect, INSERT: parseInsert, REPLACE: parseInsert, UPDATE: parseUpdate,
+  DELETE: (c) => (c.isKw('CLUSTER', 1) ? parseDeleteCluster(c) : parseDelete(c)),
   SHOW: parseShow, DESC: parseDescribe, DESCRIBE: parseDescribe, SET: parseSet, CALL: parseCall,
   BEGIN: parseTransaction, START: parseTransaction, COMMIT: parseTransaction, ROLLBACK: parseTransaction,
-  TRUNCATE: parseTruncate, ATTACH: parseAttach, OPTIMIZE: parseOptimize, FLUSH: parseFlush, ALTER: parseAlter,
-  BACKUP: parseBackup,
-  CREATE: (c) => (c.isKw('TABLE', 1) ? parseCreate(c) : failUser(c)),
+  TRUNCATE: parseTruncate, ATTACH: parseAttach, OPTIMIZE: parseOptimize, FLUSH: parseFlush,
+  ALTER: (c) => (c.isKw('CLUSTER', 1) ? parseAlterCluster(c) : parseAlter(c)),
+  BACKUP: parseBackup, JOIN: parseJoinCluster,
+  LOCK: parseLockTables, UNLOCK: parseUnlockTables, SAVEPOINT: parseSavepoint, RELEASE: parseSavepoint,
+  CREATE: (c) => (c.isKw('TABLE', 1) ? parseCreate(c) : c.isKw('CLUSTER', 1) ? parseCreateCluster(c) : failUser(c)),
   DROP: (c) => (c.isKw('TABLE', 1) ? parseDrop(c) : failUser(c)),
 };
 
@@ -66,6 +71,8 @@ function isMultiStatement(s: Statement): boolean {
 export function parseSql(text: string): Statement[] {
   if (text.length === 0) throw new SearchError('PARSE_ERROR', 'query was empty');
   const toks = tokenize(text);
+  const schemaQuery = recognizeInformationSchema(toks);
+  if (schemaQuery) return [{ ...schemaQuery, text }];
   const c = new Cursor(text, toks);
   // a request of comments only is accepted and does nothing, as Manticore's extra grammar has it
   if (toks.length === 1 && text.trim() !== '') return [];

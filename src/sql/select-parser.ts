@@ -165,8 +165,10 @@ function parseFacet(c: Cursor): FacetClause {
 
 /** Parses a SELECT; the cursor is at SELECT. */
 export function parseSelect(c: Cursor): SelectStatement {
-  c.expectKw('SELECT');
+  const select = c.expectKw('SELECT');
   const stmt: SelectStatement = { kind: 'select', text: '', items: [], tables: [], options: [] };
+  // comments are skipped by the lexer; Manticore reads this one (AddComment): SQL_NO_CACHE asks for every row
+  if (/\bSQL_NO_CACHE\b/i.test(c.src.slice(select.end, c.peek().start))) stmt.allRows = true;
   do stmt.items.push(parseItem(c)); while (c.acceptPunct(','));
   if (c.acceptKw('FROM')) {
     do stmt.tables.push(parseTableName(c)); while (c.acceptPunct(','));

@@ -1,7 +1,8 @@
 /**
  * Ownership and format of a data directory, checked before anything in it is opened or changed.
  *
- * - `quarry.lock` names the process that serves the directory. lmdb's own lock file (store/lock.mdb)
+ * - `quarry.lock` names the process that serves the directory (the one mechanism: `quarry import` and
+ *   `quarry indexer` ask dataDirHolder; the server's pid file, searchd's `pid_file`, is only written). lmdb's own lock file (store/lock.mdb)
  *   only coordinates readers and writers of the lmdb environment across processes: two servers on
  *   one directory would both open it happily, each with its own in-memory index, checkpoints and
  *   clean-up of the other's files. So a second server is refused with the first one's pid. A lock
@@ -36,12 +37,19 @@ function startTimeOf(pid: number): string {
   }
 }
 
+/** True when `pid` is a running process (a zombie, dead but not yet reaped, is not). */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ..."; comm may hold spaces and parentheses
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc: trust kill(0)
   }
 }
 
@@ -77,6 +85,17 @@ function tryCreate(path: string): boolean {
     closeSync(fd);
   }
   return true;
+}
+
+/**
+ * The other process that holds `dir` (its lock names a live process: a server, an import, an
+ * indexer), or undefined. `quarry import --data` and `quarry indexer` ask this before opening a
+ * directory: the lock is the one record of who serves a directory (the pid file is only an output).
+ */
+export function dataDirHolder(dir: string): { pid: number; host: string } | undefined {
+  const info = readLock(join(dir, LOCK_FILE));
+  if (!info || !held(info) || (info.pid === process.pid && info.host === hostname())) return undefined;
+  return { pid: info.pid, host: info.host };
 }
 
 /** Takes the directory's lock or throws naming the process that holds it; returns its release. */

@@ -37,3 +37,42 @@ export function setFieldScannerFactory(f: FieldScannerFactory | null): void {
 export function fieldScannerFor(table: CharsetTable, minWordLen: number): FieldScanner | null {
   return factory ? factory(table, minWordLen) : null;
 }
+
+/** What a highlight stream of a field needs besides the text (src/highlight/snippet-scan-path.ts). */
+export interface StreamRequest {
+  /** The dictionary term of a folded token ('' for a stopword). */
+  term(folded: string): string;
+  /** Identity of the dictionary `term` reads (term numbers are kept per dictionary). */
+  dictKey: object;
+  /** The query's keywords: dictionary term -> keyword index (below 32); one Map per query. */
+  keywords: ReadonlyMap<string, number>;
+  overshortStep: number;
+  stopwordStep: number;
+  boundaryStep: number;
+}
+
+/** Words per piece of ScannedStream.pieces: | kind (1 word, 0 gap) | start | end | pos | open (0) |. */
+export const STREAM_PIECE_WORDS = 5;
+/** Words per token of ScannedStream.packed (the core picker's layout): | lengthCP | flags | keyword mask |. */
+export const STREAM_TOKEN_WORDS = 3;
+/** Words per keyword occurrence: | piece index | pos | keyword index |. */
+export const STREAM_OCC_WORDS = 3;
+
+/** A field's highlight stream; the arrays are views of scanner memory, valid until its next call. */
+export interface ScannedStream {
+  nPieces: number;
+  pieces: Int32Array;
+  packed: Int32Array;
+  nOcc: number;
+  occ: Int32Array;
+  /** Keywords present in the field, as a bit mask. */
+  found: number;
+  /** UTF-8 length of the text. */
+  docBytes: number;
+}
+
+/** A scanner that also builds highlight streams (the core's one). */
+export interface StreamScanner extends FieldScanner {
+  /** The field's stream, or null when the text needs the TS tokenizer or holds the stripper's marks (the general path cuts them out). */
+  stream(text: string, req: StreamRequest): ScannedStream | null;
+}

@@ -4,7 +4,7 @@ import type { TableSettings } from '../schema/types.js';
 import { Blender, parseBlendMode, TRIM_NONE, type WalkToken } from './blend.js';
 import { CODE_MASK, FLAG_BLEND, FLAG_IGNORE, type CharsetTable } from './charset-table.js';
 import { Exceptions } from './exceptions.js';
-import { fieldScannerFor, type FieldScanner } from './field-scanner.js';
+import { fieldScannerFor, type FieldScanner, type StreamScanner } from './field-scanner.js';
 import { FieldWalker } from './field-walk.js';
 import { HtmlStripper, type StrippedText } from './html-strip.js';
 import { PackedWriter } from './packed-terms.js';
@@ -78,6 +78,19 @@ export interface TextPipeline {
   extraPositions(word: string): number;
   /** Query lexer hook: a blend_chars character (blend wins over an operator inside a word). */
   isBlendChar(cp: number): boolean;
+  /**
+   * The core's scanner with the dictionary, when analyze() of text without HTML takes its plain path
+   * (no exceptions, multi-word wordforms or blend characters): highlighting streams fields through it.
+   */
+  streamScanner?(): PlainStreamScanner | null;
+}
+
+/** What a highlight needs to stream fields the way analyze() tokenizes them (see TextPipeline.streamScanner). */
+export interface PlainStreamScanner {
+  scanner: StreamScanner;
+  /** The dictionary term of a folded token ('' for a stopword), and the dictionary's identity. */
+  term(folded: string): string;
+  dictKey: object;
 }
 
 export interface PipelineOptions {
@@ -143,10 +156,19 @@ class Pipeline implements TextPipeline {
   ) {
     this.queryWords = new QueryWords(queryTok, dict, wordforms, exceptions, this.wordChar, blend?.query ?? null);
     this.walker = new FieldWalker(settings, indexTok, dict, exceptions, wordforms, blend?.index ?? null, this.wordChar, scanner);
+    if (scanner && 'stream' in scanner && !blend && exceptions.size === 0 && !wordforms.hasMulti) {
+      this.plainStream = { scanner: scanner as StreamScanner, term: (w) => dict.term(w), dictKey: dict };
+    }
   }
 
   private readonly queryWords: QueryWords;
   private readonly walker: FieldWalker;
+  private plainStream: PlainStreamScanner | null = null;
+
+  streamScanner(): PlainStreamScanner | null {
+    return this.plainStream;
+  }
+
   /** Where indexField's packed fields go: chunks shared by the fields of many documents. */
   private readonly packer = new PackedWriter();
 

@@ -33,6 +33,10 @@ export interface CoreExports {
   groupRange(seg: number, plan: number, planLen: number, spec: number, specLen: number, from: number, to: number): number;
   /** The address of the block the last groupRange() wrote (the host frees it). */
   groupResult(): number;
+  /** Caps each later evaluate/groupRange call's working memory at `bytes` (0: none; assembly/memory/budget.ts). */
+  budgetSet(bytes: number): void;
+  /** Whether the last call trapped at that cap. */
+  budgetExceeded(): number;
 }
 
 /** wasm32's ceiling: 65536 pages of 64 KiB (the module declares it: a shared memory must have one). */
@@ -116,6 +120,18 @@ export class Core {
     if (ptr) this.exports.free(ptr);
   }
 
+  /** The per-call working-memory cap in bytes (0: none); worker instances started later take it too. */
+  get queryMemory(): number {
+    return this.#queryMemory;
+  }
+
+  set queryMemory(bytes: number) {
+    this.#queryMemory = bytes;
+    this.exports.budgetSet(bytes);
+  }
+
+  #queryMemory = 0;
+
   /** Copies bytes into fresh core memory; returns the address. */
   place(bytes: Uint8Array): number {
     const p = this.alloc(bytes.length);
@@ -135,9 +151,15 @@ export class Core {
  * stays whole (it fails before changing anything), so the instance serves the next request. Measured:
  * allocating until the trap, then freeing, leaves a core that allocates again.
  */
-export function coreFault(e: unknown): unknown {
+export function coreFault(e: unknown, core?: Core): unknown {
   if (!(e instanceof WebAssembly.RuntimeError) && !(e instanceof Error && e.message === 'out of memory')) return e;
+  if (core?.exports.budgetExceeded()) return queryMemoryError(core.queryMemory, e);
   return new SearchError('QUERY_ERROR', 'out of memory in the search core: the query needs more memory than the core can get; narrow it or retry later', { cause: e });
+}
+
+/** The error of a query stopped at max_query_memory (the core keeps serving: the cap traps before the allocator). */
+export function queryMemoryError(cap: number, cause?: unknown): SearchError {
+  return new SearchError('QUERY_ERROR', `query needs more core memory than max_query_memory allows (${cap} bytes for one segment's matches and groups); narrow the query or raise max_query_memory`, { cause });
 }
 
 let shared: Core | null = null;

@@ -4,8 +4,9 @@
  * distinct folded token). A core instance of its own, so text work never moves segment memory.
  */
 import type { CharsetTable } from '../text/charset-table.js';
-import { SCAN_RECORD_WORDS, type FieldScan, type FieldScanner, type FieldScannerFactory } from '../text/field-scanner.js';
+import { SCAN_RECORD_WORDS, type FieldScan, type FieldScannerFactory, type ScannedStream, type StreamRequest, type StreamScanner } from '../text/field-scanner.js';
 import { Core } from './core.js';
+import { SnippetStreams } from './snippet-scan.js';
 
 interface ScanExports {
   scanReset(): void;
@@ -30,9 +31,9 @@ class ScanCore {
   private outPtr = 0;
   private outCap = 0;
   readonly texts: string[] = [];
-  generation = 0;
 
-  constructor() {
+  /** `generation`: the first id generation (a replaced instance's next), so no cached id outlives its core. */
+  constructor(public generation = 0) {
     this.x.scanReset();
   }
 
@@ -47,8 +48,26 @@ class ScanCore {
   }
 
   scan(tableAddr: number, text: string, minWordLen: number): FieldScan | null {
+    const n = this.scanRecords(tableAddr, text, minWordLen);
+    if (n < 0) return null;
+    const records = new Int32Array(this.core.buffer, this.outPtr, n * SCAN_RECORD_WORDS);
+    return { count: n, records, texts: this.texts, generation: this.generation };
+  }
+
+  /** The field's highlight stream (scanned, then streamed by the core), or null as scan(). */
+  stream(tableAddr: number, text: string, minWordLen: number, req: StreamRequest): ScannedStream | null {
+    const n = this.scanRecords(tableAddr, text, minWordLen);
+    if (n < 0) return null;
+    this.streams ??= new SnippetStreams(this.core);
+    return this.streams.stream(this.textPtr, text.length, this.outPtr, n, this.texts, this.generation, req);
+  }
+
+  private streams: SnippetStreams | null = null;
+
+  /** Scans `text` into the record scratch and mirrors new ids: the record count, or -1 (not taken). */
+  private scanRecords(tableAddr: number, text: string, minWordLen: number): number {
     const len = text.length;
-    if (len > MAX_FIELD_UNITS) return null;
+    if (len > MAX_FIELD_UNITS) return -1;
     this.reserve(len);
     this.copyText(text);
     let n = this.x.scanField(tableAddr, this.textPtr, len, minWordLen, this.outPtr);
@@ -56,10 +75,9 @@ class ScanCore {
       this.reset();
       n = this.x.scanField(tableAddr, this.textPtr, len, minWordLen, this.outPtr);
     }
-    if (n < 0) return null;
+    if (n < 0) return -1;
     this.mirror();
-    const records = new Int32Array(this.core.buffer, this.outPtr, n * SCAN_RECORD_WORDS);
-    return { count: n, records, texts: this.texts, generation: this.generation };
+    return n;
   }
 
   /** A Node Buffer over core memory (re-made when the memory grows), for its native UTF-16 write. */
@@ -132,10 +150,30 @@ export function resetCoreFieldScanners(): void {
   shared?.reset();
 }
 
-/** The factory the host installs with setFieldScannerFactory. */
-export const coreFieldScanners: FieldScannerFactory = (table: CharsetTable, minWordLen: number): FieldScanner => {
-  const sc = (shared ??= new ScanCore());
-  const addr = sc.tableAddr(table);
+/**
+ * Drops the shared instance, its memory with it (a wasm memory never shrinks: after a load the cache and
+ * scratch hold ~18 MiB resident at 100k gcide documents); the next scan starts a fresh one, in a new id
+ * generation. For an idle server.
+ */
+export function releaseCoreFieldScanners(): void {
+  if (!shared) return;
+  nextGeneration = shared.generation + 1;
+  shared = null;
+}
+
+let nextGeneration = 0;
+
+/** The factory the host installs with setFieldScannerFactory. Scanners use whichever instance is current. */
+export const coreFieldScanners: FieldScannerFactory = (table: CharsetTable, minWordLen: number): StreamScanner => {
   const min = Math.max(1, minWordLen);
-  return { scan: (text) => sc.scan(addr, text, min) };
+  return {
+    scan: (text) => {
+      const sc = (shared ??= new ScanCore(nextGeneration));
+      return sc.scan(sc.tableAddr(table), text, min);
+    },
+    stream: (text, req) => {
+      const sc = (shared ??= new ScanCore(nextGeneration));
+      return sc.stream(sc.tableAddr(table), text, min, req);
+    },
+  };
 };

@@ -3,7 +3,7 @@
  * block it wrote: the only file touching core memory for grouping. The block is copied out and
  * freed at once, so nothing of it depends on the core afterwards.
  */
-import type { Core } from './core.js';
+import { coreFault, type Core } from './core.js';
 import { PROGRAM_OUT_WORDS, RESULT_HEADER_WORDS, RF_FALLBACK } from './group-format.js';
 import { readTopK } from './segment-runner.js';
 
@@ -54,7 +54,12 @@ export function runGroupRangeAt(
   core: Core, segDesc: number, planPtr: number, planWords: number, specPtr: number, specWords: number, from: number, to: number,
 ): GroupBlock {
   groupCalls.count++;
-  const n = core.exports.groupRange(segDesc, planPtr, planWords, specPtr, specWords, from, to);
+  let n: number;
+  try {
+    n = core.exports.groupRange(segDesc, planPtr, planWords, specPtr, specWords, from, to);
+  } catch (e) {
+    throw coreFault(e, core);
+  }
   if (n < 0) readTopK(core, 0, n, 0); // throws the E_* code's message
   const ptr = core.exports.groupResult() >>> 0;
   const bytes = core.read(ptr, n);

@@ -65,7 +65,7 @@ function withPlan(core: Core, plan: Uint32Array, k: number, call: (planPtr: numb
     try {
       n = call(planPtr, outPtr);
     } catch (e) {
-      throw coreFault(e);
+      throw coreFault(e, core);
     }
     return readTopK(core, outPtr, n, n >= 0 ? core.exports.lastTotal() >>> 0 : 0);
   } finally {

@@ -28,9 +28,17 @@ export interface PickStream {
   brk: Uint8Array;
   /** UTF-8 bytes of the field text (Manticore compares limits with it). */
   docBytes: number;
-  /** The same tokens in the core's layout (TOKEN_WORDS per token), when the builder made them. */
+  /**
+   * The same tokens in the core's layout (TOKEN_WORDS per token), when the builder made them; with
+   * `tokens` set, only these are read and the per-token arrays above may be left empty.
+   */
   packed?: Int32Array;
+  /** The token count when only `packed` holds the tokens. */
+  tokens?: number;
 }
+
+/** A stream's token count. */
+const tokenCount = (s: PickStream): number => s.tokens ?? s.len.length;
 
 export interface PickLimits { limit: number; limitWords: number; limitSnippets: number }
 
@@ -72,7 +80,7 @@ function buffer(core: Core, size: number): number {
 }
 
 export function pickPassagesWasm(inp: PickInput, core: Core = sharedCore()): PickedPassage[] {
-  const nTok = inp.streams.reduce((a, s) => a + s.len.length, 0);
+  const nTok = inp.streams.reduce((a, s) => a + tokenCount(s), 0);
   const nf = inp.streams.length;
   const nTerms = Math.min(inp.termWeights.length, 32);
   const outCap = nTok + 1;
@@ -86,7 +94,8 @@ export function pickPassagesWasm(inp: PickInput, core: Core = sharedCore()): Pic
   let t = tokPtr >>> 2;
   let first = 0;
   inp.streams.forEach((s, f) => {
-    if (s.packed && s.packed.length === s.len.length * TOKEN_WORDS) {
+    const n = tokenCount(s);
+    if (s.packed && s.packed.length === n * TOKEN_WORDS) {
       i32.set(s.packed, t);
       t += s.packed.length;
     } else for (let i = 0; i < s.len.length; i++) {
@@ -95,8 +104,8 @@ export function pickPassagesWasm(inp: PickInput, core: Core = sharedCore()): Pic
       i32[t++] = s.mask[i] | 0;
     }
     const l = inp.limits[f];
-    i32.set([first, s.len.length, s.docBytes, l.limit, l.limitWords, l.limitSnippets, inp.extract[f] ? 1 : 0], (fieldPtr >>> 2) + f * FIELD_WORDS);
-    first += s.len.length;
+    i32.set([first, n, s.docBytes, l.limit, l.limitWords, l.limitSnippets, inp.extract[f] ? 1 : 0], (fieldPtr >>> 2) + f * FIELD_WORDS);
+    first += n;
   });
   const g = inp.global;
   i32.set([inp.around, inp.forceAllWords ? 1 : 0, inp.useBoundaries ? 1 : 0, inp.spz ? 1 : 0, inp.perField ? 1 : 0,

@@ -64,6 +64,7 @@ function instantiate() {
   ex = new WebAssembly.Instance(module, { env }).exports;
   ex.heapConfine(root, end);
   ex._start();
+  ex.budgetSet(workerData.queryMemory);
 }
 instantiate();
 // A message is [newRoot, newEnd, then ${TASK_WORDS} words per task]; a non-zero newRoot moves the heap there.
@@ -146,7 +147,7 @@ class PoolWorker {
     this.core = core;
     this.region = core.alloc(WORKER_HEAP_BYTES);
     this.worker = spawn(WORKER_SOURCE, {
-      module: core.module, memory: core.exports.memory, root: this.region, end: this.region + WORKER_HEAP_BYTES,
+      module: core.module, memory: core.exports.memory, root: this.region, end: this.region + WORKER_HEAP_BYTES, queryMemory: core.queryMemory,
     });
     this.worker.on('message', (reply: BatchReply) => {
       const job = this.job!;
@@ -212,6 +213,9 @@ export class CorePool {
 
   /** False once every worker has died (each one that failed was dropped): callers go inline. */
   get alive(): boolean { return !this.#closed && this.#workers.length > 0; }
+
+  /** Workers with no job now (a query sent to one starts at once). */
+  get idle(): number { return this.#idle.length; }
 
   /** Tasks run so far by each worker. */
   taskCounts(): number[] { return this.#workers.map((w) => w.tasks); }

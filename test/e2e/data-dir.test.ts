@@ -1,10 +1,11 @@
 // Two real servers on one data directory, and a directory from another format version: the second
 // start fails with a clear error and exit code 1, and nothing of the directory changes.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runQuarry } from '../helpers/run-quarry.js';
 import { startServer } from '../helpers/server-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-two-servers-'));
@@ -45,6 +46,41 @@ describe('data directory ownership and format', () => {
     const c = await startServer(dir); // a lock left by a killed server is taken over
     expect(await count(c)).toBe(3);
     await c.stop();
+  }, 60_000);
+
+  it('writes the pid to searchd pid_file (else <data>/searchd.pid) and removes it at stop; the lock alone tells who holds the directory', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'quarry-pid-file-'));
+    try {
+      const pidFile = join(other, 'run', 'searchd.pid');
+      mkdirSync(join(other, 'run'));
+      const conf = join(other, 'searchd.conf');
+      writeFileSync(conf, `searchd {\n  pid_file = ${pidFile}\n}\n`);
+      const data = join(other, 'data');
+      const a = await startServer(data, {}, ['--config', conf]);
+      try {
+        expect(readFileSync(pidFile, 'utf8')).toBe(`${a.proc.pid}\n`);
+        expect(existsSync(join(data, 'searchd.pid'))).toBe(false);
+        // no pid file in the data directory, or none at all: the lock still names the server
+        rmSync(pidFile);
+        writeFileSync(join(other, 'one.jsonl'), '{"id":1}\n');
+        const held = await runQuarry(['import', '--table', 'x', '--data', data, join(other, 'one.jsonl')]);
+        expect(held.code).toBe(1);
+        expect(held.stderr).toContain(`data directory ${data} is in use by a running server (pid ${a.proc.pid})`);
+        writeFileSync(pidFile, `${a.proc.pid}\n`);
+      } finally {
+        await a.stop();
+      }
+      expect(existsSync(pidFile)).toBe(false);
+      const b = await startServer(data);
+      try {
+        expect(readFileSync(join(data, 'searchd.pid'), 'utf8')).toBe(`${b.proc.pid}\n`);
+      } finally {
+        await b.stop();
+      }
+      expect(existsSync(join(data, 'searchd.pid'))).toBe(false);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('a directory stamped with another format is refused and left as it was', async () => {

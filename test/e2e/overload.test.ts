@@ -2,9 +2,10 @@
  * Overload against the real server over loopback (sized for 2 cores): ten times the client
  * concurrency the machine sustains, with max_connections = 8. The server sheds what is over the limit
  * (HTTP 503 `maxed out`, Manticore's words) or queues it, answers every request within a bound (no
- * hang), keeps its memory bounded, and recovers when the load stops. A cheap query sent while a heavy
- * one runs waits for at most about that one query (queries share one main thread: with several heavy
- * queries queued, a cheap one waits its turn behind them; there is no priority lane yet).
+ * hang), keeps its memory bounded, and recovers when the load stops. A cheap query sent while heavy
+ * ones run is not queued behind them: their highlighting, most of their work, yields to the event loop
+ * every few ms (src/util/time-slice.ts), so the cheap one waits for a slice and for the unsliced parts
+ * (search, document fetch) in progress, not for every heavy query queued before it.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,8 @@ const heavyQuery = () => {
   return `SELECT id, HIGHLIGHT() FROM t WHERE MATCH('w${1 + (i % 9)}*|w${10 + (i % 89)}*') LIMIT 200 OPTION max_matches=200`;
 };
 const CHEAP = 'SELECT id FROM t WHERE id = 5';
+/** Clients running heavy queries at once while the cheap query is timed (under max_connections). */
+const HEAVY_CLIENTS = 4;
 /** No answer may take longer than this, however loaded the server. */
 const ANSWER_BOUND_MS = 20_000;
 
@@ -116,21 +119,23 @@ describe('overload', () => {
     expect(after.perSecond).toBeGreaterThan(sustained.perSecond * 0.25);
   }, 60_000);
 
-  it('a cheap query waits for at most about the heavy query in progress', async () => {
+  it('a cheap query does not wait behind the heavy queries queued before it', async () => {
     let stop = false;
     const heavyMs: number[] = [];
-    // one client keeps a heavy query running; the cheap one is sent meanwhile
-    const heavy = (async () => { while (!stop) heavyMs.push((await sql(heavyQuery())).ms); })();
-    await new Promise((r) => setTimeout(r, 200));
+    // HEAVY_CLIENTS clients keep heavy queries running; the cheap one is sent meanwhile
+    const heavy = Array.from({ length: HEAVY_CLIENTS }, async () => { while (!stop) heavyMs.push((await sql(heavyQuery())).ms); });
+    await new Promise((r) => setTimeout(r, 300));
     const cheap: number[] = [];
     for (let i = 0; i < 15; i++) {
       cheap.push((await sql(CHEAP)).ms);
       await new Promise((r) => setTimeout(r, 30));
     }
     stop = true;
-    await heavy;
+    await Promise.all(heavy);
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-    // measured in the same window: the cheap query's wait is bounded by the heavy query's length
-    expect(median(cheap)).toBeLessThan(median(heavyMs) * 2 + 50);
+    // measured in the same window: the heavy queries share the thread, so each answers in about
+    // HEAVY_CLIENTS times its own work; the cheap one sooner than one of them, not after the queue
+    // (measured at load average 14: median 70 ms against 78-115 ms; without the slicing 114-174 ms)
+    expect(median(cheap)).toBeLessThan(median(heavyMs));
   }, 60_000);
 });

@@ -13,31 +13,51 @@ import type { BuiltSegment } from '../../index/segment/segment-builder.js';
 
 interface Reply { id: number; blob?: Uint8Array; terms?: string[]; error?: string }
 
-/** A runner over a worker started from `file`; jobs run one after another, in order. */
-export function mergeThreadRunner(file: URL): MergeRunnerFactory {
+/** An idle merge thread ends after this long: its heap (the last merge's garbage) goes with it. */
+const IDLE_EXIT_MS = 3000;
+
+/**
+ * A runner over a worker started from `file`; jobs run one after another, in order. The thread ends once
+ * idle for `idleExitMs` (a merge thread holds 10+ MiB of heap between loads) and starts again on demand
+ * (tens of ms, against the seconds a big merge takes).
+ */
+export function mergeThreadRunner(file: URL, idleExitMs = IDLE_EXIT_MS): MergeRunnerFactory {
   return (core) => {
     let worker: Worker | null = null;
+    let idleTimer: NodeJS.Timeout | undefined;
     let next = 0;
     const waiting = new Map<number, { resolve(b: BuiltSegment): void; reject(e: unknown): void }>();
+    const retire = (w: Worker) => {
+      idleTimer = setTimeout(() => {
+        if (worker !== w || waiting.size) return;
+        worker = null;
+        void w.terminate();
+      }, idleExitMs);
+      idleTimer.unref();
+    };
     const start = (): Worker => {
       const w = new Worker(file, { workerData: { memory: core.exports.memory } });
       w.unref(); // an idle merge thread never keeps the process alive
       w.on('message', (r: Reply) => {
         const job = waiting.get(r.id);
         waiting.delete(r.id);
-        if (waiting.size === 0) w.unref();
+        if (waiting.size === 0) {
+          w.unref();
+          retire(w);
+        }
         if (r.error !== undefined) job?.reject(new Error(`quarry: merge thread: ${r.error}`));
         else job?.resolve({ blob: r.blob!, terms: r.terms!, hostCols: [] });
       });
       w.on('error', (e) => {
         // the thread is gone: its jobs fail (the index merges inline from then on), a new one starts on demand
-        worker = null;
+        if (worker === w) worker = null;
         for (const j of waiting.values()) j.reject(e);
         waiting.clear();
       });
       return w;
     };
     const run: MergeRunner = (job) => new Promise<BuiltSegment>((resolve, reject) => {
+      clearTimeout(idleTimer);
       worker ??= start();
       const id = next++;
       waiting.set(id, { resolve, reject });

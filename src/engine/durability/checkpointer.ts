@@ -12,7 +12,7 @@ import type { Store } from '../../store/index.js';
 import type { Segment } from '../../index/segment/segment.js';
 import { serializeSegment } from '../../index/segment/segment-codec.js';
 import type { Table } from '../table.js';
-import { collectGarbage } from '../background/idle-gc.js';
+import { logWarning } from '../../util/server-log.js';
 
 interface SavedAs { name: string; version: number }
 
@@ -41,10 +41,9 @@ export class Checkpointer {
   #timer?: NodeJS.Timeout;
   #running?: Promise<void>;
   #counter = 0;
-  /** A pass wrote a checkpoint since the last idle collection. */
-  #wrote = false;
 
-  constructor(private readonly store: Store, private readonly tables: () => Table[]) {}
+  /** `onWrote`: after a pass that wrote a checkpoint (its buffers are garbage from then on). */
+  constructor(private readonly store: Store, private readonly tables: () => Table[], private readonly onWrote?: () => void) {}
 
   noteCovered(table: string, seq: bigint): void {
     this.#covered.set(table, seq);
@@ -67,13 +66,10 @@ export class Checkpointer {
       try {
         wrote = (await this.checkpoint(t)) || wrote;
       } catch (e) {
-        console.error(`checkpoint of table ${t.name} failed:`, e);
+        logWarning(`checkpoint of table ${t.name} failed: ${(e as Error).message}`, e);
       }
     }
-    // Writes, then a whole interval without any: the load is over, so its garbage is collected once
-    // instead of staying resident until the next load.
-    if (!wrote && this.#wrote) collectGarbage();
-    this.#wrote = wrote;
+    if (wrote) this.onWrote?.();
   }
 
   /** Writes the table's checkpoint unless it already covers the table's last op; whether it wrote. */

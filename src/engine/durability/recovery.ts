@@ -10,6 +10,7 @@ import { RtIndex } from '../../index/rt-index.js';
 import type { Table } from '../table.js';
 import { noteLoadedSegments } from './checkpointer.js';
 import type { StoredDoc } from './table-store.js';
+import { logWarning } from '../../util/server-log.js';
 
 /** Documents per segment when an index is rebuilt from the store. */
 export const REBUILD_BATCH = 20_000;
@@ -58,7 +59,7 @@ export function recoverIndex(store: Store, table: Table): bigint {
     replayOps(store, table, cp.lastSeq);
     return store.lastSeq(table.name);
   } catch (e) {
-    console.error(`quarry: table ${table.name}: checkpoint damaged (${(e as Error).message}); rebuilding the table from the store of record`);
+    logWarning(`table ${table.name}: checkpoint damaged (${(e as Error).message}); rebuilding the table from the store of record`);
     table.index.truncate();
     table.index = new RtIndex(table.index.schema);
     store.discardCheckpoint(table.name);

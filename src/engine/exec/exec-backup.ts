@@ -4,6 +4,7 @@ import { SearchError } from '../../util/errors.js';
 import { prepareBackup, runBackup } from '../backup/backup.js';
 import type { Catalog } from '../catalog.js';
 import type { RowsResult } from '../result.js';
+import { logWarning } from '../../util/server-log.js';
 
 const TRUE_WORDS = new Set(['on', '1', 'true', 'yes']);
 const FALSE_WORDS = new Set(['off', '0', 'false', 'no']);
@@ -27,7 +28,7 @@ export async function execBackup(catalog: Catalog, st: BackupStatement): Promise
   }
   const dest = await prepareBackup(catalog.store, st.path, st.tables);
   const done = runBackup(catalog.store, dest, st.tables);
-  if (async) done.catch((e: unknown) => console.error(`quarry: BACKUP to ${dest} failed: ${(e as Error).message}`));
+  if (async) done.catch((e: unknown) => logWarning(`BACKUP to ${dest} failed: ${(e as Error).message}`));
   else await done;
   return { kind: 'rows', columns: [{ name: 'Path', kind: 'string' }], rows: [[dest]] };
 }

@@ -138,7 +138,7 @@ export function execShowFields(catalog: Catalog, table: string): RowsResult {
   return rows(stringColumns('Field', 'Type', 'Null', 'Key', 'Default', 'Extra'), showFieldsRows(tableOrError(catalog, table).schema));
 }
 
-export function execShowCreate(catalog: Catalog, table: string): RowsResult {
+export function execShowCreate(catalog: Catalog, table: string, quoteNames = false): RowsResult {
   const t = tableOrError(catalog, table);
-  return rows(stringColumns('Table', 'Create Table'), [[t.name, showCreateTable(t.schema)]]);
+  return rows(stringColumns('Table', 'Create Table'), [[t.name, showCreateTable(t.schema, quoteNames)]]);
 }

@@ -194,11 +194,13 @@ export function buildRequest(
   const { filters, predicates } = splitFilters(table, where);
   const pf = predicateFilter(table, predicates);
   if (pf) filters.push(pf);
-  const limit = st.limit ?? DEFAULT_LIMIT;
+  // SQL_NO_CACHE (mysqldump): every row, past the default limit and max_matches
+  const all = st.allRows ? Math.max(1, table.index.count()) : undefined;
+  const limit = all ?? st.limit ?? DEFAULT_LIMIT;
   if (limit < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${limit})`);
   const req: SearchRequest = {
     query, ranker: 'proximity_bm25', fieldWeights: {}, filters, sort: sortKeys(table, st),
-    offset: st.offset ?? 0, limit, maxMatches: DEFAULT_MAX_MATCHES,
+    offset: all ? 0 : st.offset ?? 0, limit, maxMatches: all ?? DEFAULT_MAX_MATCHES,
     expansion: expansionSettings(table, st, flags),
   };
   applyOptions(req, st);
@@ -263,5 +265,6 @@ export async function execSelect(
   session.lastWarning = warning;
   return rows(cols.map(({ name, kind }) => ({ name, kind })), data, {
     meta, weights: fullScan ? undefined : result.hits.map((h) => h.weight), ...(warning ? { warning } : {}),
+    ...(st.allRows ? { exactFloats: true } : {}),
   });
 }

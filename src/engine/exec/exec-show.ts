@@ -50,16 +50,18 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
     case 'databases': return rows(stringColumns('Databases'), [['Manticore']]);
     case 'threads': return threadsResult();
     case 'processlist': return processlistResult();
+    // quarry has no triggers; mysqldump asks for each table's
+    case 'triggers': return rows(stringColumns('Trigger', 'Event', 'Table', 'Statement', 'Timing', 'Created', 'sql_mode', 'Definer', 'character_set_client', 'collation_connection', 'Database Collation'), []);
     case 'plugins': return rows(stringColumns('Type', 'Name', 'Library', 'Users', 'Extra'), []);
     case 'collation': return rows(stringColumns('Collation', 'Charset', 'Id', 'Default', 'Compiled', 'Sortlen'), [['utf8mb4_general_ci', 'utf8mb4', '45', 'Yes', 'Yes', '1']]);
     case 'character_set': return rows(stringColumns('Charset', 'Description', 'Default collation', 'Maxlen'), [['utf8mb4', 'UTF-8 Unicode', 'utf8mb4_general_ci', '4']]);
-    case 'create_table': return execShowCreate(catalog, st.table!);
+    case 'create_table': return execShowCreate(catalog, st.table!, session.quoteShowCreate);
     case 'columns': return execShowFields(catalog, st.table!);
     case 'table_status': {
       if (!st.table) return rows(stringColumns('Name', 'Engine', 'Rows'), catalog.names().filter(like).map((n) => [n, 'rt', String(catalog.get(n)!.index.count())]));
       const t = catalog.get(st.table);
       if (!t) throw new SearchError('UNKNOWN_TABLE', `no such table '${st.table.toLowerCase()}'`);
-      return kv(tableStatusRows(t, catalog.store.checkpointBytes(t.name)));
+      return kv(tableStatusRows(t, catalog.store.checkpointBytes(t.name), catalog.store.lastSeq(t.name)));
     }
     default: throw new SearchError('UNSUPPORTED', `SHOW ${st.what.toUpperCase()} is not supported`);
   }
@@ -87,6 +89,7 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
     else if (a.name === 'not_terms_only_allowed') settings.not_terms_only_allowed = boolValue(a.name, a.value);
     else if (a.name === 'expansion_limit') settings.expansion_limit = countValue(a.name, a.value);
     else if (a.name === 'autocommit') session.autocommit = boolValue(a.name, a.value);
+    else if (a.name === 'sql_quote_show_create') session.quoteShowCreate = boolValue(a.name, a.value);
     // Other session variables (sql_mode, names, profiling ...) are accepted and ignored, as Manticore does.
   }
   return ok(0);

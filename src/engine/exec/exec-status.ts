@@ -46,7 +46,8 @@ function queryTime(w: LatencyWindow | undefined, i: number): string {
   return `{"queries":${n}, "avg":${part('avg')}, "min":${part('min')}, "max":${part('max')}, "pct95":${part('pct95')}, "pct99":${part('pct99')}}`;
 }
 
-export function tableStatusRows(t: Table, diskBytes: number): string[][] {
+/** SHOW TABLE t STATUS; `tid` is the table's last write sequence (Manticore's last transaction id). */
+export function tableStatusRows(t: Table, diskBytes: number, tid: bigint): string[][] {
   const segs = t.index.segments;
   const killed = segs.reduce((n, g) => n + g.rows - g.live, 0);
   const totalRows = segs.reduce((n, g) => n + g.rows, 0);
@@ -63,6 +64,7 @@ export function tableStatusRows(t: Table, diskBytes: number): string[][] {
     ['killed_rate', `${(totalRows ? (100 * killed) / totalRows : 0).toFixed(2)}%`],
     ['ram_chunk_segments_count', String(segs.length)],
     ['disk_chunks', '0'],
+    ['tid', String(tid)],
     ['locked', '0'],
     ['query_time_1min', queryTime(w, 0)],
     ['query_time_5min', queryTime(w, 1)],

@@ -5,7 +5,7 @@ import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { attrValue } from '../coerce.js';
 import { buildRequest, type GlobalFlags } from './exec-select.js';
-import type { IdGenerator } from '../id-generator.js';
+import type { IdSource } from '../id-generator.js';
 import { ok, type OkResult } from '../result.js';
 import { fromSql } from '../sql-values.js';
 import type { Table } from '../table.js';
@@ -14,9 +14,11 @@ import { commitGrouped } from '../transaction/transaction-group.js';
 
 export interface WriteContext {
   catalog: Catalog;
-  ids: IdGenerator;
+  ids: IdSource;
   autoSchema: boolean;
   flags: GlobalFlags;
+  /** Refuses a bulk write that would bypass replication (replication-hook.ts guardLocal). */
+  guard?: (table: string, cluster?: string) => void;
 }
 
 export async function execInsert(ctx: WriteContext, st: InsertStatement): Promise<OkResult> {

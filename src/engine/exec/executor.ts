@@ -7,12 +7,13 @@ import type { Catalog } from '../catalog.js';
 import { execAlter, execFlush, execOptimize } from './exec-admin.js';
 import { execBackup } from './exec-backup.js';
 import { execCall } from './exec-call.js';
+import { execInformationSchema, execLockTables, execUnlockTables } from './exec-dump-tools.js';
 import { execAttach, execCreate, execCreateLike, execDescribe, execDrop, execTruncate, type ConfigTable } from './exec-ddl.js';
 import { execSelect } from './exec-select.js';
 import { execFacets } from '../group/facets.js';
 import { execSelectNoTable, execSet, execShow } from './exec-show.js';
 import { execDelete, execInsert, execUpdate } from './exec-write.js';
-import type { IdGenerator } from '../id-generator.js';
+import type { IdSource } from '../id-generator.js';
 import type { DistributedTables } from '../distributed/dist-registry.js';
 import { execDistributedSelect } from '../distributed/dist-select.js';
 import { execDistributedFacets } from '../distributed/dist-facets.js';
@@ -23,8 +24,9 @@ import {
 import { ok, type Result } from '../result.js';
 import type { GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
+import { NO_REPLICATION, type ReplicationHook } from '../replication-hook.js';
 import { execDeleteInTransaction, execInsertInTransaction } from '../transaction/transaction-write.js';
-import { buffersWrites, commit, rollback } from '../transaction/transaction.js';
+import { buffersWrites, commit, rollback, savepoint } from '../transaction/transaction.js';
 
 /** Statements with an OPTION clause, by the option list they take (statement-options.ts). */
 const OPTION_STATEMENTS: Partial<Record<Statement['kind'], OptionStatement>> = {
@@ -34,11 +36,13 @@ const OPTION_STATEMENTS: Partial<Record<Statement['kind'], OptionStatement>> = {
 
 export interface ExecContext {
   catalog: Catalog;
-  ids: IdGenerator;
+  ids: IdSource;
   settings: GlobalSettings;
   config: Map<string, ConfigTable>;
   /** Distributed tables: their names share the catalog's namespace. */
   dist: DistributedTables;
+  /** Replication (src/replication/) when searchd names NATS servers; else cluster statements fail. */
+  replication?: ReplicationHook;
 }
 
 /** The distributed table a statement names, if it names one. */
@@ -75,6 +79,12 @@ async function executeDistributed(ctx: ExecContext, st: Statement, session: Sess
 
 /** One statement's results: one, or several for a SELECT with FACET clauses. */
 export async function executeStatement(ctx: ExecContext, st: Statement, session: Session): Promise<Result | Result[]> {
+  const routed = (ctx.replication ?? NO_REPLICATION).route(st, session, () => executeLocal(ctx, st, session));
+  return routed ?? executeLocal(ctx, st, session);
+}
+
+/** One statement on this node only (what the replication layer applies from a cluster's stream). */
+export async function executeLocal(ctx: ExecContext, st: Statement, session: Session): Promise<Result | Result[]> {
   const flags = { notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit };
   const write = { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags };
   // options are checked first, as Manticore's parser does (an unknown option fails even on a missing table)
@@ -118,12 +128,16 @@ export async function executeStatement(ctx: ExecContext, st: Statement, session:
     case 'set_names': case 'set_transaction': return ok(0);
     case 'call': return execCall(ctx.catalog, st, ctx.dist);
     case 'backup': return execBackup(ctx.catalog, st);
+    case 'lock_tables': return execLockTables(ctx.catalog, st, session);
+    case 'unlock_tables': return execUnlockTables(session);
+    case 'information_schema': return execInformationSchema(ctx.catalog, st);
     case 'begin': // BEGIN inside a transaction commits it first, as in MySQL.
       if (session.transaction) await commit(session, ctx.catalog);
       session.transaction = { writes: [] };
       return ok(0);
     case 'commit': await commit(session, ctx.catalog); return ok(0);
     case 'rollback': rollback(session); return ok(0);
+    case 'savepoint': savepoint(session, st.action, st.name); return ok(0);
     default:
       throw new SearchError('UNSUPPORTED', `statement '${(st as Statement).text.split(/\s+/).slice(0, 2).join(' ')}' is not supported yet`);
   }

@@ -184,12 +184,13 @@ function finishGroup(table: Table, p: Prepared, groups: GroupRow[], maxMatches: 
   const kept = groupHaving(table, st, plan, groups);
   groupOrder(table, st, plan, kept);
   // GROUP N BY: each group gives its kept rows (best first), all with the group's aggregates
-  const expanded = (st.groupLimit ?? 1) > 1 ? kept.flatMap((r) => r.g.tops.map((top) => ({ ...r, top }))) : kept.map((r) => ({ ...r, top: undefined }));
+  const expanded: Array<GroupRow & { top?: PartialGroup['tops'][number] }> = (st.groupLimit ?? 1) > 1 ? kept.flatMap((r) => r.g.tops.map((top) => ({ ...r, top }))) : kept;
   const offset = st.offset ?? 0;
   const window = Math.min(offset + (st.limit ?? DEFAULT_LIMIT), maxMatches);
   const page = expanded.slice(offset, Math.max(offset, window));
   const rowCols = specs.filter((s): s is ColSpec & { from: 'row' } => s.from === 'row').map((s) => s.col);
-  const repRows = readRows(table, rowCols, page.map((r) => (r.top ? { docId: r.top.doc, weight: r.top.weight } : { docId: r.g.bestDoc, weight: r.g.bestWeight })));
+  // the representative rows are read only when some column shows one
+  const repRows = rowCols.length ? readRows(table, rowCols, page.map((r) => (r.top ? { docId: r.top.doc, weight: r.top.weight } : { docId: r.g.bestDoc, weight: r.g.bestWeight }))) : [];
   const rows = page.map((r, i) => {
     let c = 0;
     return specs.map((s): Cell => {

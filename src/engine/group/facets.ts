@@ -46,9 +46,27 @@ const CONJUNCTION_ONLY = 'facet-local filter scope supports conjunction-only att
 type Leaf = Exclude<Condition, { kind: 'and' | 'or' | 'not' }>;
 
 /**
- * The main WHERE's filters when it is a plain conjunction of positive filters, else undefined: an OR
- * or a NOT anywhere (Manticore builds a filter tree for them) or an exclude filter (`!=`, `NOT IN`,
- * `NOT BETWEEN`) cannot be split by attribute.
+ * `c` with its NOTs pushed down to the filters as Manticore's parser does (SqlParser_c::FilterNot:
+ * De Morgan over AND/OR, a filter's exclude flag flipped): `NOT (a != 1)` is `a = 1`, `NOT (a NOT IN
+ * (1,2))` is `a IN (1,2)`, `NOT (a = 1 OR b != 2)` is `a != 1 AND b = 2`. A negated filter with no
+ * positive form (`NOT (a < 5)`, `NOT (a IS NULL)`) stays a NOT: an exclude filter.
+ */
+export function pushNot(c: Condition, negate = false): Condition {
+  if (c.kind === 'not') return pushNot(c.child, !negate);
+  if (c.kind === 'and' || c.kind === 'or') {
+    const children = c.children.map((x) => pushNot(x, negate));
+    return { kind: negate === (c.kind === 'and') ? 'or' : 'and', children };
+  }
+  if (!negate) return c;
+  if (c.kind === 'compare' && (c.op === '=' || c.op === '!=')) return { ...c, op: c.op === '=' ? '!=' : '=' };
+  if (c.kind === 'in' || c.kind === 'between') return { ...c, negate: !c.negate };
+  return { kind: 'not', child: c };
+}
+
+/**
+ * The main WHERE's filters when it is a plain conjunction of positive filters (after pushNot), else
+ * undefined: an OR (Manticore builds a filter tree for it) or an exclude filter (`!=`, `NOT IN`,
+ * `NOT BETWEEN`, a NOT left over) cannot be split by attribute.
  */
 function conjuncts(c: Condition): Leaf[] | undefined {
   if (c.kind === 'and') {
@@ -73,7 +91,7 @@ function conjuncts(c: Condition): Leaf[] | undefined {
  */
 export function scopedWhere(where: Condition | undefined, filters: NonNullable<FacetClause['filters']>): Condition | undefined {
   if (!where || filters.kind === 'all') return where;
-  const leaves = conjuncts(where);
+  const leaves = conjuncts(pushNot(where));
   if (!leaves) throw new SearchError('QUERY_ERROR', CONJUNCTION_ONLY);
   const listed = new Set(filters.attrs);
   const kept = leaves.filter((c) => listed.has(c.target.expr.text.toLowerCase()) === (filters.kind === 'only'));
@@ -121,7 +139,8 @@ export function facetStatus(st: SelectStatement, f: FacetClause, strict?: Set<st
 export function selectedValues(where: Condition | undefined, attrs: string[]): Set<string> | undefined {
   const own = new Set(attrs);
   let selected: Set<string> | undefined;
-  for (const c of !where ? [] : where.kind === 'and' ? where.children : [where]) {
+  const top = where && pushNot(where);
+  for (const c of !top ? [] : top.kind === 'and' ? top.children : [top]) {
     if ((c.kind !== 'compare' || c.op !== '=') && (c.kind !== 'in' || c.negate)) continue;
     if (!own.has(c.target.expr.text.toLowerCase())) continue;
     const values = new Set((c.kind === 'in' ? c.values : [c.value]).map((v) => String(literalValue(fromSql(v)))));

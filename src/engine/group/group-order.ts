@@ -81,6 +81,11 @@ export function groupHaving(table: Table, st: SelectStatement, plan: GroupPlan, 
 
 function compareCells(a: Cell, b: Cell): number {
   if (a === b) return 0;
+  // the common keys (integers, counts) without compareValues' coercions
+  if (typeof a === typeof b && (typeof a === 'number' || typeof a === 'bigint')) {
+    if ((a as number) < (b as number)) return -1;
+    if ((a as number) > (b as number)) return 1;
+  }
   if (a === null) return -1;
   if (b === null) return 1;
   const x = scalar(a), y = scalar(b);

@@ -1,7 +1,7 @@
 /**
  * `/search` `aggs`: `terms`, `histogram`, `range` buckets and the `min`/`max`/`sum`/`avg` metrics over
  * the request's matches, as Manticore's JSON facets (sphinxjsonquery.cpp ParseAggsNode, EncodeAggr).
- * Each runs as a grouping over every match (exec-group.ts collectGroups). Any other aggregation type or
+ * Each runs as a grouping over every match (group-batch.ts: one pass per request, shared). Any other aggregation type or
  * key is an error naming it, never skipped.
  */
 import type { AttrValue, SearchRequest } from '../../index/types.js';
@@ -9,7 +9,7 @@ import { SearchError } from '../../util/errors.js';
 import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
 import { isJsonInt, isJsonNumber, isJsonObject, plainJson, type JsonObject, type JsonValue } from '../json/json-value.js';
 import type { Table } from '../table.js';
-import { collectGroups } from './exec-group.js';
+import { GroupBatch } from './group-batch.js';
 import { bucketStatus } from './facets.js';
 import { DEFAULT_LIMIT } from '../exec/exec-select.js';
 import { attrRef, jsonPathRef, keyKind, type AggFn, type AttrRef, type GroupPlan } from './group-plan.js';
@@ -17,7 +17,7 @@ import type { GroupRow } from './group-order.js';
 import { bucketKey } from './aggregation-json.js';
 import { dateBucket, keyAsString, offsetSeconds } from './date-buckets.js';
 import { DIST_NAMES, distJson, jsonDistOptions, type DistFn, type DistOptions } from './percentiles.js';
-import { parseComposite, runComposite, type CompositeRequest } from './json-composite.js';
+import { addComposite, parseComposite, type CompositeRequest } from './json-composite.js';
 import { parseRanges, type Range } from './json-ranges.js';
 
 const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
@@ -268,61 +268,72 @@ function bucketsJson(a: AggRequest, rows: GroupRow[], strict?: Set<string>): Jso
 }
 
 /**
- * The `aggregations` entries for the request's `aggs`. `req` is the main query's request; `limit`
- * and `offset` the main query's, which a `terms` without `size` inherits.
+ * The `aggregations` entries for the request's `aggs`. `main` is the main query's request (its limit
+ * and offset are what a `terms` without `size` inherits); `scoped` the request of a filter scope.
+ * Every grouping is registered first and then run as one pass per request (GroupBatch): the
+ * aggregations over the main query's matches share one pass, as a SELECT's FACETs do, and each filter
+ * scope gets one. `totalFound`: the main query's matches as the aggregations counted them.
  */
-/** `totalFound`: the main query's matches as the aggregations counted them (also when each ran on its own scope). */
-export function runAggs(
+export async function runAggs(
   table: Table, aggs: AggRequest[], main: SearchRequest, scoped?: (scope: NonNullable<AggRequest['scope']>) => SearchRequest,
-): { entries: Array<[string, JsonOut]>; totalFound: number } {
-  let totalFound = -1;
-  const entries = aggs.map((a): [string, JsonOut] => {
-    // an aggregation with its own filter scope runs over its own matches (facet filter modes)
-    const req = a.scope && scoped ? scoped(a.scope) : main;
-    if (a.composite) {
-      const { out, totalFound: found } = runComposite(table, a.composite, req);
-      if (req === main) totalFound = found;
-      return [a.name, out];
-    }
-    if (a.dist) {
-      const plan: GroupPlan = { keys: [], aggs: [{ fn: 'dist', arg: a.field, text: a.type, kind: 'string', dist: a.dist }] };
-      const { groups, search } = collectGroups(table, req, plan);
-      if (req === main) totalFound = search.totalFound; // the main query's matches, not a scoped aggregation's
-      return [a.name, distJson(a.dist, (groups[0]?.g.aggs[0]?.values ?? []).map(Number), a.keyed !== false)];
-    }
-    if (METRICS.has(a.type)) {
-      const plan: GroupPlan = { keys: [], aggs: [{ fn: a.type as AggFn, arg: a.field, text: a.type, kind: a.field.type === 'float' || a.type === 'avg' ? 'float' : 'bigint' }] };
-      const { groups, search } = collectGroups(table, req, plan);
-      if (req === main) totalFound = search.totalFound; // the main query's matches, not a scoped aggregation's
-      const v = groups[0]!.g.count ? groups[0]!.aggs[0]! : null;
-      return [a.name, new JsonFields([['value', cellToSourceJson(v, plan.aggs[0]!.kind)]])];
-    }
-    const plan: GroupPlan = { keys: [{ ...a.field, bucket: bucketFn(a) ?? a.field.bucket }], aggs: [] };
-    const { groups, search } = collectGroups(table, req, plan);
-    if (req === main) totalFound = search.totalFound; // the main query's matches, not a scoped aggregation's
-    const pageOf = (rows: GroupRow[]): GroupRow[] => {
-      sortBuckets(a, rows);
-      // Manticore: histogram size at least 1000, range size at least ranges+1, terms size or the main query's page
-      const size = a.type === 'histogram' || a.type === 'date_histogram' ? Math.max(a.size ?? 0, 1000) : a.ranges ? Math.max(a.size ?? 0, a.ranges.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
-      const offset = a.type === 'terms' && !a.size ? req.offset : 0;
-      return rows.slice(offset, offset + Math.min(size, req.maxMatches));
+): Promise<{ entries: Array<[string, JsonOut]>; totalFound: number }> {
+  const batch = new GroupBatch(table);
+  // one request per distinct scope, so that aggregations of the same scope share its pass
+  const scopes = new Map<string, SearchRequest>();
+  const requestOf = (scope: AggRequest['scope']): SearchRequest => {
+    if (!scope || !scoped) return main;
+    const id = `${scope.kind}:${scope.attrs.join(',')}`;
+    if (!scopes.has(id)) scopes.set(id, scoped(scope));
+    return scopes.get(id)!;
+  };
+  const renders = aggs.map((a) => addAgg(batch, a, requestOf(a.scope), main, scoped && (() => requestOf({ kind: 'only', attrs: [] }))));
+  // the main query's match count (its own pass only when every aggregation ran on another scope)
+  const mainPass = batch.add(main, { keys: [], aggs: [] });
+  await batch.run();
+  return { entries: aggs.map((a, i) => [a.name, renders[i]!()]), totalFound: mainPass().search.totalFound };
+}
+
+/** Registers one aggregation's groupings in `batch`; the returned function renders its entry after the batch has run. */
+function addAgg(batch: GroupBatch, a: AggRequest, req: SearchRequest, main: SearchRequest, broadReq?: () => SearchRequest): () => JsonOut {
+  if (a.composite) return addComposite(batch, a.composite, req);
+  if (a.dist) {
+    const dist = a.dist;
+    const read = batch.add(req, { keys: [], aggs: [{ fn: 'dist', arg: a.field, text: a.type, kind: 'string', dist }] });
+    return () => distJson(dist, (read().groups[0]?.g.aggs[0]?.values ?? []).map(Number), a.keyed !== false);
+  }
+  if (METRICS.has(a.type)) {
+    const plan: GroupPlan = { keys: [], aggs: [{ fn: a.type as AggFn, arg: a.field, text: a.type, kind: a.field.type === 'float' || a.type === 'avg' ? 'float' : 'bigint' }] };
+    const read = batch.add(req, plan);
+    return () => {
+      const g = read().groups[0]!;
+      return new JsonFields([['value', cellToSourceJson(g.g.count ? g.aggs[0]! : null, plan.aggs[0]!.kind)]]);
     };
-    if (!a.max) return [a.name, new JsonFields([['buckets', bucketsJson(a, pageOf(groups))]])];
-    // max mode's helper passes (facet::SetupHelperQuery): the strict one under all the main query's
-    // filters tells available from unavailable buckets (its page; every bucket with zeroes, whose page
-    // is taken after the merge); with zeroes the broad one's missing buckets join with doc_count 0
-    const strictRows = collectGroups(table, main, plan).groups;
+  }
+  const plan: GroupPlan = { keys: [{ ...a.field, bucket: bucketFn(a) ?? a.field.bucket }], aggs: [] };
+  const read = batch.add(req, plan);
+  const pageOf = (rows: GroupRow[]): GroupRow[] => {
+    sortBuckets(a, rows);
+    // Manticore: histogram size at least 1000, range size at least ranges+1, terms size or the main query's page
+    const size = a.type === 'histogram' || a.type === 'date_histogram' ? Math.max(a.size ?? 0, 1000) : a.ranges ? Math.max(a.size ?? 0, a.ranges.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
+    const offset = a.type === 'terms' && !a.size ? req.offset : 0;
+    return rows.slice(offset, offset + Math.min(size, req.maxMatches));
+  };
+  if (!a.max) return () => new JsonFields([['buckets', bucketsJson(a, pageOf(read().groups))]]);
+  // max mode's helper passes (facet::SetupHelperQuery): the strict one under all the main query's
+  // filters tells available from unavailable buckets (its page; every bucket with zeroes, whose page
+  // is taken after the merge); with zeroes the broad one's missing buckets join with doc_count 0
+  const readStrict = batch.add(main, plan);
+  const readBroad = a.zeroes && broadReq ? batch.add(broadReq(), plan) : undefined;
+  return () => {
+    const groups = read().groups;
+    const strictRows = readStrict().groups;
     const strict = new Set((a.zeroes ? strictRows : pageOf(strictRows)).map((r) => String(r.g.key[0])));
-    if (a.zeroes) {
+    if (readBroad) {
       const seen = new Set(groups.map((r) => String(r.g.key[0])));
-      const broad = scoped ? collectGroups(table, scoped({ kind: 'only', attrs: [] }), plan).groups : [];
-      for (const r of broad) if (!seen.has(String(r.g.key[0]))) groups.push({ ...r, g: { ...r.g, count: 0 } });
+      for (const r of readBroad().groups) if (!seen.has(String(r.g.key[0]))) groups.push({ ...r, g: { ...r.g, count: 0 } });
     }
-    return [a.name, new JsonFields([['buckets', bucketsJson(a, pageOf(groups), strict)]])];
-  });
-  // every aggregation ran on its own scope: count the main query's matches once more
-  if (totalFound < 0) totalFound = collectGroups(table, main, { keys: [], aggs: [] }).search.totalFound;
-  return { entries, totalFound };
+    return new JsonFields([['buckets', bucketsJson(a, pageOf(groups), strict)]]);
+  };
 }
 
 export type { AggRequest };

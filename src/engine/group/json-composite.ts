@@ -8,8 +8,7 @@ import type { SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
 import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
 import { isJsonInt, isJsonNumber, isJsonObject, type JsonValue } from '../json/json-value.js';
-import type { Table } from '../table.js';
-import { collectGroups } from './exec-group.js';
+import type { GroupBatch } from './group-batch.js';
 import { keyKind, type AttrRef } from './group-plan.js';
 import type { GroupRow } from './group-order.js';
 
@@ -60,8 +59,13 @@ function sameKey(key: unknown, v: JsonValue): boolean {
   return typeof v === 'string' ? key === v : typeof v === 'boolean' ? Number(key) === (v ? 1 : 0) : false;
 }
 
-export function runComposite(table: Table, c: CompositeRequest, req: SearchRequest): { out: JsonOut; totalFound: number } {
-  const { groups, search } = collectGroups(table, req, { keys: c.fields, aggs: [] });
+/** Adds the composite's grouping to `batch`; the returned function renders it once the batch has run. */
+export function addComposite(batch: GroupBatch, c: CompositeRequest, req: SearchRequest): () => JsonOut {
+  const read = batch.add(req, { keys: c.fields, aggs: [] });
+  return () => compositeJson(c, read().groups, req);
+}
+
+function compositeJson(c: CompositeRequest, groups: GroupRow[], req: SearchRequest): JsonOut {
   // Manticore's default group order: weight desc, ties in match order
   groups.sort((x: GroupRow, y: GroupRow) => y.g.bestWeight - x.g.bestWeight || x.g.firstOrd - y.g.firstOrd);
   let start = 0;
@@ -75,5 +79,5 @@ export function runComposite(table: Table, c: CompositeRequest, req: SearchReque
   const entries: Array<[string, JsonOut]> = [];
   if (page.length) entries.push(['after_key', keyOf(page[page.length - 1]!)]);
   entries.push(['buckets', page.map((r) => new JsonFields([['key', keyOf(r)], ['doc_count', r.g.count]]))]);
-  return { out: new JsonFields(entries), totalFound: search.totalFound };
+  return new JsonFields(entries);
 }

@@ -14,6 +14,7 @@ import { execJsonDelete, execJsonUpdate, type DeleteReply, type UpdateReply } fr
 import { execJsonInsert, type InsertReply } from './json-write.js';
 import type { RowsResult } from '../result.js';
 import type { Session } from '../session.js';
+import { NO_REPLICATION, type JsonWriteKind } from '../replication-hook.js';
 
 export type { BulkLine, BulkReply, BulkRunItem, BulkErrorItem } from './json-bulk.js';
 export type { EsBulkDoc, EsBulkItem } from './json-es-bulk.js';
@@ -44,16 +45,22 @@ export function createJsonApi(ctx: ExecContext, checkOpen: () => void = () => {}
   const flags = () => ({ notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit });
   const write = (): WriteContext => {
     checkOpen();
-    return { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags: flags() };
+    const guard = (table: string, cluster?: string) => (ctx.replication ?? NO_REPLICATION).guardLocal(table, cluster);
+    return { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags: flags(), guard };
+  };
+  // a write naming a cluster (or a replicated table) is the replication layer's, see replication-hook.ts
+  const routed = <T>(kind: JsonWriteKind, body: JsonValue, local: () => Promise<T>): Promise<T> => {
+    checkOpen();
+    return (ctx.replication ?? NO_REPLICATION).routeJson(kind, body, local) ?? local();
   };
   return {
     search: async (body, session) => {
       checkOpen();
       return execJsonSearch(ctx.catalog, body, session, flags(), ctx.dist);
     },
-    insert: async (body, replace) => execJsonInsert(write(), body, replace),
-    update: async (body) => execJsonUpdate(write(), body),
-    delete: async (body) => execJsonDelete(write(), body),
+    insert: async (body, replace) => routed(replace ? 'replace' : 'insert', body, () => execJsonInsert(write(), body, replace)),
+    update: async (body) => routed('update', body, () => execJsonUpdate(write(), body)),
+    delete: async (body) => routed('delete', body, () => execJsonDelete(write(), body)),
     // /bulk never creates tables (spec section 7): auto schema is off for it.
     bulk: async (lines) => execJsonBulk({ ...write(), autoSchema: false }, lines),
     esBulk: async (docs) => execEsBulk(write(), docs),

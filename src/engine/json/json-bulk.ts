@@ -16,6 +16,7 @@ import { docEntries, docRow, insertId } from './json-write.js';
 import { isJsonInt, isJsonObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
+import { logError } from '../../util/server-log.js';
 
 /** One NDJSON line as the protocol read it. */
 export type BulkLine =
@@ -115,12 +116,13 @@ async function commit(ctx: WriteContext, run: Run): Promise<BulkRunItem> {
 
 function asSearchError(e: unknown): SearchError {
   if (e instanceof SearchError) return e;
-  console.error(e);
+  logError(`internal error in /bulk: ${e instanceof Error ? e.message : String(e)}`, e);
   return new SearchError('INTERNAL', e instanceof Error ? e.message : String(e));
 }
 
 /** A run's table; `/bulk` never creates one. */
-function openTable(ctx: WriteContext, name: string): Table {
+function openTable(ctx: WriteContext, name: string, cluster: JsonValue | undefined): Table {
+  ctx.guard?.(name, typeof cluster === 'string' ? cluster : undefined);
   const table = ctx.catalog.get(name);
   if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name}' in search request`);
   return table;
@@ -128,6 +130,7 @@ function openTable(ctx: WriteContext, name: string): Table {
 
 /** Reads one statement line into the open run (opening or switching runs as the table changes). */
 async function readLine(ctx: WriteContext, st: ReturnType<typeof statement>, run: Run): Promise<void> {
+  if (typeof st.body.cluster === 'string') ctx.guard?.(st.table, st.body.cluster);
   if (st.op === 'update' || st.op === 'delete') {
     checkModify(ctx, run.table, st.body, st.op);
     run.pending.push({ op: st.op, body: st.body });
@@ -181,7 +184,7 @@ export async function execJsonBulk(ctx: WriteContext, lines: BulkLine[]): Promis
     const failed = run && run.table.name !== st.table ? await close(line - 1) : undefined;
     if (failed) return failed;
     try {
-      run ??= new Run(openTable(ctx, st.table));
+      run ??= new Run(openTable(ctx, st.table, st.body.cluster));
       await readLine(ctx, st, run);
     } catch (e) {
       return fail(st.op, st.table, e);

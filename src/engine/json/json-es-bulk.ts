@@ -59,6 +59,7 @@ const entriesOf = (source: JsonObject): [string, JsonValue][] =>
 
 /** The table of an index/create run, made by auto schema from its documents when missing. */
 async function writeTable(ctx: WriteContext, name: string, docs: EsBulkDoc[]): Promise<Table> {
+  ctx.guard?.(name);
   const existing = ctx.catalog.get(name);
   if (existing) return existing;
   if (!ctx.autoSchema) throw new SearchError('UNKNOWN_TABLE', `table '${name}' absent`);
@@ -124,6 +125,7 @@ function targetBody(d: EsBulkDoc): JsonObject {
 async function modifyOne(ctx: WriteContext, d: EsBulkDoc): Promise<EsBulkItem> {
   const item: EsBulkItem = { action: d.action, table: d.table, id: d.id === undefined ? '' : String(d.id) };
   try {
+    ctx.guard?.(d.table);
     if (d.action === 'delete') {
       await execJsonDelete(ctx, targetBody(d));
       item.result = 'deleted';

@@ -96,16 +96,27 @@ function globMatch(pattern: string, name: string): boolean {
   return re.test(name);
 }
 
+/** Whether `_source` shows a select-list item (Manticore's IsHiddenByJsonSource, for columns and script fields alike). */
+function shown(source: SourceFilter, name: string): boolean {
+  if (source.includes.length && !source.includes.some((p) => globMatch(p, name))) return false;
+  return !source.excludes.some((p) => globMatch(p, name));
+}
+
 /** The select list: `id` (it becomes `_id`), then the `_source` columns in schema order. */
 function selectItems(table: Table, source: SourceFilter): SelectItem[] {
   const items: SelectItem[] = [{ expr: column('id'), name: 'id' }];
   for (const c of orderedColumns(table.schema)) {
     if (c.type === 'text' && !c.stored) continue;
-    if (source.includes.length && !source.includes.some((p) => globMatch(p, c.name))) continue;
-    if (source.excludes.some((p) => globMatch(p, c.name))) continue;
-    items.push({ expr: column(c.name), name: c.name });
+    if (shown(source, c.name)) items.push({ expr: column(c.name), name: c.name });
   }
   return items;
+}
+
+/** The result without the script fields `_source` leaves out (they were computed for filters and sorting). */
+function withoutHidden(result: RowsResult, hidden: Set<string>): RowsResult {
+  if (!hidden.size) return result;
+  const keep = result.columns.map((c, i) => (hidden.has(c.name) ? -1 : i)).filter((i) => i >= 0);
+  return { ...result, columns: keep.map((i) => result.columns[i]!), rows: result.rows.map((r) => keep.map((i) => r[i]!)) };
 }
 
 /** `options` and the top-level keys that are SQL options (max_matches; ranker none when sorting without _score). */
@@ -173,8 +184,10 @@ export async function execJsonSearch(
   const limit = intProperty(obj, 'limit') ?? intProperty(obj, 'size');
   const offset = intProperty(obj, 'offset') ?? intProperty(obj, 'from');
   const orderBy = sortItems(obj.sort);
+  const source = sourceFilter(obj._source);
+  const scripts = scriptFieldItems(obj.script_fields);
   const st: SelectStatement = {
-    kind: 'select', text: '', items: [...selectItems(table, sourceFilter(obj._source)), ...scriptFieldItems(obj.script_fields)], tables: [table.name],
+    kind: 'select', text: '', items: [...selectItems(table, source), ...scripts], tables: [table.name],
     orderBy, limit, offset, options: options(obj, orderBy),
   };
   let parts: ReturnType<typeof jsonFullText>;
@@ -193,7 +206,7 @@ export async function execJsonSearch(
     for (const a of aggs) if (a.auto) a.selected = selectedValues(st.where, [a.field.name.toLowerCase()]);
     const scoped = (scope: { kind: 'only' | 'exclude'; attrs: string[] }) =>
       aggsRequest(table, { ...st, where: scopedWhere(st.where, scope) }, flags, parts.fullText);
-    const out = runAggs(table, aggs, aggsRequest(table, st, flags, parts.fullText), scoped);
+    const out = await runAggs(table, aggs, aggsRequest(table, st, flags, parts.fullText), scoped);
     result.aggregations = out.entries;
     // the aggregations saw every match: the total is exact, not the full scan's early-stop bound
     if (result.meta && out.totalFound >= 0) Object.assign(result.meta, { totalFound: out.totalFound, totalRelation: 'eq' });
@@ -201,7 +214,7 @@ export async function execJsonSearch(
   await addJsonHighlights(table, result, obj, flags);
   // Query warnings (`ignoring fields ...`) reach the reply as `"warning":{"reason":...}`.
   if (parts.warnings.length && !result.warning) result.warning = parts.warnings.join('; ');
-  return result;
+  return withoutHidden(result, new Set(scripts.filter((i) => !shown(source, i.name)).map((i) => i.name)));
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { CallExpr, Expr, OptionValue } from '../../sql/ast.js';
 import type { QueryNode } from '../../query/ast.js';
 import { SearchError } from '../../util/errors.js';
+import { mapSliced } from '../../util/time-slice.js';
 import type { RowSource } from '../select-items.js';
 import { snippetQuery } from './snippet-call.js';
 import { buildSnippets, packSnippets, type FieldInput } from '../../highlight/snippet-builder.js';
@@ -129,7 +130,8 @@ export function highlightReader(table: Table, e: Expr, ctx: HighlightContext): H
       if (!inputs.some((f) => f.length)) return inputs.map(() => '');
       root ??= snippetQuery(table, spec.query);
       const q = root;
-      return inputs.map((f) => (f.length ? packSnippets(buildSnippets(q, f, spec.opts, env, flags), spec.opts) : ''));
+      // sliced: a cheap query that arrives meanwhile is answered between documents (util/time-slice.ts)
+      return mapSliced(inputs, (f) => (f.length ? packSnippets(buildSnippets(q, f, spec.opts, env, flags), spec.opts) : ''));
     },
   };
 }

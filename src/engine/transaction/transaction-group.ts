@@ -2,9 +2,11 @@
  * Group commit for INSERT/REPLACE: statements that arrive while a commit is being fsynced wait in a
  * per-table queue and are committed together in the next round, each as its own store write inside
  * one shared lmdb commit (one fsync), then applied to the index as one batch. Each statement is
- * acknowledged only after the commit holding it is durable and applied, as in Table.write.
+ * acknowledged only after the commit holding it is durable and applied, as in Table.write; one that
+ * fails leaves nothing stored or visible.
  */
 import type { DocInput } from '../../index/types.js';
+import type { PreparedBatch } from '../../index/rt-index.js';
 import { SearchError } from '../../util/errors.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
@@ -114,24 +116,36 @@ function refreshed(table: Table, w: Waiter): boolean {
 }
 
 /**
- * One commit round: every statement's store write is issued in the same turn (lmdb commits them
- * together), then the statements whose write committed are applied to the index in arrival order.
+ * One commit round. The index's fallible half comes first: every statement's kept rows built as one
+ * segment (Table.write's order), so a round the index cannot take fails before anything is durable.
+ * Then every statement's store write is issued in the same turn (lmdb commits them together), and the
+ * segment is made visible with the rows of any statement whose write failed withheld: each statement
+ * ends stored and searchable and acknowledged, or failed with nothing of it stored or shown. A later
+ * statement's copy of an id follows an earlier one's in the segment and replaces it when both stand.
  */
 async function commitRound(table: Table, round: Waiter[]): Promise<void> {
+  const rowsOf: number[][] = [];
+  const inputs: DocInput[] = [];
+  for (const w of round) rowsOf.push(w.keep.map((i) => inputs.push(w.put.inputs[i]) - 1));
+  let batch: PreparedBatch;
+  try {
+    batch = table.index.prepareBatch(inputs);
+  } catch (e) {
+    for (const w of round) w.reject(e);
+    return;
+  }
   const writes = round.map((w) => table.store.write(w.keep.map((i) => ({ op: 'put' as const, docId: w.put.ids[i], doc: w.put.docs[i] }))));
   const outcomes = await Promise.allSettled(writes);
-  const final = new Map<bigint, DocInput>();
+  const stored = outcomes.map((o) => o.status === 'fulfilled');
+  if (!stored.some(Boolean)) {
+    table.index.discardBatch(batch);
+  } else {
+    table.index.withholdRows(batch, round.flatMap((_, k) => (stored[k] ? [] : rowsOf[k]!)));
+    const written = new Set(round.flatMap((w, k) => (stored[k] ? w.keep.map((i) => w.put.ids[i]) : [])));
+    table.index.applyBatch(batch, [...written].filter((id) => table.index.has(id)));
+  }
   round.forEach((w, k) => {
-    if (outcomes[k].status !== 'fulfilled') return;
-    for (const i of w.keep) {
-      final.delete(w.put.ids[i]); // a later statement's copy of an id replaces, and follows, the earlier one
-      final.set(w.put.ids[i], w.put.inputs[i]);
-    }
-  });
-  const existing = [...final.keys()].filter((id) => table.index.has(id));
-  table.index.replaceBatch([...final.values()], existing);
-  round.forEach((w, k) => {
-    const o = outcomes[k];
+    const o = outcomes[k]!;
     if (o.status === 'fulfilled') w.resolve(w.put.ids.length);
     else w.reject(o.reason);
   });

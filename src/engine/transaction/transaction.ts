@@ -21,6 +21,8 @@ export interface Transaction {
   /** The table's schema at the first write; a changed schema makes COMMIT fail. */
   schema?: TableSchema;
   writes: PendingWrite[];
+  /** SAVEPOINT name -> how many writes were buffered then (ROLLBACK TO drops the later ones). */
+  savepoints?: Map<string, number>;
 }
 
 export function inTransaction(session: Session): boolean {
@@ -46,6 +48,27 @@ export function transactionFor(session: Session, table: Table): Transaction {
 
 export function rollback(session: Session): void {
   session.transaction = undefined;
+}
+
+/**
+ * SAVEPOINT / ROLLBACK TO / RELEASE SAVEPOINT, as MySQL: outside a transaction there is nothing to mark
+ * (accepted, as autocommit has nothing to undo); rolling back to an unknown name is MySQL's error 1305.
+ */
+export function savepoint(session: Session, action: 'set' | 'rollback' | 'release', name: string): void {
+  const tx = session.transaction;
+  const marks = tx?.savepoints;
+  if (action === 'set') {
+    if (tx) (tx.savepoints ??= new Map()).set(name, tx.writes.length);
+    return;
+  }
+  const at = marks?.get(name);
+  if (at === undefined) {
+    if (!tx) return;
+    throw new SearchError('QUERY_ERROR', `SAVEPOINT ${name} does not exist`);
+  }
+  if (action === 'release') { marks!.delete(name); return; }
+  tx!.writes.length = at;
+  for (const [n, count] of marks!) if (count > at) marks!.delete(n);
 }
 
 type Final = { doc: StoredDoc; input: DocInput } | null;
@@ -83,8 +106,15 @@ async function apply(table: Table, writes: PendingWrite[]): Promise<number> {
     }
   }
   if (ops.length === 0) return 0;
-  await table.store.write(ops);
-  table.index.replaceBatch(added, gone);
+  // the index's fallible half before the commit: a transaction the index cannot take leaves nothing
+  const batch = table.index.prepareBatch(added);
+  try {
+    await table.store.write(ops);
+  } catch (e) {
+    table.index.discardBatch(batch);
+    throw e;
+  }
+  table.index.applyBatch(batch, gone);
   return ops.length;
 }
 

@@ -17,8 +17,33 @@ import type { Core } from '../../wasm/core.js';
  */
 export const PARALLEL_MIN_COST = 200_000;
 
+/**
+ * The searchCost from which a query goes to an idle worker while the protocol thread is saturated:
+ * below it, evaluating costs about what the hand-over does (a MessagePort round trip is about 20 us of
+ * CPU; queries of 20k-100k postings take 0.3-0.5 ms, so 5,000 is some 25-75 us), and moving it would
+ * only add CPU to a machine whose cores are all busy.
+ */
+export const SATURATED_MIN_COST = 5_000;
+
 let threads = 1;
 let minCost = PARALLEL_MIN_COST;
+/** Whether this thread is saturated (the host measures it; none = never, so queries stay here). */
+let busyProbe: (() => boolean) | null = null;
+
+/**
+ * Installs how the protocol thread tells it is saturated (Node: its event loop's utilization). While it
+ * is, a query below PARALLEL_MIN_COST also goes to an idle worker thread, whole: this thread then only
+ * parses, plans and renders, and the other core evaluates (a saturated thread has other requests waiting,
+ * so the hand-over's latency is hidden behind them).
+ */
+export function setBusyProbe(fn: (() => boolean) | null): void {
+  busyProbe = fn;
+}
+
+/** True when the installed probe says the calling thread is saturated. */
+export function threadBusy(): boolean {
+  return busyProbe !== null && busyProbe();
+}
 
 /** The searchCost from which queries go to the threads now. */
 export function parallelMinCost(): number {
@@ -54,6 +79,20 @@ export function queryPool(core: Core): CorePool | null {
     pools.set(core, pool);
   }
   return pool;
+}
+
+/**
+ * Sets `core`'s per-call working-memory cap (max_query_memory; 0: none). Its pool closes when the
+ * cap changes: the threads read it when they start, so the next query starts them with it.
+ */
+export async function setQueryMemory(core: Core, bytes: number): Promise<void> {
+  if (core.queryMemory === bytes) return;
+  core.queryMemory = bytes;
+  const pool = pools.get(core);
+  if (pool) {
+    pools.delete(core);
+    await pool.close();
+  }
 }
 
 export async function closeQueryPools(): Promise<void> {

@@ -1,12 +1,17 @@
 // `quarry import` as a user runs it: the real CLI on real files and stdin, then the table read back
 // through the embedded engine (CSV quoting, TSV, JSON Lines, gzip, bad lines, --skip-errors, Ctrl-C).
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { open } from '../../../src/index.js';
 import { runQuarry, startQuarry } from '../../helpers/run-quarry.js';
+import { ROOT } from '../../helpers/server-process.js';
+
+const execFileAsync = promisify(execFile);
 
 let dir = '';
 beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'quarry-import-')); });
@@ -106,6 +111,16 @@ describe('quarry import', () => {
     const q = await runQuarry(['import', '--table', 'p2', '--data', data(), '--quiet', f], { env: { QUARRY_PROGRESS_MS: '1' } });
     expect(q.stderr).toBe('');
   });
+
+  it('draws a progress bar redrawn in place on a terminal (a pseudo-terminal from script(1))', async () => {
+    const f = file('t.jsonl', Array.from({ length: 60_000 }, (_, i) => JSON.stringify({ id: i + 1, t: `word${i % 500} more text` })).join('\n'));
+    const cmd = `${process.execPath} ${join(ROOT, 'bin/quarry.js')} import --table tt --data ${data()} --batch 2000 ${f}`;
+    const { stdout } = await execFileAsync('script', ['-qec', cmd, '/dev/null'], { maxBuffer: 16 << 20 });
+    // the bar: carriage return, label, [###---], percent, documents, bytes of total, rate, ETA; cleared to the line's end
+    expect(stdout).toMatch(/\rimport tt \[#*-*\] \d+% [\d,]+ docs [\d.]+ (B|KiB|MiB)\/[\d.]+ MiB [\d,]+ docs\/s( ETA \d+:\d{2})?\x1b\[K/);
+    expect(stdout).toContain('60,000 documents into table tt');
+    expect(await rows('SELECT COUNT(*) FROM tt')).toEqual([[60_000]]);
+  }, 120_000);
 
   it('Ctrl-C stops reading and reports how far it got; what was imported stays', async () => {
     const n = 400_000;

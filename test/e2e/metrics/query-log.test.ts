@@ -41,9 +41,10 @@ describe('query_log', () => {
     const lines = readFileSync(join(dir, 'query.log'), 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     const stamp = String.raw`[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2}\.\d{3} \d{4}`;
-    expect(lines[0]).toMatch(new RegExp(String.raw`^/\* ${stamp} real \d+\.\d{3} wall \d+\.\d{3} found 2 \*/ SELECT \* FROM t WHERE MATCH\('apple'\);$`));
-    expect(lines[1]).toMatch(new RegExp(String.raw`^/\* ${stamp} real \d+\.\d{3} \*/ UPDATE t SET n = 5 WHERE id = 1;$`));
-    expect(lines[2]).toMatch(/found 0 \*\/ SELECT \* FROM nope; # error=unknown local table/);
+    const conn = String.raw`conn \d+ \(127\.0\.0\.1:\d+\)`; // HTTP clients too, as Manticore names them
+    expect(lines[0]).toMatch(new RegExp(String.raw`^/\* ${stamp} ${conn} real \d+\.\d{3} wall \d+\.\d{3} found 2 \*/ SELECT \* FROM t WHERE MATCH\('apple'\);$`));
+    expect(lines[1]).toMatch(new RegExp(String.raw`^/\* ${stamp} ${conn} real \d+\.\d{3} \*/ UPDATE t SET n = 5 WHERE id = 1;$`));
+    expect(lines[2]).toMatch(/found 0 \*\/ SELECT \* FROM nope; \/\* error=unknown local table.* \*\/$/);
     const log = readFileSync(join(dir, 'searchd.log'), 'utf8');
     expect(log).toMatch(/^\[[A-Z][a-z]{2} .+\] \[\d+\] quarry listening http=/);
   });
@@ -66,6 +67,41 @@ describe('query_log', () => {
     await sql(q.http, "SELECT * FROM t WHERE MATCH('x')");
     expect(readFileSync(join(dir, 'query.log.1'), 'utf8')).toMatch(/SELECT \* FROM t;\n$/);
     expect(readFileSync(join(dir, 'query.log'), 'utf8')).toMatch(/^\/\* .* \*\/ SELECT \* FROM t WHERE MATCH\('x'\);\n$/);
+  });
+
+  it('logs JSON searches with their body, and the statements query_log_commands names; counts command_json', async () => {
+    const s = await serve('  query_log = DIR/query.log\n  query_log_commands = insert, delete, bulk');
+    const post = (path: string, body: string, type = 'application/json') =>
+      fetch(`http://127.0.0.1:${s.http}${path}`, { method: 'POST', body, headers: { 'content-type': type } });
+    await sql(s.http, 'CREATE TABLE t (title text, n int)');
+    await post('/insert', '{"table": "t", "id": 1, "doc": {"title": "apple  pie", "n": 1}}');
+    await post('/bulk', '{"insert": {"table": "t", "id": 2, "doc": {"title": "apple"}}}\n', 'application/x-ndjson');
+    await post('/search', '{\n  "table": "t",\n  "query": { "match": { "*": "apple" } }\n}');
+    await post('/search', '{"table": "nope", "query": {"match_all": {}}}');
+    await post('/update', '{"table": "t", "id": 1, "doc": {"n": 2}}');
+    await sql(s.http, 'DELETE FROM t WHERE id = 2');
+    await sql(s.http, 'SELEKT 1');
+    const lines = readFileSync(join(dir, 'query.log'), 'utf8').trimEnd().split('\n');
+    expect(lines.map((l) => l.replace(/^\/\* [^*]*\*\/ /, ''))).toEqual([
+      ' /*{"table": "t", "id": 1, "doc": {"title": "apple  pie", "n": 1}} */',
+      ' /*{"insert": {"table": "t", "id": 2, "doc": {"title": "apple"}}} */',
+      ' /*{ "table": "t", "query": { "match": { "*": "apple" } } } */',
+      ' /*{"table": "nope", "query": {"match_all": {}}} */ /* error=unknown local table(s) \'nope\' in search request */',
+      ' /*{"table": "t", "id": 1, "doc": {"n": 2}} */',
+      'DELETE FROM t WHERE id = 2;',
+      'SELEKT 1 # error=P02: syntax error, unexpected identifier near \'SELEKT 1\'',
+    ]);
+    expect(lines[2]).toMatch(/^\/\* .* conn \d+ \(127\.0\.0\.1:\d+\) real \d+\.\d{3} wall \d+\.\d{3} found 2 \*\/  \/\*\{/);
+    const status = await (await fetch(`http://127.0.0.1:${s.http}/sql?mode=raw`, { method: 'POST', body: "SHOW STATUS LIKE 'command_%'" })).json() as { data: { Counter: string; Value: string }[] }[];
+    const counter = (n: string) => status[0]!.data.find((r) => r.Counter === n)?.Value;
+    expect(counter('command_json')).toBe('5');
+    expect(counter('command_search')).toBe('2');
+    expect(counter('command_insert')).toBe('1');
+    expect(counter('command_update')).toBe('1');
+  });
+
+  it('refuses an unknown query_log_commands name', async () => {
+    await expect(serve('  query_log = DIR/q.log\n  query_log_commands = insert, inserts')).rejects.toThrow(/unknown statement name\(s\) inserts/);
   });
 
   it('refuses query_log_format = plain by name', async () => {

@@ -48,7 +48,7 @@ describe('resolveServeOptions', () => {
       mysql: { host: '127.0.0.1', port: 9306, proto: 'mysql' },
       configPath: undefined,
       maxBodyBytes: 128 * 1024 * 1024,
-      maxConnections: undefined,
+      maxConnections: 4096,
       clientTimeoutMs: 300_000,
       sphinxqlTimeoutMs: 900_000,
     });
@@ -58,6 +58,10 @@ describe('resolveServeOptions', () => {
     const config = parseConfig('searchd {\n max_connections = 50\n client_timeout = 10s\n sphinxql_timeout = 2m\n}');
     expect(resolveServeOptions({ command: 'serve' }, config)).toMatchObject({ maxConnections: 50, clientTimeoutMs: 10_000, sphinxqlTimeoutMs: 120_000 });
     expect(() => resolveServeOptions({ command: 'serve' }, parseConfig('searchd {\n max_connections = -1\n}'))).toThrow('max_connections must be a positive number');
+    expect(resolveServeOptions({ command: 'serve' }, parseConfig('searchd {\n max_query_memory = 256M\n}')).maxQueryMemory).toBe(256 * 1024 * 1024);
+    expect(() => resolveServeOptions({ command: 'serve' }, parseConfig('searchd {\n max_query_memory = 4G\n}'))).toThrow('max_query_memory must be a size below 4G (0: no cap)');
+    // Manticore's 0: unlimited
+    expect(resolveServeOptions({ command: 'serve' }, parseConfig('searchd {\n max_connections = 0\n}')).maxConnections).toBeUndefined();
   });
 
   it('takes the config over defaults and flags over the config', () => {

@@ -6,7 +6,7 @@ import type { TableSettings } from '../../../src/schema/types.js';
 import { addFlaggedChars, buildCaseFolding, FLAG_BOUNDARY, FLAG_IGNORE } from '../../../src/text/charset-table.js';
 import { SCAN_RECORD_WORDS, setFieldScannerFactory } from '../../../src/text/field-scanner.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
-import { coreFieldScanners, resetCoreFieldScanners } from '../../../src/wasm/field-scanner.js';
+import { coreFieldScanners, releaseCoreFieldScanners, resetCoreFieldScanners } from '../../../src/wasm/field-scanner.js';
 import { referenceFieldTokens, type FieldToken } from '../../reference/field-tokens.js';
 import { plainField } from '../text/plain-field.js';
 
@@ -73,6 +73,20 @@ describe('core field scanner', () => {
     expect(after.records[2]).toBe(0);
     expect(plainField(p.indexField('dogs running ran'))).toEqual({ terms: ['dog', 'run', 'ran'], positions: [1, 2, 3], length: 3 });
     expect(before.terms).toEqual(['run', 'dog', 'ran']);
+  });
+
+  it('starts a fresh instance after a release, in a new id generation, for scanners made before it too', () => {
+    setFieldScannerFactory(coreFieldScanners);
+    const p = createTextPipeline({ morphology: 'stem_en' });
+    expect(plainField(p.indexField('running dogs ran')).terms).toEqual(['run', 'dog', 'ran']);
+    const sc = coreFieldScanners(table, 1);
+    const gen = sc.scan('x y z')!.generation;
+    releaseCoreFieldScanners();
+    const after = sc.scan('dogs running')!;
+    expect(after.generation).toBe(gen + 1);
+    expect(after.records[2]).toBe(0);
+    expect(after.texts.slice(0, 2)).toEqual(['dogs', 'running']);
+    expect(plainField(p.indexField('dogs running ran'))).toEqual({ terms: ['dog', 'run', 'ran'], positions: [1, 2, 3], length: 3 });
   });
 });
 

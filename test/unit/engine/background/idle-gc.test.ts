@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectGarbage } from '../../../../src/engine/background/idle-gc.js';
+import { collectGarbage, IdleCollector } from '../../../../src/engine/background/idle-gc.js';
 
 describe('collectGarbage', () => {
   it('collects unreachable objects now, without exposing gc to the global scope', () => {
@@ -10,5 +10,54 @@ describe('collectGarbage', () => {
     collectGarbage();
     expect(process.memoryUsage().heapUsed).toBeLessThan(held - 10 * 1024 * 1024);
     expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+  });
+});
+
+describe('IdleCollector', () => {
+  /** A collector over a CPU clock the test advances; counts its collections. */
+  function setup() {
+    let cpu = 0;
+    let collections = 0;
+    const idle = new IdleCollector(() => cpu, () => { collections++; });
+    const tick = (usedMs: number) => { cpu += usedMs * 1000; return idle.tick(1000); };
+    return { idle, tick, collections: () => collections };
+  }
+
+  it('collects after work once the process has been idle for two ticks, once more five idle ticks later, then not while idle', () => {
+    const { tick, collections } = setup();
+    expect(tick(900)).toBe(false); // a load
+    expect(tick(400)).toBe(false);
+    expect(tick(1)).toBe(false); // one quiet second: an fsync, a pause between requests
+    expect(tick(0)).toBe(true);
+    for (let i = 0; i < 4; i++) expect(tick(0)).toBe(false);
+    expect(tick(0)).toBe(true); // the follow-up, at a low allocation rate: V8 shrinks its young generation
+    for (let i = 0; i < 20; i++) tick(0);
+    expect(collections()).toBe(2);
+  });
+
+  it('waits while the process stays busy, and a busy tick restarts the idle count', () => {
+    const { tick, collections } = setup();
+    tick(500);
+    tick(0);
+    tick(300); // a merge finishing
+    tick(0);
+    expect(collections()).toBe(0);
+    tick(0);
+    expect(collections()).toBe(1);
+    tick(200); // work again before the follow-up: a collection at the next idle instead
+    tick(0);
+    tick(0);
+    expect(collections()).toBe(2);
+  });
+
+  it('leaves light traffic to V8 (under 50 ms of work), but a checkpoint written always counts', () => {
+    const { idle, tick, collections } = setup();
+    tick(30);
+    for (let i = 0; i < 5; i++) tick(0);
+    expect(collections()).toBe(0);
+    idle.noteWork();
+    tick(0);
+    tick(0);
+    expect(collections()).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 // Merges on the merge thread (the compiled worker in dist/, as the server runs it): writes, deletes,
 // attribute updates, OPTIMIZE and TRUNCATE that arrive while a merge is in flight all survive its swap,
 // and the index answers as one that never merged.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -94,5 +94,27 @@ describe('merges on the merge thread', () => {
     expect(idx.search(req(t('common'), { limit: 100 })).hits.map((h) => Number(h.docId)).sort()).toEqual([1, 3, 4, 5]);
     expect(idx.search(req(t('again'))).hits.map((h) => Number(h.docId))).toEqual([6]);
     idx.truncate();
+  });
+
+  it('ends an idle merge thread (its heap goes with it) and starts a new one for the next merge', async () => {
+    const threads = () => readdirSync('/proc/self/task').length;
+    setMergeRunnerFactory(mergeThreadRunner(WORKER, 100));
+    try {
+      const idx = new RtIndex(schema, { core: new Core(), mergePolicy: new TieredMergePolicy(2) });
+      const before = threads();
+      for (const round of [0, 1]) {
+        idx.addBatch([1, 2, 3].map((i) => doc(schema, round * 10 + i, { body: `w${round * 10 + i} common` }, [i, `s${i}`])));
+        idx.addBatch([4, 5, 6].map((i) => doc(schema, round * 10 + i, { body: `w${round * 10 + i} common` }, [i, `s${i}`])));
+        await idx.whenMerged();
+        expect(threads()).toBeGreaterThan(before); // the merge thread runs
+        const until = Date.now() + 5000;
+        while (threads() > before && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        expect(threads()).toBe(before); // ended once idle
+      }
+      expect(idx.search(req(t('common'), { limit: 100 })).hits.map((h) => Number(h.docId)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 11, 12, 13, 14, 15, 16]);
+      idx.truncate();
+    } finally {
+      setMergeRunnerFactory(null);
+    }
   });
 });

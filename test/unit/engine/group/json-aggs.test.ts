@@ -7,6 +7,7 @@ import type { JsonValue } from '../../../../src/engine/index.js';
 import { searchJsonText } from '../../../../src/http/render-search.js';
 import { newSession } from '../../../../src/engine/session.js';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
+import { groupCalls } from '../../../../src/wasm/group-runner.js';
 
 const t = useTempEngine('json-aggs', async (t) => {
   await t.exec('create table facets (title text, price int, brand_id int, cats multi, rate float)');
@@ -31,6 +32,14 @@ describe('/search aggs', () => {
       b: { buckets: [{ key: 1, doc_count: 2 }, { key: 2, doc_count: 2 }] },
       c: { buckets: [{ key: 1, doc_count: 2 }, { key: 2, doc_count: 2 }, { key: 3, doc_count: 1 }] },
     });
+  });
+
+  it('folds the aggregations over the same matches in one core call per segment, as FACETs', async () => {
+    const before = groupCalls.count;
+    const r = await search({ table: 'facets', size: 0, aggs: { b: { terms: { field: 'brand_id' } }, h: { histogram: { field: 'price', interval: 100 } }, s: { sum: { field: 'price' } } } });
+    // two segments (two INSERTs): one grouping call each for the three aggregations and the total
+    expect(groupCalls.count - before).toBe(2);
+    expect((r.aggregations as { s: unknown }).s).toEqual({ value: 1149 });
   });
 
   it('aggregates the query\'s matches only', async () => {

@@ -13,7 +13,7 @@ import { commitGrouped } from '../../../../src/engine/transaction/transaction-gr
 import { req, t } from '../../index/helpers.js';
 
 /** The real table store, watched: which doc ids each write call carried, and when it became durable. */
-interface Watch { inFlight: number; maxInFlight: number; calls: bigint[][]; durable: Set<bigint> }
+interface Watch { inFlight: number; maxInFlight: number; calls: bigint[][]; durable: Set<bigint>; failWith?: bigint }
 
 function watched(inner: TableStore, w: Watch): TableStore {
   return {
@@ -22,6 +22,8 @@ function watched(inner: TableStore, w: Watch): TableStore {
       w.calls.push(ops.map((o) => o.docId));
       w.maxInFlight = Math.max(w.maxInFlight, ++w.inFlight);
       try {
+        // the store refusing one statement's write (as lmdb fails one child transaction of a commit)
+        if (w.failWith !== undefined && ops.some((o) => o.docId === w.failWith)) throw new Error('write refused');
         const r = await inner.write(ops);
         for (const o of ops) w.durable.add(o.docId);
         return r;
@@ -108,6 +110,39 @@ describe('commitGrouped', () => {
     expect(table.index.getAttrs(7n)?.[0]).toBe(3);
     expect(search('pear')).toEqual([7n]);
     expect(search('orig')).toEqual([]);
+  });
+
+  it('a statement whose store write fails leaves nothing visible; the round\'s others stand, also for the same id', async () => {
+    await put([[7, 'orig', 0], [8, 'eight', 0]]);
+    watch.failWith = 9n;
+    const results = await Promise.allSettled([
+      put([[20, 'filler', 0]]), // holds the mutex: the next three share one round
+      put([[7, 'pear one', 1]], true), put([[7, 'pear two', 2], [9, 'nine', 2], [8, 'eight two', 2]], true), put([[10, 'ten', 3]]),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    // the failed statement's rows are neither stored nor shown, and the rows it would have replaced stay
+    expect(store.getDocs('t', [7n, 8n, 9n, 10n]).map((d) => d?.title)).toEqual(['pear one', 'eight', undefined, 'ten']);
+    expect(search('pear')).toEqual([7n]);
+    expect(table.index.getAttrs(7n)?.[0]).toBe(1);
+    expect(search('eight')).toEqual([8n]);
+    expect(search('two')).toEqual([]);
+    expect(search('nine')).toEqual([]);
+    expect(search('ten')).toEqual([10n]);
+    expect(table.index.count()).toBe(4);
+  });
+
+  it('a round the index cannot take stores nothing', async () => {
+    await put([[7, 'orig', 0]]);
+    const { sharedCore } = await import('../../../../src/wasm/core.js');
+    const core = sharedCore();
+    const held: number[] = [];
+    for (let size = 256 << 20; size >= 16; size >>>= 2) for (;;) { try { held.push(core.alloc(size)); } catch { break; } }
+    const results = await Promise.allSettled([put([[7, 'pear', 1]], true), put([[11, 'eleven', 1]])]);
+    for (const p of held) core.free(p);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(store.getDocs('t', [7n, 11n]).map((d) => d?.title)).toEqual(['orig', undefined]);
+    expect(search('orig')).toEqual([7n]);
+    expect(await put([[11, 'eleven', 1]])).toBe(1);
   });
 
   it('reports a bad value of one statement to it alone', async () => {

@@ -3,9 +3,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'lossless-json';
 import { afterAll, beforeAll } from 'vitest';
-import { newSession, openEngine, type Engine, type Result } from '../../../../src/engine/index.js';
-import { queryPool, setParallelMinCost, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
+import { searchJsonText } from '../../../../src/http/render-search.js';
+import { newSession, openEngine, type Engine, type JsonValue, type Result } from '../../../../src/engine/index.js';
+import { queryPool, setBusyProbe, setParallelMinCost, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
 import { sharedCore } from '../../../../src/wasm/core.js';
 import type { CoreThread, ThreadSpawner } from '../../../../src/wasm/worker-pool.js';
 
@@ -21,6 +23,8 @@ export interface ParallelEngine {
   sql: Sql;
   /** Every result set of a statement and the SHOW META after it, without the timing. */
   answer(select: string): Promise<unknown>;
+  /** A `/search` body's answer as the HTTP API renders it, without `took`. */
+  search(body: unknown): Promise<Record<string, unknown>>;
   /** Tasks each worker ran so far (the pool of THREADS workers; going to 1 thread keeps it idle). */
   tasksRun(): Promise<number[]>;
 }
@@ -37,6 +41,8 @@ export function useParallelEngine(prefix: string, load: (sql: Sql) => Promise<vo
 
   beforeAll(async () => {
     setParallelMinCost(TEST_MIN_COST);
+    // this thread is never taken for saturated here (a test that wants it installs its own probe)
+    setBusyProbe(() => false);
     dir = mkdtempSync(join(tmpdir(), prefix));
     engine = await openEngine({ dataDir: dir, threads: 1 });
     await load(sql);
@@ -44,6 +50,7 @@ export function useParallelEngine(prefix: string, load: (sql: Sql) => Promise<vo
 
   afterAll(async () => {
     setParallelMinCost(undefined);
+    setBusyProbe(null);
     await setQueryThreads(1);
     await engine.close();
     rmSync(dir, { recursive: true, force: true });
@@ -54,6 +61,11 @@ export function useParallelEngine(prefix: string, load: (sql: Sql) => Promise<vo
     async answer(select) {
       const out = await sql(`${select}; SHOW META`);
       return out.map((r) => (r.kind === 'rows' ? { ...r, meta: { ...r.meta, timeMs: 0 }, rows: r.rows.filter((row) => row[0] !== 'time') } : r));
+    },
+    async search(body) {
+      const r = await engine.json.search(parse(JSON.stringify(body)) as JsonValue, session);
+      const { took: _took, ...rest } = JSON.parse(searchJsonText(r)) as Record<string, unknown>;
+      return rest;
     },
     async tasksRun() {
       await setQueryThreads(THREADS);

@@ -27,7 +27,7 @@ async function bothWays(select: string): Promise<unknown> {
 }
 
 // a table of 32k rows: its full scans go to the threads with the threshold lowered to 20k
-const { sql, answer, tasksRun } = useParallelEngine('quarry-group-parallel-', async (sql) => {
+const { sql, answer, search, tasksRun } = useParallelEngine('quarry-group-parallel-', async (sql) => {
   await sql('CREATE TABLE g (title text, cat uint, brand string, price float, qty uint, big bigint, tags multi)');
   let id = 1;
   for (let b = 0; b < 8; b++) {
@@ -52,6 +52,24 @@ describe('grouping on worker threads', () => {
       const after = await tasksRun();
       expect(after.filter((n, i) => n > before[i]!).length, `optimized ${optimized}`).toBeGreaterThan(1);
     }
+  });
+
+  it('runs /search aggs on the threads too, the aggregations of one scope in one pass', async () => {
+    const body = {
+      table: 'g', size: 0, query: { match: { title: 'apple' } },
+      aggs: {
+        cats: { terms: { field: 'cat', size: 40 } }, brands: { terms: { field: 'brand' } }, avg_qty: { avg: { field: 'qty' } },
+        prices: { histogram: { field: 'price', interval: 1000 } }, tags: { terms: { field: 'tags' }, sort: [{ _key: 'asc' }] },
+      },
+    };
+    await setQueryThreads(THREADS);
+    const before = await tasksRun();
+    const threaded = await search(body);
+    const after = await tasksRun();
+    expect(after.filter((n, i) => n > before[i]!).length).toBeGreaterThan(1);
+    await setQueryThreads(1);
+    expect(threaded).toEqual(await search(body));
+    expect(Object.keys(threaded.aggregations as object)).toEqual(['cats', 'brands', 'avg_qty', 'prices', 'tags']);
   });
 
   const key = fc.constantFrom('cat', 'brand', 'tags', 'big', 'cat, brand', 'qty');

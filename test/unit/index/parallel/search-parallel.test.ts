@@ -3,12 +3,12 @@
 // queries over every operator, with filters, sorting, rankers, deletes, updates and inserts mixed in.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
+import { SATURATED_MIN_COST, setBusyProbe, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
 import { Core } from '../../../../src/wasm/core.js';
 import { setThreadSpawner, threadSpawner } from '../../../../src/wasm/worker-pool.js';
 import { RtIndex } from '../../../../src/index/rt-index.js';
 import type { DocInput, SearchRequest } from '../../../../src/index/types.js';
-import { failingSpawner, THREADS, useParallelEngine } from './parallel-engine.js';
+import { failingSpawner, TEST_MIN_COST, THREADS, useParallelEngine } from './parallel-engine.js';
 
 const VOCAB = ['apple', 'banana', 'cherry', 'dates', 'elder', 'figs', 'grape', 'honey', 'iris', 'juniper', 'kiwi', 'lemon'];
 
@@ -84,6 +84,40 @@ describe('queries on worker threads', () => {
     expect(r).toMatchObject({ kind: 'rows', rows: [[1n], [2n]] });
     expect(await tasksRun()).toEqual(before);
     await setQueryThreads(1);
+  });
+
+  it('sends a cheaper query whole to one idle thread while the protocol thread is saturated', async () => {
+    // a word of t whose cost is between SATURATED_MIN_COST and the test's threshold for spreading
+    const cost = async (w: string) => {
+      const [, meta] = await sql(`SELECT id FROM t WHERE MATCH('${w}') LIMIT 1; SHOW META`);
+      const n = (name: string) => Number((meta as { rows: unknown[][] }).rows.find((r) => r[0] === name)?.[1] ?? 0);
+      return n('docs[0]') + n('hits[0]');
+    };
+    let word = '';
+    for (const w of VOCAB) {
+      const c = await cost(w);
+      if (c >= SATURATED_MIN_COST && c < TEST_MIN_COST) { word = w; break; }
+    }
+    expect(word).not.toBe('');
+    const q = `SELECT id, weight() FROM t WHERE MATCH('${word}') ORDER BY id DESC LIMIT 7`;
+    const tiny = "SELECT id, weight() FROM small WHERE MATCH('apple')";
+    const inline = [await answer(q), await answer(tiny)];
+    const before = await tasksRun();
+    setBusyProbe(() => true);
+    try {
+      expect(await answer(q)).toEqual(inline[0]);
+      const after = await tasksRun();
+      expect(after.filter((n, i) => n > before[i]).length).toBe(1);
+      // a query cheaper than the hand-over stays here
+      expect(await answer(tiny)).toEqual(inline[1]);
+      expect(await tasksRun()).toEqual(after);
+      // a big query is still spread: its latency is what p99 is made of
+      await answer("SELECT id, weight() FROM t WHERE MATCH('apple | banana') LIMIT 5");
+      expect((await tasksRun()).filter((n, i) => n > after[i]).length).toBeGreaterThan(1);
+    } finally {
+      setBusyProbe(() => false);
+      await setQueryThreads(1);
+    }
   });
 
   it('finishes a query whose segments a merge replaced and a delete changed while it ran', async () => {

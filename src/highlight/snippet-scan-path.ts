@@ -1,0 +1,267 @@
+/**
+ * The fast front of a document's snippets: each field streamed by the core in one call (scanner,
+ * positions, gap runs, the picker's token stream and the keyword occurrences; no Token objects and
+ * no JavaScript per word), then the query's matched occurrences found from the occurrences alone.
+ * It takes the usual shapes (words, AND, OR, NOT under AND, phrases, @field limits) over text
+ * without HTML tags kept; anything else (retain mode, boundaries, SENTENCE / ZONE, wildcards, exact
+ * forms, NEAR, quorum, proximity, blending, exceptions, stopword_step=0, text the scanner does not take) returns
+ * null and the builder takes the general path (analyze -> markDocument -> buildStream).
+ */
+import type { FieldLimit, PhraseNode, QueryNode, TermNode } from '../query/ast.js';
+import type { TextPipeline } from '../text/text-pipeline.js';
+import {
+  STREAM_OCC_WORDS, STREAM_PIECE_WORDS, STREAM_TOKEN_WORDS, type StreamRequest,
+} from '../text/field-scanner.js';
+import { FIELD_SHIFT } from './snippet-doc-index.js';
+import { MAX_KEYWORDS } from './snippet-keywords.js';
+import { prepareMarks, type DocumentMarks, type MarkContext } from './snippet-marks.js';
+import { PACK_HIT, P_OPEN, Pieces, StreamScratch, type FieldStream } from './snippet-stream.js';
+
+/** What a query needs for every document on this path. */
+export interface ScanPlan {
+  /** The normalized tree (null: nothing to match). */
+  root: QueryNode | null;
+  /** Dictionary term -> keyword index (all below MAX_KEYWORDS). */
+  keywords: Map<string, number>;
+  weights: number[];
+}
+
+let enabled = true;
+
+/** Turns this path on or off (tests and benches compare it with the general path). */
+export function setScanPath(on: boolean): void {
+  enabled = on;
+}
+
+/** Documents this path has served (tests check it is taken). */
+export let scanPathDocs = 0;
+
+const plans = new WeakMap<QueryNode, Map<string, ScanPlan | null>>();
+
+/** Only these node kinds, NOT only under AND, plain non-anchored terms whose keyword is tracked. */
+function supported(n: QueryNode, keywords: Map<string, number>, underAnd: boolean): boolean {
+  const term = (t: TermNode): boolean => !t.wildcard && !t.exact && !t.fieldStart && !t.fieldEnd && keywords.has(t.text);
+  switch (n.kind) {
+    case 'term': return term(n);
+    case 'phrase': return !n.field?.maxPos && n.terms.length > 0 && n.terms.every(term);
+    case 'and': return n.children.some((c) => c.kind !== 'not') && n.children.every((c) => supported(c, keywords, true));
+    case 'or': return n.children.every((c) => supported(c, keywords, false));
+    case 'not': return underAnd && supported(n.child, keywords, false);
+    default: return false;
+  }
+}
+
+/** The query's plan for this path, or null when it needs the general one. */
+export function scanPlan(root: QueryNode, ctx: MarkContext): ScanPlan | null {
+  let byKey = plans.get(root);
+  if (!byKey) { byKey = new Map(); plans.set(root, byKey); }
+  const key = `${ctx.ignoreFields}:${ctx.expandInfix}:${ctx.expandPrefix}:${ctx.exactWords ?? true}`;
+  let p = byKey.get(key);
+  if (p !== undefined) return p;
+  const { q, kw } = prepareMarks(root, ctx);
+  p = null;
+  if (kw.isPlain() && !q.exactForms && !q.patterns.length && !q.spz) {
+    const keywords = new Map<string, number>();
+    for (const [t, k] of kw.byTerm) if (k < MAX_KEYWORDS) keywords.set(t, k);
+    if (!q.root || supported(q.root, keywords, false)) p = { root: q.root, keywords, weights: kw.weights.slice(0, MAX_KEYWORDS) };
+  }
+  byKey.set(key, p);
+  return p;
+}
+
+/** A field's keyword occurrences: | piece | pos | keyword | triples. */
+interface FieldOcc { occ: Int32Array; n: number }
+
+const anyField = (): boolean => true;
+/** Per limit, the field names it was last resolved for and the answer (a page's documents share both). */
+const resolved = new WeakMap<FieldLimit, { names: string[]; test: (f: number) => boolean }>();
+
+/** Field indices a leaf may match in (names compared as the planner compares them). */
+function allowed(limit: FieldLimit | undefined, names: string[]): (f: number) => boolean {
+  if (!limit || (!limit.fields.length && !limit.exclude)) return anyField;
+  const r = resolved.get(limit);
+  if (r && r.names.length === names.length && r.names.every((n, i) => n === names[i])) return r.test;
+  const named = new Set(limit.fields.map((f) => f.toLowerCase()));
+  const hit = names.map((n) => (limit.fields.length ? named.has(n.toLowerCase()) : true) !== limit.exclude);
+  const test = (f: number): boolean => hit[f];
+  resolved.set(limit, { names, test });
+  return test;
+}
+
+/** Hits of a node as (field, pos, span) triples, or null when the document does not satisfy it. */
+function evaluate(n: QueryNode, plan: ScanPlan, occ: FieldOcc[], names: string[]): number[] | null {
+  switch (n.kind) {
+    case 'term': {
+      const k = plan.keywords.get(n.text)!;
+      const ok = allowed(n.field, names);
+      const max = n.field?.maxPos ?? 0;
+      const out: number[] = [];
+      occ.forEach((o, f) => {
+        if (!ok(f)) return;
+        for (let i = 0; i < o.n; i++) {
+          const at = i * STREAM_OCC_WORDS;
+          if (o.occ[at + 2] === k && (!max || o.occ[at + 1] <= max)) out.push(f, o.occ[at + 1], 1);
+        }
+      });
+      return out.length ? out : null;
+    }
+    case 'phrase': return phraseHits(n, plan, occ, names);
+    case 'and': {
+      const out: number[] = [];
+      for (const c of n.children) {
+        const h = evaluate(c.kind === 'not' ? c.child : c, plan, occ, names);
+        if ((h === null) !== (c.kind === 'not')) return null;
+        if (h && c.kind !== 'not') out.push(...h);
+      }
+      return out;
+    }
+    case 'or': {
+      let out: number[] | null = null;
+      for (const c of n.children) {
+        const h = evaluate(c, plan, occ, names);
+        if (h) (out ??= []).push(...h);
+      }
+      return out;
+    }
+    default: return null;
+  }
+}
+
+/** `"a b c"`: each start where every term stands at its offset in the same field; span to the last one. */
+function phraseHits(n: PhraseNode, plan: ScanPlan, occ: FieldOcc[], names: string[]): number[] | null {
+  const ks = n.terms.map((t) => plan.keywords.get(t.text)!);
+  const offs = n.offsets;
+  const span = offs[offs.length - 1] + 1;
+  const ok = allowed(n.field, names);
+  const out: number[] = [];
+  occ.forEach((o, f) => {
+    if (!ok(f)) return;
+    const at = new Map<number, number>();
+    for (let i = 0; i < o.n; i++) {
+      const pos = o.occ[i * STREAM_OCC_WORDS + 1];
+      at.set(pos, (at.get(pos) ?? 0) | (1 << o.occ[i * STREAM_OCC_WORDS + 2]));
+    }
+    for (let i = 0; i < o.n; i++) {
+      if (o.occ[i * STREAM_OCC_WORDS + 2] !== ks[0]) continue;
+      const pos = o.occ[i * STREAM_OCC_WORDS + 1];
+      let all = true;
+      for (let j = 1; j < ks.length && all; j++) all = ((at.get(pos + offs[j]) ?? 0) & (1 << ks[j])) !== 0;
+      if (all) out.push(f, pos, span);
+    }
+  });
+  return out.length ? out : null;
+}
+
+/** Sorted hit keys (field * FIELD_SHIFT + pos): a span's keyword positions, single hits as they are. */
+function hitKeys(triples: number[], occ: FieldOcc[]): number[] {
+  const keys = new Set<number>();
+  let isKw: Set<number>[] | null = null;
+  for (let i = 0; i < triples.length; i += 3) {
+    const [f, pos, span] = [triples[i], triples[i + 1], triples[i + 2]];
+    if (span <= 1) { keys.add(f * FIELD_SHIFT + pos); continue; }
+    isKw ??= occ.map((o) => {
+      const s = new Set<number>();
+      for (let j = 0; j < o.n; j++) s.add(o.occ[j * STREAM_OCC_WORDS + 1]);
+      return s;
+    });
+    for (let p = pos; p < pos + span; p++) if (isKw[f].has(p)) keys.add(f * FIELD_SHIFT + p);
+  }
+  return [...keys].sort((a, b) => a - b);
+}
+
+/** Identity piece indices (every piece counts: no tags on this path). */
+let identity = new Int32Array(0);
+
+function countedAll(n: number): Int32Array {
+  if (identity.length < n) {
+    identity = new Int32Array(Math.max(n, identity.length * 2));
+    for (let i = 0; i < identity.length; i++) identity[i] = i;
+  }
+  return identity.subarray(0, n);
+}
+
+/** Per-token arrays this path leaves empty (the core picker reads `packed`), and no zones (no tags, no marks). */
+const NO_I32 = new Int32Array(0);
+const NO_U32 = new Uint32Array(0);
+const NO_U8 = new Uint8Array(0);
+const NO_ZONES: ReadonlyMap<number, string> = new Map();
+
+/** The field's FieldStream from the core's stream, its arrays in the slot's scratch. */
+function fieldStream(text: string, pieces: Int32Array, packed: Int32Array, np: number, docBytes: number, scratch: StreamScratch): FieldStream {
+  const ps = new Pieces(np, scratch.pieces);
+  ps.data.set(pieces);
+  ps.n = np;
+  scratch.pieces = ps.data;
+  if (scratch.packed.length < np * STREAM_TOKEN_WORDS) scratch.packed = new Int32Array(Math.max(np * STREAM_TOKEN_WORDS, scratch.packed.length * 2));
+  const pk = scratch.packed.subarray(0, np * STREAM_TOKEN_WORDS);
+  pk.set(packed);
+  return {
+    text, pieces: ps, counted: countedAll(np), brk: NO_U8, zones: NO_ZONES as Map<number, string>,
+    passage: { len: NO_I32, mask: NO_U32, word: NO_U8, hit: NO_U8, brk: NO_U8, docBytes, packed: pk, tokens: np },
+  };
+}
+
+export interface ScanInput {
+  pipeline: TextPipeline;
+  plan: ScanPlan;
+  names: string[];
+  texts: string[];
+  scratches: StreamScratch[];
+}
+
+/** Every field streamed and marked, or null when a field needs the general path. */
+export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: DocumentMarks } | null {
+  const plain = enabled ? inp.pipeline.streamScanner?.() : null;
+  if (!plain) return null;
+  const st = inp.pipeline.settings;
+  const req: StreamRequest = {
+    term: plain.term, dictKey: plain.dictKey, keywords: inp.plan.keywords,
+    overshortStep: st.overshortStep, stopwordStep: st.stopwordStep, boundaryStep: st.phraseBoundaryStep,
+  };
+  const streams: FieldStream[] = [];
+  const occ: FieldOcc[] = [];
+  let found = 0;
+  for (let i = 0; i < inp.texts.length; i++) {
+    const text = inp.texts[i];
+    const s = plain.scanner.stream(text, req);
+    if (!s) return null;
+    found |= s.found;
+    occ.push({ occ: s.occ.slice(), n: s.nOcc });
+    streams.push(fieldStream(text, s.pieces, s.packed, s.nPieces, s.docBytes, (inp.scratches[i] ??= new StreamScratch())));
+  }
+  scanPathDocs++;
+  const marks: DocumentMarks = { hits: [], termIndex: [], termWeights: inp.plan.weights, foundMask: found >>> 0 };
+  if (!found || !inp.plan.root) return { streams, marks };
+  const triples = evaluate(inp.plan.root, inp.plan, occ, inp.names);
+  if (!triples || !triples.length) return { streams, marks };
+  marks.hits = hitKeys(triples, occ);
+  markHits(streams, occ, marks.hits);
+  return { streams, marks };
+}
+
+/** Opens a marker on each hit word until the end of its run of adjacent hits; flags and masks for the picker. */
+function markHits(streams: FieldStream[], occ: FieldOcc[], hits: number[]): void {
+  // hit key -> the position just past its run of adjacent hits (one marker pair per run)
+  const until = new Map<number, number>();
+  let i = 0;
+  while (i < hits.length) {
+    let j = i;
+    while (j + 1 < hits.length && hits[j + 1] === hits[j] + 1) j++;
+    const end = (hits[j] % FIELD_SHIFT) + 1;
+    for (let k = i; k <= j; k++) until.set(hits[k], end);
+    i = j + 1;
+  }
+  occ.forEach((o, f) => {
+    const d = streams[f].pieces.data;
+    const pk = streams[f].passage.packed!;
+    for (let k = 0; k < o.n; k++) {
+      const at = k * STREAM_OCC_WORDS;
+      const end = until.get(f * FIELD_SHIFT + o.occ[at + 1]);
+      if (end === undefined) continue;
+      const pi = o.occ[at];
+      d[pi * STREAM_PIECE_WORDS + P_OPEN] = end;
+      pk[pi * STREAM_TOKEN_WORDS + 1] |= PACK_HIT;
+      pk[pi * STREAM_TOKEN_WORDS + 2] = (1 << o.occ[at + 2]) | 0;
+    }
+  });
+}

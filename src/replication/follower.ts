@@ -1,0 +1,127 @@
+/**
+ * One node following one cluster: reads the cluster's stream in order through this node's durable
+ * consumer and applies each op (writes, table adds and drops, the cluster's deletion). The sequence
+ * applied is stored with the node's tables (the store's meta, written after each op), so a restart
+ * resumes right after it; an op applied again after a crash between its write and that record lands
+ * on its own result, which every op tolerates (replicated-op.ts). A gap in delivery (a message lost
+ * while a NATS server died) restarts the consumer at the first missing sequence.
+ */
+import type { Catalog } from '../engine/catalog.js';
+import { applyWrite, type ApplyOutcome, type ApplyTarget } from './apply-op.js';
+import type { ClusterLog } from './cluster-log.js';
+import { decodeOp, type ReplicatedOp } from './replicated-op.js';
+import type { ClusterState, LocalState } from './local-state.js';
+import { loadSnapshot } from './table-snapshot.js';
+
+const RESTART_PAUSE_MS = 500;
+
+export class Follower {
+  #stopped = false;
+  #current?: { stop(): void | Promise<void> };
+  readonly #waiters = new Map<string, (o: ApplyOutcome) => void>();
+  readonly #seqWaiters: { seq: number; done: () => void }[] = [];
+  /** Last error met while following (SHOW STATUS cluster_<c>_last_error). */
+  lastError = '';
+
+  constructor(
+    readonly cluster: string,
+    readonly node: string,
+    private readonly log: ClusterLog,
+    private readonly catalog: Catalog,
+    private readonly target: ApplyTarget,
+    private readonly state: LocalState,
+    /** Called once the cluster's deletion was applied. */
+    private readonly onDeleted: () => void,
+  ) {}
+
+  get cs(): ClusterState | undefined { return this.state.get(this.cluster); }
+
+  /** Starts the apply loop in the background (it retries until stop()). */
+  start(): void {
+    void this.#loop();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    void this.#current?.stop();
+  }
+
+  /** Resolves with op `id`'s outcome on this node, once applied (register before publishing). */
+  expect(id: string): Promise<ApplyOutcome> {
+    return new Promise((resolve) => this.#waiters.set(id, resolve));
+  }
+
+  forget(id: string): void { this.#waiters.delete(id); }
+
+  /** Resolves once this node applied sequence `seq`. */
+  reached(seq: number): Promise<void> {
+    if ((this.cs?.seq ?? 0) >= seq) return Promise.resolve();
+    return new Promise((done) => this.#seqWaiters.push({ seq, done }));
+  }
+
+  async #loop(): Promise<void> {
+    while (!this.#stopped && this.cs) {
+      try {
+        await this.#follow();
+      } catch (e) {
+        if (this.#stopped) return;
+        this.lastError = String((e as Error)?.message ?? e);
+        // DELETE CLUSTER ran and removed the stream before this node applied it
+        if (!(await this.log.exists(this.cluster).catch(() => true))) {
+          await this.state.remove(this.cluster);
+          this.onDeleted();
+          return;
+        }
+      }
+      if (!this.#stopped) await new Promise((r) => setTimeout(r, RESTART_PAUSE_MS));
+    }
+  }
+
+  async #follow(): Promise<void> {
+    const msgs = await this.log.follow(this.cluster, this.node, (this.cs?.seq ?? 0) + 1);
+    this.#current = msgs;
+    if (this.#stopped) { void msgs.stop(); return; }
+    for await (const m of msgs) {
+      const applied = this.cs?.seq ?? 0;
+      if (m.seq <= applied) { m.ack(); continue; }
+      if (m.seq > applied + 1) { void msgs.stop(); return; } // a gap: follow again from applied + 1
+      const op = decodeOp(m.data);
+      const outcome = await this.#apply(op, m.seq);
+      m.ack();
+      this.#waiters.get(op.id)?.(outcome);
+      this.#waiters.delete(op.id);
+      this.#wake(m.seq);
+      if (op.op === 'delete') { this.#stopped = true; this.onDeleted(); void msgs.stop(); return; }
+    }
+  }
+
+  #wake(seq: number): void {
+    for (let i = this.#seqWaiters.length - 1; i >= 0; i--) {
+      if (this.#seqWaiters[i]!.seq <= seq) { this.#seqWaiters[i]!.done(); this.#seqWaiters.splice(i, 1); }
+    }
+  }
+
+  /** Applies `op` (stream sequence `seq`) and records the sequence durably with the cluster's tables. */
+  async #apply(op: ReplicatedOp, seq: number): Promise<ApplyOutcome> {
+    const cs = this.cs!;
+    let outcome: ApplyOutcome = { ok: true, value: undefined };
+    const tables = new Set(cs.tables);
+    switch (op.op) {
+      case 'sql': case 'json': case 'tx':
+        outcome = await applyWrite(this.target, op);
+        break;
+      case 'add':
+        // the node that added the table has it already; every other node (or a rebuilt one) loads it
+        if (op.origin !== this.node || !this.catalog.has(op.table)) {
+          await loadSnapshot(this.catalog, op.table, await this.log.getSnapshot(this.cluster, op.snapshot));
+        }
+        tables.add(op.table);
+        break;
+      case 'drop': tables.delete(op.table); break;
+      case 'delete': tables.clear(); break;
+    }
+    if (op.op === 'delete') await this.state.remove(this.cluster);
+    else await this.state.put(this.cluster, { ...cs, seq, tables: [...tables] });
+    return outcome;
+  }
+}

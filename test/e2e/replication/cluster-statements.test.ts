@@ -1,0 +1,138 @@
+// Manticore's cluster statements over real MySQL connections to 3 quarry nodes on one JetStream
+// cluster of 3 nats-server processes: CREATE/JOIN/ALTER ADD|DROP/DELETE CLUSTER, c:t writes over SQL
+// and "cluster" in JSON writes, the errors for writes that bypass the cluster, SHOW STATUS.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mysql from 'mysql2/promise';
+import { resolve } from 'node:path';
+import { startLocalCluster, type LocalCluster } from '../../helpers/quarry-cluster.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+let cl: LocalCluster;
+const conns: mysql.Connection[] = [];
+
+async function q(node: number, sql: string): Promise<Record<string, unknown>[]> {
+  const [rows] = await conns[node]!.query(sql);
+  return rows as Record<string, unknown>[];
+}
+
+async function httpJson(node: number, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const r = await fetch(`http://127.0.0.1:${cl.nodes[node]!.server!.http}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: r.status, json: await r.json() as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  cl = await startLocalCluster(ROOT, 3);
+  for (const n of cl.nodes) conns.push(await mysql.createConnection({ host: '127.0.0.1', port: n.server!.mysql }));
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all(conns.map((c) => c.end().catch(() => {})));
+  await cl?.close();
+}, 30_000);
+
+describe('replication cluster statements', () => {
+  it('creates, joins, adds a table with its documents and replicates SQL and JSON writes', async () => {
+    await q(0, 'CREATE TABLE t (title TEXT, n INT)');
+    await q(1, 'CREATE TABLE local_tx (title TEXT)');
+    await q(0, "INSERT INTO t (id, title, n) VALUES (1, 'before the cluster', 1)");
+    await q(0, 'CREATE CLUSTER c');
+    await q(0, 'ALTER CLUSTER c ADD t');
+    await q(1, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`);
+    await q(2, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`);
+    for (let i = 0; i < 3; i++) expect(await q(i, 'SELECT id, n FROM t')).toEqual([{ id: 1, n: 1 }]);
+    await expect(q(2, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`)).rejects.toThrow("cluster 'c' already exists");
+
+    await q(1, "INSERT INTO c:t (id, title, n) VALUES (2, 'second', 2), (3, 'third', 3)");
+    await q(2, "INSERT INTO c:t (title, n) VALUES ('generated id', 4)");
+    await q(0, 'UPDATE c:t SET n = 20 WHERE id = 2');
+    await q(2, 'DELETE FROM c:t WHERE id = 3');
+    await q(0, "REPLACE INTO c:t (id, title, n) VALUES (1, 'replaced', 10)");
+    const ins = await httpJson(1, '/insert', { cluster: 'c', table: 't', id: 5, doc: { title: 'json', n: 5 } });
+    expect(ins.status).toBe(200);
+    expect(ins.json).toMatchObject({ table: 't', _id: 5, result: 'created' });
+    const upd = await httpJson(2, '/update', { cluster: 'c', table: 't', id: 5, doc: { n: 50 } });
+    expect(upd.json).toMatchObject({ _id: 5, result: 'updated' });
+    // a /bulk request commits in steps: not replicated, refused with nothing written
+    const bulk = await fetch(`http://127.0.0.1:${cl.nodes[0]!.server!.http}/bulk`, {
+      method: 'POST', headers: { 'content-type': 'application/x-ndjson' },
+      body: '{"insert":{"cluster":"c","table":"t","id":6,"doc":{"title":"bulk","n":6}}}\n',
+    });
+    expect(await bulk.json()).toMatchObject({ errors: true, error: "writes to cluster 'c' over /bulk are not supported yet; use /insert, /replace, /update, /delete or SQL" });
+
+    // every node applies the stream; a read right after a write on another node may lag: wait for it
+    // a transaction on a cluster table is one op at COMMIT; ROLLBACK sends nothing
+    await q(1, 'BEGIN');
+    await q(1, "INSERT INTO c:t (id, title, n) VALUES (30, 'in a transaction', 30)");
+    await q(1, "INSERT INTO c:t (id, title, n) VALUES (31, 'rolled back', 31)");
+    await expect(q(1, "INSERT INTO local_tx (id) VALUES (1)")).rejects.toThrow("current txn is working with another table ('c:t')");
+    await q(1, 'ROLLBACK');
+    await q(1, 'BEGIN');
+    await q(1, "INSERT INTO c:t (id, title, n) VALUES (30, 'in a transaction', 30)");
+    await q(1, 'DELETE FROM c:t WHERE id = 30');
+    await q(1, "REPLACE INTO c:t (id, title, n) VALUES (30, 'committed', 31)");
+    await q(1, 'COMMIT');
+    const del = await httpJson(0, '/delete', { cluster: 'c', table: 't', id: 404 });
+    expect(del.json).toMatchObject({ result: 'not found' });
+    const want = JSON.stringify(await q(0, 'SELECT * FROM t ORDER BY id ASC'));
+    for (let i = 1; i < 3; i++) {
+      await expect.poll(async () => JSON.stringify(await q(i, 'SELECT * FROM t ORDER BY id ASC')), { timeout: 10_000 }).toBe(want);
+    }
+    const rows = JSON.parse(want) as { id: number | string; n: number }[];
+    expect(rows.map((r) => r.n).sort((a, b) => a - b)).toEqual([4, 10, 20, 31, 50]);
+  }, 60_000);
+
+  it('rejects writes that bypass the cluster, and cluster names it does not know, as Manticore does', async () => {
+    await expect(q(1, "INSERT INTO t (id, title) VALUES (9, 'x')")).rejects.toThrow("table 't' is a part of cluster 'c', use 'c:t'");
+    await expect(q(1, 'DELETE FROM t WHERE id = 1')).rejects.toThrow("table 't' is a part of cluster 'c', use 'c:t'");
+    const js = await httpJson(0, '/insert', { table: 't', id: 9, doc: { title: 'x' } });
+    expect(JSON.stringify(js.json)).toContain('table \'t\' is a part of cluster \'c\', use \\"cluster\\":\\"c\\" and \\"table\\":\\"t\\" properties');
+    await expect(q(0, "INSERT INTO nope:t (id) VALUES (9)")).rejects.toThrow("unknown cluster 'nope'");
+    await q(0, 'CREATE TABLE local_only (title TEXT)');
+    await expect(q(0, "INSERT INTO c:local_only (id, title) VALUES (1, 'x')")).rejects.toThrow("table 'local_only' is not in any cluster, use just 'local_only'");
+    await expect(q(0, 'CREATE CLUSTER c')).rejects.toThrow("cluster 'c' already exists");
+    await expect(q(0, 'ALTER CLUSTER c ADD t')).rejects.toThrow("table 't' is already part of cluster 'c'");
+    await expect(q(0, 'ALTER TABLE t ADD COLUMN k INT')).rejects.toThrow('ALTER is not supported for tables in cluster');
+    // paths that cannot replicate refuse replicated tables instead of writing one node only
+    const bulkRes = await fetch(`http://127.0.0.1:${cl.nodes[0]!.server!.http}/bulk`, {
+      method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: '{"insert":{"table":"t","id":9,"doc":{"title":"x"}}}\n',
+    });
+    expect(await bulkRes.text()).toContain('is a part of cluster');
+    const mixed = await fetch(`http://127.0.0.1:${cl.nodes[0]!.server!.http}/bulk`, {
+      method: 'POST', headers: { 'content-type': 'application/x-ndjson' },
+      body: '{"insert":{"cluster":"c","table":"t","id":9,"doc":{"title":"x"}}}\n{"insert":{"table":"local_only","id":9,"doc":{"title":"x"}}}\n',
+    });
+    // mixed with a local table's line: refused, nothing written anywhere
+    expect(await mixed.json()).toMatchObject({ errors: true, error: expect.stringContaining("cluster 'c'") });
+    expect(await q(0, 'SELECT id FROM local_only')).toEqual([]);
+    await expect(q(0, 'ATTACH TABLE local_only TO TABLE t WITH TRUNCATE')).rejects.toThrow('table t is part of cluster c, can not issue ATTACH');
+    await expect(q(0, 'DROP TABLE t')).rejects.toThrow('DROP is not supported for tables in cluster');
+    await expect(q(0, 'TRUNCATE TABLE t')).rejects.toThrow("table 't' is a part of cluster 'c', use 'c:t'");
+    await expect(q(0, 'TRUNCATE TABLE c:t WITH RECONFIGURE')).rejects.toThrow('RECONFIGURE is not supported for a cluster table');
+    // a duplicate id fails alike on every node and is reported to the writer
+    await expect(q(2, "INSERT INTO c:t (id, title) VALUES (2, 'dup')")).rejects.toThrow("duplicate id '2'");
+  }, 30_000);
+
+  it('SHOW STATUS LIKE cluster% has Manticore\'s variables', async () => {
+    const rows = await q(1, "SHOW STATUS LIKE 'cluster%'");
+    const m = new Map(rows.map((r) => [r.Counter, r.Value]));
+    expect(m.get('cluster_name')).toBe('c');
+    expect(m.get('cluster_c_status')).toBe('primary');
+    expect(m.get('cluster_c_size')).toBe('3');
+    expect(m.get('cluster_c_indexes')).toBe('t');
+    expect(m.get('cluster_c_indexes_count')).toBe('1');
+    expect(m.get('cluster_c_node_state')).toBe('synced');
+    expect(String(m.get('cluster_c_nodes_view')).split(',').sort()).toEqual(cl.nodes.map((n) => n.name).sort());
+  }, 30_000);
+
+  it('TRUNCATE TABLE c:t empties the table on every node; ALTER CLUSTER DROP and DELETE CLUSTER leave the tables local', async () => {
+    await q(1, 'TRUNCATE TABLE c:t');
+    for (let i = 0; i < 3; i++) await expect.poll(async () => (await q(i, 'SELECT COUNT(*) AS n FROM t'))[0]?.n, { timeout: 10_000 }).toBe(0);
+    await q(0, 'ALTER CLUSTER c DROP t');
+    await expect.poll(async () => (await q(2, "SHOW STATUS LIKE 'cluster_c_indexes_count'"))[0]?.Value, { timeout: 10_000 }).toBe('0');
+    await q(2, "INSERT INTO t (id, title) VALUES (100, 'local again')");
+    expect(await q(0, 'SELECT id FROM t WHERE id = 100')).toEqual([]);
+    await q(1, 'DELETE CLUSTER c');
+    await expect.poll(async () => (await q(0, "SHOW STATUS LIKE 'cluster%'")).length, { timeout: 10_000 }).toBe(0);
+    await expect(q(0, "INSERT INTO c:t (id) VALUES (1)")).rejects.toThrow("unknown cluster 'c'");
+  }, 30_000);
+});

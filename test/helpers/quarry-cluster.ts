@@ -1,0 +1,73 @@
+/**
+ * A replication cluster on loopback for tests and the bench: 3 nats-server processes (JetStream,
+ * clustered) and N quarry nodes whose searchd names them in replication_nats. Node names are fixed
+ * (node_address) so a node killed and restarted is the same member. Each node keeps its queries on one
+ * thread (threads = 1): six processes share the machine's two cores with the other test files.
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startNatsCluster, type NatsNode } from '../../src/replication/local/local-nats.js';
+import { spawnQuarry, type SpawnedQuarry } from './spawn-quarry.js';
+
+export interface QuarryNode {
+  name: string;
+  server?: SpawnedQuarry;
+  start(): Promise<void>;
+  /** kill -9, then wait for the exit. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait. */
+  stop(): Promise<void>;
+}
+
+export interface LocalCluster {
+  dir: string;
+  nats: NatsNode[];
+  nodes: QuarryNode[];
+  close(): Promise<void>;
+}
+
+/** Free-ish port ranges per run, so parallel test files do not collide. */
+function basePort(): number {
+  return 20_000 + Math.floor(Math.random() * 120) * 100; // below the ephemeral range (32768+)
+}
+
+export async function startLocalCluster(root: string, nodeCount: number, natsCount = 3): Promise<LocalCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-cluster-'));
+  const base = basePort();
+  const nats = await startNatsCluster(join(dir, 'nats'), natsCount, base);
+  const servers = nats.map((n) => n.url).join(',');
+  const nodes: QuarryNode[] = [];
+  for (let i = 0; i < nodeCount; i++) {
+    const home = join(dir, `q${i + 1}`);
+    mkdirSync(home, { recursive: true });
+    const conf = join(home, 'quarry.conf');
+    writeFileSync(conf, `searchd {\n  data_dir = ${join(home, 'data')}\n  replication_nats = ${servers}\n  node_address = 127.0.0.1:${base + 50 + i}\n  server_id = ${i + 1}\n  threads = 1\n}\n`);
+    const node: QuarryNode = {
+      name: `127.0.0.1:${base + 50 + i}`,
+      async start() { node.server = await spawnQuarry(root, ['--config', conf]); },
+      async kill() {
+        const s = node.server;
+        if (!s || s.proc.exitCode !== null || s.proc.signalCode !== null) return;
+        s.proc.kill('SIGKILL');
+        await s.exited;
+      },
+      async stop() {
+        const s = node.server;
+        if (!s || s.proc.exitCode !== null || s.proc.signalCode !== null) return;
+        s.proc.kill('SIGTERM');
+        await s.exited;
+      },
+    };
+    nodes.push(node);
+  }
+  await Promise.all(nodes.map((n) => n.start()));
+  return {
+    dir, nats, nodes,
+    async close() {
+      await Promise.all(nodes.map((n) => n.kill()));
+      await Promise.all(nats.map((n) => n.kill()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

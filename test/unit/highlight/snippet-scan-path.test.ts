@@ -1,0 +1,116 @@
+// Property: the core-streamed front (snippet-scan-path.ts) gives the same snippets as the general
+// path (analyze -> markDocument -> buildStream) on random documents, queries of the shapes it takes
+// (and of shapes it hands over), and every snippet option; and it is taken for those shapes.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseQuery } from '../../../src/query/parse-query.js';
+import { createTextPipeline } from '../../../src/text/text-pipeline.js';
+import { buildSnippets, packSnippets, type BuildFlags } from '../../../src/highlight/snippet-builder.js';
+import { snippetOptions, type RawOption } from '../../../src/highlight/snippet-options.js';
+import * as scanPath from '../../../src/highlight/snippet-scan-path.js';
+
+const WORDS = ['apple', 'apples', 'pie', 'tart', 'red', 'blue', 'running', 'runs', 'of', 'x', 'Über', 'caffè', 'the', 'a'];
+const GAPS = [' ', '  ', ', ', '. ', ' - ', '\n', '!? ', ' (', ') ', '<i>', '</i> ', ' &amp; '];
+const FIELDS = ['title', 'body'];
+
+const dir = mkdtempSync(join(tmpdir(), 'quarry-scan-path-'));
+const stopwords = join(dir, 'stop.txt');
+writeFileSync(stopwords, 'the\nof\na\n');
+
+const tables = [
+  { settings: {} },
+  { settings: { morphology: 'stem_en' } },
+  { settings: { morphology: 'stem_en', min_word_len: '3', html_strip: '1' } },
+  { settings: { morphology: 'stem_en', stopwords } },
+  { settings: { stopwords, stopword_step: '0', min_word_len: '2', overshort_step: '0' } },
+].map(({ settings }) => ({ settings, pipeline: createTextPipeline(settings) }));
+
+const text = fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...GAPS)), { minLength: 0, maxLength: 40 })
+  .map((ps) => ps.map(([w, g]) => w + g).join(''));
+
+const word = fc.constantFrom(...WORDS.filter((w) => w !== 'x').map((w) => w.toLowerCase()));
+const leaf: fc.Arbitrary<string> = fc.oneof(
+  word,
+  fc.array(word, { minLength: 2, maxLength: 3 }).map((ws) => `"${ws.join(' ')}"`),
+  fc.tuple(fc.constantFrom('@title', '@body', '@!title', '@(title,body)'), word).map(([f, w]) => `${f} ${w}`),
+  word.map((w) => `@body[4] ${w}`),
+  // shapes the general path keeps
+  word.map((w) => `${w.slice(0, 2)}*`),
+  fc.array(word, { minLength: 2, maxLength: 2 }).map((ws) => `"${ws.join(' ')}"~2`),
+);
+const query: fc.Arbitrary<string> = fc.letrec<{ q: string }>((tie) => ({
+  q: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.array(tie('q'), { minLength: 2, maxLength: 3 }).map((qs) => `(${qs.join(' ')})`),
+    fc.array(tie('q'), { minLength: 2, maxLength: 3 }).map((qs) => `(${qs.join(' | ')})`),
+    fc.tuple(tie('q'), leaf).map(([a, b]) => `(${a} -${b})`),
+  ),
+})).q;
+
+const options: fc.Arbitrary<RawOption[]> = fc.record({
+  limit: fc.constantFrom(0, 10, 30, 256),
+  limit_words: fc.constantFrom(0, 3, 8),
+  limit_passages: fc.constantFrom(0, 1, 2),
+  around: fc.constantFrom(0, 1, 5),
+  weight_order: fc.constantFrom(0, 1),
+  force_all_words: fc.constantFrom(0, 1),
+  allow_empty: fc.constantFrom(0, 1),
+  html_strip_mode: fc.constantFrom('index', 'none', 'strip'),
+  before_match: fc.constantFrom('<b>', '[%PASSAGE_ID%]'),
+  start_passage_id: fc.constantFrom(1, 7),
+  limits_per_field: fc.constantFrom(0, 1),
+}).map((r) => Object.entries(r).map(([name, value]) => ({ name, value })));
+
+const flagSets: BuildFlags[] = [
+  { ignoreFields: true, textFromIndex: false, packFields: false },
+  { ignoreFields: false, textFromIndex: true, packFields: false, schemaFields: FIELDS },
+  { ignoreFields: false, textFromIndex: true, packFields: true, schemaFields: FIELDS },
+];
+
+function both(t: number, q: string, texts: string[], opts: RawOption[], flags: BuildFlags): [string, string] {
+  const { pipeline, settings } = tables[t];
+  const o = snippetOptions(opts);
+  const root = parseQuery(q, { fields: FIELDS, notTermsOnlyAllowed: true }).root;
+  const fields = texts.map((text, i) => ({ name: FIELDS[i], text }));
+  const run = (): string => JSON.stringify(buildSnippets(root, fields, o, { pipeline, settings }, flags).map((f) => packSnippets([f], o)));
+  scanPath.setScanPath(false);
+  const general = run();
+  scanPath.setScanPath(true);
+  return [run(), general];
+}
+
+describe('snippet scan path', () => {
+  afterEach(() => scanPath.setScanPath(true));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the general path\'s snippets on random documents, queries and options', () => {
+    const before = scanPath.scanPathDocs;
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: tables.length - 1 }), query, fc.array(text, { minLength: 1, maxLength: 2 }), options,
+      fc.integer({ min: 0, max: flagSets.length - 1 }),
+      (t, q, texts, opts, f) => {
+        const [fast, general] = both(t, q, texts, opts, flagSets[f]);
+        expect(fast).toBe(general);
+      },
+    ), { numRuns: 1200, seed: 42 });
+    // a good share of the runs take the path (the rest hand over: wildcards, proximity, text it does not take)
+    expect(scanPath.scanPathDocs - before).toBeGreaterThan(200);
+  }, 120_000);
+
+  it('is taken for words, AND, OR, NOT, phrases and field limits, not for wildcards', () => {
+    const served = (q: string): boolean => {
+      const before = scanPath.scanPathDocs;
+      both(1, q, ['red apples and a blue tart', 'apple pie'], [], flagSets[1]);
+      return scanPath.scanPathDocs > before;
+    };
+    expect(served('apple')).toBe(true);
+    expect(served('red (apple | tart) -pie')).toBe(true);
+    expect(served('"blue tart" @title red')).toBe(true);
+    expect(served('ap*')).toBe(false);
+    expect(served('"red apple"~3')).toBe(false);
+  });
+});

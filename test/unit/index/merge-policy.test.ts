@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { TieredMergePolicy } from '../../../src/index/merge-policy.js';
+
+describe('TieredMergePolicy', () => {
+  it('merges a run of factor adjacent segments on one level', () => {
+    const p = new TieredMergePolicy(3);
+    expect(p.findMerge([500, 30, 40, 50])).toEqual([1, 4]); // levels 5, 3, 3, 3
+    expect(p.findMerge([500, 30, 300, 40])).toBeNull();
+    expect(p.findMerge([])).toBeNull();
+  });
+
+  it('never builds a segment over maxMergedRows: big runs stay unmerged, smaller ones after them still merge', () => {
+    const p = new TieredMergePolicy(3, 2500);
+    expect(p.findMerge([800, 800, 800])).toEqual([0, 3]);
+    expect(p.findMerge([900, 900, 900, 900])).toBeNull(); // 2,700 rows a run
+    expect(p.findMerge([1500, 1500, 900, 30, 40, 50])).toEqual([3, 6]);
+    expect(p.findMerge([1500, 800, 750, 740])).toEqual([1, 4]); // slides past the 1,500
+    // ten 1M-row segments of a 10M table under the default cap: left as they are
+    expect(new TieredMergePolicy().findMerge(Array(10).fill(1_000_000))).toBeNull();
+    expect(new TieredMergePolicy().findMerge(Array(10).fill(100_000))).toEqual([0, 10]);
+  });
+});
