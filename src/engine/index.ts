@@ -22,6 +22,7 @@ import { createJsonApi, type JsonApi } from './json/json-api.js';
 import type { Engine, EngineOptions } from './engine.js';
 import type { Result } from './result.js';
 import { closeAllPools } from './distributed/agent-pools.js';
+import { startHaPings } from './distributed/agent-ping.js';
 import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
 import { logError } from '../util/server-log.js';
@@ -72,6 +73,7 @@ class QuarryEngine implements Engine {
   constructor(
     private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer,
     private readonly idle: IdleCollector, private readonly replication?: { close(): Promise<void> },
+    private readonly stopPings: () => void = () => undefined,
   ) {
     this.json = createJsonApi(ctx, () => {
       if (this.#closed) throw new Error('engine is closed');
@@ -126,6 +128,7 @@ class QuarryEngine implements Engine {
     if (this.#closed) return;
     this.#closed = true;
     this.idle.stop();
+    this.stopPings();
     closeAllPools();
     await this.replication?.close();
     await this.checkpoints.stop();
@@ -174,5 +177,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
     await store.close();
     throw e;
   }
-  return new QuarryEngine(ctx, store, checkpoints, idle, replication);
+  // ha_ping_interval: the mirrors of mirrored agents are pinged while idle (distributed/agent-ping.ts)
+  const stopPings = startHaPings(() => dist.names().map((n) => dist.get(n)!));
+  return new QuarryEngine(ctx, store, checkpoints, idle, replication, stopPings);
 }
