@@ -25,6 +25,11 @@ export interface Engine {
    * chunks, table.qimg, release.wasm, quarry-browser.js) into `outDir`, from the running engine.
    */
   exportTable?(name: string, outDir: string): Promise<ExportSummary>;
+  /**
+   * Starts a bulk load of table `name` (`quarry import`; none when there is no such table): its writes are not merged until the
+   * returned release(), which runs the merge policy once and resolves when it has settled.
+   */
+  holdMerges?(name: string): () => Promise<void>;
   /** Flushes segments and closes the store; every acknowledged write is already durable. */
   close(): Promise<void>;
 }

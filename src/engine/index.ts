@@ -124,6 +124,13 @@ class QuarryEngine implements Engine {
     return table.mutex.run(() => exportOpenTable(table, outDir));
   }
 
+  holdMerges(name: string): () => Promise<void> {
+    if (this.#closed) throw new Error('engine is closed');
+    // no such (local) table: nothing to hold; the writes themselves then say why they fail
+    const table = this.ctx.catalog.get(name);
+    return table ? table.index.holdMerges() : async () => {};
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

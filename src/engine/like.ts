@@ -1,3 +1,5 @@
+import { patternRegExp } from '../util/pattern-regexp.js';
+
 /** SQL LIKE patterns (`%` any run, `_` one character), case-insensitive as in Manticore's SHOW ... LIKE. */
 export function likeMatcher(pattern: string | undefined): (s: string) => boolean {
   if (pattern === undefined) return () => true;
@@ -7,6 +9,6 @@ export function likeMatcher(pattern: string | undefined): (s: string) => boolean
     else if (ch === '_') re += '.';
     else re += ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   }
-  const rx = new RegExp(re + '$', 'is');
+  const rx = patternRegExp(re + '$', 'is', 'LIKE pattern');
   return (s) => rx.test(s);
 }

@@ -9,6 +9,8 @@ export type DelimitedRecord =
   | { line: number; values: string[] }
   | { line: number; error: string };
 
+const NEWLINE = 10;
+
 const enum State { FieldStart, Unquoted, Quoted, QuoteInQuoted, SkipLine }
 
 export class DelimitedParser {
@@ -32,6 +34,7 @@ export class DelimitedParser {
   /** Parses `text` (any piece of the input) and returns the records it completed. */
   feed(text: string): DelimitedRecord[] {
     const sep = this.#sep;
+    const sepCode = sep.charCodeAt(0);
     for (let i = 0; i < text.length; i++) {
       const ch = text[i]!;
       switch (this.#state) {
@@ -53,8 +56,13 @@ export class DelimitedParser {
           break;
         default: { // FieldStart, Unquoted: scan to the next separator or line end in one slice
           if (ch === '"' && this.#quoting && this.#state === State.FieldStart) { this.#state = State.Quoted; break; }
+          // char codes, not one-character strings: this loop sees every byte of an import
           let j = i;
-          while (j < text.length && text[j] !== sep && text[j] !== '\n') j++;
+          while (j < text.length) {
+            const c = text.charCodeAt(j);
+            if (c === sepCode || c === NEWLINE) break;
+            j++;
+          }
           this.#field += text.slice(i, j);
           this.#state = State.Unquoted;
           if (j === text.length) { i = j; break; }

@@ -7,6 +7,8 @@ import { bulkStatement, columnsOf, type BulkOutcome, type ImportDoc, type Import
 export class EngineTarget implements ImportTarget {
   readonly where: string;
   readonly #session = newSession();
+  /** Bulk-load holds by table (merges wait until close: see Engine.holdMerges). */
+  readonly #holds = new Map<string, () => Promise<void>>();
   private constructor(private readonly engine: Engine, dataDir: string) {
     this.where = `data directory ${dataDir}`;
   }
@@ -41,13 +43,19 @@ export class EngineTarget implements ImportTarget {
   }
 
   async bulk(table: string, docs: ImportDoc[], replace = false): Promise<BulkOutcome> {
+    // a bulk load: each batch one segment, merged once at the end rather than again at every level
+    if (!this.#holds.has(table)) this.#holds.set(table, this.engine.holdMerges!(table));
     const lines = docs.map((d) => ({ kind: 'json' as const, value: bulkStatement(table, d, replace) }));
     const reply = await this.engine.json!.bulk(lines);
     if (reply.outcome === 'ok') return { ok: true };
     return { ok: false, failedIndex: reply.currentLine - 1, error: reply.error };
   }
 
-  close(): Promise<void> {
-    return this.engine.close();
+  async close(): Promise<void> {
+    try {
+      for (const release of this.#holds.values()) await release();
+    } finally {
+      await this.engine.close();
+    }
   }
 }

@@ -22,6 +22,11 @@ export interface ImportArgs {
  * within a few percent; smaller batches pay per-transaction costs (an fsynced commit each).
  */
 export const DEFAULT_BATCH = 5_000;
+/**
+ * Documents per batch into a data directory (--data): each batch becomes one segment, held unmerged
+ * until the end of the load (bulk load), so bigger batches mean fewer segments and fewer merges.
+ */
+export const DEFAULT_DATA_BATCH = 25_000;
 
 export const IMPORT_USAGE = `usage: quarry import --table NAME [--data DIR | --url http://host:9308] [options] FILE...
 
@@ -34,7 +39,7 @@ options:
   --data DIR          write to this data directory in process (no server may hold it)
   --url URL           write through a running server's HTTP API (/bulk)
   --format F          jsonl | csv | tsv
-  --batch N           documents per request (default ${DEFAULT_BATCH})
+  --batch N           documents per request (default ${DEFAULT_BATCH}; ${DEFAULT_DATA_BATCH} with --data)
   --no-header         CSV/TSV: the first row is data; name the fields with --columns
   --columns a,b,c     CSV/TSV field names (with --no-header)
   --skip-errors       report bad lines and go on (counted at the end); default: stop at the first
@@ -42,7 +47,7 @@ options:
   --quiet             no progress output`;
 
 export function parseImportArgs(argv: string[]): ImportArgs {
-  const a: Partial<ImportArgs> & { files: string[] } = { files: [], batch: DEFAULT_BATCH, skipErrors: false, noHeader: false, quiet: false, replace: false };
+  const a: Partial<ImportArgs> & { files: string[] } = { files: [], batch: 0, skipErrors: false, noHeader: false, quiet: false, replace: false };
   for (const w of cliWords(argv, (arg) => arg === '-' || !arg.startsWith('--'))) {
     if ('positional' in w) { a.files.push(w.positional); continue; }
     const { name, value } = w;
@@ -70,6 +75,7 @@ export function parseImportArgs(argv: string[]): ImportArgs {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.table!)) fail(`invalid table name '${a.table}'`);
   if (a.files.length === 0) fail('import needs at least one FILE (- for stdin)');
   if ((a.dataDir === undefined) === (a.url === undefined)) fail('import needs one of --data DIR or --url URL');
+  if (!a.batch) a.batch = a.dataDir !== undefined ? DEFAULT_DATA_BATCH : DEFAULT_BATCH;
   if (a.noHeader && !a.columns?.length) fail('--no-header needs --columns a,b,c');
   if (a.columns && !a.noHeader) fail('--columns goes with --no-header');
   if (a.files.filter((f) => f === '-').length > 1) fail('stdin (-) can be read once');

@@ -58,6 +58,8 @@ export class RtIndex implements RtIndexApi {
   #pendingMerge?: Promise<void>;
   /** The merge thread failed once: merges run inline from then on. */
   #threadless = false;
+  /** Bulk loads in progress (holdMerges): no merge pass is scheduled while any is. */
+  #held = 0;
 
   constructor(schema: IndexSchema, opts: RtIndexOptions = {}) {
     this.schema = schema;
@@ -175,6 +177,7 @@ export class RtIndex implements RtIndexApi {
     if (gone.length) this.delete(gone);
     if (!batch.seg) return;
     this.#attach(batch.seg);
+    if (this.#held) return;
     if (this.#autoMerge === 'deferred') this.#scheduleMerge();
     else if (this.#autoMerge) {
       try {
@@ -183,6 +186,24 @@ export class RtIndex implements RtIndexApi {
         console.error('quarry: segment merge failed:', e);
       }
     }
+  }
+
+  /**
+   * A bulk load: until the returned release() each batch stays its own segment (no tiered merge
+   * re-merging the same rows at every level as they pile up); release() then runs the policy once
+   * over them all and resolves when it has settled. Writes stay searchable and durable throughout.
+   */
+  holdMerges(): () => Promise<void> {
+    this.#held++;
+    let released = false;
+    return () => {
+      if (!released) {
+        released = true;
+        if (--this.#held === 0 && this.#autoMerge === 'deferred') this.#scheduleMerge();
+        else if (this.#held === 0 && this.#autoMerge) this.maybeMerge();
+      }
+      return this.whenMerged();
+    };
   }
 
   /** Resolves once the deferred merge pass scheduled by earlier writes (if any) has run. */

@@ -2,6 +2,7 @@
 import type { QueryNode, TermNode } from '../query/ast.js';
 import { isReservedTerm } from './spz-terms.js';
 import { lowerBound } from './segment/sorted-terms.js';
+import { patternRegExp } from '../util/pattern-regexp.js';
 
 /** A wildcard keyword as an anchored RegExp (shared by expansion and the snippet matcher). */
 export function wildcardRegExp(pattern: string): RegExp {
@@ -12,7 +13,7 @@ export function wildcardRegExp(pattern: string): RegExp {
     else if (ch === '%') src += '.?';
     else src += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
   }
-  return new RegExp(`^${src}$`, 'su');
+  return patternRegExp(`^${src}$`, 'su', 'wildcard keyword');
 }
 
 /** The literal text before the first wildcard character. */

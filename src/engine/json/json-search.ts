@@ -91,9 +91,25 @@ export function sourceFilter(v: JsonValue | undefined): SourceFilter {
   return { includes, excludes };
 }
 
+/**
+ * `*` globs of `_source` includes/excludes, case-insensitive, without a RegExp: a pattern of any length
+ * is a few substring searches (a 300 kB pattern made V8 refuse the RegExp as too large; fuzzer found).
+ */
 function globMatch(pattern: string, name: string): boolean {
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
-  return re.test(name);
+  const parts = pattern.toLowerCase().split('*');
+  const text = name.toLowerCase();
+  const first = parts[0]!;
+  if (parts.length === 1) return text === first;
+  const last = parts[parts.length - 1]!;
+  if (!text.startsWith(first) || text.length < first.length + last.length || !text.endsWith(last)) return false;
+  let at = first.length;
+  const end = text.length - last.length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const found = text.indexOf(parts[i]!, at);
+    if (found < 0 || found + parts[i]!.length > end) return false;
+    at = found + parts[i]!.length;
+  }
+  return true;
 }
 
 /** Whether `_source` shows a select-list item (Manticore's IsHiddenByJsonSource, for columns and script fields alike). */

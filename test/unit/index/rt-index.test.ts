@@ -209,6 +209,21 @@ describe('segments', () => {
     expect(before.length).toBe(10); // a list handed out earlier is a snapshot
     expect(snapshot(deferred)).toEqual(snapshot(inline));
   });
+  it('holds merges during a bulk load, then runs the policy once when released', async () => {
+    const held = new RtIndex(small);
+    const plain = new RtIndex(small, { autoMerge: true });
+    const release = held.holdMerges();
+    fill(held, 30);
+    fill(plain, 30);
+    await held.whenMerged();
+    expect(held.segments.length).toBe(30); // every batch still its own segment, all searchable
+    expect(snapshot(held)).toEqual(snapshot(plain));
+    await release();
+    expect(held.segments.length).toBe(plain.segments.length);
+    expect(snapshot(held)).toEqual(snapshot(plain));
+    await release(); // a second release is a no-op
+    expect(held.segments.length).toBe(plain.segments.length);
+  });
   it('a merge drops terms whose rows were all deleted', () => {
     const idx = new RtIndex(small, { autoMerge: false });
     idx.addBatch([doc(small, 1, { title: 'only here' }, [1])]);

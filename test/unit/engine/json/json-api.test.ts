@@ -58,6 +58,14 @@ describe('json.search', () => {
     expect(none.columns.map((c) => c.name)).toEqual(['id']);
   });
 
+  it('_source globs match case-insensitively with several stars, and a 300 kB pattern is no internal error (fuzzer found)', async () => {
+    const r = await json.search(j('{"table": "t", "_source": {"includes": ["T*L*", "*i*d"]}, "sort": ["id"]}'), session);
+    expect(r.columns.map((c) => c.name)).toEqual(['id', 'title', 'gid']);
+    const huge = JSON.stringify(['('.repeat(3) + 'running'.repeat(45_000) + '*']);
+    const none = await json.search(j(`{"table": "t", "_source": {"includes": ${huge}}}`), session);
+    expect(none.columns.map((c) => c.name)).toEqual(['id']);
+  });
+
   it('request-shape errors are PARSE_ERROR, query errors carry the table and path', async () => {
     await expect(json.search(j('{"table": "t", "query": {"match": {"*": "a"}, "query_string": "b"}}'), session))
       .rejects.toMatchObject({ code: 'PARSE_ERROR', message: '"query" has multiple full-text properties, use bool node' });

@@ -1,0 +1,19 @@
+/** A RegExp built from a user's pattern (LIKE, wildcard keywords), or a query error when V8 refuses it. */
+import { SearchError } from './errors.js';
+
+/**
+ * V8 refuses a RegExp past its size limit ("Regular expression too large") with a SyntaxError, which
+ * would surface as an internal error: a pattern that long is the user's error, said as such.
+ */
+export function patternRegExp(source: string, flags: string, what: string): RegExp {
+  try {
+    const rx = new RegExp(source, flags);
+    // V8 compiles on first use, once for one-byte and once for two-byte subjects: both now, so a
+    // refusal is caught here and not at some later test()
+    rx.test('');
+    rx.test('\u0100');
+    return rx;
+  } catch {
+    throw new SearchError('QUERY_ERROR', `${what} is too long or too complex (${source.length} characters)`);
+  }
+}
