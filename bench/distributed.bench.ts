@@ -116,8 +116,11 @@ async function run(): Promise<Row[]> {
       }));
       const mc = await createConnection({ host: '127.0.0.1', port: master.mysql });
       await mc.query(`CREATE TABLE d type='distributed' ${agents.map((a) => `agent='127.0.0.1:${a.agent}:shard'`).join(' ')}`);
+      await mc.query(`CREATE TABLE dp type='distributed' ${agents.map((a) => `agent_persistent='127.0.0.1:${a.agent}:shard'`).join(' ')}`);
       await mc.end();
+      // a connection per query vs pooled persistent connections, on the same processes
       out.push(await measure(`distributed over ${k} agents`, master, [master, ...agents], 'd', seconds));
+      out.push(await measure(`distributed over ${k} agents, agent_persistent`, master, [master, ...agents], 'dp', seconds));
       for (const p of [master, ...agents]) { p.proc.kill(); await p.exited; }
     }
     return out;

@@ -21,6 +21,8 @@ import { DistributedTables } from './distributed/dist-registry.js';
 import { createJsonApi, type JsonApi } from './json/json-api.js';
 import type { Engine, EngineOptions } from './engine.js';
 import type { Result } from './result.js';
+import { closeAllPools } from './distributed/agent-pools.js';
+import { startHaPings } from './distributed/agent-ping.js';
 import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
 import { logError } from '../util/server-log.js';
@@ -71,6 +73,7 @@ class QuarryEngine implements Engine {
   constructor(
     private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer,
     private readonly idle: IdleCollector, private readonly replication?: { close(): Promise<void> },
+    private readonly stopPings: () => void = () => undefined,
   ) {
     this.json = createJsonApi(ctx, () => {
       if (this.#closed) throw new Error('engine is closed');
@@ -132,6 +135,8 @@ class QuarryEngine implements Engine {
     if (this.#closed) return;
     this.#closed = true;
     this.idle.stop();
+    this.stopPings();
+    closeAllPools();
     await this.replication?.close();
     await this.checkpoints.stop();
     await this.store.close();
@@ -179,5 +184,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
     await store.close();
     throw e;
   }
-  return new QuarryEngine(ctx, store, checkpoints, idle, replication);
+  // ha_ping_interval: the mirrors of mirrored agents are pinged while idle (distributed/agent-ping.ts)
+  const stopPings = startHaPings(() => dist.names().map((n) => dist.get(n)!));
+  return new QuarryEngine(ctx, store, checkpoints, idle, replication, stopPings);
 }

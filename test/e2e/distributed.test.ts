@@ -48,6 +48,8 @@ beforeAll(async () => {
   const [a, b, c] = agents.map((p) => `127.0.0.1:${p.agent}`);
   await db.query(`CREATE TABLE d type='distributed' local='t1' local='t2' agent='${a}:shard' agent='${b}:shard'`);
   await db.query(`CREATE TABLE dm type='distributed' local='t1' local='t2' agent='${a}:shard' agent='${b}|${c}:shard' ha_strategy='nodeads' agent_retry_count='1'`);
+  // agent_persistent: the same shards over pooled PERSIST connections
+  await db.query(`CREATE TABLE dp type='distributed' local='t1' local='t2' agent_persistent='${a}:shard' agent='${b}:shard[conn=pconn]'`);
 }, 60_000);
 
 afterAll(async () => {
@@ -65,7 +67,7 @@ async function select(sql: string): Promise<{ rows: any[]; meta: Record<string, 
 describe('a distributed table over 2 local and 2 remote shards', () => {
   it('is listed, described and shown as Manticore does', async () => {
     const [tables] = await db.query("SHOW TABLES LIKE 'd%'");
-    expect(tables).toEqual([{ Table: 'd', Type: 'distributed' }, { Table: 'dm', Type: 'distributed' }]);
+    expect(tables).toEqual([{ Table: 'd', Type: 'distributed' }, { Table: 'dm', Type: 'distributed' }, { Table: 'dp', Type: 'distributed' }]);
     const [desc] = await db.query('DESCRIBE dm');
     expect((desc as any[]).map((r) => r.Type)).toEqual(['local', 'local', 'remote_1', 'remote_2_mirror_1', 'remote_2_mirror_2']);
     const [create] = await db.query('SHOW CREATE TABLE dm');
@@ -83,6 +85,9 @@ describe('a distributed table over 2 local and 2 remote shards', () => {
       expect(dist.rows, q).toEqual(one.rows);
       expect(dist.meta.total_found, q).toBe(one.meta.total_found);
       expect(dist.meta.warning, q).toBeUndefined();
+      const pooled = await select(q.replaceAll('$T', 'dp'));
+      expect(pooled.rows, q).toEqual(one.rows);
+      expect(pooled.meta.total_found, q).toBe(one.meta.total_found);
     }
     expect(nonEmpty).toBeGreaterThan(40); // the comparison is over real matches, not empty sets
   }, 120_000);
@@ -98,17 +103,26 @@ describe('a distributed table over 2 local and 2 remote shards', () => {
     const search = async (table: string, body: object) => {
       const r = await fetch(`http://127.0.0.1:${master.http}/search`, { method: 'POST', body: JSON.stringify({ table, ...body }) });
       const j = (await r.json()) as any;
-      return { total: j.hits?.total, hits: j.hits?.hits?.map((h: any) => [h._id, h._source]), error: j.error };
+      return { total: j.hits?.total, hits: j.hits?.hits?.map((h: any) => [h._id, h._source, h.highlight]), aggs: j.aggregations, error: j.error };
     };
     for (const body of [
       { query: { match: { title: 'alpha' } }, sort: [{ id: 'asc' }], limit: 50 },
       { query: { bool: { must: [{ query_string: 'beta | gamma' }], filter: [{ range: { price: { gte: 2, lte: 6 } } }] } }, sort: [{ price: 'desc' }, { id: 'asc' }], limit: 20 },
       { query: { equals: { gid: 3 } }, sort: [{ id: 'desc' }], limit: 10, _source: ['gid', 'tags'] },
+      // highlight: the merged rows' texts marked on the master, then _source applied
+      { query: { match: { title: 'alpha beta' } }, sort: [{ id: 'asc' }], limit: 30, highlight: { fields: ['title'] }, _source: ['gid'] },
+      { query: { query_string: 'gamma' }, sort: [{ id: 'desc' }], limit: 30, highlight: { pre_tags: '[', post_tags: ']' } },
+      // aggs: terms as FACET over the shards, metrics as aggregate SELECTs
+      { query: { match: { title: 'alpha | beta' } }, sort: [{ id: 'asc' }], limit: 5, aggs: { g: { terms: { field: 'gid', size: 10, order: { _key: 'asc' } } }, t: { terms: { field: 'tags', size: 50, order: [{ _key: 'desc' }] } } } },
+      { query: { range: { price: { gte: 1 } } }, sort: [{ id: 'asc' }], limit: 3, aggs: { lo: { min: { field: 'price' } }, hi: { max: { field: 'price' } }, s: { sum: { field: 'gid' } }, top: { terms: { field: 'gid', order: { _key: 'desc' } } } } },
     ]) {
       const one = await search('everything', body);
       expect(one.hits.length).toBeGreaterThan(0);
+      expect(Object.keys(one.aggs ?? {})).toEqual(Object.keys((body as any).aggs ?? {}));
       expect(await search('d', body), JSON.stringify(body)).toEqual(one);
     }
+    const refused = await search('d', { query: { match_all: {} }, aggs: { h: { histogram: { field: 'gid', interval: 2 } } } });
+    expect(refused.error?.reason ?? refused.error).toMatch(/"histogram" aggregation over a distributed table is not supported/);
   });
 
   it('merges FACET counts of all shards', async () => {

@@ -4,6 +4,7 @@
  */
 import type { AgentSpec, HaStrategy, Mirror } from './dist-def.js';
 import { mirrorUrl } from './dist-def.js';
+import { DEFAULT_KARMA_MS, karmaOrder, newKarma, recordOutcome, setAside, updateWeights, type AgentWeights, type MirrorKarma } from './agent-karma.js';
 
 /** Counter names as Manticore's sAgentStatsNames (searchd.cpp). */
 export const AGENT_COUNTERS = [
@@ -21,11 +22,28 @@ export interface HostStats {
   lastPeriodMs: number;
 }
 
-/** How long a failed mirror counts as dead for nodeads/noerrors (Manticore's ha_period_karma, 60 s). */
-export const HA_PERIOD_KARMA_MS = 60_000;
+/** Manticore's ha_period_karma: the statistics block length (its default; not a setting here yet). */
+const karmaMs = DEFAULT_KARMA_MS;
 
 const hosts = new Map<string, HostStats>();
 const roundRobin = new Map<AgentSpec, number>();
+const karma = new Map<string, MirrorKarma>();
+const agentWeights = new Map<AgentSpec, AgentWeights>();
+
+function mirrorKarma(m: Mirror): MirrorKarma {
+  const url = mirrorUrl(m);
+  let k = karma.get(url);
+  if (!k) karma.set(url, (k = newKarma()));
+  return k;
+}
+
+/** The counters whose failures are network-level (nodeads' dead mirrors). */
+const HARD: ReadonlySet<AgentCounter> = new Set(['connect_timeouts', 'connect_failures', 'network_errors', 'unexpected_closings', 'query_timeouts']);
+
+/** A ping's outcome (ha_ping_interval): counted in the karma blocks, not in the query counters. */
+export function notePing(m: Mirror, ms: number, failure?: string): void {
+  recordOutcome(mirrorKarma(m), Date.now(), karmaMs, failure ? { error: HARD.has(failureCounter(failure)) ? 'hard' : 'soft' } : { ms });
+}
 
 export function hostStats(m: Mirror): HostStats {
   const url = mirrorUrl(m);
@@ -64,43 +82,43 @@ export function noteSuccess(m: Mirror, ms: number, warning: boolean): void {
   h.errorsARow = 0;
   h.lastAnswerAt = Date.now();
   h.lastPeriodMs = ms;
+  recordOutcome(mirrorKarma(m), h.lastAnswerAt, karmaMs, { ms });
 }
 
 export function noteFailure(m: Mirror, message: string): void {
   const h = hostStats(m);
-  h.counters[failureCounter(message)]++;
+  const counter = failureCounter(message);
+  h.counters[counter]++;
   h.errorsARow++;
   h.lastAnswerAt = Date.now();
-}
-
-function failedRecently(m: Mirror, now: number): boolean {
-  const h = hostStats(m);
-  return h.errorsARow > 0 && now - h.lastAnswerAt < HA_PERIOD_KARMA_MS;
+  recordOutcome(mirrorKarma(m), h.lastAnswerAt, karmaMs, { error: HARD.has(counter) ? 'hard' : 'soft' });
 }
 
 /**
  * The mirrors of one agent in the order to try them. random: a random order; roundrobin: starting
- * one further each query; nodeads / noerrors: mirrors that failed within the karma period go last
- * (nodeads counts only connection-level failures as death; here both look at errors in a row).
+ * one further each query; nodeads / noerrors: drawn by latency-weighted probability from the karma
+ * blocks, dead (nodeads) or more erring (noerrors) mirrors last (agent-karma.ts).
  */
 export function mirrorOrder(agent: AgentSpec, strategy: HaStrategy, rnd: () => number = Math.random): Mirror[] {
   const ms = agent.mirrors;
   if (ms.length === 1) return [ms[0]!];
-  let order: Mirror[];
   if (strategy === 'roundrobin') {
     const next = roundRobin.get(agent) ?? 0;
     roundRobin.set(agent, (next + 1) % ms.length);
-    order = [...ms.slice(next), ...ms.slice(0, next)];
-  } else {
-    order = [...ms];
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(rnd() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
+    return [...ms.slice(next), ...ms.slice(0, next)];
   }
   if (strategy === 'nodeads' || strategy === 'noerrors') {
     const now = Date.now();
-    order = [...order.filter((m) => !failedRecently(m, now)), ...order.filter((m) => failedRecently(m, now))];
+    const ks = ms.map(mirrorKarma);
+    let w = agentWeights.get(agent);
+    if (!w) agentWeights.set(agent, (w = { weights: [], period: 0 }));
+    const order = karmaOrder(updateWeights(w, ks, now, karmaMs), setAside(strategy, ks, now, karmaMs), rnd);
+    return order.map((i) => ms[i]!);
+  }
+  const order = [...ms];
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
   }
   return order;
 }

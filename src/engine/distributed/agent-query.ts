@@ -2,11 +2,12 @@
  * One remote agent of a distributed query: a mirror picked by the table's ha_strategy, the query sent
  * over the binary API within agent_connect_timeout / agent_query_timeout, and on failure up to
  * agent_retry_count further attempts, each on the next mirror (Manticore's mirror retries). A blackhole
- * agent is sent the query and never waited for.
+ * agent is sent the query and never waited for. A persistent agent's connections come from the table's pool.
  */
 import { searchAgentSized } from '../../agent/agent-client.js';
 import type { AgentResult } from '../../agent/search-write.js';
 import type { SelectStatement } from '../../sql/ast.js';
+import { agentOptions } from './agent-pools.js';
 import { mirrorOrder, noteFailure, noteStart, noteSuccess } from './agent-health.js';
 import { mirrorUrl, type AgentSpec, type DistributedDef } from './dist-def.js';
 import { remoteQuery } from './remote-query.js';
@@ -26,7 +27,7 @@ export interface AgentOutcome {
 export async function queryAgent(def: DistributedDef, agent: AgentSpec, st: SelectStatement): Promise<AgentOutcome> {
   const order = mirrorOrder(agent, def.haStrategy);
   const attempts = 1 + def.retryCount;
-  const timeouts = { connectMs: def.connectTimeoutMs, queryMs: def.queryTimeoutMs };
+  const timeouts = agentOptions(def, agent);
   let last: AgentOutcome | undefined;
   for (let a = 0; a < attempts; a++) {
     const m = order[a % order.length]!;
@@ -51,7 +52,7 @@ export async function queryAgent(def: DistributedDef, agent: AgentSpec, st: Sele
 
 /** A blackhole agent: every mirror is sent the query; replies and failures are ignored. */
 export function sendToBlackhole(def: DistributedDef, agent: AgentSpec, st: SelectStatement): void {
-  const timeouts = { connectMs: def.connectTimeoutMs, queryMs: def.queryTimeoutMs };
+  const timeouts = agentOptions(def, agent);
   for (const m of agent.mirrors) {
     searchAgentSized(m, [remoteQuery(st, m.indexes)], timeouts).catch(() => undefined);
   }

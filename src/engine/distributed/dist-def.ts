@@ -17,7 +17,7 @@ export interface AgentSpec {
   mirrors: Mirror[];
   /** agent_blackhole: sent the query, never waited for (Manticore's blackhole agents). */
   blackhole: boolean;
-  /** agent_persistent: accepted; each query still opens its own connection. */
+  /** agent_persistent: queries reuse the table's pooled PERSIST connections (agent-pools.ts). */
   persistent: boolean;
   /** The line as written, for SHOW CREATE TABLE. */
   text: string;

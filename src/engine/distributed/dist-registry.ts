@@ -5,6 +5,7 @@
  * the RT tables of the catalog.
  */
 import { SearchError } from '../../util/errors.js';
+import { closeTablePool } from './agent-pools.js';
 import { distributedDef, type DistributedDef } from './dist-def.js';
 
 const META_KEY = 'distributed_tables';
@@ -66,6 +67,7 @@ export class DistributedTables {
     const def = distributedDef(key, opts, isLocal);
     this.#defs.set(key, def);
     this.#saved.set(key, opts);
+    closeTablePool(key); // a replaced definition may name other agents
     await this.#persist();
   }
 
@@ -74,6 +76,7 @@ export class DistributedTables {
     if (this.#fromConfig.has(key)) throw new SearchError('QUERY_ERROR', `table '${key}' is defined in the config file: remove it there`);
     this.#defs.delete(key);
     this.#saved.delete(key);
+    closeTablePool(key);
     await this.#persist();
   }
 

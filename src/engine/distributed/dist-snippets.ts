@@ -8,6 +8,7 @@
  * file that no node has is an error.
  */
 import { excerptAgent, type ExcerptRequest } from '../../agent/agent-client.js';
+import { agentOptions } from './agent-pools.js';
 import type { CallStatement, NamedValue } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
@@ -52,7 +53,7 @@ function remoteWorker(def: DistributedDef, i: number, words: string, o: SnippetO
       limitWords: o.limitWords, startPassageId: o.startSnippetId, htmlStripMode: o.htmlStripMode, passageBoundary: o.snippetBoundary,
     };
     try {
-      return await excerptAgent(m, req, { connectMs: def.connectTimeoutMs, queryMs: def.queryTimeoutMs });
+      return await excerptAgent(m, req, agentOptions(def, agent));
     } catch (e) {
       throw new SearchError('QUERY_ERROR', `agent ${m.host}:${m.port}: ${(e as Error).message}`);
     }

@@ -25,6 +25,7 @@ import type { Session } from '../session.js';
 import type { Table } from '../table.js';
 import type { DistributedDef } from '../distributed/dist-def.js';
 import type { DistributedTables } from '../distributed/dist-registry.js';
+import { distributedAggs } from '../distributed/dist-aggs.js';
 import { execDistributedSelect } from '../distributed/dist-select.js';
 
 const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
@@ -235,17 +236,20 @@ export async function execJsonSearch(
 /**
  * `/search` over a distributed table: the request read against its first local table's schema and
  * text settings (a query needs a tokenizer), then run as the SELECT over every shard, with MATCH in
- * text form so remote agents get it. `aggs` and `highlight` are not merged across shards yet.
+ * text form so remote agents get it. `aggs` run as FACETs and aggregate SELECTs over the shards
+ * (dist-aggs.ts); `highlight` marks the merged rows' texts on the master.
  */
 async function execJsonSearchDistributed(catalog: Catalog, def: DistributedDef, obj: JsonObject, session: Session, flags: GlobalFlags): Promise<RowsResult> {
   const schemaTable = def.locals.length ? catalog.get(def.locals[0]!) : undefined;
   if (!schemaTable) throw new SearchError('UNSUPPORTED', `/search over distributed table '${def.name}' needs a local table to read the request against`);
-  for (const key of ['aggs', 'highlight', 'script_fields'] as const) {
-    if (obj[key] !== undefined) throw new SearchError('UNSUPPORTED', `"${key}" over a distributed table is not supported`);
-  }
+  if (obj.script_fields !== undefined) throw new SearchError('UNSUPPORTED', '"script_fields" over a distributed table is not supported');
+  const aggs = parseAggs(schemaTable, obj.aggs, obj.facet_filter_mode);
   const orderBy = sortItems(obj.sort);
+  const wanted = selectItems(schemaTable, sourceFilter(obj._source));
+  // highlight: the shards return every stored text, highlighted here, then _source is applied
+  const highlight = obj.highlight !== undefined;
   const st: SelectStatement = {
-    kind: 'select', text: '', items: selectItems(schemaTable, sourceFilter(obj._source)), tables: [def.name],
+    kind: 'select', text: '', items: highlight ? selectItems(schemaTable, { includes: [], excludes: [] }) : wanted, tables: [def.name],
     orderBy, limit: intProperty(obj, 'limit') ?? intProperty(obj, 'size'), offset: intProperty(obj, 'offset') ?? intProperty(obj, 'from'),
     options: options(obj, orderBy),
   };
@@ -257,7 +261,23 @@ async function execJsonSearchDistributed(catalog: Catalog, def: DistributedDef, 
   }
   st.where = parts.where;
   if (parts.fullText !== null) st.match = jsonMatchText(schemaTable, obj.query, flags);
-  const result = await execDistributedSelect(catalog, def, st, session, flags);
+  const [result, aggregations] = await Promise.all([
+    execDistributedSelect(catalog, def, st, session, flags),
+    aggs.length ? distributedAggs(catalog, def, st, aggs, flags) : undefined,
+  ]);
+  if (aggregations) result.aggregations = aggregations;
+  if (highlight) {
+    await addJsonHighlights(schemaTable, result, obj, flags, true);
+    keepColumns(result, new Set(wanted.map((i) => i.name)));
+  }
   if (parts.warnings.length && !result.warning) result.warning = parts.warnings.join('; ');
   return result;
+}
+
+/** Drops the columns not named in `names` (the _source filter after highlighting). */
+function keepColumns(result: RowsResult, names: Set<string>): void {
+  const keep = result.columns.map((c, i) => (names.has(c.name) ? i : -1)).filter((i) => i >= 0);
+  if (keep.length === result.columns.length) return;
+  result.columns = keep.map((i) => result.columns[i]!);
+  result.rows = result.rows.map((r) => keep.map((i) => r[i]!));
 }

@@ -37,8 +37,12 @@ export function highlightTable(table: Table): HighlightTable {
   };
 }
 
-/** Computes `highlights` for the rows of a finished `/search` (their `id` column names the documents). */
-export async function addJsonHighlights(table: Table, result: HighlightedRows, body: JsonObject, flags: GlobalFlags): Promise<void> {
+/**
+ * Computes `highlights` for the rows of a finished `/search` (their `id` column names the documents).
+ * `fromRows`: the texts are the rows' own columns (a distributed table's rows, whose documents live
+ * on other shards) instead of the table's stored documents.
+ */
+export async function addJsonHighlights(table: Table, result: HighlightedRows, body: JsonObject, flags: GlobalFlags, fromRows = false): Promise<void> {
   if (body.highlight === undefined) return;
   const spec = parseJsonHighlight(body.highlight);
   const idCol = result.columns.findIndex((c) => c.name.toLowerCase() === 'id');
@@ -46,7 +50,9 @@ export async function addJsonHighlights(table: Table, result: HighlightedRows, b
   const ht = highlightTable(table);
   const names = highlightPlan(spec, ht);
   const root = queryTree(table, (spec.query as JsonValue | undefined) ?? body.query, flags);
-  const docs = table.fetch(result.rows.map((r) => r[idCol] as bigint));
+  const docs = fromRows
+    ? result.rows.map((r) => Object.fromEntries(result.columns.map((c, i) => [c.name, r[i]])))
+    : table.fetch(result.rows.map((r) => r[idCol] as bigint));
   result.highlights = await highlightDocuments(root, docs as (Record<string, unknown> | undefined)[], names, spec, ht);
 }
 

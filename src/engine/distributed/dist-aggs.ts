@@ -1,0 +1,59 @@
+/**
+ * `/search` `aggs` over a distributed table, on the SQL path: a `terms` aggregation is the FACET the
+ * same field would be (a grouped SELECT over every shard, merged as any grouped query, dist-facets.ts),
+ * `min`/`max`/`sum`/`avg` the aggregate SELECT; the buckets are written as json-aggs.ts writes a local
+ * table's. Other types, and facet filter modes, are refused by name rather than answered per shard.
+ */
+import { parseSql } from '../../sql/parse-sql.js';
+import type { SelectStatement } from '../../sql/ast.js';
+import { SearchError } from '../../util/errors.js';
+import type { Catalog } from '../catalog.js';
+import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
+import { DEFAULT_LIMIT, type GlobalFlags } from '../exec/exec-select.js';
+import { bucketKey } from '../group/aggregation-json.js';
+import { facetStatement } from '../group/facets.js';
+import { keyKind } from '../group/group-plan.js';
+import type { AggRequest } from '../group/json-aggs.js';
+import { newSession } from '../session.js';
+import type { DistributedDef } from './dist-def.js';
+import { execDistributedSelect } from './dist-select.js';
+
+const METRICS = new Set(['min', 'max', 'sum', 'avg']);
+
+function parsedSelect(sql: string): SelectStatement {
+  const st = parseSql(sql)[0];
+  if (!st || st.kind !== 'select') throw new SearchError('QUERY_ERROR', `internal: cannot build ${sql}`);
+  return st;
+}
+
+/** The statement one aggregation runs over the shards, under the main query's MATCH and filters. */
+function aggStatement(st: SelectStatement, a: AggRequest): SelectStatement {
+  const field = a.field.name;
+  if (METRICS.has(a.type)) {
+    const items = parsedSelect(`SELECT ${a.type}(${field}) AS v FROM x`).items;
+    return { ...st, items, groupBy: undefined, orderBy: undefined, facets: undefined, limit: 1, offset: 0 };
+  }
+  const order = !a.order ? '' : `ORDER BY ${a.order.by === 'count' ? 'COUNT(*)' : field} ${a.order.desc ? 'DESC' : 'ASC'}`;
+  const limit = a.size || st.limit || DEFAULT_LIMIT;
+  const offset = a.size ? 0 : st.offset ?? 0;
+  const facet = parsedSelect(`SELECT * FROM x FACET ${field} ${order} LIMIT ${offset}, ${limit}`).facets![0]!;
+  return facetStatement(st, facet);
+}
+
+/** The `aggregations` entries of `aggs` for the distributed SELECT `st` (the request's hits query). */
+export async function distributedAggs(catalog: Catalog, def: DistributedDef, st: SelectStatement, aggs: AggRequest[], flags: GlobalFlags): Promise<Array<[string, JsonOut]>> {
+  for (const a of aggs) {
+    if (a.type !== 'terms' && !METRICS.has(a.type)) throw new SearchError('UNSUPPORTED', `"${a.type}" aggregation over a distributed table is not supported (terms, min, max, sum, avg are)`);
+    if (a.scope || a.auto || a.max) throw new SearchError('UNSUPPORTED', `aggregation "${a.name}": facet filter modes over a distributed table are not supported`);
+  }
+  return Promise.all(aggs.map(async (a): Promise<[string, JsonOut]> => {
+    const r = await execDistributedSelect(catalog, def, aggStatement(st, a), newSession(), flags);
+    if (METRICS.has(a.type)) {
+      const kind = a.field.type === 'float' || a.type === 'avg' ? 'float' : 'bigint';
+      return [a.name, new JsonFields([['value', cellToSourceJson(r.rows[0]?.[0] ?? null, kind)]])];
+    }
+    const kind = keyKind(a.field);
+    const buckets = r.rows.map((row) => new JsonFields([['key', bucketKey(row[0] ?? null, kind)], ['doc_count', Number(row[1])]]));
+    return [a.name, new JsonFields([['buckets', buckets]])];
+  }));
+}
