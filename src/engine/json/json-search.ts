@@ -197,22 +197,9 @@ export async function execJsonSearch(
   const def = dist?.get(tableName(obj));
   if (def) return execJsonSearchDistributed(catalog, def, obj, session, flags);
   const table = lookupTable(catalog, tableName(obj));
-  const limit = intProperty(obj, 'limit') ?? intProperty(obj, 'size');
-  const offset = intProperty(obj, 'offset') ?? intProperty(obj, 'from');
-  const orderBy = sortItems(obj.sort);
   const source = sourceFilter(obj._source);
   const scripts = scriptFieldItems(obj.script_fields);
-  const st: SelectStatement = {
-    kind: 'select', text: '', items: [...selectItems(table, source), ...scripts], tables: [table.name],
-    orderBy, limit, offset, options: options(obj, orderBy),
-  };
-  let parts: ReturnType<typeof jsonFullText>;
-  try {
-    parts = jsonFullText(table, obj.query, flags, st.options);
-  } catch (e) {
-    throw tableQueryError(table.name, e);
-  }
-  st.where = parts.where;
+  const { st, parts } = selectOf(table, table.name, obj, [...selectItems(table, source), ...scripts], flags);
   // HIGHLIGHT() in script_fields highlights by the request's query: give it as MATCH text (the search
   // itself runs on parts.fullText)
   if (obj.script_fields !== undefined) st.match = jsonMatchText(table, obj.query, flags);
@@ -234,6 +221,28 @@ export async function execJsonSearch(
 }
 
 /**
+ * The SELECT a /search request stands for over table `name` (the request read against `table`'s schema
+ * and text settings): items, sort, limit/offset, options and the WHERE of its query; a query error
+ * carries `name`.
+ */
+function selectOf(table: Table, name: string, obj: JsonObject, items: SelectStatement['items'], flags: GlobalFlags) {
+  const orderBy = sortItems(obj.sort);
+  const st: SelectStatement = {
+    kind: 'select', text: '', items, tables: [name], orderBy,
+    limit: intProperty(obj, 'limit') ?? intProperty(obj, 'size'), offset: intProperty(obj, 'offset') ?? intProperty(obj, 'from'),
+    options: options(obj, orderBy),
+  };
+  let parts: ReturnType<typeof jsonFullText>;
+  try {
+    parts = jsonFullText(table, obj.query, flags, st.options);
+  } catch (e) {
+    throw tableQueryError(name, e);
+  }
+  st.where = parts.where;
+  return { st, parts };
+}
+
+/**
  * `/search` over a distributed table: the request read against its first local table's schema and
  * text settings (a query needs a tokenizer), then run as the SELECT over every shard, with MATCH in
  * text form so remote agents get it. `aggs` run as FACETs and aggregate SELECTs over the shards
@@ -244,22 +253,11 @@ async function execJsonSearchDistributed(catalog: Catalog, def: DistributedDef, 
   if (!schemaTable) throw new SearchError('UNSUPPORTED', `/search over distributed table '${def.name}' needs a local table to read the request against`);
   if (obj.script_fields !== undefined) throw new SearchError('UNSUPPORTED', '"script_fields" over a distributed table is not supported');
   const aggs = parseAggs(schemaTable, obj.aggs, obj.facet_filter_mode);
-  const orderBy = sortItems(obj.sort);
   const wanted = selectItems(schemaTable, sourceFilter(obj._source));
   // highlight: the shards return every stored text, highlighted here, then _source is applied
   const highlight = obj.highlight !== undefined;
-  const st: SelectStatement = {
-    kind: 'select', text: '', items: highlight ? selectItems(schemaTable, { includes: [], excludes: [] }) : wanted, tables: [def.name],
-    orderBy, limit: intProperty(obj, 'limit') ?? intProperty(obj, 'size'), offset: intProperty(obj, 'offset') ?? intProperty(obj, 'from'),
-    options: options(obj, orderBy),
-  };
-  let parts: ReturnType<typeof jsonFullText>;
-  try {
-    parts = jsonFullText(schemaTable, obj.query, flags, st.options);
-  } catch (e) {
-    throw tableQueryError(def.name, e);
-  }
-  st.where = parts.where;
+  const items = highlight ? selectItems(schemaTable, { includes: [], excludes: [] }) : wanted;
+  const { st, parts } = selectOf(schemaTable, def.name, obj, items, flags);
   if (parts.fullText !== null) st.match = jsonMatchText(schemaTable, obj.query, flags);
   const [result, aggregations] = await Promise.all([
     execDistributedSelect(catalog, def, st, session, flags),
