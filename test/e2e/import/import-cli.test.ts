@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { open } from '../../../src/index.js';
+import { dataDirRows } from '../../helpers/data-dir-rows.js';
 import { runQuarry, startQuarry } from '../../helpers/run-quarry.js';
 import { ROOT } from '../../helpers/server-process.js';
 
@@ -24,17 +25,7 @@ const file = (name: string, content: string | Buffer) => {
   return p;
 };
 
-/** Rows of a SELECT on the data directory, cells as plain JSON-able values. */
-async function rows(sql: string): Promise<unknown[][]> {
-  const db = await open(data(), { threads: 1 });
-  try {
-    const [r] = await db.sql(sql);
-    if (r?.kind !== 'rows') throw new Error(JSON.stringify(r));
-    return r.rows.map((row) => row.map((c) => (typeof c === 'bigint' ? Number(c) : c)));
-  } finally {
-    await db.close();
-  }
-}
+const rows = (sql: string) => dataDirRows(data(), sql);
 
 describe('quarry import', () => {
   it('reads CSV with RFC 4180 quoting and creates the table by auto schema', async () => {

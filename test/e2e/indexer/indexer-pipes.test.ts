@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { open } from '../../../src/index.js';
+import { dataDirRows } from '../../helpers/data-dir-rows.js';
 import { runQuarry } from '../../helpers/run-quarry.js';
 
 let dir = '';
@@ -19,16 +19,7 @@ function config(body: string): string {
   return p;
 }
 
-async function rows(sql: string): Promise<unknown[][]> {
-  const db = await open(data(), { threads: 1 });
-  try {
-    const [r] = await db.sql(sql);
-    if (r?.kind !== 'rows') throw new Error(JSON.stringify(r));
-    return r.rows.map((row) => row.map((c) => (typeof c === 'bigint' ? Number(c) : Array.isArray(c) ? c.map(Number) : c)));
-  } finally {
-    await db.close();
-  }
-}
+const rows = (sql: string) => dataDirRows(data(), sql);
 
 describe('quarry indexer with pipe sources', () => {
   it('builds a tsvpipe table with declared columns in config order and the table settings', async () => {
