@@ -26,12 +26,15 @@ import { startHaPings } from './distributed/agent-ping.js';
 import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
 import { logError } from '../util/server-log.js';
+import { loadRows, type RowBatch, type RowLoadOutcome } from './row-load.js';
+import { NO_REPLICATION } from './replication-hook.js';
 
 export type { Engine, EngineOptions } from './engine.js';
 export type { Result, RowsResult, OkResult, ErrorResult, ResultColumn, Cell, CellKind, SearchMeta } from './result.js';
 export { newSession, type Session } from './session.js';
 export type { ConfigTable } from './exec/exec-ddl.js';
 export type * from './json/json-api.js';
+export type { RowBatch, RowLoadOutcome } from './row-load.js';
 
 const AUTO_ID_META = 'auto_id_reserved';
 
@@ -129,6 +132,13 @@ class QuarryEngine implements Engine {
     // no such (local) table: nothing to hold; the writes themselves then say why they fail
     const table = this.ctx.catalog.get(name);
     return table ? table.index.holdMerges() : async () => {};
+  }
+
+  loadRows(name: string, batch: RowBatch, replace: boolean): Promise<RowLoadOutcome> {
+    if (this.#closed) throw new Error('engine is closed');
+    // a replicated table's writes go through its cluster's stream: never around it
+    (this.ctx.replication ?? NO_REPLICATION).guardLocal(name, undefined);
+    return loadRows(this.ctx, name.toLowerCase(), batch, replace);
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,12 @@
 /**
  * Where imported documents go: the embedded engine on a data directory (engine-target.ts) or a running
- * server's HTTP API (http-target.ts). Both take SphinxQL for the schema and `/bulk` lines for rows.
+ * server's HTTP API (http-target.ts). Both take SphinxQL for the schema, JSON documents (JSON Lines)
+ * and rows of literals (CSV/TSV, indexer sources): the engine loads rows directly, HTTP as `/bulk` lines.
  */
 import type { JsonObject, JsonValue } from '../engine/json/json-value.js';
+import type { RowBatch } from '../engine/index.js';
+
+export type { RowBatch };
 
 /** One document to insert; `id` undefined lets the server generate it. */
 export interface ImportDoc {
@@ -32,6 +36,8 @@ export interface ImportTarget {
    * which (0-based) and why; nothing of the call was written then.
    */
   bulk(table: string, docs: ImportDoc[], replace?: boolean): Promise<BulkOutcome>;
+  /** Inserts (or replaces) rows as one transaction, as bulk() does; `failedIndex` is a row's. */
+  loadRows(table: string, batch: RowBatch, replace?: boolean): Promise<BulkOutcome>;
   close(): Promise<void>;
 }
 

@@ -6,8 +6,9 @@
  */
 import { lastValue, type ConfigSection } from '../server/config-parser.js';
 import { showCreateTable } from '../engine/schema-text.js';
-import { BatchLoader, type BadLine, type LineDoc } from '../import/batch-loader.js';
-import { rowDoc, type ColumnKind } from '../import/doc-builder.js';
+import { BatchLoader, rowSender, type BadLine, type LineDoc } from '../import/batch-loader.js';
+import { rowLiterals, type ColumnKind } from '../import/doc-builder.js';
+import type { Literal } from '../engine/literal.js';
 import type { Progress } from '../import/progress.js';
 import type { ImportTarget } from '../import/target.js';
 import { MysqlSource } from './mysql-source.js';
@@ -50,13 +51,13 @@ export async function buildTable(
   let kinds = new Map<string, ColumnKind>();
   const killlist: string[] = [];
   let current = '';
-  const loader = new BatchLoader(target, staging, opts.skipErrors, (b: BadLine) => {
+  const loader = new BatchLoader(opts.skipErrors, (b: BadLine) => {
     progress.done();
     opts.log(`quarry indexer: table ${table}: source ${current}: row at line ${b.line}: ${b.error}${opts.skipErrors ? ' (skipped)' : ''}`);
   });
-  let pending: LineDoc[] = [];
+  let pending: LineDoc<Literal[]>[] = [];
   const send = async () => {
-    const ok = await loader.send(pending);
+    const ok = await loader.send(pending, rowSender(target, staging, header, false));
     pending = [];
     if (!ok) throw new StopBuild();
   };
@@ -72,7 +73,7 @@ export async function buildTable(
             columns = ev.columns;
             await target.sql(showCreateTable(tableSchemaFor(staging, columns, tableSection)));
             header = ['id', ...columns.map((c) => c.name)];
-            kinds = new Map(columns.map((c) => [c.name, kindOf(c.type)]));
+            kinds = new Map(columns.map((c) => [c.name.toLowerCase(), kindOf(c.type)]));
           }
         } else if (ev.kind === 'bad') {
           if (!loader.reject({ line: ev.line, error: ev.error })) throw new StopBuild();
@@ -81,8 +82,8 @@ export async function buildTable(
         } else {
           for (const r of ev.rows) {
             const id = r.values[0] ?? '';
-            const built = /^0*[1-9]\d*$/.test(id) ? rowDoc(header, r.values, kinds) : { ok: false as const, error: `document id '${id}' is not a positive integer` };
-            if (built.ok) pending.push({ line: r.line, doc: built.doc });
+            const built = /^0*[1-9]\d*$/.test(id) ? rowLiterals(header, r.values, kinds) : { ok: false as const, error: `document id '${id}' is not a positive integer` };
+            if (built.ok) pending.push({ line: r.line, doc: built.row });
             else if (!loader.reject({ line: r.line, error: built.error })) { await send(); throw new StopBuild(); }
             if (pending.length >= opts.batch) await send();
           }
