@@ -1,6 +1,6 @@
 /** The engine: open a data directory, run SphinxQL, get results in the one result model. */
 import { metrics } from '../metrics/metrics.js';
-import { commandOf, kindOf, tableOf } from '../metrics/statement-kind.js';
+import { commandOf, kindOf, searchSummaryOf, tableOf } from '../metrics/statement-kind.js';
 import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
 import { closeQueryPools, setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
@@ -104,7 +104,7 @@ class QuarryEngine implements Engine {
         metrics.observe(kindOf(st), tableOf(st), ms);
         const first = Array.isArray(r) ? r[0] : r;
         const found = first?.kind === 'rows' ? first.meta?.totalFound ?? first.rows.length : undefined;
-        metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms, found, connId: session.connId, peer: session.peer });
+        metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms, found, connId: session.connId, peer: session.peer, search: st.kind === 'select' ? searchSummaryOf(st) : undefined });
         if (st.kind === 'create_table' || st.kind === 'drop_table') metrics.forgetTable(st.table.toLowerCase());
         if (Array.isArray(r)) out.push(...r);
         else out.push(r);
