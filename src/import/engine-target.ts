@@ -26,9 +26,10 @@ export class EngineTarget implements ImportTarget {
     return new EngineTarget(await openEngine({ dataDir, threads: 1 }), dataDir);
   }
 
-  async sql(statement: string): Promise<void> {
+  async sql(statement: string): Promise<string | undefined> {
     const [r] = await this.engine.execute(statement, this.#session);
     if (r?.kind === 'error') throw new SearchError('BAD_VALUE', r.message);
+    return r?.kind === 'ok' ? r.warning : undefined;
   }
 
   async describe(table: string): Promise<TargetColumn[] | undefined> {

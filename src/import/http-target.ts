@@ -4,7 +4,7 @@ import { SearchError } from '../util/errors.js';
 import { bulkStatement, type BulkOutcome, type ImportDoc, type ImportTarget, type RowBatch, type TargetColumn } from './target.js';
 import { bulkLines } from './bulk-lines.js';
 
-interface RawResult { error?: string; data?: Record<string, unknown>[] }
+interface RawResult { error?: string; warning?: string; data?: Record<string, unknown>[] }
 
 export class HttpTarget implements ImportTarget {
   readonly where: string;
@@ -38,9 +38,10 @@ export class HttpTarget implements ImportTarget {
     return r ?? {};
   }
 
-  async sql(statement: string): Promise<void> {
+  async sql(statement: string): Promise<string | undefined> {
     const r = await this.#raw(statement);
     if (r.error) throw new SearchError('BAD_VALUE', r.error);
+    return r.warning || undefined;
   }
 
   /** Runs `statement` and returns its rows; an error answer throws. */

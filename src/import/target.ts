@@ -25,8 +25,8 @@ export type BulkOutcome = { ok: true } | { ok: false; failedIndex: number; error
 export interface ImportTarget {
   /** Where it writes, for messages (`data directory ./data`, `http://127.0.0.1:9308`). */
   readonly where: string;
-  /** Runs one statement; rejects with the server's error text. */
-  sql(statement: string): Promise<void>;
+  /** Runs one statement; rejects with the server's error text, else resolves with its warning, if any. */
+  sql(statement: string): Promise<string | undefined>;
   /** The table's columns, or undefined when it does not exist. */
   describe(table: string): Promise<TargetColumn[] | undefined>;
   /** The table's last write sequence (SHOW TABLE t STATUS `tid`), or undefined when it does not exist. */

@@ -6,6 +6,7 @@
  */
 import { lastValue, type ConfigSection } from '../server/config-parser.js';
 import { showCreateTable } from '../engine/schema-text.js';
+import { replacedTidOf } from '../engine/exec/exec-ddl.js';
 import { BatchLoader, rowSender, type BadLine, type LineDoc } from '../import/batch-loader.js';
 import { rowLiterals, type ColumnKind } from '../import/doc-builder.js';
 import type { Literal } from '../engine/literal.js';
@@ -95,8 +96,8 @@ export async function buildTable(
       await source.afterBuild?.();
     }
     if (!columns) throw new Error('no source gave a schema');
-    const tidAtSwap = await target.tid(table);
-    await swapIn(target, table, staging);
+    // the tid the live table had when the swap replaced it, read by the swap itself: no write lands unseen
+    const tidAtSwap = await swapIn(target, table, staging);
     if (tidBefore !== undefined && tidAtSwap !== tidBefore) {
       opts.log(`quarry indexer: warning: table ${table} was written to while it was rebuilt (tid ${tidBefore} -> ${tidAtSwap}); `
         + 'the rebuilt table replaced those writes: a table the indexer builds is rebuilt from its sources');
@@ -113,10 +114,13 @@ export async function buildTable(
   return { docs: loader.imported, skipped: loader.bad.length, killed };
 }
 
-/** The staging table replaces `table` (created empty first when it does not exist yet). */
-async function swapIn(target: ImportTarget, table: string, staging: string): Promise<void> {
+/**
+ * The staging table replaces `table` (created empty first when it does not exist yet); resolves with
+ * the tid `table` had when replaced (ATTACH's warning says it, read under the same lock as the swap).
+ */
+async function swapIn(target: ImportTarget, table: string, staging: string): Promise<string | undefined> {
   if (!(await target.describe(table))) await target.sql(`CREATE TABLE ${table} LIKE ${staging}`);
-  await target.sql(`ATTACH TABLE ${staging} TO TABLE ${table} WITH TRUNCATE`);
+  return replacedTidOf(await target.sql(`ATTACH TABLE ${staging} TO TABLE ${table} WITH TRUNCATE`));
 }
 
 /** xmlpipe2 kill-list ids: deleted from the tables killlist_target names (`main:kl` or `main`). */
