@@ -37,10 +37,44 @@ export class ParseCache<V> {
   clear(): void { this.#map.clear(); }
 }
 
-/** Freezes `v` and every object and array reachable from it (a parse tree: no cycles, no class state). */
+/**
+ * Freezes `v` and every plain object and array reachable from it (a parse tree has no cycles). Class
+ * instances (a RegExp's lastIndex, a LosslessNumber) keep their own state and are not descended into.
+ */
 export function deepFreeze<T>(v: T): T {
-  if (v === null || typeof v !== 'object' || Object.isFrozen(v) || ArrayBuffer.isView(v)) return v;
+  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return v;
   Object.freeze(v);
   for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
   return v;
+}
+
+/** What a table-dependent parse was computed from: a hit from before an ALTER that replaced any is stale. */
+interface TableEntry<V> { value: V; pipeline: unknown; fields: unknown; schema: unknown }
+
+/** The parts of a table a full-text parse reads (src/engine/table.ts's Table has them). */
+export interface ParsedAgainst { pipeline: unknown; schema: unknown; index: { schema: { fields: unknown } } }
+
+/**
+ * Parses that depend on a table's text settings (MATCH texts, /search query trees), per table: an
+ * entry is used only while the table keeps the pipeline, fields and schema it was computed with.
+ */
+export class TableParseCache<V> {
+  readonly #caches = new WeakMap<ParsedAgainst, ParseCache<TableEntry<V>>>();
+
+  constructor(readonly capacity: number, readonly maxKeyLength: number) {}
+
+  /** The cached value for `key`, else compute()'s (deep-frozen and kept; a throw is not kept). */
+  get(table: ParsedAgainst, key: string, compute: () => V): V {
+    let cache = this.#caches.get(table);
+    if (!cache) this.#caches.set(table, (cache = new ParseCache(this.capacity, this.maxKeyLength)));
+    const hit = cache.get(key);
+    const { pipeline, schema } = table;
+    const fields = table.index.schema.fields;
+    if (hit && hit.pipeline === pipeline && hit.fields === fields && hit.schema === schema) return hit.value;
+    const value = deepFreeze(compute());
+    cache.set(key, { value, pipeline, fields, schema });
+    return value;
+  }
 }

@@ -20,7 +20,7 @@ import { optionMap, optionText, requireNumber } from '../sql-values.js';
 import type { NamedValue } from '../../sql/ast.js';
 import type { Table } from '../table.js';
 import type { Condition } from '../../sql/ast.js';
-import { deepFreeze, ParseCache } from '../parse-cache.js';
+import { TableParseCache } from '../parse-cache.js';
 
 /** Manticore's defaults: LIMIT 20 (src/sphinx.h m_iLimit), max_matches 1000 (DEFAULT_MAX_MATCHES). */
 export const DEFAULT_LIMIT = 20;
@@ -141,51 +141,24 @@ export function matchQuery(
   const p = table.pipeline;
   const settings = querySettings(table, options);
   const key = `${flags.notTermsOnlyAllowed ? 1 : 0}${settings.expand_keywords ?? ''}\u0000${match}`;
-  const cache = matchCache(table);
-  const hit = cache.get(key);
-  if (hit && hit.pipeline === p && hit.fields === fields && hit.schema === table.schema) {
-    warnings?.push(...hit.warnings);
-    return hit.query;
-  }
-  const norm = tableNormalizers(p, settings);
   try {
-    const parsedWarnings: string[] = [];
-    const query = guardStack(match, () => {
-      const parsed = parseQuery(match, tableParseOptions(p, fields, flags.notTermsOnlyAllowed, norm));
-      parsedWarnings.push(...parsed.warnings);
-      if (parsed.root.kind === 'empty') return null;
-      return normalizeTableQuery(parsed.root, norm) ?? 'none';
+    const parsed = MATCH_CACHE.get(table, key, () => {
+      const norm = tableNormalizers(p, settings);
+      return guardStack(match, () => {
+        const q = parseQuery(match, tableParseOptions(p, fields, flags.notTermsOnlyAllowed, norm));
+        if (q.root.kind === 'empty') return { query: null, warnings: q.warnings };
+        return { query: normalizeTableQuery(q.root, norm) ?? 'none' as const, warnings: q.warnings };
+      });
     });
-    warnings?.push(...parsedWarnings);
-    cache.set(key, { query: deepFreeze(query), warnings: deepFreeze(parsedWarnings), pipeline: p, fields, schema: table.schema });
-    return query;
+    warnings?.push(...parsed.warnings);
+    return parsed.query;
   } catch (e) {
     throw withTableName(table, e);
   }
 }
 
-/**
- * A MATCH text's normalized tree, kept per table with what it was computed from: the table's text
- * pipeline, fields and schema (settings); a hit from before an ALTER that replaced any of them is
- * computed again.
- */
-interface CachedMatch {
-  query: SearchRequest['query'] | 'none';
-  warnings: string[];
-  pipeline: Table['pipeline'];
-  fields: string[];
-  schema: Table['schema'];
-}
-
-const MATCH_CACHE_ENTRIES = 512;
-const MATCH_CACHE_MAX_TEXT = 1024;
-const matchCaches = new WeakMap<Table, ParseCache<CachedMatch>>();
-
-function matchCache(table: Table): ParseCache<CachedMatch> {
-  let c = matchCaches.get(table);
-  if (!c) matchCaches.set(table, (c = new ParseCache(MATCH_CACHE_ENTRIES, MATCH_CACHE_MAX_TEXT)));
-  return c;
-}
+/** MATCH texts parsed and normalized, per table (most applications repeat their queries). */
+const MATCH_CACHE = new TableParseCache<{ query: SearchRequest['query'] | 'none'; warnings: string[] }>(1024, 1024);
 
 /** Full-text errors name the table, as Manticore's per-table search reply: `table t: P08: ...`. */
 function withTableName(table: Table, e: unknown): unknown {

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { open } from '../../../src/index.js';
+import { parse } from 'lossless-json';
+import { newSession, open } from '../../../src/index.js';
+import type { JsonObject } from '../../../src/engine/json/json-value.js';
 import { deepFreeze, ParseCache } from '../../../src/engine/parse-cache.js';
 
 describe('ParseCache', () => {
@@ -54,6 +56,15 @@ describe('repeated statements and MATCH texts', () => {
       const e1 = await db.sql(bad);
       expect(e1[0]).toMatchObject({ kind: 'error' });
       expect(await db.sql(bad)).toEqual(e1);
+      // /search: a repeated query tree, and its filters, answer as the first time
+      const s = newSession();
+      const text = '{"table":"t","query":{"bool":{"must":[{"query_string":"dead"},{"range":{"id":{"gte":2}}}]}}}';
+      const body = parse(text) as JsonObject;
+      const j1 = await db.engine.json.search(body, s);
+      expect(j1.rows.map((r) => r[0]).sort()).toEqual([3n, 4n]);
+      expect(untimed([await db.engine.json.search(parse(text) as JsonObject, s)])).toEqual(untimed([j1]));
+      const other = parse('{"table":"t","query":{"bool":{"must":[{"query_string":"dead"},{"range":{"id":{"gte":4}}}]}}}') as JsonObject;
+      expect((await db.engine.json.search(other, s)).rows.map((r) => r[0])).toEqual([4n]);
     } finally {
       await db.close();
       rmSync(dir, { recursive: true, force: true });
