@@ -5,22 +5,26 @@
  * instead of corrupting the next query that reads it.
  */
 
-/** Least recently used first out, `capacity` entries of keys up to `maxKeyLength` characters. */
+/**
+ * About `capacity` entries of keys up to `maxKeyLength` characters, the least recently used dropped
+ * first, in two generations (a hit in the older one moves it to the newer; when the newer holds half
+ * the capacity it becomes the older and the older is dropped): no Map delete per hit, whose holes made
+ * V8 rehash the table.
+ */
 export class ParseCache<V> {
-  readonly #map = new Map<string, V>();
+  #young = new Map<string, V>();
+  #old = new Map<string, V>();
 
   constructor(readonly capacity: number, readonly maxKeyLength: number) {}
 
-  get size(): number { return this.#map.size; }
+  get size(): number { return this.#young.size + this.#old.size; }
 
   get(key: string): V | undefined {
-    const v = this.#map.get(key);
-    if (v !== undefined) {
-      // most recently used last: delete and re-insert keeps Map's insertion order as the LRU order
-      this.#map.delete(key);
-      this.#map.set(key, v);
-    }
-    return v;
+    const v = this.#young.get(key);
+    if (v !== undefined) return v;
+    const o = this.#old.get(key);
+    if (o !== undefined) this.#keep(key, o);
+    return o;
   }
 
   /**
@@ -28,13 +32,22 @@ export class ParseCache<V> {
    * the parse it holds (deepFreeze), not the live objects an entry may point at to validate a hit.
    */
   set(key: string, value: V): V {
-    if (key.length > this.maxKeyLength) return value;
-    if (this.#map.size >= this.capacity) this.#map.delete(this.#map.keys().next().value as string);
-    this.#map.set(key, value);
+    if (key.length <= this.maxKeyLength) this.#keep(key, value);
     return value;
   }
 
-  clear(): void { this.#map.clear(); }
+  #keep(key: string, value: V): void {
+    if (this.#young.size >= Math.max(1, this.capacity >> 1)) {
+      this.#old = this.#young;
+      this.#young = new Map();
+    }
+    this.#young.set(key, value);
+  }
+
+  clear(): void {
+    this.#young.clear();
+    this.#old.clear();
+  }
 }
 
 /**
