@@ -7,7 +7,8 @@ import { closeQueryPools, setQueryMemory, setQueryThreads } from '../index/paral
 import { sharedCore } from '../wasm/core.js';
 import { parseSql } from '../sql/parse-sql.js';
 import type { Statement } from '../sql/ast.js';
-import { deepFreeze, ParseCache } from './parse-cache.js';
+import { ParseCache } from './parse-cache.js';
+import { deepFreeze } from '../util/deep-freeze.js';
 import { asSearchError, SearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
 import { exportOpenTable, type ExportSummary } from './export/export-table.js';

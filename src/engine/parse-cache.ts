@@ -4,6 +4,7 @@
  * protocol thread). Cached parses are deep-frozen, so code that would change a shared parse throws
  * instead of corrupting the next query that reads it.
  */
+import { deepFreeze } from '../util/deep-freeze.js';
 
 /**
  * About `capacity` entries of keys up to `maxKeyLength` characters, the least recently used dropped
@@ -48,19 +49,6 @@ export class ParseCache<V> {
     this.#young.clear();
     this.#old.clear();
   }
-}
-
-/**
- * Freezes `v` and every plain object and array reachable from it (a parse tree has no cycles). Class
- * instances (a RegExp's lastIndex, a LosslessNumber) keep their own state and are not descended into.
- */
-export function deepFreeze<T>(v: T): T {
-  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
-  const proto = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return v;
-  Object.freeze(v);
-  for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
-  return v;
 }
 
 /** What a table-dependent parse was computed from: a hit from before an ALTER that replaced any is stale. */
