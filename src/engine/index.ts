@@ -6,6 +6,9 @@ import { Store } from '../store/index.js';
 import { closeQueryPools, setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
 import { sharedCore } from '../wasm/core.js';
 import { parseSql } from '../sql/parse-sql.js';
+import type { Statement } from '../sql/ast.js';
+import { ParseCache } from './parse-cache.js';
+import { deepFreeze } from '../util/deep-freeze.js';
 import { asSearchError, SearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
 import { exportOpenTable, type ExportSummary } from './export/export-table.js';
@@ -70,8 +73,21 @@ export interface OpenOptions extends EngineOptions {
 /** max_query_memory when unset: a quarter of wasm32's 4 GiB, so one query cannot starve the others. */
 export const DEFAULT_MAX_QUERY_MEMORY = 1 << 30;
 
+/** Repeated SELECT texts kept parsed (most applications send a few query shapes again and again). */
+const STATEMENT_CACHE_ENTRIES = 1024;
+const STATEMENT_CACHE_MAX_TEXT = 2048;
+
+/** parseSql, memoized for requests of SELECTs only (their trees are never changed by the executor). */
+function parseCached(cache: ParseCache<Statement[]>, sql: string): Statement[] {
+  const hit = cache.get(sql);
+  if (hit) return hit;
+  const statements = parseSql(sql);
+  return statements.every((s) => s.kind === 'select') ? cache.set(sql, deepFreeze(statements)) : statements;
+}
+
 class QuarryEngine implements Engine {
   #closed = false;
+  readonly #parsed = new ParseCache<Statement[]>(STATEMENT_CACHE_ENTRIES, STATEMENT_CACHE_MAX_TEXT);
   readonly json: JsonApi;
   constructor(
     private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer,
@@ -87,7 +103,7 @@ class QuarryEngine implements Engine {
     if (this.#closed) throw new Error('engine is closed');
     let statements;
     try {
-      statements = parseSql(sql);
+      statements = parseCached(this.#parsed, sql);
     } catch (e) {
       const err = asSearchError(e);
       metrics.statementListener?.({ kind: 'parse_error', text: sql, ms: 0, error: err.message, connId: session.connId, peer: session.peer });
