@@ -16,6 +16,7 @@ import { logWarning } from '../util/server-log.js';
 function tableStore(store: Store, name: string): TableStore {
   return {
     write: (ops) => store.write(name, ops),
+    writeTogether: (calls) => store.writeTogether(name, calls),
     getDocs: (ids) => store.getDocs(name, ids) as (StoredDoc | undefined)[],
   };
 }
