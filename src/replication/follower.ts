@@ -107,7 +107,7 @@ export class Follower {
     let outcome: ApplyOutcome = { ok: true, value: undefined };
     const tables = new Set(cs.tables);
     switch (op.op) {
-      case 'sql': case 'json': case 'tx':
+      case 'sql': case 'json': case 'tx': case 'bulk':
         outcome = await applyWrite(this.target, op);
         break;
       case 'add':
