@@ -25,6 +25,8 @@ export class ClusterAdmin {
     readonly self: string,
     private readonly catalog: Catalog,
     private readonly target: ApplyTarget,
+    /** Ops between cluster snapshots (searchd replication_snapshot_ops). */
+    private readonly snapshotOps: number,
   ) {}
 
   /** Resumes following every cluster this node belonged to when it stopped. */
@@ -47,7 +49,7 @@ export class ClusterAdmin {
   member(cluster: string): void { this.follower(cluster); }
 
   #follow(cluster: string): Follower {
-    const f = new Follower(cluster, this.self, this.log, this.catalog, this.target, this.state, () => this.#followers.delete(cluster));
+    const f = new Follower(cluster, this.self, this.log, this.catalog, this.target, this.state, () => this.#followers.delete(cluster), this.snapshotOps);
     this.#followers.set(cluster, f);
     f.start();
     return f;

@@ -113,6 +113,17 @@ export class ClusterLog {
     return info.state.last_seq;
   }
 
+  /** The first sequence the stream still holds (1 until a trim; last + 1 when it holds nothing). */
+  async firstSeq(cluster: string): Promise<number> {
+    const info = await retrying(PUBLISH_RETRY_MS, () => this.jsm.streams.info(streamName(cluster)));
+    return info.state.first_seq;
+  }
+
+  /** Removes the stream's messages up to and including `seq` (JetStream's purge); never a later one. */
+  async trimThrough(cluster: string, seq: number): Promise<void> {
+    await retrying(PUBLISH_RETRY_MS, () => this.jsm.streams.purge(streamName(cluster), { seq: seq + 1 }));
+  }
+
   /** Every node's durable consumer: its address (the consumer's description) and its acked sequence. */
   async nodes(cluster: string): Promise<{ node: string; acked: number }[]> {
     const out: { node: string; acked: number }[] = [];
@@ -158,6 +169,21 @@ export class ClusterLog {
     });
     if (!bytes) throw new SearchError('INTERNAL', `cluster '${cluster}': snapshot '${name}' is missing from the object store`);
     return bytes;
+  }
+
+  /** Names of the objects in the cluster's snapshot bucket. */
+  async snapshotNames(cluster: string): Promise<string[]> {
+    return retrying(PUBLISH_RETRY_MS, async () => {
+      const os = await new Objm(this.nc).open(snapshotBucket(cluster));
+      return (await os.list()).filter((o) => !o.deleted).map((o) => o.name);
+    });
+  }
+
+  async deleteSnapshot(cluster: string, name: string): Promise<void> {
+    await retrying(PUBLISH_RETRY_MS, async () => {
+      const os = await new Objm(this.nc).open(snapshotBucket(cluster));
+      await os.delete(name);
+    }, isNotFound);
   }
 
   async close(): Promise<void> {

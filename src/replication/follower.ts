@@ -4,7 +4,8 @@
  * applied is stored with the node's tables (the store's meta, written after each op), so a restart
  * resumes right after it; an op applied again after a crash between its write and that record lands
  * on its own result, which every op tolerates (replicated-op.ts). A gap in delivery (a message lost
- * while a NATS server died) restarts the consumer at the first missing sequence.
+ * while a NATS server died) restarts the consumer at the first missing sequence. When the stream was
+ * trimmed past that sequence, the cluster's latest snapshot is loaded first (cluster-snapshots.ts).
  */
 import type { Catalog } from '../engine/catalog.js';
 import { applyWrite, type ApplyOutcome, type ApplyTarget } from './apply-op.js';
@@ -12,6 +13,7 @@ import type { ClusterLog } from './cluster-log.js';
 import { decodeOp, type ReplicatedOp } from './replicated-op.js';
 import type { ClusterState, LocalState } from './local-state.js';
 import { loadSnapshot } from './table-snapshot.js';
+import { ClusterSnapshots } from './cluster-snapshots.js';
 
 const RESTART_PAUSE_MS = 500;
 
@@ -22,6 +24,7 @@ export class Follower {
   readonly #seqWaiters: { seq: number; done: () => void }[] = [];
   /** Last error met while following (SHOW STATUS cluster_<c>_last_error). */
   lastError = '';
+  readonly snapshots: ClusterSnapshots;
 
   constructor(
     readonly cluster: string,
@@ -32,7 +35,11 @@ export class Follower {
     private readonly state: LocalState,
     /** Called once the cluster's deletion was applied. */
     private readonly onDeleted: () => void,
-  ) {}
+    /** Ops between cluster snapshots (searchd replication_snapshot_ops). */
+    snapshotOps: number,
+  ) {
+    this.snapshots = new ClusterSnapshots(cluster, node, log, catalog, snapshotOps);
+  }
 
   get cs(): ClusterState | undefined { return this.state.get(this.cluster); }
 
@@ -78,6 +85,8 @@ export class Follower {
   }
 
   async #follow(): Promise<void> {
+    const restored = await this.snapshots.restoreIfNeeded(this.cs?.seq ?? 0, false);
+    if (restored) await this.state.put(this.cluster, { ...this.cs!, seq: restored.seq, tables: restored.tables });
     const msgs = await this.log.follow(this.cluster, this.node, (this.cs?.seq ?? 0) + 1);
     this.#current = msgs;
     if (this.#stopped) { void msgs.stop(); return; }
@@ -92,6 +101,7 @@ export class Follower {
       this.#waiters.delete(op.id);
       this.#wake(m.seq);
       if (op.op === 'delete') { this.#stopped = true; this.onDeleted(); void msgs.stop(); return; }
+      await this.snapshots.afterApply(m.seq, this.cs?.tables ?? []);
     }
   }
 
@@ -111,10 +121,8 @@ export class Follower {
         outcome = await applyWrite(this.target, op);
         break;
       case 'add':
-        // the node that added the table has it already; every other node (or a rebuilt one) loads it
-        if (op.origin !== this.node || !this.catalog.has(op.table)) {
-          await loadSnapshot(this.catalog, op.table, await this.log.getSnapshot(this.cluster, op.snapshot));
-        }
+        // every node loads it, the adding one too: a local write may have followed the snapshot there
+        await loadSnapshot(this.catalog, op.table, await this.log.getSnapshot(this.cluster, op.snapshot));
         tables.add(op.table);
         break;
       case 'drop': tables.delete(op.table); break;
