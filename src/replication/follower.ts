@@ -14,6 +14,7 @@ import { decodeOp, type ReplicatedOp } from './replicated-op.js';
 import type { ClusterState, LocalState } from './local-state.js';
 import { loadSnapshot } from './table-snapshot.js';
 import { ClusterSnapshots } from './cluster-snapshots.js';
+import { crashPoint } from './crash-point.js';
 
 const RESTART_PAUSE_MS = 500;
 
@@ -85,7 +86,8 @@ export class Follower {
   }
 
   async #follow(): Promise<void> {
-    const restored = await this.snapshots.restoreIfNeeded(this.cs?.seq ?? 0, false);
+    // tables part-way through an op (a crash inside a /bulk) are restored, as are those the trim passed
+    const restored = await this.snapshots.restoreIfNeeded(this.cs?.seq ?? 0, this.cs?.partial !== undefined);
     if (restored) await this.state.put(this.cluster, { ...this.cs!, seq: restored.seq, tables: restored.tables });
     const msgs = await this.log.follow(this.cluster, this.node, (this.cs?.seq ?? 0) + 1);
     this.#current = msgs;
@@ -111,25 +113,37 @@ export class Follower {
     }
   }
 
-  /** Applies `op` (stream sequence `seq`) and records the sequence durably with the cluster's tables. */
+  /**
+   * Applies `op` (stream sequence `seq`) and records the sequence durably: a write of one commit
+   * stores it in that commit (a crash leaves both or neither); a /bulk op (several commits) marks
+   * itself part-way in each, so a crash in between is seen at restart (the tables are then restored
+   * from a snapshot); cluster changes are recorded after they apply, as applying them again is harmless.
+   */
   async #apply(op: ReplicatedOp, seq: number): Promise<ApplyOutcome> {
     const cs = this.cs!;
-    let outcome: ApplyOutcome = { ok: true, value: undefined };
     const tables = new Set(cs.tables);
     switch (op.op) {
-      case 'sql': case 'json': case 'tx': case 'bulk':
-        outcome = await applyWrite(this.target, op);
-        break;
+      case 'sql': case 'json': case 'tx': case 'bulk': {
+        const single = op.op !== 'bulk';
+        const record = single ? { seq } : { seq: seq - 1, partial: seq };
+        const { result, commits } = await this.state.alongside(this.cluster, record, () => applyWrite(this.target, op),
+          (n) => crashPoint('apply-commit', seq, n));
+        if (single && commits > 1) console.error(`quarry: cluster '${this.cluster}': op ${seq} made ${commits} commits`);
+        crashPoint('applied', seq);
+        await this.state.applied(this.cluster, seq, !(single && commits === 1));
+        return result;
+      }
       case 'add':
         // every node loads it, the adding one too: a local write may have followed the snapshot there
         await loadSnapshot(this.catalog, op.table, await this.log.getSnapshot(this.cluster, op.snapshot));
         tables.add(op.table);
         break;
       case 'drop': tables.delete(op.table); break;
-      case 'delete': tables.clear(); break;
+      case 'delete':
+        await this.state.remove(this.cluster);
+        return { ok: true, value: undefined };
     }
-    if (op.op === 'delete') await this.state.remove(this.cluster);
-    else await this.state.put(this.cluster, { ...cs, seq, tables: [...tables] });
-    return outcome;
+    await this.state.put(this.cluster, { ...cs, seq, tables: [...tables] });
+    return { ok: true, value: undefined };
   }
 }

@@ -13,7 +13,8 @@ import { spawnQuarry, type SpawnedQuarry } from './spawn-quarry.js';
 export interface QuarryNode {
   name: string;
   server?: SpawnedQuarry;
-  start(): Promise<void>;
+  /** Starts the node (again), with `env` added to its environment. */
+  start(env?: Record<string, string>): Promise<void>;
   /** kill -9, then wait for the exit. */
   kill(): Promise<void>;
   /** SIGTERM and wait. */
@@ -21,6 +22,7 @@ export interface QuarryNode {
 }
 
 export interface LocalCluster {
+  /** Node i's data directory is `${dir}/q${i + 1}/data`. */
   dir: string;
   nats: NatsNode[];
   nodes: QuarryNode[];
@@ -46,7 +48,7 @@ export async function startLocalCluster(root: string, nodeCount: number, natsCou
     writeFileSync(conf, `searchd {\n  data_dir = ${join(home, 'data')}\n  replication_nats = ${servers}\n  node_address = 127.0.0.1:${base + 50 + i}\n  server_id = ${i + 1}\n  threads = 1\n${searchd.map((l) => `  ${l}\n`).join('')}}\n`);
     const node: QuarryNode = {
       name: `127.0.0.1:${base + 50 + i}`,
-      async start() { node.server = await spawnQuarry(root, ['--config', conf]); },
+      async start(env) { node.server = await spawnQuarry(root, ['--config', conf], env); },
       async kill() {
         const s = node.server;
         if (!s || s.proc.exitCode !== null || s.proc.signalCode !== null) return;
