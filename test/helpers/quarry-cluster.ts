@@ -7,6 +7,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mysql from 'mysql2/promise';
 import { startNatsCluster, type NatsNode } from '../../src/replication/local/local-nats.js';
 import { spawnQuarry, type SpawnedQuarry } from './spawn-quarry.js';
 
@@ -73,4 +74,15 @@ export async function startLocalCluster(root: string, nodeCount: number, natsCou
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** One statement on a fresh MySQL connection to node `node`: its rows. */
+export async function queryNode(cl: LocalCluster, node: number, sql: string): Promise<Record<string, unknown>[]> {
+  const c = await mysql.createConnection({ host: '127.0.0.1', port: cl.nodes[node]!.server!.mysql });
+  try {
+    const [rows] = await c.query(sql);
+    return rows as Record<string, unknown>[];
+  } finally {
+    await c.end();
+  }
 }

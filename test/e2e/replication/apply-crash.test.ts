@@ -5,24 +5,15 @@
 // cluster's tables from the latest snapshot and converges; applying the op again over its first run
 // would stop at that run's duplicate id and never write the second.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import mysql from 'mysql2/promise';
 import { join, resolve } from 'node:path';
-import { startLocalCluster, type LocalCluster } from '../../helpers/quarry-cluster.js';
+import { queryNode, startLocalCluster, type LocalCluster } from '../../helpers/quarry-cluster.js';
 import { Store } from '../../../src/store/index.js';
 import { appliedKey } from '../../../src/replication/local-state.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 let cl: LocalCluster;
 
-async function q(node: number, sql: string): Promise<Record<string, unknown>[]> {
-  const c = await mysql.createConnection({ host: '127.0.0.1', port: cl.nodes[node]!.server!.mysql });
-  try {
-    const [rows] = await c.query(sql);
-    return rows as Record<string, unknown>[];
-  } finally {
-    await c.end();
-  }
-}
+const q = (node: number, sql: string) => queryNode(cl, node, sql);
 
 const tableOf = async (node: number) => JSON.stringify(await q(node, 'SELECT id, title, n FROM t ORDER BY id ASC LIMIT 1000'));
 const lastCommitted = async () => Number((await q(0, "SHOW STATUS LIKE 'cluster_c_last_committed'"))[0]!.Value);

@@ -3,25 +3,16 @@
 // back by loading the latest snapshot and following the stream from there; a node joining after the
 // trim does the same. All three end with identical tables.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import mysql from 'mysql2/promise';
 import { resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { startLocalCluster, type LocalCluster } from '../../helpers/quarry-cluster.js';
+import { queryNode, startLocalCluster, type LocalCluster } from '../../helpers/quarry-cluster.js';
 import { streamName } from '../../../src/replication/cluster-log.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 let cl: LocalCluster;
 
-async function q(node: number, sql: string): Promise<Record<string, unknown>[]> {
-  const c = await mysql.createConnection({ host: '127.0.0.1', port: cl.nodes[node]!.server!.mysql });
-  try {
-    const [rows] = await c.query(sql);
-    return rows as Record<string, unknown>[];
-  } finally {
-    await c.end();
-  }
-}
+const q = (node: number, sql: string) => queryNode(cl, node, sql);
 
 const tableOf = async (node: number) => JSON.stringify(await q(node, 'SELECT id, title, n FROM t ORDER BY id ASC LIMIT 1000'));
 
