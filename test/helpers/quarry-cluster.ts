@@ -1,7 +1,8 @@
 /**
  * A replication cluster on loopback for tests and the bench: 3 nats-server processes (JetStream,
  * clustered) and N quarry nodes whose searchd names them in replication_nats. Node names are fixed
- * (node_address) so a node killed and restarted is the same member. Each node keeps its queries on one
+ * (node_address, also the node's binary-API listen address, which JOIN CLUSTER ... AT asks) so a node
+ * killed and restarted is the same member. Each node keeps its queries on one
  * thread (threads = 1): six processes share the machine's two cores with the other test files.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,7 +47,7 @@ export async function startLocalCluster(root: string, nodeCount: number, natsCou
     const home = join(dir, `q${i + 1}`);
     mkdirSync(home, { recursive: true });
     const conf = join(home, 'quarry.conf');
-    writeFileSync(conf, `searchd {\n  data_dir = ${join(home, 'data')}\n  replication_nats = ${servers}\n  node_address = 127.0.0.1:${base + 50 + i}\n  server_id = ${i + 1}\n  threads = 1\n${searchd.map((l) => `  ${l}\n`).join('')}}\n`);
+    writeFileSync(conf, `searchd {\n  data_dir = ${join(home, 'data')}\n  replication_nats = ${servers}\n  listen = 127.0.0.1:${base + 50 + i}\n  node_address = 127.0.0.1:${base + 50 + i}\n  server_id = ${i + 1}\n  threads = 1\n${searchd.map((l) => `  ${l}\n`).join('')}}\n`);
     const node: QuarryNode = {
       name: `127.0.0.1:${base + 50 + i}`,
       async start(env) { node.server = await spawnQuarry(root, ['--config', conf], env); },

@@ -37,8 +37,12 @@ describe('replication cluster statements', () => {
     await q(0, "INSERT INTO t (id, title, n) VALUES (1, 'before the cluster', 1)");
     await q(0, 'CREATE CLUSTER c');
     await q(0, 'ALTER CLUSTER c ADD t');
+    // JOIN asks the node named in AT (its binary API) for the cluster: one that is not there, or not in it, fails
+    await expect(q(1, "JOIN CLUSTER c AT '127.0.0.1:1'")).rejects.toThrow("cluster 'c', no nodes available(127.0.0.1:1), error: '127.0.0.1:1': connect() failed");
+    await expect(q(1, `JOIN CLUSTER c AT '${cl.nodes[2]!.name}'`)).rejects.toThrow(`cluster 'c', no nodes available(${cl.nodes[2]!.name}), error: unknown cluster 'c'`);
+    expect(await q(1, "SHOW STATUS LIKE 'cluster%'")).toEqual([]);
     await q(1, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`);
-    await q(2, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`);
+    await q(2, `JOIN CLUSTER c AT '127.0.0.1:1,${cl.nodes[1]!.name}'`);
     for (let i = 0; i < 3; i++) expect(await q(i, 'SELECT id, n FROM t')).toEqual([{ id: 1, n: 1 }]);
     await expect(q(2, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`)).rejects.toThrow("cluster 'c' already exists");
 
