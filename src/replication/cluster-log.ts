@@ -102,6 +102,11 @@ export class ClusterLog {
    * quorum of the stream's replicas). `msgId` makes a retried publish land once (JetStream's dedup).
    */
   async publish(cluster: string, data: Uint8Array, msgId: string): Promise<number> {
+    // refused at once: retrying a message NATS will never take would only stall the writer
+    const max = this.nc.info?.max_payload;
+    if (max !== undefined && data.length > max) {
+      throw new SearchError('BAD_VALUE', `the write is ${data.length} bytes, more than the NATS servers' max_payload (${max} bytes): split it into smaller requests`);
+    }
     const ack = await retrying(PUBLISH_RETRY_MS, () => this.js.publish(subjectOf(cluster), data, { msgID: msgId, timeout: 5000 }),
       (e) => isNotFound(e) || /no stream/i.test(String(e)));
     return ack.seq;

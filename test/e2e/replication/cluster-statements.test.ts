@@ -76,6 +76,10 @@ describe('replication cluster statements', () => {
       body: '{"insert":{"cluster":"c","table":"t","id":8,"doc":{"title":"x","n":8}}}\n{"insert":{"cluster":"c","table":"t","id":6,"doc":{"title":"dup"}}}\n',
     });
     expect(await dupBulk.json()).toMatchObject({ errors: true, error: "duplicate id '6'" });
+    // a request larger than a NATS message can be is refused at once, nothing written
+    const big = Array.from({ length: 12_000 }, (_, k) => `{"insert":{"cluster":"c","table":"t","id":${10_000 + k},"doc":{"title":"${'x'.repeat(80)}"}}}`).join('\n');
+    const bigReply = await fetch(`http://127.0.0.1:${cl.nodes[1]!.server!.http}/bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: `${big}\n` });
+    expect(JSON.stringify(await bigReply.json())).toContain("more than the NATS servers' max_payload (1048576 bytes): split it into smaller requests");
 
     // every node applies the stream; a read right after a write on another node may lag: wait for it
     // a transaction on a cluster table is one op at COMMIT; ROLLBACK sends nothing
