@@ -392,7 +392,10 @@ export class Store {
   /** Counts a commit that carried the rider's value once it is durable. */
   async #carried<T>(rider: Rider | undefined, commit: Promise<T>): Promise<T> {
     const r = await commit;
-    if (rider) rider.onCommit?.(++rider.commits);
+    if (rider) {
+      rider.commits++;
+      rider.onCommit?.(rider.commits);
+    }
     return r;
   }
 
