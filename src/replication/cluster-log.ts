@@ -184,11 +184,12 @@ export class ClusterLog {
     });
   }
 
+  /** Deletes a snapshot object; one already gone is fine. */
   async deleteSnapshot(cluster: string, name: string): Promise<void> {
     await retrying(PUBLISH_RETRY_MS, async () => {
       const os = await new Objm(this.nc).open(snapshotBucket(cluster));
-      await os.delete(name);
-    }, isNotFound);
+      try { await os.delete(name); } catch (e) { if (!isNotFound(e)) throw e; }
+    });
   }
 
   async close(): Promise<void> {

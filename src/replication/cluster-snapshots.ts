@@ -4,7 +4,8 @@
  * cluster at the sequence it just applied into the object store as `cluster@<seq>`; then the stream
  * is trimmed through that sequence, or through the oldest sequence a node keeping up has applied when
  * one is behind it. A node whose next op was trimmed (down across a trim, or joining) loads the
- * latest snapshot and follows the stream from just after it.
+ * latest snapshot and follows the stream from just after it. The snapshots of tables' ADD ops the
+ * trim removed (this node's record of those it applied) are deleted with the older cluster snapshots.
  */
 import { serialize, deserialize } from 'node:v8';
 import type { Catalog } from '../engine/catalog.js';
@@ -43,6 +44,8 @@ export class ClusterSnapshots {
     private readonly log: ClusterLog,
     private readonly catalog: Catalog,
     readonly every: number,
+    /** Takes the names of the tables' ADD snapshots whose ops are at or below a sequence (trimmed). */
+    private readonly takeAdds: (upto: number) => Promise<string[]>,
   ) {}
 
   /** The newest cluster snapshot's sequence in the bucket, if any. */
@@ -74,9 +77,11 @@ export class ClusterSnapshots {
   async #publish(seq: number, bytes: Uint8Array): Promise<void> {
     await this.log.putSnapshot(this.cluster, clusterSnapshotName(seq), bytes);
     const acked = (await this.log.nodes(this.cluster)).map((n) => n.acked);
-    await this.log.trimThrough(this.cluster, trimPoint(seq, acked, this.every));
+    const trimmed = trimPoint(seq, acked, this.every);
+    await this.log.trimThrough(this.cluster, trimmed);
+    // older cluster snapshots, and the ADD snapshots no op left in the stream names
     const old = (await this.log.snapshotNames(this.cluster)).filter((n) => snapshotSeqOf(n) !== undefined).sort().slice(0, -KEEP_SNAPSHOTS);
-    for (const name of old) await this.log.deleteSnapshot(this.cluster, name);
+    for (const name of [...old, ...(await this.takeAdds(trimmed))]) await this.log.deleteSnapshot(this.cluster, name);
   }
 
   /**

@@ -39,7 +39,7 @@ export class Follower {
     /** Ops between cluster snapshots (searchd replication_snapshot_ops). */
     snapshotOps: number,
   ) {
-    this.snapshots = new ClusterSnapshots(cluster, node, log, catalog, snapshotOps);
+    this.snapshots = new ClusterSnapshots(cluster, node, log, catalog, snapshotOps, (upto) => this.#takeAdds(upto));
   }
 
   get cs(): ClusterState | undefined { return this.state.get(this.cluster); }
@@ -107,6 +107,14 @@ export class Follower {
     }
   }
 
+  /** Forgets the ADD snapshots of ops at or below `upto` (trimmed from the stream): their names. */
+  async #takeAdds(upto: number): Promise<string[]> {
+    const adds = this.cs?.adds ?? [];
+    const gone = adds.filter((a) => a.seq <= upto);
+    if (gone.length) await this.state.setAdds(this.cluster, adds.filter((a) => a.seq > upto));
+    return gone.map((a) => a.name);
+  }
+
   #wake(seq: number): void {
     for (let i = this.#seqWaiters.length - 1; i >= 0; i--) {
       if (this.#seqWaiters[i]!.seq <= seq) { this.#seqWaiters[i]!.done(); this.#seqWaiters.splice(i, 1); }
@@ -122,6 +130,7 @@ export class Follower {
   async #apply(op: ReplicatedOp, seq: number): Promise<ApplyOutcome> {
     const cs = this.cs!;
     const tables = new Set(cs.tables);
+    let adds = cs.adds;
     switch (op.op) {
       case 'sql': case 'json': case 'tx': case 'bulk': {
         const single = op.op !== 'bulk';
@@ -137,13 +146,14 @@ export class Follower {
         // every node loads it, the adding one too: a local write may have followed the snapshot there
         await loadSnapshot(this.catalog, op.table, await this.log.getSnapshot(this.cluster, op.snapshot));
         tables.add(op.table);
+        adds = [...(adds ?? []), { name: op.snapshot, seq }];
         break;
       case 'drop': tables.delete(op.table); break;
       case 'delete':
         await this.state.remove(this.cluster);
         return { ok: true, value: undefined };
     }
-    await this.state.put(this.cluster, { ...cs, seq, tables: [...tables] });
+    await this.state.put(this.cluster, { ...cs, seq, tables: [...tables], adds });
     return { ok: true, value: undefined };
   }
 }

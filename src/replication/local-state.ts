@@ -17,6 +17,8 @@ export interface ClusterState {
   tables: string[];
   /** The address given to JOIN CLUSTER ... AT, or this node's own for CREATE CLUSTER. */
   nodesSet: string;
+  /** ADD snapshots this node applied (object name, op sequence): deleted once the stream is trimmed past them. */
+  adds?: { name: string; seq: number }[];
 }
 
 /** The applied sequence as stored (what a replicated write's commit carries). */
@@ -50,6 +52,14 @@ export class LocalState {
     const { partial: _p, ...kept } = state;
     this.#clusters = { ...this.#clusters, [cluster]: kept };
     await Promise.all([this.store.setMeta(META_KEY, this.#clusters), this.store.setMeta(appliedKey(cluster), { seq: kept.seq })]);
+  }
+
+  /** Replaces the list of ADD snapshots kept (the applied sequence is left alone: a write may be committing it). */
+  async setAdds(cluster: string, adds: ClusterState['adds']): Promise<void> {
+    const cs = this.#clusters[cluster];
+    if (!cs) return;
+    this.#clusters = { ...this.#clusters, [cluster]: { ...cs, adds } };
+    await this.store.setMeta(META_KEY, this.#clusters);
   }
 
   /**

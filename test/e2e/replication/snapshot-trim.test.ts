@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { queryNode, startLocalCluster, type LocalCluster } from '../../helpers/quarry-cluster.js';
-import { streamName } from '../../../src/replication/cluster-log.js';
+import { Objm } from '@nats-io/obj';
+import { snapshotBucket, streamName } from '../../../src/replication/cluster-log.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 let cl: LocalCluster;
@@ -15,6 +16,17 @@ let cl: LocalCluster;
 const q = (node: number, sql: string) => queryNode(cl, node, sql);
 
 const tableOf = async (node: number) => JSON.stringify(await q(node, 'SELECT id, title, n FROM t ORDER BY id ASC LIMIT 1000'));
+
+/** The objects in the cluster's snapshot bucket. */
+async function bucketNames(): Promise<string[]> {
+  const nc = await connect({ servers: cl.nats.map((n) => n.url) });
+  try {
+    const os = await new Objm(nc).open(snapshotBucket('c'));
+    return (await os.list()).filter((o) => !o.deleted).map((o) => o.name).sort();
+  } finally {
+    await nc.close();
+  }
+}
 
 async function streamState(): Promise<{ first: number; last: number }> {
   const nc = await connect({ servers: cl.nats.map((n) => n.url) });
@@ -56,6 +68,9 @@ it('a node down across a trim, and one joining after it, load the latest snapsho
     const { first, last } = await streamState();
     return first > appliedAtKill + 1 && last - first < 40;
   }, { timeout: 30_000, interval: 200, message: 'the stream was trimmed past node 2' }).toBe(true);
+
+  // the table's ADD snapshot went with the trimmed ADD op; the latest two cluster snapshots stay
+  await expect.poll(async () => (await bucketNames()).map((n) => n.replace(/\d+$/, 'N')), { timeout: 15_000 }).toEqual(['cluster@N', 'cluster@N']);
 
   await cl.nodes[1]!.start();
   await q(2, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`);
