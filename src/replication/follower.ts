@@ -103,7 +103,8 @@ export class Follower {
       this.#waiters.delete(op.id);
       this.#wake(m.seq);
       if (op.op === 'delete') { this.#stopped = true; this.onDeleted(); void msgs.stop(); return; }
-      await this.snapshots.afterApply(m.seq, this.cs?.tables ?? []);
+      // a snapshot that could not be taken waits for the next turn; following goes on
+      await this.snapshots.afterApply(m.seq, this.cs?.tables ?? []).catch((e) => { this.lastError = `snapshot: ${(e as Error).message}`; });
     }
   }
 
