@@ -75,6 +75,8 @@ it('a node down across a trim, and one joining after it, load the latest snapsho
   await cl.nodes[1]!.start();
   await q(2, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`);
   await q(2, "INSERT INTO c:t (id, title, n) VALUES (61, 'after the trim', 61)");
+  // node 1 applies the joiner's write moments after it was acknowledged: wait for it there first
+  await expect.poll(async () => (await q(0, 'SELECT id FROM t WHERE id = 61')).length, { timeout: 15_000 }).toBe(1);
   const want = await tableOf(0);
   for (const node of [1, 2]) await expect.poll(() => tableOf(node), { timeout: 30_000, message: `node ${node + 1} converged` }).toBe(want);
   const rows = JSON.parse(want) as { id: number; n: number }[];
