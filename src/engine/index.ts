@@ -30,7 +30,7 @@ import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
 import { logError } from '../util/server-log.js';
 import { loadRows, type RowBatch, type RowLoadOutcome } from './row-load.js';
-import { NO_REPLICATION } from './replication-hook.js';
+import { CLUSTERS_META_KEY, storedClusterOf } from './replication-hook.js';
 
 export type { Engine, EngineOptions } from './engine.js';
 export type { Result, RowsResult, OkResult, ErrorResult, ResultColumn, Cell, CellKind, SearchMeta } from './result.js';
@@ -150,10 +150,15 @@ class QuarryEngine implements Engine {
     return table ? table.index.holdMerges() : async () => {};
   }
 
-  loadRows(name: string, batch: RowBatch, replace: boolean): Promise<RowLoadOutcome> {
+  async loadRows(name: string, batch: RowBatch, replace: boolean): Promise<RowLoadOutcome> {
     if (this.#closed) throw new Error('engine is closed');
     // a replicated table's writes go through its cluster's stream: never around it
-    (this.ctx.replication ?? NO_REPLICATION).guardLocal(name, undefined);
+    if (this.ctx.replication) this.ctx.replication.guardLocal(name, undefined);
+    else {
+      // no replication running (a data directory opened by quarry import): membership is in the store
+      const cluster = storedClusterOf(this.store.getMeta(CLUSTERS_META_KEY), name);
+      if (cluster) throw new SearchError('BAD_VALUE', `table '${name.toLowerCase()}' is a part of cluster '${cluster}': load it through a server of the cluster (quarry import --url)`);
+    }
     return loadRows(this.ctx, name.toLowerCase(), batch, replace);
   }
 

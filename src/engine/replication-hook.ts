@@ -12,6 +12,22 @@ import type { Session } from './session.js';
 
 export type LocalRun = () => Promise<Result | Result[]>;
 
+/** The store meta key under which src/replication keeps this node's clusters and their tables. */
+export const CLUSTERS_META_KEY = 'replication_clusters';
+
+/**
+ * The cluster that replicates `table` here by the stored membership (read without NATS: an engine
+ * opened on a data directory with no server, as `quarry import --data` does).
+ */
+export function storedClusterOf(meta: unknown, table: string): string | undefined {
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const t = table.toLowerCase();
+  return Object.keys(meta).sort().find((c) => {
+    const tables = (meta as Record<string, { tables?: unknown }>)[c]?.tables;
+    return Array.isArray(tables) && tables.includes(t);
+  });
+}
+
 /** The HTTP JSON writes a cluster can take (`"cluster":"c"` in the body). */
 export type JsonWriteKind = 'insert' | 'replace' | 'update' | 'delete';
 

@@ -3,6 +3,7 @@
  * tables it replicates here, and under a key of its own the stream sequence applied so far, which a
  * replicated write stores in its own commit (Store.alongside) so the two can never disagree.
  */
+import { CLUSTERS_META_KEY } from '../engine/replication-hook.js';
 import type { Store } from '../store/index.js';
 
 export interface ClusterState {
@@ -24,7 +25,7 @@ export interface ClusterState {
 /** The applied sequence as stored (what a replicated write's commit carries). */
 export interface AppliedRecord { seq: number; partial?: number }
 
-const META_KEY = 'replication_clusters';
+const META_KEY = CLUSTERS_META_KEY;
 export const appliedKey = (cluster: string) => `replication_applied:${cluster}`;
 
 export class LocalState {

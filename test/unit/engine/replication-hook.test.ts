@@ -3,6 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { useTempEngine } from '../../helpers/temp-engine.js';
 import { parse } from 'lossless-json';
+import { join } from 'node:path';
+import { newSession, openEngine } from '../../../src/engine/index.js';
+import type { Literal } from '../../../src/engine/literal.js';
+import { CLUSTERS_META_KEY, storedClusterOf } from '../../../src/engine/replication-hook.js';
+import { Store } from '../../../src/store/index.js';
 
 const t = useTempEngine('nocluster', async (e) => { await e.exec('CREATE TABLE t (title TEXT)'); });
 
@@ -27,5 +32,26 @@ describe('replication disabled', () => {
     const bulk = await t.engine.json!.bulk([{ kind: 'json', value: parse('{"insert":{"cluster":"c","table":"t","id":3,"doc":{"title":"z"}}}') as never }]);
     expect(bulk.error).toBe("unknown cluster 'c'");
     expect(await t.rows('SELECT id FROM t')).toEqual([]);
+  });
+
+  it('refuses a direct load into a table the stored membership puts in a cluster (quarry import --data)', async () => {
+    const data = join(t.dir, 'loaded');
+    const first = await openEngine({ dataDir: data });
+    await first.execute('CREATE TABLE r (title TEXT)', newSession());
+    await first.execute('CREATE TABLE plain (title TEXT)', newSession());
+    await first.close();
+    // what src/replication/local-state.ts stores once ALTER CLUSTER c ADD r has run on this node
+    const store = Store.open(data);
+    await store.setMeta(CLUSTERS_META_KEY, { c: { seq: 0, tables: ['r'] } });
+    await store.close();
+    const e = await openEngine({ dataDir: data });
+    try {
+      const batch = { columns: ['id', 'title'], rows: [[{ t: 'int', v: 1n }, { t: 'string', v: 'x' }]] as Literal[][] };
+      await expect(e.loadRows!('R', batch, false)).rejects.toThrow("table 'r' is a part of cluster 'c': load it through a server of the cluster");
+      expect(await e.loadRows!('plain', batch, false)).toEqual({ ok: true, written: 1 });
+    } finally {
+      await e.close();
+    }
+    expect(storedClusterOf(undefined, 'r')).toBeUndefined();
   });
 });
