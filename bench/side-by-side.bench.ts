@@ -25,7 +25,7 @@ import { documentFrequencies, queryClasses, synthetic } from './engine.bench.js'
 import { filesBytes, memoryOf, searchdPid, untilQuiet } from './footprint.js';
 import { progress } from './progress.js';
 import { createConnection } from 'mysql2/promise';
-import { gcideIndex, startSphinx, sphinxAvailable } from './peers/sphinx.js';
+import { freePort, gcideIndex, startSphinx, sphinxAvailable } from './peers/sphinx.js';
 import { bulkBody, clientAgent, postOk } from './http-client.js';
 import { processCpuMs, waitIdle } from './process-cpu.js';
 
@@ -126,7 +126,7 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
 
 /** Sphinx with the gcide index, and the others named in `more` (same schema). */
 export async function sphinxPeer(dir: string, more: string[] = []): Promise<Peer> {
-  const s = await startSphinx(dir, 19406, [gcideIndex(dir), ...more.map((n) => gcideIndex(dir, n))].join('\n'));
+  const s = await startSphinx(dir, await freePort(), [gcideIndex(dir), ...more.map((n) => gcideIndex(dir, n))].join('\n'));
   return {
     name: 'Sphinx 2.2.11 (SphinxQL)', pid: s.pid,
     async open() {
