@@ -23,6 +23,7 @@ import { documentFrequencies, synthetic } from './engine.bench.js';
 import { sphinxAvailable, startSphinx } from './peers/sphinx.js';
 import { startQuarry } from './side-by-side.bench.js';
 import { breakdown, rollup } from './smaps.js';
+import { untilQuiet } from './footprint.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -107,28 +108,6 @@ async function quarryRun(docs: CorpusDoc[], dir: string, base: Record<string, nu
   return { ...result, diskStore: disk.store, diskSegments: disk.segmentFiles, disk: disk.store + disk.segmentFiles };
 }
 
-/** CPU seconds `pid` has used. */
-function cpuSeconds(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
-
-/**
- * Waits until `pid` has been idle for 10 s, and at least `minMs`: its merges and a checkpoint ran, and the
- * server's idle collections (2 s after the last work, and 5 s after that) with them.
- */
-async function untilIdle(pid: number, minMs: number): Promise<void> {
-  const t0 = Date.now();
-  let last = cpuSeconds(pid);
-  let quiet = 0;
-  while (quiet < 10 || Date.now() - t0 < minMs) {
-    await new Promise((r) => setTimeout(r, 1000));
-    const now = cpuSeconds(pid);
-    quiet = now - last < 0.02 ? quiet + 1 : 0;
-    last = now;
-  }
-}
-
 /** The real server (bin/quarry.js serve) loaded over MySQL, measured from outside as a black box. */
 async function serverRun(docs: CorpusDoc[], dir: string) {
   const q = await startQuarry(dir);
@@ -138,7 +117,7 @@ async function serverRun(docs: CorpusDoc[], dir: string) {
     await loadInto(conn.exec, docs);
     await conn.close();
     // Two checkpoint intervals (10 s): the last checkpoint, then the idle collections after it.
-    await untilIdle(q.pid, 22_000);
+    await untilQuiet(q.pid, 22_000);
     const { Pss: pss, Rss: rss } = rollup(q.pid);
     return { processPss: pss, processRss: rss, parts: breakdown(q.pid) };
   } finally {

@@ -59,7 +59,10 @@ async function runOne(name: string): Promise<void> {
     console.log(`\n## INSERT throughput, quarry vs Sphinx 2.2.11\n\n${table(res)}`);
   } else if (name === 'side-by-side') {
     const res = await sideBySideBench();
-    save(`side-by-side${process.argv.includes('--load-only') ? '-load' : ''}`, res);
+    // a synthetic run has a file of its own (side-by-side-synthetic-1000000), beside the 100k gcide one
+    const docs = process.argv[process.argv.indexOf('--docs') + 1];
+    const synthetic = process.argv.includes('--synthetic') ? `-synthetic-${process.argv.includes('--docs') ? docs : 100000}` : '';
+    save(`side-by-side${synthetic}${process.argv.includes('--load-only') ? '-load' : ''}`, res);
     console.log(`\n## quarry vs Sphinx 2.2.11\n\n${table(res)}`);
   } else if (name === 'highlight') {
     const res = await highlightBench();

@@ -1,12 +1,18 @@
 // bench/side-by-side.bench.ts: quarry over HTTP next to Sphinx 2.2.11 over SphinxQL, same machine,
-// same run, same corpus (dict-gcide) and queries. Load docs/s with 1000-row INSERTs (and for the JSON
-// API /bulk bodies of 1000 documents), then QPS and p50/p99 with 1, 8 and 64 concurrent clients
-// (quarry over HTTP /sql, over the MySQL protocol and over HTTP JSON /search, whose hits carry their
-// `_source`) over a shuffled mix of every query class, and the server's CPU time per query from one
-// client (user+system of the server process); ratios quarry/Sphinx. Each peer's queries start once its
-// server has gone idle after the load (merges, checkpoints, flushes done).
-// Run: npm run bench -- side-by-side [--docs N] [--queries M] [--load-only 1] (the loads alone, with the
-// server CPU ms per 1000 documents). Needs dict-gcide and sphinxsearch. Seed 42.
+// same run, same corpus (dict-gcide, or with --synthetic the seeded Zipf corpus drawn from its vocabulary,
+// bench/engine.bench.ts) and queries. Load docs/s with 1000-row INSERTs (and for the JSON API /bulk
+// bodies of 1000 documents), then QPS and p50/p99 with 1, 8 and 64 concurrent clients (quarry over HTTP
+// /sql, over the MySQL protocol and over HTTP JSON /search, whose hits carry their `_source`) over a
+// shuffled mix of every query class, and the server's CPU time per query from one client (user+system of
+// the server process); ratios quarry/Sphinx. Each peer's queries start once its server has gone idle
+// after the load (merges, checkpoints, flushes done). Each server's footprint once quiet after its loads
+// and queries: PSS, and disk bytes per document (Sphinx's: its index files plus the raw text, which its RT
+// index does not keep). Above 100k documents each peer also holds the first 100k in a table of their own
+// and answers the same queries there from one client: cost growth is the p50 ratio of the big table to the
+// small one (the queries are drawn from those first 100k documents at every size).
+// Run: npm run bench -- side-by-side [--docs N] [--synthetic] [--small N] [--queries M] [--load-only 1] (the loads
+// alone, with the server CPU ms per 1000 documents). At 1M documents the default is 800 queries (100 per
+// class) instead of 4000, to keep a run near 15 minutes on 2 cores. Needs dict-gcide and sphinxsearch. Seed 42.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,10 +21,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, mulberry32, percentile, sqlString } from './bench-util.js';
-import { queryClasses } from './engine.bench.js';
+import { documentFrequencies, queryClasses, synthetic } from './engine.bench.js';
+import { filesBytes, memoryOf, searchdPid, untilQuiet } from './footprint.js';
 import { progress } from './progress.js';
 import { createConnection } from 'mysql2/promise';
-import { freePort, startSphinx, sphinxAvailable } from './peers/sphinx.js';
+import { freePort, gcideIndex, startSphinx, sphinxAvailable } from './peers/sphinx.js';
 import { bulkBody, clientAgent, postOk } from './http-client.js';
 import { processCpuMs, waitIdle } from './process-cpu.js';
 
@@ -28,7 +35,7 @@ const BATCH = 1000;
 /** Runs one SQL statement on a peer; throws on an error reply. */
 type Exec = (sql: string) => Promise<void>;
 /** One client: SQL statements, and the benchmark's query its own way when it has one (JSON /search). */
-export interface PeerConn { exec: Exec; search?(query: string): Promise<void>; close(): Promise<void> }
+export interface PeerConn { exec: Exec; search?(query: string, table: string): Promise<void>; close(): Promise<void> }
 /** `pid`: the server process, whose CPU time the query runs read. */
 export interface Peer { name: string; pid?: number; open(): Promise<PeerConn>; stop(): Promise<void> }
 
@@ -106,8 +113,8 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
       const agent = clientAgent();
       return {
         exec: (sql: string) => post(agent, port, sql),
-        search: async (q: string) => {
-          await postOk(agent, port, '/search', `{"table":"gcide","query":{"query_string":${JSON.stringify(q)}},"limit":20}`);
+        search: async (q: string, table: string) => {
+          await postOk(agent, port, '/search', `{"table":"${table}","query":{"query_string":${JSON.stringify(q)}},"limit":20}`);
         },
         close: async () => agent.destroy(),
       };
@@ -117,8 +124,9 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
   return { overHttp, overMysql, overJson, port, mysqlPort, pid, stop };
 }
 
-export async function sphinxPeer(dir: string): Promise<Peer> {
-  const s = await startSphinx(dir, await freePort());
+/** Sphinx with the gcide index, and the others named in `more` (same schema). */
+export async function sphinxPeer(dir: string, more: string[] = []): Promise<Peer> {
+  const s = await startSphinx(dir, await freePort(), [gcideIndex(dir), ...more.map((n) => gcideIndex(dir, n))].join('\n'));
   return {
     name: 'Sphinx 2.2.11 (SphinxQL)', pid: s.pid,
     async open() {
@@ -180,7 +188,7 @@ async function loadRows(docs: CorpusDoc[], quarry: Record<string, LoadFigures>, 
   ];
 }
 
-async function queryRun(peer: Peer, queries: string[], clients: number) {
+async function queryRun(peer: Peer, queries: string[], clients: number, table = 'gcide') {
   const times: number[] = [];
   let next = 0;
   // Connections are opened one by one before the clock starts: a burst of connects overflows a small
@@ -194,8 +202,8 @@ async function queryRun(peer: Peer, queries: string[], clients: number) {
       const q = queries[next++];
       progress.tick(next, queries.length, 'queries');
       const s = performance.now();
-      if (conn.search) await conn.search(q);
-      else await conn.exec(`SELECT id, weight() FROM gcide WHERE MATCH(${sqlString(q)}) LIMIT 20`);
+      if (conn.search) await conn.search(q, table);
+      else await conn.exec(`SELECT id, weight() FROM ${table} WHERE MATCH(${sqlString(q)}) LIMIT 20`);
       times.push(performance.now() - s);
     }
   }));
@@ -213,15 +221,32 @@ function shuffled<T>(xs: T[], seed: number): T[] {
   return a;
 }
 
+/** Documents of the small table of the cost growth, and of the sample the queries are drawn from (--small N). */
+const SMALL = arg('small', 100_000);
+const CREATE = (table: string) => `CREATE TABLE ${table} (title text, body text, len uint) morphology='stem_en'`;
+
+/** dict-gcide, or the synthetic corpus drawn from its vocabulary. */
+function corpus(n: number, useSynthetic: boolean): CorpusDoc[] {
+  return useSynthetic ? synthetic(documentFrequencies(loadGcide()), n) : loadGcide(n);
+}
+
+/** Bytes of raw text (title and body) of `docs`. */
+const rawText = (docs: CorpusDoc[]) => docs.reduce((t, d) => t + Buffer.byteLength(d.title) + Buffer.byteLength(d.body), 0);
+
 export async function sideBySideBench() {
   if (!sphinxAvailable()) throw new Error('sphinxsearch is not installed: apt-get install sphinxsearch');
-  const docs = loadGcide(arg('docs', 100_000));
-  const perClass = Math.max(1, Math.floor(arg('queries', 4000) / 8));
-  const queries = shuffled(queryClasses(docs, perClass).flatMap((c) => c.queries), 42);
+  const docs = corpus(arg('docs', 100_000), process.argv.includes('--synthetic'));
+  const perClass = Math.max(1, Math.floor(arg('queries', docs.length >= 1_000_000 ? 800 : 4000) / 8));
+  const queries = shuffled(queryClasses(docs.slice(0, SMALL), perClass).flatMap((c) => c.queries), 42);
+  // the cost growth's small table: the first 100k documents, when the corpus is larger
+  const small = docs.length > SMALL ? docs.slice(0, SMALL) : [];
+  const held = docs.length + small.length;
+  const bytesPerDoc = (bytes: number) => bytes / held;
   const rows: Record<string, unknown>[] = [];
   const base = mkdtempSync(join(tmpdir(), 'quarry-side-'));
   try {
-    const measure = async (peer: Peer, loaded: number, label = peer.name) => {
+    // `extra.growth`: also the cost growth (the small table's p50); the rest of `extra` goes into the row
+    const measure = async (peer: Peer, loaded: number, label = peer.name, { growth: withGrowth, ...extra }: Record<string, unknown> = {}) => {
       const at = (what: string) => progress.step(`side-by-side: ${label}: ${what}`);
       at('waiting for background work to finish');
       if (peer.pid) await waitIdle(peer.pid); // background work after a load (merges, flushes) done first
@@ -233,33 +258,57 @@ export async function sideBySideBench() {
       const eight = await queryRun(peer, queries, 8);
       at('64 clients');
       const many = await queryRun(peer, queries, 64);
+      let growth: Record<string, unknown> = { 'p50 ms 100k': '-', 'cost growth p50': '-' };
+      if (small.length && withGrowth) {
+        at('1 client, 100k table');
+        const p = (await queryRun(peer, queries, 1, 'gcide_small')).p50ms;
+        growth = { 'p50 ms 100k': p, 'cost growth p50': one.p50ms / p };
+      }
       rows.push({ peer: label, docs: docs.length, 'load docs/s': loaded, 'QPS 1 client': one.qps, 'p50 ms': one.p50ms,
-        'p99 ms': one.p99ms, 'server CPU ms/query': one.cpuMs, 'QPS 8 clients': eight.qps, 'p99 ms (8)': eight.p99ms, 'QPS 64 clients': many.qps, 'p99 ms (64)': many.p99ms });
+        'p99 ms': one.p99ms, 'server CPU ms/query': one.cpuMs, 'QPS 8 clients': eight.qps, 'p99 ms (8)': eight.p99ms, 'QPS 64 clients': many.qps,
+        'p99 ms (64)': many.p99ms, ...growth, 'PSS MiB': '-', 'disk B/doc': '-', ...extra });
     };
     const quarry = await startQuarry(join(base, 'quarry'));
-    const viaHttp = await load(quarry.overHttp, docs, "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
-    const viaBulk = await bulkLoad(quarry.port, quarry.pid, docs, 'gcide_bulk');
+    const viaHttp = await load(quarry.overHttp, docs, CREATE('gcide'));
     if (arg('load-only', 0)) {
-      const viaMysql = await load(quarry.overMysql, docs, "CREATE TABLE gcide_mysql (title text, body text, len uint) morphology='stem_en'", 'gcide_mysql');
+      const viaBulk = await bulkLoad(quarry.port, quarry.pid, docs, 'gcide_bulk');
+      const viaMysql = await load(quarry.overMysql, docs, CREATE('gcide_mysql'), 'gcide_mysql');
       await quarry.stop();
       return await loadRows(docs, { '/sql': viaHttp, MySQL: viaMysql, '/bulk': viaBulk }, join(base, 'sphinx'));
     }
+    if (small.length) await load(quarry.overHttp, small, CREATE('gcide_small'), 'gcide_small');
     await measure(quarry.overHttp, viaHttp.docsPerSec);
-    await measure(quarry.overJson, viaBulk.docsPerSec);
+    await measure(quarry.overJson, NaN);
+    // the footprint once quiet after the loads and queries (idle collections done), before /bulk's table
+    progress.step('side-by-side: quarry: waiting until quiet for its footprint');
+    await untilQuiet(quarry.pid, 22_000);
+    const footprint = { mem: memoryOf(quarry.pid, true), disk: filesBytes(join(base, 'quarry')) };
+    const viaBulk = await bulkLoad(quarry.port, quarry.pid, docs, 'gcide_bulk');
+    rows[rows.length - 1]['load docs/s'] = viaBulk.docsPerSec;
     await quarry.stop();
     // MySQL on the same data after a restart (merges done), with the default threads and then with every
     // query on the protocol thread (threads = 1): before and after the worker threads in one run
     for (const threads of [undefined, 1]) {
       const again = await startQuarry(join(base, 'quarry'), [], threads);
-      await measure(again.overMysql, viaHttp.docsPerSec, threads ? `quarry threads=${threads} (MySQL protocol)` : again.overMysql.name);
+      const extra = threads ? {} : { growth: true, 'PSS MiB': footprint.mem.pss, 'disk B/doc': bytesPerDoc(footprint.disk), 'PSS parts MiB': footprint.mem };
+      await measure(again.overMysql, viaHttp.docsPerSec, threads ? `quarry threads=${threads} (MySQL protocol)` : again.overMysql.name, extra);
       await again.stop();
     }
-    const sphinx = await sphinxPeer(join(base, 'sphinx'));
-    await measure(sphinx, (await load(sphinx, docs, null)).docsPerSec);
-    await sphinx.stop();
+    const sphinxDir = join(base, 'sphinx');
+    const sphinx = await sphinxPeer(sphinxDir, small.length ? ['gcide_small'] : []);
+    const sphinxLoad = (await load(sphinx, docs, null)).docsPerSec;
+    if (small.length) await load(sphinx, small, null, 'gcide_small');
+    await measure(sphinx, sphinxLoad, sphinx.name, { growth: true });
     const s = rows[rows.length - 1];
+    s['PSS MiB'] = memoryOf(searchdPid(sphinxDir)).pss;
+    const conn = await sphinx.open();
+    for (const t of small.length ? ['gcide', 'gcide_small'] : ['gcide']) await conn.exec(`FLUSH RTINDEX ${t}`);
+    await conn.close();
+    await sphinx.stop();
+    s['disk B/doc'] = bytesPerDoc(filesBytes(sphinxDir, (n) => n.startsWith('gcide')) + rawText(docs) + rawText(small));
     for (const q of rows.slice(0, -1)) {
-      rows.push(Object.fromEntries(Object.entries(q).map(([k, v]) => [k, k === 'peer' ? `ratio ${q.peer}/Sphinx` : k === 'docs' ? v : (v as number) / (s[k] as number)])));
+      rows.push(Object.fromEntries(Object.entries(q).filter(([k]) => k !== 'PSS parts MiB').map(([k, v]) => [k,
+        k === 'peer' ? `ratio ${q.peer}/Sphinx` : k === 'docs' ? v : typeof v === 'number' && typeof s[k] === 'number' ? v / (s[k] as number) : '-'])));
     }
     return rows;
   } finally {

@@ -24,12 +24,12 @@ export interface SphinxPeer {
   stop(): Promise<void>;
 }
 
-/** The gcide table of the side-by-side and insert benchmarks: the same fields as quarry's, stem_en. */
-export function gcideIndex(dir: string): string {
+/** The gcide table of the side-by-side and insert benchmarks (or another of that schema): the same fields as quarry's, stem_en. */
+export function gcideIndex(dir: string, name = 'gcide'): string {
   return `
-index gcide {
+index ${name} {
   type = rt
-  path = ${dir}/gcide
+  path = ${dir}/${name}
   rt_field = title
   rt_field = body
   rt_attr_uint = len

@@ -197,10 +197,11 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   catalog.reserved = (n) => dist.has(n);
   const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map(), dist };
   // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts),
-  // the field scanner's core memory with it
+  // the field scanner's core memory and the store's mapped pages with it
   const idle = new IdleCollector(undefined, () => {
     releaseCoreFieldScanners();
     collectGarbage();
+    void store.releaseMappedPages();
   });
   idle.start();
   const checkpoints = new Checkpointer(store, () => catalog.all(), () => idle.noteWork());
