@@ -188,7 +188,7 @@ async function loadRows(docs: CorpusDoc[], quarry: Record<string, LoadFigures>, 
   ];
 }
 
-async function queryRun(peer: Peer, queries: string[], clients: number, table = 'gcide') {
+export async function queryRun(peer: Peer, queries: string[], clients: number, table = 'gcide') {
   const times: number[] = [];
   let next = 0;
   // Connections are opened one by one before the clock starts: a burst of connects overflows a small

@@ -18,6 +18,7 @@ import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './durability/checkpointer.
 import { collectGarbage, IdleCollector } from './background/idle-gc.js';
 import { releaseCoreFieldScanners } from '../wasm/field-scanner.js';
 import type { ConfigTable } from './exec/exec-ddl.js';
+import type { Table } from './table.js';
 import { executeStatement, type ExecContext } from './exec/executor.js';
 import { IdGenerator } from './id-generator.js';
 import { DistributedTables } from './distributed/dist-registry.js';
@@ -177,6 +178,19 @@ class QuarryEngine implements Engine {
   }
 }
 
+/** Each table's last write sequence: changes with every write, CREATE and DROP (what the idle collector waits for). */
+function writeMark(store: Store, tables: readonly Table[]): string {
+  let mark = '';
+  for (const t of tables) {
+    try {
+      mark += `${t.name}:${store.lastSeq(t.name)},`;
+    } catch {
+      mark += `${t.name}:gone,`; // dropped meanwhile
+    }
+  }
+  return mark;
+}
+
 export async function openEngine(opts: OpenOptions): Promise<Engine> {
   installNodeHost();
   configureSnippetFiles({ prefix: opts.snippetsFilePrefix ?? '', maxThreads: opts.maxThreadsPerQuery });
@@ -202,7 +216,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
     releaseCoreFieldScanners();
     collectGarbage();
     void store.releaseMappedPages();
-  });
+  }, () => writeMark(store, catalog.all()));
   idle.start();
   const checkpoints = new Checkpointer(store, () => catalog.all(), () => idle.noteWork());
   for (const [name, seq] of catalog.covered) checkpoints.noteCovered(name, seq);

@@ -60,4 +60,32 @@ describe('IdleCollector', () => {
     tick(0);
     expect(collections()).toBe(1);
   });
+
+  it('leaves the garbage of queries to V8 however much CPU they took: only a write or a checkpoint counts', () => {
+    let cpu = 0;
+    let seq = 0;
+    let collections = 0;
+    const idle = new IdleCollector(() => cpu, () => { collections++; }, () => seq);
+    const tick = (usedMs: number) => { cpu += usedMs * 1000; idle.tick(1000); };
+    tick(500); // startup: recovery, first segments
+    tick(0);
+    tick(0);
+    expect(collections).toBe(1);
+    for (let i = 0; i < 6; i++) tick(0); // the follow-up
+    expect(collections).toBe(2);
+    for (let i = 0; i < 10; i++) tick(900); // a burst of queries
+    for (let i = 0; i < 10; i++) tick(0);
+    expect(collections).toBe(2);
+    tick(900);
+    seq++; // a write among them
+    tick(0);
+    tick(0);
+    expect(collections).toBe(3);
+    for (let i = 0; i < 6; i++) tick(0);
+    tick(900);
+    idle.noteWork(); // a checkpoint written
+    tick(0);
+    tick(0);
+    expect(collections).toBe(5);
+  });
 });

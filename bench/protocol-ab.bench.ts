@@ -1,0 +1,105 @@
+// bench/protocol-ab.bench.ts: two builds of quarry compared per protocol by the server's CPU time per
+// query (user+system of the whole server process, every thread), the fairest before/after figure on a
+// shared machine. Both servers load the same dict-gcide documents through /bulk and stay up; then, round
+// after round, each build in turn (the order alternated per round) answers the side-by-side's shuffled
+// query mix over HTTP JSON /search (hits with `_source`), /sql?mode=raw (id, weight()) and MySQL, from
+// 1, 8 and 64 concurrent clients (the bench client on the same cores, as in the side-by-side). Prints
+// per protocol and client count each build's median server CPU ms/query, QPS and p99, and the ratios.
+// Run: npm run bench -- protocol-ab --baseline DIR [--docs N] [--queries M] [--rounds R] [--clients 1,8]
+// [--only REGEX] (DIR: another build's copy with dist/, build/ and bin/; REGEX picks protocols by name;
+// --baseline-only 1 or --current-only 1 measures one build alone; --builds DIR,DIR,... those builds alone,
+// each named by its folder, to bisect in one run). Needs dict-gcide. Seed 42.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { loadGcide, type CorpusDoc } from './corpus.js';
+import { arg, argString, mulberry32 } from './bench-util.js';
+import { queryClasses } from './engine.bench.js';
+import { queryRun, startQuarry, type Peer, type QuarryServer } from './side-by-side.bench.js';
+import { bulkBody, clientAgent, postOk } from './http-client.js';
+import { waitIdle } from './process-cpu.js';
+import { progress } from './progress.js';
+
+const BATCH = 1000;
+
+async function loaded(dir: string, docs: CorpusDoc[], bin?: string): Promise<QuarryServer> {
+  const server = await startQuarry(dir, [], undefined, bin);
+  const agent = clientAgent();
+  await postOk(agent, server.port, '/sql?mode=raw', `query=${encodeURIComponent("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'")}`);
+  for (let i = 0; i < docs.length; i += BATCH) {
+    await postOk(agent, server.port, '/bulk', bulkBody('gcide', docs.slice(i, i + BATCH)), 'application/x-ndjson');
+  }
+  agent.destroy();
+  return server;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+function shuffled<T>(xs: T[], seed: number): T[] {
+  const rng = mulberry32(seed);
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(rng() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; }
+  return a;
+}
+
+interface Sample { cpuMs: number; qps: number; p99ms: number }
+
+export async function protocolAbBench() {
+  const baseline = argString('baseline');
+  const docs = loadGcide(arg('docs', 100_000));
+  const queries = shuffled(queryClasses(docs, Math.max(1, Math.floor(arg('queries', 400) / 8))).flatMap((c) => c.queries), 42);
+  const rounds = arg('rounds', 3);
+  const clients = (argString('clients') ?? '1,8').split(',').map(Number);
+  const only = new RegExp(argString('only') ?? '');
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-ab-'));
+  const builds: Array<{ name: string; server: QuarryServer }> = [];
+  try {
+    // --builds DIR,DIR,...: those builds alone, named by their folders (a bisection in one run)
+    const listed = argString('builds')?.split(',');
+    if (listed) {
+      for (const d of listed) builds.push({ name: basename(d), server: await loaded(join(dir, `b${builds.length}`), docs, join(d, 'bin/quarry.js')) });
+    } else {
+      if (!arg('baseline-only', 0)) builds.push({ name: 'current', server: await loaded(join(dir, 'current'), docs) });
+      if (baseline && !arg('current-only', 0)) builds.push({ name: 'baseline', server: await loaded(join(dir, 'baseline'), docs, join(baseline, 'bin/quarry.js')) });
+    }
+    for (const b of builds) await waitIdle(b.server.pid);
+    const protocols = (s: QuarryServer): Array<[string, Peer]> =>
+      ([['/search', s.overJson], ['/sql', s.overHttp], ['MySQL', s.overMysql]] as Array<[string, Peer]>).filter(([n]) => only.test(n));
+    const samples = new Map<string, Sample[]>();
+    for (const b of builds) for (const [, peer] of protocols(b.server)) await queryRun(peer, queries.slice(0, 200), 1); // warm-up
+    for (let r = 0; r < rounds; r++) {
+      const order = [...builds.slice(r % builds.length), ...builds.slice(0, r % builds.length)]; // each build first in turn
+      for (const b of order) {
+        for (const [p, peer] of protocols(b.server)) {
+          for (const c of clients) {
+            progress.step(`protocol-ab: round ${r + 1}/${rounds}: ${b.name} ${p} ${c} clients`);
+            const run = await queryRun(peer, queries, c);
+            const key = `${p}\t${c}\t${b.name}`;
+            samples.set(key, [...(samples.get(key) ?? []), { cpuMs: run.cpuMs, qps: run.qps, p99ms: run.p99ms }]);
+          }
+        }
+      }
+    }
+    progress.clear();
+    const rows: Record<string, string | number>[] = [];
+    for (const [key, s] of samples) {
+      const [protocol, c, build] = key.split('\t');
+      rows.push({
+        protocol: protocol!, clients: Number(c), build: build!, 'server CPU ms/query': median(s.map((x) => x.cpuMs)),
+        'CPU per round': s.map((x) => x.cpuMs.toFixed(3)).join(' '), QPS: median(s.map((x) => x.qps)), 'p99 ms': median(s.map((x) => x.p99ms)),
+      });
+    }
+    rows.sort((a, b) => `${a.protocol}${String(a.clients).padStart(3)}${a.build}`.localeCompare(`${b.protocol}${String(b.clients).padStart(3)}${b.build}`));
+    return rows;
+  } finally {
+    for (const b of builds) await b.server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1]?.endsWith('protocol-ab.bench.js')) {
+  protocolAbBench().then((r) => console.log(JSON.stringify(r, null, 2))).catch((e) => { console.error(e); process.exitCode = 1; });
+}
