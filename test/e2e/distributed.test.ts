@@ -115,14 +115,20 @@ describe('a distributed table over 2 local and 2 remote shards', () => {
       // aggs: terms as FACET over the shards, metrics as aggregate SELECTs
       { query: { match: { title: 'alpha | beta' } }, sort: [{ id: 'asc' }], limit: 5, aggs: { g: { terms: { field: 'gid', size: 10, order: { _key: 'asc' } } }, t: { terms: { field: 'tags', size: 50, order: [{ _key: 'desc' }] } } } },
       { query: { range: { price: { gte: 1 } } }, sort: [{ id: 'asc' }], limit: 3, aggs: { lo: { min: { field: 'price' } }, hi: { max: { field: 'price' } }, s: { sum: { field: 'gid' } }, top: { terms: { field: 'gid', order: { _key: 'desc' } } } } },
+      // buckets and distributions: the field's distinct values over the shards, folded on the master
+      { query: { match: { title: 'alpha | beta' } }, sort: [{ id: 'asc' }], limit: 2, aggs: {
+        h: { histogram: { field: 'price', interval: 2.5, offset: 1 } }, r: { range: { field: 'gid', ranges: [{ to: 2 }, { from: 2, to: 4 }, { from: 3 }] } },
+        dh: { date_histogram: { field: 'ts', calendar_interval: 'month' } }, dr: { date_range: { field: 'ts', keyed: true, ranges: [{ to: '2023||+6M/M' }, { from: '2023||+6M/M' }] } },
+        p: { percentiles: { field: 'price' } }, pr: { percentile_ranks: { field: 'price', values: [2, 5.5] } }, mad: { median_absolute_deviation: { field: 'price' } },
+      } },
     ]) {
       const one = await search('everything', body);
       expect(one.hits.length).toBeGreaterThan(0);
       expect(Object.keys(one.aggs ?? {})).toEqual(Object.keys((body as any).aggs ?? {}));
       expect(await search('d', body), JSON.stringify(body)).toEqual(one);
     }
-    const refused = await search('d', { query: { match_all: {} }, aggs: { h: { histogram: { field: 'gid', interval: 2 } } } });
-    expect(refused.error?.reason ?? refused.error).toMatch(/"histogram" aggregation over a distributed table is not supported/);
+    const refused = await search('d', { query: { match_all: {} }, aggs: { c: { composite: { sources: [{ g: { terms: { field: 'gid' } } }] } } } });
+    expect(refused.error?.reason ?? refused.error).toMatch(/"composite" aggregation over a distributed table is not supported/);
   });
 
   it('merges FACET counts of all shards', async () => {

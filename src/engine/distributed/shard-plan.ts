@@ -102,11 +102,17 @@ export function planShards(st: SelectStatement): ShardPlan {
     outputs.push({ name: it.name, source: `__c${i}`, op });
   });
   const groupKeys: string[] = [];
+  // an alias of an expression names the expression (the shard renames every item to __cN)
+  const groupBy = st.groupBy?.map((e) => {
+    if (e.kind !== 'column' || e.path.length) return e;
+    const aliased = st.items.find((it) => it.alias?.toLowerCase() === e.name.toLowerCase());
+    return aliased && !(aliased.expr.kind === 'column' && aliased.expr.name.toLowerCase() === e.name.toLowerCase()) ? aliased.expr : e;
+  });
   // every row's document id, whatever the select list holds: the merge drops duplicates by it
   if (!grouped) items.push(item({ kind: 'column', name: 'id', path: [], text: 'id' }, ID_COL));
   if (grouped) {
     items.push(item(COUNT_STAR, COUNT_COL));
-    const by = st.groupBy ?? [];
+    const by = groupBy ?? [];
     // one key: groupby() is the group's value (an MVA or JSON array groups by each element)
     if (by.length === 1) { items.push(item(call('groupby', [], 'groupby()'), '__g0')); groupKeys.push('__g0'); }
     else by.forEach((e, i) => { items.push(item(e, `__g${i}`)); groupKeys.push(`__g${i}`); });
@@ -129,7 +135,7 @@ export function planShards(st: SelectStatement): ShardPlan {
   if (!grouped) order.push({ source: 'id', desc: false });
   const shard: SelectStatement = {
     ...st, items, offset: 0, limit: grouped ? maxMatches : Math.min(offset + limit, maxMatches),
-    having: undefined, facets: undefined,
+    groupBy, having: undefined, facets: undefined,
     orderBy: st.orderBy?.map((o, i) => ({ ...o, expr: order[i]!.source.startsWith(HIDDEN_PREFIX) ? { kind: 'column', name: order[i]!.source, path: [], text: order[i]!.source } : o.expr })),
   };
   return { shard, outputs, order, grouped, groupKeys, offset, limit, maxMatches, having: st.having };

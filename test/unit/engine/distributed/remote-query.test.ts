@@ -26,6 +26,12 @@ describe('a shard statement as a binary-API query', () => {
     expect(q.select).toBe('gid AS __c0, COUNT(*) AS __c1, count(*) AS __cnt, groupby() AS __g0');
   });
 
+  it('groups by an expression (named by its alias) through a select item the agent computes', () => {
+    const q = remoteQuery(shardOf('SELECT HISTOGRAM(price, {hist_interval=2}) h, COUNT(*) c FROM d GROUP BY h ORDER BY h ASC'), 'shard');
+    expect(q).toMatchObject({ groupBy: '__k0', groupSort: '__c0 ASC' });
+    expect(q.select).toBe('HISTOGRAM(price, {hist_interval=2}) AS __c0, COUNT(*) AS __c1, count(*) AS __cnt, groupby() AS __g0, HISTOGRAM(price, {hist_interval=2}) AS __k0');
+  });
+
   it('sends ANY(mva) = v as a value filter and refuses the quantified forms it cannot send', () => {
     expect(remoteQuery(shardOf('SELECT id FROM d WHERE ANY(tags) IN (2,3)'), 's').filters).toEqual([{ attr: 'tags', type: 0, values: [2n, 3n], exclude: false }]);
     expect(() => remoteQuery(shardOf('SELECT id FROM d WHERE ALL(tags) > 2'), 's')).toThrow(/ALL\(\) filter 'tags' over remote agents/);
