@@ -60,6 +60,10 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     serverId: serverId === undefined ? undefined : Number(serverId),
     replicate: replication as ServerEngineOptions['replicate'],
     maxQueryMemory: options.maxQueryMemory,
+    searchdHa: Object.fromEntries(['ha_ping_interval', 'ha_period_karma', 'persistent_connections_limit'].flatMap((k) => {
+      const v = lastValue(config?.searchd, k);
+      return v === undefined ? [] : [[k, [v]]];
+    })),
   });
   let http: HttpListener;
   try {
