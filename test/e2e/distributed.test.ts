@@ -99,6 +99,25 @@ describe('a distributed table over 2 local and 2 remote shards', () => {
     expect(Number(meta['agent_total_found[0]']) + Number(meta['agent_total_found[1]'])).toBeLessThanOrEqual(Number(meta.total_found));
   });
 
+  it('counts SHOW STATUS dist_* as Manticore does: queries that asked remote agents, once per statement', async () => {
+    const status = async () => Object.fromEntries(((await db.query("SHOW STATUS LIKE '%dist%'"))[0] as any[]).map((r) => [r.Counter, r.Value]));
+    await db.query("CREATE TABLE dlocal type='distributed' local='t1' local='t2'");
+    const before = await status();
+    expect(Object.keys(before)).toEqual(['dist_queries', 'dist_wall', 'dist_local', 'dist_wait', 'avg_dist_wall', 'avg_dist_local', 'avg_dist_wait']);
+    await db.query("SELECT id FROM dlocal WHERE MATCH('alpha')"); // no remote agent: not counted
+    await db.query("SELECT id FROM d WHERE MATCH('alpha') FACET gid FACET tags"); // one statement, its facets included
+    await db.query('SELECT gid, COUNT(*) FROM d GROUP BY gid');
+    const after = await status();
+    expect(Number(after.dist_queries) - Number(before.dist_queries)).toBe(2);
+    // in seconds to the ms, as searchd prints them: a local search of a few hundred rows may round to 0
+    for (const k of ['dist_wall', 'dist_wait']) expect(Number(after[k]), k).toBeGreaterThan(Number(before[k]));
+    expect(Number(after.dist_local)).toBeGreaterThanOrEqual(Number(before.dist_local));
+    // the wall time covers the local search; the agents' waits are added over both agents
+    expect(Number(after.dist_wall) - Number(before.dist_wall)).toBeGreaterThanOrEqual(Number(after.dist_local) - Number(before.dist_local));
+    expect(Number(after.avg_dist_wall)).toBeCloseTo(Number(after.dist_wall) / Number(after.dist_queries), 2);
+    await db.query('DROP TABLE dlocal');
+  });
+
   it('answers /search as the one table does', async () => {
     const search = async (table: string, body: object) => {
       const r = await fetch(`http://127.0.0.1:${master.http}/search`, { method: 'POST', body: JSON.stringify({ table, ...body }) });

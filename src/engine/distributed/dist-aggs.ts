@@ -61,7 +61,7 @@ export async function distributedAggs(catalog: Catalog, def: DistributedDef, st:
     if (a.scope || a.auto || a.max) throw new SearchError('UNSUPPORTED', `aggregation "${a.name}": facet filter modes over a distributed table are not supported`);
   }
   return Promise.all(aggs.map(async (a): Promise<[string, JsonOut]> => {
-    const r = await execDistributedSelect(catalog, def, aggStatement(st, a), newSession(), flags);
+    const r = await execDistributedSelect(catalog, def, aggStatement(st, a), newSession(), flags, false);
     if (FOLDED.has(a.type)) {
       if (r.rows.length >= FOLD_MAX_VALUES) throw new SearchError('UNSUPPORTED', `"${a.type}" aggregation '${a.name}' over a distributed table: '${a.field.name}' has more than ${FOLD_MAX_VALUES} distinct values`);
       const values = r.rows.map((row) => ({ value: row[0] as AttrValue, count: Number(row[1]) }));
