@@ -72,6 +72,8 @@ export interface ApiQuery {
   filterTree?: FilterNode[];
   /** expansion_limit (0x124+; 0 is the server's default). */
   expansionLimit?: number;
+  /** GROUP N BY: the rows kept per group (master 6+; 1 or absent is plain GROUP BY). */
+  groupLimit?: number;
   /** The master's group_concat/facet helper role (master 30+): 0 is an ordinary query. */
   queryRole?: number;
   /** Set when the request could not be read; the reply is this error. */
@@ -202,7 +204,7 @@ export function readSearchQuery(r: ApiReader, ver: number, masterVer: number): A
   if (ver >= 0x124) q.expansionLimit = r.i32();
   if (masterVer >= 1) r.u32(); // collation
   if (masterVer >= 2) { r.str(); if (hasOuter) r.i32(); } // outer order by, limit
-  if (masterVer >= 6) r.i32(); // group-by limit
+  if (masterVer >= 6) q.groupLimit = r.i32(); // GROUP N BY
   if (masterVer >= 14) { r.str(); r.str(); } // UDF ranker and its options
   if (masterVer >= 14 || ver >= 0x120) for (let i = 0; i < 3; i++) r.str(); // query token filter
   const error = readManticoreExtensions(r, q, ver, masterVer);

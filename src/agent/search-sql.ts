@@ -178,7 +178,7 @@ export function searchSql(q: ApiQuery, tables: string[]): string {
   let sql = `SELECT ${items.join(', ')} FROM ${tables.join(', ')}`;
   if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
   if (grouped) {
-    sql += ` GROUP BY ${groupKey} WITHIN GROUP ORDER BY ${orderBy(q)} ORDER BY ${magic(q.groupSort) || 'groupby() DESC'}`;
+    sql += ` GROUP ${(q.groupLimit ?? 1) > 1 ? `${q.groupLimit} ` : ''}BY ${groupKey} WITHIN GROUP ORDER BY ${orderBy(q)} ORDER BY ${magic(q.groupSort) || 'groupby() DESC'}`;
   } else {
     sql += ` ORDER BY ${orderBy(q)}`;
   }

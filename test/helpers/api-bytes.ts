@@ -43,7 +43,7 @@ export function recordedMasterQuery(version = 35): Buffer {
   b.int(0).int(0).int(0).str('').int(0); // index weights, max query time, field weights, comment, overrides
   b.str('gid, sum(price) AS total, group_concat(tag) AS names');
   b.str('').int(0).int(0).int(0).int(0); // no outer select, expansion limit
-  b.int(0).str('').int(0).str('').str('').str('').str('').str(''); // collation .. token filter
+  b.int(0).str('').int(1).str('').str('').str('').str('').str(''); // collation, outer order, group-by limit 1 .. token filter
   b.int(3).int(-1).int(-1).int(0).int(0).int(-1).int(-1).int(1).int(0).int(0).int(1).int(-1).int(1); // (f0 OR f1)
   for (let copy = 0; copy < 2; copy++) { // items, then reference items
     b.int(3).str('gid').str('gid').int(0).str('total').str('price').int(4).str('names').str('tag').int(5);

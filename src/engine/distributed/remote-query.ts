@@ -159,6 +159,7 @@ export function remoteQuery(st: SelectStatement, indexes: string): ApiQuery {
       return `__k${i}`;
     });
     q.groupBy = names.join(',');
+    if (st.groupLimit !== undefined) q.groupLimit = st.groupLimit;
     q.groupSort = st.orderBy?.length ? sortText(st.orderBy) : '@weight DESC';
     if (st.withinGroupOrderBy?.length) { q.sort = 4; q.sortBy = sortText(st.withinGroupOrderBy); }
   } else if (st.orderBy?.length) {

@@ -41,6 +41,10 @@ export interface ShardPlan {
   limit: number;
   maxMatches: number;
   having?: Condition;
+  /** GROUP N BY: the rows kept per group (undefined: one, the group's representative). */
+  groupLimit?: number;
+  /** The order within a group (WITHIN GROUP ORDER BY; default weight desc, then id asc). */
+  within: MergeKey[];
 }
 
 export const HIDDEN_PREFIX = '__';
@@ -81,7 +85,6 @@ function outputFor(st: SelectStatement, o: OrderItem, outputs: OutSpec[]): OutSp
 }
 
 export function planShards(st: SelectStatement): ShardPlan {
-  if (st.groupLimit !== undefined) throw new SearchError('UNSUPPORTED', 'GROUP N BY over a distributed table is not supported');
   const grouped = !!st.groupBy || st.items.some((i) => isAggregateCall(i.expr));
   const opts = optionMap(st.options);
   const mm = opts.get('max_matches');
@@ -108,8 +111,9 @@ export function planShards(st: SelectStatement): ShardPlan {
     const aliased = st.items.find((it) => it.alias?.toLowerCase() === e.name.toLowerCase());
     return aliased && !(aliased.expr.kind === 'column' && aliased.expr.name.toLowerCase() === e.name.toLowerCase()) ? aliased.expr : e;
   });
-  // every row's document id, whatever the select list holds: the merge drops duplicates by it
-  if (!grouped) items.push(item({ kind: 'column', name: 'id', path: [], text: 'id' }, ID_COL));
+  // every row's document id, whatever the select list holds: the merge drops duplicates by it (a
+  // group's rows too: GROUP N BY keeps N distinct documents, and ties within a group go by id)
+  items.push(item({ kind: 'column', name: 'id', path: [], text: 'id' }, ID_COL));
   if (grouped) {
     items.push(item(COUNT_STAR, COUNT_COL));
     const by = groupBy ?? [];
@@ -117,6 +121,16 @@ export function planShards(st: SelectStatement): ShardPlan {
     if (by.length === 1) { items.push(item(call('groupby', [], 'groupby()'), '__g0')); groupKeys.push('__g0'); }
     else by.forEach((e, i) => { items.push(item(e, `__g${i}`)); groupKeys.push(`__g${i}`); });
   }
+  // the order within a group, read on the master from the rows (hidden items for expressions)
+  const within: MergeKey[] = (st.withinGroupOrderBy ?? []).map((o, i) => {
+    const desc = o.direction === 'desc';
+    if (isCall(o.expr, 'weight')) return { source: 'weight', desc };
+    if (o.expr.kind === 'column' && !o.expr.path.length && o.expr.name.toLowerCase() === 'id') return { source: 'id', desc };
+    items.push(item(o.expr, `__i${i}`));
+    return { source: `__i${i}`, desc };
+  });
+  if (!within.length) within.push({ source: 'weight', desc: true });
+  within.push({ source: 'id', desc: false });
   const order: MergeKey[] = [];
   (st.orderBy ?? []).forEach((o, i) => {
     const desc = o.direction === 'desc';
@@ -138,7 +152,7 @@ export function planShards(st: SelectStatement): ShardPlan {
     groupBy, having: undefined, facets: undefined,
     orderBy: st.orderBy?.map((o, i) => ({ ...o, expr: order[i]!.source.startsWith(HIDDEN_PREFIX) ? { kind: 'column', name: order[i]!.source, path: [], text: order[i]!.source } : o.expr })),
   };
-  return { shard, outputs, order, grouped, groupKeys, offset, limit, maxMatches, having: st.having };
+  return { shard, outputs, order, grouped, groupKeys, offset, limit, maxMatches, having: st.having, groupLimit: st.groupLimit, within };
 }
 
 export { COUNT_COL };
