@@ -40,7 +40,12 @@ export function selectItems(select: string): ApiItem[] {
     const alias = as ? as[2]! : text;
     const call = /^([a-z_]+)\s*\((.*)\)$/is.exec(expr);
     const aggr = call ? AGGR_BY_NAME[call[1]!.toLowerCase()] : undefined;
-    return aggr !== undefined ? { alias, expr: call![2]!.trim(), aggr } : { alias, expr, aggr: Aggr.NONE };
+    if (aggr === undefined) return { alias, expr, aggr: Aggr.NONE };
+    const inner = call![2]!.trim();
+    // GROUP_CONCAT(x SEPARATOR 's'): the separator travels beside the item (master 34+)
+    const sep = aggr === Aggr.CAT ? /^(.*\S)\s+SEPARATOR\s+'((?:[^'\\]|\\.)*)'$/is.exec(inner) : null;
+    if (sep) return { alias, expr: sep[1]!, aggr, separator: sep[2]!.replace(/\\(.)/g, '$1') };
+    return { alias, expr: inner, aggr };
   });
 }
 

@@ -133,8 +133,8 @@ function itemSql(it: ApiItem): string {
   if (it.expr === '*') return '*';
   const fn = AGGR_NAMES[it.aggr];
   if (it.aggr !== Aggr.NONE && !fn) throw new ApiQueryError(`unknown aggregate function ${it.aggr} in select item '${it.alias}'`);
-  if (it.separator !== undefined && it.separator !== ',') throw new ApiQueryError('GROUP_CONCAT with a separator is not supported over the binary API');
-  const expr = fn ? `${fn}(${magic(it.expr)})` : magic(it.expr);
+  const sep = it.separator !== undefined && it.separator !== ',' ? ` SEPARATOR ${quote(it.separator)}` : '';
+  const expr = fn ? `${fn}(${magic(it.expr)}${sep})` : magic(it.expr);
   const plainAlias = /^[a-z_][a-z0-9_]*$/i.test(it.alias);
   return plainAlias && it.alias.toLowerCase() !== expr.toLowerCase() ? `${expr} AS ${it.alias}` : expr;
 }

@@ -69,6 +69,7 @@ export function randomQueries(seed: number, n: number): string[] {
       `SELECT IF(price > 5, gid * 10, gid) k, COUNT(*) c, SUM(price) s FROM $T ${where} GROUP BY k ORDER BY k DESC`,
       `SELECT HISTOGRAM(price, {hist_interval=2.5}) h, COUNT(*) c FROM $T ${where} GROUP BY h ORDER BY h ASC`,
       `SELECT id, gid, price, COUNT(*) c FROM $T ${where} GROUP 2 BY gid WITHIN GROUP ORDER BY price DESC, id ASC ORDER BY gid ASC LIMIT 7`,
+      `SELECT gid, GROUP_CONCAT(id ORDER BY price DESC, id ASC LIMIT 3) top, GROUP_CONCAT(price ORDER BY id DESC SEPARATOR ';' LIMIT 2) p FROM $T ${where} GROUP BY gid ORDER BY gid ASC`,
       `SELECT COUNT(*) FROM $T ${where}`,
       `SELECT id, HIGHLIGHT({limit=40}) h FROM $T ${where} ORDER BY id ASC LIMIT 200`,
     ]);

@@ -9,6 +9,7 @@ import type { Cell, CellKind, ResultColumn } from '../result.js';
 import { COUNT_COL, HIDDEN_PREFIX, type MergeKey, type OutSpec, type ShardPlan } from './shard-plan.js';
 import type { ShardRows } from './shard-rows.js';
 import { havingPasses } from './merge-having.js';
+import { mergedConcat } from './merge-concat.js';
 
 interface Ref {
   shard: ShardRows;
@@ -61,9 +62,9 @@ function kindOf(shards: ShardRows[], name: string, fallback: CellKind): CellKind
 }
 
 /** The output columns: each item's, the star expanded. */
-function columnsOf(plan: ShardPlan, shards: ShardRows[]): { columns: ResultColumn[]; sources: Array<{ source: string; op: OutSpec['op'] }> } {
+function columnsOf(plan: ShardPlan, shards: ShardRows[]): { columns: ResultColumn[]; sources: Array<Omit<OutSpec, 'name'>> } {
   const columns: ResultColumn[] = [];
-  const sources: Array<{ source: string; op: OutSpec['op'] }> = [];
+  const sources: Array<Omit<OutSpec, 'name'>> = [];
   for (const o of plan.outputs) {
     if (o.source === '*') {
       const star = starColumns(shards);
@@ -71,7 +72,7 @@ function columnsOf(plan: ShardPlan, shards: ShardRows[]): { columns: ResultColum
       continue;
     }
     columns.push({ name: o.name, kind: o.op === 'avg' ? 'float' : kindOf(shards, o.source, 'string') });
-    sources.push({ source: o.source, op: o.op });
+    sources.push({ source: o.source, op: o.op, concat: o.concat });
   }
   return { columns, sources };
 }
@@ -138,14 +139,14 @@ function refValue(r: Ref, k: MergeKey): Cell {
 }
 
 /** One merged group's value of one column: aggregates over the shards' heads, else the best row's. */
-function mergedValue(g: Group, source: string, op: OutSpec['op']): Cell {
+function mergedValue(g: Group, { source, op, concat }: Omit<OutSpec, 'name'>): Cell {
   const values = g.heads.map((r) => cell(r, source));
+  if (concat) return mergedConcat(concat, g.heads.length, (h, col) => cell(g.heads[h]!, col), (h) => Number(cell(g.heads[h]!, COUNT_COL) ?? 0), source);
   switch (op) {
     case 'sum': return values.reduce(add, null);
     case 'min': return values.reduce((m, v) => (m === null || (v !== null && compareCells(v, m) < 0) ? v : m), null as Cell);
     case 'max': return values.reduce((m, v) => (m === null || (v !== null && compareCells(v, m) > 0) ? v : m), null as Cell);
     case 'avg': { const s = values.reduce(add, null); return s === null || !g.count ? null : Number(s) / g.count; }
-    case 'concat': return values.filter((v) => v !== null && v !== '').map(String).join(',');
     default: return cell(g.refs[0]!, source);
   }
 }
@@ -187,7 +188,7 @@ export function mergeGrouped(plan: ShardPlan, shards: ShardRows[]): Merged {
   const list = [...groups.values()].map((g) => ({ ...g, refs: [...g.refs].sort(byWithin) }));
   const { columns, sources } = columnsOf(plan, shards);
   const byOut = new Map(sources.map((s, i) => [s.source, i]));
-  let out = list.map((g) => ({ g, row: sources.map((s) => mergedValue(g, s.source, s.op)) }));
+  let out = list.map((g) => ({ g, row: sources.map((s) => mergedValue(g, s)) }));
   if (plan.having) {
     const names = columns.map((c) => c.name.toLowerCase());
     out = out.filter((x) => havingPasses(plan.having!, names, x.row));

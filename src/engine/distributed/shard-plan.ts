@@ -12,6 +12,7 @@ import { SearchError } from '../../util/errors.js';
 import { DEFAULT_LIMIT, DEFAULT_MAX_MATCHES } from '../exec/exec-select.js';
 import { isAggregateCall } from '../group/group-plan.js';
 import { optionMap, requireNumber } from '../sql-values.js';
+import { concatShardItems, type ConcatMerge } from './merge-concat.js';
 
 /** How the master combines one output column's values from the shards' rows of one group. */
 export type MergeOp = 'first' | 'sum' | 'min' | 'max' | 'avg' | 'concat' | 'key';
@@ -22,6 +23,8 @@ export interface OutSpec {
   /** The shard column holding it; '*' for the star's columns (all non-hidden ones). */
   source: string;
   op: MergeOp;
+  /** GROUP_CONCAT: its separator, and for the limited form its order keys and limit. */
+  concat?: ConcatMerge;
 }
 
 /** A sort key: weight, id, or a (possibly hidden) column of the merged rows. */
@@ -64,9 +67,7 @@ function mergeOpOf(e: Expr): MergeOp {
     case 'min': return 'min';
     case 'max': return 'max';
     case 'avg': return 'avg';
-    case 'group_concat':
-      if (e.concat?.order || e.concat?.limit !== undefined) throw new SearchError('UNSUPPORTED', 'limited GROUP_CONCAT over a distributed table is not supported');
-      return 'concat';
+    case 'group_concat': return 'concat';
     default: throw new SearchError('UNSUPPORTED', `${e.name}() over a distributed table is not supported`);
   }
 }
@@ -101,6 +102,12 @@ export function planShards(st: SelectStatement): ShardPlan {
       return;
     }
     const op = grouped ? mergeOpOf(it.expr) : 'first';
+    if (op === 'concat' && it.expr.kind === 'call') {
+      const { items: parts, merge } = concatShardItems(it.expr, `__c${i}`);
+      items.push(...parts);
+      outputs.push({ name: it.name, source: `__c${i}`, op, concat: merge });
+      return;
+    }
     items.push(item(shardExpr(it.expr), `__c${i}`));
     outputs.push({ name: it.name, source: `__c${i}`, op });
   });

@@ -76,9 +76,10 @@ describe('the Manticore master layout of SEARCH (0x128, master 35)', () => {
   });
 
   it('parses a select list into items as a Manticore master does', () => {
-    expect(selectItems("*, price*2 AS p, max(gid) AS m, count(*), concat('a,b', title) AS c")).toEqual([
+    expect(selectItems("*, price*2 AS p, max(gid) AS m, count(*), concat('a,b', title) AS c, group_concat(tag SEPARATOR '; ') AS g")).toEqual([
       { alias: '*', expr: '*', aggr: 0 }, { alias: 'p', expr: 'price*2', aggr: 0 }, { alias: 'm', expr: 'gid', aggr: 3 },
       { alias: 'count(*)', expr: 'count(*)', aggr: 0 }, { alias: 'c', expr: "concat('a,b', title)", aggr: 0 },
+      { alias: 'g', expr: 'tag', aggr: 5, separator: '; ' },
     ]);
   });
 });
