@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { asSearchError, SearchError } from '../util/errors.js';
+import { cliFail, cliWords } from './cli-options.js';
 
 export const BACKUP_USAGE = `usage: quarry backup (--data DIR | --url http://host:9308) --to DIR [--tables a,b]
        quarry restore --from BACKUP_DIR --data DIR
@@ -20,14 +21,10 @@ type Flags = Record<string, string>;
 
 function parseFlags(argv: string[], allowed: string[]): Flags {
   const out: Flags = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.indexOf('=');
-    const name = eq < 0 ? arg : arg.slice(0, eq);
-    if (!allowed.includes(name)) throw new SearchError('BAD_SETTING', `unknown option '${arg}'`);
-    const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-    if (value === undefined || value === '') throw new SearchError('BAD_SETTING', `option '${name}' needs a value`);
-    out[name.slice(2)] = value;
+  for (const word of cliWords(argv, () => false)) {
+    if ('positional' in word) continue;
+    if (!allowed.includes(word.name)) cliFail(`unknown option '${word.name}'`);
+    out[word.name.slice(2)] = word.value();
   }
   return out;
 }

@@ -3,6 +3,7 @@
  * and `quarry export --data DIR --table NAME --out DIR`.
  */
 import { SearchError } from '../util/errors.js';
+import { cliFail as fail, cliWords } from './cli-options.js';
 
 export interface CliArgs {
   command: 'serve' | 'export' | 'help' | 'version';
@@ -48,6 +49,8 @@ const VALUE_FLAGS: Record<string, keyof CliArgs> = {
   '--out': 'outDir',
 };
 const COMMANDS = new Set(['serve', 'export']);
+const HELP_WORDS = new Set(['--help', '-h', 'help']);
+const VERSION_WORDS = new Set(['--version', '-v', 'version']);
 
 /** `128M`, `64k`, `1048576` as bytes (Manticore's size syntax). */
 export function parseSize(text: string): number {
@@ -66,30 +69,23 @@ export function parseDuration(text: string): number {
   return Math.ceil(Number(m[1]) * TIME_UNITS[(m[2] ?? '').toLowerCase()]!);
 }
 
-function fail(message: string): never {
-  throw new SearchError('BAD_SETTING', message);
-}
-
 /** Parses argv without the node and script entries; `--flag value` and `--flag=value` both work. */
 export function parseCliArgs(argv: string[]): CliArgs {
   const args: CliArgs = { command: 'serve' };
   let sawCommand = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--help' || arg === '-h' || arg === 'help') return { command: 'help' };
-    if (arg === '--version' || arg === '-v' || arg === 'version') return { command: 'version' };
-    if (!arg.startsWith('-')) {
+  for (const word of cliWords(argv, (arg) => !arg.startsWith('-') || HELP_WORDS.has(arg) || VERSION_WORDS.has(arg))) {
+    if ('positional' in word) {
+      const arg = word.positional;
+      if (HELP_WORDS.has(arg)) return { command: 'help' };
+      if (VERSION_WORDS.has(arg)) return { command: 'version' };
       if (sawCommand || !COMMANDS.has(arg)) fail(`unknown command '${arg}'`);
       sawCommand = true;
       args.command = arg as CliArgs['command'];
       continue;
     }
-    const eq = arg.indexOf('=');
-    const name = eq < 0 ? arg : arg.slice(0, eq);
-    const key = VALUE_FLAGS[name];
-    if (!key) fail(`unknown option '${name}'`);
-    const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-    if (value === undefined || value === '') fail(`option '${name}' needs a value`);
+    const key = VALUE_FLAGS[word.name];
+    if (!key) fail(`unknown option '${word.name}'`);
+    const value = word.value();
     if (key === 'maxBodyBytes') args.maxBodyBytes = parseSize(value);
     else (args as unknown as Record<string, string>)[key] = value;
   }

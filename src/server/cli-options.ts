@@ -1,6 +1,7 @@
 /**
- * The option loop the `import` and `indexer` commands share: `--name=value` or `--name value`, an empty
- * or missing value a BAD_SETTING error naming the option, anything `positional` accepts passed through.
+ * The option loop every command shares (serve, export, import, indexer, backup, restore): `--name=value`
+ * or `--name value`, an empty or missing value a BAD_SETTING error naming the option, anything
+ * `positional` accepts passed through.
  */
 import { SearchError } from '../util/errors.js';
 

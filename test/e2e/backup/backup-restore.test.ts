@@ -128,6 +128,9 @@ describe('BACKUP and quarry restore', () => {
     const again = await runQuarry(['restore', '--from', made[0]!, '--data', join(dir, 'r0')]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/is not empty/);
+    // the options go through the loop every command shares: unknown and valueless options are named
+    expect(await runQuarry(['backup', '--bogus', 'x'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/unknown option '--bogus'/) });
+    expect(await runQuarry(['restore', '--from'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/option '--from' needs a value/) });
     const notBackup = await runQuarry(['restore', '--from', out, '--data', join(dir, 'x')]);
     expect(notBackup.stderr).toMatch(/is not a quarry backup/);
     expect(existsSync(join(dir, 'x'))).toBe(false);
