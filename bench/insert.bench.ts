@@ -1,6 +1,7 @@
 // bench/insert.bench.ts: write throughput with multi-row INSERTs of 1, 100 and 1000 rows from one client,
 // and single-row INSERTs from CONCURRENT_CLIENTS clients at once (where group commit shares fsyncs), quarry
-// over the MySQL protocol and over HTTP next to Sphinx 2.2.11 over SphinxQL, same run, dict-gcide documents.
+// over the MySQL protocol and over HTTP next to Sphinx 2.2.11 over SphinxQL, same run, dict-gcide documents;
+// docs/s and the server's CPU ms per 1000 documents (the steadier figure on a shared machine).
 // Each statement is acknowledged only when durable (quarry: lmdb fsync; Sphinx: binlog_flush=1).
 // Run: npm run bench -- insert [--docs N]. Seed-free: documents in corpus order.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, sqlString } from './bench-util.js';
 import { sphinxPeer, startQuarry, type Peer } from './side-by-side.bench.js';
 import { progress } from './progress.js';
+import { processCpuMs, waitIdle } from './process-cpu.js';
 
 const SIZES = [1, 100, 1000];
 /** Clients sending single-row INSERTs at the same time in the concurrent run. */
@@ -18,13 +20,19 @@ const CONCURRENT_CLIENTS = 16;
 const SINGLE_ROW_STATEMENTS = 2000;
 const CREATE = "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'";
 
-/** Docs/s inserting `rowsPer` rows per statement from `clients` connections sharing one queue of statements. */
-async function insertRun(peer: Peer, docs: CorpusDoc[], rowsPer: number, idBase: number, clients = 1): Promise<number> {
+/**
+ * Docs/s inserting `rowsPer` rows per statement from `clients` connections sharing one queue of
+ * statements, and the server's CPU ms per 1000 documents (all its threads, read from /proc after it
+ * went idle again, so merges the load caused count too).
+ */
+async function insertRun(peer: Peer, docs: CorpusDoc[], rowsPer: number, idBase: number, clients = 1): Promise<{ rate: number; cpuPer1000: number }> {
   const conns = [];
   for (let c = 0; c < clients; c++) conns.push(await peer.open());
   // Small statements are slow one by one: cap the count so each size runs a few seconds at most.
   const n = Math.min(docs.length, rowsPer === 1 ? SINGLE_ROW_STATEMENTS : docs.length);
   let next = 0;
+  if (peer.pid) await waitIdle(peer.pid);
+  const cpu0 = peer.pid ? processCpuMs(peer.pid) : 0;
   const t0 = performance.now();
   await Promise.all(conns.map(async (conn) => {
     while (next < n) {
@@ -36,7 +44,9 @@ async function insertRun(peer: Peer, docs: CorpusDoc[], rowsPer: number, idBase:
   }));
   const s = (performance.now() - t0) / 1000;
   await Promise.all(conns.map((c) => c.close()));
-  return n / s;
+  if (peer.pid) await waitIdle(peer.pid);
+  const cpuMs = peer.pid ? processCpuMs(peer.pid) - cpu0 : NaN;
+  return { rate: n / s, cpuPer1000: Number(((cpuMs * 1000) / n).toFixed(1)) };
 }
 
 /** One peer's row of the table: each size from one client, then single rows from many; id ranges apart. */
@@ -44,10 +54,14 @@ async function peerRow(peer: Peer, docs: CorpusDoc[], runNo: number): Promise<Re
   const row: Record<string, unknown> = { peer: peer.name };
   for (const size of SIZES) {
     progress.step(`insert: ${peer.name}: ${size} row(s) per INSERT`);
-    row[`${size} row(s)/INSERT docs/s`] = await insertRun(peer, docs, size, (runNo * 10 + size) * 1_000_000);
+    const r = await insertRun(peer, docs, size, (runNo * 10 + size) * 1_000_000);
+    row[`${size} row(s)/INSERT docs/s`] = r.rate;
+    row[`${size} row(s)/INSERT server CPU ms/1000 docs`] = r.cpuPer1000;
   }
   progress.step(`insert: ${peer.name}: ${CONCURRENT_CLIENTS} clients`);
-  row[`1 row/INSERT, ${CONCURRENT_CLIENTS} clients docs/s`] = await insertRun(peer, docs, 1, (runNo * 10 + 5) * 1_000_000, CONCURRENT_CLIENTS);
+  const c = await insertRun(peer, docs, 1, (runNo * 10 + 5) * 1_000_000, CONCURRENT_CLIENTS);
+  row[`1 row/INSERT, ${CONCURRENT_CLIENTS} clients docs/s`] = c.rate;
+  row[`1 row/INSERT, ${CONCURRENT_CLIENTS} clients server CPU ms/1000 docs`] = c.cpuPer1000;
   return row;
 }
 

@@ -18,7 +18,7 @@ import { arg, mulberry32, percentile, sqlString } from './bench-util.js';
 import { queryClasses } from './engine.bench.js';
 import { progress } from './progress.js';
 import { createConnection } from 'mysql2/promise';
-import { startSphinx, sphinxAvailable } from './peers/sphinx.js';
+import { freePort, startSphinx, sphinxAvailable } from './peers/sphinx.js';
 import { bulkBody, clientAgent, postOk } from './http-client.js';
 import { processCpuMs, waitIdle } from './process-cpu.js';
 
@@ -118,7 +118,7 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
 }
 
 export async function sphinxPeer(dir: string): Promise<Peer> {
-  const s = await startSphinx(dir, 19406);
+  const s = await startSphinx(dir, await freePort());
   return {
     name: 'Sphinx 2.2.11 (SphinxQL)', pid: s.pid,
     async open() {

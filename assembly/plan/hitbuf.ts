@@ -2,6 +2,8 @@
 // Node caches hold indices and the epoch they were made in; a rollback bumps the epoch, so every
 // cache made before it is recomputed on demand.
 
+import { scratchReset } from "../memory/scratch";
+
 export const HIT_WORDS: u32 = 4;
 
 let ptr: usize = 0;
@@ -23,6 +25,7 @@ function grow(need: u32): void {
 
 /** Forgets every hit (start of a row) and invalidates all caches. */
 export function hitsReset(): void {
+  scratchReset();
   len = 0;
   epoch++;
 }

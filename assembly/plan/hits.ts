@@ -16,6 +16,7 @@ import {
   N_HEPOCH, N_HDOC, N_HSTART, N_HLEN,
 } from "./node";
 import { epoch, hitsLen, hitsMove, pushHit, mergeRuns } from "./hitbuf";
+import { scratchAlloc, scratchFree } from "../memory/scratch";
 import { phraseFsm, proximityFsm } from "./fsm";
 
 /** True when hitpos `p` satisfies a term's field mask, `@f[N]` limit and `^`/`$` flags. */
@@ -105,7 +106,7 @@ function termHits(n: usize): u32 {
 function mergeChildren(n: usize, qposDesc: bool): u32 {
   const doc = nget(n, N_DOC);
   const k = nget(n, N_NCHILD);
-  const runs = heap.alloc(<usize>(k > 0 ? k : <u32>1) << 3);
+  const runs = scratchAlloc(<usize>(k > 0 ? k : <u32>1) << 3);
   let m: u32 = 0;
   for (let i: u32 = 0; i < k; i++) {
     const c = child(n, i);
@@ -115,13 +116,13 @@ function mergeChildren(n: usize, qposDesc: bool): u32 {
     store<u32>(runs + (<usize>m << 3), nget(c, N_HLEN), 4);
     m++;
   }
-  if (m == 0) { heap.free(runs); return hitsLen(); }
+  if (m == 0) { scratchFree(runs); return hitsLen(); }
   // hand back a run that ends at the buffer's end, so count = hitsLen() - start holds
   const scratch = hitsLen();
   if (m == 1) {
     const s = load<u32>(runs);
     const l = load<u32>(runs, 4);
-    heap.free(runs);
+    scratchFree(runs);
     return s + l == scratch ? s : mergeRuns(s, l, 0, 0, qposDesc);
   }
   while (m > 1) {
@@ -142,7 +143,7 @@ function mergeChildren(n: usize, qposDesc: bool): u32 {
   }
   const s = load<u32>(runs);
   const l = load<u32>(runs, 4);
-  heap.free(runs);
+  scratchFree(runs);
   return compactRun(scratch, s, l);
 }
 
@@ -168,11 +169,11 @@ function fsmHits(n: usize): u32 {
   const k = nget(n, N_NCHILD);
   const merged = mergeChildren(n, true);
   const mergedLen = hitsLen() - merged;
-  const atoms = heap.alloc(<usize>k << 2);
+  const atoms = scratchAlloc(<usize>k << 2);
   for (let i: u32 = 0; i < k; i++) store<u32>(atoms + (<usize>i << 2), nodeQpos(child(n, i)));
   const out = hitsLen();
   if (nget(n, N_OP) == OP_PHRASE) phraseFsm(merged, mergedLen, atoms, k);
   else proximityFsm(merged, mergedLen, atoms, k, <i32>nget(n, N_ARG0));
-  heap.free(atoms);
+  scratchFree(atoms);
   return out;
 }

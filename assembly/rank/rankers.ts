@@ -36,7 +36,8 @@ export function prepareExpr(plan: usize, planLen: u32, numFields: u32, blob: usi
 function weightSum(mask: u32): i32 {
   if (mask == 0) return 1;
   let s: i32 = 0;
-  for (let f: u32 = 0; f < 32; f++) if (((mask >>> f) & 1) != 0) s += unchecked(weights[f]);
+  // the set bits only (a row matches in one or two fields; testing all 32 was a fifth of a term query)
+  for (let m = mask; m != 0; m &= m - 1) s += unchecked(weights[ctz(m)]);
   return s;
 }
 

@@ -5,6 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { createConnection, type Connection } from 'mysql2/promise';
 
 export const SEARCHD = '/usr/bin/searchd';
@@ -41,9 +42,10 @@ index gcide {
 /**
  * binlog_flush=1 asks for a flushed and fsynced binlog on every transaction, as quarry commits (a
  * benchmark that does not write passes `durable: false` and gets no binlog). Measured: Debian's 2.2.11
- * does not honour it here: strace of searchd over 500 single-row INSERTs shows no write, fsync or open
- * at all (only the socket traffic), so its INSERT figures are in-memory ones, quarry's fsynced. A large
- * listen_backlog so that many clients connecting at once are not refused.
+ * does not honour it here: `strace -f -tt -y` of searchd over 3,000 single-row INSERTs shows a write and
+ * fsync of binlog.001 only each time its 256 kB buffer fills (about 380 gcide documents), none per
+ * INSERT, so its INSERT figures are in-memory ones, quarry's fsynced. A large listen_backlog so that
+ * many clients connecting at once are not refused.
  */
 function searchdSection(dir: string, port: number, durable: boolean): string {
   return `
@@ -61,14 +63,34 @@ searchd {
 `;
 }
 
-/** Starts searchd with one index section and waits until it accepts SphinxQL connections. */
+/** A TCP port nothing listens on now (the OS picks it), for a searchd of this run alone. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts searchd with one index section and waits until it accepts SphinxQL connections. The port must
+ * be free and our searchd the one answering: on a machine where several benchmarks run at once, another
+ * run's searchd on the same port would otherwise be measured instead (its rows, its CPU).
+ */
 export async function startSphinx(dir: string, port: number, index = gcideIndex(dir), durable = true): Promise<SphinxPeer> {
+  if (await createConnection({ host: '127.0.0.1', port }).then(async (c) => { await c.end(); return true; }, () => false)) {
+    throw new Error(`port ${port} is taken by another server: start Sphinx on a free port (freePort())`);
+  }
   mkdirSync(dir, { recursive: true });
   const conf = join(dir, 'sphinx.conf');
   writeFileSync(conf, index + searchdSection(dir, port, durable));
   const proc: ChildProcess = spawn(SEARCHD, ['--config', conf, '--nodetach'], { stdio: 'ignore' });
   const connect = () => createConnection({ host: '127.0.0.1', port });
   for (let i = 0; ; i++) {
+    if (proc.exitCode !== null) throw new Error(`searchd exited with ${proc.exitCode} (port ${port} taken?)`);
     try {
       await (await connect()).end();
       break;

@@ -16,6 +16,7 @@ import { logWarning } from '../util/server-log.js';
 function tableStore(store: Store, name: string): TableStore {
   return {
     write: (ops) => store.write(name, ops),
+    writeTogether: (calls) => store.writeTogether(name, calls),
     getDocs: (ids) => store.getDocs(name, ids) as (StoredDoc | undefined)[],
   };
 }
@@ -129,13 +130,19 @@ export class Catalog {
    * source's in one step (a query sees the old table or the new one, never a mix) and source is gone.
    * How `quarry indexer --rotate` swaps a freshly built table in.
    */
-  async replaceWith(targetName: string, sourceName: string): Promise<void> {
+  /**
+   * ATTACH ... WITH TRUNCATE: `source` becomes `target` (documents and schema) in one step, under both
+   * tables' mutexes. Resolves with the target's last write sequence (`tid`) as it was when replaced:
+   * read in the same critical section as the swap, so no write lands between the two.
+   */
+  async replaceWith(targetName: string, sourceName: string): Promise<bigint> {
     const target = this.get(targetName);
     const source = this.get(sourceName);
     if (!source) throw new SearchError('UNKNOWN_TABLE', `ATTACH: unknown source table '${sourceName.toLowerCase()}'`);
     if (!target) throw new SearchError('UNKNOWN_TABLE', `ATTACH: unknown target table '${targetName.toLowerCase()}'`);
     if (source === target) throw new SearchError('BAD_VALUE', 'ATTACH: source and target are the same table');
-    await source.mutex.run(() => target.mutex.run(async () => {
+    return source.mutex.run(() => target.mutex.run(async () => {
+      const replacedTid = this.store.lastSeq(target.name);
       await this.store.replaceTable(target.name, source.name);
       const moved = new Table({ ...source.schema, name: target.name }, source.pipeline, source.index, tableStore(this.store, target.name));
       this.#tables.set(target.name, moved);
@@ -143,6 +150,7 @@ export class Catalog {
       // a query that began on the old table may still read its index after an await: free it later
       const old = target.index;
       setTimeout(() => old.truncate(), RETIRED_INDEX_GRACE_MS).unref();
+      return replacedTid;
     }));
   }
 

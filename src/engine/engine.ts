@@ -3,6 +3,7 @@ import type { JsonApi } from './json/json-api.js';
 import type { Result } from './result.js';
 import type { Session } from './session.js';
 import type { ExportSummary } from './export/export-table.js';
+import type { RowBatch, RowLoadOutcome } from './row-load.js';
 
 export interface EngineOptions {
   /** Data directory: the store of record, segment files and manifests live here. */
@@ -30,6 +31,12 @@ export interface Engine {
    * returned release(), which runs the merge policy once and resolves when it has settled.
    */
   holdMerges?(name: string): () => Promise<void>;
+  /**
+   * Loads rows into table `name` as one write (`quarry import --data`'s direct path, row-load.ts):
+   * no statement or `/bulk` line per row. A rejected row is named in the outcome; nothing of the batch
+   * is written then.
+   */
+  loadRows?(name: string, batch: RowBatch, replace: boolean): Promise<RowLoadOutcome>;
   /** Flushes segments and closes the store; every acknowledged write is already durable. */
   close(): Promise<void>;
 }

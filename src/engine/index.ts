@@ -1,11 +1,14 @@
 /** The engine: open a data directory, run SphinxQL, get results in the one result model. */
 import { metrics } from '../metrics/metrics.js';
-import { commandOf, kindOf, tableOf } from '../metrics/statement-kind.js';
+import { commandOf, kindOf, searchSummaryOf, tableOf } from '../metrics/statement-kind.js';
 import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
 import { closeQueryPools, setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
 import { sharedCore } from '../wasm/core.js';
 import { parseSql } from '../sql/parse-sql.js';
+import type { Statement } from '../sql/ast.js';
+import { ParseCache } from './parse-cache.js';
+import { deepFreeze } from '../util/deep-freeze.js';
 import { asSearchError, SearchError } from '../util/errors.js';
 import { Catalog } from './catalog.js';
 import { exportOpenTable, type ExportSummary } from './export/export-table.js';
@@ -27,12 +30,15 @@ import { configureHa, haOverrides } from './distributed/ha-settings.js';
 import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
 import { logError } from '../util/server-log.js';
+import { loadRows, type RowBatch, type RowLoadOutcome } from './row-load.js';
+import { NO_REPLICATION } from './replication-hook.js';
 
 export type { Engine, EngineOptions } from './engine.js';
 export type { Result, RowsResult, OkResult, ErrorResult, ResultColumn, Cell, CellKind, SearchMeta } from './result.js';
 export { newSession, type Session } from './session.js';
 export type { ConfigTable } from './exec/exec-ddl.js';
 export type * from './json/json-api.js';
+export type { RowBatch, RowLoadOutcome } from './row-load.js';
 
 const AUTO_ID_META = 'auto_id_reserved';
 
@@ -70,8 +76,21 @@ export interface OpenOptions extends EngineOptions {
 /** max_query_memory when unset: a quarter of wasm32's 4 GiB, so one query cannot starve the others. */
 export const DEFAULT_MAX_QUERY_MEMORY = 1 << 30;
 
+/** Repeated SELECT texts kept parsed (most applications send a few query shapes again and again). */
+const STATEMENT_CACHE_ENTRIES = 1024;
+const STATEMENT_CACHE_MAX_TEXT = 2048;
+
+/** parseSql, memoized for requests of SELECTs only (their trees are never changed by the executor). */
+function parseCached(cache: ParseCache<Statement[]>, sql: string): Statement[] {
+  const hit = cache.get(sql);
+  if (hit) return hit;
+  const statements = parseSql(sql);
+  return statements.every((s) => s.kind === 'select') ? cache.set(sql, deepFreeze(statements)) : statements;
+}
+
 class QuarryEngine implements Engine {
   #closed = false;
+  readonly #parsed = new ParseCache<Statement[]>(STATEMENT_CACHE_ENTRIES, STATEMENT_CACHE_MAX_TEXT);
   readonly json: JsonApi;
   constructor(
     private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer,
@@ -87,7 +106,7 @@ class QuarryEngine implements Engine {
     if (this.#closed) throw new Error('engine is closed');
     let statements;
     try {
-      statements = parseSql(sql);
+      statements = parseCached(this.#parsed, sql);
     } catch (e) {
       const err = asSearchError(e);
       metrics.statementListener?.({ kind: 'parse_error', text: sql, ms: 0, error: err.message, connId: session.connId, peer: session.peer });
@@ -104,7 +123,7 @@ class QuarryEngine implements Engine {
         metrics.observe(kindOf(st), tableOf(st), ms);
         const first = Array.isArray(r) ? r[0] : r;
         const found = first?.kind === 'rows' ? first.meta?.totalFound ?? first.rows.length : undefined;
-        metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms, found, connId: session.connId, peer: session.peer });
+        metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms, found, connId: session.connId, peer: session.peer, search: st.kind === 'select' ? searchSummaryOf(st) : undefined });
         if (st.kind === 'create_table' || st.kind === 'drop_table') metrics.forgetTable(st.table.toLowerCase());
         if (Array.isArray(r)) out.push(...r);
         else out.push(r);
@@ -132,6 +151,13 @@ class QuarryEngine implements Engine {
     // no such (local) table: nothing to hold; the writes themselves then say why they fail
     const table = this.ctx.catalog.get(name);
     return table ? table.index.holdMerges() : async () => {};
+  }
+
+  loadRows(name: string, batch: RowBatch, replace: boolean): Promise<RowLoadOutcome> {
+    if (this.#closed) throw new Error('engine is closed');
+    // a replicated table's writes go through its cluster's stream: never around it
+    (this.ctx.replication ?? NO_REPLICATION).guardLocal(name, undefined);
+    return loadRows(this.ctx, name.toLowerCase(), batch, replace);
   }
 
   async close(): Promise<void> {

@@ -60,14 +60,24 @@ export class Table {
 
   /** The stored document for a row: every column's value, text fields as strings. */
   #storedDoc(row: RowInput, rowNo: number, colNos: Map<string, number>): StoredDoc {
+    return this.storedDocOf((col) => row.values.get(col.name.toLowerCase()), rowNo, (col) => colNos.get(col.name.toLowerCase()) ?? 0);
+  }
+
+  /**
+   * The stored document of one row: each schema column's value from `literal` (undefined: the
+   * column's default). A value that does not fit throws `row rowNo, column colNo(col): ...`.
+   */
+  storedDocOf(literal: (col: Column, i: number) => Literal | undefined, rowNo: number, colNo: (col: Column) => number): StoredDoc {
     const doc: StoredDoc = {};
-    for (const col of this.schema.columns) {
-      const lit = row.values.get(col.name.toLowerCase());
+    const columns = this.schema.columns;
+    for (let i = 0; i < columns.length; i++) {
+      const col = columns[i];
+      const lit = literal(col, i);
       if (!lit) { doc[col.name] = col.type === 'text' ? '' : defaultAttr(col); continue; }
       try {
         doc[col.name] = col.type === 'text' ? textValue(lit) : attrValue(lit, col);
       } catch (e) {
-        if (e instanceof SearchError) throw valueError(rowNo, colNos.get(col.name.toLowerCase()) ?? 0, e.message);
+        if (e instanceof SearchError) throw valueError(rowNo, colNo(col), e.message);
         throw e;
       }
     }
@@ -104,7 +114,11 @@ export class Table {
    * is written. `colNos` gives each column's 1-based position in the statement, for error texts.
    */
   prepare(rows: RowInput[], ids: bigint[], colNos: Map<string, number>): { docs: StoredDoc[]; inputs: DocInput[] } {
-    const docs = rows.map((r, i) => this.#storedDoc(r, i + 1, colNos));
+    return this.prepareDocs(rows.map((r, i) => this.#storedDoc(r, i + 1, colNos)), ids);
+  }
+
+  /** Index inputs of stored documents (already validated); token-count attributes are set in both. */
+  prepareDocs(docs: StoredDoc[], ids: bigint[]): { docs: StoredDoc[]; inputs: DocInput[] } {
     const inputs = docs.map((d, i) => this.docInput(ids[i], d));
     if (!this.#tokenCounts) return { docs, inputs };
     // the stored document keeps the token counts the index got, for SELECT
@@ -117,13 +131,10 @@ export class Table {
    * Inserts (or replaces) prepared rows: duplicates are an error for INSERT (nothing applied),
    * overwrite for REPLACE. Caller holds the mutex. Returns the number of rows written.
    */
-  async write(ids: bigint[], docs: StoredDoc[], inputs: DocInput[], replace: boolean): Promise<number> {
-    if (!replace) {
-      const seen = new Set<bigint>();
-      for (const id of ids) {
-        if (seen.has(id) || this.index.has(id)) throw new SearchError('DUPLICATE_ID', `duplicate id '${id}'`);
-        seen.add(id);
-      }
+  async write(ids: bigint[], docs: StoredDoc[], inputs: DocInput[], replace: boolean, idsChecked = false): Promise<number> {
+    if (!replace && !idsChecked) {
+      const at = this.duplicateAt(ids);
+      if (at >= 0) throw new SearchError('DUPLICATE_ID', `duplicate id '${ids[at]}'`);
     }
     // REPLACE with an id twice in one statement: the last row wins, as one write after another.
     const last = new Map<bigint, number>();
@@ -140,6 +151,20 @@ export class Table {
     const existing = keep.map((i) => ids[i]).filter((id) => this.index.has(id));
     this.index.applyBatch(batch, existing);
     return ids.length;
+  }
+
+  /**
+   * The first of `ids` an INSERT cannot take (live in the table, or repeated in `ids`), or -1.
+   * `idsChecked` of write() says the caller asked this under the mutex already.
+   */
+  duplicateAt(ids: bigint[]): number {
+    const seen = new Set<bigint>();
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      if (seen.has(id) || this.index.has(id)) return i;
+      seen.add(id);
+    }
+    return -1;
   }
 
   /** Deletes by id; returns how many existed. Caller holds the mutex. */

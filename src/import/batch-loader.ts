@@ -4,12 +4,26 @@
  * again, and then the bad one is skipped (`skipErrors`) or the load stops there. Whatever was
  * acknowledged before stays.
  */
-import type { ImportDoc, ImportTarget } from './target.js';
+import type { Literal } from '../engine/literal.js';
+import type { BulkOutcome, ImportDoc, ImportTarget } from './target.js';
 
-export interface LineDoc {
-  /** Where the document came from, for error messages (a line number, a source row). */
+/** One document and where it came from (a line number, a source row), for error messages. */
+export interface LineDoc<T = ImportDoc> {
   line: number;
-  doc: ImportDoc;
+  doc: T;
+}
+
+/** Sends one batch of items as one transaction. */
+export type BatchSender<T> = (items: T[]) => Promise<BulkOutcome>;
+
+/** JSON documents to `table` as `/bulk` runs. */
+export function docSender(target: ImportTarget, table: string, replace: boolean): BatchSender<ImportDoc> {
+  return (docs) => target.bulk(table, docs, replace);
+}
+
+/** Rows of literals under `columns` to `table` (the engine's direct load, or `/bulk` lines). */
+export function rowSender(target: ImportTarget, table: string, columns: string[], replace: boolean): BatchSender<Literal[]> {
+  return (rows) => target.loadRows(table, { columns, rows }, replace);
 }
 
 export interface BadLine { line: number; error: string }
@@ -23,11 +37,8 @@ export class BatchLoader {
   stoppedAt?: BadLine;
 
   constructor(
-    private readonly target: ImportTarget,
-    private readonly table: string,
     private readonly skipErrors: boolean,
     private readonly onBad: (b: BadLine) => void,
-    private readonly replace = false,
   ) {}
 
   /** A line that could not even be read into a document; false when the load must stop. */
@@ -39,10 +50,10 @@ export class BatchLoader {
   }
 
   /** Sends `docs` in order; false when a rejected document stopped the load. */
-  async send(docs: LineDoc[]): Promise<boolean> {
+  async send<T>(docs: LineDoc<T>[], sender: BatchSender<T>): Promise<boolean> {
     let rest = docs;
     while (rest.length > 0) {
-      const r = await this.target.bulk(this.table, rest.map((d) => d.doc), this.replace);
+      const r = await sender(rest.map((d) => d.doc));
       if (r.ok) {
         this.imported += rest.length;
         return true;
@@ -51,7 +62,7 @@ export class BatchLoader {
       const failed = rest[i]!;
       if (!this.reject({ line: failed.line, error: r.error })) {
         // what precedes the bad line is still loaded: the batch it was in wrote nothing
-        if (i > 0) await this.send(rest.slice(0, i));
+        if (i > 0) await this.send(rest.slice(0, i), sender);
         return false;
       }
       rest = [...rest.slice(0, i), ...rest.slice(i + 1)];

@@ -4,8 +4,9 @@
  * from the first batch's values when the import creates it (a column whose every value reads as a
  * number is numeric), and values are converted by it.
  */
-import { LosslessNumber, parse as losslessParse } from 'lossless-json';
-import type { JsonObject, JsonValue } from '../engine/json/json-value.js';
+import { parse as losslessParse } from 'lossless-json';
+import { docLiteral, type JsonObject, type JsonValue } from '../engine/json/json-value.js';
+import type { Literal } from '../engine/literal.js';
 import type { ImportDoc, TargetColumn } from './target.js';
 
 export type ColumnKind = 'number' | 'string' | 'json' | 'mva' | 'bool';
@@ -39,57 +40,65 @@ export function inferKinds(header: string[], sample: string[][]): Map<string, Co
   return kinds;
 }
 
-function idValue(v: string): JsonValue | string {
-  if (!UNSIGNED_ID.test(v)) return `id '${v}' is not an unsigned integer`;
-  return new LosslessNumber(v);
-}
-
 /** One value by its column's kind, or an Error saying why it does not fit. */
-function convert(v: string, kind: ColumnKind, column: string): JsonValue | Error {
+function convert(v: string, kind: ColumnKind, column: string): Literal | Error {
   switch (kind) {
-    case 'string': return v;
-    case 'number':
-      return NUMBER.test(v) ? new LosslessNumber(v.replace(/^\+/, '')) : new Error(`column '${column}': '${v}' is not a number`);
+    case 'string': return { t: 'string', v };
+    case 'number': return numberLiteral(v) ?? new Error(`column '${column}': '${v}' is not a number`);
     case 'bool':
-      if (/^(1|true)$/i.test(v)) return true;
-      if (/^(0|false)$/i.test(v)) return false;
+      if (/^(1|true)$/i.test(v)) return { t: 'int', v: 1n };
+      if (/^(0|false)$/i.test(v)) return { t: 'int', v: 0n };
       return new Error(`column '${column}': '${v}' is not a bool`);
     case 'mva': {
       const parts = v.split(/[\s,]+/).filter(Boolean);
       if (!parts.every((p) => UNSIGNED_ID.test(p) || /^-\d+$/.test(p))) return new Error(`column '${column}': '${v}' is not a list of integers`);
-      return parts.map((p) => new LosslessNumber(p));
+      return { t: 'tuple', v: parts.map((p) => ({ t: 'int', v: BigInt(p) })) };
     }
     case 'json':
       try {
-        return losslessParse(v) as JsonValue;
+        return docLiteral(losslessParse(v) as JsonValue, true);
       } catch (e) {
         return new Error(`column '${column}': invalid JSON: ${(e as Error).message}`);
       }
   }
 }
 
-/** A CSV/TSV row under `header`; an empty value leaves a non-text column to its default. */
-export function rowDoc(header: string[], values: string[], kinds: Map<string, ColumnKind>): Built {
+/** A number's literal (as a JSON number reads: integers exact), or undefined when `v` is none. */
+function numberLiteral(v: string): Literal | undefined {
+  if (!NUMBER.test(v)) return undefined;
+  const text = v.charCodeAt(0) === 43 /* + */ ? v.slice(1) : v;
+  if (/^-?\d+$/.test(text)) return { t: 'int', v: BigInt(text) };
+  const f = Number(text);
+  return Number.isFinite(f) ? { t: 'float', v: f } : undefined;
+}
+
+export type BuiltRow = { ok: true; row: Literal[] } | { ok: false; error: string };
+
+const NULL: Literal = { t: 'null' };
+
+/**
+ * A CSV/TSV row under `header` as one literal per column: `id` an integer (empty: generated), an
+ * empty value of a non-text column null (its default), the rest converted by their kinds.
+ */
+export function rowLiterals(header: string[], values: string[], kinds: Map<string, ColumnKind>, lowerHeader = header.map((h) => h.toLowerCase())): BuiltRow {
   if (values.length !== header.length) return { ok: false, error: `${values.length} fields where the header has ${header.length}` };
-  const doc: JsonObject = {};
-  let id: JsonValue | undefined;
+  const row: Literal[] = new Array(header.length);
   for (let i = 0; i < header.length; i++) {
-    const name = header[i]!;
+    const name = lowerHeader[i]!;
     const v = values[i]!;
-    if (name.toLowerCase() === 'id') {
-      if (v === '') continue;
-      const r = idValue(v);
-      if (typeof r === 'string') return { ok: false, error: r };
-      id = r;
+    if (name === 'id') {
+      if (v === '') { row[i] = NULL; continue; }
+      if (!UNSIGNED_ID.test(v)) return { ok: false, error: `id '${v}' is not an unsigned integer` };
+      row[i] = { t: 'int', v: BigInt(v) };
       continue;
     }
-    const kind = kinds.get(name.toLowerCase()) ?? 'string';
-    if (v === '' && kind !== 'string') continue;
-    const c = convert(v, kind, name);
+    const kind = kinds.get(name) ?? 'string';
+    if (v === '' && kind !== 'string') { row[i] = NULL; continue; }
+    const c = convert(v, kind, header[i]!);
     if (c instanceof Error) return { ok: false, error: c.message };
-    doc[name] = c;
+    row[i] = c;
   }
-  return { ok: true, doc: id === undefined ? { doc } : { id, doc } };
+  return { ok: true, row };
 }
 
 /** A JSON Lines object: `id` (when present) is the document id, the rest its columns. */

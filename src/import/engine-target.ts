@@ -2,7 +2,7 @@
 import { openEngine, newSession, type Engine } from '../engine/index.js';
 import { SearchError } from '../util/errors.js';
 import { dataDirHolder } from '../store/data-dir.js';
-import { bulkStatement, columnsOf, type BulkOutcome, type ImportDoc, type ImportTarget, type TargetColumn } from './target.js';
+import { bulkStatement, columnsOf, type BulkOutcome, type ImportDoc, type ImportTarget, type RowBatch, type TargetColumn } from './target.js';
 
 export class EngineTarget implements ImportTarget {
   readonly where: string;
@@ -26,9 +26,10 @@ export class EngineTarget implements ImportTarget {
     return new EngineTarget(await openEngine({ dataDir, threads: 1 }), dataDir);
   }
 
-  async sql(statement: string): Promise<void> {
+  async sql(statement: string): Promise<string | undefined> {
     const [r] = await this.engine.execute(statement, this.#session);
     if (r?.kind === 'error') throw new SearchError('BAD_VALUE', r.message);
+    return r?.kind === 'ok' ? r.warning : undefined;
   }
 
   async describe(table: string): Promise<TargetColumn[] | undefined> {
@@ -43,12 +44,22 @@ export class EngineTarget implements ImportTarget {
   }
 
   async bulk(table: string, docs: ImportDoc[], replace = false): Promise<BulkOutcome> {
-    // a bulk load: each batch one segment, merged once at the end rather than again at every level
-    if (!this.#holds.has(table)) this.#holds.set(table, this.engine.holdMerges!(table));
+    this.#hold(table);
     const lines = docs.map((d) => ({ kind: 'json' as const, value: bulkStatement(table, d, replace) }));
     const reply = await this.engine.json!.bulk(lines);
     if (reply.outcome === 'ok') return { ok: true };
     return { ok: false, failedIndex: reply.currentLine - 1, error: reply.error };
+  }
+
+  async loadRows(table: string, batch: RowBatch, replace = false): Promise<BulkOutcome> {
+    this.#hold(table);
+    const r = await this.engine.loadRows!(table, batch, replace);
+    return r.ok ? { ok: true } : r;
+  }
+
+  /** A bulk load: each batch one segment, merged once at the end rather than again at every level. */
+  #hold(table: string): void {
+    if (!this.#holds.has(table)) this.#holds.set(table, this.engine.holdMerges!(table));
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,10 @@
 /** The import target over HTTP: a running server's `/sql?mode=raw` for the schema and `/bulk` for rows. */
 import { stringify as losslessStringify } from 'lossless-json';
 import { SearchError } from '../util/errors.js';
-import { bulkStatement, type BulkOutcome, type ImportDoc, type ImportTarget, type TargetColumn } from './target.js';
+import { bulkStatement, type BulkOutcome, type ImportDoc, type ImportTarget, type RowBatch, type TargetColumn } from './target.js';
+import { bulkLines } from './bulk-lines.js';
 
-interface RawResult { error?: string; data?: Record<string, unknown>[] }
+interface RawResult { error?: string; warning?: string; data?: Record<string, unknown>[] }
 
 export class HttpTarget implements ImportTarget {
   readonly where: string;
@@ -37,9 +38,10 @@ export class HttpTarget implements ImportTarget {
     return r ?? {};
   }
 
-  async sql(statement: string): Promise<void> {
+  async sql(statement: string): Promise<string | undefined> {
     const r = await this.#raw(statement);
     if (r.error) throw new SearchError('BAD_VALUE', r.error);
+    return r.warning || undefined;
   }
 
   /** Runs `statement` and returns its rows; an error answer throws. */
@@ -61,7 +63,14 @@ export class HttpTarget implements ImportTarget {
   }
 
   async bulk(table: string, docs: ImportDoc[], replace = false): Promise<BulkOutcome> {
-    const body = docs.map((d) => losslessStringify(bulkStatement(table, d, replace))).join('\n') + '\n';
+    return this.#bulkBody(docs.map((d) => losslessStringify(bulkStatement(table, d, replace))).join('\n') + '\n');
+  }
+
+  async loadRows(table: string, batch: RowBatch, replace = false): Promise<BulkOutcome> {
+    return this.#bulkBody(bulkLines(table, batch, replace));
+  }
+
+  async #bulkBody(body: string): Promise<BulkOutcome> {
     const { json } = await this.#post('/bulk', body, 'application/x-ndjson');
     const r = json as { errors?: boolean; error?: string; current_line?: number };
     if (!r.errors) return { ok: true };

@@ -4,12 +4,13 @@
  * shown. Stops at the first bad line unless skipErrors; stops cleanly when `interrupted()` turns true.
  */
 import { openInput, type ImportInput } from './input.js';
-import { BatchLoader, type BadLine, type LineDoc } from './batch-loader.js';
-import { inferKinds, kindsOfColumns, objectDoc, rowDoc, type Built, type ColumnKind } from './doc-builder.js';
+import { BatchLoader, docSender, rowSender, type BadLine, type LineDoc } from './batch-loader.js';
+import { inferKinds, kindsOfColumns, objectDoc, rowLiterals, type BuiltRow, type ColumnKind } from './doc-builder.js';
+import type { Literal } from '../engine/literal.js';
 import { Progress } from './progress.js';
 import { readRecords, formatOfName, type ImportFormat, type InputRecord } from './record-reader.js';
-import { autoSchemaStatement } from './table-setup.js';
-import type { ImportTarget } from './target.js';
+import { autoSchemaOfRows, autoSchemaStatement } from './table-setup.js';
+import type { ImportDoc, ImportTarget } from './target.js';
 
 export interface ImportOptions {
   table: string;
@@ -46,6 +47,8 @@ export class ImportRun {
   #lastLine = 0;
   #shown = 0;
   #bytesBefore = 0;
+  /** The batch being sent, resolving false when a bad line in it stopped the import. */
+  #inflight?: Promise<{ ok: boolean; error?: unknown }>;
 
   constructor(
     private readonly target: ImportTarget,
@@ -54,7 +57,7 @@ export class ImportRun {
     private readonly interrupted: () => boolean,
     private readonly log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
   ) {
-    this.#loader = new BatchLoader(target, opts.table, opts.skipErrors, (b) => this.#reportBad(b), opts.replace);
+    this.#loader = new BatchLoader(opts.skipErrors, (b) => this.#reportBad(b));
   }
 
   #reportBad(b: BadLine): void {
@@ -64,14 +67,10 @@ export class ImportRun {
   }
 
   async run(): Promise<ImportSummary> {
-    for (const file of this.opts.files) {
-      this.#file = file === '-' ? 'stdin' : file;
-      const input = await openInput(file);
-      const format = this.opts.format ?? formatOfName(file) ?? (file === '-' ? 'jsonl' : undefined);
-      if (!format) throw new Error(`${file}: cannot tell the format from the name: use --format jsonl|csv|tsv`);
-      const goOn = await this.#runFile(input, format);
-      this.#bytesBefore += input.totalBytes ?? input.bytesRead();
-      if (!goOn) break;
+    try {
+      await this.#runFiles();
+    } finally {
+      await this.#inflight; // settles, never rejects: a batch still on its way when a read failed
     }
     this.progress.done();
     return {
@@ -82,6 +81,18 @@ export class ImportRun {
       interrupted: this.interrupted() ? { file: this.#file, line: this.#lastLine } : undefined,
       elapsedMs: this.progress.elapsedMs(),
     };
+  }
+
+  async #runFiles(): Promise<void> {
+    for (const file of this.opts.files) {
+      this.#file = file === '-' ? 'stdin' : file;
+      const input = await openInput(file);
+      const format = this.opts.format ?? formatOfName(file) ?? (file === '-' ? 'jsonl' : undefined);
+      if (!format) throw new Error(`${file}: cannot tell the format from the name: use --format jsonl|csv|tsv`);
+      const goOn = await this.#runFile(input, format);
+      this.#bytesBefore += input.totalBytes ?? input.bytesRead();
+      if (!goOn) break;
+    }
   }
 
   /** False when the import must stop (bad line, interrupt). */
@@ -104,7 +115,7 @@ export class ImportRun {
       this.progress.update(state());
       if (this.interrupted()) break;
     }
-    const ok = await this.#flush(pending.splice(0), header ?? []);
+    const ok = (await this.#flush(pending.splice(0), header ?? [])) && (await this.drained());
     this.progress.update(state());
     return ok && !this.interrupted();
   }
@@ -119,33 +130,75 @@ export class ImportRun {
     if (records.length === 0) return true;
     this.#lastLine = records[records.length - 1]!.line;
     if (!this.#kinds) await this.#resolveKinds(records, header);
+    // a file is one format: JSON Lines objects go as documents, CSV/TSV rows as rows of literals
+    if (header.length === 0) return this.#flushDocs(records);
+    const lower = header.map((h) => h.toLowerCase());
+    const rows: LineDoc<Literal[]>[] = [];
+    for (const rec of records) {
+      const built: BuiltRow = 'error' in rec ? { ok: false, error: rec.error }
+        : 'values' in rec ? rowLiterals(header, rec.values, this.#kinds!, lower) : { ok: false, error: 'a JSON object where rows were expected' };
+      if (built.ok) {
+        rows.push({ line: rec.line, doc: built.row });
+        continue;
+      }
+      if (!this.#loader.reject({ line: rec.line, error: built.error })) {
+        // the lines before the bad one are loaded; the import stops at it
+        return (await this.#send(rows, header)) && (await this.drained()) && false;
+      }
+    }
+    return this.#send(rows, header);
+  }
+
+  async #flushDocs(records: InputRecord[]): Promise<boolean> {
     const docs: LineDoc[] = [];
     for (const rec of records) {
-      const built: Built = 'error' in rec ? { ok: false, error: rec.error }
-        : 'object' in rec ? objectDoc(rec.object) : rowDoc(header, rec.values, this.#kinds!);
+      const built = 'error' in rec ? { ok: false as const, error: rec.error }
+        : 'object' in rec ? objectDoc(rec.object) : { ok: false as const, error: 'a row where a JSON object was expected' };
       if (built.ok) {
         docs.push({ line: rec.line, doc: built.doc });
         continue;
       }
       if (!this.#loader.reject({ line: rec.line, error: built.error })) {
-        // the lines before the bad one are loaded; the import stops at it
-        await this.#send(docs);
-        return false;
+        return (await this.#send(docs)) && (await this.drained()) && false;
       }
     }
     return this.#send(docs);
   }
 
-  async #send(docs: LineDoc[]): Promise<boolean> {
-    if (docs.length === 0) return true;
+  /**
+   * Starts sending one batch (documents, or rows under `header`) and returns while it is on its way,
+   * so the next batch is read and built meanwhile; one batch at a time is in flight, so a rejected
+   * line still stops the import before anything after it is sent. False when the batch before
+   * this one stopped the import (this one is then not sent).
+   */
+  async #send(items: LineDoc<ImportDoc>[] | LineDoc<Literal[]>[], header?: string[]): Promise<boolean> {
+    if (!(await this.drained())) return false;
+    if (items.length === 0) return true;
     if (!this.#tableReady) {
       if (!(await this.target.describe(this.opts.table))) {
-        await this.target.sql(autoSchemaStatement(this.opts.table, docs.map((d) => d.doc)));
+        const first = items as LineDoc<unknown>[];
+        await this.target.sql(header ? autoSchemaOfRows(this.opts.table, header, first.map((d) => d.doc as Literal[]))
+          : autoSchemaStatement(this.opts.table, first.map((d) => d.doc as ImportDoc)));
         this.#createdTable = true;
       }
       this.#tableReady = true;
     }
-    return this.#loader.send(docs);
+    const sending = header
+      ? this.#loader.send(items as LineDoc<Literal[]>[], rowSender(this.target, this.opts.table, header, this.opts.replace))
+      : this.#loader.send(items as LineDoc<ImportDoc>[], docSender(this.target, this.opts.table, this.opts.replace));
+    // settled into a value at once: a failure is thrown where it is awaited, never unhandled meanwhile
+    this.#inflight = sending.then((ok) => ({ ok }), (error: unknown) => ({ ok: false, error }));
+    return true;
+  }
+
+  /** Waits for the batch in flight; false when it stopped the import (a failed send throws here). */
+  async drained(): Promise<boolean> {
+    const inflight = this.#inflight;
+    this.#inflight = undefined;
+    if (!inflight) return true;
+    const r = await inflight;
+    if ('error' in r) throw r.error;
+    return r.ok;
   }
 
   /** Column kinds: the table's when it exists, else the first batch's values say. */

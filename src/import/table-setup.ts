@@ -1,10 +1,11 @@
 /**
  * The table an import creates when it is missing: the auto-schema rules (engine/auto-schema.ts, as an
- * INSERT into a missing table would apply them) over the first batch's documents.
+ * INSERT into a missing table would apply them) over the first batch's documents or rows.
  */
 import { inferSchema } from '../engine/auto-schema.js';
 import { docLiteral } from '../engine/json/json-value.js';
 import { showCreateTable } from '../engine/schema-text.js';
+import type { Literal } from '../engine/literal.js';
 import type { ImportDoc } from './target.js';
 
 /** Columns of the documents in order of first appearance. */
@@ -24,5 +25,12 @@ export function autoSchemaStatement(table: string, docs: ImportDoc[]): string {
       return v === undefined ? { t: 'null' as const } : docLiteral(v);
     });
   });
-  return showCreateTable(inferSchema(table, columns.map((c) => c.toLowerCase()), rows));
+  return autoSchemaOfRows(table, columns, rows);
+}
+
+/** The CREATE TABLE statement auto schema gives for rows of literals under `columns` (`id` left out). */
+export function autoSchemaOfRows(table: string, columns: string[], rows: Literal[][]): string {
+  const keep = columns.map((c, i) => [c, i] as const).filter(([c]) => c.toLowerCase() !== 'id');
+  const names = keep.map(([c]) => c.toLowerCase());
+  return showCreateTable(inferSchema(table, names, rows.map((r) => keep.map(([, i]) => r[i]!))));
 }

@@ -1,8 +1,12 @@
 /**
  * Where imported documents go: the embedded engine on a data directory (engine-target.ts) or a running
- * server's HTTP API (http-target.ts). Both take SphinxQL for the schema and `/bulk` lines for rows.
+ * server's HTTP API (http-target.ts). Both take SphinxQL for the schema, JSON documents (JSON Lines)
+ * and rows of literals (CSV/TSV, indexer sources): the engine loads rows directly, HTTP as `/bulk` lines.
  */
 import type { JsonObject, JsonValue } from '../engine/json/json-value.js';
+import type { RowBatch } from '../engine/index.js';
+
+export type { RowBatch };
 
 /** One document to insert; `id` undefined lets the server generate it. */
 export interface ImportDoc {
@@ -21,8 +25,8 @@ export type BulkOutcome = { ok: true } | { ok: false; failedIndex: number; error
 export interface ImportTarget {
   /** Where it writes, for messages (`data directory ./data`, `http://127.0.0.1:9308`). */
   readonly where: string;
-  /** Runs one statement; rejects with the server's error text. */
-  sql(statement: string): Promise<void>;
+  /** Runs one statement; rejects with the server's error text, else resolves with its warning, if any. */
+  sql(statement: string): Promise<string | undefined>;
   /** The table's columns, or undefined when it does not exist. */
   describe(table: string): Promise<TargetColumn[] | undefined>;
   /** The table's last write sequence (SHOW TABLE t STATUS `tid`), or undefined when it does not exist. */
@@ -32,6 +36,8 @@ export interface ImportTarget {
    * which (0-based) and why; nothing of the call was written then.
    */
   bulk(table: string, docs: ImportDoc[], replace?: boolean): Promise<BulkOutcome>;
+  /** Inserts (or replaces) rows as one transaction, as bulk() does; `failedIndex` is a row's. */
+  loadRows(table: string, batch: RowBatch, replace?: boolean): Promise<BulkOutcome>;
   close(): Promise<void>;
 }
 

@@ -29,6 +29,13 @@ export interface FieldTokens {
 export interface TermNumbering {
   readonly names: readonly string[];
   find(term: string): number | undefined;
+  /**
+   * The names in sorted order (UTF-16 code units, as `<` and the default sort compare): `order` lists
+   * numbers by name, `rank` each number's place in it. Kept up to date by sorting only the names added
+   * since the last call, so a batch's dictionary is ordered by integers, not by comparing its strings.
+   * Valid until the next new name.
+   */
+  nameOrder(): { order: Uint32Array; rank: Uint32Array };
 }
 
 /**

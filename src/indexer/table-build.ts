@@ -6,8 +6,10 @@
  */
 import { lastValue, type ConfigSection } from '../server/config-parser.js';
 import { showCreateTable } from '../engine/schema-text.js';
-import { BatchLoader, type BadLine, type LineDoc } from '../import/batch-loader.js';
-import { rowDoc, type ColumnKind } from '../import/doc-builder.js';
+import { replacedTidOf } from '../engine/exec/exec-ddl.js';
+import { BatchLoader, rowSender, type BadLine, type LineDoc } from '../import/batch-loader.js';
+import { rowLiterals, type ColumnKind } from '../import/doc-builder.js';
+import type { Literal } from '../engine/literal.js';
 import type { Progress } from '../import/progress.js';
 import type { ImportTarget } from '../import/target.js';
 import { MysqlSource } from './mysql-source.js';
@@ -50,13 +52,13 @@ export async function buildTable(
   let kinds = new Map<string, ColumnKind>();
   const killlist: string[] = [];
   let current = '';
-  const loader = new BatchLoader(target, staging, opts.skipErrors, (b: BadLine) => {
+  const loader = new BatchLoader(opts.skipErrors, (b: BadLine) => {
     progress.done();
     opts.log(`quarry indexer: table ${table}: source ${current}: row at line ${b.line}: ${b.error}${opts.skipErrors ? ' (skipped)' : ''}`);
   });
-  let pending: LineDoc[] = [];
+  let pending: LineDoc<Literal[]>[] = [];
   const send = async () => {
-    const ok = await loader.send(pending);
+    const ok = await loader.send(pending, rowSender(target, staging, header, false));
     pending = [];
     if (!ok) throw new StopBuild();
   };
@@ -72,7 +74,7 @@ export async function buildTable(
             columns = ev.columns;
             await target.sql(showCreateTable(tableSchemaFor(staging, columns, tableSection)));
             header = ['id', ...columns.map((c) => c.name)];
-            kinds = new Map(columns.map((c) => [c.name, kindOf(c.type)]));
+            kinds = new Map(columns.map((c) => [c.name.toLowerCase(), kindOf(c.type)]));
           }
         } else if (ev.kind === 'bad') {
           if (!loader.reject({ line: ev.line, error: ev.error })) throw new StopBuild();
@@ -81,8 +83,8 @@ export async function buildTable(
         } else {
           for (const r of ev.rows) {
             const id = r.values[0] ?? '';
-            const built = /^0*[1-9]\d*$/.test(id) ? rowDoc(header, r.values, kinds) : { ok: false as const, error: `document id '${id}' is not a positive integer` };
-            if (built.ok) pending.push({ line: r.line, doc: built.doc });
+            const built = /^0*[1-9]\d*$/.test(id) ? rowLiterals(header, r.values, kinds) : { ok: false as const, error: `document id '${id}' is not a positive integer` };
+            if (built.ok) pending.push({ line: r.line, doc: built.row });
             else if (!loader.reject({ line: r.line, error: built.error })) { await send(); throw new StopBuild(); }
             if (pending.length >= opts.batch) await send();
           }
@@ -94,8 +96,8 @@ export async function buildTable(
       await source.afterBuild?.();
     }
     if (!columns) throw new Error('no source gave a schema');
-    const tidAtSwap = await target.tid(table);
-    await swapIn(target, table, staging);
+    // the tid the live table had when the swap replaced it, read by the swap itself: no write lands unseen
+    const tidAtSwap = await swapIn(target, table, staging);
     if (tidBefore !== undefined && tidAtSwap !== tidBefore) {
       opts.log(`quarry indexer: warning: table ${table} was written to while it was rebuilt (tid ${tidBefore} -> ${tidAtSwap}); `
         + 'the rebuilt table replaced those writes: a table the indexer builds is rebuilt from its sources');
@@ -112,10 +114,13 @@ export async function buildTable(
   return { docs: loader.imported, skipped: loader.bad.length, killed };
 }
 
-/** The staging table replaces `table` (created empty first when it does not exist yet). */
-async function swapIn(target: ImportTarget, table: string, staging: string): Promise<void> {
+/**
+ * The staging table replaces `table` (created empty first when it does not exist yet); resolves with
+ * the tid `table` had when replaced (ATTACH's warning says it, read under the same lock as the swap).
+ */
+async function swapIn(target: ImportTarget, table: string, staging: string): Promise<string | undefined> {
   if (!(await target.describe(table))) await target.sql(`CREATE TABLE ${table} LIKE ${staging}`);
-  await target.sql(`ATTACH TABLE ${staging} TO TABLE ${table} WITH TRUNCATE`);
+  return replacedTidOf(await target.sql(`ATTACH TABLE ${staging} TO TABLE ${table} WITH TRUNCATE`));
 }
 
 /** xmlpipe2 kill-list ids: deleted from the tables killlist_target names (`main:kl` or `main`). */

@@ -9,8 +9,10 @@
  *   other failed statement, one that did not parse included: `/* time conn N (peer) * / statement # error=message`
  *   (LogSphinxqlError).
  * Searches faster than `query_log_min_msec` are not written. The file is reopened on SIGUSR1 (logrotate).
+ * `query_log_format = plain` writes query-log-plain.ts's lines instead.
  */
 import { LogFile } from './log-file.js';
+import { formatPlainLine, type SearchSummary } from './query-log-plain.js';
 
 export interface StatementEvent {
   /** The statement kind (select, update, insert, replace, delete, ...; `parse_error` when none). */
@@ -23,7 +25,12 @@ export interface StatementEvent {
   error?: string;
   connId?: number;
   peer?: string;
+  /** A SQL search's parts for the plain format (query-log-plain.ts); JSON ones are read from the body. */
+  search?: SearchSummary;
 }
+
+/** searchd's query_log_format values. */
+export type QueryLogFormat = 'sphinxql' | 'plain';
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -100,13 +107,22 @@ export function formatQueryLine(e: StatementEvent, at: Date): string {
 }
 
 export class QueryLog {
-  constructor(private readonly file: LogFile, private readonly minMs: number, private readonly commands: Set<string> | 'all' = new Set()) {}
+  constructor(
+    private readonly file: LogFile, private readonly minMs: number, private readonly commands: Set<string> | 'all' = new Set(),
+    private readonly format: QueryLogFormat = 'sphinxql',
+  ) {}
 
   /**
    * Writes `e` if its kind is logged: SELECT (SQL or JSON /search) taking at least query_log_min_msec,
    * UPDATE, statements that failed to parse, and the kinds query_log_commands names.
    */
   write(e: StatementEvent): void {
+    if (this.format === 'plain') {
+      // successful searches only (LogQueryPlain); query_log_min_msec applies as to sphinxql
+      const line = e.ms >= this.minMs ? formatPlainLine(e, new Date()) : undefined;
+      if (line) this.file.write(line);
+      return;
+    }
     const name = COMMAND_NAMES[e.kind];
     const listed = this.commands === 'all' || (name !== undefined && this.commands.has(name));
     if (e.kind === 'select') {

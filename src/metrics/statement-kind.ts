@@ -1,5 +1,6 @@
 /** Which of Manticore's command_* counters a SphinxQL statement counts in, and the table it touches. */
-import type { Statement } from '../sql/ast.js';
+import type { Condition, SelectStatement, Statement } from '../sql/ast.js';
+import type { SearchSummary } from './query-log-plain.js';
 import type { Command } from './metrics.js';
 
 export function commandOf(st: Statement): Command | undefined {
@@ -32,4 +33,20 @@ export function tableOf(st: Statement): string | undefined {
   if (st.kind === 'select') return st.tables.length === 1 ? st.tables[0]!.toLowerCase() : undefined;
   const t = (st as { table?: unknown }).table;
   return typeof t === 'string' ? t.toLowerCase() : undefined;
+}
+
+/** Attribute filters of a WHERE: each condition ANDed at the top counts one (Manticore's filter list). */
+function filterCount(c: Condition | undefined): number {
+  if (!c) return 0;
+  return c.kind === 'and' ? c.children.reduce((n, x) => n + filterCount(x), 0) : 1;
+}
+
+/** What the plain query log says of a SELECT (metrics/query-log-plain.ts); none without a table. */
+export function searchSummaryOf(st: SelectStatement): SearchSummary | undefined {
+  if (st.tables.length === 0) return undefined;
+  const groups = (st.groupBy ?? []).map((e) => (e.kind === 'column' ? e.name : 'expr'));
+  return {
+    tables: st.tables.join(','), query: st.match ?? '', filters: filterCount(st.where),
+    offset: st.offset ?? 0, limit: st.limit ?? 20, groupBy: groups.length ? groups.join(',') : undefined,
+  };
 }

@@ -1,14 +1,15 @@
 /**
  * searchd's `log` and `query_log` settings: `log` receives the server's own lines (`[time] [pid]
  * message`, one per event), `query_log` one line per SELECT (SQL or JSON /search) and UPDATE in
- * `query_log_format = sphinxql` (the only format quarry writes: `plain` is refused by name), filtered by
- * `query_log_min_msec`, plus the statements `query_log_commands` names (metrics/query-log.ts).
+ * `query_log_format = sphinxql` (the default), filtered by `query_log_min_msec`, plus the statements
+ * `query_log_commands` names (metrics/query-log.ts); or `plain`, successful searches only
+ * (metrics/query-log-plain.ts).
  * Both files reopen on SIGUSR1, so logrotate can move them away.
  */
 import { lastValue, type ManticoreConfig } from './config-parser.js';
 import { LogFile } from '../metrics/log-file.js';
 import { metrics } from '../metrics/metrics.js';
-import { logTime, parseLogCommands, QueryLog } from '../metrics/query-log.js';
+import { logTime, parseLogCommands, QueryLog, type QueryLogFormat } from '../metrics/query-log.js';
 import { SearchError } from '../util/errors.js';
 import { setServerLogSink } from '../util/server-log.js';
 
@@ -22,7 +23,7 @@ export function openLogs(config: ManticoreConfig | undefined): ServerLogs {
   const logPath = lastValue(config?.searchd, 'log');
   const queryPath = lastValue(config?.searchd, 'query_log');
   const format = (lastValue(config?.searchd, 'query_log_format') ?? 'sphinxql').toLowerCase();
-  if (format !== 'sphinxql') throw new SearchError('BAD_SETTING', `query_log_format = ${format} is not supported (sphinxql is)`);
+  if (format !== 'sphinxql' && format !== 'plain') throw new SearchError('BAD_SETTING', `query_log_format = ${format} is not supported (sphinxql and plain are)`);
   const minText = lastValue(config?.searchd, 'query_log_min_msec') ?? '0';
   if (!/^\d+$/.test(minText)) throw new SearchError('BAD_SETTING', `query_log_min_msec must be a number of milliseconds, got '${minText}'`);
   const commands = parseLogCommands(lastValue(config?.searchd, 'query_log_commands') ?? '');
@@ -30,7 +31,7 @@ export function openLogs(config: ManticoreConfig | undefined): ServerLogs {
   const log = logPath ? new LogFile(logPath) : undefined;
   const queries = queryPath ? new LogFile(queryPath) : undefined;
   if (queries) {
-    const q = new QueryLog(queries, Number(minText), commands);
+    const q = new QueryLog(queries, Number(minText), commands, format as QueryLogFormat);
     metrics.statementListener = (e) => q.write(e);
   }
   const line = (message: string) => `[${logTime(new Date())}] [${process.pid}] ${message.replace(/[\r\n]+/g, ' ')}\n`;

@@ -77,6 +77,31 @@ export async function commitTxn<T>(dbs: StoreDbs, fn: () => T): Promise<T> {
   }
 }
 
+/**
+ * Runs `fn` as one write transaction, committed and fsynced before this returns, on the calling thread
+ * (lmdb's transactionSync): no thread hand-over, where commitTxn costs four a commit (the write thread
+ * opens the transaction, the main thread runs the callbacks in it, the write thread commits and
+ * fsyncs, the main thread resolves) and lmdb's queued asynchronous writes two. The event loop waits
+ * for the fsync meanwhile; group commit pays that once for a round of statements. Measured under load
+ * (16 clients of single-row INSERTs over MySQL, load average 18-22 on 2 cores, six alternating runs
+ * each): a median of 660 INSERTs/s against 447 with lmdb's queued asynchronous commit, and less CPU
+ * (0.28-0.38 ms an INSERT against 0.35-0.44). lmdb-js lets a synchronous transaction in between the
+ * write thread's commits. A throw from `fn` or a failed commit aborts everything `fn` wrote; a failed
+ * commit throws a STORAGE_ERROR that says why.
+ */
+export function commitNow(dbs: StoreDbs, fn: () => void): void {
+  let wrote = false;
+  try {
+    dbs.env.transactionSync(() => {
+      fn();
+      wrote = true;
+    });
+  } catch (e) {
+    if (!wrote) throw e; // thrown by fn itself
+    throw new SearchError('STORAGE_ERROR', `write failed: ${storageReason(e)}; nothing of this write was stored`, { cause: e });
+  }
+}
+
 /** lmdb-js's 'Commit failed' error carries the cause in a promise (rejected now or soon after). */
 async function commitFailure(e: unknown): Promise<unknown> {
   const pending = (e as { commitError?: Promise<unknown> } | null)?.commitError;

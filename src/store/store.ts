@@ -28,7 +28,7 @@ import { claimDataDir } from './data-dir.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
 import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
 import { KeyedLock } from './keyed-lock.js';
-import { commitTxn, openDbs, readView, type StoreDbs } from './lmdb-env.js';
+import { commitNow, commitTxn, openDbs, readView, type StoreDbs } from './lmdb-env.js';
 import { fsyncDirSync } from './durable-fs.js';
 import { emptyManifest, MANIFEST_FILE, readManifest, type Manifest } from './manifest.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
@@ -36,10 +36,15 @@ import { readOps } from './op-codec.js';
 import { unseal } from './record-check.js';
 import type { Checkpoint, LoggedOp, SegmentEntry, StoredDoc, StoreOptions, WriteOp } from './types.js';
 import { decodeValue, encodeValue } from './value-codec.js';
-import { applyBatch, prepareBatch } from './write-batch.js';
+import { applyBatch, blindStates, prepareBatch, writeRecords, type PreparedBatch } from './write-batch.js';
 
 /** Ops (or rows) deleted per transaction by pruneOps and garbage collection. */
 export const DEFAULT_DELETE_CHUNK = 10_000;
+
+/** A call of writeTogether that passed its checks (else the error it failed with). */
+function isPlanned(p: unknown): p is { batch: PreparedBatch; states: Map<bigint, Buffer | null>; seq: bigint } {
+  return typeof p === 'object' && p !== null && 'batch' in p;
+}
 
 /** A stored document, its checksum checked. */
 function docOf(table: string, docId: bigint, raw: Buffer): StoredDoc {
@@ -207,6 +212,41 @@ export class Store {
       }
       return applyBatch(this.#dbs, gen, last, prepared);
     });
+  }
+
+  /**
+   * Several write calls of puts and deletes committed together in one lmdb commit, made and fsynced on
+   * this thread before it returns (lmdb-env.ts commitNow): the group commit of concurrent INSERTs.
+   * Nothing in it reads the store, so no other transaction's callbacks wait on it. Returns a promise
+   * per call, settled already: the call's last sequence number, or its error. A call with a bad value
+   * or an op that must read (insert, update) fails alone, before the commit; a failed commit fails
+   * every call in it, with nothing stored. Each call gets its own op record and sequence numbers.
+   */
+  writeTogether(table: string, calls: WriteOp[][]): Promise<bigint>[] {
+    const name = tableKey(table);
+    const e = this.#entry(name, `table '${name}' absent`);
+    this.#checkOpen();
+    const planned = calls.map((ops) => {
+      try {
+        const batch = prepareBatch(ops);
+        return { batch, states: blindStates(batch), seq: 0n };
+      } catch (err) {
+        return err;
+      }
+    });
+    try {
+      commitNow(this.#dbs, () => {
+        let last = this.#lastSeqOf(e);
+        for (const p of planned) {
+          if (!isPlanned(p)) continue;
+          if (p.batch.ops.length) last = writeRecords(this.#dbs, e.gen, last, p.batch, p.states);
+          p.seq = last;
+        }
+      });
+    } catch (err) {
+      return planned.map((p) => Promise.reject(isPlanned(p) ? err : p));
+    }
+    return planned.map((p) => (isPlanned(p) ? Promise.resolve(p.seq) : Promise.reject(p)));
   }
 
   /** The table's last assigned sequence number. */

@@ -66,12 +66,36 @@ export function applyBatch(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: P
       states.set(op.docId, encodeValue({ ...(decodeValue(cur) as StoredDoc), ...values }));
     }
   }
+  return writeRecords(dbs, gen, lastSeq, batch, states);
+}
+
+/**
+ * The documents after a batch of puts and deletes alone (docId -> encoded doc, null when deleted; the
+ * last op of an id wins): what phase one of applyBatch computes, without reading the store, which
+ * such a batch never needs. Throws for ops that must read (insert's duplicate check, update's merge).
+ */
+export function blindStates(batch: PreparedBatch): Map<bigint, Buffer | null> {
+  const states = new Map<bigint, Buffer | null>();
+  for (const op of batch.ops) {
+    if (op.op === 'put') states.set(op.docId, op.payload);
+    else if (op.op === 'delete') states.set(op.docId, null);
+    else throw new SearchError('INTERNAL', `a ${op.op} reads the store: writeTogether takes puts and deletes only`);
+  }
+  return states;
+}
+
+/**
+ * Phase two of a write call, inside an lmdb write transaction, which only writes: the documents' new
+ * states, the call's op record and the generation's last sequence (lastSeq + the call's op count,
+ * which it returns).
+ */
+export function writeRecords(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch, states: Map<bigint, Buffer | null>): bigint {
   for (const [docId, bytes] of states) {
     const key = docKey(gen, docId);
     if (bytes) dbs.docs.putSync(key, seal(bytes));
     else dbs.docs.removeSync(key);
   }
-  const seq = lastSeq + BigInt(ops.length);
+  const seq = lastSeq + BigInt(batch.ops.length);
   dbs.ops.putSync(opKey(gen, seq), seal(batch.record));
   dbs.seq.putSync(genKey(gen), u64Bytes(seq));
   return seq;

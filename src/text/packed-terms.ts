@@ -31,6 +31,57 @@ export class TermNumbers implements TermNumbering {
     return this.#byName.get(term);
   }
 
+  /** Numbers in name order (the first #ordered names), and each number's place in it. */
+  #order = new Uint32Array(0);
+  #rank = new Uint32Array(0);
+  #spare = new Uint32Array(0);
+  #ordered = 0;
+
+  nameOrder(): { order: Uint32Array; rank: Uint32Array } {
+    const n = this.names.length;
+    if (this.#ordered < n) this.#orderNew(n);
+    return { order: this.#order.subarray(0, n), rank: this.#rank.subarray(0, n) };
+  }
+
+  /**
+   * Sorts the names added since the last order and merges them in: each new name's place found by
+   * binary search in the old order (a few compares each, not a pass over every name), then one copy.
+   */
+  #orderNew(n: number): void {
+    const names = this.names;
+    const fresh = new Uint32Array(n - this.#ordered);
+    for (let i = 0; i < fresh.length; i++) fresh[i] = this.#ordered + i;
+    const sorted = Array.from(fresh).sort((a, b) => (names[a] < names[b] ? -1 : 1));
+    const old = this.#order;
+    const oldN = this.#ordered;
+    const cap = old.length >= n ? old.length : Math.max(n + (n >> 1), 1024);
+    // two arrays in turn: the merge reads the old order while it writes the new one
+    const order = this.#spare.length >= n ? this.#spare : new Uint32Array(cap);
+    let src = 0;
+    let dst = 0;
+    for (const f of sorted) {
+      const name = names[f];
+      let lo = src;
+      let hi = oldN;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (names[old[mid]] < name) lo = mid + 1;
+        else hi = mid;
+      }
+      order.set(old.subarray(src, lo), dst);
+      dst += lo - src;
+      src = lo;
+      order[dst++] = f;
+    }
+    order.set(old.subarray(src, oldN), dst);
+    const rank = this.#rank.length >= n ? this.#rank : new Uint32Array(cap);
+    for (let i = 0; i < n; i++) rank[order[i]] = i;
+    this.#spare = old;
+    this.#order = order;
+    this.#rank = rank;
+    this.#ordered = n;
+  }
+
   numberOf(term: string): number {
     let n = this.#byName.get(term);
     if (n === undefined) {

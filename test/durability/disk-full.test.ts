@@ -132,14 +132,18 @@ describe.skipIf(!canMount)(`disk full (skipped when the test cannot mount a tmpf
     expect(errorOf(await server.sql('OPTIMIZE TABLE t OPTION sync=1'))).toBeUndefined();
     expect(await waitFor(() => /checkpoint of table t failed: .*ENOSPC/.test(log), 10_000)).toBe(true);
     const tablesDir = join(data, 'tables');
-    for (const dir of readdirSync(tablesDir)) {
-      // every file is the manifest or a segment it lists: a failed checkpoint removed what it had written
-      const files = readdirSync(join(tablesDir, dir)).sort();
-      const manifest = files.includes('manifest.json')
+    // every file is the manifest or a segment it lists: a failed checkpoint removed what it had written.
+    // The periodic checkpointer retries meanwhile, so a look can land while a retry writes its files:
+    // the folder has to settle to that state, and a file a failure left behind never would.
+    const strays = (): string[] => readdirSync(tablesDir).flatMap((dir) => {
+      const files = readdirSync(join(tablesDir, dir));
+      const listed = new Set(files.includes('manifest.json')
         ? (JSON.parse(readFileSync(join(tablesDir, dir, 'manifest.json'), 'utf8')) as { segments: { name: string }[] }).segments.map((s) => s.name)
-        : [];
-      expect(files).toEqual([...manifest, ...(files.includes('manifest.json') ? ['manifest.json'] : [])].sort());
-    }
+        : []);
+      return files.filter((f) => f !== 'manifest.json' && !listed.has(f)).map((f) => `${dir}/${f}`);
+    });
+    expect(await waitFor(() => strays().length === 0, 10_000)).toBe(true);
+    expect(strays()).toEqual([]);
     expect(await count()).toBe(acked.length);
   }, 30_000);
 

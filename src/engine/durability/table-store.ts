@@ -12,5 +12,10 @@ export type WriteOp =
 export interface TableStore {
   /** One atomic, durable transaction; resolves after commit. */
   write(ops: WriteOp[]): Promise<unknown>;
+  /**
+   * Several calls of puts and deletes in one commit made at once (Store.writeTogether): a promise per
+   * call, each all or nothing.
+   */
+  writeTogether(calls: WriteOp[][]): Promise<unknown>[];
   getDocs(ids: bigint[]): (StoredDoc | undefined)[];
 }

@@ -116,10 +116,22 @@ export async function execTruncate(catalog: Catalog, st: TruncateStatement, conf
  * moves a plain table's files into an RT table; quarry's tables are all RT). Without WITH TRUNCATE
  * Manticore appends; that is not implemented and says so.
  */
+/** ATTACH ... WITH TRUNCATE's warning: `table 't' replaced at tid N`. */
+export function replacedTidWarning(table: string, tid: bigint): string {
+  return `table '${table.toLowerCase()}' replaced at tid ${tid}`;
+}
+
+/** The tid a replacedTidWarning names, if `warning` is one. */
+export function replacedTidOf(warning: string | undefined): string | undefined {
+  return /^table '[^']*' replaced at tid (\d+)$/.exec(warning ?? '')?.[1];
+}
+
 export async function execAttach(catalog: Catalog, st: AttachStatement): Promise<OkResult> {
   if (!st.truncate) throw new SearchError('UNSUPPORTED', 'ATTACH without WITH TRUNCATE is not supported (only replacing the target)');
-  await catalog.replaceWith(st.target, st.source);
-  return ok(0);
+  const tid = await catalog.replaceWith(st.target, st.source);
+  // what the target held up to the swap is gone: its tid then lets a caller (quarry indexer --rotate)
+  // tell whether writes it did not make were replaced, with no window between its check and the swap
+  return { ...ok(0), warning: replacedTidWarning(st.target, tid) };
 }
 
 function tableOrError(catalog: Catalog, name: string) {

@@ -20,6 +20,7 @@ import { optionMap, optionText, requireNumber } from '../sql-values.js';
 import type { NamedValue } from '../../sql/ast.js';
 import type { Table } from '../table.js';
 import type { Condition } from '../../sql/ast.js';
+import { TableParseCache } from '../parse-cache.js';
 
 /** Manticore's defaults: LIMIT 20 (src/sphinx.h m_iLimit), max_matches 1000 (DEFAULT_MAX_MATCHES). */
 export const DEFAULT_LIMIT = 20;
@@ -138,18 +139,26 @@ export function matchQuery(
   flags = queryFlags(flags, options);
   const fields = table.index.schema.fields;
   const p = table.pipeline;
-  const norm = tableNormalizers(p, querySettings(table, options));
+  const settings = querySettings(table, options);
+  const key = `${flags.notTermsOnlyAllowed ? 1 : 0}${settings.expand_keywords ?? ''}\u0000${match}`;
   try {
-    return guardStack(match, () => {
-      const parsed = parseQuery(match, tableParseOptions(p, fields, flags.notTermsOnlyAllowed, norm));
-      warnings?.push(...parsed.warnings);
-      if (parsed.root.kind === 'empty') return null;
-      return normalizeTableQuery(parsed.root, norm) ?? 'none';
+    const parsed = MATCH_CACHE.get(table, key, () => {
+      const norm = tableNormalizers(p, settings);
+      return guardStack(match, () => {
+        const q = parseQuery(match, tableParseOptions(p, fields, flags.notTermsOnlyAllowed, norm));
+        if (q.root.kind === 'empty') return { query: null, warnings: q.warnings };
+        return { query: normalizeTableQuery(q.root, norm) ?? 'none' as const, warnings: q.warnings };
+      });
     });
+    warnings?.push(...parsed.warnings);
+    return parsed.query;
   } catch (e) {
     throw withTableName(table, e);
   }
 }
+
+/** MATCH texts parsed and normalized, per table (most applications repeat their queries). */
+const MATCH_CACHE = new TableParseCache<{ query: SearchRequest['query'] | 'none'; warnings: string[] }>(1024, 1024);
 
 /** Full-text errors name the table, as Manticore's per-table search reply: `table t: P08: ...`. */
 function withTableName(table: Table, e: unknown): unknown {

@@ -22,6 +22,8 @@ function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: num
 
 interface TokenStream {
   names: string[]; tid: Uint32Array; trow: Uint32Array; thit: Uint32Array; n: number;
+  /** The fast numbering's number of each stream id (while no term has come by name). */
+  nums: number[];
   /** The numbering whose numbers map to stream ids through slotOf (the batch's first packed field's). */
   fast: TermNumbering | null;
   /**
@@ -88,6 +90,7 @@ function fastId(s: TokenStream, names: readonly string[], num: number): number {
   stamp[num] = epoch;
   if (s.dict) return (slotOf[num] = streamId(s, names[num]));
   s.names.push(names[num]);
+  s.nums.push(num);
   return (slotOf[num] = s.names.length - 1);
 }
 
@@ -144,7 +147,7 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
   let tokens = 0;
   for (const d of docs) for (const ft of d.fields) tokens += ft ? tokenCount(ft) : 0;
   const s: TokenStream = {
-    names: [], tid: words('tid', tokens), trow: words('trow', tokens), thit: words('thit', tokens), n: 0,
+    names: [], nums: [], tid: words('tid', tokens), trow: words('trow', tokens), thit: words('thit', tokens), n: 0,
     fast: fastNumbering(docs), dict: null, strings: false,
   };
   docs.forEach((doc, row) => {
@@ -171,14 +174,36 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
   return s;
 }
 
+/**
+ * The batch's terms in sorted order, and each stream id's place among them (`rank`). Terms all of the
+ * fast numbering are ordered by its name order (integers sorted, no string compared); others by the
+ * default sort, which compares UTF-16 code units as `<` does.
+ */
+function sortTerms(s: TokenStream): { terms: string[]; rank: Uint32Array } {
+  const m = s.names.length;
+  const rank = words('rank', m);
+  const { dict, fast } = s;
+  if (dict || !fast) {
+    const terms = s.names.slice().sort();
+    if (dict) for (let r = 0; r < m; r++) rank[dict.get(terms[r])!] = r;
+    return { terms, rank };
+  }
+  const { order, rank: nameRank } = fast.nameOrder();
+  const keys = words('keys', m);
+  for (let id = 0; id < m; id++) keys[id] = nameRank[s.nums[id]];
+  keys.sort();
+  const terms: string[] = new Array(m);
+  for (let r = 0; r < m; r++) {
+    const num = order[keys[r]];
+    rank[slotOf[num]] = r;
+    terms[r] = fast.names[num];
+  }
+  return { terms, rank };
+}
+
 /** Groups the stream by term, terms in sorted order; the sort is stable, so rows stay ascending. */
 function groupByTerm(s: TokenStream): PostingsTable {
-  // the default sort compares UTF-16 code units, as `<` does, and needs no comparator calls
-  const terms = s.names.slice().sort();
-  const rank = words('rank', terms.length);
-  const { dict, fast } = s;
-  if (dict) for (let r = 0; r < terms.length; r++) rank[dict.get(terms[r])!] = r;
-  else for (let r = 0; r < terms.length; r++) rank[slotOf[fast!.find(terms[r])!]] = r;
+  const { terms, rank } = sortTerms(s);
   const posStart = words('posStart', s.names.length + 1).fill(0);
   for (let i = 0; i < s.n; i++) posStart[rank[s.tid[i]] + 1]++;
   for (let t = 0; t < s.names.length; t++) posStart[t + 1] += posStart[t];

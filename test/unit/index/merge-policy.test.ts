@@ -9,6 +9,16 @@ describe('TieredMergePolicy', () => {
     expect(p.findMerge([])).toBeNull();
   });
 
+  it('puts every segment under minLevelRows on one level: small rounds of mixed sizes still merge', () => {
+    const p = new TieredMergePolicy();
+    // group commit's rounds: 1 to 16 rows, levels 0 and 1 by turns without the floor
+    const rounds = [3, 12, 7, 15, 1, 16, 9, 11, 4, 14];
+    expect(p.findMerge(rounds)).toEqual([0, 10]);
+    expect(p.findMerge([5000, ...rounds.slice(0, 9), 150])).toBeNull(); // 150 is a level up
+    expect([99, 100, 999, 1000].map((r) => p.level(r))).toEqual([0, 1, 1, 2]);
+    expect(new TieredMergePolicy(10, 1e6, 1).findMerge(rounds)).toBeNull(); // the floor off: no run forms
+  });
+
   it('never builds a segment over maxMergedRows: big runs stay unmerged, smaller ones after them still merge', () => {
     const p = new TieredMergePolicy(3, 2500);
     expect(p.findMerge([800, 800, 800])).toEqual([0, 3]);

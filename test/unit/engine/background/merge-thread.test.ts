@@ -74,7 +74,8 @@ describe('merges on the merge thread', () => {
   });
 
   it('swaps in a merge whose parts were deleted from, updated and replaced while it ran', async () => {
-    const idx = new RtIndex(schema, { core: new Core(), mergePolicy: new TieredMergePolicy(2) });
+    // levels from one row up (no floor): the merged segment and the REPLACE's one stay apart
+    const idx = new RtIndex(schema, { core: new Core(), mergePolicy: new TieredMergePolicy(2, Infinity, 1) });
     const inFlight = new Promise<void>((r) => { onJob = r; });
     idx.addBatch([1, 2, 3].map((id) => doc(schema, id, { body: `w${id} common` }, [id, `s${id}`])));
     idx.addBatch([4, 5, 6].map((id) => doc(schema, id, { body: `w${id} common` }, [id, `s${id}`])));

@@ -9,27 +9,30 @@ import { Catalog } from '../../../../src/engine/catalog.js';
 import { Table } from '../../../../src/engine/table.js';
 import type { TableStore, WriteOp } from '../../../../src/engine/durability/table-store.js';
 import type { Literal } from '../../../../src/engine/literal.js';
-import { commitGrouped } from '../../../../src/engine/transaction/transaction-group.js';
+import { commitGrouped, ROUNDS_IN_FLIGHT } from '../../../../src/engine/transaction/transaction-group.js';
 import { req, t } from '../../index/helpers.js';
 
-/** The real table store, watched: which doc ids each write call carried, and when it became durable. */
-interface Watch { inFlight: number; maxInFlight: number; calls: bigint[][]; durable: Set<bigint>; failWith?: bigint }
+/** The real table store, watched: each commit's calls (their doc ids), commits in flight, what became durable. */
+interface Watch { inFlight: number; maxInFlight: number; commits: bigint[][][]; durable: Set<bigint>; failWith?: bigint }
 
 function watched(inner: TableStore, w: Watch): TableStore {
   return {
     getDocs: (ids) => inner.getDocs(ids),
-    async write(ops: WriteOp[]) {
-      w.calls.push(ops.map((o) => o.docId));
+    write: (ops) => inner.write(ops),
+    writeTogether(calls: WriteOp[][]) {
+      w.commits.push(calls.map((ops) => ops.map((o) => o.docId)));
       w.maxInFlight = Math.max(w.maxInFlight, ++w.inFlight);
-      try {
-        // the store refusing one statement's write (as lmdb fails one child transaction of a commit)
-        if (w.failWith !== undefined && ops.some((o) => o.docId === w.failWith)) throw new Error('write refused');
-        const r = await inner.write(ops);
+      // the store refusing one statement's write (a value it cannot encode), the others queued; the
+      // refusal comes late, so the round stays in flight a while
+      const refused = calls.map((ops) => w.failWith !== undefined && ops.some((o) => o.docId === w.failWith));
+      const queued = inner.writeTogether(calls.filter((_, k) => !refused[k]));
+      const late = new Promise((r) => setTimeout(r, refused.some(Boolean) ? 30 : 0));
+      const done = Promise.allSettled([...queued, late]).then(() => { w.inFlight--; });
+      let next = 0;
+      return calls.map((ops, k) => (refused[k] ? done.then(() => { throw new Error('write refused'); }) : queued[next++].then((r) => {
         for (const o of ops) w.durable.add(o.docId);
         return r;
-      } finally {
-        w.inFlight--;
-      }
+      })));
     },
   };
 }
@@ -47,7 +50,7 @@ beforeEach(async () => {
     name: 't', settings: {},
     columns: [{ name: 'title', type: 'text', indexed: true, stored: true }, { name: 'n', type: 'uint', indexed: false, stored: false }],
   });
-  watch = { inFlight: 0, maxInFlight: 0, calls: [], durable: new Set() };
+  watch = { inFlight: 0, maxInFlight: 0, commits: [], durable: new Set() };
   table = new Table(t.schema, t.pipeline, t.index, watched(t.store, watch));
 });
 
@@ -74,14 +77,25 @@ function search(word: string): bigint[] {
 
 describe('commitGrouped', () => {
   it('lets concurrent statements share commits and acknowledges each after its write is durable', async () => {
-    const acks = Array.from({ length: 24 }, (_, i) => put([[i + 1, `apple doc ${i}`, i]]).then((n) => {
+    const ack = (i: number) => put([[i + 1, `apple doc ${i}`, i]]).then((n) => {
       expect(watch.durable.has(BigInt(i + 1))).toBe(true);
       expect(table.index.has(BigInt(i + 1))).toBe(true);
       return n;
-    }));
+    });
+    const turn = () => new Promise((r) => setImmediate(r));
+    const acks = [ack(0)];
+    await turn(); // the mutex taken, the round's issue asked for
+    await turn(); // the first round is issued alone; what arrives while it commits forms the next ones
+    for (let i = 1; i < 24; i++) {
+      acks.push(ack(i));
+      if (i % 8 === 0) await turn();
+    }
     expect(await Promise.all(acks)).toEqual(Array(24).fill(1));
-    expect(watch.maxInFlight).toBeGreaterThan(1);
-    expect(watch.calls.length).toBe(24);
+    expect(watch.commits.flat().length).toBe(24);
+    expect(watch.commits[0].length).toBe(1);
+    expect(watch.commits.length).toBeLessThan(24);
+    expect(watch.commits.slice(1).some((c) => c.length > 1)).toBe(true);
+    expect(watch.maxInFlight).toBeLessThanOrEqual(ROUNDS_IN_FLIGHT);
     expect(table.index.count()).toBe(24);
     expect(store.getDocs('t', [1n, 24n]).map((d) => d?.title)).toEqual(['apple doc 0', 'apple doc 23']);
   });
@@ -116,7 +130,7 @@ describe('commitGrouped', () => {
     await put([[7, 'orig', 0], [8, 'eight', 0]]);
     watch.failWith = 9n;
     const results = await Promise.allSettled([
-      put([[20, 'filler', 0]]), // holds the mutex: the next three share one round
+      put([[20, 'filler', 0]]), // the four share one round
       put([[7, 'pear one', 1]], true), put([[7, 'pear two', 2], [9, 'nine', 2], [8, 'eight two', 2]], true), put([[10, 'ten', 3]]),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
@@ -129,6 +143,39 @@ describe('commitGrouped', () => {
     expect(search('nine')).toEqual([]);
     expect(search('ten')).toEqual([10n]);
     expect(table.index.count()).toBe(4);
+  });
+
+  it('holds an INSERT of an id a round in flight writes until that round settles: its failure lets the INSERT in', async () => {
+    const turn = () => new Promise((r) => setImmediate(r));
+    watch.failWith = 30n;
+    const first = put([[30, 'refused', 1]], true);
+    first.catch(() => undefined); // settled below
+    await turn();
+    await turn(); // the REPLACE's round is in flight
+    watch.failWith = undefined;
+    const again = put([[30, 'inserted', 2]]);
+    const other = put([[31, 'other', 3]]);
+    const results = await Promise.allSettled([first, again, other]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(store.getDocs('t', [30n])[0]?.title).toBe('inserted');
+    expect(search('inserted')).toEqual([30n]);
+    // the held INSERT went in a round after the REPLACE's; the other one did not wait for it
+    const round = (id: bigint) => watch.commits.findIndex((c) => c.flat().includes(id));
+    expect(watch.commits[0].flat()).toEqual([30n]);
+    expect(round(31n)).toBeLessThan(watch.commits.findLastIndex((c) => c.flat().includes(30n)));
+  });
+
+  it('lets another user of the table\'s mutex in between rounds: the statements after it wait for it', async () => {
+    const turn = () => new Promise((r) => setImmediate(r));
+    const order: string[] = [];
+    const first = put([[40, 'forty', 1]]).then(() => order.push('insert 40'));
+    await turn();
+    await turn(); // its round is in flight
+    const other = table.mutex.run(async () => { order.push('other holder'); });
+    const second = put([[41, 'forty one', 1]]).then(() => order.push('insert 41'));
+    await Promise.all([first, other, second]);
+    expect(order).toEqual(['insert 40', 'other holder', 'insert 41']);
+    expect(table.index.count()).toBe(2);
   });
 
   it('a round the index cannot take stores nothing', async () => {

@@ -1,0 +1,93 @@
+/**
+ * The direct load path of `quarry import --data`: a batch of rows (column names once, then one literal
+ * per column and row) becomes one write of the table, without a statement or a `/bulk` line per row.
+ * Values meet the same coercion as INSERT (Table.storedDocOf), ids are checked once under the table's
+ * mutex, and the write is Table.write's: the segment built first, then one store transaction, then
+ * the segment made visible. A rejected row writes nothing of the batch and says which row it was.
+ */
+import type { Column } from '../schema/types.js';
+import { asSearchError, SearchError } from '../util/errors.js';
+import type { Catalog } from './catalog.js';
+import type { IdSource } from './id-generator.js';
+import { idOf } from './insert-rows.js';
+import type { Literal } from './literal.js';
+import type { StoredDoc } from './durability/table-store.js';
+import type { Table } from './table.js';
+
+/** Rows to load: `columns` names each row's values in order (`id` among them or not). */
+export interface RowBatch {
+  columns: string[];
+  rows: Literal[][];
+}
+
+/** What a load did: every row written, or the (0-based) row that stopped it and why (nothing written). */
+export type RowLoadOutcome = { ok: true; written: number } | { ok: false; failedIndex: number; error: string };
+
+interface Layout {
+  /** Position of `id` in a row, or -1. */
+  idAt: number;
+  /** Position in a row of each schema column (-1: not given). */
+  at: Int32Array;
+}
+
+/** Where each schema column sits in the batch's rows; an unknown column name throws. */
+function layoutOf(table: Table, columns: string[]): Layout {
+  const at = new Int32Array(table.schema.columns.length).fill(-1);
+  const index = new Map(table.schema.columns.map((c, i) => [c.name.toLowerCase(), i]));
+  let idAt = -1;
+  columns.forEach((name, pos) => {
+    const key = name.toLowerCase();
+    if (key === 'id') { idAt = pos; return; }
+    const i = index.get(key);
+    if (i === undefined) throw new SearchError('UNKNOWN_COLUMN', `unknown column: '${name}'`);
+    at[i] = pos;
+  });
+  return { idAt, at };
+}
+
+const fail = (failedIndex: number, e: unknown): RowLoadOutcome => ({ ok: false, failedIndex, error: asSearchError(e).message });
+
+/**
+ * Loads `batch` into table `name` as one write (INSERT, or REPLACE with `replace`). Ids the rows
+ * leave out (absent, null or 0) are generated. Never rejects for a bad row: the outcome names it.
+ */
+export async function loadRows(
+  ctx: { catalog: Catalog; ids: IdSource }, name: string, batch: RowBatch, replace: boolean,
+): Promise<RowLoadOutcome> {
+  const table = ctx.catalog.get(name);
+  if (!table) return fail(0, new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name}' in search request`));
+  let layout: Layout;
+  try {
+    layout = layoutOf(table, batch.columns);
+  } catch (e) {
+    return fail(0, e);
+  }
+  const n = batch.rows.length;
+  const given: (bigint | undefined)[] = new Array(n);
+  const docs: StoredDoc[] = new Array(n);
+  const colNo = (col: Column) => layout.at[table.schema.columns.indexOf(col)] + 1;
+  let missing = 0;
+  for (let r = 0; r < n; r++) {
+    const row = batch.rows[r];
+    try {
+      const id = layout.idAt >= 0 ? idOf(row[layout.idAt]) : undefined;
+      if (id !== undefined && id < 0n) throw new SearchError('BAD_VALUE', 'Negative document ids are not allowed');
+      given[r] = id;
+      if (id === undefined) missing++;
+      docs[r] = table.storedDocOf((_, i) => (layout.at[i] >= 0 ? row[layout.at[i]] : undefined), 1, colNo);
+    } catch (e) {
+      return fail(r, e);
+    }
+  }
+  const fresh = missing ? await ctx.ids.take(missing) : [];
+  let k = 0;
+  const ids = given.map((id) => id ?? fresh[k++]!);
+  const { inputs } = table.prepareDocs(docs, ids);
+  return table.mutex.run(async () => {
+    if (!replace) {
+      const dup = table.duplicateAt(ids);
+      if (dup >= 0) return fail(dup, new SearchError('DUPLICATE_ID', `duplicate id '${ids[dup]}'`));
+    }
+    return { ok: true as const, written: await table.write(ids, docs, inputs, replace, true) };
+  });
+}

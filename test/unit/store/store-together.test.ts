@@ -1,0 +1,69 @@
+// Store.writeTogether: several write calls in one commit made at once, each call all or nothing with its
+// own op record and sequence numbers; write() and further groups continue the sequence.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from '../../../src/store/store.js';
+
+let dir: string;
+let store: Store;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-store-queued-'));
+  store = Store.open(dir);
+  await store.createTable({ name: 't', columns: [{ name: 'title', type: 'text', indexed: true, stored: true }], settings: {} });
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const put = (id: number, title: string) => ({ op: 'put' as const, docId: BigInt(id), doc: { title } });
+
+describe('Store.writeTogether', () => {
+  it('commits the calls together, each with its own op record and sequence numbers in order', async () => {
+    await store.write('t', [put(1, 'before')]);
+    const seqs = await Promise.all(store.writeTogether('t', [[put(2, 'two'), put(3, 'three')], [], [put(2, 'two again'), { op: 'delete', docId: 1n }]]));
+    expect(seqs).toEqual([3n, 3n, 5n]);
+    expect(store.getDocs('t', [1n, 2n, 3n]).map((d) => d?.title)).toEqual([undefined, 'two again', 'three']);
+    expect(store.lastSeq('t')).toBe(5n);
+    expect([...store.opsSince('t', 1n)].map((o) => [o.seq, o.op, o.docId])).toEqual([[2n, 'put', 2n], [3n, 'put', 3n], [4n, 'put', 2n], [5n, 'delete', 1n]]);
+    // write() and groups one after another carry on from there
+    const a = store.writeTogether('t', [[put(4, 'four')]]);
+    const b = store.writeTogether('t', [[put(5, 'five')]]);
+    expect(await Promise.all([...a, ...b])).toEqual([6n, 7n]);
+    expect(await store.write('t', [put(6, 'six')])).toBe(8n);
+    store = await reopened();
+    expect(store.lastSeq('t')).toBe(8n);
+    expect(store.getDocs('t', [4n, 5n, 6n]).map((d) => d?.title)).toEqual(['four', 'five', 'six']);
+  });
+
+  it('rejects a call with a bad value or an op that reads alone; the others commit', async () => {
+    await store.write('t', [put(1, 'one')]);
+    const results = await Promise.allSettled(store.writeTogether('t', [
+      [put(2, 'two')],
+      [put(3, 'three'), { op: 'put', docId: 4n, doc: [] as never }],
+      [{ op: 'insert', docId: 5n, doc: { title: 'five' } }],
+      [{ op: 'update', docId: 1n, values: { title: 'changed' } }],
+      [put(6, 'six')],
+    ]));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toMatch(/doc must be an object/);
+    expect((results[2] as PromiseRejectedResult).reason.message).toMatch(/reads the store/);
+    expect(store.getDocs('t', [1n, 2n, 3n, 5n, 6n]).map((d) => d?.title)).toEqual(['one', 'two', undefined, undefined, 'six']);
+    expect([...store.opsSince('t', 1n)].map((o) => o.seq)).toEqual([2n, 3n]);
+  });
+
+  it('refuses a table that does not exist, and starts a new generation at its base after TRUNCATE', async () => {
+    expect(() => store.writeTogether('nope', [[put(1, 'x')]])).toThrow(/absent/);
+    await Promise.all(store.writeTogether('t', [[put(1, 'one'), put(2, 'two')]]));
+    await store.truncate('t');
+    expect(await Promise.all(store.writeTogether('t', [[put(3, 'three')]]))).toEqual([3n]);
+    expect(store.getDocs('t', [1n, 3n]).map((d) => d?.title)).toEqual([undefined, 'three']);
+  });
+});
+
+async function reopened(): Promise<Store> {
+  await store.close();
+  return Store.open(dir);
+}

@@ -1,0 +1,35 @@
+// TermNumbers.nameOrder: numbers in name order as the default sort gives it, kept up to date as names
+// arrive between calls (only the new ones sorted and merged in).
+import { describe, expect, it } from 'vitest';
+import { TermNumbers } from '../../../src/text/packed-terms.js';
+
+function rng(seed: number): () => number {
+  return () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+}
+
+describe('TermNumbers.nameOrder', () => {
+  it('orders by UTF-16 code units after every batch of new names, repeats and non-ASCII included', () => {
+    const random = rng(7);
+    const alphabet = ['a', 'b', 'z', 'é', 'ß', '1', 'A', '\u4e2d', '\ud83d\ude00'];
+    const numbers = new TermNumbers();
+    for (let batch = 0; batch < 30; batch++) {
+      const count = Math.floor(random() * 200);
+      for (let i = 0; i < count; i++) {
+        let w = '';
+        const len = 1 + Math.floor(random() * 5);
+        for (let k = 0; k < len; k++) w += alphabet[Math.floor(random() * alphabet.length)];
+        numbers.numberOf(w);
+      }
+      const { order, rank } = numbers.nameOrder();
+      const expected = numbers.names.map((n, i) => [n, i] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, i]) => i);
+      expect(Array.from(order)).toEqual(expected);
+      for (let r = 0; r < order.length; r++) expect(rank[order[r]!]).toBe(r);
+    }
+  });
+
+  it('is empty for no names', () => {
+    const { order, rank } = new TermNumbers().nameOrder();
+    expect(order.length).toBe(0);
+    expect(rank.length).toBe(0);
+  });
+});
