@@ -8,6 +8,9 @@ import * as F from "./format";
 import { Recs } from "./store";
 import { Window } from "./window";
 
+/** Stretches shorter than this are walked (the rebuild costs about a window's tokens). */
+const SKIP_MIN: u32 = 24;
+
 export class Extractor extends Window {
   // the passage being weighed (record 0)
   pass: Recs = new Recs();
@@ -59,7 +62,14 @@ export class Extractor extends Window {
   /** Runs over tokens [first, first+count) of the stream at `tokens`. */
   run(tokens: usize, first: u32, count: u32): void {
     let i: u32 = 0;
+    // below `walk` a stretch was found too short to skip: walked
+    let walk: u32 = 0;
     while (i < count) {
+      if (i >= walk && this.addWord && !this.sQwords) {
+        walk = this.skip(tokens, first, count, i);
+        if (walk >= count) return;
+        if (walk > i && this.cur == <i32>walk) i = walk;
+      }
       const t = tokens + <usize>(first + i) * F.TOKEN_WORDS * 4;
       const flags = load<u32>(t, 4);
       if (flags & F.TOK_BREAK) this.onBoundary();
@@ -79,6 +89,53 @@ export class Extractor extends Window {
       i = j;
     }
     if (!this.addWord) this.weightAndSubmit();
+  }
+
+  /**
+   * Jumps over a stretch without matched words, boundaries or phrase-boundary gaps, from token `i`
+   * to the next one that has any (returned). Sliding, the window holds no keyword there, so nothing
+   * is weighed or submitted and it ends as the longest run of tokens up to the stretch's last word
+   * that fits the limits (the head is only cut at words, the one word kept even when it alone does
+   * not fit), then the gaps after that word: it is rebuilt as that instead of walked token by token.
+   * Worth it on long texts with few matches, where the walk was most of the pick.
+   */
+  skip(tokens: usize, first: u32, count: u32, i: u32): u32 {
+    // returns the stretch's end; the window was rebuilt when `cur` is there
+    const STOP = F.TOK_HIT | F.TOK_BREAK | F.TOK_PHRASE_BOUNDARY;
+    let j = i;
+    let lastWord: i32 = -1;
+    while (j < count) {
+      const fl = load<u32>(tokens + <usize>(first + j) * F.TOKEN_WORDS * 4, 4);
+      if (fl & STOP) break;
+      if (fl & F.TOK_WORD) lastWord = <i32>j;
+      j++;
+    }
+    // the rest of the field: nothing left to submit
+    if (j >= count) return count;
+    if (j - i < SKIP_MIN || lastWord < 0) return j;
+    // the window's first token (tokens before it can never come back), then the longest fitting run to lastWord
+    const from: i32 = this.n > 0 ? this.sStart : this.cur;
+    const wordsMax = this.limitWords ? this.limitWords : 2 * this.around;
+    let s = lastWord;
+    let codes = load<i32>(tokens + <usize>(first + <u32>s) * F.TOKEN_WORDS * 4);
+    let words = 1;
+    while (s > from) {
+      const t = tokens + <usize>(first + <u32>s - 1) * F.TOKEN_WORDS * 4;
+      const c = codes + load<i32>(t);
+      const w = words + ((load<u32>(t, 4) & F.TOK_WORD) ? 1 : 0);
+      if (c > this.cpLimit || w > wordsMax) break;
+      codes = c;
+      words = w;
+      s--;
+    }
+    this.spanReset();
+    this.cur = s;
+    for (let k = s; k < <i32>j; k++) {
+      const t = tokens + <usize>(first + <u32>k) * F.TOKEN_WORDS * 4;
+      this.spanAdd((load<u32>(t, 4) & F.TOK_WORD) ? 1 : 0, false, 0, load<i32>(t));
+      this.cur++;
+    }
+    return j;
   }
 
   onToken(len: i32, q: bool, mask: u32): void {

@@ -10,8 +10,12 @@ export const TOK_BREAK: u32 = 4;
 /** A gap piece holding a phrase_boundary character: the window is submitted and restarted after it. */
 export const TOK_PHRASE_BOUNDARY: u32 = 8;
 
-/** Per field: | firstToken | nTokens | docBytes | limit | limitWords | limitSnippets | extract (0/1) |. */
-export const FIELD_WORDS: u32 = 7;
+/**
+ * Per field: | firstToken | nTokens | docBytes | limit | limitWords | limitSnippets | extract (0/1) |
+ * own tokens |: own tokens 0 reads the field at firstToken of the call's stream, else the field's
+ * tokens lie there from its token 0 (a stream the scanner left in this instance's memory).
+ */
+export const FIELD_WORDS: u32 = 8;
 
 /**
  * Parameters: | around | forceAllWords | useBoundaries | spz | perField | limit | limitWords |

@@ -36,7 +36,8 @@ export function snippetPick(tokens: usize, fields: usize, nFields: u32, params: 
     const snippets = load<i32>(fp, 20);
     if (perField) ex.ctx.clear();
     ex.setup(<i32>f, limit, words, snippets, load<i32>(fp, 8));
-    ex.run(tokens, load<u32>(fp), load<u32>(fp, 4));
+    const own = <usize>load<u32>(fp, 28);
+    ex.run(own ? own : tokens, own ? 0 : load<u32>(fp), load<u32>(fp, 4));
     if (perField) selectPassages(ex.ctx, show, limit, words, snippets, ex.forceAll, ex.useBoundaries, found, ex.weights, ex.nTerms);
   }
   if (!perField) selectPassages(ex.ctx, show, gLimit, gWords, gSnippets, ex.forceAll, ex.useBoundaries, found, ex.weights, ex.nTerms);

@@ -208,6 +208,17 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
       const c = <u32>load<u16>(text + (<usize>at << 1));
       if ((c & 0xf800) == 0xd800) return SCAN_UNSUPPORTED;
       entry = load<u32>(table + (<usize>c << 2));
+      // most characters of most text: a word character folding to ASCII, no flags, the token under its limits
+      if (entry != 0 && (entry & ~(<u32>0x7f)) == 0 && cps < MAX_CPS && bytes < MAX_BYTES) {
+        if (cps == 0) start = at;
+        cps++;
+        bytes++;
+        store<u16>(tok + (<usize>units << 1), <u16>entry);
+        h = (h ^ entry) * FNV_PRIME;
+        units++;
+        afterBoundary = false;
+        continue;
+      }
       if (entry & FLAG_IGNORE) continue;
       if ((entry & (FLAG_SPECIAL | FLAG_BLEND)) != 0) return SCAN_UNSUPPORTED;
       if (afterBoundary && entry == 0) boundary = 1;

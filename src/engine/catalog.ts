@@ -17,6 +17,7 @@ function tableStore(store: Store, name: string): TableStore {
   return {
     write: (ops) => store.write(name, ops),
     writeTogether: (calls) => store.writeTogether(name, calls),
+    carrying: () => store.carrying(),
     getDocs: (ids) => store.getDocs(name, ids) as (StoredDoc | undefined)[],
   };
 }

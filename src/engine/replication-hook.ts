@@ -5,6 +5,7 @@
  */
 import type { Statement } from '../sql/ast.js';
 import { SearchError } from '../util/errors.js';
+import type { BulkLine, BulkReply } from './json/json-bulk.js';
 import type { JsonValue } from './json/json-value.js';
 import type { Result } from './result.js';
 import type { Session } from './session.js';
@@ -19,9 +20,11 @@ export interface ReplicationHook {
   route(st: Statement, session: Session, local: LocalRun): Promise<Result | Result[]> | undefined;
   /** The same for a JSON write: its reply when the hook runs it, undefined to run it locally. */
   routeJson<T>(kind: JsonWriteKind, body: JsonValue, local: () => Promise<T>): Promise<T> | undefined;
+  /** The same for a `/bulk` request: its reply when every line writes one cluster's tables. */
+  routeBulk(lines: BulkLine[]): Promise<BulkReply> | undefined;
   /**
-   * Throws when a write through a path that cannot replicate (/bulk, /_bulk) targets a replicated
-   * table, or names a `cluster`: such a write would land on this node only.
+   * Throws when a write run on this node only (a /_bulk line, a /bulk request the hook declined)
+   * targets a replicated table or names a `cluster`: such a write would land on this node only.
    */
   guardLocal(table: string, cluster: string | undefined): void;
 }
@@ -60,6 +63,7 @@ export const NO_REPLICATION: ReplicationHook = {
     if (cluster !== undefined) throw new SearchError('UNKNOWN_TABLE', `unknown cluster '${cluster}'`);
     return undefined;
   },
+  routeBulk() { return undefined; },
   guardLocal(_table, cluster) {
     if (cluster !== undefined) throw new SearchError('UNKNOWN_TABLE', `unknown cluster '${cluster}'`);
   },

@@ -177,11 +177,18 @@ export class Table {
 
   /** Updates attributes of live documents; returns how many were updated. Caller holds the mutex. */
   async updateIds(ids: bigint[], values: Map<string, AttrValue>): Promise<number> {
-    const live = [...new Set(ids)].filter((id) => this.index.has(id));
+    return this.updateEach([...new Set(ids)].map((id) => [id, values]));
+  }
+
+  /**
+   * Each live document's own new attribute values, in one durable write (an UPDATE of JSON paths
+   * gives each document its own JSON); returns how many were updated. Caller holds the mutex.
+   */
+  async updateEach(updates: [bigint, Map<string, AttrValue>][]): Promise<number> {
+    const live = updates.filter(([id]) => this.index.has(id));
     if (live.length === 0) return 0;
-    const obj = Object.fromEntries(values);
-    await this.store.write(live.map((docId) => ({ op: 'update' as const, docId, values: obj })));
-    for (const id of live) this.index.updateAttrs(id, values);
+    await this.store.write(live.map(([docId, values]) => ({ op: 'update' as const, docId, values: Object.fromEntries(values) })));
+    for (const [id, values] of live) this.index.updateAttrs(id, values);
     return live.length;
   }
 

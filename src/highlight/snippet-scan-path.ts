@@ -10,7 +10,7 @@
 import type { FieldLimit, PhraseNode, QueryNode, TermNode } from '../query/ast.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import {
-  STREAM_OCC_WORDS, STREAM_PIECE_WORDS, STREAM_TOKEN_WORDS, type StreamRequest,
+  STREAM_OCC_WORDS, STREAM_PIECE_WORDS, STREAM_TOKEN_WORDS, type ScannedStream, type StreamRequest,
 } from '../text/field-scanner.js';
 import { FIELD_SHIFT } from './snippet-doc-index.js';
 import { MAX_KEYWORDS } from './snippet-keywords.js';
@@ -186,18 +186,16 @@ const NO_U32 = new Uint32Array(0);
 const NO_U8 = new Uint8Array(0);
 const NO_ZONES: ReadonlyMap<number, string> = new Map();
 
-/** The field's FieldStream from the core's stream, its arrays in the slot's scratch. */
-function fieldStream(text: string, pieces: Int32Array, packed: Int32Array, np: number, docBytes: number, scratch: StreamScratch): FieldStream {
+/** The field's FieldStream from the core's stream: pieces in the slot's scratch, packed tokens left in core memory. */
+function fieldStream(text: string, s: ScannedStream, scratch: StreamScratch): FieldStream {
+  const np = s.nPieces;
   const ps = new Pieces(np, scratch.pieces);
-  ps.data.set(pieces);
+  ps.data.set(s.pieces);
   ps.n = np;
   scratch.pieces = ps.data;
-  if (scratch.packed.length < np * STREAM_TOKEN_WORDS) scratch.packed = new Int32Array(Math.max(np * STREAM_TOKEN_WORDS, scratch.packed.length * 2));
-  const pk = scratch.packed.subarray(0, np * STREAM_TOKEN_WORDS);
-  pk.set(packed);
   return {
     text, pieces: ps, counted: countedAll(np), brk: NO_U8, zones: NO_ZONES as Map<number, string>,
-    passage: { len: NO_I32, mask: NO_U32, word: NO_U8, hit: NO_U8, brk: NO_U8, docBytes, packed: pk, tokens: np },
+    passage: { len: NO_I32, mask: NO_U32, word: NO_U8, hit: NO_U8, brk: NO_U8, docBytes: s.docBytes, home: s.home, tokens: np },
   };
 }
 
@@ -216,18 +214,19 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
   const st = inp.pipeline.settings;
   const req: StreamRequest = {
     term: plain.term, dictKey: plain.dictKey, keywords: inp.plan.keywords,
-    overshortStep: st.overshortStep, stopwordStep: st.stopwordStep, boundaryStep: st.phraseBoundaryStep,
+    overshortStep: st.overshortStep, stopwordStep: st.stopwordStep, boundaryStep: st.phraseBoundaryStep, slot: 0,
   };
   const streams: FieldStream[] = [];
   const occ: FieldOcc[] = [];
   let found = 0;
   for (let i = 0; i < inp.texts.length; i++) {
     const text = inp.texts[i];
+    req.slot = i;
     const s = plain.scanner.stream(text, req);
     if (!s) return null;
     found |= s.found;
     occ.push({ occ: s.occ.slice(), n: s.nOcc });
-    streams.push(fieldStream(text, s.pieces, s.packed, s.nPieces, s.docBytes, (inp.scratches[i] ??= new StreamScratch())));
+    streams.push(fieldStream(text, s, (inp.scratches[i] ??= new StreamScratch())));
   }
   scanPathDocs++;
   const marks: DocumentMarks = { hits: [], termIndex: [], termWeights: inp.plan.weights, foundMask: found >>> 0 };
@@ -253,7 +252,8 @@ function markHits(streams: FieldStream[], occ: FieldOcc[], hits: number[]): void
   }
   occ.forEach((o, f) => {
     const d = streams[f].pieces.data;
-    const pk = streams[f].passage.packed!;
+    // every field is scanned: core memory no longer grows before the pick
+    const pk = streams[f].passage.home!.view();
     for (let k = 0; k < o.n; k++) {
       const at = k * STREAM_OCC_WORDS;
       const end = until.get(f * FIELD_SHIFT + o.occ[at + 1]);

@@ -11,6 +11,7 @@ import { Follower } from './follower.js';
 import type { LocalState } from './local-state.js';
 import { encodeOp, type ReplicatedOp } from './replicated-op.js';
 import { takeSnapshot } from './table-snapshot.js';
+import { askDonor } from './donor.js';
 
 /** How long DELETE CLUSTER waits for the other nodes to apply it before the stream is removed. */
 const DELETE_GRACE_MS = 5_000;
@@ -25,6 +26,8 @@ export class ClusterAdmin {
     readonly self: string,
     private readonly catalog: Catalog,
     private readonly target: ApplyTarget,
+    /** Ops between cluster snapshots (searchd replication_snapshot_ops). */
+    private readonly snapshotOps: number,
   ) {}
 
   /** Resumes following every cluster this node belonged to when it stopped. */
@@ -47,7 +50,7 @@ export class ClusterAdmin {
   member(cluster: string): void { this.follower(cluster); }
 
   #follow(cluster: string): Follower {
-    const f = new Follower(cluster, this.self, this.log, this.catalog, this.target, this.state, () => this.#followers.delete(cluster));
+    const f = new Follower(cluster, this.self, this.log, this.catalog, this.target, this.state, () => this.#followers.delete(cluster), this.snapshotOps);
     this.#followers.set(cluster, f);
     f.start();
     return f;
@@ -59,18 +62,22 @@ export class ClusterAdmin {
     this.#follow(cluster);
   }
 
-  /** Follows an existing cluster from its start (snapshots of its tables, then their writes) until synced. */
+  /**
+   * Asks the node at `at` for the cluster (donor.ts), then follows the cluster's stream (after its
+   * latest snapshot, or from its start) until past what that node had committed.
+   */
   async join(cluster: string, at: string | undefined): Promise<void> {
     if (!at) throw new SearchError('BAD_VALUE', 'cannot join without either nodes list or AT node');
     if (this.state.get(cluster)) throw new SearchError('BAD_VALUE', `cluster '${cluster}' already exists`);
-    if (!(await this.log.exists(cluster))) throw new SearchError('BAD_VALUE', `cluster '${cluster}', no nodes available(${at}), error: unknown cluster '${cluster}'`);
+    const donor = await askDonor(at, cluster);
+    if (!(await this.log.exists(cluster))) throw new SearchError('BAD_VALUE', `cluster '${cluster}', no nodes available(${at}), error: cluster '${cluster}' has no stream in NATS (the node at ${donor.node} uses other NATS servers?)`);
     // a node's name is its durable consumer: two nodes of one name would share (and steal) one
     if ((await this.log.nodes(cluster)).some((n) => n.node === this.self)) {
       throw new SearchError('BAD_VALUE', `node name conflict, '${this.self}' is already a node of cluster '${cluster}'; set a unique node_address (or listen address)`);
     }
     await this.state.put(cluster, { seq: 0, tables: [], nodesSet: at });
     const f = this.#follow(cluster);
-    await f.reached(await this.log.lastSeq(cluster));
+    await f.reached(Math.max(donor.lastCommitted, await this.log.lastSeq(cluster)));
   }
 
   async add(cluster: string, table: string): Promise<void> {

@@ -102,6 +102,11 @@ export class ClusterLog {
    * quorum of the stream's replicas). `msgId` makes a retried publish land once (JetStream's dedup).
    */
   async publish(cluster: string, data: Uint8Array, msgId: string): Promise<number> {
+    // refused at once: retrying a message NATS will never take would only stall the writer
+    const max = this.nc.info?.max_payload;
+    if (max !== undefined && data.length > max) {
+      throw new SearchError('BAD_VALUE', `the write is ${data.length} bytes, more than the NATS servers' max_payload (${max} bytes): split it into smaller requests`);
+    }
     const ack = await retrying(PUBLISH_RETRY_MS, () => this.js.publish(subjectOf(cluster), data, { msgID: msgId, timeout: 5000 }),
       (e) => isNotFound(e) || /no stream/i.test(String(e)));
     return ack.seq;
@@ -111,6 +116,17 @@ export class ClusterLog {
   async lastSeq(cluster: string): Promise<number> {
     const info = await this.jsm.streams.info(streamName(cluster));
     return info.state.last_seq;
+  }
+
+  /** The first sequence the stream still holds (1 until a trim; last + 1 when it holds nothing). */
+  async firstSeq(cluster: string): Promise<number> {
+    const info = await retrying(PUBLISH_RETRY_MS, () => this.jsm.streams.info(streamName(cluster)));
+    return info.state.first_seq;
+  }
+
+  /** Removes the stream's messages up to and including `seq` (JetStream's purge); never a later one. */
+  async trimThrough(cluster: string, seq: number): Promise<void> {
+    await retrying(PUBLISH_RETRY_MS, () => this.jsm.streams.purge(streamName(cluster), { seq: seq + 1 }));
   }
 
   /** Every node's durable consumer: its address (the consumer's description) and its acked sequence. */
@@ -158,6 +174,22 @@ export class ClusterLog {
     });
     if (!bytes) throw new SearchError('INTERNAL', `cluster '${cluster}': snapshot '${name}' is missing from the object store`);
     return bytes;
+  }
+
+  /** Names of the objects in the cluster's snapshot bucket. */
+  async snapshotNames(cluster: string): Promise<string[]> {
+    return retrying(PUBLISH_RETRY_MS, async () => {
+      const os = await new Objm(this.nc).open(snapshotBucket(cluster));
+      return (await os.list()).filter((o) => !o.deleted).map((o) => o.name);
+    });
+  }
+
+  /** Deletes a snapshot object; one already gone is fine. */
+  async deleteSnapshot(cluster: string, name: string): Promise<void> {
+    await retrying(PUBLISH_RETRY_MS, async () => {
+      const os = await new Objm(this.nc).open(snapshotBucket(cluster));
+      try { await os.delete(name); } catch (e) { if (!isNotFound(e)) throw e; }
+    });
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,8 @@
  * applied is stored with the node's tables (the store's meta, written after each op), so a restart
  * resumes right after it; an op applied again after a crash between its write and that record lands
  * on its own result, which every op tolerates (replicated-op.ts). A gap in delivery (a message lost
- * while a NATS server died) restarts the consumer at the first missing sequence.
+ * while a NATS server died) restarts the consumer at the first missing sequence. When the stream was
+ * trimmed past that sequence, the cluster's latest snapshot is loaded first (cluster-snapshots.ts).
  */
 import type { Catalog } from '../engine/catalog.js';
 import { applyWrite, type ApplyOutcome, type ApplyTarget } from './apply-op.js';
@@ -12,6 +13,8 @@ import type { ClusterLog } from './cluster-log.js';
 import { decodeOp, type ReplicatedOp } from './replicated-op.js';
 import type { ClusterState, LocalState } from './local-state.js';
 import { loadSnapshot } from './table-snapshot.js';
+import { ClusterSnapshots } from './cluster-snapshots.js';
+import { crashPoint } from './crash-point.js';
 
 const RESTART_PAUSE_MS = 500;
 
@@ -22,6 +25,7 @@ export class Follower {
   readonly #seqWaiters: { seq: number; done: () => void }[] = [];
   /** Last error met while following (SHOW STATUS cluster_<c>_last_error). */
   lastError = '';
+  readonly snapshots: ClusterSnapshots;
 
   constructor(
     readonly cluster: string,
@@ -32,7 +36,11 @@ export class Follower {
     private readonly state: LocalState,
     /** Called once the cluster's deletion was applied. */
     private readonly onDeleted: () => void,
-  ) {}
+    /** Ops between cluster snapshots (searchd replication_snapshot_ops). */
+    snapshotOps: number,
+  ) {
+    this.snapshots = new ClusterSnapshots(cluster, node, log, catalog, snapshotOps, (upto) => this.#takeAdds(upto));
+  }
 
   get cs(): ClusterState | undefined { return this.state.get(this.cluster); }
 
@@ -78,6 +86,9 @@ export class Follower {
   }
 
   async #follow(): Promise<void> {
+    // tables part-way through an op (a crash inside a /bulk) are restored, as are those the trim passed
+    const restored = await this.snapshots.restoreIfNeeded(this.cs?.seq ?? 0, this.cs?.partial !== undefined);
+    if (restored) await this.state.put(this.cluster, { ...this.cs!, seq: restored.seq, tables: restored.tables });
     const msgs = await this.log.follow(this.cluster, this.node, (this.cs?.seq ?? 0) + 1);
     this.#current = msgs;
     if (this.#stopped) { void msgs.stop(); return; }
@@ -92,7 +103,17 @@ export class Follower {
       this.#waiters.delete(op.id);
       this.#wake(m.seq);
       if (op.op === 'delete') { this.#stopped = true; this.onDeleted(); void msgs.stop(); return; }
+      // a snapshot that could not be taken waits for the next turn; following goes on
+      await this.snapshots.afterApply(m.seq, this.cs?.tables ?? []).catch((e) => { this.lastError = `snapshot: ${(e as Error).message}`; });
     }
+  }
+
+  /** Forgets the ADD snapshots of ops at or below `upto` (trimmed from the stream): their names. */
+  async #takeAdds(upto: number): Promise<string[]> {
+    const adds = this.cs?.adds ?? [];
+    const gone = adds.filter((a) => a.seq <= upto);
+    if (gone.length) await this.state.setAdds(this.cluster, adds.filter((a) => a.seq > upto));
+    return gone.map((a) => a.name);
   }
 
   #wake(seq: number): void {
@@ -101,27 +122,39 @@ export class Follower {
     }
   }
 
-  /** Applies `op` (stream sequence `seq`) and records the sequence durably with the cluster's tables. */
+  /**
+   * Applies `op` (stream sequence `seq`) and records the sequence durably: a write of one commit
+   * stores it in that commit (a crash leaves both or neither); a /bulk op (several commits) marks
+   * itself part-way in each, so a crash in between is seen at restart (the tables are then restored
+   * from a snapshot); cluster changes are recorded after they apply, as applying them again is harmless.
+   */
   async #apply(op: ReplicatedOp, seq: number): Promise<ApplyOutcome> {
     const cs = this.cs!;
-    let outcome: ApplyOutcome = { ok: true, value: undefined };
     const tables = new Set(cs.tables);
+    let adds = cs.adds;
     switch (op.op) {
-      case 'sql': case 'json': case 'tx':
-        outcome = await applyWrite(this.target, op);
-        break;
+      case 'sql': case 'json': case 'tx': case 'bulk': {
+        const single = op.op !== 'bulk';
+        const record = single ? { seq } : { seq: seq - 1, partial: seq };
+        const { result, commits } = await this.state.alongside(this.cluster, record, () => applyWrite(this.target, op),
+          (n) => crashPoint('apply-commit', seq, n));
+        if (single && commits > 1) console.error(`quarry: cluster '${this.cluster}': op ${seq} made ${commits} commits`);
+        crashPoint('applied', seq);
+        await this.state.applied(this.cluster, seq, !(single && commits === 1));
+        return result;
+      }
       case 'add':
-        // the node that added the table has it already; every other node (or a rebuilt one) loads it
-        if (op.origin !== this.node || !this.catalog.has(op.table)) {
-          await loadSnapshot(this.catalog, op.table, await this.log.getSnapshot(this.cluster, op.snapshot));
-        }
+        // every node loads it, the adding one too: a local write may have followed the snapshot there
+        await loadSnapshot(this.catalog, op.table, await this.log.getSnapshot(this.cluster, op.snapshot));
         tables.add(op.table);
+        adds = [...(adds ?? []), { name: op.snapshot, seq }];
         break;
       case 'drop': tables.delete(op.table); break;
-      case 'delete': tables.clear(); break;
+      case 'delete':
+        await this.state.remove(this.cluster);
+        return { ok: true, value: undefined };
     }
-    if (op.op === 'delete') await this.state.remove(this.cluster);
-    else await this.state.put(this.cluster, { ...cs, seq, tables: [...tables] });
-    return outcome;
+    await this.state.put(this.cluster, { ...cs, seq, tables: [...tables], adds });
+    return { ok: true, value: undefined };
   }
 }

@@ -5,6 +5,7 @@
  * over its own result (INSERT of a present id fails alike everywhere, REPLACE/UPDATE/DELETE repeat).
  */
 import type { JsonWriteKind } from '../engine/replication-hook.js';
+import type { BulkOpLine } from './bulk-op.js';
 
 interface OpBase {
   /** Unique per op: JetStream's dedup id and the writer's key for waiting on its own apply. */
@@ -18,6 +19,8 @@ export type ReplicatedOp = OpBase & (
   | { op: 'sql'; table: string; sql: string; ids: string[] }
   /** /insert, /replace, /update, /delete: the body as lossless JSON text, `"cluster"` removed. */
   | { op: 'json'; table: string; kind: JsonWriteKind; body: string }
+  /** A /bulk request whose lines all write tables of this cluster (bulk-op.ts). */
+  | { op: 'bulk'; lines: BulkOpLine[] }
   /** A COMMITted transaction on one cluster table: its statements in order, applied as one transaction. */
   | { op: 'tx'; table: string; statements: { sql: string; ids: string[] }[] }
   /** ALTER CLUSTER ADD: the table's snapshot object (schema and documents) at this point of the stream. */

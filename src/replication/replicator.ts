@@ -20,11 +20,13 @@ import { ClusterAdmin } from './cluster-admin.js';
 import { clusterStatusRows } from './cluster-status.js';
 import { encodeOp, type ReplicatedOp } from './replicated-op.js';
 import { ClusterTransactions } from './cluster-transaction.js';
+import { bulkCluster, bulkOpLines } from './bulk-op.js';
+import type { BulkLine, BulkReply } from '../engine/json/json-bulk.js';
 
 /** How long a writer waits for its own node to apply an op JetStream already acknowledged. */
 export const LOCAL_APPLY_TIMEOUT_MS = 60_000;
 
-type WriteOp = Extract<ReplicatedOp, { op: 'sql' } | { op: 'json' } | { op: 'tx' }>;
+type WriteOp = Extract<ReplicatedOp, { op: 'sql' } | { op: 'json' } | { op: 'tx' } | { op: 'bulk' }>;
 type OpBody = WriteOp extends infer O ? O extends WriteOp ? Omit<O, 'id' | 'origin'> : never : never;
 
 const notInCluster = (t: string) => new SearchError('BAD_VALUE', `table '${t}' is not in any cluster, use just '${t}'`);
@@ -111,14 +113,25 @@ export class Replicator implements ReplicationHook {
     return this.#jsonWrite<T>(given, table, kind, body);
   }
 
+  /** A /bulk request whose lines all write one cluster's tables: one op, run by every node as /bulk. */
+  routeBulk(lines: BulkLine[]): Promise<BulkReply> | undefined {
+    const cluster = bulkCluster(lines, (t) => this.admin.state.clusterOf(t));
+    if (cluster === undefined) return undefined;
+    return (async () => {
+      const opLines = await bulkOpLines(lines, async () => (await this.ctx.ids.take(1))[0]!);
+      return (await this.#replicate(cluster, { op: 'bulk', lines: opLines })) as BulkReply;
+    })();
+  }
+
+  /** A line of a request run on this node only (/_bulk, or a /bulk request routeBulk declined). */
   guardLocal(table: string, cluster: string | undefined): void {
+    const owner = this.admin.state.clusterOf(table);
     if (cluster !== undefined) {
       this.admin.member(cluster);
-      // a /bulk request commits in several steps: one applied half-way by a node that crashed could
-      // not be completed exactly on restart, so it is not replicated (yet)
-      throw new SearchError('UNSUPPORTED', `writes to cluster '${cluster}' over /bulk are not supported yet; use /insert, /replace, /update, /delete or SQL`);
+      if (owner !== cluster) throw owner ? new SearchError('BAD_VALUE', `table '${table}' doesn't belong to cluster '${cluster}'`) : notInCluster(table);
+      // a line of the cluster in a request that also writes elsewhere: one op cannot carry both
+      throw new SearchError('BAD_VALUE', `a /bulk request writing cluster '${cluster}' can only write tables of that cluster (with "cluster":"${cluster}" on every line)`);
     }
-    const owner = this.admin.state.clusterOf(table);
     if (owner) throw jsonPartOf(table, owner);
   }
 

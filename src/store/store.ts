@@ -14,6 +14,7 @@
  *   Recovery = loadCheckpoint + opsSince(lastSeq). pruneOps never removes ops a checkpoint lacks.
  * Reads are synchronous and see every write whose promise has resolved.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableSchema } from '../schema/types.js';
@@ -46,6 +47,9 @@ function isPlanned(p: unknown): p is { batch: PreparedBatch; states: Map<bigint,
   return typeof p === 'object' && p !== null && 'batch' in p;
 }
 
+/** A meta value stored inside every commit made within Store.alongside (see there). */
+interface Rider { key: string; bytes: Buffer; commits: number; onCommit?: (commits: number) => void }
+
 /** A stored document, its checksum checked. */
 function docOf(table: string, docId: bigint, raw: Buffer): StoredDoc {
   return decodeValue(unseal(raw, () => `table '${tableKey(table)}': document ${docId}`)) as StoredDoc;
@@ -65,6 +69,7 @@ export class Store {
   /** Set while a backup copies files: checkpoints, prunes, truncates, drops and attaches wait for it. */
   #pause: Promise<void> | undefined;
   #closed = false;
+  readonly #riders = new AsyncLocalStorage<Rider>();
 
   readonly #unlock: () => void;
 
@@ -201,7 +206,9 @@ export class Store {
     if (ops.length === 0) return this.lastSeq(name);
     const prepared = prepareBatch(ops);
     this.#checkOpen();
-    return commitTxn(this.#dbs, () => {
+    const rider = this.#riders.getStore();
+    return this.#carried(rider, commitTxn(this.#dbs, () => {
+      this.#ride(rider);
       const cached = this.#catalog.get(name);
       let gen = cached?.gen ?? 0;
       let last = cached ? lastSeqOf(this.#dbs, gen) : undefined;
@@ -211,7 +218,7 @@ export class Store {
         last = lastSeqOf(this.#dbs, gen)!;
       }
       return applyBatch(this.#dbs, gen, last, prepared);
-    });
+    }));
   }
 
   /**
@@ -405,6 +412,38 @@ export class Store {
     return updateMeta(this.#dbs, key, fn);
   }
 
+  /**
+   * Runs `fn`; every document write and table change it commits (in its async context) also stores
+   * meta `key` = `value` in the same lmdb transaction, so the value (the stream sequence of the
+   * replicated op being applied) is durable exactly when the write is, never one without the other.
+   * Resolves with fn's result and how many commits carried the value; `onCommit` runs after each.
+   */
+  async alongside<T>(key: string, value: unknown, fn: () => Promise<T>, onCommit?: (commits: number) => void): Promise<{ result: T; commits: number }> {
+    const rider: Rider = { key, bytes: encodeValue(value), commits: 0, onCommit };
+    const result = await this.#riders.run(rider, fn);
+    return { result, commits: rider.commits };
+  }
+
+  /** Whether this async context is inside alongside(): its writes must be commits of their own. */
+  carrying(): boolean {
+    return this.#riders.getStore() !== undefined;
+  }
+
+  /** Inside a write transaction: the current rider's meta value. */
+  #ride(rider: Rider | undefined): void {
+    if (rider) this.#dbs.meta.putSync(rider.key, rider.bytes);
+  }
+
+  /** Counts a commit that carried the rider's value once it is durable. */
+  async #carried<T>(rider: Rider | undefined, commit: Promise<T>): Promise<T> {
+    const r = await commit;
+    if (rider) {
+      rider.commits++;
+      rider.onCommit?.(rider.commits);
+    }
+    return r;
+  }
+
   /** Waits for checkpoints and garbage collection in progress, then closes the environment. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -442,8 +481,9 @@ export class Store {
   /** Runs a catalog change in a transaction, then refreshes the cached entry from the commit. */
   async #txn(name: string, fn: () => void): Promise<void> {
     this.#checkOpen();
+    const rider = this.#riders.getStore();
     try {
-      await commitTxn(this.#dbs, fn);
+      await this.#carried(rider, commitTxn(this.#dbs, () => { this.#ride(rider); fn(); }));
     } finally {
       const raw = this.#dbs.catalog.get(name);
       const old = this.#catalog.get(name);

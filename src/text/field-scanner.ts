@@ -49,6 +49,8 @@ export interface StreamRequest {
   overshortStep: number;
   stopwordStep: number;
   boundaryStep: number;
+  /** The document's field slot: each keeps its packed tokens until the slot's next stream. */
+  slot: number;
 }
 
 /** Words per piece of ScannedStream.pieces: | kind (1 word, 0 gap) | start | end | pos | open (0) |. */
@@ -58,11 +60,23 @@ export const STREAM_TOKEN_WORDS = 3;
 /** Words per keyword occurrence: | piece index | pos | keyword index |. */
 export const STREAM_OCC_WORDS = 3;
 
+/**
+ * Where a stream's packed tokens lie in the scanner's core memory (until its next stream into the same
+ * slot): the picker runs on that core and reads them there, no copy. `view()` is valid until that
+ * memory next grows.
+ */
+export interface PackedHome {
+  core: object;
+  ptr: number;
+  view(): Int32Array;
+}
+
 /** A field's highlight stream; the arrays are views of scanner memory, valid until its next call. */
 export interface ScannedStream {
   nPieces: number;
   pieces: Int32Array;
-  packed: Int32Array;
+  /** The packed tokens, in the request's slot. */
+  home: PackedHome;
   nOcc: number;
   occ: Int32Array;
   /** Keywords present in the field, as a bit mask. */

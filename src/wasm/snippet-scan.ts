@@ -93,25 +93,36 @@ export class SnippetStreams {
     return t;
   }
 
-  /** Scratch for pieces, packed tokens and occurrences (or unknown ids) of a field of `len` units and `n` tokens. */
-  private scratch(len: number, n: number): { pieces: number; packed: number; occ: number } {
+  /**
+   * Scratch for pieces and occurrences (or unknown ids) of a field of `len` units and `n` tokens (read
+   * at once by the host), and the slot's buffer for its packed tokens (read by the pick, later).
+   */
+  private scratch(len: number, n: number, slot: number): { pieces: number; packed: number; occ: number } {
     const pieceRoom = len + 2;
-    const words = pieceRoom * (STREAM_PIECE_WORDS + STREAM_TOKEN_WORDS) + (n + 1) * STREAM_OCC_WORDS;
+    const words = pieceRoom * STREAM_PIECE_WORDS + (n + 1) * STREAM_OCC_WORDS;
     if (words > this.bufWords) {
       if (this.buf) this.core.free(this.buf);
       this.bufWords = Math.max(words, this.bufWords * 2, 16384);
       this.buf = this.core.alloc(this.bufWords * 4);
     }
-    const pieces = this.buf;
-    const packed = pieces + pieceRoom * STREAM_PIECE_WORDS * 4;
-    return { pieces, packed, occ: packed + pieceRoom * STREAM_TOKEN_WORDS * 4 };
+    const packedWords = pieceRoom * STREAM_TOKEN_WORDS;
+    let own = this.slots[slot];
+    if (!own || own.words < packedWords) {
+      if (own) this.core.free(own.ptr);
+      const grown = Math.max(packedWords, (own?.words ?? 0) * 2, 4096);
+      own = this.slots[slot] = { ptr: this.core.alloc(grown * 4), words: grown };
+    }
+    return { pieces: this.buf, packed: own.ptr, occ: this.buf + pieceRoom * STREAM_PIECE_WORDS * 4 };
   }
+
+  /** Per field slot, its packed-token buffer in core memory. */
+  private readonly slots: { ptr: number; words: number }[] = [];
 
   /** The stream of the field just scanned (null: it holds the stripper's marks): `text` at `textPtr`, `n` records at `records`, ids of generation `gen`. */
   stream(textPtr: number, len: number, records: number, n: number, texts: readonly string[], gen: number, req: StreamRequest): ScannedStream | null {
     const d = this.dict(req, gen);
     const kw = this.table(d, req.keywords);
-    const s = this.scratch(len, n);
+    const s = this.scratch(len, n, req.slot);
     const run = (): number => this.x.snipStream(
       textPtr, len, records, n, d.ptr, kw.ptr, kw.mask, req.overshortStep, req.stopwordStep, req.boundaryStep, s.pieces, s.packed, s.occ,
     );
@@ -131,10 +142,12 @@ export class SnippetStreams {
     if (np < 0) return null;
     const nOcc = this.x.snipOccCount();
     const i32 = this.core.i32;
+    const core = this.core;
+    const ptr = s.packed;
     return {
       nPieces: np,
       pieces: i32.subarray(s.pieces >>> 2, (s.pieces >>> 2) + np * STREAM_PIECE_WORDS),
-      packed: i32.subarray(s.packed >>> 2, (s.packed >>> 2) + np * STREAM_TOKEN_WORDS),
+      home: { core, ptr, view: () => new Int32Array(core.buffer, ptr, np * STREAM_TOKEN_WORDS) },
       nOcc,
       occ: i32.subarray(s.occ >>> 2, (s.occ >>> 2) + nOcc * STREAM_OCC_WORDS),
       found: this.x.snipFound() >>> 0,

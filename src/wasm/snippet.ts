@@ -2,11 +2,12 @@
  * The bridge to the core's snippet picker (assembly/snippet/): writes a document's token streams,
  * field table and parameters into core memory, calls snippetPick once, reads the chosen passages.
  */
+import type { PackedHome } from '../text/field-scanner.js';
 import { sharedCore, type Core } from './core.js';
 
 /** Layout constants, as assembly/snippet/format.ts. */
 const TOKEN_WORDS = 3;
-const FIELD_WORDS = 7;
+const FIELD_WORDS = 8;
 const PARAM_WORDS = 10;
 const OUT_WORDS = 4;
 const TOK_WORD = 1;
@@ -33,8 +34,10 @@ export interface PickStream {
    * `tokens` set, only these are read and the per-token arrays above may be left empty.
    */
   packed?: Int32Array;
-  /** The token count when only `packed` holds the tokens. */
+  /** The token count when only `packed` or `home` holds the tokens. */
   tokens?: number;
+  /** The packed tokens where the scanner left them in a core's memory (instead of `packed`). */
+  home?: PackedHome;
 }
 
 /** A stream's token count. */
@@ -79,15 +82,27 @@ function buffer(core: Core, size: number): number {
   return s.ptr;
 }
 
-export function pickPassagesWasm(inp: PickInput, core: Core = sharedCore()): PickedPassage[] {
+/** The core whose memory holds every stream's tokens that lie in a core's memory (none: the shared one). */
+function homeCore(streams: PickStream[]): Core {
+  const core = streams.find((s) => s.home)?.home?.core as Core | undefined;
+  return core && streams.every((s) => !s.home || s.home.core === core) ? core : sharedCore();
+}
+
+/**
+ * The passages of one document. Runs on the core whose memory holds the scanned streams' tokens
+ * (read in place), else on the shared core with the tokens copied in.
+ */
+export function pickPassagesWasm(inp: PickInput, core: Core = homeCore(inp.streams)): PickedPassage[] {
   const nTok = inp.streams.reduce((a, s) => a + tokenCount(s), 0);
+  const inPlace = (s: PickStream): boolean => s.home?.core === core;
+  const copied = inp.streams.reduce((a, s) => a + (inPlace(s) ? 0 : tokenCount(s)), 0);
   const nf = inp.streams.length;
   const nTerms = Math.min(inp.termWeights.length, 32);
   const outCap = nTok + 1;
-  const words = nTok * TOKEN_WORDS + nf * FIELD_WORDS + PARAM_WORDS + nTerms + outCap * OUT_WORDS;
+  const words = copied * TOKEN_WORDS + nf * FIELD_WORDS + PARAM_WORDS + nTerms + outCap * OUT_WORDS;
   const base = buffer(core, words * 4);
   const tokPtr = base;
-  const fieldPtr = tokPtr + nTok * TOKEN_WORDS * 4;
+  const fieldPtr = tokPtr + copied * TOKEN_WORDS * 4;
   const paramPtr = fieldPtr + nf * FIELD_WORDS * 4;
   const outPtr = paramPtr + (PARAM_WORDS + nTerms) * 4;
   const i32 = core.i32;
@@ -95,16 +110,21 @@ export function pickPassagesWasm(inp: PickInput, core: Core = sharedCore()): Pic
   let first = 0;
   inp.streams.forEach((s, f) => {
     const n = tokenCount(s);
-    if (s.packed && s.packed.length === n * TOKEN_WORDS) {
-      i32.set(s.packed, t);
-      t += s.packed.length;
+    const l = inp.limits[f];
+    if (inPlace(s)) {
+      i32.set([0, n, s.docBytes, l.limit, l.limitWords, l.limitSnippets, inp.extract[f] ? 1 : 0, s.home!.ptr], (fieldPtr >>> 2) + f * FIELD_WORDS);
+      return;
+    }
+    const packed = s.home ? s.home.view() : s.packed;
+    if (packed && packed.length === n * TOKEN_WORDS) {
+      i32.set(packed, t);
+      t += packed.length;
     } else for (let i = 0; i < s.len.length; i++) {
       i32[t++] = s.len[i];
       i32[t++] = (s.word[i] ? TOK_WORD : 0) | (s.hit[i] ? TOK_HIT : 0) | (s.brk[i] === 1 ? TOK_BREAK : 0) | (s.brk[i] === 2 ? TOK_PHRASE_BOUNDARY : 0);
       i32[t++] = s.mask[i] | 0;
     }
-    const l = inp.limits[f];
-    i32.set([first, n, s.docBytes, l.limit, l.limitWords, l.limitSnippets, inp.extract[f] ? 1 : 0], (fieldPtr >>> 2) + f * FIELD_WORDS);
+    i32.set([first, n, s.docBytes, l.limit, l.limitWords, l.limitSnippets, inp.extract[f] ? 1 : 0, 0], (fieldPtr >>> 2) + f * FIELD_WORDS);
     first += n;
   });
   const g = inp.global;

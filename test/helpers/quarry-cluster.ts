@@ -1,19 +1,22 @@
 /**
  * A replication cluster on loopback for tests and the bench: 3 nats-server processes (JetStream,
  * clustered) and N quarry nodes whose searchd names them in replication_nats. Node names are fixed
- * (node_address) so a node killed and restarted is the same member. Each node keeps its queries on one
+ * (node_address, also the node's binary-API listen address, which JOIN CLUSTER ... AT asks) so a node
+ * killed and restarted is the same member. Each node keeps its queries on one
  * thread (threads = 1): six processes share the machine's two cores with the other test files.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mysql from 'mysql2/promise';
 import { startNatsCluster, type NatsNode } from '../../src/replication/local/local-nats.js';
 import { spawnQuarry, type SpawnedQuarry } from './spawn-quarry.js';
 
 export interface QuarryNode {
   name: string;
   server?: SpawnedQuarry;
-  start(): Promise<void>;
+  /** Starts the node (again), with `env` added to its environment. */
+  start(env?: Record<string, string>): Promise<void>;
   /** kill -9, then wait for the exit. */
   kill(): Promise<void>;
   /** SIGTERM and wait. */
@@ -21,6 +24,7 @@ export interface QuarryNode {
 }
 
 export interface LocalCluster {
+  /** Node i's data directory is `${dir}/q${i + 1}/data`. */
   dir: string;
   nats: NatsNode[];
   nodes: QuarryNode[];
@@ -32,7 +36,8 @@ function basePort(): number {
   return 20_000 + Math.floor(Math.random() * 120) * 100; // below the ephemeral range (32768+)
 }
 
-export async function startLocalCluster(root: string, nodeCount: number, natsCount = 3): Promise<LocalCluster> {
+/** `searchd` lines every node gets besides its own (e.g. `replication_snapshot_ops = 10`). */
+export async function startLocalCluster(root: string, nodeCount: number, natsCount = 3, searchd: string[] = []): Promise<LocalCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-cluster-'));
   const base = basePort();
   const nats = await startNatsCluster(join(dir, 'nats'), natsCount, base);
@@ -42,10 +47,10 @@ export async function startLocalCluster(root: string, nodeCount: number, natsCou
     const home = join(dir, `q${i + 1}`);
     mkdirSync(home, { recursive: true });
     const conf = join(home, 'quarry.conf');
-    writeFileSync(conf, `searchd {\n  data_dir = ${join(home, 'data')}\n  replication_nats = ${servers}\n  node_address = 127.0.0.1:${base + 50 + i}\n  server_id = ${i + 1}\n  threads = 1\n}\n`);
+    writeFileSync(conf, `searchd {\n  data_dir = ${join(home, 'data')}\n  replication_nats = ${servers}\n  listen = 127.0.0.1:${base + 50 + i}\n  node_address = 127.0.0.1:${base + 50 + i}\n  server_id = ${i + 1}\n  threads = 1\n${searchd.map((l) => `  ${l}\n`).join('')}}\n`);
     const node: QuarryNode = {
       name: `127.0.0.1:${base + 50 + i}`,
-      async start() { node.server = await spawnQuarry(root, ['--config', conf]); },
+      async start(env) { node.server = await spawnQuarry(root, ['--config', conf], env); },
       async kill() {
         const s = node.server;
         if (!s || s.proc.exitCode !== null || s.proc.signalCode !== null) return;
@@ -70,4 +75,15 @@ export async function startLocalCluster(root: string, nodeCount: number, natsCou
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** One statement on a fresh MySQL connection to node `node`: its rows. */
+export async function queryNode(cl: LocalCluster, node: number, sql: string): Promise<Record<string, unknown>[]> {
+  const c = await mysql.createConnection({ host: '127.0.0.1', port: cl.nodes[node]!.server!.mysql });
+  try {
+    const [rows] = await c.query(sql);
+    return rows as Record<string, unknown>[];
+  } finally {
+    await c.end();
+  }
 }

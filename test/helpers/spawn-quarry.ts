@@ -17,9 +17,9 @@ export interface SpawnedQuarry {
  * server is listening (for the error if it never is); after that the streams keep flowing unread, so the
  * child never blocks on a full pipe, and a caller may add its own listeners.
  */
-export async function spawnQuarry(root: string, args: string[]): Promise<SpawnedQuarry> {
+export async function spawnQuarry(root: string, args: string[], env?: Record<string, string>): Promise<SpawnedQuarry> {
   const proc = spawn(process.execPath, [join(root, 'bin/quarry.js'), 'serve', ...args,
-    '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'], env: env && { ...process.env, ...env } });
   let out = '';
   const collect = (c: Buffer) => { out += c.toString(); };
   proc.stdout!.on('data', collect);

@@ -17,5 +17,7 @@ export interface TableStore {
    * call, each all or nothing.
    */
   writeTogether(calls: WriteOp[][]): Promise<unknown>[];
+  /** Whether the caller's writes must carry a value in their own commits (Store.alongside). */
+  carrying?(): boolean;
   getDocs(ids: bigint[]): (StoredDoc | undefined)[];
 }

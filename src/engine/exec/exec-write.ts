@@ -80,14 +80,14 @@ export async function execUpdate(ctx: WriteContext, st: UpdateStatement): Promis
   return table.mutex.run(async () => {
     const ids = matchingIds(ctx, table, st);
     if (!pathed.length) return ok(await table.updateIds(ids, plain));
-    let n = 0;
+    // each document gets its own JSON, all in one write (all or nothing, one sequence for replication)
     const names = table.index.schema.attrs.map((x) => x.name);
-    for (const id of ids) {
+    const updates = ids.map((id): [bigint, Map<string, AttrValue>] => {
       const values = new Map(plain);
       const current = table.index.getAttrs(id) ?? [];
       for (const [a, col] of pathed) values.set(col.name, setJsonPath(values.get(col.name) ?? current[names.indexOf(col.name)], a));
-      n += await table.updateIds([id], values);
-    }
-    return ok(n);
+      return [id, values];
+    });
+    return ok(await table.updateEach(updates));
   });
 }

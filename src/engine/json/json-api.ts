@@ -62,7 +62,10 @@ export function createJsonApi(ctx: ExecContext, checkOpen: () => void = () => {}
     update: async (body) => routed('update', body, () => execJsonUpdate(write(), body)),
     delete: async (body) => routed('delete', body, () => execJsonDelete(write(), body)),
     // /bulk never creates tables (spec section 7): auto schema is off for it.
-    bulk: async (lines) => execJsonBulk({ ...write(), autoSchema: false }, lines),
+    bulk: async (lines) => {
+      checkOpen();
+      return (ctx.replication ?? NO_REPLICATION).routeBulk(lines) ?? execJsonBulk({ ...write(), autoSchema: false }, lines);
+    },
     esBulk: async (docs) => execEsBulk(write(), docs),
   };
 }

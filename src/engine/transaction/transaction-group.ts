@@ -69,6 +69,14 @@ const pipelines = new WeakMap<Table, Pipeline>();
  * error or duplicate id (INSERT) fails this statement only.
  */
 export function commitGrouped(table: Table, build: () => GroupedPut): Promise<number> {
+  if (table.store.carrying?.()) {
+    // a replicated op being applied: its commit must carry the stream sequence (Store.alongside), and a
+    // shared round is issued from another statement's async context, so it commits on its own
+    return table.mutex.run(() => {
+      const put = build();
+      return table.write(put.ids, put.docs, put.inputs, put.replace);
+    });
+  }
   const { schema, pipeline, index } = table;
   return new Promise<number>((resolve, reject) => {
     const put = build(); // a throw here rejects this statement alone

@@ -1,6 +1,6 @@
 // Manticore's cluster statements over real MySQL connections to 3 quarry nodes on one JetStream
 // cluster of 3 nats-server processes: CREATE/JOIN/ALTER ADD|DROP/DELETE CLUSTER, c:t writes over SQL
-// and "cluster" in JSON writes, the errors for writes that bypass the cluster, SHOW STATUS.
+// and "cluster" in JSON writes and /bulk, the errors for writes that bypass the cluster, SHOW STATUS.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mysql from 'mysql2/promise';
 import { resolve } from 'node:path';
@@ -37,8 +37,12 @@ describe('replication cluster statements', () => {
     await q(0, "INSERT INTO t (id, title, n) VALUES (1, 'before the cluster', 1)");
     await q(0, 'CREATE CLUSTER c');
     await q(0, 'ALTER CLUSTER c ADD t');
+    // JOIN asks the node named in AT (its binary API) for the cluster: one that is not there, or not in it, fails
+    await expect(q(1, "JOIN CLUSTER c AT '127.0.0.1:1'")).rejects.toThrow("cluster 'c', no nodes available(127.0.0.1:1), error: '127.0.0.1:1': connect() failed");
+    await expect(q(1, `JOIN CLUSTER c AT '${cl.nodes[2]!.name}'`)).rejects.toThrow(`cluster 'c', no nodes available(${cl.nodes[2]!.name}), error: unknown cluster 'c'`);
+    expect(await q(1, "SHOW STATUS LIKE 'cluster%'")).toEqual([]);
     await q(1, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`);
-    await q(2, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`);
+    await q(2, `JOIN CLUSTER c AT '127.0.0.1:1,${cl.nodes[1]!.name}'`);
     for (let i = 0; i < 3; i++) expect(await q(i, 'SELECT id, n FROM t')).toEqual([{ id: 1, n: 1 }]);
     await expect(q(2, `JOIN CLUSTER c AT '${cl.nodes[0]!.name}'`)).rejects.toThrow("cluster 'c' already exists");
 
@@ -52,12 +56,30 @@ describe('replication cluster statements', () => {
     expect(ins.json).toMatchObject({ table: 't', _id: 5, result: 'created' });
     const upd = await httpJson(2, '/update', { cluster: 'c', table: 't', id: 5, doc: { n: 50 } });
     expect(upd.json).toMatchObject({ _id: 5, result: 'updated' });
-    // a /bulk request commits in steps: not replicated, refused with nothing written
+    // a /bulk request writing the cluster's tables is one op: every node runs it as /bulk
     const bulk = await fetch(`http://127.0.0.1:${cl.nodes[0]!.server!.http}/bulk`, {
       method: 'POST', headers: { 'content-type': 'application/x-ndjson' },
-      body: '{"insert":{"cluster":"c","table":"t","id":6,"doc":{"title":"bulk","n":6}}}\n',
+      body: [
+        '{"insert":{"cluster":"c","table":"t","id":6,"doc":{"title":"bulk","n":6}}}',
+        '{"insert":{"cluster":"c","table":"t","doc":{"title":"bulk generated id","n":7}}}',
+        '{"replace":{"cluster":"c","table":"t","id":6,"doc":{"title":"bulk replaced","n":60}}}',
+        '{"update":{"cluster":"c","table":"t","id":2,"doc":{"n":21}}}',
+        '{"delete":{"cluster":"c","table":"t","query":{"equals":{"n":7}}}}',
+        '',
+      ].join('\n'),
     });
-    expect(await bulk.json()).toMatchObject({ errors: true, error: "writes to cluster 'c' over /bulk are not supported yet; use /insert, /replace, /update, /delete or SQL" });
+    const bulkJson = await bulk.json();
+    expect([bulk.status, bulkJson]).toMatchObject([200, { errors: false, items: [{ bulk: { created: 3, deleted: 2, updated: 1 } }] }]);
+    // a failing line fails alike on every node and its run writes nothing
+    const dupBulk = await fetch(`http://127.0.0.1:${cl.nodes[1]!.server!.http}/bulk`, {
+      method: 'POST', headers: { 'content-type': 'application/x-ndjson' },
+      body: '{"insert":{"cluster":"c","table":"t","id":8,"doc":{"title":"x","n":8}}}\n{"insert":{"cluster":"c","table":"t","id":6,"doc":{"title":"dup"}}}\n',
+    });
+    expect(await dupBulk.json()).toMatchObject({ errors: true, error: "duplicate id '6'" });
+    // a request larger than a NATS message can be is refused at once, nothing written
+    const big = Array.from({ length: 12_000 }, (_, k) => `{"insert":{"cluster":"c","table":"t","id":${10_000 + k},"doc":{"title":"${'x'.repeat(80)}"}}}`).join('\n');
+    const bigReply = await fetch(`http://127.0.0.1:${cl.nodes[1]!.server!.http}/bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: `${big}\n` });
+    expect(JSON.stringify(await bigReply.json())).toContain("more than the NATS servers' max_payload (1048576 bytes): split it into smaller requests");
 
     // every node applies the stream; a read right after a write on another node may lag: wait for it
     // a transaction on a cluster table is one op at COMMIT; ROLLBACK sends nothing
@@ -78,7 +100,7 @@ describe('replication cluster statements', () => {
       await expect.poll(async () => JSON.stringify(await q(i, 'SELECT * FROM t ORDER BY id ASC')), { timeout: 10_000 }).toBe(want);
     }
     const rows = JSON.parse(want) as { id: number | string; n: number }[];
-    expect(rows.map((r) => r.n).sort((a, b) => a - b)).toEqual([4, 10, 20, 31, 50]);
+    expect(rows.map((r) => r.n).sort((a, b) => a - b)).toEqual([4, 10, 21, 31, 50, 60]);
   }, 60_000);
 
   it('rejects writes that bypass the cluster, and cluster names it does not know, as Manticore does', async () => {
@@ -102,7 +124,7 @@ describe('replication cluster statements', () => {
       body: '{"insert":{"cluster":"c","table":"t","id":9,"doc":{"title":"x"}}}\n{"insert":{"table":"local_only","id":9,"doc":{"title":"x"}}}\n',
     });
     // mixed with a local table's line: refused, nothing written anywhere
-    expect(await mixed.json()).toMatchObject({ errors: true, error: expect.stringContaining("cluster 'c'") });
+    expect(await mixed.json()).toMatchObject({ errors: true, error: "a /bulk request writing cluster 'c' can only write tables of that cluster (with \"cluster\":\"c\" on every line)" });
     expect(await q(0, 'SELECT id FROM local_only')).toEqual([]);
     await expect(q(0, 'ATTACH TABLE local_only TO TABLE t WITH TRUNCATE')).rejects.toThrow('table t is part of cluster c, can not issue ATTACH');
     await expect(q(0, 'DROP TABLE t')).rejects.toThrow('DROP is not supported for tables in cluster');

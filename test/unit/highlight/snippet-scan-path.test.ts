@@ -13,7 +13,7 @@ import { snippetOptions, type RawOption } from '../../../src/highlight/snippet-o
 import * as scanPath from '../../../src/highlight/snippet-scan-path.js';
 
 const WORDS = ['apple', 'apples', 'pie', 'tart', 'red', 'blue', 'running', 'runs', 'of', 'x', 'Über', 'caffè', 'the', 'a'];
-const GAPS = [' ', '  ', ', ', '. ', ' - ', '\n', '!? ', ' (', ') ', '<i>', '</i> ', ' &amp; '];
+const GAPS = [' ', '  ', ', ', '. ', ' - ', '\n', '!? ', ' (', ') ', '<i>', '</i> ', ' &amp; ', ' € ', ' \u0003 '];
 const FIELDS = ['title', 'body'];
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-scan-path-'));

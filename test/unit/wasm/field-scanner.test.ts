@@ -13,7 +13,7 @@ import { plainField } from '../text/plain-field.js';
 /** Characters that exercise folding, separators, flagged characters, scripts and surrogates. */
 const PIECES = [
   'a', 'B', 'z', 'Q', '0', '7', '_', ' ', ' ', ' ', '\t', '\n', ',', '.', ';', '-', "'", '?', '!', '"',
-  'é', 'É', 'ß', 'Ж', 'ж', 'ё', 'Ω', '中', '文', 'ا', 'ي', '\u00ad', '\u0301', '\u200b', '\u3000',
+  'é', 'É', 'ａ', 'ß', 'Ж', 'ж', 'ё', 'Ω', '中', '文', 'ا', 'ي', '\u00ad', '\u0301', '\u200b', '\u3000',
   '😀', '𝐀', '\ufeff', '\ud800', '\udc00', 'the', 'running', 'Houses', 'caresses', 'generously',
   'x'.repeat(45), 'é'.repeat(70), 'ab-cd', 'U.S.A.',
 ];
@@ -33,7 +33,7 @@ function scanned(records: Int32Array, count: number, texts: readonly string[]): 
 }
 
 describe('core field scanner', () => {
-  const table = buildCaseFolding('non_cont, U+2E, U+41->U+1F600');
+  const table = buildCaseFolding('non_cont, U+2E, U+41->U+1F600, U+FF41->a');
   addFlaggedChars(table, 'phrase_boundary', 'U+2C, U+3B', FLAG_BOUNDARY, 'phrase boundary', false);
   addFlaggedChars(table, 'ignore_chars', 'U+AD, U+27', FLAG_IGNORE, 'ignored', false);
 
@@ -47,6 +47,15 @@ describe('core field scanner', () => {
       const got = scanned(scan.records, scan.count, scan.texts);
       expect(got).toEqual(referenceFieldTokens(table, text, minWordLen));
     }), { numRuns: 500 });
+  });
+
+  it("streams a field with its UTF-8 length, and none when it holds the stripper's marks", () => {
+    const req = { term: (w: string) => w, dictKey: {}, keywords: new Map([['the', 0]]), overshortStep: 1, stopwordStep: 1, boundaryStep: 0 };
+    fc.assert(fc.property(bmpTextArb, fc.constantFrom('', '\u0003', 'a\u0004z\u0004'), (text, mark) => {
+      const s = coreFieldScanners(table, 1).stream(text + mark, req);
+      if (mark) expect(s).toBeNull();
+      else expect(s?.docBytes).toBe(Buffer.byteLength(text, 'utf8'));
+    }), { numRuns: 300 });
   });
 
   it('names each distinct token by one id, across fields', () => {

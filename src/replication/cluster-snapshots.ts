@@ -1,0 +1,105 @@
+/**
+ * Snapshots of a whole cluster and the stream's trimming. Every `every` ops one node (the first by
+ * name, else the next when it lags: node k waits for (k+1) * every ops) copies every table of the
+ * cluster at the sequence it just applied into the object store as `cluster@<seq>`; then the stream
+ * is trimmed through that sequence, or through the oldest sequence a node keeping up has applied when
+ * one is behind it. A node whose next op was trimmed (down across a trim, or joining) loads the
+ * latest snapshot and follows the stream from just after it. The snapshots of tables' ADD ops the
+ * trim removed (this node's record of those it applied) are deleted with the older cluster snapshots.
+ */
+import { serialize, deserialize } from 'node:v8';
+import type { Catalog } from '../engine/catalog.js';
+import { SearchError } from '../util/errors.js';
+import type { ClusterLog } from './cluster-log.js';
+import { loadSnapshot, takeSnapshot } from './table-snapshot.js';
+
+/** Ops between snapshots unless searchd's replication_snapshot_ops says otherwise. */
+export const DEFAULT_SNAPSHOT_OPS = 10_000;
+/** Cluster snapshots kept in the bucket: the latest, and the one before for a node loading it now. */
+const KEEP_SNAPSHOTS = 2;
+
+const PREFIX = 'cluster@';
+export const clusterSnapshotName = (seq: number) => `${PREFIX}${String(seq).padStart(16, '0')}`;
+
+/** The sequence a snapshot's name records; undefined for other objects (the tables' ADD snapshots). */
+export function snapshotSeqOf(name: string): number | undefined {
+  return name.startsWith(PREFIX) ? Number(name.slice(PREFIX.length)) : undefined;
+}
+
+/** The stream sequence through which the stream can go: the snapshot's, or a keeping-up node's applied one below it. */
+export function trimPoint(snapshotSeq: number, acked: number[], every: number): number {
+  const keepingUp = acked.filter((a) => a >= snapshotSeq - every);
+  return Math.min(snapshotSeq, ...keepingUp);
+}
+
+export class ClusterSnapshots {
+  /** Latest snapshot sequence known here (0: none). */
+  #latest = 0;
+  #nextCheck = 0;
+  #busy = false;
+
+  constructor(
+    readonly cluster: string,
+    readonly node: string,
+    private readonly log: ClusterLog,
+    private readonly catalog: Catalog,
+    readonly every: number,
+    /** Takes the names of the tables' ADD snapshots whose ops are at or below a sequence (trimmed). */
+    private readonly takeAdds: (upto: number) => Promise<string[]>,
+  ) {}
+
+  /** The newest cluster snapshot's sequence in the bucket, if any. */
+  async latest(): Promise<number | undefined> {
+    const seqs = (await this.log.snapshotNames(this.cluster)).map(snapshotSeqOf).filter((s): s is number => s !== undefined);
+    return seqs.length ? Math.max(...seqs) : undefined;
+  }
+
+  /**
+   * Called by the follower between ops (no write of the cluster's tables in flight): takes this
+   * node's turn at a snapshot when one is due; its upload and the trim go on in the background.
+   */
+  async afterApply(seq: number, tables: string[]): Promise<void> {
+    if (this.#busy || seq - this.#latest < this.every || seq < this.#nextCheck) return;
+    this.#nextCheck = seq + Math.max(1, Math.floor(this.every / 4)); // at most a few bucket reads per interval
+    this.#latest = Math.max(this.#latest, (await this.latest()) ?? 0);
+    const names = (await this.log.nodes(this.cluster)).map((n) => n.node).sort();
+    const rank = Math.max(0, names.indexOf(this.node));
+    if (seq - this.#latest < this.every * (1 + rank)) return;
+    const parts: [string, Uint8Array][] = [];
+    for (const t of tables) parts.push([t, await takeSnapshot(this.catalog, t)]);
+    this.#latest = seq;
+    this.#busy = true;
+    void this.#publish(seq, serialize(parts)).catch((e) => {
+      console.error(`quarry: cluster '${this.cluster}': snapshot at ${seq} not stored:`, (e as Error).message);
+    }).finally(() => { this.#busy = false; });
+  }
+
+  async #publish(seq: number, bytes: Uint8Array): Promise<void> {
+    await this.log.putSnapshot(this.cluster, clusterSnapshotName(seq), bytes);
+    const acked = (await this.log.nodes(this.cluster)).map((n) => n.acked);
+    const trimmed = trimPoint(seq, acked, this.every);
+    await this.log.trimThrough(this.cluster, trimmed);
+    // older cluster snapshots, and the ADD snapshots no op left in the stream names
+    const old = (await this.log.snapshotNames(this.cluster)).filter((n) => snapshotSeqOf(n) !== undefined).sort().slice(0, -KEEP_SNAPSHOTS);
+    for (const name of [...old, ...(await this.takeAdds(trimmed))]) await this.log.deleteSnapshot(this.cluster, name);
+  }
+
+  /**
+   * When the stream no longer holds op `applied + 1` (or `force`: this node's tables are not at
+   * `applied`), loads the latest snapshot: its sequence and tables; undefined when following is enough.
+   */
+  async restoreIfNeeded(applied: number, force: boolean): Promise<{ seq: number; tables: string[] } | undefined> {
+    const first = await this.log.firstSeq(this.cluster);
+    if (!force && applied + 1 >= first) return undefined;
+    const latest = await this.latest();
+    if (latest === undefined || latest + 1 < first) {
+      // nothing trimmed yet: the stream from its start (each table's ADD loads it) rebuilds the tables
+      if (first <= 1) return force ? { seq: 0, tables: [] } : undefined;
+      throw new SearchError('INTERNAL', `cluster '${this.cluster}': the stream starts at ${first} and no snapshot reaches it`);
+    }
+    const parts = deserialize(await this.log.getSnapshot(this.cluster, clusterSnapshotName(latest))) as [string, Uint8Array][];
+    for (const [t, bytes] of parts) await loadSnapshot(this.catalog, t, bytes);
+    this.#latest = Math.max(this.#latest, latest);
+    return { seq: latest, tables: parts.map(([t]) => t) };
+  }
+}

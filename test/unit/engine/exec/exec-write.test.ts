@@ -1,0 +1,29 @@
+// UPDATE of JSON paths over several rows: each row keeps its own JSON, all rows in one durable write
+// (a restart shows all of them or none; replication records one sequence for it).
+import { describe, expect, it } from 'vitest';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
+import { openEngine } from '../../../../src/engine/index.js';
+import { newSession } from '../../../../src/engine/session.js';
+import { join } from 'node:path';
+
+const t = useTempEngine('quarry-exec-write-');
+
+describe('UPDATE of a JSON path over several rows', () => {
+  it('sets the path in each row\'s own JSON, and the rows survive a restart', async () => {
+    await t.exec('CREATE TABLE j (title text, meta json)');
+    await t.exec(`INSERT INTO j (id, title, meta) VALUES (1, 'a', '{"k":1}'), (2, 'b', '{"k":2,"tags":[7]}'), (3, 'c', '{"k":3}')`);
+    const [res] = await t.exec('UPDATE j SET meta.tags[0] = 100 WHERE id IN (1, 2)');
+    expect(res).toMatchObject({ kind: 'ok', affected: 2 });
+    const want = [[1n, '{"k":1,"tags":{"0":100}}'], [2n, '{"k":2,"tags":[100]}'], [3n, '{"k":3}']];
+    const got = await t.rows('SELECT id, meta FROM j ORDER BY id ASC');
+    expect(got).toEqual(want);
+    await t.engine.close();
+    const reopened = await openEngine({ dataDir: join(t.dir, 'data') });
+    try {
+      const [rows] = await reopened.execute('SELECT id, meta FROM j ORDER BY id ASC', newSession());
+      expect(rows).toMatchObject({ kind: 'rows', rows: got });
+    } finally {
+      await reopened.close();
+    }
+  });
+});
