@@ -6,6 +6,8 @@
 import type { AgentPool } from './agent-pool.js';
 import { exchange, frame, openAgentSocket, type AgentAddress, type AgentReply, type AgentTimeouts } from './agent-conn.js';
 import type { ApiQuery } from './search-request.js';
+import { MANTICORE_MASTER_VERSION, MANTICORE_SEARCH_VERSION } from './manticore-request.js';
+import { manticoreSearchBody } from './manticore-write.js';
 import { CLIENT_SEARCH_VERSION, readSearchResults, writeSearchQuery, type AgentResult } from './search-write.js';
 import { ApiReader, ApiWriter, Cmd, Status } from './wire.js';
 
@@ -34,15 +36,36 @@ export async function searchAgent(to: AgentAddress, queries: ApiQuery[], t?: Age
   return (await searchAgentSized(to, queries, t)).results;
 }
 
-/** searchAgent, with the reply's size in bytes (header included) for the master's statistics. */
+/** Agents (host:port) that refused the Manticore master layout: Sphinx 2.2 searchd, sent 0x11E as a client. */
+const sphinxAgents = new Set<string>();
+
+function replyError(reply: AgentReply): string | undefined {
+  if (reply.status !== Status.ERROR && reply.status !== Status.RETRY) return undefined;
+  const len = reply.body.length >= 4 ? reply.body.readUInt32BE(0) : 0;
+  return reply.body.toString('utf8', 4, 4 + len);
+}
+
+/**
+ * searchAgent, with the reply's size in bytes (header included) for the master's statistics. A
+ * Manticore master's request (0x128, master 35) goes first, as Manticore and quarry agents read it;
+ * an agent that refuses its version (Sphinx 2.2 searchd: "master-agent version mismatch", "client
+ * version is higher") is sent the Sphinx 2.2 client layout from then on.
+ */
 export async function searchAgentSized(to: AgentAddress, queries: ApiQuery[], t?: AgentRequestOptions): Promise<{ results: AgentResult[]; bytes: number }> {
+  const key = `${to.host}:${to.port}`;
+  if (!sphinxAgents.has(key)) {
+    const reply = await agentRequest(to, Cmd.SEARCH, MANTICORE_SEARCH_VERSION, manticoreSearchBody(queries), t);
+    const error = replyError(reply);
+    if (error === undefined) return { results: readSearchResults(reply.body, queries.length, MANTICORE_MASTER_VERSION), bytes: reply.body.length + 8 };
+    if (!/version/i.test(error)) throw new Error(`remote error: ${error}`);
+    sphinxAgents.add(key);
+  }
+  if (queries.some((q) => (q.groupLimit ?? 1) > 1)) throw new Error('remote error: GROUP N BY cannot be sent in the Sphinx 2.2 client layout this agent reads');
   const w = new ApiWriter().u32(0).u32(queries.length);
   for (const q of queries) writeSearchQuery(w, q);
   const reply = await agentRequest(to, Cmd.SEARCH, CLIENT_SEARCH_VERSION, w.bytes(), t);
-  if (reply.status === Status.ERROR || reply.status === Status.RETRY) {
-    const len = reply.body.length >= 4 ? reply.body.readUInt32BE(0) : 0;
-    throw new Error(`remote error: ${reply.body.toString('utf8', 4, 4 + len)}`);
-  }
+  const error = replyError(reply);
+  if (error !== undefined) throw new Error(`remote error: ${error}`);
   return { results: readSearchResults(reply.body, queries.length), bytes: reply.body.length + 8 };
 }
 

@@ -6,6 +6,7 @@
 import type { Engine } from '../engine/engine.js';
 import type { Result, RowsResult } from '../engine/result.js';
 import type { Session } from '../engine/session.js';
+import { MANTICORE_MASTER_VERSION } from './manticore-request.js';
 import { readSearchQuery } from './search-request.js';
 import { ApiQueryError, searchSql } from './search-sql.js';
 import { writeSearchError, writeSearchResult, type DescribedTypes } from './search-reply.js';
@@ -68,7 +69,7 @@ async function describe(env: CommandEnv, table: string): Promise<{ fields: strin
 async function search(env: CommandEnv, ver: number, body: Buffer): Promise<Buffer> {
   const r = new ApiReader(body);
   const masterVer = ver >= 0x118 ? r.i32() : 0;
-  if (masterVer < 0 || masterVer > 14) return errorReply(ver, 'master-agent version mismatch; update me first, then update master!');
+  if (masterVer < 0 || masterVer > MANTICORE_MASTER_VERSION) return errorReply(ver, 'master-agent version mismatch; update me first, then update master!');
   const count = ver >= 0x10d ? r.u32() : 1;
   if (count < 1 || count > 32) return errorReply(ver, `bad multi-query count ${count} (must be in 1..32 range)`);
   const queries = [];

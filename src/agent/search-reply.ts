@@ -69,6 +69,8 @@ export function writeSearchResult(w: ApiWriter, r: RowsResult, ctx: ReplyContext
     // searchd's @count and @distinct are 32-bit integers
     .map((c, i) => ({ name: MAGIC_ALIASES[c.name] ?? c.name, i, type: c.name === 'api_count' || c.name === 'api_distinct' ? Attr.INTEGER : attrType(c.kind, ctx.described.get(c.name)) }))
     .filter((a) => a.i !== idAt && a.i !== plainId);
+  // Manticore masters (master 15+) read a match's id from its `id` attribute, the first one
+  if (ctx.agent && ctx.masterVersion >= 15 && idAt >= 0) attrs.unshift({ name: 'id', i: idAt, type: Attr.BIGINT });
   w.u32(attrs.length);
   for (const a of attrs) w.str(a.name).u32(a.type);
   w.u32(r.rows.length).u32(1); // id64
@@ -81,6 +83,7 @@ export function writeSearchResult(w: ApiWriter, r: RowsResult, ctx: ReplyContext
   const meta = r.meta;
   w.u32(r.rows.length);
   w.u32(Math.min(meta?.totalFound ?? r.rows.length, 0xffffffff));
+  if (ctx.agent && ctx.masterVersion >= 19) w.u32(meta?.totalRelation === 'gte' ? 1 : 0); // total is approximate
   w.u32(Math.max(0, Math.round(meta?.timeMs ?? 0)));
   if (ctx.agent && ctx.version >= 0x11a) w.u8(0); // no I/O, CPU or predicted-time statistics follow
   if (ctx.agent && ctx.masterVersion >= 7) {

@@ -2,18 +2,39 @@
  * One query of a SEARCH command as searchd parses it, field by field in the order the client or
  * master sends them; each field is present only from the command version (or master version) that
  * introduced it, so Sphinx 2.0 clients (0x119), Sphinx 2.2 clients (0x11E), Sphinx 2.2.11 masters
- * (0x11F, master 14) are all read by one function.
+ * (0x11F, master 14), Manticore clients (0x120) and Manticore masters (0x125..0x128, master 15..35,
+ * whose extensions manticore-request.ts reads) are all read by one function.
  */
+import { QFLAG_JSON_QUERY, readManticoreExtensions, type ApiItem, type FilterNode } from './manticore-request.js';
 import { ApiReader } from './wire.js';
 
-export const Filter = { VALUES: 0, RANGE: 1, FLOATRANGE: 2, STRING: 3, NULL: 4, USERVAR: 5, STRING_LIST: 6 } as const;
+export const Filter = { VALUES: 0, RANGE: 1, FLOATRANGE: 2, STRING: 3, NULL: 4, USERVAR: 5, STRING_LIST: 6, EXPRESSION: 7 } as const;
 
-export type ApiFilter =
+/**
+ * What a Manticore master adds to a filter (all optional: absent means Sphinx's meaning, inclusive
+ * closed ranges, equality of strings, no MVA function).
+ */
+export interface FilterBounds {
+  /** Range ends included (master 5+ sends one flag for both, 15+ one each). */
+  eqMin?: boolean;
+  eqMax?: boolean;
+  /** A range with no lower (upper) end: `a < 5` is open left (master 15+). */
+  openLeft?: boolean;
+  openRight?: boolean;
+  /** 0 none, 1 ANY(), 2 ALL() (master 13+). */
+  mvaFunc?: number;
+  /** String comparison of a STRING filter: 0 =, 1 <, 2 > (0x126+). */
+  cmp?: number;
+}
+
+export type ApiFilter = FilterBounds & (
   | { attr: string; type: 0; values: bigint[]; exclude: boolean }
   | { attr: string; type: 1; min: bigint; max: bigint; exclude: boolean }
   | { attr: string; type: 2; fmin: number; fmax: number; exclude: boolean }
-  | { attr: string; type: 3 | 6; strings: string[]; exclude: boolean }
-  | { attr: string; type: 4; isNull: boolean; exclude: boolean };
+  | { attr: string; type: 3 | 5 | 6; strings: string[]; exclude: boolean }
+  | { attr: string; type: 4; isNull: boolean; exclude: boolean }
+  /** A boolean expression in `attr` (Manticore's filter by expression): only its name and type are sent. */
+  | { attr: string; type: 7; exclude: boolean });
 
 export interface ApiQuery {
   offset: number;
@@ -45,6 +66,16 @@ export interface ApiQuery {
   select: string;
   /** Sent by a master (master version > 0): the reply carries agent extras. */
   agent: boolean;
+  /** Manticore masters (master 15+): the parsed select list, used instead of `select`. */
+  items?: ApiItem[];
+  /** Manticore's filter tree (0x121+): AND/OR over `filters`, the root last; empty means all ANDed. */
+  filterTree?: FilterNode[];
+  /** expansion_limit (0x124+; 0 is the server's default). */
+  expansionLimit?: number;
+  /** GROUP N BY: the rows kept per group (master 6+; 1 or absent is plain GROUP BY). */
+  groupLimit?: number;
+  /** The master's group_concat/facet helper role (master 30+): 0 is an ordinary query. */
+  queryRole?: number;
   /** Set when the request could not be read; the reply is this error. */
   error?: string;
 }
@@ -78,7 +109,9 @@ function readFilter(r: ApiReader, ver: number, masterVer: number): ApiFilter | s
         f = { attr, type: 2, fmin: r.f32(), fmax: r.f32(), exclude: false };
         break;
       case Filter.STRING:
-        f = { attr, type: 3, strings: [r.str()], exclude: false };
+      case Filter.USERVAR:
+        f = { attr, type, strings: [r.str()], exclude: false };
+        if (ver >= 0x126) f.cmp = r.u8();
         break;
       case Filter.NULL:
         f = { attr, type: 4, isNull: r.u8() !== 0, exclude: false };
@@ -90,13 +123,23 @@ function readFilter(r: ApiReader, ver: number, masterVer: number): ApiFilter | s
         f = { attr, type: 6, strings, exclude: false };
         break;
       }
+      case Filter.EXPRESSION:
+        f = { attr, type: 7, exclude: false };
+        break;
       default:
         return `unknown filter type (type-id=${type})`;
     }
   }
   if (ver >= 0x106) f.exclude = r.u32() !== 0;
-  if (masterVer >= 5) r.u32(); // has_equal: range ends are always inclusive here
-  if (masterVer >= 13) r.u32();
+  if (masterVer >= 15) {
+    f.eqMin = r.u32() !== 0;
+    f.eqMax = r.u32() !== 0;
+    f.openLeft = r.u32() !== 0;
+    f.openRight = r.u32() !== 0;
+  } else if (masterVer >= 5) {
+    f.eqMin = f.eqMax = r.u32() !== 0;
+  }
+  if (masterVer >= 13) f.mvaFunc = r.u32();
   return f;
 }
 
@@ -155,13 +198,18 @@ export function readSearchQuery(r: ApiReader, ver: number, masterVer: number): A
     q.select = q.select.length > 4 ? q.select.slice(4) : '*';
   }
   if (!q.select.trim()) q.select = '*';
-  if (ver >= 0x11b && flags & 16) r.i32(); // max_predicted_time
+  if (ver >= 0x11b && flags & 4) r.i32(); // max_predicted_time (QFLAG_MAX_PREDICTED_TIME)
   let hasOuter = false;
   if (ver >= 0x11d) { r.str(); r.u32(); r.u32(); hasOuter = r.i32() !== 0; } // outer select (not sent by clients)
+  if (ver >= 0x124) q.expansionLimit = r.i32();
   if (masterVer >= 1) r.u32(); // collation
   if (masterVer >= 2) { r.str(); if (hasOuter) r.i32(); } // outer order by, limit
-  if (masterVer >= 6) r.i32(); // group-by limit
-  if (masterVer >= 14) for (let i = 0; i < 5; i++) r.str(); // UDF ranker, token filter
+  if (masterVer >= 6) q.groupLimit = r.i32(); // GROUP N BY
+  if (masterVer >= 14) { r.str(); r.str(); } // UDF ranker and its options
+  if (masterVer >= 14 || ver >= 0x120) for (let i = 0; i < 3; i++) r.str(); // query token filter
+  const error = readManticoreExtensions(r, q, ver, masterVer);
   if (r.truncated) return { ...q, error: 'invalid or truncated request' };
+  if (error) return { ...q, error };
+  if (flags & QFLAG_JSON_QUERY) return { ...q, error: 'JSON queries from a master are not supported by this agent' };
   return q;
 }

@@ -4,6 +4,7 @@
  * by proximity, ANY by matchany, BOOLEAN not at all); sort modes become ORDER BY clauses; group
  * settings become GROUP BY / WITHIN GROUP ORDER BY with the @groupby/@count/@distinct columns.
  */
+import { Aggr, type ApiItem, type FilterNode } from './manticore-request.js';
 import type { ApiFilter, ApiQuery } from './search-request.js';
 
 export const Mode = { ALL: 0, ANY: 1, PHRASE: 2, BOOLEAN: 3, EXTENDED: 4, FULLSCAN: 5, EXTENDED2: 6 } as const;
@@ -63,23 +64,79 @@ function rankerOption(q: ApiQuery): string {
   return name;
 }
 
-function filterSql(f: ApiFilter): string {
-  const col = f.attr === '@weight' ? 'weight()' : ident(f.attr);
+/** A range as BETWEEN, or as comparisons when an end is open or excluded (Manticore masters' ranges). */
+function rangeSql(col: string, lo: string, hi: string, f: ApiFilter): string {
+  if (!f.openLeft && !f.openRight && f.eqMin !== false && f.eqMax !== false) {
+    return `${col} ${f.exclude ? 'NOT BETWEEN' : 'BETWEEN'} ${lo} AND ${hi}`;
+  }
+  const parts: string[] = [];
+  if (!f.openLeft) parts.push(`${col} ${f.eqMin === false ? '>' : '>='} ${lo}`);
+  if (!f.openRight) parts.push(`${col} ${f.eqMax === false ? '<' : '<='} ${hi}`);
+  const cond = parts.join(' AND ') || 'id >= 0';
+  return f.exclude ? `NOT (${cond})` : cond;
+}
+
+/** One filter as a WHERE condition; an expression filter is computed as a select item (`extra`). */
+function filterSql(f: ApiFilter, extra: string[]): string {
+  if (f.type === 7) {
+    const alias = `api_filter${extra.length}`;
+    extra.push(`${magic(f.attr)} AS ${alias}`);
+    return `${alias} ${f.exclude ? '=' : '!='} 0`;
+  }
+  const name = f.attr === '@weight' ? 'weight()' : ident(f.attr);
+  const col = f.mvaFunc === 2 ? `ALL(${name})` : name; // ANY() is what a plain MVA filter means
   switch (f.type) {
     case 0: {
       if (!f.values.length) return f.exclude ? '' : '0=1';
       return `${col} ${f.exclude ? 'NOT IN' : 'IN'} (${f.values.join(',')})`;
     }
-    case 1: return f.exclude ? `${col} NOT BETWEEN ${f.min} AND ${f.max}` : `${col} BETWEEN ${f.min} AND ${f.max}`;
+    case 1: return rangeSql(col, String(f.min), String(f.max), f);
     case 2: {
       const lo = Number.isFinite(f.fmin) ? f.fmin : -3.4e38;
       const hi = Number.isFinite(f.fmax) ? f.fmax : 3.4e38;
-      return f.exclude ? `${col} NOT BETWEEN ${lo} AND ${hi}` : `${col} BETWEEN ${lo} AND ${hi}`;
+      return rangeSql(col, String(lo), String(hi), f);
     }
-    case 3: return `${col} ${f.exclude ? '!=' : '='} ${quote(f.strings[0]!)}`;
+    case 3: {
+      const op = f.cmp === 1 ? '<' : f.cmp === 2 ? '>' : '=';
+      const cond = `${col} ${op === '=' && f.exclude ? '!=' : op} ${quote(f.strings[0]!)}`;
+      return op !== '=' && f.exclude ? `NOT (${cond})` : cond;
+    }
+    case 5: throw new ApiQueryError(`user variable filter on '${f.attr}' is not supported over the binary API`);
     case 6: return `${col} ${f.exclude ? 'NOT IN' : 'IN'} (${f.strings.map(quote).join(',')})`;
     case 4: return `${col} ${f.isNull !== f.exclude ? 'IS NULL' : 'IS NOT NULL'}`;
   }
+}
+
+/** The filters as conditions ANDed, or combined by the Manticore master's filter tree (root last). */
+function filterConditions(q: ApiQuery, extra: string[]): string[] {
+  const conds = q.filters.map((f) => filterSql(f, extra));
+  const tree = q.filterTree ?? [];
+  if (!tree.length) return conds.filter(Boolean);
+  const seen = new Set<number>();
+  const node = (at: number): string => {
+    const n: FilterNode | undefined = tree[at];
+    if (!n || seen.has(at)) throw new ApiQueryError(`invalid filter tree node ${at}`);
+    seen.add(at);
+    if (n.filter >= 0) {
+      if (n.filter >= conds.length) throw new ApiQueryError(`invalid filter tree node ${at}`);
+      return conds[n.filter] || 'id >= 0';
+    }
+    return `(${node(n.left)} ${n.or ? 'OR' : 'AND'} ${node(n.right)})`;
+  };
+  return [node(tree.length - 1)];
+}
+
+const AGGR_NAMES: Record<number, string> = { [Aggr.AVG]: 'avg', [Aggr.MIN]: 'min', [Aggr.MAX]: 'max', [Aggr.SUM]: 'sum', [Aggr.CAT]: 'group_concat' };
+
+/** A Manticore master's select item as SQL: `sum(price) AS total`. */
+function itemSql(it: ApiItem): string {
+  if (it.expr === '*') return '*';
+  const fn = AGGR_NAMES[it.aggr];
+  if (it.aggr !== Aggr.NONE && !fn) throw new ApiQueryError(`unknown aggregate function ${it.aggr} in select item '${it.alias}'`);
+  const sep = it.separator !== undefined && it.separator !== ',' ? ` SEPARATOR ${quote(it.separator)}` : '';
+  const expr = fn ? `${fn}(${magic(it.expr)}${sep})` : magic(it.expr);
+  const plainAlias = /^[a-z_][a-z0-9_]*$/i.test(it.alias);
+  return plainAlias && it.alias.toLowerCase() !== expr.toLowerCase() ? `${expr} AS ${it.alias}` : expr;
 }
 
 /** Sort mode and sort-by clause as an ORDER BY list. */
@@ -100,7 +157,7 @@ export function searchSql(q: ApiQuery, tables: string[]): string {
   if (q.groupFunc === 5 && q.groupBy) throw new ApiQueryError('SPH_GROUPBY_ATTRPAIR is not supported');
   if (q.mode > Mode.EXTENDED2) throw new ApiQueryError(`unknown matching mode ${q.mode}`);
   // every match carries its document id, whatever the select list aliases (searchd always sends it)
-  const items = [magic(q.select), 'id AS api_id'];
+  const items = [q.items?.length ? q.items.map(itemSql).join(', ') : magic(q.select), 'id AS api_id'];
   if (q.sort === 5) items.push(`${magic(q.sortBy)} AS api_expr`);
   const grouped = q.groupBy !== '';
   let groupKey = '';
@@ -114,17 +171,14 @@ export function searchSql(q: ApiQuery, tables: string[]): string {
   const where: string[] = [];
   const text = q.mode === Mode.FULLSCAN ? '' : matchText(q);
   if (text.trim()) where.push(`MATCH(${quote(text)})`);
-  for (const f of q.filters) {
-    const sql = filterSql(f);
-    if (sql) where.push(sql);
-  }
+  where.push(...filterConditions(q, items));
   if (q.minId !== 0n || q.maxId !== 0xffffffffffffffffn) {
     where.push(`id BETWEEN ${q.minId} AND ${BigInt.asIntN(64, q.maxId) < 0n ? 9223372036854775807n : q.maxId}`);
   }
   let sql = `SELECT ${items.join(', ')} FROM ${tables.join(', ')}`;
   if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
   if (grouped) {
-    sql += ` GROUP BY ${groupKey} WITHIN GROUP ORDER BY ${orderBy(q)} ORDER BY ${magic(q.groupSort) || 'groupby() DESC'}`;
+    sql += ` GROUP ${(q.groupLimit ?? 1) > 1 ? `${q.groupLimit} ` : ''}BY ${groupKey} WITHIN GROUP ORDER BY ${orderBy(q)} ORDER BY ${magic(q.groupSort) || 'groupby() DESC'}`;
   } else {
     sql += ` ORDER BY ${orderBy(q)}`;
   }

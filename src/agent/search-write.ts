@@ -3,7 +3,7 @@
  * which Sphinx 2.2 and Manticore searchd and quarry all read), and the reply read back into matches.
  * The mirror of search-request.ts and search-reply.ts.
  */
-import type { ApiQuery } from './search-request.js';
+import type { ApiFilter, ApiQuery } from './search-request.js';
 import { Attr } from './search-reply.js';
 import { ApiReader, ApiWriter, Status } from './wire.js';
 
@@ -19,26 +19,49 @@ export function apiQuery(fields: Partial<ApiQuery> & { indexes: string }): ApiQu
   };
 }
 
-export function writeSearchQuery(w: ApiWriter, q: ApiQuery): void {
-  w.u32(0).u32(q.offset).u32(q.limit).u32(q.mode).u32(q.ranker);
-  if (q.ranker === 8) w.str(q.rankExpr);
+/**
+ * A filter's name, type and values; `cmp` adds the string comparison byte of 0x126+ (Manticore).
+ * An expression filter (Manticore's) is its name and type alone.
+ */
+export function writeFilterHead(w: ApiWriter, f: ApiFilter, cmp: boolean): ApiWriter {
+  w.str(f.attr).u32(f.type);
+  switch (f.type) {
+    case 0: w.u32(f.values.length); for (const v of f.values) w.u64(v); break;
+    case 1: w.u64(f.min).u64(f.max); break;
+    case 2: w.f32(f.fmin).f32(f.fmax); break;
+    case 3: case 5: w.str(f.strings[0] ?? ''); if (cmp) w.u8(f.cmp ?? 0); break;
+    case 6: w.u32(f.strings.length); for (const s of f.strings) w.str(s); break;
+    case 4: w.u8(f.isNull ? 1 : 0); break;
+    case 7: break;
+  }
+  return w;
+}
+
+/** QFLAG_NORMALIZED_TF (Manticore's default idf) and QFLAG_EXPLICIT_RANKER. */
+const QFLAG_NORMALIZED_TF = 1 << 6;
+const QFLAG_EXPLICIT_RANKER = 1 << 15;
+const U64_MAX = 0xffffffffffffffffn;
+
+/**
+ * The fields every layout shares, up to the outer select. `manticore` writes them as a Manticore
+ * master does: its query flags, each filter's bounds and MVA function, the full id range.
+ */
+export function writeSearchQuery(w: ApiWriter, q: ApiQuery, manticore = false): void {
+  w.u32(manticore ? QFLAG_NORMALIZED_TF | (q.ranker !== 0 ? QFLAG_EXPLICIT_RANKER : 0) : 0);
+  w.u32(q.offset).u32(q.limit).u32(q.mode).u32(q.ranker);
+  if (q.ranker === 8 || (manticore && q.ranker === 9)) w.str(q.rankExpr);
   w.u32(q.sort).str(q.sortBy).str(q.query).u32(0).str(q.indexes);
-  w.u32(1).u64(q.minId).u64(q.maxId);
+  w.u32(1).u64(q.minId).u64(manticore && q.maxId === 0n ? U64_MAX : q.maxId); // 0 is "no upper bound" to both readers
   w.u32(q.filters.length);
   for (const f of q.filters) {
-    w.str(f.attr).u32(f.type);
-    switch (f.type) {
-      case 0: w.u32(f.values.length); for (const v of f.values) w.u64(v); break;
-      case 1: w.u64(f.min).u64(f.max); break;
-      case 2: w.f32(f.fmin).f32(f.fmax); break;
-      case 3: w.str(f.strings[0] ?? ''); break;
-      case 6: w.u32(f.strings.length); for (const s of f.strings) w.str(s); break;
-      case 4: w.u8(f.isNull ? 1 : 0); break;
+    writeFilterHead(w, f, manticore).u32(f.exclude ? 1 : 0);
+    if (manticore) {
+      w.u32(f.eqMin === false ? 0 : 1).u32(f.eqMax === false ? 0 : 1);
+      w.u32(f.openLeft ? 1 : 0).u32(f.openRight ? 1 : 0).u32(f.mvaFunc ?? 0);
     }
-    w.u32(f.exclude ? 1 : 0);
   }
   w.u32(q.groupFunc).str(q.groupBy).u32(q.maxMatches).str(q.groupSort).u32(q.cutoff).u32(q.retryCount).u32(q.retryDelay);
-  w.str(q.groupDistinct).u32(0);
+  w.str(q.groupDistinct).u32(0); // no geo anchor
   w.u32(q.indexWeights.length);
   for (const [n, v] of q.indexWeights) w.str(n).u32(v);
   w.u32(q.maxQueryTime);
@@ -83,8 +106,29 @@ function readValue(r: ApiReader, type: number): AgentValue {
   }
 }
 
-/** The body of a SEARCH reply to a client (master version 0): one result per query sent. */
-export function readSearchResults(body: Buffer, queries: number): AgentResult[] {
+/** What an agent adds after the totals for a master (status mask and counters, master 7+ and 19+). */
+function skipAgentStats(r: ApiReader, masterVer: number): void {
+  const mask = r.u8();
+  if (mask & 1) { r.u64(); r.u32(); r.u64(); r.u64(); r.u32(); r.u64(); } // I/O
+  if (mask & 2) r.u64(); // CPU
+  if (mask & 4) r.u64(); // predicted time
+  if (masterVer >= 7) { r.u32(); r.u32(); } // fetched docs, hits
+  if (masterVer >= 8) r.u32(); // skips
+}
+
+/** A Manticore agent's `id` attribute: the id is also in each match's header, where it is read. */
+function dropIdAttr(res: AgentResult): void {
+  const at = res.attrs.findIndex((a) => a.name === 'id');
+  if (at < 0) return;
+  res.attrs.splice(at, 1);
+  for (const m of res.matches) m.values.splice(at, 1);
+}
+
+/**
+ * The body of a SEARCH reply: one result per query sent. `masterVer` is what the request said
+ * (0 as a client; 35 as a Manticore master, whose replies carry the agent statistics).
+ */
+export function readSearchResults(body: Buffer, queries: number, masterVer = 0): AgentResult[] {
   const r = new ApiReader(body);
   const out: AgentResult[] = [];
   for (let qi = 0; qi < queries; qi++) {
@@ -106,9 +150,16 @@ export function readSearchResults(body: Buffer, queries: number): AgentResult[] 
     }
     res.total = r.u32();
     res.totalFound = r.u32();
+    if (masterVer >= 19) r.u32(); // total is approximate
     res.timeMs = r.u32();
-    for (let n = r.count(12), i = 0; i < n; i++) res.words.push({ word: r.str(), docs: r.u32(), hits: r.u32() });
+    if (masterVer > 0) skipAgentStats(r, masterVer);
+    for (let n = r.count(12), i = 0; i < n; i++) {
+      res.words.push({ word: r.str(), docs: r.u32(), hits: r.u32() });
+      if (masterVer > 0) r.u8(); // expanded-term flag
+    }
     if (r.truncated) throw new Error('invalid or truncated search reply');
+    if (masterVer > 0 && res.total !== count) throw new Error(`expected ${count} retrieved documents, got ${res.total}`);
+    dropIdAttr(res);
     out.push(res);
   }
   return out;

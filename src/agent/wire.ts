@@ -10,9 +10,12 @@ export const Cmd = { SEARCH: 0, EXCERPT: 1, UPDATE: 2, KEYWORDS: 3, PERSIST: 4, 
 /** Reply statuses (SEARCHD_OK ... SEARCHD_WARNING). */
 export const Status = { OK: 0, ERROR: 1, RETRY: 2, WARNING: 3 } as const;
 
-/** The command versions quarry answers with (Sphinx 2.2.11's, which its clients and masters accept). */
+/**
+ * The command versions quarry answers with: Sphinx 2.2.11's, except SEARCH, read up to Manticore's
+ * 0x128 (clients only warn when a reply's version is older than theirs).
+ */
 export const ServedVersion: Record<number, number> = {
-  [Cmd.SEARCH]: 0x11f, [Cmd.EXCERPT]: 0x104, [Cmd.UPDATE]: 0x103, [Cmd.KEYWORDS]: 0x100,
+  [Cmd.SEARCH]: 0x128, [Cmd.EXCERPT]: 0x104, [Cmd.UPDATE]: 0x103, [Cmd.KEYWORDS]: 0x100,
   [Cmd.STATUS]: 0x101, [Cmd.FLUSHATTRS]: 0x100, [Cmd.SPHINXQL]: 0x100, [Cmd.PING]: 0x100,
 };
 

@@ -27,6 +27,7 @@ import type { Engine, EngineOptions } from './engine.js';
 import type { Result } from './result.js';
 import { closeAllPools } from './distributed/agent-pools.js';
 import { startHaPings } from './distributed/agent-ping.js';
+import { configureHa, haOverrides } from './distributed/ha-settings.js';
 import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
 import { logError } from '../util/server-log.js';
@@ -69,6 +70,8 @@ export interface OpenOptions extends EngineOptions {
    * Default DEFAULT_MAX_QUERY_MEMORY; 0: no cap but the core's own 4 GiB.
    */
   maxQueryMemory?: number;
+  /** searchd ha_ping_interval, ha_period_karma, persistent_connections_limit as written (distributed/ha-settings.ts). */
+  searchdHa?: Record<string, string[]>;
 }
 
 /** max_query_memory when unset: a quarter of wasm32's 4 GiB, so one query cannot starve the others. */
@@ -197,6 +200,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   const threads = opts.threads ?? availableParallelism();
   await setQueryThreads(threads);
   await setQueryMemory(sharedCore(), opts.maxQueryMemory ?? DEFAULT_MAX_QUERY_MEMORY);
+  configureHa(haOverrides(opts.searchdHa ?? {}, 'searchd'));
   const store = Store.open(opts.dataDir);
   const catalog = Catalog.open(store);
   // A table declared in the config file is created on first start (later changes need RECONFIGURE).

@@ -56,6 +56,14 @@ export class ServerMetrics {
   /** Search queries (SELECT over a table, JSON /search) and their total wall time. */
   queries = 0;
   queryWallMs = 0;
+  /**
+   * Distributed queries that asked remote agents (Manticore counts no others: searchd's
+   * CalcGlobalStats), their wall time, the time their local tables took, and the agents' times added.
+   */
+  distQueries = 0;
+  distWallMs = 0;
+  distLocalMs = 0;
+  distWaitMs = 0;
   /** Manticore's *_stats_ms_* windows (1, 5, 15 minutes). */
   readonly windows = { insert_replace: new LatencyWindow(), search: new LatencyWindow(), update: new LatencyWindow() };
   /** Latency histograms by statement kind and by table, for /metrics. */
@@ -72,6 +80,14 @@ export class ServerMetrics {
     let m = this.tableCommands.get(table);
     if (!m) this.tableCommands.set(table, (m = new Map()));
     m.set(cmd, (m.get(cmd) ?? 0) + 1);
+  }
+
+  /** One distributed query that reached remote agents. */
+  observeDist(wallMs: number, localMs: number, waitMs: number): void {
+    this.distQueries++;
+    this.distWallMs += wallMs;
+    this.distLocalMs += localMs;
+    this.distWaitMs += waitMs;
   }
 
   /** A finished statement: `kind` is the statement kind (select, insert, ...), `table` its table if any. */

@@ -24,6 +24,8 @@ export interface ServerEngineOptions extends EngineOptions {
   replicate?: (ctx: never, store: never) => Promise<{ close(): Promise<void> }>;
   /** searchd max_query_memory: core memory one query may take per segment (unset = the engine's default). */
   maxQueryMemory?: number;
+  /** searchd ha_ping_interval, ha_period_karma, persistent_connections_limit as written. */
+  searchdHa?: Record<string, string[]>;
 }
 
 export type OpenEngine = (opts: ServerEngineOptions) => Promise<Engine>;

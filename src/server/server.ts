@@ -32,6 +32,15 @@ export async function loadConfig(path: string): Promise<ManticoreConfig> {
   return parseConfig(await readFile(path, 'utf8'), path);
 }
 
+/** searchd's ha_ping_interval, ha_period_karma and persistent_connections_limit as written; undefined when none is. */
+function haSettingsOf(config: ManticoreConfig | undefined): Record<string, string[]> | undefined {
+  const set = ['ha_ping_interval', 'ha_period_karma', 'persistent_connections_limit'].flatMap((k) => {
+    const v = lastValue(config?.searchd, k);
+    return v === undefined ? [] : [[k, [v]] as [string, string[]]];
+  });
+  return set.length ? Object.fromEntries(set) : undefined;
+}
+
 /** Starts serving; on a listener failure the engine is closed again before the error propagates. */
 export async function startServer(args: CliArgs, openEngine: OpenEngine): Promise<RunningServer> {
   const config = args.configPath ? await loadConfig(args.configPath) : undefined;
@@ -60,6 +69,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     serverId: serverId === undefined ? undefined : Number(serverId),
     replicate: replication as ServerEngineOptions['replicate'],
     maxQueryMemory: options.maxQueryMemory,
+    searchdHa: haSettingsOf(config),
   });
   let http: HttpListener;
   try {

@@ -4,7 +4,8 @@
  */
 import type { AgentSpec, HaStrategy, Mirror } from './dist-def.js';
 import { mirrorUrl } from './dist-def.js';
-import { DEFAULT_KARMA_MS, karmaOrder, newKarma, recordOutcome, setAside, updateWeights, type AgentWeights, type MirrorKarma } from './agent-karma.js';
+import { karmaOrder, newKarma, recordOutcome, setAside, updateWeights, type AgentWeights, type MirrorKarma } from './agent-karma.js';
+import { haFor } from './ha-settings.js';
 
 /** Counter names as Manticore's sAgentStatsNames (searchd.cpp). */
 export const AGENT_COUNTERS = [
@@ -22,8 +23,8 @@ export interface HostStats {
   lastPeriodMs: number;
 }
 
-/** Manticore's ha_period_karma: the statistics block length (its default; not a setting here yet). */
-const karmaMs = DEFAULT_KARMA_MS;
+/** Manticore's ha_period_karma, the statistics block length: the table's, else the searchd setting. */
+const serverKarmaMs = (): number => haFor().karmaPeriodMs;
 
 const hosts = new Map<string, HostStats>();
 const roundRobin = new Map<AgentSpec, number>();
@@ -41,7 +42,7 @@ function mirrorKarma(m: Mirror): MirrorKarma {
 const HARD: ReadonlySet<AgentCounter> = new Set(['connect_timeouts', 'connect_failures', 'network_errors', 'unexpected_closings', 'query_timeouts']);
 
 /** A ping's outcome (ha_ping_interval): counted in the karma blocks, not in the query counters. */
-export function notePing(m: Mirror, ms: number, failure?: string): void {
+export function notePing(m: Mirror, ms: number, failure?: string, karmaMs = serverKarmaMs()): void {
   recordOutcome(mirrorKarma(m), Date.now(), karmaMs, failure ? { error: HARD.has(failureCounter(failure)) ? 'hard' : 'soft' } : { ms });
 }
 
@@ -74,7 +75,7 @@ export function noteStart(m: Mirror): void {
   hostStats(m).lastQueryAt = Date.now();
 }
 
-export function noteSuccess(m: Mirror, ms: number, warning: boolean): void {
+export function noteSuccess(m: Mirror, ms: number, warning: boolean, karmaMs = serverKarmaMs()): void {
   const h = hostStats(m);
   h.counters.succeeded_queries++;
   h.counters.total_query_time += Math.round(ms);
@@ -85,7 +86,7 @@ export function noteSuccess(m: Mirror, ms: number, warning: boolean): void {
   recordOutcome(mirrorKarma(m), h.lastAnswerAt, karmaMs, { ms });
 }
 
-export function noteFailure(m: Mirror, message: string): void {
+export function noteFailure(m: Mirror, message: string, karmaMs = serverKarmaMs()): void {
   const h = hostStats(m);
   const counter = failureCounter(message);
   h.counters[counter]++;
@@ -99,7 +100,7 @@ export function noteFailure(m: Mirror, message: string): void {
  * one further each query; nodeads / noerrors: drawn by latency-weighted probability from the karma
  * blocks, dead (nodeads) or more erring (noerrors) mirrors last (agent-karma.ts).
  */
-export function mirrorOrder(agent: AgentSpec, strategy: HaStrategy, rnd: () => number = Math.random): Mirror[] {
+export function mirrorOrder(agent: AgentSpec, strategy: HaStrategy, rnd: () => number = Math.random, karmaMs = serverKarmaMs()): Mirror[] {
   const ms = agent.mirrors;
   if (ms.length === 1) return [ms[0]!];
   if (strategy === 'roundrobin') {

@@ -8,8 +8,7 @@
  * Pure: time is passed in, randomness too.
  */
 
-/** Manticore's ha_period_karma default (60 s) and the blocks kept for SHOW AGENT STATUS. */
-export const DEFAULT_KARMA_MS = 60_000;
+/** The karma blocks kept for SHOW AGENT STATUS (each ha_period_karma long: ha-settings.ts). */
 export const KEPT_BLOCKS = 15;
 /** Hard errors in a row after which nodeads counts a mirror as dead. */
 export const DEAD_AFTER_ERRORS = 3;

@@ -5,6 +5,7 @@
 import type { AgentRequestOptions } from '../../agent/agent-client.js';
 import { AgentPool } from '../../agent/agent-pool.js';
 import type { AgentSpec, DistributedDef } from './dist-def.js';
+import { haFor } from './ha-settings.js';
 
 const pools = new Map<string, AgentPool>();
 
@@ -13,7 +14,7 @@ export function agentOptions(def: DistributedDef, agent: AgentSpec): AgentReques
   const t: AgentRequestOptions = { connectMs: def.connectTimeoutMs, queryMs: def.queryTimeoutMs };
   if (agent.persistent) {
     let pool = pools.get(def.name);
-    if (!pool) pools.set(def.name, (pool = new AgentPool()));
+    if (!pool) pools.set(def.name, (pool = new AgentPool(haFor(def.ha).poolLimit)));
     t.pool = pool;
   }
   return t;

@@ -10,6 +10,7 @@ import type { SelectStatement } from '../../sql/ast.js';
 import { agentOptions } from './agent-pools.js';
 import { mirrorOrder, noteFailure, noteStart, noteSuccess } from './agent-health.js';
 import { mirrorUrl, type AgentSpec, type DistributedDef } from './dist-def.js';
+import { haFor } from './ha-settings.js';
 import { remoteQuery } from './remote-query.js';
 
 export interface AgentOutcome {
@@ -25,7 +26,8 @@ export interface AgentOutcome {
 }
 
 export async function queryAgent(def: DistributedDef, agent: AgentSpec, st: SelectStatement): Promise<AgentOutcome> {
-  const order = mirrorOrder(agent, def.haStrategy);
+  const karmaMs = haFor(def.ha).karmaPeriodMs;
+  const order = mirrorOrder(agent, def.haStrategy, Math.random, karmaMs);
   const attempts = 1 + def.retryCount;
   const timeouts = agentOptions(def, agent);
   let last: AgentOutcome | undefined;
@@ -39,11 +41,11 @@ export async function queryAgent(def: DistributedDef, agent: AgentSpec, st: Sele
       const { results, bytes } = await searchAgentSized(m, [q], timeouts);
       const result = results[0]!;
       const ms = performance.now() - started;
-      noteSuccess(m, ms, !!result.warning);
+      noteSuccess(m, ms, !!result.warning, karmaMs);
       return { ...base, result, ms, bytes };
     } catch (e) {
       const message = (e as Error).message;
-      noteFailure(m, message);
+      noteFailure(m, message, karmaMs);
       last = { ...base, failure: message, ms: performance.now() - started, bytes: 0 };
     }
   }

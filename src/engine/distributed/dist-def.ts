@@ -4,6 +4,7 @@
  * options or a config section, both given as key -> every value in order (local= and agent= repeat).
  */
 import { SearchError } from '../../util/errors.js';
+import { HA_KEYS, haOverrides, type HaOverrides } from './ha-settings.js';
 
 /** One mirror: a searchd (quarry, Sphinx or Manticore) and the table list it is asked for. */
 export interface Mirror {
@@ -37,6 +38,8 @@ export interface DistributedDef {
   queryTimeoutMs: number;
   /** agent_retry_count / mirror_retry_count: further attempts on another mirror after a failure (default 0). */
   retryCount: number;
+  /** This table's ha_ping_interval, ha_period_karma, persistent_connections_limit (else the searchd values). */
+  ha: HaOverrides;
 }
 
 export const AGENT_DEFAULTS = { connectTimeoutMs: 1000, queryTimeoutMs: 3000, retryCount: 0 } as const;
@@ -47,7 +50,7 @@ export const DEFAULT_AGENT_PORT = 9312;
 /** Keys a distributed table takes; anything else is refused, as a setting Manticore would not accept. */
 export const DISTRIBUTED_KEYS = new Set([
   'type', 'local', 'agent', 'agent_persistent', 'agent_blackhole', 'ha_strategy', 'agent_connect_timeout',
-  'agent_query_timeout', 'agent_retry_count', 'mirror_retry_count', 'divide_remote_ranges',
+  'agent_query_timeout', 'agent_retry_count', 'mirror_retry_count', 'divide_remote_ranges', ...Object.keys(HA_KEYS),
 ]);
 
 function bad(table: string, message: string): SearchError {
@@ -142,6 +145,7 @@ export function distributedDef(name: string, options: Record<string, string[]>, 
     connectTimeoutMs: first('agent_connect_timeout') ? parseMs(table, 'agent_connect_timeout', first('agent_connect_timeout')!) : AGENT_DEFAULTS.connectTimeoutMs,
     queryTimeoutMs: first('agent_query_timeout') ? parseMs(table, 'agent_query_timeout', first('agent_query_timeout')!) : AGENT_DEFAULTS.queryTimeoutMs,
     retryCount: retry !== undefined ? positiveInt(table, 'agent_retry_count', retry) : AGENT_DEFAULTS.retryCount,
+    ha: haOverrides(options, `table '${table}'`),
   };
 }
 
@@ -163,6 +167,9 @@ export function createText(d: DistributedDef): string {
   if (d.connectTimeoutMs !== AGENT_DEFAULTS.connectTimeoutMs) parts.push(`agent_connect_timeout=${q(String(d.connectTimeoutMs))}`);
   if (d.queryTimeoutMs !== AGENT_DEFAULTS.queryTimeoutMs) parts.push(`agent_query_timeout=${q(String(d.queryTimeoutMs))}`);
   if (d.retryCount !== AGENT_DEFAULTS.retryCount) parts.push(`agent_retry_count=${q(String(d.retryCount))}`);
+  if (d.ha.pingIntervalMs !== undefined) parts.push(`ha_ping_interval=${q(`${d.ha.pingIntervalMs}ms`)}`);
+  if (d.ha.karmaPeriodMs !== undefined) parts.push(`ha_period_karma=${q(`${d.ha.karmaPeriodMs}ms`)}`);
+  if (d.ha.poolLimit !== undefined) parts.push(`persistent_connections_limit=${q(String(d.ha.poolLimit))}`);
   return parts.join(' ');
 }
 

@@ -13,7 +13,7 @@ import { execDistributedSelect } from './dist-select.js';
 
 export async function execDistributedFacets(catalog: Catalog, def: DistributedDef, st: SelectStatement, flags: GlobalFlags): Promise<RowsResult[]> {
   return Promise.all(st.facets!.map(async (f) => {
-    const r = await execDistributedSelect(catalog, def, facetStatement(st, f), newSession(), flags);
+    const r = await execDistributedSelect(catalog, def, facetStatement(st, f), newSession(), flags, false);
     const status = facetStatus(st, f);
     const named = { ...r, facet: f.items[0]!.expr.text };
     if (!status) return named;

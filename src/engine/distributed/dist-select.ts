@@ -5,6 +5,7 @@
  * others' rows are returned; when no shard answered the failures are the error.
  */
 import type { SelectStatement } from '../../sql/ast.js';
+import { metrics } from '../../metrics/metrics.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { execSelect, type GlobalFlags } from '../exec/exec-select.js';
@@ -64,8 +65,12 @@ function report(table: string, lines: string[]): string | undefined {
   return unique.length ? unique.map((l) => `table ${table}: ${l}`).join(';\n') : undefined;
 }
 
+/**
+ * `counted`: whether SHOW STATUS dist_* counts this query (the statement's own SELECT; its FACETs and
+ * aggs run in the same batch, which Manticore counts once).
+ */
 export async function execDistributedSelect(
-  catalog: Catalog, def: DistributedDef, st: SelectStatement, session: Session, flags: GlobalFlags,
+  catalog: Catalog, def: DistributedDef, st: SelectStatement, session: Session, flags: GlobalFlags, counted = true,
 ): Promise<RowsResult> {
   const started = performance.now();
   const plan = planShards(st);
@@ -73,7 +78,9 @@ export async function execDistributedSelect(
   if (def.agents.length) remoteQuery(plan.shard, def.name); // refuses what agents cannot be sent, before any is
   for (const a of def.agents) if (a.blackhole) sendToBlackhole(def, a, plan.shard);
   const remote = Promise.all(live.map((a) => queryAgent(def, a, plan.shard)));
+  const localStarted = performance.now();
   const locals = await Promise.all(def.locals.map((name) => runLocal(catalog, name, plan, flags)));
+  const localMs = performance.now() - localStarted;
   const remotes = await remote;
   const shards: ShardRows[] = [];
   const failures: string[] = [];
@@ -101,6 +108,8 @@ export async function execDistributedSelect(
     timeMs: performance.now() - started, keywords: mergeKeywords(shards), extra: agentMeta(remotes),
   };
   if (message) meta.warning = message;
+  // SHOW STATUS dist_*: only queries that asked remote agents, as Manticore counts them
+  if (live.length && counted) metrics.observeDist(meta.timeMs, localMs, remotes.reduce((n, a) => n + a.ms, 0));
   session.lastMeta = meta;
   session.lastWarning = message;
   return rows(merged.columns, merged.rows, {

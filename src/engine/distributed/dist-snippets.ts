@@ -16,6 +16,7 @@ import { rows, stringColumns, type Result } from '../result.js';
 import { callSnippets, optionsOf } from '../snippets/snippet-call.js';
 import { snippetOptions, type SnippetOptions } from '../../highlight/snippet-options.js';
 import { mirrorOrder } from './agent-health.js';
+import { haFor } from './ha-settings.js';
 import type { DistributedDef } from './dist-def.js';
 
 /** searchd's EXCERPT_FLAG_* bits for the options an agent must see. */
@@ -46,7 +47,7 @@ function localWorker(catalog: Catalog, st: CallStatement, table: string): Worker
 function remoteWorker(def: DistributedDef, i: number, words: string, o: SnippetOptions): Worker {
   const agent = def.agents.filter((a) => !a.blackhole)[i]!;
   return async (docs, scattered) => {
-    const m = mirrorOrder(agent, def.haStrategy)[0]!;
+    const m = mirrorOrder(agent, def.haStrategy, Math.random, haFor(def.ha).karmaPeriodMs)[0]!;
     const req: ExcerptRequest = {
       index: m.indexes.split(/[\s,]+/)[0]!, words, docs, flags: excerptFlags(o, scattered), beforeMatch: o.beforeMatch,
       afterMatch: o.afterMatch, separator: o.snippetSeparator, limit: o.limit, around: o.around, limitPassages: o.limitSnippets,

@@ -10,6 +10,7 @@ import { SearchError } from '../../util/errors.js';
 import { execDelete, execUpdate, type WriteContext } from '../exec/exec-write.js';
 import { ok, type OkResult } from '../result.js';
 import { mirrorOrder } from './agent-health.js';
+import { haFor } from './ha-settings.js';
 import { mirrorUrl, type DistributedDef } from './dist-def.js';
 
 /** The statement's text with its table name replaced (the name right after UPDATE / DELETE FROM). */
@@ -28,7 +29,7 @@ export async function execDistributedWrite(ctx: WriteContext, def: DistributedDe
   const names: string[] = def.locals.map((l) => l);
   for (const agent of def.agents) {
     if (agent.blackhole) continue;
-    const m = mirrorOrder(agent, def.haStrategy)[0]!;
+    const m = mirrorOrder(agent, def.haStrategy, Math.random, haFor(def.ha).karmaPeriodMs)[0]!;
     for (const table of m.indexes.split(/[\s,]+/).filter(Boolean)) {
       names.push(`agent ${mirrorUrl(m)}`);
       jobs.push(sphinxqlAgent(m, retarget(st, table), timeouts));

@@ -9,6 +9,7 @@ import type { Cell, CellKind, ResultColumn } from '../result.js';
 import { COUNT_COL, HIDDEN_PREFIX, type MergeKey, type OutSpec, type ShardPlan } from './shard-plan.js';
 import type { ShardRows } from './shard-rows.js';
 import { havingPasses } from './merge-having.js';
+import { mergedConcat } from './merge-concat.js';
 
 interface Ref {
   shard: ShardRows;
@@ -61,9 +62,9 @@ function kindOf(shards: ShardRows[], name: string, fallback: CellKind): CellKind
 }
 
 /** The output columns: each item's, the star expanded. */
-function columnsOf(plan: ShardPlan, shards: ShardRows[]): { columns: ResultColumn[]; sources: Array<{ source: string; op: OutSpec['op'] }> } {
+function columnsOf(plan: ShardPlan, shards: ShardRows[]): { columns: ResultColumn[]; sources: Array<Omit<OutSpec, 'name'>> } {
   const columns: ResultColumn[] = [];
-  const sources: Array<{ source: string; op: OutSpec['op'] }> = [];
+  const sources: Array<Omit<OutSpec, 'name'>> = [];
   for (const o of plan.outputs) {
     if (o.source === '*') {
       const star = starColumns(shards);
@@ -71,7 +72,7 @@ function columnsOf(plan: ShardPlan, shards: ShardRows[]): { columns: ResultColum
       continue;
     }
     columns.push({ name: o.name, kind: o.op === 'avg' ? 'float' : kindOf(shards, o.source, 'string') });
-    sources.push({ source: o.source, op: o.op });
+    sources.push({ source: o.source, op: o.op, concat: o.concat });
   }
   return { columns, sources };
 }
@@ -120,7 +121,10 @@ function add(a: Cell, b: Cell): Cell {
 }
 
 interface Group {
+  /** Every shard row of the group, best first by the within-group order. */
   refs: Ref[];
+  /** One row per shard: a shard's aggregates are the same on each of its rows (GROUP N BY sends several). */
+  heads: Ref[];
   count: number;
 }
 
@@ -128,17 +132,35 @@ function keyOf(r: Ref, keys: string[]): string {
   return JSON.stringify(keys.map((k) => cell(r, k)), (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
 }
 
-/** One merged group's value of one column. */
-function mergedValue(g: Group, source: string, op: OutSpec['op']): Cell {
-  const values = g.refs.map((r) => cell(r, source));
+function refValue(r: Ref, k: MergeKey): Cell {
+  if (k.source === 'weight') return r.shard.weights[r.row]!;
+  if (k.source === 'id') return r.shard.ids[r.row]!;
+  return cell(r, k.source);
+}
+
+/** One merged group's value of one column: aggregates over the shards' heads, else the best row's. */
+function mergedValue(g: Group, { source, op, concat }: Omit<OutSpec, 'name'>): Cell {
+  const values = g.heads.map((r) => cell(r, source));
+  if (concat) return mergedConcat(concat, g.heads.length, (h, col) => cell(g.heads[h]!, col), (h) => Number(cell(g.heads[h]!, COUNT_COL) ?? 0), source);
   switch (op) {
     case 'sum': return values.reduce(add, null);
     case 'min': return values.reduce((m, v) => (m === null || (v !== null && compareCells(v, m) < 0) ? v : m), null as Cell);
     case 'max': return values.reduce((m, v) => (m === null || (v !== null && compareCells(v, m) > 0) ? v : m), null as Cell);
     case 'avg': { const s = values.reduce(add, null); return s === null || !g.count ? null : Number(s) / g.count; }
-    case 'concat': return values.filter((v) => v !== null && v !== '').map(String).join(',');
-    default: return values[0] ?? null;
+    default: return cell(g.refs[0]!, source);
   }
+}
+
+/** The rows a group shows: its best row, or under GROUP N BY its N best distinct documents. */
+function groupRows(g: Group, n: number | undefined): Ref[] {
+  if (n === undefined) return [g.refs[0]!];
+  const seen = new Set<bigint>();
+  return g.refs.filter((r) => {
+    const id = r.shard.ids[r.row]!;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  }).slice(0, n);
 }
 
 export function mergeGrouped(plan: ShardPlan, shards: ShardRows[]): Merged {
@@ -148,34 +170,46 @@ export function mergeGrouped(plan: ShardPlan, shards: ShardRows[]): Merged {
       const r = { shard, row };
       const key = keyOf(r, plan.groupKeys);
       let g = groups.get(key);
-      if (!g) groups.set(key, (g = { refs: [], count: 0 }));
+      if (!g) groups.set(key, (g = { refs: [], heads: [], count: 0 }));
       g.refs.push(r);
+      if (g.heads.some((h) => h.shard === shard)) return;
+      g.heads.push(r);
       g.count += Number(cell(r, COUNT_COL) ?? 0);
     });
   }
-  // the representative row is the best-weighted one, as each shard's own is
-  const list = [...groups.values()].map((g) => ({ ...g, refs: [...g.refs].sort((a, b) => b.shard.weights[b.row]! - a.shard.weights[a.row]!) }));
+  // the representative row is the best by the within-group order, as each shard's own is
+  const byWithin = (x: Ref, y: Ref): number => {
+    for (const k of plan.within) {
+      const c = compareCells(refValue(x, k), refValue(y, k));
+      if (c) return k.desc ? -c : c;
+    }
+    return 0;
+  };
+  const list = [...groups.values()].map((g) => ({ ...g, refs: [...g.refs].sort(byWithin) }));
   const { columns, sources } = columnsOf(plan, shards);
   const byOut = new Map(sources.map((s, i) => [s.source, i]));
-  let out = list.map((g) => ({ g, row: sources.map((s) => mergedValue(g, s.source, s.op)) }));
+  let out = list.map((g) => ({ g, row: sources.map((s) => mergedValue(g, s)) }));
   if (plan.having) {
     const names = columns.map((c) => c.name.toLowerCase());
     out = out.filter((x) => havingPasses(plan.having!, names, x.row));
   }
   const value = (i: number, k: MergeKey): Cell => {
     const { g, row } = out[i]!;
-    if (k.source === 'weight') return g.refs[0]!.shard.weights[g.refs[0]!.row]!;
     if (k.source === COUNT_COL) return g.count;
-    if (k.source === 'id') return g.refs[0]!.shard.ids[g.refs[0]!.row]!;
+    if (k.source === 'weight' || k.source === 'id') return refValue(g.refs[0]!, k);
     const at = byOut.get(k.source);
     return at !== undefined ? row[at]! : cell(g.refs[0]!, k.source);
   };
   const order = out.map((_, i) => i).sort(compareBy(plan.order, value)).slice(0, plan.maxMatches);
-  const page = order.slice(plan.offset, plan.offset + plan.limit);
+  // each group's rows: the merged aggregates, and the row's own values of everything else
+  const shown = order.flatMap((i) => groupRows(out[i]!.g, plan.groupLimit).map((r) => ({
+    ref: r, row: sources.map((s, c) => (s.op === 'first' ? cell(r, s.source) : out[i]!.row[c]!)),
+  })));
+  const page = shown.slice(plan.offset, plan.offset + plan.limit);
   return {
     columns,
-    rows: page.map((i) => out[i]!.row),
-    weights: page.map((i) => { const r = out[i]!.g.refs[0]!; return r.shard.weights[r.row]!; }),
+    rows: page.map((x) => x.row),
+    weights: page.map((x) => x.ref.shard.weights[x.ref.row]!),
     totalFound: order.length,
   };
 }

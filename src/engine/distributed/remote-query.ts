@@ -151,9 +151,15 @@ export function remoteQuery(st: SelectStatement, indexes: string): ApiQuery {
     comment: opts.has('comment') ? optionText(opts.get('comment')!) : '',
   });
   if (st.groupBy) {
-    const names = st.groupBy.map((e) => plainName(e));
-    if (names.some((n) => !n)) throw new SearchError('UNSUPPORTED', 'GROUP BY an expression over remote agents: group by an attribute');
+    // an expression key is computed by the agent as a select item and grouped by its alias (as Manticore groups by an expression)
+    const names = st.groupBy.map((e, i) => {
+      const name = plainName(e);
+      if (name) return name;
+      q.select += `, ${e.text} AS __k${i}`;
+      return `__k${i}`;
+    });
     q.groupBy = names.join(',');
+    if (st.groupLimit !== undefined) q.groupLimit = st.groupLimit;
     q.groupSort = st.orderBy?.length ? sortText(st.orderBy) : '@weight DESC';
     if (st.withinGroupOrderBy?.length) { q.sort = 4; q.sortBy = sortText(st.withinGroupOrderBy); }
   } else if (st.orderBy?.length) {

@@ -12,6 +12,7 @@ import { SearchError } from '../../util/errors.js';
 import { DEFAULT_LIMIT, DEFAULT_MAX_MATCHES } from '../exec/exec-select.js';
 import { isAggregateCall } from '../group/group-plan.js';
 import { optionMap, requireNumber } from '../sql-values.js';
+import { concatShardItems, type ConcatMerge } from './merge-concat.js';
 
 /** How the master combines one output column's values from the shards' rows of one group. */
 export type MergeOp = 'first' | 'sum' | 'min' | 'max' | 'avg' | 'concat' | 'key';
@@ -22,6 +23,8 @@ export interface OutSpec {
   /** The shard column holding it; '*' for the star's columns (all non-hidden ones). */
   source: string;
   op: MergeOp;
+  /** GROUP_CONCAT: its separator, and for the limited form its order keys and limit. */
+  concat?: ConcatMerge;
 }
 
 /** A sort key: weight, id, or a (possibly hidden) column of the merged rows. */
@@ -41,6 +44,10 @@ export interface ShardPlan {
   limit: number;
   maxMatches: number;
   having?: Condition;
+  /** GROUP N BY: the rows kept per group (undefined: one, the group's representative). */
+  groupLimit?: number;
+  /** The order within a group (WITHIN GROUP ORDER BY; default weight desc, then id asc). */
+  within: MergeKey[];
 }
 
 export const HIDDEN_PREFIX = '__';
@@ -60,9 +67,7 @@ function mergeOpOf(e: Expr): MergeOp {
     case 'min': return 'min';
     case 'max': return 'max';
     case 'avg': return 'avg';
-    case 'group_concat':
-      if (e.concat?.order || e.concat?.limit !== undefined) throw new SearchError('UNSUPPORTED', 'limited GROUP_CONCAT over a distributed table is not supported');
-      return 'concat';
+    case 'group_concat': return 'concat';
     default: throw new SearchError('UNSUPPORTED', `${e.name}() over a distributed table is not supported`);
   }
 }
@@ -81,7 +86,6 @@ function outputFor(st: SelectStatement, o: OrderItem, outputs: OutSpec[]): OutSp
 }
 
 export function planShards(st: SelectStatement): ShardPlan {
-  if (st.groupLimit !== undefined) throw new SearchError('UNSUPPORTED', 'GROUP N BY over a distributed table is not supported');
   const grouped = !!st.groupBy || st.items.some((i) => isAggregateCall(i.expr));
   const opts = optionMap(st.options);
   const mm = opts.get('max_matches');
@@ -98,19 +102,42 @@ export function planShards(st: SelectStatement): ShardPlan {
       return;
     }
     const op = grouped ? mergeOpOf(it.expr) : 'first';
+    if (op === 'concat' && it.expr.kind === 'call') {
+      const { items: parts, merge } = concatShardItems(it.expr, `__c${i}`);
+      items.push(...parts);
+      outputs.push({ name: it.name, source: `__c${i}`, op, concat: merge });
+      return;
+    }
     items.push(item(shardExpr(it.expr), `__c${i}`));
     outputs.push({ name: it.name, source: `__c${i}`, op });
   });
   const groupKeys: string[] = [];
-  // every row's document id, whatever the select list holds: the merge drops duplicates by it
-  if (!grouped) items.push(item({ kind: 'column', name: 'id', path: [], text: 'id' }, ID_COL));
+  // an alias of an expression names the expression (the shard renames every item to __cN)
+  const groupBy = st.groupBy?.map((e) => {
+    if (e.kind !== 'column' || e.path.length) return e;
+    const aliased = st.items.find((it) => it.alias?.toLowerCase() === e.name.toLowerCase());
+    return aliased && !(aliased.expr.kind === 'column' && aliased.expr.name.toLowerCase() === e.name.toLowerCase()) ? aliased.expr : e;
+  });
+  // every row's document id, whatever the select list holds: the merge drops duplicates by it (a
+  // group's rows too: GROUP N BY keeps N distinct documents, and ties within a group go by id)
+  items.push(item({ kind: 'column', name: 'id', path: [], text: 'id' }, ID_COL));
   if (grouped) {
     items.push(item(COUNT_STAR, COUNT_COL));
-    const by = st.groupBy ?? [];
+    const by = groupBy ?? [];
     // one key: groupby() is the group's value (an MVA or JSON array groups by each element)
     if (by.length === 1) { items.push(item(call('groupby', [], 'groupby()'), '__g0')); groupKeys.push('__g0'); }
     else by.forEach((e, i) => { items.push(item(e, `__g${i}`)); groupKeys.push(`__g${i}`); });
   }
+  // the order within a group, read on the master from the rows (hidden items for expressions)
+  const within: MergeKey[] = (st.withinGroupOrderBy ?? []).map((o, i) => {
+    const desc = o.direction === 'desc';
+    if (isCall(o.expr, 'weight')) return { source: 'weight', desc };
+    if (o.expr.kind === 'column' && !o.expr.path.length && o.expr.name.toLowerCase() === 'id') return { source: 'id', desc };
+    items.push(item(o.expr, `__i${i}`));
+    return { source: `__i${i}`, desc };
+  });
+  if (!within.length) within.push({ source: 'weight', desc: true });
+  within.push({ source: 'id', desc: false });
   const order: MergeKey[] = [];
   (st.orderBy ?? []).forEach((o, i) => {
     const desc = o.direction === 'desc';
@@ -129,10 +156,10 @@ export function planShards(st: SelectStatement): ShardPlan {
   if (!grouped) order.push({ source: 'id', desc: false });
   const shard: SelectStatement = {
     ...st, items, offset: 0, limit: grouped ? maxMatches : Math.min(offset + limit, maxMatches),
-    having: undefined, facets: undefined,
+    groupBy, having: undefined, facets: undefined,
     orderBy: st.orderBy?.map((o, i) => ({ ...o, expr: order[i]!.source.startsWith(HIDDEN_PREFIX) ? { kind: 'column', name: order[i]!.source, path: [], text: order[i]!.source } : o.expr })),
   };
-  return { shard, outputs, order, grouped, groupKeys, offset, limit, maxMatches, having: st.having };
+  return { shard, outputs, order, grouped, groupKeys, offset, limit, maxMatches, having: st.having, groupLimit: st.groupLimit, within };
 }
 
 export { COUNT_COL };

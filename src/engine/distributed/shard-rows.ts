@@ -28,7 +28,8 @@ export function fromLocal(r: RowsResult): ShardRows {
   const names = r.columns.map((c) => c.name);
   const index = indexOf(names);
   const idAt = index.get('__id') ?? index.get('id');
-  const ids = r.rows.map((row) => (idAt === undefined ? 0n : BigInt(row[idAt] as bigint | number)));
+  // the one row of aggregates over no match has no document id
+  const ids = r.rows.map((row) => (idAt === undefined || row[idAt] === null ? 0n : BigInt(row[idAt] as bigint | number)));
   return {
     names, kinds: r.columns.map((c) => c.kind), index, rows: r.rows, ids,
     weights: r.rows.map((_, i) => r.weights?.[i] ?? 1),

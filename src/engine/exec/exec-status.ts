@@ -12,6 +12,8 @@ function windowRows(prefix: string, w: LatencyWindow): string[][] {
 export function statusRows(version: string): string[][] {
   const m = metrics;
   const avg = m.queries ? m.queryWallMs / 1000 / m.queries : 0;
+  const seconds = (ms: number) => (ms / 1000).toFixed(3);
+  const distAvg = (ms: number) => seconds(ms / Math.max(1, m.distQueries));
   const working = m.activities().filter((a) => a.info).length;
   return [
     ['uptime', String(m.uptimeSeconds())],
@@ -24,14 +26,20 @@ export function statusRows(version: string): string[][] {
     ...windowRows('search', m.windows.search),
     ...windowRows('update', m.windows.update),
     ['queries', String(m.queries)],
-    ['dist_queries', '0'],
+    ['dist_queries', String(m.distQueries)],
     ['workers_total', '1'],
     ['workers_active', String(working)],
     ['workers_clients', String(m.activities().length)],
     ['query_wall', (m.queryWallMs / 1000).toFixed(3)],
     ['query_cpu', 'OFF'],
+    ['dist_wall', seconds(m.distWallMs)],
+    ['dist_local', seconds(m.distLocalMs)],
+    ['dist_wait', seconds(m.distWaitMs)],
     ['avg_query_wall', avg.toFixed(3)],
     ['avg_query_cpu', 'OFF'],
+    ['avg_dist_wall', distAvg(m.distWallMs)],
+    ['avg_dist_local', distAvg(m.distLocalMs)],
+    ['avg_dist_wait', distAvg(m.distWaitMs)],
   ];
 }
 

@@ -239,6 +239,37 @@ function sortBuckets(a: AggRequest, rows: GroupRow[]): void {
   rows.sort(cmp);
 }
 
+type PageOf = Pick<SearchRequest, 'limit' | 'offset' | 'maxMatches'>;
+
+/** The buckets shown: sorted, then Manticore's sizes (histogram at least 1000, range at least ranges+1, terms size or the main query's page). */
+function pageBuckets(a: AggRequest, rows: GroupRow[], req: PageOf): GroupRow[] {
+  sortBuckets(a, rows);
+  const size = a.type === 'histogram' || a.type === 'date_histogram' ? Math.max(a.size ?? 0, 1000) : a.ranges ? Math.max(a.size ?? 0, a.ranges.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
+  const offset = a.type === 'terms' && !a.size ? req.offset : 0;
+  return rows.slice(offset, offset + Math.min(size, req.maxMatches));
+}
+
+/**
+ * A bucket or distribution aggregation over a field's distinct values and their counts (what a
+ * distributed table's shards give, merged): each value is put in its buckets (or repeated for the
+ * percentiles) exactly as a local table's pass does, then paged and written the same way.
+ */
+export function foldedAggJson(a: AggRequest, values: Array<{ value: AttrValue; count: number }>, req: PageOf): JsonOut {
+  if (a.dist) return distJson(a.dist, values.flatMap((v) => Array<number>(v.count).fill(Number(v.value))), a.keyed !== false);
+  const bucket = bucketFn(a);
+  if (!bucket) throw new SearchError('UNSUPPORTED', `"${a.type}" aggregation '${a.name}' over folded values`);
+  const groups = new Map<string, GroupRow>();
+  for (const v of values) {
+    for (const key of bucket(v.value)) {
+      const id = String(key);
+      const g = groups.get(id);
+      if (g) g.g.count += v.count;
+      else groups.set(id, { g: { key: [key], count: v.count, aggs: [], tops: [], bestWeight: 0, bestOrd: groups.size, bestDoc: 0n, firstOrd: groups.size }, aggs: [] });
+    }
+  }
+  return new JsonFields([['buckets', bucketsJson(a, pageBuckets(a, [...groups.values()], req))]]);
+}
+
 function bucketsJson(a: AggRequest, rows: GroupRow[], strict?: Set<string>): JsonOut {
   const kind = keyKind(a.field);
   const one = (r: GroupRow): [string, JsonFields] => {
@@ -311,13 +342,7 @@ function addAgg(batch: GroupBatch, a: AggRequest, req: SearchRequest, main: Sear
   }
   const plan: GroupPlan = { keys: [{ ...a.field, bucket: bucketFn(a) ?? a.field.bucket }], aggs: [] };
   const read = batch.add(req, plan);
-  const pageOf = (rows: GroupRow[]): GroupRow[] => {
-    sortBuckets(a, rows);
-    // Manticore: histogram size at least 1000, range size at least ranges+1, terms size or the main query's page
-    const size = a.type === 'histogram' || a.type === 'date_histogram' ? Math.max(a.size ?? 0, 1000) : a.ranges ? Math.max(a.size ?? 0, a.ranges.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
-    const offset = a.type === 'terms' && !a.size ? req.offset : 0;
-    return rows.slice(offset, offset + Math.min(size, req.maxMatches));
-  };
+  const pageOf = (rows: GroupRow[]): GroupRow[] => pageBuckets(a, rows, req);
   if (!a.max) return () => new JsonFields([['buckets', bucketsJson(a, pageOf(read().groups))]]);
   // max mode's helper passes (facet::SetupHelperQuery): the strict one under all the main query's
   // filters tells available from unavailable buckets (its page; every bucket with zeroes, whose page

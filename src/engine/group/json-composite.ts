@@ -65,7 +65,8 @@ export function addComposite(batch: GroupBatch, c: CompositeRequest, req: Search
   return () => compositeJson(c, read().groups, req);
 }
 
-function compositeJson(c: CompositeRequest, groups: GroupRow[], req: SearchRequest): JsonOut {
+/** The composite's entry over its groups (a local pass's, or a distributed table's merged ones in their order). */
+export function compositeJson(c: CompositeRequest, groups: GroupRow[], req: Pick<SearchRequest, 'maxMatches'>): JsonOut {
   // Manticore's default group order: weight desc, ties in match order
   groups.sort((x: GroupRow, y: GroupRow) => y.g.bestWeight - x.g.bestWeight || x.g.firstOrd - y.g.firstOrd);
   let start = 0;

@@ -1,5 +1,5 @@
 // ha_ping_interval against the real binary-API listener: with no query at all, a dead mirror is
-// found by the pings and nodeads sends the first attempt to the live one.
+// found by the pings (at the table's own interval) and nodeads sends the first attempt to the live one.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -40,10 +40,10 @@ describe('ha_ping_interval', () => {
   it('pings idle mirrors; the dead one goes last under nodeads before any query reaches it', async () => {
     const dead = await deadPort();
     const def = distributedDef('dping', {
-      agent: [`127.0.0.1:${dead}|127.0.0.1:${listener.port}:t`], ha_strategy: ['nodeads'],
+      agent: [`127.0.0.1:${dead}|127.0.0.1:${listener.port}:t`], ha_strategy: ['nodeads'], ha_ping_interval: ['50ms'],
     }, () => false);
     const agent = def.agents[0]!;
-    const stop = startHaPings(() => [def], 50);
+    const stop = startHaPings(() => [def]); // the table's own ha_ping_interval sets the rounds' pace
     try {
       await new Promise((r) => setTimeout(r, 600));
       for (let i = 0; i < 20; i++) expect(mirrorOrder(agent, 'nodeads').map((m) => m.port)).toEqual([listener.port, dead]);

@@ -39,8 +39,30 @@ describe('the master merge', () => {
     expect(m.totalFound).toBe(2);
   });
 
-  it('refuses what it cannot merge rather than answer wrongly', () => {
-    expect(() => planShards(select('SELECT gid FROM d GROUP 2 BY gid'))).toThrow(/GROUP N BY/);
-    expect(() => planShards(select('SELECT gid, GROUP_CONCAT(id ORDER BY id DESC LIMIT 2) FROM d GROUP BY gid'))).toThrow(/limited GROUP_CONCAT/);
+  it('merges GROUP N BY: counts once per shard, the N best documents of a group by the within-group order, LIMIT over rows', () => {
+    const plan = planShards(select('SELECT id, gid, COUNT(*) c FROM d GROUP 2 BY gid WITHIN GROUP ORDER BY p DESC ORDER BY gid ASC LIMIT 5'));
+    const names = plan.shard.items.map((i) => i.alias!);
+    expect(names).toEqual(['__c0', '__c1', '__c2', '__id', '__cnt', '__g0', '__i0']);
+    const kinds: CellKind[] = ['bigint', 'uint', 'bigint', 'bigint', 'bigint', 'uint', 'float'];
+    // shard a: group 1 has 3 documents (2 sent), group 2 has 1; shard b: group 1 has 2, group 3 has 2
+    const a = shard(names, kinds, [[1n, 1, 3n, 1n, 3n, 1, 9], [2n, 1, 3n, 2n, 3n, 1, 4], [3n, 2, 1n, 3n, 1n, 2, 1]]);
+    const b = shard(names, kinds, [[5n, 1, 2n, 5n, 2n, 1, 7], [6n, 1, 2n, 6n, 2n, 1, 2], [7n, 3, 2n, 7n, 2n, 3, 5], [8n, 3, 2n, 8n, 2n, 3, 5]]);
+    const m = mergeGrouped(plan, [a, b]);
+    expect(m.columns.map((c) => c.name)).toEqual(['id', 'gid', 'c']);
+    expect(m.rows).toEqual([[1n, 1, 5n], [5n, 1, 5n], [3n, 2, 1n], [7n, 3, 2n], [8n, 3, 2n]]);
+    expect(m.totalFound).toBe(3); // groups, as a local GROUP N BY reports
+  });
+
+  it('merges GROUP_CONCAT: lists joined with its separator; the limited form re-sorted by its keys over all shards', () => {
+    const plan = planShards(select("SELECT gid, GROUP_CONCAT(t ORDER BY p DESC LIMIT 2) top, GROUP_CONCAT(t SEPARATOR ';') every FROM d GROUP BY gid"));
+    const names = plan.shard.items.map((i) => i.alias!);
+    expect(names).toEqual(['__c0', '__c1', '__c1_k0', '__c2', '__id', '__cnt', '__g0']);
+    expect(plan.shard.items[1]!.expr.text).toBe("GROUP_CONCAT(t ORDER BY p DESC SEPARATOR '\x1f' LIMIT 2)");
+    const kinds: CellKind[] = ['uint', 'string', 'string', 'string', 'bigint', 'bigint', 'uint'];
+    const a = shard(names, kinds, [[1, 'x\x1fy', '9.000000\x1f4.000000', 'x;y;z', 1n, 3n, 1], [2, '', '1.000000', '', 2n, 1n, 2]]);
+    const b = shard(names, kinds, [[1, 'u\x1fv', '7.000000\x1f2.000000', 'u;v', 5n, 2n, 1]]);
+    const m = mergeGrouped(plan, [a, b]);
+    // group 2's one value is an empty string: its key list tells it from no value
+    expect(m.rows).toEqual([[1, 'x,u', 'x;y;z;u;v'], [2, '', '']]);
   });
 });

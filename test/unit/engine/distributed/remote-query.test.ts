@@ -23,7 +23,13 @@ describe('a shard statement as a binary-API query', () => {
   it('sends GROUP BY as the group attribute list and the group order', () => {
     const q = remoteQuery(shardOf('SELECT gid, COUNT(*) c FROM d GROUP BY gid ORDER BY c DESC'), 'shard');
     expect(q).toMatchObject({ groupBy: 'gid', groupSort: '__c1 DESC', limit: 1000 });
-    expect(q.select).toBe('gid AS __c0, COUNT(*) AS __c1, count(*) AS __cnt, groupby() AS __g0');
+    expect(q.select).toBe('gid AS __c0, COUNT(*) AS __c1, id AS __id, count(*) AS __cnt, groupby() AS __g0');
+  });
+
+  it('groups by an expression (named by its alias) through a select item the agent computes', () => {
+    const q = remoteQuery(shardOf('SELECT HISTOGRAM(price, {hist_interval=2}) h, COUNT(*) c FROM d GROUP BY h ORDER BY h ASC'), 'shard');
+    expect(q).toMatchObject({ groupBy: '__k0', groupSort: '__c0 ASC' });
+    expect(q.select).toBe('HISTOGRAM(price, {hist_interval=2}) AS __c0, COUNT(*) AS __c1, id AS __id, count(*) AS __cnt, groupby() AS __g0, HISTOGRAM(price, {hist_interval=2}) AS __k0');
   });
 
   it('sends ANY(mva) = v as a value filter and refuses the quantified forms it cannot send', () => {
