@@ -215,9 +215,8 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   catalog.reserved = (n) => dist.has(n);
   const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map(), dist };
   // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts),
-  // the field scanner's core memory with it. The store's mapped pages are not released here
-  // (Store.releaseMappedPages): closing the lmdb environment under lmdb-js's read-transaction reset
-  // timer crashed the server ('Attempt to reset an invalid read txn') once the timer fired.
+  // the field scanner's core memory with it. (Closing and reopening the lmdb environment here to unmap
+  // its pages crashed the server: see README, Memory.)
   const idle = new IdleCollector(undefined, () => {
     releaseCoreFieldScanners();
     collectGarbage();

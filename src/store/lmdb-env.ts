@@ -70,33 +70,11 @@ export function readView(db: Database<Buffer, Buffer>, key: Buffer): Buffer | un
  * A commit that fails (disk full, I/O error) rejects with a STORAGE_ERROR that says why.
  */
 export async function commitTxn<T>(dbs: StoreDbs, fn: () => T): Promise<T> {
-  inFlight.set(dbs.env, (inFlight.get(dbs.env) ?? 0) + 1);
   try {
     return await dbs.env.childTransaction(fn);
   } catch (e) {
     throw await commitFailure(e);
-  } finally {
-    inFlight.set(dbs.env, inFlight.get(dbs.env)! - 1);
   }
-}
-
-/** Write transactions begun and not settled, per environment: a reopen waits for none. */
-const inFlight = new WeakMap<RootDatabase, number>();
-
-/**
- * The environment closed and opened again, which unmaps every page the process had touched through its
- * map: on Linux 6.x with large page-cache folios (ext4), one read through the map maps a whole folio of
- * the write that made it (about 170 KiB a random read measured here, the size of a commit), and lmdb-js
- * keeps its old maps when it grows the file; a loaded table ends with most of data.mdb mapped (259 MiB
- * at 1M documents), memory the kernel counts as the process's, though it is clean page cache. Nothing
- * changes on disk. Undefined (nothing done) while a write transaction is in flight. Call it from a
- * timer or I/O callback (an empty microtask queue): lmdb-js then finishes its close in the microtasks
- * that follow, and the new environment is open before any other callback can read the old one.
- */
-export async function reopenDbs(dbs: StoreDbs, path: string): Promise<StoreDbs | undefined> {
-  if ((inFlight.get(dbs.env) ?? 0) > 0) return undefined;
-  await dbs.env.close();
-  return openDbs(path);
 }
 
 /**

@@ -29,7 +29,7 @@ import { claimDataDir } from './data-dir.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
 import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
 import { KeyedLock } from './keyed-lock.js';
-import { commitNow, commitTxn, openDbs, readView, reopenDbs, type StoreDbs } from './lmdb-env.js';
+import { commitNow, commitTxn, openDbs, readView, type StoreDbs } from './lmdb-env.js';
 import { fsyncDirSync } from './durable-fs.js';
 import { emptyManifest, MANIFEST_FILE, readManifest, type Manifest } from './manifest.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
@@ -57,7 +57,7 @@ function docOf(table: string, docId: bigint, raw: Buffer): StoredDoc {
 
 export class Store {
   readonly dataDir: string;
-  #dbs: StoreDbs;
+  readonly #dbs: StoreDbs;
   readonly #tablesDir: string;
   readonly #opts: Required<StoreOptions>;
   readonly #catalog: Map<string, CatalogEntry>;
@@ -66,10 +66,6 @@ export class Store {
   /** Serializes checkpoint, prune, truncate and drop per table. */
   readonly #locks = new KeyedLock();
   #gc: Promise<void> = Promise.resolve();
-  /** The last releaseMappedPages: close waits for it. */
-  #reopening: Promise<void> = Promise.resolve();
-  /** Set while a garbage collection (its chain of transactions) runs. */
-  #gcRunning = false;
   /** Set while a backup copies files: checkpoints, prunes, truncates, drops and attaches wait for it. */
   #pause: Promise<void> | undefined;
   #closed = false;
@@ -448,26 +444,10 @@ export class Store {
     return r;
   }
 
-  /**
-   * Unmaps the pages the process touched through lmdb's map (lmdb-env.ts reopenDbs), when the store is
-   * idle: no write, checkpoint, prune, backup or garbage collection in flight (else it does nothing).
-   * For an idle process (src/engine/background/idle-gc.ts); whether it reopened.
-   */
-  async releaseMappedPages(): Promise<boolean> {
-    if (this.#closed || this.#opts.readOnly || this.#pause || this.#locks.busy() || this.#gcRunning) return false;
-    const reopening = reopenDbs(this.#dbs, join(this.dataDir, 'store')).then((dbs) => {
-      if (dbs) this.#dbs = dbs;
-      return dbs !== undefined;
-    });
-    this.#reopening = reopening.then(() => undefined, () => undefined);
-    return reopening;
-  }
-
   /** Waits for checkpoints and garbage collection in progress, then closes the environment. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#reopening;
     await this.#locks.idle();
     await this.#gc;
     await this.#dbs.env.close();
@@ -536,11 +516,8 @@ export class Store {
 
   /** Starts (or queues) collection of dead generations; failures retry at the next open. */
   #collectGarbage(): void {
-    this.#gcRunning = true;
-    const run = this.#gc
+    this.#gc = this.#gc
       .then(() => collectDead(this.#dbs, this.#tablesDir, this.#opts.deleteChunk))
-      .catch(() => undefined)
-      .then(() => { if (this.#gc === run) this.#gcRunning = false; });
-    this.#gc = run;
+      .catch(() => undefined);
   }
 }
