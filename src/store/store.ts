@@ -14,7 +14,6 @@
  *   Recovery = loadCheckpoint + opsSince(lastSeq). pruneOps never removes ops a checkpoint lacks.
  * Reads are synchronous and see every write whose promise has resolved.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableSchema } from '../schema/types.js';
@@ -26,10 +25,11 @@ import {
 import { copyStore } from './backup.js';
 import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
 import { claimDataDir } from './data-dir.js';
+import { CommitRiders } from './commit-riders.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
 import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
 import { KeyedLock } from './keyed-lock.js';
-import { commitNow, commitTxn, openDbs, readView, type StoreDbs } from './lmdb-env.js';
+import { commitNow, openDbs, readView, type StoreDbs } from './lmdb-env.js';
 import { fsyncDirSync } from './durable-fs.js';
 import { emptyManifest, MANIFEST_FILE, readManifest, type Manifest } from './manifest.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
@@ -47,8 +47,6 @@ function isPlanned(p: unknown): p is { batch: PreparedBatch; states: Map<bigint,
   return typeof p === 'object' && p !== null && 'batch' in p;
 }
 
-/** A meta value stored inside every commit made within Store.alongside (see there). */
-interface Rider { key: string; bytes: Buffer; commits: number; onCommit?: (commits: number) => void }
 
 /** A stored document, its checksum checked. */
 function docOf(table: string, docId: bigint, raw: Buffer): StoredDoc {
@@ -69,7 +67,7 @@ export class Store {
   /** Set while a backup copies files: checkpoints, prunes, truncates, drops and attaches wait for it. */
   #pause: Promise<void> | undefined;
   #closed = false;
-  readonly #riders = new AsyncLocalStorage<Rider>();
+  readonly #riders = new CommitRiders();
 
   readonly #unlock: () => void;
 
@@ -206,9 +204,7 @@ export class Store {
     if (ops.length === 0) return this.lastSeq(name);
     const prepared = prepareBatch(ops);
     this.#checkOpen();
-    const rider = this.#riders.getStore();
-    return this.#carried(rider, commitTxn(this.#dbs, () => {
-      this.#ride(rider);
+    return this.#riders.commit(this.#dbs, () => {
       const cached = this.#catalog.get(name);
       let gen = cached?.gen ?? 0;
       let last = cached ? lastSeqOf(this.#dbs, gen) : undefined;
@@ -218,7 +214,7 @@ export class Store {
         last = lastSeqOf(this.#dbs, gen)!;
       }
       return applyBatch(this.#dbs, gen, last, prepared);
-    }));
+    });
   }
 
   /**
@@ -418,30 +414,13 @@ export class Store {
    * replicated op being applied) is durable exactly when the write is, never one without the other.
    * Resolves with fn's result and how many commits carried the value; `onCommit` runs after each.
    */
-  async alongside<T>(key: string, value: unknown, fn: () => Promise<T>, onCommit?: (commits: number) => void): Promise<{ result: T; commits: number }> {
-    const rider: Rider = { key, bytes: encodeValue(value), commits: 0, onCommit };
-    const result = await this.#riders.run(rider, fn);
-    return { result, commits: rider.commits };
+  alongside<T>(key: string, value: unknown, fn: () => Promise<T>, onCommit?: (commits: number) => void): Promise<{ result: T; commits: number }> {
+    return this.#riders.run(key, value, fn, onCommit);
   }
 
   /** Whether this async context is inside alongside(): its writes must be commits of their own. */
   carrying(): boolean {
-    return this.#riders.getStore() !== undefined;
-  }
-
-  /** Inside a write transaction: the current rider's meta value. */
-  #ride(rider: Rider | undefined): void {
-    if (rider) this.#dbs.meta.putSync(rider.key, rider.bytes);
-  }
-
-  /** Counts a commit that carried the rider's value once it is durable. */
-  async #carried<T>(rider: Rider | undefined, commit: Promise<T>): Promise<T> {
-    const r = await commit;
-    if (rider) {
-      rider.commits++;
-      rider.onCommit?.(rider.commits);
-    }
-    return r;
+    return this.#riders.active();
   }
 
   /** Waits for checkpoints and garbage collection in progress, then closes the environment. */
@@ -481,9 +460,8 @@ export class Store {
   /** Runs a catalog change in a transaction, then refreshes the cached entry from the commit. */
   async #txn(name: string, fn: () => void): Promise<void> {
     this.#checkOpen();
-    const rider = this.#riders.getStore();
     try {
-      await this.#carried(rider, commitTxn(this.#dbs, () => { this.#ride(rider); fn(); }));
+      await this.#riders.commit(this.#dbs, fn);
     } finally {
       const raw = this.#dbs.catalog.get(name);
       const old = this.#catalog.get(name);
