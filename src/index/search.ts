@@ -55,13 +55,19 @@ function keyValue(c: Candidate, k: ResolvedKey, i: number): number | bigint | Re
 
 /** The merge order: the sort keys, then (ranked) newer segments first or (full scan) older first, then row. */
 function comparator(keys: ResolvedKey[], ranked: boolean): (a: Candidate, b: Candidate) => number {
+  const tie = (a: Candidate, b: Candidate): number => {
+    if (a.order !== b.order) return ranked ? b.order - a.order : a.order - b.order;
+    return a.row - b.row;
+  };
+  // the usual ranked page (ORDER BY weight() DESC, or no ORDER BY): numbers compared without keyValue
+  if (keys.length === 1 && keys[0].kind === 'weight' && keys[0].desc) return (a, b) => b.weight - a.weight || tie(a, b);
   return (a, b) => {
-    for (const [i, k] of keys.entries()) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
       const c = compareValues(keyValue(a, k, i) as never, keyValue(b, k, i) as never);
       if (c) return k.desc ? -c : c;
     }
-    if (a.order !== b.order) return ranked ? b.order - a.order : a.order - b.order;
-    return a.row - b.row;
+    return tie(a, b);
   };
 }
 
