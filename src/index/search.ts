@@ -43,6 +43,9 @@ export interface PreparedSearch {
 }
 
 function fieldWeights(schema: IndexSchema, req: SearchRequest): number[] {
+  let any = false;
+  for (const _ in req.fieldWeights) { any = true; break; }
+  if (!any) return schema.fields.map(() => 1);
   const lower = new Map(Object.entries(req.fieldWeights).map(([k, v]) => [k.toLowerCase(), v]));
   return schema.fields.map((f) => Math.trunc(lower.get(f.toLowerCase()) ?? 1));
 }
