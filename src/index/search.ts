@@ -122,6 +122,24 @@ export function releaseSearch(p: PreparedSearch): void {
 }
 
 /**
+ * For a page ordered by weight alone: the window-th best weight of all the tops' rows, below which no
+ * row can make the page (the rows at it or above fill it and come first); -Infinity otherwise. The
+ * merge then makes candidates of the few rows that can (a 20-row page over 4 segments: about 20 of 80).
+ */
+function weightThreshold(p: PreparedSearch, tops: SegmentTop[], scale: number): number {
+  const k = p.keys;
+  if (k.length !== 1 || k[0].kind !== 'weight' || !k[0].desc || p.window === 0) return -Infinity;
+  let n = 0;
+  for (const t of tops) n += t.weights.length;
+  if (n <= p.window) return -Infinity;
+  const all = new Float64Array(n);
+  let j = 0;
+  for (const t of tops) for (let i = 0; i < t.weights.length; i++) all[j++] = t.weights[i] * scale;
+  all.sort();
+  return all[n - p.window];
+}
+
+/**
  * Merges the segments' top-Ks (any number per segment: ranges of one merge too) into the page;
  * `timedOut` when max_query_time stopped the search before some segments.
  */
@@ -129,9 +147,13 @@ export function finishSearch(p: PreparedSearch, tops: SegmentTop[], req: SearchR
   const candidates: Candidate[] = [];
   let totalFound = 0;
   const scale = p.ranked ? req.indexWeight ?? 1 : 1;
+  const threshold = weightThreshold(p, tops, scale);
   for (const { job, rowIds, weights, total } of tops) {
     totalFound += total;
-    for (let i = 0; i < rowIds.length; i++) candidates.push({ seg: job.seg, order: job.order, row: rowIds[i], weight: weights[i] * scale, exprs: job.exprs });
+    for (let i = 0; i < rowIds.length; i++) {
+      const weight = weights[i] * scale;
+      if (weight >= threshold) candidates.push({ seg: job.seg, order: job.order, row: rowIds[i], weight, exprs: job.exprs });
+    }
   }
   candidates.sort(comparator(p.keys, p.ranked));
   const page = candidates.slice(req.offset, p.window);
