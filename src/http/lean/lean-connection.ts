@@ -10,7 +10,7 @@ import type { FastRoutes } from '../fast-routes.js';
 import { bodyText, internalErrorReply } from '../fast-routes.js';
 import type { TextReply } from '../sql-routes.js';
 import { HEAD_INCOMPLETE, NOT_LEAN, readLeanHead, type LeanHead } from './request-head.js';
-import { connectionTail, replyBytes } from './reply-bytes.js';
+import { connectionTail, writeReply } from './reply-bytes.js';
 
 /** What a connection needs of its server; read per request, so limits set after start apply. */
 export interface LeanServerContext {
@@ -128,7 +128,7 @@ export class LeanConnection {
     if (socket.destroyed || !socket.writable) return;
     const close = head.close || this.ctx.closing();
     const keepAliveMs = this.ctx.keepAliveTimeoutMs();
-    socket.write(replyBytes(reply.status, reply.contentType, reply.body, connectionTail(close, keepAliveMs)));
+    writeReply(socket, reply.status, reply.contentType, reply.body, connectionTail(close, keepAliveMs));
     if (close) {
       this.#done = true;
       socket.destroySoon();
