@@ -114,12 +114,23 @@ export class LeanConnection {
     this.#busy = true;
     const ended = this.ctx.onRequest(this.socket, 'POST', head.url);
     const route = this.ctx.routes(head.path)!;
-    route({ socket: this.socket, urlQuery: head.urlQuery, contentType: head.contentType, body })
+    let replied: Promise<TextReply>;
+    try {
+      replied = route({ socket: this.socket, urlQuery: head.urlQuery, contentType: head.contentType, body });
+    } catch (err) {
+      replied = Promise.reject(err);
+    }
+    replied
       .catch((err: unknown) => internalErrorReply(err, this.ctx.onInternalError))
       .then((reply) => {
         ended();
         this.#busy = false;
         this.#reply(head, reply);
+      })
+      .catch((err: unknown) => {
+        // a reply that could not be written leaves the connection in no state to go on
+        this.ctx.onInternalError(err);
+        this.socket.destroy();
       });
   }
 
