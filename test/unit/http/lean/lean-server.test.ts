@@ -91,7 +91,9 @@ interface Exchange { text: string; closed: boolean }
  * Writes `parts` (a pause between them) and reads until `replies` responses came and the server
  * stayed quiet for a moment, or it closed the connection; `end` half-closes after the last part.
  */
-async function exchange(port: number, parts: string[], replies: number, opts: { end?: boolean; waitClose?: boolean } = {}): Promise<Exchange> {
+async function exchange(
+  port: number, parts: string[], replies: number, opts: { end?: boolean; waitClose?: boolean; deadlineMs?: number } = {},
+): Promise<Exchange> {
   const s: Socket = connect(port, '127.0.0.1');
   s.on('error', () => undefined);
   let text = '';
@@ -104,7 +106,7 @@ async function exchange(port: number, parts: string[], replies: number, opts: { 
     s.write(parts[i]!, 'latin1');
   }
   if (opts.end) s.end();
-  const deadline = Date.now() + 3_000;
+  const deadline = Date.now() + (opts.deadlineMs ?? 3_000);
   while (!closed && Date.now() < deadline && (opts.waitClose || completeResponses(text) < replies)) {
     await Promise.race([closing, new Promise((r) => setTimeout(r, 10))]);
   }
@@ -178,6 +180,19 @@ describe('the lean server against node:http', () => {
     expect(completeResponses(got.text)).toBe(replies);
     expect(leanTook).toEqual(lean);
     expect(internalErrors).toEqual([]);
+  });
+
+  it('answers a megabyte of pipelined requests (more than it reads ahead while busy), in order', async () => {
+    leanTook.length = 0;
+    const n = 1500;
+    const pad = `/* ${'x'.repeat(700)} */`;
+    const all = Array.from({ length: n }, (_, i) => post('/sql?mode=raw', `SELECT ${i} AS k ${pad}`)).join('');
+    expect(all.length).toBeGreaterThan(1 << 20);
+    const { text } = await exchange(withLean.port, [all], n, { deadlineMs: 20_000 });
+    expect(completeResponses(text)).toBe(n);
+    const ks = [...text.matchAll(/"data":\[\{"k":(\d+)\}\]/g)].map((m) => Number(m[1]));
+    expect(ks).toEqual(Array.from({ length: n }, (_, i) => i));
+    expect(leanTook).toHaveLength(n);
   });
 
   it('keeps one session per connection: SHOW META through node:http sees a lean SELECT', async () => {
