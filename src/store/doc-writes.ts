@@ -1,13 +1,17 @@
 /**
  * The store's write half for documents: Store.write (one call, its own transaction, with commit
- * riders) and Store.writeTogether (the group commit of concurrent INSERTs). Sequence numbers are
- * assigned inside the transaction from the generation's sequence record.
+ * riders) and Store.writeTogether (the group commit of concurrent INSERTs, committed and fsynced by
+ * lmdb's write thread while the event loop goes on). Sequence numbers of a write() are assigned inside
+ * its transaction; those of a writeTogether round when its writes are queued, which is why the writes
+ * and catalog changes of one table run in a chain (serial): a round is queued only once everything
+ * before it on the table has committed, so the sequence it reads is the last one, and no TRUNCATE or
+ * DROP can end the generation between that read and its commit.
  */
 import { lastSeqOf, type CatalogEntry } from './catalog.js';
 import type { CommitRiders } from './commit-riders.js';
-import { commitNow, type StoreDbs } from './lmdb-env.js';
+import { commitQueued, type StoreDbs } from './lmdb-env.js';
 import type { WriteOp } from './types.js';
-import { applyBatch, blindStates, prepareBatch, writeRecords, type PreparedBatch } from './write-batch.js';
+import { applyBatch, blindStates, prepareBatch, putSeq, writeRecords, type PreparedBatch } from './write-batch.js';
 
 /** What the writes need of the Store: its databases, riders and catalog lookups. */
 export interface WriteContext {
@@ -23,22 +27,27 @@ export interface WriteContext {
 }
 
 /** A call of writeTogether that passed its checks (else the error it failed with). */
-function isPlanned(p: unknown): p is { batch: PreparedBatch; states: Map<bigint, Buffer | null>; seq: bigint } {
+interface Planned { batch: PreparedBatch; states: Map<bigint, Buffer | null>; seq: bigint }
+
+function isPlanned(p: unknown): p is Planned {
   return typeof p === 'object' && p !== null && 'batch' in p;
 }
 
 export class DocWrites {
+  /** Per table: the settling of its last write, round or catalog change (never rejects). */
+  readonly #tails = new Map<string, Promise<unknown>>();
+
   constructor(readonly ctx: WriteContext) {}
 
-  /** See Store.write. */
+  /** See Store.write: commits once the table's writes before it did. */
   async write(name: string, ops: WriteOp[]): Promise<bigint> {
     const { ctx } = this;
     const absent = `table '${name}' absent`;
     ctx.entry(name, absent);
-    if (ops.length === 0) return this.lastSeq(ctx.entry(name));
+    if (ops.length === 0) return this.#after(name, () => this.lastSeq(ctx.entry(name)));
     const prepared = prepareBatch(ops);
     ctx.checkOpen();
-    return ctx.riders.commit(ctx.dbs, () => {
+    return this.#after(name, () => ctx.riders.commit(ctx.dbs, () => {
       const cached = ctx.cached(name);
       let gen = cached?.gen ?? 0;
       let last = cached ? lastSeqOf(ctx.dbs, gen) : undefined;
@@ -48,13 +57,14 @@ export class DocWrites {
         last = lastSeqOf(ctx.dbs, gen)!;
       }
       return applyBatch(ctx.dbs, gen, last, prepared);
-    });
+    }));
   }
 
   /** See Store.writeTogether. */
   writeTogether(name: string, calls: WriteOp[][]): Promise<bigint>[] {
     const { ctx } = this;
-    const e = ctx.entry(name, `table '${name}' absent`);
+    const absent = `table '${name}' absent`;
+    ctx.entry(name, absent);
     ctx.checkOpen();
     const planned = calls.map((ops) => {
       try {
@@ -64,23 +74,53 @@ export class DocWrites {
         return err;
       }
     });
-    try {
-      commitNow(ctx.dbs, () => {
-        let last = this.lastSeq(e);
-        for (const p of planned) {
-          if (!isPlanned(p)) continue;
-          if (p.batch.ops.length) last = writeRecords(ctx.dbs, e.gen, last, p.batch, p.states);
-          p.seq = last;
-        }
+    const round = this.#after(name, () => {
+      // a round called before close() still commits: close waits for it (idle)
+      const e = ctx.entry(name, absent);
+      let last = this.lastSeq(e);
+      const queue: Planned[] = [];
+      for (const p of planned) {
+        if (!isPlanned(p)) continue;
+        if (p.batch.ops.length) queue.push(p);
+        p.seq = last += BigInt(p.batch.ops.length);
+      }
+      if (!queue.length) return;
+      return commitQueued(ctx.dbs, () => {
+        for (const p of queue) writeRecords(ctx.dbs, e.gen, p.seq - BigInt(p.batch.ops.length), p.batch, p.states, true);
+        putSeq(ctx.dbs, e.gen, last);
       });
-    } catch (err) {
-      return planned.map((p) => Promise.reject(isPlanned(p) ? err : p));
-    }
-    return planned.map((p) => (isPlanned(p) ? Promise.resolve(p.seq) : Promise.reject(p)));
+    });
+    return planned.map((p) => (isPlanned(p) ? round.then(() => p.seq) : Promise.reject(p)));
+  }
+
+  /** Runs `fn` (a catalog change of the table) once the table's writes before it settled; later ones wait for it. */
+  serial<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    return this.#after(name, fn);
+  }
+
+  /** Resolves once every write and round started so far has settled. */
+  async idle(): Promise<void> {
+    while (this.#tails.size) await Promise.all(this.#tails.values());
   }
 
   /** The entry's last assigned sequence number (its base one before any write). */
   lastSeq(e: CatalogEntry): bigint {
     return lastSeqOf(this.ctx.dbs, e.gen) ?? e.baseSeq;
+  }
+
+  /** Runs `fn` after the table's chain settles and makes it the chain's new end. */
+  #after<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+    const tail = this.#tails.get(name);
+    return this.#track(name, tail ? tail.then(fn) : (async () => fn())());
+  }
+
+  /** Makes `p` the end of the table's chain (the chain itself never rejects), dropped once settled. */
+  #track<T>(name: string, p: Promise<T>): Promise<T> {
+    const settled = p.then(() => undefined, () => undefined);
+    this.#tails.set(name, settled);
+    void settled.then(() => {
+      if (this.#tails.get(name) === settled) this.#tails.delete(name);
+    });
+    return p;
   }
 }

@@ -205,12 +205,13 @@ export class Store {
   }
 
   /**
-   * Several write calls of puts and deletes committed together in one lmdb commit, made and fsynced on
-   * this thread before it returns (lmdb-env.ts commitNow): the group commit of concurrent INSERTs.
-   * Nothing in it reads the store, so no other transaction's callbacks wait on it. Returns a promise
-   * per call, settled already: the call's last sequence number, or its error. A call with a bad value
-   * or an op that must read (insert, update) fails alone, before the commit; a failed commit fails
-   * every call in it, with nothing stored. Each call gets its own op record and sequence numbers.
+   * Several write calls of puts and deletes committed together in one lmdb commit, which lmdb's write
+   * thread makes and fsyncs while this thread goes on (lmdb-env.ts commitQueued): the group commit of
+   * concurrent INSERTs. Nothing in it reads the store. Returns a promise per call: the call's last
+   * sequence number once the commit is durable, or its error. A call with a bad value or an op that
+   * must read (insert, update) fails alone, before the commit; a failed commit fails every call in it,
+   * with nothing stored. Each call gets its own op record and sequence numbers. Rounds, write() calls
+   * and catalog changes of one table commit in the order they were called (doc-writes.ts).
    */
   writeTogether(table: string, calls: WriteOp[][]): Promise<bigint>[] {
     return this.#writes.writeTogether(tableKey(table), calls);
@@ -392,6 +393,7 @@ export class Store {
     if (this.#closed) return;
     this.#closed = true;
     await this.#locks.idle();
+    await this.#writes.idle();
     await this.#gc;
     await this.#dbs.env.close();
     this.#unlock();
@@ -424,16 +426,19 @@ export class Store {
   /** Runs a catalog change in a transaction, then refreshes the cached entry from the commit. */
   async #txn(name: string, fn: () => void): Promise<void> {
     this.#checkOpen();
-    try {
-      await this.#riders.commit(this.#dbs, fn);
-    } finally {
-      const raw = this.#dbs.catalog.get(name);
-      const old = this.#catalog.get(name);
-      if (raw) this.#catalog.set(name, decodeEntry(raw));
-      else this.#catalog.delete(name);
-      const now = this.#catalog.get(name);
-      if (old && old.gen !== now?.gen) this.#manifests.delete(old.gen);
-    }
+    // in the table's chain of writes, the cached entry refreshed before the next write reads it
+    await this.#writes.serial(name, async () => {
+      try {
+        await this.#riders.commit(this.#dbs, fn);
+      } finally {
+        const raw = this.#dbs.catalog.get(name);
+        const old = this.#catalog.get(name);
+        if (raw) this.#catalog.set(name, decodeEntry(raw));
+        else this.#catalog.delete(name);
+        const now = this.#catalog.get(name);
+        if (old && old.gen !== now?.gen) this.#manifests.delete(old.gen);
+      }
+    });
   }
 
   /** The entry's last assigned sequence number (its base one before any write). */
