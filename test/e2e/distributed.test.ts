@@ -189,6 +189,26 @@ describe('a distributed table over 2 local and 2 remote shards', () => {
     expect(distErr.error).toEqual(oneErr.error);
   });
 
+  it("applies the master's OPTION idf and expand_keywords on the agent (query flags and QueryOption_e over 9312)", async () => {
+    // one agent holding every document (the master's own 9312): its weights are one table's
+    await db.query(`CREATE TABLE dall type='distributed' agent='127.0.0.1:${master.agent}:everything'`);
+    const sql = (t: string, opts: string) => `SELECT id, WEIGHT() AS w FROM ${t} WHERE MATCH('alpha | gamma | zeta') ORDER BY WEIGHT() DESC, id ASC LIMIT 40 OPTION ranker=bm25${opts}`;
+    const weights = async (t: string, opts: string) => ((await db.query(sql(t, opts)))[0] as any[]).map((r) => `${r.id}:${r.w}`);
+    const plain = await weights('everything', ", idf='plain,tfidf_unnormalized'");
+    expect(plain).not.toEqual(await weights('everything', ''));
+    for (const opts of ['', ", idf='plain,tfidf_unnormalized'", ", idf='normalized,tfidf_unnormalized'", ", idf='plain'"]) {
+      expect(await weights('dall', opts), opts).toEqual(await weights('everything', opts));
+    }
+    // expand_keywords=1 on a min_prefix_len table: 'alph' also matches alpha* and =alph
+    const ids = async (t: string, ek: number) => ((await db.query(`SELECT id FROM ${t} WHERE MATCH('alph') ORDER BY id ASC LIMIT 1000 OPTION expand_keywords=${ek}`))[0] as any[]).map((r) => r.id);
+    const expanded = await ids('everything', 1);
+    expect(expanded.length).toBeGreaterThan(0);
+    expect(await ids('everything', 0)).toEqual([]);
+    expect(await ids('dall', 1)).toEqual(expanded);
+    expect(await ids('dall', 0)).toEqual([]);
+    await db.query('DROP TABLE dall');
+  });
+
   it('merges FACET counts of all shards', async () => {
     const sql = (t: string) => `SELECT id FROM ${t} WHERE MATCH('alpha | beta') ORDER BY id ASC LIMIT 5 FACET gid ORDER BY gid ASC FACET tags ORDER BY COUNT(*) DESC, tags ASC`;
     const [one] = await db.query(sql('everything'));
