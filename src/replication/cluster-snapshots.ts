@@ -87,8 +87,10 @@ export class ClusterSnapshots {
   /**
    * When the stream no longer holds op `applied + 1` (or `force`: this node's tables are not at
    * `applied`), loads the latest snapshot: its sequence and tables; undefined when following is enough.
+   * `keep`: with `force`, the tables still in the cluster at `applied`; a snapshot taken before then
+   * loads only those (the others were dropped from the cluster since, and are this node's own).
    */
-  async restoreIfNeeded(applied: number, force: boolean): Promise<{ seq: number; tables: string[] } | undefined> {
+  async restoreIfNeeded(applied: number, force: boolean, keep?: Set<string>): Promise<{ seq: number; tables: string[] } | undefined> {
     const first = await this.log.firstSeq(this.cluster);
     if (!force && applied + 1 >= first) return undefined;
     const latest = await this.latest();
@@ -97,7 +99,8 @@ export class ClusterSnapshots {
       if (first <= 1) return force ? { seq: 0, tables: [] } : undefined;
       throw new SearchError('INTERNAL', `cluster '${this.cluster}': the stream starts at ${first} and no snapshot reaches it`);
     }
-    const parts = deserialize(await this.log.getSnapshot(this.cluster, clusterSnapshotName(latest))) as [string, Uint8Array][];
+    const all = deserialize(await this.log.getSnapshot(this.cluster, clusterSnapshotName(latest))) as [string, Uint8Array][];
+    const parts = keep && force && latest <= applied ? all.filter(([t]) => keep.has(t)) : all;
     for (const [t, bytes] of parts) await loadSnapshot(this.catalog, t, bytes);
     this.#latest = Math.max(this.#latest, latest);
     return { seq: latest, tables: parts.map(([t]) => t) };
