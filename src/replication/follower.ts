@@ -15,6 +15,7 @@ import { bulkLinesFor } from './bulk-op.js';
 import type { ClusterState, LocalState } from './local-state.js';
 import { loadSnapshot } from './table-snapshot.js';
 import { ClusterSnapshots } from './cluster-snapshots.js';
+import type { SnapshotTriggers } from './snapshot-triggers.js';
 import { crashPoint } from './crash-point.js';
 
 const RESTART_PAUSE_MS = 500;
@@ -37,10 +38,10 @@ export class Follower {
     private readonly state: LocalState,
     /** Called once the cluster's deletion was applied. */
     private readonly onDeleted: () => void,
-    /** Ops between cluster snapshots (searchd replication_snapshot_ops). */
-    snapshotOps: number,
+    /** When cluster snapshots are due (searchd replication_snapshot_ops, _bytes, _interval). */
+    triggers: SnapshotTriggers,
   ) {
-    this.snapshots = new ClusterSnapshots(cluster, node, log, catalog, snapshotOps, (upto) => this.#takeAdds(upto));
+    this.snapshots = new ClusterSnapshots(cluster, node, log, catalog, triggers, (upto) => this.#takeAdds(upto));
   }
 
   get cs(): ClusterState | undefined { return this.state.get(this.cluster); }
@@ -106,7 +107,7 @@ export class Follower {
       const cs = this.cs;
       if (cs?.replay && m.seq >= cs.replay.upto) await this.state.put(this.cluster, { ...cs, replay: undefined });
       // a snapshot that could not be taken waits for the next turn; following goes on
-      await this.snapshots.afterApply(m.seq, this.cs?.tables ?? []).catch((e) => { this.lastError = `snapshot: ${(e as Error).message}`; });
+      await this.snapshots.afterApply(m.seq, this.cs?.tables ?? [], m.data.length).catch((e) => { this.lastError = `snapshot: ${(e as Error).message}`; });
     }
   }
 
