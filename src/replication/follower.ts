@@ -156,15 +156,16 @@ export class Follower {
     let adds = cs.adds;
     // replaying ops applied before a crash: the tables dropped from the cluster since are left alone
     const member = cs.replay && seq <= cs.replay.upto ? new Set(cs.replay.tables) : undefined;
-    if (member && op.op !== 'bulk' && op.op !== 'drop' && op.op !== 'delete' && !member.has(op.table.toLowerCase())) {
+    if (member && op.op !== 'bulk' && op.op !== 'esbulk' && op.op !== 'drop' && op.op !== 'delete' && !member.has(op.table.toLowerCase())) {
       if (op.op === 'add') adds = [...(adds ?? []), { name: op.snapshot, seq }];
       await this.state.put(this.cluster, { ...cs, seq, adds });
       return { ok: true, value: undefined };
     }
     if (member && op.op === 'bulk') op = { ...op, lines: bulkLinesFor(op.lines, (t) => member.has(t)) };
+    if (member && op.op === 'esbulk') op = { ...op, docs: op.docs.filter((d) => member.has(d.table.toLowerCase())) };
     switch (op.op) {
-      case 'sql': case 'json': case 'tx': case 'bulk': {
-        const single = op.op !== 'bulk';
+      case 'sql': case 'json': case 'tx': case 'bulk': case 'esbulk': {
+        const single = op.op !== 'bulk' && op.op !== 'esbulk';
         const record = single ? { seq } : { seq: seq - 1, partial: seq };
         const { result, commits } = await this.state.alongside(this.cluster, record, () => applyWrite(this.target, op),
           (n) => crashPoint('apply-commit', seq, n));
