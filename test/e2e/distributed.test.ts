@@ -214,6 +214,12 @@ describe('a distributed table over 2 local and 2 remote shards', () => {
     const [one] = await db.query(sql('everything'));
     const [dist] = await db.query(sql('d'));
     expect(dist).toEqual(one);
+    // facet filter modes: auto and max statuses (max's strict helper) as over one table; ZEROES refused by name
+    const modes = (t: string) => `SELECT id FROM ${t} WHERE MATCH('alpha | beta') AND gid = 2 AND price >= 5 ORDER BY id ASC LIMIT 3 FACET gid MODE AUTO ORDER BY gid ASC FACET tags MODE MAX ORDER BY tags ASC FACET price MODE MAX ORDER BY price ASC LIMIT 40`;
+    const [oneModes] = await db.query(modes('everything'));
+    expect(JSON.stringify(oneModes)).toContain('unavailable');
+    expect((await db.query(modes('d')))[0]).toEqual(oneModes);
+    await expect(db.query("SELECT id FROM d WHERE gid = 2 FACET gid ZEROES MODE MAX")).rejects.toThrow(/ZEROES over a distributed table is not supported/);
   });
 });
 
