@@ -68,7 +68,7 @@ function sortKeys(table: Table, st: SelectStatement): SortKey[] {
 }
 
 /** `idf='plain,tfidf_unnormalized'`: later flags of a pair win. */
-function idfOption(text: string): NonNullable<SearchRequest['idf']> {
+export function idfOption(text: string): NonNullable<SearchRequest['idf']> {
   const out: NonNullable<SearchRequest['idf']> = {};
   for (const raw of text.split(',')) {
     const flag = raw.trim().toLowerCase();
