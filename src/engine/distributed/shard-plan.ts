@@ -85,6 +85,14 @@ function outputFor(st: SelectStatement, o: OrderItem, outputs: OutSpec[]): OutSp
   return i < 0 ? undefined : outputs.find((out) => out.source === `__c${i}`);
 }
 
+/** An ungrouped ORDER BY naming a select item's alias (`WEIGHT() AS w ... ORDER BY w`): that item's output. */
+function aliasOutput(st: SelectStatement, o: OrderItem, outputs: OutSpec[]): OutSpec | undefined {
+  if (o.expr.kind !== 'column' || o.expr.path.length) return undefined;
+  const name = o.expr.name.toLowerCase();
+  const i = st.items.findIndex((it) => it.expr.kind !== 'star' && it.alias?.toLowerCase() === name);
+  return i < 0 ? undefined : outputs.find((out) => out.source === `__c${i}`);
+}
+
 export function planShards(st: SelectStatement): ShardPlan {
   const grouped = !!st.groupBy || st.items.some((i) => isAggregateCall(i.expr));
   const opts = optionMap(st.options);
@@ -143,7 +151,9 @@ export function planShards(st: SelectStatement): ShardPlan {
     const desc = o.direction === 'desc';
     if (isCall(o.expr, 'weight')) { order.push({ source: 'weight', desc }); return; }
     if (o.expr.kind === 'column' && !o.expr.path.length && o.expr.name.toLowerCase() === 'id' && !st.items.some((it) => it.alias === 'id')) { order.push({ source: 'id', desc }); return; }
-    const out = grouped ? outputFor(st, o, outputs) : undefined;
+    // a select alias (or, grouped, an item's text) sorts by that item's shard column: the shard
+    // renames every item to __cN, so the alias itself names nothing there
+    const out = grouped ? outputFor(st, o, outputs) : aliasOutput(st, o, outputs);
     if (out) { order.push({ source: out.source, desc }); return; }
     if (grouped && o.expr.kind === 'call' && o.expr.name === 'count' && o.expr.args[0]?.kind === 'star') { order.push({ source: COUNT_COL, desc }); return; }
     if (grouped && isCall(o.expr, 'groupby') && groupKeys.length === 1) { order.push({ source: groupKeys[0]!, desc }); return; }

@@ -50,6 +50,11 @@ describe('distributed tables in the engine', () => {
     expect(await rows("SELECT id, gid FROM d WHERE MATCH('apple') ORDER BY id ASC")).toEqual([[1n, 1], [3n, 2], [4n, 1]]);
     expect(await rows('SELECT gid, COUNT(*) c FROM d GROUP BY gid ORDER BY gid ASC')).toEqual([[1, 3n], [2, 1n]]);
     expect(await rows("SELECT id, HIGHLIGHT() FROM d WHERE MATCH('red') ORDER BY id DESC")).toEqual([[2n, '<b>red</b> pear'], [1n, '<b>red</b> apple']]);
+    // ORDER BY a select alias (the shard renames every item, so the alias must name the item's column)
+    const one = "SELECT id, WEIGHT() AS w, gid * 10 AS g FROM t1 WHERE MATCH('apple | red') ORDER BY w ASC, id ASC";
+    const byAlias = await rows("SELECT id, WEIGHT() AS w, gid * 10 AS g FROM d WHERE MATCH('apple | red') ORDER BY w ASC, id ASC");
+    expect(byAlias.map((r) => r[0])).toEqual([...(await rows(one.replace('t1', 't2'))), ...(await rows(one))].sort((a, b) => Number(a[1]) - Number(b[1]) || Number(a[0]) - Number(b[0])).map((r) => r[0]));
+    expect((await rows("SELECT id, gid * 10 AS g FROM d ORDER BY g DESC, id ASC")).map((r) => r[0])).toEqual([3n, 1n, 2n, 4n]);
     expect(await error("INSERT INTO d (id, title) VALUES (9, 'x')")).toBe("table 'd' does not support INSERT");
     expect(await error("REPLACE INTO d (id, title) VALUES (9, 'x')")).toBe("table 'd' does not support INSERT");
     expect(await sql('UPDATE d SET gid = 7 WHERE id IN (1, 2, 9)')).toMatchObject({ kind: 'ok', affected: 2 });
