@@ -286,12 +286,24 @@ export class Store {
     });
   }
 
-  /** Logged ops with seq > `seq`, in order: the tail to re-apply over a checkpoint. */
+  /**
+   * Logged ops with seq > `seq`, in order: the tail to re-apply over a checkpoint. A put comes with
+   * the document as stored now (a later op in this tail may have changed it since), or as a delete
+   * when it is stored no more: replaying the whole tail in order ends in the stored state (op-codec.ts).
+   */
   opsSince(table: string, seq: bigint): Iterable<LoggedOp> {
     // records are keyed by their last seq: the first one in range may start at or before `seq`
-    const range = opsAfter(this.#entry(tableKey(table)).gen, seq);
-    return this.#dbs.ops.getRange(range).flatMap(({ key, value }) =>
-      readOps(seqOf(key), unseal(value, () => `table '${tableKey(table)}': op record ${seqOf(key)}`), seq));
+    const gen = this.#entry(tableKey(table)).gen;
+    const range = opsAfter(gen, seq);
+    return this.#dbs.ops.getRange(range).flatMap(({ key, value }) => {
+      const ops = readOps(seqOf(key), unseal(value, () => `table '${tableKey(table)}': op record ${seqOf(key)}`), seq);
+      return ops.map((op): LoggedOp => {
+        if (op.op !== 'stored-put') return op;
+        const raw = readView(this.#dbs.docs, docKey(gen, op.docId));
+        const { seq: at, docId } = op;
+        return raw ? { seq: at, op: 'put', docId, doc: docOf(table, docId, raw) } : { seq: at, op: 'delete', docId };
+      });
+    });
   }
 
   // ---- checkpoints ----
