@@ -29,7 +29,7 @@ import { CommitRiders } from './commit-riders.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
 import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
 import { KeyedLock } from './keyed-lock.js';
-import { commitNow, openDbs, readView, type StoreDbs } from './lmdb-env.js';
+import { commitNow, openDbs, readView, reopenDbs, type StoreDbs } from './lmdb-env.js';
 import { fsyncDirSync } from './durable-fs.js';
 import { emptyManifest, MANIFEST_FILE, readManifest, type Manifest } from './manifest.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
@@ -55,7 +55,8 @@ function docOf(table: string, docId: bigint, raw: Buffer): StoredDoc {
 
 export class Store {
   readonly dataDir: string;
-  readonly #dbs: StoreDbs;
+  /** Replaced by releaseMappedPages: read it at each use, never keep it across an await. */
+  #dbs: StoreDbs;
   readonly #tablesDir: string;
   readonly #opts: Required<StoreOptions>;
   readonly #catalog: Map<string, CatalogEntry>;
@@ -64,6 +65,8 @@ export class Store {
   /** Serializes checkpoint, prune, truncate and drop per table. */
   readonly #locks = new KeyedLock();
   #gc: Promise<void> = Promise.resolve();
+  /** Set while a garbage collection (its chain of transactions) runs. */
+  #gcRunning = false;
   /** Set while a backup copies files: checkpoints, prunes, truncates, drops and attaches wait for it. */
   #pause: Promise<void> | undefined;
   #closed = false;
@@ -435,6 +438,19 @@ export class Store {
     return this.#riders.active();
   }
 
+  /**
+   * Unmaps the pages the process touched through lmdb's map by closing and reopening the environment in
+   * one synchronous step (lmdb-env.ts reopenDbs), when no write, checkpoint, prune, backup or garbage
+   * collection is in flight (else it does nothing). For an idle process (src/engine/index.ts); whether
+   * it reopened. Reads before and after see the same data; none can run in between.
+   */
+  releaseMappedPages(): boolean {
+    if (this.#closed || this.#opts.readOnly || this.#pause || this.#locks.busy() || this.#gcRunning) return false;
+    const dbs = reopenDbs(this.#dbs, join(this.dataDir, 'store'));
+    if (dbs) this.#dbs = dbs;
+    return dbs !== undefined;
+  }
+
   /** Waits for checkpoints and garbage collection in progress, then closes the environment. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -506,8 +522,11 @@ export class Store {
 
   /** Starts (or queues) collection of dead generations; failures retry at the next open. */
   #collectGarbage(): void {
-    this.#gc = this.#gc
+    this.#gcRunning = true;
+    const run = this.#gc
       .then(() => collectDead(this.#dbs, this.#tablesDir, this.#opts.deleteChunk))
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .then(() => { if (this.#gc === run) this.#gcRunning = false; });
+    this.#gc = run;
   }
 }
