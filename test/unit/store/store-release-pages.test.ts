@@ -100,7 +100,9 @@ describe('Store.releaseMappedPages', () => {
       })();
       for (let round = 0; round < 40; round++) {
         const batch = Array.from({ length: 20 }, (_, j) => ({ op: 'insert' as const, docId: BigInt(next + j + 1), doc: docOf(BigInt(next + j + 1)) }));
-        await store.write('t', batch);
+        await store.write('t', batch.slice(0, 10));
+        // the group commit's queued writes too (lmdb's write thread commits them while reads go on)
+        await Promise.all(store.writeTogether('t', [batch.slice(10, 15).map((o) => ({ ...o, op: 'put' as const })), batch.slice(15).map((o) => ({ ...o, op: 'put' as const }))]));
         next += 20;
         await store.setMeta('round', round);
         for (let k = 0; k < 5; k++) await tick();
