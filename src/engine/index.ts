@@ -95,7 +95,7 @@ class QuarryEngine implements Engine {
   readonly json: JsonApi;
   constructor(
     private readonly ctx: ExecContext, private readonly store: Store, private readonly checkpoints: Checkpointer,
-    private readonly idle: IdleCollector, private readonly replication?: { close(): Promise<void> },
+    private readonly idle: { stop(): void }, private readonly replication?: { close(): Promise<void> },
     private readonly stopPings: () => void = () => undefined,
   ) {
     this.json = createJsonApi(ctx, () => {
@@ -215,13 +215,17 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   catalog.reserved = (n) => dist.has(n);
   const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map(), dist };
   // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts),
-  // the field scanner's core memory with it. (Closing and reopening the lmdb environment here to unmap
-  // its pages crashed the server: see README, Memory.)
+  // the field scanner's core memory with it
   const idle = new IdleCollector(undefined, () => {
     releaseCoreFieldScanners();
     collectGarbage();
   }, () => writeMark(store, catalog.all()));
   idle.start();
+  // lmdb's mapped pages released once idle after any work, queries included (reads of stored text map
+  // the document records): the environment reopened in one synchronous step (Store.releaseMappedPages)
+  const unmap = new IdleCollector(undefined, () => { store.releaseMappedPages(); });
+  unmap.start();
+  const stopIdle = { stop: () => { idle.stop(); unmap.stop(); } };
   const checkpoints = new Checkpointer(store, () => catalog.all(), () => idle.noteWork());
   for (const [name, seq] of catalog.covered) checkpoints.noteCovered(name, seq);
   checkpoints.start(Number(process.env.QUARRY_CHECKPOINT_MS) || CHECKPOINT_INTERVAL_MS);
@@ -229,12 +233,12 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   try {
     replication = await opts.replicate?.(ctx, store);
   } catch (e) {
-    idle.stop();
+    stopIdle.stop();
     await checkpoints.stop();
     await store.close();
     throw e;
   }
   // ha_ping_interval: the mirrors of mirrored agents are pinged while idle (distributed/agent-ping.ts)
   const stopPings = startHaPings(() => dist.names().map((n) => dist.get(n)!));
-  return new QuarryEngine(ctx, store, checkpoints, idle, replication, stopPings);
+  return new QuarryEngine(ctx, store, checkpoints, stopIdle, replication, stopPings);
 }

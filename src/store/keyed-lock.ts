@@ -15,6 +15,11 @@ export class KeyedLock {
     return result;
   }
 
+  /** Whether any lock is held or waited for. */
+  busy(): boolean {
+    return this.#tails.size > 0;
+  }
+
   /** Resolves when every lock taken so far has been released. */
   async idle(): Promise<void> {
     while (this.#tails.size > 0) await Promise.all([...this.#tails.values()]);

@@ -70,11 +70,41 @@ export function readView(db: Database<Buffer, Buffer>, key: Buffer): Buffer | un
  * A commit that fails (disk full, I/O error) rejects with a STORAGE_ERROR that says why.
  */
 export async function commitTxn<T>(dbs: StoreDbs, fn: () => T): Promise<T> {
+  inFlight.set(dbs.env, (inFlight.get(dbs.env) ?? 0) + 1);
   try {
     return await dbs.env.childTransaction(fn);
   } catch (e) {
     throw await commitFailure(e);
+  } finally {
+    inFlight.set(dbs.env, inFlight.get(dbs.env)! - 1);
   }
+}
+
+/** Asynchronous write transactions begun and not settled, per environment: a reopen waits for none. */
+const inFlight = new WeakMap<RootDatabase, number>();
+
+/**
+ * The environment closed and opened again in one synchronous step, which unmaps every page the process
+ * touched through its map (clean page cache that counts as the process's memory: a read through the map
+ * maps 64-170 KiB around its page, so reads of stored text end with the document records mapped whole,
+ * ~460 MiB at 1M documents). Nothing changes on disk. Undefined (nothing done) while an asynchronous
+ * write transaction is in flight; the caller must also hold off its own multi-transaction work (garbage
+ * collection, prunes, backups), which would go on with the closed handles.
+ *
+ * Synchronous because a read that lands while lmdb-js closes renews the closing environment's read
+ * transaction, whose queued reset then throws from a timer ('Attempt to reset an invalid read txn') and
+ * kills the process: the asynchronous reopen of session 6 did that. lmdb-js's close() ends at once
+ * unless it waits for writes (it waits on its last write promise even when that has settled) or for
+ * asynchronous reads (the store makes none): with every write settled, checked above, its wait is
+ * skipped, and the close has ended before this returns (else this throws rather than go on).
+ */
+export function reopenDbs(dbs: StoreDbs, path: string): StoreDbs | undefined {
+  if ((inFlight.get(dbs.env) ?? 0) > 0) return undefined;
+  const env = dbs.env as unknown as { _endWrites?: () => unknown; status?: string };
+  env._endWrites = () => undefined;
+  void dbs.env.close();
+  if (env.status !== 'closed') throw new Error('store: the lmdb environment did not close synchronously');
+  return openDbs(path);
 }
 
 /**
@@ -86,10 +116,13 @@ export async function commitTxn<T>(dbs: StoreDbs, fn: () => T): Promise<T> {
  * with nothing of the batch stored.
  */
 export async function commitQueued(dbs: StoreDbs, fn: () => void): Promise<void> {
+  inFlight.set(dbs.env, (inFlight.get(dbs.env) ?? 0) + 1);
   try {
     await dbs.env.batch(fn);
   } catch (e) {
     throw await commitFailure(e);
+  } finally {
+    inFlight.set(dbs.env, inFlight.get(dbs.env)! - 1);
   }
 }
 

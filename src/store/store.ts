@@ -30,7 +30,7 @@ import { DocWrites } from './doc-writes.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
 import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
 import { KeyedLock } from './keyed-lock.js';
-import { openDbs, readView, type StoreDbs } from './lmdb-env.js';
+import { openDbs, readView, reopenDbs, type StoreDbs } from './lmdb-env.js';
 import { fsyncDirSync } from './durable-fs.js';
 import { emptyManifest, MANIFEST_FILE, readManifest, type Manifest } from './manifest.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
@@ -49,7 +49,8 @@ function docOf(table: string, docId: bigint, raw: Buffer): StoredDoc {
 
 export class Store {
   readonly dataDir: string;
-  readonly #dbs: StoreDbs;
+  /** Replaced by releaseMappedPages: read it at each use, never keep it across an await. */
+  #dbs: StoreDbs;
   readonly #tablesDir: string;
   readonly #opts: Required<StoreOptions>;
   readonly #catalog: Map<string, CatalogEntry>;
@@ -58,6 +59,8 @@ export class Store {
   /** Serializes checkpoint, prune, truncate and drop per table. */
   readonly #locks = new KeyedLock();
   #gc: Promise<void> = Promise.resolve();
+  /** Set while a garbage collection (its chain of transactions) runs. */
+  #gcRunning = false;
   /** Set while a backup copies files: checkpoints, prunes, truncates, drops and attaches wait for it. */
   #pause: Promise<void> | undefined;
   #closed = false;
@@ -79,8 +82,10 @@ export class Store {
       this.#unlock();
       throw e;
     }
+    const store = this;
     this.#writes = new DocWrites({
-      dbs: this.#dbs,
+      // read at each use: releaseMappedPages replaces the databases
+      get dbs() { return store.#dbs; },
       riders: this.#riders,
       entry: (name, missing) => this.#entry(name, missing),
       cached: (name) => this.#catalog.get(name),
@@ -251,12 +256,24 @@ export class Store {
     });
   }
 
-  /** Logged ops with seq > `seq`, in order: the tail to re-apply over a checkpoint. */
+  /**
+   * Logged ops with seq > `seq`, in order: the tail to re-apply over a checkpoint. A put comes with
+   * the document as stored now (a later op in this tail may have changed it since), or as a delete
+   * when it is stored no more: replaying the whole tail in order ends in the stored state (op-codec.ts).
+   */
   opsSince(table: string, seq: bigint): Iterable<LoggedOp> {
     // records are keyed by their last seq: the first one in range may start at or before `seq`
-    const range = opsAfter(this.#entry(tableKey(table)).gen, seq);
-    return this.#dbs.ops.getRange(range).flatMap(({ key, value }) =>
-      readOps(seqOf(key), unseal(value, () => `table '${tableKey(table)}': op record ${seqOf(key)}`), seq));
+    const gen = this.#entry(tableKey(table)).gen;
+    const range = opsAfter(gen, seq);
+    return this.#dbs.ops.getRange(range).flatMap(({ key, value }) => {
+      const ops = readOps(seqOf(key), unseal(value, () => `table '${tableKey(table)}': op record ${seqOf(key)}`), seq);
+      return ops.map((op): LoggedOp => {
+        if (op.op !== 'stored-put') return op;
+        const raw = readView(this.#dbs.docs, docKey(gen, op.docId));
+        const { seq: at, docId } = op;
+        return raw ? { seq: at, op: 'put', docId, doc: docOf(table, docId, raw) } : { seq: at, op: 'delete', docId };
+      });
+    });
   }
 
   // ---- checkpoints ----
@@ -388,6 +405,19 @@ export class Store {
     return this.#riders.active();
   }
 
+  /**
+   * Unmaps the pages the process touched through lmdb's map by closing and reopening the environment in
+   * one synchronous step (lmdb-env.ts reopenDbs), when no write, checkpoint, prune, backup or garbage
+   * collection is in flight (else it does nothing). For an idle process (src/engine/index.ts); whether
+   * it reopened. Reads before and after see the same data; none can run in between.
+   */
+  releaseMappedPages(): boolean {
+    if (this.#closed || this.#opts.readOnly || this.#pause || this.#locks.busy() || this.#gcRunning) return false;
+    const dbs = reopenDbs(this.#dbs, join(this.dataDir, 'store'));
+    if (dbs) this.#dbs = dbs;
+    return dbs !== undefined;
+  }
+
   /** Waits for checkpoints and garbage collection in progress, then closes the environment. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -463,8 +493,11 @@ export class Store {
 
   /** Starts (or queues) collection of dead generations; failures retry at the next open. */
   #collectGarbage(): void {
-    this.#gc = this.#gc
+    this.#gcRunning = true;
+    const run = this.#gc
       .then(() => collectDead(this.#dbs, this.#tablesDir, this.#opts.deleteChunk))
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .then(() => { if (this.#gc === run) this.#gcRunning = false; });
+    this.#gc = run;
   }
 }

@@ -7,7 +7,7 @@ import { OP_HEADER_BYTES, writeOp } from './op-codec.js';
 import { seal, unseal } from './record-check.js';
 import { decodeValue, encodeValue, ValueWriter } from './value-codec.js';
 
-/** One op, encoded: its payload (doc or values; empty for delete) inside the batch's op record. */
+/** One op, encoded: its payload (a put's document; an update's values, inside the op record; empty for delete). */
 export interface PreparedOp {
   op: WriteOp['op'];
   docId: bigint;
@@ -22,24 +22,30 @@ export interface PreparedBatch {
 
 /**
  * Validates and encodes `ops` at call time, so a caller mutating its objects afterwards cannot
- * change what gets written, and a bad value fails before any transaction starts.
+ * change what gets written, and a bad value fails before any transaction starts. Puts' documents go
+ * to a buffer of their own: the op record logs a put without its document (op-codec.ts).
  */
 export function prepareBatch(ops: WriteOp[]): PreparedBatch {
   const w = new ValueWriter();
+  const docs = new ValueWriter();
   w.varint(ops.length);
   const spans: number[] = [];
   for (const op of ops) {
     checkOp(op);
-    spans.push(w.pos);
+    const isPut = op.op === 'put' || op.op === 'insert';
+    spans.push(isPut ? docs.pos : w.pos + OP_HEADER_BYTES);
     writeOp(w, op);
+    if (isPut) docs.value(op.doc);
+    spans.push(isPut ? docs.pos : w.pos);
   }
-  spans.push(w.pos);
   const record = w.view();
+  const docBytes = docs.view();
   return {
     record,
-    ops: ops.map((op, i) => ({
-      op: op.op, docId: op.docId, payload: record.subarray(spans[i] + OP_HEADER_BYTES, spans[i + 1]),
-    })),
+    ops: ops.map((op, i) => {
+      const from = op.op === 'put' || op.op === 'insert' ? docBytes : record;
+      return { op: op.op, docId: op.docId, payload: from.subarray(spans[2 * i], spans[2 * i + 1]) };
+    }),
   };
 }
 

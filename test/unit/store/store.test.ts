@@ -124,6 +124,25 @@ describe('Store writes and reads', () => {
     expect(await store.write('t1', [{ op: 'delete', docId: 2n }])).toBe(5n);
   });
 
+  it('gives a logged put the document as stored now, or a delete once it is gone', async () => {
+    await store.write('t1', [
+      { op: 'put', docId: 1n, doc: { title: 'a' } },
+      { op: 'put', docId: 2n, doc: { title: 'b' } },
+    ]);
+    await store.write('t1', [
+      { op: 'update', docId: 1n, values: { gid: 3n } },
+      { op: 'delete', docId: 2n },
+    ]);
+    await reopen();
+    // replaying all four in order still ends in what is stored: doc 1 with gid 3, no doc 2
+    expect([...store.opsSince('t1', 0n)]).toEqual([
+      { seq: 1n, op: 'put', docId: 1n, doc: { title: 'a', gid: 3n } },
+      { seq: 2n, op: 'delete', docId: 2n },
+      { seq: 3n, op: 'update', docId: 1n, values: { gid: 3n } },
+      { seq: 4n, op: 'delete', docId: 2n },
+    ]);
+  });
+
   it('merges updates into the stored doc; updating a missing doc is a logged no-op', async () => {
     await store.write('t1', [
       { op: 'put', docId: 1n, doc: { title: 'a', gid: 1n } },
