@@ -1,0 +1,244 @@
+// Top-K pruning by weight bounds: block-max WAND's idea (Ding & Suel, SIGIR 2011) applied without
+// giving up exact totals. Every matching row is still counted (total_found, SHOW META), but a row
+// whose weight bound cannot beat the K-th kept weight is not scored (no positions decoded, no LCS),
+// and a whole postings block of a single-term query whose block-max bound cannot is counted from
+// its row ids alone.
+//
+// Which queries qualify (pruneSetup): ranker bm25 or proximity_bm25, the default order (weight
+// desc, then rowId asc; rows arrive ascending, so a row enters a full heap only with a weight above
+// the K-th), no repeated keyword, and a tree of plain terms under AND, OR and phrases of plain terms.
+// Every other ranker, sort, operator or wildcard list runs exhaustively, as before.
+//
+// The bound, for those rankers: weight = bm25Part(Σ tf/(tf+1.2)*idf) + 1000 * F, where F is
+// weightSum(docFields) (bm25, one keyword) or Σ_f lcs_f * w_f (proximity_bm25). The BM25 sum is
+// computed exactly (tf is in the block's decoded tfs; the same f32 operations in the same order as
+// rank/score.ts). F <= max(1, Σ_units len(unit) * (the largest sum of tf positive weights among
+// fields(unit))): without repeated keywords a field's LCS run takes each term (length 1) or phrase
+// (length k) at most once, and a unit with tf hits on the row is in at most tf fields. A term's
+// fields are its block's field union (the block-max word, postings-encoder.ts); a phrase's are the
+// fields where phraseMatch() found it on the row, when it looked.
+
+import { FIELD_END_BIT, TERMINATED } from "../util/codes";
+import { cursorTf, cursorPositions, cursorBlockMax, INLINE_HITS } from "../postings/cursor";
+import { OP_TERM, OP_AND, OP_OR, OP_PHRASE, RANK_BM25, RANK_PROXIMITY_BM25, PF_DUPES, PF_EXHAUSTIVE } from "./format";
+import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_IDF, N_ARG0, N_MERGED, N_PFIELDS, N_PDOC } from "./node";
+import { termAccepts } from "./hits";
+import { fieldWeight } from "../rank/rankers";
+import { bm25Part } from "../rank/score";
+
+const BM25_K1: f32 = 1.2;
+const SCALE: i32 = 1000;
+
+
+/** The 16-bit field set of a term's 32-bit mask: fields 0..14 a bit each, bit 15 any from 15 up. */
+@inline export function fields16(mask: u32): u32 {
+  return (mask & 0x7fff) | ((mask >>> 15) != 0 ? <u32>0x8000 : 0);
+}
+
+/** A plain term: one cursor over one term's own blocks (not a wildcard's merged list). */
+@inline export function plainTerm(n: usize): bool {
+  return nget(n, N_OP) == OP_TERM && nget(n, N_MERGED) == 0;
+}
+
+/** A phrase of two or more plain terms with ascending query positions: phraseMatch() decides it. */
+export function simplePhrase(n: usize): bool {
+  const k = nget(n, N_NCHILD);
+  if (nget(n, N_OP) != OP_PHRASE || k < 2) return false;
+  let q: u32 = 0;
+  for (let i: u32 = 0; i < k; i++) {
+    const c = child(n, i);
+    if (!plainTerm(c) || nget(c, N_QPOS) < q) return false;
+    q = nget(c, N_QPOS);
+  }
+  return true;
+}
+
+function boundable(n: usize): bool {
+  const op = nget(n, N_OP);
+  if (op == OP_TERM) return plainTerm(n);
+  if (op == OP_PHRASE) return simplePhrase(n);
+  if (op == OP_OR && nget(n, N_ARG0) == 1) return false; // a wildcard's expansions share one tf
+  if (op != OP_AND && op != OP_OR) return false;
+  const k = nget(n, N_NCHILD);
+  for (let i: u32 = 0; i < k; i++) if (!boundable(child(n, i))) return false;
+  return true;
+}
+
+/** max(w_f, 0) of fields 0..14, then the sum over fields 15.. of the segment (the 16-bit set's bit 15). */
+const posWeights = new StaticArray<i32>(16);
+
+/**
+ * True when rows of this query may be skipped by their bound (see the file header); reads the
+ * field weights (rank/rankers.ts setWeights() ran before) for a segment of `numFields` fields.
+ */
+export function pruneSetup(root: usize, ranker: u32, flags: u32, numFields: u32): bool {
+  if ((flags & (PF_DUPES | PF_EXHAUSTIVE)) != 0) return false;
+  if (ranker != RANK_BM25 && ranker != RANK_PROXIMITY_BM25) return false;
+  if (!boundable(root)) return false;
+  let rest: i32 = 0;
+  for (let f: u32 = 0; f < numFields; f++) {
+    const w = max(fieldWeight(f), 0);
+    if (f < 15) unchecked((posWeights[f] = w));
+    else rest += w;
+  }
+  for (let f = numFields; f < 15; f++) unchecked((posWeights[f] = 0));
+  unchecked((posWeights[15] = rest));
+  return true;
+}
+
+/** Σ of the bound's field part (F in the file header) over the units added so far. */
+let fieldSum: i32 = 0;
+
+/** A term's BM25 contribution for tf, as rank/score.ts computes it. */
+@inline function termBm25(tf: u32, idf: f32): f32 {
+  const t = <f32>tf;
+  return t / (t + BM25_K1) * idf;
+}
+
+/**
+ * The largest sum of `j` positive weights of the fields in a 16-bit set (a row's term is in at most
+ * tf fields). Bit 15 counts as one field weighing all fields from 15 up: never less than the truth.
+ */
+function topWeights(set: u32, j: u32): i32 {
+  let s: i32 = 0;
+  let taken: u32 = 0;
+  for (let m = set & 0xffff; m != 0 && taken < j; taken++) {
+    let best: i32 = -1;
+    let bit: u32 = 0;
+    for (let r = m; r != 0; r &= r - 1) {
+      const w = unchecked(posWeights[ctz(r)]);
+      if (w > best) { best = w; bit = r & (~r + 1); }
+    }
+    s += best;
+    m &= ~bit;
+  }
+  return s;
+}
+
+/** A plain term's fields on its current block, within its own field limits. */
+@inline function termFields(n: usize): u32 {
+  return (cursorBlockMax(<usize>nget(n, N_CURSOR)) >>> 16) & fields16(nget(n, N_FMASK));
+}
+
+/**
+ * Node n's BM25 sum at row d, computed as rank/score.ts tfidf() does (same f32 operations in the
+ * same order, so bm25Part of it is the ranker's exact value); adds its field part to fieldSum.
+ */
+function nodeBound(n: usize, d: u32): f32 {
+  const op = nget(n, N_OP);
+  if (op == OP_TERM) {
+    const tf = cursorTf(<usize>nget(n, N_CURSOR));
+    fieldSum += topWeights(termFields(n), tf);
+    return termBm25(tf, reinterpret<f32>(nget(n, N_IDF)));
+  }
+  const k = nget(n, N_NCHILD);
+  let sum: f32 = 0;
+  if (op == OP_PHRASE) {
+    let inter: u32 = 0xffff;
+    let minTf: u32 = 0xffffffff;
+    for (let i: u32 = 0; i < k; i++) {
+      const c = child(n, i);
+      const tf = cursorTf(<usize>nget(c, N_CURSOR));
+      sum += termBm25(tf, reinterpret<f32>(nget(c, N_IDF)));
+      inter &= termFields(c);
+      if (tf < minTf) minTf = tf;
+    }
+    // the fields the phrase was found in on this row, when phraseMatch() looked at all of them
+    if (nget(n, N_PDOC) == d) inter &= nget(n, N_PFIELDS);
+    fieldSum += <i32>k * topWeights(inter, minTf);
+    return sum;
+  }
+  for (let i: u32 = 0; i < k; i++) {
+    const c = child(n, i);
+    if (nget(c, N_DOC) == d) sum += nodeBound(c, d);
+  }
+  return sum;
+}
+
+/** An upper bound of scoreRow() for row d, the node tree standing on d. */
+export function rowBound(root: usize, d: u32): i32 {
+  fieldSum = 0;
+  const sum = nodeBound(root, d);
+  return weightBound(sum, fieldSum);
+}
+
+/** bm25Part + 1000 * max(1, fields), clamped to i32 (field weights can be large). */
+function weightBound(sum: f32, fields: i32): i32 {
+  const b = <i64>bm25Part(sum) + <i64>SCALE * <i64>(fields > 1 ? fields : 1);
+  return b > <i64>i32.MAX_VALUE ? i32.MAX_VALUE : <i32>b;
+}
+
+/**
+ * The bound of every row of a plain term's current block, from its block-max word: a row with tf
+ * hits is in at most tf fields; with a negative idf the fewest hits weigh most.
+ */
+export function blockBound(term: usize): i32 {
+  const word = cursorBlockMax(<usize>nget(term, N_CURSOR));
+  const idf = reinterpret<f32>(nget(term, N_IDF));
+  const maxTf = word & 0xffff;
+  const set = (word >>> 16) & fields16(nget(term, N_FMASK));
+  const nf = <u32>popcnt(set);
+  if (idf >= 0) return weightBound(termBm25(maxTf, idf), topWeights(set, min(maxTf, nf)));
+  let best = weightBound(termBm25(1, idf), topWeights(set, 1));
+  for (let j: u32 = 2; j <= nf && j <= maxTf; j++) best = max(best, weightBound(termBm25(j, idf), topWeights(set, j)));
+  return best;
+}
+
+/** phraseMatch()'s answer when a row's hits are too many to hold two children's at once. */
+export const PHRASE_UNKNOWN: i32 = -1;
+
+/**
+ * Whether a simplePhrase() node's children, all on row d, hold the phrase: some hit of child 0
+ * at p with every child i at p + (qpos_i - qpos_0), same field, each hit one its term accepts.
+ * Returns the 16-bit set of fields it occurs in (0 = not on this row), stopping at the first
+ * occurrence unless `allFields`; PHRASE_UNKNOWN when a child's row has more hits than a cursor
+ * keeps decoded (the FSM decides then). Without repeated keywords this is phraseFsm's decision.
+ */
+export function phraseMatch(n: usize, d: u32, allFields: bool): i32 {
+  const k = nget(n, N_NCHILD);
+  for (let i: u32 = 0; i < k; i++) if (cursorTf(<usize>nget(child(n, i), N_CURSOR)) > INLINE_HITS) return PHRASE_UNKNOWN;
+  const c0 = child(n, 0);
+  const p0 = cursorPositions(<usize>nget(c0, N_CURSOR));
+  const tf0 = cursorTf(<usize>nget(c0, N_CURSOR));
+  const q0 = nget(c0, N_QPOS);
+  // per child: its hits and a read index that only moves forward (targets ascend with p)
+  const at = scratch(k);
+  for (let i: u32 = 0; i < k; i++) store<u32>(at + (<usize>i << 2), 0);
+  let found: u32 = 0;
+  for (let h: u32 = 0; h < tf0; h++) {
+    const hp = load<u32>(p0 + (<usize>h << 2));
+    if (!termAccepts(c0, hp)) continue;
+    const base = hp & ~FIELD_END_BIT;
+    let all = true;
+    for (let i: u32 = 1; i < k && all; i++) {
+      const ci = child(n, i);
+      const c = <usize>nget(ci, N_CURSOR);
+      const pi = cursorPositions(c);
+      const tfi = cursorTf(c);
+      const target = base + (nget(ci, N_QPOS) - q0);
+      let j = load<u32>(at + (<usize>i << 2));
+      while (j < tfi && (load<u32>(pi + (<usize>j << 2)) & ~FIELD_END_BIT) < target) j++;
+      store<u32>(at + (<usize>i << 2), j);
+      // a later hit of child 0 may still use this one: the index stays on it
+      all = j < tfi && (load<u32>(pi + (<usize>j << 2)) & ~FIELD_END_BIT) == target && termAccepts(ci, load<u32>(pi + (<usize>j << 2)));
+    }
+    if (!all) continue;
+    const f = hp >>> 24;
+    found |= f < 15 ? <u32>1 << f : <u32>0x8000;
+    if (!allFields) break;
+  }
+  nset(n, N_PDOC, allFields ? d : TERMINATED);
+  nset(n, N_PFIELDS, found);
+  return <i32>found;
+}
+
+let scratchPtr: usize = 0;
+let scratchWords: u32 = 0;
+function scratch(words: u32): usize {
+  if (words > scratchWords) {
+    if (scratchPtr != 0) heap.free(scratchPtr);
+    scratchWords = words < 64 ? 64 : words;
+    scratchPtr = heap.alloc(<usize>scratchWords << 2);
+  }
+  return scratchPtr;
+}
