@@ -9,9 +9,8 @@ import {
 } from "./format";
 import { arenaBytes, buildTree, checkTree, freeTree } from "./node";
 import { next, setSegmentRows, sortByCost, setPhraseMode } from "./match";
-import { pruneSetup, plainTerm, rowBound, blockBound } from "./prune";
-import { cursorCountBlock, cursorRow } from "../postings/cursor";
-import { nget, nset, N_CONSTRAINED, N_CURSOR, N_DOC } from "./node";
+import { pruneSetup, plainTerm, rowBound, blockBound, skipBlocks } from "./prune";
+import { nget, N_CONSTRAINED, N_CURSOR, N_DOC } from "./node";
 import { hitsReset } from "./hitbuf";
 import { filtersPrepare, filtersPass } from "./filters";
 import { budgetBegin } from "../memory/budget";
@@ -96,11 +95,10 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
   let d = from < rows ? next(node, from) : TERMINATED;
   while (d < rows) {
     if (byBlock && topkPrunable() && blockBound(node) <= topkWorstWeight()) {
-      const n = cursorCountBlock(cursor, deleted, rows);
+      const n = skipBlocks(node, deleted, rows, topkWorstWeight());
       total += n;
       pruned += n;
-      d = cursorRow(cursor);
-      nset(node, N_DOC, d);
+      d = nget(node, N_DOC);
       continue;
     }
     if (!bitIsSet(deleted, d) && (allow == 0 || bitIsSet(allow, d)) && filtersPass(d)) {

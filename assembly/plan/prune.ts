@@ -19,9 +19,11 @@
 // fields where phraseMatch() found it on the row, when it looked.
 
 import { FIELD_END_BIT, TERMINATED } from "../util/codes";
-import { cursorTf, cursorPositions, cursorBlockMax, INLINE_HITS } from "../postings/cursor";
+import {
+  cursorTf, cursorPositions, cursorBlockMax, cursorCountRest, cursorBlock, cursorNumBlocks, blockLastRow, blockRows, blockMaxAt, loadBlock, cursorRow, INLINE_HITS,
+} from "../postings/cursor";
 import { OP_TERM, OP_AND, OP_OR, OP_PHRASE, RANK_BM25, RANK_PROXIMITY_BM25, PF_DUPES, PF_EXHAUSTIVE } from "./format";
-import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_IDF, N_ARG0, N_MERGED, N_PFIELDS, N_PDOC } from "./node";
+import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_IDF, N_ARG0, N_MERGED, N_PFIELDS, N_PDOC, N_CONSTRAINED } from "./node";
 import { termAccepts } from "./hits";
 import { fieldWeight } from "../rank/rankers";
 import { bm25Part } from "../rank/score";
@@ -173,7 +175,11 @@ function weightBound(sum: f32, fields: i32): i32 {
  * hits is in at most tf fields; with a negative idf the fewest hits weigh most.
  */
 export function blockBound(term: usize): i32 {
-  const word = cursorBlockMax(<usize>nget(term, N_CURSOR));
+  return wordBound(term, cursorBlockMax(<usize>nget(term, N_CURSOR)));
+}
+
+/** The bound of a block of plain term `term` whose block-max word is `word`. */
+function wordBound(term: usize, word: u32): i32 {
   const idf = reinterpret<f32>(nget(term, N_IDF));
   const maxTf = word & 0xffff;
   const set = (word >>> 16) & fields16(nget(term, N_FMASK));
@@ -182,6 +188,45 @@ export function blockBound(term: usize): i32 {
   let best = weightBound(termBm25(1, idf), topWeights(set, 1));
   for (let j: u32 = 2; j <= nf && j <= maxTf; j++) best = max(best, weightBound(termBm25(j, idf), topWeights(set, j)));
   return best;
+}
+
+/** True when no row in [lo, hi] is set in the bitmap (0 = none). */
+function noneSet(bits: usize, lo: u32, hi: u32): bool {
+  if (bits == 0) return true;
+  for (let r = lo; r <= hi && (r & 7) != 0; r++) if (((load<u8>(bits + (r >>> 3)) >>> (r & 7)) & 1) != 0) return false;
+  let r = (lo + 7) & ~7;
+  for (; r + 7 <= hi; r += 8) if (load<u8>(bits + (r >>> 3)) != 0) return false;
+  for (; r <= hi; r++) if (((load<u8>(bits + (r >>> 3)) >>> (r & 7)) & 1) != 0) return false;
+  return true;
+}
+
+/**
+ * A plain term standing alone whose current block cannot beat `worst`: counts the rest of that
+ * block (its decoded row ids), then whole blocks after it from their skip entries alone while
+ * their bound cannot either, they end before `end` and `deleted` has none of their rows; decodes
+ * the block it stops at. Returns the rows counted; the cursor is on the next row to look at.
+ */
+export function skipBlocks(term: usize, deleted: usize, end: u32, worst: i32): u32 {
+  const c = <usize>nget(term, N_CURSOR);
+  let n = cursorCountRest(c, deleted, end);
+  let b = cursorBlock(c) + 1;
+  const nb = cursorNumBlocks(c);
+  let lastWord: u32 = 0xffffffff;
+  let lastBound: i32 = 0;
+  while (b < nb) {
+    const word = blockMaxAt(c, b);
+    if (word != lastWord) {
+      lastWord = word;
+      lastBound = wordBound(term, word);
+    }
+    const last = blockLastRow(c, b);
+    if (lastBound > worst || last >= end || !noneSet(deleted, blockLastRow(c, b - 1) + 1, last)) break;
+    n += blockRows(c, b);
+    b++;
+  }
+  loadBlock(c, b);
+  nset(term, N_DOC, cursorRow(c));
+  return n;
 }
 
 /** phraseMatch()'s answer when a row's hits are too many to hold two children's at once. */
@@ -196,37 +241,57 @@ export const PHRASE_UNKNOWN: i32 = -1;
  */
 export function phraseMatch(n: usize, d: u32, allFields: bool): i32 {
   const k = nget(n, N_NCHILD);
-  for (let i: u32 = 0; i < k; i++) if (cursorTf(<usize>nget(child(n, i), N_CURSOR)) > INLINE_HITS) return PHRASE_UNKNOWN;
-  const c0 = child(n, 0);
-  const p0 = cursorPositions(<usize>nget(c0, N_CURSOR));
-  const tf0 = cursorTf(<usize>nget(c0, N_CURSOR));
-  const q0 = nget(c0, N_QPOS);
-  // per child: its hits and a read index that only moves forward (targets ascend with p)
-  const at = scratch(k);
-  for (let i: u32 = 0; i < k; i++) store<u32>(at + (<usize>i << 2), 0);
+  // per child (4 words): its hits, their count, its offset from child 0, a read index that only
+  // moves forward (targets ascend with child 0's hit)
+  const tab = scratch(k << 2);
+  const q0 = nget(child(n, 0), N_QPOS);
+  let limited = false;
+  for (let i: u32 = 0; i < k; i++) {
+    const ci = child(n, i);
+    const c = <usize>nget(ci, N_CURSOR);
+    const tf = cursorTf(c);
+    if (tf > INLINE_HITS) return PHRASE_UNKNOWN;
+    const e = tab + (<usize>i << 4);
+    store<u32>(e, <u32>cursorPositions(c));
+    store<u32>(e, tf, 4);
+    store<u32>(e, nget(ci, N_QPOS) - q0, 8);
+    store<u32>(e, 0, 12);
+    if (nget(ci, N_CONSTRAINED) != 0) limited = true;
+  }
+  const p0 = <usize>load<u32>(tab);
+  const tf0 = load<u32>(tab, 4);
   let found: u32 = 0;
   for (let h: u32 = 0; h < tf0; h++) {
     const hp = load<u32>(p0 + (<usize>h << 2));
-    if (!termAccepts(c0, hp)) continue;
+    if (limited && !termAccepts(child(n, 0), hp)) continue;
     const base = hp & ~FIELD_END_BIT;
     let all = true;
-    for (let i: u32 = 1; i < k && all; i++) {
-      const ci = child(n, i);
-      const c = <usize>nget(ci, N_CURSOR);
-      const pi = cursorPositions(c);
-      const tfi = cursorTf(c);
-      const target = base + (nget(ci, N_QPOS) - q0);
-      let j = load<u32>(at + (<usize>i << 2));
+    for (let i: u32 = 1; i < k; i++) {
+      const e = tab + (<usize>i << 4);
+      const pi = <usize>load<u32>(e);
+      const tfi = load<u32>(e, 4);
+      const target = base + load<u32>(e, 8);
+      let j = load<u32>(e, 12);
       while (j < tfi && (load<u32>(pi + (<usize>j << 2)) & ~FIELD_END_BIT) < target) j++;
-      store<u32>(at + (<usize>i << 2), j);
-      // a later hit of child 0 may still use this one: the index stays on it
-      all = j < tfi && (load<u32>(pi + (<usize>j << 2)) & ~FIELD_END_BIT) == target && termAccepts(ci, load<u32>(pi + (<usize>j << 2)));
+      store<u32>(e, j, 12);
+      // the index stays on a hit a later hit of child 0 may still use
+      if (j >= tfi) return finish(n, d, allFields, found);
+      const hj = load<u32>(pi + (<usize>j << 2));
+      if ((hj & ~FIELD_END_BIT) != target || (limited && !termAccepts(child(n, i), hj))) {
+        all = false;
+        break;
+      }
     }
     if (!all) continue;
     const f = hp >>> 24;
     found |= f < 15 ? <u32>1 << f : <u32>0x8000;
     if (!allFields) break;
   }
+  return finish(n, d, allFields, found);
+}
+
+/** Records phraseMatch()'s fields on the node (for nodeBound) and returns them. */
+function finish(n: usize, d: u32, allFields: bool, found: u32): i32 {
   nset(n, N_PDOC, allFields ? d : TERMINATED);
   nset(n, N_PFIELDS, found);
   return <i32>found;

@@ -65,7 +65,7 @@ export function cursorInit(c: usize, blob: usize, termId: u32): u32 {
 }
 
 /** Decodes block `b`'s rowIds and puts the cursor on its first row (TERMINATED past the end). */
-function loadBlock(c: usize, b: u32): u32 {
+export function loadBlock(c: usize, b: u32): u32 {
   store<u32>(c + C_BLOCK, b);
   if (b >= load<u32>(c + C_NBLOCKS)) {
     store<u32>(c + C_ROW, TERMINATED);
@@ -196,19 +196,14 @@ export function cursorPositions(c: usize): usize {
  * every field. Only for a plain cursor on a row (not a merged list, not TERMINATED).
  */
 export function cursorBlockMax(c: usize): u32 {
-  const b = load<u32>(c + C_BLOCK);
-  const words = <usize>load<u32>(c + C_BLOCK_MAX);
-  if (words != 0) return load<u32>(words + (<usize>b << 2));
-  const tfBits = load<u32>(skipEntry(c, b), 24);
-  return (tfBits >= 16 ? <u32>0xffff : <u32>1 << tfBits) | 0xffff0000;
+  return blockMaxAt(c, load<u32>(c + C_BLOCK));
 }
 
 /**
  * Counts the rows of the current block from the cursor's row on that are below `end` and not set
- * in `deleted`, then moves to the next block's first row (or TERMINATED) without decoding
- * anything of the skipped rows but their ids. Returns the count.
+ * in `deleted` (its decoded row ids; nothing else of them is decoded). Does not move the cursor.
  */
-export function cursorCountBlock(c: usize, deleted: usize, end: u32): u32 {
+export function cursorCountRest(c: usize, deleted: usize, end: u32): u32 {
   const len = load<u32>(c + C_LEN);
   const docs = c + C_DOCS;
   let n: u32 = 0;
@@ -217,8 +212,32 @@ export function cursorCountBlock(c: usize, deleted: usize, end: u32): u32 {
     if (r >= end) break;
     if (deleted == 0 || ((load<u8>(deleted + (r >>> 3)) >>> (r & 7)) & 1) == 0) n++;
   }
-  loadBlock(c, load<u32>(c + C_BLOCK) + 1);
   return n;
+}
+
+/** The current block's index (cursorNumBlocks() past the last). */
+@inline export function cursorBlock(c: usize): u32 {
+  return load<u32>(c + C_BLOCK);
+}
+
+@inline export function cursorNumBlocks(c: usize): u32 {
+  return load<u32>(c + C_NBLOCKS);
+}
+
+/** Block b's last row id and its row count, from its skip entry (nothing decoded). */
+@inline export function blockLastRow(c: usize, b: u32): u32 {
+  return load<u32>(skipEntry(c, b));
+}
+@inline export function blockRows(c: usize, b: u32): u32 {
+  return load<u32>(skipEntry(c, b), 16);
+}
+
+/** Block b's block-max word (cursorBlockMax() of a block the cursor is not on). */
+export function blockMaxAt(c: usize, b: u32): u32 {
+  const words = <usize>load<u32>(c + C_BLOCK_MAX);
+  if (words != 0) return load<u32>(words + (<usize>b << 2));
+  const tfBits = load<u32>(skipEntry(c, b), 24);
+  return (tfBits >= 16 ? <u32>0xffff : <u32>1 << tfBits) | 0xffff0000;
 }
 
 /** Size of a cursor struct, for hosts that drive cursors directly (tests, benches). */
