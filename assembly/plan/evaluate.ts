@@ -31,6 +31,11 @@ export function lastTotal(): u32 {
   return total;
 }
 
+/** Rows whose bound is tried before the evaluator judges whether bounds pay on this segment. */
+const BOUND_TRIAL: u32 = 512;
+/** Bounds pay when at least one try in this many prunes its row. */
+const BOUND_MIN_RATE: u32 = 8;
+
 /** Flag bit of evaluate's `k`: return every match unsorted, up to the rest of `k`. */
 export const ALL_MATCHES: u32 = 0x80000000;
 
@@ -91,6 +96,9 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
   // one unlimited term, nothing to test per row but deletes: whole blocks are counted by their bound
   const cursor = <usize>nget(node, N_CURSOR);
   const byBlock = prune && plainTerm(node) && cursor != 0 && nget(node, N_CONSTRAINED) == 0 && allow == 0 && pword(plan, P_NFILTERS) == 0;
+  let tryBound = prune;
+  let tried: u32 = 0;
+  let skipped: u32 = 0;
   hitsReset();
   let d = from < rows ? next(node, from) : TERMINATED;
   while (d < rows) {
@@ -104,8 +112,21 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
     if (!bitIsSet(deleted, d) && (allow == 0 || bitIsSet(allow, d)) && filtersPass(d)) {
       hitsReset();
       total++;
-      if (!prune || !topkPrunable() || rowBound(node, d) > topkWorstWeight()) topkPush(d, scoreRow(node, ranker, flags, numFields));
-      else pruned++;
+      if (tryBound && topkPrunable()) {
+        tried++;
+        const cut = rowBound(node, d) <= topkWorstWeight();
+        if (cut) skipped++;
+        // a bound that seldom prunes (terms close to each other in many rows) costs more than it saves:
+        // after BOUND_TRIAL tries with under one in BOUND_MIN_RATE pruned, rows are scored without it
+        if (tried == BOUND_TRIAL && skipped * BOUND_MIN_RATE < tried) tryBound = false;
+        if (cut) {
+          pruned++;
+          hitsReset();
+          d = next(node, d + 1);
+          continue;
+        }
+      }
+      topkPush(d, scoreRow(node, ranker, flags, numFields));
     }
     hitsReset();
     d = next(node, d + 1);
