@@ -9,7 +9,7 @@ import {
 } from "./format";
 import { arenaBytes, buildTree, checkTree, freeTree } from "./node";
 import { next, setSegmentRows, sortByCost, setPhraseMode } from "./match";
-import { pruneSetup, plainTerm, rowBound, blockBound, skipBlocks } from "./prune";
+import { pruneSetup, plainTerm, plainOr, rowBound, blockBound, skipBlocks, orRows } from "./prune";
 import { nget, N_CONSTRAINED, N_CURSOR, N_DOC } from "./node";
 import { hitsReset } from "./hitbuf";
 import { filtersPrepare, filtersPass } from "./filters";
@@ -95,7 +95,10 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
   setPhraseMode((flags & (PF_DUPES | PF_EXHAUSTIVE)) == 0, prune);
   // one unlimited term, nothing to test per row but deletes: whole blocks are counted by their bound
   const cursor = <usize>nget(node, N_CURSOR);
-  const byBlock = prune && plainTerm(node) && cursor != 0 && nget(node, N_CONSTRAINED) == 0 && allow == 0 && pword(plan, P_NFILTERS) == 0;
+  const plainRows = prune && allow == 0 && pword(plan, P_NFILTERS) == 0;
+  const byBlock = plainRows && plainTerm(node) && cursor != 0 && nget(node, N_CONSTRAINED) == 0;
+  // an OR of such terms: runs of rows bounded by their terms' block-max words, counted from row ids
+  const orByBlock = plainRows && plainOr(node);
   let tryBound = prune;
   let tried: u32 = 0;
   let skipped: u32 = 0;
@@ -108,6 +111,15 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
       pruned += n;
       d = nget(node, N_DOC);
       continue;
+    }
+    if (orByBlock && topkPrunable()) {
+      const n = orRows(node, deleted, rows, topkWorstWeight());
+      if (n > 0) {
+        total += n;
+        pruned += n;
+        d = nget(node, N_DOC);
+        continue;
+      }
     }
     if (!bitIsSet(deleted, d) && (allow == 0 || bitIsSet(allow, d)) && filtersPass(d)) {
       hitsReset();
