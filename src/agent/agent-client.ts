@@ -61,6 +61,7 @@ export async function searchAgentSized(to: AgentAddress, queries: ApiQuery[], t?
     sphinxAgents.add(key);
   }
   if (queries.some((q) => (q.groupLimit ?? 1) > 1)) throw new Error('remote error: GROUP N BY cannot be sent in the Sphinx 2.2 client layout this agent reads');
+  if (queries.some((q) => q.expandKeywords)) throw new Error('remote error: OPTION expand_keywords cannot be sent in the Sphinx 2.2 client layout this agent reads');
   const w = new ApiWriter().u32(0).u32(queries.length);
   for (const q of queries) writeSearchQuery(w, q);
   const reply = await agentRequest(to, Cmd.SEARCH, CLIENT_SEARCH_VERSION, w.bytes(), t);

@@ -32,8 +32,16 @@ export interface FilterNode {
 export const MANTICORE_MASTER_VERSION = 35;
 /** The SEARCH command version a Manticore master sends (VER_COMMAND_SEARCH, 1.40). */
 export const MANTICORE_SEARCH_VERSION = 0x128;
+/** Manticore's query flags (api_search.cpp QFLAG_*) that quarry's agent reads or its master writes. */
+export const QFLAG = {
+  MAX_PREDICTED_TIME: 1 << 2, PLAIN_IDF: 1 << 4, GLOBAL_IDF: 1 << 5, NORMALIZED_TF: 1 << 6, LOCAL_DF: 1 << 7,
+  JSON_QUERY: 1 << 11, NOT_ONLY_ALLOWED: 1 << 12, LOCAL_DF_SET: 1 << 13, EXPLICIT_RANKER: 1 << 15, DEFAULT_BOOL_OR: 1 << 17,
+} as const;
 /** QFLAG_JSON_QUERY: the query text is a JSON query (a /search body), not full-text syntax. */
-export const QFLAG_JSON_QUERY = 1 << 11;
+export const QFLAG_JSON_QUERY = QFLAG.JSON_QUERY;
+
+/** Manticore's QueryOption_e, the expand_keywords value of a master's query (sphinxdefs.h). */
+export const ExpandKeywords = { DEFAULT: 0, DISABLED: 1, ENABLED: 2, MORPH_NONE: 3 } as const;
 
 function items(r: ApiReader, masterVer: number): ApiItem[] {
   const out: ApiItem[] = [];
@@ -82,7 +90,7 @@ export function readManticoreExtensions(r: ApiReader, q: ApiQuery, ver: number, 
     q.items = items(r, masterVer);
     items(r, masterVer); // reference items: the master's copy for its own merge
   }
-  if (masterVer >= 16) r.u32(); // expand_keywords
+  if (masterVer >= 16) q.expandKeywords = r.u32(); // OPTION expand_keywords / morphology='none' (QueryOption_e)
   if (masterVer >= 20) for (let n = r.count(12), i = 0; i < n; i++) { r.str(); r.u32(); r.u32(); } // index hints
   if (masterVer >= 21) {
     const joinType = r.u32();

@@ -69,7 +69,7 @@ export function writeManticoreQuery(w: ApiWriter, q: ApiQuery): void {
   const items = q.items ?? selectItems(q.select);
   writeItems(w, items);
   writeItems(w, items); // reference items
-  w.u32(0).u32(0); // expand_keywords default, no index hints
+  w.u32(q.expandKeywords ?? 0).u32(0); // expand_keywords (QueryOption_e), no index hints
   w.u32(0).str('').str('').u32(0); // no JOIN
   w.u32(0).u32(0); // no KNN, no hybrid search
   w.u32(0); // jieba mode none

@@ -5,7 +5,7 @@
  * (0x11F, master 14), Manticore clients (0x120) and Manticore masters (0x125..0x128, master 15..35,
  * whose extensions manticore-request.ts reads) are all read by one function.
  */
-import { QFLAG_JSON_QUERY, readManticoreExtensions, type ApiItem, type FilterNode } from './manticore-request.js';
+import { QFLAG, QFLAG_JSON_QUERY, readManticoreExtensions, type ApiItem, type FilterNode } from './manticore-request.js';
 import { ApiReader } from './wire.js';
 
 export const Filter = { VALUES: 0, RANGE: 1, FLOATRANGE: 2, STRING: 3, NULL: 4, USERVAR: 5, STRING_LIST: 6, EXPRESSION: 7 } as const;
@@ -74,6 +74,18 @@ export interface ApiQuery {
   expansionLimit?: number;
   /** GROUP N BY: the rows kept per group (master 6+; 1 or absent is plain GROUP BY). */
   groupLimit?: number;
+  /**
+   * OPTION idf as the query flags carry it (0x11B+): QFLAG_PLAIN_IDF, and QFLAG_NORMALIZED_TF, read only
+   * from masters and 0x11E clients as searchd reads it (undefined: not sent, the default normalized).
+   */
+  plainIdf?: boolean;
+  normalizedTf?: boolean;
+  /** Manticore's QueryOption_e of OPTION expand_keywords (master 16+): 0 default, 1 off, 2 on, 3 morphology='none'. */
+  expandKeywords?: number;
+  /** QFLAG_NOT_ONLY_ALLOWED: OPTION not_terms_only_allowed=1 on the master (ORed with the agent's own setting). */
+  notOnlyAllowed?: boolean;
+  /** QFLAG_DEFAULT_BOOL_OR (master 32+): OPTION boolean_mode='or'. */
+  defaultBoolOr?: boolean;
   /** The master's group_concat/facet helper role (master 30+): 0 is an ordinary query. */
   queryRole?: number;
   /** Set when the request could not be read; the reply is this error. */
@@ -150,6 +162,14 @@ function pairs(r: ApiReader): Array<[string, number]> {
   return out;
 }
 
+/** The query flags searchd applies (api_search.cpp ParseSearchQuery, e790cb5); the rest change nothing here. */
+function readFlags(q: ApiQuery, flags: number, ver: number, masterVer: number): void {
+  q.plainIdf = (flags & QFLAG.PLAIN_IDF) !== 0;
+  if (masterVer > 0 || ver === 0x11e) q.normalizedTf = (flags & QFLAG.NORMALIZED_TF) !== 0;
+  q.notOnlyAllowed = (flags & QFLAG.NOT_ONLY_ALLOWED) !== 0;
+  if (masterVer >= 32) q.defaultBoolOr = (flags & QFLAG.DEFAULT_BOOL_OR) !== 0;
+}
+
 export function readSearchQuery(r: ApiReader, ver: number, masterVer: number): ApiQuery {
   const flags = ver >= 0x11b ? r.u32() : 0;
   const q = { offset: r.i32(), limit: r.i32(), mode: r.u32() } as ApiQuery;
@@ -198,7 +218,8 @@ export function readSearchQuery(r: ApiReader, ver: number, masterVer: number): A
     q.select = q.select.length > 4 ? q.select.slice(4) : '*';
   }
   if (!q.select.trim()) q.select = '*';
-  if (ver >= 0x11b && flags & 4) r.i32(); // max_predicted_time (QFLAG_MAX_PREDICTED_TIME)
+  if (ver >= 0x11b) readFlags(q, flags, ver, masterVer);
+  if (ver >= 0x11b && flags & QFLAG.MAX_PREDICTED_TIME) r.i32(); // max_predicted_time: read past, as searchd does
   let hasOuter = false;
   if (ver >= 0x11d) { r.str(); r.u32(); r.u32(); hasOuter = r.i32() !== 0; } // outer select (not sent by clients)
   if (ver >= 0x124) q.expansionLimit = r.i32();

@@ -4,7 +4,7 @@
  * by proximity, ANY by matchany, BOOLEAN not at all); sort modes become ORDER BY clauses; group
  * settings become GROUP BY / WITHIN GROUP ORDER BY with the @groupby/@count/@distinct columns.
  */
-import { Aggr, type ApiItem, type FilterNode } from './manticore-request.js';
+import { Aggr, ExpandKeywords, type ApiItem, type FilterNode } from './manticore-request.js';
 import type { ApiFilter, ApiQuery } from './search-request.js';
 
 export const Mode = { ALL: 0, ANY: 1, PHRASE: 2, BOOLEAN: 3, EXTENDED: 4, FULLSCAN: 5, EXTENDED2: 6 } as const;
@@ -152,6 +152,21 @@ function orderBy(q: ApiQuery): string {
   }
 }
 
+/**
+ * The OPTIONs a master's query flags and expand_keywords stand for (what its SELECT's OPTION idf,
+ * expand_keywords, not_terms_only_allowed set); those quarry cannot run are refused by name.
+ */
+function flagOptions(q: ApiQuery): string[] {
+  const out: string[] = [];
+  if (q.plainIdf || q.normalizedTf === false) out.push(`idf='${q.plainIdf ? 'plain' : 'normalized'},${q.normalizedTf === false ? 'tfidf_unnormalized' : 'tfidf_normalized'}'`);
+  if (q.expandKeywords === ExpandKeywords.DISABLED || q.expandKeywords === ExpandKeywords.ENABLED) out.push(`expand_keywords=${q.expandKeywords === ExpandKeywords.ENABLED ? 1 : 0}`);
+  else if (q.expandKeywords === ExpandKeywords.MORPH_NONE) throw new ApiQueryError("morphology='none' from a master is not supported by this agent");
+  else if (q.expandKeywords) throw new ApiQueryError(`unknown expand_keywords value ${q.expandKeywords}`);
+  if (q.notOnlyAllowed) out.push('not_terms_only_allowed=1');
+  if (q.defaultBoolOr) throw new ApiQueryError("boolean_mode='or' from a master is not supported by this agent");
+  return out;
+}
+
 /** The SELECT for one table list; `tables` are already checked names. */
 export function searchSql(q: ApiQuery, tables: string[]): string {
   if (q.groupFunc === 5 && q.groupBy) throw new ApiQueryError('SPH_GROUPBY_ATTRPAIR is not supported');
@@ -190,5 +205,6 @@ export function searchSql(q: ApiQuery, tables: string[]): string {
   if (q.fieldWeights.length) options.push(`field_weights=(${q.fieldWeights.map(([n, w]) => `${ident(n)}=${w}`).join(', ')})`);
   if (q.indexWeights.length) options.push(`index_weights=(${q.indexWeights.map(([n, w]) => `${ident(n)}=${w}`).join(', ')})`);
   if (q.comment) options.push(`comment=${quote(q.comment)}`);
+  options.push(...flagOptions(q));
   return `${sql} OPTION ${options.join(', ')}`;
 }

@@ -3,6 +3,7 @@
  * which Sphinx 2.2 and Manticore searchd and quarry all read), and the reply read back into matches.
  * The mirror of search-request.ts and search-reply.ts.
  */
+import { QFLAG } from './manticore-request.js';
 import type { ApiFilter, ApiQuery } from './search-request.js';
 import { Attr } from './search-reply.js';
 import { ApiReader, ApiWriter, Status } from './wire.js';
@@ -37,9 +38,16 @@ export function writeFilterHead(w: ApiWriter, f: ApiFilter, cmp: boolean): ApiWr
   return w;
 }
 
-/** QFLAG_NORMALIZED_TF (Manticore's default idf) and QFLAG_EXPLICIT_RANKER. */
-const QFLAG_NORMALIZED_TF = 1 << 6;
-const QFLAG_EXPLICIT_RANKER = 1 << 15;
+/**
+ * The query flags: OPTION idf (QFLAG_NORMALIZED_TF is the default tfidf_normalized, which Sphinx 2.2 and
+ * Manticore read from 0x11E clients and masters) and, to a Manticore agent, QFLAG_EXPLICIT_RANKER.
+ */
+function queryFlags(q: ApiQuery, manticore: boolean): number {
+  let flags = q.normalizedTf === false ? 0 : QFLAG.NORMALIZED_TF;
+  if (q.plainIdf) flags |= QFLAG.PLAIN_IDF;
+  if (manticore && q.ranker !== 0) flags |= QFLAG.EXPLICIT_RANKER;
+  return flags;
+}
 const U64_MAX = 0xffffffffffffffffn;
 
 /**
@@ -47,7 +55,7 @@ const U64_MAX = 0xffffffffffffffffn;
  * master does: its query flags, each filter's bounds and MVA function, the full id range.
  */
 export function writeSearchQuery(w: ApiWriter, q: ApiQuery, manticore = false): void {
-  w.u32(manticore ? QFLAG_NORMALIZED_TF | (q.ranker !== 0 ? QFLAG_EXPLICIT_RANKER : 0) : 0);
+  w.u32(queryFlags(q, manticore));
   w.u32(q.offset).u32(q.limit).u32(q.mode).u32(q.ranker);
   if (q.ranker === 8 || (manticore && q.ranker === 9)) w.str(q.rankExpr);
   w.u32(q.sort).str(q.sortBy).str(q.query).u32(0).str(q.indexes);

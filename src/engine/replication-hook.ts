@@ -6,6 +6,9 @@
 import type { Statement } from '../sql/ast.js';
 import { SearchError } from '../util/errors.js';
 import type { BulkLine, BulkReply } from './json/json-bulk.js';
+import type { EsBulkDoc, EsBulkItem } from './json/json-es-bulk.js';
+
+export interface EsBulkReply { items: EsBulkItem[]; ok: boolean }
 import type { JsonValue } from './json/json-value.js';
 import type { Result } from './result.js';
 import type { Session } from './session.js';
@@ -38,11 +41,13 @@ export interface ReplicationHook {
   routeJson<T>(kind: JsonWriteKind, body: JsonValue, local: () => Promise<T>): Promise<T> | undefined;
   /** The same for a `/bulk` request: its reply when every line writes one cluster's tables. */
   routeBulk(lines: BulkLine[]): Promise<BulkReply> | undefined;
+  /** The same for a `/_bulk` request: its reply when every document names `c:t` of one cluster. */
+  routeEsBulk(docs: EsBulkDoc[]): Promise<EsBulkReply> | undefined;
   /**
-   * Throws when a write run on this node only (a /_bulk line, a /bulk request the hook declined)
-   * targets a replicated table or names a `cluster`: such a write would land on this node only.
+   * Throws when a write run on this node only (a /bulk or /_bulk request the hook declined) targets a
+   * replicated table or names a `cluster` (`"cluster"`, or `_index` `c:t`): it would land here only.
    */
-  guardLocal(table: string, cluster: string | undefined): void;
+  guardLocal(table: string, cluster: string | undefined, endpoint?: '/bulk' | '/_bulk'): void;
 }
 
 /** The `"cluster"` a JSON write names, if any (a non-string is left to the request's own checks). */
@@ -80,6 +85,7 @@ export const NO_REPLICATION: ReplicationHook = {
     return undefined;
   },
   routeBulk() { return undefined; },
+  routeEsBulk() { return undefined; },
   guardLocal(_table, cluster) {
     if (cluster !== undefined) throw new SearchError('UNKNOWN_TABLE', `unknown cluster '${cluster}'`);
   },

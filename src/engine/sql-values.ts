@@ -34,8 +34,12 @@ export function optionText(v: OptionValue): string {
   }
 }
 
+/** A statement without OPTION (most of them): one shared empty map, read only. */
+const NO_OPTIONS: ReadonlyMap<string, OptionValue> = new Map();
+
 /** `OPTION a=1, b=x` as a map; later duplicates win, as in Manticore. */
-export function optionMap(options: NamedValue[]): Map<string, OptionValue> {
+export function optionMap(options: readonly NamedValue[] | undefined): ReadonlyMap<string, OptionValue> {
+  if (!options?.length) return NO_OPTIONS;
   return new Map(options.map((o) => [o.name, o.value]));
 }
 

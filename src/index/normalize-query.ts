@@ -66,13 +66,21 @@ function expandFlags(value: string | undefined): { exact: boolean; star: boolean
 
 const intSetting = (v: string | undefined) => Math.max(0, Number.parseInt(v ?? '0', 10) || 0);
 
+/** How a table's wildcards expand (TableNormalizers' `expansion`), without building its normalizers. */
+export function tableExpansion(pipeline: TextPipeline, settings: Record<string, string>): ExpansionSettings {
+  const morph = pipeline.settings.morphology.length > 0;
+  const minInfixLen = intSetting(settings.min_infix_len);
+  // dict=keywords: an infix table also expands prefixes of any length (GetMinPrefixLen)
+  const minPrefixLen = intSetting(settings.min_prefix_len) || (minInfixLen > 0 ? 1 : 0);
+  return { minPrefixLen, minInfixLen, exactForms: morph || exactWordsEnabled(morph, settings) };
+}
+
 export function tableNormalizers(pipeline: TextPipeline, settings: Record<string, string>): TableNormalizers {
   const morph = pipeline.settings.morphology.length > 0;
   const exactWords = exactWordsEnabled(morph, settings);
   const minInfixLen = intSetting(settings.min_infix_len);
-  // dict=keywords: an infix table also expands prefixes of any length (GetMinPrefixLen)
-  const minPrefixLen = intSetting(settings.min_prefix_len) || (minInfixLen > 0 ? 1 : 0);
-  const expansion = { minPrefixLen, minInfixLen, exactForms: morph || exactWords };
+  const expansion = tableExpansion(pipeline, settings);
+  const minPrefixLen = expansion.minPrefixLen;
   const wildcards = minPrefixLen > 0 || minInfixLen > 0;
   const word = (w: string) => pipeline.normalizeWord(w);
   // CALL KEYWORDS' tokenized column is the folded token; rows are only made for non-stopwords

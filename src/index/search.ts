@@ -43,6 +43,9 @@ export interface PreparedSearch {
 }
 
 function fieldWeights(schema: IndexSchema, req: SearchRequest): number[] {
+  let any = false;
+  for (const _ in req.fieldWeights) { any = true; break; }
+  if (!any) return schema.fields.map(() => 1);
   const lower = new Map(Object.entries(req.fieldWeights).map(([k, v]) => [k.toLowerCase(), v]));
   return schema.fields.map((f) => Math.trunc(lower.get(f.toLowerCase()) ?? 1));
 }
@@ -55,13 +58,19 @@ function keyValue(c: Candidate, k: ResolvedKey, i: number): number | bigint | Re
 
 /** The merge order: the sort keys, then (ranked) newer segments first or (full scan) older first, then row. */
 function comparator(keys: ResolvedKey[], ranked: boolean): (a: Candidate, b: Candidate) => number {
+  const tie = (a: Candidate, b: Candidate): number => {
+    if (a.order !== b.order) return ranked ? b.order - a.order : a.order - b.order;
+    return a.row - b.row;
+  };
+  // the usual ranked page (ORDER BY weight() DESC, or no ORDER BY): numbers compared without keyValue
+  if (keys.length === 1 && keys[0].kind === 'weight' && keys[0].desc) return (a, b) => b.weight - a.weight || tie(a, b);
   return (a, b) => {
-    for (const [i, k] of keys.entries()) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
       const c = compareValues(keyValue(a, k, i) as never, keyValue(b, k, i) as never);
       if (c) return k.desc ? -c : c;
     }
-    if (a.order !== b.order) return ranked ? b.order - a.order : a.order - b.order;
-    return a.row - b.row;
+    return tie(a, b);
   };
 }
 
@@ -113,6 +122,24 @@ export function releaseSearch(p: PreparedSearch): void {
 }
 
 /**
+ * For a page ordered by weight alone: the window-th best weight of all the tops' rows, below which no
+ * row can make the page (the rows at it or above fill it and come first); -Infinity otherwise. The
+ * merge then makes candidates of the few rows that can (a 20-row page over 4 segments: about 20 of 80).
+ */
+function weightThreshold(p: PreparedSearch, tops: SegmentTop[], scale: number): number {
+  const k = p.keys;
+  if (k.length !== 1 || k[0].kind !== 'weight' || !k[0].desc || p.window === 0) return -Infinity;
+  let n = 0;
+  for (const t of tops) n += t.weights.length;
+  if (n <= p.window) return -Infinity;
+  const all = new Float64Array(n);
+  let j = 0;
+  for (const t of tops) for (let i = 0; i < t.weights.length; i++) all[j++] = t.weights[i] * scale;
+  all.sort();
+  return all[n - p.window];
+}
+
+/**
  * Merges the segments' top-Ks (any number per segment: ranges of one merge too) into the page;
  * `timedOut` when max_query_time stopped the search before some segments.
  */
@@ -120,9 +147,13 @@ export function finishSearch(p: PreparedSearch, tops: SegmentTop[], req: SearchR
   const candidates: Candidate[] = [];
   let totalFound = 0;
   const scale = p.ranked ? req.indexWeight ?? 1 : 1;
+  const threshold = weightThreshold(p, tops, scale);
   for (const { job, rowIds, weights, total } of tops) {
     totalFound += total;
-    for (let i = 0; i < rowIds.length; i++) candidates.push({ seg: job.seg, order: job.order, row: rowIds[i], weight: weights[i] * scale, exprs: job.exprs });
+    for (let i = 0; i < rowIds.length; i++) {
+      const weight = weights[i] * scale;
+      if (weight >= threshold) candidates.push({ seg: job.seg, order: job.order, row: rowIds[i], weight, exprs: job.exprs });
+    }
   }
   candidates.sort(comparator(p.keys, p.ranked));
   const page = candidates.slice(req.offset, p.window);

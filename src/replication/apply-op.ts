@@ -14,6 +14,7 @@ import type { JsonValue } from '../engine/json/json-value.js';
 import type { ReplicatedOp } from './replicated-op.js';
 import { SearchError, asSearchError } from '../util/errors.js';
 import { bulkLinesOf } from './bulk-op.js';
+import { esBulkDocsOf } from './es-bulk-op.js';
 
 /** The outcome handed to the writer waiting on its op: a result, or the error every node met alike. */
 export type ApplyOutcome = { ok: true; value: unknown } | { ok: false; error: SearchError };
@@ -75,6 +76,7 @@ export async function applyWrite(target: ApplyTarget, op: ReplicatedOp): Promise
     if (op.op === 'tx') return { ok: true, value: await applyTx(target, op) };
     if (op.op === 'json') return { ok: true, value: await applyJson(target, op) };
     if (op.op === 'bulk') return { ok: true, value: await target.json.bulk(bulkLinesOf(op.lines)) };
+    if (op.op === 'esbulk') return { ok: true, value: await target.json.esBulk(esBulkDocsOf(op.docs)) };
     return { ok: true, value: undefined };
   } catch (e) {
     // every node meets the same error for the same op on the same table: it is the op's outcome

@@ -75,3 +75,13 @@ function missingId(body: JsonObject): boolean {
 export function bulkLinesOf(lines: BulkOpLine[]): BulkLine[] {
   return lines.map((l) => (l.kind === 'json' ? { kind: 'json', value: parseLossless(l.text) as JsonValue } : l));
 }
+
+/** The op's statement lines that write a table `keep` accepts (the others dropped); empty and bad lines stay. */
+export function bulkLinesFor(lines: BulkOpLine[], keep: (table: string) => boolean): BulkOpLine[] {
+  return lines.filter((l) => {
+    if (l.kind !== 'json') return true;
+    const st = statementOf({ kind: 'json', value: parseLossless(l.text) as JsonValue });
+    const table = st && tableOf(st.body);
+    return table === undefined || keep(table);
+  });
+}

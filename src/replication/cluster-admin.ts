@@ -12,6 +12,7 @@ import type { LocalState } from './local-state.js';
 import { encodeOp, type ReplicatedOp } from './replicated-op.js';
 import { takeSnapshot } from './table-snapshot.js';
 import { askDonor } from './donor.js';
+import type { SnapshotTriggers } from './snapshot-triggers.js';
 
 /** How long DELETE CLUSTER waits for the other nodes to apply it before the stream is removed. */
 const DELETE_GRACE_MS = 5_000;
@@ -26,8 +27,8 @@ export class ClusterAdmin {
     readonly self: string,
     private readonly catalog: Catalog,
     private readonly target: ApplyTarget,
-    /** Ops between cluster snapshots (searchd replication_snapshot_ops). */
-    private readonly snapshotOps: number,
+    /** When cluster snapshots are due (searchd replication_snapshot_ops, _bytes, _interval). */
+    private readonly snapshotTriggers: SnapshotTriggers,
   ) {}
 
   /** Resumes following every cluster this node belonged to when it stopped. */
@@ -50,7 +51,7 @@ export class ClusterAdmin {
   member(cluster: string): void { this.follower(cluster); }
 
   #follow(cluster: string): Follower {
-    const f = new Follower(cluster, this.self, this.log, this.catalog, this.target, this.state, () => this.#followers.delete(cluster), this.snapshotOps);
+    const f = new Follower(cluster, this.self, this.log, this.catalog, this.target, this.state, () => this.#followers.delete(cluster), this.snapshotTriggers);
     this.#followers.set(cluster, f);
     f.start();
     return f;

@@ -11,9 +11,11 @@ import type { Catalog } from '../engine/catalog.js';
 import { applyWrite, type ApplyOutcome, type ApplyTarget } from './apply-op.js';
 import type { ClusterLog } from './cluster-log.js';
 import { decodeOp, type ReplicatedOp } from './replicated-op.js';
+import { bulkLinesFor } from './bulk-op.js';
 import type { ClusterState, LocalState } from './local-state.js';
 import { loadSnapshot } from './table-snapshot.js';
 import { ClusterSnapshots } from './cluster-snapshots.js';
+import type { SnapshotTriggers } from './snapshot-triggers.js';
 import { crashPoint } from './crash-point.js';
 
 const RESTART_PAUSE_MS = 500;
@@ -36,10 +38,10 @@ export class Follower {
     private readonly state: LocalState,
     /** Called once the cluster's deletion was applied. */
     private readonly onDeleted: () => void,
-    /** Ops between cluster snapshots (searchd replication_snapshot_ops). */
-    snapshotOps: number,
+    /** When cluster snapshots are due (searchd replication_snapshot_ops, _bytes, _interval). */
+    triggers: SnapshotTriggers,
   ) {
-    this.snapshots = new ClusterSnapshots(cluster, node, log, catalog, snapshotOps, (upto) => this.#takeAdds(upto));
+    this.snapshots = new ClusterSnapshots(cluster, node, log, catalog, triggers, (upto) => this.#takeAdds(upto));
   }
 
   get cs(): ClusterState | undefined { return this.state.get(this.cluster); }
@@ -87,8 +89,7 @@ export class Follower {
 
   async #follow(): Promise<void> {
     // tables part-way through an op (a crash inside a /bulk) are restored, as are those the trim passed
-    const restored = await this.snapshots.restoreIfNeeded(this.cs?.seq ?? 0, this.cs?.partial !== undefined);
-    if (restored) await this.state.put(this.cluster, { ...this.cs!, seq: restored.seq, tables: restored.tables });
+    await this.#restore();
     const msgs = await this.log.follow(this.cluster, this.node, (this.cs?.seq ?? 0) + 1);
     this.#current = msgs;
     if (this.#stopped) { void msgs.stop(); return; }
@@ -103,9 +104,30 @@ export class Follower {
       this.#waiters.delete(op.id);
       this.#wake(m.seq);
       if (op.op === 'delete') { this.#stopped = true; this.onDeleted(); void msgs.stop(); return; }
+      const cs = this.cs;
+      if (cs?.replay && m.seq >= cs.replay.upto) await this.state.put(this.cluster, { ...cs, replay: undefined });
       // a snapshot that could not be taken waits for the next turn; following goes on
-      await this.snapshots.afterApply(m.seq, this.cs?.tables ?? []).catch((e) => { this.lastError = `snapshot: ${(e as Error).message}`; });
+      await this.snapshots.afterApply(m.seq, this.cs?.tables ?? [], m.data.length).catch((e) => { this.lastError = `snapshot: ${(e as Error).message}`; });
     }
+  }
+
+  /**
+   * Restores the tables when following alone cannot reach them: after a crash inside a /bulk op
+   * (`partial`), from the latest snapshot or, before any, from the stream's start. Ops this node had
+   * applied are then applied again under the membership it had reached (`replay`): a table dropped
+   * from the cluster before the crash is neither reloaded by its ADD nor written by the ops before
+   * its DROP, so its local writes since stay.
+   */
+  async #restore(): Promise<void> {
+    const cs = this.cs;
+    if (!cs) return;
+    const force = cs.partial !== undefined;
+    const members = cs.replay ?? { upto: cs.seq, tables: cs.tables };
+    const restored = await this.snapshots.restoreIfNeeded(cs.seq, force, force ? new Set(members.tables) : undefined);
+    if (!restored) return;
+    const replay = force && restored.seq < members.upto ? members : undefined;
+    const tables = replay ? [...new Set([...restored.tables, ...replay.tables])] : restored.tables;
+    await this.state.put(this.cluster, { ...cs, seq: restored.seq, tables, replay });
   }
 
   /** Forgets the ADD snapshots of ops at or below `upto` (trimmed from the stream): their names. */
@@ -132,9 +154,18 @@ export class Follower {
     const cs = this.cs!;
     const tables = new Set(cs.tables);
     let adds = cs.adds;
+    // replaying ops applied before a crash: the tables dropped from the cluster since are left alone
+    const member = cs.replay && seq <= cs.replay.upto ? new Set(cs.replay.tables) : undefined;
+    if (member && op.op !== 'bulk' && op.op !== 'esbulk' && op.op !== 'drop' && op.op !== 'delete' && !member.has(op.table.toLowerCase())) {
+      if (op.op === 'add') adds = [...(adds ?? []), { name: op.snapshot, seq }];
+      await this.state.put(this.cluster, { ...cs, seq, adds });
+      return { ok: true, value: undefined };
+    }
+    if (member && op.op === 'bulk') op = { ...op, lines: bulkLinesFor(op.lines, (t) => member.has(t)) };
+    if (member && op.op === 'esbulk') op = { ...op, docs: op.docs.filter((d) => member.has(d.table.toLowerCase())) };
     switch (op.op) {
-      case 'sql': case 'json': case 'tx': case 'bulk': {
-        const single = op.op !== 'bulk';
+      case 'sql': case 'json': case 'tx': case 'bulk': case 'esbulk': {
+        const single = op.op !== 'bulk' && op.op !== 'esbulk';
         const record = single ? { seq } : { seq: seq - 1, partial: seq };
         const { result, commits } = await this.state.alongside(this.cluster, record, () => applyWrite(this.target, op),
           (n) => crashPoint('apply-commit', seq, n));

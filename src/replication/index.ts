@@ -9,7 +9,7 @@ import { ClusterAdmin } from './cluster-admin.js';
 import { ClusterLog } from './cluster-log.js';
 import { LocalState } from './local-state.js';
 import { Replicator } from './replicator.js';
-import { DEFAULT_SNAPSHOT_OPS } from './cluster-snapshots.js';
+import { DEFAULT_TRIGGERS, type SnapshotTriggers } from './snapshot-triggers.js';
 
 export { parseReplicationNats } from './nats-option.js';
 
@@ -18,8 +18,8 @@ export interface ReplicationOptions {
   servers: string[];
   /** This node's address, its name in every cluster (SHOW STATUS nodes_view, its durable consumer). */
   node: string;
-  /** Ops between cluster snapshots, after which the stream is trimmed (searchd replication_snapshot_ops). */
-  snapshotOps?: number;
+  /** When cluster snapshots are due, after which the stream is trimmed (searchd replication_snapshot_ops, _bytes, _interval); unset ones keep their defaults. */
+  snapshots?: Partial<SnapshotTriggers>;
 }
 
 export interface Replication { close(): Promise<void> }
@@ -29,7 +29,7 @@ export async function startReplication(ctx: ExecContext, store: Store, opts: Rep
   const log = await ClusterLog.open(opts.servers);
   const localCtx: ExecContext = { ...ctx, replication: undefined };
   const admin = new ClusterAdmin(log, new LocalState(store), opts.node, ctx.catalog, { ctx: localCtx, json: createJsonApi(localCtx) },
-    opts.snapshotOps ?? DEFAULT_SNAPSHOT_OPS);
+    { ...DEFAULT_TRIGGERS, ...opts.snapshots });
   ctx.replication = new Replicator(admin, ctx);
   await admin.resume();
   return { close: () => admin.close() };

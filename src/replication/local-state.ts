@@ -20,6 +20,13 @@ export interface ClusterState {
   nodesSet: string;
   /** ADD snapshots this node applied (object name, op sequence): deleted once the stream is trimmed past them. */
   adds?: { name: string; seq: number }[];
+  /**
+   * Set while ops this node had applied once are applied again (restored after a crash inside a
+   * /bulk): through sequence `upto` only the tables that were still in the cluster then (`tables`)
+   * are written or loaded; the others were dropped from it before the crash, and hold local writes
+   * since. Stored, so a crash during the replay resumes it under the same rule.
+   */
+  replay?: { upto: number; tables: string[] };
 }
 
 /** The applied sequence as stored (what a replicated write's commit carries). */

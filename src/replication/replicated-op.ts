@@ -6,6 +6,7 @@
  */
 import type { JsonWriteKind } from '../engine/replication-hook.js';
 import type { BulkOpLine } from './bulk-op.js';
+import type { EsBulkOpDoc } from './es-bulk-op.js';
 
 interface OpBase {
   /** Unique per op: JetStream's dedup id and the writer's key for waiting on its own apply. */
@@ -21,6 +22,8 @@ export type ReplicatedOp = OpBase & (
   | { op: 'json'; table: string; kind: JsonWriteKind; body: string }
   /** A /bulk request whose lines all write tables of this cluster (bulk-op.ts). */
   | { op: 'bulk'; lines: BulkOpLine[] }
+  /** A /_bulk request whose documents all name `c:t` of this cluster (es-bulk-op.ts). */
+  | { op: 'esbulk'; docs: EsBulkOpDoc[] }
   /** A COMMITted transaction on one cluster table: its statements in order, applied as one transaction. */
   | { op: 'tx'; table: string; statements: { sql: string; ids: string[] }[] }
   /** ALTER CLUSTER ADD: the table's snapshot object (schema and documents) at this point of the stream. */

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { LosslessNumber, stringify as losslessStringify } from 'lossless-json';
 import type { ExecContext } from '../engine/exec/executor.js';
 import { isJsonObject, type JsonValue } from '../engine/json/json-value.js';
-import { jsonCluster, writeTable, type JsonWriteKind, type LocalRun, type ReplicationHook } from '../engine/replication-hook.js';
+import { jsonCluster, writeTable, type EsBulkReply, type JsonWriteKind, type LocalRun, type ReplicationHook } from '../engine/replication-hook.js';
 import { likeMatcher } from '../engine/like.js';
 import { ok, rows, type Result } from '../engine/result.js';
 import type { Session } from '../engine/session.js';
@@ -22,11 +22,13 @@ import { encodeOp, type ReplicatedOp } from './replicated-op.js';
 import { ClusterTransactions } from './cluster-transaction.js';
 import { bulkCluster, bulkOpLines } from './bulk-op.js';
 import type { BulkLine, BulkReply } from '../engine/json/json-bulk.js';
+import type { EsBulkDoc } from '../engine/json/json-es-bulk.js';
+import { esBulkCluster, esBulkItemsAs, esBulkOpDocs } from './es-bulk-op.js';
 
 /** How long a writer waits for its own node to apply an op JetStream already acknowledged. */
 export const LOCAL_APPLY_TIMEOUT_MS = 60_000;
 
-type WriteOp = Extract<ReplicatedOp, { op: 'sql' } | { op: 'json' } | { op: 'tx' } | { op: 'bulk' }>;
+type WriteOp = Extract<ReplicatedOp, { op: 'sql' } | { op: 'json' } | { op: 'tx' } | { op: 'bulk' } | { op: 'esbulk' }>;
 type OpBody = WriteOp extends infer O ? O extends WriteOp ? Omit<O, 'id' | 'origin'> : never : never;
 
 const notInCluster = (t: string) => new SearchError('BAD_VALUE', `table '${t}' is not in any cluster, use just '${t}'`);
@@ -123,14 +125,26 @@ export class Replicator implements ReplicationHook {
     })();
   }
 
-  /** A line of a request run on this node only (/_bulk, or a /bulk request routeBulk declined). */
-  guardLocal(table: string, cluster: string | undefined): void {
+  /** A /_bulk request whose documents all name `c:t` of one cluster: one op, run by every node as /_bulk. */
+  routeEsBulk(docs: EsBulkDoc[]): Promise<EsBulkReply> | undefined {
+    const cluster = esBulkCluster(docs, (t) => this.admin.state.clusterOf(t));
+    if (cluster === undefined) return undefined;
+    return (async () => {
+      const opDocs = await esBulkOpDocs(docs, async () => (await this.ctx.ids.take(1))[0]!);
+      const reply = (await this.#replicate(cluster, { op: 'esbulk', docs: opDocs })) as EsBulkReply;
+      return { ...reply, items: esBulkItemsAs(reply.items, cluster) };
+    })();
+  }
+
+  /** A line of a request run on this node only (a /bulk or /_bulk request the route methods declined). */
+  guardLocal(table: string, cluster: string | undefined, endpoint: '/bulk' | '/_bulk' = '/bulk'): void {
     const owner = this.admin.state.clusterOf(table);
     if (cluster !== undefined) {
       this.admin.member(cluster);
       if (owner !== cluster) throw owner ? new SearchError('BAD_VALUE', `table '${table}' doesn't belong to cluster '${cluster}'`) : notInCluster(table);
       // a line of the cluster in a request that also writes elsewhere: one op cannot carry both
-      throw new SearchError('BAD_VALUE', `a /bulk request writing cluster '${cluster}' can only write tables of that cluster (with "cluster":"${cluster}" on every line)`);
+      const how = endpoint === '/bulk' ? `with "cluster":"${cluster}" on every line` : `with "_index":"${cluster}:<table>" on every document`;
+      throw new SearchError('BAD_VALUE', `a ${endpoint} request writing cluster '${cluster}' can only write tables of that cluster (${how})`);
     }
     if (owner) throw jsonPartOf(table, owner);
   }

@@ -140,6 +140,25 @@ describe('a distributed table over 2 local and 2 remote shards', () => {
         dh: { date_histogram: { field: 'ts', calendar_interval: 'month' } }, dr: { date_range: { field: 'ts', keyed: true, ranges: [{ to: '2023||+6M/M' }, { from: '2023||+6M/M' }] } },
         p: { percentiles: { field: 'price' } }, pr: { percentile_ranks: { field: 'price', values: [2, 5.5] } }, mad: { median_absolute_deviation: { field: 'price' } },
       } },
+      // facet filter modes: each aggregation under its scope, max mode's helper passes, statuses
+      ...[{ gid: 3 }, { gid: [2, 4] }].map((gid) => ({
+        query: { bool: { must: [{ match: { title: 'alpha | beta' } }], filter: [Array.isArray(gid.gid) ? { in: { gid: gid.gid } } : { equals: gid }, { range: { price: { gte: 2 } } }, { in: { tags: [1, 2, 3] } }] } },
+        sort: [{ id: 'asc' }], limit: 4, offset: 1, aggs: {
+          auto: { terms: { field: 'gid', order: { _key: 'asc' } }, mode: 'auto' },
+          max: { terms: { field: 'tags', size: 4, order: { _count: 'desc' } }, mode: 'max' },
+          zero: { terms: { field: 'gid', size: 10, order: { _key: 'desc' } }, mode: 'max', zeroes: true },
+          // the broad pass's buckets missing from the scoped ones join with doc_count 0
+          zf: { terms: { field: 'gid', size: 10, order: { _key: 'asc' } }, mode: 'max', zeroes: true, filters: ['gid'] },
+          only: { terms: { field: 'tags', size: 10, order: { _key: 'asc' } }, filters: ['price'] },
+          excl: { terms: { field: 'gid', order: { _count: 'asc' } }, exclude_filters: ['tags', 'gid'] },
+          h: { histogram: { field: 'price', interval: 3 }, mode: 'max', zeroes: true },
+          hs: { histogram: { field: 'price', interval: 2 }, mode: 'max' },
+          r: { range: { field: 'gid', ranges: [{ to: 3 }, { from: 3 }] }, mode: 'auto' },
+          lo: { min: { field: 'price' }, mode: 'max' }, s: { sum: { field: 'gid' }, exclude_filters: ['gid'] },
+          p: { percentiles: { field: 'price' }, filters: ['gid'] },
+        },
+      })),
+      { query: { bool: { filter: [{ equals: { gid: 1 } }] } }, sort: [{ id: 'asc' }], limit: 2, facet_filter_mode: 'auto', aggs: { g: { terms: { field: 'gid', order: { _key: 'asc' } } }, t: { terms: { field: 'tags', order: { _key: 'asc' } }, mode: 'strict' } } },
     ]) {
       const one = await search('everything', body);
       expect(one.hits.length).toBeGreaterThan(0);
@@ -163,8 +182,31 @@ describe('a distributed table over 2 local and 2 remote shards', () => {
     expect(distPages.length).toBeGreaterThan(40);
     expect(new Set(distPages).size).toBe(distPages.length);
     expect([...distPages].sort()).toEqual([...onePages].sort());
-    const refused = await search('d', { query: { match_all: {} }, aggs: { g: { terms: { field: 'gid' }, mode: 'auto' } } });
-    expect(refused.error?.reason ?? refused.error).toMatch(/facet filter modes over a distributed table are not supported/);
+    // a scope the WHERE cannot be split for is Manticore's error, as over one table
+    const or = { query: { bool: { should: [{ equals: { gid: 1 } }, { equals: { gid: 2 } }] } }, aggs: { g: { terms: { field: 'gid' }, mode: 'auto' } } };
+    const [distErr, oneErr] = [await search('d', or), await search('everything', or)];
+    expect(distErr.error?.reason ?? distErr.error).toMatch(/conjunction-only attribute filters/);
+    expect(distErr.error).toEqual(oneErr.error);
+  });
+
+  it("applies the master's OPTION idf and expand_keywords on the agent (query flags and QueryOption_e over 9312)", async () => {
+    // one agent holding every document (the master's own 9312): its weights are one table's
+    await db.query(`CREATE TABLE dall type='distributed' agent='127.0.0.1:${master.agent}:everything'`);
+    const sql = (t: string, opts: string) => `SELECT id, WEIGHT() AS w FROM ${t} WHERE MATCH('alpha | gamma | zeta') ORDER BY WEIGHT() DESC, id ASC LIMIT 40 OPTION ranker=bm25${opts}`;
+    const weights = async (t: string, opts: string) => ((await db.query(sql(t, opts)))[0] as any[]).map((r) => `${r.id}:${r.w}`);
+    const plain = await weights('everything', ", idf='plain,tfidf_unnormalized'");
+    expect(plain).not.toEqual(await weights('everything', ''));
+    for (const opts of ['', ", idf='plain,tfidf_unnormalized'", ", idf='normalized,tfidf_unnormalized'", ", idf='plain'"]) {
+      expect(await weights('dall', opts), opts).toEqual(await weights('everything', opts));
+    }
+    // expand_keywords=1 on a min_prefix_len table: 'alph' also matches alpha* and =alph
+    const ids = async (t: string, ek: number) => ((await db.query(`SELECT id FROM ${t} WHERE MATCH('alph') ORDER BY id ASC LIMIT 1000 OPTION expand_keywords=${ek}`))[0] as any[]).map((r) => r.id);
+    const expanded = await ids('everything', 1);
+    expect(expanded.length).toBeGreaterThan(0);
+    expect(await ids('everything', 0)).toEqual([]);
+    expect(await ids('dall', 1)).toEqual(expanded);
+    expect(await ids('dall', 0)).toEqual([]);
+    await db.query('DROP TABLE dall');
   });
 
   it('merges FACET counts of all shards', async () => {
@@ -172,6 +214,12 @@ describe('a distributed table over 2 local and 2 remote shards', () => {
     const [one] = await db.query(sql('everything'));
     const [dist] = await db.query(sql('d'));
     expect(dist).toEqual(one);
+    // facet filter modes: auto and max statuses (max's strict helper) as over one table; ZEROES refused by name
+    const modes = (t: string) => `SELECT id FROM ${t} WHERE MATCH('alpha | beta') AND gid = 2 AND price >= 5 ORDER BY id ASC LIMIT 3 FACET gid MODE AUTO ORDER BY gid ASC FACET tags MODE MAX ORDER BY tags ASC FACET price MODE MAX ORDER BY price ASC LIMIT 40`;
+    const [oneModes] = await db.query(modes('everything'));
+    expect(JSON.stringify(oneModes)).toContain('unavailable');
+    expect((await db.query(modes('d')))[0]).toEqual(oneModes);
+    await expect(db.query("SELECT id FROM d WHERE gid = 2 FACET gid ZEROES MODE MAX")).rejects.toThrow(/ZEROES over a distributed table is not supported/);
   });
 });
 

@@ -26,9 +26,9 @@ export const ITEMS: ApiItem[] = [
  * `SELECT gid, SUM(price) total, GROUP_CONCAT(tag) names FROM d WHERE MATCH('hello') AND (gid=1 OR
  * price<5) GROUP BY gid ORDER BY gid ASC OPTION ranker=bm25` as a Manticore master sends it to agent t.
  */
-export function recordedMasterQuery(version = 35): Buffer {
+export function recordedMasterQuery(version = 35, tweak: { flags?: number; expandKeywords?: number } = {}): Buffer {
   const b = new Bytes();
-  b.int((1 << 6) | (1 << 15)); // QFLAG_NORMALIZED_TF | QFLAG_EXPLICIT_RANKER
+  b.int(tweak.flags ?? (1 << 6) | (1 << 15)); // QFLAG_NORMALIZED_TF | QFLAG_EXPLICIT_RANKER
   b.int(0).int(1000).int(6).int(1); // offset 0, limit = max_matches, extended2, bm25
   b.int(4).str('gid asc').str('hello'); // sort extended, sort-by, query
   b.int(0).str('t'); // no per-field weights, agent's indexes
@@ -49,7 +49,7 @@ export function recordedMasterQuery(version = 35): Buffer {
     b.int(3).str('gid').str('gid').int(0).str('total').str('price').int(4).str('names').str('tag').int(5);
     if (version >= 34) b.str(',');
   }
-  b.int(0).int(0); // expand keywords, index hints
+  b.int(tweak.expandKeywords ?? 0).int(0); // expand keywords (QueryOption_e), index hints
   if (version < 21) return b.get();
   b.int(0).str('').str('').int(0); // join
   return Buffer.concat([b.get(), KNN_ON.get()]);

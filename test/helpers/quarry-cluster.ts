@@ -36,8 +36,8 @@ function basePort(): number {
   return 20_000 + Math.floor(Math.random() * 120) * 100; // below the ephemeral range (32768+)
 }
 
-/** `searchd` lines every node gets besides its own (e.g. `replication_snapshot_ops = 10`). */
-export async function startLocalCluster(root: string, nodeCount: number, natsCount = 3, searchd: string[] = []): Promise<LocalCluster> {
+/** `searchd` lines every node gets besides its own (e.g. `replication_snapshot_ops = 10`), or node i's lines. */
+export async function startLocalCluster(root: string, nodeCount: number, natsCount = 3, searchd: string[] | ((node: number) => string[]) = []): Promise<LocalCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-cluster-'));
   const base = basePort();
   const nats = await startNatsCluster(join(dir, 'nats'), natsCount, base);
@@ -47,7 +47,7 @@ export async function startLocalCluster(root: string, nodeCount: number, natsCou
     const home = join(dir, `q${i + 1}`);
     mkdirSync(home, { recursive: true });
     const conf = join(home, 'quarry.conf');
-    writeFileSync(conf, `searchd {\n  data_dir = ${join(home, 'data')}\n  replication_nats = ${servers}\n  listen = 127.0.0.1:${base + 50 + i}\n  node_address = 127.0.0.1:${base + 50 + i}\n  server_id = ${i + 1}\n  threads = 1\n${searchd.map((l) => `  ${l}\n`).join('')}}\n`);
+    writeFileSync(conf, `searchd {\n  data_dir = ${join(home, 'data')}\n  replication_nats = ${servers}\n  listen = 127.0.0.1:${base + 50 + i}\n  node_address = 127.0.0.1:${base + 50 + i}\n  server_id = ${i + 1}\n  threads = 1\n${(typeof searchd === 'function' ? searchd(i) : searchd).map((l) => `  ${l}\n`).join('')}}\n`);
     const node: QuarryNode = {
       name: `127.0.0.1:${base + 50 + i}`,
       async start(env) { node.server = await spawnQuarry(root, ['--config', conf], env); },

@@ -5,7 +5,9 @@
  * agent computes and a filter on it), ORDER BY as an extended sort clause, GROUP BY as the group
  * attribute and group sort, and the OPTIONs the protocol carries.
  */
+import { ExpandKeywords } from '../../agent/manticore-request.js';
 import { apiQuery } from '../../agent/search-write.js';
+import { idfOption } from '../exec/exec-select.js';
 import type { ApiFilter, ApiQuery } from '../../agent/search-request.js';
 import type { Condition, Expr, Literal, NamedValue, OrderItem, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
@@ -16,8 +18,11 @@ const RANKER_IDS: Record<string, number> = {
 };
 const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
-/** Options the 0x11E query carries; others are refused rather than silently dropped on the agents. */
-const CARRIED = new Set(['ranker', 'max_matches', 'cutoff', 'max_query_time', 'field_weights', 'index_weights', 'comment']);
+/**
+ * Options the query carries (idf in its flags; expand_keywords in the Manticore master layout only,
+ * refused when sent to a Sphinx 2.2 agent); others are refused rather than silently dropped on the agents.
+ */
+const CARRIED = new Set(['ranker', 'max_matches', 'cutoff', 'max_query_time', 'field_weights', 'index_weights', 'comment', 'idf', 'expand_keywords']);
 
 function quote(s: string): string {
   return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -150,6 +155,14 @@ export function remoteQuery(st: SelectStatement, indexes: string): ApiQuery {
     indexWeights: pairList(opts.get('index_weights'), 'index_weights'),
     comment: opts.has('comment') ? optionText(opts.get('comment')!) : '',
   });
+  const idf = opts.get('idf');
+  if (idf) {
+    const { plain, unnormalized } = idfOption(optionText(idf));
+    q.plainIdf = plain === true;
+    q.normalizedTf = unnormalized !== true;
+  }
+  const ek = opts.get('expand_keywords');
+  if (ek) q.expandKeywords = requireNumber('expand_keywords', ek) !== 0 ? ExpandKeywords.ENABLED : ExpandKeywords.DISABLED;
   if (st.groupBy) {
     // an expression key is computed by the agent as a select item and grouped by its alias (as Manticore groups by an expression)
     const names = st.groupBy.map((e, i) => {

@@ -5,7 +5,7 @@ import { parseQuery } from '../../query/parse-query.js';
 import { guardStack } from '../../query/stack-guard.js';
 import { SearchError } from '../../util/errors.js';
 import { evalCondition, resolveAliases, splitFilters } from '../filters.js';
-import { normalizeTableQuery, tableNormalizers } from '../../index/normalize-query.js';
+import { normalizeTableQuery, tableExpansion, tableNormalizers } from '../../index/normalize-query.js';
 import { RANKERS, tableParseOptions } from '../../index/table-query.js';
 import { queryExpansionWarning, type ExpansionSettings } from '../../index/wildcard.js';
 import { rows, type Cell, type RowsResult, type SearchMeta } from '../result.js';
@@ -68,7 +68,7 @@ function sortKeys(table: Table, st: SelectStatement): SortKey[] {
 }
 
 /** `idf='plain,tfidf_unnormalized'`: later flags of a pair win. */
-function idfOption(text: string): NonNullable<SearchRequest['idf']> {
+export function idfOption(text: string): NonNullable<SearchRequest['idf']> {
   const out: NonNullable<SearchRequest['idf']> = {};
   for (const raw of text.split(',')) {
     const flag = raw.trim().toLowerCase();
@@ -168,9 +168,15 @@ function withTableName(table: Table, e: unknown): unknown {
 
 /** Manticore's warning for OPTION field_weights naming fields the table lacks (querycontext.cpp). */
 function fieldWeightsWarning(table: Table, req: SearchRequest): string | undefined {
+  if (!hasKeys(req.fieldWeights)) return undefined;
   const fields = new Set(table.index.schema.fields.map((f) => f.toLowerCase()));
   const missing = Object.keys(req.fieldWeights).filter((f) => !fields.has(f.toLowerCase()));
   return missing.length ? `Fields specified in field_weights option not found: [${missing.join(' ')}]` : undefined;
+}
+
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 /** Documents accepted by the predicates the index cannot evaluate, as an `id IN` filter. */
@@ -220,7 +226,7 @@ export function buildRequest(
 function expansionSettings(table: Table, st: SelectStatement, flags: GlobalFlags): ExpansionSettings {
   const el = optionMap(st.options).get('expansion_limit');
   const limit = el ? requireNumber('expansion_limit', el) : flags.expansionLimit ?? 0;
-  return { ...tableNormalizers(table.pipeline, table.schema.settings).expansion, limit: Math.max(0, limit) };
+  return { ...tableExpansion(table.pipeline, table.schema.settings), limit: Math.max(0, limit) };
 }
 
 /** Clauses the parser accepts that the executor does not run yet: an error, never a silently wrong answer. */
@@ -263,12 +269,11 @@ export async function execSelect(
   };
   // a wildcard too short to expand matched nothing; Manticore says so in the meta and as a warning
   // Manticore keeps one warning per query: the last one raised
-  const warning = [
-    req === 'none' ? undefined : fieldWeightsWarning(table, req),
-    parseWarnings.at(-1),
-    result.timedOut ? 'query time exceeded max_query_time' : undefined,
-    req === 'none' || !req.expansion ? undefined : queryExpansionWarning(req.query, req.expansion),
-  ].filter((w): w is string => !!w).at(-1);
+  const warning = (req === 'none' || !req.expansion ? undefined : queryExpansionWarning(req.query, req.expansion))
+    || (result.timedOut ? 'query time exceeded max_query_time' : undefined)
+    || parseWarnings.at(-1)
+    || (req === 'none' ? undefined : fieldWeightsWarning(table, req))
+    || undefined;
   if (warning) meta.warning = warning;
   session.lastMeta = meta;
   session.lastWarning = warning;

@@ -18,7 +18,7 @@ export interface WriteContext {
   autoSchema: boolean;
   flags: GlobalFlags;
   /** Refuses a bulk write that would bypass replication (replication-hook.ts guardLocal). */
-  guard?: (table: string, cluster?: string) => void;
+  guard?: (table: string, cluster?: string, endpoint?: '/bulk' | '/_bulk') => void;
 }
 
 export async function execInsert(ctx: WriteContext, st: InsertStatement): Promise<OkResult> {

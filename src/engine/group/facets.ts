@@ -175,7 +175,7 @@ const ALL_GROUPS = Number.MAX_SAFE_INTEGER;
  * the facet without any filter (its buckets missing from the visible ones join them with zero counts).
  * With ZEROES the facet's page is taken after that merge, so the strict pass keeps every bucket.
  */
-function maxHelpers(st: SelectStatement, f: FacetClause, fst: SelectStatement): { strict?: SelectStatement; broad?: SelectStatement } {
+export function maxHelpers(st: SelectStatement, f: FacetClause, fst: SelectStatement): { strict?: SelectStatement; broad?: SelectStatement } {
   if (facetMode(st, f) !== 'max') return {};
   const strict = { ...fst, where: st.where, ...(f.zeroes ? { offset: 0, limit: ALL_GROUPS } : {}) };
   return { strict, broad: f.zeroes ? { ...fst, where: undefined } : undefined };

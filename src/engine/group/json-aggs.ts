@@ -239,7 +239,7 @@ function sortBuckets(a: AggRequest, rows: GroupRow[]): void {
   rows.sort(cmp);
 }
 
-type PageOf = Pick<SearchRequest, 'limit' | 'offset' | 'maxMatches'>;
+export type PageOf = Pick<SearchRequest, 'limit' | 'offset' | 'maxMatches'>;
 
 /** The buckets shown: sorted, then Manticore's sizes (histogram at least 1000, range at least ranges+1, terms size or the main query's page). */
 function pageBuckets(a: AggRequest, rows: GroupRow[], req: PageOf): GroupRow[] {
@@ -250,12 +250,10 @@ function pageBuckets(a: AggRequest, rows: GroupRow[], req: PageOf): GroupRow[] {
 }
 
 /**
- * A bucket or distribution aggregation over a field's distinct values and their counts (what a
- * distributed table's shards give, merged): each value is put in its buckets (or repeated for the
- * percentiles) exactly as a local table's pass does, then paged and written the same way.
+ * A bucket aggregation's groups from a field's distinct values and their counts (what a distributed
+ * table's shards give, merged): each value is put in its buckets exactly as a local table's pass does.
  */
-export function foldedAggJson(a: AggRequest, values: Array<{ value: AttrValue; count: number }>, req: PageOf): JsonOut {
-  if (a.dist) return distJson(a.dist, values.flatMap((v) => Array<number>(v.count).fill(Number(v.value))), a.keyed !== false);
+export function foldedGroups(a: AggRequest, values: Array<{ value: AttrValue; count: number }>): GroupRow[] {
   const bucket = bucketFn(a);
   if (!bucket) throw new SearchError('UNSUPPORTED', `"${a.type}" aggregation '${a.name}' over folded values`);
   const groups = new Map<string, GroupRow>();
@@ -267,7 +265,30 @@ export function foldedAggJson(a: AggRequest, values: Array<{ value: AttrValue; c
       else groups.set(id, { g: { key: [key], count: v.count, aggs: [], tops: [], bestWeight: 0, bestOrd: groups.size, bestDoc: 0n, firstOrd: groups.size }, aggs: [] });
     }
   }
-  return new JsonFields([['buckets', bucketsJson(a, pageBuckets(a, [...groups.values()], req))]]);
+  return [...groups.values()];
+}
+
+/** A distribution aggregation over a field's distinct values and their counts, each value repeated as a local pass sees it. */
+export function foldedDistJson(a: AggRequest, values: Array<{ value: AttrValue; count: number }>): JsonOut {
+  return distJson(a.dist!, values.flatMap((v) => Array<number>(v.count).fill(Number(v.value))), a.keyed !== false);
+}
+
+/**
+ * A bucket aggregation's `buckets`: `groups` under its own scope, paged. In max mode `strict` are its
+ * groups under all the main query's filters (facet::SetupHelperQuery: they tell available from
+ * unavailable buckets; the page of them, or all with zeroes, whose page is taken after the merge), and
+ * with zeroes `broad` its groups without any filter, whose buckets missing from `groups` join with
+ * doc_count 0. Local passes and a distributed table's merged groups both end here.
+ */
+export function bucketAggJson(a: AggRequest, groups: GroupRow[], req: PageOf, strictRows?: GroupRow[], broadRows?: GroupRow[]): JsonOut {
+  const pageOf = (rows: GroupRow[]): GroupRow[] => pageBuckets(a, rows, req);
+  if (!a.max || !strictRows) return new JsonFields([['buckets', bucketsJson(a, pageOf(groups))]]);
+  const strict = new Set((a.zeroes ? strictRows : pageOf(strictRows)).map((r) => String(r.g.key[0])));
+  if (broadRows) {
+    const seen = new Set(groups.map((r) => String(r.g.key[0])));
+    for (const r of broadRows) if (!seen.has(String(r.g.key[0]))) groups.push({ ...r, g: { ...r.g, count: 0 } });
+  }
+  return new JsonFields([['buckets', bucketsJson(a, pageOf(groups), strict)]]);
 }
 
 function bucketsJson(a: AggRequest, rows: GroupRow[], strict?: Set<string>): JsonOut {
@@ -342,23 +363,11 @@ function addAgg(batch: GroupBatch, a: AggRequest, req: SearchRequest, main: Sear
   }
   const plan: GroupPlan = { keys: [{ ...a.field, bucket: bucketFn(a) ?? a.field.bucket }], aggs: [] };
   const read = batch.add(req, plan);
-  const pageOf = (rows: GroupRow[]): GroupRow[] => pageBuckets(a, rows, req);
-  if (!a.max) return () => new JsonFields([['buckets', bucketsJson(a, pageOf(read().groups))]]);
-  // max mode's helper passes (facet::SetupHelperQuery): the strict one under all the main query's
-  // filters tells available from unavailable buckets (its page; every bucket with zeroes, whose page
-  // is taken after the merge); with zeroes the broad one's missing buckets join with doc_count 0
+  if (!a.max) return () => bucketAggJson(a, read().groups, req);
+  // max mode's helper passes: the strict one under all the main query's filters, with zeroes the broad one
   const readStrict = batch.add(main, plan);
   const readBroad = a.zeroes && broadReq ? batch.add(broadReq(), plan) : undefined;
-  return () => {
-    const groups = read().groups;
-    const strictRows = readStrict().groups;
-    const strict = new Set((a.zeroes ? strictRows : pageOf(strictRows)).map((r) => String(r.g.key[0])));
-    if (readBroad) {
-      const seen = new Set(groups.map((r) => String(r.g.key[0])));
-      for (const r of readBroad().groups) if (!seen.has(String(r.g.key[0]))) groups.push({ ...r, g: { ...r.g, count: 0 } });
-    }
-    return new JsonFields([['buckets', bucketsJson(a, pageOf(groups), strict)]]);
-  };
+  return () => bucketAggJson(a, read().groups, req, readStrict().groups, readBroad?.().groups);
 }
 
 export type { AggRequest };

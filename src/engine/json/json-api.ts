@@ -45,7 +45,7 @@ export function createJsonApi(ctx: ExecContext, checkOpen: () => void = () => {}
   const flags = () => ({ notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit });
   const write = (): WriteContext => {
     checkOpen();
-    const guard = (table: string, cluster?: string) => (ctx.replication ?? NO_REPLICATION).guardLocal(table, cluster);
+    const guard = (table: string, cluster?: string, endpoint?: '/bulk' | '/_bulk') => (ctx.replication ?? NO_REPLICATION).guardLocal(table, cluster, endpoint);
     return { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags: flags(), guard };
   };
   // a write naming a cluster (or a replicated table) is the replication layer's, see replication-hook.ts
@@ -66,6 +66,6 @@ export function createJsonApi(ctx: ExecContext, checkOpen: () => void = () => {}
       checkOpen();
       return (ctx.replication ?? NO_REPLICATION).routeBulk(lines) ?? execJsonBulk({ ...write(), autoSchema: false }, lines);
     },
-    esBulk: async (docs) => execEsBulk(write(), docs),
+    esBulk: async (docs) => (ctx.replication ?? NO_REPLICATION).routeEsBulk(docs) ?? execEsBulk(write(), docs),
   };
 }

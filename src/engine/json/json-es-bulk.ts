@@ -54,12 +54,36 @@ function docId(doc: EsBulkDoc, source: JsonObject): bigint | undefined {
   return meta === 0n ? undefined : meta;
 }
 
+/**
+ * Whether an index/create document gets a generated id (no `_id` and no `id` in its source, or 0): a
+ * replicated request fills it in on the writer, so every node stores the same. A malformed id is left
+ * for the write to refuse.
+ */
+export function esBulkNeedsId(doc: EsBulkDoc): boolean {
+  if ((doc.action !== 'index' && doc.action !== 'create') || !isJsonObject(doc.source)) return false;
+  try {
+    return docId(doc, doc.source) === undefined;
+  } catch {
+    return false;
+  }
+}
+
 const entriesOf = (source: JsonObject): [string, JsonValue][] =>
   Object.entries(source).map(([k, v]) => [k.toLowerCase(), v] as [string, JsonValue]).filter(([k]) => k !== 'id');
 
+/**
+ * Refuses a document the replication hook did not take: `c:t` (Manticore's cluster:table `_index`) in
+ * a request that also writes elsewhere, or a replicated table named without its cluster.
+ */
+function guard(ctx: WriteContext, name: string): void {
+  const colon = name.indexOf(':');
+  if (colon > 0) ctx.guard?.(name.slice(colon + 1), name.slice(0, colon), '/_bulk');
+  else ctx.guard?.(name);
+}
+
 /** The table of an index/create run, made by auto schema from its documents when missing. */
 async function writeTable(ctx: WriteContext, name: string, docs: EsBulkDoc[]): Promise<Table> {
-  ctx.guard?.(name);
+  guard(ctx, name);
   const existing = ctx.catalog.get(name);
   if (existing) return existing;
   if (!ctx.autoSchema) throw new SearchError('UNKNOWN_TABLE', `table '${name}' absent`);
@@ -125,7 +149,7 @@ function targetBody(d: EsBulkDoc): JsonObject {
 async function modifyOne(ctx: WriteContext, d: EsBulkDoc): Promise<EsBulkItem> {
   const item: EsBulkItem = { action: d.action, table: d.table, id: d.id === undefined ? '' : String(d.id) };
   try {
-    ctx.guard?.(d.table);
+    guard(ctx, d.table);
     if (d.action === 'delete') {
       await execJsonDelete(ctx, targetBody(d));
       item.result = 'deleted';

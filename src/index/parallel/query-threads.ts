@@ -19,9 +19,10 @@ export const PARALLEL_MIN_COST = 200_000;
 
 /**
  * The searchCost from which a query goes to an idle worker while the protocol thread is saturated:
- * below it, evaluating costs about what the hand-over does (a MessagePort round trip is about 20 us of
- * CPU; queries of 20k-100k postings take 0.3-0.5 ms, so 5,000 is some 25-75 us), and moving it would
- * only add CPU to a machine whose cores are all busy.
+ * below it, evaluating costs about what the hand-over does (set when a MessagePort round trip cost
+ * about 20 us of CPU, now about 6 through worker-pool.ts's mailbox, not re-measured; queries of
+ * 20k-100k postings take 0.3-0.5 ms, so 5,000 is some 25-75 us), and moving it would only add CPU to a
+ * machine whose cores are all busy.
  */
 export const SATURATED_MIN_COST = 5_000;
 

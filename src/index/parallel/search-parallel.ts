@@ -12,7 +12,7 @@ import { TASK_TRAPPED, type CorePool, type RangeResult, type RangeTask } from '.
 import { readTopK } from '../../wasm/segment-runner.js';
 import { finishSearch, releaseSearch, type PreparedSearch, type SegmentJob, type SegmentTop } from '../search.js';
 
-/** Below this many rows a range is not worth a thread's message round trip. */
+/** Below this many rows a range is not worth a hand-over to a thread. */
 const MIN_RANGE_ROWS = 4096;
 
 interface Range { job: SegmentJob; task: RangeTask }

@@ -134,6 +134,41 @@ describe('replication cluster statements', () => {
     await expect(q(2, "INSERT INTO c:t (id, title) VALUES (2, 'dup')")).rejects.toThrow("duplicate id '2'");
   }, 30_000);
 
+  it('/_bulk with an _index of cluster:table replicates as /bulk does, one op for the request', async () => {
+    const esBulk = async (node: number, docs: object[]) => {
+      const r = await fetch(`http://127.0.0.1:${cl.nodes[node]!.server!.http}/_bulk`, {
+        method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: `${docs.map((d) => JSON.stringify(d)).join('\n')}\n`,
+      });
+      return (await r.json()) as { errors: boolean; items: Record<string, { _index: string; _id: string; result?: string; error?: unknown }>[] };
+    };
+    const before = Number((await q(0, "SHOW STATUS LIKE 'cluster_c_last_committed'"))[0]!.Value);
+    const reply = await esBulk(1, [
+      { index: { _index: 'c:t', _id: 700 } }, { title: 'es seven hundred', n: 700 },
+      { create: { _index: 'c:t' } }, { title: 'es generated id', n: 701 },
+      { create: { _index: 'c:t', _id: 702 } }, { title: 'es to delete', n: 702 },
+      { update: { _index: 'c:t', _id: 700 } }, { doc: { n: 7000 } },
+      { delete: { _index: 'c:t', _id: 702 } },
+    ]);
+    expect(reply.errors).toBe(false);
+    expect(reply.items.map((it) => Object.entries(it).map(([a, v]) => `${a} ${v._index} ${v.result}`)[0])).toEqual([
+      'index c:t created', 'create c:t created', 'create c:t created', 'update c:t updated', 'delete c:t deleted']);
+    const generated = reply.items[1]!.create!._id;
+    expect(Number((await q(0, "SHOW STATUS LIKE 'cluster_c_last_committed'"))[0]!.Value)).toBe(before + 1);
+    const sql = `SELECT n FROM t WHERE n >= 700 AND id IN (700, 702, ${generated}) ORDER BY n ASC`;
+    const want = JSON.stringify(await q(1, sql));
+    expect(want).toBe(JSON.stringify([{ n: 701 }, { n: 7000 }]));
+    for (const i of [0, 2]) await expect.poll(async () => JSON.stringify(await q(i, sql)), { timeout: 10_000 }).toBe(want);
+    // a bare replicated table, and c:t beside a local table, are refused per document; nothing reaches t
+    const refused = await esBulk(0, [{ index: { _index: 't', _id: 710 } }, { title: 'x' }, { index: { _index: 'c:t', _id: 711 } }, { title: 'x' }, { index: { _index: 'local_only', _id: 712 } }, { title: 'local' }]);
+    expect(refused.errors).toBe(true);
+    expect(JSON.stringify(refused.items[0])).toContain("table 't' is a part of cluster 'c'");
+    expect(JSON.stringify(refused.items[1])).toContain("a /_bulk request writing cluster 'c' can only write tables of that cluster");
+    expect(refused.items[2]!.index!.result).toBe('created');
+    expect(await q(0, 'SELECT id FROM t WHERE id IN (710, 711)')).toEqual([]);
+    const unknown = await esBulk(0, [{ index: { _index: 'nope:t', _id: 720 } }, { title: 'x' }]);
+    expect(JSON.stringify(unknown.items[0])).toContain("unknown cluster 'nope'");
+  }, 30_000);
+
   it('SHOW STATUS LIKE cluster% has Manticore\'s variables', async () => {
     const rows = await q(1, "SHOW STATUS LIKE 'cluster%'");
     const m = new Map(rows.map((r) => [r.Counter, r.Value]));

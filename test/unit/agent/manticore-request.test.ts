@@ -8,7 +8,7 @@ import { MANTICORE_MASTER_VERSION } from '../../../src/agent/manticore-request.j
 import { manticoreSearchBody, selectItems, writeManticoreQuery } from '../../../src/agent/manticore-write.js';
 import { readSearchQuery, type ApiQuery } from '../../../src/agent/search-request.js';
 import { searchSql } from '../../../src/agent/search-sql.js';
-import { apiQuery } from '../../../src/agent/search-write.js';
+import { apiQuery, writeSearchQuery } from '../../../src/agent/search-write.js';
 import { ApiReader, ApiWriter } from '../../../src/agent/wire.js';
 import { Bytes, ITEMS, KNN_ON, recordedMasterQuery as recorded } from '../../helpers/api-bytes.js';
 
@@ -81,5 +81,52 @@ describe('the Manticore master layout of SEARCH (0x128, master 35)', () => {
       { alias: 'count(*)', expr: 'count(*)', aggr: 0 }, { alias: 'c', expr: "concat('a,b', title)", aggr: 0 },
       { alias: 'g', expr: 'tag', aggr: 5, separator: '; ' },
     ]);
+  });
+
+  // SendQuery's flags word: QFLAG_PLAIN_IDF 1<<4, QFLAG_NORMALIZED_TF 1<<6, QFLAG_NOT_ONLY_ALLOWED 1<<12,
+  // QFLAG_EXPLICIT_RANKER 1<<15, QFLAG_DEFAULT_BOOL_OR 1<<17; then m_eExpandKeywords as a dword after the
+  // reference items (QUERY_OPT_DEFAULT 0, DISABLED 1, ENABLED 2, MORPH_NONE 3; sphinxdefs.h QueryOption_e)
+  const OPTIONS_TAIL = " LIMIT 0, 1000 OPTION ranker=bm25, max_matches=1000";
+  it("applies the master's OPTION idf and expand_keywords from its query flags and expand_keywords word", () => {
+    const cases: Array<[number, number, string]> = [
+      [(1 << 4) | (1 << 15), 2, ", idf='plain,tfidf_unnormalized', expand_keywords=1"],
+      [(1 << 4) | (1 << 6) | (1 << 15), 1, ", idf='plain,tfidf_normalized', expand_keywords=0"],
+      [1 << 15, 0, ", idf='normalized,tfidf_unnormalized'"],
+      [(1 << 6) | (1 << 12), 0, ', not_terms_only_allowed=1'],
+    ];
+    for (const [flags, expandKeywords, options] of cases) {
+      const bytes = recorded(35, { flags, expandKeywords });
+      const r = new ApiReader(bytes);
+      const q = readSearchQuery(r, 0x128, 35);
+      expect(r.remaining).toBe(0);
+      expect(searchSql(q, ['t']).endsWith(OPTIONS_TAIL + options), `flags ${flags}`).toBe(true);
+      // quarry's master writes the same bytes for the same options
+      const w = new ApiWriter();
+      writeManticoreQuery(w, { ...query(), plainIdf: q.plainIdf, normalizedTf: q.normalizedTf, expandKeywords: q.expandKeywords, notOnlyAllowed: q.notOnlyAllowed });
+      if (!(flags & (1 << 12))) expect(w.bytes().equals(bytes), `flags ${flags}`).toBe(true);
+    }
+  });
+
+  it("refuses morphology='none' and boolean_mode='or' by name; an older master's flag bits it never sent change nothing", () => {
+    expect(() => searchSql(readSearchQuery(new ApiReader(recorded(35, { expandKeywords: 3 })), 0x128, 35), ['t'])).toThrow("morphology='none' from a master is not supported by this agent");
+    expect(() => searchSql(readSearchQuery(new ApiReader(recorded(35, { flags: (1 << 6) | (1 << 17) })), 0x128, 35), ['t'])).toThrow("boolean_mode='or' from a master is not supported by this agent");
+    // master 20 predates QFLAG_DEFAULT_BOOL_OR (32+): the bit is not read
+    expect(searchSql(readSearchQuery(new ApiReader(recorded(20, { flags: (1 << 6) | (1 << 17) })), 0x125, 20), ['t'])).toMatch(/OPTION ranker=bm25, max_matches=1000$/);
+  });
+
+  it('reads QFLAG_NORMALIZED_TF from a Sphinx 2.2 client (0x11E) but not from a Manticore client (0x120), as searchd does', () => {
+    const client = (ver: number, flags: number) => {
+      const w = new ApiWriter();
+      writeSearchQuery(w, apiQuery({ indexes: 't', query: 'x' }));
+      const b = w.bytes();
+      b.writeUInt32BE(flags, 0);
+      // a client (master version 0) stops after the outer select: 0x120 adds the expansion limit's absence and the token filter
+      const tail = ver >= 0x120 ? new Bytes().str('').str('').str('').get() : Buffer.alloc(0);
+      return readSearchQuery(new ApiReader(Buffer.concat([b, tail])), ver, 0);
+    };
+    expect(searchSql(client(0x11e, 0), ['t'])).toMatch(/idf='normalized,tfidf_unnormalized'$/);
+    expect(searchSql(client(0x11e, 1 << 6), ['t'])).toMatch(/ranker=proximity_bm25, max_matches=1000$/);
+    expect(searchSql(client(0x120, 0), ['t'])).toMatch(/ranker=proximity_bm25, max_matches=1000$/);
+    expect(searchSql(client(0x11e, (1 << 4) | (1 << 6)), ['t'])).toMatch(/idf='plain,tfidf_normalized'$/);
   });
 });

@@ -6,7 +6,8 @@ import { ApiReader, ApiWriter } from '../../../src/agent/wire.js';
 /** A Sphinx 2.2 client's query (0x11E layout) with one filter of each kind. */
 function clientQuery(): Buffer {
   const w = new ApiWriter();
-  w.u32(0).u32(0).u32(20).u32(0).u32(0).u32(0).str('').str('hello world').u32(0).str('t').u32(1).u64(0n).u64(0n);
+  // flags: QFLAG_NORMALIZED_TF, which Sphinx 2.2's sphinxapi sets by default (idf=tfidf_normalized)
+  w.u32(1 << 6).u32(0).u32(20).u32(0).u32(0).u32(0).str('').str('hello world').u32(0).str('t').u32(1).u64(0n).u64(0n);
   w.u32(3);
   w.str('gid').u32(0).u32(2).u64(1n).u64(2n).u32(0);
   w.str('price').u32(2).f32(1).f32(5).u32(1);

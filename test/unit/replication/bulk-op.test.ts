@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'lossless-json';
-import { bulkCluster, bulkLinesOf, bulkOpLines } from '../../../src/replication/bulk-op.js';
+import { bulkCluster, bulkLinesFor, bulkLinesOf, bulkOpLines } from '../../../src/replication/bulk-op.js';
 import type { BulkLine } from '../../../src/engine/json/json-bulk.js';
 import type { JsonValue } from '../../../src/engine/json/json-value.js';
 
@@ -43,5 +43,17 @@ describe('bulkOpLines', () => {
     const back = bulkLinesOf(out);
     expect(back[0]).toEqual(json('{"insert":{"table":"t","doc":{"n":1},"id":100}}'));
     expect(back[4]).toEqual({ kind: 'empty' });
+  });
+});
+
+describe('bulkLinesFor', () => {
+  it('keeps the statement lines of the tables asked for, and the empty and bad lines', () => {
+    const lines = [
+      { kind: 'json' as const, text: '{"insert":{"table":"t","id":1,"doc":{}}}' }, { kind: 'empty' as const },
+      { kind: 'json' as const, text: '{"delete":{"index":"U","id":1}}' }, { kind: 'bad' as const, error: 'x' },
+      { kind: 'json' as const, text: '{"update":{"table":"t","id":1,"doc":{"n":2}}}' },
+    ];
+    expect(bulkLinesFor(lines, (t) => t === 't')).toEqual([lines[0], lines[1], lines[3], lines[4]]);
+    expect(bulkLinesFor(lines, (t) => t === 'u')).toEqual([lines[1], lines[2], lines[3]]);
   });
 });

@@ -54,7 +54,8 @@ describe('CorePool', () => {
     const failing: ThreadSpawner = () => {
       const handlers: Record<string, (x: unknown) => void> = {};
       const t: CoreThread = {
-        postMessage: () => { queueMicrotask(() => handlers.error?.(new Error('cannot start'))); },
+        ref: () => { queueMicrotask(() => handlers.error?.(new Error('cannot start'))); },
+        unref: () => undefined,
         on: ((event: string, fn: (x: unknown) => void) => { handlers[event] = fn; }) as CoreThread['on'],
         terminate: async () => 0,
       };

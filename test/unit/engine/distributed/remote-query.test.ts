@@ -39,6 +39,12 @@ describe('a shard statement as a binary-API query', () => {
   });
 
   it('refuses options the protocol does not carry', () => {
-    expect(() => remoteQuery(shardOf("SELECT id FROM d WHERE MATCH('a') OPTION idf='plain'"), 's')).toThrow(/OPTION idf cannot be sent/);
+    expect(() => remoteQuery(shardOf("SELECT id FROM d WHERE MATCH('a') OPTION boolean_simplify=1"), 's')).toThrow(/OPTION boolean_simplify cannot be sent/);
+  });
+
+  it('sends OPTION idf in the query flags and expand_keywords as QueryOption_e', () => {
+    const q = remoteQuery(shardOf("SELECT id FROM d WHERE MATCH('a') OPTION idf='plain,tfidf_unnormalized', expand_keywords=1"), 's');
+    expect(q).toMatchObject({ plainIdf: true, normalizedTf: false, expandKeywords: 2 });
+    expect(remoteQuery(shardOf("SELECT id FROM d WHERE MATCH('a') OPTION idf='tfidf_normalized', expand_keywords=0"), 's')).toMatchObject({ plainIdf: false, normalizedTf: true, expandKeywords: 1 });
   });
 });
