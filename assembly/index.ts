@@ -3,7 +3,7 @@
 // segment/layout.ts.
 
 export { alloc, free } from "./memory/heap";
-export { evaluate, evaluateRange, lastTotal } from "./plan/evaluate";
+export { evaluate, evaluateRange, lastTotal, lastPruned } from "./plan/evaluate";
 export { unpack, undelta } from "./postings/bitpack";
 export { intersectSorted } from "./plan/intersect";
 export { cursorInit, cursorSeek, cursorAdvance, cursorTf, cursorPositions } from "./postings/cursor";

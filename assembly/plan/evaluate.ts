@@ -5,23 +5,36 @@ import { TERMINATED, E_BAD_PLAN, E_BAD_SEGMENT } from "../util/codes";
 import { hdr, H_MAGIC, H_VERSION, H_ROWS, H_FIELDS, SEGMENT_MAGIC, SEGMENT_VERSION, DESC_BLOB, DESC_DELETED, bitIsSet } from "../segment/layout";
 import {
   PLAN_MAGIC, PLAN_HEADER_WORDS, P_MAGIC, P_RANKER, P_FLAGS, P_NWEIGHTS, P_WEIGHTS, P_ROOT, P_FILTERS,
-  P_NFILTERS, P_SORT, P_NSORT, P_ALLOW, P_MAXQPOS, P_NQWORDS, SORT_KEY_WORDS, pword,
+  P_NFILTERS, P_SORT, P_NSORT, P_ALLOW, P_MAXQPOS, P_NQWORDS, SORT_KEY_WORDS, PF_DUPES, PF_EXHAUSTIVE, pword,
 } from "./format";
 import { arenaBytes, buildTree, checkTree, freeTree } from "./node";
-import { next, setSegmentRows, sortByCost } from "./match";
+import { next, setSegmentRows, sortByCost, setPhraseMode } from "./match";
+import { pruneSetup, plainTerm, plainOr, rowBound, blockBound, skipBlocks, orRows } from "./prune";
+import { nget, N_CONSTRAINED, N_CURSOR, N_DOC } from "./node";
 import { hitsReset } from "./hitbuf";
 import { filtersPrepare, filtersPass } from "./filters";
 import { budgetBegin } from "../memory/budget";
-import { topkReset, topkPush, topkDrain, sortDefault, sortClear, sortAdd } from "../rank/topk";
+import { topkReset, topkPush, topkDrain, sortDefault, sortClear, sortAdd, topkPrunable, topkWorstWeight } from "../rank/topk";
 import { scoreRow, setWeights, setQueryShape, prepareExpr } from "../rank/rankers";
 import { RANK_EXPR } from "./format";
 
 let total: u32 = 0;
+let pruned: u32 = 0;
+
+/** Matching rows the last evaluate() counted without scoring them (plan/prune.ts). */
+export function lastPruned(): u32 {
+  return pruned;
+}
 
 /** Matches counted by the last evaluate() (after deletes and filters). */
 export function lastTotal(): u32 {
   return total;
 }
+
+/** Rows whose bound is tried before the evaluator judges whether bounds pay on this segment. */
+const BOUND_TRIAL: u32 = 512;
+/** Bounds pay when at least one try in this many prunes its row. */
+const BOUND_MIN_RATE: u32 = 8;
 
 /** Flag bit of evaluate's `k`: return every match unsorted, up to the rest of `k`. */
 export const ALL_MATCHES: u32 = 0x80000000;
@@ -48,6 +61,7 @@ export function evaluateRange(seg: usize, plan: usize, planLen: u32, k: u32, out
  */
 export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: u32, to: u32): i32 {
   total = 0;
+  pruned = 0;
   const blob = <usize>load<u32>(seg + DESC_BLOB);
   const deleted = <usize>load<u32>(seg + DESC_DELETED);
   if (hdr(blob, H_MAGIC) != SEGMENT_MAGIC || hdr(blob, H_VERSION) != SEGMENT_VERSION) return E_BAD_SEGMENT;
@@ -76,12 +90,54 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
   sortByCost(node);
   const ranker = pword(plan, P_RANKER);
   const flags = pword(plan, P_FLAGS);
+  // pruning (plan/prune.ts): rows whose weight bound cannot enter the top-K are counted, not scored
+  const prune = (k & ALL_MATCHES) == 0 && pruneSetup(node, ranker, flags, numFields);
+  setPhraseMode((flags & (PF_DUPES | PF_EXHAUSTIVE)) == 0, prune);
+  // one unlimited term, nothing to test per row but deletes: whole blocks are counted by their bound
+  const cursor = <usize>nget(node, N_CURSOR);
+  const plainRows = prune && allow == 0 && pword(plan, P_NFILTERS) == 0;
+  const byBlock = plainRows && plainTerm(node) && cursor != 0 && nget(node, N_CONSTRAINED) == 0;
+  // an OR of such terms: runs of rows bounded by their terms' block-max words, counted from row ids
+  const orByBlock = plainRows && plainOr(node);
+  let tryBound = prune;
+  let tried: u32 = 0;
+  let skipped: u32 = 0;
   hitsReset();
   let d = from < rows ? next(node, from) : TERMINATED;
   while (d < rows) {
+    if (byBlock && topkPrunable() && blockBound(node) <= topkWorstWeight()) {
+      const n = skipBlocks(node, deleted, rows, topkWorstWeight());
+      total += n;
+      pruned += n;
+      d = nget(node, N_DOC);
+      continue;
+    }
+    if (orByBlock && topkPrunable()) {
+      const n = orRows(node, deleted, rows, topkWorstWeight());
+      if (n > 0) {
+        total += n;
+        pruned += n;
+        d = nget(node, N_DOC);
+        continue;
+      }
+    }
     if (!bitIsSet(deleted, d) && (allow == 0 || bitIsSet(allow, d)) && filtersPass(d)) {
       hitsReset();
       total++;
+      if (tryBound && topkPrunable()) {
+        tried++;
+        const cut = rowBound(node, d) <= topkWorstWeight();
+        if (cut) skipped++;
+        // a bound that seldom prunes (terms close to each other in many rows) costs more than it saves:
+        // after BOUND_TRIAL tries with under one in BOUND_MIN_RATE pruned, rows are scored without it
+        if (tried == BOUND_TRIAL && skipped * BOUND_MIN_RATE < tried) tryBound = false;
+        if (cut) {
+          pruned++;
+          hitsReset();
+          d = next(node, d + 1);
+          continue;
+        }
+      }
       topkPush(d, scoreRow(node, ranker, flags, numFields));
     }
     hitsReset();

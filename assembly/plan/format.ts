@@ -61,6 +61,8 @@ export const P_EXPR_FLOAT: u32 = 15;
 export const PF_DUPES: u32 = 1;
 /** Query is one keyword: proximity rankers take the weight-sum fast path. */
 export const PF_SINGLE_WORD: u32 = 2;
+/** Evaluate every row in full: no weight-bound pruning, phrases by their FSM (plan/prune.ts); for tests. */
+export const PF_EXHAUSTIVE: u32 = 4;
 
 export const RANK_PROXIMITY_BM25: u32 = 0;
 export const RANK_BM25: u32 = 1;

@@ -9,6 +9,16 @@ import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, 
 import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_ARG1, N_COST, N_CHILDREN, N_COUNT, N_MERGED, NOT_STARTED } from "./node";
 import { termRowAccepted, verifyHits, nodeHits } from "./hits";
 import { hitsLen, hitsRollback } from "./hitbuf";
+import { simplePhrase, phraseMatch } from "./prune";
+
+/** Phrases of plain terms decided by phraseMatch() (no repeated keyword, not exhaustive). */
+let phraseFast: bool = false;
+/** phraseMatch() looks for every field the phrase occurs in (the pruning bound uses them). */
+let phraseFields: bool = false;
+export function setPhraseMode(fast: bool, allFields: bool): void {
+  phraseFast = fast;
+  phraseFields = allFields;
+}
 
 /** Rows in the segment being evaluated (for OP_ALL). */
 export let segmentRows: u32 = 0;
@@ -89,12 +99,25 @@ function andNotNext(n: usize, target: u32): u32 {
   }
 }
 
-/** Phrase/proximity: AND of the children, then the FSM must emit at least one hit. */
+/**
+ * Phrase/proximity: AND of the children, then the FSM must emit at least one hit. A phrase of plain
+ * terms is decided by phraseMatch() instead (positions only of rows where every term is, first
+ * occurrence ends the look); its hits are made by the FSM only if the row is ranked.
+ */
 function fsmNext(n: usize, target: u32): u32 {
   let d = target;
+  const fast = phraseFast && simplePhrase(n);
   while (true) {
     d = andNext(n, d);
     if (d == TERMINATED) return d;
+    if (fast) {
+      const r = phraseMatch(n, d, phraseFields);
+      if (r > 0) return d;
+      if (r == 0) {
+        d++;
+        continue;
+      }
+    }
     nset(n, N_DOC, d);
     const mark = hitsLen();
     const start = verifyHits(n);

@@ -3,7 +3,8 @@
 // | 0 op | 4 doc | 8 nChildren | 12 children (ptr to u32 node ptrs) | 16 cursor | 20 qpos |
 // | 24 fieldMask | 28 maxPos | 32 flags | 36 idf f32 | 40 arg0 | 44 hitsEpoch | 48 hitsDoc |
 // | 52 hitsStart | 56 hitsLen | 60 cost | 64 arg1 | 68 constrained | 72 count | 76 merged |
-// | 80..95 reserved |
+// | 80 pfields | 84 pdoc | 88..95 reserved |
+// pfields: the fields (16-bit set, plan/prune.ts) where a phrase was found on row pdoc.
 // merged = 1: a term whose cursor is a merged list of a wildcard's expansions (postings/merged.ts).
 // doc is NOT_STARTED before the first next(), then the current matching row or TERMINATED.
 
@@ -38,6 +39,9 @@ export const N_CONSTRAINED: usize = 68;
 export const N_COUNT: usize = 72;
 /** 1 when the term's cursor is a merged list (postings/merged.ts), 0 for a plain cursor. */
 export const N_MERGED: usize = 76;
+/** A phrase's fields on row N_PDOC as phraseMatch() found them (plan/prune.ts). */
+export const N_PFIELDS: usize = 80;
+export const N_PDOC: usize = 84;
 
 @inline export function nget(n: usize, f: usize): u32 {
   return load<u32>(n + f);
@@ -156,6 +160,7 @@ function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
   nset(n, N_OP, op);
   nset(n, N_DOC, NOT_STARTED);
   nset(n, N_HEPOCH, 0xffffffff);
+  nset(n, N_PDOC, TERMINATED);
   if (isMergedList(plan, at)) return buildMerged(n, plan, at, blob, allFields);
   if (op == OP_TERM) {
     const c = take(CURSOR_BYTES);

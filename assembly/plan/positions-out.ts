@@ -7,9 +7,9 @@
 
 import { TERMINATED, E_BAD_PLAN, E_BAD_SEGMENT, FIELD_END_BIT } from "../util/codes";
 import { hdr, H_MAGIC, H_VERSION, H_ROWS, H_FIELDS, SEGMENT_MAGIC, SEGMENT_VERSION, DESC_BLOB } from "../segment/layout";
-import { PLAN_MAGIC, PLAN_HEADER_WORDS, P_MAGIC, P_ROOT, OP_TERM, OP_NEAR, pword } from "./format";
+import { PLAN_MAGIC, PLAN_HEADER_WORDS, P_MAGIC, P_ROOT, P_FLAGS, PF_DUPES, PF_EXHAUSTIVE, OP_TERM, OP_NEAR, pword } from "./format";
 import { arenaBytes, buildTree, checkTree, freeTree, nget, child, N_HLEN, N_OP, N_NCHILD, N_DOC } from "./node";
-import { next, setSegmentRows, sortByCost, nodeHits } from "./match";
+import { next, setSegmentRows, sortByCost, nodeHits, setPhraseMode } from "./match";
 import { hitsReset, hitPos, hitQpos, hitSpan } from "./hitbuf";
 
 /** Words per output hit. */
@@ -35,6 +35,7 @@ export function positionsOut(seg: usize, plan: usize, planLen: u32, row: u32, ou
   sortByCost(node);
   hitsReset();
   let count: u32 = 0;
+  setPhraseMode((pword(plan, P_FLAGS) & (PF_DUPES | PF_EXHAUSTIVE)) == 0, false);
   const d = next(node, row);
   if (d == row && d != TERMINATED) {
     hitsReset();

@@ -2,12 +2,13 @@
 //
 // A cursor is a struct in linear memory (CURSOR_BYTES, 16-aligned):
 // | 0 blob | 4 skipPtr | 8 numBlocks | 12 blockIdx | 16 idx | 20 len | 24 rowId | 28 tfReady |
-// | 32 df | 36 posArea | 40 posFmt | 44 posPtr | 48 hitsRow | 52..63 reserved | 64 docs[128] |
+// | 32 df | 36 posArea | 40 posFmt | 44 posPtr | 48 hitsRow | 52 blockMax | 56..63 reserved | 64 docs[128] |
 // | 576 tfs[128] | 1088 posStart[128] | 1600 hits[INLINE_HITS] |
 // posStart: each row's first hit, counted from the block's first. posArea = 0: the hits are
 // packed in the blob (postings/positions.ts) at posPtr in format posFmt; a merged list
 // (merged.ts) sets posArea to its decoded u32 hits instead. hits: row hitsRow - 1's hits,
 // unpacked (0 = none), so reading a row's hits again (filter, ranker, fields) costs nothing.
+// blockMax: the term's block-max words in the blob (0 = a segment written without them).
 // Contract: rowId is the current row or TERMINATED; advance()/seek(t) return it; seek lands on
 // the first row >= t and never moves backwards.
 
@@ -17,7 +18,7 @@ import { hitsScratch, unpackHits } from "./positions";
 import { hdr, H_TERMS, H_TERM_TABLE, TERM_INFO_WORDS, SKIP_WORDS } from "../segment/layout";
 
 /** Hits a cursor keeps decoded in itself; a row with more is decoded into the scratch at each read. */
-const INLINE_HITS: u32 = 64;
+export const INLINE_HITS: u32 = 64;
 export const CURSOR_BYTES: usize = 1600 + (<usize>INLINE_HITS << 2);
 // field offsets; the ones exported are the fields a merged list's cursor (merged.ts) fills
 const C_BLOB: usize = 0;
@@ -33,6 +34,7 @@ export const C_POS_AREA: usize = 36;
 const C_POS_FMT: usize = 40;
 const C_POS_PTR: usize = 44;
 const C_HITS_ROW: usize = 48;
+const C_BLOCK_MAX: usize = 52;
 const C_HITS: usize = 1600;
 const C_DOCS: usize = 64;
 export const C_TFS: usize = 576;
@@ -46,6 +48,7 @@ export const C_POS_START: usize = 1088;
 export function cursorInit(c: usize, blob: usize, termId: u32): u32 {
   store<u32>(c + C_BLOB, <u32>blob);
   store<u32>(c + C_POS_AREA, 0);
+  store<u32>(c + C_BLOCK_MAX, 0);
   if (termId >= hdr(blob, H_TERMS)) {
     store<u32>(c + C_NBLOCKS, 0);
     store<u32>(c + C_DF, 0);
@@ -56,11 +59,13 @@ export function cursorInit(c: usize, blob: usize, termId: u32): u32 {
   store<u32>(c + C_DF, load<u32>(info));
   store<u32>(c + C_SKIP, <u32>(blob + load<u32>(info, 8)));
   store<u32>(c + C_NBLOCKS, load<u32>(info, 12));
+  const bmax = load<u32>(info, 16);
+  store<u32>(c + C_BLOCK_MAX, bmax == 0 ? 0 : <u32>(blob + bmax));
   return loadBlock(c, 0);
 }
 
 /** Decodes block `b`'s rowIds and puts the cursor on its first row (TERMINATED past the end). */
-function loadBlock(c: usize, b: u32): u32 {
+export function loadBlock(c: usize, b: u32): u32 {
   store<u32>(c + C_BLOCK, b);
   if (b >= load<u32>(c + C_NBLOCKS)) {
     store<u32>(c + C_ROW, TERMINATED);
@@ -182,6 +187,57 @@ export function cursorPositions(c: usize): usize {
   unpackHits(src, first, tf, fmt, c + C_HITS);
   store<u32>(c + C_HITS_ROW, idx + 1);
   return c + C_HITS;
+}
+
+/**
+ * The current block's bound for top-K pruning, | maxTf (16 bits) | fields (16 bits) | (the layout
+ * in src/index/segment/postings-encoder.ts: fields 0..14 a bit each, bit 15 any field from 15 up).
+ * A segment written without block-max words gives 2^tfBits (tf - 1 is packed in tfBits bits) and
+ * every field. Only for a plain cursor on a row (not a merged list, not TERMINATED).
+ */
+export function cursorBlockMax(c: usize): u32 {
+  return blockMaxAt(c, load<u32>(c + C_BLOCK));
+}
+
+/**
+ * Counts the rows of the current block from the cursor's row on that are below `end` and not set
+ * in `deleted` (its decoded row ids; nothing else of them is decoded). Does not move the cursor.
+ */
+export function cursorCountRest(c: usize, deleted: usize, end: u32): u32 {
+  const len = load<u32>(c + C_LEN);
+  const docs = c + C_DOCS;
+  let n: u32 = 0;
+  for (let i = load<u32>(c + C_IDX); i < len; i++) {
+    const r = load<u32>(docs + (<usize>i << 2));
+    if (r >= end) break;
+    if (deleted == 0 || ((load<u8>(deleted + (r >>> 3)) >>> (r & 7)) & 1) == 0) n++;
+  }
+  return n;
+}
+
+/** The current block's index (cursorNumBlocks() past the last). */
+@inline export function cursorBlock(c: usize): u32 {
+  return load<u32>(c + C_BLOCK);
+}
+
+@inline export function cursorNumBlocks(c: usize): u32 {
+  return load<u32>(c + C_NBLOCKS);
+}
+
+/** Block b's last row id and its row count, from its skip entry (nothing decoded). */
+@inline export function blockLastRow(c: usize, b: u32): u32 {
+  return load<u32>(skipEntry(c, b));
+}
+@inline export function blockRows(c: usize, b: u32): u32 {
+  return load<u32>(skipEntry(c, b), 16);
+}
+
+/** Block b's block-max word (cursorBlockMax() of a block the cursor is not on). */
+export function blockMaxAt(c: usize, b: u32): u32 {
+  const words = <usize>load<u32>(c + C_BLOCK_MAX);
+  if (words != 0) return load<u32>(words + (<usize>b << 2));
+  const tfBits = load<u32>(skipEntry(c, b), 24);
+  return (tfBits >= 16 ? <u32>0xffff : <u32>1 << tfBits) | 0xffff0000;
 }
 
 /** Size of a cursor struct, for hosts that drive cursors directly (tests, benches). */

@@ -32,6 +32,11 @@ export function prepareExpr(plan: usize, planLen: u32, numFields: u32, blob: usi
   return exprPrepare(plan, planLen, weights, numFields, <u32>maxQpos, <u32>qwords, dupes, blob);
 }
 
+/** Field f's user weight (1 when not given). */
+export function fieldWeight(f: u32): i32 {
+  return f < MAX_FIELDS ? unchecked(weights[f]) : 1;
+}
+
 /** Sum of user weights over the fields in `mask` (lowest 32); 1 when the mask is empty. */
 function weightSum(mask: u32): i32 {
   if (mask == 0) return 1;

@@ -181,3 +181,17 @@ export function topkDrain(out: usize): u32 {
   }
   return n;
 }
+
+/**
+ * True when the order is the ranked default (weight descending, then rowId ascending) and the heap
+ * holds k entries: a row (pushed in ascending row order) then enters only with a weight above
+ * topkWorstWeight(), which is what lets the evaluator skip rows whose weight bound is not above it.
+ */
+export function topkPrunable(): bool {
+  return !collect && limit > 0 && size == limit && numKeys == 1 && unchecked(keyKind[0]) == SK_WEIGHT && unchecked(keyDesc[0]);
+}
+
+/** The weight of the entry that leaves first (the heap's top); valid when topkPrunable(). */
+export function topkWorstWeight(): i32 {
+  return weightAt(0);
+}

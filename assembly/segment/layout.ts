@@ -4,7 +4,11 @@
 // | 0 magic | 1 version | 2 numRows | 3 numTerms | 4 numFields | 5 numCols | 6 termTableOff |
 // | 7 colTableOff | 8 fieldLenOff | 9 positionBytes (all blocks' hits; a statistic) | 10 totalBytes |
 // | 11..15 reserved |
-// Term table entry (TERM_INFO_WORDS u32): | df | totalHits | skipOff | numBlocks | reserved |
+// Term table entry (TERM_INFO_WORDS u32): | df | totalHits | skipOff | numBlocks | blockMaxOff |
+//   blockMaxOff: the term's block-max words, one u32 per block right after its skip table,
+//   | maxTf (16 bits, saturated) | fields (16 bits: fields 0..14 a bit each, bit 15 any from 15 up) |,
+//   for top-K pruning (plan/prune.ts); 0 in segments written before them (bounds then come from
+//   tfBits and every field).
 // Skip entry per block (SKIP_WORDS u32):
 // | lastRowId | docOff | tfOff | posOff | count | docBits | tfBits | posFmt |
 //   docOff/tfOff: byte offsets of the packed rowId deltas / (tf-1) values; posOff: byte offset of

@@ -6,6 +6,7 @@
 import type { FieldTokens } from '../index/types.js';
 import { PACK_PADDING } from '../index/segment/bitpack.js';
 import { hitFormat, hitWidth, packHits, packedHitsWords } from '../index/segment/positions-codec.js';
+import { blockFieldBit, blockMaxWord } from '../index/segment/postings-encoder.js';
 import {
   COL_I64, FIELD_END_BIT, FIELD_SHIFT, H, HEADER_BYTES, POS_MASK, SEGMENT_MAGIC, SEGMENT_VERSION, SKIP_WORDS, TERM_INFO_WORDS,
 } from '../index/segment/segment-layout.js';
@@ -41,14 +42,14 @@ export function docSegmentBlob(fields: FieldTokens[]): DocSegmentBlob {
   const tfBits = hits.map((h) => (h.length - 1 === 0 ? 0 : 32 - Math.clz32(h.length - 1)));
   const posFmt = hits.map((h) => hitFormat(h, 0, h.length));
   const posWords = hits.map((h, t) => packedHitsWords(0, h.length, posFmt[t]));
-  // word offsets, in buildSegment's order: header, term table, per term skip + doc + tf runs + hits
+  // word offsets, in buildSegment's order: header, term table, per term skip + block-max + doc + tf runs + hits
   const termTable = HEADER_BYTES / 4;
   let at = termTable + terms.length * TERM_INFO_WORDS;
   const skipAt: number[] = [];
   let allPosBytes = 0;
   for (let t = 0; t < terms.length; t++) {
     skipAt.push(at);
-    at += SKIP_WORDS + PAD_WORDS + Math.ceil(tfBits[t] / 32) + PAD_WORDS + posWords[t];
+    at += SKIP_WORDS + 1 + PAD_WORDS + Math.ceil(tfBits[t] / 32) + PAD_WORDS + posWords[t];
     allPosBytes += Math.ceil((hits[t].length * hitWidth(posFmt[t])) / 8);
   }
   const idCol = align(at, 2);
@@ -58,12 +59,14 @@ export function docSegmentBlob(fields: FieldTokens[]): DocSegmentBlob {
   const w = new Uint32Array(total);
   for (let t = 0; t < terms.length; t++) {
     const s = skipAt[t];
-    const docOff = s + SKIP_WORDS;
+    // the term's one block-max word follows its skip entry (postings-encoder.ts)
+    const docOff = s + SKIP_WORDS + 1;
+    w[s + SKIP_WORDS] = blockMaxWord(hits[t].length, hits[t].reduce((m, h) => m | blockFieldBit(h), 0));
     const tfOff = docOff + PAD_WORDS;
     const posOff = tfOff + Math.ceil(tfBits[t] / 32) + PAD_WORDS;
     if (tfBits[t] > 0) w[tfOff] = hits[t].length - 1;
     w.set([0, docOff * 4, tfOff * 4, posOff * 4, 1, 0, tfBits[t], posFmt[t]], s);
-    w.set([1, hits[t].length, s * 4, 1], termTable + t * TERM_INFO_WORDS);
+    w.set([1, hits[t].length, s * 4, 1, (s + SKIP_WORDS) * 4], termTable + t * TERM_INFO_WORDS);
     packHits(hits[t], 0, hits[t].length, posFmt[t], w, posOff);
   }
   w[colTable] = COL_I64;

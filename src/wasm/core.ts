@@ -13,6 +13,8 @@ export interface CoreExports {
   evaluate(seg: number, plan: number, planLen: number, k: number, out: number): number;
   evaluateRange(seg: number, plan: number, planLen: number, k: number, out: number, from: number, to: number): number;
   lastTotal(): number;
+  /** Matching rows the last evaluate() counted without scoring them (weight-bound pruning). */
+  lastPruned(): number;
   unpack(src: number, n: number, bits: number, out: number): void;
   undelta(ptr: number, n: number, base: number): void;
   intersectSorted(a: number, aLen: number, b: number, bLen: number, out: number): number;

@@ -1,6 +1,6 @@
 /** Encodes a PlanSpec into the u32 words the core's evaluate() reads (see plan-format.ts). */
 import {
-  FILTER_HEADER_WORDS, FILTER_OPS, INNER_WORDS, OPS, PLAN_HEADER_WORDS, PLAN_MAGIC, TERM_WORDS,
+  FILTER_HEADER_WORDS, FILTER_OPS, INNER_WORDS, OPS, PF_EXHAUSTIVE, PLAN_HEADER_WORDS, PLAN_MAGIC, TERM_WORDS,
   type PlanFilter, type PlanNode, type PlanSpec,
 } from './plan-format.js';
 
@@ -35,11 +35,20 @@ function filterWords(f: PlanFilter, out: number[]): void {
   if (FILTER_HEADER_WORDS !== 6) throw new Error('plan format mismatch');
 }
 
+/**
+ * Tests only: plans ask the core to evaluate every row in full (no weight-bound pruning, phrases by
+ * their FSM), the oracle the pruned evaluation is compared with.
+ */
+let exhaustive = false;
+export function setExhaustiveEvaluation(on: boolean): void {
+  exhaustive = on;
+}
+
 export function encodePlan(spec: PlanSpec): Uint32Array {
   const out: number[] = new Array(PLAN_HEADER_WORDS).fill(0);
   out[0] = PLAN_MAGIC;
   out[1] = spec.ranker;
-  out[2] = spec.flags;
+  out[2] = spec.flags | (exhaustive ? PF_EXHAUSTIVE : 0);
   out[3] = spec.weights.length;
   out[4] = out.length;
   for (const w of spec.weights) out.push(w >>> 0);

@@ -1,11 +1,11 @@
 /**
  * Encodes postings into blocks of 128: bit-packed rowId deltas, tf-1 and the block's hit
- * positions (positions-codec.ts), one skip entry per block.
+ * positions (positions-codec.ts), one skip entry and one block-max word per block.
  */
 import { ByteWriter } from './byte-writer.js';
 import { bitWidth, packInto, packedWords } from './bitpack.js';
 import { hitFormat, hitWidth, packHits, packedHitsWords } from './positions-codec.js';
-import { BLOCK_LEN, SKIP_WORDS } from './segment-layout.js';
+import { BLOCK_LEN, FIELD_SHIFT, SKIP_WORDS } from './segment-layout.js';
 
 /**
  * Postings of many terms in flat arrays (no per-term objects): term t holds rows and tfs
@@ -30,17 +30,36 @@ export interface PostingsTable {
 const deltas = new Uint32Array(BLOCK_LEN);
 const tfm1 = new Uint32Array(BLOCK_LEN);
 
+/** Where encodePostings put a term's skip table and its block-max words (byte offsets). */
+export interface EncodedTerm { skipOff: number; blockMaxOff: number }
+
 /**
- * Writes term t's skip entries then its blocks at the writer's end: | rowId deltas | tf-1 | hits |,
- * the hits of the block's rows one row after another; `stats.posBytes` adds the hits' bytes.
- * Returns the skip table's byte offset; the block count is ceil(rows / BLOCK_LEN).
+ * One block's bound for top-K pruning (assembly/plan/prune.ts): | maxTf (16 bits, saturated) |
+ * fields (16 bits) |, the fields being the union of its rows' hit fields 0..14, bit 15 standing for
+ * any field from 15 up.
  */
-export function encodePostings(w: ByteWriter, table: PostingsTable, t: number, stats: { posBytes: number }): number {
+export function blockMaxWord(maxTf: number, fields: number): number {
+  return (Math.min(maxTf, 0xffff) | (fields << 16)) >>> 0;
+}
+
+/** The block-max field bit of hitpos `h`'s field. */
+export function blockFieldBit(h: number): number {
+  const f = h >>> FIELD_SHIFT;
+  return f < 15 ? 1 << f : 0x8000;
+}
+
+/**
+ * Writes term t's skip entries, its block-max words, then its blocks at the writer's end:
+ * | rowId deltas | tf-1 | hits |, the hits of the block's rows one row after another;
+ * `stats.posBytes` adds the hits' bytes. The block count is ceil(rows / BLOCK_LEN).
+ */
+export function encodePostings(w: ByteWriter, table: PostingsTable, t: number, stats: { posBytes: number }): EncodedTerm {
   const first = table.rowStart[t];
   const n = table.rowStart[t + 1] - first;
   const blocks = Math.ceil(n / BLOCK_LEN);
   w.align(4);
   const skipOff = w.reserve(blocks * SKIP_WORDS * 4);
+  const blockMaxOff = w.reserve(blocks * 4);
   let prev = 0;
   let posStart = table.posStart[t];
   for (let b = 0; b < blocks; b++) {
@@ -58,7 +77,14 @@ export function encodePostings(w: ByteWriter, table: PostingsTable, t: number, s
     const tfOff = w.reserve(packedWords(count, tfBits) * 4);
     packInto(w.words32, tfOff >>> 2, tfm1, 0, count, tfBits);
     let posEnd = posStart;
-    for (let i = 0; i < count; i++) posEnd += table.tfs[start + i];
+    let maxTf = 0;
+    for (let i = 0; i < count; i++) {
+      posEnd += table.tfs[start + i];
+      maxTf = Math.max(maxTf, table.tfs[start + i]);
+    }
+    let fields = 0;
+    for (let h = posStart; h < posEnd; h++) fields |= blockFieldBit(table.positions[h]);
+    w.words32[(blockMaxOff >>> 2) + b] = blockMaxWord(maxTf, fields);
     const posFmt = hitFormat(table.positions, posStart, posEnd);
     const posOff = w.reserve(packedHitsWords(posStart, posEnd, posFmt) * 4);
     packHits(table.positions, posStart, posEnd, posFmt, w.words32, posOff >>> 2);
@@ -75,5 +101,5 @@ export function encodePostings(w: ByteWriter, table: PostingsTable, t: number, s
     u32[e + 7] = posFmt;
     posStart = posEnd;
   }
-  return skipOff;
+  return { skipOff, blockMaxOff };
 }

@@ -89,13 +89,14 @@ export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegmen
   const termTable = w.reserve(terms.length * TERM_INFO_WORDS * 4);
   const stats = { posBytes: 0 };
   for (let t = 0; t < terms.length; t++) {
-    const skipOff = encodePostings(w, table, t, stats);
+    const { skipOff, blockMaxOff } = encodePostings(w, table, t, stats);
     const e = (termTable >>> 2) + t * TERM_INFO_WORDS;
     const u32 = w.words32;
     u32[e] = table.rowStart[t + 1] - table.rowStart[t];
     u32[e + 1] = table.posStart[t + 1] - table.posStart[t];
     u32[e + 2] = skipOff;
     u32[e + 3] = Math.ceil(u32[e] / BLOCK_LEN);
+    u32[e + 4] = blockMaxOff;
   }
   // columns are written before the table that points at them; the table goes after
   const colEntries = writeColumns(w, schema, b);

@@ -1,0 +1,388 @@
+// Top-K pruning by weight bounds: block-max WAND's idea (Ding & Suel, SIGIR 2011) applied without
+// giving up exact totals. Every matching row is still counted (total_found, SHOW META), but a row
+// whose weight bound cannot beat the K-th kept weight is not scored (no positions decoded, no LCS),
+// and a whole postings block of a single-term query whose block-max bound cannot is counted from
+// its row ids alone.
+//
+// Which queries qualify (pruneSetup): ranker bm25 or proximity_bm25, the default order (weight
+// desc, then rowId asc; rows arrive ascending, so a row enters a full heap only with a weight above
+// the K-th), no repeated keyword, and a tree of plain terms under AND, OR and phrases of plain terms.
+// Every other ranker, sort, operator or wildcard list runs exhaustively, as before.
+//
+// The bound, for those rankers: weight = bm25Part(Σ tf/(tf+1.2)*idf) + 1000 * F, where F is
+// weightSum(docFields) (bm25, one keyword) or Σ_f lcs_f * w_f (proximity_bm25). The BM25 sum is
+// computed exactly (tf is in the block's decoded tfs; the same f32 operations in the same order as
+// rank/score.ts). F <= max(1, Σ_units len(unit) * (the largest sum of tf positive weights among
+// fields(unit))): without repeated keywords a field's LCS run takes each term (length 1) or phrase
+// (length k) at most once, and a unit with tf hits on the row is in at most tf fields. A term's
+// fields are its block's field union (the block-max word, postings-encoder.ts); a phrase's are the
+// fields where phraseMatch() found it on the row, when it looked.
+
+import { FIELD_END_BIT, TERMINATED } from "../util/codes";
+import {
+  cursorTf, cursorPositions, cursorBlockMax, cursorCountRest, cursorBlock, cursorNumBlocks, blockLastRow, blockRows, blockMaxAt, loadBlock, cursorRow,
+  cursorAdvance, INLINE_HITS,
+} from "../postings/cursor";
+import { OP_TERM, OP_AND, OP_OR, OP_PHRASE, RANK_BM25, RANK_PROXIMITY_BM25, PF_DUPES, PF_EXHAUSTIVE } from "./format";
+import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_IDF, N_ARG0, N_MERGED, N_PFIELDS, N_PDOC, N_CONSTRAINED } from "./node";
+import { termAccepts } from "./hits";
+import { fieldWeight } from "../rank/rankers";
+import { bm25Part } from "../rank/score";
+
+const BM25_K1: f32 = 1.2;
+const SCALE: i32 = 1000;
+
+
+/** The 16-bit field set of a term's 32-bit mask: fields 0..14 a bit each, bit 15 any from 15 up. */
+@inline export function fields16(mask: u32): u32 {
+  return (mask & 0x7fff) | ((mask >>> 15) != 0 ? <u32>0x8000 : 0);
+}
+
+/** A plain term: one cursor over one term's own blocks (not a wildcard's merged list). */
+@inline export function plainTerm(n: usize): bool {
+  return nget(n, N_OP) == OP_TERM && nget(n, N_MERGED) == 0;
+}
+
+/** A phrase of two or more plain terms with ascending query positions: phraseMatch() decides it. */
+export function simplePhrase(n: usize): bool {
+  const k = nget(n, N_NCHILD);
+  if (nget(n, N_OP) != OP_PHRASE || k < 2) return false;
+  let q: u32 = 0;
+  for (let i: u32 = 0; i < k; i++) {
+    const c = child(n, i);
+    if (!plainTerm(c) || nget(c, N_QPOS) < q) return false;
+    q = nget(c, N_QPOS);
+  }
+  return true;
+}
+
+function boundable(n: usize): bool {
+  const op = nget(n, N_OP);
+  if (op == OP_TERM) return plainTerm(n);
+  if (op == OP_PHRASE) return simplePhrase(n);
+  if (op == OP_OR && nget(n, N_ARG0) == 1) return false; // a wildcard's expansions share one tf
+  if (op != OP_AND && op != OP_OR) return false;
+  const k = nget(n, N_NCHILD);
+  for (let i: u32 = 0; i < k; i++) if (!boundable(child(n, i))) return false;
+  return true;
+}
+
+/** max(w_f, 0) of fields 0..14, then the sum over fields 15.. of the segment (the 16-bit set's bit 15). */
+const posWeights = new StaticArray<i32>(16);
+
+/**
+ * True when rows of this query may be skipped by their bound (see the file header); reads the
+ * field weights (rank/rankers.ts setWeights() ran before) for a segment of `numFields` fields.
+ */
+export function pruneSetup(root: usize, ranker: u32, flags: u32, numFields: u32): bool {
+  if ((flags & (PF_DUPES | PF_EXHAUSTIVE)) != 0) return false;
+  if (ranker != RANK_BM25 && ranker != RANK_PROXIMITY_BM25) return false;
+  if (!boundable(root)) return false;
+  let rest: i32 = 0;
+  for (let f: u32 = 0; f < numFields; f++) {
+    const w = max(fieldWeight(f), 0);
+    if (f < 15) unchecked((posWeights[f] = w));
+    else rest += w;
+  }
+  for (let f = numFields; f < 15; f++) unchecked((posWeights[f] = 0));
+  unchecked((posWeights[15] = rest));
+  return true;
+}
+
+/** Σ of the bound's field part (F in the file header) over the units added so far. */
+let fieldSum: i32 = 0;
+
+/** A term's BM25 contribution for tf, as rank/score.ts computes it. */
+@inline function termBm25(tf: u32, idf: f32): f32 {
+  const t = <f32>tf;
+  return t / (t + BM25_K1) * idf;
+}
+
+/**
+ * The largest sum of `j` positive weights of the fields in a 16-bit set (a row's term is in at most
+ * tf fields). Bit 15 counts as one field weighing all fields from 15 up: never less than the truth.
+ */
+function topWeights(set: u32, j: u32): i32 {
+  let s: i32 = 0;
+  let taken: u32 = 0;
+  for (let m = set & 0xffff; m != 0 && taken < j; taken++) {
+    let best: i32 = -1;
+    let bit: u32 = 0;
+    for (let r = m; r != 0; r &= r - 1) {
+      const w = unchecked(posWeights[ctz(r)]);
+      if (w > best) { best = w; bit = r & (~r + 1); }
+    }
+    s += best;
+    m &= ~bit;
+  }
+  return s;
+}
+
+/** A plain term's fields on its current block, within its own field limits. */
+@inline function termFields(n: usize): u32 {
+  return (cursorBlockMax(<usize>nget(n, N_CURSOR)) >>> 16) & fields16(nget(n, N_FMASK));
+}
+
+/**
+ * Node n's BM25 sum at row d, computed as rank/score.ts tfidf() does (same f32 operations in the
+ * same order, so bm25Part of it is the ranker's exact value); adds its field part to fieldSum.
+ */
+function nodeBound(n: usize, d: u32): f32 {
+  const op = nget(n, N_OP);
+  if (op == OP_TERM) {
+    const tf = cursorTf(<usize>nget(n, N_CURSOR));
+    fieldSum += topWeights(termFields(n), tf);
+    return termBm25(tf, reinterpret<f32>(nget(n, N_IDF)));
+  }
+  const k = nget(n, N_NCHILD);
+  let sum: f32 = 0;
+  if (op == OP_PHRASE) {
+    let inter: u32 = 0xffff;
+    let minTf: u32 = 0xffffffff;
+    for (let i: u32 = 0; i < k; i++) {
+      const c = child(n, i);
+      const tf = cursorTf(<usize>nget(c, N_CURSOR));
+      sum += termBm25(tf, reinterpret<f32>(nget(c, N_IDF)));
+      inter &= termFields(c);
+      if (tf < minTf) minTf = tf;
+    }
+    // the fields the phrase was found in on this row, when phraseMatch() looked at all of them
+    if (nget(n, N_PDOC) == d) inter &= nget(n, N_PFIELDS);
+    fieldSum += <i32>k * topWeights(inter, minTf);
+    return sum;
+  }
+  for (let i: u32 = 0; i < k; i++) {
+    const c = child(n, i);
+    if (nget(c, N_DOC) == d) sum += nodeBound(c, d);
+  }
+  return sum;
+}
+
+/** An upper bound of scoreRow() for row d, the node tree standing on d. */
+export function rowBound(root: usize, d: u32): i32 {
+  fieldSum = 0;
+  const sum = nodeBound(root, d);
+  return weightBound(sum, fieldSum);
+}
+
+/** bm25Part + 1000 * max(1, fields), clamped to i32 (field weights can be large). */
+function weightBound(sum: f32, fields: i32): i32 {
+  const b = <i64>bm25Part(sum) + <i64>SCALE * <i64>(fields > 1 ? fields : 1);
+  return b > <i64>i32.MAX_VALUE ? i32.MAX_VALUE : <i32>b;
+}
+
+/**
+ * The bound of every row of a plain term's current block, from its block-max word: a row with tf
+ * hits is in at most tf fields; with a negative idf the fewest hits weigh most.
+ */
+export function blockBound(term: usize): i32 {
+  return wordBound(term, cursorBlockMax(<usize>nget(term, N_CURSOR)));
+}
+
+/** The BM25 share and field part of a plain term's block from its block-max word (see wordBound). */
+let wordBm25: f32 = 0;
+let wordFields: i32 = 0;
+function wordParts(term: usize, word: u32): void {
+  const idf = reinterpret<f32>(nget(term, N_IDF));
+  const maxTf = word & 0xffff;
+  const set = (word >>> 16) & fields16(nget(term, N_FMASK));
+  // a positive idf weighs most at maxTf, a negative one least at 0 (an OR row may lack the term)
+  wordBm25 = idf >= 0 ? termBm25(maxTf, idf) : 0;
+  wordFields = topWeights(set, min(maxTf, <u32>popcnt(set)));
+}
+
+/**
+ * An OR of plain unlimited terms (orRows()): true when its children are all such terms, so its
+ * rows can be bounded and counted from their row ids and block-max words alone.
+ */
+export function plainOr(n: usize): bool {
+  if (nget(n, N_OP) != OP_OR || nget(n, N_ARG0) == 1) return false;
+  const k = nget(n, N_NCHILD);
+  for (let i: u32 = 0; i < k; i++) {
+    const c = child(n, i);
+    if (!plainTerm(c) || nget(c, N_CURSOR) == 0 || nget(c, N_CONSTRAINED) != 0) return false;
+  }
+  return k > 0 && k <= OR_CACHE_KIDS;
+}
+
+/** Per child of a plainOr() node (at most OR_CACHE_KIDS): the block its parts are of, its BM25 share, its field part. */
+const OR_CACHE_KIDS: u32 = 64;
+const orBlock = new StaticArray<u32>(OR_CACHE_KIDS);
+const orBm25 = new StaticArray<f32>(OR_CACHE_KIDS);
+const orFields = new StaticArray<i32>(OR_CACHE_KIDS);
+
+/**
+ * A plainOr() node: counts its rows from the one it stands on while the bound of each (its terms'
+ * block-max words, plus one for the order of the f32 sums) cannot beat `worst`, from their row ids
+ * alone (no tf, no positions), those set in `deleted` left out, up to `end`. The node then stands
+ * on the first row it did not count. Returns the count.
+ */
+export function orRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
+  const k = nget(n, N_NCHILD);
+  for (let i: u32 = 0; i < k; i++) unchecked((orBlock[i] = 0xffffffff));
+  let count: u32 = 0;
+  let r: u32 = nget(n, N_DOC);
+  while (r < end) {
+    let sum: f32 = 0;
+    let fields: i32 = 0;
+    for (let i: u32 = 0; i < k; i++) {
+      const t = child(n, i);
+      const c = <usize>nget(t, N_CURSOR);
+      if (cursorRow(c) != r) continue;
+      const b = cursorBlock(c);
+      if (unchecked(orBlock[i]) != b) {
+        wordParts(t, cursorBlockMax(c));
+        unchecked((orBlock[i] = b));
+        unchecked((orBm25[i] = wordBm25));
+        unchecked((orFields[i] = wordFields));
+      }
+      sum += unchecked(orBm25[i]);
+      fields += unchecked(orFields[i]);
+    }
+    if (<i64>weightBound(sum, fields) + 1 > <i64>worst) break;
+    if (deleted == 0 || ((load<u8>(deleted + (r >>> 3)) >>> (r & 7)) & 1) == 0) count++;
+    let next: u32 = TERMINATED;
+    for (let i: u32 = 0; i < k; i++) {
+      const c = <usize>nget(child(n, i), N_CURSOR);
+      const row = cursorRow(c) == r ? cursorAdvance(c) : cursorRow(c);
+      if (row < next) next = row;
+    }
+    r = next;
+  }
+  for (let i: u32 = 0; i < k; i++) {
+    const t = child(n, i);
+    nset(t, N_DOC, cursorRow(<usize>nget(t, N_CURSOR)));
+  }
+  nset(n, N_DOC, r);
+  return count;
+}
+
+/** The bound of a block of plain term `term` whose block-max word is `word`. */
+function wordBound(term: usize, word: u32): i32 {
+  const idf = reinterpret<f32>(nget(term, N_IDF));
+  const maxTf = word & 0xffff;
+  const set = (word >>> 16) & fields16(nget(term, N_FMASK));
+  const nf = <u32>popcnt(set);
+  if (idf >= 0) return weightBound(termBm25(maxTf, idf), topWeights(set, min(maxTf, nf)));
+  let best = weightBound(termBm25(1, idf), topWeights(set, 1));
+  for (let j: u32 = 2; j <= nf && j <= maxTf; j++) best = max(best, weightBound(termBm25(j, idf), topWeights(set, j)));
+  return best;
+}
+
+/** True when no row in [lo, hi] is set in the bitmap (0 = none). */
+function noneSet(bits: usize, lo: u32, hi: u32): bool {
+  if (bits == 0) return true;
+  for (let r = lo; r <= hi && (r & 7) != 0; r++) if (((load<u8>(bits + (r >>> 3)) >>> (r & 7)) & 1) != 0) return false;
+  let r = (lo + 7) & ~7;
+  for (; r + 7 <= hi; r += 8) if (load<u8>(bits + (r >>> 3)) != 0) return false;
+  for (; r <= hi; r++) if (((load<u8>(bits + (r >>> 3)) >>> (r & 7)) & 1) != 0) return false;
+  return true;
+}
+
+/**
+ * A plain term standing alone whose current block cannot beat `worst`: counts the rest of that
+ * block (its decoded row ids), then whole blocks after it from their skip entries alone while
+ * their bound cannot either, they end before `end` and `deleted` has none of their rows; decodes
+ * the block it stops at. Returns the rows counted; the cursor is on the next row to look at.
+ */
+export function skipBlocks(term: usize, deleted: usize, end: u32, worst: i32): u32 {
+  const c = <usize>nget(term, N_CURSOR);
+  let n = cursorCountRest(c, deleted, end);
+  let b = cursorBlock(c) + 1;
+  const nb = cursorNumBlocks(c);
+  let lastWord: u32 = 0xffffffff;
+  let lastBound: i32 = 0;
+  while (b < nb) {
+    const word = blockMaxAt(c, b);
+    if (word != lastWord) {
+      lastWord = word;
+      lastBound = wordBound(term, word);
+    }
+    const last = blockLastRow(c, b);
+    if (lastBound > worst || last >= end || !noneSet(deleted, blockLastRow(c, b - 1) + 1, last)) break;
+    n += blockRows(c, b);
+    b++;
+  }
+  loadBlock(c, b);
+  nset(term, N_DOC, cursorRow(c));
+  return n;
+}
+
+/** phraseMatch()'s answer when a row's hits are too many to hold two children's at once. */
+export const PHRASE_UNKNOWN: i32 = -1;
+
+/**
+ * Whether a simplePhrase() node's children, all on row d, hold the phrase: some hit of child 0
+ * at p with every child i at p + (qpos_i - qpos_0), same field, each hit one its term accepts.
+ * Returns the 16-bit set of fields it occurs in (0 = not on this row), stopping at the first
+ * occurrence unless `allFields`; PHRASE_UNKNOWN when a child's row has more hits than a cursor
+ * keeps decoded (the FSM decides then). Without repeated keywords this is phraseFsm's decision.
+ */
+export function phraseMatch(n: usize, d: u32, allFields: bool): i32 {
+  const k = nget(n, N_NCHILD);
+  // per child (4 words): its hits, their count, its offset from child 0, a read index that only
+  // moves forward (targets ascend with child 0's hit)
+  const tab = scratch(k << 2);
+  const q0 = nget(child(n, 0), N_QPOS);
+  let limited = false;
+  for (let i: u32 = 0; i < k; i++) {
+    const ci = child(n, i);
+    const c = <usize>nget(ci, N_CURSOR);
+    const tf = cursorTf(c);
+    if (tf > INLINE_HITS) return PHRASE_UNKNOWN;
+    const e = tab + (<usize>i << 4);
+    store<u32>(e, <u32>cursorPositions(c));
+    store<u32>(e, tf, 4);
+    store<u32>(e, nget(ci, N_QPOS) - q0, 8);
+    store<u32>(e, 0, 12);
+    if (nget(ci, N_CONSTRAINED) != 0) limited = true;
+  }
+  const p0 = <usize>load<u32>(tab);
+  const tf0 = load<u32>(tab, 4);
+  let found: u32 = 0;
+  for (let h: u32 = 0; h < tf0; h++) {
+    const hp = load<u32>(p0 + (<usize>h << 2));
+    if (limited && !termAccepts(child(n, 0), hp)) continue;
+    const base = hp & ~FIELD_END_BIT;
+    let all = true;
+    for (let i: u32 = 1; i < k; i++) {
+      const e = tab + (<usize>i << 4);
+      const pi = <usize>load<u32>(e);
+      const tfi = load<u32>(e, 4);
+      const target = base + load<u32>(e, 8);
+      let j = load<u32>(e, 12);
+      while (j < tfi && (load<u32>(pi + (<usize>j << 2)) & ~FIELD_END_BIT) < target) j++;
+      store<u32>(e, j, 12);
+      // the index stays on a hit a later hit of child 0 may still use
+      if (j >= tfi) return finish(n, d, allFields, found);
+      const hj = load<u32>(pi + (<usize>j << 2));
+      if ((hj & ~FIELD_END_BIT) != target || (limited && !termAccepts(child(n, i), hj))) {
+        all = false;
+        break;
+      }
+    }
+    if (!all) continue;
+    const f = hp >>> 24;
+    found |= f < 15 ? <u32>1 << f : <u32>0x8000;
+    if (!allFields) break;
+  }
+  return finish(n, d, allFields, found);
+}
+
+/** Records phraseMatch()'s fields on the node (for nodeBound) and returns them. */
+function finish(n: usize, d: u32, allFields: bool, found: u32): i32 {
+  nset(n, N_PDOC, allFields ? d : TERMINATED);
+  nset(n, N_PFIELDS, found);
+  return <i32>found;
+}
+
+let scratchPtr: usize = 0;
+let scratchWords: u32 = 0;
+function scratch(words: u32): usize {
+  if (words > scratchWords) {
+    if (scratchPtr != 0) heap.free(scratchPtr);
+    scratchWords = words < 64 ? 64 : words;
+    scratchPtr = heap.alloc(<usize>scratchWords << 2);
+  }
+  return scratchPtr;
+}
