@@ -3,7 +3,7 @@
  * positions (positions-codec.ts), one skip entry per block.
  */
 import { ByteWriter } from './byte-writer.js';
-import { bitWidth, packInto, packedWords } from './bitpack.js';
+import { packInto, packedWords } from './bitpack.js';
 import { hitFormat, hitWidth, packHits, packedHitsWords } from './positions-codec.js';
 import { BLOCK_LEN, SKIP_WORDS } from './segment-layout.js';
 
@@ -43,22 +43,31 @@ export function encodePostings(w: ByteWriter, table: PostingsTable, t: number, s
   const skipOff = w.reserve(blocks * SKIP_WORDS * 4);
   let prev = 0;
   let posStart = table.posStart[t];
+  const { rows, tfs } = table;
   for (let b = 0; b < blocks; b++) {
     const start = first + b * BLOCK_LEN;
     const count = Math.min(BLOCK_LEN, n - b * BLOCK_LEN);
+    // one pass: deltas, tf-1, their widths and the block's hit range
+    let dMax = 0;
+    let tMax = 0;
+    let posEnd = posStart;
     for (let i = 0; i < count; i++) {
-      deltas[i] = table.rows[start + i] - prev;
-      prev = table.rows[start + i];
-      tfm1[i] = table.tfs[start + i] - 1;
+      const row = rows[start + i];
+      const tf = tfs[start + i];
+      const d = row - prev;
+      deltas[i] = d;
+      dMax |= d;
+      prev = row;
+      tfm1[i] = tf - 1;
+      tMax |= tf - 1;
+      posEnd += tf;
     }
-    const docBits = bitWidth(deltas, 0, count);
-    const tfBits = bitWidth(tfm1, 0, count);
+    const docBits = dMax === 0 ? 0 : 32 - Math.clz32(dMax);
+    const tfBits = tMax === 0 ? 0 : 32 - Math.clz32(tMax);
     const docOff = w.reserve(packedWords(count, docBits) * 4);
     packInto(w.words32, docOff >>> 2, deltas, 0, count, docBits);
     const tfOff = w.reserve(packedWords(count, tfBits) * 4);
     packInto(w.words32, tfOff >>> 2, tfm1, 0, count, tfBits);
-    let posEnd = posStart;
-    for (let i = 0; i < count; i++) posEnd += table.tfs[start + i];
     const posFmt = hitFormat(table.positions, posStart, posEnd);
     const posOff = w.reserve(packedHitsWords(posStart, posEnd, posFmt) * 4);
     packHits(table.positions, posStart, posEnd, posFmt, w.words32, posOff >>> 2);
