@@ -55,6 +55,6 @@ export function unpackHits(words: Uint32Array, at: number, n: number, fmt: numbe
   const posBits = fmt >>> 8;
   const v = scratch(n);
   unpackInto(v, words, at, n, hitWidth(fmt));
-  const posMask = 2 ** posBits - 1;
-  for (let i = 0; i < n; i++) out[o + i] = ((Math.floor(v[i] / 2 ** posBits) * 2 ** 23) + (v[i] & posMask)) >>> 0;
+  const posMask = (1 << posBits) - 1;
+  for (let i = 0; i < n; i++) out[o + i] = (((v[i] >>> posBits) << 23) | (v[i] & posMask)) >>> 0;
 }

@@ -72,17 +72,26 @@ export function encodePostings(w: ByteWriter, table: PostingsTable, t: number, s
     const posOff = w.reserve(packedHitsWords(posStart, posEnd, posFmt) * 4);
     packHits(table.positions, posStart, posEnd, posFmt, w.words32, posOff >>> 2);
     stats.posBytes += Math.ceil(((posEnd - posStart) * hitWidth(posFmt)) / 8);
-    const e = (skipOff >>> 2) + b * SKIP_WORDS;
-    const u32 = w.words32;
-    u32[e] = prev;
-    u32[e + 1] = docOff;
-    u32[e + 2] = tfOff;
-    u32[e + 3] = posOff;
-    u32[e + 4] = count;
-    u32[e + 5] = docBits;
-    u32[e + 6] = tfBits;
-    u32[e + 7] = posFmt;
+    writeSkipEntry(w.words32, (skipOff >>> 2) + b * SKIP_WORDS, prev, docOff, tfOff, posOff, count, docBits, tfBits, posFmt);
     posStart = posEnd;
   }
   return skipOff;
+}
+
+/**
+ * A block's skip entry at word `e`: its last row, the byte offsets of its row deltas, tf-1 run and
+ * hits, its row count, the deltas' and tfs' bit widths and the hits' format.
+ */
+export function writeSkipEntry(
+  u32: Uint32Array, e: number, lastRow: number, docOff: number, tfOff: number, posOff: number,
+  count: number, docBits: number, tfBits: number, posFmt: number,
+): void {
+  u32[e] = lastRow;
+  u32[e + 1] = docOff;
+  u32[e + 2] = tfOff;
+  u32[e + 3] = posOff;
+  u32[e + 4] = count;
+  u32[e + 5] = docBits;
+  u32[e + 6] = tfBits;
+  u32[e + 7] = posFmt;
 }
