@@ -136,19 +136,18 @@ export class Table {
       const at = this.duplicateAt(ids);
       if (at >= 0) throw new SearchError('DUPLICATE_ID', `duplicate id '${ids[at]}'`);
     }
-    // REPLACE with an id twice in one statement: the last row wins, as one write after another.
-    const last = new Map<bigint, number>();
-    ids.forEach((id, i) => last.set(id, i));
-    const keep = [...last.values()].sort((a, b) => a - b);
+    // REPLACE with an id twice in one statement: the last row wins, as one write after another. An
+    // INSERT's ids are distinct and new (checked above or by the caller): every row, nothing replaced.
+    const keep = replace ? lastOfEachId(ids) : null;
     // the index's fallible half first: a write the index cannot take fails before it is durable
-    const batch = this.index.prepareBatch(keep.map((i) => inputs[i]));
+    const batch = this.index.prepareBatch(keep ? keep.map((i) => inputs[i]) : inputs);
     try {
-      await this.store.write(keep.map((i) => ({ op: 'put' as const, docId: ids[i], doc: docs[i] })));
+      await this.store.write((keep ?? ids.map((_, i) => i)).map((i) => ({ op: 'put' as const, docId: ids[i], doc: docs[i] })));
     } catch (e) {
       this.index.discardBatch(batch);
       throw e;
     }
-    const existing = keep.map((i) => ids[i]).filter((id) => this.index.has(id));
+    const existing = keep ? keep.map((i) => ids[i]).filter((id) => this.index.has(id)) : [];
     this.index.applyBatch(batch, existing);
     return ids.length;
   }
@@ -205,4 +204,11 @@ export class Table {
   fetch(ids: bigint[]): (StoredDoc | undefined)[] {
     return this.store.getDocs(ids);
   }
+}
+
+/** The positions of `ids` to write when a later row of the same id replaces an earlier one: each id's last, in order. */
+function lastOfEachId(ids: bigint[]): number[] {
+  const last = new Map<bigint, number>();
+  ids.forEach((id, i) => last.set(id, i));
+  return [...last.values()].sort((a, b) => a - b);
 }

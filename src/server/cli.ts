@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { asSearchError } from '../util/errors.js';
 import { parseCliArgs, USAGE } from './cli-args.js';
 import { loadOpenEngine } from './engine-loader.js';
-import { startServer, type RunningServer } from './server.js';
+// the server's modules are loaded only for `serve`: `quarry import` and the other commands skip them (~0.1 s CPU)
+import type { RunningServer } from './server.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -86,6 +87,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
   });
   try {
     // The engine module is loaded only after flags and config are known good.
+    const { startServer } = await import('./server.js');
     const server = await startServer(args, async (opts) => (await loadOpenEngine())(opts));
     stopOnSignals(server);
     console.log(server.readyLine);

@@ -22,20 +22,27 @@ export function packBits(values: ArrayLike<number>, start: number, n: number, bi
   return words;
 }
 
-/** Packs into `words` from index `at` (which must be zeroed); the run takes packedWords(n, bits). */
+/**
+ * Packs into `words` from index `at` (which must be zeroed); the run takes packedWords(n, bits).
+ * Each word is written once, from an accumulator of the bits not yet stored.
+ */
 export function packInto(words: Uint32Array, at: number, values: ArrayLike<number>, start: number, n: number, bits: number): void {
   if (bits === 0) return;
-  // bit offsets are kept relative to `at`: an absolute one (at * 32) passes 2^32 once the run lies
-  // 512 MiB into the buffer, and `>>> 5` would then wrap to the wrong word
-  let bitPos = 0;
+  let w = at;
+  let acc = 0;
+  let fill = 0; // bits held in acc, < 32
   for (let i = start; i < start + n; i++) {
-    const v = values[i] >>> 0;
-    const w = at + (bitPos >>> 5);
-    const off = bitPos & 31;
-    words[w] = (words[w] | (v << off)) >>> 0;
-    if (off + bits > 32) words[w + 1] = (words[w + 1] | (v >>> (32 - off))) >>> 0;
-    bitPos += bits;
+    const v = values[i];
+    acc |= v << fill;
+    fill += bits;
+    if (fill >= 32) {
+      words[w++] = acc;
+      fill -= 32;
+      // the bits of v that did not fit (none when v ended on the word's last bit)
+      acc = fill === 0 ? 0 : v >>> (bits - fill);
+    }
   }
+  if (fill > 0) words[w] = acc;
 }
 
 /** Reads `n` values of `bits` bits from `words` (LSB first): the host twin of the core's unpack. */

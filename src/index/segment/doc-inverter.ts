@@ -21,7 +21,11 @@ function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: num
 }
 
 interface TokenStream {
-  names: string[]; tid: Uint32Array; trow: Uint32Array; thit: Uint32Array; n: number;
+  /**
+   * Stream id and hit word of each token, in row order; row r's tokens are [rowFrom[r], rowFrom[r + 1]).
+   * `count` is each stream id's token count (zeroed up to the token count: ids are at most that many).
+   */
+  names: string[]; tid: Uint32Array; thit: Uint32Array; rowFrom: Uint32Array; count: Uint32Array; n: number;
   /** The fast numbering's number of each stream id (while no term has come by name). */
   nums: number[];
   /** The numbering whose numbers map to stream ids through slotOf (the batch's first packed field's). */
@@ -108,19 +112,22 @@ function hitWord(f: number, pos: number, last: number): number {
  * A packed field into the stream: numbers of the batch's fast numbering map to stream ids through
  * slotOf (no Map look-up while the whole batch is packed by it); another numbering's by name.
  */
-function collectPacked(s: TokenStream, p: PackedTerms, f: number, row: number): void {
+function collectPacked(s: TokenStream, p: PackedTerms, f: number): void {
   const { numbering, nums, positions, from, to } = p;
   const names = numbering.names;
   const fast = numbering === s.fast;
   let last = 0;
   for (let i = from; i < to; i++) if (positions[i] > last) last = positions[i];
+  const { tid, thit, count } = s;
+  let n = s.n;
   for (let i = from; i < to; i++) {
     const num = nums[i];
     const id = fast ? fastId(s, names, num) : streamId(s, names[num]);
-    s.tid[s.n] = id;
-    s.trow[s.n] = row;
-    s.thit[s.n++] = hitWord(f, positions[i], last);
+    count[id]++;
+    tid[n] = id;
+    thit[n++] = hitWord(f, positions[i], last);
   }
+  s.n = n;
 }
 
 /** The numbering whose numbers map through slotOf this batch (the first packed field's), arrays sized. */
@@ -147,10 +154,11 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
   let tokens = 0;
   for (const d of docs) for (const ft of d.fields) tokens += ft ? tokenCount(ft) : 0;
   const s: TokenStream = {
-    names: [], nums: [], tid: words('tid', tokens), trow: words('trow', tokens), thit: words('thit', tokens), n: 0,
-    fast: fastNumbering(docs), dict: null, strings: false,
+    names: [], nums: [], tid: words('tid', tokens), thit: words('thit', tokens), rowFrom: words('rowFrom', docs.length + 1),
+    count: words('count', tokens).fill(0), n: 0, fast: fastNumbering(docs), dict: null, strings: false,
   };
   docs.forEach((doc, row) => {
+    s.rowFrom[row] = s.n;
     b.docIds[row] = BigInt.asIntN(64, doc.docId);
     for (let a = 0; a < schema.attrs.length; a++) b.attrs[a][row] = doc.attrs[a] ?? null;
     for (let f = 0; f < numFields; f++) {
@@ -158,19 +166,21 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
       if (!ft) continue;
       b.fieldLens[row * numFields + f] = ft.length;
       if (ft.packed) {
-        collectPacked(s, ft.packed, f, row);
+        collectPacked(s, ft.packed, f);
         continue;
       }
       s.strings = true;
       let last = 0;
       for (const p of ft.positions) if (p > last) last = p;
-          for (let i = 0; i < ft.terms.length; i++) {
-        s.tid[s.n] = streamId(s, ft.terms[i]);
-        s.trow[s.n] = row;
+      for (let i = 0; i < ft.terms.length; i++) {
+        const id = streamId(s, ft.terms[i]);
+        s.count[id]++;
+        s.tid[s.n] = id;
         s.thit[s.n++] = hitWord(f, ft.positions[i], last);
       }
     }
   });
+  s.rowFrom[docs.length] = s.n;
   return s;
 }
 
@@ -201,20 +211,30 @@ function sortTerms(s: TokenStream): { terms: string[]; rank: Uint32Array } {
   return { terms, rank };
 }
 
-/** Groups the stream by term, terms in sorted order; the sort is stable, so rows stay ascending. */
+/**
+ * Groups the stream by term, terms in sorted order: a counting sort whose counts were taken while
+ * collecting, each token placed at its stream id's next slot (an id's slots are its term's), row by
+ * row, so rows stay ascending.
+ */
 function groupByTerm(s: TokenStream): PostingsTable {
   const { terms, rank } = sortTerms(s);
-  const posStart = words('posStart', s.names.length + 1).fill(0);
-  for (let i = 0; i < s.n; i++) posStart[rank[s.tid[i]] + 1]++;
-  for (let t = 0; t < s.names.length; t++) posStart[t + 1] += posStart[t];
-  const fill = words('fill', s.names.length);
-  fill.set(posStart.subarray(0, s.names.length));
+  const m = s.names.length;
+  const { tid, thit, count, rowFrom } = s;
+  const posStart = words('posStart', m + 1);
+  posStart[0] = 0;
+  for (let id = 0; id < m; id++) posStart[rank[id] + 1] = count[id];
+  for (let t = 0; t < m; t++) posStart[t + 1] += posStart[t];
+  // each stream id's next slot (its count is no longer needed)
+  const fill = count;
+  for (let id = 0; id < m; id++) fill[id] = posStart[rank[id]];
   const hitRows = words('hitRows', s.n);
   const positions = words('positions', s.n);
-  for (let i = 0; i < s.n; i++) {
-    const at = fill[rank[s.tid[i]]]++;
-    hitRows[at] = s.trow[i];
-    positions[at] = s.thit[i];
+  for (let row = 0, i = 0; row < rowFrom.length - 1; row++) {
+    for (const end = rowFrom[row + 1]; i < end; i++) {
+      const at = fill[tid[i]]++;
+      hitRows[at] = row;
+      positions[at] = thit[i];
+    }
   }
   const rowStart = words('rowStart', s.names.length + 1);
   const rows = words('rows', s.n);

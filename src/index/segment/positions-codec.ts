@@ -28,6 +28,11 @@ export function hitWidth(fmt: number): number {
   return (fmt & 0xff) + 1 + (fmt >>> 8);
 }
 
+/** Words hits[from, to) take packed in format `fmt`, padding included (bitpack.ts). */
+export function packedHitsWords(from: number, to: number, fmt: number): number {
+  return packedWords(to - from, hitWidth(fmt));
+}
+
 /** Scratch for one block's packed values, grown as needed. */
 let values = new Uint32Array(1024);
 
@@ -36,17 +41,12 @@ function scratch(n: number): Uint32Array {
   return values;
 }
 
-/** Words hits[from, to) take packed in format `fmt`, padding included (bitpack.ts). */
-export function packedHitsWords(from: number, to: number, fmt: number): number {
-  return packedWords(to - from, hitWidth(fmt));
-}
-
 /** Packs hits[from, to) in format `fmt` into `words` (zeroed) from word index `at`. */
 export function packHits(hits: ArrayLike<number>, from: number, to: number, fmt: number, words: Uint32Array, at: number): void {
   const posBits = fmt >>> 8;
   const v = scratch(to - from);
-  // hitpos has fieldEnd at bit 23 and the field above: (hitpos >> 23) is | field | end |
-  for (let i = from; i < to; i++) v[i - from] = ((hits[i] >>> 23) * 2 ** posBits + (hits[i] & POS_MASK)) >>> 0;
+  // hitpos has fieldEnd at bit 23 and the field above: (hitpos >>> 23) is | field | end |
+  for (let i = from; i < to; i++) v[i - from] = ((hits[i] >>> 23) << posBits) | (hits[i] & POS_MASK);
   packInto(words, at, v, 0, to - from, hitWidth(fmt));
 }
 
@@ -55,6 +55,6 @@ export function unpackHits(words: Uint32Array, at: number, n: number, fmt: numbe
   const posBits = fmt >>> 8;
   const v = scratch(n);
   unpackInto(v, words, at, n, hitWidth(fmt));
-  const posMask = 2 ** posBits - 1;
-  for (let i = 0; i < n; i++) out[o + i] = ((Math.floor(v[i] / 2 ** posBits) * 2 ** 23) + (v[i] & posMask)) >>> 0;
+  const posMask = (1 << posBits) - 1;
+  for (let i = 0; i < n; i++) out[o + i] = (((v[i] >>> posBits) << 23) | (v[i] & posMask)) >>> 0;
 }

@@ -3,7 +3,7 @@
  * positions (positions-codec.ts), one skip entry and one block-max word per block.
  */
 import { ByteWriter } from './byte-writer.js';
-import { bitWidth, packInto, packedWords } from './bitpack.js';
+import { packInto, packedWords } from './bitpack.js';
 import { hitFormat, hitWidth, packHits, packedHitsWords } from './positions-codec.js';
 import { BLOCK_LEN, FIELD_SHIFT, SKIP_WORDS } from './segment-layout.js';
 
@@ -62,26 +62,33 @@ export function encodePostings(w: ByteWriter, table: PostingsTable, t: number, s
   const blockMaxOff = w.reserve(blocks * 4);
   let prev = 0;
   let posStart = table.posStart[t];
+  const { rows, tfs } = table;
   for (let b = 0; b < blocks; b++) {
     const start = first + b * BLOCK_LEN;
     const count = Math.min(BLOCK_LEN, n - b * BLOCK_LEN);
+    // one pass: deltas, tf-1, their widths and the block's hit range
+    let dMax = 0;
+    let tMax = 0;
+    let maxTf = 0;
+    let posEnd = posStart;
     for (let i = 0; i < count; i++) {
-      deltas[i] = table.rows[start + i] - prev;
-      prev = table.rows[start + i];
-      tfm1[i] = table.tfs[start + i] - 1;
+      const row = rows[start + i];
+      const tf = tfs[start + i];
+      const d = row - prev;
+      deltas[i] = d;
+      dMax |= d;
+      prev = row;
+      tfm1[i] = tf - 1;
+      tMax |= tf - 1;
+      if (tf > maxTf) maxTf = tf;
+      posEnd += tf;
     }
-    const docBits = bitWidth(deltas, 0, count);
-    const tfBits = bitWidth(tfm1, 0, count);
+    const docBits = dMax === 0 ? 0 : 32 - Math.clz32(dMax);
+    const tfBits = tMax === 0 ? 0 : 32 - Math.clz32(tMax);
     const docOff = w.reserve(packedWords(count, docBits) * 4);
     packInto(w.words32, docOff >>> 2, deltas, 0, count, docBits);
     const tfOff = w.reserve(packedWords(count, tfBits) * 4);
     packInto(w.words32, tfOff >>> 2, tfm1, 0, count, tfBits);
-    let posEnd = posStart;
-    let maxTf = 0;
-    for (let i = 0; i < count; i++) {
-      posEnd += table.tfs[start + i];
-      maxTf = Math.max(maxTf, table.tfs[start + i]);
-    }
     let fields = 0;
     for (let h = posStart; h < posEnd; h++) fields |= blockFieldBit(table.positions[h]);
     w.words32[(blockMaxOff >>> 2) + b] = blockMaxWord(maxTf, fields);
@@ -89,17 +96,26 @@ export function encodePostings(w: ByteWriter, table: PostingsTable, t: number, s
     const posOff = w.reserve(packedHitsWords(posStart, posEnd, posFmt) * 4);
     packHits(table.positions, posStart, posEnd, posFmt, w.words32, posOff >>> 2);
     stats.posBytes += Math.ceil(((posEnd - posStart) * hitWidth(posFmt)) / 8);
-    const e = (skipOff >>> 2) + b * SKIP_WORDS;
-    const u32 = w.words32;
-    u32[e] = prev;
-    u32[e + 1] = docOff;
-    u32[e + 2] = tfOff;
-    u32[e + 3] = posOff;
-    u32[e + 4] = count;
-    u32[e + 5] = docBits;
-    u32[e + 6] = tfBits;
-    u32[e + 7] = posFmt;
+    writeSkipEntry(w.words32, (skipOff >>> 2) + b * SKIP_WORDS, prev, docOff, tfOff, posOff, count, docBits, tfBits, posFmt);
     posStart = posEnd;
   }
   return { skipOff, blockMaxOff };
+}
+
+/**
+ * A block's skip entry at word `e`: its last row, the byte offsets of its row deltas, tf-1 run and
+ * hits, its row count, the deltas' and tfs' bit widths and the hits' format.
+ */
+export function writeSkipEntry(
+  u32: Uint32Array, e: number, lastRow: number, docOff: number, tfOff: number, posOff: number,
+  count: number, docBits: number, tfBits: number, posFmt: number,
+): void {
+  u32[e] = lastRow;
+  u32[e + 1] = docOff;
+  u32[e + 2] = tfOff;
+  u32[e + 3] = posOff;
+  u32[e + 4] = count;
+  u32[e + 5] = docBits;
+  u32[e + 6] = tfBits;
+  u32[e + 7] = posFmt;
 }

@@ -40,7 +40,7 @@ function u32Value(v: AttrValue): number {
 }
 
 /** Writes the numeric columns (id first, 8-aligned each); returns the column table entries. */
-function writeColumns(w: ByteWriter, schema: IndexSchema, b: InvertedBatch): number[] {
+function writeColumns(w: ByteWriter, schema: IndexSchema, b: SegmentRows): number[] {
   const entries: number[] = [];
   w.align(8);
   const idOff = w.reserve(b.rows * 8);
@@ -84,19 +84,38 @@ export function buildSegment(schema: IndexSchema, b: InvertedBatch): BuiltSegmen
   const table = b.postings;
   // the dictionary outlives the statements its terms were tokenized from: it must not keep them alive
   const terms = table.termsOwned ? table.terms : ownStrings(table.terms);
-  const w = new ByteWriter(blobBytesGuess(schema, b));
+  return writeSegment(schema, b, terms, blobBytesGuess(schema, b), (w, t, stats, entry) => {
+    const { skipOff, blockMaxOff } = encodePostings(w, table, t, stats);
+    entry[2] = skipOff;
+    entry[4] = blockMaxOff;
+    entry[0] = table.rowStart[t + 1] - table.rowStart[t];
+    entry[1] = table.posStart[t + 1] - table.posStart[t];
+    entry[3] = Math.ceil(entry[0] / BLOCK_LEN);
+  });
+}
+
+/**
+ * Writes term t's postings at the writer's end (adding the hits' bytes to `stats.posBytes`) and
+ * sets its term-table entry: document frequency, hit count, skip table offset, block count, block-max
+ * words' offset (0: none, the core bounds each block by its tf width).
+ */
+export type TermPostingsWriter = (w: ByteWriter, t: number, stats: { posBytes: number }, entry: Uint32Array) => void;
+
+/** A segment's rows without their postings: what writeSegment takes beside a TermPostingsWriter. */
+export type SegmentRows = Omit<InvertedBatch, 'postings'>;
+
+/** Writes the blob: header, term table, each term's postings by `writeTerm`, columns, field lengths. */
+export function writeSegment(schema: IndexSchema, b: SegmentRows, terms: string[], sizeGuess: number, writeTerm: TermPostingsWriter): BuiltSegment {
+  const w = new ByteWriter(sizeGuess);
   w.reserve(HEADER_BYTES);
   const termTable = w.reserve(terms.length * TERM_INFO_WORDS * 4);
   const stats = { posBytes: 0 };
+  const entry = new Uint32Array(TERM_INFO_WORDS);
   for (let t = 0; t < terms.length; t++) {
-    const { skipOff, blockMaxOff } = encodePostings(w, table, t, stats);
+    writeTerm(w, t, stats, entry);
+    const u32 = w.words32; // after the term's writes, which may have grown the buffer
     const e = (termTable >>> 2) + t * TERM_INFO_WORDS;
-    const u32 = w.words32;
-    u32[e] = table.rowStart[t + 1] - table.rowStart[t];
-    u32[e + 1] = table.posStart[t + 1] - table.posStart[t];
-    u32[e + 2] = skipOff;
-    u32[e + 3] = Math.ceil(u32[e] / BLOCK_LEN);
-    u32[e + 4] = blockMaxOff;
+    for (let k = 0; k < TERM_INFO_WORDS; k++) u32[e + k] = entry[k];
   }
   // columns are written before the table that points at them; the table goes after
   const colEntries = writeColumns(w, schema, b);

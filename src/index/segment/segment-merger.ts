@@ -1,13 +1,15 @@
 /**
  * Merges segments into one: live rows only, in segment order; the dictionaries are merged in
  * sorted order, postings decoded block by block into flat typed arrays and re-encoded, attribute
- * values copied (with their current, updated values).
+ * values copied (with their current, updated values). Parts without deleted rows (a bulk load's)
+ * have their postings blocks copied instead (segment-concat.ts).
  */
 import type { AttrValue, IndexSchema } from '../types.js';
 import type { PostingsTable } from './postings-encoder.js';
 import { unpackInto } from './bitpack.js';
 import { unpackHits } from './positions-codec.js';
-import { buildSegment, type BuiltSegment, type InvertedBatch } from './segment-builder.js';
+import { buildSegment, type BuiltSegment, type InvertedBatch, type SegmentRows } from './segment-builder.js';
+import { concatSegments } from './segment-concat.js';
 import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
 
 /**
@@ -68,7 +70,16 @@ function union(a: readonly string[], b: readonly string[]): { out: string[]; aTo
  * of its terms went in it: the merge then finds a term's segments by comparing numbers, not strings.
  */
 function mergedTerms(segments: MergePart[]): { all: readonly string[]; to: Int32Array[] } {
-  const identity = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
+  const identity = (n: number) => {
+    const m = new Int32Array(n);
+    for (let i = 0; i < n; i++) m[i] = i;
+    return m;
+  };
+  /** Each of `m`'s term numbers carried through `to` (typed-array loops: no callback per term). */
+  const through = (m: Int32Array<ArrayBuffer>, to: Int32Array) => {
+    for (let i = 0; i < m.length; i++) m[i] = to[m[i]];
+    return m;
+  };
   // each list, and the segments it holds with their term numbers in it
   let lists = segments.map((s, i) => ({ terms: s.terms, members: [i], maps: [identity(s.terms.length)] }));
   while (lists.length > 1) {
@@ -81,7 +92,7 @@ function mergedTerms(segments: MergePart[]): { all: readonly string[]; to: Int32
       next.push({
         terms: u.out,
         members: [...a.members, ...b.members],
-        maps: [...a.maps.map((m) => m.map((t) => u.aTo[t])), ...b.maps.map((m) => m.map((t) => u.bTo[t]))],
+        maps: [...a.maps.map((m) => through(m, u.aTo)), ...b.maps.map((m) => through(m, u.bTo))],
       });
     }
     lists = next;
@@ -105,9 +116,11 @@ class FlatPostings {
     this.hits = new Uint32Array(maxHits);
   }
 
-  /** Appends term `t` of `seg`, rows renumbered by `map`, deleted rows dropped. */
-  append(seg: MergePart, t: number, map: Int32Array): void {
-    const u32 = seg.words();
+  /**
+   * Appends term `t` of `seg`, rows renumbered by `map`, deleted rows dropped. `u32` is seg.words(),
+   * taken once per merge (nothing allocates core memory while a merge reads its parts).
+   */
+  append(seg: MergePart, u32: Uint32Array, t: number, map: Int32Array): void {
     const base = seg.blobPtr;
     const hdr = base >>> 2;
     const info = ((base + u32[hdr + H.termTable]) >>> 2) + t * TERM_INFO_WORDS;
@@ -143,9 +156,9 @@ class FlatPostings {
   }
 }
 
-export function mergeSegments(schema: IndexSchema, segments: MergePart[]): BuiltSegment {
+/** The merged segment's rows: ids, field lengths and attribute values of the parts' live rows, in order. */
+function mergedRows(schema: IndexSchema, segments: MergePart[], maps: Int32Array[], rows: number): SegmentRows {
   const numFields = schema.fields.length;
-  const { maps, rows } = remapRows(segments);
   const fieldLens = new Uint32Array(rows * numFields);
   const docIds = new BigInt64Array(rows);
   const attrs: AttrValue[][] = schema.attrs.map(() => new Array<AttrValue>(rows));
@@ -158,6 +171,15 @@ export function mergeSegments(schema: IndexSchema, segments: MergePart[]): Built
       for (let a = 0; a < schema.attrs.length; a++) attrs[a][to] = seg.attr(a, r);
     }
   });
+  return { rows, numFields, fieldLens, docIds, attrs };
+}
+
+export function mergeSegments(schema: IndexSchema, segments: MergePart[]): BuiltSegment {
+  const { maps, rows } = remapRows(segments);
+  const merged = mergedRows(schema, segments, maps, rows);
+  const { all, to } = mergedTerms(segments);
+  // no deleted rows: every part's blocks carry over as they are (segment-concat.ts)
+  if (rows === segments.reduce((n, seg) => n + seg.rows, 0)) return concatSegments(schema, segments, merged, all as string[], to);
   let maxRows = 0;
   let maxHits = 0;
   for (const seg of segments) {
@@ -167,15 +189,15 @@ export function mergeSegments(schema: IndexSchema, segments: MergePart[]): Built
     }
   }
   const flat = new FlatPostings(maxRows, maxHits);
+  const words = segments.map((seg) => seg.words());
   const next = new Int32Array(segments.length); // each segment's next term in its sorted dictionary
-  const { all, to } = mergedTerms(segments);
   const terms: string[] = [];
   const rowStart = new Uint32Array(all.length + 1);
   const posStart = new Uint32Array(all.length + 1);
   for (let m = 0; m < all.length; m++) {
     const r0 = flat.nRows;
     for (let s = 0; s < segments.length; s++) {
-      if (to[s][next[s]] === m) flat.append(segments[s], next[s]++, maps[s]);
+      if (to[s][next[s]] === m) flat.append(segments[s], words[s], next[s]++, maps[s]);
     }
     if (flat.nRows === r0) continue; // every row holding it was deleted
     terms.push(all[m]);
@@ -186,6 +208,6 @@ export function mergeSegments(schema: IndexSchema, segments: MergePart[]): Built
     terms, rowStart: rowStart.subarray(0, terms.length + 1), rows: flat.rows, tfs: flat.tfs,
     posStart: posStart.subarray(0, terms.length + 1), positions: flat.hits, termsOwned: true, // the parts' own
   };
-  const batch: InvertedBatch = { rows, numFields, postings, fieldLens, docIds, attrs };
+  const batch: InvertedBatch = { ...merged, postings };
   return buildSegment(schema, batch);
 }
