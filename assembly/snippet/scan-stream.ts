@@ -150,7 +150,9 @@ export function snipStream(
     const start = load<i32>(r);
     const end = load<i32>(r, 4);
     const extra = load<i32>(r, 12);
-    gap(text, at, start, pos);
+    // most gaps are one character (a space): one piece, no run splitting
+    if (start - at == 1) piece(0, at, start, pos, 0);
+    else gap(text, at, start, pos);
     const adv = step + (extra >> 1) * overshortStep;
     pos += adv > 0 ? adv : 0;
     if (extra & 1) pos += boundaryStep;
