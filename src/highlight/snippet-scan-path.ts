@@ -7,12 +7,13 @@
  * forms, NEAR, quorum, proximity, blending, exceptions, stopword_step=0, text the scanner does not take) returns
  * null and the builder takes the general path (analyze -> markDocument -> buildStream).
  */
-import type { FieldLimit, PhraseNode, QueryNode, TermNode } from '../query/ast.js';
+import type { PhraseNode, QueryNode, TermNode } from '../query/ast.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import {
   STREAM_OCC_WORDS, STREAM_PIECE_WORDS, STREAM_TOKEN_WORDS, type ScannedStream, type StreamRequest,
 } from '../text/field-scanner.js';
 import { FIELD_SHIFT } from './snippet-doc-index.js';
+import { fieldTest, matchableFields } from './snippet-field-limits.js';
 import { MAX_KEYWORDS } from './snippet-keywords.js';
 import { prepareMarks, type DocumentMarks, type MarkContext } from './snippet-marks.js';
 import { PACK_HIT, P_OPEN, Pieces, StreamScratch, utf8Bytes, type FieldStream } from './snippet-stream.js';
@@ -78,48 +79,12 @@ export function scanPlan(root: QueryNode, ctx: MarkContext): ScanPlan | null {
 /** A field's keyword occurrences: | piece | pos | keyword | triples. */
 interface FieldOcc { occ: Int32Array; n: number }
 
-const anyField = (): boolean => true;
-/** Per limit, the field names it was last resolved for and the answer (a page's documents share both). */
-const resolved = new WeakMap<FieldLimit, { names: string[]; test: (f: number) => boolean }>();
-
-/** Field indices a leaf may match in (names compared as the planner compares them). */
-function allowed(limit: FieldLimit | undefined, names: string[]): (f: number) => boolean {
-  if (!limit || (!limit.fields.length && !limit.exclude)) return anyField;
-  const r = resolved.get(limit);
-  if (r && r.names.length === names.length && r.names.every((n, i) => n === names[i])) return r.test;
-  const named = new Set(limit.fields.map((f) => f.toLowerCase()));
-  const hit = names.map((n) => (limit.fields.length ? named.has(n.toLowerCase()) : true) !== limit.exclude);
-  const test = (f: number): boolean => hit[f];
-  resolved.set(limit, { names, test });
-  return test;
-}
-
-/** Per plan, the field names it was last resolved for and which of them some leaf may match in. */
-const matchable = new WeakMap<ScanPlan, { names: string[]; may: boolean[] }>();
-
-/** The fields a leaf of the query (one under NOT too) may match in: the others can never hold a hit. */
-function matchableFields(plan: ScanPlan, names: string[]): boolean[] {
-  const r = matchable.get(plan);
-  if (r && r.names.length === names.length && r.names.every((n, i) => n === names[i])) return r.may;
-  const may = names.map(() => false);
-  const walk = (n: QueryNode): void => {
-    if (n.kind === 'term' || n.kind === 'phrase') {
-      const ok = allowed(n.field, names);
-      for (let f = 0; f < names.length; f++) if (ok(f)) may[f] = true;
-    } else if (n.kind === 'and' || n.kind === 'or') n.children.forEach(walk);
-    else if (n.kind === 'not') walk(n.child);
-  };
-  if (plan.root) walk(plan.root);
-  matchable.set(plan, { names, may });
-  return may;
-}
-
 /** Hits of a node as (field, pos, span) triples, or null when the document does not satisfy it. */
 function evaluate(n: QueryNode, plan: ScanPlan, occ: FieldOcc[], names: string[]): number[] | null {
   switch (n.kind) {
     case 'term': {
       const k = plan.keywords.get(n.text)!;
-      const ok = allowed(n.field, names);
+      const ok = fieldTest(n.field, names);
       const max = n.field?.maxPos ?? 0;
       const out: number[] = [];
       occ.forEach((o, f) => {
@@ -158,7 +123,7 @@ function phraseHits(n: PhraseNode, plan: ScanPlan, occ: FieldOcc[], names: strin
   const ks = n.terms.map((t) => plan.keywords.get(t.text)!);
   const offs = n.offsets;
   const span = offs[offs.length - 1] + 1;
-  const ok = allowed(n.field, names);
+  const ok = fieldTest(n.field, names);
   const out: number[] = [];
   occ.forEach((o, f) => {
     if (!ok(f)) return;
@@ -274,7 +239,7 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
     streams[i] = fieldStream(text, s, (inp.scratches[i] ??= new StreamScratch()));
     return true;
   };
-  const may = inp.deferUnmatchable && inp.plan.root ? matchableFields(inp.plan, inp.names) : null;
+  const may = inp.deferUnmatchable && inp.plan.root ? matchableFields(inp.plan.root, inp.names) : null;
   const deferred: number[] = [];
   for (let i = 0; i < inp.texts.length; i++) {
     if (may && !may[i] && !MARKS.test(inp.texts[i])) {
