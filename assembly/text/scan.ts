@@ -61,12 +61,13 @@ let pendCount: i32 = 0;
  * A small direct-mapped cache of recent short tokens in front of the table: | key u64 x2 (up to 8
  * units, zero-padded) | units u32 | id u32 | pad |. Frequent words (most of any text) are named from
  * it without touching the table and arena, whose lines a large vocabulary keeps out of the CPU's
- * caches (the look-ups were half of a scan); 128 KiB, so it stays near the core.
+ * caches (the look-ups were half of a scan); 128 KiB, so it stays near the core. On the heap with
+ * the table (a static area would put 128 KiB of zeros in the binary and in every instance).
  */
 const FRONT_SLOTS: i32 = 4096;
 const FRONT_BYTES: i32 = 32;
 const FRONT_UNITS: i32 = 8;
-const front: usize = memory.data(FRONT_SLOTS * FRONT_BYTES, 16);
+let front: usize = 0;
 
 @inline function frontSlot(h: u32): usize {
   return front + <usize>((h ^ (h >> 13)) & <u32>(FRONT_SLOTS - 1)) * FRONT_BYTES;
@@ -92,6 +93,7 @@ export function scanReset(): void {
   arena = heap.alloc(<usize>arenaCap << 1);
   count = 0;
   arenaUsed = 0;
+  if (front == 0) front = heap.alloc(<usize>FRONT_SLOTS * FRONT_BYTES);
   memory.fill(front, 0, <usize>FRONT_SLOTS * FRONT_BYTES);
 }
 
