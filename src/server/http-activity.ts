@@ -22,3 +22,11 @@ export function trackRequest(req: IncomingMessage, res: ServerResponse): void {
   metrics.begin(id, `${req.method ?? ''} ${req.url ?? ''}`);
   res.once('close', () => metrics.end(id));
 }
+
+/** A request the lean server answers, in the activity list until the returned function is called. */
+export function trackLeanRequest(socket: Socket, method: string, url: string): () => void {
+  const id = ids.get(socket);
+  if (id === undefined) return () => undefined;
+  metrics.begin(id, `${method} ${url}`);
+  return () => metrics.end(id);
+}

@@ -6,13 +6,14 @@ import { getRequestListener } from '@hono/node-server';
 import type { Engine } from '../engine/engine.js';
 import { createHttpApp } from '../http/app.js';
 import { createFastPath } from '../http/fast-path.js';
+import { installLeanServer } from '../http/lean/lean-server.js';
 import { socketSessions } from '../http/socket-sessions.js';
 import type { ListenAddress } from './listen.js';
 import {
   answerClientError, applyHttpLimits, checkingIntervalMs, headersTimeoutMs, MAX_HEADER_BYTES, type HttpLimits,
 } from './http-limits.js';
 import { sniffTls } from './tls-sniff.js';
-import { connectionId, trackConnection, trackRequest } from './http-activity.js';
+import { connectionId, trackConnection, trackLeanRequest, trackRequest } from './http-activity.js';
 import { logError } from '../util/server-log.js';
 
 /** Idle keep-alive connections are dropped after this long (Node's default is 5 s). */
@@ -24,6 +25,8 @@ export interface HttpListenerOptions extends HttpLimits {
   maxBodyBytes: number;
   /** With a context, the port also accepts HTTPS (told apart by the first byte). */
   tls?: SecureContext;
+  /** False: node:http answers every request (the lean server's reference in tests); default true. */
+  lean?: boolean;
 }
 
 export interface HttpListener {
@@ -54,12 +57,16 @@ export async function startHttpListener(
   const sessions = socketSessions(connectionId);
   const onInternalError = (err: unknown) => logError(`http: ${err instanceof Error ? err.message : String(err)}`, err);
   const app = createHttpApp({ engine, maxBodyBytes, sessions, onInternalError });
-  // POST /sql and /search skip the web Request/Response layer; the app answers everything else
+  // POST /sql, /search and the JSON writes skip the web Request/Response layer; the app answers everything else
   const fast = createFastPath({ engine, maxBodyBytes, sessions, onInternalError });
   const slow = getRequestListener(app.fetch);
   const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(opts), maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     trackRequest(req, res);
     if (!fast(req, res)) void slow(req, res);
+  });
+  // the hot requests skip node:http too, on connections that send nothing else (lean/lean-server.ts)
+  const lean = opts.lean === false ? undefined : installLeanServer(server, {
+    engine, maxBodyBytes, sessions, onInternalError, maxHeadBytes: MAX_HEADER_BYTES, onRequest: trackLeanRequest,
   });
   server.on('connection', trackConnection);
   server.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
@@ -75,12 +82,13 @@ export async function startHttpListener(
     port: bound.port,
     close: () =>
       new Promise<void>((resolve) => {
-        const cut = setTimeout(() => server.closeAllConnections(), HTTP_CLOSE_GRACE_MS);
+        const cut = setTimeout(() => { server.closeAllConnections(); lean?.closeAllConnections(); }, HTTP_CLOSE_GRACE_MS);
         server.close(() => {
           clearTimeout(cut);
           resolve();
         });
         server.closeIdleConnections();
+        lean?.closeIdleConnections();
       }),
   };
 }

@@ -84,6 +84,18 @@ describe('client_timeout against slow senders', () => {
     expect(ms).toBeLessThan(3_000);
   });
 
+  it('cuts an HTTP client whose POST headers trickle in (the lean server hands it to node:http)', async () => {
+    const s = await open(server.http.port);
+    const closed = untilClosed(s);
+    s.write('POST /search HTTP/1.1\r\nHost: x\r\n');
+    const drip = setInterval(() => { if (!s.destroyed) s.write('X-A: b\r\n'); }, 200);
+    const { ms, text } = await closed;
+    clearInterval(drip);
+    expect(text).toMatch(/^(HTTP\/1\.1 408 |$)/);
+    expect(ms).toBeGreaterThanOrEqual(900);
+    expect(ms).toBeLessThan(3_000);
+  });
+
   it('cuts an HTTP client whose body never completes', async () => {
     const s = await open(server.http.port);
     const closed = untilClosed(s);
