@@ -1,5 +1,6 @@
 // bench/insert.bench.ts: write throughput with multi-row INSERTs of 1, 100 and 1000 rows from one client,
-// and single-row INSERTs from CONCURRENT_CLIENTS clients at once (where group commit shares fsyncs), quarry
+// and single-row INSERTs from CONCURRENT_CLIENTS clients at once (where group commit shares fsyncs), then
+// query latency from 8 clients while 16 insert (queries-under-writes.ts), quarry
 // over the MySQL protocol and over HTTP next to Sphinx 2.2.11 over SphinxQL, same run, dict-gcide documents;
 // docs/s and the server's CPU ms per 1000 documents (the steadier figure on a shared machine).
 // Each statement is acknowledged only when durable (quarry: lmdb fsync; Sphinx: binlog_flush=1).
@@ -12,6 +13,7 @@ import { arg, sqlString } from './bench-util.js';
 import { sphinxPeer, startQuarry, type Peer } from './side-by-side.bench.js';
 import { progress } from './progress.js';
 import { processCpuMs, waitIdle } from './process-cpu.js';
+import { queriesUnderWrites, READERS, WRITERS } from './queries-under-writes.js';
 
 const SIZES = [1, 100, 1000];
 /** Clients sending single-row INSERTs at the same time in the concurrent run. */
@@ -62,6 +64,11 @@ async function peerRow(peer: Peer, docs: CorpusDoc[], runNo: number): Promise<Re
   const c = await insertRun(peer, docs, 1, (runNo * 10 + 5) * 1_000_000, CONCURRENT_CLIENTS);
   row[`1 row/INSERT, ${CONCURRENT_CLIENTS} clients docs/s`] = c.rate;
   row[`1 row/INSERT, ${CONCURRENT_CLIENTS} clients server CPU ms/1000 docs`] = c.cpuPer1000;
+  progress.step(`insert: ${peer.name}: queries from ${READERS} clients while ${WRITERS} insert`);
+  const q = await queriesUnderWrites(peer, docs, (runNo * 10 + 6) * 1_000_000, SINGLE_ROW_STATEMENTS);
+  row[`${WRITERS} inserting: docs/s`] = q.insertsPerS;
+  row[`${WRITERS} inserting: query p50 ms (${READERS} clients)`] = q.p50;
+  row[`${WRITERS} inserting: query p99 ms (${READERS} clients)`] = q.p99;
   return row;
 }
 

@@ -78,27 +78,18 @@ export async function commitTxn<T>(dbs: StoreDbs, fn: () => T): Promise<T> {
 }
 
 /**
- * Runs `fn` as one write transaction, committed and fsynced before this returns, on the calling thread
- * (lmdb's transactionSync): no thread hand-over, where commitTxn costs four a commit (the write thread
- * opens the transaction, the main thread runs the callbacks in it, the write thread commits and
- * fsyncs, the main thread resolves) and lmdb's queued asynchronous writes two. The event loop waits
- * for the fsync meanwhile; group commit pays that once for a round of statements. Measured under load
- * (16 clients of single-row INSERTs over MySQL, load average 18-22 on 2 cores, six alternating runs
- * each): a median of 660 INSERTs/s against 447 with lmdb's queued asynchronous commit, and less CPU
- * (0.28-0.38 ms an INSERT against 0.35-0.44). lmdb-js lets a synchronous transaction in between the
- * write thread's commits. A throw from `fn` or a failed commit aborts everything `fn` wrote; a failed
- * commit throws a STORAGE_ERROR that says why.
+ * Queues the writes `fn` makes (db.put and db.remove, which lmdb-js encodes into its write queue on
+ * this thread; no reads, no throws) as one batch, which lmdb's write thread applies in one transaction
+ * and commits and fsyncs; resolves once durable. The event loop goes on meanwhile (no callback runs
+ * inside the transaction, so two thread hand-overs a commit: queue, then resolve), and writes queued
+ * later commit after it. A failed commit (disk full, I/O error) rejects with a STORAGE_ERROR saying why,
+ * with nothing of the batch stored.
  */
-export function commitNow(dbs: StoreDbs, fn: () => void): void {
-  let wrote = false;
+export async function commitQueued(dbs: StoreDbs, fn: () => void): Promise<void> {
   try {
-    dbs.env.transactionSync(() => {
-      fn();
-      wrote = true;
-    });
+    await dbs.env.batch(fn);
   } catch (e) {
-    if (!wrote) throw e; // thrown by fn itself
-    throw new SearchError('STORAGE_ERROR', `write failed: ${storageReason(e)}; nothing of this write was stored`, { cause: e });
+    throw await commitFailure(e);
   }
 }
 

@@ -19,17 +19,18 @@ import { join } from 'node:path';
 import type { TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
 import {
-  allocGen, beginGeneration, decodeEntry, encodeEntry, endGeneration, freezeSchema, genDirName, lastSeqOf,
+  allocGen, beginGeneration, decodeEntry, encodeEntry, endGeneration, freezeSchema, genDirName,
   readCatalog, tableKey, type CatalogEntry,
 } from './catalog.js';
 import { copyStore } from './backup.js';
 import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
 import { claimDataDir } from './data-dir.js';
 import { CommitRiders } from './commit-riders.js';
+import { DocWrites } from './doc-writes.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
 import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
 import { KeyedLock } from './keyed-lock.js';
-import { commitNow, openDbs, readView, type StoreDbs } from './lmdb-env.js';
+import { openDbs, readView, type StoreDbs } from './lmdb-env.js';
 import { fsyncDirSync } from './durable-fs.js';
 import { emptyManifest, MANIFEST_FILE, readManifest, type Manifest } from './manifest.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
@@ -37,16 +38,9 @@ import { readOps } from './op-codec.js';
 import { unseal } from './record-check.js';
 import type { Checkpoint, LoggedOp, SegmentEntry, StoredDoc, StoreOptions, WriteOp } from './types.js';
 import { decodeValue, encodeValue } from './value-codec.js';
-import { applyBatch, blindStates, prepareBatch, writeRecords, type PreparedBatch } from './write-batch.js';
 
 /** Ops (or rows) deleted per transaction by pruneOps and garbage collection. */
 export const DEFAULT_DELETE_CHUNK = 10_000;
-
-/** A call of writeTogether that passed its checks (else the error it failed with). */
-function isPlanned(p: unknown): p is { batch: PreparedBatch; states: Map<bigint, Buffer | null>; seq: bigint } {
-  return typeof p === 'object' && p !== null && 'batch' in p;
-}
-
 
 /** A stored document, its checksum checked. */
 function docOf(table: string, docId: bigint, raw: Buffer): StoredDoc {
@@ -68,6 +62,7 @@ export class Store {
   #pause: Promise<void> | undefined;
   #closed = false;
   readonly #riders = new CommitRiders();
+  readonly #writes: DocWrites;
 
   readonly #unlock: () => void;
 
@@ -84,6 +79,14 @@ export class Store {
       this.#unlock();
       throw e;
     }
+    this.#writes = new DocWrites({
+      dbs: this.#dbs,
+      riders: this.#riders,
+      entry: (name, missing) => this.#entry(name, missing),
+      cached: (name) => this.#catalog.get(name),
+      entryInTxn: (name, missing) => this.#entryInTxn(name, missing),
+      checkOpen: () => this.#checkOpen(),
+    });
   }
 
   /** Opens (creating if needed) the store in `dataDir` and cleans up after any earlier crash (not when read-only). */
@@ -197,59 +200,21 @@ export class Store {
    * Applies `ops` in order as one atomic, durable transaction; resolves with the last sequence
    * number assigned (the current one when `ops` is empty). Values are encoded at call time.
    */
-  async write(table: string, ops: WriteOp[]): Promise<bigint> {
-    const name = tableKey(table);
-    const absent = `table '${name}' absent`;
-    this.#entry(name, absent);
-    if (ops.length === 0) return this.lastSeq(name);
-    const prepared = prepareBatch(ops);
-    this.#checkOpen();
-    return this.#riders.commit(this.#dbs, () => {
-      const cached = this.#catalog.get(name);
-      let gen = cached?.gen ?? 0;
-      let last = cached ? lastSeqOf(this.#dbs, gen) : undefined;
-      if (last === undefined) {
-        // the cached generation ended (TRUNCATE/DROP committed just before): use the live one
-        gen = this.#entryInTxn(name, absent).gen;
-        last = lastSeqOf(this.#dbs, gen)!;
-      }
-      return applyBatch(this.#dbs, gen, last, prepared);
-    });
+  write(table: string, ops: WriteOp[]): Promise<bigint> {
+    return this.#writes.write(tableKey(table), ops);
   }
 
   /**
-   * Several write calls of puts and deletes committed together in one lmdb commit, made and fsynced on
-   * this thread before it returns (lmdb-env.ts commitNow): the group commit of concurrent INSERTs.
-   * Nothing in it reads the store, so no other transaction's callbacks wait on it. Returns a promise
-   * per call, settled already: the call's last sequence number, or its error. A call with a bad value
-   * or an op that must read (insert, update) fails alone, before the commit; a failed commit fails
-   * every call in it, with nothing stored. Each call gets its own op record and sequence numbers.
+   * Several write calls of puts and deletes committed together in one lmdb commit, which lmdb's write
+   * thread makes and fsyncs while this thread goes on (lmdb-env.ts commitQueued): the group commit of
+   * concurrent INSERTs. Nothing in it reads the store. Returns a promise per call: the call's last
+   * sequence number once the commit is durable, or its error. A call with a bad value or an op that
+   * must read (insert, update) fails alone, before the commit; a failed commit fails every call in it,
+   * with nothing stored. Each call gets its own op record and sequence numbers. Rounds, write() calls
+   * and catalog changes of one table commit in the order they were called (doc-writes.ts).
    */
   writeTogether(table: string, calls: WriteOp[][]): Promise<bigint>[] {
-    const name = tableKey(table);
-    const e = this.#entry(name, `table '${name}' absent`);
-    this.#checkOpen();
-    const planned = calls.map((ops) => {
-      try {
-        const batch = prepareBatch(ops);
-        return { batch, states: blindStates(batch), seq: 0n };
-      } catch (err) {
-        return err;
-      }
-    });
-    try {
-      commitNow(this.#dbs, () => {
-        let last = this.#lastSeqOf(e);
-        for (const p of planned) {
-          if (!isPlanned(p)) continue;
-          if (p.batch.ops.length) last = writeRecords(this.#dbs, e.gen, last, p.batch, p.states);
-          p.seq = last;
-        }
-      });
-    } catch (err) {
-      return planned.map((p) => Promise.reject(isPlanned(p) ? err : p));
-    }
-    return planned.map((p) => (isPlanned(p) ? Promise.resolve(p.seq) : Promise.reject(p)));
+    return this.#writes.writeTogether(tableKey(table), calls);
   }
 
   /** The table's last assigned sequence number. */
@@ -428,6 +393,7 @@ export class Store {
     if (this.#closed) return;
     this.#closed = true;
     await this.#locks.idle();
+    await this.#writes.idle();
     await this.#gc;
     await this.#dbs.env.close();
     this.#unlock();
@@ -460,21 +426,24 @@ export class Store {
   /** Runs a catalog change in a transaction, then refreshes the cached entry from the commit. */
   async #txn(name: string, fn: () => void): Promise<void> {
     this.#checkOpen();
-    try {
-      await this.#riders.commit(this.#dbs, fn);
-    } finally {
-      const raw = this.#dbs.catalog.get(name);
-      const old = this.#catalog.get(name);
-      if (raw) this.#catalog.set(name, decodeEntry(raw));
-      else this.#catalog.delete(name);
-      const now = this.#catalog.get(name);
-      if (old && old.gen !== now?.gen) this.#manifests.delete(old.gen);
-    }
+    // in the table's chain of writes, the cached entry refreshed before the next write reads it
+    await this.#writes.serial(name, async () => {
+      try {
+        await this.#riders.commit(this.#dbs, fn);
+      } finally {
+        const raw = this.#dbs.catalog.get(name);
+        const old = this.#catalog.get(name);
+        if (raw) this.#catalog.set(name, decodeEntry(raw));
+        else this.#catalog.delete(name);
+        const now = this.#catalog.get(name);
+        if (old && old.gen !== now?.gen) this.#manifests.delete(old.gen);
+      }
+    });
   }
 
   /** The entry's last assigned sequence number (its base one before any write). */
   #lastSeqOf(e: CatalogEntry): bigint {
-    return lastSeqOf(this.#dbs, e.gen) ?? e.baseSeq;
+    return this.#writes.lastSeq(e);
   }
 
   /** The segment folder of `name`'s generation `gen`. */

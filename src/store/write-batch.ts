@@ -85,20 +85,32 @@ export function blindStates(batch: PreparedBatch): Map<bigint, Buffer | null> {
 }
 
 /**
- * Phase two of a write call, inside an lmdb write transaction, which only writes: the documents' new
- * states, the call's op record and the generation's last sequence (lastSeq + the call's op count,
- * which it returns).
+ * Phase two of a write call, which only writes: the documents' new states, the call's op record and
+ * the generation's last sequence (lastSeq + the call's op count, which it returns). Inside an lmdb
+ * write transaction (`queued` false), or, `queued`, as writes queued for lmdb's write thread inside
+ * an lmdb batch (lmdb-env.ts commitQueued), where the caller puts the sequence record (putSeq) once
+ * for all the calls of the batch.
  */
-export function writeRecords(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch, states: Map<bigint, Buffer | null>): bigint {
+export function writeRecords(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch, states: Map<bigint, Buffer | null>, queued = false): bigint {
   for (const [docId, bytes] of states) {
     const key = docKey(gen, docId);
-    if (bytes) dbs.docs.putSync(key, seal(bytes));
+    if (queued) void (bytes ? dbs.docs.put(key, seal(bytes)) : dbs.docs.remove(key));
+    else if (bytes) dbs.docs.putSync(key, seal(bytes));
     else dbs.docs.removeSync(key);
   }
   const seq = lastSeq + BigInt(batch.ops.length);
-  dbs.ops.putSync(opKey(gen, seq), seal(batch.record));
-  dbs.seq.putSync(genKey(gen), u64Bytes(seq));
+  if (queued) {
+    void dbs.ops.put(opKey(gen, seq), seal(batch.record)); // the round puts the sequence record once, after its calls
+  } else {
+    dbs.ops.putSync(opKey(gen, seq), seal(batch.record));
+    dbs.seq.putSync(genKey(gen), u64Bytes(seq));
+  }
   return seq;
+}
+
+/** Queues generation `gen`'s last sequence record (the end of a batch of queued writeRecords calls). */
+export function putSeq(dbs: StoreDbs, gen: number, seq: bigint): void {
+  void dbs.seq.put(genKey(gen), u64Bytes(seq));
 }
 
 function checkOp(op: WriteOp): void {

@@ -1,5 +1,6 @@
-// Store.writeTogether: several write calls in one commit made at once, each call all or nothing with its
-// own op record and sequence numbers; write() and further groups continue the sequence.
+// Store.writeTogether: several write calls in one commit that lmdb's write thread makes, each call all or
+// nothing with its own op record and sequence numbers; write(), catalog changes and further groups of the
+// table commit in call order and continue the sequence.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,6 +53,39 @@ describe('Store.writeTogether', () => {
     expect((results[2] as PromiseRejectedResult).reason.message).toMatch(/reads the store/);
     expect(store.getDocs('t', [1n, 2n, 3n, 5n, 6n]).map((d) => d?.title)).toEqual(['one', 'two', undefined, undefined, 'six']);
     expect([...store.opsSince('t', 1n)].map((o) => o.seq)).toEqual([2n, 3n]);
+  });
+
+  it('commits off this thread: the calls come back pending, and rounds, write() and TRUNCATE called meanwhile commit in call order', async () => {
+    let done = false;
+    const first = store.writeTogether('t', [[put(1, 'one')], [put(2, 'two')]]);
+    void Promise.all(first).then(() => { done = true; });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(done).toBe(false); // lmdb's write thread commits and fsyncs; this thread went on
+    const second = store.writeTogether('t', [[put(3, 'three')]]);
+    const single = store.write('t', [put(4, 'four')]);
+    const third = store.writeTogether('t', [[put(5, 'five')]]);
+    expect(await Promise.all([...first, ...second, single, ...third])).toEqual([1n, 2n, 3n, 4n, 5n]);
+    // a TRUNCATE takes the table's lock first: a round called meanwhile commits before or after it, whole
+    const truncated = store.truncate('t');
+    await Promise.resolve();
+    const fourth = store.writeTogether('t', [[put(6, 'six')]]);
+    await truncated;
+    expect(await Promise.all(fourth)).toEqual([6n]);
+    const after = store.getDocs('t', [1n, 5n, 6n]).map((d) => d?.title);
+    const ops = [...store.opsSince('t', 0n)].map((o) => [o.seq, o.docId]);
+    if (after[2]) expect(ops).toEqual([[6n, 6n]]);
+    else expect(ops).toEqual([]);
+    expect(after.slice(0, 2)).toEqual([undefined, undefined]);
+    expect(store.lastSeq('t')).toBe(6n); // the sequence continues either way
+  });
+
+  it('close waits for rounds still committing, and a reopened store has them', async () => {
+    const rounds = [store.writeTogether('t', [[put(1, 'one')]]), store.writeTogether('t', [[put(2, 'two')]])].flat();
+    store = await reopened();
+    expect(await Promise.all(rounds)).toEqual([1n, 2n]);
+    expect(store.getDocs('t', [1n, 2n]).map((d) => d?.title)).toEqual(['one', 'two']);
+    expect(store.lastSeq('t')).toBe(2n);
   });
 
   it('refuses a table that does not exist, and starts a new generation at its base after TRUNCATE', async () => {

@@ -1,0 +1,126 @@
+/**
+ * The store's write half for documents: Store.write (one call, its own transaction, with commit
+ * riders) and Store.writeTogether (the group commit of concurrent INSERTs, committed and fsynced by
+ * lmdb's write thread while the event loop goes on). Sequence numbers of a write() are assigned inside
+ * its transaction; those of a writeTogether round when its writes are queued, which is why the writes
+ * and catalog changes of one table run in a chain (serial): a round is queued only once everything
+ * before it on the table has committed, so the sequence it reads is the last one, and no TRUNCATE or
+ * DROP can end the generation between that read and its commit.
+ */
+import { lastSeqOf, type CatalogEntry } from './catalog.js';
+import type { CommitRiders } from './commit-riders.js';
+import { commitQueued, type StoreDbs } from './lmdb-env.js';
+import type { WriteOp } from './types.js';
+import { applyBatch, blindStates, prepareBatch, putSeq, writeRecords, type PreparedBatch } from './write-batch.js';
+
+/** What the writes need of the Store: its databases, riders and catalog lookups. */
+export interface WriteContext {
+  dbs: StoreDbs;
+  riders: CommitRiders;
+  /** The cached catalog entry (throws `missing` when the table is unknown). */
+  entry(name: string, missing?: string): CatalogEntry;
+  /** The cached entry, or undefined. */
+  cached(name: string): CatalogEntry | undefined;
+  /** Inside a write transaction: the committed-so-far entry. */
+  entryInTxn(name: string, missing: string): CatalogEntry;
+  checkOpen(): void;
+}
+
+/** A call of writeTogether that passed its checks (else the error it failed with). */
+interface Planned { batch: PreparedBatch; states: Map<bigint, Buffer | null>; seq: bigint }
+
+function isPlanned(p: unknown): p is Planned {
+  return typeof p === 'object' && p !== null && 'batch' in p;
+}
+
+export class DocWrites {
+  /** Per table: the settling of its last write, round or catalog change (never rejects). */
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  constructor(readonly ctx: WriteContext) {}
+
+  /** See Store.write: commits once the table's writes before it did. */
+  async write(name: string, ops: WriteOp[]): Promise<bigint> {
+    const { ctx } = this;
+    const absent = `table '${name}' absent`;
+    ctx.entry(name, absent);
+    if (ops.length === 0) return this.#after(name, () => this.lastSeq(ctx.entry(name)));
+    const prepared = prepareBatch(ops);
+    ctx.checkOpen();
+    return this.#after(name, () => ctx.riders.commit(ctx.dbs, () => {
+      const cached = ctx.cached(name);
+      let gen = cached?.gen ?? 0;
+      let last = cached ? lastSeqOf(ctx.dbs, gen) : undefined;
+      if (last === undefined) {
+        // the cached generation ended (TRUNCATE/DROP committed just before): use the live one
+        gen = ctx.entryInTxn(name, absent).gen;
+        last = lastSeqOf(ctx.dbs, gen)!;
+      }
+      return applyBatch(ctx.dbs, gen, last, prepared);
+    }));
+  }
+
+  /** See Store.writeTogether. */
+  writeTogether(name: string, calls: WriteOp[][]): Promise<bigint>[] {
+    const { ctx } = this;
+    const absent = `table '${name}' absent`;
+    ctx.entry(name, absent);
+    ctx.checkOpen();
+    const planned = calls.map((ops) => {
+      try {
+        const batch = prepareBatch(ops);
+        return { batch, states: blindStates(batch), seq: 0n };
+      } catch (err) {
+        return err;
+      }
+    });
+    const round = this.#after(name, () => {
+      // a round called before close() still commits: close waits for it (idle)
+      const e = ctx.entry(name, absent);
+      let last = this.lastSeq(e);
+      const queue: Planned[] = [];
+      for (const p of planned) {
+        if (!isPlanned(p)) continue;
+        if (p.batch.ops.length) queue.push(p);
+        p.seq = last += BigInt(p.batch.ops.length);
+      }
+      if (!queue.length) return;
+      return commitQueued(ctx.dbs, () => {
+        for (const p of queue) writeRecords(ctx.dbs, e.gen, p.seq - BigInt(p.batch.ops.length), p.batch, p.states, true);
+        putSeq(ctx.dbs, e.gen, last);
+      });
+    });
+    return planned.map((p) => (isPlanned(p) ? round.then(() => p.seq) : Promise.reject(p)));
+  }
+
+  /** Runs `fn` (a catalog change of the table) once the table's writes before it settled; later ones wait for it. */
+  serial<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    return this.#after(name, fn);
+  }
+
+  /** Resolves once every write and round started so far has settled. */
+  async idle(): Promise<void> {
+    while (this.#tails.size) await Promise.all(this.#tails.values());
+  }
+
+  /** The entry's last assigned sequence number (its base one before any write). */
+  lastSeq(e: CatalogEntry): bigint {
+    return lastSeqOf(this.ctx.dbs, e.gen) ?? e.baseSeq;
+  }
+
+  /** Runs `fn` after the table's chain settles and makes it the chain's new end. */
+  #after<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+    const tail = this.#tails.get(name);
+    return this.#track(name, tail ? tail.then(fn) : (async () => fn())());
+  }
+
+  /** Makes `p` the end of the table's chain (the chain itself never rejects), dropped once settled. */
+  #track<T>(name: string, p: Promise<T>): Promise<T> {
+    const settled = p.then(() => undefined, () => undefined);
+    this.#tails.set(name, settled);
+    void settled.then(() => {
+      if (this.#tails.get(name) === settled) this.#tails.delete(name);
+    });
+    return p;
+  }
+}
