@@ -89,6 +89,38 @@ function gap(text: usize, from: i32, to: i32, pos: i32): void {
   return t == 0 ? -1 : load<i32>(kw + (<usize>slot << 3), 4);
 }
 
+/** UTF-8 length of `len` units (no surrogates) at `text`, units of 8 at a time; -1 when they hold U+0003 or U+0004. */
+function utf8Length(text: usize, len: i32): i32 {
+  const low = i16x8.splat(5);
+  const high = i16x8.splat(0x80);
+  let bytes = 0;
+  let i = 0;
+  for (; i + 8 <= len; i += 8) {
+    const v = v128.load(text + (<usize>i << 1));
+    // all ASCII from U+0005 on: one byte each; else unit by unit
+    if (!v128.any_true(v128.or(i16x8.lt_u(v, low), i16x8.ge_u(v, high)))) {
+      bytes += 8;
+      continue;
+    }
+    const b = unitBytes(text, i, i + 8);
+    if (b < 0) return -1;
+    bytes += b;
+  }
+  const b = unitBytes(text, i, len);
+  return b < 0 ? -1 : bytes + b;
+}
+
+function unitBytes(text: usize, from: i32, to: i32): i32 {
+  let bytes = 0;
+  for (let i = from; i < to; i++) {
+    const c = <u32>load<u16>(text + (<usize>i << 1));
+    // the HTML stripper's paragraph and zone marks: the general path cuts them out
+    if (c == 3 || c == 4) return -1;
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+  }
+  return bytes;
+}
+
 /**
  * Streams one scanned field: `text` (`len` UTF-16 units, no surrogates: the scanner took it), its
  * `n` token records, the term numbers and keyword table; `steps`: overshort_step, stopword_step,
@@ -107,13 +139,8 @@ export function snipStream(
   occCount = 0;
   unknownCount = 0;
   foundMask = 0;
-  let bytes = 0;
-  for (let i = 0; i < len; i++) {
-    const c = <u32>load<u16>(text + (<usize>i << 1));
-    // the HTML stripper's paragraph and zone marks: the general path cuts them out
-    if (c == 3 || c == 4) return -1;
-    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
-  }
+  const bytes = utf8Length(text, len);
+  if (bytes < 0) return -1;
   docBytes = bytes;
   let pos = 0;
   let step = 1;
@@ -123,7 +150,9 @@ export function snipStream(
     const start = load<i32>(r);
     const end = load<i32>(r, 4);
     const extra = load<i32>(r, 12);
-    gap(text, at, start, pos);
+    // most gaps are one character (a space): one piece, no run splitting
+    if (start - at == 1) piece(0, at, start, pos, 0);
+    else gap(text, at, start, pos);
     const adv = step + (extra >> 1) * overshortStep;
     pos += adv > 0 ? adv : 0;
     if (extra & 1) pos += boundaryStep;

@@ -54,7 +54,24 @@ const BATCH: i32 = 32;
 const pendKeys: usize = memory.data(BATCH * MAX_CPS * 4);
 const pendHash: usize = memory.data(BATCH * 4);
 const pendUnits: usize = memory.data(BATCH * 4);
+/** The record index of each pending token (tokens the front cache names are not pending). */
+const pendRecord: usize = memory.data(BATCH * 4);
 let pendCount: i32 = 0;
+/**
+ * A small direct-mapped cache of recent short tokens in front of the table: | key u64 x2 (up to 8
+ * units, zero-padded) | units u32 | id u32 | pad |. Frequent words (most of any text) are named from
+ * it without touching the table and arena, whose lines a large vocabulary keeps out of the CPU's
+ * caches (the look-ups were half of a scan); 128 KiB, so it stays near the core. On the heap with
+ * the table (a static area would put 128 KiB of zeros in the binary and in every instance).
+ */
+const FRONT_SLOTS: i32 = 4096;
+const FRONT_BYTES: i32 = 32;
+const FRONT_UNITS: i32 = 8;
+let front: usize = 0;
+
+@inline function frontSlot(h: u32): usize {
+  return front + <usize>((h ^ (h >> 13)) & <u32>(FRONT_SLOTS - 1)) * FRONT_BYTES;
+}
 /** Where the touched values go, so the reads are kept. */
 let sink: u32 = 0;
 
@@ -76,6 +93,8 @@ export function scanReset(): void {
   arena = heap.alloc(<usize>arenaCap << 1);
   count = 0;
   arenaUsed = 0;
+  if (front == 0) front = heap.alloc(<usize>FRONT_SLOTS * FRONT_BYTES);
+  memory.fill(front, 0, <usize>FRONT_SLOTS * FRONT_BYTES);
 }
 
 /** Distinct tokens in the cache; ids below it are valid. */
@@ -160,10 +179,10 @@ function idOf(tok: usize, units: i32, h: u32): i32 {
 }
 
 /**
- * Resolves the pending batch into the ids of the last `pendCount` records before `end` (false: the
- * cache is full).
+ * Resolves the pending batch into their records' ids, and remembers the short ones in the front
+ * cache (false: the cache is full).
  */
-function flush(out: usize, end: i32): bool {
+function flush(out: usize): bool {
   const mask = <u32>(slotCount - 1);
   let acc: u32 = 0;
   for (let j = 0; j < pendCount; j++) {
@@ -174,11 +193,20 @@ function flush(out: usize, end: i32): bool {
     if (load<u32>(e, 4) != 0) acc += <u32>load<u16>(arena + (<usize>load<u32>(e, 8) << 1));
   }
   sink += acc;
-  const first = end - pendCount;
   for (let j = 0; j < pendCount; j++) {
-    const id = idOf(pendKeys + <usize>j * MAX_CPS * 4, load<i32>(pendUnits + (<usize>j << 2)), load<u32>(pendHash + (<usize>j << 2)));
+    const key = pendKeys + <usize>j * MAX_CPS * 4;
+    const units = load<i32>(pendUnits + (<usize>j << 2));
+    const h = load<u32>(pendHash + (<usize>j << 2));
+    const id = idOf(key, units, h);
     if (id < 0) return false;
-    store<i32>(out + (<usize>(first + j) << 4), id, 8);
+    store<i32>(out + (<usize>load<i32>(pendRecord + (<usize>j << 2)) << 4), id, 8);
+    if (units <= FRONT_UNITS) {
+      const f = frontSlot(h);
+      store<u64>(f, load<u64>(key));
+      store<u64>(f, load<u64>(key, 8), 8);
+      store<u32>(f, <u32>units, 16);
+      store<i32>(f, id, 20);
+    }
   }
   pendCount = 0;
   return true;
@@ -193,6 +221,9 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
   if (slots == 0) scanReset();
   pendCount = 0;
   let tok = pendKeys;
+  // keys are zero-padded to the front cache's width, so a short one compares as two u64
+  store<u64>(tok, 0);
+  store<u64>(tok, 0, 8);
   let n = 0;
   let cps = 0;
   let bytes = 0;
@@ -208,17 +239,35 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
       const c = <u32>load<u16>(text + (<usize>at << 1));
       if ((c & 0xf800) == 0xd800) return SCAN_UNSUPPORTED;
       entry = load<u32>(table + (<usize>c << 2));
-      // most characters of most text: a word character folding to ASCII, no flags, the token under its limits
-      if (entry != 0 && (entry & ~(<u32>0x7f)) == 0 && cps < MAX_CPS && bytes < MAX_BYTES) {
+      // most characters of most text: a word character folding to ASCII, no flags, the token under its
+      // limits; it and the run of such characters after it are taken in one tight loop
+      if (entry - 1 < 0x7f && cps < MAX_CPS && bytes < MAX_BYTES) {
         if (cps == 0) start = at;
-        cps++;
-        bytes++;
-        store<u16>(tok + (<usize>units << 1), <u16>entry);
+        const room = min(MAX_CPS - cps, MAX_BYTES - bytes);
+        const key = tok + (<usize>units << 1);
+        store<u16>(key, <u16>entry);
         h = (h ^ entry) * FNV_PRIME;
-        units++;
+        let k = 1;
+        let next = at + 1;
+        while (k < room && next < len) {
+          const cn = <u32>load<u16>(text + (<usize>next << 1));
+          const e = load<u32>(table + (<usize>cn << 2));
+          // anything else (a surrogate too) is left to the full test above
+          if (e - 1 >= 0x7f || (cn & 0xf800) == 0xd800) break;
+          store<u16>(key + (<usize>k << 1), <u16>e);
+          h = (h ^ e) * FNV_PRIME;
+          k++;
+          next++;
+        }
+        cps += k;
+        bytes += k;
+        units += k;
+        at = next - 1;
         afterBoundary = false;
         continue;
       }
+      // a plain separator outside a token: nothing to end or mark
+      if (entry == 0 && cps == 0 && !afterBoundary) continue;
       if (entry & FLAG_IGNORE) continue;
       if ((entry & (FLAG_SPECIAL | FLAG_BLEND)) != 0) return SCAN_UNSUPPORTED;
       if (afterBoundary && entry == 0) boundary = 1;
@@ -258,20 +307,28 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
       store<i32>(r, start);
       store<i32>(r, at, 4);
       store<i32>(r, (overshort << 1) | boundary, 12);
+      const f = frontSlot(h);
+      if (units <= FRONT_UNITS && load<u32>(f, 16) == <u32>units && load<u64>(f) == load<u64>(tok) && load<u64>(f, 8) == load<u64>(tok, 8)) {
+        store<i32>(r, load<i32>(f, 20), 8);
+      } else {
+        store<u32>(pendHash + (<usize>pendCount << 2), h);
+        store<i32>(pendUnits + (<usize>pendCount << 2), units);
+        store<i32>(pendRecord + (<usize>pendCount << 2), n);
+        pendCount++;
+        if (pendCount == BATCH && !flush(out)) return SCAN_FULL;
+        tok = pendKeys + <usize>pendCount * MAX_CPS * 4;
+      }
       n++;
-      store<u32>(pendHash + (<usize>pendCount << 2), h);
-      store<i32>(pendUnits + (<usize>pendCount << 2), units);
-      pendCount++;
-      if (pendCount == BATCH && !flush(out, n)) return SCAN_FULL;
-      tok = pendKeys + <usize>pendCount * MAX_CPS * 4;
       overshort = 0;
       boundary = 0;
     }
+    store<u64>(tok, 0);
+    store<u64>(tok, 0, 8);
     cps = 0;
     bytes = 0;
     units = 0;
     h = FNV_OFFSET;
   }
-  if (pendCount > 0 && !flush(out, n)) return SCAN_FULL;
+  if (pendCount > 0 && !flush(out)) return SCAN_FULL;
   return n;
 }

@@ -134,7 +134,7 @@ export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetO
     pipeline: env.pipeline, ignoreFields: flags.ignoreFields, expandInfix: expand && infix, expandPrefix: expand && prefix,
     schemaFields: flags.schemaFields, exactWords: exactWordsEnabled(env.pipeline.settings.morphology.length > 0, env.settings),
   };
-  const front = scanFront(root, fields, o, env, prepared, ctx) ?? generalFront(root, fields, o, env, prepared, ctx);
+  const front = scanFront(root, fields, o, env, prepared, ctx, flags) ?? generalFront(root, fields, o, env, prepared, ctx);
   return snippetsOf(front.streams, front.marks, fields, o, flags);
 }
 
@@ -142,13 +142,13 @@ type Prepared = ReturnType<typeof prepare>;
 interface Front { streams: FieldStream[]; marks: DocumentMarks }
 
 /** The core-streamed front (snippet-scan-path.ts), when the query, options, table and text allow it. */
-function scanFront(root: QueryNode, fields: FieldInput[], o: SnippetOptions, env: SnippetEnv, p: Prepared, ctx: MarkContext): Front | null {
+function scanFront(root: QueryNode, fields: FieldInput[], o: SnippetOptions, env: SnippetEnv, p: Prepared, ctx: MarkContext, flags: BuildFlags): Front | null {
   const ts = env.pipeline.settings;
   // stopword_step=0 puts a stopword at the next word's position, where the general path marks it too
   if (p.retain || o.snippetBoundary !== '' || ts.phraseBoundary !== '' || ts.stopwordStep === 0 || currentPicker() !== 'wasm') return null;
   const plan = scanPlan(root, ctx);
   if (!plan) return null;
-  const r = scanDocument({ pipeline: p.pipeline, plan, names: fields.map((f) => f.name), texts: p.texts, scratches });
+  const r = scanDocument({ pipeline: p.pipeline, plan, names: fields.map((f) => f.name), texts: p.texts, scratches, deferUnmatchable: !flags.packFields });
   return r && { streams: r.streams, marks: r.marks };
 }
 

@@ -7,15 +7,16 @@
  * forms, NEAR, quorum, proximity, blending, exceptions, stopword_step=0, text the scanner does not take) returns
  * null and the builder takes the general path (analyze -> markDocument -> buildStream).
  */
-import type { FieldLimit, PhraseNode, QueryNode, TermNode } from '../query/ast.js';
+import type { PhraseNode, QueryNode, TermNode } from '../query/ast.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import {
   STREAM_OCC_WORDS, STREAM_PIECE_WORDS, STREAM_TOKEN_WORDS, type ScannedStream, type StreamRequest,
 } from '../text/field-scanner.js';
 import { FIELD_SHIFT } from './snippet-doc-index.js';
+import { fieldTest, matchableFields } from './snippet-field-limits.js';
 import { MAX_KEYWORDS } from './snippet-keywords.js';
 import { prepareMarks, type DocumentMarks, type MarkContext } from './snippet-marks.js';
-import { PACK_HIT, P_OPEN, Pieces, StreamScratch, type FieldStream } from './snippet-stream.js';
+import { PACK_HIT, P_OPEN, Pieces, StreamScratch, utf8Bytes, type FieldStream } from './snippet-stream.js';
 
 /** What a query needs for every document on this path. */
 export interface ScanPlan {
@@ -24,6 +25,8 @@ export interface ScanPlan {
   /** Dictionary term -> keyword index (all below MAX_KEYWORDS). */
   keywords: Map<string, number>;
   weights: number[];
+  /** Every tracked keyword's bit. */
+  allMask: number;
 }
 
 let enabled = true;
@@ -35,6 +38,8 @@ export function setScanPath(on: boolean): void {
 
 /** Documents this path has served (tests check it is taken). */
 export let scanPathDocs = 0;
+/** Fields it never scanned because no leaf could match in them (tests check it happens). */
+export let skippedFields = 0;
 
 const plans = new WeakMap<QueryNode, Map<string, ScanPlan | null>>();
 
@@ -63,7 +68,9 @@ export function scanPlan(root: QueryNode, ctx: MarkContext): ScanPlan | null {
   if (kw.isPlain() && !q.exactForms && !q.patterns.length && !q.spz) {
     const keywords = new Map<string, number>();
     for (const [t, k] of kw.byTerm) if (k < MAX_KEYWORDS) keywords.set(t, k);
-    if (!q.root || supported(q.root, keywords, false)) p = { root: q.root, keywords, weights: kw.weights.slice(0, MAX_KEYWORDS) };
+    let allMask = 0;
+    for (const k of keywords.values()) allMask |= 1 << k;
+    if (!q.root || supported(q.root, keywords, false)) p = { root: q.root, keywords, weights: kw.weights.slice(0, MAX_KEYWORDS), allMask: allMask >>> 0 };
   }
   byKey.set(key, p);
   return p;
@@ -72,28 +79,12 @@ export function scanPlan(root: QueryNode, ctx: MarkContext): ScanPlan | null {
 /** A field's keyword occurrences: | piece | pos | keyword | triples. */
 interface FieldOcc { occ: Int32Array; n: number }
 
-const anyField = (): boolean => true;
-/** Per limit, the field names it was last resolved for and the answer (a page's documents share both). */
-const resolved = new WeakMap<FieldLimit, { names: string[]; test: (f: number) => boolean }>();
-
-/** Field indices a leaf may match in (names compared as the planner compares them). */
-function allowed(limit: FieldLimit | undefined, names: string[]): (f: number) => boolean {
-  if (!limit || (!limit.fields.length && !limit.exclude)) return anyField;
-  const r = resolved.get(limit);
-  if (r && r.names.length === names.length && r.names.every((n, i) => n === names[i])) return r.test;
-  const named = new Set(limit.fields.map((f) => f.toLowerCase()));
-  const hit = names.map((n) => (limit.fields.length ? named.has(n.toLowerCase()) : true) !== limit.exclude);
-  const test = (f: number): boolean => hit[f];
-  resolved.set(limit, { names, test });
-  return test;
-}
-
 /** Hits of a node as (field, pos, span) triples, or null when the document does not satisfy it. */
 function evaluate(n: QueryNode, plan: ScanPlan, occ: FieldOcc[], names: string[]): number[] | null {
   switch (n.kind) {
     case 'term': {
       const k = plan.keywords.get(n.text)!;
-      const ok = allowed(n.field, names);
+      const ok = fieldTest(n.field, names);
       const max = n.field?.maxPos ?? 0;
       const out: number[] = [];
       occ.forEach((o, f) => {
@@ -132,7 +123,7 @@ function phraseHits(n: PhraseNode, plan: ScanPlan, occ: FieldOcc[], names: strin
   const ks = n.terms.map((t) => plan.keywords.get(t.text)!);
   const offs = n.offsets;
   const span = offs[offs.length - 1] + 1;
-  const ok = allowed(n.field, names);
+  const ok = fieldTest(n.field, names);
   const out: number[] = [];
   occ.forEach((o, f) => {
     if (!ok(f)) return;
@@ -205,7 +196,26 @@ export interface ScanInput {
   names: string[];
   texts: string[];
   scratches: StreamScratch[];
+  /**
+   * A field no leaf can match in shows nothing once another field holds a hit (SQL HIGHLIGHT(), not
+   * JSON, where every field shows at least its start): it is scanned only when the document has no
+   * hit or when it could add found keywords (they steer the passage pick), otherwise it only counts
+   * its bytes. True for the callers that show fields without hits no text.
+   */
+  deferUnmatchable: boolean;
 }
+
+/** A deferred field's stand-in: its text and UTF-8 length, no pieces (nothing of it is shown). */
+function stubStream(text: string): FieldStream {
+  return {
+    text, pieces: new Pieces(0), counted: countedAll(0), brk: NO_U8, zones: NO_ZONES as Map<number, string>,
+    passage: { len: NO_I32, mask: NO_U32, word: NO_U8, hit: NO_U8, brk: NO_U8, docBytes: utf8Bytes(text), tokens: 0 },
+  };
+}
+
+/** The stripper's paragraph and zone marks, which send a field to the general path. */
+const MARKS = /[\u0003\u0004]/;
+const NO_OCC: FieldOcc = { occ: NO_I32, n: 0 };
 
 /** Every field streamed and marked, or null when a field needs the general path. */
 export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: DocumentMarks } | null {
@@ -219,23 +229,48 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
   const streams: FieldStream[] = [];
   const occ: FieldOcc[] = [];
   let found = 0;
-  for (let i = 0; i < inp.texts.length; i++) {
+  const scan = (i: number): boolean => {
     const text = inp.texts[i];
     req.slot = i;
     const s = plain.scanner.stream(text, req);
-    if (!s) return null;
+    if (!s) return false;
     found |= s.found;
-    occ.push({ occ: s.occ.slice(), n: s.nOcc });
-    streams.push(fieldStream(text, s, (inp.scratches[i] ??= new StreamScratch())));
+    occ[i] = { occ: s.occ.slice(), n: s.nOcc };
+    streams[i] = fieldStream(text, s, (inp.scratches[i] ??= new StreamScratch()));
+    return true;
+  };
+  const may = inp.deferUnmatchable && inp.plan.root ? matchableFields(inp.plan.root, inp.names) : null;
+  const deferred: number[] = [];
+  for (let i = 0; i < inp.texts.length; i++) {
+    if (may && !may[i] && !MARKS.test(inp.texts[i])) {
+      deferred.push(i);
+      occ[i] = NO_OCC;
+      streams[i] = stubStream(inp.texts[i]);
+    } else if (!scan(i)) return null;
   }
+  // a deferred field could add found keywords: scanned after all
+  if (deferred.length && (found >>> 0) !== inp.plan.allMask && !scanAll(deferred, scan)) return null;
   scanPathDocs++;
+  skippedFields += deferred.length;
   const marks: DocumentMarks = { hits: [], termIndex: [], termWeights: inp.plan.weights, foundMask: found >>> 0 };
-  if (!found || !inp.plan.root) return { streams, marks };
-  const triples = evaluate(inp.plan.root, inp.plan, occ, inp.names);
-  if (!triples || !triples.length) return { streams, marks };
+  const triples = found && inp.plan.root ? evaluate(inp.plan.root, inp.plan, occ, inp.names) : null;
+  if (!triples || !triples.length) {
+    // no hit: every field shows its start, the deferred ones too
+    if (deferred.length) {
+      skippedFields -= deferred.length;
+      if (!scanAll(deferred, scan)) return null;
+    }
+    return { streams, marks };
+  }
   marks.hits = hitKeys(triples, occ);
   markHits(streams, occ, marks.hits);
   return { streams, marks };
+}
+
+/** Scans the fields still deferred (false: one needs the general path). */
+function scanAll(fields: number[], scan: (i: number) => boolean): boolean {
+  for (const i of fields.splice(0)) if (!scan(i)) return false;
+  return true;
 }
 
 /** Opens a marker on each hit word until the end of its run of adjacent hits; flags and masks for the picker. */
@@ -251,6 +286,7 @@ function markHits(streams: FieldStream[], occ: FieldOcc[], hits: number[]): void
     i = j + 1;
   }
   occ.forEach((o, f) => {
+    if (!o.n) return;
     const d = streams[f].pieces.data;
     // every field is scanned: core memory no longer grows before the pick
     const pk = streams[f].passage.home!.view();

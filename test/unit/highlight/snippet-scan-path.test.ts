@@ -101,6 +101,24 @@ describe('snippet scan path', () => {
     expect(scanPath.scanPathDocs - before).toBeGreaterThan(200);
   }, 120_000);
 
+  it('gives the same snippets when fields no leaf can match in are left unscanned (SQL HIGHLIGHT())', () => {
+    // two fields, no stripper marks (they send a field to the general path), field-limited queries
+    const plainText = fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...GAPS.filter((g) => !g.includes('\u0003')))), { maxLength: 30 })
+      .map((ps) => ps.map(([w, g]) => w + g).join(''));
+    const limited = fc.tuple(fc.constantFrom('@title', '@body', '@!title', '@!body', '@body[4]'), fc.array(word, { minLength: 1, maxLength: 3 }), fc.constantFrom(' ', ' | '))
+      .map(([f, ws, op]) => `${f} (${ws.join(op)})`);
+    const before = scanPath.skippedFields;
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: tables.length - 1 }), fc.oneof(limited, fc.tuple(limited, word).map(([a, b]) => `${a} -${b}`)),
+      fc.tuple(plainText, plainText), options,
+      (t, q, texts, opts) => {
+        const [fast, general] = both(t, q, texts, opts, flagSets[1]);
+        expect(fast).toBe(general);
+      },
+    ), { numRuns: 800, seed: 7 });
+    expect(scanPath.skippedFields - before).toBeGreaterThan(20);
+  }, 120_000);
+
   it('is taken for words, AND, OR, NOT, phrases and field limits, not for wildcards', () => {
     const served = (q: string): boolean => {
       const before = scanPath.scanPathDocs;

@@ -70,6 +70,17 @@ describe('core field scanner', () => {
     expect(b.texts[b.records[2]]).toBe('w0');
   });
 
+  it('names short tokens through its front cache as the table does: many more than its slots, prefixes, padding', () => {
+    const sc = coreFieldScanners(table, 1);
+    // 20,000 distinct short words (more than the front cache's 4096 slots), seen twice in other orders
+    const words = Array.from({ length: 20000 }, (_, i) => `q${(i * 7919).toString(36)}`);
+    const tricky = ['abcdefgh', 'abcdefghi', 'abcdefg', 'ab', 'abc', 'abcdefgh', 'ab', 'x'.repeat(30), 'x', 'xx'];
+    for (const text of [words.join(' '), [...words].reverse().join(' '), tricky.join(' '), tricky.join(','), words.slice(0, 500).join(' ')]) {
+      const s = sc.scan(text)!;
+      expect(scanned(s.records, s.count, s.texts).map((t) => t.text)).toEqual(referenceFieldTokens(table, text, 1).map((t) => t.text));
+    }
+  });
+
   it('renumbers after a reset, and a pipeline keyed by the old ids starts over', () => {
     setFieldScannerFactory(coreFieldScanners);
     const p = createTextPipeline({ morphology: 'stem_en' });
