@@ -5,13 +5,15 @@
  * each part's run of a term is re-packed (its first row delta is counted from the block before it in
  * the merged term, not from 0); tf and hit runs are copied word for word. Blocks keep their own
  * sizes (the skip entry holds each block's row count, which the core and host readers use), so a
- * term that several parts hold has a short block where each part's run ended.
+ * term that several parts hold has a short block where each part's run ended. A term whose copy would
+ * hold over a quarter more blocks than ceil(df / 128) (a rare term: a short block per part) is decoded
+ * and encoded afresh instead, so the copies cost at most that share of a term's skips and block words.
  */
 import type { IndexSchema } from '../types.js';
 import { packInto, packedWords, unpackInto } from './bitpack.js';
 import type { ByteWriter } from './byte-writer.js';
-import { hitWidth } from './positions-codec.js';
-import { blockMaxWord, writeSkipEntry } from './postings-encoder.js';
+import { hitWidth, unpackHits } from './positions-codec.js';
+import { blockMaxWord, encodePostings, writeSkipEntry, type EncodedTerm, type PostingsTable } from './postings-encoder.js';
 import type { MergePart } from './segment-merger.js';
 import { writeSegment, type BuiltSegment, type SegmentRows } from './segment-builder.js';
 import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
@@ -100,6 +102,50 @@ function copyTermBlocks(w: ByteWriter, p: PartPostings, t: number, e: number, m:
   return last;
 }
 
+/** A copied term may have this share more blocks than a fresh encoding (ceil(df / BLOCK_LEN)), else it is re-encoded. */
+const SHORT_BLOCK_SLACK = 0.25;
+
+/** Scratch of a re-encoded term's postings, grown as needed. */
+let reRows = new Uint32Array(1024);
+let reTfs = new Uint32Array(1024);
+let rePositions = new Uint32Array(4096);
+
+/**
+ * Decodes term `terms[i]` of part `holders[i]` for each holder, rows shifted by the part's first row,
+ * and encodes the `df` rows and `hits` hits afresh in full blocks at the writer's end.
+ */
+function reencodeTerm(w: ByteWriter, parts: PartPostings[], terms: number[], holders: number[], df: number, hits: number, stats: { posBytes: number }): EncodedTerm {
+  if (reRows.length < df) { reRows = new Uint32Array(df * 2); reTfs = new Uint32Array(df * 2); }
+  if (rePositions.length < hits) rePositions = new Uint32Array(hits * 2);
+  let r = 0;
+  let h = 0;
+  holders.forEach((s, i) => {
+    const { u32, base, rowBase } = parts[s];
+    const info = parts[s].termTable + terms[i] * TERM_INFO_WORDS;
+    const skip = (base + u32[info + 2]) >>> 2;
+    let prev = 0;
+    for (let b = 0; b < u32[info + 3]; b++) {
+      const e = skip + b * SKIP_WORDS;
+      const count = u32[e + 4];
+      unpackInto(deltas, u32, (base + u32[e + 1]) >>> 2, count, u32[e + 5]);
+      unpackInto(tfm1, u32, (base + u32[e + 2]) >>> 2, count, u32[e + 6]);
+      let n = 0;
+      for (let k = 0; k < count; k++, r++) {
+        prev += deltas[k];
+        reRows[r] = prev + rowBase;
+        reTfs[r] = tfm1[k] + 1;
+        n += tfm1[k] + 1;
+      }
+      unpackHits(u32, (base + u32[e + 3]) >>> 2, n, u32[e + 7], rePositions, h);
+      h += n;
+    }
+  });
+  const table: PostingsTable = {
+    terms: [], rowStart: Uint32Array.of(0, df), rows: reRows, tfs: reTfs, posStart: Uint32Array.of(0, hits), positions: rePositions,
+  };
+  return encodePostings(w, table, 0, stats);
+}
+
 /**
  * Builds the merged segment of `segments` (none with a deleted row) whose rows are `rows`, over the
  * merged dictionary `terms` (`to[s]` maps part s's term numbers into it, mergedTerms()).
@@ -130,6 +176,18 @@ export function concatSegments(schema: IndexSchema, segments: MergePart[], rows:
       hits += u32[info + 1];
       blocks += u32[info + 3];
       holders.push(s);
+    }
+    // parts' runs ending in short blocks (a rare term: one short block per part) would make the copy
+    // outgrow a fresh encoding's blocks, and with them the segment and its skips: re-encode such a term
+    const ideal = Math.ceil(df / BLOCK_LEN);
+    if (holders.length > 1 && blocks > ideal + Math.max(1, Math.floor(ideal * SHORT_BLOCK_SLACK))) {
+      const at = reencodeTerm(w, parts, holders.map((s) => next[s]++), holders, df, hits, stats);
+      entry[0] = df;
+      entry[1] = hits;
+      entry[2] = at.skipOff;
+      entry[3] = ideal;
+      entry[4] = at.blockMaxOff;
+      return;
     }
     w.align(4);
     const skipOff = w.reserve(blocks * SKIP_WORDS * 4);
