@@ -26,26 +26,20 @@ import { copyStore } from './backup.js';
 import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
 import { claimDataDir } from './data-dir.js';
 import { CommitRiders } from './commit-riders.js';
+import { liveDocs, logTail, readDoc } from './doc-reads.js';
 import { DocWrites } from './doc-writes.js';
 import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
-import { docIdOf, docKey, genRange, opsAfter, opsUpTo, seqOf } from './keys.js';
+import { docKey, opsUpTo } from './keys.js';
 import { KeyedLock } from './keyed-lock.js';
-import { openDbs, readView, reopenDbs, type StoreDbs } from './lmdb-env.js';
+import { openDbs, reopenDbs, type StoreDbs } from './lmdb-env.js';
 import { fsyncDirSync } from './durable-fs.js';
 import { emptyManifest, MANIFEST_FILE, readManifest, type Manifest } from './manifest.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
-import { readOps } from './op-codec.js';
-import { unseal } from './record-check.js';
 import type { Checkpoint, LoggedOp, SegmentEntry, StoredDoc, StoreOptions, WriteOp } from './types.js';
-import { decodeValue, encodeValue } from './value-codec.js';
+import { encodeValue } from './value-codec.js';
 
 /** Ops (or rows) deleted per transaction by pruneOps and garbage collection. */
 export const DEFAULT_DELETE_CHUNK = 10_000;
-
-/** A stored document, its checksum checked. */
-function docOf(table: string, docId: bigint, raw: Buffer): StoredDoc {
-  return decodeValue(unseal(raw, () => `table '${tableKey(table)}': document ${docId}`)) as StoredDoc;
-}
 
 export class Store {
   readonly dataDir: string;
@@ -231,16 +225,12 @@ export class Store {
   // ---- reads ----
 
   getDoc(table: string, docId: bigint): StoredDoc | undefined {
-    const raw = readView(this.#dbs.docs, docKey(this.#entry(tableKey(table)).gen, docId));
-    return raw ? docOf(table, docId, raw) : undefined;
+    return readDoc(this.#dbs, this.#entry(tableKey(table)).gen, table, docId);
   }
 
   getDocs(table: string, docIds: bigint[]): (StoredDoc | undefined)[] {
     const gen = this.#entry(tableKey(table)).gen;
-    return docIds.map((id) => {
-      const raw = readView(this.#dbs.docs, docKey(gen, id));
-      return raw ? docOf(table, id, raw) : undefined;
-    });
+    return docIds.map((id) => readDoc(this.#dbs, gen, table, id));
   }
 
   hasDoc(table: string, docId: bigint): boolean {
@@ -249,31 +239,12 @@ export class Store {
 
   /** Every live document in docId order (signed), for rebuilding an index. */
   docs(table: string): Iterable<[bigint, StoredDoc]> {
-    const range = genRange(this.#entry(tableKey(table)).gen);
-    return this.#dbs.docs.getRange(range).map(({ key, value }) => {
-      const docId = docIdOf(key);
-      return [docId, docOf(table, docId, value)];
-    });
+    return liveDocs(this.#dbs, this.#entry(tableKey(table)).gen, table);
   }
 
-  /**
-   * Logged ops with seq > `seq`, in order: the tail to re-apply over a checkpoint. A put comes with
-   * the document as stored now (a later op in this tail may have changed it since), or as a delete
-   * when it is stored no more: replaying the whole tail in order ends in the stored state (op-codec.ts).
-   */
+  /** Logged ops with seq > `seq`, in order: the tail to re-apply over a checkpoint (doc-reads.ts). */
   opsSince(table: string, seq: bigint): Iterable<LoggedOp> {
-    // records are keyed by their last seq: the first one in range may start at or before `seq`
-    const gen = this.#entry(tableKey(table)).gen;
-    const range = opsAfter(gen, seq);
-    return this.#dbs.ops.getRange(range).flatMap(({ key, value }) => {
-      const ops = readOps(seqOf(key), unseal(value, () => `table '${tableKey(table)}': op record ${seqOf(key)}`), seq);
-      return ops.map((op): LoggedOp => {
-        if (op.op !== 'stored-put') return op;
-        const raw = readView(this.#dbs.docs, docKey(gen, op.docId));
-        const { seq: at, docId } = op;
-        return raw ? { seq: at, op: 'put', docId, doc: docOf(table, docId, raw) } : { seq: at, op: 'delete', docId };
-      });
-    });
+    return logTail(this.#dbs, this.#entry(tableKey(table)).gen, table, seq);
   }
 
   // ---- checkpoints ----

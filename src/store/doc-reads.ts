@@ -1,0 +1,50 @@
+/**
+ * The store's document reads over one table generation: a document by id, every live document, and
+ * the op log's tail with each logged put given the document as stored now. Reads are synchronous and
+ * see every committed write; `dbs` is read by the caller at each call (releaseMappedPages replaces it).
+ */
+import { tableKey } from './catalog.js';
+import { docIdOf, docKey, genRange, opsAfter, seqOf } from './keys.js';
+import { readView, type StoreDbs } from './lmdb-env.js';
+import { readOps } from './op-codec.js';
+import { unseal } from './record-check.js';
+import type { LoggedOp, StoredDoc } from './types.js';
+import { decodeValue } from './value-codec.js';
+
+/** A stored document, its checksum checked. */
+function docOf(table: string, docId: bigint, raw: Buffer): StoredDoc {
+  return decodeValue(unseal(raw, () => `table '${tableKey(table)}': document ${docId}`)) as StoredDoc;
+}
+
+/** Document `docId` of `table`'s generation `gen`, or undefined when none is stored. */
+export function readDoc(dbs: StoreDbs, gen: number, table: string, docId: bigint): StoredDoc | undefined {
+  const raw = readView(dbs.docs, docKey(gen, docId));
+  return raw ? docOf(table, docId, raw) : undefined;
+}
+
+/** Every live document of the generation in docId order (signed), for rebuilding an index. */
+export function liveDocs(dbs: StoreDbs, gen: number, table: string): Iterable<[bigint, StoredDoc]> {
+  return dbs.docs.getRange(genRange(gen)).map(({ key, value }) => {
+    const docId = docIdOf(key);
+    return [docId, docOf(table, docId, value)];
+  });
+}
+
+/**
+ * Logged ops with seq > `seq`, in order. A put is logged by its id alone (its document is written in
+ * the same transaction), so it comes with the document as stored now (a later op in this tail may
+ * have changed it since), or as a delete when it is stored no more: replaying the whole tail in
+ * order ends in the stored state (op-codec.ts).
+ */
+export function logTail(dbs: StoreDbs, gen: number, table: string, seq: bigint): Iterable<LoggedOp> {
+  // records are keyed by their last seq: the first one in range may start at or before `seq`
+  return dbs.ops.getRange(opsAfter(gen, seq)).flatMap(({ key, value }) => {
+    const ops = readOps(seqOf(key), unseal(value, () => `table '${tableKey(table)}': op record ${seqOf(key)}`), seq);
+    return ops.map((op): LoggedOp => {
+      if (op.op !== 'stored-put') return op;
+      const { seq: at, docId } = op;
+      const doc = readDoc(dbs, gen, table, docId);
+      return doc ? { seq: at, op: 'put', docId, doc } : { seq: at, op: 'delete', docId };
+    });
+  });
+}
