@@ -72,22 +72,14 @@ describe('max_connections', () => {
 });
 
 describe('client_timeout against slow senders', () => {
-  it('cuts an HTTP client whose headers trickle in', async () => {
+  // a GET goes to node:http at once; a POST's split head is handed to node:http by the lean server
+  it.each([
+    ['headers', 'GET /sql HTTP/1.1\r\n'],
+    ['POST headers (the lean server hands it to node:http)', 'POST /search HTTP/1.1\r\nHost: x\r\n'],
+  ])('cuts an HTTP client whose %s trickle in', async (_name, head) => {
     const s = await open(server.http.port);
     const closed = untilClosed(s);
-    s.write('GET /sql HTTP/1.1\r\n');
-    const drip = setInterval(() => { if (!s.destroyed) s.write('X-A: b\r\n'); }, 200);
-    const { ms, text } = await closed;
-    clearInterval(drip);
-    expect(text).toMatch(/^(HTTP\/1\.1 408 |$)/);
-    expect(ms).toBeGreaterThanOrEqual(900);
-    expect(ms).toBeLessThan(3_000);
-  });
-
-  it('cuts an HTTP client whose POST headers trickle in (the lean server hands it to node:http)', async () => {
-    const s = await open(server.http.port);
-    const closed = untilClosed(s);
-    s.write('POST /search HTTP/1.1\r\nHost: x\r\n');
+    s.write(head);
     const drip = setInterval(() => { if (!s.destroyed) s.write('X-A: b\r\n'); }, 200);
     const { ms, text } = await closed;
     clearInterval(drip);
