@@ -12,7 +12,8 @@
 import type { IndexSchema } from '../types.js';
 import { packInto, packedWords, unpackInto } from './bitpack.js';
 import type { ByteWriter } from './byte-writer.js';
-import { hitWidth, unpackHits } from './positions-codec.js';
+import { hitWidth } from './positions-codec.js';
+import { FlatPostings } from './flat-postings.js';
 import { blockMaxWord, encodePostings, writeSkipEntry, type EncodedTerm, type PostingsTable } from './postings-encoder.js';
 import type { MergePart } from './segment-merger.js';
 import { writeSegment, type BuiltSegment, type SegmentRows } from './segment-builder.js';
@@ -105,52 +106,25 @@ function copyTermBlocks(w: ByteWriter, p: PartPostings, t: number, e: number, m:
 /** A copied term may have this share more blocks than a fresh encoding (ceil(df / BLOCK_LEN)), else it is re-encoded. */
 const SHORT_BLOCK_SLACK = 0.25;
 
-/** Scratch of a re-encoded term's postings, grown as needed. */
-let reRows = new Uint32Array(1024);
-let reTfs = new Uint32Array(1024);
-let rePositions = new Uint32Array(4096);
-
 /**
- * Decodes term `terms[i]` of part `holders[i]` for each holder, rows shifted by the part's first row,
- * and encodes the `df` rows and `hits` hits afresh in full blocks at the writer's end.
+ * Decodes term `terms[i]` of part `holders[i]` for each holder into `flat`, rows renumbered by the
+ * parts' `maps`, and encodes them afresh in full blocks at the writer's end.
  */
-function reencodeTerm(w: ByteWriter, parts: PartPostings[], terms: number[], holders: number[], df: number, hits: number, stats: { posBytes: number }): EncodedTerm {
-  if (reRows.length < df) { reRows = new Uint32Array(df * 2); reTfs = new Uint32Array(df * 2); }
-  if (rePositions.length < hits) rePositions = new Uint32Array(hits * 2);
-  let r = 0;
-  let h = 0;
-  holders.forEach((s, i) => {
-    const { u32, base, rowBase } = parts[s];
-    const info = parts[s].termTable + terms[i] * TERM_INFO_WORDS;
-    const skip = (base + u32[info + 2]) >>> 2;
-    let prev = 0;
-    for (let b = 0; b < u32[info + 3]; b++) {
-      const e = skip + b * SKIP_WORDS;
-      const count = u32[e + 4];
-      unpackInto(deltas, u32, (base + u32[e + 1]) >>> 2, count, u32[e + 5]);
-      unpackInto(tfm1, u32, (base + u32[e + 2]) >>> 2, count, u32[e + 6]);
-      let n = 0;
-      for (let k = 0; k < count; k++, r++) {
-        prev += deltas[k];
-        reRows[r] = prev + rowBase;
-        reTfs[r] = tfm1[k] + 1;
-        n += tfm1[k] + 1;
-      }
-      unpackHits(u32, (base + u32[e + 3]) >>> 2, n, u32[e + 7], rePositions, h);
-      h += n;
-    }
-  });
+function reencodeTerm(w: ByteWriter, flat: FlatPostings, segments: MergePart[], parts: PartPostings[], maps: Int32Array[], terms: number[], holders: number[], df: number, hits: number, stats: { posBytes: number }): EncodedTerm {
+  flat.reset(df, hits);
+  holders.forEach((s, i) => flat.append(segments[s], parts[s].u32, terms[i], maps[s]));
   const table: PostingsTable = {
-    terms: [], rowStart: Uint32Array.of(0, df), rows: reRows, tfs: reTfs, posStart: Uint32Array.of(0, hits), positions: rePositions,
+    terms: [], rowStart: Uint32Array.of(0, flat.nRows), rows: flat.rows, tfs: flat.tfs, posStart: Uint32Array.of(0, flat.nHits), positions: flat.hits,
   };
   return encodePostings(w, table, 0, stats);
 }
 
 /**
  * Builds the merged segment of `segments` (none with a deleted row) whose rows are `rows`, over the
- * merged dictionary `terms` (`to[s]` maps part s's term numbers into it, mergedTerms()).
+ * merged dictionary `terms` (`to[s]` maps part s's term numbers into it, mergedTerms(); `maps[s]` its rows).
  */
-export function concatSegments(schema: IndexSchema, segments: MergePart[], rows: SegmentRows, terms: string[], to: Int32Array[]): BuiltSegment {
+export function concatSegments(schema: IndexSchema, segments: MergePart[], rows: SegmentRows, terms: string[], to: Int32Array[], maps: Int32Array[]): BuiltSegment {
+  const flat = new FlatPostings();
   let rowBase = 0;
   let sizeGuess = 0;
   const parts: PartPostings[] = segments.map((seg) => {
@@ -181,7 +155,7 @@ export function concatSegments(schema: IndexSchema, segments: MergePart[], rows:
     // outgrow a fresh encoding's blocks, and with them the segment and its skips: re-encode such a term
     const ideal = Math.ceil(df / BLOCK_LEN);
     if (holders.length > 1 && blocks > ideal + Math.max(1, Math.floor(ideal * SHORT_BLOCK_SLACK))) {
-      const at = reencodeTerm(w, parts, holders.map((s) => next[s]++), holders, df, hits, stats);
+      const at = reencodeTerm(w, flat, segments, parts, maps, holders.map((s) => next[s]++), holders, df, hits, stats);
       entry[0] = df;
       entry[1] = hits;
       entry[2] = at.skipOff;

@@ -6,10 +6,9 @@
  */
 import type { AttrValue, IndexSchema } from '../types.js';
 import type { PostingsTable } from './postings-encoder.js';
-import { unpackInto } from './bitpack.js';
-import { unpackHits } from './positions-codec.js';
 import { buildSegment, type BuiltSegment, type InvertedBatch, type SegmentRows } from './segment-builder.js';
 import { concatSegments } from './segment-concat.js';
+import { FlatPostings } from './flat-postings.js';
 import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
 
 /**
@@ -29,10 +28,6 @@ export interface MergePart {
   docFreq(t: number): number;
   hitCount(t: number): number;
 }
-
-/** Scratch for one block's row deltas and tf-1, reused by every append. */
-const deltas = new Uint32Array(BLOCK_LEN);
-const tfm1 = new Uint32Array(BLOCK_LEN);
 
 /** Row maps: old row -> new row, -1 for deleted rows. */
 function remapRows(segments: MergePart[]): { maps: Int32Array[]; rows: number } {
@@ -102,60 +97,6 @@ function mergedTerms(segments: MergePart[]): { all: readonly string[]; to: Int32
   return { all: lists[0]?.terms ?? [], to };
 }
 
-class FlatPostings {
-  rows: Uint32Array;
-  tfs: Uint32Array;
-  hits: Uint32Array;
-  /** One block's hits, unpacked (grown as needed). */
-  blockHits = new Uint32Array(1024);
-  nRows = 0;
-  nHits = 0;
-  constructor(maxRows: number, maxHits: number) {
-    this.rows = new Uint32Array(maxRows);
-    this.tfs = new Uint32Array(maxRows);
-    this.hits = new Uint32Array(maxHits);
-  }
-
-  /**
-   * Appends term `t` of `seg`, rows renumbered by `map`, deleted rows dropped. `u32` is seg.words(),
-   * taken once per merge (nothing allocates core memory while a merge reads its parts).
-   */
-  append(seg: MergePart, u32: Uint32Array, t: number, map: Int32Array): void {
-    const base = seg.blobPtr;
-    const hdr = base >>> 2;
-    const info = ((base + u32[hdr + H.termTable]) >>> 2) + t * TERM_INFO_WORDS;
-    const skip = (base + u32[info + 2]) >>> 2;
-    const blocks = u32[info + 3];
-    let prev = 0;
-    for (let b = 0; b < blocks; b++) {
-      const e = skip + b * SKIP_WORDS;
-      const count = u32[e + 4];
-      unpackInto(deltas, u32, (base + u32[e + 1]) >>> 2, count, u32[e + 5]);
-      unpackInto(tfm1, u32, (base + u32[e + 2]) >>> 2, count, u32[e + 6]);
-      let blockHits = 0;
-      for (let i = 0; i < count; i++) blockHits += tfm1[i] + 1;
-      if (blockHits > this.blockHits.length) this.blockHits = new Uint32Array(blockHits * 2);
-      const hits = this.blockHits;
-      unpackHits(u32, (base + u32[e + 3]) >>> 2, blockHits, u32[e + 7], hits, 0);
-      let pos = 0;
-      for (let i = 0; i < count; i++) {
-        prev += deltas[i];
-        const tf = tfm1[i] + 1;
-        const to = map[prev];
-        if (to >= 0) {
-          this.rows[this.nRows] = to;
-          this.tfs[this.nRows++] = tf;
-          // a loop, not set(subarray(..)): most rows have a tf of 1 or 2
-          let h = this.nHits;
-          for (let k = 0; k < tf; k++) this.hits[h++] = hits[pos + k];
-          this.nHits = h;
-        }
-        pos += tf;
-      }
-    }
-  }
-}
-
 /** The merged segment's rows: ids, field lengths and attribute values of the parts' live rows, in order. */
 function mergedRows(schema: IndexSchema, segments: MergePart[], maps: Int32Array[], rows: number): SegmentRows {
   const numFields = schema.fields.length;
@@ -179,7 +120,7 @@ export function mergeSegments(schema: IndexSchema, segments: MergePart[]): Built
   const merged = mergedRows(schema, segments, maps, rows);
   const { all, to } = mergedTerms(segments);
   // no deleted rows: every part's blocks carry over as they are (segment-concat.ts)
-  if (rows === segments.reduce((n, seg) => n + seg.rows, 0)) return concatSegments(schema, segments, merged, all as string[], to);
+  if (rows === segments.reduce((n, seg) => n + seg.rows, 0)) return concatSegments(schema, segments, merged, all as string[], to, maps);
   let maxRows = 0;
   let maxHits = 0;
   for (const seg of segments) {
@@ -188,7 +129,8 @@ export function mergeSegments(schema: IndexSchema, segments: MergePart[]): Built
       maxHits += seg.hitCount(t);
     }
   }
-  const flat = new FlatPostings(maxRows, maxHits);
+  const flat = new FlatPostings();
+  flat.reset(maxRows, maxHits);
   const words = segments.map((seg) => seg.words());
   const next = new Int32Array(segments.length); // each segment's next term in its sorted dictionary
   const terms: string[] = [];
