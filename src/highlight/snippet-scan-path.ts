@@ -235,8 +235,11 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
     const s = plain.scanner.stream(text, req);
     if (!s) return false;
     found |= s.found;
-    occ[i] = { occ: s.occ.slice(), n: s.nOcc };
-    streams[i] = fieldStream(text, s, (inp.scratches[i] ??= new StreamScratch()));
+    const scratch = (inp.scratches[i] ??= new StreamScratch());
+    if (scratch.occ.length < s.occ.length) scratch.occ = new Int32Array(Math.max(s.occ.length, scratch.occ.length * 2));
+    scratch.occ.set(s.occ);
+    occ[i] = { occ: scratch.occ, n: s.nOcc };
+    streams[i] = fieldStream(text, s, scratch);
     return true;
   };
   const may = inp.deferUnmatchable && inp.plan.root ? matchableFields(inp.plan.root, inp.names) : null;
