@@ -145,17 +145,25 @@ export function snippetBuilder(root: QueryNode, o: SnippetOptions, env: SnippetE
     pipeline: env.pipeline, ignoreFields: flags.ignoreFields, expandInfix: expand && infix, expandPrefix: expand && prefix,
     schemaFields: flags.schemaFields, exactWords: exactWordsEnabled(env.pipeline.settings.morphology.length > 0, env.settings),
   };
+  const startLimit = flags.packFields ? startLimitOf(o, flags) : 0;
   let plan: ScanPlan | null | undefined;
   return (fields) => {
     const prepared = prepare(env, o, fields, spz);
     if (plan === undefined) plan = scanFrontPlan(root, o, env, prepared, ctx);
-    const front = (plan && scanFront(plan, fields, prepared, flags)) ?? generalFront(root, fields, o, env, prepared, ctx);
+    const front = (plan && scanFront(plan, fields, prepared, flags, startLimit)) ?? generalFront(root, fields, o, env, prepared, ctx);
     return snippetsOf(front.streams, front.marks, fields, o, flags);
   };
 }
 
 type Prepared = ReturnType<typeof prepare>;
 interface Front { streams: FieldStream[]; marks: DocumentMarks }
+
+/** The most codepoints a field's start may show (0: no limit), over the global and per-field limits. */
+function startLimitOf(o: SnippetOptions, flags: BuildFlags): number {
+  const limits = [o.limit];
+  if (flags.textFromIndex && o.limitsPerField && flags.perField) for (const l of flags.perField.values()) limits.push(l.limit);
+  return limits.some((l) => l <= 0) ? 0 : Math.max(...limits);
+}
 
 /** The scan path's plan (snippet-scan-path.ts), when the query, options and table allow that path. */
 function scanFrontPlan(root: QueryNode, o: SnippetOptions, env: SnippetEnv, p: Prepared, ctx: MarkContext): ScanPlan | null {
@@ -166,8 +174,8 @@ function scanFrontPlan(root: QueryNode, o: SnippetOptions, env: SnippetEnv, p: P
 }
 
 /** The core-streamed front, when the document's text allows it. */
-function scanFront(plan: ScanPlan, fields: FieldInput[], p: Prepared, flags: BuildFlags): Front | null {
-  const r = scanDocument({ pipeline: p.pipeline, plan, names: fields.map((f) => f.name), texts: p.texts, scratches, deferUnmatchable: !flags.packFields });
+function scanFront(plan: ScanPlan, fields: FieldInput[], p: Prepared, flags: BuildFlags, startLimit: number): Front | null {
+  const r = scanDocument({ pipeline: p.pipeline, plan, names: fields.map((f) => f.name), texts: p.texts, scratches, deferUnmatchable: !flags.packFields, startLimit });
   return r && { streams: r.streams, marks: r.marks };
 }
 

@@ -119,6 +119,23 @@ describe('snippet scan path', () => {
     expect(scanPath.skippedFields - before).toBeGreaterThan(20);
   }, 120_000);
 
+  it('gives the same snippets when JSON scans only the head of fields no leaf can match in', () => {
+    // long texts, so the head scan's cut falls inside them; field-limited queries; JSON's flags
+    const plainText = fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...GAPS.filter((g) => !g.includes('\u0003')))), { minLength: 40, maxLength: 160 })
+      .map((ps) => ps.map(([w, g]) => w + g).join(''));
+    const limited = fc.tuple(fc.constantFrom('@title', '@body', '@!title', '@!body'), fc.array(word, { minLength: 1, maxLength: 3 }), fc.constantFrom(' ', ' | '))
+      .map(([f, ws, op]) => `${f} (${ws.join(op)})`);
+    const before = scanPath.headScans;
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: tables.length - 1 }), limited, fc.tuple(plainText, plainText), options,
+      (t, q, texts, opts) => {
+        const [fast, general] = both(t, q, texts, opts, flagSets[2]);
+        expect(fast).toBe(general);
+      },
+    ), { numRuns: 800, seed: 11 });
+    expect(scanPath.headScans - before).toBeGreaterThan(20);
+  }, 120_000);
+
   it('is taken for words, AND, OR, NOT, phrases and field limits, not for wildcards', () => {
     const served = (q: string): boolean => {
       const before = scanPath.scanPathDocs;
