@@ -24,7 +24,10 @@ import {
   cursorAdvance, INLINE_HITS,
 } from "../postings/cursor";
 import { OP_TERM, OP_AND, OP_OR, OP_PHRASE, RANK_BM25, RANK_PROXIMITY_BM25, PF_DUPES, PF_EXHAUSTIVE } from "./format";
-import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_IDF, N_ARG0, N_MERGED, N_PFIELDS, N_PDOC, N_CONSTRAINED } from "./node";
+import {
+  nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_IDF, N_ARG0, N_MERGED, N_PFIELDS, N_PDOC, N_CONSTRAINED,
+  N_WBLOCK, N_WPOP, N_TW1, N_TW2, N_TWALL,
+} from "./node";
 import { termAccepts } from "./hits";
 import { fieldWeight } from "../rank/rankers";
 import { bm25Part } from "../rank/score";
@@ -93,7 +96,7 @@ export function pruneSetup(root: usize, ranker: u32, flags: u32, numFields: u32)
 let fieldSum: i32 = 0;
 
 /** A term's BM25 contribution for tf, as rank/score.ts computes it. */
-@inline function termBm25(tf: u32, idf: f32): f32 {
+@inline export function termBm25(tf: u32, idf: f32): f32 {
   const t = <f32>tf;
   return t / (t + BM25_K1) * idf;
 }
@@ -124,6 +127,26 @@ function topWeights(set: u32, j: u32): i32 {
 }
 
 /**
+ * topWeights(termFields(n), tf) of a plain term: the answers for tf 1, 2 and at least the block's
+ * field count are computed once per block (a dense term under AND is bounded on most rows of it).
+ */
+export function termFieldPart(n: usize, tf: u32): i32 {
+  const b = cursorBlock(<usize>nget(n, N_CURSOR)) + 1;
+  if (nget(n, N_WBLOCK) != b) {
+    const set = termFields(n);
+    nset(n, N_WBLOCK, b);
+    nset(n, N_WPOP, <u32>popcnt(set));
+    nset(n, N_TW1, <u32>topWeights(set, 1));
+    nset(n, N_TW2, <u32>topWeights(set, 2));
+    nset(n, N_TWALL, <u32>topWeights(set, 16));
+  }
+  if (tf >= nget(n, N_WPOP)) return <i32>nget(n, N_TWALL);
+  if (tf == 1) return <i32>nget(n, N_TW1);
+  if (tf == 2) return <i32>nget(n, N_TW2);
+  return topWeights(termFields(n), tf);
+}
+
+/**
  * Node n's BM25 sum at row d, computed as rank/score.ts tfidf() does (same f32 operations in the
  * same order, so bm25Part of it is the ranker's exact value); adds its field part to fieldSum.
  */
@@ -131,7 +154,7 @@ function nodeBound(n: usize, d: u32): f32 {
   const op = nget(n, N_OP);
   if (op == OP_TERM) {
     const tf = cursorTf(<usize>nget(n, N_CURSOR));
-    fieldSum += topWeights(termFields(n), tf);
+    fieldSum += termFieldPart(n, tf);
     return termBm25(tf, reinterpret<f32>(nget(n, N_IDF)));
   }
   const k = nget(n, N_NCHILD);
@@ -166,7 +189,7 @@ export function rowBound(root: usize, d: u32): i32 {
 }
 
 /** bm25Part + 1000 * max(1, fields), clamped to i32 (field weights can be large). */
-function weightBound(sum: f32, fields: i32): i32 {
+export function weightBound(sum: f32, fields: i32): i32 {
   const b = <i64>bm25Part(sum) + <i64>SCALE * <i64>(fields > 1 ? fields : 1);
   return b > <i64>i32.MAX_VALUE ? i32.MAX_VALUE : <i32>b;
 }
