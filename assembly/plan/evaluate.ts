@@ -9,8 +9,8 @@ import {
 } from "./format";
 import { arenaBytes, buildTree, checkTree, freeTree } from "./node";
 import { next, setSegmentRows, sortByCost, setPhraseMode } from "./match";
-import { pruneSetup, plainTerm, plainOr, rowBound, blockBound, skipBlocks, orRows } from "./prune";
-import { plainAnd, andRows } from "./and-rows";
+import { pruneSetup, plainTerm, rowBound, blockBound, skipBlocks } from "./prune";
+import { plainOr, orRows, plainAnd, andRows } from "./bounded-runs";
 import { nget, N_CONSTRAINED, N_CURSOR, N_DOC } from "./node";
 import { hitsReset } from "./hitbuf";
 import { filtersPrepare, filtersPass } from "./filters";

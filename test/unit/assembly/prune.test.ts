@@ -111,7 +111,7 @@ describe('weight-bound pruning', () => {
     expect(sharedCore().exports.lastPruned()).toBe(0);
   }, 60_000);
 
-  it('counts the rows of an AND of plain terms below the K-th weight without scoring them (and-rows.ts)', async () => {
+  it('counts the rows of an AND of plain terms below the K-th weight without scoring them (bounded-runs.ts)', async () => {
     await setQueryThreads(1);
     const cases: [string, number][] = [["SELECT id, weight() FROM t WHERE MATCH('alpha bravo') LIMIT 3", 500], ["SELECT id, weight() FROM t WHERE MATCH('bravo alpha charlie') LIMIT 1", 20]];
     for (const [q, atLeast] of cases) {
