@@ -4,7 +4,7 @@
 
 export { alloc, free } from "./memory/heap";
 export { evaluate, evaluateRange, lastTotal, lastPruned } from "./plan/evaluate";
-export { unpack, undelta } from "./postings/bitpack";
+export { unpack, unpackOne, undelta } from "./postings/bitpack";
 export { intersectSorted } from "./plan/intersect";
 export { cursorInit, cursorSeek, cursorAdvance, cursorTf, cursorPositions } from "./postings/cursor";
 export { cursorBytes } from "./postings/cursor";

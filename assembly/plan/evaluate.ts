@@ -9,7 +9,8 @@ import {
 } from "./format";
 import { arenaBytes, buildTree, checkTree, freeTree } from "./node";
 import { next, setSegmentRows, sortByCost, setPhraseMode } from "./match";
-import { pruneSetup, plainTerm, plainOr, rowBound, blockBound, skipBlocks, orRows } from "./prune";
+import { pruneSetup, plainTerm, rowBound, blockBound, skipBlocks } from "./prune";
+import { plainOr, orRows, plainAnd, andRows } from "./bounded-runs";
 import { nget, N_CONSTRAINED, N_CURSOR, N_DOC } from "./node";
 import { hitsReset } from "./hitbuf";
 import { filtersPrepare, filtersPass } from "./filters";
@@ -99,9 +100,12 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
   const byBlock = plainRows && plainTerm(node) && cursor != 0 && nget(node, N_CONSTRAINED) == 0;
   // an OR of such terms: runs of rows bounded by their terms' block-max words, counted from row ids
   const orByBlock = plainRows && plainOr(node);
+  // an AND of such terms: runs of its rows bounded below the K-th weight counted in one loop
+  const andByRow = plainRows && plainAnd(node);
   let tryBound = prune;
   let tried: u32 = 0;
   let skipped: u32 = 0;
+  let judged = false;
   hitsReset();
   let d = from < rows ? next(node, from) : TERMINATED;
   while (d < rows) {
@@ -121,6 +125,17 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
         continue;
       }
     }
+    if (andByRow && tryBound && topkPrunable()) {
+      const n = andRows(node, deleted, rows, topkWorstWeight());
+      if (n > 0) {
+        total += n;
+        pruned += n;
+        tried += n;
+        skipped += n;
+        d = nget(node, N_DOC);
+        continue;
+      }
+    }
     if (!bitIsSet(deleted, d) && (allow == 0 || bitIsSet(allow, d)) && filtersPass(d)) {
       hitsReset();
       total++;
@@ -130,7 +145,10 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
         if (cut) skipped++;
         // a bound that seldom prunes (terms close to each other in many rows) costs more than it saves:
         // after BOUND_TRIAL tries with under one in BOUND_MIN_RATE pruned, rows are scored without it
-        if (tried == BOUND_TRIAL && skipped * BOUND_MIN_RATE < tried) tryBound = false;
+        if (!judged && tried >= BOUND_TRIAL) {
+          judged = true;
+          if (skipped * BOUND_MIN_RATE < tried) tryBound = false;
+        }
         if (cut) {
           pruned++;
           hitsReset();

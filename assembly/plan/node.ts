@@ -3,8 +3,9 @@
 // | 0 op | 4 doc | 8 nChildren | 12 children (ptr to u32 node ptrs) | 16 cursor | 20 qpos |
 // | 24 fieldMask | 28 maxPos | 32 flags | 36 idf f32 | 40 arg0 | 44 hitsEpoch | 48 hitsDoc |
 // | 52 hitsStart | 56 hitsLen | 60 cost | 64 arg1 | 68 constrained | 72 count | 76 merged |
-// | 80 pfields | 84 pdoc | 88..95 reserved |
+// | 80 pfields | 84 pdoc | 88 wblock | 92 wpop | 96 tw1 | 100 tw2 | 104 twall | 108 reserved |
 // pfields: the fields (16-bit set, plan/prune.ts) where a phrase was found on row pdoc.
+// wblock..twall: a plain term's field parts of its bound on block wblock - 1 (plan/prune.ts).
 // merged = 1: a term whose cursor is a merged list of a wildcard's expansions (postings/merged.ts).
 // doc is NOT_STARTED before the first next(), then the current matching row or TERMINATED.
 
@@ -14,7 +15,7 @@ import { MERGED_BYTES, mergedInit, releaseMerged, setMergeLimits } from "../post
 import { hdr, H_ROWS } from "../segment/layout";
 import { OP_TERM, OP_AND, OP_OR, OP_ALL, OP_ZONE, OR_MERGED_LIST, TERM_WORDS, INNER_WORDS, NO_TERM, pword } from "./format";
 
-export const NODE_BYTES: usize = 96;
+export const NODE_BYTES: usize = 112;
 export const NOT_STARTED: u32 = 0xffffffff;
 
 export const N_OP: usize = 0;
@@ -42,6 +43,13 @@ export const N_MERGED: usize = 76;
 /** A phrase's fields on row N_PDOC as phraseMatch() found them (plan/prune.ts). */
 export const N_PFIELDS: usize = 80;
 export const N_PDOC: usize = 84;
+/** The block (plus one; 0 = none) whose field parts a plain term's bound caches (plan/prune.ts). */
+export const N_WBLOCK: usize = 88;
+/** That block's field count, and the field part for tf 1, tf 2 and tf >= the count. */
+export const N_WPOP: usize = 92;
+export const N_TW1: usize = 96;
+export const N_TW2: usize = 100;
+export const N_TWALL: usize = 104;
 
 @inline export function nget(n: usize, f: usize): u32 {
   return load<u32>(n + f);

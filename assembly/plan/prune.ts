@@ -21,10 +21,13 @@
 import { FIELD_END_BIT, TERMINATED } from "../util/codes";
 import {
   cursorTf, cursorPositions, cursorBlockMax, cursorCountRest, cursorBlock, cursorNumBlocks, blockLastRow, blockRows, blockMaxAt, loadBlock, cursorRow,
-  cursorAdvance, INLINE_HITS,
+  INLINE_HITS,
 } from "../postings/cursor";
 import { OP_TERM, OP_AND, OP_OR, OP_PHRASE, RANK_BM25, RANK_PROXIMITY_BM25, PF_DUPES, PF_EXHAUSTIVE } from "./format";
-import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_IDF, N_ARG0, N_MERGED, N_PFIELDS, N_PDOC, N_CONSTRAINED } from "./node";
+import {
+  nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_IDF, N_ARG0, N_MERGED, N_PFIELDS, N_PDOC, N_CONSTRAINED,
+  N_WBLOCK, N_WPOP, N_TW1, N_TW2, N_TWALL,
+} from "./node";
 import { termAccepts } from "./hits";
 import { fieldWeight } from "../rank/rankers";
 import { bm25Part } from "../rank/score";
@@ -93,7 +96,7 @@ export function pruneSetup(root: usize, ranker: u32, flags: u32, numFields: u32)
 let fieldSum: i32 = 0;
 
 /** A term's BM25 contribution for tf, as rank/score.ts computes it. */
-@inline function termBm25(tf: u32, idf: f32): f32 {
+@inline export function termBm25(tf: u32, idf: f32): f32 {
   const t = <f32>tf;
   return t / (t + BM25_K1) * idf;
 }
@@ -124,6 +127,26 @@ function topWeights(set: u32, j: u32): i32 {
 }
 
 /**
+ * topWeights(termFields(n), tf) of a plain term: the answers for tf 1, 2 and at least the block's
+ * field count are computed once per block (a dense term under AND is bounded on most rows of it).
+ */
+export function termFieldPart(n: usize, tf: u32): i32 {
+  const b = cursorBlock(<usize>nget(n, N_CURSOR)) + 1;
+  if (nget(n, N_WBLOCK) != b) {
+    const set = termFields(n);
+    nset(n, N_WBLOCK, b);
+    nset(n, N_WPOP, <u32>popcnt(set));
+    nset(n, N_TW1, <u32>topWeights(set, 1));
+    nset(n, N_TW2, <u32>topWeights(set, 2));
+    nset(n, N_TWALL, <u32>topWeights(set, 16));
+  }
+  if (tf >= nget(n, N_WPOP)) return <i32>nget(n, N_TWALL);
+  if (tf == 1) return <i32>nget(n, N_TW1);
+  if (tf == 2) return <i32>nget(n, N_TW2);
+  return topWeights(termFields(n), tf);
+}
+
+/**
  * Node n's BM25 sum at row d, computed as rank/score.ts tfidf() does (same f32 operations in the
  * same order, so bm25Part of it is the ranker's exact value); adds its field part to fieldSum.
  */
@@ -131,7 +154,7 @@ function nodeBound(n: usize, d: u32): f32 {
   const op = nget(n, N_OP);
   if (op == OP_TERM) {
     const tf = cursorTf(<usize>nget(n, N_CURSOR));
-    fieldSum += topWeights(termFields(n), tf);
+    fieldSum += termFieldPart(n, tf);
     return termBm25(tf, reinterpret<f32>(nget(n, N_IDF)));
   }
   const k = nget(n, N_NCHILD);
@@ -166,7 +189,7 @@ export function rowBound(root: usize, d: u32): i32 {
 }
 
 /** bm25Part + 1000 * max(1, fields), clamped to i32 (field weights can be large). */
-function weightBound(sum: f32, fields: i32): i32 {
+export function weightBound(sum: f32, fields: i32): i32 {
   const b = <i64>bm25Part(sum) + <i64>SCALE * <i64>(fields > 1 ? fields : 1);
   return b > <i64>i32.MAX_VALUE ? i32.MAX_VALUE : <i32>b;
 }
@@ -179,82 +202,16 @@ export function blockBound(term: usize): i32 {
   return wordBound(term, cursorBlockMax(<usize>nget(term, N_CURSOR)));
 }
 
-/** The BM25 share and field part of a plain term's block from its block-max word (see wordBound). */
-let wordBm25: f32 = 0;
-let wordFields: i32 = 0;
-function wordParts(term: usize, word: u32): void {
+/** The BM25 share of a plain term's block from its block-max word (a positive idf weighs most at maxTf, a negative one least at 0: an OR row may lack the term). */
+export function wordBm25(term: usize, word: u32): f32 {
   const idf = reinterpret<f32>(nget(term, N_IDF));
-  const maxTf = word & 0xffff;
+  return idf >= 0 ? termBm25(word & 0xffff, idf) : 0;
+}
+
+/** The field part of a plain term's block from its block-max word: a row with tf hits is in at most tf fields. */
+export function wordFields(term: usize, word: u32): i32 {
   const set = (word >>> 16) & fields16(nget(term, N_FMASK));
-  // a positive idf weighs most at maxTf, a negative one least at 0 (an OR row may lack the term)
-  wordBm25 = idf >= 0 ? termBm25(maxTf, idf) : 0;
-  wordFields = topWeights(set, min(maxTf, <u32>popcnt(set)));
-}
-
-/**
- * An OR of plain unlimited terms (orRows()): true when its children are all such terms, so its
- * rows can be bounded and counted from their row ids and block-max words alone.
- */
-export function plainOr(n: usize): bool {
-  if (nget(n, N_OP) != OP_OR || nget(n, N_ARG0) == 1) return false;
-  const k = nget(n, N_NCHILD);
-  for (let i: u32 = 0; i < k; i++) {
-    const c = child(n, i);
-    if (!plainTerm(c) || nget(c, N_CURSOR) == 0 || nget(c, N_CONSTRAINED) != 0) return false;
-  }
-  return k > 0 && k <= OR_CACHE_KIDS;
-}
-
-/** Per child of a plainOr() node (at most OR_CACHE_KIDS): the block its parts are of, its BM25 share, its field part. */
-const OR_CACHE_KIDS: u32 = 64;
-const orBlock = new StaticArray<u32>(OR_CACHE_KIDS);
-const orBm25 = new StaticArray<f32>(OR_CACHE_KIDS);
-const orFields = new StaticArray<i32>(OR_CACHE_KIDS);
-
-/**
- * A plainOr() node: counts its rows from the one it stands on while the bound of each (its terms'
- * block-max words, plus one for the order of the f32 sums) cannot beat `worst`, from their row ids
- * alone (no tf, no positions), those set in `deleted` left out, up to `end`. The node then stands
- * on the first row it did not count. Returns the count.
- */
-export function orRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
-  const k = nget(n, N_NCHILD);
-  for (let i: u32 = 0; i < k; i++) unchecked((orBlock[i] = 0xffffffff));
-  let count: u32 = 0;
-  let r: u32 = nget(n, N_DOC);
-  while (r < end) {
-    let sum: f32 = 0;
-    let fields: i32 = 0;
-    for (let i: u32 = 0; i < k; i++) {
-      const t = child(n, i);
-      const c = <usize>nget(t, N_CURSOR);
-      if (cursorRow(c) != r) continue;
-      const b = cursorBlock(c);
-      if (unchecked(orBlock[i]) != b) {
-        wordParts(t, cursorBlockMax(c));
-        unchecked((orBlock[i] = b));
-        unchecked((orBm25[i] = wordBm25));
-        unchecked((orFields[i] = wordFields));
-      }
-      sum += unchecked(orBm25[i]);
-      fields += unchecked(orFields[i]);
-    }
-    if (<i64>weightBound(sum, fields) + 1 > <i64>worst) break;
-    if (deleted == 0 || ((load<u8>(deleted + (r >>> 3)) >>> (r & 7)) & 1) == 0) count++;
-    let next: u32 = TERMINATED;
-    for (let i: u32 = 0; i < k; i++) {
-      const c = <usize>nget(child(n, i), N_CURSOR);
-      const row = cursorRow(c) == r ? cursorAdvance(c) : cursorRow(c);
-      if (row < next) next = row;
-    }
-    r = next;
-  }
-  for (let i: u32 = 0; i < k; i++) {
-    const t = child(n, i);
-    nset(t, N_DOC, cursorRow(<usize>nget(t, N_CURSOR)));
-  }
-  nset(n, N_DOC, r);
-  return count;
+  return topWeights(set, min(word & 0xffff, <u32>popcnt(set)));
 }
 
 /** The bound of a block of plain term `term` whose block-max word is `word`. */

@@ -26,9 +26,29 @@ export function unpack(src: usize, n: i32, bits: u32, out: usize): void {
   }
 }
 
+/** Value `i` of unpack()'s run (same layout and padding), without unpacking the others. */
+export function unpackOne(src: usize, i: u32, bits: u32): u32 {
+  if (bits == 0) return 0;
+  if (bits == 32) return load<u32>(src + (<usize>i << 2));
+  const bitPos = <usize>i * bits;
+  return <u32>((load<u64>(src + (bitPos >>> 3)) >>> <u64>(bitPos & 7)) & ((<u64>1 << bits) - 1));
+}
+
 /** In-place prefix sum over `n` u32s at `ptr`; `base` is the previous block's last rowId (0 first). */
 export function undelta(ptr: usize, n: i32, base: u32): void {
-  for (let i = 0; i < n; i++) {
+  // four at a time: a lane-shifted add twice gives each lane its sum within the four, then the carry
+  const zero = i32x4.splat(0);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const p = ptr + (<usize>i << 2);
+    let x = v128.load(p);
+    x = i32x4.add(x, v128.shuffle<i32>(zero, x, 0, 4, 5, 6));
+    x = i32x4.add(x, v128.shuffle<i32>(zero, x, 0, 1, 4, 5));
+    x = i32x4.add(x, i32x4.splat(base));
+    v128.store(p, x);
+    base = <u32>i32x4.extract_lane(x, 3);
+  }
+  for (; i < n; i++) {
     const p = ptr + (<usize>i << 2);
     base += load<u32>(p);
     store<u32>(p, base);

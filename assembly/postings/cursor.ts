@@ -13,7 +13,7 @@
 // the first row >= t and never moves backwards.
 
 import { TERMINATED } from "../util/codes";
-import { BLOCK_LEN, unpack, undelta, positionStarts } from "./bitpack";
+import { BLOCK_LEN, unpack, unpackOne, undelta, positionStarts } from "./bitpack";
 import { hitsScratch, unpackHits } from "./positions";
 import { hdr, H_TERMS, H_TERM_TABLE, TERM_INFO_WORDS, SKIP_WORDS } from "../segment/layout";
 
@@ -137,6 +137,16 @@ export function cursorSeek(c: usize, target: u32): u32 {
   let idx = load<u32>(c + C_IDX);
   const len = load<u32>(c + C_LEN);
   const docs = c + C_DOCS;
+  // four rows a compare while all four are below the target (a dense list under a sparse driver)
+  const t4 = i32x4.splat(target);
+  while (idx + 4 <= len) {
+    const below = i32x4.bitmask(i32x4.lt_u(v128.load(docs + (<usize>idx << 2)), t4));
+    if (below != 0xf) {
+      idx += <u32>popcnt(below);
+      break;
+    }
+    idx += 4;
+  }
   while (idx < len && load<u32>(docs + (<usize>idx << 2)) < target) idx++;
   store<u32>(c + C_IDX, idx);
   row = load<u32>(docs + (<usize>idx << 2));
@@ -158,10 +168,16 @@ function ensureTfs(c: usize): void {
   store<u32>(c + C_TF_READY, 1);
 }
 
-/** Hits of the term in the current row, over all fields. */
+/**
+ * Hits of the term in the current row, over all fields. Before the block's tfs are decoded (a row's
+ * hits are read), only the row's own tf is unpacked: a dense term under AND has a few candidate rows
+ * per block, whose bounds (plan/prune.ts) need their tf and nothing else of the block.
+ */
 export function cursorTf(c: usize): u32 {
-  ensureTfs(c);
-  return load<u32>(c + C_TFS + (<usize>load<u32>(c + C_IDX) << 2));
+  const idx = load<u32>(c + C_IDX);
+  if (load<u32>(c + C_TF_READY) != 0) return load<u32>(c + C_TFS + (<usize>idx << 2));
+  const e = skipEntry(c, load<u32>(c + C_BLOCK));
+  return unpackOne(<usize>load<u32>(c + C_BLOB) + load<u32>(e, 8), idx, load<u32>(e, 24)) + 1;
 }
 
 /**

@@ -16,6 +16,7 @@ export interface CoreExports {
   /** Matching rows the last evaluate() counted without scoring them (weight-bound pruning). */
   lastPruned(): number;
   unpack(src: number, n: number, bits: number, out: number): void;
+  unpackOne(src: number, i: number, bits: number): number;
   undelta(ptr: number, n: number, base: number): void;
   intersectSorted(a: number, aLen: number, b: number, bLen: number, out: number): number;
   cursorInit(c: number, blob: number, termId: number): number;

@@ -28,10 +28,13 @@ describe('block decode', () => {
       const out = core.alloc(512);
       x.unpack(src, values.length, bits, out);
       const got = Array.from(core.u32.subarray(out >>> 2, (out >>> 2) + values.length));
+      // one value alone, as cursorTf() reads a row's tf before the block's tfs are decoded
+      const one = values.map((_, i) => x.unpackOne(src, i, bits) >>> 0);
       core.free(src);
       core.free(out);
       expect(got).toEqual(reference.unpack(words, values.length, bits));
       expect(got).toEqual(values);
+      expect(one).toEqual(values);
     }));
   });
   it('undelta is a prefix sum from the base', () => {

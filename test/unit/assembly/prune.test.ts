@@ -111,6 +111,17 @@ describe('weight-bound pruning', () => {
     expect(sharedCore().exports.lastPruned()).toBe(0);
   }, 60_000);
 
+  it('counts the rows of an AND of plain terms below the K-th weight without scoring them (bounded-runs.ts)', async () => {
+    await setQueryThreads(1);
+    const cases: [string, number][] = [["SELECT id, weight() FROM t WHERE MATCH('alpha bravo') LIMIT 3", 500], ["SELECT id, weight() FROM t WHERE MATCH('bravo alpha charlie') LIMIT 1", 20]];
+    for (const [q, atLeast] of cases) {
+      const [pruned, full] = await both(q);
+      expect(pruned, q).toEqual(full);
+      await answer(q);
+      expect(sharedCore().exports.lastPruned(), q).toBeGreaterThan(atLeast);
+    }
+  }, 60_000);
+
   for (const threads of [1, THREADS]) {
     it(`gives the exhaustive answers on ${threads} thread(s): random queries, every operator`, async () => {
       await setQueryThreads(threads);

@@ -1,0 +1,146 @@
+// Runs of rows counted without scoring them under top-K pruning (plan/prune.ts has the bounds): an
+// OR or an AND of plain unlimited terms, standing on a row whose bound cannot enter the top-K, counts
+// it and the rows after it while theirs cannot either, in one loop over the terms' cursors, without
+// the generic matcher's per-row dispatch (next(), filters, the bound's tree walk). An OR is bounded
+// from its terms' block-max words alone (no tf decoded); an AND, whose rows are few among its terms'
+// (a mid-frequency word ANDed with a common one), from each row's tfs, as rowBound() bounds it.
+
+import { TERMINATED } from "../util/codes";
+import { cursorSeek, cursorTf, cursorRow, cursorAdvance, cursorBlock, cursorBlockMax } from "../postings/cursor";
+import { OP_AND, OP_OR } from "./format";
+import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_CONSTRAINED, N_ARG0 } from "./node";
+import { plainTerm, termBm25, termFieldPart, weightBound, wordBm25, wordFields } from "./prune";
+
+/**
+ * An OR of plain unlimited terms (orRows()): true when its children are all such terms, so its
+ * rows can be bounded and counted from their row ids and block-max words alone.
+ */
+export function plainOr(n: usize): bool {
+  return nget(n, N_OP) == OP_OR && nget(n, N_ARG0) != 1 && plainKids(n, OR_CACHE_KIDS);
+}
+
+/** True when node n has 1..most children, all plain unlimited terms with postings here. */
+function plainKids(n: usize, most: u32): bool {
+  const k = nget(n, N_NCHILD);
+  for (let i: u32 = 0; i < k; i++) {
+    const c = child(n, i);
+    if (!plainTerm(c) || nget(c, N_CURSOR) == 0 || nget(c, N_CONSTRAINED) != 0) return false;
+  }
+  return k > 0 && k <= most;
+}
+
+/** Per child of a plainOr() node (at most OR_CACHE_KIDS): the block its parts are of, its BM25 share, its field part. */
+const OR_CACHE_KIDS: u32 = 64;
+const orBlock = new StaticArray<u32>(OR_CACHE_KIDS);
+const orBm25 = new StaticArray<f32>(OR_CACHE_KIDS);
+const orFields = new StaticArray<i32>(OR_CACHE_KIDS);
+
+/**
+ * A plainOr() node: counts its rows from the one it stands on while the bound of each (its terms'
+ * block-max words, plus one for the order of the f32 sums) cannot beat `worst`, from their row ids
+ * alone (no tf, no positions), those set in `deleted` left out, up to `end`. The node then stands
+ * on the first row it did not count. Returns the count.
+ */
+export function orRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
+  const k = nget(n, N_NCHILD);
+  for (let i: u32 = 0; i < k; i++) unchecked((orBlock[i] = 0xffffffff));
+  let count: u32 = 0;
+  let r: u32 = nget(n, N_DOC);
+  while (r < end) {
+    let sum: f32 = 0;
+    let fields: i32 = 0;
+    for (let i: u32 = 0; i < k; i++) {
+      const t = child(n, i);
+      const c = <usize>nget(t, N_CURSOR);
+      if (cursorRow(c) != r) continue;
+      const b = cursorBlock(c);
+      if (unchecked(orBlock[i]) != b) {
+        const word = cursorBlockMax(c);
+        unchecked((orBlock[i] = b));
+        unchecked((orBm25[i] = wordBm25(t, word)));
+        unchecked((orFields[i] = wordFields(t, word)));
+      }
+      sum += unchecked(orBm25[i]);
+      fields += unchecked(orFields[i]);
+    }
+    if (<i64>weightBound(sum, fields) + 1 > <i64>worst) break;
+    if (!rowDeleted(deleted, r)) count++;
+    let next: u32 = TERMINATED;
+    for (let i: u32 = 0; i < k; i++) {
+      const c = <usize>nget(child(n, i), N_CURSOR);
+      const row = cursorRow(c) == r ? cursorAdvance(c) : cursorRow(c);
+      if (row < next) next = row;
+    }
+    r = next;
+  }
+  standOn(n, r);
+  return count;
+}
+
+/** Whether row r is set in the `deleted` bitmap (0 = none). */
+@inline export function rowDeleted(deleted: usize, r: u32): bool {
+  return deleted != 0 && ((load<u8>(deleted + (r >>> 3)) >>> (r & 7)) & 1) != 0;
+}
+
+/** Puts a node of plain-term children that moved their cursors themselves on row r, each child on its cursor's row. */
+export function standOn(n: usize, r: u32): void {
+  const k = nget(n, N_NCHILD);
+  for (let i: u32 = 0; i < k; i++) {
+    const t = child(n, i);
+    nset(t, N_DOC, cursorRow(<usize>nget(t, N_CURSOR)));
+  }
+  nset(n, N_DOC, r);
+}
+
+/** Children an AND may have for andRows() (its bound is a sum over them, as rowBound's). */
+const AND_ROWS_KIDS: u32 = 64;
+
+/** An AND whose children are all plain unlimited terms with postings here: andRows() can count it. */
+export function plainAnd(n: usize): bool {
+  return nget(n, N_OP) == OP_AND && plainKids(n, AND_ROWS_KIDS);
+}
+
+/** The first row >= target every child's cursor is on (leapfrog from child 0, the cheapest). */
+function leapfrog(n: usize, k: u32, target: u32): u32 {
+  let d = target;
+  while (true) {
+    d = cursorSeek(<usize>nget(child(n, 0), N_CURSOR), d);
+    if (d == TERMINATED) return d;
+    let agreed = true;
+    for (let i: u32 = 1; i < k; i++) {
+      const di = cursorSeek(<usize>nget(child(n, i), N_CURSOR), d);
+      if (di != d) {
+        d = di;
+        agreed = false;
+        break;
+      }
+    }
+    if (agreed || d == TERMINATED) return d;
+  }
+}
+
+/**
+ * A plainAnd() node standing on a row: counts its rows from that one while the bound of each
+ * (rowBound()'s, the same f32 sums in the same order) cannot beat `worst`, those set in `deleted`
+ * left out, up to `end`. The node then stands on the first row it did not count. Returns the count.
+ */
+export function andRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
+  const k = nget(n, N_NCHILD);
+  let count: u32 = 0;
+  let r: u32 = nget(n, N_DOC);
+  while (r < end) {
+    let sum: f32 = 0;
+    let fields: i32 = 0;
+    for (let i: u32 = 0; i < k; i++) {
+      const t = child(n, i);
+      const tf = cursorTf(<usize>nget(t, N_CURSOR));
+      sum += termBm25(tf, reinterpret<f32>(nget(t, N_IDF)));
+      fields += termFieldPart(t, tf);
+    }
+    if (weightBound(sum, fields) > worst) break;
+    if (!rowDeleted(deleted, r)) count++;
+    r = leapfrog(n, k, r + 1);
+  }
+  standOn(n, r);
+  return count;
+}
