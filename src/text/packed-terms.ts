@@ -141,15 +141,30 @@ function sortedNumbers(names: readonly string[], from: number, to: number): numb
   return sorted;
 }
 
-/** A field packed as numbers; `terms` and `positions` are made only for a reader that asks for them. */
-export class PackedField implements IndexedField {
+/**
+ * A field packed as numbers, its own PackedTerms (one object a field: a batch's fields live until its
+ * write, so each object more is copied twice by the young-generation GC); `terms` and `positions`
+ * are made only for a reader that asks for them.
+ */
+export class PackedField implements IndexedField, PackedTerms {
   #terms: string[] | null = null;
   #positions: number[] | null = null;
 
-  constructor(readonly packed: PackedTerms, readonly length: number) {}
+  constructor(
+    readonly numbering: TermNumbering,
+    readonly nums: Uint32Array,
+    readonly packedPositions: Uint32Array,
+    readonly from: number,
+    readonly to: number,
+    readonly length: number,
+  ) {}
+
+  get packed(): PackedTerms {
+    return this;
+  }
 
   get terms(): string[] {
-    const { numbering: { names }, nums, from, to } = this.packed;
+    const { numbering: { names }, nums, from, to } = this;
     if (!this.#terms) {
       const t: string[] = [];
       for (let i = from; i < to; i++) t.push(names[nums[i]]);
@@ -159,8 +174,8 @@ export class PackedField implements IndexedField {
   }
 
   get positions(): number[] {
-    const { positions, from, to } = this.packed;
-    return (this.#positions ??= Array.from(positions.subarray(from, to)));
+    const { packedPositions, from, to } = this;
+    return (this.#positions ??= Array.from(packedPositions.subarray(from, to)));
   }
 }
 
@@ -190,6 +205,6 @@ export class PackedWriter {
   }
 
   finish(numbering: TermNumbering, length: number): PackedField {
-    return new PackedField({ numbering, nums: this.nums, positions: this.positions, from: this.#from, to: this.used }, length);
+    return new PackedField(numbering, this.nums, this.positions, this.#from, this.used, length);
   }
 }
