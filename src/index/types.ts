@@ -45,7 +45,8 @@ export interface TermNumbering {
 export interface PackedTerms {
   readonly numbering: TermNumbering;
   readonly nums: Uint32Array;
-  readonly positions: Uint32Array;
+  /** Each number's position (named apart from IndexedField's `positions`: a PackedField is both). */
+  readonly packedPositions: Uint32Array;
   readonly from: number;
   readonly to: number;
 }

@@ -21,7 +21,7 @@ export interface FieldScan {
 }
 
 export interface FieldScanner {
-  /** The field's tokens, or null when the text needs the TS tokenizer. */
+  /** The field's tokens, or null when the text needs the TS tokenizer; valid until the next scan. */
   scan(text: string): FieldScan | null;
 }
 

@@ -14,7 +14,13 @@ export function ownStrings(strings: string[], sep = '\u0000'): string[] {
   return strings.map(ownString);
 }
 
+/**
+ * V8 makes no slice or cons string shorter than this (its SlicedString and ConsString minimum length):
+ * a shorter string is a flat copy already.
+ */
+const MIN_SHARED_LENGTH = 13;
+
 /** One string copied into storage of its own (a cons string flattens into new storage). */
 export function ownString(s: string): string {
-  return (s + '\u0000').slice(0, -1);
+  return s.length < MIN_SHARED_LENGTH ? s : (s + '\u0000').slice(0, -1);
 }

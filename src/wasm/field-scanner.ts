@@ -47,12 +47,23 @@ class ScanCore {
     return p;
   }
 
+  /**
+   * The field's token records. The answer is one object, rewritten by the next scan: its records view
+   * runs from the scratch to the end of core memory (count says how many are this field's), so a
+   * field costs no view and no object (a view per field was a tenth of an import's allocations).
+   */
   scan(tableAddr: number, text: string, minWordLen: number): FieldScan | null {
     const n = this.scanRecords(tableAddr, text, minWordLen);
     if (n < 0) return null;
-    const records = new Int32Array(this.core.buffer, this.outPtr, n * SCAN_RECORD_WORDS);
-    return { count: n, records, texts: this.texts, generation: this.generation };
+    const out = this.lastScan;
+    const buf = this.core.buffer;
+    if (out.records.buffer !== buf || out.records.byteOffset !== this.outPtr) out.records = viewToEnd(Int32Array, buf, this.outPtr);
+    out.count = n;
+    out.generation = this.generation;
+    return out;
   }
+
+  private readonly lastScan: FieldScan = { count: 0, records: new Int32Array(0), texts: this.texts, generation: 0 };
 
   /** The field's highlight stream (scanned, then streamed by the core), or null as scan(). */
   stream(tableAddr: number, text: string, minWordLen: number, req: StreamRequest): ScannedStream | null {
@@ -127,13 +138,27 @@ class ScanCore {
     const from = this.texts.length;
     if (count === from) return;
     const buf = this.core.buffer;
-    const offs = new Uint32Array(buf, this.x.scanKeyOffsets(), count);
-    const lens = new Uint32Array(buf, this.x.scanKeyLengths(), count);
+    const offs = (this.offs = reuseView(this.offs, buf, this.x.scanKeyOffsets()));
+    const lens = (this.lens = reuseView(this.lens, buf, this.x.scanKeyLengths()));
     const base = offs[from];
     const end = offs[count - 1] + lens[count - 1];
     const run = utf16.decode(new Uint16Array(buf, this.x.scanArena() + base * 2, end - base));
     for (let id = from; id < count; id++) this.texts.push(run.slice(offs[id] - base, offs[id] - base + lens[id]));
   }
+
+  /** Views of the key offsets and lengths, kept while the core's arrays stay where they are. */
+  private offs: Uint32Array = new Uint32Array(0);
+  private lens: Uint32Array = new Uint32Array(0);
+}
+
+/** A view from byte `at` to the end of `buf` (the core's arrays are 4-byte aligned). */
+function viewToEnd<T extends Int32Array | Uint32Array>(Kind: { new(b: ArrayBuffer, at: number, n: number): T }, buf: ArrayBuffer, at: number): T {
+  return new Kind(buf, at, (buf.byteLength - at) >>> 2);
+}
+
+/** `view` when it still starts at `at` in `buf`, else a new view there to the end of the memory. */
+function reuseView(view: Uint32Array, buf: ArrayBuffer, at: number): Uint32Array {
+  return view.buffer === buf && view.byteOffset === at ? view : viewToEnd(Uint32Array, buf, at);
 }
 
 /** What the text copy uses of Node's Buffer (absent in a page). */

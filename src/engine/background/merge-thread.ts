@@ -68,8 +68,15 @@ export function mergeThreadRunner(file: URL, idleExitMs = IDLE_EXIT_MS): MergeRu
   };
 }
 
-/** The runner factory over the compiled worker beside this file, or null when there is none (run from src/). */
+/**
+ * The runner factory over the compiled worker beside this file (or, in the bundle of `quarry import`
+ * in dist/src/import, beside the module this file was compiled to), or null when there is none (run
+ * from src/).
+ */
 export function nodeMergeThreads(): MergeRunnerFactory | null {
-  const file = new URL('./merge-worker.js', import.meta.url);
-  return existsSync(fileURLToPath(file)) ? mergeThreadRunner(file) : null;
+  for (const path of ['./merge-worker.js', '../engine/background/merge-worker.js']) {
+    const file = new URL(path, import.meta.url);
+    if (existsSync(fileURLToPath(file))) return mergeThreadRunner(file);
+  }
+  return null;
 }

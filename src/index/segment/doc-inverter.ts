@@ -113,7 +113,7 @@ function hitWord(f: number, pos: number, last: number): number {
  * slotOf (no Map look-up while the whole batch is packed by it); another numbering's by name.
  */
 function collectPacked(s: TokenStream, p: PackedTerms, f: number): void {
-  const { numbering, nums, positions, from, to } = p;
+  const { numbering, nums, packedPositions: positions, from, to } = p;
   const names = numbering.names;
   const fast = numbering === s.fast;
   let last = 0;
