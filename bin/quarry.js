@@ -1,14 +1,18 @@
 #!/bin/sh
-":" //; export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_TRIM_THRESHOLD_="${MALLOC_TRIM_THRESHOLD_:-131072}"; exec node "$0" "$@"
+":" //; export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_TRIM_THRESHOLD_="${MALLOC_TRIM_THRESHOLD_:-131072}"; [ -n "${LD_PRELOAD+x}" ] || for j in /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 /usr/lib64/libjemalloc.so.2; do [ -r "$j" ] && export LD_PRELOAD="$j" && break; done; exec node "$0" "$@"
 // quarry command line; runs the compiled server (npm run build first).
 //
 // The file is both a shell script and an ES module. Run as a program (`bin/quarry.js`, `npx quarry`,
-// `npm start`), the shell line above sets glibc's malloc tuning, unless already set, and execs Node on this
-// file in the same process; Node reads the line as a string and a comment. Why: glibc raises its mmap
-// threshold to the size of each large block freed (up to 32 MiB) and trims only above twice that, so the
-// transient buffers of merges and checkpoints (tens of MiB) stay in the heap afterwards, 42-87 MiB at 100k
-// documents, different each run; a fixed threshold returns them to the system. A process started as
-// `node bin/quarry.js` skips the line: set the three variables in its environment for the same effect.
+// `npm start`), the shell line above sets glibc's malloc tuning, unless already set, preloads jemalloc
+// where it is installed (Debian's libjemalloc2) unless LD_PRELOAD is set (even empty: `LD_PRELOAD=` keeps
+// glibc's malloc), and execs Node on this file in the same process; Node reads the line as a string and a
+// comment. Why: glibc raises its mmap threshold to the size of each large block freed (up to 32 MiB) and
+// trims only above twice that, so the transient buffers of merges and checkpoints (tens of MiB) stay in
+// the heap afterwards, 42-87 MiB at 100k documents, different each run; a fixed threshold returns them to
+// the system, but free blocks below the heap's top stay (19-45 MiB of `[heap]` at rest after 100k gcide
+// and queries). jemalloc returns freed pages of any place after a few seconds: the same server at rest,
+// 125-135 MiB PSS with glibc, 112-114 with jemalloc (README, Memory and disk). A process started as
+// `node bin/quarry.js` skips the line: set the variables in its environment for the same effect.
 import { exitSoon, main } from '../dist/src/server/cli.js';
 
 const code = await main(process.argv.slice(2));

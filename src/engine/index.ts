@@ -3,7 +3,7 @@ import { metrics } from '../metrics/metrics.js';
 import { commandOf, kindOf, searchSummaryOf, tableOf } from '../metrics/statement-kind.js';
 import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
-import { closeQueryPools, setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
+import { closeQueryPools, releaseIdleQueryPools, setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
 import { sharedCore } from '../wasm/core.js';
 import { parseSql } from '../sql/parse-sql.js';
 import type { Statement } from '../sql/ast.js';
@@ -215,9 +215,10 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   catalog.reserved = (n) => dist.has(n);
   const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map(), dist };
   // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts),
-  // the field scanner's core memory with it
+  // of queries once it has been idle longer; the field scanner's core memory and the query threads with it
   const idle = new IdleCollector(undefined, () => {
     releaseCoreFieldScanners();
+    void releaseIdleQueryPools();
     collectGarbage();
   }, () => writeMark(store, catalog.all()));
   idle.start();

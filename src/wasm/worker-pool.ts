@@ -299,6 +299,9 @@ export class CorePool {
   /** Workers with no job now (a query sent to one starts at once). */
   get idle(): number { return this.#idle.length; }
 
+  /** Whether a job is running or queued. */
+  get busy(): boolean { return this.#queue.length > 0 || this.#workers.some((w) => w.job !== null); }
+
   /** Tasks run so far by each worker. */
   taskCounts(): number[] { return this.#workers.map((w) => w.tasks); }
 

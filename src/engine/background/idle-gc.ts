@@ -38,6 +38,14 @@ const WORK_US = 50_000;
  * once used) only in a collection that sees a low allocation rate: right after a load it sees the load's.
  */
 const FOLLOW_UP_TICKS = 5;
+/**
+ * Idle ticks before collecting after work that only read (queries). A forced collection makes the next
+ * few thousand queries run colder (100k gcide, /search from one client with a collection in every pause
+ * between bursts: 1.6 ms of server CPU per request against 1.15 without), so a pause between bursts
+ * (seconds) leaves the garbage to V8; a server idle this long has ended its burst, and holds its
+ * garbage (100k gcide after the side-by-side's queries: ~30 MiB of V8 heap pages) until the next load.
+ */
+export const READ_IDLE_TICKS = 10;
 
 /** The process's CPU time so far, microseconds (every thread). */
 const processCpuMicros = (): number => {
@@ -46,12 +54,10 @@ const processCpuMicros = (): number => {
 };
 
 /**
- * Runs `collect` (a full GC) once the process has been idle for IDLE_TICKS ticks after WORK_US of work,
- * when that work wrote: `writes()` changed since the last collection (or a checkpoint was written,
- * noteWork). Queries alone leave their garbage to V8: a forced full collection makes the next few
- * thousand queries run colder (100k gcide, /search from one client with idle pauses between bursts:
- * 1.6 ms of server CPU per request with a collection in each pause, 1.15 without). Without `writes`,
- * any work counts.
+ * Runs `collect` (a full GC) once the process has been idle for IDLE_TICKS ticks after WORK_US of work
+ * that wrote: `writes()` changed since the last collection (or a checkpoint was written, noteWork);
+ * after work that only read (queries), once it has been idle for `readIdleTicks` (READ_IDLE_TICKS).
+ * Without `writes`, any work counts as writing.
  */
 export class IdleCollector {
   #timer?: NodeJS.Timeout;
@@ -66,6 +72,7 @@ export class IdleCollector {
 
   constructor(
     private readonly cpuMicros = processCpuMicros, private readonly collect = collectGarbage, private readonly writes?: () => unknown,
+    private readonly readIdleTicks = READ_IDLE_TICKS,
   ) {
     this.#last = cpuMicros();
   }
@@ -94,10 +101,13 @@ export class IdleCollector {
     if (used > tickMs * 1000 * IDLE_SHARE) {
       this.#work += used;
       this.#idle = 0;
+      // work worth a collection of its own: that one (and its follow-up) comes once idle instead of
+      // the pending follow-up, which would run at the end of the work's allocations, and forget them
+      if (this.#work >= WORK_US) this.#sinceCollection = -1;
       return false;
     }
     this.#idle++;
-    const due = this.#idle >= IDLE_TICKS && this.#work >= WORK_US && this.#wrote();
+    const due = this.#work >= WORK_US && this.#idle >= (this.#wrote() ? IDLE_TICKS : this.readIdleTicks);
     const followUp = !due && this.#sinceCollection >= 0 && ++this.#sinceCollection >= FOLLOW_UP_TICKS;
     if (!due && !followUp) return false;
     this.collect();

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commitTxn, openDbs, type StoreDbs } from '../../../src/store/lmdb-env.js';
+import { open } from 'lmdb';
+import { commitTxn, LMDB_OPTIONS, openDbs, type StoreDbs } from '../../../src/store/lmdb-env.js';
 
 let dir: string;
 let dbs: StoreDbs;
@@ -41,5 +42,27 @@ describe('commitTxn', () => {
   it('resolves with the callback value once durable', async () => {
     expect(await commitTxn(dbs, () => { dbs.meta.putSync('k', 'v'); return 7; })).toBe(7);
     expect(dbs.meta.get('k')?.toString()).toBe('v');
+  });
+});
+
+describe('page size', () => {
+  it('a new environment has 16 KiB pages; one made with 4 KiB pages (data dirs before) keeps them, reads and writes', async () => {
+    expect(dbs.env.getStats()).toMatchObject({ pageSize: 16384 });
+    const old = join(dir, 'old');
+    const made = open({ path: old, ...LMDB_OPTIONS, pageSize: 4096 });
+    const docs = made.openDB<Buffer, Buffer>('docs', { encoding: 'binary', keyEncoding: 'binary' });
+    // values of a few bytes to over a page (overflow pages at either size)
+    const value = (i: number) => Buffer.alloc(1 + ((i * 977) % 20_000), i % 251);
+    await made.transaction(() => { for (let i = 0; i < 300; i++) docs.put(key(`d${i}`), value(i)); });
+    await made.close();
+    const reopened = openDbs(old);
+    try {
+      expect(reopened.env.getStats()).toMatchObject({ pageSize: 4096 });
+      await commitTxn(reopened, () => { for (let i = 300; i < 400; i++) reopened.docs.putSync(key(`d${i}`), value(i)); });
+      const wrong = [...Array(400).keys()].filter((i) => !reopened.docs.getBinary(key(`d${i}`))?.equals(value(i)));
+      expect(wrong).toEqual([]);
+    } finally {
+      await reopened.env.close();
+    }
   });
 });

@@ -61,7 +61,7 @@ describe('IdleCollector', () => {
     expect(collections()).toBe(1);
   });
 
-  it('leaves the garbage of queries to V8 however much CPU they took: only a write or a checkpoint counts', () => {
+  it('collects after queries only once the process has been idle for 10 ticks (a pause between bursts is not the end of one); a write or a checkpoint after 2', async () => {
     let cpu = 0;
     let seq = 0;
     let collections = 0;
@@ -73,19 +73,30 @@ describe('IdleCollector', () => {
     expect(collections).toBe(1);
     for (let i = 0; i < 6; i++) tick(0); // the follow-up
     expect(collections).toBe(2);
-    for (let i = 0; i < 10; i++) tick(900); // a burst of queries
-    for (let i = 0; i < 10; i++) tick(0);
+    for (let burst = 0; burst < 3; burst++) {
+      for (let i = 0; i < 10; i++) tick(900); // a burst of queries
+      for (let i = 0; i < 9; i++) tick(0); // and a pause
+    }
     expect(collections).toBe(2);
+    tick(0); // the tenth idle tick
+    expect(collections).toBe(3);
+    tick(900); // queries before the follow-up: it waits for their own collection
+    for (let i = 0; i < 9; i++) tick(0);
+    expect(collections).toBe(3);
+    tick(0);
+    expect(collections).toBe(4);
+    for (let i = 0; i < 5; i++) tick(0);
+    expect(collections).toBe(5); // its follow-up
     tick(900);
     seq++; // a write among them
     tick(0);
     tick(0);
-    expect(collections).toBe(3);
+    expect(collections).toBe(6);
     for (let i = 0; i < 6; i++) tick(0);
     tick(900);
     idle.noteWork(); // a checkpoint written
     tick(0);
     tick(0);
-    expect(collections).toBe(5);
+    expect(collections).toBe(8);
   });
 });

@@ -3,7 +3,7 @@
 // queries over every operator, with filters, sorting, rankers, deletes, updates and inserts mixed in.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { SATURATED_MIN_COST, setBusyProbe, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
+import { releaseIdleQueryPools, SATURATED_MIN_COST, setBusyProbe, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
 import { Core } from '../../../../src/wasm/core.js';
 import { setThreadSpawner, threadSpawner } from '../../../../src/wasm/worker-pool.js';
 import { RtIndex } from '../../../../src/index/rt-index.js';
@@ -72,6 +72,20 @@ describe('queries on worker threads', () => {
     const after = await tasksRun();
     expect(after.filter((n, i) => n > mid[i]).length).toBe(2);
     expect([a, b]).toEqual([all, all]);
+    await setQueryThreads(1);
+  });
+
+  it('releases idle threads (the engine does once the process is idle) and starts them again for the next query', async () => {
+    const q = "SELECT id, weight() FROM t WHERE MATCH('apple | banana') LIMIT 5";
+    const all = await answer(q);
+    expect((await tasksRun()).some((n) => n > 0)).toBe(true);
+    await releaseIdleQueryPools();
+    expect(await tasksRun()).toEqual(new Array(THREADS).fill(0)); // a fresh pool: the old threads ended
+    expect(await answer(q)).toEqual(all);
+    expect((await tasksRun()).filter((n) => n > 0).length).toBeGreaterThan(1);
+    // a release while queries run keeps their pool busy or sends them elsewhere: same answers
+    const racing = await Promise.all([answer(q), releaseIdleQueryPools().then(() => answer(q)), answer(q)]);
+    expect(racing).toEqual([all, all, all]);
     await setQueryThreads(1);
   });
 
