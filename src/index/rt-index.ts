@@ -15,7 +15,7 @@ import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMat
 import { runPreparedParallel } from './parallel/search-parallel.js';
 import { groupPrepared, type SegmentGrouping } from './search-groups.js';
 import { groupPreparedParallel } from './parallel/search-groups-parallel.js';
-import { parallelMinCost, queryPool, SATURATED_MIN_COST, threadBusy } from './parallel/query-threads.js';
+import { handOver, parallelMinCost, queryPool } from './parallel/query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
 
 export interface RtIndexOptions {
@@ -238,10 +238,10 @@ export class RtIndex implements RtIndexApi {
   }
 
   /**
-   * search() on the query worker threads when there are some and the query has enough postings (or
-   * rows) to spread; a cheaper one too, whole to one free thread, while this thread is saturated;
-   * on this thread otherwise, where a cheap query answers sooner than a hand-over would. Same answers
-   * either way (a property test holds both paths to it).
+   * search() on the query worker threads when there are some, as handOver decides by the query's cost,
+   * whether this thread is saturated and whether the machine has a core to spare; on this thread
+   * otherwise, where a cheap query answers sooner than a hand-over would. Same answers either way (a
+   * property test holds every path to it).
    */
   async searchAsync(req: SearchRequest): Promise<SearchResult> {
     const pool = queryPool(this.core);
@@ -249,13 +249,9 @@ export class RtIndex implements RtIndexApi {
     const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
     // max_query_time stops between segments, in order: that stays on this thread
     if (p.deadline !== Infinity) return runPrepared(p, req);
-    if (searchCost(p) >= parallelMinCost()) return runPreparedParallel(pool, p, req);
-    // saturated: the event loop had no idle time lately, or a query of another client is on a thread
-    // now (this one came while it ran: clients overlap); then a free thread takes this one too
-    const busy = threadBusy() || pool.idle < pool.threads;
-    if (!busy || pool.idle === 0 || searchCost(p) < SATURATED_MIN_COST) return runPrepared(p, req);
-    // whole, to one worker: too small to gain from spreading, and the other core has queries of its own
-    return runPreparedParallel(pool, p, { ...req, threads: 1 });
+    const where = handOver(searchCost(p), pool);
+    if (where === 'inline') return runPrepared(p, req);
+    return runPreparedParallel(pool, p, where === 'whole' ? { ...req, threads: 1 } : req);
   }
 
   /** Every match of the request, segment by segment (GROUP BY); `hits` of the result is empty. */

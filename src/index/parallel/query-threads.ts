@@ -30,12 +30,14 @@ let threads = 1;
 let minCost = PARALLEL_MIN_COST;
 /** Whether this thread is saturated (the host measures it; none = never, so queries stay here). */
 let busyProbe: (() => boolean) | null = null;
+/** Whether the machine has a core to spare (the host measures it; none = always). */
+let spareProbe: (() => boolean) | null = null;
 
 /**
  * Installs how the protocol thread tells it is saturated (Node: its event loop's utilization). While it
- * is, a query below PARALLEL_MIN_COST also goes to an idle worker thread, whole: this thread then only
- * parses, plans and renders, and the other core evaluates (a saturated thread has other requests waiting,
- * so the hand-over's latency is hidden behind them).
+ * is, a query below PARALLEL_MIN_COST also goes to an idle worker thread, whole, if the machine has a
+ * core to spare: this thread then only parses, plans and renders, and the other core evaluates (a
+ * saturated thread has other requests waiting, so the hand-over's latency is hidden behind them).
  */
 export function setBusyProbe(fn: (() => boolean) | null): void {
   busyProbe = fn;
@@ -44,6 +46,39 @@ export function setBusyProbe(fn: (() => boolean) | null): void {
 /** True when the installed probe says the calling thread is saturated. */
 export function threadBusy(): boolean {
   return busyProbe !== null && busyProbe();
+}
+
+/**
+ * Installs how the host tells the machine has an idle core lately (Node: /proc/stat's idle ticks).
+ * Without one, a worker thread is taken to have a core of its own.
+ */
+export function setSpareCoreProbe(fn: (() => boolean) | null): void {
+  spareProbe = fn;
+}
+
+/** True unless the installed probe says every core of the machine was busy lately. */
+export function spareCore(): boolean {
+  return spareProbe === null || spareProbe();
+}
+
+/**
+ * Where a query of searchCost `cost` runs: 'inline' on the calling thread, 'spread' in row ranges over
+ * the pool's threads, 'whole' on one of its threads. A thread runs in parallel with this one only when a
+ * core is free for it; when every core is busy (this thread saturated, the other core taken by other
+ * clients' queries, the clients themselves or other processes), a hand-over adds CPU (the mailbox,
+ * wake-ups, this thread preempted) and gains no parallelism, so:
+ * - not saturated (one client waiting on each answer): spread from PARALLEL_MIN_COST, latency first;
+ * - saturated with a core to spare: spread the big, and a query from SATURATED_MIN_COST goes whole to
+ *   an idle thread, so this thread only parses, plans and renders;
+ * - saturated and no core to spare: the cheap stay here, where they cost least; the big go whole to a
+ *   thread (queued there if none is idle), never cut: the cut's per-range work would buy no latency,
+ *   and on this thread they would hold up every other client behind them.
+ */
+export function handOver(cost: number, pool: CorePool): 'inline' | 'spread' | 'whole' {
+  const busy = threadBusy() || pool.idle < pool.threads;
+  if (cost >= minCost) return !busy || spareCore() ? 'spread' : 'whole';
+  if (!busy || pool.idle === 0 || cost < SATURATED_MIN_COST || !spareCore()) return 'inline';
+  return 'whole';
 }
 
 /** The searchCost from which queries go to the threads now. */

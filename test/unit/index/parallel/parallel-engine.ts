@@ -7,7 +7,7 @@ import { parse } from 'lossless-json';
 import { afterAll, beforeAll } from 'vitest';
 import { searchJsonText } from '../../../../src/http/render-search.js';
 import { newSession, openEngine, type Engine, type JsonValue, type Result } from '../../../../src/engine/index.js';
-import { queryPool, setBusyProbe, setParallelMinCost, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
+import { queryPool, setBusyProbe, setParallelMinCost, setQueryThreads, setSpareCoreProbe } from '../../../../src/index/parallel/query-threads.js';
 import { sharedCore } from '../../../../src/wasm/core.js';
 import type { CoreThread, ThreadSpawner } from '../../../../src/wasm/worker-pool.js';
 
@@ -51,6 +51,7 @@ export function useParallelEngine(prefix: string, load: (sql: Sql) => Promise<vo
   afterAll(async () => {
     setParallelMinCost(undefined);
     setBusyProbe(null);
+    setSpareCoreProbe(null);
     await setQueryThreads(1);
     await engine.close();
     rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@
 // queries over every operator, with filters, sorting, rankers, deletes, updates and inserts mixed in.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { releaseIdleQueryPools, SATURATED_MIN_COST, setBusyProbe, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
+import { releaseIdleQueryPools, SATURATED_MIN_COST, setBusyProbe, setQueryThreads, setSpareCoreProbe } from '../../../../src/index/parallel/query-threads.js';
 import { Core } from '../../../../src/wasm/core.js';
 import { setThreadSpawner, threadSpawner } from '../../../../src/wasm/worker-pool.js';
 import { RtIndex } from '../../../../src/index/rt-index.js';
@@ -100,36 +100,63 @@ describe('queries on worker threads', () => {
     await setQueryThreads(1);
   });
 
-  it('sends a cheaper query whole to one idle thread while the protocol thread is saturated', async () => {
-    // a word of t whose cost is between SATURATED_MIN_COST and the test's threshold for spreading
+  /** A word of t whose cost is between SATURATED_MIN_COST and the test's threshold for spreading. */
+  async function midWord(): Promise<string> {
     const cost = async (w: string) => {
       const [, meta] = await sql(`SELECT id FROM t WHERE MATCH('${w}') LIMIT 1; SHOW META`);
       const n = (name: string) => Number((meta as { rows: unknown[][] }).rows.find((r) => r[0] === name)?.[1] ?? 0);
       return n('docs[0]') + n('hits[0]');
     };
-    let word = '';
     for (const w of VOCAB) {
       const c = await cost(w);
-      if (c >= SATURATED_MIN_COST && c < TEST_MIN_COST) { word = w; break; }
+      if (c >= SATURATED_MIN_COST && c < TEST_MIN_COST) return w;
     }
+    return '';
+  }
+  const grew = (after: number[], before: number[]) => after.filter((n, i) => n > before[i]).length;
+  const big = "SELECT id, weight() FROM t WHERE MATCH('apple | banana') LIMIT 5";
+
+  it('sends a cheaper query whole to one idle thread while the protocol thread is saturated and a core is spare', async () => {
+    const word = await midWord();
     expect(word).not.toBe('');
     const q = `SELECT id, weight() FROM t WHERE MATCH('${word}') ORDER BY id DESC LIMIT 7`;
     const tiny = "SELECT id, weight() FROM small WHERE MATCH('apple')";
     const inline = [await answer(q), await answer(tiny)];
     const before = await tasksRun();
     setBusyProbe(() => true);
+    setSpareCoreProbe(() => true);
     try {
       expect(await answer(q)).toEqual(inline[0]);
       const after = await tasksRun();
-      expect(after.filter((n, i) => n > before[i]).length).toBe(1);
+      expect(grew(after, before)).toBe(1);
       // a query cheaper than the hand-over stays here
       expect(await answer(tiny)).toEqual(inline[1]);
       expect(await tasksRun()).toEqual(after);
       // a big query is still spread: its latency is what p99 is made of
-      await answer("SELECT id, weight() FROM t WHERE MATCH('apple | banana') LIMIT 5");
-      expect((await tasksRun()).filter((n, i) => n > after[i]).length).toBeGreaterThan(1);
+      await answer(big);
+      expect(grew(await tasksRun(), after)).toBeGreaterThan(1);
     } finally {
       setBusyProbe(() => false);
+      setSpareCoreProbe(null);
+      await setQueryThreads(1);
+    }
+  });
+
+  it('keeps a cheaper query here and sends a big one whole to one thread when every core is busy', async () => {
+    const word = await midWord();
+    const q = `SELECT id, weight() FROM t WHERE MATCH('${word}') ORDER BY id DESC LIMIT 7`;
+    const inline = [await answer(q), await answer(big)];
+    const before = await tasksRun();
+    setBusyProbe(() => true);
+    setSpareCoreProbe(() => false);
+    try {
+      expect(await answer(q)).toEqual(inline[0]);
+      expect(await tasksRun()).toEqual(before);
+      expect(await answer(big)).toEqual(inline[1]);
+      expect(grew(await tasksRun(), before)).toBe(1);
+    } finally {
+      setBusyProbe(() => false);
+      setSpareCoreProbe(null);
       await setQueryThreads(1);
     }
   });
