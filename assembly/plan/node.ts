@@ -3,8 +3,9 @@
 // | 0 op | 4 doc | 8 nChildren | 12 children (ptr to u32 node ptrs) | 16 cursor | 20 qpos |
 // | 24 fieldMask | 28 maxPos | 32 flags | 36 idf f32 | 40 arg0 | 44 hitsEpoch | 48 hitsDoc |
 // | 52 hitsStart | 56 hitsLen | 60 cost | 64 arg1 | 68 constrained | 72 count | 76 merged |
-// | 80 pfields | 84 pdoc | 88..95 reserved |
+// | 80 pfields | 84 pdoc | 88 guide | 92 reserved |
 // pfields: the fields (16-bit set, plan/prune.ts) where a phrase was found on row pdoc.
+// guide: a phrase's cursor over a pair term (two of its words adjacent, plan arg2 = term + 1), 0 = none.
 // merged = 1: a term whose cursor is a merged list of a wildcard's expansions (postings/merged.ts).
 // doc is NOT_STARTED before the first next(), then the current matching row or TERMINATED.
 
@@ -12,7 +13,7 @@ import { TERMINATED } from "../util/codes";
 import { CURSOR_BYTES, cursorInit, cursorCost } from "../postings/cursor";
 import { MERGED_BYTES, mergedInit, releaseMerged, setMergeLimits } from "../postings/merged";
 import { hdr, H_ROWS } from "../segment/layout";
-import { OP_TERM, OP_AND, OP_OR, OP_ALL, OP_ZONE, OR_MERGED_LIST, TERM_WORDS, INNER_WORDS, NO_TERM, pword } from "./format";
+import { OP_TERM, OP_AND, OP_OR, OP_ALL, OP_ZONE, OP_PHRASE, OR_MERGED_LIST, TERM_WORDS, INNER_WORDS, NO_TERM, pword } from "./format";
 
 export const NODE_BYTES: usize = 96;
 export const NOT_STARTED: u32 = 0xffffffff;
@@ -42,6 +43,11 @@ export const N_MERGED: usize = 76;
 /** A phrase's fields on row N_PDOC as phraseMatch() found them (plan/prune.ts). */
 export const N_PFIELDS: usize = 80;
 export const N_PDOC: usize = 84;
+/**
+ * A phrase's guide: a cursor over the segment's pair term of two adjacent words of the phrase (the
+ * rows where they stand side by side, segment-pairs.ts on the host), so only those rows are checked.
+ */
+export const N_GUIDE: usize = 88;
 
 @inline export function nget(n: usize, f: usize): u32 {
   return load<u32>(n + f);
@@ -61,6 +67,7 @@ export function arenaBytes(plan: usize, at: u32): usize {
   if (isMergedList(plan, at)) return NODE_BYTES + ((MERGED_BYTES + 15) & ~15) + CURSOR_BYTES;
   const n: u32 = op == OP_ALL ? 0 : pword(plan, at + 2);
   let bytes = NODE_BYTES + (((<usize>n << 2) + 15) & ~15);
+  if (op == OP_PHRASE && pword(plan, at + 5) != 0) bytes += CURSOR_BYTES;
   let c = at + INNER_WORDS;
   for (let i: u32 = 0; i < n; i++) {
     bytes += arenaBytes(plan, c);
@@ -182,6 +189,12 @@ function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
   for (let i: u32 = 0; i < count; i++) {
     store<u32>(kids + (<usize>i << 2), <u32>build(plan, c, blob, allFields));
     c += pword(plan, c + 1);
+  }
+  const guide = pword(plan, at + 5);
+  if (op == OP_PHRASE && guide != 0) {
+    const g = take(CURSOR_BYTES);
+    cursorInit(g, blob, guide - 1);
+    nset(n, N_GUIDE, <u32>g);
   }
   return n;
 }

@@ -11,6 +11,7 @@ import { expandKeyword, limitExpansions, MERGE_EXPANSIONS_ABOVE, type ExpansionS
 import { unpackInto } from './segment/bitpack.js';
 import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment/segment-layout.js';
 import { computeIdf } from './idf.js';
+import { pairTerm } from './segment/segment-pairs.js';
 import { PARAGRAPH_TERM, SENTENCE_TERM, zoneTerm } from './spz-terms.js';
 
 export interface KeywordStats { keyword: string; docs: number; hits: number }
@@ -131,7 +132,27 @@ export function segmentPlan(q: PlannedQuery, seg: Segment, node: QNode = q.analy
   const children = node.children.map((c) => segmentPlan(q, seg, c));
   if (node.kind === 'sentence' || node.kind === 'paragraph') return unitPlan(node.kind, children, seg);
   const plan: PlanNode = { op: node.kind, children, arg0: node.arg0, arg1: node.arg1 };
+  if (node.kind === 'phrase') plan.arg2 = phraseGuide(q, seg, node.children);
   return node.zones ? zonePlan(plan, node.zones, true, seg) : plan;
+}
+
+/**
+ * The phrase's guide in this segment (plan arg2: term number + 1, 0 = none): of its adjacent plain
+ * words that the segment holds as a pair term (segment-pairs.ts), the pair on the fewest rows.
+ */
+function phraseGuide(q: PlannedQuery, seg: Segment, children: QNode[]): number {
+  let best = -1;
+  for (let i = 0; i + 1 < children.length; i++) {
+    const a = children[i];
+    const b = children[i + 1];
+    if (a.kind !== 'term' || b.kind !== 'term' || b.qpos !== a.qpos + 1) continue;
+    const ka = q.analyzed.keywords[a.kw];
+    const kb = q.analyzed.keywords[b.kw];
+    if (ka.wildcard || kb.wildcard) continue;
+    const t = seg.termId(pairTerm(ka.text, kb.text));
+    if (t >= 0 && (best < 0 || seg.docFreq(t) < seg.docFreq(best))) best = t;
+  }
+  return best + 1;
 }
 
 function termPlan(q: PlannedQuery, seg: Segment, node: QTerm): PlanNode {
