@@ -3,10 +3,10 @@
 // minimum, AND-NOT rejects rows its right side matches, phrase/proximity verify positions.
 
 import { TERMINATED } from "../util/codes";
-import { cursorSeek, cursorAdvance, cursorCost } from "../postings/cursor";
+import { cursorSeek, cursorAdvance, cursorCost, cursorPositions, cursorTf } from "../postings/cursor";
 import { mergedSeek } from "../postings/merged";
 import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ALL, OP_ORDER, OP_MAYBE, OP_NEAR, OP_NOTNEAR, OP_SENTENCE, OP_PARAGRAPH, OP_ZONE } from "./format";
-import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_ARG1, N_COST, N_CHILDREN, N_COUNT, N_MERGED, N_GUIDE, NOT_STARTED } from "./node";
+import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_ARG1, N_COST, N_CHILDREN, N_COUNT, N_MERGED, N_GUIDE, N_GUIDE_EXACT, N_CONSTRAINED, N_PDOC, N_PFIELDS, NOT_STARTED } from "./node";
 import { termRowAccepted, verifyHits, nodeHits } from "./hits";
 import { hitsLen, hitsRollback } from "./hitbuf";
 import { simplePhrase, phraseMatch } from "./prune";
@@ -108,6 +108,9 @@ function fsmNext(n: usize, target: u32): u32 {
   let d = target;
   const fast = phraseFast && simplePhrase(n);
   const guide = <usize>nget(n, N_GUIDE);
+  // a phrase of just the guide's two words, neither limited: a row of the guide holds it
+  const exact = fast && guide != 0 && nget(n, N_GUIDE_EXACT) != 0 && nget(n, N_NCHILD) == 2
+    && nget(child(n, 0), N_CONSTRAINED) == 0 && nget(child(n, 1), N_CONSTRAINED) == 0;
   while (true) {
     if (guide != 0) {
       // only rows where the guide's two words stand side by side can hold the phrase
@@ -121,6 +124,7 @@ function fsmNext(n: usize, target: u32): u32 {
       if (d == TERMINATED) return d;
     }
     if (fast) {
+      if (exact) return guideFields(n, guide, d);
       const r = phraseMatch(n, d, phraseFields);
       if (r > 0) return d;
       if (r == 0) {
@@ -139,6 +143,27 @@ function fsmNext(n: usize, target: u32): u32 {
     hitsRollback(mark);
     d++;
   }
+}
+
+/**
+ * An exact guide's row d: the phrase's fields there are its pair's (one hit per occurrence), recorded
+ * as phraseMatch() records what it found when the pruning bound asks for every field; returns d.
+ */
+function guideFields(n: usize, guide: usize, d: u32): u32 {
+  if (!phraseFields) {
+    nset(n, N_PDOC, TERMINATED);
+    return d;
+  }
+  const hits = cursorPositions(guide);
+  const tf = cursorTf(guide);
+  let found: u32 = 0;
+  for (let h: u32 = 0; h < tf; h++) {
+    const f = load<u32>(hits + (<usize>h << 2)) >>> 24;
+    found |= f < 15 ? <u32>1 << f : <u32>0x8000;
+  }
+  nset(n, N_PDOC, d);
+  nset(n, N_PFIELDS, found);
+  return d;
 }
 
 /**

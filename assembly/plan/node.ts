@@ -3,9 +3,10 @@
 // | 0 op | 4 doc | 8 nChildren | 12 children (ptr to u32 node ptrs) | 16 cursor | 20 qpos |
 // | 24 fieldMask | 28 maxPos | 32 flags | 36 idf f32 | 40 arg0 | 44 hitsEpoch | 48 hitsDoc |
 // | 52 hitsStart | 56 hitsLen | 60 cost | 64 arg1 | 68 constrained | 72 count | 76 merged |
-// | 80 pfields | 84 pdoc | 88 guide | 92 reserved |
+// | 80 pfields | 84 pdoc | 88 guide | 92 guideExact |
 // pfields: the fields (16-bit set, plan/prune.ts) where a phrase was found on row pdoc.
-// guide: a phrase's cursor over a pair term (two of its words adjacent, plan arg2 = term + 1), 0 = none.
+// guide: a phrase's cursor over a pair term (two of its words adjacent, plan arg2 = term + 1), 0 = none;
+// guideExact = 1 (arg2's top bit): the phrase is just that pair, so the pair's rows are its rows.
 // merged = 1: a term whose cursor is a merged list of a wildcard's expansions (postings/merged.ts).
 // doc is NOT_STARTED before the first next(), then the current matching row or TERMINATED.
 
@@ -48,6 +49,9 @@ export const N_PDOC: usize = 84;
  * rows where they stand side by side, segment-pairs.ts on the host), so only those rows are checked.
  */
 export const N_GUIDE: usize = 88;
+/** The guide's pair is the whole phrase (plan arg2's GUIDE_EXACT bit): its rows and hits decide it. */
+export const N_GUIDE_EXACT: usize = 92;
+export const GUIDE_EXACT: u32 = 0x80000000;
 
 @inline export function nget(n: usize, f: usize): u32 {
   return load<u32>(n + f);
@@ -193,8 +197,9 @@ function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
   const guide = pword(plan, at + 5);
   if (op == OP_PHRASE && guide != 0) {
     const g = take(CURSOR_BYTES);
-    cursorInit(g, blob, guide - 1);
+    cursorInit(g, blob, (guide & ~GUIDE_EXACT) - 1);
     nset(n, N_GUIDE, <u32>g);
+    nset(n, N_GUIDE_EXACT, (guide & GUIDE_EXACT) != 0 ? 1 : 0);
   }
   return n;
 }

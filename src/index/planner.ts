@@ -136,9 +136,13 @@ export function segmentPlan(q: PlannedQuery, seg: Segment, node: QNode = q.analy
   return node.zones ? zonePlan(plan, node.zones, true, seg) : plan;
 }
 
+/** Plan arg2's top bit: the guide's pair is the whole phrase (assembly/plan/node.ts N_GUIDE_EXACT). */
+const GUIDE_EXACT = 0x80000000;
+
 /**
  * The phrase's guide in this segment (plan arg2: term number + 1, 0 = none): of its adjacent plain
- * words that the segment holds as a pair term (segment-pairs.ts), the pair on the fewest rows.
+ * words that the segment holds as a pair term (segment-pairs.ts), the pair on the fewest rows;
+ * GUIDE_EXACT when the phrase is just those two words (the core still checks their field limits).
  */
 function phraseGuide(q: PlannedQuery, seg: Segment, children: QNode[]): number {
   let best = -1;
@@ -152,7 +156,9 @@ function phraseGuide(q: PlannedQuery, seg: Segment, children: QNode[]): number {
     const t = seg.termId(pairTerm(ka.text, kb.text));
     if (t >= 0 && (best < 0 || seg.docFreq(t) < seg.docFreq(best))) best = t;
   }
-  return best + 1;
+  if (best < 0) return 0;
+  const whole = children.length === 2 && children.every((c) => c.kind === 'term' && !c.zones);
+  return ((best + 1) | (whole ? GUIDE_EXACT : 0)) >>> 0;
 }
 
 function termPlan(q: PlannedQuery, seg: Segment, node: QTerm): PlanNode {

@@ -9,7 +9,9 @@
  * Completeness is what makes that safe: a segment holding pair term P has it on every row where
  * the pair occurs. A batch builds a pair on every occurrence once both words qualify (pairsWanted);
  * a merge keeps P only when every part holds it (mergePairFilter), so a part that did not build it
- * never leaves the merged list short. One hit per row (the first occurrence): the list is a row set.
+ * never leaves the merged list short. A hit per occurrence, at the first word's position: for a phrase
+ * of just the two words without field limits the pair's rows are its rows and its hits give the
+ * fields it occurs in, so the core counts such a phrase without reading the words' positions.
  */
 import type { PostingsTable } from './postings-encoder.js';
 import { FIELD_END_BIT } from './segment-layout.js';
@@ -100,6 +102,7 @@ export function withPairs(table: PostingsTable, tokens: RowTokens, p: PairSettin
   const m = table.terms.length;
   const index = new Map<number, number>(); // left * m + right -> pair number
   const lastRow: number[] = [];
+  const lastKey: number[] = [];
   const pairL: number[] = [];
   const pairR: number[] = [];
   const ePair = new U32List();
@@ -140,9 +143,12 @@ export function withPairs(table: PostingsTable, tokens: RowTokens, p: PairSettin
           pairL.push(ids[i]);
           pairR.push(ids[j]);
           lastRow.push(-1);
+          lastKey.push(0);
         }
-        if (lastRow[x] === r) continue;
+        // one hit per occurrence (two tokens sharing a position make one occurrence each pair)
+        if (lastRow[x] === r && lastKey[x] === keys[i]) continue;
         lastRow[x] = r;
+        lastKey[x] = keys[i];
         ePair.push(x);
         eRow.push(r);
         eHit.push(keys[i]);
@@ -156,36 +162,47 @@ export function withPairs(table: PostingsTable, tokens: RowTokens, p: PairSettin
   if (names[order[np - 1]] >= table.terms[0]) return table; // a word below PAIR_HEAD: cannot happen with real tokenizers
   const rank = new Uint32Array(np);
   order.forEach((x, i) => { rank[x] = i; });
-  // counting sort of the emissions by pair rank; emissions are in row order, so rows stay ascending
+  // counting sort of the emissions by pair rank; emissions are in row order, so rows (and a row's
+  // hits) stay ascending
   const start = new Uint32Array(np + 1);
   for (let e = 0; e < ePair.n; e++) start[rank[ePair.a[e]] + 1]++;
   for (let i = 0; i < np; i++) start[i + 1] += start[i];
-  const e0 = ePair.n;
+  const hits = ePair.n;
+  const hitRow = new Uint32Array(hits);
+  const pairHits = new Uint32Array(hits);
+  const fill = start.slice(0, np);
+  for (let e = 0; e < hits; e++) {
+    const at = fill[rank[ePair.a[e]]]++;
+    hitRow[at] = eRow.a[e];
+    pairHits[at] = eHit.a[e];
+  }
+  // rows and tfs per pair from its hits
   const k = table.rowStart[m];
   const h = table.posStart[m];
-  const rows = new Uint32Array(e0 + k);
-  const tfs = new Uint32Array(e0 + k);
-  const positions = new Uint32Array(e0 + h);
-  const fill = start.slice(0, np);
-  for (let e = 0; e < e0; e++) {
-    const at = fill[rank[ePair.a[e]]]++;
-    rows[at] = eRow.a[e];
-    tfs[at] = 1;
-    positions[at] = eHit.a[e];
-  }
-  rows.set(table.rows.subarray(0, k), e0);
-  tfs.set(table.tfs.subarray(0, k), e0);
-  positions.set(table.positions.subarray(0, h), e0);
+  const rows = new Uint32Array(hits + k);
+  const tfs = new Uint32Array(hits + k);
   const rowStart = new Uint32Array(np + m + 1);
+  let n = 0;
+  for (let x = 0; x < np; x++) {
+    rowStart[x] = n;
+    for (let i = start[x]; i < start[x + 1]; i++) {
+      if (i > start[x] && hitRow[i] === hitRow[i - 1]) tfs[n - 1]++;
+      else { rows[n] = hitRow[i]; tfs[n++] = 1; }
+    }
+  }
+  rows.set(table.rows.subarray(0, k), n);
+  tfs.set(table.tfs.subarray(0, k), n);
+  const positions = new Uint32Array(hits + h);
+  positions.set(pairHits);
+  positions.set(table.positions.subarray(0, h), hits);
   const posStart = new Uint32Array(np + m + 1);
-  rowStart.set(start);
   posStart.set(start);
-  for (let t = 1; t <= m; t++) {
-    rowStart[np + t] = table.rowStart[t] + e0;
-    posStart[np + t] = table.posStart[t] + e0;
+  for (let t = 0; t <= m; t++) {
+    rowStart[np + t] = table.rowStart[t] + n;
+    posStart[np + t] = table.posStart[t] + hits;
   }
   const terms = order.map((x) => names[x]).concat(table.terms);
-  return { terms, rowStart, rows, tfs, posStart, positions, termsOwned: table.termsOwned };
+  return { terms, rowStart, rows: rows.subarray(0, n + k), tfs: tfs.subarray(0, n + k), posStart, positions, termsOwned: table.termsOwned };
 }
 
 /**
