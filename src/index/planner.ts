@@ -27,6 +27,11 @@ export interface PlannedQuery {
   mergeAbove: number;
   /** Term numbers per keyword per segment id. */
   termsFor(seg: Segment, kw: number): number[];
+  /**
+   * Phrases look for pair terms (segment-pairs.ts) to guide them: planned over index segments; not
+   * for the highlighter's one-document segments (planned without any), which hold no pairs.
+   */
+  pairGuides: boolean;
 }
 
 /**
@@ -111,7 +116,7 @@ export function planQuery(
   const idf = stats.map((s) => computeIdf(totalDocs, s.docs, words, idfOpt.plain ?? false));
   const flags = (a.dupes ? PF_DUPES : 0) | (a.singleWord ? PF_SINGLE_WORD : 0);
   const mergeAbove = expansion?.mergeAbove ?? MERGE_EXPANSIONS_ABOVE;
-  return { analyzed: a, idf, stats, flags, ranker: RANKER_IDS[ranker], mergeAbove, termsFor };
+  return { analyzed: a, idf, stats, flags, ranker: RANKER_IDS[ranker], mergeAbove, termsFor, pairGuides: segments.length > 0 };
 }
 
 /** `node` guarded by ZONE / ZONESPAN: per zone, its opening and closing tag terms (no idf). */
@@ -132,7 +137,7 @@ export function segmentPlan(q: PlannedQuery, seg: Segment, node: QNode = q.analy
   const children = node.children.map((c) => segmentPlan(q, seg, c));
   if (node.kind === 'sentence' || node.kind === 'paragraph') return unitPlan(node.kind, children, seg);
   const plan: PlanNode = { op: node.kind, children, arg0: node.arg0, arg1: node.arg1 };
-  if (node.kind === 'phrase') plan.arg2 = phraseGuide(q, seg, node.children);
+  if (node.kind === 'phrase' && q.pairGuides) plan.arg2 = phraseGuide(q, seg, node.children);
   return node.zones ? zonePlan(plan, node.zones, true, seg) : plan;
 }
 
