@@ -8,7 +8,7 @@ import { isLosslessNumber } from 'lossless-json';
 import type { QueryNode } from '../query/ast.js';
 import { SearchError } from '../util/errors.js';
 import { mapSliced } from '../util/time-slice.js';
-import { buildSnippets, ordered, type BuildFlags, type FieldInput, type SnippetEnv } from './snippet-builder.js';
+import { buildSnippets, ordered, snippetBuilder, type BuildFlags, type FieldInput, type SnippetEnv } from './snippet-builder.js';
 import type { PassageText } from './snippet-render.js';
 import { checkSnippetOptions, isSnippetOption, setSnippetOption, SNIPPET_DEFAULTS, type SnippetOptions } from './snippet-options.js';
 import type { PassageLimits } from './snippet-passages.js';
@@ -119,9 +119,9 @@ export async function highlightDocuments(
 ): Promise<RowHighlight[]> {
   if (!names.length) return docs.map(() => ({}));
   const inputs = docs.map((d) => fieldInputs(d, names));
-  const flags = jsonFlags(spec, table);
+  const build = snippetBuilder(root, spec.opts, table.env, jsonFlags(spec, table));
   // sliced: a cheap query that arrives meanwhile is answered between documents (util/time-slice.ts)
-  return mapSliced(inputs, (fields) => rowHighlight(fields, buildSnippets(root, fields, spec.opts, table.env, flags), spec));
+  return mapSliced(inputs, (fields) => rowHighlight(fields, build(fields), spec));
 }
 
 const fieldInputs = (doc: Record<string, unknown> | undefined, names: string[]): FieldInput[] =>

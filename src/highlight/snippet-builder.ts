@@ -12,7 +12,7 @@ import { createTextPipeline, type TextPipeline } from '../text/text-pipeline.js'
 import { FIELD_SHIFT } from './snippet-doc-index.js';
 import { querySpz } from './snippet-keywords.js';
 import { markDocument, type DocumentMarks, type MarkContext } from './snippet-marks.js';
-import { scanDocument, scanPlan } from './snippet-scan-path.js';
+import { scanDocument, scanPlan, type ScanPlan } from './snippet-scan-path.js';
 import { splitHitParts } from './snippet-blend.js';
 import type { SnippetOptions } from './snippet-options.js';
 import type { PassageLimits } from './snippet-passages.js';
@@ -124,9 +124,20 @@ function canHighlightAll(bytes: number, l: PassageLimits, o: SnippetOptions): bo
 /** Stream buffers per field slot, reused by every document (buildSnippets is not re-entered while its streams live). */
 const scratches: StreamScratch[] = [];
 
+/** Every field's passages of one document (fields without output get []). */
+export type DocumentSnippets = (fields: FieldInput[]) => PassageText[][];
+
 /** Builds every field's passages for one document; fields without output get []. */
 export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetOptions, env: SnippetEnv, flags: BuildFlags): PassageText[][] {
-  const prepared = prepare(env, o, fields, querySpz(root));
+  return snippetBuilder(root, o, env, flags)(fields);
+}
+
+/**
+ * buildSnippets for many documents of one query (a page, CALL SNIPPETS' texts): what depends only on
+ * the query, options and table (its shape, settings, the scan path's plan) is worked out once.
+ */
+export function snippetBuilder(root: QueryNode, o: SnippetOptions, env: SnippetEnv, flags: BuildFlags): DocumentSnippets {
+  const spz = querySpz(root);
   const infix = intSetting(env.settings, 'min_infix_len') > 0;
   const prefix = intSetting(env.settings, 'min_prefix_len') > 0;
   const expand = intSetting(env.settings, 'expand_keywords') !== 0;
@@ -134,21 +145,37 @@ export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetO
     pipeline: env.pipeline, ignoreFields: flags.ignoreFields, expandInfix: expand && infix, expandPrefix: expand && prefix,
     schemaFields: flags.schemaFields, exactWords: exactWordsEnabled(env.pipeline.settings.morphology.length > 0, env.settings),
   };
-  const front = scanFront(root, fields, o, env, prepared, ctx, flags) ?? generalFront(root, fields, o, env, prepared, ctx);
-  return snippetsOf(front.streams, front.marks, fields, o, flags);
+  const startLimit = flags.packFields ? startLimitOf(o, flags) : 0;
+  let plan: ScanPlan | null | undefined;
+  return (fields) => {
+    const prepared = prepare(env, o, fields, spz);
+    if (plan === undefined) plan = scanFrontPlan(root, o, env, prepared, ctx);
+    const front = (plan && scanFront(plan, fields, prepared, flags, startLimit)) ?? generalFront(root, fields, o, env, prepared, ctx);
+    return snippetsOf(front.streams, front.marks, fields, o, flags);
+  };
 }
 
 type Prepared = ReturnType<typeof prepare>;
 interface Front { streams: FieldStream[]; marks: DocumentMarks }
 
-/** The core-streamed front (snippet-scan-path.ts), when the query, options, table and text allow it. */
-function scanFront(root: QueryNode, fields: FieldInput[], o: SnippetOptions, env: SnippetEnv, p: Prepared, ctx: MarkContext, flags: BuildFlags): Front | null {
+/** The most codepoints a field's start may show (0: no limit), over the global and per-field limits. */
+function startLimitOf(o: SnippetOptions, flags: BuildFlags): number {
+  const limits = [o.limit];
+  if (flags.textFromIndex && o.limitsPerField && flags.perField) for (const l of flags.perField.values()) limits.push(l.limit);
+  return limits.some((l) => l <= 0) ? 0 : Math.max(...limits);
+}
+
+/** The scan path's plan (snippet-scan-path.ts), when the query, options and table allow that path. */
+function scanFrontPlan(root: QueryNode, o: SnippetOptions, env: SnippetEnv, p: Prepared, ctx: MarkContext): ScanPlan | null {
   const ts = env.pipeline.settings;
   // stopword_step=0 puts a stopword at the next word's position, where the general path marks it too
   if (p.retain || o.snippetBoundary !== '' || ts.phraseBoundary !== '' || ts.stopwordStep === 0 || currentPicker() !== 'wasm') return null;
-  const plan = scanPlan(root, ctx);
-  if (!plan) return null;
-  const r = scanDocument({ pipeline: p.pipeline, plan, names: fields.map((f) => f.name), texts: p.texts, scratches, deferUnmatchable: !flags.packFields });
+  return scanPlan(root, ctx);
+}
+
+/** The core-streamed front, when the document's text allows it. */
+function scanFront(plan: ScanPlan, fields: FieldInput[], p: Prepared, flags: BuildFlags, startLimit: number): Front | null {
+  const r = scanDocument({ pipeline: p.pipeline, plan, names: fields.map((f) => f.name), texts: p.texts, scratches, deferUnmatchable: !flags.packFields, startLimit });
   return r && { streams: r.streams, marks: r.marks };
 }
 
@@ -173,7 +200,11 @@ function generalFront(root: QueryNode, fields: FieldInput[], o: SnippetOptions, 
 function snippetsOf(streams: FieldStream[], m: DocumentMarks, fields: FieldInput[], o: SnippetOptions, flags: BuildFlags): PassageText[][] {
   const global: PassageLimits = { limit: o.limit, limitWords: o.limitWords, limitSnippets: o.limitSnippets };
   const perField = flags.textFromIndex && o.limitsPerField;
-  const limits = fields.map((f) => fixLimits((perField && flags.perField?.get(f.name)) || global, o, m.termWeights, m.foundMask));
+  const fixedGlobal = fixLimits(global, o, m.termWeights, m.foundMask);
+  const limits = fields.map((f) => {
+    const own = perField && flags.perField?.get(f.name);
+    return own ? fixLimits(own, o, m.termWeights, m.foundMask) : fixedGlobal;
+  });
   const mk: Markers = { before: o.beforeMatch, after: o.afterMatch, id: o.startSnippetId };
   const out: PassageText[][] = fields.map(() => []);
   const one = (text: string): PassageText[] => (text === '' ? [] : [{ text, startSep: false, endSep: false, weight: 0 }]);
@@ -185,7 +216,7 @@ function snippetsOf(streams: FieldStream[], m: DocumentMarks, fields: FieldInput
     return out;
   }
   const totalBytes = streams.reduce((a, s) => a + s.passage.docBytes, 0);
-  const globalAll = canHighlightAll(totalBytes, fixLimits(global, o, m.termWeights, m.foundMask), o);
+  const globalAll = canHighlightAll(totalBytes, fixedGlobal, o);
   const extract = streams.map(() => false);
   streams.forEach((s, i) => {
     const hasHits = m.hits.some((h) => Math.floor(h / FIELD_SHIFT) === i);
@@ -200,7 +231,7 @@ function snippetsOf(streams: FieldStream[], m: DocumentMarks, fields: FieldInput
   });
   if (!extract.some((x) => x)) return out;
   const picked = pickPassages({
-    streams: streams.map((s) => s.passage), extract, limits, global: fixLimits(global, o, m.termWeights, m.foundMask),
+    streams: streams.map((s) => s.passage), extract, limits, global: fixedGlobal,
     perField, around: o.around, forceAllWords: o.forceAllWords, useBoundaries: o.useBoundaries,
     spz: o.snippetBoundary !== '', termWeights: m.termWeights, foundWords: m.foundMask,
   });

@@ -16,7 +16,7 @@ import { FIELD_SHIFT } from './snippet-doc-index.js';
 import { fieldTest, matchableFields } from './snippet-field-limits.js';
 import { MAX_KEYWORDS } from './snippet-keywords.js';
 import { prepareMarks, type DocumentMarks, type MarkContext } from './snippet-marks.js';
-import { PACK_HIT, P_OPEN, Pieces, StreamScratch, utf8Bytes, type FieldStream } from './snippet-stream.js';
+import { PACK_HIT, P_END, P_OPEN, P_START, Pieces, StreamScratch, utf8Bytes, type FieldStream } from './snippet-stream.js';
 
 /** What a query needs for every document on this path. */
 export interface ScanPlan {
@@ -203,7 +203,16 @@ export interface ScanInput {
    * its bytes. True for the callers that show fields without hits no text.
    */
   deferUnmatchable: boolean;
+  /**
+   * JSON (every field shows at least its start): the most codepoints the start of a field without
+   * hits may show (0: no limit). A field no leaf can match in is then scanned only as far as its
+   * start needs, once the other fields hold a hit and every keyword.
+   */
+  startLimit?: number;
 }
+
+/** How far past the start's limit a prefix scan reads (units), so the cut lies beyond the pieces shown. */
+const PREFIX_SLACK = 64;
 
 /** A deferred field's stand-in: its text and UTF-8 length, no pieces (nothing of it is shown). */
 function stubStream(text: string): FieldStream {
@@ -229,23 +238,25 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
   const streams: FieldStream[] = [];
   const occ: FieldOcc[] = [];
   let found = 0;
-  const scan = (i: number): boolean => {
-    const text = inp.texts[i];
+  const scan = (i: number, text = inp.texts[i]): boolean => {
     req.slot = i;
     const s = plain.scanner.stream(text, req);
     if (!s) return false;
     found |= s.found;
-    occ[i] = { occ: s.occ.slice(), n: s.nOcc };
-    streams[i] = fieldStream(text, s, (inp.scratches[i] ??= new StreamScratch()));
+    const scratch = (inp.scratches[i] ??= new StreamScratch());
+    if (scratch.occ.length < s.occ.length) scratch.occ = new Int32Array(Math.max(s.occ.length, scratch.occ.length * 2));
+    scratch.occ.set(s.occ);
+    occ[i] = { occ: scratch.occ, n: s.nOcc };
+    streams[i] = fieldStream(text, s, scratch);
     return true;
   };
-  const may = inp.deferUnmatchable && inp.plan.root ? matchableFields(inp.plan.root, inp.names) : null;
+  const startLimit = inp.deferUnmatchable ? 0 : inp.startLimit ?? 0;
+  const may = (inp.deferUnmatchable || startLimit > 0) && inp.plan.root ? matchableFields(inp.plan.root, inp.names) : null;
   const deferred: number[] = [];
   for (let i = 0; i < inp.texts.length; i++) {
     if (may && !may[i] && !MARKS.test(inp.texts[i])) {
       deferred.push(i);
       occ[i] = NO_OCC;
-      streams[i] = stubStream(inp.texts[i]);
     } else if (!scan(i)) return null;
   }
   // a deferred field could add found keywords: scanned after all
@@ -262,10 +273,50 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
     }
     return { streams, marks };
   }
+  // JSON: the deferred fields show their start, which a scan of the text's head gives
+  if (deferred.length && !inp.deferUnmatchable) {
+    const bound = startLimit + inp.plan.weights.reduce((a, w) => a + w, 0) + inp.plan.weights.length;
+    skippedFields -= deferred.length;
+    for (const i of deferred.splice(0)) if (!scanHead(i, inp.texts[i], bound, scan, streams)) return null;
+  }
+  // SQL: the fields left unscanned stand in with their UTF-8 length only
+  for (const i of deferred) streams[i] = stubStream(inp.texts[i]);
   marks.hits = hitKeys(triples, occ);
   markHits(streams, occ, marks.hits);
   return { streams, marks };
 }
+
+/** Fields scanned only as far as their start needs (tests check it happens). */
+export let headScans = 0;
+
+/**
+ * Field `i`'s stream from a scan of its head: the pieces up to past `bound` codepoints are those of
+ * the whole text when the cut lies beyond the first piece that crosses the bound (renderStart stops
+ * there); otherwise (or for text with surrogate pairs) the whole field is scanned. The stream keeps
+ * the whole text and its UTF-8 length.
+ */
+function scanHead(i: number, text: string, bound: number, scan: (i: number, text?: string) => boolean, streams: FieldStream[]): boolean {
+  const cut = bound + PREFIX_SLACK;
+  if (text.length > cut + (cut >> 1) && !SURROGATE.test(text.slice(0, cut))) {
+    if (!scan(i, text.slice(0, cut))) return false;
+    const d = streams[i].pieces.data;
+    const n = streams[i].pieces.n;
+    let cp = 0;
+    // the last two pieces may be cut (or read differently) at the cut: the bound is crossed before them
+    for (let k = 0; k < n - 2; k++) {
+      cp += d[k * STREAM_PIECE_WORDS + P_END] - d[k * STREAM_PIECE_WORDS + P_START];
+      if (cp > bound) {
+        streams[i].text = text;
+        streams[i].passage.docBytes = utf8Bytes(text);
+        headScans++;
+        return true;
+      }
+    }
+  }
+  return scan(i);
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
 
 /** Scans the fields still deferred (false: one needs the general path). */
 function scanAll(fields: number[], scan: (i: number) => boolean): boolean {

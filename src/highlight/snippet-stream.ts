@@ -71,6 +71,8 @@ export class StreamScratch {
   /** The passage stream's five per-token arrays (11 bytes a token). */
   bytes = new ArrayBuffer(0);
   packed: Int32Array<ArrayBuffer> = new Int32Array(0);
+  /** The scan path's keyword occurrences of the field (copied out of the core's shared scratch). */
+  occ: Int32Array<ArrayBuffer> = new Int32Array(0);
 }
 
 /** `have` when it holds `n` elements, else a new array of about twice that (kept in the scratch by the caller). */

@@ -55,8 +55,11 @@ function convert(v: unknown, keys: { n: number }, depth = 0): unknown {
     const x = o[k];
     if (typeof x !== 'object' && typeof x !== 'number') continue;
     const y = convert(x, keys, depth + 1);
-    // `__proto__` is an own data property here, as JSON.parse made it: assignment would hit the setter
-    if (y !== x) Object.defineProperty(o, k, { value: y, writable: true, enumerable: true, configurable: true });
+    if (y === x) continue;
+    // `__proto__` is an own data property here, as JSON.parse made it: assignment would hit the setter.
+    // Any other key is assigned: defineProperty costs a slow path on every number of every request
+    if (k === '__proto__') Object.defineProperty(o, k, { value: y, writable: true, enumerable: true, configurable: true });
+    else o[k] = y;
   }
   return o;
 }

@@ -4,7 +4,7 @@
  * see every committed write; `dbs` is read by the caller at each call (releaseMappedPages replaces it).
  */
 import { tableKey } from './catalog.js';
-import { docIdOf, docKey, genRange, opsAfter, seqOf } from './keys.js';
+import { docIdOf, genRange, opsAfter, ROW_KEY_LEN, seqOf, writeDocKey } from './keys.js';
 import { readView, type StoreDbs } from './lmdb-env.js';
 import { readOps } from './op-codec.js';
 import { unseal } from './record-check.js';
@@ -16,9 +16,15 @@ function docOf(table: string, docId: bigint, raw: Buffer): StoredDoc {
   return decodeValue(unseal(raw, () => `table '${tableKey(table)}': document ${docId}`)) as StoredDoc;
 }
 
+/**
+ * The key of every document read: lmdb copies a key in before the read, so one buffer serves them all
+ * (a `/search` page reads 20 documents: a Buffer object less for each).
+ */
+const readKey = Buffer.alloc(ROW_KEY_LEN);
+
 /** Document `docId` of `table`'s generation `gen`, or undefined when none is stored. */
 export function readDoc(dbs: StoreDbs, gen: number, table: string, docId: bigint): StoredDoc | undefined {
-  const raw = readView(dbs.docs, docKey(gen, docId));
+  const raw = readView(dbs.docs, writeDocKey(readKey, gen, docId));
   return raw ? docOf(table, docId, raw) : undefined;
 }
 

@@ -26,6 +26,9 @@ export interface WriteContext {
   checkOpen(): void;
 }
 
+/** A round queued and not yet committed: its generation, last sequence, and the chain's end it made. */
+interface OpenRound { gen: number; last: bigint; settled: () => Promise<unknown> | undefined }
+
 /** A call of writeTogether that passed its checks (else the error it failed with). */
 interface Planned { batch: PreparedBatch; states: Map<bigint, Buffer | null>; seq: bigint }
 
@@ -36,6 +39,12 @@ function isPlanned(p: unknown): p is Planned {
 export class DocWrites {
   /** Per table: the settling of its last write, round or catalog change (never rejects). */
   readonly #tails = new Map<string, Promise<unknown>>();
+  /**
+   * Per table: the last round queued and not yet committed, with the chain's end it made (`settled`).
+   * A round called while the chain still ends there is queued at once, not after that commit: lmdb
+   * commits the two in order, the second while the protocol thread answers the first (pipelining).
+   */
+  readonly #open = new Map<string, OpenRound>();
 
   constructor(readonly ctx: WriteContext) {}
 
@@ -74,22 +83,44 @@ export class DocWrites {
         return err;
       }
     });
-    const round = this.#after(name, () => {
-      // a round called before close() still commits: close waits for it (idle)
-      const e = ctx.entry(name, absent);
-      let last = this.lastSeq(e);
+    /** Queues the round's records after sequence `last`; `settled` is the chain's end the round makes. */
+    const queueRound = (gen: number, last: bigint, settled: () => Promise<unknown> | undefined): Promise<void> | undefined => {
       const queue: Planned[] = [];
       for (const p of planned) {
         if (!isPlanned(p)) continue;
         if (p.batch.ops.length) queue.push(p);
         p.seq = last += BigInt(p.batch.ops.length);
       }
-      if (!queue.length) return;
-      return commitQueued(ctx.dbs, () => {
-        for (const p of queue) writeRecords(ctx.dbs, e.gen, p.seq - BigInt(p.batch.ops.length), p.batch, p.states, true);
-        putSeq(ctx.dbs, e.gen, last);
+      if (!queue.length) return undefined;
+      const commit = commitQueued(ctx.dbs, () => {
+        for (const p of queue) writeRecords(ctx.dbs, gen, p.seq - BigInt(p.batch.ops.length), p.batch, p.states, true);
+        putSeq(ctx.dbs, gen, last);
       });
-    });
+      const open: OpenRound = { gen, last, settled };
+      this.#open.set(name, open);
+      void commit.then(() => undefined, () => undefined).then(() => { if (this.#open.get(name) === open) this.#open.delete(name); });
+      return commit;
+    };
+    const open = this.#open.get(name);
+    let round: Promise<unknown>;
+    if (open && this.#tails.get(name) === open.settled()) {
+      // the chain ends with a round still committing: this one is queued now, behind it in lmdb's
+      // order, with the sequence numbers after its own (a failed round leaves a gap, harmless: ops are
+      // read by range, never counted)
+      const prev = open.settled()!;
+      let mine: Promise<unknown> | undefined;
+      const commit = queueRound(open.gen, open.last, () => mine) ?? Promise.resolve();
+      round = this.#track(name, Promise.allSettled([prev, commit]).then(() => commit));
+      mine = this.#tails.get(name);
+    } else {
+      let mine: Promise<unknown> | undefined;
+      round = this.#after(name, () => {
+        // a round called before close() still commits: close waits for it (idle)
+        const e = ctx.entry(name, absent);
+        return queueRound(e.gen, this.lastSeq(e), () => mine);
+      });
+      mine = this.#tails.get(name);
+    }
     return planned.map((p) => (isPlanned(p) ? round.then(() => p.seq) : Promise.reject(p)));
   }
 

@@ -30,11 +30,15 @@ export function checkDocId(docId: bigint): void {
 }
 
 export function docKey(gen: number, docId: bigint): Buffer {
+  return writeDocKey(Buffer.allocUnsafe(ROW_KEY_LEN), gen, docId);
+}
+
+/** docKey written into `out` (ROW_KEY_LEN bytes), for reads that pass one buffer for every key. */
+export function writeDocKey(out: Buffer, gen: number, docId: bigint): Buffer {
   checkDocId(docId);
-  const k = Buffer.allocUnsafe(ROW_KEY_LEN);
-  k.writeUInt32BE(gen, 0);
-  k.writeBigUInt64BE(BigInt.asUintN(64, docId) ^ SIGN, 4);
-  return k;
+  out.writeUInt32BE(gen, 0);
+  out.writeBigUInt64BE(BigInt.asUintN(64, docId) ^ SIGN, 4);
+  return out;
 }
 
 export function docIdOf(key: Buffer): bigint {

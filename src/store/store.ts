@@ -14,14 +14,12 @@
  *   Recovery = loadCheckpoint + opsSince(lastSeq). pruneOps never removes ops a checkpoint lacks.
  * Reads are synchronous and see every write whose promise has resolved.
  */
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
-import {
-  allocGen, beginGeneration, decodeEntry, encodeEntry, endGeneration, freezeSchema, genDirName,
-  readCatalog, tableKey, type CatalogEntry,
-} from './catalog.js';
+import { decodeEntry, genDirName, readCatalog, tableKey, type CatalogEntry } from './catalog.js';
+import { alterTable, createTable, dropTable, replaceTable, truncateTable, type CatalogHost } from './catalog-changes.js';
 import { copyStore } from './backup.js';
 import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
 import { claimDataDir } from './data-dir.js';
@@ -36,7 +34,6 @@ import { fsyncDirSync } from './durable-fs.js';
 import { emptyManifest, MANIFEST_FILE, readManifest, type Manifest } from './manifest.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
 import type { Checkpoint, LoggedOp, SegmentEntry, StoredDoc, StoreOptions, WriteOp } from './types.js';
-import { encodeValue } from './value-codec.js';
 
 /** Ops (or rows) deleted per transaction by pruneOps and garbage collection. */
 export const DEFAULT_DELETE_CHUNK = 10_000;
@@ -60,6 +57,7 @@ export class Store {
   #closed = false;
   readonly #riders = new CommitRiders();
   readonly #writes: DocWrites;
+  readonly #host: CatalogHost;
 
   readonly #unlock: () => void;
 
@@ -86,6 +84,18 @@ export class Store {
       entryInTxn: (name, missing) => this.#entryInTxn(name, missing),
       checkOpen: () => this.#checkOpen(),
     });
+    this.#host = {
+      get dbs() { return store.#dbs; },
+      tablesDir: this.#tablesDir,
+      txn: (name, fn) => this.#txn(name, fn),
+      exclusive: (names, fn) => this.#unpaused(() => this.#locked(names, fn)),
+      entry: (name) => this.#entry(name),
+      entryInTxn: (name, missing) => this.#entryInTxn(name, missing),
+      forget: (name) => { this.#catalog.delete(name); },
+      lastSeqOf: (e) => this.#lastSeqOf(e),
+      genDir: (name, gen) => this.#genDir(name, gen),
+      collectGarbage: () => this.#collectGarbage(),
+    };
   }
 
   /** Opens (creating if needed) the store in `dataDir` and cleans up after any earlier crash (not when read-only). */
@@ -114,53 +124,26 @@ export class Store {
     return this.#catalog.get(tableKey(name))?.schema;
   }
 
-  async createTable(schema: TableSchema): Promise<void> {
-    const name = tableKey(schema.name);
-    const frozen = freezeSchema(schema, name);
-    await this.#txn(name, () => {
-      if (this.#dbs.catalog.doesExist(name)) {
-        throw new SearchError('TABLE_EXISTS', `table '${name}': CREATE TABLE failed: table '${name}' already exists`);
-      }
-      beginGeneration(this.#dbs, name, { schema: frozen, gen: allocGen(this.#dbs), baseSeq: 0n });
-    });
+  createTable(schema: TableSchema): Promise<void> {
+    return createTable(this.#host, schema);
   }
 
   /** Replaces the schema; documents are left as they are (the engine rewrites them if it must). */
-  async alterTable(schema: TableSchema): Promise<void> {
-    const name = tableKey(schema.name);
-    const frozen = freezeSchema(schema, name);
-    await this.#txn(name, () => {
-      const e = this.#entryInTxn(name, `unknown local table '${name}'`);
-      this.#dbs.catalog.putSync(name, encodeValue({ ...e, schema: frozen }));
-    });
+  alterTable(schema: TableSchema): Promise<void> {
+    return alterTable(this.#host, schema);
   }
 
   /** Removes the table: catalog entry, docs, ops and segment files. */
-  async dropTable(name: string): Promise<void> {
-    const key = tableKey(name);
-    await this.#unpaused(() => this.#locks.run(key, () => this.#txn(key, () => {
-      const e = this.#entryInTxn(key, `DROP TABLE failed: unknown table '${key}'`);
-      endGeneration(this.#dbs, key, e.gen);
-      this.#dbs.catalog.removeSync(key);
-    })));
-    this.#collectGarbage();
+  dropTable(name: string): Promise<void> {
+    return dropTable(this.#host, name);
   }
 
   /**
    * Empties the table in one atomic step: docs, ops and checkpoint go, the schema becomes
    * `newSchema` if given (TRUNCATE ... WITH RECONFIGURE). The sequence continues where it was.
    */
-  async truncate(name: string, newSchema?: TableSchema): Promise<void> {
-    const key = tableKey(name);
-    const frozen = newSchema && freezeSchema(newSchema, key);
-    await this.#unpaused(() => this.#locks.run(key, () => this.#txn(key, () => {
-      const e = this.#entryInTxn(key, `unknown local table '${key}'`);
-      const baseSeq = this.#lastSeqOf(e);
-      endGeneration(this.#dbs, key, e.gen);
-      const schema = frozen ?? e.schema;
-      beginGeneration(this.#dbs, key, { schema, gen: allocGen(this.#dbs), baseSeq });
-    })));
-    this.#collectGarbage();
+  truncate(name: string, newSchema?: TableSchema): Promise<void> {
+    return truncateTable(this.#host, name, newSchema);
   }
 
   /**
@@ -170,27 +153,8 @@ export class Store {
    * a crash before the commit leaves target as it was and source without its checkpoint, which the
    * indexer that built it drops and rebuilds.
    */
-  async replaceTable(target: string, source: string): Promise<void> {
-    const t = tableKey(target);
-    const s = tableKey(source);
-    await this.#unpaused(() => this.#locks.run(s, () => this.#locks.run(t, async () => {
-      const se = this.#entry(s);
-      this.#entry(t);
-      const from = this.#genDir(s, se.gen);
-      if (existsSync(from)) {
-        renameSync(from, this.#genDir(t, se.gen));
-        fsyncDirSync(this.#tablesDir);
-      }
-      await this.#txn(t, () => {
-        const src = this.#entryInTxn(s, `unknown local table '${s}'`);
-        const old = this.#entryInTxn(t, `unknown local table '${t}'`);
-        endGeneration(this.#dbs, t, old.gen);
-        this.#dbs.catalog.putSync(t, encodeEntry({ ...src, schema: { ...src.schema, name: t } }));
-        this.#dbs.catalog.removeSync(s);
-      });
-      this.#catalog.delete(s);
-    })));
-    this.#collectGarbage();
+  replaceTable(target: string, source: string): Promise<void> {
+    return replaceTable(this.#host, target, source);
   }
 
   // ---- writes ----
@@ -405,6 +369,12 @@ export class Store {
   /** Runs `fn` at once unless a backup is copying files, else once it is done (fn takes its locks then). */
   #unpaused<T>(fn: () => Promise<T>): Promise<T> {
     return this.#pause ? this.#pause.then(() => this.#unpaused(fn)) : fn();
+  }
+
+  /** Runs `fn` holding the locks of `names`, taken in order. */
+  #locked<T>(names: string[], fn: () => Promise<T>): Promise<T> {
+    const [first, ...rest] = names;
+    return first === undefined ? fn() : this.#locks.run(first, () => this.#locked(rest, fn));
   }
 
   #checkOpen(): void {

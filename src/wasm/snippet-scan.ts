@@ -25,8 +25,28 @@ interface DictTerms {
   cap: number;
   gen: number;
   numbers: Map<string, number>;
-  /** Keyword tables of the queries seen, in core memory: pointer and slot mask. */
-  tables: WeakMap<ReadonlyMap<string, number>, { ptr: number; mask: number }>;
+  /**
+   * Keyword tables in core memory (pointer and slot mask) by their content, the most recent
+   * MAX_TABLES: a query parsed again (each CALL SNIPPETS, each statement not cached) finds its
+   * table, and the core memory of tables no longer used is freed, not left behind.
+   */
+  tables: Map<string, { ptr: number; mask: number }>;
+}
+
+/** Keyword tables kept per dictionary (a few hundred bytes of core memory each at most). */
+const MAX_TABLES = 256;
+
+/** A keywords map's content as a key (one per map, made once). */
+const contentKeys = new WeakMap<ReadonlyMap<string, number>, string>();
+
+function contentKey(keywords: ReadonlyMap<string, number>): string {
+  let k = contentKeys.get(keywords);
+  if (k === undefined) {
+    k = '';
+    for (const [term, i] of keywords) k += `${i}\u0000${term}\u0000`;
+    contentKeys.set(keywords, k);
+  }
+  return k;
 }
 
 export class SnippetStreams {
@@ -42,7 +62,7 @@ export class SnippetStreams {
   private dict(req: StreamRequest, gen: number): DictTerms {
     let d = this.dicts.get(req.dictKey);
     if (!d) {
-      d = { ptr: 0, cap: 0, gen, numbers: new Map(), tables: new WeakMap() };
+      d = { ptr: 0, cap: 0, gen, numbers: new Map(), tables: new Map() };
       this.dicts.set(req.dictKey, d);
     }
     const count = this.x.scanCount();
@@ -74,8 +94,14 @@ export class SnippetStreams {
 
   /** The query's keyword table: open addressing over term numbers, at most half full. */
   private table(d: DictTerms, keywords: ReadonlyMap<string, number>): { ptr: number; mask: number } {
-    let t = d.tables.get(keywords);
+    const key = contentKey(keywords);
+    let t = d.tables.get(key);
     if (t) return t;
+    if (d.tables.size >= MAX_TABLES) {
+      const [oldest, old] = d.tables.entries().next().value!;
+      d.tables.delete(oldest);
+      this.core.free(old.ptr);
+    }
     let slots = 8;
     while (slots < keywords.size * 2) slots *= 2;
     const ptr = this.core.alloc(slots * 8);
@@ -89,7 +115,7 @@ export class SnippetStreams {
       i32[(ptr >>> 2) + s * 2 + 1] = k;
     }
     t = { ptr, mask: slots - 1 };
-    d.tables.set(keywords, t);
+    d.tables.set(key, t);
     return t;
   }
 

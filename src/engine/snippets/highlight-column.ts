@@ -3,12 +3,11 @@
  * select-list columns: computed per row of the final page only, from the document store.
  */
 import type { CallExpr, Expr, OptionValue } from '../../sql/ast.js';
-import type { QueryNode } from '../../query/ast.js';
 import { SearchError } from '../../util/errors.js';
 import { mapSliced } from '../../util/time-slice.js';
 import type { RowSource } from '../select-items.js';
 import { snippetQuery } from './snippet-call.js';
-import { buildSnippets, packSnippets, type FieldInput } from '../../highlight/snippet-builder.js';
+import { packSnippets, snippetBuilder, type DocumentSnippets, type FieldInput } from '../../highlight/snippet-builder.js';
 import {
   checkSnippetOptions, setSnippetOptionLoose, SNIPPET_DEFAULTS, type SnippetOptions,
 } from '../../highlight/snippet-options.js';
@@ -112,7 +111,8 @@ export interface HighlightColumn {
 export function highlightReader(table: Table, e: Expr, ctx: HighlightContext): HighlightColumn | undefined {
   if (!isCall(e, 'highlight') && !isCall(e, 'snippet')) return undefined;
   const spec = e.name === 'highlight' ? highlightSpec(table, e, ctx) : snippetSpec(table, e, ctx);
-  let root: QueryNode | undefined;
+  let build: DocumentSnippets | undefined;
+  const builder = () => (build ??= snippetBuilder(snippetQuery(table, spec.query), spec.opts, env, flags));
   const env = { pipeline: table.pipeline, settings: table.schema.settings };
   const fromFields = spec.source.kind === 'fields';
   const flags = { ignoreFields: !fromFields, textFromIndex: fromFields, packFields: false, schemaFields: table.index.schema.fields };
@@ -121,17 +121,15 @@ export function highlightReader(table: Table, e: Expr, ctx: HighlightContext): H
       highlightStats.documents++;
       const fields = fieldsOf(table, spec.source, r);
       if (!fields.length) return '';
-      root ??= snippetQuery(table, spec.query);
-      return packSnippets(buildSnippets(root, fields, spec.opts, env, flags), spec.opts);
+      return packSnippets(builder()(fields), spec.opts);
     },
     readPage: async (rs) => {
       highlightStats.documents += rs.length;
       const inputs = rs.map((r) => fieldsOf(table, spec.source, r));
       if (!inputs.some((f) => f.length)) return inputs.map(() => '');
-      root ??= snippetQuery(table, spec.query);
-      const q = root;
+      const b = builder();
       // sliced: a cheap query that arrives meanwhile is answered between documents (util/time-slice.ts)
-      return mapSliced(inputs, (f) => (f.length ? packSnippets(buildSnippets(q, f, spec.opts, env, flags), spec.opts) : ''));
+      return mapSliced(inputs, (f) => (f.length ? packSnippets(b(f), spec.opts) : ''));
     },
   };
 }

@@ -4,7 +4,7 @@ import { parseQuery } from '../../query/parse-query.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { rows, stringColumns, type Result } from '../result.js';
-import { buildSnippets, packSnippets } from '../../highlight/snippet-builder.js';
+import { packSnippets, snippetBuilder } from '../../highlight/snippet-builder.js';
 import { loadSnippetFiles } from './snippet-files.js';
 import { snippetOptions, type RawOption } from '../../highlight/snippet-options.js';
 import type { Table } from '../table.js';
@@ -50,6 +50,7 @@ export async function callSnippets(catalog: Catalog, st: CallStatement): Promise
   if (o.loadFiles || o.loadFilesScattered) docs = await loadSnippetFiles(docs, o.loadFiles);
   const env = { pipeline: table.pipeline, settings: table.schema.settings };
   const flags = { ignoreFields: true, textFromIndex: false, packFields: false };
-  const out = docs.map((d) => [packSnippets(buildSnippets(root, [{ name: '', text: d }], o, env, flags), o)]);
+  const build = snippetBuilder(root, o, env, flags);
+  const out = docs.map((d) => [packSnippets(build([{ name: '', text: d }]), o)]);
   return rows(stringColumns('snippet'), out);
 }

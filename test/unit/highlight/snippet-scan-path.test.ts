@@ -101,22 +101,33 @@ describe('snippet scan path', () => {
     expect(scanPath.scanPathDocs - before).toBeGreaterThan(200);
   }, 120_000);
 
-  it('gives the same snippets when fields no leaf can match in are left unscanned (SQL HIGHLIGHT())', () => {
-    // two fields, no stripper marks (they send a field to the general path), field-limited queries
-    const plainText = fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...GAPS.filter((g) => !g.includes('\u0003')))), { maxLength: 30 })
+  /** Two fields without stripper marks (they send a field to the general path) under field-limited queries, `flags`' path against the general one. */
+  function limitedFields(flags: BuildFlags, texts: { minLength: number; maxLength: number }, limits: string[], withNot: boolean, seed: number): void {
+    const plainText = fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...GAPS.filter((g) => !g.includes('\u0003')))), texts)
       .map((ps) => ps.map(([w, g]) => w + g).join(''));
-    const limited = fc.tuple(fc.constantFrom('@title', '@body', '@!title', '@!body', '@body[4]'), fc.array(word, { minLength: 1, maxLength: 3 }), fc.constantFrom(' ', ' | '))
+    const limited = fc.tuple(fc.constantFrom(...limits), fc.array(word, { minLength: 1, maxLength: 3 }), fc.constantFrom(' ', ' | '))
       .map(([f, ws, op]) => `${f} (${ws.join(op)})`);
-    const before = scanPath.skippedFields;
+    const queries = withNot ? fc.oneof(limited, fc.tuple(limited, word).map(([a, b]) => `${a} -${b}`)) : limited;
     fc.assert(fc.property(
-      fc.integer({ min: 0, max: tables.length - 1 }), fc.oneof(limited, fc.tuple(limited, word).map(([a, b]) => `${a} -${b}`)),
-      fc.tuple(plainText, plainText), options,
+      fc.integer({ min: 0, max: tables.length - 1 }), queries, fc.tuple(plainText, plainText), options,
       (t, q, texts, opts) => {
-        const [fast, general] = both(t, q, texts, opts, flagSets[1]);
+        const [fast, general] = both(t, q, texts, opts, flags);
         expect(fast).toBe(general);
       },
-    ), { numRuns: 800, seed: 7 });
+    ), { numRuns: 800, seed });
+  }
+
+  it('gives the same snippets when fields no leaf can match in are left unscanned (SQL HIGHLIGHT())', () => {
+    const before = scanPath.skippedFields;
+    limitedFields(flagSets[1], { minLength: 0, maxLength: 30 }, ['@title', '@body', '@!title', '@!body', '@body[4]'], true, 7);
     expect(scanPath.skippedFields - before).toBeGreaterThan(20);
+  }, 120_000);
+
+  it('gives the same snippets when JSON scans only the head of fields no leaf can match in', () => {
+    // long texts, so the head scan's cut falls inside them
+    const before = scanPath.headScans;
+    limitedFields(flagSets[2], { minLength: 40, maxLength: 160 }, ['@title', '@body', '@!title', '@!body'], false, 11);
+    expect(scanPath.headScans - before).toBeGreaterThan(20);
   }, 120_000);
 
   it('is taken for words, AND, OR, NOT, phrases and field limits, not for wildcards', () => {

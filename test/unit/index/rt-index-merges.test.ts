@@ -1,7 +1,8 @@
 // RtIndex bookkeeping across many merges: ids map to the right rows after merges re-point them.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CORE_MEMORY_LIMIT, RtIndex } from '../../../src/index/rt-index.js';
+import { RtIndex } from '../../../src/index/rt-index.js';
+import { CORE_MEMORY_LIMIT } from '../../../src/index/merge-scheduler.js';
 import { TieredMergePolicy } from '../../../src/index/merge-policy.js';
 import { Core } from '../../../src/wasm/core.js';
 import { doc, req, t } from './helpers.js';

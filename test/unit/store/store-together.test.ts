@@ -39,6 +39,21 @@ describe('Store.writeTogether', () => {
     expect(store.getDocs('t', [4n, 5n, 6n]).map((d) => d?.title)).toEqual(['four', 'five', 'six']);
   });
 
+  it('queues a round called while the one before commits at once, behind it, with the sequence numbers after its own', async () => {
+    await store.write('t', [put(1, 'one')]);
+    await new Promise((r) => setImmediate(r)); // the table's chain settled: the next round is queued at once
+    const a = store.writeTogether('t', [[put(2, 'two')], [put(3, 'three')]]);
+    let aDurable = false;
+    void a[1].then(() => { aDurable = true; });
+    const b = store.writeTogether('t', [[put(2, 'two again')]]);
+    expect(aDurable).toBe(false);
+    expect(await Promise.all([...a, ...b])).toEqual([2n, 3n, 4n]);
+    expect(store.lastSeq('t')).toBe(4n);
+    store = await reopened();
+    expect(store.getDocs('t', [2n, 3n]).map((d) => d?.title)).toEqual(['two again', 'three']);
+    expect([...store.opsSince('t', 1n)].map((o) => [o.seq, o.docId])).toEqual([[2n, 2n], [3n, 3n], [4n, 2n]]);
+  });
+
   it('rejects a call with a bad value or an op that reads alone; the others commit', async () => {
     await store.write('t', [put(1, 'one')]);
     const results = await Promise.allSettled(store.writeTogether('t', [
