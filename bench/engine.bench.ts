@@ -6,7 +6,7 @@
 // so 10M fits), its queries drawn from its first 100k documents; queries start once the table's merges are
 // done. Run: npm run bench -- engine [--docs N] [--synthetic N] [--queries M]: `--docs` caps dict-gcide;
 // above 1M it is the synthetic corpus's size too (`--docs 10000000`: the 10M run), else `--synthetic`
-// (default 1M). Seed 42.
+// (default 1M); `--bigram-index MODE` creates the table with that bigram_index. Seed 42.
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { RtIndex } from '../src/index/rt-index.js';
 import { rollup } from './smaps.js';
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open, type Database } from '../src/index.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
-import { arg, diskBytes, mulberry32, percentile, sqlString } from './bench-util.js';
+import { arg, argString, diskBytes, mulberry32, percentile, sqlString } from './bench-util.js';
 import { progress } from './progress.js';
 
 const SEED = 42;
@@ -32,7 +32,9 @@ const SAMPLE = 100_000;
 
 /** Loads the batches; keeps the first SAMPLE documents in `sample`; waits for the merges. */
 async function load(db: Database, batches: Iterable<CorpusDoc[]>, total: number, dir: string, sample: CorpusDoc[]): Promise<LoadResult> {
-  await db.sql("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
+  // --bigram-index none: the table without pair postings (src/index/segment/segment-pairs.ts), to compare
+  const bigram = argString('bigram-index');
+  await db.sql(`CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'${bigram ? ` bigram_index='${bigram}'` : ''}`);
   const rss0 = process.memoryUsage().rss;
   const t0 = performance.now();
   progress.step(`engine: loading ${total.toLocaleString('en-US')} documents`);

@@ -21,6 +21,8 @@
 //     their postings into one merged list evaluated as a single term (postings/merged.ts).
 //     OP_ANDNOT: child 0 must match, child 1 must not.
 //     OP_PHRASE: children give hits whose qpos carry the offsets (`"a * b"`: qpos 1 and 3).
+//       arg2 = a pair term's number + 1 (0 = none): its rows, where two adjacent words of the phrase
+//       stand side by side, are the only rows checked; top bit: the pair is the whole phrase.
 //     OP_PROXIMITY: arg0 = max distance N of `"..."~N`.
 //     OP_QUORUM: arg0 = threshold, arg1 = 1 when a child's count > 1 (repeated keywords).
 //     OP_ORDER: `a << b << c`, children in order.  OP_MAYBE: child 0 must match, child 1 adds.

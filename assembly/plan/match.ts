@@ -3,10 +3,10 @@
 // minimum, AND-NOT rejects rows its right side matches, phrase/proximity verify positions.
 
 import { TERMINATED } from "../util/codes";
-import { cursorSeek, cursorAdvance } from "../postings/cursor";
+import { cursorSeek, cursorAdvance, cursorCost, cursorPositions, cursorTf } from "../postings/cursor";
 import { mergedSeek } from "../postings/merged";
 import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, OP_ALL, OP_ORDER, OP_MAYBE, OP_NEAR, OP_NOTNEAR, OP_SENTENCE, OP_PARAGRAPH, OP_ZONE } from "./format";
-import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_ARG1, N_COST, N_CHILDREN, N_COUNT, N_MERGED, NOT_STARTED } from "./node";
+import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_ARG1, N_COST, N_CHILDREN, N_COUNT, N_MERGED, N_GUIDE, N_GUIDE_EXACT, N_CONSTRAINED, N_PDOC, N_PFIELDS, NOT_STARTED } from "./node";
 import { termRowAccepted, verifyHits, nodeHits } from "./hits";
 import { hitsLen, hitsRollback } from "./hitbuf";
 import { simplePhrase, phraseMatch } from "./prune";
@@ -107,10 +107,24 @@ function andNotNext(n: usize, target: u32): u32 {
 function fsmNext(n: usize, target: u32): u32 {
   let d = target;
   const fast = phraseFast && simplePhrase(n);
+  const guide = <usize>nget(n, N_GUIDE);
+  // a phrase of just the guide's two words, neither limited: a row of the guide holds it
+  const exact = fast && guide != 0 && nget(n, N_GUIDE_EXACT) != 0 && nget(n, N_NCHILD) == 2
+    && nget(child(n, 0), N_CONSTRAINED) == 0 && nget(child(n, 1), N_CONSTRAINED) == 0;
   while (true) {
-    d = andNext(n, d);
-    if (d == TERMINATED) return d;
+    if (guide != 0) {
+      // only rows where the guide's two words stand side by side can hold the phrase
+      const g = cursorSeek(guide, d);
+      if (g == TERMINATED) return g;
+      d = andNext(n, g);
+      if (d == TERMINATED) return d;
+      if (d != g) continue;
+    } else {
+      d = andNext(n, d);
+      if (d == TERMINATED) return d;
+    }
     if (fast) {
+      if (exact) return guideFields(n, guide, d);
       const r = phraseMatch(n, d, phraseFields);
       if (r > 0) return d;
       if (r == 0) {
@@ -129,6 +143,27 @@ function fsmNext(n: usize, target: u32): u32 {
     hitsRollback(mark);
     d++;
   }
+}
+
+/**
+ * An exact guide's row d: the phrase's fields there are its pair's (one hit per occurrence), recorded
+ * as phraseMatch() records what it found when the pruning bound asks for every field; returns d.
+ */
+function guideFields(n: usize, guide: usize, d: u32): u32 {
+  if (!phraseFields) {
+    nset(n, N_PDOC, TERMINATED);
+    return d;
+  }
+  const hits = cursorPositions(guide);
+  const tf = cursorTf(guide);
+  let found: u32 = 0;
+  for (let h: u32 = 0; h < tf; h++) {
+    const f = load<u32>(hits + (<usize>h << 2)) >>> 24;
+    found |= f < 15 ? <u32>1 << f : <u32>0x8000;
+  }
+  nset(n, N_PDOC, d);
+  nset(n, N_PFIELDS, found);
+  return d;
 }
 
 /**
@@ -301,6 +336,8 @@ export function sortByCost(n: usize): u32 {
   }
   if (op == OP_AND) sortKidsByCost(kids, k);
   let cost = op == OP_AND || op == OP_PHRASE || op == OP_PROXIMITY || op == OP_NEAR ? minCost : total;
+  const guide = <usize>nget(n, N_GUIDE);
+  if (op == OP_PHRASE && guide != 0 && cursorCost(guide) < cost) cost = cursorCost(guide);
   if (op == OP_SENTENCE || op == OP_PARAGRAPH) {
     const c0 = nget(child(n, 0), N_COST);
     const c1 = nget(child(n, 1), N_COST);

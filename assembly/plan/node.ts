@@ -3,9 +3,11 @@
 // | 0 op | 4 doc | 8 nChildren | 12 children (ptr to u32 node ptrs) | 16 cursor | 20 qpos |
 // | 24 fieldMask | 28 maxPos | 32 flags | 36 idf f32 | 40 arg0 | 44 hitsEpoch | 48 hitsDoc |
 // | 52 hitsStart | 56 hitsLen | 60 cost | 64 arg1 | 68 constrained | 72 count | 76 merged |
-// | 80 pfields | 84 pdoc | 88 wblock | 92 wpop | 96 tw1 | 100 tw2 | 104 twall | 108 reserved |
+// | 80 pfields | 84 pdoc | 88 wblock | 92 wpop | 96 tw1 | 100 tw2 | 104 twall | 108 guide | 112 guideExact |
 // pfields: the fields (16-bit set, plan/prune.ts) where a phrase was found on row pdoc.
 // wblock..twall: a plain term's field parts of its bound on block wblock - 1 (plan/prune.ts).
+// guide: a phrase's cursor over a pair term (two of its words adjacent, plan arg2 = term + 1), 0 = none;
+// guideExact = 1 (arg2's top bit): the phrase is just that pair, so the pair's rows are its rows.
 // merged = 1: a term whose cursor is a merged list of a wildcard's expansions (postings/merged.ts).
 // doc is NOT_STARTED before the first next(), then the current matching row or TERMINATED.
 
@@ -13,9 +15,9 @@ import { TERMINATED } from "../util/codes";
 import { CURSOR_BYTES, cursorInit, cursorCost } from "../postings/cursor";
 import { MERGED_BYTES, mergedInit, releaseMerged, setMergeLimits } from "../postings/merged";
 import { hdr, H_ROWS } from "../segment/layout";
-import { OP_TERM, OP_AND, OP_OR, OP_ALL, OP_ZONE, OR_MERGED_LIST, TERM_WORDS, INNER_WORDS, NO_TERM, pword } from "./format";
+import { OP_TERM, OP_AND, OP_OR, OP_ALL, OP_ZONE, OP_PHRASE, OR_MERGED_LIST, TERM_WORDS, INNER_WORDS, NO_TERM, pword } from "./format";
 
-export const NODE_BYTES: usize = 112;
+export const NODE_BYTES: usize = 120;
 export const NOT_STARTED: u32 = 0xffffffff;
 
 export const N_OP: usize = 0;
@@ -50,6 +52,14 @@ export const N_WPOP: usize = 92;
 export const N_TW1: usize = 96;
 export const N_TW2: usize = 100;
 export const N_TWALL: usize = 104;
+/**
+ * A phrase's guide: a cursor over the segment's pair term of two adjacent words of the phrase (the
+ * rows where they stand side by side, segment-pairs.ts on the host), so only those rows are checked.
+ */
+export const N_GUIDE: usize = 108;
+/** The guide's pair is the whole phrase (plan arg2's GUIDE_EXACT bit): its rows and hits decide it. */
+export const N_GUIDE_EXACT: usize = 112;
+export const GUIDE_EXACT: u32 = 0x80000000;
 
 @inline export function nget(n: usize, f: usize): u32 {
   return load<u32>(n + f);
@@ -69,6 +79,7 @@ export function arenaBytes(plan: usize, at: u32): usize {
   if (isMergedList(plan, at)) return NODE_BYTES + ((MERGED_BYTES + 15) & ~15) + CURSOR_BYTES;
   const n: u32 = op == OP_ALL ? 0 : pword(plan, at + 2);
   let bytes = NODE_BYTES + (((<usize>n << 2) + 15) & ~15);
+  if (op == OP_PHRASE && pword(plan, at + 5) != 0) bytes += CURSOR_BYTES;
   let c = at + INNER_WORDS;
   for (let i: u32 = 0; i < n; i++) {
     bytes += arenaBytes(plan, c);
@@ -190,6 +201,13 @@ function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
   for (let i: u32 = 0; i < count; i++) {
     store<u32>(kids + (<usize>i << 2), <u32>build(plan, c, blob, allFields));
     c += pword(plan, c + 1);
+  }
+  const guide = pword(plan, at + 5);
+  if (op == OP_PHRASE && guide != 0) {
+    const g = take(CURSOR_BYTES);
+    cursorInit(g, blob, (guide & ~GUIDE_EXACT) - 1);
+    nset(n, N_GUIDE, <u32>g);
+    nset(n, N_GUIDE_EXACT, (guide & GUIDE_EXACT) != 0 ? 1 : 0);
   }
   return n;
 }

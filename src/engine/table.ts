@@ -5,6 +5,7 @@
  * segment visible (which cannot fail). A write is acknowledged only after both; a write that fails
  * leaves nothing, neither in the store nor in the index.
  */
+import { pairSettings } from '../index/segment/segment-pairs.js';
 import { fieldLengthName, type Column, type TableSchema } from '../schema/types.js';
 import type { AttrValue, DocInput, FieldTokens, IndexSchema, SearchRequest, SearchResult } from '../index/types.js';
 import { exactWordsEnabled, withExactForms } from '../index/exact-forms.js';
@@ -27,6 +28,7 @@ export function indexSchemaOf(schema: TableSchema): IndexSchema {
   return {
     fields: schema.columns.filter((c) => c.indexed && (c.type === 'text' || c.type === 'string')).map((c) => c.name),
     attrs: schema.columns.filter((c) => c.type !== 'text').map((c) => ({ name: c.name, type: c.type })),
+    pairs: pairSettings(schema.settings),
   };
 }
 

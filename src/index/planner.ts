@@ -11,6 +11,7 @@ import { expandKeyword, limitExpansions, MERGE_EXPANSIONS_ABOVE, type ExpansionS
 import { unpackInto } from './segment/bitpack.js';
 import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment/segment-layout.js';
 import { computeIdf } from './idf.js';
+import { pairTerm } from './segment/segment-pairs.js';
 import { PARAGRAPH_TERM, SENTENCE_TERM, zoneTerm } from './spz-terms.js';
 
 export interface KeywordStats { keyword: string; docs: number; hits: number }
@@ -26,6 +27,11 @@ export interface PlannedQuery {
   mergeAbove: number;
   /** Term numbers per keyword per segment id. */
   termsFor(seg: Segment, kw: number): number[];
+  /**
+   * Phrases look for pair terms (segment-pairs.ts) to guide them: planned over index segments; not
+   * for the highlighter's one-document segments (planned without any), which hold no pairs.
+   */
+  pairGuides: boolean;
 }
 
 /**
@@ -110,7 +116,7 @@ export function planQuery(
   const idf = stats.map((s) => computeIdf(totalDocs, s.docs, words, idfOpt.plain ?? false));
   const flags = (a.dupes ? PF_DUPES : 0) | (a.singleWord ? PF_SINGLE_WORD : 0);
   const mergeAbove = expansion?.mergeAbove ?? MERGE_EXPANSIONS_ABOVE;
-  return { analyzed: a, idf, stats, flags, ranker: RANKER_IDS[ranker], mergeAbove, termsFor };
+  return { analyzed: a, idf, stats, flags, ranker: RANKER_IDS[ranker], mergeAbove, termsFor, pairGuides: segments.length > 0 };
 }
 
 /** `node` guarded by ZONE / ZONESPAN: per zone, its opening and closing tag terms (no idf). */
@@ -131,7 +137,33 @@ export function segmentPlan(q: PlannedQuery, seg: Segment, node: QNode = q.analy
   const children = node.children.map((c) => segmentPlan(q, seg, c));
   if (node.kind === 'sentence' || node.kind === 'paragraph') return unitPlan(node.kind, children, seg);
   const plan: PlanNode = { op: node.kind, children, arg0: node.arg0, arg1: node.arg1 };
+  if (node.kind === 'phrase' && q.pairGuides) plan.arg2 = phraseGuide(q, seg, node.children);
   return node.zones ? zonePlan(plan, node.zones, true, seg) : plan;
+}
+
+/** Plan arg2's top bit: the guide's pair is the whole phrase (assembly/plan/node.ts N_GUIDE_EXACT). */
+const GUIDE_EXACT = 0x80000000;
+
+/**
+ * The phrase's guide in this segment (plan arg2: term number + 1, 0 = none): of its adjacent plain
+ * words that the segment holds as a pair term (segment-pairs.ts), the pair on the fewest rows;
+ * GUIDE_EXACT when the phrase is just those two words (the core still checks their field limits).
+ */
+function phraseGuide(q: PlannedQuery, seg: Segment, children: QNode[]): number {
+  let best = -1;
+  for (let i = 0; i + 1 < children.length; i++) {
+    const a = children[i];
+    const b = children[i + 1];
+    if (a.kind !== 'term' || b.kind !== 'term' || b.qpos !== a.qpos + 1) continue;
+    const ka = q.analyzed.keywords[a.kw];
+    const kb = q.analyzed.keywords[b.kw];
+    if (ka.wildcard || kb.wildcard) continue;
+    const t = seg.termId(pairTerm(ka.text, kb.text));
+    if (t >= 0 && (best < 0 || seg.docFreq(t) < seg.docFreq(best))) best = t;
+  }
+  if (best < 0) return 0;
+  const whole = children.length === 2 && children.every((c) => c.kind === 'term' && !c.zones);
+  return ((best + 1) | (whole ? GUIDE_EXACT : 0)) >>> 0;
 }
 
 function termPlan(q: PlannedQuery, seg: Segment, node: QTerm): PlanNode {

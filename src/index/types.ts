@@ -6,6 +6,7 @@ import type { Segment } from './segment/segment.js';
 import type { ColumnType } from '../schema/types.js';
 import type { QueryNode } from '../query/ast.js';
 import type { ExpansionSettings } from './wildcard.js';
+import type { PairSettings } from './segment/segment-pairs.js';
 
 /** What an index needs of a table's schema. */
 export interface IndexSchema {
@@ -13,6 +14,8 @@ export interface IndexSchema {
   fields: string[];
   /** Attribute columns in schema order (text columns excluded). */
   attrs: { name: string; type: ColumnType }[];
+  /** Which adjacent words get pair postings (segment/segment-pairs.ts); default automatic. */
+  pairs?: PairSettings;
 }
 
 /** One field's tokens after the table's text pipeline: dictionary terms at 1-based positions. */

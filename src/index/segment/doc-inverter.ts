@@ -8,6 +8,7 @@ import type { AttrValue, DocInput, FieldTokens, IndexSchema, PackedTerms, TermNu
 import type { InvertedBatch } from './segment-builder.js';
 import type { PostingsTable } from './postings-encoder.js';
 import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';
+import { AUTO_PAIRS, withPairs, type PairSettings } from './segment-pairs.js';
 
 /** Sorts each row's hits within [from, to) (fields handed over with positions out of order). */
 function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: number): void {
@@ -216,7 +217,7 @@ function sortTerms(s: TokenStream): { terms: string[]; rank: Uint32Array } {
  * collecting, each token placed at its stream id's next slot (an id's slots are its term's), row by
  * row, so rows stay ascending.
  */
-function groupByTerm(s: TokenStream): PostingsTable {
+function groupByTerm(s: TokenStream): { table: PostingsTable; rank: Uint32Array } {
   const { terms, rank } = sortTerms(s);
   const m = s.names.length;
   const { tid, thit, count, rowFrom } = s;
@@ -257,16 +258,26 @@ function groupByTerm(s: TokenStream): PostingsTable {
     if (unsorted) sortRowHits(hitRows, positions, a, b);
   }
   rowStart[s.names.length] = k;
-  return { terms, rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k), posStart, positions, termsOwned: !s.strings };
+  const table = { terms, rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k), posStart, positions, termsOwned: !s.strings };
+  return { table, rank };
 }
 
-export function invertDocs(schema: IndexSchema, docs: DocInput[]): InvertedBatch {
+/** Inverts `docs`, with the pair postings `pairs` asks for (segment-pairs.ts). */
+export function invertDocs(schema: IndexSchema, docs: DocInput[], pairs: PairSettings = schema.pairs ?? AUTO_PAIRS): InvertedBatch {
   const numFields = schema.fields.length;
   const batch: InvertedBatch = {
     rows: docs.length, numFields, postings: null as unknown as PostingsTable,
     fieldLens: new Uint32Array(docs.length * numFields), docIds: new BigInt64Array(docs.length),
     attrs: schema.attrs.map(() => new Array<AttrValue>(docs.length)),
   };
-  batch.postings = groupByTerm(collectTokens(schema, docs, batch));
+  const s = collectTokens(schema, docs, batch);
+  const { table, rank } = groupByTerm(s);
+  batch.postings = table;
+  if (pairs.mode !== 'none') {
+    // the stream by sorted term number, row by row, as the pairs are found in it
+    const term = words('pairTerms', s.n);
+    for (let i = 0; i < s.n; i++) term[i] = rank[s.tid[i]];
+    batch.postings = withPairs(table, { term, hit: s.thit, rowFrom: s.rowFrom, rows: docs.length }, pairs);
+  }
   return batch;
 }

@@ -143,6 +143,7 @@ export function concatSegments(schema: IndexSchema, segments: MergePart[], rows:
     let hits = 0;
     holders.length = 0;
     for (let s = 0; s < parts.length; s++) {
+      while (to[s][next[s]] === -1) next[s]++; // a pair term the merge drops (segment-pairs.ts)
       if (to[s][next[s]] !== m) continue;
       const { u32, termTable } = parts[s];
       const info = termTable + next[s] * TERM_INFO_WORDS;

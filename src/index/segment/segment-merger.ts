@@ -9,6 +9,7 @@ import type { PostingsTable } from './postings-encoder.js';
 import { buildSegment, type BuiltSegment, type InvertedBatch, type SegmentRows } from './segment-builder.js';
 import { concatSegments } from './segment-concat.js';
 import { FlatPostings } from './flat-postings.js';
+import { keepCompletePairs } from './segment-pairs.js';
 import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
 
 /**
@@ -118,7 +119,9 @@ function mergedRows(schema: IndexSchema, segments: MergePart[], maps: Int32Array
 export function mergeSegments(schema: IndexSchema, segments: MergePart[]): BuiltSegment {
   const { maps, rows } = remapRows(segments);
   const merged = mergedRows(schema, segments, maps, rows);
-  const { all, to } = mergedTerms(segments);
+  // a pair term some part lacks may be short there: dropped (segment-pairs.ts); its map entries are -1
+  const union = mergedTerms(segments);
+  const { all, to } = keepCompletePairs(union.all, union.to);
   // no deleted rows: every part's blocks carry over as they are (segment-concat.ts)
   if (rows === segments.reduce((n, seg) => n + seg.rows, 0)) return concatSegments(schema, segments, merged, all as string[], to, maps);
   let maxRows = 0;
@@ -139,6 +142,7 @@ export function mergeSegments(schema: IndexSchema, segments: MergePart[]): Built
   for (let m = 0; m < all.length; m++) {
     const r0 = flat.nRows;
     for (let s = 0; s < segments.length; s++) {
+      while (to[s][next[s]] === -1) next[s]++;
       if (to[s][next[s]] === m) flat.append(segments[s], words[s], next[s]++, maps[s]);
     }
     if (flat.nRows === r0) continue; // every row holding it was deleted
