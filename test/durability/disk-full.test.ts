@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -85,6 +85,13 @@ describe.skipIf(!canMount)(`disk full (skipped when the test cannot mount a tmpf
       execFileSync('umount', [mnt]);
       rmSync(mnt, { recursive: true, force: true });
     }
+  });
+
+  // a failed case prints what the server said and how it ended: a crash here must be diagnosable from CI's log
+  afterEach((ctx) => {
+    if (ctx.task.result?.state !== 'fail' || !server) return;
+    const { exitCode, signalCode } = server.proc;
+    console.error(`disk-full: server exitCode=${exitCode} signal=${signalCode}\n--- server output ---\n${log}\n--- end ---`);
   });
 
   const acked: number[] = [];
