@@ -91,6 +91,61 @@ class U32List {
   }
 }
 
+/** Above this many cells (eligible words squared) pairs are numbered through a Map, not a dense grid. */
+const GRID_MAX_CELLS = 1 << 20;
+
+/**
+ * Numbers of the pairs found, by (left, right) sorted term number. The eligible words of a batch are
+ * few with `auto` (tens: the commonest words), so a pair's number is a dense grid's cell over their
+ * ranks among the eligible, no hashing per occurrence; the other modes may make every word eligible,
+ * and fall back to a Map keyed by left * m + right.
+ */
+class PairNumbers {
+  readonly left = new U32List();
+  readonly right = new U32List();
+  /** Per pair number: the row and key of its last hit (one hit per occurrence). */
+  readonly lastRow = new U32List();
+  readonly lastKey = new U32List();
+  private readonly grid: Int32Array | null;
+  private readonly map: Map<number, number> | null;
+  private readonly slot: Int32Array;
+  private readonly e: number;
+
+  constructor(ok: Uint8Array, private readonly m: number) {
+    this.slot = new Int32Array(ok.length);
+    let e = 0;
+    for (let t = 0; t < ok.length; t++) this.slot[t] = ok[t] === 0 ? -1 : e++;
+    this.e = e;
+    this.grid = e * e <= GRID_MAX_CELLS ? new Int32Array(e * e).fill(-1) : null;
+    this.map = this.grid ? null : new Map();
+  }
+
+  /** The number of pair (l, r), new (its last row unset) when first seen. */
+  of(l: number, r: number): number {
+    const cell = this.grid ? this.slot[l] * this.e + this.slot[r] : l * this.m + r;
+    let x = this.grid ? this.grid[cell] : this.map!.get(cell) ?? -1;
+    if (x < 0) {
+      x = this.left.n;
+      if (this.grid) this.grid[cell] = x;
+      else this.map!.set(cell, x);
+      this.left.push(l);
+      this.right.push(r);
+      this.lastRow.push(0xffffffff);
+      this.lastKey.push(0);
+    }
+    return x;
+  }
+}
+
+/** Sorts a row's eligible tokens by key (positions out of order: fields handed over unsorted). */
+function sortByKey(keys: Uint32Array, ids: Uint32Array, n: number): void {
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => keys[x] - keys[y]);
+  const k2 = order.map((i) => keys[i]);
+  const i2 = order.map((i) => ids[i]);
+  keys.set(k2);
+  ids.set(i2);
+}
+
 /**
  * `table` with the batch's pair terms in front (they sort before every word: PAIR_HEAD is below
  * any character a word holds), or `table` itself when no pair qualifies.
@@ -100,64 +155,49 @@ export function withPairs(table: PostingsTable, tokens: RowTokens, p: PairSettin
   const ok = eligible(table, tokens.rows, p);
   if (!ok) return table;
   const m = table.terms.length;
-  const index = new Map<number, number>(); // left * m + right -> pair number
-  const lastRow: number[] = [];
-  const lastKey: number[] = [];
-  const pairL: number[] = [];
-  const pairR: number[] = [];
+  const pairs = new PairNumbers(ok, m);
   const ePair = new U32List();
   const eRow = new U32List();
   const eHit = new U32List();
-  const keys: number[] = [];
-  const ids: number[] = [];
   const { term, hit, rowFrom } = tokens;
+  let longest = 0;
+  for (let r = 0; r < tokens.rows; r++) longest = Math.max(longest, rowFrom[r + 1] - rowFrom[r]);
+  // a row's eligible tokens: hit key (field and position, no end flag) and sorted term number
+  const keys = new Uint32Array(longest);
+  const ids = new Uint32Array(longest);
+  const secondOk = p.mode === 'first_freq' ? 2 : 3;
   for (let r = 0; r < tokens.rows; r++) {
-    keys.length = 0;
-    ids.length = 0;
+    let n = 0;
     let sorted = true;
     for (let i = rowFrom[r]; i < rowFrom[r + 1]; i++) {
       const t = term[i];
       if (ok[t] === 0) continue;
       const key = (hit[i] & ~FIELD_END_BIT) >>> 0;
-      if (keys.length && key < keys[keys.length - 1]) sorted = false;
-      keys.push(key);
-      ids.push(t);
+      if (n > 0 && key < keys[n - 1]) sorted = false;
+      keys[n] = key;
+      ids[n++] = t;
     }
-    if (!sorted) {
-      const order = keys.map((_, i) => i).sort((x, y) => keys[x] - keys[y]);
-      const k2 = order.map((i) => keys[i]);
-      const i2 = order.map((i) => ids[i]);
-      keys.splice(0, keys.length, ...k2);
-      ids.splice(0, ids.length, ...i2);
-    }
-    for (let i = 0; i < keys.length; i++) {
+    if (!sorted) sortByKey(keys.subarray(0, n), ids.subarray(0, n), n);
+    for (let i = 0; i < n; i++) {
       if ((ok[ids[i]] & 1) === 0) continue;
       const want = keys[i] + 1;
-      for (let j = i + 1; j < keys.length && keys[j] <= want; j++) {
-        if (keys[j] !== want || (ok[ids[j]] !== 3 && !(p.mode === 'first_freq' && ok[ids[j]] === 2))) continue;
-        const pk = ids[i] * m + ids[j];
-        let x = index.get(pk);
-        if (x === undefined) {
-          x = pairL.length;
-          index.set(pk, x);
-          pairL.push(ids[i]);
-          pairR.push(ids[j]);
-          lastRow.push(-1);
-          lastKey.push(0);
-        }
+      for (let j = i + 1; j < n && keys[j] <= want; j++) {
+        if (keys[j] !== want || ok[ids[j]] < secondOk) continue;
+        const x = pairs.of(ids[i], ids[j]);
         // one hit per occurrence (two tokens sharing a position make one occurrence each pair)
-        if (lastRow[x] === r && lastKey[x] === keys[i]) continue;
-        lastRow[x] = r;
-        lastKey[x] = keys[i];
+        if (pairs.lastRow.a[x] === r && pairs.lastKey.a[x] === keys[i]) continue;
+        pairs.lastRow.a[x] = r;
+        pairs.lastKey.a[x] = keys[i];
         ePair.push(x);
         eRow.push(r);
         eHit.push(keys[i]);
       }
     }
   }
-  const np = pairL.length;
+  const np = pairs.left.n;
   if (np === 0) return table;
-  const names = pairL.map((l, x) => pairTerm(table.terms[l], table.terms[pairR[x]]));
+  const names: string[] = new Array(np);
+  for (let x = 0; x < np; x++) names[x] = pairTerm(table.terms[pairs.left.a[x]], table.terms[pairs.right.a[x]]);
   const order = names.map((_, x) => x).sort((x, y) => (names[x] < names[y] ? -1 : names[x] > names[y] ? 1 : 0));
   if (names[order[np - 1]] >= table.terms[0]) return table; // a word below PAIR_HEAD: cannot happen with real tokenizers
   const rank = new Uint32Array(np);
