@@ -273,11 +273,6 @@ export function invertDocs(schema: IndexSchema, docs: DocInput[], pairs: PairSet
   const s = collectTokens(schema, docs, batch);
   const { table, rank } = groupByTerm(s);
   batch.postings = table;
-  if (pairs.mode !== 'none') {
-    // the stream by sorted term number, row by row, as the pairs are found in it
-    const term = words('pairTerms', s.n);
-    for (let i = 0; i < s.n; i++) term[i] = rank[s.tid[i]];
-    batch.postings = withPairs(table, { term, hit: s.thit, rowFrom: s.rowFrom, rows: docs.length }, pairs);
-  }
+  if (pairs.mode !== 'none') batch.postings = withPairs(table, { tid: s.tid, rank, hit: s.thit, rowFrom: s.rowFrom, rows: docs.length }, pairs);
   return batch;
 }

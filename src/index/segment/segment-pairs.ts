@@ -74,8 +74,11 @@ function eligible(table: PostingsTable, rows: number, p: PairSettings): Uint8Arr
   return any ? out : null;
 }
 
-/** The batch's token stream in row order (doc-inverter.ts): sorted term numbers and hit words. */
-export interface RowTokens { term: Uint32Array; hit: Uint32Array; rowFrom: Uint32Array; rows: number }
+/**
+ * The batch's token stream in row order (doc-inverter.ts): stream ids and hit words; `rank` is each
+ * stream id's sorted term number (looked up only for the few tokens of eligible words).
+ */
+export interface RowTokens { tid: Uint32Array; rank: Uint32Array; hit: Uint32Array; rowFrom: Uint32Array; rows: number }
 
 /** Growable u32 list. */
 class U32List {
@@ -159,7 +162,10 @@ export function withPairs(table: PostingsTable, tokens: RowTokens, p: PairSettin
   const ePair = new U32List();
   const eRow = new U32List();
   const eHit = new U32List();
-  const { term, hit, rowFrom } = tokens;
+  const { tid, rank: termOf, hit, rowFrom } = tokens;
+  // eligibility by stream id: most tokens are skipped on one look-up
+  const okId = new Uint8Array(m);
+  for (let id = 0; id < m; id++) okId[id] = ok[termOf[id]];
   let longest = 0;
   for (let r = 0; r < tokens.rows; r++) longest = Math.max(longest, rowFrom[r + 1] - rowFrom[r]);
   // a row's eligible tokens: hit key (field and position, no end flag) and sorted term number
@@ -170,12 +176,12 @@ export function withPairs(table: PostingsTable, tokens: RowTokens, p: PairSettin
     let n = 0;
     let sorted = true;
     for (let i = rowFrom[r]; i < rowFrom[r + 1]; i++) {
-      const t = term[i];
-      if (ok[t] === 0) continue;
+      const id = tid[i];
+      if (okId[id] === 0) continue;
       const key = (hit[i] & ~FIELD_END_BIT) >>> 0;
       if (n > 0 && key < keys[n - 1]) sorted = false;
       keys[n] = key;
-      ids[n++] = t;
+      ids[n++] = termOf[id];
     }
     if (!sorted) sortByKey(keys.subarray(0, n), ids.subarray(0, n), n);
     for (let i = 0; i < n; i++) {
