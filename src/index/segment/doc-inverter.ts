@@ -8,7 +8,8 @@ import type { AttrValue, DocInput, FieldTokens, IndexSchema, PackedTerms, TermNu
 import type { InvertedBatch } from './segment-builder.js';
 import type { PostingsTable } from './postings-encoder.js';
 import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';
-import { AUTO_PAIRS, withPairs, type PairSettings } from './segment-pairs.js';
+import { AUTO_PAIRS, type PairSettings } from './segment-pairs.js';
+import { withPairs } from './pair-builder.js';
 
 /** Sorts each row's hits within [from, to) (fields handed over with positions out of order). */
 function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: number): void {
