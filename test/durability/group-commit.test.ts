@@ -87,6 +87,10 @@ describe('group commit of concurrent single-row writes', () => {
         clients.push(deleter(s, ledger, stop, earlier, () => firstDelete()));
         // a DELETE gets its turn between the INSERTs' rounds (they would starve it otherwise): wait for one
         if (earlier.length) await deleted;
+        // and for a write of this round acknowledged (under load, 300-700 ms can pass before the first
+        // one: a kill then tests nothing, seen in a full `npm test` at load 24); then kill at a random point
+        const mine = (id: number) => id >= round * CLIENTS * 100_000 && id < (round + 1) * CLIENTS * 100_000;
+        for (const end = Date.now() + 30_000; Date.now() < end && ![...ledger.acked.keys()].some(mine);) await new Promise((r) => setTimeout(r, 20));
         await new Promise((r) => setTimeout(r, 300 + Math.random() * 400));
         s.proc.kill('SIGKILL');
         stop.now = true;
