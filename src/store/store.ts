@@ -14,25 +14,23 @@
  *   Recovery = loadCheckpoint + opsSince(lastSeq). pruneOps never removes ops a checkpoint lacks.
  * Reads are synchronous and see every write whose promise has resolved.
  */
-import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
 import { decodeEntry, genDirName, readCatalog, tableKey, type CatalogEntry } from './catalog.js';
 import { alterTable, createTable, dropTable, replaceTable, truncateTable, type CatalogHost } from './catalog-changes.js';
 import { copyStore } from './backup.js';
-import { loadSegments, removeUnlisted, saveSegments } from './checkpoint.js';
+import { removeUnlisted } from './checkpoint.js';
 import { claimDataDir } from './data-dir.js';
 import { CommitRiders } from './commit-riders.js';
 import { liveDocs, logTail, readDoc } from './doc-reads.js';
 import { DocWrites } from './doc-writes.js';
-import { collectDead, deleteRange, sweepTablesDir } from './gc.js';
-import { docKey, opsUpTo } from './keys.js';
-import { KeyedLock } from './keyed-lock.js';
+import { collectDead, sweepTablesDir } from './gc.js';
+import { docKey } from './keys.js';
 import { openDbs, reopenDbs, type StoreDbs } from './lmdb-env.js';
-import { fsyncDirSync } from './durable-fs.js';
-import { emptyManifest, MANIFEST_FILE, readManifest, type Manifest } from './manifest.js';
+import { MaintenanceQueue } from './maintenance-queue.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
+import { TableCheckpoints } from './table-checkpoints.js';
 import type { Checkpoint, LoggedOp, SegmentEntry, StoredDoc, StoreOptions, WriteOp } from './types.js';
 
 /** Ops (or rows) deleted per transaction by pruneOps and garbage collection. */
@@ -45,19 +43,16 @@ export class Store {
   readonly #tablesDir: string;
   readonly #opts: Required<StoreOptions>;
   readonly #catalog: Map<string, CatalogEntry>;
-  /** Manifests by generation, read lazily; dropped when the generation ends. */
-  readonly #manifests = new Map<number, Manifest>();
-  /** Serializes checkpoint, prune, truncate and drop per table. */
-  readonly #locks = new KeyedLock();
+  /** Serializes checkpoint, prune, truncate and drop per table; holds them while a backup copies files. */
+  readonly #queue = new MaintenanceQueue();
   #gc: Promise<void> = Promise.resolve();
   /** Set while a garbage collection (its chain of transactions) runs. */
   #gcRunning = false;
-  /** Set while a backup copies files: checkpoints, prunes, truncates, drops and attaches wait for it. */
-  #pause: Promise<void> | undefined;
   #closed = false;
   readonly #riders = new CommitRiders();
   readonly #writes: DocWrites;
   readonly #host: CatalogHost;
+  readonly #checkpoints: TableCheckpoints;
 
   readonly #unlock: () => void;
 
@@ -88,7 +83,7 @@ export class Store {
       get dbs() { return store.#dbs; },
       tablesDir: this.#tablesDir,
       txn: (name, fn) => this.#txn(name, fn),
-      exclusive: (names, fn) => this.#unpaused(() => this.#locked(names, fn)),
+      exclusive: (names, fn) => this.#queue.runAll(names, fn),
       entry: (name) => this.#entry(name),
       entryInTxn: (name, missing) => this.#entryInTxn(name, missing),
       forget: (name) => { this.#catalog.delete(name); },
@@ -96,6 +91,17 @@ export class Store {
       genDir: (name, gen) => this.#genDir(name, gen),
       collectGarbage: () => this.#collectGarbage(),
     };
+    this.#checkpoints = new TableCheckpoints({
+      get dbs() { return store.#dbs; },
+      queue: this.#queue,
+      readOnly,
+      deleteChunk: this.#opts.deleteChunk,
+      manifestSwapDelayMs: this.#opts.manifestSwapDelayMs,
+      checkOpen: () => this.#checkOpen(),
+      entry: (name) => this.#entry(name),
+      lastSeqOf: (e) => this.#lastSeqOf(e),
+      genDir: (name, gen) => this.#genDir(name, gen),
+    });
   }
 
   /** Opens (creating if needed) the store in `dataDir` and cleans up after any earlier crash (not when read-only). */
@@ -107,7 +113,7 @@ export class Store {
       const dir = genDirName(name, e.gen);
       live.add(dir);
       const m = removeUnlisted(join(store.#tablesDir, dir));
-      if (m) store.#manifests.set(e.gen, m);
+      if (m) store.#checkpoints.remember(e.gen, m);
     }
     sweepTablesDir(store.#tablesDir, live);
     store.#collectGarbage();
@@ -217,39 +223,23 @@ export class Store {
    * Records a checkpoint covering every op up to `lastSeq`: `segments` lists, in order, all the
    * segments of the new checkpoint, new ones with their bytes, kept ones by name only.
    */
-  async saveCheckpoint(table: string, segments: SegmentEntry[], lastSeq: bigint): Promise<void> {
-    const name = tableKey(table);
-    await this.#unpaused(() => this.#locks.run(name, async () => {
-      this.#checkOpen();
-      const e = this.#entry(name);
-      const cur = this.#manifest(e);
-      const now = this.#lastSeqOf(e);
-      if (lastSeq < cur.lastSeq || lastSeq > now) {
-        throw new SearchError('BAD_VALUE', `checkpoint of '${name}' at seq ${lastSeq} outside ${cur.lastSeq}..${now}`);
-      }
-      const dir = this.#genDir(name, e.gen);
-      const next = await saveSegments(dir, e.gen, cur, segments, lastSeq, this.#opts.manifestSwapDelayMs);
-      this.#manifests.set(e.gen, next);
-    }));
+  saveCheckpoint(table: string, segments: SegmentEntry[], lastSeq: bigint): Promise<void> {
+    return this.#checkpoints.save(tableKey(table), segments, lastSeq);
   }
 
   /** Names of the segment files the table's current checkpoint lists, in order. */
   checkpointNames(table: string): string[] {
-    const e = this.#entry(tableKey(table));
-    return this.#manifest(e).segments.map((s) => s.name);
+    return this.#checkpoints.manifest(this.#entry(tableKey(table))).segments.map((s) => s.name);
   }
 
   /** Bytes of the segment files the table's current checkpoint lists (its size on disk). */
   checkpointBytes(table: string): number {
-    const e = this.#entry(tableKey(table));
-    return this.#manifest(e).segments.reduce((n, s) => n + s.size, 0);
+    return this.#checkpoints.manifest(this.#entry(tableKey(table))).segments.reduce((n, s) => n + s.size, 0);
   }
 
   /** The last saved checkpoint (empty, at the generation's base sequence, if none). */
   loadCheckpoint(table: string): Checkpoint {
-    const name = tableKey(table);
-    const e = this.#entry(name);
-    return loadSegments(this.#genDir(name, e.gen), e.gen, e.baseSeq);
+    return this.#checkpoints.load(tableKey(table));
   }
 
   /**
@@ -258,30 +248,15 @@ export class Store {
    * index from the documents, until the next checkpoint is saved.
    */
   discardCheckpoint(table: string): void {
-    this.#checkOpen();
-    if (this.#opts.readOnly) return;
-    const name = tableKey(table);
-    const e = this.#entry(name);
-    const dir = this.#genDir(name, e.gen);
-    rmSync(join(dir, MANIFEST_FILE), { force: true }); // first: without it no file is trusted
-    if (existsSync(dir)) fsyncDirSync(dir);
-    rmSync(dir, { recursive: true, force: true });
-    this.#manifests.set(e.gen, emptyManifest(e.gen, e.baseSeq));
+    this.#checkpoints.discard(tableKey(table));
   }
 
   /**
    * Deletes op records (one per write call) whose ops all have seq <= min(uptoSeq, checkpoint's
    * lastSeq); a record straddling that point stays until a later prune. Returns records deleted.
    */
-  async pruneOps(table: string, uptoSeq: bigint): Promise<number> {
-    const name = tableKey(table);
-    return this.#unpaused(() => this.#locks.run(name, () => {
-      this.#checkOpen();
-      const e = this.#entry(name);
-      const covered = this.#manifest(e).lastSeq;
-      const upto = uptoSeq < covered ? uptoSeq : covered;
-      return deleteRange(this.#dbs, this.#dbs.ops, opsUpTo(e.gen, upto), this.#opts.deleteChunk);
-    }));
+  pruneOps(table: string, uptoSeq: bigint): Promise<number> {
+    return this.#checkpoints.prune(tableKey(table), uptoSeq);
   }
 
   // ---- backup ----
@@ -294,17 +269,10 @@ export class Store {
    */
   async backup(destDir: string): Promise<void> {
     this.#checkOpen();
-    let release!: () => void;
-    while (this.#pause) await this.#pause;
-    this.#pause = new Promise((r) => { release = r; });
-    try {
-      await this.#locks.idle();
+    await this.#queue.exclusive(async () => {
       const entries = [...this.#catalog].map(([name, e]) => genDirName(name, e.gen));
       await copyStore(this.dataDir, this.#tablesDir, entries, this.#dbs.env, destDir);
-    } finally {
-      this.#pause = undefined;
-      release();
-    }
+    });
   }
 
   // ---- meta ----
@@ -347,7 +315,7 @@ export class Store {
    * it reopened. Reads before and after see the same data; none can run in between.
    */
   releaseMappedPages(): boolean {
-    if (this.#closed || this.#opts.readOnly || this.#pause || this.#locks.busy() || this.#gcRunning) return false;
+    if (this.#closed || this.#opts.readOnly || this.#queue.busy() || this.#gcRunning) return false;
     const dbs = reopenDbs(this.#dbs, join(this.dataDir, 'store'));
     if (dbs) this.#dbs = dbs;
     return dbs !== undefined;
@@ -357,7 +325,7 @@ export class Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#locks.idle();
+    await this.#queue.idle();
     await this.#writes.idle();
     await this.#gc;
     await this.#dbs.env.close();
@@ -365,17 +333,6 @@ export class Store {
   }
 
   // ---- internals ----
-
-  /** Runs `fn` at once unless a backup is copying files, else once it is done (fn takes its locks then). */
-  #unpaused<T>(fn: () => Promise<T>): Promise<T> {
-    return this.#pause ? this.#pause.then(() => this.#unpaused(fn)) : fn();
-  }
-
-  /** Runs `fn` holding the locks of `names`, taken in order. */
-  #locked<T>(names: string[], fn: () => Promise<T>): Promise<T> {
-    const [first, ...rest] = names;
-    return first === undefined ? fn() : this.#locks.run(first, () => this.#locked(rest, fn));
-  }
 
   #checkOpen(): void {
     if (this.#closed) throw new SearchError('INTERNAL', 'store is closed');
@@ -407,7 +364,7 @@ export class Store {
         if (raw) this.#catalog.set(name, decodeEntry(raw));
         else this.#catalog.delete(name);
         const now = this.#catalog.get(name);
-        if (old && old.gen !== now?.gen) this.#manifests.delete(old.gen);
+        if (old && old.gen !== now?.gen) this.#checkpoints.forget(old.gen);
       }
     });
   }
@@ -420,16 +377,6 @@ export class Store {
   /** The segment folder of `name`'s generation `gen`. */
   #genDir(name: string, gen: number): string {
     return join(this.#tablesDir, genDirName(name, gen));
-  }
-
-  #manifest(e: CatalogEntry): Manifest {
-    let m = this.#manifests.get(e.gen);
-    if (!m) {
-      const dir = this.#genDir(e.schema.name, e.gen);
-      m = readManifest(dir) ?? emptyManifest(e.gen, e.baseSeq);
-      this.#manifests.set(e.gen, m);
-    }
-    return m;
   }
 
   /** Starts (or queues) collection of dead generations; failures retry at the next open. */
