@@ -18,8 +18,9 @@ import { hdr, H_ROWS } from "../segment/layout";
 import { OP_TERM, OP_AND, OP_OR, OP_ALL, OP_ZONE, OP_PHRASE, OR_MERGED_LIST, TERM_WORDS, INNER_WORDS, NO_TERM, pword } from "./format";
 
 /**
- * A multiple of 16: the arena hands out 16-byte aligned blocks and the plan's size is summed from this,
- * so 120 overran the arena on every query of a big enough table (found merging the phrase guide).
+ * Any size: the arena's size (arenaBytes) and its bump allocator (take) both round each block with
+ * block(), and take() traps rather than write past the arena (120 once overran it with a sum of raw
+ * sizes: every query of 100k gcide failed "out of memory in the search core").
  */
 export const NODE_BYTES: usize = 128;
 export const NOT_STARTED: u32 = 0xffffffff;
@@ -78,12 +79,12 @@ export const GUIDE_EXACT: u32 = 0x80000000;
 /** Bytes of arena the subtree at plan word `at` needs (nodes, child arrays, cursors). */
 export function arenaBytes(plan: usize, at: u32): usize {
   const op = pword(plan, at);
-  if (op == OP_TERM) return NODE_BYTES + CURSOR_BYTES;
+  if (op == OP_TERM) return block(NODE_BYTES) + block(CURSOR_BYTES);
   // a merged list: one node, its cursor and a cursor to read each expansion with
-  if (isMergedList(plan, at)) return NODE_BYTES + ((MERGED_BYTES + 15) & ~15) + CURSOR_BYTES;
+  if (isMergedList(plan, at)) return block(NODE_BYTES) + block(MERGED_BYTES) + block(CURSOR_BYTES);
   const n: u32 = op == OP_ALL ? 0 : pword(plan, at + 2);
-  let bytes = NODE_BYTES + (((<usize>n << 2) + 15) & ~15);
-  if (op == OP_PHRASE && pword(plan, at + 5) != 0) bytes += CURSOR_BYTES;
+  let bytes = block(NODE_BYTES) + block(<usize>n << 2);
+  if (op == OP_PHRASE && pword(plan, at + 5) != 0) bytes += block(CURSOR_BYTES);
   let c = at + INNER_WORDS;
   for (let i: u32 = 0; i < n; i++) {
     bytes += arenaBytes(plan, c);
@@ -92,11 +93,19 @@ export function arenaBytes(plan: usize, at: u32): usize {
   return bytes;
 }
 
-/** Bump allocator over the arena; every block stays 16-aligned. */
+/** The arena bytes one block of `bytes` takes: the one rounding rule of arenaBytes and take. */
+@inline function block(bytes: usize): usize {
+  return (bytes + 15) & ~15;
+}
+
+/** Bump allocator over the arena; every block stays 16-aligned and inside the arena. */
 let bump: usize = 0;
+let bumpEnd: usize = 0;
 function take(bytes: usize): usize {
   const p = bump;
-  bump += (bytes + 15) & ~15;
+  bump += block(bytes);
+  // a size rule out of step with arenaBytes: fail this query, never overwrite the heap after it
+  if (bump > bumpEnd) unreachable();
   return p;
 }
 
@@ -105,9 +114,13 @@ function isMergedList(plan: usize, at: u32): bool {
   return pword(plan, at) == OP_OR && pword(plan, at + 3) == OR_MERGED_LIST && pword(plan, at + 2) > 0;
 }
 
-/** Unpacks the plan tree into node records in `arena`; release it with freeTree(arena). */
-export function buildTree(plan: usize, at: u32, arena: usize, blob: usize, allFields: u32): usize {
+/**
+ * Unpacks the plan tree into node records in `arena` (`bytes` long, arenaBytes(plan, at)); release
+ * it with freeTree(arena).
+ */
+export function buildTree(plan: usize, at: u32, arena: usize, bytes: usize, blob: usize, allFields: u32): usize {
   bump = arena;
+  bumpEnd = arena + bytes;
   return build(plan, at, blob, allFields);
 }
 
