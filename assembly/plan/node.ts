@@ -4,6 +4,7 @@
 // | 24 fieldMask | 28 maxPos | 32 flags | 36 idf f32 | 40 arg0 | 44 hitsEpoch | 48 hitsDoc |
 // | 52 hitsStart | 56 hitsLen | 60 cost | 64 arg1 | 68 constrained | 72 count | 76 merged |
 // | 80 pfields | 84 pdoc | 88 wblock | 92 wpop | 96 tw1 | 100 tw2 | 104 twall | 108 guide | 112 guideExact |
+// | 116 term | 120 repeat |
 // pfields: the fields (16-bit set, plan/prune.ts) where a phrase was found on row pdoc.
 // wblock..twall: a plain term's field parts of its bound on block wblock - 1 (plan/prune.ts).
 // guide: a phrase's cursor over a pair term (two of its words adjacent, plan arg2 = term + 1), 0 = none;
@@ -65,6 +66,10 @@ export const N_GUIDE: usize = 108;
 /** The guide's pair is the whole phrase (plan arg2's GUIDE_EXACT bit): its rows and hits decide it. */
 export const N_GUIDE_EXACT: usize = 112;
 export const GUIDE_EXACT: u32 = 0x80000000;
+/** A plain term's term number plus one (0: none), to find a keyword's repeats (plan/prune.ts). */
+export const N_TERM: usize = 116;
+/** Earlier unconstrained siblings under the same AND with this term (plan/prune.ts repeatRanks). */
+export const N_REPEAT: usize = 120;
 
 @inline export function nget(n: usize, f: usize): u32 {
   return load<u32>(n + f);
@@ -202,6 +207,7 @@ function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
     const c = take(CURSOR_BYTES);
     const termId = termFields(n, plan, at, allFields);
     if (termId == NO_TERM) return emptyTerm(n);
+    nset(n, N_TERM, termId + 1);
     nset(n, N_CURSOR, <u32>c);
     cursorInit(c, blob, termId);
     nset(n, N_COST, cursorCost(c));
