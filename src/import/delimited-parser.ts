@@ -9,7 +9,11 @@ export type DelimitedRecord =
   | { line: number; values: string[] }
   | { line: number; error: string };
 
-const NEWLINE = 10;
+/** The index of `what` in `text` from `from`, or text's length when it is not there. */
+function indexOrEnd(text: string, what: string, from: number): number {
+  const at = text.indexOf(what, from);
+  return at < 0 ? text.length : at;
+}
 
 const enum State { FieldStart, Unquoted, Quoted, QuoteInQuoted, SkipLine }
 
@@ -34,7 +38,10 @@ export class DelimitedParser {
   /** Parses `text` (any piece of the input) and returns the records it completed. */
   feed(text: string): DelimitedRecord[] {
     const sep = this.#sep;
-    const sepCode = sep.charCodeAt(0);
+    // the next separator and line break at or after the read position (indexOf, a native scan: this
+    // loop sees every character of an import); each is searched again only once passed
+    let nextSep = -1;
+    let nextLine = -1;
     for (let i = 0; i < text.length; i++) {
       const ch = text[i]!;
       switch (this.#state) {
@@ -56,13 +63,9 @@ export class DelimitedParser {
           break;
         default: { // FieldStart, Unquoted: scan to the next separator or line end in one slice
           if (ch === '"' && this.#quoting && this.#state === State.FieldStart) { this.#state = State.Quoted; break; }
-          // char codes, not one-character strings: this loop sees every byte of an import
-          let j = i;
-          while (j < text.length) {
-            const c = text.charCodeAt(j);
-            if (c === sepCode || c === NEWLINE) break;
-            j++;
-          }
+          if (nextSep < i) nextSep = indexOrEnd(text, sep, i);
+          if (nextLine < i) nextLine = indexOrEnd(text, '\n', i);
+          const j = Math.min(nextSep, nextLine);
           this.#field += text.slice(i, j);
           this.#state = State.Unquoted;
           if (j === text.length) { i = j; break; }

@@ -56,28 +56,9 @@ export class TermNumbers implements TermNumbering {
     const cap = old.length >= n ? old.length : Math.max(n + (n >> 1), 1024);
     // two arrays in turn: the merge reads the old order while it writes the new one
     const order = this.#spare.length >= n ? this.#spare : new Uint32Array(cap);
-    let src = 0;
-    let dst = 0;
-    for (const f of sorted) {
-      const name = names[f];
-      // galloping from where the last new name went, then a binary search within the last step
-      let lo = src;
-      let hi = src;
-      for (let step = 1; hi < oldN && names[old[hi]] < name; step <<= 1) {
-        lo = hi + 1;
-        hi = Math.min(hi + step, oldN);
-      }
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (names[old[mid]] < name) lo = mid + 1;
-        else hi = mid;
-      }
-      while (src < lo) order[dst++] = old[src++];
-      order[dst++] = f;
-    }
-    order.set(old.subarray(src, oldN), dst);
+    mergeOrder(names, sorted, old, oldN, order);
     const rank = this.#rank.length >= n ? this.#rank : new Uint32Array(cap);
-    for (let i = 0; i < n; i++) rank[order[i]] = i;
+    rankOf(order, n, rank);
     this.#spare = old;
     this.#order = order;
     this.#rank = rank;
@@ -96,6 +77,39 @@ export class TermNumbers implements TermNumbering {
   }
 }
 
+/**
+ * Merges the new numbers `sorted` (in name order) into the first oldN of `old`, into `order`: each new
+ * name's place found by galloping from where the last one went, then a binary search within the last
+ * step. The loops of the name order are functions of their own: each runs once a batch, and V8
+ * optimizes it on the stack; one function of all of them was deoptimized on reaching each later loop.
+ */
+function mergeOrder(names: readonly string[], sorted: number[], old: Uint32Array, oldN: number, order: Uint32Array): void {
+  let src = 0;
+  let dst = 0;
+  for (const f of sorted) {
+    const name = names[f];
+    let lo = src;
+    let hi = src;
+    for (let step = 1; hi < oldN && names[old[hi]] < name; step <<= 1) {
+      lo = hi + 1;
+      hi = Math.min(hi + step, oldN);
+    }
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (names[old[mid]] < name) lo = mid + 1;
+      else hi = mid;
+    }
+    while (src < lo) order[dst++] = old[src++];
+    order[dst++] = f;
+  }
+  order.set(old.subarray(src, oldN), dst);
+}
+
+/** rank[order[i]] = i for the first n. */
+function rankOf(order: Uint32Array, n: number, rank: Uint32Array): void {
+  for (let i = 0; i < n; i++) rank[order[i]] = i;
+}
+
 /** Bits of each unit of a name's prefix in a sort key (a unit above 127 counts as 127, the last one keyed). */
 const KEY_UNIT_BITS = 7;
 const MAX_KEY_UNIT = (1 << KEY_UNIT_BITS) - 1;
@@ -111,6 +125,16 @@ function sortedNumbers(names: readonly string[], from: number, to: number): numb
   const numberBits = 32 - Math.clz32(to);
   const units = Math.floor((53 - numberBits) / KEY_UNIT_BITS);
   const numberMask = 2 ** numberBits;
+  const keys = prefixKeys(names, from, to, units, numberMask);
+  keys.sort();
+  const sorted: number[] = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) sorted[i] = keys[i] % numberMask;
+  sortRuns(names, keys, numberMask, sorted);
+  return sorted;
+}
+
+/** Each number's key: its name's first `units` units (clamped) above the number. */
+function prefixKeys(names: readonly string[], from: number, to: number, units: number, numberMask: number): Float64Array {
   const keys = new Float64Array(to - from);
   for (let num = from; num < to; num++) {
     const name = names[num];
@@ -124,9 +148,11 @@ function sortedNumbers(names: readonly string[], from: number, to: number): numb
     }
     keys[num - from] = prefix * numberMask + num;
   }
-  keys.sort();
-  const sorted: number[] = new Array(keys.length);
-  for (let i = 0; i < keys.length; i++) sorted[i] = keys[i] % numberMask;
+  return keys;
+}
+
+/** Sorts each run of `sorted` whose keys share a prefix by comparing the names. */
+function sortRuns(names: readonly string[], keys: Float64Array, numberMask: number, sorted: number[]): void {
   const byName = (a: number, b: number) => (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0);
   for (let i = 0; i < keys.length;) {
     const prefix = Math.floor(keys[i] / numberMask);
@@ -138,7 +164,6 @@ function sortedNumbers(names: readonly string[], from: number, to: number): numb
     }
     i = j;
   }
-  return sorted;
 }
 
 /**

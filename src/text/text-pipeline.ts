@@ -157,7 +157,7 @@ class Pipeline implements TextPipeline {
     this.queryWords = new QueryWords(queryTok, dict, wordforms, exceptions, this.wordChar, blend?.query ?? null);
     this.walker = new FieldWalker(settings, indexTok, dict, exceptions, wordforms, blend?.index ?? null, this.wordChar, scanner);
     if (scanner && 'stream' in scanner && !blend && exceptions.size === 0 && !wordforms.hasMulti) {
-      this.plainStream = { scanner: scanner as StreamScanner, term: (w) => dict.term(w), dictKey: dict };
+      this.plainStream = { scanner: scanner as StreamScanner, term: (w) => dict.termUncached(w), dictKey: dict };
     }
   }
 

@@ -8,7 +8,8 @@ import type { AttrValue, DocInput, FieldTokens, IndexSchema, PackedTerms, TermNu
 import type { InvertedBatch } from './segment-builder.js';
 import type { PostingsTable } from './postings-encoder.js';
 import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';
-import { AUTO_PAIRS, withPairs, type PairSettings } from './segment-pairs.js';
+import { AUTO_PAIRS, type PairSettings } from './segment-pairs.js';
+import { withPairs } from './pair-builder.js';
 
 /** Sorts each row's hits within [from, to) (fields handed over with positions out of order). */
 function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: number): void {
@@ -215,19 +216,33 @@ function sortTerms(s: TokenStream): { terms: string[]; rank: Uint32Array } {
 /**
  * Groups the stream by term, terms in sorted order: a counting sort whose counts were taken while
  * collecting, each token placed at its stream id's next slot (an id's slots are its term's), row by
- * row, so rows stay ascending.
+ * row, so rows stay ascending. Each loop is a function of its own: a batch runs each once, V8 optimizes
+ * it on the stack, and one function of all of them was deoptimized on reaching each later loop.
  */
 function groupByTerm(s: TokenStream): { table: PostingsTable; rank: Uint32Array } {
   const { terms, rank } = sortTerms(s);
+  const posStart = termStarts(s, rank);
+  const { hitRows, positions } = placeTokens(s);
+  const { rowStart, rows, tfs } = termRows(s, posStart, hitRows, positions);
+  const table = { terms, rowStart, rows, tfs, posStart, positions, termsOwned: !s.strings };
+  return { table, rank };
+}
+
+/** Where each sorted term's hits start; each stream id's count becomes its next slot. */
+function termStarts(s: TokenStream, rank: Uint32Array): Uint32Array {
   const m = s.names.length;
-  const { tid, thit, count, rowFrom } = s;
+  const { count } = s;
   const posStart = words('posStart', m + 1);
   posStart[0] = 0;
   for (let id = 0; id < m; id++) posStart[rank[id] + 1] = count[id];
   for (let t = 0; t < m; t++) posStart[t + 1] += posStart[t];
-  // each stream id's next slot (its count is no longer needed)
-  const fill = count;
-  for (let id = 0; id < m; id++) fill[id] = posStart[rank[id]];
+  for (let id = 0; id < m; id++) count[id] = posStart[rank[id]];
+  return posStart;
+}
+
+/** Each token's row and hit word at its stream id's next slot (s.count holds the slots). */
+function placeTokens(s: TokenStream): { hitRows: Uint32Array; positions: Uint32Array } {
+  const { tid, thit, count: fill, rowFrom } = s;
   const hitRows = words('hitRows', s.n);
   const positions = words('positions', s.n);
   for (let row = 0, i = 0; row < rowFrom.length - 1; row++) {
@@ -237,11 +252,17 @@ function groupByTerm(s: TokenStream): { table: PostingsTable; rank: Uint32Array 
       positions[at] = thit[i];
     }
   }
-  const rowStart = words('rowStart', s.names.length + 1);
+  return { hitRows, positions };
+}
+
+/** Each term's rows and term frequencies from its hits (a row's hits sorted where they came out of order). */
+function termRows(s: TokenStream, posStart: Uint32Array, hitRows: Uint32Array, positions: Uint32Array) {
+  const m = s.names.length;
+  const rowStart = words('rowStart', m + 1);
   const rows = words('rows', s.n);
   const tfs = words('tfs', s.n);
   let k = 0;
-  for (let t = 0; t < s.names.length; t++) {
+  for (let t = 0; t < m; t++) {
     rowStart[t] = k;
     const a = posStart[t];
     const b = posStart[t + 1];
@@ -257,9 +278,8 @@ function groupByTerm(s: TokenStream): { table: PostingsTable; rank: Uint32Array 
     }
     if (unsorted) sortRowHits(hitRows, positions, a, b);
   }
-  rowStart[s.names.length] = k;
-  const table = { terms, rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k), posStart, positions, termsOwned: !s.strings };
-  return { table, rank };
+  rowStart[m] = k;
+  return { rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k) };
 }
 
 /** Inverts `docs`, with the pair postings `pairs` asks for (segment-pairs.ts). */
@@ -273,11 +293,6 @@ export function invertDocs(schema: IndexSchema, docs: DocInput[], pairs: PairSet
   const s = collectTokens(schema, docs, batch);
   const { table, rank } = groupByTerm(s);
   batch.postings = table;
-  if (pairs.mode !== 'none') {
-    // the stream by sorted term number, row by row, as the pairs are found in it
-    const term = words('pairTerms', s.n);
-    for (let i = 0; i < s.n; i++) term[i] = rank[s.tid[i]];
-    batch.postings = withPairs(table, { term, hit: s.thit, rowFrom: s.rowFrom, rows: docs.length }, pairs);
-  }
+  if (pairs.mode !== 'none') batch.postings = withPairs(table, { tid: s.tid, rank, hit: s.thit, rowFrom: s.rowFrom, rows: docs.length }, pairs);
   return batch;
 }

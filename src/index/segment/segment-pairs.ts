@@ -13,8 +13,6 @@
  * of just the two words without field limits the pair's rows are its rows and its hits give the
  * fields it occurs in, so the core counts such a phrase without reading the words' positions.
  */
-import type { PostingsTable } from './postings-encoder.js';
-import { FIELD_END_BIT } from './segment-layout.js';
 
 export const PAIR_HEAD = '\u0001';
 
@@ -39,11 +37,6 @@ export interface PairSettings {
 }
 
 export const AUTO_PAIRS: PairSettings = { mode: 'auto' };
-/** `auto` pairs words with at least this many hits per row of the batch (about the 25 commonest words of English text)... */
-const AUTO_HITS_PER_ROW = 0.25;
-/** ...in batches of at least this many rows (a few rows tell nothing of frequency). */
-const AUTO_MIN_ROWS = 100;
-
 /** The pair settings of a table's `bigram_index` / `bigram_freq_words`. */
 export function pairSettings(settings: Record<string, string> | undefined): PairSettings {
   const mode = (settings?.bigram_index ?? '').toLowerCase();
@@ -51,158 +44,6 @@ export function pairSettings(settings: Record<string, string> | undefined): Pair
   if (mode === 'all' || mode === 'first_freq' || mode === 'both_freq') return { mode, freqWords };
   if (mode === 'none') return { mode };
   return AUTO_PAIRS;
-}
-
-/** Words that may stand first (1) / second (2) in a pair, per sorted term number. */
-function eligible(table: PostingsTable, rows: number, p: PairSettings): Uint8Array | null {
-  const { terms, posStart } = table;
-  const out = new Uint8Array(terms.length);
-  const freq = new Set(p.freqWords);
-  let any = false;
-  for (let t = 0; t < terms.length; t++) {
-    const term = terms[t];
-    // marks, pairs and exact forms (`=word`) are never paired
-    if (term.charCodeAt(0) < 0x20 || term.charCodeAt(0) === 0x3d) continue;
-    let e = 0;
-    if (p.mode === 'auto') e = rows >= AUTO_MIN_ROWS && posStart[t + 1] - posStart[t] >= rows * AUTO_HITS_PER_ROW ? 3 : 0;
-    else if (p.mode === 'all') e = 3;
-    else if (freq.has(term)) e = 3;
-    else if (p.mode === 'first_freq') e = 2;
-    out[t] = e;
-    if (e === 3) any = true;
-  }
-  return any ? out : null;
-}
-
-/** The batch's token stream in row order (doc-inverter.ts): sorted term numbers and hit words. */
-export interface RowTokens { term: Uint32Array; hit: Uint32Array; rowFrom: Uint32Array; rows: number }
-
-/** Growable u32 list. */
-class U32List {
-  a = new Uint32Array(1024);
-  n = 0;
-  push(v: number): void {
-    if (this.n === this.a.length) {
-      const b = new Uint32Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.n++] = v;
-  }
-}
-
-/**
- * `table` with the batch's pair terms in front (they sort before every word: PAIR_HEAD is below
- * any character a word holds), or `table` itself when no pair qualifies.
- */
-export function withPairs(table: PostingsTable, tokens: RowTokens, p: PairSettings): PostingsTable {
-  if (p.mode === 'none' || table.terms.length === 0) return table;
-  const ok = eligible(table, tokens.rows, p);
-  if (!ok) return table;
-  const m = table.terms.length;
-  const index = new Map<number, number>(); // left * m + right -> pair number
-  const lastRow: number[] = [];
-  const lastKey: number[] = [];
-  const pairL: number[] = [];
-  const pairR: number[] = [];
-  const ePair = new U32List();
-  const eRow = new U32List();
-  const eHit = new U32List();
-  const keys: number[] = [];
-  const ids: number[] = [];
-  const { term, hit, rowFrom } = tokens;
-  for (let r = 0; r < tokens.rows; r++) {
-    keys.length = 0;
-    ids.length = 0;
-    let sorted = true;
-    for (let i = rowFrom[r]; i < rowFrom[r + 1]; i++) {
-      const t = term[i];
-      if (ok[t] === 0) continue;
-      const key = (hit[i] & ~FIELD_END_BIT) >>> 0;
-      if (keys.length && key < keys[keys.length - 1]) sorted = false;
-      keys.push(key);
-      ids.push(t);
-    }
-    if (!sorted) {
-      const order = keys.map((_, i) => i).sort((x, y) => keys[x] - keys[y]);
-      const k2 = order.map((i) => keys[i]);
-      const i2 = order.map((i) => ids[i]);
-      keys.splice(0, keys.length, ...k2);
-      ids.splice(0, ids.length, ...i2);
-    }
-    for (let i = 0; i < keys.length; i++) {
-      if ((ok[ids[i]] & 1) === 0) continue;
-      const want = keys[i] + 1;
-      for (let j = i + 1; j < keys.length && keys[j] <= want; j++) {
-        if (keys[j] !== want || (ok[ids[j]] !== 3 && !(p.mode === 'first_freq' && ok[ids[j]] === 2))) continue;
-        const pk = ids[i] * m + ids[j];
-        let x = index.get(pk);
-        if (x === undefined) {
-          x = pairL.length;
-          index.set(pk, x);
-          pairL.push(ids[i]);
-          pairR.push(ids[j]);
-          lastRow.push(-1);
-          lastKey.push(0);
-        }
-        // one hit per occurrence (two tokens sharing a position make one occurrence each pair)
-        if (lastRow[x] === r && lastKey[x] === keys[i]) continue;
-        lastRow[x] = r;
-        lastKey[x] = keys[i];
-        ePair.push(x);
-        eRow.push(r);
-        eHit.push(keys[i]);
-      }
-    }
-  }
-  const np = pairL.length;
-  if (np === 0) return table;
-  const names = pairL.map((l, x) => pairTerm(table.terms[l], table.terms[pairR[x]]));
-  const order = names.map((_, x) => x).sort((x, y) => (names[x] < names[y] ? -1 : names[x] > names[y] ? 1 : 0));
-  if (names[order[np - 1]] >= table.terms[0]) return table; // a word below PAIR_HEAD: cannot happen with real tokenizers
-  const rank = new Uint32Array(np);
-  order.forEach((x, i) => { rank[x] = i; });
-  // counting sort of the emissions by pair rank; emissions are in row order, so rows (and a row's
-  // hits) stay ascending
-  const start = new Uint32Array(np + 1);
-  for (let e = 0; e < ePair.n; e++) start[rank[ePair.a[e]] + 1]++;
-  for (let i = 0; i < np; i++) start[i + 1] += start[i];
-  const hits = ePair.n;
-  const hitRow = new Uint32Array(hits);
-  const pairHits = new Uint32Array(hits);
-  const fill = start.slice(0, np);
-  for (let e = 0; e < hits; e++) {
-    const at = fill[rank[ePair.a[e]]]++;
-    hitRow[at] = eRow.a[e];
-    pairHits[at] = eHit.a[e];
-  }
-  // rows and tfs per pair from its hits
-  const k = table.rowStart[m];
-  const h = table.posStart[m];
-  const rows = new Uint32Array(hits + k);
-  const tfs = new Uint32Array(hits + k);
-  const rowStart = new Uint32Array(np + m + 1);
-  let n = 0;
-  for (let x = 0; x < np; x++) {
-    rowStart[x] = n;
-    for (let i = start[x]; i < start[x + 1]; i++) {
-      if (i > start[x] && hitRow[i] === hitRow[i - 1]) tfs[n - 1]++;
-      else { rows[n] = hitRow[i]; tfs[n++] = 1; }
-    }
-  }
-  rows.set(table.rows.subarray(0, k), n);
-  tfs.set(table.tfs.subarray(0, k), n);
-  const positions = new Uint32Array(hits + h);
-  positions.set(pairHits);
-  positions.set(table.positions.subarray(0, h), hits);
-  const posStart = new Uint32Array(np + m + 1);
-  posStart.set(start);
-  for (let t = 0; t <= m; t++) {
-    rowStart[np + t] = table.rowStart[t] + n;
-    posStart[np + t] = table.posStart[t] + hits;
-  }
-  const terms = order.map((x) => names[x]).concat(table.terms);
-  return { terms, rowStart, rows: rows.subarray(0, n + k), tfs: tfs.subarray(0, n + k), posStart, positions, termsOwned: table.termsOwned };
 }
 
 /**

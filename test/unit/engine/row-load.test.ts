@@ -54,6 +54,10 @@ describe('Engine.loadRows', () => {
     expect(dup).toEqual({ ok: false, failedIndex: 1, error: "duplicate id '1'" });
     const twice = await t.engine.loadRows!('a', { columns: ['id', 'title'], rows: [[int(3), str('c')], [int(4), str('d')], [int(3), str('e')]] }, false);
     expect(twice).toMatchObject({ ok: false, failedIndex: 2 });
+    // ascending ids (a file's usual order) against ids already in the table
+    await t.engine.loadRows!('b', { columns: ['id', 'title'], rows: [[int(10), str('ten')]] }, false);
+    const later = await t.engine.loadRows!('b', { columns: ['id', 'title'], rows: [[int(8), str('h')], [int(10), str('j')], [int(11), str('k')]] }, false);
+    expect(later).toEqual({ ok: false, failedIndex: 1, error: "duplicate id '10'" });
     const bad = await t.engine.loadRows!('a', { columns: ['id', 'n'], rows: [[int(6), int(1)], [int(7), str('x')]] }, false);
     expect(bad).toMatchObject({ ok: false, failedIndex: 1 });
     expect(bad.ok || bad.error).toContain('row 1, column 2');

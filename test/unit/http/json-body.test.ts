@@ -21,6 +21,15 @@ describe('NDJSON', () => {
     expect(lines.map((l) => l.kind)).toEqual(['json', 'empty', 'json']);
   });
 
+  it('drops leading whitespace and one final carriage return of a line, nothing else', () => {
+    const lines = parseNdjson(' \t{"a":1}\r\n\r\n\u00a0{"b":2} \r\n{"c":3}\r\r');
+    expect(lines.map((l) => l.kind)).toEqual(['json', 'empty', 'json', 'json']);
+    expect(parseNdjson('{"a":1}\r\r\n{"b"\r')).toEqual([
+      { kind: 'json', value: { a: expect.anything() } },
+      { kind: 'bad', error: 'unable to parse: ' },
+    ]);
+  });
+
   it('a bad line becomes a bad entry and the others still parse', () => {
     const lines = parseNdjson('{"a":1}\n{"a":}\r\n{"c":3}');
     expect(lines.map((l) => l.kind)).toEqual(['json', 'bad', 'json']);

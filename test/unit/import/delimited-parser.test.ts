@@ -54,4 +54,19 @@ describe('DelimitedParser', () => {
       expect(got.map((r) => ('values' in r ? r.values : r.error))).toEqual(rs);
     }));
   });
+  it('reads back unquoted TSV and CSV rows, LF or CRLF, however the input is cut', () => {
+    const rowsOf = (units: string[]) => fc.array(fc.array(fc.string({ unit: fc.constantFrom(...units) }), { minLength: 2, maxLength: 4 }),
+      { minLength: 1, maxLength: 6 });
+    const cases = [
+      { format: 'tsv' as const, sep: '\t', rows: rowsOf(['a', 'b', ',', '"', ' ', 'é']) },
+      { format: 'csv' as const, sep: ',', rows: rowsOf(['a', 'b', '\t', ' ', 'é']) },
+    ];
+    for (const { format, sep, rows } of cases) {
+      fc.assert(fc.property(rows, fc.boolean(), fc.array(fc.integer({ min: 1, max: 7 })), (rs, crlf, cuts) => {
+        const text = rs.map((r) => r.join(sep)).join(crlf ? '\r\n' : '\n') + (crlf ? '\r\n' : '\n');
+        const got = parse(format, text, cuts);
+        expect(got.map((r) => ('values' in r ? r.values : r.error))).toEqual(rs);
+      }));
+    }
+  });
 });

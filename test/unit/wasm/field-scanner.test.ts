@@ -2,6 +2,7 @@
 // inside the text pipeline (indexField, analyze), on random Unicode text and random text settings.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { gcideAvailable, loadGcide } from '../../../bench/corpus.js';
 import type { TableSettings } from '../../../src/schema/types.js';
 import { addFlaggedChars, buildCaseFolding, FLAG_BOUNDARY, FLAG_IGNORE } from '../../../src/text/charset-table.js';
 import { SCAN_RECORD_WORDS, setFieldScannerFactory } from '../../../src/text/field-scanner.js';
@@ -80,6 +81,23 @@ describe('core field scanner', () => {
       expect(scanned(s.records, s.count, s.texts).map((t) => t.text)).toEqual(referenceFieldTokens(table, text, 1).map((t) => t.text));
     }
   });
+
+  // dictionary text: a vocabulary of tens of thousands of ids (the table grows, its hash decides every slot)
+  it.skipIf(!gcideAvailable())('gives the TS tokenizer tokens on 20,000 gcide documents', () => {
+    const plain = buildCaseFolding('non_cont');
+    const sc = coreFieldScanners(plain, 1);
+    let bad = 0;
+    for (const d of loadGcide(20000)) {
+      for (const text of [d.title, d.body]) {
+        const s = sc.scan(text);
+        const want = referenceFieldTokens(plain, text, 1);
+        if (s === null) { expect(/[\ud800-\udfff]/.test(text)).toBe(true); continue; }
+        const got = scanned(s.records, s.count, s.texts);
+        if (JSON.stringify(got) !== JSON.stringify(want)) bad++;
+      }
+    }
+    expect(bad).toBe(0);
+  }, 120_000);
 
   it('renumbers after a reset, and a pipeline keyed by the old ids starts over', () => {
     setFieldScannerFactory(coreFieldScanners);

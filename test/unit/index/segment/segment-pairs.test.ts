@@ -56,6 +56,21 @@ describe('pair postings of a batch', () => {
     expect([...rowsOf(schemaOf({ mode: 'auto' }), docs.slice(0, 20)).keys()].some((t) => t.startsWith('\u0001'))).toBe(false);
   });
 
+  it('lists the same pairs when too many words qualify for a grid of them (bigram_index=all over 1,502 words)', () => {
+    // 1,502 eligible words square to more cells than the grid holds: pairs are numbered by a Map; each of
+    // the body's first words stands before two others
+    const words = Array.from({ length: 3000 }, (_, i) => `w${i}`);
+    const docs = Array.from({ length: 1000 }, (_, i) => doc(i + 1, [[words[i], words[i + 1], words[i + 2]], [1, 2, 3]], [[words[2999 - (i % 500)], words[i]], [1, 2]]));
+    const m = rowsOf(schemaOf({ mode: 'all' }), docs);
+    for (const r of [0, 123, 999]) {
+      expect(m.get(pairTerm(words[r], words[r + 1]))).toContain(r);
+      expect(m.get(pairTerm(words[r + 1], words[r + 2]))).toContain(r);
+      expect(m.get(pairTerm(words[2999 - (r % 500)], words[r]))).toEqual([r]);
+    }
+    expect(m.get(pairTerm('w5', 'w6'))).toEqual([4, 5]);
+    expect([...m.keys()].filter((t) => t.startsWith('\u0001')).length).toBe(1001 + 1000);
+  });
+
   it('reads bigram_index and bigram_freq_words as Manticore names them', () => {
     expect(pairSettings({})).toEqual({ mode: 'auto' });
     expect(pairSettings({ bigram_index: 'none' })).toEqual({ mode: 'none' });

@@ -1,0 +1,243 @@
+/**
+ * Builds a batch's pair postings (segment-pairs.ts says what they are) from its inverted words and
+ * token stream. Each phase is a function of its own: a batch calls them once each, so V8 optimizes
+ * their loops on the stack (OSR), and one function holding every phase was deoptimized on reaching
+ * each later loop (12 deopts over a gcide import).
+ */
+import type { PostingsTable } from './postings-encoder.js';
+import { FIELD_END_BIT } from './segment-layout.js';
+import { pairTerm, type PairSettings } from './segment-pairs.js';
+
+/** `auto` pairs words with at least this many hits per row of the batch (about the 25 commonest words of English text)... */
+const AUTO_HITS_PER_ROW = 0.25;
+/** ...in batches of at least this many rows (a few rows tell nothing of frequency). */
+const AUTO_MIN_ROWS = 100;
+
+/** Words that may stand first (1) / second (2) in a pair, per sorted term number. */
+function eligible(table: PostingsTable, rows: number, p: PairSettings): Uint8Array | null {
+  const { terms, posStart } = table;
+  const out = new Uint8Array(terms.length);
+  const freq = new Set(p.freqWords);
+  let any = false;
+  for (let t = 0; t < terms.length; t++) {
+    const term = terms[t];
+    // marks, pairs and exact forms (`=word`) are never paired
+    if (term.charCodeAt(0) < 0x20 || term.charCodeAt(0) === 0x3d) continue;
+    let e = 0;
+    if (p.mode === 'auto') e = rows >= AUTO_MIN_ROWS && posStart[t + 1] - posStart[t] >= rows * AUTO_HITS_PER_ROW ? 3 : 0;
+    else if (p.mode === 'all') e = 3;
+    else if (freq.has(term)) e = 3;
+    else if (p.mode === 'first_freq') e = 2;
+    out[t] = e;
+    if (e === 3) any = true;
+  }
+  return any ? out : null;
+}
+
+/**
+ * The batch's token stream in row order (doc-inverter.ts): stream ids and hit words; `rank` is each
+ * stream id's sorted term number (looked up only for the few tokens of eligible words).
+ */
+export interface RowTokens { tid: Uint32Array; rank: Uint32Array; hit: Uint32Array; rowFrom: Uint32Array; rows: number }
+
+/** Growable u32 list. */
+class U32List {
+  a = new Uint32Array(1024);
+  n = 0;
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = new Uint32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
+}
+
+/** Above this many cells (eligible words squared) pairs are numbered through a Map, not a dense grid. */
+const GRID_MAX_CELLS = 1 << 20;
+
+/**
+ * Numbers of the pairs found, by (left, right) sorted term number. The eligible words of a batch are
+ * few with `auto` (tens: the commonest words), so a pair's number is a dense grid's cell over their
+ * ranks among the eligible, no hashing per occurrence; the other modes may make every word eligible,
+ * and fall back to a Map keyed by left * m + right.
+ */
+class PairNumbers {
+  readonly left = new U32List();
+  readonly right = new U32List();
+  /** Per pair number: the row and key of its last hit (one hit per occurrence). */
+  readonly lastRow = new U32List();
+  readonly lastKey = new U32List();
+  private readonly grid: Int32Array | null;
+  private readonly map: Map<number, number> | null;
+  private readonly slot: Int32Array;
+  private readonly e: number;
+
+  constructor(ok: Uint8Array, private readonly m: number) {
+    this.slot = new Int32Array(ok.length);
+    let e = 0;
+    for (let t = 0; t < ok.length; t++) this.slot[t] = ok[t] === 0 ? -1 : e++;
+    this.e = e;
+    this.grid = e * e <= GRID_MAX_CELLS ? new Int32Array(e * e).fill(-1) : null;
+    this.map = this.grid ? null : new Map();
+  }
+
+  /** The number of pair (l, r), new (its last row unset) when first seen. */
+  of(l: number, r: number): number {
+    const cell = this.grid ? this.slot[l] * this.e + this.slot[r] : l * this.m + r;
+    let x = this.grid ? this.grid[cell] : this.map!.get(cell) ?? -1;
+    if (x < 0) {
+      x = this.left.n;
+      if (this.grid) this.grid[cell] = x;
+      else this.map!.set(cell, x);
+      this.left.push(l);
+      this.right.push(r);
+      this.lastRow.push(0xffffffff);
+      this.lastKey.push(0);
+    }
+    return x;
+  }
+}
+
+/** Sorts a row's eligible tokens by key (positions out of order: fields handed over unsorted). */
+function sortByKey(keys: Uint32Array, ids: Uint32Array, n: number): void {
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => keys[x] - keys[y]);
+  const k2 = order.map((i) => keys[i]);
+  const i2 = order.map((i) => ids[i]);
+  keys.set(k2);
+  ids.set(i2);
+}
+
+/** The pairs of a batch's rows, one emission per occurrence, in row order. */
+interface Emissions { pairs: PairNumbers; pair: U32List; row: U32List; hit: U32List }
+
+/** Finds every occurrence of an eligible word right after one that may stand first (`ok`: eligible()). */
+function findPairs(tokens: RowTokens, ok: Uint8Array, p: PairSettings): Emissions {
+  const { tid, rank: termOf, hit, rowFrom } = tokens;
+  const m = termOf.length;
+  const out: Emissions = { pairs: new PairNumbers(ok, m), pair: new U32List(), row: new U32List(), hit: new U32List() };
+  // eligibility by stream id, and 1 where eligible at all: the scan counts with it rather than branch
+  // on it (about a third of the tokens are of eligible words, in no pattern a CPU predicts)
+  const okId = new Uint8Array(m);
+  const any = new Uint8Array(m);
+  for (let id = 0; id < m; id++) {
+    okId[id] = ok[termOf[id]];
+    any[id] = okId[id] === 0 ? 0 : 1;
+  }
+  let longest = 0;
+  for (let r = 0; r < tokens.rows; r++) longest = Math.max(longest, rowFrom[r + 1] - rowFrom[r]);
+  // a row's eligible tokens: hit key (field and position, no end flag) and stream id; every token is
+  // written at n, only an eligible one moves n on
+  const keys = new Uint32Array(longest + 1);
+  const ids = new Uint32Array(longest + 1);
+  for (let r = 0; r < tokens.rows; r++) {
+    let n = 0;
+    for (let i = rowFrom[r]; i < rowFrom[r + 1]; i++) {
+      const id = tid[i];
+      keys[n] = (hit[i] & ~FIELD_END_BIT) >>> 0;
+      ids[n] = id;
+      n += any[id];
+    }
+    rowPairs(out, r, keys, ids, n, okId, termOf, p.mode === 'first_freq' ? 2 : 3);
+  }
+  return out;
+}
+
+/** One row's pairs from its `n` eligible tokens (keys, stream ids). */
+function rowPairs(out: Emissions, r: number, keys: Uint32Array, ids: Uint32Array, n: number, okId: Uint8Array, termOf: Uint32Array,
+  secondOk: number): void {
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) sorted = keys[i] >= keys[i - 1];
+  if (!sorted) sortByKey(keys.subarray(0, n), ids.subarray(0, n), n);
+  const { pairs } = out;
+  for (let i = 0; i < n; i++) {
+    if ((okId[ids[i]] & 1) === 0) continue;
+    const want = keys[i] + 1;
+    for (let j = i + 1; j < n && keys[j] <= want; j++) {
+      if (keys[j] !== want || okId[ids[j]] < secondOk) continue;
+      const x = pairs.of(termOf[ids[i]], termOf[ids[j]]);
+      // one hit per occurrence (two tokens sharing a position make one occurrence each pair)
+      if (pairs.lastRow.a[x] === r && pairs.lastKey.a[x] === keys[i]) continue;
+      pairs.lastRow.a[x] = r;
+      pairs.lastKey.a[x] = keys[i];
+      out.pair.push(x);
+      out.row.push(r);
+      out.hit.push(keys[i]);
+    }
+  }
+}
+
+/** The pairs' hits grouped by pair, pairs in `rank` order: a counting sort of the emissions, so rows (and a row's hits) stay ascending. */
+function groupByPair(e: Emissions, rank: Uint32Array): { start: Uint32Array; hitRow: Uint32Array; pairHits: Uint32Array } {
+  const np = rank.length;
+  const hits = e.pair.n;
+  const start = new Uint32Array(np + 1);
+  for (let i = 0; i < hits; i++) start[rank[e.pair.a[i]] + 1]++;
+  for (let i = 0; i < np; i++) start[i + 1] += start[i];
+  const hitRow = new Uint32Array(hits);
+  const pairHits = new Uint32Array(hits);
+  const fill = start.slice(0, np);
+  for (let i = 0; i < hits; i++) {
+    const at = fill[rank[e.pair.a[i]]]++;
+    hitRow[at] = e.row.a[i];
+    pairHits[at] = e.hit.a[i];
+  }
+  return { start, hitRow, pairHits };
+}
+
+/** `table` with the grouped pairs (terms `pairNames`, sorted) in front. */
+function prependPairs(table: PostingsTable, pairNames: string[], g: ReturnType<typeof groupByPair>): PostingsTable {
+  const { start, hitRow, pairHits } = g;
+  const np = pairNames.length;
+  const m = table.terms.length;
+  const hits = hitRow.length;
+  const k = table.rowStart[m];
+  const h = table.posStart[m];
+  const rows = new Uint32Array(hits + k);
+  const tfs = new Uint32Array(hits + k);
+  const rowStart = new Uint32Array(np + m + 1);
+  // rows and tfs per pair from its hits
+  let n = 0;
+  for (let x = 0; x < np; x++) {
+    rowStart[x] = n;
+    for (let i = start[x]; i < start[x + 1]; i++) {
+      if (i > start[x] && hitRow[i] === hitRow[i - 1]) tfs[n - 1]++;
+      else { rows[n] = hitRow[i]; tfs[n++] = 1; }
+    }
+  }
+  rows.set(table.rows.subarray(0, k), n);
+  tfs.set(table.tfs.subarray(0, k), n);
+  const positions = new Uint32Array(hits + h);
+  positions.set(pairHits);
+  positions.set(table.positions.subarray(0, h), hits);
+  const posStart = new Uint32Array(np + m + 1);
+  posStart.set(start);
+  for (let t = 0; t <= m; t++) {
+    rowStart[np + t] = table.rowStart[t] + n;
+    posStart[np + t] = table.posStart[t] + hits;
+  }
+  const terms = pairNames.concat(table.terms);
+  return { terms, rowStart, rows: rows.subarray(0, n + k), tfs: tfs.subarray(0, n + k), posStart, positions, termsOwned: table.termsOwned };
+}
+
+/**
+ * `table` with the batch's pair terms in front (they sort before every word: PAIR_HEAD is below
+ * any character a word holds), or `table` itself when no pair qualifies.
+ */
+export function withPairs(table: PostingsTable, tokens: RowTokens, p: PairSettings): PostingsTable {
+  if (p.mode === 'none' || table.terms.length === 0) return table;
+  const ok = eligible(table, tokens.rows, p);
+  if (!ok) return table;
+  const found = findPairs(tokens, ok, p);
+  const { left, right } = found.pairs;
+  const np = left.n;
+  if (np === 0) return table;
+  const names: string[] = new Array(np);
+  for (let x = 0; x < np; x++) names[x] = pairTerm(table.terms[left.a[x]], table.terms[right.a[x]]);
+  const order = names.map((_, x) => x).sort((x, y) => (names[x] < names[y] ? -1 : names[x] > names[y] ? 1 : 0));
+  if (names[order[np - 1]] >= table.terms[0]) return table; // a word below PAIR_HEAD: cannot happen with real tokenizers
+  const rank = new Uint32Array(np);
+  order.forEach((x, i) => { rank[x] = i; });
+  return prependPairs(table, order.map((x) => names[x]), groupByPair(found, rank));
+}
