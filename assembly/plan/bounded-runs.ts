@@ -9,7 +9,7 @@ import { TERMINATED } from "../util/codes";
 import { cursorSeek, cursorTf, cursorRow, cursorAdvance, cursorBlock, cursorBlockMax } from "../postings/cursor";
 import { OP_AND, OP_OR } from "./format";
 import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_CONSTRAINED, N_ARG0 } from "./node";
-import { plainTerm, termBm25, termFieldPart, weightBound, wordBm25, wordFields } from "./prune";
+import { plainTerm, repeatTf, termBm25, termFieldPart, weightBound, wordBm25, wordFields } from "./prune";
 
 /**
  * An OR of plain unlimited terms (orRows()): true when its children are all such terms, so its
@@ -135,7 +135,7 @@ export function andRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
       const t = child(n, i);
       const tf = cursorTf(<usize>nget(t, N_CURSOR));
       sum += termBm25(tf, reinterpret<f32>(nget(t, N_IDF)));
-      fields += termFieldPart(t, tf);
+      fields += termFieldPart(t, repeatTf(t, tf));
     }
     if (weightBound(sum, fields) > worst) break;
     if (!rowDeleted(deleted, r)) count++;

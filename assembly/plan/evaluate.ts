@@ -84,9 +84,10 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
     return 0;
   }
   if (checkTree(plan, root, planLen, 0) == 0) return E_BAD_PLAN;
-  const arena = heap.alloc(arenaBytes(plan, root));
+  const arenaSize = arenaBytes(plan, root);
+  const arena = heap.alloc(arenaSize);
   const allFields: u32 = numFields >= 32 ? 0xffffffff : (<u32>1 << numFields) - 1;
-  const node = buildTree(plan, root, arena, blob, allFields);
+  const node = buildTree(plan, root, arena, arenaSize, blob, allFields);
   setSegmentRows(rows);
   sortByCost(node);
   const ranker = pword(plan, P_RANKER);

@@ -4,6 +4,7 @@
 // | 24 fieldMask | 28 maxPos | 32 flags | 36 idf f32 | 40 arg0 | 44 hitsEpoch | 48 hitsDoc |
 // | 52 hitsStart | 56 hitsLen | 60 cost | 64 arg1 | 68 constrained | 72 count | 76 merged |
 // | 80 pfields | 84 pdoc | 88 wblock | 92 wpop | 96 tw1 | 100 tw2 | 104 twall | 108 guide | 112 guideExact |
+// | 116 term | 120 repeat |
 // pfields: the fields (16-bit set, plan/prune.ts) where a phrase was found on row pdoc.
 // wblock..twall: a plain term's field parts of its bound on block wblock - 1 (plan/prune.ts).
 // guide: a phrase's cursor over a pair term (two of its words adjacent, plan arg2 = term + 1), 0 = none;
@@ -18,8 +19,9 @@ import { hdr, H_ROWS } from "../segment/layout";
 import { OP_TERM, OP_AND, OP_OR, OP_ALL, OP_ZONE, OP_PHRASE, OR_MERGED_LIST, TERM_WORDS, INNER_WORDS, NO_TERM, pword } from "./format";
 
 /**
- * A multiple of 16: the arena hands out 16-byte aligned blocks and the plan's size is summed from this,
- * so 120 overran the arena on every query of a big enough table (found merging the phrase guide).
+ * Any size: the arena's size (arenaBytes) and its bump allocator (take) both round each block with
+ * block(), and take() traps rather than write past the arena (120 once overran it with a sum of raw
+ * sizes: every query of 100k gcide failed "out of memory in the search core").
  */
 export const NODE_BYTES: usize = 128;
 export const NOT_STARTED: u32 = 0xffffffff;
@@ -64,6 +66,10 @@ export const N_GUIDE: usize = 108;
 /** The guide's pair is the whole phrase (plan arg2's GUIDE_EXACT bit): its rows and hits decide it. */
 export const N_GUIDE_EXACT: usize = 112;
 export const GUIDE_EXACT: u32 = 0x80000000;
+/** A plain term's term number plus one (0: none), to find a keyword's repeats (plan/prune.ts). */
+export const N_TERM: usize = 116;
+/** Earlier unconstrained siblings under the same AND with this term (plan/prune.ts repeatRanks). */
+export const N_REPEAT: usize = 120;
 
 @inline export function nget(n: usize, f: usize): u32 {
   return load<u32>(n + f);
@@ -78,12 +84,12 @@ export const GUIDE_EXACT: u32 = 0x80000000;
 /** Bytes of arena the subtree at plan word `at` needs (nodes, child arrays, cursors). */
 export function arenaBytes(plan: usize, at: u32): usize {
   const op = pword(plan, at);
-  if (op == OP_TERM) return NODE_BYTES + CURSOR_BYTES;
+  if (op == OP_TERM) return block(NODE_BYTES) + block(CURSOR_BYTES);
   // a merged list: one node, its cursor and a cursor to read each expansion with
-  if (isMergedList(plan, at)) return NODE_BYTES + ((MERGED_BYTES + 15) & ~15) + CURSOR_BYTES;
+  if (isMergedList(plan, at)) return block(NODE_BYTES) + block(MERGED_BYTES) + block(CURSOR_BYTES);
   const n: u32 = op == OP_ALL ? 0 : pword(plan, at + 2);
-  let bytes = NODE_BYTES + (((<usize>n << 2) + 15) & ~15);
-  if (op == OP_PHRASE && pword(plan, at + 5) != 0) bytes += CURSOR_BYTES;
+  let bytes = block(NODE_BYTES) + block(<usize>n << 2);
+  if (op == OP_PHRASE && pword(plan, at + 5) != 0) bytes += block(CURSOR_BYTES);
   let c = at + INNER_WORDS;
   for (let i: u32 = 0; i < n; i++) {
     bytes += arenaBytes(plan, c);
@@ -92,11 +98,19 @@ export function arenaBytes(plan: usize, at: u32): usize {
   return bytes;
 }
 
-/** Bump allocator over the arena; every block stays 16-aligned. */
+/** The arena bytes one block of `bytes` takes: the one rounding rule of arenaBytes and take. */
+@inline function block(bytes: usize): usize {
+  return (bytes + 15) & ~15;
+}
+
+/** Bump allocator over the arena; every block stays 16-aligned and inside the arena. */
 let bump: usize = 0;
+let bumpEnd: usize = 0;
 function take(bytes: usize): usize {
   const p = bump;
-  bump += (bytes + 15) & ~15;
+  bump += block(bytes);
+  // a size rule out of step with arenaBytes: fail this query, never overwrite the heap after it
+  if (bump > bumpEnd) unreachable();
   return p;
 }
 
@@ -105,9 +119,13 @@ function isMergedList(plan: usize, at: u32): bool {
   return pword(plan, at) == OP_OR && pword(plan, at + 3) == OR_MERGED_LIST && pword(plan, at + 2) > 0;
 }
 
-/** Unpacks the plan tree into node records in `arena`; release it with freeTree(arena). */
-export function buildTree(plan: usize, at: u32, arena: usize, blob: usize, allFields: u32): usize {
+/**
+ * Unpacks the plan tree into node records in `arena` (`bytes` long, arenaBytes(plan, at)); release
+ * it with freeTree(arena).
+ */
+export function buildTree(plan: usize, at: u32, arena: usize, bytes: usize, blob: usize, allFields: u32): usize {
   bump = arena;
+  bumpEnd = arena + bytes;
   return build(plan, at, blob, allFields);
 }
 
@@ -189,6 +207,7 @@ function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
     const c = take(CURSOR_BYTES);
     const termId = termFields(n, plan, at, allFields);
     if (termId == NO_TERM) return emptyTerm(n);
+    nset(n, N_TERM, termId + 1);
     nset(n, N_CURSOR, <u32>c);
     cursorInit(c, blob, termId);
     nset(n, N_COST, cursorCost(c));

@@ -29,8 +29,9 @@ export function positionsOut(seg: usize, plan: usize, planLen: u32, row: u32, ou
   if (checkTree(plan, root, planLen, 0) == 0) return E_BAD_PLAN;
   const numFields = hdr(blob, H_FIELDS);
   const allFields: u32 = numFields >= 32 ? 0xffffffff : (<u32>1 << numFields) - 1;
-  const arena = heap.alloc(arenaBytes(plan, root));
-  const node = buildTree(plan, root, arena, blob, allFields);
+  const arenaSize = arenaBytes(plan, root);
+  const arena = heap.alloc(arenaSize);
+  const node = buildTree(plan, root, arena, arenaSize, blob, allFields);
   setSegmentRows(rows);
   sortByCost(node);
   hitsReset();

@@ -6,7 +6,8 @@
 //
 // Which queries qualify (pruneSetup): ranker bm25 or proximity_bm25, the default order (weight
 // desc, then rowId asc; rows arrive ascending, so a row enters a full heap only with a weight above
-// the K-th), no repeated keyword, and a tree of plain terms under AND, OR and phrases of plain terms.
+// the K-th), and a tree of plain terms under AND, OR and phrases of plain terms (no phrase when a
+// keyword repeats).
 // Every other ranker, sort, operator or wildcard list runs exhaustively, as before.
 //
 // The bound, for those rankers: weight = bm25Part(Σ tf/(tf+1.2)*idf) + 1000 * F, where F is
@@ -14,7 +15,9 @@
 // computed exactly (tf is in the block's decoded tfs; the same f32 operations in the same order as
 // rank/score.ts). F <= max(1, Σ_units len(unit) * (the largest sum of tf positive weights among
 // fields(unit))): without repeated keywords a field's LCS run takes each term (length 1) or phrase
-// (length k) at most once, and a unit with tf hits on the row is in at most tf fields. A term's
+// (length k) at most once, and a unit with tf hits on the row is in at most tf fields. With repeated
+// keywords (rank/lcs.ts lcsDupes) a run grows only by a hit of a higher qpos in the same field, so it
+// still takes each term child at most once; the repeats' idf is 0 (query-analyzer.ts), as in tfidf(). A term's
 // fields are its block's field union (the block-max word, postings-encoder.ts); a phrase's are the
 // fields where phraseMatch() found it on the row, when it looked.
 
@@ -26,7 +29,7 @@ import {
 import { OP_TERM, OP_AND, OP_OR, OP_PHRASE, RANK_BM25, RANK_PROXIMITY_BM25, PF_DUPES, PF_EXHAUSTIVE } from "./format";
 import {
   nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_IDF, N_ARG0, N_MERGED, N_PFIELDS, N_PDOC, N_CONSTRAINED,
-  N_WBLOCK, N_WPOP, N_TW1, N_TW2, N_TWALL,
+  N_WBLOCK, N_WPOP, N_TW1, N_TW2, N_TWALL, N_TERM, N_REPEAT,
 } from "./node";
 import { termAccepts } from "./hits";
 import { fieldWeight } from "../rank/rankers";
@@ -59,14 +62,15 @@ export function simplePhrase(n: usize): bool {
   return true;
 }
 
-function boundable(n: usize): bool {
+function boundable(n: usize, dupes: bool): bool {
   const op = nget(n, N_OP);
   if (op == OP_TERM) return plainTerm(n);
-  if (op == OP_PHRASE) return simplePhrase(n);
+  // with repeated keywords phrases are decided by the FSM, which leaves N_PFIELDS unset
+  if (op == OP_PHRASE) return !dupes && simplePhrase(n);
   if (op == OP_OR && nget(n, N_ARG0) == 1) return false; // a wildcard's expansions share one tf
   if (op != OP_AND && op != OP_OR) return false;
   const k = nget(n, N_NCHILD);
-  for (let i: u32 = 0; i < k; i++) if (!boundable(child(n, i))) return false;
+  for (let i: u32 = 0; i < k; i++) if (!boundable(child(n, i), dupes)) return false;
   return true;
 }
 
@@ -78,9 +82,10 @@ const posWeights = new StaticArray<i32>(16);
  * field weights (rank/rankers.ts setWeights() ran before) for a segment of `numFields` fields.
  */
 export function pruneSetup(root: usize, ranker: u32, flags: u32, numFields: u32): bool {
-  if ((flags & (PF_DUPES | PF_EXHAUSTIVE)) != 0) return false;
+  if ((flags & PF_EXHAUSTIVE) != 0) return false;
   if (ranker != RANK_BM25 && ranker != RANK_PROXIMITY_BM25) return false;
-  if (!boundable(root)) return false;
+  if (!boundable(root, (flags & PF_DUPES) != 0)) return false;
+  if ((flags & PF_DUPES) != 0) repeatRanks(root);
   let rest: i32 = 0;
   for (let f: u32 = 0; f < numFields; f++) {
     const w = max(fieldWeight(f), 0);
@@ -90,6 +95,38 @@ export function pruneSetup(root: usize, ranker: u32, flags: u32, numFields: u32)
   for (let f = numFields; f < 15; f++) unchecked((posWeights[f] = 0));
   unchecked((posWeights[15] = rest));
   return true;
+}
+
+/**
+ * Sets N_REPEAT of each unconstrained plain term under an AND: how many earlier such siblings have
+ * its term. A keyword at r query positions with tf hits on a row puts at most min(r, tf_f) of them
+ * in field f's LCS run (lcsDupes: a run's hits stand at distinct positions), so nested layers of
+ * fields, the j-th of at most tf - (j - 1) fields: its j-th occurrence's field part is that of
+ * tf - (j - 1) hits (termFieldPart(n, repeatTf(n, tf))).
+ */
+function repeatRanks(n: usize): void {
+  const k = nget(n, N_NCHILD);
+  const and = nget(n, N_OP) == OP_AND;
+  for (let i: u32 = 0; i < k; i++) {
+    const c = child(n, i);
+    if (nget(c, N_OP) != OP_TERM) {
+      repeatRanks(c);
+      continue;
+    }
+    if (!and || nget(c, N_TERM) == 0 || nget(c, N_CONSTRAINED) != 0) continue;
+    let rank: u32 = 0;
+    for (let j: u32 = 0; j < i; j++) {
+      const e = child(n, j);
+      if (nget(e, N_OP) == OP_TERM && nget(e, N_TERM) == nget(c, N_TERM) && nget(e, N_CONSTRAINED) == 0) rank++;
+    }
+    nset(c, N_REPEAT, rank);
+  }
+}
+
+/** The hits a term's field part is bounded by: tf, less its rank among its repeats (repeatRanks). */
+@inline export function repeatTf(n: usize, tf: u32): u32 {
+  const rank = nget(n, N_REPEAT);
+  return tf > rank ? tf - rank : 0;
 }
 
 /** Σ of the bound's field part (F in the file header) over the units added so far. */
@@ -154,7 +191,7 @@ function nodeBound(n: usize, d: u32): f32 {
   const op = nget(n, N_OP);
   if (op == OP_TERM) {
     const tf = cursorTf(<usize>nget(n, N_CURSOR));
-    fieldSum += termFieldPart(n, tf);
+    fieldSum += termFieldPart(n, repeatTf(n, tf));
     return termBm25(tf, reinterpret<f32>(nget(n, N_IDF)));
   }
   const k = nget(n, N_NCHILD);

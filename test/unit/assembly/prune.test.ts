@@ -77,7 +77,11 @@ const select = fc.record({
 // ranked order, no attribute filter), which the general generator above reaches only now and then
 const distinct = (min: number, max: number) => fc.uniqueArray(word, { minLength: min, maxLength: max });
 const prunable = fc.record({
-  match: fc.oneof(word, distinct(2, 3).map((ws) => ws.join(' | ')), distinct(2, 3).map((ws) => ws.join(' ')), distinct(2, 3).map((ws) => `"${ws.join(' ')}"`)),
+  match: fc.oneof(
+    word, distinct(2, 3).map((ws) => ws.join(' | ')), distinct(2, 3).map((ws) => ws.join(' ')), distinct(2, 3).map((ws) => `"${ws.join(' ')}"`),
+    // a repeated keyword (lcsDupes ranks it; pruned unless a phrase is in the tree)
+    fc.tuple(distinct(1, 3), fc.constantFrom(' ', ' | '), fc.nat(2)).map(([ws, op, at]) => [...ws.slice(0, at), ws[0], ...ws.slice(at)].join(op)),
+  ),
   ranker: fc.constantFrom('', 'bm25'),
   weights: fc.option(fc.tuple(fc.integer({ min: -2, max: 6 }), fc.integer({ min: -2, max: 6 }))),
   limit: fc.constantFrom('LIMIT 1', 'LIMIT 4', 'LIMIT 20', 'LIMIT 2, 9'),
@@ -113,7 +117,8 @@ describe('weight-bound pruning', () => {
 
   it('counts the rows of an AND of plain terms below the K-th weight without scoring them (bounded-runs.ts)', async () => {
     await setQueryThreads(1);
-    const cases: [string, number][] = [["SELECT id, weight() FROM t WHERE MATCH('alpha bravo') LIMIT 3", 500], ["SELECT id, weight() FROM t WHERE MATCH('bravo alpha charlie') LIMIT 1", 20]];
+    const cases: [string, number][] = [["SELECT id, weight() FROM t WHERE MATCH('alpha bravo') LIMIT 3", 500], ["SELECT id, weight() FROM t WHERE MATCH('bravo alpha charlie') LIMIT 1", 20],
+      ["SELECT id, weight() FROM t WHERE MATCH('alpha bravo alpha') LIMIT 3", 4]];
     for (const [q, atLeast] of cases) {
       const [pruned, full] = await both(q);
       expect(pruned, q).toEqual(full);
