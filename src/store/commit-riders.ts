@@ -26,12 +26,12 @@ export class CommitRiders {
   }
 
   /** commitTxn with the current context's value written inside the transaction, counted once durable. */
-  async commit<T>(dbs: StoreDbs, fn: () => T): Promise<T> {
+  async commit<T>(dbs: StoreDbs, fn: () => T, docBytes?: number): Promise<T> {
     const rider = this.#context.getStore();
     const r = await commitTxn(dbs, () => {
       if (rider) dbs.meta.putSync(rider.key, rider.bytes);
       return fn();
-    });
+    }, docBytes);
     if (rider) {
       rider.commits++;
       rider.onCommit?.(rider.commits);

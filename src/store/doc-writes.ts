@@ -11,7 +11,7 @@ import { lastSeqOf, type CatalogEntry } from './catalog.js';
 import type { CommitRiders } from './commit-riders.js';
 import { commitQueued, type StoreDbs } from './lmdb-env.js';
 import type { WriteOp } from './types.js';
-import { applyBatch, blindStates, prepareBatch, putSeq, writeRecords, type PreparedBatch } from './write-batch.js';
+import { applyBatch, batchBytes, blindStates, prepareBatch, putSeq, writeRecords, type PreparedBatch } from './write-batch.js';
 
 /** What the writes need of the Store: its databases, riders and catalog lookups. */
 export interface WriteContext {
@@ -66,7 +66,7 @@ export class DocWrites {
         last = lastSeqOf(ctx.dbs, gen)!;
       }
       return applyBatch(ctx.dbs, gen, last, prepared);
-    }));
+    }, batchBytes(prepared)));
   }
 
   /** See Store.writeTogether. */
@@ -92,10 +92,12 @@ export class DocWrites {
         p.seq = last += BigInt(p.batch.ops.length);
       }
       if (!queue.length) return undefined;
+      let bytes = 0;
+      for (const p of queue) bytes += batchBytes(p.batch);
       const commit = commitQueued(ctx.dbs, () => {
         for (const p of queue) writeRecords(ctx.dbs, gen, p.seq - BigInt(p.batch.ops.length), p.batch, p.states, true);
         putSeq(ctx.dbs, gen, last);
-      });
+      }, bytes);
       const open: OpenRound = { gen, last, settled };
       this.#open.set(name, open);
       void commit.then(() => undefined, () => undefined).then(() => { if (this.#open.get(name) === open) this.#open.delete(name); });

@@ -1,4 +1,5 @@
 /** Opens the store's lmdb environment and its named databases with durable settings; runs write transactions. */
+import { statfsSync } from 'node:fs';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { SearchError } from '../util/errors.js';
 
@@ -28,6 +29,8 @@ export const LMDB_OPTIONS = {
 
 export interface StoreDbs {
   env: RootDatabase;
+  /** The environment's directory, whose filesystem's free space is checked before each commit. */
+  path: string;
   /** doc key -> encoded StoredDoc. */
   docs: Database<Buffer, Buffer>;
   /** op key (the last seq of a write call) -> that call's op record (op-codec.ts). */
@@ -50,6 +53,7 @@ export function openDbs(path: string, readOnly = false): StoreDbs {
   const named = { encoding: 'binary' } as const;
   return {
     env,
+    path,
     docs: env.openDB<Buffer, Buffer>('docs', binary),
     ops: env.openDB<Buffer, Buffer>('ops', binary),
     seq: env.openDB<Buffer, Buffer>('seq', binary),
@@ -75,9 +79,11 @@ export function readView(db: Database<Buffer, Buffer>, key: Buffer): Buffer | un
  * the callbacks queued in one event turn inside one shared commit; a plain `transaction` callback
  * that throws keeps the writes it made before throwing, in a commit other writers share (a
  * half-applied write). Each callback here is a child transaction: a throw aborts its writes only.
- * A commit that fails (disk full, I/O error) rejects with a STORAGE_ERROR that says why.
+ * A commit that fails (disk full, I/O error) rejects with a STORAGE_ERROR that says why. `docBytes`
+ * is set for a document write (the bytes it stores): see checkSpace.
  */
-export async function commitTxn<T>(dbs: StoreDbs, fn: () => T): Promise<T> {
+export async function commitTxn<T>(dbs: StoreDbs, fn: () => T, docBytes?: number): Promise<T> {
+  checkSpace(dbs, docBytes === undefined ? SMALL_RESERVE_BYTES : WRITE_RESERVE_BYTES, docBytes ?? 0);
   inFlight.set(dbs.env, (inFlight.get(dbs.env) ?? 0) + 1);
   try {
     return await dbs.env.childTransaction(fn);
@@ -123,7 +129,8 @@ export function reopenDbs(dbs: StoreDbs, path: string): StoreDbs | undefined {
  * later commit after it. A failed commit (disk full, I/O error) rejects with a STORAGE_ERROR saying why,
  * with nothing of the batch stored.
  */
-export async function commitQueued(dbs: StoreDbs, fn: () => void): Promise<void> {
+export async function commitQueued(dbs: StoreDbs, fn: () => void, docBytes: number): Promise<void> {
+  checkSpace(dbs, WRITE_RESERVE_BYTES, docBytes);
   inFlight.set(dbs.env, (inFlight.get(dbs.env) ?? 0) + 1);
   try {
     await dbs.env.batch(fn);
@@ -132,6 +139,32 @@ export async function commitQueued(dbs: StoreDbs, fn: () => void): Promise<void>
   } finally {
     inFlight.set(dbs.env, inFlight.get(dbs.env)! - 1);
   }
+}
+
+/**
+ * lmdb must never see a full disk: lmdb-js 3.5 corrupts its native heap when a commit fails with ENOSPC
+ * (with 4 KiB pages, which data directories made before 16 KiB pages keep, the process aborts:
+ * `malloc(): invalid next size`, which no JavaScript handler can catch; scripts/lmdb-enospc-repro.mjs).
+ * So a commit is refused, before lmdb sees it, while the data directory's filesystem has less free
+ * than a reserve plus twice the bytes it writes (pages are written whole, copy-on-write). Document
+ * writes keep the larger reserve, so the small commits that follow a full disk (catalog changes, the
+ * checkpoint's op pruning, garbage collection, which give space back) still fit.
+ */
+const WRITE_RESERVE_BYTES = 1 << 20;
+const SMALL_RESERVE_BYTES = 256 << 10;
+
+function checkSpace(dbs: StoreDbs, reserve: number, bytes: number): void {
+  let free: number;
+  try {
+    const fs = statfsSync(dbs.path);
+    free = fs.bavail * fs.bsize;
+  } catch {
+    return; // no answer about space (the directory gone): the commit reports what lmdb says
+  }
+  const need = reserve + 2 * bytes;
+  if (free >= need) return;
+  throw new SearchError('STORAGE_ERROR',
+    `write failed: no space left on device in the data directory (${free} bytes free, this write needs ${need}); nothing of this write was stored`);
 }
 
 /** lmdb-js's 'Commit failed' error carries the cause in a promise (rejected now or soon after). */

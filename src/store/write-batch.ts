@@ -49,6 +49,13 @@ export function prepareBatch(ops: WriteOp[]): PreparedBatch {
   };
 }
 
+/** The bytes a prepared batch stores: its op record and its documents. */
+export function batchBytes(batch: PreparedBatch): number {
+  let n = batch.record.byteLength;
+  for (const op of batch.ops) n += op.payload.byteLength;
+  return n;
+}
+
 /**
  * Applies prepared ops to generation `gen`, numbering them lastSeq+1, lastSeq+2, ... Must run
  * inside an lmdb write transaction. Phase one reads, checks duplicates and merges updates (it may
