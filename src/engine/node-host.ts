@@ -84,11 +84,15 @@ export function procStatTicks(): CpuTicks {
     return () => null;
   }
   const buf = Buffer.alloc(256);
+  let open = true;
   return () => {
+    if (!open) return null;
     let n: number;
     try {
       n = readSync(fd, buf, 0, buf.length, 0);
     } catch {
+      // closed once: a second closeSync of the descriptor would throw (EBADF) from the query path
+      open = false;
       closeSync(fd);
       return null;
     }

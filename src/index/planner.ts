@@ -151,6 +151,7 @@ const GUIDE_EXACT = 0x80000000;
  */
 function phraseGuide(q: PlannedQuery, seg: Segment, children: QNode[]): number {
   let best = -1;
+  let bestRows = 0;
   for (let i = 0; i + 1 < children.length; i++) {
     const a = children[i];
     const b = children[i + 1];
@@ -159,7 +160,9 @@ function phraseGuide(q: PlannedQuery, seg: Segment, children: QNode[]): number {
     const kb = q.analyzed.keywords[b.kw];
     if (ka.wildcard || kb.wildcard) continue;
     const t = seg.termId(pairTerm(ka.text, kb.text));
-    if (t >= 0 && (best < 0 || seg.docFreq(t) < seg.docFreq(best))) best = t;
+    if (t < 0) continue;
+    const rows = seg.docFreq(t);
+    if (best < 0 || rows < bestRows) { best = t; bestRows = rows; }
   }
   if (best < 0) return 0;
   const whole = children.length === 2 && children.every((c) => c.kind === 'term' && !c.zones);

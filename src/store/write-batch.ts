@@ -49,10 +49,10 @@ export function prepareBatch(ops: WriteOp[]): PreparedBatch {
   };
 }
 
-/** The bytes a prepared batch stores: its op record and its documents. */
+/** The bytes a prepared batch stores: its op record and its documents (other ops' payloads are in the record). */
 export function batchBytes(batch: PreparedBatch): number {
   let n = batch.record.byteLength;
-  for (const op of batch.ops) n += op.payload.byteLength;
+  for (const op of batch.ops) if (op.op === 'put' || op.op === 'insert') n += op.payload.byteLength;
   return n;
 }
 
