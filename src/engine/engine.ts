@@ -3,7 +3,7 @@ import type { JsonApi } from './json/json-api.js';
 import type { Result } from './result.js';
 import type { Session } from './session.js';
 import type { ExportSummary } from './export/export-table.js';
-import type { RowBatch, RowLoadOutcome } from './row-load.js';
+import type { PreparedRows, RowBatch, RowLoadOutcome } from './row-load.js';
 
 export interface EngineOptions {
   /** Data directory: the store of record, segment files and manifests live here. */
@@ -37,6 +37,8 @@ export interface Engine {
    * is written then.
    */
   loadRows?(name: string, batch: RowBatch, replace: boolean): Promise<RowLoadOutcome>;
+  /** loadRows' first half: checked and built, written by commit() (a bulk load prepares the next batch meanwhile). */
+  prepareRows?(name: string, batch: RowBatch, replace: boolean): Promise<PreparedRows>;
   /** Flushes segments and closes the store; every acknowledged write is already durable. */
   close(): Promise<void>;
 }

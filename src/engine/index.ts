@@ -31,7 +31,7 @@ import { configureHa, haOverrides } from './distributed/ha-settings.js';
 import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
 import { logError } from '../util/server-log.js';
-import { loadRows, type RowBatch, type RowLoadOutcome } from './row-load.js';
+import { prepareRows, type PreparedRows, type RowBatch, type RowLoadOutcome } from './row-load.js';
 import { CLUSTERS_META_KEY, storedClusterOf } from './replication-hook.js';
 
 export type { Engine, EngineOptions } from './engine.js';
@@ -39,7 +39,7 @@ export type { Result, RowsResult, OkResult, ErrorResult, ResultColumn, Cell, Cel
 export { newSession, type Session } from './session.js';
 export type { ConfigTable } from './exec/exec-ddl.js';
 export type * from './json/json-api.js';
-export type { RowBatch, RowLoadOutcome } from './row-load.js';
+export type { PreparedRows, RowBatch, RowLoadOutcome } from './row-load.js';
 
 const AUTO_ID_META = 'auto_id_reserved';
 
@@ -155,6 +155,10 @@ class QuarryEngine implements Engine {
   }
 
   async loadRows(name: string, batch: RowBatch, replace: boolean): Promise<RowLoadOutcome> {
+    return (await this.prepareRows(name, batch, replace)).commit();
+  }
+
+  async prepareRows(name: string, batch: RowBatch, replace: boolean): Promise<PreparedRows> {
     if (this.#closed) throw new Error('engine is closed');
     // a replicated table's writes go through its cluster's stream: never around it
     if (this.ctx.replication) this.ctx.replication.guardLocal(name, undefined);
@@ -163,7 +167,7 @@ class QuarryEngine implements Engine {
       const cluster = storedClusterOf(this.store.getMeta(CLUSTERS_META_KEY), name);
       if (cluster) throw new SearchError('BAD_VALUE', `table '${name.toLowerCase()}' is a part of cluster '${cluster}': load it through a server of the cluster (quarry import --url)`);
     }
-    return loadRows(this.ctx, name.toLowerCase(), batch, replace);
+    return prepareRows(this.ctx, name.toLowerCase(), batch, replace);
   }
 
   async close(): Promise<void> {

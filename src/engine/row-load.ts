@@ -10,6 +10,8 @@ import { asSearchError, SearchError } from '../util/errors.js';
 import type { Catalog } from './catalog.js';
 import type { IdSource } from './id-generator.js';
 import { idOf } from './insert-rows.js';
+import { buildJobOf, buildRunner } from './background/build-job.js';
+import type { BuiltSegment } from '../index/segment/segment-builder.js';
 import type { Literal } from './literal.js';
 import type { StoredDoc } from './durability/table-store.js';
 import type { Table } from './table.js';
@@ -47,6 +49,13 @@ function layoutOf(table: Table, columns: string[]): Layout {
 
 const fail = (failedIndex: number, e: unknown): RowLoadOutcome => ({ ok: false, failedIndex, error: asSearchError(e).message });
 
+/** A batch checked, its ids given and its segment on its way: commit() writes it (nothing is written before). */
+export interface PreparedRows {
+  commit(): Promise<RowLoadOutcome>;
+}
+
+const failed = (outcome: RowLoadOutcome): PreparedRows => ({ commit: async () => outcome });
+
 /**
  * Loads `batch` into table `name` as one write (INSERT, or REPLACE with `replace`). Ids the rows
  * leave out (absent, null or 0) are generated. Never rejects for a bad row: the outcome names it.
@@ -54,13 +63,24 @@ const fail = (failedIndex: number, e: unknown): RowLoadOutcome => ({ ok: false, 
 export async function loadRows(
   ctx: { catalog: Catalog; ids: IdSource }, name: string, batch: RowBatch, replace: boolean,
 ): Promise<RowLoadOutcome> {
+  return (await prepareRows(ctx, name, batch, replace)).commit();
+}
+
+/**
+ * The first half of loadRows: values coerced, ids given, the segment built (on the build thread when
+ * one is installed: build-job.ts). A bulk load prepares its next batch while the one before is being
+ * written; commit() checks the ids against the table as it is then and writes.
+ */
+export async function prepareRows(
+  ctx: { catalog: Catalog; ids: IdSource }, name: string, batch: RowBatch, replace: boolean,
+): Promise<PreparedRows> {
   const table = ctx.catalog.get(name);
-  if (!table) return fail(0, new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name}' in search request`));
+  if (!table) return failed(fail(0, new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name}' in search request`)));
   let layout: Layout;
   try {
     layout = layoutOf(table, batch.columns);
   } catch (e) {
-    return fail(0, e);
+    return failed(fail(0, e));
   }
   const n = batch.rows.length;
   const given: (bigint | undefined)[] = new Array(n);
@@ -76,18 +96,39 @@ export async function loadRows(
       if (id === undefined) missing++;
       docs[r] = table.storedDocOf((_, i) => (layout.at[i] >= 0 ? row[layout.at[i]] : undefined), 1, colNo);
     } catch (e) {
-      return fail(r, e);
+      return failed(fail(r, e));
     }
   }
   const fresh = missing ? await ctx.ids.take(missing) : [];
   let k = 0;
   const ids = given.map((id) => id ?? fresh[k++]!);
-  const { inputs } = table.prepareDocs(docs, ids);
-  return table.mutex.run(async () => {
-    if (!replace) {
-      const dup = table.duplicateAt(ids);
-      if (dup >= 0) return fail(dup, new SearchError('DUPLICATE_ID', `duplicate id '${ids[dup]}'`));
-    }
-    return { ok: true as const, written: await table.write(ids, docs, inputs, replace, true) };
-  });
+  const inline = () => {
+    const { inputs } = table.prepareDocs(docs, ids);
+    return table.mutex.run(async () => {
+      if (!replace) {
+        const dup = table.duplicateAt(ids);
+        if (dup >= 0) return fail(dup, new SearchError('DUPLICATE_ID', `duplicate id '${ids[dup]}'`));
+      }
+      return { ok: true as const, written: await table.write(ids, docs, inputs, replace, true) };
+    });
+  };
+  const runner = buildRunner();
+  if (!runner || replace || !table.buildsFromStored) return { commit: inline };
+  const building = runner(buildJobOf(table.index.schema, table.schema.settings, ids, docs));
+  building.catch(() => {}); // a batch never committed (the one before stopped the load) drops its build
+  return {
+    commit: async () => {
+      let built: BuiltSegment;
+      try {
+        built = await building;
+      } catch {
+        return inline(); // the build thread failed: the rows build here
+      }
+      return table.mutex.run(async () => {
+        const dup = table.duplicateAt(ids);
+        if (dup >= 0) return fail(dup, new SearchError('DUPLICATE_ID', `duplicate id '${ids[dup]}'`));
+        return { ok: true as const, written: await table.writeBuilt(ids, docs, built) };
+      });
+    },
+  };
 }

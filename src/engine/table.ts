@@ -8,12 +8,12 @@
 import { pairSettings } from '../index/segment/segment-pairs.js';
 import { fieldLengthName, type Column, type TableSchema } from '../schema/types.js';
 import type { AttrValue, DocInput, FieldTokens, IndexSchema, SearchRequest, SearchResult } from '../index/types.js';
-import { exactWordsEnabled, withExactForms } from '../index/exact-forms.js';
-import { withMarkTerms } from '../index/spz-terms.js';
-import type { RtIndex } from '../index/rt-index.js';
+import type { PreparedBatch, RtIndex } from '../index/rt-index.js';
+import type { BuiltSegment } from '../index/segment/segment-builder.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import { SearchError } from '../util/errors.js';
 import { Mutex } from '../util/mutex.js';
+import { indexedField } from './field-input.js';
 import { attrValue, defaultAttr, textValue, valueError } from './coerce.js';
 import type { Literal } from './literal.js';
 import type { StoredDoc, TableStore } from './durability/table-store.js';
@@ -88,10 +88,7 @@ export class Table {
 
   /** A field's index input; with exact words on, plus the unstemmed `=word` forms. */
   #indexField(text: string): FieldTokens {
-    const indexed = this.pipeline.indexField(text);
-    const f = withMarkTerms(indexed, indexed.marks);
-    if (!exactWordsEnabled(this.pipeline.settings.morphology.length > 0, this.schema.settings)) return f;
-    return withExactForms(f, this.pipeline.tokenize(text));
+    return indexedField(this.pipeline, this.schema.settings, text);
   }
 
   /**
@@ -143,6 +140,22 @@ export class Table {
     const keep = replace ? lastOfEachId(ids) : null;
     // the index's fallible half first: a write the index cannot take fails before it is durable
     const batch = this.index.prepareBatch(keep ? keep.map((i) => inputs[i]) : inputs);
+    return this.#commit(ids, docs, batch, keep);
+  }
+
+  /** Whether an INSERT's segment may be built elsewhere from the stored documents alone (build-job.ts): no token counts to fill in. */
+  get buildsFromStored(): boolean { return !this.#tokenCounts; }
+
+  /**
+   * Inserts rows whose segment a build thread made from `docs` (build-job.ts; `buildsFromStored`).
+   * Caller holds the mutex and has checked the ids.
+   */
+  async writeBuilt(ids: bigint[], docs: StoredDoc[], built: BuiltSegment): Promise<number> {
+    return this.#commit(ids, docs, this.index.preparedOf(built), null);
+  }
+
+  /** Makes a prepared batch durable (one store transaction), then visible; `keep` as in write(). */
+  async #commit(ids: bigint[], docs: StoredDoc[], batch: PreparedBatch, keep: number[] | null): Promise<number> {
     try {
       await this.store.write((keep ?? ids.map((_, i) => i)).map((i) => ({ op: 'put' as const, docId: ids[i], doc: docs[i] })));
     } catch (e) {

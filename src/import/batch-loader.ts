@@ -21,9 +21,21 @@ export function docSender(target: ImportTarget, table: string, replace: boolean)
   return (docs) => target.bulk(table, docs, replace);
 }
 
-/** Rows of literals under `columns` to `table` (the engine's direct load, or `/bulk` lines). */
-export function rowSender(target: ImportTarget, table: string, columns: string[], replace: boolean): BatchSender<Literal[]> {
-  return (rows) => target.loadRows(table, { columns, rows }, replace);
+/** A batch's rows already prepared by the target (ImportTarget.prepareRows): the first send commits them. */
+export type PreparedBatch = Promise<{ commit(): Promise<BulkOutcome> }>;
+
+/**
+ * Rows of literals under `columns` to `table` (the engine's direct load, or `/bulk` lines). With
+ * `prepared`, the first send is of the rows it was prepared from and commits it; a resend after a
+ * rejected row loads the rest afresh.
+ */
+export function rowSender(target: ImportTarget, table: string, columns: string[], replace: boolean, prepared?: PreparedBatch): BatchSender<Literal[]> {
+  let first = prepared;
+  return (rows) => {
+    const p = first;
+    first = undefined;
+    return p ? p.then((b) => b.commit()) : target.loadRows(table, { columns, rows }, replace);
+  };
 }
 
 export interface BadLine { line: number; error: string }

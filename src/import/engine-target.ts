@@ -2,6 +2,8 @@
 import { openEngine, newSession, type Engine } from '../engine/index.js';
 import { SearchError } from '../util/errors.js';
 import { dataDirHolder } from '../store/data-dir.js';
+import { setBuildRunner } from '../engine/background/build-job.js';
+import { nodeBuildThreads, type BuildThread } from '../engine/background/build-thread.js';
 import { bulkStatement, columnsOf, type BulkOutcome, type ImportDoc, type ImportTarget, type RowBatch, type TargetColumn } from './target.js';
 
 export class EngineTarget implements ImportTarget {
@@ -9,7 +11,7 @@ export class EngineTarget implements ImportTarget {
   readonly #session = newSession();
   /** Bulk-load holds by table (merges wait until close: see Engine.holdMerges). */
   readonly #holds = new Map<string, () => Promise<void>>();
-  private constructor(private readonly engine: Engine, dataDir: string) {
+  private constructor(private readonly engine: Engine, dataDir: string, private readonly builder: BuildThread | null) {
     this.where = `data directory ${dataDir}`;
   }
 
@@ -22,8 +24,11 @@ export class EngineTarget implements ImportTarget {
     if (holder !== undefined) {
       throw new SearchError('BAD_SETTING', `data directory ${dataDir} is in use by a running server (pid ${holder.pid}): stop it, or import through it with --url`);
     }
-    // one thread: an import has no queries for worker threads to run
-    return new EngineTarget(await openEngine({ dataDir, threads: 1 }), dataDir);
+    // one query thread: an import has no queries; its batches' segments are built on a thread of their own
+    const engine = await openEngine({ dataDir, threads: 1 });
+    const builder = nodeBuildThreads();
+    setBuildRunner(builder?.run ?? null);
+    return new EngineTarget(engine, dataDir, builder);
   }
 
   async sql(statement: string): Promise<string | undefined> {
@@ -52,9 +57,18 @@ export class EngineTarget implements ImportTarget {
   }
 
   async loadRows(table: string, batch: RowBatch, replace = false): Promise<BulkOutcome> {
+    return (await this.prepareRows(table, batch, replace)).commit();
+  }
+
+  async prepareRows(table: string, batch: RowBatch, replace = false): Promise<{ commit(): Promise<BulkOutcome> }> {
     this.#hold(table);
-    const r = await this.engine.loadRows!(table, batch, replace);
-    return r.ok ? { ok: true } : r;
+    const prepared = await this.engine.prepareRows!(table, batch, replace);
+    return {
+      commit: async () => {
+        const r = await prepared.commit();
+        return r.ok ? { ok: true } : r;
+      },
+    };
   }
 
   /** A bulk load: each batch one segment, merged once at the end rather than again at every level. */
@@ -66,6 +80,8 @@ export class EngineTarget implements ImportTarget {
     try {
       for (const release of this.#holds.values()) await release();
     } finally {
+      setBuildRunner(null);
+      await this.builder?.close();
       await this.engine.close();
     }
   }

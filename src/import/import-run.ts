@@ -4,7 +4,7 @@
  * shown. Stops at the first bad line unless skipErrors; stops cleanly when `interrupted()` turns true.
  */
 import { openInput, type ImportInput } from './input.js';
-import { BatchLoader, docSender, rowSender, type BadLine, type LineDoc } from './batch-loader.js';
+import { BatchLoader, docSender, rowSender, type BadLine, type LineDoc, type PreparedBatch } from './batch-loader.js';
 import { inferKinds, kindsOfColumns, objectDoc, rowLiterals, type BuiltRow, type ColumnKind } from './doc-builder.js';
 import type { Literal } from '../engine/literal.js';
 import { Progress } from './progress.js';
@@ -172,6 +172,9 @@ export class ImportRun {
    * this one stopped the import (this one is then not sent).
    */
   async #send(items: LineDoc<ImportDoc>[] | LineDoc<Literal[]>[], header?: string[]): Promise<boolean> {
+    // rows are prepared (checked, their segment built on the engine's build thread) while the batch
+    // before is written; nothing of them is written until it is acknowledged
+    const prepared = this.#tableReady && header && items.length ? this.#prepare(items as LineDoc<Literal[]>[], header) : undefined;
     if (!(await this.drained())) return false;
     if (items.length === 0) return true;
     if (!this.#tableReady) {
@@ -184,11 +187,19 @@ export class ImportRun {
       this.#tableReady = true;
     }
     const sending = header
-      ? this.#loader.send(items as LineDoc<Literal[]>[], rowSender(this.target, this.opts.table, header, this.opts.replace))
+      ? this.#loader.send(items as LineDoc<Literal[]>[], rowSender(this.target, this.opts.table, header, this.opts.replace, prepared))
       : this.#loader.send(items as LineDoc<ImportDoc>[], docSender(this.target, this.opts.table, this.opts.replace));
     // settled into a value at once: a failure is thrown where it is awaited, never unhandled meanwhile
     this.#inflight = sending.then((ok) => ({ ok }), (error: unknown) => ({ ok: false, error }));
     return true;
+  }
+
+  /** The target's early half of loading `rows`, if it has one (the engine's). */
+  #prepare(rows: LineDoc<Literal[]>[], header: string[]): PreparedBatch | undefined {
+    if (!this.target.prepareRows) return undefined;
+    const p = this.target.prepareRows(this.opts.table, { columns: header, rows: rows.map((d) => d.doc) }, this.opts.replace);
+    p.catch(() => {}); // a failure is thrown where the first send awaits it; a batch never sent drops it
+    return p;
   }
 
   /** Waits for the batch in flight; false when it stopped the import (a failed send throws here). */

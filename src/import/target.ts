@@ -38,6 +38,11 @@ export interface ImportTarget {
   bulk(table: string, docs: ImportDoc[], replace?: boolean): Promise<BulkOutcome>;
   /** Inserts (or replaces) rows as one transaction, as bulk() does; `failedIndex` is a row's. */
   loadRows(table: string, batch: RowBatch, replace?: boolean): Promise<BulkOutcome>;
+  /**
+   * loadRows in two halves, where the target can build a batch before writing it (the engine): the
+   * rows checked and their segment started now, written by commit(). Absent: loadRows does both.
+   */
+  prepareRows?(table: string, batch: RowBatch, replace?: boolean): Promise<{ commit(): Promise<BulkOutcome> }>;
   close(): Promise<void>;
 }
 

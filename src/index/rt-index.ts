@@ -8,7 +8,7 @@ import { Core, sharedCore } from '../wasm/core.js';
 import { MergeScheduler } from './merge-scheduler.js';
 import { SearchError } from '../util/errors.js';
 import { Segment } from './segment/segment.js';
-import { buildSegment, invertDocs } from './segment/segment-builder.js';
+import { buildSegment, invertDocs, type BuiltSegment } from './segment/segment-builder.js';
 import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
 import { loadSegment, serializeSegment } from './segment/segment-codec.js';
 import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMatches } from './search.js';
@@ -147,6 +147,11 @@ export class RtIndex implements RtIndexApi {
    */
   prepareBatch(docs: DocInput[]): PreparedBatch {
     return { seg: docs.length ? new Segment(this.core, this.schema, buildSegment(this.schema, invertDocs(this.schema, docs))) : undefined };
+  }
+
+  /** A prepared batch of a segment built elsewhere (a bulk load's build thread): placed in the core, not yet visible. */
+  preparedOf(built: BuiltSegment): PreparedBatch {
+    return { seg: new Segment(this.core, this.schema, built) };
   }
 
   /** Frees a prepared batch that will not be applied (its store write failed). */

@@ -1,0 +1,63 @@
+/**
+ * A bulk load's segment built on another thread: the rows' field texts and attribute values as stored
+ * go to a build thread (build-thread.ts), which tokenizes, inverts and encodes them with the table's
+ * own settings and sends the segment back, while this thread reads the next batch and writes the one
+ * before. `quarry import --data` installs the thread (setBuildRunner); without one, rows build inline.
+ */
+import type { AttrValue, DocInput, IndexSchema } from '../../index/types.js';
+import { buildSegment, invertDocs, type BuiltSegment } from '../../index/segment/segment-builder.js';
+import type { TableSettings } from '../../schema/types.js';
+import type { TextPipeline } from '../../text/text-pipeline.js';
+import type { StoredDoc } from '../durability/table-store.js';
+import { indexedField } from '../field-input.js';
+
+/** One batch's segment to build: what a structured clone carries (strings, typed arrays, plain values). */
+export interface BuildJob {
+  settings: TableSettings;
+  schema: IndexSchema;
+  ids: BigUint64Array;
+  /** Field texts row by row: row r's field f at r * fields + f. */
+  texts: string[];
+  /** Attribute values column by column (IndexSchema.attrs order), one per row. */
+  attrs: AttrValue[][];
+}
+
+/** Builds a job's segment on a build thread. */
+export type BuildRunner = (job: BuildJob) => Promise<BuiltSegment>;
+
+let runner: BuildRunner | null = null;
+
+/** Installs (or with null removes) the build thread row loads use from now on. */
+export function setBuildRunner(r: BuildRunner | null): void {
+  runner = r;
+}
+
+/** The installed build thread; null: build inline. */
+export function buildRunner(): BuildRunner | null {
+  return runner;
+}
+
+/** The job of stored documents `docs` with ids `ids`, for a table of `schema` and `settings`. */
+export function buildJobOf(schema: IndexSchema, settings: TableSettings, ids: bigint[], docs: StoredDoc[]): BuildJob {
+  const fields = schema.fields;
+  const texts: string[] = new Array(docs.length * fields.length);
+  for (let r = 0, k = 0; r < docs.length; r++) {
+    const doc = docs[r];
+    for (let f = 0; f < fields.length; f++) texts[k++] = String(doc[fields[f]] ?? '');
+  }
+  const attrs = schema.attrs.map((a) => docs.map((d) => (d[a.name] ?? null) as AttrValue));
+  return { settings, schema, ids: BigUint64Array.from(ids), texts, attrs };
+}
+
+/** Builds a job's segment with `pipeline` (the table's settings'): what Table.docInput and RtIndex.prepareBatch make of the same rows. */
+export function buildOfJob(pipeline: TextPipeline, job: BuildJob): BuiltSegment {
+  const { schema, settings, ids, texts, attrs } = job;
+  const nf = schema.fields.length;
+  const inputs: DocInput[] = new Array(ids.length);
+  for (let r = 0; r < ids.length; r++) {
+    const fields = new Array(nf);
+    for (let f = 0; f < nf; f++) fields[f] = indexedField(pipeline, settings, texts[r * nf + f]);
+    inputs[r] = { docId: ids[r], fields, attrs: attrs.map((col) => col[r]) };
+  }
+  return buildSegment(schema, invertDocs(schema, inputs));
+}

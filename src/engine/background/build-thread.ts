@@ -1,0 +1,83 @@
+/**
+ * The build thread of a bulk load (build-worker.ts): one worker, jobs in order. The import's other
+ * thread reads, checks and writes while this one tokenizes and encodes, so the load uses two cores
+ * (Sphinx's indexer uses one). Found beside this file or, in the bundle of `quarry import` in
+ * dist/src/import, beside the module this file was compiled to; none when run from src/ (rows build inline).
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { BuiltSegment } from '../../index/segment/segment-builder.js';
+import type { AttrValue } from '../../index/types.js';
+import type { BuildJob, BuildRunner } from './build-job.js';
+
+interface Reply { id: number; blob?: Uint8Array; terms?: string[]; hostCols?: (AttrValue[] | null)[]; error?: string }
+
+export interface BuildThread {
+  run: BuildRunner;
+  /** Ends the thread (jobs still on it fail). */
+  close(): Promise<void>;
+  /** Jobs sent and not yet answered. */
+  readonly pending: number;
+}
+
+/** A build thread over a worker started from `file` on first use. */
+export function buildThreadOf(file: URL): BuildThread {
+  let worker: Worker | null = null;
+  let next = 0;
+  const waiting = new Map<number, { resolve(b: BuiltSegment): void; reject(e: unknown): void }>();
+  const start = (): Worker => {
+    const w = new Worker(file);
+    w.unref(); // an idle build thread never keeps the process alive
+    w.on('message', (r: Reply) => {
+      const job = waiting.get(r.id);
+      waiting.delete(r.id);
+      if (waiting.size === 0) w.unref();
+      if (r.error !== undefined) job?.reject(new Error(`quarry: build thread: ${r.error}`));
+      else job?.resolve({ blob: r.blob!, terms: r.terms!, hostCols: r.hostCols! });
+    });
+    w.on('error', (e) => {
+      if (worker === w) worker = null;
+      for (const j of waiting.values()) j.reject(e);
+      waiting.clear();
+    });
+    return w;
+  };
+  const run: BuildRunner = (job: BuildJob) => new Promise<BuiltSegment>((resolve, reject) => {
+    worker ??= start();
+    const id = next++;
+    waiting.set(id, { resolve, reject });
+    worker.ref(); // a build in flight finishes before the process may exit on its own
+    worker.postMessage({ id, job });
+  });
+  const close = async () => {
+    const w = worker;
+    worker = null;
+    if (w) await w.terminate();
+  };
+  return { run, close, get pending() { return waiting.size; } };
+}
+
+/** `n` build threads, each job to the one with the fewest waiting. */
+export function buildThreadsOf(file: URL, n: number): BuildThread {
+  const threads = Array.from({ length: Math.max(1, n) }, () => buildThreadOf(file));
+  const run: BuildRunner = (job) => threads.reduce((a, b) => (b.pending < a.pending ? b : a)).run(job);
+  const close = async () => { await Promise.all(threads.map((t) => t.close())); };
+  return { run, close, get pending() { return threads.reduce((s, t) => s + t.pending, 0); } };
+}
+
+/**
+ * Build threads over the compiled worker, or null when there is none (run from src/): one per core
+ * beside the loading thread's (QUARRY_BUILD_THREADS overrides; 0: none). On 2 cores a second build
+ * thread cost 0.7 s more CPU over the gcide import (its own module load, dictionary and scanner) for
+ * no gain: the loading thread is busy a third of the time.
+ */
+export function nodeBuildThreads(): BuildThread | null {
+  const n = Number(process.env.QUARRY_BUILD_THREADS ?? Math.max(1, availableParallelism() - 1));
+  for (const path of ['./build-worker.js', '../engine/background/build-worker.js']) {
+    const file = new URL(path, import.meta.url);
+    if (existsSync(fileURLToPath(file))) return n >= 1 ? buildThreadsOf(file, n) : null;
+  }
+  return null;
+}

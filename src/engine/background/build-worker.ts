@@ -1,0 +1,24 @@
+/**
+ * The build thread's program (started by build-thread.ts): builds each job's segment with a text
+ * pipeline of the job's settings (kept while they stay the same) and its own WASM core, and sends
+ * the blob back (transferred, not copied) with its dictionary and host columns.
+ */
+import { parentPort } from 'node:worker_threads';
+import { createTextPipeline, type TextPipeline } from '../../text/text-pipeline.js';
+import { installNodeHost } from '../node-host.js';
+import { buildOfJob, type BuildJob } from './build-job.js';
+
+installNodeHost();
+let pipeline: { key: string; pipeline: TextPipeline } | null = null;
+
+parentPort!.on('message', ({ id, job }: { id: number; job: BuildJob }) => {
+  try {
+    const key = JSON.stringify(job.settings);
+    if (pipeline?.key !== key) pipeline = { key, pipeline: createTextPipeline(job.settings) };
+    const built = buildOfJob(pipeline.pipeline, job);
+    const blob = built.blob;
+    parentPort!.postMessage({ id, blob, terms: built.terms, hostCols: built.hostCols }, [blob.buffer as ArrayBuffer]);
+  } catch (e) {
+    parentPort!.postMessage({ id, error: e instanceof Error ? e.stack ?? e.message : String(e) });
+  }
+});
