@@ -37,11 +37,14 @@ export function buildThreadOf(file: URL): BuildThread {
       if (r.error !== undefined) job?.reject(new Error(`quarry: build thread: ${r.error}`));
       else job?.resolve({ blob: r.blob!, terms: r.terms!, hostCols: r.hostCols! });
     });
-    w.on('error', (e) => {
+    // the thread is gone (an error, or close() while jobs were on it): its jobs fail, none waits forever
+    const gone = (e: unknown) => {
       if (worker === w) worker = null;
       for (const j of waiting.values()) j.reject(e);
       waiting.clear();
-    });
+    };
+    w.on('error', gone);
+    w.on('exit', (code) => gone(new Error(`quarry: build thread exited (code ${code})`)));
     return w;
   };
   const run: BuildRunner = (job: BuildJob) => new Promise<BuiltSegment>((resolve, reject) => {

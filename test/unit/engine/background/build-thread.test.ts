@@ -97,3 +97,13 @@ describe('build threads', () => {
     expect(await t.rows("select id from threaded where match('running') order by id asc limit 1")).toEqual([[1n]]);
   });
 });
+
+describe('a build thread closed with a job on it', () => {
+  it('fails the job instead of leaving it waiting', async () => {
+    const thread = buildThreadsOf(WORKER, 1);
+    const schema = { fields: ['title'], attrs: [], settings: {} } as unknown as Parameters<typeof buildJobOf>[0];
+    const job = thread.run({ ...buildJobOf(schema, {}, [1n], [{ title: 'x '.repeat(100_000) }]) });
+    await thread.close();
+    await expect(job).rejects.toThrow(/build thread/);
+  });
+});
