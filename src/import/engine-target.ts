@@ -27,6 +27,7 @@ export class EngineTarget implements ImportTarget {
     // one query thread: an import has no queries; its batches' segments are built on a thread of their own
     const engine = await openEngine({ dataDir, threads: 1 });
     const builder = nodeBuildThreads();
+    builder?.warm();
     setBuildRunner(builder?.run ?? null);
     return new EngineTarget(engine, dataDir, builder);
   }

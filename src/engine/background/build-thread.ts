@@ -20,6 +20,8 @@ export interface BuildThread {
   close(): Promise<void>;
   /** Jobs sent and not yet answered. */
   readonly pending: number;
+  /** Starts the thread now (it loads its code and core while the first batch is read), not at the first job. */
+  warm(): void;
 }
 
 /** A build thread over a worker started from `file` on first use. */
@@ -59,7 +61,8 @@ export function buildThreadOf(file: URL): BuildThread {
     worker = null;
     if (w) await w.terminate();
   };
-  return { run, close, get pending() { return waiting.size; } };
+  const warm = () => { worker ??= start(); };
+  return { run, close, warm, get pending() { return waiting.size; } };
 }
 
 /** `n` build threads, each job to the one with the fewest waiting. */
@@ -67,7 +70,8 @@ export function buildThreadsOf(file: URL, n: number): BuildThread {
   const threads = Array.from({ length: Math.max(1, n) }, () => buildThreadOf(file));
   const run: BuildRunner = (job) => threads.reduce((a, b) => (b.pending < a.pending ? b : a)).run(job);
   const close = async () => { await Promise.all(threads.map((t) => t.close())); };
-  return { run, close, get pending() { return threads.reduce((s, t) => s + t.pending, 0); } };
+  const warm = () => { for (const t of threads) t.warm(); };
+  return { run, close, warm, get pending() { return threads.reduce((s, t) => s + t.pending, 0); } };
 }
 
 /**

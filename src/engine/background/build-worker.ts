@@ -9,6 +9,8 @@ import { installNodeHost } from '../node-host.js';
 import { buildOfJob, type BuildJob } from './build-job.js';
 
 installNodeHost();
+// the core's scanner instantiated and its code compiled now, while the loading thread reads the first batch
+createTextPipeline({}).indexField('warm');
 let pipeline: { key: string; pipeline: TextPipeline } | null = null;
 
 parentPort!.on('message', ({ id, job }: { id: number; job: BuildJob }) => {
