@@ -5,6 +5,8 @@
 // `quarry import --data` into an RT table of the same fields and settings (created first, so the
 // settings match). Each is a real process timed by /usr/bin/time: wall seconds and CPU seconds (user +
 // sys; the machine is shared, CPU time is the steadier figure). docs/s = documents / wall seconds.
+// Sphinx's indexer runs on one thread; quarry import builds segments on a thread of its own beside the
+// one reading and writing (src/engine/background/build-thread.ts): its CPU seconds are both threads' and V8's.
 // Run: npm run bench -- import [--docs N (synthetic, default 1000000)] [--gcide N]. Prints JSON.
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
