@@ -54,6 +54,8 @@ export class FlatPostings {
     const info = ((base + u32[hdr + H.termTable]) >>> 2) + t * TERM_INFO_WORDS;
     const skip = (base + u32[info + 2]) >>> 2;
     const blocks = u32[info + 3];
+    // room for all of it: a merge's built pairs (pair-fill.ts) add rows reset() did not count
+    this.reserve(u32[info], u32[info + 1]);
     let prev = 0;
     for (let b = 0; b < blocks; b++) {
       const e = skip + b * SKIP_WORDS;

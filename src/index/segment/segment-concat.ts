@@ -141,6 +141,7 @@ export function concatSegments(schema: IndexSchema, segments: MergePart[], rows:
     let hits = 0;
     holders.length = 0;
     for (let s = 0; s < parts.length; s++) {
+      while (to[s][next[s]] === -1) next[s]++; // a pair term the merge drops (pair-fill.ts)
       if (to[s][next[s]] !== m) continue;
       const { u32, termTable } = parts[s];
       const info = termTable + next[s] * TERM_INFO_WORDS;
@@ -150,8 +151,8 @@ export function concatSegments(schema: IndexSchema, segments: MergePart[], rows:
       holders.push(s);
     }
     // parts' runs ending in short blocks (a rare term: one short block per part) would make the copy
-    // outgrow a fresh encoding's blocks, and with them the segment and its skips: re-encode such a term
-    // a pair term some parts lack: built there from the words' positions (pair-fill.ts)
+    // outgrow a fresh encoding's blocks, and with them the segment and its skips: re-encode such a
+    // term; so too a pair term some parts lack, built there from its words' positions (pair-fill.ts)
     const missing = lacking.get(m);
     const ideal = Math.ceil(df / BLOCK_LEN);
     if (missing || (holders.length > 1 && blocks > ideal + Math.max(1, Math.floor(ideal * SHORT_BLOCK_SLACK)))) {

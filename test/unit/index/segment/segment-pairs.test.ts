@@ -95,27 +95,30 @@ describe('merging pair terms', () => {
   });
 
   for (const deleted of [false, true]) {
-    it(`builds a pair a part lacks from its words' positions (${deleted ? 'merged by decoding' : 'merged by copying blocks'})`, () => {
-      const idx = new RtIndex(schemaOf({ mode: 'auto' }), { autoMerge: false });
-      // 100 rows: auto pairs the, cat; the 4-row batch is too small to pair anything
-      idx.addBatch(Array.from({ length: 100 }, (_, i) => doc(i + 1, [['the', 'cat', `w${i}`], [1, 2, 3]], [[], []])));
-      idx.addBatch([
-        doc(101, [['x', 'the', 'cat'], [1, 2, 3]], [['the', 'cat', 'the', 'cat'], [1, 2, 4, 5]]), // both fields, twice in the body
-        doc(102, [['cat', 'the'], [1, 2]], [[], []]), // the other order
-        doc(103, [['the'], [1]], [['cat'], [1]]), // the ends one field, cat starts the next
-        doc(104, [['the', 'y', 'cat'], [1, 1, 2]], [[], []]), // y shares the's position
-      ]);
-      expect(idx.segments[1].termId(pairTerm('the', 'cat'))).toBe(-1);
-      if (deleted) idx.delete([3n]);
-      idx.optimize();
-      const [seg] = idx.segments;
-      const t = seg.termId(pairTerm('the', 'cat'));
-      expect(t).toBeGreaterThanOrEqual(0);
-      const first = deleted ? 99 : 100;
-      expect(seg.docFreq(t)).toBe(first + 2); // rows of 101 and 104
-      expect(seg.hitCount(t)).toBe(first + 3 + 1);
-      idx.truncate();
-    });
+    for (const smallFirst of [false, true]) {
+      it(`builds a pair a part lacks from its words' positions (${deleted ? 'merged by decoding' : 'merged by copying blocks'}, ${smallFirst ? 'that part first' : 'that part last'})`, () => {
+        const idx = new RtIndex(schemaOf({ mode: 'auto' }), { autoMerge: false });
+        // 100 rows: auto pairs the, cat; the 4-row batch is too small to pair anything
+        const big = Array.from({ length: 100 }, (_, i) => doc(i + 11, [['the', 'cat', `w${i}`], [1, 2, 3]], [[], []]));
+        const small = [
+          doc(1, [['x', 'the', 'cat'], [1, 2, 3]], [['the', 'cat', 'the', 'cat'], [1, 2, 4, 5]]), // both fields, twice in the body
+          doc(2, [['cat', 'the'], [1, 2]], [[], []]), // the other order
+          doc(3, [['the'], [1]], [['cat'], [1]]), // the ends one field, cat starts the next
+          doc(4, [['the', 'y', 'cat'], [1, 1, 2]], [[], []]), // y shares the's position
+        ];
+        for (const batch of smallFirst ? [small, big] : [big, small]) idx.addBatch(batch);
+        expect(idx.segments[smallFirst ? 0 : 1].termId(pairTerm('the', 'cat'))).toBe(-1);
+        if (deleted) idx.delete([11n]);
+        idx.optimize();
+        const [seg] = idx.segments;
+        const t = seg.termId(pairTerm('the', 'cat'));
+        expect(t).toBeGreaterThanOrEqual(0);
+        const bigRows = deleted ? 99 : 100;
+        expect(seg.docFreq(t)).toBe(bigRows + 2); // and the rows of 1 and 4
+        expect(seg.hitCount(t)).toBe(bigRows + 3 + 1);
+        idx.truncate();
+      });
+    }
   }
 });
 
