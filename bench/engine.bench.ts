@@ -96,6 +96,7 @@ export function queryClasses(docs: CorpusDoc[], n: number): QueryClass[] {
 
 async function runQueries(db: Database, table: string, cls: QueryClass): Promise<QueryResult> {
   const times: number[] = [];
+  const slow: [number, string][] = [];
   let hits = 0;
   const t0 = performance.now();
   progress.step(`engine: ${cls.name}`);
@@ -103,11 +104,17 @@ async function runQueries(db: Database, table: string, cls: QueryClass): Promise
     const s = performance.now();
     const [r] = await db.sql(`SELECT id, weight() FROM ${table} WHERE MATCH(${sqlString(q)}) LIMIT 20`);
     times.push(performance.now() - s);
+    slow.push([times[times.length - 1], q]);
     if (r.kind === 'error') throw new Error(`${q}: ${r.message}`);
     if (r.kind === 'rows') hits += r.meta?.totalFound ?? 0;
   }
   const total = (performance.now() - t0) / 1000;
   times.sort((a, b) => a - b);
+  // --slow: the class's slowest queries on stderr, to find what bounds its p99
+  if (argString('slow')) {
+    slow.sort((a, b) => b[0] - a[0]);
+    process.stderr.write(`\n${cls.name} slowest: ${slow.slice(0, 4).map(([t, q]) => `${q} ${t.toFixed(1)} ms`).join('; ')}\n`);
+  }
   return { name: cls.name, queries: times.length, p50ms: percentile(times, 50), p99ms: percentile(times, 99), qps: times.length / total, avgHits: hits / times.length };
 }
 

@@ -29,6 +29,21 @@ export class FlatPostings {
     this.nHits = 0;
   }
 
+  /** Room for `rows` more rows and `hits` more hits, keeping what it holds (a merge's built pairs: pair-fill.ts). */
+  reserve(rows: number, hits: number): void {
+    if (this.nRows + rows > this.rows.length) {
+      const n = Math.max(this.nRows + rows, this.rows.length * 2);
+      const grown = (a: Uint32Array) => { const b = new Uint32Array(n); b.set(a.subarray(0, this.nRows)); return b; };
+      this.rows = grown(this.rows);
+      this.tfs = grown(this.tfs);
+    }
+    if (this.nHits + hits > this.hits.length) {
+      const b = new Uint32Array(Math.max(this.nHits + hits, this.hits.length * 2));
+      b.set(this.hits.subarray(0, this.nHits));
+      this.hits = b;
+    }
+  }
+
   /**
    * Appends term `t` of `seg`, rows renumbered by `map`, deleted rows dropped. `u32` is seg.words(),
    * taken once per merge (nothing allocates core memory while a merge reads its parts).
@@ -39,6 +54,8 @@ export class FlatPostings {
     const info = ((base + u32[hdr + H.termTable]) >>> 2) + t * TERM_INFO_WORDS;
     const skip = (base + u32[info + 2]) >>> 2;
     const blocks = u32[info + 3];
+    // room for all of it: a merge's built pairs (pair-fill.ts) add rows reset() did not count
+    this.reserve(u32[info], u32[info + 1]);
     let prev = 0;
     for (let b = 0; b < blocks; b++) {
       const e = skip + b * SKIP_WORDS;

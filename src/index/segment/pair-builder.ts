@@ -9,7 +9,7 @@ import { FIELD_END_BIT } from './segment-layout.js';
 import { pairTerm, type PairSettings } from './segment-pairs.js';
 
 /** `auto` pairs words with at least this many hits per row of the batch (about the 25 commonest words of English text)... */
-const AUTO_HITS_PER_ROW = 0.25;
+export const AUTO_HITS_PER_ROW = 0.25;
 /** ...in batches of at least this many rows (a few rows tell nothing of frequency). */
 const AUTO_MIN_ROWS = 100;
 

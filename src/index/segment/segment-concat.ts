@@ -14,6 +14,7 @@ import { packInto, packedWords, unpackInto } from './bitpack.js';
 import type { ByteWriter } from './byte-writer.js';
 import { hitWidth } from './positions-codec.js';
 import { FlatPostings } from './flat-postings.js';
+import { PairFiller } from './pair-fill.js';
 import { blockMaxWord, encodePostings, writeSkipEntry, type EncodedTerm, type PostingsTable } from './postings-encoder.js';
 import type { MergePart } from './segment-merger.js';
 import { writeSegment, type BuiltSegment, type SegmentRows } from './segment-builder.js';
@@ -106,13 +107,8 @@ function copyTermBlocks(w: ByteWriter, p: PartPostings, t: number, e: number, m:
 /** A copied term may have this share more blocks than a fresh encoding (ceil(df / BLOCK_LEN)), else it is re-encoded. */
 const SHORT_BLOCK_SLACK = 0.25;
 
-/**
- * Decodes term `terms[i]` of part `holders[i]` for each holder into `flat`, rows renumbered by the
- * parts' `maps`, and encodes them afresh in full blocks at the writer's end.
- */
-function reencodeTerm(w: ByteWriter, flat: FlatPostings, segments: MergePart[], parts: PartPostings[], maps: Int32Array[], terms: number[], holders: number[], df: number, hits: number, stats: { posBytes: number }): EncodedTerm {
-  flat.reset(df, hits);
-  holders.forEach((s, i) => flat.append(segments[s], parts[s].u32, terms[i], maps[s]));
+/** Encodes the postings `flat` holds afresh, in full blocks at the writer's end. */
+function encodeFlat(w: ByteWriter, flat: FlatPostings, stats: { posBytes: number }): EncodedTerm {
   const table: PostingsTable = {
     terms: [], rowStart: Uint32Array.of(0, flat.nRows), rows: flat.rows, tfs: flat.tfs, posStart: Uint32Array.of(0, flat.nHits), positions: flat.hits,
   };
@@ -123,8 +119,10 @@ function reencodeTerm(w: ByteWriter, flat: FlatPostings, segments: MergePart[], 
  * Builds the merged segment of `segments` (none with a deleted row) whose rows are `rows`, over the
  * merged dictionary `terms` (`to[s]` maps part s's term numbers into it, mergedTerms(); `maps[s]` its rows).
  */
-export function concatSegments(schema: IndexSchema, segments: MergePart[], rows: SegmentRows, terms: string[], to: Int32Array[], maps: Int32Array[]): BuiltSegment {
+export function concatSegments(schema: IndexSchema, segments: MergePart[], rows: SegmentRows, terms: string[], to: Int32Array[], maps: Int32Array[],
+  lacking: Map<number, number[]>): BuiltSegment {
   const flat = new FlatPostings();
+  const filler = new PairFiller();
   let rowBase = 0;
   let sizeGuess = 0;
   const parts: PartPostings[] = segments.map((seg) => {
@@ -143,7 +141,7 @@ export function concatSegments(schema: IndexSchema, segments: MergePart[], rows:
     let hits = 0;
     holders.length = 0;
     for (let s = 0; s < parts.length; s++) {
-      while (to[s][next[s]] === -1) next[s]++; // a pair term the merge drops (segment-pairs.ts)
+      while (to[s][next[s]] === -1) next[s]++; // a pair term the merge drops (pair-fill.ts)
       if (to[s][next[s]] !== m) continue;
       const { u32, termTable } = parts[s];
       const info = termTable + next[s] * TERM_INFO_WORDS;
@@ -153,14 +151,21 @@ export function concatSegments(schema: IndexSchema, segments: MergePart[], rows:
       holders.push(s);
     }
     // parts' runs ending in short blocks (a rare term: one short block per part) would make the copy
-    // outgrow a fresh encoding's blocks, and with them the segment and its skips: re-encode such a term
+    // outgrow a fresh encoding's blocks, and with them the segment and its skips: re-encode such a
+    // term; so too a pair term some parts lack, built there from its words' positions (pair-fill.ts)
+    const missing = lacking.get(m);
     const ideal = Math.ceil(df / BLOCK_LEN);
-    if (holders.length > 1 && blocks > ideal + Math.max(1, Math.floor(ideal * SHORT_BLOCK_SLACK))) {
-      const at = reencodeTerm(w, flat, segments, parts, maps, holders.map((s) => next[s]++), holders, df, hits, stats);
-      entry[0] = df;
-      entry[1] = hits;
+    if (missing || (holders.length > 1 && blocks > ideal + Math.max(1, Math.floor(ideal * SHORT_BLOCK_SLACK)))) {
+      flat.reset(df, hits);
+      for (let s = 0; s < parts.length; s++) {
+        if (holders.includes(s)) flat.append(segments[s], parts[s].u32, next[s]++, maps[s]);
+        else if (missing?.includes(s)) filler.append(flat, segments[s], parts[s].u32, terms[m], maps[s]);
+      }
+      const at = encodeFlat(w, flat, stats);
+      entry[0] = flat.nRows;
+      entry[1] = flat.nHits;
       entry[2] = at.skipOff;
-      entry[3] = ideal;
+      entry[3] = Math.ceil(flat.nRows / BLOCK_LEN);
       entry[4] = at.blockMaxOff;
       return;
     }

@@ -9,7 +9,7 @@ import type { PostingsTable } from './postings-encoder.js';
 import { buildSegment, type BuiltSegment, type InvertedBatch, type SegmentRows } from './segment-builder.js';
 import { concatSegments } from './segment-concat.js';
 import { FlatPostings } from './flat-postings.js';
-import { keepCompletePairs } from './segment-pairs.js';
+import { mergePairs, PairFiller } from './pair-fill.js';
 import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment-layout.js';
 
 /**
@@ -119,11 +119,12 @@ function mergedRows(schema: IndexSchema, segments: MergePart[], maps: Int32Array
 export function mergeSegments(schema: IndexSchema, segments: MergePart[]): BuiltSegment {
   const { maps, rows } = remapRows(segments);
   const merged = mergedRows(schema, segments, maps, rows);
-  // a pair term some part lacks may be short there: dropped (segment-pairs.ts); its map entries are -1
   const union = mergedTerms(segments);
-  const { all, to } = keepCompletePairs(union.all, union.to);
+  // a pair term some part lacks is built there from its words' positions, or dropped (pair-fill.ts);
+  // a dropped pair's map entries are -1
+  const { all, to, lacking } = mergePairs(union.all, union.to, segments, rows);
   // no deleted rows: every part's blocks carry over as they are (segment-concat.ts)
-  if (rows === segments.reduce((n, seg) => n + seg.rows, 0)) return concatSegments(schema, segments, merged, all as string[], to, maps);
+  if (rows === segments.reduce((n, seg) => n + seg.rows, 0)) return concatSegments(schema, segments, merged, all as string[], to, maps, lacking);
   let maxRows = 0;
   let maxHits = 0;
   for (const seg of segments) {
@@ -136,14 +137,17 @@ export function mergeSegments(schema: IndexSchema, segments: MergePart[]): Built
   flat.reset(maxRows, maxHits);
   const words = segments.map((seg) => seg.words());
   const next = new Int32Array(segments.length); // each segment's next term in its sorted dictionary
+  const filler = new PairFiller();
   const terms: string[] = [];
   const rowStart = new Uint32Array(all.length + 1);
   const posStart = new Uint32Array(all.length + 1);
   for (let m = 0; m < all.length; m++) {
     const r0 = flat.nRows;
+    const missing = lacking.get(m);
     for (let s = 0; s < segments.length; s++) {
       while (to[s][next[s]] === -1) next[s]++;
       if (to[s][next[s]] === m) flat.append(segments[s], words[s], next[s]++, maps[s]);
+      else if (missing?.includes(s)) filler.append(flat, segments[s], words[s], all[m], maps[s]);
     }
     if (flat.nRows === r0) continue; // every row holding it was deleted
     terms.push(all[m]);

@@ -7,9 +7,9 @@
  * not change: a pair only narrows the rows the phrase's own position check runs on.
  *
  * Completeness is what makes that safe: a segment holding pair term P has it on every row where
- * the pair occurs. A batch builds a pair on every occurrence once both words qualify (pairsWanted);
- * a merge keeps P only when every part holds it (mergePairFilter), so a part that did not build it
- * never leaves the merged list short. A hit per occurrence, at the first word's position: for a phrase
+ * the pair occurs. A batch builds a pair on every occurrence once both words qualify (pair-builder.ts);
+ * a merge builds P from the words' positions in each part that lacks it (pair-fill.ts), so a part that
+ * did not list it never leaves the merged list short, and big segments keep their parts' pairs. A hit per occurrence, at the first word's position: for a phrase
  * of just the two words without field limits the pair's rows are its rows and its hits give the
  * fields it occurs in, so the core counts such a phrase without reading the words' positions.
  */
@@ -44,27 +44,4 @@ export function pairSettings(settings: Record<string, string> | undefined): Pair
   if (mode === 'all' || mode === 'first_freq' || mode === 'both_freq') return { mode, freqWords };
   if (mode === 'none') return { mode };
   return AUTO_PAIRS;
-}
-
-/**
- * For a merge: per part, which of its terms the merged dictionary keeps. A pair term stays only when
- * every part holds it (a part without it may have occurrences it never listed); words all stay.
- * `to[s][t]` is part s's term t in the merged `all`; returns the kept terms and the maps into them
- * (-1 for a dropped pair), or the inputs when nothing is dropped.
- */
-export function keepCompletePairs(all: readonly string[], to: Int32Array[]): { all: readonly string[]; to: Int32Array[] } {
-  let pairs = 0;
-  while (pairs < all.length && isPairTerm(all[pairs])) pairs++;
-  if (pairs === 0) return { all, to };
-  const holders = new Uint32Array(pairs);
-  for (const map of to) for (let t = 0; t < map.length && map[t] < pairs; t++) holders[map[t]]++;
-  const newIndex = new Int32Array(all.length);
-  const kept: string[] = [];
-  for (let m = 0; m < all.length; m++) {
-    if (m < pairs && holders[m] !== to.length) { newIndex[m] = -1; continue; }
-    newIndex[m] = kept.length;
-    kept.push(all[m]);
-  }
-  if (kept.length === all.length) return { all, to };
-  return { all: kept, to: to.map((map) => map.map((m) => newIndex[m])) };
 }
