@@ -8,10 +8,12 @@
 // Run: npm run bench -- protocol-ab --baseline DIR [--docs N] [--queries M] [--rounds R] [--clients 1,8]
 // [--only REGEX] (DIR: another build's copy with dist/, build/ and bin/; REGEX picks protocols by name;
 // --baseline-only 1 or --current-only 1 measures one build alone; --builds DIR,DIR,... those builds alone,
-// each named by its folder, to bisect in one run). Needs dict-gcide. Seed 42.
+// each named by its folder, to bisect in one run; --profile DIR: each server's --cpu-prof profiles, its main
+// thread's and its query threads', in DIR/<build name>, written when it stops; the load is in them too).
+// Needs dict-gcide. Seed 42.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, argString, mulberry32 } from './bench-util.js';
 import { queryClasses } from './engine.bench.js';
@@ -22,8 +24,8 @@ import { progress } from './progress.js';
 
 const BATCH = 1000;
 
-async function loaded(dir: string, docs: CorpusDoc[], bin?: string): Promise<QuarryServer> {
-  const server = await startQuarry(dir, [], undefined, bin);
+async function loaded(dir: string, docs: CorpusDoc[], bin?: string, profile?: string): Promise<QuarryServer> {
+  const server = await startQuarry(dir, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [], undefined, bin);
   const agent = clientAgent();
   await postOk(agent, server.port, '/sql?mode=raw', `query=${encodeURIComponent("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'")}`);
   for (let i = 0; i < docs.length; i += BATCH) {
@@ -55,15 +57,17 @@ export async function protocolAbBench() {
   const clients = (argString('clients') ?? '1,8').split(',').map(Number);
   const only = new RegExp(argString('only') ?? '');
   const dir = mkdtempSync(join(tmpdir(), 'quarry-ab-'));
+  const profileDir = argString('profile');
+  const profile = (name: string) => (profileDir ? resolve(profileDir, name) : undefined);
   const builds: Array<{ name: string; server: QuarryServer }> = [];
   try {
     // --builds DIR,DIR,...: those builds alone, named by their folders (a bisection in one run)
     const listed = argString('builds')?.split(',');
     if (listed) {
-      for (const d of listed) builds.push({ name: basename(d), server: await loaded(join(dir, `b${builds.length}`), docs, join(d, 'bin/quarry.js')) });
+      for (const d of listed) builds.push({ name: basename(d), server: await loaded(join(dir, `b${builds.length}`), docs, join(d, 'bin/quarry.js'), profile(basename(d))) });
     } else {
-      if (!arg('baseline-only', 0)) builds.push({ name: 'current', server: await loaded(join(dir, 'current'), docs) });
-      if (baseline && !arg('current-only', 0)) builds.push({ name: 'baseline', server: await loaded(join(dir, 'baseline'), docs, join(baseline, 'bin/quarry.js')) });
+      if (!arg('baseline-only', 0)) builds.push({ name: 'current', server: await loaded(join(dir, 'current'), docs, undefined, profile('current')) });
+      if (baseline && !arg('current-only', 0)) builds.push({ name: 'baseline', server: await loaded(join(dir, 'baseline'), docs, join(baseline, 'bin/quarry.js'), profile('baseline')) });
     }
     for (const b of builds) await waitIdle(b.server.pid);
     const protocols = (s: QuarryServer): Array<[string, Peer]> =>
