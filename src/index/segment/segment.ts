@@ -34,6 +34,15 @@ export class Segment {
   #live: number;
   #colType: number[] = [];
   #colOff: number[] = [];
+  /** Word index of the term table in core memory (fixed once placed: the planner reads it per keyword per segment). */
+  readonly #termTable: number;
+  /**
+   * A view of core memory over the blob, kept between calls: Core's getter reads
+   * WebAssembly.Memory#buffer (a call into the runtime) each time, which was most of a dictionary
+   * read's cost. Growing a non-shared memory detaches the old view (length 0: fetched again); a
+   * shared memory's old view still covers this blob, placed before any later growth.
+   */
+  #u32: Uint32Array;
   #freed = false;
   /** Queries running on worker threads that read this segment: free() waits for the last one. */
   #pins = 0;
@@ -65,6 +74,8 @@ export class Segment {
       this.#colType.push(core.u32[table + 2 * c]);
       this.#colOff.push(core.u32[table + 2 * c + 1]);
     }
+    this.#u32 = core.u32;
+    this.#termTable = (this.blobPtr + core.u32[(this.blobPtr >>> 2) + H.termTable]) >>> 2;
     this.#live = this.rows;
     if (deleted) {
       core.u8.set(deleted.subarray(0, (this.rows + 7) >>> 3), this.deletedPtr);
@@ -112,10 +123,11 @@ export class Segment {
     });
   }
 
+  /** One word of term `t`'s table row (the table's place computed at construction). */
   #termInfo(t: number, word: number): number {
-    const u32 = this.core.u32;
-    const table = u32[(this.blobPtr >>> 2) + H.termTable];
-    return u32[((this.blobPtr + table) >>> 2) + t * TERM_INFO_WORDS + word];
+    let u32 = this.#u32;
+    if (u32.length === 0) u32 = this.#u32 = this.core.u32;
+    return u32[this.#termTable + t * TERM_INFO_WORDS + word];
   }
 
   /** Rows containing term `t` (deleted ones included, as Manticore's dictionary counts them). */
