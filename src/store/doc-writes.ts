@@ -1,10 +1,7 @@
 /**
  * The store's write half for documents: Store.write (one call, its own transaction, with commit
- * riders) and Store.writeTogether (the group commit of concurrent INSERTs: a round is durable once its
- * record is in the write-ahead log, wal.ts, one synchronous write on libuv's thread pool while the
- * event loop goes on; its writes are then held in memory, pending-writes.ts, where reads see them,
- * and flushed into lmdb in one durable commit per FLUSH_MS or FLUSH_BYTES, or before any other write
- * or catalog change, which read lmdb). Sequence numbers of a write() are assigned inside
+ * riders) and Store.writeTogether (the group commit of concurrent INSERTs, committed and fsynced by
+ * lmdb's write thread while the event loop goes on). Sequence numbers of a write() are assigned inside
  * its transaction; those of a writeTogether round when its writes are queued, which is why the writes
  * and catalog changes of one table run in a chain (serial): a round is queued only once everything
  * before it on the table has committed, so the sequence it reads is the last one, and no TRUNCATE or
@@ -12,19 +9,9 @@
  */
 import { lastSeqOf, type CatalogEntry } from './catalog.js';
 import type { CommitRiders } from './commit-riders.js';
-import { checkWriteSpace, commitQueued, type StoreDbs } from './lmdb-env.js';
-import { encodeRecord, putEntries, type PendingEntry, type PendingWrites, type RoundRecord } from './pending-writes.js';
-import { SearchError } from '../util/errors.js';
+import { commitQueued, type StoreDbs } from './lmdb-env.js';
 import type { WriteOp } from './types.js';
-import type { WalWriter } from './wal.js';
-import { applyBatch, batchBytes, blindStates, prepareBatch, recordEntries, seqEntry, type PreparedBatch } from './write-batch.js';
-
-/**
- * Rounds' writes are flushed into lmdb this long after the first one waiting, or at once past
- * FLUSH_BYTES: one lmdb commit (two fsyncs) for the rounds of FLUSH_MS instead of one a round.
- */
-const FLUSH_MS = 200;
-const FLUSH_BYTES = 8 << 20;
+import { applyBatch, batchBytes, blindStates, prepareBatch, putSeq, writeRecords, type PreparedBatch } from './write-batch.js';
 
 /** What the writes need of the Store: its databases, riders and catalog lookups. */
 export interface WriteContext {
@@ -37,9 +24,6 @@ export interface WriteContext {
   /** Inside a write transaction: the committed-so-far entry. */
   entryInTxn(name: string, missing: string): CatalogEntry;
   checkOpen(): void;
-  /** The write-ahead log (none when read-only) and the rounds' writes not yet in lmdb. */
-  wal: WalWriter | undefined;
-  pending: PendingWrites;
 }
 
 /** A round queued and not yet committed: its generation, last sequence, and the chain's end it made. */
@@ -62,12 +46,6 @@ export class DocWrites {
    */
   readonly #open = new Map<string, OpenRound>();
 
-  /** The flush in progress. */
-  #flushing: Promise<void> | undefined;
-  /** A round was logged since the last flush began (its log file is still to be discarded). */
-  #logged = false;
-  #timer: NodeJS.Timeout | undefined;
-
   constructor(readonly ctx: WriteContext) {}
 
   /** See Store.write: commits once the table's writes before it did. */
@@ -78,7 +56,7 @@ export class DocWrites {
     if (ops.length === 0) return this.#after(name, () => this.lastSeq(ctx.entry(name)));
     const prepared = prepareBatch(ops);
     ctx.checkOpen();
-    return this.#after(name, () => this.#flushed(() => ctx.riders.commit(ctx.dbs, () => {
+    return this.#after(name, () => ctx.riders.commit(ctx.dbs, () => {
       const cached = ctx.cached(name);
       let gen = cached?.gen ?? 0;
       let last = cached ? lastSeqOf(ctx.dbs, gen) : undefined;
@@ -88,7 +66,7 @@ export class DocWrites {
         last = lastSeqOf(ctx.dbs, gen)!;
       }
       return applyBatch(ctx.dbs, gen, last, prepared);
-    }, batchBytes(prepared))));
+    }, batchBytes(prepared)));
   }
 
   /** See Store.writeTogether. */
@@ -116,10 +94,10 @@ export class DocWrites {
       if (!queue.length) return undefined;
       let bytes = 0;
       for (const p of queue) bytes += batchBytes(p.batch);
-      const entries: PendingEntry[] = [];
-      for (const p of queue) recordEntries(gen, p.seq - BigInt(p.batch.ops.length), p.batch, p.states, entries);
-      entries.push(seqEntry(gen, last));
-      const commit = this.#log({ gen, last, entries }, bytes);
+      const commit = commitQueued(ctx.dbs, () => {
+        for (const p of queue) writeRecords(ctx.dbs, gen, p.seq - BigInt(p.batch.ops.length), p.batch, p.states, true);
+        putSeq(ctx.dbs, gen, last);
+      }, bytes);
       const open: OpenRound = { gen, last, settled };
       this.#open.set(name, open);
       void commit.then(() => undefined, () => undefined).then(() => { if (this.#open.get(name) === open) this.#open.delete(name); });
@@ -150,7 +128,7 @@ export class DocWrites {
 
   /** Runs `fn` (a catalog change of the table) once the table's writes before it settled; later ones wait for it. */
   serial<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    return this.#after(name, () => this.#flushed(fn));
+    return this.#after(name, fn);
   }
 
   /** Resolves once every write and round started so far has settled. */
@@ -160,71 +138,7 @@ export class DocWrites {
 
   /** The entry's last assigned sequence number (its base one before any write). */
   lastSeq(e: CatalogEntry): bigint {
-    return this.ctx.pending.lastSeq(e.gen) ?? lastSeqOf(this.ctx.dbs, e.gen) ?? e.baseSeq;
-  }
-
-  /**
-   * Commits every round durable in the log so far into lmdb (one durable commit) and deletes the log
-   * files that held them. A flush in progress is waited for, then another made if rounds came since.
-   * A failed commit (disk full) keeps the rounds pending and their log files, and rejects.
-   */
-  async flush(): Promise<void> {
-    while (this.#flushing) await this.#flushing.catch(() => undefined);
-    const { wal, pending } = this.ctx;
-    if (!wal || (!pending.size && !this.#logged)) return;
-    this.#flushing = (async () => {
-      this.#logged = false;
-      const upto = await wal.rotate();
-      const snap = pending.snapshot();
-      if (snap.entries.length) {
-        let bytes = 0;
-        for (const e of snap.entries) bytes += e.key.length + (e.value?.length ?? 0);
-        await commitQueued(this.ctx.dbs, () => putEntries(this.ctx.dbs, snap.entries), bytes);
-      }
-      pending.forget(snap);
-      wal.discard(upto);
-    })();
-    try {
-      await this.#flushing;
-    } finally {
-      this.#flushing = undefined;
-    }
-  }
-
-  /** Runs `fn` once every logged round is in lmdb: at once when none is pending (no turn lost). */
-  #flushed<T>(fn: () => T | Promise<T>): T | Promise<T> {
-    if (!this.#flushing && !this.ctx.pending.size && !this.#logged) return fn();
-    return this.flush().then(fn);
-  }
-
-  /** Appends a round's record to the log; once durable its writes are pending (readable) and a flush is due. */
-  #log(rec: RoundRecord, bytes: number): Promise<void> {
-    const { wal, pending } = this.ctx;
-    try {
-      if (!wal) throw new SearchError('INTERNAL', 'store is read-only');
-      checkWriteSpace(this.ctx.dbs, bytes);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return wal.append(encodeRecord(rec), () => {
-      pending.apply(rec);
-      this.#logged = true;
-      if (pending.bytes > FLUSH_BYTES) this.#flushSoon(0);
-      else this.#flushSoon(FLUSH_MS);
-    }).catch((e: unknown) => {
-      throw e instanceof SearchError ? e : new SearchError('STORAGE_ERROR', `write failed: ${(e as Error).message}; nothing of this write was stored`, { cause: e });
-    });
-  }
-
-  /** Starts a flush in `ms` unless one is due sooner; a failed one is tried again later. */
-  #flushSoon(ms: number): void {
-    if (this.#timer && ms > 0) return;
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.flush().catch(() => this.#flushSoon(FLUSH_MS));
-    }, ms);
-    this.#timer.unref();
+    return lastSeqOf(this.ctx.dbs, e.gen) ?? e.baseSeq;
   }
 
   /** Runs `fn` after the table's chain settles and makes it the chain's new end. */

@@ -153,11 +153,6 @@ export async function commitQueued(dbs: StoreDbs, fn: () => void, docBytes: numb
 const WRITE_RESERVE_BYTES = 1 << 20;
 const SMALL_RESERVE_BYTES = 256 << 10;
 
-/** The check a document write passes before lmdb (or the write-ahead log) sees it. */
-export function checkWriteSpace(dbs: StoreDbs, bytes: number): void {
-  checkSpace(dbs, WRITE_RESERVE_BYTES, bytes);
-}
-
 function checkSpace(dbs: StoreDbs, reserve: number, bytes: number): void {
   let free: number;
   try {

@@ -5,9 +5,7 @@
  * Guarantees:
  * - A write, catalog change or setMeta resolves only after its lmdb transaction committed and was
  *   fsynced (see lmdb-env.ts); a write call is all-or-nothing, and concurrent calls may share one
- *   commit. A group-commit round (writeTogether) resolves once its record is durable in the
- *   write-ahead log (wal.ts); lmdb gets it at the next flush (doc-writes.ts), and Store.open replays
- *   the log's records that lmdb lacks. Each op gets the table's next sequence number; sequences never go back, TRUNCATE included.
+ *   commit. Each op gets the table's next sequence number; sequences never go back, TRUNCATE included.
  * - TRUNCATE and DROP switch the table to a fresh generation (or none) in one small transaction:
  *   docs, ops, sequence record, checkpoint and schema swap together; the old generation's rows and
  *   files are garbage-collected afterwards in the background (and again after a crash, at open).
@@ -30,8 +28,6 @@ import { DocWrites } from './doc-writes.js';
 import { collectDead, sweepTablesDir } from './gc.js';
 import { docKey } from './keys.js';
 import { openDbs, reopenDbs, type StoreDbs } from './lmdb-env.js';
-import { decodeRecord, PendingWrites, putEntries } from './pending-writes.js';
-import { readWal, WalWriter } from './wal.js';
 import { MaintenanceQueue } from './maintenance-queue.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
 import { TableCheckpoints } from './table-checkpoints.js';
@@ -54,8 +50,6 @@ export class Store {
   #gcRunning = false;
   #closed = false;
   readonly #riders = new CommitRiders();
-  readonly #pending = new PendingWrites();
-  readonly #wal: WalWriter | undefined;
   readonly #writes: DocWrites;
   readonly #host: CatalogHost;
   readonly #checkpoints: TableCheckpoints;
@@ -71,7 +65,6 @@ export class Store {
     try {
       this.#dbs = openDbs(join(dataDir, 'store'), readOnly);
       this.#catalog = readCatalog(this.#dbs);
-      this.#wal = this.#replayWal(join(dataDir, 'store'), readOnly);
     } catch (e) {
       this.#unlock();
       throw e;
@@ -85,8 +78,6 @@ export class Store {
       cached: (name) => this.#catalog.get(name),
       entryInTxn: (name, missing) => this.#entryInTxn(name, missing),
       checkOpen: () => this.#checkOpen(),
-      wal: this.#wal,
-      pending: this.#pending,
     });
     this.#host = {
       get dbs() { return store.#dbs; },
@@ -204,28 +195,26 @@ export class Store {
   // ---- reads ----
 
   getDoc(table: string, docId: bigint): StoredDoc | undefined {
-    return readDoc(this.#dbs, this.#pending, this.#entry(tableKey(table)).gen, table, docId);
+    return readDoc(this.#dbs, this.#entry(tableKey(table)).gen, table, docId);
   }
 
   getDocs(table: string, docIds: bigint[]): (StoredDoc | undefined)[] {
     const gen = this.#entry(tableKey(table)).gen;
-    return docIds.map((id) => readDoc(this.#dbs, this.#pending, gen, table, id));
+    return docIds.map((id) => readDoc(this.#dbs, gen, table, id));
   }
 
   hasDoc(table: string, docId: bigint): boolean {
-    const key = docKey(this.#entry(tableKey(table)).gen, docId);
-    const p = this.#pending.get('docs', key);
-    return p ? p.value !== null : this.#dbs.docs.doesExist(key);
+    return this.#dbs.docs.doesExist(docKey(this.#entry(tableKey(table)).gen, docId));
   }
 
   /** Every live document in docId order (signed), for rebuilding an index. */
   docs(table: string): Iterable<[bigint, StoredDoc]> {
-    return liveDocs(this.#dbs, this.#pending, this.#entry(tableKey(table)).gen, table);
+    return liveDocs(this.#dbs, this.#entry(tableKey(table)).gen, table);
   }
 
   /** Logged ops with seq > `seq`, in order: the tail to re-apply over a checkpoint (doc-reads.ts). */
   opsSince(table: string, seq: bigint): Iterable<LoggedOp> {
-    return logTail(this.#dbs, this.#pending, this.#entry(tableKey(table)).gen, table, seq);
+    return logTail(this.#dbs, this.#entry(tableKey(table)).gen, table, seq);
   }
 
   // ---- checkpoints ----
@@ -234,8 +223,7 @@ export class Store {
    * Records a checkpoint covering every op up to `lastSeq`: `segments` lists, in order, all the
    * segments of the new checkpoint, new ones with their bytes, kept ones by name only.
    */
-  async saveCheckpoint(table: string, segments: SegmentEntry[], lastSeq: bigint): Promise<void> {
-    await this.#writes.flush(); // the op records a checkpoint covers are in lmdb before it is listed
+  saveCheckpoint(table: string, segments: SegmentEntry[], lastSeq: bigint): Promise<void> {
     return this.#checkpoints.save(tableKey(table), segments, lastSeq);
   }
 
@@ -267,8 +255,7 @@ export class Store {
    * Deletes op records (one per write call) whose ops all have seq <= min(uptoSeq, checkpoint's
    * lastSeq); a record straddling that point stays until a later prune. Returns records deleted.
    */
-  async pruneOps(table: string, uptoSeq: bigint): Promise<number> {
-    await this.#writes.flush();
+  pruneOps(table: string, uptoSeq: bigint): Promise<number> {
     return this.#checkpoints.prune(tableKey(table), uptoSeq);
   }
 
@@ -282,7 +269,6 @@ export class Store {
    */
   async backup(destDir: string): Promise<void> {
     this.#checkOpen();
-    await this.#writes.flush(); // the snapshot holds every round acknowledged before the call
     await this.#queue.exclusive(async () => {
       const entries = [...this.#catalog].map(([name, e]) => genDirName(name, e.gen));
       await copyStore(this.dataDir, this.#tablesDir, entries, this.#dbs.env, destDir);
@@ -341,33 +327,12 @@ export class Store {
     this.#closed = true;
     await this.#queue.idle();
     await this.#writes.idle();
-    await this.#writes.flush().catch(() => undefined); // else the log keeps them for the next open
     await this.#gc;
-    this.#wal?.close();
     await this.#dbs.env.close();
     this.#unlock();
   }
 
   // ---- internals ----
-
-  /**
-   * Applies the write-ahead log's records that lmdb lacks (a crash after their acknowledgement, before
-   * their flush) in one durable commit and deletes the log; returns the writer for new records. Read-only,
-   * they are only held as pending writes (reads see them) and the log is left as it is.
-   */
-  #replayWal(dir: string, readOnly: boolean): WalWriter | undefined {
-    for (const payload of readWal(dir)) {
-      const rec = decodeRecord(payload);
-      if (this.#pending.replays(this.#dbs, rec)) this.#pending.apply(rec);
-    }
-    if (readOnly) return undefined;
-    const snap = this.#pending.snapshot();
-    if (snap.entries.length) this.#dbs.env.transactionSync(() => putEntries(this.#dbs, snap.entries));
-    this.#pending.forget(snap);
-    const wal = new WalWriter(dir);
-    wal.discard(Number.MAX_SAFE_INTEGER);
-    return wal;
-  }
 
   #checkOpen(): void {
     if (this.#closed) throw new SearchError('INTERNAL', 'store is closed');

@@ -3,7 +3,6 @@ import { SearchError } from '../util/errors.js';
 import { checkDocId, docKey, genKey, opKey, u64Bytes } from './keys.js';
 import type { StoredDoc, WriteOp } from './types.js';
 import { readView, type StoreDbs } from './lmdb-env.js';
-import type { PendingEntry } from './pending-writes.js';
 import { OP_HEADER_BYTES, writeOp } from './op-codec.js';
 import { seal, unseal } from './record-check.js';
 import { decodeValue, encodeValue, ValueWriter } from './value-codec.js';
@@ -99,36 +98,32 @@ export function blindStates(batch: PreparedBatch): Map<bigint, Buffer | null> {
 }
 
 /**
- * Phase two of a write call, which only writes, inside an lmdb write transaction: the documents' new
- * states, the call's op record and the generation's last sequence (lastSeq + the call's op count,
- * which it returns).
+ * Phase two of a write call, which only writes: the documents' new states, the call's op record and
+ * the generation's last sequence (lastSeq + the call's op count, which it returns). Inside an lmdb
+ * write transaction (`queued` false), or, `queued`, as writes queued for lmdb's write thread inside
+ * an lmdb batch (lmdb-env.ts commitQueued), where the caller puts the sequence record (putSeq) once
+ * for all the calls of the batch.
  */
-export function writeRecords(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch, states: Map<bigint, Buffer | null>): bigint {
+export function writeRecords(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch, states: Map<bigint, Buffer | null>, queued = false): bigint {
   for (const [docId, bytes] of states) {
     const key = docKey(gen, docId);
-    if (bytes) dbs.docs.putSync(key, seal(bytes));
+    if (queued) void (bytes ? dbs.docs.put(key, seal(bytes)) : dbs.docs.remove(key));
+    else if (bytes) dbs.docs.putSync(key, seal(bytes));
     else dbs.docs.removeSync(key);
   }
   const seq = lastSeq + BigInt(batch.ops.length);
-  dbs.ops.putSync(opKey(gen, seq), seal(batch.record));
-  dbs.seq.putSync(genKey(gen), u64Bytes(seq));
+  if (queued) {
+    void dbs.ops.put(opKey(gen, seq), seal(batch.record)); // the round puts the sequence record once, after its calls
+  } else {
+    dbs.ops.putSync(opKey(gen, seq), seal(batch.record));
+    dbs.seq.putSync(genKey(gen), u64Bytes(seq));
+  }
   return seq;
 }
 
-/**
- * The same writes as entries of a group-commit round's log record (pending-writes.ts), appended to
- * `out`, without the sequence record, which the round adds once after its calls (seqEntry).
- */
-export function recordEntries(gen: number, lastSeq: bigint, batch: PreparedBatch, states: Map<bigint, Buffer | null>, out: PendingEntry[]): bigint {
-  for (const [docId, bytes] of states) out.push({ db: 'docs', key: docKey(gen, docId), value: bytes ? seal(bytes) : null });
-  const seq = lastSeq + BigInt(batch.ops.length);
-  out.push({ db: 'ops', key: opKey(gen, seq), value: seal(batch.record) });
-  return seq;
-}
-
-/** Generation `gen`'s last sequence record, the end of a round's entries. */
-export function seqEntry(gen: number, seq: bigint): PendingEntry {
-  return { db: 'seq', key: genKey(gen), value: u64Bytes(seq) };
+/** Queues generation `gen`'s last sequence record (the end of a batch of queued writeRecords calls). */
+export function putSeq(dbs: StoreDbs, gen: number, seq: bigint): void {
+  void dbs.seq.put(genKey(gen), u64Bytes(seq));
 }
 
 function checkOp(op: WriteOp): void {
