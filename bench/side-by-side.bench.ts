@@ -271,7 +271,10 @@ export async function sideBySideBench() {
     const quarry = await startQuarry(join(base, 'quarry'));
     const viaHttp = await load(quarry.overHttp, docs, CREATE('gcide'));
     if (arg('load-only', 0)) {
+      // each load starts once the last one's merges and checkpoints are done: its CPU is its own
+      await waitIdle(quarry.pid);
       const viaBulk = await bulkLoad(quarry.port, quarry.pid, docs, 'gcide_bulk');
+      await waitIdle(quarry.pid);
       const viaMysql = await load(quarry.overMysql, docs, CREATE('gcide_mysql'), 'gcide_mysql');
       await quarry.stop();
       return await loadRows(docs, { '/sql': viaHttp, MySQL: viaMysql, '/bulk': viaBulk }, join(base, 'sphinx'));
