@@ -4,10 +4,11 @@
  * lmdb commit (one fsync), then applied to the index as one batch. lmdb's write thread makes and
  * fsyncs the commit (Store.writeTogether) while the protocol thread goes on reading, parsing and
  * preparing statements (and answering queries), so every statement that arrives during a commit
- * joins the next round; a round is issued one event-loop turn after it was asked for, so that every
- * statement read in that turn joins it. Two rounds of a table may be in flight (MAX_IN_FLIGHT): the
- * second is queued behind the first's commit, and rounds settle (become visible, are acknowledged)
- * in the order they were issued. Session 7 measured a second round in flight under load 15-19 as
+ * joins the next round; a round is issued once the statements the last round acknowledged are back
+ * (their clients send the next at once) or GATHER_MS after it was asked for, so that rounds hold
+ * every client's statement instead of the half that was read in the first event-loop turn. One
+ * round of a table is in flight at a time (MAX_IN_FLIGHT), and rounds settle (become visible, are
+ * acknowledged) in the order they were issued. Session 7 measured a second round in flight under load 15-19 as
  * 1.45x the fsyncs and 0.86-0.88 ms of server CPU an INSERT against 0.71-0.77, not its throughput,
  * which MAX_IN_FLIGHT's figures give. Each statement is acknowledged only after the commit holding it
  * is durable and applied, as in Table.write; one that fails leaves nothing stored or visible.
@@ -54,18 +55,34 @@ interface Pipeline {
   /** Set once the mutex is held; resolving it hands the mutex on. */
   release?: () => void;
   issueQueued: boolean;
+  /**
+   * Statements known to the pipeline when its last round settled (that round's, whose clients send
+   * their next statement on its acknowledgement, and those queued then): the next round waits for as
+   * many, up to GATHER_MS. 0 once a round is issued.
+   */
+  expected: number;
 }
 
 const pipelines = new WeakMap<Table, Pipeline>();
 
 /**
- * Rounds of a table in flight at once: a round is issued while the one before it commits (the store
- * queues it behind that commit, Store.writeTogether), so the clients a commit missed wait for the next
- * commit, not for two. 16 clients of single-row INSERTs, 4000 each run, alternated (load 7.6-10):
- * 1 in flight 626 / 483 INSERTs/s, 2 in flight 809 / 580 (1.2-1.3x), 3 in flight 646 / 736 (no
- * better); server CPU an INSERT 0.50-0.59 ms either way.
+ * Rounds of a table in flight at once. Session 8, with each round issued one event-loop turn after it
+ * was asked for (16 clients of single-row INSERTs, 4000 each, alternated, load 7.6-10): 1 in flight
+ * 626 / 483 INSERTs/s, 2 in flight 809 / 580 (1.2-1.3x), 3 in flight 646 / 736; rounds held 7-8
+ * statements whichever. With the gathering of GATHER_MS one round in flight holds them all: see there.
  */
-const MAX_IN_FLIGHT = 2;
+const MAX_IN_FLIGHT = 1;
+
+/**
+ * How long a round may wait, in event-loop turns (socket reads go on), for the statements the last
+ * round acknowledged to come back. Every round has costs of its own (an lmdb commit and its thread
+ * hand-overs, a segment to build and later merge): 16 clients x 8,000 single-row INSERTs over MySQL,
+ * alternated with the build before (2 in flight, no wait), load 6-8: 2,472 / 1,831 / 1,161 against
+ * 1,858 / 1,109 / 981 INSERTs/s, server CPU 0.251 / 0.290 / 0.292 ms an INSERT against 0.289 / 0.304 /
+ * 0.318 (2 in flight with the wait: 1,374 / 981 / 1,087, 0.291-0.310 ms). One client waits for nothing:
+ * it is the only statement its round expects.
+ */
+const GATHER_MS = 1;
 
 /**
  * Commits the statement `build` prepares (called now, outside the table's mutex, and again in the
@@ -103,7 +120,7 @@ function enqueue(table: Table, waiters: Waiter[]): void {
     schedule(table, running);
     return;
   }
-  const p: Pipeline = { queue: waiters, inFlight: 0, settled: Promise.resolve(), claimed: new Map(), blocked: false, issueQueued: false };
+  const p: Pipeline = { queue: waiters, inFlight: 0, settled: Promise.resolve(), claimed: new Map(), blocked: false, issueQueued: false, expected: 0 };
   pipelines.set(table, p);
   void table.mutex.run(() => new Promise<void>((release) => {
     p.release = release;
@@ -113,20 +130,31 @@ function enqueue(table: Table, waiters: Waiter[]): void {
 
 /**
  * Issues the next round when none is committing, one event-loop turn after it was asked for
- * (statements read in that turn join it), or ends the pipeline when nothing is queued or committing.
+ * (statements read in that turn join it) or, while fewer statements are queued than the last round
+ * expects back, in a later turn up to GATHER_MS on (also with none queued yet: the pipeline keeps the
+ * mutex that long); or ends the pipeline when nothing is queued, expected or committing.
  * Another user of the table's mutex waiting (a DELETE, a checkpoint) stops new rounds: the one
  * committing settles, the mutex passes on, and what is still queued follows in a new pipeline behind it.
  */
 function schedule(table: Table, p: Pipeline): void {
   if (!p.release || p.issueQueued) return;
   const yielding = table.mutex.waiting > 0;
-  if (p.queue.length && p.inFlight < MAX_IN_FLIGHT && !p.blocked && !yielding) {
+  // with nothing queued the pipeline (and the mutex) is kept a little while statements of several
+  // clients are expected back (one client's next statement simply starts the next pipeline)
+  if ((p.queue.length || p.expected > 1) && p.inFlight < MAX_IN_FLIGHT && !p.blocked && !yielding) {
     p.issueQueued = true;
-    setImmediate(() => {
+    const since = performance.now();
+    const issue = () => {
+      if (p.queue.length < p.expected && table.mutex.waiting === 0 && performance.now() - since < GATHER_MS) {
+        setImmediate(issue);
+        return;
+      }
       p.issueQueued = false;
+      p.expected = 0;
       issueRound(table, p);
       schedule(table, p);
-    });
+    };
+    setImmediate(issue);
     return;
   }
   if (p.inFlight) return;
@@ -162,6 +190,7 @@ function issueRound(table: Table, p: Pipeline): void {
   const ids = claim(p, round);
   const outcomes = Promise.allSettled(writes);
   p.settled = p.settled.then(() => outcomes).then((o) => {
+    p.expected = round.length + p.queue.length;
     try {
       settleRound(table, round, batch, rowsOf, o);
     } catch (e) {

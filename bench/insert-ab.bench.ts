@@ -1,0 +1,78 @@
+// bench/insert-ab.bench.ts: single-row INSERTs from CLIENTS clients at once (group commit), this build against
+// a baseline build, alternated run by run (the only fair comparison on a shared machine); per run the rate and
+// the server's CPU ms an INSERT, split into its protocol thread and all its other threads (lmdb's writer,
+// V8's compiler and GC helpers, the merge thread), from /proc after it went idle again. Quarry only, no Sphinx.
+// Run: npm run bench -- insert-ab [--baseline DIR] [--clients 16] [--statements 6000] [--rounds 3] [--http 1]
+// (DIR: a copy of a checkout with dist/, build/ and bin/). dict-gcide documents in corpus order.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { arg, argString, sqlString } from './bench-util.js';
+import { loadGcide, type CorpusDoc } from './corpus.js';
+import { waitIdle } from './process-cpu.js';
+import { startQuarry } from './side-by-side.bench.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+/** CPU ms (user + system) of the process's protocol thread and of its other threads. */
+function threadCpuMs(pid: number): { main: number; other: number } {
+  const out = { main: 0, other: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out[tid === String(pid) ? 'main' : 'other'] += (Number(f[11]) + Number(f[12])) * 10; // USER_HZ 100
+    } catch { /* the thread ended meanwhile */ }
+  }
+  return out;
+}
+
+/** One server of `bin`: a warm-up of 1,000 INSERTs, then `n` timed ones, each client one statement at a time. */
+async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, http: boolean): Promise<Record<string, number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-insert-ab-'));
+  const q = await startQuarry(join(dir, 'data'), [], undefined, bin);
+  try {
+    const peer = http ? q.overHttp : q.overMysql;
+    const c = await q.overHttp.open();
+    await c.exec("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
+    await c.close();
+    const phase = async (base: number, count: number) => {
+      const conns = await Promise.all(Array.from({ length: clients }, () => peer.open()));
+      let next = 0;
+      await waitIdle(q.overMysql.pid!);
+      const cpu0 = threadCpuMs(q.overMysql.pid!);
+      const t0 = performance.now();
+      await Promise.all(conns.map(async (conn) => {
+        while (next < count) {
+          const d = docs[next++]!;
+          await conn.exec(`INSERT INTO gcide (id, title, body, len) VALUES (${base + d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
+        }
+      }));
+      const s = (performance.now() - t0) / 1000;
+      await Promise.all(conns.map((x) => x.close()));
+      await waitIdle(q.overMysql.pid!);
+      const cpu = threadCpuMs(q.overMysql.pid!);
+      const per = (ms: number) => Number((ms / count).toFixed(3));
+      return { 'INSERTs/s': Math.round(count / s), 'CPU ms/INSERT main': per(cpu.main - cpu0.main), 'CPU ms/INSERT other': per(cpu.other - cpu0.other) };
+    };
+    await phase(10_000_000, Math.min(1000, n));
+    return await phase(20_000_000, n);
+  } finally {
+    await q.overMysql.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const clients = arg('clients', 16);
+const n = arg('statements', 6000);
+const rounds = arg('rounds', 3);
+const http = arg('http', 0) === 1;
+const baseline = argString('baseline');
+const docs = loadGcide(n);
+const builds: [string, string][] = [['this', join(ROOT, 'bin/quarry.js')]];
+if (baseline) builds.unshift(['baseline', join(baseline, 'bin/quarry.js')]);
+const rows: Record<string, unknown>[] = [];
+for (let r = 0; r < rounds; r++) {
+  for (const [name, bin] of builds) rows.push({ build: name, round: r + 1, clients, protocol: http ? 'http' : 'mysql', ...(await run(bin, docs, n, clients, http)) });
+}
+console.log(JSON.stringify(rows, null, 2));
