@@ -1,5 +1,5 @@
 #!/bin/sh
-":" //; export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_TRIM_THRESHOLD_="${MALLOC_TRIM_THRESHOLD_:-131072}"; [ -n "${LD_PRELOAD+x}" ] || for j in /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 /usr/lib64/libjemalloc.so.2; do [ -r "$j" ] && export LD_PRELOAD="$j" && break; done; exec node --min-semi-space-size=16 "$0" "$@"
+":" //; export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_TRIM_THRESHOLD_="${MALLOC_TRIM_THRESHOLD_:-131072}"; [ -n "${LD_PRELOAD+x}" ] || for j in /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 /usr/lib64/libjemalloc.so.2; do [ -r "$j" ] && export LD_PRELOAD="$j" && break; done; exec node --min-semi-space-size=4 "$0" "$@"
 // quarry command line; runs the compiled server (npm run build first).
 //
 // The file is both a shell script and an ES module. Run as a program (`bin/quarry.js`, `npx quarry`,
@@ -13,13 +13,15 @@
 // and queries). jemalloc returns freed pages of any place after a few seconds: the same server at rest,
 // 125-135 MiB PSS with glibc, 112-114 with jemalloc (README, Memory and disk). A process started as
 // `node bin/quarry.js` skips the line: set the variables in its environment for the same effect.
-// --min-semi-space-size=16 (MiB, V8's default maximum): the young generation keeps its size through the
-// idle full GC (src/engine/background/idle-gc.ts), which otherwise shrinks it from 16 MiB semi-spaces to
-// 1 at the allocation rate of an idle process; the queries after each pause then paid for many small
-// scavenges (and promotions) until it grew back over thousands of queries. 100k gcide, 2000 queries from
-// 1 client after a 14 s pause: /search 37 scavenges in the first 250 (3 warm), ~100 in all (25 warm);
-// with the floor 3 and 25, MySQL 16 -> 0 in the first 250; PSS at rest unchanged (89.9 vs 91.2 MiB), as
-// an empty young generation's pages are released by that GC whatever its size.
+// --min-semi-space-size=4 (MiB): a floor under the young generation, which the idle full GC
+// (src/engine/background/idle-gc.ts) otherwise shrinks to 1 MiB semi-spaces at the allocation rate of an
+// idle process; the queries after each pause then paid for many small scavenges (and promotions) until it
+// grew back over thousands of queries (100k gcide, 2000 queries from 1 client after a 14 s pause: /search
+// 37 scavenges in the first 250, 3 warm). The floor stays committed at rest, so it is a trade: side by side
+// with Sphinx at 100k (quiet, session 10), a floor of 16 (V8's default maximum) gave server CPU per query
+// MySQL / /sql / /search 0.68 / 0.77 / 1.13x Sphinx's (0.77 / 0.94 / 1.23 with no floor) but PSS 3.02x
+// (V8's 256 KiB pages 29 -> 57 MiB); 8 kept that PSS (3.06x); 4 gives 0.69 / 0.76 / 1.13x at 2.60x
+// (medians of 3; target <= 3x).
 import { exitSoon, main } from '../dist/src/server/cli.js';
 
 const code = await main(process.argv.slice(2));
