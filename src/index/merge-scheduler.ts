@@ -183,12 +183,15 @@ export class MergeScheduler {
     const ids = new Int32Array(2 * n);
     const gone = new Uint8Array(n);
     const fix: { row: number; values: AttrValue[] }[] = [];
+    // views taken once (Core's getter reads WebAssembly.Memory#buffer per call): nothing in the loop allocates core memory
+    const i32 = parts.map((p) => p.core.i32);
     for (let row = 0; row < n; row++) {
-      const p = parts[merged.part[row]];
+      const pi = merged.part[row];
+      const p = parts[pi];
       const r = merged.row[row];
       const c = p.columnPtr(0) >>> 2;
-      ids[2 * row] = p.core.i32[c + 2 * r];
-      ids[2 * row + 1] = p.core.i32[c + 2 * r + 1];
+      ids[2 * row] = i32[pi][c + 2 * r];
+      ids[2 * row + 1] = i32[pi][c + 2 * r + 1];
       if (!snap) continue;
       if (p.isDeleted(r)) gone[row] = 1;
       else if (p.version !== snap[merged.part[row]].version) fix.push({ row, values: this.#host.schema.attrs.map((_, a) => p.attr(a, r)) });

@@ -10,6 +10,13 @@ import { COL_F32, COL_I64, COL_NONE, COL_U32, H, TERM_INFO_WORDS } from './segme
 
 let nextSegmentId = 1;
 
+/** The views of core memory a segment reads its blob and bitmap through (see Segment.#views). */
+interface MemoryViews { u8: Uint8Array; u32: Uint32Array; i64: BigInt64Array; f32: Float32Array }
+
+function viewsOf(core: Core): MemoryViews {
+  return { u8: core.u8, u32: core.u32, i64: core.i64, f32: core.f32 };
+}
+
 /** True when `terms` has no holes (a dictionary a page loads in chunks has them until it is complete). */
 function isDense(terms: readonly string[]): boolean {
   for (let i = 0; i < terms.length; i++) if (terms[i] === undefined) return false;
@@ -37,12 +44,13 @@ export class Segment {
   /** Word index of the term table in core memory (fixed once placed: the planner reads it per keyword per segment). */
   readonly #termTable: number;
   /**
-   * A view of core memory over the blob, kept between calls: Core's getter reads
-   * WebAssembly.Memory#buffer (a call into the runtime) each time, which was most of a dictionary
-   * read's cost. Growing a non-shared memory detaches the old view (length 0: fetched again); a
-   * shared memory's old view still covers this blob, placed before any later growth.
+   * Views of core memory over the blob and the deleted bitmap, kept between calls: Core's getters
+   * read WebAssembly.Memory#buffer (a call into the runtime) each time, which was most of the cost
+   * of a dictionary read, a deleted-row test or a column read (per row in filters, id maps, merges).
+   * Growing a non-shared memory detaches the old views (length 0: fetched again); a shared memory's
+   * old views still cover this segment's memory, allocated before any later growth.
    */
-  #u32: Uint32Array;
+  #mem: MemoryViews;
   #freed = false;
   /** Queries running on worker threads that read this segment: free() waits for the last one. */
   #pins = 0;
@@ -74,7 +82,7 @@ export class Segment {
       this.#colType.push(core.u32[table + 2 * c]);
       this.#colOff.push(core.u32[table + 2 * c + 1]);
     }
-    this.#u32 = core.u32;
+    this.#mem = viewsOf(core);
     this.#termTable = (this.blobPtr + core.u32[(this.blobPtr >>> 2) + H.termTable]) >>> 2;
     this.#live = this.rows;
     if (deleted) {
@@ -88,7 +96,13 @@ export class Segment {
   get live(): number { return this.#live; }
 
   /** Word view of the core memory holding the blob (a merge's MergePart). */
-  words(): Uint32Array { return this.core.u32; }
+  words(): Uint32Array { return this.#views().u32; }
+
+  /** The kept views, fetched again when a memory growth detached them. */
+  #views(): MemoryViews {
+    const v = this.#mem;
+    return v.u8.length !== 0 ? v : (this.#mem = viewsOf(this.core));
+  }
 
   /** Bumped by every change to the deleted bitmap or an attribute: checkpoints keep unchanged files. */
   get version(): number { return this.#version; }
@@ -125,9 +139,7 @@ export class Segment {
 
   /** One word of term `t`'s table row (the table's place computed at construction). */
   #termInfo(t: number, word: number): number {
-    let u32 = this.#u32;
-    if (u32.length === 0) u32 = this.#u32 = this.core.u32;
-    return u32[this.#termTable + t * TERM_INFO_WORDS + word];
+    return this.#views().u32[this.#termTable + t * TERM_INFO_WORDS + word];
   }
 
   /** Rows containing term `t` (deleted ones included, as Manticore's dictionary counts them). */
@@ -136,13 +148,13 @@ export class Segment {
   hitCount(t: number): number { return this.#termInfo(t, 1); }
 
   isDeleted(row: number): boolean {
-    return ((this.core.u8[this.deletedPtr + (row >>> 3)] >>> (row & 7)) & 1) === 1;
+    return ((this.#views().u8[this.deletedPtr + (row >>> 3)] >>> (row & 7)) & 1) === 1;
   }
 
   /** Marks a row deleted; false when it already was. */
   markDeleted(row: number): boolean {
     if (this.isDeleted(row)) return false;
-    this.core.u8[this.deletedPtr + (row >>> 3)] |= 1 << (row & 7);
+    this.#views().u8[this.deletedPtr + (row >>> 3)] |= 1 << (row & 7);
     this.#live--;
     this.#version++;
     return true;
@@ -166,10 +178,11 @@ export class Segment {
 
   #readCol(c: number, row: number): number | bigint {
     const p = this.blobPtr + this.#colOff[c];
+    const v = this.#views();
     switch (this.#colType[c]) {
-      case COL_U32: return this.core.u32[(p >>> 2) + row];
-      case COL_I64: return this.core.i64[(p >>> 3) + row];
-      case COL_F32: return this.core.f32[(p >>> 2) + row];
+      case COL_U32: return v.u32[(p >>> 2) + row];
+      case COL_I64: return v.i64[(p >>> 3) + row];
+      case COL_F32: return v.f32[(p >>> 2) + row];
       default: return 0;
     }
   }
@@ -225,10 +238,11 @@ export class Segment {
     const host = this.hostCols[a];
     if (host) { host[row] = v; return; }
     const p = this.blobPtr + this.#colOff[a + 1];
+    const m = this.#views();
     switch (this.#colType[a + 1]) {
-      case COL_U32: this.core.u32[(p >>> 2) + row] = typeof v === 'bigint' ? Number(BigInt.asUintN(32, v)) : Number(v ?? 0) >>> 0; break;
-      case COL_I64: this.core.i64[(p >>> 3) + row] = BigInt.asIntN(64, BigInt((v as number | bigint | null) ?? 0)); break;
-      case COL_F32: this.core.f32[(p >>> 2) + row] = Number(v ?? 0); break;
+      case COL_U32: m.u32[(p >>> 2) + row] = typeof v === 'bigint' ? Number(BigInt.asUintN(32, v)) : Number(v ?? 0) >>> 0; break;
+      case COL_I64: m.i64[(p >>> 3) + row] = BigInt.asIntN(64, BigInt((v as number | bigint | null) ?? 0)); break;
+      case COL_F32: m.f32[(p >>> 2) + row] = Number(v ?? 0); break;
     }
   }
 
@@ -244,7 +258,7 @@ export class Segment {
 
   /** Field lengths of `row` (tokens per field). */
   fieldLengths(row: number): Uint32Array {
-    const u32 = this.core.u32;
+    const u32 = this.#views().u32;
     const off = u32[(this.blobPtr >>> 2) + H.fieldLen];
     const nf = this.schema.fields.length;
     const at = ((this.blobPtr + off) >>> 2) + row * nf;
@@ -253,7 +267,7 @@ export class Segment {
 
   /** Copies the field lengths of `row` into `out` at `at` (no allocation; merges copy every row's). */
   copyFieldLengths(row: number, out: Uint32Array, at: number): void {
-    const u32 = this.core.u32;
+    const u32 = this.#views().u32;
     const nf = this.schema.fields.length;
     const from = ((this.blobPtr + u32[(this.blobPtr >>> 2) + H.fieldLen]) >>> 2) + row * nf;
     for (let f = 0; f < nf; f++) out[at + f] = u32[from + f];
