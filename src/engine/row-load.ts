@@ -56,12 +56,6 @@ export interface PreparedRows {
 
 const failed = (outcome: RowLoadOutcome): PreparedRows => ({ commit: async () => outcome });
 
-/** The outcome of an INSERT whose ids the table already holds (checked under its mutex), else undefined. */
-function duplicateOf(table: Table, ids: bigint[]): RowLoadOutcome | undefined {
-  const dup = table.duplicateAt(ids);
-  return dup >= 0 ? fail(dup, new SearchError('DUPLICATE_ID', `duplicate id '${ids[dup]}'`)) : undefined;
-}
-
 /**
  * Loads `batch` into table `name` as one write (INSERT, or REPLACE with `replace`). Ids the rows
  * leave out (absent, null or 0) are generated. Never rejects for a bad row: the outcome names it.
@@ -111,8 +105,10 @@ export async function prepareRows(
   const inline = () => {
     const { inputs } = table.prepareDocs(docs, ids);
     return table.mutex.run(async () => {
-      const dup = replace ? undefined : duplicateOf(table, ids);
-      if (dup) return dup;
+      if (!replace) {
+        const dup = table.duplicateAt(ids);
+        if (dup >= 0) return fail(dup, new SearchError('DUPLICATE_ID', `duplicate id '${ids[dup]}'`));
+      }
       return { ok: true as const, written: await table.write(ids, docs, inputs, replace, true) };
     });
   };
@@ -129,8 +125,8 @@ export async function prepareRows(
         return inline(); // the build thread failed: the rows build here
       }
       return table.mutex.run(async () => {
-        const dup = duplicateOf(table, ids);
-        if (dup) return dup;
+        const dup = table.duplicateAt(ids);
+        if (dup >= 0) return fail(dup, new SearchError('DUPLICATE_ID', `duplicate id '${ids[dup]}'`));
         return { ok: true as const, written: await table.writeBuilt(ids, docs, built) };
       });
     },
