@@ -33,3 +33,28 @@ describe('TermNumbers.nameOrder', () => {
     expect(rank.length).toBe(0);
   });
 });
+
+describe('TermNumbers.numberOf', () => {
+  it('gives each name one number, first seen first, through the table growing, and find() agrees', () => {
+    const random = rng(11);
+    const numbers = new TermNumbers();
+    const expected = new Map<string, number>();
+    // 20,000 draws of 5,000 names: repeats, names of one hash-colliding shape (a prefix and a count)
+    for (let i = 0; i < 20_000; i++) {
+      const name = `w${Math.floor(random() * 5000)}`;
+      // a fresh string each time, as the tokenizer makes them
+      const got = numbers.numberOf((name + ' ').slice(0, -1));
+      if (!expected.has(name)) expected.set(name, expected.size);
+      expect(got).toBe(expected.get(name));
+    }
+    expect(numbers.names.length).toBe(expected.size);
+    for (const [name, n] of expected) {
+      expect(numbers.names[n]).toBe(name);
+      expect(numbers.find(name)).toBe(n);
+    }
+    expect(numbers.find('absent')).toBeUndefined();
+    expect(numbers.find('')).toBeUndefined();
+    expect(numbers.numberOf('')).toBe(expected.size);
+    expect(numbers.find('')).toBe(expected.size);
+  });
+});
