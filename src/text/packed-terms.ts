@@ -256,7 +256,8 @@ export class PackedField implements IndexedField, PackedTerms {
 
 /**
  * Appends (number, position) pairs to the current chunk: begin() with an upper bound of the field's
- * entries, push() each, finish() the field. A full chunk is left to the fields that point into it.
+ * entries, the caller writes them at `used` on (FieldWalker.pack), finish() the field. A full chunk is
+ * left to the fields that point into it.
  */
 export class PackedWriter {
   nums = new Uint32Array(0);
@@ -272,11 +273,6 @@ export class PackedWriter {
       this.used = 0;
     }
     this.#from = this.used;
-  }
-
-  push(num: number, pos: number): void {
-    this.nums[this.used] = num;
-    this.positions[this.used++] = pos;
   }
 
   finish(numbering: TermNumbering, length: number): PackedField {
