@@ -136,7 +136,8 @@ function nameHash(s: string): number {
 function mergeOrder(names: readonly string[], sorted: number[], old: Uint32Array, oldN: number, order: Uint32Array): void {
   let src = 0;
   let dst = 0;
-  for (const f of sorted) {
+  for (let k = 0; k < sorted.length; k++) {
+    const f = sorted[k];
     const name = names[f];
     let lo = src;
     let hi = src;

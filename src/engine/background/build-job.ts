@@ -54,10 +54,17 @@ export function buildOfJob(pipeline: TextPipeline, job: BuildJob): BuiltSegment 
   const { schema, settings, ids, texts, attrs } = job;
   const nf = schema.fields.length;
   const inputs: DocInput[] = new Array(ids.length);
+  const noAttrs: AttrValue[] = [];
   for (let r = 0; r < ids.length; r++) {
     const fields = new Array(nf);
     for (let f = 0; f < nf; f++) fields[f] = indexedField(pipeline, settings, texts[r * nf + f]);
-    inputs[r] = { docId: ids[r], fields, attrs: attrs.map((col) => col[r]) };
+    // a row's values without a closure per row, and one shared empty list for a table of no attributes
+    let values = noAttrs;
+    if (attrs.length > 0) {
+      values = new Array(attrs.length);
+      for (let a = 0; a < attrs.length; a++) values[a] = attrs[a][r];
+    }
+    inputs[r] = { docId: ids[r], fields, attrs: values };
   }
   return buildSegment(schema, invertDocs(schema, inputs));
 }

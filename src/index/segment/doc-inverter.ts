@@ -154,12 +154,18 @@ function fastNumbering(docs: DocInput[]): TermNumbering | null {
 function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch): TokenStream {
   const numFields = schema.fields.length;
   let tokens = 0;
-  for (const d of docs) for (const ft of d.fields) tokens += ft ? tokenCount(ft) : 0;
+  // indexed loops: this runs once a batch, mostly before V8 optimizes it, where for-of allocates an
+  // iterator result per element (9 MB over a gcide build)
+  for (let r = 0; r < docs.length; r++) {
+    const fields = docs[r].fields;
+    for (let f = 0; f < fields.length; f++) tokens += fields[f] ? tokenCount(fields[f]) : 0;
+  }
   const s: TokenStream = {
     names: [], nums: [], tid: words('tid', tokens), thit: words('thit', tokens), rowFrom: words('rowFrom', docs.length + 1),
     count: words('count', tokens).fill(0), n: 0, fast: fastNumbering(docs), dict: null, strings: false,
   };
-  docs.forEach((doc, row) => {
+  for (let row = 0; row < docs.length; row++) {
+    const doc = docs[row];
     s.rowFrom[row] = s.n;
     b.docIds[row] = BigInt.asIntN(64, doc.docId);
     for (let a = 0; a < schema.attrs.length; a++) b.attrs[a][row] = doc.attrs[a] ?? null;
@@ -181,7 +187,7 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
         s.thit[s.n++] = hitWord(f, ft.positions[i], last);
       }
     }
-  });
+  }
   s.rowFrom[docs.length] = s.n;
   return s;
 }
