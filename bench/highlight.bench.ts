@@ -239,7 +239,8 @@ export async function highlightBench() {
   if (arg('ts-tokenizer', 0)) setFieldScannerFactory(null);
   try {
     const classes = await perClass(docs, nq, rounds, dir, argString('baseline'));
-    if (argString('profile') || argString('only')) return { docs: docs.length, top: TOP, classes };
+    // a partial run (some modes or classes, or a profiled server) is not the committed results' run
+    if (argString('profile') || argString('only')) return { docs: docs.length, top: TOP, classes, partial: true as const };
     const picker = [1000, 100000].flatMap((size) => (['wasm', 'ts'] as Picker[]).map((p) => throughput(docs, size, p)));
     const pick = [1000, 100000].map((size) => pickOnly(docs, size));
     return { docs: docs.length, top: TOP, classes, picker, pick, marks: marksOnly(docs), stages: stages(docs) };
