@@ -6,7 +6,7 @@
  * no partial file, and writes succeed again once space is freed; a restart serves every acked row.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
@@ -39,6 +39,8 @@ let mnt: string;
 let data: string;
 let server: ServerProcess;
 let log = '';
+/** What a case noted on its way (space, segments, files), printed when it fails. */
+let notes: string[] = [];
 
 function watch(s: ServerProcess): void {
   log = s.output();
@@ -67,6 +69,25 @@ async function count(): Promise<number> {
   return Number(res[0]!.data[0]!.c);
 }
 
+/** Free bytes on the tmpfs, for the notes. */
+function free(): number {
+  const fs = statfsSync(mnt);
+  return fs.bavail * fs.bsize;
+}
+
+/** The table folders' files with their sizes, for the notes. */
+function listing(): string {
+  const tablesDir = join(data, 'tables');
+  return readdirSync(tablesDir).flatMap((dir) => readdirSync(join(tablesDir, dir))
+    .map((f) => `${dir}/${f} ${statSync(join(tablesDir, dir, f), { throwIfNoEntry: false })?.size ?? 'gone'}`)).join(', ');
+}
+
+/** SHOW TABLE t STATUS as name -> value. */
+async function status(): Promise<Record<string, string>> {
+  const res = (await server.sql('SHOW TABLE t STATUS')) as { data: { Variable_name: string; Value: string }[] }[];
+  return Object.fromEntries(res[0]!.data.map((r) => [r.Variable_name, r.Value]));
+}
+
 async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (cond()) return true;
   return cond();
@@ -90,9 +111,11 @@ describe.skipIf(!canMount)(`disk full (skipped when the test cannot mount a tmpf
 
   // a failed case prints what the server said and how it ended: a crash here must be diagnosable from CI's log
   afterEach((ctx) => {
+    const noted = notes;
+    notes = [];
     if (ctx.task.result?.state !== 'fail' || !server) return;
     const { exitCode, signalCode } = server.proc;
-    console.error(`disk-full: server exitCode=${exitCode} signal=${signalCode}\n--- server output ---\n${log}\n--- end ---`);
+    console.error(`disk-full: server exitCode=${exitCode} signal=${signalCode}\n--- notes ---\n${noted.join('\n')}\n--- server output ---\n${log}\n--- end ---`);
   });
 
   const acked: number[] = [];
@@ -142,10 +165,19 @@ describe.skipIf(!canMount)(`disk full (skipped when the test cannot mount a tmpf
   it('a checkpoint of a merged table that hits the limit fails with a log line and leaves no partial file', async () => {
     // writes stop with the store's reserve still free (lmdb-env.ts checkSpace): take all but 16 KiB of
     // it, so the merged table's segment files cannot fit
+    const logAtStart = log;
+    const before = await status();
+    notes.push(`before: ${free()} bytes free, ${before.ram_chunk_segments_count} segments, tid ${before.tid}, files: ${listing()}`);
     const fs = statfsSync(mnt);
     writeFileSync(join(mnt, 'ballast2'), Buffer.alloc(Math.max(0, fs.bavail * fs.bsize - (16 << 10)), 1));
+    notes.push(`ballast2 written: ${free()} bytes free`);
     expect(errorOf(await server.sql('OPTIMIZE TABLE t OPTION sync=1'))).toBeUndefined();
-    expect(await waitFor(() => /checkpoint of table t failed: .*ENOSPC/.test(log), 10_000)).toBe(true);
+    const after = await status();
+    notes.push(`after OPTIMIZE: ${free()} bytes free, ${after.ram_chunk_segments_count} segments, tid ${after.tid}, files: ${listing()}`);
+    const logged = await waitFor(() => /checkpoint of table t failed: .*ENOSPC/.test(log), 10_000);
+    notes.push(`waited: ${free()} bytes free, files: ${listing()}`);
+    notes.push(`checkpoint failures logged before this case: ${(logAtStart.match(/checkpoint of table t failed/g) ?? []).length}`);
+    expect(logged).toBe(true);
     const tablesDir = join(data, 'tables');
     // every file is the manifest or a segment it lists: a failed checkpoint removed what it had written.
     // The periodic checkpointer retries meanwhile, so a look can land while a retry writes its files:
