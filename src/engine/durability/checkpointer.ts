@@ -79,10 +79,11 @@ export class Checkpointer {
       // replaced meanwhile (ATTACH ... WITH TRUNCATE): its segments are not the table's any more
       if (!this.tables().includes(table)) return false;
       const seq = this.store.lastSeq(table.name);
-      if (this.#covered.get(table.name) === seq) return false;
+      const segments = table.index.segments;
+      // no write since, and no merge (an OPTIMIZE, a background merge) changed the segments saved
+      if (this.#covered.get(table.name) === seq && segments.every((seg) => saved.get(seg)?.version === seg.version)) return false;
       const stamp = `${seq}-${++this.#counter}`;
       const listed = new Set(this.store.checkpointNames(table.name));
-      const segments = table.index.segments;
       const entries = segments.map((seg, i) => {
         const was = saved.get(seg);
         if (was && was.version === seg.version && listed.has(was.name)) return { name: was.name };
