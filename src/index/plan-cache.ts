@@ -3,7 +3,8 @@
  * keyword statistics over every segment, the per-segment term lookups and plan trees, their encoding),
  * which was about a quarter of a cached-parse `/search` request's CPU on the protocol thread. The parse
  * caches (engine/parse-cache.ts) hand a repeated MATCH text or `/search` query the same deep-frozen
- * tree, which keys the entry; a tree that is not frozen may still change, so it is planned each time.
+ * tree, which keys the entry; a tree that is not frozen may still change, so it is planned each time,
+ * and so is a query with a wildcard (its expansions per segment can be many thousand terms).
  */
 import type { Segment } from './segment/segment.js';
 import type { QueryNode } from '../query/ast.js';
@@ -35,6 +36,12 @@ interface Entry extends PlanInputs {
 }
 
 const plans = new WeakMap<QueryNode, Entry>();
+
+/**
+ * A segment's tree kept up to this many words (a term is 10): a wildcard's expansions can make
+ * trees of many thousand terms, planned each time rather than held for as long as the parse is.
+ */
+const MAX_KEPT_TREE_WORDS = 4096;
 
 function expansionKey(req: SearchRequest): string {
   const e = req.expansion;
@@ -81,17 +88,22 @@ export function queryPlan(query: QueryNode, fields: readonly string[], segments:
       entry = kept;
     } else {
       entry = fresh(query, fields, segments, totalDocs, req);
-      deepFreeze(entry.planned.stats);
-      deepFreeze(entry.planned.idf);
-      deepFreeze(entry.planned.analyzed);
-      plans.set(query, entry);
+      // a wildcard's expansion lists (planned.termsFor's, per segment) can be long: not kept either
+      if (!entry.planned.analyzed.keywords.some((k) => k.wildcard)) {
+        deepFreeze(entry.planned.stats);
+        deepFreeze(entry.planned.idf);
+        deepFreeze(entry.planned.analyzed);
+        plans.set(query, entry);
+      }
     }
   }
   return {
     planned: entry.planned,
     treeWords: (seg) => {
       let words = entry.trees.get(seg.id);
-      if (!words) entry.trees.set(seg.id, (words = encodePlanTree(segmentPlan(entry.planned, seg))));
+      if (words) return words;
+      words = encodePlanTree(segmentPlan(entry.planned, seg));
+      if (words.length <= MAX_KEPT_TREE_WORDS) entry.trees.set(seg.id, words);
       return words;
     },
   };

@@ -71,7 +71,7 @@ describe('plan cache', () => {
     expect(after.kept.hits[0]![1]).toBeLessThan(before.kept.hits[0]![1] as number);
   });
 
-  it('keeps the plan of a frozen tree, plans an unfrozen one each time', () => {
+  it('keeps the plan of a frozen tree, plans an unfrozen one or one with a wildcard each time', () => {
     const idx = new RtIndex(schema);
     batch(idx, 1, 20);
     const segments = idx.segments;
@@ -85,6 +85,8 @@ describe('plan cache', () => {
       const plan = queryPlan(frozen, schema.fields, segments, 20, r).planned;
       expect(queryPlan(frozen, schema.fields, segments, 20, { ...r, ...extra }).planned).not.toBe(plan);
     }
+    const wild = deepFreeze(structuredClone(QUERIES[4]!));
+    expect(queryPlan(wild, schema.fields, segments, 20, r).planned).not.toBe(queryPlan(wild, schema.fields, segments, 20, r).planned);
     const open = structuredClone(QUERIES[1]!);
     expect(queryPlan(open, schema.fields, segments, 20, r).planned).not.toBe(queryPlan(open, schema.fields, segments, 20, r).planned);
   });
