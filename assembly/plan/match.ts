@@ -108,9 +108,7 @@ function fsmNext(n: usize, target: u32): u32 {
   let d = target;
   const fast = phraseFast && simplePhrase(n);
   const guide = <usize>nget(n, N_GUIDE);
-  // a phrase of just the guide's two words, neither limited: a row of the guide holds it
-  const exact = fast && guide != 0 && nget(n, N_GUIDE_EXACT) != 0 && nget(n, N_NCHILD) == 2
-    && nget(child(n, 0), N_CONSTRAINED) == 0 && nget(child(n, 1), N_CONSTRAINED) == 0;
+  const exact = fast && exactGuide(n);
   while (true) {
     if (guide != 0) {
       // only rows where the guide's two words stand side by side can hold the phrase
@@ -143,6 +141,16 @@ function fsmNext(n: usize, target: u32): u32 {
     hitsRollback(mark);
     d++;
   }
+}
+
+/**
+ * A phrase of just its guide's two words, neither limited: a row of the guide holds it (decided
+ * without the words' positions when phraseMatch() would decide it: setPhraseMode's fast mode).
+ */
+export function exactGuide(n: usize): bool {
+  return phraseFast && nget(n, N_OP) == OP_PHRASE && nget(n, N_GUIDE) != 0 && nget(n, N_GUIDE_EXACT) != 0
+    && nget(n, N_NCHILD) == 2 && simplePhrase(n)
+    && nget(child(n, 0), N_CONSTRAINED) == 0 && nget(child(n, 1), N_CONSTRAINED) == 0;
 }
 
 /**

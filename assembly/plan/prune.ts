@@ -23,13 +23,13 @@
 
 import { FIELD_END_BIT, TERMINATED } from "../util/codes";
 import {
-  cursorTf, cursorPositions, cursorBlockMax, cursorCountRest, cursorBlock, cursorNumBlocks, blockLastRow, blockRows, blockMaxAt, loadBlock, cursorRow,
+  cursorTf, cursorPositions, cursorBlockMax, cursorSeek, cursorCountRest, cursorBlock, cursorNumBlocks, blockLastRow, blockRows, blockMaxAt, loadBlock, cursorRow,
   INLINE_HITS,
 } from "../postings/cursor";
 import { OP_TERM, OP_AND, OP_OR, OP_PHRASE, RANK_BM25, RANK_PROXIMITY_BM25, PF_DUPES, PF_EXHAUSTIVE } from "./format";
 import {
   nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_IDF, N_ARG0, N_MERGED, N_PFIELDS, N_PDOC, N_CONSTRAINED,
-  N_WBLOCK, N_WPOP, N_TW1, N_TW2, N_TWALL, N_TERM, N_REPEAT,
+  N_WBLOCK, N_WPOP, N_TW1, N_TW2, N_TWALL, N_TERM, N_REPEAT, N_GUIDE,
 } from "./node";
 import { termAccepts } from "./hits";
 import { fieldWeight } from "../rank/rankers";
@@ -86,6 +86,7 @@ export function pruneSetup(root: usize, ranker: u32, flags: u32, numFields: u32)
   if (ranker != RANK_BM25 && ranker != RANK_PROXIMITY_BM25) return false;
   if (!boundable(root, (flags & PF_DUPES) != 0)) return false;
   if ((flags & PF_DUPES) != 0) repeatRanks(root);
+  pairBounds = (flags & PF_DUPES) == 0;
   let rest: i32 = 0;
   for (let f: u32 = 0; f < numFields; f++) {
     const w = max(fieldWeight(f), 0);
@@ -142,7 +143,7 @@ let fieldSum: i32 = 0;
  * The largest sum of `j` positive weights of the fields in a 16-bit set (a row's term is in at most
  * tf fields). Bit 15 counts as one field weighing all fields from 15 up: never less than the truth.
  */
-function topWeights(set: u32, j: u32): i32 {
+export function topWeights(set: u32, j: u32): i32 {
   let s: i32 = 0;
   let taken: u32 = 0;
   for (let m = set & 0xffff; m != 0 && taken < j; taken++) {
@@ -211,11 +212,36 @@ function nodeBound(n: usize, d: u32): f32 {
     fieldSum += <i32>k * topWeights(inter, minTf);
     return sum;
   }
+  const before = fieldSum;
   for (let i: u32 = 0; i < k; i++) {
     const c = child(n, i);
     if (nget(c, N_DOC) == d) sum += nodeBound(c, d);
   }
+  if (op == OP_AND && nget(n, N_GUIDE) != 0) fieldSum = before + pairedPart(n, d, fieldSum - before);
   return sum;
+}
+
+/** False with repeated keywords: lcsDupes' runs are not bounded by pairedPart(). */
+let pairBounds: bool = false;
+
+/**
+ * The field part of row d of an AND of two plain terms whose guide is the pair term of its words in
+ * query order (planner.ts andGuide): at most `part` (its terms' own parts). Without a repeated keyword
+ * a field's LCS run reaches 2 only where the pair occurs in it (the second word right after the
+ * first), else it is at most 1 in each field either word is in: so F <= topWeights(the words' fields,
+ * tf1 + tf2), plus topWeights(the pair block's fields, the pair's tf) on a row of the pair. bm25's
+ * docFields sum is within the first term. The guide's cursor only moves forward (d ascends).
+ */
+export function pairedPart(n: usize, d: u32, part: i32): i32 {
+  if (!pairBounds || nget(n, N_NCHILD) != 2) return part;
+  const a = child(n, 0);
+  const b = child(n, 1);
+  if (!plainTerm(a) || !plainTerm(b) || nget(a, N_CURSOR) == 0 || nget(b, N_CURSOR) == 0) return part;
+  const tf = cursorTf(<usize>nget(a, N_CURSOR)) + cursorTf(<usize>nget(b, N_CURSOR));
+  let alt = topWeights(termFields(a) | termFields(b), tf);
+  const g = <usize>nget(n, N_GUIDE);
+  if (cursorSeek(g, d) == d) alt += topWeights((cursorBlockMax(g) >>> 16) & 0xffff, cursorTf(g));
+  return alt < part ? alt : part;
 }
 
 /** An upper bound of scoreRow() for row d, the node tree standing on d. */
