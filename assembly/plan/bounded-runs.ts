@@ -6,10 +6,10 @@
 // (a mid-frequency word ANDed with a common one), from each row's tfs, as rowBound() bounds it.
 
 import { TERMINATED } from "../util/codes";
-import { cursorSeek, cursorTf, cursorRow, cursorAdvance, cursorBlock, cursorBlockMax, cursorCountRest, ensureTfs, loadBlock } from "../postings/cursor";
+import { cursorSeek, cursorTf, cursorRow, cursorAdvance, cursorBlock, cursorBlockMax, cursorPositions, ensureTfs } from "../postings/cursor";
 import { OP_AND, OP_OR } from "./format";
 import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_CONSTRAINED, N_ARG0, N_GUIDE, NOT_STARTED } from "./node";
-import { pairedPart, plainTerm, repeatTf, termBm25, termFieldPart, topWeights, weightBound, wordBm25, wordFields } from "./prune";
+import { guideBound, guideSum, hitFields16, pairedPart, plainTerm, repeatTf, skipBlocks, termBm25, termFieldPart, weightBound, wordBm25, wordFields } from "./prune";
 
 /**
  * An OR of plain unlimited terms (orRows()): true when its children are all such terms, so its
@@ -147,33 +147,22 @@ export function andRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
 
 /**
  * An exactGuide() phrase standing alone, on a row of its guide (the pair term of its two words, whose
- * rows are the phrase's rows): counts that row and the guide's rows after it while a bound taken from
- * the guide alone cannot beat `worst`, those set in `deleted` left out, up to `end`, without moving
- * the words' cursors or reading any positions; whole blocks whose block-max word bounds them so are
- * counted from their decoded row ids. The bound is rowBound()'s for the phrase, loosened: each word's
- * BM25 share at most its idf (tf/(tf+1.2) < 1; a negative idf's at most 0), and the field part
- * k * topWeights() of the guide block's fields for the guide's tf on the row (the phrase is in at
- * most as many fields as the pair has hits there, all among the block's fields; rowBound() takes
- * the fields its hits name). Returns the count; a node that moved is left unstarted, for next() to
- * put it on its guide's row (guideRow()).
+ * rows are the phrase's rows): counts that row and the guide's rows after it while their bound from
+ * the pair alone (prune.ts guideBound) cannot beat `worst`, those set in `deleted` left out, up to
+ * `end`, without moving the words' cursors or reading their positions; blocks whose block-max word
+ * bounds them so are counted from their skip entries (skipBlocks). Returns the count; a node that
+ * moved is left unstarted, for next() to put it on its guide's row (guideRow()).
  */
 export function guideRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
   const g = <usize>nget(n, N_GUIDE);
-  const k = <i32>nget(n, N_NCHILD);
-  let sum: f32 = 0;
-  for (let i: u32 = 0; i < <u32>k; i++) {
-    const idf = reinterpret<f32>(nget(child(n, i), N_IDF));
-    sum += idf > 0 ? idf : 0;
-  }
   const from = cursorRow(g);
+  const sum1 = guideSum(n, 1);
+  const sum2 = guideSum(n, 2);
   let r = from;
   let count: u32 = 0;
   let blk: u32 = 0xffffffff;
   let set: u32 = 0;
   let pop: u32 = 0;
-  let tw1: i32 = 0;
-  let tw2: i32 = 0;
-  let twAll: i32 = 0;
   while (r < end) {
     const b = cursorBlock(g);
     if (b != blk) {
@@ -181,19 +170,21 @@ export function guideRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
       const word = cursorBlockMax(g);
       set = (word >>> 16) & 0xffff;
       pop = <u32>popcnt(set);
-      twAll = topWeights(set, 16);
-      if (weightBound(sum, k * topWeights(set, min(word & 0xffff, pop))) <= worst) {
-        count += cursorCountRest(g, deleted, end);
-        r = loadBlock(g, b + 1);
+      if (guideBound(n, sum1, set, min(word & 0xffff, pop)) <= worst) {
+        count += skipBlocks(n, deleted, end, worst);
+        r = cursorRow(g);
+        blk = 0xffffffff;
         continue;
       }
-      tw1 = topWeights(set, 1);
-      tw2 = topWeights(set, 2);
       ensureTfs(g);
     }
     const tf = cursorTf(g);
-    const part = tf >= pop ? twAll : tf == 1 ? tw1 : tf == 2 ? tw2 : topWeights(set, tf);
-    if (weightBound(sum, k * part) > worst) break;
+    const sum = tf == 1 ? sum1 : tf == 2 ? sum2 : guideSum(n, tf);
+    // from the block's fields, then from the fields the pair's hits name (twice in one field is one)
+    if (guideBound(n, sum, set, min(tf, pop)) > worst) {
+      const found = hitFields16(cursorPositions(g), tf);
+      if (guideBound(n, sum, found, <u32>popcnt(found)) > worst) break;
+    }
     if (!rowDeleted(deleted, r)) count++;
     r = cursorAdvance(g);
   }

@@ -143,6 +143,22 @@ describe('weight-bound pruning', () => {
     }
   }, 60_000);
 
+  it('gives the exhaustive answers for phrases and ANDs of two words with their pair terms (guideRows, pairedPart)', async () => {
+    await setQueryThreads(1);
+    const two = fc.record({
+      ws: distinct(2, 2),
+      phrase: fc.boolean(),
+      weights: fc.option(fc.tuple(fc.integer({ min: -2, max: 6 }), fc.integer({ min: -2, max: 6 }))),
+      limit: fc.constantFrom('LIMIT 1', 'LIMIT 4', 'LIMIT 20', 'LIMIT 2, 9', 'LIMIT 100'),
+      table: fc.constantFrom('t', 'u'),
+    }).map(({ ws, phrase, weights, limit, table }) =>
+      `SELECT id, weight() FROM ${table} WHERE MATCH('${phrase ? `"${ws.join(' ')}"` : ws.join(' ')}') ${limit}${weights ? ` OPTION field_weights=(title=${weights[0]}, body=${weights[1]})` : ''}`);
+    await fc.assert(fc.asyncProperty(two, async (q) => {
+      const [pruned, full] = await both(q);
+      expect(pruned, q).toEqual(full);
+    }), { numRuns: 200 });
+  }, 300_000);
+
   for (const threads of [1, THREADS]) {
     it(`gives the exhaustive answers on ${threads} thread(s): random queries, every operator`, async () => {
       await setQueryThreads(threads);
