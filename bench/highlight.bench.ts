@@ -6,11 +6,13 @@
 // before/after in the same run. Then, in process: CALL SNIPPETS throughput on 1 kB and 100 kB texts
 // with the WASM picker vs the TypeScript twin, the matched-occurrence marks alone (the core's plan
 // evaluator vs the TypeScript twin) per query shape, and the CPU time of the highlight path's stages.
-// Run: npm run bench -- highlight [--docs N] [--queries M] [--rounds R] [--baseline DIR] [--ts-tokenizer 1].
+// Run: npm run bench -- highlight [--docs N] [--queries M] [--rounds R] [--baseline DIR] [--ts-tokenizer 1]
+// [--only REGEX] [--profile DIR] (REGEX picks the modes by name, else the classes; DIR: this build's server
+// restarted after the load under --cpu-prof, its profiles written there when it stops; no Sphinx then).
 // Needs dict-gcide (and sphinxsearch for the Sphinx columns). Seed 42. Prints a table and JSON.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { installNodeHost } from '../src/engine/node-host.js';
 import { setFieldScannerFactory } from '../src/text/field-scanner.js';
 import { parseQuery } from '../src/query/parse-query.js';
@@ -41,12 +43,21 @@ async function load(exec: (sql: string) => Promise<unknown>, docs: CorpusDoc[]):
 
 const CREATE = "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'";
 
-/** A quarry server of this build (or of `bin`, a baseline build) loaded with the documents. */
-async function loadedQuarry(dir: string, docs: CorpusDoc[], bin?: string): Promise<{ server: QuarryServer; clients: Awaited<ReturnType<typeof quarryClients>> }> {
-  const server = await startQuarry(dir, [], undefined, bin);
-  const clients = await quarryClients(server);
+/**
+ * A quarry server of this build (or of `bin`, a baseline build) loaded with the documents; with `profile`
+ * (a folder) restarted after the load under `--cpu-prof`, so its profile holds the query phase only.
+ */
+async function loadedQuarry(dir: string, docs: CorpusDoc[], bin?: string, profile?: string | null): Promise<{ server: QuarryServer; clients: Awaited<ReturnType<typeof quarryClients>> }> {
+  let server = await startQuarry(dir, [], undefined, bin);
+  let clients = await quarryClients(server);
   await clients.mysql.query(CREATE);
   await load((sql) => clients.mysql.query(sql), docs);
+  if (profile) {
+    await clients.close();
+    await server.stop();
+    server = await startQuarry(dir, ['--cpu-prof', `--cpu-prof-dir=${resolve(profile)}`], undefined, bin);
+    clients = await quarryClients(server);
+  }
   return { server, clients };
 }
 
@@ -62,7 +73,7 @@ async function perClass(docs: CorpusDoc[], nq: number, rounds: number, dir: stri
   const classes = queryClasses(docs, nq);
   const stops: (() => Promise<void>)[] = [];
   try {
-    const cur = await loadedQuarry(join(dir, 'quarry'), docs);
+    const cur = await loadedQuarry(join(dir, 'quarry'), docs, undefined, argString('profile'));
     stops.push(() => cur.clients.close(), () => cur.server.stop());
     const bodies = await topBodies(cur.clients.mysql, classes.flatMap((c) => c.queries), byId);
     const of = (q: string): string[] => bodies.get(q) ?? [];
@@ -73,7 +84,7 @@ async function perClass(docs: CorpusDoc[], nq: number, rounds: number, dir: stri
       modes.push(...quarryModes('baseline', base.server, base.clients, of));
     }
     let sphinxOn = false;
-    if (sphinxAvailable()) {
+    if (sphinxAvailable() && !argString('profile')) {
       const sphinx = await startSphinx(join(dir, 'sphinx'), 19416);
       stops.push(() => sphinx.stop());
       const c = await sphinx.connect();
@@ -82,10 +93,13 @@ async function perClass(docs: CorpusDoc[], nq: number, rounds: number, dir: stri
       modes.push(...sphinxModes(sphinx.pid, c, byId, of));
       sphinxOn = true;
     }
+    const only = new RegExp(argString('only') ?? '');
+    const picked = modes.filter((m) => only.test(m.name));
     const out: ClassRow[] = [];
     for (const [i, cls] of classes.entries()) {
+      if (!only.test(cls.name) && !picked.length) continue;
       progress.step(`highlight: class ${i + 1}/${classes.length}: ${cls.name} (${rounds} rounds over ${modes.length} peers)`);
-      const f = await measureClass(modes, cls.queries, rounds);
+      const f = await measureClass(picked.length ? picked : modes, cls.queries, rounds);
       const row: ClassRow = { class: cls.name };
       const rate = (name: string): number => f.get(name)?.docsPerSec ?? NaN;
       const perCpu = (name: string): number => f.get(name)?.docsPerCpuSec ?? NaN;
@@ -225,6 +239,8 @@ export async function highlightBench() {
   if (arg('ts-tokenizer', 0)) setFieldScannerFactory(null);
   try {
     const classes = await perClass(docs, nq, rounds, dir, argString('baseline'));
+    // a partial run (some modes or classes, or a profiled server) is not the committed results' run
+    if (argString('profile') || argString('only')) return { docs: docs.length, top: TOP, classes, partial: true as const };
     const picker = [1000, 100000].flatMap((size) => (['wasm', 'ts'] as Picker[]).map((p) => throughput(docs, size, p)));
     const pick = [1000, 100000].map((size) => pickOnly(docs, size));
     return { docs: docs.length, top: TOP, classes, picker, pick, marks: marksOnly(docs), stages: stages(docs) };

@@ -32,9 +32,6 @@ const SCAN_UNSUPPORTED: i32 = -1;
 /** The cache is full: the host resets it and scans the field again. */
 const SCAN_FULL: i32 = -2;
 
-const FNV_OFFSET: u32 = 0x811c9dc5;
-const FNV_PRIME: u32 = 0x01000193;
-
 let slots: usize = 0;
 let slotCount: i32 = 0;
 let idOff: usize = 0; // u32 per id: key offset in arena units (what the host reads)
@@ -74,6 +71,79 @@ let front: usize = 0;
 }
 /** Where the touched values go, so the reads are kept. */
 let sink: u32 = 0;
+
+/**
+ * The table's fold of each ASCII unit for the SIMD run: the folded code where it is a plain word
+ * character folding to ASCII (the scalar fast path's test), else 0. Made once per table address
+ * (a placed table is never freed or rewritten, so its address names it).
+ */
+const asciiFold: usize = memory.data(128, 16);
+let asciiFoldOf: usize = 0;
+
+function makeAsciiFold(table: usize): void {
+  for (let c: u32 = 0; c < 128; c++) {
+    const e = load<u32>(table + (<usize>c << 2));
+    store<u8>(asciiFold + <usize>c, e - 1 < 0x7f ? <u8>e : 0);
+  }
+  asciiFoldOf = table;
+}
+
+const HASH_A: u64 = 0x9e3779b97f4a7c15;
+const HASH_B: u64 = 0xc2b2ae3d27d4eb4f;
+const HASH_C: u64 = 0xbf58476d1ce4e5b9;
+
+/**
+ * The hash of a token's key, `units` UTF-16 units at `tok`, taken once the token ends: 8 bytes at a
+ * time (a short key is zero-padded to 8 units, so it is two loads and no loop), instead of a multiply
+ * per character in the scan loop, which the SIMD run skips.
+ */
+@inline function keyHash(tok: usize, units: i32): u32 {
+  let x: u64;
+  if (units <= FRONT_UNITS) {
+    x = (load<u64>(tok) * HASH_A) ^ ((load<u64>(tok, 8) + <u64>units) * HASH_B);
+  } else {
+    x = <u64>units * HASH_B;
+    const words = units >> 2;
+    for (let i = 0; i < words; i++) x = ((x ^ load<u64>(tok + (<usize>i << 3))) * HASH_A) ^ (x >> 31);
+    for (let i = words << 2; i < units; i++) x = (x ^ <u64>load<u16>(tok + (<usize>i << 1))) * HASH_B;
+  }
+  x ^= x >> 29;
+  x *= HASH_C;
+  x ^= x >> 32;
+  return <u32>x;
+}
+
+/** Lane numbers 0..15, for the SIMD run's lane mask. */
+const IOTA: v128 = i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+
+/**
+ * The plain ASCII word characters from `at` (16 units there, `at` itself one of them), folded into
+ * the key at `tok` (zero-padded to 16 units): their count, or 0 when the 16 are not all ASCII or
+ * all word characters (the scalar loop takes those). Branch-free over the run: the per-character
+ * loop's exit at an unpredictable word length was a third of a scan of real text.
+ */
+@inline function asciiRun(text: usize, at: i32, tok: usize): i32 {
+  const p = text + (<usize>at << 1);
+  const v0 = v128.load(p);
+  const v1 = v128.load(p, 16);
+  if (v128.any_true(v128.and(v128.or(v0, v1), i16x8.splat(<i16>0xff80)))) return 0;
+  const b = i8x16.narrow_i16x8_u(v0, v1);
+  let f = i8x16.swizzle(v128.load(asciiFold), b);
+  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 16), i8x16.sub(b, i8x16.splat(16))));
+  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 32), i8x16.sub(b, i8x16.splat(32))));
+  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 48), i8x16.sub(b, i8x16.splat(48))));
+  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 64), i8x16.sub(b, i8x16.splat(64))));
+  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 80), i8x16.sub(b, i8x16.splat(80))));
+  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 96), i8x16.sub(b, i8x16.splat(96))));
+  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 112), i8x16.sub(b, i8x16.splat(112))));
+  const stops = i8x16.bitmask(i8x16.eq(f, i8x16.splat(0)));
+  if (stops == 0) return 0;
+  const run = <i32>ctz(stops);
+  const kept = v128.and(f, i8x16.lt_u(IOTA, i8x16.splat(<i8>run)));
+  v128.store(tok, i16x8.extend_low_i8x16_u(kept));
+  v128.store(tok, i16x8.extend_high_i8x16_u(kept), 16);
+  return run;
+}
 
 /** Empties the cache (back to its first size); ids start again from 0. */
 export function scanReset(): void {
@@ -139,10 +209,7 @@ function sameKey(a: usize, b: usize, units: i32): bool {
   return true;
 }
 
-/**
- * The id of the token at `tok` (`units` long, FNV-1a hash `h` of its units, taken as they were
- * accumulated), added when new; -1 when the cache is full.
- */
+/** The id of the token at `tok` (`units` long, `h` its keyHash), added when new; -1 when the cache is full. */
 function idOf(tok: usize, units: i32, h: u32): i32 {
   const mask = slotCount - 1;
   let slot = <i32>(h & <u32>mask);
@@ -219,6 +286,7 @@ function flush(out: usize): bool {
  */
 export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, out: usize): i32 {
   if (slots == 0) scanReset();
+  if (asciiFoldOf != table) makeAsciiFold(table);
   pendCount = 0;
   let tok = pendKeys;
   // keys are zero-padded to the front cache's width, so a short one compares as two u64
@@ -232,7 +300,6 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
   let overshort = 0;
   let boundary = 0;
   let afterBoundary = false;
-  let h = FNV_OFFSET;
   for (let at = 0; at <= len; at++) {
     let entry: u32 = 0;
     if (at < len) {
@@ -242,11 +309,25 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
       // most characters of most text: a word character folding to ASCII, no flags, the token under its
       // limits; it and the run of such characters after it are taken in one tight loop
       if (entry - 1 < 0x7f && cps < MAX_CPS && bytes < MAX_BYTES) {
-        if (cps == 0) start = at;
+        if (cps == 0) {
+          start = at;
+          // a token starting on a plain ASCII word character: its run in one SIMD step when it is
+          // shorter than 16 units and the 16 are ASCII; the character after it ends or continues it below
+          if (at + 16 <= len) {
+            const run = asciiRun(text, at, tok);
+            if (run != 0) {
+              cps = run;
+              bytes = run;
+              units = run;
+              at += run - 1;
+              afterBoundary = false;
+              continue;
+            }
+          }
+        }
         const room = min(MAX_CPS - cps, MAX_BYTES - bytes);
         const key = tok + (<usize>units << 1);
         store<u16>(key, <u16>entry);
-        h = (h ^ entry) * FNV_PRIME;
         let k = 1;
         let next = at + 1;
         while (k < room && next < len) {
@@ -255,7 +336,6 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
           // anything else (a surrogate too) is left to the full test above
           if (e - 1 >= 0x7f || (cn & 0xf800) == 0xd800) break;
           store<u16>(key + (<usize>k << 1), <u16>e);
-          h = (h ^ e) * FNV_PRIME;
           k++;
           next++;
         }
@@ -284,14 +364,12 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
             // a fold into the surrogate range: the key would not be text (the TS tokenizer keeps it)
             if ((code & 0xf800) == 0xd800) return SCAN_UNSUPPORTED;
             store<u16>(tok + (<usize>units << 1), <u16>code);
-            h = (h ^ code) * FNV_PRIME;
             units++;
           } else {
             const hi = 0xd800 + ((code - 0x10000) >> 10);
             const lo = 0xdc00 + ((code - 0x10000) & 0x3ff);
             store<u16>(tok + (<usize>units << 1), <u16>hi);
             store<u16>(tok + (<usize>units << 1), <u16>lo, 2);
-            h = (((h ^ hi) * FNV_PRIME) ^ lo) * FNV_PRIME;
             units += 2;
           }
         }
@@ -307,6 +385,7 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
       store<i32>(r, start);
       store<i32>(r, at, 4);
       store<i32>(r, (overshort << 1) | boundary, 12);
+      const h = keyHash(tok, units);
       const f = frontSlot(h);
       if (units <= FRONT_UNITS && load<u32>(f, 16) == <u32>units && load<u64>(f) == load<u64>(tok) && load<u64>(f, 8) == load<u64>(tok, 8)) {
         store<i32>(r, load<i32>(f, 20), 8);
@@ -327,7 +406,6 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
     cps = 0;
     bytes = 0;
     units = 0;
-    h = FNV_OFFSET;
   }
   if (pendCount > 0 && !flush(out)) return SCAN_FULL;
   return n;

@@ -50,6 +50,15 @@ describe('core field scanner', () => {
     }), { numRuns: 500 });
   });
 
+  it('gives the TS tokenizer tokens on long ASCII text (the SIMD run: words under and over 16 units, flagged and ignored characters after a run)', () => {
+    const ascii = PIECES.filter((p) => /^[\x00-\x7f]+$/.test(p)).concat(['abcdefghijklmno', 'abcdefghijklmnop', 'Abc', 'ab\'cd', 'a,b']);
+    const longAscii = fc.array(fc.constantFrom(...ascii), { minLength: 20, maxLength: 120 }).map((a) => a.join(''));
+    fc.assert(fc.property(longAscii, fc.integer({ min: 1, max: 4 }), (text, minWordLen) => {
+      const scan = coreFieldScanners(table, minWordLen).scan(text)!;
+      expect(scanned(scan.records, scan.count, scan.texts)).toEqual(referenceFieldTokens(table, text, minWordLen));
+    }), { numRuns: 500 });
+  });
+
   it("streams a field with its UTF-8 length, and none when it holds the stripper's marks", () => {
     const req = { term: (w: string) => w, dictKey: {}, keywords: new Map([['the', 0]]), overshortStep: 1, stopwordStep: 1, boundaryStep: 0 };
     fc.assert(fc.property(bmpTextArb, fc.constantFrom('', '\u0003', 'a\u0004z\u0004'), (text, mark) => {
