@@ -138,9 +138,38 @@ export class Table {
     // REPLACE with an id twice in one statement: the last row wins, as one write after another. An
     // INSERT's ids are distinct and new (checked above or by the caller): every row, nothing replaced.
     const keep = replace ? lastOfEachId(ids) : null;
+    if (!keep && !this.store.carrying?.()) return this.#insertOverlapped(ids, docs, inputs);
     // the index's fallible half first: a write the index cannot take fails before it is durable
     const batch = this.index.prepareBatch(keep ? keep.map((i) => inputs[i]) : inputs);
     return this.#commit(ids, docs, batch, keep);
+  }
+
+  /**
+   * An INSERT of new ids: the store's commit is queued first (Store.writeTogether, which lmdb's write
+   * thread makes and fsyncs) and the segment built while it runs, instead of the build and then the
+   * commit one after the other. The rare index failure (the core out of memory) comes after the rows
+   * are durable: they are deleted again, durably, before the error is answered, so nothing of the
+   * write is left (a crash in between leaves an unacknowledged write applied, as any crash before the
+   * answer may). A replicated op's write (Store.alongside) and REPLACE keep the order of #commit.
+   */
+  async #insertOverlapped(ids: bigint[], docs: StoredDoc[], inputs: DocInput[]): Promise<number> {
+    const stored = this.store.writeTogether([ids.map((docId, i) => ({ op: 'put' as const, docId, doc: docs[i] }))])[0]!;
+    let batch: PreparedBatch;
+    try {
+      batch = this.index.prepareBatch(inputs);
+    } catch (e) {
+      const durable = await stored.then(() => true, () => false);
+      if (durable) await this.store.write(ids.map((docId) => ({ op: 'delete' as const, docId })));
+      throw e;
+    }
+    try {
+      await stored;
+    } catch (e) {
+      this.index.discardBatch(batch);
+      throw e;
+    }
+    this.index.applyBatch(batch, []);
+    return ids.length;
   }
 
   /** Whether an INSERT's segment may be built elsewhere from the stored documents alone (build-job.ts): no token counts to fill in. */

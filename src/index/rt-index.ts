@@ -15,7 +15,7 @@ import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMat
 import { runPreparedParallel } from './parallel/search-parallel.js';
 import { groupPrepared, type SegmentGrouping } from './search-groups.js';
 import { groupPreparedParallel } from './parallel/search-groups-parallel.js';
-import { handOver, parallelMinCost, queryPool } from './parallel/query-threads.js';
+import { handOver, queryPool } from './parallel/query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
 
 export interface RtIndexOptions {
@@ -272,13 +272,15 @@ export class RtIndex implements RtIndexApi {
     return groupPrepared(prepareSearch(this.schema, this.#segments, this.count(), req), req, grouping);
   }
 
-  /** groupAll() on the query worker threads when there are some and the query is big enough (as searchAsync). */
+  /** groupAll() on the query worker threads when there are some, as handOver decides (as searchAsync). */
   async groupAllAsync(req: SearchRequest, grouping: SegmentGrouping): Promise<SearchResult> {
     const pool = queryPool(this.core);
     if (!pool) return this.groupAll(req, grouping);
     const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
-    if (searchCost(p) < parallelMinCost() || p.deadline !== Infinity) return groupPrepared(p, req, grouping);
-    return groupPreparedParallel(pool, p, req, grouping);
+    if (p.deadline !== Infinity) return groupPrepared(p, req, grouping);
+    const where = handOver(searchCost(p), pool);
+    if (where === 'inline') return groupPrepared(p, req, grouping);
+    return groupPreparedParallel(pool, p, where === 'whole' ? { ...req, threads: 1 } : req, grouping);
   }
 
   truncate(): void {

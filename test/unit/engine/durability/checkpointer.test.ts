@@ -61,4 +61,28 @@ describe('incremental checkpoints', () => {
     expect(r.kind === 'rows' && String(r.rows[0][0])).toBe('30');
     await db.close();
   });
+
+  it('checkpoints a merge that came with no new op (OPTIMIZE), so a restart loads the merged segment', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-cp-'));
+    dirs.push(dir);
+    let db = await open(dir);
+    await db.sql('CREATE TABLE t (title text, n uint)');
+    await db.sql("INSERT INTO t (id, title, n) VALUES (1, 'apple one', 1), (2, 'apple two', 2)");
+    await db.sql("INSERT INTO t (id, title, n) VALUES (3, 'apple three', 3)");
+    await db.close();
+    const parts = manifestNames(dir);
+    expect(parts).toHaveLength(2);
+
+    db = await open(dir);
+    await db.sql('OPTIMIZE TABLE t');
+    await db.close(); // the last op was checkpointed already: only the merge is new
+    const merged = manifestNames(dir);
+    expect(merged).toHaveLength(1);
+    expect(parts).not.toContain(merged[0]);
+
+    db = await open(dir);
+    expect(await ids(db, 'apple')).toEqual(['1', '2', '3']);
+    await db.close();
+    expect(manifestNames(dir)).toEqual(merged); // nothing changed: nothing rewritten
+  });
 });

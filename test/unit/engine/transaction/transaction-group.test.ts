@@ -211,6 +211,33 @@ describe('commitGrouped', () => {
     expect(await put([[11, 'eleven', 1]])).toBe(1);
   });
 
+  it('builds a round of INSERTs while its commit is in flight', async () => {
+    const inFlightAtBuild: number[] = [];
+    const prepare = table.index.prepareBatch.bind(table.index);
+    table.index.prepareBatch = (docs) => { inFlightAtBuild.push(watch.inFlight); return prepare(docs); };
+    await put([[1, 'apple', 1]]);
+    await put([[2, 'pear', 2]], true);
+    expect(inFlightAtBuild).toEqual([1, 0]); // a round with a REPLACE is built before its commit
+    expect(search('apple')).toEqual([1n]);
+  });
+
+  it('a round of INSERTs the index cannot take, its commit queued first, leaves nothing stored', async () => {
+    await put([[7, 'orig', 0]]);
+    const { sharedCore } = await import('../../../../src/wasm/core.js');
+    const core = sharedCore();
+    const held: number[] = [];
+    for (let size = 256 << 20; size >= 16; size >>>= 2) for (;;) { try { held.push(core.alloc(size)); } catch { break; } }
+    const results = await Promise.allSettled([put([[11, 'eleven', 1]]), put([[12, 'twelve', 1], [13, 'thirteen', 1]])]);
+    for (const p of held) core.free(p);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(watch.commits.slice(1)).toEqual([[[11n], [12n, 13n]]]); // committed, then deleted again
+    expect(store.getDocs('t', [7n, 11n, 12n, 13n]).map((d) => d?.title)).toEqual(['orig', undefined, undefined, undefined]);
+    expect(search('eleven')).toEqual([]);
+    expect(await put([[11, 'eleven', 1]])).toBe(1);
+    expect(search('eleven')).toEqual([11n]);
+    expect(table.index.count()).toBe(2);
+  });
+
   it('reports a bad value of one statement to it alone', async () => {
     const bad = commitGrouped(table, () => { throw new Error('bad row'); });
     await expect(bad).rejects.toThrow('bad row');
