@@ -3,10 +3,11 @@
 // the server's CPU ms an INSERT, split into its protocol thread and all its other threads (lmdb's writer,
 // V8's compiler and GC helpers, the merge thread), from /proc after it went idle again. Quarry only, no Sphinx.
 // Run: npm run bench -- insert-ab [--baseline DIR] [--clients 16] [--statements 6000] [--rounds 3] [--http 1]
+// [--profile DIR] (each server with --cpu-prof, its profiles in DIR/<build>-<round>)
 // (DIR: a copy of a checkout with dist/, build/ and bin/). dict-gcide documents in corpus order.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { arg, argString, sqlString } from './bench-util.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { waitIdle } from './process-cpu.js';
@@ -28,9 +29,9 @@ function threadCpuMs(pid: number): { main: number; other: number } {
 }
 
 /** One server of `bin`: a warm-up of 1,000 INSERTs, then `n` timed ones, each client one statement at a time. */
-async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, http: boolean): Promise<Record<string, number>> {
+async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, http: boolean, profile?: string): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-insert-ab-'));
-  const q = await startQuarry(join(dir, 'data'), [], undefined, bin);
+  const q = await startQuarry(join(dir, 'data'), profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [], undefined, bin);
   try {
     const peer = http ? q.overHttp : q.overMysql;
     const c = await q.overHttp.open();
@@ -68,11 +69,12 @@ const n = arg('statements', 6000);
 const rounds = arg('rounds', 3);
 const http = arg('http', 0) === 1;
 const baseline = argString('baseline');
+const profileDir = argString('profile') ?? undefined;
 const docs = loadGcide(n);
 const builds: [string, string][] = [['this', join(ROOT, 'bin/quarry.js')]];
 if (baseline) builds.unshift(['baseline', join(baseline, 'bin/quarry.js')]);
 const rows: Record<string, unknown>[] = [];
 for (let r = 0; r < rounds; r++) {
-  for (const [name, bin] of builds) rows.push({ build: name, round: r + 1, clients, protocol: http ? 'http' : 'mysql', ...(await run(bin, docs, n, clients, http)) });
+  for (const [name, bin] of builds) rows.push({ build: name, round: r + 1, clients, protocol: http ? 'http' : 'mysql', ...(await run(bin, docs, n, clients, http, profileDir && resolve(profileDir, `${name}-${r + 1}`))) });
 }
 console.log(JSON.stringify(rows, null, 2));

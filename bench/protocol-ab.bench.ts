@@ -5,7 +5,7 @@
 // query mix over HTTP JSON /search (hits with `_source`), /sql?mode=raw (id, weight()) and MySQL, from
 // 1, 8 and 64 concurrent clients (the bench client on the same cores, as in the side-by-side). Prints
 // per protocol and client count each build's median server CPU ms/query, QPS and p99, and the ratios.
-// Run: npm run bench -- protocol-ab --baseline DIR [--docs N] [--queries M] [--rounds R] [--clients 1,8]
+// Run: npm run bench -- protocol-ab --baseline DIR [--docs N] [--synthetic] [--queries M] [--rounds R] [--clients 1,8]
 // [--only REGEX] (DIR: another build's copy with dist/, build/ and bin/; REGEX picks protocols by name;
 // --baseline-only 1 or --current-only 1 measures one build alone; --builds DIR,DIR,... those builds alone,
 // each named by its folder, to bisect in one run; --profile DIR: each server's --cpu-prof profiles, its main
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, argString, mulberry32 } from './bench-util.js';
-import { queryClasses } from './engine.bench.js';
+import { documentFrequencies, queryClasses, synthetic } from './engine.bench.js';
 import { queryRun, startQuarry, type Peer, type QuarryServer } from './side-by-side.bench.js';
 import { bulkBody, clientAgent, postOk } from './http-client.js';
 import { waitIdle } from './process-cpu.js';
@@ -51,8 +51,10 @@ interface Sample { cpuMs: number; qps: number; p99ms: number }
 
 export async function protocolAbBench() {
   const baseline = argString('baseline');
-  const docs = loadGcide(arg('docs', 100_000));
-  const queries = shuffled(queryClasses(docs, Math.max(1, Math.floor(arg('queries', 400) / 8))).flatMap((c) => c.queries), 42);
+  const n = arg('docs', 100_000);
+  // --synthetic: documents drawn from gcide's vocabulary (any count, as the side-by-side's), queries from the first 100k
+  const docs = process.argv.includes('--synthetic') ? synthetic(documentFrequencies(loadGcide()), n) : loadGcide(n);
+  const queries = shuffled(queryClasses(docs.slice(0, 100_000), Math.max(1, Math.floor(arg('queries', 400) / 8))).flatMap((c) => c.queries), 42);
   const rounds = arg('rounds', 3);
   const clients = (argString('clients') ?? '1,8').split(',').map(Number);
   const only = new RegExp(argString('only') ?? '');

@@ -6,10 +6,10 @@
 // (a mid-frequency word ANDed with a common one), from each row's tfs, as rowBound() bounds it.
 
 import { TERMINATED } from "../util/codes";
-import { cursorSeek, cursorTf, cursorRow, cursorAdvance, cursorBlock, cursorBlockMax } from "../postings/cursor";
+import { cursorSeek, cursorTf, cursorRow, cursorAdvance, cursorBlock, cursorBlockMax, cursorPositions, ensureTfs } from "../postings/cursor";
 import { OP_AND, OP_OR } from "./format";
-import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_CONSTRAINED, N_ARG0 } from "./node";
-import { plainTerm, repeatTf, termBm25, termFieldPart, weightBound, wordBm25, wordFields } from "./prune";
+import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_CONSTRAINED, N_ARG0, N_GUIDE, NOT_STARTED } from "./node";
+import { guideBound, guideSum, hitFields16, pairedPart, plainTerm, repeatTf, skipBlocks, termBm25, termFieldPart, weightBound, wordBm25, wordFields } from "./prune";
 
 /**
  * An OR of plain unlimited terms (orRows()): true when its children are all such terms, so its
@@ -137,10 +137,62 @@ export function andRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
       sum += termBm25(tf, reinterpret<f32>(nget(t, N_IDF)));
       fields += termFieldPart(t, repeatTf(t, tf));
     }
-    if (weightBound(sum, fields) > worst) break;
+    if (weightBound(sum, fields) > worst && (nget(n, N_GUIDE) == 0 || weightBound(sum, pairedPart(n, r, fields)) > worst)) break;
     if (!rowDeleted(deleted, r)) count++;
     r = leapfrog(n, k, r + 1);
   }
   standOn(n, r);
   return count;
+}
+
+/**
+ * An exactGuide() phrase standing alone, on a row of its guide (the pair term of its two words, whose
+ * rows are the phrase's rows): counts that row and the guide's rows after it while their bound from
+ * the pair alone (prune.ts guideBound) cannot beat `worst`, those set in `deleted` left out, up to
+ * `end`, without moving the words' cursors or reading their positions; blocks whose block-max word
+ * bounds them so are counted from their skip entries (skipBlocks). Returns the count; a node that
+ * moved is left unstarted, for next() to put it on its guide's row (guideRow()).
+ */
+export function guideRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
+  const g = <usize>nget(n, N_GUIDE);
+  const from = cursorRow(g);
+  const sum1 = guideSum(n, 1);
+  const sum2 = guideSum(n, 2);
+  let r = from;
+  let count: u32 = 0;
+  let blk: u32 = 0xffffffff;
+  let set: u32 = 0;
+  let pop: u32 = 0;
+  while (r < end) {
+    const b = cursorBlock(g);
+    if (b != blk) {
+      blk = b;
+      const word = cursorBlockMax(g);
+      set = (word >>> 16) & 0xffff;
+      pop = <u32>popcnt(set);
+      if (guideBound(n, sum1, set, min(word & 0xffff, pop)) <= worst) {
+        count += skipBlocks(n, deleted, end, worst);
+        r = cursorRow(g);
+        blk = 0xffffffff;
+        continue;
+      }
+      ensureTfs(g);
+    }
+    const tf = cursorTf(g);
+    const sum = tf == 1 ? sum1 : tf == 2 ? sum2 : guideSum(n, tf);
+    // from the block's fields, then from the fields the pair's hits name (twice in one field is one)
+    if (guideBound(n, sum, set, min(tf, pop)) > worst) {
+      const found = hitFields16(cursorPositions(g), tf);
+      if (guideBound(n, sum, found, <u32>popcnt(found)) > worst) break;
+    }
+    if (!rowDeleted(deleted, r)) count++;
+    r = cursorAdvance(g);
+  }
+  if (r != from) nset(n, N_DOC, NOT_STARTED);
+  return count;
+}
+
+/** The row an exactGuide() phrase's guide cursor is on. */
+export function guideRow(n: usize): u32 {
+  return cursorRow(<usize>nget(n, N_GUIDE));
 }

@@ -8,10 +8,10 @@ import {
   P_NFILTERS, P_SORT, P_NSORT, P_ALLOW, P_MAXQPOS, P_NQWORDS, SORT_KEY_WORDS, PF_DUPES, PF_EXHAUSTIVE, pword,
 } from "./format";
 import { arenaBytes, buildTree, checkTree, freeTree } from "./node";
-import { next, setSegmentRows, sortByCost, setPhraseMode } from "./match";
+import { next, setSegmentRows, sortByCost, setPhraseMode, exactGuide } from "./match";
 import { pruneSetup, plainTerm, rowBound, blockBound, skipBlocks } from "./prune";
-import { plainOr, orRows, plainAnd, andRows } from "./bounded-runs";
-import { nget, N_CONSTRAINED, N_CURSOR, N_DOC } from "./node";
+import { plainOr, orRows, plainAnd, andRows, guideRows, guideRow } from "./bounded-runs";
+import { nget, N_CONSTRAINED, N_CURSOR, N_DOC, NOT_STARTED } from "./node";
 import { hitsReset } from "./hitbuf";
 import { filtersPrepare, filtersPass } from "./filters";
 import { budgetBegin } from "../memory/budget";
@@ -103,6 +103,8 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
   const orByBlock = plainRows && plainOr(node);
   // an AND of such terms: runs of its rows bounded below the K-th weight counted in one loop
   const andByRow = plainRows && plainAnd(node);
+  // a phrase its pair term decides: runs of the pair's rows bounded from the pair alone
+  const guideByRow = plainRows && exactGuide(node);
   let tryBound = prune;
   let tried: u32 = 0;
   let skipped: u32 = 0;
@@ -123,6 +125,15 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
         total += n;
         pruned += n;
         d = nget(node, N_DOC);
+        continue;
+      }
+    }
+    if (guideByRow && topkPrunable()) {
+      const n = guideRows(node, deleted, rows, topkWorstWeight());
+      if (nget(node, N_DOC) == NOT_STARTED) {
+        total += n;
+        pruned += n;
+        d = next(node, guideRow(node));
         continue;
       }
     }

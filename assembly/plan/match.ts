@@ -9,7 +9,7 @@ import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, 
 import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_ARG1, N_COST, N_CHILDREN, N_COUNT, N_MERGED, N_GUIDE, N_GUIDE_EXACT, N_CONSTRAINED, N_PDOC, N_PFIELDS, NOT_STARTED } from "./node";
 import { termRowAccepted, verifyHits, nodeHits } from "./hits";
 import { hitsLen, hitsRollback } from "./hitbuf";
-import { simplePhrase, phraseMatch } from "./prune";
+import { simplePhrase, phraseMatch, hitFields16 } from "./prune";
 
 /** Phrases of plain terms decided by phraseMatch() (no repeated keyword, not exhaustive). */
 let phraseFast: bool = false;
@@ -108,9 +108,7 @@ function fsmNext(n: usize, target: u32): u32 {
   let d = target;
   const fast = phraseFast && simplePhrase(n);
   const guide = <usize>nget(n, N_GUIDE);
-  // a phrase of just the guide's two words, neither limited: a row of the guide holds it
-  const exact = fast && guide != 0 && nget(n, N_GUIDE_EXACT) != 0 && nget(n, N_NCHILD) == 2
-    && nget(child(n, 0), N_CONSTRAINED) == 0 && nget(child(n, 1), N_CONSTRAINED) == 0;
+  const exact = fast && exactGuide(n);
   while (true) {
     if (guide != 0) {
       // only rows where the guide's two words stand side by side can hold the phrase
@@ -146,6 +144,16 @@ function fsmNext(n: usize, target: u32): u32 {
 }
 
 /**
+ * A phrase of just its guide's two words, neither limited: a row of the guide holds it (decided
+ * without the words' positions when phraseMatch() would decide it: setPhraseMode's fast mode).
+ */
+export function exactGuide(n: usize): bool {
+  return phraseFast && nget(n, N_OP) == OP_PHRASE && nget(n, N_GUIDE) != 0 && nget(n, N_GUIDE_EXACT) != 0
+    && nget(n, N_NCHILD) == 2 && simplePhrase(n)
+    && nget(child(n, 0), N_CONSTRAINED) == 0 && nget(child(n, 1), N_CONSTRAINED) == 0;
+}
+
+/**
  * An exact guide's row d: the phrase's fields there are its pair's (one hit per occurrence), recorded
  * as phraseMatch() records what it found when the pruning bound asks for every field; returns d.
  */
@@ -154,13 +162,7 @@ function guideFields(n: usize, guide: usize, d: u32): u32 {
     nset(n, N_PDOC, TERMINATED);
     return d;
   }
-  const hits = cursorPositions(guide);
-  const tf = cursorTf(guide);
-  let found: u32 = 0;
-  for (let h: u32 = 0; h < tf; h++) {
-    const f = load<u32>(hits + (<usize>h << 2)) >>> 24;
-    found |= f < 15 ? <u32>1 << f : <u32>0x8000;
-  }
+  const found = hitFields16(cursorPositions(guide), cursorTf(guide));
   nset(n, N_PDOC, d);
   nset(n, N_PFIELDS, found);
   return d;

@@ -8,6 +8,7 @@
 // pfields: the fields (16-bit set, plan/prune.ts) where a phrase was found on row pdoc.
 // wblock..twall: a plain term's field parts of its bound on block wblock - 1 (plan/prune.ts).
 // guide: a phrase's cursor over a pair term (two of its words adjacent, plan arg2 = term + 1), 0 = none;
+// an AND's of two words: the pair of its words in query order (the pruning bound's, prune.ts pairedPart);
 // guideExact = 1 (arg2's top bit): the phrase is just that pair, so the pair's rows are its rows.
 // merged = 1: a term whose cursor is a merged list of a wildcard's expansions (postings/merged.ts).
 // doc is NOT_STARTED before the first next(), then the current matching row or TERMINATED.
@@ -89,7 +90,7 @@ export function arenaBytes(plan: usize, at: u32): usize {
   if (isMergedList(plan, at)) return block(NODE_BYTES) + block(MERGED_BYTES) + block(CURSOR_BYTES);
   const n: u32 = op == OP_ALL ? 0 : pword(plan, at + 2);
   let bytes = block(NODE_BYTES) + block(<usize>n << 2);
-  if (op == OP_PHRASE && pword(plan, at + 5) != 0) bytes += block(CURSOR_BYTES);
+  if ((op == OP_PHRASE || op == OP_AND) && pword(plan, at + 5) != 0) bytes += block(CURSOR_BYTES);
   let c = at + INNER_WORDS;
   for (let i: u32 = 0; i < n; i++) {
     bytes += arenaBytes(plan, c);
@@ -226,7 +227,7 @@ function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
     c += pword(plan, c + 1);
   }
   const guide = pword(plan, at + 5);
-  if (op == OP_PHRASE && guide != 0) {
+  if ((op == OP_PHRASE || op == OP_AND) && guide != 0) {
     const g = take(CURSOR_BYTES);
     cursorInit(g, blob, (guide & ~GUIDE_EXACT) - 1);
     nset(n, N_GUIDE, <u32>g);

@@ -23,13 +23,13 @@
 
 import { FIELD_END_BIT, TERMINATED } from "../util/codes";
 import {
-  cursorTf, cursorPositions, cursorBlockMax, cursorCountRest, cursorBlock, cursorNumBlocks, blockLastRow, blockRows, blockMaxAt, loadBlock, cursorRow,
+  cursorTf, cursorPositions, cursorBlockMax, cursorSeek, cursorCountRest, cursorBlock, cursorNumBlocks, blockLastRow, blockRows, blockMaxAt, loadBlock, cursorRow,
   INLINE_HITS,
 } from "../postings/cursor";
 import { OP_TERM, OP_AND, OP_OR, OP_PHRASE, RANK_BM25, RANK_PROXIMITY_BM25, PF_DUPES, PF_EXHAUSTIVE } from "./format";
 import {
   nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_IDF, N_ARG0, N_MERGED, N_PFIELDS, N_PDOC, N_CONSTRAINED,
-  N_WBLOCK, N_WPOP, N_TW1, N_TW2, N_TWALL, N_TERM, N_REPEAT,
+  N_WBLOCK, N_WPOP, N_TW1, N_TW2, N_TWALL, N_TERM, N_REPEAT, N_GUIDE,
 } from "./node";
 import { termAccepts } from "./hits";
 import { fieldWeight } from "../rank/rankers";
@@ -86,6 +86,7 @@ export function pruneSetup(root: usize, ranker: u32, flags: u32, numFields: u32)
   if (ranker != RANK_BM25 && ranker != RANK_PROXIMITY_BM25) return false;
   if (!boundable(root, (flags & PF_DUPES) != 0)) return false;
   if ((flags & PF_DUPES) != 0) repeatRanks(root);
+  pairBounds = (flags & PF_DUPES) == 0;
   let rest: i32 = 0;
   for (let f: u32 = 0; f < numFields; f++) {
     const w = max(fieldWeight(f), 0);
@@ -211,11 +212,36 @@ function nodeBound(n: usize, d: u32): f32 {
     fieldSum += <i32>k * topWeights(inter, minTf);
     return sum;
   }
+  const before = fieldSum;
   for (let i: u32 = 0; i < k; i++) {
     const c = child(n, i);
     if (nget(c, N_DOC) == d) sum += nodeBound(c, d);
   }
+  if (op == OP_AND && nget(n, N_GUIDE) != 0) fieldSum = before + pairedPart(n, d, fieldSum - before);
   return sum;
+}
+
+/** False with repeated keywords: lcsDupes' runs are not bounded by pairedPart(). */
+let pairBounds: bool = false;
+
+/**
+ * The field part of row d of an AND of two plain terms whose guide is the pair term of its words in
+ * query order (planner.ts andGuide): at most `part` (its terms' own parts). Without a repeated keyword
+ * a field's LCS run reaches 2 only where the pair occurs in it (the second word right after the
+ * first), else it is at most 1 in each field either word is in: so F <= topWeights(the words' fields,
+ * tf1 + tf2), plus topWeights(the pair block's fields, the pair's tf) on a row of the pair. bm25's
+ * docFields sum is within the first term. The guide's cursor only moves forward (d ascends).
+ */
+export function pairedPart(n: usize, d: u32, part: i32): i32 {
+  if (!pairBounds || nget(n, N_NCHILD) != 2) return part;
+  const a = child(n, 0);
+  const b = child(n, 1);
+  if (!plainTerm(a) || !plainTerm(b) || nget(a, N_CURSOR) == 0 || nget(b, N_CURSOR) == 0) return part;
+  const tf = cursorTf(<usize>nget(a, N_CURSOR)) + cursorTf(<usize>nget(b, N_CURSOR));
+  let alt = topWeights(termFields(a) | termFields(b), tf);
+  const g = <usize>nget(n, N_GUIDE);
+  if (cursorSeek(g, d) == d) alt += topWeights((cursorBlockMax(g) >>> 16) & 0xffff, cursorTf(g));
+  return alt < part ? alt : part;
 }
 
 /** An upper bound of scoreRow() for row d, the node tree standing on d. */
@@ -251,8 +277,48 @@ export function wordFields(term: usize, word: u32): i32 {
   return topWeights(set, min(word & 0xffff, <u32>popcnt(set)));
 }
 
+/** The bound of a block whose block-max word is `word` of a plain term, or of an exactGuide() phrase's guide (guideBound()). */
+function wordBound(n: usize, word: u32): i32 {
+  if (nget(n, N_OP) == OP_PHRASE) {
+    const set = (word >>> 16) & 0xffff;
+    return guideBound(n, guideSum(n, 1), set, min(word & 0xffff, <u32>popcnt(set)));
+  }
+  return termWordBound(n, word);
+}
+
+/** The pair's tf above which guideSum() takes this one (see there). */
+const GUIDE_TF_CAP: u32 = 64;
+
+/**
+ * The BM25 sum of a row of an exactGuide() phrase `n` (two plain words, its guide the pair of them)
+ * whose pair has `tf` hits there, at most: each word has at least tf hits, so a negative idf's share is
+ * at most termBm25(tf, idf) (it falls as tf grows), a positive one's at most its idf (tf/(tf+1.2) < 1
+ * in f32 too); summed in rowBound()'s order. Above GUIDE_TF_CAP hits the cap's share is taken: tf/(tf+1.2)
+ * grows by over 2e-4 a step there, far above f32's rounding, so it stays an upper bound.
+ */
+export function guideSum(n: usize, tf: u32): f32 {
+  const k = nget(n, N_NCHILD);
+  const t = min(max(tf, 1), GUIDE_TF_CAP);
+  let sum: f32 = 0;
+  for (let i: u32 = 0; i < k; i++) {
+    const idf = reinterpret<f32>(nget(child(n, i), N_IDF));
+    sum += idf > 0 ? idf : termBm25(t, idf);
+  }
+  return sum;
+}
+
+/**
+ * The bound of a row of an exactGuide() phrase `n` with BM25 sum at most `sum` (guideSum()) whose
+ * pair's hits are in at most `j` fields among `set`: rowBound() of the phrase loosened to what the
+ * pair alone tells. Its field part, k * topWeights() of the phrase's fields for the fewest word hits,
+ * is at most k * topWeights(set, j): the phrase occurs where the pair does, once a pair hit.
+ */
+export function guideBound(n: usize, sum: f32, set: u32, j: u32): i32 {
+  return weightBound(sum, <i32>nget(n, N_NCHILD) * topWeights(set, j));
+}
+
 /** The bound of a block of plain term `term` whose block-max word is `word`. */
-function wordBound(term: usize, word: u32): i32 {
+function termWordBound(term: usize, word: u32): i32 {
   const idf = reinterpret<f32>(nget(term, N_IDF));
   const maxTf = word & 0xffff;
   const set = (word >>> 16) & fields16(nget(term, N_FMASK));
@@ -274,13 +340,15 @@ function noneSet(bits: usize, lo: u32, hi: u32): bool {
 }
 
 /**
- * A plain term standing alone whose current block cannot beat `worst`: counts the rest of that
- * block (its decoded row ids), then whole blocks after it from their skip entries alone while
- * their bound cannot either, they end before `end` and `deleted` has none of their rows; decodes
- * the block it stops at. Returns the rows counted; the cursor is on the next row to look at.
+ * A plain term standing alone whose current block cannot beat `worst` (or an exactGuide() phrase
+ * standing alone whose guide's block cannot): counts the rest of that block (its decoded row ids),
+ * then whole blocks after it from their skip entries alone while their bound cannot either, they
+ * end before `end` and `deleted` has none of their rows; decodes the block it stops at. Returns
+ * the rows counted; the cursor is on the next row to look at (a term stands on it).
  */
 export function skipBlocks(term: usize, deleted: usize, end: u32, worst: i32): u32 {
-  const c = <usize>nget(term, N_CURSOR);
+  const guided = nget(term, N_OP) == OP_PHRASE;
+  const c = <usize>nget(term, guided ? N_GUIDE : N_CURSOR);
   let n = cursorCountRest(c, deleted, end);
   let b = cursorBlock(c) + 1;
   const nb = cursorNumBlocks(c);
@@ -298,8 +366,18 @@ export function skipBlocks(term: usize, deleted: usize, end: u32, worst: i32): u
     b++;
   }
   loadBlock(c, b);
-  nset(term, N_DOC, cursorRow(c));
+  if (!guided) nset(term, N_DOC, cursorRow(c));
   return n;
+}
+
+/** The 16-bit field set (fields16()) of `tf` hits at `hits`. */
+export function hitFields16(hits: usize, tf: u32): u32 {
+  let found: u32 = 0;
+  for (let h: u32 = 0; h < tf; h++) {
+    const f = load<u32>(hits + (<usize>h << 2)) >>> 24;
+    found |= f < 15 ? <u32>1 << f : <u32>0x8000;
+  }
+  return found;
 }
 
 /** phraseMatch()'s answer when a row's hits are too many to hold two children's at once. */

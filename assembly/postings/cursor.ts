@@ -154,7 +154,7 @@ export function cursorSeek(c: usize, target: u32): u32 {
   return row;
 }
 
-function ensureTfs(c: usize): void {
+export function ensureTfs(c: usize): void {
   if (load<u32>(c + C_TF_READY) != 0) return;
   const blob = <usize>load<u32>(c + C_BLOB);
   const e = skipEntry(c, load<u32>(c + C_BLOCK));

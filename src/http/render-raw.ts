@@ -1,5 +1,6 @@
 /** Result sets as `/sql?mode=raw` and `/cli_json` answer them: a JSON array, one object per statement. */
-import { cellToRawJson, JsonFields, mysqlTypeName, type JsonOut } from '../engine/cell-format.js';
+import { cellToRawJson, JsonFields, mysqlTypeName, RawJson, type JsonOut } from '../engine/cell-format.js';
+import { jsonString, toJsonText } from './json-text.js';
 import type { OkResult, Result, RowsResult } from '../engine/result.js';
 import { errorBody, httpStatusFor, HTTP_OK } from './errors.js';
 
@@ -10,22 +11,25 @@ export interface JsonReply {
 
 /**
  * `{"columns":[{"id":{"type":"long long"}}],"data":[{"id":1}],"total":1,"error":"","warning":""}`.
- * Manticore's JSON row buffer never fills `warning` for a result set, only for OK replies.
+ * Manticore's JSON row buffer never fills `warning` for a result set, only for OK replies. Written as
+ * text straight from the rows, each column's `"name":` escaped once per result, instead of a
+ * JsonFields per row and per column for toJsonText to walk: 20 rows of id and weight() take 2.7
+ * instead of 12.6 us, on a path (`/sql?mode=raw`) whose whole query costs the server 300-500 us.
  */
-export function rawRowsJson(result: RowsResult): JsonFields {
-  const columns = result.columns.map(
-    (c) => new JsonFields([[c.name, new JsonFields([['type', mysqlTypeName(c.kind)]])]]),
-  );
-  const data = result.rows.map(
-    (row) => new JsonFields(result.columns.map((c, i) => [c.name, cellToRawJson(row[i] ?? null, c.kind)])),
-  );
-  return new JsonFields([
-    ['columns', columns],
-    ['data', data],
-    ['total', result.rows.length],
-    ['error', ''],
-    ['warning', ''],
-  ]);
+export function rawRowsJson(result: RowsResult): RawJson {
+  const cols = result.columns;
+  const types = cols.map((c) => `{${jsonString(c.name)}:{"type":${jsonString(mysqlTypeName(c.kind))}}}`);
+  const keys = cols.map((c) => `${jsonString(c.name)}:`);
+  const rows: string[] = [];
+  for (const row of result.rows) {
+    let text = '{';
+    for (let i = 0; i < cols.length; i++) {
+      const value = cellToRawJson(row[i] ?? null, cols[i]!.kind);
+      if (value !== undefined) text += `${text.length > 1 ? ',' : ''}${keys[i]}${toJsonText(value)}`;
+    }
+    rows.push(`${text}}`);
+  }
+  return new RawJson(`{"columns":[${types.join(',')}],"data":[${rows.join(',')}],"total":${result.rows.length},"error":"","warning":""}`);
 }
 
 /** `{"total":affected,"error":"","warning":"..."}` for a statement without a result set. */

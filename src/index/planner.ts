@@ -138,6 +138,7 @@ export function segmentPlan(q: PlannedQuery, seg: Segment, node: QNode = q.analy
   if (node.kind === 'sentence' || node.kind === 'paragraph') return unitPlan(node.kind, children, seg);
   const plan: PlanNode = { op: node.kind, children, arg0: node.arg0, arg1: node.arg1 };
   if (node.kind === 'phrase' && q.pairGuides) plan.arg2 = phraseGuide(q, seg, node.children);
+  if (node.kind === 'and' && q.pairGuides && !(q.flags & PF_DUPES)) plan.arg2 = andGuide(q, seg, node.children);
   return node.zones ? zonePlan(plan, node.zones, true, seg) : plan;
 }
 
@@ -167,6 +168,20 @@ function phraseGuide(q: PlannedQuery, seg: Segment, children: QNode[]): number {
   if (best < 0) return 0;
   const whole = children.length === 2 && children.every((c) => c.kind === 'term' && !c.zones);
   return ((best + 1) | (whole ? GUIDE_EXACT : 0)) >>> 0;
+}
+
+/**
+ * An AND of two plain words in query order: the segment's pair term of them (plan arg2: term number
+ * + 1, 0 = none), whose rows are the only ones where a field's LCS reaches 2, so the core's pruning
+ * bounds the other rows' proximity part by 1 a field (assembly/plan/prune.ts pairedPart).
+ */
+function andGuide(q: PlannedQuery, seg: Segment, children: QNode[]): number {
+  const [a, b] = children;
+  if (children.length !== 2 || a.kind !== 'term' || b.kind !== 'term' || a.zones || b.zones || b.qpos !== a.qpos + 1) return 0;
+  const ka = q.analyzed.keywords[a.kw];
+  const kb = q.analyzed.keywords[b.kw];
+  if (ka.wildcard || kb.wildcard) return 0;
+  return seg.termId(pairTerm(ka.text, kb.text)) + 1;
 }
 
 function termPlan(q: PlannedQuery, seg: Segment, node: QTerm): PlanNode {

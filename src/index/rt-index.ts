@@ -15,8 +15,9 @@ import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMat
 import { runPreparedParallel } from './parallel/search-parallel.js';
 import { groupPrepared, type SegmentGrouping } from './search-groups.js';
 import { groupPreparedParallel } from './parallel/search-groups-parallel.js';
-import { handOver, parallelMinCost, queryPool } from './parallel/query-threads.js';
+import { handOver, queryPool } from './parallel/query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
+import { RamTail, TAIL_BATCH_ROWS, TAIL_IDLE_MS, TAIL_ROWS, TAIL_TOKENS, rowTokens } from './ram-tail.js';
 
 export interface RtIndexOptions {
   /** The core instance holding this index's segments (default: the process-wide one). */
@@ -28,10 +29,18 @@ export interface RtIndexOptions {
    * maybeMerge()).
    */
   autoMerge?: boolean | 'deferred';
+  /**
+   * Small writes go to a RAM tail (ram-tail.ts), sealed into one segment when it is read, full or idle,
+   * instead of a segment each (default false: the engine's tables set it, index-factory.ts).
+   */
+  ramTail?: boolean;
 }
 
-/** A write's segment, built and placed in the core by prepareBatch, made visible by applyBatch. */
-export interface PreparedBatch { seg?: Segment }
+/**
+ * A write made ready by prepareBatch, visible after applyBatch: its segment built and placed in the
+ * core, or (a small write to an index with a RAM tail) its rows, with those withheld by withholdRows.
+ */
+export interface PreparedBatch { seg?: Segment; rows?: DocInput[]; withheld?: Set<number> }
 
 export class RtIndex implements RtIndexApi {
   readonly schema: IndexSchema;
@@ -43,6 +52,10 @@ export class RtIndex implements RtIndexApi {
   #bySlot: (Segment | undefined)[] = [];
   #slotOf = new Map<Segment, number>();
   readonly #merges: MergeScheduler;
+  /** Rows of small writes not yet in a segment (null: no tail, every write is a segment). */
+  readonly #tail: RamTail | null;
+  #tailTimer: NodeJS.Timeout | undefined;
+  #tailWritten = 0;
 
   constructor(schema: IndexSchema, opts: RtIndexOptions = {}) {
     this.schema = schema;
@@ -57,6 +70,7 @@ export class RtIndex implements RtIndexApi {
       dropSlot: (seg) => this.#dropSlot(seg),
       point: (seg) => this.#point(seg),
     }, opts.mergePolicy ?? new TieredMergePolicy(), opts.autoMerge ?? 'deferred');
+    this.#tail = opts.ramTail ? new RamTail() : null;
   }
 
   /** An index over segments loaded from files (serializeSegment output), oldest first. */
@@ -68,12 +82,69 @@ export class RtIndex implements RtIndexApi {
 
   /** The live segments, oldest first (for checkpoints): a copy, as a deferred merge may change the list. */
   get segments(): readonly Segment[] {
-    return this.#segments.slice();
+    return this.#sealed().slice();
   }
 
   /** Serialized form of every segment, oldest first. */
   serializeSegments(): Uint8Array[] {
-    return this.#segments.map(serializeSegment);
+    return this.#sealed().map(serializeSegment);
+  }
+
+  /**
+   * The segments with the RAM tail sealed into the last one: what every reader of segments sees, so
+   * a tail row answers exactly as a segment row. Throws (the core out of memory) leaving the tail as
+   * it was, still live and counted; the caller's read fails.
+   */
+  #sealed(): Segment[] {
+    const tail = this.#tail;
+    if (!tail?.slots) return this.#segments;
+    if (!tail.size) {
+      tail.clear();
+      return this.#segments;
+    }
+    const seg = this.#build(tail.live());
+    tail.clear();
+    this.#attach(seg);
+    this.#merges.afterBatch();
+    return this.#segments;
+  }
+
+  #build(docs: DocInput[]): Segment {
+    return new Segment(this.core, this.schema, buildSegment(this.schema, invertDocs(this.schema, docs)));
+  }
+
+  /** Seals the tail once writes to it have paused TAIL_IDLE_MS (a timer per pause, not per write). */
+  #sealWhenIdle(): void {
+    this.#tailWritten = performance.now();
+    if (this.#tailTimer) return;
+    const check = () => {
+      const left = this.#tailWritten + TAIL_IDLE_MS - performance.now();
+      if (left > 0) {
+        this.#tailTimer = setTimeout(check, left).unref();
+        return;
+      }
+      this.#tailTimer = undefined;
+      try {
+        this.#sealed();
+      } catch {
+        // the core out of memory: the tail stays (live, counted), the next read seals it or fails
+      }
+    };
+    this.#tailTimer = setTimeout(check, TAIL_IDLE_MS).unref();
+  }
+
+  /**
+   * A small write's fallible half with a tail: the tail sealed first when the write would fill it,
+   * and the core asked for about the memory sealing the tail with these rows will take, so an index
+   * that could not take them fails the write before it is durable, as a segment's placing does.
+   */
+  #prepareTail(tail: RamTail, docs: DocInput[]): PreparedBatch {
+    let tokens = 0;
+    for (const d of docs) tokens += rowTokens(d);
+    if (tail.slots + docs.length > TAIL_ROWS || tail.tokens + tokens > TAIL_TOKENS) this.#sealed();
+    const need = (tail.tokens + tokens) * 16 + (tail.slots + docs.length) * (32 + 8 * this.schema.attrs.length);
+    this.core.free(this.core.alloc(need));
+    return { rows: docs };
   }
 
   #newSlot(seg: Segment): number {
@@ -99,7 +170,9 @@ export class RtIndex implements RtIndexApi {
   #attach(seg: Segment): void {
     this.#segments.push(seg);
     const slot = this.#newSlot(seg);
+    const tail = this.#tail?.size ? this.#tail : null;
     this.#eachLive(seg, (lo, hi, r) => {
+      if (tail) tail.delete(BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo >>> 0)));
       const e = this.#docs.find(lo, hi);
       if (e >= 0) this.#bySlot[this.#docs.segmentAt(e)]!.markDeleted(this.#docs.rowAt(e)); // a later segment's copy wins
       this.#docs.set(lo, hi, slot, r);
@@ -146,11 +219,15 @@ export class RtIndex implements RtIndexApi {
    * fails the write before anything is durable (Table.write, transaction-group.ts).
    */
   prepareBatch(docs: DocInput[]): PreparedBatch {
-    return { seg: docs.length ? new Segment(this.core, this.schema, buildSegment(this.schema, invertDocs(this.schema, docs))) : undefined };
+    if (!docs.length) return {};
+    if (this.#tail && docs.length <= TAIL_BATCH_ROWS) return this.#prepareTail(this.#tail, docs);
+    this.#sealed(); // the tail's rows are older: their segment comes first
+    return { seg: this.#build(docs) };
   }
 
   /** A prepared batch of a segment built elsewhere (a bulk load's build thread): placed in the core, not yet visible. */
   preparedOf(built: BuiltSegment): PreparedBatch {
+    this.#sealed();
     return { seg: new Segment(this.core, this.schema, built) };
   }
 
@@ -161,6 +238,7 @@ export class RtIndex implements RtIndexApi {
 
   /** Keeps rows of a prepared batch (by their place in its `docs`) from ever becoming visible. */
   withholdRows(batch: PreparedBatch, rows: number[]): void {
+    if (batch.rows && rows.length) batch.withheld = new Set(rows);
     for (const r of rows) batch.seg?.markDeleted(r);
   }
 
@@ -171,9 +249,29 @@ export class RtIndex implements RtIndexApi {
    */
   applyBatch(batch: PreparedBatch, gone: bigint[] = []): void {
     if (gone.length) this.delete(gone);
+    if (batch.rows) {
+      this.#toTail(this.#tail!, batch.rows, batch.withheld);
+      return;
+    }
     if (!batch.seg) return;
     this.#attach(batch.seg);
     this.#merges.afterBatch();
+  }
+
+  /** Appends a prepared small write's rows (not those withheld) to the tail; a later row of an id replaces an earlier one. */
+  #toTail(tail: RamTail, rows: DocInput[], withheld: Set<number> | undefined): void {
+    rows.forEach((doc, r) => {
+      if (withheld?.has(r)) return;
+      const id = BigInt.asIntN(64, doc.docId);
+      const [lo, hi] = idHalves(id);
+      const e = this.#docs.find(lo, hi);
+      if (e >= 0) {
+        this.#bySlot[this.#docs.segmentAt(e)]!.markDeleted(this.#docs.rowAt(e));
+        this.#docs.delete(lo, hi);
+      }
+      tail.add(id, doc);
+    });
+    if (tail.size) this.#sealWhenIdle();
   }
 
   /**
@@ -197,12 +295,17 @@ export class RtIndex implements RtIndexApi {
 
   /** Merges every segment into one (Manticore's OPTIMIZE). */
   optimize(): void {
+    this.#sealed();
     this.#merges.optimize();
   }
 
   delete(docIds: bigint[]): number {
     let n = 0;
     for (const raw of docIds) {
+      if (this.#tail?.delete(BigInt.asIntN(64, raw))) {
+        n++;
+        continue;
+      }
       const ref = this.#locate(raw);
       if (!ref) continue;
       ref.seg.markDeleted(ref.row);
@@ -213,12 +316,19 @@ export class RtIndex implements RtIndexApi {
   }
 
   has(docId: bigint): boolean {
-    const [lo, hi] = idHalves(BigInt.asIntN(64, docId));
-    return this.#docs.find(lo, hi) >= 0;
+    const id = BigInt.asIntN(64, docId);
+    const [lo, hi] = idHalves(id);
+    return this.#docs.find(lo, hi) >= 0 || !!this.#tail?.has(id);
+  }
+
+  /** The segment and row of a live document, the tail sealed first when it holds the id. */
+  #locateSealed(docId: bigint): { seg: Segment; row: number } | undefined {
+    if (this.#tail?.has(BigInt.asIntN(64, docId))) this.#sealed();
+    return this.#locate(docId);
   }
 
   updateAttrs(docId: bigint, values: Map<string, AttrValue>): boolean {
-    const ref = this.#locate(docId);
+    const ref = this.#locateSealed(docId);
     if (!ref) return false;
     for (const [name, v] of values) {
       const a = this.schema.attrs.findIndex((x) => x.name.toLowerCase() === name.toLowerCase());
@@ -229,17 +339,17 @@ export class RtIndex implements RtIndexApi {
   }
 
   getAttrs(docId: bigint): AttrValue[] | undefined {
-    const ref = this.#locate(docId);
+    const ref = this.#locateSealed(docId);
     if (!ref) return undefined;
     return this.schema.attrs.map((_, a) => ref.seg.attr(a, ref.row));
   }
 
   count(): number {
-    return this.#docs.size;
+    return this.#docs.size + (this.#tail?.size ?? 0);
   }
 
   search(req: SearchRequest): SearchResult {
-    return searchSegments(this.schema, this.#segments, this.count(), req);
+    return searchSegments(this.schema, this.#sealed(), this.count(), req);
   }
 
   /**
@@ -251,7 +361,7 @@ export class RtIndex implements RtIndexApi {
   async searchAsync(req: SearchRequest): Promise<SearchResult> {
     const pool = queryPool(this.core);
     if (!pool) return this.search(req);
-    const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
+    const p = prepareSearch(this.schema, this.#sealed().slice(), this.count(), req);
     // max_query_time stops between segments, in order: that stays on this thread
     if (p.deadline !== Infinity) return runPrepared(p, req);
     const where = handOver(searchCost(p), pool);
@@ -261,7 +371,7 @@ export class RtIndex implements RtIndexApi {
 
   /** Every match of the request, segment by segment (GROUP BY); `hits` of the result is empty. */
   searchAll(req: SearchRequest, visit: SegmentMatches): SearchResult {
-    return searchSegments(this.schema, this.#segments, this.count(), req, visit);
+    return searchSegments(this.schema, this.#sealed(), this.count(), req, visit);
   }
 
   /**
@@ -269,19 +379,24 @@ export class RtIndex implements RtIndexApi {
    * can fold there (search-groups.ts); `hits` of the result is empty.
    */
   groupAll(req: SearchRequest, grouping: SegmentGrouping): SearchResult {
-    return groupPrepared(prepareSearch(this.schema, this.#segments, this.count(), req), req, grouping);
+    return groupPrepared(prepareSearch(this.schema, this.#sealed(), this.count(), req), req, grouping);
   }
 
-  /** groupAll() on the query worker threads when there are some and the query is big enough (as searchAsync). */
+  /** groupAll() on the query worker threads when there are some, as handOver decides (as searchAsync). */
   async groupAllAsync(req: SearchRequest, grouping: SegmentGrouping): Promise<SearchResult> {
     const pool = queryPool(this.core);
     if (!pool) return this.groupAll(req, grouping);
-    const p = prepareSearch(this.schema, this.#segments.slice(), this.count(), req);
-    if (searchCost(p) < parallelMinCost() || p.deadline !== Infinity) return groupPrepared(p, req, grouping);
-    return groupPreparedParallel(pool, p, req, grouping);
+    const p = prepareSearch(this.schema, this.#sealed().slice(), this.count(), req);
+    if (p.deadline !== Infinity) return groupPrepared(p, req, grouping);
+    const where = handOver(searchCost(p), pool);
+    if (where === 'inline') return groupPrepared(p, req, grouping);
+    return groupPreparedParallel(pool, p, where === 'whole' ? { ...req, threads: 1 } : req, grouping);
   }
 
   truncate(): void {
+    this.#tail?.clear();
+    clearTimeout(this.#tailTimer);
+    this.#tailTimer = undefined;
     for (const s of this.#segments) s.free();
     this.#segments = [];
     this.#docs.clear();

@@ -8,8 +8,7 @@ import type { Segment } from './segment/segment.js';
 import { encodePlan } from '../wasm/plan-encoder.js';
 import { runPlan, runPlanRange } from '../wasm/segment-runner.js';
 import type { PlanSpec } from '../wasm/plan-format.js';
-import { analyzeQuery } from './query-analyzer.js';
-import { planQuery, segmentPlan, type PlannedQuery } from './planner.js';
+import { queryPlan, type QueryPlan } from './plan-cache.js';
 import { planExprSection } from './rank-expr/rank-expr-plan.js';
 import { placeAllowBitmap, splitFilters } from './attr-filters.js';
 import { compareValues, resolveSort, segmentSort, type ExprValues, type ResolvedKey } from './sort-plan.js';
@@ -84,8 +83,8 @@ export type SegmentMatches = (seg: Segment, rowIds: Uint32Array, weights: Int32A
 export function prepareSearch(schema: IndexSchema, segments: Segment[], totalDocs: number, req: SearchRequest): PreparedSearch {
   const query = req.query && req.query.kind !== 'empty' ? req.query : null;
   const ranked = query !== null;
-  let planned: PlannedQuery | null = null;
-  if (query) planned = planQuery(analyzeQuery(query, schema.fields), segments, totalDocs, req.ranker, req.idf, req.expansion);
+  const plan: QueryPlan | null = query ? queryPlan(query, schema.fields, segments, totalDocs, req) : null;
+  const planned = plan?.planned ?? null;
   const expr = planned && req.ranker === 'expr' ? planExprSection(req.rankExpr ?? '', planned, { schema, segments, totalDocs }) : undefined;
   const filters = splitFilters(schema, req.filters);
   const keys = resolveSort(schema, req.sort.length || !ranked ? req.sort : [{ attr: 'weight()', desc: true }]);
@@ -103,7 +102,7 @@ export function prepareSearch(schema: IndexSchema, segments: Segment[], totalDoc
       if (allowPtr) owned.push(allowPtr);
       const spec: PlanSpec = {
         ranker: planned?.ranker ?? 0, flags: planned?.flags ?? 0, weights,
-        root: planned ? segmentPlan(planned, seg) : null,
+        root: null, rootWords: plan?.treeWords(seg),
         filters: filters.core, sort: segmentSort(keys, seg, owned, exprs), allowPtr,
         maxQpos: planned?.analyzed.maxQpos ?? 0, numKeywords: planned?.analyzed.keywords.length ?? 0, expr,
       };

@@ -44,6 +44,13 @@ export function setExhaustiveEvaluation(on: boolean): void {
   exhaustive = on;
 }
 
+/** A plan tree's words as encodePlan writes them (kept per query and segment by index/plan-cache.ts). */
+export function encodePlanTree(root: PlanNode): Uint32Array {
+  const out: number[] = [];
+  nodeWords(root, out);
+  return Uint32Array.from(out);
+}
+
 export function encodePlan(spec: PlanSpec): Uint32Array {
   const out: number[] = new Array(PLAN_HEADER_WORDS).fill(0);
   out[0] = PLAN_MAGIC;
@@ -52,7 +59,10 @@ export function encodePlan(spec: PlanSpec): Uint32Array {
   out[3] = spec.weights.length;
   out[4] = out.length;
   for (const w of spec.weights) out.push(w >>> 0);
-  if (spec.root) {
+  if (spec.rootWords) {
+    out[5] = out.length;
+    for (let i = 0; i < spec.rootWords.length; i++) out.push(spec.rootWords[i]!);
+  } else if (spec.root) {
     out[5] = out.length;
     nodeWords(spec.root, out);
   }

@@ -101,6 +101,8 @@ export interface PlanSpec {
   weights: number[];
   /** null = full scan (every live row, weight 1). */
   root: PlanNode | null;
+  /** The root already encoded (encodePlanTree), used instead of `root`. */
+  rootWords?: Uint32Array;
   filters: PlanFilter[];
   /** Empty = weight desc for ranked plans, rowId order for full scans. */
   sort: PlanSortKey[];

@@ -6,11 +6,12 @@
  * no partial file, and writes succeed again once space is freed; a restart serves every acked row.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MERGE_FACTOR, MIN_LEVEL_ROWS } from '../../src/index/merge-policy.js';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -34,11 +35,15 @@ const FS_BYTES = 6 << 20;
 /** A file taking this much of the tmpfs, deleted to free space. */
 const BALLAST_BYTES = 1536 << 10;
 const BATCH = 20;
+/** Rows of the first segment: MIN_LEVEL_ROWS * MERGE_FACTOR puts it on merge level 2. */
+const SEED_ROWS = MIN_LEVEL_ROWS * MERGE_FACTOR;
 
 let mnt: string;
 let data: string;
 let server: ServerProcess;
 let log = '';
+/** What a case noted on its way (space, segments, files), printed when it fails. */
+let notes: string[] = [];
 
 function watch(s: ServerProcess): void {
   log = s.output();
@@ -67,6 +72,37 @@ async function count(): Promise<number> {
   return Number(res[0]!.data[0]!.c);
 }
 
+/** Free bytes on the tmpfs, for the notes. */
+function free(): number {
+  const fs = statfsSync(mnt);
+  return fs.bavail * fs.bsize;
+}
+
+/** The table folders' files with their sizes, for the notes. */
+function listing(): string {
+  const tablesDir = join(data, 'tables');
+  return readdirSync(tablesDir).flatMap((dir) => readdirSync(join(tablesDir, dir))
+    .map((f) => `${dir}/${f} ${statSync(join(tablesDir, dir, f), { throwIfNoEntry: false })?.size ?? 'gone'}`)).join(', ');
+}
+
+/** Files in the table folders that their manifest does not list (a checkpoint's own, until it swaps them in or removes them). */
+function strays(): string[] {
+  const tablesDir = join(data, 'tables');
+  return readdirSync(tablesDir).flatMap((dir) => {
+    const files = readdirSync(join(tablesDir, dir));
+    const listed = new Set(files.includes('manifest.json')
+      ? (JSON.parse(readFileSync(join(tablesDir, dir, 'manifest.json'), 'utf8')) as { segments: { name: string }[] }).segments.map((s) => s.name)
+      : []);
+    return files.filter((f) => f !== 'manifest.json' && !listed.has(f)).map((f) => `${dir}/${f}`);
+  });
+}
+
+/** SHOW TABLE t STATUS as name -> value. */
+async function status(): Promise<Record<string, string>> {
+  const res = (await server.sql('SHOW TABLE t STATUS')) as { data: { Variable_name: string; Value: string }[] }[];
+  return Object.fromEntries(res[0]!.data.map((r) => [r.Variable_name, r.Value]));
+}
+
 async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (cond()) return true;
   return cond();
@@ -90,9 +126,11 @@ describe.skipIf(!canMount)(`disk full (skipped when the test cannot mount a tmpf
 
   // a failed case prints what the server said and how it ended: a crash here must be diagnosable from CI's log
   afterEach((ctx) => {
+    const noted = notes;
+    notes = [];
     if (ctx.task.result?.state !== 'fail' || !server) return;
     const { exitCode, signalCode } = server.proc;
-    console.error(`disk-full: server exitCode=${exitCode} signal=${signalCode}\n--- server output ---\n${log}\n--- end ---`);
+    console.error(`disk-full: server exitCode=${exitCode} signal=${signalCode}\n--- notes ---\n${noted.join('\n')}\n--- server output ---\n${log}\n--- end ---`);
   });
 
   const acked: number[] = [];
@@ -101,6 +139,12 @@ describe.skipIf(!canMount)(`disk full (skipped when the test cannot mount a tmpf
     server = await startServer(data, { QUARRY_CHECKPOINT_MS: '100' });
     watch(server);
     expect(await server.sql('CREATE TABLE t (title text, n int)')).toEqual([expect.objectContaining({ total: 0 })]);
+    // a first segment of SEED_ROWS short rows, on a merge level (merge-policy.ts) no merge reaches before
+    // 9 more such segments, more text than this disk holds: the table keeps >= 2 segments for the
+    // OPTIMIZE of the next case to merge, whatever the merges of the batches below did
+    const seed = Array.from({ length: SEED_ROWS }, (_, i) => 100_000 + i);
+    expect(errorOf(await server.sql(`INSERT INTO t (id, title, n) VALUES ${seed.map((id) => `(${id}, 'seed', 0)`).join(',')}`))).toBeUndefined();
+    acked.push(...seed);
     let error: string | undefined;
     for (let b = 0; b < 2000 && !error; b++) {
       const ids = Array.from({ length: BATCH }, (_, i) => b * BATCH + i + 1);
@@ -108,7 +152,7 @@ describe.skipIf(!canMount)(`disk full (skipped when the test cannot mount a tmpf
       if (!error) acked.push(...ids);
     }
     expect(error).toMatch(/^write failed: no space left on device/);
-    expect(acked.length).toBeGreaterThan(100);
+    expect(acked.length).toBeGreaterThan(SEED_ROWS + 100);
     // refused before lmdb saw the full disk (lmdb-js corrupts its heap on ENOSPC: lmdb-env.ts checkSpace),
     // so lmdb never printed its own write errors
     expect(log).not.toMatch(/Write error|mdb_page_spill/);
@@ -140,23 +184,31 @@ describe.skipIf(!canMount)(`disk full (skipped when the test cannot mount a tmpf
   }, 60_000);
 
   it('a checkpoint of a merged table that hits the limit fails with a log line and leaves no partial file', async () => {
+    const logAtStart = log.length;
+    // a periodic checkpoint in flight holds space in files it swaps in or removes: let it end first
+    expect(await waitFor(() => strays().length === 0, 10_000)).toBe(true);
+    const before = await status();
+    notes.push(`before: ${free()} bytes free, ${before.ram_chunk_segments_count} segments, tid ${before.tid}, files: ${listing()}`);
     // writes stop with the store's reserve still free (lmdb-env.ts checkSpace): take all but 16 KiB of
-    // it, so the merged table's segment files cannot fit
+    // it; the merged segment (the whole table) could not fit in that reserve anyway
     const fs = statfsSync(mnt);
     writeFileSync(join(mnt, 'ballast2'), Buffer.alloc(Math.max(0, fs.bavail * fs.bsize - (16 << 10)), 1));
+    notes.push(`ballast2 written: ${free()} bytes free`);
     expect(errorOf(await server.sql('OPTIMIZE TABLE t OPTION sync=1'))).toBeUndefined();
-    expect(await waitFor(() => /checkpoint of table t failed: .*ENOSPC/.test(log), 10_000)).toBe(true);
-    const tablesDir = join(data, 'tables');
+    const after = await status();
+    notes.push(`after OPTIMIZE: ${free()} bytes free, ${after.ram_chunk_segments_count} segments, tid ${after.tid}, files: ${listing()}`);
+    // OPTIMIZE merged (the first case's seed segment keeps >= 2) with no new op: the checkpointer must
+    // still write the merged segment, and only it lists one segment, so the line is its failure
+    expect(Number(before.ram_chunk_segments_count)).toBeGreaterThan(1);
+    expect(after.ram_chunk_segments_count).toBe('1');
+    expect(after.tid).toBe(before.tid);
+    const failed = /checkpoint of table t failed: 1 segment\(s\) at seq \d+, 1 new of \d+ bytes: ENOSPC/;
+    const logged = await waitFor(() => failed.test(log.slice(logAtStart)), 10_000);
+    notes.push(`waited: ${free()} bytes free, files: ${listing()}`);
+    expect(logged).toBe(true);
     // every file is the manifest or a segment it lists: a failed checkpoint removed what it had written.
     // The periodic checkpointer retries meanwhile, so a look can land while a retry writes its files:
     // the folder has to settle to that state, and a file a failure left behind never would.
-    const strays = (): string[] => readdirSync(tablesDir).flatMap((dir) => {
-      const files = readdirSync(join(tablesDir, dir));
-      const listed = new Set(files.includes('manifest.json')
-        ? (JSON.parse(readFileSync(join(tablesDir, dir, 'manifest.json'), 'utf8')) as { segments: { name: string }[] }).segments.map((s) => s.name)
-        : []);
-      return files.filter((f) => f !== 'manifest.json' && !listed.has(f)).map((f) => `${dir}/${f}`);
-    });
     expect(await waitFor(() => strays().length === 0, 10_000)).toBe(true);
     expect(strays()).toEqual([]);
     expect(await count()).toBe(acked.length);

@@ -35,6 +35,26 @@ export function noteLoadedSegments(segments: readonly Segment[], names: readonly
 /** Default interval between checkpoint passes; QUARRY_CHECKPOINT_MS overrides it. */
 export const CHECKPOINT_INTERVAL_MS = 10_000;
 
+/** Whether `segments` are, in order, the files `names` as saved: the checkpoint holds them as they are. */
+function matchesFiles(segments: readonly Segment[], names: readonly string[]): boolean {
+  return segments.length === names.length && segments.every((seg, i) => {
+    const was = saved.get(seg);
+    return was?.name === names[i] && was.version === seg.version;
+  });
+}
+
+/**
+ * A checkpoint the store could not save, with what it was writing: how many segments, how many of
+ * them new and their bytes (what a full disk had to hold), at which sequence.
+ */
+class CheckpointFailure extends Error {
+  constructor(seq: bigint, entries: readonly { bytes?: Uint8Array }[], cause: unknown) {
+    const fresh = entries.filter((e) => e.bytes);
+    const bytes = fresh.reduce((n, e) => n + e.bytes!.length, 0);
+    super(`${entries.length} segment(s) at seq ${seq}, ${fresh.length} new of ${bytes} bytes: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+  }
+}
+
 export class Checkpointer {
   /** Sequence each table's last checkpoint covers. */
   readonly #covered = new Map<string, bigint>();
@@ -66,29 +86,41 @@ export class Checkpointer {
       try {
         wrote = (await this.checkpoint(t)) || wrote;
       } catch (e) {
-        logWarning(`checkpoint of table ${t.name} failed: ${(e as Error).message}`, e);
+        logWarning(`checkpoint of table ${t.name} failed: ${(e as Error).message}`, e instanceof CheckpointFailure ? e.cause : e);
       }
     }
     if (wrote) this.onWrote?.();
   }
 
-  /** Writes the table's checkpoint unless it already covers the table's last op; whether it wrote. */
+  /**
+   * Writes the table's checkpoint unless it already covers the table's last op with the segments the
+   * table has now; whether it wrote.
+   */
   async checkpoint(table: Table): Promise<boolean> {
     return table.mutex.run(async () => {
       if (!this.store.getTable(table.name)) return false; // dropped meanwhile
       // replaced meanwhile (ATTACH ... WITH TRUNCATE): its segments are not the table's any more
       if (!this.tables().includes(table)) return false;
       const seq = this.store.lastSeq(table.name);
-      if (this.#covered.get(table.name) === seq) return false;
-      const stamp = `${seq}-${++this.#counter}`;
-      const listed = new Set(this.store.checkpointNames(table.name));
+      const names = this.store.checkpointNames(table.name);
       const segments = table.index.segments;
+      // no new op is not enough: a merge (OPTIMIZE, the merge policy) changes the segments without one
+      if (this.#covered.get(table.name) === seq && matchesFiles(segments, names)) return false;
+      // unique among the listed files: a checkpoint of a merge at the sequence an earlier process
+      // checkpointed (whose counter started at 0 too) would otherwise reuse their names
+      let stamp: string;
+      do stamp = `${seq}-${++this.#counter}`; while (names.some((n) => n.startsWith(`seg-${stamp}-`)));
+      const listed = new Set(names);
       const entries = segments.map((seg, i) => {
         const was = saved.get(seg);
         if (was && was.version === seg.version && listed.has(was.name)) return { name: was.name };
         return { name: `seg-${stamp}-${i}.bin`, bytes: serializeSegment(seg) };
       });
-      await this.store.saveCheckpoint(table.name, entries, seq);
+      try {
+        await this.store.saveCheckpoint(table.name, entries, seq);
+      } catch (e) {
+        throw new CheckpointFailure(seq, entries, e);
+      }
       segments.forEach((seg, i) => saved.set(seg, { name: entries[i].name, version: seg.version }));
       await this.store.pruneOps(table.name, seq);
       this.#covered.set(table.name, seq);

@@ -6,7 +6,7 @@
  */
 import type { Store } from '../../store/index.js';
 import type { DocInput } from '../../index/types.js';
-import { RtIndex } from '../../index/rt-index.js';
+import { createIndex, loadIndex } from '../index-factory.js';
 import type { Table } from '../table.js';
 import { noteLoadedSegments } from './checkpointer.js';
 import type { StoredDoc } from './table-store.js';
@@ -54,14 +54,14 @@ export function recoverIndex(store: Store, table: Table): bigint {
       rebuildFromDocs(store, table);
       return store.lastSeq(table.name);
     }
-    table.index = RtIndex.fromSegments(table.index.schema, cp.segments.map((s) => s.bytes));
+    table.index = loadIndex(table.index.schema, cp.segments.map((s) => s.bytes));
     noteLoadedSegments(table.index.segments, cp.segments.map((s) => s.name));
     replayOps(store, table, cp.lastSeq);
     return store.lastSeq(table.name);
   } catch (e) {
     logWarning(`table ${table.name}: checkpoint damaged (${(e as Error).message}); rebuilding the table from the store of record`);
     table.index.truncate();
-    table.index = new RtIndex(table.index.schema);
+    table.index = createIndex(table.index.schema);
     store.discardCheckpoint(table.name);
   }
   rebuildFromDocs(store, table);

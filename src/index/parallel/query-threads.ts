@@ -18,13 +18,17 @@ import type { Core } from '../../wasm/core.js';
 export const PARALLEL_MIN_COST = 200_000;
 
 /**
- * The searchCost from which a query goes to an idle worker while the protocol thread is saturated:
- * below it, evaluating costs about what the hand-over does (set when a MessagePort round trip cost
- * about 20 us of CPU, now about 6 through worker-pool.ts's mailbox, not re-measured; queries of
- * 20k-100k postings take 0.3-0.5 ms, so 5,000 is some 25-75 us), and moving it would only add CPU to a
- * machine whose cores are all busy.
+ * The share of the parallel threshold from which a query goes whole to an idle worker while the
+ * protocol thread is saturated (saturatedMinCost). Below it the hand-over costs the protocol thread
+ * about what it saves: on 100k gcide (bench/side-by-side's query mix, one client, protocol thread
+ * alone) queries of cost 5k-100k evaluate in a median 0.15-0.23 ms, and under 8 clients on 2 cores
+ * the wake-up of a worker preempted the protocol thread inside the mailbox's notify (--cpu-prof:
+ * worker-pool's send 2.2% of the protocol thread's samples, against 1% of the workers' own time
+ * evaluating), so at 5,000 the hand-over cost as much CPU as threads = 1 saved. Half of
+ * PARALLEL_MIN_COST (100k: queries of about 1 ms on 100k gcide; at 1M, where postings are ten times
+ * longer, most of the mix) keeps it for queries that pay for it.
  */
-export const SATURATED_MIN_COST = 5_000;
+export const SATURATED_SHARE = 0.5;
 
 let threads = 1;
 let minCost = PARALLEL_MIN_COST;
@@ -68,17 +72,22 @@ export function spareCore(): boolean {
  * clients' queries, the clients themselves or other processes), a hand-over adds CPU (the mailbox,
  * wake-ups, this thread preempted) and gains no parallelism, so:
  * - not saturated (one client waiting on each answer): spread from PARALLEL_MIN_COST, latency first;
- * - saturated with a core to spare: spread the big, and a query from SATURATED_MIN_COST goes whole to
- *   an idle thread, so this thread only parses, plans and renders;
- * - saturated and no core to spare: the cheap stay here, where they cost least; the big go whole to a
- *   thread (queued there if none is idle), never cut: the cut's per-range work would buy no latency,
- *   and on this thread they would hold up every other client behind them.
+ * - saturated: the big go whole to one thread (queued there if none is idle), never cut: with this
+ *   thread taking a core, cutting buys little latency and costs each range's wake-up and fixed work
+ *   (measured on 100k gcide, 8 and 64 clients, protocol-ab: server CPU per query 0.31-0.33 ms whole
+ *   against 0.36-0.59 cut while a core looked spare); a query from saturatedMinCost goes whole to an
+ *   idle thread if a core is spare, so this thread only parses, plans and renders; cheaper ones stay here.
  */
 export function handOver(cost: number, pool: CorePool): 'inline' | 'spread' | 'whole' {
   const busy = threadBusy() || pool.idle < pool.threads;
-  if (cost >= minCost) return !busy || spareCore() ? 'spread' : 'whole';
-  if (!busy || pool.idle === 0 || cost < SATURATED_MIN_COST || !spareCore()) return 'inline';
+  if (cost >= minCost) return busy ? 'whole' : 'spread';
+  if (!busy || pool.idle === 0 || cost < saturatedMinCost() || !spareCore()) return 'inline';
   return 'whole';
+}
+
+/** The searchCost from which a query goes whole to an idle thread while this one is saturated. */
+export function saturatedMinCost(): number {
+  return minCost * SATURATED_SHARE;
 }
 
 /** The searchCost from which queries go to the threads now. */

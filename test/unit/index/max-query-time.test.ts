@@ -7,8 +7,11 @@ import { useTempEngine } from '../../helpers/temp-engine.js';
 
 const t = useTempEngine('max-query-time', async (t) => {
   await t.exec('create table t (title text)');
-  // one INSERT per segment
-  for (const id of [1, 2, 3]) await t.exec(`insert into t (id, title) values (${id}, 'apple')`);
+  // one INSERT per segment: a read after each seals the RAM tail (src/index/ram-tail.ts) into a segment
+  for (const id of [1, 2, 3]) {
+    await t.exec(`insert into t (id, title) values (${id}, 'apple')`);
+    await t.exec('select id from t');
+  }
 });
 
 afterEach(() => { vi.restoreAllMocks(); });

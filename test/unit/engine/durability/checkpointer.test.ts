@@ -31,15 +31,18 @@ describe('incremental checkpoints', () => {
   it('keeps unchanged segment files by name and rewrites only new and changed ones', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'quarry-cp-'));
     dirs.push(dir);
+    // a session's small INSERTs go to the RAM tail, sealed as one segment at the checkpoint on close
     let db = await open(dir);
     await db.sql("CREATE TABLE t (title text, n uint)");
     await db.sql("INSERT INTO t (id, title, n) VALUES (1, 'apple one', 1), (2, 'apple two', 2)");
-    await db.sql("INSERT INTO t (id, title, n) VALUES (3, 'apple three', 3)");
     await db.close(); // checkpoints on close
+    db = await open(dir); // recovery notes the loaded files
+    await db.sql("INSERT INTO t (id, title, n) VALUES (3, 'apple three', 3)");
+    await db.close();
     const first = manifestNames(dir);
     expect(first).toHaveLength(2);
 
-    db = await open(dir); // recovery notes the loaded files
+    db = await open(dir);
     await db.sql("INSERT INTO t (id, title, n) VALUES (4, 'apple four', 4)");
     await db.close();
     const second = manifestNames(dir);
@@ -60,5 +63,30 @@ describe('incremental checkpoints', () => {
     const [r] = await db.sql('SELECT n FROM t WHERE id = 3');
     expect(r.kind === 'rows' && String(r.rows[0][0])).toBe('30');
     await db.close();
+  });
+
+  it('checkpoints a merge that came with no new op (OPTIMIZE), so a restart loads the merged segment', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-cp-'));
+    dirs.push(dir);
+    let db = await open(dir);
+    await db.sql('CREATE TABLE t (title text, n uint)');
+    await db.sql("INSERT INTO t (id, title, n) VALUES (1, 'apple one', 1), (2, 'apple two', 2)");
+    expect(await ids(db, 'apple')).toEqual(['1', '2']); // a search seals the RAM tail: two segments
+    await db.sql("INSERT INTO t (id, title, n) VALUES (3, 'apple three', 3)");
+    await db.close();
+    const parts = manifestNames(dir);
+    expect(parts).toHaveLength(2);
+
+    db = await open(dir);
+    await db.sql('OPTIMIZE TABLE t');
+    await db.close(); // the last op was checkpointed already: only the merge is new
+    const merged = manifestNames(dir);
+    expect(merged).toHaveLength(1);
+    expect(parts).not.toContain(merged[0]);
+
+    db = await open(dir);
+    expect(await ids(db, 'apple')).toEqual(['1', '2', '3']);
+    await db.close();
+    expect(manifestNames(dir)).toEqual(merged); // nothing changed: nothing rewritten
   });
 });

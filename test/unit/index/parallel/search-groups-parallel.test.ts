@@ -4,7 +4,7 @@
 // gives, for random groupings, filters and matches, also after UPDATEs of the grouped columns.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
+import { setBusyProbe, setQueryThreads } from '../../../../src/index/parallel/query-threads.js';
 import { setThreadSpawner, threadSpawner } from '../../../../src/wasm/worker-pool.js';
 import { failingSpawner, THREADS, useParallelEngine } from './parallel-engine.js';
 
@@ -51,6 +51,21 @@ describe('grouping on worker threads', () => {
       await bothWays(q);
       const after = await tasksRun();
       expect(after.filter((n, i) => n > before[i]!).length, `optimized ${optimized}`).toBeGreaterThan(1);
+    }
+  });
+
+  it('runs a big GROUP BY whole on one thread while the protocol thread is saturated, as a search', async () => {
+    const q = 'SELECT brand, COUNT(*), SUM(price) FROM g GROUP BY brand ORDER BY brand ASC LIMIT 10';
+    const expected = await bothWays(q);
+    await setQueryThreads(THREADS);
+    setBusyProbe(() => true);
+    try {
+      const before = await tasksRun();
+      expect(await answer(q)).toEqual(expected);
+      expect((await tasksRun()).filter((n, i) => n > before[i]!).length).toBe(1);
+    } finally {
+      setBusyProbe(() => false);
+      await setQueryThreads(1);
     }
   });
 

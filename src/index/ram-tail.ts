@@ -1,0 +1,81 @@
+/**
+ * An RT index's RAM tail (as Manticore's RAM chunk takes small commits): the rows of small writes,
+ * kept as they came (DocInput, their ids in a Map) instead of a segment built per write and merged
+ * later. The rows are live for the index (has, count, delete, replace) but not segments yet: the
+ * index seals the tail into one segment before anything reads segments (a search, an attribute
+ * read or update, a checkpoint), when it has grown to TAIL_ROWS / TAIL_TOKENS, or when writes pause.
+ * Each row is already durable in the store when it lands here (the write's commit came first), so a
+ * restart rebuilds the tail's rows from the store's op log like any write after the last checkpoint.
+ */
+import type { DocInput } from './types.js';
+
+/**
+ * Writes of up to this many rows go to the tail; bigger ones build a segment of their own at once
+ * (a 1000-row load batch is already a segment of a useful size).
+ */
+export const TAIL_BATCH_ROWS = 256;
+/**
+ * The tail is sealed before it would pass this many rows or tokens: the segment it becomes is the
+ * size of a load's 1000-row batch, so it is not merged again at the smallest level, and sealing it
+ * (in a write's prepare, or the first read after writes) stays a few milliseconds.
+ */
+export const TAIL_ROWS = 1000;
+export const TAIL_TOKENS = 1 << 18;
+/** Writes paused this long seal the tail (its rows then take a segment's memory, not JS objects'). */
+export const TAIL_IDLE_MS = 200;
+
+/** Tokens of a row (its fields' lengths), what sealing it costs and what its segment holds. */
+export function rowTokens(doc: DocInput): number {
+  let n = 0;
+  for (const f of doc.fields) n += f.packed ? f.packed.to - f.packed.from : f.terms.length;
+  return n;
+}
+
+export class RamTail {
+  /** Rows in arrival order; a deleted or replaced row's slot is undefined. */
+  #rows: (DocInput | undefined)[] = [];
+  #byId = new Map<bigint, number>();
+  #tokens = 0;
+
+  /** Live rows. */
+  get size(): number { return this.#byId.size; }
+  /** Tokens of the rows taken so far (deleted ones too: they were inverted for nothing until sealed). */
+  get tokens(): number { return this.#tokens; }
+  /** Row slots, deleted ones included (what a seal would go through). */
+  get slots(): number { return this.#rows.length; }
+
+  has(id: bigint): boolean {
+    return this.#byId.has(id);
+  }
+
+  /** Appends `doc` (its id normalized to int64 by the caller); an older row of the id is dropped. */
+  add(id: bigint, doc: DocInput): void {
+    const old = this.#byId.get(id);
+    if (old !== undefined) this.#rows[old] = undefined;
+    this.#byId.set(id, this.#rows.push(doc) - 1);
+    this.#tokens += rowTokens(doc);
+  }
+
+  /** Drops the row of `id`; whether there was one. */
+  delete(id: bigint): boolean {
+    const at = this.#byId.get(id);
+    if (at === undefined) return false;
+    this.#rows[at] = undefined;
+    this.#byId.delete(id);
+    if (!this.#byId.size) this.clear();
+    return true;
+  }
+
+  /** The live rows, in arrival order (the order a segment of them keeps). */
+  live(): DocInput[] {
+    const out: DocInput[] = [];
+    for (const d of this.#rows) if (d) out.push(d);
+    return out;
+  }
+
+  clear(): void {
+    this.#rows = [];
+    this.#byId.clear();
+    this.#tokens = 0;
+  }
+}
