@@ -36,6 +36,9 @@ export class RamTail {
   #rows: (DocInput | undefined)[] = [];
   #byId = new Map<bigint, number>();
   #tokens = 0;
+  /** The pending idle seal, and when the last write came (sealWhenIdle). */
+  #idleTimer: NodeJS.Timeout | undefined;
+  #written = 0;
 
   /** Live rows. */
   get size(): number { return this.#byId.size; }
@@ -77,5 +80,41 @@ export class RamTail {
     this.#rows = [];
     this.#byId.clear();
     this.#tokens = 0;
+  }
+
+  /** Whether `rows` more rows of `tokens` tokens stay within TAIL_ROWS / TAIL_TOKENS (else seal first). */
+  fits(rows: number, tokens: number): boolean {
+    return this.slots + rows <= TAIL_ROWS && this.#tokens + tokens <= TAIL_TOKENS;
+  }
+
+  /**
+   * About the core memory sealing the tail with `rows` more rows of `tokens` tokens will take (postings
+   * and positions per token, id and attribute columns per row): what a small write asks the core for
+   * before its commit, so an index that could not seal them fails the write before it is durable.
+   */
+  sealBytes(rows: number, tokens: number, attrs: number): number {
+    return (this.#tokens + tokens) * 16 + (this.slots + rows) * (32 + 8 * attrs);
+  }
+
+  /** Calls `seal` once writes have paused TAIL_IDLE_MS, counted from this call (a timer per pause, not per write). */
+  sealWhenIdle(seal: () => void): void {
+    this.#written = performance.now();
+    if (this.#idleTimer) return;
+    const check = () => {
+      const left = this.#written + TAIL_IDLE_MS - performance.now();
+      if (left > 0) {
+        this.#idleTimer = setTimeout(check, left).unref();
+        return;
+      }
+      this.#idleTimer = undefined;
+      seal();
+    };
+    this.#idleTimer = setTimeout(check, TAIL_IDLE_MS).unref();
+  }
+
+  /** Drops the pending idle seal (the index emptied). */
+  stopIdle(): void {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
   }
 }

@@ -17,7 +17,7 @@ import { groupPrepared, type SegmentGrouping } from './search-groups.js';
 import { groupPreparedParallel } from './parallel/search-groups-parallel.js';
 import { handOver, queryPool } from './parallel/query-threads.js';
 import { DocMap, idHalves } from './doc-map.js';
-import { RamTail, TAIL_BATCH_ROWS, TAIL_IDLE_MS, TAIL_ROWS, TAIL_TOKENS, rowTokens } from './ram-tail.js';
+import { RamTail, TAIL_BATCH_ROWS, rowTokens } from './ram-tail.js';
 
 export interface RtIndexOptions {
   /** The core instance holding this index's segments (default: the process-wide one). */
@@ -54,8 +54,6 @@ export class RtIndex implements RtIndexApi {
   readonly #merges: MergeScheduler;
   /** Rows of small writes not yet in a segment (null: no tail, every write is a segment). */
   readonly #tail: RamTail | null;
-  #tailTimer: NodeJS.Timeout | undefined;
-  #tailWritten = 0;
 
   constructor(schema: IndexSchema, opts: RtIndexOptions = {}) {
     this.schema = schema;
@@ -113,26 +111,6 @@ export class RtIndex implements RtIndexApi {
     return new Segment(this.core, this.schema, buildSegment(this.schema, invertDocs(this.schema, docs)));
   }
 
-  /** Seals the tail once writes to it have paused TAIL_IDLE_MS (a timer per pause, not per write). */
-  #sealWhenIdle(): void {
-    this.#tailWritten = performance.now();
-    if (this.#tailTimer) return;
-    const check = () => {
-      const left = this.#tailWritten + TAIL_IDLE_MS - performance.now();
-      if (left > 0) {
-        this.#tailTimer = setTimeout(check, left).unref();
-        return;
-      }
-      this.#tailTimer = undefined;
-      try {
-        this.#sealed();
-      } catch {
-        // the core out of memory: the tail stays (live, counted), the next read seals it or fails
-      }
-    };
-    this.#tailTimer = setTimeout(check, TAIL_IDLE_MS).unref();
-  }
-
   /**
    * A small write's fallible half with a tail: the tail sealed first when the write would fill it,
    * and the core asked for about the memory sealing the tail with these rows will take, so an index
@@ -141,9 +119,8 @@ export class RtIndex implements RtIndexApi {
   #prepareTail(tail: RamTail, docs: DocInput[]): PreparedBatch {
     let tokens = 0;
     for (const d of docs) tokens += rowTokens(d);
-    if (tail.slots + docs.length > TAIL_ROWS || tail.tokens + tokens > TAIL_TOKENS) this.#sealed();
-    const need = (tail.tokens + tokens) * 16 + (tail.slots + docs.length) * (32 + 8 * this.schema.attrs.length);
-    this.core.free(this.core.alloc(need));
+    if (!tail.fits(docs.length, tokens)) this.#sealed();
+    this.core.free(this.core.alloc(tail.sealBytes(docs.length, tokens, this.schema.attrs.length)));
     return { rows: docs };
   }
 
@@ -271,7 +248,15 @@ export class RtIndex implements RtIndexApi {
       }
       tail.add(id, doc);
     });
-    if (tail.size) this.#sealWhenIdle();
+    if (tail.size) {
+      tail.sealWhenIdle(() => {
+        try {
+          this.#sealed();
+        } catch {
+          // the core out of memory: the tail stays (live, counted), the next read seals it or fails
+        }
+      });
+    }
   }
 
   /**
@@ -395,8 +380,7 @@ export class RtIndex implements RtIndexApi {
 
   truncate(): void {
     this.#tail?.clear();
-    clearTimeout(this.#tailTimer);
-    this.#tailTimer = undefined;
+    this.#tail?.stopIdle();
     for (const s of this.#segments) s.free();
     this.#segments = [];
     this.#docs.clear();
