@@ -5,6 +5,7 @@
  */
 import type { PackedTerms, TermNumbering } from '../index/types.js';
 import { ownString } from '../util/own-strings.js';
+import { fnvString } from '../util/fnv.js';
 import type { IndexedField } from './text-pipeline.js';
 
 /** Distinct terms one numbering holds before a new one starts (its Map then goes with its last batch). */
@@ -120,11 +121,9 @@ export class TermNumbers implements TermNumbering {
   }
 }
 
-/** FNV-1a over a name's UTF-16 units. */
+/** A name's hash as the slots' Uint32Array keeps it. */
 function nameHash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return fnvString(s) >>> 0;
 }
 
 /**

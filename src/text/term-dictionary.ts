@@ -1,6 +1,7 @@
 /** Token -> dictionary term: morphology (stemmers) and stopwords, in Manticore's GetWordID order. */
 import { Stopwords } from './stopwords.js';
 import { Wordforms } from './wordforms.js';
+import { fnvString as hashString, fnvUnits as hashUnits } from '../util/fnv.js';
 
 /** A stemmer: returns the word itself when it does not apply. */
 export type StemFn = (word: string) => string;
@@ -9,8 +10,6 @@ export type StemFn = (word: string) => string;
 export const TERM_CACHE_SIZE = 65536;
 /** Open-addressing slots of the cache: a power of two, at most half full. */
 const CACHE_SLOTS = TERM_CACHE_SIZE * 2;
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 
 /** A word as the tokenizer holds it: UTF-16 units in `buf[0, textLen)`, `text` made on demand. */
 export interface BufferedWord {
@@ -94,18 +93,6 @@ class TermCache {
     this.keys = [];
     this.values = [];
   }
-}
-
-function hashUnits(buf: Uint16Array, len: number): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < len; i++) h = Math.imul(h ^ buf[i], FNV_PRIME);
-  return h;
-}
-
-function hashString(s: string): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
-  return h;
 }
 
 export class TermDictionary {
