@@ -115,16 +115,21 @@ describe('weight-bound pruning', () => {
     expect(sharedCore().exports.lastPruned()).toBe(0);
   }, 60_000);
 
-  it('counts the rows of an AND of plain terms below the K-th weight without scoring them (bounded-runs.ts)', async () => {
-    await setQueryThreads(1);
-    const cases: [string, number][] = [["SELECT id, weight() FROM t WHERE MATCH('alpha bravo') LIMIT 3", 500], ["SELECT id, weight() FROM t WHERE MATCH('bravo alpha charlie') LIMIT 1", 20],
-      ["SELECT id, weight() FROM t WHERE MATCH('alpha bravo alpha') LIMIT 3", 4]];
+  /** Each query answers as the exhaustive run does, with more than `atLeast` rows pruned. */
+  async function expectPruned(cases: [string, number][]): Promise<void> {
     for (const [q, atLeast] of cases) {
       const [pruned, full] = await both(q);
       expect(pruned, q).toEqual(full);
       await answer(q);
       expect(sharedCore().exports.lastPruned(), q).toBeGreaterThan(atLeast);
     }
+  }
+
+  it('counts the rows of an AND of plain terms below the K-th weight without scoring them (bounded-runs.ts)', async () => {
+    await setQueryThreads(1);
+    const cases: [string, number][] = [["SELECT id, weight() FROM t WHERE MATCH('alpha bravo') LIMIT 3", 500], ["SELECT id, weight() FROM t WHERE MATCH('bravo alpha charlie') LIMIT 1", 20],
+      ["SELECT id, weight() FROM t WHERE MATCH('alpha bravo alpha') LIMIT 3", 4]];
+    await expectPruned(cases);
   }, 60_000);
 
   it('counts the rows of a phrase its pair term decides from the pair alone, and bounds an AND by its pair (bounded-runs.ts guideRows, prune.ts pairedPart)', async () => {
@@ -135,12 +140,7 @@ describe('weight-bound pruning', () => {
     const cases: [string, number][] = [["SELECT id, weight() FROM t WHERE MATCH('\"alpha bravo\"') LIMIT 3", 500],
       ["SELECT id, weight() FROM t WHERE MATCH('\"bravo alpha\"') LIMIT 20 OPTION field_weights=(title=3, body=1)", 400],
       ["SELECT id, weight() FROM t WHERE MATCH('alpha bravo') LIMIT 20 OPTION field_weights=(title=2, body=5)", 450]];
-    for (const [q, atLeast] of cases) {
-      const [pruned, full] = await both(q);
-      expect(pruned, q).toEqual(full);
-      await answer(q);
-      expect(sharedCore().exports.lastPruned(), q).toBeGreaterThan(atLeast);
-    }
+    await expectPruned(cases);
   }, 60_000);
 
   it('gives the exhaustive answers for phrases and ANDs of two words with their pair terms (guideRows, pairedPart)', async () => {
