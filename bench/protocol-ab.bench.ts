@@ -100,7 +100,8 @@ export async function protocolAbBench() {
       const [protocol, c, build] = key.split('\t');
       rows.push({
         protocol: protocol!, clients: Number(c), build: build!, 'server CPU ms/query': median(s.map((x) => x.cpuMs)),
-        'CPU per round': s.map((x) => x.cpuMs.toFixed(3)).join(' '), QPS: median(s.map((x) => x.qps)), 'p99 ms': median(s.map((x) => x.p99ms)),
+        'CPU per round': s.map((x) => x.cpuMs.toFixed(3)).join(' '), QPS: median(s.map((x) => x.qps)),
+        'QPS per round': s.map((x) => x.qps.toFixed(0)).join(' '), 'p99 ms': median(s.map((x) => x.p99ms)),
       });
     }
     rows.sort((a, b) => `${a.protocol}${String(a.clients).padStart(3)}${a.build}`.localeCompare(`${b.protocol}${String(b.clients).padStart(3)}${b.build}`));
