@@ -31,9 +31,17 @@ export interface MergePolicy {
 export class TieredMergePolicy implements MergePolicy {
   constructor(readonly factor = MERGE_FACTOR, readonly maxMergedRows = MAX_MERGED_ROWS, readonly minLevelRows = MIN_LEVEL_ROWS) {}
 
-  /** 0 under minLevelRows, then one more per factor: minLevelRows.. is 1, minLevelRows * factor.. is 2. */
+  /**
+   * 0 under minLevelRows, then one more per factor: minLevelRows.. is 1, minLevelRows * factor.. is 2.
+   * Counted by multiplying, not by logarithms: Math.log(1000) / Math.log(10) is 2.9999999999999996, which
+   * put 100,000 rows on 10,000's level, so a 1000-row load's 100k segment took nine 10k ones into a 190k
+   * one, again and again: a 1M load ended as ten uneven segments (5 x 190k, 5 x 10k) instead of one.
+   */
   level(rows: number): number {
-    return rows < this.minLevelRows ? 0 : 1 + Math.floor(Math.log(rows / this.minLevelRows) / Math.log(this.factor));
+    if (rows < this.minLevelRows) return 0;
+    let level = 1;
+    for (let bound = this.minLevelRows * this.factor; rows >= bound; bound *= this.factor) level++;
+    return level;
   }
 
   findMerge(liveRows: number[]): [number, number] | null {
