@@ -12,7 +12,8 @@ const scratch = new Map<string, Uint32Array>();
  * a document): a bigger batch (a huge `/bulk`) gets fresh arrays, so one big write does not stay
  * resident. A bulk load's build thread raises it (keepInversionScratch).
  */
-let keepWords = 1 << 19;
+const SMALL_WORDS = 1 << 19;
+let keepWords = SMALL_WORDS;
 
 /**
  * Keeps arrays up to `maxWords` words for the next batch: for a thread that inverts one large batch
@@ -29,7 +30,10 @@ export function scratchWords(purpose: string, n: number): Uint32Array {
   if (n > keepWords) return new Uint32Array(n);
   let a = scratch.get(purpose);
   if (!a || a.length < n) {
-    a = new Uint32Array(Math.min(Math.max(n + (n >> 1), 1024), keepWords));
+    // room to grow by half for a server's small batches; an eighth above them, where the next batch of
+    // a bulk load is about as big and each word more is resident for the rest of the load
+    const room = n > SMALL_WORDS ? n >> 3 : n >> 1;
+    a = new Uint32Array(Math.min(Math.max(n + room, 1024), keepWords));
     scratch.set(purpose, a);
   }
   return a.subarray(0, n);
