@@ -61,6 +61,8 @@ interface Pipeline {
    * many, up to GATHER_MS. 0 once a round is issued.
    */
   expected: number;
+  /** While a round waits for `expected` statements: issues it as soon as that many are queued (enqueue calls it). */
+  wake?: () => void;
 }
 
 const pipelines = new WeakMap<Table, Pipeline>();
@@ -117,7 +119,8 @@ function enqueue(table: Table, waiters: Waiter[]): void {
   const running = pipelines.get(table);
   if (running) {
     running.queue.push(...waiters);
-    schedule(table, running);
+    if (running.wake) running.wake();
+    else schedule(table, running);
     return;
   }
   const p: Pipeline = { queue: waiters, inFlight: 0, settled: Promise.resolve(), claimed: new Map(), blocked: false, issueQueued: false, expected: 0 };
@@ -131,9 +134,10 @@ function enqueue(table: Table, waiters: Waiter[]): void {
 /**
  * Issues the next round when none is committing, one event-loop turn after it was asked for
  * (statements read in that turn join it) or, while fewer statements are queued than the last round
- * expects back, in a later turn up to GATHER_MS on (also with none queued yet: the pipeline keeps the
- * mutex that long); or ends the pipeline when nothing is queued, expected or committing.
- * Another user of the table's mutex waiting (a DELETE, a checkpoint) stops new rounds: the one
+ * expects back, once they are (enqueue wakes it) or GATHER_MS on (also with none queued yet: the
+ * pipeline keeps the mutex that long); or ends the pipeline when nothing is queued, expected or
+ * committing. Another user of the table's mutex waiting (a DELETE, a checkpoint) when the round would
+ * start waiting, or once it is issued, stops new rounds: the one
  * committing settles, the mutex passes on, and what is still queued follows in a new pipeline behind it.
  */
 function schedule(table: Table, p: Pipeline): void {
@@ -143,18 +147,31 @@ function schedule(table: Table, p: Pipeline): void {
   // clients are expected back (one client's next statement simply starts the next pipeline)
   if ((p.queue.length || p.expected > 1) && p.inFlight < MAX_IN_FLIGHT && !p.blocked && !yielding) {
     p.issueQueued = true;
-    const since = performance.now();
+    let timer: NodeJS.Timeout | undefined;
     const issue = () => {
-      if (p.queue.length < p.expected && table.mutex.waiting === 0 && performance.now() - since < GATHER_MS) {
-        setImmediate(issue);
-        return;
-      }
+      clearTimeout(timer);
+      p.wake = undefined;
       p.issueQueued = false;
       p.expected = 0;
       issueRound(table, p);
       schedule(table, p);
     };
-    setImmediate(issue);
+    // one turn first (statements read in this one join); then, when fewer are queued than expected,
+    // the loop sleeps until enqueue brings the last one or GATHER_MS pass, instead of polling turn by
+    // turn: a round's wait cost up to GATHER_MS of protocol-thread CPU in setImmediate turns
+    setImmediate(() => {
+      if (p.queue.length >= p.expected || table.mutex.waiting > 0) {
+        issue();
+        return;
+      }
+      timer = setTimeout(issue, GATHER_MS);
+      p.wake = () => {
+        if (p.queue.length < p.expected) return;
+        clearTimeout(timer);
+        p.wake = undefined;
+        setImmediate(issue); // the statements read in the same turn join too
+      };
+    });
     return;
   }
   if (p.inFlight) return;
