@@ -4,10 +4,12 @@
  * the next query that finds them, and the lmdb read, checksum and decode of a gcide document cost
  * about 3.5 us each (70 us of a 20-hit `/search`, a fifth of its main-thread time).
  *
- * Validity: the cache is stamped with the table's generation and last sequence number, which every
- * committed write (put, update, delete) moves and TRUNCATE/DROP replace; a read under another stamp
- * empties it first. So a read sees exactly what the store holds, at the cost of one lmdb read of the
- * sequence record per page. Documents are frozen: they are shared by every page that reads them.
+ * Validity: the cache is stamped with the table's generation, which TRUNCATE/DROP replace, and the
+ * store's write version (doc-writes.ts), which every write call and round moves when it settles, before
+ * its caller goes on; a read under another stamp empties it first. So a read sees every write whose
+ * promise resolved, as the store's own reads do (a write still in flight may or may not be seen, as
+ * there), with no lmdb read at all for a page whose documents are all cached (lmdb-js renews its read
+ * transaction at the first read of each event-loop turn). Documents are frozen: every page shares them.
  */
 import type { StoredDoc } from './types.js';
 
@@ -18,20 +20,20 @@ interface Entry { doc: StoredDoc; bytes: number }
 
 export class DocCache {
   #gen = -1;
-  #seq = -1n;
+  #version = -1;
   #bytes = 0;
   /** In insertion order: the oldest entries go first when the bytes exceed the bound. */
   readonly #docs = new Map<bigint, Entry>();
 
   constructor(readonly maxBytes = DOC_CACHE_BYTES) {}
 
-  /** Readies the cache for reads of generation `gen` at sequence `seq`: emptied unless it holds exactly those. */
-  stamp(gen: number, seq: bigint): void {
-    if (gen === this.#gen && seq === this.#seq) return;
+  /** Readies the cache for reads of generation `gen` at write version `version`: emptied unless it holds exactly those. */
+  stamp(gen: number, version: number): void {
+    if (gen === this.#gen && version === this.#version) return;
     this.#docs.clear();
     this.#bytes = 0;
     this.#gen = gen;
-    this.#seq = seq;
+    this.#version = version;
   }
 
   get(docId: bigint): StoredDoc | undefined {

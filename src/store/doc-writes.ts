@@ -46,6 +46,12 @@ export class DocWrites {
    */
   readonly #open = new Map<string, OpenRound>();
 
+  /**
+   * Moves when a write or round settles, before the caller's continuation runs: a read after a write
+   * resolved sees a version read before it did not (doc-cache.ts), without an lmdb read per check.
+   */
+  version = 0;
+
   constructor(readonly ctx: WriteContext) {}
 
   /** See Store.write: commits once the table's writes before it did. */
@@ -66,7 +72,7 @@ export class DocWrites {
         last = lastSeqOf(ctx.dbs, gen)!;
       }
       return applyBatch(ctx.dbs, gen, last, prepared);
-    }, batchBytes(prepared)));
+    }, batchBytes(prepared)).finally(() => { this.version++; }));
   }
 
   /** See Store.writeTogether. */
@@ -98,6 +104,8 @@ export class DocWrites {
         for (const p of queue) writeRecords(ctx.dbs, gen, p.seq - BigInt(p.batch.ops.length), p.batch, p.states, true);
         putSeq(ctx.dbs, gen, last);
       }, bytes);
+      // the first reaction to the commit, so before any caller's
+      void commit.then(() => { this.version++; }, () => { this.version++; });
       const open: OpenRound = { gen, last, settled };
       this.#open.set(name, open);
       void commit.then(() => undefined, () => undefined).then(() => { if (this.#open.get(name) === open) this.#open.delete(name); });

@@ -207,7 +207,7 @@ export class Store {
     const e = this.#entry(key);
     const cache = this.#docCaches.get(key) ?? new DocCache();
     this.#docCaches.set(key, cache);
-    cache.stamp(e.gen, this.#lastSeqOf(e));
+    cache.stamp(e.gen, this.#writes.version);
     return docIds.map((id) => readDocCached(this.#dbs, e.gen, table, id, cache));
   }
 
