@@ -19,37 +19,13 @@ function unsignedId(value: Cell): string {
   return typeof value === 'bigint' ? BigInt.asUintN(64, value).toString() : String(value);
 }
 
-/**
- * Per stored document (RowsResult.sources): its texts and their JSON, alternately, as rendered before.
- * The store hands the same frozen document and strings to every page while it caches them, so a text
- * found again is a pointer compare instead of jsonString's scans and copy (measured: the regex and
- * quote escaping were 0.2 of 1.1 ms of protocol-thread time per 20-hit gcide page, under load 18); an
- * entry lives as long as its document. Keyed by the text itself: a row paired with another document
- * would only miss. Texts shorter than MEMO_MIN_CHARS are rendered each time, as cheap as the compare.
- */
-const renderedTexts = new WeakMap<object, string[]>();
-const MEMO_MIN_CHARS = 32;
-/** Texts remembered per document at most (its stored fields; string attributes pass through too). */
-const MEMO_MAX_TEXTS = 8;
-
-function textJson(value: string, source: object | undefined): string {
-  if (source === undefined || value.length < MEMO_MIN_CHARS) return jsonString(value);
-  let memo = renderedTexts.get(source);
-  if (memo === undefined) renderedTexts.set(source, (memo = []));
-  for (let i = 0; i < memo.length; i += 2) if (memo[i] === value) return memo[i + 1]!;
-  const json = jsonString(value);
-  if (memo.length < 2 * MEMO_MAX_TEXTS) memo.push(value, json);
-  return json;
-}
-
 /** One `_source` value: text as a JSON string, the other kinds as cellToSourceJson renders them. */
-function sourceText(value: Cell, kind: CellKind, source: object | undefined): string {
-  return typeof value === 'string' && kind === 'string' ? textJson(value, source) : toJsonText(cellToSourceJson(value, kind));
+function sourceText(value: Cell, kind: CellKind): string {
+  return typeof value === 'string' && kind === 'string' ? jsonString(value) : toJsonText(cellToSourceJson(value, kind));
 }
 
 function hitText(result: RowsResult, rowIndex: number, idIndex: number, keys: string[]): string {
   const row = result.rows[rowIndex]!;
-  const source = result.sources?.[rowIndex];
   let out = idIndex >= 0 ? `{"_id":${unsignedId(row[idIndex] ?? null)},"_score":` : '{"_score":';
   out += toJsonText(result.weights?.[rowIndex] ?? FULL_SCAN_SCORE);
   out += ',"_source":{';
@@ -57,7 +33,7 @@ function hitText(result: RowsResult, rowIndex: number, idIndex: number, keys: st
   for (let i = 0; i < keys.length; i++) {
     if (i === idIndex) continue;
     out += first ? keys[i]! : `,${keys[i]!}`;
-    out += sourceText(row[i] ?? null, result.columns[i]!.kind, source);
+    out += sourceText(row[i] ?? null, result.columns[i]!.kind);
     first = false;
   }
   out += '}';
