@@ -41,3 +41,13 @@ export async function waitIdle(pid: number, busyPct = 3, maxMs = 60_000): Promis
     if (processCpuMs(pid) - c0 < busyPct * 10) return;
   }
 }
+
+/** CPU ms (user + system) of the process's protocol thread (`main`) and of all its other threads (lmdb's writer, V8's compiler and GC helpers, workers). */
+export function threadCpuMs(pid: number): { main: number; other: number } {
+  const out = { main: 0, other: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const f = statFields(`${pid}/task/${tid}`);
+    if (f) out[tid === String(pid) ? 'main' : 'other'] += ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_SEC;
+  }
+  return out;
+}

@@ -9,6 +9,7 @@ import { pairSettings } from '../index/segment/segment-pairs.js';
 import { fieldLengthName, type Column, type TableSchema } from '../schema/types.js';
 import type { AttrValue, DocInput, FieldTokens, IndexSchema, SearchRequest, SearchResult } from '../index/types.js';
 import type { PreparedBatch, RtIndex } from '../index/rt-index.js';
+import { builtOrUndone, startOverlapped } from './transaction/overlapped-commit.js';
 import type { BuiltSegment } from '../index/segment/segment-builder.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import { SearchError } from '../util/errors.js';
@@ -145,28 +146,18 @@ export class Table {
   }
 
   /**
-   * An INSERT of new ids: the store's commit is queued first (Store.writeTogether, which lmdb's write
-   * thread makes and fsyncs) and the segment built while it runs, instead of the build and then the
-   * commit one after the other. The rare index failure (the core out of memory) comes after the rows
-   * are durable: they are deleted again, durably, before the error is answered, so nothing of the
-   * write is left (a crash in between leaves an unacknowledged write applied, as any crash before the
-   * answer may). A replicated op's write (Store.alongside) and REPLACE keep the order of #commit.
+   * An INSERT of new ids: its commit queued and its segment built while lmdb's write thread commits
+   * it (overlapped-commit.ts, shared with the group commit's rounds). A replicated op's write
+   * (Store.alongside) and REPLACE keep the order of #commit.
    */
   async #insertOverlapped(ids: bigint[], docs: StoredDoc[], inputs: DocInput[]): Promise<number> {
-    const stored = this.store.writeTogether([ids.map((docId, i) => ({ op: 'put' as const, docId, doc: docs[i] }))])[0]!;
-    let batch: PreparedBatch;
-    try {
-      batch = this.index.prepareBatch(inputs);
-    } catch (e) {
-      const durable = await stored.then(() => true, () => false);
-      if (durable) await this.store.write(ids.map((docId) => ({ op: 'delete' as const, docId })));
-      throw e;
-    }
-    try {
-      await stored;
-    } catch (e) {
+    const calls = [ids.map((docId, i) => ({ op: 'put' as const, docId, doc: docs[i] }))];
+    const overlapped = startOverlapped(this.store, this.index, calls, inputs);
+    const [outcome] = await Promise.allSettled(overlapped.writes);
+    const batch = await builtOrUndone(this.store, calls, overlapped, [outcome!]);
+    if (outcome!.status === 'rejected') {
       this.index.discardBatch(batch);
-      throw e;
+      throw outcome!.reason;
     }
     this.index.applyBatch(batch, []);
     return ids.length;

@@ -15,6 +15,7 @@
  */
 import type { DocInput } from '../../index/types.js';
 import type { PreparedBatch } from '../../index/rt-index.js';
+import { builtOrUndone, startOverlapped, type Overlapped } from './overlapped-commit.js';
 import { SearchError } from '../../util/errors.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
@@ -166,9 +167,9 @@ function schedule(table: Table, p: Pipeline): void {
 /**
  * Forms a round of the queued statements that can go now, queues its commit and builds its segment.
  * A round of INSERTs alone is queued first and its segment built while lmdb's write thread commits it
- * (a 1000-row INSERT's build is about 12 ms, the commit's wait about 6): the rare index failure then
- * comes after the rows are durable, and undoRound deletes them again before the statements fail. A
- * round with a REPLACE (whose rows may overwrite stored documents) is built first, then queued.
+ * (overlapped-commit.ts, as a lone INSERT's Table.write): the rare index failure then comes after the
+ * rows are durable, and they are deleted again before the statements fail. A round with a REPLACE
+ * (whose rows may overwrite stored documents) is built first, then queued.
  */
 function issueRound(table: Table, p: Pipeline): void {
   const round = admitted(table, p);
@@ -176,40 +177,23 @@ function issueRound(table: Table, p: Pipeline): void {
   const rowsOf: number[][] = [];
   const inputs: DocInput[] = [];
   for (const w of round) rowsOf.push(w.keep.map((i) => inputs.push(w.put.inputs[i]) - 1));
-  const buildFirst = round.some((w) => w.put.replace);
-  let built: { batch: PreparedBatch } | { error: unknown } | undefined;
-  if (buildFirst) {
-    try {
-      built = { batch: table.index.prepareBatch(inputs) };
-    } catch (e) {
-      for (const w of round) w.reject(e);
-      return;
-    }
-  }
-  let writes: Promise<unknown>[];
+  let overlapped: Overlapped;
+  const calls = round.map((w) => w.keep.map((i) => ({ op: 'put' as const, docId: w.put.ids[i], doc: w.put.docs[i] })));
   try {
-    writes = table.store.writeTogether(round.map((w) => w.keep.map((i) => ({ op: 'put' as const, docId: w.put.ids[i], doc: w.put.docs[i] }))));
+    const buildFirst = round.some((w) => w.put.replace);
+    overlapped = startOverlapped(table.store, table.index, calls, buildFirst ? table.index.prepareBatch(inputs) : inputs);
   } catch (e) {
-    if (built && 'batch' in built) table.index.discardBatch(built.batch); // the store refused the whole round (closed, table gone)
-    for (const w of round) w.reject(e);
+    for (const w of round) w.reject(e); // the REPLACE's build failed, or the store refused the whole round (closed, table gone)
     return;
   }
-  if (!built) {
-    try {
-      built = { batch: table.index.prepareBatch(inputs) };
-    } catch (e) {
-      built = { error: e };
-    }
-  }
-  const made = built;
   p.inFlight++;
   const ids = claim(p, round);
-  const outcomes = Promise.allSettled(writes);
+  const outcomes = Promise.allSettled(overlapped.writes);
   p.settled = p.settled.then(() => outcomes).then(async (o) => {
     p.expected = round.length + p.queue.length;
     try {
-      if ('batch' in made) settleRound(table, round, made.batch, rowsOf, o);
-      else await undoRound(table, round, o, made.error);
+      // ids stay claimed until an undo is done, so no later statement's row of one of them is deleted instead
+      settleRound(table, round, await builtOrUndone(table.store, calls, overlapped, o), rowsOf, o);
     } catch (e) {
       for (const w of round) w.reject(e); // settles only the waiters not yet settled
     }
@@ -218,20 +202,6 @@ function issueRound(table: Table, p: Pipeline): void {
     p.blocked = false;
     schedule(table, p);
   });
-}
-
-/**
- * An INSERT round whose segment failed after its commit was queued: the rows of the statements whose
- * write became durable are deleted again (their ids stay claimed until then, so no later statement's
- * row of one of them can be deleted instead), then every statement fails with the index's error.
- */
-async function undoRound(table: Table, round: Waiter[], outcomes: PromiseSettledResult<unknown>[], error: unknown): Promise<void> {
-  const stored = round.flatMap((w, k) => (outcomes[k]!.status === 'fulfilled' ? w.keep.map((i) => w.put.ids[i]) : []));
-  try {
-    if (stored.length) await table.store.write(stored.map((docId) => ({ op: 'delete' as const, docId })));
-  } finally {
-    for (const w of round) w.reject(error);
-  }
 }
 
 /** Counts the ids a round writes as claimed until it settles; returns them. */

@@ -136,6 +136,19 @@ describe('commitGrouped', () => {
     expect(store.getDocs('t', [1n, 2n, 3n]).map((d) => d?.title)).toEqual(['first', 'second', undefined]);
   });
 
+  it('leaves nothing of a round the index cannot take: its durable rows are deleted again, every statement fails', async () => {
+    await put([[1, 'apple', 1]]);
+    const prepare = table.index.prepareBatch;
+    table.index.prepareBatch = () => { throw new Error('core out of memory'); };
+    const results = await Promise.allSettled([put([[2, 'kiwi two', 2]]), put([[3, 'kiwi three', 3]])]);
+    table.index.prepareBatch = prepare;
+    expect(results.map((r) => r.status === 'rejected' && r.reason.message)).toEqual(['core out of memory', 'core out of memory']);
+    expect(store.getDocs('t', [1n, 2n, 3n]).map((d) => d?.title)).toEqual(['apple', undefined, undefined]);
+    expect(search('kiwi')).toEqual([]);
+    expect(await put([[2, 'kiwi again', 4]])).toBe(1); // the ids are free again
+    expect(search('kiwi')).toEqual([2n]);
+  });
+
   it('applies concurrent REPLACEs of one id in arrival order: the last one wins', async () => {
     await put([[7, 'orig', 0]]);
     await Promise.all([put([[7, 'pear one', 1]], true), put([[7, 'pear two', 2], [8, 'plum', 3]], true), put([[7, 'pear three', 3]], true)]);
