@@ -35,6 +35,11 @@ export interface RtIndexOptions {
    * instead of a segment each (default false: the engine's tables set it, index-factory.ts).
    */
   ramTail?: boolean;
+  /**
+   * Once the table is quiet, merges its segments down to this many (merge-scheduler.ts compactRange;
+   * Manticore's optimize_cutoff). 0 (default): the tiered policy alone. Needs autoMerge 'deferred'.
+   */
+  idleMergeCutoff?: number;
 }
 
 /**
@@ -68,7 +73,7 @@ export class RtIndex implements RtIndexApi {
       newSlot: (seg) => this.#newSlot(seg),
       dropSlot: (seg) => this.#dropSlot(seg),
       point: (seg) => this.#point(seg),
-    }, opts.mergePolicy ?? new TieredMergePolicy(), opts.autoMerge ?? 'deferred');
+    }, opts.mergePolicy ?? new TieredMergePolicy(), opts.autoMerge ?? 'deferred', opts.idleMergeCutoff);
     this.#tail = opts.ramTail ? new RamTail() : null;
   }
 
@@ -76,6 +81,7 @@ export class RtIndex implements RtIndexApi {
   static fromSegments(schema: IndexSchema, files: Uint8Array[], opts: RtIndexOptions = {}): RtIndex {
     const idx = new RtIndex(schema, opts);
     for (const bytes of files) idx.#attach(loadSegment(bytes, schema, idx.core));
+    idx.#merges.afterLoad();
     return idx;
   }
 
