@@ -54,6 +54,12 @@ export class DocWrites {
    */
   readonly #committed = new Map<number, bigint>();
 
+  /**
+   * Moves when a write or round settles, before the caller's continuation runs: a read after a write
+   * resolved sees a version read before it did not (doc-cache.ts), without an lmdb read per check.
+   */
+  version = 0;
+
   constructor(readonly ctx: WriteContext) {}
 
   /** See Store.write: commits once the table's writes before it did. */
@@ -74,7 +80,7 @@ export class DocWrites {
         last = lastSeqOf(ctx.dbs, gen)!;
       }
       return applyBatch(ctx.dbs, gen, last, prepared);
-    }, batchBytes(prepared))));
+    }, batchBytes(prepared)).finally(() => { this.version++; })));
   }
 
   /** See Store.writeTogether. */
@@ -106,6 +112,8 @@ export class DocWrites {
         for (const p of queue) writeRecords(ctx.dbs, gen, p.seq - BigInt(p.batch.ops.length), p.batch, p.states, true);
         putSeq(ctx.dbs, gen, last);
       }, bytes);
+      // the first reaction to the commit, so before any caller's
+      void commit.then(() => { this.version++; }, () => { this.version++; });
       const open: OpenRound = { gen, last, settled };
       this.#open.set(name, open);
       const end = last;
