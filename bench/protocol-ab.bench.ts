@@ -6,8 +6,8 @@
 // 1, 8 and 64 concurrent clients (the bench client on the same cores, as in the side-by-side). Prints
 // per protocol and client count each build's median server CPU ms/query, QPS and p99, and the ratios.
 // Run: npm run bench -- protocol-ab --baseline DIR [--docs N] [--synthetic] [--queries M] [--rounds R] [--clients 1,8]
-// [--only REGEX] (DIR: another build's copy with dist/, build/ and bin/; REGEX picks protocols by name;
-// --baseline-only 1 or --current-only 1 measures one build alone; --builds DIR,DIR,... those builds alone,
+// [--only REGEX] [--threads-one 1] (DIR: another build's copy with dist/, build/ and bin/; REGEX picks protocols by name;
+// --baseline-only 1 or --current-only 1 measures one build alone; --threads-one 1 adds the current build with threads = 1; --builds DIR,DIR,... those builds alone,
 // each named by its folder, to bisect in one run; --profile DIR: each server's --cpu-prof profiles, its main
 // thread's and its query threads', in DIR/<build name>, written when it stops; the load is in them too).
 // Needs dict-gcide. Seed 42.
@@ -24,8 +24,8 @@ import { progress } from './progress.js';
 
 const BATCH = 1000;
 
-async function loaded(dir: string, docs: CorpusDoc[], bin?: string, profile?: string): Promise<QuarryServer> {
-  const server = await startQuarry(dir, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [], undefined, bin);
+async function loaded(dir: string, docs: CorpusDoc[], bin?: string, profile?: string, threads?: number): Promise<QuarryServer> {
+  const server = await startQuarry(dir, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [], threads, bin);
   const agent = clientAgent();
   await postOk(agent, server.port, '/sql?mode=raw', `query=${encodeURIComponent("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'")}`);
   for (let i = 0; i < docs.length; i += BATCH) {
@@ -71,6 +71,11 @@ export async function protocolAbBench() {
       if (!arg('baseline-only', 0)) builds.push({ name: 'current', server: await loaded(join(dir, 'current'), docs, undefined, profile('current')) });
       if (baseline && !arg('current-only', 0)) builds.push({ name: 'baseline', server: await loaded(join(dir, 'baseline'), docs, join(baseline, 'bin/quarry.js'), profile('baseline')) });
     }
+    // --threads-one 1: the current build once more with every query on the protocol thread (threads = 1),
+    // the mark a hand-over policy has to meet, in the same rounds
+    if (arg('threads-one', 0)) {
+      builds.push({ name: 'threads=1', server: await loaded(join(dir, 'threads1'), docs, undefined, profile('threads1'), 1) });
+    }
     for (const b of builds) await waitIdle(b.server.pid);
     const protocols = (s: QuarryServer): Array<[string, Peer]> =>
       ([['/search', s.overJson], ['/sql', s.overHttp], ['MySQL', s.overMysql]] as Array<[string, Peer]>).filter(([n]) => only.test(n));
@@ -95,7 +100,8 @@ export async function protocolAbBench() {
       const [protocol, c, build] = key.split('\t');
       rows.push({
         protocol: protocol!, clients: Number(c), build: build!, 'server CPU ms/query': median(s.map((x) => x.cpuMs)),
-        'CPU per round': s.map((x) => x.cpuMs.toFixed(3)).join(' '), QPS: median(s.map((x) => x.qps)), 'p99 ms': median(s.map((x) => x.p99ms)),
+        'CPU per round': s.map((x) => x.cpuMs.toFixed(3)).join(' '), QPS: median(s.map((x) => x.qps)),
+        'QPS per round': s.map((x) => x.qps.toFixed(0)).join(' '), 'p99 ms': median(s.map((x) => x.p99ms)),
       });
     }
     rows.sort((a, b) => `${a.protocol}${String(a.clients).padStart(3)}${a.build}`.localeCompare(`${b.protocol}${String(b.clients).padStart(3)}${b.build}`));

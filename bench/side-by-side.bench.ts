@@ -3,8 +3,8 @@
 // bench/engine.bench.ts) and queries. Load docs/s with 1000-row INSERTs (and for the JSON API /bulk
 // bodies of 1000 documents), then QPS and p50/p99 with 1, 8 and 64 concurrent clients (quarry over HTTP
 // /sql, over the MySQL protocol and over HTTP JSON /search, whose hits carry their `_source`) over a
-// shuffled mix of every query class, and the server's CPU time per query from one client (user+system of
-// the server process); ratios quarry/Sphinx. Each peer's queries start once its server has gone idle
+// shuffled mix of every query class, and the server's CPU time per query from one client (every thread of
+// the server process, from the scheduler's nanosecond run times: process-cpu.ts cpuMsSince); ratios quarry/Sphinx. Each peer's queries start once its server has gone idle
 // after the load (merges, checkpoints, flushes done). Each server's footprint once quiet after its loads
 // and queries: PSS, and disk bytes per document (Sphinx's: its index files plus the raw text, which its RT
 // index does not keep). Above 100k documents each peer also holds the first 100k in a table of their own
@@ -27,7 +27,7 @@ import { progress } from './progress.js';
 import { createConnection } from 'mysql2/promise';
 import { freePort, gcideIndex, startSphinx, sphinxAvailable } from './peers/sphinx.js';
 import { bulkBody, clientAgent, postOk } from './http-client.js';
-import { processCpuMs, waitIdle } from './process-cpu.js';
+import { cpuMark, cpuMsSince, processCpuMs, waitIdle } from './process-cpu.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BATCH = 1000;
@@ -195,7 +195,7 @@ export async function queryRun(peer: Peer, queries: string[], clients: number, t
   // listen backlog (Sphinx's default is 5) and would measure connection setup, not queries.
   const conns = [];
   for (let i = 0; i < clients; i++) conns.push(await peer.open());
-  const cpu0 = peer.pid ? processCpuMs(peer.pid) : 0;
+  const cpu0 = peer.pid ? cpuMark(peer.pid) : null;
   const t0 = performance.now();
   await Promise.all(conns.map(async (conn) => {
     while (next < queries.length) {
@@ -208,7 +208,7 @@ export async function queryRun(peer: Peer, queries: string[], clients: number, t
     }
   }));
   const secs = (performance.now() - t0) / 1000;
-  const cpuMs = peer.pid ? (processCpuMs(peer.pid) - cpu0) / queries.length : NaN;
+  const cpuMs = cpu0 ? cpuMsSince(cpu0) / queries.length : NaN;
   for (const conn of conns) await conn.close();
   times.sort((a, b) => a - b);
   return { qps: queries.length / secs, p50ms: percentile(times, 50), p99ms: percentile(times, 99), cpuMs };

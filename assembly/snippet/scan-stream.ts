@@ -7,6 +7,7 @@
 // Piece (PIECE_WORDS i32): | kind (1 word, 0 gap) | start | end (UTF-16 offsets) | pos | open (0) |
 // Occurrence (OCC_WORDS i32): | piece index | pos | keyword index |
 // idTerm: i32 per scanner id: 0 not looked up, -1 stopword, -2 being looked up, else term number.
+// A record's id -1: the scan did not name the token (the host knew it is neither keyword nor stopword).
 // A field with ids not looked up yet lists them instead (the host looks them up and calls again).
 // kw: open-addressed (term number, keyword index) i32 pairs, `kwMask + 1` slots, term 0 = empty.
 
@@ -15,6 +16,8 @@ import * as F from "./format";
 const PIECE_WORDS: i32 = 5;
 const OCC_WORDS: i32 = 3;
 const RECORD_BYTES: usize = 16;
+/** The term of a token the scan did not name: below every idTerm value. */
+const NOT_KEYWORD: i32 = -3;
 
 let occCount: i32 = 0;
 let unknownCount: i32 = 0;
@@ -157,8 +160,11 @@ export function snipStream(
     pos += adv > 0 ? adv : 0;
     if (extra & 1) pos += boundaryStep;
     const id = load<i32>(r, 8);
-    const term = load<i32>(idTerm + (<usize>id << 2));
-    if (term == 0 || term == -2) {
+    // id -1: a token the scan did not name (neither a keyword nor a stopword), an ordinary word
+    const term = id < 0 ? NOT_KEYWORD : load<i32>(idTerm + (<usize>id << 2));
+    if (term == NOT_KEYWORD) {
+      // nothing to look up or record
+    } else if (term == 0 || term == -2) {
       // not looked up yet: listed (once, marked -2) in place of the occurrences, the host calls again
       if (term == 0) {
         store<i32>(idTerm + (<usize>id << 2), -2);
@@ -179,7 +185,7 @@ export function snipStream(
         foundMask |= (<u32>1) << <u32>k;
       }
     }
-    step = term > 0 ? 1 : stopwordStep;
+    step = term > 0 || term == NOT_KEYWORD ? 1 : stopwordStep;
     piece(1, start, end, pos, F.TOK_WORD);
     at = end;
   }

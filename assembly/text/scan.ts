@@ -5,6 +5,8 @@
 //
 // Token record (SCAN_RECORD_WORDS i32): start, end (UTF-16 offsets; end is where the separator after
 // the token begins), id, extra = overshort tokens dropped before it << 1 | phrase boundary before it.
+// A highlight scan may name only the tokens it needs: one starting with a letter a-z whose bit is set
+// in `skipFirst` gets id -1 and costs no hash and no look-up (see scanField).
 
 import { asciiRun, useAsciiFold } from "./ascii-run";
 
@@ -236,9 +238,12 @@ function flush(out: usize): bool {
 /**
  * Scans `len` UTF-16 units at `text` with the BMP folding table at `table` (u32[65536]), writing
  * token records to `out` (room for len / 2 + 1 records). Returns the record count, SCAN_UNSUPPORTED
- * or SCAN_FULL. Tokens shorter than `minWordLen` codepoints are dropped and counted.
+ * or SCAN_FULL. Tokens shorter than `minWordLen` codepoints are dropped and counted. A token whose
+ * folded key starts with letter a + i where bit i of `skipFirst` is set is not named (id -1): a
+ * highlight knows such tokens cannot be query words nor stopwords, and the look-ups were a third of
+ * a scan (0 names every token, as the index needs).
  */
-export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, out: usize): i32 {
+export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, out: usize, skipFirst: u32): i32 {
   if (slots == 0) scanReset();
   useAsciiFold(table);
   pendCount = 0;
@@ -339,17 +344,23 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
       store<i32>(r, start);
       store<i32>(r, at, 4);
       store<i32>(r, (overshort << 1) | boundary, 12);
-      const h = keyHash(tok, units);
-      const f = frontSlot(h);
-      if (units <= FRONT_UNITS && load<u32>(f, 16) == <u32>units && load<u64>(f) == load<u64>(tok) && load<u64>(f, 8) == load<u64>(tok, 8)) {
-        store<i32>(r, load<i32>(f, 20), 8);
+      const letter = <u32>load<u16>(tok) - 0x61;
+      if (letter < 26 && ((skipFirst >> letter) & 1) != 0) {
+        // not named: the highlight needs no id for it
+        store<i32>(r, -1, 8);
       } else {
-        store<u32>(pendHash + (<usize>pendCount << 2), h);
-        store<i32>(pendUnits + (<usize>pendCount << 2), units);
-        store<i32>(pendRecord + (<usize>pendCount << 2), n);
-        pendCount++;
-        if (pendCount == BATCH && !flush(out)) return SCAN_FULL;
-        tok = pendKeys + <usize>pendCount * MAX_CPS * 4;
+        const h = keyHash(tok, units);
+        const f = frontSlot(h);
+        if (units <= FRONT_UNITS && load<u32>(f, 16) == <u32>units && load<u64>(f) == load<u64>(tok) && load<u64>(f, 8) == load<u64>(tok, 8)) {
+          store<i32>(r, load<i32>(f, 20), 8);
+        } else {
+          store<u32>(pendHash + (<usize>pendCount << 2), h);
+          store<i32>(pendUnits + (<usize>pendCount << 2), units);
+          store<i32>(pendRecord + (<usize>pendCount << 2), n);
+          pendCount++;
+          if (pendCount == BATCH && !flush(out)) return SCAN_FULL;
+          tok = pendKeys + <usize>pendCount * MAX_CPS * 4;
+        }
       }
       n++;
       overshort = 0;

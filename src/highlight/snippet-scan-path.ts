@@ -27,6 +27,32 @@ export interface ScanPlan {
   weights: number[];
   /** Every tracked keyword's bit. */
   allMask: number;
+  /** Letters a-z that start a tracked keyword (bit i: a + i): the scan names only tokens starting with these (and the stopwords' letters). */
+  letters: number;
+}
+
+/** Bits of the 26 letters a-z. */
+const ALL_LETTERS = (1 << 26) - 1;
+
+/**
+ * The letters a-z (as bits) whose tokens the scan may leave unnamed: a token starting with one is
+ * neither a keyword (none starts so) nor a stopword that counts (with stopword_step=1 a stopword
+ * takes its position as any word does, so only with another step do the stopwords' letters count).
+ * 0 when the dictionary may change a token's first letter (`named` null).
+ */
+export function skipLetters(named: number | null, keywordLetters: number, stopwordStep: number): number {
+  if (named === null) return 0;
+  return ~(keywordLetters | (stopwordStep === 1 ? 0 : named)) & ALL_LETTERS;
+}
+
+/** The letters a-z (as bits) that start one of `terms`. */
+function firstLetters(terms: Iterable<string>): number {
+  let m = 0;
+  for (const t of terms) {
+    const i = t.charCodeAt(0) - 0x61;
+    if (i >= 0 && i < 26) m |= 1 << i;
+  }
+  return m;
 }
 
 let enabled = true;
@@ -70,7 +96,9 @@ export function scanPlan(root: QueryNode, ctx: MarkContext): ScanPlan | null {
     for (const [t, k] of kw.byTerm) if (k < MAX_KEYWORDS) keywords.set(t, k);
     let allMask = 0;
     for (const k of keywords.values()) allMask |= 1 << k;
-    if (!q.root || supported(q.root, keywords, false)) p = { root: q.root, keywords, weights: kw.weights.slice(0, MAX_KEYWORDS), allMask: allMask >>> 0 };
+    if (!q.root || supported(q.root, keywords, false)) p = {
+      root: q.root, keywords, weights: kw.weights.slice(0, MAX_KEYWORDS), allMask: allMask >>> 0, letters: firstLetters(keywords.keys()),
+    };
   }
   byKey.set(key, p);
   return p;
@@ -234,6 +262,7 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
   const req: StreamRequest = {
     term: plain.term, dictKey: plain.dictKey, keywords: inp.plan.keywords,
     overshortStep: st.overshortStep, stopwordStep: st.stopwordStep, boundaryStep: st.phraseBoundaryStep, slot: 0,
+    skipFirst: skipLetters(plain.namedLetters, inp.plan.letters, st.stopwordStep),
   };
   const streams: FieldStream[] = [];
   const occ: FieldOcc[] = [];

@@ -16,6 +16,7 @@ import { runPreparedParallel } from './parallel/search-parallel.js';
 import { groupPrepared, type SegmentGrouping } from './search-groups.js';
 import { groupPreparedParallel } from './parallel/search-groups-parallel.js';
 import { handOver, queryPool } from './parallel/query-threads.js';
+import { estimateCost, recordCost, shapeOf, timed } from './parallel/cost-model.js';
 import { DocMap, idHalves } from './doc-map.js';
 import { RamTail, TAIL_BATCH_ROWS, rowTokens } from './ram-tail.js';
 
@@ -34,6 +35,11 @@ export interface RtIndexOptions {
    * instead of a segment each (default false: the engine's tables set it, index-factory.ts).
    */
   ramTail?: boolean;
+  /**
+   * Once the table is quiet, merges its segments down to this many (merge-scheduler.ts compactRange;
+   * Manticore's optimize_cutoff). 0 (default): the tiered policy alone. Needs autoMerge 'deferred'.
+   */
+  idleMergeCutoff?: number;
 }
 
 /**
@@ -67,7 +73,7 @@ export class RtIndex implements RtIndexApi {
       newSlot: (seg) => this.#newSlot(seg),
       dropSlot: (seg) => this.#dropSlot(seg),
       point: (seg) => this.#point(seg),
-    }, opts.mergePolicy ?? new TieredMergePolicy(), opts.autoMerge ?? 'deferred');
+    }, opts.mergePolicy ?? new TieredMergePolicy(), opts.autoMerge ?? 'deferred', opts.idleMergeCutoff);
     this.#tail = opts.ramTail ? new RamTail() : null;
   }
 
@@ -75,6 +81,7 @@ export class RtIndex implements RtIndexApi {
   static fromSegments(schema: IndexSchema, files: Uint8Array[], opts: RtIndexOptions = {}): RtIndex {
     const idx = new RtIndex(schema, opts);
     for (const bytes of files) idx.#attach(loadSegment(bytes, schema, idx.core));
+    idx.#merges.afterLoad();
     return idx;
   }
 
@@ -338,7 +345,7 @@ export class RtIndex implements RtIndexApi {
   }
 
   /**
-   * search() on the query worker threads when there are some, as handOver decides by the query's cost,
+   * search() on the query worker threads when there are some, as handOver decides by the query's learnt time (cost-model.ts),
    * whether this thread is saturated and whether the machine has a core to spare; on this thread
    * otherwise, where a cheap query answers sooner than a hand-over would. Same answers either way (a
    * property test holds every path to it).
@@ -349,9 +356,12 @@ export class RtIndex implements RtIndexApi {
     const p = prepareSearch(this.schema, this.#sealed().slice(), this.count(), req);
     // max_query_time stops between segments, in order: that stays on this thread
     if (p.deadline !== Infinity) return runPrepared(p, req);
-    const where = handOver(searchCost(p), pool);
-    if (where === 'inline') return runPrepared(p, req);
-    return runPreparedParallel(pool, p, where === 'whole' ? { ...req, threads: 1 } : req);
+    const cost = searchCost(p);
+    const shape = shapeOf(req.query?.kind ?? 'scan', p.keywords.length);
+    const learn = (ms: number) => recordCost(shape, cost, ms);
+    const where = handOver(cost, estimateCost(shape, cost), pool);
+    if (where === 'inline') return timed(learn, () => runPrepared(p, req));
+    return runPreparedParallel(pool, p, where === 'whole' ? { ...req, threads: 1 } : req, learn);
   }
 
   /** Every match of the request, segment by segment (GROUP BY); `hits` of the result is empty. */
@@ -373,9 +383,12 @@ export class RtIndex implements RtIndexApi {
     if (!pool) return this.groupAll(req, grouping);
     const p = prepareSearch(this.schema, this.#sealed().slice(), this.count(), req);
     if (p.deadline !== Infinity) return groupPrepared(p, req, grouping);
-    const where = handOver(searchCost(p), pool);
-    if (where === 'inline') return groupPrepared(p, req, grouping);
-    return groupPreparedParallel(pool, p, where === 'whole' ? { ...req, threads: 1 } : req, grouping);
+    const cost = searchCost(p);
+    const shape = shapeOf(`group:${req.query?.kind ?? 'scan'}`, p.keywords.length);
+    const learn = (ms: number) => recordCost(shape, cost, ms);
+    const where = handOver(cost, estimateCost(shape, cost), pool);
+    if (where === 'inline') return timed(learn, () => groupPrepared(p, req, grouping));
+    return groupPreparedParallel(pool, p, where === 'whole' ? { ...req, threads: 1 } : req, grouping, learn);
   }
 
   truncate(): void {

@@ -51,6 +51,12 @@ export interface StreamRequest {
   boundaryStep: number;
   /** The document's field slot: each keeps its packed tokens until the slot's next stream. */
   slot: number;
+  /**
+   * Tokens the stream needs no term of: bit i set, those whose folded form starts with letter a + i
+   * (none of the query's keywords nor of the stopwords starts so, and the dictionary keeps a token's
+   * first letter: PlainStreamScanner.namedLetters). They count as ordinary words, unnamed.
+   */
+  skipFirst?: number;
 }
 
 /** Words per piece of ScannedStream.pieces: | kind (1 word, 0 gap) | start | end | pos | open (0) |. */

@@ -15,6 +15,14 @@ export function stemmersFor(ts: TextSettings): StemFn[] {
   return ts.morphology.map((name) => STEMMERS[name]);
 }
 
+/** Stemmers that only strip or change a word's tail, never its first letter (both are suffix rules). */
+const TAIL_ONLY: ReadonlySet<Stemmer> = new Set<Stemmer>(['stem_en', 'stem_ru']);
+
+/** True when the morphology keeps every word's first letter (what lets a highlight skip tokens by it). */
+export function stemsKeepFirstLetter(ts: TextSettings): boolean {
+  return ts.morphology.every((m) => TAIL_ONLY.has(m));
+}
+
 /**
  * The tables of one pipeline: base (charset + flags), index (plus SPZ specials), query (plus
  * operators), and with blend_chars, parts: the index table where blend characters only separate.

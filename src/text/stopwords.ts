@@ -64,4 +64,19 @@ export class Stopwords {
   get size(): number {
     return this.words.size;
   }
+
+  /** Letters a-z that start a stopword, as bits (bit i: a + i); a highlight names tokens starting with them. */
+  firstLetters(): number {
+    if (this.letters < 0) {
+      let m = 0;
+      for (const w of this.words) {
+        const i = w.charCodeAt(0) - 0x61;
+        if (i >= 0 && i < 26) m |= 1 << i;
+      }
+      this.letters = m;
+    }
+    return this.letters;
+  }
+
+  private letters = -1;
 }

@@ -109,6 +109,16 @@ export class TermDictionary {
     this.identity = stemmers.length === 0 && stopwords.size === 0 && wordforms.size === 0;
   }
 
+  /**
+   * When every term starts with its token's first letter a-z (no wordforms; `stemsKeepFirst`: the
+   * stemmers change only a word's tail), the letters (bit i: a + i) whose tokens may be stopwords;
+   * else null. A highlight then needs the term of a token only when it starts with one of these or
+   * with a keyword's letter.
+   */
+  namedLetters(stemsKeepFirst: boolean): number | null {
+    return stemsKeepFirst && this.wordforms.size === 0 ? this.stopwords.firstLetters() : null;
+  }
+
   /** The morphology alone: the first stemmer that changes the word wins (Manticore's ApplyStemmers). */
   stem(token: string): string {
     if (this.stemmers.length === 0) return token;

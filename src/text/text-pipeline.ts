@@ -8,7 +8,7 @@ import { fieldScannerFor, type FieldScanner, type StreamScanner } from './field-
 import { FieldWalker } from './field-walk.js';
 import { HtmlStripper, type StrippedText } from './html-strip.js';
 import { PackedWriter } from './packed-terms.js';
-import { charsetTablesFor, stemmersFor } from './pipeline-parts.js';
+import { charsetTablesFor, stemmersFor, stemsKeepFirstLetter } from './pipeline-parts.js';
 import { QueryWords, type BlendParts } from './query-words.js';
 import type { SpzMark } from './spz-marks.js';
 import { Stopwords } from './stopwords.js';
@@ -91,6 +91,11 @@ export interface PlainStreamScanner {
   /** The dictionary term of a folded token ('' for a stopword), and the dictionary's identity. */
   term(folded: string): string;
   dictKey: object;
+  /**
+   * Letters a-z (bit i: a + i) whose tokens a highlight must name whatever the query (they may be
+   * stopwords), when every term keeps its token's first letter; null when a term may start otherwise.
+   */
+  namedLetters: number | null;
 }
 
 export interface PipelineOptions {
@@ -157,7 +162,10 @@ class Pipeline implements TextPipeline {
     this.queryWords = new QueryWords(queryTok, dict, wordforms, exceptions, this.wordChar, blend?.query ?? null);
     this.walker = new FieldWalker(settings, indexTok, dict, exceptions, wordforms, blend?.index ?? null, this.wordChar, scanner);
     if (scanner && 'stream' in scanner && !blend && exceptions.size === 0 && !wordforms.hasMulti) {
-      this.plainStream = { scanner: scanner as StreamScanner, term: (w) => dict.termUncached(w), dictKey: dict };
+      this.plainStream = {
+        scanner: scanner as StreamScanner, term: (w) => dict.termUncached(w), dictKey: dict,
+        namedLetters: dict.namedLetters(stemsKeepFirstLetter(settings)),
+      };
     }
   }
 

@@ -14,7 +14,7 @@ interface ScanExports {
   scanKeyOffsets(): number;
   scanKeyLengths(): number;
   scanArena(): number;
-  scanField(table: number, text: number, len: number, minWordLen: number, out: number): number;
+  scanField(table: number, text: number, len: number, minWordLen: number, out: number, skipFirst: number): number;
 }
 
 const SCAN_FULL = -2;
@@ -53,7 +53,7 @@ class ScanCore {
    * field costs no view and no object (a view per field was a tenth of an import's allocations).
    */
   scan(tableAddr: number, text: string, minWordLen: number): FieldScan | null {
-    const n = this.scanRecords(tableAddr, text, minWordLen);
+    const n = this.scanRecords(tableAddr, text, minWordLen, 0);
     if (n < 0) return null;
     const out = this.lastScan;
     const buf = this.core.buffer;
@@ -67,7 +67,7 @@ class ScanCore {
 
   /** The field's highlight stream (scanned, then streamed by the core), or null as scan(). */
   stream(tableAddr: number, text: string, minWordLen: number, req: StreamRequest): ScannedStream | null {
-    const n = this.scanRecords(tableAddr, text, minWordLen);
+    const n = this.scanRecords(tableAddr, text, minWordLen, req.skipFirst ?? 0);
     if (n < 0) return null;
     this.streams ??= new SnippetStreams(this.core);
     return this.streams.stream(this.textPtr, text.length, this.outPtr, n, this.texts, this.generation, req);
@@ -75,16 +75,19 @@ class ScanCore {
 
   private streams: SnippetStreams | null = null;
 
-  /** Scans `text` into the record scratch and mirrors new ids: the record count, or -1 (not taken). */
-  private scanRecords(tableAddr: number, text: string, minWordLen: number): number {
+  /**
+   * Scans `text` into the record scratch and mirrors new ids: the record count, or -1 (not taken).
+   * `skipFirst`: letters (bit i: a + i) whose tokens get no id (-1), as StreamRequest.skipFirst.
+   */
+  private scanRecords(tableAddr: number, text: string, minWordLen: number, skipFirst: number): number {
     const len = text.length;
     if (len > MAX_FIELD_UNITS) return -1;
     this.reserve(len);
     this.copyText(text);
-    let n = this.x.scanField(tableAddr, this.textPtr, len, minWordLen, this.outPtr);
+    let n = this.x.scanField(tableAddr, this.textPtr, len, minWordLen, this.outPtr, skipFirst);
     if (n === SCAN_FULL) {
       this.reset();
-      n = this.x.scanField(tableAddr, this.textPtr, len, minWordLen, this.outPtr);
+      n = this.x.scanField(tableAddr, this.textPtr, len, minWordLen, this.outPtr, skipFirst);
     }
     if (n < 0) return -1;
     this.mirror();

@@ -30,14 +30,18 @@ export interface RangeTask {
 
 /**
  * evaluateRange's return (n >= 0 pairs written, or an E_* code) and the range's total; for a group
- * task n is the block's bytes (or an E_* code) and `block` a copy of it.
+ * task n is the block's bytes (or an E_* code) and `block` a copy of it. `us`: the task's time on the
+ * worker in microseconds (the hand-over policy learns queries' costs from it, cost-model.ts).
  */
-export interface RangeResult { n: number; total: number; block?: Uint8Array }
+export interface RangeResult { n: number; total: number; block?: Uint8Array; us?: number }
 
 /** Words per task in a mailbox: RangeTask's fields in order, spec and specWords 0 for evaluateRange. */
 const TASK_WORDS = 9;
-/** Words per task's result in a mailbox: n, total, and a group task's block address in the worker's heap. */
-const OUT_WORDS = 3;
+/**
+ * Words per task's result in a mailbox: n, total, a group task's block address in the worker's heap,
+ * and the task's time in microseconds.
+ */
+const OUT_WORDS = 4;
 
 /** The result a worker reports for a task that trapped (its instance is re-made). */
 export const TASK_TRAPPED = -100;
@@ -101,6 +105,7 @@ function run(words, count) {
     const o = outAt + t * ${OUT_WORDS};
     let n;
     let block = 0;
+    const t0 = performance.now();
     try {
       if (words[i + 7] !== 0) {
         n = ex.groupRange(words[i], words[i + 1], words[i + 2], words[i + 7], words[i + 8], words[i + 5], words[i + 6]);
@@ -118,6 +123,7 @@ function run(words, count) {
     words[o] = n;
     words[o + 1] = n >= 0 ? ex.lastTotal() : 0;
     words[o + 2] = block;
+    words[o + 3] = Math.round((performance.now() - t0) * 1000);
   }
 }
 for (;;) {
@@ -255,7 +261,7 @@ class PoolWorker {
     const at = (this.#mailbox >>> 2) + 2 + n * TASK_WORDS;
     const out: RangeResult[] = [];
     for (let t = 0, o = at; t < n; t++, o += OUT_WORDS) {
-      const r: RangeResult = { n: u32[o] | 0, total: u32[o + 1] };
+      const r: RangeResult = { n: u32[o] | 0, total: u32[o + 1], us: u32[o + 3] };
       if (u32[o + 2] !== 0 && r.n >= 0) r.block = core.u8.slice(u32[o + 2], u32[o + 2] + r.n);
       if (r.n === TASK_TRAPPED) this.#grow();
       out.push(r);

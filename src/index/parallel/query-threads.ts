@@ -7,31 +7,41 @@ import { CorePool, threadsAvailable } from '../../wasm/worker-pool.js';
 import type { Core } from '../../wasm/core.js';
 
 /**
- * The searchCost (postings a query decodes, or rows a full scan visits) from which a query goes to
- * the worker threads: below, the hand-over costs more than it saves. Measured on 100k gcide documents
- * (2 cores, bench/side-by-side's query mix): a query on the threads costs about 0.2 ms more CPU than
- * on the protocol thread (messages, wake-ups, the workers' own isolates), and queries of cost 20k-100k
- * (0.3-0.5 ms on one thread) answered slower there, while those over 200k (phrases of common words,
- * about 11 ms) answered in a third of the time. At 20,000 the threads cost 1-client p50 0.54 -> 0.68 ms
- * and 0.12 ms of CPU per query for no throughput at 8 or 64 clients.
+ * What a hand-over costs the process, in ms of CPU: the mailbox, the worker's wake-up, the protocol
+ * thread preempted by the worker it wakes on a 2-core machine and the answer's promise. Measured on 100k
+ * gcide (bench/side-by-side's mix, 2 cores): a query on the threads cost about 0.2 ms more CPU than on
+ * the protocol thread, and under 8 clients worker-pool's send (the notify) took 2.2% of the protocol
+ * thread's samples while the workers spent about 1% of theirs evaluating the queries of 0.15-0.23 ms
+ * sent to them whole. A query must save more than this to be worth sending.
  */
-export const PARALLEL_MIN_COST = 200_000;
+export const HANDOVER_MS = 0.2;
 
 /**
- * The share of the parallel threshold from which a query goes whole to an idle worker while the
- * protocol thread is saturated (saturatedMinCost). Below it the hand-over costs the protocol thread
- * about what it saves: on 100k gcide (bench/side-by-side's query mix, one client, protocol thread
- * alone) queries of cost 5k-100k evaluate in a median 0.15-0.23 ms, and under 8 clients on 2 cores
- * the wake-up of a worker preempted the protocol thread inside the mailbox's notify (--cpu-prof:
- * worker-pool's send 2.2% of the protocol thread's samples, against 1% of the workers' own time
- * evaluating), so at 5,000 the hand-over cost as much CPU as threads = 1 saved. Half of
- * PARALLEL_MIN_COST (100k: queries of about 1 ms on 100k gcide; at 1M, where postings are ten times
- * longer, most of the mix) keeps it for queries that pay for it.
+ * The estimated evaluation time (cost-model.ts) from which a query is cut in ranges over the threads
+ * while this thread is not saturated (one client waiting on each answer: latency first). Cut in two it
+ * answers in about half its time plus a hand-over each way; from 5 hand-overs' worth the latency saved
+ * is worth the CPU (on 100k gcide queries of 0.3-0.5 ms answered slower there, at the old 20k postings
+ * threshold, and those of over 2 ms, phrases of common words up to 11 ms, in a third of the time).
+ */
+export const SPREAD_MS = 5 * HANDOVER_MS;
+
+/**
+ * The estimated evaluation time from which a query goes whole to an idle worker while this thread is
+ * saturated and a core is spare: it frees this thread for that time at the price of one hand-over, so
+ * below twice HANDOVER_MS it saves no more than it costs (queries of 0.15-0.23 ms sent away under 8
+ * clients cost as much CPU as threads = 1 saved).
+ */
+export const WHOLE_MS = 2 * HANDOVER_MS;
+
+/**
+ * The searchCost threshold tests set (setParallelMinCost) to spread the queries of small tables: while
+ * set, the cost in postings alone decides (spread from it, whole from SATURATED_SHARE of it), not the
+ * learnt time, which for a small table's queries is below any threshold.
  */
 export const SATURATED_SHARE = 0.5;
 
 let threads = 1;
-let minCost = PARALLEL_MIN_COST;
+let minCost: number | null = null;
 /** Whether this thread is saturated (the host measures it; none = never, so queries stay here). */
 let busyProbe: (() => boolean) | null = null;
 /** Whether the machine has a core to spare (the host measures it; none = always). */
@@ -39,7 +49,7 @@ let spareProbe: (() => boolean) | null = null;
 
 /**
  * Installs how the protocol thread tells it is saturated (Node: its event loop's utilization). While it
- * is, a query below PARALLEL_MIN_COST also goes to an idle worker thread, whole, if the machine has a
+ * is, a query below SPREAD_MS also goes to an idle worker thread, whole, if the machine has a
  * core to spare: this thread then only parses, plans and renders, and the other core evaluates (a
  * saturated thread has other requests waiting, so the hand-over's latency is hidden behind them).
  */
@@ -66,38 +76,39 @@ export function spareCore(): boolean {
 }
 
 /**
- * Where a query of searchCost `cost` runs: 'inline' on the calling thread, 'spread' in row ranges over
- * the pool's threads, 'whole' on one of its threads. A thread runs in parallel with this one only when a
- * core is free for it; when every core is busy (this thread saturated, the other core taken by other
- * clients' queries, the clients themselves or other processes), a hand-over adds CPU (the mailbox,
- * wake-ups, this thread preempted) and gains no parallelism, so:
- * - not saturated (one client waiting on each answer): spread from PARALLEL_MIN_COST, latency first;
+ * Where a query of searchCost `cost`, estimated to take `ms` here (estimateCost), runs: 'inline' on the
+ * calling thread, 'spread' in row ranges over the pool's threads, 'whole' on one of its threads. A
+ * thread runs in parallel with this one only when a core is free for it; when every core is busy (this
+ * thread saturated, the other core taken by other clients' queries, the clients themselves or other
+ * processes), a hand-over adds CPU (the mailbox, wake-ups, this thread preempted) and gains no
+ * parallelism, so:
+ * - not saturated (one client waiting on each answer): spread from SPREAD_MS, latency first;
  * - saturated: the big go whole to one thread (queued there if none is idle), never cut: with this
  *   thread taking a core, cutting buys little latency and costs each range's wake-up and fixed work
  *   (measured on 100k gcide, 8 and 64 clients, protocol-ab: server CPU per query 0.31-0.33 ms whole
- *   against 0.36-0.59 cut while a core looked spare); a query from saturatedMinCost goes whole to an
- *   idle thread if a core is spare, so this thread only parses, plans and renders; cheaper ones stay here.
+ *   against 0.36-0.59 cut while a core looked spare); a query from WHOLE_MS goes whole to an idle
+ *   thread if a core is spare, so this thread only parses, plans and renders; cheaper ones stay here.
  */
-export function handOver(cost: number, pool: CorePool): 'inline' | 'spread' | 'whole' {
+export function handOver(cost: number, ms: number, pool: CorePool): 'inline' | 'spread' | 'whole' {
+  const big = minCost === null ? ms >= SPREAD_MS : cost >= minCost;
   const busy = threadBusy() || pool.idle < pool.threads;
-  if (cost >= minCost) return busy ? 'whole' : 'spread';
-  if (!busy || pool.idle === 0 || cost < saturatedMinCost() || !spareCore()) return 'inline';
-  return 'whole';
+  if (big) return busy ? 'whole' : 'spread';
+  if (!busy || pool.idle === 0 || !spareCore()) return 'inline';
+  const mid = minCost === null ? ms >= WHOLE_MS : cost >= minCost * SATURATED_SHARE;
+  return mid ? 'whole' : 'inline';
 }
 
-/** The searchCost from which a query goes whole to an idle thread while this one is saturated. */
+/** The searchCost from which a query goes whole to an idle thread while this one is saturated, when tests set one. */
 export function saturatedMinCost(): number {
-  return minCost * SATURATED_SHARE;
+  return (minCost ?? Infinity) * SATURATED_SHARE;
 }
 
-/** The searchCost from which queries go to the threads now. */
-export function parallelMinCost(): number {
-  return minCost;
-}
-
-/** Sets it (tests spread the queries of small tables with a lower one); undefined = the default. */
+/**
+ * Sets a searchCost from which queries go to the threads whatever their learnt time (tests spread
+ * the queries of small tables with it); undefined = the learnt time decides.
+ */
 export function setParallelMinCost(cost: number | undefined): void {
-  minCost = cost ?? PARALLEL_MIN_COST;
+  minCost = cost ?? null;
 }
 const pools = new Map<Core, CorePool>();
 

@@ -11,7 +11,7 @@ import { TASK_TRAPPED, type CorePool, type RangeResult, type RangeTask } from '.
 import { GF_MATCHES } from '../../wasm/group-format.js';
 import { readGroupBlock, runGroupRangeAt, type GroupBlock } from '../../wasm/group-runner.js';
 import { finishSearch, releaseSearch, type PreparedSearch, type SegmentJob, type SegmentTop } from '../search.js';
-import { corePlacer, dealBatches, placeJob, rangeRows, rowRanges } from './search-parallel.js';
+import { corePlacer, dealBatches, placeJob, rangeRows, rowRanges, tasksMs } from './search-parallel.js';
 import { scaleBlock, withMatches, type SegmentFold, type SegmentGrouping } from '../search-groups.js';
 
 interface Range { job: SegmentJob; fold: SegmentFold; task: RangeTask }
@@ -28,8 +28,10 @@ function readRange(core: Core, r: Range, res: RangeResult, place: (bytes: number
   return runGroupRangeAt(core, t.desc, t.plan, t.planWords, ptr, spec.length, t.from, t.to);
 }
 
-/** Runs a prepared search as grouping on the pool's threads; frees it. */
-export async function groupPreparedParallel(pool: CorePool, p: PreparedSearch, req: SearchRequest, g: SegmentGrouping): Promise<SearchResult> {
+/** Runs a prepared search as grouping on the pool's threads; frees it. `learn`: as runPreparedParallel's. */
+export async function groupPreparedParallel(
+  pool: CorePool, p: PreparedSearch, req: SearchRequest, g: SegmentGrouping, learn?: (ms: number) => void,
+): Promise<SearchResult> {
   const core = pool.core;
   const { place, freeAll } = corePlacer(core);
   const folds: SegmentFold[] = [];
@@ -54,6 +56,7 @@ export async function groupPreparedParallel(pool: CorePool, p: PreparedSearch, r
     // a batch whose thread died comes back as trapped tasks, which readRange runs here
     const trapped = (b: Range[]): RangeResult[] => b.map(() => ({ n: TASK_TRAPPED, total: 0 }));
     const results = await Promise.all(batches.map((b) => pool.run(b.map((r) => r.task)).catch(() => trapped(b))));
+    learn?.(tasksMs(results));
     const byRange = new Map<Range, RangeResult>();
     batches.forEach((b, i) => b.forEach((r, j) => byRange.set(r, results[i]![j]!)));
     const tops: SegmentTop[] = [];

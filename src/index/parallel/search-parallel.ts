@@ -92,11 +92,19 @@ function readTop(core: Core, r: Range, res: RangeResult): SegmentTop {
   return { job: r.job, ...readTopK(core, r.task.out, n, total) };
 }
 
+/** The threads' time for a query's tasks, in ms (the worker measures each task). */
+export function tasksMs(results: RangeResult[][]): number {
+  let us = 0;
+  for (const batch of results) for (const r of batch) us += r.us ?? 0;
+  return us / 1000;
+}
+
 /**
  * Runs a prepared search (prepareSearch) on the pool's threads; frees it. The caller keeps `p`'s
- * segments alive until it is called (it is, in the same event-loop turn as prepareSearch).
+ * segments alive until it is called (it is, in the same event-loop turn as prepareSearch). `learn`
+ * gets the threads' time for its tasks (the hand-over policy's cost model).
  */
-export async function runPreparedParallel(pool: CorePool, p: PreparedSearch, req: SearchRequest): Promise<SearchResult> {
+export async function runPreparedParallel(pool: CorePool, p: PreparedSearch, req: SearchRequest, learn?: (ms: number) => void): Promise<SearchResult> {
   const core = pool.core;
   const { place, freeAll } = corePlacer(core);
   for (const j of p.jobs) j.seg.pin();
@@ -107,6 +115,7 @@ export async function runPreparedParallel(pool: CorePool, p: PreparedSearch, req
     // a batch whose thread died comes back as trapped tasks, which readTop re-runs on the main instance
     const trapped = (b: Range[]): RangeResult[] => b.map(() => ({ n: TASK_TRAPPED, total: 0 }));
     const results = await Promise.all(batches.map((b) => pool.run(b.map((r) => r.task)).catch(() => trapped(b))));
+    learn?.(tasksMs(results));
     const tops = batches.flatMap((b, i) => b.map((r, j) => readTop(core, r, results[i][j])));
     return finishSearch(p, tops, req);
   } finally {

@@ -5,6 +5,7 @@
  * each later loop (12 deopts over a gcide import).
  */
 import type { PostingsTable } from './postings-encoder.js';
+import { scratchWords } from './inversion-scratch.js';
 import { FIELD_END_BIT } from './segment-layout.js';
 import { pairTerm, type PairSettings } from './segment-pairs.js';
 
@@ -172,11 +173,11 @@ function rowPairs(out: Emissions, r: number, keys: Uint32Array, ids: Uint32Array
 function groupByPair(e: Emissions, rank: Uint32Array): { start: Uint32Array; hitRow: Uint32Array; pairHits: Uint32Array } {
   const np = rank.length;
   const hits = e.pair.n;
-  const start = new Uint32Array(np + 1);
+  const start = scratchWords('pairStart', np + 1).fill(0);
   for (let i = 0; i < hits; i++) start[rank[e.pair.a[i]] + 1]++;
   for (let i = 0; i < np; i++) start[i + 1] += start[i];
-  const hitRow = new Uint32Array(hits);
-  const pairHits = new Uint32Array(hits);
+  const hitRow = scratchWords('pairHitRow', hits);
+  const pairHits = scratchWords('pairHits', hits);
   const fill = start.slice(0, np);
   for (let i = 0; i < hits; i++) {
     const at = fill[rank[e.pair.a[i]]]++;
@@ -194,9 +195,11 @@ function prependPairs(table: PostingsTable, pairNames: string[], g: ReturnType<t
   const hits = hitRow.length;
   const k = table.rowStart[m];
   const h = table.posStart[m];
-  const rows = new Uint32Array(hits + k);
-  const tfs = new Uint32Array(hits + k);
-  const rowStart = new Uint32Array(np + m + 1);
+  // the inversion's scratch (every word written below): fresh arrays were three more mappings of a
+  // batch's size, page-faulted in each batch
+  const rows = scratchWords('pairRows', hits + k);
+  const tfs = scratchWords('pairTfs', hits + k);
+  const rowStart = scratchWords('pairRowStart', np + m + 1);
   // rows and tfs per pair from its hits
   let n = 0;
   for (let x = 0; x < np; x++) {
@@ -208,10 +211,10 @@ function prependPairs(table: PostingsTable, pairNames: string[], g: ReturnType<t
   }
   rows.set(table.rows.subarray(0, k), n);
   tfs.set(table.tfs.subarray(0, k), n);
-  const positions = new Uint32Array(hits + h);
+  const positions = scratchWords('pairPositions', hits + h);
   positions.set(pairHits);
   positions.set(table.positions.subarray(0, h), hits);
-  const posStart = new Uint32Array(np + m + 1);
+  const posStart = scratchWords('pairPosStart', np + m + 1);
   posStart.set(start);
   for (let t = 0; t <= m; t++) {
     rowStart[np + t] = table.rowStart[t] + n;

@@ -142,4 +142,16 @@ describe('snippet scan path', () => {
     expect(served('ap*')).toBe(false);
     expect(served('"red apple"~3')).toBe(false);
   });
+
+  it('leaves unnamed only tokens of letters no keyword starts, and the stopwords\' letters only when they take no position', () => {
+    const bit = (ch: string) => 1 << (ch.charCodeAt(0) - 0x61);
+    const all = (1 << 26) - 1;
+    // keywords "apple", "pie"; stopwords starting t and o
+    const kw = bit('a') | bit('p');
+    const stop = bit('t') | bit('o');
+    expect(scanPath.skipLetters(stop, kw, 1)).toBe(all & ~kw);
+    expect(scanPath.skipLetters(stop, kw, 0)).toBe(all & ~kw & ~stop);
+    // a dictionary that may change a token's first letter (wordforms): every token is named
+    expect(scanPath.skipLetters(null, kw, 1)).toBe(0);
+  });
 });

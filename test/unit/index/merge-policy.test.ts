@@ -29,4 +29,17 @@ describe('TieredMergePolicy', () => {
     expect(new TieredMergePolicy().findMerge(Array(10).fill(1_000_000))).toBeNull();
     expect(new TieredMergePolicy().findMerge(Array(10).fill(100_000))).toEqual([0, 10]);
   });
+
+  it('puts each power of the factor on its own level (no logarithm rounding): a 1000-row load of 1M ends as one segment', () => {
+    const p = new TieredMergePolicy();
+    expect([9_999, 10_000, 99_999, 100_000, 999_999, 1_000_000].map((r) => p.level(r))).toEqual([2, 3, 3, 4, 4, 5]);
+    expect(p.findMerge([100_000, ...Array(9).fill(10_000)])).toBeNull(); // 100k is a level above 10k
+    // the load as the engine runs it: a batch appended, then the policy until it asks for nothing
+    const segs: number[] = [];
+    for (let i = 0; i < 1000; i++) {
+      segs.push(1000);
+      for (let r = p.findMerge(segs); r; r = p.findMerge(segs)) segs.splice(r[0], r[1] - r[0], segs.slice(r[0], r[1]).reduce((a, b) => a + b));
+    }
+    expect(segs).toEqual([1_000_000]);
+  });
 });

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { TERM_CACHE_SIZE, TermDictionary, type BufferedWord } from '../../../src/text/term-dictionary.js';
 import { Stopwords } from '../../../src/text/stopwords.js';
 import { stemEn } from '../../../src/text/stem-en.js';
+import { Wordforms } from '../../../src/text/wordforms.js';
 
 const opts = { minStemmingLen: 1, stopwordsUnstemmed: false };
 
@@ -35,5 +36,16 @@ describe('TermDictionary cache', () => {
   it('an identity dictionary returns the word itself', () => {
     const dict = new TermDictionary([], Stopwords.NONE, opts);
     expect(dict.termOf(buffered('Same'))).toBe('Same');
+  });
+});
+
+describe('TermDictionary namedLetters', () => {
+  it("is the stopwords' first letters a-z when terms keep their token's first letter, null with wordforms or other stemmers", () => {
+    const stop = Stopwords.of(['the', 'of', 'zed', 'é', '1st']);
+    const bit = (ch: string) => 1 << (ch.charCodeAt(0) - 0x61);
+    expect(new TermDictionary([stemEn], stop, opts).namedLetters(true)).toBe(bit('t') | bit('o') | bit('z'));
+    expect(new TermDictionary([stemEn], Stopwords.NONE, opts).namedLetters(true)).toBe(0);
+    expect(new TermDictionary([stemEn], stop, opts).namedLetters(false)).toBeNull();
+    expect(new TermDictionary([], stop, opts, Wordforms.of([['walks', 'run']])).namedLetters(true)).toBeNull();
   });
 });

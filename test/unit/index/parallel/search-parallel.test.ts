@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { releaseIdleQueryPools, saturatedMinCost, setBusyProbe, setQueryThreads, setSpareCoreProbe } from '../../../../src/index/parallel/query-threads.js';
 import { Core } from '../../../../src/wasm/core.js';
+import { estimateCost, resetCostModel, shapeOf } from '../../../../src/index/parallel/cost-model.js';
 import { setThreadSpawner, threadSpawner } from '../../../../src/wasm/worker-pool.js';
 import { RtIndex } from '../../../../src/index/rt-index.js';
 import type { DocInput, SearchRequest } from '../../../../src/index/types.js';
@@ -86,6 +87,23 @@ describe('queries on worker threads', () => {
     // a release while queries run keeps their pool busy or sends them elsewhere: same answers
     const racing = await Promise.all([answer(q), releaseIdleQueryPools().then(() => answer(q)), answer(q)]);
     expect(racing).toEqual([all, all, all]);
+    await setQueryThreads(1);
+  });
+
+  it('learns the time of a query the threads ran from their own measure of it', async () => {
+    const q = "SELECT id, weight() FROM t WHERE MATCH('apple | banana') LIMIT 5";
+    const [, meta] = await sql(`${q}; SHOW META`);
+    const n = (name: string) => Number((meta as { rows: unknown[][] }).rows.find((r) => r[0] === name)?.[1] ?? 0);
+    const cost = n('docs[0]') + n('hits[0]') + n('docs[1]') + n('hits[1]');
+    const shape = shapeOf('or', 2);
+    resetCostModel();
+    const prior = estimateCost(shape, cost);
+    const before = await tasksRun();
+    await answer(q);
+    expect((await tasksRun()).filter((c, i) => c > before[i]).length).toBeGreaterThan(1);
+    // the threads' time for its ranges, not the prior from its postings
+    expect(estimateCost(shape, cost)).not.toBe(prior);
+    expect(estimateCost(shape, cost)).toBeGreaterThan(0);
     await setQueryThreads(1);
   });
 

@@ -1,0 +1,94 @@
+// The idle compaction (merge-policy.ts compactRange, run by merge-scheduler.ts once a table is quiet) and
+// the merge pass over segments loaded from files.
+import { describe, expect, it } from 'vitest';
+import { RtIndex, type RtIndexOptions } from '../../../src/index/rt-index.js';
+import { IDLE_MERGE_MS } from '../../../src/index/merge-scheduler.js';
+import { compactRange } from '../../../src/index/merge-policy.js';
+import { doc, req, t } from './helpers.js';
+import { mergeSchema as schema } from './merge-ops.js';
+
+/** Adds batches of these sizes (ids from 1 on) to `idx`. */
+function addBatches(idx: RtIndex, sizes: number[]): RtIndex {
+  let id = 1;
+  for (const n of sizes) idx.addBatch(Array.from({ length: n }, () => { id++; return doc(schema, id - 1, { body: `common w${id % 7}` }, [id, 's']); }));
+  return idx;
+}
+
+/** An index whose segments are exactly `sizes` (each batch its own segment, the tiered merges held). */
+function heldIndex(sizes: number[], opts: RtIndexOptions = {}): { idx: RtIndex; release: () => Promise<void> } {
+  const idx = new RtIndex(schema, opts);
+  const release = idx.holdMerges();
+  addBatches(idx, sizes);
+  return { idx, release };
+}
+
+/** Every hit of a word in a seventh of the documents (under max_matches, so no tie is cut off). */
+const hits = (idx: RtIndex) => idx.search(req(t('w3'), { limit: 1000 })).hits.map((h) => `${h.docId}:${h.weight}`).sort();
+
+async function until(cond: () => boolean, ms = 20 * IDLE_MERGE_MS): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+}
+
+describe('compactRange', () => {
+  it('the adjacent run bringing the count to the cutoff with the fewest live rows', () => {
+    expect(compactRange([50, 40, 30, 20, 10, 5], 4)).toEqual([3, 6]); // 3 merge into 1: 35 rows
+    expect(compactRange([5, 40, 30, 20, 10, 50], 4)).toEqual([2, 5]); // 60 rows, not 75 at the start
+    expect(compactRange([1000, 2, 900, 3, 800], 4)).toEqual([3, 5]); // a pair: 803 rows, the last two
+    expect(compactRange([10, 10, 10, 10], 4)).toBeNull(); // at the cutoff
+    expect(compactRange([10, 10], 1)).toEqual([0, 2]);
+    expect(compactRange([10, 10, 10, 10, 10], 0)).toBeNull(); // off
+    expect(compactRange([], 4)).toBeNull();
+  });
+
+  it('never builds more than maxRows: a cheaper run over the cap is passed over, none at all gives null', () => {
+    expect(compactRange([600, 600, 100, 900, 900], 4, 1000)).toEqual([1, 3]);
+    expect(compactRange([600, 600, 600, 600, 600], 4, 1000)).toBeNull();
+  });
+});
+
+describe('the idle compaction of an index', () => {
+  it('merges a quiet index down to the cutoff, answers unchanged; none without the option', async () => {
+    const sizes = [300, 300, 30, 300, 30, 3, 300, 30, 3]; // the tiered policy merges none of these
+    const on = addBatches(new RtIndex(schema, { idleMergeCutoff: 4 }), sizes);
+    const off = addBatches(new RtIndex(schema), sizes);
+    const before = hits(on);
+    await on.whenMerged();
+    await off.whenMerged();
+    expect(on.segments.length).toBe(sizes.length); // the tiered pass alone: nothing to merge
+    await until(() => on.segments.length === 4);
+    expect(on.segments.length).toBe(4);
+    expect(on.segments.map((s) => s.live).reduce((a, b) => a + b)).toBe(1296);
+    expect(hits(on)).toEqual(before);
+    expect(off.segments.length).toBe(sizes.length);
+    on.truncate();
+    off.truncate();
+  });
+
+  it('waits while a bulk load holds merges, and for the quiet time after the last write', async () => {
+    const { idx, release } = heldIndex([100, 100, 100, 100, 100, 100], { idleMergeCutoff: 2 });
+    await new Promise((r) => setTimeout(r, 2 * IDLE_MERGE_MS));
+    expect(idx.segments.length).toBe(6); // held: no compaction
+    await release();
+    expect(idx.segments.length).toBe(6); // released: the tiered pass ran, the compaction waits for quiet
+    await until(() => idx.segments.length === 2);
+    expect(idx.segments.length).toBe(2);
+    expect(idx.count()).toBe(600);
+    idx.truncate();
+  });
+});
+
+describe('segments loaded from files', () => {
+  it('get the tiered merge pass the writes that made them would have run', async () => {
+    // ten segments of 150 rows, each on the policy's level 1: written unmerged (merges held), loaded again
+    const { idx: src } = heldIndex(Array(10).fill(150));
+    const files = src.serializeSegments();
+    const loaded = RtIndex.fromSegments(schema, files);
+    expect(loaded.segments.length).toBe(10);
+    await loaded.whenMerged();
+    expect(loaded.segments.length).toBe(1);
+    expect(hits(loaded)).toEqual(hits(src));
+    src.truncate();
+    loaded.truncate();
+  });
+});
