@@ -6,7 +6,7 @@
 // 1, 8 and 64 concurrent clients (the bench client on the same cores, as in the side-by-side). Prints
 // per protocol and client count each build's median server CPU ms/query, QPS and p99, and the ratios.
 // Run: npm run bench -- protocol-ab --baseline DIR [--docs N] [--synthetic] [--queries M] [--rounds R] [--clients 1,8]
-// [--only REGEX] [--threads-one 1] (DIR: another build's copy with dist/, build/ and bin/; REGEX picks protocols by name;
+// [--only REGEX] [--threads-one 1] [--warm N] (DIR: another build's copy with dist/, build/ and bin/; REGEX picks protocols by name;
 // --baseline-only 1 or --current-only 1 measures one build alone; --threads-one 1 adds the current build with threads = 1; --builds DIR,DIR,... those builds alone,
 // each named by its folder, to bisect in one run; --profile DIR: each server's --cpu-prof profiles, its main
 // thread's and its query threads', in DIR/<build name>, written when it stops; the load is in them too).
@@ -80,7 +80,15 @@ export async function protocolAbBench() {
     const protocols = (s: QuarryServer): Array<[string, Peer]> =>
       ([['/search', s.overJson], ['/sql', s.overHttp], ['MySQL', s.overMysql]] as Array<[string, Peer]>).filter(([n]) => only.test(n));
     const samples = new Map<string, Sample[]>();
-    for (const b of builds) for (const [, peer] of protocols(b.server)) await queryRun(peer, queries.slice(0, 200), 1); // warm-up
+    // warm-up: 200 queries, or with --warm N that many passes of the whole mix from 8 clients (the JIT
+    // and the caches of parses and documents filled, so the first round is not the warm-up)
+    const warm = arg('warm', 0);
+    for (const b of builds) {
+      for (const [, peer] of protocols(b.server)) {
+        if (warm) for (let w = 0; w < warm; w++) await queryRun(peer, queries, 8);
+        else await queryRun(peer, queries.slice(0, 200), 1);
+      }
+    }
     for (let r = 0; r < rounds; r++) {
       const order = [...builds.slice(r % builds.length), ...builds.slice(0, r % builds.length)]; // each build first in turn
       for (const b of order) {

@@ -17,7 +17,7 @@ import { TERMINATED } from "../util/codes";
 import { CURSOR_BYTES, cursorInit, cursorCost } from "../postings/cursor";
 import { MERGED_BYTES, mergedInit, releaseMerged, setMergeLimits } from "../postings/merged";
 import { hdr, H_ROWS } from "../segment/layout";
-import { OP_TERM, OP_AND, OP_OR, OP_ALL, OP_ZONE, OP_PHRASE, OR_MERGED_LIST, TERM_WORDS, INNER_WORDS, NO_TERM, pword } from "./format";
+import { OP_TERM, OP_AND, OP_OR, OP_ALL, OP_ZONE, OP_PHRASE, OR_MERGED_LIST, TERM_WORDS, INNER_WORDS, NO_TERM, P_FLAGS, PF_EXHAUSTIVE, pword } from "./format";
 
 /**
  * Any size: the arena's size (arenaBytes) and its bump allocator (take) both round each block with
@@ -127,7 +127,37 @@ function isMergedList(plan: usize, at: u32): bool {
 export function buildTree(plan: usize, at: u32, arena: usize, bytes: usize, blob: usize, allFields: u32): usize {
   bump = arena;
   bumpEnd = arena + bytes;
+  shareRepeats = (pword(plan, P_FLAGS) & PF_EXHAUSTIVE) == 0;
   return build(plan, at, blob, allFields);
+}
+
+/** Repeated keywords of one AND read one cursor (shareRepeatCursors); not in the exhaustive evaluation, the oracle. */
+let shareRepeats: bool = false;
+
+/**
+ * An AND's children that are the same plain, unlimited term ("see others see") move through the same
+ * rows: each repeat takes the first one's cursor instead of decoding the same blocks, tfs and positions
+ * again (it keeps its own node: query position, idf 0, hits for the ranker). Safe because an AND asks its
+ * children for rows in ascending order only (andNext, leapfrog), so a shared cursor is never behind a row a
+ * repeat stands on, and both accept the same rows; a limited term (field, position, start/end) does not share.
+ */
+function shareRepeatCursors(kids: usize, count: u32): void {
+  for (let i: u32 = 1; i < count; i++) {
+    const c = <usize>load<u32>(kids + (<usize>i << 2));
+    if (!unlimitedTerm(c)) continue;
+    for (let j: u32 = 0; j < i; j++) {
+      const e = <usize>load<u32>(kids + (<usize>j << 2));
+      if (unlimitedTerm(e) && nget(e, N_TERM) == nget(c, N_TERM)) {
+        nset(c, N_CURSOR, nget(e, N_CURSOR));
+        break;
+      }
+    }
+  }
+}
+
+/** A term node over its own postings here (not a merged list), without field or position limits. */
+function unlimitedTerm(n: usize): bool {
+  return nget(n, N_OP) == OP_TERM && nget(n, N_MERGED) == 0 && nget(n, N_CURSOR) != 0 && nget(n, N_CONSTRAINED) == 0;
 }
 
 /** Frees a tree's arena and the merged expansion lists its cursors read, as soon as the call ends. */
@@ -226,6 +256,7 @@ function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
     store<u32>(kids + (<usize>i << 2), <u32>build(plan, c, blob, allFields));
     c += pword(plan, c + 1);
   }
+  if (op == OP_AND && shareRepeats) shareRepeatCursors(kids, count);
   const guide = pword(plan, at + 5);
   if ((op == OP_PHRASE || op == OP_AND) && guide != 0) {
     const g = take(CURSOR_BYTES);

@@ -39,6 +39,11 @@ export interface Engine {
   loadRows?(name: string, batch: RowBatch, replace: boolean): Promise<RowLoadOutcome>;
   /** loadRows' first half: checked and built, written by commit() (a bulk load prepares the next batch meanwhile). */
   prepareRows?(name: string, batch: RowBatch, replace: boolean): Promise<PreparedRows>;
+  /**
+   * Starts a checkpoint pass now rather than at the timer's next (a bulk load after each batch: its new
+   * segment is written while the next one builds, not all of them at close); resolves when it is done.
+   */
+  checkpointNow?(): Promise<void>;
   /** Flushes segments and closes the store; every acknowledged write is already durable. */
   close(): Promise<void>;
 }

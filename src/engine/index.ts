@@ -170,6 +170,11 @@ class QuarryEngine implements Engine {
     return prepareRows(this.ctx, name.toLowerCase(), batch, replace);
   }
 
+  checkpointNow(): Promise<void> {
+    if (this.#closed) throw new Error('engine is closed');
+    return this.checkpoints.runOnce();
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

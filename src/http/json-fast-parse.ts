@@ -18,6 +18,8 @@ import type { JsonValue } from '../engine/json/json-value.js';
 const DOUBTFUL = /\d(?:\d{15}|\.\d|[eE][-+]?\d)|-0(?!\d)/;
 /** Every number-like token, inside strings or not (being strict there only costs the fast path). */
 const NUMBER_TOKENS = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
+/** The number-like token at lastIndex. */
+const NUMBER_TOKEN_AT = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
 /** `\u003a`: an escaped colon, which the colon count below would not see in the text. */
 const ESCAPED_COLON = /\\u003a/i;
 
@@ -28,6 +30,40 @@ function numbersKeepText(text: string): boolean {
     if (String(Number(m[0])) !== m[0]) return false;
   }
   return true;
+}
+
+/** Whether the number-like token at `start` (a digit or `-`) keeps its text through its double. */
+function tokenKeepsText(text: string, start: number): boolean {
+  let j = start;
+  if (text.charCodeAt(j) === 45) j++; // -
+  const digits = j;
+  let c = text.charCodeAt(j);
+  while (c >= 48 && c <= 57) c = text.charCodeAt(++j);
+  // DOUBTFUL's set for one token: 16+ digits, a fraction (.), an exponent (e, E), -0
+  const doubtful = j - digits >= 16 || c === 46 || c === 101 || c === 69 || (digits > start && text.charCodeAt(digits) === 48);
+  if (!doubtful) return true;
+  NUMBER_TOKEN_AT.lastIndex = start;
+  const m = NUMBER_TOKEN_AT.exec(text);
+  return m === null || String(Number(m[0])) === m[0];
+}
+
+/**
+ * The colons of the text, or -1 when a number-like token right after one (and JSON's whitespace) does
+ * not keep its text. Every number that is an object's value follows its key's colon, so this checks
+ * them all in the same pass as the count, without DOUBTFUL's scan of every character (which cost more
+ * than JSON.parse on gcide lines); a colon inside a string is checked too, which at worst sends the
+ * text to lossless-json. Numbers elsewhere (top level, array elements) are convert()'s `loose`.
+ */
+function colonsKeepingNumbers(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf(':'); i >= 0; i = text.indexOf(':', i + 1)) {
+    n++;
+    let j = i + 1;
+    let c = text.charCodeAt(j);
+    while (c === 32 || c === 9 || c === 10 || c === 13) c = text.charCodeAt(++j);
+    if ((c === 45 || (c >= 48 && c <= 57)) && !tokenKeepsText(text, j)) return -1;
+  }
+  return n;
 }
 
 function countChar(s: string, ch: string): number {
@@ -42,23 +78,32 @@ function countChar(s: string, ch: string): number {
  */
 const MAX_NATIVE_DEPTH = 256;
 
-class TooDeep extends Error {}
+/** The value is not lossless-json's: too deep, or a number that is not finite. */
+class NotNative extends Error {}
 
-/** Numbers to LosslessNumber in place; returns the value and adds its object keys to `keys.n`. */
-function convert(v: unknown, keys: { n: number }, depth = 0): unknown {
-  if (typeof v === 'number') return new LosslessNumber(String(v));
+/** What convert() saw: object keys, and whether a number stands outside an object (top level, array). */
+interface Walk { keys: number; loose: boolean }
+
+/** Numbers to LosslessNumber in place; returns the value and adds its object keys to `walk.keys`. */
+function convert(v: unknown, walk: Walk, depth: number, inObject: boolean): unknown {
+  if (typeof v === 'number') {
+    if (!inObject) walk.loose = true;
+    // 1e400 parses to Infinity, which has no number text (checked before for object values)
+    if (!Number.isFinite(v)) throw new NotNative();
+    return new LosslessNumber(String(v));
+  }
   if (v === null || typeof v !== 'object') return v;
-  if (depth > MAX_NATIVE_DEPTH) throw new TooDeep();
+  if (depth > MAX_NATIVE_DEPTH) throw new NotNative();
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) v[i] = convert(v[i], keys, depth + 1);
+    for (let i = 0; i < v.length; i++) v[i] = convert(v[i], walk, depth + 1, false);
     return v;
   }
   const o = v as Record<string, unknown>;
   for (const k of Object.keys(o)) {
-    keys.n++;
+    walk.keys++;
     const x = o[k];
     if (typeof x !== 'object' && typeof x !== 'number') continue;
-    const y = convert(x, keys, depth + 1);
+    const y = convert(x, walk, depth + 1, true);
     if (y === x) continue;
     // `__proto__` is an own data property here, as JSON.parse made it: assignment would hit the setter.
     // Any other key is assigned: defineProperty costs a slow path on every number of every request
@@ -80,26 +125,27 @@ function colonsInStrings(v: unknown): number {
 
 /** JSON.parse's value when it is lossless-json's, else undefined (the caller uses lossless-json). */
 function nativeParse(text: string): JsonValue | undefined {
-  if (!numbersKeepText(text)) return undefined;
+  const colons = colonsKeepingNumbers(text);
+  if (colons < 0) return undefined;
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch {
     return undefined;
   }
-  // Each key/value pair of the text has one colon outside strings: as many pairs as keys parsed
-  // means no key was repeated. Colons inside strings are counted only when the totals differ.
-  const colons = countChar(text, ':');
-  const keys = { n: 0 };
+  const walk: Walk = { keys: 0, loose: false };
   try {
-    v = convert(v, keys);
+    v = convert(v, walk, 0, false);
   } catch (e) {
-    if (e instanceof TooDeep) return undefined;
+    if (e instanceof NotNative) return undefined;
     throw e;
   }
-  if (colons === keys.n) return v as JsonValue;
+  if (walk.loose && !numbersKeepText(text)) return undefined;
+  // Each key/value pair of the text has one colon outside strings: as many pairs as keys parsed
+  // means no key was repeated. Colons inside strings are counted only when the totals differ.
+  if (colons === walk.keys) return v as JsonValue;
   if (ESCAPED_COLON.test(text)) return undefined;
-  return colons - colonsInStrings(v) === keys.n ? (v as JsonValue) : undefined;
+  return colons - colonsInStrings(v) === walk.keys ? (v as JsonValue) : undefined;
 }
 
 /** lossless-json's parse, fast where JSON.parse is exact; throws lossless-json's errors. */

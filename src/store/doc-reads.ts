@@ -6,6 +6,7 @@
 import { tableKey } from './catalog.js';
 import { docIdOf, genRange, opsAfter, ROW_KEY_LEN, seqOf, writeDocKey } from './keys.js';
 import { readView, type StoreDbs } from './lmdb-env.js';
+import type { DocCache } from './doc-cache.js';
 import { readOps } from './op-codec.js';
 import { unseal } from './record-check.js';
 import type { LoggedOp, StoredDoc } from './types.js';
@@ -26,6 +27,14 @@ const readKey = Buffer.alloc(ROW_KEY_LEN);
 export function readDoc(dbs: StoreDbs, gen: number, table: string, docId: bigint): StoredDoc | undefined {
   const raw = readView(dbs.docs, writeDocKey(readKey, gen, docId));
   return raw ? docOf(table, docId, raw) : undefined;
+}
+
+/** readDoc through `cache` (stamped for `gen` by the caller): a cached document, or the store's, then kept. */
+export function readDocCached(dbs: StoreDbs, gen: number, table: string, docId: bigint, cache: DocCache): StoredDoc | undefined {
+  const hit = cache.get(docId);
+  if (hit) return hit;
+  const raw = readView(dbs.docs, writeDocKey(readKey, gen, docId));
+  return raw ? cache.add(docId, docOf(table, docId, raw), raw.length) : undefined;
 }
 
 /** Every live document of the generation in docId order (signed), for rebuilding an index. */

@@ -45,6 +45,20 @@ export class DocWrites {
    * commits the two in order, the second while the protocol thread answers the first (pipelining).
    */
   readonly #open = new Map<string, OpenRound>();
+  /**
+   * Per generation: the last sequence a writeTogether round committed, so the next round takes it
+   * from memory instead of reading the sequence record (an lmdb read, which after each commit renews
+   * lmdb-js's read transaction) once per round. Set only once a round's commit resolved, deleted when
+   * one failed; cleared by every write() and catalog change (which write the record themselves), so
+   * an entry is never behind what is committed. Generation numbers are never reused.
+   */
+  readonly #committed = new Map<number, bigint>();
+
+  /**
+   * Moves when a write or round settles, before the caller's continuation runs: a read after a write
+   * resolved sees a version read before it did not (doc-cache.ts), without an lmdb read per check.
+   */
+  version = 0;
 
   constructor(readonly ctx: WriteContext) {}
 
@@ -56,7 +70,7 @@ export class DocWrites {
     if (ops.length === 0) return this.#after(name, () => this.lastSeq(ctx.entry(name)));
     const prepared = prepareBatch(ops);
     ctx.checkOpen();
-    return this.#after(name, () => ctx.riders.commit(ctx.dbs, () => {
+    return this.#after(name, () => this.#uncached(() => ctx.riders.commit(ctx.dbs, () => {
       const cached = ctx.cached(name);
       let gen = cached?.gen ?? 0;
       let last = cached ? lastSeqOf(ctx.dbs, gen) : undefined;
@@ -66,7 +80,7 @@ export class DocWrites {
         last = lastSeqOf(ctx.dbs, gen)!;
       }
       return applyBatch(ctx.dbs, gen, last, prepared);
-    }, batchBytes(prepared)));
+    }, batchBytes(prepared)).finally(() => { this.version++; })));
   }
 
   /** See Store.writeTogether. */
@@ -98,9 +112,13 @@ export class DocWrites {
         for (const p of queue) writeRecords(ctx.dbs, gen, p.seq - BigInt(p.batch.ops.length), p.batch, p.states, true);
         putSeq(ctx.dbs, gen, last);
       }, bytes);
+      // the first reaction to the commit, so before any caller's
+      void commit.then(() => { this.version++; }, () => { this.version++; });
       const open: OpenRound = { gen, last, settled };
       this.#open.set(name, open);
-      void commit.then(() => undefined, () => undefined).then(() => { if (this.#open.get(name) === open) this.#open.delete(name); });
+      const end = last;
+      void commit.then(() => { this.#committed.set(gen, end); }, () => { this.#committed.delete(gen); })
+        .then(() => { if (this.#open.get(name) === open) this.#open.delete(name); });
       return commit;
     };
     const open = this.#open.get(name);
@@ -128,7 +146,7 @@ export class DocWrites {
 
   /** Runs `fn` (a catalog change of the table) once the table's writes before it settled; later ones wait for it. */
   serial<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    return this.#after(name, fn);
+    return this.#after(name, () => this.#uncached(fn));
   }
 
   /** Resolves once every write and round started so far has settled. */
@@ -138,7 +156,17 @@ export class DocWrites {
 
   /** The entry's last assigned sequence number (its base one before any write). */
   lastSeq(e: CatalogEntry): bigint {
-    return lastSeqOf(this.ctx.dbs, e.gen) ?? e.baseSeq;
+    return this.#committed.get(e.gen) ?? lastSeqOf(this.ctx.dbs, e.gen) ?? e.baseSeq;
+  }
+
+  /** Runs `fn`, a commit that writes sequence records itself, with #committed cleared before and after. */
+  async #uncached<T>(fn: () => Promise<T>): Promise<T> {
+    this.#committed.clear();
+    try {
+      return await fn();
+    } finally {
+      this.#committed.clear();
+    }
   }
 
   /** Runs `fn` after the table's chain settles and makes it the chain's new end. */

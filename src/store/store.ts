@@ -23,7 +23,8 @@ import { copyStore } from './backup.js';
 import { removeUnlisted } from './checkpoint.js';
 import { claimDataDir } from './data-dir.js';
 import { CommitRiders } from './commit-riders.js';
-import { liveDocs, logTail, readDoc } from './doc-reads.js';
+import { DocCache } from './doc-cache.js';
+import { liveDocs, logTail, readDoc, readDocCached } from './doc-reads.js';
 import { DocWrites } from './doc-writes.js';
 import { collectDead, sweepTablesDir } from './gc.js';
 import { docKey } from './keys.js';
@@ -55,6 +56,8 @@ export class Store {
   readonly #checkpoints: TableCheckpoints;
 
   readonly #unlock: () => void;
+  /** Per table (lower-cased name): the documents result pages read recently (doc-cache.ts). */
+  readonly #docCaches = new Map<string, DocCache>();
 
   private constructor(dataDir: string, opts: StoreOptions) {
     this.dataDir = dataDir;
@@ -86,7 +89,7 @@ export class Store {
       exclusive: (names, fn) => this.#queue.runAll(names, fn),
       entry: (name) => this.#entry(name),
       entryInTxn: (name, missing) => this.#entryInTxn(name, missing),
-      forget: (name) => { this.#catalog.delete(name); },
+      forget: (name) => { this.#catalog.delete(name); this.#docCaches.delete(name); },
       lastSeqOf: (e) => this.#lastSeqOf(e),
       genDir: (name, gen) => this.#genDir(name, gen),
       collectGarbage: () => this.#collectGarbage(),
@@ -198,9 +201,14 @@ export class Store {
     return readDoc(this.#dbs, this.#entry(tableKey(table)).gen, table, docId);
   }
 
+  /** A result page's documents, in order, through the table's cache (doc-cache.ts): frozen, shared, never modified. */
   getDocs(table: string, docIds: bigint[]): (StoredDoc | undefined)[] {
-    const gen = this.#entry(tableKey(table)).gen;
-    return docIds.map((id) => readDoc(this.#dbs, gen, table, id));
+    const key = tableKey(table);
+    const e = this.#entry(key);
+    const cache = this.#docCaches.get(key) ?? new DocCache();
+    this.#docCaches.set(key, cache);
+    cache.stamp(e.gen, this.#writes.version);
+    return docIds.map((id) => readDocCached(this.#dbs, e.gen, table, id, cache));
   }
 
   hasDoc(table: string, docId: bigint): boolean {
@@ -365,6 +373,7 @@ export class Store {
         else this.#catalog.delete(name);
         const now = this.#catalog.get(name);
         if (old && old.gen !== now?.gen) this.#checkpoints.forget(old.gen);
+        if (old?.gen !== now?.gen) this.#docCaches.delete(name); // TRUNCATE, DROP: nothing it holds is read again
       }
     });
   }

@@ -6,9 +6,13 @@
 import { parentPort } from 'node:worker_threads';
 import { createTextPipeline, type TextPipeline } from '../../text/text-pipeline.js';
 import { installNodeHost } from '../node-host.js';
+import { keepInversionScratch } from '../../index/segment/inversion-scratch.js';
 import { buildOfJob, type BuildJob } from './build-job.js';
 
 installNodeHost();
+// this thread inverts one import batch after another (25,000 documents, over a million tokens each):
+// its working arrays stay for the next batch up to 16 MiB each (doc-inverter.ts's scratch)
+keepInversionScratch(1 << 22);
 // the core's scanner instantiated and its code compiled now, while the loading thread reads the first batch
 createTextPipeline({}).indexField('warm');
 let pipeline: { key: string; pipeline: TextPipeline } | null = null;

@@ -9,10 +9,10 @@
  * applies nothing of its run. Updates and deletes by query select their documents at commit.
  */
 import { SearchError } from '../../util/errors.js';
-import type { DocInput } from '../../index/types.js';
 import type { WriteContext } from '../exec/exec-write.js';
 import { checkModify, execJsonDelete, execJsonUpdate } from './json-modify.js';
-import { docEntries, docRow, insertId } from './json-write.js';
+import { insertId } from './json-write.js';
+import { BulkRows, bulkDocObject } from './bulk-row.js';
 import { isJsonInt, isJsonObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
@@ -43,8 +43,9 @@ export interface BulkReply {
 const BULK_OPS = ['insert', 'create', 'replace', 'index', 'update', 'delete'] as const;
 type BulkOp = (typeof BULK_OPS)[number];
 
+/** A validated write: its stored document; the index input is made for the whole batch at commit. */
 type Pending =
-  | { op: 'write'; replace: boolean; id: bigint; doc: StoredDoc; input: DocInput }
+  | { op: 'write'; replace: boolean; id: bigint; doc: StoredDoc }
   | { op: 'update' | 'delete'; body: JsonObject };
 
 class Run {
@@ -52,10 +53,13 @@ class Run {
   /** Ids written and deleted by this run so far, for duplicate checks before commit. */
   readonly #added = new Set<bigint>();
   readonly #removed = new Set<bigint>();
-  constructor(readonly table: Table) {}
+  readonly rows: BulkRows;
+  constructor(readonly table: Table) {
+    this.rows = new BulkRows(table);
+  }
 
   exists(id: bigint): boolean {
-    return this.#added.has(id) || (!this.#removed.has(id) && this.table.index.has(id));
+    return this.#added.has(id) || ((this.#removed.size === 0 || !this.#removed.has(id)) && this.table.index.has(id));
   }
   wrote(id: bigint): void { this.#added.add(id); this.#removed.delete(id); }
   deleted(id: bigint): void { this.#removed.add(id); this.#added.delete(id); }
@@ -66,24 +70,36 @@ const parseError = (msg: string): SearchError => new SearchError('PARSE_ERROR', 
 /** `{ "<op>": { table, ... } }` -> its operation and body (Manticore's sphParseJsonStatement texts). */
 function statement(value: JsonValue): { op: BulkOp; body: JsonObject; table: string } {
   if (!isJsonObject(value)) throw parseError('no statement found');
-  const first = Object.entries(value)[0];
-  if (!first) throw parseError('no statement found');
-  const [op, body] = first;
+  let op: string | undefined;
+  for (const k of Object.keys(value)) { op = k; break; }
+  if (op === undefined) throw parseError('no statement found');
+  const body = value[op]!;
   if (!isJsonObject(body)) throw parseError(`statement ${op} should be an object`);
   if (!(BULK_OPS as readonly string[]).includes(op)) throw parseError(`unknown bulk operation: ${op}`);
   return { op: op as BulkOp, body, table: tableName(body) };
 }
 
-/** Validates an insert/replace line into the run; ids are generated now. */
-async function addWrite(ctx: WriteContext, run: Run, body: JsonObject, replace: boolean): Promise<void> {
-  const entries = docEntries(body);
+/**
+ * Validates an insert/replace line into the run, checks in `/insert`'s order (doc, id, columns, values);
+ * a generated id is taken before the values are checked. Synchronous unless an id is generated:
+ * the lines of a body with ids run with no await between them.
+ */
+function addWrite(ctx: WriteContext, run: Run, body: JsonObject, replace: boolean): Promise<void> | undefined {
+  const doc = bulkDocObject(body);
   const given = insertId(body);
-  const { row, colNos } = docRow(run.table, given, entries);
-  const id = given ?? (await ctx.ids.take(1))[0]!;
-  const { docs, inputs } = run.table.prepare([row], [id], colNos);
+  run.rows.read(doc);
+  if (given !== undefined) {
+    pushWrite(run, given, replace);
+    return undefined;
+  }
+  return ctx.ids.take(1).then((ids) => pushWrite(run, ids[0]!, replace));
+}
+
+function pushWrite(run: Run, id: bigint, replace: boolean): void {
+  const doc = run.rows.stored();
   if (!replace && run.exists(id)) throw new SearchError('DUPLICATE_ID', `duplicate id '${id}'`);
   run.wrote(id);
-  run.pending.push({ op: 'write', replace, id, doc: docs[0]!, input: inputs[0]! });
+  run.pending.push({ op: 'write', replace, id, doc });
 }
 
 /** Applies a run in line order; consecutive writes of one kind go to the table as one batch. */
@@ -98,10 +114,12 @@ async function commit(ctx: WriteContext, run: Run): Promise<BulkRunItem> {
         batch.push(run.pending[i++] as typeof p);
       }
       const ids = batch.map((b) => b.id);
+      // the batch's index input (tokenizing) in one call, as a many-row INSERT's
+      const { docs, inputs } = table.prepareDocs(batch.map((b) => b.doc), ids);
       await table.mutex.run(async () => {
         // A replace of a live document deletes it first: Manticore counts that delete too.
         if (p.replace) item.deleted += new Set(ids.filter((id) => table.index.has(id))).size;
-        await table.write(ids, batch.map((b) => b.doc), batch.map((b) => b.input), p.replace);
+        await table.write(ids, docs, inputs, p.replace);
       });
       item.created += batch.length;
       item.lastId = ids[ids.length - 1]!;
@@ -128,16 +146,16 @@ function openTable(ctx: WriteContext, name: string, cluster: JsonValue | undefin
   return table;
 }
 
-/** Reads one statement line into the open run (opening or switching runs as the table changes). */
-async function readLine(ctx: WriteContext, st: ReturnType<typeof statement>, run: Run): Promise<void> {
+/** Reads one statement line into the open run; a promise only while a generated id is taken. */
+function readLine(ctx: WriteContext, st: ReturnType<typeof statement>, run: Run): Promise<void> | undefined {
   if (typeof st.body.cluster === 'string') ctx.guard?.(st.table, st.body.cluster);
   if (st.op === 'update' || st.op === 'delete') {
     checkModify(ctx, run.table, st.body, st.op);
     run.pending.push({ op: st.op, body: st.body });
     if (st.op === 'delete' && isJsonInt(st.body.id)) run.deleted(BigInt(st.body.id.value));
-    return;
+    return undefined;
   }
-  await addWrite(ctx, run, st.body, st.op === 'replace' || st.op === 'index');
+  return addWrite(ctx, run, st.body, st.op === 'replace' || st.op === 'index');
 }
 
 /** Runs the lines of one `/bulk` request. Never throws for a user error: the reply carries it. */
@@ -185,7 +203,8 @@ export async function execJsonBulk(ctx: WriteContext, lines: BulkLine[]): Promis
     if (failed) return failed;
     try {
       run ??= new Run(openTable(ctx, st.table, st.body.cluster));
-      await readLine(ctx, st, run);
+      const reading = readLine(ctx, st, run);
+      if (reading) await reading;
     } catch (e) {
       return fail(st.op, st.table, e);
     }

@@ -40,6 +40,15 @@ export const WHOLE_MS = 2 * HANDOVER_MS;
  */
 export const SATURATED_SHARE = 0.5;
 
+/**
+ * The searchCost under which a query stays on this thread whatever its learnt time: a query of so few
+ * postings (or rows scanned) spends its time in fixed work, not in evaluation a thread could take over,
+ * and a learnt time that says otherwise measured a pause (the first query of a shape compiling, the
+ * thread preempted on a busy machine). Without it a small table's first grouping, timed at a few ms
+ * while V8 compiled it, sent every later query of that shape to the threads.
+ */
+export const MIN_HANDOVER_COST = 4096;
+
 let threads = 1;
 let minCost: number | null = null;
 /** Whether this thread is saturated (the host measures it; none = never, so queries stay here). */
@@ -90,6 +99,7 @@ export function spareCore(): boolean {
  *   thread if a core is spare, so this thread only parses, plans and renders; cheaper ones stay here.
  */
 export function handOver(cost: number, ms: number, pool: CorePool): 'inline' | 'spread' | 'whole' {
+  if (minCost === null && cost < MIN_HANDOVER_COST) return 'inline';
   const big = minCost === null ? ms >= SPREAD_MS : cost >= minCost;
   const busy = threadBusy() || pool.idle < pool.threads;
   if (big) return busy ? 'whole' : 'spread';

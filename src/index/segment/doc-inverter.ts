@@ -10,6 +10,8 @@ import type { PostingsTable } from './postings-encoder.js';
 import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';
 import { AUTO_PAIRS, type PairSettings } from './segment-pairs.js';
 import { withPairs } from './pair-builder.js';
+// the batch's working arrays, reused from batch to batch
+import { scratchWords as words } from './inversion-scratch.js';
 
 /** Sorts each row's hits within [from, to) (fields handed over with positions out of order). */
 function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: number): void {
@@ -48,31 +50,6 @@ interface TokenStream {
 let slotOf = new Int32Array(0);
 let stamp = new Uint32Array(0);
 let epoch = 0;
-
-/**
- * Working arrays reused from batch to batch, by purpose: a 1000-document batch needs about 30 bytes
- * per token (9 MiB for 300k tokens), and fresh arrays of that size are fresh mappings (the malloc
- * tuning of bin/quarry.js maps every block over 128 KiB), page-faulted in and unmapped per batch.
- * What invertDocs returns lives in them too: it is valid until the next inversion (replaceBatch
- * builds the segment from it at once).
- */
-const scratch = new Map<string, Uint32Array>();
-/**
- * The largest array kept for the next batch (2 MiB: a 1000-document batch of 500 tokens a document);
- * a bigger batch (a huge `/bulk`) gets fresh arrays, so one big write does not stay resident.
- */
-const SCRATCH_KEEP_WORDS = 1 << 19;
-
-/** `n` words of the `purpose` scratch, contents undefined. */
-function words(purpose: string, n: number): Uint32Array {
-  if (n > SCRATCH_KEEP_WORDS) return new Uint32Array(n);
-  let a = scratch.get(purpose);
-  if (!a || a.length < n) {
-    a = new Uint32Array(Math.min(Math.max(n + (n >> 1), 1024), SCRATCH_KEEP_WORDS));
-    scratch.set(purpose, a);
-  }
-  return a.subarray(0, n);
-}
 
 /** The stream's id of `name`, added at the end when new. */
 function streamId(s: TokenStream, name: string): number {

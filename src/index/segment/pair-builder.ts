@@ -5,13 +5,25 @@
  * each later loop (12 deopts over a gcide import).
  */
 import type { PostingsTable } from './postings-encoder.js';
+import { scratchWords } from './inversion-scratch.js';
 import { FIELD_END_BIT } from './segment-layout.js';
 import { pairTerm, type PairSettings } from './segment-pairs.js';
 
 /** `auto` pairs words with at least this many hits per row of the batch (about the 25 commonest words of English text)... */
 export const AUTO_HITS_PER_ROW = 0.25;
+/**
+ * ...and each of those with a word of at least this many (the next tier, about 30 more words), but
+ * not two such words with each other: a phrase of a common word and one just under AUTO_HITS_PER_ROW
+ * ("the state") checked positions on every row holding both (a sixth of all rows at 2M synthetic,
+ * 29 ms of CPU, 91 ms at 10M), while their pair lists a twentieth of those. Two mid words are on few
+ * rows together, so their phrase is cheap unpaired.
+ */
+export const AUTO_MID_HITS_PER_ROW = 0.1;
 /** ...in batches of at least this many rows (a few rows tell nothing of frequency). */
 const AUTO_MIN_ROWS = 100;
+
+/** eligible()'s mark of a word `auto` pairs only with a frequent one (its other bits: may stand first and second). */
+export const MID_WORD = 4;
 
 /** Words that may stand first (1) / second (2) in a pair, per sorted term number. */
 function eligible(table: PostingsTable, rows: number, p: PairSettings): Uint8Array | null {
@@ -24,7 +36,7 @@ function eligible(table: PostingsTable, rows: number, p: PairSettings): Uint8Arr
     // marks, pairs and exact forms (`=word`) are never paired
     if (term.charCodeAt(0) < 0x20 || term.charCodeAt(0) === 0x3d) continue;
     let e = 0;
-    if (p.mode === 'auto') e = rows >= AUTO_MIN_ROWS && posStart[t + 1] - posStart[t] >= rows * AUTO_HITS_PER_ROW ? 3 : 0;
+    if (p.mode === 'auto') e = rows < AUTO_MIN_ROWS ? 0 : autoMark(posStart[t + 1] - posStart[t], rows);
     else if (p.mode === 'all') e = 3;
     else if (freq.has(term)) e = 3;
     else if (p.mode === 'first_freq') e = 2;
@@ -32,6 +44,12 @@ function eligible(table: PostingsTable, rows: number, p: PairSettings): Uint8Arr
     if (e === 3) any = true;
   }
   return any ? out : null;
+}
+
+/** `auto`'s eligible() mark of a word with `hits` hits over `rows` rows: 3 frequent, MID_WORD | 3 mid, 0 neither. */
+function autoMark(hits: number, rows: number): number {
+  if (hits >= rows * AUTO_HITS_PER_ROW) return 3;
+  return hits >= rows * AUTO_MID_HITS_PER_ROW ? MID_WORD | 3 : 0;
 }
 
 /**
@@ -155,7 +173,8 @@ function rowPairs(out: Emissions, r: number, keys: Uint32Array, ids: Uint32Array
     if ((okId[ids[i]] & 1) === 0) continue;
     const want = keys[i] + 1;
     for (let j = i + 1; j < n && keys[j] <= want; j++) {
-      if (keys[j] !== want || okId[ids[j]] < secondOk) continue;
+      // two mid words (MID_WORD) are never paired with each other
+      if (keys[j] !== want || okId[ids[j]] < secondOk || (okId[ids[i]] & okId[ids[j]] & MID_WORD) !== 0) continue;
       const x = pairs.of(termOf[ids[i]], termOf[ids[j]]);
       // one hit per occurrence (two tokens sharing a position make one occurrence each pair)
       if (pairs.lastRow.a[x] === r && pairs.lastKey.a[x] === keys[i]) continue;
@@ -172,11 +191,11 @@ function rowPairs(out: Emissions, r: number, keys: Uint32Array, ids: Uint32Array
 function groupByPair(e: Emissions, rank: Uint32Array): { start: Uint32Array; hitRow: Uint32Array; pairHits: Uint32Array } {
   const np = rank.length;
   const hits = e.pair.n;
-  const start = new Uint32Array(np + 1);
+  const start = scratchWords('pairStart', np + 1).fill(0);
   for (let i = 0; i < hits; i++) start[rank[e.pair.a[i]] + 1]++;
   for (let i = 0; i < np; i++) start[i + 1] += start[i];
-  const hitRow = new Uint32Array(hits);
-  const pairHits = new Uint32Array(hits);
+  const hitRow = scratchWords('pairHitRow', hits);
+  const pairHits = scratchWords('pairHits', hits);
   const fill = start.slice(0, np);
   for (let i = 0; i < hits; i++) {
     const at = fill[rank[e.pair.a[i]]]++;
@@ -194,9 +213,11 @@ function prependPairs(table: PostingsTable, pairNames: string[], g: ReturnType<t
   const hits = hitRow.length;
   const k = table.rowStart[m];
   const h = table.posStart[m];
-  const rows = new Uint32Array(hits + k);
-  const tfs = new Uint32Array(hits + k);
-  const rowStart = new Uint32Array(np + m + 1);
+  // the inversion's scratch (every word written below): fresh arrays were three more mappings of a
+  // batch's size, page-faulted in each batch
+  const rows = scratchWords('pairRows', hits + k);
+  const tfs = scratchWords('pairTfs', hits + k);
+  const rowStart = scratchWords('pairRowStart', np + m + 1);
   // rows and tfs per pair from its hits
   let n = 0;
   for (let x = 0; x < np; x++) {
@@ -208,10 +229,10 @@ function prependPairs(table: PostingsTable, pairNames: string[], g: ReturnType<t
   }
   rows.set(table.rows.subarray(0, k), n);
   tfs.set(table.tfs.subarray(0, k), n);
-  const positions = new Uint32Array(hits + h);
+  const positions = scratchWords('pairPositions', hits + h);
   positions.set(pairHits);
   positions.set(table.positions.subarray(0, h), hits);
-  const posStart = new Uint32Array(np + m + 1);
+  const posStart = scratchWords('pairPosStart', np + m + 1);
   posStart.set(start);
   for (let t = 0; t <= m; t++) {
     rowStart[np + t] = table.rowStart[t] + n;

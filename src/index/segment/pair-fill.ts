@@ -9,18 +9,20 @@
 import { FlatPostings } from './flat-postings.js';
 import type { MergePart } from './segment-merger.js';
 import { FIELD_END_BIT } from './segment-layout.js';
-import { AUTO_HITS_PER_ROW } from './pair-builder.js';
+import { AUTO_HITS_PER_ROW, AUTO_MID_HITS_PER_ROW } from './pair-builder.js';
 import { isPairTerm, PAIR_HEAD } from './segment-pairs.js';
 import { indexOfSorted } from './sorted-terms.js';
 
 /**
- * A pair some parts lack is kept (built in those parts) when both its words have at least this many
- * hits per row of the merged segment: half the share that pairs words in a batch (pair-builder.ts),
- * so words near that share, paired in some batches and not in others, keep their pairs. Other pairs a
+ * A pair some parts lack is kept (built in those parts) when one of its words has at least this many
+ * hits per row of the merged segment and the other KEEP_MID_HITS_PER_ROW: half the shares that pair
+ * words in a batch (pair-builder.ts), so words near those shares, paired in some batches and not in others, keep their pairs. Other pairs a
  * part lacks are dropped, as building them would cost the merge their words' positions in every part
  * for pairs few phrases meet (a batch's local words: a dictionary's entries of one letter).
  */
 const KEEP_HITS_PER_ROW = AUTO_HITS_PER_ROW / 2;
+/** The other word of a kept pair may be as rare as half the share that pairs it with a frequent word in a batch. */
+const KEEP_MID_HITS_PER_ROW = AUTO_MID_HITS_PER_ROW / 2;
 
 /**
  * The merged dictionary's pair terms (they sort first in `all`): which to drop and, for each kept pair
@@ -49,17 +51,19 @@ export function mergePairs(all: readonly string[], to: Int32Array[], segments: r
   // the words' hits in the merged segment
   const hits = new Float64Array(all.length);
   to.forEach((map, s) => { for (let t = 0; t < map.length; t++) if (map[t] >= pairs) hits[map[t]] += segments[s].hitCount(t); });
-  const frequent = (w: string) => {
+  const share = (w: string) => {
     const m = indexOfSorted(all, w);
-    return m >= 0 && hits[m] >= rows * KEEP_HITS_PER_ROW;
+    return m >= 0 ? hits[m] / rows : 0;
   };
+  // one word as frequent as a batch's frequent words (halved), the other as a mid word (halved)
+  const keep = (a: number, b: number) => Math.max(a, b) >= KEEP_HITS_PER_ROW && Math.min(a, b) >= KEEP_MID_HITS_PER_ROW;
   const newIndex = new Int32Array(all.length);
   const kept: string[] = [];
   for (let m = 0; m < all.length; m++) {
     const parts = m < pairs ? missing.get(m) : undefined;
     if (parts) {
       const cut = all[m].indexOf(PAIR_HEAD, 1);
-      if (!frequent(all[m].slice(1, cut)) || !frequent(all[m].slice(cut + 1))) { newIndex[m] = -1; continue; }
+      if (!keep(share(all[m].slice(1, cut)), share(all[m].slice(cut + 1)))) { newIndex[m] = -1; continue; }
       lacking.set(kept.length, parts);
     }
     newIndex[m] = kept.length;
@@ -69,10 +73,18 @@ export function mergePairs(all: readonly string[], to: Int32Array[], segments: r
   return { all: kept, to: to.map((map) => map.map((m) => newIndex[m])), lacking };
 }
 
-/** Builds a part's missing pair postings; holds the two words' decoded postings (one merge's scratch). */
+/** Decoded hits PairFiller keeps across one merge's pairs (4 bytes each, plus a row and tf per row). */
+const CACHE_HITS = 1 << 22;
+
+/**
+ * Builds a part's missing pair postings. A frequent word stands in many pairs (each mid word's with
+ * it, both ways round), and a part lacking several of them decoded it again for each: 1.6x the merge
+ * CPU of gcide 100k once mid words were paired. So each part's decoded words are kept for the merge's
+ * later pairs, up to CACHE_HITS hits (then dropped all at once: pairs come sorted by first word).
+ */
 export class PairFiller {
-  private readonly first = new FlatPostings();
-  private readonly second = new FlatPostings();
+  private readonly cache = new Map<MergePart, Map<number, FlatPostings>>();
+  private cachedHits = 0;
 
   /**
    * Appends to `out` the rows of `seg` where pair term `pair` occurs, rows renumbered by `map` (deleted
@@ -84,8 +96,8 @@ export class PairFiller {
     const ta = indexOfSorted(seg.terms, pair.slice(1, cut));
     const tb = indexOfSorted(seg.terms, pair.slice(cut + 1));
     if (ta < 0 || tb < 0) return; // a word the part lacks: no occurrence there
-    const a = this.decode(this.first, seg, u32, ta, map);
-    const b = this.decode(this.second, seg, u32, tb, map);
+    const a = this.decode(seg, u32, ta, map);
+    const b = this.decode(seg, u32, tb, map);
     out.reserve(Math.min(a.nRows, b.nRows), a.nHits); // the most it can take: a row, a hit of the first word's each
     let i = 0;
     let j = 0;
@@ -122,10 +134,22 @@ export class PairFiller {
     }
   }
 
-  /** Term `t` of `seg` decoded into `into`. */
-  private decode(into: FlatPostings, seg: MergePart, u32: Uint32Array, t: number, map: Int32Array): FlatPostings {
+  /** Term `t` of `seg` decoded, rows renumbered by `map` (one map per part in a merge), kept for later pairs. */
+  private decode(seg: MergePart, u32: Uint32Array, t: number, map: Int32Array): FlatPostings {
+    let words = this.cache.get(seg);
+    const kept = words?.get(t);
+    if (kept) return kept;
+    const into = new FlatPostings();
     into.reset(seg.docFreq(t), seg.hitCount(t));
     into.append(seg, u32, t, map);
+    if (this.cachedHits + into.nHits > CACHE_HITS) {
+      this.cache.clear();
+      this.cachedHits = 0;
+      words = undefined;
+    }
+    if (!words) this.cache.set(seg, (words = new Map()));
+    words.set(t, into);
+    this.cachedHits += into.nHits;
     return into;
   }
 }

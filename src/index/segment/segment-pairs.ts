@@ -27,7 +27,7 @@ export function isPairTerm(term: string): boolean {
 
 /**
  * Which adjacent words get a pair: `auto` (no bigram_index given) pairs words whose hits in the batch
- * reach AUTO_HITS_PER_ROW a row; Manticore's bigram_index modes pair by `freqWords` (bigram_freq_words):
+ * reach AUTO_HITS_PER_ROW a row, with each other and with words reaching AUTO_MID_HITS_PER_ROW; Manticore's bigram_index modes pair by `freqWords` (bigram_freq_words):
  * `all` every pair, `first_freq` pairs whose first word is listed, `both_freq` both; `none` given
  * explicitly turns pairs off.
  */

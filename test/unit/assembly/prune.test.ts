@@ -159,6 +159,25 @@ describe('weight-bound pruning', () => {
     }), { numRuns: 200 });
   }, 300_000);
 
+  it('gives the exhaustive answers for ANDs repeating a keyword, whose repeats read one cursor (node.ts shareRepeatCursors)', async () => {
+    await setQueryThreads(1);
+    // a repeat limited to a field, a position or a field's start reads its own cursor; ORs and phrases around it
+    const limited = fc.constantFrom('', '', '@title ', '@body ', '@title[2] ', '^', '=');
+    const repeated = fc.record({
+      ws: distinct(1, 3), at: fc.nat(3), times: fc.integer({ min: 1, max: 2 }), lim: limited, around: fc.constantFrom('', ' | golf', ' "alpha bravo"', ' -hotel'),
+      ranker: fc.constantFrom('', 'bm25', 'sph04', 'wordcount', 'proximity', 'expr(\'sum(lcs*user_weight)*1000+bm25\')'),
+      limit: fc.constantFrom('LIMIT 1', 'LIMIT 5', 'LIMIT 20', 'LIMIT 3, 30'),
+      table: fc.constantFrom('t', 'u'),
+    }).map(({ ws, at, times, lim, around, ranker, limit, table }) => {
+      const words = [...ws.slice(0, at), ...Array.from({ length: times }, () => `${lim}${ws[0]}`), ...ws.slice(at)];
+      return `SELECT id, weight() FROM ${table} WHERE MATCH('(${words.join(' ')})${around}') ${limit}${ranker ? ` OPTION ranker=${ranker}` : ''}`;
+    });
+    await fc.assert(fc.asyncProperty(repeated, async (q) => {
+      const [pruned, full] = await both(q);
+      expect(pruned, q).toEqual(full);
+    }), { numRuns: 200 });
+  }, 300_000);
+
   for (const threads of [1, THREADS]) {
     it(`gives the exhaustive answers on ${threads} thread(s): random queries, every operator`, async () => {
       await setQueryThreads(threads);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { isLosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { BodyParseError, isNdjsonType, parseJsonText, parseNdjson } from '../../../src/http/json-body.js';
@@ -34,6 +35,20 @@ describe('NDJSON', () => {
     const lines = parseNdjson('{"a":1}\n{"a":}\r\n{"c":3}');
     expect(lines.map((l) => l.kind)).toEqual(['json', 'bad', 'json']);
     expect(lines[1]).toEqual({ kind: 'bad', error: 'unable to parse: }' });
+  });
+
+  it('reads a body as its newline-split pieces, the blank piece after a final newline dropped', () => {
+    // the reading by split that the one-pass reading replaced
+    const bySplit = (text: string) => {
+      const pieces = text.split('\n');
+      if (pieces.length > 1 && pieces[pieces.length - 1]!.trim() === '') pieces.pop();
+      return pieces.map((p) => parseNdjson(p.replace(/^\s+/, '').replace(/\r$/, '') || ' ')[0]);
+    };
+    const piece = fc.constantFrom('{"a":1}', '{"b":[1,2]}', '', ' ', '\t', '\r', ' \r', '{"a":}', 'x', '\u00a0{"c":"d"}', '{"e":2}\r\r');
+    fc.assert(fc.property(fc.array(piece, { maxLength: 8 }), fc.constantFrom('\n', '\n\r', '\r\n'), (pieces, nl) => {
+      const text = pieces.join(nl);
+      expect(parseNdjson(text)).toEqual(bySplit(text));
+    }), { numRuns: 500 });
   });
 
   it('Content-Type must be application/x-ndjson, parameters allowed', () => {

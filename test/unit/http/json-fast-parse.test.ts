@@ -28,6 +28,7 @@ function same(text: string): void {
 const NUMBERS = ['0', '-1', '42', '123456789012345', '1513686608316989453', '18446744073709551615', '-9223372036854775808',
   '9007199254740993', '1.5', '1.50', '0.1', '1e5', '1E+2', '2.5e-3', '-0', '-0.0', '1e400', '0.30000000000000004', '100'];
 const STRINGS = ['"a"', '"a:b"', '"x\\u003ay"', '"2020-01-02"', '"v1.5"', '"\\"q\\""', '"é"', '"\\ud83d\\ude00"', '"1e5"', '""'];
+const COLONS = [':', ':', ': ', ' :\t', ':\r\n '];
 const KEYS = ['"a"', '"b"', '"__proto__"', '"k:1"', '"1"', '"id"', '"\\u0061"'];
 
 const value: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
@@ -35,8 +36,9 @@ const value: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
     { depthSize: 'small', withCrossShrink: true },
     fc.constantFrom(...NUMBERS, ...STRINGS, 'true', 'false', 'null'),
     fc.array(tie('v'), { maxLength: 4 }).map((xs) => `[${xs.join(',')}]`),
-    fc.array(fc.tuple(fc.constantFrom(...KEYS), tie('v')), { maxLength: 4 })
-      .map((kv) => `{${kv.map(([k, x]) => `${k}:${x}`).join(', ')}}`),
+    // JSON's whitespace around a colon: a number after it is found past the whitespace
+    fc.array(fc.tuple(fc.constantFrom(...KEYS), fc.constantFrom(...COLONS), tie('v')), { maxLength: 4 })
+      .map((kv) => `{${kv.map(([k, colon, x]) => `${k}${colon}${x}`).join(', ')}}`),
   ),
 })).v;
 

@@ -1,11 +1,18 @@
 // Store.writeTogether: several write calls in one commit that lmdb's write thread makes, each call all or
 // nothing with its own op record and sequence numbers; write(), catalog changes and further groups of the
 // table commit in call order and continue the sequence.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../../../src/store/store.js';
+import * as catalog from '../../../src/store/catalog.js';
+
+// lastSeqOf, the read of a generation's sequence record, counted (see the sequence-from-memory case)
+vi.mock('../../../src/store/catalog.js', async (original) => {
+  const real = await original<typeof import('../../../src/store/catalog.js')>();
+  return { ...real, lastSeqOf: vi.fn(real.lastSeqOf) };
+});
 
 let dir: string;
 let store: Store;
@@ -93,6 +100,30 @@ describe('Store.writeTogether', () => {
     else expect(ops).toEqual([]);
     expect(after.slice(0, 2)).toEqual([undefined, undefined]);
     expect(store.lastSeq('t')).toBe(6n); // the sequence continues either way
+  });
+
+  it('takes the sequence a round committed from memory, and reads the record again after write() and TRUNCATE', async () => {
+    await Promise.all(store.writeTogether('t', [[put(1, 'one')]]));
+    const reads = vi.mocked(catalog.lastSeqOf);
+    reads.mockClear();
+    const seqReads = () => reads.mock.calls.length;
+    try {
+      expect(await Promise.all(store.writeTogether('t', [[put(2, 'two')]]))).toEqual([2n]);
+      expect(await Promise.all(store.writeTogether('t', [[put(3, 'three')], [put(4, 'four')]]))).toEqual([3n, 4n]);
+      expect(store.lastSeq('t')).toBe(4n);
+      expect(seqReads()).toBe(0);
+      expect(await store.write('t', [put(5, 'five')])).toBe(5n);
+      const afterWrite = seqReads();
+      expect(await Promise.all(store.writeTogether('t', [[put(6, 'six')]]))).toEqual([6n]);
+      expect(seqReads()).toBeGreaterThan(afterWrite); // write() put the record itself: read again
+      await store.truncate('t');
+      expect(await Promise.all(store.writeTogether('t', [[put(7, 'seven')]]))).toEqual([7n]);
+    } finally {
+      reads.mockClear();
+    }
+    store = await reopened();
+    expect(store.lastSeq('t')).toBe(7n);
+    expect([...store.opsSince('t', 0n)].map((o) => [o.seq, o.docId])).toEqual([[7n, 7n]]);
   });
 
   it('close waits for rounds still committing, and a reopened store has them', async () => {

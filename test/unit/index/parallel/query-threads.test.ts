@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CorePool } from '../../../../src/wasm/worker-pool.js';
 import {
-  HANDOVER_MS, SPREAD_MS, WHOLE_MS, handOver, setBusyProbe, setParallelMinCost, setSpareCoreProbe,
+  HANDOVER_MS, MIN_HANDOVER_COST, SPREAD_MS, WHOLE_MS, handOver, setBusyProbe, setParallelMinCost, setSpareCoreProbe,
 } from '../../../../src/index/parallel/query-threads.js';
 
 /** handOver reads only the pool's thread counts. */
@@ -45,6 +45,14 @@ describe('handOver by learnt time', () => {
     expect(handOver(10_000, SPREAD_MS * 4, pool(2))).toBe('whole');
     state(false, true);
     expect(handOver(10_000, SPREAD_MS * 4, pool(1))).toBe('whole');
+  });
+
+  it('keeps a query of fewer than MIN_HANDOVER_COST postings here, however long it was timed', () => {
+    state(false, true);
+    expect(handOver(MIN_HANDOVER_COST - 1, SPREAD_MS * 10, pool(2))).toBe('inline');
+    state(true, true);
+    expect(handOver(MIN_HANDOVER_COST - 1, SPREAD_MS * 10, pool(2))).toBe('inline');
+    expect(handOver(MIN_HANDOVER_COST, SPREAD_MS * 10, pool(2))).toBe('whole');
   });
 
   it('decides by postings alone while a test sets a threshold', () => {

@@ -56,6 +56,16 @@ describe('pair postings of a batch', () => {
     expect([...rowsOf(schemaOf({ mode: 'auto' }), docs.slice(0, 20)).keys()].some((t) => t.startsWith('\u0001'))).toBe(false);
   });
 
+  it('auto pairs a frequent word with a mid word (0.2 hits a row), never two mid words, nor a rarer word (0.025)', () => {
+    // the: a hit every row; cat and dog: 0.2 a row (mid), side by side; bird: 0.025 a row
+    const docs = Array.from({ length: 200 }, (_, i) => doc(i + 1, [i % 5 === 0 ? ['the', 'cat', 'dog'] : i % 40 === 1 ? ['the', 'bird', `v${i}`] : ['the', `w${i}`, `v${i}`], [1, 2, 3]]));
+    const auto = rowsOf(schemaOf({ mode: 'auto' }), docs);
+    expect(auto.get(pairTerm('the', 'cat'))).toEqual(Array.from({ length: 40 }, (_, k) => k * 5));
+    expect(auto.has(pairTerm('cat', 'dog'))).toBe(false);
+    expect(auto.has(pairTerm('the', 'bird'))).toBe(false);
+    expect(auto.has(pairTerm('the', 'w2'))).toBe(false);
+  });
+
   it('lists the same pairs when too many words qualify for a grid of them (bigram_index=all over 1,502 words)', () => {
     // 1,502 eligible words square to more cells than the grid holds: pairs are numbered by a Map; each of
     // the body's first words stands before two others
@@ -182,6 +192,24 @@ async function on(q: string, name: string): Promise<unknown> {
   const text = JSON.stringify(await answer(q.replace(' FROM T ', ` FROM ${name} `)), (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
   return JSON.parse(text.split(`table ${name}:`).join('table T:'));
 }
+
+describe('merging pair terms of a mid word', () => {
+  it('builds the pair of a frequent and a mid word that a part lacks; drops a pair of two mid words', () => {
+    const idx = new RtIndex(schemaOf({ mode: 'auto' }), { autoMerge: false });
+    // 100 rows: the on each, cat and dog (mid, 0.2 a row) after it on a fifth; a 4-row batch pairs nothing
+    const big = Array.from({ length: 100 }, (_, i) => doc(i + 11, [i % 5 === 0 ? ['the', 'cat', 'dog'] : ['the', `w${i}`], i % 5 === 0 ? [1, 2, 3] : [1, 2]], [[], []]));
+    const small = [doc(1, [['the', 'cat', 'dog'], [1, 2, 3]], [[], []]), doc(2, [['cat', 'the'], [1, 2]], [[], []])];
+    idx.addBatch(big);
+    idx.addBatch(small);
+    idx.optimize();
+    const [seg] = idx.segments;
+    const t = seg.termId(pairTerm('the', 'cat'));
+    expect(t).toBeGreaterThanOrEqual(0);
+    expect(seg.docFreq(t)).toBe(20 + 1);
+    expect(seg.termId(pairTerm('cat', 'dog'))).toBe(-1);
+    idx.truncate();
+  });
+});
 
 describe('answers with pair postings', () => {
   for (const threads of [1, THREADS]) {

@@ -1,0 +1,102 @@
+/**
+ * A `/bulk` insert line's document as the table's stored document, built straight from the JSON object:
+ * the same checks, texts and order as `/insert`'s docEntries + docRow + Table.prepare (json-write.ts,
+ * table.ts), without the per-line entry arrays, the two Maps per row and the lower-casing of every key
+ * of every line. A run's lines mostly repeat one set of keys: each key's column is looked up once per
+ * run (and schema), and a line's values sit in an array by schema position.
+ */
+import { SearchError } from '../../util/errors.js';
+import type { Column } from '../../schema/types.js';
+import type { StoredDoc } from '../durability/table-store.js';
+import type { Literal } from '../literal.js';
+import type { Table } from '../table.js';
+import { docLiteral, isJsonObject, type JsonObject } from './json-value.js';
+
+const parseError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
+
+/** Where a document key goes: its column's schema position, or null for `id` (not a column value). */
+type KeyTarget = { at: number; json: boolean } | null;
+
+/** One run's lookups of document keys into its table's schema. */
+export class BulkRows {
+  #schema: Table['schema'] | undefined;
+  #targets = new Map<string, KeyTarget>();
+  /** Reused per line: each schema column's literal and its 1-based position in the line (id is 1). */
+  #lits: (Literal | undefined)[] = [];
+  #colNos: number[] = [];
+  /** The schema read() placed the values by. */
+  #readWith: Table['schema'] | undefined;
+
+  constructor(readonly table: Table) {}
+
+  /** The key's column (null: the `id` key), or throws `unknown column`; cached while the schema stays. */
+  #target(key: string): KeyTarget {
+    const schema = this.table.schema;
+    if (schema !== this.#schema) {
+      this.#schema = schema;
+      this.#targets.clear();
+    }
+    let t = this.#targets.get(key);
+    if (t !== undefined) return t;
+    const name = key.toLowerCase();
+    if (name === 'id') {
+      t = null;
+    } else {
+      const col = this.table.column(name);
+      if (!col) throw new SearchError('UNKNOWN_COLUMN', `unknown column: '${name}'`);
+      t = { at: schema.columns.indexOf(col), json: col.type === 'json' };
+    }
+    this.#targets.set(key, t);
+    return t;
+  }
+
+  /**
+   * The line's values by schema column, checked as docRow checks them: each key (lower-cased, `id`
+   * left out) a column, a key given twice in different case keeps its last value and position.
+   * Call with bulkDocObject's object, before the id is taken; stored() after (as `/insert` does).
+   */
+  read(doc: JsonObject | undefined): void {
+    const schema = this.table.schema;
+    const n = schema.columns.length;
+    const lits = this.#lits;
+    const colNos = this.#colNos;
+    lits.length = n;
+    colNos.length = n;
+    lits.fill(undefined);
+    colNos.fill(0);
+    this.#readWith = schema;
+    if (doc === undefined) return;
+    let pos = 2;
+    for (const key of Object.keys(doc)) {
+      const t = this.#target(key);
+      if (t === null) continue;
+      lits[t.at] = docLiteral(doc[key]!, t.json);
+      colNos[t.at] = pos++;
+    }
+  }
+
+  /** The stored document of the values read last, with Table.storedDocOf's coercions and `row 1, column N` errors. */
+  stored(): StoredDoc {
+    let lits = this.#lits;
+    let colNos = this.#colNos;
+    const columns = this.table.schema.columns;
+    // the schema changed while a generated id was awaited: the values follow their columns by name, as the Map of docRow does
+    if (this.#readWith !== this.table.schema) [lits, colNos] = this.#byName(this.#readWith!.columns, columns);
+    return this.table.storedDocOf((_, i) => lits[i], 1, (col: Column) => colNos[columns.indexOf(col)] ?? 0);
+  }
+
+  #byName(from: readonly Column[], to: readonly Column[]): [(Literal | undefined)[], number[]] {
+    const at = new Map(from.map((c, i) => [c.name.toLowerCase(), i]));
+    const lits = to.map((c) => { const i = at.get(c.name.toLowerCase()); return i === undefined ? undefined : this.#lits[i]; });
+    const colNos = to.map((c) => { const i = at.get(c.name.toLowerCase()); return i === undefined ? 0 : this.#colNos[i]!; });
+    return [lits, colNos];
+  }
+}
+
+/** The `doc` of an insert line (docEntries' check): an object, or undefined when absent. */
+export function bulkDocObject(body: JsonObject): JsonObject | undefined {
+  const doc = body.doc;
+  if (doc === undefined) return undefined;
+  if (!isJsonObject(doc)) throw parseError('"doc" property value should be an object');
+  return doc;
+}

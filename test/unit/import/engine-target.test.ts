@@ -1,0 +1,46 @@
+// quarry import --data's target (engine-target.ts): each committed batch's segment is written to its
+// checkpoint file while the load goes on (not all at close, after the last build), and a batch that
+// failed writes nothing.
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EngineTarget } from '../../../src/import/engine-target.js';
+import type { Literal } from '../../../src/engine/literal.js';
+
+let dir = '';
+beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'quarry-engine-target-')); });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Segment files of the table's checkpoint(s) in the data directory. */
+function segmentFiles(): string[] {
+  const tables = join(dir, 'tables');
+  if (!existsSync(tables)) return [];
+  return readdirSync(tables).flatMap((t) => readdirSync(join(tables, t)).filter((f) => f.startsWith('seg-')));
+}
+
+const rows = (from: number, n: number): Literal[][] => Array.from({ length: n }, (_, i) => [
+  { t: 'int', v: BigInt(from + i) }, { t: 'string', v: `title ${from + i}` }, { t: 'string', v: `body of row ${from + i}` },
+]);
+
+describe('EngineTarget', () => {
+  it('writes each committed batch\'s segment file during the load', async () => {
+    const target = await EngineTarget.open(dir);
+    try {
+      await target.sql('CREATE TABLE t (title text, body text)');
+      const columns = ['id', 'title', 'body'];
+      expect(await target.loadRows('t', { columns, rows: rows(1, 50) })).toEqual({ ok: true });
+      // the timer's pass is 10 s away: the file comes from the pass the commit started
+      await vi.waitFor(() => expect(segmentFiles()).toHaveLength(1), { timeout: 5000 });
+      expect(await target.loadRows('t', { columns, rows: rows(51, 50) })).toEqual({ ok: true });
+      await vi.waitFor(() => expect(segmentFiles()).toHaveLength(2), { timeout: 5000 });
+      const bad = await target.loadRows('t', { columns, rows: [[{ t: 'string', v: 'x' }, { t: 'string', v: 'a' }, { t: 'string', v: 'b' }]] });
+      expect(bad.ok).toBe(false);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(segmentFiles()).toHaveLength(2);
+    } finally {
+      await target.close();
+    }
+    expect(segmentFiles().length).toBeGreaterThanOrEqual(1);
+  });
+});
