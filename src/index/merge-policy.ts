@@ -22,16 +22,37 @@ export const MERGE_FACTOR = 10;
 export const MIN_LEVEL_ROWS = 100;
 /** The largest segment a background merge builds (OPTIMIZE still merges everything into one). */
 export const MAX_MERGED_ROWS = 4_000_000;
+/**
+ * A background merge builds at most this share of the table's live rows (never less than
+ * MIN_CAPPED_ROWS): the protocol thread's core holds the merge's parts and its result at once while the
+ * result is installed, and wasm32 memory, once grown, stays resident. Merging a 1M-row table's ten 100k
+ * segments into one raised its PSS from 444 to 657 MiB (1.70x Sphinx's 386; the target is 1.5x), the core's
+ * memory from 271 to 496 MiB (bench side-by-side --docs 1000000 --synthetic, session 12); a quarter keeps
+ * the high-water a quarter of the index over it.
+ */
+export const MAX_MERGED_SHARE = 0.25;
+/** Tables this small merge into one segment whatever the share (100k gcide: one segment, 113 us a query against 147 over 4). */
+export const MIN_CAPPED_ROWS = 200_000;
 
 export interface MergePolicy {
   /** The [start, end) range of adjacent segments to merge next, or null. */
   findMerge(liveRows: number[]): [number, number] | null;
-  /** The most live rows a background merge may build (the idle compaction keeps to it too). */
-  readonly maxMergedRows?: number;
+  /** The most live rows a background merge of these segments may build (the idle compaction keeps to it too). */
+  capRows?(liveRows: number[]): number;
 }
 
 export class TieredMergePolicy implements MergePolicy {
-  constructor(readonly factor = MERGE_FACTOR, readonly maxMergedRows = MAX_MERGED_ROWS, readonly minLevelRows = MIN_LEVEL_ROWS) {}
+  constructor(
+    readonly factor = MERGE_FACTOR, readonly maxMergedRows = MAX_MERGED_ROWS, readonly minLevelRows = MIN_LEVEL_ROWS,
+    readonly maxShare = MAX_MERGED_SHARE,
+  ) {}
+
+  /** maxMergedRows, or less: maxShare of the live rows, but never under MIN_CAPPED_ROWS. */
+  capRows(liveRows: number[]): number {
+    let total = 0;
+    for (const r of liveRows) total += r;
+    return Math.min(this.maxMergedRows, Math.max(MIN_CAPPED_ROWS, Math.floor(total * this.maxShare)));
+  }
 
   /**
    * 0 under minLevelRows, then one more per factor: minLevelRows.. is 1, minLevelRows * factor.. is 2.
@@ -47,6 +68,7 @@ export class TieredMergePolicy implements MergePolicy {
   }
 
   findMerge(liveRows: number[]): [number, number] | null {
+    const cap = this.capRows(liveRows);
     let runStart = 0;
     let runRows = liveRows.length ? liveRows[0] : 0;
     for (let i = 1; i <= liveRows.length; i++) {
@@ -58,7 +80,7 @@ export class TieredMergePolicy implements MergePolicy {
       }
       runRows += liveRows[i];
       if (i - runStart + 1 < this.factor) continue;
-      if (runRows <= this.maxMergedRows) return [runStart, i + 1];
+      if (runRows <= cap) return [runStart, i + 1];
       runRows -= liveRows[runStart++]; // too big to merge: slide past the run's first segment
     }
     return null;

@@ -75,7 +75,8 @@ export class MergeScheduler {
 
   /** The idle compaction's next merge (merge-policy.ts compactRange), or null. */
   compactRange(): [number, number] | null {
-    return compactRange(this.#host.segments().map((s) => s.live), this.#idleCutoff, this.#policy.maxMergedRows);
+    const live = this.#host.segments().map((s) => s.live);
+    return compactRange(live, this.#idleCutoff, this.#policy.capRows?.(live));
   }
 
   /** Starts (again) the quiet time after which the idle compaction runs, when one would be due. */

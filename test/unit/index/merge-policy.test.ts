@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TieredMergePolicy } from '../../../src/index/merge-policy.js';
+import { MAX_MERGED_ROWS, TieredMergePolicy } from '../../../src/index/merge-policy.js';
 
 describe('TieredMergePolicy', () => {
   it('merges a run of factor adjacent segments on one level', () => {
@@ -27,10 +27,19 @@ describe('TieredMergePolicy', () => {
     expect(p.findMerge([1500, 800, 750, 740])).toEqual([1, 4]); // slides past the 1,500
     // ten 1M-row segments of a 10M table under the default cap: left as they are
     expect(new TieredMergePolicy().findMerge(Array(10).fill(1_000_000))).toBeNull();
-    expect(new TieredMergePolicy().findMerge(Array(10).fill(100_000))).toEqual([0, 10]);
+    expect(new TieredMergePolicy().findMerge(Array(10).fill(100_000))).toBeNull(); // 1M rows: over a quarter of them
+    expect(new TieredMergePolicy().findMerge([3_000_000, ...Array(10).fill(100_000)])).toEqual([1, 11]); // 4M: a quarter is 1M
   });
 
-  it('puts each power of the factor on its own level (no logarithm rounding): a 1000-row load of 1M ends as one segment', () => {
+  it('builds at most a quarter of the live rows, never capping under 200k: the core holds the parts and the result at once', () => {
+    const p = new TieredMergePolicy();
+    expect(p.capRows([100_000])).toBe(200_000);
+    expect(p.capRows(Array(10).fill(100_000))).toBe(250_000);
+    expect(p.capRows(Array(40).fill(1_000_000))).toBe(4_000_000);
+    expect(p.findMerge(Array(10).fill(10_000))).toEqual([0, 10]); // a 100k table still merges into one
+  });
+
+  it('puts each power of the factor on its own level (no logarithm rounding): a 1000-row load of 1M ends as ten 100k segments', () => {
     const p = new TieredMergePolicy();
     expect([9_999, 10_000, 99_999, 100_000, 999_999, 1_000_000].map((r) => p.level(r))).toEqual([2, 3, 3, 4, 4, 5]);
     expect(p.findMerge([100_000, ...Array(9).fill(10_000)])).toBeNull(); // 100k is a level above 10k
@@ -40,6 +49,7 @@ describe('TieredMergePolicy', () => {
       segs.push(1000);
       for (let r = p.findMerge(segs); r; r = p.findMerge(segs)) segs.splice(r[0], r[1] - r[0], segs.slice(r[0], r[1]).reduce((a, b) => a + b));
     }
-    expect(segs).toEqual([1_000_000]);
+    expect(segs).toEqual(Array(10).fill(100_000)); // one 1M segment is over the quarter cap
+    expect(new TieredMergePolicy(10, MAX_MERGED_ROWS, 100, 1).findMerge(segs)).toEqual([0, 10]); // without it, one
   });
 });
