@@ -11,12 +11,12 @@ import { Segment } from './segment/segment.js';
 import { buildSegment, invertDocs, type BuiltSegment } from './segment/segment-builder.js';
 import { TieredMergePolicy, type MergePolicy } from './merge-policy.js';
 import { loadSegment, serializeSegment } from './segment/segment-codec.js';
-import { prepareSearch, runPrepared, searchCost, searchSegments, type SegmentMatches } from './search.js';
+import { prepareSearch, runPrepared, searchSegments, type SegmentMatches } from './search.js';
 import { runPreparedParallel } from './parallel/search-parallel.js';
 import { groupPrepared, type SegmentGrouping } from './search-groups.js';
 import { groupPreparedParallel } from './parallel/search-groups-parallel.js';
-import { handOver, queryPool } from './parallel/query-threads.js';
-import { estimateCost, recordCost, shapeOf, timed } from './parallel/cost-model.js';
+import { queryPool } from './parallel/query-threads.js';
+import { placeQuery } from './parallel/place-query.js';
 import { DocMap, idHalves } from './doc-map.js';
 import { RamTail, TAIL_BATCH_ROWS, rowTokens } from './ram-tail.js';
 
@@ -345,7 +345,7 @@ export class RtIndex implements RtIndexApi {
   }
 
   /**
-   * search() on the query worker threads when there are some, as handOver decides by the query's learnt time (cost-model.ts),
+   * search() on the query worker threads when there are some, as placeQuery decides by the query's learnt time,
    * whether this thread is saturated and whether the machine has a core to spare; on this thread
    * otherwise, where a cheap query answers sooner than a hand-over would. Same answers either way (a
    * property test holds every path to it).
@@ -356,12 +356,7 @@ export class RtIndex implements RtIndexApi {
     const p = prepareSearch(this.schema, this.#sealed().slice(), this.count(), req);
     // max_query_time stops between segments, in order: that stays on this thread
     if (p.deadline !== Infinity) return runPrepared(p, req);
-    const cost = searchCost(p);
-    const shape = shapeOf(req.query?.kind ?? 'scan', p.keywords.length);
-    const learn = (ms: number) => recordCost(shape, cost, ms);
-    const where = handOver(cost, estimateCost(shape, cost), pool);
-    if (where === 'inline') return timed(learn, () => runPrepared(p, req));
-    return runPreparedParallel(pool, p, where === 'whole' ? { ...req, threads: 1 } : req, learn);
+    return placeQuery(pool, p, req, req.query?.kind ?? 'scan', () => runPrepared(p, req), (r, learn) => runPreparedParallel(pool, p, r, learn));
   }
 
   /** Every match of the request, segment by segment (GROUP BY); `hits` of the result is empty. */
@@ -383,12 +378,10 @@ export class RtIndex implements RtIndexApi {
     if (!pool) return this.groupAll(req, grouping);
     const p = prepareSearch(this.schema, this.#sealed().slice(), this.count(), req);
     if (p.deadline !== Infinity) return groupPrepared(p, req, grouping);
-    const cost = searchCost(p);
-    const shape = shapeOf(`group:${req.query?.kind ?? 'scan'}`, p.keywords.length);
-    const learn = (ms: number) => recordCost(shape, cost, ms);
-    const where = handOver(cost, estimateCost(shape, cost), pool);
-    if (where === 'inline') return timed(learn, () => groupPrepared(p, req, grouping));
-    return groupPreparedParallel(pool, p, where === 'whole' ? { ...req, threads: 1 } : req, grouping, learn);
+    return placeQuery(
+      pool, p, req, `group:${req.query?.kind ?? 'scan'}`,
+      () => groupPrepared(p, req, grouping), (r, learn) => groupPreparedParallel(pool, p, r, grouping, learn),
+    );
   }
 
   truncate(): void {
