@@ -2,7 +2,7 @@
 // the merge pass over segments loaded from files.
 import { describe, expect, it } from 'vitest';
 import { RtIndex, type RtIndexOptions } from '../../../src/index/rt-index.js';
-import { IDLE_MERGE_MS } from '../../../src/index/merge-scheduler.js';
+import { COMPACT_ROWS_PER_NEW_ROW, IDLE_MERGE_MS } from '../../../src/index/merge-scheduler.js';
 import { compactRange } from '../../../src/index/merge-policy.js';
 import { doc, req, t } from './helpers.js';
 import { mergeSchema as schema } from './merge-ops.js';
@@ -63,6 +63,22 @@ describe('the idle compaction of an index', () => {
     expect(off.segments.length).toBe(sizes.length);
     on.truncate();
     off.truncate();
+  });
+
+  it('rewrites at most COMPACT_ROWS_PER_NEW_ROW rows per row added since its last merge: a trickle waits', async () => {
+    const idx = addBatches(new RtIndex(schema, { idleMergeCutoff: 2 }), [300, 300, 300]);
+    await until(() => idx.segments.length === 2); // the first compaction: 900 new rows, 600 rewritten
+    expect(idx.segments.map((s) => s.live).sort((a, b) => a - b)).toEqual([300, 600]);
+    const more = (from: number, n: number) => idx.addBatch(Array.from({ length: n }, (_, i) => doc(schema, from + i, { body: 'common w3' }, [from + i, 's'])));
+    more(10_001, 10); // 3 segments; the cheapest run (300 + 10) is over 10 x 10
+    await new Promise((r) => setTimeout(r, 4 * IDLE_MERGE_MS));
+    await idx.whenMerged();
+    expect(idx.segments.length).toBe(3);
+    more(10_101, 30); // 4 segments; 300 + 10 + 30 within 10 x 40
+    await until(() => idx.segments.length === 2);
+    expect(idx.segments.map((s) => s.live).sort((a, b) => a - b)).toEqual([340, 600]);
+    expect(COMPACT_ROWS_PER_NEW_ROW).toBe(10);
+    idx.truncate();
   });
 
   it('waits while a bulk load holds merges, and for the quiet time after the last write', async () => {
