@@ -50,7 +50,8 @@ function truncToBig(x: number): bigint {
 /** Int64Eval(): int64 as bigint. */
 export function toBig(v: ExprValue): bigint {
   if (typeof v === 'bigint') return BigInt.asIntN(64, v);
-  if (typeof v === 'number') return Number.isInteger(v) ? BigInt.asIntN(64, BigInt(v)) : truncToBig(v);
+  // an integral double out of int64's range (a float product, floored) is C's out-of-range cast too, not a wrap
+  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) < 9.2233720368547758e18 ? BigInt(v) : truncToBig(v);
   return truncToBig(jsonNumber(v));
 }
 

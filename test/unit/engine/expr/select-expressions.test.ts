@@ -64,6 +64,12 @@ describe('select-list expressions', () => {
     expect(r.rows).toEqual([['3', '11', '10', '4.000000', '0.000000', '3.000000', '1024.000000', '1.000000', '3', '15.000000', '0.000000']]);
   });
 
+  it('FLOOR/CEIL of a float beyond int64 is C\'s out-of-range cast (INT64_MIN on x86), not a wrap', async () => {
+    // the float product -158.671875 * 58128592042721276 rounds to -(2^63 + 2^40): an integral double out of range
+    const r = await text(`select floor(-158.671875 * big * 11625718408.5442552) as a, ceil(1e30) as b, min(floor(price * 1e20), 0) as c from p where id=1`);
+    expect(r.rows).toEqual([['-9223372036854775808', '-9223372036854775808', '-9223372036854775808']]);
+  });
+
   it('date functions in UTC', async () => {
     // 1700000000 = 2023-11-14 22:13:20 UTC
     const r = await text(`select day(ts), month(ts), year(ts), yearmonth(ts), yearmonthday(ts), hour(ts), minute(ts),
