@@ -23,19 +23,19 @@ function docOf(table: string, docId: bigint, raw: Buffer): StoredDoc {
  */
 const readKey = Buffer.alloc(ROW_KEY_LEN);
 
-/** Document `docId` of `table`'s generation `gen`, or undefined when none is stored. */
-export function readDoc(dbs: StoreDbs, gen: number, table: string, docId: bigint): StoredDoc | undefined {
-  const raw = readView(dbs.docs, writeDocKey(readKey, gen, docId));
-  return raw ? docOf(table, docId, raw) : undefined;
-}
-
-/** readDoc through `cache` (stamped for `gen` by the caller): a cached document, or the store's, then kept. */
-export function readDocCached(dbs: StoreDbs, gen: number, table: string, docId: bigint, cache: DocCache): StoredDoc | undefined {
-  const hit = cache.get(docId);
+/**
+ * Document `docId` of `table`'s generation `gen`, or undefined when none is stored; through `cache`
+ * when given (stamped for `gen` by the caller): a cached document, or the store's, then kept.
+ */
+export function readDoc(dbs: StoreDbs, gen: number, table: string, docId: bigint, cache?: DocCache): StoredDoc | undefined {
+  const hit = cache?.get(docId);
   if (hit) return hit;
   const raw = readView(dbs.docs, writeDocKey(readKey, gen, docId));
-  return raw ? cache.add(docId, docOf(table, docId, raw), raw.length) : undefined;
+  if (!raw) return undefined;
+  const doc = docOf(table, docId, raw);
+  return cache ? cache.add(docId, doc, raw.length) : doc;
 }
+
 
 /** Every live document of the generation in docId order (signed), for rebuilding an index. */
 export function liveDocs(dbs: StoreDbs, gen: number, table: string): Iterable<[bigint, StoredDoc]> {

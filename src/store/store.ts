@@ -24,7 +24,7 @@ import { removeUnlisted } from './checkpoint.js';
 import { claimDataDir } from './data-dir.js';
 import { CommitRiders } from './commit-riders.js';
 import { DocCache } from './doc-cache.js';
-import { liveDocs, logTail, readDoc, readDocCached } from './doc-reads.js';
+import { liveDocs, logTail, readDoc } from './doc-reads.js';
 import { DocWrites } from './doc-writes.js';
 import { collectDead, sweepTablesDir } from './gc.js';
 import { docKey } from './keys.js';
@@ -208,7 +208,7 @@ export class Store {
     const cache = this.#docCaches.get(key) ?? new DocCache();
     this.#docCaches.set(key, cache);
     cache.stamp(e.gen, this.#writes.version);
-    return docIds.map((id) => readDocCached(this.#dbs, e.gen, table, id, cache));
+    return docIds.map((id) => readDoc(this.#dbs, e.gen, table, id, cache));
   }
 
   hasDoc(table: string, docId: bigint): boolean {

@@ -10,9 +10,7 @@ import type { Column } from '../../schema/types.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Literal } from '../literal.js';
 import type { Table } from '../table.js';
-import { docLiteral, isJsonObject, type JsonObject } from './json-value.js';
-
-const parseError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
+import { docLiteral, type JsonObject } from './json-value.js';
 
 /** Where a document key goes: its column's schema position, or null for `id` (not a column value). */
 type KeyTarget = { at: number; json: boolean } | null;
@@ -53,7 +51,7 @@ export class BulkRows {
   /**
    * The line's values by schema column, checked as docRow checks them: each key (lower-cased, `id`
    * left out) a column, a key given twice in different case keeps its last value and position.
-   * Call with bulkDocObject's object, before the id is taken; stored() after (as `/insert` does).
+   * Call with docObject's object (json-write.ts), before the id is taken; stored() after (as `/insert` does).
    */
   read(doc: JsonObject | undefined): void {
     const schema = this.table.schema;
@@ -91,12 +89,4 @@ export class BulkRows {
     const colNos = to.map((c) => { const i = at.get(c.name.toLowerCase()); return i === undefined ? 0 : this.#colNos[i]!; });
     return [lits, colNos];
   }
-}
-
-/** The `doc` of an insert line (docEntries' check): an object, or undefined when absent. */
-export function bulkDocObject(body: JsonObject): JsonObject | undefined {
-  const doc = body.doc;
-  if (doc === undefined) return undefined;
-  if (!isJsonObject(doc)) throw parseError('"doc" property value should be an object');
-  return doc;
 }

@@ -11,8 +11,8 @@
 import { SearchError } from '../../util/errors.js';
 import type { WriteContext } from '../exec/exec-write.js';
 import { checkModify, execJsonDelete, execJsonUpdate } from './json-modify.js';
-import { insertId } from './json-write.js';
-import { BulkRows, bulkDocObject } from './bulk-row.js';
+import { docObject, insertId } from './json-write.js';
+import { BulkRows } from './bulk-row.js';
 import { isJsonInt, isJsonObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
@@ -85,7 +85,7 @@ function statement(value: JsonValue): { op: BulkOp; body: JsonObject; table: str
  * the lines of a body with ids run with no await between them.
  */
 function addWrite(ctx: WriteContext, run: Run, body: JsonObject, replace: boolean): Promise<void> | undefined {
-  const doc = bulkDocObject(body);
+  const doc = docObject(body);
   const given = insertId(body);
   run.rows.read(doc);
   if (given !== undefined) {

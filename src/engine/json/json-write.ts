@@ -39,10 +39,17 @@ export function requestIds(obj: JsonObject, arrays: boolean): bigint[] | string[
 
 /** The document's columns (lower-cased names, `id` left out) in the order given. */
 export function docEntries(obj: JsonObject): [string, JsonValue][] {
-  const doc = obj.doc;
+  const doc = docObject(obj);
   if (doc === undefined) return [];
-  if (!isJsonObject(doc)) throw parseError('"doc" property value should be an object');
   return Object.entries(doc).map(([k, v]) => [k.toLowerCase(), v] as [string, JsonValue]).filter(([k]) => k !== 'id');
+}
+
+/** The `doc` of an insert body: an object, or undefined when absent. */
+export function docObject(body: JsonObject): JsonObject | undefined {
+  const doc = body.doc;
+  if (doc === undefined) return undefined;
+  if (!isJsonObject(doc)) throw parseError('"doc" property value should be an object');
+  return doc;
 }
 
 /** The literal auto schema infers a column from: an array with a non-integer is JSON, not an MVA. */
