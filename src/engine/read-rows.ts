@@ -13,10 +13,12 @@ export function readRows(table: Table, cols: OutColumn[], hits: Hit[]): Cell[][]
 
 /**
  * readRows with the columns that read a page at once (HIGHLIGHT()) read so; the other columns are
- * read first, before anything is awaited, as readRows reads them.
+ * read first, before anything is awaited, as readRows reads them. `sources` gets each row's stored
+ * document (RowsResult.sources) when the select list reads stored text.
  */
-export async function readRowsAsync(table: Table, cols: OutColumn[], hits: Hit[]): Promise<Cell[][]> {
+export async function readRowsAsync(table: Table, cols: OutColumn[], hits: Hit[], sources?: (object | undefined)[]): Promise<Cell[][]> {
   const srcs = rowSources(table, cols, hits);
+  if (sources) for (const s of srcs) sources.push(s.text === NO_TEXT ? undefined : s.text);
   const out = srcs.map((src) => cols.map((c) => (c.readPage ? null : c.read(src))));
   if (!srcs.length || !cols.some((c) => c.readPage)) return out;
   const pages = await Promise.all(cols.map((c) => (c.readPage && srcs.length ? c.readPage(srcs) : null)));

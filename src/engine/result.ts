@@ -43,6 +43,11 @@ export interface RowsResult {
   meta?: SearchMeta;
   /** Set for SELECTs with a full-text query (JSON shape: _score vs weight-less rows). */
   weights?: number[];
+  /**
+   * Per row, the stored document its texts were read from (frozen, shared while the store caches it),
+   * or undefined: a renderer may keep what it made of a text with it (render-search.ts).
+   */
+  sources?: (object | undefined)[];
   /** JSON /search `highlight`: per row, field -> snippets (rendered next to `_source`). */
   highlights?: Record<string, string[]>[];
   warning?: string;

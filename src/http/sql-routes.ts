@@ -9,7 +9,7 @@ import { errorBody, httpStatusFor, HTTP_BAD_REQUEST, HTTP_NOT_IMPLEMENTED } from
 import { toJsonText } from './json-text.js';
 import { renderCliReply } from './render-cli.js';
 import { renderRawReply } from './render-raw.js';
-import { searchJsonText } from './render-search.js';
+import { searchJsonBytes } from './render-search.js';
 import { isNonSelectVerb, splitStatements } from './sql-statements.js';
 import { facetAggregation } from '../engine/group/aggregation-json.js';
 import { readCliQuery, readSqlRequest } from './sql-request.js';
@@ -23,8 +23,11 @@ export interface SqlRouteDeps {
 export const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=UTF-8';
 
-/** A reply as text, before any framework: what both the Hono routes and the fast path send. */
-export interface TextReply { status: number; body: string; contentType: string }
+/**
+ * A reply before any framework: what both the Hono routes and the fast path send. The body is text,
+ * or its UTF-8 bytes when the renderer wrote those (searchRowsReply).
+ */
+export interface TextReply { status: number; body: string | Uint8Array<ArrayBuffer>; contentType: string }
 
 /** A JSON reply as text, written with the exact serializer (64-bit integers and float text intact). */
 export function jsonText(status: number, body: JsonOut): TextReply {
@@ -33,7 +36,7 @@ export function jsonText(status: number, body: JsonOut): TextReply {
 
 /** A SELECT's rows in the `/search` shape, as `/search` and `/sql` answer them. */
 export function searchRowsReply(result: RowsResult): TextReply {
-  return { status: 200, body: searchJsonText(result), contentType: JSON_CONTENT_TYPE };
+  return { status: 200, body: searchJsonBytes(result), contentType: JSON_CONTENT_TYPE };
 }
 
 /** A JSON reply written with the exact serializer (64-bit integers and float text intact). */

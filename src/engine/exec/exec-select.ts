@@ -247,12 +247,13 @@ export async function execSelect(
   const result: SearchResult = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : await table.searchAsync(req);
   const fullScan = req === 'none' || req.query === null;
   let data: Cell[][];
+  const sources: (object | undefined)[] = [];
   if (cols.some((c) => c.aggregate)) {
     // COUNT(*) without GROUP BY: one row over every match, the other columns from the first hit.
     const first = readRows(table, cols, result.hits.slice(0, 1))[0];
     data = [cols.map((c, i) => (c.aggregate ? BigInt(result.totalFound) : first ? first[i] : null))];
   } else {
-    data = await readRowsAsync(table, cols, result.hits);
+    data = await readRowsAsync(table, cols, result.hits, sources);
   }
   // A full scan without sorting stops at offset+limit matches (Manticore's implicit cutoff), so its
   // total is a lower bound; COUNT(*) over a plain full scan is precalculated, also reported as 'gte'.
@@ -279,6 +280,6 @@ export async function execSelect(
   session.lastWarning = warning;
   return rows(cols.map(({ name, kind }) => ({ name, kind })), data, {
     meta, weights: fullScan ? undefined : result.hits.map((h) => h.weight), ...(warning ? { warning } : {}),
-    ...(st.allRows ? { exactFloats: true } : {}),
+    ...(st.allRows ? { exactFloats: true } : {}), ...(sources.length ? { sources } : {}),
   });
 }

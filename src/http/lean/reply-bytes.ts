@@ -49,13 +49,22 @@ let scratch: Buffer | undefined;
 /** Replies that could need more than this are encoded into a buffer of their exact size instead. */
 const MAX_SCRATCH_BYTES = 4 << 20;
 
-/** Writes the whole reply, head and UTF-8 body, as one write on `socket`. */
-export function writeReply(socket: { write(b: Buffer): boolean; readonly writableLength: number }, status: number, contentType: string, body: string, tail: string): void {
-  const most = HEAD_ROOM + body.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+/** Writes the whole reply, head and UTF-8 body (text, or bytes copied as they are), as one write on `socket`. */
+export function writeReply(
+  socket: { write(b: Buffer): boolean; readonly writableLength: number }, status: number, contentType: string, body: string | Uint8Array, tail: string,
+): void {
+  const text = typeof body === 'string';
+  const most = HEAD_ROOM + (text ? body.length * 3 : body.length); // UTF-8 takes at most 3 bytes per UTF-16 unit
   const large = most > MAX_SCRATCH_BYTES;
   if (!large && (scratch === undefined || scratch.length < most)) scratch = Buffer.allocUnsafe(Math.max(most, 1 << 16));
-  const out = large ? Buffer.allocUnsafe(HEAD_ROOM + Buffer.byteLength(body, 'utf8')) : scratch!;
-  const bodyBytes = out.write(body, HEAD_ROOM, 'utf8');
+  const out = large ? Buffer.allocUnsafe(HEAD_ROOM + (text ? Buffer.byteLength(body, 'utf8') : body.length)) : scratch!;
+  let bodyBytes: number;
+  if (text) {
+    bodyBytes = out.write(body, HEAD_ROOM, 'utf8');
+  } else {
+    out.set(body, HEAD_ROOM);
+    bodyBytes = body.length;
+  }
   const head = `${prefixOf(status, contentType)}${bodyBytes}${dateLine()}${tail}`;
   if (head.length > HEAD_ROOM) throw new Error(`reply head of ${head.length} bytes`);
   const start = HEAD_ROOM - head.length;

@@ -1,11 +1,12 @@
-// searchJsonText writes the /search reply straight to text: byte for byte what the object-building
-// renderer it replaced wrote (kept below as the reference), for any columns, kinds, ids and texts.
+// searchJsonText writes the /search reply straight to text, searchJsonBytes as UTF-8: byte for byte what
+// the object-building renderer they replaced wrote (kept below as the reference), for any columns,
+// kinds, ids and texts, and with the texts of stored documents kept as bytes from reply to reply.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cellToSourceJson, JsonFields, RawJson, type JsonOut } from '../../../src/engine/cell-format.js';
 import type { Cell, CellKind, RowsResult } from '../../../src/engine/result.js';
 import { toJsonText } from '../../../src/http/json-text.js';
-import { FULL_SCAN_SCORE, searchJsonText } from '../../../src/http/render-search.js';
+import { FULL_SCAN_SCORE, searchJsonBytes, searchJsonText } from '../../../src/http/render-search.js';
 
 /** The previous renderer: a JsonFields tree per reply, serialized by toJsonText. */
 function referenceText(result: RowsResult): string {
@@ -34,7 +35,11 @@ function referenceText(result: RowsResult): string {
   return toJsonText(new JsonFields(entries));
 }
 
-const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('"q"', 'a\\b', 'tab\there\n', '\u2028', '\ud800', 'é😀', '</script>'));
+const text = fc.oneof(
+  fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('"q"', 'a\\b', 'tab\there\n', '\u2028', '\ud800', 'é😀', '</script>'),
+  // long enough for the per-document memo (render-search.ts MEMO_MIN_CHARS)
+  fc.string({ minLength: 32, maxLength: 80 }), fc.constantFrom('x'.repeat(40), `${'"q" a\\b '.repeat(8)}`, `${'é😀\n'.repeat(12)}`),
+);
 const i64 = fc.bigInt({ min: -(1n << 63n), max: (1n << 64n) - 1n });
 const KINDS: CellKind[] = ['bigint', 'uint', 'timestamp', 'bool', 'float', 'string', 'json', 'mva'];
 const cellOf = (kind: CellKind): fc.Arbitrary<Cell> => {
@@ -67,7 +72,25 @@ const result: fc.Arbitrary<RowsResult> = fc.record({
 
 describe('searchJsonText', () => {
   it('writes what the object-building renderer wrote, for any result', () => {
-    fc.assert(fc.property(result, (r) => { expect(searchJsonText(r)).toBe(referenceText(r)); }), { numRuns: 2000 });
+    fc.assert(fc.property(result, (r) => {
+      const want = referenceText(r);
+      expect(searchJsonText(r)).toBe(want);
+      expect(searchJsonBytes(r).equals(Buffer.from(want, 'utf8'))).toBe(true);
+    }), { numRuns: 2000 });
+  });
+
+  it('writes the same with rows paired with stored documents (RowsResult.sources), rendered again and again', () => {
+    // a small pool of documents, so the same one serves rows with other texts and later results
+    const pool = [{}, {}, {}];
+    const withSources = fc.tuple(result, fc.array(fc.option(fc.constantFrom(...pool), { nil: undefined }), { minLength: 4, maxLength: 4 }));
+    fc.assert(fc.property(withSources, ([r, picks]) => {
+      const sourced: RowsResult = { ...r, sources: r.rows.map((_, i) => picks[i]) };
+      const want = referenceText(r);
+      expect(searchJsonText(sourced)).toBe(want);
+      // the second reply reads the texts the first kept with each document
+      expect(searchJsonBytes(sourced).equals(Buffer.from(want, 'utf8'))).toBe(true);
+      expect(searchJsonBytes(sourced).equals(Buffer.from(want, 'utf8'))).toBe(true);
+    }), { numRuns: 2000 });
   });
 
   it('prints a negative 64-bit id unsigned, texts escaped, no id column without `_id`', () => {

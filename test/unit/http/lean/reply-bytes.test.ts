@@ -47,4 +47,15 @@ describe('writeReply', () => {
     expect(text).toContain(`Content-Length: ${Buffer.byteLength(body)}\r\n`);
     expect(text.endsWith(`\r\n\r\n${body}`)).toBe(true);
   });
+
+  it('writes a body given as bytes as it is, small or larger than the scratch buffer', () => {
+    for (const body of [Buffer.from('{"a":"été 😀"}', 'utf8'), Buffer.from(`"${'é'.repeat(3_000_000)}"`, 'utf8')]) {
+      const s = new FakeSocket();
+      writeReply(s, 200, 'application/json', body, '\r\n\r\n');
+      expect(s.writes).toHaveLength(1);
+      const out = s.writes[0]!;
+      expect(out.toString('latin1')).toContain(`Content-Length: ${body.length}\r\n`);
+      expect(out.subarray(out.length - body.length).equals(body)).toBe(true);
+    }
+  });
 });
