@@ -7,6 +7,7 @@
 import { cellToSourceJson, JsonFields } from '../engine/cell-format.js';
 import type { Cell, CellKind, RowsResult } from '../engine/result.js';
 import { jsonString, toJsonText } from './json-text.js';
+import { KeptTexts, type Kept } from './kept-texts.js';
 import { ByteSink, TextSink, type ReplySink } from './reply-sink.js';
 
 /** `_score` of a row without a full-text query (Manticore's full scans weigh 1). */
@@ -22,38 +23,41 @@ function unsignedId(value: Cell): string {
 }
 
 /**
- * Per stored document (RowsResult.sources): its texts and their JSON as UTF-8, alternately. The store
- * hands the same frozen document and strings to every page while its cache holds them, so a text found
- * again is a pointer compare and one copy of bytes, instead of jsonString's scans, the reply string's
- * flattening and its UTF-8 encoding (a 20-hit gcide page, about 45 kB: 37 -> 9 us, in one process).
- * An entry lives as long as its document (the cache's bound bounds it: about the texts' size again,
- * outside the JS heap). Keyed by the text itself: a row paired with another document only misses.
+ * Per stored document (RowsResult.sources): its texts and their JSON as UTF-8. The store hands the same
+ * frozen document and strings to every page while its cache holds them, so a text found again is a
+ * pointer compare and one copy of bytes, instead of jsonString's scans, the reply string's flattening
+ * and its UTF-8 encoding (a 20-hit gcide page, about 45 kB: 37 -> 9 us, in one process), in a byte
+ * budget (kept-texts.ts). Keyed by the text itself: a row paired with another document only misses.
  * Texts shorter than MEMO_MIN_CHARS are rendered each time, as cheap as the compare.
  */
-const renderedTexts = new WeakMap<object, Array<string | Buffer>>();
+const keptTexts = new KeptTexts();
 const MEMO_MIN_CHARS = 32;
 /** Texts remembered per document at most (its stored fields; string attributes pass through too). */
 const MEMO_MAX_TEXTS = 8;
 
-function textBytes(value: string, source: object): Buffer {
-  let memo = renderedTexts.get(source);
-  if (memo === undefined) renderedTexts.set(source, (memo = []));
-  for (let i = 0; i < memo.length; i += 2) if (memo[i] === value) return memo[i + 1] as Buffer;
+function textBytes(value: string, kept: Kept): Buffer {
+  const texts = kept.texts;
+  for (let i = 0; i < texts.length; i += 2) if (texts[i] === value) return texts[i + 1] as Buffer;
   const bytes = Buffer.from(jsonString(value), 'utf8');
-  if (memo.length < 2 * MEMO_MAX_TEXTS) memo.push(value, bytes);
+  if (texts.length < 2 * MEMO_MAX_TEXTS) keptTexts.add(kept, value, bytes);
   return bytes;
 }
 
-/** One `_source` value: text as a JSON string, the other kinds as cellToSourceJson renders them. */
-function sourceValue(out: ReplySink, value: Cell, kind: CellKind, source: object | undefined): void {
+/**
+ * One `_source` value: text as a JSON string (from `kept` when given and the text is long), the other
+ * kinds as cellToSourceJson renders them.
+ */
+function sourceValue(out: ReplySink, value: Cell, kind: CellKind, kept: Kept | undefined): void {
   if (typeof value !== 'string' || kind !== 'string') out.text(toJsonText(cellToSourceJson(value, kind)));
-  else if (source === undefined || value.length < MEMO_MIN_CHARS || out instanceof TextSink) out.text(jsonString(value));
-  else out.bytes(textBytes(value, source));
+  else if (kept === undefined || value.length < MEMO_MIN_CHARS) out.text(jsonString(value));
+  else out.bytes(textBytes(value, kept));
 }
 
 function hit(out: ReplySink, result: RowsResult, rowIndex: number, idIndex: number, keys: string[]): void {
   const row = result.rows[rowIndex]!;
-  const source = result.sources?.[rowIndex];
+  const source = out.takesBytes ? result.sources?.[rowIndex] : undefined;
+  // looked up once per row, when the row has a text to keep
+  const kept = source === undefined ? undefined : keptTexts.of(source);
   let head = idIndex >= 0 ? `{"_id":${unsignedId(row[idIndex] ?? null)},"_score":` : '{"_score":';
   head += toJsonText(result.weights?.[rowIndex] ?? FULL_SCAN_SCORE);
   head += ',"_source":{';
@@ -61,7 +65,7 @@ function hit(out: ReplySink, result: RowsResult, rowIndex: number, idIndex: numb
   for (let i = 0; i < keys.length; i++) {
     if (i === idIndex) continue;
     out.text(first ? `${head}${keys[i]!}` : `,${keys[i]!}`);
-    sourceValue(out, row[i] ?? null, result.columns[i]!.kind, source);
+    sourceValue(out, row[i] ?? null, result.columns[i]!.kind, kept);
     first = false;
   }
   const hl = result.highlights?.[rowIndex];

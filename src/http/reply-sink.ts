@@ -6,12 +6,15 @@
  */
 
 export interface ReplySink {
+  /** Whether bytes() is the sink's own way (ByteSink), so kept fragments are worth using. */
+  readonly takesBytes: boolean;
   text(s: string): void;
   /** UTF-8 bytes of a piece of text rendered before (ByteSink only: TextSink renders text). */
   bytes(b: Uint8Array): void;
 }
 
 export class TextSink implements ReplySink {
+  readonly takesBytes = false;
   out = '';
   text(s: string): void { this.out += s; }
   bytes(b: Uint8Array): void { this.out += Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8'); }
@@ -25,6 +28,7 @@ const SHORT_TEXT = 64;
  * doubling; take() copies the reply out, since the next reply reuses the buffer.
  */
 export class ByteSink implements ReplySink {
+  readonly takesBytes = true;
   static #scratch = Buffer.allocUnsafe(1 << 16);
   #buf = ByteSink.#scratch;
   #pos = 0;
