@@ -227,24 +227,23 @@ export class Extractor extends Window {
     }
     this.sStart += k;
     if (k >= this.n) this.spanReset();
-    else { this.head += <u32>k; this.n -= k; }
+    else this.dropHead(<u32>k);
   }
 
+  /**
+   * The gaps of a window whose keywords are as last weighed: the words before its first keyword and
+   * after its last, from the window's keyword list (a walk of the window per token was a third of
+   * the pick). The nearest keyword to an end gives the smallest gap.
+   */
   updateGaps(maxWords: i32): void {
     const p = this.pass;
     let minGap = maxWords - 1;
-    let before = 0;
-    let after = 0;
-    let q: u32 = 0;
-    let w = -1;
-    for (let i = 0; i < this.n; i++) {
-      if (!this.sWord(i)) continue;
-      w++;
-      const m = this.sMask(i);
-      if (m) minGap = min(minGap, min(w, this.sWords - 1 - w));
-      q |= m;
-      if (q == 0) before++;
-      after = m ? 0 : after + 1;
+    let before = this.sWords;
+    let after = this.sWords;
+    if (this.hasKeyword()) {
+      before = this.sWordsBefore(this.firstKeyword());
+      after = this.sWords - 1 - this.sWordsBefore(this.lastKeyword());
+      minGap = min(minGap, min(before, after));
     }
     p.set(0, F.P_MINGAP, minGap);
     p.set(0, F.P_ABEFORE, before);
