@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyText, createFastRoutes, internalErrorReply, type FastRouteOptions } from './fast-routes.js';
-import type { TextReply } from './sql-routes.js';
+import { replyBody, type TextReply } from './sql-routes.js';
 
 export type FastPathOptions = FastRouteOptions;
 
@@ -24,9 +24,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** Headers and body in one write: the body encoded once (unless it came as bytes), its length read off the bytes. */
+/** Headers and body in one write: the body encoded once, its length read off the bytes. */
 function send(res: ServerResponse, r: TextReply): void {
-  const body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
+  const body = replyBody(r);
   res.writeHead(r.status, { 'Content-Type': r.contentType, 'Content-Length': body.length });
   res.end(body);
 }

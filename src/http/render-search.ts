@@ -8,7 +8,7 @@ import { cellToSourceJson, JsonFields } from '../engine/cell-format.js';
 import type { Cell, CellKind, RowsResult } from '../engine/result.js';
 import { jsonString, toJsonText } from './json-text.js';
 import { KeptTexts, type Kept } from './kept-texts.js';
-import { ByteSink, TextSink, type ReplySink } from './reply-sink.js';
+import { bodyBytes, TextSink, type ByteSink, type ReplySink } from './reply-sink.js';
 
 /** `_score` of a row without a full-text query (Manticore's full scans weigh 1). */
 export const FULL_SCAN_SCORE = 1;
@@ -38,8 +38,12 @@ const MEMO_MAX_TEXTS = 8;
 function textBytes(value: string, kept: Kept): Buffer {
   const texts = kept.texts;
   for (let i = 0; i < texts.length; i += 2) if (texts[i] === value) return texts[i + 1] as Buffer;
-  const bytes = Buffer.from(jsonString(value), 'utf8');
-  if (texts.length < 2 * MEMO_MAX_TEXTS) keptTexts.add(kept, value, bytes);
+  const json = jsonString(value);
+  if (texts.length >= 2 * MEMO_MAX_TEXTS) return Buffer.from(json, 'utf8');
+  // its own memory, not a slice of Node's shared 8 kB pool, which a kept slice would hold whole
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json, 'utf8'));
+  bytes.write(json, 0, 'utf8');
+  keptTexts.add(kept, value, bytes);
   return bytes;
 }
 
@@ -104,9 +108,12 @@ export function searchJsonText(result: RowsResult): string {
   return out.out;
 }
 
-/** The reply as UTF-8: the bytes of searchJsonText's text. */
-export function searchJsonBytes(result: RowsResult): Buffer<ArrayBuffer> {
-  const out = new ByteSink();
+/** Writes the reply's UTF-8 (the bytes of searchJsonText's text) into `out`. */
+export function writeSearchJson(out: ByteSink, result: RowsResult): void {
   render(out, result);
-  return out.take();
+}
+
+/** The reply as UTF-8, in a buffer of its own. */
+export function searchJsonBytes(result: RowsResult): Buffer<ArrayBuffer> {
+  return bodyBytes((out) => render(out, result));
 }

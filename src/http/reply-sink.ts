@@ -1,8 +1,9 @@
 /**
  * Where a reply renderer (render-search.ts) writes: text pieces, and byte fragments it kept from an
- * earlier reply. TextSink joins text; ByteSink writes UTF-8 straight into one reused buffer, so a
- * reply of kept fragments is a few memory copies instead of a string of some 40 kB (a gcide `/search`
- * page) built, flattened and encoded again for every request.
+ * earlier reply. TextSink joins text; ByteSink writes UTF-8 straight into a buffer (the lean server's
+ * reply buffer, after the room for the head), so a reply of kept fragments is a few memory copies
+ * instead of a string of some 40 kB (a gcide `/search` page) built, flattened and encoded again for
+ * every request, and no buffer is allocated per reply.
  */
 
 export interface ReplySink {
@@ -12,6 +13,9 @@ export interface ReplySink {
   /** UTF-8 bytes of a piece of text rendered before (ByteSink only: TextSink renders text). */
   bytes(b: Uint8Array): void;
 }
+
+/** A reply body written at send time into the sender's buffer (lean/reply-bytes.ts), or bytes() for the others. */
+export type BodyWriter = (out: ByteSink) => void;
 
 export class TextSink implements ReplySink {
   readonly takesBytes = false;
@@ -23,23 +27,30 @@ export class TextSink implements ReplySink {
 /** Text this long or shorter is copied a character at a time when ASCII: cheaper than a native write call. */
 const SHORT_TEXT = 64;
 
-/**
- * UTF-8 into a buffer kept between replies (rendering is synchronous: one reply at a time), grown by
- * doubling; take() copies the reply out, since the next reply reuses the buffer.
- */
+/** UTF-8 into `buffer` from `start` on, grown (a new buffer, the bytes before copied) by doubling when full. */
 export class ByteSink implements ReplySink {
   readonly takesBytes = true;
-  static #scratch = Buffer.allocUnsafe(1 << 16);
-  #buf = ByteSink.#scratch;
-  #pos = 0;
+  #buf: Buffer;
+  #pos: number;
+
+  constructor(buffer: Buffer = Buffer.allocUnsafe(1 << 14), start = 0) {
+    this.#buf = buffer;
+    this.#pos = start;
+  }
+
+  /** The buffer written (the one given, unless it had to grow). */
+  get buffer(): Buffer { return this.#buf; }
+
+  /** Where the next byte goes: the end of what was written. */
+  get end(): number { return this.#pos; }
 
   #room(n: number): void {
     if (this.#pos + n <= this.#buf.length) return;
-    let size = this.#buf.length * 2;
+    let size = Math.max(this.#buf.length * 2, 1 << 12);
     while (size < this.#pos + n) size *= 2;
     const grown = Buffer.allocUnsafe(size);
     this.#buf.copy(grown, 0, 0, this.#pos);
-    this.#buf = ByteSink.#scratch = grown;
+    this.#buf = grown;
   }
 
   text(s: string): void {
@@ -64,12 +75,11 @@ export class ByteSink implements ReplySink {
     this.#buf.set(b, this.#pos);
     this.#pos += b.length;
   }
+}
 
-  /** The reply's bytes, its own copy. */
-  take(): Buffer<ArrayBuffer> {
-    const out = Buffer.allocUnsafe(this.#pos) as Buffer<ArrayBuffer>;
-    this.#buf.copy(out, 0, 0, this.#pos);
-    this.#pos = 0;
-    return out;
-  }
+/** A BodyWriter's bytes, in a buffer of their own. */
+export function bodyBytes(write: BodyWriter): Buffer<ArrayBuffer> {
+  const out = new ByteSink();
+  write(out);
+  return out.buffer.subarray(0, out.end) as Buffer<ArrayBuffer>;
 }

@@ -9,7 +9,8 @@ import { errorBody, httpStatusFor, HTTP_BAD_REQUEST, HTTP_NOT_IMPLEMENTED } from
 import { toJsonText } from './json-text.js';
 import { renderCliReply } from './render-cli.js';
 import { renderRawReply } from './render-raw.js';
-import { searchJsonBytes } from './render-search.js';
+import { writeSearchJson } from './render-search.js';
+import { bodyBytes, type BodyWriter } from './reply-sink.js';
 import { isNonSelectVerb, splitStatements } from './sql-statements.js';
 import { facetAggregation } from '../engine/group/aggregation-json.js';
 import { readCliQuery, readSqlRequest } from './sql-request.js';
@@ -24,10 +25,16 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=UTF-8';
 
 /**
- * A reply before any framework: what both the Hono routes and the fast path send. The body is text,
- * or its UTF-8 bytes when the renderer wrote those (searchRowsReply).
+ * A reply before any framework: what both the Hono routes and the fast path send. The body is text, or
+ * a writer of its UTF-8 that the sender runs into its own buffer (searchRowsReply): replyBody() gives
+ * either as bytes.
  */
-export interface TextReply { status: number; body: string | Uint8Array<ArrayBuffer>; contentType: string }
+export interface TextReply { status: number; body: string | BodyWriter; contentType: string }
+
+/** A reply's body as UTF-8 bytes. */
+export function replyBody(r: TextReply): Buffer<ArrayBuffer> {
+  return typeof r.body === 'string' ? (Buffer.from(r.body, 'utf8') as Buffer<ArrayBuffer>) : bodyBytes(r.body);
+}
 
 /** A JSON reply as text, written with the exact serializer (64-bit integers and float text intact). */
 export function jsonText(status: number, body: JsonOut): TextReply {
@@ -36,7 +43,7 @@ export function jsonText(status: number, body: JsonOut): TextReply {
 
 /** A SELECT's rows in the `/search` shape, as `/search` and `/sql` answer them. */
 export function searchRowsReply(result: RowsResult): TextReply {
-  return { status: 200, body: searchJsonBytes(result), contentType: JSON_CONTENT_TYPE };
+  return { status: 200, body: (out) => writeSearchJson(out, result), contentType: JSON_CONTENT_TYPE };
 }
 
 /** A JSON reply written with the exact serializer (64-bit integers and float text intact). */
@@ -46,7 +53,7 @@ export function jsonReply(c: Context, status: number, body: JsonOut): Response {
 
 /** A TextReply as the Hono route's Response. */
 export function send(c: Context, r: TextReply): Response {
-  return c.body(r.body, r.status as 200, { 'Content-Type': r.contentType });
+  return c.body(typeof r.body === 'string' ? r.body : bodyBytes(r.body), r.status as 200, { 'Content-Type': r.contentType });
 }
 
 function urlQuery(c: Context): string {

@@ -5,6 +5,7 @@
  * `Date`, then `Connection: keep-alive` with `Keep-Alive: timeout=N` or `Connection: close`.
  */
 import { STATUS_CODES } from 'node:http';
+import { ByteSink, type BodyWriter } from '../reply-sink.js';
 
 let cachedDate: string | undefined;
 
@@ -49,21 +50,29 @@ let scratch: Buffer | undefined;
 /** Replies that could need more than this are encoded into a buffer of their exact size instead. */
 const MAX_SCRATCH_BYTES = 4 << 20;
 
-/** Writes the whole reply, head and UTF-8 body (text, or bytes copied as they are), as one write on `socket`. */
+/**
+ * Writes the whole reply, head and UTF-8 body, as one write on `socket`: text is encoded, a BodyWriter
+ * writes its bytes, straight into the buffer after the room for the head.
+ */
 export function writeReply(
-  socket: { write(b: Buffer): boolean; readonly writableLength: number }, status: number, contentType: string, body: string | Uint8Array, tail: string,
+  socket: { write(b: Buffer): boolean; readonly writableLength: number }, status: number, contentType: string, body: string | BodyWriter, tail: string,
 ): void {
-  const text = typeof body === 'string';
-  const most = HEAD_ROOM + (text ? body.length * 3 : body.length); // UTF-8 takes at most 3 bytes per UTF-16 unit
-  const large = most > MAX_SCRATCH_BYTES;
-  if (!large && (scratch === undefined || scratch.length < most)) scratch = Buffer.allocUnsafe(Math.max(most, 1 << 16));
-  const out = large ? Buffer.allocUnsafe(HEAD_ROOM + (text ? Buffer.byteLength(body, 'utf8') : body.length)) : scratch!;
+  let out: Buffer;
   let bodyBytes: number;
-  if (text) {
+  let large: boolean;
+  if (typeof body === 'string') {
+    const most = HEAD_ROOM + body.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    large = most > MAX_SCRATCH_BYTES;
+    if (!large && (scratch === undefined || scratch.length < most)) scratch = Buffer.allocUnsafe(Math.max(most, 1 << 16));
+    out = large ? Buffer.allocUnsafe(HEAD_ROOM + Buffer.byteLength(body, 'utf8')) : scratch!;
     bodyBytes = out.write(body, HEAD_ROOM, 'utf8');
   } else {
-    out.set(body, HEAD_ROOM);
-    bodyBytes = body.length;
+    const sink = new ByteSink(scratch ?? Buffer.allocUnsafe(1 << 16), HEAD_ROOM);
+    body(sink);
+    out = sink.buffer;
+    bodyBytes = sink.end - HEAD_ROOM;
+    large = out.length > MAX_SCRATCH_BYTES;
+    if (!large) scratch = out; // grown for this reply: kept for the next ones
   }
   const head = `${prefixOf(status, contentType)}${bodyBytes}${dateLine()}${tail}`;
   if (head.length > HEAD_ROOM) throw new Error(`reply head of ${head.length} bytes`);

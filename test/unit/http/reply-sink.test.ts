@@ -3,7 +3,7 @@
 // growth of its buffer and from one reply to the next.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ByteSink, TextSink } from '../../../src/http/reply-sink.js';
+import { bodyBytes, ByteSink, TextSink } from '../../../src/http/reply-sink.js';
 
 type Piece = { text: string } | { bytes: string };
 const piece: fc.Arbitrary<Piece> = fc.oneof(
@@ -13,26 +13,28 @@ const piece: fc.Arbitrary<Piece> = fc.oneof(
   fc.constantFrom('x'.repeat(70_000), 'é'.repeat(40_000)).map((text) => ({ text })),
 );
 
-function feed(pieces: Piece[]): { text: string; bytes: Buffer } {
+/** The pieces through TextSink, and through a ByteSink over a small buffer from `start` on (it grows). */
+function feed(pieces: Piece[], start = 0): { text: string; bytes: Buffer } {
   const t = new TextSink();
-  const b = new ByteSink();
+  const b = new ByteSink(Buffer.alloc(start + 8, 0x2a), start);
   for (const p of pieces) {
     if ('text' in p) { t.text(p.text); b.text(p.text); } else { const u = Buffer.from(p.bytes, 'utf8'); t.bytes(u); b.bytes(u); }
   }
-  return { text: t.out, bytes: b.take() };
+  expect(b.buffer.subarray(0, start).equals(Buffer.alloc(start, 0x2a))).toBe(true); // what precedes is kept, also when grown
+  return { text: t.out, bytes: b.buffer.subarray(start, b.end) };
 }
 
 describe('ByteSink', () => {
   it('writes the UTF-8 of what TextSink joins', () => {
-    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
-      const { text, bytes } = feed(pieces);
+    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), fc.nat({ max: 600 }), (pieces, start) => {
+      const { text, bytes } = feed(pieces, start);
       expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
     }), { numRuns: 300 });
   });
 
-  it('gives each reply its own bytes: the next reply does not overwrite them', () => {
-    const first = feed([{ text: '{"a":"été"}' }]).bytes;
-    feed([{ text: 'another, longer reply' }]);
+  it('bodyBytes gives each body its own bytes: the next one does not overwrite them', () => {
+    const first = bodyBytes((out) => out.text('{"a":"été"}'));
+    bodyBytes((out) => out.text('another, longer reply'));
     expect(first.toString('utf8')).toBe('{"a":"été"}');
   });
 

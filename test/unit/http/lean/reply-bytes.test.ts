@@ -48,14 +48,21 @@ describe('writeReply', () => {
     expect(text.endsWith(`\r\n\r\n${body}`)).toBe(true);
   });
 
-  it('writes a body given as bytes as it is, small or larger than the scratch buffer', () => {
-    for (const body of [Buffer.from('{"a":"été 😀"}', 'utf8'), Buffer.from(`"${'é'.repeat(3_000_000)}"`, 'utf8')]) {
+  it('runs a body writer into its buffer, small or grown past the scratch buffer, and keeps a held buffer intact', () => {
+    const bodies = [Buffer.from('{"a":"été 😀"}', 'utf8'), Buffer.from(`"${'é'.repeat(3_000_000)}"`, 'utf8'), Buffer.from('x'.repeat(100_000))];
+    const sockets: FakeSocket[] = [];
+    for (const body of bodies) {
       const s = new FakeSocket();
-      writeReply(s, 200, 'application/json', body, '\r\n\r\n');
-      expect(s.writes).toHaveLength(1);
-      const out = s.writes[0]!;
-      expect(out.toString('latin1')).toContain(`Content-Length: ${body.length}\r\n`);
-      expect(out.subarray(out.length - body.length).equals(body)).toBe(true);
+      s.writableLength = 1; // every reply stays the socket's: the next must not write over it
+      writeReply(s, 200, 'application/json', (out) => { out.text('['); out.bytes(body); out.text(']'); }, '\r\n\r\n');
+      sockets.push(s);
     }
+    bodies.forEach((body, i) => {
+      const w = sockets[i]!.writes;
+      expect(w).toHaveLength(1);
+      const out = w[0]!;
+      expect(out.toString('latin1')).toContain(`Content-Length: ${body.length + 2}\r\n`);
+      expect(out.subarray(out.length - body.length - 2).equals(Buffer.concat([Buffer.from('['), body, Buffer.from(']')]))).toBe(true);
+    });
   });
 });
