@@ -38,12 +38,8 @@ const MEMO_MAX_TEXTS = 8;
 function textBytes(value: string, kept: Kept): Buffer {
   const texts = kept.texts;
   for (let i = 0; i < texts.length; i += 2) if (texts[i] === value) return texts[i + 1] as Buffer;
-  const json = jsonString(value);
-  if (texts.length >= 2 * MEMO_MAX_TEXTS) return Buffer.from(json, 'utf8');
-  // its own memory, not a slice of Node's shared 8 kB pool, which a kept slice would hold whole
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json, 'utf8'));
-  bytes.write(json, 0, 'utf8');
-  keptTexts.add(kept, value, bytes);
+  const bytes = Buffer.from(jsonString(value), 'utf8');
+  if (texts.length < 2 * MEMO_MAX_TEXTS) keptTexts.add(kept, value, bytes);
   return bytes;
 }
 
