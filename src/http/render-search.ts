@@ -8,6 +8,7 @@ import { cellToSourceJson, JsonFields } from '../engine/cell-format.js';
 import type { Cell, CellKind, RowsResult } from '../engine/result.js';
 import { jsonString, toJsonText } from './json-text.js';
 import { KeptTexts, type Kept } from './kept-texts.js';
+import { highlightJsonText } from './render-highlight.js';
 import { bodyBytes, TextSink, type ByteSink, type ReplySink } from './reply-sink.js';
 
 /** `_score` of a row without a full-text query (Manticore's full scans weigh 1). */
@@ -69,7 +70,7 @@ function hit(out: ReplySink, result: RowsResult, rowIndex: number, idIndex: numb
     first = false;
   }
   const hl = result.highlights?.[rowIndex];
-  const tail = hl ? `},"highlight":${toJsonText(hl)}}` : '}}';
+  const tail = hl ? `},"highlight":${highlightJsonText(hl)}}` : '}}';
   out.text(first ? `${head}${tail}` : tail);
 }
 
