@@ -73,132 +73,148 @@ export function mergePairs(all: readonly string[], to: Int32Array[], segments: r
   return { all: kept, to: to.map((map) => map.map((m) => newIndex[m])), lacking };
 }
 
-/** A word's postings in one part, decoded into PairFiller's arena: rows [from, from + n) of its arrays. */
-interface DecodedWord {
-  from: number;
-  n: number;
+/** Words a part's missing pairs may hold (an entry packs position * WORDS + word into a double's 53 bits). */
+const WORDS = 1 << 20;
+
+/** One pair's occurrences built in a part: rows (merged numbering), a tf per row, a hit per occurrence. */
+interface BuiltPair {
+  rows: number[];
+  tfs: number[];
+  hits: number[];
 }
 
 /**
- * The first index in [from, end) of sorted `rows` whose row is >= `target` (end if none): steps of
- * 1, 2, 4, ... then a binary search in the last step (Bentley and Yao's galloping search).
- */
-export function gallop(rows: Uint32Array, from: number, end: number, target: number): number {
-  let lo = from;
-  let hi = from;
-  let step = 1;
-  while (hi < end && rows[hi] < target) {
-    lo = hi + 1;
-    hi += step;
-    step <<= 1;
-  }
-  if (hi > end) hi = end;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (rows[mid] < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Decoded hits PairFiller keeps across one merge's pairs (4 bytes each, plus a row, a tf and a hit start per row). */
-const CACHE_HITS = 1 << 22;
-
-/**
- * Builds a part's missing pair postings. A frequent word stands in many pairs (each mid word's with
- * it, both ways round), and a part lacking several of them decoded it again for each: 1.6x the merge
- * CPU of gcide 100k once mid words were paired. So each part's decoded words are kept for the merge's
- * later pairs, up to CACHE_HITS hits (then dropped all at once: pairs come sorted by first word).
- * They are kept in one arena (a FlatPostings appended to), not in typed arrays of their own (each an
- * allocation off the V8 heap), and the two words' rows are intersected by galloping: a merge of ten
- * 1000-row gcide segments 129 -> 115 ms CPU (bench/merge-ab.bench.ts).
+ * Builds parts' missing pair postings. Each part's are built at once, the first time one is asked
+ * for: the hits of every word in a pair that part lacks are decoded once, laid out by row and
+ * position, and one scan over them finds every such pair's occurrences (a word at position p, the
+ * other at p + 1, in one field). Intersecting the two words of each pair instead (their postings
+ * kept decoded for the part's later pairs) read a frequent word's hits again for every pair it stands
+ * in: the fills were half of a 100k gcide load's merge CPU. A merge of ten 1000-row gcide segments:
+ * 168-176 -> 112-120 ms CPU (bench/merge-ab.bench.ts), the merged segment byte for byte the same.
  */
 export class PairFiller {
-  private readonly cache = new Map<MergePart, Map<number, DecodedWord>>();
-  /** The decoded words, one after another; its nRows and nHits are the arena's use. */
-  private readonly arena = new FlatPostings();
-  /** Where each arena row's hits start in arena.hits. */
-  private hitStart = new Uint32Array(0);
-
-  /** `cacheHits`: the arena's hits before it is emptied (tests make it tiny). */
-  constructor(private readonly cacheHits = CACHE_HITS) {}
+  /** Per part: its missing pairs' postings by merged term number, once built. */
+  private readonly built: (Map<number, BuiltPair> | undefined)[];
+  /** Decoded words of the part being built (an arena appended to, emptied per part). */
+  private readonly decoded = new FlatPostings();
 
   /**
-   * Appends to `out` the rows of `seg` where pair term `pair` occurs, rows renumbered by `map` (deleted
-   * rows dropped), one hit per occurrence at the first word's position, as a batch lists it
-   * (pair-builder.ts). `u32` is seg.words().
+   * `terms`: the merged dictionary; `lacking`: for a kept pair term (its number in `terms`) the parts
+   * that lack it (mergePairs); `maps[s]`: part s's rows in the merged numbering, -1 for deleted ones.
    */
-  append(out: FlatPostings, seg: MergePart, u32: Uint32Array, pair: string, map: Int32Array): void {
-    const cut = pair.indexOf(PAIR_HEAD, 1);
-    const ta = indexOfSorted(seg.terms, pair.slice(1, cut));
-    const tb = indexOfSorted(seg.terms, pair.slice(cut + 1));
-    if (ta < 0 || tb < 0) return; // a word the part lacks: no occurrence there
-    // the arena is emptied before the pair's words are decoded, never between them (a's rows stay valid)
-    let words = this.cache.get(seg);
-    const need = (t: number) => (words?.has(t) ? 0 : seg.hitCount(t));
-    if (this.arena.nHits + need(ta) + need(tb) > this.cacheHits) {
-      this.cache.clear();
-      this.arena.nRows = 0;
-      this.arena.nHits = 0;
-      words = undefined;
-    }
-    if (!words) this.cache.set(seg, (words = new Map()));
-    const a = this.decode(words, seg, u32, ta, map);
-    const b = this.decode(words, seg, u32, tb, map);
-    out.reserve(Math.min(a.n, b.n), seg.hitCount(ta)); // the most it can take: a row, a hit of the first word's each
-    const { rows, tfs, hits } = this.arena;
-    const starts = this.hitStart;
-    const aEnd = a.from + a.n;
-    const bEnd = b.from + b.n;
-    let i = a.from;
-    let j = b.from;
-    while (i < aEnd && j < bEnd) {
-      const ra = rows[i];
-      const rb = rows[j];
-      // gallop, not step: a pair's words are mostly a frequent one and a rarer one
-      if (ra < rb) { i = gallop(rows, i + 1, aEnd, rb); continue; }
-      if (rb < ra) { j = gallop(rows, j + 1, bEnd, ra); continue; }
-      const ha = starts[i];
-      const endA = ha + tfs[i];
-      const endB = starts[j] + tfs[j];
-      let tf = 0;
-      let k = starts[j];
-      let last = -1;
-      for (let h = ha; h < endA; h++) {
-        const key = (hits[h] & ~FIELD_END_BIT) >>> 0;
-        if (key === last) continue;
-        while (k < endB && ((hits[k] & ~FIELD_END_BIT) >>> 0) <= key) k++;
-        if (k < endB && ((hits[k] & ~FIELD_END_BIT) >>> 0) === key + 1) {
-          out.hits[out.nHits + tf++] = key;
-          last = key;
-        }
-      }
-      if (tf > 0) {
-        out.rows[out.nRows] = ra;
-        out.tfs[out.nRows++] = tf;
-        out.nHits += tf;
-      }
-      i++;
-      j++;
-    }
+  constructor(private readonly parts: readonly MergePart[], private readonly terms: readonly string[],
+    private readonly lacking: Map<number, number[]>, private readonly maps: readonly Int32Array[]) {
+    this.built = parts.map(() => undefined);
   }
 
-  /** Term `t` of `seg` decoded into the arena, rows renumbered by `map` (one map per part in a merge), kept for later pairs. */
-  private decode(words: Map<number, DecodedWord>, seg: MergePart, u32: Uint32Array, t: number, map: Int32Array): DecodedWord {
-    const kept = words.get(t);
-    if (kept) return kept;
-    const arena = this.arena;
-    const from = arena.nRows;
-    const h0 = arena.nHits;
-    arena.append(seg, u32, t, map);
-    if (this.hitStart.length < arena.rows.length) {
-      const grown = new Uint32Array(arena.rows.length);
-      grown.set(this.hitStart.subarray(0, from));
-      this.hitStart = grown;
+  /**
+   * Appends to `out` the rows of part `s` where pair term `m` occurs, one hit per occurrence at the
+   * first word's position, as a batch lists it (pair-builder.ts).
+   */
+  append(out: FlatPostings, s: number, m: number): void {
+    const pair = (this.built[s] ??= this.build(s)).get(m);
+    if (!pair) return;
+    out.reserve(pair.rows.length, pair.hits.length);
+    for (let i = 0; i < pair.rows.length; i++) {
+      out.rows[out.nRows] = pair.rows[i];
+      out.tfs[out.nRows++] = pair.tfs[i];
     }
-    for (let r = from, h = h0; r < arena.nRows; r++) { this.hitStart[r] = h; h += arena.tfs[r]; }
-    const word = { from, n: arena.nRows - from };
-    words.set(t, word);
-    return word;
+    for (const h of pair.hits) out.hits[out.nHits++] = h;
+  }
+
+  /** Every pair part `s` lacks, built in one scan of its words' hits. */
+  private build(s: number): Map<number, BuiltPair> {
+    const seg = this.parts[s];
+    const u32 = seg.words();
+    const out = new Map<number, BuiltPair>();
+    // the part's words standing in its missing pairs, numbered 0.., and the pairs by their two numbers
+    const wordOf = new Map<number, number>(); // the part's term number -> word number
+    const termOf: number[] = [];
+    const pairOf = new Map<number, number>(); // first word * WORDS + second -> merged term number
+    const word = (w: string) => {
+      const t = indexOfSorted(seg.terms, w);
+      if (t < 0) return -1;
+      let k = wordOf.get(t);
+      if (k === undefined) {
+        if (termOf.length === WORDS) return -1; // never met: a part's frequent and mid words are a few hundred
+        wordOf.set(t, (k = termOf.length));
+        termOf.push(t);
+      }
+      return k;
+    };
+    for (const [m, lackers] of this.lacking) {
+      if (!lackers.includes(s)) continue;
+      const pair = this.terms[m];
+      const cut = pair.indexOf(PAIR_HEAD, 1);
+      const a = word(pair.slice(1, cut));
+      const b = a < 0 ? -1 : word(pair.slice(cut + 1));
+      if (b >= 0) pairOf.set(a * WORDS + b, m); // else a word the part lacks: no occurrence there
+    }
+    if (pairOf.size === 0) return out;
+    // the words' hits, decoded (rows renumbered, deleted rows dropped), then counted by row
+    const d = this.decoded;
+    d.nRows = 0;
+    d.nHits = 0;
+    const rowFrom = new Uint32Array(termOf.length + 1);
+    for (let k = 0; k < termOf.length; k++) {
+      d.append(seg, u32, termOf[k], this.maps[s]);
+      rowFrom[k + 1] = d.nRows;
+    }
+    if (d.nRows === 0) return out;
+    let lo = d.rows[0];
+    let hi = lo;
+    for (let i = 0; i < d.nRows; i++) { const r = d.rows[i]; if (r < lo) lo = r; if (r > hi) hi = r; }
+    const at = new Uint32Array(hi - lo + 2); // each row's first entry, by counting sort
+    for (let i = 0; i < d.nRows; i++) at[d.rows[i] - lo + 1] += d.tfs[i];
+    for (let r = 1; r < at.length; r++) at[r] += at[r - 1];
+    // an entry: position (field and place, no field-end mark) * WORDS + word: sorted, a row's positions in order
+    const entries = new Float64Array(d.nHits);
+    const fill = at.slice(0, at.length - 1);
+    for (let k = 0, h = 0; k < termOf.length; k++) {
+      for (let i = rowFrom[k]; i < rowFrom[k + 1]; i++) {
+        let e = fill[d.rows[i] - lo];
+        for (const end = h + d.tfs[i]; h < end; h++) entries[e++] = ((d.hits[h] & ~FIELD_END_BIT) >>> 0) * WORDS + k;
+        fill[d.rows[i] - lo] = e;
+      }
+    }
+    for (let r = 0; r + 1 < at.length; r++) {
+      const from = at[r];
+      const to = at[r + 1];
+      if (to - from < 2) continue;
+      const row = entries.subarray(from, to);
+      row.sort();
+      this.scanRow(row, r + lo, pairOf, out);
+    }
+    return out;
+  }
+
+  /** Records each missing pair standing in `row` (its entries sorted): a word at p, the other at p + 1. */
+  private scanRow(row: Float64Array, rowId: number, pairOf: Map<number, number>, out: Map<number, BuiltPair>): void {
+    // [g, n): the words at position p; [n, e): those at p + 1
+    let g = 0;
+    while (g < row.length) {
+      const p = Math.floor(row[g] / WORDS);
+      let n = g + 1;
+      while (n < row.length && Math.floor(row[n] / WORDS) === p) n++;
+      let e = n;
+      while (e < row.length && Math.floor(row[e] / WORDS) === p + 1) e++;
+      for (let x = g; x < n; x++) {
+        const a = row[x] % WORDS;
+        for (let y = n; y < e; y++) {
+          const m = pairOf.get(a * WORDS + (row[y] % WORDS));
+          if (m === undefined) continue;
+          let pair = out.get(m);
+          if (!pair) out.set(m, (pair = { rows: [], tfs: [], hits: [] }));
+          const last = pair.rows.length - 1;
+          if (last >= 0 && pair.rows[last] === rowId) {
+            if (pair.hits[pair.hits.length - 1] === p) continue; // a word twice at one position: one occurrence
+            pair.tfs[last]++;
+          }
+          else { pair.rows.push(rowId); pair.tfs.push(1); }
+          pair.hits.push(p);
+        }
+      }
+      g = n;
+    }
   }
 }

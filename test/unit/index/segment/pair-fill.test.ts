@@ -1,27 +1,13 @@
-// Pair terms built in merges (pair-fill.ts): the galloping search against a linear scan, and a part's
-// missing pair postings against the rows where the two words stand side by side, with the decoded
-// words' arena emptied at every pair and never.
+// Pair terms built in merges (pair-fill.ts): a part's missing pair postings against the rows and
+// positions where the two words stand side by side in the documents.
 import { describe, expect, it } from 'vitest';
-import fc from 'fast-check';
 import { RtIndex } from '../../../../src/index/rt-index.js';
 import type { DocInput, IndexSchema } from '../../../../src/index/types.js';
 import { FlatPostings } from '../../../../src/index/segment/flat-postings.js';
-import { gallop, PairFiller } from '../../../../src/index/segment/pair-fill.js';
+import { PairFiller } from '../../../../src/index/segment/pair-fill.js';
 import { pairTerm } from '../../../../src/index/segment/segment-pairs.js';
+import { FIELD_SHIFT } from '../../../../src/index/segment/segment-layout.js';
 import { Rng } from '../../../fuzz/rng.js';
-
-describe('gallop', () => {
-  it('finds the first index in [from, end) whose row is >= target, as a linear scan does', () => {
-    const sorted = fc.uniqueArray(fc.nat(300), { maxLength: 80 }).map((xs) => Uint32Array.from(xs.sort((x, y) => x - y)));
-    fc.assert(fc.property(sorted, fc.nat(80), fc.nat(80), fc.nat(310), (rows, x, y, target) => {
-      const from = Math.min(x, rows.length);
-      const end = Math.max(from, Math.min(y, rows.length));
-      let want = from;
-      while (want < end && rows[want] < target) want++;
-      expect(gallop(rows, from, end, target)).toBe(want);
-    }));
-  });
-});
 
 describe('PairFiller', () => {
   const VOCAB = ['the', 'of', 'a', 'cat', 'dog', 'sat'];
@@ -37,42 +23,49 @@ describe('PairFiller', () => {
   }));
   const schema: IndexSchema = { fields: ['title', 'body'], attrs: [], pairs: { mode: 'none' } };
 
-  /** Rows (of the part holding docs[from, from + n)) where b stands right after a in one field, and how often. */
-  function expected(a: string, b: string, from: number, n: number): [number[], number[]] {
+  /** Rows (of the part holding docs[from, from + n)) where b stands right after a in one field, how often, and where a stands. */
+  function expected(a: string, b: string, from: number, n: number): [number[], number[], number[]] {
     const rows: number[] = [];
     const tfs: number[] = [];
+    const hits: number[] = [];
     for (let r = 0; r < n; r++) {
       let tf = 0;
-      for (const f of docs[from + r].fields) for (let i = 0; i + 1 < f.terms.length; i++) if (f.terms[i] === a && f.terms[i + 1] === b) tf++;
+      docs[from + r].fields.forEach((f, field) => {
+        for (let i = 0; i + 1 < f.terms.length; i++) {
+          if (f.terms[i] === a && f.terms[i + 1] === b) { tf++; hits.push(((field << FIELD_SHIFT) | f.positions[i]) >>> 0); }
+        }
+      });
       if (tf) { rows.push(r); tfs.push(tf); }
     }
-    return [rows, tfs];
+    return [rows, tfs, hits];
   }
 
-  it("builds a part's pair postings from its words' positions, the same with the arena emptied at every pair", () => {
+  it("builds every pair a part lacks from its words' positions, rows renumbered as the merge numbers them", () => {
     const idx = new RtIndex(schema, { autoMerge: false });
     for (let i = 0; i < docs.length; i += 50) idx.addBatch(docs.slice(i, i + 50));
-    const fillers = [new PairFiller(), new PairFiller(1)];
-    idx.segments.forEach((seg, s) => {
-      const identity = Int32Array.from({ length: seg.rows }, (_, r) => r);
-      for (const a of VOCAB) {
-        for (const b of VOCAB) {
-          const [rows, tfs] = expected(a, b, s * 50, seg.rows);
-          const got = fillers.map((f) => {
-            const out = new FlatPostings();
-            out.reset(0, 0);
-            f.append(out, seg, seg.words(), pairTerm(a, b), identity);
-            return out;
-          });
-          for (const out of got) {
-            expect(Array.from(out.rows.subarray(0, out.nRows))).toEqual(rows);
-            expect(Array.from(out.tfs.subarray(0, out.nRows))).toEqual(tfs);
-          }
-          expect(Array.from(got[1].hits.subarray(0, got[1].nHits))).toEqual(Array.from(got[0].hits.subarray(0, got[0].nHits)));
-        }
-      }
+    const parts = idx.segments;
+    expect(parts.length).toBe(3);
+    const pairs = VOCAB.flatMap((a) => VOCAB.map((b) => pairTerm(a, b))).sort();
+    // every pair lacking in every part but the middle one's "cat dog"
+    const lacking = new Map(pairs.map((p, m) => [m, p === pairTerm('cat', 'dog') ? [0, 2] : [0, 1, 2]]));
+    // the merged numbering: the parts one after another, the first row of the last part deleted
+    const maps = parts.map((seg, s) => Int32Array.from({ length: seg.rows }, (_, r) => (s === 2 && r === 0 ? -1 : s * 50 + r - (s === 2 ? 1 : 0))));
+    const filler = new PairFiller(parts, pairs, lacking, maps);
+    parts.forEach((seg, s) => {
+      pairs.forEach((pair, m) => {
+        const out = new FlatPostings();
+        out.reset(0, 0);
+        filler.append(out, s, m);
+        const [a, b] = pair.slice(1).split('\u0001');
+        let [rows, tfs, hits] = expected(a, b, s * 50, seg.rows);
+        if (s === 2 && rows[0] === 0) { hits = hits.slice(tfs[0]); rows = rows.slice(1); tfs = tfs.slice(1); }
+        if (!lacking.get(m)!.includes(s)) [rows, tfs, hits] = [[], [], []];
+        expect(Array.from(out.rows.subarray(0, out.nRows))).toEqual(rows.map((r) => maps[s][r]));
+        expect(Array.from(out.tfs.subarray(0, out.nRows))).toEqual(tfs);
+        expect(Array.from(out.hits.subarray(0, out.nHits))).toEqual(hits);
+      });
     });
-    expect(idx.segments.length).toBe(3);
+    expect(pairs.some((p, m) => { const out = new FlatPostings(); out.reset(0, 0); filler.append(out, 1, m); return out.nRows > 5; })).toBe(true);
     idx.truncate();
   });
 });
