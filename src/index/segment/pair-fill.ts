@@ -95,6 +95,8 @@ interface BuiltPair {
 export class PairFiller {
   /** Per part: its missing pairs' postings by merged term number, once built. */
   private readonly built: (Map<number, BuiltPair> | undefined)[];
+  /** Per part: the merged term numbers of the pairs it lacks. */
+  private readonly missing: number[][];
   /** Decoded words of the part being built (an arena appended to, emptied per part). */
   private readonly decoded = new FlatPostings();
 
@@ -103,8 +105,10 @@ export class PairFiller {
    * that lack it (mergePairs); `maps[s]`: part s's rows in the merged numbering, -1 for deleted ones.
    */
   constructor(private readonly parts: readonly MergePart[], private readonly terms: readonly string[],
-    private readonly lacking: Map<number, number[]>, private readonly maps: readonly Int32Array[]) {
+    lacking: Map<number, number[]>, private readonly maps: readonly Int32Array[]) {
     this.built = parts.map(() => undefined);
+    this.missing = parts.map(() => []);
+    for (const [m, lackers] of lacking) for (const s of lackers) this.missing[s].push(m);
   }
 
   /**
@@ -142,8 +146,7 @@ export class PairFiller {
       }
       return k;
     };
-    for (const [m, lackers] of this.lacking) {
-      if (!lackers.includes(s)) continue;
+    for (const m of this.missing[s]) {
       const pair = this.terms[m];
       const cut = pair.indexOf(PAIR_HEAD, 1);
       const a = word(pair.slice(1, cut));
@@ -181,23 +184,22 @@ export class PairFiller {
       const from = at[r];
       const to = at[r + 1];
       if (to - from < 2) continue;
-      const row = entries.subarray(from, to);
-      row.sort();
-      this.scanRow(row, r + lo, pairOf, out);
+      sortRange(entries, from, to);
+      this.scanRow(entries, from, to, r + lo, pairOf, out);
     }
     return out;
   }
 
-  /** Records each missing pair standing in `row` (its entries sorted): a word at p, the other at p + 1. */
-  private scanRow(row: Float64Array, rowId: number, pairOf: Map<number, number>, out: Map<number, BuiltPair>): void {
+  /** Records each missing pair standing in a row (its entries, sorted, row[from, to)): a word at p, the other at p + 1. */
+  private scanRow(row: Float64Array, from: number, to: number, rowId: number, pairOf: Map<number, number>, out: Map<number, BuiltPair>): void {
     // [g, n): the words at position p; [n, e): those at p + 1
-    let g = 0;
-    while (g < row.length) {
+    let g = from;
+    while (g < to) {
       const p = Math.floor(row[g] / WORDS);
       let n = g + 1;
-      while (n < row.length && Math.floor(row[n] / WORDS) === p) n++;
+      while (n < to && Math.floor(row[n] / WORDS) === p) n++;
       let e = n;
-      while (e < row.length && Math.floor(row[e] / WORDS) === p + 1) e++;
+      while (e < to && Math.floor(row[e] / WORDS) === p + 1) e++;
       for (let x = g; x < n; x++) {
         const a = row[x] % WORDS;
         for (let y = n; y < e; y++) {
@@ -216,5 +218,19 @@ export class PairFiller {
       }
       g = n;
     }
+  }
+}
+
+/** Sorts a[from, to) ascending: insertion sort for a row's few entries (a subarray and its sort() per row cost more, and garbage). */
+function sortRange(a: Float64Array, from: number, to: number): void {
+  if (to - from > 48) {
+    a.subarray(from, to).sort();
+    return;
+  }
+  for (let i = from + 1; i < to; i++) {
+    const v = a[i];
+    let j = i - 1;
+    while (j >= from && a[j] > v) { a[j + 1] = a[j]; j--; }
+    a[j + 1] = v;
   }
 }
