@@ -5,8 +5,8 @@
 // once, merges them `--repeat` times and reports CPU ms per merge (process.cpuUsage; the first merge, while
 // V8 compiles, not counted) and the merged segment's terms and bytes (equal across builds unless the
 // format changed).
-// Run: npx tsc -p tsconfig.json && node dist/bench/merge-ab.bench.js [--baseline DIR] [--parts 10]
-// [--rows 1000] [--repeat 5] [--rounds 3] (DIR: a copy of a checkout with dist/ and build/).
+// Run: npm run bench -- merge-ab [--baseline DIR] [--parts 10] [--rows 1000] [--repeat 5] [--rounds 3]
+// (DIR: a copy of a checkout with dist/ and build/; or node dist/bench/merge-ab.bench.js after npx tsc).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
