@@ -4,11 +4,17 @@
 // With `--baseline DIR` (a copy of a checkout with dist/) that build's modules are loaded beside this
 // one's in the same process and the two alternate round by round (A, B, A, B), so a loaded machine
 // weighs on both alike: the server bench's CPU figures are too coarse for a 10-30% change at load 20.
-// Run: npm run build && node dist/bench/highlight-builder.bench.js [--docs N] [--queries M] [--baseline DIR]
-import { resolve } from 'node:path';
+// `--bodies top`: each query's 20 bodies are its top 20 hits by quarry's own search (in process, stem_en),
+// the texts the server bench highlights (longer than the first bodies holding the word, so the passage
+// pick weighs more); the default `first` keeps the figures comparable with earlier sessions'.
+// Run: npm run build && node dist/bench/highlight-builder.bench.js [--docs N] [--queries M] [--baseline DIR] [--bodies top]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { arg, argString } from './bench-util.js';
-import { loadGcide } from './corpus.js';
+import { open } from '../src/index.js';
+import { arg, argString, sqlString } from './bench-util.js';
+import { loadGcide, type CorpusDoc } from './corpus.js';
 import { queryClasses } from './engine.bench.js';
 
 const BODIES = 20;
@@ -49,10 +55,35 @@ function cpuMs(f: () => void): number {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
+/** Each query's top BODIES bodies by quarry's own search over the documents (an in-process table, stem_en). */
+async function topBodies(docs: CorpusDoc[], queries: string[]): Promise<Map<string, string[]>> {
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-hlb-'));
+  const byId = new Map(docs.map((d) => [d.id, d.body]));
+  const out = new Map<string, string[]>();
+  try {
+    const db = await open(join(dir, 'data'));
+    await db.sql("CREATE TABLE gcide (title text, body text) morphology='stem_en'");
+    for (let i = 0; i < docs.length; i += 1000) {
+      const vals = docs.slice(i, i + 1000).map((d) => `(${d.id}, ${sqlString(d.title)}, ${sqlString(d.body)})`).join(',');
+      const [r] = await db.sql(`INSERT INTO gcide (id, title, body) VALUES ${vals}`);
+      if (r.kind === 'error') throw new Error(r.message);
+    }
+    for (const q of queries) {
+      const [r] = await db.sql(`SELECT id FROM gcide WHERE MATCH(${sqlString(q)}) LIMIT ${BODIES}`);
+      if (r.kind !== 'rows') throw new Error(`search failed: ${q}`);
+      out.set(q, r.rows.map((row) => byId.get(Number(row[0])) ?? ''));
+    }
+    await db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
 export async function highlightBuilderBench(): Promise<Record<string, string | number>[]> {
   const docs = loadGcide(arg('docs', 100000));
   const classes = queryClasses(docs, arg('queries', 20));
-  const bodies = new Map<string, string[]>();
+  const bodies = argString('bodies') === 'top' ? await topBodies(docs, classes.flatMap((c) => c.queries)) : new Map<string, string[]>();
   const bodiesOf = (q: string): string[] => {
     let b = bodies.get(q);
     if (!b) {

@@ -7,9 +7,12 @@ import { Context, log2, weightOf } from "./context";
 import * as F from "./format";
 import { Recs } from "./store";
 import { Window } from "./window";
+import { WordVec } from "../memory/heap";
 
 /** Stretches shorter than this are walked (the rebuild costs about a window's tokens). */
 const SKIP_MIN: u32 = 24;
+/** P_AOFF of a kept passage whose context tokens fillContext has not counted yet (P_BOFF holds its window's start). */
+const CONTEXT_PENDING: i32 = -1;
 
 export class Extractor extends Window {
   // the passage being weighed (record 0)
@@ -30,6 +33,8 @@ export class Extractor extends Window {
   weights: usize = 0;
   nTerms: u32 = 0;
   ctx: Context = new Context();
+  /** Per field: where its token 0 lies in the stream run() walked (fillContext reads the tokens there). */
+  bases: WordVec = new WordVec();
 
   setup(field: i32, limit: i32, limitWords: i32, limitSnippets: i32, docBytes: i32): void {
     this.field = field;
@@ -61,6 +66,12 @@ export class Extractor extends Window {
 
   /** Runs over tokens [first, first+count) of the stream at `tokens`. */
   run(tokens: usize, first: u32, count: u32): void {
+    const f = <u32>this.field;
+    if (f >= this.bases.len) {
+      this.bases.ensure(f + 1 - this.bases.len);
+      this.bases.len = f + 1;
+    }
+    this.bases.set(f, <u32>(tokens + <usize>first * F.TOKEN_WORDS * 4));
     let i: u32 = 0;
     // below `walk` a stretch was found too short to skip: walked
     let walk: u32 = 0;
@@ -216,24 +227,23 @@ export class Extractor extends Window {
     }
     this.sStart += k;
     if (k >= this.n) this.spanReset();
-    else { this.head += <u32>k; this.n -= k; }
+    else this.dropHead(<u32>k);
   }
 
+  /**
+   * The gaps of a window whose keywords are as last weighed: the words before its first keyword and
+   * after its last, from the window's keyword list (a walk of the window per token was a third of
+   * the pick). The nearest keyword to an end gives the smallest gap.
+   */
   updateGaps(maxWords: i32): void {
     const p = this.pass;
     let minGap = maxWords - 1;
-    let before = 0;
-    let after = 0;
-    let q: u32 = 0;
-    let w = -1;
-    for (let i = 0; i < this.n; i++) {
-      if (!this.sWord(i)) continue;
-      w++;
-      const m = this.sMask(i);
-      if (m) minGap = min(minGap, min(w, this.sWords - 1 - w));
-      q |= m;
-      if (q == 0) before++;
-      after = m ? 0 : after + 1;
+    let before = this.sWords;
+    let after = this.sWords;
+    if (this.hasKeyword()) {
+      before = this.sWordsBefore(this.firstKeyword());
+      after = this.sWords - 1 - this.sWordsBefore(this.lastKeyword());
+      minGap = min(minGap, min(before, after));
     }
     p.set(0, F.P_MINGAP, minGap);
     p.set(0, F.P_ABEFORE, before);
@@ -288,11 +298,12 @@ export class Extractor extends Window {
     return <f32>max(pre, post) / <f32>min(pre, post);
   }
 
-  /** Cuts the window to `around` words each side and keeps it when new or better than the last. */
-  flush(): void {
+  /**
+   * Cuts the pass record to `around` words each side. Only the kept passages need it: the weight and
+   * the containment test do not read what it cuts (most windows weighed while sliding are dropped).
+   */
+  trimAround(): void {
     const p = this.pass;
-    p.set(0, F.P_FIELD, this.field); p.set(0, F.P_START, this.sStart); p.set(0, F.P_TOKENS, this.n);
-    p.set(0, F.P_CODES, this.sCodes); p.set(0, F.P_WORDS, this.sWords);
     let b = 0;
     while (p.get(0, F.P_ABEFORE) > this.around) {
       p.bump(0, F.P_CODES, -this.sLen(b)); p.bump(0, F.P_ABEFORE, -this.sWord(b)); p.bump(0, F.P_START, 1);
@@ -305,12 +316,20 @@ export class Extractor extends Window {
       p.bump(0, F.P_TOKENS, -1); p.bump(0, F.P_WORDS, -this.sWord(a));
       a--;
     }
+  }
+
+  /** Keeps the window (cut to `around` words each side) when new or better than the last. */
+  flush(): void {
+    const p = this.pass;
+    p.set(0, F.P_FIELD, this.field); p.set(0, F.P_START, this.sStart); p.set(0, F.P_TOKENS, this.n);
+    p.set(0, F.P_CODES, this.sCodes); p.set(0, F.P_WORDS, this.sWords);
     const ctx = this.ctx;
     const ps = ctx.passages;
     const qw = <u32>p.get(0, F.P_QWORDS);
     const weight = weightOf(p, 0);
     const qword = p.get(0, F.P_QCOUNT) == 1 ? log2(qw) - 1 : -1;
     if (!ps.n) {
+      this.trimAround();
       this.snapshot(ps.add());
       this.updateTop(qword, weight);
       return;
@@ -322,9 +341,9 @@ export class Extractor extends Window {
     const le = ps.get(last, F.P_ELIMIT);
     if ((ps0 <= ls && le <= pe0) || (ls <= ps0 && pe0 <= le)) {
       const wl = weightOf(ps, last);
-      if (ps.get(last, F.P_UNIQ) <= p.get(0, F.P_UNIQ) && (wl < weight || (wl == weight && this.gapRatio(p, 0) < this.gapRatio(ps, last)))) {
-        this.snapshot(last);
-      }
+      if (ps.get(last, F.P_UNIQ) > p.get(0, F.P_UNIQ) || wl > weight) return;
+      this.trimAround();
+      if (wl < weight || this.gapRatio(p, 0) < this.gapRatio(ps, last)) this.snapshot(last);
       return;
     }
     if (<i32>ps.n > this.thresh && !(qw & ~ctx.qwords)) {
@@ -334,6 +353,7 @@ export class Extractor extends Window {
         return;
       }
     }
+    this.trimAround();
     this.snapshot(ps.add());
     this.updateTop(qword, weight);
   }
@@ -346,7 +366,11 @@ export class Extractor extends Window {
     if ((<i32>ctx.top.v.len & (this.thresh - 1)) == 0) ctx.top.sortDesc();
   }
 
-  /** Copies the passage into context record `r`, with the context tokens trimming may drop. */
+  /**
+   * Copies the passage into context record `r`. Its context tokens (the ones trimming may drop) are
+   * counted later, by fillContext for the passages still kept: a record is replaced often while the
+   * window slides, and the tokens lie in the stream, where the window's came from.
+   */
   snapshot(r: u32): void {
     const ps = this.ctx.passages;
     ps.copyFrom(r, this.pass, 0);
@@ -354,32 +378,61 @@ export class Extractor extends Window {
     ps.set(r, F.P_ALEN, 0);
     const whole = (this.limit == 0 || this.limit >= this.docBytes) && !this.limitWords && !this.spz;
     if (whole || this.useBoundaries) return;
+    ps.set(r, F.P_BOFF, this.sStart);
+    ps.set(r, F.P_AOFF, CONTEXT_PENDING);
+  }
+
+  /** Where field `f`'s tokens start (its token 0) in the stream run() walked. */
+  @inline fieldBase(f: i32): usize {
+    return <usize>this.bases.at(<u32>f);
+  }
+
+  /**
+   * The context tokens of every kept passage still without them (snapshot), into the pool: the
+   * tokens before the first keyword, nearest first, as long as they fit the words kept before it,
+   * and the same after the last; and the codepoints and words between. Manticore's passage copy
+   * does this when it keeps a passage.
+   */
+  fillContext(): void {
+    const ps = this.ctx.passages;
     const pool = this.ctx.pool;
-    let cb = ps.get(r, F.P_CODES);
-    let wb = ps.get(r, F.P_WORDS);
-    const start = ps.get(r, F.P_START);
-    const aBefore = ps.get(r, F.P_ABEFORE);
-    const aAfter = ps.get(r, F.P_AAFTER);
-    ps.set(r, F.P_BOFF, <i32>pool.size());
-    let nb = 0;
-    let cnt = 0;
-    for (let i = ps.get(r, F.P_SLIMIT) - this.sStart - 1; i >= start - this.sStart; i--) {
-      cb -= this.sLen(i);
-      wb -= this.sWord(i);
-      if (nb + this.sWord(i) <= aBefore) { pool.push(this.sLen(i), this.sWord(i)); nb += this.sWord(i); cnt++; } else break;
+    for (let r: u32 = 0; r < ps.n; r++) {
+      if (ps.get(r, F.P_AOFF) != CONTEXT_PENDING) continue;
+      const base = this.fieldBase(ps.get(r, F.P_FIELD));
+      // the window's first token when the passage was kept: the after-loop's bound counts from it
+      const sStart = ps.get(r, F.P_BOFF);
+      let cb = ps.get(r, F.P_CODES);
+      let wb = ps.get(r, F.P_WORDS);
+      const start = ps.get(r, F.P_START);
+      const aBefore = ps.get(r, F.P_ABEFORE);
+      const aAfter = ps.get(r, F.P_AAFTER);
+      ps.set(r, F.P_BOFF, <i32>pool.size());
+      let nb = 0;
+      let cnt = 0;
+      for (let i = ps.get(r, F.P_SLIMIT) - 1; i >= start; i--) {
+        const t = base + <usize>i * F.TOKEN_WORDS * 4;
+        const len = load<i32>(t);
+        const word: i32 = (load<u32>(t, 4) & F.TOK_WORD) ? 1 : 0;
+        cb -= len;
+        wb -= word;
+        if (nb + word <= aBefore) { pool.push(len, word); nb += word; cnt++; } else break;
+      }
+      ps.set(r, F.P_BLEN, cnt);
+      ps.set(r, F.P_AOFF, <i32>pool.size());
+      let na = 0;
+      cnt = 0;
+      const end = ps.get(r, F.P_TOKENS) + sStart;
+      for (let i = ps.get(r, F.P_ELIMIT) + 1; i < end; i++) {
+        const t = base + <usize>i * F.TOKEN_WORDS * 4;
+        const len = load<i32>(t);
+        const word: i32 = (load<u32>(t, 4) & F.TOK_WORD) ? 1 : 0;
+        cb -= len;
+        wb -= word;
+        if (na + word <= aAfter) { pool.push(len, word); na += word; cnt++; } else break;
+      }
+      ps.set(r, F.P_ALEN, cnt);
+      ps.set(r, F.P_CBETWEEN, cb);
+      ps.set(r, F.P_WBETWEEN, wb);
     }
-    ps.set(r, F.P_BLEN, cnt);
-    ps.set(r, F.P_AOFF, <i32>pool.size());
-    let na = 0;
-    cnt = 0;
-    const tokens = ps.get(r, F.P_TOKENS);
-    for (let i = ps.get(r, F.P_ELIMIT) - this.sStart + 1; i < tokens; i++) {
-      cb -= this.sLen(i);
-      wb -= this.sWord(i);
-      if (na + this.sWord(i) <= aAfter) { pool.push(this.sLen(i), this.sWord(i)); na += this.sWord(i); cnt++; } else break;
-    }
-    ps.set(r, F.P_ALEN, cnt);
-    ps.set(r, F.P_CBETWEEN, cb);
-    ps.set(r, F.P_WBETWEEN, wb);
   }
 }

@@ -38,8 +38,10 @@ export function snippetPick(tokens: usize, fields: usize, nFields: u32, params: 
     ex.setup(<i32>f, limit, words, snippets, load<i32>(fp, 8));
     const own = <usize>load<u32>(fp, 28);
     ex.run(own ? own : tokens, own ? 0 : load<u32>(fp), load<u32>(fp, 4));
+    if (perField) ex.fillContext();
     if (perField) selectPassages(ex.ctx, show, limit, words, snippets, ex.forceAll, ex.useBoundaries, found, ex.weights, ex.nTerms);
   }
+  if (!perField) ex.fillContext();
   if (!perField) selectPassages(ex.ctx, show, gLimit, gWords, gSnippets, ex.forceAll, ex.useBoundaries, found, ex.weights, ex.nTerms);
   const n = min(show.n, outCap);
   for (let i: u32 = 0; i < n; i++) {
