@@ -12,7 +12,7 @@ import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, sqlString } from './bench-util.js';
 import { sphinxPeer, startQuarry, type Peer } from './side-by-side.bench.js';
 import { progress } from './progress.js';
-import { processCpuMs, waitIdle } from './process-cpu.js';
+import { processCpuMs, threadCpuMs, waitIdle } from './process-cpu.js';
 import { queriesUnderWrites, READERS, WRITERS } from './queries-under-writes.js';
 
 const SIZES = [1, 100, 1000];
@@ -25,9 +25,12 @@ const CREATE = "CREATE TABLE gcide (title text, body text, len uint) morphology=
 /**
  * Docs/s inserting `rowsPer` rows per statement from `clients` connections sharing one queue of
  * statements, and the server's CPU ms per 1000 documents (all its threads, read from /proc after it
- * went idle again, so merges the load caused count too).
+ * went idle again, so merges the load caused count too: waitIdle wants a whole second under 3% of a
+ * core, so the RAM tail's idle seal and the idle compaction, 200 ms apart, land in the run that caused
+ * them), and of those the process's main thread (quarry's protocol thread; the rest is the merge thread,
+ * lmdb's writer and V8's compiler and GC helpers).
  */
-async function insertRun(peer: Peer, docs: CorpusDoc[], rowsPer: number, idBase: number, clients = 1): Promise<{ rate: number; cpuPer1000: number }> {
+async function insertRun(peer: Peer, docs: CorpusDoc[], rowsPer: number, idBase: number, clients = 1): Promise<{ rate: number; cpuPer1000: number; mainPer1000: number }> {
   const conns = [];
   for (let c = 0; c < clients; c++) conns.push(await peer.open());
   // Small statements are slow one by one: cap the count so each size runs a few seconds at most.
@@ -35,6 +38,7 @@ async function insertRun(peer: Peer, docs: CorpusDoc[], rowsPer: number, idBase:
   let next = 0;
   if (peer.pid) await waitIdle(peer.pid);
   const cpu0 = peer.pid ? processCpuMs(peer.pid) : 0;
+  const main0 = peer.pid ? threadCpuMs(peer.pid).main : 0;
   const t0 = performance.now();
   await Promise.all(conns.map(async (conn) => {
     while (next < n) {
@@ -48,7 +52,8 @@ async function insertRun(peer: Peer, docs: CorpusDoc[], rowsPer: number, idBase:
   await Promise.all(conns.map((c) => c.close()));
   if (peer.pid) await waitIdle(peer.pid);
   const cpuMs = peer.pid ? processCpuMs(peer.pid) - cpu0 : NaN;
-  return { rate: n / s, cpuPer1000: Number(((cpuMs * 1000) / n).toFixed(1)) };
+  const mainMs = peer.pid ? threadCpuMs(peer.pid).main - main0 : NaN;
+  return { rate: n / s, cpuPer1000: Number(((cpuMs * 1000) / n).toFixed(1)), mainPer1000: Number(((mainMs * 1000) / n).toFixed(1)) };
 }
 
 /** One peer's row of the table: each size from one client, then single rows from many; id ranges apart. */
@@ -64,6 +69,8 @@ async function peerRow(peer: Peer, docs: CorpusDoc[], runNo: number): Promise<Re
   const c = await insertRun(peer, docs, 1, (runNo * 10 + 5) * 1_000_000, CONCURRENT_CLIENTS);
   row[`1 row/INSERT, ${CONCURRENT_CLIENTS} clients docs/s`] = c.rate;
   row[`1 row/INSERT, ${CONCURRENT_CLIENTS} clients server CPU ms/1000 docs`] = c.cpuPer1000;
+  // not read for searchd, which runs as its watchdog's child (the pid's main thread is the watchdog's)
+  row[`1 row/INSERT, ${CONCURRENT_CLIENTS} clients protocol thread CPU ms/1000 docs`] = peer.name.startsWith('quarry') ? c.mainPer1000 : NaN;
   progress.step(`insert: ${peer.name}: queries from ${READERS} clients while ${WRITERS} insert`);
   const q = await queriesUnderWrites(peer, docs, (runNo * 10 + 6) * 1_000_000, SINGLE_ROW_STATEMENTS);
   row[`${WRITERS} inserting: docs/s`] = q.insertsPerS;

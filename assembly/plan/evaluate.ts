@@ -5,7 +5,7 @@ import { TERMINATED, E_BAD_PLAN, E_BAD_SEGMENT } from "../util/codes";
 import { hdr, H_MAGIC, H_VERSION, H_ROWS, H_FIELDS, SEGMENT_MAGIC, SEGMENT_VERSION, DESC_BLOB, DESC_DELETED, bitIsSet } from "../segment/layout";
 import {
   PLAN_MAGIC, PLAN_HEADER_WORDS, P_MAGIC, P_RANKER, P_FLAGS, P_NWEIGHTS, P_WEIGHTS, P_ROOT, P_FILTERS,
-  P_NFILTERS, P_SORT, P_NSORT, P_ALLOW, P_MAXQPOS, P_NQWORDS, SORT_KEY_WORDS, PF_DUPES, PF_EXHAUSTIVE, pword,
+  P_NFILTERS, P_SORT, P_NSORT, P_ALLOW, P_MAXQPOS, P_NQWORDS, P_FLOOR, SORT_KEY_WORDS, PF_DUPES, PF_EXHAUSTIVE, pword,
 } from "./format";
 import { arenaBytes, buildTree, checkTree, freeTree } from "./node";
 import { next, setSegmentRows, sortByCost, setPhraseMode, exactGuide } from "./match";
@@ -15,8 +15,9 @@ import { nget, N_CONSTRAINED, N_CURSOR, N_DOC, NOT_STARTED } from "./node";
 import { hitsReset } from "./hitbuf";
 import { filtersPrepare, filtersPass } from "./filters";
 import { budgetBegin } from "../memory/budget";
-import { topkReset, topkPush, topkDrain, sortDefault, sortClear, sortAdd, topkPrunable, topkWorstWeight } from "../rank/topk";
+import { topkReset, topkPush, topkDrain, sortDefault, sortClear, sortAdd, topkPrunable, topkWorstWeight, topkSetFloor, topkFullWorst } from "../rank/topk";
 import { scoreRow, setWeights, setQueryShape, prepareExpr } from "../rank/rankers";
+import { floorBegin, floorEnd } from "../rank/floor";
 import { RANK_EXPR } from "./format";
 
 let total: u32 = 0;
@@ -94,6 +95,11 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
   const flags = pword(plan, P_FLAGS);
   // pruning (plan/prune.ts): rows whose weight bound cannot enter the top-K are counted, not scored
   const prune = (k & ALL_MATCHES) == 0 && pruneSetup(node, ranker, flags, numFields);
+  // the query's floor (plan word P_FLOOR): what its earlier segments and ranges kept, so a segment after
+  // the first prunes from its first row instead of scoring until its own top-K fills (a table of ten
+  // 1M-row segments scored the head of each: a frequent word cost ~0.25 ms a segment)
+  const floorPtr = prune ? <usize>pword(plan, P_FLOOR) : 0;
+  if (floorPtr != 0) topkSetFloor(floorBegin(floorPtr, k));
   setPhraseMode((flags & (PF_DUPES | PF_EXHAUSTIVE)) == 0, prune);
   // one unlimited term, nothing to test per row but deletes: whole blocks are counted by their bound
   const cursor = <usize>nget(node, N_CURSOR);
@@ -174,6 +180,7 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
     d = next(node, d + 1);
   }
   freeTree(arena);
+  if (floorPtr != 0) floorEnd(floorPtr, topkFullWorst());
   return 0;
 }
 

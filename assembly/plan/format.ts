@@ -6,6 +6,9 @@
 // | 10 allowPtr (host row-allow bitmap in linear memory, 0 = none) | 11 maxQpos (largest keyword
 // | qpos) | 12 numKeywords (distinct query words) | 13 exprOff (0 = none) | 14 exprLen |
 // | 15 exprFloat (1 = the expression is float-typed: its value is truncated) |
+// | 16 floorPtr (0 = none): | floor i32 | query serial u32 | in linear memory, shared by the query's
+// |    segments and ranges: a weight k of its rows reach, which a pruned evaluation starts from and
+// |    raises when it ends (rank/floor.ts) |
 // Expression section (RANK_EXPR), at exprOff: | queryWordCount | nq | idf[nq] (f32 bits, by qpos) |
 //   atom[nq] (per qpos: its keyword's first qpos) |
 //   then exprLen words of bytecode (rank/expr.ts).
@@ -41,7 +44,7 @@
 //   Ties after all keys: rowId ascending.
 
 export const PLAN_MAGIC: u32 = 0x314c5051; // "QPL1"
-export const PLAN_HEADER_WORDS: u32 = 16;
+export const PLAN_HEADER_WORDS: u32 = 17;
 export const P_MAGIC: u32 = 0;
 export const P_RANKER: u32 = 1;
 export const P_FLAGS: u32 = 2;
@@ -58,6 +61,7 @@ export const P_NQWORDS: u32 = 12;
 export const P_EXPR: u32 = 13;
 export const P_EXPR_LEN: u32 = 14;
 export const P_EXPR_FLOAT: u32 = 15;
+export const P_FLOOR: u32 = 16;
 
 /** Query repeats a keyword: the proximity rankers take Manticore's HANDLE_DUPES path. */
 export const PF_DUPES: u32 = 1;

@@ -17,6 +17,12 @@ let size: u32 = 0;
 let limit: u32 = 0;
 /** Collect mode: every pushed entry is kept in push order, no heap (grouping needs all matches, unordered). */
 let collect: bool = false;
+/**
+ * A weight known to be reached by k rows elsewhere (earlier segments or ranges of the same query):
+ * a row must weigh more than floorCut (= that weight - 1) to be of use, heap full or not.
+ */
+let floorOn: bool = false;
+let floorCut: i32 = 0;
 
 /** Default order: weight descending. */
 export function sortDefault(): void {
@@ -112,6 +118,24 @@ export function topkReset(k: u32, all: bool = false): void {
   }
   size = 0;
   limit = k;
+  floorOn = false;
+}
+
+/**
+ * Sets the query's weight floor for this call (after topkReset): k rows of other segments or ranges
+ * weigh `weight` or more. A row of equal weight may still win its tie (segment order, then row), so
+ * only rows below it are of no use: topkWorstWeight() gives weight - 1 until the heap's own worst
+ * entry is higher.
+ */
+export function topkSetFloor(weight: i32): void {
+  if (weight == i32.MIN_VALUE) return;
+  floorOn = true;
+  floorCut = weight - 1;
+}
+
+/** The weight of the worst kept entry when the heap holds k in the ranked default order, else i32 min. */
+export function topkFullWorst(): i32 {
+  return rankedDefault() && size == limit ? weightAt(0) : i32.MIN_VALUE;
 }
 
 function siftDown(i: u32): void {
@@ -182,16 +206,23 @@ export function topkDrain(out: usize): u32 {
   return n;
 }
 
-/**
- * True when the order is the ranked default (weight descending, then rowId ascending) and the heap
- * holds k entries: a row (pushed in ascending row order) then enters only with a weight above
- * topkWorstWeight(), which is what lets the evaluator skip rows whose weight bound is not above it.
- */
-export function topkPrunable(): bool {
-  return !collect && limit > 0 && size == limit && numKeys == 1 && unchecked(keyKind[0]) == SK_WEIGHT && unchecked(keyDesc[0]);
+@inline function rankedDefault(): bool {
+  return !collect && limit > 0 && numKeys == 1 && unchecked(keyKind[0]) == SK_WEIGHT && unchecked(keyDesc[0]);
 }
 
-/** The weight of the entry that leaves first (the heap's top); valid when topkPrunable(). */
+/**
+ * True when the order is the ranked default (weight descending, then rowId ascending) and the heap
+ * holds k entries or a floor is set: a row (pushed in ascending row order) then enters, or can make
+ * the query's top-K, only with a weight above topkWorstWeight(), which is what lets the evaluator skip
+ * rows whose weight bound is not above it.
+ */
+export function topkPrunable(): bool {
+  return rankedDefault() && (size == limit || floorOn);
+}
+
+/** The weight a row must beat to be of use (the heap's top, or the floor's cut); valid when topkPrunable(). */
 export function topkWorstWeight(): i32 {
-  return weightAt(0);
+  if (size < limit) return floorCut;
+  const w = weightAt(0);
+  return floorOn && floorCut > w ? floorCut : w;
 }

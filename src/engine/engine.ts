@@ -39,6 +39,8 @@ export interface Engine {
   loadRows?(name: string, batch: RowBatch, replace: boolean): Promise<RowLoadOutcome>;
   /** loadRows' first half: checked and built, written by commit() (a bulk load prepares the next batch meanwhile). */
   prepareRows?(name: string, batch: RowBatch, replace: boolean): Promise<PreparedRows>;
+  /** Full-text values of rows a bulk load is still reading, for the build thread to tokenize meanwhile (row-load.ts primeRows). */
+  primeRows?(name: string, columns: string[], rows: string[][]): void;
   /**
    * Starts a checkpoint pass now rather than at the timer's next (a bulk load after each batch: its new
    * segment is written while the next one builds, not all of them at close); resolves when it is done.

@@ -31,7 +31,7 @@ import { configureHa, haOverrides } from './distributed/ha-settings.js';
 import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
 import { logError } from '../util/server-log.js';
-import { prepareRows, type PreparedRows, type RowBatch, type RowLoadOutcome } from './row-load.js';
+import { prepareRows, primeRows, type PreparedRows, type RowBatch, type RowLoadOutcome } from './row-load.js';
 import { CLUSTERS_META_KEY, storedClusterOf } from './replication-hook.js';
 
 export type { Engine, EngineOptions } from './engine.js';
@@ -168,6 +168,10 @@ class QuarryEngine implements Engine {
       if (cluster) throw new SearchError('BAD_VALUE', `table '${name.toLowerCase()}' is a part of cluster '${cluster}': load it through a server of the cluster (quarry import --url)`);
     }
     return prepareRows(this.ctx, name.toLowerCase(), batch, replace);
+  }
+
+  primeRows(name: string, columns: string[], rows: string[][]): void {
+    if (!this.#closed) primeRows(this.ctx, name.toLowerCase(), columns, rows);
   }
 
   checkpointNow(): Promise<void> {

@@ -10,7 +10,7 @@ import { asSearchError, SearchError } from '../util/errors.js';
 import type { Catalog } from './catalog.js';
 import type { IdSource } from './id-generator.js';
 import { idOf } from './insert-rows.js';
-import { buildJobOf, buildRunner } from './background/build-job.js';
+import { buildJobOf, buildPrimer, buildRunner } from './background/build-job.js';
 import type { BuiltSegment } from '../index/segment/segment-builder.js';
 import type { Literal } from './literal.js';
 import type { StoredDoc } from './durability/table-store.js';
@@ -64,6 +64,30 @@ export async function loadRows(
   ctx: { catalog: Catalog; ids: IdSource }, name: string, batch: RowBatch, replace: boolean,
 ): Promise<RowLoadOutcome> {
   return (await prepareRows(ctx, name, batch, replace)).commit();
+}
+
+/**
+ * Hands the full-text values of rows still being read (`rows`, values under `columns`) to the build
+ * thread, which tokenizes them meanwhile: a bulk load's first batch then builds on words already
+ * stemmed and numbered. Changes nothing loaded; does nothing without a build thread or such a table.
+ */
+export function primeRows(ctx: { catalog: Catalog }, name: string, columns: string[], rows: string[][]): void {
+  const primer = buildPrimer();
+  const table = primer && ctx.catalog.get(name);
+  if (!primer || !table || !table.buildsFromStored) return;
+  const lower = columns.map((c) => c.toLowerCase());
+  const at = table.index.schema.fields.map((f) => lower.indexOf(f.toLowerCase()));
+  const texts: string[] = [];
+  const lengths = new Uint32Array(rows.length * at.length);
+  let k = 0;
+  for (const row of rows) {
+    for (const i of at) {
+      const v = i >= 0 ? row[i] ?? '' : '';
+      texts.push(v);
+      lengths[k++] = v.length;
+    }
+  }
+  primer({ settings: table.schema.settings, text: texts.join(''), lengths });
 }
 
 /**

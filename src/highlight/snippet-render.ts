@@ -91,8 +91,10 @@ export function renderStart(s: FieldStream, limit: number, used: { cp: number },
   let to = 0;
   const flush = (): void => { if (to > from) out += s.text.slice(from, to); from = to; };
   const d = s.pieces.data;
-  const pairs = SURROGATE.test(s.text);
-  for (let i = 0; i < s.pieces.n; i++) {
+  // only the text the pieces cover: a head scan's (snippet-scan-path.ts) end near the limit, not the field's
+  const n = s.pieces.n;
+  const pairs = n > 0 && SURROGATE.test(s.text.slice(0, d[(n - 1) * PIECE_WORDS + P_END]));
+  for (let i = 0; i < n; i++) {
     const start = d[i * PIECE_WORDS + P_START];
     const end = d[i * PIECE_WORDS + P_END];
     const len = pairs ? cpLen(s.text, start, end) : end - start;

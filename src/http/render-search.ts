@@ -6,6 +6,7 @@
 import { cellToSourceJson, JsonFields } from '../engine/cell-format.js';
 import type { Cell, CellKind, RowsResult } from '../engine/result.js';
 import { jsonString, toJsonText } from './json-text.js';
+import { highlightJsonText } from './render-highlight.js';
 
 /** `_score` of a row without a full-text query (Manticore's full scans weigh 1). */
 export const FULL_SCAN_SCORE = 1;
@@ -38,7 +39,7 @@ function hitText(result: RowsResult, rowIndex: number, idIndex: number, keys: st
   }
   out += '}';
   const hl = result.highlights?.[rowIndex];
-  if (hl) out += `,"highlight":${toJsonText(hl)}`;
+  if (hl) out += `,"highlight":${highlightJsonText(hl)}`;
   return `${out}}`;
 }
 

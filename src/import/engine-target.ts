@@ -24,11 +24,18 @@ export class EngineTarget implements ImportTarget {
     if (holder !== undefined) {
       throw new SearchError('BAD_SETTING', `data directory ${dataDir} is in use by a running server (pid ${holder.pid}): stop it, or import through it with --url`);
     }
-    // one query thread: an import has no queries; its batches' segments are built on a thread of their own
-    const engine = await openEngine({ dataDir, threads: 1 });
+    // the build thread loads its code and core while the engine opens and the first rows are read
     const builder = nodeBuildThreads();
     builder?.warm();
-    setBuildRunner(builder?.run ?? null);
+    let engine: Engine;
+    try {
+      // one query thread: an import has no queries; its batches' segments are built on a thread of their own
+      engine = await openEngine({ dataDir, threads: 1 });
+    } catch (e) {
+      await builder?.close();
+      throw e;
+    }
+    setBuildRunner(builder?.run ?? null, builder?.prime ?? null);
     return new EngineTarget(engine, dataDir, builder);
   }
 
@@ -75,6 +82,10 @@ export class EngineTarget implements ImportTarget {
         return r.ok ? { ok: true } : r;
       },
     };
+  }
+
+  prime(table: string, columns: string[], rows: string[][]): void {
+    this.engine.primeRows?.(table, columns, rows);
   }
 
   /** A bulk load: each batch one segment, merged once at the end rather than again at every level. */

@@ -47,6 +47,8 @@ export class ImportRun {
   #lastLine = 0;
   #shown = 0;
   #bytesBefore = 0;
+  /** A batch was flushed: the first batch's rows are no longer primed (#prime). */
+  #flushed = false;
   /** The batch being sent, resolving false when a bad line in it stopped the import. */
   #inflight?: Promise<{ ok: boolean; error?: unknown }>;
 
@@ -112,12 +114,32 @@ export class ImportRun {
           this.progress.update(state());
         }
       }
+      this.#prime(pending, header);
       this.progress.update(state());
       if (this.interrupted()) break;
     }
     const ok = (await this.#flush(pending.splice(0), header ?? [])) && (await this.drained());
     this.progress.update(state());
     return ok && !this.interrupted();
+  }
+
+  /** Rows of `pending` not primed yet. */
+  #primedRows = 0;
+
+  /**
+   * While the first batch is read, its rows read so far go to the target as a hint (the engine's build
+   * thread tokenizes them meanwhile, so the first build, which meets most of the words new, starts
+   * warm); later batches are read while the one before builds.
+   */
+  #prime(pending: InputRecord[], header: string[] | undefined): void {
+    if (this.#flushed || !this.target.prime || !header?.length || pending.length <= this.#primedRows) return;
+    const rows: string[][] = [];
+    for (let i = this.#primedRows; i < pending.length; i++) {
+      const rec = pending[i]!;
+      if ('values' in rec) rows.push(rec.values);
+    }
+    this.#primedRows = pending.length;
+    if (rows.length > 0) this.target.prime(this.opts.table, header, rows);
   }
 
   #totalBytes(input: ImportInput): number | undefined {
@@ -128,6 +150,7 @@ export class ImportRun {
   /** Builds and sends one batch; false when a bad line stops the import. */
   async #flush(records: InputRecord[], header: string[]): Promise<boolean> {
     if (records.length === 0) return true;
+    this.#flushed = true;
     this.#lastLine = records[records.length - 1]!.line;
     if (!this.#kinds) await this.#resolveKinds(records, header);
     // a file is one format: JSON Lines objects go as documents, CSV/TSV rows as rows of literals

@@ -43,6 +43,8 @@ export interface ImportTarget {
    * rows checked and their segment started now, written by commit(). Absent: loadRows does both.
    */
   prepareRows?(table: string, batch: RowBatch, replace?: boolean): Promise<{ commit(): Promise<BulkOutcome> }>;
+  /** Raw values (under `columns`) of rows still being read: a hint the target may start work on; nothing is loaded by it. */
+  prime?(table: string, columns: string[], rows: string[][]): void;
   close(): Promise<void>;
 }
 

@@ -92,19 +92,21 @@ export function prepareSearch(schema: IndexSchema, segments: Segment[], totalDoc
   const weights = fieldWeights(schema, req);
   const deadline = req.maxQueryMs ? performance.now() + req.maxQueryMs : Infinity;
   const prepared: PreparedSearch = { jobs: [], window, keys, ranked, keywords: planned?.stats ?? [], deadline };
+  let floorPtr = 0;
   try {
     segments.forEach((seg, order) => {
       if (seg.live === 0) return;
       const owned: number[] = [];
       const exprs: ExprValues | undefined = keys.some((k) => k.kind === 'expr' || k.kind === 'host') ? new Map() : undefined;
       prepared.jobs.push({ seg, order, plan: new Uint32Array(0), owned, exprs });
+      if (!floorPtr && ranked && window > 0) floorPtr = placeFloor(seg, owned);
       const allowPtr = placeAllowBitmap(schema, seg, filters.host);
       if (allowPtr) owned.push(allowPtr);
       const spec: PlanSpec = {
         ranker: planned?.ranker ?? 0, flags: planned?.flags ?? 0, weights,
         root: null, rootWords: plan?.treeWords(seg),
         filters: filters.core, sort: segmentSort(keys, seg, owned, exprs), allowPtr,
-        maxQpos: planned?.analyzed.maxQpos ?? 0, numKeywords: planned?.analyzed.keywords.length ?? 0, expr,
+        maxQpos: planned?.analyzed.maxQpos ?? 0, numKeywords: planned?.analyzed.keywords.length ?? 0, expr, floorPtr,
       };
       prepared.jobs[prepared.jobs.length - 1].plan = encodePlan(spec);
     });
@@ -114,6 +116,26 @@ export function prepareSearch(schema: IndexSchema, segments: Segment[], totalDoc
   }
   return prepared;
 }
+
+/**
+ * The query's weight floor (PlanSpec.floorPtr): | floor i32 | serial u32 | in the core its segments share,
+ * the floor starting at i32 min: every segment and range of the query (on this thread or the workers)
+ * reads it before pruning and raises it to the K-th weight kept so far (assembly/rank/floor.ts). Weights of one query compare across segments (the
+ * idf is the table's), so a row below k rows of another segment can never make the page.
+ */
+function placeFloor(seg: Segment, owned: number[]): number {
+  const ptr = seg.core.alloc(8);
+  owned.push(ptr);
+  const u32 = seg.core.u32;
+  u32[ptr >>> 2] = 0x80000000;
+  // the query's serial: a core instance keeps the best weights it kept for one query (assembly/rank/floor.ts)
+  querySerial = querySerial >= 0xffffffff ? 1 : querySerial + 1;
+  u32[(ptr >>> 2) + 1] = querySerial;
+  return ptr;
+}
+
+/** The last query serial a floor cell was given (never 0: an instance's union starts with none). */
+let querySerial = 0;
 
 /** Frees the core memory the plans pointed at. */
 export function releaseSearch(p: PreparedSearch): void {

@@ -3,6 +3,7 @@ import { expandBlended, type WalkToken } from './blend.js';
 import type { Exceptions } from './exceptions.js';
 import { SCAN_RECORD_WORDS, type FieldScanner } from './field-scanner.js';
 import { TermNumbers, type PackedField, type PackedWriter } from './packed-terms.js';
+import type { BatchSink } from './batch-sink.js';
 import type { BlendParts } from './query-words.js';
 import { markKind, type SpzMark } from './spz-marks.js';
 import type { TermDictionary } from './term-dictionary.js';
@@ -67,6 +68,9 @@ export class FieldWalker {
   /** Term numbers by scanner token id for pack(): UNNUMBERED, STOPWORD or a number of `numbers`. */
   private scanNums = new Int32Array(0);
   private numbers = new TermNumbers();
+  /** Batch ids by scanner token id for packBatch(): UNNUMBERED, STOPWORD or the sink's id, for batch `idsBatch`. */
+  private batchIds = new Int32Array(0);
+  private idsBatch = -1;
 
   /**
    * indexField's fast path: the field's terms as numbers and positions written by `out`, one term
@@ -117,12 +121,80 @@ export class FieldWalker {
     return out.finish(this.numbers, last);
   }
 
+  /**
+   * pack() for a bulk load's batch: the field's tokens written into `sink` as the batch's term ids
+   * (one look-up per token: scanner id -> batch id, where pack() takes scanner id -> number and the
+   * inverter number -> id), the same positions. The field's length (its last term's position), or
+   * null (nothing written) where pack() gives null.
+   */
+  packBatch(text: string, sink: BatchSink): number | null {
+    if (!this.scanner || this.exceptions.size !== 0 || this.wordforms.hasMulti || this.blend) return null;
+    if (this.numbers.full) {
+      this.numbers = new TermNumbers();
+      this.scanNums.fill(UNNUMBERED);
+      this.batchIds.fill(UNNUMBERED);
+    }
+    const scan = this.scanner.scan(text);
+    if (!scan) return null;
+    this.sameGeneration(scan.generation);
+    if (this.idsBatch !== sink.batch) {
+      this.idsBatch = sink.batch;
+      this.batchIds.fill(UNNUMBERED);
+    }
+    const nums = this.numsFor(scan.texts.length);
+    const ids = this.batchIdsFor(scan.texts.length);
+    const { records, texts, count } = scan;
+    const { overshortStep, phraseBoundaryStep, stopwordStep } = this.settings;
+    sink.reserve(count);
+    // pack()'s loop, the id looked up by scanner id
+    const outIds = sink.ids;
+    const outPos = sink.positions;
+    let used = sink.used;
+    let pos = 0;
+    let step = 1;
+    let last = 0;
+    for (let k = 0; k < count * SCAN_RECORD_WORDS; k += SCAN_RECORD_WORDS) {
+      const extra = records[k + 3];
+      const advance = step + (extra >> 1) * overshortStep;
+      if (advance > 0) pos += advance;
+      if ((extra & 1) !== 0) pos += phraseBoundaryStep;
+      const token = records[k + 2];
+      let id = ids[token];
+      if (id === UNNUMBERED) {
+        let num = nums[token];
+        if (num === UNNUMBERED) num = nums[token] = this.numberOf(texts[token]);
+        id = ids[token] = num === STOPWORD ? STOPWORD : sink.idOf(this.numbers, num);
+      }
+      if (id !== STOPWORD) {
+        outIds[used] = id;
+        outPos[used++] = pos;
+        step = 1;
+        last = pos;
+      } else {
+        step = stopwordStep;
+      }
+    }
+    sink.used = used;
+    return last;
+  }
+
+  /** The scanner-id -> batch-id table, grown to hold `ids` ids. */
+  private batchIdsFor(ids: number): Int32Array {
+    if (this.batchIds.length < ids) {
+      const grown = new Int32Array(Math.max(ids, this.batchIds.length * 2, 1024)).fill(UNNUMBERED);
+      grown.set(this.batchIds);
+      this.batchIds = grown;
+    }
+    return this.batchIds;
+  }
+
   /** Forgets the scanner-id memos when the scanner renumbered its ids. */
   private sameGeneration(generation: number): void {
     if (generation === this.scanGeneration) return;
     this.scanGeneration = generation;
     this.scanTerms = [];
     this.scanNums.fill(UNNUMBERED);
+    this.batchIds.fill(UNNUMBERED);
   }
 
   /**

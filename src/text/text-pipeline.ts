@@ -1,6 +1,7 @@
 /** A table's text pipeline: HTML strip, tokenize, fold, stem, stopwords -> terms at positions. */
 import type { FieldTokens } from '../index/types.js';
 import type { TableSettings } from '../schema/types.js';
+import type { BatchSink } from './batch-sink.js';
 import { Blender, parseBlendMode, TRIM_NONE, type WalkToken } from './blend.js';
 import { CODE_MASK, FLAG_BLEND, FLAG_IGNORE, type CharsetTable } from './charset-table.js';
 import { Exceptions } from './exceptions.js';
@@ -62,6 +63,11 @@ export interface TextPipeline {
    * positions. `length` is the last hit's position (a trailing SPZ mark counts, as in Manticore).
    */
   indexField(text: string): IndexedField;
+  /**
+   * indexField() for a bulk load's batch: the terms written into `sink` as its ids (FieldWalker.packBatch),
+   * returning the field's length; null (nothing written) where indexField() would not pack the field.
+   */
+  indexFieldInto?(text: string, sink: BatchSink): number | null;
   /** A plain query word -> its dictionary terms (`foo_bar` -> foo, bar); stopwords are left out. */
   normalizeWord(word: string): string[];
   /** CALL KEYWORDS: query-mode tokens with their positions; stopwords take a qpos but give no row. */
@@ -264,6 +270,10 @@ class Pipeline implements TextPipeline {
     });
     const spz = this.settings.indexSp || this.settings.indexZones !== '';
     return spz ? { terms, positions, length, marks } : { terms, positions, length };
+  }
+
+  indexFieldInto(text: string, sink: BatchSink): number | null {
+    return this.walker.packBatch(this.strip(text).text, sink);
   }
 
   normalizeWord(word: string): string[] {

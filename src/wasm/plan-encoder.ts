@@ -75,6 +75,7 @@ export function encodePlan(spec: PlanSpec): Uint32Array {
   out[10] = spec.allowPtr >>> 0;
   out[11] = spec.maxQpos;
   out[12] = spec.numKeywords ?? 0;
+  out[16] = (spec.floorPtr ?? 0) >>> 0;
   if (spec.expr) {
     out[13] = out.length;
     out[14] = spec.expr.code.length;

@@ -1,7 +1,7 @@
 /** The plan bytecode as the host writes it; mirrors assembly/plan/format.ts word for word. */
 
 export const PLAN_MAGIC = 0x314c5051;
-export const PLAN_HEADER_WORDS = 16;
+export const PLAN_HEADER_WORDS = 17;
 
 export const RANKER_IDS = {
   proximity_bm25: 0, bm25: 1, none: 2, wordcount: 3, proximity: 4, matchany: 5, fieldmask: 6, sph04: 7, expr: 8,
@@ -114,4 +114,10 @@ export interface PlanSpec {
   numKeywords?: number;
   /** The expression ranker's section (ranker = RANKER_IDS.expr). */
   expr?: PlanExpr;
+  /**
+   * Address of the query's weight floor in core memory (an i32, i32 min to start; 0 = none): each
+   * segment or range's pruned evaluation starts from it and raises it to its K-th kept weight, so later
+   * segments skip what earlier ones already beat (assembly/plan/evaluate.ts, word 16 of the header).
+   */
+  floorPtr?: number;
 }

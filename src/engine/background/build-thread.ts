@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BuiltSegment } from '../../index/segment/segment-builder.js';
 import type { AttrValue } from '../../index/types.js';
-import type { BuildJob, BuildRunner } from './build-job.js';
+import type { BuildJob, BuildPart, BuildRunner } from './build-job.js';
 
 interface Reply { id: number; blob?: Uint8Array; terms?: string[]; hostCols?: (AttrValue[] | null)[]; error?: string }
 
@@ -22,6 +22,8 @@ export interface BuildThread {
   readonly pending: number;
   /** Starts the thread now (it loads its code and core while the first batch is read), not at the first job. */
   warm(): void;
+  /** Sends field texts to tokenize ahead of their job (build-job.ts, primeFields); no answer. */
+  prime(part: BuildPart): void;
 }
 
 /** A build thread over a worker started from `file` on first use. */
@@ -49,8 +51,11 @@ export function buildThreadOf(file: URL): BuildThread {
     w.on('exit', (code) => gone(new Error(`quarry: build thread exited (code ${code})`)));
     return w;
   };
+  // set once a job is sent: the thread stops priming (shared memory, read between fields while it primes)
+  const jobSent = new Int32Array(new SharedArrayBuffer(4));
   const run: BuildRunner = (job: BuildJob) => new Promise<BuiltSegment>((resolve, reject) => {
     worker ??= start();
+    Atomics.store(jobSent, 0, 1);
     const id = next++;
     waiting.set(id, { resolve, reject });
     worker.ref(); // a build in flight finishes before the process may exit on its own
@@ -62,7 +67,8 @@ export function buildThreadOf(file: URL): BuildThread {
     if (w) await w.terminate();
   };
   const warm = () => { worker ??= start(); };
-  return { run, close, warm, get pending() { return waiting.size; } };
+  const prime = (part: BuildPart) => { (worker ??= start()).postMessage({ id: -1, prime: part, stop: jobSent }); };
+  return { run, close, warm, prime, get pending() { return waiting.size; } };
 }
 
 /** `n` build threads, each job to the one with the fewest waiting. */
@@ -71,7 +77,9 @@ export function buildThreadsOf(file: URL, n: number): BuildThread {
   const run: BuildRunner = (job) => threads.reduce((a, b) => (b.pending < a.pending ? b : a)).run(job);
   const close = async () => { await Promise.all(threads.map((t) => t.close())); };
   const warm = () => { for (const t of threads) t.warm(); };
-  return { run, close, warm, get pending() { return threads.reduce((s, t) => s + t.pending, 0); } };
+  // each thread keeps its own pipeline: every one is primed
+  const prime = (part: BuildPart) => { for (const t of threads) t.prime(part); };
+  return { run, close, warm, prime, get pending() { return threads.reduce((s, t) => s + t.pending, 0); } };
 }
 
 /**

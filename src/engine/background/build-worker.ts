@@ -7,7 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import { createTextPipeline, type TextPipeline } from '../../text/text-pipeline.js';
 import { installNodeHost } from '../node-host.js';
 import { keepInversionScratch } from '../../index/segment/inversion-scratch.js';
-import { buildOfJob, type BuildJob } from './build-job.js';
+import { buildOfJob, primeFields, type BuildJob, type BuildPart } from './build-job.js';
 
 installNodeHost();
 // this thread inverts one import batch after another (25,000 documents, over a million tokens each):
@@ -17,11 +17,25 @@ keepInversionScratch(1 << 22);
 createTextPipeline({}).indexField('warm');
 let pipeline: { key: string; pipeline: TextPipeline } | null = null;
 
-parentPort!.on('message', ({ id, job }: { id: number; job: BuildJob }) => {
+/** The pipeline of `settings`, kept while they stay the same. */
+function pipelineOf(settings: BuildJob['settings']): TextPipeline {
+  const key = JSON.stringify(settings);
+  if (pipeline?.key !== key) pipeline = { key, pipeline: createTextPipeline(settings) };
+  return pipeline.pipeline;
+}
+
+parentPort!.on('message', ({ id, job, prime, stop }: { id: number; job?: BuildJob; prime?: BuildPart; stop?: Int32Array }) => {
+  if (prime) {
+    // a hint, answered by nothing: a failure here is the job's to meet, if it fails alike
+    try {
+      primeFields(pipelineOf(prime.settings), prime, stop);
+    } catch {
+      // nothing to undo: priming only fills the pipeline's caches
+    }
+    return;
+  }
   try {
-    const key = JSON.stringify(job.settings);
-    if (pipeline?.key !== key) pipeline = { key, pipeline: createTextPipeline(job.settings) };
-    const built = buildOfJob(pipeline.pipeline, job);
+    const built = buildOfJob(pipelineOf(job!.settings), job!);
     const blob = built.blob;
     parentPort!.postMessage({ id, blob, terms: built.terms, hostCols: built.hostCols }, [blob.buffer as ArrayBuffer]);
   } catch (e) {

@@ -13,8 +13,18 @@ import type { BuiltSegment } from '../../index/segment/segment-builder.js';
 
 interface Reply { id: number; blob?: Uint8Array; terms?: string[]; error?: string }
 
-/** An idle merge thread ends after this long: its heap (the last merge's garbage) goes with it. */
-const IDLE_EXIT_MS = 3000;
+/**
+ * An idle merge thread ends after this long (its heap, 30-40 MiB after a merge, most of it V8's young
+ * generation, goes with it) and starts again on demand. Long enough to outlast a pause in a stream of
+ * writes: a thread started again compiles the merge code afresh in its new isolate, and V8's optimizing
+ * compiles of it (on its helper threads) cost as much CPU as the merges. Session 13, npm run bench's
+ * insert phases in order (1, 100, 1000 rows an INSERT, then 16 single-row clients x 2,000 over MySQL;
+ * load 13-18), server CPU per 1000 documents of the 16-client phase until idle: 3 s against a thread kept
+ * alive, protocol thread 155 / 140 / 165 / 105 -> 145 / 110 / 105 / 165 ms, the other threads 305 / 280 /
+ * 400 / 270 -> 180 / 140 / 190 / 190. Shorter than the 10 quiet seconds after which the benchmarks read a
+ * server's memory at rest (bench/footprint.ts untilQuiet): kept alive, the idle thread read +25-40 MiB PSS.
+ */
+const IDLE_EXIT_MS = 8000;
 
 /**
  * A runner over a worker started from `file`; jobs run one after another, in order. The thread ends once

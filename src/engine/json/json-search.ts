@@ -15,6 +15,7 @@ import { geoDistance } from './json-geo.js';
 import { checkSearchKeys, jsonOptions } from './json-search-keys.js';
 import { addJsonHighlights, jsonMatchText, scriptFieldItems } from '../snippets/highlight-json.js';
 import { splitJsonQuery } from './json-query-tree.js';
+import { jsonQueryKey } from './json-query-key.js';
 import { intProperty, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import { normalizeTableQuery, tableNormalizers } from '../../index/normalize-query.js';
 import { tableParseOptions, tableQueryError } from '../../index/table-query.js';
@@ -22,7 +23,6 @@ import type { Catalog } from '../catalog.js';
 import type { RowsResult } from '../result.js';
 import { orderedColumns } from '../schema-text.js';
 import { TableParseCache } from '../parse-cache.js';
-import { isLosslessNumber } from 'lossless-json';
 import type { Session } from '../session.js';
 import type { Table } from '../table.js';
 import type { DistributedDef } from '../distributed/dist-def.js';
@@ -152,7 +152,7 @@ function options(obj: JsonObject, sorted: OrderItem[]): NamedValue[] {
 export function jsonFullText(table: Table, query: JsonValue | undefined, flags: GlobalFlags, options: NamedValue[] = []) {
   // a nesting deeper than the stack allows gets Manticore's `query too complex` error
   const tree = () => guardStack(() => JSON.stringify(query ?? null), () => jsonFullTextTree(table, query, flags, options));
-  const text = cacheText(query);
+  const text = jsonQueryKey(query, QUERY_CACHE.maxKeyLength);
   if (text === undefined) return tree();
   const ek = querySettings(table, options).expand_keywords ?? '';
   return QUERY_CACHE.get(table, `${queryFlags(flags, options).notTermsOnlyAllowed ? 1 : 0}${ek}\u0000${text}`, tree);
@@ -160,30 +160,6 @@ export function jsonFullText(table: Table, query: JsonValue | undefined, flags: 
 
 /** /search query trees, per table (most applications repeat their queries). */
 const QUERY_CACHE = new TableParseCache<ReturnType<typeof jsonFullTextTree>>(1024, 2048);
-
-/**
- * The cache key of a small query object; undefined for one too big to keep or holding a value that is
- * not JSON (a BigInt). Strings are tagged `s` and lossless numbers `n` so no value's text passes for another's.
- */
-function cacheText(query: JsonValue | undefined): string | undefined {
-  if (query === undefined) return 'undefined';
-  try {
-    const text = JSON.stringify(query, taggedValue);
-    return text.length <= QUERY_CACHE.maxKeyLength ? text : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function taggedValue(_key: string, v: unknown): unknown {
-  if (typeof v === 'string') return `s${v}`;
-  if (isLosslessNumber(v)) return `n${v.value}`;
-  if (v !== null && typeof v === 'object') {
-    const proto = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) throw new TypeError('not plain JSON');
-  }
-  return v;
-}
 
 function jsonFullTextTree(table: Table, query: JsonValue | undefined, flags: GlobalFlags, options: NamedValue[]) {
   const fields = table.index.schema.fields;

@@ -9,6 +9,7 @@ import { loadSnippetFiles } from './snippet-files.js';
 import { snippetOptions, type RawOption } from '../../highlight/snippet-options.js';
 import type { Table } from '../table.js';
 import type { QueryNode } from '../../query/ast.js';
+import { TableParseCache } from '../parse-cache.js';
 
 const ARGS_ERROR = 'SNIPPETS() expects exactly 3 arguments (data, table, query)';
 
@@ -24,15 +25,23 @@ export function optionsOf(st: CallStatement): RawOption[] {
 
 /** The query as the snippet builder reads it: full syntax, the table's fields known to the parser. */
 export function snippetQuery(table: Table, text: string): QueryNode {
-  const p = table.pipeline;
-  return parseQuery(text, {
-    fields: table.index.schema.fields,
-    isWordChar: (cp) => p.isWordChar(cp),
-    isNullWord: (w) => p.normalizeWord(w).length === 0,
-    notTermsOnlyAllowed: true,
-    textHooks: p,
-  }).root;
+  return QUERY_CACHE.get(table, text, () => {
+    const p = table.pipeline;
+    return parseQuery(text, {
+      fields: table.index.schema.fields,
+      isWordChar: (cp) => p.isWordChar(cp),
+      isNullWord: (w) => p.normalizeWord(w).length === 0,
+      notTermsOnlyAllowed: true,
+      textHooks: p,
+    }).root;
+  });
 }
+
+/**
+ * Snippet query trees by their text, per table (HIGHLIGHT() of every page, CALL SNIPPETS): a repeated
+ * query skips the parse, and the builder's per-tree memos (the scan path's plan) hold across statements.
+ */
+const QUERY_CACHE = new TableParseCache<QueryNode>(1024, 2048);
 
 export async function callSnippets(catalog: Catalog, st: CallStatement): Promise<Result> {
   if (st.args.length !== 3) throw new SearchError('PARSE_ERROR', ARGS_ERROR);

@@ -73,83 +73,164 @@ export function mergePairs(all: readonly string[], to: Int32Array[], segments: r
   return { all: kept, to: to.map((map) => map.map((m) => newIndex[m])), lacking };
 }
 
-/** Decoded hits PairFiller keeps across one merge's pairs (4 bytes each, plus a row and tf per row). */
-const CACHE_HITS = 1 << 22;
+/** Words a part's missing pairs may hold (an entry packs position * WORDS + word into a double's 53 bits). */
+const WORDS = 1 << 20;
+
+/** One pair's occurrences built in a part: rows (merged numbering), a tf per row, a hit per occurrence. */
+interface BuiltPair {
+  rows: number[];
+  tfs: number[];
+  hits: number[];
+}
 
 /**
- * Builds a part's missing pair postings. A frequent word stands in many pairs (each mid word's with
- * it, both ways round), and a part lacking several of them decoded it again for each: 1.6x the merge
- * CPU of gcide 100k once mid words were paired. So each part's decoded words are kept for the merge's
- * later pairs, up to CACHE_HITS hits (then dropped all at once: pairs come sorted by first word).
+ * Builds parts' missing pair postings. Each part's are built at once, the first time one is asked
+ * for: the hits of every word in a pair that part lacks are decoded once, laid out by row and
+ * position, and one scan over them finds every such pair's occurrences (a word at position p, the
+ * other at p + 1, in one field). Intersecting the two words of each pair instead (their postings
+ * kept decoded for the part's later pairs) read a frequent word's hits again for every pair it stands
+ * in: the fills were half of a 100k gcide load's merge CPU. A merge of ten 1000-row gcide segments:
+ * 168-176 -> 112-120 ms CPU (bench/merge-ab.bench.ts), the merged segment byte for byte the same.
  */
 export class PairFiller {
-  private readonly cache = new Map<MergePart, Map<number, FlatPostings>>();
-  private cachedHits = 0;
+  /** Per part: its missing pairs' postings by merged term number, once built. */
+  private readonly built: (Map<number, BuiltPair> | undefined)[];
+  /** Per part: the merged term numbers of the pairs it lacks. */
+  private readonly missing: number[][];
+  /** Decoded words of the part being built (an arena appended to, emptied per part). */
+  private readonly decoded = new FlatPostings();
 
   /**
-   * Appends to `out` the rows of `seg` where pair term `pair` occurs, rows renumbered by `map` (deleted
-   * rows dropped), one hit per occurrence at the first word's position, as a batch lists it
-   * (pair-builder.ts). `u32` is seg.words().
+   * `terms`: the merged dictionary; `lacking`: for a kept pair term (its number in `terms`) the parts
+   * that lack it (mergePairs); `maps[s]`: part s's rows in the merged numbering, -1 for deleted ones.
    */
-  append(out: FlatPostings, seg: MergePart, u32: Uint32Array, pair: string, map: Int32Array): void {
-    const cut = pair.indexOf(PAIR_HEAD, 1);
-    const ta = indexOfSorted(seg.terms, pair.slice(1, cut));
-    const tb = indexOfSorted(seg.terms, pair.slice(cut + 1));
-    if (ta < 0 || tb < 0) return; // a word the part lacks: no occurrence there
-    const a = this.decode(seg, u32, ta, map);
-    const b = this.decode(seg, u32, tb, map);
-    out.reserve(Math.min(a.nRows, b.nRows), a.nHits); // the most it can take: a row, a hit of the first word's each
-    let i = 0;
-    let j = 0;
-    let ha = 0; // first hit of a's row i
-    let hb = 0;
-    while (i < a.nRows && j < b.nRows) {
-      const ra = a.rows[i];
-      const rb = b.rows[j];
-      if (ra < rb) { ha += a.tfs[i++]; continue; }
-      if (rb < ra) { hb += b.tfs[j++]; continue; }
-      const endA = ha + a.tfs[i];
-      const endB = hb + b.tfs[j];
-      let tf = 0;
-      let k = hb;
-      let last = -1;
-      for (let h = ha; h < endA; h++) {
-        const key = (a.hits[h] & ~FIELD_END_BIT) >>> 0;
-        if (key === last) continue;
-        while (k < endB && ((b.hits[k] & ~FIELD_END_BIT) >>> 0) <= key) k++;
-        if (k < endB && ((b.hits[k] & ~FIELD_END_BIT) >>> 0) === key + 1) {
-          out.hits[out.nHits + tf++] = key;
-          last = key;
-        }
-      }
-      if (tf > 0) {
-        out.rows[out.nRows] = ra;
-        out.tfs[out.nRows++] = tf;
-        out.nHits += tf;
-      }
-      ha = endA;
-      hb = endB;
-      i++;
-      j++;
-    }
+  constructor(private readonly parts: readonly MergePart[], private readonly terms: readonly string[],
+    lacking: Map<number, number[]>, private readonly maps: readonly Int32Array[]) {
+    this.built = parts.map(() => undefined);
+    this.missing = parts.map(() => []);
+    for (const [m, lackers] of lacking) for (const s of lackers) this.missing[s].push(m);
   }
 
-  /** Term `t` of `seg` decoded, rows renumbered by `map` (one map per part in a merge), kept for later pairs. */
-  private decode(seg: MergePart, u32: Uint32Array, t: number, map: Int32Array): FlatPostings {
-    let words = this.cache.get(seg);
-    const kept = words?.get(t);
-    if (kept) return kept;
-    const into = new FlatPostings();
-    into.reset(seg.docFreq(t), seg.hitCount(t));
-    into.append(seg, u32, t, map);
-    if (this.cachedHits + into.nHits > CACHE_HITS) {
-      this.cache.clear();
-      this.cachedHits = 0;
-      words = undefined;
+  /**
+   * Appends to `out` the rows of part `s` where pair term `m` occurs, one hit per occurrence at the
+   * first word's position, as a batch lists it (pair-builder.ts).
+   */
+  append(out: FlatPostings, s: number, m: number): void {
+    const pair = (this.built[s] ??= this.build(s)).get(m);
+    if (!pair) return;
+    out.reserve(pair.rows.length, pair.hits.length);
+    for (let i = 0; i < pair.rows.length; i++) {
+      out.rows[out.nRows] = pair.rows[i];
+      out.tfs[out.nRows++] = pair.tfs[i];
     }
-    if (!words) this.cache.set(seg, (words = new Map()));
-    words.set(t, into);
-    this.cachedHits += into.nHits;
-    return into;
+    for (const h of pair.hits) out.hits[out.nHits++] = h;
+  }
+
+  /** Every pair part `s` lacks, built in one scan of its words' hits. */
+  private build(s: number): Map<number, BuiltPair> {
+    const seg = this.parts[s];
+    const u32 = seg.words();
+    const out = new Map<number, BuiltPair>();
+    // the part's words standing in its missing pairs, numbered 0.., and the pairs by their two numbers
+    const wordOf = new Map<number, number>(); // the part's term number -> word number
+    const termOf: number[] = [];
+    const pairOf = new Map<number, number>(); // first word * WORDS + second -> merged term number
+    const word = (w: string) => {
+      const t = indexOfSorted(seg.terms, w);
+      if (t < 0) return -1;
+      let k = wordOf.get(t);
+      if (k === undefined) {
+        if (termOf.length === WORDS) return -1; // never met: a part's frequent and mid words are a few hundred
+        wordOf.set(t, (k = termOf.length));
+        termOf.push(t);
+      }
+      return k;
+    };
+    for (const m of this.missing[s]) {
+      const pair = this.terms[m];
+      const cut = pair.indexOf(PAIR_HEAD, 1);
+      const a = word(pair.slice(1, cut));
+      const b = a < 0 ? -1 : word(pair.slice(cut + 1));
+      if (b >= 0) pairOf.set(a * WORDS + b, m); // else a word the part lacks: no occurrence there
+    }
+    if (pairOf.size === 0) return out;
+    // the words' hits, decoded (rows renumbered, deleted rows dropped), then counted by row
+    const d = this.decoded;
+    d.nRows = 0;
+    d.nHits = 0;
+    const rowFrom = new Uint32Array(termOf.length + 1);
+    for (let k = 0; k < termOf.length; k++) {
+      d.append(seg, u32, termOf[k], this.maps[s]);
+      rowFrom[k + 1] = d.nRows;
+    }
+    if (d.nRows === 0) return out;
+    let lo = d.rows[0];
+    let hi = lo;
+    for (let i = 0; i < d.nRows; i++) { const r = d.rows[i]; if (r < lo) lo = r; if (r > hi) hi = r; }
+    const at = new Uint32Array(hi - lo + 2); // each row's first entry, by counting sort
+    for (let i = 0; i < d.nRows; i++) at[d.rows[i] - lo + 1] += d.tfs[i];
+    for (let r = 1; r < at.length; r++) at[r] += at[r - 1];
+    // an entry: position (field and place, no field-end mark) * WORDS + word: sorted, a row's positions in order
+    const entries = new Float64Array(d.nHits);
+    const fill = at.slice(0, at.length - 1);
+    for (let k = 0, h = 0; k < termOf.length; k++) {
+      for (let i = rowFrom[k]; i < rowFrom[k + 1]; i++) {
+        let e = fill[d.rows[i] - lo];
+        for (const end = h + d.tfs[i]; h < end; h++) entries[e++] = ((d.hits[h] & ~FIELD_END_BIT) >>> 0) * WORDS + k;
+        fill[d.rows[i] - lo] = e;
+      }
+    }
+    for (let r = 0; r + 1 < at.length; r++) {
+      const from = at[r];
+      const to = at[r + 1];
+      if (to - from < 2) continue;
+      sortRange(entries, from, to);
+      this.scanRow(entries, from, to, r + lo, pairOf, out);
+    }
+    return out;
+  }
+
+  /** Records each missing pair standing in a row (its entries, sorted, row[from, to)): a word at p, the other at p + 1. */
+  private scanRow(row: Float64Array, from: number, to: number, rowId: number, pairOf: Map<number, number>, out: Map<number, BuiltPair>): void {
+    // [g, n): the words at position p; [n, e): those at p + 1
+    let g = from;
+    while (g < to) {
+      const p = Math.floor(row[g] / WORDS);
+      let n = g + 1;
+      while (n < to && Math.floor(row[n] / WORDS) === p) n++;
+      let e = n;
+      while (e < to && Math.floor(row[e] / WORDS) === p + 1) e++;
+      for (let x = g; x < n; x++) {
+        const a = row[x] % WORDS;
+        for (let y = n; y < e; y++) {
+          const m = pairOf.get(a * WORDS + (row[y] % WORDS));
+          if (m === undefined) continue;
+          let pair = out.get(m);
+          if (!pair) out.set(m, (pair = { rows: [], tfs: [], hits: [] }));
+          const last = pair.rows.length - 1;
+          if (last >= 0 && pair.rows[last] === rowId) {
+            if (pair.hits[pair.hits.length - 1] === p) continue; // a word twice at one position: one occurrence
+            pair.tfs[last]++;
+          }
+          else { pair.rows.push(rowId); pair.tfs.push(1); }
+          pair.hits.push(p);
+        }
+      }
+      g = n;
+    }
+  }
+}
+
+/** Sorts a[from, to) ascending: insertion sort for a row's few entries (a subarray and its sort() per row cost more, and garbage). */
+function sortRange(a: Float64Array, from: number, to: number): void {
+  if (to - from > 48) {
+    a.subarray(from, to).sort();
+    return;
+  }
+  for (let i = from + 1; i < to; i++) {
+    const v = a[i];
+    let j = i - 1;
+    while (j >= from && a[j] > v) { a[j + 1] = a[j]; j--; }
+    a[j + 1] = v;
   }
 }

@@ -122,7 +122,7 @@ function encodeFlat(w: ByteWriter, flat: FlatPostings, stats: { posBytes: number
 export function concatSegments(schema: IndexSchema, segments: MergePart[], rows: SegmentRows, terms: string[], to: Int32Array[], maps: Int32Array[],
   lacking: Map<number, number[]>): BuiltSegment {
   const flat = new FlatPostings();
-  const filler = new PairFiller();
+  const filler = new PairFiller(segments, terms, lacking, maps);
   let rowBase = 0;
   let sizeGuess = 0;
   const parts: PartPostings[] = segments.map((seg) => {
@@ -159,7 +159,7 @@ export function concatSegments(schema: IndexSchema, segments: MergePart[], rows:
       flat.reset(df, hits);
       for (let s = 0; s < parts.length; s++) {
         if (holders.includes(s)) flat.append(segments[s], parts[s].u32, next[s]++, maps[s]);
-        else if (missing?.includes(s)) filler.append(flat, segments[s], parts[s].u32, terms[m], maps[s]);
+        else if (missing?.includes(s)) filler.append(flat, s, m);
       }
       const at = encodeFlat(w, flat, stats);
       entry[0] = flat.nRows;

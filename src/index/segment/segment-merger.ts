@@ -137,7 +137,7 @@ export function mergeSegments(schema: IndexSchema, segments: MergePart[]): Built
   flat.reset(maxRows, maxHits);
   const words = segments.map((seg) => seg.words());
   const next = new Int32Array(segments.length); // each segment's next term in its sorted dictionary
-  const filler = new PairFiller();
+  const filler = new PairFiller(segments, all, lacking, maps);
   const terms: string[] = [];
   const rowStart = new Uint32Array(all.length + 1);
   const posStart = new Uint32Array(all.length + 1);
@@ -147,7 +147,7 @@ export function mergeSegments(schema: IndexSchema, segments: MergePart[]): Built
     for (let s = 0; s < segments.length; s++) {
       while (to[s][next[s]] === -1) next[s]++;
       if (to[s][next[s]] === m) flat.append(segments[s], words[s], next[s]++, maps[s]);
-      else if (missing?.includes(s)) filler.append(flat, segments[s], words[s], all[m], maps[s]);
+      else if (missing?.includes(s)) filler.append(flat, s, m);
     }
     if (flat.nRows === r0) continue; // every row holding it was deleted
     terms.push(all[m]);

@@ -45,6 +45,14 @@ describe('compactRange', () => {
     expect(compactRange([600, 600, 100, 900, 900], 4, 1000)).toEqual([1, 3]);
     expect(compactRange([600, 600, 600, 600, 600], 4, 1000)).toBeNull();
   });
+
+  it('merges as near the cutoff as maxRows lets it when no run down to the cutoff fits', () => {
+    // a 1M table under its quarter cap: down to 2 would build 500k+, the last three make 250k
+    expect(compactRange([250, 250, 250, 200, 40, 10], 2, 250)).toEqual([3, 6]);
+    expect(compactRange([250, 250, 250, 200, 40, 10], 4, 250)).toEqual([3, 6]);
+    expect(compactRange([250, 250, 200, 40, 10], 2, 50)).toEqual([3, 5]); // only a pair fits
+    expect(compactRange([250, 250, 250, 250], 2, 250)).toBeNull();
+  });
 });
 
 describe('the idle compaction of an index', () => {

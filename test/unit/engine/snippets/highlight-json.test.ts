@@ -68,6 +68,33 @@ describe('JSON highlight', () => {
   });
 });
 
+describe('JSON highlight of a field the query cannot match', () => {
+  const words = Array.from({ length: 120 }, (_, i) => `w${i}`).join(' ');
+  async function bodyStart(body: string): Promise<string> {
+    await engine.execute(`REPLACE INTO t (id, title, body, n) VALUES (9, 'zebra', '${body}', 9)`, session);
+    const out = await highlights({ table: 't', query: { query_string: '@title zebra' }, highlight: {} }) as { body: string[] }[];
+    expect(out).toHaveLength(1);
+    return out[0]!.body[0]!;
+  }
+
+  it('shows its start cut to the limit, codepoints counted (an astral character is one)', async () => {
+    const plain = await bodyStart(`x ${words}`);
+    expect(plain.endsWith(' ... ')).toBe(true);
+    expect([...plain.slice(0, -5)].length).toBeLessThanOrEqual(256);
+    // one codepoint in two UTF-16 units at the start: the same cut, one unit longer
+    expect(await bodyStart(`\u{1f600} ${words}`)).toBe(`\u{1f600}${plain.slice(1)}`);
+    // far past the cut: no effect on it
+    expect(await bodyStart(`x ${words} ${words} \u{1f600} ${words}`)).toBe(plain);
+  });
+
+  it('gives the same answer to a repeated request (the query tree and its plan reused)', async () => {
+    const body = { table: 't', query: { query_string: '@title red' }, highlight: {} };
+    const first = await highlights(body);
+    expect(first).toEqual([{ title: ['<b>red</b> apple'], body: ['one two three four five six seven red eight nine ten eleven twelve thirteen fourteen red fifteen'] }]);
+    expect(await highlights(body)).toEqual(first);
+  });
+});
+
 describe('JSON highlight options', () => {
   it('ignores keys searchd does not read and accepts the Sphinx names', () => {
     const spec = parseJsonHighlight(parse('{"require_field_match":true,"before_match":"[","after_match":"]","limit_snippets":2,"weight_order":true}') as JsonValue);

@@ -1,0 +1,69 @@
+// bench/merge-ab.bench.ts: the CPU of one background merge as a 1000-row load makes them (dict-gcide,
+// morphology='stem_en', `--parts` segments of `--rows` documents each, one segment per batch, merged into
+// one by mergeSegments, the merge thread's work), this build against a baseline build, alternated run by
+// run in child processes (the only fair comparison on a shared machine). Each child builds the segments
+// once, merges them `--repeat` times and reports CPU ms per merge (process.cpuUsage; the first merge, while
+// V8 compiles, not counted) and the merged segment's terms and bytes (equal across builds unless the
+// format changed).
+// Run: npm run bench -- merge-ab [--baseline DIR] [--parts 10] [--rows 1000] [--repeat 5] [--rounds 3]
+// (DIR: a copy of a checkout with dist/ and build/; or node dist/bench/merge-ab.bench.js after npx tsc).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { arg, argString } from './bench-util.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SELF = fileURLToPath(import.meta.url);
+
+/** In a child: the merges with the modules of the checkout at `root`. */
+async function child(root: string): Promise<void> {
+  const mod = (p: string) => import(join(root, 'dist', p));
+  (await mod('src/engine/node-host.js')).installNodeHost(); // that checkout's WASM core, as its server loads it
+  const { RtIndex } = await mod('src/index/rt-index.js');
+  const { createTextPipeline } = await mod('src/text/text-pipeline.js');
+  const { mergeSegments } = await mod('src/index/segment/segment-merger.js');
+  const { loadGcide } = await import('./corpus.js');
+  const parts = arg('parts', 10);
+  const rows = arg('rows', 1000);
+  const repeat = arg('repeat', 5);
+  const schema = { fields: ['title', 'body'], attrs: [{ name: 'len', type: 'uint' }] };
+  const pipeline = createTextPipeline({ morphology: 'stem_en' });
+  const inputs = loadGcide(parts * rows).map((d) => ({
+    docId: BigInt(d.id), fields: [pipeline.indexField(d.title), pipeline.indexField(d.body)], attrs: [d.body.length],
+  }));
+  const idx = new RtIndex(schema, { autoMerge: false });
+  for (let i = 0; i < inputs.length; i += rows) idx.addBatch(inputs.slice(i, i + rows));
+  const segs = idx.segments.slice();
+  const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+  let ms = 0;
+  let out = { terms: 0, bytes: 0 };
+  for (let r = 0; r <= repeat; r++) {
+    const c0 = cpu();
+    const built = mergeSegments(schema, segs);
+    if (r > 0) ms += cpu() - c0;
+    out = { terms: built.terms.length, bytes: built.blob.length };
+  }
+  console.log(JSON.stringify({ 'CPU ms per merge': Math.round((ms / repeat) * 10) / 10, ...out }));
+}
+
+function main(): void {
+  const root = argString('root');
+  if (root) {
+    void child(root);
+    return;
+  }
+  const baseline = argString('baseline');
+  const builds: [string, string][] = [['this', ROOT]];
+  if (baseline) builds.unshift(['baseline', baseline]);
+  const pass = process.argv.slice(2).filter((a, i, all) => a !== '--baseline' && all[i - 1] !== '--baseline');
+  const rows: Record<string, unknown>[] = [];
+  for (let r = 0; r < arg('rounds', 3); r++) {
+    for (const [name, dir] of builds) {
+      const res = spawnSync(process.execPath, [SELF, ...pass, '--root', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+      rows.push({ build: name, round: r + 1, ...JSON.parse(res.stdout.trim().split('\n').pop()!) });
+    }
+  }
+  console.log(JSON.stringify(rows, null, 2));
+}
+
+main();

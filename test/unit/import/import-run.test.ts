@@ -1,0 +1,56 @@
+// ImportRun's priming (import-run.ts #prime): while the first batch of a CSV/TSV file is read, the rows
+// read so far go to the target's prime() in order, and none after that batch was flushed; what is
+// loaded does not depend on it.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ImportRun } from '../../../src/import/import-run.js';
+import { Progress } from '../../../src/import/progress.js';
+import type { ImportTarget, RowBatch } from '../../../src/import/target.js';
+
+let dir = '';
+beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'quarry-import-run-')); });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A target that loads nothing but counts rows and records what it was primed with. */
+function fakeTarget() {
+  const primed: string[][] = [];
+  const loaded: string[] = [];
+  const target: ImportTarget = {
+    where: 'test',
+    sql: async () => undefined,
+    describe: async () => [{ name: 'id', type: 'bigint' }, { name: 'title', type: 'text' }, { name: 'body', type: 'text' }],
+    tid: async () => '0',
+    bulk: async () => ({ ok: true }),
+    loadRows: async (_t: string, batch: RowBatch) => {
+      for (const r of batch.rows) loaded.push(String((r[0] as { v: unknown }).v));
+      return { ok: true };
+    },
+    prime: (_t, columns, rows) => {
+      expect(columns).toEqual(['id', 'title', 'body']);
+      primed.push(...rows);
+    },
+    close: async () => {},
+  };
+  return { target, primed, loaded };
+}
+
+describe('ImportRun priming', () => {
+  it('hands over the first batch\'s rows as they are read, and no later ones', async () => {
+    const n = 6000;
+    const body = 'x'.repeat(400); // 1 MiB input chunks hold ~2,600 rows: the first batch spans chunks
+    writeFileSync(join(dir, 'rows.tsv'), Array.from({ length: n }, (_, i) => `${i + 1}\ttitle ${i + 1}\t${body}\n`).join(''));
+    const { target, primed, loaded } = fakeTarget();
+    const run = new ImportRun(target, {
+      table: 't', files: [join(dir, 'rows.tsv')], format: 'tsv', batch: 5000, skipErrors: false, noHeader: true,
+      columns: ['id', 'title', 'body'], replace: false,
+    }, new Progress('quiet', 'test'), () => false);
+    const summary = await run.run();
+    expect(summary.imported).toBe(n);
+    expect(loaded).toHaveLength(n);
+    expect(primed.length).toBeGreaterThan(0);
+    expect(primed.length).toBeLessThan(5000);
+    expect(primed.map((r) => r[0])).toEqual(Array.from({ length: primed.length }, (_, i) => String(i + 1)));
+  });
+});

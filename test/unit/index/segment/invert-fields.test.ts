@@ -1,0 +1,62 @@
+// invertFields (a bulk load's build: fields scanned straight into the inversion's token arrays)
+// against invertDocs over the same rows' fields from indexField: the same segment, whether fields are
+// written into the sink, handed over as tokens (text the scanner does not take, a field given as
+// strings) or empty, with the token arrays' first guess far too short (grown in place or into fresh arrays), and pair postings on.
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { invertFields } from '../../../../src/index/segment/doc-inverter.js';
+import { keepInversionScratch } from '../../../../src/index/segment/inversion-scratch.js';
+import { buildSegment, invertDocs } from '../../../../src/index/segment/segment-builder.js';
+import { pairSettings } from '../../../../src/index/segment/segment-pairs.js';
+import type { AttrValue, DocInput, IndexSchema } from '../../../../src/index/types.js';
+import { createTextPipeline } from '../../../../src/text/text-pipeline.js';
+import { plainField } from '../../text/plain-field.js';
+
+const WORDS = ['run', 'running', 'runs', 'dog', 'dogs', 'the', 'a', 'of', 'Über', 'caf\u00e9', '42', 'hello, world', 'x', 'the dog', '\u{1d400}bc'];
+const textArb = fc.array(fc.constantFrom(...WORDS), { maxLength: 40 }).map((w) => w.join(' '));
+const rowsArb = fc.array(fc.tuple(textArb, textArb, fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 30 });
+
+describe('invertFields', () => {
+  afterEach(() => keepInversionScratch(1 << 19));
+  // kept scratch 0: every array fresh, so the token arrays' growth copies into new ones
+  for (const [bigram, keep] of [['all', 1 << 19], ['', 1 << 19], ['all', 0]] as const) {
+    it(`builds the segment invertDocs builds from the same fields (bigram_index '${bigram}', scratch kept ${keep})`, () => {
+      keepInversionScratch(keep);
+      const schema: IndexSchema = { fields: ['title', 'body'], attrs: [{ name: 'n', type: 'uint' }], pairs: pairSettings({ bigram_index: bigram }) };
+      const settings = { morphology: 'stem_en' };
+      let sunk = 0;
+      let left = 0;
+      fc.assert(fc.property(rowsArb, fc.integer({ min: 0, max: 64 }), (rows, guess) => {
+        const p = createTextPipeline(settings);
+        const ids = BigUint64Array.from(rows.map((_, i) => BigInt(i * 3 + 1) + (i % 2 ? 1n << 63n : 0n)));
+        const attrs: AttrValue[][] = [rows.map((r) => r[2])];
+        const built = buildSegment(schema, invertFields(schema, ids, attrs, guess, (r, f, sink) => {
+          const text = rows[r][f];
+          // row kind 3: the title as strings, as a field the scanner's path left to the walk
+          if (rows[r][2] === 3 && f === 0) return plainField(p.indexField(text));
+          const len = p.indexFieldInto!(text, sink);
+          if (len !== null) sunk++;
+          else left++;
+          return len ?? p.indexField(text);
+        }));
+        const q = createTextPipeline(settings);
+        const docs: DocInput[] = rows.map((r, i) => ({ docId: ids[i], fields: [q.indexField(r[0]), q.indexField(r[1])], attrs: [r[2]] }));
+        const want = buildSegment(schema, invertDocs(schema, docs));
+        expect(built.terms).toEqual(want.terms);
+        expect(Buffer.from(built.blob).equals(Buffer.from(want.blob))).toBe(true);
+      }), { numRuns: 150 });
+      // both kinds of field came by
+      expect(sunk).toBeGreaterThan(100);
+      expect(left).toBeGreaterThan(10);
+    });
+  }
+
+  it('leaves a field the scanner does not take unwritten', () => {
+    const p = createTextPipeline({});
+    const sink = { ids: new Uint32Array(8), positions: new Uint32Array(8), used: 0, batch: -7, reserve() {}, idOf: () => 0 };
+    expect(p.indexFieldInto!('a \u{1d400} b', sink)).toBeNull();
+    expect(sink.used).toBe(0);
+    expect(p.indexFieldInto!('the dogs ran', sink)).toBe(3);
+    expect(Array.from(sink.positions.subarray(0, 3))).toEqual([1, 2, 3]);
+  });
+});
