@@ -3,6 +3,7 @@
 // the server's CPU ms an INSERT, split into its protocol thread and all its other threads (lmdb's writer,
 // V8's compiler and GC helpers, the merge thread), from /proc after it went idle again. Quarry only, no Sphinx.
 // Run: npm run bench -- insert-ab [--baseline DIR] [--clients 16] [--statements 6000] [--rounds 3] [--http 1]
+// [--json 1] (HTTP JSON `/insert` bodies instead of `/sql` INSERTs; the same rows)
 // [--profile DIR] (each server with --cpu-prof, its profiles in DIR/<build>-<round>)
 // (DIR: a copy of a checkout with dist/, build/ and bin/). dict-gcide documents in corpus order.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { arg, argString, sqlString } from './bench-util.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
+import { clientAgent, postOk } from './http-client.js';
 import { waitIdle } from './process-cpu.js';
 import { startQuarry } from './side-by-side.bench.js';
 
@@ -29,16 +31,26 @@ function threadCpuMs(pid: number): { main: number; other: number } {
 }
 
 /** One server of `bin`: a warm-up of 1,000 INSERTs, then `n` timed ones, each client one statement at a time. */
-async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, http: boolean, profile?: string): Promise<Record<string, number>> {
+async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, http: boolean, json: boolean, profile?: string): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-insert-ab-'));
   const q = await startQuarry(join(dir, 'data'), profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [], undefined, bin);
   try {
     const peer = http ? q.overHttp : q.overMysql;
+    // `/insert` with one document per request, one keep-alive connection per client (as `/sql`)
+    const jsonInsert = (d: CorpusDoc, id: number) => JSON.stringify({ table: 'gcide', id, doc: { title: d.title, body: d.body, len: d.body.length } });
     const c = await q.overHttp.open();
     await c.exec("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
     await c.close();
     const phase = async (base: number, count: number) => {
-      const conns = await Promise.all(Array.from({ length: clients }, () => peer.open()));
+      const conns = json
+        ? Array.from({ length: clients }, () => {
+          const agent = clientAgent();
+          return { insert: (d: CorpusDoc, id: number) => postOk(agent, q.port, '/insert', jsonInsert(d, id)), close: async () => agent.destroy() };
+        })
+        : await Promise.all(Array.from({ length: clients }, async () => {
+          const c = await peer.open();
+          return { insert: (d: CorpusDoc, id: number) => c.exec(`INSERT INTO gcide (id, title, body, len) VALUES (${id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`), close: () => c.close() };
+        }));
       let next = 0;
       await waitIdle(q.overMysql.pid!);
       const cpu0 = threadCpuMs(q.overMysql.pid!);
@@ -46,7 +58,7 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
       await Promise.all(conns.map(async (conn) => {
         while (next < count) {
           const d = docs[next++]!;
-          await conn.exec(`INSERT INTO gcide (id, title, body, len) VALUES (${base + d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
+          await conn.insert(d, base + d.id);
         }
       }));
       const s = (performance.now() - t0) / 1000;
@@ -67,7 +79,8 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
 const clients = arg('clients', 16);
 const n = arg('statements', 6000);
 const rounds = arg('rounds', 3);
-const http = arg('http', 0) === 1;
+const json = arg('json', 0) === 1;
+const http = json || arg('http', 0) === 1;
 const baseline = argString('baseline');
 const profileDir = argString('profile') ?? undefined;
 const docs = loadGcide(n);
@@ -75,6 +88,6 @@ const builds: [string, string][] = [['this', join(ROOT, 'bin/quarry.js')]];
 if (baseline) builds.unshift(['baseline', join(baseline, 'bin/quarry.js')]);
 const rows: Record<string, unknown>[] = [];
 for (let r = 0; r < rounds; r++) {
-  for (const [name, bin] of builds) rows.push({ build: name, round: r + 1, clients, protocol: http ? 'http' : 'mysql', ...(await run(bin, docs, n, clients, http, profileDir && resolve(profileDir, `${name}-${r + 1}`))) });
+  for (const [name, bin] of builds) rows.push({ build: name, round: r + 1, clients, protocol: json ? 'http /insert' : http ? 'http /sql' : 'mysql', ...(await run(bin, docs, n, clients, http, json, profileDir && resolve(profileDir, `${name}-${r + 1}`))) });
 }
 console.log(JSON.stringify(rows, null, 2));
