@@ -35,7 +35,9 @@ export function checkOptimizeCutoff(table: string, settings: Record<string, stri
 /** The idle compaction's segment count for a table with these settings, under the process's auto_optimize. */
 export function idleCutoffOf(settings: Record<string, string>): number {
   if (autoOptimize === 0) return 0;
-  const cutoff = settings.optimize_cutoff === undefined ? IDLE_MERGE_CUTOFF : Number.parseInt(settings.optimize_cutoff, 10);
+  // a config file's table section is not checked as CREATE TABLE is: a bad value there keeps the default
+  const set = Number.parseInt(settings.optimize_cutoff ?? '', 10);
+  const cutoff = set >= 1 ? set : IDLE_MERGE_CUTOFF;
   return autoOptimize === 2 ? 2 * cutoff : cutoff;
 }
 

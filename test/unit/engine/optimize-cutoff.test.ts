@@ -72,6 +72,7 @@ describe('searchd auto_optimize', () => {
     const db2 = await open(join(dir, 'data'), { configPath });
     expect(idleCutoffOf({ optimize_cutoff: '4' })).toBe(8);
     expect(idleCutoffOf({})).toBe(4);
+    expect(idleCutoffOf({ optimize_cutoff: 'many' })).toBe(4); // an unchecked config section's bad value: the default
     await db2.close();
   });
 });
