@@ -1,13 +1,15 @@
 // bench/highlight-builder.bench.ts: the snippet builder alone, in process, per benchmark query class
 // (bench/engine.bench.ts queryClasses on dict-gcide): for each query, CALL SNIPPETS' work on 20 bodies
-// holding its first word (default options, stem_en), CPU ms per class (median of 7 rounds of 5 passes).
+// holding its first word (default options, stem_en), CPU ms per class (median of `--rounds` rounds, 7 by default, of 5 passes).
 // With `--baseline DIR` (a copy of a checkout with dist/) that build's modules are loaded beside this
 // one's in the same process and the two alternate round by round (A, B, A, B), so a loaded machine
 // weighs on both alike: the server bench's CPU figures are too coarse for a 10-30% change at load 20.
 // `--bodies top`: each query's 20 bodies are its top 20 hits by quarry's own search (in process, stem_en),
 // the texts the server bench highlights (longer than the first bodies holding the word, so the passage
 // pick weighs more); the default `first` keeps the figures comparable with earlier sessions'.
-// Run: npm run build && node dist/bench/highlight-builder.bench.js [--docs N] [--queries M] [--baseline DIR] [--bodies top]
+// `--rounds N` (default 7): at load 20 a 7-round median moves by 5-20% between runs of the same builds; 41 rounds
+// held a few percent. `--classes 0,2`: only those classes (indices in queryClasses' order).
+// Run: npm run build && node dist/bench/highlight-builder.bench.js [--docs N] [--queries M] [--baseline DIR] [--bodies top] [--rounds N] [--classes I,J]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,7 +20,6 @@ import { loadGcide, type CorpusDoc } from './corpus.js';
 import { queryClasses } from './engine.bench.js';
 
 const BODIES = 20;
-const ROUNDS = 7;
 const PASSES = 5;
 
 /** One build's builder over the class queries: runs every query's bodies once, returns the output length. */
@@ -98,16 +99,19 @@ export async function highlightBuilderBench(): Promise<Record<string, string | n
   const baseline = argString('baseline');
   const builds: [string, Pass][] = [['quarry', await buildPass(self, classes, bodiesOf)]];
   if (baseline) builds.push(['baseline', await buildPass(resolve(baseline), classes, bodiesOf)]);
-  return classes.map((c, ci) => {
+  const rounds = arg('rounds', 7);
+  const only = argString('classes')?.split(',').map(Number);
+  return classes.flatMap((c, ci) => {
+    if (only && !only.includes(ci)) return [];
     for (const [, pass] of builds) pass(ci);
     const ms = builds.map((): number[] => []);
-    for (let r = 0; r < ROUNDS; r++) {
+    for (let r = 0; r < rounds; r++) {
       builds.forEach(([, pass], bi) => ms[bi].push(cpuMs(() => { for (let k = 0; k < PASSES; k++) pass(ci); }) / PASSES));
     }
     const row: Record<string, string | number> = { class: c.name };
     builds.forEach(([name], bi) => { row[`${name} CPU ms`] = +median(ms[bi]).toFixed(2); });
     if (baseline) row['quarry / baseline'] = +(median(ms[0]) / median(ms[1])).toFixed(3);
-    return row;
+    return [row];
   });
 }
 

@@ -105,11 +105,19 @@ function prepare(env: SnippetEnv, o: SnippetOptions, fields: FieldInput[], need:
 /** Manticore's FixupQueryLimits: a limit never cuts the longest keyword (or, forced, all of them). */
 function fixLimits(l: PassageLimits, o: SnippetOptions, weights: number[], found: number): PassageLimits {
   const out = { ...l };
-  const used = weights.filter((_, i) => !found || (found & (1 << i)));
-  if (out.limitWords && o.forceAllWords) out.limitWords = Math.max(out.limitWords, found ? used.length : weights.length);
+  // the weights of the keywords found (all of them when none is), in one loop: this runs per document
+  let used = 0;
+  let max = 0;
+  let sum = 0;
+  for (let i = 0; i < weights.length; i++) {
+    if (found && !(found & (1 << i))) continue;
+    used++;
+    sum += weights[i];
+    if (used === 1 || weights[i] > max) max = weights[i];
+  }
+  if (out.limitWords && o.forceAllWords) out.limitWords = Math.max(out.limitWords, found ? used : weights.length);
   if (out.limit) {
-    const max = used.length ? Math.max(...used) : 0;
-    const need = o.forceAllWords ? used.reduce((a, b) => a + b, 0) + used.length - 1 : max;
+    const need = o.forceAllWords ? sum + used - 1 : max;
     out.limit = Math.max(out.limit, need);
   }
   return out;
@@ -215,11 +223,15 @@ function snippetsOf(streams: FieldStream[], m: DocumentMarks, fields: FieldInput
     }
     return out;
   }
-  const totalBytes = streams.reduce((a, s) => a + s.passage.docBytes, 0);
+  let totalBytes = 0;
+  for (const s of streams) totalBytes += s.passage.docBytes;
   const globalAll = canHighlightAll(totalBytes, fixedGlobal, o);
   const extract = streams.map(() => false);
+  // which fields hold a hit, in one pass over the (sorted) hit keys
+  const withHits = streams.map(() => false);
+  for (const h of m.hits) withHits[Math.floor(h / FIELD_SHIFT)] = true;
   streams.forEach((s, i) => {
-    const hasHits = m.hits.some((h) => Math.floor(h / FIELD_SHIFT) === i);
+    const hasHits = withHits[i];
     const all = perField ? canHighlightAll(s.passage.docBytes, limits[i], o) : globalAll;
     if (!hasHits) {
       if (flags.packFields && !o.allowEmpty) out[i] = one(renderStart(s, limits[i].limit, { cp: 0 }, o.snippetSeparator));
@@ -236,7 +248,7 @@ function snippetsOf(streams: FieldStream[], m: DocumentMarks, fields: FieldInput
     spz: o.snippetBoundary !== '', termWeights: m.termWeights, foundWords: m.foundMask,
   });
   streams.forEach((s, i) => {
-    const mine = picked.filter((p) => p.field === i);
+    const mine = streams.length === 1 ? picked : picked.filter((p) => p.field === i);
     if (mine.length) out[i] = renderPassages(s, mine, mk, o.emitZones);
   });
   return out;

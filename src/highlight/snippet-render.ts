@@ -114,6 +114,83 @@ const SURROGATE = /[\ud800-\udfff]/;
 
 /** The chosen passages of one field, marked (PassageHighlighter_c). */
 export function renderPassages(s: FieldStream, passages: PickedPassage[], mk: Markers, zones: boolean): PassageText[] {
+  return zones || !disjoint(passages) ? renderWalk(s, passages, mk, zones) : renderPlain(s, passages, mk);
+}
+
+/** Passages of at least one piece each, every one after the one before (what the pick gives). */
+function disjoint(passages: PickedPassage[]): boolean {
+  let end = -1;
+  for (const p of passages) {
+    if (p.tokens < 1 || p.start <= end) return false;
+    end = p.start + p.tokens - 1;
+  }
+  return true;
+}
+
+/**
+ * renderPassages without emit_zones for disjoint passages in document order, passage by passage: each
+ * walks its own pieces, and a marker still open at its end closes there (the walk of every piece from
+ * the first passage, with closures per piece, was the builder's largest JavaScript cost). Same output
+ * as renderWalk without zones (a property test).
+ */
+export function renderPlain(s: FieldStream, passages: PickedPassage[], mk: Markers): PassageText[] {
+  const res: PassageText[] = [];
+  const d = s.pieces.data;
+  const counted = s.counted;
+  const text = s.text;
+  for (let k = 0; k < passages.length; k++) {
+    const p = passages[k];
+    const end = Math.min(p.start + p.tokens - 1, counted.length - 1);
+    let out = '';
+    let startSep = true;
+    let openPos = 0;
+    let lastPos = 0;
+    // text pieces that follow each other are copied as one slice, flushed before a marker
+    let runFrom = -1;
+    let runTo = -1;
+    for (let i = p.start; i <= end; i++) {
+      if (i === 0 && k === 0) startSep = false;
+      const at = counted[i] * PIECE_WORDS;
+      if (d[at + P_KIND] === PieceKind.Word) {
+        const pos = d[at + P_POS];
+        if (openPos && pos >= openPos) {
+          if (runTo > runFrom) out += text.slice(runFrom, runTo);
+          runFrom = runTo;
+          out += marker(mk.after, mk.id++);
+          openPos = 0;
+        }
+        const open = d[at + P_OPEN];
+        if (open && !openPos) {
+          if (runTo > runFrom) out += text.slice(runFrom, runTo);
+          runFrom = runTo;
+          out += marker(mk.before, mk.id);
+          openPos = open;
+        }
+        lastPos = pos;
+      } else if (openPos && lastPos + 1 >= openPos) {
+        if (runTo > runFrom) out += text.slice(runFrom, runTo);
+        runFrom = runTo;
+        out += marker(mk.after, mk.id++);
+        openPos = 0;
+      }
+      const from = d[at + P_START];
+      if (from !== runTo) {
+        if (runTo > runFrom) out += text.slice(runFrom, runTo);
+        runFrom = from;
+      }
+      runTo = d[at + P_END];
+    }
+    if (runTo > runFrom) out += text.slice(runFrom, runTo);
+    if (openPos) out += marker(mk.after, mk.id++);
+    res.push({ text: out, startSep, endSep: true, weight: p.weight });
+  }
+  const last = passages[passages.length - 1];
+  if (last.start + last.tokens - 1 >= counted.length - 1) res[passages.length - 1].endSep = false;
+  return res;
+}
+
+/** renderPassages piece by piece from the first passage on, following the enclosing zones (emit_zones). */
+export function renderWalk(s: FieldStream, passages: PickedPassage[], mk: Markers, zones: boolean): PassageText[] {
   const res: PassageText[] = passages.map((p) => ({ text: '', startSep: true, endSep: true, weight: p.weight }));
   let cur = -1;
   let openPos = 0;

@@ -115,13 +115,14 @@ function evaluate(n: QueryNode, plan: ScanPlan, occ: FieldOcc[], names: string[]
       const ok = fieldTest(n.field, names);
       const max = n.field?.maxPos ?? 0;
       const out: number[] = [];
-      occ.forEach((o, f) => {
-        if (!ok(f)) return;
+      for (let f = 0; f < occ.length; f++) {
+        if (!ok(f)) continue;
+        const o = occ[f];
         for (let i = 0; i < o.n; i++) {
           const at = i * STREAM_OCC_WORDS;
           if (o.occ[at + 2] === k && (!max || o.occ[at + 1] <= max)) out.push(f, o.occ[at + 1], 1);
         }
-      });
+      }
       return out.length ? out : null;
     }
     case 'phrase': return phraseHits(n, plan, occ, names);
@@ -173,19 +174,29 @@ function phraseHits(n: PhraseNode, plan: ScanPlan, occ: FieldOcc[], names: strin
 
 /** Sorted hit keys (field * FIELD_SHIFT + pos): a span's keyword positions, single hits as they are. */
 function hitKeys(triples: number[], occ: FieldOcc[]): number[] {
-  const keys = new Set<number>();
+  const keys: number[] = [];
   let isKw: Set<number>[] | null = null;
   for (let i = 0; i < triples.length; i += 3) {
-    const [f, pos, span] = [triples[i], triples[i + 1], triples[i + 2]];
-    if (span <= 1) { keys.add(f * FIELD_SHIFT + pos); continue; }
+    const f = triples[i];
+    const pos = triples[i + 1];
+    const span = triples[i + 2];
+    if (span <= 1) { keys.push(f * FIELD_SHIFT + pos); continue; }
     isKw ??= occ.map((o) => {
       const s = new Set<number>();
       for (let j = 0; j < o.n; j++) s.add(o.occ[j * STREAM_OCC_WORDS + 1]);
       return s;
     });
-    for (let p = pos; p < pos + span; p++) if (isKw[f].has(p)) keys.add(f * FIELD_SHIFT + p);
+    for (let p = pos; p < pos + span; p++) if (isKw[f].has(p)) keys.push(f * FIELD_SHIFT + p);
   }
-  return [...keys].sort((a, b) => a - b);
+  // one term's hits come in order already (a document's hits were a Set, spread and sorted: per document)
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] < keys[i];
+  if (sorted) return keys;
+  keys.sort((a, b) => a - b);
+  let n = 0;
+  for (let i = 0; i < keys.length; i++) if (!n || keys[i] !== keys[n - 1]) keys[n++] = keys[i];
+  keys.length = n;
+  return keys;
 }
 
 /** Identity piece indices (every piece counts: no tags on this path). */
@@ -353,31 +364,37 @@ function scanAll(fields: number[], scan: (i: number) => boolean): boolean {
   return true;
 }
 
-/** Opens a marker on each hit word until the end of its run of adjacent hits; flags and masks for the picker. */
+/**
+ * Opens a marker on each hit word until the end of its run of adjacent hits; flags and masks for the
+ * picker. A field's occurrences and the hit keys are both in position order: walked together.
+ */
 function markHits(streams: FieldStream[], occ: FieldOcc[], hits: number[]): void {
-  // hit key -> the position just past its run of adjacent hits (one marker pair per run)
-  const until = new Map<number, number>();
-  let i = 0;
-  while (i < hits.length) {
-    let j = i;
-    while (j + 1 < hits.length && hits[j + 1] === hits[j] + 1) j++;
-    const end = (hits[j] % FIELD_SHIFT) + 1;
-    for (let k = i; k <= j; k++) until.set(hits[k], end);
-    i = j + 1;
+  // the position just past each hit's run of adjacent hits (one marker pair per run), by hit index
+  const until = runEnds.length >= hits.length ? runEnds : (runEnds = new Float64Array(hits.length * 2));
+  for (let i = hits.length - 1; i >= 0; i--) {
+    until[i] = i + 1 < hits.length && hits[i + 1] === hits[i] + 1 ? until[i + 1] : (hits[i] % FIELD_SHIFT) + 1;
   }
+  let h = 0;
   occ.forEach((o, f) => {
     if (!o.n) return;
+    const base = f * FIELD_SHIFT;
+    while (h < hits.length && hits[h] < base) h++;
+    if (h === hits.length || hits[h] >= base + FIELD_SHIFT) return;
     const d = streams[f].pieces.data;
     // every field is scanned: core memory no longer grows before the pick
     const pk = streams[f].passage.home!.view();
-    for (let k = 0; k < o.n; k++) {
+    for (let k = 0; k < o.n && h < hits.length; k++) {
       const at = k * STREAM_OCC_WORDS;
-      const end = until.get(f * FIELD_SHIFT + o.occ[at + 1]);
-      if (end === undefined) continue;
+      const key = base + o.occ[at + 1];
+      while (h < hits.length && hits[h] < key) h++;
+      if (h === hits.length || hits[h] !== key) continue;
       const pi = o.occ[at];
-      d[pi * STREAM_PIECE_WORDS + P_OPEN] = end;
+      d[pi * STREAM_PIECE_WORDS + P_OPEN] = until[h];
       pk[pi * STREAM_TOKEN_WORDS + 1] |= PACK_HIT;
       pk[pi * STREAM_TOKEN_WORDS + 2] = (1 << o.occ[at + 2]) | 0;
     }
   });
 }
+
+/** markHits' run ends, reused from document to document. */
+let runEnds = new Float64Array(64);
