@@ -14,6 +14,7 @@ import { newSession, openEngine, type Engine, type Result, type Session } from '
 
 export type { Result, RowsResult, OkResult, ErrorResult, ResultColumn, Cell, CellKind, SearchMeta } from './engine/index.js';
 export { startServer } from './server/server.js';
+import { autoOptimizeOf, loadConfig } from './server/server.js';
 
 export interface Database {
   /** Runs one or more `;`-separated statements; one Result per statement (errors are Results too). */
@@ -24,8 +25,10 @@ export interface Database {
 }
 
 /** `threads`: worker threads for queries over big tables (default one per core; 1 = none). */
+/** `configPath`: a Manticore config whose searchd section's auto_optimize applies (0, 1 or 2). */
 export async function open(dataDir: string, opts: { configPath?: string; threads?: number } = {}): Promise<Database> {
-  const engine = await openEngine({ dataDir, ...opts });
+  const autoOptimize = opts.configPath ? autoOptimizeOf(await loadConfig(opts.configPath)) : undefined;
+  const engine = await openEngine({ dataDir, ...opts, autoOptimize });
   const session: Session = newSession();
   return {
     engine,

@@ -49,7 +49,7 @@ export class Catalog {
 
   #make(schema: TableSchema): Table {
     const pipeline = createTextPipeline(schema.settings);
-    const index = createIndex(indexSchemaOf(schema));
+    const index = createIndex(indexSchemaOf(schema), schema.settings);
     return new Table(schema, pipeline, index, tableStore(this.store, schema.name));
   }
 

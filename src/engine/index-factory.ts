@@ -1,6 +1,7 @@
 /** The one place the engine constructs RT indexes (and the WASM core behind them). */
 import type { IndexSchema } from '../index/types.js';
 import { RtIndex, type RtIndexOptions } from '../index/rt-index.js';
+import { SearchError } from '../util/errors.js';
 
 /**
  * Segments a table is merged down to once quiet (Manticore's optimize_cutoff), whatever the thread
@@ -13,14 +14,42 @@ import { RtIndex, type RtIndexOptions } from '../index/rt-index.js';
  */
 export const IDLE_MERGE_CUTOFF = 2;
 
-/** A table's index takes small writes in a RAM tail (ram-tail.ts): no segment built and merged per INSERT. */
-const tableIndex = (): RtIndexOptions => ({ ramTail: true, idleMergeCutoff: IDLE_MERGE_CUTOFF });
+/**
+ * searchd auto_optimize, for every table of the process: 0 no idle compaction (OPTIMIZE still
+ * merges), 1 (default) compaction down to the cutoff, 2 down to twice the cutoff (Manticore's throttle).
+ */
+let autoOptimize: 0 | 1 | 2 = 1;
 
-export function createIndex(schema: IndexSchema): RtIndex {
-  return new RtIndex(schema, tableIndex());
+export function setAutoOptimize(level: 0 | 1 | 2): void {
+  autoOptimize = level;
+}
+
+/** A table's optimize_cutoff setting checked: a positive integer (CREATE / ALTER TABLE refuse others). */
+export function checkOptimizeCutoff(table: string, settings: Record<string, string>): void {
+  const v = settings.optimize_cutoff;
+  if (v !== undefined && !/^\s*[1-9][0-9]{0,8}\s*$/.test(v)) {
+    throw new SearchError('BAD_SETTING', `table '${table}': optimize_cutoff must be a positive integer (got '${v}')`);
+  }
+}
+
+/** The idle compaction's segment count for a table with these settings, under the process's auto_optimize. */
+export function idleCutoffOf(settings: Record<string, string>): number {
+  if (autoOptimize === 0) return 0;
+  // a config file's table section is not checked as CREATE TABLE is: a bad value there keeps the default
+  const set = Number.parseInt(settings.optimize_cutoff ?? '', 10);
+  const cutoff = set >= 1 ? set : IDLE_MERGE_CUTOFF;
+  return autoOptimize === 2 ? 2 * cutoff : cutoff;
+}
+
+/** A table's index takes small writes in a RAM tail (ram-tail.ts): no segment built and merged per INSERT. */
+const tableIndex = (settings: Record<string, string>): RtIndexOptions => ({ ramTail: true, idleMergeCutoff: idleCutoffOf(settings) });
+
+/** `settings`: the table's settings (optimize_cutoff). */
+export function createIndex(schema: IndexSchema, settings: Record<string, string>): RtIndex {
+  return new RtIndex(schema, tableIndex(settings));
 }
 
 /** A table's index over a checkpoint's segment files (serializeSegment output), oldest first. */
-export function loadIndex(schema: IndexSchema, files: Uint8Array[]): RtIndex {
-  return RtIndex.fromSegments(schema, files, tableIndex());
+export function loadIndex(schema: IndexSchema, files: Uint8Array[], settings: Record<string, string>): RtIndex {
+  return RtIndex.fromSegments(schema, files, tableIndex(settings));
 }

@@ -64,7 +64,7 @@ export class MergeScheduler {
   /** Bulk loads in progress (hold): no merge pass is scheduled while any is. */
   #held = 0;
   /** The idle compaction's segment count (0: none); see compactRange. */
-  readonly #idleCutoff: number;
+  #idleCutoff: number;
   #idleTimer?: ReturnType<typeof setTimeout>;
   /** The table's live rows when the idle compaction last merged (0 at start: the first one is free). */
   #compactedAt = 0;
@@ -82,6 +82,15 @@ export class MergeScheduler {
    */
   afterLoad(): void {
     if (this.#autoMerge === 'deferred' && this.#host.segments().length > 1) this.#scheduleMerge();
+  }
+
+  /**
+   * Changes the idle compaction's segment count (ALTER TABLE ... optimize_cutoff): a lower one is
+   * acted on after the quiet time, as after a write; 0 turns the compaction off.
+   */
+  setIdleCutoff(cutoff: number): void {
+    this.#idleCutoff = cutoff;
+    if (!this.#pendingMerge) this.#armIdle();
   }
 
   /** The idle compaction's next merge (merge-policy.ts compactRange), or null. */

@@ -275,6 +275,11 @@ export class RtIndex implements RtIndexApi {
     return this.#merges.hold();
   }
 
+  /** The idle compaction's segment count from now on (idleMergeCutoff; ALTER TABLE ... optimize_cutoff). */
+  setIdleMergeCutoff(cutoff: number): void {
+    this.#merges.setIdleCutoff(cutoff);
+  }
+
   /** Resolves once the deferred merge pass scheduled by earlier writes (if any) has run. */
   whenMerged(): Promise<void> {
     return this.#merges.whenMerged();

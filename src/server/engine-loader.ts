@@ -26,6 +26,8 @@ export interface ServerEngineOptions extends EngineOptions {
   maxQueryMemory?: number;
   /** searchd ha_ping_interval, ha_period_karma, persistent_connections_limit as written. */
   searchdHa?: Record<string, string[]>;
+  /** searchd auto_optimize: 0, 1 or 2 (src/engine/index-factory.ts). */
+  autoOptimize?: 0 | 1 | 2;
 }
 
 export type OpenEngine = (opts: ServerEngineOptions) => Promise<Engine>;

@@ -3,6 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { openLogs, type ServerLogs } from './logs.js';
 import type { Engine } from '../engine/engine.js';
 import type { CliArgs } from './cli-args.js';
+import { SearchError } from '../util/errors.js';
 import { lastValue, parseConfig, type ManticoreConfig } from './config-parser.js';
 import { configTables } from './config-tables.js';
 import { startHttpListener, type HttpListener } from './http-listener.js';
@@ -41,6 +42,14 @@ function haSettingsOf(config: ManticoreConfig | undefined): Record<string, strin
   return set.length ? Object.fromEntries(set) : undefined;
 }
 
+/** searchd auto_optimize (src/engine/index-factory.ts): 0, 1 or 2; unset is 1; anything else refuses to start. */
+export function autoOptimizeOf(config: ManticoreConfig | undefined): 0 | 1 | 2 | undefined {
+  const v = lastValue(config?.searchd, 'auto_optimize')?.trim();
+  if (v === undefined) return undefined;
+  if (v === '0' || v === '1' || v === '2') return Number(v) as 0 | 1 | 2;
+  throw new SearchError('BAD_SETTING', `auto_optimize must be 0, 1 or 2 (got '${v}')`);
+}
+
 /** Starts serving; on a listener failure the engine is closed again before the error propagates. */
 export async function startServer(args: CliArgs, openEngine: OpenEngine): Promise<RunningServer> {
   const config = args.configPath ? await loadConfig(args.configPath) : undefined;
@@ -70,6 +79,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     replicate: replication as ServerEngineOptions['replicate'],
     maxQueryMemory: options.maxQueryMemory,
     searchdHa: haSettingsOf(config),
+    autoOptimize: autoOptimizeOf(config),
   });
   let http: HttpListener;
   try {

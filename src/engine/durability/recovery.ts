@@ -54,14 +54,14 @@ export function recoverIndex(store: Store, table: Table): bigint {
       rebuildFromDocs(store, table);
       return store.lastSeq(table.name);
     }
-    table.index = loadIndex(table.index.schema, cp.segments.map((s) => s.bytes));
+    table.index = loadIndex(table.index.schema, cp.segments.map((s) => s.bytes), table.schema.settings);
     noteLoadedSegments(table.index.segments, cp.segments.map((s) => s.name));
     replayOps(store, table, cp.lastSeq);
     return store.lastSeq(table.name);
   } catch (e) {
     logWarning(`table ${table.name}: checkpoint damaged (${(e as Error).message}); rebuilding the table from the store of record`);
     table.index.truncate();
-    table.index = createIndex(table.index.schema);
+    table.index = createIndex(table.index.schema, table.schema.settings);
     store.discardCheckpoint(table.name);
   }
   rebuildFromDocs(store, table);

@@ -12,7 +12,7 @@ import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { defaultAttr } from '../coerce.js';
 import { TABLE_SETTINGS } from './exec-ddl.js';
-import { createIndex } from '../index-factory.js';
+import { checkOptimizeCutoff, createIndex, idleCutoffOf } from '../index-factory.js';
 import { ok, type OkResult } from '../result.js';
 import type { StoredDoc, WriteOp } from '../durability/table-store.js';
 import { indexSchemaOf, type Table } from '../table.js';
@@ -27,7 +27,7 @@ function alterError(table: string, message: string): SearchError {
 /** Re-indexes every stored document into a fresh index of the table's (new) schema. */
 function reindex(catalog: Catalog, table: Table): void {
   const old = table.index;
-  table.index = createIndex(indexSchemaOf(table.schema));
+  table.index = createIndex(indexSchemaOf(table.schema), table.schema.settings);
   let batch: DocInput[] = [];
   for (const [docId, doc] of catalog.store.docs(table.name)) {
     batch.push(table.docInput(docId, doc as StoredDoc));
@@ -79,16 +79,18 @@ async function dropColumn(catalog: Catalog, table: Table, name: string): Promise
   });
 }
 
-/** New text settings apply to documents written from now on, as in Manticore. */
+/** New text settings apply to documents written from now on, as in Manticore; optimize_cutoff at once. */
 async function changeSettings(catalog: Catalog, table: Table, settings: Record<string, string>): Promise<void> {
   for (const [k, v] of Object.entries(settings)) {
     if (!TABLE_SETTINGS.has(k) || k === 'type') throw alterError(table.name, `setting not allowed: ${k}='${v}'`);
   }
+  checkOptimizeCutoff(table.name, settings);
   const merged = { ...table.schema.settings, ...settings };
   const pipeline = createTextPipeline(merged); // validates before anything is stored
   await catalog.store.alterTable({ ...table.schema, settings: merged });
   table.schema = { ...table.schema, settings: merged };
   table.pipeline = pipeline;
+  table.index.setIdleMergeCutoff(idleCutoffOf(merged));
 }
 
 export async function execAlter(catalog: Catalog, st: AlterTableStatement): Promise<OkResult> {

@@ -5,6 +5,7 @@ import type {
   TruncateStatement,
 } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
+import { checkOptimizeCutoff } from '../index-factory.js';
 import type { Catalog } from '../catalog.js';
 import { likeMatcher } from '../like.js';
 import { ok, rows, stringColumns, type OkResult, type RowsResult } from '../result.js';
@@ -47,6 +48,7 @@ export function schemaOf(st: CreateTableStatement): TableSchema {
     seen.add(c.name);
   }
   checkTableType(name, st.settings.type);
+  checkOptimizeCutoff(name, st.settings);
   const settings = { ...st.settings };
   delete settings.type;
   if (Number.parseInt(settings.index_field_lengths ?? '0', 10) > 0) columns.push(...fieldLengthColumns(name, columns));
