@@ -4,6 +4,7 @@
 // The TypeScript twin is src/highlight/snippet-extract.ts.
 
 import { Context, log2, weightOf } from "./context";
+import { CONTEXT_PENDING, fillPassageContext } from "./context-fill";
 import * as F from "./format";
 import { Recs } from "./store";
 import { Window } from "./window";
@@ -11,8 +12,6 @@ import { WordVec } from "../memory/heap";
 
 /** Stretches shorter than this are walked (the rebuild costs about a window's tokens). */
 const SKIP_MIN: u32 = 24;
-/** P_AOFF of a kept passage whose context tokens fillContext has not counted yet (P_BOFF holds its window's start). */
-const CONTEXT_PENDING: i32 = -1;
 
 export class Extractor extends Window {
   // the passage being weighed (record 0)
@@ -382,57 +381,8 @@ export class Extractor extends Window {
     ps.set(r, F.P_AOFF, CONTEXT_PENDING);
   }
 
-  /** Where field `f`'s tokens start (its token 0) in the stream run() walked. */
-  @inline fieldBase(f: i32): usize {
-    return <usize>this.bases.at(<u32>f);
-  }
-
-  /**
-   * The context tokens of every kept passage still without them (snapshot), into the pool: the
-   * tokens before the first keyword, nearest first, as long as they fit the words kept before it,
-   * and the same after the last; and the codepoints and words between. Manticore's passage copy
-   * does this when it keeps a passage.
-   */
+  /** The context tokens of every kept passage still without them (context-fill.ts). */
   fillContext(): void {
-    const ps = this.ctx.passages;
-    const pool = this.ctx.pool;
-    for (let r: u32 = 0; r < ps.n; r++) {
-      if (ps.get(r, F.P_AOFF) != CONTEXT_PENDING) continue;
-      const base = this.fieldBase(ps.get(r, F.P_FIELD));
-      // the window's first token when the passage was kept: the after-loop's bound counts from it
-      const sStart = ps.get(r, F.P_BOFF);
-      let cb = ps.get(r, F.P_CODES);
-      let wb = ps.get(r, F.P_WORDS);
-      const start = ps.get(r, F.P_START);
-      const aBefore = ps.get(r, F.P_ABEFORE);
-      const aAfter = ps.get(r, F.P_AAFTER);
-      ps.set(r, F.P_BOFF, <i32>pool.size());
-      let nb = 0;
-      let cnt = 0;
-      for (let i = ps.get(r, F.P_SLIMIT) - 1; i >= start; i--) {
-        const t = base + <usize>i * F.TOKEN_WORDS * 4;
-        const len = load<i32>(t);
-        const word: i32 = (load<u32>(t, 4) & F.TOK_WORD) ? 1 : 0;
-        cb -= len;
-        wb -= word;
-        if (nb + word <= aBefore) { pool.push(len, word); nb += word; cnt++; } else break;
-      }
-      ps.set(r, F.P_BLEN, cnt);
-      ps.set(r, F.P_AOFF, <i32>pool.size());
-      let na = 0;
-      cnt = 0;
-      const end = ps.get(r, F.P_TOKENS) + sStart;
-      for (let i = ps.get(r, F.P_ELIMIT) + 1; i < end; i++) {
-        const t = base + <usize>i * F.TOKEN_WORDS * 4;
-        const len = load<i32>(t);
-        const word: i32 = (load<u32>(t, 4) & F.TOK_WORD) ? 1 : 0;
-        cb -= len;
-        wb -= word;
-        if (na + word <= aAfter) { pool.push(len, word); na += word; cnt++; } else break;
-      }
-      ps.set(r, F.P_ALEN, cnt);
-      ps.set(r, F.P_CBETWEEN, cb);
-      ps.set(r, F.P_WBETWEEN, wb);
-    }
+    fillPassageContext(this.ctx, this.bases);
   }
 }
