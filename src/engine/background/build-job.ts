@@ -6,7 +6,7 @@
  */
 import type { AttrValue, DocInput, IndexSchema } from '../../index/types.js';
 import { buildSegment, invertDocs, type BuiltSegment } from '../../index/segment/segment-builder.js';
-import { invertFields } from '../../index/segment/doc-inverter.js';
+import { invertFields } from '../../index/segment/invert-fields.js';
 import { exactWordsEnabled } from '../../index/exact-forms.js';
 import type { TableSettings } from '../../schema/types.js';
 import type { TextPipeline } from '../../text/text-pipeline.js';

@@ -2,7 +2,8 @@
  * Inverts a batch of documents into a flat PostingsTable: one pass collects the token stream,
  * a counting sort by term (in sorted term order) groups it, so a batch allocates a handful of
  * typed arrays whatever its vocabulary. hitpos = field << 24 | fieldEnd << 23 | pos; fieldEnd
- * marks a field's last position.
+ * marks a field's last position. invertFields (invert-fields.ts) fills the same stream from fields
+ * tokenized as they are collected; the stream, its term ids and the grouping are exported for it.
  */
 import type { AttrValue, DocInput, FieldTokens, IndexSchema, PackedTerms, TermNumbering } from '../types.js';
 import type { InvertedBatch } from './segment-builder.js';
@@ -10,7 +11,6 @@ import type { PostingsTable } from './postings-encoder.js';
 import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';
 import { AUTO_PAIRS, type PairSettings } from './segment-pairs.js';
 import { withPairs } from './pair-builder.js';
-import type { BatchSink } from '../../text/batch-sink.js';
 // the batch's working arrays, reused from batch to batch
 import { scratchWords as words } from './inversion-scratch.js';
 
@@ -25,7 +25,7 @@ function sortRowHits(rows: Uint32Array, hits: Uint32Array, from: number, to: num
   }
 }
 
-interface TokenStream {
+export interface TokenStream {
   /**
    * Stream id and hit word of each token, in row order; row r's tokens are [rowFrom[r], rowFrom[r + 1]).
    * `count` is each stream id's token count (zeroed up to the token count: ids are at most that many).
@@ -53,7 +53,7 @@ let stamp = new Uint32Array(0);
 let epoch = 0;
 
 /** The stream's id of `name`, added at the end when new. */
-function streamId(s: TokenStream, name: string): number {
+export function streamId(s: TokenStream, name: string): number {
   let dict = s.dict;
   if (!dict) {
     dict = s.dict = new Map();
@@ -69,7 +69,7 @@ function streamId(s: TokenStream, name: string): number {
 }
 
 /** The stream id of the fast numbering's number `num`, new at the end unless seen in this batch. */
-function fastId(s: TokenStream, names: readonly string[], num: number): number {
+export function fastId(s: TokenStream, names: readonly string[], num: number): number {
   if (stamp[num] === epoch) return slotOf[num];
   stamp[num] = epoch;
   if (s.dict) return (slotOf[num] = streamId(s, names[num]));
@@ -78,12 +78,12 @@ function fastId(s: TokenStream, names: readonly string[], num: number): number {
   return (slotOf[num] = s.names.length - 1);
 }
 
-function tokenCount(ft: FieldTokens): number {
+export function tokenCount(ft: FieldTokens): number {
   return ft.packed ? ft.packed.to - ft.packed.from : ft.terms.length;
 }
 
 /** The hit word of a position: field, field-end flag (the field's last position), position. */
-function hitWord(f: number, pos: number, last: number): number {
+export function hitWord(f: number, pos: number, last: number): number {
   const p = pos & POS_MASK;
   return ((f << FIELD_SHIFT) | (p === last ? FIELD_END_BIT : 0) | p) >>> 0;
 }
@@ -123,7 +123,7 @@ function fastNumbering(docs: DocInput[]): TermNumbering | null {
       stamp = new Uint32Array(n);
       epoch = 0;
     }
-    epoch = (epoch + 1) >>> 0 || 1;
+    nextEpoch();
     return numbering;
   }
   return null;
@@ -159,7 +159,7 @@ function collectTokens(schema: IndexSchema, docs: DocInput[], b: InvertedBatch):
 }
 
 /** A field's tokens into the stream (room for them made). */
-function collectField(s: TokenStream, ft: FieldTokens, f: number): void {
+export function collectField(s: TokenStream, ft: FieldTokens, f: number): void {
   if (ft.packed) {
     collectPacked(s, ft.packed, f);
     return;
@@ -208,7 +208,7 @@ function sortTerms(s: TokenStream): { terms: string[]; rank: Uint32Array } {
  * row, so rows stay ascending. Each loop is a function of its own: a batch runs each once, V8 optimizes
  * it on the stack, and one function of all of them was deoptimized on reaching each later loop.
  */
-function groupByTerm(s: TokenStream): { table: PostingsTable; rank: Uint32Array } {
+export function groupByTerm(s: TokenStream): { table: PostingsTable; rank: Uint32Array } {
   const { terms, rank } = sortTerms(s);
   const posStart = termStarts(s, rank);
   const { hitRows, positions } = placeTokens(s);
@@ -271,46 +271,14 @@ function termRows(s: TokenStream, posStart: Uint32Array, hitRows: Uint32Array, p
   return { rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k) };
 }
 
-/** Batches inverted by invertFields, so a walker's remembered ids name one batch's. */
-let fieldBatches = 0;
+/** slotOf and stamp with room for number `num` (growSlots when short). */
+export function ensureSlot(num: number): void {
+  if (num >= slotOf.length) growSlots(num + 1);
+}
 
-/**
- * The sink of invertFields: tokens go straight into the stream's arrays (ids, and positions where
- * the hit words go, made hit words once the field's length is known), grown as needed.
- */
-class StreamSink implements BatchSink {
-  readonly batch = ++fieldBatches;
-  constructor(private readonly s: TokenStream) {}
-  get ids(): Uint32Array { return this.s.tid; }
-  get positions(): Uint32Array { return this.s.thit; }
-  get used(): number { return this.s.n; }
-  set used(n: number) { this.s.n = n; }
-
-  reserve(entries: number): void {
-    const s = this.s;
-    const n = s.n + entries;
-    if (n <= s.tid.length) return;
-    // the first guess was short: twice the room, the tokens so far kept (count: one per id, ids <= tokens)
-    const size = Math.max(n, s.tid.length * 2);
-    const tid = words('tid', size);
-    const thit = words('thit', size);
-    const count = words('count', size);
-    if (tid.buffer !== s.tid.buffer) tid.set(s.tid.subarray(0, s.n));
-    if (thit.buffer !== s.thit.buffer) thit.set(s.thit.subarray(0, s.n));
-    if (count.buffer !== s.count.buffer) count.set(s.count);
-    count.fill(0, s.count.length);
-    s.tid = tid;
-    s.thit = thit;
-    s.count = count;
-  }
-
-  idOf(numbering: TermNumbering, num: number): number {
-    const s = this.s;
-    if (s.fast === null && s.names.length === 0) s.fast = numbering;
-    if (numbering !== s.fast) return streamId(s, numbering.names[num]);
-    if (num >= slotOf.length) growSlots(num + 1);
-    return fastId(s, numbering.names, num);
-  }
+/** Starts a batch's slots: stamps of batches before never match. */
+export function nextEpoch(): void {
+  epoch = (epoch + 1) >>> 0 || 1;
 }
 
 /** slotOf and stamp with room for `n` numbers, this batch's slots kept (the numbering grew while it was collected). */
@@ -322,67 +290,6 @@ function growSlots(n: number): void {
   grownStamps.set(stamp);
   slotOf = grownSlots;
   stamp = grownStamps;
-}
-
-/**
- * A field of invertFields: written into the sink (its length returned: FieldWalker.packBatch), or its
- * tokens, or null for none.
- */
-export type FieldSource = (row: number, field: number, sink: BatchSink) => number | FieldTokens | null;
-
-/**
- * invertDocs for rows whose fields are tokenized as they are collected (a bulk load's build thread):
- * a field the source writes into the sink costs no object and its ids one look-up a token. The same
- * batch as invertDocs of the same rows' DocInputs. `docIds` as stored (u64); `tokensGuess` sizes the
- * token arrays (they grow when short).
- */
-export function invertFields(schema: IndexSchema, docIds: BigUint64Array, attrs: AttrValue[][], tokensGuess: number,
-  source: FieldSource, pairs: PairSettings = schema.pairs ?? AUTO_PAIRS): InvertedBatch {
-  const rows = docIds.length;
-  const numFields = schema.fields.length;
-  const batch: InvertedBatch = {
-    rows, numFields, postings: null as unknown as PostingsTable,
-    fieldLens: new Uint32Array(rows * numFields), docIds: new BigInt64Array(docIds.buffer, docIds.byteOffset, rows).slice(),
-    attrs: attrs.map((col) => col.map((v) => v ?? null)),
-  };
-  const guess = Math.max(tokensGuess, 64);
-  const s: TokenStream = {
-    names: [], nums: [], tid: words('tid', guess), thit: words('thit', guess), rowFrom: words('rowFrom', rows + 1),
-    count: words('count', guess).fill(0), n: 0, fast: null, dict: null, strings: false,
-  };
-  // this batch's slots: stamps of batches before never match
-  epoch = (epoch + 1) >>> 0 || 1;
-  const sink = new StreamSink(s);
-  for (let row = 0; row < rows; row++) {
-    s.rowFrom[row] = s.n;
-    for (let f = 0; f < numFields; f++) {
-      const from = s.n;
-      const ft = source(row, f, sink);
-      if (ft === null) continue;
-      if (typeof ft === 'number') {
-        batch.fieldLens[row * numFields + f] = ft;
-        hitWords(s, from, f, ft);
-        continue;
-      }
-      batch.fieldLens[row * numFields + f] = ft.length;
-      sink.reserve(tokenCount(ft));
-      collectField(s, ft, f);
-    }
-  }
-  s.rowFrom[rows] = s.n;
-  const { table, rank } = groupByTerm(s);
-  batch.postings = table;
-  if (pairs.mode !== 'none') batch.postings = withPairs(table, { tid: s.tid, rank, hit: s.thit, rowFrom: s.rowFrom, rows }, pairs);
-  return batch;
-}
-
-/** A sink-written field's tokens from `from` on: counted, positions made hit words (`last`: the field's last position). */
-function hitWords(s: TokenStream, from: number, f: number, last: number): void {
-  const { tid, thit, count } = s;
-  for (let i = from; i < s.n; i++) {
-    count[tid[i]]++;
-    thit[i] = hitWord(f, thit[i], last);
-  }
 }
 
 /** Inverts `docs`, with the pair postings `pairs` asks for (segment-pairs.ts). */

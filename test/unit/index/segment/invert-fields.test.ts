@@ -4,7 +4,7 @@
 // strings) or empty, with the token arrays' first guess far too short (grown in place or into fresh arrays), and pair postings on.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { invertFields } from '../../../../src/index/segment/doc-inverter.js';
+import { invertFields } from '../../../../src/index/segment/invert-fields.js';
 import { keepInversionScratch } from '../../../../src/index/segment/inversion-scratch.js';
 import { buildSegment, invertDocs } from '../../../../src/index/segment/segment-builder.js';
 import { pairSettings } from '../../../../src/index/segment/segment-pairs.js';
