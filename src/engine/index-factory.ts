@@ -35,7 +35,8 @@ export function checkOptimizeCutoff(table: string, settings: Record<string, stri
 /** The idle compaction's segment count for a table with these settings, under the process's auto_optimize. */
 export function idleCutoffOf(settings: Record<string, string>): number {
   if (autoOptimize === 0) return 0;
-  // a config file's table section is not checked as CREATE TABLE is: a bad value there keeps the default
+  // CREATE / ALTER TABLE and a config's table section (config-tables.ts) refuse a bad value; one a table
+  // stored from a config read before that check keeps the default rather than compacting nothing (NaN)
   const set = Number.parseInt(settings.optimize_cutoff ?? '', 10);
   const cutoff = set >= 1 ? set : IDLE_MERGE_CUTOFF;
   return autoOptimize === 2 ? 2 * cutoff : cutoff;

@@ -4,6 +4,7 @@
  */
 import type { Column, ColumnType, TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
+import { checkOptimizeCutoff } from '../engine/index-factory.js';
 import { lastValue, type ConfigSection, type ManticoreConfig } from './config-parser.js';
 
 /** Attribute directives and the column type each declares (Manticore's sphRTSchemaConfigure). */
@@ -79,7 +80,10 @@ function settingValue(section: ConfigSection, key: string): string {
   return LIST_SETTINGS.has(key) ? values.join(' ') : values[0] ?? '';
 }
 
-/** One `table` section as a schema; the settings keep every other key (see settingValue). */
+/**
+ * One `table` section as a schema; the settings keep every other key (see settingValue). Throws
+ * (BAD_SETTING, so the server does not start) on a bad bitcount or optimize_cutoff.
+ */
 export function tableSchemaOf(name: string, section: ConfigSection): TableSchema {
   const tableName = name.toLowerCase();
   const fields = new Set((section.get('rt_field') ?? []).map((f) => f.trim().toLowerCase()));
@@ -89,6 +93,8 @@ export function tableSchemaOf(name: string, section: ConfigSection): TableSchema
   for (const key of section.keys()) {
     if (!SCHEMA_KEYS.has(key)) settings[key] = settingValue(section, key);
   }
+  // refused as CREATE TABLE refuses it: kept, it would be stored with the table and ignored
+  checkOptimizeCutoff(tableName, settings);
   return { name: tableName, columns, settings };
 }
 

@@ -1,12 +1,14 @@
 // optimize_cutoff as a table setting (CREATE / ALTER TABLE, SHOW CREATE TABLE, restart) and searchd
-// auto_optimize read from a config by open(): the values index-factory.ts turns into the idle cutoff.
+// auto_optimize read from a config by open(): the values index-factory.ts turns into the idle cutoff;
+// a config file's table section with a bad optimize_cutoff refused as CREATE TABLE refuses it.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { open } from '../../../src/index.js';
 import { idleCutoffOf, setAutoOptimize } from '../../../src/engine/index-factory.js';
-import { autoOptimizeOf } from '../../../src/server/server.js';
+import { autoOptimizeOf, startServer } from '../../../src/server/server.js';
+import { configTables } from '../../../src/server/config-tables.js';
 import { parseConfig } from '../../../src/server/config-parser.js';
 
 const dirs: string[] = [];
@@ -74,5 +76,29 @@ describe('searchd auto_optimize', () => {
     expect(idleCutoffOf({})).toBe(4);
     expect(idleCutoffOf({ optimize_cutoff: 'many' })).toBe(4); // an unchecked config section's bad value: the default
     await db2.close();
+  });
+});
+
+describe('optimize_cutoff in a config file table section', () => {
+  const section = (v: string) => `table t {\n  type = rt\n  rt_field = title\n  optimize_cutoff = ${v}\n}\n`;
+
+  it('is refused unless a positive integer, with the message CREATE TABLE gives', () => {
+    for (const bad of ['many', '0', '-1', '2.5', '']) {
+      expect(() => configTables(parseConfig(section(bad)))).toThrow(`table 't': optimize_cutoff must be a positive integer (got '${bad}')`);
+    }
+    expect(configTables(parseConfig(section('3'))).tables.get('t')?.schema.settings).toEqual({ optimize_cutoff: '3' });
+  });
+
+  it('stops the server at startup, before the engine is opened', async () => {
+    const dir = tempDir();
+    const configPath = join(dir, 'manticore.conf');
+    writeFileSync(configPath, `searchd {\n  data_dir = ${join(dir, 'data')}\n}\n${section('many')}`);
+    let opened = false;
+    const started = startServer({ command: 'serve', configPath, http: '127.0.0.1:0', mysql: '127.0.0.1:0' }, async () => {
+      opened = true;
+      throw new Error('the engine was opened');
+    });
+    await expect(started).rejects.toThrow(/table 't': optimize_cutoff must be a positive integer \(got 'many'\)/);
+    expect(opened).toBe(false);
   });
 });
