@@ -260,6 +260,11 @@ export class RtIndex implements RtIndexApi {
     return this.#merges.whenMerged();
   }
 
+  /** Resolves once the merges and the idle compaction they arm have run (merge-scheduler.ts whenIdle). */
+  whenIdle(): Promise<void> {
+    return this.#merges.whenIdle();
+  }
+
   /** Runs the merge policy until it asks for nothing more; returns how many merges ran. */
   maybeMerge(): number {
     return this.#merges.maybeMerge();

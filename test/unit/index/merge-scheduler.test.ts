@@ -102,6 +102,24 @@ describe('the idle compaction of an index', () => {
   });
 });
 
+describe('whenIdle', () => {
+  it('resolves only once the idle compaction armed after the merges has run; at once when none is due', async () => {
+    const idx = addBatches(new RtIndex(schema, { idleMergeCutoff: 2 }), [300, 300, 300]);
+    await idx.whenMerged();
+    expect(idx.segments.length).toBe(3); // whenMerged alone: the compaction still waits for its quiet time
+    await idx.whenIdle();
+    expect(idx.segments.map((s) => s.live).sort((a, b) => a - b)).toEqual([300, 600]);
+    const t0 = performance.now();
+    await idx.whenIdle(); // the budget is spent: nothing armed
+    expect(performance.now() - t0).toBeLessThan(IDLE_MERGE_MS);
+    idx.truncate();
+    const off = addBatches(new RtIndex(schema), [300, 300, 300]);
+    await off.whenIdle();
+    expect(off.segments.length).toBe(3);
+    off.truncate();
+  });
+});
+
 describe('segments loaded from files', () => {
   it('get the tiered merge pass the writes that made them would have run', async () => {
     // ten segments of 150 rows, each on the policy's level 1: written unmerged (merges held), loaded again
