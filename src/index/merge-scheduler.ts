@@ -263,27 +263,18 @@ export class MergeScheduler {
    */
   #swapIn(start: number, parts: Segment[], built: BuiltSegment, snap?: PartSnapshot[]): void {
     const end = start + parts.length;
-    const merged = mergedRows(parts, snap);
-    const n = merged.part.length;
-    // the merged rows are the parts' rows that were live for the merge, in order: their id halves
-    const ids = new Int32Array(2 * n);
-    const gone = new Uint8Array(n);
-    const fix: { row: number; values: AttrValue[] }[] = [];
-    // views taken once (Core's getter reads WebAssembly.Memory#buffer per call): nothing in the loop allocates core memory
-    const i32 = parts.map((p) => p.core.i32);
-    for (let row = 0; row < n; row++) {
-      const pi = merged.part[row];
-      const p = parts[pi];
-      const r = merged.row[row];
-      const c = p.columnPtr(0) >>> 2;
-      ids[2 * row] = i32[pi][c + 2 * r];
-      ids[2 * row + 1] = i32[pi][c + 2 * r + 1];
-      if (!snap) continue;
-      if (p.isDeleted(r)) gone[row] = 1;
-      else if (p.version !== snap[merged.part[row]].version) fix.push({ row, values: this.#host.schema.attrs.map((_, a) => p.attr(a, r)) });
-    }
+    const attrs = this.#host.schema.attrs;
     // the thread has no host columns (JS values): taken from the parts now, with their current values
-    if (snap) built.hostCols = this.#host.schema.attrs.map((_, a) => (parts[0].hostCols[a] ? Array.from(merged.part, (p, row) => parts[p].hostCols[a]![merged.row[row]]) : null));
+    const hostAttrs = snap ? attrs.map((_, a) => Boolean(parts[0].hostCols[a])) : [];
+    const merged = mergedRows(parts, snap, hostAttrs.some(Boolean));
+    const { n, ids, gone } = merged;
+    // attributes updated since the snapshot, read before the parts go
+    const fix: { row: number; values: AttrValue[] }[] = [];
+    for (let i = 0; i < merged.stale.length; i += 3) {
+      const p = parts[merged.stale[i + 1]], r = merged.stale[i + 2];
+      fix.push({ row: merged.stale[i], values: attrs.map((_, a) => p.attr(a, r)) });
+    }
+    if (snap) built.hostCols = attrs.map((_, a) => (hostAttrs[a] ? Array.from(merged.part, (p, row) => parts[p].hostCols[a]![merged.row[row]]) : null));
     // The parts go before the merged blob is placed, so the allocator reuses their space: placing
     // first held both in linear memory at once, and a wasm memory never shrinks, so that peak stayed
     // resident (88 MiB of linear memory for 35 MiB of segments at 100k gcide documents, 47 MiB
@@ -312,10 +303,8 @@ export class MergeScheduler {
     if (!placed.length) return;
     const seg = placed[0];
     const slot = this.#host.newSlot(seg);
-    for (let row = 0; row < n; row++) {
-      if (gone[row]) seg.markDeleted(row);
-      else this.#host.docs.set(ids[2 * row], ids[2 * row + 1], slot, row);
-    }
+    this.#host.docs.setRows(ids, slot, gone);
+    for (let row = 0; row < n; row++) if (gone[row]) seg.markDeleted(row);
     for (const f of fix) f.values.forEach((v, a) => { if (!seg.hostCols[a]) seg.setAttr(a, f.row, v); });
   }
 }

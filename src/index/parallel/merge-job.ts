@@ -28,21 +28,67 @@ export interface PartSnapshot {
   version: number;
 }
 
+/** The rows of a merge of some parts, as the swap needs them (mergedRows). */
+export interface MergedRows {
+  /** Rows merged. */
+  n: number;
+  /** Id halves of merged row i at 2i (low) and 2i + 1 (high), as the id column holds them. */
+  ids: Int32Array;
+  /** 1 for a merged row deleted since the snapshot (the swap deletes it in the merged segment too). */
+  gone: Uint8Array;
+  /** Merged rows of parts written to since the snapshot, still live: (merged row, part, part row) triples. */
+  stale: number[];
+  /** Part and row of each merged row: only when asked for (sources), else empty. */
+  part: Uint32Array;
+  row: Uint32Array;
+}
+
 /**
- * Which part and row each row of a merge of `parts` comes from: the rows live for the merge (in the
- * snapshot it read, or now), in order, as mergeSegments numbers them.
+ * The rows of a merge of `parts`: those live for the merge (in the snapshot it read, or now), in
+ * order, as mergeSegments numbers them. Ids are copied run by run of live rows (TypedArray#set),
+ * not row by row: the swap that needs them runs on the protocol thread, where a 410k-row merge's
+ * per-row loop stalled queries. A part whose version did not move since the snapshot had no row
+ * deleted or updated (Segment.markDeleted and the attribute writes bump it): its rows are not looked at.
  */
-export function mergedRows(parts: readonly Segment[], snap?: readonly PartSnapshot[]): { part: Uint32Array; row: Uint32Array } {
-  const live = (p: number, r: number) => (snap ? ((snap[p].deleted[r >>> 3] >>> (r & 7)) & 1) === 0 : !parts[p].isDeleted(r));
-  let n = 0;
-  parts.forEach((seg, p) => { for (let r = 0; r < seg.rows; r++) if (live(p, r)) n++; });
-  const part = new Uint32Array(n);
-  const row = new Uint32Array(n);
+export function mergedRows(parts: readonly Segment[], snap?: readonly PartSnapshot[], sources = false): MergedRows {
+  let cap = 0;
+  for (const p of parts) cap += p.rows;
+  const ids = new Int32Array(2 * cap);
+  const gone = new Uint8Array(cap);
+  const stale: number[] = [];
+  const part = new Uint32Array(sources ? cap : 0);
+  const row = new Uint32Array(sources ? cap : 0);
   let at = 0;
-  parts.forEach((seg, p) => {
-    for (let r = 0; r < seg.rows; r++) if (live(p, r)) { part[at] = p; row[at++] = r; }
+  parts.forEach((p, pi) => {
+    const was = snap ? snap[pi].deleted : p.deletedBitmap();
+    const now = snap && p.version !== snap[pi].version ? p.deletedBitmap() : null;
+    const i32 = p.core.i32;
+    const col = p.columnPtr(0) >>> 2;
+    const rows = p.rows;
+    for (let r = 0; r < rows;) {
+      if ((r & 7) === 0 && was[r >>> 3] === 0xff) { r += 8; continue; }
+      if ((was[r >>> 3] >>> (r & 7)) & 1) { r++; continue; }
+      // a run of live rows [r, e): whole bytes of live rows at once
+      let e = r + 1;
+      while (e < rows) {
+        if ((e & 7) === 0 && e + 8 <= rows && was[e >>> 3] === 0) e += 8;
+        else if (((was[e >>> 3] >>> (e & 7)) & 1) === 0) e++;
+        else break;
+      }
+      ids.set(i32.subarray(col + 2 * r, col + 2 * e), 2 * at);
+      const base = at - r; // merged row of part row k: base + k
+      if (sources) for (let k = r; k < e; k++) { part[base + k] = pi; row[base + k] = k; }
+      if (now) {
+        for (let k = r; k < e; k++) {
+          if ((now[k >>> 3] >>> (k & 7)) & 1) gone[base + k] = 1;
+          else stale.push(base + k, pi, k);
+        }
+      }
+      at += e - r;
+      r = e;
+    }
   });
-  return { part, row };
+  return { n: at, ids: ids.subarray(0, 2 * at), gone: gone.subarray(0, at), stale, part: part.subarray(0, sources ? at : 0), row: row.subarray(0, sources ? at : 0) };
 }
 
 /**
