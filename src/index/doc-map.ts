@@ -9,6 +9,8 @@
 /** Load factor above which the table doubles. */
 const MAX_LOAD = 0.75;
 const MIN_CAPACITY = 1024;
+/** Rows whose home entries setRows reads ahead of probing them. */
+const TOUCH_BATCH = 64;
 
 export class DocMap {
   /**
@@ -19,6 +21,8 @@ export class DocMap {
   #t = new Int32Array(4 * MIN_CAPACITY);
   #mask = MIN_CAPACITY - 1;
   #size = 0;
+  /** setRows' reads ahead are kept here, so the compiler cannot drop them as unused. */
+  #touched = 0;
 
   get size(): number { return this.#size; }
 
@@ -58,10 +62,19 @@ export class DocMap {
    */
   setRows(ids: Int32Array, seg: number, skip?: Uint8Array): void {
     const n = ids.length >>> 1;
-    for (let row = 0; row < n; row++) {
-      if (skip && skip[row]) continue;
-      if ((this.#size + 1) > (this.#mask + 1) * MAX_LOAD) this.#grow();
-      this.#put(ids[2 * row], ids[2 * row + 1], seg, row);
+    for (let from = 0; from < n; from += TOUCH_BATCH) {
+      const to = Math.min(n, from + TOUCH_BATCH);
+      // first read each row's home entry, independent loads the CPU overlaps (the table is far
+      // bigger than the caches, each home a miss), then probe: the homes are cached by then
+      const mask = this.#mask, t = this.#t;
+      let touched = 0;
+      for (let row = from; row < to; row++) touched |= t[4 * DocMap.#home(ids[2 * row], ids[2 * row + 1], mask) + 2];
+      this.#touched = touched;
+      for (let row = from; row < to; row++) {
+        if (skip && skip[row]) continue;
+        if ((this.#size + 1) > (this.#mask + 1) * MAX_LOAD) this.#grow();
+        this.#put(ids[2 * row], ids[2 * row + 1], seg, row);
+      }
     }
   }
 
