@@ -1,0 +1,66 @@
+// bench/swap-ab.bench.ts: the protocol-thread CPU of swapping a merged segment in (MergeScheduler
+// #swapIn: the merged rows' ids, the doc map re-pointed at them, the blob placed), this build against
+// a baseline build, alternated run by run in child processes. Each child loads `--parts` segments of
+// `--rows` synthetic one-line documents (tiny blobs: the per-row work, not the blob copy, dominates),
+// times mergeSegments over them (the merge thread's part, twice, the second counted), then OPTIMIZE
+// (the same merge inline, then the swap): swap CPU = OPTIMIZE - merge. The swap grows with the doc map
+// (its probes miss the caches), so the default is a 1.6M-row table.
+// Run: npm run bench -- swap-ab [--baseline DIR] [--parts 160] [--rows 10000] [--rounds 3]
+// (DIR: a copy of a checkout with dist/ and build/; or node dist/bench/swap-ab.bench.js after npx tsc).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { arg, argString } from './bench-util.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SELF = fileURLToPath(import.meta.url);
+
+/** In a child: the swap with the modules of the checkout at `root`. */
+async function child(root: string): Promise<void> {
+  const mod = (p: string) => import(join(root, 'dist', p));
+  (await mod('src/engine/node-host.js')).installNodeHost();
+  const { RtIndex } = await mod('src/index/rt-index.js');
+  const { createTextPipeline } = await mod('src/text/text-pipeline.js');
+  const { mergeSegments } = await mod('src/index/segment/segment-merger.js');
+  const parts = arg('parts', 160);
+  const rows = arg('rows', 10000);
+  const schema = { fields: ['body'], attrs: [{ name: 'n', type: 'uint' }] };
+  const pipeline = createTextPipeline({});
+  const idx = new RtIndex(schema, { autoMerge: false });
+  for (let b = 0, id = 1; b < parts; b++) {
+    const batch = [];
+    for (let i = 0; i < rows; i++, id++) batch.push({ docId: BigInt(id * 7 + 3), fields: [pipeline.indexField(`w${id % 5000} x${id % 77} y${id % 13}`)], attrs: [id % 1000] });
+    idx.addBatch(batch);
+  }
+  const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+  mergeSegments(schema, idx.segments.slice());
+  let c0 = cpu();
+  mergeSegments(schema, idx.segments.slice());
+  const merge = cpu() - c0;
+  c0 = cpu();
+  idx.optimize();
+  const optimize = cpu() - c0;
+  console.log(JSON.stringify({ 'merge CPU ms': Math.round(merge), 'OPTIMIZE CPU ms': Math.round(optimize), 'swap CPU ms': Math.round(optimize - merge), segments: idx.segments.length }));
+}
+
+function main(): void {
+  const root = argString('root');
+  if (root) {
+    void child(root);
+    return;
+  }
+  const baseline = argString('baseline');
+  const builds: [string, string][] = [['this', ROOT]];
+  if (baseline) builds.unshift(['baseline', baseline]);
+  const pass = process.argv.slice(2).filter((a, i, all) => a !== '--baseline' && all[i - 1] !== '--baseline');
+  const out: Record<string, unknown>[] = [];
+  for (let r = 0; r < arg('rounds', 3); r++) {
+    for (const [name, dir] of builds) {
+      const res = spawnSync(process.execPath, [SELF, ...pass, '--root', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+      out.push({ build: name, round: r + 1, ...JSON.parse(res.stdout.trim().split('\n').pop()!) });
+    }
+  }
+  console.log(JSON.stringify(out, null, 2));
+}
+
+main();
