@@ -7,13 +7,10 @@
 // format changed).
 // Run: npm run bench -- merge-ab [--baseline DIR] [--parts 10] [--rows 1000] [--repeat 5] [--rounds 3]
 // (DIR: a copy of a checkout with dist/ and build/; or node dist/bench/merge-ab.bench.js after npx tsc).
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { arg, argString } from './bench-util.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SELF = fileURLToPath(import.meta.url);
+import { runAlternated, processCpuMs } from './ab-children.js';
+import { arg } from './bench-util.js';
 
 /** In a child: the merges with the modules of the checkout at `root`. */
 async function child(root: string): Promise<void> {
@@ -34,7 +31,7 @@ async function child(root: string): Promise<void> {
   const idx = new RtIndex(schema, { autoMerge: false });
   for (let i = 0; i < inputs.length; i += rows) idx.addBatch(inputs.slice(i, i + rows));
   const segs = idx.segments.slice();
-  const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+  const cpu = processCpuMs;
   let ms = 0;
   let out = { terms: 0, bytes: 0 };
   for (let r = 0; r <= repeat; r++) {
@@ -46,24 +43,4 @@ async function child(root: string): Promise<void> {
   console.log(JSON.stringify({ 'CPU ms per merge': Math.round((ms / repeat) * 10) / 10, ...out }));
 }
 
-function main(): void {
-  const root = argString('root');
-  if (root) {
-    void child(root);
-    return;
-  }
-  const baseline = argString('baseline');
-  const builds: [string, string][] = [['this', ROOT]];
-  if (baseline) builds.unshift(['baseline', baseline]);
-  const pass = process.argv.slice(2).filter((a, i, all) => a !== '--baseline' && all[i - 1] !== '--baseline');
-  const rows: Record<string, unknown>[] = [];
-  for (let r = 0; r < arg('rounds', 3); r++) {
-    for (const [name, dir] of builds) {
-      const res = spawnSync(process.execPath, [SELF, ...pass, '--root', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-      rows.push({ build: name, round: r + 1, ...JSON.parse(res.stdout.trim().split('\n').pop()!) });
-    }
-  }
-  console.log(JSON.stringify(rows, null, 2));
-}
-
-main();
+runAlternated(fileURLToPath(import.meta.url), child);

@@ -7,13 +7,10 @@
 // (its probes miss the caches), so the default is a 1.6M-row table.
 // Run: npm run bench -- swap-ab [--baseline DIR] [--parts 160] [--rows 10000] [--rounds 3]
 // (DIR: a copy of a checkout with dist/ and build/; or node dist/bench/swap-ab.bench.js after npx tsc).
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { arg, argString } from './bench-util.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SELF = fileURLToPath(import.meta.url);
+import { runAlternated, processCpuMs } from './ab-children.js';
+import { arg } from './bench-util.js';
 
 /** In a child: the swap with the modules of the checkout at `root`. */
 async function child(root: string): Promise<void> {
@@ -32,7 +29,7 @@ async function child(root: string): Promise<void> {
     for (let i = 0; i < rows; i++, id++) batch.push({ docId: BigInt(id * 7 + 3), fields: [pipeline.indexField(`w${id % 5000} x${id % 77} y${id % 13}`)], attrs: [id % 1000] });
     idx.addBatch(batch);
   }
-  const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+  const cpu = processCpuMs;
   mergeSegments(schema, idx.segments.slice());
   let c0 = cpu();
   mergeSegments(schema, idx.segments.slice());
@@ -43,24 +40,4 @@ async function child(root: string): Promise<void> {
   console.log(JSON.stringify({ 'merge CPU ms': Math.round(merge), 'OPTIMIZE CPU ms': Math.round(optimize), 'swap CPU ms': Math.round(optimize - merge), segments: idx.segments.length }));
 }
 
-function main(): void {
-  const root = argString('root');
-  if (root) {
-    void child(root);
-    return;
-  }
-  const baseline = argString('baseline');
-  const builds: [string, string][] = [['this', ROOT]];
-  if (baseline) builds.unshift(['baseline', baseline]);
-  const pass = process.argv.slice(2).filter((a, i, all) => a !== '--baseline' && all[i - 1] !== '--baseline');
-  const out: Record<string, unknown>[] = [];
-  for (let r = 0; r < arg('rounds', 3); r++) {
-    for (const [name, dir] of builds) {
-      const res = spawnSync(process.execPath, [SELF, ...pass, '--root', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-      out.push({ build: name, round: r + 1, ...JSON.parse(res.stdout.trim().split('\n').pop()!) });
-    }
-  }
-  console.log(JSON.stringify(out, null, 2));
-}
-
-main();
+runAlternated(fileURLToPath(import.meta.url), child);
