@@ -5,7 +5,6 @@
  * mutex, and the write is Table.write's: the segment built first, then one store transaction, then
  * the segment made visible. A rejected row writes nothing of the batch and says which row it was.
  */
-import { qt } from '../util/qtrace.js';
 import type { Column } from '../schema/types.js';
 import { asSearchError, SearchError } from '../util/errors.js';
 import type { Catalog } from './catalog.js';
@@ -139,7 +138,6 @@ export async function prepareRows(
   };
   const runner = buildRunner();
   if (!runner || replace || !table.buildsFromStored) return { commit: inline };
-  qt('job send');
   const building = runner(buildJobOf(table.index.schema, table.schema.settings, ids, docs));
   building.catch(() => {}); // a batch never committed (the one before stopped the load) drops its build
   return {
@@ -153,10 +151,7 @@ export async function prepareRows(
       return table.mutex.run(async () => {
         const dup = table.duplicateAt(ids);
         if (dup >= 0) return fail(dup, new SearchError('DUPLICATE_ID', `duplicate id '${ids[dup]}'`));
-        qt('write');
-        const w = await table.writeBuilt(ids, docs, built);
-        qt('written');
-        return { ok: true as const, written: w };
+        return { ok: true as const, written: await table.writeBuilt(ids, docs, built) };
       });
     },
   };

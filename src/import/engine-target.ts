@@ -1,6 +1,5 @@
 /** The import target inside this process: the embedded engine over a data directory (no server). */
 import { openEngine, newSession, type Engine } from '../engine/index.js';
-import { qt, qthreads } from '../util/qtrace.js';
 import { SearchError } from '../util/errors.js';
 import { dataDirHolder } from '../store/data-dir.js';
 import { setBuildRunner } from '../engine/background/build-job.js';
@@ -97,13 +96,10 @@ export class EngineTarget implements ImportTarget {
   async close(): Promise<void> {
     try {
       for (const release of this.#holds.values()) await release();
-      qt('released');
     } finally {
-      qthreads();
       setBuildRunner(null);
       await this.builder?.close();
       await this.engine.close();
-      qt('engine closed');
     }
   }
 }

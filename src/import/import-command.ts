@@ -3,7 +3,6 @@ import { asSearchError } from '../util/errors.js';
 import { EngineTarget } from './engine-target.js';
 import { HttpTarget } from './http-target.js';
 import { IMPORT_USAGE, parseImportArgs, type ImportArgs } from './import-args.js';
-import { qt } from '../util/qtrace.js';
 import { ImportRun, type ImportSummary } from './import-run.js';
 import { grouped, Progress, progressMode } from './progress.js';
 import type { ImportTarget } from './target.js';
@@ -49,10 +48,8 @@ export async function importCommand(argv: string[]): Promise<number> {
   const sig = interruptFlag();
   let target: ImportTarget | undefined;
   try {
-    qt('open');
     target = args.url ? new HttpTarget(args.url) : await EngineTarget.open(args.dataDir!);
     const progress = new Progress(progressMode(args.quiet), `import ${args.table}`);
-    qt('opened');
     const run = new ImportRun(target, args, progress, sig.interrupted);
     const s = await run.run();
     if (!args.quiet || s.stoppedAt || s.interrupted) console.error(summaryLine(args, s, target.where));
@@ -70,8 +67,6 @@ export async function importCommand(argv: string[]): Promise<number> {
     return EXIT_FAILED;
   } finally {
     sig.dispose();
-    qt('close');
     await target?.close();
-    qt('closed');
   }
 }

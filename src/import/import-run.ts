@@ -3,7 +3,6 @@
  * on the first batch when it is missing, and loads batches through a BatchLoader while progress is
  * shown. Stops at the first bad line unless skipErrors; stops cleanly when `interrupted()` turns true.
  */
-import { qt } from '../util/qtrace.js';
 import { openInput, type ImportInput } from './input.js';
 import { BatchLoader, docSender, rowSender, type BadLine, type LineDoc, type PreparedBatch } from './batch-loader.js';
 import { inferKinds, kindsOfColumns, objectDoc, rowLiterals, type BuiltRow, type ColumnKind } from './doc-builder.js';
@@ -151,7 +150,6 @@ export class ImportRun {
   /** Builds and sends one batch; false when a bad line stops the import. */
   async #flush(records: InputRecord[], header: string[]): Promise<boolean> {
     if (records.length === 0) return true;
-    qt(`flush ${records.length}`);
     this.#flushed = true;
     this.#lastLine = records[records.length - 1]!.line;
     if (!this.#kinds) await this.#resolveKinds(records, header);
@@ -232,9 +230,7 @@ export class ImportRun {
     const inflight = this.#inflight;
     this.#inflight = undefined;
     if (!inflight) return true;
-    qt('drain wait');
     const r = await inflight;
-    qt('drain done');
     if ('error' in r) throw r.error;
     return r.ok;
   }

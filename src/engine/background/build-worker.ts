@@ -3,7 +3,6 @@
  * pipeline of the job's settings (kept while they stay the same) and its own WASM core, and sends
  * the blob back (transferred, not copied) with its dictionary and host columns.
  */
-import { qt } from '../../util/qtrace.js';
 import { parentPort } from 'node:worker_threads';
 import { createTextPipeline, type TextPipeline } from '../../text/text-pipeline.js';
 import { installNodeHost } from '../node-host.js';
@@ -27,7 +26,6 @@ function pipelineOf(settings: BuildJob['settings']): TextPipeline {
 
 parentPort!.on('message', ({ id, job, prime, stop }: { id: number; job?: BuildJob; prime?: BuildPart; stop?: Int32Array }) => {
   if (prime) {
-    qt('prime');
     // a hint, answered by nothing: a failure here is the job's to meet, if it fails alike
     try {
       primeFields(pipelineOf(prime.settings), prime, stop);
@@ -36,11 +34,9 @@ parentPort!.on('message', ({ id, job, prime, stop }: { id: number; job?: BuildJo
     }
     return;
   }
-  qt('build start');
   try {
     const built = buildOfJob(pipelineOf(job!.settings), job!);
     const blob = built.blob;
-    qt('build end');
     parentPort!.postMessage({ id, blob, terms: built.terms, hostCols: built.hostCols }, [blob.buffer as ArrayBuffer]);
   } catch (e) {
     parentPort!.postMessage({ id, error: e instanceof Error ? e.stack ?? e.message : String(e) });
