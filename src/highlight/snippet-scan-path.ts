@@ -175,8 +175,12 @@ function stubStream(text: string): FieldStream {
   };
 }
 
-/** The stripper's paragraph and zone marks, which send a field to the general path. */
-const MARKS = /[\u0003\u0004]/;
+/**
+ * The stripper's paragraph and zone marks, which send a field to the general path. Two indexOf
+ * searches (a memchr each) read a long field no leaf can match in several times faster than a regular
+ * expression's character class.
+ */
+const hasMarks = (text: string): boolean => text.indexOf('\u0003') >= 0 || text.indexOf('\u0004') >= 0;
 const NO_OCC: FieldOcc = { occ: NO_I32, n: 0 };
 
 /** Every field streamed and marked, or null when a field needs the general path. */
@@ -208,7 +212,7 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
   const may = (inp.deferUnmatchable || startLimit > 0) && inp.plan.root ? matchableFields(inp.plan.root, inp.names) : null;
   const deferred: number[] = [];
   for (let i = 0; i < inp.texts.length; i++) {
-    if (may && !may[i] && !MARKS.test(inp.texts[i])) {
+    if (may && !may[i] && !hasMarks(inp.texts[i])) {
       deferred.push(i);
       occ[i] = NO_OCC;
     } else if (!scan(i)) return null;
