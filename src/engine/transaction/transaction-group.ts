@@ -5,7 +5,8 @@
  * fsyncs the commit (Store.writeTogether) while the protocol thread goes on reading, parsing and
  * preparing statements (and answering queries), so every statement that arrives during a commit
  * joins the next round; a round is issued once the statements the last round acknowledged are back
- * (their clients send the next at once) or GATHER_MS after it was asked for, so that rounds hold
+ * (their clients send the next at once) or a gather window after it was asked for (gatherMs: 1 ms, up to
+ * the last round's time on a loaded machine), so that rounds hold
  * every client's statement instead of the half that was read in the first event-loop turn. One
  * round of a table is in flight at a time (MAX_IN_FLIGHT), and rounds settle (become visible, are
  * acknowledged) in the order they were issued. Session 7 measured a second round in flight under load 15-19 as
@@ -59,7 +60,7 @@ interface Pipeline {
   /**
    * Statements known to the pipeline when its last round settled (that round's, whose clients send
    * their next statement on its acknowledgement, and those queued then): the next round waits for as
-   * many, up to GATHER_MS. 0 once a round is issued.
+   * many, up to gatherMs. 0 once a round is issued.
    */
   expected: number;
   /** While a round waits for `expected` statements: issues it as soon as that many are queued (enqueue calls it). */
@@ -158,7 +159,7 @@ function enqueue(table: Table, waiters: Waiter[]): void {
 /**
  * Issues the next round when none is committing, one event-loop turn after it was asked for
  * (statements read in that turn join it) or, while fewer statements are queued than the last round
- * expects back, once they are (enqueue wakes it) or GATHER_MS on (also with none queued yet: the
+ * expects back, once they are (enqueue wakes it) or gatherMs on (also with none queued yet: the
  * pipeline keeps the mutex that long); or ends the pipeline when nothing is queued, expected or
  * committing. Another user of the table's mutex waiting (a DELETE, a checkpoint) when the round would
  * start waiting, or once it is issued, stops new rounds: the one
@@ -181,7 +182,7 @@ function schedule(table: Table, p: Pipeline): void {
       schedule(table, p);
     };
     // one turn first (statements read in this one join); then, when fewer are queued than expected,
-    // the loop sleeps until enqueue brings the last one or GATHER_MS pass, instead of polling turn by
+    // the loop sleeps until enqueue brings the last one or gatherMs pass, instead of polling turn by
     // turn: a round's wait cost up to GATHER_MS of protocol-thread CPU in setImmediate turns
     setImmediate(() => {
       if (p.queue.length >= p.expected || table.mutex.waiting > 0) {
