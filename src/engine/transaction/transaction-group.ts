@@ -108,7 +108,12 @@ const MAX_GATHER_MS = 8;
 const lastRoundMs = new WeakMap<Table, number>();
 
 function gatherMs(table: Table): number {
-  return Math.min(MAX_GATHER_MS, Math.max(GATHER_MS, lastRoundMs.get(table) ?? 0));
+  return gatherWindow(lastRoundMs.get(table));
+}
+
+/** The gather window after a round that took `lastRoundMs` (undefined: none yet): GATHER_MS to MAX_GATHER_MS. */
+export function gatherWindow(lastRoundMs: number | undefined): number {
+  return Math.min(MAX_GATHER_MS, Math.max(GATHER_MS, lastRoundMs ?? 0));
 }
 
 /**
