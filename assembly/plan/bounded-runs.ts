@@ -100,7 +100,11 @@ export function plainAnd(n: usize): bool {
   return nget(n, N_OP) == OP_AND && plainKids(n, AND_ROWS_KIDS);
 }
 
-/** The first row >= target every child's cursor is on (leapfrog from child 0, the cheapest). */
+/**
+ * The first row >= target every child's cursor is on (leapfrog from child 0, the cheapest). A repeat
+ * reading its sibling's cursor (node.ts shareRepeatCursors; equal costs sort them side by side) is
+ * not sought again.
+ */
 function leapfrog(n: usize, k: u32, target: u32): u32 {
   let d = target;
   while (true) {
@@ -108,7 +112,9 @@ function leapfrog(n: usize, k: u32, target: u32): u32 {
     if (d == TERMINATED) return d;
     let agreed = true;
     for (let i: u32 = 1; i < k; i++) {
-      const di = cursorSeek(<usize>nget(child(n, i), N_CURSOR), d);
+      const c = <usize>nget(child(n, i), N_CURSOR);
+      if (c == <usize>nget(child(n, i - 1), N_CURSOR)) continue;
+      const di = cursorSeek(c, d);
       if (di != d) {
         d = di;
         agreed = false;
