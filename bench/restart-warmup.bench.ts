@@ -5,8 +5,10 @@
 // 8 clients. Prints per build and phase the server CPU ms per query (every thread; and the protocol thread's
 // share), QPS, and the segment count the queries ran on: how far a just-restarted server is from its steady
 // state (the JIT), and whether two builds differ there. S14: the side-by-side's 8-client MySQL figure fell
-// from S12's 1.61x to 1.28x (1.01-1.43); this showed no difference between S12's build and S13's, and a
-// 8-client CPU per query that falls pass after pass after a restart (the side-by-side now warms up first).
+// from S12's 1.61x to 1.28x (1.01-1.43); this showed no difference between S12's build and S13's, and an
+// 8-client CPU per query that falls pass after pass after a restart: with --passes 10 (main, 100k gcide,
+// 400 queries a pass) 0.46, 0.43, 0.41, 0.25, 0.20, 0.24, 0.17, 0.19, 0.16, 0.14 ms, where the side-by-side
+// timed its first pass. The side-by-side now warms every peer up for --warm-seconds first.
 // Run: npm run build && node dist/bench/restart-warmup.bench.js --builds DIR,DIR [--docs N] [--queries M]
 // [--rounds R] [--passes P] (DIR: a build's copy with dist/, build/ and bin/). Needs dict-gcide. Seed 42.
 import { mkdtempSync, rmSync } from 'node:fs';

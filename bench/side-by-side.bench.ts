@@ -7,13 +7,13 @@
 // the server process, from the scheduler's nanosecond run times: process-cpu.ts cpuMsSince), and the bench
 // client's own at 8 clients (it shares the cores); ratios quarry/Sphinx. Each peer's queries start once its server has gone idle
 // after the load (merges, checkpoints, flushes done), after the same warm-up (200 queries from one client,
-// the whole mix from 8); each timed phase repeats the mix until it has run --min-seconds (2); quarry's rows
+// the mix from 8 for --warm-seconds, 5); each timed phase repeats the mix until it has run --min-seconds (2); quarry's rows
 // show its segment count when the queries started (`a -> b` if it changed while they ran). Each server's footprint once quiet after its loads
 // and queries: PSS, and disk bytes per document (Sphinx's: its index files plus the raw text, which its RT
 // index does not keep). Above 100k documents each peer also holds the first 100k in a table of their own
 // and answers the same queries there from one client: cost growth is the p50 ratio of the big table to the
 // small one (the queries are drawn from those first 100k documents at every size).
-// Run: npm run bench -- side-by-side [--docs N] [--synthetic] [--small N] [--queries M] [--min-seconds S] [--lean-client 1] [--load-only 1] (the loads
+// Run: npm run bench -- side-by-side [--docs N] [--synthetic] [--small N] [--queries M] [--min-seconds S] [--warm-seconds S] [--lean-client 1] [--load-only 1] (the loads
 // alone, with the server CPU ms per 1000 documents). At 1M documents the default is 800 queries (100 per
 // class) instead of 4000, to keep a run near 15 minutes on 2 cores. Needs dict-gcide and sphinxsearch. Seed 42.
 import { spawn } from 'node:child_process';
@@ -268,6 +268,8 @@ function shuffled<T>(xs: T[], seed: number): T[] {
 const SMALL = arg('small', 100_000);
 /** Each timed phase runs the mix again until this long (--min-seconds S, default 2). */
 const MIN_MS = arg('min-seconds', 2) * 1000;
+/** The warm-up's 8-client part runs the mix again until this long (--warm-seconds S, default 5). */
+const WARM_MS = arg('warm-seconds', 5) * 1000;
 const CREATE = (table: string) => `CREATE TABLE ${table} (title text, body text, len uint) morphology='stem_en'`;
 
 /** dict-gcide, or the synthetic corpus drawn from its vocabulary. */
@@ -297,14 +299,14 @@ export async function sideBySideBench() {
       if (peer.pid) await waitIdle(peer.pid); // background work after a load (merges, flushes) done first
       const segmentsAt = async () => (peer.segments ? String(await peer.segments('gcide')) : '-');
       const segmentsBefore = await segmentsAt();
-      // Warm-up, the same for every peer: 200 queries from one client, then the whole mix from 8. Quarry's
-      // MySQL rows run on a server just restarted, and 600 queries in (200 + 400 at 1 client) its 8-client
-      // phase still paid the JIT: 100k gcide, --queries 400, server CPU ms per query of three back-to-back
-      // 8-client passes after 14 restarts (S12's and S13's builds alike), median (range): 0.38 (0.33-0.55),
-      // 0.35 (0.28-0.47), 0.33 (0.29-0.43).
+      // Warm-up, the same for every peer: 200 queries from one client, then the mix from 8 for WARM_MS.
+      // Quarry's MySQL rows run on a server just restarted, whose 8-client phase came 600 queries in with
+      // --queries 400 and paid the JIT: 100k gcide, main after restarts (bench/restart-warmup.bench.ts --passes 10),
+      // server CPU ms per query of back-to-back 8-client passes of 400: 0.46, 0.43, 0.41, 0.25, 0.20, 0.24,
+      // 0.17, 0.19, 0.16, 0.14 (S12's and S13's builds alike in the first three).
       at('warm-up');
       await queryRun(peer, queries.slice(0, 200), 1);
-      await queryRun(peer, queries, 8);
+      await queryRun(peer, queries, 8, 'gcide', WARM_MS);
       // each phase at least MIN_MS: 400 queries from 8 clients take 0.1-0.3 s, where one slice of another
       // process, a collection or a compile job on the 2 cores moves the figure by a third
       at('1 client');
