@@ -4,7 +4,7 @@
  * calling thread's id). Elsewhere (no /proc, or not allowed) nothing changes.
  */
 import { readlinkSync, readFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 
 /** The calling thread's kernel id (Linux), or 0 where there is none to read. */
 export function threadId(): number {
@@ -18,14 +18,15 @@ export function threadId(): number {
 
 /**
  * Lowers the calling thread's priority to nice value `nice` (a higher number: less CPU when cores are
- * contended, all idle CPU otherwise). True when set; false where threads cannot be told apart or the
- * system refused (the thread keeps the process's priority).
+ * contended, all idle CPU otherwise); a thread already at that or lower priority (a process started
+ * under `nice`) is left as it is, since raising it back needs privileges. True when the thread now runs
+ * at `nice` or lower; false where threads cannot be told apart or the system refused.
  */
 export function lowerThreadPriority(nice: number): boolean {
   const tid = threadId();
   if (!tid) return false;
   try {
-    setPriority(tid, nice);
+    if (getPriority(tid) < nice) setPriority(tid, nice);
     return true;
   } catch {
     return false;

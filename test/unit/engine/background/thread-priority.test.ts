@@ -73,8 +73,8 @@ describe.runIf(linux)('thread priority', () => {
       for (let i = 1; i <= 4; i++) idx.addBatch([doc(mergeSchema, i, { body: `w${i} common` }, [i, `s${i}`])]);
       await idx.whenMerged();
       const fresh = tasks().filter((t) => !before.has(t));
-      expect(fresh.map(threadNice)).toContain(MERGE_THREAD_NICE);
-      expect(threadNice(threadId())).not.toBe(MERGE_THREAD_NICE);
+      // a test run under `nice` above it leaves the thread at the process's
+      expect(fresh.map(threadNice)).toContain(Math.max(MERGE_THREAD_NICE, threadNice(threadId())!));
       expect(idx.segments.length).toBe(1); // the merges ran (on that thread)
       idx.truncate();
     } finally {
