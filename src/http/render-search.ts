@@ -2,7 +2,7 @@
  * A SELECT's rows in the `/search` response shape, which `POST /sql` (no mode) answers with, written
  * straight to JSON: no object per hit or field on the way (measured: half the serializing cost of 20
  * gcide hits with their `_source`). searchJsonBytes writes the reply's UTF-8 bytes, with each long text
- * of a cached stored document escaped and encoded once (textBytes); searchJsonText the same as text.
+ * of a cached stored document escaped and encoded once (keptText); searchJsonText the same as text.
  */
 import { cellToSourceJson, JsonFields } from '../engine/cell-format.js';
 import type { Cell, CellKind, RowsResult } from '../engine/result.js';
@@ -36,12 +36,12 @@ const MEMO_MIN_CHARS = 32;
 /** Texts remembered per document at most (its stored fields; string attributes pass through too). */
 const MEMO_MAX_TEXTS = 8;
 
-function textBytes(value: string, kept: Kept): Buffer {
+/** `value` as JSON into `out`: its kept bytes, or rendered now (and kept, while the document has room). */
+function keptText(out: ReplySink, value: string, kept: Kept): void {
   const texts = kept.texts;
-  for (let i = 0; i < texts.length; i += 2) if (texts[i] === value) return texts[i + 1] as Buffer;
-  const bytes = Buffer.from(jsonString(value), 'utf8');
-  if (texts.length < 2 * MEMO_MAX_TEXTS) keptTexts.add(kept, value, bytes);
-  return bytes;
+  for (let i = 0; i < texts.length; i += 2) if (texts[i] === value) return out.bytes(texts[i + 1] as Buffer);
+  if (texts.length < 2 * MEMO_MAX_TEXTS) keptTexts.add(kept, value, out.textKept(jsonString(value)));
+  else out.text(jsonString(value));
 }
 
 /**
@@ -51,7 +51,7 @@ function textBytes(value: string, kept: Kept): Buffer {
 function sourceValue(out: ReplySink, value: Cell, kind: CellKind, kept: Kept | undefined): void {
   if (typeof value !== 'string' || kind !== 'string') out.text(toJsonText(cellToSourceJson(value, kind)));
   else if (kept === undefined || value.length < MEMO_MIN_CHARS) out.text(jsonString(value));
-  else out.bytes(textBytes(value, kept));
+  else keptText(out, value, kept);
 }
 
 function hit(out: ReplySink, result: RowsResult, rowIndex: number, idIndex: number, keys: string[]): void {
