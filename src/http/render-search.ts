@@ -4,7 +4,7 @@
  * gcide hits with their `_source`). searchJsonBytes writes the reply's UTF-8 bytes, with each long text
  * of a cached stored document escaped and encoded once (keptText); searchJsonText the same as text.
  */
-import { cellToSourceJson, JsonFields } from '../engine/cell-format.js';
+import { cellToSourceJson, integerText, JsonFields } from '../engine/cell-format.js';
 import type { Cell, CellKind, RowsResult } from '../engine/result.js';
 import { jsonString, toJsonText } from './json-text.js';
 import { KeptTexts, type Kept } from './kept-texts.js';
@@ -20,7 +20,8 @@ function idColumn(result: RowsResult): number {
 
 /** Manticore prints `_id` unsigned (`%U`), so a negative 64-bit id shows as its two's complement. */
 function unsignedId(value: Cell): string {
-  return typeof value === 'bigint' ? BigInt.asUintN(64, value).toString() : String(value);
+  if (typeof value !== 'bigint') return String(value);
+  return value >= 0n ? value.toString() : BigInt.asUintN(64, value).toString();
 }
 
 /**
@@ -44,12 +45,16 @@ function keptText(out: ReplySink, value: string, kept: Kept): void {
   else out.text(jsonString(value));
 }
 
+const INTEGER_KINDS: ReadonlySet<CellKind> = new Set(['bigint', 'uint', 'timestamp']);
+
 /**
  * One `_source` value: text as a JSON string (from `kept` when given and the text is long), the other
  * kinds as cellToSourceJson renders them.
  */
 function sourceValue(out: ReplySink, value: Cell, kind: CellKind, kept: Kept | undefined): void {
-  if (typeof value !== 'string' || kind !== 'string') out.text(toJsonText(cellToSourceJson(value, kind)));
+  // an integer attribute's text at once: cellToSourceJson's RawJson of the same text, without the object
+  if (INTEGER_KINDS.has(kind) && value !== null && value !== undefined) out.text(integerText(value));
+  else if (typeof value !== 'string' || kind !== 'string') out.text(toJsonText(cellToSourceJson(value, kind)));
   else if (kept === undefined || value.length < MEMO_MIN_CHARS) out.text(jsonString(value));
   else keptText(out, value, kept);
 }
