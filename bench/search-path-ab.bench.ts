@@ -1,6 +1,6 @@
 // bench/search-path-ab.bench.ts: the `/search` route's protocol-thread CPU per request in process, this
-// build against a baseline build, alternated: the side-by-side's /search body (query_string, limit 20,
-// hits with `_source`) through searchReply (body parse, query tree, plan, evaluation, page read, metrics)
+// build against a baseline build, interleaved in chunks of 100 requests: the side-by-side's /search
+// body (query_string, limit 20, hits with `_source`) through searchReply (body parse, query tree, plan, evaluation, page read, metrics)
 // and the reply written into a ByteSink as the lean server writes it, without sockets or the bench
 // client, so a few per cent show through a loaded machine (protocol-ab's server CPU a query varies
 // 10% a round at load 15). Both engines run in this process (threads = 1) over 100k gcide loaded by
@@ -53,7 +53,7 @@ function shuffled<T>(xs: T[], seed: number): T[] {
   return a;
 }
 
-/** Every body through the build's route, the reply written; CPU microseconds of this process per request. */
+/** The bodies through the build's route, each reply written; CPU microseconds this process spent. */
 async function pass(b: Build, bodies: string[], scratch: Buffer): Promise<number> {
   const t0 = process.cpuUsage();
   for (const text of bodies) {
@@ -64,7 +64,25 @@ async function pass(b: Build, bodies: string[], scratch: Buffer): Promise<number
     else reply.body(out);
   }
   const used = process.cpuUsage(t0);
-  return (used.user + used.system) / bodies.length;
+  return used.user + used.system;
+}
+
+/**
+ * One round: the whole mix through every build, interleaved in chunks of CHUNK requests (the order
+ * alternated per chunk), so each build's time is taken in the same seconds as the other's: a loaded
+ * machine's drift within a round then falls on both. CPU microseconds per request, per build.
+ */
+const CHUNK = 100;
+async function round(builds: Build[], bodies: string[], scratch: Buffer): Promise<number[]> {
+  const us = builds.map(() => 0);
+  for (let i = 0, k = 0; i < bodies.length; i += CHUNK, k++) {
+    const chunk = bodies.slice(i, i + CHUNK);
+    for (let j = 0; j < builds.length; j++) {
+      const at = k % 2 ? builds.length - 1 - j : j;
+      us[at] += await pass(builds[at]!, chunk, scratch);
+    }
+  }
+  return us.map((u) => u / bodies.length);
 }
 
 function median(xs: number[]): number {
@@ -88,13 +106,14 @@ export async function searchPathAbBench() {
     for (const b of builds) await pass(b, bodies, scratch); // warm-up: JIT, parse and document caches
     const us = new Map<string, number[]>(builds.map((b) => [b.name, []]));
     for (let r = 0; r < rounds; r++) {
-      const order = r % 2 ? [...builds].reverse() : builds;
-      for (const b of order) us.get(b.name)!.push(await pass(b, bodies, scratch));
+      const perBuild = await round(builds, bodies, scratch);
+      builds.forEach((b, i) => us.get(b.name)!.push(perBuild[i]!));
     }
-    const cur = median(us.get('current')!), base = median(us.get('baseline')!);
+    const base = us.get('baseline')!;
     return builds.map((b) => ({
       build: b.name, 'CPU us/request': median(us.get(b.name)!), 'per round': us.get(b.name)!.map((x) => x.toFixed(1)).join(' '),
-      'vs baseline': b.name === 'current' ? cur / base : 1,
+      // the median of the rounds' ratios: each round's builds ran in the same seconds
+      'vs baseline': median(us.get(b.name)!.map((x, i) => x / base[i]!)),
     }));
   } finally {
     for (const b of builds) await b.engine.close();
