@@ -120,7 +120,11 @@ export async function highlightJsonBench(): Promise<Record<string, string | numb
       }
       const row: Record<string, string | number> = { class: c.name, 'reply kB': +(sizes[0]! / c.queries.length / 1000).toFixed(1) };
       builds.forEach((b, bi) => { row[`${b.name} CPU us/query`] = Math.round(median(ms[bi]!) * 1000); });
-      if (builds.length > 1) row['quarry / baseline'] = +(median(ms[0]!) / median(ms[1]!)).toFixed(3);
+      if (builds.length > 1) {
+        row['quarry / baseline'] = +(median(ms[0]!) / median(ms[1]!)).toFixed(3);
+        // each round's pair, as load drifts over a run: the median of the rounds' ratios
+        row['paired ratio (median)'] = +median(ms[0]!.map((x, r) => x / ms[1]![r]!)).toFixed(3);
+      }
       out.push(row);
     }
     if (profile) writeFileSync(profile, JSON.stringify((await inspector.post('Profiler.stop')).profile));
