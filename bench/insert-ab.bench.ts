@@ -1,10 +1,12 @@
 // bench/insert-ab.bench.ts: single-row INSERTs from CLIENTS clients at once (group commit), this build against
 // a baseline build, alternated run by run (the only fair comparison on a shared machine); per run the rate and
 // the server's CPU ms an INSERT, split into its protocol thread and all its other threads (lmdb's writer,
-// V8's compiler and GC helpers, the merge thread), from /proc after it went idle again. Quarry only, no Sphinx.
+// V8's compiler and GC helpers, the merge thread), and the bytes it wrote to disk an INSERT (fewer, fuller
+// commit rounds write fewer pages), from /proc after it went idle again. Quarry only, no Sphinx.
 // Run: npm run bench -- insert-ab [--baseline DIR] [--clients 16] [--statements 6000] [--rounds 3] [--http 1]
 // [--json 1] (HTTP JSON `/insert` bodies instead of `/sql` INSERTs; the same rows)
 // [--profile DIR] (each server with --cpu-prof, its profiles in DIR/<build>-<round>)
+// [--threads 1] (each thread name's CPU ms an INSERT too: lmdb's writer, V8 workers, libuv, merge thread)
 // (DIR: a copy of a checkout with dist/, build/ and bin/). dict-gcide documents in corpus order.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,17 +19,41 @@ import { startQuarry } from './side-by-side.bench.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
-/** CPU ms (user + system) of the process's protocol thread and of its other threads. */
-function threadCpuMs(pid: number): { main: number; other: number } {
-  const out = { main: 0, other: 0 };
+/**
+ * CPU ms (user + system) of the process's protocol thread and of its other threads, and per thread name
+ * (`comm`: lmdb's writer, V8's workers, libuv's pool, the merge thread) for `--threads 1`.
+ */
+function threadCpuMs(pid: number): { main: number; other: number; byName: Map<string, number> } {
+  const out = { main: 0, other: 0, byName: new Map<string, number>() };
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out[tid === String(pid) ? 'main' : 'other'] += (Number(f[11]) + Number(f[12])) * 10; // USER_HZ 100
+      const ms = (Number(f[11]) + Number(f[12])) * 10; // USER_HZ 100
+      out[tid === String(pid) ? 'main' : 'other'] += ms;
+      // Node 20 leaves its threads unnamed ("node"): the tid tells them apart, the busiest first in the output
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const name = tid === String(pid) ? 'main' : comm === 'node' ? tid : comm;
+      out.byName.set(name, (out.byName.get(name) ?? 0) + ms);
     } catch { /* the thread ended meanwhile */ }
   }
   return out;
+}
+
+/**
+ * Bytes the process has had written to storage so far (/proc/<pid>/io write_bytes): each lmdb commit writes
+ * whole 16 KiB pages, so per INSERT this falls as rounds hold more statements (fewer commits).
+ */
+function diskWriteBytes(pid: number): number {
+  const m = /write_bytes: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+  return m ? Number(m[1]) : NaN;
+}
+
+/** Each thread name's CPU ms an INSERT between two readings (threads that ended meanwhile are lost). */
+function perName(before: Map<string, number>, after: Map<string, number>, count: number): Record<string, number> {
+  const rows = [...after].map(([name, ms]) => [name, ms - (before.get(name) ?? 0)] as const).filter(([, d]) => d > 0);
+  rows.sort((a, b) => b[1] - a[1]);
+  return Object.fromEntries(rows.map(([name, d]) => [`thread ${name}`, Number((d / count).toFixed(3))]));
 }
 
 /** One server of `bin`: a warm-up of 1,000 INSERTs, then `n` timed ones, each client one statement at a time. */
@@ -54,6 +80,7 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
       let next = 0;
       await waitIdle(q.overMysql.pid!);
       const cpu0 = threadCpuMs(q.overMysql.pid!);
+      const disk0 = diskWriteBytes(q.overMysql.pid!);
       const t0 = performance.now();
       await Promise.all(conns.map(async (conn) => {
         while (next < count) {
@@ -65,8 +92,13 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
       await Promise.all(conns.map((x) => x.close()));
       await waitIdle(q.overMysql.pid!);
       const cpu = threadCpuMs(q.overMysql.pid!);
+      const disk = diskWriteBytes(q.overMysql.pid!) - disk0;
       const per = (ms: number) => Number((ms / count).toFixed(3));
-      return { 'INSERTs/s': Math.round(count / s), 'CPU ms/INSERT main': per(cpu.main - cpu0.main), 'CPU ms/INSERT other': per(cpu.other - cpu0.other) };
+      return {
+        'INSERTs/s': Math.round(count / s), 'CPU ms/INSERT main': per(cpu.main - cpu0.main), 'CPU ms/INSERT other': per(cpu.other - cpu0.other),
+        'disk KB/INSERT': Number((disk / 1024 / count).toFixed(2)),
+        ...(threadNames ? perName(cpu0.byName, cpu.byName, count) : {}),
+      };
     };
     await phase(10_000_000, Math.min(1000, n));
     return await phase(20_000_000, n);
@@ -83,6 +115,7 @@ const json = arg('json', 0) === 1;
 const http = json || arg('http', 0) === 1;
 const baseline = argString('baseline');
 const profileDir = argString('profile') ?? undefined;
+const threadNames = arg('threads', 0) === 1;
 const docs = loadGcide(n);
 const builds: [string, string][] = [['this', join(ROOT, 'bin/quarry.js')]];
 if (baseline) builds.unshift(['baseline', join(baseline, 'bin/quarry.js')]);

@@ -17,7 +17,7 @@ import { FIELD_SHIFT } from './snippet-doc-index.js';
 import { matchableFields } from './snippet-field-limits.js';
 import { MAX_KEYWORDS } from './snippet-keywords.js';
 import { prepareMarks, type DocumentMarks, type MarkContext } from './snippet-marks.js';
-import { PACK_HIT, P_END, P_OPEN, P_START, Pieces, StreamScratch, utf8Bytes, type FieldStream } from './snippet-stream.js';
+import { PACK_HIT, P_END, P_OPEN, P_START, Pieces, StreamScratch, UNCOUNTED_BYTES, utf8Bytes, type FieldStream } from './snippet-stream.js';
 import { evaluate, hitKeys, type FieldOcc } from './snippet-scan-hits.js';
 import { keepHead, keptHead, type FieldHead } from './snippet-heads.js';
 
@@ -161,16 +161,27 @@ export interface ScanInput {
 /** How far past the start's limit a prefix scan reads (units), so the cut lies beyond the pieces shown. */
 const PREFIX_SLACK = 64;
 
-/** A deferred field's stand-in: its text and UTF-8 length, no pieces (nothing of it is shown). */
+/** The pieces of every deferred field: none, and never written (markHits skips fields without occurrences). */
+const NO_PIECES = new Pieces(0);
+
+/**
+ * A deferred field's stand-in: its text, no pieces (nothing of it is shown), its UTF-8 length not
+ * counted (streamBytes counts it if the limits need it): a page of long fields no leaf can match in
+ * (`@title` queries over a body) cost a pass over each body and a typed array per document.
+ */
 function stubStream(text: string): FieldStream {
   return {
-    text, pieces: new Pieces(0), counted: countedAll(0), brk: NO_U8, zones: NO_ZONES as Map<number, string>,
-    passage: { len: NO_I32, mask: NO_U32, word: NO_U8, hit: NO_U8, brk: NO_U8, docBytes: utf8Bytes(text), tokens: 0 },
+    text, pieces: NO_PIECES, counted: NO_I32, brk: NO_U8, zones: NO_ZONES as Map<number, string>,
+    passage: { len: NO_I32, mask: NO_U32, word: NO_U8, hit: NO_U8, brk: NO_U8, docBytes: UNCOUNTED_BYTES, tokens: 0 },
   };
 }
 
-/** The stripper's paragraph and zone marks, which send a field to the general path. */
-const MARKS = /[\u0003\u0004]/;
+/**
+ * The stripper's paragraph and zone marks, which send a field to the general path. Two indexOf
+ * searches (a memchr each) read a long field no leaf can match in several times faster than a regular
+ * expression's character class.
+ */
+const hasMarks = (text: string): boolean => text.indexOf('\u0003') >= 0 || text.indexOf('\u0004') >= 0;
 const NO_OCC: FieldOcc = { occ: NO_I32, n: 0 };
 
 /** Every field streamed and marked, or null when a field needs the general path. */
@@ -202,7 +213,7 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
   const may = (inp.deferUnmatchable || startLimit > 0) && inp.plan.root ? matchableFields(inp.plan.root, inp.names) : null;
   const deferred: number[] = [];
   for (let i = 0; i < inp.texts.length; i++) {
-    if (may && !may[i] && !MARKS.test(inp.texts[i])) {
+    if (may && !may[i] && !hasMarks(inp.texts[i])) {
       deferred.push(i);
       occ[i] = NO_OCC;
     } else if (!scan(i)) return null;

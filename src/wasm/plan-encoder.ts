@@ -13,7 +13,7 @@ const words64 = new Uint32Array(i64.buffer);
 function nodeWords(n: PlanNode, out: number[]): void {
   if (n.op === 'term') {
     f32[0] = n.idf;
-    out.push(OPS.term, TERM_WORDS, n.termId >>> 0, n.qpos, n.fieldMask >>> 0, n.maxPos, n.flags, f32bits[0], n.count ?? 1, 0);
+    out.push(OPS.term, TERM_WORDS, n.termId >>> 0, n.qpos, n.fieldMask >>> 0, n.maxPos, n.flags, f32bits[0], n.count ?? 1, n.pair ?? 0);
     return;
   }
   const at = out.length;

@@ -5,7 +5,8 @@
  * fsyncs the commit (Store.writeTogether) while the protocol thread goes on reading, parsing and
  * preparing statements (and answering queries), so every statement that arrives during a commit
  * joins the next round; a round is issued once the statements the last round acknowledged are back
- * (their clients send the next at once) or GATHER_MS after it was asked for, so that rounds hold
+ * (their clients send the next at once) or a gather window after it was asked for (gatherMs: 1 ms, up to
+ * the last round's time on a loaded machine), so that rounds hold
  * every client's statement instead of the half that was read in the first event-loop turn. One
  * round of a table is in flight at a time (MAX_IN_FLIGHT), and rounds settle (become visible, are
  * acknowledged) in the order they were issued. Session 7 measured a second round in flight under load 15-19 as
@@ -59,7 +60,7 @@ interface Pipeline {
   /**
    * Statements known to the pipeline when its last round settled (that round's, whose clients send
    * their next statement on its acknowledgement, and those queued then): the next round waits for as
-   * many, up to GATHER_MS. 0 once a round is issued.
+   * many, up to gatherMs. 0 once a round is issued.
    */
   expected: number;
   /** While a round waits for `expected` statements: issues it as soon as that many are queued (enqueue calls it). */
@@ -89,6 +90,31 @@ const MAX_IN_FLIGHT = 1;
  * 0.125 ms of protocol-thread CPU an INSERT (throughput within the load's noise).
  */
 const GATHER_MS = 1;
+
+/**
+ * The longest a round waits for the statements expected back, when the table's last round took that
+ * long (issue to settle: its commit, its fsyncs, the thread hand-overs). A statement that misses a round
+ * waits for that round's commit and then its own, so waiting up to one commit's time for it costs the
+ * round's clients no more than its separate commit would cost it, and saves that commit (an lmdb
+ * commit and fsyncs, a segment append). On a quiet machine commits take about GATHER_MS and the window
+ * stays there; on a loaded one (commits of 5-25 ms, the clients scheduled late) the 1 ms window issued
+ * a round with the few statements back by then and the rest in the next: 16 clients x 6,000 single-row
+ * INSERTs over MySQL, load 15-18, rounds of 500: 262-270 of 16 statements and 77-81 of one with the
+ * fixed 1 ms, 389-420 and 23-31 with 4 ms.
+ */
+const MAX_GATHER_MS = 8;
+
+/** Each table's last round's time from issue to settle (ms): the gather window's length. */
+const lastRoundMs = new WeakMap<Table, number>();
+
+function gatherMs(table: Table): number {
+  return gatherWindow(lastRoundMs.get(table));
+}
+
+/** The gather window after a round that took `lastRoundMs` (undefined: none yet): GATHER_MS to MAX_GATHER_MS. */
+export function gatherWindow(lastRoundMs: number | undefined): number {
+  return Math.min(MAX_GATHER_MS, Math.max(GATHER_MS, lastRoundMs ?? 0));
+}
 
 /**
  * Commits the statement `build` prepares (called now, outside the table's mutex, and again in the
@@ -138,7 +164,7 @@ function enqueue(table: Table, waiters: Waiter[]): void {
 /**
  * Issues the next round when none is committing, one event-loop turn after it was asked for
  * (statements read in that turn join it) or, while fewer statements are queued than the last round
- * expects back, once they are (enqueue wakes it) or GATHER_MS on (also with none queued yet: the
+ * expects back, once they are (enqueue wakes it) or gatherMs on (also with none queued yet: the
  * pipeline keeps the mutex that long); or ends the pipeline when nothing is queued, expected or
  * committing. Another user of the table's mutex waiting (a DELETE, a checkpoint) when the round would
  * start waiting, or once it is issued, stops new rounds: the one
@@ -161,14 +187,14 @@ function schedule(table: Table, p: Pipeline): void {
       schedule(table, p);
     };
     // one turn first (statements read in this one join); then, when fewer are queued than expected,
-    // the loop sleeps until enqueue brings the last one or GATHER_MS pass, instead of polling turn by
+    // the loop sleeps until enqueue brings the last one or gatherMs pass, instead of polling turn by
     // turn: a round's wait cost up to GATHER_MS of protocol-thread CPU in setImmediate turns
     setImmediate(() => {
       if (p.queue.length >= p.expected || table.mutex.waiting > 0) {
         issue();
         return;
       }
-      timer = setTimeout(issue, GATHER_MS);
+      timer = setTimeout(issue, gatherMs(table));
       p.wake = () => {
         if (p.queue.length < p.expected) return;
         clearTimeout(timer);
@@ -207,9 +233,11 @@ function issueRound(table: Table, p: Pipeline): void {
     return;
   }
   p.inFlight++;
+  const issuedAt = performance.now();
   const ids = claim(p, round);
   const outcomes = Promise.allSettled(overlapped.writes);
   p.settled = p.settled.then(() => outcomes).then(async (o) => {
+    lastRoundMs.set(table, performance.now() - issuedAt);
     p.expected = round.length + p.queue.length;
     try {
       // ids stay claimed until an undo is done, so no later statement's row of one of them is deleted instead

@@ -9,7 +9,7 @@
 import { FlatPostings } from './flat-postings.js';
 import type { MergePart } from './segment-merger.js';
 import { FIELD_END_BIT } from './segment-layout.js';
-import { AUTO_HITS_PER_ROW, AUTO_MID_HITS_PER_ROW } from './pair-builder.js';
+import { AUTO_EVERY_ROW_HITS_PER_ROW, AUTO_HITS_PER_ROW, AUTO_LOW_HITS_PER_ROW, AUTO_MID_HITS_PER_ROW } from './pair-builder.js';
 import { isPairTerm, PAIR_HEAD } from './segment-pairs.js';
 import { indexOfSorted } from './sorted-terms.js';
 
@@ -23,6 +23,9 @@ import { indexOfSorted } from './sorted-terms.js';
 const KEEP_HITS_PER_ROW = AUTO_HITS_PER_ROW / 2;
 /** The other word of a kept pair may be as rare as half the share that pairs it with a frequent word in a batch. */
 const KEEP_MID_HITS_PER_ROW = AUTO_MID_HITS_PER_ROW / 2;
+/** A pair of an every-row word (halved) keeps its other word down to half the low tier's share. */
+const KEEP_EVERY_ROW_HITS_PER_ROW = AUTO_EVERY_ROW_HITS_PER_ROW / 2;
+const KEEP_LOW_HITS_PER_ROW = AUTO_LOW_HITS_PER_ROW / 2;
 
 /**
  * The merged dictionary's pair terms (they sort first in `all`): which to drop and, for each kept pair
@@ -56,7 +59,9 @@ export function mergePairs(all: readonly string[], to: Int32Array[], segments: r
     return m >= 0 ? hits[m] / rows : 0;
   };
   // one word as frequent as a batch's frequent words (halved), the other as a mid word (halved)
-  const keep = (a: number, b: number) => Math.max(a, b) >= KEEP_HITS_PER_ROW && Math.min(a, b) >= KEEP_MID_HITS_PER_ROW;
+  // (or an every-row word with a low-tier one, likewise halved)
+  const keep = (a: number, b: number) => (Math.max(a, b) >= KEEP_HITS_PER_ROW && Math.min(a, b) >= KEEP_MID_HITS_PER_ROW)
+    || (Math.max(a, b) >= KEEP_EVERY_ROW_HITS_PER_ROW && Math.min(a, b) >= KEEP_LOW_HITS_PER_ROW);
   const newIndex = new Int32Array(all.length);
   const kept: string[] = [];
   for (let m = 0; m < all.length; m++) {

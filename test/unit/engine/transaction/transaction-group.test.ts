@@ -9,11 +9,11 @@ import { Catalog } from '../../../../src/engine/catalog.js';
 import { Table } from '../../../../src/engine/table.js';
 import type { TableStore, WriteOp } from '../../../../src/engine/durability/table-store.js';
 import type { Literal } from '../../../../src/engine/literal.js';
-import { commitGrouped } from '../../../../src/engine/transaction/transaction-group.js';
+import { commitGrouped, gatherWindow } from '../../../../src/engine/transaction/transaction-group.js';
 import { req, t } from '../../index/helpers.js';
 
 /** The real table store, watched: each commit's calls (their doc ids), commits in flight, what became durable. */
-interface Watch { inFlight: number; maxInFlight: number; commits: bigint[][][]; durable: Set<bigint>; failWith?: bigint }
+interface Watch { inFlight: number; maxInFlight: number; commits: bigint[][][]; durable: Set<bigint>; failWith?: bigint; commitMs?: number }
 
 function watched(inner: TableStore, w: Watch): TableStore {
   return {
@@ -28,6 +28,14 @@ function watched(inner: TableStore, w: Watch): TableStore {
       const queued = inner.writeTogether(calls.filter((_, k) => !refused[k]));
       const late = new Promise((r) => setTimeout(r, refused.some(Boolean) ? 30 : 0));
       const done = Promise.allSettled([...queued, late]).then(() => { w.inFlight--; });
+      // a slow disk (a loaded machine's fsyncs): every call settles commitMs after it was queued
+      if (w.commitMs) {
+        const slow = new Promise((r) => setTimeout(r, w.commitMs));
+        return queued.map((q, k) => slow.then(() => q).then((r) => {
+          for (const o of calls[k]!) w.durable.add(o.docId);
+          return r;
+        }));
+      }
       let next = 0;
       return calls.map((ops, k) => (refused[k] ? done.then(() => { throw new Error('write refused'); }) : queued[next++].then((r) => {
         for (const o of ops) w.durable.add(o.docId);
@@ -118,6 +126,29 @@ describe('commitGrouped', () => {
     // 48 statements in at most 8 rounds, most of them full
     expect(watch.commits.length).toBeLessThanOrEqual(8);
     expect(watch.commits.filter((c) => c.length === 8).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('waits for a late client as long as the last round took: with slow commits it joins the round', async () => {
+    // 4 clients, three of them sending their next statement 2 ms after its acknowledgement; commits take
+    // 6 ms. A fixed 1 ms gather issued rounds of the prompt client alone and then the three (rounds
+    // 4,1,4,1,4,1,3,3,3 here); waiting up to the last round's time, each round holds all four (4 x 6)
+    watch.commitMs = 6;
+    const clients = Array.from({ length: 4 }, async (_, c) => {
+      for (let k = 0; k < 6; k++) {
+        await put([[c * 100 + k + 1, `client ${c}`, k]]);
+        if (c > 0) await new Promise((r) => setTimeout(r, 2));
+      }
+    });
+    await Promise.all(clients);
+    expect(watch.commits.flat().length).toBe(24);
+    expect(watch.commits.length).toBeLessThanOrEqual(7);
+  });
+
+  it('gathers for 1 ms at least and 8 at most, else as long as the last round took', () => {
+    expect(gatherWindow(undefined)).toBe(1);
+    expect(gatherWindow(0.4)).toBe(1);
+    expect(gatherWindow(3.5)).toBe(3.5);
+    expect(gatherWindow(40)).toBe(8);
   });
 
   it('fails only the statement whose id is taken, in the index or earlier in the same round', async () => {
