@@ -4,7 +4,8 @@
 // `--rows` synthetic one-line documents (tiny blobs: the per-row work, not the blob copy, dominates),
 // times mergeSegments over them (the merge thread's part, twice, the second counted), then OPTIMIZE
 // (the same merge inline, then the swap): swap CPU = OPTIMIZE - merge. The swap grows with the doc map
-// (its probes miss the caches), so the default is a 1.6M-row table.
+// (its probes miss the caches), so the default is a 1.6M-row table. Work the swap leaves to later
+// event-loop turns (the doc map's re-pointing in slices) is reported apart: its total and longest turn.
 // Run: npm run bench -- swap-ab [--baseline DIR] [--parts 160] [--rows 10000] [--rounds 3]
 // (DIR: a copy of a checkout with dist/ and build/; or node dist/bench/swap-ab.bench.js after npx tsc).
 import { join } from 'node:path';
@@ -37,7 +38,22 @@ async function child(root: string): Promise<void> {
   c0 = cpu();
   idx.optimize();
   const optimize = cpu() - c0;
-  console.log(JSON.stringify({ 'merge CPU ms': Math.round(merge), 'OPTIMIZE CPU ms': Math.round(optimize), 'swap CPU ms': Math.round(optimize - merge), segments: idx.segments.length }));
+  // work the swap left to later event-loop turns (segment-slots.ts re-points the doc map in slices):
+  // its total, and the longest turn, what a request queued behind it waits at most
+  let later = 0, longest = 0, quiet = 0, turns = 0;
+  while (quiet < 3) {
+    c0 = cpu();
+    await new Promise((r) => setImmediate(r));
+    const t = cpu() - c0;
+    later += t;
+    if (t >= 0.2) turns++;
+    longest = Math.max(longest, t);
+    quiet = t < 0.2 ? quiet + 1 : 0;
+  }
+  console.log(JSON.stringify({
+    'merge CPU ms': Math.round(merge), 'OPTIMIZE CPU ms': Math.round(optimize), 'swap CPU ms': Math.round(optimize - merge),
+    'later turns CPU ms': Math.round(later), 'longest turn ms': +longest.toFixed(1), 'busy turns': turns, segments: idx.segments.length,
+  }));
 }
 
 runAlternated(fileURLToPath(import.meta.url), child);

@@ -9,6 +9,8 @@
 /** Load factor above which the table doubles. */
 const MAX_LOAD = 0.75;
 const MIN_CAPACITY = 1024;
+/** Rows whose home entries repointRows reads ahead of probing them. */
+const TOUCH_BATCH = 64;
 
 export class DocMap {
   /**
@@ -19,6 +21,9 @@ export class DocMap {
   #t = new Int32Array(4 * MIN_CAPACITY);
   #mask = MIN_CAPACITY - 1;
   #size = 0;
+
+  /** repointRows' reads ahead are kept here, so the compiler cannot drop them as unused. */
+  #touched = 0;
 
   get size(): number { return this.#size; }
 
@@ -50,6 +55,29 @@ export class DocMap {
   pointAt(e: number, seg: number, row: number): void {
     this.#t[4 * e + 2] = seg + 1;
     this.#t[4 * e + 3] = row;
+  }
+
+  /**
+   * Re-points, for rows `from` to `to` of a segment whose ids are `ids` (halves side by side), each
+   * present entry whose (slot, row) `lands(slot, row, at)` says is the segment's row `at`, to (`seg`,
+   * `at`): a merged segment's rows after a merge swap (segment-slots.ts). Never adds or removes.
+   */
+  repointRows(ids: Int32Array, from: number, to: number, seg: number, lands: (slot: number, row: number, at: number) => boolean): void {
+    const mask = this.#mask, t = this.#t;
+    for (let b = from; b < to; b += TOUCH_BATCH) {
+      const end = Math.min(to, b + TOUCH_BATCH);
+      // first read each row's home entry, independent loads the CPU overlaps (the table is far
+      // bigger than the caches, each home a miss), then probe: the homes are cached by then
+      let touched = 0;
+      for (let row = b; row < end; row++) touched |= t[4 * DocMap.#home(ids[2 * row], ids[2 * row + 1], mask) + 2];
+      this.#touched = touched;
+      for (let row = b; row < end; row++) {
+        const e = this.find(ids[2 * row], ids[2 * row + 1]);
+        if (e < 0) continue;
+        const slot = t[4 * e + 2] - 1;
+        if (slot !== seg && lands(slot, t[4 * e + 3] >>> 0, row)) { t[4 * e + 2] = seg + 1; t[4 * e + 3] = row; }
+      }
+    }
   }
 
   /** Sets (or re-points) the id's segment slot and row. */

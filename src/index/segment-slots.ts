@@ -3,13 +3,18 @@
  * merge swap no longer re-points every merged row's doc-map entry on the protocol thread at once
  * (~50 ns a row: 65-73 ms for 1.6M rows, seconds at 10M). It records each part row's new row (an
  * Int32Array per part, filled by mergedRows), look-ups follow the forwards, and the entries are
- * re-pointed in slices of REPOINT_SLICE rows, one per event-loop turn, so no request waits long.
+ * re-pointed a slice per event-loop turn (REPOINT_TURN_MS), so no request waits long behind them.
  */
 import type { DocMap } from './doc-map.js';
 import type { Segment } from './segment/segment.js';
 
-/** Rows re-pointed per event-loop turn (at ~50 ns a row on a 10M-row map: ~1.5 ms). */
-export const REPOINT_SLICE = 32_768;
+/**
+ * Time one event-loop turn re-points for, at most (plus one chunk): measured at 1.6M rows, fixed
+ * slices of 32k rows took 1.6-2.4 ms each once compiled but 12 and 22 ms for the first two (cold code).
+ */
+export const REPOINT_TURN_MS = 2;
+/** Rows re-pointed between two looks at the clock (~50 ns a row once compiled). */
+export const REPOINT_CHUNK = 2048;
 
 interface Forward {
   /** The slot the retired segment's rows went to. */
@@ -75,20 +80,29 @@ export class SegmentSlots {
     this.#repoint(seg, to, ids, 0);
   }
 
+  /** Whether (slot, row) forwards to (toSlot, toRow). */
+  #lands(slot: number, row: number, toSlot: number, toRow: number): boolean {
+    for (let f = this.#fwd[slot]; f; f = this.#fwd[slot]) {
+      row = f.rows[row];
+      slot = f.to;
+    }
+    return slot === toSlot && row === toRow;
+  }
+
   /** Re-points entries of `seg`'s rows from `start` on, a slice per turn; drops the forwards when done. */
   #repoint(seg: Segment, slot: number, ids: Int32Array, start: number): void {
     const generation = this.#generation;
     setImmediate(() => {
       // merged again, dropped or cleared meanwhile: the next merge's pass (if any) covers these rows
       if (generation !== this.#generation || this.#bySlot[slot] !== seg) return;
-      const docs = this.docs, n = ids.length >>> 1, end = Math.min(n, start + REPOINT_SLICE);
-      for (let row = start; row < end; row++) {
-        const e = docs.find(ids[2 * row], ids[2 * row + 1]);
-        if (e < 0 || docs.segmentAt(e) === slot) continue; // deleted, or already here
-        const at = this.at(e);
-        // an entry of a later copy of the id (REPLACE) points elsewhere: left alone
-        if (at.seg === seg && at.row === row) docs.pointAt(e, slot, row);
-      }
+      const n = ids.length >>> 1, until = performance.now() + REPOINT_TURN_MS;
+      let end = start;
+      do {
+        const from = end;
+        end = Math.min(n, end + REPOINT_CHUNK);
+        // an entry that forwards elsewhere is a later copy of the id (REPLACE), one of a live slot too
+        this.docs.repointRows(ids, from, end, slot, (at, row, to) => this.#lands(at, row, slot, to));
+      } while (end < n && performance.now() < until);
       if (end < n) return this.#repoint(seg, slot, ids, end);
       for (const s of this.#sources.get(slot) ?? []) this.#fwd[s] = undefined;
       this.#sources.delete(slot);

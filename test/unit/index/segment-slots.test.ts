@@ -2,7 +2,7 @@
 // slices (writes in between respected), and the forwards and slots are released once all are.
 import { describe, expect, it } from 'vitest';
 import { DocMap } from '../../../src/index/doc-map.js';
-import { REPOINT_SLICE, SegmentSlots } from '../../../src/index/segment-slots.js';
+import { REPOINT_CHUNK, SegmentSlots } from '../../../src/index/segment-slots.js';
 import type { Segment } from '../../../src/index/segment/segment.js';
 
 /** Segments are only identities to the slots. */
@@ -15,8 +15,8 @@ async function settled(slots: SegmentSlots): Promise<number> {
 }
 
 describe('SegmentSlots', () => {
-  // more rows than a slice, so the re-pointing spans turns and writes land between them
-  const half = REPOINT_SLICE + 1000;
+  // many chunks: the re-pointing spans turns (a slow machine's turn does a chunk) and writes land between them
+  const half = 128 * REPOINT_CHUNK + 1000;
 
   function twoParts() {
     const docs = new DocMap();
