@@ -21,6 +21,9 @@ export class ParseCache<V> {
   get size(): number { return this.#young.size + this.#old.size; }
 
   get(key: string): V | undefined {
+    // a key set() never keeps is not looked up: hashing it (a CALL SNIPPETS statement carries its
+    // documents, up to 16k characters are hashed) would cost as much as its parse's lexing
+    if (key.length > this.maxKeyLength) return undefined;
     const v = this.#young.get(key);
     if (v !== undefined) return v;
     const o = this.#old.get(key);

@@ -18,7 +18,7 @@ import type { SnippetOptions } from './snippet-options.js';
 import type { PassageLimits } from './snippet-passages.js';
 import { currentPicker, pickPassages } from './snippet-pick.js';
 import { renderPassages, renderStart, renderWhole, type Markers, type PassageText } from './snippet-render.js';
-import { buildStream, StreamScratch, type FieldStream } from './snippet-stream.js';
+import { buildStream, streamBytes, StreamScratch, type FieldStream } from './snippet-stream.js';
 
 export interface SnippetEnv {
   /** The table's pipeline and raw settings (tokenizer, morphology, html_strip, expand_keywords ...). */
@@ -123,6 +123,20 @@ function fixLimits(l: PassageLimits, o: SnippetOptions, weights: number[], found
   return out;
 }
 
+/**
+ * canHighlightAll over every field's bytes together. It only turns false as the bytes grow, and UTF-8
+ * bytes are at least the UTF-16 length: when the texts' lengths already rule it out, no field left
+ * uncounted (streamBytes) is counted.
+ */
+function highlightAll(streams: FieldStream[], l: PassageLimits, o: SnippetOptions): boolean {
+  let atLeast = 0;
+  for (const s of streams) atLeast += s.text.length;
+  if (!canHighlightAll(atLeast, l, o)) return false;
+  let bytes = 0;
+  for (const s of streams) bytes += streamBytes(s);
+  return canHighlightAll(bytes, l, o);
+}
+
 function canHighlightAll(bytes: number, l: PassageLimits, o: SnippetOptions): boolean {
   let all = (l.limit === 0 || l.limit >= bytes) && (l.limitWords === 0 || l.limitWords > Math.trunc(bytes / 2)) && o.snippetBoundary === '';
   if (all && o.forceSnippets && (l.limit || l.limitWords || l.limitSnippets)) all = false;
@@ -223,19 +237,15 @@ function snippetsOf(streams: FieldStream[], m: DocumentMarks, fields: FieldInput
     }
     return out;
   }
-  let totalBytes = 0;
-  for (const s of streams) totalBytes += s.passage.docBytes;
-  const globalAll = canHighlightAll(totalBytes, fixedGlobal, o);
+  const globalAll = !perField && highlightAll(streams, fixedGlobal, o);
   const extract = streams.map(() => false);
   // which fields hold a hit, in one pass over the (sorted) hit keys
   const withHits = streams.map(() => false);
   for (const h of m.hits) withHits[Math.floor(h / FIELD_SHIFT)] = true;
   streams.forEach((s, i) => {
-    const hasHits = withHits[i];
-    const all = perField ? canHighlightAll(s.passage.docBytes, limits[i], o) : globalAll;
-    if (!hasHits) {
+    if (!withHits[i]) {
       if (flags.packFields && !o.allowEmpty) out[i] = one(renderStart(s, limits[i].limit, { cp: 0 }, o.snippetSeparator));
-    } else if (all) {
+    } else if (perField ? canHighlightAll(streamBytes(s), limits[i], o) : globalAll) {
       out[i] = one(renderWhole(s, mk, o.allowEmpty));
     } else {
       extract[i] = true;

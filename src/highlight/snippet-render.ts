@@ -29,9 +29,20 @@ export function marker(m: string, id: number): string {
   return m.indexOf('%') < 0 ? m : m.replace(MACRO, String(id));
 }
 
-/** Whole-text mode (QueryHighlighter_c); '' when nothing matched and allowEmpty. */
+/**
+ * Whole-text mode (QueryHighlighter_c); '' when nothing matched and allowEmpty. Pieces that follow
+ * each other in the text are copied as one slice up to the next marker (a piece at a time was a rope
+ * of a few hundred parts per field).
+ */
 export function renderWhole(s: FieldStream, mk: Markers, allowEmpty: boolean): string {
   let out = '';
+  let from = 0;
+  let to = 0;
+  const flush = (): void => { if (to > from) out += s.text.slice(from, to); from = to; };
+  const take = (start: number, end: number): void => {
+    if (start !== to) { flush(); from = start; }
+    to = end;
+  };
   let openUntil = 0;
   let lastPos = 0;
   let matches = 0;
@@ -39,7 +50,7 @@ export function renderWhole(s: FieldStream, mk: Markers, allowEmpty: boolean): s
   let reopen = false;
   const close = (pos: number): void => {
     if (!openUntil || pos < openUntil) return;
-    if (!reopen) out += marker(mk.after, mk.id++);
+    if (!reopen) { flush(); out += marker(mk.after, mk.id++); }
     openUntil = 0;
     trailing = -1;
     reopen = false;
@@ -48,36 +59,40 @@ export function renderWhole(s: FieldStream, mk: Markers, allowEmpty: boolean): s
   for (let i = 0; i < s.pieces.n; i++) {
     const at = i * PIECE_WORDS;
     const kind = d[at + P_KIND];
-    const text = s.text.slice(d[at + P_START], d[at + P_END]);
+    const start = d[at + P_START];
+    const end = d[at + P_END];
     if (kind === PieceKind.Word) {
       const pos = d[at + P_POS];
       const open = d[at + P_OPEN];
       close(pos);
-      if (reopen) { out += marker(mk.before, mk.id); reopen = false; }
+      if (reopen) { flush(); out += marker(mk.before, mk.id); reopen = false; }
       if (open && !openUntil) {
+        flush();
         out += marker(mk.before, mk.id);
         matches++;
         openUntil = open;
       }
-      out += text;
+      take(start, end);
       trailing = -1;
       lastPos = pos;
     } else if (kind === PieceKind.Gap) {
       close(lastPos + 1);
-      if (openUntil && !reopen && trailing < 0) trailing = out.length;
-      out += text;
+      if (openUntil && !reopen && trailing < 0) { flush(); trailing = out.length; }
+      take(start, end);
     } else {
       close(lastPos + 1);
       if (openUntil && !reopen) {
+        flush();
         const tail = trailing >= 0 ? out.slice(trailing) : '';
         if (trailing >= 0) out = out.slice(0, trailing);
         out += marker(mk.after, mk.id++) + tail;
         trailing = -1;
         reopen = true;
       }
-      out += text;
+      take(start, end);
     }
   }
+  flush();
   if (!matches && allowEmpty) return '';
   if (openUntil && !reopen) out += marker(mk.after, mk.id++);
   return out;

@@ -369,4 +369,17 @@ function packStream(st: FieldStream, termIndex: Int32Array, scratch?: StreamScra
   ps.packed = packed;
 }
 
+/**
+ * PassageStream.docBytes of a field the scan path left unscanned (SQL: a field no leaf can match in,
+ * once another field holds a hit): such a field has no tokens and is never extracted, and its bytes
+ * matter only to canHighlightAll, which its text's length (a lower bound) mostly settles.
+ */
+export const UNCOUNTED_BYTES = -1;
+
+/** A stream's UTF-8 bytes, counted now for a field left unscanned. */
+export function streamBytes(s: FieldStream): number {
+  const b = s.passage.docBytes;
+  return b === UNCOUNTED_BYTES ? utf8Bytes(s.text) : b;
+}
+
 export { cpLen, utf8Bytes };

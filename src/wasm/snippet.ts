@@ -27,7 +27,10 @@ export interface PickStream {
   hit: Uint8Array;
   /** 1: a sentence / paragraph / zone boundary comes right before the token; 2: a phrase boundary gap piece. */
   brk: Uint8Array;
-  /** UTF-8 bytes of the field text (Manticore compares limits with it). */
+  /**
+   * UTF-8 bytes of the field text (Manticore compares limits with it); -1 for a field left unscanned,
+   * which is never extracted (highlight/snippet-stream.ts UNCOUNTED_BYTES, streamBytes).
+   */
   docBytes: number;
   /**
    * The same tokens in the core's layout (TOKEN_WORDS per token), when the builder made them; with
@@ -112,7 +115,7 @@ export function pickPassagesWasm(inp: PickInput, core: Core = homeCore(inp.strea
     const n = tokenCount(s);
     const l = inp.limits[f];
     if (inPlace(s)) {
-      i32.set([0, n, s.docBytes, l.limit, l.limitWords, l.limitSnippets, inp.extract[f] ? 1 : 0, s.home!.ptr], (fieldPtr >>> 2) + f * FIELD_WORDS);
+      i32.set([0, n, inp.extract[f] ? s.docBytes : 0, l.limit, l.limitWords, l.limitSnippets, inp.extract[f] ? 1 : 0, s.home!.ptr], (fieldPtr >>> 2) + f * FIELD_WORDS);
       return;
     }
     const packed = s.home ? s.home.view() : s.packed;
@@ -124,7 +127,8 @@ export function pickPassagesWasm(inp: PickInput, core: Core = homeCore(inp.strea
       i32[t++] = (s.word[i] ? TOK_WORD : 0) | (s.hit[i] ? TOK_HIT : 0) | (s.brk[i] === 1 ? TOK_BREAK : 0) | (s.brk[i] === 2 ? TOK_PHRASE_BOUNDARY : 0);
       i32[t++] = s.mask[i] | 0;
     }
-    i32.set([first, n, s.docBytes, l.limit, l.limitWords, l.limitSnippets, inp.extract[f] ? 1 : 0, 0], (fieldPtr >>> 2) + f * FIELD_WORDS);
+    // the core reads a field's bytes only when it extracts from it (an unscanned field's are not counted)
+    i32.set([first, n, inp.extract[f] ? s.docBytes : 0, l.limit, l.limitWords, l.limitSnippets, inp.extract[f] ? 1 : 0, 0], (fieldPtr >>> 2) + f * FIELD_WORDS);
     first += n;
   });
   const g = inp.global;

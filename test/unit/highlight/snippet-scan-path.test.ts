@@ -123,11 +123,44 @@ describe('snippet scan path', () => {
     expect(scanPath.skippedFields - before).toBeGreaterThan(20);
   }, 120_000);
 
+  it('counts the bytes of a field left unscanned only when its length leaves the limits open', () => {
+    // `@title` leaves the body unscanned; whether the fields show whole (or go to the passage pick)
+    // depends on title + body bytes against the limit. 'Über ' is 5 UTF-16 units and 6 UTF-8 bytes: 40
+    // of them are 200 units and 240 bytes, so a limit of 300 is ruled out by the bytes only (the body
+    // is counted), 150 by the length already (it is not), 400 admits both; the general path counts all.
+    const title = 'red apple pie with a long title of many words, more words and more words';
+    const cases: [string, number][] = [['Über '.repeat(40), 300], ['Über '.repeat(40), 150], ['Über '.repeat(40), 400], ['blue '.repeat(40), 0]];
+    const outs = cases.map(([body, limit]) => {
+      const [fast, general] = both(0, '@title apple', [title, body], [{ name: 'limit', value: limit }, { name: 'around', value: 1 }], flagSets[1]);
+      expect(fast).toBe(general);
+      return JSON.parse(fast)[0] as string;
+    });
+    // the title fits every limit: whole, whether by renderWhole or as the one passage extracted
+    for (const out of outs) expect(out).toBe(title.replace('apple', '<b>apple</b>'));
+  });
+
   it('gives the same snippets when JSON scans only the head of fields no leaf can match in', () => {
     // long texts, so the head scan's cut falls inside them
     const before = scanPath.headScans;
     limitedFields(flagSets[2], { minLength: 40, maxLength: 160 }, ['@title', '@body', '@!title', '@!body'], false, 11);
     expect(scanPath.headScans - before).toBeGreaterThan(20);
+  }, 120_000);
+
+  it('gives the same snippets when JSON takes the start of a field from an earlier document (snippet-heads.ts)', () => {
+    // a few texts, short and long, met again and again: their starts are kept after the first time
+    const pool = fc.sample(fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(' ', ', ', '. ', ' - ', '\n', ' € ')), { minLength: 3, maxLength: 160 })
+      .map((ps) => ps.map(([w, g]) => w + g).join('')), { numRuns: 6, seed: 5 });
+    const limited = fc.tuple(fc.constantFrom('@title', '@body'), fc.array(word, { minLength: 1, maxLength: 3 }), fc.constantFrom(' ', ' | '))
+      .map(([f, ws, op]) => `${f} (${ws.join(op)})`);
+    const before = scanPath.keptHeads;
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: tables.length - 1 }), limited, fc.tuple(fc.constantFrom(...pool), fc.constantFrom(...pool)), options,
+      (t, q, texts, opts) => {
+        const [fast, general] = both(t, q, texts, opts, flagSets[2]);
+        expect(fast).toBe(general);
+      },
+    ), { numRuns: 1500, seed: 13 });
+    expect(scanPath.keptHeads - before).toBeGreaterThan(50);
   }, 120_000);
 
   it('is taken for words, AND, OR, NOT, phrases and field limits, not for wildcards', () => {
