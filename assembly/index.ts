@@ -19,7 +19,8 @@ export function planVersion(): u32 {
 export { snippetPick } from "./snippet/pick";
 export { exprColumn } from "./rank/expr-column";
 export { positionsOut } from "./plan/positions-out";
-export { scanReset, scanCount, scanKeyOffsets, scanKeyLengths, scanArena, scanField } from "./text/scan";
+export { scanReset, scanCount, scanKeyOffsets, scanKeyLengths, scanArena } from "./text/scan-ids";
+export { scanField, scanFields } from "./text/scan";
 export { snipStream, snipUnknownCount, snipOccCount, snipFound, snipBytes } from "./snippet/scan-stream";
 export { groupRange, groupResult } from "./group/run";
 export { budgetSet, budgetExceeded } from "./memory/budget";

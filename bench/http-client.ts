@@ -3,6 +3,7 @@
  * CPU than the server uses), one request at a time per agent as a client holding one connection.
  */
 import http from 'node:http';
+import net from 'node:net';
 
 export interface HttpReply { status: number; body: string }
 
@@ -40,4 +41,64 @@ export function bulkBody(table: string, docs: { id: number; title: string; body:
     out += `${JSON.stringify({ insert: { table, id: d.id, doc: { title: d.title, body: d.body, len: d.body.length } } })}\n`;
   }
   return out;
+}
+
+/**
+ * One keep-alive HTTP/1.1 connection written and read by hand, one request at a time: the request node:http
+ * sends (POST, Host, Connection: keep-alive, Content-Length, the body), the reply read by its Content-Length.
+ * The server does the same work as for node:http's; the client costs less CPU on the cores it shares with
+ * the server (100k gcide, /sql?mode=raw from 8 clients: node:http ~0.05 ms a query against mysql2's ~0.03).
+ */
+export class LeanHttpClient {
+  readonly #socket: net.Socket;
+  readonly #ready: Promise<void>;
+  #chunks: Buffer[] = [];
+  #pending: { resolve(r: HttpReply): void; reject(e: Error): void } | undefined;
+
+  constructor(readonly port: number) {
+    this.#socket = net.connect({ host: '127.0.0.1', port, noDelay: true });
+    this.#ready = new Promise((resolve, reject) => { this.#socket.once('connect', resolve).once('error', reject); });
+    this.#socket.on('data', (c: Buffer) => { this.#chunks.push(c); this.#parse(); });
+    this.#socket.on('error', (e) => this.#fail(e));
+    this.#socket.on('close', () => this.#fail(new Error('connection closed')));
+  }
+
+  async post(path: string, body: string, contentType?: string): Promise<HttpReply> {
+    await this.#ready;
+    if (this.#pending) throw new Error('LeanHttpClient: one request at a time');
+    const bytes = Buffer.from(body, 'utf8');
+    const type = contentType ? `Content-Type: ${contentType}\r\n` : '';
+    const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${this.port}\r\n${type}Connection: keep-alive\r\nContent-Length: ${bytes.length}\r\n\r\n`;
+    return new Promise((resolve, reject) => {
+      this.#pending = { resolve, reject };
+      this.#socket.write(Buffer.concat([Buffer.from(head, 'latin1'), bytes]));
+    });
+  }
+
+  close(): void {
+    this.#socket.destroy();
+  }
+
+  #parse(): void {
+    const buf = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
+    this.#chunks = [buf];
+    const end = buf.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const head = buf.toString('latin1', 0, end);
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (!length) return this.#fail(new Error(`reply without Content-Length: ${head.slice(0, 200)}`));
+    const total = end + 4 + Number(length[1]);
+    if (buf.length < total) return;
+    if (buf.length > total) return this.#fail(new Error('bytes after the reply'));
+    this.#chunks = [];
+    const p = this.#pending;
+    this.#pending = undefined;
+    p?.resolve({ status: Number(head.slice(9, 12)), body: buf.toString('utf8', end + 4, total) });
+  }
+
+  #fail(e: Error): void {
+    const p = this.#pending;
+    this.#pending = undefined;
+    p?.reject(e);
+  }
 }

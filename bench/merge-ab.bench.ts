@@ -3,14 +3,20 @@
 // one by mergeSegments, the merge thread's work), this build against a baseline build, alternated run by
 // run in child processes (the only fair comparison on a shared machine). Each child builds the segments
 // once, merges them `--repeat` times and reports CPU ms per merge (process.cpuUsage; the first merge, while
-// V8 compiles, not counted) and the merged segment's terms and bytes (equal across builds unless the
-// format changed).
+// V8 compiles, not counted) and the merged segment's terms, bytes and md5 (blob and dictionary; equal
+// across builds unless the format changed).
 // Run: npm run bench -- merge-ab [--baseline DIR] [--parts 10] [--rows 1000] [--repeat 5] [--rounds 3]
 // (DIR: a copy of a checkout with dist/ and build/; or node dist/bench/merge-ab.bench.js after npx tsc).
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAlternated, processCpuMs } from './ab-children.js';
 import { arg } from './bench-util.js';
+
+/** The md5 of a merged segment's blob and dictionary (equal across builds for a pure speed-up). */
+function md5Of(built: { blob: Uint8Array; terms: readonly string[] }): string {
+  return createHash('md5').update(built.blob).update(built.terms.join('\n')).digest('hex').slice(0, 12);
+}
 
 /** In a child: the merges with the modules of the checkout at `root`. */
 async function child(root: string): Promise<void> {
@@ -33,12 +39,12 @@ async function child(root: string): Promise<void> {
   const segs = idx.segments.slice();
   const cpu = processCpuMs;
   let ms = 0;
-  let out = { terms: 0, bytes: 0 };
+  let out = { terms: 0, bytes: 0, md5: '' };
   for (let r = 0; r <= repeat; r++) {
     const c0 = cpu();
     const built = mergeSegments(schema, segs);
     if (r > 0) ms += cpu() - c0;
-    out = { terms: built.terms.length, bytes: built.blob.length };
+    out = { terms: built.terms.length, bytes: built.blob.length, md5: md5Of(built) };
   }
   console.log(JSON.stringify({ 'CPU ms per merge': Math.round((ms / repeat) * 10) / 10, ...out }));
 }

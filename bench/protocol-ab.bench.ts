@@ -6,10 +6,13 @@
 // 1, 8 and 64 concurrent clients (the bench client on the same cores, as in the side-by-side). Prints
 // per protocol and client count each build's median server CPU ms/query, QPS and p99, and the ratios.
 // Run: npm run bench -- protocol-ab --baseline DIR [--docs N] [--synthetic] [--queries M] [--rounds R] [--clients 1,8]
-// [--only REGEX] [--threads-one 1] [--warm N] (DIR: another build's copy with dist/, build/ and bin/; REGEX picks protocols by name;
+// [--only REGEX] [--threads-one 1] [--warm N] [--optimize 1] (DIR: another build's copy with dist/, build/ and bin/; REGEX picks protocols by name;
 // --baseline-only 1 or --current-only 1 measures one build alone; --threads-one 1 adds the current build with threads = 1; --builds DIR,DIR,... those builds alone,
 // each named by its folder, to bisect in one run; --profile DIR: each server's --cpu-prof profiles, its main
 // thread's and its query threads', in DIR/<build name>, written when it stops; the load is in them too).
+// Prints each build's segment count before and after the rounds (the idle compaction's timing can
+// leave 100k gcide as 2 or 4 segments, and every query pays per segment); --optimize 1 merges each
+// build's table into one segment first (OPTIMIZE TABLE), so the builds are compared on one layout.
 // Needs dict-gcide. Seed 42.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +36,20 @@ async function loaded(dir: string, docs: CorpusDoc[], bin?: string, profile?: st
   }
   agent.destroy();
   return server;
+}
+
+async function sql(server: QuarryServer, statement: string): Promise<string> {
+  const agent = clientAgent();
+  try {
+    return await postOk(agent, server.port, '/sql?mode=raw', `query=${encodeURIComponent(statement)}`);
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** The table's segment count (SHOW TABLE STATUS's ram_chunk_segments_count). */
+async function segmentCount(server: QuarryServer): Promise<string> {
+  return /"ram_chunk_segments_count","Value":"(\d+)"/.exec(await sql(server, 'SHOW TABLE gcide STATUS'))?.[1] ?? '?';
 }
 
 function median(xs: number[]): number {
@@ -77,6 +94,10 @@ export async function protocolAbBench() {
       builds.push({ name: 'threads=1', server: await loaded(join(dir, 'threads1'), docs, undefined, profile('threads1'), 1) });
     }
     for (const b of builds) await waitIdle(b.server.pid);
+    // each query pays planning and evaluation per segment: builds left with different layouts by the
+    // idle compaction's timing (100k gcide: 2 or 4) are not comparable; --optimize 1 merges each into one
+    if (arg('optimize', 0)) for (const b of builds) await sql(b.server, 'OPTIMIZE TABLE gcide');
+    for (const b of builds) console.error(`protocol-ab: ${b.name}: ${await segmentCount(b.server)} segments before the rounds`);
     const protocols = (s: QuarryServer): Array<[string, Peer]> =>
       ([['/search', s.overJson], ['/sql', s.overHttp], ['MySQL', s.overMysql]] as Array<[string, Peer]>).filter(([n]) => only.test(n));
     const samples = new Map<string, Sample[]>();
@@ -103,6 +124,7 @@ export async function protocolAbBench() {
       }
     }
     progress.clear();
+    for (const b of builds) console.error(`protocol-ab: ${b.name}: ${await segmentCount(b.server)} segments after the rounds`);
     const rows: Record<string, string | number>[] = [];
     for (const [key, s] of samples) {
       const [protocol, c, build] = key.split('\t');

@@ -3,14 +3,17 @@
 // bench/engine.bench.ts) and queries. Load docs/s with 1000-row INSERTs (and for the JSON API /bulk
 // bodies of 1000 documents), then QPS and p50/p99 with 1, 8 and 64 concurrent clients (quarry over HTTP
 // /sql, over the MySQL protocol and over HTTP JSON /search, whose hits carry their `_source`) over a
-// shuffled mix of every query class, and the server's CPU time per query from one client (every thread of
-// the server process, from the scheduler's nanosecond run times: process-cpu.ts cpuMsSince); ratios quarry/Sphinx. Each peer's queries start once its server has gone idle
-// after the load (merges, checkpoints, flushes done). Each server's footprint once quiet after its loads
+// shuffled mix of every query class, and the server's CPU time per query from 1 and 8 clients (every thread of
+// the server process, from the scheduler's nanosecond run times: process-cpu.ts cpuMsSince), and the bench
+// client's own at 8 clients (it shares the cores); ratios quarry/Sphinx. Each peer's queries start once its server has gone idle
+// after the load (merges, checkpoints, flushes done), after the same warm-up (200 queries from one client,
+// the mix from 8 for --warm-seconds, 5); each timed phase repeats the mix until it has run --min-seconds (2); quarry's rows
+// show its segment count when the queries started (`a -> b` if it changed while they ran). Each server's footprint once quiet after its loads
 // and queries: PSS, and disk bytes per document (Sphinx's: its index files plus the raw text, which its RT
 // index does not keep). Above 100k documents each peer also holds the first 100k in a table of their own
 // and answers the same queries there from one client: cost growth is the p50 ratio of the big table to the
 // small one (the queries are drawn from those first 100k documents at every size).
-// Run: npm run bench -- side-by-side [--docs N] [--synthetic] [--small N] [--queries M] [--load-only 1] (the loads
+// Run: npm run bench -- side-by-side [--docs N] [--synthetic] [--small N] [--queries M] [--min-seconds S] [--warm-seconds S] [--lean-client 1] [--load-only 1] (the loads
 // alone, with the server CPU ms per 1000 documents). At 1M documents the default is 800 queries (100 per
 // class) instead of 4000, to keep a run near 15 minutes on 2 cores. Needs dict-gcide and sphinxsearch. Seed 42.
 import { spawn } from 'node:child_process';
@@ -26,18 +29,27 @@ import { filesBytes, memoryOf, searchdPid, untilQuiet } from './footprint.js';
 import { progress } from './progress.js';
 import { createConnection } from 'mysql2/promise';
 import { freePort, gcideIndex, startSphinx, sphinxAvailable } from './peers/sphinx.js';
-import { bulkBody, clientAgent, postOk } from './http-client.js';
+import { bulkBody, clientAgent, LeanHttpClient, postOk } from './http-client.js';
 import { cpuMark, cpuMsSince, processCpuMs, waitIdle } from './process-cpu.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/**
+ * --lean-client 1: /sql's clients write and read HTTP by hand (http-client.ts LeanHttpClient) instead of
+ * node:http, whose CPU per query (on the cores the server uses) is above mysql2's. Off by default, so
+ * figures stay comparable with earlier sessions'.
+ */
+const LEAN_CLIENT = arg('lean-client', 0) === 1;
 const BATCH = 1000;
 
 /** Runs one SQL statement on a peer; throws on an error reply. */
 type Exec = (sql: string) => Promise<void>;
 /** One client: SQL statements, and the benchmark's query its own way when it has one (JSON /search). */
 export interface PeerConn { exec: Exec; search?(query: string, table: string): Promise<void>; close(): Promise<void> }
-/** `pid`: the server process, whose CPU time the query runs read. */
-export interface Peer { name: string; pid?: number; open(): Promise<PeerConn>; stop(): Promise<void> }
+/**
+ * `pid`: the server process, whose CPU time the query runs read. `segments`: quarry's segment count of a
+ * table (SHOW TABLE ... STATUS), the layout its queries ran on, which a load's timing can change.
+ */
+export interface Peer { name: string; pid?: number; open(): Promise<PeerConn>; stop(): Promise<void>; segments?(table: string): Promise<number> }
 
 /** POST /sql?mode=raw with node:http (undici's fetch costs the client more CPU than the server uses). */
 function post(agent: http.Agent, port: number, sql: string): Promise<void> {
@@ -86,9 +98,29 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
   });
   const stop = async () => { proc.kill('SIGTERM'); await new Promise((r) => proc.once('exit', r)); };
   const pid = proc.pid!;
+  const segments = async (table: string) => {
+    const agent = clientAgent();
+    try {
+      const reply = await postOk(agent, port, '/sql?mode=raw', `query=${encodeURIComponent(`SHOW TABLE ${table} STATUS`)}`);
+      const rows = (JSON.parse(reply) as Array<{ data: Array<{ Variable_name: string; Value: string }> }>)[0]!.data;
+      return Number(rows.find((r) => r.Variable_name === 'ram_chunk_segments_count')?.Value);
+    } finally {
+      agent.destroy();
+    }
+  };
   const overHttp: Peer = {
-    name: 'quarry (HTTP /sql)', pid,
+    name: 'quarry (HTTP /sql)', pid, segments,
     async open() {
+      if (LEAN_CLIENT) {
+        const client = new LeanHttpClient(port);
+        return {
+          exec: async (sql: string) => {
+            const r = await client.post('/sql?mode=raw', sql);
+            if (r.status !== 200 || /"error":"[^"]/.test(r.body)) throw new Error(`quarry: ${r.body.slice(0, 200)}`);
+          },
+          close: async () => client.close(),
+        };
+      }
       // One keep-alive connection per client, as a SphinxQL client holds one connection.
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       return {
@@ -99,7 +131,7 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
     stop,
   };
   const overMysql: Peer = {
-    name: 'quarry (MySQL protocol)', pid,
+    name: 'quarry (MySQL protocol)', pid, segments,
     async open() {
       const c = await createConnection({ host: '127.0.0.1', port: mysqlPort });
       return { exec: async (sql: string) => { await c.query(sql); }, close: () => c.end() };
@@ -108,7 +140,7 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
   };
   // The JSON API as applications use it: /search with the hits' `_source` (Sphinx returns ids and weights)
   const overJson: Peer = {
-    name: 'quarry (HTTP JSON /search)', pid,
+    name: 'quarry (HTTP JSON /search)', pid, segments,
     async open() {
       const agent = clientAgent();
       return {
@@ -188,19 +220,27 @@ async function loadRows(docs: CorpusDoc[], quarry: Record<string, LoadFigures>, 
   ];
 }
 
-export async function queryRun(peer: Peer, queries: string[], clients: number, table = 'gcide') {
+/**
+ * The mix from `clients` concurrent clients, whole, and again until `minMs` have passed: QPS, p50/p99 and
+ * the server's CPU ms per query over every query run.
+ */
+export async function queryRun(peer: Peer, queries: string[], clients: number, table = 'gcide', minMs = 0) {
   const times: number[] = [];
   let next = 0;
+  let end = queries.length;
   // Connections are opened one by one before the clock starts: a burst of connects overflows a small
   // listen backlog (Sphinx's default is 5) and would measure connection setup, not queries.
   const conns = [];
   for (let i = 0; i < clients; i++) conns.push(await peer.open());
   const cpu0 = peer.pid ? cpuMark(peer.pid) : null;
   const t0 = performance.now();
+  const client0 = process.cpuUsage();
+  // another whole pass of the mix while the run is shorter than minMs
+  const more = () => next < end || (performance.now() - t0 < minMs && (end += queries.length) > next);
   await Promise.all(conns.map(async (conn) => {
-    while (next < queries.length) {
-      const q = queries[next++];
-      progress.tick(next, queries.length, 'queries');
+    while (more()) {
+      const q = queries[next++ % queries.length]!;
+      progress.tick(next, end, 'queries');
       const s = performance.now();
       if (conn.search) await conn.search(q, table);
       else await conn.exec(`SELECT id, weight() FROM ${table} WHERE MATCH(${sqlString(q)}) LIMIT 20`);
@@ -208,10 +248,13 @@ export async function queryRun(peer: Peer, queries: string[], clients: number, t
     }
   }));
   const secs = (performance.now() - t0) / 1000;
-  const cpuMs = cpu0 ? cpuMsSince(cpu0) / queries.length : NaN;
+  const cpuMs = cpu0 ? cpuMsSince(cpu0) / next : NaN;
+  // this process's CPU, the clients', on the same cores as the server: part of what bounds QPS at 8 and 64
+  const client = process.cpuUsage(client0);
+  const clientCpuMs = (client.user + client.system) / 1000 / next;
   for (const conn of conns) await conn.close();
   times.sort((a, b) => a - b);
-  return { qps: queries.length / secs, p50ms: percentile(times, 50), p99ms: percentile(times, 99), cpuMs };
+  return { qps: next / secs, clientCpuMs, p50ms: percentile(times, 50), p99ms: percentile(times, 99), cpuMs };
 }
 
 function shuffled<T>(xs: T[], seed: number): T[] {
@@ -223,6 +266,10 @@ function shuffled<T>(xs: T[], seed: number): T[] {
 
 /** Documents of the small table of the cost growth, and of the sample the queries are drawn from (--small N). */
 const SMALL = arg('small', 100_000);
+/** Each timed phase runs the mix again until this long (--min-seconds S, default 2). */
+const MIN_MS = arg('min-seconds', 2) * 1000;
+/** The warm-up's 8-client part runs the mix again until this long (--warm-seconds S, default 5). */
+const WARM_MS = arg('warm-seconds', 5) * 1000;
 const CREATE = (table: string) => `CREATE TABLE ${table} (title text, body text, len uint) morphology='stem_en'`;
 
 /** dict-gcide, or the synthetic corpus drawn from its vocabulary. */
@@ -250,23 +297,37 @@ export async function sideBySideBench() {
       const at = (what: string) => progress.step(`side-by-side: ${label}: ${what}`);
       at('waiting for background work to finish');
       if (peer.pid) await waitIdle(peer.pid); // background work after a load (merges, flushes) done first
+      const segmentsAt = async () => (peer.segments ? String(await peer.segments('gcide')) : '-');
+      const segmentsBefore = await segmentsAt();
+      // Warm-up, the same for every peer: 200 queries from one client, then the mix from 8 for WARM_MS.
+      // Quarry's MySQL rows run on a server just restarted, whose 8-client phase came 600 queries in with
+      // --queries 400 and paid the JIT: 100k gcide, main after restarts (bench/restart-warmup.bench.ts --passes 10),
+      // server CPU ms per query of back-to-back 8-client passes of 400: 0.46, 0.43, 0.41, 0.25, 0.20, 0.24,
+      // 0.17, 0.19, 0.16, 0.14 (S12's and S13's builds alike in the first three).
       at('warm-up');
-      await queryRun(peer, queries.slice(0, 200), 1); // warm-up
+      await queryRun(peer, queries.slice(0, 200), 1);
+      await queryRun(peer, queries, 8, 'gcide', WARM_MS);
+      // each phase at least MIN_MS: 400 queries from 8 clients take 0.1-0.3 s, where one slice of another
+      // process, a collection or a compile job on the 2 cores moves the figure by a third
       at('1 client');
-      const one = await queryRun(peer, queries, 1);
+      const one = await queryRun(peer, queries, 1, 'gcide', MIN_MS);
       at('8 clients');
-      const eight = await queryRun(peer, queries, 8);
+      const eight = await queryRun(peer, queries, 8, 'gcide', MIN_MS);
       at('64 clients');
-      const many = await queryRun(peer, queries, 64);
+      const many = await queryRun(peer, queries, 64, 'gcide', MIN_MS);
+      const segmentsAfter = await segmentsAt();
       let growth: Record<string, unknown> = { 'p50 ms 100k': '-', 'cost growth p50': '-' };
       if (small.length && withGrowth) {
         at('1 client, 100k table');
-        const p = (await queryRun(peer, queries, 1, 'gcide_small')).p50ms;
+        const p = (await queryRun(peer, queries, 1, 'gcide_small', MIN_MS)).p50ms;
         growth = { 'p50 ms 100k': p, 'cost growth p50': one.p50ms / p };
       }
       rows.push({ peer: label, docs: docs.length, 'load docs/s': loaded, 'QPS 1 client': one.qps, 'p50 ms': one.p50ms,
-        'p99 ms': one.p99ms, 'server CPU ms/query': one.cpuMs, 'QPS 8 clients': eight.qps, 'p99 ms (8)': eight.p99ms, 'QPS 64 clients': many.qps,
-        'p99 ms (64)': many.p99ms, ...growth, 'PSS MiB': '-', 'disk B/doc': '-', ...extra });
+        'p99 ms': one.p99ms, 'server CPU ms/query': one.cpuMs, 'QPS 8 clients': eight.qps, 'p99 ms (8)': eight.p99ms,
+        'server CPU ms/query (8)': eight.cpuMs, 'client CPU ms/query (8)': eight.clientCpuMs, 'QPS 64 clients': many.qps,
+        'p99 ms (64)': many.p99ms, ...growth, 'PSS MiB': '-', 'disk B/doc': '-',
+        // quarry's segments when the queries started (and when they ended, if that differs)
+        segments: segmentsBefore === segmentsAfter ? segmentsBefore : `${segmentsBefore} -> ${segmentsAfter}`, ...extra });
     };
     const quarry = await startQuarry(join(base, 'quarry'));
     const viaHttp = await load(quarry.overHttp, docs, CREATE('gcide'));

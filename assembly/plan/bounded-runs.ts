@@ -8,7 +8,7 @@
 import { TERMINATED } from "../util/codes";
 import { cursorSeek, cursorTf, cursorRow, cursorAdvance, cursorBlock, cursorBlockMax, cursorPositions, ensureTfs } from "../postings/cursor";
 import { OP_AND, OP_OR } from "./format";
-import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_CONSTRAINED, N_ARG0, N_GUIDE, NOT_STARTED } from "./node";
+import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_CONSTRAINED, N_ARG0, N_GUIDE, N_STEPS, NOT_STARTED } from "./node";
 import { guideBound, guideSum, hitFields16, pairedPart, plainTerm, repeatTf, skipBlocks, termBm25, termFieldPart, weightBound, wordBm25, wordFields } from "./prune";
 
 /**
@@ -100,7 +100,11 @@ export function plainAnd(n: usize): bool {
   return nget(n, N_OP) == OP_AND && plainKids(n, AND_ROWS_KIDS);
 }
 
-/** The first row >= target every child's cursor is on (leapfrog from child 0, the cheapest). */
+/**
+ * The first row >= target every child's cursor is on (leapfrog from child 0, the cheapest). A repeat
+ * reading its sibling's cursor (node.ts shareRepeatCursors; equal costs sort them side by side) is
+ * not sought again.
+ */
 function leapfrog(n: usize, k: u32, target: u32): u32 {
   let d = target;
   while (true) {
@@ -108,7 +112,9 @@ function leapfrog(n: usize, k: u32, target: u32): u32 {
     if (d == TERMINATED) return d;
     let agreed = true;
     for (let i: u32 = 1; i < k; i++) {
-      const di = cursorSeek(<usize>nget(child(n, i), N_CURSOR), d);
+      const c = <usize>nget(child(n, i), N_CURSOR);
+      if (c == <usize>nget(child(n, i - 1), N_CURSOR)) continue;
+      const di = cursorSeek(c, d);
       if (di != d) {
         d = di;
         agreed = false;
@@ -137,7 +143,7 @@ export function andRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
       sum += termBm25(tf, reinterpret<f32>(nget(t, N_IDF)));
       fields += termFieldPart(t, repeatTf(t, tf));
     }
-    if (weightBound(sum, fields) > worst && (nget(n, N_GUIDE) == 0 || weightBound(sum, pairedPart(n, r, fields)) > worst)) break;
+    if (weightBound(sum, fields) > worst && (nget(n, N_STEPS) == 0 || weightBound(sum, pairedPart(n, r, fields)) > worst)) break;
     if (!rowDeleted(deleted, r)) count++;
     r = leapfrog(n, k, r + 1);
   }

@@ -16,10 +16,12 @@
 //
 // Nodes, pre-order; every node starts | op | size (words of the whole subtree) |:
 //   TERM  (TERM_WORDS):  | OP_TERM | 10 | termId (NO_TERM = absent here) | qpos | fieldMask |
-//                        | maxPos (0 = none) | flags (TF_*) | idf (f32 bits) | count | reserved |
+//                        | maxPos (0 = none) | flags (TF_*) | idf (f32 bits) | count | pair |
 //                        count: occurrences of the keyword merged into this child (quorum), 0 = 1
+//                        pair: under an AND with arg2 = 1, the pair term number + 1 of this word and
+//                        the next query position's word (0 = none), for the pruning bound
 //   inner (INNER_WORDS): | op | size | nChildren | arg0 | arg1 | arg2 | children...
-//     OP_AND, OP_OR: any children; OR's arg0 marks a wildcard's expansions (TERM children with the
+//     OP_AND, OP_OR: any children; AND's arg2 = 1: its children are plain words, some with a pair; OR's arg0 marks a wildcard's expansions (TERM children with the
 //     same qpos, mask and idf): OR_MERGED_TF ranks them as one keyword, OR_MERGED_LIST also reads
 //     their postings into one merged list evaluated as a single term (postings/merged.ts).
 //     OP_ANDNOT: child 0 must match, child 1 must not.

@@ -4,11 +4,11 @@
 // | 24 fieldMask | 28 maxPos | 32 flags | 36 idf f32 | 40 arg0 | 44 hitsEpoch | 48 hitsDoc |
 // | 52 hitsStart | 56 hitsLen | 60 cost | 64 arg1 | 68 constrained | 72 count | 76 merged |
 // | 80 pfields | 84 pdoc | 88 wblock | 92 wpop | 96 tw1 | 100 tw2 | 104 twall | 108 guide | 112 guideExact |
-// | 116 term | 120 repeat |
+// | 116 term | 120 repeat | 124 steps |
 // pfields: the fields (16-bit set, plan/prune.ts) where a phrase was found on row pdoc.
 // wblock..twall: a plain term's field parts of its bound on block wblock - 1 (plan/prune.ts).
 // guide: a phrase's cursor over a pair term (two of its words adjacent, plan arg2 = term + 1), 0 = none;
-// an AND's of two words: the pair of its words in query order (the pruning bound's, prune.ts pairedPart);
+// a term's under a steps AND: the pair of its word and the next query position's (prune.ts pairedPart);
 // guideExact = 1 (arg2's top bit): the phrase is just that pair, so the pair's rows are its rows.
 // merged = 1: a term whose cursor is a merged list of a wildcard's expansions (postings/merged.ts).
 // doc is NOT_STARTED before the first next(), then the current matching row or TERMINATED.
@@ -62,6 +62,7 @@ export const N_TWALL: usize = 104;
 /**
  * A phrase's guide: a cursor over the segment's pair term of two adjacent words of the phrase (the
  * rows where they stand side by side, segment-pairs.ts on the host), so only those rows are checked.
+ * A term's under a steps AND (N_STEPS): a cursor over the pair of its word and the next query position's.
  */
 export const N_GUIDE: usize = 108;
 /** The guide's pair is the whole phrase (plan arg2's GUIDE_EXACT bit): its rows and hits decide it. */
@@ -71,6 +72,8 @@ export const GUIDE_EXACT: u32 = 0x80000000;
 export const N_TERM: usize = 116;
 /** Earlier unconstrained siblings under the same AND with this term (plan/prune.ts repeatRanks). */
 export const N_REPEAT: usize = 120;
+/** An AND's plan arg2: 1 when its children are plain words carrying pair cursors (plan/prune.ts pairedPart). */
+export const N_STEPS: usize = 124;
 
 @inline export function nget(n: usize, f: usize): u32 {
   return load<u32>(n + f);
@@ -85,12 +88,13 @@ export const N_REPEAT: usize = 120;
 /** Bytes of arena the subtree at plan word `at` needs (nodes, child arrays, cursors). */
 export function arenaBytes(plan: usize, at: u32): usize {
   const op = pword(plan, at);
-  if (op == OP_TERM) return block(NODE_BYTES) + block(CURSOR_BYTES);
+  // a term's own cursor, and one over its pair with the next word (an AND's pruning bound) when given
+  if (op == OP_TERM) return block(NODE_BYTES) + block(CURSOR_BYTES) + (pword(plan, at + 9) != 0 ? block(CURSOR_BYTES) : 0);
   // a merged list: one node, its cursor and a cursor to read each expansion with
   if (isMergedList(plan, at)) return block(NODE_BYTES) + block(MERGED_BYTES) + block(CURSOR_BYTES);
   const n: u32 = op == OP_ALL ? 0 : pword(plan, at + 2);
   let bytes = block(NODE_BYTES) + block(<usize>n << 2);
-  if ((op == OP_PHRASE || op == OP_AND) && pword(plan, at + 5) != 0) bytes += block(CURSOR_BYTES);
+  if (op == OP_PHRASE && pword(plan, at + 5) != 0) bytes += block(CURSOR_BYTES);
   let c = at + INNER_WORDS;
   for (let i: u32 = 0; i < n; i++) {
     bytes += arenaBytes(plan, c);
@@ -242,6 +246,12 @@ function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
     nset(n, N_CURSOR, <u32>c);
     cursorInit(c, blob, termId);
     nset(n, N_COST, cursorCost(c));
+    const pair = pword(plan, at + 9);
+    if (pair != 0) {
+      const g = take(CURSOR_BYTES);
+      cursorInit(g, blob, pair - 1);
+      nset(n, N_GUIDE, <u32>g);
+    }
     return n;
   }
   const count: u32 = op == OP_ALL ? 0 : pword(plan, at + 2);
@@ -258,7 +268,8 @@ function build(plan: usize, at: u32, blob: usize, allFields: u32): usize {
   }
   if (op == OP_AND && shareRepeats) shareRepeatCursors(kids, count);
   const guide = pword(plan, at + 5);
-  if ((op == OP_PHRASE || op == OP_AND) && guide != 0) {
+  if (op == OP_AND) nset(n, N_STEPS, guide != 0 ? 1 : 0);
+  if (op == OP_PHRASE && guide != 0) {
     const g = take(CURSOR_BYTES);
     cursorInit(g, blob, (guide & ~GUIDE_EXACT) - 1);
     nset(n, N_GUIDE, <u32>g);

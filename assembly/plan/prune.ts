@@ -27,7 +27,7 @@ import {
 import { OP_TERM, OP_AND, OP_OR, OP_PHRASE, RANK_BM25, RANK_PROXIMITY_BM25, PF_DUPES, PF_EXHAUSTIVE } from "./format";
 import {
   nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_QPOS, N_FMASK, N_IDF, N_ARG0, N_MERGED, N_PFIELDS, N_PDOC, N_CONSTRAINED,
-  N_WBLOCK, N_WPOP, N_TW1, N_TW2, N_TWALL, N_TERM, N_REPEAT, N_GUIDE,
+  N_WBLOCK, N_WPOP, N_TW1, N_TW2, N_TWALL, N_TERM, N_REPEAT, N_GUIDE, N_STEPS,
 } from "./node";
 import { fieldWeight } from "../rank/rankers";
 import { bm25Part } from "../rank/score";
@@ -83,7 +83,6 @@ export function pruneSetup(root: usize, ranker: u32, flags: u32, numFields: u32)
   if (ranker != RANK_BM25 && ranker != RANK_PROXIMITY_BM25) return false;
   if (!boundable(root, (flags & PF_DUPES) != 0)) return false;
   if ((flags & PF_DUPES) != 0) repeatRanks(root);
-  pairBounds = (flags & PF_DUPES) == 0;
   let rest: i32 = 0;
   for (let f: u32 = 0; f < numFields; f++) {
     const w = max(fieldWeight(f), 0);
@@ -214,30 +213,51 @@ function nodeBound(n: usize, d: u32): f32 {
     const c = child(n, i);
     if (nget(c, N_DOC) == d) sum += nodeBound(c, d);
   }
-  if (op == OP_AND && nget(n, N_GUIDE) != 0) fieldSum = before + pairedPart(n, d, fieldSum - before);
+  if (op == OP_AND && nget(n, N_STEPS) != 0) fieldSum = before + pairedPart(n, d, fieldSum - before);
   return sum;
 }
 
-/** False with repeated keywords: lcsDupes' runs are not bounded by pairedPart(). */
-let pairBounds: bool = false;
-
 /**
- * The field part of row d of an AND of two plain terms whose guide is the pair term of its words in
- * query order (planner.ts andGuide): at most `part` (its terms' own parts). Without a repeated keyword
- * a field's LCS run reaches 2 only where the pair occurs in it (the second word right after the
- * first), else it is at most 1 in each field either word is in: so F <= topWeights(the words' fields,
- * tf1 + tf2), plus topWeights(the pair block's fields, the pair's tf) on a row of the pair. bm25's
- * docFields sum is within the first term. The guide's cursor only moves forward (d ascends).
+ * The field part of row d of a steps AND (node.ts N_STEPS: plain words, some carrying a cursor over
+ * the pair of their word and the next query position's, planner.ts andSteps): at most `part` (its
+ * words' own parts). A field's LCS run (rank/lcs.ts, both variants) is a chain of hits of ascending
+ * qpos whose position gaps equal their qpos gaps, so run length m in field f takes m - 1 distinct
+ * steps (qi -> qj, qi < qj) each occurring in f: the word of qi at some p, the word of qj at
+ * p + qj - qi. So F <= Σ_f w_f (1 + the step kinds occurring in f) <= topWeights(the words' fields,
+ * Σ tf) plus, per step kind: a pair's fields on its row (its block's field set, at most its tf of
+ * them; none off its rows: a segment's pair term is complete), else the fields both words are in (a
+ * word repeated: fields with two of its hits). The words' hits outside the AND chain through them
+ * as through any unit (the file header's sum). The pair cursors only move forward (d ascends).
  */
 export function pairedPart(n: usize, d: u32, part: i32): i32 {
-  if (!pairBounds || nget(n, N_NCHILD) != 2) return part;
-  const a = child(n, 0);
-  const b = child(n, 1);
-  if (!plainTerm(a) || !plainTerm(b) || nget(a, N_CURSOR) == 0 || nget(b, N_CURSOR) == 0) return part;
-  const tf = cursorTf(<usize>nget(a, N_CURSOR)) + cursorTf(<usize>nget(b, N_CURSOR));
-  let alt = topWeights(termFields(a) | termFields(b), tf);
-  const g = <usize>nget(n, N_GUIDE);
-  if (cursorSeek(g, d) == d) alt += topWeights((cursorBlockMax(g) >>> 16) & 0xffff, cursorTf(g));
+  const k = nget(n, N_NCHILD);
+  let tfAll: u32 = 0;
+  let union: u32 = 0;
+  for (let i: u32 = 0; i < k; i++) {
+    const c = child(n, i);
+    if (!plainTerm(c) || nget(c, N_CURSOR) == 0) return part;
+    tfAll += cursorTf(<usize>nget(c, N_CURSOR));
+    union |= termFields(c);
+  }
+  let alt = topWeights(union, tfAll);
+  for (let i: u32 = 0; i < k && alt < part; i++) {
+    const a = child(n, i);
+    const qa = nget(a, N_QPOS);
+    const g = <usize>nget(a, N_GUIDE);
+    for (let j: u32 = 0; j < k; j++) {
+      const b = child(n, j);
+      const qb = nget(b, N_QPOS);
+      if (qb <= qa) continue;
+      if (qb == qa + 1 && g != 0) {
+        if (cursorSeek(g, d) == d) alt += topWeights((cursorBlockMax(g) >>> 16) & 0xffff, cursorTf(g));
+        continue;
+      }
+      const ta = cursorTf(<usize>nget(a, N_CURSOR));
+      const tb = cursorTf(<usize>nget(b, N_CURSOR));
+      alt += nget(a, N_TERM) == nget(b, N_TERM) ? topWeights(termFields(a) & termFields(b), ta >>> 1)
+        : topWeights(termFields(a) & termFields(b), min(ta, tb));
+    }
+  }
   return alt < part ? alt : part;
 }
 

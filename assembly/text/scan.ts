@@ -9,6 +9,7 @@
 // in `skipFirst` gets id -1 and costs no hash and no look-up (see scanField).
 
 import { asciiRun, useAsciiFold } from "./ascii-run";
+import { arena, FRONT_UNITS, frontSlot, idOf, keyHash, scanReset, SLOT_BYTES, slotCount, slots } from "./scan-ids";
 
 /** Entry bits, as src/text/charset-table.ts. */
 const CODE_MASK: u32 = 0x00ffffff;
@@ -21,30 +22,11 @@ const FLAG_BLEND: u32 = 0x40000000;
 const MAX_CPS: i32 = 42;
 const MAX_BYTES: i32 = 126;
 
-/**
- * Distinct tokens before the cache starts over (the host then renumbers): about 15 MiB of core
- * memory at the most (slots, key records), and all of dict-gcide's vocabulary fits.
- */
-const MAX_IDS: i32 = 1 << 18;
-/** Slot records of the open-addressing table, kept at most half full; it starts small and doubles. */
-const FIRST_SLOTS: i32 = 1 << 14;
-/** A slot: hash u32, id + 1 u32 (0 = empty), key offset u32, key length u32: one cache line holds four. */
-const SLOT_BYTES: i32 = 16;
-
 /** The scan needs the TS tokenizer (a surrogate, a special or blend character): nothing written. */
 const SCAN_UNSUPPORTED: i32 = -1;
 /** The cache is full: the host resets it and scans the field again. */
 const SCAN_FULL: i32 = -2;
 
-let slots: usize = 0;
-let slotCount: i32 = 0;
-let idOff: usize = 0; // u32 per id: key offset in arena units (what the host reads)
-let idLen: usize = 0; // u32 per id: key length in units
-let idCap: i32 = 0;
-let arena: usize = 0; // u16 keys
-let arenaCap: i32 = 0;
-let count: i32 = 0;
-let arenaUsed: i32 = 0;
 /**
  * Tokens are looked up in batches: the slots (and the first candidate's key) of a whole batch are
  * read before any is resolved, so their cache misses overlap instead of following one another (a
@@ -58,148 +40,8 @@ const pendUnits: usize = memory.data(BATCH * 4);
 /** The record index of each pending token (tokens the front cache names are not pending). */
 const pendRecord: usize = memory.data(BATCH * 4);
 let pendCount: i32 = 0;
-/**
- * A small direct-mapped cache of recent short tokens in front of the table: | key u64 x2 (up to 8
- * units, zero-padded) | units u32 | id u32 | pad |. Frequent words (most of any text) are named from
- * it without touching the table and arena, whose lines a large vocabulary keeps out of the CPU's
- * caches (the look-ups were half of a scan); 128 KiB, so it stays near the core. On the heap with
- * the table (a static area would put 128 KiB of zeros in the binary and in every instance).
- */
-const FRONT_SLOTS: i32 = 4096;
-const FRONT_BYTES: i32 = 32;
-const FRONT_UNITS: i32 = 8;
-let front: usize = 0;
-
-@inline function frontSlot(h: u32): usize {
-  return front + <usize>((h ^ (h >> 13)) & <u32>(FRONT_SLOTS - 1)) * FRONT_BYTES;
-}
 /** Where the touched values go, so the reads are kept. */
 let sink: u32 = 0;
-
-const HASH_A: u64 = 0x9e3779b97f4a7c15;
-const HASH_B: u64 = 0xc2b2ae3d27d4eb4f;
-const HASH_C: u64 = 0xbf58476d1ce4e5b9;
-
-/**
- * The hash of a token's key, `units` UTF-16 units at `tok`, taken once the token ends: 8 bytes at a
- * time (a short key is zero-padded to 8 units, so it is two loads and no loop), instead of a multiply
- * per character in the scan loop, which the SIMD run skips.
- */
-@inline function keyHash(tok: usize, units: i32): u32 {
-  let x: u64;
-  if (units <= FRONT_UNITS) {
-    x = (load<u64>(tok) * HASH_A) ^ ((load<u64>(tok, 8) + <u64>units) * HASH_B);
-  } else {
-    x = <u64>units * HASH_B;
-    const words = units >> 2;
-    for (let i = 0; i < words; i++) x = ((x ^ load<u64>(tok + (<usize>i << 3))) * HASH_A) ^ (x >> 31);
-    for (let i = words << 2; i < units; i++) x = (x ^ <u64>load<u16>(tok + (<usize>i << 1))) * HASH_B;
-  }
-  x ^= x >> 29;
-  x *= HASH_C;
-  x ^= x >> 32;
-  return <u32>x;
-}
-
-/** Empties the cache (back to its first size); ids start again from 0. */
-export function scanReset(): void {
-  if (slots != 0) {
-    heap.free(slots);
-    heap.free(idOff);
-    heap.free(idLen);
-    heap.free(arena);
-  }
-  slotCount = FIRST_SLOTS;
-  slots = heap.alloc(<usize>slotCount * SLOT_BYTES);
-  memory.fill(slots, 0, <usize>slotCount * SLOT_BYTES);
-  idCap = FIRST_SLOTS >> 1;
-  idOff = heap.alloc(<usize>idCap << 2);
-  idLen = heap.alloc(<usize>idCap << 2);
-  arenaCap = idCap * 8;
-  arena = heap.alloc(<usize>arenaCap << 1);
-  count = 0;
-  arenaUsed = 0;
-  if (front == 0) front = heap.alloc(<usize>FRONT_SLOTS * FRONT_BYTES);
-  memory.fill(front, 0, <usize>FRONT_SLOTS * FRONT_BYTES);
-}
-
-/** Distinct tokens in the cache; ids below it are valid. */
-export function scanCount(): i32 {
-  return count;
-}
-
-/** Where the host reads a new id's key: u32 offsets, u32 lengths, u16 arena (they move as they grow). */
-export function scanKeyOffsets(): usize {
-  return idOff;
-}
-export function scanKeyLengths(): usize {
-  return idLen;
-}
-export function scanArena(): usize {
-  return arena;
-}
-
-/** Doubles the slot table, re-placing every entry by its stored hash. */
-function growSlots(): void {
-  const old = slots;
-  const oldCount = slotCount;
-  slotCount <<= 1;
-  slots = heap.alloc(<usize>slotCount * SLOT_BYTES);
-  memory.fill(slots, 0, <usize>slotCount * SLOT_BYTES);
-  for (let i = 0; i < oldCount; i++) {
-    const e = old + <usize>i * SLOT_BYTES;
-    if (load<u32>(e, 4) == 0) continue;
-    let slot = <i32>(load<u32>(e) & <u32>(slotCount - 1));
-    while (load<u32>(slots + <usize>slot * SLOT_BYTES, 4) != 0) slot = (slot + 1) & (slotCount - 1);
-    memory.copy(slots + <usize>slot * SLOT_BYTES, e, SLOT_BYTES);
-  }
-  heap.free(old);
-}
-
-/** True when the `units` UTF-16 units at `a` and `b` are equal (8 bytes at a time, then the rest). */
-function sameKey(a: usize, b: usize, units: i32): bool {
-  const bytes = <usize>units << 1;
-  let i: usize = 0;
-  for (; i + 8 <= bytes; i += 8) if (load<u64>(a + i) != load<u64>(b + i)) return false;
-  for (; i < bytes; i += 2) if (load<u16>(a + i) != load<u16>(b + i)) return false;
-  return true;
-}
-
-/** The id of the token at `tok` (`units` long, `h` its keyHash), added when new; -1 when the cache is full. */
-function idOf(tok: usize, units: i32, h: u32): i32 {
-  const mask = slotCount - 1;
-  let slot = <i32>(h & <u32>mask);
-  let e = slots + <usize>slot * SLOT_BYTES;
-  for (;;) {
-    const id1 = load<u32>(e, 4);
-    if (id1 == 0) break;
-    if (load<u32>(e) == h && load<u32>(e, 12) == <u32>units
-      && sameKey(arena + (<usize>load<u32>(e, 8) << 1), tok, units)) return <i32>id1 - 1;
-    slot = (slot + 1) & mask;
-    e = slots + <usize>slot * SLOT_BYTES;
-  }
-  if (count >= MAX_IDS) return -1;
-  if (count >= idCap) {
-    idCap <<= 1;
-    idOff = heap.realloc(idOff, <usize>idCap << 2);
-    idLen = heap.realloc(idLen, <usize>idCap << 2);
-  }
-  if (arenaUsed + units > arenaCap) {
-    while (arenaUsed + units > arenaCap) arenaCap <<= 1;
-    arena = heap.realloc(arena, <usize>arenaCap << 1);
-  }
-  const id = count++;
-  store<u32>(idOff + (<usize>id << 2), <u32>arenaUsed);
-  store<u32>(idLen + (<usize>id << 2), <u32>units);
-  memory.copy(arena + (<usize>arenaUsed << 1), tok, <usize>units << 1);
-  store<u32>(e, h);
-  store<u32>(e, <u32>id + 1, 4);
-  store<u32>(e, <u32>arenaUsed, 8);
-  store<u32>(e, <u32>units, 12);
-  arenaUsed += units;
-  if (count * 2 > slotCount) growSlots();
-  return id;
-}
 
 /**
  * Resolves the pending batch into their records' ids, and remembers the short ones in the front
@@ -247,11 +89,54 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
   if (slots == 0) scanReset();
   useAsciiFold(table);
   pendCount = 0;
-  let tok = pendKeys;
+  const n = scanText(table, text, len, minWordLen, out, skipFirst, 0);
+  if (n < 0) return n;
+  if (pendCount > 0 && !flush(out)) return SCAN_FULL;
+  return n;
+}
+
+/**
+ * scanField over `fields` fields one after another at `text` (field f's length in units at `lens`,
+ * u32 each), in one call: records of all of them from record 0 on (offsets relative to each field's
+ * start), each field's record count at `counts` (i32; SCAN_UNSUPPORTED for a field the TS tokenizer
+ * must take, which writes no records). A bulk load scans its fields so: a call per field and a
+ * look-up batch cut short at each field's end were a third of the scan of a field of gcide. Returns
+ * the record count of all, or SCAN_FULL (the host resets the cache and scans them all again).
+ */
+export function scanFields(table: usize, text: usize, lens: usize, fields: i32, minWordLen: i32, out: usize, counts: usize): i32 {
+  if (slots == 0) scanReset();
+  useAsciiFold(table);
+  pendCount = 0;
+  let n = 0;
+  let at = text;
+  for (let f = 0; f < fields; f++) {
+    const len = load<i32>(lens + (<usize>f << 2));
+    const m = scanText(table, at, len, minWordLen, out, 0, n);
+    if (m == SCAN_FULL) return SCAN_FULL;
+    if (m == SCAN_UNSUPPORTED) {
+      // the field's look-ups still pending are dropped (those of the fields before it stay)
+      while (pendCount > 0 && load<i32>(pendRecord + (<usize>(pendCount - 1) << 2)) >= n) pendCount--;
+      store<i32>(counts + (<usize>f << 2), SCAN_UNSUPPORTED);
+    } else {
+      store<i32>(counts + (<usize>f << 2), m - n);
+      n = m;
+    }
+    at += <usize>len << 1;
+  }
+  if (pendCount > 0 && !flush(out)) return SCAN_FULL;
+  return n;
+}
+
+/**
+ * One field's tokens as records from record `n0` on, its look-ups added to the pending batch (which
+ * the caller flushes at the end); the record count after it, or SCAN_UNSUPPORTED / SCAN_FULL.
+ */
+function scanText(table: usize, text: usize, len: i32, minWordLen: i32, out: usize, skipFirst: u32, n0: i32): i32 {
+  let tok = pendKeys + <usize>pendCount * MAX_CPS * 4;
   // keys are zero-padded to the front cache's width, so a short one compares as two u64
   store<u64>(tok, 0);
   store<u64>(tok, 0, 8);
-  let n = 0;
+  let n = n0;
   let cps = 0;
   let bytes = 0;
   let units = 0;
@@ -372,6 +257,5 @@ export function scanField(table: usize, text: usize, len: i32, minWordLen: i32, 
     bytes = 0;
     units = 0;
   }
-  if (pendCount > 0 && !flush(out)) return SCAN_FULL;
   return n;
 }

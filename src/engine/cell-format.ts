@@ -100,7 +100,8 @@ function floatJson(value: number): JsonOut {
   return Number.isFinite(Math.fround(value)) ? new RawJson(formatFloatJson(value)) : null;
 }
 
-function integerText(value: Cell): string {
+/** An integer cell's decimal text (cellToSourceJson's for bigint, uint and timestamp columns). */
+export function integerText(value: Cell): string {
   return typeof value === 'bigint' ? value.toString() : String(Math.trunc(Number(value)));
 }
 

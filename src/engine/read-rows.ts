@@ -43,8 +43,11 @@ class HitRow implements RowSource {
 
   get attrs(): Map<string, AttrValue> {
     if (!this.#attrs) {
-      const values = this.table.index.getAttrs(this.docId) ?? [];
-      this.#attrs = new Map<string, AttrValue>(this.table.index.schema.attrs.map((a, j) => [a.name, values[j]]));
+      const values = this.table.index.getAttrs(this.docId);
+      const attrs = this.table.index.schema.attrs;
+      const map = new Map<string, AttrValue>();
+      for (let j = 0; j < attrs.length; j++) map.set(attrs[j]!.name, values?.[j] as AttrValue);
+      this.#attrs = map;
     }
     return this.#attrs;
   }

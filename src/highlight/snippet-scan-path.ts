@@ -19,6 +19,7 @@ import { MAX_KEYWORDS } from './snippet-keywords.js';
 import { prepareMarks, type DocumentMarks, type MarkContext } from './snippet-marks.js';
 import { PACK_HIT, P_END, P_OPEN, P_START, Pieces, StreamScratch, UNCOUNTED_BYTES, utf8Bytes, type FieldStream } from './snippet-stream.js';
 import { evaluate, hitKeys, type FieldOcc } from './snippet-scan-hits.js';
+import { keepHead, keptHead, type FieldHead } from './snippet-heads.js';
 
 /** What a query needs for every document on this path. */
 export interface ScanPlan {
@@ -231,11 +232,16 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
     }
     return { streams, marks };
   }
-  // JSON: the deferred fields show their start, which a scan of the text's head gives
+  // JSON: the deferred fields show their start, which a scan of the text's head gives (or a start kept from an earlier page)
   if (deferred.length && !inp.deferUnmatchable) {
     const bound = startLimit + inp.plan.weights.reduce((a, w) => a + w, 0) + inp.plan.weights.length;
     skippedFields -= deferred.length;
-    for (const i of deferred.splice(0)) if (!scanHead(i, inp.texts[i], bound, scan, streams)) return null;
+    for (const i of deferred.splice(0)) {
+      const text = inp.texts[i];
+      const kept = keptHead(inp.pipeline, text, bound);
+      if (kept) streams[i] = headStream(text, kept, (inp.scratches[i] ??= new StreamScratch()));
+      else if (!scanHead(i, text, bound, scan, streams, inp.pipeline)) return null;
+    }
   }
   // SQL: the fields left unscanned stand in with their UTF-8 length only
   for (const i of deferred) streams[i] = stubStream(inp.texts[i]);
@@ -253,7 +259,9 @@ export let headScans = 0;
  * there); otherwise (or for text with surrogate pairs) the whole field is scanned. The stream keeps
  * the whole text and its UTF-8 length.
  */
-function scanHead(i: number, text: string, bound: number, scan: (i: number, text?: string) => boolean, streams: FieldStream[]): boolean {
+function scanHead(
+  i: number, text: string, bound: number, scan: (i: number, text?: string) => boolean, streams: FieldStream[], pipeline: TextPipeline,
+): boolean {
   const cut = bound + PREFIX_SLACK;
   if (text.length > cut + (cut >> 1) && !SURROGATE.test(text.slice(0, cut))) {
     if (!scan(i, text.slice(0, cut))) return false;
@@ -266,12 +274,33 @@ function scanHead(i: number, text: string, bound: number, scan: (i: number, text
       if (cp > bound) {
         streams[i].text = text;
         streams[i].passage.docBytes = utf8Bytes(text);
+        keepHead(pipeline, text, d, k + 1, bound, false, streams[i].passage.docBytes);
         headScans++;
         return true;
       }
     }
   }
-  return scan(i);
+  if (!scan(i)) return false;
+  // a whole field's pieces count codepoints as UTF-16 units only without surrogate pairs
+  if (!SURROGATE.test(text)) keepHead(pipeline, text, streams[i].pieces.data, streams[i].pieces.n, bound, true, streams[i].passage.docBytes);
+  return true;
+}
+
+/** Fields whose start came from keptHead (tests check it happens). */
+export let keptHeads = 0;
+
+/** A deferred field's stream from its kept start: its first pieces, no tokens for the picker (nothing of it is picked). */
+function headStream(text: string, head: FieldHead, scratch: StreamScratch): FieldStream {
+  const n = head.pieces.length / STREAM_PIECE_WORDS;
+  const ps = new Pieces(n, scratch.pieces);
+  ps.data.set(head.pieces);
+  ps.n = n;
+  scratch.pieces = ps.data;
+  keptHeads++;
+  return {
+    text, pieces: ps, counted: countedAll(n), brk: NO_U8, zones: NO_ZONES as Map<number, string>,
+    passage: { len: NO_I32, mask: NO_U32, word: NO_U8, hit: NO_U8, brk: NO_U8, docBytes: head.docBytes, tokens: 0 },
+  };
 }
 
 const SURROGATE = /[\ud800-\udfff]/;

@@ -2,9 +2,9 @@
  * A SELECT's rows in the `/search` response shape, which `POST /sql` (no mode) answers with, written
  * straight to JSON: no object per hit or field on the way (measured: half the serializing cost of 20
  * gcide hits with their `_source`). searchJsonBytes writes the reply's UTF-8 bytes, with each long text
- * of a cached stored document escaped and encoded once (textBytes); searchJsonText the same as text.
+ * of a cached stored document escaped and encoded once (keptText); searchJsonText the same as text.
  */
-import { cellToSourceJson, JsonFields } from '../engine/cell-format.js';
+import { cellToSourceJson, integerText, JsonFields } from '../engine/cell-format.js';
 import type { Cell, CellKind, RowsResult } from '../engine/result.js';
 import { jsonString, toJsonText } from './json-text.js';
 import { KeptTexts, type Kept } from './kept-texts.js';
@@ -20,7 +20,8 @@ function idColumn(result: RowsResult): number {
 
 /** Manticore prints `_id` unsigned (`%U`), so a negative 64-bit id shows as its two's complement. */
 function unsignedId(value: Cell): string {
-  return typeof value === 'bigint' ? BigInt.asUintN(64, value).toString() : String(value);
+  if (typeof value !== 'bigint') return String(value);
+  return value >= 0n ? value.toString() : BigInt.asUintN(64, value).toString();
 }
 
 /**
@@ -36,22 +37,26 @@ const MEMO_MIN_CHARS = 32;
 /** Texts remembered per document at most (its stored fields; string attributes pass through too). */
 const MEMO_MAX_TEXTS = 8;
 
-function textBytes(value: string, kept: Kept): Buffer {
+/** `value` as JSON into `out`: its kept bytes, or rendered now (and kept, while the document has room). */
+function keptText(out: ReplySink, value: string, kept: Kept): void {
   const texts = kept.texts;
-  for (let i = 0; i < texts.length; i += 2) if (texts[i] === value) return texts[i + 1] as Buffer;
-  const bytes = Buffer.from(jsonString(value), 'utf8');
-  if (texts.length < 2 * MEMO_MAX_TEXTS) keptTexts.add(kept, value, bytes);
-  return bytes;
+  for (let i = 0; i < texts.length; i += 2) if (texts[i] === value) return out.bytes(texts[i + 1] as Buffer);
+  if (texts.length < 2 * MEMO_MAX_TEXTS) keptTexts.add(kept, value, out.textKept(jsonString(value)));
+  else out.text(jsonString(value));
 }
+
+const INTEGER_KINDS: ReadonlySet<CellKind> = new Set(['bigint', 'uint', 'timestamp']);
 
 /**
  * One `_source` value: text as a JSON string (from `kept` when given and the text is long), the other
  * kinds as cellToSourceJson renders them.
  */
 function sourceValue(out: ReplySink, value: Cell, kind: CellKind, kept: Kept | undefined): void {
-  if (typeof value !== 'string' || kind !== 'string') out.text(toJsonText(cellToSourceJson(value, kind)));
+  // an integer attribute's text at once: cellToSourceJson's RawJson of the same text, without the object
+  if (INTEGER_KINDS.has(kind) && value !== null && value !== undefined) out.text(integerText(value));
+  else if (typeof value !== 'string' || kind !== 'string') out.text(toJsonText(cellToSourceJson(value, kind)));
   else if (kept === undefined || value.length < MEMO_MIN_CHARS) out.text(jsonString(value));
-  else out.bytes(textBytes(value, kept));
+  else keptText(out, value, kept);
 }
 
 function hit(out: ReplySink, result: RowsResult, rowIndex: number, idIndex: number, keys: string[]): void {

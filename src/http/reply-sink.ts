@@ -12,6 +12,8 @@ export interface ReplySink {
   text(s: string): void;
   /** UTF-8 bytes of a piece of text rendered before (ByteSink only: TextSink renders text). */
   bytes(b: Uint8Array): void;
+  /** text(s), returning the UTF-8 bytes written as a buffer of their own (to keep for bytes() later). */
+  textKept(s: string): Buffer;
 }
 
 /** A reply body written at send time into the sender's buffer (lean/reply-bytes.ts), or bytes() for the others. */
@@ -22,6 +24,7 @@ export class TextSink implements ReplySink {
   out = '';
   text(s: string): void { this.out += s; }
   bytes(b: Uint8Array): void { this.out += Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8'); }
+  textKept(s: string): Buffer { this.out += s; return Buffer.from(s, 'utf8'); }
 }
 
 /** Text this long or shorter is copied a character at a time when ASCII: cheaper than a native write call. */
@@ -68,6 +71,13 @@ export class ByteSink implements ReplySink {
       if (i === n) { this.#pos += n; return; }
     }
     this.#pos += buf.write(s, this.#pos, 'utf8');
+  }
+
+  /** Encodes once, then copies the bytes written: cheaper than encoding into a buffer of their own and copying that in. */
+  textKept(s: string): Buffer {
+    const at = this.#pos;
+    this.text(s);
+    return Buffer.from(this.#buf.subarray(at, this.#pos));
   }
 
   bytes(b: Uint8Array): void {

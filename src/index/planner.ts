@@ -138,7 +138,7 @@ export function segmentPlan(q: PlannedQuery, seg: Segment, node: QNode = q.analy
   if (node.kind === 'sentence' || node.kind === 'paragraph') return unitPlan(node.kind, children, seg);
   const plan: PlanNode = { op: node.kind, children, arg0: node.arg0, arg1: node.arg1 };
   if (node.kind === 'phrase' && q.pairGuides) plan.arg2 = phraseGuide(q, seg, node.children);
-  if (node.kind === 'and' && q.pairGuides && !(q.flags & PF_DUPES)) plan.arg2 = andGuide(q, seg, node.children);
+  if (node.kind === 'and' && q.pairGuides) plan.arg2 = andSteps(q, seg, node.children, children);
   return node.zones ? zonePlan(plan, node.zones, true, seg) : plan;
 }
 
@@ -171,17 +171,31 @@ function phraseGuide(q: PlannedQuery, seg: Segment, children: QNode[]): number {
 }
 
 /**
- * An AND of two plain words in query order: the segment's pair term of them (plan arg2: term number
- * + 1, 0 = none), whose rows are the only ones where a field's LCS reaches 2, so the core's pruning
- * bounds the other rows' proximity part by 1 a field (assembly/plan/prune.ts pairedPart).
+ * An AND of plain words (repeats too): on each child, the segment's pair term of its word and the
+ * word at the next query position (TermPlan.pair: term number + 1), where the AND has both. A field's
+ * LCS run steps from one of its words to the next query position's only where that pair occurs there,
+ * so the core's pruning bounds the rows off those pairs' rows lower (assembly/plan/prune.ts
+ * pairedPart). Returns the AND's plan arg2: 1 when a child got a pair, else 0.
  */
-function andGuide(q: PlannedQuery, seg: Segment, children: QNode[]): number {
-  const [a, b] = children;
-  if (children.length !== 2 || a.kind !== 'term' || b.kind !== 'term' || a.zones || b.zones || b.qpos !== a.qpos + 1) return 0;
-  const ka = q.analyzed.keywords[a.kw];
-  const kb = q.analyzed.keywords[b.kw];
-  if (ka.wildcard || kb.wildcard) return 0;
-  return seg.termId(pairTerm(ka.text, kb.text)) + 1;
+function andSteps(q: PlannedQuery, seg: Segment, nodes: QNode[], plans: PlanNode[]): number {
+  if (nodes.length < 2) return 0;
+  const byQpos = new Map<number, QTerm>();
+  for (const c of nodes) {
+    if (c.kind !== 'term' || c.zones || q.analyzed.keywords[c.kw].wildcard) return 0;
+    byQpos.set(c.qpos, c);
+  }
+  let any = 0;
+  nodes.forEach((c, i) => {
+    const a = c as QTerm;
+    const b = byQpos.get(a.qpos + 1);
+    const plan = plans[i];
+    if (!b || plan.op !== 'term') return;
+    const t = seg.termId(pairTerm(q.analyzed.keywords[a.kw].text, q.analyzed.keywords[b.kw].text));
+    if (t < 0) return;
+    plan.pair = t + 1;
+    any = 1;
+  });
+  return any;
 }
 
 function termPlan(q: PlannedQuery, seg: Segment, node: QTerm): PlanNode {

@@ -146,7 +146,7 @@ export class RtIndex implements RtIndexApi {
 
   /** The segment and row of a live document, or undefined. */
   #locate(docId: bigint): { seg: Segment; row: number } | undefined {
-    const [lo, hi] = idHalves(BigInt.asIntN(64, docId));
+    const [lo, hi] = idHalves(docId); // the halves of a u64 and its int64 are the same
     const e = this.#docs.find(lo, hi);
     return e < 0 ? undefined : { seg: this.#bySlot[this.#docs.segmentAt(e)]!, row: this.#docs.rowAt(e) };
   }
@@ -300,7 +300,8 @@ export class RtIndex implements RtIndexApi {
 
   /** The segment and row of a live document, the tail sealed first when it holds the id. */
   #locateSealed(docId: bigint): { seg: Segment; row: number } | undefined {
-    if (this.#tail?.has(BigInt.asIntN(64, docId))) this.#sealed();
+    // an empty tail (a table at rest) needs no BigInt made for its look-up
+    if (this.#tail?.size && this.#tail.has(BigInt.asIntN(64, docId))) this.#sealed();
     return this.#locate(docId);
   }
 

@@ -149,24 +149,26 @@ export function isWildcard(text: string): boolean {
   return /[*?%]/.test(text);
 }
 
-/** The query's words in tree order (Manticore expands its query tree children first to last). */
-function treeTerms(n: QueryNode): TermNode[] {
+/** Calls `visit` with the query's words in tree order (Manticore expands its query tree children first to last). */
+function eachTerm(n: QueryNode, visit: (t: TermNode) => void): void {
   switch (n.kind) {
-    case 'term': return [n];
-    case 'phrase': case 'proximity': case 'quorum': return n.terms;
-    case 'not': case 'zone': return treeTerms(n.child);
-    case 'maybe': return [...treeTerms(n.left), ...treeTerms(n.right)];
-    case 'empty': return [];
-    default: return n.children.flatMap(treeTerms);
+    case 'term': visit(n); return;
+    case 'phrase': case 'proximity': case 'quorum': for (const t of n.terms) visit(t); return;
+    case 'not': case 'zone': eachTerm(n.child, visit); return;
+    case 'maybe': eachTerm(n.left, visit); eachTerm(n.right, visit); return;
+    case 'empty': return;
+    default: for (const c of n.children) eachTerm(c, visit);
   }
 }
 
 /** The warning a query's wildcards give: the last too-short one's (each expansion overwrites it). */
 export function queryExpansionWarning(root: QueryNode | null, s: ExpansionSettings): string | undefined {
+  // a table without prefix or infix lengths warns of nothing (expansionWarning): no walk per query
+  if (!root || (s.minPrefixLen <= 0 && s.minInfixLen <= 0)) return undefined;
   let out: string | undefined;
-  for (const t of root ? treeTerms(root) : []) {
-    if (!t.wildcard && !isWildcard(t.text)) continue;
+  eachTerm(root, (t) => {
+    if (!t.wildcard && !isWildcard(t.text)) return;
     out = expansionWarning(t.exact ? `=${t.text}` : t.text, s) ?? out;
-  }
+  });
   return out;
 }

@@ -23,6 +23,7 @@ function tokenName(t: TokType): string {
 const KEYWORD_START: TokType[] = ['KEYWORD', 'INT', 'FLOAT', '='];
 const ATOM_START: TokType[] = [...KEYWORD_START, '(', '"'];
 const LIMITERS: TokType[] = ['FIELDLIMIT', 'ZONE', 'ZONESPAN'];
+const BEFORELIST_START: TokType[] = [...ATOM_START, ...LIMITERS, '-', '!'];
 
 /** Thrown for a syntax error; the caller drops it when nothing was read yet (an empty query). */
 export class QuerySyntaxError extends SearchError {}
@@ -70,8 +71,13 @@ export class QueryGrammar {
     throw new QuerySyntaxError('PARSE_ERROR', `P08: syntax error, unexpected ${tokenName(this.tok.type)}${list} near '${near}'`);
   }
 
+  /** Whether the current token is one of `types` (the lists above: no rest array per test, as at() makes). */
+  private atOne(types: TokType[]): boolean {
+    return types.includes(this.tok.type);
+  }
+
   private startsBeforelist(): boolean {
-    return this.at(...ATOM_START, ...LIMITERS, '-', '!');
+    return this.atOne(BEFORELIST_START);
   }
 
   private expr(): XqNode | null {
@@ -91,13 +97,13 @@ export class QueryGrammar {
   }
 
   private orlistf(): XqNode | null {
-    if (this.at(...LIMITERS)) {
+    if (this.atOne(LIMITERS)) {
       this.advance();
       if (this.at('-', '!')) return this.negation();
       return this.orlistRest(this.atom());
     }
     if (this.at('-', '!')) return this.negation();
-    if (!this.at(...ATOM_START)) this.fail();
+    if (!this.atOne(ATOM_START)) this.fail();
     return this.orlistRest(this.atom());
   }
 
@@ -108,7 +114,7 @@ export class QueryGrammar {
   }
 
   private orlist(): XqNode | null {
-    if (this.at(...LIMITERS)) this.advance();
+    if (this.atOne(LIMITERS)) this.advance();
     return this.orlistRest(this.atom());
   }
 
@@ -116,7 +122,7 @@ export class QueryGrammar {
     let node = first;
     while (this.at('|', 'MAYBE')) {
       const op: XqOp = this.advance().type === '|' ? 'or' : 'maybe';
-      if (this.at(...LIMITERS)) this.advance();
+      if (this.atOne(LIMITERS)) this.advance();
       node = addOp(op, node, this.atom());
     }
     return node;
@@ -146,7 +152,7 @@ export class QueryGrammar {
       if (this.at('"')) return this.exactPhrase();
       return this.spChain(this.markExact(this.keyword()));
     }
-    if (!this.at(...KEYWORD_START)) this.fail();
+    if (!this.atOne(KEYWORD_START)) this.fail();
     return this.spChain(this.keyword());
   }
 
@@ -189,7 +195,7 @@ export class QueryGrammar {
       this.closeQuote(inner, false);
       return inner;
     }
-    if (!this.at(...KEYWORD_START)) this.fail();
+    if (!this.atOne(KEYWORD_START)) this.fail();
     return this.keyword();
   }
 

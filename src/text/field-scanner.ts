@@ -20,9 +20,24 @@ export interface FieldScan {
   generation: number;
 }
 
+/** The tokens of fields scanned together (FieldScanner.scanFields), valid until the next scan of any kind. */
+export interface FieldsScan {
+  /** SCAN_RECORD_WORDS per token, the fields' one after another (offsets relative to each field). */
+  records: Int32Array;
+  /** Each field's token count, or -1: the field needs the TS tokenizer (it has no records). */
+  counts: Int32Array;
+  texts: readonly string[];
+  generation: number;
+}
+
 export interface FieldScanner {
   /** The field's tokens, or null when the text needs the TS tokenizer; valid until the next scan. */
   scan(text: string): FieldScan | null;
+  /**
+   * Fields one after another in `text` (`lengths` UTF-16 units each) in one call, as scan() gives
+   * each; null: scan them one by one. A bulk load's build thread scans its batches so.
+   */
+  scanFields?(text: string, lengths: Uint32Array): FieldsScan | null;
 }
 
 export type FieldScannerFactory = (table: CharsetTable, minWordLen: number) => FieldScanner;

@@ -128,22 +128,32 @@ export class FieldWalker {
    * null (nothing written) where pack() gives null.
    */
   packBatch(text: string, sink: BatchSink): number | null {
-    if (!this.scanner || this.exceptions.size !== 0 || this.wordforms.hasMulti || this.blend) return null;
+    const scan = this.batchScanner()?.scan(text);
+    return scan ? this.packScanned(scan.records, 0, scan.count, scan.texts, scan.generation, sink) : null;
+  }
+
+  /** The scanner packBatch() and packScanned() take their tokens from; null: neither applies. */
+  batchScanner(): FieldScanner | null {
+    return this.exceptions.size !== 0 || this.wordforms.hasMulti || this.blend ? null : this.scanner;
+  }
+
+  /**
+   * packBatch() of a field batchScanner() scanned: its `count` token records from record `from` of
+   * `records` (scanner ids of `generation`, named by `texts`).
+   */
+  packScanned(records: Int32Array, from: number, count: number, texts: readonly string[], generation: number, sink: BatchSink): number {
     if (this.numbers.full) {
       this.numbers = new TermNumbers();
       this.scanNums.fill(UNNUMBERED);
       this.batchIds.fill(UNNUMBERED);
     }
-    const scan = this.scanner.scan(text);
-    if (!scan) return null;
-    this.sameGeneration(scan.generation);
+    this.sameGeneration(generation);
     if (this.idsBatch !== sink.batch) {
       this.idsBatch = sink.batch;
       this.batchIds.fill(UNNUMBERED);
     }
-    const nums = this.numsFor(scan.texts.length);
-    const ids = this.batchIdsFor(scan.texts.length);
-    const { records, texts, count } = scan;
+    const nums = this.numsFor(texts.length);
+    const ids = this.batchIdsFor(texts.length);
     const { overshortStep, phraseBoundaryStep, stopwordStep } = this.settings;
     sink.reserve(count);
     // pack()'s loop, the id looked up by scanner id
@@ -153,7 +163,7 @@ export class FieldWalker {
     let pos = 0;
     let step = 1;
     let last = 0;
-    for (let k = 0; k < count * SCAN_RECORD_WORDS; k += SCAN_RECORD_WORDS) {
+    for (let k = from * SCAN_RECORD_WORDS, end = (from + count) * SCAN_RECORD_WORDS; k < end; k += SCAN_RECORD_WORDS) {
       const extra = records[k + 3];
       const advance = step + (extra >> 1) * overshortStep;
       if (advance > 0) pos += advance;

@@ -5,7 +5,7 @@ import type { BatchSink } from './batch-sink.js';
 import { Blender, parseBlendMode, TRIM_NONE, type WalkToken } from './blend.js';
 import { CODE_MASK, FLAG_BLEND, FLAG_IGNORE, type CharsetTable } from './charset-table.js';
 import { Exceptions } from './exceptions.js';
-import { fieldScannerFor, type FieldScanner, type StreamScanner } from './field-scanner.js';
+import { fieldScannerFor, type FieldScanner, type FieldsScan, type StreamScanner } from './field-scanner.js';
 import { FieldWalker } from './field-walk.js';
 import { HtmlStripper, type StrippedText } from './html-strip.js';
 import { PackedWriter } from './packed-terms.js';
@@ -68,6 +68,12 @@ export interface TextPipeline {
    * returning the field's length; null (nothing written) where indexField() would not pack the field.
    */
   indexFieldInto?(text: string, sink: BatchSink): number | null;
+  /**
+   * indexFieldInto() of fields scanned together: the scanner that scans a batch's fields so (null:
+   * none, field by field), and one field of its scan (`count` records from `from`) into `sink`.
+   */
+  fieldsScanner?(): FieldScanner | null;
+  indexScannedInto?(scan: FieldsScan, from: number, count: number, sink: BatchSink): number;
   /** A plain query word -> its dictionary terms (`foo_bar` -> foo, bar); stopwords are left out. */
   normalizeWord(word: string): string[];
   /** CALL KEYWORDS: query-mode tokens with their positions; stopwords take a qpos but give no row. */
@@ -274,6 +280,14 @@ class Pipeline implements TextPipeline {
 
   indexFieldInto(text: string, sink: BatchSink): number | null {
     return this.walker.packBatch(this.strip(text).text, sink);
+  }
+
+  fieldsScanner(): FieldScanner | null {
+    return this.stripper ? null : this.walker.batchScanner();
+  }
+
+  indexScannedInto(scan: FieldsScan, from: number, count: number, sink: BatchSink): number {
+    return this.walker.packScanned(scan.records, from, count, scan.texts, scan.generation, sink);
   }
 
   normalizeWord(word: string): string[] {

@@ -4,7 +4,7 @@
  * distinct folded token). A core instance of its own, so text work never moves segment memory.
  */
 import type { CharsetTable } from '../text/charset-table.js';
-import { SCAN_RECORD_WORDS, type FieldScan, type FieldScannerFactory, type ScannedStream, type StreamRequest, type StreamScanner } from '../text/field-scanner.js';
+import { SCAN_RECORD_WORDS, type FieldScan, type FieldsScan, type FieldScannerFactory, type ScannedStream, type StreamRequest, type StreamScanner } from '../text/field-scanner.js';
 import { Core } from './core.js';
 import { SnippetStreams } from './snippet-scan.js';
 
@@ -15,6 +15,7 @@ interface ScanExports {
   scanKeyLengths(): number;
   scanArena(): number;
   scanField(table: number, text: number, len: number, minWordLen: number, out: number, skipFirst: number): number;
+  scanFields(table: number, text: number, lens: number, fields: number, minWordLen: number, out: number, counts: number): number;
 }
 
 const SCAN_FULL = -2;
@@ -65,6 +66,48 @@ class ScanCore {
 
   private readonly lastScan: FieldScan = { count: 0, records: new Int32Array(0), texts: this.texts, generation: 0 };
 
+  /**
+   * Fields one after another in `text` (`lengths`), scanned by one call (a bulk load's build), or null
+   * when too long. Scratch of its own: a field scanned alone meanwhile (one the core does not take)
+   * leaves these records be, though it may move memory (the views are then stale: scan again).
+   */
+  scanMany(tableAddr: number, text: string, lengths: Uint32Array, minWordLen: number): FieldsScan | null {
+    const len = text.length;
+    const fields = lengths.length;
+    if (len > MAX_FIELD_UNITS) return null;
+    const m = this.many;
+    if (len > m.textCap) {
+      this.core.free(m.textPtr);
+      m.textCap = Math.max(len, 1 << 16);
+      m.textPtr = this.core.alloc(m.textCap * 2);
+    }
+    if ((len >> 1) + fields > m.outCap) {
+      this.core.free(m.outPtr);
+      m.outCap = Math.max((len >> 1) + fields, 1 << 15);
+      m.outPtr = this.core.alloc(m.outCap * SCAN_RECORD_WORDS * 4);
+    }
+    if (fields > m.fieldCap) {
+      this.core.free(m.lensPtr);
+      this.core.free(m.countsPtr);
+      m.fieldCap = Math.max(fields, 1024);
+      m.lensPtr = this.core.alloc(m.fieldCap * 4);
+      m.countsPtr = this.core.alloc(m.fieldCap * 4);
+    }
+    this.copyText(text, m.textPtr);
+    new Uint32Array(this.core.buffer, m.lensPtr, fields).set(lengths);
+    let n = this.x.scanFields(tableAddr, m.textPtr, m.lensPtr, fields, minWordLen, m.outPtr, m.countsPtr);
+    if (n === SCAN_FULL) {
+      this.reset();
+      n = this.x.scanFields(tableAddr, m.textPtr, m.lensPtr, fields, minWordLen, m.outPtr, m.countsPtr);
+    }
+    if (n < 0) return null;
+    this.mirror();
+    const buf = this.core.buffer;
+    return { records: new Int32Array(buf, m.outPtr, n * SCAN_RECORD_WORDS), counts: new Int32Array(buf, m.countsPtr, fields), texts: this.texts, generation: this.generation };
+  }
+
+  private readonly many = { textPtr: 0, textCap: 0, outPtr: 0, outCap: 0, lensPtr: 0, countsPtr: 0, fieldCap: 0 };
+
   /** The field's highlight stream (scanned, then streamed by the core), or null as scan(). */
   stream(tableAddr: number, text: string, minWordLen: number, req: StreamRequest): ScannedStream | null {
     const n = this.scanRecords(tableAddr, text, minWordLen, req.skipFirst ?? 0);
@@ -83,7 +126,7 @@ class ScanCore {
     const len = text.length;
     if (len > MAX_FIELD_UNITS) return -1;
     this.reserve(len);
-    this.copyText(text);
+    this.copyText(text, this.textPtr);
     let n = this.x.scanField(tableAddr, this.textPtr, len, minWordLen, this.outPtr, skipFirst);
     if (n === SCAN_FULL) {
       this.reset();
@@ -101,14 +144,14 @@ class ScanCore {
    * The field's UTF-16 units into the text scratch: Buffer's native write where Node provides it
    * (a charCodeAt loop was a tenth of the scan's cost), else the loop (a page).
    */
-  private copyText(text: string): void {
+  private copyText(text: string, at: number): void {
     const buf = this.core.buffer;
     if (NodeBufferClass) {
       if (this.nodeView?.buffer !== buf) this.nodeView = { buffer: buf, view: NodeBufferClass.from(buf) };
-      this.nodeView.view.write(text, this.textPtr, text.length * 2, 'utf16le');
+      this.nodeView.view.write(text, at, text.length * 2, 'utf16le');
       return;
     }
-    const u16 = new Uint16Array(buf, this.textPtr, text.length);
+    const u16 = new Uint16Array(buf, at, text.length);
     for (let i = 0; i < text.length; i++) u16[i] = text.charCodeAt(i);
   }
 
@@ -198,6 +241,10 @@ export const coreFieldScanners: FieldScannerFactory = (table: CharsetTable, minW
     scan: (text) => {
       const sc = (shared ??= new ScanCore(nextGeneration));
       return sc.scan(sc.tableAddr(table), text, min);
+    },
+    scanFields: (text, lengths) => {
+      const sc = (shared ??= new ScanCore(nextGeneration));
+      return sc.scanMany(sc.tableAddr(table), text, lengths, min);
     },
     stream: (text, req) => {
       const sc = (shared ??= new ScanCore(nextGeneration));

@@ -13,7 +13,7 @@ const words64 = new Uint32Array(i64.buffer);
 function nodeWords(n: PlanNode, out: number[]): void {
   if (n.op === 'term') {
     f32[0] = n.idf;
-    out.push(OPS.term, TERM_WORDS, n.termId >>> 0, n.qpos, n.fieldMask >>> 0, n.maxPos, n.flags, f32bits[0], n.count ?? 1, 0);
+    out.push(OPS.term, TERM_WORDS, n.termId >>> 0, n.qpos, n.fieldMask >>> 0, n.maxPos, n.flags, f32bits[0], n.count ?? 1, n.pair ?? 0);
     return;
   }
   const at = out.length;
@@ -48,38 +48,40 @@ export function setExhaustiveEvaluation(on: boolean): void {
 export function encodePlanTree(root: PlanNode): Uint32Array {
   const out: number[] = [];
   nodeWords(root, out);
-  return Uint32Array.from(out);
+  return new Uint32Array(out); // not Uint32Array.from: its iterator protocol cost 40% of this function
 }
 
+/**
+ * The plan's words: header and weights, the root's words (kept per segment by index/plan-cache.ts,
+ * copied in whole with TypedArray#set rather than a word at a time through a JS array), then the
+ * filters, sort and expression sections, whose offsets count the root's words before them.
+ */
 export function encodePlan(spec: PlanSpec): Uint32Array {
-  const out: number[] = new Array(PLAN_HEADER_WORDS).fill(0);
-  out[0] = PLAN_MAGIC;
-  out[1] = spec.ranker;
-  out[2] = spec.flags | (exhaustive ? PF_EXHAUSTIVE : 0);
-  out[3] = spec.weights.length;
-  out[4] = out.length;
-  for (const w of spec.weights) out.push(w >>> 0);
-  if (spec.rootWords) {
-    out[5] = out.length;
-    for (let i = 0; i < spec.rootWords.length; i++) out.push(spec.rootWords[i]!);
-  } else if (spec.root) {
-    out[5] = out.length;
-    nodeWords(spec.root, out);
-  }
-  out[6] = out.length;
-  out[7] = spec.filters.length;
+  const head: number[] = new Array(PLAN_HEADER_WORDS).fill(0);
+  head[0] = PLAN_MAGIC;
+  head[1] = spec.ranker;
+  head[2] = spec.flags | (exhaustive ? PF_EXHAUSTIVE : 0);
+  head[3] = spec.weights.length;
+  head[4] = head.length;
+  for (const w of spec.weights) head.push(w >>> 0);
+  const root = spec.rootWords ?? (spec.root ? encodePlanTree(spec.root) : null);
+  if (root) head[5] = head.length;
+  const base = head.length + (root?.length ?? 0);
+  const out: number[] = []; // the words after the root; a section's offset is base + out.length
+  head[6] = base;
+  head[7] = spec.filters.length;
   for (const f of spec.filters) filterWords(f, out);
-  out[8] = out.length;
-  out[9] = spec.sort.length;
+  head[8] = base + out.length;
+  head[9] = spec.sort.length;
   for (const k of spec.sort) out.push(k.kind, k.ref >>> 0, k.desc ? 1 : 0);
-  out[10] = spec.allowPtr >>> 0;
-  out[11] = spec.maxQpos;
-  out[12] = spec.numKeywords ?? 0;
-  out[16] = (spec.floorPtr ?? 0) >>> 0;
+  head[10] = spec.allowPtr >>> 0;
+  head[11] = spec.maxQpos;
+  head[12] = spec.numKeywords ?? 0;
+  head[16] = (spec.floorPtr ?? 0) >>> 0;
   if (spec.expr) {
-    out[13] = out.length;
-    out[14] = spec.expr.code.length;
-    out[15] = spec.expr.float ? 1 : 0;
+    head[13] = base + out.length;
+    head[14] = spec.expr.code.length;
+    head[15] = spec.expr.float ? 1 : 0;
     out.push(spec.expr.queryWordCount, spec.expr.qposIdf.length);
     for (const v of spec.expr.qposIdf) {
       f32[0] = v;
@@ -88,5 +90,9 @@ export function encodePlan(spec: PlanSpec): Uint32Array {
     for (const a of spec.expr.qposAtom) out.push(a);
     for (const w of spec.expr.code) out.push(w >>> 0);
   }
-  return Uint32Array.from(out);
+  const words = new Uint32Array(base + out.length);
+  words.set(head);
+  if (root) words.set(root, head.length);
+  words.set(out, base);
+  return words;
 }

@@ -53,6 +53,8 @@ export interface TermPlan {
   idf: number;
   /** Occurrences of the keyword merged into this term (quorum children); default 1. */
   count?: number;
+  /** Under an AND: the pair term (+ 1) of its word and the next query position's word, 0 = none (planner.ts andSteps). */
+  pair?: number;
 }
 
 export interface InnerPlan {

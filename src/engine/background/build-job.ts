@@ -12,6 +12,8 @@ import type { TableSettings } from '../../schema/types.js';
 import type { TextPipeline } from '../../text/text-pipeline.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import { indexedField } from '../field-input.js';
+import { PrimedFields } from './primed-fields.js';
+import { ScannedFields } from './scanned-fields.js';
 
 /** One batch's segment to build: what a structured clone carries (strings, typed arrays, plain values). */
 export interface BuildJob {
@@ -76,21 +78,34 @@ export function buildJobOf(schema: IndexSchema, settings: TableSettings, ids: bi
 }
 
 /**
- * Tokenizes a part's fields with `pipeline` and keeps nothing but what the pipeline remembers (the
- * scanner's ids, stems, term numbers): no segment depends on it, a later build of the same words is
- * only cheaper. The same path buildOfJob takes, so its code is warm too. Stops early once `stop[0]` is
- * set (a job was sent: priming is for the time before it, never in its way).
+ * Tokenizes a part's fields with `pipeline`. The pipeline remembers the scanner's ids, stems and term
+ * numbers, so a later build of the same words is cheaper; with `keep`, the fields' tokens are kept
+ * too, for the job of these rows to copy (primed-fields.ts). No segment depends on either. The same
+ * path buildOfJob takes, so its code is warm too. Stops early once `stop[0]` is set (a job was sent:
+ * priming is for the time before it, never in its way).
  */
-export function primeFields(pipeline: TextPipeline, part: BuildPart, stop?: Int32Array): void {
+export function primeFields(pipeline: TextPipeline, part: BuildPart, stop?: Int32Array, keep?: PrimedFields): void {
   const into = pipeline.indexFieldInto;
   const { text, lengths } = part;
-  const sink = primeSink;
-  for (let k = 0, at = 0; k < lengths.length; k++) {
-    if ((k & 63) === 0 && stop && Atomics.load(stop, 0) !== 0) return;
-    const field = text.slice(at, (at += lengths[k]));
-    sink.used = 0;
-    if (!into || into.call(pipeline, field, sink) === null) pipeline.indexField(field);
+  const sink = keep ?? primeSink;
+  const runs = ScannedFields.of(pipeline, text, lengths);
+  let k = 0;
+  let at = 0;
+  for (; k < lengths.length; k++) {
+    if ((k & 63) === 0 && stop && Atomics.load(stop, 0) !== 0) break;
+    if (keep) keep.begin();
+    else sink.used = 0;
+    let length = runs ? runs.into(k, at, sink) : null;
+    if (length !== null) {
+      at += lengths[k];
+    } else {
+      const field = text.slice(at, (at += lengths[k]));
+      length = into ? into.call(pipeline, field, sink) : null;
+      if (length === null) pipeline.indexField(field);
+    }
+    keep?.written(length);
   }
+  keep?.partDone(text.slice(0, at), lengths.subarray(0, k));
 }
 
 /** A sink that numbers nothing: every term id 0, the tokens overwritten field by field. */
@@ -104,8 +119,12 @@ const primeSink = {
   idOf: (): number => 0,
 };
 
-/** Builds a job's segment with `pipeline` (the table's settings'): what Table.docInput and RtIndex.prepareBatch make of the same rows. */
-export function buildOfJob(pipeline: TextPipeline, job: BuildJob): BuiltSegment {
+/**
+ * Builds a job's segment with `pipeline` (the table's settings'): what Table.docInput and
+ * RtIndex.prepareBatch make of the same rows. `primed`: tokens of its first fields primed with the same
+ * pipeline, copied where they are the job's (PrimedFields.matches).
+ */
+export function buildOfJob(pipeline: TextPipeline, job: BuildJob, primed?: PrimedFields | null): BuiltSegment {
   const { schema, settings, ids, text, lengths, attrs } = job;
   const into = pipeline.indexFieldInto;
   if (into && !exactWordsEnabled(pipeline.settings.morphology.length > 0, settings)) {
@@ -113,10 +132,21 @@ export function buildOfJob(pipeline: TextPipeline, job: BuildJob): BuiltSegment 
     // packed chunk per field, one id look-up per token (a tenth of the gcide build thread's CPU went to
     // making and collecting those, and to their scavenges); a field the scanner does not take is
     // indexed as indexedField does. About a token per 4 characters of text to start with.
+    // (the fields scanned a run at a time where the pipeline can: scanned-fields.ts)
     let at = 0;
     const guess = (text.length >> 2) + lengths.length;
+    const runs = ScannedFields.of(pipeline, text, lengths);
+    const nf = schema.fields.length;
+    const kept = primed && primed.pipeline === pipeline && primed.matches(job) ? primed : null;
+    const keptFields = kept?.fields ?? 0;
     return buildSegment(schema, invertFields(schema, ids, attrs, guess, (r, f, sink) => {
-      const field = text.slice(at, (at += lengths[r * schema.fields.length + f]));
+      const k = r * nf + f;
+      const scanned = k < keptFields ? kept!.into(k, sink) : runs?.into(k, at, sink);
+      if (scanned != null) {
+        at += lengths[k];
+        return scanned;
+      }
+      const field = text.slice(at, (at += lengths[k]));
       return into.call(pipeline, field, sink) ?? indexedField(pipeline, settings, field);
     }));
   }

@@ -8,6 +8,7 @@ import { createTextPipeline, type TextPipeline } from '../../text/text-pipeline.
 import { installNodeHost } from '../node-host.js';
 import { keepInversionScratch } from '../../index/segment/inversion-scratch.js';
 import { buildOfJob, primeFields, type BuildJob, type BuildPart } from './build-job.js';
+import { PrimedFields } from './primed-fields.js';
 
 installNodeHost();
 // this thread inverts one import batch after another (25,000 documents, over a million tokens each):
@@ -16,6 +17,8 @@ keepInversionScratch(1 << 22);
 // the core's scanner instantiated and its code compiled now, while the loading thread reads the first batch
 createTextPipeline({}).indexField('warm');
 let pipeline: { key: string; pipeline: TextPipeline } | null = null;
+/** The tokens primed since the last job, for the next one (primed-fields.ts). */
+let primed: PrimedFields | null = null;
 
 /** The pipeline of `settings`, kept while they stay the same. */
 function pipelineOf(settings: BuildJob['settings']): TextPipeline {
@@ -28,14 +31,19 @@ parentPort!.on('message', ({ id, job, prime, stop }: { id: number; job?: BuildJo
   if (prime) {
     // a hint, answered by nothing: a failure here is the job's to meet, if it fails alike
     try {
-      primeFields(pipelineOf(prime.settings), prime, stop);
+      const p = pipelineOf(prime.settings);
+      if (primed?.pipeline !== p) primed = new PrimedFields(p);
+      primeFields(p, prime, stop, primed);
     } catch {
-      // nothing to undo: priming only fills the pipeline's caches
+      // priming only fills the pipeline's caches; its kept tokens, maybe cut mid-field, are dropped
+      primed = null;
     }
     return;
   }
   try {
-    const built = buildOfJob(pipelineOf(job!.settings), job!);
+    const kept = primed;
+    primed = null;
+    const built = buildOfJob(pipelineOf(job!.settings), job!, kept);
     const blob = built.blob;
     parentPort!.postMessage({ id, blob, terms: built.terms, hostCols: built.hostCols }, [blob.buffer as ArrayBuffer]);
   } catch (e) {

@@ -27,6 +27,15 @@ interface Reply { id: number; blob?: Uint8Array; terms?: string[]; error?: strin
 const IDLE_EXIT_MS = 8000;
 
 /**
+ * The merge thread's nice value (the protocol thread keeps the process's, normally 0): a merge takes the
+ * CPU the writes and queries leave, and yields a shared core to them (weight 110 against 1024), as
+ * Lucene's ConcurrentMergeScheduler ran merges a priority below the indexing threads and Sphinx 2.2
+ * throttles its RT merge (rt_merge_iops). A 1000-row load keeps the protocol thread, the client and lmdb's
+ * writer busy on 2 cores while the merges of its earlier batches run beside them.
+ */
+export const MERGE_THREAD_NICE = 10;
+
+/**
  * A runner over a worker started from `file`; jobs run one after another, in order. The thread ends once
  * idle for `idleExitMs` (a merge thread holds 10+ MiB of heap between loads) and starts again on demand
  * (tens of ms, against the seconds a big merge takes).
@@ -46,7 +55,7 @@ export function mergeThreadRunner(file: URL, idleExitMs = IDLE_EXIT_MS): MergeRu
       idleTimer.unref();
     };
     const start = (): Worker => {
-      const w = new Worker(file, { workerData: { memory: core.exports.memory } });
+      const w = new Worker(file, { workerData: { memory: core.exports.memory, nice: MERGE_THREAD_NICE } });
       w.unref(); // an idle merge thread never keeps the process alive
       w.on('message', (r: Reply) => {
         const job = waiting.get(r.id);

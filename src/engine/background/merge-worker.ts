@@ -6,8 +6,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { MergeJob } from '../../index/parallel/merge-job.js';
 import { mergeSegments } from '../../index/segment/segment-merger.js';
 import { SegmentView } from '../../index/segment/segment-view.js';
+import { lowerThreadPriority } from './thread-priority.js';
 
-const memory = (workerData as { memory: WebAssembly.Memory }).memory;
+const { memory, nice } = workerData as { memory: WebAssembly.Memory; nice?: number };
+// merges yield a contended core to the protocol thread (merge-thread.ts, MERGE_THREAD_NICE)
+if (nice) lowerThreadPriority(nice);
 
 parentPort!.on('message', ({ id, job }: { id: number; job: MergeJob }) => {
   try {

@@ -19,11 +19,24 @@ export const AUTO_HITS_PER_ROW = 0.25;
  * rows together, so their phrase is cheap unpaired.
  */
 export const AUTO_MID_HITS_PER_ROW = 0.1;
+/**
+ * ...and a word in (nearly) every row, at least this many hits a row ("webster" in the synthetic
+ * corpus, "the" in English prose), also with the words of AUTO_LOW_HITS_PER_ROW: such a word filters
+ * no rows, so a phrase of it and a word under the mid tier checked positions on every row of the
+ * latter ("webster such", such at 0.066 a row: 20 ms of CPU at 2M synthetic, 62 ms at 10M). Only with
+ * these few words: pairing the low tier with every frequent word cost a 2M load 22% more CPU.
+ */
+export const AUTO_EVERY_ROW_HITS_PER_ROW = 1;
+export const AUTO_LOW_HITS_PER_ROW = 0.04;
 /** ...in batches of at least this many rows (a few rows tell nothing of frequency). */
 const AUTO_MIN_ROWS = 100;
 
 /** eligible()'s mark of a word `auto` pairs only with a frequent one (its other bits: may stand first and second). */
 export const MID_WORD = 4;
+/** eligible()'s mark (with MID_WORD) of a word `auto` pairs only with an EVERY_ROW_WORD. */
+export const LOW_WORD = 8;
+/** eligible()'s mark of a frequent word in (nearly) every row (AUTO_EVERY_ROW_HITS_PER_ROW). */
+export const EVERY_ROW_WORD = 16;
 
 /** Words that may stand first (1) / second (2) in a pair, per sorted term number. */
 function eligible(table: PostingsTable, rows: number, p: PairSettings): Uint8Array | null {
@@ -41,15 +54,23 @@ function eligible(table: PostingsTable, rows: number, p: PairSettings): Uint8Arr
     else if (freq.has(term)) e = 3;
     else if (p.mode === 'first_freq') e = 2;
     out[t] = e;
-    if (e === 3) any = true;
+    if ((e & 3) === 3 && (e & MID_WORD) === 0) any = true;
   }
   return any ? out : null;
 }
 
-/** `auto`'s eligible() mark of a word with `hits` hits over `rows` rows: 3 frequent, MID_WORD | 3 mid, 0 neither. */
+/** `auto`'s eligible() mark of a word with `hits` hits over `rows` rows: 3 frequent (EVERY_ROW_WORD too), MID_WORD | 3 mid, LOW_WORD too for the low tier, 0 none. */
 function autoMark(hits: number, rows: number): number {
+  if (hits >= rows * AUTO_EVERY_ROW_HITS_PER_ROW) return EVERY_ROW_WORD | 3;
   if (hits >= rows * AUTO_HITS_PER_ROW) return 3;
-  return hits >= rows * AUTO_MID_HITS_PER_ROW ? MID_WORD | 3 : 0;
+  if (hits >= rows * AUTO_MID_HITS_PER_ROW) return MID_WORD | 3;
+  return hits >= rows * AUTO_LOW_HITS_PER_ROW ? LOW_WORD | MID_WORD | 3 : 0;
+}
+
+/** Whether `auto` marks a and b (eligible()) pair: never two mid or low words, a low one only with an every-row word. */
+function marksPair(a: number, b: number): boolean {
+  if ((a & b & MID_WORD) !== 0) return false;
+  return ((a | b) & LOW_WORD) === 0 || ((a | b) & EVERY_ROW_WORD) !== 0;
 }
 
 /**
@@ -173,8 +194,8 @@ function rowPairs(out: Emissions, r: number, keys: Uint32Array, ids: Uint32Array
     if ((okId[ids[i]] & 1) === 0) continue;
     const want = keys[i] + 1;
     for (let j = i + 1; j < n && keys[j] <= want; j++) {
-      // two mid words (MID_WORD) are never paired with each other
-      if (keys[j] !== want || okId[ids[j]] < secondOk || (okId[ids[i]] & okId[ids[j]] & MID_WORD) !== 0) continue;
+      // two mid words (MID_WORD) are never paired with each other, a low one only with an every-row word
+      if (keys[j] !== want || (okId[ids[j]] & 3) < secondOk || !marksPair(okId[ids[i]], okId[ids[j]])) continue;
       const x = pairs.of(termOf[ids[i]], termOf[ids[j]]);
       // one hit per occurrence (two tokens sharing a position make one occurrence each pair)
       if (pairs.lastRow.a[x] === r && pairs.lastKey.a[x] === keys[i]) continue;

@@ -9,7 +9,7 @@
 import { FlatPostings } from './flat-postings.js';
 import type { MergePart } from './segment-merger.js';
 import { FIELD_END_BIT } from './segment-layout.js';
-import { AUTO_HITS_PER_ROW, AUTO_MID_HITS_PER_ROW } from './pair-builder.js';
+import { AUTO_EVERY_ROW_HITS_PER_ROW, AUTO_HITS_PER_ROW, AUTO_LOW_HITS_PER_ROW, AUTO_MID_HITS_PER_ROW } from './pair-builder.js';
 import { isPairTerm, PAIR_HEAD } from './segment-pairs.js';
 import { indexOfSorted } from './sorted-terms.js';
 
@@ -23,6 +23,9 @@ import { indexOfSorted } from './sorted-terms.js';
 const KEEP_HITS_PER_ROW = AUTO_HITS_PER_ROW / 2;
 /** The other word of a kept pair may be as rare as half the share that pairs it with a frequent word in a batch. */
 const KEEP_MID_HITS_PER_ROW = AUTO_MID_HITS_PER_ROW / 2;
+/** A pair of an every-row word (halved) keeps its other word down to half the low tier's share. */
+const KEEP_EVERY_ROW_HITS_PER_ROW = AUTO_EVERY_ROW_HITS_PER_ROW / 2;
+const KEEP_LOW_HITS_PER_ROW = AUTO_LOW_HITS_PER_ROW / 2;
 
 /**
  * The merged dictionary's pair terms (they sort first in `all`): which to drop and, for each kept pair
@@ -56,7 +59,9 @@ export function mergePairs(all: readonly string[], to: Int32Array[], segments: r
     return m >= 0 ? hits[m] / rows : 0;
   };
   // one word as frequent as a batch's frequent words (halved), the other as a mid word (halved)
-  const keep = (a: number, b: number) => Math.max(a, b) >= KEEP_HITS_PER_ROW && Math.min(a, b) >= KEEP_MID_HITS_PER_ROW;
+  // (or an every-row word with a low-tier one, likewise halved)
+  const keep = (a: number, b: number) => (Math.max(a, b) >= KEEP_HITS_PER_ROW && Math.min(a, b) >= KEEP_MID_HITS_PER_ROW)
+    || (Math.max(a, b) >= KEEP_EVERY_ROW_HITS_PER_ROW && Math.min(a, b) >= KEEP_LOW_HITS_PER_ROW);
   const newIndex = new Int32Array(all.length);
   const kept: string[] = [];
   for (let m = 0; m < all.length; m++) {
@@ -74,7 +79,7 @@ export function mergePairs(all: readonly string[], to: Int32Array[], segments: r
 }
 
 /** Words a part's missing pairs may hold (an entry packs position * WORDS + word into a double's 53 bits). */
-const WORDS = 1 << 20;
+export const WORDS = 1 << 20;
 
 /** One pair's occurrences built in a part: rows (merged numbering), a tf per row, a hit per occurrence. */
 interface BuiltPair {
@@ -154,6 +159,7 @@ export class PairFiller {
       if (b >= 0) pairOf.set(a * WORDS + b, m); // else a word the part lacks: no occurrence there
     }
     if (pairOf.size === 0) return out;
+    const pairs = pairTable(pairOf, termOf.length);
     // the words' hits, decoded (rows renumbered, deleted rows dropped), then counted by row
     const d = this.decoded;
     d.nRows = 0;
@@ -185,26 +191,33 @@ export class PairFiller {
       const to = at[r + 1];
       if (to - from < 2) continue;
       sortRange(entries, from, to);
-      this.scanRow(entries, from, to, r + lo, pairOf, out);
+      this.scanRow(entries, from, to, r + lo, pairs, out);
     }
     return out;
   }
 
-  /** Records each missing pair standing in a row (its entries, sorted, row[from, to)): a word at p, the other at p + 1. */
-  private scanRow(row: Float64Array, from: number, to: number, rowId: number, pairOf: Map<number, number>, out: Map<number, BuiltPair>): void {
+  /**
+   * Records each missing pair standing in a row (its entries, sorted, row[from, to)): a word at p, the
+   * other at p + 1. An entry's word is the entry less its position * WORDS (a double's % is a call of
+   * fmod), its pair found in `pairs` by the two word numbers.
+   */
+  private scanRow(row: Float64Array, from: number, to: number, rowId: number, pairs: PairTable, out: Map<number, BuiltPair>): void {
     // [g, n): the words at position p; [n, e): those at p + 1
     let g = from;
     while (g < to) {
       const p = Math.floor(row[g] / WORDS);
+      const atP = p * WORDS;
+      const atNext = atP + WORDS;
       let n = g + 1;
-      while (n < to && Math.floor(row[n] / WORDS) === p) n++;
+      while (n < to && row[n] < atNext) n++;
       let e = n;
-      while (e < to && Math.floor(row[e] / WORDS) === p + 1) e++;
+      while (e < to && row[e] < atNext + WORDS) e++;
       for (let x = g; x < n; x++) {
-        const a = row[x] % WORDS;
+        const a = row[x] - atP;
         for (let y = n; y < e; y++) {
-          const m = pairOf.get(a * WORDS + (row[y] % WORDS));
-          if (m === undefined) continue;
+          const b = row[y] - atNext;
+          const m = pairAt(pairs, a, b);
+          if (m < 0) continue;
           let pair = out.get(m);
           if (!pair) out.set(m, (pair = { rows: [], tfs: [], hits: [] }));
           const last = pair.rows.length - 1;
@@ -219,6 +232,34 @@ export class PairFiller {
       g = n;
     }
   }
+}
+
+/**
+ * A part's missing pairs by their two word numbers: a words x words table of merged term numbers (-1:
+ * none), looked up by index where the map took a hash of a double per pair of neighbouring words; the
+ * map alone when the words are too many for a table.
+ */
+export interface PairTable {
+  table: Int32Array | null;
+  words: number;
+  /** First word * WORDS + second -> merged term number. */
+  map: Map<number, number>;
+}
+
+/** Word pairs in a table of at most this many entries (a part's frequent and mid words are a few hundred: 4 MiB at 1024 words). */
+const MAX_TABLE_ENTRIES = 1 << 20;
+
+/** The merged term number of the pair of words `a`, `b` (numbers of the part's words), or -1. */
+export function pairAt(pairs: PairTable, a: number, b: number): number {
+  return pairs.table ? pairs.table[a * pairs.words + b] : pairs.map.get(a * WORDS + b) ?? -1;
+}
+
+/** The pairs of `pairOf` (first word * WORDS + second -> merged term number) over `words` words, as a table when it fits in `maxEntries`. */
+export function pairTable(pairOf: Map<number, number>, words: number, maxEntries = MAX_TABLE_ENTRIES): PairTable {
+  if (words * words > maxEntries) return { table: null, words, map: pairOf };
+  const table = new Int32Array(words * words).fill(-1);
+  for (const [key, m] of pairOf) table[Math.floor(key / WORDS) * words + (key % WORDS)] = m;
+  return { table, words, map: pairOf };
 }
 
 /** Sorts a[from, to) ascending: insertion sort for a row's few entries (a subarray and its sort() per row cost more, and garbage). */

@@ -52,9 +52,12 @@ function union(a: readonly string[], b: readonly string[]): { out: string[]; aTo
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    if (a[i] < b[j]) { aTo[i++] = out.length; out.push(a[i - 1]); }
-    else if (b[j] < a[i]) { bTo[j++] = out.length; out.push(b[j - 1]); }
-    else { aTo[i++] = bTo[j++] = out.length; out.push(a[i - 1]); }
+    const x = a[i];
+    const y = b[j];
+    // equal first: a term most parts hold is read once, not by two < (each a scan of both strings)
+    if (x === y) { aTo[i++] = bTo[j++] = out.length; out.push(x); }
+    else if (x < y) { aTo[i++] = out.length; out.push(x); }
+    else { bTo[j++] = out.length; out.push(y); }
   }
   while (i < a.length) { aTo[i++] = out.length; out.push(a[i - 1]); }
   while (j < b.length) { bTo[j++] = out.length; out.push(b[j - 1]); }

@@ -178,6 +178,30 @@ describe('weight-bound pruning', () => {
     }), { numRuns: 200 });
   }, 300_000);
 
+  it('gives the exhaustive answers for ANDs of several words bounded by their pairs, repeats too (prune.ts pairedPart steps)', async () => {
+    await setQueryThreads(1);
+    // the frequent words (t and u list their pairs) in any order, a word repeated or not, next to each
+    // other or apart: each step of a field's LCS run is a pair's occurrence or bounded without one
+    const frequent = fc.constantFrom('alpha', 'bravo', 'charlie', 'delta');
+    const steps = fc.record({
+      ws: fc.array(frequent, { minLength: 2, maxLength: 4 }),
+      weights: fc.option(fc.tuple(fc.integer({ min: -2, max: 6 }), fc.integer({ min: -2, max: 6 }))),
+      ranker: fc.constantFrom('', '', 'bm25'),
+      limit: fc.constantFrom('LIMIT 1', 'LIMIT 4', 'LIMIT 20', 'LIMIT 2, 9', 'LIMIT 100'),
+      table: fc.constantFrom('t', 'u'),
+    }).map(({ ws, weights, ranker, limit, table }) => {
+      const options = [ranker && `ranker=${ranker}`, weights && `field_weights=(title=${weights[0]}, body=${weights[1]})`].filter(Boolean);
+      return `SELECT id, weight() FROM ${table} WHERE MATCH('${ws.join(' ')}') ${limit}${options.length ? ` OPTION ${options.join(', ')}` : ''}`;
+    });
+    // before the steps, an AND of three words was bounded by its words alone (5 and 40 rows pruned here)
+    await expectPruned([["SELECT id, weight() FROM t WHERE MATCH('alpha bravo charlie') LIMIT 20", 1500],
+      ["SELECT id, weight() FROM t WHERE MATCH('bravo alpha bravo') LIMIT 20 OPTION field_weights=(title=2, body=5)", 800]]);
+    await fc.assert(fc.asyncProperty(steps, async (q) => {
+      const [pruned, full] = await both(q);
+      expect(pruned, q).toEqual(full);
+    }), { numRuns: 250 });
+  }, 300_000);
+
   for (const threads of [1, THREADS]) {
     it(`gives the exhaustive answers on ${threads} thread(s): random queries, every operator`, async () => {
       await setQueryThreads(threads);

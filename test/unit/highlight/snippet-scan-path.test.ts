@@ -146,6 +146,23 @@ describe('snippet scan path', () => {
     expect(scanPath.headScans - before).toBeGreaterThan(20);
   }, 120_000);
 
+  it('gives the same snippets when JSON takes the start of a field from an earlier document (snippet-heads.ts)', () => {
+    // a few texts, short and long, met again and again: their starts are kept after the first time
+    const pool = fc.sample(fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(' ', ', ', '. ', ' - ', '\n', ' € ')), { minLength: 3, maxLength: 160 })
+      .map((ps) => ps.map(([w, g]) => w + g).join('')), { numRuns: 6, seed: 5 });
+    const limited = fc.tuple(fc.constantFrom('@title', '@body'), fc.array(word, { minLength: 1, maxLength: 3 }), fc.constantFrom(' ', ' | '))
+      .map(([f, ws, op]) => `${f} (${ws.join(op)})`);
+    const before = scanPath.keptHeads;
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: tables.length - 1 }), limited, fc.tuple(fc.constantFrom(...pool), fc.constantFrom(...pool)), options,
+      (t, q, texts, opts) => {
+        const [fast, general] = both(t, q, texts, opts, flagSets[2]);
+        expect(fast).toBe(general);
+      },
+    ), { numRuns: 1500, seed: 13 });
+    expect(scanPath.keptHeads - before).toBeGreaterThan(50);
+  }, 120_000);
+
   it('is taken for words, AND, OR, NOT, phrases and field limits, not for wildcards', () => {
     const served = (q: string): boolean => {
       const before = scanPath.scanPathDocs;

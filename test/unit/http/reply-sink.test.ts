@@ -5,21 +5,28 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bodyBytes, ByteSink, TextSink } from '../../../src/http/reply-sink.js';
 
-type Piece = { text: string } | { bytes: string };
+type Piece = { text: string } | { bytes: string } | { kept: string };
 const piece: fc.Arbitrary<Piece> = fc.oneof(
   fc.string({ maxLength: 80 }).map((text) => ({ text })),
   fc.string({ unit: 'grapheme', maxLength: 80 }).map((text) => ({ text })),
   fc.string({ unit: 'grapheme', maxLength: 200 }).map((bytes) => ({ bytes })),
   fc.constantFrom('x'.repeat(70_000), 'é'.repeat(40_000)).map((text) => ({ text })),
+  fc.string({ unit: 'grapheme', maxLength: 200 }).map((kept) => ({ kept })),
 );
 
 /** The pieces through TextSink, and through a ByteSink over a small buffer from `start` on (it grows). */
 function feed(pieces: Piece[], start = 0): { text: string; bytes: Buffer } {
   const t = new TextSink();
   const b = new ByteSink(Buffer.alloc(start + 8, 0x2a), start);
+  const kept: Array<[Buffer, Buffer]> = [];
   for (const p of pieces) {
-    if ('text' in p) { t.text(p.text); b.text(p.text); } else { const u = Buffer.from(p.bytes, 'utf8'); t.bytes(u); b.bytes(u); }
+    if ('text' in p) { t.text(p.text); b.text(p.text); } else if ('bytes' in p) { const u = Buffer.from(p.bytes, 'utf8'); t.bytes(u); b.bytes(u); } else {
+      // textKept writes the text and hands back its bytes, a copy the sink's later writes leave alone
+      const fromText = t.textKept(p.kept), fromBytes = b.textKept(p.kept);
+      kept.push([fromText, Buffer.from(p.kept, 'utf8')], [fromBytes, Buffer.from(p.kept, 'utf8')]);
+    }
   }
+  for (const [got, want] of kept) expect(got.equals(want)).toBe(true);
   expect(b.buffer.subarray(0, start).equals(Buffer.alloc(start, 0x2a))).toBe(true); // what precedes is kept, also when grown
   return { text: t.out, bytes: b.buffer.subarray(start, b.end) };
 }

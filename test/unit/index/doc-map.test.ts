@@ -70,3 +70,20 @@ describe('DocMap', () => {
     [...v].forEach((x, i) => expect(idHalves(x)).toEqual([halves[2 * i], halves[2 * i + 1]]));
   });
 });
+
+describe('idHalves', () => {
+  // the BigInt split every id once took; the double-arithmetic path for ids within 2^53 must agree
+  const reference = (x: bigint): [number, number] => [Number(BigInt.asIntN(32, x)), Number(BigInt.asIntN(32, BigInt.asIntN(64, x) >> 32n))];
+  const edges = [0n, 1n, -1n, 1n << 31n, -(1n << 31n), (1n << 32n) - 1n, 1n << 32n, -(1n << 32n), (1n << 53n) - 1n,
+    -((1n << 53n) - 1n), 1n << 53n, -(1n << 53n), (1n << 63n) - 1n, -(1n << 63n), (1n << 64n) - 1n, 1n << 63n];
+
+  it('splits any id as the BigInt reference does, a u64 as its int64', () => {
+    for (const x of edges) expect(idHalves(x), String(x)).toEqual(reference(x));
+    fc.assert(fc.property(fc.bigInt({ min: -(1n << 63n), max: (1n << 64n) - 1n }), (x) => {
+      const h = idHalves(x);
+      expect(h).toEqual(reference(x));
+      return !Object.is(h[0], -0) && !Object.is(h[1], -0);
+    }), { numRuns: 2000 });
+    fc.assert(fc.property(fc.bigInt({ min: -(1n << 54n), max: 1n << 54n }), (x) => { expect(idHalves(x)).toEqual(reference(x)); }), { numRuns: 2000 });
+  });
+});

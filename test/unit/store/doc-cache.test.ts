@@ -31,6 +31,16 @@ describe('DocCache', () => {
     expect(c.size).toBe(2);
   });
 
+  it('keeps ids that round to the same double apart (number keys within 2^53, BigInt keys past it)', () => {
+    const c = new DocCache();
+    c.stamp(1, 1);
+    const ids = [0n, -1n, (1n << 53n) - 1n, 1n << 53n, (1n << 53n) + 1n, -(1n << 53n) - 1n, (1n << 63n) - 1n, (1n << 63n) - 2n, -(1n << 63n)];
+    ids.forEach((id, i) => c.add(id, { i }, 1));
+    expect(ids.map((id) => c.get(id))).toEqual(ids.map((_, i) => ({ i })));
+    expect(c.get(1n)).toBeUndefined();
+    expect(c.size).toBe(ids.length);
+  });
+
   it('freezes what it hands out: a page cannot change what the next page reads', () => {
     const c = new DocCache();
     const doc = c.add(1n, { t: 'a' }, 10);

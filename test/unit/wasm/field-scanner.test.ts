@@ -59,6 +59,26 @@ describe('core field scanner', () => {
     }), { numRuns: 500 });
   });
 
+  it('scans fields together as each alone: the same tokens, none for a field it does not take', () => {
+    // more tokens than one look-up batch (32) across fields, and fields with surrogates among them
+    fc.assert(fc.property(fc.array(textArb, { maxLength: 40 }), fc.integer({ min: 1, max: 3 }), (texts, minWordLen) => {
+      const sc = coreFieldScanners(table, minWordLen);
+      const many = sc.scanFields!(texts.join(''), Uint32Array.from(texts.map((t) => t.length)))!;
+      const got = texts.map(() => [] as FieldToken[] | null);
+      let from = 0;
+      for (let f = 0; f < texts.length; f++) {
+        const n = many.counts[f];
+        got[f] = n < 0 ? null : scanned(many.records.subarray(from * SCAN_RECORD_WORDS), n, many.texts);
+        if (n > 0) from += n;
+      }
+      expect(from * SCAN_RECORD_WORDS).toBe(many.records.length);
+      texts.forEach((text, f) => {
+        const alone = sc.scan(text);
+        expect(got[f]).toEqual(alone && scanned(alone.records, alone.count, alone.texts));
+      });
+    }), { numRuns: 300 });
+  });
+
   it("streams a field with its UTF-8 length, and none when it holds the stripper's marks", () => {
     const req = { term: (w: string) => w, dictKey: {}, keywords: new Map([['the', 0]]), overshortStep: 1, stopwordStep: 1, boundaryStep: 0 };
     fc.assert(fc.property(bmpTextArb, fc.constantFrom('', '\u0003', 'a\u0004z\u0004'), (text, mark) => {

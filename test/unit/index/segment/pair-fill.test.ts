@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RtIndex } from '../../../../src/index/rt-index.js';
 import type { DocInput, IndexSchema } from '../../../../src/index/types.js';
 import { FlatPostings } from '../../../../src/index/segment/flat-postings.js';
-import { PairFiller } from '../../../../src/index/segment/pair-fill.js';
+import { pairAt, PairFiller, pairTable, WORDS } from '../../../../src/index/segment/pair-fill.js';
 import { pairTerm } from '../../../../src/index/segment/segment-pairs.js';
 import { FIELD_SHIFT } from '../../../../src/index/segment/segment-layout.js';
 import { Rng } from '../../../fuzz/rng.js';
@@ -67,5 +67,25 @@ describe('PairFiller', () => {
     });
     expect(pairs.some((p, m) => { const out = new FlatPostings(); out.reset(0, 0); filler.append(out, 1, m); return out.nRows > 5; })).toBe(true);
     idx.truncate();
+  });
+
+  it('finds a pair by its two word numbers alike in a table and in the map alone (too many words for a table)', () => {
+    const words = 40;
+    const pairOf = new Map<number, number>();
+    for (let k = 0; k < 300; k++) pairOf.set(Math.floor(rng.next() * words) * WORDS + Math.floor(rng.next() * words), k);
+    const table = pairTable(pairOf, words);
+    const mapOnly = pairTable(pairOf, words, words * words - 1);
+    expect(table.table).not.toBeNull();
+    expect(mapOnly.table).toBeNull();
+    let found = 0;
+    for (let a = 0; a < words; a++) {
+      for (let b = 0; b < words; b++) {
+        const want = pairOf.get(a * WORDS + b) ?? -1;
+        expect(pairAt(table, a, b)).toBe(want);
+        expect(pairAt(mapOnly, a, b)).toBe(want);
+        if (want >= 0) found++;
+      }
+    }
+    expect(found).toBeGreaterThan(100);
   });
 });

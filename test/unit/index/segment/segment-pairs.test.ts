@@ -66,6 +66,17 @@ describe('pair postings of a batch', () => {
     expect(auto.has(pairTerm('the', 'w2'))).toBe(false);
   });
 
+  it('auto pairs a word of every row with a low word (0.05 hits a row), a frequent word of fewer rows not', () => {
+    // the: a hit every row; was: 0.5 a row (frequent, not every row); such: 0.05 a row, after either
+    const docs = Array.from({ length: 200 }, (_, i) => doc(i + 1, [i % 40 === 0 ? ['the', 'such', 'was', `v${i}`]
+      : i % 40 === 20 ? ['the', 'was', 'such', `w${i}`] : i % 2 === 0 ? ['the', 'was', `w${i}`] : ['the', `w${i}`, `v${i}`], [1, 2, 3, 4]]));
+    const auto = rowsOf(schemaOf({ mode: 'auto' }), docs);
+    expect(auto.get(pairTerm('the', 'such'))).toEqual(Array.from({ length: 5 }, (_, k) => k * 40));
+    expect(auto.has(pairTerm('was', 'such'))).toBe(false);
+    expect(auto.has(pairTerm('such', 'was'))).toBe(false);
+    expect(auto.get(pairTerm('the', 'was'))?.length).toBe(95);
+  });
+
   it('lists the same pairs when too many words qualify for a grid of them (bigram_index=all over 1,502 words)', () => {
     // 1,502 eligible words square to more cells than the grid holds: pairs are numbered by a Map; each of
     // the body's first words stands before two others
@@ -207,6 +218,23 @@ describe('merging pair terms of a mid word', () => {
     expect(t).toBeGreaterThanOrEqual(0);
     expect(seg.docFreq(t)).toBe(20 + 1);
     expect(seg.termId(pairTerm('cat', 'dog'))).toBe(-1);
+    idx.truncate();
+  });
+});
+
+describe('merging pair terms of a low word', () => {
+  it('builds the pair of an every-row word and a low word that a part lacks', () => {
+    const idx = new RtIndex(schemaOf({ mode: 'auto' }), { autoMerge: false });
+    // 200 rows: the on each, such (0.05 a row) after it on a twentieth; a 4-row batch pairs nothing
+    const big = Array.from({ length: 200 }, (_, i) => doc(i + 11, [i % 20 === 0 ? ['the', 'such'] : ['the', `w${i}`], [1, 2]], [[], []]));
+    const small = [doc(1, [['the', 'such'], [1, 2]], [[], []]), doc(2, [['such', 'the'], [1, 2]], [[], []])];
+    idx.addBatch(big);
+    idx.addBatch(small);
+    idx.optimize();
+    const [seg] = idx.segments;
+    const t = seg.termId(pairTerm('the', 'such'));
+    expect(t).toBeGreaterThanOrEqual(0);
+    expect(seg.docFreq(t)).toBe(10 + 1);
     idx.truncate();
   });
 });

@@ -1,0 +1,67 @@
+// bench/import-ab.bench.ts: `quarry import --data` of the dict-gcide entries (as import.bench.ts runs it:
+// one TSV file, a stem_en table created first, the process timed by /usr/bin/time), this build against a
+// baseline build, alternated run by run (the only fair comparison on a shared machine). Per run: wall
+// seconds, docs/s, CPU seconds (user + sys, both threads), peak RSS and the md5 of the table's segment
+// files (equal across builds: byte-identical segments). Quarry only, no Sphinx (import.bench.ts has it).
+// With `--profile DIR` each import runs with --cpu-prof (the build thread writes a profile of its own)
+// into DIR/<build>-<round>.
+// Run: npm run bench -- import-ab [--baseline DIR] [--gcide N] [--rounds 3] [--profile DIR] (DIR: a
+// checkout with dist/ built).
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runAlternated } from './ab-children.js';
+import { arg, argString } from './bench-util.js';
+import { loadGcide } from './corpus.js';
+
+const TSV = join(tmpdir(), 'quarry-import-ab-gcide.tsv');
+
+/** The gcide rows as import.bench.ts writes them (made once, shared by the children). */
+function gcideTsv(max: number): { file: string; docs: number } {
+  const file = `${TSV}.${Number.isFinite(max) ? max : 'all'}`;
+  if (!existsSync(file)) {
+    const docs = loadGcide(max);
+    const clean = (s: string) => s.replace(/[\t\r\n]/g, ' ');
+    writeFileSync(file, docs.map((d) => `${d.id}\t${clean(d.title)}\t${clean(d.body)}\n`).join(''));
+  }
+  return { file, docs: readFileSync(file, 'utf8').split('\n').length - 1 };
+}
+
+/** md5 over the table's files whose names say segment, in name order. */
+function segmentsMd5(dir: string): string {
+  const md5 = createHash('md5');
+  const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+  for (const f of walk(dir).filter((p) => /seg/i.test(p)).sort()) md5.update(readFileSync(f));
+  return md5.digest('hex');
+}
+
+async function child(root: string): Promise<void> {
+  const { file, docs } = gcideTsv(arg('gcide', Infinity));
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-import-ab-'));
+  try {
+    const data = join(dir, 'data');
+    const { open } = await import(pathToFileURL(resolve(root, 'dist/src/index.js')).href);
+    const db = await open(data, { threads: 1 });
+    await db.sql("CREATE TABLE gcide (title text, body text) morphology='stem_en'");
+    await db.close();
+    const profile = argString('profile');
+    const build = resolve(root) === ROOT_THIS ? 'this' : 'baseline';
+    const prof = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profile, `${build}-${Date.now()}`)}`] : [];
+    const stats = join(dir, 'time');
+    const r = spawnSync('/usr/bin/time', ['-o', stats, '-f', '%e %U %S %M', process.execPath, ...prof, join(root, 'bin/quarry.js'), 'import',
+      '--table', 'gcide', '--data', data, '--format', 'tsv', '--no-header', '--columns', 'id,title,body', '--quiet', file], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`import failed: ${r.stderr}`);
+    const [wall, user, sys, rss] = readFileSync(stats, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+    console.log(JSON.stringify({ docs, wallS: wall, docsPerSec: Math.round(docs / wall!), cpuS: Number((user! + sys!).toFixed(2)),
+      userS: user, sysS: sys, maxRssMiB: Math.round(rss! / 1024), md5: segmentsMd5(data) }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const ROOT_THIS = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+runAlternated(fileURLToPath(import.meta.url), child);

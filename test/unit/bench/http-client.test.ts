@@ -1,0 +1,54 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LeanHttpClient } from '../../../bench/http-client.js';
+
+describe('LeanHttpClient', () => {
+  let server: http.Server;
+  let port = 0;
+  const seen: Array<{ method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }> = [];
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => { body += c; });
+      req.on('end', () => {
+        seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+        if (body === 'close') { req.socket.destroy(); return; }
+        const reply = body === 'big' ? 'ä'.repeat(100_000) : `echo ${body}`;
+        res.writeHead(body === 'missing' ? 404 : 200, { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Length': Buffer.byteLength(reply) });
+        res.end(reply);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('sends what node:http sends and reads replies one after another on one connection', async () => {
+    const c = new LeanHttpClient(port);
+    expect(await c.post('/sql?mode=raw', 'SELECT 1')).toEqual({ status: 200, body: 'echo SELECT 1' });
+    expect(await c.post('/x', 'missing', 'application/json')).toEqual({ status: 404, body: 'echo missing' });
+    const last = seen.at(-1)!;
+    expect(last.method).toBe('POST');
+    expect(last.url).toBe('/x');
+    expect(last.headers['content-type']).toBe('application/json');
+    expect(last.headers.connection).toBe('keep-alive');
+    expect(seen.at(-2)!.url).toBe('/sql?mode=raw');
+    c.close();
+  });
+
+  it('reads a reply spread over many chunks, multi-byte text intact', async () => {
+    const c = new LeanHttpClient(port);
+    const r = await c.post('/', 'big');
+    expect(r.body).toBe('ä'.repeat(100_000));
+    expect((await c.post('/', 'ü')).body).toBe('echo ü');
+    c.close();
+  });
+
+  it('rejects when the server closes without a reply', async () => {
+    const c = new LeanHttpClient(port);
+    await expect(c.post('/', 'close')).rejects.toThrow(/closed/);
+  });
+});
