@@ -83,8 +83,13 @@ export const DEFAULT_MAX_QUERY_MEMORY = 1 << 30;
 const STATEMENT_CACHE_ENTRIES = 1024;
 const STATEMENT_CACHE_MAX_TEXT = 2048;
 
+/** Text that starts with INSERT or REPLACE (anchored: only its first characters are read). */
+const WRITE_VERB = /^\s*(?:insert|replace)\s/i;
+
 /** parseSql, memoized for requests of SELECTs only (their trees are never changed by the executor). */
 function parseCached(cache: ParseCache<Statement[]>, sql: string): Statement[] {
+  // an INSERT or REPLACE is never kept: no hashing of its whole text (values included) for a lookup
+  if (WRITE_VERB.test(sql)) return parseSql(sql);
   const hit = cache.get(sql);
   if (hit) return hit;
   const statements = parseSql(sql);

@@ -50,13 +50,15 @@ export class Cursor {
     return true;
   }
 
-  expectKw(word: string, expecting: string[] = [word]): Token {
-    if (!this.isKw(word)) this.fail(expecting);
+  // the expected lists are made only on failure: a default parameter's array was allocated per call,
+  // several per statement
+  expectKw(word: string, expecting?: string[]): Token {
+    if (!this.isKw(word)) this.fail(expecting ?? [word]);
     return this.next();
   }
 
   /** Bison lists expected tokens only when there are few; after most constructs there are many. */
-  expectPunct(p: string, expecting: string[] = []): Token {
+  expectPunct(p: string, expecting?: string[]): Token {
     if (!this.isPunct(p)) this.fail(expecting);
     return this.next();
   }

@@ -23,9 +23,10 @@ export interface WriteContext {
 
 export async function execInsert(ctx: WriteContext, st: InsertStatement): Promise<OkResult> {
   const rowsLit = st.rows.map((r) => r.map(fromSql));
-  const table = await tableForInsert(ctx, st.table, st.columns, rowsLit);
+  // an existing table and rows with their ids (a client's usual INSERT) take no await before the commit
+  const table = ctx.catalog.get(st.table) ?? await tableForInsert(ctx, st.table, st.columns, rowsLit);
   const { inputs, colNos } = rowInputs(table, st.columns, rowsLit);
-  const ids = await assignIds(ctx.ids, inputs);
+  const ids = inputs.every((r) => r.id !== undefined) ? inputs.map((r) => r.id!) : await assignIds(ctx.ids, inputs);
   // concurrent statements share one durable commit (../transaction/transaction-group.ts)
   const n = await commitGrouped(table, () => ({ ids, ...table.prepare(inputs, ids, colNos), replace: st.replace }));
   return ok(n, { lastInsertId: ids[ids.length - 1] });

@@ -15,6 +15,7 @@ import { execSelectNoTable, execSet, execShow } from './exec-show.js';
 import { execDelete, execInsert, execUpdate } from './exec-write.js';
 import type { IdSource } from '../id-generator.js';
 import type { DistributedTables } from '../distributed/dist-registry.js';
+import type { DistributedDef } from '../distributed/dist-def.js';
 import { execDistributedSelect } from '../distributed/dist-select.js';
 import { execDistributedFacets } from '../distributed/dist-facets.js';
 import { execDistributedWrite } from '../distributed/dist-write.js';
@@ -53,9 +54,7 @@ function distributedOf(ctx: ExecContext, st: Statement) {
   return name === undefined ? undefined : ctx.dist.get(name);
 }
 
-async function executeDistributed(ctx: ExecContext, st: Statement, session: Session, flags: GlobalFlags): Promise<Result | Result[] | undefined> {
-  const def = distributedOf(ctx, st);
-  if (!def) return undefined;
+async function executeDistributed(ctx: ExecContext, st: Statement, session: Session, flags: GlobalFlags, def: DistributedDef): Promise<Result | Result[] | undefined> {
   switch (st.kind) {
     case 'select': {
       if (st.tables.length > 1) throw new SearchError('UNSUPPORTED', 'selecting from several tables is not supported');
@@ -78,7 +77,7 @@ async function executeDistributed(ctx: ExecContext, st: Statement, session: Sess
 }
 
 /** One statement's results: one, or several for a SELECT with FACET clauses. */
-export async function executeStatement(ctx: ExecContext, st: Statement, session: Session): Promise<Result | Result[]> {
+export function executeStatement(ctx: ExecContext, st: Statement, session: Session): Promise<Result | Result[]> {
   const routed = (ctx.replication ?? NO_REPLICATION).route(st, session, () => executeLocal(ctx, st, session));
   return routed ?? executeLocal(ctx, st, session);
 }
@@ -90,7 +89,10 @@ export async function executeLocal(ctx: ExecContext, st: Statement, session: Ses
   // options are checked first, as Manticore's parser does (an unknown option fails even on a missing table)
   const optionKind = OPTION_STATEMENTS[st.kind];
   if (optionKind && 'options' in st) checkOptions(optionKind, st.options as NamedValue[]);
-  const distributed = await executeDistributed(ctx, st, session, flags);
+  // asked synchronously: a statement on a local table (every single-row INSERT) pays no async call and
+  // await of its own here
+  const def = distributedOf(ctx, st);
+  const distributed = def && await executeDistributed(ctx, st, session, flags, def);
   if (distributed) return distributed;
   switch (st.kind) {
     case 'select': {

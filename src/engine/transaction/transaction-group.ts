@@ -38,7 +38,7 @@ interface Waiter {
   index: Table['index'];
   put: GroupedPut;
   /** Indexes of the rows kept: the last row of each id (REPLACE of one id twice: the last wins). */
-  keep: number[];
+  keep: readonly number[];
   resolve(rows: number): void;
   reject(err: unknown): void;
 }
@@ -138,7 +138,11 @@ export function commitGrouped(table: Table, build: () => GroupedPut): Promise<nu
   });
 }
 
-function lastOfEachId(ids: bigint[]): number[] {
+/** One shared answer for a single-row statement (most of them): no Map, iterator and sort per statement; read only. */
+const ONLY_ROW: readonly number[] = Object.freeze([0]);
+
+function lastOfEachId(ids: bigint[]): readonly number[] {
+  if (ids.length === 1) return ONLY_ROW;
   const last = new Map<bigint, number>();
   ids.forEach((id, i) => last.set(id, i));
   return [...last.values()].sort((a, b) => a - b);
