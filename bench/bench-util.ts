@@ -2,6 +2,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { installNodeHost } from '../src/engine/node-host.js';
+import type { CorpusDoc } from './corpus.js';
 
 // Benches drive src/index and src/wasm directly: give them Node's file access (the WASM core from build/).
 installNodeHost();
@@ -47,4 +48,17 @@ export function argString(name: string): string | null {
 /** SQL single-quoted string literal. */
 export function sqlString(s: string): string {
   return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** The benches' gcide table, as the side-by-side creates it. */
+export const GCIDE_CREATE = "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'";
+
+/** `docs` as INSERTs into GCIDE_CREATE's table of `batch` rows each (the side-by-side loads 1000 a statement). */
+export function gcideInserts(docs: readonly CorpusDoc[], batch = 1000): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < docs.length; i += batch) {
+    const rows = docs.slice(i, i + batch).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
+    out.push(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
+  }
+  return out;
 }

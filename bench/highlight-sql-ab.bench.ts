@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { arg, argString, sqlString } from './bench-util.js';
+import { arg, argString, GCIDE_CREATE, gcideInserts } from './bench-util.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { queryClasses } from './engine.bench.js';
 import { callSnippets, highlightSql, searchSql } from './highlight-classes.js';
@@ -29,10 +29,9 @@ async function openBuild(root: string, data: string, docs: CorpusDoc[]): Promise
   const { open } = await import(pathToFileURL(`${root}/dist/src/index.js`).href);
   const db: Db = await open(data, { threads: 1 });
   if (fresh) {
-    await db.sql("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
-    for (let i = 0; i < docs.length; i += 1000) {
-      const rows = docs.slice(i, i + 1000).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
-      const [r] = await db.sql(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
+    await db.sql(GCIDE_CREATE);
+    for (const sql of gcideInserts(docs)) {
+      const [r] = await db.sql(sql);
       if (r.kind === 'error') throw new Error(r.message);
     }
   }

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadGcide } from './corpus.js';
-import { arg, sqlString } from './bench-util.js';
+import { arg, GCIDE_CREATE, gcideInserts } from './bench-util.js';
 import { startQuarry } from './side-by-side.bench.js';
 import { waitIdle } from './process-cpu.js';
 
@@ -25,11 +25,8 @@ export async function loadLayoutBench() {
     const s = await startQuarry(dir);
     try {
       const c = await s.overHttp.open();
-      await c.exec("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
-      for (let j = 0; j < docs.length; j += 1000) {
-        const batch = docs.slice(j, j + 1000).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
-        await c.exec(`INSERT INTO gcide (id, title, body, len) VALUES ${batch.join(',')}`);
-      }
+      await c.exec(GCIDE_CREATE);
+      for (const sql of gcideInserts(docs)) await c.exec(sql);
       await c.close();
       const t0 = performance.now();
       const at = async () => `${((performance.now() - t0) / 1000).toFixed(1)} s: ${await s.overHttp.segments!('gcide')}`;

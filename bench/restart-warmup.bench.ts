@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { loadGcide } from './corpus.js';
-import { arg, argString, mulberry32, sqlString } from './bench-util.js';
+import { arg, argString, GCIDE_CREATE, gcideInserts, mulberry32 } from './bench-util.js';
 import { queryClasses } from './engine.bench.js';
 import { queryRun, startQuarry } from './side-by-side.bench.js';
 import { threadCpuNs, waitIdle } from './process-cpu.js';
@@ -51,11 +51,8 @@ export async function restartWarmupBench() {
       progress.step(`restart-warmup: ${basename(b)}: loading`);
       const s = await startQuarry(join(dir, `b${i}`), [], undefined, join(b, 'bin/quarry.js'));
       const c = await s.overHttp.open();
-      await c.exec("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
-      for (let j = 0; j < docs.length; j += 1000) {
-        const rows = docs.slice(j, j + 1000).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
-        await c.exec(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
-      }
+      await c.exec(GCIDE_CREATE);
+      for (const sql of gcideInserts(docs)) await c.exec(sql);
       await c.close();
       await waitIdle(s.pid);
       await s.stop();

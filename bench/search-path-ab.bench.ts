@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { arg, argString, mulberry32, sqlString } from './bench-util.js';
+import { arg, argString, GCIDE_CREATE, gcideInserts, mulberry32 } from './bench-util.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { queryClasses } from './engine.bench.js';
 
@@ -37,11 +37,8 @@ async function openBuild(name: string, root: string, dir: string, docs: CorpusDo
   const run = async (sql: string) => {
     for (const r of await engine.execute(sql, session)) if (r.kind === 'error') throw new Error(`${name}: ${r.message}`);
   };
-  await run("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
-  for (let i = 0; i < docs.length; i += BATCH) {
-    const rows = docs.slice(i, i + BATCH).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
-    await run(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
-  }
+  await run(GCIDE_CREATE);
+  for (const sql of gcideInserts(docs, BATCH)) await run(sql);
   await run('OPTIMIZE TABLE gcide');
   return { name, engine, session, searchReply, sink: (buf) => new ByteSink(buf, 512) };
 }

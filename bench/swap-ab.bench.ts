@@ -4,8 +4,13 @@
 // `--rows` synthetic one-line documents (tiny blobs: the per-row work, not the blob copy, dominates),
 // times mergeSegments over them (the merge thread's part, twice, the second counted), then OPTIMIZE
 // (the same merge inline, then the swap): swap CPU = OPTIMIZE - merge. The swap grows with the doc map
-// (its probes miss the caches), so the default is a 1.6M-row table.
-// Run: npm run bench -- swap-ab [--baseline DIR] [--parts 160] [--rows 10000] [--rounds 3]
+// (its probes miss the caches), so the default is a 1.6M-row table. Work the swap leaves to later
+// event-loop turns (the doc map's re-pointing in slices) is reported apart: its total and longest turn.
+// `--background`: the same parts merged down to one by the idle compaction on the merge thread, as a
+// quiet table's are, while a probe re-arms itself every event-loop turn: the longest wall gap between
+// two probes (what a query arriving then waits at most) and the gaps over 5 ms, until the swap's later
+// work is done. Wall time: read it with the load average.
+// Run: npm run bench -- swap-ab [--background] [--baseline DIR] [--parts 160] [--rows 10000] [--rounds 3]
 // (DIR: a copy of a checkout with dist/ and build/; or node dist/bench/swap-ab.bench.js after npx tsc).
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,12 +28,15 @@ async function child(root: string): Promise<void> {
   const rows = arg('rows', 10000);
   const schema = { fields: ['body'], attrs: [{ name: 'n', type: 'uint' }] };
   const pipeline = createTextPipeline({});
-  const idx = new RtIndex(schema, { autoMerge: false });
+  const background = process.argv.includes('--background');
+  // background: no tiered merge, the idle compaction merges all the parts into one, on the merge thread
+  const idx = new RtIndex(schema, background ? { idleMergeCutoff: 1, mergePolicy: { findMerge: () => null } } : { autoMerge: false });
   for (let b = 0, id = 1; b < parts; b++) {
     const batch = [];
     for (let i = 0; i < rows; i++, id++) batch.push({ docId: BigInt(id * 7 + 3), fields: [pipeline.indexField(`w${id % 5000} x${id % 77} y${id % 13}`)], attrs: [id % 1000] });
     idx.addBatch(batch);
   }
+  if (background) return probeBackground(idx);
   const cpu = processCpuMs;
   mergeSegments(schema, idx.segments.slice());
   let c0 = cpu();
@@ -37,7 +45,41 @@ async function child(root: string): Promise<void> {
   c0 = cpu();
   idx.optimize();
   const optimize = cpu() - c0;
-  console.log(JSON.stringify({ 'merge CPU ms': Math.round(merge), 'OPTIMIZE CPU ms': Math.round(optimize), 'swap CPU ms': Math.round(optimize - merge), segments: idx.segments.length }));
+  // work the swap left to later event-loop turns (segment-slots.ts re-points the doc map in slices):
+  // its total, and the longest turn, what a request queued behind it waits at most
+  let later = 0, longest = 0, quiet = 0, turns = 0;
+  while (quiet < 3) {
+    c0 = cpu();
+    await new Promise((r) => setImmediate(r));
+    const t = cpu() - c0;
+    later += t;
+    if (t >= 0.2) turns++;
+    longest = Math.max(longest, t);
+    quiet = t < 0.2 ? quiet + 1 : 0;
+  }
+  console.log(JSON.stringify({
+    'merge CPU ms': Math.round(merge), 'OPTIMIZE CPU ms': Math.round(optimize), 'swap CPU ms': Math.round(optimize - merge),
+    'later turns CPU ms': Math.round(later), 'longest turn ms': +longest.toFixed(1), 'busy turns': turns, segments: idx.segments.length,
+  }));
+}
+
+/** The longest event-loop gaps while the idle compaction merges and swaps on its own (see the header). */
+async function probeBackground(idx: { segments: unknown[]; whenIdle(): Promise<void> }): Promise<void> {
+  const t0 = performance.now();
+  let last = t0, longest = 0, over5 = 0, probing = true;
+  const probe = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    if (now - last > 5) over5++;
+    last = now;
+    if (probing) setImmediate(probe);
+  };
+  setImmediate(probe);
+  await idx.whenIdle();
+  // the swap's later turns (re-pointing the doc map, where the build has them) settle within a second
+  await new Promise((r) => setTimeout(r, 1000));
+  probing = false;
+  console.log(JSON.stringify({ 'longest gap ms': +longest.toFixed(1), 'gaps over 5 ms': over5, 'idle after ms': Math.round(performance.now() - t0 - 1000), segments: idx.segments.length }));
 }
 
 runAlternated(fileURLToPath(import.meta.url), child);

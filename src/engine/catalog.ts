@@ -6,7 +6,7 @@ import type { TableSchema } from '../schema/types.js';
 import type { Store } from '../store/index.js';
 import { createTextPipeline } from '../text/text-pipeline.js';
 import { asSearchError, SearchError } from '../util/errors.js';
-import { createIndex } from './index-factory.js';
+import { type AutoOptimize, createIndex, DEFAULT_AUTO_OPTIMIZE } from './index-factory.js';
 import { indexSchemaOf, Table } from './table.js';
 import { recoverIndex } from './durability/recovery.js';
 import { checkTableName } from './table-name-rule.js';
@@ -38,25 +38,26 @@ export class Catalog {
   /** Names taken outside the catalog (distributed tables): CREATE TABLE refuses them too. */
   reserved: (name: string) => boolean = () => false;
 
-  constructor(readonly store: Store) {}
+  /** `autoOptimize`: searchd auto_optimize for this catalog's tables (index-factory.ts), not the process's. */
+  constructor(readonly store: Store, readonly autoOptimize: AutoOptimize = DEFAULT_AUTO_OPTIMIZE) {}
 
   /** Opens every table the store knows, rebuilding each index from its documents. */
-  static open(store: Store): Catalog {
-    const catalog = new Catalog(store);
+  static open(store: Store, autoOptimize: AutoOptimize = DEFAULT_AUTO_OPTIMIZE): Catalog {
+    const catalog = new Catalog(store, autoOptimize);
     for (const schema of store.tables()) catalog.#load(schema);
     return catalog;
   }
 
   #make(schema: TableSchema): Table {
     const pipeline = createTextPipeline(schema.settings);
-    const index = createIndex(indexSchemaOf(schema), schema.settings);
+    const index = createIndex(indexSchemaOf(schema), schema.settings, this.autoOptimize);
     return new Table(schema, pipeline, index, tableStore(this.store, schema.name));
   }
 
   #load(schema: TableSchema): void {
     const table = this.#make(schema);
     try {
-      this.covered.set(schema.name, recoverIndex(this.store, table));
+      this.covered.set(schema.name, recoverIndex(this.store, table, this.autoOptimize));
     } catch (e) {
       // its documents cannot be read back intact: serving it would serve wrong or missing rows
       const why = asSearchError(e).message;

@@ -15,14 +15,12 @@ import { SearchError } from '../util/errors.js';
 export const IDLE_MERGE_CUTOFF = 2;
 
 /**
- * searchd auto_optimize, for every table of the process: 0 no idle compaction (OPTIMIZE still
- * merges), 1 (default) compaction down to the cutoff, 2 down to twice the cutoff (Manticore's throttle).
+ * searchd auto_optimize: 0 no idle compaction (OPTIMIZE still merges), 1 (default) compaction down to
+ * the cutoff, 2 down to twice the cutoff (Manticore's throttle). Each engine's catalog holds its own
+ * (catalog.ts), so embedded open() of several engines in one process keeps each one's setting.
  */
-let autoOptimize: 0 | 1 | 2 = 1;
-
-export function setAutoOptimize(level: 0 | 1 | 2): void {
-  autoOptimize = level;
-}
+export type AutoOptimize = 0 | 1 | 2;
+export const DEFAULT_AUTO_OPTIMIZE: AutoOptimize = 1;
 
 /** A table's optimize_cutoff setting checked: a positive integer (CREATE / ALTER TABLE refuse others). */
 export function checkOptimizeCutoff(table: string, settings: Record<string, string>): void {
@@ -32,8 +30,8 @@ export function checkOptimizeCutoff(table: string, settings: Record<string, stri
   }
 }
 
-/** The idle compaction's segment count for a table with these settings, under the process's auto_optimize. */
-export function idleCutoffOf(settings: Record<string, string>): number {
+/** The idle compaction's segment count for a table with these settings, under its engine's auto_optimize. */
+export function idleCutoffOf(settings: Record<string, string>, autoOptimize: AutoOptimize): number {
   if (autoOptimize === 0) return 0;
   // CREATE / ALTER TABLE and a config's table section (config-tables.ts) refuse a bad value; one a table
   // stored from a config read before that check keeps the default rather than compacting nothing (NaN)
@@ -43,14 +41,15 @@ export function idleCutoffOf(settings: Record<string, string>): number {
 }
 
 /** A table's index takes small writes in a RAM tail (ram-tail.ts): no segment built and merged per INSERT. */
-const tableIndex = (settings: Record<string, string>): RtIndexOptions => ({ ramTail: true, idleMergeCutoff: idleCutoffOf(settings) });
+const tableIndex = (settings: Record<string, string>, autoOptimize: AutoOptimize): RtIndexOptions =>
+  ({ ramTail: true, idleMergeCutoff: idleCutoffOf(settings, autoOptimize) });
 
-/** `settings`: the table's settings (optimize_cutoff). */
-export function createIndex(schema: IndexSchema, settings: Record<string, string>): RtIndex {
-  return new RtIndex(schema, tableIndex(settings));
+/** `settings`: the table's settings (optimize_cutoff); `autoOptimize`: its engine's searchd auto_optimize. */
+export function createIndex(schema: IndexSchema, settings: Record<string, string>, autoOptimize: AutoOptimize): RtIndex {
+  return new RtIndex(schema, tableIndex(settings, autoOptimize));
 }
 
 /** A table's index over a checkpoint's segment files (serializeSegment output), oldest first. */
-export function loadIndex(schema: IndexSchema, files: Uint8Array[], settings: Record<string, string>): RtIndex {
-  return RtIndex.fromSegments(schema, files, tableIndex(settings));
+export function loadIndex(schema: IndexSchema, files: Uint8Array[], settings: Record<string, string>, autoOptimize: AutoOptimize): RtIndex {
+  return RtIndex.fromSegments(schema, files, tableIndex(settings, autoOptimize));
 }

@@ -32,7 +32,6 @@ import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
 import { logError } from '../util/server-log.js';
 import { prepareRows, primeRows, type PreparedRows, type RowBatch, type RowLoadOutcome } from './row-load.js';
-import { setAutoOptimize } from './index-factory.js';
 import { CLUSTERS_META_KEY, storedClusterOf } from './replication-hook.js';
 
 export type { Engine, EngineOptions } from './engine.js';
@@ -73,7 +72,7 @@ export interface OpenOptions extends EngineOptions {
   maxQueryMemory?: number;
   /** searchd ha_ping_interval, ha_period_karma, persistent_connections_limit as written (distributed/ha-settings.ts). */
   searchdHa?: Record<string, string[]>;
-  /** searchd auto_optimize (index-factory.ts): 0 no idle compaction, 1 (default), 2 twice the cutoff. */
+  /** searchd auto_optimize (index-factory.ts): 0 no idle compaction, 1 (default), 2 twice the cutoff; this engine's tables only. */
   autoOptimize?: 0 | 1 | 2;
 }
 
@@ -217,9 +216,8 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   await setQueryThreads(threads);
   await setQueryMemory(sharedCore(), opts.maxQueryMemory ?? DEFAULT_MAX_QUERY_MEMORY);
   configureHa(haOverrides(opts.searchdHa ?? {}, 'searchd'));
-  setAutoOptimize(opts.autoOptimize ?? 1);
   const store = Store.open(opts.dataDir);
-  const catalog = Catalog.open(store);
+  const catalog = Catalog.open(store, opts.autoOptimize);
   // A table declared in the config file is created on first start (later changes need RECONFIGURE).
   for (const [name, section] of opts.configTables ?? []) {
     if (!catalog.has(name)) await catalog.create({ ...section.schema, name });

@@ -9,19 +9,20 @@
 /** Load factor above which the table doubles. */
 const MAX_LOAD = 0.75;
 const MIN_CAPACITY = 1024;
-/** Rows whose home entries setRows reads ahead of probing them. */
+/** Rows whose home entries repointRows reads ahead of probing them. */
 const TOUCH_BATCH = 64;
 
 export class DocMap {
   /**
    * Entry i at 4i: id low half, id high half, segment slot + 1 (0 = empty), row. One array, the
-   * fields side by side: a probe reads one cache line, not four (four arrays made a merge swap's
-   * re-pointing of 1.6M rows cost ~100 ns a row, each probe a miss in each array).
+   * fields side by side: a probe reads one cache line, not four (four arrays made re-pointing a merge's
+   * 1.6M rows cost ~100 ns a row, each probe a miss in each array).
    */
   #t = new Int32Array(4 * MIN_CAPACITY);
   #mask = MIN_CAPACITY - 1;
   #size = 0;
-  /** setRows' reads ahead are kept here, so the compiler cannot drop them as unused. */
+
+  /** repointRows' reads ahead are kept here, so the compiler cannot drop them as unused. */
   #touched = 0;
 
   get size(): number { return this.#size; }
@@ -50,32 +51,39 @@ export class DocMap {
 
   rowAt(e: number): number { return this.#t[4 * e + 3] >>> 0; }
 
+  /** Re-points entry `e` (a find() result) at segment slot `seg`, row `row`; its id stays. */
+  pointAt(e: number, seg: number, row: number): void {
+    this.#t[4 * e + 2] = seg + 1;
+    this.#t[4 * e + 3] = row;
+  }
+
+  /**
+   * Re-points, for rows `from` to `to` of a segment whose ids are `ids` (halves side by side), each
+   * present entry whose (slot, row) `lands(slot, row, at)` says is the segment's row `at`, to (`seg`,
+   * `at`): a merged segment's rows after a merge swap (segment-slots.ts). Never adds or removes.
+   */
+  repointRows(ids: Int32Array, from: number, to: number, seg: number, lands: (slot: number, row: number, at: number) => boolean): void {
+    const mask = this.#mask, t = this.#t;
+    for (let b = from; b < to; b += TOUCH_BATCH) {
+      const end = Math.min(to, b + TOUCH_BATCH);
+      // first read each row's home entry, independent loads the CPU overlaps (the table is far
+      // bigger than the caches, each home a miss), then probe: the homes are cached by then
+      let touched = 0;
+      for (let row = b; row < end; row++) touched |= t[4 * DocMap.#home(ids[2 * row], ids[2 * row + 1], mask) + 2];
+      this.#touched = touched;
+      for (let row = b; row < end; row++) {
+        const e = this.find(ids[2 * row], ids[2 * row + 1]);
+        if (e < 0) continue;
+        const slot = t[4 * e + 2] - 1;
+        if (slot !== seg && lands(slot, t[4 * e + 3] >>> 0, row)) { t[4 * e + 2] = seg + 1; t[4 * e + 3] = row; }
+      }
+    }
+  }
+
   /** Sets (or re-points) the id's segment slot and row. */
   set(lo: number, hi: number, seg: number, row: number): void {
     if ((this.#size + 1) > (this.#mask + 1) * MAX_LOAD) this.#grow();
     this.#put(lo, hi, seg, row);
-  }
-
-  /**
-   * Points ids[2i], ids[2i + 1] (id halves) at (slot `seg`, row i) for every i not marked in `skip`:
-   * a merged segment's rows in one call (a merge swap re-points 100ks of rows on the protocol thread).
-   */
-  setRows(ids: Int32Array, seg: number, skip?: Uint8Array): void {
-    const n = ids.length >>> 1;
-    for (let from = 0; from < n; from += TOUCH_BATCH) {
-      const to = Math.min(n, from + TOUCH_BATCH);
-      // first read each row's home entry, independent loads the CPU overlaps (the table is far
-      // bigger than the caches, each home a miss), then probe: the homes are cached by then
-      const mask = this.#mask, t = this.#t;
-      let touched = 0;
-      for (let row = from; row < to; row++) touched |= t[4 * DocMap.#home(ids[2 * row], ids[2 * row + 1], mask) + 2];
-      this.#touched = touched;
-      for (let row = from; row < to; row++) {
-        if (skip && skip[row]) continue;
-        if ((this.#size + 1) > (this.#mask + 1) * MAX_LOAD) this.#grow();
-        this.#put(ids[2 * row], ids[2 * row + 1], seg, row);
-      }
-    }
   }
 
   #put(lo: number, hi: number, seg: number, row: number): void {

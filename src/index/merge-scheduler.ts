@@ -47,8 +47,9 @@ export interface MergeHost {
   /** Where each live document is: docId halves -> (segment slot, row). */
   readonly docs: DocMap;
   /** Gives `seg` a slot (for the doc map) and returns it. */
-  newSlot(seg: Segment): number;
   dropSlot(seg: Segment): void;
+  /** Swaps merged `seg` in for `parts` in the doc map (segment-slots.ts): `forward[i]` maps part i's rows. */
+  retire(parts: readonly Segment[], seg: Segment, forward: readonly Int32Array[], ids: Int32Array): void;
   /** Points every live row of `seg` (whose ids the map already holds) at it. */
   point(seg: Segment): void;
 }
@@ -301,11 +302,13 @@ export class MergeScheduler {
     // them back if it does.
     const nearCap = this.#host.core.exports.memory.buffer.byteLength + 2 * built.blob.length > CORE_MEMORY_LIMIT.bytes;
     const copies = nearCap ? parts.map((p) => ({ built: { blob: p.blobBytes(), terms: p.terms, hostCols: p.hostCols }, deleted: p.deletedBitmap() })) : [];
-    for (const p of parts) { p.free(); this.#host.dropSlot(p); }
+    // their slots stay until retire(): the doc map's entries still point at them
+    for (const p of parts) p.free();
     let placed: Segment[];
     try {
       placed = n ? [new Segment(this.#host.core, this.#host.schema, built)] : [];
     } catch (e) {
+      for (const p of parts) this.#host.dropSlot(p);
       if (!nearCap) {
         // not expected below the cap (the host refused memory): drop the rows rather than keep
         // freed segments listed; a restart re-indexes them from the store of record
@@ -319,10 +322,13 @@ export class MergeScheduler {
       throw e;
     }
     this.#host.segments().splice(start, end - start, ...placed);
-    if (!placed.length) return;
+    if (!placed.length) {
+      for (const p of parts) this.#host.dropSlot(p); // every row deleted: no entry points at them
+      return;
+    }
     const seg = placed[0];
-    const slot = this.#host.newSlot(seg);
-    this.#host.docs.setRows(ids, slot, gone);
+    // look-ups follow the parts' rows to the merged ones at once; entries re-pointed in later turns
+    this.#host.retire(parts, seg, merged.forward, ids);
     for (let row = 0; row < n; row++) if (gone[row]) seg.markDeleted(row);
     for (const f of fix) f.values.forEach((v, a) => { if (!seg.hostCols[a]) seg.setAttr(a, f.row, v); });
   }

@@ -17,6 +17,7 @@ import { groupPrepared, type SegmentGrouping } from './search-groups.js';
 import { groupPreparedParallel } from './parallel/search-groups-parallel.js';
 import { queryPool } from './parallel/query-threads.js';
 import { placeQuery } from './parallel/place-query.js';
+import { SegmentSlots } from './segment-slots.js';
 import { DocMap, idHalves } from './doc-map.js';
 import { RamTail, TAIL_BATCH_ROWS, rowTokens } from './ram-tail.js';
 import type { PreparedBatch, RtIndexOptions } from './rt-index-options.js';
@@ -29,9 +30,8 @@ export class RtIndex implements RtIndexApi {
   #segments: Segment[] = [];
   /** Where each live document is: docId -> (segment slot, row). */
   #docs = new DocMap();
-  /** Segments by slot (a slot is reused once its segment is gone), and each segment's slot. */
-  #bySlot: (Segment | undefined)[] = [];
-  #slotOf = new Map<Segment, number>();
+  /** Segments by slot (a slot is reused once its segment is gone and nothing forwards from it). */
+  #slots = new SegmentSlots(this.#docs);
   readonly #merges: MergeScheduler;
   /** Rows of small writes not yet in a segment (null: no tail, every write is a segment). */
   readonly #tail: RamTail | null;
@@ -45,8 +45,8 @@ export class RtIndex implements RtIndexApi {
       core: this.core,
       segments: () => this.#segments,
       get docs() { return idx.#docs; },
-      newSlot: (seg) => this.#newSlot(seg),
-      dropSlot: (seg) => this.#dropSlot(seg),
+      dropSlot: (seg) => this.#slots.drop(seg),
+      retire: (parts, seg, forward, ids) => this.#slots.retire(parts, seg, forward, ids),
       point: (seg) => this.#point(seg),
     }, opts.mergePolicy ?? new TieredMergePolicy(), opts.autoMerge ?? 'deferred', opts.idleMergeCutoff);
     this.#tail = opts.ramTail ? new RamTail() : null;
@@ -106,19 +106,6 @@ export class RtIndex implements RtIndexApi {
     return { rows: docs };
   }
 
-  #newSlot(seg: Segment): number {
-    let slot = this.#bySlot.indexOf(undefined);
-    if (slot < 0) slot = this.#bySlot.length;
-    this.#bySlot[slot] = seg;
-    this.#slotOf.set(seg, slot);
-    return slot;
-  }
-
-  #dropSlot(seg: Segment): void {
-    this.#bySlot[this.#slotOf.get(seg)!] = undefined;
-    this.#slotOf.delete(seg);
-  }
-
   /** Calls fn(lo, hi, row) for each live row of `seg`, with the halves of its document id. */
   #eachLive(seg: Segment, fn: (lo: number, hi: number, row: number) => void): void {
     const i32 = seg.core.i32; // valid for the loop: nothing in it allocates core memory
@@ -128,19 +115,19 @@ export class RtIndex implements RtIndexApi {
 
   #attach(seg: Segment): void {
     this.#segments.push(seg);
-    const slot = this.#newSlot(seg);
+    const slot = this.#slots.add(seg);
     const tail = this.#tail?.size ? this.#tail : null;
     this.#eachLive(seg, (lo, hi, r) => {
       if (tail) tail.delete(BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo >>> 0)));
       const e = this.#docs.find(lo, hi);
-      if (e >= 0) this.#bySlot[this.#docs.segmentAt(e)]!.markDeleted(this.#docs.rowAt(e)); // a later segment's copy wins
+      if (e >= 0) { const at = this.#slots.at(e); at.seg.markDeleted(at.row); } // a later segment's copy wins
       this.#docs.set(lo, hi, slot, r);
     });
   }
 
   /** Points every live row of `seg` (whose ids the map already holds) at it. */
   #point(seg: Segment): void {
-    const slot = this.#newSlot(seg);
+    const slot = this.#slots.add(seg);
     this.#eachLive(seg, (lo, hi, r) => this.#docs.set(lo, hi, slot, r));
   }
 
@@ -148,7 +135,7 @@ export class RtIndex implements RtIndexApi {
   #locate(docId: bigint): { seg: Segment; row: number } | undefined {
     const [lo, hi] = idHalves(docId); // the halves of a u64 and its int64 are the same
     const e = this.#docs.find(lo, hi);
-    return e < 0 ? undefined : { seg: this.#bySlot[this.#docs.segmentAt(e)]!, row: this.#docs.rowAt(e) };
+    return e < 0 ? undefined : this.#slots.at(e);
   }
 
   addBatch(docs: DocInput[]): void {
@@ -225,7 +212,8 @@ export class RtIndex implements RtIndexApi {
       const [lo, hi] = idHalves(id);
       const e = this.#docs.find(lo, hi);
       if (e >= 0) {
-        this.#bySlot[this.#docs.segmentAt(e)]!.markDeleted(this.#docs.rowAt(e));
+        const at = this.#slots.at(e);
+        at.seg.markDeleted(at.row);
         this.#docs.delete(lo, hi);
       }
       tail.add(id, doc);
@@ -376,7 +364,6 @@ export class RtIndex implements RtIndexApi {
     for (const s of this.#segments) s.free();
     this.#segments = [];
     this.#docs.clear();
-    this.#bySlot = [];
-    this.#slotOf.clear();
+    this.#slots.clear();
   }
 }

@@ -79,12 +79,11 @@ export class FieldWalker {
    * does not take): the caller walks the field instead.
    */
   pack(text: string, out: PackedWriter): PackedField | null {
-    if (!this.scanner || this.exceptions.size !== 0 || this.wordforms.hasMulti || this.blend) return null;
     if (this.numbers.full) {
       this.numbers = new TermNumbers();
       this.scanNums.fill(UNNUMBERED);
     }
-    const scan = this.scanner.scan(text);
+    const scan = this.batchScanner()?.scan(text);
     if (!scan) return null;
     this.sameGeneration(scan.generation);
     const nums = this.numsFor(scan.texts.length);
@@ -132,7 +131,7 @@ export class FieldWalker {
     return scan ? this.packScanned(scan.records, 0, scan.count, scan.texts, scan.generation, sink) : null;
   }
 
-  /** The scanner packBatch() and packScanned() take their tokens from; null: neither applies. */
+  /** The scanner pack(), packBatch() and packScanned() take their tokens from; null: none applies. */
   batchScanner(): FieldScanner | null {
     return this.exceptions.size !== 0 || this.wordforms.hasMulti || this.blend ? null : this.scanner;
   }

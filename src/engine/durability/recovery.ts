@@ -6,7 +6,7 @@
  */
 import type { Store } from '../../store/index.js';
 import type { DocInput } from '../../index/types.js';
-import { createIndex, loadIndex } from '../index-factory.js';
+import { type AutoOptimize, createIndex, loadIndex } from '../index-factory.js';
 import type { Table } from '../table.js';
 import { noteLoadedSegments } from './checkpointer.js';
 import type { StoredDoc } from './table-store.js';
@@ -47,21 +47,21 @@ function replayOps(store: Store, table: Table, afterSeq: bigint): void {
  * checkpoint (manifest or segment file failing its checksum, truncated, missing) or op record is
  * logged and the index rebuilt from the documents; a damaged document throws (the table is not served).
  */
-export function recoverIndex(store: Store, table: Table): bigint {
+export function recoverIndex(store: Store, table: Table, autoOptimize: AutoOptimize): bigint {
   try {
     const cp = store.loadCheckpoint(table.name);
     if (!cp.segments.length) {
       rebuildFromDocs(store, table);
       return store.lastSeq(table.name);
     }
-    table.index = loadIndex(table.index.schema, cp.segments.map((s) => s.bytes), table.schema.settings);
+    table.index = loadIndex(table.index.schema, cp.segments.map((s) => s.bytes), table.schema.settings, autoOptimize);
     noteLoadedSegments(table.index.segments, cp.segments.map((s) => s.name));
     replayOps(store, table, cp.lastSeq);
     return store.lastSeq(table.name);
   } catch (e) {
     logWarning(`table ${table.name}: checkpoint damaged (${(e as Error).message}); rebuilding the table from the store of record`);
     table.index.truncate();
-    table.index = createIndex(table.index.schema, table.schema.settings);
+    table.index = createIndex(table.index.schema, table.schema.settings, autoOptimize);
     store.discardCheckpoint(table.name);
   }
   rebuildFromDocs(store, table);

@@ -41,6 +41,8 @@ export interface MergedRows {
   /** Part and row of each merged row: only when asked for (sources), else empty. */
   part: Uint32Array;
   row: Uint32Array;
+  /** Per part, each part row's merged row, -1 for one not carried over (segment-slots.ts forwards lookups with it). */
+  forward: Int32Array[];
 }
 
 /**
@@ -58,8 +60,10 @@ export function mergedRows(parts: readonly Segment[], snap?: readonly PartSnapsh
   const stale: number[] = [];
   const part = new Uint32Array(sources ? cap : 0);
   const row = new Uint32Array(sources ? cap : 0);
+  const forward = parts.map((p) => new Int32Array(p.rows).fill(-1));
   let at = 0;
   parts.forEach((p, pi) => {
+    const fwd = forward[pi];
     const was = snap ? snap[pi].deleted : p.deletedBitmap();
     const now = snap && p.version !== snap[pi].version ? p.deletedBitmap() : null;
     const i32 = p.core.i32;
@@ -77,6 +81,7 @@ export function mergedRows(parts: readonly Segment[], snap?: readonly PartSnapsh
       }
       ids.set(i32.subarray(col + 2 * r, col + 2 * e), 2 * at);
       const base = at - r; // merged row of part row k: base + k
+      for (let k = r; k < e; k++) fwd[k] = base + k;
       if (sources) for (let k = r; k < e; k++) { part[base + k] = pi; row[base + k] = k; }
       if (now) {
         for (let k = r; k < e; k++) {
@@ -88,7 +93,7 @@ export function mergedRows(parts: readonly Segment[], snap?: readonly PartSnapsh
       r = e;
     }
   });
-  return { n: at, ids: ids.subarray(0, 2 * at), gone: gone.subarray(0, at), stale, part: part.subarray(0, sources ? at : 0), row: row.subarray(0, sources ? at : 0) };
+  return { n: at, ids: ids.subarray(0, 2 * at), gone: gone.subarray(0, at), stale, part: part.subarray(0, sources ? at : 0), row: row.subarray(0, sources ? at : 0), forward };
 }
 
 /**

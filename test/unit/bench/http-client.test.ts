@@ -1,3 +1,5 @@
+// The benches' keep-alive HTTP client (bench/http-client.ts LeanHttpClient) against a node:http server:
+// what it sends, replies read one after another (chunked, multi-byte) and a close without a reply.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

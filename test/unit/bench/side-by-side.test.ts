@@ -1,3 +1,5 @@
+// The side-by-side's query run (bench/side-by-side.bench.ts queryRun) over a fake peer: its connections,
+// the mix once or whole passes in order until minMs, and a QPS that counts every query run.
 import { describe, expect, it } from 'vitest';
 import { queryRun, type Peer } from '../../../bench/side-by-side.bench.js';
 

@@ -1,7 +1,7 @@
 // A table's index (index-factory.ts): merged down to the same segment count whatever the query threads,
 // since the threads cut segments into row ranges and every extra segment is a cost to each query.
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkOptimizeCutoff, createIndex, IDLE_MERGE_CUTOFF, setAutoOptimize } from '../../../src/engine/index-factory.js';
+import { type AutoOptimize, checkOptimizeCutoff, createIndex, IDLE_MERGE_CUTOFF } from '../../../src/engine/index-factory.js';
 import { IDLE_MERGE_MS } from '../../../src/index/merge-scheduler.js';
 import { queryThreads, setQueryThreads } from '../../../src/index/parallel/query-threads.js';
 import { doc } from '../index/helpers.js';
@@ -20,7 +20,7 @@ describe('createIndex', () => {
     expect(IDLE_MERGE_CUTOFF).toBe(2);
     for (const threads of [4, 1]) {
       await setQueryThreads(threads);
-      const idx = createIndex(schema, {});
+      const idx = createIndex(schema, {}, 1);
       // 9 segments of 300 rows (over the RAM tail's 256): the tiered policy merges none of them
       for (let b = 0; b < 9; b++) idx.addBatch(Array.from({ length: 300 }, (_, i) => doc(schema, b * 300 + i + 1, { body: `common w${i % 7}` }, [i, 's'])));
       await idx.whenMerged();
@@ -32,8 +32,8 @@ describe('createIndex', () => {
   });
 
   /** 9 segments of 300 rows (over the RAM tail's 256), which the tiered policy leaves alone; their count once quiet. */
-  async function quietSegments(settings: Record<string, string>, expected: number): Promise<number> {
-    const idx = createIndex(schema, settings);
+  async function quietSegments(settings: Record<string, string>, expected: number, autoOptimize: AutoOptimize = 1): Promise<number> {
+    const idx = createIndex(schema, settings, autoOptimize);
     for (let b = 0; b < 9; b++) idx.addBatch(Array.from({ length: 300 }, (_, i) => doc(schema, b * 300 + i + 1, { body: `common w${i % 7}` }, [i, 's'])));
     await idx.whenMerged();
     await until(() => idx.segments.length <= expected);
@@ -47,21 +47,17 @@ describe('createIndex', () => {
   }
 
   describe('optimize_cutoff and auto_optimize', () => {
-    afterEach(() => { setAutoOptimize(1); });
-
     it("compacts down to the table's optimize_cutoff rather than the default", async () => {
       expect(await quietSegments({ optimize_cutoff: '4' }, 4)).toBe(4);
     });
 
     it('auto_optimize = 0 leaves the segments unmerged; 2 doubles the cutoff', async () => {
-      setAutoOptimize(0);
-      expect(await quietSegments({}, 0)).toBe(9);
-      setAutoOptimize(2);
-      expect(await quietSegments({ optimize_cutoff: '2' }, 4)).toBe(4);
+      expect(await quietSegments({}, 0, 0)).toBe(9);
+      expect(await quietSegments({ optimize_cutoff: '2' }, 4, 2)).toBe(4);
     });
 
     it('a lower cutoff set later (ALTER TABLE) is acted on once quiet', async () => {
-      const idx = createIndex(schema, { optimize_cutoff: '100' });
+      const idx = createIndex(schema, { optimize_cutoff: '100' }, 1);
       for (let b = 0; b < 5; b++) idx.addBatch(Array.from({ length: 300 }, (_, i) => doc(schema, b * 300 + i + 1, { body: `common w${i % 7}` }, [i, 's'])));
       await idx.whenMerged();
       expect(idx.segments.length).toBe(5);

@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { open } from '../../../src/index.js';
-import { idleCutoffOf, setAutoOptimize } from '../../../src/engine/index-factory.js';
+import { idleCutoffOf } from '../../../src/engine/index-factory.js';
+import { IDLE_MERGE_MS } from '../../../src/index/merge-scheduler.js';
 import { autoOptimizeOf, startServer } from '../../../src/server/server.js';
 import { configTables } from '../../../src/server/config-tables.js';
 import { parseConfig } from '../../../src/server/config-parser.js';
 
 const dirs: string[] = [];
 afterEach(() => {
-  setAutoOptimize(1);
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 function tempDir(): string {
@@ -63,19 +63,43 @@ describe('searchd auto_optimize', () => {
     expect(() => autoOptimizeOf(conf('3'))).toThrow(/auto_optimize must be 0, 1 or 2/);
   });
 
-  it("open(dir, { configPath }) applies the config's auto_optimize to every table", async () => {
+  it('turns into the idle cutoff: 0 none, 1 the table\'s, 2 twice it; a bad stored value the default', () => {
+    expect(idleCutoffOf({ optimize_cutoff: '4' }, 0)).toBe(0);
+    expect(idleCutoffOf({ optimize_cutoff: '4' }, 1)).toBe(4);
+    expect(idleCutoffOf({ optimize_cutoff: '4' }, 2)).toBe(8);
+    expect(idleCutoffOf({}, 2)).toBe(4);
+    expect(idleCutoffOf({ optimize_cutoff: 'many' }, 2)).toBe(4); // an unchecked config section's bad value: the default
+  });
+
+  it('is per engine: two engines open in one process keep their own, for tables made before and after', async () => {
     const dir = tempDir();
-    const configPath = join(dir, 'manticore.conf');
-    writeFileSync(configPath, 'searchd {\n  auto_optimize = 0\n}\n');
-    const db = await open(join(dir, 'data'), { configPath });
-    expect(idleCutoffOf({ optimize_cutoff: '4' })).toBe(0);
-    await db.close();
-    writeFileSync(configPath, 'searchd {\n  auto_optimize = 2\n}\n');
-    const db2 = await open(join(dir, 'data'), { configPath });
-    expect(idleCutoffOf({ optimize_cutoff: '4' })).toBe(8);
-    expect(idleCutoffOf({})).toBe(4);
-    expect(idleCutoffOf({ optimize_cutoff: 'many' })).toBe(4); // an unchecked config section's bad value: the default
-    await db2.close();
+    const opened: Awaited<ReturnType<typeof open>>[] = [];
+    for (const level of ['0', '2']) {
+      const configPath = join(dir, `manticore-${level}.conf`);
+      writeFileSync(configPath, `searchd {\n  auto_optimize = ${level}\n}\n`);
+      const db = await open(join(dir, `data-${level}`), { configPath, threads: 1 });
+      opened.push(db);
+      // the first engine's table is created before the second engine opens, the second's after
+      expect((await db.sql("CREATE TABLE t (title text) optimize_cutoff='2'"))[0].kind).toBe('ok');
+    }
+    // 9 INSERTs of 300 rows (over the RAM tail's 256): 9 segments the tiered policy leaves alone
+    for (const db of opened) {
+      for (let b = 0; b < 9; b++) {
+        const values = Array.from({ length: 300 }, (_, i) => `(${b * 300 + i + 1}, 'common w${i % 7}')`).join(',');
+        expect((await db.sql(`INSERT INTO t (id, title) VALUES ${values}`))[0].kind).toBe('ok');
+      }
+    }
+    const segments = async (db: (typeof opened)[number]) => {
+      const [r] = await db.sql('SHOW TABLE t STATUS');
+      if (r.kind !== 'rows') throw new Error(JSON.stringify(r));
+      return Number(r.rows.find((row) => row[0] === 'ram_chunk_segments_count')?.[1]);
+    };
+    const end = Date.now() + 40 * IDLE_MERGE_MS;
+    while (await segments(opened[1]) > 4 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 3 * IDLE_MERGE_MS)); // a compaction of the first would have run by now
+    expect(await segments(opened[0])).toBe(9); // auto_optimize = 0: no idle compaction
+    expect(await segments(opened[1])).toBe(4); // auto_optimize = 2: twice the cutoff of 2
+    for (const db of opened) await db.close();
   });
 });
 

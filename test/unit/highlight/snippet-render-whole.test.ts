@@ -3,26 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderWhole, type Markers } from '../../../src/highlight/snippet-render.js';
-import { PieceKind, Pieces, type FieldStream } from '../../../src/highlight/snippet-stream.js';
 import { renderWholeByPiece } from '../../reference/snippet-render-whole.js';
-
-/** A field from (word, hit, gap, tag) items: a hit run's words share the position just past the run. */
-function field(items: { w: string; hit: boolean; gap: string; tag: string }[]): FieldStream {
-  let text = '';
-  const pieces = new Pieces(items.length * 3);
-  const ends: number[] = [];
-  for (let i = items.length - 1; i >= 0; i--) ends[i] = items[i].hit && i + 1 < items.length && items[i + 1].hit ? ends[i + 1] : i + 2;
-  items.forEach((x, i) => {
-    pieces.push(PieceKind.Word, text.length, text.length + x.w.length, i + 1, x.hit ? ends[i] : 0);
-    text += x.w;
-    for (const [kind, t] of [[PieceKind.Gap, x.gap], [PieceKind.Tag, x.tag]] as const) {
-      if (!t) continue;
-      pieces.push(kind, text.length, text.length + t.length, i + 1, 0);
-      text += t;
-    }
-  });
-  return { text, pieces, counted: new Int32Array(0), brk: new Uint8Array(0), zones: new Map(), passage: {} } as unknown as FieldStream;
-}
+import { fieldStream } from './helpers.js';
 
 const item = fc.record({
   w: fc.constantFrom('a', 'bb', 'ccc', 'dd'),
@@ -37,7 +19,7 @@ const markers = (numbered: boolean): Markers =>
 describe('renderWhole', () => {
   it('gives the piece-by-piece text, markers and marker numbers', () => {
     fc.assert(fc.property(fc.array(item, { maxLength: 30 }), fc.boolean(), fc.boolean(), (items, numbered, allowEmpty) => {
-      const s = field(items);
+      const s = fieldStream(items);
       const a = markers(numbered);
       const b = markers(numbered);
       expect(renderWhole(s, a, allowEmpty)).toBe(renderWholeByPiece(s, b, allowEmpty));
@@ -46,7 +28,7 @@ describe('renderWhole', () => {
   });
 
   it('copies a field without hits whole', () => {
-    const s = field([{ w: 'bb', hit: false, gap: ', ', tag: '' }, { w: 'a', hit: false, gap: '', tag: '<i>' }]);
+    const s = fieldStream([{ w: 'bb', hit: false, gap: ', ', tag: '' }, { w: 'a', hit: false, gap: '', tag: '<i>' }]);
     expect(renderWhole(s, markers(false), false)).toBe('bb, a<i>');
     expect(renderWhole(s, markers(false), true)).toBe('');
   });

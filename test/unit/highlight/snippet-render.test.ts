@@ -4,28 +4,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderPassages, renderWalk, type Markers } from '../../../src/highlight/snippet-render.js';
-import { PieceKind, Pieces, type FieldStream } from '../../../src/highlight/snippet-stream.js';
+import type { FieldStream } from '../../../src/highlight/snippet-stream.js';
 import type { PickedPassage } from '../../../src/wasm/snippet.js';
+import { fieldStream, type FieldItem } from './helpers.js';
 
 interface Field { stream: FieldStream; n: number }
 
-/** A field from (word, hit, gap) triples: a hit run's words share the position just past the run. */
-function field(words: { w: string; hit: boolean; gap: string }[]): Field {
-  let text = '';
-  const pieces = new Pieces(words.length * 2);
-  const ends: number[] = [];
-  for (let i = words.length - 1; i >= 0; i--) ends[i] = words[i].hit && i + 1 < words.length && words[i + 1].hit ? ends[i + 1] : i + 2;
-  words.forEach((x, i) => {
-    pieces.push(PieceKind.Word, text.length, text.length + x.w.length, i + 1, x.hit ? ends[i] : 0);
-    text += x.w;
-    if (x.gap) {
-      pieces.push(PieceKind.Gap, text.length, text.length + x.gap.length, i + 1, 0);
-      text += x.gap;
-    }
-  });
-  const counted = Int32Array.from({ length: pieces.n }, (_, i) => i);
-  const stream = { text, pieces, counted, brk: new Uint8Array(0), zones: new Map(), passage: {} } as unknown as FieldStream;
-  return { stream, n: pieces.n };
+/** A field from (word, hit, gap) triples, and its piece count. */
+function field(words: FieldItem[]): Field {
+  const stream = fieldStream(words);
+  return { stream, n: stream.pieces.n };
 }
 
 const word = fc.record({

@@ -1,3 +1,5 @@
+// LatencyWindow (the `*_stats_ms_*` counters): the 1, 5 and 15 minute windows of its samples,
+// and the newest MAX_SAMPLES kept in order while the ring grows, wraps and drops its oldest by time.
 import { describe, expect, it } from 'vitest';
 import { LatencyWindow, MAX_SAMPLES } from '../../../src/metrics/latency-window.js';
 

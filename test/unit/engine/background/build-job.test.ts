@@ -1,19 +1,12 @@
 // Priming a build thread's pipeline (build-job.ts primeFields): a job built after its rows (or others)
 // were primed is the segment a fresh pipeline builds, and priming stops once a job was sent.
 import { describe, expect, it } from 'vitest';
-import { buildJobOf, buildOfJob, primeFields } from '../../../../src/engine/background/build-job.js';
-import type { IndexSchema } from '../../../../src/index/types.js';
+import { buildOfJob, primeFields } from '../../../../src/engine/background/build-job.js';
 import { createTextPipeline, type TextPipeline } from '../../../../src/text/text-pipeline.js';
+import { jobMaker, settings } from './helpers.js';
 
-const schema: IndexSchema = { fields: ['title', 'body'], attrs: [{ name: 'n', type: 'uint' }] };
-const settings = { morphology: 'stem_en' };
 const WORDS = ['running', 'runners', 'the', 'quickly', 'brown', 'foxes', 'jumped', 'caf\u00e9', 'na\u00efve', 'of', '\u{1d400}x', 'generously'];
-const docs = (from: number, n: number) => Array.from({ length: n }, (_, k) => {
-  const r = from + k;
-  const text = (len: number) => Array.from({ length: len }, (_, i) => `${WORDS[(r * 5 + i * i) % WORDS.length]}${(r + i) % 7 === 0 ? r % 13 : ''}`).join(' ');
-  return { title: text(3), body: text(25), n: r };
-});
-const jobOf = (from: number, n: number) => buildJobOf(schema, settings, Array.from({ length: n }, (_, i) => BigInt(from + i)), docs(from, n));
+const jobOf = jobMaker(WORDS);
 
 describe('primeFields', () => {
   it('leaves the segment a job builds as a fresh pipeline builds it', () => {

@@ -2,21 +2,14 @@
 // from kept tokens is the segment a fresh pipeline builds, whether all, some or none of its fields were
 // primed, priming stopped part-way, or the primed rows are not the job's (then nothing is copied).
 import { describe, expect, it } from 'vitest';
-import { buildJobOf, buildOfJob, primeFields } from '../../../../src/engine/background/build-job.js';
+import { buildOfJob, primeFields } from '../../../../src/engine/background/build-job.js';
 import { PrimedFields } from '../../../../src/engine/background/primed-fields.js';
-import type { IndexSchema } from '../../../../src/index/types.js';
 import { createTextPipeline } from '../../../../src/text/text-pipeline.js';
+import { jobMaker, settings } from './helpers.js';
 
-const schema: IndexSchema = { fields: ['title', 'body'], attrs: [{ name: 'n', type: 'uint' }] };
-const settings = { morphology: 'stem_en' };
 // a surrogate (the scanner leaves such fields to the TS path), stopwords, stems, digits
 const WORDS = ['running', 'runners', 'the', 'quickly', 'brown', 'foxes', 'jumped', 'caf\u00e9', 'of', '\u{1d400}x', 'generously', 'a'];
-const docs = (from: number, n: number) => Array.from({ length: n }, (_, k) => {
-  const r = from + k;
-  const text = (len: number) => Array.from({ length: len }, (_, i) => `${WORDS[(r * 5 + i * i) % WORDS.length]}${(r + i) % 7 === 0 ? r % 13 : ''}`).join(' ');
-  return { title: text(3), body: text(25), n: r };
-});
-const jobOf = (from: number, n: number) => buildJobOf(schema, settings, Array.from({ length: n }, (_, i) => BigInt(from + i)), docs(from, n));
+const jobOf = jobMaker(WORDS);
 /** Field texts and lengths of rows [from, from + n), as primeRows sends them. */
 const partOf = (from: number, n: number) => { const j = jobOf(from, n); return { settings, text: j.text, lengths: j.lengths }; };
 
