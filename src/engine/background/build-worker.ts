@@ -9,7 +9,10 @@ import { installNodeHost } from '../node-host.js';
 import { keepInversionScratch } from '../../index/segment/inversion-scratch.js';
 import { buildOfJob, primeFields, type BuildJob, type BuildPart } from './build-job.js';
 import { PrimedFields } from './primed-fields.js';
+import { detachFirst } from './detach-first.js';
 
+// each job's blob is transferred (detached): detach once now, so nothing is compiled twice (detach-first.ts)
+detachFirst();
 installNodeHost();
 // this thread inverts one import batch after another (25,000 documents, over a million tokens each):
 // its working arrays stay for the next batch up to 16 MiB each (doc-inverter.ts's scratch)
