@@ -71,14 +71,6 @@ export class MergeScheduler {
   #idleWaiters: (() => void)[] = [];
   /** The table's live rows when the idle compaction last merged (0 at start: the first one is free). */
   #compactedAt = 0;
-  /**
-   * Budget the idle compaction earned and has not yet spent (rows), carried to its later merges, at
-   * most the table's live rows. Dropping it after each merge left a load's table in as many segments
-   * as its last pause found (9-11 after a 100k INSERT load whose pauses ran compactions): the per-row
-   * bound holds over the table's life, and the cap keeps a trickle after a big load from spending
-   * more than one rewrite of the table before it waits again.
-   */
-  #compactCarry = 0;
 
   constructor(host: MergeHost, policy: MergePolicy, autoMerge: boolean | 'deferred', idleCutoff = 0) {
     this.#host = host;
@@ -107,12 +99,8 @@ export class MergeScheduler {
   /** The idle compaction's next merge (merge-policy.ts compactRange), or null. */
   compactRange(): [number, number] | null {
     const live = this.#host.segments().map((s) => s.live);
-    return compactRange(live, this.#idleCutoff, Math.min(this.#policy.capRows?.(live) ?? Infinity, this.#compactBudget(live)));
-  }
-
-  /** Rows the idle compaction may rewrite now: what the growth since its last merge earned, plus the carry. */
-  #compactBudget(live: number[]): number {
-    return COMPACT_ROWS_PER_NEW_ROW * Math.max(0, liveTotal(live) - this.#compactedAt) + this.#compactCarry;
+    const budget = COMPACT_ROWS_PER_NEW_ROW * Math.max(0, liveTotal(live) - this.#compactedAt);
+    return compactRange(live, this.#idleCutoff, Math.min(this.#policy.capRows?.(live) ?? Infinity, budget));
   }
 
   /** Starts (again) the quiet time after which the idle compaction runs, when one would be due. */
@@ -199,15 +187,8 @@ export class MergeScheduler {
           // the idle compaction (compact) only once the policy asks for nothing more
           const tiered = this.#policy.findMerge(this.#host.segments().map((s) => s.live));
           const compaction = tiered ? null : compact ? this.compactRange() : null;
-          const before = this.#host.segments().map((s) => s.live);
           merged = await this.#mergeNext(tiered ?? compaction);
-          if (merged && compaction) {
-            // what this merge rewrote is spent; the rest of the budget carries over to the next one
-            const rewritten = liveTotal(before.slice(compaction[0], compaction[1]));
-            const live = liveTotal(this.#host.segments().map((s) => s.live));
-            this.#compactCarry = Math.min(live, Math.max(0, this.#compactBudget(before) - rewritten));
-            this.#compactedAt = live;
-          }
+          if (merged && compaction) this.#compactedAt = liveTotal(this.#host.segments().map((s) => s.live));
         } catch (e) {
           // the segments stay as they were (a merge swaps them in only once built): log, stop
           console.error('quarry: segment merge failed:', e);
