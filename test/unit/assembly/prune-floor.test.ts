@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { setExhaustiveEvaluation } from '../../../src/wasm/plan-encoder.js';
 import { setQueryThreads } from '../../../src/index/parallel/query-threads.js';
 import { sharedCore } from '../../../src/wasm/core.js';
-import { THREADS, useParallelEngine, type Sql } from '../index/parallel/parallel-engine.js';
+import { THREADS, prunedAndExhaustive, useParallelEngine, type Sql } from '../index/parallel/parallel-engine.js';
 import { Rng } from '../../fuzz/rng.js';
 
 const VOCAB = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'];
@@ -39,15 +39,7 @@ const { sql, answer } = useParallelEngine('quarry-floor-', async (sql) => {
 });
 
 /** The answer (rows and SHOW META) with pruning and with the exhaustive evaluation. */
-async function both(q: string): Promise<[unknown, unknown]> {
-  const pruned = await answer(q);
-  setExhaustiveEvaluation(true);
-  try {
-    return [pruned, await answer(q)];
-  } finally {
-    setExhaustiveEvaluation(false);
-  }
-}
+const both = (q: string) => prunedAndExhaustive(answer, q);
 
 const word = fc.constantFrom(...VOCAB);
 const distinct = (min: number, max: number) => fc.uniqueArray(word, { minLength: min, maxLength: max });

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { setExhaustiveEvaluation } from '../../../src/wasm/plan-encoder.js';
 import { setQueryThreads } from '../../../src/index/parallel/query-threads.js';
 import { sharedCore } from '../../../src/wasm/core.js';
-import { THREADS, useParallelEngine } from '../index/parallel/parallel-engine.js';
+import { THREADS, prunedAndExhaustive, useParallelEngine } from '../index/parallel/parallel-engine.js';
 import { Rng } from '../../fuzz/rng.js';
 
 const VOCAB = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
@@ -91,15 +91,7 @@ const prunable = fc.record({
 });
 
 /** The answer (rows and SHOW META) with pruning and with the exhaustive evaluation. */
-async function both(q: string): Promise<[unknown, unknown]> {
-  const pruned = await answer(q);
-  setExhaustiveEvaluation(true);
-  try {
-    return [pruned, await answer(q)];
-  } finally {
-    setExhaustiveEvaluation(false);
-  }
-}
+const both = (q: string) => prunedAndExhaustive(answer, q);
 
 describe('weight-bound pruning', () => {
   afterAll(() => setExhaustiveEvaluation(false));

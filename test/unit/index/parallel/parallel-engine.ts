@@ -9,6 +9,7 @@ import { searchJsonText } from '../../../../src/http/render-search.js';
 import { newSession, openEngine, type Engine, type JsonValue, type Result } from '../../../../src/engine/index.js';
 import { queryPool, setBusyProbe, setParallelMinCost, setQueryThreads, setSpareCoreProbe } from '../../../../src/index/parallel/query-threads.js';
 import { sharedCore } from '../../../../src/wasm/core.js';
+import { setExhaustiveEvaluation } from '../../../../src/wasm/plan-encoder.js';
 import type { CoreThread, ThreadSpawner } from '../../../../src/wasm/worker-pool.js';
 
 /** Threads of the query pool in these tests. */
@@ -84,3 +85,14 @@ export const failingSpawner: ThreadSpawner = () => {
     terminate: async () => 0,
   };
 };
+
+/** `q`'s answer (rows and SHOW META) with pruning, then with the exhaustive evaluation: the pruning tests' pair. */
+export async function prunedAndExhaustive(answer: (q: string) => Promise<unknown>, q: string): Promise<[unknown, unknown]> {
+  const pruned = await answer(q);
+  setExhaustiveEvaluation(true);
+  try {
+    return [pruned, await answer(q)];
+  } finally {
+    setExhaustiveEvaluation(false);
+  }
+}
