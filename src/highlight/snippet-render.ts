@@ -148,7 +148,7 @@ function disjoint(passages: PickedPassage[]): boolean {
  * the first passage, with closures per piece, was the builder's largest JavaScript cost). Same output
  * as renderWalk without zones (a property test).
  */
-export function renderPlain(s: FieldStream, passages: PickedPassage[], mk: Markers): PassageText[] {
+function renderPlain(s: FieldStream, passages: PickedPassage[], mk: Markers): PassageText[] {
   const res: PassageText[] = [];
   const d = s.pieces.data;
   const counted = s.counted;
