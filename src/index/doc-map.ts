@@ -51,12 +51,6 @@ export class DocMap {
 
   rowAt(e: number): number { return this.#t[4 * e + 3] >>> 0; }
 
-  /** Re-points entry `e` (a find() result) at segment slot `seg`, row `row`; its id stays. */
-  pointAt(e: number, seg: number, row: number): void {
-    this.#t[4 * e + 2] = seg + 1;
-    this.#t[4 * e + 3] = row;
-  }
-
   /**
    * Re-points, for rows `from` to `to` of a segment whose ids are `ids` (halves side by side), each
    * present entry whose (slot, row) `lands(slot, row, at)` says is the segment's row `at`, to (`seg`,

@@ -46,7 +46,7 @@ export interface MergeHost {
   segments(): Segment[];
   /** Where each live document is: docId halves -> (segment slot, row). */
   readonly docs: DocMap;
-  /** Gives `seg` a slot (for the doc map) and returns it. */
+  /** Frees `seg`'s doc-map slot (segment-slots.ts drop). */
   dropSlot(seg: Segment): void;
   /** Swaps merged `seg` in for `parts` in the doc map (segment-slots.ts): `forward[i]` maps part i's rows. */
   retire(parts: readonly Segment[], seg: Segment, forward: readonly Int32Array[], ids: Int32Array): void;

@@ -115,14 +115,8 @@ function fastNumbering(docs: DocInput[]): TermNumbering | null {
   for (const d of docs) for (const ft of d.fields) {
     if (!ft?.packed) continue;
     const numbering = ft.packed.numbering;
-    const names = numbering.names;
-    if (slotOf.length < names.length) {
-      // room for the numbering to grow a while: it adds terms between batches
-      const n = Math.max(names.length * 2, 1024);
-      slotOf = new Int32Array(n);
-      stamp = new Uint32Array(n);
-      epoch = 0;
-    }
+    // room for the numbering to grow a while (growSlots doubles): it adds terms between batches
+    if (numbering.names.length) ensureSlot(numbering.names.length - 1);
     nextEpoch();
     return numbering;
   }

@@ -44,17 +44,6 @@ describe('DocMap', () => {
     expect(map.find(7919, 0)).toBe(-1);
   });
 
-  it('pointAt re-points an entry in place, its id and the other entries unchanged', () => {
-    const map = new DocMap();
-    for (let i = 0; i < 5000; i++) map.set(i * 31, i, 1, i);
-    map.pointAt(map.find(31 * 77, 77), 4, 9);
-    expect(map.size).toBe(5000);
-    for (let i = 0; i < 5000; i++) {
-      const e = map.find(i * 31, i);
-      expect([map.segmentAt(e), map.rowAt(e)]).toEqual(i === 77 ? [4, 9] : [1, i]);
-    }
-  });
-
   it('splits an id into the halves of its little-endian i64', () => {
     const v = new BigInt64Array([-(1n << 63n), -2n, (1n << 32n) + 5n]);
     const halves = new Int32Array(v.buffer);
