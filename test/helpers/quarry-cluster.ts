@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { startNatsCluster, type NatsNode } from '../../src/replication/local/local-nats.js';
 import { spawnQuarry, type SpawnedQuarry } from './spawn-quarry.js';
+import { claimPortBlock } from './port-block.js';
 
 export interface QuarryNode {
   name: string;
@@ -31,15 +32,13 @@ export interface LocalCluster {
   close(): Promise<void>;
 }
 
-/** Free-ish port ranges per run, so parallel test files do not collide. */
-function basePort(): number {
-  return 20_000 + Math.floor(Math.random() * 120) * 100; // below the ephemeral range (32768+)
-}
-
 /** `searchd` lines every node gets besides its own (e.g. `replication_snapshot_ops = 10`), or node i's lines. */
 export async function startLocalCluster(root: string, nodeCount: number, natsCount = 3, searchd: string[] | ((node: number) => string[]) = []): Promise<LocalCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-cluster-'));
-  const base = basePort();
+  // NATS client ports base+i, NATS routes base+100+i, quarry nodes base+50+i
+  const offsets = [...Array.from({ length: natsCount }, (_, i) => [i, 100 + i]).flat(), ...Array.from({ length: nodeCount }, (_, i) => 50 + i)];
+  const block = await claimPortBlock(offsets);
+  const base = block.base;
   const nats = await startNatsCluster(join(dir, 'nats'), natsCount, base);
   const servers = nats.map((n) => n.url).join(',');
   const nodes: QuarryNode[] = [];
@@ -73,6 +72,7 @@ export async function startLocalCluster(root: string, nodeCount: number, natsCou
       await Promise.all(nodes.map((n) => n.kill()));
       await Promise.all(nats.map((n) => n.kill()));
       rmSync(dir, { recursive: true, force: true });
+      block.release();
     },
   };
 }
