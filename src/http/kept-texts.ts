@@ -5,8 +5,20 @@
  * held while its bytes are, so the budget also bounds the documents kept beyond the store's cache.
  */
 
-/** A document's texts and their JSON bytes, alternately, and the bytes' total. */
-export interface Kept { readonly doc: object; texts: Array<string | Buffer>; bytes: number }
+/**
+ * A hit's whole `_source` object body as JSON bytes: valid for a row whose columns have the signature
+ * `columns` and whose cells (the id's aside) are `cells`, compared with ===.
+ */
+export interface KeptSource { readonly columns: string; readonly cells: readonly unknown[]; readonly json: Buffer }
+
+/** A document's texts and their JSON bytes, alternately, its `_source` (at most one), and the bytes' total. */
+export interface Kept { readonly doc: object; texts: Array<string | Buffer>; source?: KeptSource; bytes: number }
+
+/**
+ * What a kept `_source` costs beyond its bytes (the record, its cells array, the Buffer object),
+ * counted in the budget so that documents with short sources cannot hold many times the budget.
+ */
+export const SOURCE_OVERHEAD_BYTES = 256;
 
 /**
  * Bytes of rendered texts kept at most: half the store's document cache (DOC_CACHE_BYTES, 16 MiB), so
@@ -42,6 +54,15 @@ export class KeptTexts {
     kept.bytes += bytes.length;
     if (!this.#young.has(kept.doc)) this.#young.set(kept.doc, kept);
     this.#grew(bytes.length);
+  }
+
+  /** Keeps a whole `_source` with `kept` (an of() result of the same render), which had none. */
+  addSource(kept: Kept, source: KeptSource): void {
+    const bytes = source.json.length + SOURCE_OVERHEAD_BYTES;
+    kept.source = source;
+    kept.bytes += bytes;
+    if (!this.#young.has(kept.doc)) this.#young.set(kept.doc, kept);
+    this.#grew(bytes);
   }
 
   #grew(bytes: number): void {
