@@ -56,9 +56,10 @@ export class KeptTexts {
     this.#grew(bytes.length);
   }
 
-  /** Keeps a whole `_source` with `kept` (an of() result of the same render), which had none. */
+  /** Keeps a whole `_source` with `kept` (an of() result of the same render) in place of the one it had. */
   addSource(kept: Kept, source: KeptSource): void {
     const bytes = source.json.length + SOURCE_OVERHEAD_BYTES;
+    if (kept.source) kept.bytes -= kept.source.json.length + SOURCE_OVERHEAD_BYTES;
     kept.source = source;
     kept.bytes += bytes;
     if (!this.#young.has(kept.doc)) this.#young.set(kept.doc, kept);

@@ -96,8 +96,8 @@ function sameCells(row: Cell[], cells: readonly unknown[], idIndex: number): boo
  * A hit of a row read from a cached stored document is its `_source` bytes from an earlier reply when
  * the row's cells are the ones they were rendered from (an UPDATE of an attribute changes a cell, not
  * the document): one copy instead of a key, a value and a kept text per field (measured: about 3 us a
- * gcide hit, half the render of a 20-hit page). The first render of a document keeps its `_source`
- * whole instead of its texts one by one.
+ * gcide hit, half the render of a 20-hit page). A document's first render, or one with other cells, keeps
+ * its `_source` whole instead of its texts one by one; other columns (a `_source` filter) keep texts.
  */
 function hit(out: ReplySink, result: RowsResult, rowIndex: number, idIndex: number, keys: string[], columns: string): void {
   const row = result.rows[rowIndex]!;
@@ -112,7 +112,8 @@ function hit(out: ReplySink, result: RowsResult, rowIndex: number, idIndex: numb
     sourceFields(out, result, row, idIndex, keys, undefined);
   } else if (whole !== undefined && whole.columns === columns && sameCells(row, whole.cells, idIndex)) {
     out.bytes(whole.json);
-  } else if (whole === undefined && plainCells(row)) {
+  } else if ((whole === undefined || whole.columns === columns) && plainCells(row)) {
+    // a first render, or the row's cells changed since (an UPDATE): the new bytes replace the old
     const at = out.mark();
     sourceFields(out, result, row, idIndex, keys, undefined);
     keptTexts.addSource(kept, { columns, cells: row.slice(), json: out.keptSince(at) });
