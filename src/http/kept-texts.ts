@@ -15,10 +15,11 @@ export interface KeptSource { readonly columns: string; readonly cells: readonly
 export interface Kept { readonly doc: object; texts: Array<string | Buffer>; source?: KeptSource; bytes: number }
 
 /**
- * What a kept `_source` costs beyond its bytes (the record, its cells array, the Buffer object),
- * counted in the budget so that documents with short sources cannot hold many times the budget.
+ * What a kept `_source` costs beyond its bytes and the texts it replaces (its record, its cells array, the
+ * Buffer object). Only a document that had long texts kept gets one (render-search.ts), so a budget of
+ * documents with short texts holds no more records than before.
  */
-export const SOURCE_OVERHEAD_BYTES = 256;
+export const SOURCE_OVERHEAD_BYTES = 96;
 
 /**
  * Bytes of rendered texts kept at most: half the store's document cache (DOC_CACHE_BYTES, 16 MiB), so
@@ -42,7 +43,7 @@ export class KeptTexts {
     const young = this.#young.get(doc);
     if (young !== undefined) return young;
     const old = this.#old.get(doc);
-    if (old === undefined) return { doc, texts: [], bytes: 0 };
+    if (old === undefined) return { doc, texts: [], source: undefined, bytes: 0 };
     this.#young.set(doc, old);
     this.#grew(old.bytes);
     return old;
@@ -56,14 +57,18 @@ export class KeptTexts {
     this.#grew(bytes.length);
   }
 
-  /** Keeps a whole `_source` with `kept` (an of() result of the same render) in place of the one it had. */
+  /**
+   * Keeps a whole `_source` with `kept` (an of() result of the same render) in place of the one it had
+   * and of its texts (the `_source` holds their bytes).
+   */
   addSource(kept: Kept, source: KeptSource): void {
-    const bytes = source.json.length + SOURCE_OVERHEAD_BYTES;
-    if (kept.source) kept.bytes -= kept.source.json.length + SOURCE_OVERHEAD_BYTES;
+    const before = kept.bytes;
+    kept.bytes = source.json.length + SOURCE_OVERHEAD_BYTES;
+    kept.texts = [];
     kept.source = source;
-    kept.bytes += bytes;
     if (!this.#young.has(kept.doc)) this.#young.set(kept.doc, kept);
-    this.#grew(bytes);
+    // what the record holds more than before: a `_source` holds its texts' bytes, so it is mostly its keys
+    if (kept.bytes > before) this.#grew(kept.bytes - before);
   }
 
   #grew(bytes: number): void {

@@ -96,8 +96,9 @@ function sameCells(row: Cell[], cells: readonly unknown[], idIndex: number): boo
  * A hit of a row read from a cached stored document is its `_source` bytes from an earlier reply when
  * the row's cells are the ones they were rendered from (an UPDATE of an attribute changes a cell, not
  * the document): one copy instead of a key, a value and a kept text per field (measured: about 3 us a
- * gcide hit, half the render of a 20-hit page). A document's first render, or one with other cells, keeps
- * its `_source` whole instead of its texts one by one; other columns (a `_source` filter) keep texts.
+ * gcide hit). A document's first render keeps its long texts (as before), so pages whose documents leave
+ * the budget before they come again cost no more; the second keeps its `_source` whole in their place.
+ * Other columns than the kept `_source`'s (a `_source` filter) read the texts kept, if any.
  */
 function hit(out: ReplySink, result: RowsResult, rowIndex: number, idIndex: number, keys: string[], columns: string): void {
   const row = result.rows[rowIndex]!;
@@ -112,10 +113,11 @@ function hit(out: ReplySink, result: RowsResult, rowIndex: number, idIndex: numb
     sourceFields(out, result, row, idIndex, keys, undefined);
   } else if (whole !== undefined && whole.columns === columns && sameCells(row, whole.cells, idIndex)) {
     out.bytes(whole.json);
-  } else if ((whole === undefined || whole.columns === columns) && plainCells(row)) {
-    // a first render, or the row's cells changed since (an UPDATE): the new bytes replace the old
+  } else if ((whole === undefined ? kept.texts.length > 0 : whole.columns === columns) && plainCells(row)) {
+    // found again (its texts were kept), or its cells changed since (an UPDATE): the new bytes replace
+    // the old and its texts, which they hold
     const at = out.mark();
-    sourceFields(out, result, row, idIndex, keys, undefined);
+    sourceFields(out, result, row, idIndex, keys, kept);
     keptTexts.addSource(kept, { columns, cells: row.slice(), json: out.keptSince(at) });
   } else {
     sourceFields(out, result, row, idIndex, keys, kept);
