@@ -92,7 +92,8 @@ it('writes a hit again after an UPDATE with its new attribute, and a _source fil
     await t.engine.execute(`INSERT INTO u (id, title, body, n, tag) VALUES (1, 'zebra', '${'a long body of text '.repeat(4)}', 5, 'red')`, s);
     const search = async (extra = '') => JSON.parse(await post('/search', `{"table":"u","query":{"match":{"*":"zebra"}}${extra}}`)).hits.hits[0]._source;
     const first = await search();
-    expect(await search()).toEqual(first); // the second reply from the kept _source
+    // the second render keeps the document's _source whole, the third writes it from there
+    for (let i = 0; i < 2; i++) expect(await search()).toEqual(first);
     expect(first).toMatchObject({ n: 5, tag: 'red' });
     await t.engine.execute("UPDATE u SET n = 6, tag = 'blue' WHERE id = 1", s);
     expect(await search()).toMatchObject({ title: 'zebra', n: 6, tag: 'blue' });
