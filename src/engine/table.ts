@@ -135,8 +135,9 @@ export class Table {
    * a table without token counts (they are filled in from the inputs), a pipeline buildOfJob scans
    * straight into the inversion (a field's run of tokens scanned in one core call, no FieldTokens,
    * packed chunk or DocInput per field or row). The segment is byte-identical to prepareBatch's
-   * (test/unit/engine/table-direct-build.test.ts); 100k gcide in 1000-row batches in process: 27-29 ->
-   * 23-25 ms CPU per 1000 rows for tokenizing, inverting and encoding.
+   * (test/unit/engine/table-direct-build.test.ts), for less CPU: bench/insert-build.bench.ts, 1000-row
+   * gcide batches, protocol thread 11.0-13.2 -> 10.7-11.5 ms per 1000 rows, process 13.2-13.8 -> 11.0-12.4
+   * (fewer young objects: V8's GC threads do less).
    */
   buildsDirect(rows: number): boolean {
     return rows > TAIL_BATCH_ROWS && !this.#tokenCounts && scansDirect(this.pipeline, this.schema.settings);
