@@ -80,4 +80,26 @@ describe('INSERTs built from their stored documents', () => {
     expectAsFromInputs('mixed');
     expect(await answers('mixed')).toEqual(await answers('small'));
   });
+
+  it('build the segment prepareBatch builds under other text settings', async () => {
+    const SETTINGS = [
+      "html_strip='1' index_sp='1'", "blend_chars='+, &' morphology='stem_en'", "min_word_len='3' ngram_len='1' ngram_chars='U+4E00..U+9FFF'",
+      "charset_table='non_cjk' min_prefix_len='2'", "morphology='stem_en' bigram_index='first_freq' bigram_freq_words='the, a'",
+    ];
+    const TEXTS = ['<p>Running <b>quick</b> brown</p> foxes. Lazy dogs!', 'AT&T c++ x+y a&b the runner', '中文字 mixed naïve café 42 x2y',
+      'the a the a quick the lazy', "l'été — Ünïcödé ÀÉÎ résumé; e-mail @home", ''];
+    const ids = Array.from({ length: 300 }, (_, k) => BigInt(k + 1));
+    const docs: StoredDoc[] = ids.map((_, k) => ({ title: TEXTS[k % TEXTS.length]!, body: `${TEXTS[(k * 7) % TEXTS.length]} ${text(k, 12)} ${TEXTS[(k * 3) % TEXTS.length]}` }));
+    for (const [i, settings] of SETTINGS.entries()) {
+      await t.exec(`create table s${i} (title text, body text) ${settings}`);
+      const table = tableOf(`s${i}`);
+      expect(table.buildsDirect(ids.length)).toBe(true);
+      const direct = table.prepareSegment(ids, docs, null).seg!;
+      const own = table.index.prepareBatch(table.prepareDocs(docs, ids).inputs).seg!;
+      expect(Buffer.from(direct.blobBytes()).equals(Buffer.from(own.blobBytes()))).toBe(true);
+      expect(direct.terms).toEqual(own.terms);
+      direct.free();
+      own.free();
+    }
+  });
 });
