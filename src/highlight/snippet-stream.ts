@@ -6,6 +6,7 @@
 import type { Token } from '../text/text-pipeline.js';
 import type { SpzMark } from '../text/spz-marks.js';
 import { FIELD_SHIFT } from './snippet-doc-index.js';
+import type { FieldHead } from './snippet-heads.js';
 import type { PassageStream } from './snippet-passages.js';
 
 /** The core's token layout (assembly/snippet/format.ts): | lengthCP | flags | keyword mask |. */
@@ -90,6 +91,8 @@ export interface FieldStream {
   /** The enclosing zone from a counted piece on, where it changes (emit_zones), by counted index. */
   zones: Map<number, string>;
   passage: PassageStream;
+  /** A start kept between requests (snippet-heads.ts) the pieces are read from: its rendered start is memoized there. */
+  head?: FieldHead;
 }
 
 /** Manticore's sphIsSpace. */
