@@ -134,6 +134,7 @@ function fieldStream(text: string, s: ScannedStream, scratch: StreamScratch): Fi
   return {
     text, pieces: ps, counted: countedAll(np), brk: NO_U8, zones: NO_ZONES as Map<number, string>,
     passage: { len: NO_I32, mask: NO_U32, word: NO_U8, hit: NO_U8, brk: NO_U8, docBytes: s.docBytes, home: s.home, tokens: np },
+    head: undefined,
   };
 }
 
@@ -173,6 +174,7 @@ function stubStream(text: string): FieldStream {
   return {
     text, pieces: NO_PIECES, counted: NO_I32, brk: NO_U8, zones: NO_ZONES as Map<number, string>,
     passage: { len: NO_I32, mask: NO_U32, word: NO_U8, hit: NO_U8, brk: NO_U8, docBytes: UNCOUNTED_BYTES, tokens: 0 },
+    head: undefined,
   };
 }
 
