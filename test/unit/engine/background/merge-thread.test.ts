@@ -1,8 +1,10 @@
 // Merges on the merge thread (the compiled worker in dist/, as the server runs it): writes, deletes,
 // attribute updates, OPTIMIZE and TRUNCATE that arrive while a merge is in flight all survive its swap,
-// and the index answers as one that never merged.
+// and the index answers as one that never merged; the thread's own segments go back to it by key,
+// and a big merged dictionary comes back in chunks.
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RtIndex } from '../../../../src/index/rt-index.js';
@@ -10,6 +12,7 @@ import { TieredMergePolicy } from '../../../../src/index/merge-policy.js';
 import { setMergeRunnerFactory, type MergeRunnerFactory } from '../../../../src/index/parallel/merge-job.js';
 import { Core } from '../../../../src/wasm/core.js';
 import { mergeThreadRunner } from '../../../../src/engine/background/merge-thread.js';
+import { TERMS_CHUNK, type JobMessage } from '../../../../src/engine/background/merge-wire.js';
 import { doc, req, t } from '../../index/helpers.js';
 import { applyMergeOp, expectModel, mergeOps, mergeSchema, type MergeOp } from '../../index/merge-ops.js';
 
@@ -95,6 +98,42 @@ describe('merges on the merge thread', () => {
     expect(idx.search(req(t('common'), { limit: 100 })).hits.map((h) => Number(h.docId)).sort()).toEqual([1, 3, 4, 5]);
     expect(idx.search(req(t('again'))).hits.map((h) => Number(h.docId))).toEqual([6]);
     idx.truncate();
+  });
+
+  it('names the dictionaries of segments it built by key, and brings a big merged dictionary back whole', async () => {
+    const jobs: JobMessage[] = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, m: unknown, t?: readonly Transferable[]) {
+      if ((m as JobMessage).job) jobs.push(m as JobMessage);
+      return post.call(this, m, t as Transferable[]);
+    };
+    setMergeRunnerFactory(mergeThreadRunner(WORKER));
+    try {
+      const idx = new RtIndex(schema, { core: new Core(), mergePolicy: new TieredMergePolicy(2) });
+      const words = Math.ceil((2.5 * TERMS_CHUNK) / 4); // four batches: the last merge's dictionary spans three chunks
+      for (let b = 0; b < 4; b++) {
+        idx.addBatch(Array.from({ length: words }, (_, i) => {
+          const id = b * words + i + 1;
+          return doc(schema, id, { body: `w${id} common` }, [id, `s${id}`]);
+        }));
+        await idx.whenMerged();
+      }
+      expect(idx.segments.length).toBe(1);
+      const seg = idx.segments[0];
+      expect(seg.terms.length).toBeGreaterThan(TERMS_CHUNK);
+      expect(seg.terms).toEqual([...seg.terms].sort());
+      // a job over two segments the thread merged sent keys, not dictionaries
+      expect(jobs.some((j) => j.job.parts.length === 2 && j.job.parts.every((p) => p.key !== undefined && !p.terms))).toBe(true);
+      for (const id of [1, words, 2 * words + 7, 4 * words]) {
+        expect(idx.search(req(t(`w${id}`))).hits.map((h) => Number(h.docId))).toEqual([id]);
+        expect(idx.getAttrs(BigInt(id))).toEqual([id, `s${id}`]);
+      }
+      expect(idx.search(req(t('common'), { limit: 1 })).totalFound).toBe(4 * words);
+      idx.truncate();
+    } finally {
+      Worker.prototype.postMessage = post;
+      setMergeRunnerFactory(null);
+    }
   });
 
   it('ends an idle merge thread (its heap goes with it) and starts a new one for the next merge', async () => {
