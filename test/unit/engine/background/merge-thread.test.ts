@@ -103,9 +103,9 @@ describe('merges on the merge thread', () => {
   it('names the dictionaries of segments it built by key, and brings a big merged dictionary back whole', async () => {
     const jobs: JobMessage[] = [];
     const post = Worker.prototype.postMessage;
-    Worker.prototype.postMessage = function (this: Worker, m: unknown, t?: readonly Transferable[]) {
+    Worker.prototype.postMessage = function (this: Worker, m: unknown, t?: unknown) {
       if ((m as JobMessage).job) jobs.push(m as JobMessage);
-      return post.call(this, m, t as Transferable[]);
+      return post.call(this, m, t as never);
     };
     setMergeRunnerFactory(mergeThreadRunner(WORKER));
     try {
