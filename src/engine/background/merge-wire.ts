@@ -2,8 +2,9 @@
  * The messages between the protocol thread (merge-thread.ts) and the merge thread (merge-worker.ts).
  * Dictionaries are what is costly to send (a structured clone of every term string, serialized on the
  * sender's thread and deserialized on the receiver's): the merge thread keeps the dictionary of each
- * segment it built, so a later job names it by key instead of sending it again, and the merged
- * dictionary comes back in chunks, one per event-loop task of the protocol thread, each asked for.
+ * segment it built, so a later job names it by key instead of sending it again; a dictionary it does
+ * not have goes ahead of the job in chunks, and the merged one comes back in chunks, one per event-loop
+ * task of the protocol thread, each asked for.
  */
 import type { IndexSchema } from '../../index/types.js';
 
@@ -13,12 +14,17 @@ import type { IndexSchema } from '../../index/types.js';
  */
 export const TERMS_CHUNK = 16384;
 
-/** One part of a job: its dictionary, or the key of one the merge thread kept (built it). */
+/** One part of a job: the key its dictionary is kept under on the merge thread (built there, or sent ahead). */
 export interface WirePart {
   blobPtr: number;
   deleted: Uint8Array;
-  terms?: readonly string[];
-  key?: number;
+  key: number;
+}
+
+/** Terms of a dictionary the merge thread does not have, sent ahead of the job (appended under `add`). */
+export interface AddMessage {
+  add: number;
+  terms: readonly string[];
 }
 
 /** A job, with the keys of kept dictionaries whose segments are gone (`forget`). */

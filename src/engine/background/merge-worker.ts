@@ -2,12 +2,13 @@
  * The merge thread's program (started by merge-thread.ts): builds merged segments from parts it reads
  * in the core's shared memory, and sends each blob back (transferred, not copied) with its dictionary
  * (in chunks, merge-wire.ts) and the row maps it merged with. It keeps the dictionary of each segment
- * it built until that segment is merged again or its key is forgotten: a job over it sends the key only.
+ * it built until that segment is merged again or its key is forgotten: a job over it sends the key only;
+ * other parts' dictionaries arrive ahead of their job (AddMessage).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { mergeWithRowMaps } from '../../index/segment/segment-merger.js';
 import { SegmentView } from '../../index/segment/segment-view.js';
-import { TERMS_CHUNK, type JobMessage, type MoreMessage, type ReplyMessage } from './merge-wire.js';
+import { TERMS_CHUNK, type AddMessage, type JobMessage, type MoreMessage, type ReplyMessage } from './merge-wire.js';
 import { lowerThreadPriority } from './thread-priority.js';
 
 const { memory, nice } = workerData as { memory: WebAssembly.Memory; nice?: number };
@@ -42,7 +43,7 @@ function runJob({ id, job, forget }: JobMessage): void {
     // the memory may have grown since the last job: its buffer now is at least as long as when the job was made
     const buffer = memory.buffer;
     const parts = job.parts.map((p) => {
-      const terms = p.terms ?? kept.get(p.key!);
+      const terms = kept.get(p.key);
       if (!terms) throw new Error(`no dictionary kept under key ${p.key}`);
       return new SegmentView(buffer, job.schema, p.blobPtr, terms, p.deleted);
     });
@@ -55,11 +56,19 @@ function runJob({ id, job, forget }: JobMessage): void {
     parentPort!.postMessage({ id, error: e instanceof Error ? e.stack ?? e.message : String(e) } satisfies ReplyMessage);
   } finally {
     // a part is merged once: the protocol thread sends its dictionary again if it is ever in a job again
-    for (const p of job.parts) if (p.key !== undefined) kept.delete(p.key);
+    for (const p of job.parts) kept.delete(p.key);
   }
 }
 
-parentPort!.on('message', (m: JobMessage | MoreMessage) => {
+/** A chunk of a dictionary sent ahead of a job. */
+function add({ add: key, terms }: AddMessage): void {
+  const to = kept.get(key) as string[] | undefined;
+  if (!to) kept.set(key, terms);
+  else for (const t of terms) to.push(t);
+}
+
+parentPort!.on('message', (m: JobMessage | MoreMessage | AddMessage) => {
   if ('more' in m) sendNext(m.more);
+  else if ('add' in m) add(m);
   else runJob(m);
 });

@@ -1,7 +1,7 @@
 // Merges on the merge thread (the compiled worker in dist/, as the server runs it): writes, deletes,
 // attribute updates, OPTIMIZE and TRUNCATE that arrive while a merge is in flight all survive its swap,
 // and the index answers as one that never merged; the thread's own segments go back to it by key,
-// and a big merged dictionary comes back in chunks.
+// others' dictionaries ahead of the job in chunks, and a big merged dictionary comes back in chunks.
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -12,7 +12,7 @@ import { TieredMergePolicy } from '../../../../src/index/merge-policy.js';
 import { setMergeRunnerFactory, type MergeRunnerFactory } from '../../../../src/index/parallel/merge-job.js';
 import { Core } from '../../../../src/wasm/core.js';
 import { mergeThreadRunner } from '../../../../src/engine/background/merge-thread.js';
-import { TERMS_CHUNK, type JobMessage } from '../../../../src/engine/background/merge-wire.js';
+import { TERMS_CHUNK, type AddMessage, type JobMessage } from '../../../../src/engine/background/merge-wire.js';
 import { doc, req, t } from '../../index/helpers.js';
 import { applyMergeOp, expectModel, mergeOps, mergeSchema, type MergeOp } from '../../index/merge-ops.js';
 
@@ -100,35 +100,41 @@ describe('merges on the merge thread', () => {
     idx.truncate();
   });
 
-  it('names the dictionaries of segments it built by key, and brings a big merged dictionary back whole', async () => {
+  it('names the dictionaries of segments it built by key, sends others ahead in chunks, and brings a big merged dictionary back whole', async () => {
     const jobs: JobMessage[] = [];
+    const added: AddMessage[] = [];
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (this: Worker, m: unknown, t?: unknown) {
       if ((m as JobMessage).job) jobs.push(m as JobMessage);
+      if ((m as AddMessage).add) added.push(m as AddMessage);
       return post.call(this, m, t as never);
     };
     setMergeRunnerFactory(mergeThreadRunner(WORKER));
     try {
       const idx = new RtIndex(schema, { core: new Core(), mergePolicy: new TieredMergePolicy(2) });
-      const words = Math.ceil((2.5 * TERMS_CHUNK) / 4); // four batches: the last merge's dictionary spans three chunks
-      for (let b = 0; b < 4; b++) {
-        idx.addBatch(Array.from({ length: words }, (_, i) => {
-          const id = b * words + i + 1;
-          return doc(schema, id, { body: `w${id} common` }, [id, `s${id}`]);
-        }));
+      // each batch's dictionary over a chunk; the first two merged, then with the third of their size:
+      // that job names the merged one by the thread's key, and its dictionary comes back in five chunks
+      const sizes = [TERMS_CHUNK + 100, TERMS_CHUNK + 100, 2 * TERMS_CHUNK + 200];
+      let id = 0;
+      const firstGen: number[] = [];
+      for (const size of sizes) {
+        idx.addBatch(Array.from({ length: size }, () => { id++; return doc(schema, id, { body: `w${id} common` }, [id, `s${id}`]); }));
+        firstGen.push(idx.segments[idx.segments.length - 1].terms.length);
         await idx.whenMerged();
       }
       expect(idx.segments.length).toBe(1);
       const seg = idx.segments[0];
-      expect(seg.terms.length).toBeGreaterThan(TERMS_CHUNK);
+      expect(seg.terms.length).toBeGreaterThan(4 * TERMS_CHUNK);
       expect(seg.terms).toEqual([...seg.terms].sort());
-      // a job over two segments the thread merged sent keys, not dictionaries
-      expect(jobs.some((j) => j.job.parts.length === 2 && j.job.parts.every((p) => p.key !== undefined && !p.terms))).toBe(true);
-      for (const id of [1, words, 2 * words + 7, 4 * words]) {
-        expect(idx.search(req(t(`w${id}`))).hits.map((h) => Number(h.docId))).toEqual([id]);
-        expect(idx.getAttrs(BigInt(id))).toEqual([id, `s${id}`]);
+      // the batches' own dictionaries went ahead, at most a chunk a message; merged ones by the thread's key
+      expect(added.every((a) => a.add < 0 && a.terms.length <= TERMS_CHUNK)).toBe(true);
+      expect(added.reduce((n, a) => n + a.terms.length, 0)).toBe(firstGen.reduce((n, x) => n + x, 0));
+      expect(jobs.map((j) => j.job.parts.map((p) => Math.sign(p.key)))).toEqual([[-1, -1], [1, -1]]);
+      for (const probe of [1, sizes[0], sizes[0] + 7, id]) {
+        expect(idx.search(req(t(`w${probe}`))).hits.map((h) => Number(h.docId))).toEqual([probe]);
+        expect(idx.getAttrs(BigInt(probe))).toEqual([probe, `s${probe}`]);
       }
-      expect(idx.search(req(t('common'), { limit: 1 })).totalFound).toBe(4 * words);
+      expect(idx.search(req(t('common'), { limit: 1 })).totalFound).toBe(id);
       idx.truncate();
     } finally {
       Worker.prototype.postMessage = post;
