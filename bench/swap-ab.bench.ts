@@ -8,8 +8,8 @@
 // event-loop turns (the doc map's re-pointing in slices) is reported apart: its total and longest turn.
 // `--background`: the same parts merged down to one by the idle compaction on the merge thread, as a
 // quiet table's are, while a probe re-arms itself every event-loop turn: the longest wall gap between
-// two probes (what a query arriving then waits at most) and the gaps over 5 ms, until the swap's later
-// work is done. Wall time: read it with the load average. `--tiered`: the tiered merge policy merges the
+// two probes (what a query arriving then waits at most), the most CPU the protocol thread spent between two
+// probes (that wait on a quiet machine) and the gaps over 5 ms, until the swap's later work is done. Wall time: read it with the load average. `--tiered`: the tiered merge policy merges the
 // parts as a load's are (on the merge thread: later merges are over segments the thread built), then the
 // idle compaction. `--cpu` (with --background): no probe; the protocol thread's own CPU (its schedstat)
 // from the last batch until the merges and their later work are done, and per merge: posting the jobs,
@@ -97,11 +97,15 @@ async function protocolCpu(idx: { segments: unknown[]; whenIdle(): Promise<void>
 async function probeBackground(idx: { segments: unknown[]; whenIdle(): Promise<void> }): Promise<void> {
   const t0 = performance.now();
   let last = t0, longest = 0, over5 = 0, probing = true;
+  // and the protocol thread's own CPU between two probes: the stall a quiet machine would show
+  let lastCpu = mainThreadCpuMs(), longestCpu = 0;
   const probe = () => {
-    const now = performance.now();
+    const now = performance.now(), cpu = mainThreadCpuMs();
     longest = Math.max(longest, now - last);
+    longestCpu = Math.max(longestCpu, cpu - lastCpu);
     if (now - last > 5) over5++;
     last = now;
+    lastCpu = cpu;
     if (probing) setImmediate(probe);
   };
   setImmediate(probe);
@@ -109,7 +113,7 @@ async function probeBackground(idx: { segments: unknown[]; whenIdle(): Promise<v
   // the swap's later turns (re-pointing the doc map, where the build has them) settle within a second
   await new Promise((r) => setTimeout(r, 1000));
   probing = false;
-  console.log(JSON.stringify({ 'longest gap ms': +longest.toFixed(1), 'gaps over 5 ms': over5, 'idle after ms': Math.round(performance.now() - t0 - 1000), segments: idx.segments.length }));
+  console.log(JSON.stringify({ 'longest gap ms': +longest.toFixed(1), 'longest turn CPU ms': +longestCpu.toFixed(1), 'gaps over 5 ms': over5, 'idle after ms': Math.round(performance.now() - t0 - 1000), segments: idx.segments.length }));
 }
 
 runAlternated(fileURLToPath(import.meta.url), child);

@@ -11,6 +11,8 @@ import { RtIndex } from '../../../../src/index/rt-index.js';
 import { TieredMergePolicy } from '../../../../src/index/merge-policy.js';
 import { setMergeRunnerFactory, type MergeRunnerFactory } from '../../../../src/index/parallel/merge-job.js';
 import { Core } from '../../../../src/wasm/core.js';
+import { Segment } from '../../../../src/index/segment/segment.js';
+import { mergeSegments, mergeWithRowMaps } from '../../../../src/index/segment/segment-merger.js';
 import { mergeThreadRunner } from '../../../../src/engine/background/merge-thread.js';
 import { TERMS_CHUNK, type AddMessage, type JobMessage } from '../../../../src/engine/background/merge-wire.js';
 import { doc, req, t } from '../../index/helpers.js';
@@ -140,6 +142,26 @@ describe('merges on the merge thread', () => {
       Worker.prototype.postMessage = post;
       setMergeRunnerFactory(null);
     }
+  });
+
+  it('builds the bytes and row maps an inline merge builds, over parts it was sent and parts it built', async () => {
+    const core = new Core();
+    const run = mergeThreadRunner(WORKER)(core)!;
+    const idx = new RtIndex(schema, { core, autoMerge: false });
+    for (let b = 0; b < 4; b++) idx.addBatch(Array.from({ length: 50 }, (_, i) => doc(schema, b * 50 + i + 1, { body: `w${i % 7} x${b} common` }, [i, `s${i}`])));
+    idx.delete([3n, 120n]);
+    const job = (parts: readonly Segment[]) => ({ schema, parts: parts.map((p) => ({ blobPtr: p.blobPtr, deleted: p.deletedBitmap(), terms: p.terms })) });
+    const first = await run(job(idx.segments.slice(0, 2)));
+    const inline = mergeWithRowMaps(schema, idx.segments.slice(0, 2));
+    expect(Buffer.from(first.blob).equals(Buffer.from(inline.built.blob))).toBe(true);
+    expect(first.terms).toEqual(inline.built.terms);
+    expect(first.forward!.map((m) => [...m])).toEqual(inline.maps.map((m) => [...m]));
+    // the thread's result placed, then merged again with the rest: it is named by key this time
+    const placed = new Segment(core, schema, first);
+    const again = await run(job([placed, ...idx.segments.slice(2)]));
+    expect(Buffer.from(again.blob).equals(Buffer.from(mergeSegments(schema, [placed, ...idx.segments.slice(2)]).blob))).toBe(true);
+    placed.free();
+    idx.truncate();
   });
 
   it('ends an idle merge thread (its heap goes with it) and starts a new one for the next merge', async () => {
