@@ -122,7 +122,8 @@ export function mergeThreadRunner(file: URL, idleExitMs = IDLE_EXIT_MS): MergeRu
             if (sent >= TERMS_CHUNK) {
               sent = 0;
               await new Promise<void>((r) => { setImmediate(r); });
-              if (worker !== w) throw new Error('quarry: the merge thread ended while a job was sent');
+              // the thread failed meanwhile: its error handler rejected this job's result already
+              if (worker !== w) return result;
             }
             const terms = at === 0 && p.terms.length <= TERMS_CHUNK ? p.terms : p.terms.slice(at, at + TERMS_CHUNK);
             w.postMessage({ add: key, terms } satisfies AddMessage);
