@@ -1,7 +1,8 @@
 /**
  * The store's write half for documents: Store.write (one call, its own transaction, with commit
- * riders) and Store.writeTogether (the group commit of concurrent INSERTs, committed and fsynced by
- * lmdb's write thread while the event loop goes on). Sequence numbers of a write() are assigned inside
+ * riders) and Store.writeTogether (the group commit of concurrent INSERTs: a round is durable once
+ * its record is in the write log, one flush, written by libuv's pool while the event loop goes on;
+ * lmdb gets logged rounds later, many to a commit: logged-rounds.ts). Sequence numbers of a write() are assigned inside
  * its transaction; those of a writeTogether round when its writes are queued, which is why the writes
  * and catalog changes of one table run in a chain (serial): a round is queued only once everything
  * before it on the table has committed, so the sequence it reads is the last one, and no TRUNCATE or
@@ -9,14 +10,20 @@
  */
 import { lastSeqOf, type CatalogEntry } from './catalog.js';
 import type { CommitRiders } from './commit-riders.js';
-import { commitQueued, type StoreDbs } from './lmdb-env.js';
+import { checkWriteSpace, type StoreDbs } from './lmdb-env.js';
+import type { LoggedRounds } from './logged-rounds.js';
 import type { WriteOp } from './types.js';
-import { applyBatch, batchBytes, blindStates, prepareBatch, putSeq, writeRecords, type PreparedBatch } from './write-batch.js';
+import { applyBatch, batchBytes, blindStates, prepareBatch, roundPuts, type PreparedBatch } from './write-batch.js';
+import type { WriteLog } from './write-log.js';
 
 /** What the writes need of the Store: its databases, riders and catalog lookups. */
 export interface WriteContext {
   dbs: StoreDbs;
   riders: CommitRiders;
+  /** The write log (undefined for a read-only store, which never writes). */
+  log: WriteLog | undefined;
+  /** Rounds logged and not yet durable in lmdb. */
+  logged: LoggedRounds;
   /** The cached catalog entry (throws `missing` when the table is unknown). */
   entry(name: string, missing?: string): CatalogEntry;
   /** The cached entry, or undefined. */
@@ -48,9 +55,10 @@ export class DocWrites {
   /**
    * Per generation: the last sequence a writeTogether round committed, so the next round takes it
    * from memory instead of reading the sequence record (an lmdb read, which after each commit renews
-   * lmdb-js's read transaction) once per round. Set only once a round's commit resolved, deleted when
-   * one failed; cleared by every write() and catalog change (which write the record themselves), so
-   * an entry is never behind what is committed. Generation numbers are never reused.
+   * lmdb-js's read transaction) once per round, and because lmdb's record is behind the rounds logged
+   * and not yet applied. Set only once a round is durable in the log, kept when one failed; cleared for
+   * its table by every write() and catalog change (which drain the logged rounds and write the record
+   * themselves), so an entry is never behind what is committed. Generation numbers are never reused.
    */
   readonly #committed = new Map<number, bigint>();
 
@@ -70,7 +78,8 @@ export class DocWrites {
     if (ops.length === 0) return this.#after(name, () => this.lastSeq(ctx.entry(name)));
     const prepared = prepareBatch(ops);
     ctx.checkOpen();
-    return this.#after(name, () => this.#uncached(() => ctx.riders.commit(ctx.dbs, () => {
+    // logged rounds reach lmdb first: this write reads and numbers after them
+    return this.#after(name, () => ctx.logged.then(() => this.#uncached(name, () => ctx.riders.commit(ctx.dbs, () => {
       const cached = ctx.cached(name);
       let gen = cached?.gen ?? 0;
       let last = cached ? lastSeqOf(ctx.dbs, gen) : undefined;
@@ -80,7 +89,7 @@ export class DocWrites {
         last = lastSeqOf(ctx.dbs, gen)!;
       }
       return applyBatch(ctx.dbs, gen, last, prepared);
-    }, batchBytes(prepared)).finally(() => { this.version++; })));
+    }, batchBytes(prepared)).finally(() => { this.version++; }))));
   }
 
   /** See Store.writeTogether. */
@@ -106,18 +115,20 @@ export class DocWrites {
         p.seq = last += BigInt(p.batch.ops.length);
       }
       if (!queue.length) return undefined;
-      let bytes = 0;
-      for (const p of queue) bytes += batchBytes(p.batch);
-      const commit = commitQueued(ctx.dbs, () => {
-        for (const p of queue) writeRecords(ctx.dbs, gen, p.seq - BigInt(p.batch.ops.length), p.batch, p.states, true);
-        putSeq(ctx.dbs, gen, last);
-      }, bytes);
+      const logged = roundPuts(gen, last, queue);
+      const commit = (async () => {
+        checkWriteSpace(ctx.dbs, logged.bytes);
+        if (!ctx.log) throw new Error('store: read-only');
+        await ctx.log.append(logged.round);
+        ctx.logged.add(logged); // before any reaction to the commit: reads see the round once it resolves
+      })();
       // the first reaction to the commit, so before any caller's
       void commit.then(() => { this.version++; }, () => { this.version++; });
       const open: OpenRound = { gen, last, settled };
       this.#open.set(name, open);
       const end = last;
-      void commit.then(() => { this.#committed.set(gen, end); }, () => { this.#committed.delete(gen); })
+      // a failed round leaves the entry as it was: lmdb may be behind the rounds logged before it
+      void commit.then(() => { this.#committed.set(gen, end); }, () => undefined)
         .then(() => { if (this.#open.get(name) === open) this.#open.delete(name); });
       return commit;
     };
@@ -146,7 +157,7 @@ export class DocWrites {
 
   /** Runs `fn` (a catalog change of the table) once the table's writes before it settled; later ones wait for it. */
   serial<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    return this.#after(name, () => this.#uncached(fn));
+    return this.#after(name, () => this.ctx.logged.then(() => this.#uncached(name, fn)));
   }
 
   /** Resolves once every write and round started so far has settled. */
@@ -159,13 +170,20 @@ export class DocWrites {
     return this.#committed.get(e.gen) ?? lastSeqOf(this.ctx.dbs, e.gen) ?? e.baseSeq;
   }
 
-  /** Runs `fn`, a commit that writes sequence records itself, with #committed cleared before and after. */
-  async #uncached<T>(fn: () => Promise<T>): Promise<T> {
-    this.#committed.clear();
+  /**
+   * Runs `fn`, a commit of table `name` that writes sequence records itself, with the table's entries
+   * in #committed (its generation before and after) cleared before and after. Other tables' entries
+   * stay: their logged rounds may not be in lmdb yet, whose sequence record is then behind.
+   */
+  async #uncached<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.ctx.cached(name)?.gen;
+    if (before !== undefined) this.#committed.delete(before);
     try {
       return await fn();
     } finally {
-      this.#committed.clear();
+      if (before !== undefined) this.#committed.delete(before);
+      const after = this.ctx.cached(name)?.gen;
+      if (after !== undefined) this.#committed.delete(after);
     }
   }
 

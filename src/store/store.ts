@@ -4,8 +4,10 @@
  *
  * Guarantees:
  * - A write, catalog change or setMeta resolves only after its lmdb transaction committed and was
- *   fsynced (see lmdb-env.ts); a write call is all-or-nothing, and concurrent calls may share one
- *   commit. Each op gets the table's next sequence number; sequences never go back, TRUNCATE included.
+ *   fsynced (see lmdb-env.ts); a group-commit round (writeTogether) once its record is in the write
+ *   log (`<dataDir>/write-log`, flushed), lmdb getting it later with other rounds (logged-rounds.ts)
+ *   and, after a crash, at the next open. A write call is all-or-nothing, and concurrent calls may
+ *   share one commit. Each op gets the table's next sequence number; sequences never go back, TRUNCATE included.
  * - TRUNCATE and DROP switch the table to a fresh generation (or none) in one small transaction:
  *   docs, ops, sequence record, checkpoint and schema swap together; the old generation's rows and
  *   files are garbage-collected afterwards in the background (and again after a crash, at open).
@@ -20,6 +22,9 @@ import { SearchError } from '../util/errors.js';
 import { decodeEntry, genDirName, readCatalog, tableKey, type CatalogEntry } from './catalog.js';
 import { alterTable, createTable, dropTable, replaceTable, truncateTable, type CatalogHost } from './catalog-changes.js';
 import { copyStore } from './backup.js';
+import { fsyncDirSync } from './durable-fs.js';
+import { LoggedRounds, replayRounds } from './logged-rounds.js';
+import { WriteLog } from './write-log.js';
 import { removeUnlisted } from './checkpoint.js';
 import { claimDataDir } from './data-dir.js';
 import { CommitRiders } from './commit-riders.js';
@@ -33,6 +38,9 @@ import { MaintenanceQueue } from './maintenance-queue.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
 import { TableCheckpoints } from './table-checkpoints.js';
 import type { Checkpoint, LoggedOp, SegmentEntry, StoredDoc, StoreOptions, WriteOp } from './types.js';
+
+/** The write log of group-commit rounds, in the data directory (write-log.ts). */
+export const WRITE_LOG_FILE = 'write-log';
 
 /** Ops (or rows) deleted per transaction by pruneOps and garbage collection. */
 export const DEFAULT_DELETE_CHUNK = 10_000;
@@ -52,6 +60,8 @@ export class Store {
   #closed = false;
   readonly #riders = new CommitRiders();
   readonly #writes: DocWrites;
+  readonly #log: WriteLog | undefined;
+  readonly #logged: LoggedRounds;
   readonly #host: CatalogHost;
   readonly #checkpoints: TableCheckpoints;
 
@@ -65,18 +75,30 @@ export class Store {
     this.#opts = { deleteChunk: DEFAULT_DELETE_CHUNK, manifestSwapDelayMs: 0, readOnly: false, ...opts };
     const readOnly = this.#opts.readOnly;
     this.#unlock = claimDataDir(dataDir, readOnly);
+    const store = this;
     try {
       this.#dbs = openDbs(join(dataDir, 'store'), readOnly);
       this.#catalog = readCatalog(this.#dbs);
+      const { log, rounds } = WriteLog.open(join(dataDir, WRITE_LOG_FILE), readOnly);
+      this.#log = log;
+      this.#logged = new LoggedRounds({ get dbs() { return store.#dbs; }, log });
+      // rounds a crash left in the log and not in lmdb: applied now (or, read-only, read from memory)
+      const live = new Set([...this.#catalog.values()].map((e) => e.gen));
+      replayRounds(this.#dbs, this.#logged, live, rounds, readOnly);
+      if (log) {
+        log.truncate();
+        fsyncDirSync(dataDir); // the log file's entry, if it was just made
+      }
     } catch (e) {
       this.#unlock();
       throw e;
     }
-    const store = this;
     this.#writes = new DocWrites({
       // read at each use: releaseMappedPages replaces the databases
       get dbs() { return store.#dbs; },
       riders: this.#riders,
+      log: this.#log,
+      logged: this.#logged,
       entry: (name, missing) => this.#entry(name, missing),
       cached: (name) => this.#catalog.get(name),
       entryInTxn: (name, missing) => this.#entryInTxn(name, missing),
@@ -177,9 +199,9 @@ export class Store {
   }
 
   /**
-   * Several write calls of puts and deletes committed together in one lmdb commit, which lmdb's write
-   * thread makes and fsyncs while this thread goes on (lmdb-env.ts commitQueued): the group commit of
-   * concurrent INSERTs. Nothing in it reads the store. Returns a promise per call: the call's last
+   * Several write calls of puts and deletes committed together as one record of the write log, written
+   * and flushed by libuv's pool while this thread goes on, and applied to lmdb later with other rounds
+   * (logged-rounds.ts): the group commit of concurrent INSERTs. Nothing in it reads the store. Returns a promise per call: the call's last
    * sequence number once the commit is durable, or its error. A call with a bad value or an op that
    * must read (insert, update) fails alone, before the commit; a failed commit fails every call in it,
    * with nothing stored. Each call gets its own op record and sequence numbers. Rounds, write() calls
@@ -198,7 +220,7 @@ export class Store {
   // ---- reads ----
 
   getDoc(table: string, docId: bigint): StoredDoc | undefined {
-    return readDoc(this.#dbs, this.#entry(tableKey(table)).gen, table, docId);
+    return readDoc(this.#dbs, this.#logged, this.#entry(tableKey(table)).gen, table, docId);
   }
 
   /** A result page's documents, in order, through the table's cache (doc-cache.ts): frozen, shared, never modified. */
@@ -208,21 +230,23 @@ export class Store {
     const cache = this.#docCaches.get(key) ?? new DocCache();
     this.#docCaches.set(key, cache);
     cache.stamp(e.gen, this.#writes.version);
-    return docIds.map((id) => readDoc(this.#dbs, e.gen, table, id, cache));
+    return docIds.map((id) => readDoc(this.#dbs, this.#logged, e.gen, table, id, cache));
   }
 
   hasDoc(table: string, docId: bigint): boolean {
-    return this.#dbs.docs.doesExist(docKey(this.#entry(tableKey(table)).gen, docId));
+    const gen = this.#entry(tableKey(table)).gen;
+    const ahead = this.#logged.doc(gen, docId);
+    return ahead !== undefined ? ahead !== null : this.#dbs.docs.doesExist(docKey(gen, docId));
   }
 
   /** Every live document in docId order (signed), for rebuilding an index. */
   docs(table: string): Iterable<[bigint, StoredDoc]> {
-    return liveDocs(this.#dbs, this.#entry(tableKey(table)).gen, table);
+    return liveDocs(this.#dbs, this.#logged, this.#entry(tableKey(table)).gen, table);
   }
 
   /** Logged ops with seq > `seq`, in order: the tail to re-apply over a checkpoint (doc-reads.ts). */
   opsSince(table: string, seq: bigint): Iterable<LoggedOp> {
-    return logTail(this.#dbs, this.#entry(tableKey(table)).gen, table, seq);
+    return logTail(this.#dbs, this.#logged, this.#entry(tableKey(table)).gen, table, seq);
   }
 
   // ---- checkpoints ----
@@ -278,6 +302,7 @@ export class Store {
   async backup(destDir: string): Promise<void> {
     this.#checkOpen();
     await this.#queue.exclusive(async () => {
+      await this.#logged.drain(); // the snapshot holds every round acknowledged before the call
       const entries = [...this.#catalog].map(([name, e]) => genDirName(name, e.gen));
       await copyStore(this.dataDir, this.#tablesDir, entries, this.#dbs.env, destDir);
     });
@@ -336,6 +361,11 @@ export class Store {
     await this.#queue.idle();
     await this.#writes.idle();
     await this.#gc;
+    if (this.#log) {
+      await this.#logged.drain();
+      this.#log.truncate();
+      this.#log.close();
+    }
     await this.#dbs.env.close();
     this.#unlock();
   }
