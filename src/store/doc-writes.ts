@@ -10,8 +10,8 @@
  */
 import { lastSeqOf, type CatalogEntry } from './catalog.js';
 import type { CommitRiders } from './commit-riders.js';
-import { checkWriteSpace, type StoreDbs } from './lmdb-env.js';
-import type { LoggedRounds } from './logged-rounds.js';
+import { checkWriteSpace, commitQueued, type StoreDbs } from './lmdb-env.js';
+import { applyRound, type LoggedRounds } from './logged-rounds.js';
 import type { WriteOp } from './types.js';
 import { applyBatch, batchBytes, blindStates, prepareBatch, roundPuts, type PreparedBatch } from './write-batch.js';
 import type { WriteLog } from './write-log.js';
@@ -43,7 +43,16 @@ function isPlanned(p: unknown): p is Planned {
   return typeof p === 'object' && p !== null && 'batch' in p;
 }
 
+/**
+ * A round within this long of the one before goes through the write log (one flush to acknowledge,
+ * lmdb's two shared with the other rounds of its apply); a round after a quiet spell commits to lmdb
+ * directly, as lmdb would flush twice for it alone anyway (the log would make that three).
+ */
+export const LOG_AFTER_MS = 50;
+
 export class DocWrites {
+  /** When the last round was queued (performance.now()). */
+  #lastRoundAt = -Infinity;
   /** Per table: the settling of its last write, round or catalog change (never rejects). */
   readonly #tails = new Map<string, Promise<unknown>>();
   /**
@@ -116,19 +125,25 @@ export class DocWrites {
       }
       if (!queue.length) return undefined;
       const logged = roundPuts(gen, last, queue);
-      const commit = (async () => {
-        checkWriteSpace(ctx.dbs, logged.bytes);
-        if (!ctx.log) throw new Error('store: read-only');
-        await ctx.log.append(logged.round);
-        ctx.logged.add(logged); // before any reaction to the commit: reads see the round once it resolves
-      })();
+      const now = performance.now();
+      const viaLog = now - this.#lastRoundAt < LOG_AFTER_MS || !ctx.logged.empty();
+      this.#lastRoundAt = now;
+      const commit = viaLog
+        ? (async () => {
+          checkWriteSpace(ctx.dbs, logged.bytes);
+          if (!ctx.log) throw new Error('store: read-only');
+          await ctx.log.append(logged.round);
+          ctx.logged.add(logged); // before any reaction to the commit: reads see the round once it resolves
+        })()
+        : commitQueued(ctx.dbs, () => applyRound(ctx.dbs, logged.round), logged.bytes);
       // the first reaction to the commit, so before any caller's
       void commit.then(() => { this.version++; }, () => { this.version++; });
       const open: OpenRound = { gen, last, settled };
       this.#open.set(name, open);
       const end = last;
       // a failed round leaves the entry as it was: lmdb may be behind the rounds logged before it
-      void commit.then(() => { this.#committed.set(gen, end); }, () => undefined)
+      // (only forward: a round straight to lmdb may settle after a logged one queued behind it)
+      void commit.then(() => { if ((this.#committed.get(gen) ?? -1n) < end) this.#committed.set(gen, end); }, () => undefined)
         .then(() => { if (this.#open.get(name) === open) this.#open.delete(name); });
       return commit;
     };
