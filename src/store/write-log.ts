@@ -63,7 +63,7 @@ export function setLsn(record: Buffer, lsn: bigint): void {
  * The live records of a log's bytes, in order, with the last one's lsn: reading stops at the first
  * torn, damaged or stale record (see the file header), which is where a crash cut the log.
  */
-export function decodeRounds(buf: Buffer): { rounds: LogRound[]; lastLsn: bigint | undefined } {
+export function decodeRounds(buf: Buffer): { rounds: LogRound[]; lastLsn: bigint | undefined; end: number } {
   const rounds: LogRound[] = [];
   let lastLsn: bigint | undefined;
   let at = 0;
@@ -80,7 +80,7 @@ export function decodeRounds(buf: Buffer): { rounds: LogRound[]; lastLsn: bigint
     lastLsn = lsn;
     at = end;
   }
-  return { rounds, lastLsn };
+  return { rounds, lastLsn, end: at };
 }
 
 function readBody(b: Buffer): LogRound | undefined {
