@@ -40,6 +40,12 @@ export function readDoc(dbs: StoreDbs, logged: LoggedRounds, gen: number, table:
 }
 
 
+/** Whether document `docId` of generation `gen` is stored (by a logged round not yet in lmdb, or in lmdb). */
+export function hasDoc(dbs: StoreDbs, logged: LoggedRounds, gen: number, docId: bigint): boolean {
+  const ahead = logged.doc(gen, docId);
+  return ahead !== undefined ? ahead !== null : dbs.docs.doesExist(writeDocKey(readKey, gen, docId));
+}
+
 /**
  * Every live document of the generation in docId order (signed), for rebuilding an index: lmdb's,
  * merged with those of rounds logged and not yet in lmdb (which win).

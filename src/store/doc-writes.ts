@@ -14,15 +14,12 @@ import { checkWriteSpace, commitQueued, type StoreDbs } from './lmdb-env.js';
 import { applyRound, type LoggedRounds } from './logged-rounds.js';
 import type { WriteOp } from './types.js';
 import { applyBatch, batchBytes, blindStates, prepareBatch, roundPuts, type PreparedBatch } from './write-batch.js';
-import type { WriteLog } from './write-log.js';
 
 /** What the writes need of the Store: its databases, riders and catalog lookups. */
 export interface WriteContext {
   dbs: StoreDbs;
   riders: CommitRiders;
-  /** The write log (undefined for a read-only store, which never writes). */
-  log: WriteLog | undefined;
-  /** Rounds logged and not yet durable in lmdb. */
+  /** Rounds logged and not yet durable in lmdb, and the write log (logged.log). */
   logged: LoggedRounds;
   /** The cached catalog entry (throws `missing` when the table is unknown). */
   entry(name: string, missing?: string): CatalogEntry;
@@ -131,8 +128,8 @@ export class DocWrites {
       const commit = viaLog
         ? (async () => {
           checkWriteSpace(ctx.dbs, logged.bytes);
-          if (!ctx.log) throw new Error('store: read-only');
-          await ctx.log.append(logged.round);
+          if (!ctx.logged.log) throw new Error('store: read-only');
+          await ctx.logged.log.append(logged.round);
           ctx.logged.add(logged); // before any reaction to the commit: reads see the round once it resolves
         })()
         : commitQueued(ctx.dbs, () => applyRound(ctx.dbs, logged.round), logged.bytes);

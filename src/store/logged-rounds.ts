@@ -13,7 +13,9 @@
 import { lastSeqOf } from './catalog.js';
 import { docIdOf } from './keys.js';
 import { commitQueued, type StoreDbs } from './lmdb-env.js';
-import { LogDb, type LogRound, type WriteLog } from './write-log.js';
+import { dirname } from 'node:path';
+import { fsyncDirSync } from './durable-fs.js';
+import { LogDb, WriteLog, type LogRound } from './write-log.js';
 
 /**
  * How long logged rounds wait for an lmdb commit: more rounds share one commit (two flushes and ~10
@@ -41,6 +43,36 @@ export class LoggedRounds {
   #lastError: unknown;
 
   constructor(readonly ctx: { readonly dbs: StoreDbs; readonly log: WriteLog | undefined }) {}
+
+  /**
+   * Opens the data directory's write log (`path`) and applies the rounds a crash left in it that lmdb
+   * lacks (replayRounds), then empties it; read-only, keeps those rounds in memory for reads instead.
+   * `liveGens`: the generations of the catalog's tables.
+   */
+  static open(path: string, dbs: () => StoreDbs, liveGens: Set<number>, readOnly: boolean): LoggedRounds {
+    const { log, rounds } = WriteLog.open(path, readOnly);
+    const logged = new LoggedRounds({ get dbs() { return dbs(); }, log });
+    replayRounds(dbs(), logged, liveGens, rounds, readOnly);
+    if (log) {
+      log.truncate();
+      fsyncDirSync(dirname(path)); // the log file's entry, if it was just made
+    }
+    return logged;
+  }
+
+  /** The write log (undefined for a read-only store). */
+  get log(): WriteLog | undefined {
+    return this.ctx.log;
+  }
+
+  /** At close: every round applied to lmdb, the log emptied and closed. */
+  async close(): Promise<void> {
+    const log = this.ctx.log;
+    if (!log) return;
+    await this.drain();
+    log.truncate();
+    log.close();
+  }
 
   /** Adds a round whose record is durable in the log; its documents are read from here until applied. */
   add(r: LoggedRound): void {

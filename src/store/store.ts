@@ -22,25 +22,20 @@ import { SearchError } from '../util/errors.js';
 import { decodeEntry, genDirName, readCatalog, tableKey, type CatalogEntry } from './catalog.js';
 import { alterTable, createTable, dropTable, replaceTable, truncateTable, type CatalogHost } from './catalog-changes.js';
 import { copyStore } from './backup.js';
-import { fsyncDirSync } from './durable-fs.js';
-import { LoggedRounds, replayRounds } from './logged-rounds.js';
-import { WriteLog } from './write-log.js';
+import { LoggedRounds } from './logged-rounds.js';
+import { WRITE_LOG_FILE } from './write-log.js';
 import { removeUnlisted } from './checkpoint.js';
 import { claimDataDir } from './data-dir.js';
 import { CommitRiders } from './commit-riders.js';
 import { DocCache } from './doc-cache.js';
-import { liveDocs, logTail, readDoc } from './doc-reads.js';
+import { hasDoc, liveDocs, logTail, readDoc } from './doc-reads.js';
 import { DocWrites } from './doc-writes.js';
 import { collectDead, sweepTablesDir } from './gc.js';
-import { docKey } from './keys.js';
 import { openDbs, reopenDbs, type StoreDbs } from './lmdb-env.js';
 import { MaintenanceQueue } from './maintenance-queue.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
 import { TableCheckpoints } from './table-checkpoints.js';
 import type { Checkpoint, LoggedOp, SegmentEntry, StoredDoc, StoreOptions, WriteOp } from './types.js';
-
-/** The write log of group-commit rounds, in the data directory (write-log.ts). */
-export const WRITE_LOG_FILE = 'write-log';
 
 /** Ops (or rows) deleted per transaction by pruneOps and garbage collection. */
 export const DEFAULT_DELETE_CHUNK = 10_000;
@@ -60,7 +55,7 @@ export class Store {
   #closed = false;
   readonly #riders = new CommitRiders();
   readonly #writes: DocWrites;
-  readonly #log: WriteLog | undefined;
+  /** Group-commit rounds in the write log and not yet in lmdb. */
   readonly #logged: LoggedRounds;
   readonly #host: CatalogHost;
   readonly #checkpoints: TableCheckpoints;
@@ -79,16 +74,9 @@ export class Store {
     try {
       this.#dbs = openDbs(join(dataDir, 'store'), readOnly);
       this.#catalog = readCatalog(this.#dbs);
-      const { log, rounds } = WriteLog.open(join(dataDir, WRITE_LOG_FILE), readOnly);
-      this.#log = log;
-      this.#logged = new LoggedRounds({ get dbs() { return store.#dbs; }, log });
       // rounds a crash left in the log and not in lmdb: applied now (or, read-only, read from memory)
       const live = new Set([...this.#catalog.values()].map((e) => e.gen));
-      replayRounds(this.#dbs, this.#logged, live, rounds, readOnly);
-      if (log) {
-        log.truncate();
-        fsyncDirSync(dataDir); // the log file's entry, if it was just made
-      }
+      this.#logged = LoggedRounds.open(join(dataDir, WRITE_LOG_FILE), () => store.#dbs, live, readOnly);
     } catch (e) {
       this.#unlock();
       throw e;
@@ -97,7 +85,6 @@ export class Store {
       // read at each use: releaseMappedPages replaces the databases
       get dbs() { return store.#dbs; },
       riders: this.#riders,
-      log: this.#log,
       logged: this.#logged,
       entry: (name, missing) => this.#entry(name, missing),
       cached: (name) => this.#catalog.get(name),
@@ -199,9 +186,10 @@ export class Store {
   }
 
   /**
-   * Several write calls of puts and deletes committed together as one record of the write log, written
-   * and flushed by libuv's pool while this thread goes on, and applied to lmdb later with other rounds
-   * (logged-rounds.ts): the group commit of concurrent INSERTs. Nothing in it reads the store. Returns a promise per call: the call's last
+   * Several write calls of puts and deletes committed together as one record of the write log (libuv's
+   * pool writes and flushes it while this thread goes on; lmdb gets it later with other rounds,
+   * logged-rounds.ts), or after a quiet spell as one lmdb commit (doc-writes.ts LOG_AFTER_MS): the
+   * group commit of concurrent INSERTs. Nothing in it reads the store. Returns a promise per call: the call's last
    * sequence number once the commit is durable, or its error. A call with a bad value or an op that
    * must read (insert, update) fails alone, before the commit; a failed commit fails every call in it,
    * with nothing stored. Each call gets its own op record and sequence numbers. Rounds, write() calls
@@ -234,9 +222,7 @@ export class Store {
   }
 
   hasDoc(table: string, docId: bigint): boolean {
-    const gen = this.#entry(tableKey(table)).gen;
-    const ahead = this.#logged.doc(gen, docId);
-    return ahead !== undefined ? ahead !== null : this.#dbs.docs.doesExist(docKey(gen, docId));
+    return hasDoc(this.#dbs, this.#logged, this.#entry(tableKey(table)).gen, docId);
   }
 
   /** Every live document in docId order (signed), for rebuilding an index. */
@@ -361,11 +347,7 @@ export class Store {
     await this.#queue.idle();
     await this.#writes.idle();
     await this.#gc;
-    if (this.#log) {
-      await this.#logged.drain();
-      this.#log.truncate();
-      this.#log.close();
-    }
+    await this.#logged.close();
     await this.#dbs.env.close();
     this.#unlock();
   }

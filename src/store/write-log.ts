@@ -18,6 +18,9 @@ import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, wri
 import { crc32 } from 'node:zlib';
 import { SearchError } from '../util/errors.js';
 
+/** The log's file name in the data directory. */
+export const WRITE_LOG_FILE = 'write-log';
+
 /** Which lmdb database a logged put goes to. */
 export const enum LogDb { DOCS = 0, OPS = 1, SEQ = 2 }
 

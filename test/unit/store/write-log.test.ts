@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { lastSeqOf, readCatalog } from '../../../src/store/catalog.js';
 import { docKey, genKey, opKey, u64Bytes } from '../../../src/store/keys.js';
 import { openDbs } from '../../../src/store/lmdb-env.js';
-import { Store, WRITE_LOG_FILE } from '../../../src/store/store.js';
-import { decodeRounds, encodeRound, LogDb, setLsn, WriteLog, type LogRound } from '../../../src/store/write-log.js';
+import { Store } from '../../../src/store/store.js';
+import { decodeRounds, encodeRound, LogDb, setLsn, WRITE_LOG_FILE, WriteLog, type LogRound } from '../../../src/store/write-log.js';
 import { buildChild, runAndKill } from './crash-harness.js';
 
 let root: string;
