@@ -7,7 +7,7 @@ import type { AttrValue, IndexSchema } from './types.js';
 import type { Core } from '../wasm/core.js';
 import { Segment } from './segment/segment.js';
 import type { BuiltSegment } from './segment/segment-builder.js';
-import { mergedRows, mergeRunner, type PartSnapshot } from './parallel/merge-job.js';
+import { blobIds, mergedRows, mergeRunner, rowsFromForward, type MergedSegment, type PartSnapshot } from './parallel/merge-job.js';
 import { mergeSegments } from './segment/segment-merger.js';
 import { compactRange, type MergePolicy } from './merge-policy.js';
 import type { DocMap } from './doc-map.js';
@@ -216,7 +216,7 @@ export class MergeScheduler {
     const snap = parts.map((p) => ({ deleted: p.deletedBitmap(), version: p.version }));
     // pinned: a TRUNCATE or OPTIMIZE meanwhile frees them only once the thread is done reading
     for (const p of parts) p.pin();
-    let built: BuiltSegment;
+    let built: MergedSegment;
     try {
       built = await runner({ schema: this.#host.schema, parts: parts.map((p, i) => ({ blobPtr: p.blobPtr, deleted: snap[i].deleted, terms: p.terms })) });
     } catch (e) {
@@ -262,13 +262,16 @@ export class MergeScheduler {
    * are deleted in the merged segment too, and attributes updated since are copied over, so the swap
    * loses no write that came in while the thread worked. Synchronous: no query sees a gap.
    */
-  #swapIn(start: number, parts: Segment[], built: BuiltSegment, snap?: PartSnapshot[]): void {
+  #swapIn(start: number, parts: Segment[], built: MergedSegment, snap?: PartSnapshot[]): void {
     const end = start + parts.length;
     const attrs = this.#host.schema.attrs;
     // the thread has no host columns (JS values): taken from the parts now, with their current values
     const hostAttrs = snap ? attrs.map((_, a) => Boolean(parts[0].hostCols[a])) : [];
-    const merged = mergedRows(parts, snap, hostAttrs.some(Boolean));
-    const { n, ids, gone } = merged;
+    // a merge thread's result comes with its row maps: no pass over every part row here (its ids are
+    // read in the merged segment once placed)
+    const merged = snap && built.forward ? rowsFromForward(parts, snap, built.forward, hostAttrs.some(Boolean)) : mergedRows(parts, snap, hostAttrs.some(Boolean));
+    const { n, gone } = merged;
+    let ids = merged.ids;
     // attributes updated since the snapshot, read before the parts go
     const fix: { row: number; values: AttrValue[] }[] = [];
     for (let i = 0; i < merged.stale.length; i += 3) {
@@ -293,6 +296,7 @@ export class MergeScheduler {
       if (!nearCap) {
         // not expected below the cap (the host refused memory): drop the rows rather than keep
         // freed segments listed; a restart re-indexes them from the store of record
+        if (ids.length < 2 * n) ids = blobIds(built.blob, n);
         for (let row = 0; row < n; row++) if (!gone[row]) this.#host.docs.delete(ids[2 * row], ids[2 * row + 1]);
         this.#host.segments().splice(start, end - start);
         throw new Error(`quarry: merged segment could not be placed, ${n} rows unavailable until restart`, { cause: e });
@@ -308,6 +312,9 @@ export class MergeScheduler {
       return;
     }
     const seg = placed[0];
+    // the merged ids where the segment holds them (core memory is shared where a thread merged: the
+    // view stays valid; segment-slots.ts stops reading it once the segment is gone)
+    if (ids.length < 2 * n) ids = seg.core.i32.subarray(seg.columnPtr(0) >>> 2, (seg.columnPtr(0) >>> 2) + 2 * n);
     // look-ups follow the parts' rows to the merged ones at once; entries re-pointed in later turns
     this.#host.retire(parts, seg, merged.forward, ids);
     for (let row = 0; row < n; row++) if (gone[row]) seg.markDeleted(row);
