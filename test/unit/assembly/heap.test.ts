@@ -43,6 +43,20 @@ describe('core alloc', () => {
     expect(c.alloc(120 * MiB)).toBe(hole); // the blocks tried and set aside were given back
   });
 
+  it('accounts the heap block by block: the hole as free, then as used once placed', () => {
+    const { c } = coreWithHole();
+    const before = c.heapStats();
+    expect(before.largestFree).toBeGreaterThanOrEqual(150 * MiB);
+    expect(before.used + before.free).toBeLessThanOrEqual(before.memory);
+    expect(before.used + before.free).toBeGreaterThan(before.memory - 2 * MiB); // root and headers only
+    const p = c.alloc(145 * MiB);
+    const after = c.heapStats();
+    expect(after.used - before.used).toBeGreaterThanOrEqual(145 * MiB);
+    expect(after.largestFree).toBeLessThan(before.largestFree);
+    c.free(p);
+    expect(c.heapStats()).toEqual(before);
+  });
+
   it('keeps blocks apart: large and small allocations never overlap', () => {
     const c = new Core();
     const live: [number, number][] = [];
