@@ -22,7 +22,7 @@ function line(label: string, index: RtIndex): Record<string, unknown> {
   const h = index.core.heapStats();
   const blobs = index.segments.reduce((n, s) => n + s.blobLen, 0);
   return { at: label, memory: mib(h.memory), wasmPss: mib(breakdown('self').wasm), used: mib(h.used), free: mib(h.free),
-    largestFree: mib(h.largestFree), blobs: mib(blobs), segments: index.segments.length };
+    largestFree: mib(h.largestFree), topFree: mib(h.topFree), blobs: mib(blobs), segments: index.segments.length };
 }
 
 async function main() {
