@@ -114,8 +114,8 @@ export class MergeScheduler {
     const earned = COMPACT_ROWS_PER_NEW_ROW * Math.max(0, liveTotal(live) - this.#compactedAt);
     const range = compactRange(live, this.#idleCutoff, Math.min(cap, earned));
     if (range || !this.#compactCarry) return range;
-    const carried = compactRange(live, this.#idleCutoff, Math.min(cap, earned + this.#compactCarry));
-    return carried && this.#compactFits(carried) ? carried : null;
+    // the longest run whose result fits, so each merge brings the count down as far as holes allow
+    return compactRange(live, this.#idleCutoff, Math.min(cap, earned + this.#compactCarry), (run) => this.#compactFits(run));
   }
 
   /**

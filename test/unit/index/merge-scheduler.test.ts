@@ -42,6 +42,13 @@ describe('compactRange', () => {
     expect(compactRange([], 4)).toBeNull();
   });
 
+  it('passes over runs `accept` refuses: a shorter one then, none at all gives null', () => {
+    const small = ([a, b]: [number, number]) => b - a <= 2; // e.g. only a two-part result fits a hole
+    expect(compactRange([50, 40, 30, 20, 10, 5], 2)).toEqual([1, 6]);
+    expect(compactRange([50, 40, 30, 20, 10, 5], 2, Infinity, small)).toEqual([4, 6]);
+    expect(compactRange([50, 40, 30, 20, 10, 5], 2, Infinity, () => false)).toBeNull();
+  });
+
   it('never builds more than maxRows: a cheaper run over the cap is passed over, none at all gives null', () => {
     expect(compactRange([600, 600, 100, 900, 900], 4, 1000)).toEqual([1, 3]);
     expect(compactRange([600, 600, 600, 600, 600], 4, 1000)).toBeNull();
