@@ -5,8 +5,21 @@
  * held while its bytes are, so the budget also bounds the documents kept beyond the store's cache.
  */
 
-/** A document's texts and their JSON bytes, alternately, and the bytes' total. */
-export interface Kept { readonly doc: object; texts: Array<string | Buffer>; bytes: number }
+/**
+ * A hit's whole `_source` object body as JSON bytes: valid for a row whose columns have the signature
+ * `columns` and whose cells (the id's aside) are `cells`, compared with ===.
+ */
+export interface KeptSource { readonly columns: string; readonly cells: readonly unknown[]; readonly json: Buffer }
+
+/** A document's texts and their JSON bytes, alternately, its `_source` (at most one), and the bytes' total. */
+export interface Kept { readonly doc: object; texts: Array<string | Buffer>; source?: KeptSource; bytes: number }
+
+/**
+ * What a kept `_source` costs beyond its bytes and the texts it replaces (its record, its cells array, the
+ * Buffer object). Only a document that had long texts kept gets one (render-search.ts), so a budget of
+ * documents with short texts holds no more records than before.
+ */
+export const SOURCE_OVERHEAD_BYTES = 96;
 
 /**
  * Bytes of rendered texts kept at most: half the store's document cache (DOC_CACHE_BYTES, 16 MiB), so
@@ -30,7 +43,7 @@ export class KeptTexts {
     const young = this.#young.get(doc);
     if (young !== undefined) return young;
     const old = this.#old.get(doc);
-    if (old === undefined) return { doc, texts: [], bytes: 0 };
+    if (old === undefined) return { doc, texts: [], source: undefined, bytes: 0 };
     this.#young.set(doc, old);
     this.#grew(old.bytes);
     return old;
@@ -42,6 +55,20 @@ export class KeptTexts {
     kept.bytes += bytes.length;
     if (!this.#young.has(kept.doc)) this.#young.set(kept.doc, kept);
     this.#grew(bytes.length);
+  }
+
+  /**
+   * Keeps a whole `_source` with `kept` (an of() result of the same render) in place of the one it had
+   * and of its texts (the `_source` holds their bytes).
+   */
+  addSource(kept: Kept, source: KeptSource): void {
+    const before = kept.bytes;
+    kept.bytes = source.json.length + SOURCE_OVERHEAD_BYTES;
+    kept.texts = [];
+    kept.source = source;
+    if (!this.#young.has(kept.doc)) this.#young.set(kept.doc, kept);
+    // what the record holds more than before: a `_source` holds its texts' bytes, so it is mostly its keys
+    if (kept.bytes > before) this.#grew(kept.bytes - before);
   }
 
   #grew(bytes: number): void {

@@ -14,6 +14,10 @@ export interface ReplySink {
   bytes(b: Uint8Array): void;
   /** text(s), returning the UTF-8 bytes written as a buffer of their own (to keep for bytes() later). */
   textKept(s: string): Buffer;
+  /** Where the next piece goes, for keptSince. */
+  mark(): number;
+  /** The UTF-8 of what was written since `mark`, as a buffer of its own (to keep for bytes() later). */
+  keptSince(mark: number): Buffer;
 }
 
 /** A reply body written at send time into the sender's buffer (lean/reply-bytes.ts), or bytes() for the others. */
@@ -25,6 +29,8 @@ export class TextSink implements ReplySink {
   text(s: string): void { this.out += s; }
   bytes(b: Uint8Array): void { this.out += Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8'); }
   textKept(s: string): Buffer { this.out += s; return Buffer.from(s, 'utf8'); }
+  mark(): number { return this.out.length; }
+  keptSince(mark: number): Buffer { return Buffer.from(this.out.slice(mark), 'utf8'); }
 }
 
 /** Text this long or shorter is copied a character at a time when ASCII: cheaper than a native write call. */
@@ -79,6 +85,10 @@ export class ByteSink implements ReplySink {
     this.text(s);
     return Buffer.from(this.#buf.subarray(at, this.#pos));
   }
+
+  mark(): number { return this.#pos; }
+
+  keptSince(mark: number): Buffer { return Buffer.from(this.#buf.subarray(mark, this.#pos)); }
 
   bytes(b: Uint8Array): void {
     this.#room(b.length);

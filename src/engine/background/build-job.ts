@@ -120,6 +120,15 @@ const primeSink = {
 };
 
 /**
+ * Whether buildOfJob scans the fields of `pipeline` (with table `settings`) straight into the inversion:
+ * the pipeline has indexFieldInto and no exact word forms are indexed. Otherwise it makes a DocInput per
+ * row as Table.docInput does, and building from the job saves nothing.
+ */
+export function scansDirect(pipeline: TextPipeline, settings: TableSettings): boolean {
+  return pipeline.indexFieldInto !== undefined && !exactWordsEnabled(pipeline.settings.morphology.length > 0, settings);
+}
+
+/**
  * Builds a job's segment with `pipeline` (the table's settings'): what Table.docInput and
  * RtIndex.prepareBatch make of the same rows. `primed`: tokens of its first fields primed with the same
  * pipeline, copied where they are the job's (PrimedFields.matches).
@@ -127,7 +136,7 @@ const primeSink = {
 export function buildOfJob(pipeline: TextPipeline, job: BuildJob, primed?: PrimedFields | null): BuiltSegment {
   const { schema, settings, ids, text, lengths, attrs } = job;
   const into = pipeline.indexFieldInto;
-  if (into && !exactWordsEnabled(pipeline.settings.morphology.length > 0, settings)) {
+  if (into && scansDirect(pipeline, settings)) {
     // each field scanned straight into the inversion's token arrays: no FieldTokens, DocInput or
     // packed chunk per field, one id look-up per token (a tenth of the gcide build thread's CPU went to
     // making and collecting those, and to their scavenges); a field the scanner does not take is

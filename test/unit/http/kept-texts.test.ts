@@ -1,7 +1,7 @@
 // KeptTexts holds rendered texts per document within its byte budget, the least recently used
 // documents dropped first, and never holds a document it kept nothing for.
 import { describe, expect, it } from 'vitest';
-import { KeptTexts } from '../../../src/http/kept-texts.js';
+import { KeptTexts, SOURCE_OVERHEAD_BYTES } from '../../../src/http/kept-texts.js';
 
 const bytes = (n: number) => Buffer.alloc(n, 0x61);
 
@@ -40,5 +40,20 @@ describe('KeptTexts', () => {
     }
     expect(k.of(hot).texts[0]).toBe('hot');
     expect(k.of(cold).texts).toEqual([]);
+  });
+
+  it('keeps a whole _source with its document, its overhead counted in the budget', () => {
+    const k = new KeptTexts(10 * (100 + SOURCE_OVERHEAD_BYTES));
+    const doc = {};
+    const source = { columns: 'c', cells: ['t', 1], json: bytes(100) };
+    k.addSource(k.of(doc), source);
+    expect(k.of(doc).source).toBe(source);
+    expect(k.heldBytes).toBe(100 + SOURCE_OVERHEAD_BYTES);
+    // documents with tiny sources still drop the oldest once the overheads fill the budget
+    for (let i = 0; i < 100; i++) {
+      k.addSource(k.of({}), { columns: 'c', cells: [], json: bytes(1) });
+      expect(k.heldBytes).toBeLessThanOrEqual(10 * (100 + SOURCE_OVERHEAD_BYTES) + 2 * (1 + SOURCE_OVERHEAD_BYTES));
+    }
+    expect(k.of(doc).source).toBeUndefined();
   });
 });

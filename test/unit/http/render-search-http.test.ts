@@ -83,3 +83,25 @@ it('writes _source text byte for byte as JSON.stringify, whatever the text holds
     await new Promise((r) => server.close(r));
   }
 });
+
+it('writes a hit again after an UPDATE with its new attribute, and a _source filter with its own fields', async () => {
+  await start();
+  try {
+    const s = newSession();
+    await t.engine.execute('CREATE TABLE u (title text, body text, n bigint, tag string attribute)', s);
+    await t.engine.execute(`INSERT INTO u (id, title, body, n, tag) VALUES (1, 'zebra', '${'a long body of text '.repeat(4)}', 5, 'red')`, s);
+    const search = async (extra = '') => JSON.parse(await post('/search', `{"table":"u","query":{"match":{"*":"zebra"}}${extra}}`)).hits.hits[0]._source;
+    const first = await search();
+    // the second render keeps the document's _source whole, the third writes it from there
+    for (let i = 0; i < 2; i++) expect(await search()).toEqual(first);
+    expect(first).toMatchObject({ n: 5, tag: 'red' });
+    await t.engine.execute("UPDATE u SET n = 6, tag = 'blue' WHERE id = 1", s);
+    expect(await search()).toMatchObject({ title: 'zebra', n: 6, tag: 'blue' });
+    expect(await search(',"_source":["n"]')).toEqual({ n: 6 });
+    expect(await search()).toEqual({ ...first, n: 6, tag: 'blue' });
+    expect(internalErrors).toEqual([]);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});

@@ -48,4 +48,16 @@ describe('ByteSink', () => {
   it('writes a lone surrogate as UTF-8 text of it does (EF BF BD)', () => {
     expect(feed([{ text: 'a\ud800b' }]).bytes.equals(Buffer.from('a\ud800b', 'utf8'))).toBe(true);
   });
+
+  it('keptSince copies what was written since mark, in both sinks, and later writes leave the copy alone', () => {
+    for (const sink of [new TextSink(), new ByteSink(Buffer.alloc(4), 2)]) {
+      sink.text('head,');
+      const at = sink.mark();
+      sink.text('"é":1');
+      sink.bytes(Buffer.from(',"x":"😀"'));
+      const kept = sink.keptSince(at);
+      sink.text('x'.repeat(5000)); // grows the ByteSink's buffer
+      expect(kept.toString('utf8')).toBe('"é":1,"x":"😀"');
+    }
+  });
 });
