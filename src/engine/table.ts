@@ -18,7 +18,6 @@ import { SearchError } from '../util/errors.js';
 import { Mutex } from '../util/mutex.js';
 import { indexedField } from './field-input.js';
 import { TextRow } from './text-row.js';
-import { TAIL_BATCH_ROWS } from '../index/ram-tail.js';
 import { attrValue, defaultAttr, textValue, valueError } from './coerce.js';
 import type { Literal } from './literal.js';
 import type { StoredDoc, TableStore } from './durability/table-store.js';
