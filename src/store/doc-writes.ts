@@ -130,8 +130,11 @@ export class DocWrites {
       if (!queue.length) return undefined;
       const logged = roundPuts(gen, last, queue);
       const now = performance.now();
-      // logged rounds waiting: this one goes behind them (lmdb must get rounds in order)
-      const viaLog = !ctx.logged.empty() || (now - this.#lastRoundAt < LOG_AFTER_MS && logged.bytes <= LOG_MAX_BYTES);
+      // logged rounds waiting, or a record still being written (its round not yet in ctx.logged): this
+      // one goes behind them (lmdb must get rounds in order, or a later round's documents and sequence
+      // record would be overwritten by an earlier one's apply)
+      const logBusy = !ctx.logged.empty() || !(ctx.logged.log?.idle() ?? true);
+      const viaLog = logBusy || (now - this.#lastRoundAt < LOG_AFTER_MS && logged.bytes <= LOG_MAX_BYTES);
       this.#lastRoundAt = now;
       const commit = viaLog
         ? (async () => {

@@ -87,6 +87,31 @@ describe('write log records', () => {
   });
 });
 
+describe('rounds of one table through the log and straight to lmdb', () => {
+  it('a big round queued while a logged round is still being written follows it (its documents and sequence stay)', async () => {
+    const dir = join(root, 'order');
+    const store = Store.open(dir);
+    await store.createTable({ name: 't', columns: [{ name: 'title', type: 'text', indexed: true, stored: true }], settings: {} });
+    const put = (id: number, title: string) => ({ op: 'put' as const, docId: BigInt(id), doc: { title } });
+    // one after a quiet spell (straight to lmdb), one within LOG_AFTER_MS (through the log), then one
+    // over LOG_MAX_BYTES queued while the second's record is still being written
+    const big = 'x'.repeat(100 << 10);
+    const rounds = [
+      store.writeTogether('t', [[put(1, 'first')]]),
+      store.writeTogether('t', [[put(2, 'logged')]]),
+      store.writeTogether('t', [[put(2, 'last'), put(3, big)]]),
+    ];
+    const seqs = await Promise.all(rounds.flat());
+    expect(seqs).toEqual([1n, 2n, 4n]);
+    expect(store.getDoc('t', 2n)?.title).toBe('last');
+    await store.close();
+    const again = Store.open(dir);
+    expect(again.getDoc('t', 2n)?.title).toBe('last');
+    expect(await Promise.all(again.writeTogether('t', [[put(4, 'after')]]))).toEqual([5n]); // the sequence went on from 4
+    await again.close();
+  });
+});
+
 describe('a store killed while its rounds go through the write log', () => {
   const KILLS = 6;
   let child: string;
