@@ -130,18 +130,15 @@ export class DocWrites {
       if (!queue.length) return undefined;
       const logged = roundPuts(gen, last, queue);
       const now = performance.now();
-      // logged rounds waiting, or a record still being written (its round not yet in ctx.logged): this
+      // rounds logged and not yet in lmdb, or being logged (LoggedRounds.busy): this
       // one goes behind them (lmdb must get rounds in order, or a later round's documents and sequence
       // record would be overwritten by an earlier one's apply)
-      const logBusy = !ctx.logged.empty() || !(ctx.logged.log?.idle() ?? true);
-      const viaLog = logBusy || (now - this.#lastRoundAt < LOG_AFTER_MS && logged.bytes <= LOG_MAX_BYTES);
+      const viaLog = ctx.logged.busy() || (now - this.#lastRoundAt < LOG_AFTER_MS && logged.bytes <= LOG_MAX_BYTES);
       this.#lastRoundAt = now;
       const commit = viaLog
         ? (async () => {
           checkWriteSpace(ctx.dbs, logged.bytes);
-          if (!ctx.logged.log) throw new Error('store: read-only');
-          await ctx.logged.log.append(logged.round);
-          ctx.logged.add(logged); // before any reaction to the commit: reads see the round once it resolves
+          await ctx.logged.append(logged);
         })()
         : commitQueued(ctx.dbs, () => applyRound(ctx.dbs, logged.round), logged.bytes);
       // the first reaction to the commit, so before any caller's

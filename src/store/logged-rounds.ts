@@ -24,6 +24,12 @@ import { LogDb, WriteLog, type LogRound } from './write-log.js';
 export const APPLY_DELAY_MS = 50;
 /** Bytes of logged rounds that start an apply at once (a bound on the memory they hold). */
 export const APPLY_BYTES = 8 << 20;
+/**
+ * Log bytes at which new rounds wait until every logged round is in lmdb and the log starts over at
+ * offset 0: rounds back to back leave no moment with nothing logged to reset at, so the file grew by
+ * every round's bytes (2,000 rounds of 2 kB, awaited one after another, never reset: a 4 MB file).
+ */
+export const LOG_RESET_BYTES = 64 << 20;
 /** Delay before an apply that failed (a full disk) is tried again. */
 const RETRY_MS = 1000;
 
@@ -41,17 +47,26 @@ export class LoggedRounds {
   #applyingRounds: LoggedRound[] = [];
   #timer: NodeJS.Timeout | undefined;
   #lastError: unknown;
+  /** Rounds in append(): waiting for a reset or their record being written. */
+  #appending = 0;
+  /** The log writes of append() in flight. */
+  readonly #writes = new Set<Promise<void>>();
+  /** While the log is at resetBytes: settles once it started over (or its rounds failed to reach lmdb). */
+  #resetWait: Promise<void> | undefined;
 
-  constructor(readonly ctx: { readonly dbs: StoreDbs; readonly log: WriteLog | undefined }) {}
+  constructor(
+    readonly ctx: { readonly dbs: StoreDbs; readonly log: WriteLog | undefined },
+    readonly resetBytes = LOG_RESET_BYTES,
+  ) {}
 
   /**
    * Opens the data directory's write log (`path`) and applies the rounds a crash left in it that lmdb
    * lacks (replayRounds), then empties it; read-only, keeps those rounds in memory for reads instead.
    * `liveGens`: the generations of the catalog's tables.
    */
-  static open(path: string, dbs: () => StoreDbs, liveGens: Set<number>, readOnly: boolean): LoggedRounds {
+  static open(path: string, dbs: () => StoreDbs, liveGens: Set<number>, readOnly: boolean, resetBytes?: number): LoggedRounds {
     const { log, rounds } = WriteLog.open(path, readOnly);
-    const logged = new LoggedRounds({ get dbs() { return dbs(); }, log });
+    const logged = new LoggedRounds({ get dbs() { return dbs(); }, log }, resetBytes);
     replayRounds(dbs(), logged, liveGens, rounds, readOnly);
     if (log) {
       log.truncate();
@@ -72,6 +87,50 @@ export class LoggedRounds {
     await this.drain();
     log.truncate();
     log.close();
+  }
+
+  /**
+   * Writes `r`'s record to the log and, once it is durable there, adds the round. A round that finds the
+   * log at resetBytes first waits for it to start over (#startOver); rounds waiting together go on in
+   * call order, so a table's rounds reach the log in their order.
+   */
+  async append(r: LoggedRound): Promise<void> {
+    const log = this.ctx.log;
+    if (!log) throw new Error('store: read-only');
+    this.#appending++;
+    try {
+      while (log.offset >= this.resetBytes) await (this.#resetWait ??= this.#startOver(log));
+      const write = log.append(r.round);
+      this.#writes.add(write);
+      try {
+        await write;
+      } finally {
+        this.#writes.delete(write);
+      }
+      this.add(r); // before any reaction to the caller's promise: reads see the round once it resolves
+    } finally {
+      this.#appending--;
+    }
+  }
+
+  /** Whether a round is logged and not yet in lmdb, or being logged (a round must then go behind it). */
+  busy(): boolean {
+    return this.#appending > 0 || !this.empty();
+  }
+
+  /**
+   * With new rounds held in append(): the records being written land, every logged round is applied,
+   * and the log, with nothing live in it, goes back to offset 0. Rejects (failing the held rounds,
+   * nothing of them stored) when the apply fails.
+   */
+  async #startOver(log: WriteLog): Promise<void> {
+    try {
+      await Promise.allSettled(this.#writes);
+      await this.drain();
+      if (this.empty() && log.idle()) log.reset();
+    } finally {
+      this.#resetWait = undefined;
+    }
   }
 
   /** Adds a round whose record is durable in the log; its documents are read from here until applied. */

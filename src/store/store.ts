@@ -22,7 +22,7 @@ import { SearchError } from '../util/errors.js';
 import { decodeEntry, genDirName, readCatalog, tableKey, type CatalogEntry } from './catalog.js';
 import { alterTable, createTable, dropTable, replaceTable, truncateTable, type CatalogHost } from './catalog-changes.js';
 import { copyStore } from './backup.js';
-import { LoggedRounds } from './logged-rounds.js';
+import { LOG_RESET_BYTES, LoggedRounds } from './logged-rounds.js';
 import { WRITE_LOG_FILE } from './write-log.js';
 import { removeUnlisted } from './checkpoint.js';
 import { claimDataDir } from './data-dir.js';
@@ -67,7 +67,7 @@ export class Store {
   private constructor(dataDir: string, opts: StoreOptions) {
     this.dataDir = dataDir;
     this.#tablesDir = join(dataDir, 'tables');
-    this.#opts = { deleteChunk: DEFAULT_DELETE_CHUNK, manifestSwapDelayMs: 0, readOnly: false, ...opts };
+    this.#opts = { deleteChunk: DEFAULT_DELETE_CHUNK, manifestSwapDelayMs: 0, logResetBytes: LOG_RESET_BYTES, readOnly: false, ...opts };
     const readOnly = this.#opts.readOnly;
     this.#unlock = claimDataDir(dataDir, readOnly);
     const store = this;
@@ -76,7 +76,7 @@ export class Store {
       this.#catalog = readCatalog(this.#dbs);
       // rounds a crash left in the log and not in lmdb: applied now (or, read-only, read from memory)
       const live = new Set([...this.#catalog.values()].map((e) => e.gen));
-      this.#logged = LoggedRounds.open(join(dataDir, WRITE_LOG_FILE), () => store.#dbs, live, readOnly);
+      this.#logged = LoggedRounds.open(join(dataDir, WRITE_LOG_FILE), () => store.#dbs, live, readOnly, this.#opts.logResetBytes);
     } catch (e) {
       this.#unlock();
       throw e;

@@ -55,6 +55,8 @@ export interface StoreOptions {
    * temporary manifest and renaming it into place. Never set in production.
    */
   manifestSwapDelayMs?: number;
+  /** Write-log bytes at which new group-commit rounds wait for the log to start over (logged-rounds.ts LOG_RESET_BYTES). */
+  logResetBytes?: number;
   /**
    * Read-only, beside a server that may be running on the directory (`quarry export`): no lock, no
    * format stamp written, no clean-up or garbage collection, lmdb opened read-only, and a damaged

@@ -163,6 +163,11 @@ export class WriteLog {
     });
   }
 
+  /** Where the next record goes: the bytes written since the last reset. */
+  get offset(): number {
+    return this.#offset;
+  }
+
   /** Whether no record is queued or being written. */
   idle(): boolean {
     return !this.#writing && this.#queued.length === 0;

@@ -2,7 +2,7 @@
 // after a reset end the log, and a store killed (SIGKILL) between a round's log flush and its lmdb apply
 // keeps every acknowledged round, torn tail or not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastSeqOf, readCatalog } from '../../../src/store/catalog.js';
@@ -108,6 +108,37 @@ describe('rounds of one table through the log and straight to lmdb', () => {
     const again = Store.open(dir);
     expect(again.getDoc('t', 2n)?.title).toBe('last');
     expect(await Promise.all(again.writeTogether('t', [[put(4, 'after')]]))).toEqual([5n]); // the sequence went on from 4
+    await again.close();
+  });
+});
+
+describe('the log under rounds back to back', () => {
+  it('starts over at offset 0 once it holds logResetBytes, every round kept in order', async () => {
+    const dir = join(root, 'bounded');
+    const resetBytes = 64 << 10;
+    const store = Store.open(dir, { logResetBytes: resetBytes });
+    await store.createTable({ name: 't', columns: [{ name: 'title', type: 'text', indexed: true, stored: true }], settings: {} });
+    const path = join(dir, WRITE_LOG_FILE);
+    let largest = 0;
+    // 4 clients, each awaiting its round before the next: about 1 MB of rounds, never a quiet spell
+    await Promise.all([0, 1, 2, 3].map(async (c) => {
+      for (let i = 0; i < 120; i++) {
+        const title = `${c} ${i} ${'x'.repeat(2000)}`;
+        await Promise.all(store.writeTogether('t', [[{ op: 'put', docId: BigInt(c), doc: { title } }, { op: 'put', docId: BigInt(100 + c * 1000 + i), doc: { title } }]]));
+        largest = Math.max(largest, statSync(path).size);
+      }
+    }));
+    expect(largest).toBeLessThan(2 * resetBytes);
+    const check = (s: Store) => {
+      for (let c = 0; c < 4; c++) {
+        expect((s.getDoc('t', BigInt(c))?.title as string).slice(0, 8)).toBe(`${c} 119 xx`);
+        for (let i = 0; i < 120; i++) expect(s.hasDoc('t', BigInt(100 + c * 1000 + i))).toBe(true);
+      }
+    };
+    check(store);
+    await store.close();
+    const again = Store.open(dir);
+    check(again);
     await again.close();
   });
 });
