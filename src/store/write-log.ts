@@ -14,7 +14,7 @@
  * before a reset: its lsn is not the next one). Opening the log reads the live records, and the caller
  * applies them to lmdb and truncates the file (Store.open) before writing again.
  */
-import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, write } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, write, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { SearchError } from '../util/errors.js';
 
@@ -152,8 +152,8 @@ export class WriteLog {
 
   /**
    * Appends `round`'s record; resolves once it is on disk. Records appended while a write is in flight
-   * go together in the next write (one flush for all). A failed write rejects every record in it, and
-   * the next write goes where it went (a torn record is overwritten or ends the log).
+   * go together in the next write (one flush for all). A failed write rejects every record in it (what
+   * a short write got onto disk first is zeroed: blank), and the next write goes where it went.
    */
   append(round: LogRound): Promise<void> {
     const bytes = encodeRound(round);
@@ -200,8 +200,9 @@ export class WriteLog {
     for (let i = 0; i < batch.length; i++) setLsn(batch[i]!.bytes, lsn + BigInt(i));
     const bytes = batch.length === 1 ? batch[0]!.bytes : Buffer.concat(batch.map((a) => a.bytes));
     const at = this.#offset;
-    const done = (err: unknown) => {
+    const done = (err: unknown, written: number) => {
       if (err) {
+        if (written > 0) blank(this.#fd, at, written);
         for (const a of batch) a.reject(logFailure(err));
       } else {
         this.#offset = at + bytes.length;
@@ -215,13 +216,27 @@ export class WriteLog {
   }
 }
 
-/** A positioned write of all of `bytes` (a short write is continued), then `done`. */
-function writeAll(fd: number, bytes: Buffer, at: number, done: (err: unknown) => void, from = 0): void {
+/** A positioned write of all of `bytes` (a short write is continued), then `done` with the bytes written. */
+function writeAll(fd: number, bytes: Buffer, at: number, done: (err: unknown, written: number) => void, from = 0): void {
   write(fd, bytes, from, bytes.length - from, at + from, (err, n) => {
-    if (err) return done(err);
+    if (err) return done(err, from);
     if (from + n < bytes.length) return writeAll(fd, bytes, at, done, from + n);
-    done(null);
+    done(null, bytes.length);
   });
+}
+
+/**
+ * Zeroes the `n` bytes at `at` that a failed write got onto disk before its error (a short write, then
+ * ENOSPC): whole records among them would be replayed after a crash, though their rounds are reported
+ * failed, and a later write of fewer bytes at the same offset (same lsns) could leave them in line.
+ * Overwrites blocks already allocated; should that fail too, nothing more can be done here.
+ */
+function blank(fd: number, at: number, n: number): void {
+  try {
+    writeSync(fd, Buffer.alloc(n), 0, n, at);
+  } catch {
+    // the rounds are still reported failed
+  }
 }
 
 function logFailure(cause: unknown): SearchError {
