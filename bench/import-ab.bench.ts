@@ -4,9 +4,11 @@
 // seconds, docs/s, CPU seconds (user + sys, both threads), peak RSS and the md5 of the table's segment
 // files (equal across builds: byte-identical segments). Quarry only, no Sphinx (import.bench.ts has it).
 // With `--profile DIR` each import runs with --cpu-prof (the build thread writes a profile of its own)
-// into DIR/<build>-<round>.
-// Run: npm run bench -- import-ab [--baseline DIR] [--gcide N] [--rounds 3] [--profile DIR] (DIR: a
-// checkout with dist/ built).
+// into DIR/<build>-<round>. With `--batch N` the import's batches are N rows (default: quarry import's),
+// so more segments, which the merge thread merges when the import ends (the merge thread's code measured
+// too; a 25k-row batch leaves gcide at 6 segments and merges nothing).
+// Run: npm run bench -- import-ab [--baseline DIR] [--gcide N] [--rounds 3] [--batch N] [--profile DIR]
+// (DIR: a checkout with dist/ built).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,6 +41,12 @@ function segmentsMd5(dir: string): string {
   return md5.digest('hex');
 }
 
+/** `--batch N` passed on to quarry import, when given. */
+function batchArgs(): string[] {
+  const batch = arg('batch', 0);
+  return batch > 0 ? ['--batch', String(batch)] : [];
+}
+
 async function child(root: string): Promise<void> {
   const { file, docs } = gcideTsv(arg('gcide', Infinity));
   const dir = mkdtempSync(join(tmpdir(), 'quarry-import-ab-'));
@@ -53,7 +61,7 @@ async function child(root: string): Promise<void> {
     const prof = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profile, `${build}-${Date.now()}`)}`] : [];
     const stats = join(dir, 'time');
     const r = spawnSync('/usr/bin/time', ['-o', stats, '-f', '%e %U %S %M', process.execPath, ...prof, join(root, 'bin/quarry.js'), 'import',
-      '--table', 'gcide', '--data', data, '--format', 'tsv', '--no-header', '--columns', 'id,title,body', '--quiet', file], { encoding: 'utf8' });
+      '--table', 'gcide', '--data', data, '--format', 'tsv', '--no-header', '--columns', 'id,title,body', '--quiet', ...batchArgs(), file], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`import failed: ${r.stderr}`);
     const [wall, user, sys, rss] = readFileSync(stats, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
     console.log(JSON.stringify({ docs, wallS: wall, docsPerSec: Math.round(docs / wall!), cpuS: Number((user! + sys!).toFixed(2)),

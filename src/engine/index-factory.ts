@@ -2,6 +2,7 @@
 import type { IndexSchema } from '../index/types.js';
 import { RtIndex, type RtIndexOptions } from '../index/rt-index.js';
 import { SearchError } from '../util/errors.js';
+import { textRowBuilder } from './text-row.js';
 
 /**
  * Segments a table is merged down to once quiet (Manticore's optimize_cutoff), whatever the thread
@@ -40,9 +41,12 @@ export function idleCutoffOf(settings: Record<string, string>, autoOptimize: Aut
   return autoOptimize === 2 ? 2 * cutoff : cutoff;
 }
 
-/** A table's index takes small writes in a RAM tail (ram-tail.ts): no segment built and merged per INSERT. */
+/**
+ * A table's index takes small writes in a RAM tail (ram-tail.ts): no segment built and merged per INSERT;
+ * their rows come as texts (text-row.ts), tokenized at the tail's seal, on the seal thread when there is one.
+ */
 const tableIndex = (settings: Record<string, string>, autoOptimize: AutoOptimize): RtIndexOptions =>
-  ({ ramTail: true, idleMergeCutoff: idleCutoffOf(settings, autoOptimize) });
+  ({ ramTail: true, idleMergeCutoff: idleCutoffOf(settings, autoOptimize), tailBuilder: textRowBuilder });
 
 /** `settings`: the table's settings (optimize_cutoff); `autoOptimize`: its engine's searchd auto_optimize. */
 export function createIndex(schema: IndexSchema, settings: Record<string, string>, autoOptimize: AutoOptimize): RtIndex {

@@ -17,6 +17,7 @@ import type { TextPipeline } from '../text/text-pipeline.js';
 import { SearchError } from '../util/errors.js';
 import { Mutex } from '../util/mutex.js';
 import { indexedField } from './field-input.js';
+import { TextRow } from './text-row.js';
 import { attrValue, defaultAttr, textValue, valueError } from './coerce.js';
 import type { Literal } from './literal.js';
 import type { StoredDoc, TableStore } from './durability/table-store.js';
@@ -111,6 +112,13 @@ export class Table {
     return { docId, fields, attrs };
   }
 
+  /** docInput's row with its fields' texts, tokenized later (text-row.ts). */
+  #textRow(docId: bigint, doc: StoredDoc): DocInput {
+    const ix = this.index.schema;
+    const attrs = ix.attrs.map((a) => (doc[a.name] ?? null) as AttrValue);
+    return new TextRow(docId, ix.fields.map((f) => String(doc[f] ?? '')), attrs, this.pipeline, this.schema.settings);
+  }
+
   /**
    * Validates rows and turns them into stored documents and index inputs. Throws before anything
    * is written. `colNos` gives each column's 1-based position in the statement, for error texts.
@@ -121,6 +129,9 @@ export class Table {
 
   /** Index inputs of stored documents (already validated); token-count attributes are set in both. */
   prepareDocs(docs: StoredDoc[], ids: bigint[]): { docs: StoredDoc[]; inputs: DocInput[] } {
+    // rows bound for the RAM tail are tokenized at its seal, all in one batch (text-row.ts); token
+    // counts need the tokens now
+    if (!this.#tokenCounts && docs.length <= TAIL_BATCH_ROWS) return { docs, inputs: docs.map((d, i) => this.#textRow(ids[i], d)) };
     const inputs = docs.map((d, i) => this.docInput(ids[i], d));
     if (!this.#tokenCounts) return { docs, inputs };
     // the stored document keeps the token counts the index got, for SELECT

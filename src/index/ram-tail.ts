@@ -1,7 +1,8 @@
 /**
  * An RT index's RAM tail (as Manticore's RAM chunk takes small commits): the rows of small writes,
- * kept as they came (DocInput, their ids in a Map) instead of a segment built per write and merged
- * later. The rows are live for the index (has, count, delete, replace) but not segments yet: the
+ * kept as they came (DocInput, their ids in a Map; an engine table's rows as texts, tokenized only when
+ * the tail is sealed, all in one batch: engine/text-row.ts) instead of a segment built per write and
+ * merged later. The rows are live for the index (has, count, delete, replace) but not segments yet: the
  * index seals the tail into one segment before anything reads segments (a search, an attribute
  * read or update, a checkpoint), when it has grown to TAIL_ROWS / TAIL_TOKENS, or when writes pause.
  * Each row is already durable in the store when it lands here (the write's commit came first), so a
@@ -27,7 +28,10 @@ export const TAIL_IDLE_MS = 200;
 /** Tokens of a row (its fields' lengths), what sealing it costs and what its segment holds. */
 export function rowTokens(doc: DocInput): number {
   let n = 0;
-  for (const f of doc.fields) n += f.packed ? f.packed.to - f.packed.from : f.terms.length;
+  // a row of texts not tokenized yet: about a token per 4 characters (as build-job.ts guesses), so
+  // counting never tokenizes it here
+  if (doc.texts) for (const t of doc.texts) n += (t.length >> 2) + 1;
+  else for (const f of doc.fields) n += f.packed ? f.packed.to - f.packed.from : f.terms.length;
   return n;
 }
 

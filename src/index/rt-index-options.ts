@@ -5,7 +5,8 @@
 import type { Core } from '../wasm/core.js';
 import type { MergePolicy } from './merge-policy.js';
 import type { Segment } from './segment/segment.js';
-import type { DocInput } from './types.js';
+import type { BuiltSegment } from './segment/segment-builder.js';
+import type { DocInput, IndexSchema } from './types.js';
 
 export interface RtIndexOptions {
   /** The core instance holding this index's segments (default: the process-wide one). */
@@ -27,6 +28,22 @@ export interface RtIndexOptions {
    * Manticore's optimize_cutoff). 0 (default): the tiered policy alone. Needs autoMerge 'deferred'.
    */
   idleMergeCutoff?: number;
+  /** How the RAM tail's rows of texts (DocInput.texts) become a segment (default: from their fields, here). */
+  tailBuilder?: TailBuilder;
+}
+
+/**
+ * Builds the RAM tail's rows into a segment from their texts in one batch (the engine's text pipeline:
+ * engine/text-row.ts), here or on another thread. Either answers null for rows it cannot build so (not
+ * all rows of texts of one pipeline): the index then builds them from their fields.
+ */
+export interface TailBuilder {
+  build(schema: IndexSchema, rows: DocInput[]): BuiltSegment | null;
+  /**
+   * The same on another thread, or null when there is none: the tail is handed over when full or idle
+   * and its rows stay live here until their segment lands (or a read needs them sooner and seals them here).
+   */
+  buildElsewhere(schema: IndexSchema, rows: DocInput[]): Promise<BuiltSegment | null> | null;
 }
 
 /**

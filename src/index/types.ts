@@ -67,6 +67,12 @@ export interface DocInput {
   fields: FieldTokens[];
   /** One entry per IndexSchema.attrs entry. */
   attrs: AttrValue[];
+  /**
+   * The fields' texts, when `fields` is made only on first read (engine/text-row.ts): a row bound for
+   * the RAM tail is then tokenized at the tail's seal, all rows in one batch (RtIndexOptions.tailBuilder),
+   * not one by one on the protocol thread as it arrives.
+   */
+  readonly texts?: readonly string[];
 }
 
 export type Ranker = 'proximity_bm25' | 'bm25' | 'none' | 'wordcount' | 'proximity' | 'matchany' | 'fieldmask' | 'sph04' | 'expr';

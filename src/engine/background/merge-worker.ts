@@ -7,6 +7,11 @@ import type { MergeJob } from '../../index/parallel/merge-job.js';
 import { mergeSegments } from '../../index/segment/segment-merger.js';
 import { SegmentView } from '../../index/segment/segment-view.js';
 import { lowerThreadPriority } from './thread-priority.js';
+import { detachFirst } from './detach-first.js';
+
+// each merged blob is transferred (detached): detach once now, so the first merge's optimized code is
+// not thrown away at its first transfer and compiled again (detach-first.ts; as the build thread does)
+detachFirst();
 
 const { memory, nice } = workerData as { memory: WebAssembly.Memory; nice?: number };
 // merges yield a contended core to the protocol thread (merge-thread.ts, MERGE_THREAD_NICE)

@@ -1,0 +1,72 @@
+/**
+ * A row of a small INSERT/REPLACE carried as its fields' texts (DocInput.texts) on its way to the RAM
+ * tail: not tokenized when it arrives but at the tail's seal, every row of the tail in one batch by the
+ * table's text pipeline (build-job.ts buildOfJob, the build thread's path: fields scanned a run at a
+ * time, no FieldTokens per field), on a seal thread when one is installed (seal-thread.ts) or on this
+ * thread when a read needs the rows first. Whatever reads `fields` (a big batch's build, a seal of mixed
+ * rows) tokenizes the row then, as Table.docInput would have.
+ */
+import type { AttrValue, DocInput, FieldTokens, IndexSchema } from '../index/types.js';
+import type { TailBuilder } from '../index/rt-index-options.js';
+import type { TableSettings } from '../schema/types.js';
+import type { TextPipeline } from '../text/text-pipeline.js';
+import { buildOfJob, type BuildJob, type BuildRunner } from './background/build-job.js';
+import { indexedField } from './field-input.js';
+
+export class TextRow implements DocInput {
+  #fields: FieldTokens[] | undefined;
+
+  constructor(
+    readonly docId: bigint,
+    readonly texts: string[],
+    readonly attrs: AttrValue[],
+    /** The pipeline and settings of the table when the row was prepared (an ALTER may change the table's). */
+    readonly pipeline: TextPipeline,
+    readonly settings: TableSettings,
+  ) {}
+
+  get fields(): FieldTokens[] {
+    return (this.#fields ??= this.texts.map((t) => indexedField(this.pipeline, this.settings, t)));
+  }
+}
+
+let sealRunner: BuildRunner | null = null;
+
+/** Installs (or with null removes) the thread the RAM tails' seals are built on from now on (the Node host's). */
+export function setSealRunner(r: BuildRunner | null): void {
+  sealRunner = r;
+}
+
+/** The tail builder of the engine's tables: rows of texts of one pipeline as one build job, here or on the seal thread. */
+export const textRowBuilder: TailBuilder = {
+  build(schema, rows) {
+    const j = jobOf(schema, rows);
+    return j ? buildOfJob(j.pipeline, j.job) : null;
+  },
+  buildElsewhere(schema, rows) {
+    const run = sealRunner;
+    const j = run ? jobOf(schema, rows) : null;
+    return j ? run!(j.job) : null;
+  },
+};
+
+/** The build job of `rows` when all are TextRows of one pipeline, else null. */
+function jobOf(schema: IndexSchema, rows: DocInput[]): { pipeline: TextPipeline; job: BuildJob } | null {
+  const first = rows[0];
+  if (!(first instanceof TextRow)) return null;
+  const nf = schema.fields.length;
+  const texts: string[] = new Array(rows.length * nf);
+  const lengths = new Uint32Array(texts.length);
+  const ids = new BigUint64Array(rows.length);
+  for (let r = 0, k = 0; r < rows.length; r++) {
+    const row = rows[r];
+    if (!(row instanceof TextRow) || row.pipeline !== first.pipeline) return null;
+    ids[r] = BigInt.asUintN(64, row.docId);
+    for (let f = 0; f < nf; f++, k++) {
+      texts[k] = row.texts[f]!;
+      lengths[k] = texts[k].length;
+    }
+  }
+  const attrs = schema.attrs.map((_, a) => rows.map((row) => row.attrs[a]!));
+  return { pipeline: first.pipeline, job: { settings: first.settings, schema, ids, text: texts.join(''), lengths, attrs } };
+}
