@@ -54,11 +54,8 @@ export class ParseCache<V> {
   }
 }
 
-/**
- * What a table-dependent parse was computed from: a hit from before an ALTER that replaced any is stale.
- * `frozen`: the value was deep-frozen, on its first hit (see TableParseCache.get).
- */
-interface TableEntry<V> { value: V; pipeline: unknown; fields: unknown; schema: unknown; frozen: boolean }
+/** What a table-dependent parse was computed from: a hit from before an ALTER that replaced any is stale. */
+interface TableEntry<V> { value: V; pipeline: unknown; fields: unknown; schema: unknown }
 
 /** The parts of a table a full-text parse reads (src/engine/table.ts's Table has them). */
 export interface ParsedAgainst { pipeline: unknown; schema: unknown; index: { schema: { fields: unknown } } }
@@ -72,24 +69,16 @@ export class TableParseCache<V> {
 
   constructor(readonly capacity: number, readonly maxKeyLength: number) {}
 
-  /**
-   * The cached value for `key`, else compute()'s (kept; a throw is not kept). A value is deep-frozen on
-   * its first hit, not when computed: most /search query trees of a varied workload are never asked for
-   * again, and freezing each new one was 2.3-2.5% of the in-process /search profile. Code that changed a
-   * tree still throws, on the tree's second use (the first was its own query's, whose tree nobody shares).
-   */
+  /** The cached value for `key`, else compute()'s (deep-frozen and kept; a throw is not kept). */
   get(table: ParsedAgainst, key: string, compute: () => V): V {
     let cache = this.#caches.get(table);
     if (!cache) this.#caches.set(table, (cache = new ParseCache(this.capacity, this.maxKeyLength)));
     const hit = cache.get(key);
     const { pipeline, schema } = table;
     const fields = table.index.schema.fields;
-    if (hit && hit.pipeline === pipeline && hit.fields === fields && hit.schema === schema) {
-      if (!hit.frozen) { deepFreeze(hit.value); hit.frozen = true; }
-      return hit.value;
-    }
-    const value = compute();
-    cache.set(key, { value, pipeline, fields, schema, frozen: false });
+    if (hit && hit.pipeline === pipeline && hit.fields === fields && hit.schema === schema) return hit.value;
+    const value = deepFreeze(compute());
+    cache.set(key, { value, pipeline, fields, schema });
     return value;
   }
 }

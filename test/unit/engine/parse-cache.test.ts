@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'lossless-json';
 import { newSession, open } from '../../../src/index.js';
 import type { JsonObject } from '../../../src/engine/json/json-value.js';
-import { ParseCache, TableParseCache } from '../../../src/engine/parse-cache.js';
+import { ParseCache } from '../../../src/engine/parse-cache.js';
 
 describe('ParseCache', () => {
   it('drops the least recently used entry when full and keeps no over-long key', () => {
@@ -20,26 +20,6 @@ describe('ParseCache', () => {
     expect(c.set('toolong', 4)).toBe(4);
     expect(c.get('toolong')).toBeUndefined();
     expect(c.size).toBe(2);
-  });
-});
-
-describe('TableParseCache', () => {
-  it('freezes a value on its first hit, not when computed, and computes again after the table changed', () => {
-    const table: { pipeline: unknown; schema: unknown; index: { schema: { fields: unknown } } } = { pipeline: {}, schema: {}, index: { schema: { fields: [] } } };
-    const c = new TableParseCache<{ words: string[] }>(8, 100);
-    let computed = 0;
-    const compute = () => { computed++; return { words: ['a', 'b'] }; };
-    const first = c.get(table, 'q', compute);
-    expect(Object.isFrozen(first)).toBe(false); // a one-off query's tree is never walked
-    const second = c.get(table, 'q', compute);
-    expect(second).toBe(first);
-    expect(computed).toBe(1);
-    expect(Object.isFrozen(second) && Object.isFrozen(second.words)).toBe(true);
-    // code that changes a shared tree throws from its second use on
-    expect(() => { second.words.push('c'); }).toThrow(TypeError);
-    table.schema = {}; // as an ALTER TABLE replaces it
-    expect(c.get(table, 'q', compute)).not.toBe(first);
-    expect(computed).toBe(2);
   });
 });
 
