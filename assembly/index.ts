@@ -24,3 +24,4 @@ export { scanField, scanFields } from "./text/scan";
 export { snipStream, snipUnknownCount, snipOccCount, snipFound, snipBytes } from "./snippet/scan-stream";
 export { groupRange, groupResult } from "./group/run";
 export { budgetSet, budgetExceeded } from "./memory/budget";
+export { heapStats } from "./memory/heap-stats";

@@ -9,7 +9,13 @@
 // pick weighs more); the default `first` keeps the figures comparable with earlier sessions'.
 // `--rounds N` (default 7): at load 20 a 7-round median moves by 5-20% between runs of the same builds; 41 rounds
 // held a few percent. `--classes 0,2`: only those classes (indices in queryClasses' order).
-// Run: npm run build && node dist/bench/highlight-builder.bench.js [--docs N] [--queries M] [--baseline DIR] [--bodies top] [--rounds N] [--classes I,J]
+// `--mode json`: JSON `/search` highlight's work instead (implies `--bodies top`): each query's top-20 documents,
+// title and body, through highlightDocuments with `"highlight":{}` (every field its passages or its start) and
+// each hit's highlight object written as JSON text (render-highlight.ts); the builds alternate round by round.
+// Run: npm run build && node dist/bench/highlight-builder.bench.js [--docs N] [--queries M] [--baseline DIR] [--bodies top]
+// [--mode json] [--rounds N] [--classes I,J]
+// Caution: the build named first reads 1-6% slower in an A/A run (this build against a copy of itself, load 30);
+// for a few-percent change, run it both ways (a copy of the baseline with this file as `quarry`).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,7 +29,32 @@ const BODIES = 20;
 const PASSES = 5;
 
 /** One build's builder over the class queries: runs every query's bodies once, returns the output length. */
-type Pass = (cls: number) => number;
+type Pass = (cls: number) => number | Promise<number>;
+
+/** JSON highlight's pass: each query's documents (title, body) through highlightDocuments and highlightJsonText. */
+async function jsonPass(root: string, classes: { queries: string[] }[], docsOf: (q: string) => CorpusDoc[]): Promise<Pass> {
+  const load = (p: string) => import(pathToFileURL(`${root}/dist/${p}`).href);
+  const [{ installNodeHost }, { parseQuery }, { createTextPipeline }, { highlightDocuments, parseJsonHighlight }, { highlightJsonText }] = await Promise.all([
+    load('src/engine/node-host.js'), load('src/query/parse-query.js'), load('src/text/text-pipeline.js'),
+    load('src/highlight/highlight-request.js'), load('src/http/render-highlight.js'),
+  ]);
+  installNodeHost();
+  const fields = ['title', 'body'];
+  const pipeline = createTextPipeline({ morphology: 'stem_en' });
+  const table = { env: { pipeline, settings: { morphology: 'stem_en' } }, schemaFields: fields, storedFields: fields };
+  const spec = parseJsonHighlight({});
+  // frozen, and the same strings every pass: as the store's document cache hands them to every page
+  const work = classes.map((c) => c.queries.map((q) => ({
+    root: parseQuery(q, { fields }).root, docs: docsOf(q).map((d) => Object.freeze({ title: d.title, body: d.body })),
+  })));
+  return async (cls) => {
+    let out = 0;
+    for (const { root: r, docs } of work[cls]) {
+      for (const hl of await highlightDocuments(r, docs, fields, spec, table)) out += highlightJsonText(hl).length;
+    }
+    return out;
+  };
+}
 
 async function buildPass(root: string, classes: { queries: string[] }[], bodiesOf: (q: string) => string[]): Promise<Pass> {
   const load = (p: string) => import(pathToFileURL(`${root}/dist/${p}`).href);
@@ -47,20 +78,20 @@ async function buildPass(root: string, classes: { queries: string[] }[], bodiesO
   };
 }
 
-function cpuMs(f: () => void): number {
+async function cpuMs(f: () => Promise<void>): Promise<number> {
   const c0 = process.cpuUsage();
-  f();
+  await f();
   const c = process.cpuUsage(c0);
   return (c.user + c.system) / 1000;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-/** Each query's top BODIES bodies by quarry's own search over the documents (an in-process table, stem_en). */
-async function topBodies(docs: CorpusDoc[], queries: string[]): Promise<Map<string, string[]>> {
+/** Each query's top BODIES documents by quarry's own search over the documents (an in-process table, stem_en). */
+async function topDocs(docs: CorpusDoc[], queries: string[]): Promise<Map<string, CorpusDoc[]>> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-hlb-'));
-  const byId = new Map(docs.map((d) => [d.id, d.body]));
-  const out = new Map<string, string[]>();
+  const byId = new Map(docs.map((d) => [d.id, d]));
+  const out = new Map<string, CorpusDoc[]>();
   try {
     const db = await open(join(dir, 'data'));
     await db.sql("CREATE TABLE gcide (title text, body text) morphology='stem_en'");
@@ -72,7 +103,7 @@ async function topBodies(docs: CorpusDoc[], queries: string[]): Promise<Map<stri
     for (const q of queries) {
       const [r] = await db.sql(`SELECT id FROM gcide WHERE MATCH(${sqlString(q)}) LIMIT ${BODIES}`);
       if (r.kind !== 'rows') throw new Error(`search failed: ${q}`);
-      out.set(q, r.rows.map((row) => byId.get(Number(row[0])) ?? ''));
+      out.set(q, r.rows.map((row) => byId.get(Number(row[0])) ?? { id: Number(row[0]), title: '', body: '' }));
     }
     await db.close();
   } finally {
@@ -84,7 +115,9 @@ async function topBodies(docs: CorpusDoc[], queries: string[]): Promise<Map<stri
 export async function highlightBuilderBench(): Promise<Record<string, string | number>[]> {
   const docs = loadGcide(arg('docs', 100000));
   const classes = queryClasses(docs, arg('queries', 20));
-  const bodies = argString('bodies') === 'top' ? await topBodies(docs, classes.flatMap((c) => c.queries)) : new Map<string, string[]>();
+  const json = argString('mode') === 'json';
+  const top = argString('bodies') === 'top' || json ? await topDocs(docs, classes.flatMap((c) => c.queries)) : new Map<string, CorpusDoc[]>();
+  const bodies = new Map([...top].map(([q, ds]) => [q, ds.map((d) => d.body)]));
   const bodiesOf = (q: string): string[] => {
     let b = bodies.get(q);
     if (!b) {
@@ -97,22 +130,30 @@ export async function highlightBuilderBench(): Promise<Record<string, string | n
   };
   const self = resolve(fileURLToPath(new URL('../..', import.meta.url)));
   const baseline = argString('baseline');
-  const builds: [string, Pass][] = [['quarry', await buildPass(self, classes, bodiesOf)]];
-  if (baseline) builds.push(['baseline', await buildPass(resolve(baseline), classes, bodiesOf)]);
+  const passOf = (root: string): Promise<Pass> => (json ? jsonPass(root, classes, (q) => top.get(q) ?? []) : buildPass(root, classes, bodiesOf));
+  const builds: [string, Pass][] = [['quarry', await passOf(self)]];
+  if (baseline) builds.push(['baseline', await passOf(resolve(baseline))]);
   const rounds = arg('rounds', 7);
   const only = argString('classes')?.split(',').map(Number);
-  return classes.flatMap((c, ci) => {
-    if (only && !only.includes(ci)) return [];
-    for (const [, pass] of builds) pass(ci);
+  const rows: Record<string, string | number>[] = [];
+  for (const [ci, c] of classes.entries()) {
+    if (only && !only.includes(ci)) continue;
+    for (const [, pass] of builds) await pass(ci);
     const ms = builds.map((): number[] => []);
     for (let r = 0; r < rounds; r++) {
-      builds.forEach(([, pass], bi) => ms[bi].push(cpuMs(() => { for (let k = 0; k < PASSES; k++) pass(ci); }) / PASSES));
+      // alternate which build goes first, so neither always follows the other's garbage
+      const order = r % 2 ? [...builds.keys()].reverse() : [...builds.keys()];
+      for (const bi of order) ms[bi].push(await cpuMs(async () => { for (let k = 0; k < PASSES; k++) await builds[bi][1](ci); }) / PASSES);
     }
     const row: Record<string, string | number> = { class: c.name };
     builds.forEach(([name], bi) => { row[`${name} CPU ms`] = +median(ms[bi]).toFixed(2); });
-    if (baseline) row['quarry / baseline'] = +(median(ms[0]) / median(ms[1])).toFixed(3);
-    return [row];
-  });
+    if (baseline) {
+      row['quarry / baseline'] = +(median(ms[0]) / median(ms[1])).toFixed(3);
+      row['paired ratio (median)'] = +median(ms[0].map((x, r) => x / ms[1][r])).toFixed(3);
+    }
+    rows.push(row);
+  }
+  return rows;
 }
 
 if (process.argv[1]?.endsWith('highlight-builder.bench.js')) {

@@ -8,8 +8,11 @@
 // the same process over the same documents and the two alternate round by round (A, B, A, B), so a loaded
 // machine weighs on both alike. `--classes 0,7`: only those classes (indices in queryClasses' order).
 // `--profile FILE`: a V8 CPU profile (.cpuprofile) of the timed rounds only (not the load), main thread.
+// `--sql 1`: also this build's SQL `SELECT id, HIGHLIGHT() ... LIMIT 20` of the same queries (the highlight bench's
+// SQL mode, in process: statement parse, search, document reads, HIGHLIGHT(); no MySQL packets) alternated with
+// its JSON request: what the JSON request costs beyond SQL's on the same engine.
 // Run: npm run build && node dist/bench/highlight-json.bench.js [--docs N] [--queries M] [--baseline DIR]
-// [--rounds N] [--passes N] [--classes I,J] [--threads N] [--profile FILE]
+// [--rounds N] [--passes N] [--classes I,J] [--threads N] [--profile FILE] [--sql 1]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session as Inspector } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
@@ -18,10 +21,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { arg, argString, sqlString } from './bench-util.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { queryClasses } from './engine.bench.js';
-import { jsonSearch } from './highlight-classes.js';
+import { highlightSql, jsonSearch } from './highlight-classes.js';
 
 /** One build's request over a class's queries: runs each once, returns the reply bytes. */
-interface Build { name: string; pass(queries: string[], keep?: string[]): Promise<number>; close(): Promise<void> }
+interface Build {
+  name: string;
+  pass(queries: string[], keep?: string[]): Promise<number>;
+  /** The same queries as SQL HIGHLIGHT() statements; the rows returned. */
+  sqlPass(queries: string[]): Promise<number>;
+  close(): Promise<void>;
+}
 
 async function openBuild(name: string, root: string, dir: string, docs: CorpusDoc[]): Promise<Build> {
   const load = (p: string) => import(pathToFileURL(`${root}/dist/${p}`).href);
@@ -55,6 +64,15 @@ async function openBuild(name: string, root: string, dir: string, docs: CorpusDo
         keep?.push(body.toString());
       }
       return bytes;
+    },
+    async sqlPass(queries) {
+      let rows = 0;
+      for (const q of queries) {
+        const [r] = await db.sql(highlightSql(q));
+        if (r.kind !== 'rows') throw new Error(`${name}: ${q}: ${r.message ?? r.kind}`);
+        rows += r.rows.length;
+      }
+      return rows;
     },
     close: () => db.close(),
   };
@@ -118,15 +136,20 @@ export async function highlightJsonBench(): Promise<Record<string, string | numb
         r.forEach((text, qi) => { if (!sameHits(replies[0]![qi]!, text)) throw new Error(`${c.name}: ${builds[bi]!.name}'s reply to ${c.queries[qi]} differs`); });
       }
       const ms = builds.map((): number[] => []);
+      const sql: number[] = [];
+      const withSql = arg('sql', 0) === 1;
+      if (withSql) await builds[0]!.sqlPass(c.queries);
       for (let r = 0; r < rounds; r++) {
         // alternate which build goes first, so neither always follows the other's garbage
         const order = r % 2 ? [...builds.keys()].reverse() : [...builds.keys()];
         for (const bi of order) {
           ms[bi]!.push(await cpuMs(async () => { for (let k = 0; k < passes; k++) await builds[bi]!.pass(c.queries); }) / passes / c.queries.length);
         }
+        if (withSql) sql.push(await cpuMs(async () => { for (let k = 0; k < passes; k++) await builds[0]!.sqlPass(c.queries); }) / passes / c.queries.length);
       }
       const row: Record<string, string | number> = { class: c.name, 'reply kB': +(sizes[0]! / c.queries.length / 1000).toFixed(1) };
       builds.forEach((b, bi) => { row[`${b.name} CPU us/query`] = Math.round(median(ms[bi]!) * 1000); });
+      if (withSql) row['quarry SQL HIGHLIGHT() CPU us/query'] = Math.round(median(sql) * 1000);
       if (builds.length > 1) {
         row['quarry / baseline'] = +(median(ms[0]!) / median(ms[1]!)).toFixed(3);
         // each round's pair, as load drifts over a run: the median of the rounds' ratios

@@ -7,9 +7,12 @@
 // [--json 1] (HTTP JSON `/insert` bodies instead of `/sql` INSERTs; the same rows)
 // [--profile DIR] (each server with --cpu-prof, its profiles in DIR/<build>-<round>)
 // [--threads 1] (each thread name's CPU ms an INSERT too: lmdb's writer, V8 workers, libuv, merge thread)
+// [--strace 1] (strace -f -c attached to the server for the timed phase: fdatasyncs and pwrites an INSERT;
+// tracing slows every syscall, so read its rate and CPU as traced, not against untraced runs)
 // [--seal-thread 1] (this build's server with QUARRY_SEAL_THREAD=1: RAM tails built on the seal thread;
 // with --baseline . it compares that against the same build's default, the batch built on the protocol thread)
 // (DIR: a copy of a checkout with dist/, build/ and bin/). dict-gcide documents in corpus order.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -51,6 +54,25 @@ function diskWriteBytes(pid: number): number {
   return m ? Number(m[1]) : NaN;
 }
 
+/**
+ * strace -f -c attached to `pid` until the returned stop() (SIGINT), which resolves with the calls of each
+ * syscall that syncs or writes files (fdatasync, fsync, pwrite64, write, ...) counted meanwhile.
+ */
+async function traceSyscalls(pid: number, out: string): Promise<() => Promise<Record<string, number>>> {
+  const t = spawn('strace', ['-f', '-c', '-qq', '-e', 'trace=fdatasync,fsync,sync_file_range,msync,pwrite64,pwritev,write,writev', '-o', out, '-p', String(pid)], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 500)); // attached to every thread by then
+  return async () => {
+    t.kill('SIGINT');
+    await new Promise((r) => t.once('exit', r));
+    const calls: Record<string, number> = {};
+    for (const line of readFileSync(out, 'utf8').split('\n')) {
+      const m = /^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\w+)\s*$/.exec(line);
+      if (m && m[2] !== 'total') calls[m[2]!] = Number(m[1]);
+    }
+    return calls;
+  };
+}
+
 /** Each thread name's CPU ms an INSERT between two readings (threads that ended meanwhile are lost). */
 function perName(before: Map<string, number>, after: Map<string, number>, count: number): Record<string, number> {
   const rows = [...after].map(([name, ms]) => [name, ms - (before.get(name) ?? 0)] as const).filter(([, d]) => d > 0);
@@ -69,7 +91,7 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
     const c = await q.overHttp.open();
     await c.exec("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
     await c.close();
-    const phase = async (base: number, count: number) => {
+    const phase = async (base: number, count: number, traced: boolean) => {
       const conns = json
         ? Array.from({ length: clients }, () => {
           const agent = clientAgent();
@@ -83,6 +105,7 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
       await waitIdle(q.overMysql.pid!);
       const cpu0 = threadCpuMs(q.overMysql.pid!);
       const disk0 = diskWriteBytes(q.overMysql.pid!);
+      const stopTrace = traced ? await traceSyscalls(q.overMysql.pid!, join(dir, 'strace.txt')) : undefined;
       const t0 = performance.now();
       await Promise.all(conns.map(async (conn) => {
         while (next < count) {
@@ -91,6 +114,7 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
         }
       }));
       const s = (performance.now() - t0) / 1000;
+      const calls = stopTrace ? await stopTrace() : undefined;
       await Promise.all(conns.map((x) => x.close()));
       await waitIdle(q.overMysql.pid!);
       const cpu = threadCpuMs(q.overMysql.pid!);
@@ -100,10 +124,11 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
         'INSERTs/s': Math.round(count / s), 'CPU ms/INSERT main': per(cpu.main - cpu0.main), 'CPU ms/INSERT other': per(cpu.other - cpu0.other),
         'disk KB/INSERT': Number((disk / 1024 / count).toFixed(2)),
         ...(threadNames ? perName(cpu0.byName, cpu.byName, count) : {}),
+        ...(calls ? Object.fromEntries(Object.entries(calls).map(([k, v]) => [`${k}/INSERT`, Number((v / count).toFixed(3))])) : {}),
       };
     };
-    await phase(10_000_000, Math.min(1000, n));
-    return await phase(20_000_000, n);
+    await phase(10_000_000, Math.min(1000, n), false);
+    return await phase(20_000_000, n, trace);
   } finally {
     await q.overMysql.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -118,6 +143,7 @@ const http = json || arg('http', 0) === 1;
 const baseline = argString('baseline');
 const profileDir = argString('profile') ?? undefined;
 const threadNames = arg('threads', 0) === 1;
+const trace = arg('strace', 0) === 1;
 const sealThread = arg('seal-thread', 0) === 1;
 const docs = loadGcide(n);
 const builds: [string, string][] = [['this', join(ROOT, 'bin/quarry.js')]];

@@ -1,12 +1,14 @@
 // bench/memory.bench.ts: where quarry's memory and disk go for a table of N documents, next to Sphinx
 // 2.2.11 holding the same documents in the same run. The engine runs in this process (1000-row
-// INSERTs, stem_en, as engine.bench); the corpus is generated batch by batch and dropped, merges and a
-// checkpoint finish, then after a full GC it reports PSS (/proc/self/smaps_rollup) minus the
+// INSERTs, stem_en, as engine.bench); the corpus is generated batch by batch and dropped, merges, the
+// idle compaction and a checkpoint finish, then after a full GC it reports PSS (/proc/self/smaps_rollup) minus the
 // process's PSS before any data (Node's own baseline, reported too; the ratio to Sphinx is of the whole process), the WASM linear memory
-// (segment areas: term table, postings, attribute columns, field lengths, positions; and what the
-// allocator holds free), the JS heap, lmdb's mapped pages, and disk per document.
+// (segment areas: term table, postings, attribute columns, field lengths, positions; and the core
+// allocator's own account, coreHeapUsed / coreHeapFree: free blocks inside the memory stay resident
+// once touched), the JS heap, lmdb's mapped pages, and disk per document.
 // With --server, the real server instead (bin/quarry.js serve, loaded over MySQL, measured from outside once
-// idle after its merges and a checkpoint): its whole PSS and disk, as a black-box harness sees them.
+// idle after its merges and a checkpoint): its whole PSS and disk, as a black-box harness sees them,
+// and its segment count then.
 // Run: npm run bench -- memory [--docs N] [--synthetic] [--server] [--no-sphinx]. Seed 42. QUARRY_HEAP_SNAPSHOT=FILE
 // also writes a V8 heap snapshot of the loaded engine there.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -86,7 +88,7 @@ async function quarryRun(docs: CorpusDoc[], dir: string, base: Record<string, nu
   }, docs);
   const engine = db.engine as unknown as { ctx: { catalog: { get(n: string): { index: RtIndex } } }; checkpoints: { runOnce(): Promise<void> } };
   const index = engine.ctx.catalog.get('gcide').index;
-  await index.whenMerged();
+  await index.whenIdle(); // the layout the server keeps once quiet
   await engine.checkpoints.runOnce();
   docs.length = 0; // the corpus is garbage from here on
   settle();
@@ -96,10 +98,12 @@ async function quarryRun(docs: CorpusDoc[], dir: string, base: Record<string, nu
   const mem = process.memoryUsage();
   const areas = segmentAreas(index);
   const wasmBytes = index.core.exports.memory.buffer.byteLength;
+  const coreHeap = index.core.heapStats(); // what the allocator holds in use and free
   const live = areas.termTable + areas.postings + areas.columns + areas.fieldLens + areas.positions + areas.deletedBitmaps;
   const result = {
     processPss: now.Pss, nodeBaselinePss: base.Pss, pss: now.Pss - base.Pss, rss: now.Rss - base.Rss,
     wasmLinearMemory: wasmBytes, wasmPss: breakdown('self').wasm, wasmSegments: live, wasmFreeOrScratch: wasmBytes - live, ...areas,
+    coreHeapUsed: coreHeap.used, coreHeapFree: coreHeap.free, coreHeapLargestFree: coreHeap.largestFree,
     jsHeapUsed: heap.used_heap_size, jsHeapTotal: heap.total_heap_size, external: mem.external, arrayBuffers: mem.arrayBuffers,
     lmdbMappedPss: mappedPss('data.mdb'), mallocHeapPss: mappedPss('[heap]'), liveDocs: index.count(),
   };
@@ -119,7 +123,7 @@ async function serverRun(docs: CorpusDoc[], dir: string) {
     // Two checkpoint intervals (10 s): the last checkpoint, then the idle collections after it.
     await untilQuiet(q.pid, 22_000);
     const { Pss: pss, Rss: rss } = rollup(q.pid);
-    return { processPss: pss, processRss: rss, parts: breakdown(q.pid) };
+    return { processPss: pss, processRss: rss, parts: breakdown(q.pid), segments: await q.overHttp.segments!('gcide') };
   } finally {
     await q.stop();
   }
@@ -162,7 +166,8 @@ async function main() {
       const server = await serverRun(docs, join(base, 'server'));
       const disk = diskBytes(join(base, 'server'));
       const row: Record<string, unknown> = { corpus: useSynthetic ? 'synthetic' : 'dict-gcide', docs: count, rawTextMiB: mib(rawText),
-        serverPss: mib(server.processPss), serverRss: mib(server.processRss), diskMiB: mib(disk), diskBytesPerDoc: Math.round(disk / count) };
+        serverPss: mib(server.processPss), serverRss: mib(server.processRss), diskMiB: mib(disk), diskBytesPerDoc: Math.round(disk / count),
+        segments: server.segments };
       for (const [k, v] of Object.entries(server.parts)) row[`pss_${k}`] = ['wasmMemories', 'threads'].includes(k) ? v : mib(v);
       if (sphinx) Object.assign(row, { sphinxPss: mib(sphinx.pss), sphinxDiskIndex: mib(sphinx.diskIndex),
         ratioPss: Math.round((server.processPss / sphinx.pss) * 100) / 100, ratioDisk: Math.round((disk / (sphinx.diskIndex + rawText)) * 100) / 100 });

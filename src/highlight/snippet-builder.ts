@@ -244,7 +244,7 @@ function snippetsOf(streams: FieldStream[], m: DocumentMarks, fields: FieldInput
   for (const h of m.hits) withHits[Math.floor(h / FIELD_SHIFT)] = true;
   streams.forEach((s, i) => {
     if (!withHits[i]) {
-      if (flags.packFields && !o.allowEmpty) out[i] = one(renderStart(s, limits[i].limit, { cp: 0 }, o.snippetSeparator));
+      if (flags.packFields && !o.allowEmpty) out[i] = one(snippetStart(s, limits[i].limit, o.snippetSeparator));
     } else if (perField ? canHighlightAll(streamBytes(s), limits[i], o) : globalAll) {
       out[i] = one(renderWhole(s, mk, o.allowEmpty));
     } else {
@@ -262,6 +262,25 @@ function snippetsOf(streams: FieldStream[], m: DocumentMarks, fields: FieldInput
     if (mine.length) out[i] = renderPassages(s, mine, mk, o.emitZones);
   });
   return out;
+}
+
+/** Starts served from a kept start's memo (tests check it happens). */
+export let keptStarts = 0;
+
+/**
+ * JSON: the start of a field without hits, from the memo of its kept start (snippet-heads.ts) when that
+ * was rendered for the same limit and separator; rendered and kept there otherwise. The start depends on
+ * the text and tokenizer only, so an `@title` page's bodies met again cost a look-up each.
+ */
+function snippetStart(s: FieldStream, limit: number, separator: string): string {
+  const head = s.head;
+  if (head !== undefined && head.start !== undefined && head.startLimit === limit && head.startSep === separator) {
+    keptStarts++;
+    return head.start;
+  }
+  const text = renderStart(s, limit, { cp: 0 }, separator);
+  if (head !== undefined) { head.start = text; head.startLimit = limit; head.startSep = separator; }
+  return text;
 }
 
 /** SQL / CALL SNIPPETS: one string, passages joined by snippet_separator, fields by field_separator. */

@@ -18,6 +18,13 @@ export interface FieldHead {
   crossCp: number;
   /** UTF-8 length of the whole text. */
   docBytes: number;
+  /**
+   * The start as rendered (renderStart) for `startLimit` codepoints and separator `startSep`, kept by the
+   * builder (snippetStart): a start met again costs no walk of its pieces and no slices of its text.
+   */
+  start?: string;
+  startLimit?: number;
+  startSep?: string;
 }
 
 /** Bytes of kept starts at most (their pieces, and the texts they keep alive beyond the document cache). */

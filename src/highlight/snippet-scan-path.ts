@@ -134,6 +134,7 @@ function fieldStream(text: string, s: ScannedStream, scratch: StreamScratch): Fi
   return {
     text, pieces: ps, counted: countedAll(np), brk: NO_U8, zones: NO_ZONES as Map<number, string>,
     passage: { len: NO_I32, mask: NO_U32, word: NO_U8, hit: NO_U8, brk: NO_U8, docBytes: s.docBytes, home: s.home, tokens: np },
+    head: undefined,
   };
 }
 
@@ -173,6 +174,7 @@ function stubStream(text: string): FieldStream {
   return {
     text, pieces: NO_PIECES, counted: NO_I32, brk: NO_U8, zones: NO_ZONES as Map<number, string>,
     passage: { len: NO_I32, mask: NO_U32, word: NO_U8, hit: NO_U8, brk: NO_U8, docBytes: UNCOUNTED_BYTES, tokens: 0 },
+    head: undefined,
   };
 }
 
@@ -239,7 +241,7 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
     for (const i of deferred.splice(0)) {
       const text = inp.texts[i];
       const kept = keptHead(inp.pipeline, text, bound);
-      if (kept) streams[i] = headStream(text, kept, (inp.scratches[i] ??= new StreamScratch()));
+      if (kept) streams[i] = headStream(text, kept);
       else if (!scanHead(i, text, bound, scan, streams, inp.pipeline)) return null;
     }
   }
@@ -289,17 +291,21 @@ function scanHead(
 /** Fields whose start came from keptHead (tests check it happens). */
 export let keptHeads = 0;
 
-/** A deferred field's stream from its kept start: its first pieces, no tokens for the picker (nothing of it is picked). */
-function headStream(text: string, head: FieldHead, scratch: StreamScratch): FieldStream {
+/**
+ * A deferred field's stream from its kept start: its first pieces, read in place (nothing writes to a
+ * field without hits: markHits passes fields without occurrences), no tokens for the picker (nothing of
+ * it is picked), and the start itself, whose rendered text the builder keeps there.
+ */
+function headStream(text: string, head: FieldHead): FieldStream {
   const n = head.pieces.length / STREAM_PIECE_WORDS;
-  const ps = new Pieces(n, scratch.pieces);
-  ps.data.set(head.pieces);
+  const ps = new Pieces(n, head.pieces as Int32Array<ArrayBuffer>);
+  if (ps.data !== head.pieces) ps.data.set(head.pieces); // fewer than 4 pieces: Pieces keeps room for 4
   ps.n = n;
-  scratch.pieces = ps.data;
   keptHeads++;
   return {
     text, pieces: ps, counted: countedAll(n), brk: NO_U8, zones: NO_ZONES as Map<number, string>,
     passage: { len: NO_I32, mask: NO_U32, word: NO_U8, hit: NO_U8, brk: NO_U8, docBytes: head.docBytes, tokens: 0 },
+    head,
   };
 }
 

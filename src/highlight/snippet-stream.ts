@@ -6,6 +6,7 @@
 import type { Token } from '../text/text-pipeline.js';
 import type { SpzMark } from '../text/spz-marks.js';
 import { FIELD_SHIFT } from './snippet-doc-index.js';
+import type { FieldHead } from './snippet-heads.js';
 import type { PassageStream } from './snippet-passages.js';
 
 /** The core's token layout (assembly/snippet/format.ts): | lengthCP | flags | keyword mask |. */
@@ -90,6 +91,11 @@ export interface FieldStream {
   /** The enclosing zone from a counted piece on, where it changes (emit_zones), by counted index. */
   zones: Map<number, string>;
   passage: PassageStream;
+  /**
+   * A start kept between requests (snippet-heads.ts) the pieces are read from: its rendered start is
+   * memoized there. Every stream sets it (undefined but for kept starts): one object shape for all.
+   */
+  head: FieldHead | undefined;
 }
 
 /** Manticore's sphIsSpace. */
@@ -323,7 +329,7 @@ export function buildStream(inp: StreamInput, scratch?: StreamScratch): FieldStr
     len: new Int32Array(buf, 0, n), mask: new Uint32Array(buf, n * 4, n), word: new Uint8Array(buf, n * 8, n),
     hit: new Uint8Array(buf, n * 9, n), brk: new Uint8Array(buf, n * 10, n), docBytes: utf8Bytes(text),
   };
-  const st: FieldStream = { text, pieces, counted, brk: ps.brk, zones: new Map(), passage: ps };
+  const st: FieldStream = { text, pieces, counted, brk: ps.brk, zones: new Map(), passage: ps, head: undefined };
   // phrase boundary pieces are gaps, never tags: each is in `counted` (sorted)
   for (const pi of phrase) ps.brk[countedIndex(counted, pi)] = 2;
   placeMarks(st, inp.marks, inp.boundary);

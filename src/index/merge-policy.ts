@@ -94,16 +94,17 @@ export class TieredMergePolicy implements MergePolicy {
  * joins its small neighbours, not the biggest), within `maxRows`; null when none is due (cutoff 0: never).
  * When no run down to the cutoff fits in `maxRows` (a 1M table's quarter cap), the longest run that fits
  * brings the count as near it as it can: at a cutoff of 2, [250k, 250k, 250k, 200k, 40k, 10k] under a 250k
- * cap merges the last three, as a cutoff of 4 did, instead of nothing.
+ * cap merges the last three, as a cutoff of 4 did, instead of nothing. `accept` passes over runs the
+ * caller cannot take (merge-scheduler.ts: a carried budget only for a result that fits a hole): a shorter run then.
  * The tiered policy alone leaves up to factor - 1 segments a level: a 100k load in 300-row INSERTs ends as
  * 10 segments, in 256-row ones as 13, and every query pays each segment's planning, term lookups and top-K
  * merge (bench/segments.bench.ts, 100k gcide, 1 thread: 113 us a query over 1 segment, 147 over 4, 191 over 10).
  */
-export function compactRange(liveRows: number[], cutoff: number, maxRows = Infinity): [number, number] | null {
+export function compactRange(liveRows: number[], cutoff: number, maxRows = Infinity, accept: (run: [number, number]) => boolean = () => true): [number, number] | null {
   if (cutoff < 1) return null;
   for (let k = liveRows.length - cutoff + 1; k >= 2; k--) {
     const run = cheapestRun(liveRows, k, maxRows);
-    if (run) return run;
+    if (run && accept(run)) return run;
   }
   return null;
 }

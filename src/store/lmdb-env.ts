@@ -153,6 +153,11 @@ export async function commitQueued(dbs: StoreDbs, fn: () => void, docBytes: numb
 const WRITE_RESERVE_BYTES = 1 << 20;
 const SMALL_RESERVE_BYTES = 256 << 10;
 
+/** checkSpace for a document write of `bytes` that goes to the write log first (then to lmdb: twice the pages). */
+export function checkWriteSpace(dbs: StoreDbs, bytes: number): void {
+  checkSpace(dbs, WRITE_RESERVE_BYTES, bytes);
+}
+
 function checkSpace(dbs: StoreDbs, reserve: number, bytes: number): void {
   let free: number;
   try {

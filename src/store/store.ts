@@ -4,8 +4,10 @@
  *
  * Guarantees:
  * - A write, catalog change or setMeta resolves only after its lmdb transaction committed and was
- *   fsynced (see lmdb-env.ts); a write call is all-or-nothing, and concurrent calls may share one
- *   commit. Each op gets the table's next sequence number; sequences never go back, TRUNCATE included.
+ *   fsynced (see lmdb-env.ts); a group-commit round (writeTogether) once its record is in the write
+ *   log (`<dataDir>/write-log`, flushed), lmdb getting it later with other rounds (logged-rounds.ts)
+ *   and, after a crash, at the next open. A write call is all-or-nothing, and concurrent calls may
+ *   share one commit. Each op gets the table's next sequence number; sequences never go back, TRUNCATE included.
  * - TRUNCATE and DROP switch the table to a fresh generation (or none) in one small transaction:
  *   docs, ops, sequence record, checkpoint and schema swap together; the old generation's rows and
  *   files are garbage-collected afterwards in the background (and again after a crash, at open).
@@ -20,14 +22,15 @@ import { SearchError } from '../util/errors.js';
 import { decodeEntry, genDirName, readCatalog, tableKey, type CatalogEntry } from './catalog.js';
 import { alterTable, createTable, dropTable, replaceTable, truncateTable, type CatalogHost } from './catalog-changes.js';
 import { copyStore } from './backup.js';
+import { LoggedRounds } from './logged-rounds.js';
+import { WRITE_LOG_FILE } from './write-log.js';
 import { removeUnlisted } from './checkpoint.js';
 import { claimDataDir } from './data-dir.js';
 import { CommitRiders } from './commit-riders.js';
 import { DocCache } from './doc-cache.js';
-import { liveDocs, logTail, readDoc } from './doc-reads.js';
+import { hasDoc, liveDocs, logTail, readDoc } from './doc-reads.js';
 import { DocWrites } from './doc-writes.js';
 import { collectDead, sweepTablesDir } from './gc.js';
-import { docKey } from './keys.js';
 import { openDbs, reopenDbs, type StoreDbs } from './lmdb-env.js';
 import { MaintenanceQueue } from './maintenance-queue.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
@@ -52,6 +55,8 @@ export class Store {
   #closed = false;
   readonly #riders = new CommitRiders();
   readonly #writes: DocWrites;
+  /** Group-commit rounds in the write log and not yet in lmdb. */
+  readonly #logged: LoggedRounds;
   readonly #host: CatalogHost;
   readonly #checkpoints: TableCheckpoints;
 
@@ -65,18 +70,22 @@ export class Store {
     this.#opts = { deleteChunk: DEFAULT_DELETE_CHUNK, manifestSwapDelayMs: 0, readOnly: false, ...opts };
     const readOnly = this.#opts.readOnly;
     this.#unlock = claimDataDir(dataDir, readOnly);
+    const store = this;
     try {
       this.#dbs = openDbs(join(dataDir, 'store'), readOnly);
       this.#catalog = readCatalog(this.#dbs);
+      // rounds a crash left in the log and not in lmdb: applied now (or, read-only, read from memory)
+      const live = new Set([...this.#catalog.values()].map((e) => e.gen));
+      this.#logged = LoggedRounds.open(join(dataDir, WRITE_LOG_FILE), () => store.#dbs, live, readOnly);
     } catch (e) {
       this.#unlock();
       throw e;
     }
-    const store = this;
     this.#writes = new DocWrites({
       // read at each use: releaseMappedPages replaces the databases
       get dbs() { return store.#dbs; },
       riders: this.#riders,
+      logged: this.#logged,
       entry: (name, missing) => this.#entry(name, missing),
       cached: (name) => this.#catalog.get(name),
       entryInTxn: (name, missing) => this.#entryInTxn(name, missing),
@@ -177,9 +186,10 @@ export class Store {
   }
 
   /**
-   * Several write calls of puts and deletes committed together in one lmdb commit, which lmdb's write
-   * thread makes and fsyncs while this thread goes on (lmdb-env.ts commitQueued): the group commit of
-   * concurrent INSERTs. Nothing in it reads the store. Returns a promise per call: the call's last
+   * Several write calls of puts and deletes committed together as one record of the write log (libuv's
+   * pool writes and flushes it while this thread goes on; lmdb gets it later with other rounds,
+   * logged-rounds.ts), or after a quiet spell as one lmdb commit (doc-writes.ts LOG_AFTER_MS): the
+   * group commit of concurrent INSERTs. Nothing in it reads the store. Returns a promise per call: the call's last
    * sequence number once the commit is durable, or its error. A call with a bad value or an op that
    * must read (insert, update) fails alone, before the commit; a failed commit fails every call in it,
    * with nothing stored. Each call gets its own op record and sequence numbers. Rounds, write() calls
@@ -198,7 +208,7 @@ export class Store {
   // ---- reads ----
 
   getDoc(table: string, docId: bigint): StoredDoc | undefined {
-    return readDoc(this.#dbs, this.#entry(tableKey(table)).gen, table, docId);
+    return readDoc(this.#dbs, this.#logged, this.#entry(tableKey(table)).gen, table, docId);
   }
 
   /** A result page's documents, in order, through the table's cache (doc-cache.ts): frozen, shared, never modified. */
@@ -208,21 +218,21 @@ export class Store {
     const cache = this.#docCaches.get(key) ?? new DocCache();
     this.#docCaches.set(key, cache);
     cache.stamp(e.gen, this.#writes.version);
-    return docIds.map((id) => readDoc(this.#dbs, e.gen, table, id, cache));
+    return docIds.map((id) => readDoc(this.#dbs, this.#logged, e.gen, table, id, cache));
   }
 
   hasDoc(table: string, docId: bigint): boolean {
-    return this.#dbs.docs.doesExist(docKey(this.#entry(tableKey(table)).gen, docId));
+    return hasDoc(this.#dbs, this.#logged, this.#entry(tableKey(table)).gen, docId);
   }
 
   /** Every live document in docId order (signed), for rebuilding an index. */
   docs(table: string): Iterable<[bigint, StoredDoc]> {
-    return liveDocs(this.#dbs, this.#entry(tableKey(table)).gen, table);
+    return liveDocs(this.#dbs, this.#logged, this.#entry(tableKey(table)).gen, table);
   }
 
   /** Logged ops with seq > `seq`, in order: the tail to re-apply over a checkpoint (doc-reads.ts). */
   opsSince(table: string, seq: bigint): Iterable<LoggedOp> {
-    return logTail(this.#dbs, this.#entry(tableKey(table)).gen, table, seq);
+    return logTail(this.#dbs, this.#logged, this.#entry(tableKey(table)).gen, table, seq);
   }
 
   // ---- checkpoints ----
@@ -278,6 +288,7 @@ export class Store {
   async backup(destDir: string): Promise<void> {
     this.#checkOpen();
     await this.#queue.exclusive(async () => {
+      await this.#logged.drain(); // the snapshot holds every round acknowledged before the call
       const entries = [...this.#catalog].map(([name, e]) => genDirName(name, e.gen));
       await copyStore(this.dataDir, this.#tablesDir, entries, this.#dbs.env, destDir);
     });
@@ -336,6 +347,7 @@ export class Store {
     await this.#queue.idle();
     await this.#writes.idle();
     await this.#gc;
+    await this.#logged.close();
     await this.#dbs.env.close();
     this.#unlock();
   }

@@ -5,6 +5,7 @@ import type { StoredDoc, WriteOp } from './types.js';
 import { readView, type StoreDbs } from './lmdb-env.js';
 import { OP_HEADER_BYTES, writeOp } from './op-codec.js';
 import { seal, unseal } from './record-check.js';
+import { LogDb, type LogRound, type LoggedPut } from './write-log.js';
 import { decodeValue, encodeValue, ValueWriter } from './value-codec.js';
 
 /** One op, encoded: its payload (a put's document; an update's values, inside the op record; empty for delete). */
@@ -98,32 +99,45 @@ export function blindStates(batch: PreparedBatch): Map<bigint, Buffer | null> {
 }
 
 /**
- * Phase two of a write call, which only writes: the documents' new states, the call's op record and
- * the generation's last sequence (lastSeq + the call's op count, which it returns). Inside an lmdb
- * write transaction (`queued` false), or, `queued`, as writes queued for lmdb's write thread inside
- * an lmdb batch (lmdb-env.ts commitQueued), where the caller puts the sequence record (putSeq) once
- * for all the calls of the batch.
+ * Phase two of a write call, which only writes, inside an lmdb write transaction: the documents' new
+ * states, the call's op record and the generation's last sequence (lastSeq + the call's op count,
+ * which it returns).
  */
-export function writeRecords(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch, states: Map<bigint, Buffer | null>, queued = false): bigint {
+export function writeRecords(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch, states: Map<bigint, Buffer | null>): bigint {
   for (const [docId, bytes] of states) {
     const key = docKey(gen, docId);
-    if (queued) void (bytes ? dbs.docs.put(key, seal(bytes)) : dbs.docs.remove(key));
-    else if (bytes) dbs.docs.putSync(key, seal(bytes));
+    if (bytes) dbs.docs.putSync(key, seal(bytes));
     else dbs.docs.removeSync(key);
   }
   const seq = lastSeq + BigInt(batch.ops.length);
-  if (queued) {
-    void dbs.ops.put(opKey(gen, seq), seal(batch.record)); // the round puts the sequence record once, after its calls
-  } else {
-    dbs.ops.putSync(opKey(gen, seq), seal(batch.record));
-    dbs.seq.putSync(genKey(gen), u64Bytes(seq));
-  }
+  dbs.ops.putSync(opKey(gen, seq), seal(batch.record));
+  dbs.seq.putSync(genKey(gen), u64Bytes(seq));
   return seq;
 }
 
-/** Queues generation `gen`'s last sequence record (the end of a batch of queued writeRecords calls). */
-export function putSeq(dbs: StoreDbs, gen: number, seq: bigint): void {
-  void dbs.seq.put(genKey(gen), u64Bytes(seq));
+/** A call of a group-commit round: its prepared batch, the documents it leaves, its last sequence number. */
+export interface RoundCall { batch: PreparedBatch; states: Map<bigint, Buffer | null>; seq: bigint }
+
+/**
+ * The lmdb writes of a group-commit round of generation `gen` ending at sequence `last`, as the write
+ * log records them (write-log.ts): each call's documents and op record, then the sequence record
+ * once. Also the documents the round leaves (sealed; null: deleted) and the bytes it stores.
+ */
+export function roundPuts(gen: number, last: bigint, calls: RoundCall[]): { round: LogRound; docs: Map<bigint, Buffer | null>; bytes: number } {
+  const puts: LoggedPut[] = [];
+  const docs = new Map<bigint, Buffer | null>();
+  let bytes = 0;
+  for (const c of calls) {
+    for (const [docId, state] of c.states) {
+      const value = state ? seal(state) : null;
+      puts.push({ db: LogDb.DOCS, key: docKey(gen, docId), value });
+      docs.set(docId, value);
+    }
+    puts.push({ db: LogDb.OPS, key: opKey(gen, c.seq), value: seal(c.batch.record) });
+    bytes += batchBytes(c.batch);
+  }
+  puts.push({ db: LogDb.SEQ, key: genKey(gen), value: u64Bytes(last) });
+  return { round: { gen, lastSeq: last, puts }, docs, bytes };
 }
 
 function checkOp(op: WriteOp): void {

@@ -40,7 +40,13 @@ export interface CoreExports {
   budgetSet(bytes: number): void;
   /** Whether the last call trapped at that cap. */
   budgetExceeded(): number;
+  /** Writes the heap's account at `out` (6 u32 words; assembly/memory/heap-stats.ts). */
+  heapStats(out: number): void;
 }
+
+/** The main instance's heap, block by block (bytes): what is live, and what is free inside the memory. */
+/** `largestFree`: the largest free block below the top one; `topFree`: the top one (not yet touched, in part). */
+export interface HeapStats { memory: number; used: number; usedBlocks: number; free: number; freeBlocks: number; largestFree: number; topFree: number }
 
 /** wasm32's ceiling: 65536 pages of 64 KiB (the module declares it: a shared memory must have one). */
 const MAX_PAGES = 65536;
@@ -140,6 +146,19 @@ export class Core {
     const p = this.alloc(bytes.length);
     this.u8.set(bytes, p);
     return p;
+  }
+
+  /** The heap's account (a walk over every block: for benches and diagnostics, not a hot path). */
+  heapStats(): HeapStats {
+    const out = this.alloc(24);
+    try {
+      this.exports.heapStats(out);
+      const [used, usedBlocks, free, freeBlocks, largestFree, topFree] = this.u32.subarray(out >>> 2, (out >>> 2) + 6);
+      // the block of `out` itself is counted as used
+      return { memory: this.buffer.byteLength, used, usedBlocks, free, freeBlocks, largestFree, topFree };
+    } finally {
+      this.free(out);
+    }
   }
 
   /** A copy of `len` bytes at `ptr`. */

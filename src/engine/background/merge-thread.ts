@@ -8,10 +8,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { MergeRunner, MergeRunnerFactory } from '../../index/parallel/merge-job.js';
-import type { BuiltSegment } from '../../index/segment/segment-builder.js';
-
-interface Reply { id: number; blob?: Uint8Array; terms?: string[]; error?: string }
+import type { MergedSegment, MergeRunner, MergeRunnerFactory } from '../../index/parallel/merge-job.js';
+import { TERMS_CHUNK, type AddMessage, type JobMessage, type MoreMessage, type ReplyMessage, type WirePart } from './merge-wire.js';
 
 /**
  * An idle merge thread ends after this long (its heap, 30-40 MiB after a merge, most of it V8's young
@@ -45,7 +43,13 @@ export function mergeThreadRunner(file: URL, idleExitMs = IDLE_EXIT_MS): MergeRu
     let worker: Worker | null = null;
     let idleTimer: NodeJS.Timeout | undefined;
     let next = 0;
-    const waiting = new Map<number, { resolve(b: BuiltSegment): void; reject(e: unknown): void }>();
+    const waiting = new Map<number, { resolve(b: MergedSegment): void; reject(e: unknown): void; terms: string[] | null }>();
+    // The dictionaries the running thread keeps (merge-wire.ts), by the array its reply gave this
+    // thread (a Segment's terms): a job names them by key. A key whose array was collected (its
+    // segment gone without being merged on the thread) is forgotten with the next job.
+    let known = new WeakMap<readonly string[], number>();
+    let forget: number[] = [];
+    const gone = new FinalizationRegistry<{ w: Worker; key: number }>(({ w, key }) => { if (w === worker) forget.push(key); });
     const retire = (w: Worker) => {
       idleTimer = setTimeout(() => {
         if (worker !== w || waiting.size) return;
@@ -56,16 +60,36 @@ export function mergeThreadRunner(file: URL, idleExitMs = IDLE_EXIT_MS): MergeRu
     };
     const start = (): Worker => {
       const w = new Worker(file, { workerData: { memory: core.exports.memory, nice: MERGE_THREAD_NICE } });
+      // a new thread keeps nothing yet
+      known = new WeakMap();
+      forget = [];
       w.unref(); // an idle merge thread never keeps the process alive
-      w.on('message', (r: Reply) => {
+      w.on('message', (r: ReplyMessage) => {
         const job = waiting.get(r.id);
+        if (!job) return;
+        if (r.error === undefined && !r.blob) {
+          // a chunk of the merged dictionary: the next one in a later task
+          if (job.terms) for (const t of r.terms!) job.terms.push(t);
+          else job.terms = r.terms!;
+          w.postMessage({ more: r.id } satisfies MoreMessage);
+          return;
+        }
         waiting.delete(r.id);
         if (waiting.size === 0) {
           w.unref();
           retire(w);
         }
-        if (r.error !== undefined) job?.reject(new Error(`quarry: merge thread: ${r.error}`));
-        else job?.resolve({ blob: r.blob!, terms: r.terms!, hostCols: [] });
+        if (r.error !== undefined) return job.reject(new Error(`quarry: merge thread: ${r.error}`));
+        let terms = r.terms!;
+        if (job.terms) {
+          for (const t of terms) job.terms.push(t);
+          terms = job.terms;
+        }
+        if (worker === w) {
+          known.set(terms, r.key!);
+          gone.register(terms, { w, key: r.key! }, terms);
+        }
+        job.resolve({ blob: r.blob!, terms, hostCols: [], forward: r.forward });
       });
       w.on('error', (e) => {
         // the thread is gone: its jobs fail (the index merges inline from then on), a new one starts on demand
@@ -75,14 +99,42 @@ export function mergeThreadRunner(file: URL, idleExitMs = IDLE_EXIT_MS): MergeRu
       });
       return w;
     };
-    const run: MergeRunner = (job) => new Promise<BuiltSegment>((resolve, reject) => {
+    let added = 0;
+    const run: MergeRunner = async (job) => {
       clearTimeout(idleTimer);
-      worker ??= start();
+      const w = (worker ??= start());
       const id = next++;
-      waiting.set(id, { resolve, reject });
-      worker.ref(); // a merge in flight finishes before the process may exit on its own
-      worker.postMessage({ id, job });
-    });
+      const result = new Promise<MergedSegment>((resolve, reject) => waiting.set(id, { resolve, reject, terms: null }));
+      w.ref(); // a merge in flight finishes before the process may exit on its own
+      // a dictionary the thread does not keep goes ahead of the job, TERMS_CHUNK terms a message and a
+      // turn between (160 parts of 20k terms: 90 ms of structured clone at once on this thread)
+      let sent = 0;
+      const parts: WirePart[] = [];
+      for (const p of job.parts) {
+        let key = known.get(p.terms);
+        if (key !== undefined) {
+          // the thread drops it once merged: sent again if this part is ever in a job again
+          known.delete(p.terms);
+          gone.unregister(p.terms);
+        } else {
+          key = --added; // keys this thread chooses are negative, the merge thread's positive
+          for (let at = 0; at === 0 || at < p.terms.length; at += TERMS_CHUNK) {
+            if (sent >= TERMS_CHUNK) {
+              sent = 0;
+              await new Promise<void>((r) => { setImmediate(r); });
+              // the thread failed meanwhile: its error handler rejected this job's result already
+              if (worker !== w) return result;
+            }
+            const terms = at === 0 && p.terms.length <= TERMS_CHUNK ? p.terms : p.terms.slice(at, at + TERMS_CHUNK);
+            w.postMessage({ add: key, terms } satisfies AddMessage);
+            sent += terms.length;
+          }
+        }
+        parts.push({ blobPtr: p.blobPtr, deleted: p.deleted, key });
+      }
+      w.postMessage({ id, job: { schema: job.schema, parts }, forget: forget.splice(0) } satisfies JobMessage);
+      return result;
+    };
     return run;
   };
 }

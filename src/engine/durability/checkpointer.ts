@@ -10,7 +10,7 @@
  */
 import type { Store } from '../../store/index.js';
 import type { Segment } from '../../index/segment/segment.js';
-import { serializeSegment } from '../../index/segment/segment-codec.js';
+import { serializeSegmentInTurns } from '../../index/segment/segment-codec.js';
 import type { Table } from '../table.js';
 import { logWarning } from '../../util/server-log.js';
 
@@ -103,7 +103,8 @@ export class Checkpointer {
       if (!this.tables().includes(table)) return false;
       const seq = this.store.lastSeq(table.name);
       const names = this.store.checkpointNames(table.name);
-      const segments = table.index.segments;
+      // a copy: a merge may swap segments in while a big one is copied in turns (its parts stay pinned)
+      const segments = table.index.segments.slice();
       // no new op is not enough: a merge (OPTIMIZE, the merge policy) changes the segments without one
       if (this.#covered.get(table.name) === seq && matchesFiles(segments, names)) return false;
       // unique among the listed files: a checkpoint of a merge at the sequence an earlier process
@@ -111,11 +112,13 @@ export class Checkpointer {
       let stamp: string;
       do stamp = `${seq}-${++this.#counter}`; while (names.some((n) => n.startsWith(`seg-${stamp}-`)));
       const listed = new Set(names);
-      const entries = segments.map((seg, i) => {
+      // a big segment's bytes are copied a slice per turn (queries run in between); writes wait for the lock
+      const entries: { name: string; bytes?: Uint8Array }[] = [];
+      for (const [i, seg] of segments.entries()) {
         const was = saved.get(seg);
-        if (was && was.version === seg.version && listed.has(was.name)) return { name: was.name };
-        return { name: `seg-${stamp}-${i}.bin`, bytes: serializeSegment(seg) };
-      });
+        if (was && was.version === seg.version && listed.has(was.name)) entries.push({ name: was.name });
+        else entries.push({ name: `seg-${stamp}-${i}.bin`, bytes: await serializeSegmentInTurns(seg) });
+      }
       try {
         await this.store.saveCheckpoint(table.name, entries, seq);
       } catch (e) {

@@ -8,6 +8,7 @@ import type { Core } from '../../wasm/core.js';
 import type { Segment } from '../segment/segment.js';
 import type { BuiltSegment } from '../segment/segment-builder.js';
 import type { IndexSchema } from '../types.js';
+import { H } from '../segment/segment-layout.js';
 
 /** One part of a merge as the merge thread reads it. */
 export interface MergeJobPart {
@@ -43,6 +44,11 @@ export interface MergedRows {
   row: Uint32Array;
   /** Per part, each part row's merged row, -1 for one not carried over (segment-slots.ts forwards lookups with it). */
   forward: Int32Array[];
+}
+
+/** A merge thread's result: the merged segment, and each part's old row -> merged row map it built it with. */
+export interface MergedSegment extends BuiltSegment {
+  forward?: Int32Array[];
 }
 
 /**
@@ -97,10 +103,54 @@ export function mergedRows(parts: readonly Segment[], snap?: readonly PartSnapsh
 }
 
 /**
+ * mergedRows for a merge thread's result, from the row maps it merged with (`forward`, against the
+ * snapshot `snap`) instead of a pass over every part row: only parts written to since the snapshot
+ * (their version moved) are looked at, and every part's rows when `sources` is asked for. `ids` is
+ * empty: the swap reads them in the merged segment's id column (mergedIds).
+ */
+export function rowsFromForward(parts: readonly Segment[], snap: readonly PartSnapshot[], forward: Int32Array[], sources = false): MergedRows {
+  let n = 0;
+  for (const fwd of forward) {
+    let r = fwd.length - 1;
+    while (r >= 0 && fwd[r] < 0) r--;
+    if (r >= 0) n = Math.max(n, fwd[r] + 1);
+  }
+  const gone = new Uint8Array(n);
+  const stale: number[] = [];
+  const part = new Uint32Array(sources ? n : 0);
+  const row = new Uint32Array(sources ? n : 0);
+  parts.forEach((p, pi) => {
+    const fwd = forward[pi];
+    const now = p.version !== snap[pi].version ? p.deletedBitmap() : null;
+    if (!now && !sources) return;
+    for (let r = 0; r < fwd.length; r++) {
+      const m = fwd[r];
+      if (m < 0) continue;
+      if (sources) { part[m] = pi; row[m] = r; }
+      if (now) {
+        if ((now[r >>> 3] >>> (r & 7)) & 1) gone[m] = 1;
+        else stale.push(m, pi, r);
+      }
+    }
+  });
+  return { n, ids: new Int32Array(0), gone, stale, part, row, forward };
+}
+
+/**
+ * The id halves of a built segment's `n` rows, copied out of its blob's id column (column 0): what
+ * the swap needs of a merge thread's result when it cannot read them in the placed segment.
+ */
+export function blobIds(blob: Uint8Array, n: number): Int32Array {
+  const dv = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  const at = dv.getUint32(dv.getUint32(4 * H.colTable, true) + 4, true);
+  return new Int32Array(blob.slice(at, at + 8 * n).buffer);
+}
+
+/**
  * Runs a job on another thread over `core`'s memory; resolves with the merged segment, whose host
  * columns (string, json, mva: JS values the thread does not get) the caller fills in.
  */
-export type MergeRunner = (job: MergeJob) => Promise<BuiltSegment>;
+export type MergeRunner = (job: MergeJob) => Promise<MergedSegment>;
 
 /** Makes the runner for a core (null when there is no thread for it). */
 export type MergeRunnerFactory = (core: Core) => MergeRunner | null;

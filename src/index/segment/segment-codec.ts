@@ -36,18 +36,53 @@ function decodeHost(v: Json): AttrValue {
 }
 
 export function serializeSegment(seg: Segment): Uint8Array {
+  const { out, blobAt } = fileFrame(seg);
+  seg.copyBlobInto(out, blobAt); // straight from core memory: no intermediate copy
+  out.set(seg.deletedBitmap(), blobAt + seg.blobLen);
+  return out;
+}
+
+/** A segment file's bytes with all but the blob and the deleted bitmap written, and where the blob goes. */
+function fileFrame(seg: Segment): { out: Uint8Array; blobAt: number } {
   const meta = new TextEncoder().encode(JSON.stringify({
     terms: seg.terms,
     hostCols: seg.hostCols.map((c) => (c ? c.map(encodeHost) : null)),
   }));
-  const deleted = seg.deletedBitmap();
-  const out = new Uint8Array(20 + meta.length + seg.blobLen + deleted.length);
+  const deletedLen = (seg.rows + 7) >>> 3;
+  const out = new Uint8Array(20 + meta.length + seg.blobLen + deletedLen);
   const dv = new DataView(out.buffer);
-  [SEGMENT_FILE_MAGIC, SEGMENT_FILE_VERSION, meta.length, seg.blobLen, deleted.length].forEach((v, i) => dv.setUint32(i * 4, v, true));
+  [SEGMENT_FILE_MAGIC, SEGMENT_FILE_VERSION, meta.length, seg.blobLen, deletedLen].forEach((v, i) => dv.setUint32(i * 4, v, true));
   out.set(meta, 20);
-  seg.copyBlobInto(out, 20 + meta.length); // straight from core memory: no intermediate copy
-  out.set(deleted, 20 + meta.length + seg.blobLen);
-  return out;
+  return { out, blobAt: 20 + meta.length };
+}
+
+/**
+ * Blob bytes serializeSegmentInTurns copies in one event-loop turn (a few ms; tests lower it): at 10M documents the idle
+ * compaction's segment is hundreds of MiB, and the checkpoint after it copied it in one go on the
+ * protocol thread, a stall of every query behind it (session 14: one query per 10M run took 213-673 ms).
+ */
+export const SERIALIZE_SLICE = { bytes: 8 << 20 };
+
+/**
+ * serializeSegment with the blob copied a slice per event-loop turn. The caller holds the table's
+ * write lock (no UPDATE or DELETE changes the segment in between); the segment is pinned, so a merge
+ * that swaps it out meanwhile frees its memory only once the copy is done.
+ */
+export async function serializeSegmentInTurns(seg: Segment): Promise<Uint8Array> {
+  const slice = SERIALIZE_SLICE.bytes;
+  if (seg.blobLen <= slice) return serializeSegment(seg);
+  seg.pin();
+  try {
+    const { out, blobAt } = fileFrame(seg);
+    for (let from = 0; from < seg.blobLen; from += slice) {
+      await new Promise<void>((r) => { setImmediate(r); });
+      seg.copyBlobInto(out, blobAt, from, Math.min(seg.blobLen, from + slice));
+    }
+    out.set(seg.deletedBitmap(), blobAt + seg.blobLen);
+    return out;
+  } finally {
+    seg.unpin();
+  }
 }
 
 export function loadSegment(bytes: Uint8Array, schema: IndexSchema, core: Core): Segment {

@@ -120,7 +120,20 @@ function mergedRows(schema: IndexSchema, segments: MergePart[], maps: Int32Array
 }
 
 export function mergeSegments(schema: IndexSchema, segments: MergePart[]): BuiltSegment {
+  return mergeWithRowMaps(schema, segments).built;
+}
+
+/**
+ * mergeSegments, and each part's old row -> merged row map (-1: a row not carried over): the merge
+ * thread sends the maps back with its result, so the swap on the protocol thread does not rebuild them
+ * (merge-job.ts rowsFromForward).
+ */
+export function mergeWithRowMaps(schema: IndexSchema, segments: MergePart[]): { built: BuiltSegment; maps: Int32Array[] } {
   const { maps, rows } = remapRows(segments);
+  return { built: mergeMapped(schema, segments, maps, rows), maps };
+}
+
+function mergeMapped(schema: IndexSchema, segments: MergePart[], maps: Int32Array[], rows: number): BuiltSegment {
   const merged = mergedRows(schema, segments, maps, rows);
   const union = mergedTerms(segments);
   // a pair term some part lacks is built there from its words' positions, or dropped (pair-fill.ts);

@@ -252,8 +252,8 @@ export class Segment {
   }
 
   /** Copies the blob (current column values) into `out` at `at`: a file image without a second copy. */
-  copyBlobInto(out: Uint8Array, at: number): void {
-    out.set(this.core.u8.subarray(this.blobPtr, this.blobPtr + this.blobLen), at);
+  copyBlobInto(out: Uint8Array, at: number, from = 0, to = this.blobLen): void {
+    out.set(this.core.u8.subarray(this.blobPtr + from, this.blobPtr + to), at + from);
   }
 
   /** Field lengths of `row` (tokens per field). */

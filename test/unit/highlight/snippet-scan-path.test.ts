@@ -11,6 +11,7 @@ import { createTextPipeline } from '../../../src/text/text-pipeline.js';
 import { buildSnippets, packSnippets, type BuildFlags } from '../../../src/highlight/snippet-builder.js';
 import { snippetOptions, type RawOption } from '../../../src/highlight/snippet-options.js';
 import * as scanPath from '../../../src/highlight/snippet-scan-path.js';
+import * as builder from '../../../src/highlight/snippet-builder.js';
 
 const WORDS = ['apple', 'apples', 'pie', 'tart', 'red', 'blue', 'running', 'runs', 'of', 'x', 'Über', 'caffè', 'the', 'a'];
 const GAPS = [' ', '  ', ', ', '. ', ' - ', '\n', '!? ', ' (', ') ', '<i>', '</i> ', ' &amp; ', ' € ', ' \u0003 '];
@@ -153,6 +154,7 @@ describe('snippet scan path', () => {
     const limited = fc.tuple(fc.constantFrom('@title', '@body'), fc.array(word, { minLength: 1, maxLength: 3 }), fc.constantFrom(' ', ' | '))
       .map(([f, ws, op]) => `${f} (${ws.join(op)})`);
     const before = scanPath.keptHeads;
+    const startsBefore = builder.keptStarts;
     fc.assert(fc.property(
       fc.integer({ min: 0, max: tables.length - 1 }), limited, fc.tuple(fc.constantFrom(...pool), fc.constantFrom(...pool)), options,
       (t, q, texts, opts) => {
@@ -161,6 +163,8 @@ describe('snippet scan path', () => {
       },
     ), { numRuns: 1500, seed: 13 });
     expect(scanPath.keptHeads - before).toBeGreaterThan(50);
+    // and a start rendered before for the same limit and separator is served as it was (limits and separators vary)
+    expect(builder.keptStarts - startsBefore).toBeGreaterThan(5);
   }, 120_000);
 
   it('is taken for words, AND, OR, NOT, phrases and field limits, not for wildcards', () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RtIndex, type RtIndexOptions } from '../../../src/index/rt-index.js';
 import { COMPACT_ROWS_PER_NEW_ROW, IDLE_MERGE_MS } from '../../../src/index/merge-scheduler.js';
 import { compactRange } from '../../../src/index/merge-policy.js';
+import { Core } from '../../../src/wasm/core.js';
 import { doc, req, t } from './helpers.js';
 import { mergeSchema as schema } from './merge-ops.js';
 
@@ -41,6 +42,13 @@ describe('compactRange', () => {
     expect(compactRange([], 4)).toBeNull();
   });
 
+  it('passes over runs `accept` refuses: a shorter one then, none at all gives null', () => {
+    const small = ([a, b]: [number, number]) => b - a <= 2; // e.g. only a two-part result fits a hole
+    expect(compactRange([50, 40, 30, 20, 10, 5], 2)).toEqual([1, 6]);
+    expect(compactRange([50, 40, 30, 20, 10, 5], 2, Infinity, small)).toEqual([4, 6]);
+    expect(compactRange([50, 40, 30, 20, 10, 5], 2, Infinity, () => false)).toBeNull();
+  });
+
   it('never builds more than maxRows: a cheaper run over the cap is passed over, none at all gives null', () => {
     expect(compactRange([600, 600, 100, 900, 900], 4, 1000)).toEqual([1, 3]);
     expect(compactRange([600, 600, 600, 600, 600], 4, 1000)).toBeNull();
@@ -73,19 +81,53 @@ describe('the idle compaction of an index', () => {
     off.truncate();
   });
 
-  it('rewrites at most COMPACT_ROWS_PER_NEW_ROW rows per row added since its last merge: a trickle waits', async () => {
-    const idx = addBatches(new RtIndex(schema, { idleMergeCutoff: 2 }), [300, 300, 300]);
-    await until(() => idx.segments.length === 2); // the first compaction: 900 new rows, 600 rewritten
-    expect(idx.segments.map((s) => s.live).sort((a, b) => a - b)).toEqual([300, 600]);
+  /** A core with a free 4 MiB hole below a block in use: the carried merges' results fit it. */
+  function coreWithHole(): Core {
+    const core = new Core();
+    const hole = core.alloc(4 << 20);
+    core.alloc(64);
+    core.free(hole);
+    return core;
+  }
+
+  /** The first compaction of 3 x 300 rows, then 10-row trickles; `core` holds the segments. */
+  async function trickled(core: Core) {
+    const idx = addBatches(new RtIndex(schema, { idleMergeCutoff: 2, core }), [300, 300, 300]);
+    await until(() => idx.segments.length === 2); // the first compaction: 900 new rows earn 9000, 600 rewritten
+    expect(idx.segments.map((s) => s.live)).toEqual([600, 300]); // 8400 left, carried as 900 (the table's rows)
     const more = (from: number, n: number) => idx.addBatch(Array.from({ length: n }, (_, i) => doc(schema, from + i, { body: 'common w3' }, [from + i, 's'])));
-    more(10_001, 10); // 3 segments; the cheapest run (300 + 10) is over 10 x 10
-    await new Promise((r) => setTimeout(r, 4 * IDLE_MERGE_MS));
-    await idx.whenMerged();
-    expect(idx.segments.length).toBe(3);
-    more(10_101, 30); // 4 segments; 300 + 10 + 30 within 10 x 40
+    const waited = async () => {
+      await new Promise((r) => setTimeout(r, 4 * IDLE_MERGE_MS));
+      await idx.whenMerged();
+    };
+    return { idx, more, waited };
+  }
+
+  it('rewrites at most COMPACT_ROWS_PER_NEW_ROW rows per row added, carrying what it left unspent up to the table rows', async () => {
+    const { idx, more, waited } = await trickled(coreWithHole());
+    // each 10-row trickle earns 100; the carry pays the rest of 310, 320, 330, 340 (900 -> 690 -> 470 -> 240 -> 0)
+    for (let i = 0; i < 4; i++) {
+      more(10_001 + i * 10, 10);
+      await until(() => idx.segments.length === 2);
+      expect(idx.segments.map((s) => s.live)).toEqual([600, 310 + i * 10]);
+    }
+    more(10_101, 10); // the carry is spent: 350 rows to rewrite for 10 new ones waits
+    await waited();
+    expect(idx.segments.map((s) => s.live)).toEqual([600, 340, 10]);
+    more(10_201, 30); // 340 + 10 + 30 within 10 x 40
     await until(() => idx.segments.length === 2);
-    expect(idx.segments.map((s) => s.live).sort((a, b) => a - b)).toEqual([340, 600]);
+    expect(idx.segments.map((s) => s.live)).toEqual([600, 380]);
     expect(COMPACT_ROWS_PER_NEW_ROW).toBe(10);
+    idx.truncate();
+  });
+
+  it('spends the carry only on a merge whose result fits a hole the core has: none, and a trickle waits', async () => {
+    const core = new Core(); // blocks from its start up: no free block below the top one
+    const { idx, more, waited } = await trickled(core);
+    expect(core.heapStats().largestFree).toBeLessThan(64 << 10);
+    more(10_001, 10); // 310 rows for 10 new ones: only the carry would pay, and the result has no hole
+    await waited();
+    expect(idx.segments.map((s) => s.live)).toEqual([600, 300, 10]);
     idx.truncate();
   });
 

@@ -1,5 +1,5 @@
 // Child process of the crash test: writes to a Store and prints each acknowledged step, until killed.
-// Usage: node crash-child.js <dataDir> <writes|checkpoint|truncate> <run>; env QUARRY_SWAP_DELAY_MS.
+// Usage: node crash-child.js <dataDir> <writes|checkpoint|truncate|rounds> <run>; env QUARRY_SWAP_DELAY_MS.
 import { Store } from '../../../src/store/store.js';
 import type { WriteOp } from '../../../src/store/types.js';
 
@@ -84,8 +84,24 @@ async function truncateMode(): Promise<void> {
   await Promise.all([truncater(), writer()]);
 }
 
+/**
+ * Group-commit rounds back to back (writeTogether: through the write log), WRITERS calls a round;
+ * prints `ROUND <id> <title>` for each acknowledged put (ids rewritten by later rounds too).
+ */
+async function roundsMode(): Promise<void> {
+  for (let r = 0; ; r++) {
+    const calls = Array.from({ length: WRITERS }, (_, w) => {
+      const id = run * 1_000_000n + BigInt((r * WRITERS + w) % 500);
+      return { id, title: `r${run}.${r}.${w}`, ops: [{ op: 'put', docId: id, doc: { title: `r${run}.${r}.${w}`, pad: 'y'.repeat(300) } } as WriteOp] };
+    });
+    const done = store.writeTogether(TABLE, calls.map((c) => c.ops));
+    await Promise.all(done.map((p, i) => p.then(() => out(`ROUND ${calls[i]!.id} ${calls[i]!.title}`))));
+  }
+}
+
 out('READY');
 if (mode === 'writes') await writesMode();
 else if (mode === 'checkpoint') await checkpointMode();
 else if (mode === 'truncate') await truncateMode();
+else if (mode === 'rounds') await roundsMode();
 else throw new Error(`unknown mode ${mode}`);

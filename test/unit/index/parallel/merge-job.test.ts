@@ -1,10 +1,12 @@
 // mergedRows against a row-by-row model: ids copied run by run over any pattern of deleted rows
 // (whole bitmap bytes dead or live, runs crossing byte edges), and the rows deleted or left stale
-// since a merge thread's snapshot.
+// since a merge thread's snapshot; and the same rows from the row maps a merge thread sends back.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RtIndex } from '../../../../src/index/rt-index.js';
-import { mergedRows } from '../../../../src/index/parallel/merge-job.js';
+import { blobIds, mergedRows, rowsFromForward } from '../../../../src/index/parallel/merge-job.js';
+import { mergeWithRowMaps } from '../../../../src/index/segment/segment-merger.js';
+import { SegmentView } from '../../../../src/index/segment/segment-view.js';
 import { idHalves } from '../../../../src/index/doc-map.js';
 import { doc } from '../helpers.js';
 
@@ -42,6 +44,17 @@ describe('mergedRows', () => {
       expect(got.stale).toEqual(withSnap ? stale : []);
       expect([[...got.part], [...got.row]]).toEqual(src);
       expect(mergedRows(parts, withSnap ? snap : undefined).part.length).toBe(0);
+      // a merge thread's result: its row maps (merged over the snapshot) give the same rows, and the
+      // merged blob's id column the same ids
+      const views = parts.map((p, pi) => new SegmentView(p.core.exports.memory.buffer, schema, p.blobPtr, p.terms, snap[pi].deleted));
+      const { built, maps } = mergeWithRowMaps(schema, views);
+      expect(maps.map((m) => [...m])).toEqual(got.forward.map((m) => [...m]));
+      for (const sources of [true, false]) {
+        const fromMaps = rowsFromForward(parts, withSnap ? snap : parts.map((p) => ({ deleted: p.deletedBitmap(), version: p.version })), maps, sources);
+        expect({ ...fromMaps, ids: got.ids, part: [...fromMaps.part], row: [...fromMaps.row] })
+          .toEqual({ ...got, part: sources ? [...got.part] : [], row: sources ? [...got.row] : [] });
+      }
+      expect([...blobIds(built.blob, got.n)]).toEqual(ids);
     }), { numRuns: 200 });
   });
 });

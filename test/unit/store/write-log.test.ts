@@ -1,0 +1,161 @@
+// The write log of group-commit rounds: records read back whole, a torn or damaged tail and stale records
+// after a reset end the log, and a store killed (SIGKILL) between a round's log flush and its lmdb apply
+// keeps every acknowledged round, torn tail or not.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { lastSeqOf, readCatalog } from '../../../src/store/catalog.js';
+import { docKey, genKey, opKey, u64Bytes } from '../../../src/store/keys.js';
+import { openDbs } from '../../../src/store/lmdb-env.js';
+import { Store } from '../../../src/store/store.js';
+import { decodeRounds, encodeRound, LogDb, setLsn, WRITE_LOG_FILE, WriteLog, type LogRound } from '../../../src/store/write-log.js';
+import { buildChild, runAndKill } from './crash-harness.js';
+
+let root: string;
+beforeAll(() => { root = mkdtempSync(join(tmpdir(), 'quarry-write-log-')); });
+afterAll(() => { rmSync(root, { recursive: true, force: true }); });
+
+function round(gen: number, lastSeq: bigint, id: bigint, text: string): LogRound {
+  return {
+    gen,
+    lastSeq,
+    puts: [
+      { db: LogDb.DOCS, key: docKey(gen, id), value: Buffer.from(text) },
+      { db: LogDb.DOCS, key: docKey(gen, id + 1n), value: null },
+      { db: LogDb.OPS, key: opKey(gen, lastSeq), value: Buffer.from('op') },
+      { db: LogDb.SEQ, key: genKey(gen), value: u64Bytes(lastSeq) },
+    ],
+  };
+}
+
+function record(r: LogRound, lsn: bigint): Buffer {
+  const b = encodeRound(r);
+  setLsn(b, lsn);
+  return b;
+}
+
+describe('write log records', () => {
+  const rounds = [round(1, 1n, 10n, 'one'), round(1, 3n, 11n, 'two'), round(2, 7n, 12n, 'three')];
+  const bytes = rounds.map((r, i) => record(r, 5n + BigInt(i)));
+  const whole = Buffer.concat(bytes);
+
+  it('reads back every record, in order, with the last lsn', () => {
+    expect(decodeRounds(whole)).toEqual({ rounds, lastLsn: 7n, end: whole.length });
+  });
+
+  it('a torn last record (cut at any byte) ends the log before it', () => {
+    const before = bytes[0]!.length + bytes[1]!.length;
+    for (let cut = before; cut < whole.length; cut++) {
+      expect(decodeRounds(whole.subarray(0, cut)).rounds).toEqual(rounds.slice(0, 2));
+    }
+  });
+
+  it('a changed byte in the last record ends the log before it', () => {
+    const start = bytes[0]!.length + bytes[1]!.length;
+    for (const at of [start, start + 4, start + 8, start + 20, whole.length - 1]) {
+      const damaged = Buffer.from(whole);
+      damaged[at] ^= 0x40;
+      expect(decodeRounds(damaged).rounds).toEqual(rounds.slice(0, 2));
+    }
+  });
+
+  it('a record whose lsn does not follow (left from before a reset) ends the log', () => {
+    const stale = Buffer.concat([bytes[0]!, record(rounds[1]!, 3n)]);
+    expect(decodeRounds(stale).rounds).toEqual(rounds.slice(0, 1));
+  });
+
+  it('after a reset the next records go to offset 0 and the old ones after them read as stale', async () => {
+    const path = join(root, 'reset.log');
+    const first = WriteLog.open(path);
+    expect(first.rounds).toEqual([]);
+    const log = first.log!;
+    for (const r of rounds) await log.append(r);
+    log.reset();
+    const again = round(3, 9n, 13n, 'after the reset');
+    await log.append(again);
+    log.close();
+    expect(WriteLog.open(path, true).rounds).toEqual([again]);
+  });
+
+  it('records appended while a write is in flight go in one write, all durable when it resolves', async () => {
+    const path = join(root, 'together.log');
+    const log = WriteLog.open(path).log!;
+    await Promise.all(rounds.map((r) => log.append(r)));
+    log.close();
+    expect(WriteLog.open(path, true).rounds).toEqual(rounds);
+  });
+});
+
+describe('a store killed while its rounds go through the write log', () => {
+  const KILLS = 6;
+  let child: string;
+  beforeAll(() => { child = buildChild(); });
+
+  /** Rounds in the log past lmdb's sequence record: written to the log and not (yet) to lmdb. */
+  function roundsLmdbLacks(dir: string): number {
+    const { rounds } = decodeRounds(readFileSync(join(dir, WRITE_LOG_FILE)));
+    const dbs = openDbs(join(dir, 'store'), true);
+    try {
+      const gen = readCatalog(dbs).get('c')!.gen;
+      const inLmdb = lastSeqOf(dbs, gen) ?? -1n;
+      return rounds.filter((r) => r.gen === gen && r.lastSeq > inLmdb).length;
+    } finally {
+      void dbs.env.close();
+    }
+  }
+
+  it('keeps every acknowledged round, applies the log at open, and ignores a torn tail', async () => {
+    const dir = join(root, 'killed');
+    /** id -> the round number of its last acknowledged write. */
+    const acked = new Map<string, number>();
+    let lacking = 0;
+    for (let k = 0; k < KILLS; k++) {
+      const res = await runAndKill(child, [dir, 'rounds', String(k + 1)], 150 + 40 * k);
+      expect(res.killed, res.stderr).toBe(true);
+      for (const line of res.lines) {
+        const [kind, id, title] = line.split(' ');
+        if (kind === 'ROUND') acked.set(id!, Math.max(acked.get(id!) ?? -1, roundOf(title!)));
+      }
+      lacking += roundsLmdbLacks(dir);
+      if (k === KILLS - 1) tearTail(dir);
+      const store = Store.open(dir);
+      try {
+        for (const [id, r] of acked) {
+          const doc = store.getDoc('c', BigInt(id));
+          expect(doc, `acked id ${id}`).toBeDefined();
+          // the same id is rewritten by later rounds: never older than its last acknowledged one
+          expect(roundOf(doc!.title as string)).toBeGreaterThanOrEqual(r);
+        }
+        expect(store.getDoc('c', TORN_ID)).toBeUndefined();
+      } finally {
+        await store.close();
+      }
+      expect(readFileSync(join(dir, WRITE_LOG_FILE)).length).toBe(0); // applied and emptied at open and close
+    }
+    expect(acked.size).toBeGreaterThan(0);
+    // kills between a round's log flush and its lmdb commit happened: the log carried rounds lmdb lacked
+    expect(lacking).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+/** The round number in a crash child's title `r<run>.<round>.<writer>`, runs weighted so later runs compare higher. */
+function roundOf(title: string): number {
+  const [run, r] = title.slice(1).split('.').map(Number);
+  return run! * 1e6 + r!;
+}
+
+const TORN_ID = 999_999_999n;
+
+/** Writes after the log's live records one that would add TORN_ID with the next lsn, cut short as a crash mid-write leaves it. */
+function tearTail(dir: string): void {
+  const path = join(dir, WRITE_LOG_FILE);
+  const { lastLsn, end } = decodeRounds(readFileSync(path));
+  const dbs = openDbs(join(dir, 'store'), true);
+  const gen = readCatalog(dbs).get('c')!.gen;
+  void dbs.env.close();
+  const r = record(round(gen, 1n << 40n, TORN_ID, 'torn'), (lastLsn ?? 0n) + 1n);
+  const fd = openSync(path, 'r+');
+  writeSync(fd, r, 0, r.length - 3, end);
+  closeSync(fd);
+}
