@@ -31,17 +31,26 @@ const PASSES = 5;
 /** One build's builder over the class queries: runs every query's bodies once, returns the output length. */
 type Pass = (cls: number) => number | Promise<number>;
 
+/**
+ * A build's modules (`paths` under its dist/, in order) with its query parser, the node host installed,
+ * and a stem_en text environment: what both passes start from.
+ */
+async function loadBuild(root: string, paths: string[]): Promise<{ parseQuery: any; env: object; mods: any[] }> {
+  const load = (p: string) => import(pathToFileURL(`${root}/dist/${p}`).href);
+  const [{ installNodeHost }, { parseQuery }, { createTextPipeline }, ...mods] = await Promise.all(
+    ['src/engine/node-host.js', 'src/query/parse-query.js', 'src/text/text-pipeline.js', ...paths].map(load),
+  );
+  installNodeHost();
+  return { parseQuery, env: { pipeline: createTextPipeline({ morphology: 'stem_en' }), settings: { morphology: 'stem_en' } }, mods };
+}
+
 /** JSON highlight's pass: each query's documents (title, body) through highlightDocuments and highlightJsonText. */
 async function jsonPass(root: string, classes: { queries: string[] }[], docsOf: (q: string) => CorpusDoc[]): Promise<Pass> {
-  const load = (p: string) => import(pathToFileURL(`${root}/dist/${p}`).href);
-  const [{ installNodeHost }, { parseQuery }, { createTextPipeline }, { highlightDocuments, parseJsonHighlight }, { highlightJsonText }] = await Promise.all([
-    load('src/engine/node-host.js'), load('src/query/parse-query.js'), load('src/text/text-pipeline.js'),
-    load('src/highlight/highlight-request.js'), load('src/http/render-highlight.js'),
+  const { parseQuery, env, mods: [{ highlightDocuments, parseJsonHighlight }, { highlightJsonText }] } = await loadBuild(root, [
+    'src/highlight/highlight-request.js', 'src/http/render-highlight.js',
   ]);
-  installNodeHost();
   const fields = ['title', 'body'];
-  const pipeline = createTextPipeline({ morphology: 'stem_en' });
-  const table = { env: { pipeline, settings: { morphology: 'stem_en' } }, schemaFields: fields, storedFields: fields };
+  const table = { env, schemaFields: fields, storedFields: fields };
   const spec = parseJsonHighlight({});
   // frozen, and the same strings every pass: as the store's document cache hands them to every page
   const work = classes.map((c) => c.queries.map((q) => ({
@@ -57,14 +66,9 @@ async function jsonPass(root: string, classes: { queries: string[] }[], docsOf: 
 }
 
 async function buildPass(root: string, classes: { queries: string[] }[], bodiesOf: (q: string) => string[]): Promise<Pass> {
-  const load = (p: string) => import(pathToFileURL(`${root}/dist/${p}`).href);
-  const [{ installNodeHost }, { parseQuery }, { createTextPipeline }, { snippetBuilder, packSnippets }, { snippetOptions }] = await Promise.all([
-    load('src/engine/node-host.js'), load('src/query/parse-query.js'), load('src/text/text-pipeline.js'),
-    load('src/highlight/snippet-builder.js'), load('src/highlight/snippet-options.js'),
+  const { parseQuery, env, mods: [{ snippetBuilder, packSnippets }, { snippetOptions }] } = await loadBuild(root, [
+    'src/highlight/snippet-builder.js', 'src/highlight/snippet-options.js',
   ]);
-  installNodeHost();
-  const pipeline = createTextPipeline({ morphology: 'stem_en' });
-  const env = { pipeline, settings: { morphology: 'stem_en' } };
   const o = snippetOptions([]);
   const flags = { ignoreFields: true, textFromIndex: false, packFields: false };
   const work = classes.map((c) => c.queries.map((q) => ({ root: parseQuery(q, {}).root, bodies: bodiesOf(q) })));

@@ -12,7 +12,7 @@ import { createConnection } from 'mysql2/promise';
 import type http from 'node:http';
 import { sqlString } from './bench-util.js';
 import type { CorpusDoc } from './corpus.js';
-import { clientAgent, postOk } from './http-client.js';
+import { clientAgent, LeanHttpClient, postOk } from './http-client.js';
 import { processCpuMs } from './process-cpu.js';
 import type { QuarryServer } from './side-by-side.bench.js';
 
@@ -37,12 +37,24 @@ async function rows(c: Connection, sql: string): Promise<unknown[]> {
 const idsOf = (rs: unknown[]): number[] => rs.map((r) => Number((r as { id: unknown }).id));
 
 /** Open connections of one server, closed by `close`. */
-export interface Clients { mysql: Connection; agent?: http.Agent; close(): Promise<void> }
+export interface Clients { mysql: Connection; agent?: http.Agent; lean?: LeanHttpClient; close(): Promise<void> }
 
-export async function quarryClients(s: QuarryServer): Promise<Clients & { port: number; mysqlPort: number }> {
+/** `lean`: JSON requests by http-client.ts LeanHttpClient instead of node:http (the bench's --lean-client 1). */
+export async function quarryClients(s: QuarryServer, lean = false): Promise<Clients & { port: number; mysqlPort: number }> {
   const mysql = await createConnection({ host: '127.0.0.1', port: s.mysqlPort });
   const agent = clientAgent();
-  return { mysql, agent, port: s.port, mysqlPort: s.mysqlPort, close: async () => { await mysql.end(); agent.destroy(); } };
+  const client = lean ? new LeanHttpClient(s.port) : undefined;
+  return {
+    mysql, agent, lean: client, port: s.port, mysqlPort: s.mysqlPort,
+    close: async () => { await mysql.end(); agent.destroy(); client?.close(); },
+  };
+}
+
+async function postSearch(c: Clients, port: number, body: string): Promise<string> {
+  if (!c.lean) return postOk(c.agent!, port, '/search', body);
+  const r = await c.lean.post('/search', body);
+  if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${r.body.slice(0, 200)}`);
+  return r.body;
 }
 
 /**
@@ -55,7 +67,7 @@ export function quarryModes(label: string, s: QuarryServer, c: Clients, bodies: 
     {
       name: `${label} JSON highlight`, pid: s.pid,
       run: async (q) => {
-        const body = await postOk(c.agent!, s.port, '/search', jsonSearch(q));
+        const body = await postSearch(c, s.port, jsonSearch(q));
         return (body.match(/"highlight":/g) ?? []).length;
       },
     },
@@ -91,7 +103,8 @@ export async function topBodies(c: Connection, queries: string[], byId: Map<numb
   return out;
 }
 
-export interface ModeFigure { docsPerSec: number; docsPerCpuSec: number }
+/** `clientCpuMsPerQuery`: this (bench client) process's CPU per query, on the cores the server shares. */
+export interface ModeFigure { docsPerSec: number; docsPerCpuSec: number; clientCpuMsPerQuery: number }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
@@ -101,11 +114,12 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length
  * summed over the blocks, not a median of coarse ones).
  */
 export async function measureClass(modes: HighlightMode[], queries: string[], rounds: number): Promise<Map<string, ModeFigure>> {
-  const blocks = new Map(modes.map((m) => [m.name, { rate: [] as number[], cpuMs: 0, docs: 0 }]));
+  const blocks = new Map(modes.map((m) => [m.name, { rate: [] as number[], cpuMs: 0, docs: 0, clientMs: 0, queries: 0 }]));
   for (const m of modes) for (const q of queries) await m.run(q);
   for (let r = 0; r < rounds; r++) {
     for (const m of r % 2 ? [...modes].reverse() : modes) {
       const cpu0 = processCpuMs(m.pid);
+      const own0 = process.cpuUsage();
       const t0 = performance.now();
       let docs = 0;
       for (const q of queries) docs += await m.run(q);
@@ -113,8 +127,13 @@ export async function measureClass(modes: HighlightMode[], queries: string[], ro
       const b = blocks.get(m.name)!;
       b.rate.push(docs / secs);
       b.cpuMs += processCpuMs(m.pid) - cpu0;
+      const own = process.cpuUsage(own0);
+      b.clientMs += (own.user + own.system) / 1000;
+      b.queries += queries.length;
       b.docs += docs;
     }
   }
-  return new Map([...blocks].map(([name, b]) => [name, { docsPerSec: median(b.rate), docsPerCpuSec: b.docs / (Math.max(b.cpuMs, 10) / 1000) }]));
+  return new Map([...blocks].map(([name, b]) => [name, {
+    docsPerSec: median(b.rate), docsPerCpuSec: b.docs / (Math.max(b.cpuMs, 10) / 1000), clientCpuMsPerQuery: b.clientMs / Math.max(b.queries, 1),
+  }]));
 }

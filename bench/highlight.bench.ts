@@ -7,7 +7,8 @@
 // with the WASM picker vs the TypeScript twin, the matched-occurrence marks alone (the core's plan
 // evaluator vs the TypeScript twin) per query shape, and the CPU time of the highlight path's stages.
 // Run: npm run bench -- highlight [--docs N] [--queries M] [--rounds R] [--baseline DIR] [--ts-tokenizer 1]
-// [--only REGEX] [--profile DIR] (REGEX picks the modes by name, else the classes; DIR: this build's server
+// [--only REGEX] [--profile DIR] [--lean-client 1] (lean: the JSON mode's requests by http-client.ts LeanHttpClient,
+// not node:http; each mode's bench-client CPU per query is in the table either way) (REGEX picks the modes by name, else the classes; DIR: this build's server
 // restarted after the load under --cpu-prof, its profiles written there when it stops; no Sphinx then).
 // Needs dict-gcide (and sphinxsearch for the Sphinx columns). Seed 42. Prints a table and JSON.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -49,14 +50,15 @@ const CREATE = "CREATE TABLE gcide (title text, body text, len uint) morphology=
  */
 async function loadedQuarry(dir: string, docs: CorpusDoc[], bin?: string, profile?: string | null): Promise<{ server: QuarryServer; clients: Awaited<ReturnType<typeof quarryClients>> }> {
   let server = await startQuarry(dir, [], undefined, bin);
-  let clients = await quarryClients(server);
+  const lean = arg('lean-client', 0) === 1;
+  let clients = await quarryClients(server, lean);
   await clients.mysql.query(CREATE);
   await load((sql) => clients.mysql.query(sql), docs);
   if (profile) {
     await clients.close();
     await server.stop();
     server = await startQuarry(dir, ['--cpu-prof', `--cpu-prof-dir=${resolve(profile)}`], undefined, bin);
-    clients = await quarryClients(server);
+    clients = await quarryClients(server, lean);
   }
   return { server, clients };
 }
@@ -113,7 +115,9 @@ async function perClass(docs: CorpusDoc[], nq: number, rounds: number, dir: stri
         row['by CPU: JSON'] = perCpu('quarry JSON highlight') / perCpu(both);
         row['by CPU: CALL SNIPPETS'] = perCpu('quarry CALL SNIPPETS') / perCpu('Sphinx CALL SNIPPETS');
       }
-      for (const [name, m] of f) { row[`${name} docs/s`] = m.docsPerSec; row[`${name} docs/CPU-s`] = m.docsPerCpuSec; }
+      for (const [name, m] of f) {
+        row[`${name} docs/s`] = m.docsPerSec; row[`${name} docs/CPU-s`] = m.docsPerCpuSec; row[`${name} client ms/q`] = m.clientCpuMsPerQuery;
+      }
       out.push(row);
     }
     return out;

@@ -34,9 +34,12 @@ import { cpuMark, cpuMsSince, processCpuMs, waitIdle } from './process-cpu.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /**
- * --lean-client 1: /sql's clients write and read HTTP by hand (http-client.ts LeanHttpClient) instead of
- * node:http, whose CPU per query (on the cores the server uses) is above mysql2's. Off by default, so
- * figures stay comparable with earlier sessions'.
+ * --lean-client 1: /sql's and /search's clients write and read HTTP by hand (http-client.ts LeanHttpClient)
+ * instead of node:http, whose CPU per query (on the cores the server uses) is above mysql2's (~0.3 ms per
+ * 40 kB /search reply). Off by default, so figures stay comparable with earlier sessions'. Measured (100k gcide,
+ * one run each, off then on; wall QPS moved with the load between runs, CPU per query did not): /search bench
+ * client CPU ms/query (8 clients) 0.141 -> 0.060 (load 25), 0.101 -> 0.055 (load 7-9); server CPU ms/query
+ * at 1/8 clients 0.385/0.405 -> 0.274/0.297 (load 25), 0.307/0.294 -> 0.262/0.251 (load 7-9).
  */
 const LEAN_CLIENT = arg('lean-client', 0) === 1;
 const BATCH = 1000;
@@ -142,12 +145,19 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
   const overJson: Peer = {
     name: 'quarry (HTTP JSON /search)', pid, segments,
     async open() {
+      const body = (q: string, table: string) => `{"table":"${table}","query":{"query_string":${JSON.stringify(q)}},"limit":20}`;
+      if (LEAN_CLIENT) {
+        const client = new LeanHttpClient(port);
+        const ok = async (path: string, text: string) => {
+          const r = await client.post(path, text);
+          if (r.status !== 200 || /"error":"[^"]/.test(r.body)) throw new Error(`quarry: ${r.body.slice(0, 200)}`);
+        };
+        return { exec: (sql) => ok('/sql?mode=raw', sql), search: (q, table) => ok('/search', body(q, table)), close: async () => client.close() };
+      }
       const agent = clientAgent();
       return {
         exec: (sql: string) => post(agent, port, sql),
-        search: async (q: string, table: string) => {
-          await postOk(agent, port, '/search', `{"table":"${table}","query":{"query_string":${JSON.stringify(q)}},"limit":20}`);
-        },
+        search: async (q: string, table: string) => { await postOk(agent, port, '/search', body(q, table)); },
         close: async () => agent.destroy(),
       };
     },

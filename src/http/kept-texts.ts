@@ -7,7 +7,7 @@
 
 /**
  * A hit's whole `_source` object body as JSON bytes: valid for a row whose columns have the signature
- * `columns` and whose cells (the id's aside) are `cells`, compared with ===.
+ * `columns` and whose cells (the id's aside) are `cells`, compared with Object.is.
  */
 export interface KeptSource { readonly columns: string; readonly cells: readonly unknown[]; readonly json: Buffer }
 

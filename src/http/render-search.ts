@@ -80,15 +80,16 @@ function columnsKey(result: RowsResult, idIndex: number): string {
   return key;
 }
 
-/** Cells compared with === stand for their JSON: no object (a json or mva value) whose content could differ. */
+/** Cells compared by value (sameCells) stand for their JSON: no object (a json or mva value) whose content could differ. */
 function plainCells(row: Cell[]): boolean {
   for (let i = 0; i < row.length; i++) if (typeof row[i] === 'object' && row[i] !== null) return false;
   return true;
 }
 
+/** Object.is, not ===: a float 0 and -0 are equal to === but render "0.000000" and "-0.000000". */
 function sameCells(row: Cell[], cells: readonly unknown[], idIndex: number): boolean {
   if (row.length !== cells.length) return false;
-  for (let i = 0; i < row.length; i++) if (i !== idIndex && row[i] !== cells[i]) return false;
+  for (let i = 0; i < row.length; i++) if (i !== idIndex && !Object.is(row[i], cells[i])) return false;
   return true;
 }
 

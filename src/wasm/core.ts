@@ -44,8 +44,10 @@ export interface CoreExports {
   heapStats(out: number): void;
 }
 
-/** The main instance's heap, block by block (bytes): what is live, and what is free inside the memory. */
-/** `largestFree`: the largest free block below the top one; `topFree`: the top one (not yet touched, in part). */
+/**
+ * The main instance's heap, block by block (bytes): what is live, and what is free inside the memory.
+ * `largestFree`: the largest free block below the top one; `topFree`: the top one (not yet touched, in part).
+ */
 export interface HeapStats { memory: number; used: number; usedBlocks: number; free: number; freeBlocks: number; largestFree: number; topFree: number }
 
 /** wasm32's ceiling: 65536 pages of 64 KiB (the module declares it: a shared memory must have one). */

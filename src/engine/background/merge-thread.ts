@@ -22,7 +22,7 @@ import { TERMS_CHUNK, type AddMessage, type JobMessage, type MoreMessage, type R
  * 400 / 270 -> 180 / 140 / 190 / 190. Shorter than the 10 quiet seconds after which the benchmarks read a
  * server's memory at rest (bench/footprint.ts untilQuiet): kept alive, the idle thread read +25-40 MiB PSS.
  */
-const IDLE_EXIT_MS = 8000;
+export const IDLE_EXIT_MS = 8000;
 
 /**
  * The merge thread's nice value (the protocol thread keeps the process's, normally 0): a merge takes the
@@ -34,9 +34,11 @@ const IDLE_EXIT_MS = 8000;
 export const MERGE_THREAD_NICE = 10;
 
 /**
- * A runner over a worker started from `file`; jobs run one after another, in order. The thread ends once
- * idle for `idleExitMs` (a merge thread holds 10+ MiB of heap between loads) and starts again on demand
- * (tens of ms, against the seconds a big merge takes).
+ * A runner over a worker started from `file`; jobs run one after another, in the order they are posted
+ * (a job whose dictionaries go ahead in chunks is posted after them, so one called later, for another
+ * table on the same core, may run first). The thread ends once idle for `idleExitMs` (a merge thread holds
+ * 10+ MiB of heap between loads) and starts again on demand (tens of ms, against the seconds a big merge
+ * takes).
  */
 export function mergeThreadRunner(file: URL, idleExitMs = IDLE_EXIT_MS): MergeRunnerFactory {
   return (core) => {

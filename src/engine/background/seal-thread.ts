@@ -9,9 +9,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BuildRunner } from './build-job.js';
 import { buildThreadOf, type BuildThread } from './build-thread.js';
-
-/** As the merge thread's (merge-thread.ts): outlasts a pause in a stream of writes, not a server at rest. */
-const IDLE_EXIT_MS = 8000;
+// the merge thread's: outlasts a pause in a stream of writes, not a server at rest
+import { IDLE_EXIT_MS } from './merge-thread.js';
 
 /** A runner over a build thread started from `file` on demand, ended after `idleExitMs` without jobs. */
 export function sealThreadOf(file: URL, idleExitMs = IDLE_EXIT_MS): BuildRunner {

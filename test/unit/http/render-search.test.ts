@@ -93,6 +93,16 @@ describe('searchJsonText', () => {
     }), { numRuns: 2000 });
   });
 
+  it('renders a float changed from 0 to -0 anew: a kept _source stands only for cells that render the same', () => {
+    const doc = {};
+    const columns = [{ name: 'id', kind: 'bigint' as const }, { name: 'title', kind: 'string' as const }, { name: 'f', kind: 'float' as const }];
+    const at = (f: number): RowsResult => ({ kind: 'rows', columns, rows: [[1n, 'a title long enough to be kept with its document', f]], sources: [doc] });
+    // the first reply keeps the title, the second the whole _source
+    for (let i = 0; i < 3; i++) expect(searchJsonBytes(at(0)).toString()).toBe(referenceText(at(0)));
+    expect(searchJsonBytes(at(-0)).toString()).toContain('"f":-0.000000');
+    expect(searchJsonBytes(at(-0)).toString()).toBe(referenceText(at(-0)));
+  });
+
   it('prints a negative 64-bit id unsigned, texts escaped, no id column without `_id`', () => {
     const r: RowsResult = {
       kind: 'rows', columns: [{ name: 'id', kind: 'bigint' }, { name: 'title', kind: 'string' }],
