@@ -92,7 +92,7 @@ export class DocWrites {
     const prepared = prepareBatch(ops);
     ctx.checkOpen();
     // logged rounds reach lmdb first: this write reads and numbers after them
-    return this.#after(name, () => ctx.logged.then(() => this.#uncached(name, () => ctx.riders.commit(ctx.dbs, () => {
+    return this.#after(name, () => ctx.logged.afterApplied(() => this.#uncached(name, () => ctx.riders.commit(ctx.dbs, () => {
       const cached = ctx.cached(name);
       let gen = cached?.gen ?? 0;
       let last = cached ? lastSeqOf(ctx.dbs, gen) : undefined;
@@ -177,7 +177,7 @@ export class DocWrites {
 
   /** Runs `fn` (a catalog change of the table) once the table's writes before it settled; later ones wait for it. */
   serial<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    return this.#after(name, () => this.ctx.logged.then(() => this.#uncached(name, fn)));
+    return this.#after(name, () => this.ctx.logged.afterApplied(() => this.#uncached(name, fn)));
   }
 
   /** Resolves once every write and round started so far has settled. */

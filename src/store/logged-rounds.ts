@@ -190,7 +190,7 @@ export class LoggedRounds {
   }
 
   /** Runs `fn` once every logged round is durable in lmdb: at once (same turn) when none is waiting. */
-  then<T>(fn: () => T | Promise<T>): Promise<T> | T {
+  afterApplied<T>(fn: () => T | Promise<T>): Promise<T> | T {
     const d = this.drain();
     return d ? d.then(fn) : fn();
   }
@@ -250,7 +250,7 @@ export class LoggedRounds {
  * written to lmdb in one transaction with that record, and write() and catalog changes apply every
  * logged round before they commit, so lmdb's record never passes a round it lacks).
  */
-export function replayRounds(dbs: StoreDbs, logged: LoggedRounds, liveGens: Set<number>, rounds: LogRound[], readOnly: boolean): number {
+function replayRounds(dbs: StoreDbs, logged: LoggedRounds, liveGens: Set<number>, rounds: LogRound[], readOnly: boolean): number {
   const last = new Map<number, bigint>();
   const lacking: LogRound[] = [];
   for (const round of rounds) {
