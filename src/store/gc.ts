@@ -45,3 +45,32 @@ export function sweepTablesDir(tablesDir: string, live: Set<string>): void {
     if (!live.has(name)) rmSync(join(tablesDir, name), { recursive: true, force: true });
   }
 }
+
+/** Runs collectDead in the background, one collection after another; failures retry at the next open. */
+export class GarbageCollector {
+  #chain: Promise<void> = Promise.resolve();
+  /** Set while a garbage collection (its chain of transactions) runs. */
+  #running = false;
+
+  /** `dbs` is called when a collection starts: releaseMappedPages replaces the databases. */
+  constructor(private readonly dbs: () => StoreDbs, private readonly tablesDir: string, private readonly chunk: number) {}
+
+  /** Starts (or queues) collection of dead generations. */
+  start(): void {
+    this.#running = true;
+    const run = this.#chain
+      .then(() => collectDead(this.dbs(), this.tablesDir, this.chunk))
+      .catch(() => undefined)
+      .then(() => { if (this.#chain === run) this.#running = false; });
+    this.#chain = run;
+  }
+
+  running(): boolean {
+    return this.#running;
+  }
+
+  /** Resolves when every collection started so far has ended. */
+  idle(): Promise<void> {
+    return this.#chain;
+  }
+}

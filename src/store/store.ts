@@ -19,7 +19,8 @@
 import { join } from 'node:path';
 import type { TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
-import { decodeEntry, genDirName, readCatalog, tableKey, type CatalogEntry } from './catalog.js';
+import { genDirName, tableKey, type CatalogEntry } from './catalog.js';
+import { CatalogCache } from './catalog-cache.js';
 import { alterTable, createTable, dropTable, replaceTable, truncateTable, type CatalogHost } from './catalog-changes.js';
 import { copyStore } from './backup.js';
 import { LOG_RESET_BYTES, LoggedRounds } from './logged-rounds.js';
@@ -30,7 +31,7 @@ import { CommitRiders } from './commit-riders.js';
 import { DocCache } from './doc-cache.js';
 import { hasDoc, liveDocs, logTail, readDoc } from './doc-reads.js';
 import { DocWrites } from './doc-writes.js';
-import { collectDead, sweepTablesDir } from './gc.js';
+import { GarbageCollector, sweepTablesDir } from './gc.js';
 import { openDbs, reopenDbs, type StoreDbs } from './lmdb-env.js';
 import { MaintenanceQueue } from './maintenance-queue.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
@@ -46,12 +47,10 @@ export class Store {
   #dbs: StoreDbs;
   readonly #tablesDir: string;
   readonly #opts: Required<StoreOptions>;
-  readonly #catalog: Map<string, CatalogEntry>;
+  readonly #catalog: CatalogCache;
   /** Serializes checkpoint, prune, truncate and drop per table; holds them while a backup copies files. */
   readonly #queue = new MaintenanceQueue();
-  #gc: Promise<void> = Promise.resolve();
-  /** Set while a garbage collection (its chain of transactions) runs. */
-  #gcRunning = false;
+  readonly #gc: GarbageCollector;
   #closed = false;
   readonly #riders = new CommitRiders();
   readonly #writes: DocWrites;
@@ -73,7 +72,7 @@ export class Store {
     const store = this;
     try {
       this.#dbs = openDbs(join(dataDir, 'store'), readOnly);
-      this.#catalog = readCatalog(this.#dbs);
+      this.#catalog = new CatalogCache(() => store.#dbs);
       // rounds a crash left in the log and not in lmdb: applied now (or, read-only, read from memory)
       const live = new Set([...this.#catalog.values()].map((e) => e.gen));
       this.#logged = LoggedRounds.open(join(dataDir, WRITE_LOG_FILE), () => store.#dbs, live, readOnly, this.#opts.logResetBytes);
@@ -81,14 +80,15 @@ export class Store {
       this.#unlock();
       throw e;
     }
+    this.#gc = new GarbageCollector(() => store.#dbs, this.#tablesDir, this.#opts.deleteChunk);
     this.#writes = new DocWrites({
       // read at each use: releaseMappedPages replaces the databases
       get dbs() { return store.#dbs; },
       riders: this.#riders,
       logged: this.#logged,
-      entry: (name, missing) => this.#entry(name, missing),
+      entry: (name, missing) => this.#catalog.entry(name, missing),
       cached: (name) => this.#catalog.get(name),
-      entryInTxn: (name, missing) => this.#entryInTxn(name, missing),
+      entryInTxn: (name, missing) => this.#catalog.entryInTxn(name, missing),
       checkOpen: () => this.#checkOpen(),
     });
     this.#host = {
@@ -96,12 +96,12 @@ export class Store {
       tablesDir: this.#tablesDir,
       txn: (name, fn) => this.#txn(name, fn),
       exclusive: (names, fn) => this.#queue.runAll(names, fn),
-      entry: (name) => this.#entry(name),
-      entryInTxn: (name, missing) => this.#entryInTxn(name, missing),
+      entry: (name) => this.#catalog.entry(name),
+      entryInTxn: (name, missing) => this.#catalog.entryInTxn(name, missing),
       forget: (name) => { this.#catalog.delete(name); this.#docCaches.delete(name); },
       lastSeqOf: (e) => this.#lastSeqOf(e),
       genDir: (name, gen) => this.#genDir(name, gen),
-      collectGarbage: () => this.#collectGarbage(),
+      collectGarbage: () => this.#gc.start(),
     };
     this.#checkpoints = new TableCheckpoints({
       get dbs() { return store.#dbs; },
@@ -110,7 +110,7 @@ export class Store {
       deleteChunk: this.#opts.deleteChunk,
       manifestSwapDelayMs: this.#opts.manifestSwapDelayMs,
       checkOpen: () => this.#checkOpen(),
-      entry: (name) => this.#entry(name),
+      entry: (name) => this.#catalog.entry(name),
       lastSeqOf: (e) => this.#lastSeqOf(e),
       genDir: (name, gen) => this.#genDir(name, gen),
     });
@@ -128,7 +128,7 @@ export class Store {
       if (m) store.#checkpoints.remember(e.gen, m);
     }
     sweepTablesDir(store.#tablesDir, live);
-    store.#collectGarbage();
+    store.#gc.start();
     return store;
   }
 
@@ -201,20 +201,20 @@ export class Store {
 
   /** The table's last assigned sequence number. */
   lastSeq(table: string): bigint {
-    const e = this.#entry(tableKey(table));
+    const e = this.#catalog.entry(tableKey(table));
     return this.#lastSeqOf(e);
   }
 
   // ---- reads ----
 
   getDoc(table: string, docId: bigint): StoredDoc | undefined {
-    return readDoc(this.#dbs, this.#logged, this.#entry(tableKey(table)).gen, table, docId);
+    return readDoc(this.#dbs, this.#logged, this.#catalog.entry(tableKey(table)).gen, table, docId);
   }
 
   /** A result page's documents, in order, through the table's cache (doc-cache.ts): frozen, shared, never modified. */
   getDocs(table: string, docIds: bigint[]): (StoredDoc | undefined)[] {
     const key = tableKey(table);
-    const e = this.#entry(key);
+    const e = this.#catalog.entry(key);
     const cache = this.#docCaches.get(key) ?? new DocCache();
     this.#docCaches.set(key, cache);
     cache.stamp(e.gen, this.#writes.version);
@@ -222,17 +222,17 @@ export class Store {
   }
 
   hasDoc(table: string, docId: bigint): boolean {
-    return hasDoc(this.#dbs, this.#logged, this.#entry(tableKey(table)).gen, docId);
+    return hasDoc(this.#dbs, this.#logged, this.#catalog.entry(tableKey(table)).gen, docId);
   }
 
   /** Every live document in docId order (signed), for rebuilding an index. */
   docs(table: string): Iterable<[bigint, StoredDoc]> {
-    return liveDocs(this.#dbs, this.#logged, this.#entry(tableKey(table)).gen, table);
+    return liveDocs(this.#dbs, this.#logged, this.#catalog.entry(tableKey(table)).gen, table);
   }
 
   /** Logged ops with seq > `seq`, in order: the tail to re-apply over a checkpoint (doc-reads.ts). */
   opsSince(table: string, seq: bigint): Iterable<LoggedOp> {
-    return logTail(this.#dbs, this.#logged, this.#entry(tableKey(table)).gen, table, seq);
+    return logTail(this.#dbs, this.#logged, this.#catalog.entry(tableKey(table)).gen, table, seq);
   }
 
   // ---- checkpoints ----
@@ -247,12 +247,12 @@ export class Store {
 
   /** Names of the segment files the table's current checkpoint lists, in order. */
   checkpointNames(table: string): string[] {
-    return this.#checkpoints.manifest(this.#entry(tableKey(table))).segments.map((s) => s.name);
+    return this.#checkpoints.manifest(this.#catalog.entry(tableKey(table))).segments.map((s) => s.name);
   }
 
   /** Bytes of the segment files the table's current checkpoint lists (its size on disk). */
   checkpointBytes(table: string): number {
-    return this.#checkpoints.manifest(this.#entry(tableKey(table))).segments.reduce((n, s) => n + s.size, 0);
+    return this.#checkpoints.manifest(this.#catalog.entry(tableKey(table))).segments.reduce((n, s) => n + s.size, 0);
   }
 
   /** The last saved checkpoint (empty, at the generation's base sequence, if none). */
@@ -334,7 +334,7 @@ export class Store {
    * it reopened. Reads before and after see the same data; none can run in between.
    */
   releaseMappedPages(): boolean {
-    if (this.#closed || this.#opts.readOnly || this.#queue.busy() || this.#gcRunning) return false;
+    if (this.#closed || this.#opts.readOnly || this.#queue.busy() || this.#gc.running()) return false;
     const dbs = reopenDbs(this.#dbs, join(this.dataDir, 'store'));
     if (dbs) this.#dbs = dbs;
     return dbs !== undefined;
@@ -346,7 +346,7 @@ export class Store {
     this.#closed = true;
     await this.#queue.idle();
     await this.#writes.idle();
-    await this.#gc;
+    await this.#gc.idle();
     await this.#logged.close();
     await this.#dbs.env.close();
     this.#unlock();
@@ -358,19 +358,6 @@ export class Store {
     if (this.#closed) throw new SearchError('INTERNAL', 'store is closed');
   }
 
-  #entry(name: string, missing = `unknown local table '${name}'`): CatalogEntry {
-    const e = this.#catalog.get(name);
-    if (!e) throw new SearchError('UNKNOWN_TABLE', missing);
-    return e;
-  }
-
-  /** Inside a write transaction: the committed-so-far catalog entry of `name`. */
-  #entryInTxn(name: string, missing: string): CatalogEntry {
-    const raw = this.#dbs.catalog.get(name);
-    if (!raw) throw new SearchError('UNKNOWN_TABLE', missing);
-    return decodeEntry(raw);
-  }
-
   /** Runs a catalog change in a transaction, then refreshes the cached entry from the commit. */
   async #txn(name: string, fn: () => void): Promise<void> {
     this.#checkOpen();
@@ -379,11 +366,7 @@ export class Store {
       try {
         await this.#riders.commit(this.#dbs, fn);
       } finally {
-        const raw = this.#dbs.catalog.get(name);
-        const old = this.#catalog.get(name);
-        if (raw) this.#catalog.set(name, decodeEntry(raw));
-        else this.#catalog.delete(name);
-        const now = this.#catalog.get(name);
+        const { old, now } = this.#catalog.refresh(name);
         if (old && old.gen !== now?.gen) this.#checkpoints.forget(old.gen);
         if (old?.gen !== now?.gen) this.#docCaches.delete(name); // TRUNCATE, DROP: nothing it holds is read again
       }
@@ -398,15 +381,5 @@ export class Store {
   /** The segment folder of `name`'s generation `gen`. */
   #genDir(name: string, gen: number): string {
     return join(this.#tablesDir, genDirName(name, gen));
-  }
-
-  /** Starts (or queues) collection of dead generations; failures retry at the next open. */
-  #collectGarbage(): void {
-    this.#gcRunning = true;
-    const run = this.#gc
-      .then(() => collectDead(this.#dbs, this.#tablesDir, this.#opts.deleteChunk))
-      .catch(() => undefined)
-      .then(() => { if (this.#gc === run) this.#gcRunning = false; });
-    this.#gc = run;
   }
 }
