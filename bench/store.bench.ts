@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../src/store/store.js';
-import { encodeValue } from '../src/store/value-codec.js';
+import { encodeValue } from '../src/store/values/value-codec.js';
 import { docKey } from '../src/store/keys.js';
 import { openDbs } from '../src/store/lmdb-env.js';
 import type { StoredDoc, WriteOp } from '../src/store/types.js';

@@ -10,7 +10,7 @@ import { SearchError } from '../util/errors.js';
 import { allocGen, beginGeneration, encodeEntry, endGeneration, freezeSchema, tableKey, type CatalogEntry } from './catalog.js';
 import { fsyncDirSync } from './durable-fs.js';
 import type { StoreDbs } from './lmdb-env.js';
-import { encodeValue } from './value-codec.js';
+import { encodeValue } from './values/value-codec.js';
 
 /** What the catalog changes need of the Store. */
 export interface CatalogHost {

@@ -3,7 +3,7 @@ import type { TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
 import { genKey, MAX_GEN, u64Bytes, u64Of } from './keys.js';
 import type { StoreDbs } from './lmdb-env.js';
-import { decodeValue, encodeValue } from './value-codec.js';
+import { decodeValue, encodeValue } from './values/value-codec.js';
 
 export interface CatalogEntry {
   /** The schema as created or altered; `name` lower-cased. */

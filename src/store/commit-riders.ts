@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { commitTxn, type StoreDbs } from './lmdb-env.js';
-import { encodeValue } from './value-codec.js';
+import { encodeValue } from './values/value-codec.js';
 
 interface Rider { key: string; bytes: Buffer; commits: number; onCommit?: (commits: number) => void }
 

@@ -7,11 +7,11 @@ import { tableKey } from './catalog.js';
 import { docIdOf, genRange, opsAfter, ROW_KEY_LEN, seqOf, writeDocKey } from './keys.js';
 import { readView, type StoreDbs } from './lmdb-env.js';
 import type { DocCache } from './doc-cache.js';
-import type { LoggedRounds } from './logged-rounds.js';
+import type { LoggedRounds } from './write-log/logged-rounds.js';
 import { readOps } from './op-codec.js';
 import { unseal } from './record-check.js';
 import type { LoggedOp, StoredDoc } from './types.js';
-import { decodeValue } from './value-codec.js';
+import { decodeValue } from './values/value-codec.js';
 
 /** A stored document, its checksum checked. */
 function docOf(table: string, docId: bigint, raw: Buffer): StoredDoc {

@@ -11,7 +11,7 @@
 import { lastSeqOf, type CatalogEntry } from './catalog.js';
 import type { CommitRiders } from './commit-riders.js';
 import { checkWriteSpace, commitQueued, type StoreDbs } from './lmdb-env.js';
-import { applyRound, type LoggedRounds } from './logged-rounds.js';
+import { applyRound, type LoggedRounds } from './write-log/logged-rounds.js';
 import type { WriteOp } from './types.js';
 import { applyBatch, batchBytes, blindStates, prepareBatch, roundPuts, type PreparedBatch } from './write-batch.js';
 

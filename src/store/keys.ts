@@ -1,6 +1,6 @@
 /** lmdb key layouts: big-endian so that byte order is numeric order within a table generation. */
 import { SearchError } from '../util/errors.js';
-import { fitsI64 } from './value-codec.js';
+import { fitsI64 } from './values/value-codec.js';
 
 /*
  * A table's records live under its generation number `gen` (u32, fresh on CREATE and TRUNCATE),

@@ -1,6 +1,6 @@
 /** Server-wide values kept across restarts (settings, the auto-id high-water mark), by key. */
 import { commitTxn, type StoreDbs } from './lmdb-env.js';
-import { decodeValue, encodeValue } from './value-codec.js';
+import { decodeValue, encodeValue } from './values/value-codec.js';
 
 export function getMeta(dbs: StoreDbs, key: string): unknown {
   const raw = dbs.meta.get(key);

@@ -1,7 +1,7 @@
 /** Op-log records: one record per write call, holding its ops in order, keyed by its last seq. */
 import { SearchError } from '../util/errors.js';
 import type { LoggedOp, StoredDoc, WriteOp } from './types.js';
-import { ValueReader, type ValueWriter } from './value-codec.js';
+import { ValueReader, type ValueWriter } from './values/value-codec.js';
 
 /*
  * record: | count varint | op | op | ... |          ops numbered lastSeq-count+1 .. lastSeq

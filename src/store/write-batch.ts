@@ -5,8 +5,8 @@ import type { StoredDoc, WriteOp } from './types.js';
 import { readView, type StoreDbs } from './lmdb-env.js';
 import { OP_HEADER_BYTES, writeOp } from './op-codec.js';
 import { seal, unseal } from './record-check.js';
-import { LogDb, type LogRound, type LoggedPut } from './write-log.js';
-import { decodeValue, encodeValue, ValueWriter } from './value-codec.js';
+import { LogDb, type LogRound, type LoggedPut } from './write-log/write-log.js';
+import { decodeValue, encodeValue, ValueWriter } from './values/value-codec.js';
 
 /** One op, encoded: its payload (a put's document; an update's values, inside the op record; empty for delete). */
 export interface PreparedOp {

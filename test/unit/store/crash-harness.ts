@@ -13,7 +13,9 @@ const SOURCES = ['src/store', 'src/util/errors.ts', 'test/unit/store/crash-child
 function listTs(path: string): string[] {
   const abs = join(ROOT, path);
   if (abs.endsWith('.ts')) return [abs];
-  return readdirSync(abs).filter((f) => f.endsWith('.ts')).map((f) => join(abs, f));
+  // a folder's subfolders too (src/store/values/, src/store/write-log/)
+  return readdirSync(abs, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? listTs(join(path, e.name)) : e.name.endsWith('.ts') ? [join(abs, e.name)] : []);
 }
 
 /**

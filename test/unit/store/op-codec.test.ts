@@ -1,7 +1,7 @@
 // Op-log records: a put is logged without its document; records of earlier builds (with it) still read.
 import { describe, expect, it } from 'vitest';
 import { OP_HEADER_BYTES, readOps, writeOp } from '../../../src/store/op-codec.js';
-import { ValueWriter } from '../../../src/store/value-codec.js';
+import { ValueWriter } from '../../../src/store/values/value-codec.js';
 import { prepareBatch } from '../../../src/store/write-batch.js';
 
 describe('op records', () => {

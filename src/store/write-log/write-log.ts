@@ -16,7 +16,7 @@
  */
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, write, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { SearchError } from '../util/errors.js';
+import { SearchError } from '../../util/errors.js';
 
 /** The log's file name in the data directory. */
 export const WRITE_LOG_FILE = 'write-log';

@@ -1,5 +1,5 @@
 /** Encodes storable values into a growing buffer in the value codec's format (value-format.ts). */
-import { SearchError } from '../util/errors.js';
+import { SearchError } from '../../util/errors.js';
 import { fitsI64, INITIAL_CAPACITY, MAX_DEPTH, SHORT_STRING, Tag, varintSize } from './value-format.js';
 
 /** Appends values to a growing buffer; `finish()` returns a copy of the bytes written. */

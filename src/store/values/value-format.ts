@@ -1,5 +1,5 @@
 /** The value codec's byte format: tags, limits and small helpers shared by writer and reader. */
-import { SearchError } from '../util/errors.js';
+import { SearchError } from '../../util/errors.js';
 
 /*
  * Layout: one tag byte, then the payload. Lengths and counts are unsigned LEB128 varints.

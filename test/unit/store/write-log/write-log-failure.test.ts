@@ -4,8 +4,8 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { docKey, genKey, opKey, u64Bytes } from '../../../src/store/keys.js';
-import { LogDb, WriteLog, type LogRound } from '../../../src/store/write-log.js';
+import { docKey, genKey, opKey, u64Bytes } from '../../../../src/store/keys.js';
+import { LogDb, WriteLog, type LogRound } from '../../../../src/store/write-log/write-log.js';
 
 /** When set: the next write is cut after this many bytes and the one after it fails with ENOSPC. */
 const fault: { cutAt?: number; failNext?: boolean } = {};

@@ -1,8 +1,8 @@
 // The value codec must round-trip every storable value exactly, 64-bit integers and types included.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeValue, encodeValue } from '../../../src/store/value-codec.js';
-import { SearchError } from '../../../src/util/errors.js';
+import { decodeValue, encodeValue } from '../../../../src/store/values/value-codec.js';
+import { SearchError } from '../../../../src/util/errors.js';
 
 const leaf = fc.oneof(
   fc.constant(null),

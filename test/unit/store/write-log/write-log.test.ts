@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lastSeqOf, readCatalog } from '../../../src/store/catalog.js';
-import { docKey, genKey, opKey, u64Bytes } from '../../../src/store/keys.js';
-import { openDbs } from '../../../src/store/lmdb-env.js';
-import { Store } from '../../../src/store/store.js';
-import { decodeRounds, encodeRound, LogDb, setLsn, WRITE_LOG_FILE, WriteLog, type LogRound } from '../../../src/store/write-log.js';
-import { buildChild, runAndKill } from './crash-harness.js';
+import { lastSeqOf, readCatalog } from '../../../../src/store/catalog.js';
+import { docKey, genKey, opKey, u64Bytes } from '../../../../src/store/keys.js';
+import { openDbs } from '../../../../src/store/lmdb-env.js';
+import { Store } from '../../../../src/store/store.js';
+import { decodeRounds, encodeRound, LogDb, setLsn, WRITE_LOG_FILE, WriteLog, type LogRound } from '../../../../src/store/write-log/write-log.js';
+import { buildChild, runAndKill } from '../crash-harness.js';
 
 let root: string;
 beforeAll(() => { root = mkdtempSync(join(tmpdir(), 'quarry-write-log-')); });

@@ -10,11 +10,11 @@
  * operation that reads or writes lmdb in a way the rounds must precede (write(), catalog changes,
  * backup, close) drains first, so lmdb sees the writes in the order they were acknowledged.
  */
-import { lastSeqOf } from './catalog.js';
-import { docIdOf } from './keys.js';
-import { commitQueued, type StoreDbs } from './lmdb-env.js';
+import { lastSeqOf } from '../catalog.js';
+import { docIdOf } from '../keys.js';
+import { commitQueued, type StoreDbs } from '../lmdb-env.js';
 import { dirname } from 'node:path';
-import { fsyncDirSync } from './durable-fs.js';
+import { fsyncDirSync } from '../durable-fs.js';
 import { LogDb, WriteLog, type LogRound } from './write-log.js';
 
 /**
