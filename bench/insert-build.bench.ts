@@ -1,9 +1,9 @@
 // bench/insert-build.bench.ts: the two ways a big INSERT's segment is built on the protocol thread, in
 // process over the side-by-side's table (title text, body text, len uint, morphology='stem_en', the core's
 // field scanner as the server installs it): `inputs`, a DocInput per row (Table.docInput: FieldTokens of
-// packed term numbers per field) then invertDocs, as every INSERT did before and the RAM tail's small ones
-// still do; `stored`, buildOfJob over the stored documents (Table.buildsDirect: fields scanned a run at a
-// time straight into the inversion). dict-gcide in 1000-row batches, each path in a child process of its
+// packed term numbers per field) then invertDocs, as every INSERT did before; `stored`, buildOfJob over the
+// rows' texts (what RtIndex builds a batch of TextRows with, text-row.ts: fields scanned a run at a time
+// straight into the inversion). dict-gcide in 1000-row batches, each path in a child process of its
 // own, alternated round by round; per run the protocol thread's CPU ms per 1000 rows (/proc, the thread
 // alone), the process's (V8's GC and compiler threads too), the first `--warm` rows not counted, and the
 // md5 of every segment's blob, dictionary and host columns (equal: the paths build the same segments).

@@ -10,8 +10,6 @@ import { fieldLengthName, type Column, type TableSchema } from '../schema/types.
 import type { AttrValue, DocInput, FieldTokens, IndexSchema, SearchRequest, SearchResult } from '../index/types.js';
 import type { PreparedBatch, RtIndex } from '../index/rt-index.js';
 import { builtOrUndone, startOverlapped } from './transaction/overlapped-commit.js';
-import { TAIL_BATCH_ROWS } from '../index/ram-tail.js';
-import { buildJobOf, buildOfJob, scansDirect } from './background/build-job.js';
 import type { BuiltSegment } from '../index/segment/segment-builder.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import { SearchError } from '../util/errors.js';
@@ -129,9 +127,10 @@ export class Table {
 
   /** Index inputs of stored documents (already validated); token-count attributes are set in both. */
   prepareDocs(docs: StoredDoc[], ids: bigint[]): { docs: StoredDoc[]; inputs: DocInput[] } {
-    // rows bound for the RAM tail are tokenized at its seal, all in one batch (text-row.ts); token
-    // counts need the tokens now
-    if (!this.#tokenCounts && docs.length <= TAIL_BATCH_ROWS) return { docs, inputs: docs.map((d, i) => this.#textRow(ids[i], d)) };
+    // rows carry their texts and are tokenized when their segment is built, every row of it in one
+    // batch (text-row.ts: a small write's at the RAM tail's seal, a big one's at once, with the build
+    // thread's scanner straight into the inversion); token counts need the tokens now
+    if (!this.#tokenCounts) return { docs, inputs: docs.map((d, i) => this.#textRow(ids[i], d)) };
     const inputs = docs.map((d, i) => this.docInput(ids[i], d));
     if (!this.#tokenCounts) return { docs, inputs };
     // the stored document keeps the token counts the index got, for SELECT
@@ -141,49 +140,10 @@ export class Table {
   }
 
   /**
-   * Whether a write of `rows` new rows builds its segment from the stored documents (prepareSegment),
-   * so that preparing it makes no index inputs: rows too many for the RAM tail (which keeps DocInputs),
-   * a table without token counts (they are filled in from the inputs), a pipeline buildOfJob scans
-   * straight into the inversion (a field's run of tokens scanned in one core call, no FieldTokens,
-   * packed chunk or DocInput per field or row). The segment is byte-identical to prepareBatch's
-   * (test/unit/engine/table-direct-build.test.ts), for less CPU: bench/insert-build.bench.ts, 1000-row
-   * gcide batches, protocol thread 11.0-13.2 -> 10.7-11.5 ms per 1000 rows, process 13.2-13.8 -> 11.0-12.4
-   * (fewer young objects: V8's GC threads do less).
-   */
-  buildsDirect(rows: number): boolean {
-    return rows > TAIL_BATCH_ROWS && !this.#tokenCounts && scansDirect(this.pipeline, this.schema.settings);
-  }
-
-  /** prepareDocs for an INSERT: no index inputs (null) where the write builds from `docs` (buildsDirect). */
-  prepareStored(docs: StoredDoc[], ids: bigint[]): { docs: StoredDoc[]; inputs: DocInput[] | null } {
-    return this.buildsDirect(docs.length) ? { docs, inputs: null } : this.prepareDocs(docs, ids);
-  }
-
-  /** prepare() for an INSERT (prepareStored's inputs). */
-  prepareInsert(rows: RowInput[], ids: bigint[], colNos: Map<string, number>): { docs: StoredDoc[]; inputs: DocInput[] | null } {
-    return this.prepareStored(rows.map((r, i) => this.#storedDoc(r, i + 1, colNos)), ids);
-  }
-
-  /** The index inputs of prepared rows: `inputs`, or made now when prepareStored left them out. */
-  inputsOf(ids: bigint[], docs: StoredDoc[], inputs: DocInput[] | null): DocInput[] {
-    return inputs ?? this.prepareDocs(docs, ids).inputs;
-  }
-
-  /**
-   * The segment of new rows, placed and not yet visible (RtIndex.prepareBatch): from `inputs`, or, when
-   * null (prepareStored), built from the documents by the build thread's own code (buildOfJob) here.
-   */
-  prepareSegment(ids: bigint[], docs: StoredDoc[], inputs: DocInput[] | null): PreparedBatch {
-    if (inputs || !this.buildsDirect(ids.length)) return this.index.prepareBatch(this.inputsOf(ids, docs, inputs));
-    return this.index.preparedOf(buildOfJob(this.pipeline, buildJobOf(this.index.schema, this.schema.settings, ids, docs)));
-  }
-
-  /**
    * Inserts (or replaces) prepared rows: duplicates are an error for INSERT (nothing applied),
-   * overwrite for REPLACE. Caller holds the mutex. Returns the number of rows written. `inputs` null:
-   * prepareStored left them out.
+   * overwrite for REPLACE. Caller holds the mutex. Returns the number of rows written.
    */
-  async write(ids: bigint[], docs: StoredDoc[], inputs: DocInput[] | null, replace: boolean, idsChecked = false): Promise<number> {
+  async write(ids: bigint[], docs: StoredDoc[], inputs: DocInput[], replace: boolean, idsChecked = false): Promise<number> {
     if (!replace && !idsChecked) {
       const at = this.duplicateAt(ids);
       if (at >= 0) throw new SearchError('DUPLICATE_ID', `duplicate id '${ids[at]}'`);
@@ -193,8 +153,7 @@ export class Table {
     const keep = replace ? lastOfEachId(ids) : null;
     if (!keep && !this.store.carrying?.()) return this.#insertOverlapped(ids, docs, inputs);
     // the index's fallible half first: a write the index cannot take fails before it is durable
-    const all = this.inputsOf(ids, docs, inputs);
-    const batch = this.index.prepareBatch(keep ? keep.map((i) => all[i]) : all);
+    const batch = this.index.prepareBatch(keep ? keep.map((i) => inputs[i]) : inputs);
     return this.#commit(ids, docs, batch, keep);
   }
 
@@ -203,9 +162,9 @@ export class Table {
    * it (overlapped-commit.ts, shared with the group commit's rounds). A replicated op's write
    * (Store.alongside) and REPLACE keep the order of #commit.
    */
-  async #insertOverlapped(ids: bigint[], docs: StoredDoc[], inputs: DocInput[] | null): Promise<number> {
+  async #insertOverlapped(ids: bigint[], docs: StoredDoc[], inputs: DocInput[]): Promise<number> {
     const calls = [ids.map((docId, i) => ({ op: 'put' as const, docId, doc: docs[i] }))];
-    const overlapped = startOverlapped(this.store, this.index, calls, () => this.prepareSegment(ids, docs, inputs));
+    const overlapped = startOverlapped(this.store, this.index, calls, inputs);
     const [outcome] = await Promise.allSettled(overlapped.writes);
     const batch = await builtOrUndone(this.store, calls, overlapped, [outcome!]);
     if (outcome!.status === 'rejected') {

@@ -20,7 +20,7 @@ import { placeQuery } from './parallel/place-query.js';
 import { SegmentSlots } from './segment-slots.js';
 import { DocMap, idHalves } from './doc-map.js';
 import { RamTail, TAIL_BATCH_ROWS, rowTokens } from './ram-tail.js';
-import type { PreparedBatch, RtIndexOptions } from './rt-index-options.js';
+import type { PreparedBatch, RtIndexOptions, TailBuilder } from './rt-index-options.js';
 import { TailHandoff } from './tail-handoff.js';
 
 export type { PreparedBatch, RtIndexOptions } from './rt-index-options.js';
@@ -38,6 +38,8 @@ export class RtIndex implements RtIndexApi {
   readonly #tail: RamTail | null;
   /** Builds the tail's rows of texts (null: from their fields, here); the rows handed to its other thread. */
   readonly #handed: TailHandoff | null;
+  /** Builds a batch of rows from their texts when it can (the engine's: text-row.ts), else null. */
+  readonly #builder: TailBuilder | null;
 
   constructor(schema: IndexSchema, opts: RtIndexOptions = {}) {
     this.schema = schema;
@@ -54,6 +56,7 @@ export class RtIndex implements RtIndexApi {
     }, opts.mergePolicy ?? new TieredMergePolicy(), opts.autoMerge ?? 'deferred', opts.idleMergeCutoff);
     this.#tail = opts.ramTail ? new RamTail() : null;
     const land = (seg: Segment) => { this.#attach(seg); this.#merges.afterBatch(); };
+    this.#builder = opts.tailBuilder ?? null;
     this.#handed = opts.tailBuilder && this.#tail ? new TailHandoff(opts.tailBuilder, schema, this.core, land, () => this.#tail!.sealWhenIdle(() => this.#sealIdle())) : null;
   }
 
@@ -91,9 +94,7 @@ export class RtIndex implements RtIndexApi {
       handed?.drop();
       return this.#segments;
     }
-    // by the tail builder from the rows' texts when it can, else from their fields
-    const built = this.#handed?.builder.build(this.schema, rows);
-    const seg = built ? new Segment(this.core, this.schema, built) : this.#build(rows);
+    const seg = this.#build(rows);
     tail!.clear();
     handed?.drop();
     this.#attach(seg);
@@ -101,8 +102,10 @@ export class RtIndex implements RtIndexApi {
     return this.#segments;
   }
 
+  /** `docs` as a segment: by the builder from the rows' texts when it can (every row a TextRow), else from their fields. */
   #build(docs: DocInput[]): Segment {
-    return new Segment(this.core, this.schema, buildSegment(this.schema, invertDocs(this.schema, docs)));
+    const built = this.#builder?.build(this.schema, docs);
+    return new Segment(this.core, this.schema, built ?? buildSegment(this.schema, invertDocs(this.schema, docs)));
   }
 
   /** Hands the tail's rows to its builder's other thread (tail-handoff.ts); false (nothing done) when they cannot go. */

@@ -124,7 +124,7 @@ const primeSink = {
  * the pipeline has indexFieldInto and no exact word forms are indexed. Otherwise it makes a DocInput per
  * row as Table.docInput does, and building from the job saves nothing.
  */
-export function scansDirect(pipeline: TextPipeline, settings: TableSettings): boolean {
+function scansDirect(pipeline: TextPipeline, settings: TableSettings): boolean {
   return pipeline.indexFieldInto !== undefined && !exactWordsEnabled(pipeline.settings.morphology.length > 0, settings);
 }
 

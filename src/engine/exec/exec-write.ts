@@ -28,9 +28,7 @@ export async function execInsert(ctx: WriteContext, st: InsertStatement): Promis
   const { inputs, colNos } = rowInputs(table, st.columns, rowsLit);
   const ids = inputs.every((r) => r.id !== undefined) ? inputs.map((r) => r.id!) : await assignIds(ctx.ids, inputs);
   // concurrent statements share one durable commit (../transaction/transaction-group.ts)
-  // an INSERT too big for the RAM tail leaves its index inputs out: its segment builds from the documents
-  const prepare = () => (st.replace ? table.prepare(inputs, ids, colNos) : table.prepareInsert(inputs, ids, colNos));
-  const n = await commitGrouped(table, () => ({ ids, ...prepare(), replace: st.replace }));
+  const n = await commitGrouped(table, () => ({ ids, ...table.prepare(inputs, ids, colNos), replace: st.replace }));
   return ok(n, { lastInsertId: ids[ids.length - 1] });
 }
 

@@ -115,9 +115,7 @@ async function commit(ctx: WriteContext, run: Run): Promise<BulkRunItem> {
       }
       const ids = batch.map((b) => b.id);
       // the batch's index input (tokenizing) in one call, as a many-row INSERT's
-      // (inserts too many for the RAM tail leave it out: their segment builds from the documents)
-      const stored = batch.map((b) => b.doc);
-      const { docs, inputs } = p.replace ? table.prepareDocs(stored, ids) : table.prepareStored(stored, ids);
+      const { docs, inputs } = table.prepareDocs(batch.map((b) => b.doc), ids);
       await table.mutex.run(async () => {
         // A replace of a live document deletes it first: Manticore counts that delete too.
         if (p.replace) item.deleted += new Set(ids.filter((id) => table.index.has(id))).size;

@@ -23,24 +23,21 @@ export interface Overlapped {
 
 /**
  * Queues `calls` (each its own store write, one commit for all) and builds the segment of `inputs`
- * while lmdb commits (a function: what builds it, Table.prepareSegment); `inputs` may be a batch already
- * built (a REPLACE's, built before the commit: its rows may overwrite stored documents), which is freed
- * if the store refuses the calls. Throws, with nothing queued, only when the store refuses the calls at
- * once (closed, table gone).
+ * while lmdb commits; `inputs` may be a batch already built (a REPLACE's, built before the commit:
+ * its rows may overwrite stored documents), which is freed if the store refuses the calls. Throws,
+ * with nothing queued, only when the store refuses the calls at once (closed, table gone).
  */
-export function startOverlapped(
-  store: TableStore, index: RtIndex, calls: WriteOp[][], inputs: DocInput[] | PreparedBatch | (() => PreparedBatch),
-): Overlapped {
+export function startOverlapped(store: TableStore, index: RtIndex, calls: WriteOp[][], inputs: DocInput[] | PreparedBatch): Overlapped {
   let writes: Promise<unknown>[];
   try {
     writes = store.writeTogether(calls);
   } catch (e) {
-    if (!Array.isArray(inputs) && typeof inputs !== 'function') index.discardBatch(inputs);
+    if (!Array.isArray(inputs)) index.discardBatch(inputs);
     throw e;
   }
-  if (!Array.isArray(inputs) && typeof inputs !== 'function') return { writes, built: { batch: inputs } };
+  if (!Array.isArray(inputs)) return { writes, built: { batch: inputs } };
   try {
-    return { writes, built: { batch: typeof inputs === 'function' ? inputs() : index.prepareBatch(inputs) } };
+    return { writes, built: { batch: index.prepareBatch(inputs) } };
   } catch (e) {
     return { writes, built: { error: e } };
   }

@@ -21,14 +21,11 @@ import { SearchError } from '../../util/errors.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
 
-/**
- * One INSERT/REPLACE statement's rows, validated and prepared (Table.prepare), ids assigned; `inputs`
- * null: an INSERT whose segment builds from `docs` (Table.prepareInsert, buildsDirect).
- */
+/** One INSERT/REPLACE statement's rows, validated and prepared (Table.prepare), ids assigned. */
 export interface GroupedPut {
   ids: bigint[];
   docs: StoredDoc[];
-  inputs: DocInput[] | null;
+  inputs: DocInput[];
   replace: boolean;
 }
 
@@ -228,16 +225,13 @@ function issueRound(table: Table, p: Pipeline): void {
   const round = admitted(table, p);
   if (!round.length) return;
   const rowsOf: number[][] = [];
-  let rows = 0;
-  for (const w of round) rowsOf.push(w.keep.map(() => rows++));
+  const inputs: DocInput[] = [];
+  for (const w of round) rowsOf.push(w.keep.map((i) => inputs.push(w.put.inputs[i]) - 1));
   let overlapped: Overlapped;
   const calls = round.map((w) => w.keep.map((i) => ({ op: 'put' as const, docId: w.put.ids[i], doc: w.put.docs[i] })));
   try {
     const buildFirst = round.some((w) => w.put.replace);
-    // a round of INSERTs that left their inputs out (one big INSERT, mostly) builds from the documents
-    const build = buildFirst ? table.index.prepareBatch(roundInputs(table, round))
-      : round.every((w) => w.put.inputs === null) ? storedBuild(table, calls) : roundInputs(table, round);
-    overlapped = startOverlapped(table.store, table.index, calls, build);
+    overlapped = startOverlapped(table.store, table.index, calls, buildFirst ? table.index.prepareBatch(inputs) : inputs);
   } catch (e) {
     for (const w of round) w.reject(e); // the REPLACE's build failed, or the store refused the whole round (closed, table gone)
     return;
@@ -260,22 +254,6 @@ function issueRound(table: Table, p: Pipeline): void {
     p.blocked = false;
     schedule(table, p);
   });
-}
-
-/** What builds the segment of a round's rows from their documents (Table.prepareSegment). */
-function storedBuild(table: Table, calls: { docId: bigint; doc: StoredDoc }[][]): () => PreparedBatch {
-  const ops = calls.length === 1 ? calls[0]! : calls.flat();
-  return () => table.prepareSegment(ops.map((o) => o.docId), ops.map((o) => o.doc), null);
-}
-
-/** The index inputs of a round's kept rows, in order; a statement that left them out makes them now. */
-function roundInputs(table: Table, round: Waiter[]): DocInput[] {
-  const inputs: DocInput[] = [];
-  for (const w of round) {
-    const all = table.inputsOf(w.put.ids, w.put.docs, w.put.inputs);
-    for (const i of w.keep) inputs.push(all[i]);
-  }
-  return inputs;
 }
 
 /** Counts the ids a round writes as claimed until it settles; returns them. */
