@@ -9,6 +9,10 @@
 // [--threads 1] (each thread name's CPU ms an INSERT too: lmdb's writer, V8 workers, libuv, merge thread)
 // [--strace 1] (strace -f -c attached to the server for the timed phase: fdatasyncs and pwrites an INSERT;
 // tracing slows every syscall, so read its rate and CPU as traced, not against untraced runs)
+// [--phases 1] (before the warm-up, the phases `npm run bench -- insert` runs before its 16-client one, one
+// client each: 2,000 single-row INSERTs, then 20,000 rows 100 and 1000 to an INSERT, each followed by a wait
+// for idle; the pauses between them are where V8's idle-time collections drop code, so the timed phase
+// meets the server as the insert bench's does; use --statements 2000 for that bench's phase)
 // [--seal-thread 1] (this build's server with QUARRY_SEAL_THREAD=1: RAM tails built on the seal thread;
 // with --baseline . it compares that against the same build's default, the batch built on the protocol thread)
 // (DIR: a copy of a checkout with dist/, build/ and bin/). dict-gcide documents in corpus order.
@@ -127,6 +131,7 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
         ...(calls ? Object.fromEntries(Object.entries(calls).map(([k, v]) => [`${k}/INSERT`, Number((v / count).toFixed(3))])) : {}),
       };
     };
+    if (phases) await benchPhases(q.overMysql.pid!, peer, docs);
     await phase(10_000_000, Math.min(1000, n), false);
     return await phase(20_000_000, n, trace);
   } finally {
@@ -135,6 +140,21 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
   }
 }
 
+/** `npm run bench -- insert`'s phases before its 16-client one (insertRun: one client, a wait for idle after each). */
+async function benchPhases(pid: number, peer: { open(): Promise<{ exec(sql: string): Promise<unknown>; close(): Promise<void> }> }, docs: CorpusDoc[]): Promise<void> {
+  const c = await peer.open();
+  for (const [rowsPer, count] of [[1, 2000], [100, BENCH_PHASE_DOCS], [1000, BENCH_PHASE_DOCS]] as const) {
+    await waitIdle(pid);
+    for (let i = 0; i < Math.min(count, docs.length); i += rowsPer) {
+      const rows = docs.slice(i, Math.min(count, i + rowsPer)).map((d) => `(${(30 + rowsPer) * 1_000_000 + d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
+      await c.exec(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
+    }
+  }
+  await c.close();
+}
+
+/** Documents of the bench phases' 100- and 1000-row runs (`npm run bench -- insert --docs 20000`). */
+const BENCH_PHASE_DOCS = 20_000;
 const clients = arg('clients', 16);
 const n = arg('statements', 6000);
 const rounds = arg('rounds', 3);
@@ -145,7 +165,8 @@ const profileDir = argString('profile') ?? undefined;
 const threadNames = arg('threads', 0) === 1;
 const trace = arg('strace', 0) === 1;
 const sealThread = arg('seal-thread', 0) === 1;
-const docs = loadGcide(n);
+const phases = arg('phases', 0) === 1;
+const docs = loadGcide(phases ? Math.max(n, BENCH_PHASE_DOCS) : n);
 const builds: [string, string][] = [['this', join(ROOT, 'bin/quarry.js')]];
 if (baseline) builds.unshift(['baseline', join(baseline, 'bin/quarry.js')]);
 const rows: Record<string, unknown>[] = [];
