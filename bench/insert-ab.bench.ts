@@ -34,18 +34,25 @@ const ROOT = new URL('../..', import.meta.url).pathname;
  */
 function threadCpuMs(pid: number): { main: number; other: number; byName: Map<string, number> } {
   const out = { main: 0, other: 0, byName: new Map<string, number>() };
+  // the process's own total keeps the CPU of threads that ended (the idle collector releases idle worker
+  // threads, often in the wait for idle after the timed phase): other = total - main, not a sum of the live
+  // threads, which then came out short or negative
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const total = (Number(f[11]) + Number(f[12])) * 10;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const ms = (Number(f[11]) + Number(f[12])) * 10; // USER_HZ 100
-      out[tid === String(pid) ? 'main' : 'other'] += ms;
+      if (tid === String(pid)) out.main += ms;
       // Node 20 leaves its threads unnamed ("node"): the tid tells them apart, the busiest first in the output
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const name = tid === String(pid) ? 'main' : comm === 'node' ? tid : comm;
       out.byName.set(name, (out.byName.get(name) ?? 0) + ms);
     } catch { /* the thread ended meanwhile */ }
   }
+  out.other = total - out.main;
   return out;
 }
 
