@@ -6,6 +6,12 @@ import { fitsI64, INITIAL_CAPACITY, MAX_DEPTH, SHORT_STRING, Tag, varintSize } f
 export class ValueWriter {
   buf = Buffer.allocUnsafe(INITIAL_CAPACITY);
   pos = 0;
+  /**
+   * A view of `buf`'s memory for its 64-bit writes: DataView#setBigInt64 is a builtin, where
+   * Buffer#writeBigInt64LE splits the value with BigInt arithmetic in JS (a /bulk body's op record
+   * has one per document). Replaced with `buf`.
+   */
+  #view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
 
   ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
@@ -14,6 +20,7 @@ export class ValueWriter {
     const next = Buffer.allocUnsafe(size);
     this.buf.copy(next, 0, 0, this.pos);
     this.buf = next;
+    this.#view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }
 
   byte(b: number): void {
@@ -32,7 +39,7 @@ export class ValueWriter {
 
   i64(v: bigint): void {
     this.ensure(8);
-    this.buf.writeBigInt64LE(v, this.pos);
+    this.#view.setBigInt64(this.pos, v, true);
     this.pos += 8;
   }
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  docIdOf, docKey, genKey, genRange, opKey, opsAfter, opsUpTo, seqOf,
+  docIdOf, docKey, genKey, genRange, opKey, opsAfter, opsUpTo, seqOf, writeDocKey,
 } from '../../../src/store/keys.js';
 
 const i64 = fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n });
@@ -15,6 +15,21 @@ describe('store keys', () => {
       const kb = docKey(7, b);
       expect(Math.sign(Buffer.compare(ka, kb))).toBe(a < b ? -1 : a > b ? 1 : 0);
       expect(docIdOf(ka)).toBe(a);
+    }));
+  });
+
+  it('doc keys hold the generation and the id as u64 with its sign bit flipped, wherever the key buffer sits', () => {
+    const big = Buffer.alloc(64);
+    fc.assert(fc.property(fc.integer({ min: 0, max: 0xfffffffe }), i64, fc.integer({ min: 0, max: 52 }), (gen, id, at) => {
+      const want = Buffer.alloc(12);
+      want.writeUInt32BE(gen, 0);
+      want.writeBigUInt64BE(BigInt.asUintN(64, id) ^ (1n << 63n), 4);
+      expect(docKey(gen, id)).toEqual(want);
+      big.fill(0xaa);
+      writeDocKey(big.subarray(at, at + 12), gen, id);
+      expect(big.subarray(at, at + 12)).toEqual(want);
+      // nothing written outside the key
+      expect(big.subarray(0, at).every((b) => b === 0xaa) && big.subarray(at + 12).every((b) => b === 0xaa)).toBe(true);
     }));
   });
 

@@ -1,7 +1,7 @@
 // The value codec must round-trip every storable value exactly, 64-bit integers and types included.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeValue, encodeValue } from '../../../../src/store/values/value-codec.js';
+import { decodeValue, encodeValue, ValueWriter } from '../../../../src/store/values/value-codec.js';
 import { SearchError } from '../../../../src/util/errors.js';
 
 const leaf = fc.oneof(
@@ -40,6 +40,18 @@ describe('value codec', () => {
       expect(decodeValue(encodeValue(v))).toBe(v);
       expect(decodeValue(encodeValue([v, 1n]))).toStrictEqual([v, 1n]);
     }
+  });
+
+  it('writes i64 as little-endian two\'s complement, before and after the buffer grows', () => {
+    fc.assert(fc.property(fc.array(fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }), { minLength: 1, maxLength: 200 }), fc.integer({ min: 0, max: 7 }), (vs, skew) => {
+      const w = new ValueWriter();
+      for (let i = 0; i < skew; i++) w.byte(i);
+      for (const v of vs) w.i64(v);
+      const want = Buffer.alloc(skew + vs.length * 8);
+      for (let i = 0; i < skew; i++) want[i] = i;
+      vs.forEach((v, i) => want.writeBigInt64LE(v, skew + i * 8));
+      expect(w.view()).toEqual(want);
+    }));
   });
 
   it('keeps long and multi-byte strings and a __proto__ key', () => {
