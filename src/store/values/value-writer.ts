@@ -9,9 +9,9 @@ export class ValueWriter {
   /**
    * A view of `buf`'s memory for its 64-bit writes: DataView#setBigInt64 is a builtin, where
    * Buffer#writeBigInt64LE splits the value with BigInt arithmetic in JS (a /bulk body's op record
-   * has one per document). Replaced with `buf`.
+   * has one per document). Made at the first such write (most writers never make one), dropped with `buf`.
    */
-  #view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+  #view: DataView | null = null;
 
   ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
@@ -20,7 +20,7 @@ export class ValueWriter {
     const next = Buffer.allocUnsafe(size);
     this.buf.copy(next, 0, 0, this.pos);
     this.buf = next;
-    this.#view = new DataView(next.buffer, next.byteOffset, next.byteLength);
+    this.#view = null;
   }
 
   byte(b: number): void {
@@ -39,7 +39,8 @@ export class ValueWriter {
 
   i64(v: bigint): void {
     this.ensure(8);
-    this.#view.setBigInt64(this.pos, v, true);
+    const buf = this.buf;
+    (this.#view ??= new DataView(buf.buffer, buf.byteOffset, buf.byteLength)).setBigInt64(this.pos, v, true);
     this.pos += 8;
   }
 
