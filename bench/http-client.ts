@@ -1,6 +1,7 @@
 /**
  * The benchmarks' HTTP client: node:http over a keep-alive agent (undici's fetch costs the client more
- * CPU than the server uses), one request at a time per agent as a client holding one connection.
+ * CPU than the server uses; its Client.request about as much as node:http, bench/http-clients.bench.ts),
+ * one request at a time per agent as a client holding one connection.
  */
 import http from 'node:http';
 import net from 'node:net';
