@@ -33,11 +33,30 @@ export function docKey(gen: number, docId: bigint): Buffer {
   return writeDocKey(Buffer.allocUnsafe(ROW_KEY_LEN), gen, docId);
 }
 
+/**
+ * An id's 8 bytes as the host orders them (a BigInt64Array store wraps to 64 bits as asIntN does), and
+ * whether the host is little-endian: writeDocKey copies them big-endian with the sign bit flipped.
+ * Buffer#writeBigUInt64BE splits its value with four BigInt operations (each a heap BigInt) and the
+ * flip took two more: 0.7 us a key, twice per document of a bulk load's write (the key of its read
+ * check and of its put), against about 0.1 here.
+ */
+const ID_SCRATCH = new BigInt64Array(1);
+const ID_BYTES = new Uint8Array(ID_SCRATCH.buffer);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** docKey written into `out` (ROW_KEY_LEN bytes), for reads that pass one buffer for every key. */
 export function writeDocKey(out: Buffer, gen: number, docId: bigint): Buffer {
   checkDocId(docId);
   out.writeUInt32BE(gen, 0);
-  out.writeBigUInt64BE(BigInt.asUintN(64, docId) ^ SIGN, 4);
+  ID_SCRATCH[0] = docId;
+  const b = ID_BYTES;
+  if (LITTLE_ENDIAN) {
+    out[4] = b[7] ^ 0x80; out[5] = b[6]; out[6] = b[5]; out[7] = b[4];
+    out[8] = b[3]; out[9] = b[2]; out[10] = b[1]; out[11] = b[0];
+  } else {
+    out[4] = b[0] ^ 0x80; out[5] = b[1]; out[6] = b[2]; out[7] = b[3];
+    out[8] = b[4]; out[9] = b[5]; out[10] = b[6]; out[11] = b[7];
+  }
   return out;
 }
 
