@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeValue, encodeValue } from '../../../../src/store/values/value-codec.js';
+import { ValueWriter } from '../../../../src/store/values/value-writer.js';
 import { SearchError } from '../../../../src/util/errors.js';
 
 const leaf = fc.oneof(
@@ -33,6 +34,16 @@ describe('value codec', () => {
     expect(Object.is(back.c, -0)).toBe(true);
     expect(back.d).toBeNaN();
     expect(back).toStrictEqual(doc);
+  });
+
+  it('writes a 64-bit integer as the bytes stored records have: little-endian two\'s complement', () => {
+    // records on disk were written by Buffer#writeBigInt64LE: the bytes must stay the same
+    const bytesOf = (v: bigint) => { const w = new ValueWriter(); w.byte(0xaa); w.i64(v); return w.finish().subarray(1).toString('hex'); };
+    const reference = (v: bigint) => { const b = Buffer.alloc(8); b.writeBigInt64LE(v); return b.toString('hex'); };
+    for (const v of [0n, 1n, -1n, 0x0102030405060708n, -(1n << 63n), (1n << 63n) - 1n]) expect(bytesOf(v)).toBe(reference(v));
+    fc.assert(fc.property(fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }), (v) => { expect(bytesOf(v)).toBe(reference(v)); }));
+    expect(() => new ValueWriter().i64(1n << 63n)).toThrow(RangeError);
+    expect(() => new ValueWriter().i64(-(1n << 63n) - 1n)).toThrow(RangeError);
   });
 
   it('round-trips the 64-bit extremes and wider bigints', () => {
