@@ -238,6 +238,7 @@ export function groupByTerm(s: TokenStream): { table: PostingsTable; rank: Uint3
   const rows = words('rows', s.n);
   const tfs = words('tfs', s.n);
   const k = termRows(posStart, hitRows, positions, rowStart, rows, tfs);
+  rowStart[m] = k;
   const table = { terms, rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k), posStart, positions, termsOwned: !s.strings };
   return { table, rank };
 }
@@ -274,7 +275,7 @@ function placeTokens(tid: Uint32Array, thit: Uint32Array, fill: Uint32Array, row
 
 /**
  * Each term's rows and term frequencies from its hits (a row's hits sorted where they came out of
- * order), into rowStart (m + 1 words), rows and tfs; returns the rows' count.
+ * order), into rowStart (its first m of m + 1 words: the caller sets the last), rows and tfs; returns the rows' count.
  */
 function termRows(posStart: Uint32Array, hitRows: Uint32Array, positions: Uint32Array, rowStart: Uint32Array, rows: Uint32Array,
   tfs: Uint32Array): number {
@@ -296,7 +297,6 @@ function termRows(posStart: Uint32Array, hitRows: Uint32Array, positions: Uint32
     }
     if (unsorted) sortRowHits(hitRows, positions, a, b);
   }
-  rowStart[m] = k;
   return k;
 }
 
