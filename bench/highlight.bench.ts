@@ -18,9 +18,14 @@
 // rounds, one warm-up block, no wait, and the ratio of the median blocks: a block is 20 queries of
 // 12-90 ms, where one collection, compile or preemption moves it by 10-30%, so the middle of three
 // such blocks moved a class by 10-20% between two quiet runs minutes apart (S15 and S15b: quarry's low
-// df 21.3k vs 26.5k docs/s, Sphinx's 10.5k vs 14.3k; quarry's first class, high df, 11.6k vs 9.7k,
-// timed while its post-load compaction could still run). Each peer does the same work as before:
-// the same classes, queries and top 20; only more blocks of it. Quiet, the classes take about 40 s.
+// df 21.3k vs 26.5k docs/s, Sphinx's 10.5k vs 14.3k; quarry's first class, high df, 11.6k vs 9.7k), and
+// quarry's first classes were timed on a server still warming: its CPU per block fell by thirds of 25
+// rounds 50 -> 36 -> 29 ms (high df), 18.4 -> 14.8 -> 12.5 (mid), Sphinx's flat; after the warm-up passes
+// 19.5 / 19.0 / 22.5 and 15.6 / 14.0 / 15.4 (load 18-20). Each peer does the same work as before:
+// the same classes, queries and top 20; only more blocks of it. At load average 13-18 a run with --only .
+// (no in-process parts) took 82 and 160 s, and two runs minutes apart differed per class by a median of 14%
+// (at most 25%) on the SQL ratio and 2% (19%) by server CPU, where main's 3 rounds differed by 43% (157%)
+// and 33% (100%). The figures are higher than before for quarry (it is timed warm), not comparable with S15's.
 // Run: npm run bench -- highlight [--docs N] [--queries M] [--rounds R] [--warm-passes P] [--baseline DIR] [--ts-tokenizer 1]
 // [--only REGEX] [--profile DIR] [--lean-client 1] (lean: the JSON mode's requests by http-client.ts LeanHttpClient,
 // not node:http; each mode's bench-client CPU per query is in the table either way) (REGEX picks the modes by name, else the classes; DIR: this build's server
