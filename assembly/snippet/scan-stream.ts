@@ -41,6 +41,15 @@ export function snipBytes(): i32 {
   return docBytes;
 }
 
+/**
+ * The last snipStream's occurrence count, found mask and UTF-8 bytes as three i32 here (the host reads
+ * them in place: three calls across the boundary per field were a few percent of a short document's build).
+ */
+const results: usize = memory.data(12, 4);
+export function snipResults(): usize {
+  return results;
+}
+
 // the current field's output cursors
 let pieces: usize = 0;
 let packed: usize = 0;
@@ -210,5 +219,8 @@ export function snipStream(
     at = end;
   }
   gap(text, at, len, pos);
+  store<i32>(results, occCount);
+  store<u32>(results, foundMask, 4);
+  store<i32>(results, docBytes, 8);
   return unknownCount > 0 ? -2 : np;
 }
