@@ -1,9 +1,11 @@
 /**
  * The benchmarks' HTTP client: node:http over a keep-alive agent (undici's fetch costs the client more
- * CPU than the server uses), one request at a time per agent as a client holding one connection.
+ * CPU than the server uses; its Client.request about as much as node:http, bench/http-clients.bench.ts),
+ * one request at a time per agent as a client holding one connection.
  */
 import http from 'node:http';
 import net from 'node:net';
+import { readFileSync } from 'node:fs';
 
 export interface HttpReply { status: number; body: string }
 
@@ -101,4 +103,43 @@ export class LeanHttpClient {
     this.#pending = undefined;
     p?.reject(e);
   }
+}
+
+/** The part of undici's `Client` the benches use (typed here: undici is optional, not a dependency). */
+interface UndiciClient {
+  request(o: { path: string; method: string; body: string; headers?: Record<string, string> }): Promise<{ statusCode: number; body: { text(): Promise<string> } }>;
+  close(): Promise<void>;
+}
+
+/** One keep-alive connection by undici's `Client.request` (the client under Node's fetch, without fetch's layers). */
+export interface UndiciPoster { version: string; post(path: string, body: string, contentType?: string): Promise<HttpReply>; close(): Promise<void> }
+
+/**
+ * An undici client of `port`, from `url` (undici's index.js) or the `undici` package if installed, else
+ * undefined: undici is no dependency of quarry, so the benches that offer it say when it is missing.
+ */
+export async function undiciClient(port: number, url?: string): Promise<UndiciPoster | undefined> {
+  let href: string;
+  try {
+    href = url ?? import.meta.resolve('undici');
+  } catch {
+    return undefined;
+  }
+  let mod: { Client: new (origin: string, o?: Record<string, unknown>) => UndiciClient };
+  try {
+    mod = (await import(href)) as typeof mod;
+  } catch {
+    return undefined;
+  }
+  const pkg = new URL('./package.json', href); // index.js sits at the package's root
+  const version = (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+  const client = new mod.Client(`http://127.0.0.1:${port}`, { pipelining: 1 });
+  return {
+    version,
+    post: async (path, body, contentType) => {
+      const r = await client.request({ path, method: 'POST', body, headers: contentType ? { 'content-type': contentType } : undefined });
+      return { status: r.statusCode, body: await r.body.text() };
+    },
+    close: () => client.close(),
+  };
 }

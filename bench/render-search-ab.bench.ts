@@ -5,7 +5,9 @@
 // documents. A small pool is a warm document cache (the side-by-side's 400-query mix), a large one pages
 // whose documents left the kept-bytes budget. The render is a few per cent of a /search request, below what
 // search-path-ab resolves on a loaded machine (its A/A reads 0.93 at load 20), so it is measured apart.
-// Run: node dist/bench/render-search-ab.bench.js --baseline DIR [--pool 400] [--pages 200] [--rounds 30]
+// `--highlight 1`: the highlight bench's JSON page instead (`_source` only `len`, each hit a `highlight` of its title
+// and three passages of its body with `<b>` marks, quotes and backslashes as gcide has them).
+// Run: node dist/bench/render-search-ab.bench.js --baseline DIR [--pool 400] [--pages 200] [--rounds 30] [--highlight 1]
 // (DIR: another build's checkout with dist/). Needs dict-gcide.
 import { join, resolve } from 'node:path';
 import { arg, argString } from './bench-util.js';
@@ -36,13 +38,28 @@ export async function renderSearchAbBench() {
   const pool = arg('pool', 400);
   const docs = loadGcide(pool);
   const stored = docs.map((d) => Object.freeze({ title: d.title, body: d.body, len: d.body.length }));
-  const columns = [{ name: 'id', kind: 'bigint' }, { name: 'title', kind: 'string' }, { name: 'body', kind: 'string' }, { name: 'len', kind: 'uint' }];
+  const highlight = arg('highlight', 0) === 1;
+  const columns = highlight
+    ? [{ name: 'id', kind: 'bigint' }, { name: 'len', kind: 'uint' }]
+    : [{ name: 'id', kind: 'bigint' }, { name: 'title', kind: 'string' }, { name: 'body', kind: 'string' }, { name: 'len', kind: 'uint' }];
+  // passages as the builder cuts them: ~200 characters around a marked word, joined by ' ... '
+  const passage = (body: string, at: number): string => {
+    const s = body.slice(at, at + 200);
+    const cut = s.indexOf(' ', 40);
+    return cut < 0 ? s : `${s.slice(0, cut)} <b>${s.slice(cut + 1, cut + 6)}</b>${s.slice(cut + 6)}`;
+  };
+  const highlights = stored.map((d) => ({
+    title: [`<b>${d.title}</b>`],
+    body: [0, 300, 600].filter((at) => at < d.body.length).map((at) => passage(d.body, at)),
+  }));
   // page k: 20 documents spread over the pool, so consecutive pages share few
   const pages = Array.from({ length: arg('pages', 200) }, (_, k) => {
     const at = Array.from({ length: 20 }, (_, j) => (k * 20 + j * 7) % stored.length);
     return {
-      kind: 'rows', columns, rows: at.map((i) => [BigInt(i + 1), stored[i]!.title, stored[i]!.body, stored[i]!.len]),
+      kind: 'rows', columns,
+      rows: at.map((i) => (highlight ? [BigInt(i + 1), stored[i]!.len] : [BigInt(i + 1), stored[i]!.title, stored[i]!.body, stored[i]!.len])),
       weights: at.map((i) => 1000 + i), sources: at.map((i) => stored[i]),
+      highlights: highlight ? at.map((i) => highlights[i]) : undefined,
       meta: { total: 20, totalFound: 1234, totalRelation: 'eq', timeMs: 1, keywords: [] },
     };
   });
