@@ -50,20 +50,24 @@ export function idOf(l: Literal | undefined): bigint | undefined {
 export function rowInputs(table: Table, columns: string[] | undefined, rows: Literal[][]): { inputs: RowInput[]; colNos: Map<string, number> } {
   const names = columns ?? ['id', ...orderedColumns(table.schema).map((c) => c.name)];
   const colNos = new Map<string, number>();
-  names.forEach((n, i) => {
-    const key = n.toLowerCase();
-    if (key !== 'id' && !table.column(key)) throw new SearchError('UNKNOWN_COLUMN', `unknown column: '${n}'`);
+  // plain loops (packed arrays): this runs for every INSERT; its closures and second name list were per-statement garbage
+  const keys: string[] = [];
+  for (let i = 0; i < names.length; i++) {
+    const key = names[i]!.toLowerCase();
+    if (key !== 'id' && !table.column(key)) throw new SearchError('UNKNOWN_COLUMN', `unknown column: '${names[i]}'`);
     colNos.set(key, i + 1);
-  });
-  const keys = names.map((n) => n.toLowerCase());
-  const inputs = rows.map((r) => {
-    if (r.length !== keys.length) {
-      throw new SearchError('PARSE_ERROR', `column count does not match value count (expected ${keys.length}, got ${r.length})`);
+    keys.push(key);
+  }
+  const inputs: RowInput[] = [];
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    if (row.length !== keys.length) {
+      throw new SearchError('PARSE_ERROR', `column count does not match value count (expected ${keys.length}, got ${row.length})`);
     }
     const values = new Map<string, Literal>();
-    for (let i = 0; i < keys.length; i++) values.set(keys[i]!, r[i]!);
-    return { id: idOf(values.get('id')), values };
-  });
+    for (let i = 0; i < keys.length; i++) values.set(keys[i]!, row[i]!);
+    inputs.push({ id: idOf(values.get('id')), values });
+  }
   return { inputs, colNos };
 }
 
