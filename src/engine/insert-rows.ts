@@ -32,12 +32,18 @@ export async function tableForInsert(
   }
 }
 
-/** The id a row gives: undefined (or 0) means "generate one". */
+/**
+ * The id a row gives: undefined (or 0) means "generate one". A negative id is refused with Manticore's
+ * text (searchd's SQL insert, StrToDocID): stored, it broke the MySQL OK packet's last insert id.
+ */
 export function idOf(l: Literal | undefined): bigint | undefined {
   if (!l || l.t === 'null') return undefined;
-  if (l.t === 'int') return l.v === 0n ? undefined : l.v;
-  if (l.t === 'string' && /^-?\d+$/.test(l.v.trim())) return BigInt(l.v.trim()) || undefined;
-  throw new SearchError('BAD_VALUE', 'id must be an integer');
+  let id: bigint;
+  if (l.t === 'int') id = l.v;
+  else if (l.t === 'string' && /^-?\d+$/.test(l.v.trim())) id = BigInt(l.v.trim());
+  else throw new SearchError('BAD_VALUE', 'id must be an integer');
+  if (id < 0n) throw new SearchError('BAD_VALUE', 'Negative document ids are not allowed');
+  return id === 0n ? undefined : id;
 }
 
 /** Rows of an INSERT as RowInputs; without a column list, values follow the schema order (id first). */

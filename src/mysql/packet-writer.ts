@@ -95,9 +95,13 @@ export class PacketWriter {
     return this;
   }
 
-  /** A length-encoded integer. */
+  /**
+   * A length-encoded integer, unsigned 64-bit: a negative value (a negative id stored by a quarry before
+   * INSERT refused them, as an OK packet's last insert id) is written as its two's complement in 9 bytes,
+   * as MySQL's unsigned field holds it; written as one byte it was 0xff, an ERR marker, and broke the packet.
+   */
   lenenc(v: number | bigint): this {
-    const n = BigInt(v);
+    const n = BigInt.asUintN(64, BigInt(v));
     if (n < 251n) return this.u8(Number(n));
     if (n < 0x10000n) return this.u8(0xfc).u16(Number(n));
     if (n < 0x1000000n) {

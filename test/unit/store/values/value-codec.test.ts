@@ -35,6 +35,16 @@ describe('value codec', () => {
     expect(back).toStrictEqual(doc);
   });
 
+  it('writes a 64-bit integer as the bytes stored records have: little-endian two\'s complement', () => {
+    // records on disk were written by Buffer#writeBigInt64LE: the bytes must stay the same
+    const bytesOf = (v: bigint) => { const w = new ValueWriter(); w.byte(0xaa); w.i64(v); return w.finish().subarray(1).toString('hex'); };
+    const reference = (v: bigint) => { const b = Buffer.alloc(8); b.writeBigInt64LE(v); return b.toString('hex'); };
+    for (const v of [0n, 1n, -1n, 0x0102030405060708n, -(1n << 63n), (1n << 63n) - 1n]) expect(bytesOf(v)).toBe(reference(v));
+    fc.assert(fc.property(fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }), (v) => { expect(bytesOf(v)).toBe(reference(v)); }));
+    expect(() => new ValueWriter().i64(1n << 63n)).toThrow(RangeError);
+    expect(() => new ValueWriter().i64(-(1n << 63n) - 1n)).toThrow(RangeError);
+  });
+
   it('round-trips the 64-bit extremes and wider bigints', () => {
     for (const v of [-(1n << 63n), (1n << 63n) - 1n, (1n << 64n) - 1n, -(1n << 64n), 10n ** 30n]) {
       expect(decodeValue(encodeValue(v))).toBe(v);
