@@ -9,8 +9,6 @@
 // [--threads 1] (each thread name's CPU ms an INSERT too: lmdb's writer, V8 workers, libuv, merge thread)
 // [--strace 1] (strace -f -c attached to the server for the timed phase: fdatasyncs and pwrites an INSERT;
 // tracing slows every syscall, so read its rate and CPU as traced, not against untraced runs)
-// [--seal-thread 1] (this build's server with QUARRY_SEAL_THREAD=1: RAM tails built on the seal thread;
-// with --baseline . it compares that against the same build's default, the batch built on the protocol thread)
 // (DIR: a copy of a checkout with dist/, build/ and bin/). dict-gcide documents in corpus order.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -144,16 +142,13 @@ const baseline = argString('baseline');
 const profileDir = argString('profile') ?? undefined;
 const threadNames = arg('threads', 0) === 1;
 const trace = arg('strace', 0) === 1;
-const sealThread = arg('seal-thread', 0) === 1;
 const docs = loadGcide(n);
 const builds: [string, string][] = [['this', join(ROOT, 'bin/quarry.js')]];
 if (baseline) builds.unshift(['baseline', join(baseline, 'bin/quarry.js')]);
 const rows: Record<string, unknown>[] = [];
 for (let r = 0; r < rounds; r++) {
   for (const [name, bin] of builds) {
-    if (sealThread && name === 'this') process.env.QUARRY_SEAL_THREAD = '1';
-    else delete process.env.QUARRY_SEAL_THREAD;
-    rows.push({ build: name, round: r + 1, 'seal thread': sealThread && name === 'this' ? 1 : 0, clients, protocol: json ? 'http /insert' : http ? 'http /sql' : 'mysql', ...(await run(bin, docs, n, clients, http, json, profileDir && resolve(profileDir, `${name}-${r + 1}`))) });
+    rows.push({ build: name, round: r + 1, clients, protocol: json ? 'http /insert' : http ? 'http /sql' : 'mysql', ...(await run(bin, docs, n, clients, http, json, profileDir && resolve(profileDir, `${name}-${r + 1}`))) });
   }
 }
 console.log(JSON.stringify(rows, null, 2));
