@@ -13,8 +13,6 @@
 // client each: 2,000 single-row INSERTs, then 20,000 rows 100 and 1000 to an INSERT, each followed by a wait
 // for idle; the pauses between them are where V8's idle-time collections drop code, so the timed phase
 // meets the server as the insert bench's does; use --statements 2000 for that bench's phase)
-// [--seal-thread 1] (this build's server with QUARRY_SEAL_THREAD=1: RAM tails built on the seal thread;
-// with --baseline . it compares that against the same build's default, the batch built on the protocol thread)
 // (DIR: a copy of a checkout with dist/, build/ and bin/). dict-gcide documents in corpus order.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -171,7 +169,6 @@ const baseline = argString('baseline');
 const profileDir = argString('profile') ?? undefined;
 const threadNames = arg('threads', 0) === 1;
 const trace = arg('strace', 0) === 1;
-const sealThread = arg('seal-thread', 0) === 1;
 const phases = arg('phases', 0) === 1;
 const docs = loadGcide(phases ? Math.max(n, BENCH_PHASE_DOCS) : n);
 const builds: [string, string][] = [['this', join(ROOT, 'bin/quarry.js')]];
@@ -179,9 +176,7 @@ if (baseline) builds.unshift(['baseline', join(baseline, 'bin/quarry.js')]);
 const rows: Record<string, unknown>[] = [];
 for (let r = 0; r < rounds; r++) {
   for (const [name, bin] of builds) {
-    if (sealThread && name === 'this') process.env.QUARRY_SEAL_THREAD = '1';
-    else delete process.env.QUARRY_SEAL_THREAD;
-    rows.push({ build: name, round: r + 1, 'seal thread': sealThread && name === 'this' ? 1 : 0, clients, protocol: json ? 'http /insert' : http ? 'http /sql' : 'mysql', ...(await run(bin, docs, n, clients, http, json, profileDir && resolve(profileDir, `${name}-${r + 1}`))) });
+    rows.push({ build: name, round: r + 1, clients, protocol: json ? 'http /insert' : http ? 'http /sql' : 'mysql', ...(await run(bin, docs, n, clients, http, json, profileDir && resolve(profileDir, `${name}-${r + 1}`))) });
   }
 }
 console.log(JSON.stringify(rows, null, 2));

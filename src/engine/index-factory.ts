@@ -43,7 +43,7 @@ export function idleCutoffOf(settings: Record<string, string>, autoOptimize: Aut
 
 /**
  * A table's index takes small writes in a RAM tail (ram-tail.ts): no segment built and merged per INSERT;
- * their rows come as texts (text-row.ts), tokenized at the tail's seal, on the seal thread when there is one.
+ * their rows come as texts (text-row.ts), tokenized at the tail's seal, all in one batch.
  */
 const tableIndex = (settings: Record<string, string>, autoOptimize: AutoOptimize): RtIndexOptions =>
   ({ ramTail: true, idleMergeCutoff: idleCutoffOf(settings, autoOptimize), tailBuilder: textRowBuilder });

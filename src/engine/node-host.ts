@@ -18,8 +18,6 @@ import { setThreadSpawner, type CoreThread } from '../wasm/worker-pool.js';
 import { setMergeRunnerFactory } from '../index/parallel/merge-job.js';
 import { setBusyProbe, setSpareCoreProbe } from '../index/parallel/query-threads.js';
 import { nodeMergeThreads } from './background/merge-thread.js';
-import { nodeSealThread } from './background/seal-thread.js';
-import { setSealRunner } from './text-row.js';
 
 export const nodeTextFiles: TextFiles = {
   exists: (path) => existsSync(path),
@@ -147,7 +145,6 @@ export function installNodeHost(): void {
     return w as unknown as CoreThread;
   });
   setMergeRunnerFactory(nodeMergeThreads());
-  setSealRunner(nodeSealThread());
   setBusyProbe(eventLoopBusyProbe());
   setSpareCoreProbe(spareCoreProbe());
 }

@@ -2,15 +2,14 @@
  * A row of a small INSERT/REPLACE carried as its fields' texts (DocInput.texts) on its way to the RAM
  * tail: not tokenized when it arrives but at the tail's seal, every row of the tail in one batch by the
  * table's text pipeline (build-job.ts buildOfJob, the build thread's path: fields scanned a run at a
- * time, no FieldTokens per field), on a seal thread when one is installed (seal-thread.ts) or on this
- * thread when a read needs the rows first. Whatever reads `fields` (a big batch's build, a seal of mixed
- * rows) tokenizes the row then, as Table.docInput would have.
+ * time, no FieldTokens per field). Whatever reads `fields` (a big batch's build, a seal of mixed rows)
+ * tokenizes the row then, as Table.docInput would have.
  */
 import type { AttrValue, DocInput, FieldTokens, IndexSchema } from '../index/types.js';
 import type { TailBuilder } from '../index/rt-index-options.js';
 import type { TableSettings } from '../schema/types.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
-import { buildOfJob, type BuildJob, type BuildRunner } from './background/build-job.js';
+import { buildOfJob, type BuildJob } from './background/build-job.js';
 import { indexedField } from './field-input.js';
 
 export class TextRow implements DocInput {
@@ -30,23 +29,11 @@ export class TextRow implements DocInput {
   }
 }
 
-let sealRunner: BuildRunner | null = null;
-
-/** Installs (or with null removes) the thread the RAM tails' seals are built on from now on (the Node host's). */
-export function setSealRunner(r: BuildRunner | null): void {
-  sealRunner = r;
-}
-
-/** The tail builder of the engine's tables: rows of texts of one pipeline as one build job, here or on the seal thread. */
+/** The tail builder of the engine's tables: rows of texts of one pipeline as one build job. */
 export const textRowBuilder: TailBuilder = {
   build(schema, rows) {
     const j = jobOf(schema, rows);
     return j ? buildOfJob(j.pipeline, j.job) : null;
-  },
-  buildElsewhere(schema, rows) {
-    const run = sealRunner;
-    const j = run ? jobOf(schema, rows) : null;
-    return j ? run!(j.job) : null;
   },
 };
 

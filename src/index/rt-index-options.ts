@@ -34,16 +34,11 @@ export interface RtIndexOptions {
 
 /**
  * Builds the RAM tail's rows into a segment from their texts in one batch (the engine's text pipeline:
- * engine/text-row.ts), here or on another thread. Either answers null for rows it cannot build so (not
- * all rows of texts of one pipeline): the index then builds them from their fields.
+ * engine/text-row.ts). Answers null for rows it cannot build so (not all rows of texts of one pipeline):
+ * the index then builds them from their fields.
  */
 export interface TailBuilder {
   build(schema: IndexSchema, rows: DocInput[]): BuiltSegment | null;
-  /**
-   * The same on another thread, or null when there is none: the tail is handed over when full or idle
-   * and its rows stay live here until their segment lands (or a read needs them sooner and seals them here).
-   */
-  buildElsewhere(schema: IndexSchema, rows: DocInput[]): Promise<BuiltSegment | null> | null;
 }
 
 /**

@@ -21,7 +21,6 @@ import { SegmentSlots } from './segment-slots.js';
 import { DocMap, idHalves } from './doc-map.js';
 import { RamTail, TAIL_BATCH_ROWS, rowTokens } from './ram-tail.js';
 import type { PreparedBatch, RtIndexOptions, TailBuilder } from './rt-index-options.js';
-import { TailHandoff } from './tail-handoff.js';
 
 export type { PreparedBatch, RtIndexOptions } from './rt-index-options.js';
 
@@ -36,8 +35,6 @@ export class RtIndex implements RtIndexApi {
   readonly #merges: MergeScheduler;
   /** Rows of small writes not yet in a segment (null: no tail, every write is a segment). */
   readonly #tail: RamTail | null;
-  /** Builds the tail's rows of texts (null: from their fields, here); the rows handed to its other thread. */
-  readonly #handed: TailHandoff | null;
   /** Builds a batch of rows from their texts when it can (the engine's: text-row.ts), else null. */
   readonly #builder: TailBuilder | null;
 
@@ -55,9 +52,7 @@ export class RtIndex implements RtIndexApi {
       point: (seg) => this.#point(seg),
     }, opts.mergePolicy ?? new TieredMergePolicy(), opts.autoMerge ?? 'deferred', opts.idleMergeCutoff);
     this.#tail = opts.ramTail ? new RamTail() : null;
-    const land = (seg: Segment) => { this.#attach(seg); this.#merges.afterBatch(); };
     this.#builder = opts.tailBuilder ?? null;
-    this.#handed = opts.tailBuilder && this.#tail ? new TailHandoff(opts.tailBuilder, schema, this.core, land, () => this.#tail!.sealWhenIdle(() => this.#sealIdle())) : null;
   }
 
   /** An index over segments loaded from files (serializeSegment output), oldest first. */
@@ -85,18 +80,14 @@ export class RtIndex implements RtIndexApi {
    */
   #sealed(): Segment[] {
     const tail = this.#tail;
-    const handed = this.#handed?.active ? this.#handed : null;
-    if (!tail?.slots && !handed) return this.#segments;
-    // handed rows are older than the tail's: first in the segment (theirs is dropped when it lands)
-    const rows = handed ? [...handed.live(), ...tail!.live()] : tail!.live();
+    if (!tail?.slots) return this.#segments;
+    const rows = tail.live();
     if (!rows.length) {
-      tail!.clear();
-      handed?.drop();
+      tail.clear();
       return this.#segments;
     }
     const seg = this.#build(rows);
-    tail!.clear();
-    handed?.drop();
+    tail.clear();
     this.#attach(seg);
     this.#merges.afterBatch();
     return this.#segments;
@@ -108,28 +99,15 @@ export class RtIndex implements RtIndexApi {
     return new Segment(this.core, this.schema, built ?? buildSegment(this.schema, invertDocs(this.schema, docs)));
   }
 
-  /** Hands the tail's rows to its builder's other thread (tail-handoff.ts); false (nothing done) when they cannot go. */
-  sealElsewhere(): boolean {
-    return !!this.#tail && !!this.#handed?.takeFrom(this.#tail);
-  }
-
-  /** Writes paused: the tail handed over (sealed here without a thread, or after a failed hand-off); with one in flight, at the next pause. */
-  #sealIdle(): void {
-    try {
-      if (this.#handed?.landing) this.#tail!.sealWhenIdle(() => this.#sealIdle());
-      else if (this.#handed?.active || !this.sealElsewhere()) this.#sealed();
-    } catch { /* the core out of memory: the tail stays (live, counted), the next read seals it or fails */ }
-  }
-
   /**
-   * A small write's fallible half with a tail: the tail handed over (or sealed) first when the write would fill it,
+   * A small write's fallible half with a tail: the tail sealed first when the write would fill it,
    * and the core asked for about the memory sealing the tail with these rows will take, so an index
    * that could not take them fails the write before it is durable, as a segment's placing does.
    */
   #prepareTail(tail: RamTail, docs: DocInput[]): PreparedBatch {
     let tokens = 0;
     for (const d of docs) tokens += rowTokens(d);
-    if (!tail.fits(docs.length, tokens) && !this.sealElsewhere()) this.#sealed();
+    if (!tail.fits(docs.length, tokens)) this.#sealed();
     this.core.free(this.core.alloc(tail.sealBytes(docs.length, tokens, this.schema.attrs.length)));
     return { rows: docs };
   }
@@ -145,10 +123,8 @@ export class RtIndex implements RtIndexApi {
     this.#segments.push(seg);
     const slot = this.#slots.add(seg);
     const tail = this.#tail?.size ? this.#tail : null;
-    const handed = this.#handed?.size ? this.#handed : null;
     this.#eachLive(seg, (lo, hi, r) => {
-      const id = tail || handed ? BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo >>> 0)) : 0n;
-      if (!tail?.delete(id)) handed?.delete(id);
+      if (tail) tail.delete(BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo >>> 0)));
       const e = this.#docs.find(lo, hi);
       if (e >= 0) { const at = this.#slots.at(e); at.seg.markDeleted(at.row); } // a later segment's copy wins
       this.#docs.set(lo, hi, slot, r);
@@ -246,10 +222,17 @@ export class RtIndex implements RtIndexApi {
         at.seg.markDeleted(at.row);
         this.#docs.delete(lo, hi);
       }
-      this.#handed?.delete(id); // a newer copy of a handed row: its segment's row is dropped when it lands
       tail.add(id, doc);
     });
-    if (tail.size) tail.sealWhenIdle(() => this.#sealIdle());
+    if (tail.size) {
+      tail.sealWhenIdle(() => {
+        try {
+          this.#sealed();
+        } catch {
+          // the core out of memory: the tail stays (live, counted), the next read seals it or fails
+        }
+      });
+    }
   }
 
   /**
@@ -291,7 +274,7 @@ export class RtIndex implements RtIndexApi {
     let n = 0;
     for (const raw of docIds) {
       const id = BigInt.asIntN(64, raw);
-      if (this.#tail?.delete(id) || this.#handed?.delete(id)) {
+      if (this.#tail?.delete(id)) {
         n++;
         continue;
       }
@@ -307,18 +290,13 @@ export class RtIndex implements RtIndexApi {
   has(docId: bigint): boolean {
     const id = BigInt.asIntN(64, docId);
     const [lo, hi] = idHalves(id);
-    return this.#docs.find(lo, hi) >= 0 || this.#inTail(id);
-  }
-
-  /** Whether the tail or the rows handed from it hold `id` (int64). */
-  #inTail(id: bigint): boolean {
-    return !!this.#tail?.has(id) || !!this.#handed?.has(id);
+    return this.#docs.find(lo, hi) >= 0 || !!this.#tail?.has(id);
   }
 
   /** The segment and row of a live document, the tail sealed first when it holds the id. */
   #locateSealed(docId: bigint): { seg: Segment; row: number } | undefined {
     // an empty tail (a table at rest) needs no BigInt made for its look-up
-    if ((this.#tail?.size || this.#handed?.size) && this.#inTail(BigInt.asIntN(64, docId))) this.#sealed();
+    if (this.#tail?.size && this.#tail.has(BigInt.asIntN(64, docId))) this.#sealed();
     return this.#locate(docId);
   }
 
@@ -340,7 +318,7 @@ export class RtIndex implements RtIndexApi {
   }
 
   count(): number {
-    return this.#docs.size + (this.#tail?.size ?? 0) + (this.#handed?.size ?? 0);
+    return this.#docs.size + (this.#tail?.size ?? 0);
   }
 
   search(req: SearchRequest): SearchResult {
@@ -390,7 +368,6 @@ export class RtIndex implements RtIndexApi {
   truncate(): void {
     this.#tail?.clear();
     this.#tail?.stopIdle();
-    this.#handed?.drop();
     for (const s of this.#segments) s.free();
     this.#segments = [];
     this.#docs.clear();

@@ -23,7 +23,7 @@ import { appendTerms } from '../../index/segment/sorted-terms.js';
  * 400 / 270 -> 180 / 140 / 190 / 190. Shorter than the 10 quiet seconds after which the benchmarks read a
  * server's memory at rest (bench/footprint.ts untilQuiet): kept alive, the idle thread read +25-40 MiB PSS.
  */
-export const IDLE_EXIT_MS = 8000;
+const IDLE_EXIT_MS = 8000;
 
 /**
  * The merge thread's nice value (the protocol thread keeps the process's, normally 0): a merge takes the

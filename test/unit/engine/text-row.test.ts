@@ -1,12 +1,11 @@
 // Rows bound for the RAM tail as texts (text-row.ts): tokenized on first read of their fields as
 // Table.docInput tokenizes, and built by the tail builder in one batch into the very segment the index
 // builds from their fields; rows it cannot build so (mixed, other pipelines) are left to the index.
-import { afterEach, describe, expect, it } from 'vitest';
-import { TextRow, setSealRunner, textRowBuilder } from '../../../src/engine/text-row.js';
+import { describe, expect, it } from 'vitest';
+import { TextRow, textRowBuilder } from '../../../src/engine/text-row.js';
 import { indexedField } from '../../../src/engine/field-input.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
 import { buildSegment, invertDocs } from '../../../src/index/segment/segment-builder.js';
-import { buildOfJob } from '../../../src/engine/background/build-job.js';
 import { pairSettings } from '../../../src/index/segment/segment-pairs.js';
 import type { DocInput, IndexSchema } from '../../../src/index/types.js';
 
@@ -26,8 +25,6 @@ describe.each([
     const r = from + k;
     return new TextRow(BigInt(r), [text(r, 3), `${text(r + 1, 30)}. ${text(r + 2, 7)}`], [r * 3, `t${r % 4}`], p, settings);
   });
-
-  afterEach(() => setSealRunner(null));
 
   it('tokenize on first read of their fields as the table does', () => {
     const [row] = rows(7, 1);
@@ -49,12 +46,5 @@ describe.each([
     const plain: DocInput = { docId: 9n, fields: rows(9, 1)[0]!.fields, attrs: [1, 'x'] };
     expect(textRowBuilder.build(schema, [...rows(1, 3), plain])).toBeNull();
     expect(textRowBuilder.build(schema, [...rows(1, 3), ...rows(4, 2, createTextPipeline(settings))])).toBeNull();
-  });
-
-  it('go to the seal runner as one job, when one is installed', async () => {
-    expect(textRowBuilder.buildElsewhere(schema, rows(1, 5))).toBeNull();
-    setSealRunner(async (job) => buildOfJob(createTextPipeline(job.settings), job));
-    const built = (await textRowBuilder.buildElsewhere(schema, rows(1, 50)))!;
-    expect(Buffer.from(built.blob).equals(Buffer.from(textRowBuilder.build(schema, rows(1, 50))!.blob))).toBe(true);
   });
 });

@@ -1,15 +1,12 @@
 // The RAM tail: an index taking small writes in its tail answers every search, id lookup, count,
 // attribute read and update, DELETE and REPLACE exactly as one building a segment per write, whether
-// the tail is sealed by a read, by filling up or not at all, handed to another thread to be built there
-// (its segment landing later, failing, or overtaken by a read), and on 1 thread or on N.
+// the tail is sealed by a read, by filling up or not at all, and on 1 thread or on N.
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RtIndex } from '../../../src/index/rt-index.js';
 import { TAIL_BATCH_ROWS, TAIL_ROWS } from '../../../src/index/ram-tail.js';
 import { setBusyProbe, setParallelMinCost, setQueryThreads } from '../../../src/index/parallel/query-threads.js';
 import type { DocInput, IndexSchema, SearchRequest, SearchResult } from '../../../src/index/types.js';
-import type { TailBuilder } from '../../../src/index/rt-index-options.js';
-import { buildSegment, invertDocs, type BuiltSegment } from '../../../src/index/segment/segment-builder.js';
 import type { QueryNode, TermNode } from '../../../src/query/ast.js';
 import { req } from './helpers.js';
 
@@ -83,9 +80,10 @@ function answer(r: SearchResult, q: SearchRequest): unknown {
 const STATS_FREE = new Set<string>(['none', 'wordcount', 'proximity', 'matchany', 'fieldmask']);
 
 /** What each index answers to every step; `final` searches at the end (tail not sealed before them unless a step did). */
-function run(idx: RtIndex, ops: Op[], rows: DocInput[], finals: SearchRequest[], loads = { n: 0 }): unknown[] {
+function run(idx: RtIndex, ops: Op[], rows: DocInput[], finals: SearchRequest[]): unknown[] {
   const out: unknown[] = [];
   const at = (i: number) => ({ ...rows[i], docId: BigInt(i) });
+  let loaded = 0;
   for (const o of ops) {
     try {
       if (o.op === 'insert') {
@@ -103,7 +101,7 @@ function run(idx: RtIndex, ops: Op[], rows: DocInput[], finals: SearchRequest[],
         out.push(answer(idx.search(o.req), o.req));
       } else {
         // a write too big for the tail: a segment of its own, after the tail's rows
-        const base = o.from + 1000 * loads.n++;
+        const base = o.from + 1000 * loaded++;
         idx.addBatch(Array.from({ length: TAIL_BATCH_ROWS + 1 }, (_, k) => ({ ...rows[k % rows.length], docId: BigInt(base + k) })));
       }
     } catch (e) {
@@ -115,57 +113,7 @@ function run(idx: RtIndex, ops: Op[], rows: DocInput[], finals: SearchRequest[],
   return out;
 }
 
-/**
- * A tail builder whose "other thread" is a queue the test lands by hand: each hand-off's segment built
- * from the rows' fields (as the index would build them), or failed.
- */
-function handBuilder(): TailBuilder & { land(fail: boolean): Promise<void> } {
-  const queue: { rows: DocInput[]; resolve(b: BuiltSegment | null): void }[] = [];
-  return {
-    build: () => null,
-    buildElsewhere: (sch, rows) => new Promise<BuiltSegment | null>((resolve) => queue.push({ rows: rows.slice(), resolve })),
-    async land(fail) {
-      const job = queue.shift();
-      job?.resolve(fail ? null : buildSegment(schema, invertDocs(schema, job.rows)));
-      for (let i = 0; i < 3; i++) await Promise.resolve(); // the index's then() runs
-    },
-  };
-}
-
-type HandOp = { op: 'handoff' } | { op: 'land'; fail: boolean };
-const handOp: fc.Arbitrary<Op | HandOp> = fc.oneof(
-  { arbitrary: op, weight: 6 },
-  { arbitrary: fc.constant<HandOp>({ op: 'handoff' }), weight: 2 },
-  { arbitrary: fc.boolean().map((f): HandOp => ({ op: 'land', fail: f && Math.random() < 0.5 })), weight: 2 },
-);
-
 describe('RAM tail', () => {
-  it('answers every operation as a segment per write does with its rows handed to another thread', async () => {
-    const scenarioHanded = fc.tuple(fc.array(handOp, { minLength: 5, maxLength: 40 }), fc.array(search, { minLength: 3, maxLength: 6 }))
-      .chain(([ops, finals]) => fc.tuple(fc.constant(ops), fc.constant(finals), fc.array(row(0), { minLength: 61, maxLength: 61 })));
-    await fc.assert(fc.asyncProperty(scenarioHanded, async ([ops, finals, rows]) => {
-      const plain = new RtIndex(schema);
-      const builder = handBuilder();
-      const tailed = new RtIndex(schema, { ramTail: true, tailBuilder: builder });
-      try {
-        const expected = run(plain, ops.filter((o): o is Op => o.op !== 'handoff' && o.op !== 'land'), rows, finals);
-        const got: unknown[] = [];
-        let step: Op[] = [];
-        const loads = { n: 0 }; // run() is called step by step: one count of big loads
-        const flush = () => { got.push(...run(tailed, step, rows, [], loads)); step = []; };
-        for (const o of ops) {
-          if (o.op === 'handoff') { flush(); tailed.sealElsewhere(); } else if (o.op === 'land') { flush(); await builder.land(o.fail); } else step.push(o);
-        }
-        got.push(...run(tailed, step, rows, finals, loads));
-        expect(got).toEqual(expected);
-      } finally {
-        plain.truncate();
-        tailed.truncate();
-      }
-    }), { numRuns: 150 });
-  });
-
-
   it('answers every operation as a segment per write does', () => {
     fc.assert(fc.property(scenario, ([ops, finals, rows]) => {
       const plain = new RtIndex(schema);
