@@ -110,15 +110,19 @@ export async function prepareRows(
   const given: (bigint | undefined)[] = new Array(n);
   const docs: StoredDoc[] = new Array(n);
   const colNo = (col: Column) => layout.at[table.schema.columns.indexOf(col)] + 1;
+  // one getter over the row being read, not a closure per row (25k a batch, each kept by the young
+  // generation until the next scavenge)
+  let row: Literal[] = [];
+  const valueAt = (_: Column, i: number) => (layout.at[i] >= 0 ? row[layout.at[i]] : undefined);
   let missing = 0;
   for (let r = 0; r < n; r++) {
-    const row = batch.rows[r];
+    row = batch.rows[r];
     try {
       const id = layout.idAt >= 0 ? idOf(row[layout.idAt]) : undefined;
       if (id !== undefined && id < 0n) throw new SearchError('BAD_VALUE', 'Negative document ids are not allowed');
       given[r] = id;
       if (id === undefined) missing++;
-      docs[r] = table.storedDocOf((_, i) => (layout.at[i] >= 0 ? row[layout.at[i]] : undefined), 1, colNo);
+      docs[r] = table.storedDocOf(valueAt, 1, colNo);
     } catch (e) {
       return failed(fail(r, e));
     }

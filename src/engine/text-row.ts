@@ -61,7 +61,7 @@ function jobOf(schema: IndexSchema, rows: DocInput[]): { pipeline: TextPipeline;
   for (let r = 0, k = 0; r < rows.length; r++) {
     const row = rows[r];
     if (!(row instanceof TextRow) || row.pipeline !== first.pipeline) return null;
-    ids[r] = BigInt.asUintN(64, row.docId);
+    ids[r] = row.docId; // a BigUint64Array stores it modulo 2^64, as BigInt.asUintN(64, ...) would (without a BigInt per row)
     for (let f = 0; f < nf; f++, k++) {
       texts[k] = row.texts[f]!;
       lengths[k] = texts[k].length;

@@ -4,13 +4,14 @@
  * with the file's size for an ETA.
  */
 import { createReadStream, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
 export interface ImportInput {
   /** The path as given (`-` for standard input). */
   name: string;
-  /** The decoded bytes in order. */
+  /** The decoded bytes in order; a chunk may be overwritten once the next is asked for. */
   chunks: AsyncIterable<Buffer>;
   /** Bytes read from the file or pipe so far (compressed bytes for gzip). */
   bytesRead(): number;
@@ -26,9 +27,51 @@ function sizeOf(path: string): number | undefined {
   return st.isFile() ? st.size : undefined;
 }
 
-/** Opens `path` (or stdin for `-`); reads its first chunk to tell gzip from plain text. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * A plain regular file's bytes read into one buffer, over and over: each chunk is valid until the
+ * next is asked for (readRecords decodes a chunk before it asks). A read stream allocated a fresh
+ * 1 MiB buffer per read, 36 MB of external memory over gcide that the main thread's young
+ * generation was collected for (V8 counts external memory and starts a scavenge when it grows);
+ * undefined for a gzip file or anything not a regular file, which the stream path reads.
+ */
+async function plainFile(path: string, totalBytes: number | undefined): Promise<ImportInput | undefined> {
+  if (path === '-' || totalBytes === undefined) return undefined;
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    const first = await fh.read(buf, 0, CHUNK_BYTES, null);
+    if (first.bytesRead >= 2 && buf[0] === GZIP_MAGIC[0] && buf[1] === GZIP_MAGIC[1]) {
+      await fh.close();
+      return undefined;
+    }
+    let bytes = 0;
+    async function* chunks(): AsyncGenerator<Buffer> {
+      try {
+        for (let n = first.bytesRead; n > 0; n = (await fh.read(buf, 0, CHUNK_BYTES, null)).bytesRead) {
+          bytes += n;
+          yield buf.subarray(0, n);
+        }
+      } finally {
+        await fh.close();
+      }
+    }
+    return { name: path, chunks: chunks(), bytesRead: () => bytes, totalBytes, gzip: false };
+  } catch (e) {
+    await fh.close().catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * Opens `path` (or stdin for `-`); reads its first chunk to tell gzip from plain text. A chunk is
+ * valid until the next one is asked for.
+ */
 export async function openInput(path: string): Promise<ImportInput> {
   const totalBytes = path === '-' ? undefined : sizeOf(path);
+  const plain = await plainFile(path, totalBytes);
+  if (plain) return plain;
   const raw: Readable = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: 1 << 20 });
   const it = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let first = await it.next();

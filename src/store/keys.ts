@@ -37,9 +37,17 @@ export function docKey(gen: number, docId: bigint): Buffer {
 export function writeDocKey(out: Buffer, gen: number, docId: bigint): Buffer {
   checkDocId(docId);
   out.writeUInt32BE(gen, 0);
-  out.writeBigUInt64BE(BigInt.asUintN(64, docId) ^ SIGN, 4);
+  // the id's two's complement with its sign bit flipped: (docId as u64) ^ SIGN without two BigInts per key
+  // (keys come from Buffer's shared pool: one view serves the pool's many keys)
+  const at = out.byteOffset + 4;
+  if (keyView?.buffer !== out.buffer) keyView = new DataView(out.buffer);
+  keyView.setBigInt64(at, docId, false);
+  out[4] ^= 0x80;
   return out;
 }
+
+/** The DataView writeDocKey last wrote through (over the memory of the key it wrote). */
+let keyView: DataView | undefined;
 
 export function docIdOf(key: Buffer): bigint {
   return BigInt.asIntN(64, key.readBigUInt64BE(4) ^ SIGN);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  docIdOf, docKey, genKey, genRange, opKey, opsAfter, opsUpTo, seqOf,
+  docIdOf, docKey, genKey, genRange, opKey, opsAfter, opsUpTo, seqOf, writeDocKey,
 } from '../../../src/store/keys.js';
 
 const i64 = fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n });
@@ -15,6 +15,37 @@ describe('store keys', () => {
       const kb = docKey(7, b);
       expect(Math.sign(Buffer.compare(ka, kb))).toBe(a < b ? -1 : a > b ? 1 : 0);
       expect(docIdOf(ka)).toBe(a);
+    }));
+  });
+
+  it('doc keys hold the generation and the id as u64 with its sign bit flipped, wherever the key buffer sits', () => {
+    const big = Buffer.alloc(64);
+    fc.assert(fc.property(fc.integer({ min: 0, max: 0xfffffffe }), i64, fc.integer({ min: 0, max: 52 }), (gen, id, at) => {
+      const want = Buffer.alloc(12);
+      want.writeUInt32BE(gen, 0);
+      want.writeBigUInt64BE(BigInt.asUintN(64, id) ^ (1n << 63n), 4);
+      expect(docKey(gen, id)).toEqual(want);
+      big.fill(0xaa);
+      writeDocKey(big.subarray(at, at + 12), gen, id);
+      expect(big.subarray(at, at + 12)).toEqual(want);
+      // nothing written outside the key
+      expect(big.subarray(0, at).every((b) => b === 0xaa) && big.subarray(at + 12).every((b) => b === 0xaa)).toBe(true);
+    }));
+  });
+
+  it('doc keys keep their on-disk bytes: gen u32 BE, then the id u64 BE with the sign bit flipped', () => {
+    // the layout data directories were written with: a key that changed would not find its document
+    const reference = (gen: number, id: bigint) => {
+      const k = Buffer.alloc(12);
+      k.writeUInt32BE(gen, 0);
+      k.writeBigUInt64BE(BigInt.asUintN(64, id) ^ (1n << 63n), 4);
+      return k;
+    };
+    for (const id of [0n, 1n, -1n, 255n, 256n, (1n << 63n) - 1n, -(1n << 63n), 0x0102030405060708n]) {
+      expect(docKey(0xfffffffe, id).toString('hex')).toBe(reference(0xfffffffe, id).toString('hex'));
+    }
+    fc.assert(fc.property(fc.integer({ min: 0, max: 0xfffffffe }), i64, (gen, id) => {
+      expect(docKey(gen, id).equals(reference(gen, id))).toBe(true);
     }));
   });
 

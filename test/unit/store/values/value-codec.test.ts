@@ -1,7 +1,7 @@
 // The value codec must round-trip every storable value exactly, 64-bit integers and types included.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeValue, encodeValue } from '../../../../src/store/values/value-codec.js';
+import { decodeValue, encodeValue, ValueWriter } from '../../../../src/store/values/value-codec.js';
 import { SearchError } from '../../../../src/util/errors.js';
 
 const leaf = fc.oneof(
@@ -35,11 +35,33 @@ describe('value codec', () => {
     expect(back).toStrictEqual(doc);
   });
 
+  it('writes a 64-bit integer as the bytes stored records have: little-endian two\'s complement', () => {
+    // records on disk were written by Buffer#writeBigInt64LE: the bytes must stay the same
+    const bytesOf = (v: bigint) => { const w = new ValueWriter(); w.byte(0xaa); w.i64(v); return w.finish().subarray(1).toString('hex'); };
+    const reference = (v: bigint) => { const b = Buffer.alloc(8); b.writeBigInt64LE(v); return b.toString('hex'); };
+    for (const v of [0n, 1n, -1n, 0x0102030405060708n, -(1n << 63n), (1n << 63n) - 1n]) expect(bytesOf(v)).toBe(reference(v));
+    fc.assert(fc.property(fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }), (v) => { expect(bytesOf(v)).toBe(reference(v)); }));
+    expect(() => new ValueWriter().i64(1n << 63n)).toThrow(RangeError);
+    expect(() => new ValueWriter().i64(-(1n << 63n) - 1n)).toThrow(RangeError);
+  });
+
   it('round-trips the 64-bit extremes and wider bigints', () => {
     for (const v of [-(1n << 63n), (1n << 63n) - 1n, (1n << 64n) - 1n, -(1n << 64n), 10n ** 30n]) {
       expect(decodeValue(encodeValue(v))).toBe(v);
       expect(decodeValue(encodeValue([v, 1n]))).toStrictEqual([v, 1n]);
     }
+  });
+
+  it('writes i64 as little-endian two\'s complement, before and after the buffer grows', () => {
+    fc.assert(fc.property(fc.array(fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }), { minLength: 1, maxLength: 200 }), fc.integer({ min: 0, max: 7 }), (vs, skew) => {
+      const w = new ValueWriter();
+      for (let i = 0; i < skew; i++) w.byte(i);
+      for (const v of vs) w.i64(v);
+      const want = Buffer.alloc(skew + vs.length * 8);
+      for (let i = 0; i < skew; i++) want[i] = i;
+      vs.forEach((v, i) => want.writeBigInt64LE(v, skew + i * 8));
+      expect(w.view()).toEqual(want);
+    }));
   });
 
   it('keeps long and multi-byte strings and a __proto__ key', () => {
