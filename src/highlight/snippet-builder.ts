@@ -105,9 +105,8 @@ interface Preparer { pipeline: TextPipeline; retain: boolean; stripper: HtmlStri
 
 /** One document's fields' working text. */
 function prepare(pre: Preparer, fields: FieldInput[]): Prepared {
-  const texts: string[] = new Array(fields.length);
-  for (let i = 0; i < fields.length; i++) texts[i] = pre.stripper ? pre.stripper.strip(fields[i].text).text : fields[i].text;
-  return { pipeline: pre.pipeline, retain: pre.retain, texts };
+  const s = pre.stripper;
+  return { pipeline: pre.pipeline, retain: pre.retain, texts: s ? fields.map((f) => s.strip(f.text).text) : fields.map((f) => f.text) };
 }
 
 /** Manticore's FixupQueryLimits: a limit never cuts the longest keyword (or, forced, all of them). */
