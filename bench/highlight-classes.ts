@@ -5,15 +5,19 @@
 // (HTTP; search included), quarry's CALL SNIPPETS of the 20 bodies (MySQL protocol), and Sphinx's
 // `SELECT id ... LIMIT 20` + CALL SNIPPETS of those ids' bodies (Sphinx 2.2's RT index keeps no text:
 // its client sends it), and Sphinx's CALL SNIPPETS of quarry's 20 bodies alone. Modes run in blocks
-// of one class's queries, alternated over `rounds`: each mode's median block's wall docs/s, and its
-// docs per second of server CPU (user + system of the server process, every thread) over all blocks.
+// of one class's queries (two warm-up blocks each first), alternated over `rounds` (each round every
+// mode one block, the order reversed every other round): each mode's docs/s in every block, the
+// median block's, and its docs per second of server CPU (every thread's scheduler run time, to the
+// microsecond, summed over all blocks). A ratio of two modes is the median over the rounds of the two
+// blocks' ratio in that round (same minutes, so a slow spell of the machine weighs on both).
+// Why many rounds: a block is 20 queries, 12-90 ms; one preemption or collection moves it by 10-30%.
 import type { Connection } from 'mysql2/promise';
 import { createConnection } from 'mysql2/promise';
 import type http from 'node:http';
 import { sqlString } from './bench-util.js';
 import type { CorpusDoc } from './corpus.js';
 import { clientAgent, LeanHttpClient, postOk } from './http-client.js';
-import { processCpuMs } from './process-cpu.js';
+import { cpuMark, cpuMsSince } from './process-cpu.js';
 import type { QuarryServer } from './side-by-side.bench.js';
 
 export const TOP = 20;
@@ -103,37 +107,56 @@ export async function topBodies(c: Connection, queries: string[], byId: Map<numb
   return out;
 }
 
-/** `clientCpuMsPerQuery`: this (bench client) process's CPU per query, on the cores the server shares. */
-export interface ModeFigure { docsPerSec: number; docsPerCpuSec: number; clientCpuMsPerQuery: number }
+/**
+ * `blocks`: docs/s of each round's block, in round order; `docsPerSec` their median; `cpuMsBlocks`: the
+ * server's CPU ms in each block (a spread there is the server's own: collections, compiles, not the machine);
+ * `clientCpuMsPerQuery`: this (bench client) process's CPU per query, on the cores the server shares.
+ */
+export interface ModeFigure { docsPerSec: number; docsPerCpuSec: number; clientCpuMsPerQuery: number; blocks: number[]; cpuMsBlocks: number[] }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
+};
+
+/** Per round, mode a's block docs/s over mode b's (the same round's, minutes apart at most). */
+export function roundRatios(a: ModeFigure | undefined, b: ModeFigure | undefined): number[] {
+  if (!a || !b) return [];
+  return a.blocks.map((x, r) => x / b.blocks[r]);
+}
+
+/** Warm-up blocks per mode before a class's timed rounds: its queries' plans, trees and code paths warm in both peers. */
+const WARM_BLOCKS = 2;
 
 /**
- * Each mode over `rounds` alternated blocks of `queries` (one warm-up block each first): the median
- * block's docs/s, and docs per second of the server's CPU over all blocks (/proc counts 10 ms ticks:
- * summed over the blocks, not a median of coarse ones).
+ * Each mode over `rounds` alternated blocks of `queries` (WARM_BLOCKS warm-up blocks each first): every
+ * block's docs/s, and docs per second of the server's CPU over all blocks.
  */
 export async function measureClass(modes: HighlightMode[], queries: string[], rounds: number): Promise<Map<string, ModeFigure>> {
-  const blocks = new Map(modes.map((m) => [m.name, { rate: [] as number[], cpuMs: 0, docs: 0, clientMs: 0, queries: 0 }]));
-  for (const m of modes) for (const q of queries) await m.run(q);
+  const blocks = new Map(modes.map((m) => [m.name, { rate: [] as number[], cpu: [] as number[], cpuMs: 0, docs: 0, clientMs: 0, queries: 0 }]));
+  for (let w = 0; w < WARM_BLOCKS; w++) for (const m of modes) for (const q of queries) await m.run(q);
   for (let r = 0; r < rounds; r++) {
     for (const m of r % 2 ? [...modes].reverse() : modes) {
-      const cpu0 = processCpuMs(m.pid);
+      const cpu0 = cpuMark(m.pid);
       const own0 = process.cpuUsage();
       const t0 = performance.now();
       let docs = 0;
       for (const q of queries) docs += await m.run(q);
       const secs = (performance.now() - t0) / 1000;
+      const own = process.cpuUsage(own0);
       const b = blocks.get(m.name)!;
       b.rate.push(docs / secs);
-      b.cpuMs += processCpuMs(m.pid) - cpu0;
-      const own = process.cpuUsage(own0);
+      const cpuMs = cpuMsSince(cpu0);
+      b.cpu.push(cpuMs);
+      b.cpuMs += cpuMs;
       b.clientMs += (own.user + own.system) / 1000;
       b.queries += queries.length;
       b.docs += docs;
     }
   }
   return new Map([...blocks].map(([name, b]) => [name, {
-    docsPerSec: median(b.rate), docsPerCpuSec: b.docs / (Math.max(b.cpuMs, 10) / 1000), clientCpuMsPerQuery: b.clientMs / Math.max(b.queries, 1),
+    docsPerSec: median(b.rate), docsPerCpuSec: b.docs / (Math.max(b.cpuMs, 0.001) / 1000),
+    clientCpuMsPerQuery: b.clientMs / Math.max(b.queries, 1), blocks: b.rate, cpuMsBlocks: b.cpu,
   }]));
 }

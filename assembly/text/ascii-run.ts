@@ -15,11 +15,50 @@ export function useAsciiFold(table: usize): void {
 }
 
 function makeAsciiFold(table: usize): void {
+  let alnum = true;
+  let underscore = true;
   for (let c: u32 = 0; c < 128; c++) {
     const e = load<u32>(table + (<usize>c << 2));
-    store<u8>(asciiFold + <usize>c, e - 1 < 0x7f ? <u8>e : 0);
+    const f: u32 = e - 1 < 0x7f ? e : 0;
+    store<u8>(asciiFold + <usize>c, <u8>f);
+    const letter = (c | 0x20) - 0x61 < 26;
+    const std: u32 = letter ? c | 0x20 : c - 0x30 < 10 ? c : 0;
+    if (f != std) alnum = false;
+    if (f != (c == 0x5f ? c : std)) underscore = false;
   }
+  asciiKind = alnum ? ASCII_ALNUM : underscore ? ASCII_ALNUM_UNDERSCORE : ASCII_TABLE;
   asciiFoldOf = table;
+}
+
+/**
+ * How asciiRun folds: by the 128-entry table (8 swizzles), or, when the table's ASCII part is the usual
+ * one (digits, letters folded to lower case, with or without `_`: the default charsets'), by compares.
+ */
+const ASCII_TABLE: i32 = 0;
+const ASCII_ALNUM: i32 = 1;
+const ASCII_ALNUM_UNDERSCORE: i32 = 2;
+let asciiKind: i32 = ASCII_TABLE;
+
+/** The fold of 16 ASCII bytes by the table: the folded code of a plain word character, else 0. */
+@inline function foldByTable(b: v128): v128 {
+  let f = i8x16.swizzle(v128.load(asciiFold), b);
+  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 16), i8x16.sub(b, i8x16.splat(16))));
+  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 32), i8x16.sub(b, i8x16.splat(32))));
+  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 48), i8x16.sub(b, i8x16.splat(48))));
+  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 64), i8x16.sub(b, i8x16.splat(64))));
+  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 80), i8x16.sub(b, i8x16.splat(80))));
+  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 96), i8x16.sub(b, i8x16.splat(96))));
+  return v128.or(f, i8x16.swizzle(v128.load(asciiFold, 112), i8x16.sub(b, i8x16.splat(112))));
+}
+
+/** foldByTable for the usual ASCII part (asciiKind not ASCII_TABLE): letters | 0x20, digits as they are, `_` with its kind. */
+@inline function foldByCompare(b: v128): v128 {
+  const lower = v128.or(b, i8x16.splat(0x20));
+  const letter = i8x16.lt_u(i8x16.sub(lower, i8x16.splat(0x61)), i8x16.splat(26));
+  let word = i8x16.lt_u(i8x16.sub(b, i8x16.splat(0x30)), i8x16.splat(10));
+  if (asciiKind == ASCII_ALNUM_UNDERSCORE) word = v128.or(word, i8x16.eq(b, i8x16.splat(0x5f)));
+  // a letter's lower case, a digit's or `_`'s own code, else 0
+  return v128.or(v128.and(letter, lower), v128.and(word, b));
 }
 
 /** Lane numbers 0..15, for the SIMD run's lane mask. */
@@ -37,14 +76,7 @@ const IOTA: v128 = i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const v1 = v128.load(p, 16);
   if (v128.any_true(v128.and(v128.or(v0, v1), i16x8.splat(<i16>0xff80)))) return 0;
   const b = i8x16.narrow_i16x8_u(v0, v1);
-  let f = i8x16.swizzle(v128.load(asciiFold), b);
-  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 16), i8x16.sub(b, i8x16.splat(16))));
-  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 32), i8x16.sub(b, i8x16.splat(32))));
-  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 48), i8x16.sub(b, i8x16.splat(48))));
-  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 64), i8x16.sub(b, i8x16.splat(64))));
-  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 80), i8x16.sub(b, i8x16.splat(80))));
-  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 96), i8x16.sub(b, i8x16.splat(96))));
-  f = v128.or(f, i8x16.swizzle(v128.load(asciiFold, 112), i8x16.sub(b, i8x16.splat(112))));
+  const f = asciiKind == ASCII_TABLE ? foldByTable(b) : foldByCompare(b);
   const stops = i8x16.bitmask(i8x16.eq(f, i8x16.splat(0)));
   if (stops == 0) return 0;
   const run = <i32>ctz(stops);

@@ -32,32 +32,42 @@ export async function tableForInsert(
   }
 }
 
-/** The id a row gives: undefined (or 0) means "generate one". */
+/**
+ * The id a row gives: undefined (or 0) means "generate one". A negative id is refused with Manticore's
+ * text (searchd's SQL insert, StrToDocID): stored, it broke the MySQL OK packet's last insert id.
+ */
 export function idOf(l: Literal | undefined): bigint | undefined {
   if (!l || l.t === 'null') return undefined;
-  if (l.t === 'int') return l.v === 0n ? undefined : l.v;
-  if (l.t === 'string' && /^-?\d+$/.test(l.v.trim())) return BigInt(l.v.trim()) || undefined;
-  throw new SearchError('BAD_VALUE', 'id must be an integer');
+  let id: bigint;
+  if (l.t === 'int') id = l.v;
+  else if (l.t === 'string' && /^-?\d+$/.test(l.v.trim())) id = BigInt(l.v.trim());
+  else throw new SearchError('BAD_VALUE', 'id must be an integer');
+  if (id < 0n) throw new SearchError('BAD_VALUE', 'Negative document ids are not allowed');
+  return id === 0n ? undefined : id;
 }
 
 /** Rows of an INSERT as RowInputs; without a column list, values follow the schema order (id first). */
 export function rowInputs(table: Table, columns: string[] | undefined, rows: Literal[][]): { inputs: RowInput[]; colNos: Map<string, number> } {
   const names = columns ?? ['id', ...orderedColumns(table.schema).map((c) => c.name)];
   const colNos = new Map<string, number>();
-  names.forEach((n, i) => {
-    const key = n.toLowerCase();
-    if (key !== 'id' && !table.column(key)) throw new SearchError('UNKNOWN_COLUMN', `unknown column: '${n}'`);
+  // plain loops (packed arrays): this runs for every INSERT; its closures and second name list were per-statement garbage
+  const keys: string[] = [];
+  for (let i = 0; i < names.length; i++) {
+    const key = names[i]!.toLowerCase();
+    if (key !== 'id' && !table.column(key)) throw new SearchError('UNKNOWN_COLUMN', `unknown column: '${names[i]}'`);
     colNos.set(key, i + 1);
-  });
-  const keys = names.map((n) => n.toLowerCase());
-  const inputs = rows.map((r) => {
-    if (r.length !== keys.length) {
-      throw new SearchError('PARSE_ERROR', `column count does not match value count (expected ${keys.length}, got ${r.length})`);
+    keys.push(key);
+  }
+  const inputs: RowInput[] = [];
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    if (row.length !== keys.length) {
+      throw new SearchError('PARSE_ERROR', `column count does not match value count (expected ${keys.length}, got ${row.length})`);
     }
     const values = new Map<string, Literal>();
-    for (let i = 0; i < keys.length; i++) values.set(keys[i]!, r[i]!);
-    return { id: idOf(values.get('id')), values };
-  });
+    for (let i = 0; i < keys.length; i++) values.set(keys[i]!, row[i]!);
+    inputs.push({ id: idOf(values.get('id')), values });
+  }
   return { inputs, colNos };
 }
 

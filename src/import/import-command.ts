@@ -3,7 +3,7 @@ import { asSearchError } from '../util/errors.js';
 import { EngineTarget } from './engine-target.js';
 import { HttpTarget } from './http-target.js';
 import { IMPORT_USAGE, parseImportArgs, type ImportArgs } from './import-args.js';
-import { ImportRun, type ImportSummary } from './import-run.js';
+import { ImportFailure, ImportRun, type ImportSummary } from './import-run.js';
 import { grouped, Progress, progressMode } from './progress.js';
 import type { ImportTarget } from './target.js';
 
@@ -64,6 +64,9 @@ export async function importCommand(argv: string[]): Promise<number> {
     return EXIT_OK;
   } catch (e) {
     console.error(`quarry import: ${asSearchError(e).message}`);
+    if (e instanceof ImportFailure) {
+      console.error(`quarry import: stopped in ${e.file}: ${grouped(e.imported)} documents imported into table ${args.table} before it (acknowledged: they stay)`);
+    }
     return EXIT_FAILED;
   } finally {
     sig.dispose();

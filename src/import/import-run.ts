@@ -35,6 +35,16 @@ export interface ImportSummary {
   elapsedMs: number;
 }
 
+/**
+ * A failure that is not a bad line (the server went away, a read or disk error) with how far the import
+ * got: the documents acknowledged before it stay, and the user needs their count to resume.
+ */
+export class ImportFailure extends Error {
+  constructor(cause: unknown, readonly imported: number, readonly file: string) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
 /** Bad lines printed in full; after that only the count at the end. */
 const SHOWN_BAD_LINES = 20;
 
@@ -69,11 +79,17 @@ export class ImportRun {
   }
 
   async run(): Promise<ImportSummary> {
+    let failed = false;
+    let failure: unknown;
     try {
       await this.#runFiles();
+    } catch (e) {
+      failed = true;
+      failure = e;
     } finally {
       await this.#inflight; // settles, never rejects: a batch still on its way when a read failed
     }
+    if (failed) throw new ImportFailure(failure, this.#loader.imported, this.#file);
     this.progress.done();
     return {
       imported: this.#loader.imported,

@@ -124,7 +124,7 @@ export class MysqlSource implements RowSource {
       let schemaSent = false;
       let rowNo = 0;
       let rows: SourceRow[] = [];
-      for (const sql of await this.#queries(main)) {
+      for await (const sql of this.#queries(main)) {
         let fields: string[] | undefined;
         for await (const r of this.#stream(sql, (f) => { fields = f.map((x) => x.name); })) {
           if (!schemaSent) {
@@ -163,25 +163,34 @@ export class MysqlSource implements RowSource {
     }
   }
 
-  /** The main query, or one per step of the range. */
-  async #queries(main: string): Promise<string[]> {
+  /** The main query, or one per step of the range, each made when the one before has been read. */
+  async *#queries(main: string): AsyncGenerator<string> {
     const rangeSql = lastValue(this.#section, 'sql_query_range');
     if (!rangeSql) {
       if (/\$(start|end)\b/.test(main)) throw new Error('sql_query uses $start/$end but sql_query_range is not set');
-      return [main];
+      yield main;
+      return;
     }
     const step = Number(lastValue(this.#section, 'sql_range_step') ?? DEFAULT_RANGE_STEP);
     if (!Number.isInteger(step) || step < 1) throw new Error(`sql_range_step must be a positive integer`);
     const [range] = await this.#query(rangeSql);
     if (!range || range.length < 2) throw new Error('sql_query_range must return two columns (min, max)');
     // an empty table: one empty range still gives the result's columns
-    if (range[0] === null || range[1] === null) return [main.replace(/\$start\b/g, '1').replace(/\$end\b/g, '0')];
-    const min = BigInt(text(range[0]));
-    const max = BigInt(text(range[1]));
-    const out: string[] = [];
-    for (let start = min; start <= max; start += BigInt(step)) {
-      out.push(main.replace(/\$start\b/g, String(start)).replace(/\$end\b/g, String(start + BigInt(step) - 1n)));
+    if (range[0] === null || range[1] === null) {
+      yield main.replace(/\$start\b/g, '1').replace(/\$end\b/g, '0');
+      return;
     }
-    return out;
+    for (const [start, end] of rangeSteps(BigInt(text(range[0])), BigInt(text(range[1])), BigInt(step))) {
+      yield main.replace(/\$start\b/g, String(start)).replace(/\$end\b/g, String(end));
+    }
   }
+}
+
+/**
+ * The [$start, $end] pairs of a ranged query, one at a time: a sparse id range (ids 1 and 10^15) is
+ * billions of steps, which the source once built as one array of queries before the first ran, and the
+ * indexer died out of memory; Sphinx's indexer also walks every step, one query each.
+ */
+export function* rangeSteps(min: bigint, max: bigint, step: bigint): Generator<[bigint, bigint]> {
+  for (let start = min; start <= max; start += step) yield [start, start + step - 1n];
 }

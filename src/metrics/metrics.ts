@@ -72,7 +72,8 @@ export class ServerMetrics {
   /** Called after every statement (the query log listens here). */
   statementListener: ((e: StatementEvent) => void) | undefined;
   readonly #open = new Map<number, Activity>();
-  #nextConnId = 0;
+  /** From 1, as MySQL's thread ids and Manticore's connection ids: the handshake's id, and some clients read 0 as none. */
+  #nextConnId = 1;
 
   count(cmd: Command, table?: string): void {
     this.commands.set(cmd, (this.commands.get(cmd) ?? 0) + 1);

@@ -65,7 +65,6 @@ function refuse(socket: Socket): void {
 export async function startMysqlListener(engine: Engine, opts: MysqlListenerOptions): Promise<MysqlListener> {
   const open = new Set<MysqlConnection>();
   const stats: ServerStats = { startedAt: Date.now(), connections: 0, questions: 0 };
-  let nextId = 1;
   const server = createServer((socket) => {
     if (opts.maxConnections !== undefined && open.size >= opts.maxConnections) {
       metrics.maxedOut++;
@@ -73,7 +72,8 @@ export async function startMysqlListener(engine: Engine, opts: MysqlListenerOpti
     }
     const activityId = metrics.open('mysql', `${socket.remoteAddress}:${socket.remotePort}`);
     const conn = new MysqlConnection(socket, {
-      engine, connectionId: nextId++, maxPacketBytes: opts.maxPacketBytes ?? DEFAULT_MAX_PACKET_BYTES, stats,
+      // one id for the handshake, CONNECTION_ID() and SHOW THREADS / PROCESSLIST, as MySQL and Manticore have it
+      engine, connectionId: activityId, maxPacketBytes: opts.maxPacketBytes ?? DEFAULT_MAX_PACKET_BYTES, stats,
       activityId, idleTimeoutMs: opts.idleTimeoutMs, packetTimeoutMs: opts.packetTimeoutMs, tls: opts.tls,
     });
     open.add(conn);

@@ -2,8 +2,12 @@
 
 /** Largest payload of one packet; a longer payload continues in the next packet. */
 export const MAX_PAYLOAD = 0xffffff;
-/** First size of the growable buffer; most replies fit without growing. */
-const INITIAL_BYTES = 4096;
+/**
+ * First size of the growable buffer: OK and ERR replies and small result sets fit. Under half of
+ * Buffer.poolSize, so it is a slice of Node's shared pool: at 4096 every command (every INSERT's OK)
+ * allocated an ArrayBuffer of its own, native memory the GC must track and free.
+ */
+const INITIAL_BYTES = 2048;
 const HEADER_BYTES = 4;
 
 export class PacketWriter {
@@ -95,9 +99,15 @@ export class PacketWriter {
     return this;
   }
 
-  /** A length-encoded integer. */
+  /**
+   * A length-encoded integer, unsigned 64-bit: a negative value (a negative id stored by a quarry before
+   * INSERT refused them, as an OK packet's last insert id) is written as its two's complement in 9 bytes,
+   * as MySQL's unsigned field holds it; written as one byte it was 0xff, an ERR marker, and broke the packet.
+   */
   lenenc(v: number | bigint): this {
-    const n = BigInt(v);
+    // the usual small count or id: no BigInt made
+    if (typeof v === 'number' && v >= 0 && v < 251 && (v | 0) === v) return this.u8(v);
+    const n = BigInt.asUintN(64, BigInt(v));
     if (n < 251n) return this.u8(Number(n));
     if (n < 0x10000n) return this.u8(0xfc).u16(Number(n));
     if (n < 0x1000000n) {

@@ -42,6 +42,22 @@ function stopOnSignals(server: RunningServer): void {
   process.on('SIGINT', onSignal);
 }
 
+/**
+ * SIGUSR1 and SIGHUP leave the server serving. Without a listener Node opens its inspector on
+ * 127.0.0.1:9229 at SIGUSR1 (a debugger any local user could attach to; logrotate sends USR1, as README
+ * says to) and exits at SIGHUP, which scripts and Sphinx's `indexer --rotate` send searchd to rotate.
+ * SIGUSR1 reopens the log files when there are any (logs.ts adds that listener); SIGHUP is only logged:
+ * quarry's tables are swapped by `quarry indexer --rotate` through the server.
+ */
+function keepServingOnSignals(server: RunningServer): void {
+  process.on('SIGUSR1', () => {});
+  process.on('SIGHUP', () => {
+    const line = 'quarry: SIGHUP: nothing to rotate (quarry indexer --rotate swaps tables through the server); still serving';
+    console.log(line);
+    server.logs.info(line);
+  });
+}
+
 /** `quarry export`: writes the folder and prints what it holds. */
 async function exportCommand(dataDir: string, table: string, outDir: string): Promise<number> {
   try {
@@ -101,6 +117,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
     const { startServer } = await import('./server.js');
     const server = await startServer(args, async (opts) => (await loadOpenEngine())(opts));
     stopOnSignals(server);
+    keepServingOnSignals(server);
     console.log(server.readyLine);
     server.logs.info(server.readyLine);
     return undefined;

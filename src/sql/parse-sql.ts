@@ -8,6 +8,7 @@ import { parseBackup } from './backup-parser.js';
 import { parseAlterCluster, parseCreateCluster, parseDeleteCluster, parseJoinCluster } from './cluster-parser.js';
 import { parseLockTables, parseUnlockTables, recognizeInformationSchema } from './dump-parser.js';
 import { Cursor } from './cursor.js';
+import { parseInsertFast } from './insert-fast-path.js';
 import { parseAlter, parseCreate, parseDrop } from './ddl-parser.js';
 import { tokenize } from './lexer.js';
 import { parseSelect } from './select-parser.js';
@@ -69,6 +70,13 @@ function isMultiStatement(s: Statement): boolean {
  * near 'SELEKT * FROM t'`); never any other error.
  */
 export function parseSql(text: string): Statement[] {
+  // a client's usual single-table INSERT is read off the text without tokens (insert-fast-path.ts)
+  const insert = parseInsertFast(text);
+  return insert ? [insert] : parseStatements(text);
+}
+
+/** parseSql by the full grammar alone (what the INSERT fast path is checked against). */
+export function parseStatements(text: string): Statement[] {
   if (text.length === 0) throw new SearchError('PARSE_ERROR', 'query was empty');
   const toks = tokenize(text);
   const schemaQuery = recognizeInformationSchema(toks);

@@ -17,6 +17,7 @@ interface StreamExports {
   snipOccCount(): number;
   snipFound(): number;
   snipBytes(): number;
+  snipResults(): number;
 }
 
 /** One dictionary's term numbers: by scanner id in core memory (for the id generation `gen`), by term in `numbers`. */
@@ -55,8 +56,12 @@ export class SnippetStreams {
   private buf = 0;
   private bufWords = 0;
 
+  /** Where snipStream leaves its occurrence count, found mask and UTF-8 bytes (i32 index). */
+  private readonly results: number;
+
   constructor(private readonly core: Core) {
     this.x = core.exports as unknown as StreamExports;
+    this.results = this.x.snipResults() >>> 2;
   }
 
   private dict(req: StreamRequest, gen: number): DictTerms {
@@ -166,8 +171,8 @@ export class SnippetStreams {
       np = run();
     }
     if (np < 0) return null;
-    const nOcc = this.x.snipOccCount();
     const i32 = this.core.i32;
+    const nOcc = i32[this.results];
     const core = this.core;
     const ptr = s.packed;
     return {
@@ -176,8 +181,8 @@ export class SnippetStreams {
       home: { core, ptr, view: () => new Int32Array(core.buffer, ptr, np * STREAM_TOKEN_WORDS) },
       nOcc,
       occ: i32.subarray(s.occ >>> 2, (s.occ >>> 2) + nOcc * STREAM_OCC_WORDS),
-      found: this.x.snipFound() >>> 0,
-      docBytes: this.x.snipBytes(),
+      found: i32[this.results + 1] >>> 0,
+      docBytes: i32[this.results + 2],
     };
   }
 }

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BuiltSegment } from '../../index/segment/segment-builder.js';
 import type { AttrValue } from '../../index/types.js';
+import { appendTerms } from '../../index/segment/sorted-terms.js';
 import type { BuildJob, BuildPart, BuildRunner } from './build-job.js';
 
 interface Reply { id: number; blob?: Uint8Array; terms?: string[]; hostCols?: (AttrValue[] | null)[]; error?: string }
@@ -39,7 +40,8 @@ export function buildThreadOf(file: URL): BuildThread {
       waiting.delete(r.id);
       if (waiting.size === 0) w.unref();
       if (r.error !== undefined) job?.reject(new Error(`quarry: build thread: ${r.error}`));
-      else job?.resolve({ blob: r.blob!, terms: r.terms!, hostCols: r.hostCols! });
+      // the dictionary packed, as those built on this thread (sorted-terms.ts appendTerms says why)
+      else job?.resolve({ blob: r.blob!, terms: appendTerms([], r.terms!), hostCols: r.hostCols! });
     });
     // the thread is gone (an error, or close() while jobs were on it): its jobs fail, none waits forever
     const gone = (e: unknown) => {

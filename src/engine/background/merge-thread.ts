@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { MergedSegment, MergeRunner, MergeRunnerFactory } from '../../index/parallel/merge-job.js';
 import { TERMS_CHUNK, type AddMessage, type JobMessage, type MoreMessage, type ReplyMessage, type WirePart } from './merge-wire.js';
+import { appendTerms } from '../../index/segment/sorted-terms.js';
 
 /**
  * An idle merge thread ends after this long (its heap, 30-40 MiB after a merge, most of it V8's young
@@ -71,8 +72,8 @@ export function mergeThreadRunner(file: URL, idleExitMs = IDLE_EXIT_MS): MergeRu
         if (!job) return;
         if (r.error === undefined && !r.blob) {
           // a chunk of the merged dictionary: the next one in a later task
-          if (job.terms) for (const t of r.terms!) job.terms.push(t);
-          else job.terms = r.terms!;
+          // packed, as the dictionaries built on this thread (sorted-terms.ts appendTerms says why)
+          job.terms = appendTerms(job.terms ?? [], r.terms!);
           w.postMessage({ more: r.id } satisfies MoreMessage);
           return;
         }
@@ -82,11 +83,7 @@ export function mergeThreadRunner(file: URL, idleExitMs = IDLE_EXIT_MS): MergeRu
           retire(w);
         }
         if (r.error !== undefined) return job.reject(new Error(`quarry: merge thread: ${r.error}`));
-        let terms = r.terms!;
-        if (job.terms) {
-          for (const t of terms) job.terms.push(t);
-          terms = job.terms;
-        }
+        const terms = appendTerms(job.terms ?? [], r.terms!);
         if (worker === w) {
           known.set(terms, r.key!);
           gone.register(terms, { w, key: r.key! }, terms);

@@ -8,6 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { mergeWithRowMaps } from '../../index/segment/segment-merger.js';
 import { SegmentView } from '../../index/segment/segment-view.js';
+import { appendTerms } from '../../index/segment/sorted-terms.js';
 import { TERMS_CHUNK, type AddMessage, type JobMessage, type MoreMessage, type ReplyMessage } from './merge-wire.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import { detachFirst } from './detach-first.js';
@@ -68,8 +69,9 @@ function runJob({ id, job, forget }: JobMessage): void {
 /** A chunk of a dictionary sent ahead of a job. */
 function add({ add: key, terms }: AddMessage): void {
   const to = kept.get(key) as string[] | undefined;
-  if (!to) kept.set(key, terms);
-  else for (const t of terms) to.push(t);
+  // packed, as the dictionaries this thread builds (sorted-terms.ts appendTerms says why)
+  if (!to) kept.set(key, appendTerms([], terms));
+  else appendTerms(to, terms);
 }
 
 parentPort!.on('message', (m: JobMessage | MoreMessage | AddMessage) => {

@@ -44,6 +44,8 @@ export interface ExecContext {
   dist: DistributedTables;
   /** Replication (src/replication/) when searchd names NATS servers; else cluster statements fail. */
   replication?: ReplicationHook;
+  /** One checkpoint pass over every table (the engine's checkpointer), which BACKUP runs before its copy. */
+  checkpointNow?: () => Promise<void>;
 }
 
 /** The distributed table a statement names, if it names one. */
@@ -129,7 +131,7 @@ export async function executeLocal(ctx: ExecContext, st: Statement, session: Ses
     }
     case 'set_names': case 'set_transaction': return ok(0);
     case 'call': return execCall(ctx.catalog, st, ctx.dist);
-    case 'backup': return execBackup(ctx.catalog, st);
+    case 'backup': return execBackup(ctx.catalog, st, ctx.checkpointNow);
     case 'lock_tables': return execLockTables(ctx.catalog, st, session);
     case 'unlock_tables': return execUnlockTables(session);
     case 'information_schema': return execInformationSchema(ctx.catalog, st);

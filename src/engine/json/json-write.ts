@@ -84,7 +84,8 @@ export async function execJsonInsert(ctx: WriteContext, body: JsonValue, replace
   const name = tableName(obj);
   const given = insertId(obj);
   const entries = docEntries(obj);
-  const table = await tableForInsert(ctx, name, entries.map(([k]) => k), [entries.map(([, v]) => inferenceLiteral(v))]);
+  // an existing table (the usual /insert) takes no await and no literals for auto schema's inference
+  const table = ctx.catalog.get(name) ?? await tableForInsert(ctx, name, entries.map(([k]) => k), [entries.map(([, v]) => inferenceLiteral(v))]);
   const { row, colNos } = docRow(table, given, entries);
   const id = given ?? (await ctx.ids.take(1))[0]!;
   // concurrent writers share one durable commit, as SQL INSERT (../transaction/transaction-group.ts)

@@ -170,64 +170,100 @@ export function collectField(s: TokenStream, ft: FieldTokens, f: number): void {
 }
 
 /**
- * The batch's terms in sorted order, and each stream id's place among them (`rank`). Terms all of the
- * fast numbering are ordered by its name order (integers sorted, no string compared); others by the
- * default sort, which compares UTF-16 code units as `<` does.
+ * The batch's terms in sorted order (into `terms`, empty, appended to: a packed array, one elements kind
+ * whichever way it was made), and each stream id's place among them (into `rank`). Terms all of the fast
+ * numbering are ordered by its name order (integers sorted, no string compared); others by the default
+ * sort, which compares UTF-16 code units as `<` does.
  */
-function sortTerms(s: TokenStream): { terms: string[]; rank: Uint32Array } {
+function sortTerms(s: TokenStream, terms: string[], rank: Uint32Array): void {
   const m = s.names.length;
-  const rank = words('rank', m);
   const { dict, fast } = s;
   if (dict || !fast) {
-    const terms = s.names.slice().sort();
-    if (dict) for (let r = 0; r < m; r++) rank[dict.get(terms[r])!] = r;
-    return { terms, rank };
+    for (const name of s.names) terms.push(name);
+    terms.sort();
+    if (dict) rankByName(terms, dict, rank);
+    return;
   }
   const { order, rank: nameRank } = fast.nameOrder();
   const keys = words('keys', m);
-  for (let id = 0; id < m; id++) keys[id] = nameRank[s.nums[id]];
+  rankKeys(keys, nameRank, s.nums);
   keys.sort();
-  const terms: string[] = new Array(m);
-  for (let r = 0; r < m; r++) {
+  placeTerms(terms, rank, keys, order, fast.names);
+}
+
+/*
+ * The grouping's loops, each in a function of its own whose loop is all it runs and which returns no
+ * new object: a batch runs each once, V8 optimizes it on the stack (OSR) part way through its loop, and
+ * whatever followed the loop in the same function (a later loop, a call, an object literal) had never
+ * run, so that code deoptimized on reaching it, in every later batch too (the on-stack code is kept
+ * and entered again), and the function was compiled again and again (findPairs, groupByPair, sortTerms
+ * 5-8 times in a gcide import). The objects are made by the callers, which have no loop.
+ */
+
+/** rank[dict(term)] = its place in sorted `terms`. */
+function rankByName(terms: string[], dict: Map<string, number>, rank: Uint32Array): void {
+  for (let r = 0; r < terms.length; r++) rank[dict.get(terms[r])!] = r;
+}
+
+/** Each stream id's term's place in the fast numbering's name order. */
+function rankKeys(keys: Uint32Array, nameRank: Uint32Array, nums: number[]): void {
+  for (let id = 0; id < keys.length; id++) keys[id] = nameRank[nums[id]];
+}
+
+/** The terms in name order (`keys` sorted) appended to `terms`, each stream id's place into `rank`. */
+function placeTerms(terms: string[], rank: Uint32Array, keys: Uint32Array, order: Uint32Array, names: readonly string[]): void {
+  for (let r = 0; r < keys.length; r++) {
     const num = order[keys[r]];
     rank[slotOf[num]] = r;
-    terms[r] = fast.names[num];
+    terms.push(names[num]);
   }
-  return { terms, rank };
 }
 
 /**
  * Groups the stream by term, terms in sorted order: a counting sort whose counts were taken while
  * collecting, each token placed at its stream id's next slot (an id's slots are its term's), row by
- * row, so rows stay ascending. Each loop is a function of its own: a batch runs each once, V8 optimizes
- * it on the stack, and one function of all of them was deoptimized on reaching each later loop.
+ * row, so rows stay ascending.
  */
 export function groupByTerm(s: TokenStream): { table: PostingsTable; rank: Uint32Array } {
-  const { terms, rank } = sortTerms(s);
-  const posStart = termStarts(s, rank);
-  const { hitRows, positions } = placeTokens(s);
-  const { rowStart, rows, tfs } = termRows(s, posStart, hitRows, positions);
-  const table = { terms, rowStart, rows, tfs, posStart, positions, termsOwned: !s.strings };
+  const m = s.names.length;
+  const terms: string[] = [];
+  const rank = words('rank', m);
+  sortTerms(s, terms, rank);
+  const posStart = words('posStart', m + 1);
+  termStarts(posStart, s.count, rank);
+  const hitRows = words('hitRows', s.n);
+  const positions = words('positions', s.n);
+  placeTokens(s.tid, s.thit, s.count, s.rowFrom, hitRows, positions);
+  const rowStart = words('rowStart', m + 1);
+  const rows = words('rows', s.n);
+  const tfs = words('tfs', s.n);
+  const k = termRows(posStart, hitRows, positions, rowStart, rows, tfs);
+  rowStart[m] = k;
+  const table = { terms, rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k), posStart, positions, termsOwned: !s.strings };
   return { table, rank };
 }
 
-/** Where each sorted term's hits start; each stream id's count becomes its next slot. */
-function termStarts(s: TokenStream, rank: Uint32Array): Uint32Array {
-  const m = s.names.length;
-  const { count } = s;
-  const posStart = words('posStart', m + 1);
+/** Where each sorted term's hits start (into posStart, m + 1 words); each stream id's count becomes its next slot. */
+function termStarts(posStart: Uint32Array, count: Uint32Array, rank: Uint32Array): void {
+  const m = rank.length;
   posStart[0] = 0;
   for (let id = 0; id < m; id++) posStart[rank[id] + 1] = count[id];
-  for (let t = 0; t < m; t++) posStart[t + 1] += posStart[t];
-  for (let id = 0; id < m; id++) count[id] = posStart[rank[id]];
-  return posStart;
+  prefixSums(posStart, m);
+  nextSlots(count, posStart, rank);
 }
 
-/** Each token's row and hit word at its stream id's next slot (s.count holds the slots). */
-function placeTokens(s: TokenStream): { hitRows: Uint32Array; positions: Uint32Array } {
-  const { tid, thit, count: fill, rowFrom } = s;
-  const hitRows = words('hitRows', s.n);
-  const positions = words('positions', s.n);
+/** a[t + 1] += a[t] for t < m. */
+function prefixSums(a: Uint32Array, m: number): void {
+  for (let t = 0; t < m; t++) a[t + 1] += a[t];
+}
+
+/** Each stream id's first slot: its term's start. */
+function nextSlots(count: Uint32Array, posStart: Uint32Array, rank: Uint32Array): void {
+  for (let id = 0; id < rank.length; id++) count[id] = posStart[rank[id]];
+}
+
+/** Each token's row and hit word at its stream id's next slot (`fill` holds the slots). */
+function placeTokens(tid: Uint32Array, thit: Uint32Array, fill: Uint32Array, rowFrom: Uint32Array, hitRows: Uint32Array, positions: Uint32Array): void {
   for (let row = 0, i = 0; row < rowFrom.length - 1; row++) {
     for (const end = rowFrom[row + 1]; i < end; i++) {
       const at = fill[tid[i]]++;
@@ -235,15 +271,15 @@ function placeTokens(s: TokenStream): { hitRows: Uint32Array; positions: Uint32A
       positions[at] = thit[i];
     }
   }
-  return { hitRows, positions };
 }
 
-/** Each term's rows and term frequencies from its hits (a row's hits sorted where they came out of order). */
-function termRows(s: TokenStream, posStart: Uint32Array, hitRows: Uint32Array, positions: Uint32Array) {
-  const m = s.names.length;
-  const rowStart = words('rowStart', m + 1);
-  const rows = words('rows', s.n);
-  const tfs = words('tfs', s.n);
+/**
+ * Each term's rows and term frequencies from its hits (a row's hits sorted where they came out of
+ * order), into rowStart (its first m of m + 1 words: the caller sets the last), rows and tfs; returns the rows' count.
+ */
+function termRows(posStart: Uint32Array, hitRows: Uint32Array, positions: Uint32Array, rowStart: Uint32Array, rows: Uint32Array,
+  tfs: Uint32Array): number {
+  const m = rowStart.length - 1;
   let k = 0;
   for (let t = 0; t < m; t++) {
     rowStart[t] = k;
@@ -261,8 +297,7 @@ function termRows(s: TokenStream, posStart: Uint32Array, hitRows: Uint32Array, p
     }
     if (unsorted) sortRowHits(hitRows, positions, a, b);
   }
-  rowStart[m] = k;
-  return { rowStart, rows: rows.subarray(0, k), tfs: tfs.subarray(0, k) };
+  return k;
 }
 
 /** slotOf and stamp with room for number `num` (growSlots when short). */

@@ -115,9 +115,7 @@ class PairNumbers {
 
   constructor(ok: Uint8Array, private readonly m: number) {
     this.slot = new Int32Array(ok.length);
-    let e = 0;
-    for (let t = 0; t < ok.length; t++) this.slot[t] = ok[t] === 0 ? -1 : e++;
-    this.e = e;
+    const e = (this.e = slotsOf(ok, this.slot));
     this.grid = e * e <= GRID_MAX_CELLS ? new Int32Array(e * e).fill(-1) : null;
     this.map = this.grid ? null : new Map();
   }
@@ -139,6 +137,13 @@ class PairNumbers {
   }
 }
 
+/** Each eligible word's rank among the eligible (-1 for others) into `slot`; returns their count. */
+function slotsOf(ok: Uint8Array, slot: Int32Array): number {
+  let e = 0;
+  for (let t = 0; t < ok.length; t++) slot[t] = ok[t] === 0 ? -1 : e++;
+  return e;
+}
+
 /** Sorts a row's eligible tokens by key (positions out of order: fields handed over unsorted). */
 function sortByKey(keys: Uint32Array, ids: Uint32Array, n: number): void {
   const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => keys[x] - keys[y]);
@@ -151,26 +156,45 @@ function sortByKey(keys: Uint32Array, ids: Uint32Array, n: number): void {
 /** The pairs of a batch's rows, one emission per occurrence, in row order. */
 interface Emissions { pairs: PairNumbers; pair: U32List; row: U32List; hit: U32List }
 
-/** Finds every occurrence of an eligible word right after one that may stand first (`ok`: eligible()). */
+/**
+ * Finds every occurrence of an eligible word right after one that may stand first (`ok`: eligible()).
+ * Its loops are functions of their own, as the grouping's (doc-inverter.ts says why): this one has none.
+ */
 function findPairs(tokens: RowTokens, ok: Uint8Array, p: PairSettings): Emissions {
-  const { tid, rank: termOf, hit, rowFrom } = tokens;
-  const m = termOf.length;
+  const m = tokens.rank.length;
   const out: Emissions = { pairs: new PairNumbers(ok, m), pair: new U32List(), row: new U32List(), hit: new U32List() };
   // eligibility by stream id, and 1 where eligible at all: the scan counts with it rather than branch
   // on it (about a third of the tokens are of eligible words, in no pattern a CPU predicts)
   const okId = new Uint8Array(m);
   const any = new Uint8Array(m);
-  for (let id = 0; id < m; id++) {
+  eligibleIds(ok, tokens.rank, okId, any);
+  const longest = longestRow(tokens.rowFrom, tokens.rows);
+  // a row's eligible tokens: hit key (field and position, no end flag) and stream id
+  const keys = new Uint32Array(longest + 1);
+  const ids = new Uint32Array(longest + 1);
+  scanRows(out, tokens.tid, tokens.hit, tokens.rowFrom, tokens.rows, keys, ids, okId, any, tokens.rank, p.mode === 'first_freq' ? 2 : 3);
+  return out;
+}
+
+/** okId[id]: the eligibility of stream id `id`'s term; any[id]: 1 where it is eligible at all. */
+function eligibleIds(ok: Uint8Array, termOf: Uint32Array, okId: Uint8Array, any: Uint8Array): void {
+  for (let id = 0; id < okId.length; id++) {
     okId[id] = ok[termOf[id]];
     any[id] = okId[id] === 0 ? 0 : 1;
   }
+}
+
+/** The most tokens of a row. */
+function longestRow(rowFrom: Uint32Array, rows: number): number {
   let longest = 0;
-  for (let r = 0; r < tokens.rows; r++) longest = Math.max(longest, rowFrom[r + 1] - rowFrom[r]);
-  // a row's eligible tokens: hit key (field and position, no end flag) and stream id; every token is
-  // written at n, only an eligible one moves n on
-  const keys = new Uint32Array(longest + 1);
-  const ids = new Uint32Array(longest + 1);
-  for (let r = 0; r < tokens.rows; r++) {
+  for (let r = 0; r < rows; r++) longest = Math.max(longest, rowFrom[r + 1] - rowFrom[r]);
+  return longest;
+}
+
+/** Each row's pairs: every token is written at n, only an eligible one moves n on. */
+function scanRows(out: Emissions, tid: Uint32Array, hit: Uint32Array, rowFrom: Uint32Array, rows: number, keys: Uint32Array, ids: Uint32Array,
+  okId: Uint8Array, any: Uint8Array, termOf: Uint32Array, secondOk: number): void {
+  for (let r = 0; r < rows; r++) {
     let n = 0;
     for (let i = rowFrom[r]; i < rowFrom[r + 1]; i++) {
       const id = tid[i];
@@ -178,9 +202,8 @@ function findPairs(tokens: RowTokens, ok: Uint8Array, p: PairSettings): Emission
       ids[n] = id;
       n += any[id];
     }
-    rowPairs(out, r, keys, ids, n, okId, termOf, p.mode === 'first_freq' ? 2 : 3);
+    rowPairs(out, r, keys, ids, n, okId, termOf, secondOk);
   }
-  return out;
 }
 
 /** One row's pairs from its `n` eligible tokens (keys, stream ids). */
@@ -213,17 +236,32 @@ function groupByPair(e: Emissions, rank: Uint32Array): { start: Uint32Array; hit
   const np = rank.length;
   const hits = e.pair.n;
   const start = scratchWords('pairStart', np + 1).fill(0);
-  for (let i = 0; i < hits; i++) start[rank[e.pair.a[i]] + 1]++;
-  for (let i = 0; i < np; i++) start[i + 1] += start[i];
+  countByPair(start, rank, e.pair.a, hits);
+  prefixSums(start, np);
   const hitRow = scratchWords('pairHitRow', hits);
   const pairHits = scratchWords('pairHits', hits);
-  const fill = start.slice(0, np);
-  for (let i = 0; i < hits; i++) {
-    const at = fill[rank[e.pair.a[i]]]++;
-    hitRow[at] = e.row.a[i];
-    pairHits[at] = e.hit.a[i];
-  }
+  placeByPair(start.slice(0, np), rank, e.pair.a, e.row.a, e.hit.a, hits, hitRow, pairHits);
   return { start, hitRow, pairHits };
+}
+
+/** start[rank[pair] + 1]: each pair's emissions counted. */
+function countByPair(start: Uint32Array, rank: Uint32Array, pair: Uint32Array, hits: number): void {
+  for (let i = 0; i < hits; i++) start[rank[pair[i]] + 1]++;
+}
+
+/** a[t + 1] += a[t] for t < m. */
+function prefixSums(a: Uint32Array, m: number): void {
+  for (let t = 0; t < m; t++) a[t + 1] += a[t];
+}
+
+/** Each emission's row and hit at its pair's next slot (`fill`: the pairs' starts, moved on). */
+function placeByPair(fill: Uint32Array, rank: Uint32Array, pair: Uint32Array, row: Uint32Array, hit: Uint32Array, hits: number,
+  hitRow: Uint32Array, pairHits: Uint32Array): void {
+  for (let i = 0; i < hits; i++) {
+    const at = fill[rank[pair[i]]]++;
+    hitRow[at] = row[i];
+    pairHits[at] = hit[i];
+  }
 }
 
 /** `table` with the grouped pairs (terms `pairNames`, sorted) in front. */
@@ -239,7 +277,23 @@ function prependPairs(table: PostingsTable, pairNames: string[], g: ReturnType<t
   const rows = scratchWords('pairRows', hits + k);
   const tfs = scratchWords('pairTfs', hits + k);
   const rowStart = scratchWords('pairRowStart', np + m + 1);
-  // rows and tfs per pair from its hits
+  const n = pairRows(start, hitRow, np, rowStart, rows, tfs);
+  rows.set(table.rows.subarray(0, k), n);
+  tfs.set(table.tfs.subarray(0, k), n);
+  const positions = scratchWords('pairPositions', hits + h);
+  positions.set(pairHits);
+  positions.set(table.positions.subarray(0, h), hits);
+  const posStart = scratchWords('pairPosStart', np + m + 1);
+  posStart.set(start);
+  shiftStarts(rowStart, table.rowStart, np, m, n);
+  shiftStarts(posStart, table.posStart, np, m, hits);
+  const terms = pairNames;
+  for (const t of table.terms) terms.push(t);
+  return { terms, rowStart, rows: rows.subarray(0, n + k), tfs: tfs.subarray(0, n + k), posStart, positions, termsOwned: table.termsOwned };
+}
+
+/** Rows and tfs per pair from its hits (rowStart's first np words); returns the rows' count. */
+function pairRows(start: Uint32Array, hitRow: Uint32Array, np: number, rowStart: Uint32Array, rows: Uint32Array, tfs: Uint32Array): number {
   let n = 0;
   for (let x = 0; x < np; x++) {
     rowStart[x] = n;
@@ -248,19 +302,12 @@ function prependPairs(table: PostingsTable, pairNames: string[], g: ReturnType<t
       else { rows[n] = hitRow[i]; tfs[n++] = 1; }
     }
   }
-  rows.set(table.rows.subarray(0, k), n);
-  tfs.set(table.tfs.subarray(0, k), n);
-  const positions = scratchWords('pairPositions', hits + h);
-  positions.set(pairHits);
-  positions.set(table.positions.subarray(0, h), hits);
-  const posStart = scratchWords('pairPosStart', np + m + 1);
-  posStart.set(start);
-  for (let t = 0; t <= m; t++) {
-    rowStart[np + t] = table.rowStart[t] + n;
-    posStart[np + t] = table.posStart[t] + hits;
-  }
-  const terms = pairNames.concat(table.terms);
-  return { terms, rowStart, rows: rows.subarray(0, n + k), tfs: tfs.subarray(0, n + k), posStart, positions, termsOwned: table.termsOwned };
+  return n;
+}
+
+/** out[np + t] = from[t] + by for t <= m: the words' starts after the pairs'. */
+function shiftStarts(out: Uint32Array, from: Uint32Array, np: number, m: number, by: number): void {
+  for (let t = 0; t <= m; t++) out[np + t] = from[t] + by;
 }
 
 /**
@@ -275,11 +322,26 @@ export function withPairs(table: PostingsTable, tokens: RowTokens, p: PairSettin
   const { left, right } = found.pairs;
   const np = left.n;
   if (np === 0) return table;
-  const names: string[] = new Array(np);
-  for (let x = 0; x < np; x++) names[x] = pairTerm(table.terms[left.a[x]], table.terms[right.a[x]]);
+  const names = namesOfPairs(table.terms, left.a, right.a, np);
   const order = names.map((_, x) => x).sort((x, y) => (names[x] < names[y] ? -1 : names[x] > names[y] ? 1 : 0));
   if (names[order[np - 1]] >= table.terms[0]) return table; // a word below PAIR_HEAD: cannot happen with real tokenizers
   const rank = new Uint32Array(np);
-  order.forEach((x, i) => { rank[x] = i; });
-  return prependPairs(table, order.map((x) => names[x]), groupByPair(found, rank));
+  const sorted: string[] = [];
+  rankPairs(order, names, rank, sorted);
+  return prependPairs(table, sorted, groupByPair(found, rank));
+}
+
+/** The names of the np pairs (left[x], right[x]): a packed array (pushed, not a holey new Array(np)). */
+function namesOfPairs(terms: readonly string[], left: Uint32Array, right: Uint32Array, np: number): string[] {
+  const names: string[] = [];
+  for (let x = 0; x < np; x++) names.push(pairTerm(terms[left[x]], terms[right[x]]));
+  return names;
+}
+
+/** rank[x]: pair x's place in `order`; `sorted`: the names in that order. */
+function rankPairs(order: number[], names: string[], rank: Uint32Array, sorted: string[]): void {
+  for (let i = 0; i < order.length; i++) {
+    rank[order[i]] = i;
+    sorted.push(names[order[i]]);
+  }
 }

@@ -140,6 +140,7 @@ describe('quarry import', () => {
     const down = await runQuarry(['import', '--table', 'x', '--url', nobody, file('d.jsonl', '{"id":1}\n')]);
     expect(down.code).toBe(1);
     expect(down.stderr).toContain(`quarry import: cannot reach ${nobody}: connect ECONNREFUSED`);
+    expect(down.stderr).toContain('documents imported into table x before it (acknowledged: they stay)');
     const { spawnQuarry } = await import('../../helpers/spawn-quarry.js');
     const { ROOT } = await import('../../helpers/server-process.js');
     const server = await spawnQuarry(ROOT, ['--data', data()]);

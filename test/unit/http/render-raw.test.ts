@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { cellToRawJson, JsonFields, mysqlTypeName, type JsonOut } from '../../../src/engine/cell-format.js';
 import type { CellKind, RowsResult } from '../../../src/engine/result.js';
 import { toJsonText } from '../../../src/http/json-text.js';
-import { rawRowsJson, renderRawReply } from '../../../src/http/render-raw.js';
+import { rawOkJson, rawRowsJson, renderRawReply } from '../../../src/http/render-raw.js';
 
 /** The result set as the generic writer renders it (the shape rawRowsJson replaced). */
 function generic(r: RowsResult): string {
@@ -42,5 +42,12 @@ describe('rawRowsJson', () => {
     const reply = renderRawReply([r, { kind: 'ok', affected: 2 }]);
     expect(reply.status).toBe(200);
     expect(toJsonText(reply.body)).toBe(`[${generic(r)},{"total":2,"error":"","warning":""}]`);
+  });
+
+  it.each([
+    [{ kind: 'ok', affected: 1 }], [{ kind: 'ok', affected: 0, warning: 'a "quoted"\\ warning\n' }], [{ kind: 'ok', affected: 123456789 }],
+  ] as const)('writes an OK reply %j as the generic writer over its fields', (r) => {
+    const fields = new JsonFields([['total', r.affected], ['error', ''], ['warning', ('warning' in r ? r.warning : undefined) ?? '']]);
+    expect(toJsonText(rawOkJson(r))).toBe(toJsonText(fields));
   });
 });

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ImportRun } from '../../../src/import/import-run.js';
+import { ImportFailure, ImportRun } from '../../../src/import/import-run.js';
 import { Progress } from '../../../src/import/progress.js';
 import type { ImportTarget, RowBatch } from '../../../src/import/target.js';
 
@@ -54,3 +54,25 @@ describe('ImportRun priming', () => {
     expect(primed.map((r) => r[0])).toEqual(Array.from({ length: primed.length }, (_, i) => String(i + 1)));
   });
 });
+
+describe('ImportRun when the target fails', () => {
+  it('says how many documents were acknowledged before a failure that is not a bad line', async () => {
+    writeFileSync(join(dir, 'rows.tsv'), Array.from({ length: 1000 }, (_, i) => `${i + 1}\ttitle ${i + 1}\tbody\n`).join(''));
+    const { target, loaded } = fakeTarget();
+    const load = target.loadRows!;
+    let calls = 0;
+    target.loadRows = async (t, batch, replace) => {
+      if (++calls === 4) throw new Error('cannot reach http://127.0.0.1:9308: connect ECONNREFUSED 127.0.0.1:9308');
+      return load(t, batch, replace);
+    };
+    const run = new ImportRun(target, {
+      table: 't', files: [join(dir, 'rows.tsv')], format: 'tsv', batch: 100, skipErrors: false, noHeader: true,
+      columns: ['id', 'title', 'body'], replace: false,
+    }, new Progress('quiet', 'test'), () => false);
+    const failure = await run.run().then(() => undefined, (e: unknown) => e);
+    expect(failure).toBeInstanceOf(ImportFailure);
+    expect(failure).toMatchObject({ imported: 300, file: join(dir, 'rows.tsv'), message: expect.stringContaining('ECONNREFUSED') });
+    expect(loaded).toHaveLength(300);
+  });
+});
+

@@ -22,6 +22,25 @@ describe('startMysqlListener', () => {
     }
   });
 
+  it('gives a connection one id: the handshake\'s, CONNECTION_ID() and SHOW PROCESSLIST\'s', async () => {
+    const fx = await startFixture();
+    const conns: mysql.Connection[] = [];
+    try {
+      for (let i = 0; i < 2; i++) conns.push(await mysql.createConnection({ host: '127.0.0.1', port: fx.port, user: 'root' }));
+      const [a, b] = conns as [mysql.Connection, mysql.Connection];
+      expect(a.threadId).not.toBe(b.threadId);
+      for (const c of conns) {
+        const [rows] = await c.query('SELECT CONNECTION_ID() AS id');
+        expect(rows).toEqual([{ id: c.threadId }]);
+      }
+      const [list] = await a.query('SHOW PROCESSLIST');
+      expect((list as { Id: string }[]).map((r) => Number(r.Id))).toEqual(expect.arrayContaining([a.threadId, b.threadId]));
+    } finally {
+      for (const c of conns) await c.end();
+      await fx.stop();
+    }
+  });
+
   it('drops a client that stays idle past the idle timeout', async () => {
     const fx = await startFixture({ idleTimeoutMs: 200 });
     try {

@@ -27,6 +27,16 @@ describe('PacketWriter', () => {
     }));
   });
 
+  it('writes a negative length-encoded integer as unsigned 64-bit, never as a one-byte 0xff marker', () => {
+    const w = new PacketWriter();
+    w.begin().lenenc(-1n).lenenc(-5).end();
+    const payload = w.finish().subarray(4);
+    expect(payload.length).toBe(18);
+    expect([payload[0], payload[9]]).toEqual([0xfe, 0xfe]);
+    expect(payload.readBigUInt64LE(1)).toBe((1n << 64n) - 1n);
+    expect(payload.readBigUInt64LE(10)).toBe((1n << 64n) - 5n);
+  });
+
   it('splits a payload of 16M or more into continuation packets that the framer joins', () => {
     const big = Buffer.alloc(MAX_PAYLOAD + 10, 7);
     const w = new PacketWriter(0);

@@ -74,6 +74,25 @@ describe.skipIf(!ENGINE_BUILT)('quarry serve (real engine)', () => {
     }
   });
 
+  it('keeps serving on SIGUSR1 and SIGHUP: no inspector opened, no exit', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'quarry-e2e-'));
+    try {
+      const r = run(['serve', '--data', data, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0']);
+      const [, port] = await waitForLine(r, /quarry listening http=127\.0\.0\.1:(\d+)/);
+      r.child.kill('SIGUSR1');
+      r.child.kill('SIGHUP');
+      await waitForLine(r, /SIGHUP: nothing to rotate/);
+      const res = await fetch(`http://127.0.0.1:${port}/cli_json`, { method: 'POST', body: 'show tables' });
+      expect(res.status).toBe(200);
+      expect(r.child.exitCode).toBeNull();
+      expect(r.stderr).not.toContain('Debugger listening');
+      r.child.kill('SIGTERM');
+      expect(await r.exit).toBe(0);
+    } finally {
+      await rm(data, { recursive: true, force: true });
+    }
+  });
+
   it('run as a program, serves in the same process with glibc malloc tuned (keeping values already set) and jemalloc preloaded where installed', async () => {
     const data = await mkdtemp(join(tmpdir(), 'quarry-e2e-'));
     try {

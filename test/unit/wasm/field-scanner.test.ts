@@ -59,6 +59,19 @@ describe('core field scanner', () => {
     }), { numRuns: 500 });
   });
 
+  // the SIMD run folds by compares when the table's ASCII part is the usual one (with or without `_`), else by the table
+  for (const spec of ['0..9, A..Z->a..z, a..z', '0..9, A..Z->a..z, _, a..z', 'non_cont', '0..9, a..z', '0..9, A..Z->a..z, a..z, U+2D']) {
+    it(`gives the TS tokenizer tokens on long ASCII text with charset_table '${spec}'`, () => {
+      const t = buildCaseFolding(spec);
+      const ascii = PIECES.filter((p) => /^[\x00-\x7f]+$/.test(p)).concat(['abcdefghijklmno', 'ABCDEFGHIJKLMNOP', 'Abc_1', '@[`{', 'a-b', '9Z_z', 'z{', 'Z[a', 'a/0:9']);
+      const longAscii = fc.array(fc.constantFrom(...ascii), { minLength: 20, maxLength: 120 }).map((a) => a.join(''));
+      fc.assert(fc.property(longAscii, fc.integer({ min: 1, max: 3 }), (text, minWordLen) => {
+        const scan = coreFieldScanners(t, minWordLen).scan(text)!;
+        expect(scanned(scan.records, scan.count, scan.texts)).toEqual(referenceFieldTokens(t, text, minWordLen));
+      }), { numRuns: 200 });
+    });
+  }
+
   it('scans fields together as each alone: the same tokens, none for a field it does not take', () => {
     // more tokens than one look-up batch (32) across fields, and fields with surrogates among them
     fc.assert(fc.property(fc.array(textArb, { maxLength: 40 }), fc.integer({ min: 1, max: 3 }), (texts, minWordLen) => {

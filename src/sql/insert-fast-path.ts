@@ -1,0 +1,195 @@
+/**
+ * The common single-table INSERT shape read straight off the text, without tokens:
+ * `INSERT|REPLACE INTO t [(col, ...)] VALUES (v, ...)[, (...)] [;]` whose values are quoted strings,
+ * [signed] numbers and NULL. Anything else (comments, backquotes, keywords as names, `Manticore.t`,
+ * `cluster:t`, tuples, `.5`, OPTION, a second statement, a row of the wrong width, any syntax error)
+ * returns undefined and the full grammar reads the text: errors stay the full grammar's, word for word.
+ * What it returns equals what the full grammar gives for the same text (test/unit/sql/insert-fast-path.test.ts).
+ */
+import type { InsertStatement, Literal } from './ast.js';
+import { isMainIdent } from './keywords.js';
+import { makeFloat, makeInt } from './literals.js';
+
+const C_SPACE = 32, C_DQUOTE = 34, C_SQUOTE = 39, C_LPAREN = 40, C_RPAREN = 41, C_PLUS = 43, C_COMMA = 44;
+const C_DASH = 45, C_DOT = 46, C_0 = 48, C_9 = 57, C_SEMI = 59, C_BACKSLASH = 92;
+
+function isDigit(c: number): boolean { return c >= C_0 && c <= C_9; }
+function isIdentStart(c: number): boolean { return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95; }
+function isIdentChar(c: number): boolean { return isIdentStart(c) || isDigit(c); }
+/** The lexer's whitespace (space, \t \n \v \f \r). */
+function isSpace(c: number): boolean { return c === C_SPACE || (c >= 9 && c <= 13); }
+
+/** Manticore's SqlUnescape, as the lexer: \b \n \r \t, `\0` -> space, any other escaped char stands for itself. */
+function unescapeChar(ch: string): string {
+  switch (ch) {
+    case 'b': return '\b';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    case '0': return ' ';
+    default: return ch;
+  }
+}
+
+/** A cursor over the text; every read returns a value or -1/undefined, which sends the text to the full grammar. */
+class Scan {
+  i = 0;
+  constructor(readonly src: string) {}
+
+  /** Skips whitespace; returns the next char code (NaN at the end). */
+  skip(): number {
+    const s = this.src;
+    let i = this.i;
+    while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+    this.i = i;
+    return s.charCodeAt(i);
+  }
+
+  /** A bare word (as typed), or undefined. */
+  word(): string | undefined {
+    const s = this.src;
+    const start = this.i;
+    if (!isIdentStart(s.charCodeAt(start))) return undefined;
+    let i = start + 1;
+    while (i < s.length && isIdentChar(s.charCodeAt(i))) i++;
+    this.i = i;
+    return s.slice(start, i);
+  }
+
+  /** A name the main grammar takes as a table or column name (not a keyword), or undefined. */
+  name(): string | undefined {
+    this.skip();
+    const w = this.word();
+    return w !== undefined && isMainIdent(w.toUpperCase()) ? w : undefined;
+  }
+
+  /** The keyword `kw` (upper case) next, case-insensitively. */
+  keyword(kw: string): boolean {
+    this.skip();
+    const w = this.word();
+    return w !== undefined && w.toUpperCase() === kw;
+  }
+
+  /** Consumes `code` if it is the next char after whitespace. */
+  punct(code: number): boolean {
+    if (this.skip() !== code) return false;
+    this.i++;
+    return true;
+  }
+
+  /** A quoted string's value (the lexer's unescaping), the cursor at its opening quote; undefined if unterminated. */
+  string(): string | undefined {
+    const s = this.src;
+    const quote = s[this.i]!;
+    let i = this.i + 1;
+    let segStart = i;
+    let value = '';
+    let bs = s.indexOf('\\', i);
+    for (;;) {
+      const close = s.indexOf(quote, i);
+      if (close < 0) return undefined;
+      if (bs >= 0 && bs < close) {
+        value += s.slice(segStart, bs) + unescapeChar(s[bs + 1]!);
+        i = bs + 2;
+        segStart = i;
+        bs = s.indexOf('\\', i);
+        continue;
+      }
+      this.i = close + 1;
+      return value + s.slice(segStart, close);
+    }
+  }
+
+  /** `[-|+]digits[.digits][e[+-]digits]` with the sign touching the digits, as the lexer reads numbers; else undefined. */
+  number(): Literal | undefined {
+    const s = this.src;
+    let i = this.i;
+    const sign = s.charCodeAt(i);
+    const negative = sign === C_DASH;
+    if (negative || sign === C_PLUS) i++;
+    const start = i;
+    if (!isDigit(s.charCodeAt(i))) return undefined;
+    let isFloat = false;
+    while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+    if (s.charCodeAt(i) === C_DOT) {
+      isFloat = true;
+      i++;
+      while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+    }
+    const e = s.charCodeAt(i);
+    if (e === 101 || e === 69) {
+      let j = i + 1;
+      const es = s.charCodeAt(j);
+      if (es === C_PLUS || es === C_DASH) j++;
+      if (isDigit(s.charCodeAt(j))) {
+        while (j < s.length && isDigit(s.charCodeAt(j))) j++;
+        isFloat = true;
+        i = j;
+      }
+    }
+    // digits running into a letter or a dot (`1.2.3`, `5x`) are the lexer's business
+    const after = s.charCodeAt(i);
+    if (isIdentChar(after) || after === C_DOT) return undefined;
+    this.i = i;
+    const digits = s.slice(start, i);
+    return isFloat ? makeFloat(digits, negative) : makeInt(digits, negative);
+  }
+
+  /** One value of a row: string, number or NULL; undefined for anything else (tuples included). */
+  value(): Literal | undefined {
+    const c = this.skip();
+    if (c === C_SQUOTE || c === C_DQUOTE) {
+      const v = this.string();
+      return v === undefined ? undefined : { kind: 'string', value: v };
+    }
+    if (isIdentStart(c)) return this.word()!.toUpperCase() === 'NULL' ? { kind: 'null' } : undefined;
+    return this.number();
+  }
+}
+
+/** The statement, or undefined when the text is not of the common shape (the full grammar then reads it). */
+export function parseInsertFast(text: string): InsertStatement | undefined {
+  const s = new Scan(text);
+  s.skip();
+  const start = s.i;
+  const verb = s.word()?.toUpperCase();
+  if (verb !== 'INSERT' && verb !== 'REPLACE') return undefined;
+  if (!s.keyword('INTO')) return undefined;
+  const table = s.name();
+  // `Manticore.t` and `cluster:t` are the full grammar's
+  if (table === undefined || table.toUpperCase() === 'MANTICORE') return undefined;
+  const stmt: InsertStatement = { kind: 'insert', text: '', replace: verb === 'REPLACE', table, rows: [], options: [] };
+  let width = -1;
+  if (s.punct(C_LPAREN)) {
+    const columns: string[] = [];
+    do {
+      const col = s.name();
+      if (col === undefined) return undefined;
+      columns.push(col);
+    } while (s.punct(C_COMMA));
+    if (!s.punct(C_RPAREN)) return undefined;
+    stmt.columns = columns;
+    width = columns.length;
+  }
+  if (!s.keyword('VALUES')) return undefined;
+  let end: number;
+  do {
+    if (!s.punct(C_LPAREN)) return undefined;
+    const row: Literal[] = [];
+    do {
+      const v = s.value();
+      if (v === undefined) return undefined;
+      row.push(v);
+    } while (s.punct(C_COMMA));
+    if (!s.punct(C_RPAREN)) return undefined;
+    if (width < 0) width = row.length;
+    if (row.length !== width) return undefined;
+    stmt.rows.push(row);
+    end = s.i;
+  } while (s.punct(C_COMMA));
+  // then only the end, or one `;` and the end
+  if (s.punct(C_SEMI)) s.skip();
+  if (s.i !== text.length) return undefined;
+  stmt.text = text.slice(start, end);
+  return stmt;
+}

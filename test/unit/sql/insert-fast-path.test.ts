@@ -1,0 +1,91 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseInsertFast } from '../../../src/sql/insert-fast-path.js';
+import { parseSql, parseStatements } from '../../../src/sql/parse-sql.js';
+
+/** The full grammar's statements, or its error message. */
+function full(text: string): unknown {
+  try {
+    return parseStatements(text);
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+/** Whenever the fast path answers, its statement is the full grammar's, key order included. */
+function agrees(text: string): boolean {
+  const fast = parseInsertFast(text);
+  if (!fast) return false;
+  const slow = full(text);
+  expect([fast]).toStrictEqual(slow);
+  const keyed = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x));
+  expect(keyed([fast])).toBe(keyed(slow));
+  return true;
+}
+
+describe('INSERT fast path', () => {
+  const taken = [
+    "INSERT INTO gcide (id, title, body, len) VALUES (1,'a','b',3)",
+    "  insert into t(id,title) values(1,'x')  ",
+    "REPLACE INTO t VALUES (1, \"it's\", NULL, null, -5, +6, 1.5, -1.5e-3, 2E5, 1., 007)",
+    "INSERT INTO t (id, s) VALUES (1, 'a\\'b\\\\c\\nd\\0e\\qf'), (2, ''), (3, \"\\\"\");",
+    "INSERT INTO t (id) VALUES (18446744073709551615), (-9223372036854775808), (9007199254740993);  \n",
+    'INSERT\tINTO\nt\r(id)\fVALUES\v(1)',
+    "INSERT INTO t (id, body) VALUES (1, 'multi\nline\ttext with ) , ( and ; inside')",
+  ];
+  it.each(taken)('reads %j as the full grammar does', (text) => {
+    expect(parseInsertFast(text)).toBeDefined();
+    agrees(text);
+    expect(parseSql(text)).toStrictEqual(parseStatements(text));
+  });
+
+  // each of these is left to the full grammar: an error word for word, or a form only it reads
+  const deferred = [
+    "INSERT INTO t (id) VALUES (1) OPTION foo=1", 'INSERT INTO `t` (id) VALUES (1)', 'INSERT INTO t (`id`) VALUES (1)',
+    'INSERT INTO Manticore.t (id) VALUES (1)', 'INSERT INTO c:t (id) VALUES (1)', 'INSERT INTO t (id, m) VALUES (1, (1,2))',
+    'INSERT INTO t (id) VALUES (.5)', 'INSERT INTO t (id) VALUES (- 5)', 'INSERT INTO t (id) VALUES (--5)',
+    'INSERT INTO t (id) VALUES (1.2.3)', 'INSERT INTO t (id) VALUES (5x)', 'INSERT INTO t (id) VALUES (5-3)',
+    'INSERT INTO t (id, a) VALUES (1)', 'INSERT INTO t VALUES (1, 2), (3)', "INSERT INTO t (id) VALUES ('x)",
+    'INSERT INTO t (id) VALUES (1) /* c */', 'INSERT /* c */ INTO t (id) VALUES (1)', 'INSERT INTO t (id) VALUES (1) # c',
+    'INSERT INTO t (id) VALUES (1); SELECT 1', 'INSERT INTO t (id) VALUES (1);;', 'INSERT INTO select (id) VALUES (1)',
+    'INSERT INTO t (select) VALUES (1)', 'INSERT INTO t (id) VALUES ()', 'INSERT INTO t () VALUES (1)',
+    'INSERT INTO t (id) VALUES (true)', 'INSERT INTO t (id) VALUES (NULLX)', 'INSERT INTO t (id) VALUESX (1)',
+    'INSERT t (id) VALUES (1)', 'INSERT INTO t (id) VALUES (1),', 'INSERT INTO t (id) VALUES (1', 'INSERT INTO tä (id) VALUES (1)',
+    'INSERT INTO t (id) VALUES (1) (2)', "INSERT INTO t (id) VALUES ('a' 'b')", 'INSERT INTO t (id) VALUES (@x)',
+    'SELECT * FROM t', '', '   ', 'INSERTINTO t (id) VALUES (1)',
+  ];
+  it.each(deferred)('leaves %j to the full grammar', (text) => {
+    expect(parseInsertFast(text)).toBeUndefined();
+  });
+
+  it('gives the full grammar statement for generated INSERTs, and never answers where it fails', () => {
+    const str = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', "'", '"', '\\', 'n', '0', ',', ')', '(', ';', '\n', 'é', '#', '-', '*', '/') });
+    const value = fc.oneof(
+      { arbitrary: fc.constantFrom('(1,2)', '()', 'x', '.5', '- 1'), weight: 1 },
+      str.map((s) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`),
+      str.map((s) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`),
+      fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+      fc.constantFrom('NULL', 'null', '+3', '1e5', '2.', '0.5E-2', '-0', '1E+2'),
+    );
+    const ws = fc.constantFrom('', ' ', '  ', '\n', '\t');
+    // rows as wide as the column list (the mutations below make rows of other widths)
+    const stmt = fc.integer({ min: 1, max: 3 }).chain((width) => fc.tuple(
+      fc.constantFrom('INSERT', 'insert', 'REPLACE', 'Replace'), ws, fc.constantFrom('t', 'gcide', 'T_1', 't', 'gcide', 'T_1', 'select', '`q`'),
+      fc.option(fc.constantFrom(['id', 'title', 'body'], ['ID', 'len', 'x'], ['id', 'Body', 'len']).map((c) => c.slice(0, width))),
+      fc.array(fc.array(value, { minLength: width, maxLength: width }), { minLength: 1, maxLength: 2 }), ws,
+      fc.constantFrom('', ';', '; ', '', ';', '; ', ' OPTION a=1', ';x'),
+    )).map(([verb, w, table, cols, rows, w2, tail]) =>
+      `${w}${verb} INTO ${table}${w}${cols ? `(${cols.join(`,${w}`)})` : ''} VALUES ${rows.map((r) => `(${r.join(`,${w}`)})`).join(',')}${w2}${tail}`);
+    // a random character dropped, doubled or swapped in: the fast path must still agree or step aside
+    const mutated = fc.tuple(stmt, fc.nat(), fc.constantFrom('', "'", '(', ')', ',', ' ', '-', '.', 'e', '\\', ';', '/*', '#')).map(([s, at, ch]) => {
+      const k = at % (s.length + 1);
+      return s.slice(0, k) + ch + s.slice(k + (ch === '' ? 1 : 0));
+    });
+    let answered = 0;
+    fc.assert(fc.property(stmt, (text) => { if (agrees(text)) answered++; }), { numRuns: 3000 });
+    fc.assert(fc.property(mutated, (text) => { if (agrees(text)) answered++; }), { numRuns: 3000 });
+    // the generators reach the fast path often, not just its refusals
+    expect(answered).toBeGreaterThan(600);
+  });
+});
