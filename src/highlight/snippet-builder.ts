@@ -78,17 +78,19 @@ function intSetting(s: TableSettings, name: string): number {
 }
 
 /**
- * Fields' working text and tokenizer for the html_strip_mode. Sentence and paragraph marks exist
- * only with a snippet_boundary that delivers them (otherwise they take no position), zone marks
- * with any boundary, as Manticore's snippet tokenizer.
+ * The working text's tokenizer and stripper for the html_strip_mode: the same for every document
+ * of a builder, so worked out once (a stripper per document built its tag rules per document).
+ * Sentence and paragraph marks exist only with a snippet_boundary that delivers them (otherwise they
+ * take no position), zone marks with any boundary, as Manticore's snippet tokenizer.
  */
-function prepare(env: SnippetEnv, o: SnippetOptions, fields: FieldInput[], need: { sp: boolean; zones: boolean }) {
+function preparer(env: SnippetEnv, o: SnippetOptions, need: { sp: boolean; zones: boolean }): Preparer {
   const ts = env.pipeline.settings;
   const mode = o.htmlStripMode === 'index' ? (ts.htmlStrip ? 'strip' : 'none') : o.htmlStripMode;
   const b = o.snippetBoundary;
   // The query's own SENTENCE/PARAGRAPH/ZONE operators need the marks too, as in Manticore's tokenizer.
   const sp = b === 'sentence' || b === 'paragraph' || need.sp;
   const zones = (b !== '' || need.zones) && mode !== 'none' ? ts.indexZones : '';
+  // strip() starts over on each text: one stripper serves every document (the builder is not re-entered)
   const stripper = mode === 'strip'
     ? new HtmlStripper({
       indexAttrs: ts.htmlIndexAttrs, removeElements: ts.htmlRemoveElements, decodeEntities: false,
@@ -96,10 +98,15 @@ function prepare(env: SnippetEnv, o: SnippetOptions, fields: FieldInput[], need:
     })
     : null;
   const pipeline = variant(env, mode === 'retain', sp, mode === 'retain' ? '' : zones);
-  return {
-    pipeline, retain: mode === 'retain',
-    texts: fields.map((f) => (stripper ? stripper.strip(f.text).text : f.text)),
-  };
+  return { pipeline, retain: mode === 'retain', stripper };
+}
+
+interface Preparer { pipeline: TextPipeline; retain: boolean; stripper: HtmlStripper | null }
+
+/** One document's fields' working text. */
+function prepare(pre: Preparer, fields: FieldInput[]): Prepared {
+  const s = pre.stripper;
+  return { pipeline: pre.pipeline, retain: pre.retain, texts: s ? fields.map((f) => s.strip(f.text).text) : fields.map((f) => f.text) };
 }
 
 /** Manticore's FixupQueryLimits: a limit never cuts the longest keyword (or, forced, all of them). */
@@ -159,32 +166,71 @@ export function buildSnippets(root: QueryNode, fields: FieldInput[], o: SnippetO
  * the query, options and table (its shape, settings, the scan path's plan) is worked out once.
  */
 export function snippetBuilder(root: QueryNode, o: SnippetOptions, env: SnippetEnv, flags: BuildFlags): DocumentSnippets {
-  const spz = querySpz(root);
-  const infix = intSetting(env.settings, 'min_infix_len') > 0;
-  const prefix = intSetting(env.settings, 'min_prefix_len') > 0;
-  const expand = intSetting(env.settings, 'expand_keywords') !== 0;
+  const spz = spzOf(root);
+  const t = tableSide(env);
   const ctx = {
-    pipeline: env.pipeline, ignoreFields: flags.ignoreFields, expandInfix: expand && infix, expandPrefix: expand && prefix,
-    schemaFields: flags.schemaFields, exactWords: exactWordsEnabled(env.pipeline.settings.morphology.length > 0, env.settings),
+    pipeline: env.pipeline, ignoreFields: flags.ignoreFields, expandInfix: t.expandInfix, expandPrefix: t.expandPrefix,
+    schemaFields: flags.schemaFields, exactWords: t.exactWords,
   };
   const startLimit = flags.packFields ? startLimitOf(o, flags) : 0;
   let plan: ScanPlan | null | undefined;
+  let pre: Preparer | undefined;
   return (fields) => {
-    const prepared = prepare(env, o, fields, spz);
+    const prepared = prepare((pre ??= preparer(env, o, spz)), fields);
     if (plan === undefined) plan = scanFrontPlan(root, o, env, prepared, ctx);
     const front = (plan && scanFront(plan, fields, prepared, flags, startLimit)) ?? generalFront(root, fields, o, env, prepared, ctx);
     return snippetsOf(front.streams, front.marks, fields, o, flags);
   };
 }
 
-type Prepared = ReturnType<typeof prepare>;
+interface Prepared { pipeline: TextPipeline; retain: boolean; texts: string[] }
 interface Front { streams: FieldStream[]; marks: DocumentMarks }
 
 /** The most codepoints a field's start may show (0: no limit), over the global and per-field limits. */
 function startLimitOf(o: SnippetOptions, flags: BuildFlags): number {
-  const limits = [o.limit];
-  if (flags.textFromIndex && o.limitsPerField && flags.perField) for (const l of flags.perField.values()) limits.push(l.limit);
-  return limits.some((l) => l <= 0) ? 0 : Math.max(...limits);
+  if (o.limit <= 0) return 0;
+  let max = o.limit;
+  if (flags.textFromIndex && o.limitsPerField && flags.perField) {
+    for (const l of flags.perField.values()) {
+      if (l.limit <= 0) return 0;
+      if (l.limit > max) max = l.limit;
+    }
+  }
+  return max;
+}
+
+/** The table settings a builder reads: expansion and exact forms. */
+interface TableSide { expandInfix: boolean; expandPrefix: boolean; exactWords: boolean; pipeline: TextPipeline }
+
+/**
+ * Per settings object (ALTER replaces a table's settings, never changes them in place) and pipeline:
+ * every highlighted request read four settings by parseInt (the builder's setup, these and querySpz
+ * mostly, was 2.6% of a JSON `@title` request's CPU in process: bench/highlight-json.bench.ts --profile).
+ */
+const tableSides = new WeakMap<TableSettings, TableSide>();
+
+function tableSide(env: SnippetEnv): TableSide {
+  let t = tableSides.get(env.settings);
+  if (t === undefined || t.pipeline !== env.pipeline) {
+    const infix = intSetting(env.settings, 'min_infix_len') > 0;
+    const prefix = intSetting(env.settings, 'min_prefix_len') > 0;
+    const expand = intSetting(env.settings, 'expand_keywords') !== 0;
+    t = {
+      expandInfix: expand && infix, expandPrefix: expand && prefix, pipeline: env.pipeline,
+      exactWords: exactWordsEnabled(env.pipeline.settings.morphology.length > 0, env.settings),
+    };
+    tableSides.set(env.settings, t);
+  }
+  return t;
+}
+
+/** querySpz per tree: trees are reused across requests (the parse caches) and not changed once built. */
+const spzs = new WeakMap<QueryNode, { sp: boolean; zones: boolean }>();
+
+function spzOf(root: QueryNode): { sp: boolean; zones: boolean } {
+  let z = spzs.get(root);
+  if (z === undefined) { z = querySpz(root); spzs.set(root, z); }
+  return z;
 }
 
 /** The scan path's plan (snippet-scan-path.ts), when the query, options and table allow that path. */
@@ -197,8 +243,7 @@ function scanFrontPlan(root: QueryNode, o: SnippetOptions, env: SnippetEnv, p: P
 
 /** The core-streamed front, when the document's text allows it. */
 function scanFront(plan: ScanPlan, fields: FieldInput[], p: Prepared, flags: BuildFlags, startLimit: number): Front | null {
-  const r = scanDocument({ pipeline: p.pipeline, plan, names: fields.map((f) => f.name), texts: p.texts, scratches, deferUnmatchable: !flags.packFields, startLimit });
-  return r && { streams: r.streams, marks: r.marks };
+  return scanDocument({ pipeline: p.pipeline, plan, names: fields.map((f) => f.name), texts: p.texts, scratches, deferUnmatchable: !flags.packFields, startLimit });
 }
 
 /** Every field analyzed into Token objects, marked by the core's plan evaluator, then streamed. */

@@ -124,3 +124,19 @@ describe('limits per field or per document, weight order', () => {
     expect(packSnippets(buildSnippets(q, [{ name: '', text }], best, env, flags), best)).toBe(' ...  a <b>big cat</b> sat ... a <b>red</b> one  ... ');
   });
 });
+
+describe('snippet builder: table settings read once per settings object', () => {
+  // ALTER replaces a table's settings object: a builder over the new one reads the new values, even
+  // with the same pipeline (the builder memoizes what it reads per settings object and pipeline)
+  it('follows expand_keywords from one settings object to another over the same pipeline', () => {
+    const shared = createTextPipeline({ min_prefix_len: '2' });
+    const off = { pipeline: shared, settings: { min_prefix_len: '2' } };
+    const on = { pipeline: shared, settings: { min_prefix_len: '2', expand_keywords: '1' } };
+    const o = snippetOptions([]);
+    const root = parseQuery('hel', { notTermsOnlyAllowed: true }).root;
+    const run = (e: typeof off): string => packSnippets(buildSnippets(root, [{ name: '', text: 'hello world' }], o, e, flags), o);
+    expect(run(off)).toBe('hello world');
+    expect(run(on)).toBe('<b>hello</b> world');
+    expect(run(off)).toBe('hello world');
+  });
+});
