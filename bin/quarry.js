@@ -1,5 +1,5 @@
 #!/bin/sh
-":" //; export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_TRIM_THRESHOLD_="${MALLOC_TRIM_THRESHOLD_:-131072}"; [ -n "${LD_PRELOAD+x}" ] || for j in /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 /usr/lib64/libjemalloc.so.2; do [ -r "$j" ] && export LD_PRELOAD="$j" && break; done; exec node --min-semi-space-size=4 --no-memory-reducer "$0" "$@"
+":" //; export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_TRIM_THRESHOLD_="${MALLOC_TRIM_THRESHOLD_:-131072}"; [ -n "${LD_PRELOAD+x}" ] || for j in /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 /usr/lib64/libjemalloc.so.2; do [ -r "$j" ] && export LD_PRELOAD="$j" && break; done; exec node --min-semi-space-size=4 "$0" "$@"
 // quarry command line; runs the compiled server (npm run build first).
 //
 // The file is both a shell script and an ES module. Run as a program (`bin/quarry.js`, `npx quarry`,
@@ -22,17 +22,6 @@
 // MySQL / /sql / /search 0.68 / 0.77 / 1.13x Sphinx's (0.77 / 0.94 / 1.23 with no floor) but PSS 3.02x
 // (V8's 256 KiB pages 29 -> 57 MiB); 8 kept that PSS (3.06x); 4 gives 0.69 / 0.76 / 1.13x at 2.60x
 // (medians of 3; target <= 3x).
-// --no-memory-reducer: V8's memory reducer runs memory-reducing full collections of its own once the
-// allocation rate drops (a pause between bursts of writes), and those keep no object shape (map) that has
-// no live object, so the optimized code of the once-a-batch functions (the RAM tail's seal: findPairs,
-// groupByPair, prependPairs, writeSegment, encodePostings; a merge's) was thrown away ("weak objects"
-// deopts) and compiled again on V8's compiler threads after each pause. The idle collection above
-// (idle-gc.ts) still collects and returns the heap once idle. `npm run bench -- insert`'s MySQL phases
-// under --trace-opt --trace-deopt: weak-object deopts 70 -> 4, the 16-client phase's optimizing compiles
-// 89 -> 52; `insert-ab --phases 1 --statements 2000 --rounds 4` (that bench's phases first, alternated,
-// load 11-18): server CPU ms an INSERT 0.36/0.295/0.285/0.26 -> 0.355/0.25/0.245/0.175, of it off the
-// protocol thread 0.21/0.2/0.195/0.16 -> 0.22/0.135/0.155/0.1; steady (no pauses: --statements 4000)
-// 0.45/0.432/0.408 -> 0.435/0.42/0.442, unchanged; PSS 6 s after those phases 187/225/207 -> 174/187/161 MiB.
 import { exitSoon, main } from '../dist/src/server/cli.js';
 
 const code = await main(process.argv.slice(2));
