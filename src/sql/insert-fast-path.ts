@@ -8,28 +8,11 @@
  */
 import type { InsertStatement, Literal } from './ast.js';
 import { isMainIdent } from './keywords.js';
+import { isDigit, isIdentChar, isIdentStart, isSpace, unescapeChar } from './lexer.js';
 import { makeFloat, makeInt } from './literals.js';
 
-const C_SPACE = 32, C_DQUOTE = 34, C_SQUOTE = 39, C_LPAREN = 40, C_RPAREN = 41, C_PLUS = 43, C_COMMA = 44;
-const C_DASH = 45, C_DOT = 46, C_0 = 48, C_9 = 57, C_SEMI = 59, C_BACKSLASH = 92;
-
-function isDigit(c: number): boolean { return c >= C_0 && c <= C_9; }
-function isIdentStart(c: number): boolean { return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95; }
-function isIdentChar(c: number): boolean { return isIdentStart(c) || isDigit(c); }
-/** The lexer's whitespace (space, \t \n \v \f \r). */
-function isSpace(c: number): boolean { return c === C_SPACE || (c >= 9 && c <= 13); }
-
-/** Manticore's SqlUnescape, as the lexer: \b \n \r \t, `\0` -> space, any other escaped char stands for itself. */
-function unescapeChar(ch: string): string {
-  switch (ch) {
-    case 'b': return '\b';
-    case 'n': return '\n';
-    case 'r': return '\r';
-    case 't': return '\t';
-    case '0': return ' ';
-    default: return ch;
-  }
-}
+const C_DQUOTE = 34, C_SQUOTE = 39, C_LPAREN = 40, C_RPAREN = 41, C_PLUS = 43, C_COMMA = 44;
+const C_DASH = 45, C_DOT = 46, C_SEMI = 59;
 
 /** A cursor over the text; every read returns a value or -1/undefined, which sends the text to the full grammar. */
 class Scan {
