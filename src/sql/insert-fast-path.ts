@@ -17,6 +17,12 @@ const C_DASH = 45, C_DOT = 46, C_SEMI = 59;
 /** A cursor over the text; every read returns a value or -1/undefined, which sends the text to the full grammar. */
 class Scan {
   i = 0;
+  /**
+   * The first backslash at or after the last string read (-1: none left, -2: not searched yet), kept
+   * across strings as the lexer's nextBackslash does: searched afresh for each string, a long multi-row
+   * INSERT without backslashes was scanned to its end once per string (quadratic).
+   */
+  #bs = -2;
   constructor(readonly src: string) {}
 
   /** Skips whitespace; returns the next char code (NaN at the end). */
@@ -67,7 +73,8 @@ class Scan {
     let i = this.i + 1;
     let segStart = i;
     let value = '';
-    let bs = s.indexOf('\\', i);
+    let bs = this.#bs;
+    if (bs === -2 || (bs >= 0 && bs < i)) bs = s.indexOf('\\', i);
     for (;;) {
       const close = s.indexOf(quote, i);
       if (close < 0) return undefined;
@@ -79,6 +86,7 @@ class Scan {
         continue;
       }
       this.i = close + 1;
+      this.#bs = bs;
       return value + s.slice(segStart, close);
     }
   }
