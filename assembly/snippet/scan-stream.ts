@@ -24,21 +24,9 @@ let unknownCount: i32 = 0;
 let foundMask: u32 = 0;
 let docBytes: i32 = 0;
 
-/** Keyword occurrences the last snipStream wrote. */
-export function snipOccCount(): i32 {
-  return occCount;
-}
 /** Ids the last snipStream found not looked up (it wrote them, once each, where occurrences go). */
 export function snipUnknownCount(): i32 {
   return unknownCount;
-}
-/** Keywords present in the last field streamed, as a bit mask. */
-export function snipFound(): u32 {
-  return foundMask;
-}
-/** UTF-8 bytes of the last field streamed. */
-export function snipBytes(): i32 {
-  return docBytes;
 }
 
 /**
