@@ -5,7 +5,7 @@ import { dataDirHolder } from '../store/data-dir.js';
 import { setBuildRunner } from '../engine/background/build-job.js';
 import { nodeBuildThreads, type BuildThread } from '../engine/background/build-thread.js';
 import { bulkStatement, columnsOf, type BulkOutcome, type ImportDoc, type ImportTarget, type RowBatch, type TargetColumn } from './target.js';
-import { phase } from '../util/phase-trace.js';
+import { phase, threadsCpu } from '../util/phase-trace.js';
 
 export class EngineTarget implements ImportTarget {
   readonly where: string;
@@ -103,6 +103,7 @@ export class EngineTarget implements ImportTarget {
       for (const release of this.#holds.values()) await release();
     } finally {
       phase('close: builder');
+      threadsCpu();
       setBuildRunner(null);
       await this.builder?.close();
       phase('close: engine');
