@@ -21,7 +21,7 @@ export { exprColumn } from "./rank/expr-column";
 export { positionsOut } from "./plan/positions-out";
 export { scanReset, scanCount, scanKeyOffsets, scanKeyLengths, scanArena } from "./text/scan-ids";
 export { scanField, scanFields } from "./text/scan";
-export { snipStream, snipUnknownCount, snipOccCount, snipFound, snipBytes, snipResults } from "./snippet/scan-stream";
+export { snipStream, snipUnknownCount, snipResults } from "./snippet/scan-stream";
 export { groupRange, groupResult } from "./group/run";
 export { budgetSet, budgetExceeded } from "./memory/budget";
 export { heapStats } from "./memory/heap-stats";

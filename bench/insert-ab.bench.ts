@@ -89,7 +89,7 @@ function perName(before: Map<string, number>, after: Map<string, number>, count:
   return Object.fromEntries(rows.map(([name, d]) => [`thread ${name}`, Number((d / count).toFixed(3))]));
 }
 
-/** One server of `bin`: a warm-up of 1,000 INSERTs, then `n` timed ones, each client one statement at a time. */
+/** One server of `bin`: with --phases the insert bench's earlier phases, then a warm-up of 1,000 INSERTs, then `n` timed ones, each client one statement at a time. */
 async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, http: boolean, json: boolean, profile?: string): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-insert-ab-'));
   const q = await startQuarry(join(dir, 'data'), profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [], undefined, bin);

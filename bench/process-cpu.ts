@@ -91,12 +91,14 @@ export async function waitIdle(pid: number, busyPct = 3, maxMs = 60_000): Promis
   }
 }
 
-/** CPU ms (user + system) of the process's protocol thread (`main`) and of all its other threads (lmdb's writer, V8's compiler and GC helpers, workers). */
+/**
+ * CPU ms (user + system) of the process's protocol thread (`main`) and of all its other threads (lmdb's writer,
+ * V8's compiler and GC helpers, workers): `other` is the process's total (/proc/PID/stat, which keeps the time
+ * of threads that have ended, as idle workers do) less the main thread's, not a sum over the live threads.
+ */
 export function threadCpuMs(pid: number): { main: number; other: number } {
-  const out = { main: 0, other: 0 };
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const f = statFields(`${pid}/task/${tid}`);
-    if (f) out[tid === String(pid) ? 'main' : 'other'] += ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_SEC;
-  }
-  return out;
+  const main = statFields(`${pid}/task/${pid}`);
+  const all = statFields(String(pid));
+  const ms = (f: string[] | null | undefined) => (f ? ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_SEC : 0);
+  return { main: ms(main), other: ms(all) - ms(main) };
 }

@@ -24,21 +24,9 @@ let unknownCount: i32 = 0;
 let foundMask: u32 = 0;
 let docBytes: i32 = 0;
 
-/** Keyword occurrences the last snipStream wrote. */
-export function snipOccCount(): i32 {
-  return occCount;
-}
 /** Ids the last snipStream found not looked up (it wrote them, once each, where occurrences go). */
 export function snipUnknownCount(): i32 {
   return unknownCount;
-}
-/** Keywords present in the last field streamed, as a bit mask. */
-export function snipFound(): u32 {
-  return foundMask;
-}
-/** UTF-8 bytes of the last field streamed. */
-export function snipBytes(): i32 {
-  return docBytes;
 }
 
 /**
@@ -101,13 +89,13 @@ function gap(text: usize, from: i32, to: i32, pos: i32): void {
   return t == 0 ? -1 : load<i32>(kw + (<usize>slot << 3), 4);
 }
 
-/** UTF-8 length of `len` units (no surrogates) at `text`, units of 8 at a time; -1 when they hold U+0003 or U+0004. */
+/** UTF-8 length of `len` units (no surrogates) at `text`, 16 or 8 units at a time; -1 when they hold U+0003 or U+0004. */
 function utf8Length(text: usize, len: i32): i32 {
   const low = i16x8.splat(5);
   const high = i16x8.splat(0x80);
   let bytes = 0;
   let i = 0;
-  // 16 units a turn while they are all plain ASCII (most text), then 8 as before
+  // 16 units a turn while they are all plain ASCII (most text), then 8 a turn, unit by unit where not
   for (; i + 16 <= len; i += 16) {
     const v0 = v128.load(text + (<usize>i << 1));
     const v1 = v128.load(text + (<usize>i << 1), 16);

@@ -249,7 +249,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   const stopIdle = { stop: () => { idle.stop(); unmap.stop(); } };
   const checkpoints = new Checkpointer(store, () => catalog.all(), () => idle.noteWork());
   for (const [name, seq] of catalog.covered) checkpoints.noteCovered(name, seq);
-  ctx.checkpointNow = () => checkpoints.runOnce();
+  ctx.checkpointNow = () => checkpoints.runFresh();
   checkpoints.start(Number(process.env.QUARRY_CHECKPOINT_MS) || CHECKPOINT_INTERVAL_MS);
   let replication: { close(): Promise<void> } | undefined;
   try {

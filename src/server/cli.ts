@@ -49,12 +49,12 @@ function stopOnSignals(server: RunningServer): void {
  * SIGUSR1 reopens the log files when there are any (logs.ts adds that listener); SIGHUP is only logged:
  * quarry's tables are swapped by `quarry indexer --rotate` through the server.
  */
-function keepServingOnSignals(server: RunningServer): void {
+function keepServingOnSignals(server: () => RunningServer | undefined): void {
   process.on('SIGUSR1', () => {});
   process.on('SIGHUP', () => {
     const line = 'quarry: SIGHUP: nothing to rotate (quarry indexer --rotate swaps tables through the server); still serving';
     console.log(line);
-    server.logs.info(line);
+    server()?.logs.info(line);
   });
 }
 
@@ -114,10 +114,14 @@ export async function main(argv: string[]): Promise<number | undefined> {
   });
   try {
     // The engine module is loaded only after flags and config are known good.
+    // before the start, which can take long (a table's replay): a logrotate SIGUSR1 or a SIGHUP meanwhile
+    // would otherwise open the inspector or end the process
+    let running: RunningServer | undefined;
+    keepServingOnSignals(() => running);
     const { startServer } = await import('./server.js');
     const server = await startServer(args, async (opts) => (await loadOpenEngine())(opts));
+    running = server;
     stopOnSignals(server);
-    keepServingOnSignals(server);
     console.log(server.readyLine);
     server.logs.info(server.readyLine);
     return undefined;

@@ -8,32 +8,21 @@
  */
 import type { InsertStatement, Literal } from './ast.js';
 import { isMainIdent } from './keywords.js';
+import { isDigit, isIdentChar, isIdentStart, isSpace, unescapeChar } from './lexer.js';
 import { makeFloat, makeInt } from './literals.js';
 
-const C_SPACE = 32, C_DQUOTE = 34, C_SQUOTE = 39, C_LPAREN = 40, C_RPAREN = 41, C_PLUS = 43, C_COMMA = 44;
-const C_DASH = 45, C_DOT = 46, C_0 = 48, C_9 = 57, C_SEMI = 59, C_BACKSLASH = 92;
-
-function isDigit(c: number): boolean { return c >= C_0 && c <= C_9; }
-function isIdentStart(c: number): boolean { return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95; }
-function isIdentChar(c: number): boolean { return isIdentStart(c) || isDigit(c); }
-/** The lexer's whitespace (space, \t \n \v \f \r). */
-function isSpace(c: number): boolean { return c === C_SPACE || (c >= 9 && c <= 13); }
-
-/** Manticore's SqlUnescape, as the lexer: \b \n \r \t, `\0` -> space, any other escaped char stands for itself. */
-function unescapeChar(ch: string): string {
-  switch (ch) {
-    case 'b': return '\b';
-    case 'n': return '\n';
-    case 'r': return '\r';
-    case 't': return '\t';
-    case '0': return ' ';
-    default: return ch;
-  }
-}
+const C_DQUOTE = 34, C_SQUOTE = 39, C_LPAREN = 40, C_RPAREN = 41, C_PLUS = 43, C_COMMA = 44;
+const C_DASH = 45, C_DOT = 46, C_SEMI = 59;
 
 /** A cursor over the text; every read returns a value or -1/undefined, which sends the text to the full grammar. */
 class Scan {
   i = 0;
+  /**
+   * The first backslash at or after the last string read (-1: none left, -2: not searched yet), kept
+   * across strings as the lexer's nextBackslash does: searched afresh for each string, a long multi-row
+   * INSERT without backslashes was scanned to its end once per string (quadratic).
+   */
+  #bs = -2;
   constructor(readonly src: string) {}
 
   /** Skips whitespace; returns the next char code (NaN at the end). */
@@ -84,7 +73,8 @@ class Scan {
     let i = this.i + 1;
     let segStart = i;
     let value = '';
-    let bs = s.indexOf('\\', i);
+    let bs = this.#bs;
+    if (bs === -2 || (bs >= 0 && bs < i)) bs = s.indexOf('\\', i);
     for (;;) {
       const close = s.indexOf(quote, i);
       if (close < 0) return undefined;
@@ -96,6 +86,7 @@ class Scan {
         continue;
       }
       this.i = close + 1;
+      this.#bs = bs;
       return value + s.slice(segStart, close);
     }
   }

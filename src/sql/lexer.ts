@@ -26,12 +26,13 @@ const C_TAB = 9, C_LF = 10, C_CR = 13, C_SPACE = 32, C_DQUOTE = 34, C_HASH = 35,
 const C_STAR = 42, C_DASH = 45, C_DOT = 46, C_SLASH = 47, C_0 = 48, C_9 = 57, C_AT = 64;
 const C_BACKSLASH = 92, C_BACKTICK = 96;
 
-function isDigit(c: number): boolean { return c >= C_0 && c <= C_9; }
-function isIdentStart(c: number): boolean {
+// shared with the INSERT fast path (insert-fast-path.ts), which must read the text as this lexer does
+export function isDigit(c: number): boolean { return c >= C_0 && c <= C_9; }
+export function isIdentStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
-function isIdentChar(c: number): boolean { return isIdentStart(c) || isDigit(c); }
-function isSpace(c: number): boolean { return c === C_SPACE || c === C_TAB || c === C_LF || c === C_CR || c === 12 || c === 11; }
+export function isIdentChar(c: number): boolean { return isIdentStart(c) || isDigit(c); }
+export function isSpace(c: number): boolean { return c === C_SPACE || c === C_TAB || c === C_LF || c === C_CR || c === 12 || c === 11; }
 
 /** Two-character operators, longest match first. */
 const TWO_CHAR_OPS: Record<string, string> = { '!=': '!=', '<>': '!=', '<=': '<=', '>=': '>=', ':=': '=' };
@@ -186,7 +187,8 @@ function nextBackslash(src: string, i: number): number {
   return bsAt;
 }
 
-function unescapeChar(ch: string): string {
+/** The character a backslash escape stands for (see lexString). */
+export function unescapeChar(ch: string): string {
   switch (ch) {
     case 'b': return '\b';
     case 'n': return '\n';

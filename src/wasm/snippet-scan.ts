@@ -14,9 +14,6 @@ interface StreamExports {
     overshortStep: number, stopwordStep: number, boundaryStep: number, pieces: number, packed: number, occ: number,
   ): number;
   snipUnknownCount(): number;
-  snipOccCount(): number;
-  snipFound(): number;
-  snipBytes(): number;
   snipResults(): number;
 }
 

@@ -28,7 +28,7 @@ export interface BuildThread {
 }
 
 /** A build thread over a worker started from `file` on first use. */
-export function buildThreadOf(file: URL): BuildThread {
+function buildThreadOf(file: URL): BuildThread {
   let worker: Worker | null = null;
   let next = 0;
   const waiting = new Map<number, { resolve(b: BuiltSegment): void; reject(e: unknown): void }>();

@@ -80,6 +80,15 @@ export class Checkpointer {
     return this.#running;
   }
 
+  /**
+   * A pass begun after this call: one in flight may have passed a table before its latest writes, so
+   * it is waited for, not shared (BACKUP's: its copy then holds every table's segments up to the call).
+   */
+  async runFresh(): Promise<void> {
+    await this.#running;
+    return this.runOnce();
+  }
+
   async #pass(): Promise<void> {
     let wrote = false;
     for (const t of this.tables()) {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseInsertFast } from '../../../src/sql/insert-fast-path.js';
 import { parseSql, parseStatements } from '../../../src/sql/parse-sql.js';
 
@@ -56,6 +56,25 @@ describe('INSERT fast path', () => {
   ];
   it.each(deferred)('leaves %j to the full grammar', (text) => {
     expect(parseInsertFast(text)).toBeUndefined();
+  });
+
+  it('searches for backslashes once over a long INSERT, not again from each string to the end', () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => `(${i + 1},'title ${i}','body ${i}')`);
+    const text = `INSERT INTO t (id, title, body) VALUES ${rows.join(',')}, (9999, 'a\\\\b', 'c')`;
+    let scanned = 0;
+    const indexOf = String.prototype.indexOf;
+    const spy = vi.spyOn(String.prototype, 'indexOf').mockImplementation(function (this: string, needle: string, from?: number) {
+      if (needle === '\\' && this === text) scanned += text.length - (from ?? 0);
+      return indexOf.call(this, needle, from);
+    });
+    try {
+      expect(parseInsertFast(text)?.rows).toHaveLength(2001);
+    } finally {
+      spy.mockRestore();
+    }
+    // each character looked at a bounded number of times (per string from its start to the end: ~4000x)
+    expect(scanned).toBeLessThan(3 * text.length);
+    agrees(text);
   });
 
   it('gives the full grammar statement for generated INSERTs, and never answers where it fails', () => {

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { open } from '../../../../src/index.js';
+import { Checkpointer } from '../../../../src/engine/durability/checkpointer.js';
+import type { Table } from '../../../../src/engine/table.js';
+import type { Store } from '../../../../src/store/index.js';
 
 const dirs: string[] = [];
 afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
@@ -90,5 +93,38 @@ describe('incremental checkpoints', () => {
     expect(await ids(db, 'apple')).toEqual(['1', '2', '3']);
     await db.close();
     expect(manifestNames(dir)).toEqual(merged); // nothing changed: nothing rewritten
+  });
+});
+
+describe('Checkpointer.runFresh', () => {
+  // a pass whose table checkpoints wait on a gate: the pass is in flight until it opens
+  class GatedCheckpointer extends Checkpointer {
+    seen = 0;
+    gate: Promise<void> = Promise.resolve();
+    override async checkpoint(): Promise<boolean> {
+      this.seen++;
+      await this.gate;
+      return false;
+    }
+  }
+  const tables = () => [{ name: 't' } as unknown as Table];
+
+  it('runs a pass of its own after one in flight (which may have passed a table before its last writes)', async () => {
+    const c = new GatedCheckpointer({} as Store, tables);
+    let open!: () => void;
+    c.gate = new Promise((r) => { open = r; });
+    const periodic = c.runOnce();
+    await Promise.resolve();
+    expect(c.seen).toBe(1); // the periodic pass is at the table
+    const fresh = c.runFresh(); // BACKUP arrives: writes since that pass reached the table must be covered
+    open();
+    await Promise.all([periodic, fresh]);
+    expect(c.seen).toBe(2);
+  });
+
+  it('runOnce shares the pass in flight', async () => {
+    const c = new GatedCheckpointer({} as Store, tables);
+    await Promise.all([c.runOnce(), c.runOnce()]);
+    expect(c.seen).toBe(1);
   });
 });
