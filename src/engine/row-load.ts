@@ -15,6 +15,7 @@ import type { BuiltSegment } from '../index/segment/segment-builder.js';
 import type { Literal } from './literal.js';
 import type { StoredDoc } from './durability/table-store.js';
 import type { Table } from './table.js';
+import { phase } from '../util/phase-trace.js';
 
 /** Rows to load: `columns` names each row's values in order (`id` among them or not). */
 export interface RowBatch {
@@ -98,6 +99,7 @@ export function primeRows(ctx: { catalog: Catalog }, name: string, columns: stri
 export async function prepareRows(
   ctx: { catalog: Catalog; ids: IdSource }, name: string, batch: RowBatch, replace: boolean,
 ): Promise<PreparedRows> {
+  phase('prepare');
   const table = ctx.catalog.get(name);
   if (!table) return failed(fail(0, new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name}' in search request`)));
   let layout: Layout;
@@ -141,6 +143,7 @@ export async function prepareRows(
   };
   const runner = buildRunner();
   if (!runner || replace || !table.buildsFromStored) return { commit: inline };
+  phase('job sent');
   const building = runner(buildJobOf(table.index.schema, table.schema.settings, ids, docs));
   building.catch(() => {}); // a batch never committed (the one before stopped the load) drops its build
   return {

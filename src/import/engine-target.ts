@@ -5,6 +5,7 @@ import { dataDirHolder } from '../store/data-dir.js';
 import { setBuildRunner } from '../engine/background/build-job.js';
 import { nodeBuildThreads, type BuildThread } from '../engine/background/build-thread.js';
 import { bulkStatement, columnsOf, type BulkOutcome, type ImportDoc, type ImportTarget, type RowBatch, type TargetColumn } from './target.js';
+import { phase, threadsCpu } from '../util/phase-trace.js';
 
 export class EngineTarget implements ImportTarget {
   readonly where: string;
@@ -31,6 +32,7 @@ export class EngineTarget implements ImportTarget {
     try {
       // one query thread: an import has no queries; its batches' segments are built on a thread of their own
       engine = await openEngine({ dataDir, threads: 1 });
+      phase('engine open');
     } catch (e) {
       await builder?.close();
       throw e;
@@ -73,7 +75,9 @@ export class EngineTarget implements ImportTarget {
     const prepared = await this.engine.prepareRows!(table, batch, replace);
     return {
       commit: async () => {
+        phase('commit start');
         const r = await prepared.commit();
+        phase('committed');
         // the batch's segment written to its file now, while the next batch builds: left to close, the
         // checkpoint wrote every segment of the load (80 MB of gcide, serialized, checksummed, fsynced)
         // after the last build, the load's tail; each pass writes only the segments new since the last
@@ -95,10 +99,14 @@ export class EngineTarget implements ImportTarget {
 
   async close(): Promise<void> {
     try {
+      phase('close: release holds');
       for (const release of this.#holds.values()) await release();
     } finally {
+      phase('close: builder');
+      threadsCpu();
       setBuildRunner(null);
       await this.builder?.close();
+      phase('close: engine');
       await this.engine.close();
     }
   }

@@ -6,6 +6,7 @@ import { IMPORT_USAGE, parseImportArgs, type ImportArgs } from './import-args.js
 import { ImportFailure, ImportRun, type ImportSummary } from './import-run.js';
 import { grouped, Progress, progressMode } from './progress.js';
 import type { ImportTarget } from './target.js';
+import { phase } from '../util/phase-trace.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -45,13 +46,16 @@ export async function importCommand(argv: string[]): Promise<number> {
     console.log(IMPORT_USAGE);
     return EXIT_OK;
   }
+  phase('command');
   const sig = interruptFlag();
   let target: ImportTarget | undefined;
   try {
     target = args.url ? new HttpTarget(args.url) : await EngineTarget.open(args.dataDir!);
+    phase('target open');
     const progress = new Progress(progressMode(args.quiet), `import ${args.table}`);
     const run = new ImportRun(target, args, progress, sig.interrupted);
     const s = await run.run();
+    phase('run done');
     if (!args.quiet || s.stoppedAt || s.interrupted) console.error(summaryLine(args, s, target.where));
     if (s.stoppedAt) {
       console.error(`quarry import: stopped at ${s.stoppedAt.file} line ${s.stoppedAt.line} (use --skip-errors to go on past bad lines)`);
@@ -71,5 +75,6 @@ export async function importCommand(argv: string[]): Promise<number> {
   } finally {
     sig.dispose();
     await target?.close();
+    phase('closed');
   }
 }

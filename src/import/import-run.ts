@@ -11,6 +11,7 @@ import { Progress } from './progress.js';
 import { readRecords, formatOfName, type ImportFormat, type InputRecord } from './record-reader.js';
 import { autoSchemaOfRows, autoSchemaStatement } from './table-setup.js';
 import type { ImportDoc, ImportTarget } from './target.js';
+import { phase } from '../util/phase-trace.js';
 
 export interface ImportOptions {
   table: string;
@@ -119,6 +120,7 @@ export class ImportRun {
     const pending: InputRecord[] = [];
     const state = () => ({ docs: this.#loader.imported, bytes: this.#bytesBefore + input.bytesRead(), totalBytes: this.#totalBytes(input) });
     for await (const records of readRecords(input.chunks, format)) {
+      if (this.#loader.imported === 0 && pending.length === 0) phase('records');
       for (const rec of records) {
         if (header === undefined && 'values' in rec) {
           header = rec.values.map((v) => v.trim());
@@ -166,6 +168,7 @@ export class ImportRun {
   /** Builds and sends one batch; false when a bad line stops the import. */
   async #flush(records: InputRecord[], header: string[]): Promise<boolean> {
     if (records.length === 0) return true;
+    phase(`flush ${records.length}`);
     this.#flushed = true;
     this.#lastLine = records[records.length - 1]!.line;
     if (!this.#kinds) await this.#resolveKinds(records, header);
@@ -225,6 +228,7 @@ export class ImportRun {
       }
       this.#tableReady = true;
     }
+    phase('send');
     const sending = header
       ? this.#loader.send(items as LineDoc<Literal[]>[], rowSender(this.target, this.opts.table, header, this.opts.replace, prepared))
       : this.#loader.send(items as LineDoc<ImportDoc>[], docSender(this.target, this.opts.table, this.opts.replace));
@@ -247,6 +251,7 @@ export class ImportRun {
     this.#inflight = undefined;
     if (!inflight) return true;
     const r = await inflight;
+    phase('drained');
     if ('error' in r) throw r.error;
     return r.ok;
   }

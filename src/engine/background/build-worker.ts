@@ -10,7 +10,9 @@ import { keepInversionScratch } from '../../index/segment/inversion-scratch.js';
 import { buildOfJob, primeFields, type BuildJob, type BuildPart } from './build-job.js';
 import { PrimedFields } from './primed-fields.js';
 import { detachFirst } from './detach-first.js';
+import { phase } from '../../util/phase-trace.js';
 
+phase('worker module loaded');
 // each job's blob is transferred (detached): detach once now, so nothing is compiled twice (detach-first.ts)
 detachFirst();
 installNodeHost();
@@ -19,6 +21,7 @@ installNodeHost();
 keepInversionScratch(1 << 22);
 // the core's scanner instantiated and its code compiled now, while the loading thread reads the first batch
 createTextPipeline({}).indexField('warm');
+phase('worker warm');
 let pipeline: { key: string; pipeline: TextPipeline } | null = null;
 /** The tokens primed since the last job, for the next one (primed-fields.ts). */
 let primed: PrimedFields | null = null;
@@ -32,11 +35,13 @@ function pipelineOf(settings: BuildJob['settings']): TextPipeline {
 
 parentPort!.on('message', ({ id, job, prime, stop }: { id: number; job?: BuildJob; prime?: BuildPart; stop?: Int32Array }) => {
   if (prime) {
+    phase(`prime ${prime.lengths.length}`);
     // a hint, answered by nothing: a failure here is the job's to meet, if it fails alike
     try {
       const p = pipelineOf(prime.settings);
       if (primed?.pipeline !== p) primed = new PrimedFields(p);
       primeFields(p, prime, stop, primed);
+      phase('primed');
     } catch {
       // priming only fills the pipeline's caches; its kept tokens, maybe cut mid-field, are dropped
       primed = null;
@@ -44,10 +49,12 @@ parentPort!.on('message', ({ id, job, prime, stop }: { id: number; job?: BuildJo
     return;
   }
   try {
+    phase(`job ${id} start`);
     const kept = primed;
     primed = null;
     const built = buildOfJob(pipelineOf(job!.settings), job!, kept);
     const blob = built.blob;
+    phase(`job ${id} built`);
     parentPort!.postMessage({ id, blob, terms: built.terms, hostCols: built.hostCols }, [blob.buffer as ArrayBuffer]);
   } catch (e) {
     parentPort!.postMessage({ id, error: e instanceof Error ? e.stack ?? e.message : String(e) });

@@ -1,0 +1,47 @@
+/**
+ * Wall-clock phase marks for finding where a run's time goes (`quarry import`'s start, middle and end):
+ * with QUARRY_TRACE_PHASES=1 each mark prints `phase <ms since the process started> <thread> cpu=<this
+ * thread's CPU ms, from /proc/thread-self/stat: the wall time of a loaded machine says little> <name>` to
+ * stderr; without it a mark costs one boolean test. Marks from worker threads share the process's clock.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { isMainThread, threadId } from 'node:worker_threads';
+
+const on = process.env.QUARRY_TRACE_PHASES === '1';
+/** The process's start in epoch ms (a worker's own timeOrigin is the worker's start, not the process's). */
+const processStart = Date.now() - process.uptime() * 1000;
+
+export function phase(name: string): void {
+  if (!on) return;
+  const ms = performance.timeOrigin + performance.now() - processStart;
+  process.stderr.write(`phase ${ms.toFixed(1)} ${isMainThread ? 'main' : `t${threadId}`} cpu=${threadCpuMs()} ${name}\n`);
+}
+
+/** This thread's user + system CPU in ms (clock ticks of 10 ms), or -1 where /proc has no thread-self. */
+function threadCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10; // utime, stime: fields 14 and 15 of stat
+  } catch {
+    return -1;
+  }
+}
+
+/** With the trace on: every thread of the process with its CPU ms, busiest first (V8's compiler and GC helpers included). */
+export function threadsCpu(): void {
+  if (!on) return;
+  const cpu: string[] = [];
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(f[11]) + Number(f[12])) * 10;
+      if (ms > 0) cpu.push(`${tid === String(process.pid) ? 'main' : tid}=${ms}`);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  cpu.sort((a, b) => Number(b.split('=')[1]) - Number(a.split('=')[1]));
+  process.stderr.write(`threads ${cpu.join(' ')}\n`);
+}
