@@ -1,0 +1,55 @@
+// bench/pss-probe.ts: quarry's PSS at rest after the side-by-side's sequence, second by second. Replays
+// bench/side-by-side.bench.ts up to its footprint reading (100k gcide in 1000-row INSERTs over /sql, the
+// measure phase's query mix over /sql then /search), then samples PSS, its parts (bench/footprint.ts) and
+// LazyFree every second for --seconds (40), with the server's CPU: whether the bimodal footprint reading
+// (160 vs 200-250 MiB) is decided by the idle collection, the young generation or malloc's page return.
+// Run: node dist/bench/pss-probe.js [--docs 100000] [--seconds 40]; MALLOC_CONF etc. pass through to the
+// server. Collections show as its CPU (quarry's idle ones at 2 s/5 s/10 s, src/engine/background/idle-gc.ts;
+// V8's own memory reducer, unannounced, 70-130 ms at 20-35 s after the queries in session 16's runs).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { arg, sqlString } from './bench-util.js';
+import { loadGcide } from './corpus.js';
+import { queryClasses } from './engine.bench.js';
+import { memoryOf } from './footprint.js';
+import { processCpuMs, waitIdle } from './process-cpu.js';
+import { queryRun, startQuarry, type Peer } from './side-by-side.bench.js';
+
+const docs = loadGcide(arg('docs', 100_000));
+const queries = queryClasses(docs, 50).flatMap((c) => c.queries);
+const base = mkdtempSync(join(tmpdir(), 'quarry-pss-probe-'));
+const t0 = Date.now();
+const at = () => ((Date.now() - t0) / 1000).toFixed(1);
+const lazyFree = (pid: number) => Number(/LazyFree:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) / 1024;
+const q = await startQuarry(join(base, 'quarry'));
+try {
+  const c = await q.overHttp.open();
+  await c.exec(`CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'`);
+  for (let i = 0; i < docs.length; i += 1000) {
+    const rows = docs.slice(i, i + 1000).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
+    await c.exec(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
+  }
+  await c.close();
+  console.log(`${at()} loaded`, memoryOf(q.pid, true));
+  // the side-by-side's measure(), for /sql and /search
+  for (const peer of [q.overHttp, q.overJson] as Peer[]) {
+    await waitIdle(q.pid);
+    console.log(`${at()} idle, queries over ${peer.name}`);
+    await queryRun(peer, queries.slice(0, 200), 1);
+    await queryRun(peer, queries, 8, 'gcide', 5000);
+    for (const n of [1, 8, 64]) await queryRun(peer, queries, n, 'gcide', 2000);
+  }
+  console.log(`${at()} queries done ${Date.now()}`);
+  let cpu = processCpuMs(q.pid);
+  for (let s = 1; s <= arg('seconds', 40); s++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = processCpuMs(q.pid);
+    const m = memoryOf(q.pid, true);
+    console.log(`${at()} +${s}s ${Date.now()} cpu ${now - cpu}ms pss ${m.pss} anon256k ${m.anon256k} anonOther ${m.anonOther} lazyFree ${lazyFree(q.pid).toFixed(1)}`);
+    cpu = now;
+  }
+} finally {
+  await q.stop();
+  rmSync(base, { recursive: true, force: true });
+}
