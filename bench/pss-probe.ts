@@ -22,7 +22,8 @@ const base = mkdtempSync(join(tmpdir(), 'quarry-pss-probe-'));
 const t0 = Date.now();
 const at = () => ((Date.now() - t0) / 1000).toFixed(1);
 const lazyFree = (pid: number) => Number(/LazyFree:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) / 1024;
-const q = await startQuarry(join(base, 'quarry'));
+// PROBE_BIN: another bin/quarry.js (a variant of its flags or environment), else this build's
+const q = await startQuarry(join(base, 'quarry'), [], undefined, process.env.PROBE_BIN || undefined);
 try {
   const c = await q.overHttp.open();
   await c.exec(`CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'`);
