@@ -50,6 +50,9 @@ try {
     console.log(`${at()} +${s}s ${Date.now()} cpu ${now - cpu}ms pss ${m.pss} anon256k ${m.anon256k} anonOther ${m.anonOther} lazyFree ${lazyFree(q.pid).toFixed(1)}`);
     cpu = now;
   }
+  // the first queries after the pause (1 client, the mix once): whether memory returned costs them
+  const after = await queryRun(q.overHttp, queries, 1);
+  console.log(`${at()} after the pause: ${queries.length} queries, server CPU ms/query ${after.cpuMs.toFixed(3)}, p50 ms ${after.p50ms.toFixed(2)}`);
 } finally {
   await q.stop();
   rmSync(base, { recursive: true, force: true });
