@@ -1,5 +1,5 @@
 #!/bin/sh
-":" //; export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_TRIM_THRESHOLD_="${MALLOC_TRIM_THRESHOLD_:-131072}" MALLOC_CONF="${MALLOC_CONF:-background_thread:true}"; [ -n "${LD_PRELOAD+x}" ] || for j in /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 /usr/lib64/libjemalloc.so.2; do [ -r "$j" ] && export LD_PRELOAD="$j" && break; done; exec node --min-semi-space-size=4 "$0" "$@"
+":" //; export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_TRIM_THRESHOLD_="${MALLOC_TRIM_THRESHOLD_:-131072}"; [ -n "${LD_PRELOAD+x}" ] || for j in /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 /usr/lib64/libjemalloc.so.2; do [ -r "$j" ] && export LD_PRELOAD="$j" && break; done; exec node --min-semi-space-size=4 "$0" "$@"
 // quarry command line; runs the compiled server (npm run build first).
 //
 // The file is both a shell script and an ES module. Run as a program (`bin/quarry.js`, `npx quarry`,
@@ -11,11 +11,7 @@
 // the heap afterwards, 42-87 MiB at 100k documents, different each run; a fixed threshold returns them to
 // the system, but free blocks below the heap's top stay (19-45 MiB of `[heap]` at rest after 100k gcide
 // and queries). jemalloc returns freed pages of any place after a few seconds: the same server at rest,
-// 125-135 MiB PSS with glibc, 112-114 with jemalloc (README, Memory and disk). MALLOC_CONF (jemalloc's, unless
-// set): a background thread returns those pages on its decay schedule; without it jemalloc purges only
-// when the process next calls malloc, so a quiet server kept them until then (100k gcide after the
-// side-by-side's queries, bench/pss-probe.ts, 22 s after them: anonOther 54.5/67.8/91.8 MiB without,
-// 48.1/47.4 with). A process started as
+// 125-135 MiB PSS with glibc, 112-114 with jemalloc (README, Memory and disk). A process started as
 // `node bin/quarry.js` skips the line: set the variables in its environment for the same effect.
 // --min-semi-space-size=4 (MiB): a floor under the young generation, which the idle full GC
 // (src/engine/background/idle-gc.ts) otherwise shrinks to 1 MiB semi-spaces at the allocation rate of an
