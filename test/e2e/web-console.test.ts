@@ -245,11 +245,22 @@ describe.skipIf(!HAVE_CHROMIUM)('web console in Chromium', () => {
     const out = join(dir, 'export');
     const res = spawnSync(process.execPath, [join(ROOT, 'bin/quarry.js'), 'export', '--data', dir, '--table', 'pagedocs', '--out', out], { encoding: 'utf8' });
     expect(res.status, res.stderr).toBe(0);
+    // the page's first query (server side only, no table open yet) held back while the file is chosen: the
+    // file's run must not be lost (a listener attached only after that first query) nor overwritten by it
+    let held = false;
+    await page.route('**/search', async (route) => {
+      if (!held) { held = true; await new Promise((r) => setTimeout(r, 1500)); }
+      await route.continue();
+    });
     await page.goto(`http://127.0.0.1:${server.httpPort}/console/demo.html?table=pagedocs&q=fox`);
     await page.waitForSelector('#module-status:not(:empty)');
     await page.setInputFiles('#image-file', join(out, 'table.qimg'));
     await page.waitForFunction(() => document.querySelector('#compare-status')?.textContent !== '');
     expect(await page.textContent('#compare-status')).toBe('same ids, order, weights and highlights');
+    await page.waitForTimeout(2000);
+    expect(held).toBe(true);
+    expect(await page.textContent('#compare-status')).toBe('same ids, order, weights and highlights');
+    await page.unroute('**/search');
     const ids = await page.$$eval('#page-hits li', (lis) => lis.map((li) => li.getAttribute('data-id')));
     expect(ids.sort()).toEqual(['1', '2', BIG_ID].sort());
     expect(await page.$$('#page-hits script, #page-hits img, #page-hits b')).toHaveLength(0);

@@ -109,10 +109,16 @@ async function searchOnServer(query) {
   }
 }
 
+/** Runs started so far: only the latest one writes the comparison. */
+let runs = 0;
+
 /** @param {any} idx */
 async function run(idx) {
+  const seq = ++runs;
   const query = queryInput.value;
   const [page, server] = await Promise.all([searchInPage(idx, query), searchOnServer(query)]);
+  // a run started later (a file opened while the first query was out) has the last word
+  if (seq !== runs) return;
   const same = page && server ? page.join() === server.keys.join() : null;
   byId('compare-status').textContent = same === null ? '' : same ? 'same ids, order, weights and highlights' : 'results differ';
   prevButton.disabled = offset === 0;
@@ -140,9 +146,8 @@ async function main() {
   const [mod] = await Promise.all([loadModule(), loadTables().catch(() => undefined)]);
   const fileInput = /** @type {HTMLInputElement} */ (byId('image-file'));
   fileInput.disabled = !mod;
-  if (mod && indexInput.value) await open(mod, indexInput.value, indexInput.value);
-  else if (mod) status('module-status', 'Browser module loaded: give the URL of an exported folder or open its table.qimg.');
-  if (queryInput.value || tableSelect.value) await run(idx);
+  // listeners first: the status line below tells a user (and the e2e test) the page is ready, and a file
+  // chosen while the first query is out must not be lost
   fileInput.addEventListener('change', async () => {
     const file = fileInput.files?.[0];
     if (!file || !mod) return;
@@ -159,6 +164,9 @@ async function main() {
   });
   prevButton.addEventListener('click', () => { offset = Math.max(0, offset - PAGE_SIZE); void run(idx); });
   nextButton.addEventListener('click', () => { offset += PAGE_SIZE; void run(idx); });
+  if (mod && indexInput.value) await open(mod, indexInput.value, indexInput.value);
+  else if (mod) status('module-status', 'Browser module loaded: give the URL of an exported folder or open its table.qimg.');
+  if (queryInput.value || tableSelect.value) await run(idx);
 }
 
 void main();
