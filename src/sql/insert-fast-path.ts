@@ -138,6 +138,17 @@ class Scan {
   }
 }
 
+/** Items read by `item` up to the `)` after an opening `(`, comma-separated; undefined when one is not of the shape. */
+function commaList<T>(s: Scan, item: () => T | undefined): T[] | undefined {
+  const out: T[] = [];
+  do {
+    const v = item();
+    if (v === undefined) return undefined;
+    out.push(v);
+  } while (s.punct(C_COMMA));
+  return s.punct(C_RPAREN) ? out : undefined;
+}
+
 /** The statement, or undefined when the text is not of the common shape (the full grammar then reads it). */
 export function parseInsertFast(text: string): InsertStatement | undefined {
   const s = new Scan(text);
@@ -152,13 +163,8 @@ export function parseInsertFast(text: string): InsertStatement | undefined {
   const stmt: InsertStatement = { kind: 'insert', text: '', replace: verb === 'REPLACE', table, rows: [], options: [] };
   let width = -1;
   if (s.punct(C_LPAREN)) {
-    const columns: string[] = [];
-    do {
-      const col = s.name();
-      if (col === undefined) return undefined;
-      columns.push(col);
-    } while (s.punct(C_COMMA));
-    if (!s.punct(C_RPAREN)) return undefined;
+    const columns = commaList(s, () => s.name());
+    if (columns === undefined) return undefined;
     stmt.columns = columns;
     width = columns.length;
   }
@@ -166,13 +172,8 @@ export function parseInsertFast(text: string): InsertStatement | undefined {
   let end: number;
   do {
     if (!s.punct(C_LPAREN)) return undefined;
-    const row: Literal[] = [];
-    do {
-      const v = s.value();
-      if (v === undefined) return undefined;
-      row.push(v);
-    } while (s.punct(C_COMMA));
-    if (!s.punct(C_RPAREN)) return undefined;
+    const row: Literal[] | undefined = commaList(s, () => s.value());
+    if (row === undefined) return undefined;
     if (width < 0) width = row.length;
     if (row.length !== width) return undefined;
     stmt.rows.push(row);
