@@ -17,10 +17,13 @@ export function phase(name: string): void {
   process.stderr.write(`phase ${ms.toFixed(1)} ${isMainThread ? 'main' : `t${threadId}`} cpu=${threadCpuMs()} ${name}\n`);
 }
 
-/** This thread's user + system CPU in ms (clock ticks of 10 ms), or -1 where /proc has no thread-self. */
-function threadCpuMs(): number {
+/** This thread's user + system CPU in ms, or -1 where /proc has no thread-self. */
+const threadCpuMs = (): number => cpuMsOf('/proc/thread-self/stat');
+
+/** User + system CPU in ms (clock ticks of 10 ms) from a /proc stat file, or -1 when unreadable (a thread ended). */
+function cpuMsOf(path: string): number {
   try {
-    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const stat = readFileSync(path, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(f[11]) + Number(f[12])) * 10; // utime, stime: fields 14 and 15 of stat
   } catch {
@@ -33,14 +36,8 @@ export function threadsCpu(): void {
   if (!on) return;
   const cpu: string[] = [];
   for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ms = (Number(f[11]) + Number(f[12])) * 10;
-      if (ms > 0) cpu.push(`${tid === String(process.pid) ? 'main' : tid}=${ms}`);
-    } catch {
-      // the thread ended meanwhile
-    }
+    const ms = cpuMsOf(`/proc/self/task/${tid}/stat`);
+    if (ms > 0) cpu.push(`${tid === String(process.pid) ? 'main' : tid}=${ms}`);
   }
   cpu.sort((a, b) => Number(b.split('=')[1]) - Number(a.split('=')[1]));
   process.stderr.write(`threads ${cpu.join(' ')}\n`);
