@@ -11,7 +11,7 @@ export const mib = (v: number) => Math.round((v / MiB) * 10) / 10;
 
 /**
  * Waits until `pid` (and its children) has used under 2% of a core for `quietSeconds` seconds in a row,
- * and at least `minMs` in all: its merges and a checkpoint ran, and quarry's idle collections (5 s after
+ * and at least `minMs` in all: its merges and a checkpoint ran, and quarry's idle collections (2 s after
  * the last work, and 5 s after that; src/engine/background/idle-gc.ts) with them.
  */
 export async function untilQuiet(pid: number, minMs: number, quietSeconds = 10): Promise<void> {

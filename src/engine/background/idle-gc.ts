@@ -29,17 +29,8 @@ export function collectGarbage(): void {
 /** Ticks of this length; the process is idle in one that used under 2% of a core. */
 const TICK_MS = 1000;
 const IDLE_SHARE = 0.02;
-/**
- * Idle ticks in a row before collecting after writes (an fsync or a pause between bursts of writes is not
- * idle). Not 2: a forced collection keeps no map without live objects, so the RAM tail's seal, the write
- * path and the parser lost their optimized code after every such pause ('weak objects' deopts) and were
- * compiled again on V8's threads, besides the collection's own 30-500 ms on the protocol thread. Writes in
- * bursts 2-3 s apart (`npm run bench -- insert`'s phases, one wait for idle after a run and one before the
- * next) met a collection in every pause: insert-ab --phases 1 under --trace-deopt, weak-object deopts
- * 46 -> 1, optimizing compiles 806 -> 671; the whole run's server CPU 6,812 -> 5,915 ms (mean of 4
- * alternated, all 4 lower). At rest the collection comes 3 s later.
- */
-export const IDLE_TICKS = 5;
+/** Idle ticks in a row before collecting (an fsync or a short pause between requests is not idle). */
+const IDLE_TICKS = 2;
 /** CPU time of work since the last collection worth a collection (light traffic is left to V8). */
 const WORK_US = 50_000;
 /**
