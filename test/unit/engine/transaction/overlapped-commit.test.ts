@@ -1,6 +1,7 @@
 // The overlapped commit (startOverlapped, builtOrUndone): the segment is built while the store's commit is
 // in flight; a build that fails after the commit deletes again exactly the rows of the calls that became
-// durable and answers the build's error; a store that refuses at once frees a batch built before.
+// durable and answers the build's error; a store that refuses at once frees a batch built before. The
+// variant with a turn builds only after the callbacks queued with the commit ran (lmdb-js starts writing in one).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { Store } from '../../../../src/store/index.js';
 import { Catalog } from '../../../../src/engine/catalog.js';
 import type { RtIndex } from '../../../../src/index/rt-index.js';
 import type { TableStore, WriteOp } from '../../../../src/engine/durability/table-store.js';
-import { builtOrUndone, startOverlapped } from '../../../../src/engine/transaction/overlapped-commit.js';
+import { builtOrUndone, startOverlapped, startOverlappedAfterTurn } from '../../../../src/engine/transaction/overlapped-commit.js';
 import type { DocInput } from '../../../../src/index/types.js';
 import { req, t } from '../../index/helpers.js';
 
@@ -95,5 +96,44 @@ describe('startOverlapped and builtOrUndone', () => {
     const o = startOverlapped(tableStore, index, c, again);
     expect(await builtOrUndone(tableStore, c, o, await Promise.allSettled(o.writes))).toBe(again);
     expect(inFlightAtBuild).toEqual([0, 0]);
+  });
+});
+
+describe('startOverlappedAfterTurn', () => {
+  it('builds only after a callback queued with setImmediate when the commit was queued (where lmdb-js starts writing)', async () => {
+    let started = false;
+    const startsLater: TableStore = { ...tableStore, writeTogether: (c) => { const w = tableStore.writeTogether(c); setImmediate(() => { started = true; }); return w; } };
+    const startedAtBuild: boolean[] = [];
+    const prepare = index.prepareBatch;
+    index.prepareBatch = (docs) => { startedAtBuild.push(started); return prepare(docs); };
+    const c = [puts(1, 2)];
+    const o = await startOverlappedAfterTurn(startsLater, index, c, inputsOf(c));
+    expect(startedAtBuild).toEqual([true]);
+    expect(inFlightAtBuild).toEqual([1]);
+    index.applyBatch(await builtOrUndone(tableStore, c, o, await Promise.allSettled(o.writes)), []);
+    expect(titles(1, 2)).toEqual(['kiwi 1', 'kiwi 2']);
+    expect(index.search(req(t('kiwi'))).hits.length).toBe(2);
+    // the plain variant builds at once, before that callback
+    started = false;
+    const c2 = [puts(3)];
+    const o2 = startOverlapped(startsLater, index, c2, inputsOf(c2));
+    expect(startedAtBuild).toEqual([true, false]);
+    await Promise.allSettled(o2.writes);
+  });
+
+  it('keeps a write that fails during the turn for the caller (not an unhandled rejection) and still builds', async () => {
+    const failing: TableStore = { ...tableStore, writeTogether: () => [Promise.reject(new Error('disk full'))] };
+    const c = [puts(5)];
+    const o = await startOverlappedAfterTurn(failing, index, c, inputsOf(c));
+    await new Promise((resolve) => setImmediate(resolve));
+    const outcomes = await Promise.allSettled(o.writes);
+    expect(outcomes[0]).toMatchObject({ status: 'rejected', reason: new Error('disk full') });
+    expect('batch' in o.built).toBe(true);
+  });
+
+  it('throws, with nothing built, when the store refuses at once', async () => {
+    const refusing: TableStore = { ...tableStore, writeTogether: () => { throw new Error('store closed'); } };
+    await expect(startOverlappedAfterTurn(refusing, index, [puts(6)], inputsOf([puts(6)]))).rejects.toThrow('store closed');
+    expect(inFlightAtBuild).toEqual([]);
   });
 });
