@@ -9,7 +9,7 @@ import { pairSettings } from '../index/segment/segment-pairs.js';
 import { fieldLengthName, type Column, type TableSchema } from '../schema/types.js';
 import type { AttrValue, DocInput, FieldTokens, IndexSchema, SearchRequest, SearchResult } from '../index/types.js';
 import type { PreparedBatch, RtIndex } from '../index/rt-index.js';
-import { builtOrUndone, startOverlappedAfterTurn } from './transaction/overlapped-commit.js';
+import { builtOrUndone, startOverlapped } from './transaction/overlapped-commit.js';
 import type { BuiltSegment } from '../index/segment/segment-builder.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import { SearchError } from '../util/errors.js';
@@ -164,7 +164,7 @@ export class Table {
    */
   async #insertOverlapped(ids: bigint[], docs: StoredDoc[], inputs: DocInput[]): Promise<number> {
     const calls = [ids.map((docId, i) => ({ op: 'put' as const, docId, doc: docs[i] }))];
-    const overlapped = await startOverlappedAfterTurn(this.store, this.index, calls, inputs);
+    const overlapped = startOverlapped(this.store, this.index, calls, inputs);
     const [outcome] = await Promise.allSettled(overlapped.writes);
     const batch = await builtOrUndone(this.store, calls, overlapped, [outcome!]);
     if (outcome!.status === 'rejected') {
