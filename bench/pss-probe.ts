@@ -37,9 +37,12 @@ try {
   for (const peer of [q.overHttp, q.overJson] as Peer[]) {
     await waitIdle(q.pid);
     console.log(`${at()} idle, queries over ${peer.name}`);
-    await queryRun(peer, queries.slice(0, 200), 1);
-    await queryRun(peer, queries, 8, 'gcide', 5000);
-    for (const n of [1, 8, 64]) await queryRun(peer, queries, n, 'gcide', 2000);
+    // server CPU per query of each run, the side-by-side's figure: what an idle-time change must not move
+    const cpu: string[] = [];
+    for (const [n, qs, minMs] of [[1, queries.slice(0, 200), 0], [8, queries, 5000], [1, queries, 2000], [8, queries, 2000], [64, queries, 2000]] as const) {
+      cpu.push((await queryRun(peer, qs, n, 'gcide', minMs)).cpuMs.toFixed(3));
+    }
+    console.log(`${at()} server CPU ms/query over ${peer.name} (1 warm-up, 8, 1, 8, 64 clients): ${cpu.join(' ')}`);
   }
   console.log(`${at()} queries done ${Date.now()}`);
   let cpu = processCpuMs(q.pid);
