@@ -183,10 +183,7 @@ export class ImportRun {
         rows.push({ line: rec.line, doc: built.row });
         continue;
       }
-      if (!this.#loader.reject({ line: rec.line, error: built.error })) {
-        // the lines before the bad one are loaded; the import stops at it
-        return (await this.#send(rows, header)) && (await this.drained()) && false;
-      }
+      if (!(await this.#rejectAfter(rows, { line: rec.line, error: built.error }, header))) return false;
     }
     return this.#send(rows, header);
   }
@@ -200,11 +197,20 @@ export class ImportRun {
         docs.push({ line: rec.line, doc: built.doc });
         continue;
       }
-      if (!this.#loader.reject({ line: rec.line, error: built.error })) {
-        return (await this.#send(docs)) && (await this.drained()) && false;
-      }
+      if (!(await this.#rejectAfter(docs, { line: rec.line, error: built.error }))) return false;
     }
     return this.#send(docs);
+  }
+
+  /**
+   * A line that could not be built: skipped (true), or the import stops at it (false) once the lines
+   * before it are loaded; one of those may be refused by the target, and then the import stops at
+   * that earlier line and this one is not named (it was, before the earlier one: two errors for one stop).
+   */
+  async #rejectAfter(before: LineDoc<ImportDoc>[] | LineDoc<Literal[]>[], bad: BadLine, header?: string[]): Promise<boolean> {
+    if (this.opts.skipErrors) return this.#loader.reject(bad);
+    if ((await this.#send(before, header)) && (await this.drained())) this.#loader.reject(bad);
+    return false;
   }
 
   /**
