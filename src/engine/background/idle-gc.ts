@@ -42,13 +42,14 @@ const WORK_US = 50_000;
  */
 const FOLLOW_UP_TICKS = 5;
 /**
- * Follow-ups after each collection: the second, 10 idle ticks after it, sees the idle rate for sure, and
+ * Follow-ups after each collection: the second, 10 idle ticks after it, sees the idle rate (little left to promote), and
  * comes after jemalloc's decay time (10 s; bin/quarry.js preloads it without its background thread, which
  * returns freed pages only while the process allocates): its own malloc traffic makes jemalloc return the
  * pages the burst and the first collections freed. With one follow-up both waited for V8's memory reducer
  * (a collection 20-45 s after the work, unannounced): 100k gcide after the side-by-side's queries read
  * 160-170 MiB of PSS at rest in some runs and 190-250 in others (young generation 32 vs 4 MiB, malloc'd
- * pages 84 vs 50); `node dist/bench/pss-probe.js` has the figures with two.
+ * pages 84 vs 50); with two, 159-171 MiB at +22 s in each of 3 alternated probe runs (one follow-up: 187-209)
+ * and 157/168 in the side-by-side (176/178), the queries' CPU unchanged (`node dist/bench/pss-probe.js`).
  */
 const FOLLOW_UPS = 2;
 /**
