@@ -63,7 +63,7 @@ export class Table {
   column(name: string): Column | undefined { return this.#columns.get(name.toLowerCase()); }
 
   /** The stored document for a row: every column's value, text fields as strings. */
-  #storedDoc(row: RowInput, rowNo: number, colNos: Map<string, number>): StoredDoc {
+  #storedDoc(row: RowInput, rowNo: number, colNos: ReadonlyMap<string, number>): StoredDoc {
     return this.storedDocOf((col) => row.values.get(col.name.toLowerCase()), rowNo, (col) => colNos.get(col.name.toLowerCase()) ?? 0);
   }
 
@@ -121,7 +121,7 @@ export class Table {
    * Validates rows and turns them into stored documents and index inputs. Throws before anything
    * is written. `colNos` gives each column's 1-based position in the statement, for error texts.
    */
-  prepare(rows: RowInput[], ids: bigint[], colNos: Map<string, number>): { docs: StoredDoc[]; inputs: DocInput[] } {
+  prepare(rows: RowInput[], ids: bigint[], colNos: ReadonlyMap<string, number>): { docs: StoredDoc[]; inputs: DocInput[] } {
     return this.prepareDocs(rows.map((r, i) => this.#storedDoc(r, i + 1, colNos)), ids);
   }
 
