@@ -11,8 +11,10 @@
 // `--sql 1`: also this build's SQL `SELECT id, HIGHLIGHT() ... LIMIT 20` of the same queries (the highlight bench's
 // SQL mode, in process: statement parse, search, document reads, HIGHLIGHT(); no MySQL packets) alternated with
 // its JSON request: what the JSON request costs beyond SQL's on the same engine.
+// `--split 1`: this build's request taken apart, each part alternated with the others round by round
+// (bench/highlight-json-split.ts): where a class's JSON CPU goes per request beside SQL HIGHLIGHT()'s.
 // Run: npm run build && node dist/bench/highlight-json.bench.js [--docs N] [--queries M] [--baseline DIR]
-// [--rounds N] [--passes N] [--classes I,J] [--threads N] [--profile FILE] [--sql 1]
+// [--rounds N] [--passes N] [--classes I,J] [--threads N] [--profile FILE] [--sql 1] [--split 1]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session as Inspector } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +24,7 @@ import { arg, argString, sqlString } from './bench-util.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { queryClasses } from './engine.bench.js';
 import { highlightSql, jsonSearch } from './highlight-classes.js';
+import { splitParts, type SplitPart } from './highlight-json-split.js';
 
 /** One build's request over a class's queries: runs each once, returns the reply bytes. */
 interface Build {
@@ -29,13 +32,16 @@ interface Build {
   pass(queries: string[], keep?: string[]): Promise<number>;
   /** The same queries as SQL HIGHLIGHT() statements; the rows returned. */
   sqlPass(queries: string[]): Promise<number>;
+  /** The request's parts (--split), each a pass over the queries. */
+  parts: SplitPart[];
   close(): Promise<void>;
 }
 
 async function openBuild(name: string, root: string, dir: string, docs: CorpusDoc[]): Promise<Build> {
   const load = (p: string) => import(pathToFileURL(`${root}/dist/${p}`).href);
-  const [{ open, newSession }, { searchReply }, { replyBody }] = await Promise.all([
+  const [{ open, newSession }, { searchReply }, { replyBody }, { writeSearchJson }, { ByteSink }, { parseJsonText }] = await Promise.all([
     load('src/index.js'), load('src/http/json-routes.js'), load('src/http/sql-routes.js'),
+    load('src/http/render-search.js'), load('src/http/reply-sink.js'), load('src/http/json-body.js'),
   ]);
   const threads = argString('threads');
   const db = await open(join(dir, name), threads === null ? {} : { threads: Number(threads) });
@@ -52,8 +58,10 @@ async function openBuild(name: string, root: string, dir: string, docs: CorpusDo
   await (db.engine as { ctx: { catalog: { get(n: string): { index: { whenIdle(): Promise<void> } } } } }).ctx.catalog.get('gcide').index.whenIdle();
   const session = newSession();
   const json = db.engine.json;
+  const parts = splitParts({ db, json, session, searchReply, replyBody, writeSearchJson, ByteSink, parseJsonText });
   return {
     name,
+    parts,
     async pass(queries, keep) {
       let bytes = 0;
       for (const q of queries) {
@@ -92,6 +100,20 @@ function sameHits(a: string, b: string): boolean {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/** --split: each part's median main-thread CPU per query over the rounds, the parts alternated within a round. */
+async function splitRow(name: string, parts: SplitPart[], queries: string[], rounds: number, passes: number): Promise<Record<string, string | number>> {
+  const ready = await Promise.all(parts.map((p) => p.prepare(queries)));
+  for (const run of ready) await run(); // warm
+  const ms = parts.map((): number[] => []);
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 ? [...parts.keys()].reverse() : [...parts.keys()];
+    for (const pi of order) ms[pi]!.push(await cpuMs(async () => { for (let k = 0; k < passes; k++) await ready[pi]!(); }) / passes / queries.length);
+  }
+  const row: Record<string, string | number> = { class: name };
+  parts.forEach((p, pi) => { row[`${p.name} us/query`] = +(median(ms[pi]!) * 1000 / (p.repeat ?? 1)).toFixed(1); });
+  return row;
+}
 
 /**
  * This thread's CPU ms so far (the scheduler's run time in /proc, ns): the two builds' background threads
@@ -138,6 +160,10 @@ export async function highlightJsonBench(): Promise<Record<string, string | numb
       const ms = builds.map((): number[] => []);
       const sql: number[] = [];
       const withSql = arg('sql', 0) === 1;
+      if (arg('split', 0) === 1) {
+        out.push(await splitRow(c.name, builds[0]!.parts, c.queries, rounds, passes));
+        continue;
+      }
       if (withSql) await builds[0]!.sqlPass(c.queries);
       for (let r = 0; r < rounds; r++) {
         // alternate which build goes first, so neither always follows the other's garbage
