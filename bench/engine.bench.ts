@@ -8,6 +8,7 @@
 // above 1M it is the synthetic corpus's size too (`--docs 10000000`: the 10M run), else `--synthetic`
 // (default 1M); `--bigram-index MODE` creates the table with that bigram_index. Seed 42.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import type { RtIndex } from '../src/index/rt-index.js';
 import { rollup } from './smaps.js';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,12 @@ async function load(db: Database, batches: Iterable<CorpusDoc[]>, total: number,
   // AND-3 'with measure obs' 1520 ms, 12 ms alone)
   progress.step('engine: waiting for the idle compaction');
   await engine.ctx.catalog.get('gcide').index.whenIdle();
+  // --slow: the layout the queries run on (each segment is planned and bounded on its own, so the count
+  // moves every class's cost; the merges' timing decides it, and so it can differ between two runs)
+  if (argString('slow')) {
+    const live = engine.ctx.catalog.get('gcide').index.segments.map((s) => s.live);
+    process.stderr.write(`\nsegments: ${live.length} (${live.map((n) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : `${Math.round(n / 1e3)}k`)).join(' ')})\n`);
+  }
   return {
     docs: done, seconds, docsPerSec: done / seconds, mergedSeconds,
     diskBytesPerDoc: diskBytes(dir) / done, rssBytesPerDoc: (process.memoryUsage().rss - rss0) / done,
@@ -101,24 +108,35 @@ export function queryClasses(docs: CorpusDoc[], n: number): QueryClass[] {
 
 async function runQueries(db: Database, table: string, cls: QueryClass): Promise<QueryResult> {
   const times: number[] = [];
-  const slow: [number, string][] = [];
+  const slow: [number, string, number][] = [];
   let hits = 0;
+  // --slow: this thread's collections during the class (a pause inside a timed query is in its time)
+  const gcs: number[] = [];
+  const gcObserver = argString('slow') ? new PerformanceObserver((l) => { for (const e of l.getEntries()) gcs.push(e.duration); }) : null;
+  gcObserver?.observe({ entryTypes: ['gc'] });
   const t0 = performance.now();
   progress.step(`engine: ${cls.name}`);
   for (const q of cls.queries) {
     const s = performance.now();
     const [r] = await db.sql(`SELECT id, weight() FROM ${table} WHERE MATCH(${sqlString(q)}) LIMIT 20`);
     times.push(performance.now() - s);
-    slow.push([times[times.length - 1], q]);
+    slow.push([times[times.length - 1], q, times.length]);
     if (r.kind === 'error') throw new Error(`${q}: ${r.message}`);
     if (r.kind === 'rows') hits += r.meta?.totalFound ?? 0;
   }
   const total = (performance.now() - t0) / 1000;
+  gcObserver?.disconnect();
   times.sort((a, b) => a - b);
   // --slow: the class's slowest queries on stderr, to find what bounds its p99
   if (argString('slow')) {
     slow.sort((a, b) => b[0] - a[0]);
-    process.stderr.write(`\n${cls.name} slowest: ${slow.slice(0, 4).map(([t, q]) => `${q} ${t.toFixed(1)} ms`).join('; ')}\n`);
+    // each with its place in the class (#n) and the same text's fastest time: a slow first run or a slow
+    // repeat of a query that is fast elsewhere is a pause (compile, collection, preemption), not its cost
+    const fastest = new Map<string, number>();
+    for (const [t, q] of slow) fastest.set(q, Math.min(fastest.get(q) ?? Infinity, t));
+    const show = ([t, q, at]: [number, string, number]) => `${q} ${t.toFixed(1)} ms (#${at}, fastest ${fastest.get(q)!.toFixed(1)})`;
+    const gcMs = gcs.reduce((a, b) => a + b, 0);
+    process.stderr.write(`\n${cls.name} slowest: ${slow.slice(0, 4).map(show).join('; ')}; ${gcs.length} collections, ${gcMs.toFixed(0)} ms, longest ${Math.max(0, ...gcs).toFixed(1)}\n`);
   }
   return { name: cls.name, queries: times.length, p50ms: percentile(times, 50), p99ms: percentile(times, 99), qps: times.length / total, avgHits: hits / times.length };
 }

@@ -5,6 +5,7 @@
  */
 import type { DeleteStatement, SelectStatement, UpdateStatement } from '../sql/ast.js';
 import { SearchError } from '../util/errors.js';
+import { checkDocId } from '../store/keys.js';
 import { inferSchema } from './auto-schema.js';
 import type { Catalog } from './catalog.js';
 import type { IdSource } from './id-generator.js';
@@ -43,6 +44,9 @@ export function idOf(l: Literal | undefined): bigint | undefined {
   else if (l.t === 'string' && /^-?\d+$/.test(l.v.trim())) id = BigInt(l.v.trim());
   else throw new SearchError('BAD_VALUE', 'id must be an integer');
   if (id < 0n) throw new SearchError('BAD_VALUE', 'Negative document ids are not allowed');
+  // the store refuses it too, but only when it writes the key: with no row named (a bulk load's
+  // bad line could not be skipped) and, in a multi-row INSERT, after the rows were prepared
+  checkDocId(id);
   return id === 0n ? undefined : id;
 }
 

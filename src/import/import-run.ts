@@ -186,10 +186,7 @@ export class ImportRun {
     for (let from = 0; ;) {
       const bad = literalRowsInto(rows, records, from, header, this.#kinds!, lower);
       if (!bad) break;
-      if (!this.#loader.reject({ line: bad.line, error: bad.error })) {
-        // the lines before the bad one are loaded; the import stops at it
-        return (await this.#send(rows, header)) && (await this.drained()) && false;
-      }
+      if (!(await this.#rejectAfter(rows, { line: bad.line, error: bad.error }, header))) return false;
       from = bad.at + 1;
     }
     return this.#send(rows, header);
@@ -204,11 +201,20 @@ export class ImportRun {
         docs.push({ line: rec.line, doc: built.doc });
         continue;
       }
-      if (!this.#loader.reject({ line: rec.line, error: built.error })) {
-        return (await this.#send(docs)) && (await this.drained()) && false;
-      }
+      if (!(await this.#rejectAfter(docs, { line: rec.line, error: built.error }))) return false;
     }
     return this.#send(docs);
+  }
+
+  /**
+   * A line that could not be built: skipped (true), or the import stops at it (false) once the lines
+   * before it are loaded; one of those may be refused by the target, and then the import stops at
+   * that earlier line and this one is not named (it was, before the earlier one: two errors for one stop).
+   */
+  async #rejectAfter(before: LineDoc<ImportDoc>[] | LineDoc<Literal[]>[], bad: BadLine, header?: string[]): Promise<boolean> {
+    if (this.opts.skipErrors) return this.#loader.reject(bad);
+    if ((await this.#send(before, header)) && (await this.drained())) this.#loader.reject(bad);
+    return false;
   }
 
   /**

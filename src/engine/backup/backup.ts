@@ -45,6 +45,8 @@ export async function prepareBackup(store: Store, toDir: string, tables: string[
   const known = new Set(store.tables().map((t) => t.name));
   const missing = tables.filter((t) => !known.has(t));
   if (missing.length) throw backupError(`unknown table(s): ${missing.join(', ')}`);
+  // resolve('') is the server's working directory: `BACKUP TO ''` wrote a backup there
+  if (toDir.trim() === '') throw backupError('backup directory is empty');
   const dir = resolve(toDir);
   if (!(await isDir(dir))) throw backupError(`backup directory '${toDir}' does not exist or is not a directory`);
   return freshName(dir, new Date());

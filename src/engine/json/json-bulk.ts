@@ -17,6 +17,7 @@ import { isJsonInt, isJsonObject, tableName, type JsonObject, type JsonValue } f
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
 import { logError } from '../../util/server-log.js';
+import { checkDocId } from '../../store/keys.js';
 
 /** One NDJSON line as the protocol read it. */
 export type BulkLine =
@@ -96,6 +97,9 @@ function addWrite(ctx: WriteContext, run: Run, body: JsonObject, replace: boolea
 }
 
 function pushWrite(run: Run, id: bigint, replace: boolean): void {
+  // checked here, not only when the store writes the key: at commit the run's lines before it (a
+  // delete, an update, an earlier batch) were already applied, and the reply said none were
+  checkDocId(id);
   const doc = run.rows.stored();
   if (!replace && run.exists(id)) throw new SearchError('DUPLICATE_ID', `duplicate id '${id}'`);
   run.wrote(id);

@@ -14,6 +14,7 @@ import { isJsonInt, isJsonObject, type JsonObject, type JsonValue } from './json
 import { docRow, inferenceLiteral } from './json-write.js';
 import type { Literal } from '../literal.js';
 import type { Table } from '../table.js';
+import { checkDocId } from '../../store/keys.js';
 
 /** One document of the request: its action line, and its source line (none for delete). */
 export interface EsBulkDoc {
@@ -120,6 +121,9 @@ async function writeRun(ctx: WriteContext, docs: EsBulkDoc[], replace: boolean):
       try {
         if (d.sourceError !== undefined || !isJsonObject(d.source)) throw new SearchError('PARSE_ERROR', d.sourceError ?? 'failed to parse, document is empty');
         const given = docId(d, d.source);
+        // here, not only when the store writes the key: there it failed the whole request after
+        // earlier runs were written, and the good documents of this run with it
+        if (given !== undefined) checkDocId(given);
         const { row, colNos } = docRow(table, given, entriesOf(d.source));
         const id = given ?? (await ctx.ids.take(1))[0]!;
         const prepared = table.prepare([row], [id], colNos);

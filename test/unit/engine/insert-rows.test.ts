@@ -19,6 +19,12 @@ describe('idOf', () => {
     expect(() => idOf({ t: 'int', v: -1n })).toThrow('Negative document ids are not allowed');
     expect(() => idOf({ t: 'string', v: '-5' })).toThrow('Negative document ids are not allowed');
   });
+
+  it('refuses an id past 2^63-1 with the store\'s text, given as a number or as a string', () => {
+    expect(idOf({ t: 'int', v: 9223372036854775807n })).toBe(9223372036854775807n);
+    expect(() => idOf({ t: 'int', v: 9223372036854775808n })).toThrow('document id out of range: 9223372036854775808');
+    expect(() => idOf({ t: 'string', v: '18446744073709551615' })).toThrow('document id out of range: 18446744073709551615');
+  });
 });
 
 describe('INSERT and REPLACE with a negative id', () => {

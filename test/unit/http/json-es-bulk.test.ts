@@ -74,6 +74,19 @@ describe('/_bulk on an engine', () => {
     expect(rows[0]).toMatchObject({ rows: [[1n]] });
   });
 
+  it('an _id out of range fails alone, after a run on another table was written, like any bad document', async () => {
+    await engine.execute('create table t (title text, n int)', newSession());
+    await engine.execute('create table u (title text)', newSession());
+    const r = await post(['{"create":{"_index":"u","_id":5}}', '{"title":"other run"}',
+      '{"create":{"_index":"t","_id":1}}', '{"title":"a"}', '{"index":{"_index":"t","_id":9223372036854775808}}', '{"title":"b"}', ''].join('\n'));
+    expect(r.status).toBe(409);
+    expect(r.json.items[0].create).toMatchObject({ _id: '5', status: 201 });
+    expect(r.json.items[1].create).toMatchObject({ _id: '1', status: 201 });
+    expect(r.json.items[2].index).toMatchObject({ status: 400, error: { reason: 'document id out of range: 9223372036854775808' } });
+    expect((await engine.execute('select id from t', newSession()))[0]).toMatchObject({ rows: [[1n]] });
+    expect((await engine.execute('select id from u', newSession()))[0]).toMatchObject({ rows: [[5n]] });
+  });
+
   it('request errors are 400 with an error object', async () => {
     const res = await app.request('/_bulk', { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
     expect(res.status).toBe(400);

@@ -76,3 +76,25 @@ describe('ImportRun when the target fails', () => {
   });
 });
 
+
+describe('ImportRun stopping at a bad line', () => {
+  it('names only the first bad line: one the target refuses before a line that could not be read', async () => {
+    // line 3 is refused by the target (as a server refuses an id); line 4 is not a row of the header's width
+    writeFileSync(join(dir, 'rows.tsv'), '1\ta\tb\n2\ta\tb\n3\ta\tb\n4\tonly two\n5\ta\tb\n');
+    const { target, loaded } = fakeTarget();
+    const load = target.loadRows!;
+    target.loadRows = async (t, batch, replace) => {
+      const i = batch.rows.findIndex((r) => (r[0] as { v: bigint }).v === 3n);
+      return i >= 0 ? { ok: false, failedIndex: i, error: 'document id out of range: 3' } : load(t, batch, replace);
+    };
+    const logged: string[] = [];
+    const run = new ImportRun(target, {
+      table: 't', files: [join(dir, 'rows.tsv')], format: 'tsv', batch: 100, skipErrors: false, noHeader: true,
+      columns: ['id', 'title', 'body'], replace: false,
+    }, new Progress('quiet', 'test'), () => false, (l) => logged.push(l));
+    const summary = await run.run();
+    expect(summary).toMatchObject({ imported: 2, stoppedAt: { line: 3 } });
+    expect(loaded).toEqual(['1', '2']);
+    expect(logged).toEqual([`quarry import: ${join(dir, 'rows.tsv')}: line 3: document id out of range: 3`]);
+  });
+});

@@ -42,3 +42,15 @@ describe('BACKUP', () => {
     expect(await t.rows('select id from a')).toEqual([[1n]]);
   });
 });
+
+describe('BACKUP to an empty path', () => {
+  it('is refused, not written into the server\'s working directory', async () => {
+    const cwd = process.cwd();
+    const entries = readdirSync(cwd);
+    for (const to of ["''", "'  '"]) {
+      const [r] = await t.exec(`BACKUP TO ${to}`);
+      expect(r).toMatchObject({ kind: 'error', message: 'BACKUP failed: backup directory is empty' });
+    }
+    expect(readdirSync(cwd)).toEqual(entries);
+  });
+});

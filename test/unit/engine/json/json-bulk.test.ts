@@ -58,3 +58,29 @@ describe('/bulk against a model', () => {
     }), { numRuns: 40 });
   });
 });
+
+describe('/bulk: an id out of range', () => {
+  const line = (text: string): BulkLine => ({ kind: 'json', value: parse(text) as JsonValue });
+  const ids = async (): Promise<number[]> =>
+    ((await engine.execute('select id, n from t order by id asc limit 100', session))[0] as RowsResult).rows.map((r) => Number(r[0]) * 100 + Number(r[1]));
+
+  it('is refused when its line is read, so nothing of its run is applied (the delete and update before it included)', async () => {
+    await engine.execute('truncate table t', session);
+    await engine.execute("insert into t (id, title, n) values (1, 'a', 1), (2, 'b', 2)", session);
+    for (const bad of ['9223372036854775808', '18446744073709551615']) {
+      for (const op of ['insert', 'replace']) {
+        const reply = await engine.json!.bulk([
+          line('{"insert":{"table":"t","id":3,"doc":{"title":"c","n":3}}}'),
+          line('{"delete":{"table":"t","id":1}}'),
+          line('{"update":{"table":"t","id":2,"doc":{"n":7}}}'),
+          line(`{"${op}":{"table":"t","id":${bad},"doc":{"title":"x"}}}`),
+        ]);
+        expect(reply.outcome).toBe('exec');
+        expect(reply.error).toBe(`document id out of range: ${bad}`);
+        expect(reply.items).toEqual([{ kind: 'error', op, table: 't', message: `document id out of range: ${bad}` }]);
+        expect(reply.skippedLines).toBe(4);
+        expect(await ids()).toEqual([101, 202]);
+      }
+    }
+  });
+});
