@@ -207,6 +207,8 @@ export class Table {
     // 50 ms of the last goes through the write log first, each 25k-row batch then written twice
     const calls = [ids.map((docId, i) => ({ op: 'put' as const, docId, doc: docs[i] }))];
     const writes = [this.store.write(calls[0]!)];
+    // a write that fails while the build runs is read below (allSettled), not an unhandled rejection
+    writes[0]!.catch(() => undefined);
     let built: { batch: PreparedBatch } | { error: unknown };
     try {
       built = { batch: this.index.preparedOf(await building) };
