@@ -1,9 +1,10 @@
 /**
  * One table: its schema, text pipeline and RT index, written through the store of record.
  * Every write runs under the table's mutex: validate and tokenize first (nothing is applied on error),
- * build the index's segment (all that can fail there), commit durably to the store, then make the
- * segment visible (which cannot fail). A write is acknowledged only after both; a write that fails
- * leaves nothing, neither in the store nor in the index.
+ * build the index's segment (all that can fail there) before the durable store commit, or, for new
+ * rows, while it runs (a failed build then deletes the stored rows again: overlapped-commit.ts), then
+ * make the segment visible (which cannot fail). A write is acknowledged only after both; a write that
+ * fails leaves nothing, neither in the store nor in the index.
  */
 import { pairSettings } from '../index/segment/segment-pairs.js';
 import { fieldLengthName, type Column, type TableSchema } from '../schema/types.js';
