@@ -1,15 +1,16 @@
 /**
  * One table: its schema, text pipeline and RT index, written through the store of record.
  * Every write runs under the table's mutex: validate and tokenize first (nothing is applied on error),
- * build the index's segment (all that can fail there), commit durably to the store, then make the
- * segment visible (which cannot fail). A write is acknowledged only after both; a write that fails
- * leaves nothing, neither in the store nor in the index.
+ * build the index's segment (all that can fail there) before the durable store commit, or, for new
+ * rows, while it runs (a failed build then deletes the stored rows again: overlapped-commit.ts), then
+ * make the segment visible (which cannot fail). A write is acknowledged only after both; a write that
+ * fails leaves nothing, neither in the store nor in the index.
  */
 import { pairSettings } from '../index/segment/segment-pairs.js';
 import { fieldLengthName, type Column, type TableSchema } from '../schema/types.js';
 import type { AttrValue, DocInput, FieldTokens, IndexSchema, SearchRequest, SearchResult } from '../index/types.js';
 import type { PreparedBatch, RtIndex } from '../index/rt-index.js';
-import { builtOrUndone, startOverlapped } from './transaction/overlapped-commit.js';
+import { builtOrUndone, startOverlapped, type Built, type Overlapped } from './transaction/overlapped-commit.js';
 import type { BuiltSegment } from '../index/segment/segment-builder.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import { SearchError } from '../util/errors.js';
@@ -18,7 +19,7 @@ import { indexedField } from './field-input.js';
 import { TextRow } from './text-row.js';
 import { attrValue, defaultAttr, textValue, valueError } from './coerce.js';
 import type { Literal } from './literal.js';
-import type { StoredDoc, TableStore } from './durability/table-store.js';
+import type { StoredDoc, TableStore, WriteOp } from './durability/table-store.js';
 
 /** One row of an INSERT/REPLACE: the id (undefined or 0 = generate) and values by column name. */
 export interface RowInput {
@@ -164,7 +165,14 @@ export class Table {
    */
   async #insertOverlapped(ids: bigint[], docs: StoredDoc[], inputs: DocInput[]): Promise<number> {
     const calls = [ids.map((docId, i) => ({ op: 'put' as const, docId, doc: docs[i] }))];
-    const overlapped = startOverlapped(this.store, this.index, calls, inputs);
+    return this.#applyOverlapped(calls, startOverlapped(this.store, this.index, calls, inputs));
+  }
+
+  /**
+   * Once an overlapped commit of new rows (`calls`, one) settled: its segment made visible; or freed and
+   * the store's error thrown; or, the build failed, the durable rows deleted again (builtOrUndone).
+   */
+  async #applyOverlapped(calls: WriteOp[][], overlapped: Overlapped): Promise<number> {
     const [outcome] = await Promise.allSettled(overlapped.writes);
     const batch = await builtOrUndone(this.store, calls, overlapped, [outcome!]);
     if (outcome!.status === 'rejected') {
@@ -172,22 +180,15 @@ export class Table {
       throw outcome!.reason;
     }
     this.index.applyBatch(batch, []);
-    return ids.length;
+    return calls[0]!.length;
   }
 
   /** Whether an INSERT's segment may be built elsewhere from the stored documents alone (build-job.ts): no token counts to fill in. */
   get buildsFromStored(): boolean { return !this.#tokenCounts; }
 
   /**
-   * Inserts rows whose segment a build thread made from `docs` (build-job.ts; `buildsFromStored`).
-   * Caller holds the mutex and has checked the ids.
-   */
-  async writeBuilt(ids: bigint[], docs: StoredDoc[], built: BuiltSegment): Promise<number> {
-    return this.#commit(ids, docs, this.index.preparedOf(built), null);
-  }
-
-  /**
-   * writeBuilt with the store's commit started before the segment is back (`building`): the rows become
+   * Inserts rows whose segment a build thread makes from `docs` (build-job.ts; `buildsFromStored`), the
+   * store's commit started before the segment is back (`building`): the rows become
    * durable while the build thread still builds them, as an overlapped INSERT's (overlapped-commit.ts).
    * A bulk load's last batch was written to lmdb only after its build, the load's tail. The build
    * failing: the rows build here; the index refusing them: they are deleted again (builtOrUndone).
@@ -201,13 +202,15 @@ export class Table {
       } catch {
         return this.#insertBuiltHere(ids, docs);
       }
-      return this.writeBuilt(ids, docs, built);
+      return this.#commit(ids, docs, this.index.preparedOf(built), null);
     }
-    // its own transaction (Store.write), as writeBuilt's: a group-commit round (writeTogether) within
+    // its own transaction (Store.write), as #commit's: a group-commit round (writeTogether) within
     // 50 ms of the last goes through the write log first, each 25k-row batch then written twice
     const calls = [ids.map((docId, i) => ({ op: 'put' as const, docId, doc: docs[i] }))];
     const writes = [this.store.write(calls[0]!)];
-    let built: { batch: PreparedBatch } | { error: unknown };
+    // a write that fails while the build runs is read below (allSettled), not an unhandled rejection
+    writes[0]!.catch(() => undefined);
+    let built: Built;
     try {
       built = { batch: this.index.preparedOf(await building) };
     } catch {
@@ -217,14 +220,7 @@ export class Table {
         built = { error: e };
       }
     }
-    const [outcome] = await Promise.allSettled(writes);
-    const batch = await builtOrUndone(this.store, calls, { writes, built }, [outcome!]);
-    if (outcome!.status === 'rejected') {
-      this.index.discardBatch(batch);
-      throw outcome!.reason;
-    }
-    this.index.applyBatch(batch, []);
-    return ids.length;
+    return this.#applyOverlapped(calls, { writes, built });
   }
 
   /** New rows whose build thread failed: built here, the index's half first (#commit). */

@@ -114,3 +114,26 @@ describe('Table.write', () => {
     expect(table.index.count()).toBe(0);
   });
 });
+
+describe('Table.writeBuilding', () => {
+  it('keeps a store write that fails while the build thread builds for the caller (not an unhandled rejection), and applies nothing', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => { unhandled.push(reason); };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const refusing: TableStore = { ...table.store, write: () => Promise.reject(new Error('disk full')) };
+      const t2 = new Table(table.schema, table.pipeline, table.index, refusing);
+      const ids = [5n];
+      const { docs } = t2.prepareDocs([{ title: 'fig', n: 1 }], ids);
+      // the build thread fails some time after the store write did: the rows build here, then are dropped
+      const building = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('build thread gone')), 20));
+      await expect(t2.mutex.run(() => t2.writeBuilding(ids, docs, building))).rejects.toThrow('disk full');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+      expect(search('fig')).toEqual([]);
+      expect(table.index.count()).toBe(0);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
