@@ -2,7 +2,8 @@
 // body parsed, its lines read and written, the reply rendered), 100k dict-gcide documents in bodies of 1000 as
 // the side-by-side sends them, in a child process per run, this build against a baseline build alternated run
 // by run. Per run: the protocol thread's CPU ms per 1000 documents while the bodies are answered (`main`),
-// the other threads' (lmdb's writer, the merge thread), and docs/s. Node runs as bin/quarry.js runs it
+// the other threads' (lmdb's writer, the merge thread), docs/s, and the protocol thread's idle ms per 1000
+// (wall time neither on a CPU nor waiting for one: waiting for a commit; bench/process-cpu.ts mainThreadSched). Node runs as bin/quarry.js runs it
 // (--min-semi-space-size=4). No HTTP server, so the figure is the
 // per-body and per-line work load-ab.bench.ts measures among the rest, at a finer grain.
 // Run: npm run bench -- bulk-ab [--baseline DIR] [--docs 100000] [--rounds 3]
@@ -15,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { arg, argString } from './bench-util.js';
 import { loadGcide } from './corpus.js';
 import { bulkBody } from './http-client.js';
-import { threadCpuMs } from './process-cpu.js';
+import { mainThreadSched, threadCpuMs } from './process-cpu.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BATCH = 1000;
@@ -33,6 +34,7 @@ async function child(root: string, docs: number): Promise<void> {
     const session = engineMod.newSession();
     await engine.execute("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'", session);
     const cpu0 = threadCpuMs(process.pid);
+    const sched0 = mainThreadSched(process.pid);
     const t0 = performance.now();
     for (const body of bodies) {
       const r = await routes.bulkReply(engine.json, 'application/x-ndjson', body);
@@ -40,8 +42,10 @@ async function child(root: string, docs: number): Promise<void> {
     }
     const s = (performance.now() - t0) / 1000;
     const cpu = threadCpuMs(process.pid);
+    const sched = mainThreadSched(process.pid);
+    const idleMs = (performance.now() - t0) - (sched.runMs - sched0.runMs) - (sched.waitMs - sched0.waitMs);
     const per = (ms: number) => Number(((ms / corpus.length) * 1000).toFixed(1));
-    console.log(JSON.stringify({ 'docs/s': Math.round(corpus.length / s), 'CPU ms/1000 main': per(cpu.main - cpu0.main), 'CPU ms/1000 other': per(cpu.other - cpu0.other) }));
+    console.log(JSON.stringify({ 'docs/s': Math.round(corpus.length / s), 'CPU ms/1000 main': per(cpu.main - cpu0.main), 'CPU ms/1000 other': per(cpu.other - cpu0.other), 'main idle ms/1000': per(idleMs) }));
   } finally {
     await engine.close();
     rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,8 @@
 // into DIR/<build>-<round>. With `--batch N` the import's batches are N rows (default: quarry import's),
 // so more segments, which the merge thread merges when the import ends (the merge thread's code measured
 // too; a 25k-row batch leaves gcide at 6 segments and merges nothing).
-// Run: npm run bench -- import-ab [--baseline DIR] [--gcide N] [--rounds 3] [--batch N] [--profile DIR]
+// With `--tail 1` each run also reports tailMs (last segment built -> engine closed) and firstJobMs.
+// Run: npm run bench -- import-ab [--baseline DIR] [--gcide N] [--rounds 3] [--batch N] [--profile DIR] [--tail 1]
 // (DIR: a checkout with dist/ built).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -41,6 +42,16 @@ function segmentsMd5(dir: string): string {
   return md5.digest('hex');
 }
 
+/**
+ * With `--tail 1` (QUARRY_TRACE_PHASES marks, src/util/phase-trace.ts): the ms from the build thread's
+ * last segment to the engine closed (what follows the build thread, the critical path: the last
+ * writes to lmdb, checkpoints, closing) and to its first job's start.
+ */
+function tailOf(stderr: string): { tailMs: number; firstJobMs: number } {
+  const at = (re: RegExp) => stderr.split('\n').filter((l) => re.test(l)).map((l) => Number(l.split(' ')[1]));
+  return { tailMs: Math.round(Math.max(...at(/ closed$/)) - Math.max(...at(/ job \d+ built$/))), firstJobMs: Math.round(Math.min(...at(/ job 0 start$/))) };
+}
+
 /** `--batch N` passed on to quarry import, when given. */
 function batchArgs(): string[] {
   const batch = arg('batch', 0);
@@ -58,14 +69,16 @@ async function child(root: string): Promise<void> {
     await db.close();
     const profile = argString('profile');
     const build = resolve(root) === ROOT_THIS ? 'this' : 'baseline';
+    const tail = arg('tail', 0) > 0;
     const prof = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profile, `${build}-${Date.now()}`)}`] : [];
     const stats = join(dir, 'time');
     const r = spawnSync('/usr/bin/time', ['-o', stats, '-f', '%e %U %S %M', process.execPath, ...prof, join(root, 'bin/quarry.js'), 'import',
-      '--table', 'gcide', '--data', data, '--format', 'tsv', '--no-header', '--columns', 'id,title,body', '--quiet', ...batchArgs(), file], { encoding: 'utf8' });
+      '--table', 'gcide', '--data', data, '--format', 'tsv', '--no-header', '--columns', 'id,title,body', '--quiet', ...batchArgs(), file],
+    { encoding: 'utf8', env: tail ? { ...process.env, QUARRY_TRACE_PHASES: '1' } : process.env });
     if (r.status !== 0) throw new Error(`import failed: ${r.stderr}`);
     const [wall, user, sys, rss] = readFileSync(stats, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
     console.log(JSON.stringify({ docs, wallS: wall, docsPerSec: Math.round(docs / wall!), cpuS: Number((user! + sys!).toFixed(2)),
-      userS: user, sysS: sys, maxRssMiB: Math.round(rss! / 1024), md5: segmentsMd5(data) }));
+      userS: user, sysS: sys, maxRssMiB: Math.round(rss! / 1024), md5: segmentsMd5(data), ...(tail ? tailOf(r.stderr) : {}) }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

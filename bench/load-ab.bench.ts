@@ -2,7 +2,9 @@
 // then as /bulk bodies of 1000 documents over HTTP, each into a table of its own on a fresh server, as
 // side-by-side.bench.ts's loads), this build against a baseline build, alternated run by run (the only fair
 // comparison on a shared machine). Per load: docs/s and the server's CPU ms per 1000 documents, split into
-// its protocol thread and all its other threads, counted till the server is idle again (merges, checkpoints).
+// its protocol thread and all its other threads, counted till the server is idle again (merges, checkpoints),
+// and the protocol thread's idle ms per 1000 documents during the load (wall time neither on a CPU nor
+// waiting for one: waiting for a commit or for the client's next request; less moved by a loaded machine).
 // Quarry only, no Sphinx (its figure is the side-by-side's).
 // Run: npm run bench -- load-ab [--baseline DIR] [--docs 100000] [--rounds 2] [--profile DIR] (each server
 // with --cpu-prof, its profiles in DIR/<build>-<round>) (DIR: a copy of a checkout with dist/, build/, bin/).
@@ -12,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { arg, argString, sqlString } from './bench-util.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { bulkBody, clientAgent, postOk } from './http-client.js';
-import { threadCpuMs, waitIdle } from './process-cpu.js';
+import { mainThreadSched, threadCpuMs, waitIdle } from './process-cpu.js';
 import { startQuarry } from './side-by-side.bench.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -28,13 +30,16 @@ async function run(bin: string, docs: CorpusDoc[], profile?: string): Promise<Re
   const timed = async (prefix: string, send: (batch: CorpusDoc[]) => Promise<void>) => {
     await waitIdle(pid);
     const cpu0 = threadCpuMs(pid);
+    const sched0 = mainThreadSched(pid);
     const t0 = performance.now();
     for (let i = 0; i < docs.length; i += BATCH) await send(docs.slice(i, i + BATCH));
     const s = (performance.now() - t0) / 1000;
+    const sched = mainThreadSched(pid);
+    const idleMs = s * 1000 - (sched.runMs - sched0.runMs) - (sched.waitMs - sched0.waitMs);
     await waitIdle(pid);
     const cpu = threadCpuMs(pid);
     const per = (ms: number) => Math.round((ms / docs.length) * 1000);
-    return { [`${prefix} docs/s`]: Math.round(docs.length / s), [`${prefix} CPU ms/1000 main`]: per(cpu.main - cpu0.main), [`${prefix} CPU ms/1000 other`]: per(cpu.other - cpu0.other) };
+    return { [`${prefix} docs/s`]: Math.round(docs.length / s), [`${prefix} CPU ms/1000 main`]: per(cpu.main - cpu0.main), [`${prefix} CPU ms/1000 other`]: per(cpu.other - cpu0.other), [`${prefix} main idle ms/1000`]: per(idleMs) };
   };
   try {
     const conn = await q.overMysql.open();

@@ -102,3 +102,18 @@ export function threadCpuMs(pid: number): { main: number; other: number } {
   const ms = (f: string[] | null | undefined) => (f ? ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_SEC : 0);
   return { main: ms(main), other: ms(all) - ms(main) };
 }
+
+/**
+ * A process's main thread from the scheduler (/proc/<pid>/task/<pid>/schedstat, nanoseconds): ms on a
+ * CPU and ms runnable but waiting for one. Over a span of wall time W, W - run - wait is the time the
+ * thread had nothing to do (blocked, e.g. on a commit or the next request): on a shared machine a figure
+ * much less moved by the other processes than W itself.
+ */
+export function mainThreadSched(pid: number): { runMs: number; waitMs: number } {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ');
+    return { runMs: Number(run) / 1e6, waitMs: Number(wait) / 1e6 };
+  } catch {
+    return { runMs: NaN, waitMs: NaN };
+  }
+}

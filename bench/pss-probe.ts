@@ -4,8 +4,10 @@
 // LazyFree every second for --seconds (40), with the server's CPU: whether the bimodal footprint reading
 // (160 vs 200-250 MiB) is decided by the idle collection, the young generation or malloc's page return.
 // Run: node dist/bench/pss-probe.js [--docs 100000] [--seconds 40]; MALLOC_CONF etc. pass through to the
-// server. Collections show as its CPU (quarry's idle ones at 2 s/5 s/10 s, src/engine/background/idle-gc.ts;
-// V8's own memory reducer, unannounced, 70-130 ms at 20-35 s after the queries in session 16's runs).
+// server. Collections show as its CPU (quarry's idle ones at ~2 s, then its two follow-ups 5 and 10 s later,
+// src/engine/background/idle-gc.ts; V8's own memory reducer, unannounced, 70-130 ms at 20-45 s after the
+// queries, or later). Each query run's server CPU per query is printed too: an idle-time change must not
+// move it. PROBE_BIN=/path/to/another/bin/quarry.js probes another build (alternate them: A, B, A, B).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,9 +39,12 @@ try {
   for (const peer of [q.overHttp, q.overJson] as Peer[]) {
     await waitIdle(q.pid);
     console.log(`${at()} idle, queries over ${peer.name}`);
-    await queryRun(peer, queries.slice(0, 200), 1);
-    await queryRun(peer, queries, 8, 'gcide', 5000);
-    for (const n of [1, 8, 64]) await queryRun(peer, queries, n, 'gcide', 2000);
+    // server CPU per query of each run, the side-by-side's figure: what an idle-time change must not move
+    const cpu: string[] = [];
+    for (const [n, qs, minMs] of [[1, queries.slice(0, 200), 0], [8, queries, 5000], [1, queries, 2000], [8, queries, 2000], [64, queries, 2000]] as const) {
+      cpu.push((await queryRun(peer, qs, n, 'gcide', minMs)).cpuMs.toFixed(3));
+    }
+    console.log(`${at()} server CPU ms/query over ${peer.name} (1 warm-up, 8, 1, 8, 64 clients): ${cpu.join(' ')}`);
   }
   console.log(`${at()} queries done ${Date.now()}`);
   let cpu = processCpuMs(q.pid);

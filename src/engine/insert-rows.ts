@@ -50,11 +50,29 @@ export function idOf(l: Literal | undefined): bigint | undefined {
   return id === 0n ? undefined : id;
 }
 
-/** Rows of an INSERT as RowInputs; without a column list, values follow the schema order (id first). */
-export function rowInputs(table: Table, columns: string[] | undefined, rows: Literal[][]): { inputs: RowInput[]; colNos: Map<string, number> } {
+/** A statement's column keys (lower-cased) and their 1-based positions, as rowInputs reads them. */
+interface ColumnKeys { keys: string[]; colNos: Map<string, number> }
+
+/**
+ * Per table, the column keys of its last INSERT's column list, while its schema is the same: a client
+ * sends the same list in every statement, and the keys, the Map and the lower-cased names were built
+ * per statement (garbage on every INSERT). Read only once made (colNos is shared by the statements).
+ */
+const lastColumns = new WeakMap<Table, { schema: Table['schema']; columns: string[] | undefined; keys: ColumnKeys }>();
+
+function sameColumns(a: string[] | undefined, b: string[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The keys of `columns` (the schema's order, id first, when none), checked against the table's columns. */
+function columnKeys(table: Table, columns: string[] | undefined): ColumnKeys {
+  const last = lastColumns.get(table);
+  if (last && last.schema === table.schema && sameColumns(last.columns, columns)) return last.keys;
   const names = columns ?? ['id', ...orderedColumns(table.schema).map((c) => c.name)];
   const colNos = new Map<string, number>();
-  // plain loops (packed arrays): this runs for every INSERT; its closures and second name list were per-statement garbage
   const keys: string[] = [];
   for (let i = 0; i < names.length; i++) {
     const key = names[i]!.toLowerCase();
@@ -62,6 +80,18 @@ export function rowInputs(table: Table, columns: string[] | undefined, rows: Lit
     colNos.set(key, i + 1);
     keys.push(key);
   }
+  const made = { keys, colNos };
+  lastColumns.set(table, { schema: table.schema, columns: columns && [...columns], keys: made });
+  return made;
+}
+
+/**
+ * Rows of an INSERT as RowInputs; without a column list, values follow the schema order (id first).
+ * `colNos` may be shared with other statements of the same columns: read only.
+ */
+export function rowInputs(table: Table, columns: string[] | undefined, rows: Literal[][]): { inputs: RowInput[]; colNos: ReadonlyMap<string, number> } {
+  // plain loops (packed arrays): this runs for every INSERT; its closures and second name list were per-statement garbage
+  const { keys, colNos } = columnKeys(table, columns);
   const inputs: RowInput[] = [];
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;

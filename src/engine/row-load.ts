@@ -11,7 +11,6 @@ import type { Catalog } from './catalog.js';
 import type { IdSource } from './id-generator.js';
 import { idOf } from './insert-rows.js';
 import { buildJobOf, buildPrimer, buildRunner } from './background/build-job.js';
-import type { BuiltSegment } from '../index/segment/segment-builder.js';
 import type { Literal } from './literal.js';
 import type { StoredDoc } from './durability/table-store.js';
 import type { Table } from './table.js';
@@ -147,18 +146,12 @@ export async function prepareRows(
   const building = runner(buildJobOf(table.index.schema, table.schema.settings, ids, docs));
   building.catch(() => {}); // a batch never committed (the one before stopped the load) drops its build
   return {
-    commit: async () => {
-      let built: BuiltSegment;
-      try {
-        built = await building;
-      } catch {
-        return inline(); // the build thread failed: the rows build here
-      }
-      return table.mutex.run(async () => {
-        const dup = table.duplicateAt(ids);
-        if (dup >= 0) return fail(dup, new SearchError('DUPLICATE_ID', `duplicate id '${ids[dup]}'`));
-        return { ok: true as const, written: await table.writeBuilt(ids, docs, built) };
-      });
-    },
+    // the rows' store commit queued at once, their segment applied when the build thread sends it
+    // (Table.writeBuilding; a failed build builds here)
+    commit: () => table.mutex.run(async () => {
+      const dup = table.duplicateAt(ids);
+      if (dup >= 0) return fail(dup, new SearchError('DUPLICATE_ID', `duplicate id '${ids[dup]}'`));
+      return { ok: true as const, written: await table.writeBuilding(ids, docs, building) };
+    }),
   };
 }

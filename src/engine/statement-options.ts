@@ -151,6 +151,7 @@ function valueText(v: OptionValue): string {
  * implement are errors; `works` and `inert` options pass.
  */
 export function checkOptions(stmt: OptionStatement, options: NamedValue[]): void {
+  if (options.length === 0) return; // every plain INSERT: no rules object or iterator to make
   const rules = rulesOf(stmt);
   for (const o of options) {
     const r = Object.hasOwn(rules, o.name) ? rules[o.name] : undefined;

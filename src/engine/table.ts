@@ -63,7 +63,7 @@ export class Table {
   column(name: string): Column | undefined { return this.#columns.get(name.toLowerCase()); }
 
   /** The stored document for a row: every column's value, text fields as strings. */
-  #storedDoc(row: RowInput, rowNo: number, colNos: Map<string, number>): StoredDoc {
+  #storedDoc(row: RowInput, rowNo: number, colNos: ReadonlyMap<string, number>): StoredDoc {
     return this.storedDocOf((col) => row.values.get(col.name.toLowerCase()), rowNo, (col) => colNos.get(col.name.toLowerCase()) ?? 0);
   }
 
@@ -121,7 +121,7 @@ export class Table {
    * Validates rows and turns them into stored documents and index inputs. Throws before anything
    * is written. `colNos` gives each column's 1-based position in the statement, for error texts.
    */
-  prepare(rows: RowInput[], ids: bigint[], colNos: Map<string, number>): { docs: StoredDoc[]; inputs: DocInput[] } {
+  prepare(rows: RowInput[], ids: bigint[], colNos: ReadonlyMap<string, number>): { docs: StoredDoc[]; inputs: DocInput[] } {
     return this.prepareDocs(rows.map((r, i) => this.#storedDoc(r, i + 1, colNos)), ids);
   }
 
@@ -184,6 +184,52 @@ export class Table {
    */
   async writeBuilt(ids: bigint[], docs: StoredDoc[], built: BuiltSegment): Promise<number> {
     return this.#commit(ids, docs, this.index.preparedOf(built), null);
+  }
+
+  /**
+   * writeBuilt with the store's commit started before the segment is back (`building`): the rows become
+   * durable while the build thread still builds them, as an overlapped INSERT's (overlapped-commit.ts).
+   * A bulk load's last batch was written to lmdb only after its build, the load's tail. The build
+   * failing: the rows build here; the index refusing them: they are deleted again (builtOrUndone).
+   * Caller holds the mutex and has checked the ids.
+   */
+  async writeBuilding(ids: bigint[], docs: StoredDoc[], building: Promise<BuiltSegment>): Promise<number> {
+    if (this.store.carrying?.()) {
+      let built: BuiltSegment;
+      try {
+        built = await building;
+      } catch {
+        return this.#insertBuiltHere(ids, docs);
+      }
+      return this.writeBuilt(ids, docs, built);
+    }
+    // its own transaction (Store.write), as writeBuilt's: a group-commit round (writeTogether) within
+    // 50 ms of the last goes through the write log first, each 25k-row batch then written twice
+    const calls = [ids.map((docId, i) => ({ op: 'put' as const, docId, doc: docs[i] }))];
+    const writes = [this.store.write(calls[0]!)];
+    let built: { batch: PreparedBatch } | { error: unknown };
+    try {
+      built = { batch: this.index.preparedOf(await building) };
+    } catch {
+      try {
+        built = { batch: this.index.prepareBatch(this.prepareDocs(docs, ids).inputs) };
+      } catch (e) {
+        built = { error: e };
+      }
+    }
+    const [outcome] = await Promise.allSettled(writes);
+    const batch = await builtOrUndone(this.store, calls, { writes, built }, [outcome!]);
+    if (outcome!.status === 'rejected') {
+      this.index.discardBatch(batch);
+      throw outcome!.reason;
+    }
+    this.index.applyBatch(batch, []);
+    return ids.length;
+  }
+
+  /** New rows whose build thread failed: built here, the index's half first (#commit). */
+  async #insertBuiltHere(ids: bigint[], docs: StoredDoc[]): Promise<number> {
+    return this.#commit(ids, docs, this.index.prepareBatch(this.prepareDocs(docs, ids).inputs), null);
   }
 
   /** Makes a prepared batch durable (one store transaction), then visible; `keep` as in write(). */

@@ -53,6 +53,11 @@ export interface SqlRequest {
 
 /** The query and mode of a `/sql` request from its URL query string (without `?`) and its body. */
 export function readSqlRequest(urlQuery: string, body: string): SqlRequest {
+  // what clients send on every request (`/sql?mode=raw` or `/sql` with the SQL as the body) is read
+  // without the parameter Map, splits and decodes: the same answer as below, per INSERT over HTTP
+  if ((urlQuery === 'mode=raw' || urlQuery === '') && !FORM_BODY_PREFIXES.some((p) => body.startsWith(p))) {
+    return { query: body, raw: urlQuery !== '' };
+  }
   const params = parseParams(urlQuery);
   if (FORM_BODY_PREFIXES.some((p) => body.startsWith(p))) parseParams(body, params);
   else if (!params.has('query')) params.set('query', body);

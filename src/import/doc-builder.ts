@@ -81,24 +81,31 @@ const NULL: Literal = { t: 'null' };
  * empty value of a non-text column null (its default), the rest converted by their kinds.
  */
 export function rowLiterals(header: string[], values: string[], kinds: Map<string, ColumnKind>, lowerHeader = header.map((h) => h.toLowerCase())): BuiltRow {
-  if (values.length !== header.length) return { ok: false, error: `${values.length} fields where the header has ${header.length}` };
+  const row = literalsOrError(header, values, kinds, lowerHeader);
+  return typeof row === 'string' ? { ok: false, error: row } : { ok: true, row };
+}
+
+/** rowLiterals without the wrapper: the row, or why it is none (an import's batch loop: no object per row). */
+export function literalsOrError(header: string[], values: string[], kinds: Map<string, ColumnKind>, lowerHeader: string[]): Literal[] | string {
+  if (values.length !== header.length) return `${values.length} fields where the header has ${header.length}`;
   const row: Literal[] = new Array(header.length);
   for (let i = 0; i < header.length; i++) {
     const name = lowerHeader[i]!;
     const v = values[i]!;
     if (name === 'id') {
       if (v === '') { row[i] = NULL; continue; }
-      if (!UNSIGNED_ID.test(v)) return { ok: false, error: `id '${v}' is not an unsigned integer` };
+      if (!UNSIGNED_ID.test(v)) return `id '${v}' is not an unsigned integer`;
       row[i] = { t: 'int', v: BigInt(v) };
       continue;
     }
     const kind = kinds.get(name) ?? 'string';
     if (v === '' && kind !== 'string') { row[i] = NULL; continue; }
+    if (kind === 'string') { row[i] = { t: 'string', v }; continue; }
     const c = convert(v, kind, header[i]!);
-    if (c instanceof Error) return { ok: false, error: c.message };
+    if (c instanceof Error) return c.message;
     row[i] = c;
   }
-  return { ok: true, row };
+  return row;
 }
 
 /** A JSON Lines object: `id` (when present) is the document id, the rest its columns. */

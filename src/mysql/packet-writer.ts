@@ -10,15 +10,20 @@ export const MAX_PAYLOAD = 0xffffff;
 const INITIAL_BYTES = 2048;
 const HEADER_BYTES = 4;
 
+/** An OK packet's most bytes: header 4, 0x00, two length-encoded integers of up to 9, status and warnings 2 each. */
+export const OK_REPLY_BYTES = 27;
+
 export class PacketWriter {
-  #buf = Buffer.allocUnsafe(INITIAL_BYTES);
+  #buf: Buffer;
   #len = 0;
   #start = -1;
   /** Sequence id of the next packet; wraps at 256. */
   seq: number;
 
-  constructor(seq = 0) {
+  /** `size`: the buffer's first size (it grows as needed). */
+  constructor(seq = 0, size = INITIAL_BYTES) {
     this.seq = seq;
+    this.#buf = Buffer.allocUnsafe(size);
   }
 
   get length(): number {

@@ -41,13 +41,17 @@ export function prepareBatch(ops: WriteOp[]): PreparedBatch {
   }
   const record = w.view();
   const docBytes = docs.view();
-  return {
-    record,
-    ops: ops.map((op, i) => {
-      const from = op.op === 'put' || op.op === 'insert' ? docBytes : record;
-      return { op: op.op, docId: op.docId, payload: from.subarray(spans[2 * i], spans[2 * i + 1]) };
-    }),
-  };
+  const out: PreparedOp[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    const isPut = op.op === 'put' || op.op === 'insert';
+    const from = isPut ? docBytes : record;
+    const start = spans[2 * i]!;
+    const end = spans[2 * i + 1]!;
+    // a put whose document is all of docBytes (a single-row INSERT's) takes that view: no second one per statement
+    out.push({ op: op.op, docId: op.docId, payload: isPut && start === 0 && end === docBytes.length ? docBytes : from.subarray(start, end) });
+  }
+  return { record, ops: out };
 }
 
 /** The bytes a prepared batch stores: its op record and its documents (other ops' payloads are in the record). */

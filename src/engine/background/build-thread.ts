@@ -12,6 +12,7 @@ import type { BuiltSegment } from '../../index/segment/segment-builder.js';
 import type { AttrValue } from '../../index/types.js';
 import { appendTerms } from '../../index/segment/sorted-terms.js';
 import type { BuildJob, BuildPart, BuildRunner } from './build-job.js';
+import { phase } from '../../util/phase-trace.js';
 
 interface Reply { id: number; blob?: Uint8Array; terms?: string[]; hostCols?: (AttrValue[] | null)[]; error?: string }
 
@@ -62,6 +63,7 @@ function buildThreadOf(file: URL): BuildThread {
     waiting.set(id, { resolve, reject });
     worker.ref(); // a build in flight finishes before the process may exit on its own
     worker.postMessage({ id, job });
+    phase(`job ${id} posted`);
   });
   const close = async () => {
     const w = worker;

@@ -15,8 +15,9 @@ let gc: (() => void) | undefined;
 
 /**
  * A full, compacting collection now (milliseconds for tens of MiB); the freed heap pages go back to the
- * system. (V8's 'last-resort' flavor was tried: after a 100k load it left 138 MB of heap committed for
- * 42 used, the plain collection 67 for 32.)
+ * system. Only `gc()` without arguments: Node 20's V8 (11.3) answers `gc({ type: 'major', ... })`, with
+ * or without `flavor: 'last-resort'`, with a scavenge (a 'gc' PerformanceObserver shows kind 1), which is
+ * what an earlier trial of 'last-resort' measured (138 MB of heap committed for 42 used after a 100k load).
  */
 export function collectGarbage(): void {
   if (!gc) {
@@ -34,10 +35,23 @@ const IDLE_TICKS = 2;
 /** CPU time of work since the last collection worth a collection (light traffic is left to V8). */
 const WORK_US = 50_000;
 /**
- * Idle ticks after a collection before a second one. V8 shrinks its young generation (32 MiB, resident
- * once used) only in a collection that sees a low allocation rate: right after a load it sees the load's.
+ * Idle ticks between a collection and each of its follow-ups. V8 shrinks its young generation (32 MiB,
+ * resident once used) only in a collection that sees a low allocation rate, and counts the bytes the
+ * previous full collection promoted as allocation: right after a load or a burst of queries it sees the
+ * burst's rate, and often (by how much the first collection promoted) the first follow-up still does.
  */
 const FOLLOW_UP_TICKS = 5;
+/**
+ * Follow-ups after each collection: the second, 10 idle ticks after it, sees the idle rate (little left to promote), and
+ * comes after jemalloc's decay time (10 s; bin/quarry.js preloads it without its background thread, which
+ * returns freed pages only while the process allocates): its own malloc traffic makes jemalloc return the
+ * pages the burst and the first collections freed. With one follow-up both waited for V8's memory reducer
+ * (a collection 20-45 s after the work, unannounced): 100k gcide after the side-by-side's queries read
+ * 160-170 MiB of PSS at rest in some runs and 190-250 in others (young generation 32 vs 4 MiB, malloc'd
+ * pages 84 vs 50); with two, 159-171 MiB at +22 s in each of 3 alternated probe runs (one follow-up: 187-209)
+ * and 157/168 in the side-by-side (176/178), the queries' CPU unchanged (`node dist/bench/pss-probe.js`).
+ */
+const FOLLOW_UPS = 2;
 /**
  * Idle ticks before collecting after work that only read (queries). A forced collection makes the next
  * few thousand queries run colder (100k gcide, /search from one client with a collection in every pause
@@ -69,6 +83,8 @@ export class IdleCollector {
   #idle = 0;
   /** Idle ticks since the last collection, while a follow-up is due; -1 when none is. */
   #sinceCollection = -1;
+  /** Follow-ups still due after the last collection. */
+  #followUps = 0;
   /** `writes()` at the last collection; undefined at the start, so the startup's own work counts. */
   #writesSeen: unknown;
   #noted = false;
@@ -114,7 +130,8 @@ export class IdleCollector {
     const followUp = !due && this.#sinceCollection >= 0 && ++this.#sinceCollection >= FOLLOW_UP_TICKS;
     if (!due && !followUp) return false;
     this.collect();
-    this.#sinceCollection = due ? 0 : -1;
+    this.#followUps = due ? FOLLOW_UPS : this.#followUps - 1;
+    this.#sinceCollection = this.#followUps > 0 ? 0 : -1;
     this.#work = 0;
     this.#noted = false;
     this.#writesSeen = this.writes?.();

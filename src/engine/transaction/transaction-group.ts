@@ -290,7 +290,13 @@ function admitted(table: Table, p: Pipeline): Waiter[] {
       kept.push(w);
       return false;
     }
-    if (!replace) {
+    if (!replace && ids.length === 1) {
+      // a single-row INSERT (most statements): no Set of its own ids to build
+      if (claimed.has(ids[0]!) || table.index.has(ids[0]!)) {
+        w.reject(new SearchError('DUPLICATE_ID', `duplicate id '${ids[0]}'`));
+        return false;
+      }
+    } else if (!replace) {
       const seen = new Set<bigint>();
       for (const id of ids) {
         if (seen.has(id) || claimed.has(id) || table.index.has(id)) {

@@ -1,3 +1,5 @@
+import { keepShape } from './shape-keeper.js';
+
 /**
  * A growable little-endian byte buffer for building segment blobs. Invariant: every byte at or past
  * `length` is zero (fresh buffers are, growth copies only [0, length), and writes go to reserved
@@ -73,3 +75,6 @@ export class ByteWriter {
     return this.bytes.subarray(0, this.length);
   }
 }
+
+// the seal's writers' map kept between seals (shape-keeper.ts)
+keepShape(new ByteWriter(64));

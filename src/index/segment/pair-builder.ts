@@ -8,6 +8,7 @@ import type { PostingsTable } from './postings-encoder.js';
 import { scratchWords } from './inversion-scratch.js';
 import { FIELD_END_BIT } from './segment-layout.js';
 import { pairTerm, type PairSettings } from './segment-pairs.js';
+import { keepShape } from './shape-keeper.js';
 
 /** `auto` pairs words with at least this many hits per row of the batch (about the 25 commonest words of English text)... */
 export const AUTO_HITS_PER_ROW = 0.25;
@@ -93,6 +94,9 @@ class U32List {
   }
 }
 
+// the seal's lists' map kept between seals (shape-keeper.ts)
+keepShape(new U32List());
+
 /** Above this many cells (eligible words squared) pairs are numbered through a Map, not a dense grid. */
 const GRID_MAX_CELLS = 1 << 20;
 
@@ -136,6 +140,9 @@ class PairNumbers {
     return x;
   }
 }
+
+// kept as the seal makes them: a dense grid (the `auto` pairs' few eligible words), no Map
+keepShape(new PairNumbers(new Uint8Array(1), 1));
 
 /** Each eligible word's rank among the eligible (-1 for others) into `slot`; returns their count. */
 function slotsOf(ok: Uint8Array, slot: Int32Array): number {

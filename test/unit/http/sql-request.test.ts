@@ -45,6 +45,16 @@ describe('readSqlRequest', () => {
     expect(readSqlRequest('raw_response=false', 'select 1').raw).toBe(false);
   });
 
+  it('reads the usual request (`mode=raw` or no URL query, SQL as the body) as the general reading does', () => {
+    // the short cut must leave form bodies, encoded characters and other parameters to the general reading
+    expect(readSqlRequest('mode=raw', "insert into t values (1, 'a+b %41')")).toEqual({ query: "insert into t values (1, 'a+b %41')", raw: true });
+    expect(readSqlRequest('mode=raw', 'query=select%201')).toEqual({ query: 'select 1', raw: true });
+    expect(readSqlRequest('', 'mode=raw&query=select%202')).toEqual({ query: 'select 2', raw: true });
+    expect(readSqlRequest('mode=raw&x=1', 'select 3')).toEqual({ query: 'select 3', raw: true });
+    expect(readSqlRequest('MODE=raw', 'select 4')).toEqual({ query: 'select 4', raw: true });
+    expect(readSqlRequest('mode=raw', '')).toEqual({ query: '', raw: true });
+  });
+
   it('a body that merely contains query= is SQL text', () => {
     expect(readSqlRequest('', "select * from t where match('query=x')").query).toBe("select * from t where match('query=x')");
   });

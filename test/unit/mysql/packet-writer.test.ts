@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PacketFramer, PacketTooLargeError } from '../../../src/mysql/packet-framer.js';
-import { MAX_PAYLOAD, PacketWriter } from '../../../src/mysql/packet-writer.js';
+import { MAX_PAYLOAD, OK_REPLY_BYTES, PacketWriter } from '../../../src/mysql/packet-writer.js';
+import { writeOk } from '../../../src/mysql/responses.js';
 import { PayloadReader, ProtocolError } from '../../../src/mysql/payload-reader.js';
 
 describe('PacketWriter', () => {
@@ -11,6 +12,16 @@ describe('PacketWriter', () => {
     w.begin().text('abc').end();
     expect([...w.finish()]).toEqual([1, 0, 0, 1, 0, 3, 0, 0, 2, 97, 98, 99]);
     expect(w.seq).toBe(3);
+  });
+
+  it('holds the largest OK packet in OK_REPLY_BYTES, and grows past a small first size with the same bytes', () => {
+    const ok = new PacketWriter(1, OK_REPLY_BYTES);
+    writeOk(ok, { affected: Number.MAX_SAFE_INTEGER, lastInsertId: -1n, status: 0xffff, warnings: 0xffff });
+    expect(ok.finish().length).toBe(OK_REPLY_BYTES);
+    const small = new PacketWriter(1, 4);
+    const big = new PacketWriter(1);
+    for (const w of [small, big]) w.begin().text('x'.repeat(5000)).lenenc(1n << 40n).end().begin().u8(7).end();
+    expect(small.finish().equals(big.finish())).toBe(true);
   });
 
   it('wraps sequence ids at 256', () => {

@@ -90,6 +90,27 @@ describe('build threads', () => {
     }
   });
 
+  it('commit the rows to the store while their segment is still being built', async () => {
+    const table = (t.engine as unknown as { ctx: { catalog: { get(n: string): Table } } }).ctx.catalog.get('threaded');
+    let release = () => {};
+    // a build that ends only when released: the rows must be stored before it does
+    setBuildRunner((job) => new Promise((resolve, reject) => { release = () => { threads.run(job).then(resolve, reject); }; }));
+    try {
+      const p = await t.engine.prepareRows!('threaded', { columns: COLUMNS, rows: rows(5001, 20) }, false);
+      const committing = p.commit();
+      const until = Date.now() + 5000;
+      while (table.store.getDocs([5001n, 5020n]).some((d) => d === undefined) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      expect(table.store.getDocs([5001n, 5020n]).every((d) => d !== undefined)).toBe(true);
+      // stored, not yet searchable: the segment is applied when it is back
+      expect(await t.rows("select id from threaded where id = 5001")).toEqual([]);
+      release();
+      expect(await committing).toEqual({ ok: true, written: 20 });
+    } finally {
+      setBuildRunner(null);
+    }
+    expect(await t.rows("select id from threaded where id = 5001")).toEqual([[5001n]]);
+  });
+
   it('build inline when the thread fails', async () => {
     setBuildRunner(() => Promise.reject(new Error('gone')));
     try {

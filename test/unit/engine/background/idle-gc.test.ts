@@ -23,16 +23,32 @@ describe('IdleCollector', () => {
     return { idle, tick, collections: () => collections };
   }
 
-  it('collects after work once the process has been idle for two ticks, once more five idle ticks later, then not while idle', () => {
+  it('collects after work once the process has been idle for two ticks, twice more five and ten idle ticks later, then not while idle', () => {
     const { tick, collections } = setup();
     expect(tick(900)).toBe(false); // a load
     expect(tick(400)).toBe(false);
     expect(tick(1)).toBe(false); // one quiet second: an fsync, a pause between requests
     expect(tick(0)).toBe(true);
     for (let i = 0; i < 4; i++) expect(tick(0)).toBe(false);
-    expect(tick(0)).toBe(true); // the follow-up, at a low allocation rate: V8 shrinks its young generation
+    expect(tick(0)).toBe(true); // the first follow-up, often still at the burst's allocation rate for V8
+    for (let i = 0; i < 4; i++) expect(tick(0)).toBe(false);
+    expect(tick(0)).toBe(true); // the second: the idle rate (young generation shrunk), past jemalloc's decay time
+    for (let i = 0; i < 20; i++) expect(tick(0)).toBe(false);
+    expect(collections()).toBe(3);
+  });
+
+  it('drops the follow-ups still due when work worth a collection comes first', () => {
+    const { tick, collections } = setup();
+    tick(900);
+    tick(0);
+    tick(0);
+    for (let i = 0; i < 5; i++) tick(0);
+    expect(collections()).toBe(2); // the collection and its first follow-up
+    tick(300); // a merge: its own collection once idle, then that one's two follow-ups
+    for (let i = 0; i < 2 + 5 + 5; i++) tick(0);
+    expect(collections()).toBe(5);
     for (let i = 0; i < 20; i++) tick(0);
-    expect(collections()).toBe(2);
+    expect(collections()).toBe(5);
   });
 
   it('waits while the process stays busy, and a busy tick restarts the idle count', () => {

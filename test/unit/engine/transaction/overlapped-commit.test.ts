@@ -1,6 +1,7 @@
 // The overlapped commit (startOverlapped, builtOrUndone): the segment is built while the store's commit is
 // in flight; a build that fails after the commit deletes again exactly the rows of the calls that became
-// durable and answers the build's error; a store that refuses at once frees a batch built before.
+// durable and answers the build's error; a store that refuses at once frees a batch built before. The
+// variant with a turn builds only after the callbacks queued with the commit ran (lmdb-js starts writing in one).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { Store } from '../../../../src/store/index.js';
 import { Catalog } from '../../../../src/engine/catalog.js';
 import type { RtIndex } from '../../../../src/index/rt-index.js';
 import type { TableStore, WriteOp } from '../../../../src/engine/durability/table-store.js';
-import { builtOrUndone, startOverlapped } from '../../../../src/engine/transaction/overlapped-commit.js';
+import { AFTER_TURN_ROWS, builtOrUndone, startOverlapped } from '../../../../src/engine/transaction/overlapped-commit.js';
 import type { DocInput } from '../../../../src/index/types.js';
 import { req, t } from '../../index/helpers.js';
 
@@ -95,5 +96,44 @@ describe('startOverlapped and builtOrUndone', () => {
     const o = startOverlapped(tableStore, index, c, again);
     expect(await builtOrUndone(tableStore, c, o, await Promise.allSettled(o.writes))).toBe(again);
     expect(inFlightAtBuild).toEqual([0, 0]);
+  });
+});
+
+describe('a write big enough to build a segment (AFTER_TURN_ROWS rows)', () => {
+  const many = (from: number) => puts(...Array.from({ length: AFTER_TURN_ROWS }, (_, i) => from + i));
+
+  it('is built only after a callback queued with setImmediate when the commit was queued (where lmdb-js starts writing)', async () => {
+    let started = false;
+    const startsLater: TableStore = { ...tableStore, writeTogether: (c) => { const w = tableStore.writeTogether(c); setImmediate(() => { started = true; }); return w; } };
+    const startedAtBuild: boolean[] = [];
+    const prepare = index.prepareBatch;
+    index.prepareBatch = (docs) => { startedAtBuild.push(started); return prepare(docs); };
+    const c = [many(1)];
+    const o = startOverlapped(startsLater, index, c, inputsOf(c));
+    expect(startedAtBuild).toEqual([]);
+    await o.built;
+    expect(startedAtBuild).toEqual([true]);
+    index.applyBatch(await builtOrUndone(tableStore, c, o, await Promise.allSettled(o.writes)), []);
+    expect(titles(1, AFTER_TURN_ROWS)).toEqual(['kiwi 1', `kiwi ${AFTER_TURN_ROWS}`]);
+    expect(index.search(req(t('kiwi'), { limit: 1000 })).hits.length).toBe(AFTER_TURN_ROWS);
+    // one row fewer is built at once, before that callback
+    started = false;
+    const c2 = [puts(...Array.from({ length: AFTER_TURN_ROWS - 1 }, (_, i) => 1000 + i))];
+    const o2 = startOverlapped(startsLater, index, c2, inputsOf(c2));
+    expect(startedAtBuild).toEqual([true, false]);
+    await Promise.allSettled(o2.writes);
+  });
+
+  it('keeps a write that fails during the turn for the caller (not an unhandled rejection), and undoes the durable calls when the build fails', async () => {
+    index.prepareBatch = () => { throw new Error('core out of memory'); };
+    const failing: TableStore = { ...tableStore, writeTogether: (c) => [tableStore.writeTogether([c[0]!])[0]!, Promise.reject(new Error('disk full'))] };
+    const c = [many(1), many(5000)];
+    const o = startOverlapped(failing, index, c, inputsOf(c));
+    await new Promise((resolve) => setImmediate(resolve));
+    const outcomes = await Promise.allSettled(o.writes);
+    expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: new Error('disk full') });
+    await expect(builtOrUndone(tableStore, c, o, outcomes)).rejects.toThrow('core out of memory');
+    expect(calls[calls.length - 1]).toBe(`write ${many(1).map((p) => `delete ${p.docId}`).join(',')}`);
+    expect(titles(1, AFTER_TURN_ROWS)).toEqual([undefined, undefined]);
   });
 });
