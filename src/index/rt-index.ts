@@ -15,7 +15,7 @@ import { prepareSearch, runPrepared, searchSegments, type SegmentMatches } from 
 import { runPreparedParallel } from './parallel/search-parallel.js';
 import { groupPrepared, type SegmentGrouping } from './search-groups.js';
 import { groupPreparedParallel } from './parallel/search-groups-parallel.js';
-import { queryPool } from './parallel/query-threads.js';
+import { queryThreadsFor } from './parallel/query-threads.js';
 import { placeQuery } from './parallel/place-query.js';
 import { SegmentSlots } from './segment-slots.js';
 import { DocMap, idHalves } from './doc-map.js';
@@ -332,12 +332,13 @@ export class RtIndex implements RtIndexApi {
    * property test holds every path to it).
    */
   async searchAsync(req: SearchRequest): Promise<SearchResult> {
-    const pool = queryPool(this.core);
-    if (!pool) return this.search(req);
+    if (!queryThreadsFor(this.core)) return this.search(req);
     const p = prepareSearch(this.schema, this.#sealed().slice(), this.count(), req);
     // max_query_time stops between segments, in order: that stays on this thread
     if (p.deadline !== Infinity) return runPrepared(p, req);
-    return placeQuery(pool, p, req, req.query?.kind ?? 'scan', () => runPrepared(p, req), (r, learn) => runPreparedParallel(pool, p, r, learn));
+    return placeQuery(
+      this.core, p, req, req.query?.kind ?? 'scan', () => runPrepared(p, req), (pool, r, learn) => runPreparedParallel(pool, p, r, learn),
+    );
   }
 
   /** Every match of the request, segment by segment (GROUP BY); `hits` of the result is empty. */
@@ -355,13 +356,12 @@ export class RtIndex implements RtIndexApi {
 
   /** groupAll() on the query worker threads when there are some, as handOver decides (as searchAsync). */
   async groupAllAsync(req: SearchRequest, grouping: SegmentGrouping): Promise<SearchResult> {
-    const pool = queryPool(this.core);
-    if (!pool) return this.groupAll(req, grouping);
+    if (!queryThreadsFor(this.core)) return this.groupAll(req, grouping);
     const p = prepareSearch(this.schema, this.#sealed().slice(), this.count(), req);
     if (p.deadline !== Infinity) return groupPrepared(p, req, grouping);
     return placeQuery(
-      pool, p, req, `group:${req.query?.kind ?? 'scan'}`,
-      () => groupPrepared(p, req, grouping), (r, learn) => groupPreparedParallel(pool, p, r, grouping, learn),
+      this.core, p, req, `group:${req.query?.kind ?? 'scan'}`,
+      () => groupPrepared(p, req, grouping), (pool, r, learn) => groupPreparedParallel(pool, p, r, grouping, learn),
     );
   }
 

@@ -65,6 +65,12 @@ const ROOT_BYTES = 2048;
 const STATE = 0;
 const MAILBOX = 1;
 const COUNT = 2;
+/**
+ * Set to 1 by the worker once its instance is made (starting a thread and instantiating the module
+ * take tens of ms, 170 at 10M): until every worker has, a query that does not need the threads runs
+ * on the calling thread rather than wait for them (CorePool.ready). close() sets it to 2.
+ */
+const READY = 3;
 const IDLE = 0;
 const JOB = 1;
 const DONE = 2;
@@ -91,6 +97,8 @@ function instantiate() {
   ex.budgetSet(workerData.queryMemory);
 }
 instantiate();
+Atomics.store(control, ${READY}, 1);
+Atomics.notify(control, ${READY});
 // Group blocks of the last job: the main thread copies them out of this instance's heap before the next job.
 let blocks = [];
 // A mailbox is [newRoot, newEnd, ${TASK_WORDS} words per task, then ${OUT_WORDS} result words per task];
@@ -184,8 +192,13 @@ class PoolWorker {
   job: Job | null = null;
   /** Tasks this worker ran: tests check a big query spread over more than one thread. */
   tasks = 0;
+  /** The thread has made its instance: a job sent now starts at once. */
+  ready = false;
 
-  constructor(spawn: ThreadSpawner, core: Core, onIdle: (w: PoolWorker) => void, onFail: (w: PoolWorker, e: unknown) => void) {
+  constructor(
+    spawn: ThreadSpawner, core: Core, onIdle: (w: PoolWorker) => void, onFail: (w: PoolWorker, e: unknown) => void,
+    onReady: () => void,
+  ) {
     this.core = core;
     this.#onIdle = onIdle;
     this.region = core.alloc(WORKER_HEAP_BYTES);
@@ -194,6 +207,14 @@ class PoolWorker {
       root: this.region, end: this.region + WORKER_HEAP_BYTES, queryMemory: core.queryMemory,
     });
     this.worker.on('error', (e) => onFail(this, e));
+    const up = () => {
+      if (Atomics.load(this.#control, READY) !== 1) return; // closed before it started
+      this.ready = true;
+      onReady();
+    };
+    const wait = waitAsync!(this.#control, READY, 0);
+    if (wait.async) void wait.value.then(up);
+    else up();
   }
 
   /** Doubles the region for the next job (once per trap, up to the cap; the main core may refuse). */
@@ -274,6 +295,8 @@ class PoolWorker {
 
   /** Asks the thread to leave its loop (terminate() then ends it if it is inside a task). */
   close(): void {
+    Atomics.store(this.#control, READY, 2); // ends the wait for it to start
+    Atomics.notify(this.#control, READY);
     Atomics.store(this.#control, STATE, CLOSE);
     Atomics.notify(this.#control, STATE);
   }
@@ -285,13 +308,14 @@ export class CorePool {
   #idle: PoolWorker[] = [];
   #queue: Job[] = [];
   #closed = false;
+  #readyWaiters: (() => void)[] = [];
 
   constructor(core: Core, threads: number) {
     if (!spawner) throw new Error('quarry: no thread spawner installed (the host calls setThreadSpawner)');
     if (!core.shared) throw new Error('quarry: worker threads need the core\'s memory shared');
     this.core = core;
     for (let i = 0; i < threads; i++) {
-      const w = new PoolWorker(spawner, core, (x) => this.#next(x), (x, e) => this.#fail(x, e));
+      const w = new PoolWorker(spawner, core, (x) => this.#next(x), (x, e) => this.#fail(x, e), () => this.#checkReady());
       this.#workers.push(w);
       this.#idle.push(w);
     }
@@ -301,6 +325,22 @@ export class CorePool {
 
   /** False once every worker has died (each one that failed was dropped): callers go inline. */
   get alive(): boolean { return !this.#closed && this.#workers.length > 0; }
+
+  /**
+   * Every thread has started and made its instance, so a job sent now starts at once (before, it waits
+   * for the thread to start: tens of ms, which the first query of a new or released pool would pay).
+   */
+  get ready(): boolean { return this.alive && this.#workers.every((w) => w.ready); }
+
+  /** Resolves once the pool is ready, or once it can never be (closed, or every thread died). */
+  whenReady(): Promise<void> {
+    if (this.ready || !this.alive) return Promise.resolve();
+    return new Promise((resolve) => this.#readyWaiters.push(resolve));
+  }
+
+  #checkReady(): void {
+    if (this.ready || !this.alive) for (const f of this.#readyWaiters.splice(0)) f();
+  }
 
   /** Workers with no job now (a query sent to one starts at once). */
   get idle(): number { return this.#idle.length; }
@@ -350,6 +390,7 @@ export class CorePool {
     if (!this.#workers.length) {
       for (const j of this.#queue.splice(0)) j.reject(e);
     }
+    this.#checkReady(); // the ones left may all be up, or none is left
   }
 
   /** Stops the workers; their heap regions return to the core once they have exited. */
@@ -357,6 +398,7 @@ export class CorePool {
     if (this.#closed) return;
     this.#closed = true;
     for (const j of this.#queue.splice(0)) j.reject(new Error('quarry: the query thread pool is closed'));
+    this.#checkReady();
     const workers = this.#workers.splice(0);
     for (const w of workers) w.close();
     await Promise.all(workers.map((w) => w.worker.terminate()));

@@ -1,7 +1,8 @@
 /**
  * How many worker threads evaluate queries (searchd `threads`), and the pool per core instance.
  * 1 (or less) keeps every query on the calling thread, as before worker threads existed; the pool
- * starts on the first query that needs it.
+ * starts on the first query that would go to it, which runs on the calling thread meanwhile
+ * (takeQueryPool), as do the next ones until the threads are up.
  */
 import { CorePool, threadsAvailable } from '../../wasm/worker-pool.js';
 import type { Core } from '../../wasm/core.js';
@@ -98,7 +99,7 @@ export function spareCore(): boolean {
  *   against 0.36-0.59 cut while a core looked spare); a query from WHOLE_MS goes whole to an idle
  *   thread if a core is spare, so this thread only parses, plans and renders; cheaper ones stay here.
  */
-export function handOver(cost: number, ms: number, pool: CorePool): 'inline' | 'spread' | 'whole' {
+export function handOver(cost: number, ms: number, pool: Pick<CorePool, 'idle' | 'threads'>): 'inline' | 'spread' | 'whole' {
   if (minCost === null && cost < MIN_HANDOVER_COST) return 'inline';
   const big = minCost === null ? ms >= SPREAD_MS : cost >= minCost;
   const busy = threadBusy() || pool.idle < pool.threads;
@@ -135,16 +136,40 @@ export function queryThreads(): number {
   return threads;
 }
 
-/** The pool evaluating queries over `core`, or null when queries run on the calling thread. */
+/** Whether queries over `core` may go to threads (none are started by asking). */
+export function queryThreadsFor(core: Core): boolean {
+  if (threads <= 1 || !threadsAvailable() || !core.shared) return false;
+  const pool = pools.get(core);
+  return !pool || pool.alive; // its threads died: queries stay on the calling thread
+}
+
+/** What handOver weighs of `core`'s pool: a pool not started yet counts as all idle. */
+export function poolLoad(core: Core): Pick<CorePool, 'idle' | 'threads'> {
+  return pools.get(core) ?? { idle: threads, threads };
+}
+
+/** The pool evaluating queries over `core` (started if it was not), or null when queries run on the calling thread. */
 export function queryPool(core: Core): CorePool | null {
-  if (threads <= 1 || !threadsAvailable() || !core.shared) return null;
+  if (!queryThreadsFor(core)) return null;
   let pool = pools.get(core);
-  if (pool && !pool.alive) return null; // its threads died: queries stay on the calling thread
   if (!pool) {
     pool = new CorePool(core, threads);
     pools.set(core, pool);
   }
   return pool;
+}
+
+/**
+ * The pool for a query handOver sent to the threads, or null to run it on the calling thread: the
+ * pool starts now if it was not (a new table, or one released once the process went idle) and the
+ * query does not wait for its threads (tens of ms; 170 for the first query at 10M, against 3 after).
+ * Tests that set setParallelMinCost want the threads whatever it costs, so they get the pool at once
+ * (their jobs wait for the threads to start).
+ */
+export function takeQueryPool(core: Core): CorePool | null {
+  const pool = queryPool(core);
+  if (!pool) return null;
+  return pool.ready || minCost !== null ? pool : null;
 }
 
 /**
