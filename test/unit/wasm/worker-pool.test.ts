@@ -35,6 +35,17 @@ describe('CorePool', () => {
     expect(pool.taskCounts().reduce((a, b) => a + b, 0)).toBe(2);
   });
 
+  it('is ready once its threads have made their instances, without the caller yielding an event-loop turn', async () => {
+    // an embedded loop of awaited inline queries never yields a turn; the pool must still become usable
+    const p = new CorePool(core, 1);
+    const nap = new Int32Array(new SharedArrayBuffer(4));
+    const until = Date.now() + 10_000;
+    while (!p.ready && Date.now() < until) Atomics.wait(nap, 0, 0, 5); // blocks this thread: no turn
+    const ready = p.ready;
+    await p.close();
+    expect(ready).toBe(true);
+  });
+
   it('reports a trapping task and keeps serving on a fresh instance in a larger region', async () => {
     const idx = new RtIndex(schema, { core, autoMerge: false });
     idx.addBatch([doc(1, ['a']), doc(2, ['b'])]);
