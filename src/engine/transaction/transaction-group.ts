@@ -290,20 +290,15 @@ function admitted(table: Table, p: Pipeline): Waiter[] {
       kept.push(w);
       return false;
     }
-    if (!replace && ids.length === 1) {
-      // a single-row INSERT (most statements): no Set of its own ids to build
-      if (claimed.has(ids[0]!) || table.index.has(ids[0]!)) {
-        w.reject(new SearchError('DUPLICATE_ID', `duplicate id '${ids[0]}'`));
-        return false;
-      }
-    } else if (!replace) {
-      const seen = new Set<bigint>();
+    if (!replace) {
+      // a single-row INSERT (most statements) has no ids of its own to repeat: no Set built for it
+      const seen = ids.length > 1 ? new Set<bigint>() : null;
       for (const id of ids) {
-        if (seen.has(id) || claimed.has(id) || table.index.has(id)) {
+        if (seen?.has(id) || claimed.has(id) || table.index.has(id)) {
           w.reject(new SearchError('DUPLICATE_ID', `duplicate id '${id}'`));
           return false;
         }
-        seen.add(id);
+        seen?.add(id);
       }
     }
     for (const i of w.keep) claimed.add(ids[i]);
