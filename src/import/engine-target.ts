@@ -1,5 +1,6 @@
 /** The import target inside this process: the embedded engine over a data directory (no server). */
 import { openEngine, newSession, type Engine } from '../engine/index.js';
+import type { PreparedRows } from '../engine/row-load.js';
 import { SearchError } from '../util/errors.js';
 import { dataDirHolder } from '../store/data-dir.js';
 import { setBuildRunner } from '../engine/background/build-job.js';
@@ -12,6 +13,8 @@ export class EngineTarget implements ImportTarget {
   readonly #session = newSession();
   /** Bulk-load holds by table (merges wait until close: see Engine.holdMerges). */
   readonly #holds = new Map<string, () => Promise<void>>();
+  /** The batch prepared last (the one after the batch being committed, once the import reads ahead). */
+  #latest?: PreparedRows;
   private constructor(private readonly engine: Engine, dataDir: string, private readonly builder: BuildThread | null) {
     this.where = `data directory ${dataDir}`;
   }
@@ -73,6 +76,7 @@ export class EngineTarget implements ImportTarget {
   async prepareRows(table: string, batch: RowBatch, replace = false): Promise<{ commit(): Promise<BulkOutcome> }> {
     this.#hold(table);
     const prepared = await this.engine.prepareRows!(table, batch, replace);
+    this.#latest = prepared;
     return {
       commit: async () => {
         phase('commit start');
@@ -81,8 +85,11 @@ export class EngineTarget implements ImportTarget {
         // the batch's segment written to its file now, while the next batch builds: left to close, the
         // checkpoint wrote every segment of the load (80 MB of gcide, serialized, checksummed, fsynced)
         // after the last build, the load's tail; each pass writes only the segments new since the last
-        // (a pass logs its own failure; close() runs one again and waits for it)
-        if (r.ok) this.engine.checkpointNow?.().catch(() => {});
+        // (a pass logs its own failure; close() runs one again and waits for it). Not when the next
+        // batch is built already (a load's short last batch): the pass holds the table's lock, so that
+        // batch's commit would wait for it (~90 ms of gcide's tail); the next pass, or close's, takes both.
+        const next = this.#latest;
+        if (r.ok && !(next && next !== prepared && next.ready())) this.engine.checkpointNow?.().catch(() => {});
         return r.ok ? { ok: true } : r;
       },
     };

@@ -1,11 +1,14 @@
 // quarry import --data's target (engine-target.ts): each committed batch's segment is written to its
 // checkpoint file while the load goes on (not all at close, after the last build), and a batch that
-// failed writes nothing.
+// failed writes nothing; a batch whose next one is built already starts no pass (it would hold the
+// table's lock in that batch's way), and close writes both.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EngineTarget } from '../../../src/import/engine-target.js';
+import { buildOfJob, setBuildRunner } from '../../../src/engine/background/build-job.js';
+import { createTextPipeline } from '../../../src/text/text-pipeline.js';
 import type { Literal } from '../../../src/engine/literal.js';
 
 let dir = '';
@@ -42,5 +45,32 @@ describe('EngineTarget', () => {
       await target.close();
     }
     expect(segmentFiles().length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('starts no pass after a batch whose next batch is built already; close writes both', async () => {
+    const target = await EngineTarget.open(dir);
+    // a build "thread" in this process: jobs resolve with buildOfJob's segment
+    setBuildRunner(async (job) => buildOfJob(createTextPipeline(job.settings), job));
+    try {
+      await target.sql('CREATE TABLE t (title text, body text)');
+      const columns = ['id', 'title', 'body'];
+      const first = await target.prepareRows('t', { columns, rows: rows(1, 50) });
+      await new Promise((r) => setTimeout(r, 20)); // its build back
+      expect(await first.commit()).toEqual({ ok: true });
+      await vi.waitFor(() => expect(segmentFiles()).toHaveLength(1), { timeout: 5000 });
+      // as an import does: the next batch prepared before this one commits, and built by then
+      const second = await target.prepareRows('t', { columns, rows: rows(51, 50) });
+      const third = await target.prepareRows('t', { columns, rows: rows(101, 5) });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(await second.commit()).toEqual({ ok: true });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(segmentFiles()).toHaveLength(1);
+      expect(await third.commit()).toEqual({ ok: true }); // the last prepared: its pass writes both
+      await vi.waitFor(() => expect(segmentFiles()).toHaveLength(3), { timeout: 5000 });
+    } finally {
+      setBuildRunner(null);
+      await target.close();
+    }
+    expect(segmentFiles()).toHaveLength(3);
   });
 });
