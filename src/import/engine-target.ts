@@ -13,8 +13,8 @@ export class EngineTarget implements ImportTarget {
   readonly #session = newSession();
   /** Bulk-load holds by table (merges wait until close: see Engine.holdMerges). */
   readonly #holds = new Map<string, () => Promise<void>>();
-  /** The batch prepared last (the one after the batch being committed, once the import reads ahead). */
-  #latest?: PreparedRows;
+  /** The batch prepared last and its row count (the batch after the one committing, as an import reads ahead). */
+  #latest?: { prepared: PreparedRows; rows: number };
   private constructor(private readonly engine: Engine, dataDir: string, private readonly builder: BuildThread | null) {
     this.where = `data directory ${dataDir}`;
   }
@@ -76,7 +76,9 @@ export class EngineTarget implements ImportTarget {
   async prepareRows(table: string, batch: RowBatch, replace = false): Promise<{ commit(): Promise<BulkOutcome> }> {
     this.#hold(table);
     const prepared = await this.engine.prepareRows!(table, batch, replace);
-    this.#latest = prepared;
+    const rows = batch.rows.length;
+    const mine = { prepared, rows };
+    this.#latest = mine;
     return {
       commit: async () => {
         phase('commit start');
@@ -86,10 +88,12 @@ export class EngineTarget implements ImportTarget {
         // checkpoint wrote every segment of the load (80 MB of gcide, serialized, checksummed, fsynced)
         // after the last build, the load's tail; each pass writes only the segments new since the last
         // (a pass logs its own failure; close() runs one again and waits for it). Not when the next
-        // batch is built already (a load's short last batch): the pass holds the table's lock, so that
-        // batch's commit would wait for it (~90 ms of gcide's tail); the next pass, or close's, takes both.
+        // batch is built already, or is a short one (a load's last): the pass holds the table's lock,
+        // so that batch's commit would wait for it (60-120 ms of gcide's tail, most in writing and
+        // syncing the file) where its build takes 10; the next pass, or close's, takes both.
         const next = this.#latest;
-        if (r.ok && !(next && next !== prepared && next.ready())) this.engine.checkpointNow?.().catch(() => {});
+        const soon = next && next !== mine && (next.prepared.ready() || next.rows * 4 <= rows);
+        if (r.ok && !soon) this.engine.checkpointNow?.().catch(() => {});
         return r.ok ? { ok: true } : r;
       },
     };

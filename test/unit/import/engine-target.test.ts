@@ -47,30 +47,38 @@ describe('EngineTarget', () => {
     expect(segmentFiles().length).toBeGreaterThanOrEqual(1);
   });
 
-  it('starts no pass after a batch whose next batch is built already; close writes both', async () => {
+  it('starts no pass after a batch whose next batch is built already or short; close writes them', async () => {
     const target = await EngineTarget.open(dir);
-    // a build "thread" in this process: jobs resolve with buildOfJob's segment
-    setBuildRunner(async (job) => buildOfJob(createTextPipeline(job.settings), job));
+    // a build "thread" in this process: a job resolves with buildOfJob's segment once let go
+    const held: (() => void)[] = [];
+    setBuildRunner((job) => new Promise((resolve) => { held.push(() => resolve(buildOfJob(createTextPipeline(job.settings), job))); }));
+    const letGo = async () => { for (const go of held.splice(0)) go(); await new Promise((r) => setTimeout(r, 20)); };
     try {
       await target.sql('CREATE TABLE t (title text, body text)');
       const columns = ['id', 'title', 'body'];
       const first = await target.prepareRows('t', { columns, rows: rows(1, 50) });
-      await new Promise((r) => setTimeout(r, 20)); // its build back
-      expect(await first.commit()).toEqual({ ok: true });
+      await letGo();
+      expect(await first.commit()).toEqual({ ok: true }); // nothing prepared after it: a pass
       await vi.waitFor(() => expect(segmentFiles()).toHaveLength(1), { timeout: 5000 });
-      // as an import does: the next batch prepared before this one commits, and built by then
+      // as an import does: the next batch prepared before this one commits; built by then: no pass
       const second = await target.prepareRows('t', { columns, rows: rows(51, 50) });
-      const third = await target.prepareRows('t', { columns, rows: rows(101, 5) });
-      await new Promise((r) => setTimeout(r, 20));
+      const third = await target.prepareRows('t', { columns, rows: rows(101, 40) });
+      await letGo();
       expect(await second.commit()).toEqual({ ok: true });
       await new Promise((r) => setTimeout(r, 200));
       expect(segmentFiles()).toHaveLength(1);
-      expect(await third.commit()).toEqual({ ok: true }); // the last prepared: its pass writes both
-      await vi.waitFor(() => expect(segmentFiles()).toHaveLength(3), { timeout: 5000 });
+      // the next one not built but short (a quarter of this one's rows or fewer): no pass either
+      const fourth = await target.prepareRows('t', { columns, rows: rows(141, 10) });
+      expect(await third.commit()).toEqual({ ok: true });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(segmentFiles()).toHaveLength(1);
+      await letGo();
+      expect(await fourth.commit()).toEqual({ ok: true }); // the last prepared: its pass writes all
+      await vi.waitFor(() => expect(segmentFiles()).toHaveLength(4), { timeout: 5000 });
     } finally {
       setBuildRunner(null);
       await target.close();
     }
-    expect(segmentFiles()).toHaveLength(3);
+    expect(segmentFiles()).toHaveLength(4);
   });
 });
