@@ -15,6 +15,8 @@ export class EngineTarget implements ImportTarget {
   readonly #holds = new Map<string, () => Promise<void>>();
   /** The batch prepared last and its row count (the batch after the one committing, as an import reads ahead). */
   #latest?: { prepared: PreparedRows; rows: number };
+  /** The last batch committed started no checkpoint pass (the next was about to commit). */
+  #skipped = false;
   private constructor(private readonly engine: Engine, dataDir: string, private readonly builder: BuildThread | null) {
     this.where = `data directory ${dataDir}`;
   }
@@ -91,8 +93,10 @@ export class EngineTarget implements ImportTarget {
         // batch is built already, or is a short one (a load's last): the pass holds the table's lock,
         // so that batch's commit would wait for it (60-120 ms of gcide's tail, most in writing and
         // syncing the file) where its build takes 10; the next pass, or close's, takes both.
+        // Never twice in a row: builds outrunning commits would otherwise leave every segment to close.
         const next = this.#latest;
-        const soon = next && next !== mine && (next.prepared.ready() || next.rows * 4 <= rows);
+        const soon = !this.#skipped && next && next !== mine && (next.prepared.ready() || next.rows * 4 <= rows);
+        if (r.ok) this.#skipped = !!soon;
         if (r.ok && !soon) this.engine.checkpointNow?.().catch(() => {});
         return r.ok ? { ok: true } : r;
       },

@@ -1,7 +1,7 @@
 // quarry import --data's target (engine-target.ts): each committed batch's segment is written to its
 // checkpoint file while the load goes on (not all at close, after the last build), and a batch that
 // failed writes nothing; a batch whose next one is built already starts no pass (it would hold the
-// table's lock in that batch's way), and close writes both.
+// table's lock in that batch's way; never two in a row), and close writes both.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,18 +67,23 @@ describe('EngineTarget', () => {
       expect(await second.commit()).toEqual({ ok: true });
       await new Promise((r) => setTimeout(r, 200));
       expect(segmentFiles()).toHaveLength(1);
-      // the next one not built but short (a quarter of this one's rows or fewer): no pass either
-      const fourth = await target.prepareRows('t', { columns, rows: rows(141, 10) });
-      expect(await third.commit()).toEqual({ ok: true });
-      await new Promise((r) => setTimeout(r, 200));
-      expect(segmentFiles()).toHaveLength(1);
+      // never two batches in a row: after one that skipped, a pass whatever comes next
+      const fourth = await target.prepareRows('t', { columns, rows: rows(141, 40) });
       await letGo();
-      expect(await fourth.commit()).toEqual({ ok: true }); // the last prepared: its pass writes all
-      await vi.waitFor(() => expect(segmentFiles()).toHaveLength(4), { timeout: 5000 });
+      expect(await third.commit()).toEqual({ ok: true });
+      await vi.waitFor(() => expect(segmentFiles()).toHaveLength(3), { timeout: 5000 });
+      // the next one not built but short (a quarter of this one's rows or fewer): no pass either
+      const fifth = await target.prepareRows('t', { columns, rows: rows(181, 10) });
+      expect(await fourth.commit()).toEqual({ ok: true });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(segmentFiles()).toHaveLength(3);
+      await letGo();
+      expect(await fifth.commit()).toEqual({ ok: true }); // the last prepared: its pass writes all
+      await vi.waitFor(() => expect(segmentFiles()).toHaveLength(5), { timeout: 5000 });
     } finally {
       setBuildRunner(null);
       await target.close();
     }
-    expect(segmentFiles()).toHaveLength(4);
+    expect(segmentFiles()).toHaveLength(5);
   });
 });
