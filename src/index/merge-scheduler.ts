@@ -11,6 +11,7 @@ import { blobIds, mergedRows, mergeRunner, rowsFromForward, type MergedSegment, 
 import { mergeSegments } from './segment/segment-merger.js';
 import { compactRange, type MergePolicy } from './merge-policy.js';
 import type { DocMap } from './doc-map.js';
+import { indexTrace } from './index-trace.js';
 
 /**
  * Linear memory beyond which placing a merged segment may fail: wasm32's 4 GiB less a margin for the
@@ -215,6 +216,7 @@ export class MergeScheduler {
           const tiered = this.#policy.findMerge(this.#host.segments().map((s) => s.live));
           const compaction = tiered ? null : compact ? this.compactRange() : null;
           const before = this.#host.segments().map((s) => s.live);
+          if ((tiered ?? compaction) && indexTrace.mark) indexTrace.mark(`merge ${tiered ? 'tiered' : 'compaction'} start`);
           merged = await this.#mergeNext(tiered ?? compaction);
           if (merged && compaction) {
             // what this merge rewrote is spent; the rest of the budget carries over to the next one
@@ -247,6 +249,7 @@ export class MergeScheduler {
       return true;
     }
     const parts = this.#host.segments().slice(range[0], range[1]);
+    const t0 = indexTrace.mark ? performance.now() : 0;
     const snap = parts.map((p) => ({ deleted: p.deletedBitmap(), version: p.version }));
     // pinned: a TRUNCATE or OPTIMIZE meanwhile frees them only once the thread is done reading
     for (const p of parts) p.pin();
@@ -263,7 +266,13 @@ export class MergeScheduler {
     // the parts may be gone (TRUNCATE, OPTIMIZE, another merge): then the result is dropped
     const start = this.#host.segments().indexOf(parts[0]);
     if (start < 0 || parts.some((p, i) => this.#host.segments()[start + i] !== p)) return true;
+    const t1 = indexTrace.mark ? performance.now() : 0;
     this.#swapIn(start, parts, built, snap);
+    if (indexTrace.mark) {
+      let bytes = 0;
+      for (const p of parts) bytes += p.blobLen;
+      indexTrace.mark(`merge parts=${parts.map((p) => p.live).join('+')} bytes=${bytes} thread_ms=${(t1 - t0).toFixed(1)} swap_ms=${(performance.now() - t1).toFixed(1)} segments=${this.#host.segments().length}`);
+    }
     return true;
   }
 

@@ -21,6 +21,7 @@ import { SegmentSlots } from './segment-slots.js';
 import { DocMap, idHalves } from './doc-map.js';
 import { RamTail, TAIL_BATCH_ROWS, rowTokens } from './ram-tail.js';
 import type { PreparedBatch, RtIndexOptions, TailBuilder } from './rt-index-options.js';
+import { indexTrace } from './index-trace.js';
 
 export type { PreparedBatch, RtIndexOptions } from './rt-index-options.js';
 
@@ -86,7 +87,9 @@ export class RtIndex implements RtIndexApi {
       tail.clear();
       return this.#segments;
     }
+    const t0 = indexTrace.mark ? performance.now() : 0;
     const seg = this.#build(rows);
+    indexTrace.mark?.(`seal rows=${rows.length} tokens=${tail.tokens} ms=${(performance.now() - t0).toFixed(1)} segments=${this.#segments.length + 1}`);
     tail.clear();
     this.#attach(seg);
     this.#merges.afterBatch();

@@ -8,6 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { isMainThread, threadId } from 'node:worker_threads';
 
 const on = process.env.QUARRY_TRACE_PHASES === '1';
+/** Whether marks print (QUARRY_TRACE_PHASES=1). */
+export const tracing = on;
 /** The process's start in epoch ms (a worker's own timeOrigin is the worker's start, not the process's). */
 const processStart = Date.now() - process.uptime() * 1000;
 
