@@ -89,6 +89,7 @@ export class RtIndex implements RtIndexApi {
       tail.clear();
       return this.#segments;
     }
+    indexTrace.mark?.('seal start');
     const t0 = indexTrace.mark ? performance.now() : 0;
     const seg = this.#build(rows);
     indexTrace.mark?.(`seal rows=${rows.length} tokens=${tail.tokens} ms=${(performance.now() - t0).toFixed(1)} segments=${this.#segments.length + 1}`);
