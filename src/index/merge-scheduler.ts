@@ -12,6 +12,7 @@ import { mergeSegments } from './segment/segment-merger.js';
 import { compactRange, type MergePolicy } from './merge-policy.js';
 import type { DocMap } from './doc-map.js';
 import { indexTrace } from './index-trace.js';
+import { TAIL_IDLE_MS } from './ram-tail.js';
 
 /**
  * Linear memory beyond which placing a merged segment may fail: wasm32's 4 GiB less a margin for the
@@ -142,7 +143,7 @@ export class MergeScheduler {
 
   /**
    * A write that made no segment (rows into the RAM tail): postpones the idle compaction to IDLE_MERGE_MS
-   * after it. A time stamp, no timer touched: the armed timer looks at it when it fires.
+   * after the tail's idle seal that follows it. A time stamp, no timer touched: the armed timer looks at it when it fires.
    */
   noteWrite(): void {
     this.#lastWrite = performance.now();
@@ -159,8 +160,9 @@ export class MergeScheduler {
   #setIdleTimer(ms: number): void {
     this.#idleTimer = setTimeout(() => {
       this.#idleTimer = undefined;
-      // writes still streaming into the tail: wait for their pause (its seal arms the timer again anyway)
-      const left = this.#lastWrite + IDLE_MERGE_MS - performance.now();
+      // writes still streaming into the tail: wait for their pause and the tail's idle seal after it (that
+      // seal's merge pass arms the timer again), so the compaction takes the sealed rows in the same merge
+      const left = this.#lastWrite + TAIL_IDLE_MS + IDLE_MERGE_MS - performance.now();
       if (left > 0 && !this.#held) return this.#setIdleTimer(left);
       if (!this.#held && !this.#pendingMerge && this.compactRange()) this.#scheduleMerge(true);
       this.#wakeIdle();
