@@ -82,15 +82,21 @@ export class LeanConnection {
   #next(): void {
     if (this.#done || this.socket.destroyed) return;
     if (this.#buffered === 0) return;
-    const buf = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks, this.#buffered);
-    this.#chunks = [buf];
+    // the one array of chunks is kept: two new arrays a request were garbage of every single-row INSERT
+    if (this.#chunks.length > 1) {
+      const joined = Buffer.concat(this.#chunks, this.#buffered);
+      this.#chunks.length = 0;
+      this.#chunks.push(joined);
+    }
+    const buf = this.#chunks[0]!;
     const head = this.#waiting ?? readLeanHead(buf, 0, this.ctx.maxHeadBytes);
     if (head === HEAD_INCOMPLETE || head === NOT_LEAN || !this.#routable(head)) return this.#handOver();
     const end = head.headBytes + head.contentLength;
     if (buf.length < end) return this.#awaitBody(head);
     this.#clearBodyWait();
     const body = bodyText(buf, head.headBytes, end);
-    this.#chunks = end < buf.length ? [buf.subarray(end)] : [];
+    if (end < buf.length) this.#chunks[0] = buf.subarray(end);
+    else this.#chunks.length = 0;
     this.#buffered = buf.length - end;
     this.#answer(head, body);
   }
