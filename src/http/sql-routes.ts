@@ -2,7 +2,7 @@
 import type { Hono } from 'hono';
 import type { JsonOut } from '../engine/cell-format.js';
 import type { Engine } from '../engine/engine.js';
-import type { RowsResult } from '../engine/result.js';
+import type { Result, RowsResult } from '../engine/result.js';
 import type { Session } from '../engine/session.js';
 import type { HttpContext as Context, HttpEnv } from './http-env.js';
 import { errorBody, httpStatusFor, HTTP_BAD_REQUEST, HTTP_NOT_IMPLEMENTED } from './errors.js';
@@ -87,12 +87,24 @@ async function searchSql(engine: Engine, session: Session, query: string): Promi
   return searchRowsReply(first);
 }
 
-/** The whole `/sql` exchange: URL query string (without `?`) and body in, reply out. */
-export async function sqlReply(engine: Engine, session: Session, urlQueryText: string, body: string): Promise<TextReply> {
-  const { query, raw } = readSqlRequest(urlQueryText, body);
-  if (query.trim() === '') return jsonText(HTTP_BAD_REQUEST, errorBody('query missing'));
-  if (!raw) return searchSql(engine, session, query);
-  const reply = renderRawReply(await engine.execute(query, session));
+/**
+ * The whole `/sql` exchange: URL query string (without `?`) and body in, reply out. Not an async
+ * function: a `mode=raw` statement's reply is one `then` on the engine's promise (a single-row INSERT
+ * over HTTP made an async frame and an await here for nothing). Throws come back as rejections.
+ */
+export function sqlReply(engine: Engine, session: Session, urlQueryText: string, body: string): Promise<TextReply> {
+  try {
+    const { query, raw } = readSqlRequest(urlQueryText, body);
+    if (query.trim() === '') return Promise.resolve(jsonText(HTTP_BAD_REQUEST, errorBody('query missing')));
+    if (!raw) return searchSql(engine, session, query);
+    return engine.execute(query, session).then(rawReply);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+function rawReply(results: Result[]): TextReply {
+  const reply = renderRawReply(results);
   return jsonText(reply.status, reply.body);
 }
 

@@ -8,7 +8,7 @@ import type { Engine } from '../engine/engine.js';
 import { newSession, type Session } from '../engine/session.js';
 import { rollback } from '../engine/transaction/transaction.js';
 import { AUTH_PLUGIN, ErrorCode, Status } from './constants.js';
-import { handleCommand, type CommandContext, type ServerStats } from './command-handler.js';
+import { handleCommand, type CommandContext, type CommandOutcome, type ServerStats } from './command-handler.js';
 import { newScramble, parseHandshakeResponse, writeAuthSwitch, writeGreeting } from './handshake.js';
 import { PacketFramer, PacketTooLargeError, type Packet } from './packet-framer.js';
 import { PacketWriter } from './packet-writer.js';
@@ -91,7 +91,7 @@ export class MysqlConnection {
     socket.on('error', () => socket.destroy());
     socket.on('data', (chunk: Buffer) => {
       this.#framer.push(chunk);
-      void this.#pump();
+      this.#pump();
     });
   }
 
@@ -141,9 +141,19 @@ export class MysqlConnection {
     setTimeout(() => this.#socket.destroy(), FAIL_LINGER_MS).unref();
   }
 
-  async #pump(): Promise<void> {
+  /**
+   * Answers the framed requests in order, one at a time. Not an async function: a command waiting on the
+   * engine hands its outcome to #onOutcome, which goes on with the next request (one promise a command,
+   * where an async #pump and #handle awaiting each other made three and as many microtask turns).
+   */
+  #pump(): void {
     if (this.#busy) return;
     this.#busy = true;
+    this.#continue();
+  }
+
+  /** Frames and answers requests until one waits on the engine or none is complete; then idle. */
+  #continue(): void {
     try {
       while (this.#phase !== 'closed' && !this.#closing) {
         let packet: Packet | undefined;
@@ -152,20 +162,58 @@ export class MysqlConnection {
         } catch (e) {
           if (!(e instanceof PacketTooLargeError)) throw e;
           this.#fail(e.seq + 1, ErrorCode.UNKNOWN_COM, e.message);
-          return;
+          break;
         }
         if (!packet) break;
-        await this.#handle(packet);
+        // a whole request came: the next one gets its own time
+        clearTimeout(this.#partial);
+        this.#partial = undefined;
+        if (this.#phase === 'auth') {
+          this.#authenticate(packet);
+        } else if (this.#phase === 'auth-switch') {
+          this.#phase = 'command';
+          this.#accept(packet.seq);
+        } else {
+          handleCommand(this.#ctx, packet.payload, packet.seq).then(this.#onOutcome, this.#onFault);
+          return;
+        }
       }
     } catch (e) {
-      // A fault in one connection never reaches the process: log it and drop the connection.
-      logError(`mysql connection error: ${(e as Error).message}`, e);
-      this.#socket.destroy();
-    } finally {
-      this.#busy = false;
-      this.#watchPartial();
-      if (this.#closing && this.#phase !== 'closed') this.#socket.end();
+      return this.#onFault(e);
     }
+    this.#idle();
+  }
+
+  /** A command's outcome: its reply written (waiting for a slow reader to take it), then the next request. */
+  readonly #onOutcome = (out: CommandOutcome): void => {
+    try {
+      if (out.quit) {
+        this.#phase = 'closed';
+        this.#socket.end();
+      } else if (out.reply && !this.#send(out.reply) && this.#phase !== 'closed' && !this.#socket.destroyed) {
+        // a slow reader: the next reply waits until it took this one (a closed socket takes nothing more)
+        this.#drained().then(this.#onDrained, this.#onFault);
+        return;
+      }
+    } catch (e) {
+      return this.#onFault(e);
+    }
+    this.#continue();
+  };
+
+  readonly #onDrained = (): void => this.#continue();
+
+  /** A fault in one connection never reaches the process: log it and drop the connection. */
+  readonly #onFault = (e: unknown): void => {
+    logError(`mysql connection error: ${(e as Error).message}`, e);
+    this.#socket.destroy();
+    this.#idle();
+  };
+
+  #idle(): void {
+    this.#busy = false;
+    this.#watchPartial();
+    if (this.#closing && this.#phase !== 'closed') this.#socket.end();
   }
 
   /** Arms the slow-request timer while bytes of an unfinished request wait; disarms it otherwise. */
@@ -176,24 +224,6 @@ export class MysqlConnection {
     } else {
       this.#partial ??= setTimeout(() => this.#socket.destroy(), this.#packetTimeoutMs).unref();
     }
-  }
-
-  async #handle(packet: Packet): Promise<void> {
-    // a whole request came: the next one gets its own time
-    clearTimeout(this.#partial);
-    this.#partial = undefined;
-    if (this.#phase === 'auth') return this.#authenticate(packet);
-    if (this.#phase === 'auth-switch') {
-      this.#phase = 'command';
-      return this.#accept(packet.seq);
-    }
-    const out = await handleCommand(this.#ctx, packet.payload, packet.seq);
-    if (out.quit) {
-      this.#phase = 'closed';
-      this.#socket.end();
-      return;
-    }
-    if (out.reply && !this.#send(out.reply)) await this.#drained();
   }
 
   /** Waits until a slow reader has taken the reply (or the socket closed). */

@@ -41,10 +41,10 @@ export class PacketFramer {
     return this.#chunks[0]!;
   }
 
-  /** Drops the first `n` bytes, which lie in the first chunk. */
+  /** Drops the first `n` bytes, which lie in the first chunk (no empty view made when that is all of it). */
   #consume(n: number): void {
-    const rest = this.#chunks[0]!.subarray(n);
-    if (rest.length) this.#chunks[0] = rest;
+    const first = this.#chunks[0]!;
+    if (n < first.length) this.#chunks[0] = first.subarray(n);
     else this.#chunks.shift();
     this.#bytes -= n;
   }
@@ -54,7 +54,7 @@ export class PacketFramer {
     for (;;) {
       if (this.#bytes < 4) return undefined;
       const head = this.#front(4);
-      const size = head.readUIntLE(0, 3);
+      const size = head[0]! | (head[1]! << 8) | (head[2]! << 16);
       const seq = head[3]!;
       if (this.#partsBytes + size > this.maxPacketBytes) throw new PacketTooLargeError(this.#partsBytes + size, this.maxPacketBytes, seq);
       if (this.#bytes < 4 + size) return undefined;

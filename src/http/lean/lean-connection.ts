@@ -46,6 +46,9 @@ export class LeanConnection {
   #bodyTimer: NodeJS.Timeout | undefined;
   #keepAliveSet = false;
   #done = false;
+  /** The head being answered and the end of its entry in the activity list. */
+  #answering: LeanHead | undefined;
+  #endRequest: () => void = () => undefined;
   readonly #onData = (chunk: Buffer) => this.#read(chunk);
   readonly #onError = () => this.socket.destroy();
   readonly #onTimeout = () => { if (!this.#busy && !this.#waiting) this.socket.destroy(); };
@@ -79,15 +82,21 @@ export class LeanConnection {
   #next(): void {
     if (this.#done || this.socket.destroyed) return;
     if (this.#buffered === 0) return;
-    const buf = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks, this.#buffered);
-    this.#chunks = [buf];
+    // the one array of chunks is kept: two new arrays a request were garbage of every single-row INSERT
+    if (this.#chunks.length > 1) {
+      const joined = Buffer.concat(this.#chunks, this.#buffered);
+      this.#chunks.length = 0;
+      this.#chunks.push(joined);
+    }
+    const buf = this.#chunks[0]!;
     const head = this.#waiting ?? readLeanHead(buf, 0, this.ctx.maxHeadBytes);
     if (head === HEAD_INCOMPLETE || head === NOT_LEAN || !this.#routable(head)) return this.#handOver();
     const end = head.headBytes + head.contentLength;
     if (buf.length < end) return this.#awaitBody(head);
     this.#clearBodyWait();
     const body = bodyText(buf, head.headBytes, end);
-    this.#chunks = end < buf.length ? [buf.subarray(end)] : [];
+    if (end < buf.length) this.#chunks[0] = buf.subarray(end);
+    else this.#chunks.length = 0;
     this.#buffered = buf.length - end;
     this.#answer(head, body);
   }
@@ -112,7 +121,8 @@ export class LeanConnection {
 
   #answer(head: LeanHead, body: string): void {
     this.#busy = true;
-    const ended = this.ctx.onRequest(this.socket, 'POST', head.url);
+    this.#answering = head;
+    this.#endRequest = this.ctx.onRequest(this.socket, 'POST', head.url);
     const route = this.ctx.routes(head.path)!;
     let replied: Promise<TextReply>;
     try {
@@ -120,18 +130,35 @@ export class LeanConnection {
     } catch (err) {
       replied = Promise.reject(err);
     }
-    replied
-      .catch((err: unknown) => internalErrorReply(err, this.ctx.onInternalError))
-      .then((reply) => {
-        ended();
-        this.#busy = false;
-        this.#reply(head, reply);
-      })
-      .catch((err: unknown) => {
-        // a reply that could not be written leaves the connection in no state to go on
-        this.ctx.onInternalError(err);
-        this.socket.destroy();
-      });
+    // one promise a request (was three: catch, then, catch), its handlers made once per connection
+    replied.then(this.#onReply, this.#onRouteError);
+  }
+
+  readonly #onReply = (reply: TextReply): void => {
+    try {
+      this.#endRequest();
+      this.#busy = false;
+      this.#reply(this.#answering!, reply);
+    } catch (err) {
+      this.#cannotReply(err);
+    }
+  };
+
+  /** A route's unexpected failure: the client gets the 500. */
+  readonly #onRouteError = (err: unknown): void => {
+    let reply: TextReply;
+    try {
+      reply = internalErrorReply(err, this.ctx.onInternalError);
+    } catch (e) {
+      return this.#cannotReply(e);
+    }
+    this.#onReply(reply);
+  };
+
+  /** A reply that could not be written leaves the connection in no state to go on. */
+  #cannotReply(err: unknown): void {
+    this.ctx.onInternalError(err);
+    this.socket.destroy();
   }
 
   #reply(head: LeanHead, reply: TextReply): void {

@@ -21,22 +21,32 @@ function dateLine(): string {
 
 const prefixes = new Map<string, string>();
 
+/** The last prefix built or found, by its status and type: replies in a row mostly share both (no key string made). */
+let last = { status: 0, contentType: '', prefix: '' };
+
 /** `HTTP/1.1 200 OK\r\nContent-Type: ...\r\nContent-Length: `, built once per status and type. */
 function prefixOf(status: number, contentType: string): string {
+  if (last.status === status && last.contentType === contentType) return last.prefix;
   const key = `${status} ${contentType}`;
   let p = prefixes.get(key);
   if (p === undefined) {
     p = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'unknown'}\r\nContent-Type: ${contentType}\r\nContent-Length: `;
     prefixes.set(key, p);
   }
+  last = { status, contentType, prefix: p };
   return p;
 }
+
+/** The keep-alive tail of the last timeout asked for (the server's setting: the same for every reply). */
+let keepAliveTail = { ms: -1, tail: '' };
 
 /** What follows the Date: the connection's fate and the blank line. */
 export function connectionTail(close: boolean, keepAliveTimeoutMs: number): string {
   if (close) return '\r\nConnection: close\r\n\r\n';
+  if (keepAliveTail.ms === keepAliveTimeoutMs) return keepAliveTail.tail;
   const keepAlive = keepAliveTimeoutMs ? `\r\nKeep-Alive: timeout=${Math.floor(keepAliveTimeoutMs / 1000)}` : '';
-  return `\r\nConnection: keep-alive${keepAlive}\r\n\r\n`;
+  keepAliveTail = { ms: keepAliveTimeoutMs, tail: `\r\nConnection: keep-alive${keepAlive}\r\n\r\n` };
+  return keepAliveTail.tail;
 }
 
 /** Room before the body in the scratch buffer for the status line and headers. */

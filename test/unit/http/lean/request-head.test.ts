@@ -1,6 +1,8 @@
 // readLeanHead takes only the heads it can answer as node:http would, and reads them exactly.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HEAD_INCOMPLETE, NOT_LEAN, readLeanHead } from '../../../../src/http/lean/request-head.js';
+import { readLeanHeadByLines } from '../../../reference/lean-head.js';
 
 const read = (text: string, max = 1 << 20) => readLeanHead(Buffer.from(text, 'latin1'), 0, max);
 
@@ -54,15 +56,32 @@ describe('readLeanHead', () => {
     expect(readLeanHead(Buffer.from(`ab${head(12)}`, 'latin1'), 2, 1000)).toEqual(first);
     expect(read(head(13))).toMatchObject({ contentLength: 13, path: '/search', urlQuery: 'x=1' });
     expect(read(head(12))).toMatchObject({ contentLength: 12 });
-    // a head under the limit once is over a lower one: the limit is checked before any kept head
+    // a head under the limit once is over a lower one
     expect(read(head(12), 20)).toBe(NOT_LEAN);
-    // more heads than are kept: each still read right
+    // many lengths in a row: each read as its own
     for (let n = 0; n < 1500; n++) expect(read(head(n))).toMatchObject({ contentLength: n });
   });
 
-  it('never keeps a refused head as taken', () => {
+  it('refuses a refused head again', () => {
     const bad = 'POST /sql HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nExpect: 100-continue\r\n\r\n';
     expect(read(bad)).toBe(NOT_LEAN);
     expect(read(bad)).toBe(NOT_LEAN);
+  });
+
+  // heads built from pieces near the grammar's edges: case, whitespace, repeated and unknown headers,
+  // controls, bare CR and LF, bytes over 0x7e, lengths of 15 and 16 digits
+  const piece = fc.constantFrom(
+    'Host: x', 'host:', 'HOST: \t', 'Content-Length: 12', 'content-length:\t7 ', 'Content-Length: 1234567890123456',
+    'Content-Length: 123456789012345', 'Content-Length: 1x', 'Content-Length:', 'Connection: close', 'connection: Keep-Alive',
+    'Connection: keep-alive, Upgrade', 'Connection:  CLOSE\t', 'Content-Type: text/plain', 'content-type:', 'X-A: b',
+    'Transfer-Encoding: chunked', 'expect: 1', 'UPGRADE: x', 'Bad Name: 1', ' folded', 'X: a\rb', 'X: a\nb', 'X: caf\xe9',
+    'X-Y:\x01', ':v', 'Content-Lengt: 1', 'Content-Lengthh: 1', 'Host x',
+  );
+  const line = fc.constantFrom('POST /sql?mode=raw HTTP/1.1', 'POST /search HTTP/1.1', 'post /sql HTTP/1.1', 'POST /sql HTTP/1.1\r', 'POST /a b HTTP/1.1', '');
+  it('answers every head as the line-by-line reader it replaced', () => {
+    fc.assert(fc.property(line, fc.array(piece, { maxLength: 6 }), fc.constantFrom('\r\n\r\nbody', '\r\n\r\n', '\r\n', ''), fc.nat(3), fc.integer({ min: 1, max: 400 }), (first, lines, tail, pad, max) => {
+      const buf = Buffer.from(`${'x'.repeat(pad)}${[first, ...lines].join('\r\n')}${tail}`, 'latin1');
+      expect(readLeanHead(buf, pad, max)).toEqual(readLeanHeadByLines(buf, pad, max));
+    }), { numRuns: 3000 });
   });
 });
