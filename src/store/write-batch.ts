@@ -33,7 +33,7 @@ export interface PreparedBatch {
  * SCRATCH_MAX_BYTES is dropped rather than kept.
  */
 const scratch: ValueWriter[] = [new ValueWriter(), new ValueWriter()];
-const SCRATCH_MAX_BYTES = 1 << 20;
+const SCRATCH_MAX_BYTES = 64 << 10;
 
 function takeWriter(): ValueWriter {
   return (scratch.pop() ?? new ValueWriter()).reset();

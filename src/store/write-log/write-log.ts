@@ -128,7 +128,7 @@ interface Append { at: number; resolve(): void; reject(e: unknown): void }
  * one grown past STAGE_KEEP_BYTES for a big round is dropped after its write.
  */
 const STAGE_BYTES = 64 << 10;
-const STAGE_KEEP_BYTES = 1 << 20;
+const STAGE_KEEP_BYTES = 256 << 10;
 
 export class WriteLog {
   readonly #fd: number;
