@@ -6,8 +6,9 @@ import { ValueReader, type ValueWriter } from './values/value-codec.js';
 /*
  * record: | count varint | op | op | ... |          ops numbered lastSeq-count+1 .. lastSeq
  * op:     | kind u8 | docId i64 LE | payload: the values (update); none for a put or a delete |
- * One record per write call halves lmdb puts for large batches (one per doc, plus one) compared
- * with one record per op; opsSince skips the ops of a straddling record that are not wanted.
+ * One record per write call (or group-commit round: its calls' ops in order, write-batch.ts roundPuts)
+ * halves lmdb puts for large batches (one per doc, plus one) compared with one record per op;
+ * opsSince skips the ops of a straddling record that are not wanted.
  *
  * A put is logged without its document (kind STORED_PUT): the document record written in the same
  * transaction holds it. Replaying a put with the document as stored now, not as that put wrote it,

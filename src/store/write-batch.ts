@@ -1,18 +1,22 @@
 /** One write call: ops are encoded eagerly, then applied inside the lmdb transaction with no partial writes. */
+import { crc32 } from 'node:zlib';
 import { SearchError } from '../util/errors.js';
 import { checkDocId, docKey, genKey, opKey, u64Bytes } from './keys.js';
 import type { StoredDoc, WriteOp } from './types.js';
 import { readView, type StoreDbs } from './lmdb-env.js';
 import { OP_HEADER_BYTES, writeOp } from './op-codec.js';
-import { seal, unseal } from './record-check.js';
+import { CHECK_BYTES, seal, unseal } from './record-check.js';
 import { LogDb, type LogRound, type LoggedPut } from './write-log/write-log.js';
 import { decodeValue, encodeValue, ValueWriter } from './values/value-codec.js';
+import { varintSize } from './values/value-format.js';
 
 /** One op, encoded: its payload (a put's document; an update's values, inside the op record; empty for delete). */
 export interface PreparedOp {
   op: WriteOp['op'];
   docId: bigint;
   payload: Buffer;
+  /** A put's document record as stored: `payload` followed by its checksum (record-check.ts), made once here. */
+  sealed?: Buffer;
 }
 
 /** A write call, encoded: its op-log record and its ops. */
@@ -22,37 +26,68 @@ export interface PreparedBatch {
 }
 
 /**
+ * Encoders reused from call to call (a single-row INSERT took two 512-byte buffers, a document of a few
+ * kB grew its buffer three times, and seal() copied it once more): a document is encoded into the
+ * scratch and copied out once, with its checksum, into a buffer of its own size. Taken and given back,
+ * so a re-entrant call (a getter on a document) gets a writer of its own; one grown past
+ * SCRATCH_MAX_BYTES is dropped rather than kept.
+ */
+const scratch: ValueWriter[] = [new ValueWriter(), new ValueWriter()];
+const SCRATCH_MAX_BYTES = 64 << 10;
+
+function takeWriter(): ValueWriter {
+  return (scratch.pop() ?? new ValueWriter()).reset();
+}
+
+function giveWriter(w: ValueWriter): void {
+  if (w.buf.length <= SCRATCH_MAX_BYTES && scratch.length < 2) scratch.push(w);
+}
+
+/** `doc` encoded and sealed (record-check.ts) into a buffer of its own size: the document record as stored. */
+function sealedDoc(doc: unknown): Buffer {
+  const w = takeWriter();
+  try {
+    w.value(doc);
+    return seal(w.view());
+  } finally {
+    giveWriter(w);
+  }
+}
+
+/**
  * Validates and encodes `ops` at call time, so a caller mutating its objects afterwards cannot
- * change what gets written, and a bad value fails before any transaction starts. Puts' documents go
- * to a buffer of their own: the op record logs a put without its document (op-codec.ts).
+ * change what gets written, and a bad value fails before any transaction starts. Each put's document
+ * becomes its sealed record (`sealed`): the op record logs a put without its document (op-codec.ts).
  */
 export function prepareBatch(ops: WriteOp[]): PreparedBatch {
-  const w = new ValueWriter();
-  const docs = new ValueWriter();
-  w.varint(ops.length);
-  const spans: number[] = [];
-  for (const op of ops) {
-    checkOp(op);
-    const isPut = op.op === 'put' || op.op === 'insert';
-    spans.push(isPut ? docs.pos : w.pos + OP_HEADER_BYTES);
-    writeOp(w, op);
-    if (isPut) docs.value(op.doc);
-    spans.push(isPut ? docs.pos : w.pos);
+  const w = takeWriter();
+  try {
+    w.varint(ops.length);
+    const out: PreparedOp[] = [];
+    const spans: number[] = [];
+    for (const op of ops) {
+      checkOp(op);
+      if (op.op === 'put' || op.op === 'insert') {
+        const sealed = sealedDoc(op.doc);
+        out.push({ op: op.op, docId: op.docId, payload: sealed.subarray(0, sealed.length - CHECK_BYTES), sealed });
+        writeOp(w, op);
+      } else {
+        out.push({ op: op.op, docId: op.docId, payload: EMPTY });
+        spans.push(out.length - 1, w.pos + OP_HEADER_BYTES);
+        writeOp(w, op);
+        spans.push(w.pos);
+      }
+    }
+    const record = w.finish();
+    // an update's values lie inside the record: its payload is a view of them
+    for (let i = 0; i < spans.length; i += 3) out[spans[i]!]!.payload = record.subarray(spans[i + 1]!, spans[i + 2]!);
+    return { record, ops: out };
+  } finally {
+    giveWriter(w);
   }
-  const record = w.view();
-  const docBytes = docs.view();
-  const out: PreparedOp[] = [];
-  for (let i = 0; i < ops.length; i++) {
-    const op = ops[i]!;
-    const isPut = op.op === 'put' || op.op === 'insert';
-    const from = isPut ? docBytes : record;
-    const start = spans[2 * i]!;
-    const end = spans[2 * i + 1]!;
-    // a put whose document is all of docBytes (a single-row INSERT's) takes that view: no second one per statement
-    out.push({ op: op.op, docId: op.docId, payload: isPut && start === 0 && end === docBytes.length ? docBytes : from.subarray(start, end) });
-  }
-  return { record, ops: out };
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** The bytes a prepared batch stores: its op record and its documents (other ops' payloads are in the record). */
 export function batchBytes(batch: PreparedBatch): number {
@@ -69,33 +104,33 @@ export function batchBytes(batch: PreparedBatch): number {
  */
 export function applyBatch(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch): bigint {
   const ops = batch.ops;
-  // docId -> encoded doc after the ops so far (null: deleted or absent)
+  // docId -> sealed document record after the ops so far (null: deleted or absent)
   const states = new Map<bigint, Buffer | null>();
   for (const op of ops) {
     if (op.op === 'insert' && currentBytes(dbs, gen, states, op.docId) !== null) {
       throw new SearchError('DUPLICATE_ID', `duplicate id '${BigInt.asUintN(64, op.docId)}'`);
     }
-    if (op.op === 'put' || op.op === 'insert') states.set(op.docId, op.payload);
+    if (op.op === 'put' || op.op === 'insert') states.set(op.docId, op.sealed!);
     else if (op.op === 'delete') states.set(op.docId, null);
     else {
       const cur = currentBytes(dbs, gen, states, op.docId);
       if (cur === null) continue; // updating a missing doc changes nothing (but is still logged)
       const values = decodeValue(op.payload) as Record<string, unknown>;
-      states.set(op.docId, encodeValue({ ...(decodeValue(cur) as StoredDoc), ...values }));
+      states.set(op.docId, seal(encodeValue({ ...(decodeValue(cur) as StoredDoc), ...values })));
     }
   }
   return writeRecords(dbs, gen, lastSeq, batch, states);
 }
 
 /**
- * The documents after a batch of puts and deletes alone (docId -> encoded doc, null when deleted; the
+ * The documents after a batch of puts and deletes alone (docId -> sealed record, null when deleted; the
  * last op of an id wins): what phase one of applyBatch computes, without reading the store, which
  * such a batch never needs. Throws for ops that must read (insert's duplicate check, update's merge).
  */
 export function blindStates(batch: PreparedBatch): Map<bigint, Buffer | null> {
   const states = new Map<bigint, Buffer | null>();
   for (const op of batch.ops) {
-    if (op.op === 'put') states.set(op.docId, op.payload);
+    if (op.op === 'put') states.set(op.docId, op.sealed!);
     else if (op.op === 'delete') states.set(op.docId, null);
     else throw new SearchError('INTERNAL', `a ${op.op} reads the store: writeTogether takes puts and deletes only`);
   }
@@ -110,7 +145,7 @@ export function blindStates(batch: PreparedBatch): Map<bigint, Buffer | null> {
 export function writeRecords(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch, states: Map<bigint, Buffer | null>): bigint {
   for (const [docId, bytes] of states) {
     const key = docKey(gen, docId);
-    if (bytes) dbs.docs.putSync(key, seal(bytes));
+    if (bytes) dbs.docs.putSync(key, bytes); // sealed already
     else dbs.docs.removeSync(key);
   }
   const seq = lastSeq + BigInt(batch.ops.length);
@@ -119,29 +154,55 @@ export function writeRecords(dbs: StoreDbs, gen: number, lastSeq: bigint, batch:
   return seq;
 }
 
-/** A call of a group-commit round: its prepared batch, the documents it leaves, its last sequence number. */
+/** A call of a group-commit round: its prepared batch, the documents it leaves (sealed; null: deleted), its last sequence number. */
 export interface RoundCall { batch: PreparedBatch; states: Map<bigint, Buffer | null>; seq: bigint }
 
 /**
  * The lmdb writes of a group-commit round of generation `gen` ending at sequence `last`, as the write
- * log records them (write-log.ts): each call's documents and op record, then the sequence record
- * once. Also the documents the round leaves (sealed; null: deleted) and the bytes it stores.
+ * log records them (write-log.ts): each call's documents, then one op record holding every call's ops
+ * in order (its calls' sequence numbers are consecutive, and they commit or fail together: op-codec.ts
+ * reads a record of many ops), then the sequence record. A record per call was an lmdb put, a key and a
+ * checksum per single-row INSERT, and a record for the checkpoint's prune to delete again. Also the
+ * documents the round leaves (sealed; null: deleted) and the bytes it stores.
  */
 export function roundPuts(gen: number, last: bigint, calls: RoundCall[]): { round: LogRound; docs: Map<bigint, Buffer | null>; bytes: number } {
   const puts: LoggedPut[] = [];
   const docs = new Map<bigint, Buffer | null>();
   let bytes = 0;
+  let ops = 0;
   for (const c of calls) {
     for (const [docId, state] of c.states) {
-      const value = state ? seal(state) : null;
-      puts.push({ db: LogDb.DOCS, key: docKey(gen, docId), value });
-      docs.set(docId, value);
+      puts.push({ db: LogDb.DOCS, key: docKey(gen, docId), value: state });
+      docs.set(docId, state);
     }
-    puts.push({ db: LogDb.OPS, key: opKey(gen, c.seq), value: seal(c.batch.record) });
+    ops += c.batch.ops.length;
     bytes += batchBytes(c.batch);
   }
+  puts.push({ db: LogDb.OPS, key: opKey(gen, last), value: roundRecord(calls, ops) });
   puts.push({ db: LogDb.SEQ, key: genKey(gen), value: u64Bytes(last) });
   return { round: { gen, lastSeq: last, puts }, docs, bytes };
+}
+
+/** The sealed op record of a round's calls (`ops` ops in all): the count, then each call's ops as its own record holds them. */
+function roundRecord(calls: RoundCall[], ops: number): Buffer {
+  if (calls.length === 1) return seal(calls[0]!.batch.record);
+  let len = varintSize(ops);
+  for (const c of calls) len += c.batch.record.length - varintSize(c.batch.ops.length);
+  const out = Buffer.allocUnsafe(len + CHECK_BYTES);
+  let at = writeVarint(out, 0, ops);
+  for (const c of calls) at += c.batch.record.copy(out, at, varintSize(c.batch.ops.length));
+  out.writeUInt32LE(crc32(out.subarray(0, len)), len);
+  return out;
+}
+
+/** `n` as the value codec's unsigned varint at `at`; returns where it ends. */
+function writeVarint(out: Buffer, at: number, n: number): number {
+  while (n >= 0x80) {
+    out[at++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  out[at++] = n;
+  return at;
 }
 
 function checkOp(op: WriteOp): void {
@@ -163,7 +224,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function currentBytes(dbs: StoreDbs, gen: number, states: Map<bigint, Buffer | null>, docId: bigint): Buffer | null {
   const s = states.get(docId);
-  if (s !== undefined) return s;
+  if (s !== undefined) return s && s.subarray(0, s.length - CHECK_BYTES); // sealed here: no check needed
   const raw = readView(dbs.docs, docKey(gen, docId)); // decoded before the next read
   return raw ? unseal(raw, () => `document ${docId}`) : null;
 }

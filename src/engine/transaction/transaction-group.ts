@@ -224,28 +224,40 @@ function schedule(table: Table, p: Pipeline): void {
 function issueRound(table: Table, p: Pipeline): void {
   const round = admitted(table, p);
   if (!round.length) return;
-  const rowsOf: number[][] = [];
+  // one pass over the round (it ran in baseline code, once a round: each map/flatMap was arrays and
+  // closures per statement): the segment's rows, each statement's store call, the ids it claims
   const inputs: DocInput[] = [];
-  for (const w of round) rowsOf.push(w.keep.map((i) => inputs.push(w.put.inputs[i]) - 1));
+  const calls: { op: 'put'; docId: bigint; doc: StoredDoc }[][] = [];
+  const ids: bigint[] = [];
+  let replace = false;
+  for (const w of round) {
+    const { put, keep } = w;
+    const ops: { op: 'put'; docId: bigint; doc: StoredDoc }[] = [];
+    for (const i of keep) {
+      inputs.push(put.inputs[i]!);
+      ops.push({ op: 'put', docId: put.ids[i]!, doc: put.docs[i]! });
+      ids.push(put.ids[i]!);
+    }
+    calls.push(ops);
+    if (put.replace) replace = true;
+  }
   let overlapped: Overlapped;
-  const calls = round.map((w) => w.keep.map((i) => ({ op: 'put' as const, docId: w.put.ids[i], doc: w.put.docs[i] })));
   try {
-    const buildFirst = round.some((w) => w.put.replace);
-    overlapped = startOverlapped(table.store, table.index, calls, buildFirst ? table.index.prepareBatch(inputs) : inputs);
+    overlapped = startOverlapped(table.store, table.index, calls, replace ? table.index.prepareBatch(inputs) : inputs);
   } catch (e) {
     for (const w of round) w.reject(e); // the REPLACE's build failed, or the store refused the whole round (closed, table gone)
     return;
   }
   p.inFlight++;
   const issuedAt = performance.now();
-  const ids = claim(p, round);
+  claim(p, ids);
   const outcomes = Promise.allSettled(overlapped.writes);
   p.settled = p.settled.then(() => outcomes).then(async (o) => {
     lastRoundMs.set(table, performance.now() - issuedAt);
     p.expected = round.length + p.queue.length;
     try {
       // ids stay claimed until an undo is done, so no later statement's row of one of them is deleted instead
-      settleRound(table, round, await builtOrUndone(table.store, calls, overlapped, o), rowsOf, o);
+      settleRound(table, round, await builtOrUndone(table.store, calls, overlapped, o), o, replace);
     } catch (e) {
       for (const w of round) w.reject(e); // settles only the waiters not yet settled
     }
@@ -256,11 +268,9 @@ function issueRound(table: Table, p: Pipeline): void {
   });
 }
 
-/** Counts the ids a round writes as claimed until it settles; returns them. */
-function claim(p: Pipeline, round: Waiter[]): bigint[] {
-  const ids = round.flatMap((w) => w.keep.map((i) => w.put.ids[i]));
+/** Counts `ids`, a round's, as claimed until it settles. */
+function claim(p: Pipeline, ids: bigint[]): void {
   for (const id of ids) p.claimed.set(id, (p.claimed.get(id) ?? 0) + 1);
-  return ids;
 }
 
 function unclaim(p: Pipeline, ids: bigint[]): void {
@@ -326,20 +336,39 @@ function refreshed(table: Table, w: Waiter): boolean {
  * A round's end, once its commit settled: the segment is made visible with the rows of any statement
  * whose write failed withheld, so each statement ends stored, searchable and acknowledged, or failed
  * with nothing of it stored or shown. A later statement's copy of an id follows an earlier one's in
- * the segment and replaces it when both stand.
+ * the segment and replaces it when both stand. Only a round with a REPLACE can write a live id: an
+ * INSERT's ids were checked absent (admitted) under the table's mutex, which the pipeline holds.
  */
-function settleRound(table: Table, round: Waiter[], batch: PreparedBatch, rowsOf: number[][], outcomes: PromiseSettledResult<unknown>[]): void {
-  const stored = outcomes.map((o) => o.status === 'fulfilled');
-  if (!stored.some(Boolean)) {
+function settleRound(table: Table, round: Waiter[], batch: PreparedBatch, outcomes: PromiseSettledResult<unknown>[], replace: boolean): void {
+  let failed = 0;
+  for (const o of outcomes) if (o.status === 'rejected') failed++;
+  if (failed === round.length) {
     table.index.discardBatch(batch);
   } else {
-    table.index.withholdRows(batch, round.flatMap((_, k) => (stored[k] ? [] : rowsOf[k]!)));
-    const written = new Set(round.flatMap((w, k) => (stored[k] ? w.keep.map((i) => w.put.ids[i]) : [])));
-    table.index.applyBatch(batch, [...written].filter((id) => table.index.has(id)));
+    if (failed) table.index.withholdRows(batch, withheldRows(round, outcomes));
+    table.index.applyBatch(batch, replace ? liveWritten(table, round, outcomes) : []);
   }
-  round.forEach((w, k) => {
+  for (let k = 0; k < round.length; k++) {
+    const w = round[k]!;
     const o = outcomes[k]!;
     if (o.status === 'fulfilled') w.resolve(w.put.ids.length);
     else w.reject(o.reason);
+  }
+}
+
+/** The segment rows (by their place in it: each statement's kept rows in turn) of the statements whose write failed. */
+function withheldRows(round: Waiter[], outcomes: PromiseSettledResult<unknown>[]): number[] {
+  const rows: number[] = [];
+  let at = 0;
+  round.forEach((w, k) => {
+    if (outcomes[k]!.status === 'rejected') for (let r = 0; r < w.keep.length; r++) rows.push(at + r);
+    at += w.keep.length;
   });
+  return rows;
+}
+
+/** The ids the stored statements wrote that are live in the index now (a REPLACE's older rows: deleted as the segment shows). */
+function liveWritten(table: Table, round: Waiter[], outcomes: PromiseSettledResult<unknown>[]): bigint[] {
+  const written = new Set(round.flatMap((w, k) => (outcomes[k]!.status === 'fulfilled' ? w.keep.map((i) => w.put.ids[i]!) : [])));
+  return [...written].filter((id) => table.index.has(id));
 }

@@ -36,11 +36,23 @@ const PUT_HEAD_BYTES = 7;
 
 /** The record of `round`, its lsn still to be set (setLsn) when it is written. */
 export function encodeRound(round: LogRound): Buffer {
-  let len = BODY_HEAD_BYTES;
+  const out = Buffer.allocUnsafe(recordBytes(round));
+  encodeRoundAt(out, 0, round);
+  return out;
+}
+
+/** The bytes of `round`'s record. */
+function recordBytes(round: LogRound): number {
+  let len = HEADER_BYTES + BODY_HEAD_BYTES;
   for (const p of round.puts) len += PUT_HEAD_BYTES + p.key.length + (p.value?.length ?? 0);
-  const out = Buffer.allocUnsafe(HEADER_BYTES + len);
-  out.writeUInt32LE(len, 0);
-  let at = HEADER_BYTES;
+  return len;
+}
+
+/** Writes `round`'s record (recordBytes long, lsn still to be set) into `out` at `start`. */
+function encodeRoundAt(out: Buffer, start: number, round: LogRound): void {
+  const end = start + recordBytes(round);
+  out.writeUInt32LE(end - start - HEADER_BYTES, start);
+  let at = start + HEADER_BYTES;
   out.writeUInt32LE(round.gen, at);
   out.writeBigUInt64LE(round.lastSeq, at + 4);
   out.writeUInt32LE(round.puts.length, at + 12);
@@ -53,8 +65,7 @@ export function encodeRound(round: LogRound): Buffer {
     at += p.key.copy(out, at);
     if (p.value) at += p.value.copy(out, at);
   }
-  out.writeUInt32LE(crc32(out.subarray(HEADER_BYTES)), 4);
-  return out;
+  out.writeUInt32LE(crc32(out.subarray(start + HEADER_BYTES, end)), start + 4);
 }
 
 /** Sets a record's log sequence number (at write time: a failed write's numbers are given again). */
@@ -108,7 +119,16 @@ function readBody(b: Buffer): LogRound | undefined {
   return at === b.length ? { gen, lastSeq, puts } : undefined;
 }
 
-interface Append { bytes: Buffer; resolve(): void; reject(e: unknown): void }
+/** A record waiting to be written: where it starts in the staging buffer. */
+interface Append { at: number; resolve(): void; reject(e: unknown): void }
+
+/**
+ * The staging buffers' size: records are encoded into one while the other is being written (a buffer of
+ * each round's size, and a Buffer.concat of the rounds queued behind a write, were an allocation each);
+ * one grown past STAGE_KEEP_BYTES for a big round is dropped after its write.
+ */
+const STAGE_BYTES = 64 << 10;
+const STAGE_KEEP_BYTES = 256 << 10;
 
 export class WriteLog {
   readonly #fd: number;
@@ -119,6 +139,10 @@ export class WriteLog {
   /** Records waiting for the write in flight; they go together in the next one. */
   #queued: Append[] = [];
   #writing = false;
+  /** The queued records' bytes (#staged of them), and the buffer of the write in flight, reused once it ends. */
+  #stage: Buffer = Buffer.allocUnsafe(STAGE_BYTES);
+  #staged = 0;
+  #spare: Buffer | undefined;
 
   private constructor(fd: number, nextLsn: bigint) {
     this.#fd = fd;
@@ -156,9 +180,17 @@ export class WriteLog {
    * a short write got onto disk first is zeroed: blank), and the next write goes where it went.
    */
   append(round: LogRound): Promise<void> {
-    const bytes = encodeRound(round);
+    const len = recordBytes(round);
+    if (this.#staged + len > this.#stage.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.#stage.length, this.#staged + len));
+      this.#stage.copy(grown, 0, 0, this.#staged);
+      this.#stage = grown;
+    }
+    const at = this.#staged;
+    encodeRoundAt(this.#stage, at, round);
+    this.#staged += len;
     return new Promise((resolve, reject) => {
-      this.#queued.push({ bytes, resolve, reject });
+      this.#queued.push({ at, resolve, reject });
       if (!this.#writing) this.#writeQueued();
     });
   }
@@ -196,11 +228,17 @@ export class WriteLog {
     const batch = this.#queued;
     this.#queued = [];
     this.#writing = true;
+    // the queued records are written from this buffer; records appended meanwhile go to the other
+    const stage = this.#stage;
+    const bytes = stage.subarray(0, this.#staged);
+    this.#stage = this.#spare ?? Buffer.allocUnsafe(STAGE_BYTES);
+    this.#spare = undefined;
+    this.#staged = 0;
     const lsn = this.#lsn;
-    for (let i = 0; i < batch.length; i++) setLsn(batch[i]!.bytes, lsn + BigInt(i));
-    const bytes = batch.length === 1 ? batch[0]!.bytes : Buffer.concat(batch.map((a) => a.bytes));
+    for (let i = 0; i < batch.length; i++) stage.writeBigUInt64LE(lsn + BigInt(i), batch[i]!.at + 8);
     const at = this.#offset;
     const done = (err: unknown, written: number) => {
+      if (stage.length <= STAGE_KEEP_BYTES) this.#spare = stage;
       if (err) {
         if (written > 0) blank(this.#fd, at, written);
         for (const a of batch) a.reject(logFailure(err));

@@ -1,11 +1,12 @@
 // Store.writeTogether: several write calls in one commit that lmdb's write thread makes, each call all or
-// nothing with its own op record and sequence numbers; write(), catalog changes and further groups of the
-// table commit in call order and continue the sequence.
+// nothing with its own sequence numbers (the round's ops in one op record); write(), catalog changes and
+// further groups of the table commit in call order and continue the sequence.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../../../src/store/store.js';
+import { openDbs } from '../../../src/store/lmdb-env.js';
 import * as catalog from '../../../src/store/catalog.js';
 
 // lastSeqOf, the read of a generation's sequence record, counted (see the sequence-from-memory case)
@@ -29,7 +30,7 @@ afterEach(async () => {
 const put = (id: number, title: string) => ({ op: 'put' as const, docId: BigInt(id), doc: { title } });
 
 describe('Store.writeTogether', () => {
-  it('commits the calls together, each with its own op record and sequence numbers in order', async () => {
+  it('commits the calls together, each with its own sequence numbers in order', async () => {
     await store.write('t', [put(1, 'before')]);
     const seqs = await Promise.all(store.writeTogether('t', [[put(2, 'two'), put(3, 'three')], [], [put(2, 'two again'), { op: 'delete', docId: 1n }]]));
     expect(seqs).toEqual([3n, 3n, 5n]);
@@ -44,6 +45,23 @@ describe('Store.writeTogether', () => {
     store = await reopened();
     expect(store.lastSeq('t')).toBe(8n);
     expect(store.getDocs('t', [4n, 5n, 6n]).map((d) => d?.title)).toEqual(['four', 'five', 'six']);
+  });
+
+  it('keeps a round\'s ops in one op record, read from any sequence in it', async () => {
+    await store.write('t', [put(1, 'one')]);
+    const seqs = await Promise.all(store.writeTogether('t', [[put(2, 'two')], [put(3, 'three'), put(4, 'four')], [{ op: 'delete', docId: 1n }]]));
+    expect(seqs).toEqual([2n, 4n, 5n]);
+    expect([...store.opsSince('t', 3n)].map((o) => [o.seq, o.op, o.docId])).toEqual([[4n, 'put', 4n], [5n, 'delete', 1n]]);
+    await store.close(); // the logged round applied to lmdb
+    const dbs = openDbs(join(dir, 'store'));
+    try {
+      expect(dbs.ops.getKeysCount()).toBe(2); // write()'s record and the round's
+    } finally {
+      await dbs.env.close();
+    }
+    store = Store.open(dir);
+    expect([...store.opsSince('t', 1n)].map((o) => [o.seq, o.op, o.docId])).toEqual([[2n, 'put', 2n], [3n, 'put', 3n], [4n, 'put', 4n], [5n, 'delete', 1n]]);
+    expect([...store.opsSince('t', 4n)].map((o) => o.seq)).toEqual([5n]);
   });
 
   it('queues a round called while the one before commits at once, behind it, with the sequence numbers after its own', async () => {
