@@ -143,7 +143,9 @@ export function andRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
       sum += termBm25(tf, reinterpret<f32>(nget(t, N_IDF)));
       fields += termFieldPart(t, repeatTf(t, tf));
     }
-    if (weightBound(sum, fields) > worst && (nget(n, N_STEPS) == 0 || weightBound(sum, pairedPart(n, r, fields)) > worst)) break;
+    // the steps' bound from tf first; from the row's hits (step-fields.ts) only for a row it cannot skip
+    if (weightBound(sum, fields) > worst && (nget(n, N_STEPS) == 0 || (weightBound(sum, pairedPart(n, r, fields)) > worst
+      && weightBound(sum, pairedPart(n, r, fields, true)) > worst))) break;
     if (!rowDeleted(deleted, r)) count++;
     r = leapfrog(n, k, r + 1);
   }

@@ -31,6 +31,7 @@ import {
 } from "./node";
 import { fieldWeight } from "../rank/rankers";
 import { bm25Part } from "../rank/score";
+import { stepFields, STEP_UNREAD } from "./step-fields";
 
 const BM25_K1: f32 = 1.2;
 const SCALE: i32 = 1000;
@@ -226,10 +227,11 @@ function nodeBound(n: usize, d: u32): f32 {
  * p + qj - qi. So F <= Σ_f w_f (1 + the step kinds occurring in f) <= topWeights(the words' fields,
  * Σ tf) plus, per step kind: a pair's fields on its row (its block's field set, at most its tf of
  * them; none off its rows: a segment's pair term is complete), else the fields both words are in (a
- * word repeated: fields with two of its hits). The words' hits outside the AND chain through them
- * as through any unit (the file header's sum). The pair cursors only move forward (d ascends).
+ * word repeated: fields with two of its hits), or with `exact` the fields where their hits stand
+ * qj - qi apart (step-fields.ts: the row's hits decoded). The words' hits outside the AND chain through
+ * them as through any unit (the file header's sum). The pair cursors only move forward (d ascends).
  */
-export function pairedPart(n: usize, d: u32, part: i32): i32 {
+export function pairedPart(n: usize, d: u32, part: i32, exact: bool = false): i32 {
   const k = nget(n, N_NCHILD);
   let tfAll: u32 = 0;
   let union: u32 = 0;
@@ -252,10 +254,17 @@ export function pairedPart(n: usize, d: u32, part: i32): i32 {
         if (cursorSeek(g, d) == d) alt += topWeights((cursorBlockMax(g) >>> 16) & 0xffff, cursorTf(g));
         continue;
       }
-      const ta = cursorTf(<usize>nget(a, N_CURSOR));
-      const tb = cursorTf(<usize>nget(b, N_CURSOR));
-      alt += nget(a, N_TERM) == nget(b, N_TERM) ? topWeights(termFields(a) & termFields(b), ta >>> 1)
-        : topWeights(termFields(a) & termFields(b), min(ta, tb));
+      const ca = <usize>nget(a, N_CURSOR);
+      const cb = <usize>nget(b, N_CURSOR);
+      const both = termFields(a) & termFields(b);
+      const seen = exact ? stepFields(ca, cb, qb - qa) : STEP_UNREAD;
+      if (seen != STEP_UNREAD) {
+        alt += topWeights(seen & both, 16);
+        continue;
+      }
+      const ta = cursorTf(ca);
+      const tb = cursorTf(cb);
+      alt += nget(a, N_TERM) == nget(b, N_TERM) ? topWeights(both, ta >>> 1) : topWeights(both, min(ta, tb));
     }
   }
   return alt < part ? alt : part;
