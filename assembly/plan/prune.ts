@@ -218,6 +218,9 @@ function nodeBound(n: usize, d: u32): f32 {
   return sum;
 }
 
+/** Whether the last pairedPart() bounded a step with no pair (one its `exact` may tighten). */
+export let unpaired = false;
+
 /**
  * The field part of row d of a steps AND (node.ts N_STEPS: plain words, some carrying a cursor over
  * the pair of their word and the next query position's, planner.ts andSteps): at most `part` (its
@@ -232,6 +235,7 @@ function nodeBound(n: usize, d: u32): f32 {
  * them as through any unit (the file header's sum). The pair cursors only move forward (d ascends).
  */
 export function pairedPart(n: usize, d: u32, part: i32, exact: bool = false): i32 {
+  unpaired = false;
   const k = nget(n, N_NCHILD);
   let tfAll: u32 = 0;
   let union: u32 = 0;
@@ -242,7 +246,8 @@ export function pairedPart(n: usize, d: u32, part: i32, exact: bool = false): i3
     union |= termFields(c);
   }
   let alt = topWeights(union, tfAll);
-  for (let i: u32 = 0; i < k && alt < part; i++) {
+  let i: u32 = 0;
+  for (; i < k && alt < part; i++) {
     const a = child(n, i);
     const qa = nget(a, N_QPOS);
     const g = <usize>nget(a, N_GUIDE);
@@ -254,6 +259,7 @@ export function pairedPart(n: usize, d: u32, part: i32, exact: bool = false): i3
         if (cursorSeek(g, d) == d) alt += topWeights((cursorBlockMax(g) >>> 16) & 0xffff, cursorTf(g));
         continue;
       }
+      unpaired = true;
       const ca = <usize>nget(a, N_CURSOR);
       const cb = <usize>nget(b, N_CURSOR);
       const both = termFields(a) & termFields(b);
@@ -267,6 +273,7 @@ export function pairedPart(n: usize, d: u32, part: i32, exact: bool = false): i3
       alt += nget(a, N_TERM) == nget(b, N_TERM) ? topWeights(both, ta >>> 1) : topWeights(both, min(ta, tb));
     }
   }
+  if (i < k) unpaired = true; // stopped before its last steps: an exact pass may still find less
   return alt < part ? alt : part;
 }
 
