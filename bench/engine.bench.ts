@@ -14,6 +14,7 @@ import { rollup } from './smaps.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open, type Database } from '../src/index.js';
+import { lastPlacement } from '../src/index/parallel/place-query.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, argString, diskBytes, mulberry32, percentile, sqlString } from './bench-util.js';
 import { progress } from './progress.js';
@@ -109,10 +110,15 @@ export function queryClasses(docs: CorpusDoc[], n: number): QueryClass[] {
 async function runQueries(db: Database, table: string, cls: QueryClass): Promise<QueryResult> {
   const times: number[] = [];
   const slow: [number, string, number][] = [];
+  // --slow: where each query ran, its learnt estimate and evaluation time (threads': their tasks' sum),
+  // and the collections inside it: a slow query's own cost told from a pause around it
+  const placed: string[] = [];
+  const spans: [number, number][] = [];
   let hits = 0;
   // --slow: this thread's collections during the class (a pause inside a timed query is in its time)
   const gcs: number[] = [];
-  const gcObserver = argString('slow') ? new PerformanceObserver((l) => { for (const e of l.getEntries()) gcs.push(e.duration); }) : null;
+  const gcAt: [number, number][] = [];
+  const gcObserver = argString('slow') ? new PerformanceObserver((l) => { for (const e of l.getEntries()) { gcs.push(e.duration); gcAt.push([e.startTime, e.duration]); } }) : null;
   gcObserver?.observe({ entryTypes: ['gc'] });
   const t0 = performance.now();
   progress.step(`engine: ${cls.name}`);
@@ -121,6 +127,9 @@ async function runQueries(db: Database, table: string, cls: QueryClass): Promise
     const [r] = await db.sql(`SELECT id, weight() FROM ${table} WHERE MATCH(${sqlString(q)}) LIMIT 20`);
     times.push(performance.now() - s);
     slow.push([times[times.length - 1], q, times.length]);
+    const pl = lastPlacement();
+    placed.push(`${pl.where}${pl.asked !== pl.where ? `(${pl.asked})` : ''} est ${pl.estimateMs.toFixed(1)} eval ${pl.evalMs.toFixed(1)}`);
+    spans.push([s, performance.now()]);
     if (r.kind === 'error') throw new Error(`${q}: ${r.message}`);
     if (r.kind === 'rows') hits += r.meta?.totalFound ?? 0;
   }
@@ -134,7 +143,9 @@ async function runQueries(db: Database, table: string, cls: QueryClass): Promise
     // repeat of a query that is fast elsewhere is a pause (compile, collection, preemption), not its cost
     const fastest = new Map<string, number>();
     for (const [t, q] of slow) fastest.set(q, Math.min(fastest.get(q) ?? Infinity, t));
-    const show = ([t, q, at]: [number, string, number]) => `${q} ${t.toFixed(1)} ms (#${at}, fastest ${fastest.get(q)!.toFixed(1)})`;
+    const gcIn = (at: number) => gcAt.filter(([st]) => st >= spans[at - 1][0] && st < spans[at - 1][1]).reduce((a, [, d]) => a + d, 0);
+    const show = ([t, q, at]: [number, string, number]) =>
+      `${q} ${t.toFixed(1)} ms (#${at}, fastest ${fastest.get(q)!.toFixed(1)}, ${placed[at - 1]}, gc ${gcIn(at).toFixed(1)})`;
     const gcMs = gcs.reduce((a, b) => a + b, 0);
     process.stderr.write(`\n${cls.name} slowest: ${slow.slice(0, 4).map(show).join('; ')}; ${gcs.length} collections, ${gcMs.toFixed(0)} ms, longest ${Math.max(0, ...gcs).toFixed(1)}\n`);
   }

@@ -9,7 +9,7 @@ import { TERMINATED } from "../util/codes";
 import { cursorSeek, cursorTf, cursorRow, cursorAdvance, cursorBlock, cursorBlockMax, cursorPositions, ensureTfs } from "../postings/cursor";
 import { OP_AND, OP_OR } from "./format";
 import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_CONSTRAINED, N_ARG0, N_GUIDE, N_STEPS, NOT_STARTED } from "./node";
-import { guideBound, guideSum, hitFields16, pairedPart, plainTerm, repeatTf, skipBlocks, termBm25, termFieldPart, weightBound, wordBm25, wordFields } from "./prune";
+import { guideBound, guideSum, hitFields16, pairedPart, unpaired, plainTerm, repeatTf, skipBlocks, termBm25, termFieldPart, weightBound, wordBm25, wordFields } from "./prune";
 
 /**
  * An OR of plain unlimited terms (orRows()): true when its children are all such terms, so its
@@ -143,7 +143,9 @@ export function andRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
       sum += termBm25(tf, reinterpret<f32>(nget(t, N_IDF)));
       fields += termFieldPart(t, repeatTf(t, tf));
     }
-    if (weightBound(sum, fields) > worst && (nget(n, N_STEPS) == 0 || weightBound(sum, pairedPart(n, r, fields)) > worst)) break;
+    // the steps' bound from tf first; from the row's hits (step-fields.ts) only for a row it cannot skip
+    if (weightBound(sum, fields) > worst && (nget(n, N_STEPS) == 0 || (weightBound(sum, pairedPart(n, r, fields)) > worst
+      && (!unpaired || weightBound(sum, pairedPart(n, r, fields, true)) > worst)))) break;
     if (!rowDeleted(deleted, r)) count++;
     r = leapfrog(n, k, r + 1);
   }

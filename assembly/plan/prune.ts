@@ -31,6 +31,7 @@ import {
 } from "./node";
 import { fieldWeight } from "../rank/rankers";
 import { bm25Part } from "../rank/score";
+import { stepFields, STEP_UNREAD } from "./step-fields";
 
 const BM25_K1: f32 = 1.2;
 const SCALE: i32 = 1000;
@@ -217,6 +218,9 @@ function nodeBound(n: usize, d: u32): f32 {
   return sum;
 }
 
+/** Whether the last pairedPart() bounded a step with no pair (one its `exact` may tighten). */
+export let unpaired = false;
+
 /**
  * The field part of row d of a steps AND (node.ts N_STEPS: plain words, some carrying a cursor over
  * the pair of their word and the next query position's, planner.ts andSteps): at most `part` (its
@@ -226,10 +230,12 @@ function nodeBound(n: usize, d: u32): f32 {
  * p + qj - qi. So F <= Σ_f w_f (1 + the step kinds occurring in f) <= topWeights(the words' fields,
  * Σ tf) plus, per step kind: a pair's fields on its row (its block's field set, at most its tf of
  * them; none off its rows: a segment's pair term is complete), else the fields both words are in (a
- * word repeated: fields with two of its hits). The words' hits outside the AND chain through them
- * as through any unit (the file header's sum). The pair cursors only move forward (d ascends).
+ * word repeated: fields with two of its hits), or with `exact` the fields where their hits stand
+ * qj - qi apart (step-fields.ts: the row's hits decoded). The words' hits outside the AND chain through
+ * them as through any unit (the file header's sum). The pair cursors only move forward (d ascends).
  */
-export function pairedPart(n: usize, d: u32, part: i32): i32 {
+export function pairedPart(n: usize, d: u32, part: i32, exact: bool = false): i32 {
+  unpaired = false;
   const k = nget(n, N_NCHILD);
   let tfAll: u32 = 0;
   let union: u32 = 0;
@@ -240,7 +246,8 @@ export function pairedPart(n: usize, d: u32, part: i32): i32 {
     union |= termFields(c);
   }
   let alt = topWeights(union, tfAll);
-  for (let i: u32 = 0; i < k && alt < part; i++) {
+  let i: u32 = 0;
+  for (; i < k && alt < part; i++) {
     const a = child(n, i);
     const qa = nget(a, N_QPOS);
     const g = <usize>nget(a, N_GUIDE);
@@ -252,12 +259,21 @@ export function pairedPart(n: usize, d: u32, part: i32): i32 {
         if (cursorSeek(g, d) == d) alt += topWeights((cursorBlockMax(g) >>> 16) & 0xffff, cursorTf(g));
         continue;
       }
-      const ta = cursorTf(<usize>nget(a, N_CURSOR));
-      const tb = cursorTf(<usize>nget(b, N_CURSOR));
-      alt += nget(a, N_TERM) == nget(b, N_TERM) ? topWeights(termFields(a) & termFields(b), ta >>> 1)
-        : topWeights(termFields(a) & termFields(b), min(ta, tb));
+      unpaired = true;
+      const ca = <usize>nget(a, N_CURSOR);
+      const cb = <usize>nget(b, N_CURSOR);
+      const both = termFields(a) & termFields(b);
+      const seen = exact ? stepFields(ca, cb, qb - qa) : STEP_UNREAD;
+      if (seen != STEP_UNREAD) {
+        alt += topWeights(seen & both, 16);
+        continue;
+      }
+      const ta = cursorTf(ca);
+      const tb = cursorTf(cb);
+      alt += nget(a, N_TERM) == nget(b, N_TERM) ? topWeights(both, ta >>> 1) : topWeights(both, min(ta, tb));
     }
   }
+  if (i < k) unpaired = true; // stopped before its last steps: an exact pass may still find less
   return alt < part ? alt : part;
 }
 

@@ -15,15 +15,33 @@ import { estimateCost, recordCost, shapeOf, timed } from './cost-model.js';
  * the request, so one thread takes it); `what` names the query's kind for its shape. The pool starts
  * only when a query would go to it, and until its threads are up such queries run here (takeQueryPool).
  */
+/**
+ * Where the last query placeQuery placed ran and what it was expected and measured to cost: read by
+ * bench/engine.bench.ts --slow, to tell a slow query's own cost from a pause (a query run here or
+ * whole on one thread while its shape's time says spread, threads' time far under its wall time).
+ */
+export interface Placement { where: 'inline' | 'spread' | 'whole'; asked: 'inline' | 'spread' | 'whole'; estimateMs: number; evalMs: number }
+let last: Placement = { where: 'inline', asked: 'inline', estimateMs: 0, evalMs: 0 };
+
+export function lastPlacement(): Readonly<Placement> {
+  return last;
+}
+
 export function placeQuery<T>(
   core: Core, p: PreparedSearch, req: SearchRequest, what: string,
   inline: () => T, threads: (pool: CorePool, req: SearchRequest, learn: (ms: number) => void) => Promise<T>,
 ): T | Promise<T> {
   const cost = searchCost(p);
   const shape = shapeOf(what, p.keywords.length);
-  const learn = (ms: number) => recordCost(shape, cost, ms);
-  const where = handOver(cost, estimateCost(shape, cost), poolLoad(core));
+  const estimateMs = estimateCost(shape, cost);
+  const where = handOver(cost, estimateMs, poolLoad(core));
   const pool = where === 'inline' ? null : takeQueryPool(core);
+  const placed: Placement = { where: pool ? where : 'inline', asked: where, estimateMs, evalMs: 0 };
+  last = placed;
+  const learn = (ms: number) => {
+    placed.evalMs = ms;
+    recordCost(shape, cost, ms);
+  };
   if (!pool) return timed(learn, inline);
   return threads(pool, where === 'whole' ? { ...req, threads: 1 } : req, learn);
 }
