@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { collectGarbage } from '../../../../src/engine/background/idle-gc.js';
-import { keepShape } from '../../../../src/index/segment/shape-keeper.js';
+import { collectGarbage } from '../../../src/engine/background/idle-gc.js';
+import { keepShape } from '../../../src/util/shape-keeper.js';
 
 describe('keepShape', () => {
   // WeakRef targets stay alive to the end of the job that made them: the collection runs a turn later

@@ -1,6 +1,6 @@
 /**
- * One live instance of each class the RAM tail's seal makes and drops again, held for the life of the
- * process. V8's optimized code holds the maps (hidden classes) it was specialized for weakly: a class's
+ * One live instance of each class that a burst of work makes and drops again (the RAM tail's seal, an
+ * INSERT's parse, a reply's packets), held for the life of the process. V8's optimized code holds the maps (hidden classes) it was specialized for weakly: a class's
  * instances get their map by adding fields to its initial map, and those later maps are referenced only
  * by the instances and by a weak transition. Between two seals no instance is alive, so a full collection
  * then (the idle collector's forced one after every pause between bursts of writes, src/engine/background/
