@@ -19,3 +19,14 @@ export function keepShape<T extends object>(instance: T): T {
   kept.push(instance);
   return instance;
 }
+
+const latest = new Map<string, object>();
+
+/**
+ * Keeps `instance` alive in the slot `key` until the next one for that key, for objects that cannot be
+ * made on their own (a connection's socket, made by Node per connection): the last one closed keeps its
+ * maps, and Node's stream and socket maps with it, while no client is connected. Holds one of each.
+ */
+export function keepLatest(key: string, instance: object): void {
+  latest.set(key, instance);
+}
