@@ -72,11 +72,14 @@ export class BatchLoader {
       }
       const i = Math.min(Math.max(r.failedIndex, 0), rest.length - 1);
       const failed = rest[i]!;
-      if (!this.reject({ line: failed.line, error: r.error })) {
-        // what precedes the bad line is still loaded: the batch it was in wrote nothing
-        if (i > 0) await this.send(rest.slice(0, i), sender);
-        return false;
+      if (!this.skipErrors) {
+        // what precedes the bad line is still loaded (the batch it was in wrote nothing), and the bad
+        // line is named once that is done: when the target refuses one of those too (a table dropped
+        // during the import refuses every line), the load stops there and only that line is named
+        if (i > 0 && !(await this.send(rest.slice(0, i), sender))) return false;
+        return this.reject({ line: failed.line, error: r.error });
       }
+      this.reject({ line: failed.line, error: r.error });
       rest = [...rest.slice(0, i), ...rest.slice(i + 1)];
     }
     return true;

@@ -50,12 +50,47 @@ export function splitFilters(schema: IndexSchema, filters: Filter[]): SplitFilte
   return out;
 }
 
+const I64_MIN = -(1n << 63n);
+const I64_MAX = (1n << 63n) - 1n;
+const U64_MAX = (1n << 64n) - 1n;
+
+/** Past every 64-bit value: ids and bigints hold -2^63..2^63-1 (an id's 2^63..2^64-1 are the negative ones). */
+const past64 = (v: number | bigint): boolean => typeof v === 'bigint' && (v > U64_MAX || v < I64_MIN);
+
+/**
+ * A filter with a value past 64 bits (`id = 18446744073709551617`), rewritten on what the core's 64-bit
+ * values can say. The core keeps a value's low 64 bits, so taken as it is that value was 1, and an
+ * UPDATE or DELETE by it changed the row with id 1. Such a value equals no row and is above (or below) all.
+ */
+function past64Filter(column: number, f: Filter, values: (number | bigint)[], negate: boolean): PlanFilter {
+  const none: PlanFilter = { column, op: 'in', negate, values: [], float: false };
+  const all: PlanFilter = { ...none, negate: !negate };
+  const above = (v: number | bigint | undefined) => typeof v === 'bigint' && v > U64_MAX;
+  const below = (v: number | bigint | undefined) => typeof v === 'bigint' && v < I64_MIN;
+  switch (f.op) {
+    case '=': case 'in': {
+      const kept = values.filter((v) => !past64(v));
+      return integerFilter(column, { attr: f.attr, op: 'in', values: kept, negate }, kept);
+    }
+    case '!=': return all;
+    case '<': case '<=': return above(values[0]) ? all : none;
+    case '>': case '>=': return below(values[0]) ? all : none;
+    case 'between': {
+      const [low, high] = values as [number | bigint, number | bigint];
+      if (above(low) || below(high)) return none;
+      const bounds = [below(low) ? I64_MIN : low, above(high) ? I64_MAX : high];
+      return integerFilter(column, { attr: f.attr, op: 'between', low: bounds[0]!, high: bounds[1]!, negate }, bounds);
+    }
+  }
+}
+
 /**
  * A filter on an integer column with fractional values, rewritten on integers: `x >= 5.5` is
  * `x >= 6`, `x < 5.5` is `x <= 5`; `x = 5.5` matches nothing (an empty IN list).
  */
 function integerFilter(column: number, f: Filter, values: (number | bigint)[]): PlanFilter {
   const negate = !!f.negate;
+  if (values.some(past64)) return past64Filter(column, f, values, negate);
   const frac = (v: number | bigint) => typeof v === 'number' && !Number.isInteger(v);
   if (!values.some(frac)) return { column, op: f.op, negate, values, float: false };
   const up = (v: number | bigint) => (typeof v === 'number' ? Math.ceil(v) : v);

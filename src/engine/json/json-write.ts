@@ -12,6 +12,7 @@ import type { Literal } from '../literal.js';
 import type { RowInput, Table } from '../table.js';
 
 const parseError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
+const U64_MAX = (1n << 64n) - 1n;
 
 export interface InsertReply { table: string; id: bigint; replace: boolean }
 
@@ -22,16 +23,21 @@ export interface InsertReply { table: string; id: bigint; replace: boolean }
 export function requestIds(obj: JsonObject, arrays: boolean): bigint[] | string[] | undefined {
   const v = obj.id;
   if (v === undefined) return undefined;
-  const one = (x: JsonValue): bigint | string => {
+  // Manticore's texts: the id itself, then an element of an id list
+  const notInt = (inList: boolean) => parseError(inList ? 'Document ids should be integer or string' : 'Document ids should be integer, string, or array of integers/strings');
+  const one = (x: JsonValue, inList: boolean): bigint | string => {
     if (typeof x === 'string') return x;
-    if (!isJsonInt(x)) throw parseError(arrays ? 'Document ids should be integer or string' : 'Document ids should be integer, string, or array of integers/strings');
+    if (!isJsonInt(x)) throw notInt(inList);
     const id = BigInt(x.value);
+    // past u64 Manticore's cJSON reads a float (strtoull's ERANGE), so not an integer id; taken as one,
+    // the index's 64-bit keys wrapped it and /update or /delete of 2^64+1 changed the row with id 1
+    if (id > U64_MAX) throw notInt(inList);
     if (id < 0n) throw parseError('Negative document ids are not allowed');
     return id;
   };
-  if (!Array.isArray(v)) return [one(v)] as bigint[] | string[];
+  if (!Array.isArray(v)) return [one(v, false)] as bigint[] | string[];
   if (!arrays) throw parseError('Document ids should be integer or string');
-  const ids = v.map(one);
+  const ids = v.map((x) => one(x, true));
   const strings = ids.filter((x) => typeof x === 'string').length;
   if (strings && strings !== ids.length) throw parseError('Document ids should be integer');
   return ids as bigint[] | string[];

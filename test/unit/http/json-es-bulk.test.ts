@@ -87,6 +87,16 @@ describe('/_bulk on an engine', () => {
     expect((await engine.execute('select id from u', newSession()))[0]).toMatchObject({ rows: [[5n]] });
   });
 
+  it('a delete or update _id past 2^64-1 fails alone and never reaches the row its low 64 bits name', async () => {
+    await engine.execute('create table t (title text, n int)', newSession());
+    await engine.execute("insert into t (id, title, n) values (1, 'a', 1)", newSession());
+    const r = await post(['{"delete":{"_index":"t","_id":18446744073709551617}}', '{"delete":{"_index":"t","_id":"18446744073709551617"}}',
+      '{"update":{"_index":"t","_id":18446744073709551617}}', '{"doc":{"n":5}}', ''].join('\n'));
+    const reason = 'Document ids should be integer, string, or array of integers/strings';
+    expect(r.json.items.map((it: Record<string, { status: number; error: { reason: string } }>) => Object.values(it)[0]!.error.reason)).toEqual([reason, reason, reason]);
+    expect((await engine.execute('select id, n from t', newSession()))[0]).toMatchObject({ rows: [[1n, 1]] });
+  });
+
   it('request errors are 400 with an error object', async () => {
     const res = await app.request('/_bulk', { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
     expect(res.status).toBe(400);

@@ -97,4 +97,24 @@ describe('ImportRun stopping at a bad line', () => {
     expect(loaded).toEqual(['1', '2']);
     expect(logged).toEqual([`quarry import: ${join(dir, 'rows.tsv')}: line 3: document id out of range: 3`]);
   });
+
+  it('names one line when the lines before a refused one are refused too (the table dropped during the import)', async () => {
+    writeFileSync(join(dir, 'rows.tsv'), '1\ta\tb\n2\ta\tb\n3\ta\tb\n');
+    const { target, loaded } = fakeTarget();
+    let calls = 0;
+    // a server whose table went away while the batch was on its way: the store's commit refused the
+    // whole run (reported at its last line), and every send after that is refused at its first line
+    target.loadRows = async (_t, batch) => (calls++ === 0
+      ? { ok: false, failedIndex: batch.rows.length - 1, error: "table 't' absent" }
+      : { ok: false, failedIndex: 0, error: "unknown local table(s) 't' in search request" });
+    const logged: string[] = [];
+    const run = new ImportRun(target, {
+      table: 't', files: [join(dir, 'rows.tsv')], format: 'tsv', batch: 100, skipErrors: false, noHeader: true,
+      columns: ['id', 'title', 'body'], replace: false,
+    }, new Progress('quiet', 'test'), () => false, (l) => logged.push(l));
+    const summary = await run.run();
+    expect(summary).toMatchObject({ imported: 0, stoppedAt: { line: 1 } });
+    expect(loaded).toEqual([]);
+    expect(logged).toEqual([`quarry import: ${join(dir, 'rows.tsv')}: line 1: unknown local table(s) 't' in search request`]);
+  });
 });

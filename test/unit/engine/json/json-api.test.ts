@@ -139,6 +139,17 @@ describe('json writes', () => {
     await expect(json.delete(j('{"table": "t", "id": "2"}'))).rejects.toMatchObject({ message: "table t: table t: unsupported filter type 'string' on attribute 'id'" });
     await expect(json.delete(j('{"table": "t", "id": -2}'))).rejects.toMatchObject({ message: 'Negative document ids are not allowed' });
   });
+
+  it('an id past 2^64 is not an integer id (a float to Manticore), and never the row its low 64 bits name', async () => {
+    const wrapsTo1 = '18446744073709551617';
+    const ints = 'Document ids should be integer, string, or array of integers/strings';
+    await expect(json.update(j(`{"table": "t", "id": ${wrapsTo1}, "doc": {"gid": 100}}`))).rejects.toMatchObject({ code: 'PARSE_ERROR', message: ints });
+    await expect(json.delete(j(`{"table": "t", "id": ${wrapsTo1}}`))).rejects.toMatchObject({ code: 'PARSE_ERROR', message: ints });
+    await expect(json.delete(j(`{"table": "t", "id": [2, ${wrapsTo1}]}`))).rejects.toMatchObject({ code: 'PARSE_ERROR', message: 'Document ids should be integer or string' });
+    await expect(json.insert(j(`{"table": "t", "id": ${wrapsTo1}, "doc": {"title": "x"}}`), true)).rejects.toMatchObject({ code: 'PARSE_ERROR', message: ints });
+    const r = (await sql('select id, gid, title from t order by id asc')) as RowsResult;
+    expect(r.rows).toEqual([[1n, 1, 'red apple'], [2n, 2, 'green apple'], [3n, 3, 'red cherry']]);
+  });
 });
 
 describe('json.bulk', () => {

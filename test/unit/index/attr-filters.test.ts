@@ -1,0 +1,62 @@
+// Filters with values past 64 bits (src/index/attr-filters.ts past64Filter): the core keeps a value's
+// low 64 bits, so `id = 2^64+1` was `id = 1`, and an UPDATE or DELETE by it changed the row with id 1.
+// Each answer is checked against the rows compared as exact integers.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newSession, openEngine, type Engine, type RowsResult } from '../../../src/engine/index.js';
+
+let dir: string;
+let engine: Engine;
+const session = newSession();
+const P64 = 1n << 64n;
+const ROWS: [bigint, bigint][] = [[1n, 1n], [2n, -1n], [3n, 9223372036854775807n], [4n, -9223372036854775808n]];
+
+async function run(text: string) {
+  const out = await engine.execute(text, session);
+  const r = out[out.length - 1]!;
+  if (r.kind === 'error') throw new Error(r.message);
+  return r;
+}
+const ids = async (where: string) => ((await run(`select id from t where ${where} order by id asc`)) as RowsResult).rows.map((r) => r[0] as bigint);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-attr-filters-'));
+  engine = await openEngine({ dataDir: dir });
+  await run('create table t (title text, b bigint)');
+  await run(`insert into t (id, title, b) values ${ROWS.map(([id, b]) => `(${id}, 'x', ${b})`).join(', ')}`);
+});
+afterAll(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a filter value past 64 bits', () => {
+  const cases: [string, (id: bigint, b: bigint) => boolean][] = [
+    [`id = ${P64 + 1n}`, () => false],
+    [`id in (${P64 + 1n}, ${P64 + 2n}, 3)`, (id) => id === 3n],
+    [`id != ${P64 + 1n}`, () => true],
+    [`b = ${P64 + 1n}`, () => false],
+    [`b = ${-P64 - 1n}`, () => false],
+    [`b in (${P64 - 1n})`, (_, b) => b === -1n], // 2^64-1 is within 64 bits: the -1 it is as a signed value
+    [`b > ${P64 + 1n}`, () => false],
+    [`b < ${P64 + 1n}`, () => true],
+    [`b >= ${-P64 - 5n}`, () => true],
+    [`b <= ${-P64 - 5n}`, () => false],
+    [`b between ${-P64 - 5n} and ${P64 + 5n}`, () => true],
+    [`b between 0 and ${P64 + 5n}`, (_, b) => b >= 0n],
+    [`b between ${P64} and ${P64 + 5n}`, () => false],
+    [`b not in (${P64 + 1n})`, () => true],
+  ];
+  it.each(cases)('WHERE %s', async (where, keep) => {
+    expect(await ids(where)).toEqual(ROWS.filter(([id, b]) => keep(id, b)).map(([id]) => id));
+  });
+
+  it('UPDATE and DELETE by such an id change nothing', async () => {
+    expect(await run(`update t set b = 5 where id = ${P64 + 1n}`)).toMatchObject({ kind: 'ok', affected: 0 });
+    expect(await run(`delete from t where id in (${P64 + 1n}, ${P64 + 2n})`)).toMatchObject({ kind: 'ok', affected: 0 });
+    const all = (await run('select id, b from t order by id asc')) as RowsResult;
+    expect(all.rows).toEqual(ROWS.map(([id, b]) => [id, b]));
+  });
+});
