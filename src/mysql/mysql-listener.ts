@@ -82,8 +82,9 @@ export async function startMysqlListener(engine: Engine, opts: MysqlListenerOpti
     socket.once('close', () => {
       // the last closed connection (its socket's and Node's stream maps with it) kept while no client is
       // connected (util/shape-keeper.ts): else idle-gc's forced collection dropped the code of the whole
-      // command path and the next burst of connections compiled it again
-      keepLatest('mysql connection', conn);
+      // command path and the next burst of connections compiled it again. Not one holding part of a
+      // packet (up to max_packet_size of a client gone mid-send).
+      if (conn.buffered === 0) keepLatest('mysql connection', conn);
       metrics.close(activityId);
       open.delete(conn);
       stats.connections = open.size;

@@ -58,8 +58,9 @@ export function installLeanServer(server: Server, opts: LeanServerOptions): Lean
     connections.set(socket, c);
     socket.once('close', () => {
       connections.delete(socket);
-      // kept while no client is connected, as the MySQL listener's (util/shape-keeper.ts keepLatest)
-      keepLatest('http connection', c);
+      // kept while no client is connected, as the MySQL listener's (util/shape-keeper.ts keepLatest); not
+      // one holding part of a request (a body of up to max_body_bytes from a client gone mid-send)
+      if (c.idle) keepLatest('http connection', c);
     });
   });
   server.once('close', () => { closing = true; });
