@@ -9,6 +9,11 @@
 // [--threads 1] (each thread name's CPU ms an INSERT too: lmdb's writer, V8 workers, libuv, merge thread)
 // [--strace 1] (strace -f -c attached to the server for the timed phase: fdatasyncs and pwrites an INSERT;
 // tracing slows every syscall, so read its rate and CPU as traced, not against untraced runs)
+// [--perf DIR] (perf record -g of every thread of the server for the timed phase, DIR/<build>-<round>.data: which
+// thread spends its CPU where, V8's compiler and GC helpers included; read with `perf report --sort comm,dso,sym`)
+// [--build DIR] (the build called 'this', instead of this checkout's: two traced copies alternated, say)
+// [--marks 1] (each phase's start and end on stderr as epoch ms, to place a server's V8 traces: --trace-opt lines
+// carry no time)
 // [--phases 1] (before the warm-up, the phases `npm run bench -- insert` runs before its 16-client one, one
 // client each: 2,000 single-row INSERTs, then 20,000 rows 100 and 1000 to an INSERT, each followed by a wait
 // for idle; the pauses between them are where V8's idle-time collections drop code, so the timed phase
@@ -83,6 +88,16 @@ async function traceSyscalls(pid: number, out: string): Promise<() => Promise<Re
   };
 }
 
+/** `perf record -g` of every thread of `pid` into `out` until the returned stop() (SIGINT). */
+async function recordPerf(pid: number, out: string): Promise<() => Promise<void>> {
+  const p = spawn('perf', ['record', '-q', '-g', '-F', '2999', '-p', String(pid), '-o', out], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 500)); // attached by then
+  return async () => {
+    p.kill('SIGINT');
+    await new Promise((r) => p.once('exit', r));
+  };
+}
+
 /** Each thread name's CPU ms an INSERT between two readings (threads that ended meanwhile are lost). */
 function perName(before: Map<string, number>, after: Map<string, number>, count: number): Record<string, number> {
   const rows = [...after].map(([name, ms]) => [name, ms - (before.get(name) ?? 0)] as const).filter(([, d]) => d > 0);
@@ -91,7 +106,7 @@ function perName(before: Map<string, number>, after: Map<string, number>, count:
 }
 
 /** One server of `bin`: with --phases the insert bench's earlier phases, then a warm-up of 1,000 INSERTs, then `n` timed ones, each client one statement at a time. */
-async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, http: boolean, json: boolean, profile?: string): Promise<Record<string, number>> {
+async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, http: boolean, json: boolean, profile?: string, perfOut?: string): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-insert-ab-'));
   const q = await startQuarry(join(dir, 'data'), profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [], undefined, bin);
   try {
@@ -101,7 +116,7 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
     const c = await q.overHttp.open();
     await c.exec("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
     await c.close();
-    const phase = async (base: number, count: number, traced: boolean) => {
+    const phase = async (base: number, count: number, traced: boolean, perfTo?: string) => {
       const conns = json
         ? Array.from({ length: clients }, () => {
           const agent = clientAgent();
@@ -116,6 +131,8 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
       const cpu0 = threadCpuMs(q.overMysql.pid!);
       const disk0 = diskWriteBytes(q.overMysql.pid!);
       const stopTrace = traced ? await traceSyscalls(q.overMysql.pid!, join(dir, 'strace.txt')) : undefined;
+      const stopPerf = perfTo ? await recordPerf(q.overMysql.pid!, perfTo) : undefined;
+      mark(`phase ${count} x1 from ${clients} clients start`);
       const t0 = performance.now();
       await Promise.all(conns.map(async (conn) => {
         while (next < count) {
@@ -124,7 +141,9 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
         }
       }));
       const s = (performance.now() - t0) / 1000;
+      mark(`phase ${count} x1 end`);
       const calls = stopTrace ? await stopTrace() : undefined;
+      await stopPerf?.();
       await Promise.all(conns.map((x) => x.close()));
       await waitIdle(q.overMysql.pid!);
       const cpu = threadCpuMs(q.overMysql.pid!);
@@ -139,7 +158,7 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
     };
     if (phases) await benchPhases(q.overMysql.pid!, peer, docs);
     await phase(10_000_000, Math.min(1000, n), false);
-    const timed = await phase(20_000_000, n, trace);
+    const timed = await phase(20_000_000, n, trace, perfOut);
     // the whole run's CPU too (phases, warm-up, timed phase, each followed by a wait for idle): work moved
     // out of the timed phase (a collection, a recompile, a merge) still shows here
     const whole = threadCpuMs(q.overMysql.pid!);
@@ -155,10 +174,12 @@ async function benchPhases(pid: number, peer: { open(): Promise<{ exec(sql: stri
   const c = await peer.open();
   for (const [rowsPer, count] of [[1, 2000], [100, BENCH_PHASE_DOCS], [1000, BENCH_PHASE_DOCS]] as const) {
     await waitIdle(pid);
+    mark(`phase ${count} x${rowsPer} from 1 client start`);
     for (let i = 0; i < Math.min(count, docs.length); i += rowsPer) {
       const rows = docs.slice(i, Math.min(count, i + rowsPer)).map((d) => `(${(30 + rowsPer) * 1_000_000 + d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
       await c.exec(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
     }
+    mark(`phase ${count} x${rowsPer} end`);
     // insertRun waits for idle after each run too (to read the CPU): the pause between two of its runs is
     // two waits long (2-3 s), as here
     await waitIdle(pid);
@@ -178,13 +199,18 @@ const profileDir = argString('profile') ?? undefined;
 const threadNames = arg('threads', 0) === 1;
 const trace = arg('strace', 0) === 1;
 const phases = arg('phases', 0) === 1;
+const perfDir = argString('perf') ?? undefined;
+const marks = arg('marks', 0) === 1;
+function mark(what: string): void {
+  if (marks) console.error(`mark ${Date.now()} ${what}`);
+}
 const docs = loadGcide(phases ? Math.max(n, BENCH_PHASE_DOCS) : n);
-const builds: [string, string][] = [['this', join(ROOT, 'bin/quarry.js')]];
+const builds: [string, string][] = [['this', join(argString('build') ?? ROOT, 'bin/quarry.js')]];
 if (baseline) builds.unshift(['baseline', join(baseline, 'bin/quarry.js')]);
 const rows: Record<string, unknown>[] = [];
 for (let r = 0; r < rounds; r++) {
   for (const [name, bin] of builds) {
-    rows.push({ build: name, round: r + 1, clients, protocol: json ? 'http /insert' : http ? 'http /sql' : 'mysql', ...(await run(bin, docs, n, clients, http, json, profileDir && resolve(profileDir, `${name}-${r + 1}`))) });
+    rows.push({ build: name, round: r + 1, clients, protocol: json ? 'http /insert' : http ? 'http /sql' : 'mysql', ...(await run(bin, docs, n, clients, http, json, profileDir && resolve(profileDir, `${name}-${r + 1}`), perfDir && resolve(perfDir, `${name}-${r + 1}.data`))) });
   }
 }
 console.log(JSON.stringify(rows, null, 2));

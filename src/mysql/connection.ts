@@ -115,6 +115,11 @@ export class MysqlConnection {
     return !this.#busy;
   }
 
+  /** Bytes received and not yet read as a packet (a client gone mid-packet leaves them). */
+  get buffered(): number {
+    return this.#framer.pending;
+  }
+
   /** Closes after the command in flight (at once when idle). */
   shutdown(): void {
     this.#closing = true;

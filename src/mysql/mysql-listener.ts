@@ -11,6 +11,7 @@ import { DEFAULT_MAX_PACKET_BYTES } from './packet-framer.js';
 import { PacketWriter } from './packet-writer.js';
 import { writeErr } from './responses.js';
 import { logError } from '../util/server-log.js';
+import { keepLatest } from '../util/shape-keeper.js';
 
 /** On shutdown, commands in flight get this long before their connections are cut. */
 export const MYSQL_CLOSE_GRACE_MS = 5_000;
@@ -79,6 +80,11 @@ export async function startMysqlListener(engine: Engine, opts: MysqlListenerOpti
     open.add(conn);
     stats.connections = open.size;
     socket.once('close', () => {
+      // the last closed connection (its socket's and Node's stream maps with it) kept while no client is
+      // connected (util/shape-keeper.ts): else idle-gc's forced collection dropped the code of the whole
+      // command path and the next burst of connections compiled it again. Not one holding part of a
+      // packet (up to max_packet_size of a client gone mid-send).
+      if (conn.buffered === 0) keepLatest('mysql connection', conn);
       metrics.close(activityId);
       open.delete(conn);
       stats.connections = open.size;

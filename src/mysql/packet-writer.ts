@@ -1,4 +1,5 @@
 /** Builds a whole response (one or more MySQL packets) in one buffer, so it leaves in one socket write. */
+import { keepShape } from '../util/shape-keeper.js';
 
 /** Largest payload of one packet; a longer payload continues in the next packet. */
 export const MAX_PAYLOAD = 0xffffff;
@@ -156,3 +157,7 @@ export class PacketWriter {
     return this.#buf.subarray(0, this.#len);
   }
 }
+
+// the writer's map kept between bursts of commands (util/shape-keeper.ts): its methods and the reply
+// paths inlining them were compiled again after each idle collection; an empty buffer, no pool slice
+keepShape(new PacketWriter(0, 0));

@@ -10,6 +10,7 @@ import type { InsertStatement, Literal } from './ast.js';
 import { isMainIdent } from './keywords.js';
 import { isDigit, isIdentChar, isIdentStart, isSpace, unescapeChar } from './lexer.js';
 import { makeFloat, makeInt } from './literals.js';
+import { keepShape } from '../util/shape-keeper.js';
 
 const C_DQUOTE = 34, C_SQUOTE = 39, C_LPAREN = 40, C_RPAREN = 41, C_PLUS = 43, C_COMMA = 44;
 const C_DASH = 45, C_DOT = 46, C_SEMI = 59;
@@ -137,6 +138,10 @@ class Scan {
     return this.number();
   }
 }
+
+// the cursor's map kept between bursts of INSERTs (util/shape-keeper.ts): parseInsertFast and the cursor's
+// methods inlined into it were the largest recompile after each idle collection
+keepShape(new Scan(''));
 
 /** Items read by `item` up to the `)` after an opening `(`, comma-separated; undefined when one is not of the shape. */
 function commaList<T>(s: Scan, item: () => T | undefined): T[] | undefined {

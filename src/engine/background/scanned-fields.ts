@@ -9,6 +9,7 @@
 import type { BatchSink } from '../../text/batch-sink.js';
 import type { FieldScanner, FieldsScan } from '../../text/field-scanner.js';
 import type { TextPipeline } from '../../text/text-pipeline.js';
+import { keepShape } from '../../util/shape-keeper.js';
 
 /** UTF-16 units of a run (more only when one field is longer). */
 const RUN_UNITS = 1 << 16;
@@ -26,6 +27,11 @@ export class ScannedFields {
     private readonly text: string,
     private readonly lengths: Uint32Array,
   ) {}
+
+  static {
+    // the map kept between seals (util/shape-keeper.ts): one is made per build job and dropped with it
+    keepShape(new ScannedFields(null as unknown as TextPipeline, null as unknown as FieldScanner, '', new Uint32Array(0)));
+  }
 
   /** Runs over the job's fields (`text`, `lengths` as BuildJob's), or null when the pipeline does not scan so. */
   static of(pipeline: TextPipeline, text: string, lengths: Uint32Array): ScannedFields | null {

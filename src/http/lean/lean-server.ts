@@ -12,6 +12,7 @@ import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import { createFastRoutes, type FastRouteOptions } from '../fast-routes.js';
 import { LeanConnection, type LeanServerContext } from './lean-connection.js';
+import { keepLatest } from '../../util/shape-keeper.js';
 
 export interface LeanServerOptions extends FastRouteOptions {
   /** node:http's limit on a request head (its maxHeaderSize): a longer one is node's to refuse. */
@@ -55,7 +56,12 @@ export function installLeanServer(server: Server, opts: LeanServerOptions): Lean
     if (socket instanceof TLSSocket) return nodeListener.call(server, socket);
     const c = new LeanConnection(socket, ctx);
     connections.set(socket, c);
-    socket.once('close', () => connections.delete(socket));
+    socket.once('close', () => {
+      connections.delete(socket);
+      // kept while no client is connected, as the MySQL listener's (util/shape-keeper.ts keepLatest); not
+      // one holding part of a request (a body of up to max_body_bytes from a client gone mid-send)
+      if (c.idle) keepLatest('http connection', c);
+    });
   });
   server.once('close', () => { closing = true; });
   return {

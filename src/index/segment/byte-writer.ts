@@ -1,4 +1,4 @@
-import { keepShape } from './shape-keeper.js';
+import { keepShape } from '../../util/shape-keeper.js';
 
 /**
  * A growable little-endian byte buffer for building segment blobs. Invariant: every byte at or past

@@ -14,6 +14,7 @@ import {
 } from './doc-inverter.js';
 // the batch's working arrays, reused from batch to batch
 import { scratchWords as words } from './inversion-scratch.js';
+import { keepShape } from '../../util/shape-keeper.js';
 
 /** Batches inverted by invertFields, so a walker's remembered ids name one batch's. */
 let fieldBatches = 0;
@@ -56,6 +57,11 @@ class StreamSink implements BatchSink {
     return fastId(s, numbering.names, num);
   }
 }
+
+// the sink's map kept between seals (util/shape-keeper.ts): one is made per batch and dropped with it, and
+// the field walk's code optimized for it (packScanned, collectRows, idOf) was compiled again after each
+// idle collection. A null stream: the kept sink is never written.
+keepShape(new StreamSink(null as unknown as TokenStream));
 
 /**
  * A field of invertFields: written into the sink (its length returned: FieldWalker.packBatch), or its

@@ -8,7 +8,7 @@ import type { PostingsTable } from './postings-encoder.js';
 import { scratchWords } from './inversion-scratch.js';
 import { FIELD_END_BIT } from './segment-layout.js';
 import { pairTerm, type PairSettings } from './segment-pairs.js';
-import { keepShape } from './shape-keeper.js';
+import { keepShape } from '../../util/shape-keeper.js';
 
 /** `auto` pairs words with at least this many hits per row of the batch (about the 25 commonest words of English text)... */
 export const AUTO_HITS_PER_ROW = 0.25;
