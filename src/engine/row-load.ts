@@ -52,9 +52,14 @@ const fail = (failedIndex: number, e: unknown): RowLoadOutcome => ({ ok: false, 
 /** A batch checked, its ids given and its segment on its way: commit() writes it (nothing is written before). */
 export interface PreparedRows {
   commit(): Promise<RowLoadOutcome>;
+  /**
+   * Whether commit() would write at once: the segment is built (on the build thread: it came back),
+   * or there is nothing to wait for. A bulk load skips a checkpoint pass that would sit in its way.
+   */
+  ready(): boolean;
 }
 
-const failed = (outcome: RowLoadOutcome): PreparedRows => ({ commit: async () => outcome });
+const failed = (outcome: RowLoadOutcome): PreparedRows => ({ commit: async () => outcome, ready: () => true });
 
 /**
  * Loads `batch` into table `name` as one write (INSERT, or REPLACE with `replace`). Ids the rows
@@ -141,11 +146,14 @@ export async function prepareRows(
     });
   };
   const runner = buildRunner();
-  if (!runner || replace || !table.buildsFromStored) return { commit: inline };
+  if (!runner || replace || !table.buildsFromStored) return { commit: inline, ready: () => false };
   phase('job sent');
   const building = runner(buildJobOf(table.index.schema, table.schema.settings, ids, docs));
-  building.catch(() => {}); // a batch never committed (the one before stopped the load) drops its build
+  let settled = false;
+  // a batch never committed (the one before stopped the load) drops its build
+  building.then(() => { settled = true; }, () => { settled = true; });
   return {
+    ready: () => settled,
     // the rows' store commit queued at once, their segment applied when the build thread sends it
     // (Table.writeBuilding; a failed build builds here)
     commit: () => table.mutex.run(async () => {

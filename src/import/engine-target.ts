@@ -1,5 +1,6 @@
 /** The import target inside this process: the embedded engine over a data directory (no server). */
 import { openEngine, newSession, type Engine } from '../engine/index.js';
+import type { PreparedRows } from '../engine/row-load.js';
 import { SearchError } from '../util/errors.js';
 import { dataDirHolder } from '../store/data-dir.js';
 import { setBuildRunner } from '../engine/background/build-job.js';
@@ -12,6 +13,10 @@ export class EngineTarget implements ImportTarget {
   readonly #session = newSession();
   /** Bulk-load holds by table (merges wait until close: see Engine.holdMerges). */
   readonly #holds = new Map<string, () => Promise<void>>();
+  /** The batch prepared last and its row count (the batch after the one committing, as an import reads ahead). */
+  #latest?: { prepared: PreparedRows; rows: number };
+  /** The last batch committed started no checkpoint pass (the next was about to commit). */
+  #skipped = false;
   private constructor(private readonly engine: Engine, dataDir: string, private readonly builder: BuildThread | null) {
     this.where = `data directory ${dataDir}`;
   }
@@ -73,6 +78,9 @@ export class EngineTarget implements ImportTarget {
   async prepareRows(table: string, batch: RowBatch, replace = false): Promise<{ commit(): Promise<BulkOutcome> }> {
     this.#hold(table);
     const prepared = await this.engine.prepareRows!(table, batch, replace);
+    const rows = batch.rows.length;
+    const mine = { prepared, rows };
+    this.#latest = mine;
     return {
       commit: async () => {
         phase('commit start');
@@ -81,8 +89,15 @@ export class EngineTarget implements ImportTarget {
         // the batch's segment written to its file now, while the next batch builds: left to close, the
         // checkpoint wrote every segment of the load (80 MB of gcide, serialized, checksummed, fsynced)
         // after the last build, the load's tail; each pass writes only the segments new since the last
-        // (a pass logs its own failure; close() runs one again and waits for it)
-        if (r.ok) this.engine.checkpointNow?.().catch(() => {});
+        // (a pass logs its own failure; close() runs one again and waits for it). Not when the next
+        // batch is built already, or is a short one (a load's last): the pass holds the table's lock,
+        // so that batch's commit would wait for it (60-120 ms of gcide's tail, most in writing and
+        // syncing the file) where its build takes 10; the next pass, or close's, takes both.
+        // Never twice in a row: builds outrunning commits would otherwise leave every segment to close.
+        const next = this.#latest;
+        const soon = !this.#skipped && next && next !== mine && (next.prepared.ready() || next.rows * 4 <= rows);
+        if (r.ok) this.#skipped = !!soon;
+        if (r.ok && !soon) this.engine.checkpointNow?.().catch(() => {});
         return r.ok ? { ok: true } : r;
       },
     };

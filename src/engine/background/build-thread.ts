@@ -5,7 +5,6 @@
  * dist/src/import, beside the module this file was compiled to; none when run from src/ (rows build inline).
  */
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BuiltSegment } from '../../index/segment/segment-builder.js';
@@ -13,6 +12,7 @@ import type { AttrValue } from '../../index/types.js';
 import { appendTerms } from '../../index/segment/sorted-terms.js';
 import type { BuildJob, BuildPart, BuildRunner } from './build-job.js';
 import { phase } from '../../util/phase-trace.js';
+import { buildThreadCount, takeEarlyBuildWorker } from './early-build-worker.js';
 
 interface Reply { id: number; blob?: Uint8Array; terms?: string[]; hostCols?: (AttrValue[] | null)[]; error?: string }
 
@@ -34,7 +34,8 @@ function buildThreadOf(file: URL): BuildThread {
   let next = 0;
   const waiting = new Map<number, { resolve(b: BuiltSegment): void; reject(e: unknown): void }>();
   const start = (): Worker => {
-    const w = new Worker(file);
+    // the worker the CLI started before this bundle loaded (early-build-worker.ts), else a new one
+    const w = takeEarlyBuildWorker(file) ?? new Worker(file);
     w.unref(); // an idle build thread never keeps the process alive
     w.on('message', (r: Reply) => {
       const job = waiting.get(r.id);
@@ -93,7 +94,7 @@ export function buildThreadsOf(file: URL, n: number): BuildThread {
  * no gain: the loading thread is busy a third of the time.
  */
 export function nodeBuildThreads(): BuildThread | null {
-  const n = Number(process.env.QUARRY_BUILD_THREADS ?? Math.max(1, availableParallelism() - 1));
+  const n = buildThreadCount();
   for (const path of ['./build-worker.js', '../engine/background/build-worker.js']) {
     const file = new URL(path, import.meta.url);
     if (existsSync(fileURLToPath(file))) return n >= 1 ? buildThreadsOf(file, n) : null;
