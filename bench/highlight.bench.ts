@@ -53,7 +53,7 @@ import { pickPassagesWasm, type PickInput } from '../src/wasm/snippet.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, argString, sqlString } from './bench-util.js';
 import { queryClasses } from './engine.bench.js';
-import { sphinxAvailable, startSphinx } from './peers/sphinx.js';
+import { freePort, sphinxAvailable, startSphinx } from './peers/sphinx.js';
 import { startQuarry, type QuarryServer } from './side-by-side.bench.js';
 import { measureClass, median, quarryClients, quarryModes, roundRatios, sphinxModes, topBodies, TOP, type HighlightMode } from './highlight-classes.js';
 import { waitIdle } from './process-cpu.js';
@@ -127,7 +127,7 @@ async function perClass(docs: CorpusDoc[], nq: number, rounds: number, dir: stri
     }
     let sphinxOn = false;
     if (sphinxAvailable() && !argString('profile')) {
-      const sphinx = await startSphinx(join(dir, 'sphinx'), 19416);
+      const sphinx = await startSphinx(join(dir, 'sphinx'), await freePort());
       stops.push(() => sphinx.stop());
       const c = await sphinx.connect();
       stops.push(() => c.end());

@@ -18,6 +18,8 @@ import { setThreadSpawner, type CoreThread } from '../wasm/worker-pool.js';
 import { setMergeRunnerFactory } from '../index/parallel/merge-job.js';
 import { setBusyProbe, setSpareCoreProbe } from '../index/parallel/query-threads.js';
 import { nodeMergeThreads } from './background/merge-thread.js';
+import { indexTrace } from '../index/index-trace.js';
+import { phase, tracing } from '../util/phase-trace.js';
 
 export const nodeTextFiles: TextFiles = {
   exists: (path) => existsSync(path),
@@ -145,6 +147,7 @@ export function installNodeHost(): void {
     return w as unknown as CoreThread;
   });
   setMergeRunnerFactory(nodeMergeThreads());
+  if (tracing) indexTrace.mark = phase;
   setBusyProbe(eventLoopBusyProbe());
   setSpareCoreProbe(spareCoreProbe());
 }

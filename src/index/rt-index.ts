@@ -21,6 +21,7 @@ import { SegmentSlots } from './segment-slots.js';
 import { DocMap, idHalves } from './doc-map.js';
 import { RamTail, TAIL_BATCH_ROWS, rowTokens } from './ram-tail.js';
 import type { PreparedBatch, RtIndexOptions, TailBuilder } from './rt-index-options.js';
+import { indexTrace } from './index-trace.js';
 
 export type { PreparedBatch, RtIndexOptions } from './rt-index-options.js';
 
@@ -78,15 +79,20 @@ export class RtIndex implements RtIndexApi {
    * a tail row answers exactly as a segment row. Throws (the core out of memory) leaving the tail as
    * it was, still live and counted; the caller's read fails.
    */
-  #sealed(): Segment[] {
+  #sealed(forRead = true): Segment[] {
     const tail = this.#tail;
     if (!tail?.slots) return this.#segments;
+    // a read between writes: the next tail seals at the first bound again (ram-tail.ts TAIL_GROWTH_MAX)
+    if (forRead) tail.shrink();
     const rows = tail.live();
     if (!rows.length) {
       tail.clear();
       return this.#segments;
     }
+    indexTrace.mark?.('seal start');
+    const t0 = indexTrace.mark ? performance.now() : 0;
     const seg = this.#build(rows);
+    indexTrace.mark?.(`seal rows=${rows.length} tokens=${tail.tokens} ms=${(performance.now() - t0).toFixed(1)} segments=${this.#segments.length + 1}`);
     tail.clear();
     this.#attach(seg);
     this.#merges.afterBatch();
@@ -107,7 +113,10 @@ export class RtIndex implements RtIndexApi {
   #prepareTail(tail: RamTail, docs: DocInput[]): PreparedBatch {
     let tokens = 0;
     for (const d of docs) tokens += rowTokens(d);
-    if (!tail.fits(docs.length, tokens)) this.#sealed();
+    if (!tail.fits(docs.length, tokens)) {
+      this.#sealed(false);
+      tail.grow();
+    }
     this.core.free(this.core.alloc(tail.sealBytes(docs.length, tokens, this.schema.attrs.length)));
     return { rows: docs };
   }
@@ -173,13 +182,13 @@ export class RtIndex implements RtIndexApi {
   prepareBatch(docs: DocInput[]): PreparedBatch {
     if (!docs.length) return {};
     if (this.#tail && docs.length <= TAIL_BATCH_ROWS) return this.#prepareTail(this.#tail, docs);
-    this.#sealed(); // the tail's rows are older: their segment comes first
+    this.#sealed(false); // the tail's rows are older: their segment comes first
     return { seg: this.#build(docs) };
   }
 
   /** A prepared batch of a segment built elsewhere (a bulk load's build thread): placed in the core, not yet visible. */
   preparedOf(built: BuiltSegment): PreparedBatch {
-    this.#sealed();
+    this.#sealed(false);
     return { seg: new Segment(this.core, this.schema, built) };
   }
 
@@ -225,9 +234,10 @@ export class RtIndex implements RtIndexApi {
       tail.add(id, doc);
     });
     if (tail.size) {
+      this.#merges.noteWrite();
       tail.sealWhenIdle(() => {
         try {
-          this.#sealed();
+          this.#sealed(false); // a pause keeps the bounds a stream grew
         } catch {
           // the core out of memory: the tail stays (live, counted), the next read seals it or fails
         }

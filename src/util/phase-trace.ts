@@ -8,6 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { isMainThread, threadId } from 'node:worker_threads';
 
 const on = process.env.QUARRY_TRACE_PHASES === '1';
+/** Whether marks print (QUARRY_TRACE_PHASES=1). */
+export const tracing = on;
 /** The process's start in epoch ms (a worker's own timeOrigin is the worker's start, not the process's). */
 const processStart = Date.now() - process.uptime() * 1000;
 
@@ -17,8 +19,18 @@ export function phase(name: string): void {
   process.stderr.write(`phase ${ms.toFixed(1)} ${isMainThread ? 'main' : `t${threadId}`} cpu=${threadCpuMs()} ${name}\n`);
 }
 
-/** This thread's user + system CPU in ms, or -1 where /proc has no thread-self. */
-const threadCpuMs = (): number => cpuMsOf('/proc/thread-self/stat');
+/**
+ * This thread's CPU in ms: from /proc/thread-self/schedstat (nanoseconds run on a CPU), so a mark around
+ * a 15 ms step (a RAM tail seal) reads its CPU, not 10 ms ticks; the stat file's ticks where there is no
+ * schedstat; -1 where /proc has no thread-self.
+ */
+function threadCpuMs(): number | string {
+  try {
+    return (Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6).toFixed(1);
+  } catch {
+    return cpuMsOf('/proc/thread-self/stat');
+  }
+}
 
 /** User + system CPU in ms (clock ticks of 10 ms) from a /proc stat file, or -1 when unreadable (a thread ended). */
 function cpuMsOf(path: string): number {

@@ -12,6 +12,7 @@ import { appendTerms } from '../../index/segment/sorted-terms.js';
 import { TERMS_CHUNK, type AddMessage, type JobMessage, type MoreMessage, type ReplyMessage } from './merge-wire.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import { detachFirst } from './detach-first.js';
+import { phase, tracing } from '../../util/phase-trace.js';
 
 // each merged blob is transferred (detached): detach once now, so the first merge's optimized code is
 // not thrown away at its first transfer and compiled again (detach-first.ts; as the build thread does)
@@ -53,7 +54,9 @@ function runJob({ id, job, forget }: JobMessage): void {
       if (!terms) throw new Error(`no dictionary kept under key ${p.key}`);
       return new SegmentView(buffer, job.schema, p.blobPtr, terms, p.deleted);
     });
+    const t0 = tracing ? performance.now() : 0;
     const { built, maps } = mergeWithRowMaps(job.schema, parts);
+    if (tracing) phase(`merge built bytes=${built.blob.length} ms=${(performance.now() - t0).toFixed(1)}`);
     const key = nextKey++;
     kept.set(key, built.terms);
     sending.set(id, { reply: { id, terms: built.terms, blob: built.blob, key, forward: maps }, at: 0 });

@@ -7,6 +7,7 @@ import { compactRange } from '../../../src/index/merge-policy.js';
 import { Core } from '../../../src/wasm/core.js';
 import { doc, req, t } from './helpers.js';
 import { mergeSchema as schema } from './merge-ops.js';
+import { indexTrace } from '../../../src/index/index-trace.js';
 
 /** Adds batches of these sizes (ids from 1 on) to `idx`. */
 function addBatches(idx: RtIndex, sizes: number[]): RtIndex {
@@ -129,6 +130,33 @@ describe('the idle compaction of an index', () => {
     await waited();
     expect(idx.segments.map((s) => s.live)).toEqual([600, 300, 10]);
     idx.truncate();
+  });
+
+  it('waits for a stream of writes into the RAM tail to pause, not only for the quiet time after the last merge pass', async () => {
+    const marks: string[] = [];
+    indexTrace.mark = (m) => { marks.push(`${Math.round(performance.now() - t0)} ${m}`); };
+    const t0 = performance.now();
+    try {
+      // three 300-row writes build segments (over TAIL_BATCH_ROWS): the compaction is due IDLE_MERGE_MS after them
+      const idx = addBatches(new RtIndex(schema, { idleMergeCutoff: 2, ramTail: true }), [300, 300, 300]);
+      // then single rows into the tail every IDLE_MERGE_MS / 5 for 4 x IDLE_MERGE_MS: nothing reads segments
+      for (let i = 0; i < 20; i++) {
+        idx.addBatch([doc(schema, 20_000 + i, { body: 'common w3' }, [i, 's'])]);
+        await new Promise((r) => setTimeout(r, IDLE_MERGE_MS / 5));
+      }
+      const streamEnd = performance.now() - t0;
+      expect(marks.filter((m) => m.includes('compaction'))).toEqual([]);
+      // the pause: the tail seals (IDLE_MERGE_MS later), then the compaction runs
+      await until(() => marks.some((m) => m.includes('compaction start')));
+      const at = Number(marks.find((m) => m.includes('compaction start'))!.split(' ')[0]);
+      expect(at).toBeGreaterThanOrEqual(streamEnd);
+      await idx.whenIdle();
+      expect(idx.segments.map((s) => s.live).reduce((a, b) => a + b)).toBe(920);
+      expect(idx.segments.length).toBeLessThanOrEqual(2);
+      idx.truncate();
+    } finally {
+      indexTrace.mark = null;
+    }
   });
 
   it('waits while a bulk load holds merges, and for the quiet time after the last write', async () => {

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RtIndex } from '../../../src/index/rt-index.js';
-import { TAIL_BATCH_ROWS, TAIL_ROWS } from '../../../src/index/ram-tail.js';
+import { TAIL_BATCH_ROWS, TAIL_GROWTH_MAX, TAIL_ROWS } from '../../../src/index/ram-tail.js';
 import { setBusyProbe, setParallelMinCost, setQueryThreads } from '../../../src/index/parallel/query-threads.js';
 import type { DocInput, IndexSchema, SearchRequest, SearchResult } from '../../../src/index/types.js';
 import type { QueryNode, TermNode } from '../../../src/query/ast.js';
@@ -138,6 +138,23 @@ describe('RAM tail', () => {
     // the write that would have passed TAIL_ROWS sealed the tail first
     expect(idx.count()).toBe(TAIL_ROWS + 20);
     expect(idx.segments.map((s) => s.rows)).toEqual([10, TAIL_ROWS, 10]);
+    idx.truncate();
+  });
+
+  it('grows its bounds under a stream of writes no read interrupts (to TAIL_GROWTH_MAX), back to TAIL_ROWS after a read', () => {
+    const idx = new RtIndex(schema, { ramTail: true, autoMerge: false });
+    const d = (i: number): DocInput => ({ docId: BigInt(i), fields: [{ terms: ['a'], positions: [1], length: 1 }, { terms: [], positions: [], length: 0 }], attrs: [i, 1, 'x'] });
+    let id = 0;
+    const write = (n: number) => { for (let i = 0; i < n; i++) idx.addBatch([d(++id)]); };
+    // seals forced by writes: TAIL_ROWS, then twice, four times as many; never more than TAIL_GROWTH_MAX times
+    write(TAIL_ROWS * (1 + 2 + 4 + 4) + 5);
+    expect(TAIL_GROWTH_MAX).toBe(4);
+    expect(idx.count()).toBe(id);
+    expect(idx.segments.map((s) => s.rows)).toEqual([TAIL_ROWS, 2 * TAIL_ROWS, 4 * TAIL_ROWS, 4 * TAIL_ROWS, 5]);
+    // that read (idx.segments) sealed the last 5 rows: the next stream seals at TAIL_ROWS again
+    write(TAIL_ROWS + 1);
+    expect(idx.search(req({ kind: 'term', text: 'a' })).totalFound).toBe(id);
+    expect(idx.segments.map((s) => s.rows).slice(5)).toEqual([TAIL_ROWS, 1]);
     idx.truncate();
   });
 

@@ -47,4 +47,22 @@ describe('readLeanHead', () => {
   ])('leaves %j to node:http', (text) => {
     expect(read(text)).toBe(NOT_LEAN);
   });
+  it('reads a head met before as the first time, from wherever it starts, and each length as its own', () => {
+    const head = (n: number) => `POST /search?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\nContent-Length: ${n}\r\n\r\n`;
+    const first = read(head(12));
+    expect(read(head(12))).toEqual(first);
+    expect(readLeanHead(Buffer.from(`ab${head(12)}`, 'latin1'), 2, 1000)).toEqual(first);
+    expect(read(head(13))).toMatchObject({ contentLength: 13, path: '/search', urlQuery: 'x=1' });
+    expect(read(head(12))).toMatchObject({ contentLength: 12 });
+    // a head under the limit once is over a lower one: the limit is checked before any kept head
+    expect(read(head(12), 20)).toBe(NOT_LEAN);
+    // more heads than are kept: each still read right
+    for (let n = 0; n < 1500; n++) expect(read(head(n))).toMatchObject({ contentLength: n });
+  });
+
+  it('never keeps a refused head as taken', () => {
+    const bad = 'POST /sql HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nExpect: 100-continue\r\n\r\n';
+    expect(read(bad)).toBe(NOT_LEAN);
+    expect(read(bad)).toBe(NOT_LEAN);
+  });
 });
