@@ -36,6 +36,16 @@ export async function searchAgent(to: AgentAddress, queries: ApiQuery[], t?: Age
   return (await searchAgentSized(to, queries, t)).results;
 }
 
+/**
+ * A client-layout query with its COUNT(DISTINCT x) also named in the group-distinct field: Sphinx 2.2
+ * searchd reads the select item as its @distinct column but counts only the attribute that field names
+ * (its SphinxQL parser sets both), and without it answers "column '@distinct/...' not found".
+ */
+function withGroupDistinct(q: ApiQuery): ApiQuery {
+  const m = /\bcount\s*\(\s*distinct\s+([A-Za-z_]\w*)\s*\)/i.exec(q.select);
+  return m && !q.groupDistinct ? { ...q, groupDistinct: m[1]! } : q;
+}
+
 /** Agents (host:port) that refused the Manticore master layout: Sphinx 2.2 searchd, sent 0x11E as a client. */
 const sphinxAgents = new Set<string>();
 
@@ -63,7 +73,7 @@ export async function searchAgentSized(to: AgentAddress, queries: ApiQuery[], t?
   if (queries.some((q) => (q.groupLimit ?? 1) > 1)) throw new Error('remote error: GROUP N BY cannot be sent in the Sphinx 2.2 client layout this agent reads');
   if (queries.some((q) => q.expandKeywords)) throw new Error('remote error: OPTION expand_keywords cannot be sent in the Sphinx 2.2 client layout this agent reads');
   const w = new ApiWriter().u32(0).u32(queries.length);
-  for (const q of queries) writeSearchQuery(w, q);
+  for (const q of queries) writeSearchQuery(w, withGroupDistinct(q));
   const reply = await agentRequest(to, Cmd.SEARCH, CLIENT_SEARCH_VERSION, w.bytes(), t);
   const error = replyError(reply);
   if (error !== undefined) throw new Error(`remote error: ${error}`);

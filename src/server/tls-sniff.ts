@@ -24,7 +24,12 @@ export function sniffTls(server: Server, opts: SniffOptions): void {
   server.on('connection', (socket: Socket) => {
     socket.setTimeout(opts.firstByteTimeoutMs, () => socket.destroy());
     socket.on('error', () => socket.destroy());
+    // a client gone before its first byte: node:http keeps half-open sockets (allowHalfOpen) and nothing
+    // reads this one yet, so it would hold its max_connections slot until the first-byte timeout
+    const gone = () => socket.destroy();
+    socket.once('end', gone);
     socket.once('data', (chunk: Buffer) => {
+      socket.removeListener('end', gone);
       socket.pause();
       socket.setTimeout(0);
       // the HTTP parser or the TLS layer reads this chunk again

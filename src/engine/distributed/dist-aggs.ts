@@ -116,3 +116,14 @@ export async function distributedAggs(catalog: Catalog, def: DistributedDef, st:
     return [a.name, bucketAggJson(a, groups(r), page, strict && groups(strict), broad && groups(broad))];
   }));
 }
+
+/**
+ * The exact match count of the distributed SELECT `st` (COUNT(*) under its MATCH and filters): a
+ * /search with aggs reports every match as a local table's does, where the hits query of a full scan
+ * without sort stops at its page (json-search.ts).
+ */
+export async function distributedTotal(catalog: Catalog, def: DistributedDef, st: SelectStatement, flags: GlobalFlags): Promise<number> {
+  const items = parsedSelect('SELECT COUNT(*) FROM x').items;
+  const r = await execDistributedSelect(catalog, def, { ...st, items, groupBy: undefined, orderBy: undefined, facets: undefined, limit: 1, offset: 0 }, newSession(), flags, false);
+  return Number(r.rows[0]?.[0] ?? 0);
+}

@@ -112,6 +112,8 @@ function parseOne(table: Table, name: string, body: JsonValue, defaultMode: stri
     if (v.size !== undefined) {
       if (!isJsonInt(v.size)) throw shapeError('"size" property should be an integer');
       agg.size = Number(v.size.value);
+      // Manticore runs the bucket as a FACET with LIMIT size; a negative one must not reach slice()
+      if (agg.size < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${agg.size})`);
     }
     if (v.order !== undefined) agg.order = orderOf(v.order, v.field);
     if (type === 'histogram') {

@@ -43,6 +43,8 @@ export function parseComposite(v: JsonValue, fieldRef: (field: string) => AttrRe
   if (v.size !== undefined) {
     if (!isJsonInt(v.size)) throw shapeError('"size" property should be an integer');
     size = Number(v.size.value);
+    // the grouped query's LIMIT: a negative one must not reach slice() (it cut buckets off the end)
+    if (size < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${size})`);
   }
   let after: Record<string, JsonValue> | undefined;
   if (v.after !== undefined) {

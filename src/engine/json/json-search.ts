@@ -27,7 +27,7 @@ import type { Session } from '../session.js';
 import type { Table } from '../table.js';
 import type { DistributedDef } from '../distributed/dist-def.js';
 import type { DistributedTables } from '../distributed/dist-registry.js';
-import { distributedAggs } from '../distributed/dist-aggs.js';
+import { distributedAggs, distributedTotal } from '../distributed/dist-aggs.js';
 import { execDistributedSelect } from '../distributed/dist-select.js';
 
 const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
@@ -273,6 +273,10 @@ async function execJsonSearchDistributed(catalog: Catalog, def: DistributedDef, 
     aggs.length ? distributedAggs(catalog, def, st, aggs, flags) : undefined,
   ]);
   if (aggregations) result.aggregations = aggregations;
+  // as over a local table, aggs report every match: a full scan's hits query stopped at its page
+  if (aggregations && result.meta?.totalRelation === 'gte') {
+    Object.assign(result.meta, { totalFound: await distributedTotal(catalog, def, st, flags), totalRelation: 'eq' });
+  }
   if (highlight) {
     await addJsonHighlights(schemaTable, result, obj, flags, true);
     keepColumns(result, new Set(wanted.map((i) => i.name)));

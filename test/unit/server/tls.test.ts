@@ -2,6 +2,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,5 +98,34 @@ describe('TLS from ssl_cert and ssl_key', () => {
     expect(out.status).toBe(0);
     expect(out.stdout).toContain('one\n1\n');
     expect(out.stdout).toMatch(/SSL:\s+Cipher in use is /);
+  });
+});
+
+describe('max_connections with TLS on the HTTP port', () => {
+  it('frees the slot of a client that closed before sending a byte at once, not at the first-byte timeout', async () => {
+    const d = await mkdtemp(join(tmpdir(), 'quarry-tls-max-'));
+    const conf = join(d, 'q.conf');
+    await writeFile(conf, `searchd {\n  ssl_cert = ${join(dir, 'cert.pem')}\n  ssl_key = ${join(dir, 'key.pem')}\n  max_connections = 2\n}\n`);
+    const s = await startServer({ command: 'serve', configPath: conf, dataDir: join(d, 'data'), http: '127.0.0.1:0', mysql: '127.0.0.1:0' },
+      (o) => openEngine({ dataDir: o.dataDir }));
+    try {
+      // two clients connect and leave without a byte (a port scan, a health check that only connects)
+      for (let i = 0; i < 2; i++) {
+        await new Promise<void>((resolve, reject) => {
+          const c = connect(s.http.port, '127.0.0.1', () => { c.end(); resolve(); });
+          c.on('error', reject);
+        });
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: s.http.port, path: '/sql?mode=raw', method: 'POST' }, (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+        req.on('error', reject);
+        req.end('show tables');
+      });
+      expect(status).toBe(200); // was 503 'maxed out' until the 30 s first-byte timeout
+    } finally {
+      await s.stop();
+      await rm(d, { recursive: true, force: true });
+    }
   });
 });

@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newSession, openEngine, type Engine, type Result } from '../../../../src/engine/index.js';
+import { parse } from 'lossless-json';
+import { newSession, openEngine, type Engine, type JsonValue, type Result } from '../../../../src/engine/index.js';
+import { searchJsonText } from '../../../../src/http/render-search.js';
 
 let dir: string;
 let engine: Engine;
@@ -62,5 +64,19 @@ describe('distributed tables in the engine', () => {
     expect(await sql('DELETE FROM d WHERE gid = 7')).toMatchObject({ kind: 'ok', affected: 2 });
     expect(await rows('SELECT id FROM d ORDER BY id ASC')).toEqual([[3n], [4n]]);
     expect(await rows('SHOW CREATE TABLE d')).toEqual([['d', "CREATE TABLE d type='distributed' local='t1' local='t2'"]]);
+  });
+
+  it('/search with aggs gives the exact total, as over one table (not the full scan\'s early-stop bound)', async () => {
+    await sql("CREATE TABLE d type='distributed' local='t1, t2'");
+    const search = async (body: unknown) => JSON.parse(searchJsonText(await engine.json.search(parse(JSON.stringify(body)) as JsonValue, newSession())));
+    const aggs = { g: { terms: { field: 'gid', size: 10 } } };
+    for (const size of [0, 1]) {
+      const r = await search({ table: 'd', size, aggs });
+      expect(r.hits.total).toBe(4);
+      expect(r.hits.total_relation).toBe('eq');
+      expect(r.aggregations.g.buckets).toEqual([{ key: 1, doc_count: 3 }, { key: 2, doc_count: 1 }]);
+    }
+    // without aggs the full scan stops early and says so, as a local table's
+    expect((await search({ table: 'd', size: 1 })).hits.total_relation).toBe('gte');
   });
 });

@@ -90,6 +90,14 @@ describe('/search aggs', () => {
     expect(await error({ table: 'facets', aggs: { d: { terms: { field: 'nosuch' } } } })).toContain("'nosuch' not found");
   });
 
+  it('a negative size is an error, as a FACET\'s negative LIMIT (it cut buckets off the end, as JS slice does)', async () => {
+    for (const agg of [{ terms: { field: 'brand_id', size: -1 } }, { histogram: { field: 'price', interval: 100, size: -1 } },
+      { range: { field: 'price', ranges: [{ to: 100 }], size: -2 } },
+      { composite: { size: -1, sources: [{ b: { terms: { field: 'brand_id' } } }] } }]) {
+      expect(await error({ table: 'facets', size: 0, aggs: { d: agg } })).toMatch(/^limit out of bounds \(limit=-[12]\)$/);
+    }
+  });
+
   it('terms over a JSON path', async () => {
     await t.exec(`create table products (title text, meta json)`);
     await t.exec(`insert into products (id, title, meta) values (1, 'nike', '{"color":"red"}'), (2, 'adidas', '{"color":"red"}'), (3, 'puma', '{"color":"green"}')`);
