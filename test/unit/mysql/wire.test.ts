@@ -125,6 +125,34 @@ describe('command phase', () => {
     expect((await c.read())!.payload[0]).toBe(0xff);
   });
 
+  it('answers pipelined commands in order, an engine fault as an ERR, and goes on', async () => {
+    const engine = fx.engine;
+    const execute = engine.execute;
+    // one statement the engine throws on, one it rejects: each an INTERNAL error, the connection usable
+    engine.execute = (sql, session) => {
+      if (sql === 'boom sync') throw new Error('boom sync');
+      if (sql === 'boom async') return Promise.reject(new Error('boom async'));
+      return execute.call(engine, sql, session);
+    };
+    try {
+      const sqls = ['SELECT id FROM w WHERE id=1', 'boom sync', 'SELECT id FROM w WHERE id=2', 'boom async', 'SELECT id FROM w WHERE id=1'];
+      const packet = (sql: string) => new PacketWriter(0).begin().bytes(command(Command.QUERY, sql)).end().finish();
+      c.socket.write(Buffer.concat(sqls.map(packet))); // all in one write: each answered only after the one before
+      const answers: string[] = [];
+      for (const sql of sqls) {
+        const first = (await c.read())!;
+        if (first.payload[0] === 0xff) { answers.push(`ERR ${errOf(first.payload).message}`); continue; }
+        // column count, 1 column, EOF, 1 row, EOF
+        const rest = await c.readUntil(4);
+        expect(rest.map((p) => p.seq), sql).toEqual([2, 3, 4, 5]);
+        answers.push(`row ${rest[2]!.payload.toString('latin1', 1)}`);
+      }
+      expect(answers).toEqual(['row 1', 'ERR boom sync', 'row 2', 'ERR boom async', 'row 1']);
+    } finally {
+      engine.execute = execute;
+    }
+  });
+
   it('prepares, executes with parameters and closes statements', async () => {
     c.send(command(Command.STMT_PREPARE, 'SELECT id FROM w WHERE id = ?'));
     const prep = await c.readUntil(3); // OK, one param definition, EOF
