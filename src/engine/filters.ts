@@ -60,7 +60,10 @@ function filterValue(table: Table, attr: string, l: SqlLiteral): number | bigint
   if (kind === 'string') return typeof v === 'string' ? v : String(v);
   if (typeof v === 'string') throw new SearchError('QUERY_ERROR', `unsupported filter type 'string' on attribute '${attr}'`);
   if (kind === 'bigint') return typeof v === 'bigint' ? v : int64Bound(v);
-  return typeof v === 'bigint' ? Number(v) : v;
+  // an integer column keeps an integer no double holds exactly: as a Number, 2^64+1 was 2^64, which the
+  // core's 64-bit words read as 0 ('u = 18446744073709551617' matched u = 0); index/attr-filters.ts past64Filter
+  if (typeof v === 'bigint') return kind !== 'float' && !Number.isSafeInteger(Number(v)) ? v : Number(v);
+  return v;
 }
 
 /**

@@ -60,3 +60,29 @@ describe('a filter value past 64 bits', () => {
     expect(all.rows).toEqual(ROWS.map(([id, b]) => [id, b]));
   });
 });
+
+describe('a filter value past 64 bits on a uint column', () => {
+  // the literal reached the filter as a Number: 2^64+1 was 2^64, which the core's 64-bit words read as 0
+  const U_ROWS: [bigint, number][] = [[1n, 0], [2n, 7], [3n, 4294967295]];
+  beforeAll(async () => {
+    await run('create table u (title text, u uint)');
+    await run(`insert into u (id, title, u) values ${U_ROWS.map(([id, u]) => `(${id}, 'x', ${u})`).join(', ')}`);
+  });
+  const cases: [string, (u: number) => boolean][] = [
+    [`u = ${P64}`, () => false],
+    [`u = ${P64 + 1n}`, () => false],
+    [`u in (${P64}, 7)`, (u) => u === 7],
+    [`u != ${P64 + 1n}`, () => true],
+    [`u < ${P64 + 1n}`, () => true],
+    [`u between 1 and ${P64 + 1n}`, (u) => u >= 1],
+    [`u > ${P64 + 1n}`, () => false],
+  ];
+  it.each(cases)('WHERE %s', async (where, keep) => {
+    const got = ((await run(`select id from u where ${where} order by id asc`)) as RowsResult).rows.map((r) => r[0] as bigint);
+    expect(got).toEqual(U_ROWS.filter(([, u]) => keep(u)).map(([id]) => id));
+  });
+
+  it('UPDATE by such a value changes nothing', async () => {
+    expect(await run(`update u set u = 5 where u = ${P64 + 1n}`)).toMatchObject({ kind: 'ok', affected: 0 });
+  });
+});
