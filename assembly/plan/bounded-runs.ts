@@ -9,7 +9,8 @@ import { TERMINATED } from "../util/codes";
 import { cursorSeek, cursorTf, cursorRow, cursorAdvance, cursorBlock, cursorBlockMax, cursorPositions, ensureTfs } from "../postings/cursor";
 import { OP_AND, OP_OR } from "./format";
 import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_CONSTRAINED, N_ARG0, N_GUIDE, N_STEPS, NOT_STARTED } from "./node";
-import { guideBound, guideSum, hitFields16, pairedPart, unpaired, plainTerm, repeatTf, skipBlocks, termBm25, termFieldPart, weightBound, wordBm25, wordFields } from "./prune";
+import { pairedPart, unpaired, plainTerm, repeatTf, termBm25, termFieldPart, weightBound } from "./prune";
+import { guideBound, guideSum, hitFields16, skipBlocks, wordBm25, wordFields } from "./block-bounds";
 
 /**
  * An OR of plain unlimited terms (orRows()): true when its children are all such terms, so its
@@ -156,7 +157,7 @@ export function andRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
 /**
  * An exactGuide() phrase standing alone, on a row of its guide (the pair term of its two words, whose
  * rows are the phrase's rows): counts that row and the guide's rows after it while their bound from
- * the pair alone (prune.ts guideBound) cannot beat `worst`, those set in `deleted` left out, up to
+ * the pair alone (block-bounds.ts guideBound) cannot beat `worst`, those set in `deleted` left out, up to
  * `end`, without moving the words' cursors or reading their positions; blocks whose block-max word
  * bounds them so are counted from their skip entries (skipBlocks). Returns the count; a node that
  * moved is left unstarted, for next() to put it on its guide's row (guideRow()).

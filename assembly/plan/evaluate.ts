@@ -9,7 +9,8 @@ import {
 } from "./format";
 import { arenaBytes, buildTree, checkTree, freeTree } from "./node";
 import { next, setSegmentRows, sortByCost, setPhraseMode, exactGuide } from "./match";
-import { pruneSetup, plainTerm, rowBound, blockBound, skipBlocks } from "./prune";
+import { pruneSetup, plainTerm, rowBound } from "./prune";
+import { blockBound, skipBlocks } from "./block-bounds";
 import { plainOr, orRows, plainAnd, andRows, guideRows, guideRow } from "./bounded-runs";
 import { nget, N_CONSTRAINED, N_CURSOR, N_DOC, NOT_STARTED } from "./node";
 import { hitsReset } from "./hitbuf";

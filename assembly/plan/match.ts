@@ -9,7 +9,8 @@ import { OP_TERM, OP_AND, OP_OR, OP_ANDNOT, OP_PHRASE, OP_PROXIMITY, OP_QUORUM, 
 import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_CONSTRAINED, N_HLEN, N_ARG0, N_ARG1, N_COST, N_CHILDREN, N_COUNT, N_MERGED, N_GUIDE, N_GUIDE_EXACT, N_CONSTRAINED, N_PDOC, N_PFIELDS, NOT_STARTED } from "./node";
 import { termRowAccepted, verifyHits, nodeHits } from "./hits";
 import { hitsLen, hitsRollback } from "./hitbuf";
-import { simplePhrase, hitFields16 } from "./prune";
+import { simplePhrase } from "./prune";
+import { hitFields16 } from "./block-bounds";
 import { phraseMatch } from "./phrase-match";
 
 /** Phrases of plain terms decided by phraseMatch() (no repeated keyword, not exhaustive). */
