@@ -11,11 +11,6 @@ import { handOver, poolLoad, takeQueryPool } from './query-threads.js';
 import { estimateCost, recordCost, shapeOf, timed } from './cost-model.js';
 
 /**
- * Runs `p` `inline` on this thread or on the `threads` of `core`'s pool (whole: with `threads: 1` in
- * the request, so one thread takes it); `what` names the query's kind for its shape. The pool starts
- * only when a query would go to it, and until its threads are up such queries run here (takeQueryPool).
- */
-/**
  * Where the last query placeQuery placed ran and what it was expected and measured to cost: read by
  * bench/engine.bench.ts --slow, to tell a slow query's own cost from a pause (a query run here or
  * whole on one thread while its shape's time says spread, threads' time far under its wall time).
@@ -27,6 +22,11 @@ export function lastPlacement(): Readonly<Placement> {
   return last;
 }
 
+/**
+ * Runs `p` `inline` on this thread or on the `threads` of `core`'s pool (whole: with `threads: 1` in
+ * the request, so one thread takes it); `what` names the query's kind for its shape. The pool starts
+ * only when a query would go to it, and until its threads are up such queries run here (takeQueryPool).
+ */
 export function placeQuery<T>(
   core: Core, p: PreparedSearch, req: SearchRequest, what: string,
   inline: () => T, threads: (pool: CorePool, req: SearchRequest, learn: (ms: number) => void) => Promise<T>,
