@@ -3,6 +3,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +59,23 @@ describe('TLS from ssl_cert and ssl_key', () => {
     const plain = await post(false, '/sql?mode=raw', 'show tables');
     expect(plain).toMatchObject({ status: 200, encrypted: false });
     expect(tls.text).toBe(plain.text);
+  });
+
+  it('serves a TLS client whose hello comes late (the sniffer waits for the first byte, not for a quick one)', async () => {
+    const raw = connect(server.http.port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => { raw.once('connect', resolve); raw.once('error', reject); });
+    await new Promise((r) => setTimeout(r, 300)); // connected and silent, as a slow client before its hello
+    const reply = await new Promise<string>((resolve, reject) => {
+      const t = tlsConnect({ socket: raw, rejectUnauthorized: false }, () => {
+        t.end('POST /sql?mode=raw HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\nConnection: close\r\n\r\nshow tables');
+      });
+      let text = '';
+      t.setEncoding('utf8');
+      t.on('data', (c: string) => (text += c));
+      t.on('end', () => resolve(text));
+      t.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it('refuses an HTTPS client that does not trust the self-signed certificate', async () => {
