@@ -79,4 +79,17 @@ describe('distributed tables in the engine', () => {
     // without aggs the full scan stops early and says so, as a local table's
     expect((await search({ table: 'd', size: 1 })).hits.total_relation).toBe('gte');
   });
+
+  it('/search with aggs counts the total under the same filters and MATCH as its hits and buckets', async () => {
+    await sql("CREATE TABLE d type='distributed' local='t1, t2'");
+    const search = async (body: unknown) => JSON.parse(searchJsonText(await engine.json.search(parse(JSON.stringify(body)) as JsonValue, newSession())));
+    const aggs = { g: { terms: { field: 'gid', size: 10 } } };
+    for (const [query, total] of [[{ equals: { gid: 1 } }, 3], [{ match: { title: 'apple' } }, 3], [{ bool: { must: [{ match: { title: 'apple' } }, { equals: { gid: 1 } }] } }, 2]] as const) {
+      const r = await search({ table: 'd', size: 0, query, aggs });
+      const local = await Promise.all(['t1', 't2'].map((table) => search({ table, size: 10, query })));
+      expect(r.hits.total, JSON.stringify(query)).toBe(total);
+      expect(local.reduce((n, l) => n + l.hits.hits.length, 0), JSON.stringify(query)).toBe(total);
+      expect(r.aggregations.g.buckets.reduce((n: number, b: { doc_count: number }) => n + b.doc_count, 0)).toBe(total);
+    }
+  });
 });
