@@ -103,9 +103,6 @@ export class RamTail {
     return this.slots + rows <= TAIL_ROWS * this.#growth && this.#tokens + tokens <= TAIL_TOKENS * this.#growth;
   }
 
-  /** The bounds' multiple now (1: TAIL_ROWS / TAIL_TOKENS). */
-  get growth(): number { return this.#growth; }
-
   /** The tail was sealed because a write would not fit: the stream is not read meanwhile, so the bounds double (to TAIL_GROWTH_MAX). */
   grow(): void {
     this.#growth = Math.min(TAIL_GROWTH_MAX, this.#growth * 2);
