@@ -4,7 +4,8 @@
  * the tail is sealed, all in one batch: engine/text-row.ts) instead of a segment built per write and
  * merged later. The rows are live for the index (has, count, delete, replace) but not segments yet: the
  * index seals the tail into one segment before anything reads segments (a search, an attribute
- * read or update, a checkpoint), when it has grown to TAIL_ROWS / TAIL_TOKENS, or when writes pause.
+ * read or update, a checkpoint), when it has grown to TAIL_ROWS / TAIL_TOKENS (up to TAIL_GROWTH_MAX times
+ * that under a stream of writes no read interrupts), or when writes pause.
  * Each row is already durable in the store when it lands here (the write's commit came first), so a
  * restart rebuilds the tail's rows from the store's op log like any write after the last checkpoint.
  */
@@ -16,9 +17,10 @@ import type { DocInput } from './types.js';
  */
 export const TAIL_BATCH_ROWS = 256;
 /**
- * The tail is sealed before it would pass this many rows or tokens: the segment it becomes is the
- * size of a load's 1000-row batch, so it is not merged again at the smallest level, and sealing it
- * (in a write's prepare, or the first read after writes) stays a few milliseconds.
+ * The tail is sealed before it would pass this many rows or tokens (times its growth under a write
+ * stream: TAIL_GROWTH_MAX): the segment it becomes is the size of a load's 1000-row batch, so it is not
+ * merged again at the smallest level, and sealing it (in a write's prepare, or the first read after
+ * writes) stays a few milliseconds.
  */
 export const TAIL_ROWS = 1000;
 export const TAIL_TOKENS = 1 << 18;
@@ -102,9 +104,6 @@ export class RamTail {
   fits(rows: number, tokens: number): boolean {
     return this.slots + rows <= TAIL_ROWS * this.#growth && this.#tokens + tokens <= TAIL_TOKENS * this.#growth;
   }
-
-  /** The bounds' multiple now (1: TAIL_ROWS / TAIL_TOKENS). */
-  get growth(): number { return this.#growth; }
 
   /** The tail was sealed because a write would not fit: the stream is not read meanwhile, so the bounds double (to TAIL_GROWTH_MAX). */
   grow(): void {

@@ -1,4 +1,4 @@
-/** Op-log records: one record per write call, holding its ops in order, keyed by its last seq. */
+/** Op-log records: one record per write call (or group-commit round), holding its ops in order, keyed by its last seq. */
 import { SearchError } from '../util/errors.js';
 import type { LoggedOp, StoredDoc, WriteOp } from './types.js';
 import { ValueReader, type ValueWriter } from './values/value-codec.js';

@@ -69,9 +69,9 @@ function encodeRoundAt(out: Buffer, start: number, round: LogRound): void {
   out.writeUInt32LE(crc32(out.subarray(start + HEADER_BYTES, end)), start + 4);
 }
 
-/** Sets a record's log sequence number (at write time: a failed write's numbers are given again). */
-export function setLsn(record: Buffer, lsn: bigint): void {
-  record.writeBigUInt64LE(lsn, 8);
+/** Sets the log sequence number of the record at `start` (at write time: a failed write's numbers are given again). */
+export function setLsn(record: Buffer, lsn: bigint, start = 0): void {
+  record.writeBigUInt64LE(lsn, start + 8);
 }
 
 /**
@@ -236,7 +236,7 @@ export class WriteLog {
     this.#spare = undefined;
     this.#staged = 0;
     const lsn = this.#lsn;
-    for (let i = 0; i < batch.length; i++) stage.writeBigUInt64LE(lsn + BigInt(i), batch[i]!.at + 8);
+    for (let i = 0; i < batch.length; i++) setLsn(stage, lsn + BigInt(i), batch[i]!.at);
     const at = this.#offset;
     const startedAt = roundTracing ? writeStarted(batch.length) : 0;
     const done = (err: unknown, written: number) => {
