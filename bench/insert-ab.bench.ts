@@ -2,7 +2,9 @@
 // a baseline build, alternated run by run (the only fair comparison on a shared machine); per run the rate and
 // the server's CPU ms an INSERT, split into its protocol thread and all its other threads (lmdb's writer,
 // V8's compiler and GC helpers, the merge thread), and the bytes it wrote to disk an INSERT (fewer, fuller
-// commit rounds write fewer pages), from /proc after it went idle again. Quarry only, no Sphinx.
+// commit rounds write fewer pages), from /proc after it went idle again; and the clients' own CPU an INSERT (this
+// process: mysql2 or node:http on the same cores). Quarry only, no Sphinx. QUARRY_TRACE_ROUNDS=1 in the
+// environment: each server prints where its group-commit rounds spent their time (src/util/round-trace.ts).
 // Run: npm run bench -- insert-ab [--baseline DIR] [--clients 16] [--statements 6000] [--rounds 3] [--http 1]
 // [--json 1] (HTTP JSON `/insert` bodies instead of `/sql` INSERTs; the same rows)
 // [--profile DIR] (each server with --cpu-prof, its profiles in DIR/<build>-<round>)
@@ -134,6 +136,7 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
       const stopPerf = perfTo ? await recordPerf(q.overMysql.pid!, perfTo) : undefined;
       mark(`phase ${count} x1 from ${clients} clients start`);
       const t0 = performance.now();
+      const client0 = process.cpuUsage();
       await Promise.all(conns.map(async (conn) => {
         while (next < count) {
           const d = docs[next++]!;
@@ -141,6 +144,7 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
         }
       }));
       const s = (performance.now() - t0) / 1000;
+      const client = process.cpuUsage(client0);
       mark(`phase ${count} x1 end`);
       const calls = stopTrace ? await stopTrace() : undefined;
       await stopPerf?.();
@@ -152,6 +156,8 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
       return {
         'INSERTs/s': Math.round(count / s), 'CPU ms/INSERT main': per(cpu.main - cpu0.main), 'CPU ms/INSERT other': per(cpu.other - cpu0.other),
         'disk KB/INSERT': Number((disk / 1024 / count).toFixed(2)),
+        // the clients' own CPU (this process: mysql2 or node:http, the statement text) shares the server's cores
+        'client CPU ms/INSERT': per((client.user + client.system) / 1000),
         ...(threadNames ? perName(cpu0.byName, cpu.byName, count) : {}),
         ...(calls ? Object.fromEntries(Object.entries(calls).map(([k, v]) => [`${k}/INSERT`, Number((v / count).toFixed(3))])) : {}),
       };

@@ -20,6 +20,7 @@ import { builtOrUndone, startOverlapped, type Overlapped } from './overlapped-co
 import { SearchError } from '../../util/errors.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
+import { arrival, roundIssued, roundSettled, roundTracing } from '../../util/round-trace.js';
 
 /** One INSERT/REPLACE statement's rows, validated and prepared (Table.prepare), ids assigned. */
 export interface GroupedPut {
@@ -41,6 +42,8 @@ interface Waiter {
   keep: readonly number[];
   resolve(rows: number): void;
   reject(err: unknown): void;
+  /** When it reached the group commit (QUARRY_TRACE_ROUNDS only; 0 otherwise). */
+  at: number;
 }
 
 /** A table's rounds while it holds the table's mutex for them. */
@@ -134,7 +137,7 @@ export function commitGrouped(table: Table, build: () => GroupedPut): Promise<nu
   const { schema, pipeline, index } = table;
   return new Promise<number>((resolve, reject) => {
     const put = build(); // a throw here rejects this statement alone
-    enqueue(table, [{ build, schema, pipeline, index, put, keep: lastOfEachId(put.ids), resolve, reject }]);
+    enqueue(table, [{ build, schema, pipeline, index, put, keep: lastOfEachId(put.ids), resolve, reject, at: arrival() }]);
   });
 }
 
@@ -249,11 +252,12 @@ function issueRound(table: Table, p: Pipeline): void {
     return;
   }
   p.inFlight++;
-  const issuedAt = performance.now();
+  const issuedAt = roundTracing ? roundIssued(round.map((w) => w.at)) : performance.now();
   claim(p, ids);
   const outcomes = Promise.allSettled(overlapped.writes);
   p.settled = p.settled.then(() => outcomes).then(async (o) => {
     lastRoundMs.set(table, performance.now() - issuedAt);
+    if (roundTracing) roundSettled(issuedAt);
     p.expected = round.length + p.queue.length;
     try {
       // ids stay claimed until an undo is done, so no later statement's row of one of them is deleted instead

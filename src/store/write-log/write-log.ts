@@ -17,6 +17,7 @@
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, write, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { SearchError } from '../../util/errors.js';
+import { roundTracing, writeEnded, writeStarted } from '../../util/round-trace.js';
 
 /** The log's file name in the data directory. */
 export const WRITE_LOG_FILE = 'write-log';
@@ -237,7 +238,9 @@ export class WriteLog {
     const lsn = this.#lsn;
     for (let i = 0; i < batch.length; i++) setLsn(stage, lsn + BigInt(i), batch[i]!.at);
     const at = this.#offset;
+    const startedAt = roundTracing ? writeStarted(batch.length) : 0;
     const done = (err: unknown, written: number) => {
+      if (roundTracing) writeEnded(startedAt);
       if (stage.length <= STAGE_KEEP_BYTES) this.#spare = stage;
       if (err) {
         if (written > 0) blank(this.#fd, at, written);
