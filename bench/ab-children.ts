@@ -16,9 +16,10 @@ export function processCpuMs(): number {
 
 /**
  * In a child (`--root` given): runs `child(root)`. Otherwise spawns `self` once per build (`--baseline
- * DIR`, then this checkout) for `--rounds` rounds (default 3) and prints the rows.
+ * DIR`, then this checkout) for `--rounds` rounds (default 3) and prints the rows. `nodeArgs` go to each
+ * child's Node before its script (e.g. the flags bin/quarry.js starts Node with).
  */
-export function runAlternated(self: string, child: (root: string) => Promise<void>): void {
+export function runAlternated(self: string, child: (root: string) => Promise<void>, nodeArgs: string[] = []): void {
   const root = argString('root');
   if (root) {
     void child(root);
@@ -31,7 +32,8 @@ export function runAlternated(self: string, child: (root: string) => Promise<voi
   const rows: Record<string, unknown>[] = [];
   for (let r = 0; r < arg('rounds', 3); r++) {
     for (const [name, dir] of builds) {
-      const res = spawnSync(process.execPath, [self, ...pass, '--root', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+      const res = spawnSync(process.execPath, [...nodeArgs, self, ...pass, '--root', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+      if (res.status !== 0) throw new Error(`${name} run failed (${res.status})`);
       rows.push({ build: name, round: r + 1, ...JSON.parse(res.stdout.trim().split('\n').pop()!) });
     }
   }

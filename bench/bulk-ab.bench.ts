@@ -8,17 +8,16 @@
 // per-body and per-line work load-ab.bench.ts measures among the rest, at a finer grain.
 // Run: npm run bench -- bulk-ab [--baseline DIR] [--docs 100000] [--rounds 3]
 // (DIR: a copy of a checkout with dist/ and build/).
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { arg, argString } from './bench-util.js';
+import { runAlternated } from './ab-children.js';
+import { arg } from './bench-util.js';
 import { loadGcide } from './corpus.js';
 import { bulkBody } from './http-client.js';
 import { mainThreadSched, threadCpuMs } from './process-cpu.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BATCH = 1000;
 
 /** One run in this process: `root`'s engine and bulkReply over `docs` documents; prints its figures as JSON. */
@@ -52,21 +51,4 @@ async function child(root: string, docs: number): Promise<void> {
   }
 }
 
-const childRoot = argString('child');
-const docs = arg('docs', 100_000);
-if (childRoot) {
-  await child(childRoot, docs);
-} else {
-  const baseline = argString('baseline');
-  const builds: [string, string][] = [['this', ROOT]];
-  if (baseline) builds.unshift(['baseline', baseline]);
-  const rows: Record<string, unknown>[] = [];
-  for (let r = 0; r < arg('rounds', 3); r++) {
-    for (const [name, root] of builds) {
-      const out = spawnSync(process.execPath, ['--min-semi-space-size=4', fileURLToPath(import.meta.url), '--child', root, '--docs', String(docs)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-      if (out.status !== 0) throw new Error(`${name} run failed (${out.status})`);
-      rows.push({ build: name, round: r + 1, ...JSON.parse(out.stdout.trim().split('\n').pop()!) });
-    }
-  }
-  console.log(JSON.stringify(rows, null, 2));
-}
+runAlternated(fileURLToPath(import.meta.url), (root) => child(root, arg('docs', 100_000)), ['--min-semi-space-size=4']);

@@ -10,16 +10,15 @@
 // sessions' loop is the only client work on the main thread.
 // Run: node dist/bench/insert-engine-ab.bench.js [--baseline DIR] [--statements 8000] [--rounds 3]
 // (DIR: a copy of a checkout with dist/ and build/). dict-gcide documents in corpus order, 4,000 warm-up first.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { arg, argString, sqlString } from './bench-util.js';
+import { runAlternated } from './ab-children.js';
+import { arg, sqlString } from './bench-util.js';
 import { loadGcide } from './corpus.js';
 import { mainThreadSched, threadCpuMs } from './process-cpu.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLIENTS = 16;
 const WARMUP = 4000;
 
@@ -65,21 +64,4 @@ async function child(root: string, n: number): Promise<void> {
   }
 }
 
-const childRoot = argString('child');
-const n = arg('statements', 8000);
-if (childRoot) {
-  await child(childRoot, n);
-} else {
-  const baseline = argString('baseline');
-  const builds: [string, string][] = [['this', ROOT]];
-  if (baseline) builds.unshift(['baseline', baseline]);
-  const rows: Record<string, unknown>[] = [];
-  for (let r = 0; r < arg('rounds', 3); r++) {
-    for (const [name, root] of builds) {
-      const out = spawnSync(process.execPath, ['--min-semi-space-size=4', fileURLToPath(import.meta.url), '--child', root, '--statements', String(n)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-      if (out.status !== 0) throw new Error(`${name} run failed (${out.status})`);
-      rows.push({ build: name, round: r + 1, ...JSON.parse(out.stdout.trim().split('\n').pop()!) });
-    }
-  }
-  console.log(JSON.stringify(rows, null, 2));
-}
+runAlternated(fileURLToPath(import.meta.url), (root) => child(root, arg('statements', 8000)), ['--min-semi-space-size=4']);
