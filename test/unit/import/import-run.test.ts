@@ -36,16 +36,21 @@ function fakeTarget() {
   return { target, primed, loaded };
 }
 
+/** An ImportRun of dir/rows.tsv (id, title, body; no header) into table t, `batch` rows a batch, its lines logged into `logged`. */
+function tsvRun(target: ImportTarget, batch: number, logged?: string[]): ImportRun {
+  return new ImportRun(target, {
+    table: 't', files: [join(dir, 'rows.tsv')], format: 'tsv', batch, skipErrors: false, noHeader: true,
+    columns: ['id', 'title', 'body'], replace: false,
+  }, new Progress('quiet', 'test'), () => false, logged ? (l) => logged.push(l) : undefined);
+}
+
 describe('ImportRun priming', () => {
   it('hands over the first batch\'s rows as they are read, and no later ones', async () => {
     const n = 6000;
     const body = 'x'.repeat(400); // 1 MiB input chunks hold ~2,600 rows: the first batch spans chunks
     writeFileSync(join(dir, 'rows.tsv'), Array.from({ length: n }, (_, i) => `${i + 1}\ttitle ${i + 1}\t${body}\n`).join(''));
     const { target, primed, loaded } = fakeTarget();
-    const run = new ImportRun(target, {
-      table: 't', files: [join(dir, 'rows.tsv')], format: 'tsv', batch: 5000, skipErrors: false, noHeader: true,
-      columns: ['id', 'title', 'body'], replace: false,
-    }, new Progress('quiet', 'test'), () => false);
+    const run = tsvRun(target, 5000);
     const summary = await run.run();
     expect(summary.imported).toBe(n);
     expect(loaded).toHaveLength(n);
@@ -65,10 +70,7 @@ describe('ImportRun when the target fails', () => {
       if (++calls === 4) throw new Error('cannot reach http://127.0.0.1:9308: connect ECONNREFUSED 127.0.0.1:9308');
       return load(t, batch, replace);
     };
-    const run = new ImportRun(target, {
-      table: 't', files: [join(dir, 'rows.tsv')], format: 'tsv', batch: 100, skipErrors: false, noHeader: true,
-      columns: ['id', 'title', 'body'], replace: false,
-    }, new Progress('quiet', 'test'), () => false);
+    const run = tsvRun(target, 100);
     const failure = await run.run().then(() => undefined, (e: unknown) => e);
     expect(failure).toBeInstanceOf(ImportFailure);
     expect(failure).toMatchObject({ imported: 300, file: join(dir, 'rows.tsv'), message: expect.stringContaining('ECONNREFUSED') });
@@ -88,10 +90,7 @@ describe('ImportRun stopping at a bad line', () => {
       return i >= 0 ? { ok: false, failedIndex: i, error: 'document id out of range: 3' } : load(t, batch, replace);
     };
     const logged: string[] = [];
-    const run = new ImportRun(target, {
-      table: 't', files: [join(dir, 'rows.tsv')], format: 'tsv', batch: 100, skipErrors: false, noHeader: true,
-      columns: ['id', 'title', 'body'], replace: false,
-    }, new Progress('quiet', 'test'), () => false, (l) => logged.push(l));
+    const run = tsvRun(target, 100, logged);
     const summary = await run.run();
     expect(summary).toMatchObject({ imported: 2, stoppedAt: { line: 3 } });
     expect(loaded).toEqual(['1', '2']);
@@ -108,10 +107,7 @@ describe('ImportRun stopping at a bad line', () => {
       ? { ok: false, failedIndex: batch.rows.length - 1, error: "table 't' absent" }
       : { ok: false, failedIndex: 0, error: "unknown local table(s) 't' in search request" });
     const logged: string[] = [];
-    const run = new ImportRun(target, {
-      table: 't', files: [join(dir, 'rows.tsv')], format: 'tsv', batch: 100, skipErrors: false, noHeader: true,
-      columns: ['id', 'title', 'body'], replace: false,
-    }, new Progress('quiet', 'test'), () => false, (l) => logged.push(l));
+    const run = tsvRun(target, 100, logged);
     const summary = await run.run();
     expect(summary).toMatchObject({ imported: 0, stoppedAt: { line: 1 } });
     expect(loaded).toEqual([]);
