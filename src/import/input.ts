@@ -3,7 +3,7 @@
  * (1f 8b), whatever its name. Counts the bytes read before decompression, so progress compares them
  * with the file's size for an ETA.
  */
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -49,7 +49,7 @@ async function plainFile(path: string, totalBytes: number | undefined): Promise<
     let bytes = 0;
     async function* chunks(): AsyncGenerator<Buffer> {
       try {
-        for (let n = first.bytesRead; n > 0; n = (await fh.read(buf, 0, CHUNK_BYTES, null)).bytesRead) {
+        for (let n = first.bytesRead; n > 0; n = readSync(fh.fd, buf, 0, CHUNK_BYTES, null)) {
           bytes += n;
           yield buf.subarray(0, n);
         }
