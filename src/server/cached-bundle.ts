@@ -10,9 +10,9 @@
  * read-only install): no cache then.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 
@@ -53,9 +53,22 @@ export function loadCachedBundle<T>(url: URL): CachedBundle<T> {
         const tmp = `${cacheFile}.${process.pid}.tmp`;
         writeFileSync(tmp, script.createCachedData());
         renameSync(tmp, cacheFile);
+        dropStale(file);
       } catch {
         // no cache: the next run compiles as this one did
       }
     },
   };
+}
+
+/** Caches of `file` older than it: made for an earlier build (a rebuild would otherwise leave each behind). */
+function dropStale(file: string): void {
+  const built = statSync(file).mtimeMs;
+  const dir = dirname(file);
+  const prefix = `${basename(file)}.`;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix) || !name.endsWith('.v8cache')) continue;
+    const path = join(dir, name);
+    if (statSync(path).mtimeMs < built) unlinkSync(path);
+  }
 }

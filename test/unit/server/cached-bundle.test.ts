@@ -1,7 +1,7 @@
 // A CommonJS bundle loaded with V8's code cache: the first load compiles and save() writes the cache,
 // the next load takes its code from it; a changed bundle of the same length never finds the old cache.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,6 +40,11 @@ describe('cached bundle', () => {
     const changed = loadCachedBundle<{ answer(): number }>(pathToFileURL(file));
     expect(changed.fromCache).toBe(false);
     expect(changed.exports.answer()).toBe(8);
+    const old = caches()[0]!;
+    utimesSync(join(dir, old), new Date(0), new Date(0)); // made before the bundle was rebuilt
+    changed.save();
+    expect(caches()).toHaveLength(1); // its own, the earlier build's dropped
+    expect(caches()).not.toContain(old);
   });
 
   it('runs without a cache where none can be written', () => {
