@@ -7,11 +7,12 @@
  * joins the next round; a round is issued once the statements the last round acknowledged are back
  * (their clients send the next at once) or a gather window after it was asked for (gatherMs: 1 ms, up to
  * the last round's time on a loaded machine), so that rounds hold
- * every client's statement instead of the half that was read in the first event-loop turn. Up to two
- * rounds of a table are in flight, each holding a group of the clients (round-policy.ts says when a round
- * goes), and rounds settle (become visible, are acknowledged) in the order they were issued. Each statement
- * is acknowledged only after the commit holding it is durable and applied, as in Table.write; one that
- * fails leaves nothing stored or visible.
+ * every client's statement instead of the half that was read in the first event-loop turn. One
+ * round of a table is in flight at a time (MAX_IN_FLIGHT), and rounds settle (become visible, are
+ * acknowledged) in the order they were issued. Session 7 measured a second round in flight under load 15-19 as
+ * 1.45x the fsyncs and 0.86-0.88 ms of server CPU an INSERT against 0.71-0.77, not its throughput,
+ * which MAX_IN_FLIGHT's figures give. Each statement is acknowledged only after the commit holding it
+ * is durable and applied, as in Table.write; one that fails leaves nothing stored or visible.
  */
 import type { DocInput } from '../../index/types.js';
 import type { PreparedBatch } from '../../index/rt-index.js';
@@ -20,7 +21,6 @@ import { SearchError } from '../../util/errors.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
 import { arrival, roundIssued, roundSettled, roundTracing } from '../../util/round-trace.js';
-import { MAX_IN_FLIGHT, roundOnTimeout, roundReady, SplitGauge } from './round-policy.js';
 
 /** One INSERT/REPLACE statement's rows, validated and prepared (Table.prepare), ids assigned. */
 export interface GroupedPut {
@@ -61,23 +61,24 @@ interface Pipeline {
   release?: () => void;
   issueQueued: boolean;
   /**
-   * Statements owed: acknowledged by a settled round, their clients' next statements not back yet (each
-   * arrival pays one back). The next round waits for them (round-policy.ts), up to gatherMs; a round the
-   * window issued forgets the rest (a client gone, or late: it joins whichever round comes).
+   * Statements known to the pipeline when its last round settled (that round's, whose clients send
+   * their next statement on its acknowledgement, and those queued then): the next round waits for as
+   * many, up to gatherMs. 0 once a round is issued.
    */
-  owed: number;
-  /** Statements in the rounds in flight. */
-  flying: number;
-  /** When the round whose clients are owed settled, and its statements (0: none owed): their turnaround. */
-  owedSince: number;
-  owedOf: number;
-  /** When the last round settled: a round issued before it waited for it, its own write starting about then. */
-  lastSettleAt: number;
-  /** While a round waits for statements: issues it as soon as the policy says (enqueue and a settle call it). */
+  expected: number;
+  /** While a round waits for `expected` statements: issues it as soon as that many are queued (enqueue calls it). */
   wake?: () => void;
 }
 
 const pipelines = new WeakMap<Table, Pipeline>();
+
+/**
+ * Rounds of a table in flight at once. Session 8, with each round issued one event-loop turn after it
+ * was asked for (16 clients of single-row INSERTs, 4000 each, alternated, load 7.6-10): 1 in flight
+ * 626 / 483 INSERTs/s, 2 in flight 809 / 580 (1.2-1.3x), 3 in flight 646 / 736; rounds held 7-8
+ * statements whichever. With the gathering of GATHER_MS one round in flight holds them all: see there.
+ */
+const MAX_IN_FLIGHT = 1;
 
 /**
  * How long a round may wait, in event-loop turns (socket reads go on), for the statements the last
@@ -108,23 +109,6 @@ const MAX_GATHER_MS = 8;
 
 /** Each table's last round's time from issue to settle (ms): the gather window's length. */
 const lastRoundMs = new WeakMap<Table, number>();
-
-/** Each table's write and turnaround times: whether its clients go as two groups (round-policy.ts). */
-const gauges = new WeakMap<Table, SplitGauge>();
-
-/** The table's gauge (exported for tests, which fix its answer to check how groups form). */
-export function gaugeOf(table: Table): SplitGauge {
-  let g = gauges.get(table);
-  if (!g) gauges.set(table, (g = new SplitGauge()));
-  return g;
-}
-
-/** The owed statements are all back (or given up on): their turnaround is a sample. */
-function turnedAround(table: Table, p: Pipeline): void {
-  if (!p.owedSince) return;
-  gaugeOf(table).noteTurnaround(performance.now() - p.owedSince, p.owedOf);
-  p.owedSince = 0;
-}
 
 function gatherMs(table: Table): number {
   return gatherWindow(lastRoundMs.get(table));
@@ -172,13 +156,11 @@ function enqueue(table: Table, waiters: Waiter[]): void {
   const running = pipelines.get(table);
   if (running) {
     running.queue.push(...waiters);
-    running.owed = Math.max(0, running.owed - waiters.length);
-    if (!running.owed) turnedAround(table, running);
     if (running.wake) running.wake();
     else schedule(table, running);
     return;
   }
-  const p: Pipeline = { queue: waiters, inFlight: 0, settled: Promise.resolve(), claimed: new Map(), blocked: false, issueQueued: false, owed: 0, flying: 0, owedSince: 0, owedOf: 0, lastSettleAt: 0 };
+  const p: Pipeline = { queue: waiters, inFlight: 0, settled: Promise.resolve(), claimed: new Map(), blocked: false, issueQueued: false, expected: 0 };
   pipelines.set(table, p);
   void table.mutex.run(() => new Promise<void>((release) => {
     p.release = release;
@@ -187,10 +169,11 @@ function enqueue(table: Table, waiters: Waiter[]): void {
 }
 
 /**
- * Issues the next round while fewer than MAX_IN_FLIGHT are in flight, one event-loop turn after it was
- * asked for (statements read in that turn join it) once round-policy.ts says it may go, else when
- * an arrival or a settle makes it so (wake) or gatherMs on (also with none queued yet: the pipeline
- * keeps the mutex that long); or ends the pipeline when nothing is queued, owed or committing. Another user of the table's mutex waiting (a DELETE, a checkpoint) when the round would
+ * Issues the next round when none is committing, one event-loop turn after it was asked for
+ * (statements read in that turn join it) or, while fewer statements are queued than the last round
+ * expects back, once they are (enqueue wakes it) or gatherMs on (also with none queued yet: the
+ * pipeline keeps the mutex that long); or ends the pipeline when nothing is queued, expected or
+ * committing. Another user of the table's mutex waiting (a DELETE, a checkpoint) when the round would
  * start waiting, or once it is issued, stops new rounds: the one
  * committing settles, the mutex passes on, and what is still queued follows in a new pipeline behind it.
  */
@@ -199,38 +182,31 @@ function schedule(table: Table, p: Pipeline): void {
   const yielding = table.mutex.waiting > 0;
   // with nothing queued the pipeline (and the mutex) is kept a little while statements of several
   // clients are expected back (one client's next statement simply starts the next pipeline)
-  if ((p.queue.length || p.owed > 1) && p.inFlight < MAX_IN_FLIGHT && !p.blocked && !yielding) {
+  if ((p.queue.length || p.expected > 1) && p.inFlight < MAX_IN_FLIGHT && !p.blocked && !yielding) {
     p.issueQueued = true;
     let timer: NodeJS.Timeout | undefined;
-    const issue = (timedOut: boolean) => {
+    const issue = () => {
       clearTimeout(timer);
       p.wake = undefined;
       p.issueQueued = false;
-      if (timedOut) {
-        // beside a round in flight a short round waits for its settle (which schedules again) and joins the next
-        if (!roundOnTimeout(p.queue.length, p.inFlight, split()) && p.inFlight > 0 && table.mutex.waiting === 0) return;
-        p.owed = 0;
-        turnedAround(table, p);
-      }
+      p.expected = 0;
       issueRound(table, p);
       schedule(table, p);
     };
-    const split = () => gaugeOf(table).split(p.queue.length + p.owed + p.flying);
-    const ready = () => roundReady(p.queue.length, p.owed, p.inFlight, split());
-    // one turn first (statements read in this one join); then, until the policy lets the round go, the
-    // loop sleeps until an arrival or a settle does (wake) or gatherMs pass, instead of polling turn by
+    // one turn first (statements read in this one join); then, when fewer are queued than expected,
+    // the loop sleeps until enqueue brings the last one or gatherMs pass, instead of polling turn by
     // turn: a round's wait cost up to GATHER_MS of protocol-thread CPU in setImmediate turns
     setImmediate(() => {
-      if (ready() || table.mutex.waiting > 0) {
-        issue(false);
+      if (p.queue.length >= p.expected || table.mutex.waiting > 0) {
+        issue();
         return;
       }
-      timer = setTimeout(() => issue(true), gatherMs(table));
+      timer = setTimeout(issue, gatherMs(table));
       p.wake = () => {
-        if (!ready()) return;
+        if (p.queue.length < p.expected) return;
         clearTimeout(timer);
         p.wake = undefined;
-        setImmediate(() => issue(false)); // the statements read in the same turn join too
+        setImmediate(issue); // the statements read in the same turn join too
       };
     });
     return;
@@ -276,23 +252,13 @@ function issueRound(table: Table, p: Pipeline): void {
     return;
   }
   p.inFlight++;
-  p.flying += round.length;
   const issuedAt = roundTracing ? roundIssued(round.map((w) => w.at)) : performance.now();
   claim(p, ids);
   const outcomes = Promise.allSettled(overlapped.writes);
   p.settled = p.settled.then(() => outcomes).then(async (o) => {
-    const settledAt = performance.now();
-    lastRoundMs.set(table, settledAt - issuedAt);
-    gaugeOf(table).noteWrite(settledAt - Math.max(issuedAt, p.lastSettleAt));
-    p.lastSettleAt = settledAt;
+    lastRoundMs.set(table, performance.now() - issuedAt);
     if (roundTracing) roundSettled(issuedAt);
-    p.flying -= round.length;
-    // their clients send their next statements on the acknowledgements below
-    p.owed += round.length;
-    if (!p.owedSince) {
-      p.owedSince = settledAt;
-      p.owedOf = round.length;
-    } else p.owedOf += round.length;
+    p.expected = round.length + p.queue.length;
     try {
       // ids stay claimed until an undo is done, so no later statement's row of one of them is deleted instead
       settleRound(table, round, await builtOrUndone(table.store, calls, overlapped, o), o, replace);
@@ -302,8 +268,7 @@ function issueRound(table: Table, p: Pipeline): void {
     unclaim(p, ids);
     p.inFlight--;
     p.blocked = false;
-    if (p.wake) p.wake(); // a round waiting beside this one may go now (or wait for this one's clients)
-    else schedule(table, p);
+    schedule(table, p);
   });
 }
 
