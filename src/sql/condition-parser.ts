@@ -3,7 +3,7 @@ import type { CompareOp, Condition, FilterTarget, Literal } from './ast.js';
 import type { Cursor } from './cursor.js';
 import { parsePrimary } from './expr-parser.js';
 import type { Token } from './lexer.js';
-import { atNumber, parseNumber } from './literals.js';
+import { atNumber, i64Literal, parseNumber } from './literals.js';
 
 /** MATCH('...') while parsing; lifted out of the tree once the whole clause is read. */
 interface MatchNode { kind: 'match'; query: string; at: Token; close: Token }
@@ -119,7 +119,9 @@ function parsePredicate(c: Cursor): Condition {
   const t = c.peek();
   if (t.kind === 'punct' && COMPARE_OPS.has(t.value)) {
     c.next();
-    return { kind: 'compare', op: t.value as CompareOp, target, value: parseCompareValue(c) };
+    const value = parseCompareValue(c);
+    // Manticore refuses an out-of-range value for = and != (NumIsSaturated), saturates it for < > (GetValueInt).
+    return { kind: 'compare', op: t.value as CompareOp, target, value: i64Literal(value, t.value === '=' || t.value === '!=') };
   }
   if (t.upper === 'IS') {
     c.next();
@@ -133,12 +135,15 @@ function parsePredicate(c: Cursor): Condition {
     const values: Literal[] = [];
     do values.push(parseListValue(c)); while (c.acceptPunct(','));
     c.expectPunct(')');
+    // Only an id list is checked (CheckDocidConstListItem); other lists saturate like INSERT does.
+    const isId = target.expr.kind === 'column' && target.expr.path.length === 0 && ['id', '@id'].includes(target.expr.name.toLowerCase());
+    for (let i = 0; i < values.length; i++) values[i] = i64Literal(values[i], isId);
     return { kind: 'in', target, values, negate };
   }
   if (c.acceptKw('BETWEEN')) {
-    const low = parseNumber(c);
+    const low = i64Literal(parseNumber(c), false);
     c.expectKw('AND');
-    const high = parseNumber(c);
+    const high = i64Literal(parseNumber(c), false);
     return { kind: 'between', target, low, high, negate };
   }
   return negate ? c.fail(['IN', 'BETWEEN']) : c.fail();

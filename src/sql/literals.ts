@@ -1,6 +1,7 @@
 /** Literal values: signed numbers (bigint past 2^53), strings, NULL, `(1,2,3)` tuples. */
 import type { FloatLiteral, IntLiteral, Literal, NumberLiteral, StringLiteral, TupleLiteral } from './ast.js';
 import type { Cursor } from './cursor.js';
+import { SearchError } from '../util/errors.js';
 
 /** Digits of the largest safe integer: shorter runs always fit a double exactly. */
 const SAFE_DIGITS = 15;
@@ -12,6 +13,27 @@ export function makeInt(digits: string, negative: boolean): IntLiteral {
   const big = BigInt(text);
   const asNumber = Number(big);
   return { kind: 'int', value: Number.isSafeInteger(asNumber) ? asNumber : big, text };
+}
+
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+const U64_MAX = 2n ** 64n - 1n;
+
+/**
+ * Manticore's reading of an integer literal as int64 (SqlNode_t::GetValueInt): past the range it saturates,
+ * or, where `strict` (filters `=`, `!=`, `id IN`), it is an error (NumIsSaturated). The lexer reads digits
+ * with strtoull, so the magnitude shown in the message is capped at 2^64-1.
+ */
+export function i64Literal<T extends Literal>(lit: T, strict: boolean): T {
+  if (lit.kind !== 'int' || typeof lit.value !== 'bigint') return lit;
+  const v = lit.value;
+  if (v >= I64_MIN && v <= I64_MAX) return lit;
+  if (strict) {
+    const mag = v < 0n ? -v : v;
+    const shown = `${v < 0n ? '-' : ''}${mag > U64_MAX ? U64_MAX : mag}`;
+    throw new SearchError('PARSE_ERROR', `number ${shown} is out of range [-9223372036854775808..9223372036854775807]`);
+  }
+  return { ...lit, value: v < 0n ? I64_MIN : I64_MAX } as T;
 }
 
 export function makeFloat(digits: string, negative: boolean): FloatLiteral {

@@ -83,6 +83,16 @@ describe('engine over SQL', () => {
     expect(ids[0] < ids[1] && ids[1] < ids[2]).toBe(true);
     expect(ids[0] > 1n << 24n).toBe(true);
   });
+
+  it('reads a bigint literal past int64 one way in INSERT and WHERE: saturated, or refused for =', async () => {
+    await sql('CREATE TABLE t (title text, b bigint, m multi64)');
+    await sql("INSERT INTO t (id, title, b, m) VALUES (1,'a',18446744073709551615,(18446744073709551615)),(2,'b',-1,(-1))");
+    expect(await rowsOf('SELECT id, b, m FROM t WHERE b IN (18446744073709551615)')).toEqual([[1n, 9223372036854775807n, [9223372036854775807n]]]);
+    expect(await rowsOf('SELECT id FROM t WHERE b >= 18446744073709551615')).toEqual([[1n]]);
+    expect(await rowsOf('SELECT id FROM t WHERE m = 9223372036854775807')).toEqual([[1n]]);
+    expect(await sql('SELECT id FROM t WHERE b = 18446744073709551615')).toMatchObject({ kind: 'error',
+      message: 'number 18446744073709551615 is out of range [-9223372036854775808..9223372036854775807]' });
+  });
 });
 
 describe('engine status statements', () => {

@@ -96,3 +96,20 @@ describe('WHERE: filters', () => {
     expect(errorOf('SELECT * FROM t WHERE a NOT 5')).toBe("P01: syntax error, unexpected integer, expecting IN or BETWEEN near '5'");
   });
 });
+
+describe('WHERE: integers past int64 (Manticore SqlNode_t::GetValueInt / NumIsSaturated)', () => {
+  const range = 'is out of range [-9223372036854775808..9223372036854775807]';
+  it('refuses them for = and != and for an id list', () => {
+    expect(errorOf('SELECT * FROM t WHERE b = 18446744073709551615')).toBe(`number 18446744073709551615 ${range}`);
+    expect(errorOf('SELECT * FROM t WHERE b != -9223372036854775809')).toBe(`number -9223372036854775809 ${range}`);
+    expect(errorOf('SELECT * FROM t WHERE id IN (1, 9223372036854775808)')).toBe(`number 9223372036854775808 ${range}`);
+  });
+
+  it('saturates them elsewhere, as INSERT does, and keeps the int64 bounds themselves', () => {
+    const sat = (v: bigint) => expect.objectContaining({ kind: 'int', value: v });
+    expect(where('b IN (18446744073709551615)').where).toMatchObject({ kind: 'in', values: [sat(2n ** 63n - 1n)] });
+    expect(where('b > 18446744073709551615').where).toMatchObject({ value: sat(2n ** 63n - 1n) });
+    expect(where('b BETWEEN -99999999999999999999 AND 1').where).toMatchObject({ low: sat(-(2n ** 63n)) });
+    expect(where('b = -9223372036854775808').where).toMatchObject({ value: sat(-(2n ** 63n)) });
+  });
+});
