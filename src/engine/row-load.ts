@@ -105,7 +105,7 @@ export async function prepareRows(
 ): Promise<PreparedRows> {
   phase('prepare');
   const table = ctx.catalog.get(name);
-  if (!table) return failed(fail(0, new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name}' in search request`)));
+  if (!table) return failed(fail(0, new SearchError('UNKNOWN_TABLE', `table '${name}' absent`))); // as sphHandleMysqlInsert
   let layout: Layout;
   try {
     layout = layoutOf(table, batch.columns);

@@ -142,12 +142,16 @@ function asSearchError(e: unknown): SearchError {
   return new SearchError('INTERNAL', e instanceof Error ? e.message : String(e));
 }
 
-/** A run's table; `/bulk` never creates one. */
-function openTable(ctx: WriteContext, name: string, cluster: JsonValue | undefined): Table {
+/**
+ * A run's table; `/bulk` never creates one. A missing one is named as Manticore's writer names it:
+ * insert/replace go through sphHandleMysqlInsert ("table 'x' absent"), update/delete through a search.
+ */
+function openTable(ctx: WriteContext, name: string, cluster: JsonValue | undefined, op: BulkOp): Table {
   ctx.guard?.(name, typeof cluster === 'string' ? cluster : undefined);
   const table = ctx.catalog.get(name);
-  if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name}' in search request`);
-  return table;
+  if (table) return table;
+  const write = op !== 'update' && op !== 'delete';
+  throw new SearchError('UNKNOWN_TABLE', write ? `table '${name}' absent` : `unknown local table(s) '${name}' in search request`);
 }
 
 /** Reads one statement line into the open run; a promise only while a generated id is taken. */
@@ -206,7 +210,7 @@ export async function execJsonBulk(ctx: WriteContext, lines: BulkLine[]): Promis
     const failed = run && run.table.name !== st.table ? await close(line - 1) : undefined;
     if (failed) return failed;
     try {
-      run ??= new Run(openTable(ctx, st.table, st.body.cluster));
+      run ??= new Run(openTable(ctx, st.table, st.body.cluster, st.op));
       const reading = readLine(ctx, st, run);
       if (reading) await reading;
     } catch (e) {

@@ -110,6 +110,15 @@ describe('/bulk', () => {
     expect(JSON.parse(bad.text)).toMatchObject({ errors: true, error: 'unable to parse: ' });
   });
 
+  it('a write into a missing table names it as Manticore\'s INSERT does; update/delete as its search does', async () => {
+    for (const op of ['insert', 'replace']) {
+      const r = await post('/bulk', `{"${op}":{"table":"nope","id":1,"doc":{}}}`, NDJSON);
+      expect(JSON.parse(r.text)).toMatchObject({ items: [{ [op]: { error: { type: "table 'nope' absent", table: 'nope' } } }], error: "table 'nope' absent" });
+    }
+    const del = await post('/bulk', '{"delete":{"table":"nope","id":1}}', NDJSON);
+    expect(JSON.parse(del.text).error).toBe("unknown local table(s) 'nope' in search request");
+  });
+
   it('an oversized body is refused with 413 and nothing is written', async () => {
     const big = `{"insert":{"table":"t","id":7,"doc":{"title":"${'x'.repeat(5000)}"}}}`;
     expect((await post('/bulk', big, NDJSON)).status).toBe(413);

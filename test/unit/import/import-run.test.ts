@@ -105,12 +105,12 @@ describe('ImportRun stopping at a bad line', () => {
     // whole run (reported at its last line), and every send after that is refused at its first line
     target.loadRows = async (_t, batch) => (calls++ === 0
       ? { ok: false, failedIndex: batch.rows.length - 1, error: "table 't' absent" }
-      : { ok: false, failedIndex: 0, error: "unknown local table(s) 't' in search request" });
+      : { ok: false, failedIndex: 0, error: "table 't' absent (at its first line)" });
     const logged: string[] = [];
     const run = tsvRun(target, 100, logged);
     const summary = await run.run();
     expect(summary).toMatchObject({ imported: 0, stoppedAt: { line: 1 } });
     expect(loaded).toEqual([]);
-    expect(logged).toEqual([`quarry import: ${join(dir, 'rows.tsv')}: line 1: unknown local table(s) 't' in search request`]);
+    expect(logged).toEqual([`quarry import: ${join(dir, 'rows.tsv')}: line 1: table 't' absent (at its first line)`]);
   });
 });
