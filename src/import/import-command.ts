@@ -4,6 +4,7 @@ import { EngineTarget } from './engine-target.js';
 import { HttpTarget } from './http-target.js';
 import { IMPORT_USAGE, parseImportArgs, type ImportArgs } from './import-args.js';
 import { ImportFailure, ImportRun, type ImportSummary } from './import-run.js';
+import { checkInputs } from './input.js';
 import { grouped, Progress, progressMode } from './progress.js';
 import type { ImportTarget } from './target.js';
 import { phase } from '../util/phase-trace.js';
@@ -50,6 +51,7 @@ export async function importCommand(argv: string[]): Promise<number> {
   const sig = interruptFlag();
   let target: ImportTarget | undefined;
   try {
+    checkInputs(args.files);
     target = args.url ? new HttpTarget(args.url) : await EngineTarget.open(args.dataDir!);
     phase('target open');
     const progress = new Progress(progressMode(args.quiet), `import ${args.table}`);

@@ -3,9 +3,10 @@
  * (1f 8b), whatever its name. Counts the bytes read before decompression, so progress compares them
  * with the file's size for an ETA.
  */
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { SearchError } from '../util/errors.js';
 
 export interface ImportInput {
   /** The path as given (`-` for standard input). */
@@ -69,6 +70,25 @@ function plainFile(path: string, totalBytes: number | undefined): ImportInput | 
   } catch (e) {
     close();
     throw e;
+  }
+}
+
+/**
+ * Checks that every input can be read before anything is written: a missing or unreadable file then
+ * fails the import with nothing created (no data directory, no table).
+ */
+export function checkInputs(paths: readonly string[]): void {
+  for (const path of paths) {
+    if (path === '-') continue;
+    try {
+      if (statSync(path).isDirectory()) throw new SearchError('BAD_VALUE', `cannot read ${path}: is a directory`);
+      accessSync(path, constants.R_OK);
+    } catch (e) {
+      if (e instanceof SearchError) throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+      throw new SearchError('BAD_VALUE', `cannot read ${path}: ${why}`);
+    }
   }
 }
 
