@@ -107,7 +107,14 @@ function applyOptions(req: SearchRequest, st: SelectStatement): void {
     for (const e of fw.entries) req.fieldWeights[e.name] = requireNumber('field_weights', e.value);
   }
   const mm = opts.get('max_matches');
-  if (mm) req.maxMatches = requireNumber('max_matches', mm);
+  if (mm) {
+    req.maxMatches = requireNumber('max_matches', mm);
+    // searchd's query check: else the page is silently empty and a typo reads as "no matches"
+    if (req.maxMatches < 1) throw new SearchError('QUERY_ERROR', 'max_matches can not be less than one');
+    if (req.offset >= req.maxMatches) {
+      throw new SearchError('QUERY_ERROR', `offset out of bounds (offset=${req.offset}, max_matches=${req.maxMatches})`);
+    }
+  }
   const mqt = opts.get('max_query_time');
   if (mqt) req.maxQueryMs = Math.max(0, requireNumber('max_query_time', mqt));
   // Manticore: the most threads this query's pseudo-shards use; 0 = the server's
