@@ -225,6 +225,8 @@ export function buildRequest(
     offset: all ? 0 : st.offset ?? 0, limit, maxMatches: all ?? DEFAULT_MAX_MATCHES,
     expansion: expansionSettings(table, st, flags),
   };
+  // a negative offset (JSON's "offset"/"from") is searchd's error, not a page counted from the end
+  if (req.offset < 0) throw new SearchError('QUERY_ERROR', `offset out of bounds (offset=${req.offset}, max_matches=${req.maxMatches})`);
   applyOptions(req, st);
   return req;
 }
