@@ -79,6 +79,20 @@ export function idfOption(text: string): NonNullable<SearchRequest['idf']> {
   return out;
 }
 
+/**
+ * searchd's query check on an explicit max_matches (a distributed master runs it too): else the page
+ * is silently empty and a typo reads as "no matches".
+ */
+export function checkMaxMatches(maxMatches: number, offset: number): void {
+  if (maxMatches < 1) throw new SearchError('QUERY_ERROR', 'max_matches can not be less than one');
+  if (offset >= maxMatches) throw new SearchError('QUERY_ERROR', `offset out of bounds (offset=${offset}, max_matches=${maxMatches})`);
+}
+
+/** Negative offsets come from JSON's "offset"/"from": searchd's error, not a page counted from the end. */
+export function checkOffset(offset: number, maxMatches: number): void {
+  if (offset < 0) throw new SearchError('QUERY_ERROR', `offset out of bounds (offset=${offset}, max_matches=${maxMatches})`);
+}
+
 /** Request options shared by SELECT, UPDATE and DELETE: ranker, field_weights, max_matches. */
 function applyOptions(req: SearchRequest, st: SelectStatement): void {
   const opts = optionMap(st.options);
@@ -109,11 +123,7 @@ function applyOptions(req: SearchRequest, st: SelectStatement): void {
   const mm = opts.get('max_matches');
   if (mm) {
     req.maxMatches = requireNumber('max_matches', mm);
-    // searchd's query check: else the page is silently empty and a typo reads as "no matches"
-    if (req.maxMatches < 1) throw new SearchError('QUERY_ERROR', 'max_matches can not be less than one');
-    if (req.offset >= req.maxMatches) {
-      throw new SearchError('QUERY_ERROR', `offset out of bounds (offset=${req.offset}, max_matches=${req.maxMatches})`);
-    }
+    checkMaxMatches(req.maxMatches, req.offset);
   }
   const mqt = opts.get('max_query_time');
   if (mqt) req.maxQueryMs = Math.max(0, requireNumber('max_query_time', mqt));
@@ -225,8 +235,7 @@ export function buildRequest(
     offset: all ? 0 : st.offset ?? 0, limit, maxMatches: all ?? DEFAULT_MAX_MATCHES,
     expansion: expansionSettings(table, st, flags),
   };
-  // a negative offset (JSON's "offset"/"from") is searchd's error, not a page counted from the end
-  if (req.offset < 0) throw new SearchError('QUERY_ERROR', `offset out of bounds (offset=${req.offset}, max_matches=${req.maxMatches})`);
+  checkOffset(req.offset, req.maxMatches);
   applyOptions(req, st);
   return req;
 }
