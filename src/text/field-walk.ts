@@ -3,7 +3,6 @@ import { expandBlended, type WalkToken } from './blend.js';
 import type { Exceptions } from './exceptions.js';
 import { SCAN_RECORD_WORDS, type FieldScanner } from './field-scanner.js';
 import { TermNumbers, type PackedField, type PackedWriter } from './packed-terms.js';
-import { BATCH_ID, clearLane, NUM, slotsFor, STOPWORD, UNNUMBERED } from './scan-slots.js';
 import type { BatchSink } from './batch-sink.js';
 import type { BlendParts } from './query-words.js';
 import { markKind, type SpzMark } from './spz-marks.js';
@@ -28,6 +27,9 @@ class ScannedSpan implements WordSpan {
   get text(): string { return this.texts[this.id]; }
 }
 
+/** scanNums entries: a token not looked up yet, and a stopword. */
+const UNNUMBERED = -1;
+const STOPWORD = -2;
 
 /** What the walk reads of a token: the tokenizer itself, or a copy taken for look-ahead. */
 type TokenInfo = WalkToken;
@@ -63,13 +65,11 @@ export class FieldWalker {
   /** Terms by scanner token id (null: not looked up yet), for the scanner's current id generation. */
   private scanTerms: (string | null)[] = [];
   private scanGeneration = -1;
-  /**
-   * By scanner token id (scan-slots.ts), lane NUM: its term number for pack() and packBatch() (UNNUMBERED,
-   * STOPWORD or a number of `numbers`); lane BATCH_ID: its id in packBatch()'s batch `idsBatch`
-   * (UNNUMBERED, STOPWORD or the sink's id).
-   */
-  private scanSlots = new Int32Array(0);
+  /** Term numbers by scanner token id for pack(): UNNUMBERED, STOPWORD or a number of `numbers`. */
+  private scanNums = new Int32Array(0);
   private numbers = new TermNumbers();
+  /** Batch ids by scanner token id for packBatch(): UNNUMBERED, STOPWORD or the sink's id, for batch `idsBatch`. */
+  private batchIds = new Int32Array(0);
   private idsBatch = -1;
 
   /**
@@ -81,12 +81,12 @@ export class FieldWalker {
   pack(text: string, out: PackedWriter): PackedField | null {
     if (this.numbers.full) {
       this.numbers = new TermNumbers();
-      clearLane(this.scanSlots, NUM);
+      this.scanNums.fill(UNNUMBERED);
     }
     const scan = this.batchScanner()?.scan(text);
     if (!scan) return null;
     this.sameGeneration(scan.generation);
-    const slots = (this.scanSlots = slotsFor(this.scanSlots, scan.texts.length));
+    const nums = this.numsFor(scan.texts.length);
     const { records, texts, count } = scan;
     const { overshortStep, phraseBoundaryStep, stopwordStep } = this.settings;
     out.begin(count);
@@ -105,8 +105,8 @@ export class FieldWalker {
       if (advance > 0) pos += advance;
       if ((extra & 1) !== 0) pos += phraseBoundaryStep;
       const id = records[k + 2];
-      let num = slots[id << 1];
-      if (num === UNNUMBERED) num = slots[id << 1] = this.numberOf(texts[id]);
+      let num = nums[id];
+      if (num === UNNUMBERED) num = nums[id] = this.numberOf(texts[id]);
       if (num !== STOPWORD) {
         outNums[used] = num;
         outPos[used++] = pos;
@@ -143,14 +143,16 @@ export class FieldWalker {
   packScanned(records: Int32Array, from: number, count: number, texts: readonly string[], generation: number, sink: BatchSink): number {
     if (this.numbers.full) {
       this.numbers = new TermNumbers();
-      this.scanSlots.fill(UNNUMBERED);
+      this.scanNums.fill(UNNUMBERED);
+      this.batchIds.fill(UNNUMBERED);
     }
     this.sameGeneration(generation);
     if (this.idsBatch !== sink.batch) {
       this.idsBatch = sink.batch;
-      clearLane(this.scanSlots, BATCH_ID);
+      this.batchIds.fill(UNNUMBERED);
     }
-    const slots = (this.scanSlots = slotsFor(this.scanSlots, texts.length));
+    const nums = this.numsFor(texts.length);
+    const ids = this.batchIdsFor(texts.length);
     const { overshortStep, phraseBoundaryStep, stopwordStep } = this.settings;
     sink.reserve(count);
     // pack()'s loop, the id looked up by scanner id
@@ -165,12 +167,12 @@ export class FieldWalker {
       const advance = step + (extra >> 1) * overshortStep;
       if (advance > 0) pos += advance;
       if ((extra & 1) !== 0) pos += phraseBoundaryStep;
-      const slot = records[k + 2] << 1;
-      let id = slots[slot + BATCH_ID];
+      const token = records[k + 2];
+      let id = ids[token];
       if (id === UNNUMBERED) {
-        let num = slots[slot + NUM];
-        if (num === UNNUMBERED) num = slots[slot + NUM] = this.numberOf(texts[slot >> 1]);
-        id = slots[slot + BATCH_ID] = num === STOPWORD ? STOPWORD : sink.idOf(this.numbers, num);
+        let num = nums[token];
+        if (num === UNNUMBERED) num = nums[token] = this.numberOf(texts[token]);
+        id = ids[token] = num === STOPWORD ? STOPWORD : sink.idOf(this.numbers, num);
       }
       if (id !== STOPWORD) {
         outIds[used] = id;
@@ -185,12 +187,23 @@ export class FieldWalker {
     return last;
   }
 
+  /** The scanner-id -> batch-id table, grown to hold `ids` ids. */
+  private batchIdsFor(ids: number): Int32Array {
+    if (this.batchIds.length < ids) {
+      const grown = new Int32Array(Math.max(ids, this.batchIds.length * 2, 1024)).fill(UNNUMBERED);
+      grown.set(this.batchIds);
+      this.batchIds = grown;
+    }
+    return this.batchIds;
+  }
+
   /** Forgets the scanner-id memos when the scanner renumbered its ids. */
   private sameGeneration(generation: number): void {
     if (generation === this.scanGeneration) return;
     this.scanGeneration = generation;
     this.scanTerms = [];
-    this.scanSlots.fill(UNNUMBERED);
+    this.scanNums.fill(UNNUMBERED);
+    this.batchIds.fill(UNNUMBERED);
   }
 
   /**
@@ -263,6 +276,16 @@ export class FieldWalker {
       }
     }
     return true;
+  }
+
+  /** The scanner-id -> term-number table, grown to hold `ids` ids. */
+  private numsFor(ids: number): Int32Array {
+    if (this.scanNums.length < ids) {
+      const grown = new Int32Array(Math.max(ids, this.scanNums.length * 2, 1024)).fill(UNNUMBERED);
+      grown.set(this.scanNums);
+      this.scanNums = grown;
+    }
+    return this.scanNums;
   }
 
   private numberOf(token: string): number {

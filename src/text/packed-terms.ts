@@ -26,47 +26,49 @@ export class TermNumbers implements TermNumbering {
    * Numbers by name: an open-addressed table of numbers (-1 empty) and their names' hashes, not a Map.
    * A Map's table of 150k+ strings lives in the old generation, so every name set into it while young
    * went through the write barrier into the remembered set that each scavenge then walks: the Map's
-   * get and set were a fifth of a gcide build thread's profile. A slot's number and hash lie side by
-   * side (two i32s), so a probe reads one cache line, not one in each of two arrays: nearly every
-   * numberOf of a load is a new name, probing to an empty slot, and the 2 x 2 MiB of a gcide
-   * import's table is mostly out of cache.
+   * get and set were a fifth of a gcide build thread's profile.
    */
-  #table = new Int32Array(2 * 1024).fill(-1);
+  #slots = new Int32Array(1024).fill(-1);
+  #hashes = new Uint32Array(1024);
 
   get full(): boolean {
     return this.names.length >= MAX_TERM_NUMBERS;
   }
 
   find(term: string): number | undefined {
-    const n = this.#table[this.#slotOf(term, nameHash(term))];
+    const n = this.#slots[this.#slotOf(term, nameHash(term))];
     return n < 0 ? undefined : n;
   }
 
-  /** The index in #table of the slot holding `term` (hash `h`), or of the empty slot where it would go. */
+  /** The slot holding `term` (hash `h`), or the empty slot where it would go. */
   #slotOf(term: string, h: number): number {
-    const table = this.#table;
-    const mask = table.length - 2;
-    let i = (h << 1) & mask;
-    for (let n = table[i]; n >= 0; n = table[i]) {
-      if (table[i + 1] === h && this.names[n] === term) return i;
-      i = (i + 2) & mask;
+    const slots = this.#slots;
+    const hashes = this.#hashes;
+    const mask = slots.length - 1;
+    let i = h & mask;
+    for (let n = slots[i]; n >= 0; n = slots[i]) {
+      if (hashes[i] === h && this.names[n] === term) return i;
+      i = (i + 1) & mask;
     }
     return i;
   }
 
   /** Twice the slots, every number placed again by its kept hash. */
   #grow(): void {
-    const old = this.#table;
-    const table = new Int32Array(old.length * 2).fill(-1);
-    const mask = table.length - 2;
-    for (let j = 0; j < old.length; j += 2) {
+    const old = this.#slots;
+    const oldHashes = this.#hashes;
+    const slots = new Int32Array(old.length * 2).fill(-1);
+    const hashes = new Uint32Array(old.length * 2);
+    const mask = slots.length - 1;
+    for (let j = 0; j < old.length; j++) {
       if (old[j] < 0) continue;
-      let i = (old[j + 1] << 1) & mask;
-      while (table[i] >= 0) i = (i + 2) & mask;
-      table[i] = old[j];
-      table[i + 1] = old[j + 1];
+      let i = oldHashes[j] & mask;
+      while (slots[i] >= 0) i = (i + 1) & mask;
+      slots[i] = old[j];
+      hashes[i] = oldHashes[j];
     }
-    this.#table = table;
+    this.#slots = slots;
+    this.#hashes = hashes;
   }
 
   /** Numbers in name order (the first #ordered names), and each number's place in it. */
@@ -106,23 +108,22 @@ export class TermNumbers implements TermNumbering {
   numberOf(term: string): number {
     const h = nameHash(term);
     const i = this.#slotOf(term, h);
-    const table = this.#table;
-    let n = table[i];
+    let n = this.#slots[i];
     if (n < 0) {
       n = this.names.length;
       this.names.push(ownString(term));
-      table[i] = n;
-      table[i + 1] = h;
-      // at most half full (two i32s a slot): probes stay short
-      if (4 * (n + 1) > table.length) this.#grow();
+      this.#slots[i] = n;
+      this.#hashes[i] = h;
+      // at most half full: probes stay short
+      if (2 * (n + 1) > this.#slots.length) this.#grow();
     }
     return n;
   }
 }
 
-/** A name's hash as the table's Int32Array keeps it (fnvString of '' is its unsigned offset basis). */
+/** A name's hash as the slots' Uint32Array keeps it. */
 function nameHash(s: string): number {
-  return fnvString(s) | 0;
+  return fnvString(s) >>> 0;
 }
 
 /**
