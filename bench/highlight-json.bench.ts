@@ -8,13 +8,15 @@
 // the same process over the same documents and the two alternate round by round (A, B, A, B), so a loaded
 // machine weighs on both alike. `--classes 0,7`: only those classes (indices in queryClasses' order).
 // `--profile FILE`: a V8 CPU profile (.cpuprofile) of the timed rounds only (not the load), main thread.
+// `--heap-profile FILE`: a sampling heap profile (.heapprofile, every 512 bytes, objects a scavenge freed
+// included) of the timed rounds instead: which functions allocate a request's garbage (GC is ~7% of its CPU).
 // `--sql 1`: also this build's SQL `SELECT id, HIGHLIGHT() ... LIMIT 20` of the same queries (the highlight bench's
 // SQL mode, in process: statement parse, search, document reads, HIGHLIGHT(); no MySQL packets) alternated with
 // its JSON request: what the JSON request costs beyond SQL's on the same engine.
 // `--split 1`: this build's request taken apart, each part alternated with the others round by round
 // (bench/highlight-json-split.ts): where a class's JSON CPU goes per request beside SQL HIGHLIGHT()'s.
 // Run: npm run build && node dist/bench/highlight-json.bench.js [--docs N] [--queries M] [--baseline DIR]
-// [--rounds N] [--passes N] [--classes I,J] [--threads N] [--profile FILE] [--sql 1] [--split 1]
+// [--rounds N] [--passes N] [--classes I,J] [--threads N] [--profile FILE] [--heap-profile FILE] [--sql 1] [--split 1]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session as Inspector } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
@@ -142,11 +144,18 @@ export async function highlightJsonBench(): Promise<Record<string, string | numb
     const only = argString('classes')?.split(',').map(Number);
     const out: Record<string, string | number>[] = [];
     const profile = argString('profile');
+    const heapProfile = argString('heap-profile');
     const inspector = new Inspector();
     if (profile) {
       inspector.connect();
       await inspector.post('Profiler.enable');
       await inspector.post('Profiler.start');
+    } else if (heapProfile) {
+      inspector.connect();
+      await inspector.post('HeapProfiler.enable');
+      await inspector.post('HeapProfiler.startSampling', {
+        samplingInterval: 512, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true,
+      });
     }
     for (const [ci, c] of classes.entries()) {
       if (only && !only.includes(ci)) continue;
@@ -184,6 +193,7 @@ export async function highlightJsonBench(): Promise<Record<string, string | numb
       out.push(row);
     }
     if (profile) writeFileSync(profile, JSON.stringify((await inspector.post('Profiler.stop')).profile));
+    else if (heapProfile) writeFileSync(heapProfile, JSON.stringify((await inspector.post('HeapProfiler.stopSampling')).profile));
     return out;
   } finally {
     for (const b of builds) await b.close().catch(() => undefined);

@@ -5,7 +5,7 @@
 import type { AttrValue, Filter, IndexSchema } from './types.js';
 import type { Segment } from './segment/segment.js';
 import type { PlanFilter } from '../wasm/plan-format.js';
-import { COL_F32, COL_NONE, coreColumnType } from './segment/segment-layout.js';
+import { COL_F32, COL_I64, COL_NONE, coreColumnType } from './segment/segment-layout.js';
 import { SearchError } from '../util/errors.js';
 import { exprColumnValues } from './expr-column.js';
 
@@ -44,8 +44,10 @@ export function splitFilters(schema: IndexSchema, filters: Filter[]): SplitFilte
       continue;
     }
     const float = type === COL_F32;
+    // ids (INSERT refuses past 2^63-1) and the 32-bit unsigned columns hold no value past 2^63-1
+    const top = col === 0 || type !== COL_I64 ? I64_MAX : U64_MAX;
     out.core.push(float ? { column: col, op: f.op, negate: !!f.negate, values: values as (number | bigint)[], float }
-      : integerFilter(col, f, values as (number | bigint)[]));
+      : integerFilter(col, f, values as (number | bigint)[], top));
   }
   return out;
 }
@@ -54,23 +56,29 @@ const I64_MIN = -(1n << 63n);
 const I64_MAX = (1n << 63n) - 1n;
 const U64_MAX = (1n << 64n) - 1n;
 
-/** Past every 64-bit value: ids and bigints hold -2^63..2^63-1 (an id's 2^63..2^64-1 are the negative ones). */
-const past64 = (v: number | bigint): boolean => typeof v === 'bigint' && (v > U64_MAX || v < I64_MIN);
+/**
+ * Past every value of the column, `top` being the largest a filter may name as it is: U64_MAX for a
+ * bigint, whose 2^63..2^64-1 are the negative ones (the core's signed reading, as Manticore's), I64_MAX
+ * for ids and the unsigned columns, which hold none of 2^63..2^64-1 (ids past 2^63-1 are refused; the
+ * binary API's id range reads its 2^64-1 as above every id, agent/search-sql.ts).
+ */
+const past64 = (v: number | bigint, top: bigint): boolean => typeof v === 'bigint' && (v > top || v < I64_MIN);
 
 /**
- * A filter with a value past 64 bits (`id = 18446744073709551617`), rewritten on what the core's 64-bit
- * values can say. The core keeps a value's low 64 bits, so taken as it is that value was 1, and an
- * UPDATE or DELETE by it changed the row with id 1. Such a value equals no row and is above (or below) all.
+ * A filter with a value past the column's values (`id = 18446744073709551617`, `id < 9223372036854775808`),
+ * rewritten on what the core's 64-bit values can say. The core keeps a value's low 64 bits as a signed
+ * one, so 2^64+1 was 1 (an UPDATE or DELETE by it changed the row with id 1) and 2^64-1 was -1 (`DELETE
+ * ... WHERE id > 18446744073709551615` deleted every row). Such a value equals no row and is above (or below) all.
  */
-function past64Filter(column: number, f: Filter, values: (number | bigint)[], negate: boolean): PlanFilter {
+function past64Filter(column: number, f: Filter, values: (number | bigint)[], negate: boolean, top: bigint): PlanFilter {
   const none: PlanFilter = { column, op: 'in', negate, values: [], float: false };
   const all: PlanFilter = { ...none, negate: !negate };
-  const above = (v: number | bigint | undefined) => typeof v === 'bigint' && v > U64_MAX;
+  const above = (v: number | bigint | undefined) => typeof v === 'bigint' && v > top;
   const below = (v: number | bigint | undefined) => typeof v === 'bigint' && v < I64_MIN;
   switch (f.op) {
     case '=': case 'in': {
-      const kept = values.filter((v) => !past64(v));
-      return integerFilter(column, { attr: f.attr, op: 'in', values: kept, negate }, kept);
+      const kept = values.filter((v) => !past64(v, top));
+      return integerFilter(column, { attr: f.attr, op: 'in', values: kept, negate }, kept, top);
     }
     case '!=': return all;
     case '<': case '<=': return above(values[0]) ? all : none;
@@ -79,7 +87,7 @@ function past64Filter(column: number, f: Filter, values: (number | bigint)[], ne
       const [low, high] = values as [number | bigint, number | bigint];
       if (above(low) || below(high)) return none;
       const bounds = [below(low) ? I64_MIN : low, above(high) ? I64_MAX : high];
-      return integerFilter(column, { attr: f.attr, op: 'between', low: bounds[0]!, high: bounds[1]!, negate }, bounds);
+      return integerFilter(column, { attr: f.attr, op: 'between', low: bounds[0]!, high: bounds[1]!, negate }, bounds, top);
     }
   }
 }
@@ -88,9 +96,9 @@ function past64Filter(column: number, f: Filter, values: (number | bigint)[], ne
  * A filter on an integer column with fractional values, rewritten on integers: `x >= 5.5` is
  * `x >= 6`, `x < 5.5` is `x <= 5`; `x = 5.5` matches nothing (an empty IN list).
  */
-function integerFilter(column: number, f: Filter, values: (number | bigint)[]): PlanFilter {
+function integerFilter(column: number, f: Filter, values: (number | bigint)[], top: bigint): PlanFilter {
   const negate = !!f.negate;
-  if (values.some(past64)) return past64Filter(column, f, values, negate);
+  if (values.some((v) => past64(v, top))) return past64Filter(column, f, values, negate, top);
   const frac = (v: number | bigint) => typeof v === 'number' && !Number.isInteger(v);
   if (!values.some(frac)) return { column, op: f.op, negate, values, float: false };
   const up = (v: number | bigint) => (typeof v === 'number' ? Math.ceil(v) : v);

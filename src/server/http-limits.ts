@@ -3,7 +3,7 @@
  * "maxed out" and closed; open ones are untouched) and `client_timeout` (headers, body and the
  * wait between keep-alive requests are bounded, so a slowloris holds nothing for long).
  */
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { MAXED_OUT_MESSAGE } from '../mysql/mysql-listener.js';
 import { metrics } from '../metrics/metrics.js';
@@ -27,9 +27,22 @@ const REFUSAL = `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/j
 /** Longest request line plus headers: a long `GET /sql?query=...` fits, as in Manticore (node's default is 16 KiB). */
 export const MAX_HEADER_BYTES = 1024 * 1024;
 
-/** The reply to a request node's parser refused (bad framing, headers too large), then the connection closes. */
+/**
+ * The reply to a request node's parser refused (bad framing, headers too large), then the connection closes.
+ * After the responses to the requests before it (pipelined in the same packet, node:http is still computing
+ * one): a 400 written at once cut it off, and with bytes already written the connection closed without a
+ * word, which also closed a keep-alive connection, or one the lean server answered and handed over, silently.
+ */
 export function answerClientError(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
-  if (socket.writable && !(socket as Socket).bytesWritten && err.code !== 'ECONNRESET' && err.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
+  // node:http's response in flight on this socket (null once it finished, undefined when there was none):
+  // an earlier request's when that request was read whole, else the bad request's own (its body was bad)
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (inFlight && !inFlight.writableFinished && inFlight.req?.complete && !socket.destroyed) {
+    inFlight.once('finish', () => answerClientError(err, socket));
+    inFlight.once('close', () => { if (!inFlight.writableFinished) socket.destroy(); });
+    return;
+  }
+  if (socket.writable && !inFlight?.headersSent && err.code !== 'ECONNRESET' && err.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
     const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
     const body = JSON.stringify({ error: tooLarge ? `request headers larger than ${MAX_HEADER_BYTES} bytes` : 'bad HTTP request' });
     socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json; charset=UTF-8\r\n` +

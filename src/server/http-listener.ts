@@ -60,8 +60,12 @@ export async function startHttpListener(
   // POST /sql, /search and the JSON writes skip the web Request/Response layer; the app answers everything else
   const fast = createFastPath({ engine, maxBodyBytes, sessions, onInternalError });
   const slow = getRequestListener(app.fetch);
-  const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(opts), maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+  // requireHostHeader off: searchd answers HTTP/1.1 requests without Host; node answered them a bare 400
+  const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(opts), maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, (req, res) => {
     trackRequest(req, res);
+    // the web layer builds the request's URL from Host; without one (HTTP/1.0, or a client that leaves it
+    // out, which searchd answers) it answered a bare 400: the address the client reached stands in
+    if (req.headers.host === undefined) req.headers.host = localHost(req.socket);
     if (!fast(req, res)) void slow(req, res);
   });
   // the hot requests skip node:http too, on connections that send nothing else (lean/lean-server.ts)
@@ -91,4 +95,10 @@ export async function startHttpListener(
         lean?.closeIdleConnections();
       }),
   };
+}
+
+/** The address and port a socket was reached on, as a Host header names them. */
+function localHost(socket: import('node:net').Socket): string {
+  const address = socket.localAddress ?? '127.0.0.1';
+  return `${address.includes(':') ? `[${address}]` : address}:${socket.localPort ?? 0}`;
 }

@@ -1,7 +1,7 @@
 // An import's input: a plain file read a buffer at a time (chunks valid until the next is asked for),
 // gzip told by its magic bytes whatever the name, bytes counted for progress.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -52,6 +52,18 @@ describe('import input', () => {
     expect(r.gzip).toBe(true);
     expect(r.bytes.equals(Buffer.from(text))).toBe(true);
     expect(r.counted).toBe(packed.length);
+  });
+
+  it('closes a plain file once read, stopped early, or found to be gzip', async () => {
+    const fds = () => readdirSync('/proc/self/fd').length;
+    const before = fds();
+    await readAll(plain);
+    const stopped = await openInput(plain);
+    for await (const c of stopped.chunks) if (c.length > 0) break; // the import stopped at a bad line
+    const gz = join(dir, 'closed.tsv');
+    writeFileSync(gz, gzipSync(text));
+    await readAll(gz);
+    expect(fds()).toBe(before);
   });
 
   it('reads an empty file as no chunks', async () => {

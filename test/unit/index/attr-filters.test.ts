@@ -1,5 +1,6 @@
 // Filters with values past 64 bits (src/index/attr-filters.ts past64Filter): the core keeps a value's
-// low 64 bits, so `id = 2^64+1` was `id = 1`, and an UPDATE or DELETE by it changed the row with id 1.
+// low 64 bits, so `id = 2^64+1` was `id = 1`, and an UPDATE or DELETE by it changed the row with id 1;
+// past a column's values too (an id or uint filter's 2^63..2^64-1, read as negative).
 // Each answer is checked against the rows compared as exact integers.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,6 +49,15 @@ describe('a filter value past 64 bits', () => {
     [`b between 0 and ${P64 + 5n}`, (_, b) => b >= 0n],
     [`b between ${P64} and ${P64 + 5n}`, () => false],
     [`b not in (${P64 + 1n})`, () => true],
+    // ids hold 1..2^63-1 (INSERT refuses more): 2^63..2^64-1 are above every id, not the negative ones
+    [`id < ${1n << 63n}`, () => true],
+    [`id <= ${P64 - 1n}`, () => true],
+    [`id > ${P64 - 1n}`, () => false],
+    [`id >= ${1n << 63n}`, () => false],
+    [`id = ${P64 - 1n}`, () => false],
+    [`id != ${P64 - 1n}`, () => true],
+    [`id in (${1n << 63n}, 2)`, (id) => id === 2n],
+    [`id between 2 and ${P64 - 1n}`, (id) => id >= 2n],
   ];
   it.each(cases)('WHERE %s', async (where, keep) => {
     expect(await ids(where)).toEqual(ROWS.filter(([id, b]) => keep(id, b)).map(([id]) => id));
@@ -56,6 +66,9 @@ describe('a filter value past 64 bits', () => {
   it('UPDATE and DELETE by such an id change nothing', async () => {
     expect(await run(`update t set b = 5 where id = ${P64 + 1n}`)).toMatchObject({ kind: 'ok', affected: 0 });
     expect(await run(`delete from t where id in (${P64 + 1n}, ${P64 + 2n})`)).toMatchObject({ kind: 'ok', affected: 0 });
+    // read as -1, 2^64-1 made this every row
+    expect(await run(`delete from t where id > ${P64 - 1n}`)).toMatchObject({ kind: 'ok', affected: 0 });
+    expect(await run(`update t set b = 5 where id >= ${1n << 63n}`)).toMatchObject({ kind: 'ok', affected: 0 });
     const all = (await run('select id, b from t order by id asc')) as RowsResult;
     expect(all.rows).toEqual(ROWS.map(([id, b]) => [id, b]));
   });
@@ -76,6 +89,11 @@ describe('a filter value past 64 bits on a uint column', () => {
     [`u < ${P64 + 1n}`, () => true],
     [`u between 1 and ${P64 + 1n}`, (u) => u >= 1],
     [`u > ${P64 + 1n}`, () => false],
+    // an unsigned column holds none of 2^63..2^64-1 either (read as -1, 2^64-1 kept no row under <=)
+    [`u <= ${P64 - 1n}`, () => true],
+    [`u between 1 and ${P64 - 1n}`, (u) => u >= 1],
+    [`u = ${P64 - 1n}`, () => false],
+    [`u > ${1n << 63n}`, () => false],
   ];
   it.each(cases)('WHERE %s', async (where, keep) => {
     const got = ((await run(`select id from u where ${where} order by id asc`)) as RowsResult).rows.map((r) => r[0] as bigint);

@@ -137,6 +137,20 @@ describe('requests the HTTP parser refuses (found by fuzzing)', () => {
     expect((await badClosed).text).toMatch(/^HTTP\/1\.1 400 [^]*\{"error":"bad HTTP request"\}$/);
   });
 
+  it('answers malformed framing with 400 after earlier requests on the same connection were answered', async () => {
+    // a bad request after good ones (lean /sql, node:http's GET) was closed without an answer
+    const bad = 'POST /sql HTTP/1.1\r\nHost: x\r\nContent-Length: zz\r\n\r\n';
+    const good = 'POST /sql?mode=raw HTTP/1.1\r\nHost: x\r\nContent-Length: 14\r\n\r\nquery=SELECT 1';
+    for (const first of [good, httpGet, good + httpGet]) {
+      const s = await open(server.http.port);
+      const closed = untilClosed(s);
+      s.write(first + bad);
+      const { text } = await closed;
+      expect(text.match(/HTTP\/1\.1 200 /g)?.length).toBe(first === good + httpGet ? 2 : 1);
+      expect(text).toMatch(/HTTP\/1\.1 400 [^]*\{"error":"bad HTTP request"\}$/);
+    }
+  });
+
   it('does not log a client that leaves mid-body as an internal error', async () => {
     const spy = vi.spyOn(console, 'error');
     try {
