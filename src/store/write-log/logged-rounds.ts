@@ -85,6 +85,8 @@ export class LoggedRounds {
     const log = this.ctx.log;
     if (!log) return;
     await this.drain();
+    await Promise.allSettled(this.#writes);
+    await log.settle(); // the zeros being written ahead, so the file ends empty
     log.truncate();
     log.close();
   }
