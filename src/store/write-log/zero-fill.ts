@@ -10,7 +10,7 @@
  * folio (ext4 on Linux 6.16+), and a round's write into part of it then writes the whole folio back (30 kB
  * rounds into 1 MiB zero writes cost ~1 MB of disk writes each).
  */
-import { closeSync, constants, fdatasync, openSync, write } from 'node:fs';
+import { closeSync, constants, fdatasync, openSync, writeSync } from 'node:fs';
 
 /** Zero bytes kept written past the end of the log's records; a step starts when fewer are. */
 export const FILL_AHEAD_BYTES = 256 << 10;
@@ -100,18 +100,18 @@ export class ZeroFill {
     if (!this.#running) closeSync(this.#fd);
   }
 
-  /** Writes zeros over [from, to), one page a write, then flushes them and the file's new size. */
+  /**
+   * Writes zeros over [from, to), one page a write, then flushes them and the file's new size. The page
+   * writes only fill the page cache (a few us each), so they run here, after the replies of the round
+   * that started the step went out (setImmediate), rather than as one pool job and callback each; the
+   * flush goes to libuv's pool.
+   */
   async #step(from: number, to: number): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.#closed) throw new Error('write log closed');
     for (let at = from; at < to; at += PIECE_BYTES) {
-      if (this.#closed) throw new Error('write log closed');
-      await writeZeros(this.#fd, at);
+      if (writeSync(this.#fd, ZEROS, 0, PIECE_BYTES, at) < PIECE_BYTES) throw new Error('write log: short write of zeros');
     }
     await new Promise<void>((resolve, reject) => fdatasync(this.#fd, (err) => (err ? reject(err) : resolve())));
   }
-}
-
-function writeZeros(fd: number, at: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    write(fd, ZEROS, 0, PIECE_BYTES, at, (err, n) => (err ? reject(err) : n < PIECE_BYTES ? reject(new Error('short write')) : resolve()));
-  });
 }

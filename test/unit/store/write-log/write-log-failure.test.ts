@@ -35,7 +35,13 @@ vi.mock('node:fs', async (original) => {
     }
     return real.write(fd, buf, off, len, pos, cb);
   };
-  return { ...real, write, default: { ...real, write } };
+  const writeSync = (fd: number, buf: Buffer, off: number, len: number, pos: number) => {
+    if (fault.zeros && buf.subarray(off, off + len).every((b) => b === 0)) {
+      throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    }
+    return real.writeSync(fd, buf, off, len, pos);
+  };
+  return { ...real, write, writeSync, default: { ...real, write, writeSync } };
 });
 
 let root: string;
