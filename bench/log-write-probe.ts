@@ -6,7 +6,7 @@
 // written a write (/proc/self/io write_bytes, which counts page writeback of this process; the journal's own
 // writes are jbd2's and not in it). Synchronous writes from one thread, nothing else of quarry running.
 // Run: npm run build && node dist/bench/log-write-probe.js [--writes 400] [--bytes 30000] [--dir /tmp]
-// [--fill 65536] (the 'ahead' cases' zero fill a step) [--piece 4096] (the size of each write of that fill: this
+// [--paired 1] (only extend against overwrite, write by write in turn: see runPaired) [--fill 65536] (the 'ahead' cases' zero fill a step) [--piece 4096] (the size of each write of that fill: this
 // kernel (6.18, ext4 large folios) caches a big write's pages as one folio, and an overwrite of part of it
 // then writes the whole folio back: a 30 kB write into 1 MiB zero-fill writes costs ~1 MB of disk writes)
 import { closeSync, constants, fdatasyncSync, fsyncSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
@@ -94,10 +94,40 @@ const cases: Case[] = [
   { name: `ahead ${FILL >> 10} kB in ${PIECE >> 10} kB writes + fdatasync`, dsync: true, prefill: false, pad: false, ahead: 'plain' },
   { name: `ahead ${FILL >> 10} kB in one write + fdatasync`, dsync: true, prefill: false, pad: false, ahead: 'plain', piece: FILL },
 ];
+/**
+ * `--paired 1`: an O_DSYNC write that extends one file, then one that overwrites flushed zeros in another,
+ * turn about, so both meet the same moment's disk (the machine is shared): the fair comparison under load.
+ */
+function runPaired(): void {
+  const record = Buffer.alloc(BYTES, 0x5a);
+  const extend = openCase(true, 0);
+  const path = join(DIR, 'over');
+  const over = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_DSYNC, 0o644);
+  const zeros = Buffer.alloc(PAGE);
+  for (let at = 0; at < BYTES * WRITES + PAGE; at += PAGE) writeSync(over, zeros, 0, PAGE, at);
+  fsyncSync(over);
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < WRITES; i++) {
+    for (const [k, fd] of (i % 2 ? [[1, over], [0, extend]] : [[0, extend], [1, over]]) as [number, number][]) {
+      const s = performance.now();
+      writeSync(fd, record, 0, BYTES, i * BYTES);
+      times[k]!.push(performance.now() - s);
+    }
+  }
+  closeSync(extend);
+  closeSync(over);
+  for (const [k, name] of [[0, 'paired: O_DSYNC extend'], [1, 'paired: O_DSYNC overwrite of flushed zeros']] as [number, string][]) {
+    const ms = times[k]!.sort((a, b) => a - b);
+    const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]!.toFixed(3);
+    console.log(`${name.padEnd(44)} ${(ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(3).padStart(7)} ${q(0.5).padStart(7)} ${q(0.9).padStart(7)} ${q(0.99).padStart(7)}`);
+  }
+}
+
 console.log(`${WRITES} writes of ${BYTES} bytes each case, in ${DIR}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 console.log(`${'case'.padEnd(44)} ${'mean'.padStart(7)} ${'p50'.padStart(7)} ${'p90'.padStart(7)} ${'p99'.padStart(7)} ${'disk kB'.padStart(8)} ${'wall'.padStart(8)} ${'fill'.padStart(7)}   (ms a write; disk kB a write; wall ms a write with the fill)`);
 try {
-  for (let pass = 0; pass < 2; pass++) for (const c of cases) runCase(c);
+  if (arg('paired', 0)) runPaired();
+  else for (let pass = 0; pass < 2; pass++) for (const c of cases) runCase(c);
 } finally {
   rmSync(DIR, { recursive: true, force: true });
 }
