@@ -57,7 +57,7 @@ async function insertRun(peer: Peer, docs: CorpusDoc[], rowsPer: number, idBase:
 }
 
 /** One peer's row of the table: each size from one client, then single rows from many; id ranges apart. */
-async function peerRow(peer: Peer, docs: CorpusDoc[], runNo: number): Promise<Record<string, unknown>> {
+export async function peerRow(peer: Peer, docs: CorpusDoc[], runNo: number): Promise<Record<string, unknown>> {
   const row: Record<string, unknown> = { peer: peer.name };
   for (const size of SIZES) {
     progress.step(`insert: ${peer.name}: ${size} row(s) per INSERT`);
