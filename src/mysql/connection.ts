@@ -28,6 +28,13 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 900_000;
 /** Manticore's client_timeout default: a request trickling in slower than this is dropped (slowloris). */
 export const DEFAULT_PACKET_TIMEOUT_MS = 300_000;
 
+/**
+ * The login (greeting to OK, TLS included) must finish within this long, or client_timeout when it is
+ * shorter: the bound HTTP puts on a request's headers. Without it a client that never answers the
+ * greeting held a max_connections slot for the idle timeout (15 min).
+ */
+const LOGIN_TIMEOUT_MS = 30_000;
+
 type Phase = 'auth' | 'auth-switch' | 'command' | 'closed';
 
 export interface ConnectionOptions {
@@ -58,6 +65,8 @@ export class MysqlConnection {
   readonly #packetTimeoutMs: number;
   /** Runs while a request is partly received; a client that never finishes it is cut. */
   #partial: NodeJS.Timeout | undefined;
+  /** Runs from the greeting until the client is logged in. */
+  #login: NodeJS.Timeout | undefined;
   /** Resolves when the socket is fully closed. */
   readonly closed: Promise<void>;
 
@@ -79,9 +88,11 @@ export class MysqlConnection {
       // A transaction still open when the client goes away is discarded.
       rollback(session);
       clearTimeout(this.#partial);
+      clearTimeout(this.#login);
       resolve();
     }));
     this.#listen(socket);
+    this.#login = setTimeout(() => this.#socket.destroy(), Math.min(LOGIN_TIMEOUT_MS, this.#packetTimeoutMs)).unref();
     const w = new PacketWriter(0);
     writeGreeting(w, opts.connectionId, this.#scramble, this.#tls !== undefined);
     this.#send(w.finish());
@@ -270,6 +281,8 @@ export class MysqlConnection {
   }
 
   #accept(seq: number): void {
+    clearTimeout(this.#login);
+    this.#login = undefined;
     const w = new PacketWriter((seq + 1) & 0xff);
     writeOk(w, { status: Status.AUTOCOMMIT });
     this.#send(w.finish());

@@ -5,6 +5,7 @@
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { TLSSocket, type SecureContext } from 'node:tls';
 import { MAXED_OUT_MESSAGE } from '../mysql/mysql-listener.js';
 import { metrics } from '../metrics/metrics.js';
 
@@ -18,7 +19,12 @@ export interface HttpLimits {
   maxConnections?: number;
   /** A whole request must arrive within this long (default DEFAULT_CLIENT_TIMEOUT_MS). */
   clientTimeoutMs?: number;
+  /** The listener also takes HTTPS (tls-sniff.ts): a refused HTTPS client is told over TLS. */
+  tls?: SecureContext;
 }
+
+/** First byte of a TLS record carrying a handshake. */
+const TLS_HANDSHAKE = 0x16;
 
 const REFUSAL_BODY = JSON.stringify({ error: MAXED_OUT_MESSAGE });
 const REFUSAL = `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=UTF-8\r\n` +
@@ -77,14 +83,40 @@ export function applyHttpLimits(server: Server, limits: HttpLimits): void {
   let open = 0;
   server.on('connection', (socket: Socket) => {
     if (open >= max) {
-      metrics.maxedOut++;
-      socket.on('error', () => socket.destroy());
-      socket.end(REFUSAL);
-      setTimeout(() => socket.destroy(), 1_000).unref();
+      refuse(socket, limits.tls);
       return;
     }
     open++;
     socket.once('close', () => open--);
     for (const h of handlers) h.call(server, socket);
+  });
+}
+
+/**
+ * Answers a connection over max_connections with the 503 and closes it. On a listener that also takes
+ * HTTPS the first byte tells which (0x16 opens a TLS handshake, as in tls-sniff.ts): an HTTPS client
+ * reads plain text as a broken handshake (curl: "wrong version number", no status), so it is told
+ * over TLS. Either way the socket is gone within a second.
+ */
+function refuse(socket: Socket, tls: SecureContext | undefined): void {
+  metrics.maxedOut++;
+  socket.on('error', () => socket.destroy());
+  setTimeout(() => socket.destroy(), 1_000).unref();
+  if (!tls) {
+    socket.end(REFUSAL);
+    return;
+  }
+  socket.once('data', (chunk: Buffer) => {
+    if (chunk[0] !== TLS_HANDSHAKE) {
+      socket.end(REFUSAL);
+      return;
+    }
+    socket.pause();
+    socket.unshift(chunk);
+    const secure = new TLSSocket(socket, { isServer: true, secureContext: tls });
+    secure.on('error', () => secure.destroy());
+    // written once the handshake is done
+    secure.end(REFUSAL);
+    process.nextTick(() => socket.resume());
   });
 }

@@ -121,6 +121,17 @@ export class TermNumbers implements TermNumbering {
   }
 }
 
+// A name numbered twice, so #slotOf's test of a hash match has type feedback from the start: in a load
+// nearly every name is new and matches no slot, so the build thread's packScanned (which inlines
+// numberOf) was optimized without it, and the first name seen again deoptimized it (a recompile of
+// 30-100 ms). The feedback is the function's, shared by every TermNumbers; V8 makes a function's
+// feedback vector only after some calls, hence the repeats, and the names are made at run time (not
+// interned, as a load's are: a literal's feedback deoptimized at the first real name instead).
+{
+  const warm = new TermNumbers();
+  for (let i = 0; i < 64; i++) warm.numberOf(`warm${i & 1}`);
+}
+
 /** A name's hash as the slots' Uint32Array keeps it. */
 function nameHash(s: string): number {
   return fnvString(s) >>> 0;

@@ -79,6 +79,20 @@ export function idfOption(text: string): NonNullable<SearchRequest['idf']> {
   return out;
 }
 
+/**
+ * searchd's query check on an explicit max_matches (a distributed master runs it too): else the page
+ * is silently empty and a typo reads as "no matches".
+ */
+export function checkMaxMatches(maxMatches: number, offset: number): void {
+  if (maxMatches < 1) throw new SearchError('QUERY_ERROR', 'max_matches can not be less than one');
+  if (offset >= maxMatches) throw new SearchError('QUERY_ERROR', `offset out of bounds (offset=${offset}, max_matches=${maxMatches})`);
+}
+
+/** Negative offsets come from JSON's "offset"/"from": searchd's error, not a page counted from the end. */
+export function checkOffset(offset: number, maxMatches: number): void {
+  if (offset < 0) throw new SearchError('QUERY_ERROR', `offset out of bounds (offset=${offset}, max_matches=${maxMatches})`);
+}
+
 /** Request options shared by SELECT, UPDATE and DELETE: ranker, field_weights, max_matches. */
 function applyOptions(req: SearchRequest, st: SelectStatement): void {
   const opts = optionMap(st.options);
@@ -107,7 +121,10 @@ function applyOptions(req: SearchRequest, st: SelectStatement): void {
     for (const e of fw.entries) req.fieldWeights[e.name] = requireNumber('field_weights', e.value);
   }
   const mm = opts.get('max_matches');
-  if (mm) req.maxMatches = requireNumber('max_matches', mm);
+  if (mm) {
+    req.maxMatches = requireNumber('max_matches', mm);
+    checkMaxMatches(req.maxMatches, req.offset);
+  }
   const mqt = opts.get('max_query_time');
   if (mqt) req.maxQueryMs = Math.max(0, requireNumber('max_query_time', mqt));
   // Manticore: the most threads this query's pseudo-shards use; 0 = the server's
@@ -218,6 +235,7 @@ export function buildRequest(
     offset: all ? 0 : st.offset ?? 0, limit, maxMatches: all ?? DEFAULT_MAX_MATCHES,
     expansion: expansionSettings(table, st, flags),
   };
+  checkOffset(req.offset, req.maxMatches);
   applyOptions(req, st);
   return req;
 }

@@ -84,7 +84,9 @@ export class LoggedRounds {
   async close(): Promise<void> {
     const log = this.ctx.log;
     if (!log) return;
+    await Promise.allSettled(this.#writes); // rounds being logged land first, then go to lmdb with the rest
     await this.drain();
+    await log.settle(); // the zeros being written ahead, so the file ends empty
     log.truncate();
     log.close();
   }

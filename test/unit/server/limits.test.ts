@@ -106,6 +106,17 @@ describe('client_timeout against slow senders', () => {
     clearInterval(drip);
     expect(ms).toBeLessThan(3_000);
   });
+
+  // found by a user pass: a client that took the greeting and never logged in held one of
+  // max_connections' slots for sphinxql_timeout (15 min), where a silent HTTP client is cut at once
+  it('cuts a MySQL client that never sends its handshake response', async () => {
+    const s = await open(server.mysql.port);
+    const closed = untilClosed(s);
+    const { ms, text } = await closed;
+    expect(text.length).toBeGreaterThan(0); // the greeting came
+    expect(ms).toBeGreaterThanOrEqual(900);
+    expect(ms).toBeLessThan(3_000);
+  });
 });
 
 describe('max_packet_size', () => {

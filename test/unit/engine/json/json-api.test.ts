@@ -233,6 +233,13 @@ describe('json.search error texts', () => {
   it('limit errors are not query errors of the tree', async () => {
     await expect(json.search(j('{"table": "t", "limit": -5}'), session)).rejects.toMatchObject({ message: 'limit out of bounds (limit=-5)' });
   });
+
+  // found by a user pass: "offset": -1 answered the last match, max_matches 0 an empty page
+  it('offset and max_matches out of bounds are searchd\'s errors', async () => {
+    await expect(json.search(j('{"table": "t", "offset": -1}'), session)).rejects.toMatchObject({ message: 'offset out of bounds (offset=-1, max_matches=1000)' });
+    await expect(json.search(j('{"table": "t", "from": 5, "max_matches": 5}'), session)).rejects.toMatchObject({ message: 'offset out of bounds (offset=5, max_matches=5)' });
+    await expect(json.search(j('{"table": "t", "max_matches": 0}'), session)).rejects.toMatchObject({ message: 'max_matches can not be less than one' });
+  });
 });
 
 describe('a closed engine', () => {
