@@ -48,14 +48,19 @@ export function loadCachedBundle<T>(url: URL): CachedBundle<T> {
     fromCache: !missing,
     save: () => {
       if (!missing) return;
+      const tmp = `${cacheFile}.${process.pid}.tmp`;
       try {
         // made now, it holds the functions the run compiled, not only the bundle's top level
-        const tmp = `${cacheFile}.${process.pid}.tmp`;
         writeFileSync(tmp, script.createCachedData());
         renameSync(tmp, cacheFile);
         dropStale(file);
       } catch {
-        // no cache: the next run compiles as this one did
+        // no cache: the next run compiles as this one did; a part written (disk full) is not left behind
+        try {
+          unlinkSync(tmp);
+        } catch {
+          // never made, or renamed
+        }
       }
     },
   };

@@ -1,7 +1,7 @@
 // A CommonJS bundle loaded with V8's code cache: the first load compiles and save() writes the cache,
 // the next load takes its code from it; a changed bundle of the same length never finds the old cache.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -45,6 +45,20 @@ describe('cached bundle', () => {
     changed.save();
     expect(caches()).toHaveLength(1); // its own, the earlier build's dropped
     expect(caches()).not.toContain(old);
+  });
+
+  it('leaves no temporary file behind when the cache cannot take its place', () => {
+    writeFileSync(file, bundle(10));
+    const before = caches();
+    loadCachedBundle(pathToFileURL(file)).save();
+    const name = caches().find((f) => !before.includes(f))!;
+    rmSync(join(dir, name));
+    mkdirSync(join(dir, name)); // a directory where the cache goes: the rename fails
+    const loaded = loadCachedBundle<{ answer(): number }>(pathToFileURL(file));
+    expect(loaded.fromCache).toBe(false);
+    expect(() => loaded.save()).not.toThrow();
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    rmSync(join(dir, name), { recursive: true });
   });
 
   it('runs without a cache where none can be written', () => {
