@@ -120,7 +120,9 @@ export async function main(argv: string[]): Promise<number | undefined> {
     startImportBuildThread(argv);
     const { command, save } = await loadImportCommand();
     const code = await command.importCommand(argv.slice(1));
-    save();
+    // the cache holds what this run compiled: only a run that imported rows warms the load path worth keeping
+    // (a --help or a failed run would leave a cache of the startup alone, read by every later run)
+    if (code === 0 && !argv.includes('--help')) save();
     return exitNowWhenFlushed(code);
   }
   if (argv[0] === 'indexer') return (await import('../indexer/indexer-command.js')).indexerCommand(argv.slice(1));
