@@ -3,8 +3,9 @@
  * so a round's O_DSYNC write overwrites blocks that are already allocated and leaves the file's size alone:
  * a write that extends the file makes its flush a journal commit too (about twice the flush of an overwrite
  * on the disks measured, bench/log-write-probe.ts). The zeros are written between rounds, through a second
- * descriptor without O_DSYNC and flushed once a step, so the rounds' writes never wait for them; zeros read
- * as the end of the log (a record's length is never 0), so a crash anywhere leaves a log that reads right.
+ * descriptor without O_DSYNC and flushed once a step; a round's write waits for a step only when it would
+ * reach past where the step started (blockedFrom). Zeros read as the end of the log (a record's length is
+ * never 0), so a crash anywhere leaves a log that reads right.
  *
  * The zeros go in one 4 kB write each at 4 kB offsets: the page cache keeps a big write's pages as one
  * folio (ext4 on Linux 6.16+), and a round's write into part of it then writes the whole folio back (30 kB
@@ -27,7 +28,10 @@ export class ZeroFill {
   readonly #fd: number;
   /** Bytes [0, filled) of the file are written and flushed (records or zeros). */
   #filled = 0;
-  /** The step in flight: where its zeros start; rounds must not write past it until it ends. */
+  /**
+   * The step in flight: where the records (or the flushed bytes) ended when it started; its zeros start
+   * at the next page boundary. Rounds must not write past it until it ends.
+   */
   #from: number | undefined;
   #running: Promise<void> | undefined;
   #failedAt = -Infinity;
@@ -44,7 +48,7 @@ export class ZeroFill {
     this.#onEnd = onEnd;
   }
 
-  /** Where the zeros of the step in flight start (undefined: none): a write past it waits for the step. */
+  /** Where the step in flight started, at or before its zeros (undefined: none): a write past it waits for the step. */
   get blockedFrom(): number | undefined {
     return this.#from;
   }

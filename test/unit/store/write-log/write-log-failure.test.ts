@@ -17,12 +17,6 @@ vi.mock('node:fs', async (original) => {
   const real = await original<typeof import('node:fs')>();
   type Cb = (err: NodeJS.ErrnoException | null, n: number) => void;
   const write = (fd: number, buf: Buffer, off: number, len: number, pos: number, cb: Cb) => {
-    // the zeros written ahead of the log's records (zero-fill.ts) fail only when fault.zeros says
-    if (buf.subarray(off, off + len).every((b) => b === 0)) {
-      if (!fault.zeros) return real.write(fd, buf, off, len, pos, cb);
-      const err: NodeJS.ErrnoException = Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
-      return setImmediate(() => cb(err, 0));
-    }
     if (fault.failNext) {
       fault.failNext = false;
       const err: NodeJS.ErrnoException = Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
@@ -35,6 +29,7 @@ vi.mock('node:fs', async (original) => {
     }
     return real.write(fd, buf, off, len, pos, cb);
   };
+  // the zeros written ahead of the log's records (zero-fill.ts, writeSync only) fail only when fault.zeros says
   const writeSync = (fd: number, buf: Buffer, off: number, len: number, pos: number) => {
     if (fault.zeros && buf.subarray(off, off + len).every((b) => b === 0)) {
       throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
