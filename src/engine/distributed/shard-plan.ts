@@ -102,7 +102,7 @@ export function planShards(st: SelectStatement): ShardPlan {
   const limit = st.limit ?? DEFAULT_LIMIT;
   if (limit < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${limit})`);
   checkOffset(offset, maxMatches);
-  if (mm) checkMaxMatches(maxMatches, offset);
+  checkMaxMatches(maxMatches, offset);
   const items: SelectItem[] = [];
   const outputs: OutSpec[] = [];
   st.items.forEach((it, i) => {

@@ -80,8 +80,8 @@ export function idfOption(text: string): NonNullable<SearchRequest['idf']> {
 }
 
 /**
- * searchd's query check on an explicit max_matches (a distributed master runs it too): else the page
- * is silently empty and a typo reads as "no matches".
+ * searchd's query check (CheckQuery) on max_matches, explicit or the default 1000 (a distributed master runs
+ * it too): else the page is silently empty and a typo or a deep page reads as "no matches".
  */
 export function checkMaxMatches(maxMatches: number, offset: number): void {
   if (maxMatches < 1) throw new SearchError('QUERY_ERROR', 'max_matches can not be less than one');
@@ -121,10 +121,7 @@ function applyOptions(req: SearchRequest, st: SelectStatement): void {
     for (const e of fw.entries) req.fieldWeights[e.name] = requireNumber('field_weights', e.value);
   }
   const mm = opts.get('max_matches');
-  if (mm) {
-    req.maxMatches = requireNumber('max_matches', mm);
-    checkMaxMatches(req.maxMatches, req.offset);
-  }
+  if (mm) req.maxMatches = requireNumber('max_matches', mm);
   const mqt = opts.get('max_query_time');
   if (mqt) req.maxQueryMs = Math.max(0, requireNumber('max_query_time', mqt));
   // Manticore: the most threads this query's pseudo-shards use; 0 = the server's
@@ -237,6 +234,8 @@ export function buildRequest(
   };
   checkOffset(req.offset, req.maxMatches);
   applyOptions(req, st);
+  // searchd's CheckQuery runs on every query, default max_matches too: LIMIT 1000,10 is an error, not an empty page
+  checkMaxMatches(req.maxMatches, req.offset);
   return req;
 }
 

@@ -73,6 +73,20 @@ export function attrRef(table: Table, name: string): AttrRef {
   return { attr, type: col.type, name: col.name };
 }
 
+/**
+ * An attribute named outside GROUP BY, with searchd's message for that clause (queuecreator.cpp): an
+ * aggregate's argument is parsed as an expression ('parse error: unknown column'), COUNT(DISTINCT x) is
+ * the group-count-distinct attribute, WITHIN GROUP ORDER BY the sort-by clause.
+ */
+export function clauseRef(table: Table, name: string, clause: 'aggregate' | 'distinct' | 'within'): AttrRef {
+  const lower = name.toLowerCase();
+  if (lower === 'id' || table.index.schema.attrs.some((a) => a.name.toLowerCase() === lower) && table.column(lower)) return attrRef(table, name);
+  if (clause === 'aggregate' && !table.column(lower)) throw new SearchError('QUERY_ERROR', `table ${table.name}: parse error: unknown column: ${name}`);
+  if (clause === 'aggregate') throw new SearchError('QUERY_ERROR', `table ${table.name}: aggregate over the full-text field '${name}' is not supported (not an attribute)`);
+  const what = clause === 'distinct' ? 'group-count-distinct' : 'sort-by';
+  throw new SearchError('QUERY_ERROR', `table ${table.name}: ${what} attribute '${name}' not found`);
+}
+
 /** True for COUNT/SUM/AVG/MIN/MAX calls (aggregates), whatever their arguments. */
 export function isAggregateCall(e: Expr): boolean {
   // MIN(a, b) / MAX(a, b) of two arguments are the expression functions, not aggregates
@@ -108,14 +122,14 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement)
   if (e.distinct) {
     if (e.name !== 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
     // any column kind or expression: values read per row (an MVA or JSON array counts each element)
-    const plain = a.kind === 'column' && !a.path.length ? attrRef(table, a.name) : undefined;
+    const plain = a.kind === 'column' && !a.path.length ? clauseRef(table, a.name, 'distinct') : undefined;
     if (plain?.type === 'text') throw new SearchError('QUERY_ERROR', `COUNT(DISTINCT) over the text field '${a.text}' is not supported`);
     const arg = plain && plain.type !== 'json' ? plain : exprRef(table, a, st);
     return { fn: 'count_distinct', arg, text, kind: 'bigint' };
   }
   if (a.kind === 'column' && a.path.length) throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   // SUM(price*2): the argument is an expression read per row (expr/segment-reader.ts)
-  const arg = a.kind === 'column' ? attrRef(table, a.name) : exprRef(table, a, st);
+  const arg = a.kind === 'column' ? clauseRef(table, a.name, 'aggregate') : exprRef(table, a, st);
   if (e.name === 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   if (e.name === 'group_concat') {
     if (arg.type === 'json' || arg.type === 'text') throw new SearchError('QUERY_ERROR', `GROUP_CONCAT() over the ${arg.type} attribute '${a.text}' is not supported`);
@@ -174,7 +188,7 @@ export function withinOrder(table: Table, st: SelectStatement): GroupPlan['withi
     const desc = o.direction === 'desc';
     if (e.kind === 'call' && e.name === 'weight' && e.args.length === 0) return { desc };
     if (e.kind !== 'column' || e.path.length) throw new SearchError('UNSUPPORTED', `WITHIN GROUP ORDER BY '${o.expr.text}' is not supported yet (only weight(), id and attributes)`);
-    const ref = attrRef(table, e.name);
+    const ref = clauseRef(table, e.name, 'within');
     if (ref.type === 'json' || ref.type === 'mva' || ref.type === 'mva64' || ref.type === 'text') {
       throw new SearchError('QUERY_ERROR', `table ${table.name}: WITHIN GROUP ORDER BY the ${ref.type} attribute '${e.name}' is not supported`);
     }

@@ -13,6 +13,7 @@ describe('planShards page bounds', () => {
     expect(() => plan('SELECT * FROM d OPTION max_matches=0')).toThrow('max_matches can not be less than one');
     expect(() => plan('SELECT gid, COUNT(*) FROM d GROUP BY gid OPTION max_matches=-2')).toThrow('max_matches can not be less than one');
     expect(() => plan('SELECT * FROM d LIMIT 30,5 OPTION max_matches=10')).toThrow('offset out of bounds (offset=30, max_matches=10)');
+    expect(() => plan('SELECT * FROM d LIMIT 1000,10')).toThrow('offset out of bounds (offset=1000, max_matches=1000)');
   });
 
   it('refuses a negative offset (JSON "offset") and plans a page inside max_matches', () => {

@@ -21,6 +21,17 @@ describe('max_matches bounds', () => {
     expect(grouped).toMatchObject({ kind: 'error', message: 'offset out of bounds (offset=10, max_matches=10)' });
   });
 
+  // found by a user pass: LIMIT 1000,10 answered an empty page; searchd's CheckQuery bounds the default 1000 too
+  it('refuses an offset at or past the default max_matches', async () => {
+    await t.exec('CREATE TABLE d (title text, gid uint)');
+    await t.exec("INSERT INTO d (id, title, gid) VALUES (1, 'a', 1)");
+    const [deep] = await t.exec('SELECT * FROM d LIMIT 1000,10');
+    expect(deep).toMatchObject({ kind: 'error', message: 'offset out of bounds (offset=1000, max_matches=1000)' });
+    const [grouped] = await t.exec('SELECT gid FROM d GROUP BY gid LIMIT 10 OFFSET 1500');
+    expect(grouped).toMatchObject({ kind: 'error', message: 'offset out of bounds (offset=1500, max_matches=1000)' });
+    expect(await t.rows('SELECT id FROM d LIMIT 999,10')).toEqual([]);
+  });
+
   it('still answers pages inside max_matches', async () => {
     await t.exec('CREATE TABLE c (title text)');
     await t.exec("INSERT INTO c (id, title) VALUES (1, 'a'), (2, 'b'), (3, 'c')");

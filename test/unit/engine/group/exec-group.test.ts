@@ -63,6 +63,16 @@ describe('GROUP BY', () => {
     expect(await error('select cat from p group by cat order by title desc')).toContain("ORDER BY 'title'");
   });
 
+  // a user pass: these named 'group-by attribute ... not found', the wrong clause; searchd's texts per clause
+  it('an unknown column outside GROUP BY is named by its own clause', async () => {
+    expect(await error('select cat from p group by cat within group order by nope desc')).toBe("table p: sort-by attribute 'nope' not found");
+    expect(await error('select cat, sum(nope) from p group by cat')).toBe('table p: parse error: unknown column: nope');
+    expect(await error('select avg(nope) from p')).toBe('table p: parse error: unknown column: nope');
+    expect(await error('select cat, count(distinct nope) from p group by cat')).toBe("table p: group-count-distinct attribute 'nope' not found");
+    expect(await error('select cat, sum(title) from p group by cat')).toBe("table p: aggregate over the full-text field 'title' is not supported (not an attribute)");
+    expect(await error('select cat from p group by nope')).toBe("table p: group-by attribute 'nope' not found");
+  });
+
   it('WITHIN GROUP ORDER BY picks each group\'s row; GROUP N BY keeps N rows per group, LIMIT counting rows', async () => {
     expect(await t.rows('select cat, id from p group by cat within group order by price desc order by cat asc')).toEqual([[1, 2n], [2, 3n], [3, 4n]]);
     expect(await t.rows('select cat, id from p group by cat within group order by id asc order by cat asc')).toEqual([[1, 1n], [2, 3n], [3, 4n]]);

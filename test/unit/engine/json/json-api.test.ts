@@ -239,6 +239,9 @@ describe('json.search error texts', () => {
     await expect(json.search(j('{"table": "t", "offset": -1}'), session)).rejects.toMatchObject({ message: 'offset out of bounds (offset=-1, max_matches=1000)' });
     await expect(json.search(j('{"table": "t", "from": 5, "max_matches": 5}'), session)).rejects.toMatchObject({ message: 'offset out of bounds (offset=5, max_matches=5)' });
     await expect(json.search(j('{"table": "t", "max_matches": 0}'), session)).rejects.toMatchObject({ message: 'max_matches can not be less than one' });
+    // the default max_matches bounds the page too (a user pass: offset 1000 answered an empty page)
+    await expect(json.search(j('{"table": "t", "offset": 1000, "limit": 10}'), session)).rejects.toMatchObject({ message: 'offset out of bounds (offset=1000, max_matches=1000)' });
+    await expect(json.search(j('{"table": "t", "from": 1200, "size": 10}'), session)).rejects.toMatchObject({ message: 'offset out of bounds (offset=1200, max_matches=1000)' });
   });
 });
 
