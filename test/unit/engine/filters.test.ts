@@ -1,5 +1,5 @@
 // JSON attribute filters compare integers as searchd's int64 does (sphinxjson.l reads them with strtoll),
-// not as doubles: found by a user pass, `j.k = 18446744073709551617` matched a stored 18446744073709551615.
+// not as doubles: found by a user pass, `j.m = 9007199254740992` matched a stored 9007199254740993.
 import { describe, expect, it } from 'vitest';
 import { useTempEngine } from '../../helpers/temp-engine.js';
 
@@ -11,7 +11,9 @@ const t = useTempEngine('quarry-filters-', async (t) => {
 
 describe('JSON integer filters', () => {
   it('compare integers past 2^53 exactly, not as doubles', async () => {
-    expect(await t.rows('SELECT id FROM j WHERE j.k = 18446744073709551617')).toEqual([]);
+    // past 2^63-1 after `=` the literal itself is refused, as searchd does (its test_303), whatever the column
+    const out = await t.exec('SELECT id FROM j WHERE j.k = 18446744073709551617');
+    expect(out[out.length - 1]).toMatchObject({ kind: 'error', message: expect.stringContaining('out of range') });
     expect(await t.rows('SELECT id FROM j WHERE j.m = 9007199254740992')).toEqual([]);
     expect(await t.rows('SELECT id FROM j WHERE j.m = 9007199254740993')).toEqual([[1n]]);
     expect(await t.rows('SELECT id FROM j WHERE j.m > 9007199254740992')).toEqual([[1n]]);
