@@ -1,6 +1,6 @@
 // bench/log-write-probe.ts: what one flushed write of the write log (src/store/write-log/write-log.ts) costs on
 // this disk, by how it is made: an O_DSYNC write that extends the file against one that overwrites blocks
-// already written (zero-filled and flushed ahead, as the log keeps them now), O_DSYNC against write +
+// already written (zero-filled and flushed ahead: tried in session 19, not kept), O_DSYNC against write +
 // fdatasync, records at any offset against padded to 4 kB boundaries, and a round's write with the zero fill
 // ahead of it done in between (the log's pattern). Per case: mean, p50, p90, p99 ms a write and the disk bytes
 // written a write (/proc/self/io write_bytes, which counts page writeback of this process; the journal's own

@@ -4,7 +4,7 @@
 // turnaround: replies, the clients' next statements, parse), and append again: the group-commit pattern of
 // 16 single-row INSERT clients without the server's CPU. Per build: records a second, writes a second,
 // mean and p50/p90/p99 ms from a record's append to its durability, and disk kB written a record
-// (/proc/self/io write_bytes: the log's records, and this build's zeros written ahead).
+// (/proc/self/io write_bytes: the log's records, and any zeros a build writes ahead of them).
 // Run: npm run build && node dist/bench/write-log-ab.bench.js --baseline DIR [--spells 10] [--spell-ms 1500]
 // [--writers 16] [--round-bytes 2000] [--turn-ms 1] [--dir /tmp]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -86,7 +86,6 @@ export class LoggedRounds {
     if (!log) return;
     await Promise.allSettled(this.#writes); // rounds being logged land first, then go to lmdb with the rest
     await this.drain();
-    await log.settle(); // the zeros being written ahead, so the file ends empty
     log.truncate();
     log.close();
   }

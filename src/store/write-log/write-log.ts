@@ -4,9 +4,7 @@
  * flush), while lmdb, which flushes twice a commit (data pages, then its meta page), gets the rounds
  * later in fewer, bigger commits (logged-rounds.ts). Records that lmdb holds durably are dead; once
  * every logged record is, the next one is written at offset 0 again (reset), so the file stays small
- * and is overwritten in place (no size change for the flush to journal). Past the records the file is kept
- * written with zeros ahead of them (zero-fill.ts), so the writes before a reset overwrite too; zeros read
- * as the end of the log.
+ * and is overwritten in place (no size change for the flush to journal).
  *
  *   record: | bodyLen u32 | crc32(body) u32 | lsn u64 | body |
  *   body:   | gen u32 | lastSeq u64 | n u32 | n x (| db u8 | keyLen u16 | valLen i32, -1: removal | key | value |) |
@@ -20,7 +18,6 @@ import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, wri
 import { crc32 } from 'node:zlib';
 import { SearchError } from '../../util/errors.js';
 import { roundTracing, writeEnded, writeStarted } from '../../util/round-trace.js';
-import { ZeroFill } from './zero-fill.js';
 
 /** The log's file name in the data directory. */
 export const WRITE_LOG_FILE = 'write-log';
@@ -136,12 +133,8 @@ const STAGE_KEEP_BYTES = 256 << 10;
 
 export class WriteLog {
   readonly #fd: number;
-  /** Zeros written ahead of the records. */
-  readonly #fill: ZeroFill;
   /** Where the next record goes. */
   #offset = 0;
-  /** Where the records of the write in flight end. */
-  #end = 0;
   /** The next record's log sequence number. */
   #lsn: bigint;
   /** Records waiting for the write in flight; they go together in the next one. */
@@ -152,13 +145,9 @@ export class WriteLog {
   #staged = 0;
   #spare: Buffer | undefined;
 
-  private constructor(path: string, fd: number, nextLsn: bigint) {
+  private constructor(fd: number, nextLsn: bigint) {
     this.#fd = fd;
     this.#lsn = nextLsn;
-    // a write held back by a fill step goes once the step ends
-    this.#fill = new ZeroFill(path, () => (this.#writing ? this.#end : this.#offset), () => {
-      if (!this.#writing && this.#queued.length) this.#writeQueued();
-    });
   }
 
   /** Opens (creating) the log at `path` with the rounds it holds; `readOnly` opens it for reading only. */
@@ -183,7 +172,7 @@ export class WriteLog {
       closeSync(fd);
       return { log: undefined, rounds };
     }
-    return { log: new WriteLog(path, fd, (lastLsn ?? 0n) + 1n), rounds };
+    return { log: new WriteLog(fd, (lastLsn ?? 0n) + 1n), rounds };
   }
 
   /**
@@ -226,36 +215,17 @@ export class WriteLog {
     this.#offset = 0;
   }
 
-  /**
-   * Empties the file (its records all applied to lmdb durably), synchronously; the next record goes to
-   * offset 0. Not while zeros are being written ahead (settle() first).
-   */
+  /** Empties the file (its records all applied to lmdb durably), synchronously; the next record goes to offset 0. */
   truncate(): void {
     this.reset();
-    if (this.#fill.running()) throw new SearchError('INTERNAL', 'write log: truncate while zeros are being written');
     ftruncateSync(this.#fd, 0); // O_DSYNC: the size change is flushed before this returns
-    this.#fill.truncated();
-  }
-
-  /** Settles once no zeros are being written ahead of the records (before truncate or close). */
-  settle(): Promise<void> {
-    return this.#fill.settle();
-  }
-
-  /** The bytes written and flushed from the start of the file, records and zeros (for tests and benches). */
-  get filled(): number {
-    return this.#fill.filled;
   }
 
   close(): void {
-    this.#fill.close();
     closeSync(this.#fd);
   }
 
   #writeQueued(): void {
-    // zeros are being written where these records would go: they wait for them (the fill calls back)
-    const blocked = this.#fill.blockedFrom;
-    if (blocked !== undefined && this.#offset + this.#staged > blocked) return;
     const batch = this.#queued;
     this.#queued = [];
     this.#writing = true;
@@ -268,7 +238,6 @@ export class WriteLog {
     const lsn = this.#lsn;
     for (let i = 0; i < batch.length; i++) setLsn(stage, lsn + BigInt(i), batch[i]!.at);
     const at = this.#offset;
-    this.#end = at + bytes.length;
     const startedAt = roundTracing ? writeStarted(batch.length) : 0;
     const done = (err: unknown, written: number) => {
       if (roundTracing) writeEnded(startedAt);
@@ -283,8 +252,6 @@ export class WriteLog {
       }
       this.#writing = false;
       if (this.#queued.length) this.#writeQueued();
-      // between rounds: more zeros ahead, past the records written and the write just started
-      this.#fill.maybeStart();
     };
     writeAll(this.#fd, bytes, at, done);
   }
