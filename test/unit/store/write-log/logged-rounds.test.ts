@@ -4,26 +4,15 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { docKey, genKey, opKey, u64Bytes } from '../../../../src/store/keys.js';
 import { openDbs } from '../../../../src/store/lmdb-env.js';
 import { LoggedRounds } from '../../../../src/store/write-log/logged-rounds.js';
-import { LogDb, type LogRound } from '../../../../src/store/write-log/write-log.js';
+import { oneDocRound } from './one-doc-round.js';
 
 let root: string;
 beforeAll(() => { root = mkdtempSync(join(tmpdir(), 'quarry-logged-rounds-')); });
 afterAll(() => { rmSync(root, { recursive: true, force: true }); });
 
-function round(lastSeq: bigint, text: string): LogRound {
-  return {
-    gen: 1,
-    lastSeq,
-    puts: [
-      { db: LogDb.DOCS, key: docKey(1, lastSeq), value: Buffer.from(text) },
-      { db: LogDb.OPS, key: opKey(1, lastSeq), value: Buffer.from('op') },
-      { db: LogDb.SEQ, key: genKey(1), value: u64Bytes(lastSeq) },
-    ],
-  };
-}
+const round = oneDocRound;
 
 it('close with rounds still being written to the log: they land in lmdb and the log ends empty', async () => {
   const dbs = openDbs(join(root, 'store'));

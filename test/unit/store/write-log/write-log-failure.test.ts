@@ -4,8 +4,9 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { docKey, genKey, opKey, u64Bytes } from '../../../../src/store/keys.js';
-import { LogDb, WriteLog, type LogRound } from '../../../../src/store/write-log/write-log.js';
+import { docKey, genKey, opKey } from '../../../../src/store/keys.js';
+import { WriteLog } from '../../../../src/store/write-log/write-log.js';
+import { oneDocRound } from './one-doc-round.js';
 
 /** When set: the next write is cut after this many bytes and the one after it fails with ENOSPC. */
 const fault: { cutAt?: number; failNext?: boolean } = {};
@@ -33,17 +34,7 @@ let root: string;
 beforeAll(() => { root = mkdtempSync(join(tmpdir(), 'quarry-write-log-fail-')); });
 afterAll(() => { rmSync(root, { recursive: true, force: true }); });
 
-function round(lastSeq: bigint, text: string): LogRound {
-  return {
-    gen: 1,
-    lastSeq,
-    puts: [
-      { db: LogDb.DOCS, key: docKey(1, lastSeq), value: Buffer.from(text) },
-      { db: LogDb.OPS, key: opKey(1, lastSeq), value: Buffer.from('op') },
-      { db: LogDb.SEQ, key: genKey(1), value: u64Bytes(lastSeq) },
-    ],
-  };
-}
+const round = oneDocRound;
 
 it('records of a failed write are not read back, though a short write got them onto disk', async () => {
   const path = join(root, 'log');
