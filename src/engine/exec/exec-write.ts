@@ -38,14 +38,22 @@ function matchingIds(ctx: WriteContext, table: Table, st: UpdateStatement | Dele
   return table.search(req).hits.map((h) => h.docId);
 }
 
-function existingTable(ctx: WriteContext, name: string): Table {
+/**
+ * UPDATE/DELETE's table. A missing one is named as Manticore's sphHandleMysqlUpdate/Delete name it (its check
+ * ahead of the search, src/searchd.cpp), which also serve JSON /update, /delete and /bulk's update/delete lines.
+ */
+export function missingWriteTable(name: string, verb: 'update' | 'delete'): SearchError {
+  return new SearchError('UNKNOWN_TABLE', `unknown table '${name.toLowerCase()}' in ${verb} request`);
+}
+
+function existingTable(ctx: WriteContext, name: string, verb: 'update' | 'delete'): Table {
   const t = ctx.catalog.get(name);
-  if (!t) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name.toLowerCase()}' in search request`);
+  if (!t) throw missingWriteTable(name, verb);
   return t;
 }
 
 export async function execDelete(ctx: WriteContext, st: DeleteStatement): Promise<OkResult> {
-  const table = existingTable(ctx, st.table);
+  const table = existingTable(ctx, st.table, 'delete');
   return table.mutex.run(async () => ok(await table.deleteIds(matchingIds(ctx, table, st))));
 }
 
@@ -65,7 +73,7 @@ function setJsonPath(current: AttrValue, a: Assignment): string {
 }
 
 export async function execUpdate(ctx: WriteContext, st: UpdateStatement): Promise<OkResult> {
-  const table = existingTable(ctx, st.table);
+  const table = existingTable(ctx, st.table, 'update');
   const cols = st.assignments.map((a) => {
     const col = table.column(a.column);
     if (!col) throw new SearchError('UNKNOWN_COLUMN', `table ${table.name}: attribute '${a.column}' not found`);

@@ -9,7 +9,7 @@
  * applies nothing of its run. Updates and deletes by query select their documents at commit.
  */
 import { SearchError } from '../../util/errors.js';
-import type { WriteContext } from '../exec/exec-write.js';
+import { missingWriteTable, type WriteContext } from '../exec/exec-write.js';
 import { checkModify, execJsonDelete, execJsonUpdate } from './json-modify.js';
 import { docObject, insertId } from './json-write.js';
 import { BulkRows } from './bulk-row.js';
@@ -144,14 +144,15 @@ function asSearchError(e: unknown): SearchError {
 
 /**
  * A run's table; `/bulk` never creates one. A missing one is named as Manticore's writer names it:
- * insert/replace go through sphHandleMysqlInsert ("table 'x' absent"), update/delete through a search.
+ * insert/replace go through sphHandleMysqlInsert ("table 'x' absent"), update/delete through
+ * sphHandleMysqlUpdate/Delete ("unknown table 'x' in update request").
  */
 function openTable(ctx: WriteContext, name: string, cluster: JsonValue | undefined, op: BulkOp): Table {
   ctx.guard?.(name, typeof cluster === 'string' ? cluster : undefined);
   const table = ctx.catalog.get(name);
   if (table) return table;
-  const write = op !== 'update' && op !== 'delete';
-  throw new SearchError('UNKNOWN_TABLE', write ? `table '${name}' absent` : `unknown local table(s) '${name}' in search request`);
+  if (op === 'update' || op === 'delete') throw missingWriteTable(name, op);
+  throw new SearchError('UNKNOWN_TABLE', `table '${name}' absent`);
 }
 
 /** Reads one statement line into the open run; a promise only while a generated id is taken. */

@@ -110,13 +110,18 @@ describe('/bulk', () => {
     expect(JSON.parse(bad.text)).toMatchObject({ errors: true, error: 'unable to parse: ' });
   });
 
-  it('a write into a missing table names it as Manticore\'s INSERT does; update/delete as its search does', async () => {
+  it('a write into a missing table names it as Manticore\'s INSERT does; update/delete as its UPDATE/DELETE do', async () => {
     for (const op of ['insert', 'replace']) {
       const r = await post('/bulk', `{"${op}":{"table":"nope","id":1,"doc":{}}}`, NDJSON);
       expect(JSON.parse(r.text)).toMatchObject({ items: [{ [op]: { error: { type: "table 'nope' absent", table: 'nope' } } }], error: "table 'nope' absent" });
     }
+    // sphHandleMysqlUpdate/Delete (src/searchd.cpp) check the table ahead of any search; /bulk, /update, /delete use them
     const del = await post('/bulk', '{"delete":{"table":"nope","id":1}}', NDJSON);
-    expect(JSON.parse(del.text).error).toBe("unknown local table(s) 'nope' in search request");
+    expect(JSON.parse(del.text).error).toBe("unknown table 'nope' in delete request");
+    const upd = await post('/bulk', '{"update":{"table":"nope","id":1,"doc":{"gid":2}}}', NDJSON);
+    expect(JSON.parse(upd.text).error).toBe("unknown table 'nope' in update request");
+    expect((await post('/update', '{"table":"nope","id":1,"doc":{"gid":2}}')).text).toContain("unknown table 'nope' in update request");
+    expect((await post('/delete', '{"table":"nope","id":1}')).text).toContain("unknown table 'nope' in delete request");
   });
 
   it('an oversized body is refused with 413 and nothing is written', async () => {

@@ -27,3 +27,18 @@ describe('UPDATE of a JSON path over several rows', () => {
     }
   });
 });
+
+describe('UPDATE and DELETE of a missing table', () => {
+  // sphHandleMysqlUpdate/Delete (src/searchd.cpp) refuse it ahead of any search, with their own message
+  it('name it as Manticore\'s UPDATE/DELETE do, also inside a transaction', async () => {
+    const [upd] = await t.exec('UPDATE Nope SET gid = 1 WHERE id = 1');
+    expect(upd).toMatchObject({ kind: 'error', message: "unknown table 'nope' in update request" });
+    const [del] = await t.exec('DELETE FROM nope WHERE id = 1');
+    expect(del).toMatchObject({ kind: 'error', message: "unknown table 'nope' in delete request" });
+    const session = newSession();
+    await t.engine.execute('BEGIN', session);
+    const [txDel] = await t.engine.execute('DELETE FROM nope WHERE id = 1', session);
+    expect(txDel).toMatchObject({ kind: 'error', message: "unknown table 'nope' in delete request" });
+    await t.engine.execute('ROLLBACK', session);
+  });
+});
