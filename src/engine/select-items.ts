@@ -12,6 +12,7 @@ import { orderedColumns } from './schema-text.js';
 import { compileExpr, type ExprType } from './expr/compile.js';
 import { valueText } from './expr/strings.js';
 import type { Table } from './table.js';
+import { parseStoredJson, storedJsonText } from './json/stored-json.js';
 
 export const KIND_OF: Record<ColumnType, CellKind> = {
   text: 'string', string: 'string', uint: 'uint', bigint: 'bigint', float: 'float', bool: 'bool',
@@ -59,9 +60,10 @@ function jsonPathOut(c: Column, e: Expr & { kind: 'column' }, name: string): Out
     name, kind: 'json',
     read: (r) => {
       const raw = r.attrs.get(c.name);
-      let cur: unknown = typeof raw === 'string' ? JSON.parse(raw) : undefined;
+      // searchd keeps int64 JSON values exact (stored-json.ts), so `j.k` shows 9007199254740993 as stored
+      let cur: unknown = typeof raw === 'string' ? parseStoredJson(raw) : undefined;
       for (const step of e.path) cur = cur == null ? undefined : (cur as Record<string | number, unknown>)[step];
-      return cur === undefined ? null : JSON.stringify(cur);
+      return cur === undefined ? null : storedJsonText(cur);
     },
   };
 }

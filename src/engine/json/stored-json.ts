@@ -1,0 +1,27 @@
+/**
+ * A stored JSON attribute's text read as searchd reads it (sphinxjson.cpp ParseNumber): an integer is an int64
+ * when strtoll takes it, so one past 2^53 stays exact (a bigint here); past int64 it overflows to a double.
+ * Only text with a 16-digit run can hold an integer past 2^53; the rest takes the native parser.
+ */
+import { parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
+
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+
+function storedNumber(s: string): number | bigint {
+  if (!/^-?\d+$/.test(s)) return Number(s);
+  const n = Number(s);
+  if (Number.isSafeInteger(n)) return n;
+  const b = BigInt(s);
+  return b >= INT64_MIN && b <= INT64_MAX ? b : n;
+}
+
+export function parseStoredJson(text: string): unknown {
+  if (!/\d{16}/.test(text)) return JSON.parse(text);
+  return losslessParse(text, null, storedNumber);
+}
+
+/** JSON text of a value parseStoredJson gave (bigints as their digits). */
+export function storedJsonText(v: unknown): string {
+  return losslessStringify(v) ?? 'null';
+}
