@@ -108,9 +108,15 @@ export class PageIndex {
     }
     const spec = opts.highlight === undefined ? undefined : parseJsonHighlight(opts.highlight);
     if (trees.search === 'none') return { total: 0, hits: [] };
+    const offset = count('offset', opts.offset, PAGE_DEFAULTS.offset);
+    // searchd's CheckQuery, as /search answers it (engine/exec/exec-select.ts checkMaxMatches): a page past
+    // max_matches is an error, not an empty page that reads as "no matches"
+    if (offset >= PAGE_DEFAULTS.maxMatches) {
+      throw new SearchError('QUERY_ERROR', `offset out of bounds (offset=${offset}, max_matches=${PAGE_DEFAULTS.maxMatches})`);
+    }
     const req: SearchRequest = {
       query: trees.search, ranker: 'proximity_bm25', fieldWeights: { ...opts.fieldWeights }, filters: [], sort: [],
-      offset: count('offset', opts.offset, PAGE_DEFAULTS.offset), limit: count('limit', opts.limit, PAGE_DEFAULTS.limit),
+      offset, limit: count('limit', opts.limit, PAGE_DEFAULTS.limit),
       maxMatches: PAGE_DEFAULTS.maxMatches,
       expansion: { ...tableNormalizers(this.#pipeline, m.settings).expansion, limit: 0 },
       ...(opts.ranker === undefined ? {} : rankerOption(opts.ranker)),

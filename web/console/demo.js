@@ -24,6 +24,8 @@ queryInput.value = params.get('q') ?? '';
 const TAGS = highlightTags();
 const HIGHLIGHT = { pre_tags: TAGS.pre, post_tags: TAGS.post };
 let offset = 0;
+/** Both sides' max_matches: a page from it on is searchd's "offset out of bounds" error, so Next stops before it. */
+const MAX_MATCHES = 1000;
 
 /** @param {string} id @param {string} message @param {boolean} [isError] */
 function status(id, message, isError = false) {
@@ -122,7 +124,7 @@ async function run(idx) {
   const same = page && server ? page.join() === server.keys.join() : null;
   byId('compare-status').textContent = same === null ? '' : same ? 'same ids, order, weights and highlights' : 'results differ';
   prevButton.disabled = offset === 0;
-  nextButton.disabled = !server || offset + PAGE_SIZE >= server.total;
+  nextButton.disabled = !server || offset + PAGE_SIZE >= Math.min(server.total, MAX_MATCHES);
 }
 
 /** The opened export, or null. @type {any} */

@@ -82,6 +82,13 @@ describe('chunked source', () => {
     // highlights up to 1000 hits per query twice over: 1.6 s on a quiet machine, past 30 s at a load of 30
   }, 120_000);
 
+  it('a page past max_matches is searchd\'s offset error, as /search answers it; the last page is not', async () => {
+    const image = new PageIndex(new ImageSource(decodeImage(readFileSync(join(out, 'table.qimg'))), sharedCore()));
+    await expect(image.search('w1x', { offset: 1000 })).rejects.toMatchObject({ code: 'QUERY_ERROR', message: 'offset out of bounds (offset=1000, max_matches=1000)' });
+    const last = await image.search('w*', { offset: 990, limit: 20 });
+    expect(last.hits.length).toBe(10);
+  });
+
   it('a prefix query fetches only the dictionary chunks its prefix spans', async () => {
     const manifest = JSON.parse(readFileSync(join(out, CHUNK_FILES.manifest), 'utf8')) as ChunksManifest;
     expect(manifest.dictFirst.length).toBeGreaterThan(4);
