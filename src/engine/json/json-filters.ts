@@ -22,8 +22,21 @@ function target(name: string): FilterTarget {
   return { expr: { kind: 'column', name: col!, path, text: name } };
 }
 
+const I64_MIN = -(1n << 63n);
+const U64_MAX = (1n << 64n) - 1n;
+
+/**
+ * A filter value as Manticore's cJSON reads it (src/json/cJSON.c parse_number): an integer up to 2^64-1 is an
+ * int64, one in 2^63..2^64-1 a "uint" whose IntVal() is the same 64 bits as int64 (18446744073709551615 is -1);
+ * past that (or below -2^63) strtoull/strtoll overflow and it is a double, so the filter is a float one
+ * (jsonqueryfilter.cpp). No out-of-range error as SQL's literals give.
+ */
 function literalOf(v: JsonValue): SqlLiteral {
-  if (isJsonInt(v)) return { kind: 'int', value: BigInt(v.value), text: v.value };
+  if (isJsonInt(v)) {
+    const n = BigInt(v.value);
+    if (n < I64_MIN || n > U64_MAX) return { kind: 'float', value: Number(v.value), text: v.value };
+    return { kind: 'int', value: BigInt.asIntN(64, n), text: v.value };
+  }
   if (isJsonNumber(v)) return { kind: 'float', value: Number(v.value), text: v.value };
   if (typeof v === 'boolean') return { kind: 'int', value: v ? 1 : 0, text: v ? '1' : '0' };
   if (typeof v === 'string') return { kind: 'string', value: v };

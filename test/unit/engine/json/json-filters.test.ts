@@ -11,6 +11,15 @@ describe('JSON filters as WHERE conditions', () => {
     expect(c).toMatchObject({ kind: 'compare', op: '=', value: { kind: 'int', value: 9223372036854775807n } });
   });
 
+  it('integers past int64 are read as cJSON reads them: up to 2^64-1 the same 64 bits as int64, past it a float', () => {
+    // no "out of range" error as SQL literals give: searchd's JSON filters take what cJSON parsed (jsonqueryfilter.cpp)
+    expect(filterCondition('equals', j('{"b": 18446744073709551615}'))).toMatchObject({ value: { kind: 'int', value: -1n } });
+    expect(filterCondition('in', j('{"b": [9223372036854775808, 1]}'))).toMatchObject({ values: [{ kind: 'int', value: -9223372036854775808n }, { kind: 'int', value: 1n }] });
+    expect(filterCondition('range', j('{"b": {"lte": 18446744073709551615}}'))).toMatchObject({ op: '<=', value: { kind: 'int', value: -1n } });
+    expect(filterCondition('equals', j('{"b": 18446744073709551616}'))).toMatchObject({ value: { kind: 'float', value: 18446744073709551616 } });
+    expect(filterCondition('range', j('{"b": {"gt": -9223372036854775809}}'))).toMatchObject({ op: '>', value: { kind: 'float', value: -9223372036854775808 } });
+  });
+
   it('range with both bounds is an AND of the lower and upper comparison', () => {
     const c = filterCondition('range', j('{"price": {"gte": 1, "lt": 2.5}}'));
     expect(c).toMatchObject({
