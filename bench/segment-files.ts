@@ -8,14 +8,17 @@
 // for the same six segments.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
-/** The segment files under `dir`, by table directory, then by place in the table. */
+/**
+ * The segment files under `dir` (names starting seg-: a folder above named "...seg..." pulls in nothing
+ * else), by table directory, then by place in the table.
+ */
 export function segmentFiles(dir: string): string[] {
   const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true })
     .flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
   const place = (f: string) => Number(/-(\d+)\.bin$/.exec(f)?.[1] ?? -1);
-  return walk(dir).filter((p) => /seg/i.test(p))
+  return walk(dir).filter((p) => /^seg-/.test(basename(p)))
     .sort((a, b) => dirname(a).localeCompare(dirname(b)) || place(a) - place(b) || a.localeCompare(b));
 }
 
