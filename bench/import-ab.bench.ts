@@ -2,7 +2,8 @@
 // one TSV file, a stem_en table created first, the process timed by /usr/bin/time), this build against a
 // baseline build, alternated run by run (the only fair comparison on a shared machine). Per run: wall
 // seconds, docs/s, CPU seconds (user + sys, both threads), peak RSS and the md5 of the table's segment
-// files (equal across builds: byte-identical segments). Quarry only, no Sphinx (import.bench.ts has it).
+// files in table order (equal across builds and runs: byte-identical segments; segment-files.ts).
+// Quarry only, no Sphinx (import.bench.ts has it).
 // With `--profile DIR` each import runs with --cpu-prof (the build thread writes a profile of its own)
 // into DIR/<build>-<round>. With `--batch N` the import's batches are N rows (default: quarry import's),
 // so more segments, which the merge thread merges when the import ends (the merge thread's code measured
@@ -11,14 +12,14 @@
 // Run: npm run bench -- import-ab [--baseline DIR] [--gcide N] [--rounds 3] [--batch N] [--profile DIR] [--tail 1]
 // (DIR: a checkout with dist/ built).
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runAlternated } from './ab-children.js';
 import { arg, argString } from './bench-util.js';
 import { loadGcide } from './corpus.js';
+import { segmentsMd5 } from './segment-files.js';
 
 const TSV = join(tmpdir(), 'quarry-import-ab-gcide.tsv');
 
@@ -31,15 +32,6 @@ function gcideTsv(max: number): { file: string; docs: number } {
     writeFileSync(file, docs.map((d) => `${d.id}\t${clean(d.title)}\t${clean(d.body)}\n`).join(''));
   }
   return { file, docs: readFileSync(file, 'utf8').split('\n').length - 1 };
-}
-
-/** md5 over the table's files whose names say segment, in name order. */
-function segmentsMd5(dir: string): string {
-  const md5 = createHash('md5');
-  const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
-  for (const f of walk(dir).filter((p) => /seg/i.test(p)).sort()) md5.update(readFileSync(f));
-  return md5.digest('hex');
 }
 
 /**

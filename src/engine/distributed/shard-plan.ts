@@ -9,7 +9,7 @@
  */
 import type { Condition, Expr, OrderItem, SelectItem, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
-import { checkMaxMatches, checkOffset, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES } from '../exec/exec-select.js';
+import { checkMaxMatches, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES } from '../exec/exec-select.js';
 import { isAggregateCall } from '../group/group-plan.js';
 import { optionMap, requireNumber } from '../sql-values.js';
 import { concatShardItems, type ConcatMerge } from './merge-concat.js';
@@ -101,7 +101,6 @@ export function planShards(st: SelectStatement): ShardPlan {
   const offset = st.offset ?? 0;
   const limit = st.limit ?? DEFAULT_LIMIT;
   if (limit < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${limit})`);
-  checkOffset(offset, maxMatches);
   checkMaxMatches(maxMatches, offset);
   const items: SelectItem[] = [];
   const outputs: OutSpec[] = [];

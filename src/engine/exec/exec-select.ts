@@ -81,16 +81,12 @@ export function idfOption(text: string): NonNullable<SearchRequest['idf']> {
 
 /**
  * searchd's query check (CheckQuery) on max_matches, explicit or the default 1000 (a distributed master runs
- * it too): else the page is silently empty and a typo or a deep page reads as "no matches".
+ * it too), once every option is read: else the page is silently empty and a typo or a deep page reads as
+ * "no matches". A negative offset comes from JSON's "offset"/"from": an error, not a page from the end.
  */
 export function checkMaxMatches(maxMatches: number, offset: number): void {
   if (maxMatches < 1) throw new SearchError('QUERY_ERROR', 'max_matches can not be less than one');
-  if (offset >= maxMatches) throw new SearchError('QUERY_ERROR', `offset out of bounds (offset=${offset}, max_matches=${maxMatches})`);
-}
-
-/** Negative offsets come from JSON's "offset"/"from": searchd's error, not a page counted from the end. */
-export function checkOffset(offset: number, maxMatches: number): void {
-  if (offset < 0) throw new SearchError('QUERY_ERROR', `offset out of bounds (offset=${offset}, max_matches=${maxMatches})`);
+  if (offset < 0 || offset >= maxMatches) throw new SearchError('QUERY_ERROR', `offset out of bounds (offset=${offset}, max_matches=${maxMatches})`);
 }
 
 /** Request options shared by SELECT, UPDATE and DELETE: ranker, field_weights, max_matches. */
@@ -232,7 +228,6 @@ export function buildRequest(
     offset: all ? 0 : st.offset ?? 0, limit, maxMatches: all ?? DEFAULT_MAX_MATCHES,
     expansion: expansionSettings(table, st, flags),
   };
-  checkOffset(req.offset, req.maxMatches);
   applyOptions(req, st);
   // searchd's CheckQuery runs on every query, default max_matches too: LIMIT 1000,10 is an error, not an empty page
   checkMaxMatches(req.maxMatches, req.offset);

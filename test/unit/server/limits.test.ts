@@ -117,6 +117,15 @@ describe('client_timeout against slow senders', () => {
     expect(ms).toBeGreaterThanOrEqual(900);
     expect(ms).toBeLessThan(3_000);
   });
+
+  // the login bound ends at the OK: a logged-in client idles up to sphinxql_timeout, not client_timeout
+  it('keeps a logged-in MySQL client past the login bound', async () => {
+    const c = await mysql.createConnection({ host: '127.0.0.1', port: server.mysql.port, user: 'root' });
+    await new Promise((r) => setTimeout(r, 1_500));
+    const [rows] = await c.query('SHOW TABLES');
+    expect(rows).toEqual([]);
+    await c.end();
+  });
 });
 
 describe('max_packet_size', () => {

@@ -237,6 +237,9 @@ describe('json.search error texts', () => {
   // found by a user pass: "offset": -1 answered the last match, max_matches 0 an empty page
   it('offset and max_matches out of bounds are searchd\'s errors', async () => {
     await expect(json.search(j('{"table": "t", "offset": -1}'), session)).rejects.toMatchObject({ message: 'offset out of bounds (offset=-1, max_matches=1000)' });
+    // searchd's CheckQuery runs once every option is read: the message names the max_matches asked for
+    await expect(json.search(j('{"table": "t", "offset": -1, "max_matches": 50}'), session)).rejects.toMatchObject({ message: 'offset out of bounds (offset=-1, max_matches=50)' });
+    await expect(json.search(j('{"table": "t", "offset": -1, "max_matches": 0}'), session)).rejects.toMatchObject({ message: 'max_matches can not be less than one' });
     await expect(json.search(j('{"table": "t", "from": 5, "max_matches": 5}'), session)).rejects.toMatchObject({ message: 'offset out of bounds (offset=5, max_matches=5)' });
     await expect(json.search(j('{"table": "t", "max_matches": 0}'), session)).rejects.toMatchObject({ message: 'max_matches can not be less than one' });
     // the default max_matches bounds the page too (a user pass: offset 1000 answered an empty page)
