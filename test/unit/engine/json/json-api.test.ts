@@ -284,3 +284,13 @@ describe('json.search warnings', () => {
     expect(r.warning).toContain('replacing quorum operator with AND operator');
   });
 });
+
+describe('json.search filters past int64', () => {
+  it('match as searchd\'s cJSON reads the value: 2^64-1 is -1, past 2^64 a float', async () => {
+    await sql('CREATE TABLE big (title text, b bigint)');
+    await sql("INSERT INTO big (id, title, b) VALUES (1, 'a', -1), (2, 'b', 5)");
+    expect(await searchIds('{"table": "big", "query": {"equals": {"b": 18446744073709551615}}}')).toEqual([1n]);
+    expect(await searchIds('{"table": "big", "query": {"range": {"b": {"lte": 18446744073709551615}}}}')).toEqual([1n]);
+    expect(await searchIds('{"table": "big", "query": {"range": {"b": {"lt": 18446744073709551616}}}, "sort": [{"id": "asc"}]}')).toEqual([1n, 2n]);
+  });
+});
