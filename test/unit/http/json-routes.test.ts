@@ -139,3 +139,17 @@ describe('an engine without a JSON API', () => {
     expect(res.status).toBe(501);
   });
 });
+
+describe('JSON attribute integers past 2^53 over HTTP', () => {
+  it('/search _source and /sql keep int64 values exact', async () => {
+    const s = newSession();
+    await engine.execute('create table jb (title text, j json)', s);
+    await engine.execute(`insert into jb (id, title, j) values (1, 'a', '{"m":9007199254740993,"n":-9223372036854775807}')`, s);
+    const found = await post('/search', '{"table":"jb"}');
+    expect(found.text).toContain('"m":9007199254740993');
+    const viaSql = await post('/sql', 'query=' + encodeURIComponent('SELECT j.m, j.n, j FROM jb'), { 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect(viaSql.text).toContain('9007199254740993');
+    expect(viaSql.text).toContain('-9223372036854775807');
+    expect(viaSql.text).not.toContain('9007199254740992');
+  });
+});
