@@ -4,10 +4,10 @@
  * conditions, IS NULL) is evaluated here as a predicate over a document's attributes; the engine
  * turns the documents it accepts into an `id IN (...)` filter.
  */
-import { parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
 import type { Condition, Expr, FilterTarget, Literal as SqlLiteral } from '../sql/ast.js';
 import type { AttrValue, Filter } from '../index/types.js';
 import { SearchError } from '../util/errors.js';
+import { parseStoredJson, storedJsonText } from './json/stored-json.js';
 import { fromSql } from './sql-values.js';
 import type { Table } from './table.js';
 import { compareValues, literalValue } from './value-compare.js';
@@ -160,20 +160,10 @@ function targetValue(table: Table, t: FilterTarget, docId: bigint, attrs: Map<st
   const col = table.column(name);
   const v = attrs.get(col?.name ?? name);
   if (!e.path.length) return v;
-  let cur: unknown = typeof v === 'string' ? filterJson(v) : undefined;
+  let cur: unknown = typeof v === 'string' ? parseStoredJson(v) : undefined;
   for (const step of e.path) cur = cur == null ? undefined : (cur as Record<string | number, unknown>)[step];
   if (cur === undefined || cur === null) return null;
-  return typeof cur === 'object' ? losslessStringify(cur) ?? 'null' : (cur as AttrValue);
-}
-
-/**
- * A JSON attribute as filters read it: an integer past 2^53 is a bigint, as searchd's int64 (sphinxjson.l
- * reads JSON integers with strtoll), so `j.k = 9007199254740992` does not match a stored 9007199254740993.
- * Only text with a 16-digit run can hold one; the rest takes the native parser.
- */
-function filterJson(text: string): unknown {
-  if (!/\d{16}/.test(text)) return JSON.parse(text);
-  return losslessParse(text, null, (s) => (/^-?\d+$/.test(s) && !Number.isSafeInteger(Number(s)) ? BigInt(s) : Number(s)));
+  return typeof cur === 'object' ? storedJsonText(cur) : (cur as AttrValue);
 }
 
 function holdsScalar(c: Condition, v: AttrValue | undefined): boolean {
