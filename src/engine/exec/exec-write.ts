@@ -46,7 +46,7 @@ export function missingWriteTable(name: string, verb: 'update' | 'delete'): Sear
   return new SearchError('UNKNOWN_TABLE', `unknown table '${name.toLowerCase()}' in ${verb} request`);
 }
 
-function existingTable(ctx: WriteContext, name: string, verb: 'update' | 'delete'): Table {
+export function existingTable(ctx: WriteContext, name: string, verb: 'update' | 'delete'): Table {
   const t = ctx.catalog.get(name);
   if (!t) throw missingWriteTable(name, verb);
   return t;

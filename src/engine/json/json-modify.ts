@@ -7,7 +7,7 @@ import type { Assignment, Condition, Literal as SqlLiteral, NumberLiteral, Selec
 import { SearchError } from '../../util/errors.js';
 import { attrValue } from '../coerce.js';
 import { buildRequest } from '../exec/exec-select.js';
-import { execDelete, execUpdate, missingWriteTable, type WriteContext } from '../exec/exec-write.js';
+import { execDelete, execUpdate, existingTable, type WriteContext } from '../exec/exec-write.js';
 import { jsonFullText } from './json-search.js';
 import { docLiteral, isJsonObject, jsonTypeName, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import { requestIds } from './json-write.js';
@@ -101,17 +101,9 @@ export function checkModify(ctx: WriteContext, table: Table, body: JsonObject, k
   target(ctx, table, body, kind === 'delete');
 }
 
-/** The request's table; a missing one is named as sphHandleMysqlUpdate/Delete name it (they serve /update, /delete). */
-function writeTable(ctx: WriteContext, obj: JsonObject, verb: 'update' | 'delete'): Table {
-  const name = tableName(obj);
-  const table = ctx.catalog.get(name);
-  if (!table) throw missingWriteTable(name, verb);
-  return table;
-}
-
 export async function execJsonUpdate(ctx: WriteContext, body: JsonValue): Promise<UpdateReply> {
   const obj = requestObject(body);
-  const table = writeTable(ctx, obj, 'update');
+  const table = existingTable(ctx, tableName(obj), 'update');
   const assigns = assignments(table, obj);
   const { ids, byId } = targetIds(ctx, table, obj, false);
   const res = await execUpdate(ctx, { kind: 'update', text: '', table: table.name, assignments: assigns, where: idIn(ids), options: [] });
@@ -120,7 +112,7 @@ export async function execJsonUpdate(ctx: WriteContext, body: JsonValue): Promis
 
 export async function execJsonDelete(ctx: WriteContext, body: JsonValue): Promise<DeleteReply> {
   const obj = requestObject(body);
-  const table = writeTable(ctx, obj, 'delete');
+  const table = existingTable(ctx, tableName(obj), 'delete');
   const { ids, byId } = targetIds(ctx, table, obj, true);
   const res = await execDelete(ctx, { kind: 'delete', text: '', table: table.name, where: idIn(ids), options: [] });
   return { table: table.name, id: byId, affected: res.affected };
