@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import { TLSSocket, type SecureContext } from 'node:tls';
 import { MAXED_OUT_MESSAGE } from '../mysql/mysql-listener.js';
 import { metrics } from '../metrics/metrics.js';
+import { TLS_HANDSHAKE } from './tls-sniff.js';
 
 /** Manticore's client_timeout default (5 minutes). */
 export const DEFAULT_CLIENT_TIMEOUT_MS = 300_000;
@@ -22,9 +23,6 @@ export interface HttpLimits {
   /** The listener also takes HTTPS (tls-sniff.ts): a refused HTTPS client is told over TLS. */
   tls?: SecureContext;
 }
-
-/** First byte of a TLS record carrying a handshake. */
-const TLS_HANDSHAKE = 0x16;
 
 const REFUSAL_BODY = JSON.stringify({ error: MAXED_OUT_MESSAGE });
 const REFUSAL = `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=UTF-8\r\n` +

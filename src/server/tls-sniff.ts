@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { TLSSocket, type SecureContext } from 'node:tls';
 
 /** First byte of a TLS record carrying a handshake. */
-const TLS_HANDSHAKE = 0x16;
+export const TLS_HANDSHAKE = 0x16;
 
 export interface SniffOptions {
   context: SecureContext;
