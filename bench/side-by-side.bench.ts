@@ -17,7 +17,6 @@
 // alone, with the server CPU ms per 1000 documents). At 1M documents the default is 800 queries (100 per
 // class) instead of 4000, to keep a run near 15 minutes on 2 cores. Needs dict-gcide and sphinxsearch. Seed 42.
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +28,7 @@ import { filesBytes, memoryOf, searchdPid, untilQuiet } from './footprint.js';
 import { progress } from './progress.js';
 import { createConnection } from 'mysql2/promise';
 import { freePort, gcideIndex, startSphinx, sphinxAvailable } from './peers/sphinx.js';
-import { bulkBody, clientAgent, LeanHttpClient, postOk } from './http-client.js';
+import { bulkBody, clientAgent, LeanHttpClient, postOk, postText, type BenchAgent } from './http-client.js';
 import { cpuMark, cpuMsSince, processCpuMs, waitIdle } from './process-cpu.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -54,21 +53,10 @@ export interface PeerConn { exec: Exec; search?(query: string, table: string): P
  */
 export interface Peer { name: string; pid?: number; open(): Promise<PeerConn>; stop(): Promise<void>; segments?(table: string): Promise<number> }
 
-/** POST /sql?mode=raw with node:http (undici's fetch costs the client more CPU than the server uses). */
-function post(agent: http.Agent, port: number, sql: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/sql?mode=raw', method: 'POST', agent }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => { body += c; });
-      res.on('end', () => {
-        if (res.statusCode !== 200 || /"error":"[^"]/.test(body)) reject(new Error(`quarry: ${body.slice(0, 200)}`));
-        else resolve();
-      });
-    });
-    req.on('error', reject);
-    req.end(sql);
-  });
+/** POST /sql?mode=raw by the harness's HTTP client (http-client.ts: undici, or node:http with --http-client node). */
+async function post(agent: BenchAgent, port: number, sql: string): Promise<void> {
+  const r = await postText(agent, port, '/sql?mode=raw', sql);
+  if (r.status !== 200 || /"error":"[^"]/.test(r.body)) throw new Error(`quarry: ${r.body.slice(0, 200)}`);
 }
 
 export interface QuarryServer { overHttp: Peer; overMysql: Peer; overJson: Peer; port: number; mysqlPort: number; pid: number; stop(): Promise<void> }
@@ -125,7 +113,7 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
         };
       }
       // One keep-alive connection per client, as a SphinxQL client holds one connection.
-      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const agent = clientAgent();
       return {
         exec: (sql: string) => post(agent, port, sql),
         close: async () => agent.destroy(),
