@@ -13,6 +13,7 @@
 // index does not keep). Above 100k documents each peer also holds the first 100k in a table of their own
 // and answers the same queries there from one client: cost growth is the p50 ratio of the big table to the
 // small one (the queries are drawn from those first 100k documents at every size).
+// HTTP by the harness's client (http-client.ts: undici's Pool.request since session 20; --http-client node for node:http).
 // Run: npm run bench -- side-by-side [--docs N] [--synthetic] [--small N] [--queries M] [--min-seconds S] [--warm-seconds S] [--lean-client 1] [--load-only 1] (the loads
 // alone, with the server CPU ms per 1000 documents). At 1M documents the default is 800 queries (100 per
 // class) instead of 4000, to keep a run near 15 minutes on 2 cores. Needs dict-gcide and sphinxsearch. Seed 42.
@@ -34,8 +35,8 @@ import { cpuMark, cpuMsSince, processCpuMs, waitIdle } from './process-cpu.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /**
  * --lean-client 1: /sql's and /search's clients write and read HTTP by hand (http-client.ts LeanHttpClient)
- * instead of node:http, whose CPU per query (on the cores the server uses) is above mysql2's (~0.3 ms per
- * 40 kB /search reply). Off by default, so figures stay comparable with earlier sessions'. Measured (100k gcide,
+ * instead of the harness's client (undici; until session 20 node:http, whose CPU per query on the cores the
+ * server uses is above mysql2's: ~0.3 ms per 40 kB /search reply). Off by default. Measured (100k gcide,
  * one run each, off then on; wall QPS moved with the load between runs, CPU per query did not): /search bench
  * client CPU ms/query (8 clients) 0.141 -> 0.060 (load 25), 0.101 -> 0.055 (load 7-9); server CPU ms/query
  * at 1/8 clients 0.385/0.405 -> 0.274/0.297 (load 25), 0.307/0.294 -> 0.262/0.251 (load 7-9).
