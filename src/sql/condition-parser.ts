@@ -132,9 +132,15 @@ function parseTarget(c: Cursor): FilterTarget {
   return { expr: parsePrimary(c) };
 }
 
+/** `REGEX(attr, 're')` alone is a filter (sphinxql.y filter_item: TOK_REGEX '(' json_field ',' string ')'): true when it is 1. */
+const isRegexFilter = (target: FilterTarget, next: Token): boolean =>
+  target.expr.kind === 'call' && target.expr.name === 'regex' && !target.quantifier &&
+  !(next.kind === 'punct' && COMPARE_OPS.has(next.value)) && !['IS', 'NOT', 'IN', 'BETWEEN'].includes(next.upper);
+
 function parsePredicate(c: Cursor): Condition {
   const target = parseTarget(c);
   const t = c.peek();
+  if (isRegexFilter(target, t)) return { kind: 'compare', op: '!=', target, value: { kind: 'int', value: 0, text: '0' } };
   if (t.kind === 'punct' && COMPARE_OPS.has(t.value)) {
     c.next();
     const value = parseCompareValue(c);

@@ -55,3 +55,11 @@ describe('filters over JSON arrays', () => {
     expect(await search('{"table":"m","query":{"in":{"all(codes)":[4]}}}')).toEqual([2n]);
   });
 });
+
+describe('REGEX() as a WHERE filter', () => {
+  it('keeps the documents whose JSON string (or string attribute) matches', async () => {
+    await t.exec(`INSERT INTO j (id, title, j) VALUES (3, 'c', '{"color":"red"}'), (4, 'd', '{"color":"pink"}'), (5, 'e', '{"color":"blue"}')`);
+    expect(await t.rows("SELECT id FROM j WHERE REGEX(j.color, 'red|pink') ORDER BY id ASC")).toEqual([[3n], [4n]]);
+    expect(await t.rows("SELECT id FROM j WHERE NOT REGEX(j.color, '^p') AND id > 2 ORDER BY id ASC")).toEqual([[3n], [5n]]);
+  });
+});

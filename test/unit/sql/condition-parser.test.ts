@@ -76,6 +76,13 @@ describe('WHERE: filters', () => {
     expect(errorOf("SELECT * FROM t WHERE ANY(j['a']) IN (1, 2)")).toBe("P01: syntax error, unexpected '[', expecting ':' or ')' near '['a']) IN (1, 2)'");
   });
 
+  it('reads REGEX(attr, re) alone as a filter, as sphinxql.y filter_item does', () => {
+    expect(where("REGEX(j.color, 'red|pink') AND gid = 3").where).toMatchObject({ kind: 'and', children: [
+      { kind: 'compare', op: '!=', target: { expr: { kind: 'call', name: 'regex' } }, value: int(0) }, { kind: 'compare', op: '=' },
+    ] });
+    expect(where("REGEX(s, 'x') = 1").where).toMatchObject({ kind: 'compare', op: '=', value: int(1) });
+  });
+
   it('reads function targets like weight() and count(*)', () => {
     expect(where('weight() > 10').where).toMatchObject({ target: { expr: { kind: 'call', name: 'weight' } } });
   });
