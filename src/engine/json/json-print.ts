@@ -48,6 +48,11 @@ function general6(x: number): string {
 /** A JSON double as searchd prints it. */
 export function formatJsonDouble(x: number): string {
   if (!Number.isFinite(x)) return x > 0 ? 'inf' : x < 0 ? '-inf' : 'nan';
+  // toFixed is exact too, and differs from glibc only on a tie (JS rounds it up), which needs x * 10^6 to end in
+  // exactly .5, so x a multiple of 2^-7 (whose toFixed(7) is exact) ending in 5 at the 7th decimal: those, -0
+  // (toFixed drops its sign) and |x| >= 1e21 take the exact path. Measured: 4 doubles in a 92-byte document,
+  // 3.6-4.0 us a printedJson call with fixed6 for all, 0.94 us so; 0.5 us without doubles.
+  if (Math.abs(x) < 1e21 && !Object.is(x, -0) && (!Number.isInteger(x * 128) || !x.toFixed(7).endsWith('5'))) return x.toFixed(6);
   const s = fixed6(x);
   return s.length > DOUBLE_BUFFER ? general6(x) : s;
 }

@@ -32,3 +32,34 @@ describe('printedJson', () => {
     expect(printedJson(t)).toBe(t);
   });
 });
+
+describe('formatJsonDouble against the exact path', () => {
+  // the toFixed shortcut must agree with the exact %lf on every double it takes: random doubles of all scales
+  it('agrees on random doubles and on ties', () => {
+    let seed = 12345;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let i = 0; i < 20000; i++) {
+      const x = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 30 - 10);
+      expect(formatJsonDouble(x)).toBe(exactFixed6(x));
+    }
+    for (const x of [0.0078125, 0.0234375, -0.0078125, 1.0000005, 2.5e-7]) expect(formatJsonDouble(x)).toBe(exactFixed6(x));
+  });
+});
+
+/** %lf from the double's exact decimal expansion (BigInt), glibc's round half to even, written out here on purpose. */
+function exactFixed6(x: number): string {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const exp = Number((bits >> 52n) & 0x7ffn);
+  const mant = exp === 0 ? bits & ((1n << 52n) - 1n) : (bits & ((1n << 52n) - 1n)) | (1n << 52n);
+  const e2 = exp === 0 ? -1074 : exp - 1075;
+  const num = e2 >= 0 ? (mant << BigInt(e2)) * 1_000_000n : mant * 1_000_000n;
+  const den = e2 >= 0 ? 1n : 1n << BigInt(-e2);
+  let q = num / den;
+  const r2 = (num % den) * 2n;
+  if (r2 > den || (r2 === den && q % 2n === 1n)) q += 1n;
+  const d = q.toString().padStart(7, '0');
+  const s = `${bits >> 63n ? '-' : ''}${d.slice(0, -6)}.${d.slice(-6)}`;
+  return s.length > 32 ? formatJsonDouble(x) : s;
+}
