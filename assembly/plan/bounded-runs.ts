@@ -138,9 +138,14 @@ export function andRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
   while (r < end) {
     let sum: f32 = 0;
     let fields: i32 = 0;
+    let last: usize = 0;
+    let tf: u32 = 0;
     for (let i: u32 = 0; i < k; i++) {
       const t = child(n, i);
-      const tf = cursorTf(<usize>nget(t, N_CURSOR));
+      // a repeat reading its sibling's cursor (leapfrog) has its tf
+      const c = <usize>nget(t, N_CURSOR);
+      if (c != last) tf = cursorTf(c);
+      last = c;
       sum += termBm25(tf, reinterpret<f32>(nget(t, N_IDF)));
       fields += repeatPart(t, tf);
     }

@@ -126,11 +126,23 @@ function repeatRanks(n: usize): void {
 
 /**
  * A plain term's field part for tf hits on its row: termFieldPart() for its first occurrence under
- * an AND, G(rank + 1) - G(rank) for a repeat (repeatRanks; G is repeatWeights of its fields).
+ * an AND, G(rank + 1) - G(rank) for a repeat (repeatRanks; G is repeatWeights of its fields): 0 when
+ * tf <= rank (no field can hold more of it than tf), and for tf rank + 1 and rank + 2 once per block in
+ * the node's field-part cache (a repeat's termFieldPart() is never asked for, so the slots are free).
  */
 export function repeatPart(n: usize, tf: u32): i32 {
   const rank = nget(n, N_REPEAT);
   if (rank == 0) return termFieldPart(n, tf);
+  if (tf <= rank) return 0;
+  const b = cursorBlock(<usize>nget(n, N_CURSOR)) + 1;
+  if (nget(n, N_WBLOCK) != b) {
+    const set = termFields(n);
+    nset(n, N_WBLOCK, b);
+    nset(n, N_TW1, <u32>(repeatWeights(set, rank + 1, rank + 1) - repeatWeights(set, rank + 1, rank)));
+    nset(n, N_TW2, <u32>(repeatWeights(set, rank + 2, rank + 1) - repeatWeights(set, rank + 2, rank)));
+  }
+  if (tf == rank + 1) return <i32>nget(n, N_TW1);
+  if (tf == rank + 2) return <i32>nget(n, N_TW2);
   const set = termFields(n);
   return repeatWeights(set, tf, rank + 1) - repeatWeights(set, tf, rank);
 }
