@@ -130,9 +130,13 @@ function repeatRanks(n: usize): void {
  * tf <= rank (no field can hold more of it than tf), and for tf rank + 1 and rank + 2 once per block in
  * the node's field-part cache (a repeat's termFieldPart() is never asked for, so the slots are free).
  */
-export function repeatPart(n: usize, tf: u32): i32 {
+@inline export function repeatPart(n: usize, tf: u32): i32 {
   const rank = nget(n, N_REPEAT);
-  if (rank == 0) return termFieldPart(n, tf);
+  return rank == 0 ? termFieldPart(n, tf) : repeatMore(n, tf, rank);
+}
+
+/** repeatPart() of a repeat (rank >= 1). */
+function repeatMore(n: usize, tf: u32, rank: u32): i32 {
   if (tf <= rank) return 0;
   const b = cursorBlock(<usize>nget(n, N_CURSOR)) + 1;
   if (nget(n, N_WBLOCK) != b) {
