@@ -1,0 +1,160 @@
+/**
+ * Windows of a long field that the highlight fast path scans instead of the whole text
+ * (snippet-scan-path.ts): only the stretches within `radius` units of a place where a query keyword
+ * may start. A prefilter (one regular expression over the text) finds those places from the first
+ * two letters of each keyword's dictionary term, read through the charset's folding; the windows are
+ * cut at whitespace, joined into one text, scanned and streamed as usual, and the pieces' offsets
+ * mapped back into the whole text. Why the snippets stay the same:
+ * - every keyword occurrence lies inside a window (the prefilter finds a superset of them: stem_en
+ *   keeps a word's first two letters in any term of three or more, an `i` from a `y`; shorter terms
+ *   use their first letter only), so the found keywords and the query's hits are those of the whole text;
+ * - a passage holds at most `limit` codepoints (raised to the longest keyword) and the passage walk
+ *   reads at most that far back from a hit (extract.ts `skip`), so with `radius` beyond both no
+ *   passage, context or trimmed window reaches a cut; the cut sits between a non-space and a space,
+ *   so no word or gap run spans it, and no two hits are adjacent across it;
+ * - the field's first and last pieces are the text's own unless a cut lies before or after every
+ *   passage (startSep / endSep then hold as for the whole text);
+ * - a windowed field without hits (whose start JSON shows) is scanned again whole by the caller, and
+ *   text the whole scan would refuse (stripper marks, surrogate pairs) is never windowed.
+ * Not taken (the caller scans the whole text): no limit, force_all_words (a window grows past the
+ * limit to take every keyword), use_boundaries, dictionaries other than stem_en / none, wordforms,
+ * exceptions, ignore_chars, or when the windows would cover most of the text.
+ */
+import { CODE_MASK, FLAG_IGNORE, type CharsetTable } from '../text/charset-table.js';
+import type { TextSettings } from '../text/text-settings.js';
+
+/** Extra units past the limit on each side: the longest keyword, a word and its gaps at the cut. */
+export const WINDOW_SLACK = 96;
+/** Windows closer than this are merged (a cut saves nothing). */
+const MERGE_GAP = 64;
+/** Windowed only when the windows leave at least this share of the text unscanned. */
+const MIN_SAVED = 0.25;
+/** Shorter texts are scanned whole: two windows' worth at least. */
+const MIN_UNITS = 512;
+
+/** Per charset table: for each letter a-z, the code units folding to it; null with ignore_chars. */
+const sourcesOf = new WeakMap<CharsetTable, string[] | null>();
+
+function letterSources(cs: CharsetTable): string[] | null {
+  let s = sourcesOf.get(cs);
+  if (s !== undefined) return s;
+  const lists: number[][] = Array.from({ length: 26 }, () => []);
+  s = lists.map(() => '');
+  for (let u = 0; u < cs.bmp.length; u++) {
+    const e = cs.bmp[u];
+    if (e & FLAG_IGNORE) { s = null; break; }
+    const f = (e & CODE_MASK) - 0x61;
+    if (f >= 0 && f < 26 && !(u >= 0xd800 && u <= 0xdfff)) lists[f].push(u);
+  }
+  if (s !== null) s = lists.map((l) => l.map((u) => u.toString(16).padStart(4, '0')).map((h) => `\\u${h}`).join(''));
+  sourcesOf.set(cs, s);
+  return s;
+}
+
+/** The settings under which a keyword's term keeps its token's first letters (checked over gcide's 189k words). */
+export function windowsAllowed(ts: TextSettings): boolean {
+  return ts.wordforms === '' && ts.exceptions === '' && ts.morphology.every((m) => m === 'stem_en');
+}
+
+const patterns = new WeakMap<object, Map<CharsetTable, RegExp | null>>();
+
+/**
+ * The prefilter for a query's keyword terms (keyed by its keyword map): places where one may start,
+ * or null when a term does not start with two letters a-z the charset folds to (or it ignores characters).
+ */
+export function keywordPattern(keywords: ReadonlyMap<string, number>, cs: CharsetTable): RegExp | null {
+  let byCs = patterns.get(keywords);
+  if (!byCs) { byCs = new Map(); patterns.set(keywords, byCs); }
+  let re = byCs.get(cs);
+  if (re !== undefined) return re;
+  re = null;
+  const src = letterSources(cs);
+  if (src) {
+    const alts = new Set<string>();
+    let ok = keywords.size > 0;
+    for (const t of keywords.keys()) {
+      const a = t.charCodeAt(0) - 0x61;
+      const b = t.charCodeAt(1) - 0x61;
+      if (!(a >= 0 && a < 26) || !src[a]) { ok = false; break; }
+      if (t.length < 3) { alts.add(`[${src[a]}]`); continue; }
+      if (!(b >= 0 && b < 26) || !src[b]) { ok = false; break; }
+      // stem_en turns a y into an i
+      const second = t[1] === 'i' && src[24] ? `${src[b]}${src[24]}` : src[b];
+      alts.add(`[${src[a]}][${second}]`);
+    }
+    if (ok) re = new RegExp([...alts].join('|'), 'g');
+  }
+  byCs.set(cs, re);
+  return re;
+}
+
+const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13;
+
+/** The start of the whitespace run at or before `i` (whose previous unit is no space), or 0. */
+function runStartBefore(text: string, i: number): number {
+  for (let k = i; k > 0; k--) if (isSpace(text.charCodeAt(k)) && !isSpace(text.charCodeAt(k - 1))) return k;
+  return 0;
+}
+
+/** The start of the first whitespace run at or after `i` (whose previous unit is no space), or the text's end. */
+function runStartAfter(text: string, i: number): number {
+  for (let k = Math.max(i, 1); k < text.length; k++) if (isSpace(text.charCodeAt(k)) && !isSpace(text.charCodeAt(k - 1))) return k;
+  return text.length;
+}
+
+/**
+ * The windows [start, end) of `text` around every place `re` finds, `radius` units each side of
+ * the word there, as a flat list; null when the text is short or they would cover most of it.
+ */
+export function windowsOf(text: string, re: RegExp, radius: number): number[] | null {
+  if (text.length < MIN_UNITS || text.length < 4 * radius) return null;
+  const out: number[] = [];
+  let covered = 0;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const p = m.index;
+    // the word at p ends before the next whitespace run
+    const wordEnd = runStartAfter(text, p + 1);
+    const start = runStartBefore(text, p - radius);
+    const end = runStartAfter(text, wordEnd + radius);
+    const n = out.length;
+    if (n && start <= out[n - 1] + MERGE_GAP) {
+      if (end > out[n - 1]) { covered += end - out[n - 1]; out[n - 1] = end; }
+    } else {
+      out.push(start, end);
+      covered += end - start;
+    }
+    if (covered > text.length * (1 - MIN_SAVED)) return null;
+    re.lastIndex = Math.max(p + 1, end - radius);
+    if (end >= text.length) break;
+  }
+  return out;
+}
+
+/** The windows' text, one after another. */
+export function joinWindows(text: string, w: number[]): string {
+  let s = '';
+  for (let i = 0; i < w.length; i += 2) s += text.slice(w[i], w[i + 1]);
+  return s;
+}
+
+/**
+ * Maps the pieces' offsets (`words` i32 a piece, start and end at `startAt`, `startAt + 1`) from the
+ * joined windows back into the text. A piece lies inside one window (cuts fall between a non-space and
+ * a space, where pieces split); pieces are in text order.
+ */
+export function mapPieces(d: Int32Array, n: number, words: number, startAt: number, w: number[]): void {
+  let k = 0;
+  let joinedEnd = w[1] - w[0];
+  let shift = w[0];
+  for (let i = 0; i < n; i++) {
+    const at = i * words + startAt;
+    while (d[at] >= joinedEnd && k + 2 < w.length) {
+      k += 2;
+      shift = w[k] - joinedEnd;
+      joinedEnd += w[k + 1] - w[k];
+    }
+    d[at] += shift;
+    d[at + 1] += shift;
+  }
+}
