@@ -130,7 +130,8 @@ export function windowsOf(text: string, re: RegExp, radius: number): number[] | 
       out.push(start, end);
       covered += end - start;
     }
-    if (covered > text.length * (1 - MIN_SAVED)) return null;
+    // past the middle, a text covered this densely so far will be covered nearly whole: the rest of the pass is waste
+    if (covered > (1 - MIN_SAVED) * Math.max(end, text.length >> 1)) return null;
     re.lastIndex = Math.max(p + 1, end - radius);
     if (end >= text.length) break;
   }
