@@ -218,7 +218,10 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
   const occ: FieldOcc[] = [];
   let found = 0;
   // windowed scans: the prefilter and each side's reach, when the options and dictionary allow them
-  const wre = windowsOn && inp.windowLimit && windowsAllowed(st) ? keywordPattern(inp.plan.keywords, plain.charset) : null;
+  // one keyword only: with more (AND 3 over gcide) the windows cover most of a body and the prefilter's pass
+  // cost more than it saved (1.11-1.14x CPU in bench/highlight-sql-ab, load 16)
+  const wre = windowsOn && inp.windowLimit && inp.plan.keywords.size === 1 && windowsAllowed(st)
+    ? keywordPattern(inp.plan.keywords, plain.charset) : null;
   const radius = wre ? inp.windowLimit! + inp.plan.weights.reduce((a, w) => a + w, 0) + inp.plan.weights.length + WINDOW_SLACK : 0;
   const windowed: boolean[] = [];
   const scan = (i: number, text = inp.texts[i], whole = false): boolean => {

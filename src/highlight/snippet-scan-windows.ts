@@ -60,17 +60,21 @@ export function windowsAllowed(ts: TextSettings): boolean {
   return ts.wordforms === '' && ts.exceptions === '' && ts.morphology.every((m) => m === 'stem_en');
 }
 
-const patterns = new WeakMap<object, Map<CharsetTable, RegExp | null>>();
+/** Per charset table, prefilters by their keyword terms: a request's query tree (and its plan) may be new each time, a RegExp's compile is not cheap. */
+const patterns = new WeakMap<CharsetTable, Map<string, RegExp | null>>();
+const MAX_PATTERNS = 256;
 
 /**
- * The prefilter for a query's keyword terms (keyed by its keyword map): places where one may start,
- * or null when a term does not start with two letters a-z the charset folds to (or it ignores characters).
+ * The prefilter for a query's keyword terms: places where one may start, or null when a term does not
+ * start with letters a-z the charset folds to (or it ignores characters).
  */
 export function keywordPattern(keywords: ReadonlyMap<string, number>, cs: CharsetTable): RegExp | null {
-  let byCs = patterns.get(keywords);
-  if (!byCs) { byCs = new Map(); patterns.set(keywords, byCs); }
-  let re = byCs.get(cs);
+  let byTerms = patterns.get(cs);
+  if (!byTerms) { byTerms = new Map(); patterns.set(cs, byTerms); }
+  const key = [...keywords.keys()].join('\u0001');
+  let re = byTerms.get(key);
   if (re !== undefined) return re;
+  if (byTerms.size >= MAX_PATTERNS) byTerms.clear();
   re = null;
   const src = letterSources(cs);
   if (src) {
@@ -90,7 +94,7 @@ export function keywordPattern(keywords: ReadonlyMap<string, number>, cs: Charse
     }
     if (ok) re = new RegExp([...alts].join('|'), 'g');
   }
-  byCs.set(cs, re);
+  byTerms.set(key, re);
   return re;
 }
 

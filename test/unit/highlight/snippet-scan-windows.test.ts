@@ -61,6 +61,8 @@ const leaf: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(fc.constantFrom('@title', '@body', '@!title'), word).map(([f, w]) => `${f} ${w}`),
 );
 const query: fc.Arbitrary<string> = fc.oneof(
+  // one keyword (the windows are for those) most often
+  { weight: 4, arbitrary: fc.oneof(word, word.map((w) => `@body ${w}`), fc.tuple(word, word).map(([a, b]) => `${a} -${b}`)) },
   leaf,
   fc.array(leaf, { minLength: 2, maxLength: 3 }).map((qs) => `(${qs.join(' ')})`),
   fc.array(leaf, { minLength: 2, maxLength: 3 }).map((qs) => `(${qs.join(' | ')})`),
@@ -114,7 +116,7 @@ describe('snippet scan windows', () => {
         expect(windows).toBe(whole);
       },
     ), { numRuns: 3000, seed: 20 });
-    expect(scanPath.windowedFields - windowed).toBeGreaterThan(150);
+    expect(scanPath.windowedFields - windowed).toBeGreaterThan(100);
     expect(scanPath.windowRescans - rescans).toBeGreaterThan(10);
   }, 300_000);
 
