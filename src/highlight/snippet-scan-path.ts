@@ -20,7 +20,7 @@ import { prepareMarks, type DocumentMarks, type MarkContext } from './snippet-ma
 import { PACK_HIT, P_END, P_OPEN, P_START, Pieces, StreamScratch, UNCOUNTED_BYTES, utf8Bytes, type FieldStream } from './snippet-stream.js';
 import { evaluate, hitKeys, type FieldOcc } from './snippet-scan-hits.js';
 import { keepHead, keptHead, type FieldHead } from './snippet-heads.js';
-import { joinWindows, keywordPattern, mapPieces, WINDOW_SLACK, windowsAllowed, windowsOf } from './snippet-scan-windows.js';
+import { joinWindows, keywordPattern, mapPieces, WINDOW_SLACK, windowMinUnits, windowsAllowed, windowsOf } from './snippet-scan-windows.js';
 
 /** What a query needs for every document on this path. */
 export interface ScanPlan {
@@ -219,14 +219,18 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
   let found = 0;
   // windowed scans: the prefilter and each side's reach, when the options and dictionary allow them
   // one keyword only: with more (AND 3 over gcide) the windows cover most of a body and the prefilter's pass
-  // cost more than it saved (1.11-1.14x CPU in bench/highlight-sql-ab, load 16)
-  const wre = windowsOn && inp.windowLimit && inp.plan.keywords.size === 1 && windowsAllowed(st)
-    ? keywordPattern(inp.plan.keywords, plain.charset) : null;
-  const radius = wre ? inp.windowLimit! + inp.plan.weights.reduce((a, w) => a + w, 0) + inp.plan.weights.length + WINDOW_SLACK : 0;
+  // cost more than it saved (1.11-1.14x CPU in bench/highlight-sql-ab, load 16). Looked up at the first long
+  // field only (undefined until then): short fields (titles, @title pages) pay nothing.
+  let wre: RegExp | null | undefined = windowsOn && inp.windowLimit && inp.plan.keywords.size === 1 && windowsAllowed(st) ? undefined : null;
+  const radius = inp.windowLimit ? inp.windowLimit + inp.plan.weights.reduce((a, w) => a + w, 0) + inp.plan.weights.length + WINDOW_SLACK : 0;
   const windowed: boolean[] = [];
   const scan = (i: number, text = inp.texts[i], whole = false): boolean => {
     req.slot = i;
-    let w = wre && !whole ? windowsOf(text, wre, radius) : null;
+    let w: number[] | null = null;
+    if (wre !== null && !whole && text.length >= windowMinUnits(radius)) {
+      wre ??= keywordPattern(inp.plan.keywords, plain.charset);
+      if (wre) w = windowsOf(text, wre, radius);
+    }
     // text the whole scan refuses is never windowed (the windows could leave out what it refuses)
     if (w !== null && (!w.length || hasMarks(text) || SURROGATE.test(text))) w = null;
     const s = plain.scanner.stream(w ? joinWindows(text, w) : text, req);

@@ -117,7 +117,7 @@ function runStartAfter(text: string, i: number): number {
  * the word there, as a flat list; null when the text is short or they would cover most of it.
  */
 export function windowsOf(text: string, re: RegExp, radius: number): number[] | null {
-  if (text.length < MIN_UNITS || text.length < 4 * radius) return null;
+  if (text.length < windowMinUnits(radius)) return null;
   const out: number[] = [];
   let covered = 0;
   re.lastIndex = 0;
@@ -140,6 +140,11 @@ export function windowsOf(text: string, re: RegExp, radius: number): number[] | 
     if (end >= text.length) break;
   }
   return out;
+}
+
+/** Texts shorter than this are scanned whole (no prefilter): two windows' worth at least. */
+export function windowMinUnits(radius: number): number {
+  return Math.max(MIN_UNITS, 4 * radius);
 }
 
 /** The windows' text, one after another. */
