@@ -21,7 +21,8 @@ const XML_ATTR_TYPES: Record<string, SourceColumnType> = {
 /** Rows per event (the loader batches them again). */
 const ROWS_PER_EVENT = 1000;
 
-interface OpenDoc { line: number; id: string; values: Map<string, string>; current?: string; depth: number; error?: string }
+/** A document being read; `open` the elements open inside it, innermost last. */
+interface OpenDoc { line: number; id: string; values: Map<string, string>; current?: string; open: string[]; error?: string }
 
 export class XmlpipeSource implements RowSource {
   readonly #counter = { bytes: 0 };
@@ -89,7 +90,7 @@ class DocsetReader {
   *#open(e: Extract<XmlEvent, { kind: 'open' }>): Generator<SourceEvent> {
     const doc = this.#doc;
     if (doc) {
-      if (doc.depth++ === 0) {
+      if (doc.open.push(e.name) === 1) {
         const name = e.name.toLowerCase();
         if (!this.#columns!.some((c) => c.name === name)) doc.error ??= `unknown field or attribute '${e.name}'`;
         doc.current = name;
@@ -112,7 +113,7 @@ class DocsetReader {
       }
       case 'sphinx:document':
         if (!this.#columns) yield this.#schema(this.configColumns);
-        this.#doc = { line: e.line, id: e.attrs.id ?? '', values: new Map(), depth: 0 };
+        this.#doc = { line: e.line, id: e.attrs.id ?? '', values: new Map(), open: [] };
         return;
       case 'sphinx:killlist': this.#killlist = { ids: [] }; return;
       case 'id': if (this.#killlist) this.#killlist.text = ''; return;
@@ -121,8 +122,13 @@ class DocsetReader {
 
   *#close(name: string): Generator<SourceEvent> {
     const doc = this.#doc;
+    // a close tag that is not the innermost open one's is not well-formed XML, which Sphinx's expat
+    // refuses ("mismatched tag"): the document is a bad one, never read with the values guessed
+    const innermost = doc && (doc.open[doc.open.length - 1] ?? 'sphinx:document');
+    if (doc && innermost !== name) doc.error ??= `mismatched tag: </${name}> closes <${innermost}>`;
     if (doc && name !== 'sphinx:document') {
-      if (--doc.depth === 0) doc.current = undefined;
+      doc.open.pop();
+      if (doc.open.length === 0) doc.current = undefined;
       return;
     }
     if (name === 'sphinx:schema') {
