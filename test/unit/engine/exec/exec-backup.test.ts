@@ -43,6 +43,23 @@ describe('BACKUP', () => {
   });
 });
 
+describe('BACKUP that fails part way', () => {
+  it('answers BACKUP failed and leaves no half-written backup folder behind', async () => {
+    // a target whose backup folder can be made but not its files: the folder's path is within
+    // Linux's PATH_MAX (4096) and its files' paths past it, so the copy fails with ENAMETOOLONG after
+    // the folder exists (as a disk filling up does); it stayed, a half data directory, and the error
+    // was Node's bare message
+    let to = t.dir;
+    while (to.length < 4096 - 26 - 250) to = join(to, 'd'.repeat(200));
+    to = join(to, 'e'.repeat(4096 - 26 - to.length - 1));
+    mkdirSync(to, { recursive: true });
+    await t.exec("insert into b (id, title) values (8, 'eight')");
+    const [r] = await t.exec(`BACKUP TO '${to}'`);
+    expect(r).toMatchObject({ kind: 'error', message: expect.stringMatching(/^BACKUP failed: .*ENAMETOOLONG.*\(the partial copy '.*' was removed\)$/) });
+    expect(readdirSync(to)).toEqual([]);
+  });
+});
+
 describe('BACKUP to an empty path', () => {
   it('is refused, not written into the server\'s working directory', async () => {
     const cwd = process.cwd();
