@@ -10,7 +10,7 @@ import { lastValue, type ConfigSection } from '../server/config-parser.js';
 import { commandOutput } from './pipe-source.js';
 import { declaredColumns, type SourceColumn, type SourceColumnType } from './source-schema.js';
 import type { RowSource, SourceEvent, SourceRow } from './source.js';
-import { XmlTokenizer, type XmlEvent } from './xml-stream.js';
+import { XmlError, XmlTokenizer, type XmlEvent } from './xml-stream.js';
 
 /** `<sphinx:attr type=...>` -> column type (xmlpipe2's `int` is a 32-bit unsigned attribute). */
 const XML_ATTR_TYPES: Record<string, SourceColumnType> = {
@@ -58,6 +58,8 @@ class DocsetReader {
   #doc?: OpenDoc;
   #killlist?: { ids: string[]; text?: string };
   #rows: SourceRow[] = [];
+  #docset: 'none' | 'open' | 'closed' = 'none';
+  #docsetLine = 0;
 
   constructor(private readonly configColumns: SourceColumn[]) {}
 
@@ -71,7 +73,14 @@ class DocsetReader {
     if (this.#rows.length >= ROWS_PER_EVENT) yield this.#flush();
   }
 
+  /**
+   * The stream's end. One that stops inside a document or before `</sphinx:docset>` (a command cut
+   * short that still exits 0, `head` of a file) was read as if whole; expat, Sphinx's reader, refuses
+   * it ("no element found"), so the build fails as for a tag cut in the middle.
+   */
   *end(): Generator<SourceEvent> {
+    if (this.#doc) throw new XmlError(`unexpected end of the stream inside document id=${this.#doc.id}`, this.#doc.line);
+    if (this.#docset === 'open') throw new XmlError('unexpected end of the stream before </sphinx:docset>', this.#docsetLine);
     if (!this.#columns) yield this.#schema(this.configColumns);
     if (this.#rows.length) yield this.#flush();
   }
@@ -98,6 +107,7 @@ class DocsetReader {
       return;
     }
     switch (e.name) {
+      case 'sphinx:docset': this.#docset = 'open'; this.#docsetLine = e.line; return;
       case 'sphinx:schema': this.#inSchema = true; return;
       case 'sphinx:field':
         if (this.#inSchema) this.#schemaColumns.push({ name: (e.attrs.name ?? '').toLowerCase(), type: e.attrs.attr === 'string' ? 'field_string' : 'field' });
@@ -131,7 +141,8 @@ class DocsetReader {
       if (doc.open.length === 0) doc.current = undefined;
       return;
     }
-    if (name === 'sphinx:schema') {
+    if (name === 'sphinx:docset') this.#docset = 'closed';
+    else if (name === 'sphinx:schema') {
       this.#inSchema = false;
       yield this.#schema(this.#schemaColumns);
     } else if (name === 'sphinx:document' && doc) {

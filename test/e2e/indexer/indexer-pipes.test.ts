@@ -125,6 +125,24 @@ table t {
     expect(await rows('SELECT id, title, n FROM x ORDER BY id ASC')).toEqual([[1, 'one', 1], [4, 'four', 4]]);
   });
 
+  it('an xmlpipe2 stream that ends inside a document or before </sphinx:docset> fails the build', async () => {
+    // a command cut short that still exits 0: its documents so far were loaded as the whole table
+    const head = '<?xml version="1.0"?>\n<sphinx:docset><sphinx:schema><sphinx:field name="title"/></sphinx:schema>\n'
+      + '<sphinx:document id="1"><title>one</title></sphinx:document>\n';
+    for (const [tail, error] of [
+      ['<sphinx:document id="2"><title>two</title>\n', 'line 4: unexpected end of the stream inside document id=2'],
+      ['', 'line 2: unexpected end of the stream before </sphinx:docset>'],
+    ]) {
+      const xml = join(dir, 'cut.xml');
+      writeFileSync(xml, head + tail);
+      const conf = config(`source s {\n  type = xmlpipe2\n  xmlpipe_command = cat ${xml}\n}\ntable x {\n  source = s\n}`);
+      const r = await runQuarry(['indexer', '--config', conf, 'x', '--skip-errors']);
+      expect(r.stderr).toContain(`table x: ${error}`);
+      expect(r.code).toBe(1);
+      expect(await rows('SHOW TABLES')).toEqual([]);
+    }
+  });
+
   it('says what is wrong with the config or the table list', async () => {
     const conf = config('table r {\n  type = rt\n  rt_field = title\n}');
     const r = await runQuarry(['indexer', '--config', conf, 'r']);
