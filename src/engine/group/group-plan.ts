@@ -127,7 +127,10 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement)
     const arg = plain && plain.type !== 'json' ? plain : exprRef(table, a, st);
     return { fn: 'count_distinct', arg, text, kind: 'bigint' };
   }
-  if (a.kind === 'column' && a.path.length) throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
+  // searchd (sphinxsort.cpp, SetupAggregateExpr) will not guess a JSON value's type for SUM/AVG/MIN/MAX/GROUP_CONCAT
+  if (a.kind === 'column' && a.path.length) {
+    throw new SearchError('QUERY_ERROR', `table ${table.name}: ambiguous attribute type '${typed.text}', use INTEGER(), BIGINT() or DOUBLE() conversion functions`);
+  }
   // SUM(price*2): the argument is an expression read per row (expr/segment-reader.ts)
   const arg = a.kind === 'column' ? clauseRef(table, a.name, 'aggregate') : exprRef(table, a, st);
   if (e.name === 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);

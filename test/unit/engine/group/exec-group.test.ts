@@ -73,6 +73,14 @@ describe('GROUP BY', () => {
     expect(await error('select cat from p group by nope')).toBe("table p: group-by attribute 'nope' not found");
   });
 
+  // a user pass: SUM(meta.k) was 'unsupported select expression'; searchd asks for a conversion, which then works
+  it('an aggregate over a bare JSON path asks for INTEGER()/BIGINT()/DOUBLE(), as searchd does', async () => {
+    const ask = "table p: ambiguous attribute type 'meta.k', use INTEGER(), BIGINT() or DOUBLE() conversion functions";
+    for (const fn of ['sum', 'avg', 'min', 'max']) expect(await error(`select cat, ${fn}(meta.k) from p group by cat`)).toBe(ask);
+    expect(await error('select sum(meta.k) from p')).toBe(ask);
+    expect(await t.rows('select sum(integer(meta.k)) from p where id = 1')).toEqual([[1n]]);
+  });
+
   it('WITHIN GROUP ORDER BY picks each group\'s row; GROUP N BY keeps N rows per group, LIMIT counting rows', async () => {
     expect(await t.rows('select cat, id from p group by cat within group order by price desc order by cat asc')).toEqual([[1, 2n], [2, 3n], [3, 4n]]);
     expect(await t.rows('select cat, id from p group by cat within group order by id asc order by cat asc')).toEqual([[1, 1n], [2, 3n], [3, 4n]]);
