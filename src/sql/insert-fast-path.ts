@@ -154,9 +154,26 @@ function commaList<T>(s: Scan, item: () => T | undefined): T[] | undefined {
   return s.punct(C_RPAREN) ? out : undefined;
 }
 
-/** The statement, or undefined when the text is not of the common shape (the full grammar then reads it). */
-export function parseInsertFast(text: string): InsertStatement | undefined {
-  const s = new Scan(text);
+/**
+ * What `INSERT|REPLACE INTO t [(cols)] VALUES` read last, with its text (from the start of `text`): a client
+ * sends the same head before every row, and reading it again cost the most of a single-row parse (a word
+ * scan, an upper-case copy and a keyword look-up for each of the verb, INTO, the table, every column and
+ * VALUES). A text that starts with these characters has this head: what follows VALUES must be `(` after
+ * whitespace in either reading, so `VALUESX (` fails here as it fails when read afresh.
+ */
+interface Head {
+  text: string;
+  /** Where the verb starts (after leading whitespace). */
+  start: number;
+  replace: boolean;
+  table: string;
+  columns: string[] | undefined;
+}
+
+let lastHead: Head | undefined;
+
+/** The head read at the cursor (the cursor after VALUES), or undefined when the text is not of the shape. */
+function readHead(s: Scan): Head | undefined {
   s.skip();
   const start = s.i;
   const verb = s.word()?.toUpperCase();
@@ -165,15 +182,40 @@ export function parseInsertFast(text: string): InsertStatement | undefined {
   const table = s.name();
   // `Manticore.t` and `cluster:t` are the full grammar's
   if (table === undefined || table.toUpperCase() === 'MANTICORE') return undefined;
-  const stmt: InsertStatement = { kind: 'insert', text: '', replace: verb === 'REPLACE', table, rows: [], options: [] };
-  let width = -1;
+  let columns: string[] | undefined;
   if (s.punct(C_LPAREN)) {
-    const columns = commaList(s, () => s.name());
+    columns = commaList(s, () => s.name());
     if (columns === undefined) return undefined;
-    stmt.columns = columns;
-    width = columns.length;
   }
   if (!s.keyword('VALUES')) return undefined;
+  return { text: s.src.slice(0, s.i), start, replace: verb === 'REPLACE', table, columns };
+}
+
+/** The last head when `text` starts with its characters, else undefined. */
+function sameHead(text: string): Head | undefined {
+  const h = lastHead;
+  if (h === undefined || !text.startsWith(h.text)) return undefined;
+  return h;
+}
+
+/** The statement, or undefined when the text is not of the common shape (the full grammar then reads it). */
+export function parseInsertFast(text: string): InsertStatement | undefined {
+  const s = new Scan(text);
+  let head = sameHead(text);
+  if (head) {
+    s.i = head.text.length;
+  } else {
+    head = readHead(s);
+    if (head === undefined) return undefined;
+    lastHead = head;
+  }
+  const stmt: InsertStatement = { kind: 'insert', text: '', replace: head.replace, table: head.table, rows: [], options: [] };
+  let width = -1;
+  if (head.columns !== undefined) {
+    // a copy: the statement is the caller's to keep or change
+    stmt.columns = head.columns.slice();
+    width = head.columns.length;
+  }
   let end: number;
   do {
     if (!s.punct(C_LPAREN)) return undefined;
@@ -187,6 +229,6 @@ export function parseInsertFast(text: string): InsertStatement | undefined {
   // then only the end, or one `;` and the end
   if (s.punct(C_SEMI)) s.skip();
   if (s.i !== text.length) return undefined;
-  stmt.text = text.slice(start, end);
+  stmt.text = text.slice(head.start, end);
   return stmt;
 }
