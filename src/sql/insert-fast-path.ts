@@ -191,6 +191,18 @@ function readHead(s: Scan): Head | undefined {
   return { text: s.src.slice(0, s.i), start, replace: verb === 'REPLACE', table, columns };
 }
 
+/** Heads longer than this are read again each time rather than kept (thousands of columns: rare). */
+const KEPT_HEAD_CHARS = 4096;
+
+/**
+ * `head` to keep past its statement: its strings copied out of the statement's text. A slice of 13 or more
+ * characters is a view of the whole text in V8, and a kept view of a 100 MB multi-row INSERT would hold all
+ * of it until the next head (structuredClone makes a flat copy).
+ */
+function detached(head: Head): Head {
+  return { ...head, text: structuredClone(head.text), table: structuredClone(head.table), columns: head.columns?.map((c) => structuredClone(c)) };
+}
+
 /** The last head when `text` starts with its characters, else undefined. */
 function sameHead(text: string): Head | undefined {
   const h = lastHead;
@@ -207,7 +219,7 @@ export function parseInsertFast(text: string): InsertStatement | undefined {
   } else {
     head = readHead(s);
     if (head === undefined) return undefined;
-    lastHead = head;
+    if (head.text.length <= KEPT_HEAD_CHARS) lastHead = detached(head);
   }
   const stmt: InsertStatement = { kind: 'insert', text: '', replace: head.replace, table: head.table, rows: [], options: [] };
   let width = -1;

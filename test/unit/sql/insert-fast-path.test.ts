@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 import { parseInsertFast } from '../../../src/sql/insert-fast-path.js';
 import { parseSql, parseStatements } from '../../../src/sql/parse-sql.js';
@@ -159,5 +161,18 @@ describe('INSERT fast path', () => {
     const a = parseInsertFast("INSERT INTO t (id, s) VALUES (1,'a')")!;
     a.columns!.push('x');
     expect(parseInsertFast("INSERT INTO t (id, s) VALUES (2,'b')")!.columns).toEqual(['id', 's']);
+  });
+  it('keeps no view of the statement it read its head from (a 40 MB INSERT is not held until the next head)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const read = () => {
+      const rows = Array.from({ length: 100_000 }, (_, i) => `(${i + 1},'${'x'.repeat(400)}')`);
+      return parseInsertFast(`INSERT INTO some_long_table_name (id, a_long_column_name) VALUES ${rows.join(',')}`)!.rows.length;
+    };
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    expect(read()).toBe(100_000);
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(10e6);
   });
 });
