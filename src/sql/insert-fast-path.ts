@@ -155,7 +155,7 @@ function commaList<T>(s: Scan, item: () => T | undefined): T[] | undefined {
 }
 
 /**
- * What `INSERT|REPLACE INTO t [(cols)] VALUES` read last, with its text (from the start of `text`): a client
+ * What `INSERT|REPLACE INTO t [(cols)] VALUES` read, with its text (from the start of the statement): a client
  * sends the same head before every row, and reading it again cost the most of a single-row parse (a word
  * scan, an upper-case copy and a keyword look-up for each of the verb, INTO, the table, every column and
  * VALUES). A text that starts with these characters has this head: what follows VALUES must be `(` after
@@ -170,7 +170,9 @@ interface Head {
   columns: string[] | undefined;
 }
 
-let lastHead: Head | undefined;
+/** The last heads read, the latest first: a few tables written at once each keep theirs. */
+const keptHeads: Head[] = [];
+const KEPT_HEADS = 4;
 
 /** The head read at the cursor (the cursor after VALUES), or undefined when the text is not of the shape. */
 function readHead(s: Scan): Head | undefined {
@@ -191,35 +193,55 @@ function readHead(s: Scan): Head | undefined {
   return { text: s.src.slice(0, s.i), start, replace: verb === 'REPLACE', table, columns };
 }
 
+/** A kept head `text` starts with (moved to the front), else undefined. */
+function keptHead(text: string): Head | undefined {
+  for (let k = 0; k < keptHeads.length; k++) {
+    const h = keptHeads[k]!;
+    if (!text.startsWith(h.text)) continue;
+    if (k > 0) {
+      keptHeads.splice(k, 1);
+      keptHeads.unshift(h);
+    }
+    return h;
+  }
+  return undefined;
+}
+
 /** Heads longer than this are read again each time rather than kept (thousands of columns: rare). */
 const KEPT_HEAD_CHARS = 4096;
 
 /**
- * `head` to keep past its statement: its strings copied out of the statement's text. A slice of 13 or more
- * characters is a view of the whole text in V8, and a kept view of a 100 MB multi-row INSERT would hold all
- * of it until the next head (structuredClone makes a flat copy).
+ * V8 copies a slice shorter than this; a longer one is a view that keeps the whole text alive, and a kept
+ * view of a 100 MB multi-row INSERT would hold all of it (SlicedString::kMinLength).
  */
-function detached(head: Head): Head {
-  return { ...head, text: structuredClone(head.text), table: structuredClone(head.table), columns: head.columns?.map((c) => structuredClone(c)) };
+const VIEW_MIN_CHARS = 13;
+
+/**
+ * `s` as a string of its own, never a view of a longer text: slicing `' ' + s` flattens that pair into a new
+ * string first, so the result is a view of that copy alone (~70 ns for a head; structuredClone took ~500,
+ * more than reading the head again). The retention test in insert-fast-path.test.ts holds V8 to it.
+ */
+function own(s: string): string {
+  return s.length < VIEW_MIN_CHARS ? s : (' ' + s).slice(1);
 }
 
-/** The last head when `text` starts with its characters, else undefined. */
-function sameHead(text: string): Head | undefined {
-  const h = lastHead;
-  if (h === undefined || !text.startsWith(h.text)) return undefined;
-  return h;
+/** Keeps `head` (copied out of its statement's text), dropping the least recently used past KEPT_HEADS. */
+function keep(head: Head): void {
+  if (head.text.length > KEPT_HEAD_CHARS) return;
+  keptHeads.unshift({ text: own(head.text), start: head.start, replace: head.replace, table: own(head.table), columns: head.columns?.map(own) });
+  if (keptHeads.length > KEPT_HEADS) keptHeads.pop();
 }
 
 /** The statement, or undefined when the text is not of the common shape (the full grammar then reads it). */
 export function parseInsertFast(text: string): InsertStatement | undefined {
   const s = new Scan(text);
-  let head = sameHead(text);
+  let head = keptHead(text);
   if (head) {
     s.i = head.text.length;
   } else {
     head = readHead(s);
     if (head === undefined) return undefined;
-    if (head.text.length <= KEPT_HEAD_CHARS) lastHead = detached(head);
+    keep(head);
   }
   const stmt: InsertStatement = { kind: 'insert', text: '', replace: head.replace, table: head.table, rows: [], options: [] };
   let width = -1;
