@@ -92,7 +92,7 @@ async function cpuMs(f: () => Promise<void>): Promise<number> {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** Each query's top BODIES documents by quarry's own search over the documents (an in-process table, stem_en). */
-async function topDocs(docs: CorpusDoc[], queries: string[]): Promise<Map<string, CorpusDoc[]>> {
+export async function topDocs(docs: CorpusDoc[], queries: string[]): Promise<Map<string, CorpusDoc[]>> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-hlb-'));
   const byId = new Map(docs.map((d) => [d.id, d]));
   const out = new Map<string, CorpusDoc[]>();

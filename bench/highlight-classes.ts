@@ -13,10 +13,9 @@
 // Why many rounds: a block is 20 queries, 12-90 ms; one preemption or collection moves it by 10-30%.
 import type { Connection } from 'mysql2/promise';
 import { createConnection } from 'mysql2/promise';
-import type http from 'node:http';
 import { sqlString } from './bench-util.js';
 import type { CorpusDoc } from './corpus.js';
-import { clientAgent, LeanHttpClient, postOk } from './http-client.js';
+import { clientAgent, LeanHttpClient, postOk, type BenchAgent } from './http-client.js';
 import { cpuMark, cpuMsSince } from './process-cpu.js';
 import type { QuarryServer } from './side-by-side.bench.js';
 
@@ -41,7 +40,7 @@ async function rows(c: Connection, sql: string): Promise<unknown[]> {
 const idsOf = (rs: unknown[]): number[] => rs.map((r) => Number((r as { id: unknown }).id));
 
 /** Open connections of one server, closed by `close`. */
-export interface Clients { mysql: Connection; agent?: http.Agent; lean?: LeanHttpClient; close(): Promise<void> }
+export interface Clients { mysql: Connection; agent?: BenchAgent; lean?: LeanHttpClient; close(): Promise<void> }
 
 /** `lean`: JSON requests by http-client.ts LeanHttpClient instead of node:http (the bench's --lean-client 1). */
 export async function quarryClients(s: QuarryServer, lean = false): Promise<Clients & { port: number; mysqlPort: number }> {

@@ -30,11 +30,11 @@
 // [--only REGEX] [--profile DIR] [--lean-client 1] (lean: the JSON mode's requests by http-client.ts LeanHttpClient,
 // not node:http; each mode's bench-client CPU per query is in the table either way) (REGEX picks the modes by name, else the classes; DIR: this build's server
 // restarted after the load under --cpu-prof, its profiles written there when it stops; no Sphinx then).
-// The JSON mode's client is node:http by default, a real and widely used client as mysql2 is on Sphinx's side;
-// undici's Client.request (the client under Node's fetch) was measured as the alternative and is no cheaper
-// here (bench/http-clients.bench.ts, session 16, 3 runs at load 9-24: bench CPU per request node:http
-// 172-208 us, undici 7 187-209, mysql2 140-162, LeanHttpClient 59-75), so the default stays and the JSON
-// column's wall figure carries node:http's cost; --lean-client 1 shows the column without most of it.
+// The JSON mode's client is the harness's (http-client.ts): since session 20 undici's Pool.request (the engine of
+// Node's fetch), a real and widely used client as mysql2 is on Sphinx's side, node:http with --http-client node
+// (the client until session 20; session 16's bench/http-clients.bench.ts, 3 runs at load 9-24: bench CPU per
+// request node:http 172-208 us, undici 7 187-209, mysql2 140-162, LeanHttpClient 59-75, so on these 40 kB
+// replies the two weigh about the same); --lean-client 1 shows the column without most of the client's cost.
 // Needs dict-gcide (and sphinxsearch for the Sphinx columns). Seed 42. Prints a table and JSON.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

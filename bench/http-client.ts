@@ -1,36 +1,104 @@
 /**
- * The benchmarks' HTTP client: node:http over a keep-alive agent (undici's fetch costs the client more
- * CPU than the server uses; its Client.request about as much as node:http, bench/http-clients.bench.ts),
- * one request at a time per agent as a client holding one connection.
+ * The benchmarks' HTTP client, one per benchmark client (one keep-alive connection, one request at a time):
+ * undici's `Pool` of one connection and its `request()` (undici is the engine of Node's own fetch; `request`
+ * is its API without fetch's web-stream layers), or with `--http-client node` node:http over a one-socket
+ * keep-alive agent, the harness's client until session 20. Client CPU ms a single-row INSERT from 16 clients
+ * (session 20, `node dist/bench/insert-ab.bench.js --client-ab 1 [--json 1]`, medians, load 9-16): /sql
+ * node:http 0.091 and 0.089, undici 0.059 and 0.072 (lower in 10 of 10 alternated pairs), mysql2 0.048 and
+ * 0.062; /insert node:http 0.093, undici 0.090 (3 of 4). Session 16's highlight /search (40 kB replies) found
+ * undici 7 about as heavy as node:http (bench/http-clients.bench.ts).
  */
 import http from 'node:http';
 import net from 'node:net';
 import { readFileSync } from 'node:fs';
+import { Pool } from 'undici';
+import { argString } from './bench-util.js';
 
 export interface HttpReply { status: number; body: string }
 
-/** A keep-alive agent with one socket: one benchmark client. */
-export function clientAgent(): http.Agent {
-  return new http.Agent({ keepAlive: true, maxSockets: 1 });
+/** Which client the harness speaks HTTP with: `--http-client undici` (the default) or `node` (node:http). */
+export type HttpClientName = 'undici' | 'node';
+
+function clientName(v: string | null): HttpClientName {
+  if (v === null || v === 'undici') return 'undici';
+  if (v === 'node') return 'node';
+  throw new Error(`--http-client ${v}: undici or node`);
+}
+
+/** The harness's HTTP client, from `--http-client` (default undici); benches print it in their header. */
+export const HTTP_CLIENT: HttpClientName = clientName(argString('http-client'));
+
+/** One benchmark client's HTTP connection: POSTs to 127.0.0.1:`port`, one at a time. */
+export interface BenchAgent {
+  readonly client: HttpClientName;
+  post(port: number, path: string, body: string, contentType?: string): Promise<HttpReply>;
+  destroy(): void;
+}
+
+/** node:http over a keep-alive agent with one socket (the reply decoded as UTF-8 chunk by chunk). */
+function nodeAgent(): BenchAgent {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  return {
+    client: 'node',
+    post: (port, path, body, contentType) => new Promise((resolve, reject) => {
+      const headers = contentType ? { 'Content-Type': contentType } : undefined;
+      const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => { text += c; });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    }),
+    destroy: () => agent.destroy(),
+  };
+}
+
+/** undici: a keep-alive Pool of one connection per port (made on first use), as an application would hold one. */
+function undiciAgent(): BenchAgent {
+  const pools = new Map<number, Pool>();
+  return {
+    client: 'undici',
+    post: async (port, path, body, contentType) => {
+      let pool = pools.get(port);
+      if (!pool) pools.set(port, pool = new Pool(`http://127.0.0.1:${port}`, { connections: 1 }));
+      const r = await pool.request({ path, method: 'POST', body, headers: contentType ? { 'content-type': contentType } : undefined });
+      return { status: r.statusCode, body: await r.body.text() };
+    },
+    destroy: () => {
+      for (const p of pools.values()) void p.destroy();
+      pools.clear();
+    },
+  };
+}
+
+/** One benchmark client of the harness's HTTP client (`kind` overrides `--http-client`). */
+export function clientAgent(kind: HttpClientName = HTTP_CLIENT): BenchAgent {
+  return kind === 'node' ? nodeAgent() : undiciAgent();
+}
+
+/** The header line a bench prints: which HTTP client it measured with. */
+export function httpClientNote(): string {
+  return HTTP_CLIENT === 'node' ? 'HTTP client: node:http keep-alive agent (--http-client node)' : `HTTP client: undici ${undiciVersion()} Pool.request, one keep-alive connection a client (--http-client node for node:http)`;
+}
+
+function undiciVersion(): string {
+  const pkg = new URL('./package.json', import.meta.resolve('undici'));
+  try {
+    return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+  } catch {
+    return '?';
+  }
 }
 
 /** POSTs `body` to `path` and resolves with the status and the whole reply text. */
-export function postText(agent: http.Agent, port: number, path: string, body: string, contentType?: string): Promise<HttpReply> {
-  return new Promise((resolve, reject) => {
-    const headers = contentType ? { 'Content-Type': contentType } : undefined;
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => { text += c; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+export function postText(agent: BenchAgent, port: number, path: string, body: string, contentType?: string): Promise<HttpReply> {
+  return agent.post(port, path, body, contentType);
 }
 
 /** As postText, but rejects unless the reply is 200 without an error (`"error":"..."`, `"errors":true`). */
-export async function postOk(agent: http.Agent, port: number, path: string, body: string, contentType?: string): Promise<string> {
+export async function postOk(agent: BenchAgent, port: number, path: string, body: string, contentType?: string): Promise<string> {
   const r = await postText(agent, port, path, body, contentType);
   if (r.status !== 200 || /"error":"[^"]|"errors":true|"error":\{/.test(r.body)) throw new Error(`quarry ${path}: ${r.status} ${r.body.slice(0, 300)}`);
   return r.body;

@@ -45,8 +45,8 @@ const hits = (r: HttpReply): number => {
 };
 
 async function clients(port: number, mysqlPort: number): Promise<Client[]> {
-  const agent = clientAgent();
-  const agent2 = clientAgent();
+  const agent = clientAgent('node');
+  const agent2 = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const lean = new LeanHttpClient(port);
   const mysql = await createConnection({ host: '127.0.0.1', port: mysqlPort });
   const out: Client[] = [

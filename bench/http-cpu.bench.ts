@@ -8,12 +8,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type http from 'node:http';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, mulberry32, percentile, sqlString } from './bench-util.js';
 import { queryClasses } from './engine.bench.js';
 import { startQuarry } from './side-by-side.bench.js';
-import { bulkBody, clientAgent, postOk } from './http-client.js';
+import { bulkBody, clientAgent, postOk, type BenchAgent } from './http-client.js';
 import { processCpuMs, waitIdle } from './process-cpu.js';
 import { progress } from './progress.js';
 
@@ -32,7 +31,7 @@ export interface ClassResult { class: string; requests: number; 'server CPU ms/r
  * Sends the requests one after another on one connection; server CPU per request and latencies. The
  * first quarter (at most 100) warms up and is not counted: each request is sent once (writes of new ids).
  */
-async function measure(name: string, agent: http.Agent, port: number, pid: number, all: Request[]): Promise<ClassResult> {
+async function measure(name: string, agent: BenchAgent, port: number, pid: number, all: Request[]): Promise<ClassResult> {
   const warm = Math.min(100, all.length >> 2);
   for (const r of all.slice(0, warm)) await postOk(agent, port, r.path, r.body, r.type);
   const reqs = all.slice(warm);

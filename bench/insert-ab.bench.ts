@@ -7,6 +7,9 @@
 // environment: each server prints where its group-commit rounds spent their time (src/util/round-trace.ts).
 // Run: npm run bench -- insert-ab [--baseline DIR] [--clients 16] [--statements 6000] [--rounds 3] [--http 1]
 // [--json 1] (HTTP JSON `/insert` bodies instead of `/sql` INSERTs; the same rows)
+// [--http-client undici|node] (the HTTP client: undici's Pool.request, the default, or node:http; http-client.ts)
+// [--client-ab 1] (this build alone, its clients alternated run by run instead of two builds: mysql2, then HTTP
+// /sql, or /insert with --json 1, by node:http and by undici; the clients' CPU an INSERT is the figure to read)
 // [--profile DIR] (each server with --cpu-prof, its profiles in DIR/<build>-<round>)
 // [--threads 1] (each thread name's CPU ms an INSERT too: lmdb's writer, V8 workers, libuv, merge thread)
 // [--strace 1] (strace -f -c attached to the server for the timed phase: fdatasyncs and pwrites an INSERT;
@@ -28,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { arg, argString, sqlString } from './bench-util.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
-import { clientAgent, postOk } from './http-client.js';
+import { clientAgent, HTTP_CLIENT, httpClientNote, postOk, type HttpClientName } from './http-client.js';
 import { waitIdle } from './process-cpu.js';
 import { startQuarry } from './side-by-side.bench.js';
 
@@ -108,7 +111,7 @@ function perName(before: Map<string, number>, after: Map<string, number>, count:
 }
 
 /** One server of `bin`: with --phases the insert bench's earlier phases, then a warm-up of 1,000 INSERTs, then `n` timed ones, each client one statement at a time. */
-async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, http: boolean, json: boolean, profile?: string, perfOut?: string): Promise<Record<string, number>> {
+async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, http: boolean, json: boolean, httpClient: HttpClientName, profile?: string, perfOut?: string): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-insert-ab-'));
   const q = await startQuarry(join(dir, 'data'), profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [], undefined, bin);
   try {
@@ -119,14 +122,19 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
     await c.exec("CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'");
     await c.close();
     const phase = async (base: number, count: number, traced: boolean, perfTo?: string) => {
-      const conns = json
+      const sqlInsert = (d: CorpusDoc, id: number) => `INSERT INTO gcide (id, title, body, len) VALUES (${id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`;
+      const conns = http
         ? Array.from({ length: clients }, () => {
-          const agent = clientAgent();
-          return { insert: (d: CorpusDoc, id: number) => postOk(agent, q.port, '/insert', jsonInsert(d, id)), close: async () => agent.destroy() };
+          // one keep-alive connection per client, of the HTTP client chosen (side-by-side's /sql?mode=raw)
+          const agent = clientAgent(httpClient);
+          const insert = json
+            ? (d: CorpusDoc, id: number) => postOk(agent, q.port, '/insert', jsonInsert(d, id))
+            : (d: CorpusDoc, id: number) => postOk(agent, q.port, '/sql?mode=raw', sqlInsert(d, id));
+          return { insert, close: async () => agent.destroy() };
         })
         : await Promise.all(Array.from({ length: clients }, async () => {
           const c = await peer.open();
-          return { insert: (d: CorpusDoc, id: number) => c.exec(`INSERT INTO gcide (id, title, body, len) VALUES (${id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`), close: () => c.close() };
+          return { insert: (d: CorpusDoc, id: number) => c.exec(sqlInsert(d, id)), close: () => c.close() };
         }));
       let next = 0;
       await waitIdle(q.overMysql.pid!);
@@ -211,12 +219,20 @@ function mark(what: string): void {
   if (marks) console.error(`mark ${Date.now()} ${what}`);
 }
 const docs = loadGcide(phases ? Math.max(n, BENCH_PHASE_DOCS) : n);
-const builds: [string, string][] = [['this', join(argString('build') ?? ROOT, 'bin/quarry.js')]];
-if (baseline) builds.unshift(['baseline', join(baseline, 'bin/quarry.js')]);
+const thisBin = join(argString('build') ?? ROOT, 'bin/quarry.js');
+const clientAb = arg('client-ab', 0) === 1;
+/** [name, bin/quarry.js, over HTTP, the HTTP client] of each alternated run. */
+const builds: [string, string, boolean, HttpClientName][] = clientAb
+  ? [['this mysql2', thisBin, false, HTTP_CLIENT], ['this node:http', thisBin, true, 'node'], ['this undici', thisBin, true, 'undici']]
+  : [['this', thisBin, http, HTTP_CLIENT]];
+if (baseline && !clientAb) builds.unshift(['baseline', join(baseline, 'bin/quarry.js'), http, HTTP_CLIENT]);
+if (clientAb) console.error('insert-ab: clients mysql2, node:http and undici alternated');
+else if (http) console.error(`insert-ab: ${httpClientNote()}`);
 const rows: Record<string, unknown>[] = [];
 for (let r = 0; r < rounds; r++) {
-  for (const [name, bin] of builds) {
-    rows.push({ build: name, round: r + 1, clients, protocol: json ? 'http /insert' : http ? 'http /sql' : 'mysql', ...(await run(bin, docs, n, clients, http, json, profileDir && resolve(profileDir, `${name}-${r + 1}`), perfDir && resolve(perfDir, `${name}-${r + 1}.data`))) });
+  for (const [name, bin, overHttp, client] of builds) {
+    const protocol = !overHttp ? 'mysql' : `${json ? 'http /insert' : 'http /sql'} (${client === 'node' ? 'node:http' : 'undici'})`;
+    rows.push({ build: name, round: r + 1, clients, protocol, ...(await run(bin, docs, n, clients, overHttp, overHttp && json, client, profileDir && resolve(profileDir, `${name}-${r + 1}`), perfDir && resolve(perfDir, `${name}-${r + 1}.data`))) });
   }
 }
 console.log(JSON.stringify(rows, null, 2));

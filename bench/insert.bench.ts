@@ -4,7 +4,10 @@
 // over the MySQL protocol and over HTTP next to Sphinx 2.2.11 over SphinxQL, same run, dict-gcide documents;
 // docs/s and the server's CPU ms per 1000 documents (the steadier figure on a shared machine).
 // Each statement is acknowledged only when durable (quarry: lmdb fsync; Sphinx: binlog_flush=1).
-// Run: npm run bench -- insert [--docs N]. Seed-free: documents in corpus order.
+// Over HTTP the client is the harness's (http-client.ts): undici's Pool.request since session 20, one keep-alive
+// connection a client as mysql2's; --http-client node for node:http, the client until then (heavier: client CPU
+// an INSERT 0.091 ms against undici's 0.059 and mysql2's 0.048, insert-ab --client-ab 1, session 20).
+// Run: npm run bench -- insert [--docs N] [--http-client undici|node]. Seed-free: documents in corpus order.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -11,6 +11,7 @@ import { insertBench } from './insert.bench.js';
 import { highlightBench } from './highlight.bench.js';
 import { writePlot } from './plot.js';
 import { progress } from './progress.js';
+import { httpClientNote } from './http-client.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RESULTS = `${ROOT}bench/results`;
@@ -56,18 +57,18 @@ async function runOne(name: string): Promise<void> {
   } else if (name === 'insert') {
     const res = await insertBench();
     save('insert', res);
-    console.log(`\n## INSERT throughput, quarry vs Sphinx 2.2.11\n\n${table(res)}`);
+    console.log(`\n## INSERT throughput, quarry vs Sphinx 2.2.11\n\n${httpClientNote()}\n\n${table(res)}`);
   } else if (name === 'side-by-side') {
     const res = await sideBySideBench();
     // a synthetic run has a file of its own (side-by-side-synthetic-1000000), beside the 100k gcide one
     const docs = process.argv[process.argv.indexOf('--docs') + 1];
     const synthetic = process.argv.includes('--synthetic') ? `-synthetic-${process.argv.includes('--docs') ? docs : 100000}` : '';
     save(`side-by-side${synthetic}${process.argv.includes('--load-only') ? '-load' : ''}`, res);
-    console.log(`\n## quarry vs Sphinx 2.2.11\n\n${table(res)}`);
+    console.log(`\n## quarry vs Sphinx 2.2.11\n\n${httpClientNote()}\n\n${table(res)}`);
   } else if (name === 'highlight') {
     const res = await highlightBench();
     if (!('partial' in res)) save('highlight', res);
-    console.log(`\n## Highlighted documents per second, quarry vs Sphinx 2.2.11\n\n${table(res.classes)}`);
+    console.log(`\n## Highlighted documents per second, quarry vs Sphinx 2.2.11\n\n${httpClientNote()}\n\n${table(res.classes)}`);
     console.log(JSON.stringify({ ...res, classes: undefined }, null, 2));
   } else {
     // Other benchmarks are standalone scripts printing JSON: core (WASM vs reference), store (lmdb).

@@ -13,11 +13,11 @@
 // index does not keep). Above 100k documents each peer also holds the first 100k in a table of their own
 // and answers the same queries there from one client: cost growth is the p50 ratio of the big table to the
 // small one (the queries are drawn from those first 100k documents at every size).
+// HTTP by the harness's client (http-client.ts: undici's Pool.request since session 20; --http-client node for node:http).
 // Run: npm run bench -- side-by-side [--docs N] [--synthetic] [--small N] [--queries M] [--min-seconds S] [--warm-seconds S] [--lean-client 1] [--load-only 1] (the loads
 // alone, with the server CPU ms per 1000 documents). At 1M documents the default is 800 queries (100 per
 // class) instead of 4000, to keep a run near 15 minutes on 2 cores. Needs dict-gcide and sphinxsearch. Seed 42.
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,14 +29,14 @@ import { filesBytes, memoryOf, searchdPid, untilQuiet } from './footprint.js';
 import { progress } from './progress.js';
 import { createConnection } from 'mysql2/promise';
 import { freePort, gcideIndex, startSphinx, sphinxAvailable } from './peers/sphinx.js';
-import { bulkBody, clientAgent, LeanHttpClient, postOk } from './http-client.js';
+import { bulkBody, clientAgent, LeanHttpClient, postOk, postText, type BenchAgent } from './http-client.js';
 import { cpuMark, cpuMsSince, processCpuMs, waitIdle } from './process-cpu.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /**
  * --lean-client 1: /sql's and /search's clients write and read HTTP by hand (http-client.ts LeanHttpClient)
- * instead of node:http, whose CPU per query (on the cores the server uses) is above mysql2's (~0.3 ms per
- * 40 kB /search reply). Off by default, so figures stay comparable with earlier sessions'. Measured (100k gcide,
+ * instead of the harness's client (undici; until session 20 node:http, whose CPU per query on the cores the
+ * server uses is above mysql2's: ~0.3 ms per 40 kB /search reply). Off by default. Measured (100k gcide,
  * one run each, off then on; wall QPS moved with the load between runs, CPU per query did not): /search bench
  * client CPU ms/query (8 clients) 0.141 -> 0.060 (load 25), 0.101 -> 0.055 (load 7-9); server CPU ms/query
  * at 1/8 clients 0.385/0.405 -> 0.274/0.297 (load 25), 0.307/0.294 -> 0.262/0.251 (load 7-9).
@@ -54,21 +54,10 @@ export interface PeerConn { exec: Exec; search?(query: string, table: string): P
  */
 export interface Peer { name: string; pid?: number; open(): Promise<PeerConn>; stop(): Promise<void>; segments?(table: string): Promise<number> }
 
-/** POST /sql?mode=raw with node:http (undici's fetch costs the client more CPU than the server uses). */
-function post(agent: http.Agent, port: number, sql: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/sql?mode=raw', method: 'POST', agent }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => { body += c; });
-      res.on('end', () => {
-        if (res.statusCode !== 200 || /"error":"[^"]/.test(body)) reject(new Error(`quarry: ${body.slice(0, 200)}`));
-        else resolve();
-      });
-    });
-    req.on('error', reject);
-    req.end(sql);
-  });
+/** POST /sql?mode=raw by the harness's HTTP client (http-client.ts: undici, or node:http with --http-client node). */
+async function post(agent: BenchAgent, port: number, sql: string): Promise<void> {
+  const r = await postText(agent, port, '/sql?mode=raw', sql);
+  if (r.status !== 200 || /"error":"[^"]/.test(r.body)) throw new Error(`quarry: ${r.body.slice(0, 200)}`);
 }
 
 export interface QuarryServer { overHttp: Peer; overMysql: Peer; overJson: Peer; port: number; mysqlPort: number; pid: number; stop(): Promise<void> }
@@ -125,7 +114,7 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
         };
       }
       // One keep-alive connection per client, as a SphinxQL client holds one connection.
-      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const agent = clientAgent();
       return {
         exec: (sql: string) => post(agent, port, sql),
         close: async () => agent.destroy(),

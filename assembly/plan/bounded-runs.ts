@@ -9,7 +9,7 @@ import { TERMINATED } from "../util/codes";
 import { cursorSeek, cursorTf, cursorRow, cursorAdvance, cursorBlock, cursorBlockMax, cursorPositions, ensureTfs } from "../postings/cursor";
 import { OP_AND, OP_OR } from "./format";
 import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_CONSTRAINED, N_ARG0, N_GUIDE, N_STEPS, NOT_STARTED } from "./node";
-import { pairedPart, unpaired, plainTerm, repeatTf, termBm25, termFieldPart, weightBound } from "./prune";
+import { pairedPart, unpaired, plainTerm, repeatPart, termBm25, weightBound } from "./prune";
 import { guideBound, guideSum, hitFields16, skipBlocks, wordBm25, wordFields } from "./block-bounds";
 
 /**
@@ -138,11 +138,16 @@ export function andRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
   while (r < end) {
     let sum: f32 = 0;
     let fields: i32 = 0;
+    let last: usize = 0;
+    let tf: u32 = 0;
     for (let i: u32 = 0; i < k; i++) {
       const t = child(n, i);
-      const tf = cursorTf(<usize>nget(t, N_CURSOR));
+      // a repeat reading its sibling's cursor (leapfrog) has its tf
+      const c = <usize>nget(t, N_CURSOR);
+      if (c != last) tf = cursorTf(c);
+      last = c;
       sum += termBm25(tf, reinterpret<f32>(nget(t, N_IDF)));
-      fields += termFieldPart(t, repeatTf(t, tf));
+      fields += repeatPart(t, tf);
     }
     // the steps' bound from tf first; from the row's hits (step-fields.ts) only for a row it cannot skip
     if (weightBound(sum, fields) > worst && (nget(n, N_STEPS) == 0 || (weightBound(sum, pairedPart(n, r, fields)) > worst

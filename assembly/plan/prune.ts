@@ -97,10 +97,13 @@ export function pruneSetup(root: usize, ranker: u32, flags: u32, numFields: u32)
 
 /**
  * Sets N_REPEAT of each unconstrained plain term under an AND: how many earlier such siblings have
- * its term. A keyword at r query positions with tf hits on a row puts at most min(r, tf_f) of them
- * in field f's LCS run (lcsDupes: a run's hits stand at distinct positions), so nested layers of
- * fields, the j-th of at most tf - (j - 1) fields: its j-th occurrence's field part is that of
- * tf - (j - 1) hits (termFieldPart(n, repeatTf(n, tf))).
+ * its term. A keyword at r query positions with tf_f hits in field f puts at most min(r, tf_f) of
+ * them in f's LCS run (lcsDupes: a run's hits stand at distinct positions), so its r occurrences
+ * together add at most G(r) = max Σ_f w_f min(r, tf_f) over the ways tf hits spread over its fields
+ * (repeatWeights: the heaviest field takes r of them, the next r, ...). Its j-th occurrence (rank
+ * j - 1) adds G(j) - G(j - 1) (repeatPart), so the occurrences' parts sum to G(r); G(1) is the first's
+ * termFieldPart(n, tf). (Each occurrence's own topWeights(fields, tf - rank), the bound before, let a
+ * word with tf 2 in two fields count both fields and a field holding it twice: 2 + 1 where G(2) = 2.)
  */
 function repeatRanks(n: usize): void {
   const k = nget(n, N_NCHILD);
@@ -121,10 +124,55 @@ function repeatRanks(n: usize): void {
   }
 }
 
-/** The hits a term's field part is bounded by: tf, less its rank among its repeats (repeatRanks). */
-@inline export function repeatTf(n: usize, tf: u32): u32 {
+/**
+ * A plain term's field part for tf hits on its row: termFieldPart() for its first occurrence under
+ * an AND, G(rank + 1) - G(rank) for a repeat (repeatRanks; G is repeatWeights of its fields): 0 when
+ * tf <= rank (no field can hold more of it than tf), and for tf rank + 1 and rank + 2 once per block in
+ * the node's field-part cache (a repeat's termFieldPart() is never asked for, so the slots are free).
+ */
+@inline export function repeatPart(n: usize, tf: u32): i32 {
   const rank = nget(n, N_REPEAT);
-  return tf > rank ? tf - rank : 0;
+  return rank == 0 ? termFieldPart(n, tf) : repeatMore(n, tf, rank);
+}
+
+/** repeatPart() of a repeat (rank >= 1). */
+function repeatMore(n: usize, tf: u32, rank: u32): i32 {
+  if (tf <= rank) return 0;
+  const b = cursorBlock(<usize>nget(n, N_CURSOR)) + 1;
+  if (nget(n, N_WBLOCK) != b) {
+    const set = termFields(n);
+    nset(n, N_WBLOCK, b);
+    nset(n, N_TW1, <u32>(repeatWeights(set, rank + 1, rank + 1) - repeatWeights(set, rank + 1, rank)));
+    nset(n, N_TW2, <u32>(repeatWeights(set, rank + 2, rank + 1) - repeatWeights(set, rank + 2, rank)));
+  }
+  if (tf == rank + 1) return <i32>nget(n, N_TW1);
+  if (tf == rank + 2) return <i32>nget(n, N_TW2);
+  const set = termFields(n);
+  return repeatWeights(set, tf, rank + 1) - repeatWeights(set, tf, rank);
+}
+
+/**
+ * max Σ_f w_f min(r, tf_f) over the fields of a 16-bit set, Σ tf_f = tf (w_f >= 0: posWeights): the
+ * heaviest field takes min(r, tf) hits, the next min(r, what is left), ... (each hit is worth its
+ * field's weight, a field's hits past r nothing). Bit 15 counts as one field weighing all fields from
+ * 15 up: never less than the truth. r = 1 is topWeights(set, tf).
+ */
+export function repeatWeights(set: u32, tf: u32, r: u32): i32 {
+  let s: i32 = 0;
+  let left = tf;
+  for (let m = set & 0xffff; m != 0 && left > 0; ) {
+    let best: i32 = -1;
+    let bit: u32 = 0;
+    for (let b = m; b != 0; b &= b - 1) {
+      const w = unchecked(posWeights[ctz(b)]);
+      if (w > best) { best = w; bit = b & (~b + 1); }
+    }
+    const take = left < r ? left : r;
+    s += best * <i32>take;
+    left -= take;
+    m &= ~bit;
+  }
+  return s;
 }
 
 /** Σ of the bound's field part (F in the file header) over the units added so far. */
@@ -189,7 +237,7 @@ function nodeBound(n: usize, d: u32): f32 {
   const op = nget(n, N_OP);
   if (op == OP_TERM) {
     const tf = cursorTf(<usize>nget(n, N_CURSOR));
-    fieldSum += termFieldPart(n, repeatTf(n, tf));
+    fieldSum += repeatPart(n, tf);
     return termBm25(tf, reinterpret<f32>(nget(n, N_IDF)));
   }
   const k = nget(n, N_NCHILD);

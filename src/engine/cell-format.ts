@@ -1,5 +1,6 @@
 /** Renders result Cells as MySQL text-protocol strings and as JSON values (spec section 8). */
 import type { Cell, CellKind } from './result.js';
+import { printedJson } from './json/json-print.js';
 
 /**
  * A piece of JSON text that a serializer writes verbatim: exact 64-bit integers and floats printed
@@ -123,8 +124,9 @@ export function cellToSqlText(value: Cell, kind: CellKind): string | null {
     case 'mva':
       return mvaText(value);
     case 'string':
-    case 'json':
       return String(value);
+    case 'json':
+      return printedJson(String(value));
   }
 }
 
@@ -146,8 +148,9 @@ export function cellToRawJson(value: Cell, kind: CellKind): JsonOut {
     case 'mva':
       return mvaText(value);
     case 'string':
-    case 'json':
       return String(value);
+    case 'json':
+      return printedJson(String(value));
   }
 }
 
@@ -166,7 +169,7 @@ export function cellToSourceJson(value: Cell, kind: CellKind): JsonOut {
     case 'mva':
       return Array.isArray(value) ? value.map((v) => new RawJson(v.toString())) : [];
     case 'json':
-      return value === '' ? null : new RawJson(String(value));
+      return value === '' ? null : new RawJson(printedJson(String(value)));
     case 'string':
       return String(value);
   }

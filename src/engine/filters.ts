@@ -160,10 +160,44 @@ function targetValue(table: Table, t: FilterTarget, docId: bigint, attrs: Map<st
   const col = table.column(name);
   const v = attrs.get(col?.name ?? name);
   if (!e.path.length) return v;
+  return jsonAttrValue(jsonAt(v, e.path));
+}
+
+/** The value at a JSON path of a stored JSON attribute (parsed as stored-json.ts reads it), or undefined. */
+function jsonAt(v: AttrValue | undefined, path: readonly (string | number)[]): unknown {
   let cur: unknown = typeof v === 'string' ? parseStoredJson(v) : undefined;
-  for (const step of e.path) cur = cur == null ? undefined : (cur as Record<string | number, unknown>)[step];
+  for (const step of path) cur = cur == null ? undefined : (cur as Record<string | number, unknown>)[step];
+  return cur;
+}
+
+function jsonAttrValue(cur: unknown): AttrValue {
   if (cur === undefined || cur === null) return null;
   return typeof cur === 'object' ? storedJsonText(cur) : (cur as AttrValue);
+}
+
+/**
+ * A condition over a JSON array as searchd's filters take it (sphinxfilter.cpp SetupJsonExpr -> ExprJsonIn): a
+ * string `=`, `!=` or IN matches when any string element does, and so does a numeric one with `any()` (JSON
+ * /search's `any(j.a)`) when any numeric element does; the exclude forms negate that. Undefined: not such a case.
+ */
+function jsonArrayHolds(c: Condition, arr: unknown[], quantifier: FilterTarget['quantifier']): boolean | undefined {
+  let positive: Condition;
+  let exclude = false;
+  let strings: boolean;
+  if (c.kind === 'compare') {
+    strings = c.value.kind === 'string';
+    if (strings && c.op !== '=' && c.op !== '!=') return undefined;
+    exclude = c.op === '!=';
+    positive = exclude ? { ...c, op: '=' } : c;
+  } else if (c.kind === 'in' || c.kind === 'between') {
+    strings = c.kind === 'in' && c.values.length > 0 && c.values.every((x) => x.kind === 'string');
+    exclude = c.negate;
+    positive = { ...c, negate: false };
+  } else return undefined;
+  if (!strings && quantifier !== 'any') return undefined;
+  const fits = (x: unknown) => (strings ? typeof x === 'string' : typeof x === 'number' || typeof x === 'bigint');
+  const hit = arr.some((x) => fits(x) && holdsScalar(positive, x as AttrValue));
+  return hit !== exclude;
 }
 
 function holdsScalar(c: Condition, v: AttrValue | undefined): boolean {
@@ -193,7 +227,14 @@ export function evalCondition(table: Table, c: Condition, docId: bigint, attrs: 
       return (v === null || v === undefined) !== c.negate;
     }
     default: {
-      const v = targetValue(table, c.target, docId, attrs);
+      const e = c.target.expr;
+      let v: AttrValue | undefined;
+      if (e.kind === 'column' && e.path.length && e.name.toLowerCase() !== 'id') {
+        const cur = jsonAt(attrs.get(table.column(e.name)?.name ?? e.name.toLowerCase()), e.path);
+        const held = Array.isArray(cur) ? jsonArrayHolds(c, cur, c.target.quantifier) : undefined;
+        if (held !== undefined) return held;
+        v = jsonAttrValue(cur);
+      } else v = targetValue(table, c.target, docId, attrs);
       if (Array.isArray(v)) {
         const each = (x: bigint) => holdsScalar(c, x);
         return c.target.quantifier === 'all' ? v.length > 0 && v.every(each) : v.some(each);

@@ -12,7 +12,9 @@ import { orderedColumns } from './schema-text.js';
 import { compileExpr, type ExprType } from './expr/compile.js';
 import { valueText } from './expr/strings.js';
 import type { Table } from './table.js';
-import { parseStoredJson, storedJsonText } from './json/stored-json.js';
+import { isLosslessNumber, parse as losslessParse } from 'lossless-json';
+import { printedJsonNumber } from './json/json-print.js';
+import { storedJsonText } from './json/stored-json.js';
 
 export const KIND_OF: Record<ColumnType, CellKind> = {
   text: 'string', string: 'string', uint: 'uint', bigint: 'bigint', float: 'float', bool: 'bool',
@@ -55,15 +57,29 @@ function starColumns(table: Table): OutColumn[] {
   return out;
 }
 
+/**
+ * A JSON value at a path as searchd's SELECT shows it (searchd.cpp, JSON_FIELD_PTR: sphJsonFieldFormat without
+ * quotes): a string unquoted, true/false as 1/0, JSON null as NULL, a double as `%lf`; objects and arrays as
+ * JSON text, their doubles printed by cell-format.
+ */
+function jsonPathCell(cur: unknown): Cell {
+  if (cur === undefined || cur === null) return null;
+  if (typeof cur === 'string') return cur;
+  if (typeof cur === 'boolean') return cur ? '1' : '0';
+  if (isLosslessNumber(cur)) return printedJsonNumber(cur.value);
+  return storedJsonText(cur);
+}
+
 function jsonPathOut(c: Column, e: Expr & { kind: 'column' }, name: string): OutColumn {
   return {
     name, kind: 'json',
     read: (r) => {
       const raw = r.attrs.get(c.name);
-      // searchd keeps int64 JSON values exact (stored-json.ts), so `j.k` shows 9007199254740993 as stored
-      let cur: unknown = typeof raw === 'string' ? parseStoredJson(raw) : undefined;
+      // every number keeps its stored token (LosslessNumber): an int64 past 2^53 shows exact, and a double
+      // written `100.0` stays a double for cell-format's printedJson (searchd prints it `100.000000`)
+      let cur: unknown = typeof raw === 'string' ? losslessParse(raw) : undefined;
       for (const step of e.path) cur = cur == null ? undefined : (cur as Record<string | number, unknown>)[step];
-      return cur === undefined ? null : storedJsonText(cur);
+      return jsonPathCell(cur);
     },
   };
 }

@@ -173,12 +173,14 @@ export function snippetBuilder(root: QueryNode, o: SnippetOptions, env: SnippetE
     schemaFields: flags.schemaFields, exactWords: t.exactWords,
   };
   const startLimit = flags.packFields ? startLimitOf(o, flags) : 0;
+  // a passage's bound for windowed scans: none when force_all_words lets a window grow past the limit
+  const windowLimit = o.forceAllWords || o.useBoundaries ? 0 : startLimitOf(o, flags);
   let plan: ScanPlan | null | undefined;
   let pre: Preparer | undefined;
   return (fields) => {
     const prepared = prepare((pre ??= preparer(env, o, spz)), fields);
     if (plan === undefined) plan = scanFrontPlan(root, o, env, prepared, ctx);
-    const front = (plan && scanFront(plan, fields, prepared, flags, startLimit)) ?? generalFront(root, fields, o, env, prepared, ctx);
+    const front = (plan && scanFront(plan, fields, prepared, flags, startLimit, windowLimit)) ?? generalFront(root, fields, o, env, prepared, ctx);
     return snippetsOf(front.streams, front.marks, fields, o, flags);
   };
 }
@@ -242,8 +244,10 @@ function scanFrontPlan(root: QueryNode, o: SnippetOptions, env: SnippetEnv, p: P
 }
 
 /** The core-streamed front, when the document's text allows it. */
-function scanFront(plan: ScanPlan, fields: FieldInput[], p: Prepared, flags: BuildFlags, startLimit: number): Front | null {
-  return scanDocument({ pipeline: p.pipeline, plan, names: fields.map((f) => f.name), texts: p.texts, scratches, deferUnmatchable: !flags.packFields, startLimit });
+function scanFront(plan: ScanPlan, fields: FieldInput[], p: Prepared, flags: BuildFlags, startLimit: number, windowLimit: number): Front | null {
+  return scanDocument({
+    pipeline: p.pipeline, plan, names: fields.map((f) => f.name), texts: p.texts, scratches, deferUnmatchable: !flags.packFields, startLimit, windowLimit,
+  });
 }
 
 /** Every field analyzed into Token objects, marked by the core's plan evaluator, then streamed. */

@@ -20,6 +20,7 @@ import { prepareMarks, type DocumentMarks, type MarkContext } from './snippet-ma
 import { PACK_HIT, P_END, P_OPEN, P_START, Pieces, StreamScratch, UNCOUNTED_BYTES, utf8Bytes, type FieldStream } from './snippet-stream.js';
 import { evaluate, hitKeys, type FieldOcc } from './snippet-scan-hits.js';
 import { keepHead, keptHead, type FieldHead } from './snippet-heads.js';
+import { joinWindows, keywordPattern, mapPieces, WINDOW_SLACK, windowMinUnits, windowsAllowed, windowsOf } from './snippet-scan-windows.js';
 
 /** What a query needs for every document on this path. */
 export interface ScanPlan {
@@ -157,7 +158,24 @@ export interface ScanInput {
    * start needs, once the other fields hold a hit and every keyword.
    */
   startLimit?: number;
+  /**
+   * The most codepoints a passage may hold before the keywords' lengths raise it (0 or absent: no
+   * bound, fields scanned whole): long fields are then scanned only in windows around the places a
+   * keyword may start (snippet-scan-windows.ts).
+   */
+  windowLimit?: number;
 }
+
+let windowsOn = true;
+
+/** Turns windowed scans on or off (tests and benches compare them with whole scans). */
+export function setScanWindows(on: boolean): void {
+  windowsOn = on;
+}
+
+/** Fields scanned in windows, and those scanned again whole (no hit there: tests check both happen). */
+export let windowedFields = 0;
+export let windowRescans = 0;
 
 /** How far past the start's limit a prefix scan reads (units), so the cut lies beyond the pieces shown. */
 const PREFIX_SLACK = 64;
@@ -199,16 +217,47 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
   const streams: FieldStream[] = [];
   const occ: FieldOcc[] = [];
   let found = 0;
-  const scan = (i: number, text = inp.texts[i]): boolean => {
+  // windowed scans: the prefilter and each side's reach, when the options and dictionary allow them
+  // one keyword only: with more (AND 3 over gcide) the windows cover most of a body and the prefilter's pass
+  // cost more than it saved (1.11-1.14x CPU in bench/highlight-sql-ab, load 16). Looked up at the first long
+  // field only (undefined until then): short fields (titles, @title pages) pay nothing.
+  let wre: RegExp | null | undefined = windowsOn && inp.windowLimit && inp.plan.keywords.size === 1 && windowsAllowed(st) ? undefined : null;
+  const radius = inp.windowLimit ? inp.windowLimit + inp.plan.weights.reduce((a, w) => a + w, 0) + inp.plan.weights.length + WINDOW_SLACK : 0;
+  const windowed: boolean[] = [];
+  const scan = (i: number, text = inp.texts[i], whole = false): boolean => {
     req.slot = i;
-    const s = plain.scanner.stream(text, req);
+    let w: number[] | null = null;
+    if (wre !== null && !whole && text.length >= windowMinUnits(radius)) {
+      wre ??= keywordPattern(inp.plan.keywords, plain.charset);
+      if (wre) w = windowsOf(text, wre, radius);
+    }
+    // text the whole scan refuses is never windowed (the windows could leave out what it refuses)
+    if (w !== null && (!w.length || hasMarks(text) || SURROGATE.test(text))) w = null;
+    const s = plain.scanner.stream(w ? joinWindows(text, w) : text, req);
     if (!s) return false;
+    windowed[i] = w !== null;
     found |= s.found;
     const scratch = (inp.scratches[i] ??= new StreamScratch());
     if (scratch.occ.length < s.occ.length) scratch.occ = new Int32Array(Math.max(s.occ.length, scratch.occ.length * 2));
     scratch.occ.set(s.occ);
     occ[i] = { occ: scratch.occ, n: s.nOcc };
     streams[i] = fieldStream(text, s, scratch);
+    if (w) {
+      windowedFields++;
+      mapPieces(streams[i].pieces.data, s.nPieces, STREAM_PIECE_WORDS, P_START, w);
+      streams[i].passage.docBytes = utf8Bytes(text);
+    }
+    return true;
+  };
+  /** Deferred fields and fields shown from their start: always whole. */
+  const whole = (i: number, text?: string): boolean => scan(i, text, true);
+  /** Windowed fields not in `hit` scanned again whole (their start may show). */
+  const rescan = (hit: (i: number) => boolean): boolean => {
+    for (let i = 0; i < windowed.length; i++) {
+      if (!windowed[i] || hit(i)) continue;
+      windowRescans++;
+      if (!whole(i)) return false;
+    }
     return true;
   };
   const startLimit = inp.deferUnmatchable ? 0 : inp.startLimit ?? 0;
@@ -221,18 +270,25 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
     } else if (!scan(i)) return null;
   }
   // a deferred field could add found keywords: scanned after all
-  if (deferred.length && (found >>> 0) !== inp.plan.allMask && !scanAll(deferred, scan)) return null;
+  if (deferred.length && (found >>> 0) !== inp.plan.allMask && !scanAll(deferred, whole)) return null;
   scanPathDocs++;
   skippedFields += deferred.length;
   const marks: DocumentMarks = { hits: [], termIndex: [], termWeights: inp.plan.weights, foundMask: found >>> 0 };
   const triples = found && inp.plan.root ? evaluate(inp.plan.root, inp.plan, occ, inp.names) : null;
   if (!triples || !triples.length) {
     // no hit: every field shows its start, the deferred ones too
+    if (!rescan(() => false)) return null;
     if (deferred.length) {
       skippedFields -= deferred.length;
-      if (!scanAll(deferred, scan)) return null;
+      if (!scanAll(deferred, whole)) return null;
     }
     return { streams, marks };
+  }
+  const hits = hitKeys(triples, occ);
+  if (windowed.length) {
+    const withHits: boolean[] = [];
+    for (const h of hits) withHits[Math.floor(h / FIELD_SHIFT)] = true;
+    if (!rescan((i) => withHits[i] === true)) return null;
   }
   // JSON: the deferred fields show their start, which a scan of the text's head gives (or a start kept from an earlier page)
   if (deferred.length && !inp.deferUnmatchable) {
@@ -242,12 +298,12 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
       const text = inp.texts[i];
       const kept = keptHead(inp.pipeline, text, bound);
       if (kept) streams[i] = headStream(text, kept);
-      else if (!scanHead(i, text, bound, scan, streams, inp.pipeline)) return null;
+      else if (!scanHead(i, text, bound, whole, streams, inp.pipeline)) return null;
     }
   }
   // SQL: the fields left unscanned stand in with their UTF-8 length only
   for (const i of deferred) streams[i] = stubStream(inp.texts[i]);
-  marks.hits = hitKeys(triples, occ);
+  marks.hits = hits;
   markHits(streams, occ, marks.hits);
   return { streams, marks };
 }

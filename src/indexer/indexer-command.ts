@@ -2,8 +2,7 @@
  * `quarry indexer`: reads the config, picks the tables, chooses where to write (the data directory in
  * process, or a running server with --rotate) and builds each table in turn (table-build.ts).
  */
-import { readFile } from 'node:fs/promises';
-import { parseConfig, type ConfigSection, type ManticoreConfig } from '../server/config-parser.js';
+import { readConfigFile, type ConfigSection, type ManticoreConfig } from '../server/config-parser.js';
 import { dataDirHolder } from '../store/data-dir.js';
 import { resolveServeOptions } from '../server/serve-options.js';
 import { formatAddress } from '../server/listen.js';
@@ -74,7 +73,7 @@ export async function indexerCommand(argv: string[]): Promise<number> {
   let target: ImportTarget | undefined;
   let failed = 0;
   try {
-    const config = parseConfig(await readFile(args.configPath, 'utf8'), args.configPath);
+    const config = await readConfigFile(args.configPath);
     const tables = pickTables(args, config);
     target = await openTarget(args, config);
     const log = (l: string) => console.error(l);

@@ -10,7 +10,7 @@ import { lastValue, type ConfigSection } from '../server/config-parser.js';
 import { commandOutput } from './pipe-source.js';
 import { declaredColumns, type SourceColumn, type SourceColumnType } from './source-schema.js';
 import type { RowSource, SourceEvent, SourceRow } from './source.js';
-import { XmlTokenizer, type XmlEvent } from './xml-stream.js';
+import { XmlError, XmlTokenizer, type XmlEvent } from './xml-stream.js';
 
 /** `<sphinx:attr type=...>` -> column type (xmlpipe2's `int` is a 32-bit unsigned attribute). */
 const XML_ATTR_TYPES: Record<string, SourceColumnType> = {
@@ -21,7 +21,8 @@ const XML_ATTR_TYPES: Record<string, SourceColumnType> = {
 /** Rows per event (the loader batches them again). */
 const ROWS_PER_EVENT = 1000;
 
-interface OpenDoc { line: number; id: string; values: Map<string, string>; current?: string; depth: number; error?: string }
+/** A document being read; `open` the elements open inside it, innermost last. */
+interface OpenDoc { line: number; id: string; values: Map<string, string>; current?: string; open: string[]; error?: string }
 
 export class XmlpipeSource implements RowSource {
   readonly #counter = { bytes: 0 };
@@ -57,6 +58,8 @@ class DocsetReader {
   #doc?: OpenDoc;
   #killlist?: { ids: string[]; text?: string };
   #rows: SourceRow[] = [];
+  #docset: 'none' | 'open' | 'closed' = 'none';
+  #docsetLine = 0;
 
   constructor(private readonly configColumns: SourceColumn[]) {}
 
@@ -70,7 +73,14 @@ class DocsetReader {
     if (this.#rows.length >= ROWS_PER_EVENT) yield this.#flush();
   }
 
+  /**
+   * The stream's end. One that stops inside a document or before `</sphinx:docset>` (a command cut
+   * short that still exits 0, `head` of a file) was read as if whole; expat, Sphinx's reader, refuses
+   * it ("no element found"), so the build fails as for a tag cut in the middle.
+   */
   *end(): Generator<SourceEvent> {
+    if (this.#doc) throw new XmlError(`unexpected end of the stream inside document id=${this.#doc.id}`, this.#doc.line);
+    if (this.#docset === 'open') throw new XmlError('unexpected end of the stream before </sphinx:docset>', this.#docsetLine);
     if (!this.#columns) yield this.#schema(this.configColumns);
     if (this.#rows.length) yield this.#flush();
   }
@@ -89,7 +99,7 @@ class DocsetReader {
   *#open(e: Extract<XmlEvent, { kind: 'open' }>): Generator<SourceEvent> {
     const doc = this.#doc;
     if (doc) {
-      if (doc.depth++ === 0) {
+      if (doc.open.push(e.name) === 1) {
         const name = e.name.toLowerCase();
         if (!this.#columns!.some((c) => c.name === name)) doc.error ??= `unknown field or attribute '${e.name}'`;
         doc.current = name;
@@ -97,6 +107,7 @@ class DocsetReader {
       return;
     }
     switch (e.name) {
+      case 'sphinx:docset': this.#docset = 'open'; this.#docsetLine = e.line; return;
       case 'sphinx:schema': this.#inSchema = true; return;
       case 'sphinx:field':
         if (this.#inSchema) this.#schemaColumns.push({ name: (e.attrs.name ?? '').toLowerCase(), type: e.attrs.attr === 'string' ? 'field_string' : 'field' });
@@ -112,7 +123,7 @@ class DocsetReader {
       }
       case 'sphinx:document':
         if (!this.#columns) yield this.#schema(this.configColumns);
-        this.#doc = { line: e.line, id: e.attrs.id ?? '', values: new Map(), depth: 0 };
+        this.#doc = { line: e.line, id: e.attrs.id ?? '', values: new Map(), open: [] };
         return;
       case 'sphinx:killlist': this.#killlist = { ids: [] }; return;
       case 'id': if (this.#killlist) this.#killlist.text = ''; return;
@@ -121,11 +132,17 @@ class DocsetReader {
 
   *#close(name: string): Generator<SourceEvent> {
     const doc = this.#doc;
+    // a close tag that is not the innermost open one's is not well-formed XML, which Sphinx's expat
+    // refuses ("mismatched tag"): the document is a bad one, never read with the values guessed
+    const innermost = doc && (doc.open[doc.open.length - 1] ?? 'sphinx:document');
+    if (doc && innermost !== name) doc.error ??= `mismatched tag: </${name}> closes <${innermost}>`;
     if (doc && name !== 'sphinx:document') {
-      if (--doc.depth === 0) doc.current = undefined;
+      doc.open.pop();
+      if (doc.open.length === 0) doc.current = undefined;
       return;
     }
-    if (name === 'sphinx:schema') {
+    if (name === 'sphinx:docset') this.#docset = 'closed';
+    else if (name === 'sphinx:schema') {
       this.#inSchema = false;
       yield this.#schema(this.#schemaColumns);
     } else if (name === 'sphinx:document' && doc) {

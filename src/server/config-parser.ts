@@ -3,6 +3,7 @@
  * / `source` sections with `: parent` inheritance, `#` comments, `\#` literal hashes and `\`
  * line continuations. Values are kept as raw strings; a key given twice keeps both (rt_field, listen).
  */
+import { readFile } from 'node:fs/promises';
 import { SearchError } from '../util/errors.js';
 
 /** One value of a key, with its position in the section (attributes are ordered across keys). */
@@ -214,4 +215,22 @@ export function parseConfig(text: string, fileName = 'config'): ManticoreConfig 
 export function lastValue(section: ConfigSection | undefined, key: string): string | undefined {
   const values = section?.get(key);
   return values?.[values.length - 1];
+}
+
+/**
+ * Reads and parses the config file at `path`. A file that cannot be read is named as searchd names it
+ * (`failed to open config file '/etc/x.conf': No such file or directory`), not by Node's `ENOENT: ...,
+ * open '/etc/x.conf'`, which `quarry serve` and `quarry indexer` printed.
+ */
+export async function readConfigFile(path: string): Promise<ManticoreConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const reason = err.code === 'ENOENT' ? 'No such file or directory' : err.code === 'EACCES' ? 'Permission denied'
+      : err.code === 'EISDIR' ? 'Is a directory' : err.message;
+    throw new SearchError('BAD_SETTING', `failed to open config file '${path}': ${reason}`);
+  }
+  return parseConfig(text, path);
 }

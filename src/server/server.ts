@@ -1,10 +1,10 @@
 /** The composition root: open the engine, start the listeners, and stop them all in order. */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { openLogs, type ServerLogs } from './logs.js';
 import type { Engine } from '../engine/engine.js';
 import type { CliArgs } from './cli-args.js';
 import { SearchError } from '../util/errors.js';
-import { lastValue, parseConfig, type ManticoreConfig } from './config-parser.js';
+import { lastValue, readConfigFile, type ManticoreConfig } from './config-parser.js';
 import { configTables } from './config-tables.js';
 import { startHttpListener, type HttpListener } from './http-listener.js';
 import { startMysqlListener, type MysqlListener } from '../mysql/mysql-listener.js';
@@ -30,7 +30,7 @@ export interface RunningServer {
 }
 
 export async function loadConfig(path: string): Promise<ManticoreConfig> {
-  return parseConfig(await readFile(path, 'utf8'), path);
+  return readConfigFile(path);
 }
 
 /** searchd's ha_ping_interval, ha_period_karma and persistent_connections_limit as written; undefined when none is. */

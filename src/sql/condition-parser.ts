@@ -97,11 +97,29 @@ function parseMatch(c: Cursor): MatchNode {
 
 const COMPARE_OPS = new Set(['=', '!=', '<', '<=', '>', '>=']);
 
+/**
+ * searchd's ANY()/ALL() filter takes a column name only (sphinxql.y mva_aggr: TOK_ANY '(' identcol ')'), so a JSON
+ * path there is its syntax error at the path's first step; over a JSON array the documented form is
+ * `ANY(cond FOR x IN j.a)` in the select list, and `any(j.a)` a JSON /search filter key.
+ */
+function refuseJsonPath(c: Cursor): void {
+  const step = c.peek(1);
+  let name: string;
+  if (c.isPunct('[', 1)) name = "'['";
+  else if (!c.isPunct('.', 1)) return;
+  else {
+    const k = c.peek(2);
+    name = k.kind === 'int' ? '.number' : k.kind === 'quoted_ident' ? 'BACKTICKED_SUBKEY' : 'SUBKEY';
+  }
+  c.failWith(`syntax error, unexpected ${name}, expecting ':' or ')'`, step);
+}
+
 function parseTarget(c: Cursor): FilterTarget {
   const t = c.peek();
   if ((t.upper === 'ANY' || t.upper === 'ALL') && c.isPunct('(', 1)) {
     c.next();
     c.next();
+    if (c.peek().kind === 'ident') refuseJsonPath(c);
     const expr = parsePrimary(c);
     c.expectPunct(')');
     return { expr, quantifier: t.upper === 'ANY' ? 'any' : 'all' };
@@ -114,9 +132,15 @@ function parseTarget(c: Cursor): FilterTarget {
   return { expr: parsePrimary(c) };
 }
 
+/** `REGEX(attr, 're')` alone is a filter (sphinxql.y filter_item: TOK_REGEX '(' json_field ',' string ')'): true when it is 1. */
+const isRegexFilter = (target: FilterTarget, next: Token): boolean =>
+  target.expr.kind === 'call' && target.expr.name === 'regex' && !target.quantifier &&
+  !(next.kind === 'punct' && COMPARE_OPS.has(next.value)) && !['IS', 'NOT', 'IN', 'BETWEEN'].includes(next.upper);
+
 function parsePredicate(c: Cursor): Condition {
   const target = parseTarget(c);
   const t = c.peek();
+  if (isRegexFilter(target, t)) return { kind: 'compare', op: '!=', target, value: { kind: 'int', value: 0, text: '0' } };
   if (t.kind === 'punct' && COMPARE_OPS.has(t.value)) {
     c.next();
     const value = parseCompareValue(c);

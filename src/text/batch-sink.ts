@@ -17,4 +17,13 @@ export interface BatchSink {
   idOf(numbering: TermNumbering, num: number): number;
   /** Names the batch: ids the walker remembers are for this batch only. */
   readonly batch: number;
+  /**
+   * A position is written as `tag | (position & posMask)`, and each id written bumps `counts[id]`
+   * (null: no counts kept): the inversion's hit word, less the field-end bit (which needs the field's
+   * length), and its term counts, made in the writer's loop where a second pass over every token of
+   * the batch made them after (invert-fields.ts). A sink that keeps plain positions: tag 0, posMask -1.
+   */
+  readonly tag: number;
+  readonly posMask: number;
+  readonly counts: Uint32Array | null;
 }

@@ -155,9 +155,10 @@ export class FieldWalker {
     const ids = this.batchIdsFor(texts.length);
     const { overshortStep, phraseBoundaryStep, stopwordStep } = this.settings;
     sink.reserve(count);
-    // pack()'s loop, the id looked up by scanner id
+    // pack()'s loop, the id looked up by scanner id; positions tagged and ids counted as the sink asks
     const outIds = sink.ids;
     const outPos = sink.positions;
+    const { tag, posMask, counts } = sink;
     let used = sink.used;
     let pos = 0;
     let step = 1;
@@ -176,7 +177,8 @@ export class FieldWalker {
       }
       if (id !== STOPWORD) {
         outIds[used] = id;
-        outPos[used++] = pos;
+        outPos[used++] = tag | (pos & posMask);
+        if (counts !== null) counts[id]++;
         step = 1;
         last = pos;
       } else {

@@ -108,6 +108,8 @@ export interface PlainStreamScanner {
    * stopwords), when every term keeps its token's first letter; null when a term may start otherwise.
    */
   namedLetters: number | null;
+  /** The folding table the scanner reads (highlighting's windowed scans find keywords' first letters through it). */
+  charset: CharsetTable;
 }
 
 export interface PipelineOptions {
@@ -177,6 +179,7 @@ class Pipeline implements TextPipeline {
       this.plainStream = {
         scanner: scanner as StreamScanner, term: (w) => dict.termUncached(w), dictKey: dict,
         namedLetters: dict.namedLetters(stemsKeepFirstLetter(settings)),
+        charset,
       };
     }
   }

@@ -110,7 +110,7 @@ export function primeFields(pipeline: TextPipeline, part: BuildPart, stop?: Int3
 
 /** A sink that numbers nothing: every term id 0, the tokens overwritten field by field. */
 const primeSink = {
-  ids: new Uint32Array(1024), positions: new Uint32Array(1024), used: 0, batch: -1,
+  ids: new Uint32Array(1024), positions: new Uint32Array(1024), used: 0, batch: -1, tag: 0, posMask: -1, counts: null,
   reserve(entries: number): void {
     if (entries <= this.ids.length) return;
     this.ids = new Uint32Array(entries);

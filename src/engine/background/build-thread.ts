@@ -69,7 +69,16 @@ function buildThreadOf(file: URL): BuildThread {
   const close = async () => {
     const w = worker;
     worker = null;
-    if (w) await w.terminate();
+    if (!w) return;
+    // terminate()'s promise alone did not keep the loop alive with a job still on the thread (an import
+    // whose one batch was refused as duplicate ids closes before its build comes back): Node 20 ended
+    // the process with 13 (an unsettled top-level await) and no summary; a timer holds the loop meanwhile
+    const hold = setInterval(() => {}, 60_000);
+    try {
+      await w.terminate();
+    } finally {
+      clearInterval(hold);
+    }
   };
   const warm = () => { worker ??= start(); };
   const prime = (part: BuildPart) => { (worker ??= start()).postMessage({ id: -1, prime: part, stop: jobSent }); };

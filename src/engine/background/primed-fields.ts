@@ -18,9 +18,13 @@ export class PrimedFields implements BatchSink {
   positions = new Uint32Array(1 << 16);
   used = 0;
   readonly batch = -2 - ++primings;
+  /** Plain positions, no counts: the job's sink tags and counts them when they are copied (into()). */
+  readonly tag = 0;
+  readonly posMask = -1;
+  readonly counts = null;
   /** Per field primed: its first token, token count (-1: left to the job), length, numbering. */
   private readonly starts: number[] = [];
-  private readonly counts: number[] = [];
+  private readonly tokenCounts: number[] = [];
   private readonly lens: number[] = [];
   private readonly numberings: (TermNumbering | null)[] = [];
   private numbering: TermNumbering | null = null;
@@ -32,7 +36,7 @@ export class PrimedFields implements BatchSink {
 
   /** Fields primed. */
   get fields(): number {
-    return this.counts.length;
+    return this.tokenCounts.length;
   }
 
   reserve(entries: number): void {
@@ -61,7 +65,7 @@ export class PrimedFields implements BatchSink {
   /** The field begun was written (its length), or left (null: nothing written; the job tokenizes it). */
   written(length: number | null): void {
     this.starts.push(this.fieldStart);
-    this.counts.push(length === null ? -1 : this.used - this.fieldStart);
+    this.tokenCounts.push(length === null ? -1 : this.used - this.fieldStart);
     this.lens.push(length ?? 0);
     this.numberings.push(this.numbering);
   }
@@ -87,17 +91,20 @@ export class PrimedFields implements BatchSink {
 
   /** Field `k`'s primed tokens into `sink` (its length), or null when priming left it. */
   into(k: number, sink: BatchSink): number | null {
-    const count = this.counts[k];
+    const count = this.tokenCounts[k];
     if (count < 0) return null;
     sink.reserve(count);
     const numbering = this.numberings[k]!;
     const { ids, positions } = this;
     const outIds = sink.ids;
     const outPos = sink.positions;
+    const { tag, posMask, counts } = sink;
     let used = sink.used;
     for (let i = this.starts[k], end = i + count; i < end; i++) {
-      outIds[used] = sink.idOf(numbering, ids[i]);
-      outPos[used++] = positions[i];
+      const id = sink.idOf(numbering, ids[i]);
+      outIds[used] = id;
+      outPos[used++] = tag | (positions[i] & posMask);
+      if (counts !== null) counts[id]++;
     }
     sink.used = used;
     return this.lens[k];

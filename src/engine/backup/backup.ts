@@ -3,7 +3,7 @@
  * the target directory (as Manticore names them) that is itself a data directory: `quarry serve
  * --data` opens it, and `quarry restore` copies it into place.
  */
-import { cp, mkdir, stat } from 'node:fs/promises';
+import { cp, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Store } from '../../store/index.js';
 import { checkEmptyTarget } from '../../store/index.js';
@@ -32,7 +32,7 @@ async function freshName(dir: string, now: Date): Promise<string> {
       await mkdir(path);
       return path;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw backupError(`cannot create '${path}': ${(e as Error).message}`);
     }
   }
 }
@@ -52,8 +52,21 @@ export async function prepareBackup(store: Store, toDir: string, tables: string[
   return freshName(dir, new Date());
 }
 
-/** Copies the store into `dest` (from prepareBackup); with `tables`, the copy keeps only those. */
+/**
+ * Copies the store into `dest` (from prepareBackup); with `tables`, the copy keeps only those. A copy
+ * that fails part way (disk full, a path too long) is removed: a `backup-*` folder is whole or absent,
+ * never half a data directory a later restore would take for a backup.
+ */
 export async function runBackup(store: Store, dest: string, tables: string[]): Promise<void> {
+  try {
+    await copyInto(store, dest, tables);
+  } catch (e) {
+    await rm(dest, { recursive: true, force: true }).catch(() => {});
+    throw backupError(`${(e as Error).message} (the partial copy '${dest}' was removed)`);
+  }
+}
+
+async function copyInto(store: Store, dest: string, tables: string[]): Promise<void> {
   await store.backup(dest);
   if (tables.length === 0) return;
   const keep = new Set(tables);
@@ -71,7 +84,16 @@ export async function restoreBackup(from: string, dataDir: string): Promise<stri
     throw new SearchError('BAD_VALUE', `'${from}' is not a quarry backup (no store/ folder in it)`);
   }
   await checkEmptyTarget(dataDir);
-  await cp(from, dataDir, { recursive: true, errorOnExist: true, force: false });
+  const existed = await isDir(dataDir);
+  try {
+    await cp(from, dataDir, { recursive: true, errorOnExist: true, force: false });
+  } catch (e) {
+    // a copy cut short (disk full) is undone: the directory is as it was (empty or absent), not half
+    // a data directory a server would open
+    if (!existed) await rm(dataDir, { recursive: true, force: true }).catch(() => {});
+    else for (const name of await readdir(dataDir).catch(() => [])) await rm(join(dataDir, name), { recursive: true, force: true }).catch(() => {});
+    throw new SearchError('BAD_VALUE', `restore into '${dataDir}' failed: ${(e as Error).message} (what was copied was removed)`);
+  }
   // opening checks what was copied (catalog, manifests) before the user starts a server on it
   const store = Store.open(dataDir);
   const names = store.tables().map((t) => t.name);

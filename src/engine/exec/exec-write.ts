@@ -8,6 +8,7 @@ import { buildRequest, type GlobalFlags } from './exec-select.js';
 import type { IdSource } from '../id-generator.js';
 import { ok, type OkResult } from '../result.js';
 import { fromSql } from '../sql-values.js';
+import { parseStoredJson, storedInteger, storedJsonText } from '../json/stored-json.js';
 import type { Table } from '../table.js';
 import { assignIds, rowInputs, tableForInsert, whereAsSelect } from '../insert-rows.js';
 import { commitGrouped } from '../transaction/transaction-group.js';
@@ -57,9 +58,13 @@ export async function execDelete(ctx: WriteContext, st: DeleteStatement): Promis
   return table.mutex.run(async () => ok(await table.deleteIds(matchingIds(ctx, table, st))));
 }
 
-/** Sets a value at a JSON path inside a document's JSON text (`meta.tags[0]=100`). */
+/**
+ * Sets a value at a JSON path inside a document's JSON text (`meta.tags[0]=100`). Read and written through
+ * stored-json.ts, as searchd keeps JSON integers as int64: one past 2^53 (set, or elsewhere in the document)
+ * stays exact instead of going through a double.
+ */
 function setJsonPath(current: AttrValue, a: Assignment): string {
-  const parsed: unknown = typeof current === 'string' ? JSON.parse(current) : {};
+  const parsed: unknown = typeof current === 'string' ? parseStoredJson(current) : {};
   // a scalar document (`j = 5`) is replaced by an object, as a scalar on the path is below
   const root = parsed !== null && typeof parsed === 'object' ? parsed : {};
   let cur = root as Record<string | number, unknown>;
@@ -68,8 +73,8 @@ function setJsonPath(current: AttrValue, a: Assignment): string {
     cur = cur[step] as Record<string | number, unknown>;
   });
   const l = fromSql(a.value);
-  cur[a.path[a.path.length - 1]] = l.t === 'int' ? Number(l.v) : l.t === 'float' ? l.v : l.t === 'string' ? l.v : null;
-  return JSON.stringify(root);
+  cur[a.path[a.path.length - 1]] = l.t === 'int' ? storedInteger(l.v) : l.t === 'float' ? l.v : l.t === 'string' ? l.v : null;
+  return storedJsonText(root);
 }
 
 export async function execUpdate(ctx: WriteContext, st: UpdateStatement): Promise<OkResult> {

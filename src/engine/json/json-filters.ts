@@ -22,6 +22,18 @@ function target(name: string): FilterTarget {
   return { expr: { kind: 'column', name: col!, path, text: name } };
 }
 
+/**
+ * `equals` and `in` also take `any(col)` / `all(col)` (jsonqueryfilter.cpp SetMvaFilterFunc: the name lower-cased,
+ * four characters cut from the front and one from the end, no further check): the MVA quantifier, and over a JSON
+ * array `any()` matches when an element does (sphinxfilter.cpp SetupJsonExpr: ExprJsonIn).
+ */
+function quantifiedTarget(name: string): FilterTarget {
+  const lower = name.toLowerCase();
+  const quantifier = lower.startsWith('any(') ? 'any' : lower.startsWith('all(') ? 'all' : undefined;
+  if (!quantifier || lower.length < 5) return target(name);
+  return { ...target(name.slice(4, -1)), quantifier };
+}
+
 const I64_MIN = -(1n << 63n);
 const U64_MAX = (1n << 64n) - 1n;
 
@@ -53,9 +65,9 @@ function filterColumn(value: JsonValue): [string, JsonValue] {
 
 function equalsFilter(value: JsonValue): Condition {
   const [name, v] = filterColumn(value);
-  if (Array.isArray(v)) return { kind: 'in', target: target(name), values: v.map(literalOf), negate: false };
+  if (Array.isArray(v)) return { kind: 'in', target: quantifiedTarget(name), values: v.map(literalOf), negate: false };
   if (!isJsonNumber(v) && typeof v !== 'string') throw filterError('"equals" filter expects numeric or string values');
-  return { kind: 'compare', op: '=', target: target(name), value: literalOf(v) };
+  return { kind: 'compare', op: '=', target: quantifiedTarget(name), value: literalOf(v) };
 }
 
 function inFilter(value: JsonValue): Condition {
@@ -64,7 +76,7 @@ function inFilter(value: JsonValue): Condition {
   const kindOf = (x: JsonValue) => (typeof x === 'string' ? 'string' : isJsonInt(x) || typeof x === 'boolean' ? 'int' : 'other');
   if (v.some((x) => kindOf(x) === 'other')) throw filterError('"in" supports only integer, bool and string values');
   if (v.some((x) => kindOf(x) !== kindOf(v[0]!))) throw filterError('all values in the "in" filter should have one type');
-  return { kind: 'in', target: target(name), values: v.map(literalOf), negate: false };
+  return { kind: 'in', target: quantifiedTarget(name), values: v.map(literalOf), negate: false };
 }
 
 const RANGE_OPS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;

@@ -11,8 +11,13 @@ const INT64_MAX = (1n << 63n) - 1n;
 function storedNumber(s: string): number | bigint {
   if (!/^-?\d+$/.test(s)) return Number(s);
   const n = Number(s);
+  return Number.isSafeInteger(n) ? n : storedInteger(BigInt(s));
+}
+
+/** An integer as parseStoredJson holds it: a number while safe, a bigint within int64, past that a double. */
+export function storedInteger(b: bigint): number | bigint {
+  const n = Number(b);
   if (Number.isSafeInteger(n)) return n;
-  const b = BigInt(s);
   return b >= INT64_MIN && b <= INT64_MAX ? b : n;
 }
 

@@ -10,11 +10,12 @@ import { AUTO_PAIRS, type PairSettings } from './segment-pairs.js';
 import { withPairs } from './pair-builder.js';
 import type { BatchSink } from '../../text/batch-sink.js';
 import {
-  collectField, ensureSlot, fastId, groupByTerm, hitWord, nextEpoch, streamId, tokenCount, type TokenStream,
+  collectField, ensureSlot, fastId, groupByTerm, nextEpoch, streamId, tokenCount, type TokenStream,
 } from './doc-inverter.js';
 // the batch's working arrays, reused from batch to batch
 import { scratchWords as words } from './inversion-scratch.js';
 import { keepShape } from '../../util/shape-keeper.js';
+import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';
 
 /** Batches inverted by invertFields, so a walker's remembered ids name one batch's. */
 let fieldBatches = 0;
@@ -25,9 +26,13 @@ let fieldBatches = 0;
  */
 class StreamSink implements BatchSink {
   readonly batch = ++fieldBatches;
+  /** The field being written, as its hit words carry it (collectRows sets it). */
+  tag = 0;
+  readonly posMask = POS_MASK;
   constructor(private readonly s: TokenStream) {}
   get ids(): Uint32Array { return this.s.tid; }
   get positions(): Uint32Array { return this.s.thit; }
+  get counts(): Uint32Array { return this.s.count; }
   get used(): number { return this.s.n; }
   set used(n: number) { this.s.n = n; }
 
@@ -108,11 +113,12 @@ function collectRows(s: TokenStream, sink: StreamSink, source: FieldSource, fiel
     s.rowFrom[row] = s.n;
     for (let f = 0; f < numFields; f++) {
       const from = s.n;
+      sink.tag = f << FIELD_SHIFT;
       const ft = source(row, f, sink);
       if (ft === null) continue;
       if (typeof ft === 'number') {
         fieldLens[row * numFields + f] = ft;
-        hitWords(s, from, f, ft);
+        fieldEnds(s.thit, from, s.n, ft);
         continue;
       }
       fieldLens[row * numFields + f] = ft.length;
@@ -122,12 +128,12 @@ function collectRows(s: TokenStream, sink: StreamSink, source: FieldSource, fiel
   }
 }
 
-/** A sink-written field's tokens from `from` on: counted, positions made hit words (`last`: the field's last position). */
-function hitWords(s: TokenStream, from: number, f: number, last: number): void {
-  const { tid, thit, count } = s;
-  for (let i = from; i < s.n; i++) {
-    count[tid[i]]++;
-    thit[i] = hitWord(f, thit[i], last);
-  }
+/**
+ * A sink-written field's tokens [from, to), their hit words less the field-end bit (the sink's tag and
+ * mask) and counted: the end bit set where the position is the field's last (`last`), as hitWord sets
+ * it. Every one is looked at: a negative phrase_boundary_step can put the last position earlier too.
+ */
+function fieldEnds(thit: Uint32Array, from: number, to: number, last: number): void {
+  if (last > POS_MASK) return;
+  for (let i = from; i < to; i++) if ((thit[i] & POS_MASK) === last) thit[i] |= FIELD_END_BIT;
 }
-

@@ -93,6 +93,22 @@ describe('quarry import', () => {
     expect(await rows('SELECT id, title FROM s ORDER BY id ASC')).toEqual([[1, 'a'], [3, 'c'], [6, 'f']]);
   });
 
+  it('a batch refused whole (every id a duplicate) still ends with the summary and its exit code', async () => {
+    // the build thread was terminated with nothing else holding the loop: the process ended with 13
+    // (Node's unsettled top-level await) and no summary, with and without --skip-errors
+    const f = file('dup.csv', 'id,title\n1,a\n'); // one row: its build still on the thread at close
+    expect((await runQuarry(['import', '--table', 'd', '--data', data(), '--quiet', f])).code).toBe(0);
+    for (let i = 0; i < 3; i++) {
+      const skip = await runQuarry(['import', '--table', 'd', '--data', data(), '--skip-errors', f]);
+      expect(skip.stderr).toMatch(/0 documents into table d .*; 1 bad lines skipped/);
+      expect(skip.code).toBe(0);
+      const stop = await runQuarry(['import', '--table', 'd', '--data', data(), '--quiet', f]);
+      expect(stop.stderr).toContain("line 2: duplicate id '1'");
+      expect(stop.code).toBe(1);
+    }
+    expect(await rows('SELECT id, title FROM d ORDER BY id ASC')).toEqual([[1, 'a']]);
+  });
+
   it('prints a plain progress line when not on a terminal, none with --quiet', async () => {
     const f = file('p.jsonl', Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: i + 1, t: `w${i}` })).join('\n'));
     const r = await runQuarry(['import', '--table', 'p', '--data', data(), '--batch', '500', f], { env: { QUARRY_PROGRESS_MS: '1' } });

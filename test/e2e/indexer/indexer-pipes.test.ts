@@ -105,6 +105,44 @@ table t {
     expect(await rows('SELECT id, title FROM t ORDER BY id ASC')).toEqual([[3, 'three'], [5, 'five']]);
   });
 
+  it('an xmlpipe2 document whose tags do not nest is a bad row, not read with guessed values', async () => {
+    // found by a user's pass: <title> left open before </sphinx:document> (and a stray close tag) were
+    // loaded as documents; Sphinx's expat stops at them ("mismatched tag")
+    const xml = join(dir, 'x.xml');
+    writeFileSync(xml, '<?xml version="1.0"?>\n<sphinx:docset>\n<sphinx:schema><sphinx:field name="title"/><sphinx:attr name="n" type="int"/></sphinx:schema>\n'
+      + '<sphinx:document id="1"><title>one</title><n>1</n></sphinx:document>\n'
+      + '<sphinx:document id="2"><title>unclosed</sphinx:document>\n'
+      + '<sphinx:document id="3"><title>three</n></title></sphinx:document>\n'
+      + '<sphinx:document id="4"><title>four</title><n>4</n></sphinx:document>\n</sphinx:docset>\n');
+    const conf = config(`source s {\n  type = xmlpipe2\n  xmlpipe_command = cat ${xml}\n}\ntable x {\n  source = s\n}`);
+    const stop = await runQuarry(['indexer', '--config', conf, 'x']);
+    expect(stop.stderr).toContain('row at line 5: mismatched tag: </sphinx:document> closes <title>');
+    expect(stop.code).toBe(1);
+    expect(await rows('SHOW TABLES')).toEqual([]);
+    const skip = await runQuarry(['indexer', '--config', conf, 'x', '--skip-errors']);
+    expect(skip.stderr).toContain('row at line 6: mismatched tag: </n> closes <title>');
+    expect(skip.code).toBe(0);
+    expect(await rows('SELECT id, title, n FROM x ORDER BY id ASC')).toEqual([[1, 'one', 1], [4, 'four', 4]]);
+  });
+
+  it('an xmlpipe2 stream that ends inside a document or before </sphinx:docset> fails the build', async () => {
+    // a command cut short that still exits 0: its documents so far were loaded as the whole table
+    const head = '<?xml version="1.0"?>\n<sphinx:docset><sphinx:schema><sphinx:field name="title"/></sphinx:schema>\n'
+      + '<sphinx:document id="1"><title>one</title></sphinx:document>\n';
+    for (const [tail, error] of [
+      ['<sphinx:document id="2"><title>two</title>\n', 'line 4: unexpected end of the stream inside document id=2'],
+      ['', 'line 2: unexpected end of the stream before </sphinx:docset>'],
+    ]) {
+      const xml = join(dir, 'cut.xml');
+      writeFileSync(xml, head + tail);
+      const conf = config(`source s {\n  type = xmlpipe2\n  xmlpipe_command = cat ${xml}\n}\ntable x {\n  source = s\n}`);
+      const r = await runQuarry(['indexer', '--config', conf, 'x', '--skip-errors']);
+      expect(r.stderr).toContain(`table x: ${error}`);
+      expect(r.code).toBe(1);
+      expect(await rows('SHOW TABLES')).toEqual([]);
+    }
+  });
+
   it('says what is wrong with the config or the table list', async () => {
     const conf = config('table r {\n  type = rt\n  rt_field = title\n}');
     const r = await runQuarry(['indexer', '--config', conf, 'r']);

@@ -1,9 +1,10 @@
-// The benches' keep-alive HTTP client (bench/http-client.ts LeanHttpClient) against a node:http server:
-// what it sends, replies read one after another (chunked, multi-byte) and a close without a reply.
+// The benches' keep-alive HTTP clients (bench/http-client.ts: clientAgent's undici and node:http, and
+// LeanHttpClient) against a node:http server: what they send, replies read one after another on one
+// connection (chunked, multi-byte) and a close without a reply.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LeanHttpClient } from '../../../bench/http-client.js';
+import { clientAgent, LeanHttpClient, postOk, type HttpClientName } from '../../../bench/http-client.js';
 
 describe('LeanHttpClient', () => {
   let server: http.Server;
@@ -52,5 +53,48 @@ describe('LeanHttpClient', () => {
   it('rejects when the server closes without a reply', async () => {
     const c = new LeanHttpClient(port);
     await expect(c.post('/', 'close')).rejects.toThrow(/closed/);
+  });
+});
+
+describe.each<HttpClientName>(['undici', 'node'])('clientAgent(%s)', (kind) => {
+  let server: http.Server;
+  let port = 0;
+  const seen: Array<{ url?: string; type?: string; body: string; socket: object }> = [];
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => { body += c; });
+      req.on('end', () => {
+        seen.push({ url: req.url, type: req.headers['content-type'], body, socket: req.socket });
+        if (body === 'close') { req.socket.destroy(); return; }
+        const reply = body === 'big' ? 'ä'.repeat(100_000) : body === 'fail' ? '{"error":"bad"}' : `echo ${body}`;
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Length': Buffer.byteLength(reply) });
+        res.end(reply);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('posts bodies and reads replies one after another on one keep-alive connection', async () => {
+    const a = clientAgent(kind);
+    expect(a.client).toBe(kind);
+    seen.length = 0;
+    expect(await a.post(port, '/sql?mode=raw', 'SELECT 1')).toEqual({ status: 200, body: 'echo SELECT 1' });
+    expect(await postOk(a, port, '/bulk', 'x\n', 'application/x-ndjson')).toBe('echo x\n');
+    expect((await a.post(port, '/', 'big')).body).toBe('ä'.repeat(100_000));
+    expect(seen.map((r) => [r.url, r.type])).toEqual([['/sql?mode=raw', undefined], ['/bulk', 'application/x-ndjson'], ['/', undefined]]);
+    expect(new Set(seen.map((r) => r.socket)).size).toBe(1);
+    a.destroy();
+  });
+
+  it('postOk rejects an error reply; a close without a reply rejects', async () => {
+    const a = clientAgent(kind);
+    await expect(postOk(a, port, '/insert', 'fail')).rejects.toThrow(/bad/);
+    await expect(a.post(port, '/', 'close')).rejects.toThrow();
+    a.destroy();
   });
 });

@@ -1,7 +1,9 @@
 // JSON attribute filters compare integers as searchd's int64 does (sphinxjson.l reads them with strtoll),
 // not as doubles: found by a user pass, `j.m = 9007199254740992` matched a stored 9007199254740993.
 import { describe, expect, it } from 'vitest';
+import { parse } from 'lossless-json';
 import { useTempEngine } from '../../helpers/temp-engine.js';
+import { newSession, type JsonValue } from '../../../src/engine/index.js';
 
 const t = useTempEngine('quarry-filters-', async (t) => {
   await t.exec('CREATE TABLE j (title text, j json)');
@@ -24,5 +26,40 @@ describe('JSON integer filters', () => {
     expect(await t.rows('SELECT id FROM j WHERE j.k = 5')).toEqual([[2n]]);
     expect(await t.rows('SELECT id FROM j WHERE j.m < 2.0')).toEqual([[2n]]);
     expect(await t.rows("SELECT id FROM j WHERE j.s = '1234567890123456789'")).toEqual([[2n]]);
+  });
+});
+
+describe('filters over JSON arrays', () => {
+  // sphinxfilter.cpp SetupJsonExpr: a string filter over a JSON array is ExprJsonIn (any element), and so is
+  // JSON /search's any(j.a) (jsonqueryfilter.cpp SetMvaFilterFunc); the array's text is never compared
+  const search = async (body: string) => (await t.engine.json!.search(parse(body) as JsonValue, newSession())).rows.map((r) => r[0]);
+
+  it('match a string = / != / IN when any string element does', async () => {
+    await t.exec(`INSERT INTO j (id, title, j) VALUES (3, 'c', '{"s":["red","blue"],"a":[1,2,3]}'), (4, 'd', '{"s":["green"],"a":[5,6]}')`);
+    expect(await t.rows("SELECT id FROM j WHERE j.s = 'red'")).toEqual([[3n]]);
+    expect(await t.rows("SELECT id FROM j WHERE j.s IN ('green', 'x') ORDER BY id ASC")).toEqual([[4n]]);
+    // a missing key matches no filter (TryToCreateJsonNullFilter), != included
+    expect(await t.rows("SELECT id FROM j WHERE j.s != 'red' ORDER BY id ASC")).toEqual([[2n], [4n]]);
+    expect(await search('{"table":"j","query":{"equals":{"j.s":"blue"}}}')).toEqual([3n]);
+  });
+
+  it('take JSON /search any(j.a) in equals and in, any element matching', async () => {
+    await t.exec(`INSERT INTO j (id, title, j) VALUES (3, 'c', '{"a":[1,2,3]}'), (4, 'd', '{"a":[5,6]}')`);
+    expect(await search('{"table":"j","query":{"equals":{"any(j.a)":2}}}')).toEqual([3n]);
+    expect(await search('{"table":"j","query":{"in":{"ANY(j.a)":[6,7]}}}')).toEqual([4n]);
+    expect(await search('{"table":"j","query":{"bool":{"must_not":[{"equals":{"any(j.a)":5}}]}},"sort":[{"id":"asc"}]}')).toEqual([1n, 2n, 3n]);
+    // the manual's MVA form (Data_types.md: "equals": {"any(product_codes)": 3}) goes the same way
+    await t.exec('CREATE TABLE m (title text, codes multi)');
+    await t.exec("INSERT INTO m (id, title, codes) VALUES (1, 'a', (1,3)), (2, 'b', (4))");
+    expect(await search('{"table":"m","query":{"equals":{"any(codes)":3}}}')).toEqual([1n]);
+    expect(await search('{"table":"m","query":{"in":{"all(codes)":[4]}}}')).toEqual([2n]);
+  });
+});
+
+describe('REGEX() as a WHERE filter', () => {
+  it('keeps the documents whose JSON string (or string attribute) matches', async () => {
+    await t.exec(`INSERT INTO j (id, title, j) VALUES (3, 'c', '{"color":"red"}'), (4, 'd', '{"color":"pink"}'), (5, 'e', '{"color":"blue"}')`);
+    expect(await t.rows("SELECT id FROM j WHERE REGEX(j.color, 'red|pink') ORDER BY id ASC")).toEqual([[3n], [4n]]);
+    expect(await t.rows("SELECT id FROM j WHERE NOT REGEX(j.color, '^p') AND id > 2 ORDER BY id ASC")).toEqual([[3n], [5n]]);
   });
 });

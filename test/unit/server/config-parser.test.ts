@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastValue, parseConfig } from '../../../src/server/config-parser.js';
+import { lastValue, parseConfig, readConfigFile } from '../../../src/server/config-parser.js';
 
 const SAMPLE = `#!/bin/sh
 # a typical config
@@ -75,5 +75,13 @@ describe('parseConfig', () => {
     expect(() => parseConfig('table a : nope { }')).toThrow(/parent doesn't exist \(parent name='nope', type='index'\)/);
     expect(() => parseConfig('table a { }\nindex a { }')).toThrow(/section 'a' \(type='index'\) already exists/);
     expect(() => parseConfig('searchd {\n listen = 1')).toThrow(/expected '}'/);
+  });
+});
+
+describe('readConfigFile', () => {
+  it('names a file it cannot read as searchd does, not by Node\'s errno text', async () => {
+    // quarry serve / quarry indexer --config /missing.conf printed "ENOENT: no such file or directory, open ..."
+    await expect(readConfigFile('/nonexistent/quarry.conf')).rejects.toThrow(/^failed to open config file '\/nonexistent\/quarry.conf': No such file or directory$/);
+    await expect(readConfigFile('/')).rejects.toThrow(/^failed to open config file '\/': Is a directory$/);
   });
 });

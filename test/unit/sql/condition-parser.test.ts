@@ -69,6 +69,20 @@ describe('WHERE: filters', () => {
     expect(where('all(tags) NOT IN (1,2)').where).toMatchObject({ kind: 'in', negate: true, target: { quantifier: 'all' } });
   });
 
+  it('refuses ANY()/ALL() of a JSON path as searchd\'s grammar does (mva_aggr takes a column name only)', () => {
+    // sphinxql.y mva_aggr: TOK_ANY '(' identcol ')'; JSON arrays take ANY(cond FOR x IN j.a) in the select list
+    expect(errorOf('SELECT * FROM t WHERE ANY(j.a) = 1')).toBe("P01: syntax error, unexpected SUBKEY, expecting ':' or ')' near '.a) = 1'");
+    expect(errorOf('SELECT * FROM t WHERE all(j.a.b) > 4')).toBe("P01: syntax error, unexpected SUBKEY, expecting ':' or ')' near '.a.b) > 4'");
+    expect(errorOf("SELECT * FROM t WHERE ANY(j['a']) IN (1, 2)")).toBe("P01: syntax error, unexpected '[', expecting ':' or ')' near '['a']) IN (1, 2)'");
+  });
+
+  it('reads REGEX(attr, re) alone as a filter, as sphinxql.y filter_item does', () => {
+    expect(where("REGEX(j.color, 'red|pink') AND gid = 3").where).toMatchObject({ kind: 'and', children: [
+      { kind: 'compare', op: '!=', target: { expr: { kind: 'call', name: 'regex' } }, value: int(0) }, { kind: 'compare', op: '=' },
+    ] });
+    expect(where("REGEX(s, 'x') = 1").where).toMatchObject({ kind: 'compare', op: '=', value: int(1) });
+  });
+
   it('reads function targets like weight() and count(*)', () => {
     expect(where('weight() > 10').where).toMatchObject({ target: { expr: { kind: 'call', name: 'weight' } } });
   });

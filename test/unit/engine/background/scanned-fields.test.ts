@@ -16,7 +16,7 @@ function sink(): BatchSink & { terms: string[] } {
   const byName = new Map<string, number>();
   const terms: string[] = [];
   return {
-    ids: new Uint32Array(16), positions: new Uint32Array(16), used: 0, batch: 1, terms,
+    ids: new Uint32Array(16), positions: new Uint32Array(16), used: 0, batch: 1, terms, tag: 0, posMask: -1, counts: null,
     reserve(n: number) {
       if (this.used + n <= this.ids.length) return;
       const ids = new Uint32Array((this.used + n) * 2);

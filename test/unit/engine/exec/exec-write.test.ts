@@ -5,6 +5,8 @@ import { useTempEngine } from '../../../helpers/temp-engine.js';
 import { openEngine } from '../../../../src/engine/index.js';
 import { newSession } from '../../../../src/engine/session.js';
 import { join } from 'node:path';
+import { parse } from 'lossless-json';
+import type { JsonValue } from '../../../../src/engine/index.js';
 
 const t = useTempEngine('quarry-exec-write-');
 
@@ -40,5 +42,18 @@ describe('UPDATE and DELETE of a missing table', () => {
     const [txDel] = await t.engine.execute('DELETE FROM nope WHERE id = 1', session);
     expect(txDel).toMatchObject({ kind: 'error', message: "unknown table 'nope' in delete request" });
     await t.engine.execute('ROLLBACK', session);
+  });
+});
+
+describe('UPDATE of a JSON path with an integer past 2^53', () => {
+  // searchd keeps a JSON integer as an int64 (sphinxjson.cpp): the value set and the rest of the document stay exact
+  it('keeps the value set and the document\'s other integers exact, over SQL and /update', async () => {
+    await t.exec('CREATE TABLE j (title text, meta json)');
+    await t.exec(`INSERT INTO j (id, title, meta) VALUES (1, 'a', '{"m":9007199254740993}')`);
+    await t.exec('UPDATE j SET meta.k = 9007199254740995 WHERE id = 1');
+    expect(await t.rows('SELECT meta.k, meta.m FROM j')).toEqual([['9007199254740995', '9007199254740993']]);
+    expect(await t.rows('SELECT id FROM j WHERE meta.k = 9007199254740995')).toEqual([[1n]]);
+    await t.engine.json!.update(parse('{"table":"j","id":1,"doc":{"meta.n":-9223372036854775807}}') as JsonValue, newSession());
+    expect(await t.rows('SELECT meta FROM j')).toEqual([['{"m":9007199254740993,"k":9007199254740995,"n":-9223372036854775807}']]);
   });
 });

@@ -2,28 +2,37 @@
 // against invertDocs over the same rows' fields from indexField: the same segment, whether fields are
 // written into the sink, handed over as tokens (text the scanner does not take, a field given as
 // strings) or empty, with the token arrays' first guess far too short (grown in place or into fresh arrays), and pair postings on.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { invertFields } from '../../../../src/index/segment/invert-fields.js';
 import { keepInversionScratch } from '../../../../src/index/segment/inversion-scratch.js';
 import { buildSegment, invertDocs } from '../../../../src/index/segment/segment-builder.js';
 import { pairSettings } from '../../../../src/index/segment/segment-pairs.js';
+import { FIELD_END_BIT, FIELD_SHIFT } from '../../../../src/index/segment/segment-layout.js';
 import type { AttrValue, DocInput, IndexSchema } from '../../../../src/index/types.js';
 import { createTextPipeline } from '../../../../src/text/text-pipeline.js';
 import { plainField } from '../../text/plain-field.js';
 
-const WORDS = ['run', 'running', 'runs', 'dog', 'dogs', 'the', 'a', 'of', 'Über', 'caf\u00e9', '42', 'hello, world', 'x', 'the dog', '\u{1d400}bc'];
+const WORDS = ['run', 'running', 'runs', 'dog', 'dogs', 'the', 'a', 'of', 'Über', 'caf\u00e9', '42', 'hello, world', 'x', 'the dog', '\u{1d400}bc',
+  'the, a, of,'];
 const textArb = fc.array(fc.constantFrom(...WORDS), { maxLength: 40 }).map((w) => w.join(' '));
 const rowsArb = fc.array(fc.tuple(textArb, textArb, fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 30 });
 
 describe('invertFields', () => {
   afterEach(() => keepInversionScratch(1 << 19));
   // kept scratch 0: every array fresh, so the token arrays' growth copies into new ones
-  for (const [bigram, keep] of [['all', 1 << 19], ['', 1 << 19], ['all', 0]] as const) {
-    it(`builds the segment invertDocs builds from the same fields (bigram_index '${bigram}', scratch kept ${keep})`, () => {
+  const stopwords = join(mkdtempSync(join(tmpdir(), 'invert-fields-')), 'stop.txt');
+  writeFileSync(stopwords, 'the\na\nof\n');
+  const boundaries = { phrase_boundary: 'U+2C', phrase_boundary_step: '3', stopwords, stopword_step: '0' };
+  const cases = [['all', 1 << 19, {}], ['', 1 << 19, {}], ['all', 0, {}], ['all', 1 << 19, boundaries]] as const;
+  for (const [bigram, keep, extra] of cases) {
+    it(`builds the segment invertDocs builds from the same fields (bigram_index '${bigram}', scratch kept ${keep}, ${JSON.stringify(extra)})`, () => {
       keepInversionScratch(keep);
       const schema: IndexSchema = { fields: ['title', 'body'], attrs: [{ name: 'n', type: 'uint' }], pairs: pairSettings({ bigram_index: bigram }) };
-      const settings = { morphology: 'stem_en' };
+      const settings = { morphology: 'stem_en', ...extra };
       let sunk = 0;
       let left = 0;
       fc.assert(fc.property(rowsArb, fc.integer({ min: 0, max: 64 }), (rows, guess) => {
@@ -51,12 +60,38 @@ describe('invertFields', () => {
     });
   }
 
+  it('marks every token at a field\'s last position as its end, where positions went back', () => {
+    // phrase_boundary_step -1 after stopwords of stopword_step 0: 'dog' goes back to the first 'run''s
+    // position, the field's last (its last token's), so that 'run' ends the field too: the sink's writer
+    // tags positions and invertFields sets the field-end bits after, on every token at that position
+    // (invertDocs takes a packed field's greatest position as its last instead: the paths differ here)
+    const settings = { morphology: 'stem_en', phrase_boundary: 'U+2C', phrase_boundary_step: '-1', stopwords, stopword_step: '0' };
+    const p = createTextPipeline(settings);
+    expect(createTextPipeline(settings).indexField('run run the, a, dog').positions).toEqual([1, 2, 1]);
+    const schema: IndexSchema = { fields: ['title', 'body'], attrs: [] };
+    const batch = invertFields(schema, BigUint64Array.of(1n), [], 4, (_, f, sink) => p.indexFieldInto!(f ? 'x run' : 'run run the, a, dog', sink));
+    const { terms, posStart, positions } = batch.postings;
+    const hits = (term: string) => Array.from(positions.subarray(posStart[terms.indexOf(term)], posStart[terms.indexOf(term) + 1]));
+    expect(hits('run')).toEqual([2, FIELD_END_BIT | 1, (1 << FIELD_SHIFT) | FIELD_END_BIT | 2]);
+    expect(hits('dog')).toEqual([FIELD_END_BIT | 1]);
+    expect(hits('x')).toEqual([(1 << FIELD_SHIFT) | 1]);
+  });
+
   it('leaves a field the scanner does not take unwritten', () => {
     const p = createTextPipeline({});
-    const sink = { ids: new Uint32Array(8), positions: new Uint32Array(8), used: 0, batch: -7, reserve() {}, idOf: () => 0 };
+    const sink = { ids: new Uint32Array(8), positions: new Uint32Array(8), used: 0, batch: -7, reserve() {}, idOf: () => 0, tag: 0, posMask: -1, counts: null };
     expect(p.indexFieldInto!('a \u{1d400} b', sink)).toBeNull();
     expect(sink.used).toBe(0);
     expect(p.indexFieldInto!('the dogs ran', sink)).toBe(3);
     expect(Array.from(sink.positions.subarray(0, 3))).toEqual([1, 2, 3]);
+  });
+
+  it('writes positions as the sink tags them and counts the ids it writes', () => {
+    const p = createTextPipeline({});
+    const counts = new Uint32Array(4);
+    const sink = { ids: new Uint32Array(8), positions: new Uint32Array(8), used: 0, batch: -8, reserve() {}, idOf: () => 2, tag: 3 << 24, posMask: 0xff, counts };
+    expect(p.indexFieldInto!('one two three', sink)).toBe(3);
+    expect(Array.from(sink.positions.subarray(0, 3))).toEqual([(3 << 24) | 1, (3 << 24) | 2, (3 << 24) | 3]);
+    expect(Array.from(counts)).toEqual([0, 0, 3, 0]);
   });
 });
