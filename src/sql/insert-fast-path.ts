@@ -154,9 +154,28 @@ function commaList<T>(s: Scan, item: () => T | undefined): T[] | undefined {
   return s.punct(C_RPAREN) ? out : undefined;
 }
 
-/** The statement, or undefined when the text is not of the common shape (the full grammar then reads it). */
-export function parseInsertFast(text: string): InsertStatement | undefined {
-  const s = new Scan(text);
+/**
+ * What `INSERT|REPLACE INTO t [(cols)] VALUES` read, with its text (from the start of the statement): a client
+ * sends the same head before every row, and reading it again cost the most of a single-row parse (a word
+ * scan, an upper-case copy and a keyword look-up for each of the verb, INTO, the table, every column and
+ * VALUES). A text that starts with these characters has this head: what follows VALUES must be `(` after
+ * whitespace in either reading, so `VALUESX (` fails here as it fails when read afresh.
+ */
+interface Head {
+  text: string;
+  /** Where the verb starts (after leading whitespace). */
+  start: number;
+  replace: boolean;
+  table: string;
+  columns: string[] | undefined;
+}
+
+/** The last heads read, the latest first: a few tables written at once each keep theirs. */
+const keptHeads: Head[] = [];
+const KEPT_HEADS = 4;
+
+/** The head read at the cursor (the cursor after VALUES), or undefined when the text is not of the shape. */
+function readHead(s: Scan): Head | undefined {
   s.skip();
   const start = s.i;
   const verb = s.word()?.toUpperCase();
@@ -165,15 +184,72 @@ export function parseInsertFast(text: string): InsertStatement | undefined {
   const table = s.name();
   // `Manticore.t` and `cluster:t` are the full grammar's
   if (table === undefined || table.toUpperCase() === 'MANTICORE') return undefined;
-  const stmt: InsertStatement = { kind: 'insert', text: '', replace: verb === 'REPLACE', table, rows: [], options: [] };
-  let width = -1;
+  let columns: string[] | undefined;
   if (s.punct(C_LPAREN)) {
-    const columns = commaList(s, () => s.name());
+    columns = commaList(s, () => s.name());
     if (columns === undefined) return undefined;
-    stmt.columns = columns;
-    width = columns.length;
   }
   if (!s.keyword('VALUES')) return undefined;
+  return { text: s.src.slice(0, s.i), start, replace: verb === 'REPLACE', table, columns };
+}
+
+/** A kept head `text` starts with (moved to the front), else undefined. */
+function keptHead(text: string): Head | undefined {
+  for (let k = 0; k < keptHeads.length; k++) {
+    const h = keptHeads[k]!;
+    if (!text.startsWith(h.text)) continue;
+    if (k > 0) {
+      keptHeads.splice(k, 1);
+      keptHeads.unshift(h);
+    }
+    return h;
+  }
+  return undefined;
+}
+
+/** Heads longer than this are read again each time rather than kept (thousands of columns: rare). */
+const KEPT_HEAD_CHARS = 4096;
+
+/**
+ * V8 copies a slice shorter than this; a longer one is a view that keeps the whole text alive, and a kept
+ * view of a 100 MB multi-row INSERT would hold all of it (SlicedString::kMinLength).
+ */
+const VIEW_MIN_CHARS = 13;
+
+/**
+ * `s` as a string of its own, never a view of a longer text: slicing `' ' + s` flattens that pair into a new
+ * string first, so the result is a view of that copy alone (~70 ns for a head; structuredClone took ~500,
+ * more than reading the head again). The retention test in insert-fast-path.test.ts holds V8 to it.
+ */
+function own(s: string): string {
+  return s.length < VIEW_MIN_CHARS ? s : (' ' + s).slice(1);
+}
+
+/** Keeps `head` (copied out of its statement's text), dropping the least recently used past KEPT_HEADS. */
+function keep(head: Head): void {
+  if (head.text.length > KEPT_HEAD_CHARS) return;
+  keptHeads.unshift({ text: own(head.text), start: head.start, replace: head.replace, table: own(head.table), columns: head.columns?.map(own) });
+  if (keptHeads.length > KEPT_HEADS) keptHeads.pop();
+}
+
+/** The statement, or undefined when the text is not of the common shape (the full grammar then reads it). */
+export function parseInsertFast(text: string): InsertStatement | undefined {
+  const s = new Scan(text);
+  let head = keptHead(text);
+  if (head) {
+    s.i = head.text.length;
+  } else {
+    head = readHead(s);
+    if (head === undefined) return undefined;
+    keep(head);
+  }
+  const stmt: InsertStatement = { kind: 'insert', text: '', replace: head.replace, table: head.table, rows: [], options: [] };
+  let width = -1;
+  if (head.columns !== undefined) {
+    // a copy: the statement is the caller's to keep or change
+    stmt.columns = head.columns.slice();
+    width = head.columns.length;
+  }
   let end: number;
   do {
     if (!s.punct(C_LPAREN)) return undefined;
@@ -187,6 +263,6 @@ export function parseInsertFast(text: string): InsertStatement | undefined {
   // then only the end, or one `;` and the end
   if (s.punct(C_SEMI)) s.skip();
   if (s.i !== text.length) return undefined;
-  stmt.text = text.slice(start, end);
+  stmt.text = text.slice(head.start, end);
   return stmt;
 }

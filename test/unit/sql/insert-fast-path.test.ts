@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 import { parseInsertFast } from '../../../src/sql/insert-fast-path.js';
 import { parseSql, parseStatements } from '../../../src/sql/parse-sql.js';
@@ -106,5 +108,71 @@ describe('INSERT fast path', () => {
     fc.assert(fc.property(mutated, (text) => { if (agrees(text)) answered++; }), { numRuns: 3000 });
     // the generators reach the fast path often, not just its refusals
     expect(answered).toBeGreaterThan(600);
+    // each text right after another one: a head kept from the text before (the same one, or one it starts
+    // with, `VALUES` running on into a longer word included) reads as the full grammar reads it
+    let reused = 0;
+    fc.assert(fc.property(stmt, fc.oneof(stmt, mutated), fc.nat(), (before, text, cut) => {
+      parseInsertFast(before);
+      parseInsertFast(text.slice(0, cut % (text.length + 1)));
+      parseInsertFast(text);
+      if (agrees(text)) reused++;
+    }), { numRuns: 3000 });
+    expect(reused).toBeGreaterThan(300);
+  });
+
+  it('reads a head kept from the statement before as the full grammar does', () => {
+    const pairs: [string, string][] = [
+      ["INSERT INTO t (id, s) VALUES (1,'a')", "INSERT INTO t (id, s) VALUES (2,'b'),(3,'c');"],
+      ["INSERT INTO t (id, s) VALUES (1,'a')", "INSERT INTO t (id, s) VALUESX (2,'b')"],
+      ["INSERT INTO t (id, s) VALUES (1,'a')", "INSERT INTO t (id, s) VALUES"],
+      ["INSERT INTO t (id, s) VALUES (1,'a')", "INSERT INTO t (id, s) VALUES (2)"],
+      ["INSERT INTO t VALUES (1,'a')", "INSERT INTO t VALUES (2,'b',3)"],
+      ["INSERT INTO t VALUES (1,'a')", "INSERT INTO t VALUES (2,'b'), (3)"],
+      ["  REPLACE INTO t (id) VALUES (1)", "  REPLACE INTO t (id) VALUES (2)"],
+      ["INSERT INTO t (id) VALUES (1)", "INSERT INTO t (id) VALUES (1) OPTION a=1"],
+    ];
+    for (const [before, text] of pairs) {
+      parseInsertFast(before);
+      // the fast path's statement, or the full grammar's statement or error word for word
+      let viaParseSql: unknown;
+      try {
+        viaParseSql = parseSql(text);
+      } catch (e) {
+        viaParseSql = { error: (e as Error).message };
+      }
+      expect(viaParseSql).toStrictEqual(full(text));
+      parseInsertFast(before);
+      if (parseInsertFast(text)) agrees(text);
+    }
+    // after a head is kept, each one-character change anywhere in it (or its end moved) reads afresh
+    const base = "REPLACE INTO gcide (id, title, body) VALUES (1,'a','b')";
+    const headEnd = base.indexOf('VALUES') + 'VALUES'.length;
+    for (let k = 0; k <= headEnd; k++) {
+      for (const ch of ['X', ' ', '', '(', ',', 's']) {
+        const text = base.slice(0, k) + ch + base.slice(k + 1);
+        parseInsertFast(base);
+        const fast = parseInsertFast(text);
+        // a leading space: no kept head matches, the text is read afresh
+        expect(fast === undefined).toBe(parseInsertFast(` ${text}`) === undefined);
+        if (fast) agrees(text);
+      }
+    }
+    // the statement's column list is its own: changing it leaves the next statement's alone
+    const a = parseInsertFast("INSERT INTO t (id, s) VALUES (1,'a')")!;
+    a.columns!.push('x');
+    expect(parseInsertFast("INSERT INTO t (id, s) VALUES (2,'b')")!.columns).toEqual(['id', 's']);
+  });
+  it('keeps no view of the statement it read its head from (a 40 MB INSERT is not held until the next head)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const read = () => {
+      const rows = Array.from({ length: 100_000 }, (_, i) => `(${i + 1},'${'x'.repeat(400)}')`);
+      return parseInsertFast(`INSERT INTO some_long_table_name (id, a_long_column_name) VALUES ${rows.join(',')}`)!.rows.length;
+    };
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    expect(read()).toBe(100_000);
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(10e6);
   });
 });
