@@ -17,7 +17,7 @@ import { parseQuery } from '../src/query/parse-query.js';
 import { createTextPipeline } from '../src/text/text-pipeline.js';
 import { highlightDocuments, parseJsonHighlight } from '../src/highlight/highlight-request.js';
 import { highlightJsonText } from '../src/http/render-highlight.js';
-import { skipLetters } from '../src/highlight/snippet-scan-path.js';
+import { skipLetters } from '../src/highlight/snippet-scan-plan.js';
 import type { StreamRequest } from '../src/text/field-scanner.js';
 import { arg, argString } from './bench-util.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';

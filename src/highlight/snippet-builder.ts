@@ -12,7 +12,8 @@ import { createTextPipeline, type TextPipeline } from '../text/text-pipeline.js'
 import { FIELD_SHIFT } from './snippet-doc-index.js';
 import { querySpz } from './snippet-keywords.js';
 import { markDocument, type DocumentMarks, type MarkContext } from './snippet-marks.js';
-import { scanDocument, scanPlan, type ScanPlan } from './snippet-scan-path.js';
+import { scanDocument } from './snippet-scan-path.js';
+import { scanPlan, type ScanPlan } from './snippet-scan-plan.js';
 import { splitHitParts } from './snippet-blend.js';
 import type { SnippetOptions } from './snippet-options.js';
 import type { PassageLimits } from './snippet-passages.js';

@@ -7,7 +7,7 @@ import type { PhraseNode, QueryNode } from '../query/ast.js';
 import { STREAM_OCC_WORDS } from '../text/field-scanner.js';
 import { FIELD_SHIFT } from './snippet-doc-index.js';
 import { fieldTest } from './snippet-field-limits.js';
-import type { ScanPlan } from './snippet-scan-path.js';
+import type { ScanPlan } from './snippet-scan-plan.js';
 
 /** A field's keyword occurrences: | piece | pos | keyword | triples. */
 export interface FieldOcc { occ: Int32Array; n: number }

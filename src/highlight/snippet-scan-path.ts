@@ -6,58 +6,20 @@
  * without HTML tags kept; anything else (retain mode, boundaries, SENTENCE / ZONE, wildcards, exact
  * forms, NEAR, quorum, proximity, blending, exceptions, stopword_step=0, text the scanner does not take) returns
  * null and the builder takes the general path (analyze -> markDocument -> buildStream).
- * Which occurrences the query matches is snippet-scan-hits.ts.
+ * Whether a query takes it is snippet-scan-plan.ts; which occurrences it matches, snippet-scan-hits.ts.
  */
-import type { QueryNode, TermNode } from '../query/ast.js';
 import type { TextPipeline } from '../text/text-pipeline.js';
 import {
   STREAM_OCC_WORDS, STREAM_PIECE_WORDS, STREAM_TOKEN_WORDS, type ScannedStream, type StreamRequest,
 } from '../text/field-scanner.js';
 import { FIELD_SHIFT } from './snippet-doc-index.js';
 import { matchableFields } from './snippet-field-limits.js';
-import { MAX_KEYWORDS } from './snippet-keywords.js';
-import { prepareMarks, type DocumentMarks, type MarkContext } from './snippet-marks.js';
+import type { DocumentMarks } from './snippet-marks.js';
+import { skipLetters, type ScanPlan } from './snippet-scan-plan.js';
 import { PACK_HIT, P_END, P_OPEN, P_START, Pieces, StreamScratch, UNCOUNTED_BYTES, utf8Bytes, type FieldStream } from './snippet-stream.js';
 import { evaluate, hitKeys, type FieldOcc } from './snippet-scan-hits.js';
 import { keepHead, keptHead, type FieldHead } from './snippet-heads.js';
 import { joinWindows, keywordPattern, mapPieces, WINDOW_SLACK, windowMinUnits, windowsAllowed, windowsOf } from './snippet-scan-windows.js';
-
-/** What a query needs for every document on this path. */
-export interface ScanPlan {
-  /** The normalized tree (null: nothing to match). */
-  root: QueryNode | null;
-  /** Dictionary term -> keyword index (all below MAX_KEYWORDS). */
-  keywords: Map<string, number>;
-  weights: number[];
-  /** Every tracked keyword's bit. */
-  allMask: number;
-  /** Letters a-z that start a tracked keyword (bit i: a + i): the scan names only tokens starting with these (and the stopwords' letters). */
-  letters: number;
-}
-
-/** Bits of the 26 letters a-z. */
-const ALL_LETTERS = (1 << 26) - 1;
-
-/**
- * The letters a-z (as bits) whose tokens the scan may leave unnamed: a token starting with one is
- * neither a keyword (none starts so) nor a stopword that counts (with stopword_step=1 a stopword
- * takes its position as any word does, so only with another step do the stopwords' letters count).
- * 0 when the dictionary may change a token's first letter (`named` null).
- */
-export function skipLetters(named: number | null, keywordLetters: number, stopwordStep: number): number {
-  if (named === null) return 0;
-  return ~(keywordLetters | (stopwordStep === 1 ? 0 : named)) & ALL_LETTERS;
-}
-
-/** The letters a-z (as bits) that start one of `terms`. */
-function firstLetters(terms: Iterable<string>): number {
-  let m = 0;
-  for (const t of terms) {
-    const i = t.charCodeAt(0) - 0x61;
-    if (i >= 0 && i < 26) m |= 1 << i;
-  }
-  return m;
-}
 
 let enabled = true;
 
@@ -70,43 +32,6 @@ export function setScanPath(on: boolean): void {
 export let scanPathDocs = 0;
 /** Fields it never scanned because no leaf could match in them (tests check it happens). */
 export let skippedFields = 0;
-
-const plans = new WeakMap<QueryNode, Map<string, ScanPlan | null>>();
-
-/** Only these node kinds, NOT only under AND, plain non-anchored terms whose keyword is tracked. */
-function supported(n: QueryNode, keywords: Map<string, number>, underAnd: boolean): boolean {
-  const term = (t: TermNode): boolean => !t.wildcard && !t.exact && !t.fieldStart && !t.fieldEnd && keywords.has(t.text);
-  switch (n.kind) {
-    case 'term': return term(n);
-    case 'phrase': return !n.field?.maxPos && n.terms.length > 0 && n.terms.every(term);
-    case 'and': return n.children.some((c) => c.kind !== 'not') && n.children.every((c) => supported(c, keywords, true));
-    case 'or': return n.children.every((c) => supported(c, keywords, false));
-    case 'not': return underAnd && supported(n.child, keywords, false);
-    default: return false;
-  }
-}
-
-/** The query's plan for this path, or null when it needs the general one. */
-export function scanPlan(root: QueryNode, ctx: MarkContext): ScanPlan | null {
-  let byKey = plans.get(root);
-  if (!byKey) { byKey = new Map(); plans.set(root, byKey); }
-  const key = `${ctx.ignoreFields}:${ctx.expandInfix}:${ctx.expandPrefix}:${ctx.exactWords ?? true}`;
-  let p = byKey.get(key);
-  if (p !== undefined) return p;
-  const { q, kw } = prepareMarks(root, ctx);
-  p = null;
-  if (kw.isPlain() && !q.exactForms && !q.patterns.length && !q.spz) {
-    const keywords = new Map<string, number>();
-    for (const [t, k] of kw.byTerm) if (k < MAX_KEYWORDS) keywords.set(t, k);
-    let allMask = 0;
-    for (const k of keywords.values()) allMask |= 1 << k;
-    if (!q.root || supported(q.root, keywords, false)) p = {
-      root: q.root, keywords, weights: kw.weights.slice(0, MAX_KEYWORDS), allMask: allMask >>> 0, letters: firstLetters(keywords.keys()),
-    };
-  }
-  byKey.set(key, p);
-  return p;
-}
 
 /** Identity piece indices (every piece counts: no tags on this path). */
 let identity = new Int32Array(0);

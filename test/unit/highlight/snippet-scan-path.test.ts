@@ -11,6 +11,7 @@ import { createTextPipeline } from '../../../src/text/text-pipeline.js';
 import { buildSnippets, packSnippets, type BuildFlags } from '../../../src/highlight/snippet-builder.js';
 import { snippetOptions, type RawOption } from '../../../src/highlight/snippet-options.js';
 import * as scanPath from '../../../src/highlight/snippet-scan-path.js';
+import { skipLetters } from '../../../src/highlight/snippet-scan-plan.js';
 import * as builder from '../../../src/highlight/snippet-builder.js';
 
 const WORDS = ['apple', 'apples', 'pie', 'tart', 'red', 'blue', 'running', 'runs', 'of', 'x', 'Über', 'caffè', 'the', 'a'];
@@ -186,9 +187,9 @@ describe('snippet scan path', () => {
     // keywords "apple", "pie"; stopwords starting t and o
     const kw = bit('a') | bit('p');
     const stop = bit('t') | bit('o');
-    expect(scanPath.skipLetters(stop, kw, 1)).toBe(all & ~kw);
-    expect(scanPath.skipLetters(stop, kw, 0)).toBe(all & ~kw & ~stop);
+    expect(skipLetters(stop, kw, 1)).toBe(all & ~kw);
+    expect(skipLetters(stop, kw, 0)).toBe(all & ~kw & ~stop);
     // a dictionary that may change a token's first letter (wordforms): every token is named
-    expect(scanPath.skipLetters(null, kw, 1)).toBe(0);
+    expect(skipLetters(null, kw, 1)).toBe(0);
   });
 });
