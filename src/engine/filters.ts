@@ -153,20 +153,29 @@ function checkColumns(table: Table, c: Condition): void {
 
 /** The value a target reads from a document: a column, id, or a JSON path inside a column. */
 function targetValue(table: Table, t: FilterTarget, docId: bigint, attrs: Map<string, AttrValue>): AttrValue | undefined {
+  const cur = jsonTarget(table, t, attrs);
+  if (cur !== NOT_JSON) return jsonAttrValue(cur);
   const e = t.expr;
   if (e.kind !== 'column') return exprTargetValue(table, e, docId, attrs);
   const name = e.name.toLowerCase();
-  if (name === 'id') return docId;
-  const col = table.column(name);
-  const v = attrs.get(col?.name ?? name);
-  if (!e.path.length) return v;
-  return jsonAttrValue(jsonAt(v, e.path));
+  return name === 'id' ? docId : attrs.get(table.column(name)?.name ?? name);
 }
 
-/** The value at a JSON path of a stored JSON attribute (parsed as stored-json.ts reads it), or undefined. */
-function jsonAt(v: AttrValue | undefined, path: readonly (string | number)[]): unknown {
+/** jsonTarget's answer for a target that names no JSON path. */
+const NOT_JSON: unique symbol = Symbol('not a JSON path');
+
+/**
+ * The value at a target's JSON path inside a stored JSON attribute (parsed as stored-json.ts reads it; undefined
+ * when absent), or NOT_JSON when the target is not a path inside a column (`id.x` reads the id, as before).
+ */
+function jsonTarget(table: Table, t: FilterTarget, attrs: Map<string, AttrValue>): unknown {
+  const e = t.expr;
+  if (e.kind !== 'column' || !e.path.length) return NOT_JSON;
+  const name = e.name.toLowerCase();
+  if (name === 'id') return NOT_JSON;
+  const v = attrs.get(table.column(name)?.name ?? name);
   let cur: unknown = typeof v === 'string' ? parseStoredJson(v) : undefined;
-  for (const step of path) cur = cur == null ? undefined : (cur as Record<string | number, unknown>)[step];
+  for (const step of e.path) cur = cur == null ? undefined : (cur as Record<string | number, unknown>)[step];
   return cur;
 }
 
@@ -227,14 +236,10 @@ export function evalCondition(table: Table, c: Condition, docId: bigint, attrs: 
       return (v === null || v === undefined) !== c.negate;
     }
     default: {
-      const e = c.target.expr;
-      let v: AttrValue | undefined;
-      if (e.kind === 'column' && e.path.length && e.name.toLowerCase() !== 'id') {
-        const cur = jsonAt(attrs.get(table.column(e.name)?.name ?? e.name.toLowerCase()), e.path);
-        const held = Array.isArray(cur) ? jsonArrayHolds(c, cur, c.target.quantifier) : undefined;
-        if (held !== undefined) return held;
-        v = jsonAttrValue(cur);
-      } else v = targetValue(table, c.target, docId, attrs);
+      const cur = jsonTarget(table, c.target, attrs);
+      const held = Array.isArray(cur) ? jsonArrayHolds(c, cur, c.target.quantifier) : undefined;
+      if (held !== undefined) return held;
+      const v = cur === NOT_JSON ? targetValue(table, c.target, docId, attrs) : jsonAttrValue(cur);
       if (Array.isArray(v)) {
         const each = (x: bigint) => holdsScalar(c, x);
         return c.target.quantifier === 'all' ? v.length > 0 && v.every(each) : v.some(each);
