@@ -1,7 +1,7 @@
 /** INSERT, REPLACE and DELETE inside a transaction: checked and prepared now, buffered until COMMIT. */
 import type { DeleteStatement, InsertStatement } from '../../sql/ast.js';
 import { buildRequest } from '../exec/exec-select.js';
-import { missingWriteTable, type WriteContext } from '../exec/exec-write.js';
+import { existingTable, type WriteContext } from '../exec/exec-write.js';
 import { ok, type OkResult } from '../result.js';
 import type { Session } from '../session.js';
 import { fromSql } from '../sql-values.js';
@@ -22,8 +22,7 @@ export async function execInsertInTransaction(ctx: WriteContext, st: InsertState
 
 /** A buffered DELETE: the matching ids are found now, in the committed data, and removed at COMMIT. */
 export function execDeleteInTransaction(ctx: WriteContext, st: DeleteStatement, session: Session): OkResult {
-  const table = ctx.catalog.get(st.table);
-  if (!table) throw missingWriteTable(st.table, 'delete');
+  const table = existingTable(ctx, st.table, 'delete');
   const tx = transactionFor(session, table);
   const req = buildRequest(table, whereAsSelect(table, st), ctx.flags);
   const ids = req === 'none' ? [] : table.search(req).hits.map((h) => h.docId);
