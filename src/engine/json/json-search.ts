@@ -181,7 +181,7 @@ function jsonFullTextTree(table: Table, query: JsonValue | undefined, flags: Glo
   return { fullText, where: parts.where, warnings };
 }
 
-export function lookupTable(catalog: Catalog, name: string): Table {
+function lookupTable(catalog: Catalog, name: string): Table {
   const table = catalog.get(name);
   if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name}' in search request`);
   return table;
