@@ -1,6 +1,7 @@
 /** Renders result Cells as MySQL text-protocol strings and as JSON values (spec section 8). */
 import type { Cell, CellKind } from './result.js';
 import { printedJson } from './json/json-print.js';
+import { printfFixed } from './printf-fixed.js';
 
 /**
  * A piece of JSON text that a serializer writes verbatim: exact 64-bit integers and floats printed
@@ -26,40 +27,6 @@ export type JsonOut =
 export const FLOAT_DECIMALS = 6;
 /** Decimals of the `%1.8f` fallback Manticore uses when `%f` does not round-trip a float32. */
 export const FLOAT_FALLBACK_DECIMALS = 8;
-
-const F64 = new Float64Array(1);
-const U64 = new BigUint64Array(F64.buffer);
-
-/**
- * C's `printf("%.<decimals>f", x)` for a double, exactly: the binary value is expanded to decimals
- * and rounded half-to-even, as glibc does (so 0.0078125 -> "0.007812"). Number#toFixed rounds ties
- * up and switches to exponent notation at 1e21, so it cannot be used.
- */
-export function printfFixed(x: number, decimals: number): string {
-  if (Number.isNaN(x)) return 'nan';
-  F64[0] = x;
-  const bits = U64[0]!;
-  const negative = bits >> 63n === 1n;
-  if (!Number.isFinite(x)) return negative ? '-inf' : 'inf';
-  const biased = Number((bits >> 52n) & 0x7ffn);
-  const fraction = bits & 0xfffffffffffffn;
-  // value = mantissa * 2^exponent, exactly
-  const mantissa = biased === 0 ? fraction : fraction | (1n << 52n);
-  const exponent = (biased === 0 ? 1 : biased) - 1075;
-  const scaled = mantissa * 10n ** BigInt(decimals);
-  let digits: bigint;
-  if (exponent >= 0) {
-    digits = scaled << BigInt(exponent);
-  } else {
-    const den = 1n << BigInt(-exponent);
-    digits = scaled / den;
-    const twiceRest = (scaled % den) * 2n;
-    if (twiceRest > den || (twiceRest === den && (digits & 1n) === 1n)) digits += 1n;
-  }
-  let text = digits.toString().padStart(decimals + 1, '0');
-  if (decimals > 0) text = `${text.slice(0, -decimals)}.${text.slice(-decimals)}`;
-  return negative ? `-${text}` : text;
-}
 
 /** A float attribute as SQL text: `%f` of its float32 value (1099.99 -> "1099.989990"). */
 export function formatFloatSql(value: number): string {
