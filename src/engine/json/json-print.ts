@@ -6,9 +6,8 @@
  * applied only to what is shown: SELECT j, SELECT j.k, /search `_source`.
  */
 import { printfFixed } from '../printf-fixed.js';
+import { isInt64 } from './stored-json.js';
 
-const INT64_MIN = -(1n << 63n);
-const INT64_MAX = (1n << 63n) - 1n;
 /** PrintDouble's buffer: `%lf` longer than this falls back to `%lg`. */
 const DOUBLE_BUFFER = 32;
 
@@ -39,7 +38,7 @@ export function printedJsonNumber(tok: string): string {
   if (/^-?\d+$/.test(tok)) {
     if (tok.length < 18 && !/^-?0\d|^-0$/.test(tok)) return tok;
     const b = BigInt(tok);
-    return b >= INT64_MIN && b <= INT64_MAX ? b.toString() : formatJsonDouble(Number(tok));
+    return isInt64(b) ? b.toString() : formatJsonDouble(Number(tok));
   }
   return formatJsonDouble(Number(tok));
 }

@@ -8,6 +8,9 @@ import { parse as losslessParse, stringify as losslessStringify } from 'lossless
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 
+/** Whether strtoll takes this integer: searchd keeps it as an int64, else it overflows to a double. */
+export const isInt64 = (b: bigint): boolean => b >= INT64_MIN && b <= INT64_MAX;
+
 function storedNumber(s: string): number | bigint {
   if (!/^-?\d+$/.test(s)) return Number(s);
   const n = Number(s);
@@ -18,7 +21,7 @@ function storedNumber(s: string): number | bigint {
 export function storedInteger(b: bigint): number | bigint {
   const n = Number(b);
   if (Number.isSafeInteger(n)) return n;
-  return b >= INT64_MIN && b <= INT64_MAX ? b : n;
+  return isInt64(b) ? b : n;
 }
 
 export function parseStoredJson(text: string): unknown {
