@@ -147,8 +147,10 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
   // cost more than it saved (1.11-1.14x CPU in bench/highlight-sql-ab, load 16). Looked up at the first long
   // field only (undefined until then): short fields (titles, @title pages) pay nothing.
   let wre: RegExp | null | undefined = windowsOn && inp.windowLimit && inp.plan.keywords.size === 1 && windowsAllowed(st) ? undefined : null;
-  const radius = inp.windowLimit ? inp.windowLimit + inp.plan.weights.reduce((a, w) => a + w, 0) + inp.plan.weights.length + WINDOW_SLACK : 0;
+  const radius = wre !== null && inp.windowLimit ? inp.windowLimit + inp.plan.weights.reduce((a, w) => a + w, 0) + inp.plan.weights.length + WINDOW_SLACK : 0;
   const windowed: boolean[] = [];
+  // any field windowed so far: documents without (most, and all of several keywords') skip the rescan's pass over the hits
+  let anyWindowed = false;
   const scan = (i: number, text = inp.texts[i], whole = false): boolean => {
     req.slot = i;
     let w: number[] | null = null;
@@ -168,6 +170,7 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
     occ[i] = { occ: scratch.occ, n: s.nOcc };
     streams[i] = fieldStream(text, s, scratch);
     if (w) {
+      anyWindowed = true;
       windowedFields++;
       mapPieces(streams[i].pieces.data, s.nPieces, STREAM_PIECE_WORDS, P_START, w);
       streams[i].passage.docBytes = utf8Bytes(text);
@@ -178,6 +181,7 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
   const whole = (i: number, text?: string): boolean => scan(i, text, true);
   /** Windowed fields not in `hit` scanned again whole (their start may show). */
   const rescan = (hit: (i: number) => boolean): boolean => {
+    if (!anyWindowed) return true;
     for (let i = 0; i < windowed.length; i++) {
       if (!windowed[i] || hit(i)) continue;
       windowRescans++;
@@ -210,7 +214,7 @@ export function scanDocument(inp: ScanInput): { streams: FieldStream[]; marks: D
     return { streams, marks };
   }
   const hits = hitKeys(triples, occ);
-  if (windowed.length) {
+  if (anyWindowed) {
     const withHits: boolean[] = [];
     for (const h of hits) withHits[Math.floor(h / FIELD_SHIFT)] = true;
     if (!rescan((i) => withHits[i] === true)) return null;

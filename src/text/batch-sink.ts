@@ -1,5 +1,5 @@
 /**
- * Where a bulk load's build writes a batch's tokens straight from the scanner (FieldWalker.packBatch):
+ * Where a bulk load's build writes a batch's tokens straight from the scanner (FieldPacker.packBatch):
  * the inverter's own token arrays, each token as the batch's id of its term and its position, with no
  * object per field or document between the scan and the inversion (src/index/segment/doc-inverter.ts,
  * invertFields). The walker asks for a term's batch id once per distinct scanner token and batch.

@@ -267,7 +267,7 @@ export class PackedField implements IndexedField, PackedTerms {
 
 /**
  * Appends (number, position) pairs to the current chunk: begin() with an upper bound of the field's
- * entries, the caller writes them at `used` on (FieldWalker.pack), finish() the field. A full chunk is
+ * entries, the caller writes them at `used` on (FieldPacker.pack), finish() the field. A full chunk is
  * left to the fields that point into it.
  */
 export class PackedWriter {

@@ -7,6 +7,7 @@ import { CODE_MASK, FLAG_BLEND, FLAG_IGNORE, type CharsetTable } from './charset
 import { Exceptions } from './exceptions.js';
 import { fieldScannerFor, type FieldScanner, type FieldsScan, type StreamScanner } from './field-scanner.js';
 import { FieldWalker } from './field-walk.js';
+import { FieldPacker } from './field-pack.js';
 import { HtmlStripper, type StrippedText } from './html-strip.js';
 import { PackedWriter } from './packed-terms.js';
 import { charsetTablesFor, stemmersFor, stemsKeepFirstLetter } from './pipeline-parts.js';
@@ -64,7 +65,7 @@ export interface TextPipeline {
    */
   indexField(text: string): IndexedField;
   /**
-   * indexField() for a bulk load's batch: the terms written into `sink` as its ids (FieldWalker.packBatch),
+   * indexField() for a bulk load's batch: the terms written into `sink` as its ids (FieldPacker.packBatch),
    * returning the field's length; null (nothing written) where indexField() would not pack the field.
    */
   indexFieldInto?(text: string, sink: BatchSink): number | null;
@@ -175,6 +176,7 @@ class Pipeline implements TextPipeline {
   ) {
     this.queryWords = new QueryWords(queryTok, dict, wordforms, exceptions, this.wordChar, blend?.query ?? null);
     this.walker = new FieldWalker(settings, indexTok, dict, exceptions, wordforms, blend?.index ?? null, this.wordChar, scanner);
+    this.fieldPacker = new FieldPacker(settings, dict, exceptions.size !== 0 || wordforms.hasMulti || blend ? null : scanner);
     if (scanner && 'stream' in scanner && !blend && exceptions.size === 0 && !wordforms.hasMulti) {
       this.plainStream = {
         scanner: scanner as StreamScanner, term: (w) => dict.termUncached(w), dictKey: dict,
@@ -186,6 +188,7 @@ class Pipeline implements TextPipeline {
 
   private readonly queryWords: QueryWords;
   private readonly walker: FieldWalker;
+  private readonly fieldPacker: FieldPacker;
   private plainStream: PlainStreamScanner | null = null;
 
   streamScanner(): PlainStreamScanner | null {
@@ -264,7 +267,7 @@ class Pipeline implements TextPipeline {
 
   indexField(text: string): IndexedField {
     const stripped = this.strip(text).text;
-    const packed = this.walker.pack(stripped, this.packer);
+    const packed = this.fieldPacker.pack(stripped, this.packer);
     if (packed) return packed;
     const terms: string[] = [];
     const positions: number[] = [];
@@ -282,15 +285,15 @@ class Pipeline implements TextPipeline {
   }
 
   indexFieldInto(text: string, sink: BatchSink): number | null {
-    return this.walker.packBatch(this.strip(text).text, sink);
+    return this.fieldPacker.packBatch(this.strip(text).text, sink);
   }
 
   fieldsScanner(): FieldScanner | null {
-    return this.stripper ? null : this.walker.batchScanner();
+    return this.stripper ? null : this.fieldPacker.batchScanner();
   }
 
   indexScannedInto(scan: FieldsScan, from: number, count: number, sink: BatchSink): number {
-    return this.walker.packScanned(scan.records, from, count, scan.texts, scan.generation, sink);
+    return this.fieldPacker.packScanned(scan.records, from, count, scan.texts, scan.generation, sink);
   }
 
   normalizeWord(word: string): string[] {

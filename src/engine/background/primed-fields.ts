@@ -9,7 +9,7 @@ import type { TermNumbering } from '../../index/types.js';
 import type { BatchSink } from '../../text/batch-sink.js';
 import type { TextPipeline } from '../../text/text-pipeline.js';
 
-/** Sink batches of primings: each its own, so a walker's remembered ids are never another's. */
+/** Sink batches of primings: each its own, so a packer's remembered ids are never another's. */
 let primings = 0;
 
 export class PrimedFields implements BatchSink {

@@ -17,7 +17,7 @@ import { scratchWords as words } from './inversion-scratch.js';
 import { keepShape } from '../../util/shape-keeper.js';
 import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';
 
-/** Batches inverted by invertFields, so a walker's remembered ids name one batch's. */
+/** Batches inverted by invertFields, so a packer's remembered ids name one batch's. */
 let fieldBatches = 0;
 
 /**
@@ -69,7 +69,7 @@ class StreamSink implements BatchSink {
 keepShape(new StreamSink(null as unknown as TokenStream));
 
 /**
- * A field of invertFields: written into the sink (its length returned: FieldWalker.packBatch), or its
+ * A field of invertFields: written into the sink (its length returned: FieldPacker.packBatch), or its
  * tokens, or null for none.
  */
 export type FieldSource = (row: number, field: number, sink: BatchSink) => number | FieldTokens | null;

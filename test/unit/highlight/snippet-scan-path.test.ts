@@ -6,17 +6,16 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseQuery } from '../../../src/query/parse-query.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
-import { buildSnippets, packSnippets, type BuildFlags } from '../../../src/highlight/snippet-builder.js';
-import { snippetOptions, type RawOption } from '../../../src/highlight/snippet-options.js';
+import type { BuildFlags } from '../../../src/highlight/snippet-builder.js';
+import type { RawOption } from '../../../src/highlight/snippet-options.js';
 import * as scanPath from '../../../src/highlight/snippet-scan-path.js';
+import { flagSets, snippetsAb } from './snippet-ab.js';
 import { skipLetters } from '../../../src/highlight/snippet-scan-plan.js';
 import * as builder from '../../../src/highlight/snippet-builder.js';
 
 const WORDS = ['apple', 'apples', 'pie', 'tart', 'red', 'blue', 'running', 'runs', 'of', 'x', 'Über', 'caffè', 'the', 'a'];
 const GAPS = [' ', '  ', ', ', '. ', ' - ', '\n', '!? ', ' (', ') ', '<i>', '</i> ', ' &amp; ', ' € ', ' \u0003 '];
-const FIELDS = ['title', 'body'];
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-scan-path-'));
 const stopwords = join(dir, 'stop.txt');
@@ -67,22 +66,8 @@ const options: fc.Arbitrary<RawOption[]> = fc.record({
   limits_per_field: fc.constantFrom(0, 1),
 }).map((r) => Object.entries(r).map(([name, value]) => ({ name, value })));
 
-const flagSets: BuildFlags[] = [
-  { ignoreFields: true, textFromIndex: false, packFields: false },
-  { ignoreFields: false, textFromIndex: true, packFields: false, schemaFields: FIELDS },
-  { ignoreFields: false, textFromIndex: true, packFields: true, schemaFields: FIELDS },
-];
-
 function both(t: number, q: string, texts: string[], opts: RawOption[], flags: BuildFlags): [string, string] {
-  const { pipeline, settings } = tables[t];
-  const o = snippetOptions(opts);
-  const root = parseQuery(q, { fields: FIELDS, notTermsOnlyAllowed: true }).root;
-  const fields = texts.map((text, i) => ({ name: FIELDS[i], text }));
-  const run = (): string => JSON.stringify(buildSnippets(root, fields, o, { pipeline, settings }, flags).map((f) => packSnippets([f], o)));
-  scanPath.setScanPath(false);
-  const general = run();
-  scanPath.setScanPath(true);
-  return [run(), general];
+  return snippetsAb(tables[t], q, texts, opts, flags, scanPath.setScanPath);
 }
 
 describe('snippet scan path', () => {

@@ -8,11 +8,11 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseQuery } from '../../../src/query/parse-query.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
-import { buildSnippets, packSnippets, type BuildFlags } from '../../../src/highlight/snippet-builder.js';
-import { snippetOptions, type RawOption } from '../../../src/highlight/snippet-options.js';
+import type { BuildFlags } from '../../../src/highlight/snippet-builder.js';
+import type { RawOption } from '../../../src/highlight/snippet-options.js';
 import * as scanPath from '../../../src/highlight/snippet-scan-path.js';
+import { flagSets, snippetsAb } from './snippet-ab.js';
 import { joinWindows, keywordPattern, mapPieces, windowsOf } from '../../../src/highlight/snippet-scan-windows.js';
 import { CharsetTable } from '../../../src/text/charset-table.js';
 
@@ -22,7 +22,6 @@ const FILLER = ['the', 'a', 'stone', 'horse', 'hat', 'x', 'dog', 'under', 'cafe'
 /** Filler sharing a keyword's first letters: prefilter places that hold no keyword. */
 const NEAR = ['water', 'light', 'limb', 'little', 'lion', 'rust', 'rune', 'über', 'hap', 'dy'];
 const GAPS = [' ', ' ', ' ', '  ', ', ', '. ', ' - ', '\n', '!? ', ' (', ') ', ',', '-', '<i>', '</i> ', ' &amp; '];
-const FIELDS = ['title', 'body'];
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-scan-windows-'));
 const stopwords = join(dir, 'stop.txt');
@@ -83,22 +82,8 @@ const options: fc.Arbitrary<RawOption[]> = fc.record({
   limits_per_field: fc.constantFrom(0, 1),
 }).map((r) => Object.entries(r).map(([name, value]) => ({ name, value })));
 
-const flagSets: BuildFlags[] = [
-  { ignoreFields: true, textFromIndex: false, packFields: false },
-  { ignoreFields: false, textFromIndex: true, packFields: false, schemaFields: FIELDS },
-  { ignoreFields: false, textFromIndex: true, packFields: true, schemaFields: FIELDS },
-];
-
 function both(t: number, q: string, texts: string[], opts: RawOption[], flags: BuildFlags): [string, string] {
-  const { pipeline, settings } = tables[t];
-  const o = snippetOptions(opts);
-  const root = parseQuery(q, { fields: FIELDS, notTermsOnlyAllowed: true }).root;
-  const fields = texts.map((text, i) => ({ name: FIELDS[i], text }));
-  const run = (): string => JSON.stringify(buildSnippets(root, fields, o, { pipeline, settings }, flags).map((f) => packSnippets([f], o)));
-  scanPath.setScanWindows(false);
-  const whole = run();
-  scanPath.setScanWindows(true);
-  return [run(), whole];
+  return snippetsAb(tables[t], q, texts, opts, flags, scanPath.setScanWindows);
 }
 
 describe('snippet scan windows', () => {

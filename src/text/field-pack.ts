@@ -1,0 +1,181 @@
+/** The index walk's plain path packed: a field's scanner tokens to term numbers or a batch's ids at their positions. */
+import { SCAN_RECORD_WORDS, type FieldScanner } from './field-scanner.js';
+import { TermNumbers, type PackedField, type PackedWriter } from './packed-terms.js';
+import type { BatchSink } from './batch-sink.js';
+import type { TermDictionary } from './term-dictionary.js';
+import type { TextSettings } from './text-settings.js';
+
+/** scanNums entries: a token not looked up yet, and a stopword. */
+const UNNUMBERED = -1;
+const STOPWORD = -2;
+
+/**
+ * FieldWalker's positions (field-walk.ts walkScanned) for the plain scanner path, written as numbers
+ * or ids: no string or object per word.
+ */
+export class FieldPacker {
+  constructor(
+    private readonly settings: TextSettings,
+    private readonly dict: TermDictionary,
+    /** The whole-field scanner, null where the plain path does not apply (exceptions, multi-word forms, blending). */
+    private readonly scanner: FieldScanner | null,
+  ) {}
+
+  private scanGeneration = -1;
+  /** Term numbers by scanner token id for pack(): UNNUMBERED, STOPWORD or a number of `numbers`. */
+  private scanNums = new Int32Array(0);
+  private numbers = new TermNumbers();
+  /** Batch ids by scanner token id for packBatch(): UNNUMBERED, STOPWORD or the sink's id, for batch `idsBatch`. */
+  private batchIds = new Int32Array(0);
+  private idsBatch = -1;
+
+  /**
+   * indexField's fast path: the field's terms as numbers and positions written by `out`, one term
+   * lookup per distinct scanner token and no string or object per word. Null (nothing written) where
+   * the plain scanner path does not apply (exceptions, multi-word forms, blending, text the scanner
+   * does not take): the caller walks the field instead.
+   */
+  pack(text: string, out: PackedWriter): PackedField | null {
+    if (this.numbers.full) {
+      this.numbers = new TermNumbers();
+      this.scanNums.fill(UNNUMBERED);
+    }
+    const scan = this.batchScanner()?.scan(text);
+    if (!scan) return null;
+    this.sameGeneration(scan.generation);
+    const nums = this.numsFor(scan.texts.length);
+    const { records, texts, count } = scan;
+    const { overshortStep, phraseBoundaryStep, stopwordStep } = this.settings;
+    out.begin(count);
+    // walkScanned's positions, in locals and written straight into the writer's arrays: this loop runs
+    // for every token of a bulk load (the general walk's state object and calls were a tenth of a
+    // gcide build thread's profile)
+    const outNums = out.nums;
+    const outPos = out.positions;
+    let used = out.used;
+    let pos = 0;
+    let step = 1;
+    let last = 0;
+    for (let k = 0; k < count * SCAN_RECORD_WORDS; k += SCAN_RECORD_WORDS) {
+      const extra = records[k + 3];
+      const advance = step + (extra >> 1) * overshortStep;
+      if (advance > 0) pos += advance;
+      if ((extra & 1) !== 0) pos += phraseBoundaryStep;
+      const id = records[k + 2];
+      let num = nums[id];
+      if (num === UNNUMBERED) num = nums[id] = this.numberOf(texts[id]);
+      if (num !== STOPWORD) {
+        outNums[used] = num;
+        outPos[used++] = pos;
+        step = 1;
+        last = pos;
+      } else {
+        step = stopwordStep;
+      }
+    }
+    out.used = used;
+    return out.finish(this.numbers, last);
+  }
+
+  /**
+   * pack() for a bulk load's batch: the field's tokens written into `sink` as the batch's term ids
+   * (one look-up per token: scanner id -> batch id, where pack() takes scanner id -> number and the
+   * inverter number -> id), the same positions. The field's length (its last term's position), or
+   * null (nothing written) where pack() gives null.
+   */
+  packBatch(text: string, sink: BatchSink): number | null {
+    const scan = this.batchScanner()?.scan(text);
+    return scan ? this.packScanned(scan.records, 0, scan.count, scan.texts, scan.generation, sink) : null;
+  }
+
+  /** The scanner pack(), packBatch() and packScanned() take their tokens from; null: none applies. */
+  batchScanner(): FieldScanner | null {
+    return this.scanner;
+  }
+
+  /**
+   * packBatch() of a field batchScanner() scanned: its `count` token records from record `from` of
+   * `records` (scanner ids of `generation`, named by `texts`).
+   */
+  packScanned(records: Int32Array, from: number, count: number, texts: readonly string[], generation: number, sink: BatchSink): number {
+    if (this.numbers.full) {
+      this.numbers = new TermNumbers();
+      this.scanNums.fill(UNNUMBERED);
+      this.batchIds.fill(UNNUMBERED);
+    }
+    this.sameGeneration(generation);
+    if (this.idsBatch !== sink.batch) {
+      this.idsBatch = sink.batch;
+      this.batchIds.fill(UNNUMBERED);
+    }
+    const nums = this.numsFor(texts.length);
+    const ids = this.batchIdsFor(texts.length);
+    const { overshortStep, phraseBoundaryStep, stopwordStep } = this.settings;
+    sink.reserve(count);
+    // pack()'s loop, the id looked up by scanner id; positions tagged and ids counted as the sink asks
+    const outIds = sink.ids;
+    const outPos = sink.positions;
+    const { tag, posMask, counts } = sink;
+    let used = sink.used;
+    let pos = 0;
+    let step = 1;
+    let last = 0;
+    for (let k = from * SCAN_RECORD_WORDS, end = (from + count) * SCAN_RECORD_WORDS; k < end; k += SCAN_RECORD_WORDS) {
+      const extra = records[k + 3];
+      const advance = step + (extra >> 1) * overshortStep;
+      if (advance > 0) pos += advance;
+      if ((extra & 1) !== 0) pos += phraseBoundaryStep;
+      const token = records[k + 2];
+      let id = ids[token];
+      if (id === UNNUMBERED) {
+        let num = nums[token];
+        if (num === UNNUMBERED) num = nums[token] = this.numberOf(texts[token]);
+        id = ids[token] = num === STOPWORD ? STOPWORD : sink.idOf(this.numbers, num);
+      }
+      if (id !== STOPWORD) {
+        outIds[used] = id;
+        outPos[used++] = tag | (pos & posMask);
+        if (counts !== null) counts[id]++;
+        step = 1;
+        last = pos;
+      } else {
+        step = stopwordStep;
+      }
+    }
+    sink.used = used;
+    return last;
+  }
+
+  /** The scanner-id -> batch-id table, grown to hold `ids` ids. */
+  private batchIdsFor(ids: number): Int32Array {
+    if (this.batchIds.length < ids) {
+      const grown = new Int32Array(Math.max(ids, this.batchIds.length * 2, 1024)).fill(UNNUMBERED);
+      grown.set(this.batchIds);
+      this.batchIds = grown;
+    }
+    return this.batchIds;
+  }
+
+  /** Forgets the scanner-id memos when the scanner renumbered its ids. */
+  private sameGeneration(generation: number): void {
+    if (generation === this.scanGeneration) return;
+    this.scanGeneration = generation;
+    this.scanNums.fill(UNNUMBERED);
+    this.batchIds.fill(UNNUMBERED);
+  }
+
+  /** The scanner-id -> term-number table, grown to hold `ids` ids. */
+  private numsFor(ids: number): Int32Array {
+    if (this.scanNums.length < ids) {
+      const grown = new Int32Array(Math.max(ids, this.scanNums.length * 2, 1024)).fill(UNNUMBERED);
+      grown.set(this.scanNums);
+      this.scanNums = grown;
+    }
+    return this.scanNums;
+  }
+
+  private numberOf(token: string): number {
+    const term = this.dict.termUncached(token);
+    return term === '' ? STOPWORD : this.numbers.numberOf(term);
+  }
+}
