@@ -6,26 +6,35 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientAgent, LeanHttpClient, postOk, type HttpClientName } from '../../../bench/http-client.js';
 
+/** A node:http server on a free port: reads each body whole, hands it to `onBody`, closes the
+ * connection for the body 'close' and otherwise answers with what `reply` gives. */
+async function echoServer(onBody: (req: http.IncomingMessage, body: string) => void, reply: (body: string) => { status: number; text: string }): Promise<{ server: http.Server; port: number }> {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => { body += c; });
+    req.on('end', () => {
+      onBody(req, body);
+      if (body === 'close') { req.socket.destroy(); return; }
+      const { status, text } = reply(body);
+      res.writeHead(status, { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Length': Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
 describe('LeanHttpClient', () => {
   let server: http.Server;
   let port = 0;
   const seen: Array<{ method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }> = [];
 
   beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (c: string) => { body += c; });
-      req.on('end', () => {
-        seen.push({ method: req.method, url: req.url, headers: req.headers, body });
-        if (body === 'close') { req.socket.destroy(); return; }
-        const reply = body === 'big' ? 'ä'.repeat(100_000) : `echo ${body}`;
-        res.writeHead(body === 'missing' ? 404 : 200, { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Length': Buffer.byteLength(reply) });
-        res.end(reply);
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    port = (server.address() as AddressInfo).port;
+    ({ server, port } = await echoServer(
+      (req, body) => seen.push({ method: req.method, url: req.url, headers: req.headers, body }),
+      (body) => ({ status: body === 'missing' ? 404 : 200, text: body === 'big' ? 'ä'.repeat(100_000) : `echo ${body}` }),
+    ));
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
@@ -62,20 +71,10 @@ describe.each<HttpClientName>(['undici', 'node'])('clientAgent(%s)', (kind) => {
   const seen: Array<{ url?: string; type?: string; body: string; socket: object }> = [];
 
   beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (c: string) => { body += c; });
-      req.on('end', () => {
-        seen.push({ url: req.url, type: req.headers['content-type'], body, socket: req.socket });
-        if (body === 'close') { req.socket.destroy(); return; }
-        const reply = body === 'big' ? 'ä'.repeat(100_000) : body === 'fail' ? '{"error":"bad"}' : `echo ${body}`;
-        res.writeHead(200, { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Length': Buffer.byteLength(reply) });
-        res.end(reply);
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    port = (server.address() as AddressInfo).port;
+    ({ server, port } = await echoServer(
+      (req, body) => seen.push({ url: req.url, type: req.headers['content-type'], body, socket: req.socket }),
+      (body) => ({ status: 200, text: body === 'big' ? 'ä'.repeat(100_000) : body === 'fail' ? '{"error":"bad"}' : `echo ${body}` }),
+    ));
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
