@@ -73,6 +73,24 @@ async function count(): Promise<number> {
 }
 
 /** Free bytes on the tmpfs, for the notes. */
+/**
+ * Writes `path` so that `keep` bytes stay free. The server may still be writing (a merge after the first
+ * case's writes stopped) between the statfs and the write: on ENOSPC the partial file goes and the free
+ * space is read again (a fresh-clone CI run met that race once).
+ */
+function fillAllBut(path: string, keep: number): void {
+  for (let attempt = 0; ; attempt++) {
+    const fs = statfsSync(mnt);
+    try {
+      writeFileSync(path, Buffer.alloc(Math.max(0, fs.bavail * fs.bsize - keep), 1));
+      return;
+    } catch (e) {
+      rmSync(path, { force: true });
+      if ((e as NodeJS.ErrnoException).code !== 'ENOSPC' || attempt === 4) throw e;
+    }
+  }
+}
+
 function free(): number {
   const fs = statfsSync(mnt);
   return fs.bavail * fs.bsize;
@@ -191,8 +209,7 @@ describe.skipIf(!canMount)(`disk full (skipped when the test cannot mount a tmpf
     notes.push(`before: ${free()} bytes free, ${before.ram_chunk_segments_count} segments, tid ${before.tid}, files: ${listing()}`);
     // writes stop with the store's reserve still free (lmdb-env.ts checkSpace): take all but 16 KiB of
     // it; the merged segment (the whole table) could not fit in that reserve anyway
-    const fs = statfsSync(mnt);
-    writeFileSync(join(mnt, 'ballast2'), Buffer.alloc(Math.max(0, fs.bavail * fs.bsize - (16 << 10)), 1));
+    fillAllBut(join(mnt, 'ballast2'), 16 << 10);
     notes.push(`ballast2 written: ${free()} bytes free`);
     expect(errorOf(await server.sql('OPTIMIZE TABLE t OPTION sync=1'))).toBeUndefined();
     const after = await status();
