@@ -2,10 +2,10 @@
 // host's row-allow bitmap and attribute filters, scores with the chosen ranker, keeps top-K.
 
 import { TERMINATED, E_BAD_PLAN, E_BAD_SEGMENT } from "../util/codes";
-import { hdr, H_MAGIC, H_VERSION, H_ROWS, H_FIELDS, SEGMENT_MAGIC, SEGMENT_VERSION, DESC_BLOB, DESC_DELETED, bitIsSet } from "../segment/layout";
+import { hdr, H_MAGIC, H_VERSION, H_ROWS, H_FIELDS, SEGMENT_MAGIC, SEGMENT_VERSION, DESC_BLOB, DESC_DELETED, bitIsSet, columnPtr } from "../segment/layout";
 import {
   PLAN_MAGIC, PLAN_HEADER_WORDS, P_MAGIC, P_RANKER, P_FLAGS, P_NWEIGHTS, P_WEIGHTS, P_ROOT, P_FILTERS,
-  P_NFILTERS, P_SORT, P_NSORT, P_ALLOW, P_MAXQPOS, P_NQWORDS, P_FLOOR, SORT_KEY_WORDS, PF_DUPES, PF_EXHAUSTIVE, pword,
+  P_NFILTERS, P_SORT, P_NSORT, P_ALLOW, P_MAXQPOS, P_NQWORDS, P_FLOOR, SORT_KEY_WORDS, PF_DUPES, PF_EXHAUSTIVE, PF_IDS_UNSORTED, pword,
 } from "./format";
 import { arenaBytes, buildTree, checkTree, freeTree } from "./node";
 import { next, setSegmentRows, sortByCost, setPhraseMode, exactGuide } from "./match";
@@ -16,7 +16,7 @@ import { nget, N_CONSTRAINED, N_CURSOR, N_DOC, NOT_STARTED } from "./node";
 import { hitsReset } from "./hitbuf";
 import { filtersPrepare, filtersPass } from "./filters";
 import { budgetBegin } from "../memory/budget";
-import { topkReset, topkPush, topkDrain, sortDefault, sortClear, sortAdd, topkPrunable, topkWorstWeight, topkSetFloor, topkFullWorst } from "../rank/topk";
+import { topkReset, topkPush, topkDrain, sortDefault, sortClear, sortAdd, topkPrunable, topkWorstWeight, topkSetFloor, topkFullWorst, topkSetIds } from "../rank/topk";
 import { scoreRow, setWeights, setQueryShape, prepareExpr } from "../rank/rankers";
 import { floorBegin, floorEnd } from "../rank/floor";
 import { RANK_EXPR } from "./format";
@@ -89,6 +89,7 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
   const allow = <usize>pword(plan, P_ALLOW);
   // k with ALL_MATCHES set: every match (at most the rest of k), unsorted (grouping folds them all)
   topkReset(k & ~ALL_MATCHES, (k & ALL_MATCHES) != 0);
+  topkSetIds(columnPtr(blob, 0), (pword(plan, P_FLAGS) & PF_IDS_UNSORTED) != 0);
   if (root == 0) {
     for (let row: u32 = from; row < rows; row++) {
       if (bitIsSet(deleted, row) || (allow != 0 && !bitIsSet(allow, row)) || !filtersPass(row)) continue;

@@ -71,6 +71,11 @@ export const PF_DUPES: u32 = 1;
 export const PF_SINGLE_WORD: u32 = 2;
 /** Evaluate every row in full: no weight-bound pruning, phrases by their FSM (plan/prune.ts); for tests. */
 export const PF_EXHAUSTIVE: u32 = 4;
+/**
+ * The segment's document ids are not ascending by row: a row of equal weight pushed later may still
+ * win its tie (lower id), so pruning keeps rows whose bound equals the K-th weight (rank/topk.ts).
+ */
+export const PF_IDS_UNSORTED: u32 = 8;
 
 export const RANK_PROXIMITY_BM25: u32 = 0;
 export const RANK_BM25: u32 = 1;

@@ -1,6 +1,8 @@
 import { budgetCharge } from "../memory/budget";
 // Top-K selection: a bounded heap of (rowId, weight) with the worst entry on top, ordered by up
-// to MAX_SORT_KEYS keys (weight, numeric columns read in place, host rank arrays), then rowId asc.
+// to MAX_SORT_KEYS keys (weight, numeric columns read in place, host rank arrays), then document id
+// ascending (Manticore's tie rule, IsDocidLess in its sorters: the order of ties then does not depend
+// on which segment or thread range holds a row), then rowId.
 
 import { COL_U32, COL_I64, COL_F32, columnPtr, columnType } from "../segment/layout";
 import { SK_WEIGHT, SK_COLUMN, SK_RANK_U32, SK_F64, MAX_SORT_KEYS } from "../plan/format";
@@ -23,6 +25,10 @@ let collect: bool = false;
  */
 let floorOn: bool = false;
 let floorCut: i32 = 0;
+/** The call's document id column (i64 by row), the last tie-break; 0: rowId alone. */
+let idPtr: usize = 0;
+/** The ids are not ascending by row: a later row can win a tie, so equal weights are not pruned. */
+let idsUnsorted: bool = false;
 
 /** Default order: weight descending. */
 export function sortDefault(): void {
@@ -93,6 +99,11 @@ export function before(ra: u32, wa: i32, rb: u32, wb: i32): bool {
     const c = cmpKey(i, ra, wa, rb, wb);
     if (c != 0) return c < 0;
   }
+  if (idPtr != 0) {
+    const a = load<i64>(idPtr + (<usize>ra << 3));
+    const b = load<i64>(idPtr + (<usize>rb << 3));
+    if (a != b) return a < b;
+  }
   return ra < rb;
 }
 
@@ -119,6 +130,17 @@ export function topkReset(k: u32, all: bool = false): void {
   size = 0;
   limit = k;
   floorOn = false;
+  idPtr = 0;
+  idsUnsorted = false;
+}
+
+/**
+ * Sets the call's id column (after topkReset): ties then go to the lower id. `unsorted` when the
+ * segment's ids are not ascending by row (plan flag PF_IDS_UNSORTED).
+ */
+export function topkSetIds(ids: usize, unsorted: bool): void {
+  idPtr = ids;
+  idsUnsorted = unsorted;
 }
 
 /**
@@ -223,6 +245,8 @@ export function topkPrunable(): bool {
 /** The weight a row must beat to be of use (the heap's top, or the floor's cut); valid when topkPrunable(). */
 export function topkWorstWeight(): i32 {
   if (size < limit) return floorCut;
-  const w = weightAt(0);
+  // ids ascending by row: a row pushed later loses a tie with the heap's worst, so a bound equal to
+  // it is of no use; else it may win (lower id) and only a bound below it is
+  const w = idsUnsorted && weightAt(0) != i32.MIN_VALUE ? weightAt(0) - 1 : weightAt(0);
   return floorOn && floorCut > w ? floorCut : w;
 }

@@ -6,6 +6,7 @@
 import type { IndexSchema, SearchRequest, SearchResult } from './types.js';
 import type { Segment } from './segment/segment.js';
 import { encodePlan } from '../wasm/plan-encoder.js';
+import { PF_IDS_UNSORTED } from '../wasm/plan-format.js';
 import { runPlan, runPlanRange } from '../wasm/segment-runner.js';
 import type { PlanSpec } from '../wasm/plan-format.js';
 import { queryPlan, type QueryPlan } from './plan-cache.js';
@@ -18,7 +19,7 @@ interface Candidate { seg: Segment; order: number; row: number; weight: number; 
 /** One segment's share of a query: its encoded plan and the core memory the plan points at. */
 export interface SegmentJob {
   seg: Segment;
-  /** Position in the segment list (the merge's tie-break: newer first when ranked). */
+  /** Position in the segment list (the merge's last tie-break, after the document id). */
   order: number;
   plan: Uint32Array;
   /** Core allocations the plan refers to (allow bitmap, sort ranks), freed by releaseSearch. */
@@ -55,11 +56,17 @@ function keyValue(c: Candidate, k: ResolvedKey, i: number): number | bigint | Re
   return k.column === 0 ? c.seg.docId(c.row) : c.seg.attr(k.column - 1, c.row);
 }
 
-/** The merge order: the sort keys, then (ranked) newer segments first or (full scan) older first, then row. */
-function comparator(keys: ResolvedKey[], ranked: boolean): (a: Candidate, b: Candidate) => number {
+/**
+ * The merge order: the sort keys, then the document id ascending (Manticore's sorters break ties on
+ * the docid, IsDocidLess), as the core's top-K does in each segment and range: the page is then the
+ * same whatever the segments, their ranges and threads (a merge or a thread count used to reorder
+ * rows of equal weight: newer segments came first). Live ids are unique; order and row only as a guard.
+ */
+function comparator(keys: ResolvedKey[]): (a: Candidate, b: Candidate) => number {
   const tie = (a: Candidate, b: Candidate): number => {
-    if (a.order !== b.order) return ranked ? b.order - a.order : a.order - b.order;
-    return a.row - b.row;
+    const x = a.seg.docId(a.row), y = b.seg.docId(b.row);
+    if (x !== y) return x < y ? -1 : 1;
+    return a.order - b.order || a.row - b.row;
   };
   // the usual ranked page (ORDER BY weight() DESC, or no ORDER BY): numbers compared without keyValue
   if (keys.length === 1 && keys[0].kind === 'weight' && keys[0].desc) return (a, b) => b.weight - a.weight || tie(a, b);
@@ -103,7 +110,7 @@ export function prepareSearch(schema: IndexSchema, segments: Segment[], totalDoc
       const allowPtr = placeAllowBitmap(schema, seg, filters.host);
       if (allowPtr) owned.push(allowPtr);
       const spec: PlanSpec = {
-        ranker: planned?.ranker ?? 0, flags: planned?.flags ?? 0, weights,
+        ranker: planned?.ranker ?? 0, flags: (planned?.flags ?? 0) | (seg.idsAscending ? 0 : PF_IDS_UNSORTED), weights,
         root: null, rootWords: plan?.treeWords(seg),
         filters: filters.core, sort: segmentSort(keys, seg, owned, exprs), allowPtr,
         maxQpos: planned?.analyzed.maxQpos ?? 0, numKeywords: planned?.analyzed.keywords.length ?? 0, expr, floorPtr,
@@ -176,7 +183,7 @@ export function finishSearch(p: PreparedSearch, tops: SegmentTop[], req: SearchR
       if (weight >= threshold) candidates.push({ seg: job.seg, order: job.order, row: rowIds[i], weight, exprs: job.exprs });
     }
   }
-  candidates.sort(comparator(p.keys, p.ranked));
+  candidates.sort(comparator(p.keys));
   const page = candidates.slice(req.offset, p.window);
   return {
     hits: page.map((c) => ({ docId: c.seg.docId(c.row), weight: c.weight })),

@@ -11,6 +11,8 @@ export const PF_DUPES = 1;
 export const PF_SINGLE_WORD = 2;
 /** Every row evaluated in full: no weight-bound pruning, phrases by their FSM (assembly/plan/prune.ts). */
 export const PF_EXHAUSTIVE = 4;
+/** The segment's ids are not ascending by row (assembly/plan/format.ts). */
+export const PF_IDS_UNSORTED = 8;
 
 export const OPS = {
   term: 1, and: 2, or: 3, andnot: 4, phrase: 5, proximity: 6, quorum: 7, all: 8,

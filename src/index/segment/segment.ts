@@ -95,6 +95,23 @@ export class Segment {
 
   get live(): number { return this.#live; }
 
+  #idsAscending: boolean | undefined;
+  /**
+   * Whether the ids ascend with the rows (auto ids, and merges of such segments in order): ties go to
+   * the lower id, so the core's pruning may then drop a row of a bound equal to the K-th weight (it
+   * comes after the K kept, with a higher id). Ids never change in a segment: read once.
+   */
+  get idsAscending(): boolean {
+    if (this.#idsAscending === undefined) {
+      const col = this.columnPtr(0) >>> 3;
+      const ids = this.#views().i64;
+      let ok = true;
+      for (let r = 1; r < this.rows && ok; r++) ok = ids[col + r - 1] < ids[col + r];
+      this.#idsAscending = ok;
+    }
+    return this.#idsAscending;
+  }
+
   /** Word view of the core memory holding the blob (a merge's MergePart). */
   words(): Uint32Array { return this.#views().u32; }
 
