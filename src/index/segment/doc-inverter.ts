@@ -82,10 +82,24 @@ export function tokenCount(ft: FieldTokens): number {
   return ft.packed ? ft.packed.to - ft.packed.from : ft.terms.length;
 }
 
-/** The hit word of a position: field, field-end flag (the field's last position), position. */
-export function hitWord(f: number, pos: number, last: number): number {
-  const p = pos & POS_MASK;
-  return ((f << FIELD_SHIFT) | (p === last ? FIELD_END_BIT : 0) | p) >>> 0;
+/** The hit word of a position: field, field-end flag, position. */
+export function hitWord(f: number, pos: number, end: boolean): number {
+  return ((f << FIELD_SHIFT) | (end ? FIELD_END_BIT : 0) | (pos & POS_MASK)) >>> 0;
+}
+
+/**
+ * Where a field's end hits start among its tokens [from, to) in the order they were made: Manticore's
+ * indexer marks the last hit and, going back, every hit whose position is not below the last one's
+ * (ProcessCollectedHits' "set end marker for all tail hits"). With positions ascending that is every
+ * token at the greatest position; where a negative phrase_boundary_step took positions back, the last
+ * token's position decides and the run can hold higher ones ('run run the, a, dog' at 1 2 1: all three).
+ */
+export function fieldEndFrom(positions: ArrayLike<number>, from: number, to: number): number {
+  if (to <= from) return to;
+  const end = positions[to - 1] & POS_MASK;
+  let i = to - 1;
+  while (i >= from && (positions[i] & POS_MASK) >= end) i--;
+  return i + 1;
 }
 
 /**
@@ -96,8 +110,7 @@ function collectPacked(s: TokenStream, p: PackedTerms, f: number): void {
   const { numbering, nums, packedPositions: positions, from, to } = p;
   const names = numbering.names;
   const fast = numbering === s.fast;
-  let last = 0;
-  for (let i = from; i < to; i++) if (positions[i] > last) last = positions[i];
+  const endFrom = fieldEndFrom(positions, from, to);
   const { tid, thit, count } = s;
   let n = s.n;
   for (let i = from; i < to; i++) {
@@ -105,7 +118,7 @@ function collectPacked(s: TokenStream, p: PackedTerms, f: number): void {
     const id = fast ? fastId(s, names, num) : streamId(s, names[num]);
     count[id]++;
     tid[n] = id;
-    thit[n++] = hitWord(f, positions[i], last);
+    thit[n++] = hitWord(f, positions[i], i >= endFrom);
   }
   s.n = n;
 }
@@ -159,13 +172,12 @@ export function collectField(s: TokenStream, ft: FieldTokens, f: number): void {
     return;
   }
   s.strings = true;
-  let last = 0;
-  for (const p of ft.positions) if (p > last) last = p;
+  const endFrom = fieldEndFrom(ft.positions, 0, ft.terms.length);
   for (let i = 0; i < ft.terms.length; i++) {
     const id = streamId(s, ft.terms[i]);
     s.count[id]++;
     s.tid[s.n] = id;
-    s.thit[s.n++] = hitWord(f, ft.positions[i], last);
+    s.thit[s.n++] = hitWord(f, ft.positions[i], i >= endFrom);
   }
 }
 

@@ -10,7 +10,7 @@ import { AUTO_PAIRS, type PairSettings } from './segment-pairs.js';
 import { withPairs } from './pair-builder.js';
 import type { BatchSink } from '../../text/batch-sink.js';
 import {
-  collectField, ensureSlot, fastId, groupByTerm, nextEpoch, streamId, tokenCount, type TokenStream,
+  collectField, ensureSlot, fastId, fieldEndFrom, groupByTerm, nextEpoch, streamId, tokenCount, type TokenStream,
 } from './doc-inverter.js';
 // the batch's working arrays, reused from batch to batch
 import { scratchWords as words } from './inversion-scratch.js';
@@ -118,7 +118,7 @@ function collectRows(s: TokenStream, sink: StreamSink, source: FieldSource, fiel
       if (ft === null) continue;
       if (typeof ft === 'number') {
         fieldLens[row * numFields + f] = ft;
-        fieldEnds(s.thit, from, s.n, ft);
+        fieldEnds(s.thit, from, s.n);
         continue;
       }
       fieldLens[row * numFields + f] = ft.length;
@@ -129,11 +129,9 @@ function collectRows(s: TokenStream, sink: StreamSink, source: FieldSource, fiel
 }
 
 /**
- * A sink-written field's tokens [from, to), their hit words less the field-end bit (the sink's tag and
- * mask) and counted: the end bit set where the position is the field's last (`last`), as hitWord sets
- * it. Every one is looked at: a negative phrase_boundary_step can put the last position earlier too.
+ * A sink-written field's tokens [from, to): the field-end bit set on its end hits (fieldEndFrom, as
+ * invertDocs sets them), read from the hit words the sink wrote (its tag and mask: no end bit yet).
  */
-function fieldEnds(thit: Uint32Array, from: number, to: number, last: number): void {
-  if (last > POS_MASK) return;
-  for (let i = from; i < to; i++) if ((thit[i] & POS_MASK) === last) thit[i] |= FIELD_END_BIT;
+function fieldEnds(thit: Uint32Array, from: number, to: number): void {
+  for (let i = fieldEndFrom(thit, from, to); i < to; i++) thit[i] |= FIELD_END_BIT;
 }

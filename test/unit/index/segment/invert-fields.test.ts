@@ -60,21 +60,25 @@ describe('invertFields', () => {
     });
   }
 
-  it('marks every token at a field\'s last position as its end, where positions went back', () => {
+  it('marks the field\'s tail hits as its end, where positions went back, as Manticore\'s indexer does', () => {
     // phrase_boundary_step -1 after stopwords of stopword_step 0: 'dog' goes back to the first 'run''s
-    // position, the field's last (its last token's), so that 'run' ends the field too: the sink's writer
-    // tags positions and invertFields sets the field-end bits after, on every token at that position
-    // (invertDocs takes a packed field's greatest position as its last instead: the paths differ here)
+    // position. Manticore marks the last hit and, going back, each hit not below its position
+    // (ProcessCollectedHits): all three here. The sink path once marked the hits at the field's length
+    // (run@1, dog), invertDocs those at the greatest position (run@2): both now take fieldEndFrom
     const settings = { morphology: 'stem_en', phrase_boundary: 'U+2C', phrase_boundary_step: '-1', stopwords, stopword_step: '0' };
     const p = createTextPipeline(settings);
     expect(createTextPipeline(settings).indexField('run run the, a, dog').positions).toEqual([1, 2, 1]);
     const schema: IndexSchema = { fields: ['title', 'body'], attrs: [] };
-    const batch = invertFields(schema, BigUint64Array.of(1n), [], 4, (_, f, sink) => p.indexFieldInto!(f ? 'x run' : 'run run the, a, dog', sink));
-    const { terms, posStart, positions } = batch.postings;
-    const hits = (term: string) => Array.from(positions.subarray(posStart[terms.indexOf(term)], posStart[terms.indexOf(term) + 1]));
-    expect(hits('run')).toEqual([2, FIELD_END_BIT | 1, (1 << FIELD_SHIFT) | FIELD_END_BIT | 2]);
-    expect(hits('dog')).toEqual([FIELD_END_BIT | 1]);
-    expect(hits('x')).toEqual([(1 << FIELD_SHIFT) | 1]);
+    for (const batch of [
+      invertFields(schema, BigUint64Array.of(1n), [], 4, (_, f, sink) => p.indexFieldInto!(f ? 'x run' : 'run run the, a, dog', sink)),
+      invertDocs(schema, [{ docId: 1n, fields: [p.indexField('run run the, a, dog'), p.indexField('x run')], attrs: [] }]),
+    ]) {
+      const { terms, posStart, positions } = batch.postings;
+      const hits = (term: string) => Array.from(positions.subarray(posStart[terms.indexOf(term)], posStart[terms.indexOf(term) + 1]));
+      expect(hits('run')).toEqual([FIELD_END_BIT | 1, FIELD_END_BIT | 2, (1 << FIELD_SHIFT) | FIELD_END_BIT | 2]);
+      expect(hits('dog')).toEqual([FIELD_END_BIT | 1]);
+      expect(hits('x')).toEqual([(1 << FIELD_SHIFT) | 1]);
+    }
   });
 
   it('leaves a field the scanner does not take unwritten', () => {
