@@ -115,11 +115,14 @@ describe('sort and paging', () => {
     expect(order([{ attr: 'id', desc: true }], { offset: 1, limit: 10, maxMatches: 3 })).toEqual([4, 3]);
     expect(idx.search(req(null, { limit: 2 })).totalFound).toBe(5);
   });
-  it('weight ties: newer segment first, then row order', () => {
+  it('weight ties: lower id first, whatever segment holds the row (Manticore\'s docid tie-break)', () => {
     const j = new RtIndex({ fields: ['title'], attrs: [] });
     j.addBatch([doc(j.schema, 1, { title: 'hello' })]);
     j.addBatch([doc(j.schema, 2, { title: 'world' })]);
-    expect(j.search(req(or(t('hello'), t('world')))).hits).toEqual([{ docId: 2n, weight: 1571 }, { docId: 1n, weight: 1571 }]);
+    j.addBatch([doc(j.schema, 9, { title: 'hello' }), doc(j.schema, 0, { title: 'world' })]);
+    const hits = j.search(req(or(t('hello'), t('world')))).hits;
+    expect(hits.map((h) => h.docId)).toEqual([0n, 1n, 2n, 9n]);
+    expect(new Set(hits.map((h) => h.weight)).size).toBe(1); // all tie
   });
 });
 
@@ -156,8 +159,11 @@ describe('token input', () => {
     expect(ids(phrase('a b'))).toEqual([1, 2]);
     expect(ids(phrase('a * * c'))).toEqual([]);
     expect(ids(phrase('b * * c'))).toEqual([1]);
-    expect(ids(t('c', { fieldEnd: true }))).toEqual([1]);
-    expect(ids(t('b', { fieldEnd: true }))).toEqual([2]);
+    // the field end is Manticore's: the last token given and, going back, those not below its position
+    // (doc 1: b at 2, not c at 5; doc 2: a at 3 and b at 4 before it)
+    expect(ids(t('c', { fieldEnd: true }))).toEqual([]);
+    expect(ids(t('b', { fieldEnd: true }))).toEqual([1, 2]);
+    expect(ids(t('a', { fieldEnd: true }))).toEqual([2]);
   });
 });
 

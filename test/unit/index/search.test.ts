@@ -29,7 +29,8 @@ describe('finishSearch', () => {
       const limit = 1 + Math.floor(rng() * 20);
       const p: PreparedSearch = { jobs, window: offset + limit, keys: [{ kind: 'weight', column: -1, host: false, desc: true }], ranked: true, keywords: [], deadline: Infinity };
       const all = tops.flatMap((t) => [...t.rowIds].map((row, i) => ({ order: t.job.order, row, weight: t.weights[i] })));
-      all.sort((a, b) => b.weight - a.weight || b.order - a.order || a.row - b.row);
+      // ties to the lower document id (order * 1000 + row here), Manticore's docid tie-break
+      all.sort((a, b) => b.weight - a.weight || (a.order * 1000 + a.row) - (b.order * 1000 + b.row));
       const expected = all.slice(offset, offset + limit).map((c) => ({ docId: BigInt(c.order * 1000 + c.row), weight: c.weight }));
       const page = finishSearch(p, tops, request(offset, limit));
       expect(page.hits).toEqual(expected);
