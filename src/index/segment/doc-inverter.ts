@@ -9,6 +9,7 @@ import type { AttrValue, DocInput, FieldTokens, IndexSchema, PackedTerms, TermNu
 import type { InvertedBatch } from './segment-builder.js';
 import type { PostingsTable } from './postings-encoder.js';
 import { FIELD_END_BIT, FIELD_SHIFT, POS_MASK } from './segment-layout.js';
+import { isReservedTerm } from '../spz-terms.js';
 import { AUTO_PAIRS, type PairSettings } from './segment-pairs.js';
 import { withPairs } from './pair-builder.js';
 // the batch's working arrays, reused from batch to batch
@@ -172,12 +173,19 @@ export function collectField(s: TokenStream, ft: FieldTokens, f: number): void {
     return;
   }
   s.strings = true;
-  const endFrom = fieldEndFrom(ft.positions, 0, ft.terms.length);
-  for (let i = 0; i < ft.terms.length; i++) {
+  // sentence, paragraph and zone marks come after the words (spz-terms.ts withMarkTerms), not where the
+  // text had them: such a field keeps the greatest position as its end (the same hits as the tail rule
+  // wherever positions ascend, which is all but a negative phrase_boundary_step's)
+  const n = ft.terms.length;
+  const marks = n > 0 && isReservedTerm(ft.terms[n - 1]);
+  let last = 0;
+  if (marks) for (const p of ft.positions) if ((p & POS_MASK) > last) last = p & POS_MASK;
+  const endFrom = marks ? n : fieldEndFrom(ft.positions, 0, n);
+  for (let i = 0; i < n; i++) {
     const id = streamId(s, ft.terms[i]);
     s.count[id]++;
     s.tid[s.n] = id;
-    s.thit[s.n++] = hitWord(f, ft.positions[i], i >= endFrom);
+    s.thit[s.n++] = hitWord(f, ft.positions[i], marks ? (ft.positions[i] & POS_MASK) === last : i >= endFrom);
   }
 }
 
