@@ -5,8 +5,15 @@
 // queries per CPU-second of the process (process.cpuUsage: every thread, fair on a shared machine) and
 // per wall second, with the ratio quarry / peer of each. quarry's figures are of the top 20 with weights
 // (`SELECT id, weight() ... LIMIT 20`); MiniSearch's of its ranked list cut to 20; FlexSearch (no ranking
-// by relevance, no OR) of `search(q, 20)`, its AND query only.
-// Run: npm run bench -- embedded [--docs N] [--queries M] [--rounds R] [--threads T]. Seed 42.
+// by relevance, no OR) of `search(q, 20)`, its AND query only. Each engine first runs the whole set
+// --warmup times (default 15): V8 keeps optimizing quarry's query path (and deoptimizing it, as it meets
+// new object and array maps) for its first few thousand queries, each TurboFan compile on V8's worker
+// threads, while the main thread runs the code not yet optimized. After one warm-up round, 29 compiles
+// landed in quarry's 5 measured rounds (--trace-opt) and 46% of their process CPU was off the main thread;
+// its OR class ran at 2.1-3.9k queries per CPU-second (main thread alone 3.2-6.1k), after 15 rounds at
+// 5.7-7.2k (7.5-7.9k), AND 2.3-4.4k -> 15.5-19.4k: a class's 50 queries take 3-8 ms, so its figure said
+// which compiles landed in it (the OR class 2.4-6.9x MiniSearch's over 12 runs of session 20).
+// Run: npm run bench -- embedded [--docs N] [--queries M] [--rounds R] [--warmup W] [--threads T]. Seed 42.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +66,7 @@ async function main(): Promise<void> {
   const nDocs = arg('docs', 100_000);
   const perClass = arg('queries', 50);
   const rounds = arg('rounds', 5);
+  const warmup = arg('warmup', 15);
   const threads = arg('threads', 0) || undefined;
   const docs = loadGcide(nDocs);
   const qs = queries(docs, perClass);
@@ -100,7 +108,7 @@ async function main(): Promise<void> {
     for (const name of Object.keys(runners)) {
       total[name] = {};
       for (const cls of classes) total[name][cls] = { cpu: 0, wall: 0, n: 0 };
-      for (const q of qs) await runners[name](q); // warm-up round
+      for (let w = 0; w < warmup; w++) for (const q of qs) await runners[name](q); // warm-up (the JIT: see the header)
     }
     for (let r = 0; r < rounds; r++) {
       for (const [name, run] of Object.entries(runners)) {
@@ -136,7 +144,7 @@ async function main(): Promise<void> {
     });
     await db.close();
     console.log(JSON.stringify({
-      bench: 'embedded', seed: 42, docs: docs.length, queriesPerClass: perClass, rounds, threads: threads ?? 'default',
+      bench: 'embedded', seed: 42, docs: docs.length, queriesPerClass: perClass, rounds, warmup, threads: threads ?? 'default',
       indexMs: { quarry: Math.round(quarryIndexMs), minisearch: Math.round(miniIndexMs), flexsearch: Math.round(flexIndexMs) },
       rows,
     }, null, 2));
