@@ -18,6 +18,7 @@ import { lastPlacement } from '../src/index/parallel/place-query.js';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, argString, diskBytes, mulberry32, percentile, sqlString } from './bench-util.js';
 import { progress } from './progress.js';
+import { phase } from '../src/util/phase-trace.js';
 
 const SEED = 42;
 const BATCH = 1000;
@@ -122,6 +123,7 @@ async function runQueries(db: Database, table: string, cls: QueryClass): Promise
   gcObserver?.observe({ entryTypes: ['gc'] });
   const t0 = performance.now();
   progress.step(`engine: ${cls.name}`);
+  phase(`bench class ${cls.name}`);
   for (const q of cls.queries) {
     const s = performance.now();
     const [r] = await db.sql(`SELECT id, weight() FROM ${table} WHERE MATCH(${sqlString(q)}) LIMIT 20`);
@@ -144,8 +146,11 @@ async function runQueries(db: Database, table: string, cls: QueryClass): Promise
     const fastest = new Map<string, number>();
     for (const [t, q] of slow) fastest.set(q, Math.min(fastest.get(q) ?? Infinity, t));
     const gcIn = (at: number) => gcAt.filter(([st]) => st >= spans[at - 1][0] && st < spans[at - 1][1]).reduce((a, [, d]) => a + d, 0);
+    // and when it started, on the clock of QUARRY_TRACE_PHASES=1's marks (ms since the process started):
+    // set against the marks of merges and checkpoints
+    const clock0 = Date.now() - process.uptime() * 1000;
     const show = ([t, q, at]: [number, string, number]) =>
-      `${q} ${t.toFixed(1)} ms (#${at}, fastest ${fastest.get(q)!.toFixed(1)}, ${placed[at - 1]}, gc ${gcIn(at).toFixed(1)})`;
+      `${q} ${t.toFixed(1)} ms (#${at} @${(performance.timeOrigin + spans[at - 1][0] - clock0).toFixed(0)}, fastest ${fastest.get(q)!.toFixed(1)}, ${placed[at - 1]}, gc ${gcIn(at).toFixed(1)})`;
     const gcMs = gcs.reduce((a, b) => a + b, 0);
     process.stderr.write(`\n${cls.name} slowest: ${slow.slice(0, 4).map(show).join('; ')}; ${gcs.length} collections, ${gcMs.toFixed(0)} ms, longest ${Math.max(0, ...gcs).toFixed(1)}\n`);
   }

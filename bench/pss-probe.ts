@@ -29,12 +29,15 @@ const q = await startQuarry(join(base, 'quarry'), [], undefined, process.env.PRO
 try {
   const c = await q.overHttp.open();
   await c.exec(`CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'`);
+  // the load's wall and server CPU (every thread): a malloc or heap setting must not move them
+  const load0 = processCpuMs(q.pid);
+  const loadT0 = Date.now();
   for (let i = 0; i < docs.length; i += 1000) {
     const rows = docs.slice(i, i + 1000).map((d) => `(${d.id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`);
     await c.exec(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
   }
   await c.close();
-  console.log(`${at()} loaded`, memoryOf(q.pid, true));
+  console.log(`${at()} loaded in ${((Date.now() - loadT0) / 1000).toFixed(1)} s, server CPU ${processCpuMs(q.pid) - load0} ms`, memoryOf(q.pid, true));
   // the side-by-side's measure(), for /sql and /search
   for (const peer of [q.overHttp, q.overJson] as Peer[]) {
     await waitIdle(q.pid);
@@ -55,6 +58,7 @@ try {
     console.log(`${at()} +${s}s ${Date.now()} cpu ${now - cpu}ms pss ${m.pss} anon256k ${m.anon256k} anonOther ${m.anonOther} lazyFree ${lazyFree(q.pid).toFixed(1)}`);
     cpu = now;
   }
+  console.log(`${at()} at rest`, memoryOf(q.pid, true));
   // the first queries after the pause (1 client, the mix once): whether memory returned costs them
   const after = await queryRun(q.overHttp, queries, 1);
   console.log(`${at()} after the pause: ${queries.length} queries, server CPU ms/query ${after.cpuMs.toFixed(3)}, p50 ms ${after.p50ms.toFixed(2)}`);

@@ -1,5 +1,5 @@
 #!/bin/sh
-":" //; export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_TRIM_THRESHOLD_="${MALLOC_TRIM_THRESHOLD_:-131072}"; [ -n "${LD_PRELOAD+x}" ] || for j in /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 /usr/lib64/libjemalloc.so.2; do [ -r "$j" ] && export LD_PRELOAD="$j" && break; done; exec node --min-semi-space-size=4 "$0" "$@"
+":" //; export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_TRIM_THRESHOLD_="${MALLOC_TRIM_THRESHOLD_:-131072}" MALLOC_CONF="${MALLOC_CONF:-narenas:2,dirty_decay_ms:1000,muzzy_decay_ms:0}"; [ -n "${LD_PRELOAD+x}" ] || for j in /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 /usr/lib64/libjemalloc.so.2; do [ -r "$j" ] && export LD_PRELOAD="$j" && break; done; exec node --min-semi-space-size=4 "$0" "$@"
 // quarry command line; runs the compiled server (npm run build first).
 //
 // The file is both a shell script and an ES module. Run as a program (`bin/quarry.js`, `npx quarry`,
@@ -11,7 +11,13 @@
 // the heap afterwards, 42-87 MiB at 100k documents, different each run; a fixed threshold returns them to
 // the system, but free blocks below the heap's top stay (19-45 MiB of `[heap]` at rest after 100k gcide
 // and queries). jemalloc returns freed pages of any place after a few seconds: the same server at rest,
-// 125-135 MiB PSS with glibc, 112-114 with jemalloc (README, Memory and disk). A process started as
+// 125-135 MiB PSS with glibc, 112-114 with jemalloc (README, Memory and disk). jemalloc's tuning
+// (MALLOC_CONF, unless set; glibc ignores it): 2 arenas instead of 4 per core, and freed pages returned
+// after 1 s instead of 10. jemalloc purges only when an arena is used again (no background thread), so
+// with 8 arenas and a 10 s decay the pages the queries freed stayed in whichever arenas the idle
+// collections did not touch: 100k gcide after the side-by-side's load and queries, at rest, malloc'd
+// memory read 52-94 MiB from run to run (PSS 166-205); with this 46-48 (PSS 158-166), the queries' and
+// the load's CPU unchanged (bench/pss-probe.ts, alternated; figures in the commit). A process started as
 // `node bin/quarry.js` skips the line: set the variables in its environment for the same effect.
 // --min-semi-space-size=4 (MiB): a floor under the young generation, which the idle full GC
 // (src/engine/background/idle-gc.ts) otherwise shrinks to 1 MiB semi-spaces at the allocation rate of an

@@ -7,6 +7,7 @@ import type { Column } from '../schema/types.js';
 import type { AttrValue } from '../index/types.js';
 import { parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
 import { SearchError } from '../util/errors.js';
+import { lenientToStrict } from './json/lenient-json.js';
 import type { Literal } from './literal.js';
 
 const U32 = (1n << 32n) - 1n;
@@ -79,11 +80,16 @@ function jsonValue(l: Literal): string | null {
   }
 }
 
-/** JSON text re-printed compact, 64-bit integers kept exact (never through a double). */
+/** JSON text re-printed compact, 64-bit integers kept exact (never through a double); searchd's
+ * lenient forms (single quotes, bare keys, comments: json/lenient-json.ts) are read too. */
 export function compactJson(text: string): string {
   try {
     return losslessStringify(losslessParse(text)) ?? 'null';
   } catch {
+    const strict = lenientToStrict(text);
+    try {
+      if (strict !== undefined && strict !== '') return losslessStringify(losslessParse(strict)) ?? 'null';
+    } catch { /* the error below */ }
     throw new SearchError('BAD_VALUE', `JSON error: ${text}`);
   }
 }

@@ -10,7 +10,8 @@ import { SearchError } from '../util/errors.js';
 import { parseStoredJson, storedJsonText } from './json/stored-json.js';
 import { fromSql } from './sql-values.js';
 import type { Table } from './table.js';
-import { compareValues, literalValue } from './value-compare.js';
+import { compareValues, literalValue, type StringCompare } from './value-compare.js';
+import { libcCiCompare } from './collation.js';
 import { compileExpr, type CompiledExpr } from './expr/compile.js';
 import { sortCode } from './expr/sort-code.js';
 
@@ -205,20 +206,20 @@ function jsonArrayHolds(c: Condition, arr: unknown[], quantifier: FilterTarget['
   } else return undefined;
   if (!strings && quantifier !== 'any') return undefined;
   const fits = (x: unknown) => (strings ? typeof x === 'string' : typeof x === 'number' || typeof x === 'bigint');
-  const hit = arr.some((x) => fits(x) && holdsScalar(positive, x as AttrValue));
+  const hit = arr.some((x) => fits(x) && holdsScalar(positive, x as AttrValue, strings ? libcCiCompare : undefined));
   return hit !== exclude;
 }
 
-function holdsScalar(c: Condition, v: AttrValue | undefined): boolean {
+function holdsScalar(c: Condition, v: AttrValue | undefined, strings?: StringCompare): boolean {
   switch (c.kind) {
-    case 'compare': return v != null && !Array.isArray(v) && compareValues(v, literalValue(fromSql(c.value)), c.op);
+    case 'compare': return v != null && !Array.isArray(v) && compareValues(v, literalValue(fromSql(c.value)), c.op, strings);
     case 'between': {
       if (v == null || Array.isArray(v)) return false;
-      const ok = compareValues(v, literalValue(fromSql(c.low)), '>=') && compareValues(v, literalValue(fromSql(c.high)), '<=');
+      const ok = compareValues(v, literalValue(fromSql(c.low)), '>=', strings) && compareValues(v, literalValue(fromSql(c.high)), '<=', strings);
       return ok !== c.negate;
     }
     case 'in': {
-      const found = v != null && !Array.isArray(v) && c.values.some((x) => compareValues(v, literalValue(fromSql(x)), '='));
+      const found = v != null && !Array.isArray(v) && c.values.some((x) => compareValues(v, literalValue(fromSql(x)), '=', strings));
       return found !== c.negate;
     }
     default: return false;
@@ -244,7 +245,8 @@ export function evalCondition(table: Table, c: Condition, docId: bigint, attrs: 
         const each = (x: bigint) => holdsScalar(c, x);
         return c.target.quantifier === 'all' ? v.length > 0 && v.every(each) : v.some(each);
       }
-      return holdsScalar(c, v);
+      // a JSON string compares under the server's collation (searchd's ExprFilterString_c), libc_ci
+      return holdsScalar(c, v, cur !== NOT_JSON && typeof v === 'string' ? libcCiCompare : undefined);
     }
   }
 }

@@ -31,6 +31,7 @@ import { configureHa, haOverrides } from './distributed/ha-settings.js';
 import { defaultSettings } from './server-vars.js';
 import type { Session } from './session.js';
 import { logError } from '../util/server-log.js';
+import { phase } from '../util/phase-trace.js';
 import { prepareRows, primeRows, type PreparedRows, type RowBatch, type RowLoadOutcome } from './row-load.js';
 import { CLUSTERS_META_KEY, storedClusterOf } from './replication-hook.js';
 
@@ -237,6 +238,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts),
   // of queries once it has been idle longer; the field scanner's core memory and the query threads with it
   const idle = new IdleCollector(undefined, () => {
+    phase('idle collection');
     releaseCoreFieldScanners();
     void releaseIdleQueryPools();
     collectGarbage();
@@ -244,7 +246,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   idle.start();
   // lmdb's mapped pages released once idle after any work, queries included (reads of stored text map
   // the document records): the environment reopened in one synchronous step (Store.releaseMappedPages)
-  const unmap = new IdleCollector(undefined, () => { store.releaseMappedPages(); });
+  const unmap = new IdleCollector(undefined, () => { phase('idle unmap'); store.releaseMappedPages(); });
   unmap.start();
   const stopIdle = { stop: () => { idle.stop(); unmap.stop(); } };
   const checkpoints = new Checkpointer(store, () => catalog.all(), () => idle.noteWork());

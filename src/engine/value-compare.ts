@@ -17,18 +17,19 @@ export function literalValue(l: Literal): Scalar {
   }
 }
 
-function cmp(a: Scalar, b: Scalar): number {
-  if (typeof a === 'string' || typeof b === 'string') {
-    const x = String(a), y = String(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
+/** How two strings order: byte order unless a collation is given. */
+export type StringCompare = (a: string, b: string) => number;
+const binary: StringCompare = (x, y) => (x < y ? -1 : x > y ? 1 : 0);
+
+function cmp(a: Scalar, b: Scalar, strings: StringCompare): number {
+  if (typeof a === 'string' || typeof b === 'string') return strings(String(a), String(b));
   if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
   const x = Number(a), y = Number(b);
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-export function compareValues(v: Exclude<AttrValue, bigint[] | null>, lit: Scalar, op: string): boolean {
-  const c = cmp(v, lit);
+export function compareValues(v: Exclude<AttrValue, bigint[] | null>, lit: Scalar, op: string, strings: StringCompare = binary): boolean {
+  const c = cmp(v, lit, strings);
   switch (op) {
     case '=': return c === 0;
     case '!=': return c !== 0;

@@ -4,7 +4,7 @@ import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { SearchError } from '../util/errors.js';
-import { fsyncDir, mkdirDurable, writeFileDurable } from './durable-fs.js';
+import { fsyncDir, mkdirDurable, writePiecesDurable } from './durable-fs.js';
 import {
   emptyManifest, isSegmentName, MANIFEST_FILE, MANIFEST_VERSION, readManifest, serializeManifest, writeManifest,
   type Manifest,
@@ -25,19 +25,24 @@ export async function saveSegments(
   checkEntries(entries, listed);
   mkdirDurable(dir);
   const fresh = entries.filter((e) => e.bytes);
-  const segments = entries.map((e) => (e.bytes ? { name: e.name, size: e.bytes.length, crc32: crc32(e.bytes) } : listed.get(e.name)!));
-  const next: Manifest = { version: MANIFEST_VERSION, gen, lastSeq, segments };
+  const sums = new Map<string, { size: number; crc32: number }>();
+  let next: Manifest | undefined;
   try {
-    // the new files are written and fsynced side by side (the thread pool overlaps their flushes)
-    const written = await Promise.allSettled(fresh.map((e) => writeFileDurable(join(dir, e.name), e.bytes!)));
+    // the new files are written and fsynced side by side (the thread pool overlaps their flushes), each
+    // checksummed as it is written
+    const written = await Promise.allSettled(fresh.map(async (e) => {
+      sums.set(e.name, await writePiecesDurable(join(dir, e.name), e.bytes instanceof Uint8Array ? [e.bytes] : e.bytes!));
+    }));
     const failed = written.find((w): w is PromiseRejectedResult => w.status === 'rejected');
     if (failed) throw failed.reason;
+    const segments = entries.map((e) => (e.bytes ? { name: e.name, ...sums.get(e.name)! } : listed.get(e.name)!));
+    next = { version: MANIFEST_VERSION, gen, lastSeq, segments };
     // the new files' directory entries must be durable before a manifest can name them
     if (fresh.length) await fsyncDir(dir);
     await writeManifest(dir, next, swapDelayMs);
   } catch (e) {
     // a full disk: give back the space of what was written (the old checkpoint stays whole)
-    if (!swappedIn(dir, next)) await Promise.all(fresh.map((f) => unlink(join(dir, f.name)).catch(() => undefined)));
+    if (!next || !swappedIn(dir, next)) await Promise.all(fresh.map((f) => unlink(join(dir, f.name)).catch(() => undefined)));
     throw e;
   }
   const keep = new Set(entries.map((e) => e.name));

@@ -37,7 +37,11 @@ export interface SegmentBlob {
  */
 export interface SegmentEntry {
   name: string;
-  bytes?: Uint8Array;
+  /**
+   * The new file's bytes, as one array or as its pieces in order (views of the core's shared memory, written
+   * as they are: no copy of a big segment into a buffer of its own on the protocol thread).
+   */
+  bytes?: Uint8Array | readonly Uint8Array[];
 }
 
 /** What loadCheckpoint returns: the segments in manifest order and the last sequence they cover. */

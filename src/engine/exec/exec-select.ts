@@ -14,6 +14,7 @@ import { sortCode } from '../expr/sort-code.js';
 import { hostSortKey } from '../expr/sort-host.js';
 import { readRows, readRowsAsync } from '../read-rows.js';
 import { isGrouping } from '../group/exec-group.js';
+import { isAggregateCall } from '../group/group-plan.js';
 import { execGrouped } from '../group/grouped-select.js';
 import type { Session } from '../session.js';
 import { optionMap, optionText, requireNumber } from '../sql-values.js';
@@ -241,18 +242,21 @@ function expansionSettings(table: Table, st: SelectStatement, flags: GlobalFlags
   return { ...tableExpansion(table.pipeline, table.schema.settings), limit: Math.max(0, limit) };
 }
 
-/** Clauses the parser accepts that the executor does not run yet: an error, never a silently wrong answer. */
-function rejectUnimplemented(st: SelectStatement): void {
-  const clause = st.having && !st.groupBy ? 'HAVING without GROUP BY' : undefined;
-  if (clause) throw new SearchError('UNSUPPORTED', `${clause} is not supported yet`);
+/** HAVING needs groups: an explicit GROUP BY or the implicit group of aggregates (COUNT(*) too), as
+ * Manticore's QueueCreator_c::CheckHavingConstraints; a plain row list refuses it. */
+function havingGroups(table: Table, st: SelectStatement): boolean {
+  if (!st.having || st.groupBy) return false;
+  if (!st.items.some((i) => isAggregateCall(i.expr))) {
+    throw new SearchError('QUERY_ERROR', `table ${table.name}: can not use HAVING without GROUP BY`);
+  }
+  return true;
 }
 
 export async function execSelect(
   table: Table, st: SelectStatement, session: Session, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none',
 ): Promise<RowsResult> {
   const started = performance.now();
-  rejectUnimplemented(st);
-  if (isGrouping(st)) return (await execGrouped(table, [st], session, flags, started, fullText))[0]!;
+  if (havingGroups(table, st) || isGrouping(st)) return (await execGrouped(table, [st], session, flags, started, fullText))[0]!;
   const cols = selectColumns(table, st.items, { match: st.match });
   const parseWarnings: string[] = [];
   const req = buildRequest(table, st, flags, fullText, parseWarnings);

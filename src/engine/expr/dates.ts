@@ -13,11 +13,25 @@ function utc(ts: number): Date {
   return new Date(ts * 1000);
 }
 
-export type DatePart = 'day' | 'month' | 'year' | 'yearmonth' | 'yearmonthday' | 'hour' | 'minute' | 'second' |
-  'dayofweek' | 'dayofyear' | 'quarter';
+export type DatePart = 'day' | 'month' | 'year' | 'yearmonth' | 'yearmonthday' | 'yearweek' | 'hour' | 'minute' |
+  'second' | 'dayofweek' | 'dayofyear' | 'quarter';
 
 function dayOfYear(d: Date): number {
   return Math.floor((d.getTime() - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86400000) + 1;
+}
+
+const isLeap = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+
+/** YEARWEEK(): year*1000 + the day of the year of the week's Sunday, in the previous year when the
+ * week began there (Manticore's CalcYearWeek: 2023-08-01 gives 2023211, Sunday 30 July). */
+function yearWeek(d: Date): number {
+  let sunday = dayOfYear(d) - d.getUTCDay();
+  let year = d.getUTCFullYear();
+  if (sunday <= 0) {
+    year--;
+    sunday += isLeap(year) ? 366 : 365;
+  }
+  return year * 1000 + sunday;
 }
 
 export function datePart(part: DatePart, ts: number): number {
@@ -30,6 +44,7 @@ export function datePart(part: DatePart, ts: number): number {
     case 'year': return y;
     case 'yearmonth': return y * 100 + m;
     case 'yearmonthday': return y * 10000 + m * 100 + d.getUTCDate();
+    case 'yearweek': return yearWeek(d);
     case 'hour': return d.getUTCHours();
     case 'minute': return d.getUTCMinutes();
     case 'second': return d.getUTCSeconds();

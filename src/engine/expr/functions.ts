@@ -8,6 +8,7 @@ import { checkDateFormat, dateFormat, datePart, type DatePart } from './dates.js
 import { geodistCall } from './geodist.js';
 import { BUCKET_FUNCTIONS, bucketCall } from './bucket-functions.js';
 import { stringCall } from './strings.js';
+import { bitdotCall } from './bitdot.js';
 import {
   convert, isIntType, toBig, toFloat, toInt, truthy, widest,
   type CompiledExpr, type ExprType, type ExprValue,
@@ -20,10 +21,10 @@ type Call = Expr & { kind: 'call' };
 /** Expected argument counts: n exactly, -n at least n. */
 const ARGS: Record<string, number> = {
   now: 0, abs: 1, ceil: 1, floor: 1, sin: 1, cos: 1, ln: 1, log2: 1, log10: 1, exp: 1, sqrt: 1, bigint: 1,
-  integer: 1, double: 1, day: 1, month: 1, year: 1, yearmonth: 1, yearmonthday: 1, hour: 1, minute: 1,
+  integer: 1, double: 1, day: 1, month: 1, year: 1, yearmonth: 1, yearmonthday: 1, yearweek: 1, hour: 1, minute: 1,
   second: 1, dayofweek: 1, dayofyear: 1, quarter: 1, min: 2, max: 2, pow: 2, idiv: 2, if: 3, interval: -2,
   in: -1, geodist: -4, concat: -1, to_string: 1, length: 1, least: 1, greatest: 1, date_format: 2,
-  substring_index: 3, regex: 2, between: 3, atan2: 2,
+  substring_index: 3, regex: 2, between: 3, atan2: 2, bitdot: -1,
 };
 
 const FLOAT_FN: Record<string, (x: number) => number> = {
@@ -35,7 +36,7 @@ const FLOAT_FN: Record<string, (x: number) => number> = {
   sqrt: (x) => (x > 0 ? Math.sqrt(x) : 0),
 };
 
-const DATE_PARTS = new Set(['day', 'month', 'year', 'yearmonth', 'yearmonthday', 'hour', 'minute', 'second', 'dayofweek', 'dayofyear', 'quarter']);
+const DATE_PARTS = new Set(['day', 'month', 'year', 'yearmonth', 'yearmonthday', 'yearweek', 'hour', 'minute', 'second', 'dayofweek', 'dayofyear', 'quarter']);
 
 function checkCount(ctx: ExprContext, name: string, n: number): void {
   const want = ARGS[name]!;
@@ -125,6 +126,7 @@ export function compileCall(e: Call, ctx: ExprContext, compile: Compile): Compil
   if (name === 'in') return inList(ctx, compile(e.args[0]!, ctx), constList(ctx, e.args.slice(1)));
   if (name === 'geodist') return geodistCall(ctx, e, e.args.slice(0, 4).map((a) => compile(a, ctx)));
   const args = e.args.map((a) => compile(a, ctx));
+  if (name === 'bitdot') return bitdotCall(ctx, args);
   const strings = stringCall(ctx, name, args, e);
   if (strings) return strings;
   const [a, b, c] = args as [CompiledExpr, CompiledExpr, CompiledExpr];

@@ -36,6 +36,12 @@ function reader(table: Table, st: SelectStatement, plan: GroupPlan, e: Expr, cla
   // FACET() in a facet's ORDER BY is its group key, as GROUPBY()
   if (e.kind === 'call' && (e.name === 'groupby' || e.name === 'facet') && e.args.length === 0 && plan.keys.length) return (r) => r.g.key[0] as Cell;
   if (e.kind === 'call' && e.name === 'weight' && e.args.length === 0) return (r) => BigInt(r.g.bestWeight);
+  if (clause === 'ORDER BY' && e.kind === 'call' && e.name === 'rand' && e.args.length === 0) {
+    // ORDER BY RAND() is Manticore's @random sort: groups refuse it (QueueCreator_c::SetupGroupSortingFunc);
+    // the one implicit group of aggregates without GROUP BY has nothing to order
+    if (st.groupBy) throw new SearchError('QUERY_ERROR', `table ${table.name}: groups can not be sorted by @random`);
+    return () => null;
+  }
   if (isAggregateCall(e)) {
     const j = plan.aggs.findIndex((a) => a.text === aggText(e as Expr & { kind: 'call' }));
     if (j >= 0) return (r) => r.aggs[j]!;

@@ -91,6 +91,8 @@ function parseOne(table: Table, name: string, body: JsonValue, defaultMode: stri
   for (const [type, v] of entries) {
     if (type === 'sort') { sort = v; continue; }
     if (SCOPE_KEYS.has(type)) { scopeKeys[type] = v; continue; }
+    // sub-aggregations, beside the type or inside it: searchd's AddSubAggregate refuses them
+    if (type === 'aggs' || (isJsonObject(v) && v.aggs !== undefined)) throw shapeError('nested "aggs" is not supported');
     if (NOT_IMPLEMENTED.has(type)) throw unsupported(`"${type}" aggregation`);
     if (type === 'composite') {
       if (agg) throw unsupported(`aggregation '${name}' with several types`);
@@ -105,6 +107,10 @@ function parseOne(table: Table, name: string, body: JsonValue, defaultMode: stri
     if (extra) throw unsupported(`"${extra}" property of "${type}" aggregation '${name}'`);
     if (typeof v.field !== 'string') throw shapeError(`"field" property missing in aggregation '${name}'`);
     agg = { name, type, field: fieldRef(table, v.field) };
+    // a metric over a JSON path is SQL's SUM(j.n): searchd's SetupAggregateExpr will not guess its type
+    if (METRICS.has(type) && agg.field.type === 'json') {
+      throw new SearchError('QUERY_ERROR', `table ${table.name}: ambiguous attribute type '${v.field}', use INTEGER(), BIGINT() or DOUBLE() conversion functions`);
+    }
     // JSON values group by `terms` only; histogram, range and metrics read numeric columns
     if (type !== 'terms' && (agg.field.type === 'json' || agg.field.type === 'mva' || agg.field.type === 'mva64' || agg.field.type === 'string')) {
       throw unsupported(`"${type}" aggregation over the ${agg.field.type} field '${v.field}'`);

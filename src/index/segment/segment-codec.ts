@@ -42,14 +42,17 @@ export function serializeSegment(seg: Segment): Uint8Array {
   return out;
 }
 
-/** A segment file's bytes with all but the blob and the deleted bitmap written, and where the blob goes. */
-function fileFrame(seg: Segment): { out: Uint8Array; blobAt: number } {
+/**
+ * A segment file's bytes with all but the blob and the deleted bitmap written, and where the blob goes;
+ * without `whole`, only the bytes before the blob.
+ */
+function fileFrame(seg: Segment, whole = true): { out: Uint8Array; blobAt: number } {
   const meta = new TextEncoder().encode(JSON.stringify({
     terms: seg.terms,
     hostCols: seg.hostCols.map((c) => (c ? c.map(encodeHost) : null)),
   }));
   const deletedLen = (seg.rows + 7) >>> 3;
-  const out = new Uint8Array(20 + meta.length + seg.blobLen + deletedLen);
+  const out = new Uint8Array(20 + meta.length + (whole ? seg.blobLen + deletedLen : 0));
   const dv = new DataView(out.buffer);
   [SEGMENT_FILE_MAGIC, SEGMENT_FILE_VERSION, meta.length, seg.blobLen, deletedLen].forEach((v, i) => dv.setUint32(i * 4, v, true));
   out.set(meta, 20);
@@ -83,6 +86,19 @@ export async function serializeSegmentInTurns(seg: Segment): Promise<Uint8Array>
   } finally {
     seg.unpin();
   }
+}
+
+/**
+ * The segment's file as pieces to write in order (SegmentEntry.bytes): its frame, its blob as a view of the
+ * core's memory (not copied), its deleted bitmap; undefined over a core whose memory is not shared, where a
+ * memory growth would detach the view (serializeSegmentInTurns copies it there). The caller keeps the
+ * segment pinned and unchanged (the table's write lock) until the pieces are written.
+ */
+export function segmentFilePieces(seg: Segment): Uint8Array[] | undefined {
+  const u8 = seg.core.u8;
+  if (!(u8.buffer instanceof SharedArrayBuffer)) return undefined;
+  const { out } = fileFrame(seg, false);
+  return [out, u8.subarray(seg.blobPtr, seg.blobPtr + seg.blobLen), seg.deletedBitmap()];
 }
 
 export function loadSegment(bytes: Uint8Array, schema: IndexSchema, core: Core): Segment {

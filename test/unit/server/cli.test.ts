@@ -99,13 +99,14 @@ describe.skipIf(!ENGINE_BUILT)('quarry serve (real engine)', () => {
       const env = { ...process.env, MALLOC_ARENA_MAX: '4' };
       delete env.MALLOC_MMAP_THRESHOLD_;
       delete env.MALLOC_TRIM_THRESHOLD_;
+      delete env.MALLOC_CONF;
       delete env.LD_PRELOAD;
       const r = run(['serve', '--data', data, '--http', '127.0.0.1:0', '--mysql', '127.0.0.1:0'], true, env);
       const [, port] = await waitForLine(r, /quarry listening http=127\.0\.0\.1:(\d+)/);
       // The pid spawned is the server itself (sh exec'd node): a supervisor's signals and exit code reach it.
       expect(readFileSync(`/proc/${r.child.pid}/comm`, 'utf8').trim()).toBe('node');
       const vars = readFileSync(`/proc/${r.child.pid}/environ`, 'utf8').split('\0').filter((v) => v.startsWith('MALLOC_')).sort();
-      expect(vars).toEqual(['MALLOC_ARENA_MAX=4', 'MALLOC_MMAP_THRESHOLD_=131072', 'MALLOC_TRIM_THRESHOLD_=131072']);
+      expect(vars).toEqual(['MALLOC_ARENA_MAX=4', 'MALLOC_CONF=narenas:2,dirty_decay_ms:1000,muzzy_decay_ms:0', 'MALLOC_MMAP_THRESHOLD_=131072', 'MALLOC_TRIM_THRESHOLD_=131072']);
       // jemalloc preloaded where installed (CI installs libjemalloc2), and mapped in the server
       const jemalloc = ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib64'].map((d) => `${d}/libjemalloc.so.2`).find((f) => existsSync(f));
       if (jemalloc) expect(readFileSync(`/proc/${r.child.pid}/maps`, 'utf8')).toContain(jemalloc);

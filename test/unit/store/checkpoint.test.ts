@@ -48,6 +48,18 @@ describe('Store checkpoints', () => {
     expect(store.loadCheckpoint('T').lastSeq).toBe(7n);
   });
 
+  it('writes a segment given as pieces as their concatenation, its manifest checksum that of the whole file', async () => {
+    // pieces across the 8 MiB write step (writePiecesDurable): an empty one, one smaller, one over two steps
+    const big = new Uint8Array((8 << 20) * 2 + 12345).map((_, i) => (i * 7 + (i >>> 13)) & 255);
+    const pieces = [bytes(1, 2, 3), new Uint8Array(0), big, bytes(9)];
+    const whole = Buffer.concat(pieces);
+    await store.saveCheckpoint('t', [{ name: 's1', bytes: pieces }], 4n);
+    expect(readFileSync(join(tableDir(), 's1')).equals(whole)).toBe(true);
+    expect(parseManifest(readFileSync(join(tableDir(), 'manifest.json'), 'utf8')).segments)
+      .toEqual([{ name: 's1', size: whole.length, crc32: crc32(whole) }]);
+    expect(Buffer.from(store.loadCheckpoint('t').segments[0].bytes).equals(whole)).toBe(true);
+  });
+
   it('refuses bad checkpoints without touching the current one', async () => {
     await store.saveCheckpoint('t', [{ name: 's1', bytes: bytes(1) }], 4n);
     const bad: [Parameters<Store['saveCheckpoint']>[1], bigint, RegExp][] = [

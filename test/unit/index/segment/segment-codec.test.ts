@@ -1,9 +1,10 @@
 // serializeSegmentInTurns (the checkpoint's copy of a big segment, a slice per event-loop turn) writes the
 // bytes serializeSegment does, lets other work run between its slices, and keeps reading a segment a
-// merge swapped out meanwhile (pinned: its memory is not reused before the copy is done).
+// merge swapped out meanwhile (pinned: its memory is not reused before the copy is done); segmentFilePieces
+// (the checkpoint's file over shared core memory, written without a copy) are those same bytes.
 import { afterEach, describe, expect, it } from 'vitest';
 import { RtIndex } from '../../../../src/index/rt-index.js';
-import { loadSegment, SERIALIZE_SLICE, serializeSegment, serializeSegmentInTurns } from '../../../../src/index/segment/segment-codec.js';
+import { loadSegment, SERIALIZE_SLICE, segmentFilePieces, serializeSegment, serializeSegmentInTurns } from '../../../../src/index/segment/segment-codec.js';
 import { doc } from '../helpers.js';
 
 const schema = { fields: ['body'], attrs: [{ name: 'n', type: 'uint' as const }, { name: 's', type: 'string' as const }] };
@@ -49,5 +50,20 @@ describe('serializeSegmentInTurns', () => {
     idx.addBatch([doc(schema, 9999, { body: 'fresh words here' }, [1, 'x'])]); // may reuse freed memory
     expect(Buffer.from(await copying).equals(Buffer.from(whole))).toBe(true);
     expect(idx.segments.length).toBe(2);
+  });
+});
+
+describe('segmentFilePieces', () => {
+  it('are, in order, the bytes serializeSegment writes, the blob a view of the shared core memory', () => {
+    const idx = table(2);
+    const seg = idx.segments[0];
+    idx.delete([5n, 77n]);
+    const pieces = segmentFilePieces(seg)!;
+    expect(pieces).toBeDefined(); // the core's memory is shared (query and merge threads read it)
+    expect(pieces[1].buffer).toBe(idx.core.u8.buffer);
+    const joined = Buffer.concat(pieces);
+    expect(joined.equals(Buffer.from(serializeSegment(seg)))).toBe(true);
+    const back = loadSegment(joined, schema, idx.core);
+    expect([back.rows, back.live]).toEqual([seg.rows, seg.live]);
   });
 });

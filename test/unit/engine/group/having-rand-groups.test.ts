@@ -1,0 +1,47 @@
+// HAVING without GROUP BY and ORDER BY RAND() over groups, as Manticore's QueueCreator_c decides them:
+// HAVING needs groups (an explicit GROUP BY or the implicit group of aggregates), and groups refuse
+// the @random sort. Also the select list's NOT IN, a syntax error in Manticore's sphinxql.y.
+import { describe, expect, it } from 'vitest';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
+
+const t = useTempEngine('having-rand', async (t) => {
+  await t.exec('create table p (a int, b bigint)');
+  await t.exec('insert into p (id, a, b) values (1, 5, 10), (2, 4, 20), (3, 4, 1)');
+});
+
+async function errorOf(sql: string): Promise<string> {
+  const out = await t.exec(sql);
+  const r = out[out.length - 1]!;
+  return r.kind === 'error' ? r.message : 'no error';
+}
+
+describe('HAVING without GROUP BY', () => {
+  it('refuses a plain row list', async () => {
+    expect(await errorOf('select id, a from p having a > 3')).toBe('table p: can not use HAVING without GROUP BY');
+  });
+
+  it('filters the implicit group of aggregates (COUNT(*) alone too)', async () => {
+    expect(await t.rows('select sum(b) s, count(*) c from p having s > 5')).toEqual([[31n, 3n]]);
+    expect(await t.rows('select sum(b) s from p having s > 100')).toEqual([]);
+    expect(await t.rows('select count(*) c from p having c > 2')).toEqual([[3n]]);
+    expect(await t.rows('select count(*) c from p having c > 3')).toEqual([]);
+  });
+});
+
+describe('ORDER BY RAND() with groups', () => {
+  it('is refused for GROUP BY and FACET, as Manticore\'s "groups can not be sorted by @random"', async () => {
+    expect(await errorOf('select a from p group by a order by rand()')).toBe('table p: groups can not be sorted by @random');
+    expect(await errorOf('select id from p facet a order by rand()')).toBe('table p: groups can not be sorted by @random');
+  });
+
+  it('leaves the one implicit group of aggregates as it is', async () => {
+    expect(await t.rows('select sum(b) from p order by rand()')).toEqual([[31n]]);
+  });
+});
+
+describe('NOT IN in the select list', () => {
+  it('is Manticore\'s syntax error; NOT x IN (...) is the select-list form', async () => {
+    expect(await errorOf('select id, a not in (3, 4) from p')).toBe("P01: syntax error, unexpected NOT near 'not in (3, 4) from p'");
+    expect(await t.rows('select id, not a in (3, 4) n from p')).toEqual([[1n, 1], [2n, 0], [3n, 0]]);
+  });
+});
