@@ -49,6 +49,8 @@ function strictNumber(tok: string): string {
 export function lenientToStrict(text: string): string | undefined {
   let out = '';
   let i = 0;
+  // a bare identifier was just written as a key: the next token (past blanks and comments) must be ':'
+  let keyOpen = false;
   while (i < text.length) {
     const ch = text[i]!;
     if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') { i++; continue; }
@@ -57,6 +59,8 @@ export function lenientToStrict(text: string): string | undefined {
       i = nl < 0 ? text.length : nl + 1;
       continue;
     }
+    if (keyOpen && ch !== ':') return undefined;
+    keyOpen = false;
     if (ch === '"' || ch === "'") {
       let j = i + 1;
       while (j < text.length && text[j] !== ch) j += text[j] === '\\' ? 2 : 1;
@@ -76,9 +80,9 @@ export function lenientToStrict(text: string): string | undefined {
     i += id[0].length;
     if (word === 'true' || word === 'false' || word === 'null') { out += word; continue; }
     // any other identifier is a key: one before a ':' only
-    if (!/^[ \t\n\r]*:/.test(text.slice(i, i + 64))) return undefined;
     out += JSON.stringify(id[0]);
+    keyOpen = true;
   }
   // the grammar's root is an object or an array
-  return out.startsWith('{') || out.startsWith('[') ? out : undefined;
+  return !keyOpen && (out.startsWith('{') || out.startsWith('[')) ? out : undefined;
 }

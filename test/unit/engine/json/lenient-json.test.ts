@@ -11,6 +11,8 @@ describe('lenient JSON attribute input', () => {
     expect(compactJson('{"t":TRUE,"f":False,"n":NULL}')).toBe('{"t":true,"f":false,"n":null}');
     expect(compactJson('{"a":.5,"b":+3,"c":5.,"d":007,"e":-.5e2}')).toBe('{"a":0.5,"b":3,"c":5.0,"d":7,"e":-0.5e2}');
     expect(compactJson('# head\n{"a":1} // tail')).toBe('{"a":1}');
+    // the lexer skips blanks and comments between a bare key and its ':', however long
+    expect(compactJson(`{k // why\n :1, m${' '.repeat(80)}:2}`)).toBe('{"k":1,"m":2}');
     // unknown escapes are the character itself, as JsonUnescape; \\u stays a code unit
     expect(compactJson('{"a":"q\\qz\\u0041"}')).toBe('{"a":"qqzA"}');
     // an int64 past 2^53 stays exact through the rewrite
@@ -21,6 +23,8 @@ describe('lenient JSON attribute input', () => {
     expect(() => compactJson('{"a":1,}')).toThrow('JSON error: {"a":1,}');
     expect(() => compactJson('{"a":abc}')).toThrow('JSON error');
     expect(() => compactJson('{true:1}')).toThrow('JSON error');
+    expect(() => compactJson('{k # no colon\n 1}')).toThrow('JSON error');
+    expect(lenientToStrict('{"a":[k')).toBeUndefined(); // a bare word at the end is no key
     expect(() => compactJson("{'a':'open}")).toThrow('JSON error');
     expect(lenientToStrict("'x'")).toBeUndefined(); // the root is an object or an array
     expect(lenientToStrict('{"a":1;}')).toBeUndefined();
