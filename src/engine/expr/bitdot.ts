@@ -15,18 +15,15 @@ export function bitdotCall(ctx: ExprContext, args: CompiledExpr[]): CompiledExpr
     if (w.type === 'mva') throw exprError(ctx.table, 'bitdot() arguments can not be MVA');
   }
   const type = weights.reduce<ExprType>((t, w) => widest(t, w.type), mask.type);
-  // the set bits of the mask, lowest first, as far as there are weights
-  const setBits = (m: bigint): number[] => {
-    const out: number[] = [];
-    for (let bit = 0; m !== 0n && bit < weights.length; bit++, m >>= 1n) if (m & 1n) out.push(bit);
-    return out;
+  type Row = Parameters<CompiledExpr['eval']>[0];
+  // folds add over the set bits of the mask, lowest first, as far as there are weights (no array per row)
+  const fold = <T>(r: Row, zero: T, add: (sum: T, w: CompiledExpr) => T): T => {
+    let m = BigInt.asUintN(64, toBig(mask.eval(r)));
+    let sum = zero;
+    for (let bit = 0; m !== 0n && bit < weights.length; bit++, m >>= 1n) if (m & 1n) sum = add(sum, weights[bit]!);
+    return sum;
   };
-  const maskOf = (r: Parameters<CompiledExpr['eval']>[0]): bigint => BigInt.asUintN(64, toBig(mask.eval(r)));
-  if (type === 'int') {
-    return { type, eval: (r) => setBits(maskOf(r)).reduce((s, b) => (s + toInt(weights[b]!.eval(r))) | 0, 0) };
-  }
-  if (type === 'bigint') {
-    return { type, eval: (r) => setBits(maskOf(r)).reduce((s, b) => BigInt.asIntN(64, s + toBig(weights[b]!.eval(r))), 0n) };
-  }
-  return { type: 'float', eval: (r) => setBits(maskOf(r)).reduce((s, b) => Math.fround(s + toFloat(weights[b]!.eval(r))), 0) };
+  if (type === 'int') return { type, eval: (r) => fold(r, 0, (s, w) => (s + toInt(w.eval(r))) | 0) };
+  if (type === 'bigint') return { type, eval: (r) => fold(r, 0n, (s, w) => BigInt.asIntN(64, s + toBig(w.eval(r)))) };
+  return { type: 'float', eval: (r) => fold(r, 0, (s, w) => Math.fround(s + toFloat(w.eval(r)))) };
 }
