@@ -147,7 +147,7 @@ export function topkSetIds(ids: usize, unsorted: bool): void {
 
 /**
  * Sets the query's weight floor for this call (after topkReset): k rows of other segments or ranges
- * weigh `weight` or more. A row of equal weight may still win its tie (segment order, then row), so
+ * weigh `weight` or more. A row of equal weight may still win its tie (a lower id than theirs), so
  * only rows below it are of no use: topkWorstWeight() gives weight - 1 until the heap's own worst
  * entry is higher.
  */
@@ -235,7 +235,7 @@ export function topkDrain(out: usize): u32 {
 }
 
 /**
- * True when the order is the ranked default (weight descending, then rowId ascending) and the heap
+ * True when the order is the ranked default (weight descending, then id, then rowId) and the heap
  * holds k entries or a floor is set: a row (pushed in ascending row order) then enters, or can make
  * the query's top-K, only with a weight above topkWorstWeight(), which is what lets the evaluator skip
  * rows whose weight bound is not above it.

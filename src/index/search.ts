@@ -14,7 +14,8 @@ import { planExprSection } from './rank-expr/rank-expr-plan.js';
 import { placeAllowBitmap, splitFilters } from './attr-filters.js';
 import { compareValues, resolveSort, segmentSort, type ExprValues, type ResolvedKey } from './sort-plan.js';
 
-interface Candidate { seg: Segment; order: number; row: number; weight: number; exprs?: ExprValues }
+/** A row of a segment's top-K in the merge; `id` read once (ties compare it, the page returns it). */
+interface Candidate { seg: Segment; order: number; row: number; id: bigint; weight: number; exprs?: ExprValues }
 
 /** One segment's share of a query: its encoded plan and the core memory the plan points at. */
 export interface SegmentJob {
@@ -53,7 +54,7 @@ function fieldWeights(schema: IndexSchema, req: SearchRequest): number[] {
 function keyValue(c: Candidate, k: ResolvedKey, i: number): number | bigint | ReturnType<Segment['attr']> {
   if (k.kind === 'weight') return c.weight;
   if (k.kind === 'expr' || k.kind === 'host') return c.exprs!.get(i)![c.row]!;
-  return k.column === 0 ? c.seg.docId(c.row) : c.seg.attr(k.column - 1, c.row);
+  return k.column === 0 ? c.id : c.seg.attr(k.column - 1, c.row);
 }
 
 /**
@@ -64,8 +65,7 @@ function keyValue(c: Candidate, k: ResolvedKey, i: number): number | bigint | Re
  */
 function comparator(keys: ResolvedKey[]): (a: Candidate, b: Candidate) => number {
   const tie = (a: Candidate, b: Candidate): number => {
-    const x = a.seg.docId(a.row), y = b.seg.docId(b.row);
-    if (x !== y) return x < y ? -1 : 1;
+    if (a.id !== b.id) return a.id < b.id ? -1 : 1;
     return a.order - b.order || a.row - b.row;
   };
   // the usual ranked page (ORDER BY weight() DESC, or no ORDER BY): numbers compared without keyValue
@@ -180,13 +180,13 @@ export function finishSearch(p: PreparedSearch, tops: SegmentTop[], req: SearchR
     totalFound += total;
     for (let i = 0; i < rowIds.length; i++) {
       const weight = weights[i] * scale;
-      if (weight >= threshold) candidates.push({ seg: job.seg, order: job.order, row: rowIds[i], weight, exprs: job.exprs });
+      if (weight >= threshold) candidates.push({ seg: job.seg, order: job.order, row: rowIds[i], id: job.seg.docId(rowIds[i]), weight, exprs: job.exprs });
     }
   }
   candidates.sort(comparator(p.keys));
   const page = candidates.slice(req.offset, p.window);
   return {
-    hits: page.map((c) => ({ docId: c.seg.docId(c.row), weight: c.weight })),
+    hits: page.map((c) => ({ docId: c.id, weight: c.weight })),
     totalFound,
     keywords: p.keywords,
     ...(timedOut ? { timedOut } : {}),
