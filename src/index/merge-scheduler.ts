@@ -362,7 +362,10 @@ export class MergeScheduler {
       placed = n ? [new Segment(this.#host.core, this.#host.schema, built)] : [];
     } catch (e) {
       for (const p of parts) this.#host.dropSlot(p);
-      if (!nearCap) {
+      // the copies can fail to place too: then none stays (a freed part listed is read as garbage by
+      // the next merge thread, 'Invalid typed array length' at 10M under load)
+      const restored = nearCap ? placeCopies(this.#host.core, this.#host.schema, copies) : undefined;
+      if (!restored) {
         // not expected below the cap (the host refused memory): drop the rows rather than keep
         // freed segments listed; a restart re-indexes them from the store of record
         if (ids.length < 2 * n) ids = blobIds(built.blob, n);
@@ -370,7 +373,7 @@ export class MergeScheduler {
         this.#host.segments().splice(start, end - start);
         throw new Error(`quarry: merged segment could not be placed, ${n} rows unavailable until restart`, { cause: e });
       }
-      placed = copies.map((c) => new Segment(this.#host.core, this.#host.schema, c.built, c.deleted));
+      placed = restored;
       placed.forEach((seg) => this.#host.point(seg));
       this.#host.segments().splice(start, end - start, ...placed);
       throw e;
@@ -395,4 +398,16 @@ function liveTotal(live: number[]): number {
   let n = 0;
   for (const r of live) n += r;
   return n;
+}
+
+/** The parts' copies placed back in core memory, or undefined (none left placed) when one does not fit. */
+function placeCopies(core: Core, schema: IndexSchema, copies: { built: BuiltSegment; deleted: Uint8Array }[]): Segment[] | undefined {
+  const placed: Segment[] = [];
+  try {
+    for (const c of copies) placed.push(new Segment(core, schema, c.built, c.deleted));
+    return placed;
+  } catch {
+    for (const seg of placed) seg.free();
+    return undefined;
+  }
 }

@@ -25,8 +25,13 @@ describe('RtIndex across merges', () => {
 /** A core whose next allocation can be made to fail, as an out-of-memory core would. */
 class FailingCore extends Core {
   failNext = false;
+  /** Allocations still to refuse after failNext's. */
+  failMore = 0;
   override alloc(size: number): number {
-    if (this.failNext) { this.failNext = false; throw new Error('quarry wasm core: out of memory'); }
+    if (this.failNext || this.failMore > 0) {
+      if (this.failNext) this.failNext = false; else this.failMore--;
+      throw new Error('quarry wasm core: out of memory');
+    }
     return super.alloc(size);
   }
 }
@@ -86,5 +91,30 @@ describe('RtIndex merge placement failing below the cap', () => {
     expect(idx.segments.length).toBe(0);
     expect(idx.count()).toBe(0);
     expect(idx.search(req(t('common'))).totalFound).toBe(0);
+  });
+});
+
+describe('RtIndex merge placement failing near the cap, copies included', () => {
+  it('lists no freed segment when the parts cannot be put back either, and later merges work', () => {
+    const core = new FailingCore();
+    const idx = new RtIndex(schema, { core, autoMerge: false });
+    for (let b = 0; b < 3; b++) idx.addBatch(Array.from({ length: 10 }, (_, i) => doc(schema, b * 10 + i + 1, { body: `common w${b}` }, [i, `s${b}`])));
+    core.failNext = true; // the merged segment
+    core.failMore = 1; // and the first part's copy
+    const limit = CORE_MEMORY_LIMIT.bytes;
+    CORE_MEMORY_LIMIT.bytes = 0;
+    try {
+      expect(() => idx.optimize()).toThrow(/30 rows unavailable until restart/);
+    } finally {
+      CORE_MEMORY_LIMIT.bytes = limit;
+    }
+    expect(idx.segments.length).toBe(0);
+    expect(idx.count()).toBe(0);
+    expect(idx.search(req(t('common'))).totalFound).toBe(0);
+    for (let b = 0; b < 3; b++) idx.addBatch(Array.from({ length: 5 }, (_, i) => doc(schema, 100 + b * 5 + i, { body: `common v${b}` }, [i, 's'])));
+    idx.optimize();
+    expect(idx.segments.length).toBe(1);
+    expect(idx.count()).toBe(15);
+    expect(idx.search(req(t('common'), { limit: 100 })).totalFound).toBe(15);
   });
 });
