@@ -71,9 +71,17 @@ export class Segment {
     this.blobPtr = core.place(built.blob);
     this.rows = core.u32[(this.blobPtr >>> 2) + H.rows];
     const bitmapBytes = Math.max(16, (this.rows + 7) >>> 3);
-    this.deletedPtr = core.alloc(bitmapBytes);
+    this.deletedPtr = 0;
+    try {
+      this.deletedPtr = core.alloc(bitmapBytes);
+      this.descPtr = core.alloc(16);
+    } catch (e) {
+      // near the cap (a merge's swap): what was placed goes back, else each failed attempt leaks a blob
+      core.free(this.deletedPtr);
+      core.free(this.blobPtr);
+      throw e;
+    }
     core.u8.fill(0, this.deletedPtr, this.deletedPtr + bitmapBytes);
-    this.descPtr = core.alloc(16);
     core.u32[this.descPtr >>> 2] = this.blobPtr;
     core.u32[(this.descPtr >>> 2) + 1] = this.deletedPtr;
     const cols = core.u32[(this.blobPtr >>> 2) + H.cols];

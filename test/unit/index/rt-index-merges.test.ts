@@ -5,6 +5,7 @@ import { RtIndex } from '../../../src/index/rt-index.js';
 import { CORE_MEMORY_LIMIT } from '../../../src/index/merge-scheduler.js';
 import { TieredMergePolicy } from '../../../src/index/merge-policy.js';
 import { Core } from '../../../src/wasm/core.js';
+import { Segment } from '../../../src/index/segment/segment.js';
 import { doc, req, t } from './helpers.js';
 import { applyMergeOp, expectModel, mergeOps, mergeSchema } from './merge-ops.js';
 
@@ -27,7 +28,10 @@ class FailingCore extends Core {
   failNext = false;
   /** Allocations still to refuse after failNext's. */
   failMore = 0;
+  /** Allocations to let through before refusing one (-1: none refused this way). */
+  failAfter = -1;
   override alloc(size: number): number {
+    if (this.failAfter >= 0 && this.failAfter-- === 0) throw new Error('quarry wasm core: out of memory');
     if (this.failNext || this.failMore > 0) {
       if (this.failNext) this.failNext = false; else this.failMore--;
       throw new Error('quarry wasm core: out of memory');
@@ -116,5 +120,22 @@ describe('RtIndex merge placement failing near the cap, copies included', () => 
     expect(idx.segments.length).toBe(1);
     expect(idx.count()).toBe(15);
     expect(idx.search(req(t('common'), { limit: 100 })).totalFound).toBe(15);
+  });
+});
+
+describe('Segment placement failing part way', () => {
+  it('gives back the blob it placed when the deleted bitmap or descriptor cannot be allocated', () => {
+    const core = new FailingCore();
+    const idx = new RtIndex(schema, { core, autoMerge: false });
+    idx.addBatch(Array.from({ length: 50 }, (_, i) => doc(schema, i + 1, { body: `common w${i}` }, [i, 's'])));
+    const seg = idx.segments[0];
+    const built = { blob: seg.blobBytes(), terms: seg.terms, hostCols: seg.hostCols };
+    for (const after of [1, 2]) {
+      const used = core.heapStats().used;
+      core.failAfter = after; // the blob placed, then the bitmap (1) or the descriptor (2) refused
+      expect(() => new Segment(core, schema, built)).toThrow(/out of memory/);
+      core.failAfter = -1;
+      expect(core.heapStats().used).toBe(used);
+    }
   });
 });
