@@ -355,11 +355,16 @@ export class MergeScheduler {
     // them back if it does.
     const nearCap = this.#host.core.exports.memory.buffer.byteLength + 2 * built.blob.length > CORE_MEMORY_LIMIT.bytes;
     const copies = nearCap ? parts.map((p) => ({ built: { blob: p.blobBytes(), terms: p.terms, hostCols: p.hostCols }, deleted: p.deletedBitmap() })) : [];
+    // A pinned part (a query on a worker, a checkpoint writing its file) keeps its memory until
+    // unpinned, so freeing first gains no space: then the merged segment is placed first, and if it
+    // does not fit the parts stay listed as they were (this merge is lost, no row).
+    let early: Segment[] | undefined;
+    if (parts.some((p) => p.pinned)) early = n ? [new Segment(this.#host.core, this.#host.schema, built)] : [];
     // their slots stay until retire(): the doc map's entries still point at them
     for (const p of parts) p.free();
     let placed: Segment[];
     try {
-      placed = n ? [new Segment(this.#host.core, this.#host.schema, built)] : [];
+      placed = early ?? (n ? [new Segment(this.#host.core, this.#host.schema, built)] : []);
     } catch (e) {
       for (const p of parts) this.#host.dropSlot(p);
       // the copies can fail to place too: then none stays (a freed part listed is read as garbage by

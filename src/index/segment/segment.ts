@@ -299,6 +299,11 @@ export class Segment {
   }
 
   /** Keeps the blob alive while a worker thread reads it (a merge may replace the segment meanwhile). */
+  /** Whether a reader holds it: free() would keep its memory until the last unpin. */
+  get pinned(): boolean {
+    return this.#pins > 0;
+  }
+
   pin(): void {
     this.#pins++;
   }

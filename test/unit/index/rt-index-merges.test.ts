@@ -139,3 +139,23 @@ describe('Segment placement failing part way', () => {
     }
   });
 });
+
+describe('RtIndex merge placement failing while a part is pinned', () => {
+  it('keeps the parts listed and whole (a checkpoint or query holds one), and a later merge works', () => {
+    const core = new FailingCore();
+    const idx = new RtIndex(schema, { core, autoMerge: false });
+    for (let b = 0; b < 3; b++) idx.addBatch(Array.from({ length: 10 }, (_, i) => doc(schema, b * 10 + i + 1, { body: `common w${b}` }, [i, `s${b}`])));
+    const parts = idx.segments.slice();
+    parts[1].pin(); // as a checkpoint writing its file does
+    core.failNext = true;
+    expect(() => idx.optimize()).toThrow(/out of memory/);
+    expect(idx.segments.length === parts.length && idx.segments.every((s, i) => s === parts[i])).toBe(true);
+    expect(idx.count()).toBe(30);
+    expect(idx.search(req(t('common'), { limit: 100 })).totalFound).toBe(30);
+    parts[1].unpin();
+    idx.optimize();
+    expect(idx.segments.length).toBe(1);
+    expect(idx.count()).toBe(30);
+    expect(idx.search(req(t('common'), { limit: 100 })).totalFound).toBe(30);
+  });
+});
