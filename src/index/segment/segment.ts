@@ -298,12 +298,12 @@ export class Segment {
     for (let f = 0; f < nf; f++) out[at + f] = u32[from + f];
   }
 
-  /** Keeps the blob alive while a worker thread reads it (a merge may replace the segment meanwhile). */
   /** Whether a reader holds it: free() would keep its memory until the last unpin. */
   get pinned(): boolean {
     return this.#pins > 0;
   }
 
+  /** Keeps the blob alive while a worker thread reads it (a merge may replace the segment meanwhile). */
   pin(): void {
     this.#pins++;
   }
