@@ -11,7 +11,7 @@ import { parseStoredJson, storedJsonText } from './json/stored-json.js';
 import { fromSql } from './sql-values.js';
 import type { Table } from './table.js';
 import { compareValues, literalValue, type StringCompare } from './value-compare.js';
-import { libcCiCompare } from './collation.js';
+import { libcCiCompare } from './expr/collation.js';
 import { compileExpr, type CompiledExpr } from './expr/compile.js';
 import { sortCode } from './expr/sort-code.js';
 
