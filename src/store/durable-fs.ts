@@ -59,13 +59,8 @@ export async function writePiecesDurable(path: string, pieces: readonly Uint8Arr
 
 /** Writes `bytes` to `path` (replacing any old content) and fsyncs the file before returning. */
 export async function writeFileDurable(path: string, bytes: Uint8Array): Promise<void> {
-  const h = await open(path, 'w');
-  try {
-    await h.writeFile(bytes);
-    await h.sync();
-  } finally {
-    await h.close();
-  }
+  // one piece of writePiecesDurable (its checksum of a small file is not worth a second write loop)
+  await writePiecesDurable(path, [bytes]);
 }
 
 /**
