@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RtIndex } from '../../../src/index/rt-index.js';
-import { CORE_MEMORY_LIMIT } from '../../../src/index/merge-scheduler.js';
+import { CORE_MEMORY_LIMIT } from '../../../src/index/merge-swap.js';
 import { TieredMergePolicy } from '../../../src/index/merge-policy.js';
 import { Core } from '../../../src/wasm/core.js';
 import { Segment } from '../../../src/index/segment/segment.js';
