@@ -59,8 +59,7 @@ export function swapIn(host: MergeHost, start: number, parts: Segment[], built: 
   // The parts go before the merged blob is placed, so the allocator reuses their space: placing
   // first held both in linear memory at once, and a wasm memory never shrinks, so that peak stayed
   // resident (88 MiB of linear memory for 35 MiB of segments at 100k gcide documents, 47 MiB
-  // after). Placing can only fail near the wasm32 cap: there, copies of the parts (JS memory) put
-  // them back if it does.
+  // after). Near the wasm32 cap, copies of the parts (JS memory) put them back if placing fails.
   const nearCap = host.core.exports.memory.buffer.byteLength + 2 * built.blob.length > CORE_MEMORY_LIMIT.bytes;
   const copies = nearCap ? parts.map((p) => ({ built: { blob: p.blobBytes(), terms: p.terms, hostCols: p.hostCols }, deleted: p.deletedBitmap() })) : [];
   // A pinned part (a query on a worker, a checkpoint writing its file) keeps its memory until
@@ -68,19 +67,29 @@ export function swapIn(host: MergeHost, start: number, parts: Segment[], built: 
   // does not fit the parts stay listed as they were (this merge is lost, no row).
   let early: Segment[] | undefined;
   if (parts.some((p) => p.pinned)) early = n ? [new Segment(host.core, host.schema, built)] : [];
+  // Below the cap, a core that refuses the memory (the host refused its growth) throws before the
+  // parts go, so they stay listed and whole (before, they were freed first and their rows dropped until
+  // a restart). A hole below the heap's top (resident already) that holds the merged segment takes it
+  // at once, the parts' space becoming the hole; else room is reserved (at the top, untouched, or where
+  // the memory grew), held while the parts' space is tried, and taken if that is refused.
+  let room: number[] | null = null;
+  if (!early && n && !nearCap) {
+    if (fitsHole(host.core, built.blob.length, n)) early = [new Segment(host.core, host.schema, built)];
+    else room = reserveRoom(host.core, built.blob.length, n);
+  }
   // their slots stay until retire(): the doc map's entries still point at them
   for (const p of parts) p.free();
   let placed: Segment[];
   try {
-    placed = early ?? (n ? [new Segment(host.core, host.schema, built)] : []);
+    placed = early ?? (n ? [placeWithRoom(host.core, host.schema, built, room)] : []);
   } catch (e) {
     for (const p of parts) host.dropSlot(p);
     // the copies can fail to place too: then none stays (a freed part listed is read as garbage by
     // the next merge thread, 'Invalid typed array length' at 10M under load)
     const restored = nearCap ? placeCopies(host.core, host.schema, copies) : undefined;
     if (!restored) {
-      // not expected below the cap (the host refused memory): drop the rows rather than keep
-      // freed segments listed; a restart re-indexes them from the store of record
+      // not expected below the cap (the core refused the room it had just given back): drop the rows
+      // rather than keep freed segments listed; a restart re-indexes them from the store of record
       if (ids.length < 2 * n) ids = blobIds(built.blob, n);
       for (let row = 0; row < n; row++) if (!gone[row]) host.docs.delete(ids[2 * row], ids[2 * row + 1]);
       host.segments().splice(start, end - start);
@@ -104,6 +113,50 @@ export function swapIn(host: MergeHost, start: number, parts: Segment[], built: 
   host.retire(parts, seg, merged.forward, ids);
   for (let row = 0; row < n; row++) if (gone[row]) seg.markDeleted(row);
   for (const f of fix) f.values.forEach((v, a) => { if (!seg.hostCols[a]) seg.setAttr(a, f.row, v); });
+}
+
+/**
+ * Whether the core's largest free block below its top holds a segment of `rows` rows and a `blobBytes`
+ * blob with room to spare (the allocator may look for a block a size class up).
+ */
+function fitsHole(core: Core, blobBytes: number, rows: number): boolean {
+  return core.heapStats().largestFree >= blobBytes + (blobBytes >>> 4) + ((rows + 7) >>> 3) + 1024;
+}
+
+/**
+ * Core memory for a merged segment of `rows` rows and a `blobBytes` blob: its blob, deleted bitmap and
+ * descriptor as the Segment constructor allocates them; nothing taken when one is refused (throws).
+ */
+function reserveRoom(core: Core, blobBytes: number, rows: number): number[] {
+  const room: number[] = [];
+  try {
+    for (const bytes of [blobBytes, Math.max(16, (rows + 7) >>> 3), 16]) room.push(core.alloc(bytes));
+    return room;
+  } catch (e) {
+    release(core, room);
+    throw e;
+  }
+}
+
+function release(core: Core, room: number[]): void {
+  for (const ptr of room.splice(0)) core.free(ptr);
+}
+
+/**
+ * The merged segment placed with its parts freed, `room` (reserveRoom's, or null) held meanwhile: if
+ * the core cannot place it, the room is given back and the segment takes it (the allocator finds the
+ * blocks it just had free). The room is given back either way.
+ */
+function placeWithRoom(core: Core, schema: IndexSchema, built: BuiltSegment, room: number[] | null): Segment {
+  try {
+    return new Segment(core, schema, built);
+  } catch (e) {
+    if (!room) throw e;
+    release(core, room);
+    return new Segment(core, schema, built);
+  } finally {
+    if (room) release(core, room);
+  }
 }
 
 /** The parts' copies placed back in core memory, or undefined (none left placed) when one does not fit. */
