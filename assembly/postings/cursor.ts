@@ -195,9 +195,14 @@ export function ensureTfs(c: usize): void {
  * hits are read), only the row's own tf is unpacked: a dense term under AND has a few candidate rows
  * per block, whose bounds (plan/prune.ts) need their tf and nothing else of the block.
  */
-export function cursorTf(c: usize): u32 {
+@inline export function cursorTf(c: usize): u32 {
   const idx = load<u32>(c + C_IDX);
   if (load<u32>(c + C_TF_READY) != 0) return load<u32>(c + C_TFS + (<usize>idx << 2));
+  return cursorTfPacked(c, idx);
+}
+
+/** cursorTf() of a block whose tfs are not decoded: the row's own, unpacked alone. */
+function cursorTfPacked(c: usize, idx: u32): u32 {
   const e = skipEntry(c, load<u32>(c + C_BLOCK));
   return unpackOne(<usize>load<u32>(c + C_BLOB) + load<u32>(e, 8), idx, load<u32>(e, 24)) + 1;
 }
