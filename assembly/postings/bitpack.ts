@@ -55,18 +55,10 @@ export function undelta(ptr: usize, n: i32, base: u32): void {
   }
 }
 
-/** Exclusive prefix sum of `n` term frequencies at `tfs` into `out`, starting at `start`. */
-export function positionStarts(tfs: usize, n: i32, start: u32, out: usize): void {
-  for (let i = 0; i < n; i++) {
-    store<u32>(out + (<usize>i << 2), start);
-    start += load<u32>(tfs + (<usize>i << 2));
-  }
-}
-
 /**
  * A block's term frequencies in one pass: unpacks `n` values of tf - 1 (unpack()'s layout and padding)
  * into tf at `tfs` and each row's first hit (the exclusive prefix sum, from 0) at `starts`. One pass
- * instead of unpack(), a +1 pass and positionStarts(): a block whose rows' hits are read is decoded
+ * instead of unpack(), a +1 pass and a prefix-sum pass: a block whose rows' hits are read is decoded
  * whole (postings/cursor.ts ensureTfs), for one or two of its rows when an AND's bound reads them.
  */
 export function unpackTfs(src: usize, n: i32, bits: u32, tfs: usize, starts: usize): void {

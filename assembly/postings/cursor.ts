@@ -13,7 +13,7 @@
 // the first row >= t and never moves backwards.
 
 import { TERMINATED } from "../util/codes";
-import { BLOCK_LEN, unpack, unpackOne, undelta, positionStarts, unpackTfs, unpackRows, tfsBefore } from "./bitpack";
+import { unpackOne, unpackTfs, unpackRows, tfsBefore } from "./bitpack";
 import { hitsScratch, unpackHits } from "./positions";
 import { hdr, H_TERMS, H_TERM_TABLE, TERM_INFO_WORDS, SKIP_WORDS } from "../segment/layout";
 
