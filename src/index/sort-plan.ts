@@ -18,6 +18,7 @@ export interface ResolvedKey {
   desc: boolean;
   code?: number[];
   rowValues?: SortKey['rowValues'];
+  rowNumbers?: SortKey['rowNumbers'];
 }
 
 /**
@@ -30,6 +31,7 @@ export function resolveSort(schema: IndexSchema, sort: SortKey[]): ResolvedKey[]
   if (sort.length > MAX_SORT_KEYS) throw new SearchError('QUERY_ERROR', `too many sort-by attributes; maximum count is ${MAX_SORT_KEYS - 1}`);
   return sort.map((k) => {
     if (k.code) return { kind: 'expr', column: -1, host: false, desc: k.desc, code: k.code };
+    if (k.rowNumbers) return { kind: 'expr', column: -1, host: false, desc: k.desc, rowNumbers: k.rowNumbers };
     if (k.rowValues) return { kind: 'host', column: -1, host: true, desc: k.desc, rowValues: k.rowValues };
     if (k.attr.toLowerCase() === 'weight()' || k.attr.toLowerCase() === 'weight') return { kind: 'weight', column: -1, host: false, desc: k.desc };
     const column = columnOf(schema, k.attr);
@@ -68,6 +70,13 @@ export function compareValues(a: AttrValue, b: AttrValue): number {
 export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[], exprValues?: ExprValues): PlanSortKey[] {
   return keys.map((k, i) => {
     if (k.kind === 'weight') return { kind: SK_WEIGHT, ref: 0, desc: k.desc };
+    if (k.kind === 'expr' && k.rowNumbers) {
+      const values = k.rowNumbers(seg);
+      const ptr = seg.core.place(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+      owned.push(ptr);
+      exprValues?.set(i, values);
+      return { kind: SK_F64, ref: ptr, desc: k.desc };
+    }
     if (k.kind === 'expr') {
       const ptr = placeExprColumn(seg, k.code!);
       owned.push(ptr);
