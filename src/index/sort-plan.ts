@@ -12,6 +12,7 @@ import { columnOf } from './attr-filters.js';
 import { SearchError } from '../util/errors.js';
 import { placeExprColumn } from './expr-column.js';
 import { binaryCompare, collation, type Collation, type CollationName } from '../util/collation.js';
+import { stringRanks } from './segment/string-ranks.js';
 
 export interface ResolvedKey {
   kind: 'weight' | 'column' | 'expr' | 'host';
@@ -22,6 +23,8 @@ export interface ResolvedKey {
   rowValues?: SortKey['rowValues'];
   /** How the key's strings compare (host keys). */
   coll: Collation;
+  /** A STRING attribute column (its ranks are kept per segment). */
+  str?: boolean;
 }
 
 /**
@@ -40,7 +43,7 @@ export function resolveSort(schema: IndexSchema, sort: SortKey[], collationName?
     const column = columnOf(schema, k.attr);
     if (column < 0) throw new SearchError('QUERY_ERROR', `sort-by attribute '${k.attr}' not found`);
     const host = column > 0 && coreColumnType(schema.attrs[column - 1].type) === COL_NONE;
-    return { kind: 'column', column, host, desc: k.desc, coll };
+    return { kind: 'column', column, host, desc: k.desc, coll, str: column > 0 && schema.attrs[column - 1].type === 'string' };
   });
 }
 
@@ -76,6 +79,9 @@ export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[], 
       return { kind: SK_F64, ref: ptr, desc: k.desc };
     }
     if (!k.host) return { kind: SK_COLUMN, ref: k.column, desc: k.desc };
+    // a string column: the segment's ranks under the collation, derived once and kept with the segment
+    const kept = k.str ? stringRanks(seg, k.column - 1, k.coll) : null;
+    if (kept) return { kind: SK_RANK_U32, ref: kept.ptr, desc: k.desc };
     let values: AttrValue[] = [];
     if (k.rowValues) {
       values = k.rowValues(seg);

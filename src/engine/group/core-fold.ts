@@ -15,7 +15,8 @@ import { AGG, RECORD_FIXED_BYTES, V, type Program, type Source } from '../../was
 import type { GroupRecords } from '../../wasm/group-runner.js';
 import { DEFAULT_WITHIN, type AggSpec, type AttrRef, type GroupPlan } from './group-plan.js';
 import { groupId, type AggState, type PartialGroup, type Partials } from './group-segment.js';
-import { mvaColumn, stringRanks } from './core-columns.js';
+import { mvaColumn } from './core-columns.js';
+import { stringRanks } from '../../index/segment/string-ranks.js';
 
 const COL_U32 = 1, COL_I64 = 2, COL_F32 = 3;
 const CORE_AGGS = new Set(['count', 'sum', 'avg', 'min', 'max']);
@@ -125,14 +126,35 @@ export function readCoreGroups(plan: GroupPlan, prog: CoreProgram, seg: Segment,
   const nk = prog.keys.length;
   const within = plan.within ?? DEFAULT_WITHIN;
   const withinReaders = within.map((w) => (w.ref ? (w.ref.reader ? w.ref.reader(seg) : seg.attrReader(w.ref.attr)) : null));
-  const folds = plan.keys.map((k) => k.type === 'string' && k.attr >= 0 && !!plan.coll && !plan.coll.exact);
+  const coll = plan.coll;
+  const folds = plan.keys.map((k) => {
+    if (k.type !== 'string' || k.attr < 0 || !coll || coll.exact) return null;
+    const ranks = stringRanks(seg, k.attr, coll);
+    return ranks && { folded: ranks.folded, host: seg.hostCols[k.attr]! };
+  });
+  const folding = folds.some((f) => f !== null);
   for (let r = 0, off = recs.offset; r < n; r++, off += recordBytes) {
     const fixed = off + nk * 8;
     const count = view.getUint32(fixed, true);
     const firstRow = view.getUint32(fixed + 4, true);
     const bestRow = view.getUint32(fixed + 8, true);
-    // a string key shows the representative row's own string (a rank stands for all equal under the collation)
-    const key = prog.keys.map((decode, i) => (folds[i] ? seg.attr(plan.keys[i]!.attr, bestRow) : decode(view, off + i * 8)));
+    // a string key shows the representative row's own string (a rank stands for all equal under the
+    // collation); the group's id is the rank's folded key, not folded again
+    let key: AttrValue[], id: AttrValue[] | undefined;
+    if (folding) {
+      key = []; id = [];
+      for (let i = 0; i < nk; i++) {
+        const f = folds[i];
+        if (f) {
+          const rank = view.getUint32(off + i * 8, true);
+          key.push(rank ? f.host[bestRow]! : null);
+          id.push(rank ? f.folded[rank - 1]! : null);
+        } else {
+          const v = prog.keys[i]!(view, off + i * 8);
+          key.push(v); id.push(v);
+        }
+      }
+    } else key = prog.keys.map((decode, i) => decode(view, off + i * 8));
     const bestWeight = view.getInt32(fixed + 12, true);
     let at = fixed + RECORD_FIXED_BYTES;
     const aggs = prog.aggs.map(({ spec, decode, exact }): AggState => {
@@ -150,6 +172,6 @@ export function readCoreGroups(plan: GroupPlan, prog: CoreProgram, seg: Segment,
       key, count, aggs, bestWeight, bestOrd: base + bestRow, bestDoc: doc, firstOrd: base + firstRow,
       tops: [{ ord: base + bestRow, doc, weight: bestWeight, vals: withinReaders.map((rd) => (rd ? rd(bestRow) : bestWeight)) }],
     };
-    into.set(groupId(key, plan.coll), g);
+    into.set(groupId(id ?? key), g);
   }
 }
