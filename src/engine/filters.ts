@@ -15,13 +15,16 @@ import { collation, type Collation } from '../util/collation.js';
 import { compileExpr, type CompiledExpr } from './expr/compile.js';
 import { sortCode } from './expr/sort-code.js';
 
-/** Expression targets compiled once per statement (the condition tree is the statement's). */
-const compiledTargets = new WeakMap<object, CompiledExpr>();
+/** Expression targets compiled once per statement (the condition tree is the statement's, which the parse
+ * cache may share between sessions: one compilation per collation). */
+const compiledTargets = new WeakMap<object, Map<string, CompiledExpr>>();
 
 /** An expression target's value on one document, as the attribute value a filter compares. */
-function exprTargetValue(table: Table, e: FilterTarget['expr'], docId: bigint, attrs: Map<string, AttrValue>): AttrValue {
-  let c = compiledTargets.get(e);
-  if (!c) { c = compileExpr(e, { table }); compiledTargets.set(e, c); }
+function exprTargetValue(table: Table, e: FilterTarget['expr'], docId: bigint, attrs: Map<string, AttrValue>, coll?: Collation): AttrValue {
+  let byColl = compiledTargets.get(e);
+  if (!byColl) compiledTargets.set(e, (byColl = new Map()));
+  let c = byColl.get(coll?.name ?? '');
+  if (!c) { c = compileExpr(e, { table, collation: coll }); byColl.set(coll?.name ?? '', c); }
   const v = c.eval({ docId, weight: 0, attrs });
   if (v === undefined || v === null) return null;
   if (c.type === 'json') return typeof v === 'object' ? JSON.stringify(v) : typeof v === 'boolean' ? Number(v) : (v as AttrValue);
@@ -153,11 +156,11 @@ function checkColumns(table: Table, c: Condition): void {
 }
 
 /** The value a target reads from a document: a column, id, or a JSON path inside a column. */
-function targetValue(table: Table, t: FilterTarget, docId: bigint, attrs: Map<string, AttrValue>): AttrValue | undefined {
+function targetValue(table: Table, t: FilterTarget, docId: bigint, attrs: Map<string, AttrValue>, coll?: Collation): AttrValue | undefined {
   const cur = jsonTarget(table, t, attrs);
   if (cur !== NOT_JSON) return jsonAttrValue(cur);
   const e = t.expr;
-  if (e.kind !== 'column') return exprTargetValue(table, e, docId, attrs);
+  if (e.kind !== 'column') return exprTargetValue(table, e, docId, attrs, coll);
   const name = e.name.toLowerCase();
   return name === 'id' ? docId : attrs.get(table.column(name)?.name ?? name);
 }
@@ -235,14 +238,14 @@ export function evalCondition(
     case 'or': return c.children.some((x) => evalCondition(table, x, docId, attrs, coll));
     case 'not': return !evalCondition(table, c.child, docId, attrs, coll);
     case 'is_null': {
-      const v = targetValue(table, c.target, docId, attrs);
+      const v = targetValue(table, c.target, docId, attrs, coll);
       return (v === null || v === undefined) !== c.negate;
     }
     default: {
       const cur = jsonTarget(table, c.target, attrs);
       const held = Array.isArray(cur) ? jsonArrayHolds(c, cur, c.target.quantifier, coll) : undefined;
       if (held !== undefined) return held;
-      const v = cur === NOT_JSON ? targetValue(table, c.target, docId, attrs) : jsonAttrValue(cur);
+      const v = cur === NOT_JSON ? targetValue(table, c.target, docId, attrs, coll) : jsonAttrValue(cur);
       if (Array.isArray(v)) {
         const each = (x: bigint) => holdsScalar(c, x);
         return c.target.quantifier === 'all' ? v.length > 0 && v.every(each) : v.some(each);

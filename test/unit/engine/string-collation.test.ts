@@ -118,3 +118,12 @@ describe('SET collation_connection', () => {
     expect(await col("select id from s where s = 'APPLE'")).toEqual([1, 3]);
   });
 });
+
+describe('string comparisons in expressions', () => {
+  it('take the collation as searchd\'s Expr_StrCmp_c (select list: libc_ci; WHERE: the session\'s)', async () => {
+    expect(await col("select id, s = 'APPLE' as x from s order by id asc limit 3", 1)).toEqual([1, 0, 1]);
+    expect(await col("select id from s where concat(s, '') = 'APPLE' or n = 2 order by id asc")).toEqual([1, 2, 3]);
+    await t.exec('set collation_connection = binary');
+    expect(await col("select id from s where concat(s, '') = 'APPLE' or n = 2 order by id asc")).toEqual([2, 3]);
+  });
+});
