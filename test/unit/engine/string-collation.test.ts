@@ -127,3 +127,19 @@ describe('string comparisons in expressions', () => {
     expect(await col("select id from s where concat(s, '') = 'APPLE' or n = 2 order by id asc")).toEqual([2, 3]);
   });
 });
+
+describe('a distributed table of local shards', () => {
+  it('merges ORDER BY and GROUP BY on a string under the collation', async () => {
+    await t.exec('create table d1 (title text, s string)');
+    await t.exec('create table d2 (title text, s string)');
+    await t.exec("insert into d1 (id, title, s) values (1, 'x', 'apple'), (2, 'x', 'Banana')");
+    await t.exec("insert into d2 (id, title, s) values (3, 'x', 'APPLE'), (4, 'x', '_under')");
+    await t.exec("create table dd type='distributed' local='d1' local='d2'");
+    expect(await col('select id from dd order by s asc')).toEqual([4, 1, 3, 2]);
+    const groups = await t.rows('select s, count(*) from dd group by s order by s asc');
+    expect(groups.map((r) => [String(r[0]).toLowerCase(), Number(r[1])])).toEqual([['_under', 1], ['apple', 2], ['banana', 1]]);
+    await t.exec('set collation_connection = binary');
+    expect(await col('select id from dd order by s asc')).toEqual([3, 2, 4, 1]);
+    expect((await t.rows('select s, count(*) from dd group by s')).length).toBe(4);
+  });
+});
