@@ -105,6 +105,9 @@ const COLLATIONS: Record<CollationName, Collation> = {
   binary: { name: 'binary', compare: binaryCompare, fold: identity, exact: true },
 };
 
+/** searchd's ESphCollation values in order: what the binary API's master extension carries. */
+export const API_COLLATIONS: readonly CollationName[] = ['libc_ci', 'libc_cs', 'utf8_general_ci', 'binary'];
+
 /** searchd's default collation (SPH_COLLATION_DEFAULT). */
 export const DEFAULT_COLLATION: CollationName = 'libc_ci';
 

@@ -77,8 +77,8 @@ export async function execDistributedSelect(
   const plan = planShards(st);
   const live = def.agents.filter((a) => !a.blackhole);
   if (def.agents.length) remoteQuery(plan.shard, def.name); // refuses what agents cannot be sent, before any is
-  for (const a of def.agents) if (a.blackhole) sendToBlackhole(def, a, plan.shard);
-  const remote = Promise.all(live.map((a) => queryAgent(def, a, plan.shard)));
+  for (const a of def.agents) if (a.blackhole) sendToBlackhole(def, a, plan.shard, flags.collation);
+  const remote = Promise.all(live.map((a) => queryAgent(def, a, plan.shard, flags.collation)));
   const localStarted = performance.now();
   const locals = await Promise.all(def.locals.map((name) => runLocal(catalog, name, plan, flags)));
   const localMs = performance.now() - localStarted;
