@@ -1,3 +1,4 @@
+import type { CollationName } from '../util/collation.js';
 import type { Segment } from './segment/segment.js';
 /**
  * The contract between the engine and the RT index (segments in the WASM core).
@@ -135,6 +136,8 @@ export interface SearchRequest {
   maxQueryMs?: number;
   /** OPTION threads: the most worker threads this query's ranges spread over (1 = one, unsplit); unset = all. */
   threads?: number;
+  /** How strings compare in host filters and ORDER BY (searchd's collation); unset: libc_ci. */
+  collation?: CollationName;
 }
 
 export interface Hit { docId: bigint; weight: number }

@@ -8,6 +8,7 @@ import { constantValue } from '../expr/constant-expr.js';
 import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn } from '../result.js';
 import { systemVariable, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
+import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
 import { processlistResult, statusRows, tableStatusRows, threadsResult } from './exec-status.js';
 
 function metaRows(session: Session): string[][] {
@@ -27,7 +28,9 @@ function variablesRows(settings: GlobalSettings, session: Session): string[][] {
   const names = ['autocommit', 'auto_schema', 'character_set_client', 'character_set_connection',
     'collation_connection', 'max_allowed_packet', 'not_terms_only_allowed', 'version', 'version_comment'];
   return names.map((n) => {
-    const v = n === 'autocommit' ? (session.autocommit ? 1 : 0) : systemVariable(n, settings);
+    // collation_connection: searchd's own name of the session's collation (libc_ci by default)
+    const v = n === 'autocommit' ? (session.autocommit ? 1 : 0)
+      : n === 'collation_connection' ? session.collation ?? settings.collation_server : systemVariable(n, settings);
     return [n, String(v ?? '')];
   });
 }
@@ -77,6 +80,11 @@ function boolValue(name: string, v: SetStatement['assignments'][number]['value']
   throw new SearchError('BAD_VALUE', `Unknown value for '${name}'`);
 }
 
+/** A setting's value as text (`utf8_general_ci`, 'binary', 5). */
+function textValue(v: SetStatement['assignments'][number]['value']): string {
+  return v.kind === 'ident' ? v.name : v.kind === 'string' ? v.value : 'value' in v ? String(v.value) : '';
+}
+
 /** A non-negative integer setting. */
 function countValue(name: string, v: SetStatement['assignments'][number]['value']): number {
   if (v.kind === 'int' && Number(v.value) >= 0) return Number(v.value);
@@ -90,6 +98,8 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
     else if (a.name === 'expansion_limit') settings.expansion_limit = countValue(a.name, a.value);
     else if (a.name === 'autocommit') session.autocommit = boolValue(a.name, a.value);
     else if (a.name === 'sql_quote_show_create') session.quoteShowCreate = boolValue(a.name, a.value);
+    // searchd takes an unknown name as its default collation, libc_ci, without an error
+    else if (a.name === 'collation_connection') session.collation = collationName(textValue(a.value)) ?? DEFAULT_COLLATION;
     // Other session variables (sql_mode, names, profiling ...) are accepted and ignored, as Manticore does.
   }
   return ok(0);

@@ -86,7 +86,10 @@ export function executeStatement(ctx: ExecContext, st: Statement, session: Sessi
 
 /** One statement on this node only (what the replication layer applies from a cluster's stream). */
 export async function executeLocal(ctx: ExecContext, st: Statement, session: Session): Promise<Result | Result[]> {
-  const flags = { notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit };
+  const flags = {
+    notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit,
+    collation: session.collation ?? ctx.settings.collation_server,
+  };
   const write = { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags };
   // options are checked first, as Manticore's parser does (an unknown option fails even on a missing table)
   const optionKind = OPTION_STATEMENTS[st.kind];
