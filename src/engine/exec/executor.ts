@@ -130,7 +130,7 @@ export async function executeLocal(ctx: ExecContext, st: Statement, session: Ses
       return r;
     }
     case 'set_names': case 'set_transaction': return ok(0);
-    case 'call': return execCall(ctx.catalog, st, ctx.dist);
+    case 'call': return execCall(ctx.catalog, st, ctx.dist, flags.expansionLimit ?? 0);
     case 'backup': return execBackup(ctx.catalog, st, ctx.checkpointNow);
     case 'lock_tables': return execLockTables(ctx.catalog, st, session);
     case 'unlock_tables': return execUnlockTables(session);
