@@ -4,6 +4,7 @@ import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { execShowCreate, execShowFields } from './exec-ddl.js';
 import { likeMatcher } from '../like.js';
+import { tableSettingsText } from '../schema-text.js';
 import { constantValue } from '../expr/constant-expr.js';
 import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn } from '../result.js';
 import { systemVariable, type GlobalSettings } from '../server-vars.js';
@@ -62,6 +63,11 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
       const t = catalog.get(st.table);
       if (!t) throw new SearchError('UNKNOWN_TABLE', `no such table '${st.table.toLowerCase()}'`);
       return kv(tableStatusRows(t, catalog.store.checkpointBytes(t.name), catalog.store.lastSeq(t.name)));
+    }
+    case 'table_settings': {
+      const t = catalog.get(st.table!);
+      if (!t) throw new SearchError('UNKNOWN_TABLE', `no such table '${st.table!.toLowerCase()}'`);
+      return rows(stringColumns('Variable_name', 'Value'), [['settings', tableSettingsText(t.schema)]]);
     }
     default: throw new SearchError('UNSUPPORTED', `SHOW ${st.what.toUpperCase()} is not supported`);
   }
