@@ -17,6 +17,8 @@ export interface Session {
   quoteShowCreate?: boolean;
   /** Tables named by this connection's LOCK TABLES, until UNLOCK TABLES (SHOW LOCKS-free bookkeeping). */
   lockedTables?: string[];
+  /** Ids written by this connection's last INSERT/REPLACE, comma-separated (SELECT LAST_INSERT_ID()). */
+  lastInsertIds?: string;
   /** The client connection's id and address, for the query log. */
   connId?: number;
   peer?: string;

@@ -110,7 +110,11 @@ export async function executeLocal(ctx: ExecContext, st: Statement, session: Ses
       Object.assign(session, meta);
       return [main, ...facets];
     }
-    case 'insert': return buffersWrites(session) ? execInsertInTransaction(write, st, session) : execInsert(write, st);
+    case 'insert': {
+      const r = await (buffersWrites(session) ? execInsertInTransaction(write, st, session) : execInsert(write, st));
+      if (r.insertedIds) session.lastInsertIds = r.insertedIds.join(',');
+      return r;
+    }
     case 'update': return execUpdate(write, st);
     case 'delete': return buffersWrites(session) ? execDeleteInTransaction(write, st, session) : execDelete(write, st);
     case 'create_table': return isDistributedCreate(st) ? execCreateDistributed(ctx.catalog, ctx.dist, st) : execCreate(ctx.catalog, st);
