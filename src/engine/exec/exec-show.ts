@@ -112,7 +112,7 @@ export function execSelectNoTable(st: SelectStatement, session: Session, setting
     else if (e.kind === 'call' && e.name === 'database') v = session.database;
     else if (e.kind === 'call' && (e.name === 'user' || e.name === 'current_user')) v = 'root@localhost';
     else if (e.kind === 'call' && e.name === 'version') v = systemVariable('version', settings);
-    else if (e.kind === 'call' && e.name === 'last_insert_id' && e.args.length === 0) v = session.lastInsertIds ?? '';
+    else if (e.kind === 'call' && e.name === 'last_insert_id' && e.args.length === 0) v = session.lastInsertIds?.join(',') ?? '';
     else if (e.kind === 'call' && e.name === 'connection_id') v = BigInt(session.connId ?? 1); // 1 in process
     else if (e.kind === 'literal' && e.value.kind === 'int') v = BigInt(e.value.value);
     else if (e.kind === 'literal' && e.value.kind === 'float') v = e.value.value;

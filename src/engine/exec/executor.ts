@@ -112,7 +112,7 @@ export async function executeLocal(ctx: ExecContext, st: Statement, session: Ses
     }
     case 'insert': {
       const r = await (buffersWrites(session) ? execInsertInTransaction(write, st, session) : execInsert(write, st));
-      if (r.insertedIds) session.lastInsertIds = r.insertedIds.join(',');
+      if (r.insertedIds) session.lastInsertIds = r.insertedIds; // kept, not joined: a big batch pays nothing unless asked
       return r;
     }
     case 'update': return execUpdate(write, st);
