@@ -20,6 +20,8 @@ export interface Session {
   collation?: CollationName;
   /** Tables named by this connection's LOCK TABLES, until UNLOCK TABLES (SHOW LOCKS-free bookkeeping). */
   lockedTables?: string[];
+  /** Ids written by this connection's last INSERT/REPLACE (SELECT LAST_INSERT_ID() joins them when asked). */
+  lastInsertIds?: readonly bigint[];
   /** The client connection's id and address, for the query log. */
   connId?: number;
   peer?: string;

@@ -4,6 +4,7 @@ import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { execShowCreate, execShowFields } from './exec-ddl.js';
 import { likeMatcher } from '../like.js';
+import { tableSettingsText } from '../schema-text.js';
 import { constantValue } from '../expr/constant-expr.js';
 import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn } from '../result.js';
 import { systemVariable, type GlobalSettings } from '../server-vars.js';
@@ -66,6 +67,11 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
       if (!t) throw new SearchError('UNKNOWN_TABLE', `no such table '${st.table.toLowerCase()}'`);
       return kv(tableStatusRows(t, catalog.store.checkpointBytes(t.name), catalog.store.lastSeq(t.name)));
     }
+    case 'table_settings': {
+      const t = catalog.get(st.table!);
+      if (!t) throw new SearchError('UNKNOWN_TABLE', `no such table '${st.table!.toLowerCase()}'`);
+      return rows(stringColumns('Variable_name', 'Value'), [['settings', tableSettingsText(t.schema)]]);
+    }
     default: throw new SearchError('UNSUPPORTED', `SHOW ${st.what.toUpperCase()} is not supported`);
   }
 }
@@ -116,6 +122,7 @@ export function execSelectNoTable(st: SelectStatement, session: Session, setting
     else if (e.kind === 'call' && e.name === 'database') v = session.database;
     else if (e.kind === 'call' && (e.name === 'user' || e.name === 'current_user')) v = 'root@localhost';
     else if (e.kind === 'call' && e.name === 'version') v = systemVariable('version', settings);
+    else if (e.kind === 'call' && e.name === 'last_insert_id' && e.args.length === 0) v = session.lastInsertIds?.join(',') ?? '';
     else if (e.kind === 'call' && e.name === 'connection_id') v = BigInt(session.connId ?? 1); // 1 in process
     else if (e.kind === 'literal' && e.value.kind === 'int') v = BigInt(e.value.value);
     else if (e.kind === 'literal' && e.value.kind === 'float') v = e.value.value;
