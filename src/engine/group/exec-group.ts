@@ -4,6 +4,7 @@
  * (ORDER BY, default weight() DESC as Manticore's "@weight desc"), max_matches and LIMIT. Columns
  * that are not aggregates come from the group's representative row (best weight, then earliest).
  */
+import { collation } from '../../util/collation.js';
 import type { AttrValue, SearchRequest, SearchResult } from '../../index/types.js';
 import type { Condition, Expr, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
@@ -62,14 +63,21 @@ function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
  * returns the matches when some plan folds on the host (group-segment.ts).
  */
 export function collectGroupsMany(table: Table, req: SearchRequest, plans: GroupPlan[]): { groups: GroupRow[][]; search: SearchResult } {
-  const c = collector(plans);
+  const c = collector(withCollation(plans, req));
   return c.finish(table.index.groupAll(req, c.grouping));
 }
 
 /** collectGroupsMany on the query worker threads when the table is big enough. */
 export async function collectGroupsManyAsync(table: Table, req: SearchRequest, plans: GroupPlan[]): Promise<{ groups: GroupRow[][]; search: SearchResult }> {
-  const c = collector(plans);
+  const c = collector(withCollation(plans, req));
   return c.finish(await table.index.groupAllAsync(req, c.grouping));
+}
+
+/** The request's collation on each plan: grouping, the group order and HAVING compare strings with it. */
+function withCollation(plans: GroupPlan[], req: SearchRequest): GroupPlan[] {
+  const coll = collation(req.collation);
+  for (const p of plans) p.coll = coll;
+  return plans;
 }
 
 function collector(plans: GroupPlan[]): { grouping: SegmentGrouping; finish(search: SearchResult): { groups: GroupRow[][]; search: SearchResult } } {
