@@ -184,6 +184,7 @@ const WORKS: Record<string, [string, string]> = {
   max_matches: [ALL, `${ALL} OPTION max_matches=3`],
   not_terms_only_allowed: [ALL, "SELECT id, weight() FROM sw WHERE MATCH('-apple') ORDER BY id ASC OPTION not_terms_only_allowed=1"],
   ranker: [APPLE, `${APPLE} OPTION ranker=none`],
+  rand_seed: ['SELECT id FROM sw ORDER BY RAND() OPTION rand_seed=1', 'SELECT id FROM sw ORDER BY RAND() OPTION rand_seed=2'],
 };
 /**
  * Works, proved elsewhere: max_query_time needs a slow query (test/unit/index/max-query-time.test.ts);
