@@ -24,6 +24,17 @@ export interface FieldTokens {
   positions: number[];
   /** Field length in tokens for BM25 and `word$` (the last position). */
   length: number;
+  /**
+   * Where the field ends in a blended token (its forms and parts the last hits): that token's position.
+   * Manticore's indexer moves the field end back to it (ProcessCollectedHits' blended start), so
+   * "the well-known" with `-` in blend_chars ends at `well-known`, `well` and `known` alike.
+   */
+  blendEnd?: number;
+  /**
+   * Entries from here on were appended after the text's (mark terms, exact forms): not in text order,
+   * so the field's end hits among them are taken by position (doc-inverter.ts collectField).
+   */
+  extrasFrom?: number;
   /** The same terms and positions as numbers in shared chunks, when the text pipeline packed them. */
   readonly packed?: PackedTerms;
 }
