@@ -2,6 +2,7 @@
  * index_exact_words: next to each indexed word's dictionary form the index keeps its folded,
  * unstemmed form as the term `=word` at the same position, which `=word` in a query looks up.
  */
+import { withExtras } from './field-extras.js';
 import type { FieldTokens } from './types.js';
 
 /** The term an exact form is stored under (Manticore's MAGIC_WORD_HEAD_NONSTEMMED). */
@@ -33,5 +34,5 @@ export function withExactForms(field: FieldTokens, tokens: ExactToken[]): FieldT
     positions.push(t.pos);
   }
   // not a spread: a packed field's numbers would go along and stand for the old terms
-  return { terms, positions, length: field.length };
+  return withExtras(field, terms, positions);
 }

@@ -3,6 +3,7 @@
  * marks' positions, as Manticore's BuildZoneHits (a paragraph also ends a sentence; a zone tag
  * also ends both), so SENTENCE, PARAGRAPH and ZONE read them like any keyword.
  */
+import { withExtras } from './field-extras.js';
 import type { FieldTokens } from './types.js';
 
 /** Reserved terms; the leading control character keeps them out of any tokenizer's output. */
@@ -34,5 +35,5 @@ export function withMarkTerms(field: FieldTokens, marks: MarkInput[] | undefined
     if (m.kind === 'zone') add(zoneTerm(m.zone), m.pos);
   }
   // not a spread: a packed field's numbers would go along and stand for the old terms
-  return { terms, positions, length: field.length };
+  return withExtras(field, terms, positions);
 }

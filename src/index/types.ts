@@ -1,3 +1,4 @@
+import type { CollationName } from '../util/collation.js';
 import type { Segment } from './segment/segment.js';
 /**
  * The contract between the engine and the RT index (segments in the WASM core).
@@ -24,6 +25,17 @@ export interface FieldTokens {
   positions: number[];
   /** Field length in tokens for BM25 and `word$` (the last position). */
   length: number;
+  /**
+   * Where the field ends in a blended token (its forms and parts the last hits): that token's position.
+   * Manticore's indexer moves the field end back to it (ProcessCollectedHits' blended start), so
+   * "the well-known" with `-` in blend_chars ends at `well-known`, `well` and `known` alike.
+   */
+  blendEnd?: number;
+  /**
+   * Entries from here on were appended after the text's (mark terms, exact forms): not in text order,
+   * so the field's end hits among them are taken by position (doc-inverter.ts collectField).
+   */
+  extrasFrom?: number;
   /** The same terms and positions as numbers in shared chunks, when the text pipeline packed them. */
   readonly packed?: PackedTerms;
 }
@@ -96,6 +108,8 @@ export interface SortKey {
   code?: number[];
   /** A key computed on the host: its value for every row of a segment (strings, JSON values, bigint expressions). */
   rowValues?: (seg: Segment) => AttrValue[];
+  /** A numeric key computed on the host, one f64 a row (ORDER BY RAND()): placed as an expression column, no ranking pass. */
+  rowNumbers?: (seg: Segment) => Float64Array;
 }
 
 export interface SearchRequest {
@@ -124,6 +138,8 @@ export interface SearchRequest {
   maxQueryMs?: number;
   /** OPTION threads: the most worker threads this query's ranges spread over (1 = one, unsplit); unset = all. */
   threads?: number;
+  /** How strings compare in host filters and ORDER BY (searchd's collation); unset: libc_ci. */
+  collation?: CollationName;
 }
 
 export interface Hit { docId: bigint; weight: number }

@@ -33,6 +33,12 @@ interface WalkState {
   pos: number;
   step: number;
   last: number;
+  /**
+   * Position of the blended token whose forms and parts the last hits are, or -1 (Manticore's
+   * iBlendedHitsStart): a blended form's hit sets it, a part's keeps it, a plain word's clears it, and a
+   * stopword or an SPZ mark leaves it as it was.
+   */
+  blend: number;
 }
 
 /** What a walk over a field reports: words (term '' for stopwords) and marks, at their positions. */
@@ -60,6 +66,12 @@ export class FieldWalker {
   private scanTerms: (string | null)[] = [];
   private scanGeneration = -1;
 
+  /**
+   * After walk(): the position of the blended token the field ends in (its forms and parts were the
+   * last words indexed), or -1. The field's end hits start there (FieldTokens.blendEnd).
+   */
+  lastBlend = -1;
+
   /** Forgets the scanner-id memo when the scanner renumbered its ids. */
   private sameGeneration(generation: number): void {
     if (generation === this.scanGeneration) return;
@@ -75,7 +87,7 @@ export class FieldWalker {
    * Exception matches are cut out of the text and stand as one word each at their place.
    */
   walk(text: string, v: WalkVisitor): number {
-    const st: WalkState = { pos: 0, step: 1, last: 0 };
+    const st: WalkState = { pos: 0, step: 1, last: 0, blend: -1 };
     let from = 0;
     for (const m of this.exceptions.find(text, this.wordChar)) {
       this.walkSegment(text.slice(from, m.start), from, st, v);
@@ -84,6 +96,7 @@ export class FieldWalker {
       from = m.end;
     }
     this.walkSegment(from === 0 ? text : text.slice(from), from, st, v);
+    this.lastBlend = st.blend;
     return st.last;
   }
 
@@ -232,13 +245,15 @@ export class FieldWalker {
 
   /**
    * Reports a word; the next token steps 1 from it, a stopword's next token stopword_step, and a
-   * blended token's variants keep the position for the next form or part (BuildRegularHits).
+   * blended token's variants keep the position for the next form or part (BuildRegularHits). An
+   * indexed word also sets where the blended token the field may end in starts (WalkState.blend).
    */
   private visitWord(term: string, w: WordSpan, offset: number, st: WalkState, v: WalkVisitor, blend?: 'variant' | 'part'): void {
     v.word(term, st.pos, w, offset);
     if (term !== '') {
       st.step = blend === 'variant' ? 0 : 1;
       st.last = st.pos;
+      st.blend = blend === 'variant' ? st.pos : blend === 'part' ? st.blend : -1;
     } else {
       st.step = blend === 'variant' ? 0 : blend === 'part' ? 1 : this.settings.stopwordStep;
     }

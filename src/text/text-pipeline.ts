@@ -281,7 +281,10 @@ class Pipeline implements TextPipeline {
       mark: (m) => marks.push(m),
     });
     const spz = this.settings.indexSp || this.settings.indexZones !== '';
-    return spz ? { terms, positions, length, marks } : { terms, positions, length };
+    const out: IndexedField = spz ? { terms, positions, length, marks } : { terms, positions, length };
+    // a field ending in a blended token ends where that token starts (Manticore's indexer)
+    if (this.walker.lastBlend >= 0) out.blendEnd = this.walker.lastBlend;
+    return out;
   }
 
   indexFieldInto(text: string, sink: BatchSink): number | null {

@@ -94,10 +94,11 @@ export function hitWord(f: number, pos: number, end: boolean): number {
  * (ProcessCollectedHits' "set end marker for all tail hits"). With positions ascending that is every
  * token at the greatest position; where a negative phrase_boundary_step took positions back, the last
  * token's position decides and the run can hold higher ones ('run run the, a, dog' at 1 2 1: all three).
+ * `end` replaces the last token's position as the run's floor: a final blended token's (Manticore takes
+ * the lower of the two), or a trailing mark's that comes after the tokens (then none of them is an end).
  */
-export function fieldEndFrom(positions: ArrayLike<number>, from: number, to: number): number {
+export function fieldEndFrom(positions: ArrayLike<number>, from: number, to: number, end = to > from ? positions[to - 1] & POS_MASK : 0): number {
   if (to <= from) return to;
-  const end = positions[to - 1] & POS_MASK;
   let i = to - 1;
   while (i >= from && (positions[i] & POS_MASK) >= end) i--;
   return i + 1;
@@ -173,19 +174,24 @@ export function collectField(s: TokenStream, ft: FieldTokens, f: number): void {
     return;
   }
   s.strings = true;
-  // sentence, paragraph and zone marks come after the words (spz-terms.ts withMarkTerms), not where the
-  // text had them: such a field keeps the greatest position as its end (the same hits as the tail rule
-  // wherever positions ascend, which is all but a negative phrase_boundary_step's)
   const n = ft.terms.length;
-  const marks = n > 0 && isReservedTerm(ft.terms[n - 1]);
-  let last = 0;
-  if (marks) for (const p of ft.positions) if ((p & POS_MASK) > last) last = p & POS_MASK;
-  const endFrom = marks ? n : fieldEndFrom(ft.positions, 0, n);
+  const { positions } = ft;
+  // the text's own entries, in text order: the tail rule over them; sentence, paragraph and zone mark
+  // terms and exact forms come after them (field-extras.ts), not where the text had them: those end the
+  // field where their position is not below the end's (the same hits as the tail rule wherever
+  // positions ascend, which is all but a negative phrase_boundary_step's)
+  const words = Math.min(ft.extrasFrom ?? n, n);
+  // the last hit's position (a trailing mark's where it is past the last word's: exact forms stand at
+  // their words'), or a final blended token's where lower (Manticore's end floor)
+  let end = words > 0 ? positions[words - 1] & POS_MASK : 0;
+  for (let i = words; i < n; i++) if ((positions[i] & POS_MASK) > end && isReservedTerm(ft.terms[i])) end = positions[i] & POS_MASK;
+  if (ft.blendEnd !== undefined && ft.blendEnd < end) end = ft.blendEnd;
+  const endFrom = fieldEndFrom(positions, 0, words, end);
   for (let i = 0; i < n; i++) {
     const id = streamId(s, ft.terms[i]);
     s.count[id]++;
     s.tid[s.n] = id;
-    s.thit[s.n++] = hitWord(f, ft.positions[i], marks ? (ft.positions[i] & POS_MASK) === last : i >= endFrom);
+    s.thit[s.n++] = hitWord(f, positions[i], i < words ? i >= endFrom : (positions[i] & POS_MASK) >= end);
   }
 }
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RtIndex } from '../../../src/index/rt-index.js';
-import { CORE_MEMORY_LIMIT } from '../../../src/index/merge-scheduler.js';
+import { CORE_MEMORY_LIMIT } from '../../../src/index/merge-swap.js';
 import { TieredMergePolicy } from '../../../src/index/merge-policy.js';
 import { Core } from '../../../src/wasm/core.js';
 import { Segment } from '../../../src/index/segment/segment.js';
@@ -30,6 +30,15 @@ class FailingCore extends Core {
   failMore = 0;
   /** Allocations to let through before refusing one (-1: none refused this way). */
   failAfter = -1;
+  /** Blob placements (place(): a segment's blob) still to refuse. */
+  failPlaces = 0;
+  override place(bytes: Uint8Array): number {
+    if (this.failPlaces > 0) {
+      this.failPlaces--;
+      throw new Error('quarry wasm core: out of memory');
+    }
+    return super.place(bytes);
+  }
   override alloc(size: number): number {
     if (this.failAfter >= 0 && this.failAfter-- === 0) throw new Error('quarry wasm core: out of memory');
     if (this.failNext || this.failMore > 0) {
@@ -85,16 +94,63 @@ describe('RtIndex merge placement', () => {
 });
 
 describe('RtIndex merge placement failing below the cap', () => {
-  it('drops the merged rows rather than list freed segments, and says so', () => {
+  const batches = (idx: RtIndex) => {
+    for (let b = 0; b < 3; b++) idx.addBatch(Array.from({ length: 10 }, (_, i) => doc(schema, b * 10 + i + 1, { body: `common w${b}` }, [i, `s${b}`])));
+    idx.delete([5n, 15n]);
+    idx.updateAttrs(25n, new Map([['n', 77]]));
+  };
+  const check = (idx: RtIndex) => {
+    expect(idx.count()).toBe(28);
+    expect(idx.has(5n)).toBe(false);
+    expect(idx.getAttrs(25n)).toEqual([77, 's2']);
+    expect(idx.getAttrs(26n)).toEqual([5, 's2']);
+    expect(idx.search(req(t('common'), { limit: 100 })).totalFound).toBe(28);
+    expect(idx.search(req(t('w1'), { limit: 100 })).totalFound).toBe(9);
+  };
+
+  it('keeps every row searchable when the core refuses memory for the merged segment (no part pinned), and a later merge works', () => {
+    // before: the parts were freed first, and the refused placement dropped their rows until a restart
     const core = new FailingCore();
     const idx = new RtIndex(schema, { core, autoMerge: false });
-    for (let b = 0; b < 2; b++) idx.addBatch([doc(schema, b + 1, { body: 'common' }, [b, 's'])]);
-    idx.addBatch([doc(schema, 9, { body: 'common' }, [9, 's'])]);
+    batches(idx);
+    const parts = idx.segments.slice();
     core.failNext = true;
-    expect(() => idx.optimize()).toThrow(/3 rows unavailable until restart/);
-    expect(idx.segments.length).toBe(0);
-    expect(idx.count()).toBe(0);
-    expect(idx.search(req(t('common'))).totalFound).toBe(0);
+    expect(() => idx.optimize()).toThrow(/out of memory/);
+    expect(idx.segments.length === parts.length && idx.segments.every((s, i) => s === parts[i])).toBe(true);
+    check(idx);
+    idx.optimize();
+    expect(idx.segments.length).toBe(1);
+    check(idx);
+  });
+
+  it('places the merged segment in the room reserved for it when the space its parts left is refused', () => {
+    const core = new FailingCore();
+    const idx = new RtIndex(schema, { core, autoMerge: false });
+    batches(idx);
+    core.failPlaces = 1; // the placement with the parts freed (the room, reserved before, is not a placement)
+    idx.optimize();
+    expect(core.failPlaces).toBe(0);
+    expect(idx.segments.length).toBe(1);
+    check(idx);
+  });
+
+  it('places the merged segment in a hole before the parts go, and keeps them when that is refused', () => {
+    const core = new FailingCore();
+    const hole = core.alloc(1 << 20);
+    const idx = new RtIndex(schema, { core, autoMerge: false });
+    batches(idx);
+    core.free(hole); // a resident hole below the parts, larger than the merged segment
+    const parts = idx.segments.slice();
+    core.failPlaces = 1;
+    expect(() => idx.optimize()).toThrow(/out of memory/);
+    expect(core.failPlaces).toBe(0);
+    expect(idx.segments.length === parts.length && idx.segments.every((s, i) => s === parts[i])).toBe(true);
+    check(idx);
+    const memory = core.buffer.byteLength;
+    idx.optimize();
+    expect(idx.segments.length).toBe(1);
+    expect(core.buffer.byteLength).toBe(memory); // a hole took it
+    check(idx);
   });
 });
 

@@ -81,6 +81,29 @@ describe('invertFields', () => {
     }
   });
 
+  it('moves the field end back to a final blended token\'s start in both paths, as Manticore\'s indexer does', () => {
+    // ProcessCollectedHits: the tail run's floor is the lower of the last hit's position and the final
+    // blended token's (the hit where its forms and parts began), so "the well-known" ends at well-known@2,
+    // well@2 and known@3; a plain word after the blended token ends the field alone
+    const p = createTextPipeline({ blend_chars: '-' });
+    expect(p.indexField('the well-known').positions).toEqual([1, 2, 2, 3]);
+    const schema: IndexSchema = { fields: ['title', 'body'], attrs: [] };
+    const texts = ['the well-known', 'well-known dog'];
+    for (const batch of [
+      invertFields(schema, BigUint64Array.of(1n), [], 4, (_, f, sink) => p.indexFieldInto!(texts[f], sink) ?? p.indexField(texts[f])),
+      invertDocs(schema, [{ docId: 1n, fields: texts.map((x) => p.indexField(x)), attrs: [] }]),
+    ]) {
+      const { terms, posStart, positions } = batch.postings;
+      const hits = (term: string) => Array.from(positions.subarray(posStart[terms.indexOf(term)], posStart[terms.indexOf(term) + 1]));
+      const body = 1 << FIELD_SHIFT;
+      expect(hits('the')).toEqual([1]);
+      expect(hits('well-known')).toEqual([FIELD_END_BIT | 2, body | 1]);
+      expect(hits('well')).toEqual([FIELD_END_BIT | 2, body | 1]);
+      expect(hits('known')).toEqual([FIELD_END_BIT | 3, body | 2]);
+      expect(hits('dog')).toEqual([body | FIELD_END_BIT | 3]);
+    }
+  });
+
   it('leaves a field the scanner does not take unwritten', () => {
     const p = createTextPipeline({});
     const sink = { ids: new Uint32Array(8), positions: new Uint32Array(8), used: 0, batch: -7, reserve() {}, idOf: () => 0, tag: 0, posMask: -1, counts: null };
