@@ -3,6 +3,7 @@
  * statement that does the same (SELECT, CALL SNIPPETS, CALL KEYWORDS, UPDATE, SHOW STATUS), run,
  * and its result written back in searchd's reply layout.
  */
+import { API_COLLATIONS, DEFAULT_COLLATION } from '../util/collation.js';
 import type { Engine } from '../engine/engine.js';
 import type { Result, RowsResult } from '../engine/result.js';
 import type { Session } from '../engine/session.js';
@@ -90,6 +91,8 @@ async function search(env: CommandEnv, ver: number, body: Buffer): Promise<Buffe
       writeSearchError(w, e.message);
       continue;
     }
+    // the master's collation for this query, as searchd's agent takes it (api_search.cpp); else the server's
+    env.session.collation = q.collation === undefined ? undefined : API_COLLATIONS[q.collation] ?? DEFAULT_COLLATION;
     const res = await one(env, sql);
     if (res.kind !== 'rows') { writeSearchError(w, res.kind === 'error' ? res.message : 'not a result set'); continue; }
     const schema = await describe(env, tables[0]!);

@@ -61,8 +61,8 @@ function writeItems(w: ApiWriter, items: ApiItem[]): void {
 export function writeManticoreQuery(w: ApiWriter, q: ApiQuery): void {
   writeSearchQuery(w, q, true);
   w.u32(q.expansionLimit ?? 0);
-  // master extensions: collation libc_ci, outer order by, group-by limit, UDF ranker, token filter
-  w.u32(0).str('').u32(q.groupLimit ?? 1).str('').str('').str('').str('').str('');
+  // master extensions: collation (libc_ci unless given), outer order by, group-by limit, UDF ranker, token filter
+  w.u32(q.collation ?? 0).str('').u32(q.groupLimit ?? 1).str('').str('').str('').str('').str('');
   const tree = q.filterTree ?? [];
   w.u32(tree.length);
   for (const n of tree) w.u32(n.left).u32(n.right).u32(n.filter).u32(n.or ? 1 : 0);

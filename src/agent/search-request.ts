@@ -72,6 +72,8 @@ export interface ApiQuery {
   filterTree?: FilterNode[];
   /** expansion_limit (0x124+; 0 is the server's default). */
   expansionLimit?: number;
+  /** The master's collation (master version 1+): searchd's ESphCollation, 0 libc_ci .. 3 binary; unset: the agent's collation_server. */
+  collation?: number;
   /** GROUP N BY: the rows kept per group (master 6+; 1 or absent is plain GROUP BY). */
   groupLimit?: number;
   /**
@@ -223,7 +225,7 @@ export function readSearchQuery(r: ApiReader, ver: number, masterVer: number): A
   let hasOuter = false;
   if (ver >= 0x11d) { r.str(); r.u32(); r.u32(); hasOuter = r.i32() !== 0; } // outer select (not sent by clients)
   if (ver >= 0x124) q.expansionLimit = r.i32();
-  if (masterVer >= 1) r.u32(); // collation
+  if (masterVer >= 1) q.collation = r.u32();
   if (masterVer >= 2) { r.str(); if (hasOuter) r.i32(); } // outer order by, limit
   if (masterVer >= 6) q.groupLimit = r.i32(); // GROUP N BY
   if (masterVer >= 14) { r.str(); r.str(); } // UDF ranker and its options

@@ -11,17 +11,20 @@ import { parseStoredJson, storedJsonText } from './json/stored-json.js';
 import { fromSql } from './sql-values.js';
 import type { Table } from './table.js';
 import { compareValues, literalValue, type StringCompare } from './value-compare.js';
-import { libcCiCompare } from './expr/collation.js';
+import { collation, type Collation } from '../util/collation.js';
 import { compileExpr, type CompiledExpr } from './expr/compile.js';
 import { sortCode } from './expr/sort-code.js';
 
-/** Expression targets compiled once per statement (the condition tree is the statement's). */
-const compiledTargets = new WeakMap<object, CompiledExpr>();
+/** Expression targets compiled once per statement (the condition tree is the statement's, which the parse
+ * cache may share between sessions: one compilation per collation). */
+const compiledTargets = new WeakMap<object, Map<string, CompiledExpr>>();
 
 /** An expression target's value on one document, as the attribute value a filter compares. */
-function exprTargetValue(table: Table, e: FilterTarget['expr'], docId: bigint, attrs: Map<string, AttrValue>): AttrValue {
-  let c = compiledTargets.get(e);
-  if (!c) { c = compileExpr(e, { table }); compiledTargets.set(e, c); }
+function exprTargetValue(table: Table, e: FilterTarget['expr'], docId: bigint, attrs: Map<string, AttrValue>, coll?: Collation): AttrValue {
+  let byColl = compiledTargets.get(e);
+  if (!byColl) compiledTargets.set(e, (byColl = new Map()));
+  let c = byColl.get(coll?.name ?? '');
+  if (!c) { c = compileExpr(e, { table, collation: coll }); byColl.set(coll?.name ?? '', c); }
   const v = c.eval({ docId, weight: 0, attrs });
   if (v === undefined || v === null) return null;
   if (c.type === 'json') return typeof v === 'object' ? JSON.stringify(v) : typeof v === 'boolean' ? Number(v) : (v as AttrValue);
@@ -153,11 +156,11 @@ function checkColumns(table: Table, c: Condition): void {
 }
 
 /** The value a target reads from a document: a column, id, or a JSON path inside a column. */
-function targetValue(table: Table, t: FilterTarget, docId: bigint, attrs: Map<string, AttrValue>): AttrValue | undefined {
+function targetValue(table: Table, t: FilterTarget, docId: bigint, attrs: Map<string, AttrValue>, coll?: Collation): AttrValue | undefined {
   const cur = jsonTarget(table, t, attrs);
   if (cur !== NOT_JSON) return jsonAttrValue(cur);
   const e = t.expr;
-  if (e.kind !== 'column') return exprTargetValue(table, e, docId, attrs);
+  if (e.kind !== 'column') return exprTargetValue(table, e, docId, attrs, coll);
   const name = e.name.toLowerCase();
   return name === 'id' ? docId : attrs.get(table.column(name)?.name ?? name);
 }
@@ -190,7 +193,7 @@ function jsonAttrValue(cur: unknown): AttrValue {
  * string `=`, `!=` or IN matches when any string element does, and so does a numeric one with `any()` (JSON
  * /search's `any(j.a)`) when any numeric element does; the exclude forms negate that. Undefined: not such a case.
  */
-function jsonArrayHolds(c: Condition, arr: unknown[], quantifier: FilterTarget['quantifier']): boolean | undefined {
+function jsonArrayHolds(c: Condition, arr: unknown[], quantifier: FilterTarget['quantifier'], coll: Collation): boolean | undefined {
   let positive: Condition;
   let exclude = false;
   let strings: boolean;
@@ -206,7 +209,7 @@ function jsonArrayHolds(c: Condition, arr: unknown[], quantifier: FilterTarget['
   } else return undefined;
   if (!strings && quantifier !== 'any') return undefined;
   const fits = (x: unknown) => (strings ? typeof x === 'string' : typeof x === 'number' || typeof x === 'bigint');
-  const hit = arr.some((x) => fits(x) && holdsScalar(positive, x as AttrValue, strings ? libcCiCompare : undefined));
+  const hit = arr.some((x) => fits(x) && holdsScalar(positive, x as AttrValue, strings ? coll.compare : undefined));
   return hit !== exclude;
 }
 
@@ -227,26 +230,29 @@ function holdsScalar(c: Condition, v: AttrValue | undefined, strings?: StringCom
 }
 
 /** Evaluates a condition on one document (MVA: any element, or all with ALL()). */
-export function evalCondition(table: Table, c: Condition, docId: bigint, attrs: Map<string, AttrValue>): boolean {
+export function evalCondition(
+  table: Table, c: Condition, docId: bigint, attrs: Map<string, AttrValue>, coll: Collation = collation(undefined),
+): boolean {
   switch (c.kind) {
-    case 'and': return c.children.every((x) => evalCondition(table, x, docId, attrs));
-    case 'or': return c.children.some((x) => evalCondition(table, x, docId, attrs));
-    case 'not': return !evalCondition(table, c.child, docId, attrs);
+    case 'and': return c.children.every((x) => evalCondition(table, x, docId, attrs, coll));
+    case 'or': return c.children.some((x) => evalCondition(table, x, docId, attrs, coll));
+    case 'not': return !evalCondition(table, c.child, docId, attrs, coll);
     case 'is_null': {
-      const v = targetValue(table, c.target, docId, attrs);
+      const v = targetValue(table, c.target, docId, attrs, coll);
       return (v === null || v === undefined) !== c.negate;
     }
     default: {
       const cur = jsonTarget(table, c.target, attrs);
-      const held = Array.isArray(cur) ? jsonArrayHolds(c, cur, c.target.quantifier) : undefined;
+      const held = Array.isArray(cur) ? jsonArrayHolds(c, cur, c.target.quantifier, coll) : undefined;
       if (held !== undefined) return held;
-      const v = cur === NOT_JSON ? targetValue(table, c.target, docId, attrs) : jsonAttrValue(cur);
+      const v = cur === NOT_JSON ? targetValue(table, c.target, docId, attrs, coll) : jsonAttrValue(cur);
       if (Array.isArray(v)) {
         const each = (x: bigint) => holdsScalar(c, x);
         return c.target.quantifier === 'all' ? v.length > 0 && v.every(each) : v.some(each);
       }
-      // a JSON string compares under the server's collation (searchd's ExprFilterString_c), libc_ci
-      return holdsScalar(c, v, cur !== NOT_JSON && typeof v === 'string' ? libcCiCompare : undefined);
+      // a string (a STRING attribute or a JSON string) compares under the query's collation, as searchd's
+      // string filters and Expr_StrCmp_c do
+      return holdsScalar(c, v, typeof v === 'string' ? coll.compare : undefined);
     }
   }
 }

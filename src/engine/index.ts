@@ -1,4 +1,5 @@
 /** The engine: open a data directory, run SphinxQL, get results in the one result model. */
+import { collationName } from '../util/collation.js';
 import { metrics } from '../metrics/metrics.js';
 import { commandOf, kindOf, searchSummaryOf, tableOf } from '../metrics/statement-kind.js';
 import { availableParallelism } from 'node:os';
@@ -71,6 +72,8 @@ export interface OpenOptions extends EngineOptions {
    * Default DEFAULT_MAX_QUERY_MEMORY; 0: no cap but the core's own 4 GiB.
    */
   maxQueryMemory?: number;
+  /** searchd collation_server: strings' collation in queries (libc_ci, libc_cs, utf8_general_ci, binary); unset or unknown: libc_ci. */
+  collationServer?: string;
   /** searchd ha_ping_interval, ha_period_karma, persistent_connections_limit as written (distributed/ha-settings.ts). */
   searchdHa?: Record<string, string[]>;
   /** searchd auto_optimize (index-factory.ts): 0 no idle compaction, 1 (default), 2 twice the cutoff; this engine's tables only. */
@@ -234,7 +237,14 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   }, opts.serverId ?? 0);
   const dist = DistributedTables.open(store, opts.configDistributed ?? new Map(), (n) => catalog.has(n));
   catalog.reserved = (n) => dist.has(n);
-  const ctx: ExecContext = { catalog, ids, settings: defaultSettings(), config: opts.configTables ?? new Map(), dist };
+  const settings = defaultSettings();
+  if (opts.collationServer !== undefined) {
+    // searchd warns of an unknown name and keeps its default
+    const name = collationName(opts.collationServer);
+    if (name) settings.collation_server = name;
+    else console.warn(`quarry: warning: Unknown collation: '${opts.collationServer}'`);
+  }
+  const ctx: ExecContext = { catalog, ids, settings, config: opts.configTables ?? new Map(), dist };
   // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts),
   // of queries once it has been idle longer; the query threads with it, and the field scanner's core memory
   // at the first follow-up (5 s later): dropped at the first collection, a pause of 2-7 s between bursts of

@@ -63,6 +63,8 @@ export interface OkResult {
   kind: 'ok';
   affected: number;
   lastInsertId?: bigint;
+  /** Every id an INSERT/REPLACE wrote, in order (the session's LAST_INSERT_ID()). */
+  insertedIds?: readonly bigint[];
   warning?: string;
 }
 

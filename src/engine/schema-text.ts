@@ -56,11 +56,19 @@ function createColumn(c: Column, q: (name: string) => string): string {
   return `${q(c.name)} ${CREATE_TYPE_NAMES[c.type]}`;
 }
 
-function settingsText(schema: TableSchema): string {
+function settingKeys(schema: TableSchema): string[] {
   const keys = Object.keys(schema.settings);
   const known = SETTINGS_ORDER.filter((k) => keys.includes(k));
-  const rest = keys.filter((k) => !SETTINGS_ORDER.includes(k)).sort();
-  return [...known, ...rest].map((k) => `${k}='${schema.settings[k].replace(/'/g, "\\'")}'`).join(' ');
+  return [...known, ...keys.filter((k) => !SETTINGS_ORDER.includes(k)).sort()];
+}
+
+function settingsText(schema: TableSchema): string {
+  return settingKeys(schema).map((k) => `${k}='${schema.settings[k].replace(/'/g, "\\'")}'`).join(' ');
+}
+
+/** SHOW TABLE t SETTINGS' one value: the settings as config-file lines (`name = value`), CREATE TABLE's order. */
+export function tableSettingsText(schema: TableSchema): string {
+  return settingKeys(schema).map((k) => `${k} = ${schema.settings[k]}`).join('\n');
 }
 
 /**

@@ -1,4 +1,5 @@
 /** Server-wide settings changeable with SET GLOBAL, and the system variables clients probe. */
+import { DEFAULT_COLLATION, type CollationName } from '../util/collation.js';
 
 /** The version string clients see; Manticore's major version it follows, then our own. */
 export const VERSION = '29.2.2 quarry-0.1.0';
@@ -11,10 +12,12 @@ export interface GlobalSettings {
   not_terms_only_allowed: boolean;
   /** Most frequent expansions kept per wildcard keyword (Manticore's expansion_limit); 0 = all. */
   expansion_limit: number;
+  /** searchd collation_server (config only): how strings compare in queries unless a session sets its own. */
+  collation_server: CollationName;
 }
 
 export function defaultSettings(): GlobalSettings {
-  return { auto_schema: true, not_terms_only_allowed: false, expansion_limit: 0 };
+  return { auto_schema: true, not_terms_only_allowed: false, expansion_limit: 0, collation_server: DEFAULT_COLLATION };
 }
 
 /** `@@name` values a client may select (`select @@version_comment limit 1`). */

@@ -1,6 +1,7 @@
 /** Per-connection state: what SHOW META / SHOW WARNINGS read, and an open transaction. */
 import type { SearchMeta } from './result.js';
 import type { Transaction } from './transaction/transaction.js';
+import type { CollationName } from '../util/collation.js';
 
 export interface Session {
   /** Meta of the last SELECT on this connection (SHOW META). */
@@ -15,8 +16,12 @@ export interface Session {
   database: string;
   /** SET SQL_QUOTE_SHOW_CREATE=1 (mysqldump): SHOW CREATE TABLE backquotes names. */
   quoteShowCreate?: boolean;
+  /** SET collation_connection: this session's string collation; unset, the server's collation_server. */
+  collation?: CollationName;
   /** Tables named by this connection's LOCK TABLES, until UNLOCK TABLES (SHOW LOCKS-free bookkeeping). */
   lockedTables?: string[];
+  /** Ids written by this connection's last INSERT/REPLACE (SELECT LAST_INSERT_ID() joins them when asked). */
+  lastInsertIds?: readonly bigint[];
   /** The client connection's id and address, for the query log. */
   connId?: number;
   peer?: string;

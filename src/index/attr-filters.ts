@@ -1,6 +1,7 @@
 /**
  * Splits a request's filters per segment: numeric ones (and id) go to the core as plan filters;
- * string ones, long IN lists and anything else become a row-allow bitmap built here.
+ * string ones, long IN lists and anything else become a row-allow bitmap built here, strings compared
+ * under the request's collation (searchd's string filters take it: libc_ci unless set).
  */
 import type { AttrValue, Filter, IndexSchema } from './types.js';
 import type { Segment } from './segment/segment.js';
@@ -8,6 +9,8 @@ import type { PlanFilter } from '../wasm/plan-format.js';
 import { COL_F32, COL_I64, COL_NONE, coreColumnType } from './segment/segment-layout.js';
 import { SearchError } from '../util/errors.js';
 import { exprColumnValues } from './expr-column.js';
+import { collation, type Collation, type CollationName } from '../util/collation.js';
+import { rankBound, stringRanks } from './segment/string-ranks.js';
 
 /** IN lists longer than this are checked on the host with a Set, not value by value in the core. */
 const CORE_IN_LIMIT = 16;
@@ -114,12 +117,8 @@ function integerFilter(column: number, f: Filter, values: (number | bigint)[], t
   }
 }
 
-function cmp(a: AttrValue, b: number | bigint | string): number {
-  if (typeof a === 'string' || typeof b === 'string') {
-    const x = String(a ?? '');
-    const y = String(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
+function cmp(a: AttrValue, b: number | bigint | string, coll: Collation): number {
+  if (typeof a === 'string' || typeof b === 'string') return coll.compare(String(a ?? ''), String(b));
   if (Array.isArray(a) || a === null) return Number.NaN;
   if (typeof a === 'bigint' || typeof b === 'bigint') {
     const x = typeof a === 'bigint' ? a : BigInt(Math.trunc(a));
@@ -129,36 +128,95 @@ function cmp(a: AttrValue, b: number | bigint | string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** IN lists up to this long compare a string value with each entry (no folded copy a row); longer ones look it up folded. */
+const SHORT_IN = 16;
+
 /** One value against one filter (MVA: any element). */
-function test(f: Filter, v: AttrValue, inSet: Set<string> | null): boolean {
-  if (Array.isArray(v)) return v.some((x) => test(f, x, inSet));
+function test(f: Filter, v: AttrValue, inSet: Set<string> | null, coll: Collation): boolean {
+  if (Array.isArray(v)) return v.some((x) => test(f, x, inSet, coll));
   switch (f.op) {
-    case 'in': return inSet!.has(typeof v === 'bigint' || typeof v === 'number' ? String(v) : String(v ?? ''));
-    case 'between': return cmp(v, f.low) >= 0 && cmp(v, f.high) <= 0;
-    case '=': return cmp(v, f.value) === 0;
-    case '!=': return cmp(v, f.value) !== 0;
-    case '<': return cmp(v, f.value) < 0;
-    case '<=': return cmp(v, f.value) <= 0;
-    case '>': return cmp(v, f.value) > 0;
-    case '>=': return cmp(v, f.value) >= 0;
+    case 'in': {
+      if (typeof v !== 'string') return inSet!.has(v === null ? '' : String(v));
+      if (coll.exact) return inSet!.has(v);
+      return f.values.length <= SHORT_IN ? f.values.some((x) => coll.compare(v, String(x)) === 0) : inSet!.has(coll.fold(v));
+    }
+    case 'between': return cmp(v, f.low, coll) >= 0 && cmp(v, f.high, coll) <= 0;
+    case '=': return cmp(v, f.value, coll) === 0;
+    case '!=': return cmp(v, f.value, coll) !== 0;
+    case '<': return cmp(v, f.value, coll) < 0;
+    case '<=': return cmp(v, f.value, coll) <= 0;
+    case '>': return cmp(v, f.value, coll) > 0;
+    case '>=': return cmp(v, f.value, coll) >= 0;
   }
 }
 
+/** Whether row `r` passes (negation applied), reading core memory through `u32` when it reads ranks. */
+type RowTest = (r: number, u32: Uint32Array) => boolean;
+
+/**
+ * A filter on a STRING column as a test of the segment's ranks under the collation (string-ranks.ts: kept
+ * with the segment), with no string read a row: the literal's place among the folded keys is found once.
+ * Undefined when the filter or the column does not fit (the row's value is then tested).
+ */
+function rankTest(seg: Segment, a: number, f: Filter, coll: Collation, slow: RowTest): RowTest | undefined {
+  const values = filterValues(f);
+  if (f.op === 'between' || !values.every((v) => typeof v === 'string')) return undefined;
+  const ranks = stringRanks(seg, a, coll);
+  if (!ranks) return undefined;
+  const { folded } = ranks;
+  const base = ranks.ptr >>> 2;
+  const neg = !!f.negate;
+  const exact = (lit: string): number => {
+    const key = coll.fold(lit);
+    const i = rankBound(folded, key, false);
+    return i < folded.length && folded[i] === key ? i + 1 : -1;
+  };
+  let hit: (rank: number) => boolean;
+  if (f.op === 'in') {
+    const flags = new Uint8Array(folded.length + 1);
+    for (const v of values) { const r = exact(v as string); if (r > 0) flags[r] = 1; }
+    hit = (rank) => flags[rank] === 1;
+  } else {
+    const lit = values[0] as string;
+    const lb = rankBound(folded, coll.fold(lit), false), ub = rankBound(folded, coll.fold(lit), true);
+    switch (f.op) {
+      case '=': { const r = exact(lit); hit = (rank) => rank === r; break; }
+      case '!=': { const r = exact(lit); hit = (rank) => rank !== r; break; }
+      case '<': hit = (rank) => rank <= lb; break;
+      case '<=': hit = (rank) => rank <= ub; break;
+      case '>': hit = (rank) => rank > ub; break;
+      case '>=': hit = (rank) => rank > lb; break;
+    }
+  }
+  // rank 0 is a null value: tested as before
+  return (r, u32) => { const rank = u32[base + r]!; return rank === 0 ? slow(r, u32) : hit(rank) !== neg; };
+}
+
 /** A row-allow bitmap of `seg` for the host filters, placed in core memory; 0 when there are none. */
-export function placeAllowBitmap(schema: IndexSchema, seg: Segment, host: Filter[]): number {
+export function placeAllowBitmap(schema: IndexSchema, seg: Segment, host: Filter[], collationName?: CollationName): number {
   if (!host.length) return 0;
+  const coll = collation(collationName);
   const bits = new Uint8Array(Math.max(16, (seg.rows + 7) >>> 3));
-  const sets = host.map((f) => (f.op === 'in' ? new Set(f.values.map((x) => String(x))) : null));
-  const cols = host.map((f) => (f.code ? -1 : columnOf(schema, f.attr)));
-  // expression filters: the core computes the value of every row at once
-  const computed = host.map((f) => (f.code ? exprColumnValues(seg, f.code) : null));
+  // a long IN list also holds its strings folded, for string values under a case-folding collation
+  const inSet = (f: Filter & { op: 'in' }) => new Set(f.values.flatMap((x) => (typeof x === 'string' && !coll.exact ? [x, coll.fold(x)] : [String(x)])));
+  const tests = host.map((f): RowTest => {
+    const set = f.op === 'in' ? inSet(f) : null;
+    const neg = !!f.negate;
+    if (f.code) {
+      // expression filters: the core computes the value of every row at once
+      const computed = exprColumnValues(seg, f.code);
+      return (r) => test(f, computed[r]!, set, coll) !== neg;
+    }
+    const col = columnOf(schema, f.attr);
+    const slow: RowTest = (r) => test(f, col === 0 ? seg.docId(r) : seg.attr(col - 1, r), set, coll) !== neg;
+    return (col > 0 && schema.attrs[col - 1]!.type === 'string' && rankTest(seg, col - 1, f, coll, slow)) || slow;
+  });
+  // after every test is made (ranks may allocate core memory and grow it): the view the tests read
+  const u32 = seg.core.u32;
   for (let r = 0; r < seg.rows; r++) {
     if (seg.isDeleted(r)) continue;
     let ok = true;
-    for (let i = 0; i < host.length && ok; i++) {
-      const v = computed[i] ? computed[i]![r]! : cols[i] === 0 ? seg.docId(r) : seg.attr(cols[i] - 1, r);
-      ok = test(host[i], v, sets[i]) !== !!host[i].negate;
-    }
+    for (let i = 0; i < tests.length && ok; i++) ok = tests[i]!(r, u32);
     if (ok) bits[r >>> 3] |= 1 << (r & 7);
   }
   return seg.core.place(bits);

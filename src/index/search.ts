@@ -73,7 +73,7 @@ function comparator(keys: ResolvedKey[]): (a: Candidate, b: Candidate) => number
   return (a, b) => {
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i];
-      const c = compareValues(keyValue(a, k, i) as never, keyValue(b, k, i) as never);
+      const c = compareValues(keyValue(a, k, i) as never, keyValue(b, k, i) as never, k.coll.compare);
       if (c) return k.desc ? -c : c;
     }
     return tie(a, b);
@@ -94,7 +94,7 @@ export function prepareSearch(schema: IndexSchema, segments: Segment[], totalDoc
   const planned = plan?.planned ?? null;
   const expr = planned && req.ranker === 'expr' ? planExprSection(req.rankExpr ?? '', planned, { schema, segments, totalDocs }) : undefined;
   const filters = splitFilters(schema, req.filters);
-  const keys = resolveSort(schema, req.sort.length || !ranked ? req.sort : [{ attr: 'weight()', desc: true }]);
+  const keys = resolveSort(schema, req.sort.length || !ranked ? req.sort : [{ attr: 'weight()', desc: true }], req.collation);
   const window = Math.max(0, Math.min(req.offset + req.limit, req.maxMatches));
   const weights = fieldWeights(schema, req);
   const deadline = req.maxQueryMs ? performance.now() + req.maxQueryMs : Infinity;
@@ -107,7 +107,7 @@ export function prepareSearch(schema: IndexSchema, segments: Segment[], totalDoc
       const exprs: ExprValues | undefined = keys.some((k) => k.kind === 'expr' || k.kind === 'host') ? new Map() : undefined;
       prepared.jobs.push({ seg, order, plan: new Uint32Array(0), owned, exprs });
       if (!floorPtr && ranked && window > 0) floorPtr = placeFloor(seg, owned);
-      const allowPtr = placeAllowBitmap(schema, seg, filters.host);
+      const allowPtr = placeAllowBitmap(schema, seg, filters.host, req.collation);
       if (allowPtr) owned.push(allowPtr);
       const spec: PlanSpec = {
         ranker: planned?.ranker ?? 0, flags: (planned?.flags ?? 0) | (seg.idsAscending ? 0 : PF_IDS_UNSORTED), weights,

@@ -1,7 +1,8 @@
 /**
  * ORDER BY for the core and for the merge of per-segment top-Ks: weight(), id and numeric
  * attributes are read in place by the core; string/json/mva attributes get a per-segment u32
- * rank array; the host compares the real values when it merges segments.
+ * rank array; the host compares the real values when it merges segments. Strings order by the request's
+ * collation (libc_ci unless set): the ranks sort the collation's folded keys, the merge compares with it.
  */
 import type { AttrValue, IndexSchema, SortKey } from './types.js';
 import type { Segment } from './segment/segment.js';
@@ -10,6 +11,8 @@ import { COL_NONE, coreColumnType } from './segment/segment-layout.js';
 import { columnOf } from './attr-filters.js';
 import { SearchError } from '../util/errors.js';
 import { placeExprColumn } from './expr-column.js';
+import { binaryCompare, collation, type Collation, type CollationName } from '../util/collation.js';
+import { stringRanks } from './segment/string-ranks.js';
 
 export interface ResolvedKey {
   kind: 'weight' | 'column' | 'expr' | 'host';
@@ -18,6 +21,11 @@ export interface ResolvedKey {
   desc: boolean;
   code?: number[];
   rowValues?: SortKey['rowValues'];
+  rowNumbers?: SortKey['rowNumbers'];
+  /** How the key's strings compare (host keys). */
+  coll: Collation;
+  /** A STRING attribute column (its ranks are kept per segment). */
+  str?: boolean;
 }
 
 /**
@@ -26,21 +34,23 @@ export interface ResolvedKey {
  */
 export type ExprValues = Map<number, ArrayLike<AttrValue>>;
 
-export function resolveSort(schema: IndexSchema, sort: SortKey[]): ResolvedKey[] {
+export function resolveSort(schema: IndexSchema, sort: SortKey[], collationName?: CollationName): ResolvedKey[] {
   if (sort.length > MAX_SORT_KEYS) throw new SearchError('QUERY_ERROR', `too many sort-by attributes; maximum count is ${MAX_SORT_KEYS - 1}`);
+  const coll = collation(collationName);
   return sort.map((k) => {
-    if (k.code) return { kind: 'expr', column: -1, host: false, desc: k.desc, code: k.code };
-    if (k.rowValues) return { kind: 'host', column: -1, host: true, desc: k.desc, rowValues: k.rowValues };
-    if (k.attr.toLowerCase() === 'weight()' || k.attr.toLowerCase() === 'weight') return { kind: 'weight', column: -1, host: false, desc: k.desc };
+    if (k.code) return { kind: 'expr', column: -1, host: false, desc: k.desc, code: k.code, coll };
+    if (k.rowNumbers) return { kind: 'expr', column: -1, host: false, desc: k.desc, rowNumbers: k.rowNumbers, coll };
+    if (k.rowValues) return { kind: 'host', column: -1, host: true, desc: k.desc, rowValues: k.rowValues, coll };
+    if (k.attr.toLowerCase() === 'weight()' || k.attr.toLowerCase() === 'weight') return { kind: 'weight', column: -1, host: false, desc: k.desc, coll };
     const column = columnOf(schema, k.attr);
     if (column < 0) throw new SearchError('QUERY_ERROR', `sort-by attribute '${k.attr}' not found`);
     const host = column > 0 && coreColumnType(schema.attrs[column - 1].type) === COL_NONE;
-    return { kind: 'column', column, host, desc: k.desc };
+    return { kind: 'column', column, host, desc: k.desc, coll, str: column > 0 && schema.attrs[column - 1].type === 'string' };
   });
 }
 
-/** Total order of host values: null/empty first, numbers, then strings (byte order), arrays by elements. */
-export function compareValues(a: AttrValue, b: AttrValue): number {
+/** Total order of host values: null/empty first, numbers, then strings (`strings`: byte order unless given), arrays by elements. */
+export function compareValues(a: AttrValue, b: AttrValue, strings: (x: string, y: string) => number = binaryCompare): number {
   if (a === b) return 0;
   if (a === null || a === undefined) return -1;
   if (b === null || b === undefined) return 1;
@@ -53,11 +63,7 @@ export function compareValues(a: AttrValue, b: AttrValue): number {
     }
     return x.length - y.length;
   }
-  if (typeof a === 'string' || typeof b === 'string') {
-    const x = String(a);
-    const y = String(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
+  if (typeof a === 'string' || typeof b === 'string') return strings(String(a), String(b));
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -68,6 +74,13 @@ export function compareValues(a: AttrValue, b: AttrValue): number {
 export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[], exprValues?: ExprValues): PlanSortKey[] {
   return keys.map((k, i) => {
     if (k.kind === 'weight') return { kind: SK_WEIGHT, ref: 0, desc: k.desc };
+    if (k.kind === 'expr' && k.rowNumbers) {
+      const values = k.rowNumbers(seg);
+      const ptr = seg.core.place(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+      owned.push(ptr);
+      exprValues?.set(i, values);
+      return { kind: SK_F64, ref: ptr, desc: k.desc };
+    }
     if (k.kind === 'expr') {
       const ptr = placeExprColumn(seg, k.code!);
       owned.push(ptr);
@@ -75,16 +88,22 @@ export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[], 
       return { kind: SK_F64, ref: ptr, desc: k.desc };
     }
     if (!k.host) return { kind: SK_COLUMN, ref: k.column, desc: k.desc };
+    // a string column: the segment's ranks under the collation, derived once and kept with the segment
+    const kept = k.str ? stringRanks(seg, k.column - 1, k.coll) : null;
+    if (kept) return { kind: SK_RANK_U32, ref: kept.ptr, desc: k.desc };
     let values: AttrValue[] = [];
     if (k.rowValues) {
       values = k.rowValues(seg);
       exprValues?.set(i, values);
     } else for (let r = 0; r < seg.rows; r++) values.push(seg.attr(k.column - 1, r));
-    const order = values.map((_, i) => i).sort((x, y) => compareValues(values[x], values[y]));
+    // the collation's sort keys once a row (a copy only of a string it changes), compared in binary order
+    const fold = k.coll.fold;
+    const keys = k.coll.exact ? values : values.map((v) => (typeof v === 'string' ? fold(v) : v));
+    const order = keys.map((_, i) => i).sort((x, y) => compareValues(keys[x], keys[y]));
     const ranks = new Uint32Array(Math.max(seg.rows, 4));
     let rank = 0;
     order.forEach((row, i) => {
-      if (i > 0 && compareValues(values[order[i - 1]], values[row]) !== 0) rank++;
+      if (i > 0 && compareValues(keys[order[i - 1]], keys[row]) !== 0) rank++;
       ranks[row] = rank;
     });
     const ptr = seg.core.place(new Uint8Array(ranks.buffer));

@@ -1,3 +1,4 @@
+import type { CollationName } from '../util/collation.js';
 import type { Segment } from './segment/segment.js';
 /**
  * The contract between the engine and the RT index (segments in the WASM core).
@@ -107,6 +108,8 @@ export interface SortKey {
   code?: number[];
   /** A key computed on the host: its value for every row of a segment (strings, JSON values, bigint expressions). */
   rowValues?: (seg: Segment) => AttrValue[];
+  /** A numeric key computed on the host, one f64 a row (ORDER BY RAND()): placed as an expression column, no ranking pass. */
+  rowNumbers?: (seg: Segment) => Float64Array;
 }
 
 export interface SearchRequest {
@@ -135,6 +138,8 @@ export interface SearchRequest {
   maxQueryMs?: number;
   /** OPTION threads: the most worker threads this query's ranges spread over (1 = one, unsplit); unset = all. */
   threads?: number;
+  /** How strings compare in host filters and ORDER BY (searchd's collation); unset: libc_ci. */
+  collation?: CollationName;
 }
 
 export interface Hit { docId: bigint; weight: number }

@@ -28,6 +28,8 @@ export interface ServerEngineOptions extends EngineOptions {
   searchdHa?: Record<string, string[]>;
   /** searchd auto_optimize: 0, 1 or 2 (src/engine/index-factory.ts). */
   autoOptimize?: 0 | 1 | 2;
+  /** searchd collation_server: the default string collation of queries (unset = libc_ci). */
+  collationServer?: string;
 }
 
 export type OpenEngine = (opts: ServerEngineOptions) => Promise<Engine>;

@@ -80,6 +80,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     maxQueryMemory: options.maxQueryMemory,
     searchdHa: haSettingsOf(config),
     autoOptimize: autoOptimizeOf(config),
+    collationServer: lastValue(config?.searchd, 'collation_server'),
   });
   let http: HttpListener;
   try {

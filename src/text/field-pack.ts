@@ -22,11 +22,15 @@ export class FieldPacker {
   ) {}
 
   private scanGeneration = -1;
-  /** Term numbers by scanner token id for pack(): UNNUMBERED, STOPWORD or a number of `numbers`. */
-  private scanNums = new Int32Array(0);
+  /**
+   * Per scanner token id, side by side at 2 * id: its batch id for packBatch() (UNNUMBERED, STOPWORD or
+   * the sink's id, for batch `idsBatch`), and at 2 * id + 1 its term number (UNNUMBERED, STOPWORD or a
+   * number of `numbers`; pack() reads only these). A token's first sight in a batch reads its number
+   * from the cache line its batch id came from: two arrays were two misses (a large vocabulary's
+   * tables are out of cache).
+   */
+  private memo = new Int32Array(0);
   private numbers = new TermNumbers();
-  /** Batch ids by scanner token id for packBatch(): UNNUMBERED, STOPWORD or the sink's id, for batch `idsBatch`. */
-  private batchIds = new Int32Array(0);
   private idsBatch = -1;
 
   /**
@@ -38,12 +42,12 @@ export class FieldPacker {
   pack(text: string, out: PackedWriter): PackedField | null {
     if (this.numbers.full) {
       this.numbers = new TermNumbers();
-      this.scanNums.fill(UNNUMBERED);
+      this.memo.fill(UNNUMBERED);
     }
     const scan = this.batchScanner()?.scan(text);
     if (!scan) return null;
     this.sameGeneration(scan.generation);
-    const nums = this.numsFor(scan.texts.length);
+    const memo = this.memoFor(scan.texts.length);
     const { records, texts, count } = scan;
     const { overshortStep, phraseBoundaryStep, stopwordStep } = this.settings;
     out.begin(count);
@@ -62,8 +66,8 @@ export class FieldPacker {
       if (advance > 0) pos += advance;
       if ((extra & 1) !== 0) pos += phraseBoundaryStep;
       const id = records[k + 2];
-      let num = nums[id];
-      if (num === UNNUMBERED) num = nums[id] = this.numberOf(texts[id]);
+      let num = memo[2 * id + 1];
+      if (num === UNNUMBERED) num = memo[2 * id + 1] = this.numberOf(texts[id]);
       if (num !== STOPWORD) {
         outNums[used] = num;
         outPos[used++] = pos;
@@ -100,16 +104,14 @@ export class FieldPacker {
   packScanned(records: Int32Array, from: number, count: number, texts: readonly string[], generation: number, sink: BatchSink): number {
     if (this.numbers.full) {
       this.numbers = new TermNumbers();
-      this.scanNums.fill(UNNUMBERED);
-      this.batchIds.fill(UNNUMBERED);
+      this.memo.fill(UNNUMBERED);
     }
     this.sameGeneration(generation);
     if (this.idsBatch !== sink.batch) {
       this.idsBatch = sink.batch;
-      this.batchIds.fill(UNNUMBERED);
+      forgetIds(this.memo);
     }
-    const nums = this.numsFor(texts.length);
-    const ids = this.batchIdsFor(texts.length);
+    const memo = this.memoFor(texts.length);
     const { overshortStep, phraseBoundaryStep, stopwordStep } = this.settings;
     sink.reserve(count);
     // pack()'s loop, the id looked up by scanner id; positions tagged and ids counted as the sink asks
@@ -125,12 +127,12 @@ export class FieldPacker {
       const advance = step + (extra >> 1) * overshortStep;
       if (advance > 0) pos += advance;
       if ((extra & 1) !== 0) pos += phraseBoundaryStep;
-      const token = records[k + 2];
-      let id = ids[token];
+      const at = 2 * records[k + 2];
+      let id = memo[at];
       if (id === UNNUMBERED) {
-        let num = nums[token];
-        if (num === UNNUMBERED) num = nums[token] = this.numberOf(texts[token]);
-        id = ids[token] = num === STOPWORD ? STOPWORD : sink.idOf(this.numbers, num);
+        let num = memo[at + 1];
+        if (num === UNNUMBERED) num = memo[at + 1] = this.numberOf(texts[at >> 1]);
+        id = memo[at] = num === STOPWORD ? STOPWORD : sink.idOf(this.numbers, num);
       }
       if (id !== STOPWORD) {
         outIds[used] = id;
@@ -146,36 +148,30 @@ export class FieldPacker {
     return last;
   }
 
-  /** The scanner-id -> batch-id table, grown to hold `ids` ids. */
-  private batchIdsFor(ids: number): Int32Array {
-    if (this.batchIds.length < ids) {
-      const grown = new Int32Array(Math.max(ids, this.batchIds.length * 2, 1024)).fill(UNNUMBERED);
-      grown.set(this.batchIds);
-      this.batchIds = grown;
-    }
-    return this.batchIds;
-  }
-
   /** Forgets the scanner-id memos when the scanner renumbered its ids. */
   private sameGeneration(generation: number): void {
     if (generation === this.scanGeneration) return;
     this.scanGeneration = generation;
-    this.scanNums.fill(UNNUMBERED);
-    this.batchIds.fill(UNNUMBERED);
+    this.memo.fill(UNNUMBERED);
   }
 
-  /** The scanner-id -> term-number table, grown to hold `ids` ids. */
-  private numsFor(ids: number): Int32Array {
-    if (this.scanNums.length < ids) {
-      const grown = new Int32Array(Math.max(ids, this.scanNums.length * 2, 1024)).fill(UNNUMBERED);
-      grown.set(this.scanNums);
-      this.scanNums = grown;
+  /** The scanner-id memo pairs, grown to hold `ids` ids. */
+  private memoFor(ids: number): Int32Array {
+    if (this.memo.length < 2 * ids) {
+      const grown = new Int32Array(2 * Math.max(ids, this.memo.length, 1024)).fill(UNNUMBERED);
+      grown.set(this.memo);
+      this.memo = grown;
     }
-    return this.scanNums;
+    return this.memo;
   }
 
   private numberOf(token: string): number {
     const term = this.dict.termUncached(token);
     return term === '' ? STOPWORD : this.numbers.numberOf(term);
   }
+}
+
+/** Forgets the batch ids of the memo pairs (a new batch), keeping their term numbers. */
+function forgetIds(memo: Int32Array): void {
+  for (let i = 0; i < memo.length; i += 2) memo[i] = UNNUMBERED;
 }

@@ -23,13 +23,16 @@ const CHUNK_ENTRIES = 1 << 14;
 export class TermNumbers implements TermNumbering {
   readonly names: string[] = [];
   /**
-   * Numbers by name: an open-addressed table of numbers (-1 empty) and their names' hashes, not a Map.
-   * A Map's table of 150k+ strings lives in the old generation, so every name set into it while young
-   * went through the write barrier into the remembered set that each scavenge then walks: the Map's
-   * get and set were a fifth of a gcide build thread's profile.
+   * Numbers by name: an open-addressed table, not a Map, of slot pairs side by side in one array:
+   * [number (-1 empty), the name's hash as i32]. A Map's table of 150k+ strings lives in the old
+   * generation, so every name set into it while young went through the write barrier into the
+   * remembered set that each scavenge then walks: the Map's get and set were a fifth of a gcide build
+   * thread's profile. A probe reads the number and the hash from one cache line (two arrays were two
+   * misses a probe once the table outgrows the caches: a new name's probe was most of numberOf).
    */
-  #slots = new Int32Array(1024).fill(-1);
-  #hashes = new Uint32Array(1024);
+  #slots = new Int32Array(2 * 1024).fill(-1);
+  /** Slot pairs in use before the table doubles (half of them: probes stay short). */
+  #limit = 512;
 
   get full(): boolean {
     return this.names.length >= MAX_TERM_NUMBERS;
@@ -40,15 +43,14 @@ export class TermNumbers implements TermNumbering {
     return n < 0 ? undefined : n;
   }
 
-  /** The slot holding `term` (hash `h`), or the empty slot where it would go. */
+  /** The index (of its number) of the slot pair holding `term` (hash `h`), or of the empty pair where it would go. */
   #slotOf(term: string, h: number): number {
     const slots = this.#slots;
-    const hashes = this.#hashes;
-    const mask = slots.length - 1;
-    let i = h & mask;
+    const mask = slots.length - 2;
+    let i = (h << 1) & mask;
     for (let n = slots[i]; n >= 0; n = slots[i]) {
-      if (hashes[i] === h && this.names[n] === term) return i;
-      i = (i + 1) & mask;
+      if (slots[i + 1] === h && this.names[n] === term) return i;
+      i = (i + 2) & mask;
     }
     return i;
   }
@@ -56,19 +58,18 @@ export class TermNumbers implements TermNumbering {
   /** Twice the slots, every number placed again by its kept hash. */
   #grow(): void {
     const old = this.#slots;
-    const oldHashes = this.#hashes;
     const slots = new Int32Array(old.length * 2).fill(-1);
-    const hashes = new Uint32Array(old.length * 2);
-    const mask = slots.length - 1;
-    for (let j = 0; j < old.length; j++) {
+    const mask = slots.length - 2;
+    for (let j = 0; j < old.length; j += 2) {
       if (old[j] < 0) continue;
-      let i = oldHashes[j] & mask;
-      while (slots[i] >= 0) i = (i + 1) & mask;
+      const h = old[j + 1];
+      let i = (h << 1) & mask;
+      while (slots[i] >= 0) i = (i + 2) & mask;
       slots[i] = old[j];
-      hashes[i] = oldHashes[j];
+      slots[i + 1] = h;
     }
     this.#slots = slots;
-    this.#hashes = hashes;
+    this.#limit = slots.length >> 2;
   }
 
   /** Numbers in name order (the first #ordered names), and each number's place in it. */
@@ -113,9 +114,9 @@ export class TermNumbers implements TermNumbering {
       n = this.names.length;
       this.names.push(ownString(term));
       this.#slots[i] = n;
-      this.#hashes[i] = h;
+      this.#slots[i + 1] = h;
       // at most half full: probes stay short
-      if (2 * (n + 1) > this.#slots.length) this.#grow();
+      if (n + 1 > this.#limit) this.#grow();
     }
     return n;
   }
@@ -132,9 +133,9 @@ export class TermNumbers implements TermNumbering {
   for (let i = 0; i < 64; i++) warm.numberOf(`warm${i & 1}`);
 }
 
-/** A name's hash as the slots' Uint32Array keeps it. */
+/** A name's hash as the slots' Int32Array keeps it. */
 function nameHash(s: string): number {
-  return fnvString(s) >>> 0;
+  return fnvString(s) | 0;
 }
 
 /**
@@ -189,9 +190,17 @@ function sortedNumbers(names: readonly string[], from: number, to: number): numb
   const keys = prefixKeys(names, from, to, units, numberMask);
   keys.sort();
   const sorted: number[] = new Array(keys.length);
-  for (let i = 0; i < keys.length; i++) sorted[i] = keys[i] % numberMask;
+  numbersOfKeys(keys, numberMask, sorted);
   sortRuns(names, keys, numberMask, sorted);
   return sorted;
+}
+
+/**
+ * sorted[i] = the number of keys[i]. A loop of its own (mergeOrder's comment says why): in
+ * sortedNumbers, the call after it deoptimized sortedNumbers in most batches of an import.
+ */
+function numbersOfKeys(keys: Float64Array, numberMask: number, sorted: number[]): void {
+  for (let i = 0; i < keys.length; i++) sorted[i] = keys[i] % numberMask;
 }
 
 /** Each number's key: its name's first `units` units (clamped) above the number. */

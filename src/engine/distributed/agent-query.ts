@@ -4,6 +4,7 @@
  * agent_retry_count further attempts, each on the next mirror (Manticore's mirror retries). A blackhole
  * agent is sent the query and never waited for. A persistent agent's connections come from the table's pool.
  */
+import type { CollationName } from '../../util/collation.js';
 import { searchAgentSized } from '../../agent/agent-client.js';
 import type { AgentResult } from '../../agent/search-write.js';
 import type { SelectStatement } from '../../sql/ast.js';
@@ -25,7 +26,7 @@ export interface AgentOutcome {
   attempts: number;
 }
 
-export async function queryAgent(def: DistributedDef, agent: AgentSpec, st: SelectStatement): Promise<AgentOutcome> {
+export async function queryAgent(def: DistributedDef, agent: AgentSpec, st: SelectStatement, coll?: CollationName): Promise<AgentOutcome> {
   const karmaMs = haFor(def.ha).karmaPeriodMs;
   const order = mirrorOrder(agent, def.haStrategy, Math.random, karmaMs);
   const attempts = 1 + def.retryCount;
@@ -37,7 +38,7 @@ export async function queryAgent(def: DistributedDef, agent: AgentSpec, st: Sele
     noteStart(m);
     const base = { url: mirrorUrl(m), indexes: m.indexes, attempts: a + 1 };
     try {
-      const q = remoteQuery(st, m.indexes);
+      const q = remoteQuery(st, m.indexes, coll);
       const { results, bytes } = await searchAgentSized(m, [q], timeouts);
       const result = results[0]!;
       const ms = performance.now() - started;
@@ -53,9 +54,9 @@ export async function queryAgent(def: DistributedDef, agent: AgentSpec, st: Sele
 }
 
 /** A blackhole agent: every mirror is sent the query; replies and failures are ignored. */
-export function sendToBlackhole(def: DistributedDef, agent: AgentSpec, st: SelectStatement): void {
+export function sendToBlackhole(def: DistributedDef, agent: AgentSpec, st: SelectStatement, coll?: CollationName): void {
   const timeouts = agentOptions(def, agent);
   for (const m of agent.mirrors) {
-    searchAgentSized(m, [remoteQuery(st, m.indexes)], timeouts).catch(() => undefined);
+    searchAgentSized(m, [remoteQuery(st, m.indexes, coll)], timeouts).catch(() => undefined);
   }
 }

@@ -4,6 +4,7 @@
  * side by side), then every answer is merged. An agent that failed is reported in the warning and the
  * others' rows are returned; when no shard answered the failures are the error.
  */
+import { collation } from '../../util/collation.js';
 import type { SelectStatement } from '../../sql/ast.js';
 import { metrics } from '../../metrics/metrics.js';
 import { SearchError } from '../../util/errors.js';
@@ -16,6 +17,7 @@ import type { DistributedDef } from './dist-def.js';
 import { mergeGrouped, mergePlain } from './merge-rows.js';
 import { remoteQuery } from './remote-query.js';
 import { planShards, type ShardPlan } from './shard-plan.js';
+import { checkHaving } from '../group/having-check.js';
 import { fromLocal, fromRemote, type ShardRows } from './shard-rows.js';
 
 interface LocalOutcome {
@@ -73,11 +75,12 @@ export async function execDistributedSelect(
   catalog: Catalog, def: DistributedDef, st: SelectStatement, session: Session, flags: GlobalFlags, counted = true,
 ): Promise<RowsResult> {
   const started = performance.now();
+  checkHaving(st);
   const plan = planShards(st);
   const live = def.agents.filter((a) => !a.blackhole);
   if (def.agents.length) remoteQuery(plan.shard, def.name); // refuses what agents cannot be sent, before any is
-  for (const a of def.agents) if (a.blackhole) sendToBlackhole(def, a, plan.shard);
-  const remote = Promise.all(live.map((a) => queryAgent(def, a, plan.shard)));
+  for (const a of def.agents) if (a.blackhole) sendToBlackhole(def, a, plan.shard, flags.collation);
+  const remote = Promise.all(live.map((a) => queryAgent(def, a, plan.shard, flags.collation)));
   const localStarted = performance.now();
   const locals = await Promise.all(def.locals.map((name) => runLocal(catalog, name, plan, flags)));
   const localMs = performance.now() - localStarted;
@@ -99,7 +102,8 @@ export async function execDistributedSelect(
   const answered = locals.some((l) => l.rows) || remotes.some((a) => a.result && !a.result.error);
   const message = report(def.name, failures);
   if (!answered) throw new SearchError('QUERY_ERROR', message ?? `table ${def.name}: no shard answered`);
-  const merged = plan.grouped ? mergeGrouped(plan, shards) : mergePlain(plan, shards);
+  const coll = collation(flags.collation);
+  const merged = plan.grouped ? mergeGrouped(plan, shards, coll) : mergePlain(plan, shards, coll);
   // aggregates without GROUP BY: one row over all matches, whose count total_found reports (as a local table)
   if (plan.grouped && !plan.groupKeys.length) merged.totalFound = shards.reduce((n, s) => n + s.totalFound, 0);
   const meta: SearchMeta = {

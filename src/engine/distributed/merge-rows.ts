@@ -5,6 +5,7 @@
  * GROUP_CONCAT lists joined, COUNT(DISTINCT) added per shard as Manticore's master does when it has
  * only each agent's count), HAVING applied, and the groups sorted and paged.
  */
+import { collation, type Collation } from '../../util/collation.js';
 import type { Cell, CellKind, ResultColumn } from '../result.js';
 import { COUNT_COL, HIDDEN_PREFIX, type MergeKey, type OutSpec, type ShardPlan } from './shard-plan.js';
 import type { ShardRows } from './shard-rows.js';
@@ -23,12 +24,13 @@ export interface Merged {
   totalFound: number;
 }
 
-export function compareCells(a: Cell | undefined, b: Cell | undefined): number {
+/** Strings compare under the collation (the master's merge takes the query's, as searchd's does; default libc_ci). */
+export function compareCells(a: Cell | undefined, b: Cell | undefined, coll: Collation = collation(undefined)): number {
   if (a === b) return 0;
   if (a === null || a === undefined) return -1;
   if (b === null || b === undefined) return 1;
-  if (Array.isArray(a) || Array.isArray(b)) return compareCells(Array.isArray(a) ? a[0] ?? null : a, Array.isArray(b) ? b[0] ?? null : b);
-  if (typeof a === 'string' || typeof b === 'string') return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+  if (Array.isArray(a) || Array.isArray(b)) return compareCells(Array.isArray(a) ? a[0] ?? null : a, Array.isArray(b) ? b[0] ?? null : b, coll);
+  if (typeof a === 'string' || typeof b === 'string') return coll.compare(String(a), String(b));
   if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
   return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
 }
@@ -77,17 +79,17 @@ function columnsOf(plan: ShardPlan, shards: ShardRows[]): { columns: ResultColum
   return { columns, sources };
 }
 
-function compareBy(keys: MergeKey[], value: (x: number, k: MergeKey) => Cell): (x: number, y: number) => number {
+function compareBy(keys: MergeKey[], value: (x: number, k: MergeKey) => Cell, coll: Collation): (x: number, y: number) => number {
   return (x, y) => {
     for (const k of keys) {
-      const c = compareCells(value(x, k), value(y, k));
+      const c = compareCells(value(x, k), value(y, k), coll);
       if (c) return k.desc ? -c : c;
     }
     return 0;
   };
 }
 
-export function mergePlain(plan: ShardPlan, shards: ShardRows[]): Merged {
+export function mergePlain(plan: ShardPlan, shards: ShardRows[], coll: Collation = collation(undefined)): Merged {
   const refs: Ref[] = shards.flatMap((shard) => shard.rows.map((_, row) => ({ shard, row })));
   const value = (i: number, k: MergeKey): Cell => {
     const r = refs[i]!;
@@ -95,7 +97,7 @@ export function mergePlain(plan: ShardPlan, shards: ShardRows[]): Merged {
     if (k.source === 'id') return r.shard.ids[r.row]!;
     return cell(r, k.source);
   };
-  const order = refs.map((_, i) => i).sort(compareBy(plan.order, value));
+  const order = refs.map((_, i) => i).sort(compareBy(plan.order, value, coll));
   const seen = new Set<bigint>();
   const unique = order.filter((i) => {
     const id = refs[i]!.shard.ids[refs[i]!.row]!;
@@ -128,8 +130,9 @@ interface Group {
   count: number;
 }
 
-function keyOf(r: Ref, keys: string[]): string {
-  return JSON.stringify(keys.map((k) => cell(r, k)), (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
+/** A group's key across shards: string values as the collation folds them (the shards grouped them so). */
+function keyOf(r: Ref, keys: string[], coll: Collation): string {
+  return JSON.stringify(keys.map((k) => cell(r, k)), (_, v) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'string' ? coll.fold(v) : v));
 }
 
 function refValue(r: Ref, k: MergeKey): Cell {
@@ -163,12 +166,12 @@ function groupRows(g: Group, n: number | undefined): Ref[] {
   }).slice(0, n);
 }
 
-export function mergeGrouped(plan: ShardPlan, shards: ShardRows[]): Merged {
+export function mergeGrouped(plan: ShardPlan, shards: ShardRows[], coll: Collation = collation(undefined)): Merged {
   const groups = new Map<string, Group>();
   for (const shard of shards) {
     shard.rows.forEach((_, row) => {
       const r = { shard, row };
-      const key = keyOf(r, plan.groupKeys);
+      const key = keyOf(r, plan.groupKeys, coll);
       let g = groups.get(key);
       if (!g) groups.set(key, (g = { refs: [], heads: [], count: 0 }));
       g.refs.push(r);
@@ -180,7 +183,7 @@ export function mergeGrouped(plan: ShardPlan, shards: ShardRows[]): Merged {
   // the representative row is the best by the within-group order, as each shard's own is
   const byWithin = (x: Ref, y: Ref): number => {
     for (const k of plan.within) {
-      const c = compareCells(refValue(x, k), refValue(y, k));
+      const c = compareCells(refValue(x, k), refValue(y, k), coll);
       if (c) return k.desc ? -c : c;
     }
     return 0;
@@ -200,7 +203,7 @@ export function mergeGrouped(plan: ShardPlan, shards: ShardRows[]): Merged {
     const at = byOut.get(k.source);
     return at !== undefined ? row[at]! : cell(g.refs[0]!, k.source);
   };
-  const order = out.map((_, i) => i).sort(compareBy(plan.order, value)).slice(0, plan.maxMatches);
+  const order = out.map((_, i) => i).sort(compareBy(plan.order, value, coll)).slice(0, plan.maxMatches);
   // each group's rows: the merged aggregates, and the row's own values of everything else
   const shown = order.flatMap((i) => groupRows(out[i]!.g, plan.groupLimit).map((r) => ({
     ref: r, row: sources.map((s, c) => (s.op === 'first' ? cell(r, s.source) : out[i]!.row[c]!)),

@@ -5,6 +5,7 @@
  * agent computes and a filter on it), ORDER BY as an extended sort clause, GROUP BY as the group
  * attribute and group sort, and the OPTIONs the protocol carries.
  */
+import { API_COLLATIONS, type CollationName } from '../../util/collation.js';
 import { ExpandKeywords } from '../../agent/manticore-request.js';
 import { apiQuery } from '../../agent/search-write.js';
 import { idfOption } from '../exec/exec-select.js';
@@ -134,7 +135,7 @@ function pairList(v: NamedValue['value'] | undefined, name: string): Array<[stri
 }
 
 /** The API query one agent runs for the shard statement, over its `indexes`. */
-export function remoteQuery(st: SelectStatement, indexes: string): ApiQuery {
+export function remoteQuery(st: SelectStatement, indexes: string, coll?: CollationName): ApiQuery {
   const opts = optionMap(st.options);
   for (const name of opts.keys()) {
     if (!CARRIED.has(name)) throw new SearchError('UNSUPPORTED', `OPTION ${name} cannot be sent to remote agents (the binary API of Sphinx 2.2 does not carry it)`);
@@ -155,6 +156,8 @@ export function remoteQuery(st: SelectStatement, indexes: string): ApiQuery {
     indexWeights: pairList(opts.get('index_weights'), 'index_weights'),
     comment: opts.has('comment') ? optionText(opts.get('comment')!) : '',
   });
+  // the statement's collation travels in the master extension, as searchd's master sends its own
+  if (coll) q.collation = API_COLLATIONS.indexOf(coll);
   const idf = opts.get('idf');
   if (idf) {
     const { plain, unnormalized } = idfOption(optionText(idf));

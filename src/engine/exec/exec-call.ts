@@ -1,8 +1,10 @@
-/** CALL KEYWORDS (and, with the highlighting issue, CALL SNIPPETS). */
+/** CALL KEYWORDS, CALL SUGGEST/QSUGGEST and CALL SNIPPETS, local or over a distributed table (its first local). */
 import type { CallStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
-import { rows, stringColumns, type Result } from '../result.js';
+import type { Result } from '../result.js';
+import { callKeywords } from './call-keywords.js';
+import { callSuggest } from './call-suggest.js';
 import { callSnippets } from '../snippets/snippet-call.js';
 import type { DistributedDef } from '../distributed/dist-def.js';
 import type { DistributedTables } from '../distributed/dist-registry.js';
@@ -20,16 +22,22 @@ function distributedArg(st: CallStatement, dist: DistributedTables | undefined):
   return a?.kind === 'string' ? dist?.get(a.value) : undefined;
 }
 
-export function execCall(catalog: Catalog, st: CallStatement, dist?: DistributedTables): Result | Promise<Result> {
+export function execCall(catalog: Catalog, st: CallStatement, dist?: DistributedTables, expansionLimit = 0): Result | Promise<Result> {
   const def = distributedArg(st, dist);
   if (st.name === 'keywords') {
     if (st.args.length < 2) throw new SearchError('PARSE_ERROR', 'KEYWORDS() expects 2 arguments (text, table)');
-    const text = stringArg(st, 0);
+    stringArg(st, 0);
     const tableName = def?.locals[0] ?? stringArg(st, 1); // a distributed table's keywords: its first local's
     const table = catalog.get(tableName);
     if (!table) throw new SearchError('UNKNOWN_TABLE', `no such table '${tableName.toLowerCase()}'`);
-    const data = table.pipeline.keywords(text).map((k) => [String(k.qpos), k.tokenized, k.normalized]);
-    return rows(stringColumns('qpos', 'tokenized', 'normalized'), data);
+    return callKeywords(table, st, expansionLimit);
+  }
+  if (st.name === 'suggest' || st.name === 'qsuggest') {
+    if (st.args.length !== 2) throw new SearchError('PARSE_ERROR', `${st.name.toUpperCase()}() expects 2 arguments (text, table)`);
+    const tableName = def?.locals[0] ?? stringArg(st, 1);
+    const table = catalog.get(tableName);
+    if (!table) throw new SearchError('UNKNOWN_TABLE', `no such table '${tableName.toLowerCase()}'`);
+    return callSuggest(table, st);
   }
   if (st.name === 'snippets') return def ? callSnippetsDistributed(catalog, def, st) : callSnippets(catalog, st);
   throw new SearchError('UNSUPPORTED', `no such built-in procedure ${st.name.toUpperCase()}`);

@@ -1,4 +1,5 @@
 /** SELECT over one table: MATCH, filters, ORDER BY, LIMIT, OPTION; then the final page's values. */
+import { collation, type Collation, type CollationName } from '../../util/collation.js';
 import type { Expr, OrderItem, SelectStatement } from '../../sql/ast.js';
 import type { AttrValue, Filter, Ranker, SearchRequest, SearchResult, SortKey } from '../../index/types.js';
 import { parseQuery } from '../../query/parse-query.js';
@@ -12,9 +13,10 @@ import { rows, type Cell, type RowsResult, type SearchMeta } from '../result.js'
 import { selectAliases, selectColumns } from '../select-items.js';
 import { sortCode } from '../expr/sort-code.js';
 import { hostSortKey } from '../expr/sort-host.js';
+import { randomSortKey, randSeed } from '../expr/sort-random.js';
 import { readRows, readRowsAsync } from '../read-rows.js';
 import { isGrouping } from '../group/exec-group.js';
-import { isAggregateCall } from '../group/group-plan.js';
+import { checkHaving } from '../group/having-check.js';
 import { execGrouped } from '../group/grouped-select.js';
 import type { Session } from '../session.js';
 import { optionMap, optionText, requireNumber } from '../sql-values.js';
@@ -33,6 +35,8 @@ export interface GlobalFlags {
   notTermsOnlyAllowed: boolean;
   /** searchd expansion_limit (SET GLOBAL / config): expansions kept per wildcard; 0 or unset = all. */
   expansionLimit?: number;
+  /** The string collation of the statement: the session's collation_connection, else searchd's collation_server. */
+  collation?: CollationName;
 }
 
 function isWeight(e: Expr): boolean {
@@ -48,6 +52,7 @@ function sortKeys(table: Table, st: SelectStatement): SortKey[] {
     }
     const desc = o.direction === 'desc';
     if (isWeight(e)) return { attr: 'weight()', desc };
+    if (e.kind === 'call' && e.name === 'rand' && !e.args.length) return randomSortKey(randSeed(optionMap(st.options).get('rand_seed')));
     if (e.kind === 'column' && !e.path.length) {
       const name = e.name.toLowerCase();
       if (name === 'id') return { attr: 'id', desc };
@@ -191,7 +196,7 @@ function hasKeys(o: object): boolean {
 }
 
 /** Documents accepted by the predicates the index cannot evaluate, as an `id IN` filter. */
-function predicateFilter(table: Table, predicates: Condition[]): Filter | undefined {
+function predicateFilter(table: Table, predicates: Condition[], coll: Collation): Filter | undefined {
   if (!predicates.length) return undefined;
   const all = table.index.search({
     query: null, ranker: 'none', fieldWeights: {}, filters: [], sort: [], offset: 0,
@@ -202,7 +207,7 @@ function predicateFilter(table: Table, predicates: Condition[]): Filter | undefi
   for (const h of all.hits) {
     const values = table.index.getAttrs(h.docId) ?? [];
     const attrs = new Map(names.map((n, i) => [n, values[i]]));
-    if (predicates.every((p) => evalCondition(table, p, h.docId, attrs))) ids.push(h.docId);
+    if (predicates.every((p) => evalCondition(table, p, h.docId, attrs, coll))) ids.push(h.docId);
   }
   return { attr: 'id', op: 'in', values: ids };
 }
@@ -218,7 +223,7 @@ export function buildRequest(
   if (query === 'none') return 'none';
   const where = st.where && resolveAliases(table, st.where, selectAliases(st.items));
   const { filters, predicates } = splitFilters(table, where);
-  const pf = predicateFilter(table, predicates);
+  const pf = predicateFilter(table, predicates, collation(flags.collation));
   if (pf) filters.push(pf);
   // SQL_NO_CACHE (mysqldump): every row, past the default limit and max_matches
   const all = st.allRows ? Math.max(1, table.index.count()) : undefined;
@@ -228,6 +233,7 @@ export function buildRequest(
     query, ranker: 'proximity_bm25', fieldWeights: {}, filters, sort: sortKeys(table, st),
     offset: all ? 0 : st.offset ?? 0, limit, maxMatches: all ?? DEFAULT_MAX_MATCHES,
     expansion: expansionSettings(table, st, flags),
+    ...(flags.collation ? { collation: flags.collation } : {}),
   };
   applyOptions(req, st);
   // searchd's CheckQuery runs on every query, default max_matches too: LIMIT 1000,10 is an error, not an empty page
@@ -244,11 +250,9 @@ function expansionSettings(table: Table, st: SelectStatement, flags: GlobalFlags
 
 /** HAVING needs groups: an explicit GROUP BY or the implicit group of aggregates (COUNT(*) too), as
  * Manticore's QueueCreator_c::CheckHavingConstraints; a plain row list refuses it. */
-function havingGroups(table: Table, st: SelectStatement): boolean {
+function havingGroups(st: SelectStatement): boolean {
   if (!st.having || st.groupBy) return false;
-  if (!st.items.some((i) => isAggregateCall(i.expr))) {
-    throw new SearchError('QUERY_ERROR', `table ${table.name}: can not use HAVING without GROUP BY`);
-  }
+  checkHaving(st);
   return true;
 }
 
@@ -256,7 +260,7 @@ export async function execSelect(
   table: Table, st: SelectStatement, session: Session, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none',
 ): Promise<RowsResult> {
   const started = performance.now();
-  if (havingGroups(table, st) || isGrouping(st)) return (await execGrouped(table, [st], session, flags, started, fullText))[0]!;
+  if (havingGroups(st) || isGrouping(st)) return (await execGrouped(table, [st], session, flags, started, fullText))[0]!;
   const cols = selectColumns(table, st.items, { match: st.match });
   const parseWarnings: string[] = [];
   const req = buildRequest(table, st, flags, fullText, parseWarnings);

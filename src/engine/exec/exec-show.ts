@@ -4,10 +4,12 @@ import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { execShowCreate, execShowFields } from './exec-ddl.js';
 import { likeMatcher } from '../like.js';
+import { tableSettingsText } from '../schema-text.js';
 import { constantValue } from '../expr/constant-expr.js';
 import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn } from '../result.js';
 import { systemVariable, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
+import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
 import { processlistResult, statusRows, tableStatusRows, threadsResult } from './exec-status.js';
 
 function metaRows(session: Session): string[][] {
@@ -27,7 +29,9 @@ function variablesRows(settings: GlobalSettings, session: Session): string[][] {
   const names = ['autocommit', 'auto_schema', 'character_set_client', 'character_set_connection',
     'collation_connection', 'max_allowed_packet', 'not_terms_only_allowed', 'version', 'version_comment'];
   return names.map((n) => {
-    const v = n === 'autocommit' ? (session.autocommit ? 1 : 0) : systemVariable(n, settings);
+    // collation_connection: searchd's own name of the session's collation (libc_ci by default)
+    const v = n === 'autocommit' ? (session.autocommit ? 1 : 0)
+      : n === 'collation_connection' ? session.collation ?? settings.collation_server : systemVariable(n, settings);
     return [n, String(v ?? '')];
   });
 }
@@ -63,6 +67,11 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
       if (!t) throw new SearchError('UNKNOWN_TABLE', `no such table '${st.table.toLowerCase()}'`);
       return kv(tableStatusRows(t, catalog.store.checkpointBytes(t.name), catalog.store.lastSeq(t.name)));
     }
+    case 'table_settings': {
+      const t = catalog.get(st.table!);
+      if (!t) throw new SearchError('UNKNOWN_TABLE', `no such table '${st.table!.toLowerCase()}'`);
+      return rows(stringColumns('Variable_name', 'Value'), [['settings', tableSettingsText(t.schema)]]);
+    }
     default: throw new SearchError('UNSUPPORTED', `SHOW ${st.what.toUpperCase()} is not supported`);
   }
 }
@@ -75,6 +84,11 @@ function boolValue(name: string, v: SetStatement['assignments'][number]['value']
     if (['0', 'off', 'false'].includes(s)) return false;
   }
   throw new SearchError('BAD_VALUE', `Unknown value for '${name}'`);
+}
+
+/** A setting's value as text (`utf8_general_ci`, 'binary', 5). */
+function textValue(v: SetStatement['assignments'][number]['value']): string {
+  return v.kind === 'ident' ? v.name : v.kind === 'string' ? v.value : 'value' in v ? String(v.value) : '';
 }
 
 /** A non-negative integer setting. */
@@ -90,6 +104,8 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
     else if (a.name === 'expansion_limit') settings.expansion_limit = countValue(a.name, a.value);
     else if (a.name === 'autocommit') session.autocommit = boolValue(a.name, a.value);
     else if (a.name === 'sql_quote_show_create') session.quoteShowCreate = boolValue(a.name, a.value);
+    // searchd takes an unknown name as its default collation, libc_ci, without an error
+    else if (a.name === 'collation_connection') session.collation = collationName(textValue(a.value)) ?? DEFAULT_COLLATION;
     // Other session variables (sql_mode, names, profiling ...) are accepted and ignored, as Manticore does.
   }
   return ok(0);
@@ -106,6 +122,7 @@ export function execSelectNoTable(st: SelectStatement, session: Session, setting
     else if (e.kind === 'call' && e.name === 'database') v = session.database;
     else if (e.kind === 'call' && (e.name === 'user' || e.name === 'current_user')) v = 'root@localhost';
     else if (e.kind === 'call' && e.name === 'version') v = systemVariable('version', settings);
+    else if (e.kind === 'call' && e.name === 'last_insert_id' && e.args.length === 0) v = session.lastInsertIds?.join(',') ?? '';
     else if (e.kind === 'call' && e.name === 'connection_id') v = BigInt(session.connId ?? 1); // 1 in process
     else if (e.kind === 'literal' && e.value.kind === 'int') v = BigInt(e.value.value);
     else if (e.kind === 'literal' && e.value.kind === 'float') v = e.value.value;

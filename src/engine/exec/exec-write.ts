@@ -30,7 +30,7 @@ export async function execInsert(ctx: WriteContext, st: InsertStatement): Promis
   const ids = inputs.every((r) => r.id !== undefined) ? inputs.map((r) => r.id!) : await assignIds(ctx.ids, inputs);
   // concurrent statements share one durable commit (../transaction/transaction-group.ts)
   const n = await commitGrouped(table, () => ({ ids, ...table.prepare(inputs, ids, colNos), replace: st.replace }));
-  return ok(n, { lastInsertId: ids[ids.length - 1] });
+  return ok(n, { lastInsertId: ids[ids.length - 1], insertedIds: ids });
 }
 
 function matchingIds(ctx: WriteContext, table: Table, st: UpdateStatement | DeleteStatement): bigint[] {

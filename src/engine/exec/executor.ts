@@ -86,7 +86,10 @@ export function executeStatement(ctx: ExecContext, st: Statement, session: Sessi
 
 /** One statement on this node only (what the replication layer applies from a cluster's stream). */
 export async function executeLocal(ctx: ExecContext, st: Statement, session: Session): Promise<Result | Result[]> {
-  const flags = { notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit };
+  const flags = {
+    notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit,
+    collation: session.collation ?? ctx.settings.collation_server,
+  };
   const write = { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags };
   // options are checked first, as Manticore's parser does (an unknown option fails even on a missing table)
   const optionKind = OPTION_STATEMENTS[st.kind];
@@ -110,7 +113,11 @@ export async function executeLocal(ctx: ExecContext, st: Statement, session: Ses
       Object.assign(session, meta);
       return [main, ...facets];
     }
-    case 'insert': return buffersWrites(session) ? execInsertInTransaction(write, st, session) : execInsert(write, st);
+    case 'insert': {
+      const r = await (buffersWrites(session) ? execInsertInTransaction(write, st, session) : execInsert(write, st));
+      if (r.insertedIds) session.lastInsertIds = r.insertedIds; // kept, not joined: a big batch pays nothing unless asked
+      return r;
+    }
     case 'update': return execUpdate(write, st);
     case 'delete': return buffersWrites(session) ? execDeleteInTransaction(write, st, session) : execDelete(write, st);
     case 'create_table': return isDistributedCreate(st) ? execCreateDistributed(ctx.catalog, ctx.dist, st) : execCreate(ctx.catalog, st);
@@ -130,7 +137,7 @@ export async function executeLocal(ctx: ExecContext, st: Statement, session: Ses
       return r;
     }
     case 'set_names': case 'set_transaction': return ok(0);
-    case 'call': return execCall(ctx.catalog, st, ctx.dist);
+    case 'call': return execCall(ctx.catalog, st, ctx.dist, flags.expansionLimit ?? 0);
     case 'backup': return execBackup(ctx.catalog, st, ctx.checkpointNow);
     case 'lock_tables': return execLockTables(ctx.catalog, st, session);
     case 'unlock_tables': return execUnlockTables(session);

@@ -7,6 +7,8 @@
  * This is the evaluator for values of the final page (and for the WHERE predicates the index cannot
  * take); GROUP BY code may also call it per row: `compileExpr(table, expr).eval(row)`.
  */
+import { libcCiCompare, type Collation } from '../../util/collation.js';
+import type { StringCompare } from '../value-compare.js';
 import type { BinaryOp, Expr } from '../../sql/ast.js';
 import type { Table } from '../table.js';
 import { exprError } from './errors.js';
@@ -26,6 +28,8 @@ export interface ExprContext {
   expanding?: Set<string>;
   /** The loop variable of ANY()/ALL(... FOR x IN arr) and the element it holds now. */
   loop?: { name: string; value: unknown };
+  /** How string comparisons (`s = 'x'`, `s < t`) compare, as searchd's Expr_StrCmp_c; unset: libc_ci, its default. */
+  collation?: Collation;
 }
 
 const COLUMN_TYPE: Record<string, ExprType> = {
@@ -81,8 +85,8 @@ const CMP: Partial<Record<BinaryOp, (c: number) => boolean>> = {
 };
 
 /** Comparison of two values of one type; floats are equal within 1e-6, as Manticore's Expr_Eq. */
-export function compareAs(t: ExprType, a: ExprValue, b: ExprValue, op: BinaryOp): boolean {
-  if (t === 'string') { const x = String(a); const y = String(b); return CMP[op]!(x < y ? -1 : x > y ? 1 : 0); }
+export function compareAs(t: ExprType, a: ExprValue, b: ExprValue, op: BinaryOp, strings: StringCompare = libcCiCompare): boolean {
+  if (t === 'string') return CMP[op]!(strings(String(a), String(b)));
   if (t === 'float') {
     const x = toFloat(a); const y = toFloat(b);
     if (op === '=') return Math.abs(x - y) <= 1e-6;
@@ -142,7 +146,8 @@ function binary(ctx: ExprContext, e: Expr & { kind: 'binary' }): CompiledExpr {
   }
   if (op in CMP) {
     const t = l.type === 'string' || r.type === 'string' ? 'string' : widest(l.type, r.type);
-    return { type: 'int', eval: (row) => (compareAs(t, l.eval(row), r.eval(row), op) ? 1 : 0) };
+    const strings = ctx.collation?.compare ?? libcCiCompare;
+    return { type: 'int', eval: (row) => (compareAs(t, l.eval(row), r.eval(row), op, strings) ? 1 : 0) };
   }
   if (op === 'and' || op === 'or') {
     const t = widest(l.type, r.type);

@@ -24,7 +24,7 @@ const ARGS: Record<string, number> = {
   integer: 1, double: 1, day: 1, month: 1, year: 1, yearmonth: 1, yearmonthday: 1, yearweek: 1, hour: 1, minute: 1,
   second: 1, dayofweek: 1, dayofyear: 1, quarter: 1, min: 2, max: 2, pow: 2, idiv: 2, if: 3, interval: -2,
   in: -1, geodist: -4, concat: -1, to_string: 1, length: 1, least: 1, greatest: 1, date_format: 2,
-  substring_index: 3, regex: 2, between: 3, atan2: 2, bitdot: -1,
+  substring_index: 3, regex: 2, between: 3, atan2: 2, bitdot: -1, crc32: 1, fibonacci: 1, sint: 1,
 };
 
 const FLOAT_FN: Record<string, (x: number) => number> = {
@@ -51,6 +51,14 @@ function numericArgs(ctx: ExprContext, name: string, args: CompiledExpr[]): void
     if (a.type === 'string') throw exprError(ctx.table, `${name}() arguments can not be string`);
     if (a.type === 'mva') throw exprError(ctx.table, `${name}() arguments can not be MVA`);
   }
+}
+
+/** The i-th Fibonacci number in 32-bit arithmetic (wrapping as searchd's int), 0 below zero. */
+function fibonacci(i: number): number {
+  if (i < 0) return 0;
+  let f0 = 0, f1 = 1;
+  for (let j = 0; j + 1 < i; j += 2) { f0 = (f0 + f1) | 0; f1 = (f1 + f0) | 0; }
+  return i & 1 ? f1 : f0;
 }
 
 /** Values of IN()'s list: constants only, as Manticore's IN(expr, const-list). */
@@ -157,6 +165,9 @@ export function compileCall(e: Call, ctx: ExprContext, compile: Compile): Compil
     }
     case 'ceil': return { type: 'bigint', eval: (r) => toBig(Math.ceil(toFloat(a.eval(r)))) };
     case 'floor': return { type: 'bigint', eval: (r) => toBig(Math.floor(toFloat(a.eval(r)))) };
+    // SINT(): the low 32 bits read as a signed integer (Manticore's Expr_Sint_c: a uint attribute's value back to its sign)
+    case 'sint': return { type: 'bigint', eval: (r) => BigInt(Number(BigInt.asIntN(32, toBig(a.eval(r))))) };
+    case 'fibonacci': return { type: 'int', eval: (r) => fibonacci(toInt(a.eval(r))) };
     case 'bigint': case 'integer': return { type: 'bigint', eval: (r) => toBig(a.eval(r)) };
     case 'double': return { type: 'float', eval: (r) => toFloat(a.eval(r)) };
     case 'pow': return { type: 'float', eval: (r) => Math.fround(Math.pow(toFloat(a.eval(r)), toFloat(b.eval(r)))) };

@@ -1,5 +1,5 @@
 /**
- * String functions of expressions: CONCAT, TO_STRING, LENGTH, SUBSTRING_INDEX, REGEX. They run in
+ * String functions of expressions: CONCAT, TO_STRING, LENGTH, SUBSTRING_INDEX, REGEX, CRC32. They run in
  * TypeScript over the rows whose values are shown (or over the predicate rows of WHERE).
  */
 import type { Expr } from '../../sql/ast.js';
@@ -19,6 +19,23 @@ export function valueText(v: ExprValue, type: CompiledExpr['type']): string {
   return String(v);
 }
 
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/** CRC-32 (IEEE, as zlib and searchd's sphCRC32) of a string's UTF-8 bytes, unsigned. */
+export function crc32(s: string): number {
+  let c = 0xffffffff;
+  for (const b of utf8.encode(s)) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
 /** MySQL's SUBSTRING_INDEX: text before the count-th delimiter (count < 0: after the count-th from the end). */
 export function substringIndex(s: string, delim: string, count: number): string {
   if (!delim || count === 0) return '';
@@ -36,6 +53,10 @@ function literalString(ctx: ExprContext, e: Expr | undefined, fn: string, n: num
 export function stringCall(ctx: ExprContext, name: string, args: CompiledExpr[], e: Expr & { kind: 'call' }): CompiledExpr | undefined {
   const a = args[0]!;
   switch (name) {
+    case 'crc32':
+      // searchd hashes the string form; a number has none there, so it is an error here, not a silent 0
+      if (a.type !== 'string' && a.type !== 'json') throw exprError(ctx.table, 'crc32() argument must be string');
+      return { type: 'bigint', eval: (r) => { const v = a.eval(r); return BigInt(v == null ? 0 : crc32(valueText(v, a.type))); } };
     case 'to_string': return { type: 'string', eval: (r) => valueText(a.eval(r), a.type) };
     case 'concat': return { type: 'string', eval: (r) => args.map((x) => valueText(x.eval(r), x.type)).join('') };
     case 'length':

@@ -1,37 +1,11 @@
 /**
- * Host columns (strings, MVAs) as the core's grouping reads them, derived once per segment and kept
- * with it until the attribute changes (Segment.derived): a string column as a u32 rank per row (ranks
- * follow JS string order, so they compare as the strings do; 0 is null), an MVA column as row
- * offsets and i64 values. Null when the column holds a value of another kind: the host then folds.
+ * Host columns as the core's grouping reads them, derived once per segment and kept with it until the
+ * attribute changes (Segment.derived): an MVA column as row offsets and i64 values (string columns:
+ * index/segment/string-ranks.ts). Null when the column holds a value of another kind: the host then folds.
  */
 import type { Segment } from '../../index/segment/segment.js';
 
-export interface StringRanks { ptr: number; strings: (string | null)[] }
 export interface MvaColumn { offsets: number; values: number }
-
-export function stringRanks(seg: Segment, a: number): StringRanks | null {
-  const host = seg.hostCols[a];
-  if (!host) return null;
-  return seg.derived<StringRanks | null>(`string-ranks:${a}`, a, () => {
-    const distinct = new Set<string>();
-    for (let r = 0; r < seg.rows; r++) {
-      const v = host[r];
-      if (typeof v === 'string') distinct.add(v);
-      else if (v !== null && v !== undefined) return { ptrs: [], data: null };
-    }
-    // the default sort compares UTF-16 code units, as `<` does
-    const sorted = [...distinct].sort();
-    const rank = new Map(sorted.map((s, i) => [s, i + 1]));
-    const ptr = seg.core.alloc(Math.max(seg.rows, 1) * 4);
-    const u32 = seg.core.u32;
-    const base = ptr >>> 2;
-    for (let r = 0; r < seg.rows; r++) {
-      const v = host[r];
-      u32[base + r] = typeof v === 'string' ? rank.get(v)! : 0;
-    }
-    return { ptrs: [ptr], data: { ptr, strings: [null, ...sorted] } };
-  }).data;
-}
 
 export function mvaColumn(seg: Segment, a: number): MvaColumn | null {
   const host = seg.hostCols[a];

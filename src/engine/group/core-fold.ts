@@ -7,6 +7,7 @@
  * representative row by weight or by attribute columns. The host folds what is left: COUNT(DISTINCT),
  * GROUP_CONCAT, JSON and bucket keys, host-evaluated expressions, GROUP N BY.
  */
+import { collation, type Collation } from '../../util/collation.js';
 import type { AttrValue } from '../../index/types.js';
 import type { Segment } from '../../index/segment/segment.js';
 import { placeExprColumn } from '../../index/expr-column.js';
@@ -14,7 +15,8 @@ import { AGG, RECORD_FIXED_BYTES, V, type Program, type Source } from '../../was
 import type { GroupRecords } from '../../wasm/group-runner.js';
 import { DEFAULT_WITHIN, type AggSpec, type AttrRef, type GroupPlan } from './group-plan.js';
 import { groupId, type AggState, type PartialGroup, type Partials } from './group-segment.js';
-import { mvaColumn, stringRanks } from './core-columns.js';
+import { mvaColumn } from './core-columns.js';
+import { stringRanks } from '../../index/segment/string-ranks.js';
 
 const COL_U32 = 1, COL_I64 = 2, COL_F32 = 3;
 const CORE_AGGS = new Set(['count', 'sum', 'avg', 'min', 'max']);
@@ -51,7 +53,7 @@ export function coreFoldable(plan: GroupPlan): boolean {
 }
 
 /** `ref`'s column in `seg` for the core, or null when the host must read it there. `owned`: core memory to free after. */
-function column(ref: AttrRef, seg: Segment, owned: number[]): Column | null {
+function column(ref: AttrRef, seg: Segment, owned: number[], coll: Collation): Column | null {
   if (ref.attr === -1) return { src: { cls: V.i64, ptr: seg.columnPtr(0) }, decode: asI64 };
   if (ref.attr === -2) {
     const ptr = placeExprColumn(seg, ref.code!);
@@ -66,7 +68,7 @@ function column(ref: AttrRef, seg: Segment, owned: number[]): Column | null {
     case 'bigint': return seg.columnType(c) === COL_I64 && ptr ? { src: { cls: V.i64, ptr }, decode: asI64 } : null;
     case 'float': return seg.columnType(c) === COL_F32 && ptr ? { src: { cls: V.f32, ptr }, decode: asF64 } : null;
     case 'string': {
-      const ranks = stringRanks(seg, ref.attr);
+      const ranks = stringRanks(seg, ref.attr, coll);
       return ranks && { src: { cls: V.u32, ptr: ranks.ptr }, decode: (v, off) => ranks.strings[v.getUint32(off, true)]! };
     }
     case 'mva': case 'mva64': {
@@ -86,9 +88,10 @@ export interface CoreProgram {
 
 /** The plan's program over `seg`, or null when some column there needs the host (it then folds the plan). */
 export function coreProgram(plan: GroupPlan, seg: Segment, owned: number[]): CoreProgram | null {
+  const coll = plan.coll ?? collation(undefined);
   const keys: Column[] = [];
   for (const k of plan.keys) {
-    const col = column(k, seg, owned);
+    const col = column(k, seg, owned, coll);
     if (!col) return null;
     keys.push(col);
   }
@@ -97,7 +100,7 @@ export function coreProgram(plan: GroupPlan, seg: Segment, owned: number[]): Cor
   for (const spec of plan.aggs) {
     const exact = spec.arg?.type === 'bigint' || spec.arg?.type === 'id';
     if (spec.fn === 'count') { aggs.push({ spec, decode: null, exact }); continue; }
-    const col = column(spec.arg!, seg, owned);
+    const col = column(spec.arg!, seg, owned, coll);
     if (!col) return null;
     const fn = spec.fn === 'min' ? AGG.min : spec.fn === 'max' ? AGG.max : AGG.sum;
     program.aggs.push({ fn, src: col.src });
@@ -107,7 +110,7 @@ export function coreProgram(plan: GroupPlan, seg: Segment, owned: number[]): Cor
   }
   for (const w of plan.within ?? []) {
     if (!w.ref) { program.within.push({ desc: w.desc, src: { cls: V.weight, ptr: 0 } }); continue; }
-    const col = column(w.ref, seg, owned);
+    const col = column(w.ref, seg, owned, coll);
     if (!col) return null;
     program.within.push({ desc: w.desc, src: col.src });
   }
@@ -123,12 +126,35 @@ export function readCoreGroups(plan: GroupPlan, prog: CoreProgram, seg: Segment,
   const nk = prog.keys.length;
   const within = plan.within ?? DEFAULT_WITHIN;
   const withinReaders = within.map((w) => (w.ref ? (w.ref.reader ? w.ref.reader(seg) : seg.attrReader(w.ref.attr)) : null));
+  const coll = plan.coll;
+  const folds = plan.keys.map((k) => {
+    if (k.type !== 'string' || k.attr < 0 || !coll || coll.exact) return null;
+    const ranks = stringRanks(seg, k.attr, coll);
+    return ranks && { folded: ranks.folded, host: seg.hostCols[k.attr]! };
+  });
+  const folding = folds.some((f) => f !== null);
   for (let r = 0, off = recs.offset; r < n; r++, off += recordBytes) {
-    const key = prog.keys.map((decode, i) => decode(view, off + i * 8));
     const fixed = off + nk * 8;
     const count = view.getUint32(fixed, true);
     const firstRow = view.getUint32(fixed + 4, true);
     const bestRow = view.getUint32(fixed + 8, true);
+    // a string key shows the representative row's own string (a rank stands for all equal under the
+    // collation); the group's id is the rank's folded key, not folded again
+    let key: AttrValue[], id: AttrValue[] | undefined;
+    if (folding) {
+      key = []; id = [];
+      for (let i = 0; i < nk; i++) {
+        const f = folds[i];
+        if (f) {
+          const rank = view.getUint32(off + i * 8, true);
+          key.push(rank ? f.host[bestRow]! : null);
+          id.push(rank ? f.folded[rank - 1]! : null);
+        } else {
+          const v = prog.keys[i]!(view, off + i * 8);
+          key.push(v); id.push(v);
+        }
+      }
+    } else key = prog.keys.map((decode, i) => decode(view, off + i * 8));
     const bestWeight = view.getInt32(fixed + 12, true);
     let at = fixed + RECORD_FIXED_BYTES;
     const aggs = prog.aggs.map(({ spec, decode, exact }): AggState => {
@@ -146,6 +172,6 @@ export function readCoreGroups(plan: GroupPlan, prog: CoreProgram, seg: Segment,
       key, count, aggs, bestWeight, bestOrd: base + bestRow, bestDoc: doc, firstOrd: base + firstRow,
       tops: [{ ord: base + bestRow, doc, weight: bestWeight, vals: withinReaders.map((rd) => (rd ? rd(bestRow) : bestWeight)) }],
     };
-    into.set(groupId(key), g);
+    into.set(groupId(id ?? key), g);
   }
 }

@@ -4,6 +4,7 @@
  * (ORDER BY, default weight() DESC as Manticore's "@weight desc"), max_matches and LIMIT. Columns
  * that are not aggregates come from the group's representative row (best weight, then earliest).
  */
+import { collation } from '../../util/collation.js';
 import type { AttrValue, SearchRequest, SearchResult } from '../../index/types.js';
 import type { Condition, Expr, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
@@ -13,6 +14,7 @@ import type { Cell, CellKind } from '../result.js';
 import { selectColumns, type OutColumn } from '../select-items.js';
 import type { Table } from '../table.js';
 import { groupHaving, groupOrder, type GroupRow } from './group-order.js';
+import { checkHaving } from './having-check.js';
 import { aggText, collectAggs, groupKeys, isAggregateCall, keyKind, withinOrder, type AggSpec, type GroupPlan } from './group-plan.js';
 import { checkLimitedConcat, concatValue } from './group-concat.js';
 import { distSqlText } from './percentiles.js';
@@ -61,14 +63,21 @@ function aggValue(spec: AggSpec, st: AggState, count: number): Cell {
  * returns the matches when some plan folds on the host (group-segment.ts).
  */
 export function collectGroupsMany(table: Table, req: SearchRequest, plans: GroupPlan[]): { groups: GroupRow[][]; search: SearchResult } {
-  const c = collector(plans);
+  const c = collector(withCollation(plans, req));
   return c.finish(table.index.groupAll(req, c.grouping));
 }
 
 /** collectGroupsMany on the query worker threads when the table is big enough. */
 export async function collectGroupsManyAsync(table: Table, req: SearchRequest, plans: GroupPlan[]): Promise<{ groups: GroupRow[][]; search: SearchResult }> {
-  const c = collector(plans);
+  const c = collector(withCollation(plans, req));
   return c.finish(await table.index.groupAllAsync(req, c.grouping));
+}
+
+/** The request's collation on each plan: grouping, the group order and HAVING compare strings with it. */
+function withCollation(plans: GroupPlan[], req: SearchRequest): GroupPlan[] {
+  const coll = collation(req.collation);
+  for (const p of plans) p.coll = coll;
+  return plans;
 }
 
 function collector(plans: GroupPlan[]): { grouping: SegmentGrouping; finish(search: SearchResult): { groups: GroupRow[][]; search: SearchResult } } {
@@ -147,6 +156,7 @@ function keyIndex(plan: GroupPlan, e: Expr): number {
 interface Prepared { st: SelectStatement; plan: GroupPlan; specs: ColSpec[] }
 
 function prepareGroup(table: Table, st: SelectStatement): Prepared {
+  checkHaving(st);
   // GROUP 0 BY and GROUP 1 BY are a plain GROUP BY (Manticore's N-row grouper starts at 2)
   const keep = st.groupLimit !== undefined && st.groupLimit > 1 ? st.groupLimit : undefined;
   const plan: GroupPlan = { keys: groupKeys(table, st), aggs: [], within: withinOrder(table, st), keep };

@@ -7,7 +7,7 @@ import { SearchError } from '../../util/errors.js';
 import type { Cell } from '../result.js';
 import { fromSql } from '../sql-values.js';
 import type { Table } from '../table.js';
-import { compareValues, literalValue, type Scalar } from '../value-compare.js';
+import { compareValues, literalValue, type Scalar, type StringCompare } from '../value-compare.js';
 import { aggText, isAggregateCall, type GroupPlan } from './group-plan.js';
 import type { PartialGroup } from './group-segment.js';
 
@@ -67,16 +67,17 @@ function test(table: Table, st: SelectStatement, plan: GroupPlan, c: Condition):
   }
   if (c.target.quantifier) throw new SearchError('UNSUPPORTED', `HAVING ${c.target.quantifier.toUpperCase()}() is not supported`);
   const rd = reader(table, st, plan, c.target.expr, 'HAVING');
+  const strings = plan.coll?.compare;
   if (c.kind === 'compare') {
     const lit = literalValue(fromSql(c.value));
-    return (r) => { const v = scalar(rd(r)); return v !== null && compareValues(v, lit, c.op); };
+    return (r) => { const v = scalar(rd(r)); return v !== null && compareValues(v, lit, c.op, strings); };
   }
   if (c.kind === 'between') {
     const lo = literalValue(fromSql(c.low)), hi = literalValue(fromSql(c.high));
-    return (r) => { const v = scalar(rd(r)); return v !== null && (compareValues(v, lo, '>=') && compareValues(v, hi, '<=')) !== c.negate; };
+    return (r) => { const v = scalar(rd(r)); return v !== null && (compareValues(v, lo, '>=', strings) && compareValues(v, hi, '<=', strings)) !== c.negate; };
   }
   const lits = c.values.map((x) => literalValue(fromSql(x)));
-  return (r) => { const v = scalar(rd(r)); return v !== null && lits.some((l) => compareValues(v, l, '=')) !== c.negate; };
+  return (r) => { const v = scalar(rd(r)); return v !== null && lits.some((l) => compareValues(v, l, '=', strings)) !== c.negate; };
 }
 
 export function groupHaving(table: Table, st: SelectStatement, plan: GroupPlan, rows: GroupRow[]): GroupRow[] {
@@ -85,7 +86,7 @@ export function groupHaving(table: Table, st: SelectStatement, plan: GroupPlan, 
   return rows.filter(p);
 }
 
-function compareCells(a: Cell, b: Cell): number {
+function compareCells(a: Cell, b: Cell, strings?: StringCompare): number {
   if (a === b) return 0;
   // the common keys (integers, counts) without compareValues' coercions
   if (typeof a === typeof b && (typeof a === 'number' || typeof a === 'bigint')) {
@@ -96,6 +97,7 @@ function compareCells(a: Cell, b: Cell): number {
   if (b === null) return 1;
   const x = scalar(a), y = scalar(b);
   if (x === null || y === null) return String(a) < String(b) ? -1 : 1;
+  if (typeof x === 'string' && typeof y === 'string' && strings) return strings(x, y);
   return compareValues(x, y, '<') ? -1 : compareValues(x, y, '>') ? 1 : 0;
 }
 
@@ -107,7 +109,7 @@ export function groupOrder(table: Table, st: SelectStatement, plan: GroupPlan, r
   rows.sort((a, b) => {
     const va = values.get(a)!, vb = values.get(b)!;
     for (let i = 0; i < keys.length; i++) {
-      const c = compareCells(va[i]!, vb[i]!);
+      const c = compareCells(va[i]!, vb[i]!, plan.coll?.compare);
       if (c) return keys[i]!.desc ? -c : c;
     }
     return a.g.firstOrd - b.g.firstOrd;

@@ -4,6 +4,7 @@
  * MAX). Columns are read straight from a segment's attribute columns by index, so the per-segment
  * step (group-segment.ts) needs no document materialised.
  */
+import type { Collation } from '../../util/collation.js';
 import type { ColumnType } from '../../schema/types.js';
 import type { AttrValue } from '../../index/types.js';
 import type { Expr, PathStep, SelectStatement } from '../../sql/ast.js';
@@ -55,6 +56,8 @@ export interface GroupPlan {
   within?: { ref?: AttrRef; desc: boolean }[];
   /** GROUP N BY: rows kept per group (default 1). */
   keep?: number;
+  /** The query's string collation (set by collectGroupsMany from the request): strings equal under it group together. */
+  coll?: Collation;
 }
 
 /** The within-group order when none is given: weight() DESC. */

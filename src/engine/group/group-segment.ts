@@ -10,6 +10,7 @@ import type { AttrValue } from '../../index/types.js';
 import type { Segment } from '../../index/segment/segment.js';
 import { cellToSqlText } from '../cell-format.js';
 import { DEFAULT_WITHIN, type AggSpec, type AttrRef, type GroupPlan } from './group-plan.js';
+import { binaryCompare, type Collation } from '../../util/collation.js';
 
 export interface AggState {
   n: number; sum: number | bigint; min: AttrValue; max: AttrValue;
@@ -86,8 +87,15 @@ function rowKeys(keys: AttrRef[], readers: Reader[], row: number): AttrValue[][]
 }
 
 const keyString = (key: AttrValue[]): string => key.map((v) => `${typeof v}:${String(v)}`).join('\u0001');
-/** The Map key of a group: its one key value (number, bigint and string never collide in a Map), or a text. */
-export const groupId = (key: AttrValue[]): unknown => (key.length === 1 ? key[0] : keyString(key));
+/**
+ * The Map key of a group: its one key value (number, bigint and string never collide in a Map), or a text;
+ * strings as the collation folds them (searchd hashes string keys under the collation: 'ABC' and 'abc'
+ * are one group under libc_ci).
+ */
+export const groupId = (key: AttrValue[], coll?: Collation): unknown => {
+  if (coll && !coll.exact) key = key.map((v) => (typeof v === 'string' ? coll.fold(v) : v));
+  return key.length === 1 ? key[0] : keyString(key);
+};
 
 /** Negative when row `a` comes first in its group (the within-group order, then the earliest row). */
 export function compareKept(plan: GroupPlan, a: KeptRow, b: KeptRow): number {
@@ -95,7 +103,8 @@ export function compareKept(plan: GroupPlan, a: KeptRow, b: KeptRow): number {
   for (let i = 0; i < within.length; i++) {
     const x = a.vals[i] ?? null, y = b.vals[i] ?? null;
     if (x === y) continue;
-    const c = x === null ? -1 : y === null ? 1 : less(x, y) ? -1 : less(y, x) ? 1 : 0;
+    const c = x === null ? -1 : y === null ? 1 : typeof x === 'string' && typeof y === 'string' ? (plan.coll?.compare ?? binaryCompare)(x, y)
+      : less(x, y) ? -1 : less(y, x) ? 1 : 0;
     if (c) return within[i]!.desc ? -c : c;
   }
   return a.ord - b.ord;
@@ -145,7 +154,7 @@ export function groupSegment(
     if (single) { one[0]![0] = single(row); keys = one; } else if (plainKeys) keys = [keyReaders.map((r) => r(row))]; else keys = rowKeys(plan.keys, keyReaders, row);
     let kept: KeptRow | undefined;
     for (const key of keys) {
-      const id = groupId(key);
+      const id = groupId(key, plan.coll);
       let g = into.get(id);
       if (!g) {
         g = { key: [...key], count: 0, aggs: aggs.map(newAgg), tops: [], bestWeight: weight, bestOrd: ord, bestDoc: 0n, firstOrd: ord };
@@ -158,6 +167,8 @@ export function groupSegment(
       if (enters) {
         kept ??= { ord, doc: seg.docId(row), weight, vals: withinReaders.map((r) => (r ? r(row) : weight)) };
         keep(plan, g, kept);
+        // the group shows its representative's key (strings equal under the collation may differ)
+        if (g.tops[0] === kept) g.key = [...key];
       }
       g.count++;
       for (let j = 0; j < aggs.length; j++) {
@@ -174,19 +185,24 @@ function foldSingleKey(
   aggReaders: (Reader | null)[], into: Partials,
 ): void {
   const aggs = plan.aggs;
+  const fold = plan.coll && !plan.coll.exact ? plan.coll.fold : null;
   for (let i = 0; i < rowIds.length; i++) {
     const row = rowIds[i]!;
     const weight = weights[i]!;
     const ord = base + row;
     const v = key(row);
-    let g = into.get(v);
+    const id = fold && typeof v === 'string' ? fold(v) : v;
+    let g = into.get(id);
     if (!g) {
       g = { key: [v], count: 0, aggs: aggs.map(newAgg), tops: [], bestWeight: weight, bestOrd: ord, bestDoc: 0n, firstOrd: ord };
-      into.set(v, g);
+      into.set(id, g);
       keep(plan, g, { ord, doc: seg.docId(row), weight, vals: [weight] });
     } else {
       if (ord < g.firstOrd) g.firstOrd = ord;
-      if (weight > g.bestWeight || (weight === g.bestWeight && ord < g.bestOrd)) keep(plan, g, { ord, doc: seg.docId(row), weight, vals: [weight] });
+      if (weight > g.bestWeight || (weight === g.bestWeight && ord < g.bestOrd)) {
+        keep(plan, g, { ord, doc: seg.docId(row), weight, vals: [weight] });
+        g.key[0] = v;
+      }
     }
     g.count++;
     for (let j = 0; j < aggs.length; j++) {
@@ -213,6 +229,8 @@ export function mergePartials(plan: GroupPlan, total: Partials, part: Partials):
     t.count += g.count;
     g.aggs.forEach((s, j) => mergeAgg(t.aggs[j]!, s));
     for (const row of g.tops) keep(plan, t, row);
+    // the representative came from this part: so does the key it shows
+    if (g.tops.length && t.tops[0] === g.tops[0]) t.key = g.key;
     if (g.firstOrd < t.firstOrd) t.firstOrd = g.firstOrd;
   }
 }

@@ -4,6 +4,8 @@
  * Each runs as a grouping over every match (group-batch.ts: one pass per request, shared). Any other aggregation type or
  * key is an error naming it, never skipped.
  */
+import { collation } from '../../util/collation.js';
+import type { StringCompare } from '../value-compare.js';
 import type { AttrValue, SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
 import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
@@ -235,23 +237,25 @@ function bucketFn(a: AggRequest): AttrRef['bucket'] {
   return undefined;
 }
 
-function sortBuckets(a: AggRequest, rows: GroupRow[]): void {
+function sortBuckets(a: AggRequest, rows: GroupRow[], strings: StringCompare): void {
   // terms: Manticore's default group order (weight desc; ties: the earliest match); buckets: by key asc
   const order = a.order ?? (a.type === 'terms' ? undefined : { by: 'key' as const, desc: false });
   const cmp = (x: GroupRow, y: GroupRow): number => {
     if (!order) return y.g.bestWeight - x.g.bestWeight || x.g.firstOrd - y.g.firstOrd;
     const [p, q] = order.by === 'count' ? [x.g.count, y.g.count] : [x.g.key[0], y.g.key[0]];
-    const c = (p as number | bigint | string) < (q as number | bigint | string) ? -1 : (p as number) > (q as number) ? 1 : 0;
+    // string keys order by the query's collation, as searchd's group sorter compares them
+    const c = typeof p === 'string' && typeof q === 'string' ? strings(p, q)
+      : (p as number | bigint | string) < (q as number | bigint | string) ? -1 : (p as number) > (q as number) ? 1 : 0;
     return (order.desc ? -c : c) || x.g.firstOrd - y.g.firstOrd;
   };
   rows.sort(cmp);
 }
 
-export type PageOf = Pick<SearchRequest, 'limit' | 'offset' | 'maxMatches'>;
+export type PageOf = Pick<SearchRequest, 'limit' | 'offset' | 'maxMatches' | 'collation'>;
 
 /** The buckets shown: sorted, then Manticore's sizes (histogram at least 1000, range at least ranges+1, terms size or the main query's page). */
 function pageBuckets(a: AggRequest, rows: GroupRow[], req: PageOf): GroupRow[] {
-  sortBuckets(a, rows);
+  sortBuckets(a, rows, collation(req.collation).compare);
   const size = a.type === 'histogram' || a.type === 'date_histogram' ? Math.max(a.size ?? 0, 1000) : a.ranges ? Math.max(a.size ?? 0, a.ranges.length + 1) : a.size || req.limit || DEFAULT_LIMIT;
   const offset = a.type === 'terms' && !a.size ? req.offset : 0;
   return rows.slice(offset, offset + Math.min(size, req.maxMatches));

@@ -42,7 +42,7 @@ export interface JsonApi {
  * then reject as `Engine.execute` does.
  */
 export function createJsonApi(ctx: ExecContext, checkOpen: () => void = () => {}): JsonApi {
-  const flags = () => ({ notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit });
+  const flags = () => ({ notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit, collation: ctx.settings.collation_server });
   const write = (): WriteContext => {
     checkOpen();
     const guard = (table: string, cluster?: string, endpoint?: '/bulk' | '/_bulk') => (ctx.replication ?? NO_REPLICATION).guardLocal(table, cluster, endpoint);

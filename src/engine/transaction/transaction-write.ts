@@ -17,7 +17,7 @@ export async function execInsertInTransaction(ctx: WriteContext, st: InsertState
   const ids = await assignIds(ctx.ids, inputs);
   const { docs, inputs: docInputs } = table.prepare(inputs, ids, colNos);
   tx.writes.push({ kind: 'put', ids, docs, inputs: docInputs, replace: st.replace });
-  return ok(ids.length, { lastInsertId: ids[ids.length - 1] });
+  return ok(ids.length, { lastInsertId: ids[ids.length - 1], insertedIds: ids });
 }
 
 /** A buffered DELETE: the matching ids are found now, in the committed data, and removed at COMMIT. */

@@ -1,7 +1,7 @@
 // JSON string filters under searchd's default collation libc_ci (src/collation.cpp CollateLibcCI via
 // sphinxfilter.cpp ExprFilterString_c): ASCII case folds, other characters compare as they are.
 import { describe, expect, it } from 'vitest';
-import { libcCiCompare } from '../../../src/engine/expr/collation.js';
+import { libcCiCompare } from '../../../src/util/collation.js';
 import { useTempEngine } from '../../helpers/temp-engine.js';
 
 const t = useTempEngine('json-collation', async (t) => {

@@ -94,4 +94,35 @@ describe('invertFields and invertDocs', () => {
       if (scanner) expect(scannedRuns).toBeGreaterThan(200); // html_strip does not scan so
     });
   }
+
+  // a build thread keeps its pipeline from batch to batch: the packer's memo of each scanner token then
+  // holds its term number from a batch before but not its batch id (field-pack.ts), so each batch must
+  // still build what a fresh pipeline builds
+  it('build the same segments batch after batch with one pipeline', () => {
+    setFieldScannerFactory(coreFieldScanners);
+    try {
+      fc.assert(fc.property(settingsArb, fc.array(rowsArb, { minLength: 2, maxLength: 4 }), (settings, batches) => {
+        const schema: IndexSchema = { fields: ['title', 'body'], attrs: [], pairs: pairSettings({ bigram_index: settings.bigram_index }) };
+        const p = createTextPipeline(settings);
+        for (const rows of batches) {
+          const ids = BigUint64Array.from(rows.map((_, i) => BigInt(i + 1)));
+          const { text, lengths } = jobText(rows);
+          const runs = ScannedFields.of(p, text, lengths);
+          const at = lengths.reduce<number[]>((a, n) => [...a, a[a.length - 1] + n], [0]);
+          const fields = invertFields(schema, ids, [], 8, (r, f, sink) => {
+            const k = r * 2 + f;
+            return (runs ? runs.into(k, at[k], sink) : p.indexFieldInto!(rows[r][f], sink)) ?? p.indexField(rows[r][f]);
+          });
+          const q = createTextPipeline(settings);
+          const docs: DocInput[] = rows.map((r, i) => ({ docId: ids[i], fields: [q.indexField(r[0]), q.indexField(r[1])], attrs: [] }));
+          const built = buildSegment(schema, fields);
+          const want = buildSegment(schema, invertDocs(schema, docs));
+          expect(built.terms, JSON.stringify({ settings, batches })).toEqual(want.terms);
+          expect(Buffer.from(built.blob).equals(Buffer.from(want.blob)), JSON.stringify({ settings, batches })).toBe(true);
+        }
+      }), { numRuns: 300 });
+    } finally {
+      setFieldScannerFactory(null);
+    }
+  });
 });

@@ -1,0 +1,88 @@
+/**
+ * CALL SUGGEST / CALL QSUGGEST(text, table [, N AS option ...]): dictionary words near the first
+ * (SUGGEST) or last (QSUGGEST) word of `text`, as Manticore's manual describes them: words within
+ * `max_edits` Levenshtein edits and less than `delta_len` characters longer or shorter, closest first,
+ * then the most documents, at most `limit`; with result_stats (default) their distance and docs.
+ * Only tables with infixes (min_infix_len), as in Manticore. Quarry scans the whole dictionary
+ * rather than searchd's infix candidates, so `max_matches` and `reject` (knobs of that candidate
+ * search) are accepted and have nothing to bound; `sentence` and `non_char` are not implemented and
+ * are errors.
+ */
+import type { CallStatement, Literal } from '../../sql/ast.js';
+import { SearchError } from '../../util/errors.js';
+import { rows, stringColumns, type Result } from '../result.js';
+import type { Table } from '../table.js';
+
+interface SuggestOptions { limit: number; maxEdits: number; deltaLen: number; stats: boolean }
+
+function suggestOptions(st: CallStatement): SuggestOptions {
+  const o: SuggestOptions = { limit: 5, maxEdits: 4, deltaLen: 3, stats: true };
+  for (const { name, value } of st.options) {
+    const n = (v: Literal): number => {
+      if (v.kind !== 'int') throw new SearchError('BAD_VALUE', `${st.name.toUpperCase()}: option '${name}' expects an integer`);
+      return Number(v.value);
+    };
+    switch (name.toLowerCase()) {
+      case 'limit': o.limit = n(value); break;
+      case 'max_edits': o.maxEdits = n(value); break;
+      case 'delta_len': o.deltaLen = n(value); break;
+      case 'result_stats': o.stats = n(value) !== 0; break;
+      case 'max_matches': case 'reject': n(value); break;
+      case 'sentence': case 'non_char': case 'result_line':
+        if (n(value) !== 0) throw new SearchError('UNSUPPORTED', `${st.name.toUpperCase()}: option '${name}' is not supported`);
+        break;
+      default: throw new SearchError('PARSE_ERROR', `unknown option ${name}`);
+    }
+  }
+  return o;
+}
+
+/** Levenshtein distance over code points, or `max + 1` as soon as it must exceed `max`. */
+export function editDistance(a: string[], b: string[], max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur.push(v);
+      if (v < best) best = v;
+    }
+    if (best > max) return max + 1;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** A dictionary term a user could have meant: not an `=exact` form nor an internal marker. */
+const isWordTerm = (t: string): boolean => t !== '' && t[0] !== '=' && t.charCodeAt(0) >= 0x20;
+
+export function callSuggest(table: Table, st: CallStatement): Result {
+  const fn = st.name.toUpperCase();
+  if (st.args.length !== 2 || st.args[0]!.kind !== 'string' || st.args[1]!.kind !== 'string') {
+    throw new SearchError('PARSE_ERROR', `${fn}() expects 2 arguments (text, table)`);
+  }
+  const o = suggestOptions(st);
+  if (!(Number.parseInt(table.schema.settings.min_infix_len ?? '0', 10) > 0)) {
+    throw new SearchError('QUERY_ERROR', 'suggests work only for keywords dictionary with infix enabled');
+  }
+  const words = table.pipeline.keywords(st.args[0]!.value);
+  const cols = o.stats ? stringColumns('suggest', 'distance', 'docs') : stringColumns('suggest');
+  if (!words.length) return rows(cols, []);
+  const word = [...(st.name === 'qsuggest' ? words[words.length - 1]! : words[0]!).tokenized];
+  const docs = new Map<string, number>();
+  for (const seg of table.index.segments) {
+    seg.terms.forEach((t, id) => { if (isWordTerm(t)) docs.set(t, (docs.get(t) ?? 0) + seg.docFreq(id)); });
+  }
+  const found: { term: string; distance: number; docs: number }[] = [];
+  for (const [term, n] of docs) {
+    const chars = [...term];
+    if (Math.abs(chars.length - word.length) >= o.deltaLen) continue;
+    const distance = editDistance(word, chars, o.maxEdits);
+    if (distance <= o.maxEdits) found.push({ term, distance, docs: n });
+  }
+  found.sort((a, b) => a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : 1));
+  const page = found.slice(0, Math.max(0, o.limit));
+  return rows(cols, page.map((f) => (o.stats ? [f.term, String(f.distance), String(f.docs)] : [f.term])));
+}

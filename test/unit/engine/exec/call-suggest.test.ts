@@ -1,0 +1,33 @@
+// CALL SUGGEST / CALL QSUGGEST (Manticore's manual, "Spell correction"): dictionary words within
+// max_edits edits and under delta_len characters of length difference, closest first then most docs.
+// Before, both answered 'no such built-in procedure'.
+import { describe, expect, it } from 'vitest';
+import { editDistance } from '../../../../src/engine/exec/call-suggest.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
+
+const t = useTempEngine('call-suggest', async (t) => {
+  await t.exec("create table s (title text) min_infix_len='2'");
+  await t.exec("insert into s (id, title) values (1, 'crossbody bag'), (2, 'crossbow bags'), (3, 'bag'), (4, 'baggage')");
+  await t.exec('flush ramchunk s');
+  await t.exec("insert into s (id, title) values (5, 'bags bag')");
+  await t.exec("create table plain (title text)");
+});
+const err = async (sql: string) => JSON.stringify(await t.exec(sql));
+
+describe('CALL SUGGEST / QSUGGEST', () => {
+  it('Levenshtein distance with an early stop', () => {
+    expect(editDistance([...'kitten'], [...'sitting'], 4)).toBe(3);
+    expect(editDistance([...'a'], [...'abcdef'], 2)).toBe(3);
+  });
+  it('closest first, then most documents (summed over segments); SUGGEST takes the first word, QSUGGEST the last', async () => {
+    expect(await t.rows("call suggest('bagz', 's')")).toEqual([['bag', '1', '3'], ['bags', '1', '2']]);
+    expect(await t.rows("call qsuggest('crossbow bagz', 's', 1 as limit)")).toEqual([['bag', '1', '3']]);
+    expect(await t.rows("call suggest('crosbody', 's', 0 as result_stats)")).toEqual([['crossbody'], ['crossbow']]);
+    expect(await t.rows("call suggest('bag', 's', 1 as max_edits, 5 as delta_len)")).toEqual([['bag', '0', '3'], ['bags', '1', '2']]);
+  });
+  it('a table without infixes, an unknown option and an unknown table are errors', async () => {
+    expect(await err("call suggest('bag', 'plain')")).toContain('infix enabled');
+    expect(await err("call suggest('bag', 's', 1 as nosuch)")).toContain('unknown option nosuch');
+    expect(await err("call qsuggest('bag', 'nosuch')")).toContain("no such table 'nosuch'");
+  });
+});
