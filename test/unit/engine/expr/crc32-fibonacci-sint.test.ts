@@ -20,6 +20,14 @@ describe('CRC32, FIBONACCI, SINT', () => {
     expect(await t.rows('select fibonacci(0), fibonacci(1), fibonacci(2), fibonacci(10), fibonacci(-3) from f where id = 1'))
       .toEqual([[0, 1, 1, 55, 0]]);
   });
+  it('FIBONACCI of a large n wraps as 32-bit int, same as adding step by step (and answers at once)', async () => {
+    const stepwise = (n: number): number => { let f0 = 0, f1 = 1; for (let j = 0; j < n; j++) [f0, f1] = [f1, (f0 + f1) | 0]; return f0; };
+    for (const n of [46, 47, 48, 93, 1000003]) {
+      expect(await t.rows(`select fibonacci(${n}) from f where id = 1`)).toEqual([[stepwise(n)]]);
+    }
+    const [[big]] = (await t.rows('select fibonacci(2147483647) from f where id = 1')) as [[number]];
+    expect(Number.isInteger(big)).toBe(true);
+  });
   it('SINT: the low 32 bits as a signed integer', async () => {
     expect(await t.rows('select id, sint(n) from f order by id asc')).toEqual([[1n, -1n], [2n, 10n]]);
   });
