@@ -18,8 +18,9 @@ interface KeywordOptions {
 
 interface Row { qpos: number; tokenized: string; normalized: string; docs: number; hits: number }
 
-function intOption(name: string, v: Literal): number {
-  if (v.kind !== 'int') throw new SearchError('BAD_VALUE', `CALL KEYWORDS: option '${name}' expects an integer`);
+/** An integer option of a CALL statement (KEYWORDS, SUGGEST, QSUGGEST); anything else is an error. */
+export function intOption(name: string, v: Literal, call = 'KEYWORDS'): number {
+  if (v.kind !== 'int') throw new SearchError('BAD_VALUE', `CALL ${call}: option '${name}' expects an integer`);
   return Number(v.value);
 }
 

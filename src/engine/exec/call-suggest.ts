@@ -12,16 +12,14 @@ import type { CallStatement, Literal } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import { rows, stringColumns, type Result } from '../result.js';
 import type { Table } from '../table.js';
+import { intOption } from './call-keywords.js';
 
 interface SuggestOptions { limit: number; maxEdits: number; deltaLen: number; stats: boolean }
 
 function suggestOptions(st: CallStatement): SuggestOptions {
   const o: SuggestOptions = { limit: 5, maxEdits: 4, deltaLen: 3, stats: true };
   for (const { name, value } of st.options) {
-    const n = (v: Literal): number => {
-      if (v.kind !== 'int') throw new SearchError('BAD_VALUE', `${st.name.toUpperCase()}: option '${name}' expects an integer`);
-      return Number(v.value);
-    };
+    const n = (v: Literal): number => intOption(name, v, st.name.toUpperCase());
     switch (name.toLowerCase()) {
       case 'limit': o.limit = n(value); break;
       case 'max_edits': o.maxEdits = n(value); break;

@@ -29,5 +29,6 @@ describe('CALL SUGGEST / QSUGGEST', () => {
     expect(await err("call suggest('bag', 'plain')")).toContain('infix enabled');
     expect(await err("call suggest('bag', 's', 1 as nosuch)")).toContain('unknown option nosuch');
     expect(await err("call qsuggest('bag', 'nosuch')")).toContain("no such table 'nosuch'");
+    expect(await err("call qsuggest('bag', 's', 'x' as limit)")).toContain("CALL QSUGGEST: option 'limit' expects an integer");
   });
 });
