@@ -75,6 +75,7 @@ describe('ORDER BY RAND()', () => {
 
   it('is a whole clause in sphinxql.y: beside another key, with a direction or within groups it is a syntax error', async () => {
     expect(await errorOf('select id from p order by rand(), id')).toBe("P01: syntax error, unexpected ',' near ', id'");
+    expect(await errorOf("select id from p order by rand() option rand_seed=1e400")).toBe("rand_seed value should be a number: '1e400'");
     expect(await errorOf('select id from p order by rand() desc')).toBe("P01: syntax error, unexpected DESC near 'desc'");
     expect(await errorOf('select id from p order by id asc, rand()')).toMatch(/^P01: syntax error, unexpected RAND near 'rand\(\)'$/);
     expect(await errorOf('select a from p group by a within group order by rand()')).toMatch(/^P01: syntax error, unexpected RAND near 'rand\(\)'$/);
