@@ -6,7 +6,7 @@
 // (a mid-frequency word ANDed with a common one), from each row's tfs, as rowBound() bounds it.
 
 import { TERMINATED } from "../util/codes";
-import { cursorSeek, cursorTf, cursorRow, cursorAdvance, cursorBlock, cursorBlockMax, cursorPositions, ensureTfs } from "../postings/cursor";
+import { cursorSeek, cursorSeekNear, cursorTf, cursorRow, cursorAdvance, cursorBlock, cursorBlockMax, cursorPositions, ensureTfs } from "../postings/cursor";
 import { OP_AND, OP_OR } from "./format";
 import { nget, nset, child, N_OP, N_DOC, N_NCHILD, N_CURSOR, N_IDF, N_CONSTRAINED, N_ARG0, N_GUIDE, N_STEPS, NOT_STARTED } from "./node";
 import { pairedPart, unpaired, plainTerm, repeatPart, termBm25, weightBound } from "./prune";
@@ -102,20 +102,41 @@ export function plainAnd(n: usize): bool {
 }
 
 /**
- * The first row >= target every child's cursor is on (leapfrog from child 0, the cheapest). A repeat
- * reading its sibling's cursor (node.ts shareRepeatCursors; equal costs sort them side by side) is
- * not sought again.
+ * Per child of the plainAnd() node andRows() counts: its cursor, 0 for a repeat reading its sibling's
+ * cursor (node.ts shareRepeatCursors; equal costs sort them side by side), and its BM25 share for tf 1 ..
+ * AND_TFS (termBm25(), the same f32 operations: a table read instead of a division a child a row).
  */
-function leapfrog(n: usize, k: u32, target: u32): u32 {
+const andCursor = new StaticArray<usize>(AND_ROWS_KIDS);
+const AND_TFS: u32 = 8;
+const andShare = new StaticArray<f32>(AND_ROWS_KIDS * AND_TFS);
+
+/** Fills andCursor and andShare for the k children of n. */
+function andSetup(n: usize, k: u32): void {
+  let last: usize = 0;
+  for (let i: u32 = 0; i < k; i++) {
+    const t = child(n, i);
+    const c = <usize>nget(t, N_CURSOR);
+    unchecked((andCursor[i] = c == last ? 0 : c));
+    last = c;
+    const idf = reinterpret<f32>(nget(t, N_IDF));
+    for (let tf: u32 = 1; tf <= AND_TFS; tf++) unchecked((andShare[i * AND_TFS + tf - 1] = termBm25(tf, idf)));
+  }
+}
+
+/**
+ * The first row >= target every child's cursor is on (leapfrog from child 0, the cheapest; andSetup()
+ * ran): most targets of a dense AND are a row or two ahead of each cursor (cursorSeekNear).
+ */
+function leapfrog(k: u32, target: u32): u32 {
   let d = target;
   while (true) {
-    d = cursorSeek(<usize>nget(child(n, 0), N_CURSOR), d);
+    d = cursorSeekNear(unchecked(andCursor[0]), d);
     if (d == TERMINATED) return d;
     let agreed = true;
     for (let i: u32 = 1; i < k; i++) {
-      const c = <usize>nget(child(n, i), N_CURSOR);
-      if (c == <usize>nget(child(n, i - 1), N_CURSOR)) continue;
-      const di = cursorSeek(c, d);
+      const c = unchecked(andCursor[i]);
+      if (c == 0) continue;
+      const di = cursorSeekNear(c, d);
       if (di != d) {
         d = di;
         agreed = false;
@@ -127,6 +148,40 @@ function leapfrog(n: usize, k: u32, target: u32): u32 {
 }
 
 /**
+ * Rows of a steps AND (prune.ts pairedPart) whose bound from the steps' pairs and tfs was tried, and
+ * those it cut, in this evaluate() call (andRowsBegin()): where it seldom cuts (the steps with no pair
+ * decide: "obs sides see", its first and third word seldom two apart, ~98% of the rows it tried went
+ * on to the hits), rows go straight to the bound from the hits, which is never above it (a step's
+ * fields where the hits show it are among those both words are in, at most min(tf) of them): the
+ * same rows are cut.
+ */
+let pairedTried: u32 = 0;
+let pairedCut: u32 = 0;
+let pairedSkip = false;
+/** Tries before pairedSkip is judged, and the share of cuts (one in this many) that keeps the stage. */
+const PAIRED_TRIAL: u32 = 256;
+const PAIRED_MIN_RATE: u32 = 8;
+
+/** Starts andRows()'s judgement of its stages afresh: evaluate.ts, once per call. */
+export function andRowsBegin(): void {
+  pairedTried = 0;
+  pairedCut = 0;
+  pairedSkip = false;
+}
+
+/** Whether the steps' bound of row r (its tf-only part `fields` could not cut it) cuts it. */
+function stepsCut(n: usize, r: u32, sum: f32, fields: i32, worst: i32): bool {
+  if (!pairedSkip) {
+    const cut = weightBound(sum, pairedPart(n, r, fields)) <= worst;
+    if (cut) pairedCut++;
+    if (++pairedTried == PAIRED_TRIAL) pairedSkip = pairedCut * PAIRED_MIN_RATE < pairedTried;
+    if (cut) return true;
+    if (!unpaired) return false;
+  }
+  return weightBound(sum, pairedPart(n, r, fields, true)) <= worst;
+}
+
+/**
  * A plainAnd() node standing on a row: counts its rows from that one while the bound of each
  * (rowBound()'s, the same f32 sums in the same order) cannot beat `worst`, those set in `deleted`
  * left out, up to `end`. The node then stands on the first row it did not count. Returns the count.
@@ -135,25 +190,23 @@ export function andRows(n: usize, deleted: usize, end: u32, worst: i32): u32 {
   const k = nget(n, N_NCHILD);
   let count: u32 = 0;
   let r: u32 = nget(n, N_DOC);
+  andSetup(n, k);
   while (r < end) {
     let sum: f32 = 0;
     let fields: i32 = 0;
-    let last: usize = 0;
     let tf: u32 = 0;
     for (let i: u32 = 0; i < k; i++) {
+      // a repeat reading its sibling's cursor (andSetup) has its tf
+      const c = unchecked(andCursor[i]);
+      if (c != 0) tf = cursorTf(c);
       const t = child(n, i);
-      // a repeat reading its sibling's cursor (leapfrog) has its tf
-      const c = <usize>nget(t, N_CURSOR);
-      if (c != last) tf = cursorTf(c);
-      last = c;
-      sum += termBm25(tf, reinterpret<f32>(nget(t, N_IDF)));
+      sum += tf <= AND_TFS ? unchecked(andShare[i * AND_TFS + tf - 1]) : termBm25(tf, reinterpret<f32>(nget(t, N_IDF)));
       fields += repeatPart(t, tf);
     }
     // the steps' bound from tf first; from the row's hits (step-fields.ts) only for a row it cannot skip
-    if (weightBound(sum, fields) > worst && (nget(n, N_STEPS) == 0 || (weightBound(sum, pairedPart(n, r, fields)) > worst
-      && (!unpaired || weightBound(sum, pairedPart(n, r, fields, true)) > worst)))) break;
+    if (weightBound(sum, fields) > worst && (nget(n, N_STEPS) == 0 || !stepsCut(n, r, sum, fields, worst))) break;
     if (!rowDeleted(deleted, r)) count++;
-    r = leapfrog(n, k, r + 1);
+    r = leapfrog(k, r + 1);
   }
   standOn(n, r);
   return count;

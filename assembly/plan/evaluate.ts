@@ -11,7 +11,7 @@ import { arenaBytes, buildTree, checkTree, freeTree } from "./node";
 import { next, setSegmentRows, sortByCost, setPhraseMode, exactGuide } from "./match";
 import { pruneSetup, plainTerm, rowBound } from "./prune";
 import { blockBound, skipBlocks } from "./block-bounds";
-import { plainOr, orRows, plainAnd, andRows, guideRows, guideRow } from "./bounded-runs";
+import { plainOr, orRows, plainAnd, andRows, andRowsBegin, guideRows, guideRow } from "./bounded-runs";
 import { nget, N_CONSTRAINED, N_CURSOR, N_DOC, NOT_STARTED } from "./node";
 import { hitsReset } from "./hitbuf";
 import { filtersPrepare, filtersPass } from "./filters";
@@ -123,6 +123,7 @@ export function matchRange(seg: usize, plan: usize, planLen: u32, k: u32, from: 
   const orByBlock = plainRows && plainOr(node);
   // an AND of such terms: runs of its rows bounded below the K-th weight counted in one loop
   const andByRow = plainRows && plainAnd(node);
+  andRowsBegin();
   // a phrase its pair term decides: runs of the pair's rows bounded from the pair alone
   const guideByRow = plainRows && exactGuide(node);
   let tryBound = prune;

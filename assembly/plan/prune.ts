@@ -213,7 +213,18 @@ export function topWeights(set: u32, j: u32): i32 {
  * topWeights(termFields(n), tf) of a plain term: the answers for tf 1, 2 and at least the block's
  * field count are computed once per block (a dense term under AND is bounded on most rows of it).
  */
-export function termFieldPart(n: usize, tf: u32): i32 {
+@inline export function termFieldPart(n: usize, tf: u32): i32 {
+  // the block's answers already cached: read inline (an AND counting its rows asks on every row)
+  if (nget(n, N_WBLOCK) == cursorBlock(<usize>nget(n, N_CURSOR)) + 1) {
+    if (tf >= nget(n, N_WPOP)) return <i32>nget(n, N_TWALL);
+    if (tf == 1) return <i32>nget(n, N_TW1);
+    if (tf == 2) return <i32>nget(n, N_TW2);
+  }
+  return termFieldPartOf(n, tf);
+}
+
+/** termFieldPart() past its cached answers: fills the block's cache first. */
+function termFieldPartOf(n: usize, tf: u32): i32 {
   const b = cursorBlock(<usize>nget(n, N_CURSOR)) + 1;
   if (nget(n, N_WBLOCK) != b) {
     const set = termFields(n);

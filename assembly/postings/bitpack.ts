@@ -55,10 +55,47 @@ export function undelta(ptr: usize, n: i32, base: u32): void {
   }
 }
 
-/** Exclusive prefix sum of `n` term frequencies at `tfs` into `out`, starting at `start`. */
-export function positionStarts(tfs: usize, n: i32, start: u32, out: usize): void {
+/**
+ * A block's term frequencies in one pass: unpacks `n` values of tf - 1 (unpack()'s layout and padding)
+ * into tf at `tfs` and each row's first hit (the exclusive prefix sum, from 0) at `starts`. One pass
+ * instead of unpack(), a +1 pass and a prefix-sum pass: a block whose rows' hits are read is decoded
+ * whole (postings/cursor.ts ensureTfs), for one or two of its rows when an AND's bound reads them.
+ */
+export function unpackTfs(src: usize, n: i32, bits: u32, tfs: usize, starts: usize): void {
+  const mask: u64 = bits >= 32 ? 0xffffffff : (<u64>1 << bits) - 1;
+  let bitPos: usize = 0;
+  let start: u32 = 0;
   for (let i = 0; i < n; i++) {
-    store<u32>(out + (<usize>i << 2), start);
-    start += load<u32>(tfs + (<usize>i << 2));
+    const tf = <u32>((load<u64>(src + (bitPos >>> 3)) >>> <u64>(bitPos & 7)) & mask) + 1;
+    store<u32>(tfs + (<usize>i << 2), tf);
+    store<u32>(starts + (<usize>i << 2), start);
+    start += tf;
+    bitPos += bits;
   }
+}
+
+/**
+ * unpack() then undelta() in one pass: `n` row-id deltas of `bits` bits at `src` into row ids at `out`,
+ * the first relative to `base` (postings/cursor.ts loadBlock: every block an AND's cursors land in).
+ */
+export function unpackRows(src: usize, n: i32, bits: u32, base: u32, out: usize): void {
+  const mask: u64 = bits >= 32 ? 0xffffffff : (<u64>1 << bits) - 1;
+  let bitPos: usize = 0;
+  for (let i = 0; i < n; i++) {
+    base += <u32>((load<u64>(src + (bitPos >>> 3)) >>> <u64>(bitPos & 7)) & mask);
+    store<u32>(out + (<usize>i << 2), base);
+    bitPos += bits;
+  }
+}
+
+/** The sum of the first `n` tfs of a block's run of tf - 1 values (unpack()'s layout and padding). */
+export function tfsBefore(src: usize, n: u32, bits: u32): u32 {
+  const mask: u64 = bits >= 32 ? 0xffffffff : (<u64>1 << bits) - 1;
+  let bitPos: usize = 0;
+  let sum: u32 = n;
+  for (let i: u32 = 0; i < n; i++) {
+    sum += <u32>((load<u64>(src + (bitPos >>> 3)) >>> <u64>(bitPos & 7)) & mask);
+    bitPos += bits;
+  }
+  return sum;
 }

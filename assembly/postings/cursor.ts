@@ -2,7 +2,7 @@
 //
 // A cursor is a struct in linear memory (CURSOR_BYTES, 16-aligned):
 // | 0 blob | 4 skipPtr | 8 numBlocks | 12 blockIdx | 16 idx | 20 len | 24 rowId | 28 tfReady |
-// | 32 df | 36 posArea | 40 posFmt | 44 posPtr | 48 hitsRow | 52 blockMax | 56..63 reserved | 64 docs[128] |
+// | 32 df | 36 posArea | 40 posFmt | 44 posPtr | 48 hitsRow | 52 blockMax | 56 spanReads | 60 reserved | 64 docs[128] |
 // | 576 tfs[128] | 1088 posStart[128] | 1600 hits[INLINE_HITS] |
 // posStart: each row's first hit, counted from the block's first. posArea = 0: the hits are
 // packed in the blob (postings/positions.ts) at posPtr in format posFmt; a merged list
@@ -13,7 +13,7 @@
 // the first row >= t and never moves backwards.
 
 import { TERMINATED } from "../util/codes";
-import { BLOCK_LEN, unpack, unpackOne, undelta, positionStarts } from "./bitpack";
+import { unpackOne, unpackTfs, unpackRows, tfsBefore } from "./bitpack";
 import { hitsScratch, unpackHits } from "./positions";
 import { hdr, H_TERMS, H_TERM_TABLE, TERM_INFO_WORDS, SKIP_WORDS } from "../segment/layout";
 
@@ -35,6 +35,7 @@ const C_POS_FMT: usize = 40;
 const C_POS_PTR: usize = 44;
 const C_HITS_ROW: usize = 48;
 const C_BLOCK_MAX: usize = 52;
+const C_SPAN_READS: usize = 56;
 const C_HITS: usize = 1600;
 const C_DOCS: usize = 64;
 export const C_TFS: usize = 576;
@@ -74,14 +75,14 @@ export function loadBlock(c: usize, b: u32): u32 {
   const blob = <usize>load<u32>(c + C_BLOB);
   const e = skipEntry(c, b);
   const n = <i32>load<u32>(e, 16);
-  unpack(blob + load<u32>(e, 4), n, load<u32>(e, 20), c + C_DOCS);
-  undelta(c + C_DOCS, n, b == 0 ? 0 : load<u32>(skipEntry(c, b - 1)));
+  unpackRows(blob + load<u32>(e, 4), n, load<u32>(e, 20), b == 0 ? 0 : load<u32>(skipEntry(c, b - 1)), c + C_DOCS);
   store<u32>(c + C_LEN, <u32>n);
   store<u32>(c + C_IDX, 0);
   store<u32>(c + C_TF_READY, 0);
   store<u32>(c + C_POS_FMT, load<u32>(e, 28));
   store<u32>(c + C_POS_PTR, <u32>(blob + load<u32>(e, 12)));
   store<u32>(c + C_HITS_ROW, 0);
+  store<u32>(c + C_SPAN_READS, 0);
   const row = load<u32>(c + C_DOCS);
   store<u32>(c + C_ROW, row);
   return row;
@@ -154,17 +155,38 @@ export function cursorSeek(c: usize, target: u32): u32 {
   return row;
 }
 
+/**
+ * cursorSeek() for a target at most a few rows ahead (an AND of dense terms counting its rows,
+ * plan/bounded-runs.ts andRows): the next rows of the decoded block are compared one by one, and only a
+ * target past them takes cursorSeek()'s skip-entry test, gallop and four-wide scan.
+ */
+@inline export function cursorSeekNear(c: usize, target: u32): u32 {
+  const row = load<u32>(c + C_ROW);
+  if (row >= target) return row;
+  const len = load<u32>(c + C_LEN);
+  let idx = load<u32>(c + C_IDX) + 1;
+  const stop = min(idx + NEAR_ROWS, len);
+  const docs = c + C_DOCS;
+  for (; idx < stop; idx++) {
+    const r = load<u32>(docs + (<usize>idx << 2));
+    if (r >= target) {
+      store<u32>(c + C_IDX, idx);
+      store<u32>(c + C_ROW, r);
+      return r;
+    }
+  }
+  return cursorSeek(c, target);
+}
+
+/** Rows cursorSeekNear() compares before it leaves the target to cursorSeek(). */
+const NEAR_ROWS: u32 = 4;
+
 export function ensureTfs(c: usize): void {
   if (load<u32>(c + C_TF_READY) != 0) return;
   const blob = <usize>load<u32>(c + C_BLOB);
   const e = skipEntry(c, load<u32>(c + C_BLOCK));
   const n = <i32>load<u32>(c + C_LEN);
-  unpack(blob + load<u32>(e, 8), n, load<u32>(e, 24), c + C_TFS);
-  for (let i = 0; i < n; i++) {
-    const p = c + C_TFS + (<usize>i << 2);
-    store<u32>(p, load<u32>(p) + 1);
-  }
-  positionStarts(c + C_TFS, n, 0, c + C_POS_START);
+  unpackTfs(blob + load<u32>(e, 8), n, load<u32>(e, 24), c + C_TFS, c + C_POS_START);
   store<u32>(c + C_TF_READY, 1);
 }
 
@@ -173,9 +195,14 @@ export function ensureTfs(c: usize): void {
  * hits are read), only the row's own tf is unpacked: a dense term under AND has a few candidate rows
  * per block, whose bounds (plan/prune.ts) need their tf and nothing else of the block.
  */
-export function cursorTf(c: usize): u32 {
+@inline export function cursorTf(c: usize): u32 {
   const idx = load<u32>(c + C_IDX);
   if (load<u32>(c + C_TF_READY) != 0) return load<u32>(c + C_TFS + (<usize>idx << 2));
+  return cursorTfPacked(c, idx);
+}
+
+/** cursorTf() of a block whose tfs are not decoded: the row's own, unpacked alone. */
+function cursorTfPacked(c: usize, idx: u32): u32 {
   const e = skipEntry(c, load<u32>(c + C_BLOCK));
   return unpackOne(<usize>load<u32>(c + C_BLOB) + load<u32>(e, 8), idx, load<u32>(e, 24)) + 1;
 }
@@ -186,13 +213,29 @@ export function cursorTf(c: usize): u32 {
  * next such read (on any cursor) overwrites: read them before reading another cursor's.
  */
 export function cursorPositions(c: usize): usize {
-  ensureTfs(c);
   const idx = load<u32>(c + C_IDX);
   const area = <usize>load<u32>(c + C_POS_AREA);
-  if (area != 0) return area + (<usize>load<u32>(c + C_POS_START + (<usize>idx << 2)) << 2);
+  if (area != 0) {
+    ensureTfs(c);
+    return area + (<usize>load<u32>(c + C_POS_START + (<usize>idx << 2)) << 2);
+  }
   if (load<u32>(c + C_HITS_ROW) == idx + 1) return c + C_HITS;
-  const tf = load<u32>(c + C_TFS + (<usize>idx << 2));
-  const first = load<u32>(c + C_POS_START + (<usize>idx << 2));
+  let tf: u32;
+  let first: u32;
+  const reads = load<u32>(c + C_SPAN_READS);
+  if (load<u32>(c + C_TF_READY) == 0 && reads < SPAN_READS) {
+    // the row's hit span from the tfs before it, summed without storing the block's
+    store<u32>(c + C_SPAN_READS, reads + 1);
+    const e = skipEntry(c, load<u32>(c + C_BLOCK));
+    const src = <usize>load<u32>(c + C_BLOB) + load<u32>(e, 8);
+    const bits = load<u32>(e, 24);
+    first = tfsBefore(src, idx, bits);
+    tf = unpackOne(src, idx, bits) + 1;
+  } else {
+    ensureTfs(c);
+    tf = load<u32>(c + C_TFS + (<usize>idx << 2));
+    first = load<u32>(c + C_POS_START + (<usize>idx << 2));
+  }
   const src = <usize>load<u32>(c + C_POS_PTR);
   const fmt = load<u32>(c + C_POS_FMT);
   if (tf > INLINE_HITS) {
@@ -204,6 +247,14 @@ export function cursorPositions(c: usize): usize {
   store<u32>(c + C_HITS_ROW, idx + 1);
   return c + C_HITS;
 }
+
+/**
+ * Rows of a block whose hits cursorPositions() finds from a sum of the tfs before them before it
+ * decodes the block's tfs whole: an AND's bound reads the hits of one or two rows of most blocks of
+ * a dense word (10M "obs sides see": a block's 128 tfs and hit starts decoded for a row, ~40% of the
+ * query's CPU), scoring reads every row's of the few blocks its rows stand in.
+ */
+const SPAN_READS: u32 = 2;
 
 /**
  * The current block's bound for top-K pruning, | maxTf (16 bits) | fields (16 bits) | (the layout

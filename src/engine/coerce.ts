@@ -92,8 +92,12 @@ function jsonValue(l: Literal): string | null {
 }
 
 /** JSON text re-printed compact, 64-bit integers kept exact (never through a double); searchd's
- * lenient forms (single quotes, bare keys, comments: json/lenient-json.ts) are read too. */
+ * lenient forms (single quotes, bare keys, comments: json/lenient-json.ts) are read too. As searchd's
+ * grammar (sphinxjson.y: the root is an object or an array), a bare scalar ('5', '+5', 'true', '"s"')
+ * is an error, not a value: strict JSON would take '5' and refuse '+5', searchd refuses both. */
 export function compactJson(text: string): string {
+  const root = text.trimStart()[0];
+  if (root !== '{' && root !== '[' && root !== '#' && root !== '/') throw new SearchError('BAD_VALUE', `JSON error: ${text}`);
   try {
     return losslessStringify(losslessParse(text)) ?? 'null';
   } catch {

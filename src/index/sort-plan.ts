@@ -21,6 +21,7 @@ export interface ResolvedKey {
   desc: boolean;
   code?: number[];
   rowValues?: SortKey['rowValues'];
+  rowNumbers?: SortKey['rowNumbers'];
   /** How the key's strings compare (host keys). */
   coll: Collation;
   /** A STRING attribute column (its ranks are kept per segment). */
@@ -38,6 +39,7 @@ export function resolveSort(schema: IndexSchema, sort: SortKey[], collationName?
   const coll = collation(collationName);
   return sort.map((k) => {
     if (k.code) return { kind: 'expr', column: -1, host: false, desc: k.desc, code: k.code, coll };
+    if (k.rowNumbers) return { kind: 'expr', column: -1, host: false, desc: k.desc, rowNumbers: k.rowNumbers, coll };
     if (k.rowValues) return { kind: 'host', column: -1, host: true, desc: k.desc, rowValues: k.rowValues, coll };
     if (k.attr.toLowerCase() === 'weight()' || k.attr.toLowerCase() === 'weight') return { kind: 'weight', column: -1, host: false, desc: k.desc, coll };
     const column = columnOf(schema, k.attr);
@@ -72,6 +74,13 @@ export function compareValues(a: AttrValue, b: AttrValue, strings: (x: string, y
 export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[], exprValues?: ExprValues): PlanSortKey[] {
   return keys.map((k, i) => {
     if (k.kind === 'weight') return { kind: SK_WEIGHT, ref: 0, desc: k.desc };
+    if (k.kind === 'expr' && k.rowNumbers) {
+      const values = k.rowNumbers(seg);
+      const ptr = seg.core.place(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+      owned.push(ptr);
+      exprValues?.set(i, values);
+      return { kind: SK_F64, ref: ptr, desc: k.desc };
+    }
     if (k.kind === 'expr') {
       const ptr = placeExprColumn(seg, k.code!);
       owned.push(ptr);

@@ -70,10 +70,23 @@ function parseItem(c: Cursor, stop: Set<string> = ALIAS_STOP): SelectItem {
   return item;
 }
 
-function parseOrderItems(c: Cursor): OrderItem[] {
+const isRand = (e: Expr): boolean => e.kind === 'call' && e.name === 'rand' && !e.args.length;
+
+/**
+ * `rand`: whether this clause takes ORDER BY RAND(), which sphinxql.y has as a whole clause of its own
+ * (statement and FACET ORDER BY): RAND() beside another key, with ASC/DESC or in WITHIN GROUP ORDER BY
+ * is a syntax error there, at the token that does not fit.
+ */
+function parseOrderItems(c: Cursor, rand = false): OrderItem[] {
   const items: OrderItem[] = [];
   do {
+    const at = c.peek();
     const expr = parsePrimary(c);
+    if (isRand(expr)) {
+      if (!rand || items.length) c.fail([], at);
+      if (!c.atEnd() && (c.isKw('ASC') || c.isKw('DESC') || c.isPunct(','))) c.fail();
+      return [{ expr, direction: 'asc' }];
+    }
     let direction: 'asc' | 'desc' = 'asc';
     let implicit = false;
     if (c.acceptKw('DESC')) direction = 'desc';
@@ -147,7 +160,7 @@ function parseFacet(c: Cursor): FacetClause {
   }
   if (c.acceptKw('ORDER')) {
     c.expectKw('BY');
-    facet.orderBy = parseOrderItems(c);
+    facet.orderBy = parseOrderItems(c, true);
     // Manticore's sphParseSortClause: a facet's one sort key without a direction sorts descending
     // (`FACET brand ORDER BY COUNT(*)` lists the biggest buckets first)
     const only = facet.orderBy.length === 1 ? facet.orderBy[0]! : undefined;
@@ -207,7 +220,7 @@ function parseSelectTail(c: Cursor, stmt: SelectStatement): void {
   if (c.acceptKw('HAVING')) stmt.having = parseCondition(c);
   if (c.acceptKw('ORDER')) {
     c.expectKw('BY');
-    stmt.orderBy = parseOrderItems(c);
+    stmt.orderBy = parseOrderItems(c, true);
   }
   if (c.acceptKw('LIMIT')) parseLimit(c, stmt);
   stmt.options = parseOptionClause(c);

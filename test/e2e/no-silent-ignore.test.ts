@@ -167,7 +167,7 @@ describe('SELECT clauses', () => {
 
   it('clauses not implemented yet are rejected, naming the clause', async () => {
     await expectRejected('SELECT id FROM sw HAVING cat = 1', 'HAVING');
-    await expectRejected('SELECT id, crc32(title) FROM sw', 'CRC32()');
+    await expectRejected('SELECT id, uuid_short() FROM sw', 'UUID_SHORT()');
     await expectRejected('SELECT cat FROM sw GROUP BY cat WITHIN GROUP ORDER BY price*2 DESC', 'syntax error');
     await expectRejected('SELECT cat FROM sw GROUP BY title', "'title'");
   });
@@ -184,6 +184,7 @@ const WORKS: Record<string, [string, string]> = {
   max_matches: [ALL, `${ALL} OPTION max_matches=3`],
   not_terms_only_allowed: [ALL, "SELECT id, weight() FROM sw WHERE MATCH('-apple') ORDER BY id ASC OPTION not_terms_only_allowed=1"],
   ranker: [APPLE, `${APPLE} OPTION ranker=none`],
+  rand_seed: ['SELECT id FROM sw ORDER BY RAND() OPTION rand_seed=1', 'SELECT id FROM sw ORDER BY RAND() OPTION rand_seed=2'],
 };
 /**
  * Works, proved elsewhere: max_query_time needs a slow query (test/unit/index/max-query-time.test.ts);

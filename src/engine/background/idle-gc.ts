@@ -90,7 +90,9 @@ export class IdleCollector {
   #noted = false;
 
   constructor(
-    private readonly cpuMicros = processCpuMicros, private readonly collect = collectGarbage, private readonly writes?: () => unknown,
+    /** `followUp`: a follow-up of a collection (FOLLOW_UP_TICKS idle ticks after it), not the first collection after work. */
+    private readonly cpuMicros = processCpuMicros, private readonly collect: (followUp: boolean) => void = collectGarbage,
+    private readonly writes?: () => unknown,
     private readonly readIdleTicks = READ_IDLE_TICKS,
   ) {
     this.#last = cpuMicros();
@@ -129,7 +131,7 @@ export class IdleCollector {
     const due = this.#work >= WORK_US && this.#idle >= (this.#wrote() ? IDLE_TICKS : this.readIdleTicks);
     const followUp = !due && this.#sinceCollection >= 0 && ++this.#sinceCollection >= FOLLOW_UP_TICKS;
     if (!due && !followUp) return false;
-    this.collect();
+    this.collect(!due);
     this.#followUps = due ? FOLLOW_UPS : this.#followUps - 1;
     this.#sinceCollection = this.#followUps > 0 ? 0 : -1;
     this.#work = 0;

@@ -17,6 +17,7 @@ import type { DistributedDef } from './dist-def.js';
 import { mergeGrouped, mergePlain } from './merge-rows.js';
 import { remoteQuery } from './remote-query.js';
 import { planShards, type ShardPlan } from './shard-plan.js';
+import { checkHaving } from '../group/having-check.js';
 import { fromLocal, fromRemote, type ShardRows } from './shard-rows.js';
 
 interface LocalOutcome {
@@ -74,6 +75,7 @@ export async function execDistributedSelect(
   catalog: Catalog, def: DistributedDef, st: SelectStatement, session: Session, flags: GlobalFlags, counted = true,
 ): Promise<RowsResult> {
   const started = performance.now();
+  checkHaving(st);
   const plan = planShards(st);
   const live = def.agents.filter((a) => !a.blackhole);
   if (def.agents.length) remoteQuery(plan.shard, def.name); // refuses what agents cannot be sent, before any is

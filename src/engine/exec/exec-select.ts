@@ -13,9 +13,10 @@ import { rows, type Cell, type RowsResult, type SearchMeta } from '../result.js'
 import { selectAliases, selectColumns } from '../select-items.js';
 import { sortCode } from '../expr/sort-code.js';
 import { hostSortKey } from '../expr/sort-host.js';
+import { randomSortKey, randSeed } from '../expr/sort-random.js';
 import { readRows, readRowsAsync } from '../read-rows.js';
 import { isGrouping } from '../group/exec-group.js';
-import { isAggregateCall } from '../group/group-plan.js';
+import { checkHaving } from '../group/having-check.js';
 import { execGrouped } from '../group/grouped-select.js';
 import type { Session } from '../session.js';
 import { optionMap, optionText, requireNumber } from '../sql-values.js';
@@ -51,6 +52,7 @@ function sortKeys(table: Table, st: SelectStatement): SortKey[] {
     }
     const desc = o.direction === 'desc';
     if (isWeight(e)) return { attr: 'weight()', desc };
+    if (e.kind === 'call' && e.name === 'rand' && !e.args.length) return randomSortKey(randSeed(optionMap(st.options).get('rand_seed')));
     if (e.kind === 'column' && !e.path.length) {
       const name = e.name.toLowerCase();
       if (name === 'id') return { attr: 'id', desc };
@@ -248,11 +250,9 @@ function expansionSettings(table: Table, st: SelectStatement, flags: GlobalFlags
 
 /** HAVING needs groups: an explicit GROUP BY or the implicit group of aggregates (COUNT(*) too), as
  * Manticore's QueueCreator_c::CheckHavingConstraints; a plain row list refuses it. */
-function havingGroups(table: Table, st: SelectStatement): boolean {
+function havingGroups(st: SelectStatement): boolean {
   if (!st.having || st.groupBy) return false;
-  if (!st.items.some((i) => isAggregateCall(i.expr))) {
-    throw new SearchError('QUERY_ERROR', `table ${table.name}: can not use HAVING without GROUP BY`);
-  }
+  checkHaving(st);
   return true;
 }
 
@@ -260,7 +260,7 @@ export async function execSelect(
   table: Table, st: SelectStatement, session: Session, flags: GlobalFlags, fullText?: SearchRequest['query'] | 'none',
 ): Promise<RowsResult> {
   const started = performance.now();
-  if (havingGroups(table, st) || isGrouping(st)) return (await execGrouped(table, [st], session, flags, started, fullText))[0]!;
+  if (havingGroups(st) || isGrouping(st)) return (await execGrouped(table, [st], session, flags, started, fullText))[0]!;
   const cols = selectColumns(table, st.items, { match: st.match });
   const parseWarnings: string[] = [];
   const req = buildRequest(table, st, flags, fullText, parseWarnings);

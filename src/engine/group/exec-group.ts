@@ -14,6 +14,7 @@ import type { Cell, CellKind } from '../result.js';
 import { selectColumns, type OutColumn } from '../select-items.js';
 import type { Table } from '../table.js';
 import { groupHaving, groupOrder, type GroupRow } from './group-order.js';
+import { checkHaving } from './having-check.js';
 import { aggText, collectAggs, groupKeys, isAggregateCall, keyKind, withinOrder, type AggSpec, type GroupPlan } from './group-plan.js';
 import { checkLimitedConcat, concatValue } from './group-concat.js';
 import { distSqlText } from './percentiles.js';
@@ -155,6 +156,7 @@ function keyIndex(plan: GroupPlan, e: Expr): number {
 interface Prepared { st: SelectStatement; plan: GroupPlan; specs: ColSpec[] }
 
 function prepareGroup(table: Table, st: SelectStatement): Prepared {
+  checkHaving(st);
   // GROUP 0 BY and GROUP 1 BY are a plain GROUP BY (Manticore's N-row grouper starts at 2)
   const keep = st.groupLimit !== undefined && st.groupLimit > 1 ? st.groupLimit : undefined;
   const plan: GroupPlan = { keys: groupKeys(table, st), aggs: [], within: withinOrder(table, st), keep };

@@ -34,6 +34,7 @@ const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', 
 
 const column = (name: string): Expr => ({ kind: 'column', name, path: [], text: name });
 const WEIGHT: Expr = { kind: 'call', name: 'weight', args: [], text: 'weight()' };
+const RAND: Expr = { kind: 'call', name: 'rand', args: [], text: 'rand()' };
 
 function sortItem(name: string, order: JsonValue | undefined): OrderItem {
   let dir = order;
@@ -60,12 +61,21 @@ function geoSortItem(v: JsonValue): OrderItem {
   return { expr: geoDistance(v).expr, direction: dir };
 }
 
-/** `sort`: `["a", {"b": "desc"}, {"c": {"order": "asc"}}]` or one object; `_score` means weight(). */
+/** `sort`: `["a", {"b": "desc"}, {"c": {"order": "asc"}}]` or one object; `_score` means weight(), `"_random"` RAND(). */
 export function sortItems(sort: JsonValue | undefined): OrderItem[] {
   if (sort === undefined) return [];
   if (!Array.isArray(sort) && !isJsonObject(sort)) throw shapeError('"sort" property value should be an array or an object');
   const out: OrderItem[] = [];
-  for (const item of Array.isArray(sort) ? sort : [sort]) {
+  const items = Array.isArray(sort) ? sort : [sort];
+  for (const item of items) {
+    if (item === '_random') {
+      // Manticore's "_random" (a string item) is ORDER BY RAND() when it comes first; anywhere else it is
+      // the attribute '@random', not found. searchd drops the keys after it; here they are an error
+      if (out.length) { out.push({ expr: column('@random'), direction: 'asc' }); continue; }
+      if (items.length > 1) throw shapeError('"_random" sorts alone: the "sort" keys after it would be ignored');
+      out.push({ expr: RAND, direction: 'asc' });
+      continue;
+    }
     if (typeof item === 'string') { out.push(sortItem(item, undefined)); continue; }
     if (!isJsonObject(item) || Object.keys(item).length !== 1) throw shapeError('invalid "sort" property item');
     const [name, order] = Object.entries(item)[0]!;

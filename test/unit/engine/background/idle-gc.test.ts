@@ -37,6 +37,25 @@ describe('IdleCollector', () => {
     expect(collections()).toBe(3);
   });
 
+  it('tells a follow-up from the collection after work (the engine drops its field scanner only at a follow-up)', () => {
+    let cpu = 0;
+    const kinds: boolean[] = [];
+    const idle = new IdleCollector(() => cpu, (followUp) => { kinds.push(followUp); });
+    const tick = (usedMs: number) => { cpu += usedMs * 1000; idle.tick(1000); };
+    tick(900);
+    for (let i = 0; i < 2 + 5 + 5; i++) tick(0);
+    expect(kinds).toEqual([false, true, true]);
+    tick(300); // a burst of writes 2-7 s after the last: its collection, no follow-up of the one before
+    tick(0);
+    tick(0);
+    tick(300);
+    tick(0);
+    tick(0);
+    expect(kinds).toEqual([false, true, true, false, false]);
+    for (let i = 0; i < 5; i++) tick(0);
+    expect(kinds).toEqual([false, true, true, false, false, true]);
+  });
+
   it('drops the follow-ups still due when work worth a collection comes first', () => {
     const { tick, collections } = setup();
     tick(900);
