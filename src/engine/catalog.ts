@@ -128,6 +128,34 @@ export class Catalog {
   }
 
   /**
+   * ALTER TABLE from RENAME to (Manticore does it through Buddy: CREATE LIKE, ATTACH, DROP; here one
+   * catalog transaction): the same documents, schema and index served under the new name, durably.
+   */
+  async rename(from: string, to: string): Promise<void> {
+    const f = from.toLowerCase();
+    const t = to.toLowerCase();
+    const source = this.get(f);
+    if (!source) {
+      throw new SearchError(this.reserved(f) ? 'BAD_VALUE' : 'UNKNOWN_TABLE', this.reserved(f) ? `Table ${f} should be RT` : `Source table ${f} not exists`);
+    }
+    if (this.has(t) || this.reserved(t)) throw new SearchError('TABLE_EXISTS', `Destination table ${t} already exists`);
+    checkTableName(t);
+    if (Buffer.byteLength(t) > MAX_TABLE_NAME_BYTES) {
+      throw new SearchError('BAD_VALUE', `table '${t.slice(0, 32)}...': ALTER TABLE RENAME failed: table name is longer than ${MAX_TABLE_NAME_BYTES} bytes`);
+    }
+    await source.mutex.run(async () => {
+      if (this.has(t)) throw new SearchError('TABLE_EXISTS', `Destination table ${t} already exists`);
+      await this.store.renameTable(f, t);
+      const moved = new Table({ ...source.schema, name: t }, source.pipeline, source.index, tableStore(this.store, t));
+      this.#tables.set(t, moved);
+      this.#tables.delete(f);
+      const covered = this.covered.get(f);
+      if (covered !== undefined) this.covered.set(t, covered);
+      this.covered.delete(f);
+    });
+  }
+
+  /**
    * ATTACH TABLE source TO TABLE target WITH TRUNCATE: target's documents, schema and index become
    * source's in one step (a query sees the old table or the new one, never a mix) and source is gone.
    * How `quarry indexer --rotate` swaps a freshly built table in.

@@ -13,6 +13,7 @@ import type { Literal } from './literal.js';
 const U32 = (1n << 32n) - 1n;
 const I64_MAX = (1n << 63n) - 1n;
 const I64_MIN = -(1n << 63n);
+const U64_MAX = (1n << 64n) - 1n;
 
 function toBigInt(l: Literal): bigint | undefined {
   switch (l.t) {
@@ -31,6 +32,16 @@ function toBigInt(l: Literal): bigint | undefined {
 
 function clampI64(v: bigint): bigint {
   return v > I64_MAX ? I64_MAX : v < I64_MIN ? I64_MIN : v;
+}
+
+/**
+ * The 64-bit value searchd truncates to an int column (searchd.cpp ToInt): a number literal through
+ * SqlInsert_t::GetValueInt, which saturates at int64 (99999999999999999999 -> 2^63-1, stored
+ * 4294967295); a quoted one through strtoul, which saturates its magnitude at 2^64-1.
+ */
+function int64ForInt(l: Literal, v: bigint): bigint {
+  if (l.t !== 'string') return clampI64(v);
+  return (v < 0n ? -v : v) > U64_MAX ? U64_MAX : v;
 }
 
 /** `row N, column M: ...` errors, as Manticore words them for INSERT. */
@@ -119,7 +130,7 @@ export function attrValue(l: Literal, col: Column): AttrValue {
   switch (col.type) {
     case 'uint': case 'timestamp': case 'bool': {
       if (l.t === 'null') return 0;
-      let v = Number(toNumberish(l, col) & U32);
+      let v = Number(int64ForInt(l, toNumberish(l, col)) & U32);
       if (col.type === 'bool') v = v ? 1 : 0;
       if (col.bits && col.bits < 32) v = v % 2 ** col.bits;
       return v;

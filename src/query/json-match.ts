@@ -1,6 +1,8 @@
 /**
- * JSON `match` and `match_phrase`: `{field|"*"|"_all"|"f1,f2": text | {query, operator, boost}}`.
- * The text is split into words only (no operators); words are OR-ed by default.
+ * JSON `match`, `match_phrase`, `term` and `terms`: `{field|"*"|"_all"|"f1,f2": text | {query, operator, boost}}`
+ * (`term` reads `value` instead of `query`; `terms` takes an array of strings, joined by spaces). The
+ * text is split into words only (no operators); words are OR-ed by default (Manticore's
+ * ConstructMatchNode, src/sphinxjsonquery.cpp).
  */
 import type { QueryNode } from './ast.js';
 import { CharScanner } from './char-scanner.js';
@@ -12,8 +14,12 @@ import { sweepNulls } from './tree-fixup.js';
 import { SearchError } from '../util/errors.js';
 import { keywordNode, xqNode, type XqOp, type XqSpec, type XqWord } from './xq-node.js';
 
-/** The keys of the object form that are read. */
+/** The keys of the object form that are read (`term`: `value` in place of `query`). */
 const MATCH_KEYS = new Set(['query', 'operator', 'boost']);
+const TERM_KEYS = new Set(['value', 'operator', 'boost']);
+
+/** Which full-text property: `match` and `match_phrase` as before, `term` and `terms` as Manticore 29 reads them. */
+export type MatchKind = 'match' | 'match_phrase' | 'term' | 'terms';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -23,8 +29,8 @@ export interface MatchResult {
   warnings: string[];
 }
 
-/** `match` (phrase false) or `match_phrase` (phrase true). Errors carry no JSON path yet. */
-export function matchNode(value: unknown, phrase: boolean, opts: ParseOptions): MatchResult {
+/** `match`, `match_phrase` (phrase true), `term` or `terms`. Errors carry no JSON path yet. */
+export function matchNode(value: unknown, phrase: boolean, opts: ParseOptions, kind: MatchKind = phrase ? 'match_phrase' : 'match'): MatchResult {
   if (!isObject(value)) throw queryError(`"match" value should be an object`);
   const keys = Object.keys(value);
   if (keys.length !== 1) throw queryError(`ill-formed "match" property`);
@@ -39,11 +45,20 @@ export function matchNode(value: unknown, phrase: boolean, opts: ParseOptions): 
   let text: string;
   let op: XqOp = phrase ? 'phrase' : 'or';
   let boost: number | undefined;
-  if (isObject(fieldValue)) {
-    const extra = Object.keys(fieldValue).filter((k) => !MATCH_KEYS.has(k) || (phrase && k === 'operator'));
-    // Manticore reads query, operator and boost; other keys (fuzziness, ...) would be silently dropped
-    if (extra.length) throw new SearchError('UNSUPPORTED', `"${phrase ? 'match_phrase' : 'match'}" property "${extra[0]}" is not supported`);
-    text = queryProperty(fieldValue);
+  if (kind === 'terms') {
+    if (!Array.isArray(fieldValue)) {
+      warn('values of properties in "terms" should be an array');
+      return { node: null, warnings };
+    }
+    if (fieldValue.some((t) => typeof t !== 'string')) throw queryError('"terms" value should be a string');
+    text = (fieldValue as string[]).join(' ');
+  } else if (isObject(fieldValue)) {
+    const known = kind === 'term' ? TERM_KEYS : MATCH_KEYS;
+    const extra = Object.keys(fieldValue).filter((k) => !known.has(k) || (phrase && k === 'operator'));
+    // Manticore reads query (value), operator and boost; other keys (fuzziness, slop,
+    // minimum_should_match, ...) it silently drops: refused here rather than answered wrongly
+    if (extra.length) throw new SearchError('UNSUPPORTED', `"${kind}" property "${extra[0]}" is not supported`);
+    text = stringProperty(fieldValue, kind === 'term' ? 'value' : 'query');
     if (!phrase && 'operator' in fieldValue) op = operatorOf(fieldValue.operator);
     if (typeof fieldValue.boost === 'number') boost = Math.fround(fieldValue.boost);
   } else if (typeof fieldValue === 'string') {
@@ -57,12 +72,12 @@ export function matchNode(value: unknown, phrase: boolean, opts: ParseOptions): 
   return { node: node ? simplify(toAst(node, warnings, opts.wildcards ?? true)) : nothing(), warnings };
 }
 
-/** The `query` string of the object form (Manticore's GetStrItem checks and texts). */
-function queryProperty(obj: Record<string, unknown>): string {
-  if (!('query' in obj)) throw queryError('"query" property missing');
-  const q = obj.query;
-  if (typeof q !== 'string') throw queryError('"query" property value should be a string');
-  if (q === '') throw queryError('"query" property empty');
+/** The `query` (`term`: `value`) string of the object form (Manticore's GetStrItem checks and texts). */
+function stringProperty(obj: Record<string, unknown>, name: string): string {
+  if (!(name in obj)) throw queryError(`"${name}" property missing`);
+  const q = obj[name];
+  if (typeof q !== 'string') throw queryError(`"${name}" property value should be a string`);
+  if (q === '') throw queryError(`"${name}" property empty`);
   return q;
 }
 

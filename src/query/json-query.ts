@@ -1,5 +1,5 @@
 /**
- * The JSON full-text forms of `/search` (`match`, `match_phrase`, `query_string`, `match_all`) as
+ * The JSON full-text forms of `/search` (`match`, `match_phrase`, `term`, `terms`, `query_string`, `match_all`) as
  * query trees, helpers to combine them as `bool` does, and the final Manticore fix-up pass.
  */
 import type { ParsedQuery, QueryNode } from './ast.js';
@@ -17,7 +17,7 @@ export interface JsonQueryOptions extends ParseOptions {
 }
 
 /** Full-text properties this module reads. */
-export const FULL_TEXT_PROPERTIES = ['match', 'match_phrase', 'query_string', 'match_all'] as const;
+export const FULL_TEXT_PROPERTIES = ['match', 'match_phrase', 'term', 'terms', 'query_string', 'match_all'] as const;
 
 export const isFullTextProperty = (name: string): boolean => (FULL_TEXT_PROPERTIES as readonly string[]).includes(name);
 
@@ -38,6 +38,8 @@ export function fullTextNode(name: string, value: unknown, opts: JsonQueryOption
     switch (name) {
       case 'match': return matchNode(value, false, opts);
       case 'match_phrase': return matchNode(value, true, opts);
+      case 'term': return matchNode(value, false, opts, 'term');
+      case 'terms': return matchNode(value, false, opts, 'terms');
       case 'match_all': return { node: { kind: 'empty' }, warnings: [] };
       case 'query_string': return queryString(value, opts);
       default: throw new SearchError('PARSE_ERROR', `query error: unknown full-text node '${name}'`);

@@ -26,7 +26,7 @@ export interface ParseOptions extends ScannerOptions {
 const RELAXED = '@@relaxed';
 
 /**
- * Parses query text. `''` is an EmptyNode (a full scan); text whose every word vanished is an OR
+ * Parses query text. `''` and text of only spaces are an EmptyNode (a full scan); text whose every word vanished is an OR
  * without children (matches nothing). Throws SearchError('PARSE_ERROR') with Manticore's message,
  * e.g. `P08: syntax error, unexpected '/' near '/Tech'` or `query error: query is non-computable
  * (single NOT operator)`; the caller prefixes `table <name>: `. Manticore reports only the last
@@ -35,6 +35,9 @@ const RELAXED = '@@relaxed';
 export function parseQuery(text: string, opts: ParseOptions = {}): ParsedQuery {
   if (text === '') return { root: { kind: 'empty' }, warnings: [] };
   const parsed = parseToWorkingTree(text, opts);
+  // no token read at all (only spaces) and no tree: searchd's query was "not full-text"
+  // (XQParser m_bEmpty and no m_bWasFullText), so it runs as a full scan, as '' does
+  if (parsed.empty && parsed.root === null) return { root: { kind: 'empty' }, warnings: parsed.warnings };
   const fixed = fixupTree(parsed.root, opts.notTermsOnlyAllowed === true);
   const warnings = [...parsed.warnings, ...fixed.warnings];
   if (!fixed.root) return { root: nothing(), warnings };
@@ -43,7 +46,7 @@ export function parseQuery(text: string, opts: ParseOptions = {}): ParsedQuery {
 }
 
 /** Lexes and parses into the working tree, before Manticore's fix-ups. */
-export function parseToWorkingTree(text: string, opts: ParseOptions): { root: XqNode | null; warnings: string[] } {
+export function parseToWorkingTree(text: string, opts: ParseOptions): { root: XqNode | null; warnings: string[]; empty: boolean } {
   let query = text;
   let relaxed = false;
   if (query.startsWith(RELAXED) && !isNameChar(query[RELAXED.length])) {
@@ -52,10 +55,11 @@ export function parseToWorkingTree(text: string, opts: ParseOptions): { root: Xq
   }
   const lexer = new QueryLexer(query, { ...opts, field: { fields: opts.fields, relaxed, json: false } });
   try {
-    return { root: new QueryGrammar(lexer, opts.defaultOr === true).parse(), warnings: lexer.warnings };
+    const root = new QueryGrammar(lexer, opts.defaultOr === true).parse();
+    return { root, warnings: lexer.warnings, empty: lexer.empty };
   } catch (e) {
     // Manticore ignores a syntax error when no token was read at all (only junk or spaces).
-    if (e instanceof QuerySyntaxError && lexer.empty) return { root: null, warnings: lexer.warnings };
+    if (e instanceof QuerySyntaxError && lexer.empty) return { root: null, warnings: lexer.warnings, empty: true };
     throw e;
   }
 }

@@ -240,7 +240,8 @@ export type AlterAction =
   | { kind: 'modify_column'; column: ColumnDef }
   | { kind: 'drop_column'; column: string }
   | { kind: 'settings'; settings: Record<string, string> }
-  | { kind: 'reconfigure' };
+  | { kind: 'reconfigure' }
+  | { kind: 'rename'; to: string };
 
 export interface AlterTableStatement extends StatementBase { kind: 'alter_table'; table: string; action: AlterAction }
 

@@ -78,6 +78,32 @@ export async function truncateTable(h: CatalogHost, name: string, newSchema?: Ta
   h.collectGarbage();
 }
 
+/**
+ * ALTER TABLE t RENAME new: the catalog entry moves to the new name in one transaction (same
+ * generation, so documents, ops and sequence stay where they are); the segment folder is renamed
+ * after the commit. A crash between the two leaves the folder under the old name: Store.open finds it
+ * by its generation and moves it (adoptGenDirs), so the checkpoint is kept either way.
+ */
+export async function renameTable(h: CatalogHost, from: string, to: string): Promise<void> {
+  const f = tableKey(from);
+  const t = tableKey(to);
+  await h.exclusive([f, t], async () => {
+    const gen = h.entry(f).gen;
+    await h.txn(t, () => {
+      if (h.dbs.catalog.doesExist(t)) throw new SearchError('TABLE_EXISTS', `Destination table ${t} already exists`);
+      const src = h.entryInTxn(f, `Source table ${f} not exists`);
+      h.dbs.catalog.putSync(t, encodeEntry({ ...src, schema: { ...src.schema, name: t } }));
+      h.dbs.catalog.removeSync(f);
+    });
+    h.forget(f);
+    const old = h.genDir(f, gen);
+    if (existsSync(old)) {
+      renameSync(old, h.genDir(t, gen));
+      fsyncDirSync(h.tablesDir);
+    }
+  });
+}
+
 /** See Store.replaceTable. */
 export async function replaceTable(h: CatalogHost, target: string, source: string): Promise<void> {
   const t = tableKey(target);

@@ -1,5 +1,5 @@
 /** Garbage collection: rows of dead generations, op ranges covered by checkpoints, stray directories. */
-import { readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'lmdb';
 import { genRange } from './keys.js';
@@ -36,6 +36,23 @@ export async function collectDead(dbs: StoreDbs, tablesDir: string, chunk: numbe
     const dir = dbs.dead.get(gen)?.toString('utf8');
     if (dir) await removePath(join(tablesDir, dir));
     await commitTxn(dbs, () => dbs.dead.removeSync(gen));
+  }
+}
+
+/**
+ * At open, before the sweep: a live generation whose folder is missing but sits under another name
+ * (a rename or ATTACH that crashed between its folder rename and its catalog commit) gets it back.
+ * Generation numbers are never reused, so the `.GEN` suffix names the folder unambiguously.
+ */
+export function adoptGenDirs(tablesDir: string, live: Map<number, string>): void {
+  const missing = new Map([...live].filter(([, dir]) => !existsSync(join(tablesDir, dir))));
+  if (missing.size === 0) return;
+  for (const name of readdirSync(tablesDir)) {
+    const gen = Number(name.slice(name.lastIndexOf('.') + 1));
+    const want = missing.get(gen);
+    if (want === undefined || want === name) continue;
+    renameSync(join(tablesDir, name), join(tablesDir, want));
+    missing.delete(gen);
   }
 }
 

@@ -21,7 +21,7 @@ import type { TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
 import { genDirName, tableKey, type CatalogEntry } from './catalog.js';
 import { CatalogCache } from './catalog-cache.js';
-import { alterTable, createTable, dropTable, replaceTable, truncateTable, type CatalogHost } from './catalog-changes.js';
+import { alterTable, createTable, dropTable, renameTable, replaceTable, truncateTable, type CatalogHost } from './catalog-changes.js';
 import { copyStore } from './backup.js';
 import { LOG_RESET_BYTES, LoggedRounds } from './write-log/logged-rounds.js';
 import { WRITE_LOG_FILE } from './write-log/write-log.js';
@@ -31,7 +31,7 @@ import { CommitRiders } from './commit-riders.js';
 import { DocCache } from './doc-cache.js';
 import { hasDoc, liveDocs, logTail, readDoc } from './doc-reads.js';
 import { DocWrites } from './doc-writes.js';
-import { GarbageCollector, sweepTablesDir } from './gc.js';
+import { adoptGenDirs, GarbageCollector, sweepTablesDir } from './gc.js';
 import { openDbs, reopenDbs, type StoreDbs } from './lmdb-env.js';
 import { MaintenanceQueue } from './maintenance-queue.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
@@ -120,6 +120,7 @@ export class Store {
   static open(dataDir: string, opts: StoreOptions = {}): Store {
     const store = new Store(dataDir, opts);
     if (store.#opts.readOnly) return store;
+    adoptGenDirs(store.#tablesDir, new Map([...store.#catalog].map(([name, e]) => [e.gen, genDirName(name, e.gen)])));
     const live = new Set<string>();
     for (const [name, e] of store.#catalog) {
       const dir = genDirName(name, e.gen);
@@ -162,6 +163,11 @@ export class Store {
    */
   truncate(name: string, newSchema?: TableSchema): Promise<void> {
     return truncateTable(this.#host, name, newSchema);
+  }
+
+  /** ALTER TABLE RENAME: `from`'s entry, documents and checkpoint become `to`'s (catalog-changes.ts). */
+  renameTable(from: string, to: string): Promise<void> {
+    return renameTable(this.#host, from, to);
   }
 
   /**

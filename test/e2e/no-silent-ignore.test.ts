@@ -296,6 +296,7 @@ describe('/search keys', () => {
     _source: () => changes({ ...q0, _source: ['price'] }),
     options: () => changes({ ...q0, options: { ranker: 'none' } }),
     script_fields: () => changes({ ...q0, script_fields: { h: { script: { inline: 'highlight()' } } } }),
+    expressions: () => changes({ ...q0, expressions: { p2: 'price*2' } }),
     highlight: () => changes({ ...q0, highlight: { fields: ['title'] } }),
     aggs: async () => {
       await changes({ ...q0, aggs: { c: { terms: { field: 'cat' } } } });

@@ -94,6 +94,10 @@ async function changeSettings(catalog: Catalog, table: Table, settings: Record<s
 }
 
 export async function execAlter(catalog: Catalog, st: AlterTableStatement): Promise<OkResult> {
+  if (st.action.kind === 'rename') {
+    await catalog.rename(st.table, st.action.to);
+    return ok(0);
+  }
   const table = catalog.get(st.table);
   if (!table) throw alterError(st.table.toLowerCase(), 'unknown local table in ALTER request');
   const action = st.action;

@@ -12,12 +12,12 @@ import { checkOptions } from '../statement-options.js';
 /** Keys json-search.ts reads (json-api.ts reads `table`/`index`). */
 export const SEARCH_KEYS = new Set([
   'table', 'index', 'query', 'limit', 'size', 'offset', 'from', 'max_matches', 'sort', 'track_scores',
-  '_source', 'options', 'script_fields', 'highlight', 'cutoff', 'aggs', 'facet_filter_mode',
+  '_source', 'options', 'script_fields', 'expressions', 'highlight', 'cutoff', 'aggs', 'facet_filter_mode',
 ]);
 
 /** Keys Manticore 29 reads that quarry does not implement yet. */
 export const UNSUPPORTED_SEARCH_KEYS = new Set([
-  'knn', 'hybrid', 'join', 'profile', 'plan', 'expressions', 'docvalue_fields',
+  'knn', 'hybrid', 'join', 'profile', 'plan', 'docvalue_fields',
 ]);
 
 const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);

@@ -13,7 +13,7 @@ import { parseAggs, runAggs } from '../group/json-aggs.js';
 import { scopedWhere, selectedValues } from '../group/facets.js';
 import { geoDistance } from './json-geo.js';
 import { checkSearchKeys, jsonOptions } from './json-search-keys.js';
-import { addJsonHighlights, jsonMatchText, scriptFieldItems } from '../snippets/highlight-json.js';
+import { addJsonHighlights, expressionItems, jsonMatchText, scriptFieldItems } from '../snippets/highlight-json.js';
 import { splitJsonQuery } from './json-query-tree.js';
 import { jsonQueryKey } from './json-query-key.js';
 import { intProperty, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
@@ -217,11 +217,11 @@ export async function execJsonSearch(
   if (def) return execJsonSearchDistributed(catalog, def, obj, session, flags);
   const table = lookupTable(catalog, tableName(obj));
   const source = sourceFilter(obj._source);
-  const scripts = scriptFieldItems(obj.script_fields);
+  const scripts = [...scriptFieldItems(obj.script_fields), ...expressionItems(obj.expressions)];
   const { st, parts } = selectOf(table, table.name, obj, [...selectItems(table, source), ...scripts], flags);
   // HIGHLIGHT() in script_fields highlights by the request's query: give it as MATCH text (the search
   // itself runs on parts.fullText)
-  if (obj.script_fields !== undefined) st.match = jsonMatchText(table, obj.query, flags);
+  if (obj.script_fields !== undefined || obj.expressions !== undefined) st.match = jsonMatchText(table, obj.query, flags);
   const aggs = parseAggs(table, obj.aggs, obj.facet_filter_mode);
   const result = await execSelect(table, st, session, flags, parts.fullText);
   if (aggs.length) {
@@ -270,7 +270,9 @@ function selectOf(table: Table, name: string, obj: JsonObject, items: SelectStat
 async function execJsonSearchDistributed(catalog: Catalog, def: DistributedDef, obj: JsonObject, session: Session, flags: GlobalFlags): Promise<RowsResult> {
   const schemaTable = def.locals.length ? catalog.get(def.locals[0]!) : undefined;
   if (!schemaTable) throw new SearchError('UNSUPPORTED', `/search over distributed table '${def.name}' needs a local table to read the request against`);
-  if (obj.script_fields !== undefined) throw new SearchError('UNSUPPORTED', '"script_fields" over a distributed table is not supported');
+  for (const key of ['script_fields', 'expressions']) {
+    if (obj[key] !== undefined) throw new SearchError('UNSUPPORTED', `"${key}" over a distributed table is not supported`);
+  }
   const aggs = parseAggs(schemaTable, obj.aggs, obj.facet_filter_mode);
   const wanted = selectItems(schemaTable, sourceFilter(obj._source));
   // highlight: the shards return every stored text, highlighted here, then _source is applied

@@ -85,6 +85,22 @@ export function scriptFieldItems(v: JsonValue | undefined): SelectItem[] {
   });
 }
 
+/**
+ * `expressions: {name: "expr"}`, Manticore's synonym of script_fields (ParseExpressions): each string
+ * a select item named `name`, after any script_fields.
+ */
+export function expressionItems(v: JsonValue | undefined): SelectItem[] {
+  if (v === undefined) return [];
+  if (!isJsonObject(v)) throw badRequest('"expressions" property should be an object');
+  return Object.entries(v).map(([name, expr]) => {
+    if (typeof expr !== 'string') throw badRequest('"expressions" properties should be strings');
+    if (name === '') throw badRequest('"expressions" empty property name');
+    const st = parseSql(`SELECT ${expr} FROM t`)[0];
+    if (!st || st.kind !== 'select' || st.items.length !== 1) throw badRequest(`"expressions" "${name}": bad expression`);
+    return { expr: st.items[0].expr, name, alias: name };
+  });
+}
+
 /** The JSON query's full-text part as query text (for HIGHLIGHT() in script_fields). */
 export function jsonMatchText(table: Table, query: JsonValue | undefined, flags: GlobalFlags): string {
   return toText(queryTree(table, query, flags));

@@ -14,6 +14,18 @@ describe('JSON request bodies', () => {
     expect(() => parseJsonText(line)).toThrow(BodyParseError);
     expect(() => parseJsonText(line)).toThrow('unable to parse: s, "doc": {} } }');
   });
+
+  it('points where cJSON does at the end of the text, in an open string, and past its nesting limit', () => {
+    const msg = (text: string) => { try { parseJsonText(text); return 'parsed'; } catch (e) { return (e as Error).message; } };
+    expect(msg('{"table":"t","limit":1')).toBe('unable to parse: 1');
+    // an unterminated string: from just after its quote (parse_string's pointer), not the whole body
+    expect(msg(`{"table":"t","query":{"match":{"title":"${'w'.repeat(50)}`)).toBe(`unable to parse: ${'w'.repeat(50)}`);
+    // too deep for the parser's stack: from the bracket past CJSON_NESTING_LIMIT (1000), not the whole body
+    const deep = `{"a":${'['.repeat(20000)}${']'.repeat(20000)}}`;
+    const m = msg(deep);
+    expect(m.startsWith('unable to parse: [')).toBe(true);
+    expect(m.length).toBe('unable to parse: '.length + deep.length - (5 + 999));
+  });
 });
 
 describe('NDJSON', () => {
@@ -27,7 +39,7 @@ describe('NDJSON', () => {
     expect(lines.map((l) => l.kind)).toEqual(['json', 'empty', 'json', 'json']);
     expect(parseNdjson('{"a":1}\r\r\n{"b"\r')).toEqual([
       { kind: 'json', value: { a: expect.anything() } },
-      { kind: 'bad', error: 'unable to parse: ' },
+      { kind: 'bad', error: 'unable to parse: "' }, // cJSON: stopped at the end, its pointer on the last character
     ]);
   });
 

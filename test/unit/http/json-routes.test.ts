@@ -107,7 +107,7 @@ describe('/bulk', () => {
       current_line: 1, skipped_lines: 1, errors: true, error: "duplicate id '1'" });
     const bad = await post('/bulk', '{"insert":', NDJSON);
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.text)).toMatchObject({ errors: true, error: 'unable to parse: ' });
+    expect(JSON.parse(bad.text)).toMatchObject({ errors: true, error: 'unable to parse: :' }); // cJSON: stopped at the end, its pointer on the last character
   });
 
   it('a write into a missing table names it as Manticore\'s INSERT does; update/delete as its UPDATE/DELETE do', async () => {

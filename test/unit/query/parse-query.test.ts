@@ -235,12 +235,15 @@ describe('zones', () => {
 });
 
 describe('empty and vanished queries', () => {
-  it('makes the empty string an EmptyNode (full scan)', () => {
+  it('makes the empty string, and one of only spaces, an EmptyNode (full scan)', () => {
     expect(parseQuery('')).toEqual({ root: { kind: 'empty' }, warnings: [] });
+    // searchd: no token read and no tree, so the query was not full-text (XQParser m_bEmpty): a full scan
+    expect(parseQuery('   ')).toEqual({ root: { kind: 'empty' }, warnings: [] });
+    expect(parseQuery(' \t\n ')).toEqual({ root: { kind: 'empty' }, warnings: [] });
   });
 
   it('makes a query whose words all vanish match nothing', () => {
-    expect(tree('   ')).toEqual(or());
+    expect(tree('()')).toEqual(or()); // a token was read: full-text, with nothing left
     expect(tree('@value \\!@#$%', { fields: ['value'], wildcards: false })).toEqual(or());
     expect(tree('the', { isNullWord: (w) => w === 'the' })).toEqual(or());
   });
