@@ -4,7 +4,7 @@
 // saturating at 2^64-1); bigint saturates at int64; a float past its range is inf, as strtod gives; a
 // filter constant past int64 is an error naming the strtoull-capped number.
 import { describe, expect, it } from 'vitest';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('insert-range', async (t) => {
   expect((await t.exec('CREATE TABLE t (title text, n int, b bigint, f float)'))[0]?.kind).toBe('ok');

@@ -1,8 +1,8 @@
 // JSON string filters under searchd's default collation libc_ci (src/collation.cpp CollateLibcCI via
 // sphinxfilter.cpp ExprFilterString_c): ASCII case folds, other characters compare as they are.
 import { describe, expect, it } from 'vitest';
-import { libcCiCompare } from '../../../src/util/collation.js';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { libcCiCompare } from '../../../../src/util/collation.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('json-collation', async (t) => {
   await t.exec('create table p (j json)');

@@ -4,9 +4,9 @@
 // the best weight, then the earliest row) equal a plain evaluation with the collation's comparison.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collation, type CollationName } from '../../../src/util/collation.js';
-import { coreFoldSwitch } from '../../../src/engine/group/core-fold.js';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { collation, type CollationName } from '../../../../src/util/collation.js';
+import { coreFoldSwitch } from '../../../../src/engine/group/core-fold.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('collation-prop');
 afterEach(() => { coreFoldSwitch.enabled = true; });

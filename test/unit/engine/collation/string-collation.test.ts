@@ -2,9 +2,9 @@
 // filters, queuecreator.cpp SetupCollation for sorting, grouper.cpp string hashes for GROUP BY): libc_ci by
 // default, SET collation_connection per session.
 import { afterEach, describe, expect, it } from 'vitest';
-import { binaryCompare, collation, libcCiCompare } from '../../../src/util/collation.js';
-import { coreFoldSwitch } from '../../../src/engine/group/core-fold.js';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { binaryCompare, collation, libcCiCompare } from '../../../../src/util/collation.js';
+import { coreFoldSwitch } from '../../../../src/engine/group/core-fold.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('string-collation', async (t) => {
   await t.exec('create table s (title text, s string, j json, n int, g int)');
