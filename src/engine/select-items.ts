@@ -10,6 +10,7 @@ import type { Cell, CellKind, ResultColumn } from './result.js';
 import { highlightReader, type HighlightContext } from './snippets/highlight-column.js';
 import { orderedColumns } from './schema-text.js';
 import { compileExpr, type ExprType } from './expr/compile.js';
+import type { Collation } from '../util/collation.js';
 import { valueText } from './expr/strings.js';
 import type { Table } from './table.js';
 import { isLosslessNumber, parse as losslessParse } from 'lossless-json';
@@ -88,8 +89,10 @@ function jsonPathOut(c: Column, e: Expr & { kind: 'column' }, name: string): Out
 const EXPR_KIND: Record<ExprType, CellKind> = { int: 'uint', bigint: 'bigint', float: 'float', string: 'string', json: 'json', mva: 'mva' };
 
 /** An expression column: compiled once, evaluated per row of the page. */
-function computedColumn(table: Table, e: Expr, name: string, aliases: Map<string, Expr>): OutColumn {
-  const compiled = compileExpr(e, { table, aliases });
+function computedColumn(table: Table, e: Expr, name: string, aliases: Map<string, Expr>, coll?: Collation): OutColumn {
+  // string comparisons take the statement's collation, as searchd's select-list expressions
+  // (queuecreator.cpp ParseQueryItem: tExprParseArgs.m_eCollation = the query's)
+  const compiled = compileExpr(e, { table, aliases, collation: coll });
   const kind = EXPR_KIND[compiled.type];
   if (compiled.type === 'json') {
     return { name, kind, read: (r) => { const v = compiled.eval(r); return v === undefined || v === null ? null : valueText(v, 'json'); } };
@@ -104,7 +107,7 @@ export function selectAliases(items: SelectItem[]): Map<string, Expr> {
   return out;
 }
 
-function exprColumn(table: Table, item: SelectItem, ctx: HighlightContext, aliases: Map<string, Expr>): OutColumn {
+function exprColumn(table: Table, item: SelectItem, ctx: SelectContext, aliases: Map<string, Expr>): OutColumn {
   const e = item.expr;
   const name = item.alias ?? item.name;
   // HIGHLIGHT() / SNIPPET(): needsText only makes the final page's documents be fetched
@@ -113,7 +116,7 @@ function exprColumn(table: Table, item: SelectItem, ctx: HighlightContext, alias
   if (e.kind === 'column') {
     if (e.name.toLowerCase() === 'id' && !e.path.length) return { name, kind: 'bigint', read: (r) => r.docId };
     const c = table.column(e.name);
-    if (!c && !e.path.length && aliases.has(e.name.toLowerCase())) return computedColumn(table, e, name, aliases);
+    if (!c && !e.path.length && aliases.has(e.name.toLowerCase())) return computedColumn(table, e, name, aliases, ctx.collation);
     if (!c) throw new SearchError('QUERY_ERROR', `table ${table.name}: parse error: unknown column: ${e.name}`);
     if (e.path.length) return jsonPathOut(c, e, name);
     return columnOut(c, name);
@@ -133,11 +136,14 @@ function exprColumn(table: Table, item: SelectItem, ctx: HighlightContext, alias
   if (e.kind === 'call' && ['count', 'sum', 'avg', 'group_concat'].includes(e.name)) {
     throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   }
-  return computedColumn(table, e, name, aliases);
+  return computedColumn(table, e, name, aliases, ctx.collation);
 }
 
+/** The statement's MATCH text and string collation (unset: libc_ci). */
+export type SelectContext = HighlightContext & { collation?: Collation };
+
 /** The output columns of a select list. */
-export function selectColumns(table: Table, items: SelectItem[], ctx: HighlightContext = {}): OutColumn[] {
+export function selectColumns(table: Table, items: SelectItem[], ctx: SelectContext = {}): OutColumn[] {
   const aliases = selectAliases(items);
   return items.flatMap((item) => (item.expr.kind === 'star' ? starColumns(table) : [exprColumn(table, item, ctx, aliases)]));
 }

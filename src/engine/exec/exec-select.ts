@@ -261,7 +261,7 @@ export async function execSelect(
 ): Promise<RowsResult> {
   const started = performance.now();
   if (havingGroups(st) || isGrouping(st)) return (await execGrouped(table, [st], session, flags, started, fullText))[0]!;
-  const cols = selectColumns(table, st.items, { match: st.match });
+  const cols = selectColumns(table, st.items, { match: st.match, collation: collation(flags.collation) });
   const parseWarnings: string[] = [];
   const req = buildRequest(table, st, flags, fullText, parseWarnings);
   const result: SearchResult = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : await table.searchAsync(req);

@@ -155,7 +155,7 @@ function keyIndex(plan: GroupPlan, e: Expr): number {
 
 interface Prepared { st: SelectStatement; plan: GroupPlan; specs: ColSpec[] }
 
-function prepareGroup(table: Table, st: SelectStatement): Prepared {
+function prepareGroup(table: Table, st: SelectStatement, req: SearchRequest): Prepared {
   checkHaving(st);
   // GROUP 0 BY and GROUP 1 BY are a plain GROUP BY (Manticore's N-row grouper starts at 2)
   const keep = st.groupLimit !== undefined && st.groupLimit > 1 ? st.groupLimit : undefined;
@@ -183,7 +183,7 @@ function prepareGroup(table: Table, st: SelectStatement): Prepared {
       if (!plan.keys.length) throw new SearchError('QUERY_ERROR', 'GROUPBY() is allowed only in GROUP BY queries');
       return [{ name, kind: keyKind(plan.keys[0]!), from: 'key' }];
     }
-    return selectColumns(table, [item], { match: st.match }).map((col) => ({ name: col.name, kind: col.kind, from: 'row' as const, col }));
+    return selectColumns(table, [item], { match: st.match, collation: collation(req.collation) }).map((col) => ({ name: col.name, kind: col.kind, from: 'row' as const, col }));
   });
   return { st, plan, specs };
 }
@@ -219,7 +219,7 @@ function finishGroup(table: Table, p: Prepared, groups: GroupRow[], maxMatches: 
  * `req` is the request of the first, each statement pages its own groups.
  */
 export async function execGroups(table: Table, sts: SelectStatement[], req: SearchRequest): Promise<GroupOutput[]> {
-  const prepared = sts.map((st) => prepareGroup(table, st));
+  const prepared = sts.map((st) => prepareGroup(table, st, req));
   const { groups, search } = await collectGroupsManyAsync(table, req, prepared.map((p) => p.plan));
   return prepared.map((p, i) => ({ ...finishGroup(table, p, groups[i]!, req.maxMatches), search }));
 }
@@ -230,7 +230,7 @@ export async function execGroups(table: Table, sts: SelectStatement[], req: Sear
  * then the statement's order and page apply to them all.
  */
 export async function execGroupZeroes(table: Table, st: SelectStatement, req: SearchRequest, broadReq: SearchRequest): Promise<GroupOutput> {
-  const p = prepareGroup(table, st);
+  const p = prepareGroup(table, st, req);
   const { groups: [groups], search } = await collectGroupsManyAsync(table, req, [p.plan]);
   const seen = new Set(groups!.map((r) => groupId(r.g.key)));
   const zero = (r: GroupRow): GroupRow => ({ g: { ...r.g, count: 0 }, aggs: r.aggs.map((v, j) => (p.plan.aggs[j]!.fn === 'count' || p.plan.aggs[j]!.fn === 'count_distinct' ? 0n : v)) });
