@@ -14,6 +14,7 @@ import {
   type CompiledExpr, type ExprType, type ExprValue,
 } from './values.js';
 import type { ExprContext } from './compile.js';
+import { libcCiCompare } from '../../util/collation.js';
 
 type Compile = (e: Expr, ctx: ExprContext) => CompiledExpr;
 type Call = Expr & { kind: 'call' };
@@ -81,8 +82,10 @@ function constList(ctx: ExprContext, args: Expr[]): ExprValue[] {
 }
 
 function inList(ctx: ExprContext, x: CompiledExpr, list: ExprValue[]): CompiledExpr {
+  // strings match under the statement's collation, as searchd's Expr_StrIn_c (libc_ci unless set)
+  const strEq = ctx.collation?.compare ?? libcCiCompare;
   const has = (v: unknown): boolean => list.some((c) => {
-    if (typeof c === 'string') return typeof v === 'string' && v === c;
+    if (typeof c === 'string') return typeof v === 'string' && (v === c || strEq(v, c) === 0);
     if (typeof v === 'string' || v == null || typeof v === 'object') return false;
     if (typeof c === 'bigint' && (typeof v === 'bigint' || Number.isInteger(v))) return BigInt(v as number | bigint) === c;
     return Math.abs(toFloat(v) - toFloat(c)) <= 1e-6;

@@ -122,12 +122,14 @@ describe('SET collation_connection', () => {
 describe('string comparisons in expressions', () => {
   it('take the statement\'s collation in the select list and WHERE, as searchd\'s Expr_StrCmp_c', async () => {
     expect(await col("select id, s = 'APPLE' as x from s order by id asc limit 3", 1)).toEqual([1, 0, 1]);
+    expect(await col("select id, s in ('APPLE', 'x') as x from s order by id asc limit 3", 1)).toEqual([1, 0, 1]);
     expect(await col("select id from s where concat(s, '') = 'APPLE' or n = 2 order by id asc")).toEqual([1, 2, 3]);
     await t.exec('set collation_connection = binary');
     expect(await col("select id from s where concat(s, '') = 'APPLE' or n = 2 order by id asc")).toEqual([2, 3]);
     // the select list too (queuecreator.cpp ParseQueryItem passes the query's collation to the parser)
     expect(await col("select id, s = 'APPLE' as x, s < 'b' as l, if(s = 'APPLE', 1, 2) as f from s order by id asc limit 3", 1)).toEqual([0, 0, 1]);
     expect(await col("select id, s < 'B' as l, if(s < 'B', 7, 8) as f from s order by id asc limit 3", 2)).toEqual([8, 8, 7]); // libc_ci: 7, 8, 7
+    expect(await col("select id, s in ('APPLE', 'x') as x from s order by id asc limit 3", 1)).toEqual([0, 0, 1]);
     expect(await col("select n, s = 'APPLE' as x from s group by n order by n asc limit 3", 1)).toEqual([0, 0, 1]);
   });
 });
