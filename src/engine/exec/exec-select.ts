@@ -43,7 +43,7 @@ function isWeight(e: Expr): boolean {
   return e.kind === 'call' && e.name === 'weight' && e.args.length === 0;
 }
 
-function sortKeys(table: Table, st: SelectStatement): SortKey[] {
+function sortKeys(table: Table, st: SelectStatement, coll: Collation): SortKey[] {
   return (st.orderBy ?? []).map((o: OrderItem) => {
     let e = o.expr;
     if (e.kind === 'column' && !e.path.length) {
@@ -63,12 +63,12 @@ function sortKeys(table: Table, st: SelectStatement): SortKey[] {
     // a computed key: the core evaluates numeric formulas per row of each segment (sort-code.ts);
     // strings, JSON values and bigint arithmetic are computed on the host (sort-host.ts)
     const aliases = selectAliases(st.items);
-    if (e.kind === 'column') return hostSortKey(table, e, aliases, desc);
+    if (e.kind === 'column') return hostSortKey(table, e, aliases, desc, coll);
     try {
       return { attr: e.text, desc, code: sortCode(table, e, aliases) };
     } catch (err) {
       if (!(err instanceof SearchError) || err.code !== 'UNSUPPORTED') throw err;
-      return hostSortKey(table, e, aliases, desc);
+      return hostSortKey(table, e, aliases, desc, coll);
     }
   });
 }
@@ -230,7 +230,7 @@ export function buildRequest(
   const limit = all ?? st.limit ?? DEFAULT_LIMIT;
   if (limit < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${limit})`);
   const req: SearchRequest = {
-    query, ranker: 'proximity_bm25', fieldWeights: {}, filters, sort: sortKeys(table, st),
+    query, ranker: 'proximity_bm25', fieldWeights: {}, filters, sort: sortKeys(table, st, collation(flags.collation)),
     offset: all ? 0 : st.offset ?? 0, limit, maxMatches: all ?? DEFAULT_MAX_MATCHES,
     expansion: expansionSettings(table, st, flags),
     ...(flags.collation ? { collation: flags.collation } : {}),
