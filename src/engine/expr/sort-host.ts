@@ -8,7 +8,7 @@
 import type { Expr } from '../../sql/ast.js';
 import type { AttrValue, SortKey } from '../../index/types.js';
 import type { Table } from '../table.js';
-import type { Collation } from '../../util/collation.js';
+import type { ExprContext } from './compile.js';
 import { compileExpr } from './compile.js';
 import { valueText } from './strings.js';
 
@@ -22,10 +22,12 @@ function sortValue(v: unknown, type: string): AttrValue {
 /**
  * A sort key whose per-row values are computed on the host (`rowValues`). String comparisons inside it
  * (`IF(s = 'x', ...)`, `s IN (...)`) take the statement's collation, as searchd's queuecreator passes
- * the query's to every expression it parses, sort keys too.
+ * the query's to every expression it parses, sort keys too; RAND() takes the statement's seed (`stmt`).
  */
-export function hostSortKey(table: Table, e: Expr, aliases: Map<string, Expr>, desc: boolean, coll?: Collation): SortKey {
-  const compiled = compileExpr(e, { table, aliases, collation: coll });
+export function hostSortKey(
+  table: Table, e: Expr, aliases: Map<string, Expr>, desc: boolean, stmt: Pick<ExprContext, 'collation' | 'randSeed'> = {},
+): SortKey {
+  const compiled = compileExpr(e, { table, aliases, ...stmt });
   const attrs = table.index.schema.attrs;
   return {
     attr: e.text, desc,

@@ -20,6 +20,6 @@ export function randSeed(option: OptionValue | undefined): number {
 }
 
 /** The sort key: the core computes it per row of each segment as any expression key. */
-export function randomSortKey(seed: number): SortKey {
-  return { attr: 'rand()', desc: false, code: [X.RAND_ID, seed >>> 0] };
+export function randomSortKey(seed: number, desc = false): SortKey {
+  return { attr: 'rand()', desc, code: [X.RAND_ID, seed >>> 0] };
 }
