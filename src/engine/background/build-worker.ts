@@ -11,6 +11,7 @@ import { buildOfJob, primeFields, type BuildJob, type BuildPart } from './build-
 import { PrimedFields } from './primed-fields.js';
 import { detachFirst } from './detach-first.js';
 import { phase } from '../../util/phase-trace.js';
+import { warmBuild } from './warm-build.js';
 
 phase('worker module loaded');
 // each job's blob is transferred (detached): detach once now, so nothing is compiled twice (detach-first.ts)
@@ -21,6 +22,8 @@ installNodeHost();
 keepInversionScratch(1 << 22);
 // the core's scanner instantiated and its code compiled now, while the loading thread reads the first batch
 createTextPipeline({}).indexField('warm');
+// the build's functions given their type feedback on made-up rows before the first batch (warm-build.ts)
+warmBuild();
 phase('worker warm');
 let pipeline: { key: string; pipeline: TextPipeline } | null = null;
 /** The tokens primed since the last job, for the next one (primed-fields.ts). */
