@@ -43,22 +43,13 @@ function cpuMsOf(path: string): number {
   }
 }
 
-/** A thread's name (V8's helpers, libuv's pool, a worker's own): which kind of work its CPU was. */
-function commOf(tid: string): string {
-  try {
-    return readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim().replace(/\s+/g, '_');
-  } catch {
-    return '?';
-  }
-}
-
 /** With the trace on: every thread of the process with its CPU ms, busiest first (V8's compiler and GC helpers included). */
 export function threadsCpu(): void {
   if (!on) return;
   const cpu: string[] = [];
   for (const tid of readdirSync('/proc/self/task')) {
     const ms = cpuMsOf(`/proc/self/task/${tid}/stat`);
-    if (ms > 0) cpu.push(`${tid === String(process.pid) ? 'main' : `${tid}(${commOf(tid)})`}=${ms}`);
+    if (ms > 0) cpu.push(`${tid === String(process.pid) ? 'main' : tid}=${ms}`);
   }
   cpu.sort((a, b) => Number(b.split('=')[1]) - Number(a.split('=')[1]));
   process.stderr.write(`threads ${cpu.join(' ')}\n`);
