@@ -33,9 +33,28 @@ const SUFFIXES = ['', 's', 'es', 'sses', 'ied', 'ies', 'us', 'ss', 'eed', 'eedly
 const OTHERS = ['the', 'and', 'sky', 'news', 'howe', 'proceed', 'exceed', 'succeed', 'inning', 'outing', 'canning', 'innings',
   'cannings', 'idly', 'gently', 'singly', 'ugly', 'early', 'only', 'skis', 'dying', 'lying', 'tying', 'atlas', 'cosmos', 'bias',
   'andes', 'generous', 'commune', 'café', 'naïve', 'Œuvre', 'straße', 'élan', 'x', 'a1', '1066', '3.14', 'B.C.', 'NASA',
-  'Yellow', 'sayYes', 'antidisestablishmentarianism', 'pneumonoultramicroscopicsilicovolcanoconiosis', 'ab', 'e.g.'];
+  'Yellow', 'sayYes', 'antidisestablishmentarianism', 'pneumonoultramicroscopicsilicovolcanoconiosis', 'ab', 'e.g.',
+  'αbility', 'æsthetics', 'þorns', 'nationally', 'organizationally', 'conditionally', 'yes', 'yesterday', 'ayes', 'sayyid',
+  // short words: the stemmer's rules for words of 3-4 letters (a short syllable, a vowel first)
+  'are', 'ate', 'use', 'one', 'eye', 'ice', 'age', 'ago', 'axe', 'ode', 'eve', 'ore', 'awe', 'aye', 'isle', 'able', 'idle', 'ooze',
+  'of', 'to', 'in', 'it', 'is', 'be', 'as', 'at', 'so', 'we', 'he', 'by', 'or', 'on', 'do', 'if', 'me', 'my', 'up', 'an', 'go', 'no',
+  'us', 'am', 'was', 'his', 'not', 'all', 'can', 'had', 'him', 'has', 'may', 'day', 'way', 'saw', 'bye', 'dye', 'rye', 'lye', 'sly',
+  'cry', 'fly', 'why', 'key', 'toy', 'boy', 'guy', 'pay', 'say', 'hope', 'made', 'time', 'like', 'make', 'come', 'take', 'life',
+  'name', 'same', 'here', 'there', 'where', 'these', 'those', 'some', 'more', 'into', 'than', 'then', 'them', 'been', 'have', 'were',
+  'what', 'when', 'which', 'their', 'would', 'other', 'about', 'could', 'people', 'little', 'very', 'after', 'words', 'called',
+  'just', 'through', 'because', 'before', 'different', 'following', 'between', 'important', 'anything', 'everything', 'nothing',
+  'sometimes', 'himself', 'itself', 'during', 'being', 'having', 'quickly', 'happily', 'probably', 'really', 'usually',
+  'especially', 'actually', 'finally', 'certainly', 'easily', 'necessarily', 'particularly', 'international', 'operationally',
+  'sensationally', 'educationally', 'rationality', 'generality', 'generalization', 'communication', 'beautiful', 'beautifully',
+  'carefulness', 'happiness', 'business', 'witness', 'goodness', 'agreed', 'feeding', 'proceeding', 'exceedingly', 'shipping',
+  'hopping', 'hoping', 'filing', 'filling', 'failing', 'sizing', 'seizing', 'controlling', 'rolling', 'tying', 'ties', 'cries',
+  'flies', 'dies', 'lies', 'gas', 'this', 'bus', 'plus', 'class', 'glass', 'kiss', 'boss', 'caress', 'ponies', 'skies', 'dying'];
 
-/** Rows of made-up text (deterministic): a title of 1-3 words and a body of 5-44, some punctuated. */
+/**
+ * Rows of made-up text (deterministic): the first row's body every word once, the rare shapes first (a
+ * function optimized on the run before them would still be thrown away at the first), then rows of a
+ * title of 1-3 words and a body of 5-44, some punctuated.
+ */
 function warmRows(rows: number): { title: string; body: string }[] {
   const words: string[] = [...OTHERS];
   for (const stem of STEMS) for (const sfx of SUFFIXES) words.push(stem + sfx);
@@ -49,8 +68,8 @@ function warmRows(rows: number): { title: string; body: string }[] {
     for (let i = 0; i < n; i++) out.push(words[next(words.length)] + (next(9) === 0 ? ',' : next(17) === 0 ? '.' : ''));
     return out.join(' ');
   };
-  const docs: { title: string; body: string }[] = [];
-  for (let r = 0; r < rows; r++) docs.push({ title: phrase(1 + next(3)), body: r % 50 === 7 ? '' : phrase(5 + next(40)) });
+  const docs: { title: string; body: string }[] = [{ title: OTHERS.join(' '), body: words.join(' ') }];
+  for (let r = 1; r < rows; r++) docs.push({ title: phrase(1 + next(3)), body: r % 50 === 7 ? '' : phrase(5 + next(40)) });
   return docs;
 }
 
