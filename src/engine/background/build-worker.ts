@@ -22,9 +22,9 @@ installNodeHost();
 keepInversionScratch(1 << 22);
 // the core's scanner instantiated and its code compiled now, while the loading thread reads the first batch
 createTextPipeline({}).indexField('warm');
-// the build's functions given their type feedback on made-up rows before the first batch (warm-build.ts)
-warmBuild();
 phase('worker warm');
+/** Whether the build's code was warmed up (warm-build.ts), or a job came first (then it is warm from that). */
+let warmed = false;
 let pipeline: { key: string; pipeline: TextPipeline } | null = null;
 /** The tokens primed since the last job, for the next one (primed-fields.ts). */
 let primed: PrimedFields | null = null;
@@ -41,6 +41,13 @@ parentPort!.on('message', ({ id, job, prime, stop }: { id: number; job?: BuildJo
     phase(`prime ${prime.lengths.length}`);
     // a hint, answered by nothing: a failure here is the job's to meet, if it fails alike
     try {
+      // the build's functions given their type feedback on made-up rows while the first batch is read
+      // (warm-build.ts), unless its job was sent already
+      if (!warmed) {
+        warmed = true;
+        warmBuild(stop);
+        phase('warm build');
+      }
       const p = pipelineOf(prime.settings);
       if (primed?.pipeline !== p) primed = new PrimedFields(p);
       primeFields(p, prime, stop, primed);
@@ -53,6 +60,7 @@ parentPort!.on('message', ({ id, job, prime, stop }: { id: number; job?: BuildJo
   }
   try {
     phase(`job ${id} start`);
+    warmed = true;
     const kept = primed;
     primed = null;
     const built = buildOfJob(pipelineOf(job!.settings), job!, kept);

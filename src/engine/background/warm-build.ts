@@ -6,7 +6,9 @@
  * ("Insufficient type feedback" deopts: stemEn, stemBuffer, step1b, step2i, termStarts, mergeOrder,
  * idOf, ...), then compiled them again: over a gcide import ~300 TurboFan compiles on V8's helper
  * threads, a sixth of the process's CPU on a machine of 2 cores whose other core the build thread
- * needs. No segment depends on it: its pipeline, scanner ids and term numbers are its own.
+ * needs. No segment depends on it: its pipeline, scanner ids and term numbers are its own. The build
+ * thread runs it at the first priming (build-worker.ts): a load of one small batch, whose job is sent
+ * at once, skips it.
  */
 import type { IndexSchema } from '../../index/types.js';
 import { createTextPipeline } from '../../text/text-pipeline.js';
@@ -73,8 +75,13 @@ function warmRows(rows: number): { title: string; body: string }[] {
   return docs;
 }
 
-/** Builds the made-up rows as a bulk load builds its batches (primed first rows, then jobs); the result is dropped. */
-export function warmBuild(): void {
+/**
+ * Builds the made-up rows as a bulk load builds its batches (primed first rows, then jobs); the result
+ * is dropped. Stops between its steps once `stop[0]` is set (a job was sent: as priming, never in its way).
+ */
+export function warmBuild(stop?: Int32Array): void {
+  const stopped = () => stop !== undefined && Atomics.load(stop, 0) !== 0;
+  if (stopped()) return;
   const schema: IndexSchema = { fields: ['title', 'body'], attrs: [] };
   const settings = { morphology: 'stem_en' } as Parameters<typeof buildJobOf>[1];
   const docs = warmRows(WARM_ROWS);
@@ -84,6 +91,8 @@ export function warmBuild(): void {
   const kept = new PrimedFields(pipeline);
   const n = docs.length;
   primeFields(pipeline, jobOf(0, n / 6), undefined, kept);
+  if (stopped()) return;
   buildOfJob(pipeline, jobOf(0, n / 2), kept);
+  if (stopped()) return;
   buildOfJob(pipeline, jobOf(n / 2, n));
 }
