@@ -83,7 +83,7 @@ export function compareValues(a: AttrValue, b: AttrValue, strings: (x: string, y
 
 /**
  * Per-segment core sort keys; rank arrays and expression values are placed in core memory and listed
- * in `owned`; the expression values are also copied into `values` for the merge.
+ * in `owned`; `exprValues` gets a reader of each expression key's values for the merge.
  */
 export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[], exprValues?: ExprValues): PlanSortKey[] {
   return keys.map((k, i) => {
