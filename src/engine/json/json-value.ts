@@ -32,6 +32,8 @@ export function twiceError(name: string): SearchError {
   return new SearchError('UNKNOWN_COLUMN', `column '${name}' specified twice`);
 }
 
+const I64_MAX = (1n << 63n) - 1n;
+
 export const isJsonObject = (v: unknown): v is JsonObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
 
@@ -85,7 +87,10 @@ export function docLiteral(v: JsonValue, jsonColumn = false): Literal {
   if (typeof v === 'boolean') return { t: 'int', v: v ? 1n : 0n };
   if (isLosslessNumber(v)) {
     const text = v.value;
-    return /^-?\d+$/.test(text) ? { t: 'int', v: BigInt(text) } : { t: 'float', v: Number(text) };
+    if (!/^-?\d+$/.test(text)) return { t: 'float', v: Number(text) };
+    // past int64 cJSON has a uint64 (cJSON_UInteger), whose IntVal() searchd's insert takes: wrapped
+    const n = BigInt(text);
+    return { t: 'int', v: n > I64_MAX ? n - (1n << 64n) : n };
   }
   if (Array.isArray(v) && !jsonColumn && v.every(isLosslessNumber)) {
     return { t: 'tuple', v: v.map((x) => docLiteral(x)) };
