@@ -46,6 +46,8 @@ export class MysqlSource implements RowSource {
   readonly #section: ConfigSection;
   #conn?: Connection;
   #maxId = 0n;
+  /** The share of sql_query_range's id range read (#queries); undefined for an unranged query. */
+  #done: number | undefined;
 
   constructor(section: ConfigSection) {
     this.#section = section;
@@ -54,6 +56,10 @@ export class MysqlSource implements RowSource {
 
   bytesRead(): number {
     return 0;
+  }
+
+  done(): number | undefined {
+    return this.#done;
   }
 
   async #connect(): Promise<Connection> {
@@ -180,9 +186,14 @@ export class MysqlSource implements RowSource {
       yield main.replace(/\$start\b/g, '1').replace(/\$end\b/g, '0');
       return;
     }
-    for (const [start, end] of rangeSteps(BigInt(text(range[0])), BigInt(text(range[1])), BigInt(step))) {
+    const min = BigInt(text(range[0]));
+    const max = BigInt(text(range[1]));
+    for (const [start, end] of rangeSteps(min, max, BigInt(step))) {
+      // the ids below this step's start are read (ids, not rows: a sparse range counts its gaps too)
+      this.#done = Number(((start - min) * 10_000n) / (max - min + 1n)) / 10_000;
       yield main.replace(/\$start\b/g, String(start)).replace(/\$end\b/g, String(end));
     }
+    this.#done = 1;
   }
 }
 

@@ -89,7 +89,8 @@ export async function buildTable(
             if (pending.length >= opts.batch) await send();
           }
         }
-        progress.update({ docs: loader.imported + pending.length, bytes: bytesBefore + source.bytesRead() });
+        // a share of the whole only when the table has one source (the others' sizes are unknown)
+        progress.update({ docs: loader.imported + pending.length, bytes: bytesBefore + source.bytesRead(), share: sources.length === 1 ? source.done?.() : undefined });
       }
       await send();
       bytesBefore += source.bytesRead();
