@@ -46,8 +46,11 @@ export class MysqlSource implements RowSource {
   readonly #section: ConfigSection;
   #conn?: Connection;
   #maxId = 0n;
-  /** The share of sql_query_range's id range read (#queries); undefined for an unranged query. */
-  #done: number | undefined;
+  /** sql_query_range's ids (min, max - min + 1) and the step being read; undefined for an unranged query. */
+  #range?: { min: bigint; span: bigint; start: bigint; end: bigint };
+  /** The id of the last row read, and whether every step has been read. */
+  #lastId = 0n;
+  #finished = false;
 
   constructor(section: ConfigSection) {
     this.#section = section;
@@ -58,8 +61,17 @@ export class MysqlSource implements RowSource {
     return 0;
   }
 
+  /**
+   * The share of the id range below the last row read, kept within the step being read (a step's rows
+   * may come in any order): ids, not rows, so a sparse range counts its gaps too.
+   */
   done(): number | undefined {
-    return this.#done;
+    const r = this.#range;
+    if (!r) return undefined;
+    if (this.#finished) return 1;
+    const below = this.#lastId >= r.start && this.#lastId <= r.end ? this.#lastId + 1n : r.start;
+    const share = Number(((below - r.min) * 10_000n) / r.span) / 10_000;
+    return Math.min(1, share);
   }
 
   async #connect(): Promise<Connection> {
@@ -140,7 +152,11 @@ export class MysqlSource implements RowSource {
           const values = r.map(text);
           for (const m of fromQuery) values.push((m.get(values[0]!) ?? []).join(','));
           const id = values[0]!;
-          if (/^\d+$/.test(id) && BigInt(id) > this.#maxId) this.#maxId = BigInt(id);
+          if (/^\d+$/.test(id)) {
+            const big = BigInt(id);
+            if (big > this.#maxId) this.#maxId = big;
+            this.#lastId = big;
+          }
           rows.push({ line: ++rowNo, values });
           if (rows.length >= ROWS_PER_EVENT) { yield { kind: 'rows', rows }; rows = []; }
         }
@@ -189,11 +205,10 @@ export class MysqlSource implements RowSource {
     const min = BigInt(text(range[0]));
     const max = BigInt(text(range[1]));
     for (const [start, end] of rangeSteps(min, max, BigInt(step))) {
-      // the ids below this step's start are read (ids, not rows: a sparse range counts its gaps too)
-      this.#done = Number(((start - min) * 10_000n) / (max - min + 1n)) / 10_000;
+      this.#range = { min, span: max - min + 1n, start, end };
       yield main.replace(/\$start\b/g, String(start)).replace(/\$end\b/g, String(end));
     }
-    this.#done = 1;
+    this.#finished = true;
   }
 }
 
