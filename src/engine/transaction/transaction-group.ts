@@ -20,7 +20,7 @@ import { builtOrUndone, startOverlapped, type Overlapped } from './overlapped-co
 import { SearchError } from '../../util/errors.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
-import { arrival, roundIssued, roundSettled, roundTracing } from '../../util/round-trace.js';
+import { arrival, gatherTimedOut, roundApplied, roundIssued, roundSettled, roundTracing } from '../../util/round-trace.js';
 
 /** One INSERT/REPLACE statement's rows, validated and prepared (Table.prepare), ids assigned. */
 export interface GroupedPut {
@@ -201,7 +201,10 @@ function schedule(table: Table, p: Pipeline): void {
         issue();
         return;
       }
-      timer = setTimeout(issue, gatherMs(table));
+      timer = setTimeout(() => {
+        if (roundTracing) gatherTimedOut();
+        issue();
+      }, gatherMs(table));
       p.wake = () => {
         if (p.queue.length < p.expected) return;
         clearTimeout(timer);
@@ -265,6 +268,7 @@ function issueRound(table: Table, p: Pipeline): void {
     } catch (e) {
       for (const w of round) w.reject(e); // settles only the waiters not yet settled
     }
+    if (roundTracing) roundApplied();
     unclaim(p, ids);
     p.inFlight--;
     p.blocked = false;
