@@ -4,12 +4,13 @@
  * few timestamps, and after 1 s without rounds one line per burst goes to stderr: rounds per second,
  * statements per round, the wait from a statement's arrival to its round's issue, issue to the log write's
  * start, the O_DSYNC write itself, write end to the round's settle, settle to the next issue, and how many
- * writes carried more than one round (a round logged while the previous one's write was in flight).
- * Without it each hook costs one boolean test.
+ * writes carried more than one round (a round logged while the previous one's write was in flight);
+ * then the turnaround: settle to the next round's first and last statement, its last statement to its
+ * issue (and the rounds a gather window ended), settle to applied, the protocol thread's busy share. Without it each hook costs one boolean test.
  */
-export const roundTracing = process.env.QUARRY_TRACE_ROUNDS === '1';
-
 import { performance as perf } from 'node:perf_hooks';
+
+export const roundTracing = process.env.QUARRY_TRACE_ROUNDS === '1';
 
 const eventLoopUtilization = perf.eventLoopUtilization;
 const now = () => performance.now();

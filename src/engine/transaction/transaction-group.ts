@@ -107,12 +107,10 @@ const GATHER_MS = 1;
  * stays there; on a loaded one (commits of 5-25 ms, the clients scheduled late) the 1 ms window issued
  * a round with the few statements back by then and the rest in the next: 16 clients x 6,000 single-row
  * INSERTs over MySQL, load 15-18, rounds of 500: 262-270 of 16 statements and 77-81 of one with the
- * fixed 1 ms, 389-420 and 23-31 with 4 ms. The window runs from the last statement's arrival while
- * statements still come back (up to MAX_GATHER_MS from the gather's start): a window from the first arrival
- * ended 30% of 16-client rounds at load 10-16 (QUARRY_TRACE_ROUNDS=1: settle to first arrival 1.1-2.5 ms, to
- * the last 1.8-3.7), leaving the late clients a round of their own, a whole round later. insert-ab
- * --statements 2000 --phases 1, 5 alternated pairs against main, load 11-28: 951/431/932/1,258/1,420 against
- * 312/565/746/1,070/672 INSERTs/s (medians 951 vs 672), protocol thread 0.11-0.14 vs 0.12-0.15 ms an INSERT.
+ * fixed 1 ms, 389-420 and 23-31 with 4 ms. Session 23: the window runs from the last arrival while statements
+ * still come (up to MAX_GATHER_MS from the start); from the first, it ended 30% of 16-client rounds at load
+ * 10-16 (QUARRY_TRACE_ROUNDS=1), the late clients a round later. insert-ab --statements 2000 --phases 1, 5
+ * alternated pairs, load 11-28: 951/431/932/1,258/1,420 against 312/565/746/1,070/672 INSERTs/s.
  */
 const MAX_GATHER_MS = 8;
 
