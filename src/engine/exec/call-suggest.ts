@@ -54,6 +54,30 @@ export function editDistance(a: string[], b: string[], max: number): number {
   return prev[b.length]!;
 }
 
+interface Suggestion { term: string; distance: number; docs: number }
+
+/** Closest first, then the most documents, then the term (a total order: terms are distinct). */
+const before = (a: Suggestion, b: Suggestion): number => a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : 1);
+
+/**
+ * The first `k` suggestions in that order. A short word has tens of thousands within max_edits (every
+ * word of up to n + 2 letters is within 4 edits of a 3-letter one) and a page wants 5: kept in a small
+ * sorted array instead of sorting them all.
+ */
+function firstOf(all: Iterable<Suggestion>, k: number): Suggestion[] {
+  if (k > 64) return [...all].sort(before).slice(0, k); // insertion into a long array: sorting is cheaper
+  const top: Suggestion[] = [];
+  if (k === 0) return top;
+  for (const s of all) {
+    if (top.length === k && before(s, top[k - 1]!) >= 0) continue;
+    let i = top.length === k ? k - 1 : top.length;
+    if (top.length === k) top.pop();
+    while (i > 0 && before(s, top[i - 1]!) < 0) i--;
+    top.splice(i, 0, s);
+  }
+  return top;
+}
+
 export function callSuggest(table: Table, st: CallStatement): Result {
   const fn = st.name.toUpperCase();
   if (st.args.length !== 2 || st.args[0]!.kind !== 'string' || st.args[1]!.kind !== 'string') {
@@ -68,7 +92,7 @@ export function callSuggest(table: Table, st: CallStatement): Result {
   if (!words.length) return rows(cols, []);
   const word = [...(st.name === 'qsuggest' ? words[words.length - 1]! : words[0]!).tokenized].map((c) => c.codePointAt(0)!);
   // a term's distance is the same in every segment; its documents add up over them
-  const byTerm = new Map<string, { term: string; distance: number; docs: number }>();
+  const byTerm = new Map<string, Suggestion>();
   for (const seg of table.index.segments) {
     walkSuggestions(seg.terms, word, o.maxEdits, o.deltaLen, (i, distance) => {
       const term = seg.terms[i]!;
@@ -77,8 +101,6 @@ export function callSuggest(table: Table, st: CallStatement): Result {
       else byTerm.set(term, { term, distance, docs: seg.docFreq(i) });
     });
   }
-  const found = [...byTerm.values()];
-  found.sort((a, b) => a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : 1));
-  const page = found.slice(0, Math.max(0, o.limit));
+  const page = firstOf(byTerm.values(), Math.max(0, o.limit));
   return rows(cols, page.map((f) => (o.stats ? [f.term, String(f.distance), String(f.docs)] : [f.term])));
 }
