@@ -51,6 +51,8 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
       return rows(stringColumns('Level', 'Code', 'Message'), session.lastWarning ? [['warning', '1000', session.lastWarning]] : []);
     case 'variables': return kv(variablesRows(settings, session));
     case 'status': return rows(stringColumns('Counter', 'Value'), statusRows(String(systemVariable('version', settings))).filter((r) => like(r[0])));
+    // searchd lists one row per loaded component (Daemon, Columnar, Secondary, Knn, Buddy...); quarry has only the daemon
+    case 'version': return rows(stringColumns('Component', 'Version'), [['Daemon', String(systemVariable('version', settings))]]);
     case 'databases': return rows(stringColumns('Databases'), [['Manticore']]);
     case 'threads': return threadsResult();
     case 'processlist': return processlistResult();
