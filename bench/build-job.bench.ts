@@ -31,6 +31,8 @@ async function child(root: string): Promise<void> {
   installNodeHost();
   keepInversionScratch(1 << 22);
   createTextPipeline({}).indexField('warm');
+  // and, in a build that has it, the build's code warmed on made-up rows (warm-build.ts)
+  await load('engine/background/warm-build.js').then((m) => m.warmBuild(), () => undefined);
   const docs = loadGcide(arg('gcide', Infinity));
   const schema = { fields: ['title', 'body'], attrs: [] };
   const settings = { morphology: 'stem_en' };

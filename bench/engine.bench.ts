@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 import type { RtIndex } from '../src/index/rt-index.js';
-import { rollup } from './smaps.js';
+import { breakdown, rollup } from './smaps.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open, type Database } from '../src/index.js';
@@ -26,6 +26,9 @@ const BATCH = 1000;
 interface LoadResult {
   docs: number; seconds: number; docsPerSec: number; mergedSeconds: number; diskBytesPerDoc: number; rssBytesPerDoc: number;
   pssMiB: number; peakRssMiB: number;
+  /** the main core's linear memory (its peak: a wasm memory never shrinks), what its allocator holds in
+   * use and free below the untouched top, and the resident pages of every wasm memory (bench/smaps.ts) */
+  coreMemoryMiB: number; coreUsedMiB: number; coreFreeBelowTopMiB: number; wasmPssMiB: number;
 }
 export interface QueryClass { name: string; queries: string[] }
 interface QueryResult { name: string; queries: number; p50ms: number; p99ms: number; qps: number; avgHits: number }
@@ -68,10 +71,13 @@ async function load(db: Database, batches: Iterable<CorpusDoc[]>, total: number,
     const live = engine.ctx.catalog.get('gcide').index.segments.map((s) => s.live);
     process.stderr.write(`\nsegments: ${live.length} (${live.map((n) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : `${Math.round(n / 1e3)}k`)).join(' ')})\n`);
   }
+  const heap = engine.ctx.catalog.get('gcide').index.core.heapStats();
   return {
     docs: done, seconds, docsPerSec: done / seconds, mergedSeconds,
     diskBytesPerDoc: diskBytes(dir) / done, rssBytesPerDoc: (process.memoryUsage().rss - rss0) / done,
     pssMiB: rollup('self').Pss / 2 ** 20, peakRssMiB: process.resourceUsage().maxRSS / 1024,
+    coreMemoryMiB: heap.memory / 2 ** 20, coreUsedMiB: heap.used / 2 ** 20, coreFreeBelowTopMiB: (heap.free - heap.topFree) / 2 ** 20,
+    wasmPssMiB: breakdown('self').wasm / 2 ** 20,
   };
 }
 

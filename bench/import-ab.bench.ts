@@ -8,7 +8,8 @@
 // into DIR/<build>-<round>. With `--batch N` the import's batches are N rows (default: quarry import's),
 // so more segments, which the merge thread merges when the import ends (the merge thread's code measured
 // too; a 25k-row batch leaves gcide at 6 segments and merges nothing).
-// With `--tail 1` each run also reports tailMs (last segment built -> engine closed) and firstJobMs.
+// With `--tail 1` each run also reports tailMs (last segment built -> engine closed), firstJobMs, and the CPU ms
+// of the build thread (buildCpuMs; jobsCpuMs from its first job's start), the main thread and the process's other threads (V8's helpers: otherCpuMs).
 // Run: npm run bench -- import-ab [--baseline DIR] [--gcide N] [--rounds 3] [--batch N] [--profile DIR] [--tail 1]
 // (DIR: a checkout with dist/ built).
 import { spawnSync } from 'node:child_process';
@@ -39,9 +40,22 @@ function gcideTsv(max: number): { file: string; docs: number } {
  * last segment to the engine closed (what follows the build thread, the critical path: the last
  * writes to lmdb, checkpoints, closing) and to its first job's start.
  */
-function tailOf(stderr: string): { tailMs: number; firstJobMs: number } {
-  const at = (re: RegExp) => stderr.split('\n').filter((l) => re.test(l)).map((l) => Number(l.split(' ')[1]));
-  return { tailMs: Math.round(Math.max(...at(/ closed$/)) - Math.max(...at(/ job \d+ built$/))), firstJobMs: Math.round(Math.min(...at(/ job 0 start$/))) };
+function tailOf(stderr: string): { tailMs: number; firstJobMs: number; buildCpuMs: number; jobsCpuMs: number; mainCpuMs: number; otherCpuMs: number } {
+  const lines = stderr.split('\n');
+  const at = (re: RegExp) => lines.filter((l) => re.test(l)).map((l) => Number(l.split(' ')[1]));
+  // the build thread's CPU at its last segment (its phase marks carry it), and the process's other threads
+  // from the closing `threads` line (V8's compiler and GC helpers, libuv's pool): what competes for the cores
+  const cpuAt = (re: RegExp) => lines.filter((l) => re.test(l)).map((l) => Number(/cpu=([\d.]+)/.exec(l)![1]));
+  const built = cpuAt(/ t\d+ cpu=[\d.]+ job \d+ built$/);
+  // from its first job's start: the part of its CPU on the critical path (before it, it waits for the first batch)
+  const firstJobCpu = Math.min(...cpuAt(/ t\d+ cpu=[\d.]+ job 0 start$/));
+  const threads = (lines.find((l) => l.startsWith('threads ')) ?? '').split(' ').slice(1).map((t) => t.split('='));
+  const mainCpuMs = Number(threads.find(([k]) => k === 'main')?.[1] ?? 0);
+  const others = threads.filter(([k]) => k !== 'main').map(([, v]) => Number(v)).sort((a, b) => b - a);
+  return {
+    tailMs: Math.round(Math.max(...at(/ closed$/)) - Math.max(...at(/ job \d+ built$/))), firstJobMs: Math.round(Math.min(...at(/ job 0 start$/))),
+    buildCpuMs: Math.round(Math.max(0, ...built)), jobsCpuMs: Math.round(Math.max(0, ...built) - firstJobCpu), mainCpuMs, otherCpuMs: others.slice(1).reduce((a, b) => a + b, 0),
+  };
 }
 
 /** `--batch N` passed on to quarry import, when given. */

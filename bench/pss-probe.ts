@@ -55,7 +55,7 @@ try {
     await new Promise((r) => setTimeout(r, 1000));
     const now = processCpuMs(q.pid);
     const m = memoryOf(q.pid, true);
-    console.log(`${at()} +${s}s ${Date.now()} cpu ${now - cpu}ms pss ${m.pss} anon256k ${m.anon256k} anonOther ${m.anonOther} lazyFree ${lazyFree(q.pid).toFixed(1)}`);
+    console.log(`${at()} +${s}s ${Date.now()} cpu ${now - cpu}ms pss ${m.pss} wasm ${m.wasm}/${m.wasmMapped} anon256k ${m.anon256k} anonOther ${m.anonOther} lazyFree ${lazyFree(q.pid).toFixed(1)}`);
     cpu = now;
   }
   console.log(`${at()} at rest`, memoryOf(q.pid, true));

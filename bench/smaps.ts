@@ -23,10 +23,13 @@ function mappings(pid: number | 'self'): Mapping[] {
   return maps;
 }
 
-/** PSS by kind of mapping, and the number of threads. */
+/**
+ * PSS by kind of mapping, and the number of threads. `wasmMapped`: the wasm memories' committed size (what
+ * they grew to, resident or not: a wasm memory never shrinks), beside `wasm`, their resident part.
+ */
 export function breakdown(pid: number | 'self') {
   const maps = mappings(pid);
-  const out = { wasm: 0, wasmMemories: 0, lmdb: 0, mallocHeap: 0, anon256k: 0, anonOther: 0, files: 0, stacks: 0, threads: 0 };
+  const out = { wasm: 0, wasmMapped: 0, wasmMemories: 0, lmdb: 0, mallocHeap: 0, anon256k: 0, anonOther: 0, files: 0, stacks: 0, threads: 0 };
   // V8 maps a wasm32 memory as its committed pages (rw-p) directly followed by a reservation of several
   // GiB (---p) it grows into.
   const wasm = new Set<number>();
@@ -35,7 +38,7 @@ export function breakdown(pid: number | 'self') {
     if (a.perms === 'rw-p' && b.perms === '---p' && b.start === a.end && b.end - b.start >= 4n << 30n) wasm.add(i);
   }
   maps.forEach((m, i) => {
-    if (wasm.has(i)) { out.wasm += m.pss; out.wasmMemories++; }
+    if (wasm.has(i)) { out.wasm += m.pss; out.wasmMapped += Number(m.end - m.start); out.wasmMemories++; }
     else if (m.name.endsWith('data.mdb')) out.lmdb += m.pss;
     else if (m.name === '[heap]') out.mallocHeap += m.pss;
     else if (m.name.startsWith('[stack')) out.stacks += m.pss;

@@ -11,6 +11,7 @@ import { COL_U32, COL_I64, COL_F32, columnPtr, columnType } from "../segment/lay
 import { lccs, wlccs } from "./lccs";
 import { atc } from "./atc";
 import { maxWindowHits, minGaps } from "./window-factors";
+import { randOfId } from "./rand-id";
 
 // opcodes (one word, then inline arguments)
 export const X_CONST_I: u32 = 1; // value
@@ -52,6 +53,7 @@ export const X_PARAMS: u32 = 45;
 export const X_ATTR: u32 = 46; // column, as float (0/1): a numeric attribute of the row
 export const X_BM25F: u32 = 47; // k1 bits, b bits, max weight, n, n field weights
 export const X_CONST_L: u32 = 48; // low, high words of an i64 outside the i32 range
+export const X_RAND_ID: u32 = 49; // seed: RAND() of the row, its id hashed with the seed (randId)
 
 // factor ids: field level below 20, document level from 20
 export const XF_LCS: u32 = 0;
@@ -120,6 +122,11 @@ function attr(col: u32, asFloat: bool): f64 {
   }
   const v: i64 = t == COL_U32 ? <i64>load<u32>(p + (<usize>row << 2)) : 0;
   return asFloat ? <f64><f32>v : <f64><i32>v;
+}
+
+/** RAND() of the current row (X_RAND_ID): see rand-id.ts. */
+function randId(seed: u32): f64 {
+  return randOfId(columnPtr(blob, 0) + (<usize>row << 3), seed);
 }
 
 /** Per-query values the factors need besides the hits. */
@@ -264,6 +271,7 @@ function run(code: usize, pc: u32, end: u32): void {
     if (op == X_CONST_I) { push(<f64><i32>arg); pc++; }
     else if (op == X_CONST_F) { push(<f64>reinterpret<f32>(arg)); pc++; }
     else if (op == X_FACTOR) { push(factor(arg)); pc++; }
+    else if (op == X_RAND_ID) { push(randId(arg)); pc++; }
     else if (op >= X_ADD_I && op <= X_DIV_F) binary(op);
     else if (op == X_NEG_I) push(<f64>(-popI()));
     else if (op == X_NEG_F) push(<f64>(-popF()));

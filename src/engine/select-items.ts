@@ -89,10 +89,10 @@ function jsonPathOut(c: Column, e: Expr & { kind: 'column' }, name: string): Out
 const EXPR_KIND: Record<ExprType, CellKind> = { int: 'uint', bigint: 'bigint', float: 'float', string: 'string', json: 'json', mva: 'mva' };
 
 /** An expression column: compiled once, evaluated per row of the page. */
-function computedColumn(table: Table, e: Expr, name: string, aliases: Map<string, Expr>, coll?: Collation): OutColumn {
+function computedColumn(table: Table, e: Expr, name: string, aliases: Map<string, Expr>, ctx: SelectContext): OutColumn {
   // string comparisons take the statement's collation, as searchd's select-list expressions
   // (queuecreator.cpp ParseQueryItem: tExprParseArgs.m_eCollation = the query's)
-  const compiled = compileExpr(e, { table, aliases, collation: coll });
+  const compiled = compileExpr(e, { table, aliases, collation: ctx.collation, randSeed: ctx.randSeed });
   const kind = EXPR_KIND[compiled.type];
   if (compiled.type === 'json') {
     return { name, kind, read: (r) => { const v = compiled.eval(r); return v === undefined || v === null ? null : valueText(v, 'json'); } };
@@ -116,7 +116,7 @@ function exprColumn(table: Table, item: SelectItem, ctx: SelectContext, aliases:
   if (e.kind === 'column') {
     if (e.name.toLowerCase() === 'id' && !e.path.length) return { name, kind: 'bigint', read: (r) => r.docId };
     const c = table.column(e.name);
-    if (!c && !e.path.length && aliases.has(e.name.toLowerCase())) return computedColumn(table, e, name, aliases, ctx.collation);
+    if (!c && !e.path.length && aliases.has(e.name.toLowerCase())) return computedColumn(table, e, name, aliases, ctx);
     if (!c) throw new SearchError('QUERY_ERROR', `table ${table.name}: parse error: unknown column: ${e.name}`);
     if (e.path.length) return jsonPathOut(c, e, name);
     return columnOut(c, name);
@@ -136,11 +136,11 @@ function exprColumn(table: Table, item: SelectItem, ctx: SelectContext, aliases:
   if (e.kind === 'call' && ['count', 'sum', 'avg', 'group_concat'].includes(e.name)) {
     throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   }
-  return computedColumn(table, e, name, aliases, ctx.collation);
+  return computedColumn(table, e, name, aliases, ctx);
 }
 
-/** The statement's MATCH text and string collation (unset: libc_ci). */
-export type SelectContext = HighlightContext & { collation?: Collation };
+/** The statement's MATCH text, string collation (unset: libc_ci) and RAND() seed (unset: a fresh one). */
+export type SelectContext = HighlightContext & { collation?: Collation; randSeed?: number };
 
 /** The output columns of a select list. */
 export function selectColumns(table: Table, items: SelectItem[], ctx: SelectContext = {}): OutColumn[] {

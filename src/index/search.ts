@@ -53,7 +53,7 @@ function fieldWeights(schema: IndexSchema, req: SearchRequest): number[] {
 
 function keyValue(c: Candidate, k: ResolvedKey, i: number): number | bigint | ReturnType<Segment['attr']> {
   if (k.kind === 'weight') return c.weight;
-  if (k.kind === 'expr' || k.kind === 'host') return c.exprs!.get(i)![c.row]!;
+  if (k.kind === 'expr' || k.kind === 'host') return c.exprs!.get(i)!(c.row);
   return k.column === 0 ? c.id : c.seg.attr(k.column - 1, c.row);
 }
 

@@ -21,7 +21,6 @@ export interface ResolvedKey {
   desc: boolean;
   code?: number[];
   rowValues?: SortKey['rowValues'];
-  rowNumbers?: SortKey['rowNumbers'];
   /** How the key's strings compare (host keys). */
   coll: Collation;
   /** A STRING attribute column (its ranks are kept per segment). */
@@ -29,17 +28,29 @@ export interface ResolvedKey {
 }
 
 /**
- * Per-segment values of expression keys for the merge (key index -> value per row): read back from the
- * core (numeric formulas) or computed on the host (rowValues keys).
+ * Per-segment values of expression keys for the merge (key index -> value of a row): read from the core's
+ * column in place (numeric formulas; the merge runs before releaseSearch frees it) or computed on the host
+ * (rowValues keys).
  */
-export type ExprValues = Map<number, ArrayLike<AttrValue>>;
+export type ExprValues = Map<number, (row: number) => AttrValue>;
+
+/**
+ * A row's value in an expression column the core placed at `ptr`: only the merge's candidates are read,
+ * not a copy of the whole column a query; the view follows the core's memory if it grew meanwhile.
+ */
+function coreColumnReader(seg: Segment, ptr: number, rows: number): (row: number) => number {
+  let view = new Float64Array(seg.core.buffer, ptr, rows);
+  return (row) => {
+    if (view.buffer !== seg.core.buffer) view = new Float64Array(seg.core.buffer, ptr, rows);
+    return view[row]!;
+  };
+}
 
 export function resolveSort(schema: IndexSchema, sort: SortKey[], collationName?: CollationName): ResolvedKey[] {
   if (sort.length > MAX_SORT_KEYS) throw new SearchError('QUERY_ERROR', `too many sort-by attributes; maximum count is ${MAX_SORT_KEYS - 1}`);
   const coll = collation(collationName);
   return sort.map((k) => {
     if (k.code) return { kind: 'expr', column: -1, host: false, desc: k.desc, code: k.code, coll };
-    if (k.rowNumbers) return { kind: 'expr', column: -1, host: false, desc: k.desc, rowNumbers: k.rowNumbers, coll };
     if (k.rowValues) return { kind: 'host', column: -1, host: true, desc: k.desc, rowValues: k.rowValues, coll };
     if (k.attr.toLowerCase() === 'weight()' || k.attr.toLowerCase() === 'weight') return { kind: 'weight', column: -1, host: false, desc: k.desc, coll };
     const column = columnOf(schema, k.attr);
@@ -74,17 +85,10 @@ export function compareValues(a: AttrValue, b: AttrValue, strings: (x: string, y
 export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[], exprValues?: ExprValues): PlanSortKey[] {
   return keys.map((k, i) => {
     if (k.kind === 'weight') return { kind: SK_WEIGHT, ref: 0, desc: k.desc };
-    if (k.kind === 'expr' && k.rowNumbers) {
-      const values = k.rowNumbers(seg);
-      const ptr = seg.core.place(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
-      owned.push(ptr);
-      exprValues?.set(i, values);
-      return { kind: SK_F64, ref: ptr, desc: k.desc };
-    }
     if (k.kind === 'expr') {
       const ptr = placeExprColumn(seg, k.code!);
       owned.push(ptr);
-      exprValues?.set(i, new Float64Array(seg.core.buffer.slice(ptr, ptr + seg.rows * 8)));
+      exprValues?.set(i, coreColumnReader(seg, ptr, seg.rows));
       return { kind: SK_F64, ref: ptr, desc: k.desc };
     }
     if (!k.host) return { kind: SK_COLUMN, ref: k.column, desc: k.desc };
@@ -93,8 +97,9 @@ export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[], 
     if (kept) return { kind: SK_RANK_U32, ref: kept.ptr, desc: k.desc };
     let values: AttrValue[] = [];
     if (k.rowValues) {
-      values = k.rowValues(seg);
-      exprValues?.set(i, values);
+      const computed = k.rowValues(seg);
+      values = computed;
+      exprValues?.set(i, (row) => computed[row]!);
     } else for (let r = 0; r < seg.rows; r++) values.push(seg.attr(k.column - 1, r));
     // the collation's sort keys once a row (a copy only of a string it changes), compared in binary order
     const fold = k.coll.fold;

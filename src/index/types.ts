@@ -108,8 +108,6 @@ export interface SortKey {
   code?: number[];
   /** A key computed on the host: its value for every row of a segment (strings, JSON values, bigint expressions). */
   rowValues?: (seg: Segment) => AttrValue[];
-  /** A numeric key computed on the host, one f64 a row (ORDER BY RAND()): placed as an expression column, no ranking pass. */
-  rowNumbers?: (seg: Segment) => Float64Array;
 }
 
 export interface SearchRequest {

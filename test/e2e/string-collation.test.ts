@@ -77,6 +77,10 @@ describe('collation_server in the config', () => {
       const [groups] = await c.query({ sql: 'SELECT s, COUNT(*) FROM tbl GROUP BY s', rowsAsArray: true });
       expect((groups as unknown[]).length).toBe(4);
       expect(await search(server.q, { table: 'tbl', sort: [{ s: 'asc' }] })).toEqual([3, 2, 4, 1]);
+      // string comparisons inside sort expressions too (libc_ci would give 1, 3, 2, 4), over MySQL and JSON
+      expect(await ids(c, "SELECT id FROM tbl ORDER BY IF(s = 'APPLE', 0, 1) ASC, id ASC")).toEqual([3, 1, 2, 4]);
+      expect(await ids(c, "SELECT id, s IN ('APPLE') AS k FROM tbl ORDER BY k DESC, id ASC")).toEqual([3, 1, 2, 4]);
+      expect(await search(server.q, { table: 'tbl', expressions: { k: "IF(s = 'APPLE', 0, 1)" }, sort: [{ k: 'asc' }, { id: 'asc' }] })).toEqual([3, 1, 2, 4]);
       // a session still chooses its own
       await c.query("SET collation_connection = 'libc_ci'");
       expect(await ids(c, "SELECT id FROM tbl WHERE s = 'apple'")).toEqual([1, 3]);

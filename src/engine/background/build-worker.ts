@@ -11,6 +11,7 @@ import { buildOfJob, primeFields, type BuildJob, type BuildPart } from './build-
 import { PrimedFields } from './primed-fields.js';
 import { detachFirst } from './detach-first.js';
 import { phase } from '../../util/phase-trace.js';
+import { warmBuild } from './warm-build.js';
 
 phase('worker module loaded');
 // each job's blob is transferred (detached): detach once now, so nothing is compiled twice (detach-first.ts)
@@ -22,6 +23,8 @@ keepInversionScratch(1 << 22);
 // the core's scanner instantiated and its code compiled now, while the loading thread reads the first batch
 createTextPipeline({}).indexField('warm');
 phase('worker warm');
+/** Whether the build's code was warmed up (warm-build.ts), or a job came first (then it is warm from that). */
+let warmed = false;
 let pipeline: { key: string; pipeline: TextPipeline } | null = null;
 /** The tokens primed since the last job, for the next one (primed-fields.ts). */
 let primed: PrimedFields | null = null;
@@ -38,6 +41,13 @@ parentPort!.on('message', ({ id, job, prime, stop }: { id: number; job?: BuildJo
     phase(`prime ${prime.lengths.length}`);
     // a hint, answered by nothing: a failure here is the job's to meet, if it fails alike
     try {
+      // the build's functions given their type feedback on made-up rows while the first batch is read
+      // (warm-build.ts), unless its job was sent already
+      if (!warmed) {
+        warmed = true;
+        warmBuild(stop);
+        phase('warm build');
+      }
       const p = pipelineOf(prime.settings);
       if (primed?.pipeline !== p) primed = new PrimedFields(p);
       primeFields(p, prime, stop, primed);
@@ -50,6 +60,7 @@ parentPort!.on('message', ({ id, job, prime, stop }: { id: number; job?: BuildJo
   }
   try {
     phase(`job ${id} start`);
+    warmed = true;
     const kept = primed;
     primed = null;
     const built = buildOfJob(pipelineOf(job!.settings), job!, kept);

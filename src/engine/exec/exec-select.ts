@@ -37,13 +37,15 @@ export interface GlobalFlags {
   expansionLimit?: number;
   /** The string collation of the statement: the session's collation_connection, else searchd's collation_server. */
   collation?: CollationName;
+  /** The statement's RAND() seed, when execSelect chose it for the select list too (else sortKeys does). */
+  randSeed?: number;
 }
 
 function isWeight(e: Expr): boolean {
   return e.kind === 'call' && e.name === 'weight' && e.args.length === 0;
 }
 
-function sortKeys(table: Table, st: SelectStatement): SortKey[] {
+function sortKeys(table: Table, st: SelectStatement, coll: Collation, seed: () => number): SortKey[] {
   return (st.orderBy ?? []).map((o: OrderItem) => {
     let e = o.expr;
     if (e.kind === 'column' && !e.path.length) {
@@ -52,7 +54,8 @@ function sortKeys(table: Table, st: SelectStatement): SortKey[] {
     }
     const desc = o.direction === 'desc';
     if (isWeight(e)) return { attr: 'weight()', desc };
-    if (e.kind === 'call' && e.name === 'rand' && !e.args.length) return randomSortKey(randSeed(optionMap(st.options).get('rand_seed')));
+    // ORDER BY RAND(), or ORDER BY the alias of a select-list RAND() (which may take a direction)
+    if (e.kind === 'call' && e.name === 'rand' && !e.args.length) return randomSortKey(seed(), desc);
     if (e.kind === 'column' && !e.path.length) {
       const name = e.name.toLowerCase();
       if (name === 'id') return { attr: 'id', desc };
@@ -63,14 +66,26 @@ function sortKeys(table: Table, st: SelectStatement): SortKey[] {
     // a computed key: the core evaluates numeric formulas per row of each segment (sort-code.ts);
     // strings, JSON values and bigint arithmetic are computed on the host (sort-host.ts)
     const aliases = selectAliases(st.items);
-    if (e.kind === 'column') return hostSortKey(table, e, aliases, desc);
+    const stmt = { collation: coll, get randSeed() { return seed(); } };
+    if (e.kind === 'column') return hostSortKey(table, e, aliases, desc, stmt);
     try {
       return { attr: e.text, desc, code: sortCode(table, e, aliases) };
     } catch (err) {
       if (!(err instanceof SearchError) || err.code !== 'UNSUPPORTED') throw err;
-      return hostSortKey(table, e, aliases, desc);
+      return hostSortKey(table, e, aliases, desc, stmt);
     }
   });
+}
+
+/** OPTION rand_seed's seed, or a fresh one (sort-random.ts). */
+function statementSeed(st: SelectStatement): number {
+  return randSeed(optionMap(st.options).get('rand_seed'));
+}
+
+/** Whether RAND() appears in the select list or ORDER BY (by text: a false positive only costs a seed). */
+function usesRand(st: SelectStatement): boolean {
+  const rand = /\brand\s*\(/i;
+  return st.items.some((i) => i.expr.kind !== 'star' && rand.test(i.expr.text)) || (st.orderBy ?? []).some((o) => rand.test(o.expr.text));
 }
 
 /** `idf='plain,tfidf_unnormalized'`: later flags of a pair win. */
@@ -229,8 +244,9 @@ export function buildRequest(
   const all = st.allRows ? Math.max(1, table.index.count()) : undefined;
   const limit = all ?? st.limit ?? DEFAULT_LIMIT;
   if (limit < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${limit})`);
+  let seed: number | undefined;
   const req: SearchRequest = {
-    query, ranker: 'proximity_bm25', fieldWeights: {}, filters, sort: sortKeys(table, st),
+    query, ranker: 'proximity_bm25', fieldWeights: {}, filters, sort: sortKeys(table, st, collation(flags.collation), () => (seed ??= flags.randSeed ?? statementSeed(st))),
     offset: all ? 0 : st.offset ?? 0, limit, maxMatches: all ?? DEFAULT_MAX_MATCHES,
     expansion: expansionSettings(table, st, flags),
     ...(flags.collation ? { collation: flags.collation } : {}),
@@ -261,7 +277,9 @@ export async function execSelect(
 ): Promise<RowsResult> {
   const started = performance.now();
   if (havingGroups(st) || isGrouping(st)) return (await execGrouped(table, [st], session, flags, started, fullText))[0]!;
-  const cols = selectColumns(table, st.items, { match: st.match, collation: collation(flags.collation) });
+  // one RAND() seed for the select list and ORDER BY, so that both see the same values
+  if (usesRand(st)) flags = { ...flags, randSeed: statementSeed(st) };
+  const cols = selectColumns(table, st.items, { match: st.match, collation: collation(flags.collation), randSeed: flags.randSeed });
   const parseWarnings: string[] = [];
   const req = buildRequest(table, st, flags, fullText, parseWarnings);
   const result: SearchResult = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : await table.searchAsync(req);

@@ -30,6 +30,8 @@ export interface ExprContext {
   loop?: { name: string; value: unknown };
   /** How string comparisons (`s = 'x'`, `s < t`) compare, as searchd's Expr_StrCmp_c; unset: libc_ci, its default. */
   collation?: Collation;
+  /** The statement's RAND() seed (OPTION rand_seed or its fresh one), shared with ORDER BY RAND(); unset: a fresh one. */
+  randSeed?: number;
 }
 
 const COLUMN_TYPE: Record<string, ExprType> = {

@@ -9,6 +9,7 @@ import { geodistCall } from './geodist.js';
 import { BUCKET_FUNCTIONS, bucketCall } from './bucket-functions.js';
 import { stringCall } from './strings.js';
 import { bitdotCall } from './bitdot.js';
+import { randCall } from './rand.js';
 import {
   convert, isIntType, toBig, toFloat, toInt, truthy, widest,
   type CompiledExpr, type ExprType, type ExprValue,
@@ -139,6 +140,7 @@ function loopCall(e: Call, ctx: ExprContext, compile: Compile): CompiledExpr {
 export function compileCall(e: Call, ctx: ExprContext, compile: Compile): CompiledExpr {
   const name = e.name;
   if (BUCKET_FUNCTIONS.has(name)) return bucketCall(e, ctx, compile);
+  if (name === 'rand' && !e.loopVar) return randCall(e, ctx, compile);
   if (!(name in ARGS) && !e.loopVar) throw exprError(ctx.table, `unsupported function ${name.toUpperCase()}() in expression '${e.text}'`, 'UNSUPPORTED');
   checkCount(ctx, name, e.args.length);
   if (e.loopVar) return loopCall(e, ctx, compile);

@@ -12,6 +12,7 @@ import type { Segment } from '../../index/segment/segment.js';
 import type { Expr } from '../../sql/ast.js';
 import type { ColumnType } from '../../schema/types.js';
 import type { Table } from '../table.js';
+import type { Collation } from '../../util/collation.js';
 import { compileExpr, type CompiledExpr } from './compile.js';
 import { sortCode } from './sort-code.js';
 import { valueText } from './strings.js';
@@ -41,8 +42,9 @@ function hostReader(table: Table, compiled: CompiledExpr): SegmentReader {
   };
 }
 
-export function exprReader(table: Table, e: Expr, aliases: Map<string, Expr>): ExprReader {
-  const compiled = compileExpr(e, { table, aliases });
+/** `coll`: the statement's collation, which string comparisons inside the expression take (as searchd's). */
+export function exprReader(table: Table, e: Expr, aliases: Map<string, Expr>, coll?: Collation): ExprReader {
+  const compiled = compileExpr(e, { table, aliases, collation: coll });
   const type: ColumnType = compiled.type === 'float' ? 'float' : compiled.type === 'int' || compiled.type === 'bigint' ? 'bigint'
     : compiled.type === 'mva' ? 'mva' : 'string';
   let code: number[] | undefined;

@@ -8,6 +8,7 @@
 import type { Expr } from '../../sql/ast.js';
 import type { AttrValue, SortKey } from '../../index/types.js';
 import type { Table } from '../table.js';
+import type { ExprContext } from './compile.js';
 import { compileExpr } from './compile.js';
 import { valueText } from './strings.js';
 
@@ -18,9 +19,15 @@ function sortValue(v: unknown, type: string): AttrValue {
   return valueText(v as never, type as never);
 }
 
-/** A sort key whose per-row values are computed on the host (`rowValues`). */
-export function hostSortKey(table: Table, e: Expr, aliases: Map<string, Expr>, desc: boolean): SortKey {
-  const compiled = compileExpr(e, { table, aliases });
+/**
+ * A sort key whose per-row values are computed on the host (`rowValues`). String comparisons inside it
+ * (`IF(s = 'x', ...)`, `s IN (...)`) take the statement's collation, as searchd's queuecreator passes
+ * the query's to every expression it parses, sort keys too; RAND() takes the statement's seed (`stmt`).
+ */
+export function hostSortKey(
+  table: Table, e: Expr, aliases: Map<string, Expr>, desc: boolean, stmt: Pick<ExprContext, 'collation' | 'randSeed'> = {},
+): SortKey {
+  const compiled = compileExpr(e, { table, aliases, ...stmt });
   const attrs = table.index.schema.attrs;
   return {
     attr: e.text, desc,

@@ -159,10 +159,12 @@ function prepareGroup(table: Table, st: SelectStatement, req: SearchRequest): Pr
   checkHaving(st);
   // GROUP 0 BY and GROUP 1 BY are a plain GROUP BY (Manticore's N-row grouper starts at 2)
   const keep = st.groupLimit !== undefined && st.groupLimit > 1 ? st.groupLimit : undefined;
-  const plan: GroupPlan = { keys: groupKeys(table, st), aggs: [], within: withinOrder(table, st), keep };
-  for (const i of st.items) collectAggs(table, i.expr, plan.aggs, st);
-  for (const o of st.orderBy ?? []) collectAggs(table, o.expr, plan.aggs, st);
-  for (const e of conditionExprs(st.having)) collectAggs(table, e, plan.aggs, st);
+  // expression keys and aggregate arguments compare strings under the statement's collation (searchd's)
+  const coll = collation(req.collation);
+  const plan: GroupPlan = { keys: groupKeys(table, st, coll), aggs: [], within: withinOrder(table, st), keep };
+  for (const i of st.items) collectAggs(table, i.expr, plan.aggs, st, coll);
+  for (const o of st.orderBy ?? []) collectAggs(table, o.expr, plan.aggs, st, coll);
+  for (const e of conditionExprs(st.having)) collectAggs(table, e, plan.aggs, st, coll);
   checkLimitedConcat(st, st.items.filter((i) => i.expr.kind === 'call' && i.expr.concat?.order).map((i) => (i.alias ?? i.name).toLowerCase()));
   // Manticore keeps one distinct column per query (SqlParser_c::AddDistinct)
   if (plan.aggs.filter((a) => a.fn === 'count_distinct').length > 1) throw new SearchError('QUERY_ERROR', 'too many COUNT(DISTINCT) clauses');
@@ -183,7 +185,7 @@ function prepareGroup(table: Table, st: SelectStatement, req: SearchRequest): Pr
       if (!plan.keys.length) throw new SearchError('QUERY_ERROR', 'GROUPBY() is allowed only in GROUP BY queries');
       return [{ name, kind: keyKind(plan.keys[0]!), from: 'key' }];
     }
-    return selectColumns(table, [item], { match: st.match, collation: collation(req.collation) }).map((col) => ({ name: col.name, kind: col.kind, from: 'row' as const, col }));
+    return selectColumns(table, [item], { match: st.match, collation: coll }).map((col) => ({ name: col.name, kind: col.kind, from: 'row' as const, col }));
   });
   return { st, plan, specs };
 }

@@ -12,6 +12,7 @@ import { cellToSqlText } from '../cell-format.js';
 import { exprReader } from '../expr/segment-reader.js';
 import { selectAliases } from '../select-items.js';
 import type { Table } from '../table.js';
+import type { Collation } from '../../util/collation.js';
 import type { AttrRef } from './group-plan.js';
 
 export type ConcatOptions = NonNullable<CallExpr['concat']>;
@@ -28,9 +29,9 @@ function keyJson(v: AttrValue): unknown {
 }
 
 /** The argument of a limited GROUP_CONCAT: each row read as `[text, ...order keys]` (JSON). */
-export function limitedConcatArg(table: Table, arg: AttrRef, opts: ConcatOptions, st?: SelectStatement): AttrRef {
+export function limitedConcatArg(table: Table, arg: AttrRef, opts: ConcatOptions, st?: SelectStatement, coll?: Collation): AttrRef {
   const aliases = st ? selectAliases(st.items) : new Map<string, Expr>();
-  const keys = opts.order!.map((o) => exprReader(table, o.expr, aliases).reader);
+  const keys = opts.order!.map((o) => exprReader(table, o.expr, aliases, coll).reader);
   return {
     attr: -2, type: 'string', name: arg.name,
     reader: (seg) => {

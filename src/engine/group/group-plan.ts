@@ -30,8 +30,8 @@ export interface AttrRef {
 }
 
 /** An expression as a group key or aggregate argument. */
-export function exprRef(table: Table, e: Expr, st?: SelectStatement): AttrRef {
-  const r = exprReader(table, e, st ? selectAliases(st.items) : new Map());
+export function exprRef(table: Table, e: Expr, st?: SelectStatement, coll?: Collation): AttrRef {
+  const r = exprReader(table, e, st ? selectAliases(st.items) : new Map(), coll);
   return { attr: -2, type: r.type, name: e.text, reader: r.reader, code: r.code };
 }
 
@@ -111,7 +111,7 @@ function aliasTarget(table: Table, a: Expr, st?: SelectStatement): Expr {
   return aliased ? aliased.expr : a;
 }
 
-function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement): AggSpec {
+function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement, coll?: Collation): AggSpec {
   const text = aggText(e);
   if (e.name === 'count' && !e.distinct && e.args.length === 1 && e.args[0]!.kind === 'star') return { fn: 'count', text, kind: 'bigint' };
   const typed = e.args[0];
@@ -127,7 +127,7 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement)
     // any column kind or expression: values read per row (an MVA or JSON array counts each element)
     const plain = a.kind === 'column' && !a.path.length ? clauseRef(table, a.name, 'distinct') : undefined;
     if (plain?.type === 'text') throw new SearchError('QUERY_ERROR', `COUNT(DISTINCT) over the text field '${a.text}' is not supported`);
-    const arg = plain && plain.type !== 'json' ? plain : exprRef(table, a, st);
+    const arg = plain && plain.type !== 'json' ? plain : exprRef(table, a, st, coll);
     return { fn: 'count_distinct', arg, text, kind: 'bigint' };
   }
   // searchd (sphinxsort.cpp, SetupAggregateExpr) will not guess a JSON value's type for SUM/AVG/MIN/MAX/GROUP_CONCAT
@@ -135,11 +135,11 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement)
     throw new SearchError('QUERY_ERROR', `table ${table.name}: ambiguous attribute type '${typed.text}', use INTEGER(), BIGINT() or DOUBLE() conversion functions`);
   }
   // SUM(price*2): the argument is an expression read per row (expr/segment-reader.ts)
-  const arg = a.kind === 'column' ? clauseRef(table, a.name, 'aggregate') : exprRef(table, a, st);
+  const arg = a.kind === 'column' ? clauseRef(table, a.name, 'aggregate') : exprRef(table, a, st, coll);
   if (e.name === 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   if (e.name === 'group_concat') {
     if (arg.type === 'json' || arg.type === 'text') throw new SearchError('QUERY_ERROR', `GROUP_CONCAT() over the ${arg.type} attribute '${a.text}' is not supported`);
-    if (e.concat?.order) return { fn: 'concat', arg: limitedConcatArg(table, arg, e.concat, st), text, kind: 'string', concat: e.concat };
+    if (e.concat?.order) return { fn: 'concat', arg: limitedConcatArg(table, arg, e.concat, st, coll), text, kind: 'string', concat: e.concat };
     return { fn: 'concat', arg, text, kind: 'string', ...(e.concat ? { concat: e.concat } : {}) };
   }
   if (!NUMERIC.has(arg.type)) {
@@ -151,9 +151,9 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement)
 }
 
 /** Collects the aggregates of an expression tree (select items, HAVING and ORDER BY share them). */
-export function collectAggs(table: Table, e: Expr, into: AggSpec[], st?: SelectStatement): void {
+export function collectAggs(table: Table, e: Expr, into: AggSpec[], st?: SelectStatement, coll?: Collation): void {
   if (e.kind === 'call' && isAggregateCall(e)) {
-    const spec = aggSpec(table, e, st);
+    const spec = aggSpec(table, e, st, coll);
     if (!into.some((x) => x.text === spec.text)) into.push(spec);
   }
 }
@@ -166,15 +166,15 @@ export function keyKind(k: AttrRef): CellKind {
   return KIND_OF[k.type];
 }
 
-/** The keys of GROUP BY (aliases of plain columns resolve to the column). */
-export function groupKeys(table: Table, st: SelectStatement): AttrRef[] {
+/** The keys of GROUP BY (aliases of plain columns resolve to the column); `coll`: the statement's collation, for expression keys. */
+export function groupKeys(table: Table, st: SelectStatement, coll?: Collation): AttrRef[] {
   return (st.groupBy ?? []).map((e) => {
     let target = e;
     if (e.kind === 'column' && !e.path.length) {
       const aliased = st.items.find((i) => i.alias && i.alias === e.name.toLowerCase());
       if (aliased) target = aliased.expr;
     }
-    if (target.kind !== 'column') return exprRef(table, target, st);
+    if (target.kind !== 'column') return exprRef(table, target, st, coll);
     const ref = attrRef(table, target.name);
     if (target.path.length) return jsonPathRef(table, ref, target.path, e.text);
     if (ref.type === 'json' || ref.type === 'text') throw new SearchError('UNSUPPORTED', `GROUP BY the ${ref.type} column '${e.text}' is not supported yet`);

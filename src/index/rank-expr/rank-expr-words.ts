@@ -10,6 +10,7 @@ export const X = {
   MUL_F: 16, DIV_F: 17, NEG_I: 18, NEG_F: 19, I2F: 20, F2I: 21, CMP_I: 22, CMP_F: 23, AND: 24, OR: 25,
   NOT: 26, MIN_I: 27, MAX_I: 28, MIN_F: 29, MAX_F: 30, ABS_I: 31, ABS_F: 32, IF: 33, MATH_F: 34,
   POW_F: 35, SUM_I: 40, SUM_F: 41, TOP_I: 42, TOP_F: 43, BM25A: 44, PARAMS: 45, ATTR: 46, BM25F: 47, CONST_L: 48,
+  RAND_ID: 49,
 } as const;
 
 /** Optional factor groups the core computes only when the formula reads them (assembly/rank/factors.ts USES_*). */

@@ -64,6 +64,23 @@ describe('RtIndex merge placement', () => {
     expect(idx.count()).toBe(1600);
   });
 
+  it('touches no fresh pages for a merged segment that its parts\' space holds (room reserved at the top)', () => {
+    // 4 parts of 4000 rows: no hole holds the merged segment before its parts go, so room is reserved at the
+    // top; held through the placement, it left the top block a class below the parts' hole, and TLSF put the
+    // segment on fresh pages (touched extent 3.6 -> 7.9 MB, the parts' pages left free)
+    const core = new Core();
+    const idx = new RtIndex(schema, { core, autoMerge: false });
+    for (let b = 0; b < 4; b++) idx.addBatch(Array.from({ length: 4000 }, (_, i) => doc(schema, b * 4000 + i + 1, { body: `w${i} common x${b} u${b * 4000 + i} v${(b * 4000 + i) % 977}` }, [i, 's'])));
+    const partsEnd = Math.max(...idx.segments.map((s) => s.blobPtr + s.blobLen));
+    const touched = (h = core.heapStats()) => h.memory - h.topFree; // below the top block: resident once used
+    const before = touched();
+    idx.optimize();
+    expect(idx.segments.length).toBe(1);
+    expect(idx.segments[0].blobPtr).toBeLessThan(partsEnd);
+    expect(touched()).toBeLessThanOrEqual(before);
+    expect(idx.count()).toBe(16000);
+  });
+
   it('near the memory cap, puts the parts back, deletes and updates included, when the core cannot place the merged segment', () => {
     const core = new FailingCore();
     const idx = new RtIndex(schema, { core, autoMerge: false });

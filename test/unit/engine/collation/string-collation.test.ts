@@ -134,6 +134,35 @@ describe('string comparisons in expressions', () => {
   });
 });
 
+describe('string comparisons in ORDER BY and GROUP BY expressions', () => {
+  // searchd parses sort keys, group keys and aggregate arguments with the query's collation as it does the
+  // select list (queuecreator.cpp: tExprParseArgs.m_eCollation); these were fixed at libc_ci
+  const order = (e: string) => col(`select id from s order by ${e}, id asc`);
+  it('ORDER BY IF()/IN() over strings and an alias of a comparison follow the collation', async () => {
+    expect(await order("if(s = 'APPLE', 0, 1) asc")).toEqual([1, 3, 2, 4, 5, 6, 7]);
+    expect(await order("if(s in ('APPLE', 'x'), 0, 1) asc")).toEqual([1, 3, 2, 4, 5, 6, 7]);
+    expect(await order("if(s < 'b', 0, 1) asc")).toEqual([1, 3, 5, 2, 4, 6, 7]);
+    await t.exec('set collation_connection = binary');
+    expect(await order("if(s = 'APPLE', 0, 1) asc")).toEqual([3, 1, 2, 4, 5, 6, 7]);
+    expect(await order("if(s in ('APPLE', 'x'), 0, 1) asc")).toEqual([3, 1, 2, 4, 5, 6, 7]);
+    expect(await order("if(s < 'b', 0, 1) asc")).toEqual([1, 2, 3, 5, 7, 4, 6]);
+    // the shown value and the order agree: ORDER BY the alias sorts what the select list shows
+    const rows = await t.rows("select id, s = 'APPLE' as x from s order by x desc, id asc");
+    expect(rows.map((r) => [Number(r[0]), Number(r[1])])).toEqual([[3, 1], [1, 0], [2, 0], [4, 0], [5, 0], [6, 0], [7, 0]]);
+  });
+
+  it('GROUP BY an expression alias and an aggregate over an expression follow the collation', async () => {
+    const groups = async () => (await t.rows("select if(s = 'APPLE', 1, 0) as k, count(*) c from s group by k order by k desc"))
+      .map((r) => [Number(r[0]), Number(r[1])]);
+    const sum = async () => Number((await t.rows("select sum(if(s in ('APPLE'), 1, 0)) as n from s"))[0]![0]);
+    expect(await groups()).toEqual([[1, 2], [0, 5]]);
+    expect(await sum()).toBe(2);
+    await t.exec('set collation_connection = binary');
+    expect(await groups()).toEqual([[1, 1], [0, 6]]);
+    expect(await sum()).toBe(1);
+  });
+});
+
 describe('a distributed table of local shards', () => {
   it('merges ORDER BY and GROUP BY on a string under the collation', async () => {
     await t.exec('create table d1 (title text, s string)');

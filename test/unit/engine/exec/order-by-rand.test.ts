@@ -82,6 +82,38 @@ describe('ORDER BY RAND()', () => {
   });
 });
 
+/**
+ * The order ORDER BY RAND() gives, modelled here from its definition (assembly/rank/rand-id.ts): each id's
+ * two 32-bit words mixed with the seed by murmur3's finaliser, ascending; a float in [0, 1) in the core.
+ */
+function modelOrder(ids: bigint[], seed: number): bigint[] {
+  const fmix = (h: number) => {
+    h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35); h ^= h >>> 16;
+    return h >>> 0;
+  };
+  const key = (id: bigint) => {
+    const lo = Number(id & 0xffffffffn), hi = Number(id >> 32n);
+    return fmix(fmix(lo ^ seed) ^ Math.imul(hi ^ 0x9e3779b9, 0x27d4eb2f) ^ seed);
+  };
+  const keyed = ids.map((id) => ({ id, k: key(id) }));
+  expect(new Set(keyed.map((x) => x.k)).size).toBe(ids.length); // no ties: the order is the keys' alone
+  return keyed.sort((a, b) => a.k - b.k).map((x) => x.id);
+}
+
+describe('ORDER BY RAND() as the core computes it', () => {
+  it('is the seed\'s hash of each id, 64-bit ids included, before and after the parts merge', async () => {
+    const big = [2n ** 32n + 5n, 2n ** 40n + 1n, 9007199254740993n, 2n ** 63n - 1n];
+    await t.exec(`insert into p (id, title, a) values ${big.map((id) => `(${id}, 'big row', 1)`).join(', ')}`);
+    const all = [...range(N), ...big];
+    for (const seed of [0, 7, 4294967295]) {
+      expect(await ids(`select id from p order by rand() limit 100 option rand_seed=${seed}`)).toEqual(modelOrder(all, seed));
+    }
+    await t.exec('optimize table p option sync=1');
+    expect(await ids('select id from p order by rand() limit 100 option rand_seed=7')).toEqual(modelOrder(all, 7));
+    expect(await ids("select id from p where match('big') order by rand() limit 100 option rand_seed=7")).toEqual(modelOrder(big, 7));
+  });
+});
+
 describe('JSON "sort": ["_random"]', () => {
   const session = newSession();
   const search = async (body: string) => (await t.engine.json!.search(parse(body) as JsonValue, session)).rows.map((r) => r[0] as bigint);

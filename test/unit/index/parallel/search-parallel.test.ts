@@ -243,11 +243,13 @@ describe('queries on worker threads', () => {
   const ranker = fc.constantFrom('', ' OPTION ranker=bm25', ' OPTION ranker=sph04', ' OPTION ranker=wordcount', ' OPTION ranker=proximity',
     ' OPTION ranker=matchany', ' OPTION ranker=fieldmask', ' OPTION ranker=none', " OPTION ranker=expr('sum(lcs*user_weight)*1000+bm25')");
   const filter = fc.constantFrom('', ' AND gid > 40', ' AND price < 5', " AND tag = 'x'", ' AND gid BETWEEN 10 AND 60');
-  const order = fc.constantFrom('', ' ORDER BY gid DESC', ' ORDER BY price ASC, id DESC', ' ORDER BY weight() ASC', ' ORDER BY tag ASC');
+  const order = fc.constantFrom('', ' ORDER BY gid DESC', ' ORDER BY price ASC, id DESC', ' ORDER BY weight() ASC', ' ORDER BY tag ASC', ' ORDER BY RAND()');
+  // ORDER BY RAND() with a seed, so that both runs order alike
+  const seeded = (o: string, r: string) => (!o.includes('RAND') ? r : r ? `${r}, rand_seed=9` : ' OPTION rand_seed=9');
   const limit = fc.tuple(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 1, max: 40 })).map(([o, n]) => ` LIMIT ${o},${n}`);
   const select = fc.oneof(
-    { weight: 5, arbitrary: fc.tuple(match, filter, order, limit, ranker).map(([m, f, o, l, r]) => `SELECT id, weight(), gid FROM t WHERE MATCH('${m}')${f}${o}${l}${r}`) },
-    { weight: 1, arbitrary: fc.tuple(filter, order, limit).map(([f, o, l]) => `SELECT id, gid, price FROM t WHERE id > 0${f}${o}${l}`) },
+    { weight: 5, arbitrary: fc.tuple(match, filter, order, limit, ranker).map(([m, f, o, l, r]) => `SELECT id, weight(), gid FROM t WHERE MATCH('${m}')${f}${o}${l}${seeded(o, r)}`) },
+    { weight: 1, arbitrary: fc.tuple(filter, order, limit).map(([f, o, l]) => `SELECT id, gid, price FROM t WHERE id > 0${f}${o}${l}${seeded(o, '')}`) },
   );
   const ids = fc.array(fc.integer({ min: 1, max: 12_500 }), { minLength: 1, maxLength: 40 }).map((xs) => xs.join(','));
   const action = fc.oneof(
