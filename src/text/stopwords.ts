@@ -43,7 +43,7 @@ export class Stopwords {
     if (names.length === 0) return Stopwords.NONE;
     const words = new Set<string>();
     for (const name of names) {
-      const text = textFiles().read(resolveStopwordFile(name, source.shareDir ?? textFiles().shareDir));
+      const text = textFiles().read(resolveStopwordFile(name, source.shareDir));
       for (const line of text.split(/[\r\n]+/)) {
         for (const token of source.tokenize(line)) {
           const term = source.normalize(token);

@@ -8,27 +8,11 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ImportRun } from '../../../src/import/import-run.js';
 import { Progress } from '../../../src/import/progress.js';
-import type { ImportTarget, RowBatch } from '../../../src/import/target.js';
+import { memoryTarget } from './memory-target.js';
 
 let dir = '';
 beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'quarry-import-progress-')); });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A target that keeps the rows it is sent in memory (the loading itself is not under test here). */
-function memoryTarget(loaded: string[]): ImportTarget {
-  return {
-    where: 'test',
-    sql: async () => undefined,
-    describe: async () => [{ name: 'id', type: 'bigint' }, { name: 'title', type: 'text' }, { name: 'body', type: 'text' }],
-    tid: async () => '0',
-    bulk: async () => ({ ok: true }),
-    loadRows: async (_t: string, batch: RowBatch) => {
-      for (const r of batch.rows) loaded.push(String((r[0] as { v: unknown }).v));
-      return { ok: true };
-    },
-    close: async () => {},
-  };
-}
 
 describe('ImportRun progress', () => {
   it('shows the share of the file whose lines were sent, not the share read ahead', async () => {

@@ -38,6 +38,16 @@ describe('walkSuggestions', () => {
     }), { numRuns: 400 });
   });
 
+  it('passes over the holes of a partly loaded dictionary and finds the loaded terms a scan finds', () => {
+    const holes = fc.array(fc.boolean(), { minLength: 300, maxLength: 300 });
+    fc.assert(fc.property(dict, holes, wordArb, fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 6 }), (terms, hole, word, maxEdits, deltaLen) => {
+      const sparse: string[] = new Array<string>(terms.length); // a page's dictionary: unloaded terms are holes
+      terms.forEach((t, i) => { if (!hole[i]) sparse[i] = t; });
+      const loaded = terms.filter((_, i) => !hole[i]);
+      expect(walk(sparse, word, maxEdits, deltaLen)).toEqual(scan(loaded, word, maxEdits, deltaLen));
+    }), { numRuns: 200 });
+  });
+
   it('skips the prefixes that cannot match instead of reading every term', () => {
     const terms: string[] = [];
     for (let i = 0; i < 20_000; i++) terms.push(`z${i.toString(36).padStart(4, '0')}tail`);
