@@ -138,7 +138,9 @@ function fitsHole(core: Core, blobBytes: number, rows: number): boolean {
 function reserveRoom(core: Core, blobBytes: number, rows: number): number[] {
   const room: number[] = [];
   try {
-    for (const bytes of [blobBytes, Math.max(16, (rows + 7) >>> 3), 16]) room.push(core.alloc(bytes));
+    // the blob's block with fitsHole's slack: given back, it must be found by a search that rounds the
+    // request up a size class (TLSF's good fit), or the placement after it would grow the memory anyway
+    for (const bytes of [blobBytes + (blobBytes >>> 4), Math.max(16, (rows + 7) >>> 3), 16]) room.push(core.alloc(bytes));
     return room;
   } catch (e) {
     release(core, room);
