@@ -15,6 +15,26 @@ export function processCpuMs(): number {
 }
 
 /**
+ * In a child: each query of `queries` (name -> SQL) checked once (a query that fails throws: a bench must not
+ * time an error), run `warmups` times, then `n` times timed; `<name>CpuMs` and `<name>WallMs` a query.
+ */
+export async function timeQueries(
+  db: { sql(q: string): Promise<{ kind: string }[]> }, queries: Record<string, string>, n: number, warmups: number,
+): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const [name, sql] of Object.entries(queries)) {
+    const failed = (await db.sql(sql)).find((r) => r.kind === 'error');
+    if (failed) throw new Error(`${sql}: ${JSON.stringify(failed)}`);
+    for (let i = 0; i < warmups; i++) await db.sql(sql);
+    const cpu0 = processCpuMs(), t0 = performance.now();
+    for (let i = 0; i < n; i++) await db.sql(sql);
+    out[`${name}CpuMs`] = Number(((processCpuMs() - cpu0) / n).toFixed(2));
+    out[`${name}WallMs`] = Number(((performance.now() - t0) / n).toFixed(2));
+  }
+  return out;
+}
+
+/**
  * In a child (`--root` given): runs `child(root)`. Otherwise spawns `self` once per build (`--baseline
  * DIR`, then this checkout) for `--rounds` rounds (default 3) and prints the rows. `nodeArgs` go to each
  * child's Node before its script (e.g. the flags bin/quarry.js starts Node with).

@@ -93,11 +93,14 @@ export async function insertBench() {
     // QUARRY_TRACE_PHASES=1: parts=68000+2000), the 305 ms a 1000 rows of S22 against the MySQL row's 155
     for (const over of ['overMysql', 'overHttp'] as const) {
       const quarry = await startQuarry(join(base, `quarry-${over}`));
-      const c = await quarry.overHttp.open();
-      await c.exec(CREATE);
-      await c.close();
-      rows.push(await peerRow(quarry[over], docs, rows.length));
-      await quarry.stop();
+      try {
+        const c = await quarry.overHttp.open();
+        await c.exec(CREATE);
+        await c.close();
+        rows.push(await peerRow(quarry[over], docs, rows.length));
+      } finally {
+        await quarry.stop(); // a failed row must not leave its server running
+      }
     }
     const sphinx = await sphinxPeer(join(base, 'sphinx'));
     rows.push(await peerRow(sphinx, docs, 2));

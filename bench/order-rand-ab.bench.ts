@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { processCpuMs, runAlternated } from './ab-children.js';
+import { runAlternated, timeQueries } from './ab-children.js';
 import { arg } from './bench-util.js';
 
 const QUERIES: Record<string, string> = {
@@ -33,17 +33,7 @@ async function child(root: string): Promise<void> {
       await db.sql(`INSERT INTO t (id, title, a) VALUES ${values.join(',')}`);
     }
     await db.sql('OPTIMIZE TABLE t');
-    const out: Record<string, number> = {};
-    for (const [name, sql] of Object.entries(QUERIES)) {
-      const failed = (await db.sql(sql)).find((r) => r.kind === 'error');
-      if (failed) throw new Error(`${sql}: ${JSON.stringify(failed)}`);
-      for (let i = 0; i < 10; i++) await db.sql(sql);
-      const cpu0 = processCpuMs(), t0 = performance.now();
-      for (let i = 0; i < queries; i++) await db.sql(sql);
-      out[`${name}CpuMs`] = Number(((processCpuMs() - cpu0) / queries).toFixed(2));
-      out[`${name}WallMs`] = Number(((performance.now() - t0) / queries).toFixed(2));
-    }
-    console.log(JSON.stringify(out));
+    console.log(JSON.stringify(await timeQueries(db, QUERIES, queries, 10)));
   } finally {
     await db.close();
     rmSync(dir, { recursive: true, force: true });

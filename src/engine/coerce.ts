@@ -9,11 +9,11 @@ import { parse as losslessParse, stringify as losslessStringify } from 'lossless
 import { SearchError } from '../util/errors.js';
 import { lenientToStrict } from './json/lenient-json.js';
 import type { Literal } from './literal.js';
+import { floatToInt32, floatToInt64, getUtc, strtod, strtoll, strtoul } from './c-numbers.js';
 
 const U32 = (1n << 32n) - 1n;
 const I64_MAX = (1n << 63n) - 1n;
 const I64_MIN = -(1n << 63n);
-const U64_MAX = (1n << 64n) - 1n;
 
 function toBigInt(l: Literal): bigint | undefined {
   switch (l.t) {
@@ -35,13 +35,21 @@ function clampI64(v: bigint): bigint {
 }
 
 /**
- * The 64-bit value searchd truncates to an int column (searchd.cpp ToInt): a number literal through
- * SqlInsert_t::GetValueInt, which saturates at int64 (99999999999999999999 -> 2^63-1, stored
- * 4294967295); a quoted one through strtoul, which saturates its magnitude at 2^64-1.
+ * The 64-bit value searchd's INSERT gives an int, uint, timestamp or bool column (searchd.cpp
+ * ConvertPlainAttr), before the column keeps its low bits: a quoted value through strtoul (the leading
+ * digits: '1e5' is 1, '-1' is 2^64-1, 'abc' is 0), for a timestamp GetUTC (a date, or 5+ digits), for a
+ * bool 'true'/'false' first; a float literal (m_fVal, a float) through int(), INT_MIN when out of
+ * range; an integer literal as SqlInsert_t::GetValueInt, saturated at int64.
  */
-function int64ForInt(l: Literal, v: bigint): bigint {
-  if (l.t !== 'string') return clampI64(v);
-  return (v < 0n ? -v : v) > U64_MAX ? U64_MAX : v;
+function intAttr(l: Literal, col: Column): bigint {
+  switch (l.t) {
+    case 'string': case 'json':
+      if (col.type === 'timestamp') return getUtc(l.v);
+      if (col.type === 'bool' && (l.v === 'true' || l.v === 'false')) return l.v === 'true' ? 1n : 0n;
+      return strtoul(l.v);
+    case 'float': return floatToInt32(l.v);
+    default: return clampI64(toNumberish(l, col));
+  }
 }
 
 /** `row N, column M: ...` errors, as Manticore words them for INSERT. */
@@ -130,17 +138,27 @@ export function attrValue(l: Literal, col: Column): AttrValue {
   switch (col.type) {
     case 'uint': case 'timestamp': case 'bool': {
       if (l.t === 'null') return 0;
-      let v = Number(int64ForInt(l, toNumberish(l, col)) & U32);
-      if (col.type === 'bool') v = v ? 1 : 0;
+      let v = Number(intAttr(l, col) & U32);
+      // a bool is one bit of the row (schema/helper.cpp: iBits = 1): SetAttr keeps the value's low bit
+      if (col.type === 'bool') v &= 1;
       if (col.bits && col.bits < 32) v = v % 2 ** col.bits;
       return v;
     }
-    case 'bigint': return l.t === 'null' ? 0n : clampI64(toNumberish(l, col));
+    case 'bigint': {
+      switch (l.t) {
+        case 'null': return 0n;
+        case 'string': case 'json': return strtoll(l.v);
+        case 'float': return floatToInt64(l.v);
+        default: return clampI64(toNumberish(l, col));
+      }
+    }
     case 'float': {
-      if (l.t === 'null') return 0;
-      const n = l.t === 'float' ? l.v : l.t === 'string' ? Number(l.v) : Number(toNumberish(l, col));
-      if (Number.isNaN(n)) throw new SearchError('BAD_VALUE', `${col.name}: expected a number`);
-      return Math.fround(n);
+      switch (l.t) {
+        case 'null': return 0;
+        case 'string': case 'json': return Math.fround(strtod(l.v));
+        case 'float': return Math.fround(l.v);
+        default: return Math.fround(Number(clampI64(toNumberish(l, col))));
+      }
     }
     case 'string': return l.t === 'null' ? '' : textValue(l);
     case 'json': return jsonValue(l);

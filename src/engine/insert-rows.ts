@@ -12,6 +12,7 @@ import type { IdSource } from './id-generator.js';
 import type { Literal } from './literal.js';
 import { orderedColumns } from './schema-text.js';
 import type { RowInput, Table } from './table.js';
+import { twiceError, twiceNamed } from './json/json-value.js';
 
 /**
  * An existing table, or one created by auto schema (spec section 7) from the statement's columns and
@@ -80,6 +81,8 @@ function columnKeys(table: Table, columns: string[] | undefined): ColumnKeys {
     colNos.set(key, i + 1);
     keys.push(key);
   }
+  // after every name is known a column, as searchd checks them
+  if (colNos.size < keys.length) throw twiceError(twiceNamed(keys)!);
   const made = { keys, colNos };
   lastColumns.set(table, { schema: table.schema, columns: columns && [...columns], keys: made });
   return made;

@@ -25,7 +25,24 @@ export const nodeTextFiles: TextFiles = {
   exists: (path) => existsSync(path),
   read: (path) => readFileSync(path, 'utf8'),
   list: (dir) => readdirSync(dir),
+  // the package's share/ (built-in stopword lists), found beside package.json
+  get shareDir() {
+    return shareDir();
+  },
 };
+
+let share: string | undefined;
+
+function shareDir(): string | undefined {
+  if (share === undefined) {
+    try {
+      share = join(packageRoot(), 'share');
+    } catch {
+      return undefined;
+    }
+  }
+  return share;
+}
 
 /** Walks up from this file to the directory holding package.json and build/ (src/ or dist/src/). */
 export function packageRoot(): string {

@@ -1,56 +1,22 @@
-/** Request bodies of the JSON API read exactly: lossless-json keeps 64-bit integers and number text. */
+/** Request bodies of the JSON API read as searchd reads them (cjson-parse.ts), 64-bit integers and number text exact. */
 import type { BulkLine, JsonValue } from '../engine/json/json-api.js';
+import { JsonSyntaxError } from './cjson-parse.js';
 import { parseJsonExact } from './json-fast-parse.js';
 
 /** A body that is not JSON; `message` is Manticore's `unable to parse: <text from the error on>`. */
 export class BodyParseError extends Error {}
 
-/** searchd's cJSON refuses an array or object nested deeper than this (CJSON_NESTING_LIMIT). */
-const NESTING_LIMIT = 1000;
-
 /**
- * One pass over the text outside strings: the first `[` or `{` opened at depth NESTING_LIMIT + 1
- * (-1 if none), and where the string the text ends inside began (-1 if it ends outside one).
- */
-function scanNesting(text: string): { tooDeep: number; openString: number } {
-  let depth = 0;
-  let stringAt = -1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (stringAt >= 0) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) stringAt = -1;
-    } else if (c === 34) stringAt = i;
-    else if (c === 91 || c === 123) { if (++depth > NESTING_LIMIT) return { tooDeep: i, openString: -1 }; }
-    else if (c === 93 || c === 125) depth--;
-  }
-  return { tooDeep: -1, openString: stringAt };
-}
-
-/**
- * Where parsing failed, as cJSON's error pointer: lossless-json's position (`... at position 45`);
- * at the end of the text, just after the quote of a string left open (cJSON's parse_string) or else
- * the last character; for a body too deep to parse (no position: the call stack ran out) the bracket
- * past cJSON's nesting limit, never the whole body.
- */
-function errorPosition(e: unknown, text: string): number {
-  const m = /at position (\d+)/.exec(e instanceof Error ? e.message : '');
-  if (!m) return Math.max(0, scanNesting(text).tooDeep);
-  const at = Number(m[1]);
-  if (at < text.length || text.length === 0) return at;
-  const open = scanNesting(text).openString;
-  return open >= 0 ? open + 1 : text.length - 1;
-}
-
-/**
- * Parses one JSON text; throws BodyParseError with the rest of the text from where parsing failed
- * (searchd prints cJSON's error pointer with %s: the rest of the body, uncapped).
+ * Parses one JSON text as searchd's cJSON does (trailing text ignored, a repeated key's first value,
+ * nesting to 1000); throws BodyParseError with the rest of the text from cJSON's error pointer
+ * (searchd prints it with %s: the rest of the body, uncapped).
  */
 export function parseJsonText(text: string): JsonValue {
   try {
     return parseJsonExact(text);
   } catch (e) {
-    throw new BodyParseError(`unable to parse: ${text.slice(errorPosition(e, text))}`);
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    throw new BodyParseError(`unable to parse: ${text.slice(e.position)}`);
   }
 }
 

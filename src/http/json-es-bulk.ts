@@ -4,7 +4,7 @@
  */
 import type { JsonOut } from '../engine/cell-format.js';
 import type { EsBulkDoc, EsBulkItem, JsonValue } from '../engine/json/json-api.js';
-import { isJsonInt, isJsonObject } from '../engine/json/json-value.js';
+import { isJsonInt, isJsonNumber, isJsonObject, jsonBigInt } from '../engine/json/json-value.js';
 import { parseJsonText } from './json-body.js';
 import { HTTP_BAD_REQUEST, HTTP_CONFLICT } from './errors.js';
 import { writeErrorJson } from './json-render.js';
@@ -41,6 +41,8 @@ function actionLine(line: string): EsBulkDoc {
   const doc: EsBulkDoc = { action, table: v._index.toLowerCase() };
   const id = v._id;
   if (isJsonInt(id)) doc.id = BigInt(id.value);
+  // searchd's IsNum: a double too (cJSON reads an integer past uint64 as one), its value truncated
+  else if (isJsonNumber(id)) doc.id = jsonBigInt(id);
   else if (typeof id === 'string') doc.id = id;
   else if (id !== undefined && id !== null) throw new EsBulkError('action_request_validation_exception', '_id should be an int or string');
   return doc;

@@ -1,14 +1,15 @@
 /**
- * JSON text to the value lossless-json would give (numbers as LosslessNumber with their exact text),
+ * JSON text to the value searchd's cJSON reads (numbers as LosslessNumber with their exact text),
  * through the native JSON.parse whenever that provably gives the same value: about 35x faster on a
- * 1000-line `/bulk` body (0.9 vs 34 ms). JSON.parse differs from lossless-json in two ways only, and
- * both are checked: a number whose text is not the shortest form of its double (64-bit integers,
- * `1.50`, `1e5`, `-0`) would lose its text, and a repeated key would silently keep the last value
- * where lossless-json keeps one of equal values and refuses different ones. Anything doubtful, and
- * every syntax error (whose position lossless-json reports), goes to lossless-json itself.
+ * 1000-line `/bulk` body (0.9 vs 34 ms, against lossless-json). Where JSON.parse takes a text it differs
+ * from cJSON in three ways, all checked: a number whose text is not the shortest form of its double
+ * (64-bit integers, `1.50`, `1e5`, `-0`) would lose its text, a repeated key would keep the last value
+ * where cJSON's lookups find the first, and a lone surrogate escape (`\udc00`) cJSON refuses. Anything
+ * doubtful, and every text JSON.parse refuses (cJSON takes some: trailing text), goes to parseCJson.
  */
-import { LosslessNumber, parse as losslessParse } from 'lossless-json';
+import { LosslessNumber } from 'lossless-json';
 import type { JsonValue } from '../engine/json/json-value.js';
+import { parseCJson } from './cjson-parse.js';
 
 /**
  * A digit run that may be a number token JSON.parse cannot keep: 16+ digits, a fraction, an exponent, -0.
@@ -52,7 +53,7 @@ function tokenKeepsText(text: string, start: number): boolean {
  * not keep its text. Every number that is an object's value follows its key's colon, so this checks
  * them all in the same pass as the count, without DOUBTFUL's scan of every character (which cost more
  * than JSON.parse on gcide lines); a colon inside a string is checked too, which at worst sends the
- * text to lossless-json. Numbers elsewhere (top level, array elements) are convert()'s `loose`.
+ * text to parseCJson. Numbers elsewhere (top level, array elements) are convert()'s `loose`.
  */
 function colonsKeepingNumbers(text: string): number {
   let n = 0;
@@ -72,13 +73,10 @@ function countChar(s: string, ch: string): number {
   return n;
 }
 
-/**
- * Nesting deeper than this goes to lossless-json, so that where its recursion runs out of stack
- * (an `unable to parse` reply) stays exactly where it was.
- */
+/** Nesting deeper than this goes to parseCJson, which refuses past cJSON's limit (1000). */
 const MAX_NATIVE_DEPTH = 256;
 
-/** The value is not lossless-json's: too deep, or a number that is not finite. */
+/** The value is not cJSON's: too deep, or a number that is not finite. */
 class NotNative extends Error {}
 
 /** What convert() saw: object keys, and whether a number stands outside an object (top level, array). */
@@ -123,8 +121,13 @@ function colonsInStrings(v: unknown): number {
   return n;
 }
 
-/** JSON.parse's value when it is lossless-json's, else undefined (the caller uses lossless-json). */
+/** A surrogate escape, which cJSON takes only as a valid pair (JSON.parse takes a lone one). */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** JSON.parse's value when it is cJSON's, else undefined (the caller uses parseCJson). */
 function nativeParse(text: string): JsonValue | undefined {
+  // includes() first: a plain substring search, cheaper than the pattern over a text without escapes
+  if (text.includes('\\u') && SURROGATE_ESCAPE.test(text)) return undefined;
   const colons = colonsKeepingNumbers(text);
   if (colons < 0) return undefined;
   let v: unknown;
@@ -148,7 +151,12 @@ function nativeParse(text: string): JsonValue | undefined {
   return colons - colonsInStrings(v) === walk.keys ? (v as JsonValue) : undefined;
 }
 
-/** lossless-json's parse, fast where JSON.parse is exact; throws lossless-json's errors. */
+/**
+ * The body as searchd's cJSON reads it (cjson-parse.ts), through JSON.parse where that is provably
+ * the same value: a text JSON.parse takes has no trailing text; a repeated key, a number JSON.parse
+ * would not keep, and nesting past MAX_NATIVE_DEPTH (where cJSON's limit lies beyond) go to
+ * parseCJson. Throws parseCJson's JsonSyntaxError.
+ */
 export function parseJsonExact(text: string): JsonValue {
-  return nativeParse(text) ?? (losslessParse(text) as JsonValue);
+  return nativeParse(text) ?? parseCJson(text);
 }

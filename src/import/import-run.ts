@@ -118,9 +118,19 @@ export class ImportRun {
   async #runFile(input: ImportInput, format: ImportFormat): Promise<boolean> {
     let header: string[] | undefined = format === 'jsonl' ? [] : this.opts.noHeader ? this.opts.columns : undefined;
     const pending: InputRecord[] = [];
-    const state = () => ({ docs: this.#loader.imported, bytes: this.#bytesBefore + input.bytesRead(), totalBytes: this.#totalBytes(input) });
+    // the input is read 1 MiB ahead of the batches sent: the share shown done (bar, percent, bytes,
+    // ETA) is the bytes read scaled by the lines sent over the lines read, else it ran ahead of the
+    // documents and the ETA jumped up and down with each chunk
+    let linesRead = 0;
+    this.#lastLine = 0;
+    const state = () => ({
+      docs: this.#loader.imported,
+      bytes: this.#bytesBefore + (linesRead > 0 ? Math.round(input.bytesRead() * Math.min(1, this.#lastLine / linesRead)) : 0),
+      totalBytes: this.#totalBytes(input),
+    });
     const batch = Math.max(1, this.opts.batch);
     for await (const records of readRecords(input.chunks, format)) {
+      if (records.length > 0) linesRead = records[records.length - 1]!.line;
       if (this.#loader.imported === 0 && pending.length === 0) phase('records');
       let i = 0;
       // the header row: the first with values (an unreadable one before it is a bad line all the same)

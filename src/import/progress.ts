@@ -1,6 +1,6 @@
 /**
  * Progress of a long load (import, indexer): on a terminal one bar redrawn in place (documents,
- * bytes, docs/s, ETA from the bytes read against the input's size); otherwise a plain line per
+ * bytes, docs/s, ETA from the bytes done against the input's size); otherwise a plain line per
  * interval; nothing with `quiet`. Written to stderr so stdout stays the command's output.
  */
 
@@ -8,9 +8,11 @@ export type ProgressMode = 'tty' | 'plain' | 'quiet';
 
 export interface ProgressState {
   docs: number;
-  /** Input bytes read so far, and the total when known (regular files). */
+  /** Input bytes done so far (for an import, those of the lines sent), and the total when known (regular files). */
   bytes: number;
   totalBytes?: number;
+  /** The share done, 0..1, when no byte total tells it (a ranged SQL source of the indexer). */
+  share?: number;
 }
 
 /** Redraws of the bar at most this often; plain lines every PLAIN_INTERVAL_MS. */
@@ -80,7 +82,7 @@ export class Progress {
     const secs = this.elapsedMs() / 1000;
     const rate = secs > 0 ? s.docs / secs : 0;
     const parts = [this.label];
-    const frac = s.totalBytes ? Math.min(1, s.bytes / s.totalBytes) : undefined;
+    const frac = s.totalBytes ? Math.min(1, s.bytes / s.totalBytes) : s.share;
     if (frac !== undefined && bar) {
       const fill = Math.round(frac * BAR_WIDTH);
       parts.push(`[${'#'.repeat(fill)}${'-'.repeat(BAR_WIDTH - fill)}]`);

@@ -151,9 +151,10 @@ function release(core: Core, room: number[]): void {
 }
 
 /**
- * The merged segment placed with its parts freed, `room` (reserveRoom's, or null: given back already,
- * or held): if the core refuses it, the room (if still held) is given back and the placement is tried
- * once more, the allocator holding the room's blocks free.
+ * The merged segment placed with its parts freed, `room` (reserveRoom's, or null): swapIn gives the room
+ * back before, so its blocks are free already and a refused placement is only tried once more (on a
+ * real core the same state: it throws again, and swapIn drops the rows); a room still held is given
+ * back before that second try.
  */
 function placeWithRoom(core: Core, schema: IndexSchema, built: BuiltSegment, room: number[] | null): Segment {
   try {

@@ -7,7 +7,8 @@ import type { Ranker, SearchRequest } from './types.js';
 import type { Segment } from './segment/segment.js';
 import { NO_TERM, OR_MERGED_LIST, OR_MERGED_TF, PF_DUPES, PF_SINGLE_WORD, RANKER_IDS, type PlanNode } from '../wasm/plan-format.js';
 import type { Analyzed, QNode, QTerm } from './query-analyzer.js';
-import { expandKeyword, limitExpansions, MERGE_EXPANSIONS_ABOVE, type ExpansionSettings } from './wildcard.js';
+import { expandKeyword, MERGE_EXPANSIONS_ABOVE, type ExpansionSettings } from './wildcard.js';
+import { limitTableExpansions, type SegmentExpansions } from './expansion-limit.js';
 import { unpackInto } from './segment/bitpack.js';
 import { BLOCK_LEN, H, SKIP_WORDS, TERM_INFO_WORDS } from './segment/segment-layout.js';
 import { computeIdf } from './idf.js';
@@ -82,14 +83,22 @@ export function planQuery(
   a: Analyzed, segments: Segment[], totalDocs: number, ranker: Ranker, idfOpt: SearchRequest['idf'] = {}, expansion?: ExpansionSettings,
 ): PlannedQuery {
   const cache = new Map<string, number[]>();
+  const limit = expansion?.limit ?? 0;
+  const expand = (seg: Segment, text: string): SegmentExpansions =>
+    ({ ids: expandKeyword(seg.terms, text, expansion), docs: (t) => seg.docFreq(t), hits: (t) => seg.hitCount(t) });
   const termsFor = (seg: Segment, kw: number): number[] => {
     const key = `${seg.id}:${kw}`;
     let ids = cache.get(key);
     if (!ids) {
       const k = a.keywords[kw];
-      if (k.wildcard) {
-        ids = limitExpansions(expandKeyword(seg.terms, k.text, expansion), expansion?.limit ?? 0,
-          (t) => seg.docFreq(t), (t) => seg.hitCount(t));
+      if (k.wildcard && limit > 0 && segments.includes(seg)) {
+        // expansion_limit weighs the expansions of every segment together (expansion-limit.ts)
+        const kept = limitTableExpansions(segments.map((s) => expand(s, k.text)), limit);
+        segments.forEach((s, i) => cache.set(`${s.id}:${kw}`, kept[i]!));
+        ids = kept[segments.indexOf(seg)]!;
+      } else if (k.wildcard) {
+        const e = expand(seg, k.text);
+        ids = limitTableExpansions([e], limit)[0]!;
       }
       else {
         const t = seg.termId(k.text);

@@ -36,12 +36,15 @@ export type ExprValues = Map<number, (row: number) => AttrValue>;
 
 /**
  * A row's value in an expression column the core placed at `ptr`: only the merge's candidates are read,
- * not a copy of the whole column a query; the view follows the core's memory if it grew meanwhile.
+ * not a copy of the whole column a query. A grow of a non-shared memory detaches the view (its length
+ * drops to 0) and it is taken anew; a shared memory's older buffers stay valid over what they cover. The
+ * length and not the core's buffer is checked: that getter costs ~45 ns, and the merge's comparator
+ * reads a key twice a comparison.
  */
 function coreColumnReader(seg: Segment, ptr: number, rows: number): (row: number) => number {
   let view = new Float64Array(seg.core.buffer, ptr, rows);
   return (row) => {
-    if (view.buffer !== seg.core.buffer) view = new Float64Array(seg.core.buffer, ptr, rows);
+    if (view.length === 0) view = new Float64Array(seg.core.buffer, ptr, rows);
     return view[row]!;
   };
 }
@@ -80,7 +83,7 @@ export function compareValues(a: AttrValue, b: AttrValue, strings: (x: string, y
 
 /**
  * Per-segment core sort keys; rank arrays and expression values are placed in core memory and listed
- * in `owned`; the expression values are also copied into `values` for the merge.
+ * in `owned`; `exprValues` gets a reader of each expression key's values for the merge.
  */
 export function segmentSort(keys: ResolvedKey[], seg: Segment, owned: number[], exprValues?: ExprValues): PlanSortKey[] {
   return keys.map((k, i) => {

@@ -55,7 +55,7 @@ export interface ExpansionSettings {
   exactForms: boolean;
   /** Expansions merged into one list above this count (default MERGE_EXPANSIONS_ABOVE). */
   mergeAbove?: number;
-  /** expansion_limit: at most this many expansions per keyword per segment, the most frequent; 0 = all. */
+  /** expansion_limit: how many expansions a keyword keeps, the most frequent (expansion-limit.ts); 0 = all. */
   limit?: number;
 }
 
@@ -130,7 +130,7 @@ export function expansionWarning(pattern: string, s: ExpansionSettings): string 
 }
 
 /** Manticore's sphGetExpansionMagic: how frequent an expansion is for expansion_limit. */
-function expansionRank(docs: number, hits: number): number {
+export function expansionRank(docs: number, hits: number): number {
   return hits <= 256 ? 1 : docs + 1;
 }
 

@@ -9,11 +9,11 @@ import { formatAddress } from '../server/listen.js';
 import { asSearchError } from '../util/errors.js';
 import { EngineTarget } from '../import/engine-target.js';
 import { HttpTarget } from '../import/http-target.js';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../import/import-command.js';
+import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, interruptFlag } from '../import/import-command.js';
 import { grouped, Progress, progressMode } from '../import/progress.js';
 import type { ImportTarget } from '../import/target.js';
 import { INDEXER_USAGE, parseIndexerArgs, type IndexerArgs } from './indexer-args.js';
-import { buildTable } from './table-build.js';
+import { buildTable, BuildInterrupted } from './table-build.js';
 
 interface PlainTable { name: string; section: ConfigSection; sources: [string, ConfigSection][] }
 
@@ -72,15 +72,21 @@ export async function indexerCommand(argv: string[]): Promise<number> {
   }
   let target: ImportTarget | undefined;
   let failed = 0;
+  const sig = interruptFlag();
   try {
     const config = await readConfigFile(args.configPath);
     const tables = pickTables(args, config);
     target = await openTarget(args, config);
     const log = (l: string) => console.error(l);
     for (const t of tables) {
+      // Ctrl-C after the table before had read its last rows: that one was swapped in, this one is not built
+      if (sig.interrupted()) {
+        console.error(`quarry indexer: interrupted before table ${t.name}; it and the tables after it were not built`);
+        return EXIT_INTERRUPTED;
+      }
       const progress = new Progress(progressMode(args.quiet), `indexing ${t.name}`);
       try {
-        const r = await buildTable(target, t.name, t.section, t.sources, progress, { batch: args.batch, skipErrors: args.skipErrors, log });
+        const r = await buildTable(target, t.name, t.section, t.sources, progress, { batch: args.batch, skipErrors: args.skipErrors, log, interrupted: sig.interrupted });
         const secs = progress.elapsedMs() / 1000;
         const extra = [args.skipErrors ? `${grouped(r.skipped)} bad rows skipped` : '', r.killed ? `${grouped(r.killed)} kill-list ids applied` : ''].filter(Boolean);
         if (!args.quiet) {
@@ -89,6 +95,7 @@ export async function indexerCommand(argv: string[]): Promise<number> {
       } catch (e) {
         failed++;
         console.error(`quarry indexer: table ${t.name}: ${asSearchError(e).message}`);
+        if (e instanceof BuildInterrupted) return EXIT_INTERRUPTED;
       }
     }
     return failed ? EXIT_FAILED : EXIT_OK;
@@ -96,6 +103,7 @@ export async function indexerCommand(argv: string[]): Promise<number> {
     console.error(`quarry indexer: ${asSearchError(e).message}`);
     return EXIT_FAILED;
   } finally {
+    sig.dispose();
     await target?.close();
   }
 }

@@ -46,6 +46,11 @@ export class MysqlSource implements RowSource {
   readonly #section: ConfigSection;
   #conn?: Connection;
   #maxId = 0n;
+  /** sql_query_range's ids (min, max - min + 1) and the step being read; undefined for an unranged query. */
+  #range?: { min: bigint; span: bigint; start: bigint; end: bigint };
+  /** The id of the last row read, and whether every step has been read. */
+  #lastId = 0n;
+  #finished = false;
 
   constructor(section: ConfigSection) {
     this.#section = section;
@@ -54,6 +59,19 @@ export class MysqlSource implements RowSource {
 
   bytesRead(): number {
     return 0;
+  }
+
+  /**
+   * The share of the id range below the last row read, kept within the step being read (a step's rows
+   * may come in any order): ids, not rows, so a sparse range counts its gaps too.
+   */
+  done(): number | undefined {
+    const r = this.#range;
+    if (!r) return undefined;
+    if (this.#finished) return 1;
+    const below = this.#lastId >= r.start && this.#lastId <= r.end ? this.#lastId + 1n : r.start;
+    const share = Number(((below - r.min) * 10_000n) / r.span) / 10_000;
+    return Math.min(1, share);
   }
 
   async #connect(): Promise<Connection> {
@@ -134,7 +152,11 @@ export class MysqlSource implements RowSource {
           const values = r.map(text);
           for (const m of fromQuery) values.push((m.get(values[0]!) ?? []).join(','));
           const id = values[0]!;
-          if (/^\d+$/.test(id) && BigInt(id) > this.#maxId) this.#maxId = BigInt(id);
+          if (/^\d+$/.test(id)) {
+            const big = BigInt(id);
+            if (big > this.#maxId) this.#maxId = big;
+            this.#lastId = big;
+          }
           rows.push({ line: ++rowNo, values });
           if (rows.length >= ROWS_PER_EVENT) { yield { kind: 'rows', rows }; rows = []; }
         }
@@ -180,9 +202,13 @@ export class MysqlSource implements RowSource {
       yield main.replace(/\$start\b/g, '1').replace(/\$end\b/g, '0');
       return;
     }
-    for (const [start, end] of rangeSteps(BigInt(text(range[0])), BigInt(text(range[1])), BigInt(step))) {
+    const min = BigInt(text(range[0]));
+    const max = BigInt(text(range[1]));
+    for (const [start, end] of rangeSteps(min, max, BigInt(step))) {
+      this.#range = { min, span: max - min + 1n, start, end };
       yield main.replace(/\$start\b/g, String(start)).replace(/\$end\b/g, String(end));
     }
+    this.#finished = true;
   }
 }
 

@@ -23,4 +23,9 @@ export interface RowSource {
   events(): AsyncGenerator<SourceEvent>;
   /** Bytes read from the command's output so far (0 for SQL). */
   bytesRead(): number;
+  /**
+   * The share of the source read, 0..1, where a source knows it without a byte count: a ranged SQL
+   * query's steps done over its id range (a progress bar and ETA as a file's bytes give one).
+   */
+  done?(): number | undefined;
 }

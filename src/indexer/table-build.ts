@@ -18,8 +18,51 @@ import { kindOf, tableSchemaFor, type SourceColumn } from './source-schema.js';
 import type { RowSource } from './source.js';
 import { XmlpipeSource } from './xmlpipe-source.js';
 
-export interface BuildOptions { batch: number; skipErrors: boolean; log: (line: string) => void }
+export interface BuildOptions {
+  batch: number; skipErrors: boolean; log: (line: string) => void;
+  /** True once Ctrl-C was pressed: the build stops at its next rows and drops its staging table. */
+  interrupted?: () => boolean;
+}
+
+/** A build stopped by Ctrl-C, with the rows it had read; the live table is unchanged. */
+export class BuildInterrupted extends Error {
+  constructor(readonly table: string, readonly rows: number) {
+    super(`interrupted after ${rows.toLocaleString('en-US')} rows; table ${table} is unchanged`);
+  }
+}
 export interface BuildResult { docs: number; skipped: number; killed: number }
+
+class SourceInterrupted extends Error {}
+
+/**
+ * A source's events until Ctrl-C, which is noticed while the source waits too (a slow SQL query, a
+ * command between rows): the build stops at once, not at the source's next rows. The source is then
+ * closed without waiting for its step in progress (the command gets Ctrl-C from the terminal as well).
+ */
+async function* interruptible<T>(events: AsyncGenerator<T>, interrupted?: () => boolean): AsyncGenerator<T> {
+  if (!interrupted) return yield* events;
+  let close = true;
+  try {
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const hit = new Promise<'interrupted'>((res) => {
+        const check = () => { if (interrupted()) res('interrupted'); };
+        check();
+        timer = setInterval(check, 50);
+      });
+      const r = await Promise.race([events.next(), hit]).finally(() => clearInterval(timer));
+      if (r === 'interrupted') {
+        close = false;
+        events.return(undefined).catch(() => {});
+        throw new SourceInterrupted();
+      }
+      if (r.done) return;
+      yield r.value;
+    }
+  } finally {
+    if (close) await events.return(undefined);
+  }
+}
 
 /** The staging table a build writes before the swap. */
 export const stagingName = (table: string): string => `${table}__indexing`;
@@ -67,7 +110,7 @@ export async function buildTable(
     for (const [name, section] of sources) {
       current = name;
       const source = openSource(name, section);
-      for await (const ev of source.events()) {
+      for await (const ev of interruptible(source.events(), opts.interrupted)) {
         if (ev.kind === 'schema') {
           if (columns && !sameColumns(columns, ev.columns)) throw new Error(`source '${name}' has other columns than the table's first source`);
           if (!columns) {
@@ -89,7 +132,8 @@ export async function buildTable(
             if (pending.length >= opts.batch) await send();
           }
         }
-        progress.update({ docs: loader.imported + pending.length, bytes: bytesBefore + source.bytesRead() });
+        // a share of the whole only when the table has one source (the others' sizes are unknown)
+        progress.update({ docs: loader.imported + pending.length, bytes: bytesBefore + source.bytesRead(), share: sources.length === 1 ? source.done?.() : undefined });
       }
       await send();
       bytesBefore += source.bytesRead();
@@ -105,6 +149,7 @@ export async function buildTable(
   } catch (e) {
     progress.done();
     await target.sql(`DROP TABLE IF EXISTS ${staging}`).catch(() => {});
+    if (e instanceof SourceInterrupted) throw new BuildInterrupted(table, loader.imported + pending.length);
     if (e instanceof StopBuild) throw new Error(`stopped at the bad row above; table ${table} is unchanged (use --skip-errors to go on past bad rows)`);
     throw e;
   }

@@ -266,7 +266,7 @@ export interface DescribeStatement extends StatementBase { kind: 'describe'; tab
 export type ShowWhat =
   | 'tables' | 'meta' | 'warnings' | 'status' | 'variables' | 'databases' | 'threads' | 'plugins'
   | 'collation' | 'character_set' | 'create_table' | 'columns' | 'table_status' | 'table_settings'
-  | 'profile' | 'plan' | 'settings' | 'processlist' | 'triggers' | 'agent_status';
+  | 'profile' | 'plan' | 'settings' | 'processlist' | 'triggers' | 'agent_status' | 'version';
 
 /**
  * SHOW ...: `table` for SHOW CREATE TABLE t, SHOW FIELDS|COLUMNS FROM t, SHOW TABLE t STATUS|SETTINGS

@@ -9,7 +9,7 @@ import { parseTableName } from './table-name.js';
 const SIMPLE: Record<string, ShowWhat> = {
   WARNINGS: 'warnings', STATUS: 'status', META: 'meta', PROFILE: 'profile', PLAN: 'plan', PLUGINS: 'plugins',
   THREADS: 'threads', PROCESSLIST: 'processlist', COLLATION: 'collation', TABLES: 'tables', DATABASES: 'databases', SETTINGS: 'settings',
-  TRIGGERS: 'triggers',
+  TRIGGERS: 'triggers', VERSION: 'version',
 };
 
 function parseLike(c: Cursor): string | undefined {

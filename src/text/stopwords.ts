@@ -7,7 +7,7 @@ export interface StopwordSource {
   tokenize(line: string): string[];
   /** Turns a token into the form compared at index time (stemmed unless stopwords_unstemmed=1). */
   normalize(token: string): string;
-  /** Directory holding Manticore-style bundled lists as `<shareDir>/stopwords/<name>` (optional). */
+  /** Directory holding the bundled lists as `<shareDir>/stopwords/<code>` (default: the host's, TextFiles.shareDir). */
   shareDir?: string;
 }
 
@@ -17,10 +17,12 @@ export function stopwordFileNames(value: string): string[] {
 }
 
 /**
- * Resolves a name to a readable file: as given, else `<shareDir>/stopwords/<basename>`.
- * A file found nowhere is Manticore's CREATE TABLE error `'stopwords' file missed <name>`.
+ * Resolves a name to a readable file: as given, else `<shareDir>/stopwords/<basename>`, as searchd's
+ * AddOption and LoadStopwords do (so `en` or `/any/path/en` is the bundled English list unless a
+ * file of that name exists). A file found nowhere is Manticore's CREATE TABLE error
+ * `'stopwords' file missed <name>`.
  */
-export function resolveStopwordFile(name: string, shareDir?: string): string {
+export function resolveStopwordFile(name: string, shareDir = textFiles().shareDir): string {
   if (textFiles().exists(name)) return name;
   if (shareDir) {
     const bundled = joinPath(shareDir, 'stopwords', baseName(name));

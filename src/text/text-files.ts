@@ -10,7 +10,15 @@ export interface TextFiles {
   read(path: string): string;
   /** Names of the entries in a directory; throws when it cannot be listed. */
   list(dir: string): string[];
+  /**
+   * The folder of bundled data, as Manticore's share directory: `stopwords/<code>` holds the
+   * built-in stopword lists (`stopwords = 'en'`). None: only names that are files resolve.
+   */
+  readonly shareDir?: string;
 }
+
+/** The share folder an exported page carries its bundled lists under (export-table.ts, embedded-files.ts). */
+export const PAGE_SHARE_DIR = 'quarry-share';
 
 const NO_FILES: TextFiles = {
   exists: () => false,

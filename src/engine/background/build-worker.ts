@@ -40,14 +40,18 @@ parentPort!.on('message', ({ id, job, prime, stop }: { id: number; job?: BuildJo
   if (prime) {
     phase(`prime ${prime.lengths.length}`);
     // a hint, answered by nothing: a failure here is the job's to meet, if it fails alike
-    try {
-      // the build's functions given their type feedback on made-up rows while the first batch is read
-      // (warm-build.ts), unless its job was sent already
-      if (!warmed) {
-        warmed = true;
+    // the build's functions given their type feedback on made-up rows while the first batch is read
+    // (warm-build.ts), unless its job was sent already; its own try: a failed warm-up skips no priming
+    if (!warmed) {
+      warmed = true;
+      try {
         warmBuild(stop);
-        phase('warm build');
+      } catch {
+        // made-up rows only: nothing kept, nothing to undo
       }
+      phase('warm build');
+    }
+    try {
       const p = pipelineOf(prime.settings);
       if (primed?.pipeline !== p) primed = new PrimedFields(p);
       primeFields(p, prime, stop, primed);

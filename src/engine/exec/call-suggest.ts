@@ -3,16 +3,17 @@
  * (SUGGEST) or last (QSUGGEST) word of `text`, as Manticore's manual describes them: words within
  * `max_edits` Levenshtein edits and less than `delta_len` characters longer or shorter, closest first,
  * then the most documents, at most `limit`; with result_stats (default) their distance and docs.
- * Only tables with infixes (min_infix_len), as in Manticore. Quarry scans the whole dictionary
- * rather than searchd's infix candidates, so `max_matches` and `reject` (knobs of that candidate
- * search) are accepted and have nothing to bound; `sentence` and `non_char` are not implemented and
- * are errors.
+ * Only tables with infixes (min_infix_len), as in Manticore. Quarry finds every dictionary word within
+ * the limits (a trie walk over each segment's sorted dictionary, suggest-walk.ts) rather than searchd's
+ * trigram candidates, so `max_matches` and `reject` (knobs of that candidate search) are accepted and
+ * have nothing to bound; `sentence` and `non_char` are not implemented and are errors.
  */
 import type { CallStatement, Literal } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import { rows, stringColumns, type Result } from '../result.js';
 import type { Table } from '../table.js';
 import { intOption } from './call-keywords.js';
+import { walkSuggestions } from './suggest-walk.js';
 
 interface SuggestOptions { limit: number; maxEdits: number; deltaLen: number; stats: boolean }
 
@@ -53,8 +54,29 @@ export function editDistance(a: string[], b: string[], max: number): number {
   return prev[b.length]!;
 }
 
-/** A dictionary term a user could have meant: not an `=exact` form nor an internal marker. */
-const isWordTerm = (t: string): boolean => t !== '' && t[0] !== '=' && t.charCodeAt(0) >= 0x20;
+interface Suggestion { term: string; distance: number; docs: number }
+
+/** Closest first, then the most documents, then the term (a total order: terms are distinct). */
+const before = (a: Suggestion, b: Suggestion): number => a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : 1);
+
+/**
+ * The first `k` suggestions in that order. A short word has tens of thousands within max_edits (every
+ * word of up to n + 2 letters is within 4 edits of a 3-letter one) and a page wants 5: kept in a small
+ * sorted array instead of sorting them all.
+ */
+function firstOf(all: Iterable<Suggestion>, k: number): Suggestion[] {
+  if (k > 64) return [...all].sort(before).slice(0, k); // insertion into a long array: sorting is cheaper
+  const top: Suggestion[] = [];
+  if (k === 0) return top;
+  for (const s of all) {
+    if (top.length === k && before(s, top[k - 1]!) >= 0) continue;
+    let i = top.length === k ? k - 1 : top.length;
+    if (top.length === k) top.pop();
+    while (i > 0 && before(s, top[i - 1]!) < 0) i--;
+    top.splice(i, 0, s);
+  }
+  return top;
+}
 
 export function callSuggest(table: Table, st: CallStatement): Result {
   const fn = st.name.toUpperCase();
@@ -68,19 +90,17 @@ export function callSuggest(table: Table, st: CallStatement): Result {
   const words = table.pipeline.keywords(st.args[0]!.value);
   const cols = o.stats ? stringColumns('suggest', 'distance', 'docs') : stringColumns('suggest');
   if (!words.length) return rows(cols, []);
-  const word = [...(st.name === 'qsuggest' ? words[words.length - 1]! : words[0]!).tokenized];
-  const docs = new Map<string, number>();
+  const word = [...(st.name === 'qsuggest' ? words[words.length - 1]! : words[0]!).tokenized].map((c) => c.codePointAt(0)!);
+  // a term's distance is the same in every segment; its documents add up over them
+  const byTerm = new Map<string, Suggestion>();
   for (const seg of table.index.segments) {
-    seg.terms.forEach((t, id) => { if (isWordTerm(t)) docs.set(t, (docs.get(t) ?? 0) + seg.docFreq(id)); });
+    walkSuggestions(seg.terms, word, o.maxEdits, o.deltaLen, (i, distance) => {
+      const term = seg.terms[i]!;
+      const f = byTerm.get(term);
+      if (f) f.docs += seg.docFreq(i);
+      else byTerm.set(term, { term, distance, docs: seg.docFreq(i) });
+    });
   }
-  const found: { term: string; distance: number; docs: number }[] = [];
-  for (const [term, n] of docs) {
-    const chars = [...term];
-    if (Math.abs(chars.length - word.length) >= o.deltaLen) continue;
-    const distance = editDistance(word, chars, o.maxEdits);
-    if (distance <= o.maxEdits) found.push({ term, distance, docs: n });
-  }
-  found.sort((a, b) => a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : 1));
-  const page = found.slice(0, Math.max(0, o.limit));
+  const page = firstOf(byTerm.values(), Math.max(0, o.limit));
   return rows(cols, page.map((f) => (o.stats ? [f.term, String(f.distance), String(f.docs)] : [f.term])));
 }

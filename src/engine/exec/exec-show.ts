@@ -51,6 +51,8 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
       return rows(stringColumns('Level', 'Code', 'Message'), session.lastWarning ? [['warning', '1000', session.lastWarning]] : []);
     case 'variables': return kv(variablesRows(settings, session));
     case 'status': return rows(stringColumns('Counter', 'Value'), statusRows(String(systemVariable('version', settings))).filter((r) => like(r[0])));
+    // searchd lists one row per loaded component (Daemon, Columnar, Secondary, Knn, Buddy...); quarry has only the daemon
+    case 'version': return rows(stringColumns('Component', 'Version'), [['Daemon', String(systemVariable('version', settings))]]);
     case 'databases': return rows(stringColumns('Databases'), [['Manticore']]);
     case 'threads': return threadsResult();
     case 'processlist': return processlistResult();
@@ -111,6 +113,11 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
   return ok(0);
 }
 
+/** searchd's GetLastInsertId: the last INSERT/REPLACE ids comma-separated, '0' before any. */
+function lastInsertIdText(session: Session): string {
+  return session.lastInsertIds?.length ? session.lastInsertIds.join(',') : '0';
+}
+
 /** SELECT without FROM: @@variables, DATABASE(), USER(), VERSION(), literals. */
 export function execSelectNoTable(st: SelectStatement, session: Session, settings: GlobalSettings): Result {
   const cols: ResultColumn[] = [];
@@ -118,11 +125,12 @@ export function execSelectNoTable(st: SelectStatement, session: Session, setting
   for (const item of st.items) {
     const e = item.expr;
     let v: Cell;
-    if (e.kind === 'variable' && e.system) v = systemVariable(e.name, settings);
+    if (e.kind === 'variable' && e.system && /^(session\.)?last_insert_id$/i.test(e.name)) v = lastInsertIdText(session);
+    else if (e.kind === 'variable' && e.system) v = systemVariable(e.name, settings);
     else if (e.kind === 'call' && e.name === 'database') v = session.database;
     else if (e.kind === 'call' && (e.name === 'user' || e.name === 'current_user')) v = 'root@localhost';
     else if (e.kind === 'call' && e.name === 'version') v = systemVariable('version', settings);
-    else if (e.kind === 'call' && e.name === 'last_insert_id' && e.args.length === 0) v = session.lastInsertIds?.join(',') ?? '';
+    else if (e.kind === 'call' && e.name === 'last_insert_id' && e.args.length === 0) v = lastInsertIdText(session);
     else if (e.kind === 'call' && e.name === 'connection_id') v = BigInt(session.connId ?? 1); // 1 in process
     else if (e.kind === 'literal' && e.value.kind === 'int') v = BigInt(e.value.value);
     else if (e.kind === 'literal' && e.value.kind === 'float') v = e.value.value;

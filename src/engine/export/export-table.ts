@@ -12,7 +12,7 @@ import { serializeSegment } from '../../index/segment/segment-codec.js';
 import { Segment } from '../../index/segment/segment.js';
 import { encodeImage, pageValue, type PageDoc } from '../../index/table-image.js';
 import { Store } from '../../store/index.js';
-import { setTextFiles, type TextFiles } from '../../text/text-files.js';
+import { joinPath, PAGE_SHARE_DIR, setTextFiles, type TextFiles } from '../../text/text-files.js';
 import { createTextPipeline } from '../../text/text-pipeline.js';
 import { SearchError } from '../../util/errors.js';
 import { Catalog } from '../catalog.js';
@@ -29,10 +29,14 @@ export interface ExportSummary { table: string; rows: number; files: Record<stri
 /** The text of every file the table's settings make the text pipeline read. */
 function settingFiles(table: Table): Record<string, string> {
   const files: Record<string, string> = {};
+  // bundled lists are recorded under the page's share folder, which has no host path
+  const real = (p: string): string =>
+    p.startsWith(`${PAGE_SHARE_DIR}/`) && nodeTextFiles.shareDir ? joinPath(nodeTextFiles.shareDir, p.slice(PAGE_SHARE_DIR.length)) : p;
   const recorder: TextFiles = {
-    exists: (p) => nodeTextFiles.exists(p),
-    read: (p) => (files[p] = nodeTextFiles.read(p)),
-    list: (d) => nodeTextFiles.list(d),
+    exists: (p) => nodeTextFiles.exists(real(p)),
+    read: (p) => (files[p] = nodeTextFiles.read(real(p))),
+    list: (d) => nodeTextFiles.list(real(d)),
+    shareDir: PAGE_SHARE_DIR,
   };
   const before = setTextFiles(recorder);
   try {

@@ -10,7 +10,7 @@ import type { Column } from '../../schema/types.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Literal } from '../literal.js';
 import type { Table } from '../table.js';
-import { docLiteral, type JsonObject } from './json-value.js';
+import { docLiteral, repeatedPairs, twiceError, twiceNamed, type JsonObject, type JsonValue } from './json-value.js';
 
 /** Where a document key goes: its column's schema position, or null for `id` (not a column value). */
 type KeyTarget = { at: number; json: boolean } | null;
@@ -50,7 +50,7 @@ export class BulkRows {
 
   /**
    * The line's values by schema column, checked as docRow checks them: each key (lower-cased, `id`
-   * left out) a column, a key given twice in different case keeps its last value and position.
+   * left out) a column, then no column named twice (in any case, or a key repeated in the text).
    * Call with docObject's object (json-write.ts), before the id is taken; stored() after (as `/insert` does).
    */
   read(doc: JsonObject | undefined): void {
@@ -65,12 +65,20 @@ export class BulkRows {
     this.#readWith = schema;
     if (doc === undefined) return;
     let pos = 2;
-    for (const key of Object.keys(doc)) {
+    let twice = false;
+    const repeated = repeatedPairs.get(doc);
+    // the usual line has no repeated key: its keys read as before, no pair arrays made
+    const keys = repeated ? repeated.map(([k]) => k) : Object.keys(doc);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
       const t = this.#target(key);
       if (t === null) continue;
-      lits[t.at] = docLiteral(doc[key]!, t.json);
+      if (colNos[t.at] !== 0) twice = true;
+      const v: JsonValue = repeated ? repeated[i]![1] : doc[key]!;
+      lits[t.at] = docLiteral(v, t.json);
       colNos[t.at] = pos++;
     }
+    if (twice) throw twiceError(twiceNamed(keys.map((k) => k.toLowerCase()).filter((k) => k !== 'id'))!);
   }
 
   /** The stored document of the values read last, with Table.storedDocOf's coercions and `row 1, column N` errors. */

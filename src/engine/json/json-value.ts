@@ -7,6 +7,33 @@ import type { Literal } from '../literal.js';
 export type JsonValue = null | boolean | string | LosslessNumber | JsonValue[] | JsonObject;
 export interface JsonObject { [key: string]: JsonValue }
 
+/**
+ * Every pair, in order, of a request object whose text gave a key more than once (src/http/cjson-parse.ts):
+ * the object holds the first value, which searchd's lookups (cJSON_GetObjectItem) find; readers that
+ * walk an object's children as searchd does (an insert's `doc`: each pair is a column) take objectPairs.
+ */
+export const repeatedPairs = new WeakMap<object, Array<[string, JsonValue]>>();
+
+/** The pairs of an object as searchd walks them, repeated keys included. */
+export function objectPairs(o: JsonObject): Array<[string, JsonValue]> {
+  return repeatedPairs.get(o) ?? Object.entries(o);
+}
+
+/** searchd's check of an INSERT's column list (searchd.cpp): the first name, in sorted order, given twice. */
+export function twiceNamed(lowerNames: readonly string[]): string | undefined {
+  if (new Set(lowerNames).size === lowerNames.length) return undefined;
+  const sorted = [...lowerNames].sort();
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) return sorted[i];
+  return undefined;
+}
+
+/** searchd's error for a column named twice in an INSERT (EMYSQL_ERR::FIELD_SPECIFIED_TWICE). */
+export function twiceError(name: string): SearchError {
+  return new SearchError('UNKNOWN_COLUMN', `column '${name}' specified twice`);
+}
+
+const I64_MAX = (1n << 63n) - 1n;
+
 export const isJsonObject = (v: unknown): v is JsonObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
 
@@ -60,7 +87,10 @@ export function docLiteral(v: JsonValue, jsonColumn = false): Literal {
   if (typeof v === 'boolean') return { t: 'int', v: v ? 1n : 0n };
   if (isLosslessNumber(v)) {
     const text = v.value;
-    return /^-?\d+$/.test(text) ? { t: 'int', v: BigInt(text) } : { t: 'float', v: Number(text) };
+    if (!/^-?\d+$/.test(text)) return { t: 'float', v: Number(text) };
+    // past int64 cJSON has a uint64 (cJSON_UInteger), whose IntVal() searchd's insert takes: wrapped
+    const n = BigInt(text);
+    return { t: 'int', v: n > I64_MAX ? n - (1n << 64n) : n };
   }
   if (Array.isArray(v) && !jsonColumn && v.every(isLosslessNumber)) {
     return { t: 'tuple', v: v.map((x) => docLiteral(x)) };

@@ -7,7 +7,7 @@ import { commitGrouped } from '../transaction/transaction-group.js';
 import { SearchError } from '../../util/errors.js';
 import { tableForInsert } from '../insert-rows.js';
 import type { WriteContext } from '../exec/exec-write.js';
-import { docLiteral, isJsonInt, isJsonObject, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
+import { docLiteral, isJsonInt, isJsonObject, objectPairs, requestObject, tableName, twiceError, twiceNamed, type JsonObject, type JsonValue } from './json-value.js';
 import type { Literal } from '../literal.js';
 import type { RowInput, Table } from '../table.js';
 
@@ -43,11 +43,11 @@ export function requestIds(obj: JsonObject, arrays: boolean): bigint[] | string[
   return ids as bigint[] | string[];
 }
 
-/** The document's columns (lower-cased names, `id` left out) in the order given. */
+/** The document's columns (lower-cased names, `id` left out) in the order given, a repeated key each time. */
 export function docEntries(obj: JsonObject): [string, JsonValue][] {
   const doc = docObject(obj);
   if (doc === undefined) return [];
-  return Object.entries(doc).map(([k, v]) => [k.toLowerCase(), v] as [string, JsonValue]).filter(([k]) => k !== 'id');
+  return objectPairs(doc).map(([k, v]) => [k.toLowerCase(), v] as [string, JsonValue]).filter(([k]) => k !== 'id');
 }
 
 /** The `doc` of an insert body: an object, or undefined when absent. */
@@ -74,6 +74,8 @@ export function docRow(table: Table, id: bigint | undefined, entries: [string, J
     values.set(name, docLiteral(v, col.type === 'json'));
     colNos.set(name, i + 2);
   });
+  // a key given twice (in any case: searchd lower-cases them) is an INSERT naming a column twice
+  if (colNos.size < entries.length + 1) throw twiceError(twiceNamed(entries.map(([k]) => k))!);
   return { row: { id, values }, colNos };
 }
 

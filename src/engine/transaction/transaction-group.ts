@@ -20,7 +20,7 @@ import { builtOrUndone, startOverlapped, type Overlapped } from './overlapped-co
 import { SearchError } from '../../util/errors.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Table } from '../table.js';
-import { arrival, roundIssued, roundSettled, roundTracing } from '../../util/round-trace.js';
+import { arrival, gatherTimedOut, roundApplied, roundIssued, roundSettled, roundTracing } from '../../util/round-trace.js';
 
 /** One INSERT/REPLACE statement's rows, validated and prepared (Table.prepare), ids assigned. */
 export interface GroupedPut {
@@ -77,6 +77,10 @@ const pipelines = new WeakMap<Table, Pipeline>();
  * was asked for (16 clients of single-row INSERTs, 4000 each, alternated, load 7.6-10): 1 in flight
  * 626 / 483 INSERTs/s, 2 in flight 809 / 580 (1.2-1.3x), 3 in flight 646 / 736; rounds held 7-8
  * statements whichever. With the gathering of GATHER_MS one round in flight holds them all: see there.
+ * Session 23, with the write log (one O_DSYNC write a round) and a table's log writes in order: 2 in flight,
+ * insert-ab --statements 2000 --phases 1, 5 alternated pairs, load 15-28: 1,077/748/1,900/764/836 against
+ * 1,486/1,387/1,464/818/601 INSERTs/s, protocol thread 0.105-0.125 against 0.09-0.125 ms an INSERT: rounds
+ * broke up (8.9 statements a round against 13) and each log write still carried one round.
  */
 const MAX_IN_FLIGHT = 1;
 
@@ -103,7 +107,10 @@ const GATHER_MS = 1;
  * stays there; on a loaded one (commits of 5-25 ms, the clients scheduled late) the 1 ms window issued
  * a round with the few statements back by then and the rest in the next: 16 clients x 6,000 single-row
  * INSERTs over MySQL, load 15-18, rounds of 500: 262-270 of 16 statements and 77-81 of one with the
- * fixed 1 ms, 389-420 and 23-31 with 4 ms.
+ * fixed 1 ms, 389-420 and 23-31 with 4 ms. Session 23: the window runs from the last arrival while statements
+ * still come (up to MAX_GATHER_MS from the start); from the first, it ended 30% of 16-client rounds at load
+ * 10-16 (QUARRY_TRACE_ROUNDS=1), the late clients a round later. insert-ab --statements 2000 --phases 1, 5
+ * alternated pairs, load 11-28: 951/431/932/1,258/1,420 against 312/565/746/1,070/672 INSERTs/s.
  */
 const MAX_GATHER_MS = 8;
 
@@ -201,9 +208,23 @@ function schedule(table: Table, p: Pipeline): void {
         issue();
         return;
       }
-      timer = setTimeout(issue, gatherMs(table));
+      const window = gatherMs(table);
+      const until = performance.now() + MAX_GATHER_MS;
+      const arm = (ms: number) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          if (roundTracing) gatherTimedOut();
+          issue();
+        }, ms);
+      };
+      arm(window);
       p.wake = () => {
-        if (p.queue.length < p.expected) return;
+        if (p.queue.length < p.expected) {
+          // statements still coming back: the window runs from this one's arrival (up to MAX_GATHER_MS
+          // from the gather's start), so a client scheduled late is not left for a round of its own
+          arm(Math.max(0, Math.min(window, until - performance.now())));
+          return;
+        }
         clearTimeout(timer);
         p.wake = undefined;
         setImmediate(issue); // the statements read in the same turn join too
@@ -265,6 +286,7 @@ function issueRound(table: Table, p: Pipeline): void {
     } catch (e) {
       for (const w of round) w.reject(e); // settles only the waiters not yet settled
     }
+    if (roundTracing) roundApplied();
     unclaim(p, ids);
     p.inFlight--;
     p.blocked = false;

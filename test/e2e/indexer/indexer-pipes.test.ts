@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dataDirRows } from '../../helpers/data-dir-rows.js';
-import { runQuarry } from '../../helpers/run-quarry.js';
+import { runQuarry, startQuarry } from '../../helpers/run-quarry.js';
 
 let dir = '';
 beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'quarry-indexer-')); });
@@ -142,6 +142,23 @@ table t {
       expect(await rows('SHOW TABLES')).toEqual([]);
     }
   });
+
+  it('Ctrl-C during a build (the command waiting between rows) says how far it got, drops the staging table and leaves the live one', async () => {
+    const body = (cmd: string) => `source s {\n  type = tsvpipe\n  tsvpipe_command = ${cmd}\n  tsvpipe_field = title\n}\ntable x {\n  source = s\n}`;
+    expect((await runQuarry(['indexer', '--config', config(body("printf '1\\tlive\\n'")), 'x'])).code).toBe(0);
+    // three rows, then a command that waits (a slow query, a stalled producer): Ctrl-C must not wait for it
+    const conf = config(body("sh -c \"printf '1\\tnew\\n2\\tnew\\n3\\tnew\\n'; exec sleep 20\""));
+    const run = startQuarry(['indexer', '--config', conf, 'x'], { env: { QUARRY_PROGRESS_MS: '1' } });
+    while (!/indexing x 3 docs/.test(run.output().stderr)) await new Promise((r) => setTimeout(r, 20));
+    const at = Date.now();
+    run.proc.kill('SIGINT');
+    const r = await run.done;
+    expect(Date.now() - at).toBeLessThan(10_000);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('quarry indexer: table x: interrupted after 3 rows; table x is unchanged');
+    expect(await rows('SHOW TABLES')).toEqual([['x', 'rt']]);
+    expect(await rows('SELECT id, title FROM x')).toEqual([[1, 'live']]);
+  }, 60_000);
 
   it('says what is wrong with the config or the table list', async () => {
     const conf = config('table r {\n  type = rt\n  rt_field = title\n}');

@@ -101,7 +101,7 @@ describe('fast path', () => {
     ['/insert', '{"table":"t","id":1,"doc":{"title":"dup"}}', {}],
     ['/create', '{"table":"t","id":5,"doc":{"nope":1}}', {}],
     ['/replace', '{"table":"t","id":7,"doc":{"n":1.50}}', {}],
-    ['/insert', '{"table":"t","id":5,"id":6,"doc":{}}', {}],
+    ['/replace', '{"table":"t","id":5,"id":6,"doc":{}}', {}],
     ['/insert', '{"table":"t",', {}],
     ['/update', '{"table":"t","id":2,"doc":{"n":7}}', {}],
     ['/update', '{"table":"t","query":{"match":{"title":"green"}},"doc":{"n":7}}', {}],

@@ -57,7 +57,8 @@ it('writes _source text byte for byte as JSON.stringify, whatever the text holds
   try {
     const s = newSession();
     await t.engine.execute('CREATE TABLE t (title text, body text, n bigint)', s);
-    const docs = fc.sample(pair, { numRuns: 120, seed: 7 }).map(([title, mark], i) => ({ id: i + 1, title, body: `${mark}zebra${mark}` }));
+    // well-formed texts: a lone surrogate's escape (\ud800) is a body searchd's cJSON refuses (cjson-parse.ts)
+    const docs = fc.sample(pair, { numRuns: 120, seed: 7 }).map(([title, mark], i) => ({ id: i + 1, title: wellFormed(title), body: `${mark}zebra${mark}` }));
     // the smallest 64-bit integer as the attribute: the reply's number must stay exact
     const lines = docs.map((d) => JSON.stringify({ insert: { table: 't', id: d.id, doc: { title: d.title, body: d.body, n: 0 } } }).replace('"n":0', '"n":-9223372036854775808'));
     expect(await post('/bulk', `${lines.join('\n')}\n`, 'application/x-ndjson')).toContain('"errors":false');

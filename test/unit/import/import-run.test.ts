@@ -7,32 +7,21 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ImportFailure, ImportRun } from '../../../src/import/import-run.js';
 import { Progress } from '../../../src/import/progress.js';
-import type { ImportTarget, RowBatch } from '../../../src/import/target.js';
+import type { ImportTarget } from '../../../src/import/target.js';
+import { memoryTarget } from './memory-target.js';
 
 let dir = '';
 beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'quarry-import-run-')); });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A target that loads nothing but counts rows and records what it was primed with. */
+/** A memory target that records what it was primed with. */
 function fakeTarget() {
   const primed: string[][] = [];
   const loaded: string[] = [];
-  const target: ImportTarget = {
-    where: 'test',
-    sql: async () => undefined,
-    describe: async () => [{ name: 'id', type: 'bigint' }, { name: 'title', type: 'text' }, { name: 'body', type: 'text' }],
-    tid: async () => '0',
-    bulk: async () => ({ ok: true }),
-    loadRows: async (_t: string, batch: RowBatch) => {
-      for (const r of batch.rows) loaded.push(String((r[0] as { v: unknown }).v));
-      return { ok: true };
-    },
-    prime: (_t, columns, rows) => {
-      expect(columns).toEqual(['id', 'title', 'body']);
-      primed.push(...rows);
-    },
-    close: async () => {},
-  };
+  const target = memoryTarget(loaded, (_t, columns, rows) => {
+    expect(columns).toEqual(['id', 'title', 'body']);
+    primed.push(...rows);
+  });
   return { target, primed, loaded };
 }
 

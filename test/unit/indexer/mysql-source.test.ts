@@ -1,5 +1,5 @@
 // The mysql source's ranged queries (src/indexer/mysql-source.ts): steps made one at a time, so a sparse
-// id range starts at once; against a real MariaDB (Debian's mariadb-server) when installed.
+// id range starts at once, and the share of the range read drives the indexer's progress; against a real MariaDB (Debian's mariadb-server) when installed.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +34,8 @@ describe.skipIf(!mariadbAvailable())('MysqlSource over a sparse id range', () =>
     await c.query('CREATE DATABASE shop');
     await c.query('CREATE TABLE shop.items (id BIGINT UNSIGNED PRIMARY KEY, title VARCHAR(100))');
     await c.query(`INSERT INTO shop.items VALUES (1, 'first'), (2, 'second'), (${HUGE}, 'far away')`);
+    await c.query('CREATE TABLE shop.dense (id BIGINT UNSIGNED PRIMARY KEY, title VARCHAR(100))');
+    await c.query("INSERT INTO shop.dense SELECT seq, CONCAT('row ', seq) FROM shop.seq_1_to_3000");
     await c.end();
   }, 120_000);
   afterAll(async () => {
@@ -53,5 +55,23 @@ describe.skipIf(!mariadbAvailable())('MysqlSource over a sparse id range', () =>
       if (e.kind === 'schema') break; // sent with the first row; the generator's return() closes the connection
     }
     expect(first).toEqual([{ kind: 'schema', columns: [{ name: 'title', type: 'field' }] }]);
+  }, 20_000);
+
+  it('tells the share of its id range read, step by step, for the indexer\'s progress bar and ETA', async () => {
+    const s = new ConfigSection();
+    for (const [k, v] of [['type', 'mysql'], ['sql_host', '127.0.0.1'], ['sql_port', String(db.port)], ['sql_user', 'root'],
+      ['sql_db', 'shop'], ['sql_query_range', 'SELECT MIN(id), MAX(id) FROM dense'], ['sql_range_step', '1000'],
+      ['sql_query', 'SELECT id, title FROM dense WHERE id BETWEEN $start AND $end']]) s.add(k, v);
+    const source = new MysqlSource(s);
+    const seen: { rows: number; done: number | undefined }[] = [];
+    let rows = 0;
+    for await (const e of source.events()) {
+      if (e.kind !== 'rows') continue;
+      rows += e.rows.length;
+      seen.push({ rows, done: source.done() });
+    }
+    // 1000 rows an event: the share of the ids up to the last row read (not only the steps finished)
+    expect(seen).toEqual([{ rows: 1000, done: 0.3333 }, { rows: 2000, done: 0.6666 }, { rows: 3000, done: 1 }]);
+    expect(source.done()).toBe(1);
   }, 20_000);
 });

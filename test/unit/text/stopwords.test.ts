@@ -32,7 +32,9 @@ describe('Stopwords', () => {
     const share = join(dir, 'share');
     writeFileSync(join(dir, 'dummy'), '');
     expect(() => resolveStopwordFile('/nowhere/en', share)).toThrow(SearchError);
-    expect(() => resolveStopwordFile('/nowhere/en')).toThrow("'stopwords' file missed /nowhere/en");
+    // the host's share dir holds the built-in lists: a code resolves there, an unknown one nowhere
+    expect(() => resolveStopwordFile('/nowhere/qq')).toThrow("'stopwords' file missed /nowhere/qq");
+    expect(resolveStopwordFile('/nowhere/en')).toMatch(/share\/stopwords\/en$/);
   });
 
   it('is empty without a setting', () => {

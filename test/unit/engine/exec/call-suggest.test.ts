@@ -32,3 +32,12 @@ describe('CALL SUGGEST / QSUGGEST', () => {
     expect(await err("call qsuggest('bag', 's', 'x' as limit)")).toContain("CALL QSUGGEST: option 'limit' expects an integer");
   });
 });
+
+describe('CALL SUGGEST limits', () => {
+  it('the same first rows whatever the limit (a short page or a sort of all)', async () => {
+    const all = await t.rows("call suggest('bagz', 's', 100 as limit, 4 as max_edits, 9 as delta_len)");
+    expect(all.map((r) => r[0])).toEqual(['bag', 'bags', 'baggage']);
+    for (const k of [1, 2, 3]) expect(await t.rows(`call suggest('bagz', 's', ${k} as limit, 4 as max_edits, 9 as delta_len)`)).toEqual(all.slice(0, k));
+    expect(await t.rows("call suggest('bagz', 's', 0 as limit)")).toEqual([]);
+  });
+});

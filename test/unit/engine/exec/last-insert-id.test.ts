@@ -8,8 +8,9 @@ const t = useTempEngine('last-insert-id', async (t) => {
 });
 
 describe('LAST_INSERT_ID()', () => {
-  it('empty before any insert, then the last INSERT or REPLACE ids; other statements keep it', async () => {
-    expect(await t.rows('select last_insert_id()')).toEqual([['']]);
+  // searchd's GetLastInsertId: '0' before any insert (was '' here)
+  it('0 before any insert, then the last INSERT or REPLACE ids; other statements keep it', async () => {
+    expect(await t.rows('select last_insert_id(), @@session.last_insert_id')).toEqual([['0', '0']]);
     await t.exec("insert into l (id, title) values (5, 'a'), (7, 'b')");
     expect(await t.rows('select last_insert_id()')).toEqual([['5,7']]);
     await t.exec('update l set n = 1 where id = 5');
@@ -24,5 +25,10 @@ describe('LAST_INSERT_ID()', () => {
     await t.exec("insert into l (id, title) values (11, 'x')");
     await t.exec('commit');
     expect(await t.rows('select last_insert_id()')).toEqual([['11']]);
+  });
+  // searchd answers @@session.last_insert_id from the same GetLastInsertId (it was NULL here)
+  it('@@session.last_insert_id is the same value', async () => {
+    await t.exec("insert into l (id, title) values (12, 'y'), (13, 'z')");
+    expect(await t.rows('select @@session.last_insert_id, last_insert_id()')).toEqual([['12,13', '12,13']]);
   });
 });

@@ -4,6 +4,7 @@
 import { parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { newSession, type JsonValue } from '../../../../src/engine/index.js';
+import { randOfId } from '../../../../src/engine/expr/rand.js';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const N = 60;
@@ -83,19 +84,12 @@ describe('ORDER BY RAND()', () => {
 });
 
 /**
- * The order ORDER BY RAND() gives, modelled here from its definition (assembly/rank/rand-id.ts): each id's
- * two 32-bit words mixed with the seed by murmur3's finaliser, ascending; a float in [0, 1) in the core.
+ * The order ORDER BY RAND() gives, modelled from its definition (assembly/rank/rand-id.ts): each id's two
+ * 32-bit words mixed with the seed by murmur3's finaliser, ascending. The host's randOfId (the select
+ * list's RAND()) is that hash; rand-opcode.test.ts checks it equals the core's for every row.
  */
 function modelOrder(ids: bigint[], seed: number): bigint[] {
-  const fmix = (h: number) => {
-    h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35); h ^= h >>> 16;
-    return h >>> 0;
-  };
-  const key = (id: bigint) => {
-    const lo = Number(id & 0xffffffffn), hi = Number(id >> 32n);
-    return fmix(fmix(lo ^ seed) ^ Math.imul(hi ^ 0x9e3779b9, 0x27d4eb2f) ^ seed);
-  };
-  const keyed = ids.map((id) => ({ id, k: key(id) }));
+  const keyed = ids.map((id) => ({ id, k: randOfId(seed, id) }));
   expect(new Set(keyed.map((x) => x.k)).size).toBe(ids.length); // no ties: the order is the keys' alone
   return keyed.sort((a, b) => a.k - b.k).map((x) => x.id);
 }

@@ -8,6 +8,9 @@ import { newSession, openEngine } from '../../../../src/engine/index.js';
 import { open } from '../../../../src/index.js';
 import { CHUNK_FILES, type ChunksManifest, type DocsChunk } from '../../../../src/index/table-chunks.js';
 import { decodeImage } from '../../../../src/index/table-image.js';
+import { embeddedFiles } from '../../../../src/browser/embedded-files.js';
+import { createTextPipeline } from '../../../../src/text/text-pipeline.js';
+import { PAGE_SHARE_DIR, setTextFiles } from '../../../../src/text/text-files.js';
 
 describe('export table', () => {
   let dir: string;
@@ -40,6 +43,23 @@ describe('export table', () => {
     expect(manifest.dictFirst.length).toBe(1);
     const docs = JSON.parse(readFileSync(join(out, CHUNK_FILES.docs(0)), 'utf8')) as DocsChunk;
     expect(docs).toEqual([[1, { title: 'the cat', n: '9007199254740993' }]]);
+  });
+
+  it('carries a built-in stopword list under the page share folder, where the page resolves it', async () => {
+    const db = await open(join(dir, 'builtin'));
+    await db.sql("CREATE TABLE b (title text) stopwords='en'");
+    await db.sql("INSERT INTO b (id, title) VALUES (1, 'the cat')");
+    await db.close();
+    await exportTable(join(dir, 'builtin'), 'b', join(dir, 'builtin-site'));
+    const files = decodeImage(readFileSync(join(dir, 'builtin-site', EXPORT_FILES.image))).manifest.files;
+    expect(Object.keys(files)).toEqual([`${PAGE_SHARE_DIR}/stopwords/en`]);
+    const before = setTextFiles(embeddedFiles(files));
+    try {
+      const page = createTextPipeline({ stopwords: 'en' });
+      expect(page.keywords('the cat').map((k) => k.normalized)).toEqual(['cat']);
+    } finally {
+      setTextFiles(before);
+    }
   });
 
   it('exports from a running engine', async () => {

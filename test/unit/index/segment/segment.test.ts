@@ -1,29 +1,9 @@
 // Segment reads its blob and deleted bitmap through views it keeps: still right after core memory grows.
 import { describe, expect, it } from 'vitest';
-import { Core } from '../../../../src/wasm/core.js';
+import { coreWith, grow, memories } from '../../../helpers/core-memory.js';
 import { Segment } from '../../../../src/index/segment/segment.js';
 import { buildSegment, invertDocs } from '../../../../src/index/segment/segment-builder.js';
 import type { IndexSchema } from '../../../../src/index/types.js';
-
-const g = globalThis as { crossOriginIsolated?: boolean };
-const memories = [['shared', true], ['non-shared (a page without cross-origin isolation)', false]] as const;
-
-/** A core with a shared or non-shared memory (Core picks shared unless a page is not cross-origin isolated). */
-function coreWith(shared: boolean): Core {
-  const was = g.crossOriginIsolated;
-  g.crossOriginIsolated = shared;
-  let core: Core;
-  try { core = new Core(); } finally { if (was === undefined) delete g.crossOriginIsolated; else g.crossOriginIsolated = was; }
-  expect(core.shared).toBe(shared);
-  return core;
-}
-
-/** Forces memory.grow: a non-shared memory detaches the views taken before. */
-function grow(core: Core): void {
-  const before = core.buffer.byteLength;
-  core.alloc(before + (1 << 20));
-  expect(core.buffer.byteLength).toBeGreaterThan(before);
-}
 
 describe('Segment', () => {
   it.each(memories)('docFreq and hitCount read the term table before and after the core memory grows: %s memory', (_name, shared) => {
