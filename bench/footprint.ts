@@ -36,6 +36,27 @@ export function memoryOf(pid: number, parts = false): Record<string, number> {
   return out;
 }
 
+/**
+ * `pid`'s memory (memoryOf) once at rest: read every second until two readings in a row agree (PSS within
+ * `tolMiB`) with no collection between them (under 20 ms of the process's CPU in that second), at most
+ * `maxSeconds`. A single reading 22 s after the queries raced quarry's last idle follow-up collection (~20 s,
+ * src/engine/background/idle-gc.ts), so its V8 heap pages read 34 or 45 MiB by chance (session 23).
+ */
+export async function memoryAtRest(pid: number, parts = false, tolMiB = 1, maxSeconds = 60): Promise<Record<string, number>> {
+  let prev = memoryOf(pid, parts);
+  let cpu = processCpuMs(pid);
+  for (let s = 0; s < maxSeconds; s++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = memoryOf(pid, parts);
+    const cpuNow = processCpuMs(pid);
+    const still = cpuNow - cpu < 20 && Math.abs(now.pss - prev.pss) <= tolMiB;
+    prev = now;
+    cpu = cpuNow;
+    if (still) return now;
+  }
+  return prev;
+}
+
 /** Bytes of the files in `dir` whose name passes `keep` (recursively). */
 export function filesBytes(dir: string, keep: (name: string) => boolean = () => true): number {
   let n = 0;

@@ -8,8 +8,8 @@
 // client's own at 8 clients (it shares the cores); ratios quarry/Sphinx. Each peer's queries start once its server has gone idle
 // after the load (merges, checkpoints, flushes done), after the same warm-up (200 queries from one client,
 // the mix from 8 for --warm-seconds, 5); each timed phase repeats the mix until it has run --min-seconds (2); quarry's rows
-// show its segment count when the queries started (`a -> b` if it changed while they ran). Each server's footprint once quiet after its loads
-// and queries: PSS, and disk bytes per document (Sphinx's: its index files plus the raw text, which its RT
+// show its segment count when the queries started (`a -> b` if it changed while they ran). Each server's footprint at rest after its loads
+// and queries (two readings a second apart that agree, no collection between: footprint.ts memoryAtRest): PSS, and disk bytes per document (Sphinx's: its index files plus the raw text, which its RT
 // index does not keep). Above 100k documents each peer also holds the first 100k in a table of their own
 // and answers the same queries there from one client: cost growth is the p50 ratio of the big table to the
 // small one (the queries are drawn from those first 100k documents at every size).
@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { loadGcide, type CorpusDoc } from './corpus.js';
 import { arg, mulberry32, percentile, sqlString } from './bench-util.js';
 import { documentFrequencies, queryClasses, synthetic } from './engine.bench.js';
-import { filesBytes, memoryOf, searchdPid, untilQuiet } from './footprint.js';
+import { filesBytes, memoryAtRest, searchdPid, untilQuiet } from './footprint.js';
 import { progress } from './progress.js';
 import { createConnection } from 'mysql2/promise';
 import { freePort, gcideIndex, startSphinx, sphinxAvailable } from './peers/sphinx.js';
@@ -342,10 +342,13 @@ export async function sideBySideBench() {
     if (small.length) await load(quarry.overHttp, small, CREATE('gcide_small'), 'gcide_small');
     await measure(quarry.overHttp, viaHttp.docsPerSec);
     await measure(quarry.overJson, NaN);
-    // the footprint once quiet after the loads and queries (idle collections done), before /bulk's table
+    // the footprint once at rest after the loads and queries, before /bulk's table: quiet for 22 s (the
+    // idle collection and its follow-ups at ~2, 7 and 12 s after the last work ran), then read until two
+    // readings a second apart agree with no collection between them (footprint.ts memoryAtRest): one
+    // reading at ~22 s raced the last follow-up, and V8's heap read 34 or 45 MiB by chance. Sphinx's alike.
     progress.step('side-by-side: quarry: waiting until quiet for its footprint');
     await untilQuiet(quarry.pid, 22_000);
-    const footprint = { mem: memoryOf(quarry.pid, true), disk: filesBytes(join(base, 'quarry')) };
+    const footprint = { mem: await memoryAtRest(quarry.pid, true), disk: filesBytes(join(base, 'quarry')) };
     const viaBulk = await bulkLoad(quarry.port, quarry.pid, docs, 'gcide_bulk');
     rows[rows.length - 1]['load docs/s'] = viaBulk.docsPerSec;
     await quarry.stop();
@@ -363,7 +366,8 @@ export async function sideBySideBench() {
     if (small.length) await load(sphinx, small, null, 'gcide_small');
     await measure(sphinx, sphinxLoad, sphinx.name, { growth: true });
     const s = rows[rows.length - 1];
-    s['PSS MiB'] = memoryOf(searchdPid(sphinxDir)).pss;
+    // the same rule as quarry's reading: two readings a second apart that agree, no work between them
+    s['PSS MiB'] = (await memoryAtRest(searchdPid(sphinxDir))).pss;
     const conn = await sphinx.open();
     for (const t of small.length ? ['gcide', 'gcide_small'] : ['gcide']) await conn.exec(`FLUSH RTINDEX ${t}`);
     await conn.close();
