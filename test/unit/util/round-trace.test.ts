@@ -55,8 +55,11 @@ describe('round-trace', () => {
     mod.roundSettled(issued2);
     expect(lines).toEqual([]);
     vi.advanceTimersByTime(1000);
-    expect(lines).toHaveLength(1);
+    // the rounds line, then the turnaround line
+    expect(lines).toHaveLength(2);
     const line = lines[0]!;
+    // round 2's statements arrive 0 and 1 ms after round 1 settled; last arrival->issue (2.5 + 2) / 2 rounds
+    expect(lines[1]).toMatch(/^  turnaround: settle->first arrival 0\.000, settle->last arrival 1\.000, last arrival->issue 2\.250 /);
     expect(line).toMatch(/^rounds 2 in 0\.00 s /);
     expect(line).toContain('stmts/round 1.500 [1:1 2:1]');
     // arrival->issue: (2.5 + 3 + 2) / 3 statements
@@ -69,6 +72,6 @@ describe('round-trace', () => {
     expect(line).toContain('writes 2, of >1 record 1');
     // counters start over for the next burst
     vi.advanceTimersByTime(5000);
-    expect(lines).toHaveLength(1);
+    expect(lines).toHaveLength(2);
   });
 });
