@@ -23,7 +23,9 @@ function general6(x: number): string {
 
 /** A JSON double as searchd prints it. */
 export function formatJsonDouble(x: number): string {
-  if (!Number.isFinite(x)) return x > 0 ? 'inf' : x < 0 ? '-inf' : 'nan';
+  // searchd prints inf / -inf / nan, which no JSON reader takes: null, as an infinite float given to a
+  // JSON column is stored (README) — a JSON body's -1e999 inside an object reaches here as its number text
+  if (!Number.isFinite(x)) return 'null';
   // toFixed is exact too, and differs from glibc only on a tie (JS rounds it up), which needs x * 10^6 to end in
   // exactly .5, so x a multiple of 2^-7 (whose toFixed(7) is exact) ending in 5 at the 7th decimal: those, -0
   // (toFixed drops its sign) and |x| >= 1e21 take the exact path. Measured: 4 doubles in a 92-byte document,

@@ -1,6 +1,7 @@
 // Faults the fuzzer found in the engine (test/fuzz), each now a clear error or a defined result.
 import { describe, expect, it } from 'vitest';
 import { cellToRawJson, cellToSourceJson } from '../../../src/engine/cell-format.js';
+import { printedJsonNumber } from '../../../src/engine/json/json-print.js';
 import { useTempEngine } from '../../helpers/temp-engine.js';
 
 const t = useTempEngine('quarry-fuzz-found-');
@@ -42,6 +43,14 @@ describe('engine faults found by fuzzing', () => {
     await t.exec('INSERT INTO fz (id, title, j) VALUES (2, \'b\', 1)');
     await t.exec('UPDATE fz SET j = 1e309 WHERE id = 2');
     expect(await t.rows('SELECT id, j FROM fz ORDER BY id ASC')).toEqual([[1n, 'null'], [2n, 'null']]);
+  });
+
+  it('prints an infinite number inside a stored JSON object as null, so the answer stays valid JSON (fuzz json#1386, /search)', () => {
+    expect(printedJsonNumber('-1e999')).toBe('null');
+    expect(printedJsonNumber('1e400')).toBe('null');
+    expect(printedJsonNumber('1.5')).toBe('1.500000');
+    // the printed object (JSON _source and highlight answers) reads back
+    expect(JSON.parse(`{"fox":${printedJsonNumber('-1e999')}}`)).toEqual({ fox: null });
   });
 
   it('compares the id with an infinite float bound (1e309) as with the ends of its range', async () => {
