@@ -5,7 +5,7 @@
  */
 import type { Column, ColumnType, TableSchema } from '../schema/types.js';
 import { SearchError } from '../util/errors.js';
-import type { Literal } from './literal.js';
+import type { Literal } from './values/literal.js';
 
 const U32_MAX = (1n << 32n) - 1n;
 /** Manticore Buddy's e-mail test: such strings become string attributes, not full-text fields. */

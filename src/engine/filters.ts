@@ -8,9 +8,9 @@ import type { Condition, Expr, FilterTarget, Literal as SqlLiteral } from '../sq
 import type { AttrValue, Filter } from '../index/types.js';
 import { SearchError } from '../util/errors.js';
 import { parseStoredJson, storedJsonText } from './json/stored-json.js';
-import { fromSql } from './sql-values.js';
+import { fromSql } from './values/sql-values.js';
 import type { Table } from './table.js';
-import { compareValues, literalValue, type StringCompare } from './value-compare.js';
+import { compareValues, literalValue, type StringCompare } from './values/value-compare.js';
 import { collation, type Collation } from '../util/collation.js';
 import { compileExpr, type CompiledExpr } from './expr/compile.js';
 import { sortCode } from './expr/sort-code.js';

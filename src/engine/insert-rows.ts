@@ -9,7 +9,7 @@ import { checkDocId } from '../store/keys.js';
 import { inferSchema } from './auto-schema.js';
 import type { Catalog } from './catalog.js';
 import type { IdSource } from './id-generator.js';
-import type { Literal } from './literal.js';
+import type { Literal } from './values/literal.js';
 import { orderedColumns } from './schema-text.js';
 import type { RowInput, Table } from './table.js';
 import { twiceError, twiceNamed } from './json/json-value.js';

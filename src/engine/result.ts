@@ -12,7 +12,7 @@
  * - json: value is compact JSON text (a string) or null.
  * - mva: value is a sorted bigint[]; SQL text is a comma list, '' when empty.
  */
-import type { JsonOut } from './cell-format.js';
+import type { JsonOut } from './values/cell-format.js';
 
 export type CellKind = 'bigint' | 'uint' | 'timestamp' | 'bool' | 'float' | 'string' | 'json' | 'mva';
 

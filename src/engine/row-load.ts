@@ -11,7 +11,7 @@ import type { Catalog } from './catalog.js';
 import type { IdSource } from './id-generator.js';
 import { idOf } from './insert-rows.js';
 import { buildJobOf, buildPrimer, buildRunner } from './background/build-job.js';
-import type { Literal } from './literal.js';
+import type { Literal } from './values/literal.js';
 import type { StoredDoc } from './durability/table-store.js';
 import type { Table } from './table.js';
 import { phase } from '../util/phase-trace.js';

@@ -14,7 +14,7 @@
  */
 import type { NamedValue, OptionValue } from '../sql/ast.js';
 import { SearchError } from '../util/errors.js';
-import { optionText } from './sql-values.js';
+import { optionText } from './values/sql-values.js';
 
 type Use =
   | { use: 'works' }

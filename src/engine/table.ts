@@ -17,8 +17,8 @@ import { SearchError } from '../util/errors.js';
 import { Mutex } from '../util/mutex.js';
 import { indexedField } from './field-input.js';
 import { TextRow } from './text-row.js';
-import { attrValue, defaultAttr, textValue, valueError } from './coerce.js';
-import type { Literal } from './literal.js';
+import { attrValue, defaultAttr, textValue, valueError } from './values/coerce.js';
+import type { Literal } from './values/literal.js';
 import type { StoredDoc, TableStore, WriteOp } from './durability/table-store.js';
 
 /** One row of an INSERT/REPLACE: the id (undefined or 0 = generate) and values by column name. */

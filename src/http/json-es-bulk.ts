@@ -2,7 +2,7 @@
  * `/_bulk` on the wire (src/searchdhttp.cpp HttpHandlerEsBulk_c): the Content-Type and body checks,
  * action/source line pairs, and the Elasticsearch-style reply `{items, errors, took}`.
  */
-import type { JsonOut } from '../engine/cell-format.js';
+import type { JsonOut } from '../engine/values/cell-format.js';
 import type { EsBulkDoc, EsBulkItem, JsonValue } from '../engine/json/json-api.js';
 import { isJsonInt, isJsonNumber, isJsonObject, jsonBigInt } from '../engine/json/json-value.js';
 import { parseJsonText } from './json-body.js';

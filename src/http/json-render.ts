@@ -1,5 +1,5 @@
 /** Replies of the JSON write endpoints and `/bulk` in Manticore's shapes, with the seed's `_index`/`_id`. */
-import { RawJson, type JsonOut } from '../engine/cell-format.js';
+import { RawJson, type JsonOut } from '../engine/values/cell-format.js';
 import type { BulkReply, DeleteReply, InsertReply, UpdateReply } from '../engine/json/json-api.js';
 import { HTTP_BAD_REQUEST, HTTP_CONFLICT, HTTP_INTERNAL } from './errors.js';
 import { jsonString } from './json-text.js';

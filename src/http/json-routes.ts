@@ -4,7 +4,7 @@
  * (json-body.ts), calls the engine's JSON API and renders its reply or error (spec section 10).
  */
 import type { Hono } from 'hono';
-import type { JsonOut } from '../engine/cell-format.js';
+import type { JsonOut } from '../engine/values/cell-format.js';
 import type { Engine } from '../engine/engine.js';
 import type { JsonApi, JsonValue } from '../engine/json/json-api.js';
 import type { Session } from '../engine/session.js';

@@ -1,5 +1,5 @@
 /** Writes JsonOut values as compact JSON text: bigints exact, RawJson verbatim, never via a double. */
-import { JsonFields, RawJson, type JsonOut } from '../engine/cell-format.js';
+import { JsonFields, RawJson, type JsonOut } from '../engine/values/cell-format.js';
 
 /** Control characters and surrogates: strings with any are left to JSON.stringify itself. */
 const STRINGIFY_ITSELF = /[\x00-\x1f\ud800-\udfff]/;

@@ -2,7 +2,7 @@
  * `POST /cli` replies: result sets as mysql-client-like ASCII tables (Manticore Buddy's format),
  * statements without a result set as the JSON object `{total, error, warning}` (the seed contract).
  */
-import { cellToSqlText, JsonFields } from '../engine/cell-format.js';
+import { cellToSqlText, JsonFields } from '../engine/values/cell-format.js';
 import type { OkResult, Result, RowsResult } from '../engine/result.js';
 import { affectedSummary, renderAsciiTable, rowsSummary } from './ascii-table.js';
 import { httpStatusFor, HTTP_OK } from './errors.js';

@@ -1,5 +1,5 @@
 /** Result sets as `/sql?mode=raw` and `/cli_json` answer them: a JSON array, one object per statement. */
-import { cellToRawJson, cellToSqlText, mysqlTypeName, RawJson, type JsonOut } from '../engine/cell-format.js';
+import { cellToRawJson, cellToSqlText, mysqlTypeName, RawJson, type JsonOut } from '../engine/values/cell-format.js';
 import { jsonString, toJsonText } from './json-text.js';
 import type { CellKind, OkResult, Result, RowsResult } from '../engine/result.js';
 import { errorBody, httpStatusFor, HTTP_OK } from './errors.js';

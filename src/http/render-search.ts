@@ -4,7 +4,7 @@
  * gcide hits with their `_source`). searchJsonBytes writes the reply's UTF-8 bytes, with each long text
  * of a cached stored document escaped and encoded once (keptText); searchJsonText the same as text.
  */
-import { cellToSourceJson, integerText, JsonFields } from '../engine/cell-format.js';
+import { cellToSourceJson, integerText, JsonFields } from '../engine/values/cell-format.js';
 import type { Cell, CellKind, RowsResult } from '../engine/result.js';
 import { jsonString, toJsonText } from './json-text.js';
 import { KeptTexts, type Kept } from './kept-texts.js';

@@ -1,6 +1,6 @@
 /** `/sql`, `/cli` and `/cli_json`: SQL over HTTP, each rendered from the one result model. */
 import type { Hono } from 'hono';
-import type { JsonOut } from '../engine/cell-format.js';
+import type { JsonOut } from '../engine/values/cell-format.js';
 import type { Engine } from '../engine/engine.js';
 import type { Result, RowsResult } from '../engine/result.js';
 import type { Session } from '../engine/session.js';

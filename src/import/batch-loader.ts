@@ -4,7 +4,7 @@
  * again, and then the bad one is skipped (`skipErrors`) or the load stops there. Whatever was
  * acknowledged before stays.
  */
-import type { Literal } from '../engine/literal.js';
+import type { Literal } from '../engine/values/literal.js';
 import type { BulkOutcome, ImportDoc, ImportTarget } from './target.js';
 
 /** One document and where it came from (a line number, a source row), for error messages. */

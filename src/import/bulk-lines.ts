@@ -4,7 +4,7 @@
  * generic serializer (64-bit integers are written from their bigint text, exact). Null values (empty
  * CSV cells of non-text columns) are left out, so the server gives those columns their defaults.
  */
-import type { Literal } from '../engine/literal.js';
+import type { Literal } from '../engine/values/literal.js';
 import type { RowBatch } from './target.js';
 
 function literalJson(l: Literal): string {

@@ -6,7 +6,7 @@
  */
 import { parse as losslessParse } from 'lossless-json';
 import { docLiteral, type JsonObject, type JsonValue } from '../engine/json/json-value.js';
-import type { Literal } from '../engine/literal.js';
+import type { Literal } from '../engine/values/literal.js';
 import type { ImportDoc, TargetColumn } from './target.js';
 
 export type ColumnKind = 'number' | 'string' | 'json' | 'mva' | 'bool';

@@ -6,7 +6,7 @@
 import { openInput, type ImportInput } from './input.js';
 import { BatchLoader, docSender, rowSender, type BadLine, type LineDoc, type PreparedBatch } from './batch-loader.js';
 import { inferKinds, kindsOfColumns, literalsOrError, objectDoc, type ColumnKind } from './doc-builder.js';
-import type { Literal } from '../engine/literal.js';
+import type { Literal } from '../engine/values/literal.js';
 import { Progress } from './progress.js';
 import { readRecords, formatOfName, type ImportFormat, type InputRecord } from './record-reader.js';
 import { autoSchemaOfRows, autoSchemaStatement } from './table-setup.js';

@@ -5,7 +5,7 @@
 import { inferSchema } from '../engine/auto-schema.js';
 import { docLiteral } from '../engine/json/json-value.js';
 import { showCreateTable } from '../engine/schema-text.js';
-import type { Literal } from '../engine/literal.js';
+import type { Literal } from '../engine/values/literal.js';
 import type { ImportDoc } from './target.js';
 
 /** Columns of the documents in order of first appearance. */

@@ -9,7 +9,7 @@ import { showCreateTable } from '../engine/schema-text.js';
 import { replacedTidOf } from '../engine/exec/exec-ddl.js';
 import { BatchLoader, rowSender, type BadLine, type LineDoc } from '../import/batch-loader.js';
 import { rowLiterals, type ColumnKind } from '../import/doc-builder.js';
-import type { Literal } from '../engine/literal.js';
+import type { Literal } from '../engine/values/literal.js';
 import type { Progress } from '../import/progress.js';
 import type { ImportTarget } from '../import/target.js';
 import { MysqlSource } from './mysql-source.js';

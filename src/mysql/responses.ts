@@ -1,5 +1,5 @@
 /** OK, ERR and EOF packets and text / binary result sets, written into a PacketWriter. */
-import { cellToSqlText, formatFloatExact } from '../engine/cell-format.js';
+import { cellToSqlText, formatFloatExact } from '../engine/values/cell-format.js';
 import type { Cell, CellKind, ResultColumn, RowsResult } from '../engine/result.js';
 import { CHARSET_UTF8, ColumnType, UNSIGNED_FLAG } from './constants.js';
 import type { PacketWriter } from './packet-writer.js';

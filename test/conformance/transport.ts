@@ -3,7 +3,7 @@
 import { Agent, request } from 'node:http';
 import { isLosslessNumber, parse, stringify } from 'lossless-json';
 import mysql from 'mysql2/promise';
-import { formatFloatSql } from '../../src/engine/cell-format.js';
+import { formatFloatSql } from '../../src/engine/values/cell-format.js';
 import type { HttpStep } from './cases.js';
 
 /** A request that takes longer than this fails its case (the server may be stuck). */

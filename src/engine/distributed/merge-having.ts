@@ -5,8 +5,8 @@
 import type { Condition, Literal } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import type { Cell } from '../result.js';
-import { fromSql } from '../sql-values.js';
-import { literalValue } from '../value-compare.js';
+import { fromSql } from '../values/sql-values.js';
+import { literalValue } from '../values/value-compare.js';
 import { compareCells } from './merge-rows.js';
 
 function lit(l: Literal): Cell {

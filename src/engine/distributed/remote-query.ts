@@ -12,7 +12,7 @@ import { idfOption } from '../exec/exec-select.js';
 import type { ApiFilter, ApiQuery } from '../../agent/search-request.js';
 import type { Condition, Expr, Literal, NamedValue, OrderItem, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
-import { optionMap, optionText, requireNumber } from '../sql-values.js';
+import { optionMap, optionText, requireNumber } from '../values/sql-values.js';
 
 const RANKER_IDS: Record<string, number> = {
   proximity_bm25: 0, bm25: 1, none: 2, wordcount: 3, proximity: 4, matchany: 5, fieldmask: 6, sph04: 7, expr: 8,

@@ -11,7 +11,7 @@ import type { Condition, Expr, OrderItem, SelectItem, SelectStatement } from '..
 import { SearchError } from '../../util/errors.js';
 import { checkMaxMatches, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES } from '../exec/exec-select.js';
 import { isAggregateCall } from '../group/group-plan.js';
-import { optionMap, requireNumber } from '../sql-values.js';
+import { optionMap, requireNumber } from '../values/sql-values.js';
 import { concatShardItems, type ConcatMerge } from './merge-concat.js';
 
 /** How the master combines one output column's values from the shards' rows of one group. */

@@ -10,7 +10,7 @@ import type { Column, TableSchema } from '../../schema/types.js';
 import { createTextPipeline } from '../../text/text-pipeline.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
-import { defaultAttr } from '../coerce.js';
+import { defaultAttr } from '../values/coerce.js';
 import { TABLE_SETTINGS } from './exec-ddl.js';
 import { checkOptimizeCutoff, createIndex, idleCutoffOf } from '../index-factory.js';
 import { ok, type OkResult } from '../result.js';

@@ -19,7 +19,7 @@ import { isGrouping } from '../group/exec-group.js';
 import { checkHaving } from '../group/having-check.js';
 import { execGrouped } from '../group/grouped-select.js';
 import type { Session } from '../session.js';
-import { optionMap, optionText, requireNumber } from '../sql-values.js';
+import { optionMap, optionText, requireNumber } from '../values/sql-values.js';
 import type { NamedValue } from '../../sql/ast.js';
 import type { Table } from '../table.js';
 import type { Condition } from '../../sql/ast.js';

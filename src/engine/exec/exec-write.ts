@@ -3,11 +3,11 @@ import type { Assignment, DeleteStatement, InsertStatement, UpdateStatement } fr
 import type { AttrValue } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
-import { attrValue } from '../coerce.js';
+import { attrValue } from '../values/coerce.js';
 import { buildRequest, type GlobalFlags } from './exec-select.js';
 import type { IdSource } from '../id-generator.js';
 import { ok, type OkResult } from '../result.js';
-import { fromSql } from '../sql-values.js';
+import { fromSql } from '../values/sql-values.js';
 import { parseStoredJson, storedInteger, storedJsonText } from '../json/stored-json.js';
 import type { Table } from '../table.js';
 import { assignIds, rowInputs, tableForInsert, whereAsSelect } from '../insert-rows.js';

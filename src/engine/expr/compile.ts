@@ -8,7 +8,7 @@
  * take); GROUP BY code may also call it per row: `compileExpr(table, expr).eval(row)`.
  */
 import { libcCiCompare, type Collation } from '../../util/collation.js';
-import type { StringCompare } from '../value-compare.js';
+import type { StringCompare } from '../values/value-compare.js';
 import type { BinaryOp, Expr } from '../../sql/ast.js';
 import type { Table } from '../table.js';
 import { exprError } from './errors.js';

@@ -10,7 +10,7 @@
 import type { OptionValue } from '../../sql/ast.js';
 import type { SortKey } from '../../index/types.js';
 import { X } from '../../index/rank-expr/rank-expr-words.js';
-import { requireNumber } from '../sql-values.js';
+import { requireNumber } from '../values/sql-values.js';
 
 /** The seed: OPTION rand_seed's low 32 bits (a negative value wraps, as DWORD), else a fresh one. */
 export function randSeed(option: OptionValue | undefined): number {

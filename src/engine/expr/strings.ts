@@ -3,7 +3,7 @@
  * TypeScript over the rows whose values are shown (or over the predicate rows of WHERE).
  */
 import type { Expr } from '../../sql/ast.js';
-import { printfFixed } from '../printf-fixed.js';
+import { printfFixed } from '../values/printf-fixed.js';
 import { exprError } from './errors.js';
 import { toFloat, type CompiledExpr, type ExprValue } from './values.js';
 import type { ExprContext } from './compile.js';

@@ -1,5 +1,5 @@
 /** FACET result sets in the `aggregations` shape of `/sql` and `/search` (Manticore's EncodeAggr). */
-import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
+import { cellToSourceJson, JsonFields, type JsonOut } from '../values/cell-format.js';
 import type { Cell, CellKind, RowsResult } from '../result.js';
 
 /** A bucket key: the group column's value (an MVA group's one value as a number). */

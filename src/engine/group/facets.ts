@@ -8,8 +8,8 @@ import type { Condition, Expr, FacetClause, SelectItem, SelectStatement } from '
 import { SearchError } from '../../util/errors.js';
 import { DEFAULT_LIMIT, type GlobalFlags } from '../exec/exec-select.js';
 import type { Cell, RowsResult } from '../result.js';
-import { fromSql, optionMap, optionText } from '../sql-values.js';
-import { literalValue } from '../value-compare.js';
+import { fromSql, optionMap, optionText } from '../values/sql-values.js';
+import { literalValue } from '../values/value-compare.js';
 import type { Session } from '../session.js';
 import type { Table } from '../table.js';
 import { execGrouped } from './grouped-select.js';

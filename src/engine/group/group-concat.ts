@@ -8,7 +8,7 @@
 import type { AttrValue } from '../../index/types.js';
 import type { CallExpr, Expr, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
-import { cellToSqlText } from '../cell-format.js';
+import { cellToSqlText } from '../values/cell-format.js';
 import { exprReader } from '../expr/segment-reader.js';
 import { selectAliases } from '../select-items.js';
 import type { Table } from '../table.js';

@@ -5,9 +5,9 @@
 import type { Condition, Expr, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import type { Cell } from '../result.js';
-import { fromSql } from '../sql-values.js';
+import { fromSql } from '../values/sql-values.js';
 import type { Table } from '../table.js';
-import { compareValues, literalValue, type Scalar, type StringCompare } from '../value-compare.js';
+import { compareValues, literalValue, type Scalar, type StringCompare } from '../values/value-compare.js';
 import { aggText, isAggregateCall, type GroupPlan } from './group-plan.js';
 import type { PartialGroup } from './group-segment.js';
 

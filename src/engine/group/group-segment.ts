@@ -8,7 +8,7 @@
  */
 import type { AttrValue } from '../../index/types.js';
 import type { Segment } from '../../index/segment/segment.js';
-import { cellToSqlText } from '../cell-format.js';
+import { cellToSqlText } from '../values/cell-format.js';
 import { DEFAULT_WITHIN, type AggSpec, type AttrRef, type GroupPlan } from './group-plan.js';
 import { binaryCompare, type Collation } from '../../util/collation.js';
 

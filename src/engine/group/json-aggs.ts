@@ -5,10 +5,10 @@
  * key is an error naming it, never skipped.
  */
 import { collation } from '../../util/collation.js';
-import type { StringCompare } from '../value-compare.js';
+import type { StringCompare } from '../values/value-compare.js';
 import type { AttrValue, SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
-import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
+import { cellToSourceJson, JsonFields, type JsonOut } from '../values/cell-format.js';
 import { isJsonInt, isJsonNumber, isJsonObject, plainJson, type JsonObject, type JsonValue } from '../json/json-value.js';
 import type { Table } from '../table.js';
 import { GroupBatch } from './group-batch.js';

@@ -6,7 +6,7 @@
  */
 import type { SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
-import { cellToSourceJson, JsonFields, type JsonOut } from '../cell-format.js';
+import { cellToSourceJson, JsonFields, type JsonOut } from '../values/cell-format.js';
 import { isJsonInt, isJsonNumber, isJsonObject, type JsonValue } from '../json/json-value.js';
 import type { GroupBatch } from './group-batch.js';
 import { keyKind, type AttrRef } from './group-plan.js';

@@ -4,7 +4,7 @@
  * `2017-03-01T00:00:00-*`) and the `from`/`to` it shows (numbers as typed; dates as key_as_string).
  */
 import { SearchError } from '../../util/errors.js';
-import { RawJson, type JsonOut } from '../cell-format.js';
+import { RawJson, type JsonOut } from '../values/cell-format.js';
 import { isJsonNumber, isJsonObject, type JsonValue } from '../json/json-value.js';
 import { dateMath, keyAsString } from './date-buckets.js';
 

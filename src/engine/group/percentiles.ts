@@ -10,7 +10,7 @@
  */
 import type { NamedValue } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
-import { JsonFields, type JsonOut } from '../cell-format.js';
+import { JsonFields, type JsonOut } from '../values/cell-format.js';
 
 export type DistFn = 'percentiles' | 'percentile_ranks' | 'mad';
 export interface DistOptions { fn: DistFn; values: number[] }

@@ -8,7 +8,7 @@
 import { SearchError } from '../../util/errors.js';
 import type { Column } from '../../schema/types.js';
 import type { StoredDoc } from '../durability/table-store.js';
-import type { Literal } from '../literal.js';
+import type { Literal } from '../values/literal.js';
 import type { Table } from '../table.js';
 import { docLiteral, repeatedPairs, twiceError, twiceNamed, type JsonObject, type JsonValue } from './json-value.js';
 

@@ -12,7 +12,7 @@ import { execJsonDelete, execJsonUpdate } from './json-modify.js';
 import { LosslessNumber } from 'lossless-json';
 import { isJsonInt, isJsonObject, type JsonObject, type JsonValue } from './json-value.js';
 import { docRow, inferenceLiteral } from './json-write.js';
-import type { Literal } from '../literal.js';
+import type { Literal } from '../values/literal.js';
 import type { Table } from '../table.js';
 import { checkDocId } from '../../store/keys.js';
 

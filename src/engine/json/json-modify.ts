@@ -5,14 +5,14 @@
  */
 import type { Assignment, Condition, Literal as SqlLiteral, NumberLiteral, SelectStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
-import { attrValue } from '../coerce.js';
+import { attrValue } from '../values/coerce.js';
 import { buildRequest } from '../exec/exec-select.js';
 import { execDelete, execUpdate, existingTable, type WriteContext } from '../exec/exec-write.js';
 import { jsonFullText } from './json-search.js';
 import { docLiteral, isJsonObject, jsonTypeName, requestObject, tableName, type JsonObject, type JsonValue } from './json-value.js';
 import { requestIds } from './json-write.js';
-import type { Literal } from '../literal.js';
-import { fromSql } from '../sql-values.js';
+import type { Literal } from '../values/literal.js';
+import { fromSql } from '../values/sql-values.js';
 import type { Table } from '../table.js';
 
 /** By id: `id` set (`affected` 0 or 1); by query: `id` undefined. */

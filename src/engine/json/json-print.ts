@@ -5,7 +5,7 @@
  * no whitespace. The stored text keeps the document as written (filters read exact values from it); this is
  * applied only to what is shown: SELECT j, SELECT j.k, /search `_source`.
  */
-import { printfFixed } from '../printf-fixed.js';
+import { printfFixed } from '../values/printf-fixed.js';
 import { isInt64 } from './stored-json.js';
 
 /** PrintDouble's buffer: `%lf` longer than this falls back to `%lg`. */

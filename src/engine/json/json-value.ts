@@ -1,7 +1,7 @@
 /** JSON request values as lossless-json parses them (numbers keep their text), and reading helpers. */
 import { isLosslessNumber, stringify as losslessStringify, type LosslessNumber } from 'lossless-json';
 import { SearchError } from '../../util/errors.js';
-import type { Literal } from '../literal.js';
+import type { Literal } from '../values/literal.js';
 
 /** A parsed JSON value: numbers are LosslessNumber so 64-bit integers stay exact. */
 export type JsonValue = null | boolean | string | LosslessNumber | JsonValue[] | JsonObject;

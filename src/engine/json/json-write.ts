@@ -8,7 +8,7 @@ import { SearchError } from '../../util/errors.js';
 import { tableForInsert } from '../insert-rows.js';
 import type { WriteContext } from '../exec/exec-write.js';
 import { docLiteral, isJsonInt, isJsonObject, objectPairs, requestObject, tableName, twiceError, twiceNamed, type JsonObject, type JsonValue } from './json-value.js';
-import type { Literal } from '../literal.js';
+import type { Literal } from '../values/literal.js';
 import type { RowInput, Table } from '../table.js';
 
 const parseError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);

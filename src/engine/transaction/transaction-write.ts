@@ -4,7 +4,7 @@ import { buildRequest } from '../exec/exec-select.js';
 import { existingTable, type WriteContext } from '../exec/exec-write.js';
 import { ok, type OkResult } from '../result.js';
 import type { Session } from '../session.js';
-import { fromSql } from '../sql-values.js';
+import { fromSql } from '../values/sql-values.js';
 import { transactionFor } from './transaction.js';
 import { assignIds, rowInputs, tableForInsert, whereAsSelect } from '../insert-rows.js';
 

@@ -11,7 +11,7 @@ import { open } from '../../../src/index.js';
 import { EngineTarget } from '../../../src/import/engine-target.js';
 import { buildOfJob, setBuildRunner } from '../../../src/engine/background/build-job.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
-import type { Literal } from '../../../src/engine/literal.js';
+import type { Literal } from '../../../src/engine/values/literal.js';
 import { segmentFiles, segmentsMd5 } from '../../../bench/segment-files.js';
 
 const root = mkdtempSync(join(tmpdir(), 'quarry-bench-files-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inferSchema, inferType } from '../../../src/engine/auto-schema.js';
-import type { Literal } from '../../../src/engine/literal.js';
+import type { Literal } from '../../../src/engine/values/literal.js';
 
 const s = (v: string): Literal => ({ t: 'string', v });
 const i = (v: bigint): Literal => ({ t: 'int', v });

@@ -1,6 +1,6 @@
 // Faults the fuzzer found in the engine (test/fuzz), each now a clear error or a defined result.
 import { describe, expect, it } from 'vitest';
-import { cellToRawJson, cellToSourceJson } from '../../../src/engine/cell-format.js';
+import { cellToRawJson, cellToSourceJson } from '../../../src/engine/values/cell-format.js';
 import { printedJsonNumber } from '../../../src/engine/json/json-print.js';
 import { useTempEngine } from '../../helpers/temp-engine.js';
 

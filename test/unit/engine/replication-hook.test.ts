@@ -5,7 +5,7 @@ import { useTempEngine } from '../../helpers/temp-engine.js';
 import { parse } from 'lossless-json';
 import { join } from 'node:path';
 import { newSession, openEngine } from '../../../src/engine/index.js';
-import type { Literal } from '../../../src/engine/literal.js';
+import type { Literal } from '../../../src/engine/values/literal.js';
 import { CLUSTERS_META_KEY, storedClusterOf } from '../../../src/engine/replication-hook.js';
 import { Store } from '../../../src/store/index.js';
 

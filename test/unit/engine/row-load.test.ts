@@ -2,7 +2,7 @@
 // INSERT of the same values gives; a bad row is named and nothing of its batch is written; durable.
 import { describe, expect, it } from 'vitest';
 import { openEngine, newSession, type Engine } from '../../../src/engine/index.js';
-import type { Literal } from '../../../src/engine/literal.js';
+import type { Literal } from '../../../src/engine/values/literal.js';
 import { useTempEngine } from '../../helpers/temp-engine.js';
 
 const CREATE = (name: string) =>

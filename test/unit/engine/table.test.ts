@@ -8,7 +8,7 @@ import { Store } from '../../../src/store/index.js';
 import { Catalog } from '../../../src/engine/catalog.js';
 import { Table } from '../../../src/engine/table.js';
 import type { TableStore, WriteOp } from '../../../src/engine/durability/table-store.js';
-import type { Literal } from '../../../src/engine/literal.js';
+import type { Literal } from '../../../src/engine/values/literal.js';
 import { req, t } from '../index/helpers.js';
 
 /** What the store saw: each call's kind and doc ids, and how many writes were in flight at each segment build. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RawJson } from '../../../src/engine/cell-format.js';
+import { RawJson } from '../../../src/engine/values/cell-format.js';
 import { insertReplyJson } from '../../../src/http/json-render.js';
 import { toJsonText } from '../../../src/http/json-text.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonFields, RawJson } from '../../../src/engine/cell-format.js';
+import { JsonFields, RawJson } from '../../../src/engine/values/cell-format.js';
 import { jsonString, toJsonText } from '../../../src/http/json-text.js';
 
 // Code units where escaping decisions change: controls, quote, backslash, DEL, Latin-1, line

@@ -1,7 +1,7 @@
 // `/sql?mode=raw` and `/cli_json` result sets: the text written straight from the rows is the JSON the
 // generic writer (toJsonText over one JsonFields per row) gives, for every cell kind and awkward names.
 import { describe, expect, it } from 'vitest';
-import { cellToRawJson, JsonFields, mysqlTypeName, type JsonOut } from '../../../src/engine/cell-format.js';
+import { cellToRawJson, JsonFields, mysqlTypeName, type JsonOut } from '../../../src/engine/values/cell-format.js';
 import type { CellKind, RowsResult } from '../../../src/engine/result.js';
 import { toJsonText } from '../../../src/http/json-text.js';
 import { rawOkJson, rawRowsJson, renderRawReply } from '../../../src/http/render-raw.js';

@@ -3,7 +3,7 @@
 // kinds, ids and texts, and with the texts of stored documents kept as bytes from reply to reply.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cellToSourceJson, JsonFields, RawJson, type JsonOut } from '../../../src/engine/cell-format.js';
+import { cellToSourceJson, JsonFields, RawJson, type JsonOut } from '../../../src/engine/values/cell-format.js';
 import type { Cell, CellKind, RowsResult } from '../../../src/engine/result.js';
 import { toJsonText } from '../../../src/http/json-text.js';
 import { FULL_SCAN_SCORE, searchJsonBytes, searchJsonText } from '../../../src/http/render-search.js';

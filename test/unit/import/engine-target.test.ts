@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EngineTarget } from '../../../src/import/engine-target.js';
 import { buildOfJob, setBuildRunner } from '../../../src/engine/background/build-job.js';
 import { createTextPipeline } from '../../../src/text/text-pipeline.js';
-import type { Literal } from '../../../src/engine/literal.js';
+import type { Literal } from '../../../src/engine/values/literal.js';
 
 let dir = '';
 beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'quarry-engine-target-')); });

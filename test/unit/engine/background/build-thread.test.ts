@@ -9,7 +9,7 @@ import { buildJobOf, buildOfJob, setBuildRunner } from '../../../../src/engine/b
 import { buildThreadsOf } from '../../../../src/engine/background/build-thread.js';
 import { createTextPipeline } from '../../../../src/text/text-pipeline.js';
 import { buildSegment, invertDocs } from '../../../../src/index/segment/segment-builder.js';
-import type { Literal } from '../../../../src/engine/literal.js';
+import type { Literal } from '../../../../src/engine/values/literal.js';
 import type { Table } from '../../../../src/engine/table.js';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
 

@@ -2,7 +2,7 @@
 // (sphinxexpr.cpp Expr_Bitdot_c, datetime.cpp CalcYearWeek) and its manual's examples.
 import { describe, expect, it } from 'vitest';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
-import { cellToSqlText } from '../../../../src/engine/cell-format.js';
+import { cellToSqlText } from '../../../../src/engine/values/cell-format.js';
 import type { RowsResult } from '../../../../src/engine/index.js';
 
 const t = useTempEngine('bitdot-yearweek', async (t) => {

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
-import { cellToSqlText } from '../../../../src/engine/cell-format.js';
+import { cellToSqlText } from '../../../../src/engine/values/cell-format.js';
 import type { RowsResult } from '../../../../src/engine/index.js';
 import { refEval, refText, type RefExpr, type RefRow } from '../../../reference/expr-eval.js';
 

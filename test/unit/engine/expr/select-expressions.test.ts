@@ -2,7 +2,7 @@
 // as %f), column names, aliases naming aliases, WHERE over an alias, and the errors. Values hand-computed.
 import { describe, expect, it } from 'vitest';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
-import { cellToSqlText } from '../../../../src/engine/cell-format.js';
+import { cellToSqlText } from '../../../../src/engine/values/cell-format.js';
 import type { RowsResult } from '../../../../src/engine/index.js';
 
 const t = useTempEngine('expr-select', async (t) => {

@@ -1,7 +1,7 @@
 // JSON attribute values as searchd shows them: SELECT j.k (searchd.cpp JSON_FIELD_PTR: unquoted strings, 1/0, NULL,
 // doubles as %lf) and the whole attribute in SELECT j and /search _source (doubles as %lf, no whitespace).
 import { describe, expect, it } from 'vitest';
-import { cellToRawJson, cellToSourceJson, cellToSqlText, RawJson } from '../../../../src/engine/cell-format.js';
+import { cellToRawJson, cellToSourceJson, cellToSqlText, RawJson } from '../../../../src/engine/values/cell-format.js';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('quarry-json-shown-', async (t) => {

@@ -2,7 +2,7 @@
 // what it still refuses; through compactJson, the INSERT path's reader.
 import { describe, expect, it } from 'vitest';
 import { lenientToStrict } from '../../../../src/engine/json/lenient-json.js';
-import { compactJson } from '../../../../src/engine/coerce.js';
+import { compactJson } from '../../../../src/engine/values/coerce.js';
 
 describe('lenient JSON attribute input', () => {
   it('reads single quotes, bare keys, keyword case, lenient numbers and comments', () => {

@@ -3,11 +3,11 @@
  * uint and timestamp keep the low 32 bits (1591362342000 -> 2224442480), floats become float32,
  * MVA tuples are sorted, multi64 values beyond int64 clamp, JSON text is validated and kept compact.
  */
-import type { Column } from '../schema/types.js';
-import type { AttrValue } from '../index/types.js';
+import type { Column } from '../../schema/types.js';
+import type { AttrValue } from '../../index/types.js';
 import { parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
-import { SearchError } from '../util/errors.js';
-import { lenientToStrict } from './json/lenient-json.js';
+import { SearchError } from '../../util/errors.js';
+import { lenientToStrict } from '../json/lenient-json.js';
 import type { Literal } from './literal.js';
 import { floatToInt32, floatToInt64, getUtc, strtod, strtoll, strtoul } from './c-numbers.js';
 

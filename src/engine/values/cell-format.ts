@@ -1,6 +1,6 @@
 /** Renders result Cells as MySQL text-protocol strings and as JSON values (spec section 8). */
-import type { Cell, CellKind } from './result.js';
-import { printedJson } from './json/json-print.js';
+import type { Cell, CellKind } from '../result.js';
+import { printedJson } from '../json/json-print.js';
 import { printfFixed } from './printf-fixed.js';
 
 /**

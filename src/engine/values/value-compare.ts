@@ -1,5 +1,5 @@
 /** Comparing attribute values with literals across number, bigint and string, as filters need. */
-import type { AttrValue } from '../index/types.js';
+import type { AttrValue } from '../../index/types.js';
 import type { Literal } from './literal.js';
 
 export type Scalar = number | bigint | string;

@@ -1,6 +1,6 @@
 /** SQL AST literals and option values as the engine's Literal and plain JS values. */
-import type { Literal as SqlLiteral, NamedValue, OptionValue } from '../sql/ast.js';
-import { SearchError } from '../util/errors.js';
+import type { Literal as SqlLiteral, NamedValue, OptionValue } from '../../sql/ast.js';
+import { SearchError } from '../../util/errors.js';
 import type { Literal } from './literal.js';
 
 export function fromSql(l: SqlLiteral): Literal {
