@@ -66,13 +66,13 @@ function sortKeys(table: Table, st: SelectStatement, coll: Collation, seed: () =
     // a computed key: the core evaluates numeric formulas per row of each segment (sort-code.ts);
     // strings, JSON values and bigint arithmetic are computed on the host (sort-host.ts)
     const aliases = selectAliases(st.items);
-    const stmt = { collation: coll, get randSeed() { return seed(); } };
-    if (e.kind === 'column') return hostSortKey(table, e, aliases, desc, stmt);
+    const stmt = () => ({ collation: coll, randSeed: seed() });
+    if (e.kind === 'column') return hostSortKey(table, e, aliases, desc, stmt());
     try {
       return { attr: e.text, desc, code: sortCode(table, e, aliases) };
     } catch (err) {
       if (!(err instanceof SearchError) || err.code !== 'UNSUPPORTED') throw err;
-      return hostSortKey(table, e, aliases, desc, stmt);
+      return hostSortKey(table, e, aliases, desc, stmt());
     }
   });
 }
@@ -80,12 +80,6 @@ function sortKeys(table: Table, st: SelectStatement, coll: Collation, seed: () =
 /** OPTION rand_seed's seed, or a fresh one (sort-random.ts). */
 function statementSeed(st: SelectStatement): number {
   return randSeed(optionMap(st.options).get('rand_seed'));
-}
-
-/** Whether RAND() appears in the select list or ORDER BY (by text: a false positive only costs a seed). */
-function usesRand(st: SelectStatement): boolean {
-  const rand = /\brand\s*\(/i;
-  return st.items.some((i) => i.expr.kind !== 'star' && rand.test(i.expr.text)) || (st.orderBy ?? []).some((o) => rand.test(o.expr.text));
 }
 
 /** `idf='plain,tfidf_unnormalized'`: later flags of a pair win. */
@@ -277,8 +271,9 @@ export async function execSelect(
 ): Promise<RowsResult> {
   const started = performance.now();
   if (havingGroups(st) || isGrouping(st)) return (await execGrouped(table, [st], session, flags, started, fullText))[0]!;
-  // one RAND() seed for the select list and ORDER BY, so that both see the same values
-  if (usesRand(st)) flags = { ...flags, randSeed: statementSeed(st) };
+  // one RAND() seed for the select list and ORDER BY, so that both see the same values (a statement's
+  // seed is an option read and at most one Math.random: cheaper than finding out whether RAND() is used)
+  flags = { ...flags, randSeed: flags.randSeed ?? statementSeed(st) };
   const cols = selectColumns(table, st.items, { match: st.match, collation: collation(flags.collation), randSeed: flags.randSeed });
   const parseWarnings: string[] = [];
   const req = buildRequest(table, st, flags, fullText, parseWarnings);

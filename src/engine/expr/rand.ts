@@ -29,6 +29,11 @@ export function randOfId(seed: number, id: bigint): number {
   return fmix(fmix(lo ^ seed) ^ Math.imul(hi ^ 0x9e3779b9, 0x27d4eb2f) ^ seed) / 4294967296;
 }
 
+/** A fresh seed, a statement's when no OPTION rand_seed names one. */
+export function freshSeed(): number {
+  return (Math.random() * 0x100000000) >>> 0;
+}
+
 const MASK64 = (1n << 64n) - 1n;
 
 /** searchd's XorShift64Star from a state, as a fraction of UINT64_MAX. */
@@ -45,7 +50,7 @@ type Compile = (e: Expr, ctx: ExprContext) => CompiledExpr;
 export function randCall(e: Expr & { kind: 'call' }, ctx: ExprContext, compile: Compile): CompiledExpr {
   if (e.args.length > 1) throw exprError(ctx.table, `rand() called with ${e.args.length} args, either 0 or 1 args expected`);
   if (!e.args.length) {
-    const seed = ctx.randSeed ?? (Math.random() * 0x100000000) >>> 0;
+    const seed = ctx.randSeed ?? freshSeed();
     return { type: 'float', eval: (r) => Math.fround(randOfId(seed, r.docId)) };
   }
   const arg = compile(e.args[0]!, ctx);

@@ -11,10 +11,11 @@ import type { OptionValue } from '../../sql/ast.js';
 import type { SortKey } from '../../index/types.js';
 import { X } from '../../index/rank-expr/rank-expr-words.js';
 import { requireNumber } from '../values/sql-values.js';
+import { freshSeed } from './rand.js';
 
 /** The seed: OPTION rand_seed's low 32 bits (a negative value wraps, as DWORD), else a fresh one. */
 export function randSeed(option: OptionValue | undefined): number {
-  if (!option) return (Math.random() * 0x100000000) >>> 0;
+  if (!option) return freshSeed();
   const v = requireNumber('rand_seed', option);
   return Number(BigInt.asUintN(32, BigInt(Math.trunc(v))));
 }
