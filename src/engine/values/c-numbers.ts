@@ -23,12 +23,16 @@ export function strtoul(s: string): bigint {
   return m[1] === '-' ? (U64_MAX + 1n - mag) & U64_MAX : mag;
 }
 
+/** An integer saturated at int64's ends, as strtoll and searchd's integer literals. */
+export function clampI64(v: bigint): bigint {
+  return v > I64_MAX ? I64_MAX : v < I64_MIN ? I64_MIN : v;
+}
+
 /** strtoll(s, 10): saturates at int64's ends. */
 export function strtoll(s: string): bigint {
   const m = C_INTEGER.exec(s)!;
   if (m[2] === '') return 0n;
-  const v = m[1] === '-' ? -BigInt(m[2]!) : BigInt(m[2]!);
-  return v > I64_MAX ? I64_MAX : v < I64_MIN ? I64_MIN : v;
+  return clampI64(m[1] === '-' ? -BigInt(m[2]!) : BigInt(m[2]!));
 }
 
 const C_DOUBLE = /^[ \t\n\v\f\r]*([+-]?)(?:(inf(?:inity)?)|(nan)(?:\([0-9A-Za-z_]*\))?|0[xX]((?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+))(?:[pP]([+-]?\d+))?|((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))/i;

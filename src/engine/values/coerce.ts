@@ -9,11 +9,9 @@ import { parse as losslessParse, stringify as losslessStringify } from 'lossless
 import { SearchError } from '../../util/errors.js';
 import { lenientToStrict } from '../json/lenient-json.js';
 import type { Literal } from './literal.js';
-import { floatToInt32, floatToInt64, getUtc, strtod, strtoll, strtoul } from './c-numbers.js';
+import { clampI64, floatToInt32, floatToInt64, getUtc, strtod, strtoll, strtoul } from './c-numbers.js';
 
 const U32 = (1n << 32n) - 1n;
-const I64_MAX = (1n << 63n) - 1n;
-const I64_MIN = -(1n << 63n);
 
 function toBigInt(l: Literal): bigint | undefined {
   switch (l.t) {
@@ -28,10 +26,6 @@ function toBigInt(l: Literal): bigint | undefined {
     }
     default: return undefined;
   }
-}
-
-function clampI64(v: bigint): bigint {
-  return v > I64_MAX ? I64_MAX : v < I64_MIN ? I64_MIN : v;
 }
 
 /**
