@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { printfFixed } from '../../../src/engine/values/printf-fixed.js';
+import { printfFixed } from '../../../../src/engine/values/printf-fixed.js';
 
 describe('printfFixed', () => {
   it('prints the exact binary value rounded half to even', () => {

@@ -7,8 +7,8 @@ import {
   formatFloatSql,
   mysqlTypeName,
   RawJson,
-} from '../../../src/engine/values/cell-format.js';
-import { toJsonText } from '../../../src/http/json-text.js';
+} from '../../../../src/engine/values/cell-format.js';
+import { toJsonText } from '../../../../src/http/json-text.js';
 
 // Expected texts below are what C's printf prints for the float32 value (checked with glibc).
 describe('float formats', () => {
