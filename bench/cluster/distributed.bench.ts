@@ -1,4 +1,4 @@
-// bench/distributed.bench.ts: query throughput of one quarry node holding every document, against a
+// bench/cluster/distributed.bench.ts: query throughput of one quarry node holding every document, against a
 // distributed table on a master node whose agents are 2 and then 4 quarry nodes each holding an equal
 // share (separate processes on this machine, over loopback). Per setup: QPS and p50/p99 from 8
 // concurrent MySQL clients over a seeded mix of queries (1-2 word AND, OR, phrase, GROUP BY), and the
@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConnection, type Connection } from 'mysql2/promise';
-import { arg, mulberry32, percentile } from './bench-util.js';
-import { processCpuMs, waitIdle } from './process-cpu.js';
-import { syntheticDocs, word } from './synthetic.js';
-import { spawnQuarry, type SpawnedQuarry } from '../test/helpers/spawn-quarry.js';
+import { arg, mulberry32, percentile } from '../lib/bench-util.js';
+import { processCpuMs, waitIdle } from '../lib/process-cpu.js';
+import { syntheticDocs, word } from '../lib/synthetic.js';
+import { spawnQuarry, type SpawnedQuarry } from '../../test/helpers/spawn-quarry.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CLIENTS = 8;
 const SCHEMA = '(title text, body text, gid uint)';
 

@@ -1,4 +1,4 @@
-// bench/replication.bench.ts: write latency with replication vs without, on one machine.
+// bench/cluster/replication.bench.ts: write latency with replication vs without, on one machine.
 // 3 nats-server processes (JetStream, R3 stream) and 3 quarry nodes; on node 1 over MySQL, a local
 // table `plain` and a replicated table `c:rep` of the same schema take alternately: single-row INSERTs
 // (SINGLES of them each), 1000-row INSERT batches (BATCHES each) and 1000-line /bulk requests over HTTP
@@ -7,9 +7,9 @@
 // Run: npm run bench -- replication   (needs nats-server; every process shares this machine's cores)
 import mysql from 'mysql2/promise';
 import { fileURLToPath } from 'node:url';
-import { startLocalCluster } from '../test/helpers/quarry-cluster.js';
+import { startLocalCluster } from '../../test/helpers/quarry-cluster.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SINGLES = Number(process.env.SINGLES ?? 400);
 const BATCHES = Number(process.env.BATCHES ?? 20);
 const BATCH_ROWS = 1000;

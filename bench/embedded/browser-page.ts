@@ -1,5 +1,5 @@
 /**
- * The page of bench/browser.bench.ts: quarry's module on an exported folder, MiniSearch and
+ * The page of bench/embedded/browser.bench.ts: quarry's module on an exported folder, MiniSearch and
  * FlexSearch on the same documents, the same queries timed in the same page (performance.now()).
  */
 

@@ -1,4 +1,4 @@
-// bench/browser.bench.ts: quarry in a page (headless Chromium, the exported gcide table fetched in
+// bench/embedded/browser.bench.ts: quarry in a page (headless Chromium, the exported gcide table fetched in
 // chunks over loopback) beside MiniSearch and FlexSearch indexing the same documents in the same page.
 // Per class: p50/p99 ms of a query's first run (cold: it fetches its chunks) and second run (warm);
 // bytes a first query fetches; bundle size. Run: npm run bench -- browser [--docs N] [--queries M].
@@ -8,15 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { exportTable } from '../src/engine/export/export-table.js';
-import { open } from '../src/index.js';
-import { launchChromium } from '../test/helpers/chromium.js';
-import { serveFolder } from '../test/e2e/browser/static-server.js';
-import { arg, mulberry32, percentile, sqlString } from './bench-util.js';
+import { exportTable } from '../../src/engine/export/export-table.js';
+import { open } from '../../src/index.js';
+import { launchChromium } from '../../test/helpers/chromium.js';
+import { serveFolder } from '../../test/e2e/browser/static-server.js';
+import { arg, mulberry32, percentile, sqlString } from '../lib/bench-util.js';
 import { BENCH_PAGE, type BenchQuery } from './browser-page.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** Medium-frequency words (df 30..3000) and adjacent pairs, picked from random documents. */
 function benchQueries(docs: CorpusDoc[], perClass: number): BenchQuery[] {

@@ -1,4 +1,4 @@
-// bench/embedded.bench.ts: quarry as a library (src/index.ts `open()`, SphinxQL in process, the default
+// bench/embedded/embedded.bench.ts: quarry as a library (src/index.ts `open()`, SphinxQL in process, the default
 // proximity_bm25 ranker) beside MiniSearch and FlexSearch indexing the same documents in the same process,
 // asked the same queries (one-word, two-word AND and OR; phrases are quarry's only, so not timed). Each
 // engine runs the whole query set in rounds, the engines alternated round by round; throughput is
@@ -19,9 +19,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import FlexSearch from 'flexsearch';
-import { open } from '../src/index.js';
-import { arg, mulberry32, sqlString } from './bench-util.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
+import { open } from '../../src/index.js';
+import { arg, mulberry32, sqlString } from '../lib/bench-util.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
 
 interface Query { cls: string; words: string[]; and: boolean }
 

@@ -1,14 +1,14 @@
-// bench/core.bench.ts: the RT index on the WASM core (release build) vs the naive TypeScript
+// bench/engine/core.bench.ts: the RT index on the WASM core (release build) vs the naive TypeScript
 // reference evaluator. Seeded synthetic corpus: Zipf(1.0) vocabulary, title ~8 words, body ~60.
 // Measures indexing docs/s (1000-doc batches, tiered merges, then optimize) and per-class query
-// latency p50/p99. Run: npx tsc -p tsconfig.json && node dist/bench/core.bench.js [--docs N] [--queries M]
+// latency p50/p99. Run: npx tsc -p tsconfig.json && node dist/bench/engine/core.bench.js [--docs N] [--queries M]
 // Prints one JSON object. Seed 42.
-import { RtIndex } from '../src/index/rt-index.js';
-import type { IndexSchema } from '../src/index/types.js';
-import type { QueryNode, TermNode } from '../src/query/ast.js';
-import { evaluateRefs, refDoc } from '../test/reference/evaluator.js';
-import { arg, mulberry32 } from './bench-util.js';
-import { syntheticDocs, VOCAB, word } from './synthetic.js';
+import { RtIndex } from '../../src/index/rt-index.js';
+import type { IndexSchema } from '../../src/index/types.js';
+import type { QueryNode, TermNode } from '../../src/query/ast.js';
+import { evaluateRefs, refDoc } from '../../test/reference/evaluator.js';
+import { arg, mulberry32 } from '../lib/bench-util.js';
+import { syntheticDocs, VOCAB, word } from '../lib/synthetic.js';
 
 const SEED = 42;
 const BATCH = 1000;

@@ -1,4 +1,4 @@
-// bench/engine.bench.ts: the whole engine in process (SQL parse, tokenize + stem_en, lmdb commit,
+// bench/engine/engine.bench.ts: the whole engine in process (SQL parse, tokenize + stem_en, lmdb commit,
 // segment build in the WASM core, merges) on Debian's dict-gcide, then a seeded synthetic corpus drawn
 // from its vocabulary (Zipf). Reports load docs/s with 1000-row INSERTs, query latency p50/p99 per
 // class (single term of high/mid/low document frequency, 2- and 3-term AND, OR, phrase, field), memory
@@ -9,16 +9,16 @@
 // (default 1M); `--bigram-index MODE` creates the table with that bigram_index. Seed 42.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
-import type { RtIndex } from '../src/index/rt-index.js';
-import { breakdown, rollup } from './smaps.js';
+import type { RtIndex } from '../../src/index/rt-index.js';
+import { breakdown, rollup } from '../lib/smaps.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { open, type Database } from '../src/index.js';
-import { lastPlacement } from '../src/index/parallel/place-query.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { arg, argString, diskBytes, mulberry32, percentile, sqlString } from './bench-util.js';
-import { progress } from './progress.js';
-import { phase } from '../src/util/phase-trace.js';
+import { open, type Database } from '../../src/index.js';
+import { lastPlacement } from '../../src/index/parallel/place-query.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { arg, argString, diskBytes, mulberry32, percentile, sqlString } from '../lib/bench-util.js';
+import { progress } from '../lib/progress.js';
+import { phase } from '../../src/util/phase-trace.js';
 
 const SEED = 42;
 const BATCH = 1000;
@@ -27,7 +27,7 @@ interface LoadResult {
   docs: number; seconds: number; docsPerSec: number; mergedSeconds: number; diskBytesPerDoc: number; rssBytesPerDoc: number;
   pssMiB: number; peakRssMiB: number;
   /** the main core's linear memory (its peak: a wasm memory never shrinks), what its allocator holds in
-   * use and free below the untouched top, and the resident pages of every wasm memory (bench/smaps.ts) */
+   * use and free below the untouched top, and the resident pages of every wasm memory (bench/lib/smaps.ts) */
   coreMemoryMiB: number; coreUsedMiB: number; coreFreeBelowTopMiB: number; wasmPssMiB: number;
 }
 export interface QueryClass { name: string; queries: string[] }
@@ -170,7 +170,7 @@ export function synthetic(vocab: [string, number][], n: number): CorpusDoc[] {
   return out;
 }
 
-/** synthetic()'s documents, in order, `batch` at a time (a corpus too big to hold: bench/scale.bench.ts). */
+/** synthetic()'s documents, in order, `batch` at a time (a corpus too big to hold: bench/memory/scale.bench.ts). */
 export function* syntheticBatches(vocab: [string, number][], n: number, batch = BATCH): Generator<CorpusDoc[]> {
   const rng = mulberry32(SEED);
   const words = vocab.slice(0, 50_000).map(([w]) => w);

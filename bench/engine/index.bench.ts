@@ -1,15 +1,15 @@
-// bench/index.bench.ts: the write path below SQL and the store, stage by stage, on dict-gcide with
+// bench/engine/index.bench.ts: the write path below SQL and the store, stage by stage, on dict-gcide with
 // morphology='stem_en': tokenize (text pipeline), invert + build (1000-doc segments), tiered merges,
 // checkpoint serialization, dictionary lookups (the first after merges, then per term). Reports CPU
 // ms per stage (process.cpuUsage: other load on the machine matters less than wall time), docs per
 // CPU second. Run: npx tsc -p tsconfig.json &&
-// node dist/bench/index.bench.js [--docs N] [--rounds R]; prints one JSON object (best of R rounds).
-import { installNodeHost } from '../src/engine/node-host.js';
-import { RtIndex } from '../src/index/rt-index.js';
-import type { DocInput, IndexSchema } from '../src/index/types.js';
-import { createTextPipeline } from '../src/text/text-pipeline.js';
-import { loadGcide } from './corpus.js';
-import { arg } from './bench-util.js';
+// node dist/bench/engine/index.bench.js [--docs N] [--rounds R]; prints one JSON object (best of R rounds).
+import { installNodeHost } from '../../src/engine/node-host.js';
+import { RtIndex } from '../../src/index/rt-index.js';
+import type { DocInput, IndexSchema } from '../../src/index/types.js';
+import { createTextPipeline } from '../../src/text/text-pipeline.js';
+import { loadGcide } from '../lib/corpus.js';
+import { arg } from '../lib/bench-util.js';
 
 const BATCH = 1000;
 

@@ -1,4 +1,4 @@
-// bench/merge-ab.bench.ts: the CPU of one background merge as a 1000-row load makes them (dict-gcide,
+// bench/engine/merge-ab.bench.ts: the CPU of one background merge as a 1000-row load makes them (dict-gcide,
 // morphology='stem_en', `--parts` segments of `--rows` documents each, one segment per batch, merged into
 // one by mergeSegments, the merge thread's work), this build against a baseline build, alternated run by
 // run in child processes (the only fair comparison on a shared machine). Each child builds the segments
@@ -6,12 +6,12 @@
 // V8 compiles, not counted) and the merged segment's terms, bytes and md5 (blob and dictionary; equal
 // across builds unless the format changed).
 // Run: npm run bench -- merge-ab [--baseline DIR] [--parts 10] [--rows 1000] [--repeat 5] [--rounds 3]
-// (DIR: a copy of a checkout with dist/ and build/; or node dist/bench/merge-ab.bench.js after npx tsc).
+// (DIR: a copy of a checkout with dist/ and build/; or node dist/bench/engine/merge-ab.bench.js after npx tsc).
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runAlternated, processCpuMs } from './ab-children.js';
-import { arg } from './bench-util.js';
+import { runAlternated, processCpuMs } from '../lib/ab-children.js';
+import { arg } from '../lib/bench-util.js';
 
 /** The md5 of a merged segment's blob and dictionary (equal across builds for a pure speed-up). */
 function md5Of(built: { blob: Uint8Array; terms: readonly string[] }): string {
@@ -25,7 +25,7 @@ async function child(root: string): Promise<void> {
   const { RtIndex } = await mod('src/index/rt-index.js');
   const { createTextPipeline } = await mod('src/text/text-pipeline.js');
   const { mergeSegments } = await mod('src/index/segment/segment-merger.js');
-  const { loadGcide } = await import('./corpus.js');
+  const { loadGcide } = await import('../lib/corpus.js');
   const parts = arg('parts', 10);
   const rows = arg('rows', 1000);
   const repeat = arg('repeat', 5);

@@ -1,6 +1,6 @@
-// bench/segments.bench.ts: what a table's segment count costs each query. The same documents are held
+// bench/engine/segments.bench.ts: what a table's segment count costs each query. The same documents are held
 // in process as tables of different segment layouts (merges held, so each layout stays as built), and
-// the side-by-side's shuffled query mix (bench/engine.bench.ts's classes, 20 hits) runs over each in
+// the side-by-side's shuffled query mix (bench/engine/engine.bench.ts's classes, 20 hits) runs over each in
 // turn, the order alternated per round; prints each layout's CPU microseconds per query (process CPU,
 // every thread), median and range of the rounds. A layout is a segment count (equal segments) or sizes
 // joined by '+', each ROWS or ROWSxCOUNT ("190000x5+10000x5": what the old merge policy left of a 1M
@@ -11,12 +11,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { open, type Database } from '../src/index.js';
-import type { RtIndex } from '../src/index/rt-index.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { arg, argString, mulberry32, sqlString } from './bench-util.js';
+import { open, type Database } from '../../src/index.js';
+import type { RtIndex } from '../../src/index/rt-index.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { arg, argString, mulberry32, sqlString } from '../lib/bench-util.js';
 import { documentFrequencies, queryClasses, synthetic } from './engine.bench.js';
-import { progress } from './progress.js';
+import { progress } from '../lib/progress.js';
 
 const CREATE = (t: string) => `CREATE TABLE ${t} (title text, body text, len uint) morphology='stem_en'`;
 

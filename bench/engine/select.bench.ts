@@ -1,14 +1,14 @@
-// bench/select.bench.ts: the in-process query path (SQL parse, query parse, plan, WASM evaluate,
+// bench/engine/select.bench.ts: the in-process query path (SQL parse, query parse, plan, WASM evaluate,
 // page rows) in CPU time per query, which other load on a shared machine disturbs less than wall
 // time. Loads N dict-gcide docs (stem_en), then runs every query class R times; reports CPU us per
-// query per class, best round. Run: npx tsc -p tsconfig.json && node dist/bench/select.bench.js
+// query per class, best round. Run: npx tsc -p tsconfig.json && node dist/bench/engine/select.bench.js
 // [--docs N] [--queries M] [--rounds R]. Seed 42 (the engine benchmark's query classes).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { open } from '../src/index.js';
-import { loadGcide } from './corpus.js';
-import { arg, sqlString } from './bench-util.js';
+import { open } from '../../src/index.js';
+import { loadGcide } from '../lib/corpus.js';
+import { arg, sqlString } from '../lib/bench-util.js';
 import { queryClasses } from './engine.bench.js';
 
 async function main() {

@@ -1,10 +1,10 @@
-// bench/sql-parse.bench.ts: lexing and parsing of the load's statements: 1000-row INSERTs of
+// bench/engine/sql-parse.bench.ts: lexing and parsing of the load's statements: 1000-row INSERTs of
 // dict-gcide docs (the write path's SQL share). CPU ms, best of R rounds.
-// Run: npx tsc -p tsconfig.json && node dist/bench/sql-parse.bench.js [--docs N] [--rounds R]
-import { tokenize } from '../src/sql/lexer.js';
-import { parseSql } from '../src/sql/index.js';
-import { loadGcide } from './corpus.js';
-import { arg, sqlString } from './bench-util.js';
+// Run: npx tsc -p tsconfig.json && node dist/bench/engine/sql-parse.bench.js [--docs N] [--rounds R]
+import { tokenize } from '../../src/sql/lexer.js';
+import { parseSql } from '../../src/sql/index.js';
+import { loadGcide } from '../lib/corpus.js';
+import { arg, sqlString } from '../lib/bench-util.js';
 
 const BATCH = 1000;
 

@@ -1,4 +1,4 @@
-// bench/swap-ab.bench.ts: the protocol-thread CPU of swapping a merged segment in (MergeScheduler
+// bench/engine/swap-ab.bench.ts: the protocol-thread CPU of swapping a merged segment in (MergeScheduler
 // #swapIn: the merged rows' ids, the doc map re-pointed at them, the blob placed), this build against
 // a baseline build, alternated run by run in child processes. Each child loads `--parts` segments of
 // `--rows` synthetic one-line documents (tiny blobs: the per-row work, not the blob copy, dominates),
@@ -15,13 +15,13 @@
 // from the last batch until the merges and their later work are done, and per merge: posting the jobs,
 // taking the results in, the swaps.
 // Run: npm run bench -- swap-ab [--background [--tiered] [--cpu]] [--baseline DIR] [--parts 160] [--rows 10000] [--rounds 3]
-// (DIR: a copy of a checkout with dist/ and build/; or node dist/bench/swap-ab.bench.js after npx tsc).
+// (DIR: a copy of a checkout with dist/ and build/; or node dist/bench/engine/swap-ab.bench.js after npx tsc).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { runAlternated, processCpuMs } from './ab-children.js';
-import { arg } from './bench-util.js';
+import { runAlternated, processCpuMs } from '../lib/ab-children.js';
+import { arg } from '../lib/bench-util.js';
 
 /** In a child: the swap with the modules of the checkout at `root`. */
 async function child(root: string): Promise<void> {

@@ -1,15 +1,15 @@
-// bench/tokenize.bench.ts: a field's tokenizing (fold, split, stem_en, positions) with the core's
+// bench/engine/tokenize.bench.ts: a field's tokenizing (fold, split, stem_en, positions) with the core's
 // whole-field scanner (assembly/text/scan.ts) vs the TS tokenizer, on dict-gcide titles and bodies.
 // indexField (what loading runs) and analyze (what highlighting runs), first pass over fresh text
 // (every distinct word new to the pipeline, as loading meets it) and warm (the same text again, as
 // highlighting meets it). CPU ns per term (process.cpuUsage), median of R rounds, the two
 // tokenizers alternated within each round. Run: npm run bench -- tokenize [--docs N] [--rounds R].
-import { installNodeHost } from '../src/engine/node-host.js';
-import { setFieldScannerFactory } from '../src/text/field-scanner.js';
-import { createTextPipeline, type TextPipeline } from '../src/text/text-pipeline.js';
-import { coreFieldScanners, resetCoreFieldScanners } from '../src/wasm/field-scanner.js';
-import { loadGcide } from './corpus.js';
-import { arg } from './bench-util.js';
+import { installNodeHost } from '../../src/engine/node-host.js';
+import { setFieldScannerFactory } from '../../src/text/field-scanner.js';
+import { createTextPipeline, type TextPipeline } from '../../src/text/text-pipeline.js';
+import { coreFieldScanners, resetCoreFieldScanners } from '../../src/wasm/field-scanner.js';
+import { loadGcide } from '../lib/corpus.js';
+import { arg } from '../lib/bench-util.js';
 
 type Stage = 'indexField' | 'analyze';
 

@@ -1,4 +1,4 @@
-// bench/call-snippets-split.bench.ts: where a CALL SNIPPETS statement of the highlight bench spends its CPU,
+// bench/highlight/call-snippets-split.bench.ts: where a CALL SNIPPETS statement of the highlight bench spends its CPU,
 // in process (no protocol), per query class: the whole statement (the bench's top-20 bodies of each query),
 // the same statement naming a table that does not exist (SQL lexer + parser + options, then the error:
 // everything before the snippet builder), and the SQL lexer alone over the statement text. The difference
@@ -12,16 +12,16 @@
 // core's passage pick; the pick is 37% of an @title statement, whose ~580-character bodies exceed the 256
 // limit), so a faster statement parse can win at most the 3-13% before it.
 // `--data DIR` reuses (or loads once and keeps) a quarry data directory holding table gcide of `--docs`.
-// Run: npm run build && node dist/bench/call-snippets-split.bench.js [--docs 100000] [--classes 0,...,7]
-// [--rounds 5] [--passes 10] [--data DIR]. Classes are bench/engine.bench.ts queryClasses' indices.
+// Run: npm run build && node dist/bench/highlight/call-snippets-split.bench.js [--docs 100000] [--classes 0,...,7]
+// [--rounds 5] [--passes 10] [--data DIR]. Classes are bench/engine/engine.bench.ts queryClasses' indices.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { open } from '../src/index.js';
-import { tokenize } from '../src/sql/lexer.js';
-import { arg, argString, GCIDE_CREATE, gcideInserts } from './bench-util.js';
-import { loadGcide } from './corpus.js';
-import { queryClasses } from './engine.bench.js';
+import { open } from '../../src/index.js';
+import { tokenize } from '../../src/sql/lexer.js';
+import { arg, argString, GCIDE_CREATE, gcideInserts } from '../lib/bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
+import { queryClasses } from '../engine/engine.bench.js';
 import { callSnippets, searchSql } from './highlight-classes.js';
 
 /** What this bench reads of the embedded engine's results. */

@@ -1,5 +1,5 @@
-// bench/highlight-builder.bench.ts: the snippet builder alone, in process, per benchmark query class
-// (bench/engine.bench.ts queryClasses on dict-gcide): for each query, CALL SNIPPETS' work on 20 bodies
+// bench/highlight/highlight-builder.bench.ts: the snippet builder alone, in process, per benchmark query class
+// (bench/engine/engine.bench.ts queryClasses on dict-gcide): for each query, CALL SNIPPETS' work on 20 bodies
 // holding its first word (default options, stem_en), CPU ms per class (median of `--rounds` rounds, 7 by default, of 5 passes).
 // With `--baseline DIR` (a copy of a checkout with dist/) that build's modules are loaded beside this
 // one's in the same process and the two alternate round by round (A, B, A, B), so a loaded machine
@@ -12,7 +12,7 @@
 // `--mode json`: JSON `/search` highlight's work instead (implies `--bodies top`): each query's top-20 documents,
 // title and body, through highlightDocuments with `"highlight":{}` (every field its passages or its start) and
 // each hit's highlight object written as JSON text (render-highlight.ts); the builds alternate round by round.
-// Run: npm run build && node dist/bench/highlight-builder.bench.js [--docs N] [--queries M] [--baseline DIR] [--bodies top]
+// Run: npm run build && node dist/bench/highlight/highlight-builder.bench.js [--docs N] [--queries M] [--baseline DIR] [--bodies top]
 // [--mode json] [--rounds N] [--classes I,J]
 // Caution: the build named first reads 1-6% slower in an A/A run (this build against a copy of itself, load 30);
 // for a few-percent change, run it both ways (a copy of the baseline with this file as `quarry`).
@@ -20,10 +20,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { open } from '../src/index.js';
-import { arg, argString, sqlString } from './bench-util.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { queryClasses } from './engine.bench.js';
+import { open } from '../../src/index.js';
+import { arg, argString, sqlString } from '../lib/bench-util.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { queryClasses } from '../engine/engine.bench.js';
 
 const BODIES = 20;
 const PASSES = 5;
@@ -132,7 +132,7 @@ export async function highlightBuilderBench(): Promise<Record<string, string | n
     }
     return b;
   };
-  const self = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+  const self = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
   const baseline = argString('baseline');
   const passOf = (root: string): Promise<Pass> => (json ? jsonPass(root, classes, (q) => top.get(q) ?? []) : buildPass(root, classes, bodiesOf));
   const builds: [string, Pass][] = [['quarry', await passOf(self)]];

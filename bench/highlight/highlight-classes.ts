@@ -1,4 +1,4 @@
-// bench/highlight-classes.ts: highlighted documents per second per query class, quarry's servers
+// bench/highlight/highlight-classes.ts: highlighted documents per second per query class, quarry's servers
 // beside Sphinx 2.2.11's searchd in one run, every peer over its wire protocol. For each class the
 // top 20 hits of each query are highlighted by: quarry's SQL `SELECT id, HIGHLIGHT() ... LIMIT 20`
 // (MySQL protocol; every stored field, search included), quarry's JSON `/search` with `highlight`
@@ -13,11 +13,11 @@
 // Why many rounds: a block is 20 queries, 12-90 ms; one preemption or collection moves it by 10-30%.
 import type { Connection } from 'mysql2/promise';
 import { createConnection } from 'mysql2/promise';
-import { sqlString } from './bench-util.js';
-import type { CorpusDoc } from './corpus.js';
-import { clientAgent, LeanHttpClient, postOk, type BenchAgent } from './http-client.js';
-import { cpuMark, cpuMsSince } from './process-cpu.js';
-import type { QuarryServer } from './side-by-side.bench.js';
+import { sqlString } from '../lib/bench-util.js';
+import type { CorpusDoc } from '../lib/corpus.js';
+import { clientAgent, LeanHttpClient, postOk, type BenchAgent } from '../lib/http-client.js';
+import { cpuMark, cpuMsSince } from '../lib/process-cpu.js';
+import type { QuarryServer } from '../side-by-side/side-by-side.bench.js';
 
 export const TOP = 20;
 

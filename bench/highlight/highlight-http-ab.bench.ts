@@ -1,26 +1,26 @@
-// bench/highlight-http-ab.bench.ts: the JSON highlight request over HTTP as the highlight bench sends it
-// (bench/highlight-classes.ts jsonSearch, node:http keep-alive client, one request at a time), this build's
+// bench/highlight/highlight-http-ab.bench.ts: the JSON highlight request over HTTP as the highlight bench sends it
+// (bench/highlight/highlight-classes.ts jsonSearch, node:http keep-alive client, one request at a time), this build's
 // server against a baseline build's server (a copy of a checkout with dist/ and bin/), both running at once
 // over the same documents, alternated block by block (A, B, B, A, ...): the server's CPU per request (every
 // thread's scheduler run time, and its main thread's; mean per thread name) and the bench client's own CPU per request, median and first quartile over
 // `--rounds` rounds of `--passes` passes over a class's queries. `--lean-client 1` sends the same bytes by
 // http-client.ts LeanHttpClient instead (what the server's cost owes to the client). `--search 1` adds a
 // trivial `/search` (the same request without `highlight`) per class.
-// Run: npm run build && node dist/bench/highlight-http-ab.bench.js --baseline DIR [--docs N] [--queries M]
+// Run: npm run build && node dist/bench/highlight/highlight-http-ab.bench.js --baseline DIR [--docs N] [--queries M]
 // [--classes 2] [--rounds 15] [--passes 3] [--warm 3000] [--lean-client 1] [--search 1] (`--warm`: requests
-// per server and kind before the timed rounds). Classes: bench/engine.bench.ts
+// per server and kind before the timed rounds). Classes: bench/engine/engine.bench.ts
 // queryClasses' indices. Needs dict-gcide.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { arg, argString } from './bench-util.js';
-import { loadGcide } from './corpus.js';
-import { queryClasses } from './engine.bench.js';
+import { arg, argString } from '../lib/bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
+import { queryClasses } from '../engine/engine.bench.js';
 import { jsonSearch } from './highlight-classes.js';
-import { bulkBody, clientAgent, LeanHttpClient, postOk } from './http-client.js';
-import { cpuMark, cpuMsSince, threadCpuNs, waitIdle } from './process-cpu.js';
-import { startQuarry, type QuarryServer } from './side-by-side.bench.js';
-import { processCpuMs } from './ab-children.js';
+import { bulkBody, clientAgent, LeanHttpClient, postOk } from '../lib/http-client.js';
+import { cpuMark, cpuMsSince, threadCpuNs, waitIdle } from '../lib/process-cpu.js';
+import { startQuarry, type QuarryServer } from '../side-by-side/side-by-side.bench.js';
+import { processCpuMs } from '../lib/ab-children.js';
 
 /** A thread's name (/proc/<pid>/task/<tid>/comm) and its tid's distance from the pid (creation order), for a threadCpuNs key "pid/tid". */
 function threadName(key: string): string {

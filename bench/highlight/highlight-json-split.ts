@@ -1,4 +1,4 @@
-// bench/highlight-json-split.ts: the JSON `/search` + `highlight` request of bench/highlight-json.bench.ts
+// bench/highlight/highlight-json-split.ts: the JSON `/search` + `highlight` request of bench/highlight/highlight-json.bench.ts
 // (`--split 1`) taken apart on one build, so a class's CPU per request can be laid beside SQL HIGHLIGHT()'s
 // part by part: the whole request (body parse, search, highlight, reply bytes), the request without its
 // reply's render, the engine's search + highlight of a parsed body, the render alone (the replies kept,

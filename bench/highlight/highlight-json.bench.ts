@@ -1,6 +1,6 @@
-// bench/highlight-json.bench.ts: the JSON `/search` + `highlight` request alone, in process, per benchmark
-// query class (bench/engine.bench.ts queryClasses on dict-gcide): the highlight bench's request
-// (bench/highlight-classes.ts jsonSearch: top 20, every stored field highlighted, `_source` only `len`) through
+// bench/highlight/highlight-json.bench.ts: the JSON `/search` + `highlight` request alone, in process, per benchmark
+// query class (bench/engine/engine.bench.ts queryClasses on dict-gcide): the highlight bench's request
+// (bench/highlight/highlight-classes.ts jsonSearch: top 20, every stored field highlighted, `_source` only `len`) through
 // the route the servers call (searchReply: body parse, search, highlight, reply bytes), without a socket.
 // CPU of the main thread per query (median of `--rounds` rounds, 7 by default, of `--passes` passes over the class's
 // queries; Linux /proc).
@@ -14,17 +14,17 @@
 // SQL mode, in process: statement parse, search, document reads, HIGHLIGHT(); no MySQL packets) alternated with
 // its JSON request: what the JSON request costs beyond SQL's on the same engine.
 // `--split 1`: this build's request taken apart, each part alternated with the others round by round
-// (bench/highlight-json-split.ts): where a class's JSON CPU goes per request beside SQL HIGHLIGHT()'s.
-// Run: npm run build && node dist/bench/highlight-json.bench.js [--docs N] [--queries M] [--baseline DIR]
+// (bench/highlight/highlight-json-split.ts): where a class's JSON CPU goes per request beside SQL HIGHLIGHT()'s.
+// Run: npm run build && node dist/bench/highlight/highlight-json.bench.js [--docs N] [--queries M] [--baseline DIR]
 // [--rounds N] [--passes N] [--classes I,J] [--threads N] [--profile FILE] [--heap-profile FILE] [--sql 1] [--split 1]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session as Inspector } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { arg, argString, sqlString } from './bench-util.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { queryClasses } from './engine.bench.js';
+import { arg, argString, sqlString } from '../lib/bench-util.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { queryClasses } from '../engine/engine.bench.js';
 import { highlightSql, jsonSearch } from './highlight-classes.js';
 import { splitParts, type SplitPart } from './highlight-json-split.js';
 
@@ -136,7 +136,7 @@ export async function highlightJsonBench(): Promise<Record<string, string | numb
   const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-hlj-'));
   const builds: Build[] = [];
   try {
-    builds.push(await openBuild('quarry', resolve(fileURLToPath(new URL('../..', import.meta.url))), dir, docs));
+    builds.push(await openBuild('quarry', resolve(fileURLToPath(new URL('../../..', import.meta.url))), dir, docs));
     const baseline = argString('baseline');
     if (baseline) builds.push(await openBuild('baseline', resolve(baseline), dir, docs));
     const rounds = arg('rounds', 7);

@@ -1,5 +1,5 @@
-// bench/highlight-scan-share.bench.ts: sizes the "scan less stored text" lever for JSON `highlight` (issue 16's
-// low df class) before anyone builds it. For each query class (bench/engine.bench.ts queryClasses on dict-gcide,
+// bench/highlight/highlight-scan-share.bench.ts: sizes the "scan less stored text" lever for JSON `highlight` (issue 16's
+// low df class) before anyone builds it. For each query class (bench/engine/engine.bench.ts queryClasses on dict-gcide,
 // each query's top 20 documents by quarry's own search, as highlight-builder --mode json takes them):
 // - the JSON highlight work in process (highlightDocuments + highlightJsonText over title and body, every
 //   field its passages or its start: the highlight bench's request without search and protocol), CPU us a query;
@@ -10,18 +10,18 @@
 //   units (default 320: the default limit 256 plus a word and its gaps) of a keyword occurrence, found by
 //   analyze() (the general tokenizer, stem_en), over all units of the scanned fields.
 // So "scan share x (1 - covered)" bounds what a windowed scan could save of the highlight work (the
-// windows' own prefilter not counted). Run: npm run build && node dist/bench/highlight-scan-share.bench.js
+// windows' own prefilter not counted). Run: npm run build && node dist/bench/highlight/highlight-scan-share.bench.js
 // [--docs N] [--queries M] [--classes 2] [--rounds 9] [--radius 320]
-import { installNodeHost } from '../src/engine/node-host.js';
-import { parseQuery } from '../src/query/parse-query.js';
-import { createTextPipeline } from '../src/text/text-pipeline.js';
-import { highlightDocuments, parseJsonHighlight } from '../src/highlight/highlight-request.js';
-import { highlightJsonText } from '../src/http/render-highlight.js';
-import { skipLetters } from '../src/highlight/snippet-scan-plan.js';
-import type { StreamRequest } from '../src/text/field-scanner.js';
-import { arg, argString } from './bench-util.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { queryClasses } from './engine.bench.js';
+import { installNodeHost } from '../../src/engine/node-host.js';
+import { parseQuery } from '../../src/query/parse-query.js';
+import { createTextPipeline } from '../../src/text/text-pipeline.js';
+import { highlightDocuments, parseJsonHighlight } from '../../src/highlight/highlight-request.js';
+import { highlightJsonText } from '../../src/http/render-highlight.js';
+import { skipLetters } from '../../src/highlight/snippet-scan-plan.js';
+import type { StreamRequest } from '../../src/text/field-scanner.js';
+import { arg, argString } from '../lib/bench-util.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { queryClasses } from '../engine/engine.bench.js';
 import { topDocs } from './highlight-builder.bench.js';
 
 const PASSES = 5;

@@ -1,4 +1,4 @@
-// bench/highlight-sql-ab.bench.ts: the whole SQL statement of the highlight bench's modes, in process (no
+// bench/highlight/highlight-sql-ab.bench.ts: the whole SQL statement of the highlight bench's modes, in process (no
 // protocol): `SELECT id, HIGHLIGHT() ... LIMIT 20` (search, document reads, HIGHLIGHT() setup and every
 // document) and CALL SNIPPETS of the query's top-20 bodies (statement parse of the long texts, builder),
 // this build against a baseline build (a copy of a checkout with dist/) in one process, each with its own
@@ -8,15 +8,15 @@
 // between rounds (and its first classes pay the JIT's compiles); this reads a 10% change.
 // `--data-a DIR --data-b DIR` reuse tables loaded before (a quarry data directory holding table gcide of
 // the same `--docs`; loaded there when missing, kept); otherwise both are loaded into a temporary folder.
-// Run: npm run build && node dist/bench/highlight-sql-ab.bench.js --baseline DIR [--docs N] [--classes 7,2]
-// [--modes sql,call] [--rounds 41] [--data-a DIR --data-b DIR]. Classes are bench/engine.bench.ts queryClasses' indices.
+// Run: npm run build && node dist/bench/highlight/highlight-sql-ab.bench.js --baseline DIR [--docs N] [--classes 7,2]
+// [--modes sql,call] [--rounds 41] [--data-a DIR --data-b DIR]. Classes are bench/engine/engine.bench.ts queryClasses' indices.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { arg, argString, GCIDE_CREATE, gcideInserts } from './bench-util.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { queryClasses } from './engine.bench.js';
+import { arg, argString, GCIDE_CREATE, gcideInserts } from '../lib/bench-util.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { queryClasses } from '../engine/engine.bench.js';
 import { callSnippets, highlightSql, searchSql } from './highlight-classes.js';
 
 const PASSES = 5;
@@ -47,7 +47,7 @@ export async function highlightSqlAbBench(): Promise<Record<string, string | num
   const byId = new Map(docs.map((d) => [d.id, d]));
   const classes = queryClasses(docs, arg('queries', 20));
   const tmp = mkdtempSync(join(tmpdir(), 'quarry-hl-sql-ab-'));
-  const self = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+  const self = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
   const builds: [string, Db][] = [];
   try {
     builds.push(['quarry', await openBuild(self, argString('data-a') ?? join(tmp, 'a'), docs)]);

@@ -1,7 +1,7 @@
-// bench/highlight.bench.ts: highlighting on Debian's dict-gcide. Per benchmark query class, the top
+// bench/highlight/highlight.bench.ts: highlighting on Debian's dict-gcide. Per benchmark query class, the top
 // 20 hits highlighted by quarry's server (SQL HIGHLIGHT() and CALL SNIPPETS over MySQL, JSON /search
 // `highlight` over HTTP) beside Sphinx 2.2.11's searchd (search + CALL SNIPPETS, and CALL SNIPPETS
-// alone) in the same run: docs/s, server CPU per query and the ratios (bench/highlight-classes.ts);
+// alone) in the same run: docs/s, server CPU per query and the ratios (bench/highlight/highlight-classes.ts);
 // `--baseline DIR` adds another build's server (a copy of a checkout with dist/, build/ and bin/) for a
 // before/after in the same run (its columns: this build's server CPU over the baseline's per mode, the
 // median over rounds of the two blocks' ratio). Then, in process: CALL SNIPPETS throughput on 1 kB and
@@ -32,32 +32,32 @@
 // restarted after the load under --cpu-prof, its profiles written there when it stops; no Sphinx then).
 // The JSON mode's client is the harness's (http-client.ts): since session 20 undici's Pool.request (the engine of
 // Node's fetch), a real and widely used client as mysql2 is on Sphinx's side, node:http with --http-client node
-// (the client until session 20; session 16's bench/http-clients.bench.ts, 3 runs at load 9-24: bench CPU per
+// (the client until session 20; session 16's bench/http/http-clients.bench.ts, 3 runs at load 9-24: bench CPU per
 // request node:http 172-208 us, undici 7 187-209, mysql2 140-162, LeanHttpClient 59-75, so on these 40 kB
 // replies the two weigh about the same); --lean-client 1 shows the column without most of the client's cost.
 // Needs dict-gcide (and sphinxsearch for the Sphinx columns). Seed 42. Prints a table and JSON.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { installNodeHost } from '../src/engine/node-host.js';
-import { setFieldScannerFactory } from '../src/text/field-scanner.js';
-import { parseQuery } from '../src/query/parse-query.js';
-import { createTextPipeline } from '../src/text/text-pipeline.js';
-import { buildSnippets, packSnippets } from '../src/highlight/snippet-builder.js';
-import { snippetOptions } from '../src/highlight/snippet-options.js';
-import { pickPassagesTs, setSnippetPicker, type Picker } from '../src/highlight/snippet-pick.js';
-import { markDocument } from '../src/highlight/snippet-marks.js';
-import { matchDocument } from '../test/reference/snippet-match.js';
-import { buildStream } from '../src/highlight/snippet-stream.js';
-import { pickPassagesWasm, type PickInput } from '../src/wasm/snippet.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { arg, argString, sqlString } from './bench-util.js';
-import { queryClasses } from './engine.bench.js';
-import { freePort, sphinxAvailable, startSphinx } from './peers/sphinx.js';
-import { startQuarry, type QuarryServer } from './side-by-side.bench.js';
+import { installNodeHost } from '../../src/engine/node-host.js';
+import { setFieldScannerFactory } from '../../src/text/field-scanner.js';
+import { parseQuery } from '../../src/query/parse-query.js';
+import { createTextPipeline } from '../../src/text/text-pipeline.js';
+import { buildSnippets, packSnippets } from '../../src/highlight/snippet-builder.js';
+import { snippetOptions } from '../../src/highlight/snippet-options.js';
+import { pickPassagesTs, setSnippetPicker, type Picker } from '../../src/highlight/snippet-pick.js';
+import { markDocument } from '../../src/highlight/snippet-marks.js';
+import { matchDocument } from '../../test/reference/snippet-match.js';
+import { buildStream } from '../../src/highlight/snippet-stream.js';
+import { pickPassagesWasm, type PickInput } from '../../src/wasm/snippet.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { arg, argString, sqlString } from '../lib/bench-util.js';
+import { queryClasses } from '../engine/engine.bench.js';
+import { freePort, sphinxAvailable, startSphinx } from '../peers/sphinx.js';
+import { startQuarry, type QuarryServer } from '../side-by-side/side-by-side.bench.js';
 import { measureClass, median, quarryClients, quarryModes, roundRatios, sphinxModes, topBodies, TOP, type HighlightMode } from './highlight-classes.js';
-import { waitIdle } from './process-cpu.js';
-import { progress } from './progress.js';
+import { waitIdle } from '../lib/process-cpu.js';
+import { progress } from '../lib/progress.js';
 
 const BATCH = 1000;
 /**

@@ -1,9 +1,9 @@
-// bench/bulk-ab.bench.ts: the /bulk exchange without a socket (src/http/json-routes.ts bulkReply: the NDJSON
+// bench/http/bulk-ab.bench.ts: the /bulk exchange without a socket (src/http/json-routes.ts bulkReply: the NDJSON
 // body parsed, its lines read and written, the reply rendered), 100k dict-gcide documents in bodies of 1000 as
 // the side-by-side sends them, in a child process per run, this build against a baseline build alternated run
 // by run. Per run: the protocol thread's CPU ms per 1000 documents while the bodies are answered (`main`),
 // the other threads' (lmdb's writer, the merge thread), docs/s, and the protocol thread's idle ms per 1000
-// (wall time neither on a CPU nor waiting for one: waiting for a commit; bench/process-cpu.ts mainThreadSched). Node runs as bin/quarry.js runs it
+// (wall time neither on a CPU nor waiting for one: waiting for a commit; bench/lib/process-cpu.ts mainThreadSched). Node runs as bin/quarry.js runs it
 // (--min-semi-space-size=4). No HTTP server, so the figure is the
 // per-body and per-line work load-ab.bench.ts measures among the rest, at a finer grain.
 // Run: npm run bench -- bulk-ab [--baseline DIR] [--docs 100000] [--rounds 3]
@@ -12,11 +12,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runAlternated } from './ab-children.js';
-import { arg } from './bench-util.js';
-import { loadGcide } from './corpus.js';
-import { bulkBody } from './http-client.js';
-import { mainThreadSched, threadCpuMs } from './process-cpu.js';
+import { runAlternated } from '../lib/ab-children.js';
+import { arg } from '../lib/bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
+import { bulkBody } from '../lib/http-client.js';
+import { mainThreadSched, threadCpuMs } from '../lib/process-cpu.js';
 
 const BATCH = 1000;
 

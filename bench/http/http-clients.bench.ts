@@ -1,4 +1,4 @@
-// bench/http-clients.bench.ts: what the highlight bench's HTTP client costs, beside the server it measures.
+// bench/http/http-clients.bench.ts: what the highlight bench's HTTP client costs, beside the server it measures.
 // One quarry server loaded with dict-gcide; the highlight bench's JSON request (highlight-classes.ts
 // jsonSearch: top 20, every stored field highlighted) of every query class sent one at a time by each
 // client in turn, in alternated blocks (A, B, C, ..., then reversed): node:http over a keep-alive agent
@@ -8,7 +8,7 @@
 // client Sphinx's side keeps). Per client: this process's CPU per request (the bench client's, on the cores
 // the server shares), the server's CPU per request (user + system, /proc) and the median block's wall
 // time per request. Client CPU is what a loaded two-core machine charges the JSON column's wall figure.
-// Run: npm run build && node dist/bench/http-clients.bench.js [--docs N] [--queries M] [--rounds R] [--undici DIR]
+// Run: npm run build && node dist/bench/http/http-clients.bench.js [--docs N] [--queries M] [--rounds R] [--undici DIR]
 // Needs dict-gcide. Seed 42 (engine.bench's query classes).
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -16,13 +16,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createConnection } from 'mysql2/promise';
-import { arg, argString, GCIDE_CREATE, gcideInserts } from './bench-util.js';
-import { loadGcide } from './corpus.js';
-import { queryClasses } from './engine.bench.js';
-import { highlightSql, jsonSearch } from './highlight-classes.js';
-import { clientAgent, LeanHttpClient, postText, undiciClient, type HttpReply } from './http-client.js';
-import { processCpuMs } from './process-cpu.js';
-import { startQuarry } from './side-by-side.bench.js';
+import { arg, argString, GCIDE_CREATE, gcideInserts } from '../lib/bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
+import { queryClasses } from '../engine/engine.bench.js';
+import { highlightSql, jsonSearch } from '../highlight/highlight-classes.js';
+import { clientAgent, LeanHttpClient, postText, undiciClient, type HttpReply } from '../lib/http-client.js';
+import { processCpuMs } from '../lib/process-cpu.js';
+import { startQuarry } from '../side-by-side/side-by-side.bench.js';
 
 interface Client { name: string; send(body: string): Promise<number>; close(): Promise<void> | void }
 

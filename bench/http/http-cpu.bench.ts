@@ -1,4 +1,4 @@
-// bench/http-cpu.bench.ts: the HTTP JSON path's cost in the server's CPU time per request (user+system
+// bench/http/http-cpu.bench.ts: the HTTP JSON path's cost in the server's CPU time per request (user+system
 // of the whole server process, from /proc/<pid>/stat), the fairest figure on a shared machine, with the
 // client's p50 beside it. Loads the corpus through /bulk (1000 docs per body), then one keep-alive
 // client sends each request class: /search with and without `_source`, the same rows through /sql,
@@ -8,13 +8,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { arg, mulberry32, percentile, sqlString } from './bench-util.js';
-import { queryClasses } from './engine.bench.js';
-import { startQuarry } from './side-by-side.bench.js';
-import { bulkBody, clientAgent, postOk, type BenchAgent } from './http-client.js';
-import { processCpuMs, waitIdle } from './process-cpu.js';
-import { progress } from './progress.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { arg, mulberry32, percentile, sqlString } from '../lib/bench-util.js';
+import { queryClasses } from '../engine/engine.bench.js';
+import { startQuarry } from '../side-by-side/side-by-side.bench.js';
+import { bulkBody, clientAgent, postOk, type BenchAgent } from '../lib/http-client.js';
+import { processCpuMs, waitIdle } from '../lib/process-cpu.js';
+import { progress } from '../lib/progress.js';
 
 const TABLE = 'gcide';
 const BATCH = 1000;

@@ -1,4 +1,4 @@
-// bench/http-reply-head.bench.ts: what the highlight bench's node:http client (http-client.ts postOk: a one-socket
+// bench/http/http-reply-head.bench.ts: what the highlight bench's node:http client (http-client.ts postOk: a one-socket
 // keep-alive agent, the body read as UTF-8 text and tested for an error) spends per request on the shape of the
 // reply's head. A child process answers each request's read with fixed bytes, one write, after busy-waiting
 // `--think-us` (the server's time per request, so the client sleeps and wakes as against a real server); one
@@ -8,15 +8,15 @@
 // reversed every other round); the client's own CPU (user + system, every thread) per request, median of the rounds.
 // Measured (session 19, load 15-17, 2 cores, 270 us think time): first quartiles 30-36 us a request whatever the
 // head with a 0.4 kB body, 34-37 with 3.6 kB (medians 34-59: the load); without the think time 25-28. The real
-// bench's client spends ~110 us a low df request against the quarry server (bench/highlight-http-ab.bench.ts):
+// bench's client spends ~110 us a low df request against the quarry server (bench/highlight/highlight-http-ab.bench.ts):
 // not the head's shape, so the lean server keeps node:http's head.
-// Run: npm run build && node dist/bench/http-reply-head.bench.js [--requests 2000] [--rounds 6] [--think-us 270]
+// Run: npm run build && node dist/bench/http/http-reply-head.bench.js [--requests 2000] [--rounds 6] [--think-us 270]
 // [--body-bytes N] (default: a low df reply of two highlighted hits, 0.4 kB).
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { arg } from './bench-util.js';
+import { arg } from '../lib/bench-util.js';
 
 const SAMPLE = '{"took":0,"timed_out":false,"hits":{"total":2,"total_relation":"eq","hits":[{"_id":123,"_score":1500,"_source":{"len":245},'
   + '"highlight":{"title":["Zymurgy"],"body":["a <b>zymurgy</b> of the thing that is made of various sorts of stuff and so on"]}},'

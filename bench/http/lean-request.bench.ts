@@ -1,17 +1,17 @@
-// bench/lean-request.bench.ts: CPU per request of the lean HTTP server's own work (head parse, route
+// bench/http/lean-request.bench.ts: CPU per request of the lean HTTP server's own work (head parse, route
 // call, reply encoding and write) for an INSERT's `/sql?mode=raw` request, without the engine or a real
 // socket: a fake socket echoes each reply with the next request, the route answers at once with the OK
 // reply of an INSERT. What HTTP adds over the MySQL protocol on the protocol thread, in isolation
 // (16-client INSERTs cost that thread 150-180 us each, insert-ab.bench.ts). This build against a
-// baseline build, alternated. Run: node dist/bench/lean-request.bench.js [--baseline DIR] [--rounds 3]
+// baseline build, alternated. Run: node dist/bench/http/lean-request.bench.js [--baseline DIR] [--rounds 3]
 // [--requests 200000] (DIR: a checkout with dist/).
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import { arg, argString } from './bench-util.js';
+import { arg, argString } from '../lib/bench-util.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../..', import.meta.url).pathname;
 const SQL = "INSERT INTO gcide (id, title, body, len) VALUES (20000001,'abandon','To give up wholly; to surrender completely.',42)";
-/** The request as node:http's client sends it (bench/side-by-side.bench.ts's `post`). */
+/** The request as node:http's client sends it (bench/side-by-side/side-by-side.bench.ts's `post`). */
 const REQUEST = Buffer.from(`POST /sql?mode=raw HTTP/1.1\r\nHost: 127.0.0.1:40123\r\nConnection: keep-alive\r\nContent-Length: ${SQL.length}\r\n\r\n${SQL}`);
 const OK_BODY = '[{"total":1,"error":"","warning":""}]';
 

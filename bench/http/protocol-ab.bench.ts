@@ -1,4 +1,4 @@
-// bench/protocol-ab.bench.ts: two builds of quarry compared per protocol by the server's CPU time per
+// bench/http/protocol-ab.bench.ts: two builds of quarry compared per protocol by the server's CPU time per
 // query (user+system of the whole server process, every thread), the fairest before/after figure on a
 // shared machine. Both servers load the same dict-gcide documents through /bulk and stay up; then, round
 // after round, each build in turn (the order alternated per round) answers the side-by-side's shuffled
@@ -17,13 +17,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { arg, argString, mulberry32 } from './bench-util.js';
-import { documentFrequencies, queryClasses, synthetic } from './engine.bench.js';
-import { queryRun, startQuarry, type Peer, type QuarryServer } from './side-by-side.bench.js';
-import { bulkBody, clientAgent, postOk } from './http-client.js';
-import { waitIdle } from './process-cpu.js';
-import { progress } from './progress.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { arg, argString, mulberry32 } from '../lib/bench-util.js';
+import { documentFrequencies, queryClasses, synthetic } from '../engine/engine.bench.js';
+import { queryRun, startQuarry, type Peer, type QuarryServer } from '../side-by-side/side-by-side.bench.js';
+import { bulkBody, clientAgent, postOk } from '../lib/http-client.js';
+import { waitIdle } from '../lib/process-cpu.js';
+import { progress } from '../lib/progress.js';
 
 const BATCH = 1000;
 

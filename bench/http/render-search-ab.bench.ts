@@ -1,4 +1,4 @@
-// bench/render-search-ab.bench.ts: the `/search` reply render alone (writeSearchJson into a ByteSink, as the
+// bench/http/render-search-ab.bench.ts: the `/search` reply render alone (writeSearchJson into a ByteSink, as the
 // lean server writes it), this build against a baseline build, in one process, alternated in short turns:
 // 20-hit pages of gcide documents (id bigint, title, body, len uint; each row paired with its frozen stored
 // document as RowsResult.sources, as the engine's document cache hands them out), cycling over `--pool`
@@ -7,13 +7,13 @@
 // search-path-ab resolves on a loaded machine (its A/A reads 0.93 at load 20), so it is measured apart.
 // `--highlight 1`: the highlight bench's JSON page instead (`_source` only `len`, each hit a `highlight` of its title
 // and three passages of its body with `<b>` marks, quotes and backslashes as gcide has them).
-// Run: node dist/bench/render-search-ab.bench.js --baseline DIR [--pool 400] [--pages 200] [--rounds 30] [--highlight 1]
+// Run: node dist/bench/http/render-search-ab.bench.js --baseline DIR [--pool 400] [--pages 200] [--rounds 30] [--highlight 1]
 // (DIR: another build's checkout with dist/). Needs dict-gcide.
 import { join, resolve } from 'node:path';
-import { arg, argString } from './bench-util.js';
-import { loadGcide } from './corpus.js';
+import { arg, argString } from '../lib/bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
 
-const ROOT = resolve(new URL('../..', import.meta.url).pathname);
+const ROOT = resolve(new URL('../../..', import.meta.url).pathname);
 
 interface Build {
   name: string;

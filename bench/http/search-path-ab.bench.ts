@@ -1,20 +1,20 @@
-// bench/search-path-ab.bench.ts: the `/search` route's protocol-thread CPU per request in process, this
+// bench/http/search-path-ab.bench.ts: the `/search` route's protocol-thread CPU per request in process, this
 // build against a baseline build, interleaved in chunks of 100 requests: the side-by-side's /search
 // body (query_string, limit 20, hits with `_source`) through searchReply (body parse, query tree, plan, evaluation, page read, metrics)
 // and the reply written into a ByteSink as the lean server writes it, without sockets or the bench
 // client, so a few per cent show through a loaded machine (protocol-ab's server CPU a query varies
 // 10% a round at load 15). Both engines run in this process (threads = 1) over 100k gcide loaded by
 // INSERTs of 1000 rows and merged into one segment (OPTIMIZE), the same shuffled query mix each.
-// Run: node dist/bench/search-path-ab.bench.js --baseline DIR [--docs N] [--queries M] [--rounds R]
+// Run: node dist/bench/http/search-path-ab.bench.js --baseline DIR [--docs N] [--queries M] [--rounds R]
 // (DIR: another build's checkout with dist/ and build/). Needs dict-gcide. Seed 42.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { arg, argString, GCIDE_CREATE, gcideInserts, mulberry32 } from './bench-util.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { queryClasses } from './engine.bench.js';
+import { arg, argString, GCIDE_CREATE, gcideInserts, mulberry32 } from '../lib/bench-util.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { queryClasses } from '../engine/engine.bench.js';
 
-const ROOT = resolve(new URL('../..', import.meta.url).pathname);
+const ROOT = resolve(new URL('../../..', import.meta.url).pathname);
 const BATCH = 1000;
 
 /** What this bench calls in one build (its own module graph: caches, core and metrics apart). */

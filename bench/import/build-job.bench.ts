@@ -1,4 +1,4 @@
-// bench/build-job.bench.ts: the build thread's work in `quarry import --data` without the import around
+// bench/import/build-job.bench.ts: the build thread's work in `quarry import --data` without the import around
 // it: the dict-gcide rows in 25,000-row jobs (buildJobOf, as row-load.ts makes them), each built by
 // buildOfJob on one fresh pipeline, as the build thread does, in a fresh process per run (the thread's
 // first batch is cold: JIT, scanner ids, stems; it costs ~2.4x a later one). Per run: CPU ms of priming
@@ -13,10 +13,10 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { arg, argString } from './bench-util.js';
-import { loadGcide } from './corpus.js';
+import { arg, argString } from '../lib/bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const BATCH = 25_000;
 const cpuMs = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
 

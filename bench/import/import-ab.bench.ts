@@ -1,4 +1,4 @@
-// bench/import-ab.bench.ts: `quarry import --data` of the dict-gcide entries (as import.bench.ts runs it:
+// bench/import/import-ab.bench.ts: `quarry import --data` of the dict-gcide entries (as import.bench.ts runs it:
 // one TSV file, a stem_en table created first, the process timed by /usr/bin/time), this build against a
 // baseline build, alternated run by run (the only fair comparison on a shared machine). Per run: wall
 // seconds, docs/s, CPU seconds (user + sys, both threads), peak RSS and the md5 of the table's segment
@@ -17,10 +17,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runAlternated } from './ab-children.js';
-import { arg, argString } from './bench-util.js';
-import { loadGcide } from './corpus.js';
-import { segmentsMd5 } from './segment-files.js';
+import { runAlternated } from '../lib/ab-children.js';
+import { arg, argString } from '../lib/bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
+import { segmentsMd5 } from '../lib/segment-files.js';
 
 const TSV = join(tmpdir(), 'quarry-import-ab-gcide.tsv');
 
@@ -90,5 +90,5 @@ async function child(root: string): Promise<void> {
   }
 }
 
-const ROOT_THIS = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const ROOT_THIS = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 runAlternated(fileURLToPath(import.meta.url), child);

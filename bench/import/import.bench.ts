@@ -1,6 +1,6 @@
-// bench/import.bench.ts: bulk loading, `quarry import` beside Sphinx 2.2.11's `indexer` over the same rows
+// bench/import/import.bench.ts: bulk loading, `quarry import` beside Sphinx 2.2.11's `indexer` over the same rows
 // in the same run: the dict-gcide entries (title, body; morphology stem_en) and 1M synthetic documents
-// (bench/synthetic.ts's Zipf vocabulary: title 4-11 words, body 30-89, a uint; seed 42). Both read one
+// (bench/lib/synthetic.ts's Zipf vocabulary: title 4-11 words, body 30-89, a uint; seed 42). Both read one
 // TSV file: Sphinx through a tsvpipe source (`cat FILE`) into a plain index, quarry with
 // `quarry import --data` into an RT table of the same fields and settings (created first, so the
 // settings match). Each is a real process timed by /usr/bin/time: wall seconds and CPU seconds (user +
@@ -14,13 +14,13 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { open } from '../src/index.js';
-import { arg, mulberry32 } from './bench-util.js';
-import { gcideAvailable, loadGcide } from './corpus.js';
-import { VOCAB, word, zipf } from './synthetic.js';
-import { progress } from './progress.js';
+import { open } from '../../src/index.js';
+import { arg, mulberry32 } from '../lib/bench-util.js';
+import { gcideAvailable, loadGcide } from '../lib/corpus.js';
+import { VOCAB, word, zipf } from '../lib/synthetic.js';
+import { progress } from '../lib/progress.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const INDEXER = '/usr/bin/indexer';
 const TIME = '/usr/bin/time';
 

@@ -1,4 +1,4 @@
-// bench/insert-ab.bench.ts: single-row INSERTs from CLIENTS clients at once (group commit), this build against
+// bench/insert/insert-ab.bench.ts: single-row INSERTs from CLIENTS clients at once (group commit), this build against
 // a baseline build, alternated run by run (the only fair comparison on a shared machine); per run the rate and
 // the server's CPU ms an INSERT, split into its protocol thread and all its other threads (lmdb's writer,
 // V8's compiler and GC helpers, the merge thread), and the bytes it wrote to disk an INSERT (fewer, fuller
@@ -29,13 +29,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { arg, argString, sqlString } from './bench-util.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { clientAgent, HTTP_CLIENT, httpClientNote, postOk, type HttpClientName } from './http-client.js';
-import { waitIdle } from './process-cpu.js';
-import { startQuarry } from './side-by-side.bench.js';
+import { arg, argString, sqlString } from '../lib/bench-util.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { clientAgent, HTTP_CLIENT, httpClientNote, postOk, type HttpClientName } from '../lib/http-client.js';
+import { waitIdle } from '../lib/process-cpu.js';
+import { startQuarry } from '../side-by-side/side-by-side.bench.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../..', import.meta.url).pathname;
 
 /**
  * CPU ms (user + system) of the process's protocol thread and of its other threads, and per thread name

@@ -1,4 +1,4 @@
-// bench/insert-alloc.bench.ts: the bytes the server allocates per single-row INSERT from 16 clients, garbage
+// bench/insert/insert-alloc.bench.ts: the bytes the server allocates per single-row INSERT from 16 clients, garbage
 // included (V8's sampling heap profiler with the objects later collected kept in), this build and a baseline
 // build alternated. Each build runs in a child process that serves in-process and drives itself with 16
 // mysql2 (or node:http `/sql?mode=raw`) clients: 2,000 warm-up INSERTs, then the sampled ones. The client's
@@ -6,18 +6,18 @@
 // ~15% of the protocol thread's time under single-row INSERTs, and the CPU benches (insert-ab) cannot
 // resolve a few hundred bytes a statement on a loaded machine; this can, to about +-1 kB a run (the seal's
 // allocations land in one run's window or the next's).
-// Run: node dist/bench/insert-alloc.bench.js --baseline DIR [--http 1] [--statements 4000] [--rounds 2]
+// Run: node dist/bench/insert/insert-alloc.bench.js --baseline DIR [--http 1] [--statements 4000] [--rounds 2]
 // [--top 0] (the N functions allocating most, server side, per build's last round)
 // (DIR: another build's checkout with dist/). Needs dict-gcide.
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { arg, argString, sqlString } from './bench-util.js';
+import { arg, argString, sqlString } from '../lib/bench-util.js';
 
-const ROOT = resolve(new URL('../..', import.meta.url).pathname);
+const ROOT = resolve(new URL('../../..', import.meta.url).pathname);
 /** Stack frames of the driving clients: their allocations are not the server's. */
 const CLIENT_FRAMES = /mysql2|insert-alloc\.bench|sql-escaper|bench-util|_http_client|_http_incoming|_http_common/;
 
@@ -27,7 +27,9 @@ interface Client { exec(sql: string): Promise<unknown> }
 /** In the child: serves from `root`'s build, runs the INSERTs, prints one JSON line of what it measured. */
 async function child(root: string, overHttp: boolean, n: number, top: number): Promise<void> {
   const { main } = await import(join(root, 'dist/src/server/cli.js'));
-  const { loadGcide } = await import(join(root, 'dist/bench/corpus.js'));
+  // a baseline built before bench/ had folders keeps corpus.js at dist/bench/
+  const corpus = join(root, 'dist/bench/lib/corpus.js');
+  const { loadGcide } = await import(existsSync(corpus) ? corpus : join(root, 'dist/bench/corpus.js'));
   const mysql = (await import(join(root, 'node_modules/mysql2/promise.js'))).default;
   const dir = mkdtempSync(join(tmpdir(), 'quarry-insert-alloc-'));
   let out = '';

@@ -1,4 +1,4 @@
-// bench/insert-build.bench.ts: the two ways a big INSERT's segment is built on the protocol thread, in
+// bench/insert/insert-build.bench.ts: the two ways a big INSERT's segment is built on the protocol thread, in
 // process over the side-by-side's table (title text, body text, len uint, morphology='stem_en', the core's
 // field scanner as the server installs it): `inputs`, a DocInput per row (Table.docInput: FieldTokens of
 // packed term numbers per field) then invertDocs, as every INSERT did before; `stored`, buildOfJob over the
@@ -9,27 +9,27 @@
 // md5 of every segment's blob, dictionary and host columns (equal: the paths build the same segments).
 // Session 15, 3 rounds, load average 19.8: inputs 12.2 / 11.0 / 13.2 ms main (13.2 / 13.2 / 13.8 process),
 // stored 11.0 / 10.7 / 11.5 (11.0 / 11.6 / 12.4); md5 equal. In the server, main's build against this one
-// alternated: `node dist/bench/load-ab.bench.js --baseline DIR --rounds 3` twice (load average 22-35),
+// alternated: `node dist/bench/side-by-side/load-ab.bench.js --baseline DIR --rounds 3` twice (load average 22-35),
 // protocol thread ms per 1000 docs MySQL 27/27/27/28/27/31 -> 25/25/28/23/25/24, /bulk 25/25/28/26/28/27 ->
 // 25/24/25/25/25/25; `npm run bench -- side-by-side --docs 100000 --load-only 1` twice each (load 26-33),
 // server CPU per 1000 docs till the last answer /sql 59.0/57.4 -> 46.7/48.5, MySQL 48.3/45.0 -> 34.0/36.2,
 // /bulk 47.4/45.5 -> 39.7/36.0 (Sphinx 26.8-27.9); docs/s ratios to Sphinx at that load: /sql 0.48/0.76 ->
 // 1.14/0.75, MySQL 0.30/0.78 -> 1.39/0.94, /bulk 0.31/0.91 -> 1.22/0.96.
-// Run: npm run build && node dist/bench/insert-build.bench.js [--docs 80000] [--warm 20000] [--rounds 3]
+// Run: npm run build && node dist/bench/insert/insert-build.bench.js [--docs 80000] [--warm 20000] [--rounds 3]
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { arg, argString } from './bench-util.js';
-import { loadGcide } from './corpus.js';
-import { processCpuMs } from './ab-children.js';
-import { installNodeHost } from '../src/engine/node-host.js';
-import { buildJobOf, buildOfJob } from '../src/engine/background/build-job.js';
-import { indexedField } from '../src/engine/field-input.js';
-import { buildSegment, invertDocs, type BuiltSegment } from '../src/index/segment/segment-builder.js';
-import { pairSettings } from '../src/index/segment/segment-pairs.js';
-import type { IndexSchema } from '../src/index/types.js';
-import { createTextPipeline } from '../src/text/text-pipeline.js';
+import { arg, argString } from '../lib/bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
+import { processCpuMs } from '../lib/ab-children.js';
+import { installNodeHost } from '../../src/engine/node-host.js';
+import { buildJobOf, buildOfJob } from '../../src/engine/background/build-job.js';
+import { indexedField } from '../../src/engine/field-input.js';
+import { buildSegment, invertDocs, type BuiltSegment } from '../../src/index/segment/segment-builder.js';
+import { pairSettings } from '../../src/index/segment/segment-pairs.js';
+import type { IndexSchema } from '../../src/index/types.js';
+import { createTextPipeline } from '../../src/text/text-pipeline.js';
 
 const BATCH = 1000;
 

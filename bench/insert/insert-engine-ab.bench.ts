@@ -1,4 +1,4 @@
-// bench/insert-engine-ab.bench.ts: single-row INSERTs from 16 sessions at once straight into the engine
+// bench/insert/insert-engine-ab.bench.ts: single-row INSERTs from 16 sessions at once straight into the engine
 // (Engine.execute, no socket, no protocol), so the group-commit round, the store's encoding, the write log,
 // the lmdb apply and the RAM tail are measured without the protocol thread's reads and replies (insert-ab
 // has those, and the noise of two client processes on the shared cores). In a child process per run, this
@@ -8,16 +8,16 @@
 // lmdb's writer, the merge thread), and both again to 1.5 s after the last (`main+idle`, `other+idle`: the
 // deferred lmdb apply, the idle seal and merges). The statements' texts are made before the timing; the
 // sessions' loop is the only client work on the main thread.
-// Run: node dist/bench/insert-engine-ab.bench.js [--baseline DIR] [--statements 8000] [--rounds 3]
+// Run: node dist/bench/insert/insert-engine-ab.bench.js [--baseline DIR] [--statements 8000] [--rounds 3]
 // (DIR: a copy of a checkout with dist/ and build/). dict-gcide documents in corpus order, 4,000 warm-up first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runAlternated } from './ab-children.js';
-import { arg, sqlString } from './bench-util.js';
-import { loadGcide } from './corpus.js';
-import { mainThreadSched, threadCpuMs } from './process-cpu.js';
+import { runAlternated } from '../lib/ab-children.js';
+import { arg, sqlString } from '../lib/bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
+import { mainThreadSched, threadCpuMs } from '../lib/process-cpu.js';
 
 const CLIENTS = 16;
 const WARMUP = 4000;

@@ -1,17 +1,17 @@
-// bench/insert-order.bench.ts: does the insert bench's HTTP row pay for running second? `npm run bench -- insert`
+// bench/insert/insert-order.bench.ts: does the insert bench's HTTP row pay for running second? `npm run bench -- insert`
 // runs quarry's MySQL row (1, 100 and 1000 rows an INSERT, 16 single-row clients, queries under writes: ~46k
 // rows) and then its HTTP row on the same server and table, while Sphinx gets a fresh server. This runs that
 // order ('after-mysql') and the HTTP row alone on a fresh server ('fresh'), alternated, and prints the HTTP
 // row's figures each time (the 16-client rate, server CPU and protocol-thread CPU per 1000 documents) with the
 // table's segments when its 16-client phase ends.
-// Run: node dist/bench/insert-order.bench.js [--docs 20000] [--rounds 2]
+// Run: node dist/bench/insert/insert-order.bench.js [--docs 20000] [--rounds 2]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { arg } from './bench-util.js';
-import { loadGcide } from './corpus.js';
+import { arg } from '../lib/bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
 import { peerRow } from './insert.bench.js';
-import { startQuarry } from './side-by-side.bench.js';
+import { startQuarry } from '../side-by-side/side-by-side.bench.js';
 
 const CREATE = "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'";
 const docs = loadGcide(arg('docs', 20_000));

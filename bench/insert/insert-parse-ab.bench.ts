@@ -1,14 +1,14 @@
-// bench/insert-parse-ab.bench.ts: the SQL parse of single-row INSERTs alone (parseSql over the texts the insert
+// bench/insert/insert-parse-ab.bench.ts: the SQL parse of single-row INSERTs alone (parseSql over the texts the insert
 // bench sends: `INSERT INTO gcide (id, title, body, len) VALUES (...)` of gcide documents), this build against
 // a baseline build, in one process, alternated in short turns. The parse is about 1 us of the ~100 us of
 // protocol-thread CPU an INSERT costs, far below what insert-ab resolves on a loaded machine, so it is
-// measured apart. Run: node dist/bench/insert-parse-ab.bench.js --baseline DIR [--docs 5000] [--rounds 30]
+// measured apart. Run: node dist/bench/insert/insert-parse-ab.bench.js --baseline DIR [--docs 5000] [--rounds 30]
 // (DIR: another build's checkout with dist/). Needs dict-gcide.
 import { join, resolve } from 'node:path';
-import { arg, argString, sqlString } from './bench-util.js';
-import { loadGcide } from './corpus.js';
+import { arg, argString, sqlString } from '../lib/bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
 
-const ROOT = resolve(new URL('../..', import.meta.url).pathname);
+const ROOT = resolve(new URL('../../..', import.meta.url).pathname);
 
 interface Build { name: string; parseSql: (text: string) => unknown[] }
 

@@ -1,4 +1,4 @@
-// bench/insert.bench.ts: write throughput with multi-row INSERTs of 1, 100 and 1000 rows from one client,
+// bench/insert/insert.bench.ts: write throughput with multi-row INSERTs of 1, 100 and 1000 rows from one client,
 // and single-row INSERTs from CONCURRENT_CLIENTS clients at once (where group commit shares fsyncs), then
 // query latency from 8 clients while 16 insert (queries-under-writes.ts), quarry
 // over the MySQL protocol and over HTTP next to Sphinx 2.2.11 over SphinxQL, same run, dict-gcide documents;
@@ -11,11 +11,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { arg, sqlString } from './bench-util.js';
-import { sphinxPeer, startQuarry, type Peer } from './side-by-side.bench.js';
-import { progress } from './progress.js';
-import { processCpuMs, threadCpuMs, waitIdle } from './process-cpu.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { arg, sqlString } from '../lib/bench-util.js';
+import { sphinxPeer, startQuarry, type Peer } from '../side-by-side/side-by-side.bench.js';
+import { progress } from '../lib/progress.js';
+import { processCpuMs, threadCpuMs, waitIdle } from '../lib/process-cpu.js';
 import { queriesUnderWrites, READERS, WRITERS } from './queries-under-writes.js';
 
 const SIZES = [1, 100, 1000];

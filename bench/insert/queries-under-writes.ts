@@ -1,10 +1,10 @@
-// bench/queries-under-writes.ts: query latency while a stream of durable single-row INSERTs goes on:
+// bench/insert/queries-under-writes.ts: query latency while a stream of durable single-row INSERTs goes on:
 // WRITERS clients insert one row per statement while READERS clients run full-text queries on the same
 // table, for the insert bench (npm run bench -- insert). A server that stalls its protocol thread on a
 // commit's fsync shows it here as query p99, which a query run on an idle server never sees.
-import type { CorpusDoc } from './corpus.js';
-import { percentile, sqlString } from './bench-util.js';
-import type { Peer } from './side-by-side.bench.js';
+import type { CorpusDoc } from '../lib/corpus.js';
+import { percentile, sqlString } from '../lib/bench-util.js';
+import type { Peer } from '../side-by-side/side-by-side.bench.js';
 
 export const WRITERS = 16;
 export const READERS = 8;

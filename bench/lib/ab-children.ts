@@ -1,4 +1,4 @@
-// bench/ab-children.ts: the frame of a bench that compares this build with a baseline build by running
+// bench/lib/ab-children.ts: the frame of a bench that compares this build with a baseline build by running
 // itself in child processes, one per build and round, alternated (the only fair comparison on a shared
 // machine). A child gets `--root DIR` (the checkout whose dist/ it imports) and prints one JSON line; the
 // parent prints every child's line as a row with its build and round.
@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { arg, argString } from './bench-util.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** This process's CPU time (user + system) in ms. */
 export function processCpuMs(): number {

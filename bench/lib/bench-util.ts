@@ -1,7 +1,7 @@
 /** Shared bits of the benchmarks: a seeded RNG, percentiles, a timer, disk usage. */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { installNodeHost } from '../src/engine/node-host.js';
+import { installNodeHost } from '../../src/engine/node-host.js';
 import type { CorpusDoc } from './corpus.js';
 
 // Benches drive src/index and src/wasm directly: give them Node's file access (the WASM core from build/).

@@ -1,6 +1,6 @@
-// bench/footprint.ts: a server's memory and disk as a black-box harness sees them, once it is quiet
-// after its work: PSS (/proc/PID/smaps_rollup) with quarry's parts by kind of mapping (bench/smaps.ts),
-// and the bytes of its files. Used by the side-by-side (bench/side-by-side.bench.ts) and memory benches.
+// bench/lib/footprint.ts: a server's memory and disk as a black-box harness sees them, once it is quiet
+// after its work: PSS (/proc/PID/smaps_rollup) with quarry's parts by kind of mapping (bench/lib/smaps.ts),
+// and the bytes of its files. Used by the side-by-side (bench/side-by-side/side-by-side.bench.ts) and memory benches.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { processCpuMs } from './process-cpu.js';

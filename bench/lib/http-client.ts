@@ -3,10 +3,10 @@
  * undici's `Pool` of one connection and its `request()` (undici is the engine of Node's own fetch; `request`
  * is its API without fetch's web-stream layers), or with `--http-client node` node:http over a one-socket
  * keep-alive agent, the harness's client until session 20. Client CPU ms a single-row INSERT from 16 clients
- * (session 20, `node dist/bench/insert-ab.bench.js --client-ab 1 [--json 1]`, medians, load 9-16): /sql
+ * (session 20, `node dist/bench/insert/insert-ab.bench.js --client-ab 1 [--json 1]`, medians, load 9-16): /sql
  * node:http 0.091 and 0.089, undici 0.059 and 0.072 (lower in 10 of 10 alternated pairs), mysql2 0.048 and
  * 0.062; /insert node:http 0.093, undici 0.090 (3 of 4). Session 16's highlight /search (40 kB replies) found
- * undici 7 about as heavy as node:http (bench/http-clients.bench.ts).
+ * undici 7 about as heavy as node:http (bench/http/http-clients.bench.ts).
  */
 import http from 'node:http';
 import net from 'node:net';

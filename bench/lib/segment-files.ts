@@ -1,4 +1,4 @@
-// bench/segment-files.ts: the md5 of a data directory's segment files, for benches that check two builds
+// bench/lib/segment-files.ts: the md5 of a data directory's segment files, for benches that check two builds
 // (or two runs) wrote byte-identical segments. A checkpoint names a segment file seg-<seq>-<pass>-<i>.bin
 // (src/engine/durability/checkpointer.ts): <seq> and <pass> say which checkpoint pass wrote it, and
 // that moves with timing (a bulk load skips the pass its next batch would wait for: engine-target.ts),

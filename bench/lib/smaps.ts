@@ -1,4 +1,4 @@
-// bench/smaps.ts: where a process's resident memory goes, read from /proc/PID/smaps_rollup and
+// bench/lib/smaps.ts: where a process's resident memory goes, read from /proc/PID/smaps_rollup and
 // /proc/PID/smaps (PSS, in bytes), by kind of mapping: the WASM linear memories, lmdb's data.mdb,
 // glibc's [heap], other anonymous memory (V8's heap pages, thread stacks, lmdb's and Node's mallocs
 // above the mmap threshold) and file-backed code (node, shared libraries).

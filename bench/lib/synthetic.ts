@@ -3,7 +3,7 @@
  * words, a title of 4-11 words and a body of 30-89, one uint attribute. Documents go straight to the
  * index (no text pipeline), so what is measured is the core.
  */
-import type { DocInput } from '../src/index/types.js';
+import type { DocInput } from '../../src/index/types.js';
 
 /** Vocabulary size of the synthetic corpus. */
 export const VOCAB = 50_000;

@@ -1,19 +1,19 @@
-// bench/core-heap.bench.ts: how the core's linear memory grows over a load, against what it holds. The
+// bench/memory/core-heap.bench.ts: how the core's linear memory grows over a load, against what it holds. The
 // engine in this process takes N synthetic documents (1000-row INSERTs, stem_en, as bench/memory), and
 // every `--every` batches, then after the merges and the idle compaction (whenIdle), a line gives the
-// wasm memory's size and resident pages (PSS of the wasm mappings, bench/smaps.ts), the allocator's
+// wasm memory's size and resident pages (PSS of the wasm mappings, bench/lib/smaps.ts), the allocator's
 // account (Core.heapStats: bytes in used and free blocks, the largest free block), the segments' blob
 // bytes and their count. A wasm memory never gives pages back: resident minus used is what merges left
-// free inside it. Run: node dist/bench/core-heap.bench.js [--docs N] [--every K]. Seed 42.
+// free inside it. Run: node dist/bench/memory/core-heap.bench.js [--docs N] [--every K]. Seed 42.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { open } from '../src/index.js';
-import type { RtIndex } from '../src/index/rt-index.js';
-import { loadGcide } from './corpus.js';
-import { arg, sqlString } from './bench-util.js';
-import { documentFrequencies, syntheticBatches } from './engine.bench.js';
-import { breakdown } from './smaps.js';
+import { open } from '../../src/index.js';
+import type { RtIndex } from '../../src/index/rt-index.js';
+import { loadGcide } from '../lib/corpus.js';
+import { arg, sqlString } from '../lib/bench-util.js';
+import { documentFrequencies, syntheticBatches } from '../engine/engine.bench.js';
+import { breakdown } from '../lib/smaps.js';
 
 const MiB = 1024 * 1024;
 const mib = (v: number) => Math.round((v / MiB) * 10) / 10;

@@ -1,4 +1,4 @@
-// bench/memory.bench.ts: where quarry's memory and disk go for a table of N documents, next to Sphinx
+// bench/memory/memory.bench.ts: where quarry's memory and disk go for a table of N documents, next to Sphinx
 // 2.2.11 holding the same documents in the same run. The engine runs in this process (1000-row
 // INSERTs, stem_en, as engine.bench); the corpus is generated batch by batch and dropped, merges, the
 // idle compaction and a checkpoint finish, then after a full GC it reports PSS (/proc/self/smaps_rollup) minus the
@@ -16,16 +16,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString, getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { open, type Database } from '../src/index.js';
-import type { RtIndex } from '../src/index/rt-index.js';
-import { H, TERM_INFO_WORDS } from '../src/index/segment/segment-layout.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { arg, diskBytes, sqlString } from './bench-util.js';
-import { documentFrequencies, synthetic } from './engine.bench.js';
-import { sphinxAvailable, startSphinx } from './peers/sphinx.js';
-import { startQuarry } from './side-by-side.bench.js';
-import { breakdown, rollup } from './smaps.js';
-import { untilQuiet } from './footprint.js';
+import { open, type Database } from '../../src/index.js';
+import type { RtIndex } from '../../src/index/rt-index.js';
+import { H, TERM_INFO_WORDS } from '../../src/index/segment/segment-layout.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { arg, diskBytes, sqlString } from '../lib/bench-util.js';
+import { documentFrequencies, synthetic } from '../engine/engine.bench.js';
+import { sphinxAvailable, startSphinx } from '../peers/sphinx.js';
+import { startQuarry } from '../side-by-side/side-by-side.bench.js';
+import { breakdown, rollup } from '../lib/smaps.js';
+import { untilQuiet } from '../lib/footprint.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -1,9 +1,9 @@
-// bench/pss-probe.ts: quarry's PSS at rest after the side-by-side's sequence, second by second. Replays
-// bench/side-by-side.bench.ts up to its footprint reading (100k gcide in 1000-row INSERTs over /sql, the
-// measure phase's query mix over /sql then /search), then samples PSS, its parts (bench/footprint.ts) and
+// bench/memory/pss-probe.ts: quarry's PSS at rest after the side-by-side's sequence, second by second. Replays
+// bench/side-by-side/side-by-side.bench.ts up to its footprint reading (100k gcide in 1000-row INSERTs over /sql, the
+// measure phase's query mix over /sql then /search), then samples PSS, its parts (bench/lib/footprint.ts) and
 // LazyFree every second for --seconds (40), with the server's CPU: whether the bimodal footprint reading
 // (160 vs 200-250 MiB) is decided by the idle collection, the young generation or malloc's page return.
-// Run: node dist/bench/pss-probe.js [--docs 100000] [--seconds 40]; MALLOC_CONF etc. pass through to the
+// Run: node dist/bench/memory/pss-probe.js [--docs 100000] [--seconds 40]; MALLOC_CONF etc. pass through to the
 // server. Collections show as its CPU (quarry's idle ones at ~2 s, then its two follow-ups 5 and 10 s later,
 // src/engine/background/idle-gc.ts; V8's own memory reducer, unannounced, 70-130 ms at 20-45 s after the
 // queries, or later). Each query run's server CPU per query is printed too: an idle-time change must not
@@ -11,12 +11,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { arg, sqlString } from './bench-util.js';
-import { loadGcide } from './corpus.js';
-import { queryClasses } from './engine.bench.js';
-import { memoryOf } from './footprint.js';
-import { processCpuMs, waitIdle } from './process-cpu.js';
-import { queryRun, startQuarry, type Peer } from './side-by-side.bench.js';
+import { arg, sqlString } from '../lib/bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
+import { queryClasses } from '../engine/engine.bench.js';
+import { memoryOf } from '../lib/footprint.js';
+import { processCpuMs, waitIdle } from '../lib/process-cpu.js';
+import { queryRun, startQuarry, type Peer } from '../side-by-side/side-by-side.bench.js';
 
 const docs = loadGcide(arg('docs', 100_000));
 const queries = queryClasses(docs, 50).flatMap((c) => c.queries);

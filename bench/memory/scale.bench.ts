@@ -1,22 +1,22 @@
-// bench/scale.bench.ts: how quarry's memory, load time and query latency grow with the table, for sizing
+// bench/memory/scale.bench.ts: how quarry's memory, load time and query latency grow with the table, for sizing
 // 10M documents (issue 16): the engine in this process (open(), 1000-row INSERTs, stem_en), the seeded
 // synthetic corpus of engine.bench generated batch by batch (never all in memory, so 10M fits), then
 // after merges, a checkpoint and a full GC: bytes per document of the WASM core (linear memory and live
 // segment blobs), lmdb's mapped pages, the JS heap, the process's PSS; then p50/p99 of engine.bench's
 // query classes. Run it at two sizes and extrapolate per document:
 // npm run bench -- scale --docs 1000000 [--queries 200]. Run as `MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
-// MALLOC_TRIM_THRESHOLD_=131072 node dist/bench/scale.bench.js ...` for the server's malloc tuning.
+// MALLOC_TRIM_THRESHOLD_=131072 node dist/bench/memory/scale.bench.js ...` for the server's malloc tuning.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { open } from '../src/index.js';
-import type { RtIndex } from '../src/index/rt-index.js';
-import { arg, diskBytes, percentile, sqlString } from './bench-util.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { documentFrequencies, queryClasses, syntheticBatches } from './engine.bench.js';
-import { breakdown, rollup } from './smaps.js';
+import { open } from '../../src/index.js';
+import type { RtIndex } from '../../src/index/rt-index.js';
+import { arg, diskBytes, percentile, sqlString } from '../lib/bench-util.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { documentFrequencies, queryClasses, syntheticBatches } from '../engine/engine.bench.js';
+import { breakdown, rollup } from '../lib/smaps.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -2,7 +2,7 @@
  * The query-operator benchmark's Sphinx 2.2.11 peer: an RT index with the synthetic corpus's two
  * fields, dict=keywords and min_infix_len=2 (so prefix and infix wildcards expand), no morphology.
  */
-import { sphinxAvailable, startSphinx, type SphinxPeer } from './peers/sphinx.js';
+import { sphinxAvailable, startSphinx, type SphinxPeer } from './sphinx.js';
 
 export type OpsPeer = SphinxPeer;
 

@@ -1,10 +1,10 @@
-// bench/plot.ts: `npm run bench:plot` writes bench/results/<name>.svg beside every results file whose
-// table has throughput or latency columns (bench/plot-svg.ts), from the committed JSON: no bench rerun.
+// bench/plot/plot.ts: `npm run bench:plot` writes bench/results/<name>.svg beside every results file whose
+// table has throughput or latency columns (bench/plot/plot-svg.ts), from the committed JSON: no bench rerun.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { plotSvg, rowsOf } from './plot-svg.js';
 
-const RESULTS = fileURLToPath(new URL('../../bench/results', import.meta.url));
+const RESULTS = fileURLToPath(new URL('../../../bench/results', import.meta.url));
 
 /** Writes `<name>.svg` for the results `json`; returns the file written, if any. */
 export function writePlot(name: string, json: unknown, title = name): string | undefined {

@@ -1,4 +1,4 @@
-// bench/group.bench.ts: GROUP BY and FACET at N documents (default 100k), quarry beside Sphinx 2.2.11
+// bench/queries/group.bench.ts: GROUP BY and FACET at N documents (default 100k), quarry beside Sphinx 2.2.11
 // (Debian's sphinxsearch over SphinxQL on loopback) and SQLite (better-sqlite3, in process) on the same
 // rows, in the same run. Each query runs R rounds (default 5) per peer, rounds alternated between
 // peers; the median wall time is reported, and quarry's CPU time (process.cpuUsage) as well.
@@ -7,15 +7,15 @@
 // Rows: a title of words where `common` is in about half the documents, cat uint (100 values),
 // brand uint (1000 values), price float. SQLite has no full-text index here: the `MATCH('common')`
 // queries are `WHERE has_common = 1` there, a column marking the same rows.
-// Run: npm run build && node dist/bench/group.bench.js [--docs N] [--rounds R]. Seed 42.
+// Run: npm run build && node dist/bench/queries/group.bench.js [--docs N] [--rounds R]. Seed 42.
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { open } from '../src/index.js';
-import { arg } from './bench-util.js';
-import { sphinxAvailable, startSphinx } from './peers/sphinx.js';
-import { startQuarry } from './side-by-side.bench.js';
+import { open } from '../../src/index.js';
+import { arg } from '../lib/bench-util.js';
+import { sphinxAvailable, startSphinx } from '../peers/sphinx.js';
+import { startQuarry } from '../side-by-side/side-by-side.bench.js';
 
 interface Row { id: number; title: string; common: boolean; cat: number; brand: number; price: number }
 

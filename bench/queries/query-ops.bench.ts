@@ -1,21 +1,21 @@
-// bench/query-ops.bench.ts: the cost of each query-operator class (phrase, proximity, quorum, NEAR,
+// bench/queries/query-ops.bench.ts: the cost of each query-operator class (phrase, proximity, quorum, NEAR,
 // NOTNEAR, strict order, wildcard prefix / infix, expression ranker) on a seeded synthetic corpus
 // (Zipf(1.0) vocabulary, title ~8 words, body ~60; default 1M documents): the WASM core, the
 // TypeScript reference evaluator (on the first --ref-docs documents, scaled to the corpus size as
 // it is a linear scan) and Sphinx 2.2.11 with the same documents where Sphinx has the operator.
-// Run: npx tsc -p tsconfig.json && node dist/bench/query-ops.bench.js [--docs N] [--queries M]
+// Run: npx tsc -p tsconfig.json && node dist/bench/queries/query-ops.bench.js [--docs N] [--queries M]
 //      [--ref-docs R] [--ref-queries Q] [--no-sphinx]. Prints one JSON object. Seed 7.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RtIndex } from '../src/index/rt-index.js';
-import type { DocInput, IndexSchema, SearchRequest } from '../src/index/types.js';
-import { parseQuery } from '../src/query/parse-query.js';
-import type { QueryNode } from '../src/query/ast.js';
-import { evaluateRefs, refDoc } from '../test/reference/evaluator.js';
-import { arg, mulberry32, percentile } from './bench-util.js';
-import { startOpsSphinx } from './query-ops-sphinx.js';
-import { syntheticDocs, word } from './synthetic.js';
+import { RtIndex } from '../../src/index/rt-index.js';
+import type { DocInput, IndexSchema, SearchRequest } from '../../src/index/types.js';
+import { parseQuery } from '../../src/query/parse-query.js';
+import type { QueryNode } from '../../src/query/ast.js';
+import { evaluateRefs, refDoc } from '../../test/reference/evaluator.js';
+import { arg, mulberry32, percentile } from '../lib/bench-util.js';
+import { startOpsSphinx } from '../peers/query-ops-sphinx.js';
+import { syntheticDocs, word } from '../lib/synthetic.js';
 
 const SEED = 7;
 const BATCH = 1000;

@@ -1,17 +1,17 @@
-// bench/query-tails.bench.ts: the engine bench's query classes (engine.bench.ts queryClasses, 200 queries
+// bench/queries/query-tails.bench.ts: the engine bench's query classes (engine.bench.ts queryClasses, 200 queries
 // each from the first 100k documents) and the 10M run's slowest queries, over its seeded synthetic corpus,
 // in process with one query thread: CPU ms per query (process.cpuUsage, the best of --rounds), p50 / p99
 // and the slowest four per class. CPU time is what a loaded shared machine disturbs least, and 2M answers in
 // minutes where 10M takes most of an hour to load. The table is written once into --data DIR and reopened
 // by later runs, so two builds are compared on the same table by alternating them (A, B, A, B), or two
 // index builds by two directories. Run: npx tsc -p tsconfig.json &&
-// node dist/bench/query-tails.bench.js --data DIR [--docs 2000000] [--rounds 2] [--only phrase] [--threads 1] [--wall 1]
+// node dist/bench/queries/query-tails.bench.js --data DIR [--docs 2000000] [--rounds 2] [--only phrase] [--threads 1] [--wall 1]
 import { existsSync } from 'node:fs';
-import { open } from '../src/index.js';
-import type { RtIndex } from '../src/index/rt-index.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { documentFrequencies, queryClasses, syntheticBatches, type QueryClass } from './engine.bench.js';
-import { arg, argString, sqlString } from './bench-util.js';
+import { open } from '../../src/index.js';
+import type { RtIndex } from '../../src/index/rt-index.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { documentFrequencies, queryClasses, syntheticBatches, type QueryClass } from '../engine/engine.bench.js';
+import { arg, argString, sqlString } from '../lib/bench-util.js';
 
 /** The 10M run's slowest queries of session 11 (a repeated common word; phrases of a common word and a mid one). */
 const TAILS: QueryClass = { name: 'tails', queries: ['see others see', '"the state"', '"and pjc"', '"webster note"', '"webster such"', 'that four the', 'obs sides see'] };

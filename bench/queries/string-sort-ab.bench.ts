@@ -1,15 +1,15 @@
-// bench/string-sort-ab.bench.ts: queries over a STRING attribute (ORDER BY, GROUP BY, = and IN filters) at
+// bench/queries/string-sort-ab.bench.ts: queries over a STRING attribute (ORDER BY, GROUP BY, = and IN filters) at
 // N documents (default 100k) in process, this build against `--baseline DIR` (a checkout with its own
 // dist/), alternated in child processes (ab-children.ts). Strings: two words of mixed case from 200, so
 // many differ only in case (the collation, libc_ci by default, folds those together). Each query runs
 // `--queries` times after 3 warm-ups; a child prints the process CPU ms and wall ms a query.
-// Run: npm run build && node dist/bench/string-sort-ab.bench.js [--docs N] [--queries Q] [--rounds R] [--baseline DIR]
+// Run: npm run build && node dist/bench/queries/string-sort-ab.bench.js [--docs N] [--queries Q] [--rounds R] [--baseline DIR]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { runAlternated, timeQueries } from './ab-children.js';
-import { arg } from './bench-util.js';
+import { runAlternated, timeQueries } from '../lib/ab-children.js';
+import { arg } from '../lib/bench-util.js';
 
 const QUERIES: Record<string, string> = {
   orderBy: 'SELECT id, s FROM t ORDER BY s ASC LIMIT 20',
@@ -28,7 +28,7 @@ function value(i: number, rnd: () => number): string {
 }
 
 async function child(root: string): Promise<void> {
-  const { open } = (await import(pathToFileURL(join(root, 'dist/src/index.js')).href)) as typeof import('../src/index.js');
+  const { open } = (await import(pathToFileURL(join(root, 'dist/src/index.js')).href)) as typeof import('../../src/index.js');
   const docs = arg('docs', 100_000);
   const queries = arg('queries', 20);
   const dir = mkdtempSync(join(tmpdir(), 'quarry-string-sort-'));

@@ -1,16 +1,16 @@
-// bench/suggest-ab.bench.ts: CALL SUGGEST / CALL QSUGGEST over a 100k-document gcide table (min_infix_len=2,
+// bench/queries/suggest-ab.bench.ts: CALL SUGGEST / CALL QSUGGEST over a 100k-document gcide table (min_infix_len=2,
 // as suggestions need), this build against `--baseline DIR` (a checkout with its own dist/), alternated in
 // child processes (ab-children.ts). Each word runs `--queries` times after 2 warm-ups; a child prints the
 // process CPU ms and wall ms a call per class and a digest of every answer (the two builds must agree).
-// Run: npm run build && node dist/bench/suggest-ab.bench.js [--docs N] [--queries Q] [--rounds R] [--baseline DIR]
+// Run: npm run build && node dist/bench/queries/suggest-ab.bench.js [--docs N] [--queries Q] [--rounds R] [--baseline DIR]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { processCpuMs, runAlternated } from './ab-children.js';
-import { arg, gcideInserts } from './bench-util.js';
-import { loadGcide } from './corpus.js';
+import { processCpuMs, runAlternated } from '../lib/ab-children.js';
+import { arg, gcideInserts } from '../lib/bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
 
 /** Misspellings of short, mid and long words, and a word of no letters the dictionary has. */
 const CALLS: Record<string, string[]> = {
@@ -21,7 +21,7 @@ const CALLS: Record<string, string[]> = {
 };
 
 async function child(root: string): Promise<void> {
-  const { open } = (await import(pathToFileURL(join(root, 'dist/src/index.js')).href)) as typeof import('../src/index.js');
+  const { open } = (await import(pathToFileURL(join(root, 'dist/src/index.js')).href)) as typeof import('../../src/index.js');
   const docs = arg('docs', 100_000);
   const queries = arg('queries', 10);
   const dir = mkdtempSync(join(tmpdir(), 'quarry-suggest-'));

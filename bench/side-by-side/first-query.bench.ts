@@ -1,4 +1,4 @@
-// bench/first-query.bench.ts: the CPU of a query the process has not seen before against the same query
+// bench/side-by-side/first-query.bench.ts: the CPU of a query the process has not seen before against the same query
 // repeated. The side-by-side mostly runs first-time queries (its 400-query sets), which miss the parse
 // caches (statement, MATCH text) and the plan cache (keyword stats, term lookups, encoded trees). Loads
 // one table in process, then per round runs a set of queries none of the earlier sets held (deduplicated
@@ -10,14 +10,14 @@
 // dict-gcide, 400 queries, 7 rounds (plus 2 warm-up). Seed 42.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { open, type Database } from '../src/index.js';
+import { open, type Database } from '../../src/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadGcide } from './corpus.js';
-import { arg, argString, mulberry32, sqlString } from './bench-util.js';
-import { queryClasses } from './engine.bench.js';
-import { progress } from './progress.js';
+import { loadGcide } from '../lib/corpus.js';
+import { arg, argString, mulberry32, sqlString } from '../lib/bench-util.js';
+import { queryClasses } from '../engine/engine.bench.js';
+import { progress } from '../lib/progress.js';
 
 async function exec(db: Database, sql: string): Promise<void> {
   const [r] = await db.sql(sql);

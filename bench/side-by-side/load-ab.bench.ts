@@ -1,4 +1,4 @@
-// bench/load-ab.bench.ts: the side-by-side's loads (100k dict-gcide documents as 1000-row INSERTs over MySQL,
+// bench/side-by-side/load-ab.bench.ts: the side-by-side's loads (100k dict-gcide documents as 1000-row INSERTs over MySQL,
 // then as /bulk bodies of 1000 documents over HTTP, each into a table of its own on a fresh server, as
 // side-by-side.bench.ts's loads), this build against a baseline build, alternated run by run (the only fair
 // comparison on a shared machine). Per load: docs/s and the server's CPU ms per 1000 documents, split into
@@ -11,13 +11,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { arg, argString, sqlString } from './bench-util.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { bulkBody, clientAgent, postOk } from './http-client.js';
-import { mainThreadSched, threadCpuMs, waitIdle } from './process-cpu.js';
+import { arg, argString, sqlString } from '../lib/bench-util.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { bulkBody, clientAgent, postOk } from '../lib/http-client.js';
+import { mainThreadSched, threadCpuMs, waitIdle } from '../lib/process-cpu.js';
 import { startQuarry } from './side-by-side.bench.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../..', import.meta.url).pathname;
 const BATCH = 1000;
 const CREATE = (table: string) => `CREATE TABLE ${table} (title text, body text, len uint) morphology='stem_en'`;
 

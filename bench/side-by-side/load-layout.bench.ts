@@ -1,21 +1,21 @@
-// bench/load-layout.bench.ts: the segment count a server's table keeps after a load, as the side-by-side
+// bench/side-by-side/load-layout.bench.ts: the segment count a server's table keeps after a load, as the side-by-side
 // loads it (1000-row INSERTs over /sql), read (SHOW TABLE ... STATUS, ram_chunk_segments_count) right after
-// the last INSERT, once the server is idle (bench/process-cpu.ts waitIdle) and each second for --watch
+// the last INSERT, once the server is idle (bench/lib/process-cpu.ts waitIdle) and each second for --watch
 // seconds more: whether the idle compaction brought it to the cutoff (2) before queries would start.
 // S14: 100k gcide, main, load average ~20, segments once idle in seven runs: 9, 11 (unchanged 14 s later),
 // 2, 2, 2, 2, 3; a restarted server compacts to 1-2 (its budget starts afresh). The side-by-side's /sql and
-// /search rows run on that first server: bench/segments.bench.ts puts 1, 4 and 10 segments at 113, 147 and
+// /search rows run on that first server: bench/engine/segments.bench.ts puts 1, 4 and 10 segments at 113, 147 and
 // 191 us a query. Likely cause, not changed here: merge-scheduler.ts spends the whole compaction budget
 // (10 rows per row grown since the last compaction) on the first merge of a quiet period (#compactedAt is
 // reset after each merge), so a compaction mid-load leaves later ones one merge per pause.
-// Run: npm run build && node dist/bench/load-layout.bench.js [--docs N] [--watch S] [--runs R]. Needs dict-gcide.
+// Run: npm run build && node dist/bench/side-by-side/load-layout.bench.js [--docs N] [--watch S] [--runs R]. Needs dict-gcide.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadGcide } from './corpus.js';
-import { arg, GCIDE_CREATE, gcideInserts } from './bench-util.js';
+import { loadGcide } from '../lib/corpus.js';
+import { arg, GCIDE_CREATE, gcideInserts } from '../lib/bench-util.js';
 import { startQuarry } from './side-by-side.bench.js';
-import { waitIdle } from './process-cpu.js';
+import { waitIdle } from '../lib/process-cpu.js';
 
 export async function loadLayoutBench() {
   const docs = loadGcide(arg('docs', 100_000));

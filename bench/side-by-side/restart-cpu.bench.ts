@@ -1,4 +1,4 @@
-// bench/restart-cpu.bench.ts: does a freshly restarted server cost more CPU per query? The side-by-side
+// bench/side-by-side/restart-cpu.bench.ts: does a freshly restarted server cost more CPU per query? The side-by-side
 // measures /sql and /search in the server that loaded the table but MySQL after a restart (cold JIT, empty
 // plan and parse caches, segments loaded from files). Each repetition loads 100k dict-gcide in 1000-row
 // INSERTs into a new server and measures the side-by-side's 1-client MySQL figure there (idle first, the
@@ -10,12 +10,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { loadGcide } from './corpus.js';
-import { arg, mulberry32, sqlString } from './bench-util.js';
-import { queryClasses } from './engine.bench.js';
+import { loadGcide } from '../lib/corpus.js';
+import { arg, mulberry32, sqlString } from '../lib/bench-util.js';
+import { queryClasses } from '../engine/engine.bench.js';
 import { queryRun, startQuarry, type QuarryServer } from './side-by-side.bench.js';
-import { waitIdle } from './process-cpu.js';
-import { progress } from './progress.js';
+import { waitIdle } from '../lib/process-cpu.js';
+import { progress } from '../lib/progress.js';
 
 async function main() {
   const docs = loadGcide(arg('docs', 100_000));

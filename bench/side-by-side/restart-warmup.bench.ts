@@ -1,4 +1,4 @@
-// bench/restart-warmup.bench.ts: the side-by-side's MySQL path, build against build: each build loads
+// bench/side-by-side/restart-warmup.bench.ts: the side-by-side's MySQL path, build against build: each build loads
 // dict-gcide through 1000-row INSERTs over /sql and stops; then, round after round (the builds' order
 // alternated), each is restarted on its data, waits until idle, and answers the side-by-side's shuffled mix
 // over MySQL: 200 queries from one client, the mix from one client, then --passes back-to-back passes from
@@ -9,18 +9,18 @@
 // 8-client CPU per query that falls pass after pass after a restart: with --passes 10 (main, 100k gcide,
 // 400 queries a pass) 0.46, 0.43, 0.41, 0.25, 0.20, 0.24, 0.17, 0.19, 0.16, 0.14 ms, where the side-by-side
 // timed its first pass. The side-by-side now warms every peer up for --warm-seconds first.
-// Run: npm run build && node dist/bench/restart-warmup.bench.js --builds DIR,DIR [--docs N] [--queries M]
+// Run: npm run build && node dist/bench/side-by-side/restart-warmup.bench.js --builds DIR,DIR [--docs N] [--queries M]
 // [--rounds R] [--passes P] (DIR: a build's copy with dist/, build/ and bin/). Needs dict-gcide. Seed 42.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { loadGcide } from './corpus.js';
-import { arg, argString, GCIDE_CREATE, gcideInserts, mulberry32 } from './bench-util.js';
-import { queryClasses } from './engine.bench.js';
+import { loadGcide } from '../lib/corpus.js';
+import { arg, argString, GCIDE_CREATE, gcideInserts, mulberry32 } from '../lib/bench-util.js';
+import { queryClasses } from '../engine/engine.bench.js';
 import { queryRun, startQuarry } from './side-by-side.bench.js';
-import { threadCpuNs, waitIdle } from './process-cpu.js';
-import { progress } from './progress.js';
+import { threadCpuNs, waitIdle } from '../lib/process-cpu.js';
+import { progress } from '../lib/progress.js';
 
 function shuffled<T>(xs: T[], seed: number): T[] {
   const rng = mulberry32(seed);

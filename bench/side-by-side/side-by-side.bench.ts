@@ -1,6 +1,6 @@
-// bench/side-by-side.bench.ts: quarry over HTTP next to Sphinx 2.2.11 over SphinxQL, same machine,
+// bench/side-by-side/side-by-side.bench.ts: quarry over HTTP next to Sphinx 2.2.11 over SphinxQL, same machine,
 // same run, same corpus (dict-gcide, or with --synthetic the seeded Zipf corpus drawn from its vocabulary,
-// bench/engine.bench.ts) and queries. Load docs/s with 1000-row INSERTs (and for the JSON API /bulk
+// bench/engine/engine.bench.ts) and queries. Load docs/s with 1000-row INSERTs (and for the JSON API /bulk
 // bodies of 1000 documents), then QPS and p50/p99 with 1, 8 and 64 concurrent clients (quarry over HTTP
 // /sql, over the MySQL protocol and over HTTP JSON /search, whose hits carry their `_source`) over a
 // shuffled mix of every query class, and the server's CPU time per query from 1 and 8 clients (every thread of
@@ -22,17 +22,17 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { arg, mulberry32, percentile, sqlString } from './bench-util.js';
-import { documentFrequencies, queryClasses, synthetic } from './engine.bench.js';
-import { filesBytes, memoryAtRest, searchdPid, untilQuiet } from './footprint.js';
-import { progress } from './progress.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { arg, mulberry32, percentile, sqlString } from '../lib/bench-util.js';
+import { documentFrequencies, queryClasses, synthetic } from '../engine/engine.bench.js';
+import { filesBytes, memoryAtRest, searchdPid, untilQuiet } from '../lib/footprint.js';
+import { progress } from '../lib/progress.js';
 import { createConnection } from 'mysql2/promise';
-import { freePort, gcideIndex, startSphinx, sphinxAvailable } from './peers/sphinx.js';
-import { bulkBody, clientAgent, LeanHttpClient, postOk, postText, type BenchAgent } from './http-client.js';
-import { cpuMark, cpuMsSince, processCpuMs, waitIdle } from './process-cpu.js';
+import { freePort, gcideIndex, startSphinx, sphinxAvailable } from '../peers/sphinx.js';
+import { bulkBody, clientAgent, LeanHttpClient, postOk, postText, type BenchAgent } from '../lib/http-client.js';
+import { cpuMark, cpuMsSince, processCpuMs, waitIdle } from '../lib/process-cpu.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 /**
  * --lean-client 1: /sql's and /search's clients write and read HTTP by hand (http-client.ts LeanHttpClient)
  * instead of the harness's client (undici; until session 20 node:http, whose CPU per query on the cores the
@@ -300,7 +300,7 @@ export async function sideBySideBench() {
       const segmentsBefore = await segmentsAt();
       // Warm-up, the same for every peer: 200 queries from one client, then the mix from 8 for WARM_MS.
       // Quarry's MySQL rows run on a server just restarted, whose 8-client phase came 600 queries in with
-      // --queries 400 and paid the JIT: 100k gcide, main after restarts (bench/restart-warmup.bench.ts --passes 10),
+      // --queries 400 and paid the JIT: 100k gcide, main after restarts (bench/side-by-side/restart-warmup.bench.ts --passes 10),
       // server CPU ms per query of back-to-back 8-client passes of 400: 0.46, 0.43, 0.41, 0.25, 0.20, 0.24,
       // 0.17, 0.19, 0.16, 0.14 (S12's and S13's builds alike in the first three).
       at('warm-up');

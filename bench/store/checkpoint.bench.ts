@@ -1,14 +1,14 @@
-// bench/checkpoint.bench.ts: what a checkpoint costs once a table is big: load N dict-gcide docs
+// bench/store/checkpoint.bench.ts: what a checkpoint costs once a table is big: load N dict-gcide docs
 // (1000-row INSERTs, stem_en), close (the first, full checkpoint), then R rounds of reopen, one more
 // 1000-row INSERT and close, timing each close: the checkpoint of a small change to a big table, the
 // common case every 10 s under steady writes. Also reports segment-file bytes each close wrote.
-// Run: npx tsc -p tsconfig.json && node dist/bench/checkpoint.bench.js [--docs N] [--rounds R]
+// Run: npx tsc -p tsconfig.json && node dist/bench/store/checkpoint.bench.js [--docs N] [--rounds R]
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { open, type Database } from '../src/index.js';
-import { loadGcide, type CorpusDoc } from './corpus.js';
-import { arg, sqlString } from './bench-util.js';
+import { open, type Database } from '../../src/index.js';
+import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
+import { arg, sqlString } from '../lib/bench-util.js';
 
 const BATCH = 1000;
 

@@ -1,17 +1,17 @@
-// bench/log-write-probe.ts: what one flushed write of the write log (src/store/write-log/write-log.ts) costs on
+// bench/store/log-write-probe.ts: what one flushed write of the write log (src/store/write-log/write-log.ts) costs on
 // this disk, by how it is made: an O_DSYNC write that extends the file against one that overwrites blocks
 // already written (zero-filled and flushed ahead: tried in session 19, not kept), O_DSYNC against write +
 // fdatasync, records at any offset against padded to 4 kB boundaries, and a round's write with the zero fill
 // ahead of it done in between (the log's pattern). Per case: mean, p50, p90, p99 ms a write and the disk bytes
 // written a write (/proc/self/io write_bytes, which counts page writeback of this process; the journal's own
 // writes are jbd2's and not in it). Synchronous writes from one thread, nothing else of quarry running.
-// Run: npm run build && node dist/bench/log-write-probe.js [--writes 400] [--bytes 30000] [--dir /tmp]
+// Run: npm run build && node dist/bench/store/log-write-probe.js [--writes 400] [--bytes 30000] [--dir /tmp]
 // [--paired 1] (only extend against overwrite, write by write in turn: see runPaired) [--fill 65536] (the 'ahead' cases' zero fill a step) [--piece 4096] (the size of each write of that fill: this
 // kernel (6.18, ext4 large folios) caches a big write's pages as one folio, and an overwrite of part of it
 // then writes the whole folio back: a 30 kB write into 1 MiB zero-fill writes costs ~1 MB of disk writes)
 import { closeSync, constants, fdatasyncSync, fsyncSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { arg, argString } from './bench-util.js';
+import { arg, argString } from '../lib/bench-util.js';
 
 const WRITES = arg('writes', 400);
 const BYTES = arg('bytes', 30000);

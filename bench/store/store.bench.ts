@@ -1,21 +1,21 @@
 /**
- * bench/store.bench.ts: durable write and read rates of the store of record (lmdb, fsync per commit).
+ * bench/store/store.bench.ts: durable write and read rates of the store of record (lmdb, fsync per commit).
  * What's measured: puts/s for write() calls of 1, 100 and 1000 docs (~250 bytes encoded each),
  * awaited one at a time, and for single-doc writes with 64 in flight (writers share commits);
  * reads/s for getDoc (random ids), getDocs (pages of 20), docs() scans and opsSince scans.
  * Baseline rows ("lmdb raw") put and get pre-encoded buffers of the same size with the same
  * settings, to separate the store's own cost (codec, op log, keys) from lmdb's and the disk's.
  * Synthetic documents from a seeded generator (seed 42), in a fresh temporary data directory.
- * Run: npx tsc -p tsconfig.json && node dist/bench/store.bench.js [--quick]
+ * Run: npx tsc -p tsconfig.json && node dist/bench/store/store.bench.js [--quick]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Store } from '../src/store/store.js';
-import { encodeValue } from '../src/store/values/value-codec.js';
-import { docKey } from '../src/store/keys.js';
-import { openDbs } from '../src/store/lmdb-env.js';
-import type { StoredDoc, WriteOp } from '../src/store/types.js';
+import { Store } from '../../src/store/store.js';
+import { encodeValue } from '../../src/store/values/value-codec.js';
+import { docKey } from '../../src/store/keys.js';
+import { openDbs } from '../../src/store/lmdb-env.js';
+import type { StoredDoc, WriteOp } from '../../src/store/types.js';
 
 const SEED = 42;
 const QUICK = process.argv.includes('--quick');

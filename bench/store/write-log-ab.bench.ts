@@ -1,17 +1,17 @@
-// bench/write-log-ab.bench.ts: the write log alone (src/store/write-log/write-log.ts), this build's against a
+// bench/store/write-log-ab.bench.ts: the write log alone (src/store/write-log/write-log.ts), this build's against a
 // baseline build's, in one process, alternated in short spells so both meet the same moments of a shared disk.
 // WRITERS writers each append a round of ROUND_BYTES, wait for it to be durable, wait TURN_MS (the server's
 // turnaround: replies, the clients' next statements, parse), and append again: the group-commit pattern of
 // 16 single-row INSERT clients without the server's CPU. Per build: records a second, writes a second,
 // mean and p50/p90/p99 ms from a record's append to its durability, and disk kB written a record
 // (/proc/self/io write_bytes: the log's records, and any zeros a build writes ahead of them).
-// Run: npm run build && node dist/bench/write-log-ab.bench.js --baseline DIR [--spells 10] [--spell-ms 1500]
+// Run: npm run build && node dist/bench/store/write-log-ab.bench.js --baseline DIR [--spells 10] [--spell-ms 1500]
 // [--writers 16] [--round-bytes 2000] [--turn-ms 1] [--dir /tmp]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { arg, argString } from './bench-util.js';
-import { LogDb, type LogRound, type WriteLog } from '../src/store/write-log/write-log.js';
+import { arg, argString } from '../lib/bench-util.js';
+import { LogDb, type LogRound, type WriteLog } from '../../src/store/write-log/write-log.js';
 
 const SPELLS = arg('spells', 10);
 const SPELL_MS = arg('spell-ms', 1500);
@@ -24,7 +24,7 @@ const DIR = mkdtempSync(join(argString('dir') ?? '/tmp', 'write-log-ab-'));
 
 type Open = (path: string) => { log: WriteLog | undefined };
 const thisOpen: Open = (p) => WriteLogThis.open(p);
-const { WriteLog: WriteLogThis } = await import('../src/store/write-log/write-log.js');
+const { WriteLog: WriteLogThis } = await import('../../src/store/write-log/write-log.js');
 const { WriteLog: WriteLogBase } = await import(resolve(baseDir, 'dist/src/store/write-log/write-log.js')) as { WriteLog: typeof WriteLogThis };
 const baseOpen: Open = (p) => WriteLogBase.open(p);
 

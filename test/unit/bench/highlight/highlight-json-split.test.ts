@@ -1,16 +1,16 @@
-// bench/highlight-json-split.ts: the parts of the JSON highlight request run against a real engine, each
+// bench/highlight/highlight-json-split.ts: the parts of the JSON highlight request run against a real engine, each
 // pass over the queries, and a failing statement stops the pass instead of being timed as if answered.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newSession, open } from '../../../src/index.js';
-import { searchReply } from '../../../src/http/json-routes.js';
-import { replyBody } from '../../../src/http/sql-routes.js';
-import { writeSearchJson } from '../../../src/http/render-search.js';
-import { ByteSink } from '../../../src/http/reply-sink.js';
-import { parseJsonText } from '../../../src/http/json-body.js';
-import { splitParts, type SplitDeps } from '../../../bench/highlight-json-split.js';
+import { newSession, open } from '../../../../src/index.js';
+import { searchReply } from '../../../../src/http/json-routes.js';
+import { replyBody } from '../../../../src/http/sql-routes.js';
+import { writeSearchJson } from '../../../../src/http/render-search.js';
+import { ByteSink } from '../../../../src/http/reply-sink.js';
+import { parseJsonText } from '../../../../src/http/json-body.js';
+import { splitParts, type SplitDeps } from '../../../../bench/highlight/highlight-json-split.js';
 
 describe('splitParts', () => {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-split-'));

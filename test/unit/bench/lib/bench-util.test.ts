@@ -1,7 +1,7 @@
 // The benches' gcide load (bench-util.ts gcideInserts): every document once, in order, `batch` rows a
 // statement, titles and bodies quoted as SQL strings and len the body's length.
 import { describe, expect, it } from 'vitest';
-import { gcideInserts } from '../../../bench/bench-util.js';
+import { gcideInserts } from '../../../../bench/lib/bench-util.js';
 
 const docs = [
   { id: 1, title: 'a', body: "it's" },

@@ -1,10 +1,10 @@
-// The benches' keep-alive HTTP clients (bench/http-client.ts: clientAgent's undici and node:http, and
+// The benches' keep-alive HTTP clients (bench/lib/http-client.ts: clientAgent's undici and node:http, and
 // LeanHttpClient) against a node:http server: what they send, replies read one after another on one
 // connection (chunked, multi-byte) and a close without a reply.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientAgent, LeanHttpClient, postOk, type HttpClientName } from '../../../bench/http-client.js';
+import { clientAgent, LeanHttpClient, postOk, type HttpClientName } from '../../../../bench/lib/http-client.js';
 
 /** A node:http server on a free port: reads each body whole, hands it to `onBody`, closes the
  * connection for the body 'close' and otherwise answers with what `reply` gives. */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { cpuMark, cpuMsSince, processCpuMs, threadCpuNs } from '../../../bench/process-cpu.js';
+import { cpuMark, cpuMsSince, processCpuMs, threadCpuNs } from '../../../../bench/lib/process-cpu.js';
 
 /** A child node that burns CPU in bursts of `ms` each time it reads a line, and answers "done". */
 function burner() {

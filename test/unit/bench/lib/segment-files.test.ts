@@ -1,4 +1,4 @@
-// bench/segment-files.ts: the same rows bulk-loaded with checkpoint passes at other times (a batch whose next
+// bench/lib/segment-files.ts: the same rows bulk-loaded with checkpoint passes at other times (a batch whose next
 // one is built already starts no pass: engine-target.ts) give segment files of other names (the pass's
 // seq and number are in them) but the same bytes at each place in the table, and the same answers; the md5
 // is the same. Hashed in name order it was not: imp19a's 1 in 30 gcide imports with another md5.
@@ -7,12 +7,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { open } from '../../../src/index.js';
-import { EngineTarget } from '../../../src/import/engine-target.js';
-import { buildOfJob, setBuildRunner } from '../../../src/engine/background/build-job.js';
-import { createTextPipeline } from '../../../src/text/text-pipeline.js';
-import type { Literal } from '../../../src/engine/values/literal.js';
-import { segmentFiles, segmentsMd5 } from '../../../bench/segment-files.js';
+import { open } from '../../../../src/index.js';
+import { EngineTarget } from '../../../../src/import/engine-target.js';
+import { buildOfJob, setBuildRunner } from '../../../../src/engine/background/build-job.js';
+import { createTextPipeline } from '../../../../src/text/text-pipeline.js';
+import type { Literal } from '../../../../src/engine/values/literal.js';
+import { segmentFiles, segmentsMd5 } from '../../../../bench/lib/segment-files.js';
 
 const root = mkdtempSync(join(tmpdir(), 'quarry-bench-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { panelsOf, plotSvg, rowsOf } from '../../../bench/plot-svg.js';
+import { panelsOf, plotSvg, rowsOf } from '../../../../bench/plot/plot-svg.js';
 
 const rows = [
   { peer: 'quarry (MySQL protocol)', docs: 100000, 'load docs/s': 3094, 'QPS 1 client': 161, 'p50 ms': 2.1, 'p99 ms': 56.8, 'QPS 8 clients': 181, 'p99 ms (8)': 376 },

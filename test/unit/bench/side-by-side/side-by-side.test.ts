@@ -1,7 +1,7 @@
-// The side-by-side's query run (bench/side-by-side.bench.ts queryRun) over a fake peer: its connections,
+// The side-by-side's query run (bench/side-by-side/side-by-side.bench.ts queryRun) over a fake peer: its connections,
 // the mix once or whole passes in order until minMs, and a QPS that counts every query run.
 import { describe, expect, it } from 'vitest';
-import { queryRun, type Peer } from '../../../bench/side-by-side.bench.js';
+import { queryRun, type Peer } from '../../../../bench/side-by-side/side-by-side.bench.js';
 
 /** A peer whose every statement takes `ms` and is recorded, on `conns` connections opened so far. */
 function fakePeer(ms: number) {
