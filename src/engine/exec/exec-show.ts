@@ -55,7 +55,7 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
     case 'version': return rows(stringColumns('Component', 'Version'), [['Daemon', String(systemVariable('version', settings))]]);
     case 'databases': return rows(stringColumns('Databases'), [['Manticore']]);
     case 'threads': return threadsResult();
-    case 'processlist': return processlistResult();
+    case 'processlist': return processlistResult(st.full === true);
     // quarry has no triggers; mysqldump asks for each table's
     case 'triggers': return rows(stringColumns('Trigger', 'Event', 'Table', 'Statement', 'Timing', 'Created', 'sql_mode', 'Definer', 'character_set_client', 'collation_connection', 'Database Collation'), []);
     case 'plugins': return rows(stringColumns('Type', 'Name', 'Library', 'Users', 'Extra'), []);
