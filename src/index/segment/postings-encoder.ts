@@ -56,6 +56,7 @@ export function blockFieldBit(h: number): number {
 export function encodePostings(w: ByteWriter, table: PostingsTable, t: number, stats: { posBytes: number }): EncodedTerm {
   const first = table.rowStart[t];
   const n = table.rowStart[t + 1] - first;
+  if (n === 1) return encodeOneRow(w, table, t, stats);
   const blocks = Math.ceil(n / BLOCK_LEN);
   w.align(4);
   const skipOff = w.reserve(blocks * SKIP_WORDS * 4);
@@ -89,27 +90,62 @@ export function encodePostings(w: ByteWriter, table: PostingsTable, t: number, s
     packInto(w.words32, docOff >>> 2, deltas, 0, count, docBits);
     const tfOff = w.reserve(packedWords(count, tfBits) * 4);
     packInto(w.words32, tfOff >>> 2, tfm1, 0, count, tfBits);
-    // one pass over the block's hits: the block-max field bits and the hit format's two widths
-    const positions = table.positions;
-    let fields = 0;
-    let fieldOr = 0;
-    let posOr = 0;
-    for (let h = posStart; h < posEnd; h++) {
-      const hit = positions[h];
-      const f = hit >>> FIELD_SHIFT;
-      fields |= f < 15 ? 1 << f : 0x8000;
-      fieldOr |= f;
-      posOr |= hit & POS_MASK;
-    }
-    w.words32[(blockMaxOff >>> 2) + b] = blockMaxWord(maxTf, fields);
-    const posFmt = (fieldOr === 0 ? 0 : 32 - Math.clz32(fieldOr)) | ((posOr === 0 ? 0 : 32 - Math.clz32(posOr)) << 8);
-    const posOff = w.reserve(packedHitsWords(posStart, posEnd, posFmt) * 4);
-    packBlockHits(positions, posStart, posEnd, posFmt, w.words32, posOff >>> 2);
-    stats.posBytes += Math.ceil(((posEnd - posStart) * hitWidth(posFmt)) / 8);
-    writeSkipEntry(w.words32, (skipOff >>> 2) + b * SKIP_WORDS, prev, docOff, tfOff, posOff, count, docBits, tfBits, posFmt);
+    const posOff = writeBlockHits(w, table.positions, posStart, posEnd, maxTf, blockMaxOff + b * 4, stats);
+    writeSkipEntry(w.words32, (skipOff >>> 2) + b * SKIP_WORDS, prev, docOff, tfOff, posOff, count, docBits, tfBits, lastHitFormat);
     posStart = posEnd;
   }
   return { skipOff, blockMaxOff };
+}
+
+/**
+ * encodePostings of a term in one row (most of a batch's terms: each rare word's): its one block
+ * without the block loop, the deltas' and tfs' scratch and packing loops (one value each).
+ */
+function encodeOneRow(w: ByteWriter, table: PostingsTable, t: number, stats: { posBytes: number }): EncodedTerm {
+  const row = table.rows[table.rowStart[t]];
+  const tfm = table.tfs[table.rowStart[t]] - 1;
+  w.align(4);
+  const skipOff = w.reserve(SKIP_WORDS * 4);
+  const blockMaxOff = w.reserve(4);
+  const docBits = row === 0 ? 0 : 32 - Math.clz32(row);
+  const docOff = w.reserve(packedWords(1, docBits) * 4);
+  if (docBits !== 0) w.words32[docOff >>> 2] = row;
+  const tfBits = tfm === 0 ? 0 : 32 - Math.clz32(tfm);
+  const tfOff = w.reserve(packedWords(1, tfBits) * 4);
+  if (tfBits !== 0) w.words32[tfOff >>> 2] = tfm;
+  const posStart = table.posStart[t];
+  const posOff = writeBlockHits(w, table.positions, posStart, posStart + tfm + 1, tfm + 1, blockMaxOff, stats);
+  writeSkipEntry(w.words32, skipOff >>> 2, row, docOff, tfOff, posOff, 1, docBits, tfBits, lastHitFormat);
+  return { skipOff, blockMaxOff };
+}
+
+/** The hit format writeBlockHits last used (a second return value, without an object a block). */
+let lastHitFormat = 0;
+
+/**
+ * A block's hits [posStart, posEnd) packed at the writer's end (their offset returned, their format
+ * in lastHitFormat, their bytes added to stats.posBytes) and its block-max word written at byte
+ * `blockMaxAt`. One pass finds the block-max field bits and the format's two widths.
+ */
+function writeBlockHits(w: ByteWriter, positions: Uint32Array, posStart: number, posEnd: number, maxTf: number,
+  blockMaxAt: number, stats: { posBytes: number }): number {
+  let fields = 0;
+  let fieldOr = 0;
+  let posOr = 0;
+  for (let h = posStart; h < posEnd; h++) {
+    const hit = positions[h];
+    const f = hit >>> FIELD_SHIFT;
+    fields |= f < 15 ? 1 << f : 0x8000;
+    fieldOr |= f;
+    posOr |= hit & POS_MASK;
+  }
+  w.words32[blockMaxAt >>> 2] = blockMaxWord(maxTf, fields);
+  const posFmt = (fieldOr === 0 ? 0 : 32 - Math.clz32(fieldOr)) | ((posOr === 0 ? 0 : 32 - Math.clz32(posOr)) << 8);
+  const posOff = w.reserve(packedHitsWords(posStart, posEnd, posFmt) * 4);
+  packBlockHits(positions, posStart, posEnd, posFmt, w.words32, posOff >>> 2);
+  stats.posBytes += Math.ceil(((posEnd - posStart) * hitWidth(posFmt)) / 8);
+  lastHitFormat = posFmt;
+  return posOff;
 }
 
 /**
