@@ -4,8 +4,8 @@
  */
 import { ByteWriter } from './byte-writer.js';
 import { packInto, packedWords } from './bitpack.js';
-import { hitFormat, hitWidth, packHits, packedHitsWords } from './positions-codec.js';
-import { BLOCK_LEN, FIELD_SHIFT, SKIP_WORDS } from './segment-layout.js';
+import { hitWidth, packedHitsWords } from './positions-codec.js';
+import { BLOCK_LEN, FIELD_SHIFT, POS_MASK, SKIP_WORDS } from './segment-layout.js';
 
 /**
  * Postings of many terms in flat arrays (no per-term objects): term t holds rows and tfs
@@ -56,6 +56,7 @@ export function blockFieldBit(h: number): number {
 export function encodePostings(w: ByteWriter, table: PostingsTable, t: number, stats: { posBytes: number }): EncodedTerm {
   const first = table.rowStart[t];
   const n = table.rowStart[t + 1] - first;
+  if (n === 1) return encodeOneRow(w, table, t, stats);
   const blocks = Math.ceil(n / BLOCK_LEN);
   w.align(4);
   const skipOff = w.reserve(blocks * SKIP_WORDS * 4);
@@ -89,17 +90,89 @@ export function encodePostings(w: ByteWriter, table: PostingsTable, t: number, s
     packInto(w.words32, docOff >>> 2, deltas, 0, count, docBits);
     const tfOff = w.reserve(packedWords(count, tfBits) * 4);
     packInto(w.words32, tfOff >>> 2, tfm1, 0, count, tfBits);
-    let fields = 0;
-    for (let h = posStart; h < posEnd; h++) fields |= blockFieldBit(table.positions[h]);
-    w.words32[(blockMaxOff >>> 2) + b] = blockMaxWord(maxTf, fields);
-    const posFmt = hitFormat(table.positions, posStart, posEnd);
-    const posOff = w.reserve(packedHitsWords(posStart, posEnd, posFmt) * 4);
-    packHits(table.positions, posStart, posEnd, posFmt, w.words32, posOff >>> 2);
-    stats.posBytes += Math.ceil(((posEnd - posStart) * hitWidth(posFmt)) / 8);
-    writeSkipEntry(w.words32, (skipOff >>> 2) + b * SKIP_WORDS, prev, docOff, tfOff, posOff, count, docBits, tfBits, posFmt);
+    const posOff = writeBlockHits(w, table.positions, posStart, posEnd, maxTf, blockMaxOff + b * 4, stats);
+    writeSkipEntry(w.words32, (skipOff >>> 2) + b * SKIP_WORDS, prev, docOff, tfOff, posOff, count, docBits, tfBits, lastHitFormat);
     posStart = posEnd;
   }
   return { skipOff, blockMaxOff };
+}
+
+/**
+ * encodePostings of a term in one row (most of a batch's terms: each rare word's): its one block
+ * without the block loop, the deltas' and tfs' scratch and packing loops (one value each).
+ */
+function encodeOneRow(w: ByteWriter, table: PostingsTable, t: number, stats: { posBytes: number }): EncodedTerm {
+  const row = table.rows[table.rowStart[t]];
+  const tfm = table.tfs[table.rowStart[t]] - 1;
+  w.align(4);
+  const skipOff = w.reserve(SKIP_WORDS * 4);
+  const blockMaxOff = w.reserve(4);
+  const docBits = row === 0 ? 0 : 32 - Math.clz32(row);
+  const docOff = w.reserve(packedWords(1, docBits) * 4);
+  if (docBits !== 0) w.words32[docOff >>> 2] = row;
+  const tfBits = tfm === 0 ? 0 : 32 - Math.clz32(tfm);
+  const tfOff = w.reserve(packedWords(1, tfBits) * 4);
+  if (tfBits !== 0) w.words32[tfOff >>> 2] = tfm;
+  const posStart = table.posStart[t];
+  const posOff = writeBlockHits(w, table.positions, posStart, posStart + tfm + 1, tfm + 1, blockMaxOff, stats);
+  writeSkipEntry(w.words32, skipOff >>> 2, row, docOff, tfOff, posOff, 1, docBits, tfBits, lastHitFormat);
+  return { skipOff, blockMaxOff };
+}
+
+/** The hit format writeBlockHits last used (a second return value, without an object a block). */
+let lastHitFormat = 0;
+
+/**
+ * A block's hits [posStart, posEnd) packed at the writer's end (their offset returned, their format
+ * in lastHitFormat, their bytes added to stats.posBytes) and its block-max word written at byte
+ * `blockMaxAt`. One pass finds the block-max field bits and the format's two widths.
+ */
+function writeBlockHits(w: ByteWriter, positions: Uint32Array, posStart: number, posEnd: number, maxTf: number,
+  blockMaxAt: number, stats: { posBytes: number }): number {
+  let fields = 0;
+  let fieldOr = 0;
+  let posOr = 0;
+  for (let h = posStart; h < posEnd; h++) {
+    const hit = positions[h];
+    const f = hit >>> FIELD_SHIFT;
+    fields |= f < 15 ? 1 << f : 0x8000;
+    fieldOr |= f;
+    posOr |= hit & POS_MASK;
+  }
+  w.words32[blockMaxAt >>> 2] = blockMaxWord(maxTf, fields);
+  const posFmt = (fieldOr === 0 ? 0 : 32 - Math.clz32(fieldOr)) | ((posOr === 0 ? 0 : 32 - Math.clz32(posOr)) << 8);
+  const posOff = w.reserve(packedHitsWords(posStart, posEnd, posFmt) * 4);
+  packBlockHits(positions, posStart, posEnd, posFmt, w.words32, posOff >>> 2);
+  stats.posBytes += Math.ceil(((posEnd - posStart) * hitWidth(posFmt)) / 8);
+  lastHitFormat = posFmt;
+  return posOff;
+}
+
+/**
+ * positions-codec.ts's packHits in one pass: each hit made its | field | end | pos | value and packed
+ * at once, with no scratch array between (hitFormat, the field bits and packHits were four passes
+ * over each block's hits, a third of the build thread's encoding time over gcide's import).
+ * Same bits as packHits (packInto's accumulator; `words` zeroed from `at`).
+ */
+function packBlockHits(hits: Uint32Array, from: number, to: number, fmt: number, words: Uint32Array, at: number): void {
+  const posBits = fmt >>> 8;
+  const bits = hitWidth(fmt);
+  let w = at;
+  let acc = 0;
+  let fill = 0; // bits held in acc, < 32
+  for (let i = from; i < to; i++) {
+    const hit = hits[i];
+    // hitpos has fieldEnd at bit 23 and the field above: (hitpos >>> 23) is | field | end |
+    const v = ((hit >>> 23) << posBits) | (hit & POS_MASK);
+    acc |= v << fill;
+    fill += bits;
+    if (fill >= 32) {
+      words[w++] = acc;
+      fill -= 32;
+      acc = fill === 0 ? 0 : v >>> (bits - fill);
+    }
+  }
+  if (fill > 0) words[w] = acc;
 }
 
 /**
