@@ -148,8 +148,13 @@ function checkColumns(table: Table, c: Condition): void {
     case 'not': checkColumns(table, c.child); return;
     default: {
       const e = c.target.expr;
-      if (e.kind === 'column' && e.name.toLowerCase() !== 'id' && !table.column(e.name)) {
-        throw new SearchError('QUERY_ERROR', `table ${table.name}: parse error: unknown column: ${e.name}`);
+      if (e.kind !== 'column' || e.name.toLowerCase() === 'id') return;
+      const col = table.column(e.name);
+      if (!col) throw new SearchError('QUERY_ERROR', `table ${table.name}: parse error: unknown column: ${e.name}`);
+      // a field's text lives in the docstore, not among the attributes: searchd refuses the filter
+      // (sphinxfilter.cpp TryToCreateExpressionFilter) rather than compare nothing and answer no rows
+      if (col.type === 'text') {
+        throw new SearchError('QUERY_ERROR', `table ${table.name}: unsupported filter on field '${col.name}' (filters are supported only on attributes, not stored fields)`);
       }
     }
   }

@@ -63,3 +63,22 @@ describe('REGEX() as a WHERE filter', () => {
     expect(await t.rows("SELECT id FROM j WHERE NOT REGEX(j.color, '^p') AND id > 2 ORDER BY id ASC")).toEqual([[3n], [5n]]);
   });
 });
+
+describe('filters on full-text fields', () => {
+  // sphinxfilter.cpp TryToCreateExpressionFilter: a filter over a field (its value lives in the docstore) is an
+  // error; found by a user pass, where `WHERE title='a'` answered no rows and `WHERE title!='a'` none either
+  const message = "unsupported filter on field 'title' (filters are supported only on attributes, not stored fields)";
+
+  it('refuses =, !=, IN and IS NULL on a text field, in SQL and JSON', async () => {
+    for (const where of ["title = 'a'", "title != 'a'", "title IN ('a')", 'title IS NULL', "j.s = 'x' OR title = 'a'"]) {
+      const out = await t.exec(`SELECT id FROM j WHERE ${where}`);
+      expect(out[out.length - 1]).toMatchObject({ kind: 'error', message: `table j: ${message}` });
+    }
+    await expect(t.engine.json!.search(parse('{"table":"j","query":{"equals":{"title":"a"}}}') as JsonValue, newSession()))
+      .rejects.toThrow(message);
+  });
+
+  it('still filters string attributes and ids', async () => {
+    expect(await t.rows('SELECT id FROM j WHERE id = 2')).toEqual([[2n]]);
+  });
+});
