@@ -38,20 +38,23 @@ class SourceInterrupted extends Error {}
  * A source's events until Ctrl-C, which is noticed while the source waits too (a slow SQL query, a
  * command between rows): the build stops at once, not at the source's next rows. The source is then
  * closed without waiting for its step in progress (the command gets Ctrl-C from the terminal as well).
+ * One 50 ms interval for the whole source, waking whichever wait is current: a timer armed and cleared
+ * per event (and a promise and a race per event) cost more than the events of a fast pipe source.
  */
 async function* interruptible<T>(events: AsyncGenerator<T>, interrupted?: () => boolean): AsyncGenerator<T> {
   if (!interrupted) return yield* events;
   let close = true;
+  let wake: ((r: 'interrupted') => void) | undefined;
+  const timer = setInterval(() => { if (wake && interrupted()) wake('interrupted'); }, 50);
   try {
     for (;;) {
-      let timer: NodeJS.Timeout | undefined;
-      const hit = new Promise<'interrupted'>((res) => {
-        const check = () => { if (interrupted()) res('interrupted'); };
-        check();
-        timer = setInterval(check, 50);
+      const next = interrupted() ? undefined : events.next();
+      const r = next && await new Promise<IteratorResult<T> | 'interrupted'>((res, rej) => {
+        wake = res;
+        next.then(res, rej);
       });
-      const r = await Promise.race([events.next(), hit]).finally(() => clearInterval(timer));
-      if (r === 'interrupted') {
+      wake = undefined;
+      if (!r || r === 'interrupted') {
         close = false;
         events.return(undefined).catch(() => {});
         throw new SourceInterrupted();
@@ -60,6 +63,7 @@ async function* interruptible<T>(events: AsyncGenerator<T>, interrupted?: () => 
       yield r.value;
     }
   } finally {
+    clearInterval(timer);
     if (close) await events.return(undefined);
   }
 }
