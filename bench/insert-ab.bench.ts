@@ -124,14 +124,16 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
     const phase = async (base: number, count: number, traced: boolean, perfTo?: string) => {
       const sqlInsert = (d: CorpusDoc, id: number) => `INSERT INTO gcide (id, title, body, len) VALUES (${id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`;
       const conns = http
-        ? Array.from({ length: clients }, () => {
-          // one keep-alive connection per client, of the HTTP client chosen (side-by-side's /sql?mode=raw)
+        ? await Promise.all(Array.from({ length: clients }, async () => {
+          // one keep-alive connection per client, of the HTTP client chosen (side-by-side's /sql?mode=raw),
+          // opened before the clock starts as mysql2's are by peer.open()
           const agent = clientAgent(httpClient);
+          await agent.connect(q.port);
           const insert = json
             ? (d: CorpusDoc, id: number) => postOk(agent, q.port, '/insert', jsonInsert(d, id))
             : (d: CorpusDoc, id: number) => postOk(agent, q.port, '/sql?mode=raw', sqlInsert(d, id));
           return { insert, close: async () => agent.destroy() };
-        })
+        }))
         : await Promise.all(Array.from({ length: clients }, async () => {
           const c = await peer.open();
           return { insert: (d: CorpusDoc, id: number) => c.exec(sqlInsert(d, id)), close: () => c.close() };
