@@ -16,13 +16,16 @@ import { argString } from './bench-util.js';
 
 export interface HttpReply { status: number; body: string }
 
-/** Which client the harness speaks HTTP with: `--http-client undici` (the default) or `node` (node:http). */
-export type HttpClientName = 'undici' | 'node';
+/**
+ * Which client the harness speaks HTTP with: `--http-client undici` (the default), `node` (node:http) or
+ * `lean` (LeanHttpClient below: the request written and the reply read by hand, the least client CPU).
+ */
+export type HttpClientName = 'undici' | 'node' | 'lean';
 
 function clientName(v: string | null): HttpClientName {
   if (v === null || v === 'undici') return 'undici';
-  if (v === 'node') return 'node';
-  throw new Error(`--http-client ${v}: undici or node`);
+  if (v === 'node' || v === 'lean') return v;
+  throw new Error(`--http-client ${v}: undici, node or lean`);
 }
 
 /** The harness's HTTP client, from `--http-client` (default undici); benches print it in their header. */
@@ -90,13 +93,33 @@ function undiciAgent(): BenchAgent {
   return self;
 }
 
+/** LeanHttpClient: one connection per port (made on first use or by connect()). */
+function leanAgent(): BenchAgent {
+  const clients = new Map<number, LeanHttpClient>();
+  const self: BenchAgent = {
+    client: 'lean',
+    connect: (port) => openWith(self, port),
+    post: (port, path, body, contentType) => {
+      let c = clients.get(port);
+      if (!c) clients.set(port, c = new LeanHttpClient(port));
+      return c.post(path, body, contentType);
+    },
+    destroy: () => {
+      for (const c of clients.values()) c.close();
+      clients.clear();
+    },
+  };
+  return self;
+}
+
 /** One benchmark client of the harness's HTTP client (`kind` overrides `--http-client`). */
 export function clientAgent(kind: HttpClientName = HTTP_CLIENT): BenchAgent {
-  return kind === 'node' ? nodeAgent() : undiciAgent();
+  return kind === 'node' ? nodeAgent() : kind === 'lean' ? leanAgent() : undiciAgent();
 }
 
 /** The header line a bench prints: which HTTP client it measured with. */
 export function httpClientNote(): string {
+  if (HTTP_CLIENT === 'lean') return 'HTTP client: LeanHttpClient, one keep-alive connection written and read by hand (--http-client lean)';
   return HTTP_CLIENT === 'node' ? 'HTTP client: node:http keep-alive agent (--http-client node)' : `HTTP client: undici ${undiciVersion()} Pool.request, one keep-alive connection a client (--http-client node for node:http)`;
 }
 

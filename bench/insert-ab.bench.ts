@@ -9,7 +9,8 @@
 // [--json 1] (HTTP JSON `/insert` bodies instead of `/sql` INSERTs; the same rows)
 // [--http-client undici|node] (the HTTP client: undici's Pool.request, the default, or node:http; http-client.ts)
 // [--client-ab 1] (this build alone, its clients alternated run by run instead of two builds: mysql2, then HTTP
-// /sql, or /insert with --json 1, by node:http and by undici; the clients' CPU an INSERT is the figure to read)
+// /sql, or /insert with --json 1, by node:http and by undici, and with --lean 1 by LeanHttpClient too; the
+// clients' CPU an INSERT is the figure to read)
 // [--profile DIR] (each server with --cpu-prof, its profiles in DIR/<build>-<round>)
 // [--threads 1] (each thread name's CPU ms an INSERT too: lmdb's writer, V8 workers, libuv, merge thread)
 // [--strace 1] (strace -f -c attached to the server for the timed phase: fdatasyncs and pwrites an INSERT;
@@ -225,7 +226,7 @@ const thisBin = join(argString('build') ?? ROOT, 'bin/quarry.js');
 const clientAb = arg('client-ab', 0) === 1;
 /** [name, bin/quarry.js, over HTTP, the HTTP client] of each alternated run. */
 const builds: [string, string, boolean, HttpClientName][] = clientAb
-  ? [['this mysql2', thisBin, false, HTTP_CLIENT], ['this node:http', thisBin, true, 'node'], ['this undici', thisBin, true, 'undici']]
+  ? [['this mysql2', thisBin, false, HTTP_CLIENT], ['this node:http', thisBin, true, 'node'], ['this undici', thisBin, true, 'undici'], ...(arg('lean', 0) === 1 ? [['this lean', thisBin, true, 'lean'] as [string, string, boolean, HttpClientName]] : [])]
   : [['this', thisBin, http, HTTP_CLIENT]];
 if (baseline && !clientAb) builds.unshift(['baseline', join(baseline, 'bin/quarry.js'), http, HTTP_CLIENT]);
 if (clientAb) console.error('insert-ab: clients mysql2, node:http and undici alternated');
@@ -233,7 +234,7 @@ else if (http) console.error(`insert-ab: ${httpClientNote()}`);
 const rows: Record<string, unknown>[] = [];
 for (let r = 0; r < rounds; r++) {
   for (const [name, bin, overHttp, client] of builds) {
-    const protocol = !overHttp ? 'mysql' : `${json ? 'http /insert' : 'http /sql'} (${client === 'node' ? 'node:http' : 'undici'})`;
+    const protocol = !overHttp ? 'mysql' : `${json ? 'http /insert' : 'http /sql'} (${client === 'node' ? 'node:http' : client})`;
     rows.push({ build: name, round: r + 1, clients, protocol, ...(await run(bin, docs, n, clients, overHttp, overHttp && json, client, profileDir && resolve(profileDir, `${name}-${r + 1}`), perfDir && resolve(perfDir, `${name}-${r + 1}.data`))) });
   }
 }
