@@ -1,17 +1,17 @@
 // bench/run.ts: `npm run bench [-- engine|core|store ...]`. Runs the named benchmarks (default: engine),
 // prints each one's table and writes bench/results/<name>.json, and beside it <name>.svg: a plot of the
-// table's throughput and latency percentiles per peer (bench/plot-svg.ts). Progress goes to stderr
-// (bench/progress.ts). Release WASM build; 2-core machine.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// table's throughput and latency percentiles per peer (bench/plot/plot-svg.ts). Progress goes to stderr
+// (bench/lib/progress.ts). Release WASM build; 2-core machine.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { engineBench } from './engine.bench.js';
-import { sideBySideBench } from './side-by-side.bench.js';
-import { insertBench } from './insert.bench.js';
-import { highlightBench } from './highlight.bench.js';
-import { writePlot } from './plot.js';
-import { progress } from './progress.js';
-import { httpClientNote } from './http-client.js';
+import { engineBench } from './engine/engine.bench.js';
+import { sideBySideBench } from './side-by-side/side-by-side.bench.js';
+import { insertBench } from './insert/insert.bench.js';
+import { highlightBench } from './highlight/highlight.bench.js';
+import { writePlot } from './plot/plot.js';
+import { progress } from './lib/progress.js';
+import { httpClientNote } from './lib/http-client.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RESULTS = `${ROOT}bench/results`;
@@ -33,6 +33,13 @@ async function main() {
     await runOne(name);
   }
   progress.clear();
+}
+
+/** The built script of a standalone benchmark: `NAME.bench.js` in whichever folder of dist/bench holds it. */
+function scriptOf(name: string): string {
+  const hit = (readdirSync(`${ROOT}dist/bench`, { recursive: true }) as string[]).find((f) => f.endsWith(`/${name}.bench.js`) || f === `${name}.bench.js`);
+  if (!hit) throw new Error(`no benchmark named ${name} (dist/bench/**/${name}.bench.js)`);
+  return `${ROOT}dist/bench/${hit}`;
 }
 
 /** Writes a result file and its plot; clears the progress line first so the table prints cleanly. */
@@ -72,7 +79,7 @@ async function runOne(name: string): Promise<void> {
     console.log(JSON.stringify({ ...res, classes: undefined }, null, 2));
   } else {
     // Other benchmarks are standalone scripts printing JSON: core (WASM vs reference), store (lmdb).
-    const out = spawnSync(process.execPath, [`${ROOT}dist/bench/${name}.bench.js`, ...process.argv.slice(3)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const out = spawnSync(process.execPath, [scriptOf(name), ...process.argv.slice(3)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     progress.clear();
     console.log(out.stdout);
     writeFileSync(`${RESULTS}/${name}.json`, out.stdout);

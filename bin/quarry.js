@@ -17,7 +17,7 @@
 // with 8 arenas and a 10 s decay the pages the queries freed stayed in whichever arenas the idle
 // collections did not touch: 100k gcide after the side-by-side's load and queries, at rest, malloc'd
 // memory read 52-94 MiB from run to run (PSS 166-205); with this 46-48 (PSS 158-166), the queries' and
-// the load's CPU unchanged (bench/pss-probe.ts, alternated; figures in the commit). A process started as
+// the load's CPU unchanged (bench/memory/pss-probe.ts, alternated; figures in the commit). A process started as
 // `node bin/quarry.js` skips the line: set the variables in its environment for the same effect.
 // --min-semi-space-size=4 (MiB): a floor under the young generation, which the idle full GC
 // (src/engine/background/idle-gc.ts) otherwise shrinks to 1 MiB semi-spaces at the allocation rate of an

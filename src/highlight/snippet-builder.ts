@@ -208,7 +208,7 @@ interface TableSide { expandInfix: boolean; expandPrefix: boolean; exactWords: b
 /**
  * Per settings object (ALTER replaces a table's settings, never changes them in place) and pipeline:
  * every highlighted request read four settings by parseInt (the builder's setup, these and querySpz
- * mostly, was 2.6% of a JSON `@title` request's CPU in process: bench/highlight-json.bench.ts --profile).
+ * mostly, was 2.6% of a JSON `@title` request's CPU in process: bench/highlight/highlight-json.bench.ts --profile).
  */
 const tableSides = new WeakMap<TableSettings, TableSide>();
 

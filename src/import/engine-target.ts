@@ -95,7 +95,7 @@ export class EngineTarget implements ImportTarget {
         // syncing the file) where its build takes 10; the next pass, or close's, takes both.
         // Never twice in a row: builds outrunning commits would otherwise leave every segment to close.
         // So which pass writes a segment, and its file's name (seg-<seq>-<pass>-<place>), moves with
-        // timing; its bytes and place in the table do not (test/unit/bench/segment-files.test.ts).
+        // timing; its bytes and place in the table do not (test/unit/bench/lib/segment-files.test.ts).
         const next = this.#latest;
         const soon = !this.#skipped && next && next !== mine && (next.prepared.ready() || next.rows * 4 <= rows);
         if (r.ok) this.#skipped = !!soon;

@@ -98,7 +98,7 @@ export class TieredMergePolicy implements MergePolicy {
  * caller cannot take (merge-scheduler.ts: a carried budget only for a result that fits a hole): a shorter run then.
  * The tiered policy alone leaves up to factor - 1 segments a level: a 100k load in 300-row INSERTs ends as
  * 10 segments, in 256-row ones as 13, and every query pays each segment's planning, term lookups and top-K
- * merge (bench/segments.bench.ts, 100k gcide, 1 thread: 113 us a query over 1 segment, 147 over 4, 191 over 10).
+ * merge (bench/engine/segments.bench.ts, 100k gcide, 1 thread: 113 us a query over 1 segment, 147 over 4, 191 over 10).
  */
 export function compactRange(liveRows: number[], cutoff: number, maxRows = Infinity, accept: (run: [number, number]) => boolean = () => true): [number, number] | null {
   if (cutoff < 1) return null;

@@ -1,5 +1,5 @@
 /** Seeded documents and random SELECTs (every full-text operator class) for the distributed-table tests. */
-import { mulberry32 } from '../../bench/bench-util.js';
+import { mulberry32 } from '../../bench/lib/bench-util.js';
 
 export const SCHEMA = "(title text, body text, gid uint, price float, tags multi, ts timestamp) min_prefix_len='2'";
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa'];

@@ -49,7 +49,7 @@ const FOLLOW_UP_TICKS = 5;
  * (a collection 20-45 s after the work, unannounced): 100k gcide after the side-by-side's queries read
  * 160-170 MiB of PSS at rest in some runs and 190-250 in others (young generation 32 vs 4 MiB, malloc'd
  * pages 84 vs 50); with two, 159-171 MiB at +22 s in each of 3 alternated probe runs (one follow-up: 187-209)
- * and 157/168 in the side-by-side (176/178), the queries' CPU unchanged (`node dist/bench/pss-probe.js`).
+ * and 157/168 in the side-by-side (176/178), the queries' CPU unchanged (`node dist/bench/memory/pss-probe.js`).
  */
 const FOLLOW_UPS = 2;
 /**

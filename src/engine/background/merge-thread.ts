@@ -21,7 +21,7 @@ import { appendTerms } from '../../index/segment/sorted-terms.js';
  * load 13-18), server CPU per 1000 documents of the 16-client phase until idle: 3 s against a thread kept
  * alive, protocol thread 155 / 140 / 165 / 105 -> 145 / 110 / 105 / 165 ms, the other threads 305 / 280 /
  * 400 / 270 -> 180 / 140 / 190 / 190. Shorter than the 10 quiet seconds after which the benchmarks read a
- * server's memory at rest (bench/footprint.ts untilQuiet): kept alive, the idle thread read +25-40 MiB PSS.
+ * server's memory at rest (bench/lib/footprint.ts untilQuiet): kept alive, the idle thread read +25-40 MiB PSS.
  */
 const IDLE_EXIT_MS = 8000;
 

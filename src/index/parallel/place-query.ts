@@ -12,7 +12,7 @@ import { estimateCost, recordCost, shapeOf, timed } from './cost-model.js';
 
 /**
  * Where the last query placeQuery placed ran and what it was expected and measured to cost: read by
- * bench/engine.bench.ts --slow, to tell a slow query's own cost from a pause (a query run here or
+ * bench/engine/engine.bench.ts --slow, to tell a slow query's own cost from a pause (a query run here or
  * whole on one thread while its shape's time says spread, threads' time far under its wall time).
  */
 export interface Placement { where: 'inline' | 'spread' | 'whole'; asked: 'inline' | 'spread' | 'whole'; estimateMs: number; evalMs: number }

@@ -95,7 +95,7 @@ interface BuiltPair {
  * other at p + 1, in one field). Intersecting the two words of each pair instead (their postings
  * kept decoded for the part's later pairs) read a frequent word's hits again for every pair it stands
  * in: the fills were half of a 100k gcide load's merge CPU. A merge of ten 1000-row gcide segments:
- * 168-176 -> 112-120 ms CPU (bench/merge-ab.bench.ts), the merged segment byte for byte the same.
+ * 168-176 -> 112-120 ms CPU (bench/engine/merge-ab.bench.ts), the merged segment byte for byte the same.
  */
 export class PairFiller {
   /** Per part: its missing pairs' postings by merged term number, once built. */

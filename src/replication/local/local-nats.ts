@@ -1,6 +1,6 @@
 /**
  * Starts `nats-server` processes with JetStream, clustered on loopback ports in temporary folders:
- * what scripts/cluster-demo.sh, the replication tests and bench/replication.bench.ts run against.
+ * what scripts/cluster-demo.sh, the replication tests and bench/cluster/replication.bench.ts run against.
  * Production runs its own NATS servers and names them in searchd's replication_nats.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

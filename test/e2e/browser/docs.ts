@@ -1,5 +1,5 @@
 /** The browser suite's documents: seeded sentences over a small vocabulary, so every operator finds matches and ties. */
-import { mulberry32 } from '../../../bench/bench-util.js';
+import { mulberry32 } from '../../../bench/lib/bench-util.js';
 
 const WORDS = ['search', 'searching', 'engine', 'engines', 'index', 'indexes', 'quick', 'page', 'pages', 'text', 'query', 'rank', 'ranking', 'browser', 'server', 'field', 'word', 'words', 'match', 'phrase'];
 

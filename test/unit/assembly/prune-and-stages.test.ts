@@ -16,7 +16,7 @@ import { Rng } from '../../fuzz/rng.js';
 const VOCAB = Array.from({ length: 40 }, (_, i) => `w${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`);
 
 const random = new Rng(22);
-// Zipf over the vocabulary, as bench/engine.bench.ts draws its synthetic words
+// Zipf over the vocabulary, as bench/engine/engine.bench.ts draws its synthetic words
 const cdf: number[] = [];
 let sum = 0;
 for (let i = 0; i < VOCAB.length; i++) cdf.push((sum += 1 / (i + 1)));

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../../bench/bench-util.js';
+import { mulberry32 } from '../../../bench/lib/bench-util.js';
 import { ChunkedSource } from '../../../src/browser/chunked-source.js';
 import { PageIndex } from '../../../src/browser/page-index.js';
 import { ImageSource } from '../../../src/browser/table-source.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { finishSearch, type PreparedSearch, type SegmentJob, type SegmentTop } from '../../../src/index/search.js';
 import type { Segment } from '../../../src/index/segment/segment.js';
 import type { SearchRequest } from '../../../src/index/types.js';
-import { mulberry32 } from '../../../bench/bench-util.js';
+import { mulberry32 } from '../../../bench/lib/bench-util.js';
 
 /** A stand-in segment: docId = id * 1000 + row, enough for the merge. */
 const seg = (id: number): Segment => ({ docId: (row: number) => BigInt(id * 1000 + row) }) as unknown as Segment;

@@ -2,7 +2,7 @@
 // inside the text pipeline (indexField, analyze), on random Unicode text and random text settings.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gcideAvailable, loadGcide } from '../../../bench/corpus.js';
+import { gcideAvailable, loadGcide } from '../../../bench/lib/corpus.js';
 import type { TableSettings } from '../../../src/schema/types.js';
 import { addFlaggedChars, buildCaseFolding, FLAG_BOUNDARY, FLAG_IGNORE } from '../../../src/text/charset-table.js';
 import { SCAN_RECORD_WORDS, setFieldScannerFactory } from '../../../src/text/field-scanner.js';
