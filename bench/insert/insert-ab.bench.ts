@@ -9,7 +9,8 @@
 // [--json 1] (HTTP JSON `/insert` bodies instead of `/sql` INSERTs; the same rows)
 // [--http-client undici|node] (the HTTP client: undici's Pool.request, the default, or node:http; http-client.ts)
 // [--client-ab 1] (this build alone, its clients alternated run by run instead of two builds: mysql2, then HTTP
-// /sql, or /insert with --json 1, by node:http and by undici; the clients' CPU an INSERT is the figure to read)
+// /sql, or /insert with --json 1, by node:http and by undici, and with --lean 1 by LeanHttpClient too; the
+// clients' CPU an INSERT is the figure to read)
 // [--profile DIR] (each server with --cpu-prof, its profiles in DIR/<build>-<round>)
 // [--threads 1] (each thread name's CPU ms an INSERT too: lmdb's writer, V8 workers, libuv, merge thread)
 // [--strace 1] (strace -f -c attached to the server for the timed phase: fdatasyncs and pwrites an INSERT;
@@ -124,14 +125,16 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
     const phase = async (base: number, count: number, traced: boolean, perfTo?: string) => {
       const sqlInsert = (d: CorpusDoc, id: number) => `INSERT INTO gcide (id, title, body, len) VALUES (${id},${sqlString(d.title)},${sqlString(d.body)},${d.body.length})`;
       const conns = http
-        ? Array.from({ length: clients }, () => {
-          // one keep-alive connection per client, of the HTTP client chosen (side-by-side's /sql?mode=raw)
+        ? await Promise.all(Array.from({ length: clients }, async () => {
+          // one keep-alive connection per client, of the HTTP client chosen (side-by-side's /sql?mode=raw),
+          // opened before the clock starts as mysql2's are by peer.open()
           const agent = clientAgent(httpClient);
+          await agent.connect(q.port);
           const insert = json
             ? (d: CorpusDoc, id: number) => postOk(agent, q.port, '/insert', jsonInsert(d, id))
             : (d: CorpusDoc, id: number) => postOk(agent, q.port, '/sql?mode=raw', sqlInsert(d, id));
           return { insert, close: async () => agent.destroy() };
-        })
+        }))
         : await Promise.all(Array.from({ length: clients }, async () => {
           const c = await peer.open();
           return { insert: (d: CorpusDoc, id: number) => c.exec(sqlInsert(d, id)), close: () => c.close() };
@@ -223,7 +226,7 @@ const thisBin = join(argString('build') ?? ROOT, 'bin/quarry.js');
 const clientAb = arg('client-ab', 0) === 1;
 /** [name, bin/quarry.js, over HTTP, the HTTP client] of each alternated run. */
 const builds: [string, string, boolean, HttpClientName][] = clientAb
-  ? [['this mysql2', thisBin, false, HTTP_CLIENT], ['this node:http', thisBin, true, 'node'], ['this undici', thisBin, true, 'undici']]
+  ? [['this mysql2', thisBin, false, HTTP_CLIENT], ['this node:http', thisBin, true, 'node'], ['this undici', thisBin, true, 'undici'], ...(arg('lean', 0) === 1 ? [['this lean', thisBin, true, 'lean'] as [string, string, boolean, HttpClientName]] : [])]
   : [['this', thisBin, http, HTTP_CLIENT]];
 if (baseline && !clientAb) builds.unshift(['baseline', join(baseline, 'bin/quarry.js'), http, HTTP_CLIENT]);
 if (clientAb) console.error('insert-ab: clients mysql2, node:http and undici alternated');
@@ -231,7 +234,7 @@ else if (http) console.error(`insert-ab: ${httpClientNote()}`);
 const rows: Record<string, unknown>[] = [];
 for (let r = 0; r < rounds; r++) {
   for (const [name, bin, overHttp, client] of builds) {
-    const protocol = !overHttp ? 'mysql' : `${json ? 'http /insert' : 'http /sql'} (${client === 'node' ? 'node:http' : 'undici'})`;
+    const protocol = !overHttp ? 'mysql' : `${json ? 'http /insert' : 'http /sql'} (${client === 'node' ? 'node:http' : client})`;
     rows.push({ build: name, round: r + 1, clients, protocol, ...(await run(bin, docs, n, clients, overHttp, overHttp && json, client, profileDir && resolve(profileDir, `${name}-${r + 1}`), perfDir && resolve(perfDir, `${name}-${r + 1}.data`))) });
   }
 }

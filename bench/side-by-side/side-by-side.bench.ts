@@ -113,8 +113,10 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
           close: async () => client.close(),
         };
       }
-      // One keep-alive connection per client, as a SphinxQL client holds one connection.
+      // One keep-alive connection per client, as a SphinxQL client holds one connection, opened here as
+      // mysql2's is in overMysql.open(): not by the first timed statement
       const agent = clientAgent();
+      await agent.connect(port);
       return {
         exec: (sql: string) => post(agent, port, sql),
         close: async () => agent.destroy(),
@@ -144,6 +146,7 @@ export async function startQuarry(dir: string, nodeArgs: string[] = [], threads?
         return { exec: (sql) => ok('/sql?mode=raw', sql), search: (q, table) => ok('/search', body(q, table)), close: async () => client.close() };
       }
       const agent = clientAgent();
+      await agent.connect(port);
       return {
         exec: (sql: string) => post(agent, port, sql),
         search: async (q: string, table: string) => { await postOk(agent, port, '/search', body(q, table)); },

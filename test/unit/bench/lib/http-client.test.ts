@@ -1,4 +1,4 @@
-// The benches' keep-alive HTTP clients (bench/lib/http-client.ts: clientAgent's undici and node:http, and
+// The benches' keep-alive HTTP clients (bench/lib/http-client.ts: clientAgent's undici, node:http and lean, and
 // LeanHttpClient) against a node:http server: what they send, replies read one after another on one
 // connection (chunked, multi-byte) and a close without a reply.
 import http from 'node:http';
@@ -65,7 +65,7 @@ describe('LeanHttpClient', () => {
   });
 });
 
-describe.each<HttpClientName>(['undici', 'node'])('clientAgent(%s)', (kind) => {
+describe.each<HttpClientName>(['undici', 'node', 'lean'])('clientAgent(%s)', (kind) => {
   let server: http.Server;
   let port = 0;
   const seen: Array<{ url?: string; type?: string; body: string; socket: object }> = [];
@@ -86,6 +86,16 @@ describe.each<HttpClientName>(['undici', 'node'])('clientAgent(%s)', (kind) => {
     expect(await postOk(a, port, '/bulk', 'x\n', 'application/x-ndjson')).toBe('echo x\n');
     expect((await a.post(port, '/', 'big')).body).toBe('ä'.repeat(100_000));
     expect(seen.map((r) => [r.url, r.type])).toEqual([['/sql?mode=raw', undefined], ['/bulk', 'application/x-ndjson'], ['/', undefined]]);
+    expect(new Set(seen.map((r) => r.socket)).size).toBe(1);
+    a.destroy();
+  });
+
+  it('connect() opens the connection by one SHOW VERSION, and the posts after it use that connection', async () => {
+    const a = clientAgent(kind);
+    seen.length = 0;
+    await a.connect(port);
+    expect(seen.map((r) => [r.url, r.body])).toEqual([['/sql?mode=raw', 'SHOW VERSION']]);
+    expect(await a.post(port, '/sql?mode=raw', 'INSERT')).toEqual({ status: 200, body: 'echo INSERT' });
     expect(new Set(seen.map((r) => r.socket)).size).toBe(1);
     a.destroy();
   });
