@@ -7,7 +7,6 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { startQuarry, type QuarryProcess } from '../mysql-server.js';
 
 export type Answer = { error: string } | { ok: string };
-type Answer = { error: string } | { ok: string };
 
 let q: QuarryProcess;
 let conn: mysql.Connection;
