@@ -124,9 +124,13 @@ function attr(col: u32, asFloat: bool): f64 {
   return asFloat ? <f64><f32>v : <f64><i32>v;
 }
 
-/** RAND() of the current row (X_RAND_ID): see rand-id.ts. */
+/**
+ * RAND() of the current row inside a formula (X_RAND_ID; see rand-id.ts): a float (f32) as Manticore's Expr_Rand_c
+ * and the host's RAND() (Math.fround), since MIN/MAX/IF/comparisons take their operands as they stand. RAND() alone,
+ * the ORDER BY RAND() key, is exprColumn's f64 column (randColumn), a finer order of the same values.
+ */
 function randId(seed: u32): f64 {
-  return randOfId(columnPtr(blob, 0) + (<usize>row << 3), seed);
+  return <f64><f32>randOfId(columnPtr(blob, 0) + (<usize>row << 3), seed);
 }
 
 /** Per-query values the factors need besides the hits. */

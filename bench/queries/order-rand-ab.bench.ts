@@ -2,8 +2,8 @@
 // against `--baseline DIR` (a checkout with its own dist/), alternated in child processes (ab-children.ts).
 // A full scan and a full-text query matching about half the rows, with OPTION rand_seed (one seed, so each
 // query orders alike) and without (a fresh seed a query, as an application's "random pick" runs), and a
-// numeric expression key for comparison. Each query runs `--queries` times after 10 warm-ups; a child
-// prints the process CPU ms and wall ms a query (a query that fails throws).
+// numeric expression key for comparison, and RAND() inside formula keys. Each query runs `--queries` times after
+// 10 warm-ups; a child prints the process CPU ms and wall ms a query (a query that fails throws).
 // Run: npm run build && node dist/bench/queries/order-rand-ab.bench.js [--docs N] [--queries Q] [--rounds R] [--baseline DIR]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,9 @@ const QUERIES: Record<string, string> = {
   matchSeeded: "SELECT id FROM t WHERE MATCH('even') ORDER BY RAND() LIMIT 20 OPTION rand_seed=1234",
   // an expression key of the core's formula code: its merge values are read in place, not copied
   exprKey: 'SELECT id, a * 2 + 1 AS k FROM t ORDER BY k DESC LIMIT 20',
+  // RAND() inside a formula key: the core's RAND_ID in the formula code (sort-code.ts), formerly a host key
+  randFormula: 'SELECT id, RAND() * 2 + a AS k FROM t ORDER BY k ASC LIMIT 20 OPTION rand_seed=1234',
+  randFormulaMatch: "SELECT id, if(RAND() > 0.5, a, -a) AS k FROM t WHERE MATCH('even') ORDER BY k DESC LIMIT 20",
 };
 
 async function child(root: string): Promise<void> {

@@ -1,6 +1,8 @@
 /**
  * `POST /cli` replies: result sets as mysql-client-like ASCII tables (Manticore Buddy's format),
  * statements without a result set as the JSON object `{total, error, warning}` (the seed contract).
+ * Every reply, table or JSON, is sent as `application/json; charset=UTF-8`: searchd's HTTP layer
+ * writes that type for /cli as for every endpoint (its CLT test-content-type-header-* recordings).
  */
 import { cellToSqlText, JsonFields } from '../engine/values/cell-format.js';
 import type { OkResult, Result, RowsResult } from '../engine/result.js';
@@ -13,7 +15,6 @@ export const CLI_NULL = 'NULL';
 
 export interface CliReply {
   status: number;
-  contentType: 'text/plain' | 'application/json';
   body: string;
 }
 
@@ -39,15 +40,15 @@ export function renderCliReply(results: Result[], seconds: number): CliReply {
   const failed = results.find((r) => r.kind === 'error');
   if (failed && failed.kind === 'error') {
     const status = httpStatusFor(failed.code, 'sql-raw');
-    return { status, contentType: 'application/json', body: statusJson(0, failed.message, '') };
+    return { status, body: statusJson(0, failed.message, '') };
   }
   if (!results.some((r) => r.kind === 'rows')) {
     const last = results[results.length - 1] as OkResult | undefined;
     const body = statusJson(last?.affected ?? 0, '', last?.warning ?? '');
-    return { status: HTTP_OK, contentType: 'application/json', body };
+    return { status: HTTP_OK, body };
   }
   const text = results
     .map((r) => (r.kind === 'rows' ? cliTable(r, seconds) : `${affectedSummary((r as OkResult).affected, seconds)}\n\n`))
     .join('');
-  return { status: HTTP_OK, contentType: 'text/plain', body: text };
+  return { status: HTTP_OK, body: text };
 }

@@ -22,7 +22,6 @@ export interface SqlRouteDeps {
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
-export const TEXT_CONTENT_TYPE = 'text/plain; charset=UTF-8';
 
 /**
  * A reply before any framework: what both the Hono routes and the fast path send. The body is text, or
@@ -122,8 +121,8 @@ async function handleCli(c: Context, deps: SqlRouteDeps, asJson: boolean): Promi
     return jsonReply(c, reply.status, reply.body);
   }
   const reply = renderCliReply(results, (performance.now() - started) / 1000);
-  const type = reply.contentType === 'text/plain' ? TEXT_CONTENT_TYPE : JSON_CONTENT_TYPE;
-  return c.body(reply.body, reply.status as 200, { 'Content-Type': type });
+  // the table text too: searchd labels every /cli reply as JSON
+  return c.body(reply.body, reply.status as 200, { 'Content-Type': JSON_CONTENT_TYPE });
 }
 
 /** Adds the SQL endpoints; any method is accepted, as Manticore does (GET carries the query in the URL). */

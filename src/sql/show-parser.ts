@@ -36,8 +36,13 @@ export function parseShow(c: Cursor): ShowStatement {
   }
   switch (t.upper) {
     case 'FULL':
-      // MySQL clients ask for SHOW FULL TABLES; Manticore answers it through Buddy
+      // MySQL clients ask for SHOW FULL TABLES and SHOW FULL PROCESSLIST (MySQL Workbench, DBeaver,
+      // mysqladmin -v processlist); Manticore answers them through Buddy
       c.next();
+      if (c.peek().upper === 'PROCESSLIST' && c.peek().kind === 'ident') {
+        c.next();
+        return finish(c, 'processlist', { full: true });
+      }
       c.expectKw('TABLES');
       return finish(c, 'tables', { full: true });
     case 'GLOBAL':

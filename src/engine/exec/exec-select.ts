@@ -69,7 +69,7 @@ function sortKeys(table: Table, st: SelectStatement, coll: Collation, seed: () =
     const stmt = () => ({ collation: coll, randSeed: seed() });
     if (e.kind === 'column') return hostSortKey(table, e, aliases, desc, stmt());
     try {
-      return { attr: e.text, desc, code: sortCode(table, e, aliases) };
+      return { attr: e.text, desc, code: sortCode(table, e, aliases, seed) };
     } catch (err) {
       if (!(err instanceof SearchError) || err.code !== 'UNSUPPORTED') throw err;
       return hostSortKey(table, e, aliases, desc, stmt());

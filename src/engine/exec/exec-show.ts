@@ -55,7 +55,7 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
     case 'version': return rows(stringColumns('Component', 'Version'), [['Daemon', String(systemVariable('version', settings))]]);
     case 'databases': return rows(stringColumns('Databases'), [['Manticore']]);
     case 'threads': return threadsResult();
-    case 'processlist': return processlistResult();
+    case 'processlist': return processlistResult(st.full === true);
     // quarry has no triggers; mysqldump asks for each table's
     case 'triggers': return rows(stringColumns('Trigger', 'Event', 'Table', 'Statement', 'Timing', 'Created', 'sql_mode', 'Definer', 'character_set_client', 'collation_connection', 'Database Collation'), []);
     case 'plugins': return rows(stringColumns('Type', 'Name', 'Library', 'Users', 'Extra'), []);
@@ -74,6 +74,11 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
       if (!t) throw new SearchError('UNKNOWN_TABLE', `no such table '${st.table!.toLowerCase()}'`);
       return rows(stringColumns('Variable_name', 'Value'), [['settings', tableSettingsText(t.schema)]]);
     }
+    // searchd prints the last profiled query's transformed full-text tree and stage timings; quarry
+    // records neither, so it says so instead of an empty or made-up answer
+    case 'plan':
+    case 'profile':
+      throw new SearchError('UNSUPPORTED', `SHOW ${st.what.toUpperCase()} is not supported: quarry records no query ${st.what} (SET profiling=1 is accepted and records nothing)`);
     default: throw new SearchError('UNSUPPORTED', `SHOW ${st.what.toUpperCase()} is not supported`);
   }
 }

@@ -82,22 +82,38 @@ export function tableStatusRows(t: Table, diskBytes: number, tid: bigint): strin
   ];
 }
 
+/** Units of searchd's `%t` timespan, largest first: one rounded number with the largest unit it reaches. */
+const SPAN_UNITS: [number, string][] = [[604_800e6, 'w'], [86_400e6, 'd'], [3_600e6, 'h'], [60e6, 'm'], [1e6, 's'], [1e3, 'ms'], [1, 'us']];
+
+/** A duration in microseconds as searchd's `%t` prints it ("2s", "15ms", "300us"). */
+export function timespan(us: number): string {
+  const [unit, suffix] = SPAN_UNITS.find(([u]) => us >= u) ?? SPAN_UNITS[SPAN_UNITS.length - 1]!;
+  return `${Math.round(us / unit)}${suffix}`;
+}
+
+/** searchd's "This/prev job time": the running job's time so far, else the previous one's with " (prev)". */
 function jobTime(a: Activity, now: number): string {
-  return a.info ? `${now - a.startedAt}ms` : `${a.prevMs}ms prev`;
+  return a.info ? timespan((now - a.startedAt) * 1000) : `${timespan(a.prevMs * 1000)} (prev)`;
 }
 
 /** One row per open connection: one event loop serves them all, so a "thread" here is a connection. */
 export function threadsResult(): RowsResult {
   const now = Date.now();
-  return rows(stringColumns('TID', 'Name', 'Proto', 'State', 'Connection from', 'ConnID', 'This/prev job time', 'CPU activity', 'Jobs done', 'Thread status', 'Info'),
-    metrics.activities().map((a) => [String(process.pid), 'work_0', a.proto, a.info ? 'query' : 'net_idle', a.from, String(a.connId),
-      jobTime(a, now), '-', String(a.jobsDone), a.info ? 'working' : 'idling', a.info]));
+  // searchd's columns and types (HandleShowThreads); "CPU activity" only exists under --cpustats, which quarry has not
+  const columns = [{ name: 'TID', kind: 'uint' as const }, ...stringColumns('Name', 'Proto', 'State', 'Connection from'),
+    { name: 'ConnID', kind: 'bigint' as const }, ...stringColumns('This/prev job time'), { name: 'Jobs done', kind: 'uint' as const },
+    ...stringColumns('Thread status', 'Info')];
+  return rows(columns, metrics.activities().map((a) => [process.pid, 'work_0', a.proto, a.info ? 'query' : 'net_idle', a.from,
+    BigInt(a.connId), jobTime(a, now), a.jobsDone, a.info ? 'working' : 'idling', a.info]));
 }
 
-/** MySQL's SHOW PROCESSLIST columns over the same list. */
-export function processlistResult(): RowsResult {
+/** MySQL's Info without FULL: the statement's first 100 characters. */
+const PROCESSLIST_INFO_CHARS = 100;
+
+/** MySQL's SHOW [FULL] PROCESSLIST columns over the same list. */
+export function processlistResult(full = false): RowsResult {
   const now = Date.now();
   return rows(stringColumns('Id', 'User', 'Host', 'db', 'Command', 'Time', 'State', 'Info'),
     metrics.activities().map((a) => [String(a.connId), 'root', a.from, 'Manticore', a.info ? 'Query' : 'Sleep',
-      String(Math.floor((now - a.startedAt) / 1000)), a.info ? 'executing' : '', a.info]));
+      String(Math.floor((now - a.startedAt) / 1000)), a.info ? 'executing' : '', full ? a.info : a.info.slice(0, PROCESSLIST_INFO_CHARS)]));
 }

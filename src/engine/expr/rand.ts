@@ -45,6 +45,11 @@ export function xorShiftRand(state: bigint): number {
   return Number((x * 2685821657736338717n) & MASK64) / 18446744073709551615;
 }
 
+/** RAND(constant)'s seed: the constant's low 32 bits (an ORDER BY formula's core code takes it too, sort-code.ts). */
+export function constantSeed(arg: CompiledExpr): number {
+  return Number(BigInt.asUintN(32, toBig(arg.eval({ docId: 0n, weight: 0, attrs: new Map() }))));
+}
+
 type Compile = (e: Expr, ctx: ExprContext) => CompiledExpr;
 
 export function randCall(e: Expr & { kind: 'call' }, ctx: ExprContext, compile: Compile): CompiledExpr {
@@ -57,7 +62,7 @@ export function randCall(e: Expr & { kind: 'call' }, ctx: ExprContext, compile: 
   if (arg.type !== 'int' && arg.type !== 'bigint' && arg.type !== 'float') throw exprError(ctx.table, 'rand() argument must be numeric');
   const lit = e.args[0]!;
   if (lit.kind === 'literal' && (lit.value.kind === 'int' || lit.value.kind === 'float')) {
-    const seed = Number(BigInt.asUintN(32, toBig(arg.eval({ docId: 0n, weight: 0, attrs: new Map() }))));
+    const seed = constantSeed(arg);
     return { type: 'float', eval: (r) => Math.fround(randOfId(seed, r.docId)) };
   }
   return { type: 'float', eval: (r) => Math.fround(xorShiftRand(toBig(arg.eval(r)))) };

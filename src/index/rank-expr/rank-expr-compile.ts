@@ -82,6 +82,7 @@ class Compiler {
   callFloat(e: Extract<RExpr, { k: 'call' }>): boolean {
     const n = e.name;
     if (n === 'bm25a' || n === 'bm25f' || n === 'pow' || n in MATH) return true;
+    if (n === 'rand' && this.schema.rand) return true;
     if (n === 'sum' || n === 'top' || n === 'abs') return e.args.length > 0 && this.isFloat(e.args[0]);
     if (n === 'min' || n === 'max') return e.args.some((a) => this.isFloat(a));
     if (n === 'if') return e.args.slice(1).some((a) => this.isFloat(a));
@@ -178,6 +179,7 @@ class Compiler {
     if (n === 'bm25a') return this.bm25a(e);
     if (n === 'bm25f') return this.bm25f(e);
     if (n === 'max_window_hits') return this.maxWindowHits(e, float);
+    if (n === 'rand' && this.schema.rand) return this.rand(e);
     if (n === 'min' || n === 'max') {
       this.arity(e, 2);
       e.args.forEach((a) => this.emit(a, float));
@@ -234,6 +236,17 @@ class Compiler {
     this.code.push(X.FACTOR, XF_MAX_WINDOW_HITS);
     this.grow(1);
     if (float) this.code.push(X.I2F);
+  }
+
+  /**
+   * rand(seed): RAND() of the row, the core's hash of its id with the seed (assembly/rank/rand-id.ts), a float
+   * as the host's RAND() (rand.ts); the operator that reads it takes it as f32, as the host's Math.fround.
+   */
+  rand(e: Extract<RExpr, { k: 'call' }>): void {
+    const seed = e.args[0];
+    if (e.args.length !== 1 || seed.k !== 'num' || seed.float || seed.v < 0 || seed.v > 0xffffffff) err('rand() takes the resolved 32-bit seed here');
+    this.code.push(X.RAND_ID, seed.v >>> 0);
+    this.grow(1);
   }
 
   bm25a(e: Extract<RExpr, { k: 'call' }>): void {

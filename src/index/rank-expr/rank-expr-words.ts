@@ -20,6 +20,11 @@ export const USES = { LCCS: 1, ATC: 2, WINDOW: 4, GAPS: 8, FIELD_TF: 16 } as con
 export interface RankExprSchema {
   fields: string[];
   attrs: { name: string; type: ColumnType }[];
+  /**
+   * ORDER BY formulas only (sort-code.ts): `rand(seed)`, the seed a constant the host resolved (the statement's
+   * for RAND()), is the core's RAND_ID. A ranking expression has no RAND() in Manticore, so it stays unknown there.
+   */
+  rand?: boolean;
 }
 
 /** Attribute types the core reads in a formula (the others are Manticore's type error). */

@@ -17,17 +17,29 @@ describe('status over the MySQL protocol', () => {
       await idle.query('SHOW TABLES');
       const [threads] = await me.query('SHOW THREADS');
       const list = threads as Record<string, string>[];
-      expect(Object.keys(list[0]!)).toEqual(['TID', 'Name', 'Proto', 'State', 'Connection from', 'ConnID', 'This/prev job time', 'CPU activity', 'Jobs done', 'Thread status', 'Info']);
+      // searchd's columns without --cpustats (no "CPU activity"); TID, ConnID and Jobs done are numbers
+      expect(Object.keys(list[0]!)).toEqual(['TID', 'Name', 'Proto', 'State', 'Connection from', 'ConnID', 'This/prev job time', 'Jobs done', 'Thread status', 'Info']);
+      expect(typeof list[0]!.TID).toBe('number');
+      expect(typeof list[0]!['Jobs done']).toBe('number');
       const mine = list.filter((r) => r.Info === 'SHOW THREADS');
       expect(mine).toHaveLength(1);
       expect(mine[0]).toMatchObject({ Proto: 'mysql', State: 'query', 'Thread status': 'working' });
       const idleRows = list.filter((r) => r.Proto === 'mysql' && r['Thread status'] === 'idling');
       expect(idleRows.length).toBeGreaterThanOrEqual(1);
-      expect(idleRows.some((r) => Number(r['Jobs done']) >= 1 && /prev$/.test(r['This/prev job time']!))).toBe(true);
+      // searchd's %t timespan with " (prev)" while idle
+      expect(idleRows.some((r) => Number(r['Jobs done']) >= 1 && /^\d+(us|ms|s) \(prev\)$/.test(r['This/prev job time']!))).toBe(true);
+      expect(mine[0]!['This/prev job time']).toMatch(/^\d+(us|ms|s)$/);
       const [procs] = await me.query('SHOW PROCESSLIST');
       const p = procs as Record<string, string>[];
       expect(p.filter((r) => r.Command === 'Query').map((r) => r.Info)).toEqual(['SHOW PROCESSLIST']);
       expect(p.filter((r) => r.Command === 'Sleep').length).toBeGreaterThanOrEqual(1);
+      // without FULL, MySQL's Info is the statement's first 100 characters; FULL gives all of it
+      const long = `SHOW PROCESSLIST /* ${'x'.repeat(120)} */`;
+      const [cut] = await me.query(long);
+      expect((cut as Record<string, string>[]).filter((r) => r.Command === 'Query').map((r) => r.Info)).toEqual([long.slice(0, 100)]);
+      const fullText = long.replace('SHOW', 'SHOW FULL');
+      const [whole] = await me.query(fullText);
+      expect((whole as Record<string, string>[]).filter((r) => r.Command === 'Query').map((r) => r.Info)).toEqual([fullText]);
     } finally {
       await idle.end();
       await me.end();

@@ -102,7 +102,8 @@ describe('POST /cli', () => {
   it('prints a result set as a table with a summary line', async () => {
     const { app } = setup();
     const res = await app.request('/cli', { method: 'POST', body: 'select count(*) from t' });
-    expect(res.headers.get('content-type')).toContain('text/plain');
+    // searchd labels the table text application/json, as every /cli reply (CLT test-content-type-header-*)
+    expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
     const text = await res.text();
     expect(text).toMatch(/^\+----------\+\n\| count\(\*\) \|\n\+----------\+\n\| 2        \|\n\+----------\+\n1 row in set \(\d\.\d{3} sec\)\n\n$/);
   });
@@ -111,6 +112,7 @@ describe('POST /cli', () => {
     const { app } = setup();
     const res = await app.request('/cli', { method: 'POST', body: 'truncate table t' });
     expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
     expect(await res.json()).toEqual({ total: 0, error: '', warning: '' });
     const bad = await app.request('/cli', { method: 'POST', body: 'SELEKT * FROM t' });
     expect(bad.status).toBe(500);

@@ -37,4 +37,11 @@ describe('lexer: quoted strings', () => {
     const toks = tokenize("INSERT INTO t VALUES (1,'it\\'s','a\\\\b'),(2,\"x\\ny\",'')");
     expect(toks.filter((t) => t.kind === 'string').map((t) => t.value)).toEqual(["it's", 'a\\b', 'x\ny', '']);
   });
+
+  it("has no '' escape (sphinxql.l's string rule): two quotes end one string and open the next", () => {
+    const toks = tokenize("'it''s'");
+    expect(toks.filter((t) => t.kind !== 'eof').map((t) => [t.kind, t.value, t.start, t.end])).toEqual([['string', 'it', 0, 4], ['string', 's', 4, 7]]);
+    // only a backslash escapes the quote
+    expect(tokenize("'it\\'s'")[0]).toMatchObject({ kind: 'string', value: "it's", end: 7 });
+  });
 });

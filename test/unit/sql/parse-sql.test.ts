@@ -56,6 +56,14 @@ describe('parseSql: error texts', () => {
     expect(errorOf('SELECT a FROM t LIMIT 1 2')).toBe("P01: syntax error, unexpected integer near '2'");
   });
 
+  it("rejects '' inside a string as searchd's grammar does: a second string where none may follow", () => {
+    expect(errorOf("SELECT 'a''b'")).toBe("P01: syntax error, unexpected string near ''b''");
+    expect(errorOf("SELECT * FROM t WHERE MATCH('a''b')")).toBe("P01: syntax error, unexpected string near ''b')'");
+    expect(errorOf("SELECT id FROM t WHERE title = 'x''y'")).toBe("P01: syntax error, unexpected string near ''y''");
+    expect(errorOf("INSERT INTO t (id, title) VALUES (2, 'it''s')")).toBe("P01: syntax error, unexpected string near ''s')'");
+    expect(errorOf("INSERT INTO t (id, title) VALUES (2, 'it''s'), (3, 'x')")).toBe("P01: syntax error, unexpected string near ''s'), (3, 'x')'");
+  });
+
   it('rejects a missing separator between statements', () => {
     expect(errorOf('SHOW META SHOW WARNINGS')).toBe("P01: syntax error, unexpected SHOW near 'SHOW WARNINGS'");
   });

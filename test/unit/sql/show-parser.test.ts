@@ -9,6 +9,8 @@ describe('SHOW', () => {
     ["SHOW AGENT '127.0.0.1:9312' STATUS", { what: 'agent_status', table: '127.0.0.1:9312' }],
     ["show tables like 'te%'", { what: 'tables', like: 'te%' }],
     ['SHOW FULL TABLES', { what: 'tables', full: true }],
+    ['SHOW FULL PROCESSLIST', { what: 'processlist', full: true }],
+    ['show full processlist;', { what: 'processlist', full: true }],
     ['SHOW META', { what: 'meta' }],
     ["SHOW META LIKE 'total%'", { what: 'meta', like: 'total%' }],
     ['SHOW WARNINGS', { what: 'warnings' }],
