@@ -1,6 +1,6 @@
 // blend_chars and blend_mode through SQL: indexing, MATCH(), CALL KEYWORDS, CALL SNIPPETS.
 import { describe, expect, it } from 'vitest';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('blend');
 const ids = async (q: string) => (await t.rows(`select id from t where match('${q}') order by id asc`)).map((r) => r[0]);

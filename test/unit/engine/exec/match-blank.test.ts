@@ -2,7 +2,7 @@
 // the parsed query is not full-text: sphinxrt.cpp bParsedFullscan); a query whose words all vanish
 // (too short, '()') is full-text and matches nothing.
 import { describe, expect, it } from 'vitest';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('match-blank', async (t) => {
   for (const sql of ["CREATE TABLE t (title text) min_word_len='4'", "INSERT INTO t VALUES (1, 'red apple'), (2, 'green pear'), (3, 'the end')"]) {

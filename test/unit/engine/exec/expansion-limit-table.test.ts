@@ -4,7 +4,7 @@
 // frequent kept; rarer ones are clipped per segment, apart from them. Before, each segment kept its own
 // `limit` most frequent of all its expansions.
 import { describe, expect, it } from 'vitest';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 /** `n` rows from `first`, each holding `word` ten times (so n >= 32 rows make a frequent expansion). */
 function rowsOf(first: number, n: number, word: string): string {

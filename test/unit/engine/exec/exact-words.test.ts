@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newSession, openEngine, type Engine, type RowsResult } from '../../../src/engine/index.js';
+import { newSession, openEngine, type Engine, type RowsResult } from '../../../../src/engine/index.js';
 
 let dir: string;
 let engine: Engine;

@@ -2,8 +2,8 @@
 // in one step and keeps them across a restart, checkpointed or not; errors name what is wrong.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newSession, openEngine } from '../../../src/engine/index.js';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { newSession, openEngine } from '../../../../src/engine/index.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('attach', async (t) => {
   for (const sql of ['CREATE TABLE live (title text, n int)', "INSERT INTO live VALUES (1, 'old one', 1), (2, 'old two', 2)",

@@ -1,8 +1,8 @@
 // Ranking options through SQL and JSON: ranker=expr('...'), idf, index_weights, options.ranker.
 import { parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { newSession, type JsonValue } from '../../../src/engine/index.js';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { newSession, type JsonValue } from '../../../../src/engine/index.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('rank', async (t) => {
   await t.exec('create table t (title text, body text)');

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('query-exceptions');
 const keywords = async (q: string) => (await t.rows(`call keywords('${q}', 't')`)).map((r) => r.slice(0, 3).map(String));
@@ -60,7 +60,7 @@ describe('exceptions and multi-word wordforms in MATCH(), JSON /search and snipp
   it('JSON /search query_string and match do the same', async () => {
     await table();
     const search = async (query: string) => {
-      const r = await t.engine.json!.search(JSON.parse(`{"table":"t","query":${query}}`), (await import('../../../src/engine/index.js')).newSession());
+      const r = await t.engine.json!.search(JSON.parse(`{"table":"t","query":${query}}`), (await import('../../../../src/engine/index.js')).newSession());
       return r.rows.map((row) => Number(row[0])).sort((a, b) => a - b);
     };
     expect(await search('{"query_string":"AT&T"}')).toEqual([1]);

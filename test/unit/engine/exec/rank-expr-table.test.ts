@@ -1,7 +1,7 @@
 // Ranker expressions that read the table: numeric attributes of the row and, with
 // index_field_lengths=1, bm25a/bm25f over the rows' field lengths, through SQL.
 import { describe, expect, it } from 'vitest';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('rank-expr-table', async (t) => {
   await t.exec('create table l (title text, body text, gid int, price float) index_field_lengths=1');

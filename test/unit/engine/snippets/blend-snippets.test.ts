@@ -1,6 +1,6 @@
 // CALL SNIPPETS on a blend_chars table: test_168's recorded highlights of whole blended words (Manticore's own run).
 import { describe, expect, it } from 'vitest';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('blend-snippets');
 const IDX2 = "morphology='stem_en' charset_table='0..9, a..z, A..Z->a..z' blend_chars='U+0028, U+0029, U+002f, U+002b' "

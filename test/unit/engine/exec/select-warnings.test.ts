@@ -1,7 +1,7 @@
 // SELECT's query warnings (SHOW WARNINGS, SHOW META) and full-text errors as Manticore reports them:
 // the table named, `query too complex` for nesting deeper than the stack.
 import { describe, expect, it } from 'vitest';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('select-warnings', async (t) => {
   await t.exec('create table t (title text, body text)');
@@ -46,7 +46,7 @@ describe('full-text errors', () => {
     expect(await t.rows("select id from t where match('((quick))')")).toHaveLength(2);
   });
   it('the same for a JSON query_string', async () => {
-    const { newSession } = await import('../../../src/engine/index.js');
+    const { newSession } = await import('../../../../src/engine/index.js');
     const deep = '('.repeat(20000) + 'quick' + ')'.repeat(20000);
     const body = JSON.parse(JSON.stringify({ table: 't', query: { query_string: deep } }));
     await expect(t.engine.json!.search(body, newSession())).rejects.toThrow(/query too complex, not enough stack/);

@@ -3,7 +3,7 @@
 // where its hits may lie. Every row's text lies inside <h1> here, so ZONE:(h1) Q must answer as Q: the same rows,
 // weights and SHOW META keyword statistics, for prefix and infix wildcards and each limit.
 import { describe, expect, it } from 'vitest';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 /** `n` rows from `first`, each one <h1> holding `word` ten times (n >= 32 rows: a frequent expansion). */
 function rowsOf(first: number, n: number, word: string): string {

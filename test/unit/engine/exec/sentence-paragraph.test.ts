@@ -1,6 +1,6 @@
 // SENTENCE and PARAGRAPH over the index_sp marks: operands must not be separated by a boundary.
 import { describe, expect, it } from 'vitest';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('spz', async (t) => {
   await t.exec("create table t (title text) index_sp='1' html_strip='1'");

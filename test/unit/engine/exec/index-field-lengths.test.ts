@@ -3,8 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newSession, openEngine, type RowsResult } from '../../../src/engine/index.js';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { newSession, openEngine, type RowsResult } from '../../../../src/engine/index.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('field-lengths', async (t) => {
   await t.exec('create table t (title text, body text, gid int) index_field_lengths=1');

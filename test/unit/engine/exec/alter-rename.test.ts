@@ -4,10 +4,10 @@
 import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newSession, openEngine } from '../../../src/engine/index.js';
-import { Catalog } from '../../../src/engine/catalog.js';
-import { Store } from '../../../src/store/index.js';
-import { useTempEngine } from '../../helpers/temp-engine.js';
+import { newSession, openEngine } from '../../../../src/engine/index.js';
+import { Catalog } from '../../../../src/engine/catalog.js';
+import { Store } from '../../../../src/store/index.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('alter-rename', async (t) => {
   for (const sql of ["CREATE TABLE t1 (title text, n int) morphology='stem_en'", "INSERT INTO t1 VALUES (1, 'runners here', 1), (2, 'other', 2)",
