@@ -128,7 +128,8 @@ describe('SELECT options', () => {
           return;
         case 'default': {
           await expectSame(APPLE, `${APPLE} OPTION ${name}=${v}`);
-          const other = rule.values ? `'${rule.values.find((x) => x !== rule.rule.value)}'` : rule.int ? '1' : "'1'";
+          const dflt = rule.rule.value; // read here: a callback does not keep the switch's narrowing
+          const other = rule.values ? `'${rule.values.find((x) => x !== dflt)}'` : rule.int ? '1' : "'1'";
           await expectRejected(`${APPLE} OPTION ${name}=${other}`, `option '${name}' is not supported`);
           return;
         }
