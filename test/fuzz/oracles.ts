@@ -35,8 +35,12 @@ export function checkMysqlReply(r: MysqlReply): string | undefined {
   return undefined;
 }
 
-/** A status line, and for JSON answers a body that parses and leaks nothing. */
-export function checkHttpReply(raw: string): string | undefined {
+/**
+ * A status line, and for JSON answers a body that parses and leaks nothing. `cli`: the request went to
+ * /cli, whose result sets are searchd's text tables sent under its JSON content type (as searchd's own
+ * recordings show), its other answers JSON: a body that is not an object or array is not parsed.
+ */
+export function checkHttpReply(raw: string, cli = false): string | undefined {
   if (!raw) return undefined; // the server may close a connection it cannot parse
   const m = /^HTTP\/1\.[01] (\d{3}) /.exec(raw);
   if (!m) return `not an HTTP response: ${JSON.stringify(raw.slice(0, 60))}`;
@@ -51,13 +55,14 @@ export function checkHttpReply(raw: string): string | undefined {
     const bytes = Buffer.from(body, 'utf8');
     const next = bytes.subarray(Number(length[1])).toString('utf8');
     body = bytes.subarray(0, Number(length[1])).toString('utf8');
-    const nextProblem = next ? checkHttpReply(next) : undefined;
+    const nextProblem = next ? checkHttpReply(next, cli) : undefined;
     if (nextProblem) return nextProblem;
   }
   // Manticore answers SQL errors over /sql and /cli_json with 500 too: the status alone says nothing,
   // an unexpected fault shows in the body and in the server's log (checked by the runner)
   if (status < 100) return `bad status ${status}`;
-  if (/content-type: application\/json/i.test(head) && !/transfer-encoding: chunked/i.test(head) && body) {
+  const textTable = cli && !/^\s*[[{]/.test(body);
+  if (/content-type: application\/json/i.test(head) && !/transfer-encoding: chunked/i.test(head) && body && !textTable) {
     try {
       JSON.parse(body);
     } catch {

@@ -100,7 +100,7 @@ async function jsonWorker(seed: number, ports: Ports): Promise<Worker> {
     async run(index) {
       const input = httpInput(rngFor(seed, 'json', index));
       try {
-        return checkHttpReply(await httpCall(ports.http, input, agent));
+        return checkHttpReply(await httpCall(ports.http, input, agent), /^\/cli(\?|$)/.test(input.path));
       } catch (e) {
         const m = (e as Error).message;
         return m === 'hang' ? `hang: no answer within ${ANSWER_MS} ms` : `transport error: ${m}`;
@@ -143,7 +143,7 @@ async function wireWorker(target: 'mysql-wire' | 'http-wire', seed: number, port
       let answer = Buffer.concat(got);
       // the greeting (random scramble bytes) is not an answer to the input
       if (target === 'mysql-wire' && !input.login && answer.length >= 4) answer = answer.subarray(4 + answer.readUIntLE(0, 3));
-      if (target === 'http-wire') return checkHttpReply(answer.toString('utf8'));
+      if (target === 'http-wire') return checkHttpReply(answer.toString('utf8'), /^[A-Z]+ \/cli[ ?]/.test(Buffer.concat(input.pieces).toString('latin1')));
       // MySQL: every ERR in the answer carries a message without internals (a greeting may precede them)
       return leak(answer.toString('utf8'));
     },
