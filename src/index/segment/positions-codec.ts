@@ -8,7 +8,7 @@
  * before it. Typical hits take 9-14 bits instead of 32 (positions stay absolute: deltas gained
  * under 2% more here and would need the row's earlier hits).
  */
-import { packInto, packedWords, unpackInto } from './bitpack.js';
+import { packedWords, unpackInto } from './bitpack.js';
 import { FIELD_SHIFT, POS_MASK } from './segment-layout.js';
 
 /** A block's hit format: | fieldBits (bits 0-7) | posBits (bits 8-15) |, as the skip entry holds it. */
@@ -19,8 +19,12 @@ export function hitFormat(hits: ArrayLike<number>, from: number, to: number): nu
     fields |= hits[i] >>> FIELD_SHIFT;
     pos |= hits[i] & POS_MASK;
   }
-  const width = (x: number) => (x === 0 ? 0 : 32 - Math.clz32(x));
-  return width(fields) | (width(pos) << 8);
+  return hitFormatOf(fields, pos);
+}
+
+/** The hit format of hits whose field numbers OR to `fields` and positions to `pos` (a caller's own pass over them). */
+export function hitFormatOf(fields: number, pos: number): number {
+  return (fields === 0 ? 0 : 32 - Math.clz32(fields)) | ((pos === 0 ? 0 : 32 - Math.clz32(pos)) << 8);
 }
 
 /** Bits one hit takes in format `fmt`. */
@@ -33,21 +37,39 @@ export function packedHitsWords(from: number, to: number, fmt: number): number {
   return packedWords(to - from, hitWidth(fmt));
 }
 
-/** Scratch for one block's packed values, grown as needed. */
+/**
+ * Packs hits[from, to) in format `fmt` into `words` (zeroed) from word index `at`: each hit made its
+ * | field | end | pos | value and packed at once, bitpack.ts packInto's accumulator without a scratch
+ * array of the values between (session 24: that copy and its second pass were a third of the build
+ * thread's postings encoding over gcide's import).
+ */
+export function packHits(hits: ArrayLike<number>, from: number, to: number, fmt: number, words: Uint32Array, at: number): void {
+  const posBits = fmt >>> 8;
+  const bits = hitWidth(fmt);
+  let w = at;
+  let acc = 0;
+  let fill = 0; // bits held in acc, < 32
+  for (let i = from; i < to; i++) {
+    const hit = hits[i];
+    // hitpos has fieldEnd at bit 23 and the field above: (hitpos >>> 23) is | field | end |
+    const v = ((hit >>> 23) << posBits) | (hit & POS_MASK);
+    acc |= v << fill;
+    fill += bits;
+    if (fill >= 32) {
+      words[w++] = acc;
+      fill -= 32;
+      acc = fill === 0 ? 0 : v >>> (bits - fill);
+    }
+  }
+  if (fill > 0) words[w] = acc;
+}
+
+/** Scratch for one block's unpacked values, grown as needed. */
 let values = new Uint32Array(1024);
 
 function scratch(n: number): Uint32Array {
   if (values.length < n) values = new Uint32Array(Math.max(n, values.length * 2));
   return values;
-}
-
-/** Packs hits[from, to) in format `fmt` into `words` (zeroed) from word index `at`. */
-export function packHits(hits: ArrayLike<number>, from: number, to: number, fmt: number, words: Uint32Array, at: number): void {
-  const posBits = fmt >>> 8;
-  const v = scratch(to - from);
-  // hitpos has fieldEnd at bit 23 and the field above: (hitpos >>> 23) is | field | end |
-  for (let i = from; i < to; i++) v[i - from] = ((hits[i] >>> 23) << posBits) | (hits[i] & POS_MASK);
-  packInto(words, at, v, 0, to - from, hitWidth(fmt));
 }
 
 /** Reads `n` packed hits of format `fmt` at word index `at` of `words` into out[o...]. */

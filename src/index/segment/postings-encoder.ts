@@ -4,7 +4,7 @@
  */
 import { ByteWriter } from './byte-writer.js';
 import { packInto, packedWords } from './bitpack.js';
-import { hitWidth, packedHitsWords } from './positions-codec.js';
+import { hitFormatOf, hitWidth, packHits, packedHitsWords } from './positions-codec.js';
 import { BLOCK_LEN, FIELD_SHIFT, POS_MASK, SKIP_WORDS } from './segment-layout.js';
 
 /**
@@ -134,45 +134,17 @@ function writeBlockHits(w: ByteWriter, positions: Uint32Array, posStart: number,
   let posOr = 0;
   for (let h = posStart; h < posEnd; h++) {
     const hit = positions[h];
-    const f = hit >>> FIELD_SHIFT;
-    fields |= f < 15 ? 1 << f : 0x8000;
-    fieldOr |= f;
+    fields |= blockFieldBit(hit);
+    fieldOr |= hit >>> FIELD_SHIFT;
     posOr |= hit & POS_MASK;
   }
   w.words32[blockMaxAt >>> 2] = blockMaxWord(maxTf, fields);
-  const posFmt = (fieldOr === 0 ? 0 : 32 - Math.clz32(fieldOr)) | ((posOr === 0 ? 0 : 32 - Math.clz32(posOr)) << 8);
+  const posFmt = hitFormatOf(fieldOr, posOr);
   const posOff = w.reserve(packedHitsWords(posStart, posEnd, posFmt) * 4);
-  packBlockHits(positions, posStart, posEnd, posFmt, w.words32, posOff >>> 2);
+  packHits(positions, posStart, posEnd, posFmt, w.words32, posOff >>> 2);
   stats.posBytes += Math.ceil(((posEnd - posStart) * hitWidth(posFmt)) / 8);
   lastHitFormat = posFmt;
   return posOff;
-}
-
-/**
- * positions-codec.ts's packHits in one pass: each hit made its | field | end | pos | value and packed
- * at once, with no scratch array between (hitFormat, the field bits and packHits were four passes
- * over each block's hits, a third of the build thread's encoding time over gcide's import).
- * Same bits as packHits (packInto's accumulator; `words` zeroed from `at`).
- */
-function packBlockHits(hits: Uint32Array, from: number, to: number, fmt: number, words: Uint32Array, at: number): void {
-  const posBits = fmt >>> 8;
-  const bits = hitWidth(fmt);
-  let w = at;
-  let acc = 0;
-  let fill = 0; // bits held in acc, < 32
-  for (let i = from; i < to; i++) {
-    const hit = hits[i];
-    // hitpos has fieldEnd at bit 23 and the field above: (hitpos >>> 23) is | field | end |
-    const v = ((hit >>> 23) << posBits) | (hit & POS_MASK);
-    acc |= v << fill;
-    fill += bits;
-    if (fill >= 32) {
-      words[w++] = acc;
-      fill -= 32;
-      acc = fill === 0 ? 0 : v >>> (bits - fill);
-    }
-  }
-  if (fill > 0) words[w] = acc;
 }
 
 /**
