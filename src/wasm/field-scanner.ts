@@ -4,7 +4,7 @@
  * distinct folded token). A core instance of its own, so text work never moves segment memory.
  */
 import type { CharsetTable } from '../text/charset-table.js';
-import { SCAN_RECORD_WORDS, type FieldScan, type FieldsScan, type FieldScannerFactory, type ScannedStream, type StreamRequest, type StreamScanner } from '../text/field-scanner.js';
+import { SCAN_RECORD_WORDS, type FieldScan, type FieldsScan, type ScannedStream, type StreamRequest, type StreamScanner } from '../text/field-scanner.js';
 import { Core } from './core.js';
 import { SnippetStreams } from './snippet-scan.js';
 
@@ -235,7 +235,7 @@ export function releaseCoreFieldScanners(): void {
 let nextGeneration = 0;
 
 /** The factory the host installs with setFieldScannerFactory. Scanners use whichever instance is current. */
-export const coreFieldScanners: FieldScannerFactory = (table: CharsetTable, minWordLen: number): StreamScanner => {
+export const coreFieldScanners = (table: CharsetTable, minWordLen: number): StreamScanner => {
   const min = Math.max(1, minWordLen);
   return {
     scan: (text) => {

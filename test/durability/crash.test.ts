@@ -98,9 +98,8 @@ describe('crash safety of the real server', () => {
     const dir = mkdtempSync(join(tmpdir(), 'quarry-crash-'));
     const env = { QUARRY_CHECKPOINT_MS: '30' };
     const ledger: Ledger = { acked: new Map(), deleted: new Set(), batches: [], maybe: new Map() };
-    let s: ServerProcess | undefined;
+    let s = await startServer(dir, env);
     try {
-      s = await startServer(dir, env);
       expect(ok(await s.sql('CREATE TABLE t (title text, n int)'))).toBe(true);
       expect(ok(await s.sql('CREATE TABLE u (title text)'))).toBe(true);
       const trunc: TruncLedger = { live: [] };
@@ -137,7 +136,7 @@ describe('crash safety of the real server', () => {
       }
       expect(await s.stop()).toBe(0);
     } finally {
-      s?.proc.kill('SIGKILL'); // a failed assertion must not leave a server behind
+      s.proc.kill('SIGKILL'); // a failed assertion must not leave a server behind
       rmSync(dir, { recursive: true, force: true });
     }
   }, 240_000);

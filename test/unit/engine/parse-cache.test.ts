@@ -52,11 +52,11 @@ describe('repeated statements and MATCH texts', () => {
       const s = newSession();
       const text = '{"table":"t","query":{"bool":{"must":[{"query_string":"dead"},{"range":{"id":{"gte":2}}}]}}}';
       const body = parse(text) as JsonObject;
-      const j1 = await db.engine.json.search(body, s);
+      const j1 = await db.engine.json!.search(body, s);
       expect(j1.rows.map((r) => r[0]).sort()).toEqual([3n, 4n]);
-      expect(untimed([await db.engine.json.search(parse(text) as JsonObject, s)])).toEqual(untimed([j1]));
+      expect(untimed([await db.engine.json!.search(parse(text) as JsonObject, s)])).toEqual(untimed([j1]));
       const other = parse('{"table":"t","query":{"bool":{"must":[{"query_string":"dead"},{"range":{"id":{"gte":4}}}]}}}') as JsonObject;
-      expect((await db.engine.json.search(other, s)).rows.map((r) => r[0])).toEqual([4n]);
+      expect((await db.engine.json!.search(other, s)).rows.map((r) => r[0])).toEqual([4n]);
     } finally {
       await db.close();
       rmSync(dir, { recursive: true, force: true });

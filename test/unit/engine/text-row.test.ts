@@ -12,7 +12,7 @@ import type { DocInput, IndexSchema } from '../../../src/index/types.js';
 const WORDS = ['running', 'runner', 'quick', 'brown', 'foxes', 'jumped', 'the', 'café', 'naïve', '<b>bold</b>', 'a'];
 const text = (r: number, n: number) => Array.from({ length: n }, (_, i) => WORDS[(r * 5 + i * i) % WORDS.length]).join(' ');
 
-describe.each([
+describe.each<{ name: string; settings: Record<string, string> }>([
   { name: 'stem_en', settings: { morphology: 'stem_en' } },
   { name: 'exact words, bigrams, html', settings: { morphology: 'stem_en', index_exact_words: '1', bigram_index: 'all', html_strip: '1' } },
   { name: 'plain', settings: {} },

@@ -21,13 +21,13 @@ const dir = mkdtempSync(join(tmpdir(), 'quarry-scan-path-'));
 const stopwords = join(dir, 'stop.txt');
 writeFileSync(stopwords, 'the\nof\na\n');
 
-const tables = [
+const tables = ([
   { settings: {} },
   { settings: { morphology: 'stem_en' } },
   { settings: { morphology: 'stem_en', min_word_len: '3', html_strip: '1' } },
   { settings: { morphology: 'stem_en', stopwords } },
   { settings: { stopwords, stopword_step: '0', min_word_len: '2', overshort_step: '0' } },
-].map(({ settings }) => ({ settings, pipeline: createTextPipeline(settings) }));
+] as { settings: Record<string, string> }[]).map(({ settings }) => ({ settings, pipeline: createTextPipeline(settings) }));
 
 const text = fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...GAPS)), { minLength: 0, maxLength: 40 })
   .map((ps) => ps.map(([w, g]) => w + g).join(''));

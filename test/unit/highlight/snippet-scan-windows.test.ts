@@ -29,7 +29,7 @@ writeFileSync(stopwords, 'the\nof\na\n');
 const wordforms = join(dir, 'wf.txt');
 writeFileSync(wordforms, 'zebra > lizard\n');
 
-const tables = [
+const tables = ([
   { morphology: 'stem_en' },
   {},
   { morphology: 'stem_en', stopwords, min_word_len: '3' },
@@ -39,7 +39,7 @@ const tables = [
   { morphology: 'stem_en', ignore_chars: 'U+2D' },
   { morphology: 'stem_en', wordforms },
   { morphology: 'stem_en', charset_table: '0..9, a..z, A..Z->a..z, U+C0->a, U+E0->a, U+DC->u, U+FC->u, U+E8->e, U+E9->e, U+4C->l' },
-].map((settings) => ({ settings, pipeline: createTextPipeline(settings) }));
+] as Record<string, string>[]).map((settings) => ({ settings, pipeline: createTextPipeline(settings) }));
 
 /** A long text: filler with a keyword now and then (rare: the windows leave most of it out). */
 const longText = fc.array(

@@ -21,7 +21,7 @@ const docs = fc.array(fc.tuple(fieldText, fieldText), { minLength: 1, maxLength:
 
 const termNode: fc.Arbitrary<TermNode> = fc.record({
   text: word,
-  limit: fc.constantFrom(undefined, ['title'], ['body']),
+  limit: fc.constantFrom<string[] | undefined>(undefined, ['title'], ['body']),
   maxPos: fc.constantFrom(undefined, undefined, 3),
   start: fc.boolean(), end: fc.boolean(),
 }).map(({ text, limit, maxPos, start, end }) => ({

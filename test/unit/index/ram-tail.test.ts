@@ -45,8 +45,8 @@ const query: fc.Arbitrary<QueryNode | null> = fc.letrec<{ node: QueryNode }>((ti
 const search: fc.Arbitrary<SearchRequest> = fc.record({
   q: query,
   ranker: fc.constantFrom('proximity_bm25', 'bm25', 'sph04', 'wordcount', 'none', 'proximity', 'matchany', 'fieldmask') as fc.Arbitrary<SearchRequest['ranker']>,
-  sort: fc.constantFrom([], [{ attr: 'n', desc: true }, { attr: 'id', desc: false }], [{ attr: 'id', desc: true }]),
-  filters: fc.constantFrom([], [{ attr: 'n', op: '>=' as const, value: 2 }], [{ attr: 's', op: '=' as const, value: 'x' }]),
+  sort: fc.constantFrom<SearchRequest['sort']>([], [{ attr: 'n', desc: true }, { attr: 'id', desc: false }], [{ attr: 'id', desc: true }]),
+  filters: fc.constantFrom<SearchRequest['filters']>([], [{ attr: 'n', op: '>=' as const, value: 2 }], [{ attr: 's', op: '=' as const, value: 'x' }]),
   limit: fc.constantFrom(5, 1000),
 }).map(({ q, ranker, sort, filters, limit }) => req(q, { ranker, sort, filters, limit: sort.length ? limit : 1000 }));
 

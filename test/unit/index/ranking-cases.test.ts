@@ -130,7 +130,7 @@ describe('test_037b sph04', () => {
   idx.addBatch([
     [11, 'market street'], [12, 'market street west'], [13, 'north market street'], [14, 'farmers market street north'],
     [15, 'flower street market'], [16, 'market street is so very market street'],
-  ].map(([id, title]) => doc(schema, id, { title: String(title) })));
+  ].map(([id, title]) => doc(schema, Number(id), { title: String(title) })));
   it('exact field, field start, elsewhere, reversed', () => {
     expect(ids(idx, req(and(t('market'), t('street')), { ranker: 'sph04' }))).toEqual([
       ['11', 11290], ['12', 10290], ['16', 10212], ['13', 8290], ['14', 8290], ['15', 4290],

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { RtIndex } from '../../../src/index/rt-index.js';
 import { serializeSegment } from '../../../src/index/segment/segment-codec.js';
-import type { IndexSchema, SearchRequest } from '../../../src/index/types.js';
+import type { AttrValue, IndexSchema, SearchRequest } from '../../../src/index/types.js';
 import { evaluateCalls } from '../../../src/wasm/segment-runner.js';
 import { and, doc, field, not, or, phrase, prox, req, t } from './helpers.js';
 
@@ -251,7 +251,7 @@ describe('segments', () => {
     const idx = new RtIndex(schema);
     corpus(idx);
     idx.delete([3n]);
-    idx.updateAttrs(4n, new Map([['price', 7.75], ['tags', [9n]]]));
+    idx.updateAttrs(4n, new Map<string, AttrValue>([['price', 7.75], ['tags', [9n]]]));
     const files = idx.segments.map(serializeSegment);
     const back = RtIndex.fromSegments(schema, files);
     expect(back.count()).toBe(4);

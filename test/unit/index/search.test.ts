@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { finishSearch, type PreparedSearch, type SegmentJob, type SegmentTop } from '../../../src/index/search.js';
 import type { Segment } from '../../../src/index/segment/segment.js';
 import type { SearchRequest } from '../../../src/index/types.js';
+import { collation } from '../../../src/util/collation.js';
 import { mulberry32 } from '../../../bench/lib/bench-util.js';
 
 /** A stand-in segment: docId = id * 1000 + row, enough for the merge. */
@@ -27,8 +28,8 @@ describe('finishSearch', () => {
       });
       const offset = Math.floor(rng() * 5);
       const limit = 1 + Math.floor(rng() * 20);
-      const p: PreparedSearch = { jobs, window: offset + limit, keys: [{ kind: 'weight', column: -1, host: false, desc: true }], ranked: true, keywords: [], deadline: Infinity };
-      const all = tops.flatMap((t) => [...t.rowIds].map((row, i) => ({ order: t.job.order, row, weight: t.weights[i] })));
+      const p: PreparedSearch = { jobs, window: offset + limit, keys: [{ kind: 'weight', column: -1, host: false, desc: true, coll: collation(undefined) }], ranked: true, keywords: [], deadline: Infinity };
+      const all = tops.flatMap((t) => Array.from(t.rowIds, (row, i) => ({ order: t.job.order, row, weight: t.weights[i] })));
       // ties to the lower document id (order * 1000 + row here), Manticore's docid tie-break
       all.sort((a, b) => b.weight - a.weight || (a.order * 1000 + a.row) - (b.order * 1000 + b.row));
       const expected = all.slice(offset, offset + limit).map((c) => ({ docId: BigInt(c.order * 1000 + c.row), weight: c.weight }));

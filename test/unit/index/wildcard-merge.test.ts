@@ -24,7 +24,7 @@ const docs = fc.array(fc.tuple(fieldText, fieldText), { minLength: 1, maxLength:
 
 const termNode: fc.Arbitrary<TermNode> = fc.record({
   wild: fc.boolean(), pattern: fc.constantFrom(...PATTERNS), text: word,
-  limit: fc.constantFrom(undefined, ['title'], ['body']), maxPos: fc.constantFrom(undefined, 4),
+  limit: fc.constantFrom<string[] | undefined>(undefined, ['title'], ['body']), maxPos: fc.constantFrom(undefined, 4),
   start: fc.boolean(), end: fc.boolean(),
 }).map(({ wild, pattern, text, limit, maxPos, start, end }) => ({
   kind: 'term', text: wild ? pattern : text, wildcard: wild || undefined,

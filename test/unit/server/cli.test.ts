@@ -96,7 +96,7 @@ describe.skipIf(!ENGINE_BUILT)('quarry serve (real engine)', () => {
   it('run as a program, serves in the same process with glibc malloc tuned (keeping values already set) and jemalloc preloaded where installed', async () => {
     const data = await mkdtemp(join(tmpdir(), 'quarry-e2e-'));
     try {
-      const env = { ...process.env, MALLOC_ARENA_MAX: '4' };
+      const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '4' };
       delete env.MALLOC_MMAP_THRESHOLD_;
       delete env.MALLOC_TRIM_THRESHOLD_;
       delete env.MALLOC_CONF;

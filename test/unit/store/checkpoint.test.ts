@@ -55,7 +55,7 @@ describe('Store checkpoints', () => {
     const whole = Buffer.concat(pieces);
     await store.saveCheckpoint('t', [{ name: 's1', bytes: pieces }], 4n);
     expect(readFileSync(join(tableDir(), 's1')).equals(whole)).toBe(true);
-    expect(parseManifest(readFileSync(join(tableDir(), 'manifest.json'), 'utf8')).segments)
+    expect(parseManifest(readFileSync(join(tableDir(), 'manifest.json'), 'utf8'), 'manifest.json').segments)
       .toEqual([{ name: 's1', size: whole.length, crc32: crc32(whole) }]);
     expect(Buffer.from(store.loadCheckpoint('t').segments[0].bytes).equals(whole)).toBe(true);
   });

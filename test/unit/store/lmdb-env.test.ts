@@ -41,7 +41,7 @@ describe('commitTxn', () => {
   });
 
   it('resolves with the callback value once durable', async () => {
-    expect(await commitTxn(dbs, () => { dbs.meta.putSync('k', 'v'); return 7; })).toBe(7);
+    expect(await commitTxn(dbs, () => { dbs.meta.putSync('k', Buffer.from('v')); return 7; })).toBe(7);
     expect(dbs.meta.get('k')?.toString()).toBe('v');
   });
 });

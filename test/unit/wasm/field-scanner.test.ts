@@ -93,7 +93,7 @@ describe('core field scanner', () => {
   });
 
   it("streams a field with its UTF-8 length, and none when it holds the stripper's marks", () => {
-    const req = { term: (w: string) => w, dictKey: {}, keywords: new Map([['the', 0]]), overshortStep: 1, stopwordStep: 1, boundaryStep: 0 };
+    const req = { term: (w: string) => w, dictKey: {}, keywords: new Map([['the', 0]]), overshortStep: 1, stopwordStep: 1, boundaryStep: 0, slot: 0 };
     fc.assert(fc.property(bmpTextArb, fc.constantFrom('', '\u0003', 'a\u0004z\u0004'), (text, mark) => {
       const s = coreFieldScanners(table, 1).stream(text + mark, req);
       if (mark) expect(s).toBeNull();

@@ -18,7 +18,7 @@ describe('the distributed tables a node serves', () => {
   });
 
   it('serves config sections, refuses to drop them, and skips a bad one', () => {
-    const config = new Map([['Cfg', { type: ['distributed'], agent: ['h:1:a'] }], ['bad', { type: ['distributed'] }]]);
+    const config = new Map<string, Record<string, string[]>>([['Cfg', { type: ['distributed'], agent: ['h:1:a'] }], ['bad', { type: ['distributed'] }]]);
     const reg = DistributedTables.open(memoryMeta(), config, () => true);
     expect(reg.names()).toEqual(['cfg']);
     return expect(reg.drop('cfg')).rejects.toThrow(/defined in the config file/);

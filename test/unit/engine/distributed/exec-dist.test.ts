@@ -68,7 +68,7 @@ describe('distributed tables in the engine', () => {
 
   it('/search with aggs gives the exact total, as over one table (not the full scan\'s early-stop bound)', async () => {
     await sql("CREATE TABLE d type='distributed' local='t1, t2'");
-    const search = async (body: unknown) => JSON.parse(searchJsonText(await engine.json.search(parse(JSON.stringify(body)) as JsonValue, newSession())));
+    const search = async (body: unknown) => JSON.parse(searchJsonText(await engine.json!.search(parse(JSON.stringify(body)) as JsonValue, newSession())));
     const aggs = { g: { terms: { field: 'gid', size: 10 } } };
     for (const size of [0, 1]) {
       const r = await search({ table: 'd', size, aggs });
@@ -82,7 +82,7 @@ describe('distributed tables in the engine', () => {
 
   it('/search with aggs counts the total under the same filters and MATCH as its hits and buckets', async () => {
     await sql("CREATE TABLE d type='distributed' local='t1, t2'");
-    const search = async (body: unknown) => JSON.parse(searchJsonText(await engine.json.search(parse(JSON.stringify(body)) as JsonValue, newSession())));
+    const search = async (body: unknown) => JSON.parse(searchJsonText(await engine.json!.search(parse(JSON.stringify(body)) as JsonValue, newSession())));
     const aggs = { g: { terms: { field: 'gid', size: 10 } } };
     for (const [query, total] of [[{ equals: { gid: 1 } }, 3], [{ match: { title: 'apple' } }, 3], [{ bool: { must: [{ match: { title: 'apple' } }, { equals: { gid: 1 } }] } }, 2]] as const) {
       const r = await search({ table: 'd', size: 0, query, aggs });

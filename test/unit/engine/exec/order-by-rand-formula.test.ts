@@ -10,7 +10,7 @@ import { sortCode } from '../../../../src/engine/expr/sort-code.js';
 import { compileExpr } from '../../../../src/engine/expr/compile.js';
 import { parseSql } from '../../../../src/sql/parse-sql.js';
 import type { Expr, SelectStatement } from '../../../../src/sql/ast.js';
-import type { AttrValue } from '../../../../src/schema/types.js';
+import type { AttrValue } from '../../../../src/index/types.js';
 import type { Table } from '../../../../src/engine/table.js';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
 

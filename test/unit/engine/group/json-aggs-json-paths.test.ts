@@ -16,7 +16,7 @@ const t = useTempEngine('json-aggs-paths', async (t) => {
 });
 
 async function aggregations(body: unknown): Promise<unknown> {
-  const r = await t.engine.json.search(parse(JSON.stringify(body)) as JsonValue, newSession());
+  const r = await t.engine.json!.search(parse(JSON.stringify(body)) as JsonValue, newSession());
   return JSON.parse(searchJsonText(r)).aggregations;
 }
 async function error(body: unknown): Promise<string> {

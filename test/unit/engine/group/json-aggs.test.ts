@@ -18,7 +18,7 @@ const t = useTempEngine('json-aggs', async (t) => {
 });
 
 async function search(body: unknown): Promise<Record<string, unknown>> {
-  const r = await t.engine.json.search(parse(JSON.stringify(body)) as JsonValue, newSession());
+  const r = await t.engine.json!.search(parse(JSON.stringify(body)) as JsonValue, newSession());
   return JSON.parse(searchJsonText(r));
 }
 async function error(body: unknown): Promise<string> {

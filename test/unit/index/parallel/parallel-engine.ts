@@ -10,7 +10,7 @@ import { newSession, openEngine, type Engine, type JsonValue, type Result } from
 import { queryPool, setBusyProbe, setParallelMinCost, setQueryThreads, setSpareCoreProbe } from '../../../../src/index/parallel/query-threads.js';
 import { sharedCore } from '../../../../src/wasm/core.js';
 import { setExhaustiveEvaluation } from '../../../../src/wasm/plan-encoder.js';
-import type { CoreThread, ThreadSpawner } from '../../../../src/wasm/worker-pool.js';
+import type { ThreadSpawner } from '../../../../src/wasm/worker-pool.js';
 
 /** Threads of the query pool in these tests. */
 export const THREADS = 3;
@@ -65,7 +65,7 @@ export function useParallelEngine(prefix: string, load: (sql: Sql) => Promise<vo
       return out.map((r) => (r.kind === 'rows' ? { ...r, meta: { ...r.meta, timeMs: 0 }, rows: r.rows.filter((row) => row[0] !== 'time') } : r));
     },
     async search(body) {
-      const r = await engine.json.search(parse(JSON.stringify(body)) as JsonValue, session);
+      const r = await engine.json!.search(parse(JSON.stringify(body)) as JsonValue, session);
       const { took: _took, ...rest } = JSON.parse(searchJsonText(r)) as Record<string, unknown>;
       return rest;
     },
@@ -76,15 +76,13 @@ export function useParallelEngine(prefix: string, load: (sql: Sql) => Promise<vo
   };
 }
 
-/** A thread spawner whose threads cannot start: each one's first message ends in an 'error' event. */
-export const failingSpawner: ThreadSpawner = () => {
-  let onError: (e: unknown) => void = () => {};
-  return {
-    postMessage: () => { queueMicrotask(() => onError(new Error('cannot start'))); },
-    on: ((event: string, fn: (e: unknown) => void) => { if (event === 'error') onError = fn; }) as CoreThread['on'],
-    terminate: async () => 0,
-  };
-};
+/** A thread spawner whose threads cannot start: each one's 'error' event fires as soon as it is listened to. */
+export const failingSpawner: ThreadSpawner = () => ({
+  on: (event: 'error', fn: (e: unknown) => void) => { if (event === 'error') queueMicrotask(() => fn(new Error('cannot start'))); },
+  ref: () => {},
+  unref: () => {},
+  terminate: async () => 0,
+});
 
 /** `q`'s answer (rows and SHOW META) with pruning, then with the exhaustive evaluation: the pruning tests' pair. */
 export async function prunedAndExhaustive(answer: (q: string) => Promise<unknown>, q: string): Promise<[unknown, unknown]> {

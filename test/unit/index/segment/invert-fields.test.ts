@@ -40,7 +40,7 @@ describe('invertFields', () => {
         const ids = BigUint64Array.from(rows.map((_, i) => BigInt(i * 3 + 1) + (i % 2 ? 1n << 63n : 0n)));
         const attrs: AttrValue[][] = [rows.map((r) => r[2])];
         const built = buildSegment(schema, invertFields(schema, ids, attrs, guess, (r, f, sink) => {
-          const text = rows[r][f];
+          const text = rows[r][f as 0 | 1];
           // row kind 3: the title as strings, as a field the scanner's path left to the walk
           if (rows[r][2] === 3 && f === 0) return plainField(p.indexField(text));
           const len = p.indexFieldInto!(text, sink);
