@@ -1,5 +1,5 @@
-// `npm test` after the build: vitest, then the conformance runner with SQL over HTTP and again with
-// SQL over the MySQL protocol, then ONE last line `N passed, N failed, N skipped` summing all three.
+// `npm test` after the build: the type check of sources and tests (tsconfig.test.json, one check), vitest, then the conformance runner with SQL over HTTP and again with
+// SQL over the MySQL protocol, then ONE last line `N passed, N failed, N skipped` summing all four.
 // Exits non-zero when any of them failed. CI (.ci/run) calls `npm test`, so this is the one test command.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -56,6 +56,11 @@ async function main(): Promise<number> {
   try {
     const report = join(scratch, 'vitest.json');
     const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+    // tsconfig.json builds without the *.test.ts files, so their types are checked here, as one check
+    console.log('== type check of sources and tests (tsc -p tsconfig.test.json)');
+    const types = await run(npx, ['tsc', '-p', 'tsconfig.test.json']);
+    const typeCounts: Counts = types.code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
+
     console.log('== unit, e2e and durability tests (vitest)');
     const unit = await run(npx, ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
     const unitCounts = vitestCounts(report);
@@ -72,7 +77,7 @@ async function main(): Promise<number> {
     const mysqlCounts = conformanceCounts(mysql.out);
     if (mysql.code !== 0 && mysqlCounts.failed === 0) mysqlCounts.failed = 1;
 
-    const all = [unitCounts, httpCounts, mysqlCounts];
+    const all = [typeCounts, unitCounts, httpCounts, mysqlCounts];
     const sum = (k: keyof Counts) => all.reduce((s, c) => s + c[k], 0);
     console.log(`${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped`);
     return sum('failed') > 0 ? 1 : 0;
