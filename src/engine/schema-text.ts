@@ -8,8 +8,8 @@ const SETTINGS_ORDER = [
   'min_prefix_len', 'min_infix_len', 'max_substring_len', 'index_exact_words', 'index_field_lengths',
   'index_sp', 'index_zones', 'html_strip', 'html_index_attrs', 'html_remove_elements',
   'charset_table', 'ignore_chars', 'blend_chars', 'blend_mode', 'ngram_len', 'ngram_chars',
-  'phrase_boundary', 'phrase_boundary_step', 'min_word_len', 'morphology', 'stopwords', 'wordforms',
-  'exceptions', 'expand_keywords', 'dict', 'rt_mem_limit',
+  'phrase_boundary', 'phrase_boundary_step', 'min_word_len', 'morphology', 'stopwords', 'stopwords_list',
+  'wordforms', 'wordforms_list', 'exceptions', 'exceptions_list', 'expand_keywords', 'dict', 'rt_mem_limit',
 ];
 
 /** Columns as Manticore lists them: full-text fields first, then attributes, each in declaration order. */

@@ -57,7 +57,7 @@ function letterSources(cs: CharsetTable): string[] | null {
 
 /** The settings under which a keyword's term keeps its token's first letters (checked over gcide's 189k words). */
 export function windowsAllowed(ts: TextSettings): boolean {
-  return ts.wordforms === '' && ts.exceptions === '' && ts.morphology.every((m) => m === 'stem_en');
+  return ts.wordforms === '' && ts.exceptions === '' && ts.wordformsList === '' && ts.exceptionsList === '' && ts.morphology.every((m) => m === 'stem_en');
 }
 
 /** Per charset table, prefilters by their keyword terms: a request's query tree (and its plan) may be new each time, a RegExp's compile is not cheap. */

@@ -1,5 +1,6 @@
 /** Exceptions: `from => to` lines mapping raw, case-sensitive text (whitespace folded) to one token. */
 import { SearchError } from '../util/errors.js';
+import { listEntries } from './list-values.js';
 import { stopwordFileNames } from './stopwords.js';
 import { checkExternalFile } from './wordforms.js';
 import { textFiles } from './text-files.js';
@@ -49,13 +50,14 @@ export class Exceptions {
   static readonly NONE = new Exceptions([]);
 
   /** Loads the one file the setting names; more than one, or a missing file, is Manticore's error. */
-  static fromSetting(value: string): Exceptions {
-    const names = stopwordFileNames(value);
-    if (names.length === 0) return Exceptions.NONE;
+  static fromSetting(value: string, list = ''): Exceptions {
+    const names = list !== '' ? [] : stopwordFileNames(value);
+    if (names.length === 0 && list === '') return Exceptions.NONE;
     if (names.length > 1) throw new SearchError('BAD_SETTING', "'exceptions' options only supports a single file");
-    checkExternalFile(names[0]);
+    if (list === '') checkExternalFile(names[0]);
+    const text = list !== '' ? listEntries(list).join('\n') : textFiles().read(names[0]);
     const pairs: [string, string][] = [];
-    for (const line of textFiles().read(names[0]).split(/\r?\n/)) {
+    for (const line of text.split(/\r?\n/)) {
       const m = parseExceptionLine(line);
       if (m) pairs.push([m.from, m.to]);
     }

@@ -1,5 +1,6 @@
 /** Stopwords: loaded from the files a table's `stopwords` setting names, matched as dictionary terms. */
 import { SearchError } from '../util/errors.js';
+import { listEntries } from './list-values.js';
 import { baseName, joinPath, textFiles } from './text-files.js';
 
 export interface StopwordSource {
@@ -37,13 +38,16 @@ export class Stopwords {
 
   static readonly NONE = new Stopwords(new Set());
 
-  /** Loads every file named by the setting; each line is tokenized on its own, as Manticore does. */
-  static fromSetting(value: string, source: StopwordSource): Stopwords {
-    const names = stopwordFileNames(value);
-    if (names.length === 0) return Stopwords.NONE;
+  /**
+   * Loads every file named by the setting, or the `stopwords_list` entries in their place; each line
+   * (entry) is tokenized on its own, as Manticore does.
+   */
+  static fromSetting(value: string, source: StopwordSource, list = ''): Stopwords {
+    const names = list !== '' ? [] : stopwordFileNames(value);
+    if (names.length === 0 && list === '') return Stopwords.NONE;
+    const texts = list !== '' ? [listEntries(list).join('\n')] : names.map((name) => textFiles().read(resolveStopwordFile(name, source.shareDir)));
     const words = new Set<string>();
-    for (const name of names) {
-      const text = textFiles().read(resolveStopwordFile(name, source.shareDir));
+    for (const text of texts) {
       for (const line of text.split(/[\r\n]+/)) {
         for (const token of source.tokenize(line)) {
           const term = source.normalize(token);

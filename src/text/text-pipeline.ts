@@ -135,7 +135,7 @@ export function createTextPipeline(settings: TableSettings, opts: PipelineOption
     shareDir: opts.shareDir,
     tokenize: tokenizeLine,
     normalize: (token) => (ts.stopwordsUnstemmed ? token : bare.stem(token)),
-  });
+  }, ts.stopwordsList);
   const stripper = ts.htmlStrip
     ? new HtmlStripper({
       indexAttrs: ts.htmlIndexAttrs, removeElements: ts.htmlRemoveElements, paragraphs: ts.indexSp, zones: ts.indexZones,
@@ -145,9 +145,9 @@ export function createTextPipeline(settings: TableSettings, opts: PipelineOption
     minWordLen: ts.minWordLen, queryMode: false, sentences: ts.indexSp, zones: ts.indexZones !== '',
   });
   const query = new Tokenizer(tables.query, { minWordLen: ts.minWordLen, queryMode: true });
-  const wordforms = Wordforms.fromSetting(ts.wordforms, tokenizeLine);
+  const wordforms = Wordforms.fromSetting(ts.wordforms, tokenizeLine, ts.wordformsList);
   const dict = new TermDictionary(stemmers, stopwords, ts, wordforms);
-  const exceptions = Exceptions.fromSetting(ts.exceptions);
+  const exceptions = Exceptions.fromSetting(ts.exceptions, ts.exceptionsList);
   const blendMode = parseBlendMode(ts.blendMode);
   const parts = tables.parts ? new Tokenizer(tables.parts, { minWordLen: ts.minWordLen, queryMode: false }) : null;
   // query-mode tokenizers index only the whole blended token (Manticore's query clones reset the

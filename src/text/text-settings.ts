@@ -37,6 +37,10 @@ export interface TextSettings {
   wordforms: string;
   /** exceptions: one file path. */
   exceptions: string;
+  /** The `*_list` settings: the lines of those files given inline (list-values.ts); each, when set, replaces its file setting. */
+  stopwordsList: string;
+  wordformsList: string;
+  exceptionsList: string;
   morphology: Stemmer[];
   minStemmingLen: number;
   htmlStrip: boolean;
@@ -99,6 +103,9 @@ export function parseTextSettings(s: TableSettings): TextSettings {
     stopwordsUnstemmed: intSetting(s, 'stopwords_unstemmed', 0) !== 0,
     wordforms: s.wordforms ?? '',
     exceptions: s.exceptions ?? '',
+    stopwordsList: s.stopwords_list ?? '',
+    wordformsList: s.wordforms_list ?? '',
+    exceptionsList: s.exceptions_list ?? '',
     morphology: parseMorphology(s.morphology ?? ''),
     minStemmingLen: intSetting(s, 'min_stemming_len', TEXT_DEFAULTS.minStemmingLen),
     htmlStrip: intSetting(s, 'html_strip', 0) !== 0,

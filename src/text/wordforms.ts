@@ -1,5 +1,6 @@
 /** Wordforms: `src > dst` (or `src => dst`) lines mapping one folded token to another, before morphology. */
 import { SearchError } from '../util/errors.js';
+import { listEntries } from './list-values.js';
 import { stopwordFileNames } from './stopwords.js';
 import { baseName, dirName, isAbsolutePath, textFiles } from './text-files.js';
 
@@ -146,15 +147,15 @@ export class Wordforms {
    * Manticore's CREATE TABLE error. Later mappings of the same source override earlier ones, as in
    * Manticore (which warns). Mappings whose destination is not a single token are skipped.
    */
-  static fromSetting(value: string, tokenize: WordformTokenizer): Wordforms {
-    const names = stopwordFileNames(value);
-    if (names.length === 0) return Wordforms.NONE;
+  static fromSetting(value: string, tokenize: WordformTokenizer, list = ''): Wordforms {
+    const names = list !== '' ? [] : stopwordFileNames(value);
+    if (names.length === 0 && list === '') return Wordforms.NONE;
+    const texts = list !== '' ? [listEntries(list).join('\n')] : names.map((name) => { checkExternalFile(name); return textFiles().read(name); });
     const forms = new Map<string, string>();
     const afterForms = new Map<string, string>();
     const multi: MultiForm[] = [];
-    for (const name of names) {
-      checkExternalFile(name);
-      for (const line of textFiles().read(name).split(/\r?\n/)) {
+    for (const text of texts) {
+      for (const line of text.split(/\r?\n/)) {
         const m = parseWordformLine(line);
         if (!m) continue;
         const src = tokenize(m.src);

@@ -17,6 +17,7 @@ export const TABLE_SETTINGS = new Set([
   'html_index_attrs', 'html_remove_elements', 'min_prefix_len', 'min_infix_len', 'max_substring_len',
   'index_exact_words', 'index_sp', 'index_zones', 'phrase_boundary', 'phrase_boundary_step',
   'blend_chars', 'blend_mode', 'expand_keywords', 'dict', 'wordforms', 'exceptions',
+  'stopwords_list', 'wordforms_list', 'exceptions_list',
   'rt_mem_limit', 'index_field_lengths', 'engine', 'docstore_block_size', 'docstore_compression',
   'docstore_compression_level', 'stopwords_unstemmed', 'min_stemming_len', 'ngram_len', 'ngram_chars',
   'overshort_step', 'stopword_step', 'bigram_index', 'bigram_freq_words', 'type', 'access_plain_attrs',
