@@ -1,6 +1,6 @@
 /** Exceptions: `from => to` lines mapping raw, case-sensitive text (whitespace folded) to one token. */
 import { SearchError } from '../util/errors.js';
-import { listEntries } from './list-values.js';
+import { listOrFileTexts } from './list-values.js';
 import { stopwordFileNames } from './stopwords.js';
 import { checkExternalFile } from './wordforms.js';
 import { textFiles } from './text-files.js';
@@ -49,13 +49,12 @@ export class Exceptions {
 
   static readonly NONE = new Exceptions([]);
 
-  /** Loads the one file the setting names; more than one, or a missing file, is Manticore's error. */
+  /** Loads the one file the setting names (or the `exceptions_list` entries); more than one file, or a missing one, is Manticore's error. */
   static fromSetting(value: string, list = ''): Exceptions {
     const names = list !== '' ? [] : stopwordFileNames(value);
     if (names.length === 0 && list === '') return Exceptions.NONE;
     if (names.length > 1) throw new SearchError('BAD_SETTING', "'exceptions' options only supports a single file");
-    if (list === '') checkExternalFile(names[0]);
-    const text = list !== '' ? listEntries(list).join('\n') : textFiles().read(names[0]);
+    const [text] = listOrFileTexts(list, names, (name) => { checkExternalFile(name); return textFiles().read(name); });
     const pairs: [string, string][] = [];
     for (const line of text.split(/\r?\n/)) {
       const m = parseExceptionLine(line);

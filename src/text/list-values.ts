@@ -27,6 +27,14 @@ export function listEntries(value: string): string[] {
   return out;
 }
 
+/**
+ * The texts a file setting gives: its `_list` entries as one text (a line an entry) when the list is
+ * set, else each named file's text. With a list, the file names are not read (it takes their place).
+ */
+export function listOrFileTexts(list: string, names: readonly string[], read: (name: string) => string): string[] {
+  return list !== '' ? [listEntries(list).join('\n')] : names.map(read);
+}
+
 /** sphIsSpace: space, tab, CR, LF. */
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;

@@ -1,6 +1,6 @@
 /** Stopwords: loaded from the files a table's `stopwords` setting names, matched as dictionary terms. */
 import { SearchError } from '../util/errors.js';
-import { listEntries } from './list-values.js';
+import { listOrFileTexts } from './list-values.js';
 import { baseName, joinPath, textFiles } from './text-files.js';
 
 export interface StopwordSource {
@@ -45,7 +45,7 @@ export class Stopwords {
   static fromSetting(value: string, source: StopwordSource, list = ''): Stopwords {
     const names = list !== '' ? [] : stopwordFileNames(value);
     if (names.length === 0 && list === '') return Stopwords.NONE;
-    const texts = list !== '' ? [listEntries(list).join('\n')] : names.map((name) => textFiles().read(resolveStopwordFile(name, source.shareDir)));
+    const texts = listOrFileTexts(list, names, (name) => textFiles().read(resolveStopwordFile(name, source.shareDir)));
     const words = new Set<string>();
     for (const text of texts) {
       for (const line of text.split(/[\r\n]+/)) {

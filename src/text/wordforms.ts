@@ -1,6 +1,6 @@
 /** Wordforms: `src > dst` (or `src => dst`) lines mapping one folded token to another, before morphology. */
 import { SearchError } from '../util/errors.js';
-import { listEntries } from './list-values.js';
+import { listOrFileTexts } from './list-values.js';
 import { stopwordFileNames } from './stopwords.js';
 import { baseName, dirName, isAbsolutePath, textFiles } from './text-files.js';
 
@@ -143,14 +143,15 @@ export class Wordforms {
   static readonly NONE = new Wordforms(new Map());
 
   /**
-   * Loads every file the setting names (space or comma separated). A file that does not exist is
-   * Manticore's CREATE TABLE error. Later mappings of the same source override earlier ones, as in
-   * Manticore (which warns). Mappings whose destination is not a single token are skipped.
+   * Loads every file the setting names (space or comma separated), or the `wordforms_list` entries in
+   * their place. A file that does not exist is Manticore's CREATE TABLE error. Later mappings of the
+   * same source override earlier ones, as in Manticore (which warns). Mappings whose destination is
+   * not a single token are skipped.
    */
   static fromSetting(value: string, tokenize: WordformTokenizer, list = ''): Wordforms {
     const names = list !== '' ? [] : stopwordFileNames(value);
     if (names.length === 0 && list === '') return Wordforms.NONE;
-    const texts = list !== '' ? [listEntries(list).join('\n')] : names.map((name) => { checkExternalFile(name); return textFiles().read(name); });
+    const texts = listOrFileTexts(list, names, (name) => { checkExternalFile(name); return textFiles().read(name); });
     const forms = new Map<string, string>();
     const afterForms = new Map<string, string>();
     const multi: MultiForm[] = [];
