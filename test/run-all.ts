@@ -1,5 +1,6 @@
-// `npm test` after the build: the type check of sources and tests (tsconfig.test.json, one check), vitest, then the conformance runner with SQL over HTTP and again with
-// SQL over the MySQL protocol, then ONE last line `N passed, N failed, N skipped` summing all four.
+// `npm test` after the build: the type check of sources and tests (tsconfig.test.json, one check),
+// vitest, then the conformance runner with SQL over HTTP and again with SQL over the MySQL protocol,
+// then ONE last line `N passed, N failed, N skipped` summing all four.
 // Exits non-zero when any of them failed. CI (.ci/run) calls `npm test`, so this is the one test command.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

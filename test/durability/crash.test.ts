@@ -98,20 +98,22 @@ describe('crash safety of the real server', () => {
     const dir = mkdtempSync(join(tmpdir(), 'quarry-crash-'));
     const env = { QUARRY_CHECKPOINT_MS: '30' };
     const ledger: Ledger = { acked: new Map(), deleted: new Set(), batches: [], maybe: new Map() };
-    let s = await startServer(dir, env);
+    let s: ServerProcess | undefined;
     try {
+      s = await startServer(dir, env);
       expect(ok(await s.sql('CREATE TABLE t (title text, n int)'))).toBe(true);
       expect(ok(await s.sql('CREATE TABLE u (title text)'))).toBe(true);
       const trunc: TruncLedger = { live: [] };
       for (let round = 0; round < ROUNDS; round++) {
         const stop = { now: false };
-        const writers = Array.from({ length: WRITERS }, (_, w) => writer(s, w, round, ledger, stop));
-        writers.push(truncWriter(s, round, trunc, stop));
+        const killed = s; // this round's server, the one its writers talk to until the kill
+        const writers = Array.from({ length: WRITERS }, (_, w) => writer(killed, w, round, ledger, stop));
+        writers.push(truncWriter(killed, round, trunc, stop));
         await new Promise((r) => setTimeout(r, 150 + Math.random() * 400));
-        s.proc.kill('SIGKILL');
+        killed.proc.kill('SIGKILL');
         stop.now = true;
         await Promise.all(writers);
-        if (s.proc.exitCode === null && s.proc.signalCode === null) await new Promise((r) => s.proc.once('exit', r));
+        if (killed.proc.exitCode === null && killed.proc.signalCode === null) await new Promise((r) => killed.proc.once('exit', r));
         s = await startServer(dir, env);
         const found = await allRows(s);
         for (const [id, n] of ledger.acked) {
@@ -136,7 +138,7 @@ describe('crash safety of the real server', () => {
       }
       expect(await s.stop()).toBe(0);
     } finally {
-      s.proc.kill('SIGKILL'); // a failed assertion must not leave a server behind
+      s?.proc.kill('SIGKILL'); // a failed assertion must not leave a server behind
       rmSync(dir, { recursive: true, force: true });
     }
   }, 240_000);
