@@ -1,7 +1,6 @@
 /** Exceptions: `from => to` lines mapping raw, case-sensitive text (whitespace folded) to one token. */
 import { SearchError } from '../util/errors.js';
-import { listOrFileTexts } from './list-values.js';
-import { stopwordFileNames } from './stopwords.js';
+import { settingFileNames, settingTexts } from './setting-texts.js';
 import { checkExternalFile } from './wordforms.js';
 import { textFiles } from './text-files.js';
 
@@ -51,10 +50,11 @@ export class Exceptions {
 
   /** Loads the one file the setting names (or the `exceptions_list` entries); more than one file, or a missing one, is Manticore's error. */
   static fromSetting(value: string, list = ''): Exceptions {
-    const names = list !== '' ? [] : stopwordFileNames(value);
-    if (names.length === 0 && list === '') return Exceptions.NONE;
-    if (names.length > 1) throw new SearchError('BAD_SETTING', "'exceptions' options only supports a single file");
-    const [text] = listOrFileTexts(list, names, (name) => { checkExternalFile(name); return textFiles().read(name); });
+    if (list === '' && settingFileNames(value).length > 1) {
+      throw new SearchError('BAD_SETTING', "'exceptions' options only supports a single file");
+    }
+    const [text] = settingTexts(value, list, (name) => { checkExternalFile(name); return textFiles().read(name); });
+    if (text === undefined) return Exceptions.NONE;
     const pairs: [string, string][] = [];
     for (const line of text.split(/\r?\n/)) {
       const m = parseExceptionLine(line);

@@ -1,9 +1,18 @@
 /**
- * The `*_list` table settings (stopwords_list, wordforms_list, exceptions_list): a file's lines given
- * inline in CREATE TABLE, entries separated by `;`. As searchd's ParseListVals: leading white space of
- * an entry skipped, `\;` is a literal `;` (any other backslash pair kept as written), empty entries
- * dropped. Each entry is then read as one line of the file the setting stands for; a `_list` value
- * takes the place of the file setting it pairs with.
+ * What a file-valued table setting (stopwords, wordforms, exceptions) reads: the files its value
+ * names, or the lines its `*_list` twin (stopwords_list, wordforms_list, exceptions_list) gives inline
+ * in CREATE TABLE in their place, as searchd's RT tables take them.
+ */
+
+/** File names in a setting's value: separated by spaces, tabs or commas (Manticore's SplitArg). */
+export function settingFileNames(value: string): string[] {
+  return value.split(/[ \t,]+/).map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * A `*_list` value's entries, as searchd's ParseListVals splits them: `;` separates, `\;` is a
+ * literal `;` (any other backslash pair kept as written), leading white space of an entry skipped,
+ * empty entries dropped. Each entry is one line of the file the list stands for.
  */
 export function listEntries(value: string): string[] {
   const out: string[] = [];
@@ -28,11 +37,11 @@ export function listEntries(value: string): string[] {
 }
 
 /**
- * The texts a file setting gives: its `_list` entries as one text (a line an entry) when the list is
- * set, else each named file's text. With a list, the file names are not read (it takes their place).
+ * The texts a setting gives: with its list set, the list's entries as one text (a line an entry),
+ * and its files are not read; else each named file's text through `read` (none when it names none).
  */
-export function listOrFileTexts(list: string, names: readonly string[], read: (name: string) => string): string[] {
-  return list !== '' ? [listEntries(list).join('\n')] : names.map(read);
+export function settingTexts(value: string, list: string, read: (name: string) => string): string[] {
+  return list !== '' ? [listEntries(list).join('\n')] : settingFileNames(value).map(read);
 }
 
 /** sphIsSpace: space, tab, CR, LF. */

@@ -1,6 +1,6 @@
 /** Stopwords: loaded from the files a table's `stopwords` setting names, matched as dictionary terms. */
 import { SearchError } from '../util/errors.js';
-import { listOrFileTexts } from './list-values.js';
+import { settingTexts } from './setting-texts.js';
 import { baseName, joinPath, textFiles } from './text-files.js';
 
 export interface StopwordSource {
@@ -10,11 +10,6 @@ export interface StopwordSource {
   normalize(token: string): string;
   /** Directory holding the bundled lists as `<shareDir>/stopwords/<code>` (default: the host's, TextFiles.shareDir). */
   shareDir?: string;
-}
-
-/** File names in a `stopwords` value: separated by spaces, tabs or commas (Manticore's SplitArg). */
-export function stopwordFileNames(value: string): string[] {
-  return value.split(/[ \t,]+/).map((s) => s.trim()).filter(Boolean);
 }
 
 /**
@@ -43,9 +38,8 @@ export class Stopwords {
    * (entry) is tokenized on its own, as Manticore does.
    */
   static fromSetting(value: string, source: StopwordSource, list = ''): Stopwords {
-    const names = list !== '' ? [] : stopwordFileNames(value);
-    if (names.length === 0 && list === '') return Stopwords.NONE;
-    const texts = listOrFileTexts(list, names, (name) => textFiles().read(resolveStopwordFile(name, source.shareDir)));
+    const texts = settingTexts(value, list, (name) => textFiles().read(resolveStopwordFile(name, source.shareDir)));
+    if (texts.length === 0) return Stopwords.NONE;
     const words = new Set<string>();
     for (const text of texts) {
       for (const line of text.split(/[\r\n]+/)) {

@@ -37,7 +37,7 @@ export interface TextSettings {
   wordforms: string;
   /** exceptions: one file path. */
   exceptions: string;
-  /** The `*_list` settings: the lines of those files given inline (list-values.ts); each, when set, replaces its file setting. */
+  /** The `*_list` settings: the lines of those files given inline (setting-texts.ts); each, when set, replaces its file setting. */
   stopwordsList: string;
   wordformsList: string;
   exceptionsList: string;

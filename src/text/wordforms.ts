@@ -1,7 +1,6 @@
 /** Wordforms: `src > dst` (or `src => dst`) lines mapping one folded token to another, before morphology. */
 import { SearchError } from '../util/errors.js';
-import { listOrFileTexts } from './list-values.js';
-import { stopwordFileNames } from './stopwords.js';
+import { settingTexts } from './setting-texts.js';
 import { baseName, dirName, isAbsolutePath, textFiles } from './text-files.js';
 
 /** True when a file name has shell wildcards. */
@@ -149,9 +148,8 @@ export class Wordforms {
    * not a single token are skipped.
    */
   static fromSetting(value: string, tokenize: WordformTokenizer, list = ''): Wordforms {
-    const names = list !== '' ? [] : stopwordFileNames(value);
-    if (names.length === 0 && list === '') return Wordforms.NONE;
-    const texts = listOrFileTexts(list, names, (name) => { checkExternalFile(name); return textFiles().read(name); });
+    const texts = settingTexts(value, list, (name) => { checkExternalFile(name); return textFiles().read(name); });
+    if (texts.length === 0) return Wordforms.NONE;
     const forms = new Map<string, string>();
     const afterForms = new Map<string, string>();
     const multi: MultiForm[] = [];

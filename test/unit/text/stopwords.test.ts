@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveStopwordFile, stopwordFileNames, Stopwords } from '../../../src/text/stopwords.js';
+import { resolveStopwordFile, Stopwords } from '../../../src/text/stopwords.js';
 import { SearchError } from '../../../src/util/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-stop-'));
@@ -12,11 +12,6 @@ const source = {
 };
 
 describe('Stopwords', () => {
-  it('splits the setting on spaces, tabs and commas', () => {
-    expect(stopwordFileNames(' a.txt,b.txt\tc.txt  ')).toEqual(['a.txt', 'b.txt', 'c.txt']);
-    expect(stopwordFileNames('')).toEqual([]);
-  });
-
   it('loads every file, tokenizing line by line and normalizing', () => {
     const a = join(dir, 'a.txt');
     const b = join(dir, 'b.txt');
