@@ -115,8 +115,9 @@ export class Table {
   /** docInput's row with its fields' texts, tokenized later (text-row.ts). */
   #textRow(docId: bigint, doc: StoredDoc): DocInput {
     const ix = this.index.schema;
-    const attrs = ix.attrs.map((a) => (doc[a.name] ?? null) as AttrValue);
-    return new TextRow(docId, ix.fields.map((f) => String(doc[f] ?? '')), attrs, this.pipeline, this.schema.settings);
+    // packed in every tier (util/packed-map.ts): the RAM tail's optimized readers of a row's texts see one map
+    const attrs = mapPacked(ix.attrs, (a) => (doc[a.name] ?? null) as AttrValue);
+    return new TextRow(docId, mapPacked(ix.fields, (f) => String(doc[f] ?? '')), attrs, this.pipeline, this.schema.settings);
   }
 
   /**
