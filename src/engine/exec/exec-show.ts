@@ -10,6 +10,7 @@ import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type Re
 import { systemVariable, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
+import { lastInsertIdText, variablesRows } from './show-variables.js';
 import { processlistResult, statusRows, tableStatusRows, threadsResult } from './exec-status.js';
 
 function metaRows(session: Session): string[][] {
@@ -25,17 +26,6 @@ function metaRows(session: Session): string[][] {
   return out;
 }
 
-function variablesRows(settings: GlobalSettings, session: Session): string[][] {
-  const names = ['autocommit', 'auto_schema', 'character_set_client', 'character_set_connection',
-    'collation_connection', 'max_allowed_packet', 'not_terms_only_allowed', 'version', 'version_comment'];
-  return names.map((n) => {
-    // collation_connection: searchd's own name of the session's collation (libc_ci by default)
-    const v = n === 'autocommit' ? (session.autocommit ? 1 : 0)
-      : n === 'collation_connection' ? session.collation ?? settings.collation_server : systemVariable(n, settings);
-    return [n, String(v ?? '')];
-  });
-}
-
 export function execShow(catalog: Catalog, st: ShowStatement, session: Session, settings: GlobalSettings, dist?: { names(): string[] }): Result {
   const like = likeMatcher(st.like);
   const kv = (data: string[][]) => rows(stringColumns('Variable_name', 'Value'), data.filter((r) => like(r[0])));
@@ -49,7 +39,7 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
     case 'meta': return kv(metaRows(session));
     case 'warnings':
       return rows(stringColumns('Level', 'Code', 'Message'), session.lastWarning ? [['warning', '1000', session.lastWarning]] : []);
-    case 'variables': return kv(variablesRows(settings, session));
+    case 'variables': return kv(variablesRows(settings, session, catalog.autoOptimize, st.scope));
     case 'status': return rows(stringColumns('Counter', 'Value'), statusRows(String(systemVariable('version', settings))).filter((r) => like(r[0])));
     // searchd lists one row per loaded component (Daemon, Columnar, Secondary, Knn, Buddy...); quarry has only the daemon
     case 'version': return rows(stringColumns('Component', 'Version'), [['Daemon', String(systemVariable('version', settings))]]);
@@ -84,6 +74,10 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
 }
 
 function boolValue(name: string, v: SetStatement['assignments'][number]['value']): boolean {
+  // searchd's HandleSetLocal: a session boolean takes 0 or 1 only
+  if (v.kind === 'int' && Number(v.value) !== 0 && Number(v.value) !== 1) {
+    throw new SearchError('BAD_VALUE', `sphinxql: only 0 and 1 could be used as boolean values near '${String(v.value)}'`);
+  }
   if (v.kind === 'int') return Number(v.value) !== 0;
   if (v.kind === 'ident' || v.kind === 'string') {
     const s = (v.kind === 'ident' ? v.name : v.value).toLowerCase();
@@ -116,11 +110,6 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
     // Other session variables (sql_mode, names, profiling ...) are accepted and ignored, as Manticore does.
   }
   return ok(0);
-}
-
-/** searchd's GetLastInsertId: the last INSERT/REPLACE ids comma-separated, '0' before any. */
-function lastInsertIdText(session: Session): string {
-  return session.lastInsertIds?.length ? session.lastInsertIds.join(',') : '0';
 }
 
 /** SELECT without FROM: @@variables, DATABASE(), USER(), VERSION(), literals. */

@@ -1,0 +1,64 @@
+// SHOW VARIABLES as searchd's HandleMysqlShowVariables lists them: its names in its order (those that
+// mean something in quarry), `user` only without GLOBAL/SESSION, LIKE over the names; SET autocommit
+// takes 0 or 1 only (HandleSetLocal).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { newSession, openEngine, type Engine, type Result } from '../../../../src/engine/index.js';
+
+let dir: string;
+let engine: Engine;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-show-variables-'));
+  engine = await openEngine({ dataDir: dir });
+});
+afterEach(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function last(text: string, session = newSession()): Promise<Result> {
+  const out = await engine.execute(text, session);
+  return out[out.length - 1]!;
+}
+async function vars(text: string, session = newSession()): Promise<string[][]> {
+  const r = await last(text, session);
+  if (r.kind !== 'rows') throw new Error(JSON.stringify(r));
+  return r.rows as string[][];
+}
+
+it('lists searchd names in searchd order, then quarry own settings; user only in the bare form', async () => {
+  const names = (await vars('SHOW VARIABLES')).map((r) => r[0]);
+  expect(names).toEqual(['autocommit', 'auto_optimize', 'optimize_cutoff', 'collation_connection', 'max_allowed_packet',
+    'character_set_client', 'character_set_connection', 'last_insert_id', 'user',
+    'auto_schema', 'not_terms_only_allowed', 'expansion_limit']);
+  for (const scope of ['GLOBAL', 'SESSION']) expect((await vars(`SHOW ${scope} VARIABLES`)).map((r) => r[0])).not.toContain('user');
+});
+
+it('answers the values searchd gives a fresh session, and LIKE filters the names', async () => {
+  expect(await vars("SHOW VARIABLES LIKE 'character_set%'")).toEqual([['character_set_client', 'utf8'], ['character_set_connection', 'utf8']]);
+  expect(await vars("SHOW VARIABLES LIKE 'last_insert_id'")).toEqual([['last_insert_id', '0']]);
+  expect(await vars("SHOW VARIABLES LIKE 'user'")).toEqual([['user', 'root']]);
+  expect(await vars("SHOW VARIABLES LIKE 'auto_optimize'")).toEqual([['auto_optimize', '1']]);
+});
+
+it('follows the session: autocommit, collation_connection and last_insert_id', async () => {
+  const s = newSession();
+  await engine.execute('CREATE TABLE t (title TEXT)', s);
+  await engine.execute("INSERT INTO t (id, title) VALUES (7, 'a'), (9, 'b')", s);
+  await engine.execute('SET autocommit=0', s);
+  await engine.execute("SET collation_connection='utf8_general_ci'", s);
+  const got = Object.fromEntries(await vars('SHOW VARIABLES', s));
+  expect([got.autocommit, got.collation_connection, got.last_insert_id]).toEqual(['0', 'utf8_general_ci', '7,9']);
+});
+
+it('refuses SET autocommit to anything but 0 or 1 with searchd error, and keeps the value', async () => {
+  const s = newSession();
+  expect(await last('SET autocommit=2', s)).toMatchObject({ kind: 'error', message: "sphinxql: only 0 and 1 could be used as boolean values near '2'" });
+  expect(await vars("SHOW VARIABLES LIKE 'autocommit'", s)).toEqual([['autocommit', '1']]);
+});
+
+it('refuses WHERE as searchd grammar does (LIKE is its only filter)', async () => {
+  expect(await last("SHOW VARIABLES WHERE variable_name='autocommit'")).toMatchObject({ kind: 'error' });
+});
