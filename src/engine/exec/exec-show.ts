@@ -11,7 +11,8 @@ import { systemVariable, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
 import { lastInsertIdText, variablesRows } from './show-variables.js';
-import { processlistResult, statusRows, tableStatusRows, threadsResult } from './exec-status.js';
+import { processlistResult, statusRows, tableStatusRows, threadsResult, type ThreadsOptions } from './exec-status.js';
+import { optionText } from '../values/sql-values.js';
 
 function metaRows(session: Session): string[][] {
   const m = session.lastMeta;
@@ -23,6 +24,17 @@ function metaRows(session: Session): string[][] {
   m.keywords.forEach((k, i) => out.push([`keyword[${i}]`, k.keyword], [`docs[${i}]`, String(k.docs)], [`hits[${i}]`, String(k.hits)]));
   for (const [k, v] of m.extra ?? []) out.push([k, v]);
   if (m.warning) out.push(['warning', m.warning]);
+  return out;
+}
+
+/** SHOW THREADS' options, the last of each name winning as searchd sets them in order (checkOptions vetted them). */
+function threadsOptions(st: ShowStatement): ThreadsOptions {
+  const out: ThreadsOptions = {};
+  for (const o of st.options) {
+    if (o.name === 'columns') out.columns = Number(optionText(o.value));
+    // format=sphinxql shows non-SQL requests as SQL; quarry's Info is already the request's own text
+    else if (o.name === 'format') out.all = optionText(o.value).toLowerCase() === 'all';
+  }
   return out;
 }
 
@@ -44,7 +56,7 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
     // searchd lists one row per loaded component (Daemon, Columnar, Secondary, Knn, Buddy...); quarry has only the daemon
     case 'version': return rows(stringColumns('Component', 'Version'), [['Daemon', String(systemVariable('version', settings))]]);
     case 'databases': return rows(stringColumns('Databases'), [['Manticore']]);
-    case 'threads': return threadsResult();
+    case 'threads': return threadsResult(threadsOptions(st));
     case 'processlist': return processlistResult(st.full === true);
     // quarry has no triggers; mysqldump asks for each table's
     case 'triggers': return rows(stringColumns('Trigger', 'Event', 'Table', 'Statement', 'Timing', 'Created', 'sql_mode', 'Definer', 'character_set_client', 'collation_connection', 'Database Collation'), []);

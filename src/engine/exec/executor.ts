@@ -1,5 +1,5 @@
 /** Runs parsed statements against the catalog: the one dispatch from statement kind to its executor. */
-import type { NamedValue, Statement } from '../../sql/ast.js';
+import type { NamedValue, ShowWhat, Statement } from '../../sql/ast.js';
 import { checkOptions, type OptionStatement } from '../statement-options.js';
 import type { GlobalFlags } from './exec-select.js';
 import { SearchError } from '../../util/errors.js';
@@ -34,6 +34,11 @@ const OPTION_STATEMENTS: Partial<Record<Statement['kind'], OptionStatement>> = {
   select: 'select', update: 'update', delete: 'delete', insert: 'insert', optimize: 'optimize', show: 'show',
   drop_table: 'drop_table',
 };
+
+/** searchd's CheckOption per SHOW: THREADS and PLAN take columns/format, CREATE TABLE force/format_output_words, the rest none. */
+function showOptionKind(what: ShowWhat): OptionStatement {
+  return what === 'threads' || what === 'plan' ? 'show' : what === 'create_table' ? 'show_create_table' : 'show_other';
+}
 
 export interface ExecContext {
   catalog: Catalog;
@@ -92,7 +97,7 @@ export async function executeLocal(ctx: ExecContext, st: Statement, session: Ses
   };
   const write = { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags };
   // options are checked first, as Manticore's parser does (an unknown option fails even on a missing table)
-  const optionKind = OPTION_STATEMENTS[st.kind];
+  const optionKind = st.kind === 'show' ? showOptionKind(st.what) : OPTION_STATEMENTS[st.kind];
   if (optionKind && 'options' in st) checkOptions(optionKind, st.options as NamedValue[]);
   // asked synchronously: a statement on a local table (every single-row INSERT) pays no async call and
   // await of its own here
