@@ -167,6 +167,11 @@ export interface InsertStatement extends StatementBase {
   columns?: string[];
   rows: Literal[][];
   options: NamedValue[];
+  /**
+   * REPLACE INTO t SET col=value, ... WHERE id=N (Manticore's partial replace, a Buddy plugin): the
+   * document's id; `columns` and the one row hold the SET list, the rest comes from the stored document.
+   */
+  partialId?: bigint;
 }
 
 /** `col = value` in UPDATE; `path` non-empty for JSON updates (`meta.tags[0]=100`). */

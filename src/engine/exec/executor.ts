@@ -28,6 +28,7 @@ import type { Session } from '../session.js';
 import { NO_REPLICATION, type ReplicationHook } from '../replication-hook.js';
 import { execDeleteInTransaction, execInsertInTransaction } from '../transaction/transaction-write.js';
 import { buffersWrites, commit, rollback, savepoint } from '../transaction/transaction.js';
+import { wholeRowReplace } from './partial-replace.js';
 
 /** Statements with an OPTION clause, by the option list they take (statement-options.ts). */
 const OPTION_STATEMENTS: Partial<Record<Statement['kind'], OptionStatement>> = {
@@ -119,7 +120,8 @@ export async function executeLocal(ctx: ExecContext, st: Statement, session: Ses
       return [main, ...facets];
     }
     case 'insert': {
-      const r = await (buffersWrites(session) ? execInsertInTransaction(write, st, session) : execInsert(write, st));
+      const ins = st.partialId === undefined ? st : wholeRowReplace(ctx.catalog, st as typeof st & { partialId: bigint });
+      const r = await (buffersWrites(session) ? execInsertInTransaction(write, ins, session) : execInsert(write, ins));
       if (r.insertedIds) session.lastInsertIds = r.insertedIds; // kept, not joined: a big batch pays nothing unless asked
       return r;
     }
