@@ -11,6 +11,7 @@ import { systemVariable, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
 import { lastInsertIdText, variablesRows } from './show-variables.js';
+import { checkSetName } from './set-known.js';
 import { processlistResult, statusRows, tableStatusRows, threadsResult, type ThreadsOptions } from './exec-status.js';
 import { optionText } from '../values/sql-values.js';
 
@@ -111,6 +112,8 @@ function countValue(name: string, v: SetStatement['assignments'][number]['value'
 }
 
 export function execSet(st: SetStatement, session: Session, settings: GlobalSettings): OkResult {
+  // every name is checked before any is set, so a refused statement changes nothing
+  for (const a of st.assignments) if (!a.system && !a.user) checkSetName(a.name, a.scope);
   for (const a of st.assignments) {
     if (a.name === 'auto_schema') settings.auto_schema = boolValue(a.name, a.value);
     else if (a.name === 'not_terms_only_allowed') settings.not_terms_only_allowed = boolValue(a.name, a.value);
@@ -119,7 +122,7 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
     else if (a.name === 'sql_quote_show_create') session.quoteShowCreate = boolValue(a.name, a.value);
     // searchd takes an unknown name as its default collation, libc_ci, without an error
     else if (a.name === 'collation_connection') session.collation = collationName(textValue(a.value)) ?? DEFAULT_COLLATION;
-    // Other session variables (sql_mode, names, profiling ...) are accepted and ignored, as Manticore does.
+    // the other names searchd takes (set-known.ts) are accepted without an effect, as searchd takes them
   }
   return ok(0);
 }

@@ -62,3 +62,18 @@ it('refuses SET autocommit to anything but 0 or 1 with searchd error, and keeps 
 it('refuses WHERE as searchd grammar does (LIKE is its only filter)', async () => {
   expect(await last("SHOW VARIABLES WHERE variable_name='autocommit'")).toMatchObject({ kind: 'error' });
 });
+
+it('refuses a SET of a name searchd does not know, as searchd does, and changes nothing', async () => {
+  const s = newSession();
+  expect(await last('SET foo=1', s)).toMatchObject({ kind: 'error', message: "Unknown session variable 'foo' in SET statement" });
+  expect(await last('SET GLOBAL foo=1', s)).toMatchObject({ kind: 'error', message: "Unknown system variable 'foo'" });
+  // autocommit is a session variable only (HandleSetGlobal does not know it)
+  expect(await last('SET GLOBAL autocommit=0', s)).toMatchObject({ kind: 'error', message: "Unknown system variable 'autocommit'" });
+  expect(await last('SET autocommit=0, foo=2', s)).toMatchObject({ kind: 'error' });
+  expect(await vars("SHOW VARIABLES LIKE 'autocommit'", s)).toEqual([['autocommit', '1']]);
+  // what searchd takes without an effect, @@names (its no-op statement) and quarry's own settings pass
+  for (const ok of ["SET sql_mode=''", 'SET character_set_results=NULL', 'SET SESSION net_write_timeout=600', 'SET GLOBAL query_log_min_msec=5',
+    'SET @@foo=1', 'SET GLOBAL auto_schema=1', 'SET profiling=1']) {
+    expect(await last(ok, s)).toMatchObject({ kind: 'ok' });
+  }
+});
