@@ -27,7 +27,7 @@ function alterError(table: string, message: string): SearchError {
 /** Re-indexes every stored document into a fresh index of the table's (new) schema. */
 function reindex(catalog: Catalog, table: Table): void {
   const old = table.index;
-  table.index = createIndex(indexSchemaOf(table.schema), table.schema.settings, catalog.autoOptimize);
+  table.index = createIndex(indexSchemaOf(table.schema), table.schema.settings, catalog.autoOptimize, catalog.defaultCutoff);
   let batch: DocInput[] = [];
   for (const [docId, doc] of catalog.store.docs(table.name)) {
     batch.push(table.docInput(docId, doc as StoredDoc));
@@ -90,7 +90,7 @@ async function changeSettings(catalog: Catalog, table: Table, settings: Record<s
   await catalog.store.alterTable({ ...table.schema, settings: merged });
   table.schema = { ...table.schema, settings: merged };
   table.pipeline = pipeline;
-  table.index.setIdleMergeCutoff(idleCutoffOf(merged, catalog.autoOptimize));
+  table.index.setIdleMergeCutoff(idleCutoffOf(merged, catalog.autoOptimize, catalog.defaultCutoff));
 }
 
 export async function execAlter(catalog: Catalog, st: AlterTableStatement): Promise<OkResult> {

@@ -52,7 +52,7 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
     case 'meta': return kv(metaRows(session));
     case 'warnings':
       return rows(stringColumns('Level', 'Code', 'Message'), session.lastWarning ? [['warning', '1000', session.lastWarning]] : []);
-    case 'variables': return kv(variablesRows(settings, session, catalog.autoOptimize, st.scope));
+    case 'variables': return kv(variablesRows(settings, session, catalog, st.scope));
     case 'status': return rows(stringColumns('Counter', 'Value'), statusRows(String(systemVariable('version', settings))).filter((r) => like(r[0])));
     // searchd lists one row per loaded component (Daemon, Columnar, Secondary, Knn, Buddy...); quarry has only the daemon
     case 'version': return rows(stringColumns('Component', 'Version'), [['Daemon', String(systemVariable('version', settings))]]);
@@ -111,7 +111,14 @@ function countValue(name: string, v: SetStatement['assignments'][number]['value'
   throw new SearchError('BAD_VALUE', `Unknown value for '${name}'`);
 }
 
-export function execSet(st: SetStatement, session: Session, settings: GlobalSettings): OkResult {
+/** searchd's HandleSetGlobal optimize_cutoff: a positive integer (a string reads as 0). */
+function cutoffValue(v: SetStatement['assignments'][number]['value']): number {
+  const n = v.kind === 'int' ? Number(v.value) : 0;
+  if (n < 1) throw new SearchError('BAD_VALUE', `optimize_cutoff should be greater than 0, got ${n}`);
+  return n;
+}
+
+export function execSet(st: SetStatement, session: Session, settings: GlobalSettings, catalog?: Catalog): OkResult {
   // every name is checked before any is set, so a refused statement changes nothing
   for (const a of st.assignments) if (!a.system && !a.user) checkSetName(a.name, a.scope);
   for (const a of st.assignments) {
@@ -119,6 +126,9 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
     else if (a.name === 'not_terms_only_allowed') settings.not_terms_only_allowed = boolValue(a.name, a.value);
     else if (a.name === 'expansion_limit') settings.expansion_limit = countValue(a.name, a.value);
     else if (a.name === 'autocommit') session.autocommit = boolValue(a.name, a.value);
+    // searchd's g_iAutoOptimizeCutoffMultiplier and optimize_cutoff default, for every table at once
+    else if (a.name === 'auto_optimize') catalog?.setOptimize({ autoOptimize: countValue(a.name, a.value) });
+    else if (a.name === 'optimize_cutoff') catalog?.setOptimize({ cutoff: cutoffValue(a.value) });
     else if (a.name === 'sql_quote_show_create') session.quoteShowCreate = boolValue(a.name, a.value);
     // searchd takes an unknown name as its default collation, libc_ci, without an error
     else if (a.name === 'collation_connection') session.collation = collationName(textValue(a.value)) ?? DEFAULT_COLLATION;

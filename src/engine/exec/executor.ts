@@ -138,7 +138,7 @@ export async function executeLocal(ctx: ExecContext, st: Statement, session: Ses
     case 'describe': return execDescribe(ctx.catalog, st);
     case 'show': return st.what === 'agent_status' ? execAgentStatus(ctx.dist, st.table, st.like) : execShow(ctx.catalog, st, session, ctx.settings, ctx.dist);
     case 'set': {
-      const r = execSet(st, session, ctx.settings);
+      const r = execSet(st, session, ctx.settings, ctx.catalog);
       // SET autocommit=1 commits what autocommit=0 left open, as in MySQL.
       if (session.autocommit && session.transaction && st.assignments.some((a) => a.name === 'autocommit')) await commit(session, ctx.catalog);
       return r;

@@ -7,7 +7,6 @@
  * value would mislead more than an absent row.
  */
 import type { AutoOptimize } from '../index-factory.js';
-import { IDLE_MERGE_CUTOFF } from '../index-factory.js';
 import type { GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 
@@ -22,12 +21,14 @@ export function lastInsertIdText(session: Session): string {
  * (auto_schema, not_terms_only_allowed, expansion_limit: searchd reads these from its config only)
  * follow searchd's list, so what SET changes can be read back.
  */
-export function variablesRows(settings: GlobalSettings, session: Session, autoOptimize: AutoOptimize, scope?: 'global' | 'session'): string[][] {
+export function variablesRows(
+  settings: GlobalSettings, session: Session, optimize: { autoOptimize: AutoOptimize; defaultCutoff: number }, scope?: 'global' | 'session',
+): string[][] {
   const out: string[][] = [
     ['autocommit', session.autocommit ? '1' : '0'],
-    ['auto_optimize', String(autoOptimize)],
+    ['auto_optimize', String(optimize.autoOptimize)],
     // the cutoff a table without its own optimize_cutoff merges down to (index-factory.ts)
-    ['optimize_cutoff', String(IDLE_MERGE_CUTOFF)],
+    ['optimize_cutoff', String(optimize.defaultCutoff)],
     // searchd's own name of the session's collation (libc_ci by default)
     ['collation_connection', session.collation ?? settings.collation_server],
     ['max_allowed_packet', '134217728'],
