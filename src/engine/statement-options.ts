@@ -133,13 +133,18 @@ export const OTHER_OPTIONS: Record<string, Record<string, OptionRule>> = {
     force: { int: true, rule: inert('quarry has no system tables for force=1 to reveal') },
     format_output_words: { values: ['file', 'list'], rule: onlyDefault('list') },
   },
+  // searchd's dSystemOptions for DESCRIBE: force shows a distributed table over system tables, topology a sharded one's shards
+  describe: {
+    force: { int: true, rule: inert('quarry has no system tables for force=1 to reveal') },
+    topology: { int: true, rule: inert('quarry has no sharded tables: a distributed table lists its agents either way') },
+  },
   drop_table: {
     force: { int: true, rule: inert('only clusters hold tables back from DROP') },
     topology: { int: true, rule: unsupported },
   },
 };
 
-export type OptionStatement = 'select' | 'update' | 'delete' | 'insert' | 'optimize' | 'show' | 'show_create_table' | 'show_other' | 'drop_table';
+export type OptionStatement = 'select' | 'update' | 'delete' | 'insert' | 'optimize' | 'show' | 'show_create_table' | 'show_other' | 'describe' | 'drop_table';
 
 function rulesOf(stmt: OptionStatement): Record<string, OptionRule> {
   if (stmt === 'select') return SELECT_OPTIONS;

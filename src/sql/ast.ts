@@ -266,7 +266,7 @@ export interface FlushStatement extends StatementBase {
 }
 
 /** DESC / DESCRIBE t [LIKE 'pat']. */
-export interface DescribeStatement extends StatementBase { kind: 'describe'; table: string; like?: string }
+export interface DescribeStatement extends StatementBase { kind: 'describe'; table: string; like?: string; options: NamedValue[] }
 
 export type ShowWhat =
   | 'tables' | 'meta' | 'warnings' | 'status' | 'variables' | 'databases' | 'threads' | 'plugins'

@@ -33,7 +33,7 @@ import { wholeRowReplace } from './partial-replace.js';
 /** Statements with an OPTION clause, by the option list they take (statement-options.ts). */
 const OPTION_STATEMENTS: Partial<Record<Statement['kind'], OptionStatement>> = {
   select: 'select', update: 'update', delete: 'delete', insert: 'insert', optimize: 'optimize', show: 'show',
-  drop_table: 'drop_table',
+  drop_table: 'drop_table', describe: 'describe',
 };
 
 /** searchd's CheckOption per SHOW: THREADS and PLAN take columns/format, CREATE TABLE force/format_output_words, the rest none. */

@@ -55,3 +55,11 @@ it('refuses a non-number columns, and these options on other SHOWs, with searchd
   expect(await last('SHOW STATUS OPTION format=all')).toMatchObject({ kind: 'error', message: "unknown option 'format'" });
   expect(await last('SHOW TABLES OPTION columns=5')).toMatchObject({ kind: 'error', message: "unknown option 'columns'" });
 });
+
+it('DESC takes searchd options force and topology (nothing to reveal in quarry) and refuses any other', async () => {
+  await last('CREATE TABLE d (title TEXT)');
+  expect(await last('DESC d OPTION force=1')).toMatchObject({ kind: 'rows' });
+  expect(await last('DESC d OPTION topology=1')).toMatchObject({ kind: 'rows' });
+  expect(await last('DESC d OPTION foo=1')).toMatchObject({ kind: 'error', message: "unknown option 'foo'" });
+  expect(await last('DESC nosuch OPTION columns=1')).toMatchObject({ kind: 'error', message: "unknown option 'columns'" });
+});
