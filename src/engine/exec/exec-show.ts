@@ -11,7 +11,7 @@ import { systemVariable, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
 import { lastInsertIdText, variablesRows } from './show-variables.js';
-import { checkSetName } from './set-known.js';
+import { checkSetName, checkSetValue } from './set-known.js';
 import { processlistResult, statusRows, tableStatusRows, threadsResult, type ThreadsOptions } from './exec-status.js';
 import { optionText } from '../values/sql-values.js';
 
@@ -120,7 +120,11 @@ function cutoffValue(v: SetStatement['assignments'][number]['value']): number {
 
 export function execSet(st: SetStatement, session: Session, settings: GlobalSettings, catalog?: Catalog): OkResult {
   // every name is checked before any is set, so a refused statement changes nothing
-  for (const a of st.assignments) if (!a.system && !a.user) checkSetName(a.name, a.scope);
+  for (const a of st.assignments) {
+    if (a.system || a.user) continue;
+    checkSetName(a.name, a.scope);
+    checkSetValue(a.name, a.scope, textValue(a.value));
+  }
   for (const a of st.assignments) {
     if (a.name === 'auto_schema') settings.auto_schema = boolValue(a.name, a.value);
     else if (a.name === 'not_terms_only_allowed') settings.not_terms_only_allowed = boolValue(a.name, a.value);

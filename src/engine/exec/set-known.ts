@@ -42,3 +42,17 @@ export function checkSetName(name: string, scope: 'global' | 'session' | undefin
     throw new SearchError('BAD_VALUE', `Unknown session variable '${name}' in SET statement`);
   }
 }
+
+/**
+ * The values searchd's HandleSetGlobal checks for the settings quarry takes without an effect:
+ * query_log_format and log_level name one of a few words; any other is its error, not a no-op.
+ */
+export function checkSetValue(name: string, scope: 'global' | 'session' | undefined, text: string): void {
+  if (scope !== 'global') return;
+  if (name === 'query_log_format' && text !== 'plain' && text !== 'sphinxql') {
+    throw new SearchError('BAD_VALUE', 'Unknown query_log_format value (must be plain or sphinxql)');
+  }
+  if (name !== 'log_level' || ['info', 'debug', 'debugv', 'debugvv', 'replication'].includes(text)) return;
+  if (!text.startsWith('http')) throw new SearchError('BAD_VALUE', 'Unknown log_level value (must be one of info, debug, debugv, debugvv, replication)');
+  if (!text.startsWith('http_')) throw new SearchError('BAD_VALUE', 'Unknown log_level value (http_on, http_off, http_bad_req_on, http_bad_req_off)');
+}

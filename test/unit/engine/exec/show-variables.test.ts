@@ -77,3 +77,14 @@ it('refuses a SET of a name searchd does not know, as searchd does, and changes 
     expect(await last(ok, s)).toMatchObject({ kind: 'ok' });
   }
 });
+
+it('checks the query_log_format and log_level values as searchd HandleSetGlobal does', async () => {
+  expect(await last('SET GLOBAL query_log_format=json')).toMatchObject({ kind: 'error', message: 'Unknown query_log_format value (must be plain or sphinxql)' });
+  expect(await last('SET GLOBAL log_level=verbose')).toMatchObject({
+    kind: 'error', message: 'Unknown log_level value (must be one of info, debug, debugv, debugvv, replication)',
+  });
+  expect(await last('SET GLOBAL log_level=httpx')).toMatchObject({ kind: 'error', message: 'Unknown log_level value (http_on, http_off, http_bad_req_on, http_bad_req_off)' });
+  for (const ok of ["SET GLOBAL query_log_format='sphinxql'", 'SET GLOBAL log_level=debugv', 'SET GLOBAL log_level=http_on']) {
+    expect(await last(ok)).toMatchObject({ kind: 'ok' });
+  }
+});
