@@ -14,10 +14,12 @@ export interface GlobalSettings {
   expansion_limit: number;
   /** searchd collation_server (config only): how strings compare in queries unless a session sets its own. */
   collation_server: CollationName;
+  /** SET GLOBAL @name = (1,2,3): searchd's global user variables (`WHERE id IN @name`), sorted; kept in memory only. */
+  uservars: Map<string, bigint[]>;
 }
 
 export function defaultSettings(): GlobalSettings {
-  return { auto_schema: true, not_terms_only_allowed: false, expansion_limit: 0, collation_server: DEFAULT_COLLATION };
+  return { auto_schema: true, not_terms_only_allowed: false, expansion_limit: 0, collation_server: DEFAULT_COLLATION, uservars: new Map() };
 }
 
 /** `@@name` values a client may select (`select @@version_comment limit 1`). */

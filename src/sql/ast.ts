@@ -92,7 +92,8 @@ export interface CompareCondition { kind: 'compare'; op: CompareOp; target: Filt
 export interface BetweenCondition {
   kind: 'between'; target: FilterTarget; low: NumberLiteral; high: NumberLiteral; negate: boolean;
 }
-export interface InCondition { kind: 'in'; target: FilterTarget; values: Literal[]; negate: boolean }
+/** `x IN (1,2)`; `x IN @name` names a global user variable instead (`uservar`, lower-cased with its '@'; values empty). */
+export interface InCondition { kind: 'in'; target: FilterTarget; values: Literal[]; negate: boolean; uservar?: string }
 export interface IsNullCondition { kind: 'is_null'; target: FilterTarget; negate: boolean }
 export interface AndCondition { kind: 'and'; children: Condition[] }
 export interface OrCondition { kind: 'or'; children: Condition[] }

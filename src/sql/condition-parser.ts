@@ -165,6 +165,8 @@ function parsePredicate(c: Cursor): Condition {
   }
   const negate = c.acceptKw('NOT');
   if (c.acceptKw('IN')) {
+    // searchd's `expr_ident IN ident` (an @name is an identifier there): a SET GLOBAL @name list
+    if (c.peek().kind === 'uservar') return { kind: 'in', target, values: [], negate, uservar: `@${c.next().value.toLowerCase()}` };
     c.expectPunct('(');
     const values: Literal[] = [];
     do values.push(parseListValue(c)); while (c.acceptPunct(','));

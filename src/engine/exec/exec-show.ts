@@ -12,6 +12,7 @@ import type { Session } from '../session.js';
 import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
 import { lastInsertIdText, variablesRows } from './show-variables.js';
 import { checkSetName, checkSetValue } from './set-known.js';
+import { setUservar } from './uservars.js';
 import { processlistResult, statusRows, tableStatusRows, threadsResult, type ThreadsOptions } from './exec-status.js';
 import { optionText } from '../values/sql-values.js';
 
@@ -129,6 +130,7 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
     if (a.name === 'auto_schema') settings.auto_schema = boolValue(a.name, a.value);
     else if (a.name === 'not_terms_only_allowed') settings.not_terms_only_allowed = boolValue(a.name, a.value);
     else if (a.name === 'expansion_limit') settings.expansion_limit = countValue(a.name, a.value);
+    else if (a.user && a.scope === 'global') setUservar(settings, a);
     else if (a.name === 'autocommit') session.autocommit = boolValue(a.name, a.value);
     // searchd's g_iAutoOptimizeCutoffMultiplier and optimize_cutoff default, for every table at once
     else if (a.name === 'auto_optimize') catalog?.setOptimize({ autoOptimize: countValue(a.name, a.value) });

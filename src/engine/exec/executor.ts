@@ -29,6 +29,7 @@ import { NO_REPLICATION, type ReplicationHook } from '../replication-hook.js';
 import { execDeleteInTransaction, execInsertInTransaction } from '../transaction/transaction-write.js';
 import { buffersWrites, commit, rollback, savepoint } from '../transaction/transaction.js';
 import { wholeRowReplace } from './partial-replace.js';
+import { bindUservars } from './uservars.js';
 
 /** Statements with an OPTION clause, by the option list they take (statement-options.ts). */
 const OPTION_STATEMENTS: Partial<Record<Statement['kind'], OptionStatement>> = {
@@ -91,7 +92,15 @@ export function executeStatement(ctx: ExecContext, st: Statement, session: Sessi
 }
 
 /** One statement on this node only (what the replication layer applies from a cluster's stream). */
-export async function executeLocal(ctx: ExecContext, st: Statement, session: Session): Promise<Result | Result[]> {
+/** The statement with its `IN @name` filters bound to SET GLOBAL @name's values (uservars.ts). */
+function withUservars(st: Statement, settings: ExecContext['settings']): Statement {
+  if (st.kind === 'select' && st.tables[0] !== undefined) return bindUservars(st, st.tables[0], settings);
+  if (st.kind === 'update' || st.kind === 'delete') return bindUservars(st, st.table, settings);
+  return st;
+}
+
+export async function executeLocal(ctx: ExecContext, parsed: Statement, session: Session): Promise<Result | Result[]> {
+  const st = withUservars(parsed, ctx.settings);
   const flags = {
     notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit,
     collation: session.collation ?? ctx.settings.collation_server,

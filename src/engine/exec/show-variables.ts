@@ -37,6 +37,8 @@ export function variablesRows(
     ['last_insert_id', lastInsertIdText(session)],
   ];
   if (scope === undefined) out.push(['user', 'root']);
+  // SHOW GLOBAL VARIABLES: each SET GLOBAL @name with its value count (searchd's IterateUservars)
+  if (scope === 'global') for (const [name, values] of settings.uservars) out.push([name, String(values.length)]);
   out.push(['auto_schema', settings.auto_schema ? '1' : '0'], ['not_terms_only_allowed', settings.not_terms_only_allowed ? '1' : '0'],
     ['expansion_limit', String(settings.expansion_limit)]);
   return out;
