@@ -88,3 +88,8 @@ it('checks the query_log_format and log_level values as searchd HandleSetGlobal 
     expect(await last(ok)).toMatchObject({ kind: 'ok' });
   }
 });
+
+it('SELECT @@character_set_client/connection and @@interactive_timeout answer as searchd (HandleMysqlSelectColumns)', async () => {
+  const r = await last('SELECT @@character_set_client, @@character_set_connection, @@interactive_timeout');
+  expect(r.kind === 'rows' && r.rows).toEqual([['utf8', 'utf8', 900]]);
+});
