@@ -106,7 +106,7 @@ export function parseDrop(c: Cursor): DropTableStatement {
   return { kind: 'drop_table', text: '', table, ifExists, options: parseOptionClause(c) };
 }
 
-/** ALTER TABLE t ADD COLUMN | DROP COLUMN | MODIFY COLUMN | RECONFIGURE | RENAME new | settings; ALTER RTINDEX t RECONFIGURE. */
+/** ALTER TABLE t ADD COLUMN | DROP COLUMN | MODIFY COLUMN | RECONFIGURE | REBUILD SECONDARY | RENAME new | settings; ALTER RTINDEX t RECONFIGURE. */
 export function parseAlter(c: Cursor): AlterTableStatement {
   c.dialect = 'P03';
   c.expectKw('ALTER');
@@ -132,7 +132,13 @@ export function parseAlter(c: Cursor): AlterTableStatement {
     return { ...base, action: { kind: 'drop_column', column: parseName(c) } };
   }
   if (c.acceptKw('RECONFIGURE')) return { ...base, action: { kind: 'reconfigure' } };
+  if (c.acceptKw('REBUILD')) {
+    c.expectKw('SECONDARY');
+    return { ...base, action: { kind: 'rebuild_secondary' } };
+  }
   // ALTER TABLE t RENAME new (Manticore's Buddy plugin; searchd's grammar alone has no RENAME)
   if (c.acceptKw('RENAME')) return { ...base, action: { kind: 'rename', to: parseTableName(c) } };
-  return { ...base, action: { kind: 'settings', settings: parseSettings(c) } };
+  // every value of a repeated setting kept too: a distributed table's local= and agent= lists
+  const all: Record<string, string[]> = {};
+  return { ...base, action: { kind: 'settings', settings: parseSettings(c, all), all } };
 }

@@ -95,8 +95,10 @@ describe('ALTER TABLE', () => {
 
   it('changes settings and reconfigures', () => {
     expect(one("ALTER TABLE t morphology='stem_en' min_word_len='2'", 'alter_table').action).toEqual({
-      kind: 'settings', settings: { morphology: 'stem_en', min_word_len: '2' },
+      kind: 'settings', settings: { morphology: 'stem_en', min_word_len: '2' }, all: { morphology: ['stem_en'], min_word_len: ['2'] },
     });
+    expect(one("ALTER TABLE d local='a' local='b'", 'alter_table').action).toEqual({ kind: 'settings', settings: { local: 'a' }, all: { local: ['a', 'b'] } });
+    expect(one('ALTER TABLE t REBUILD SECONDARY', 'alter_table').action).toEqual({ kind: 'rebuild_secondary' });
     expect(one('ALTER TABLE t RECONFIGURE', 'alter_table').action).toEqual({ kind: 'reconfigure' });
     expect(one('ALTER RTINDEX t RECONFIGURE', 'alter_table').action).toEqual({ kind: 'reconfigure' });
   });
