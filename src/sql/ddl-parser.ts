@@ -6,6 +6,7 @@ import { parseColumnDef } from './column-def.js';
 import type { Cursor } from './cursor.js';
 import { parseOptionClause } from './option-parser.js';
 import { parseName, parseTableName } from './table-name.js';
+import { SearchError } from '../util/errors.js';
 
 /** CREATE TABLE ...; the cursor is at CREATE. */
 export function parseCreate(c: Cursor): Statement {
@@ -141,4 +142,20 @@ export function parseAlter(c: Cursor): AlterTableStatement {
   // every value of a repeated setting kept too: a distributed table's local= and agent= lists
   const all: Record<string, string[]> = {};
   return { ...base, action: { kind: 'settings', settings: parseSettings(c, all), all } };
+}
+
+/**
+ * IMPORT TABLE t FROM 'path': searchd adopts another searchd's table files. Quarry has its own format and
+ * reads no Manticore files, so the statement is parsed (the same syntax errors) and refused by name;
+ * mysqldump's output or `quarry import` loads the rows instead (README, Compatibility).
+ */
+export function parseImport(c: Cursor): never {
+  c.dialect = 'P03';
+  c.expectKw('IMPORT');
+  c.expectKw('TABLE');
+  parseTableName(c, ['FROM']);
+  c.expectKw('FROM');
+  if (c.peek().kind !== 'string') c.fail(['string']);
+  c.next();
+  throw new SearchError('UNSUPPORTED', "IMPORT TABLE is not supported: quarry does not read Manticore's table files; load the rows from a mysqldump / mariadb-dump dump or with quarry import");
 }

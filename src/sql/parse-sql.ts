@@ -9,7 +9,7 @@ import { parseAlterCluster, parseCreateCluster, parseDeleteCluster, parseJoinClu
 import { parseLockTables, parseUnlockTables, recognizeInformationSchema } from './dump-parser.js';
 import { Cursor } from './cursor.js';
 import { parseInsertFast } from './insert-fast-path.js';
-import { parseAlter, parseCreate, parseDrop } from './ddl-parser.js';
+import { parseAlter, parseCreate, parseDrop, parseImport } from './ddl-parser.js';
 import { tokenize } from './lexer.js';
 import { parseSelect } from './select-parser.js';
 import { parseSet } from './set-parser.js';
@@ -26,7 +26,7 @@ const BY_FIRST_WORD: Record<string, StatementParser> = {
   BEGIN: parseTransaction, START: parseTransaction, COMMIT: parseTransaction, ROLLBACK: parseTransaction,
   TRUNCATE: parseTruncate, ATTACH: parseAttach, OPTIMIZE: parseOptimize, FLUSH: parseFlush,
   ALTER: (c) => (c.isKw('CLUSTER', 1) ? parseAlterCluster(c) : parseAlter(c)),
-  BACKUP: parseBackup, JOIN: parseJoinCluster,
+  BACKUP: parseBackup, JOIN: parseJoinCluster, IMPORT: parseImport,
   LOCK: parseLockTables, UNLOCK: parseUnlockTables, SAVEPOINT: parseSavepoint, RELEASE: parseSavepoint,
   CREATE: (c) => (c.isKw('TABLE', 1) ? parseCreate(c) : c.isKw('CLUSTER', 1) ? parseCreateCluster(c) : failUser(c)),
   DROP: (c) => (c.isKw('TABLE', 1) ? parseDrop(c) : failUser(c)),
