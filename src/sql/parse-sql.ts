@@ -10,7 +10,7 @@ import { parseLockTables, parseUnlockTables, recognizeInformationSchema } from '
 import { Cursor } from './cursor.js';
 import { parseInsertFast } from './insert-fast-path.js';
 import { parseAlter, parseCreate, parseDrop, parseImport } from './ddl-parser.js';
-import { tokenize } from './lexer.js';
+import { tokenize, type Token } from './lexer.js';
 import { parseSelect } from './select-parser.js';
 import { parseSet } from './set-parser.js';
 import { parseDescribe, parseShow } from './show-parser.js';
@@ -50,6 +50,28 @@ function parseStatement(c: Cursor): Statement {
   return parser(c);
 }
 
+/** LOCK / UNLOCK TABLES: searchd reads them with its third ("extra") grammar, tried after the two main ones. */
+function isExtraGrammar(t: Token): boolean {
+  return t.kind === 'ident' && (t.upper === 'LOCK' || t.upper === 'UNLOCK');
+}
+
+/**
+ * A statement of the extra grammar, to its end. When that grammar rejects it too, searchd reports the
+ * second grammar's error at the first word, quoting the statement without its `;`
+ * (`P02: syntax error, unexpected identifier near 'LOCK TABLES t'`), whatever the extra grammar tripped on.
+ */
+function parseExtraStatement(c: Cursor, start: Token): Statement {
+  try {
+    const stmt = parseStatement(c);
+    if (!c.atEnd() && !c.isPunct(';')) c.fail();
+    return stmt;
+  } catch (e) {
+    if (!(e instanceof SearchError) || e.code !== 'PARSE_ERROR') throw e;
+    const text = c.src.slice(start.start).replace(/[\s;]+$/, '');
+    throw new SearchError('PARSE_ERROR', `P02: syntax error, unexpected identifier near '${text}'`);
+  }
+}
+
 /**
  * Statements Manticore lets share a request (its `multi_stmt`): SELECT ... FROM, SHOW, and session SET.
  * Any other statement must be alone (a trailing `;` is fine).
@@ -87,7 +109,7 @@ export function parseStatements(text: string): Statement[] {
   const out: Statement[] = [];
   for (;;) {
     const start = c.peek();
-    const stmt = parseStatement(c);
+    const stmt = isExtraGrammar(start) ? parseExtraStatement(c, start) : parseStatement(c);
     stmt.text = c.textFrom(start);
     if (out.length > 0 && !isMultiStatement(stmt)) {
       c.dialect = 'P01';
