@@ -1,7 +1,7 @@
 /** Entry point: SphinxQL text in, statements out (`;`-separated, Manticore's multi-statement rules). */
 import { SearchError } from '../util/errors.js';
 import {
-  parseAttach, parseCall, parseFlush, parseOptimize, parseSavepoint, parseTransaction, parseTruncate,
+  parseAttach, parseCall, parseFlush, parseFreeze, parseOptimize, parseSavepoint, parseTransaction, parseTruncate,
 } from './admin-parser.js';
 import type { Statement } from './ast.js';
 import { parseBackup } from './backup-parser.js';
@@ -26,7 +26,7 @@ const BY_FIRST_WORD: Record<string, StatementParser> = {
   BEGIN: parseTransaction, START: parseTransaction, COMMIT: parseTransaction, ROLLBACK: parseTransaction,
   TRUNCATE: parseTruncate, ATTACH: parseAttach, OPTIMIZE: parseOptimize, FLUSH: parseFlush,
   ALTER: (c) => (c.isKw('CLUSTER', 1) ? parseAlterCluster(c) : parseAlter(c)),
-  BACKUP: parseBackup, JOIN: parseJoinCluster, IMPORT: parseImport,
+  BACKUP: parseBackup, JOIN: parseJoinCluster, IMPORT: parseImport, FREEZE: parseFreeze, UNFREEZE: parseFreeze,
   LOCK: parseLockTables, UNLOCK: parseUnlockTables, SAVEPOINT: parseSavepoint, RELEASE: parseSavepoint,
   CREATE: (c) => (c.isKw('TABLE', 1) ? parseCreate(c) : c.isKw('CLUSTER', 1) ? parseCreateCluster(c) : failUser(c)),
   DROP: (c) => (c.isKw('TABLE', 1) ? parseDrop(c) : failUser(c)),
