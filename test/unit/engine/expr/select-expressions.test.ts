@@ -109,6 +109,15 @@ describe('select-list expressions', () => {
   });
 });
 
+// RE2's leading flag group (CLT bugs/4345-json-si-fallbacks: REGEX(j.name, '(?i)visitor')). Before: 'is invalid'.
+describe('REGEX() with RE2 inline flags', () => {
+  it('a leading (?i) / (?s) group becomes the pattern\'s flags; other RE2-only syntax stays an error', async () => {
+    const r = await text("select id, regex(brand, '(?i)^ACME') as a, regex(brand, '^ACME') as b, regex(meta.s, '(?is)X.Y') as c from p where id = 1");
+    expect(r.rows).toEqual([['1', '1', '0', '1']]);
+    expect(await errorOf("select regex(brand, 'a(?i)b') from p")).toContain("regex() pattern 'a(?i)b' is invalid");
+  });
+});
+
 describe('ANY()/ALL() over an array with FOR', () => {
   it('ANY holds for some element, ALL for every one (none: 0); over JSON arrays and MVA', async () => {
     const r = await text(`select id, any(x > 8 for x in meta.arr) as a, all(x > 1 for x in meta.arr) as b,
