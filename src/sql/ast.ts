@@ -245,8 +245,9 @@ export type AlterAction =
   | { kind: 'add_column'; column: ColumnDef }
   | { kind: 'modify_column'; column: ColumnDef }
   | { kind: 'drop_column'; column: string }
-  | { kind: 'settings'; settings: Record<string, string> }
+  | { kind: 'settings'; settings: Record<string, string>; all?: Record<string, string[]> }
   | { kind: 'reconfigure' }
+  | { kind: 'rebuild_secondary' }
   | { kind: 'rename'; to: string };
 
 export interface AlterTableStatement extends StatementBase { kind: 'alter_table'; table: string; action: AlterAction }

@@ -20,7 +20,7 @@ import { execDistributedSelect } from '../distributed/dist-select.js';
 import { execDistributedFacets } from '../distributed/dist-facets.js';
 import { execDistributedWrite } from '../distributed/dist-write.js';
 import {
-  execAgentStatus, execCreateDistributed, execDescribeDistributed, execShowCreateDistributed, isDistributedCreate, refuseWrite,
+  execAgentStatus, execAlterDistributed, execCreateDistributed, execDescribeDistributed, execShowCreateDistributed, isDistributedCreate, refuseWrite,
 } from '../distributed/exec-dist.js';
 import { ok, type Result } from '../result.js';
 import type { GlobalSettings } from '../server-vars.js';
@@ -58,7 +58,7 @@ export interface ExecContext {
 /** The distributed table a statement names, if it names one. */
 function distributedOf(ctx: ExecContext, st: Statement) {
   const name = st.kind === 'select' ? st.tables[0]
-    : st.kind === 'insert' || st.kind === 'update' || st.kind === 'delete' || st.kind === 'drop_table' || st.kind === 'describe' || st.kind === 'truncate' ? st.table
+    : st.kind === 'insert' || st.kind === 'update' || st.kind === 'delete' || st.kind === 'drop_table' || st.kind === 'describe' || st.kind === 'truncate' || st.kind === 'alter_table' ? st.table
       : st.kind === 'show' && (st.what === 'create_table' || st.what === 'columns' || st.what === 'table_status') ? st.table : undefined;
   return name === undefined ? undefined : ctx.dist.get(name);
 }
@@ -75,6 +75,7 @@ async function executeDistributed(ctx: ExecContext, st: Statement, session: Sess
       return [main, ...facets];
     }
     case 'drop_table': await ctx.dist.drop(st.table); return ok(0);
+    case 'alter_table': return execAlterDistributed(ctx.catalog, ctx.dist, def, st);
     case 'describe': return execDescribeDistributed(def, st.like);
     case 'show':
       if (st.what === 'create_table') return execShowCreateDistributed(def);
