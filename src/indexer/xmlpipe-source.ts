@@ -55,6 +55,7 @@ class DocsetReader {
   #columns?: SourceColumn[];
   #inSchema = false;
   #schemaColumns: SourceColumn[] = [];
+  #defaults = new Map<string, string>(); // <sphinx:attr default=...> by column name
   #doc?: OpenDoc;
   #killlist?: { ids: string[]; text?: string };
   #rows: SourceRow[] = [];
@@ -118,6 +119,8 @@ class DocsetReader {
         if (!type) { yield { kind: 'bad', line: e.line, error: `unknown attribute type '${e.attrs.type}' of '${e.attrs.name}'` }; return; }
         const col: SourceColumn = { name: (e.attrs.name ?? '').toLowerCase(), type };
         if (type === 'uint' && e.attrs.bits) col.bits = Number(e.attrs.bits);
+        // Sphinx's xmlpipe2: default= is the value of a document that leaves this element out
+        if (e.attrs.default !== undefined) this.#defaults.set(col.name, e.attrs.default);
         this.#schemaColumns.push(col);
         return;
       }
@@ -151,7 +154,7 @@ class DocsetReader {
       if (error) {
         if (this.#rows.length) yield this.#flush(); // events stay in line order
         yield { kind: 'bad', line: doc.line, error };
-      } else this.#rows.push({ line: doc.line, values: [doc.id, ...this.#columns!.map((c) => doc.values.get(c.name)?.trim() ?? '')] });
+      } else this.#rows.push({ line: doc.line, values: [doc.id, ...this.#columns!.map((c) => (doc.values.get(c.name) ?? this.#defaults.get(c.name))?.trim() ?? '')] });
     } else if (name === 'id' && this.#killlist?.text !== undefined) {
       this.#killlist.ids.push(this.#killlist.text.trim());
       this.#killlist.text = undefined;

@@ -125,6 +125,20 @@ table t {
     expect(await rows('SELECT id, title, n FROM x ORDER BY id ASC')).toEqual([[1, 'one', 1], [4, 'four', 4]]);
   });
 
+  it('an xmlpipe2 attribute declared with default= takes it where a document leaves the element out', async () => {
+    // found by qa26's operator pass: default="5" was ignored and the missing attribute read as 0; Sphinx's
+    // xmlpipe2 uses the schema's default for an attribute element a document does not have
+    const xml = join(dir, 'd.xml');
+    writeFileSync(xml, '<?xml version="1.0"?>\n<sphinx:docset>\n<sphinx:schema><sphinx:field name="title"/>'
+      + '<sphinx:attr name="gid" type="int" default="5"/><sphinx:attr name="tag" type="string" default="none"/><sphinx:attr name="n" type="int"/></sphinx:schema>\n'
+      + '<sphinx:document id="1"><title>one</title><gid>7</gid><tag>x</tag><n>1</n></sphinx:document>\n'
+      + '<sphinx:document id="2"><title>two</title></sphinx:document>\n</sphinx:docset>\n');
+    const conf = config(`source s {\n  type = xmlpipe2\n  xmlpipe_command = cat ${xml}\n}\ntable x {\n  source = s\n}`);
+    const run = await runQuarry(['indexer', '--config', conf, 'x']);
+    expect(run.code).toBe(0);
+    expect(await rows('SELECT id, gid, tag, n FROM x ORDER BY id ASC')).toEqual([[1, 7, 'x', 1], [2, 5, 'none', 0]]);
+  });
+
   it('an xmlpipe2 stream that ends inside a document or before </sphinx:docset> fails the build', async () => {
     // a command cut short that still exits 0: its documents so far were loaded as the whole table
     const head = '<?xml version="1.0"?>\n<sphinx:docset><sphinx:schema><sphinx:field name="title"/></sphinx:schema>\n'
