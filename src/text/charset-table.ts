@@ -31,27 +31,22 @@ export const LEGACY_DEFAULT_CHARSET =
   '0..9, A..Z->a..z, _, a..z, U+410..U+42F->U+430..U+44F, U+430..U+44F, U+401->U+451, U+451';
 
 export class CharsetTable {
-  /** Entries for the BMP, indexed by UTF-16 code unit (a view of the table's first 64K entries). */
-  readonly bmp: Uint32Array;
-
   private constructor(
-    /**
-     * Entries for every codepoint below TABLE_CODE_LIMIT (0 = separator). One flat array, not the BMP's
-     * plus a Map of astral ones: the default charset maps about 128k astral codepoints, and filling and
-     * cloning that Map took 260 ms of an import's main thread at engine open (dict-gcide, --cpu-prof).
-     */
-    private readonly all: Uint32Array,
-  ) {
-    this.bmp = all.subarray(0, BMP_SIZE);
-  }
+    /** Entries for the BMP, indexed by UTF-16 code unit. */
+    readonly bmp: Uint32Array,
+    /** Entries for U+10000..U+2FFFF (absent = separator). */
+    readonly astral: Map<number, number>,
+  ) {}
 
   static empty(): CharsetTable {
-    return new CharsetTable(new Uint32Array(TABLE_CODE_LIMIT));
+    return new CharsetTable(new Uint32Array(BMP_SIZE), new Map());
   }
 
   /** Entry for a codepoint: folded codepoint in CODE_MASK plus FLAG_* bits; 0 = separator. */
   lookup(cp: number): number {
-    return cp < TABLE_CODE_LIMIT ? this.all[cp] : cp;
+    if (cp < BMP_SIZE) return this.bmp[cp];
+    if (cp >= TABLE_CODE_LIMIT) return cp;
+    return this.astral.get(cp) ?? 0;
   }
 
   /** The folded codepoint alone (0 for separators, ignored and special-only characters excluded). */
@@ -60,11 +55,15 @@ export class CharsetTable {
   }
 
   set(cp: number, entry: number): void {
-    if (cp < TABLE_CODE_LIMIT) this.all[cp] = entry;
+    if (cp < BMP_SIZE) this.bmp[cp] = entry;
+    else if (cp < TABLE_CODE_LIMIT) {
+      if (entry === 0) this.astral.delete(cp);
+      else this.astral.set(cp, entry);
+    }
   }
 
   clone(): CharsetTable {
-    return new CharsetTable(this.all.slice());
+    return new CharsetTable(this.bmp.slice(), new Map(this.astral));
   }
 
   /**
