@@ -6,7 +6,7 @@ import type { TableSchema } from '../schema/types.js';
 import type { Store } from '../store/index.js';
 import { createTextPipeline } from '../text/text-pipeline.js';
 import { asSearchError, SearchError } from '../util/errors.js';
-import { type AutoOptimize, createIndex, DEFAULT_AUTO_OPTIMIZE } from './index-factory.js';
+import { type AutoOptimize, createIndex, DEFAULT_AUTO_OPTIMIZE, IDLE_MERGE_CUTOFF, idleCutoffOf } from './index-factory.js';
 import { indexSchemaOf, Table } from './table.js';
 import { recoverIndex } from './durability/recovery.js';
 import { checkTableName } from './table-name-rule.js';
@@ -38,8 +38,24 @@ export class Catalog {
   /** Names taken outside the catalog (distributed tables): CREATE TABLE refuses them too. */
   reserved: (name: string) => boolean = () => false;
 
+  /** searchd's optimize_cutoff for tables without their own (SET GLOBAL optimize_cutoff). */
+  #defaultCutoff = IDLE_MERGE_CUTOFF;
+
   /** `autoOptimize`: searchd auto_optimize for this catalog's tables (index-factory.ts), not the process's. */
-  constructor(readonly store: Store, readonly autoOptimize: AutoOptimize = DEFAULT_AUTO_OPTIMIZE) {}
+  constructor(readonly store: Store, private autoOptimizeNow: AutoOptimize = DEFAULT_AUTO_OPTIMIZE) {}
+
+  get autoOptimize(): AutoOptimize { return this.autoOptimizeNow; }
+  get defaultCutoff(): number { return this.#defaultCutoff; }
+
+  /**
+   * SET GLOBAL auto_optimize / optimize_cutoff: searchd changes them for every table at once (not kept
+   * across a restart, as searchd keeps no SET GLOBAL); each table's idle compaction target follows.
+   */
+  setOptimize(change: { autoOptimize?: AutoOptimize; cutoff?: number }): void {
+    if (change.autoOptimize !== undefined) this.autoOptimizeNow = change.autoOptimize;
+    if (change.cutoff !== undefined) this.#defaultCutoff = change.cutoff;
+    for (const t of this.#tables.values()) t.index.setIdleMergeCutoff(idleCutoffOf(t.schema.settings, this.autoOptimizeNow, this.#defaultCutoff));
+  }
 
   /** Opens every table the store knows, rebuilding each index from its documents. */
   static open(store: Store, autoOptimize: AutoOptimize = DEFAULT_AUTO_OPTIMIZE): Catalog {
@@ -50,7 +66,7 @@ export class Catalog {
 
   #make(schema: TableSchema): Table {
     const pipeline = createTextPipeline(schema.settings);
-    const index = createIndex(indexSchemaOf(schema), schema.settings, this.autoOptimize);
+    const index = createIndex(indexSchemaOf(schema), schema.settings, this.autoOptimize, this.#defaultCutoff);
     return new Table(schema, pipeline, index, tableStore(this.store, schema.name));
   }
 

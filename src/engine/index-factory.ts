@@ -17,10 +17,11 @@ export const IDLE_MERGE_CUTOFF = 2;
 
 /**
  * searchd auto_optimize: 0 no idle compaction (OPTIMIZE still merges), 1 (default) compaction down to
- * the cutoff, 2 down to twice the cutoff (Manticore's throttle). Each engine's catalog holds its own
+ * the cutoff, 2 down to twice the cutoff (Manticore's throttle; SET GLOBAL auto_optimize=N multiplies it by N,
+ * as searchd's g_iAutoOptimizeCutoffMultiplier). Each engine's catalog holds its own
  * (catalog.ts), so embedded open() of several engines in one process keeps each one's setting.
  */
-export type AutoOptimize = 0 | 1 | 2;
+export type AutoOptimize = number;
 export const DEFAULT_AUTO_OPTIMIZE: AutoOptimize = 1;
 
 /** A table's optimize_cutoff setting checked: a positive integer (CREATE / ALTER TABLE refuse others). */
@@ -31,26 +32,32 @@ export function checkOptimizeCutoff(table: string, settings: Record<string, stri
   }
 }
 
-/** The idle compaction's segment count for a table with these settings, under its engine's auto_optimize. */
-export function idleCutoffOf(settings: Record<string, string>, autoOptimize: AutoOptimize): number {
+/**
+ * The idle compaction's segment count for a table with these settings, under its engine's auto_optimize;
+ * `defaultCutoff` is the one for a table without its own (SET GLOBAL optimize_cutoff changes it).
+ */
+export function idleCutoffOf(settings: Record<string, string>, autoOptimize: AutoOptimize, defaultCutoff = IDLE_MERGE_CUTOFF): number {
   if (autoOptimize === 0) return 0;
   // CREATE / ALTER TABLE and a config's table section (config-tables.ts) refuse a bad value; one a table
   // stored from a config read before that check keeps the default rather than compacting nothing (NaN)
   const set = Number.parseInt(settings.optimize_cutoff ?? '', 10);
-  const cutoff = set >= 1 ? set : IDLE_MERGE_CUTOFF;
-  return autoOptimize === 2 ? 2 * cutoff : cutoff;
+  const cutoff = set >= 1 ? set : defaultCutoff;
+  return autoOptimize * cutoff;
 }
 
 /**
  * A table's index takes small writes in a RAM tail (ram-tail.ts): no segment built and merged per INSERT;
  * their rows come as texts (text-row.ts), tokenized at the tail's seal, all in one batch.
  */
-const tableIndex = (settings: Record<string, string>, autoOptimize: AutoOptimize): RtIndexOptions =>
-  ({ ramTail: true, idleMergeCutoff: idleCutoffOf(settings, autoOptimize), tailBuilder: textRowBuilder });
+const tableIndex = (settings: Record<string, string>, autoOptimize: AutoOptimize, defaultCutoff?: number): RtIndexOptions =>
+  ({ ramTail: true, idleMergeCutoff: idleCutoffOf(settings, autoOptimize, defaultCutoff), tailBuilder: textRowBuilder });
 
-/** `settings`: the table's settings (optimize_cutoff); `autoOptimize`: its engine's searchd auto_optimize. */
-export function createIndex(schema: IndexSchema, settings: Record<string, string>, autoOptimize: AutoOptimize): RtIndex {
-  return new RtIndex(schema, tableIndex(settings, autoOptimize));
+/**
+ * `settings`: the table's settings (optimize_cutoff); `autoOptimize`: its engine's searchd auto_optimize;
+ * `defaultCutoff`: its engine's optimize_cutoff for tables without their own.
+ */
+export function createIndex(schema: IndexSchema, settings: Record<string, string>, autoOptimize: AutoOptimize, defaultCutoff?: number): RtIndex {
+  return new RtIndex(schema, tableIndex(settings, autoOptimize, defaultCutoff));
 }
 
 /** A table's index over a checkpoint's segment files (serializeSegment output), oldest first. */

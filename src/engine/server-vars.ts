@@ -14,10 +14,12 @@ export interface GlobalSettings {
   expansion_limit: number;
   /** searchd collation_server (config only): how strings compare in queries unless a session sets its own. */
   collation_server: CollationName;
+  /** SET GLOBAL @name = (1,2,3): searchd's global user variables (`WHERE id IN @name`), sorted; kept in memory only. */
+  uservars: Map<string, bigint[]>;
 }
 
 export function defaultSettings(): GlobalSettings {
-  return { auto_schema: true, not_terms_only_allowed: false, expansion_limit: 0, collation_server: DEFAULT_COLLATION };
+  return { auto_schema: true, not_terms_only_allowed: false, expansion_limit: 0, collation_server: DEFAULT_COLLATION, uservars: new Map() };
 }
 
 /** `@@name` values a client may select (`select @@version_comment limit 1`). */
@@ -28,14 +30,17 @@ export function systemVariable(name: string, settings: GlobalSettings): string |
     case 'version': return VERSION;
     case 'auto_increment_increment': case 'autocommit': return 1;
     case 'max_allowed_packet': return 134217728;
-    case 'character_set_client': case 'character_set_connection': case 'character_set_results':
-    case 'character_set_server': case 'character_set_database': return 'utf8mb4';
+    // searchd answers these two itself, 'utf8' (HandleMysqlSelectColumns, as SHOW VARIABLES)
+    case 'character_set_client': case 'character_set_connection': return 'utf8';
+    case 'character_set_results': case 'character_set_server': case 'character_set_database': return 'utf8mb4';
     case 'collation_connection': case 'collation_server': case 'collation_database': return 'utf8mb4_general_ci';
     case 'tx_isolation': case 'transaction_isolation': return 'REPEATABLE-READ';
     case 'sql_mode': return '';
     case 'lower_case_table_names': return 1;
     case 'time_zone': case 'system_time_zone': return 'UTC';
-    case 'wait_timeout': case 'interactive_timeout': case 'net_write_timeout': return 28800;
+    case 'wait_timeout': case 'net_write_timeout': return 28800;
+    // searchd's interactive_timeout is its sphinxql_timeout, 900 s by default (quarry's idle MySQL timeout too)
+    case 'interactive_timeout': return 900;
     case 'auto_schema': return settings.auto_schema ? 1 : 0;
     case 'not_terms_only_allowed': return settings.not_terms_only_allowed ? 1 : 0;
     case 'expansion_limit': return settings.expansion_limit;

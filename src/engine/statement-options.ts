@@ -123,9 +123,20 @@ export const OTHER_OPTIONS: Record<string, Record<string, OptionRule>> = {
     cutoff: { int: true, rule: inert('quarry merges every segment into one') },
     sync: { int: true, rule: inert('OPTIMIZE in quarry always returns after the merge') },
   },
+  // SHOW THREADS and SHOW PLAN (searchd's dShowOptions); SHOW THREADS reads them (exec-show.ts)
   show: {
-    columns: { int: true, rule: inert('SHOW THREADS output width') },
-    format: { rule: inert('SHOW THREADS output format') },
+    columns: { int: true, rule: works },
+    format: { rule: works },
+  },
+  // searchd's dCreateTableOptions; every other SHOW takes no option at all
+  show_create_table: {
+    force: { int: true, rule: inert('quarry has no system tables for force=1 to reveal') },
+    format_output_words: { values: ['file', 'list'], rule: onlyDefault('list') },
+  },
+  // searchd's dSystemOptions for DESCRIBE: force shows a distributed table over system tables, topology a sharded one's shards
+  describe: {
+    force: { int: true, rule: inert('quarry has no system tables for force=1 to reveal') },
+    topology: { int: true, rule: inert('quarry has no sharded tables: a distributed table lists its agents either way') },
   },
   drop_table: {
     force: { int: true, rule: inert('only clusters hold tables back from DROP') },
@@ -133,7 +144,7 @@ export const OTHER_OPTIONS: Record<string, Record<string, OptionRule>> = {
   },
 };
 
-export type OptionStatement = 'select' | 'update' | 'delete' | 'insert' | 'optimize' | 'show' | 'drop_table';
+export type OptionStatement = 'select' | 'update' | 'delete' | 'insert' | 'optimize' | 'show' | 'show_create_table' | 'show_other' | 'describe' | 'drop_table';
 
 function rulesOf(stmt: OptionStatement): Record<string, OptionRule> {
   if (stmt === 'select') return SELECT_OPTIONS;

@@ -11,6 +11,7 @@ import type { Session } from '../engine/session.js';
 import { trackJson, type JsonKind } from '../metrics/json-requests.js';
 import { asSearchError } from '../util/errors.js';
 import { BodyParseError, isNdjsonType, parseJsonText, parseNdjson } from './json-body.js';
+import { esUpdateReply } from './es-update.js';
 import { checkEsBulk, esBulkErrorJson, esBulkReplyJson, EsBulkError, parseEsBulk } from './json-es-bulk.js';
 import {
   bulkReplyJson, deleteReplyJson, insertReplyJson, updateReplyJson, writeErrorJson, writeErrorKind,
@@ -162,6 +163,8 @@ export function registerJsonRoutes(app: Hono<HttpEnv>, deps: JsonRouteDeps): voi
     route(path, async (c, json) => send(c, await writeReply(json, run, await bodyText(c), deps.onInternalError, deps.sessionFor(c))));
   }
   route('/bulk', async (c, json) => send(c, await bulkReply(json, c.req.header('content-type'), await bodyText(c), deps.sessionFor(c))));
+  // Buddy's Elasticsearch-like partial replace (es-update.ts)
+  app.post('/:table/_update/:id', async (c) => send(c, await esUpdateReply(deps.engine, deps.sessionFor(c), c.req.param('table'), c.req.param('id'), await bodyText(c))));
   app.post('/_bulk', (c) => {
     const json = api(deps);
     return json ? esBulk(c, json) : jsonReply(c, HTTP_NOT_IMPLEMENTED, errorBody(`${c.req.path} - unsupported endpoint`));

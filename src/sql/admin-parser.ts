@@ -6,6 +6,7 @@ import type { Cursor } from './cursor.js';
 import { parseValue } from './literals.js';
 import { parseOptionClause } from './option-parser.js';
 import { parseTableName } from './table-name.js';
+import { SearchError } from '../util/errors.js';
 
 /** `('a', 'b')`: a list of documents (CALL SNIPPETS); the cursor is at `(` followed by a string. */
 function parseStringList(c: Cursor): CallArg {
@@ -146,4 +147,21 @@ function savepointName(c: Cursor): string {
   if (t.kind !== 'ident' && t.kind !== 'quoted_ident') c.fail(['identifier']);
   c.next();
   return t.value.toLowerCase();
+}
+
+/**
+ * FREEZE t[, ...] [LIKE 'pattern'] / UNFREEZE t[, ...] (searchd's second grammar, P02): searchd stops a
+ * table's merges and lists its files so a script can copy them. Quarry's files are its own (a copy of
+ * them is not a Manticore table) and BACKUP / `quarry backup` copy a live table consistently without it,
+ * so both are parsed and refused by name rather than answered with a syntax error.
+ */
+export function parseFreeze(c: Cursor): never {
+  c.dialect = 'P02';
+  const word = c.next().upper;
+  do parseTableName(c); while (c.acceptPunct(','));
+  if (word === 'FREEZE' && c.acceptKw('LIKE')) {
+    if (c.peek().kind !== 'string') c.fail(['string']);
+    c.next();
+  }
+  throw new SearchError('UNSUPPORTED', `${word} is not supported: quarry's tables need no freezing to be copied; use BACKUP or quarry backup`);
 }

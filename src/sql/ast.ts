@@ -92,7 +92,8 @@ export interface CompareCondition { kind: 'compare'; op: CompareOp; target: Filt
 export interface BetweenCondition {
   kind: 'between'; target: FilterTarget; low: NumberLiteral; high: NumberLiteral; negate: boolean;
 }
-export interface InCondition { kind: 'in'; target: FilterTarget; values: Literal[]; negate: boolean }
+/** `x IN (1,2)`; `x IN @name` names a global user variable instead (`uservar`, lower-cased with its '@'; values empty). */
+export interface InCondition { kind: 'in'; target: FilterTarget; values: Literal[]; negate: boolean; uservar?: string }
 export interface IsNullCondition { kind: 'is_null'; target: FilterTarget; negate: boolean }
 export interface AndCondition { kind: 'and'; children: Condition[] }
 export interface OrCondition { kind: 'or'; children: Condition[] }
@@ -167,6 +168,11 @@ export interface InsertStatement extends StatementBase {
   columns?: string[];
   rows: Literal[][];
   options: NamedValue[];
+  /**
+   * REPLACE INTO t SET col=value, ... WHERE id=N (Manticore's partial replace, a Buddy plugin): the
+   * document's id; `columns` and the one row hold the SET list, the rest comes from the stored document.
+   */
+  partialId?: bigint;
 }
 
 /** `col = value` in UPDATE; `path` non-empty for JSON updates (`meta.tags[0]=100`). */
@@ -239,8 +245,9 @@ export type AlterAction =
   | { kind: 'add_column'; column: ColumnDef }
   | { kind: 'modify_column'; column: ColumnDef }
   | { kind: 'drop_column'; column: string }
-  | { kind: 'settings'; settings: Record<string, string> }
+  | { kind: 'settings'; settings: Record<string, string>; all?: Record<string, string[]> }
   | { kind: 'reconfigure' }
+  | { kind: 'rebuild_secondary' }
   | { kind: 'rename'; to: string };
 
 export interface AlterTableStatement extends StatementBase { kind: 'alter_table'; table: string; action: AlterAction }
@@ -261,7 +268,7 @@ export interface FlushStatement extends StatementBase {
 }
 
 /** DESC / DESCRIBE t [LIKE 'pat']. */
-export interface DescribeStatement extends StatementBase { kind: 'describe'; table: string; like?: string }
+export interface DescribeStatement extends StatementBase { kind: 'describe'; table: string; like?: string; options: NamedValue[] }
 
 export type ShowWhat =
   | 'tables' | 'meta' | 'warnings' | 'status' | 'variables' | 'databases' | 'threads' | 'plugins'

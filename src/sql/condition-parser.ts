@@ -114,7 +114,17 @@ function refuseJsonPath(c: Cursor): void {
   c.failWith(`syntax error, unexpected ${name}, expecting ':' or ')'`, step);
 }
 
+/**
+ * RAND() as a filter or group-by key: searchd's grammar reads RAND there as a column name (a reserved word
+ * allowed as an identifier, sphinxql.y expr_ident) and fails at its '('; a RAND() value is filtered or
+ * grouped through a select-list alias. Other calls stay quarry's own extension here.
+ */
+export function refuseRandKey(c: Cursor): void {
+  if (c.peek().kind === 'ident' && c.isKw('RAND') && c.isPunct('(', 1)) c.fail([], c.peek(1));
+}
+
 function parseTarget(c: Cursor): FilterTarget {
+  refuseRandKey(c);
   const t = c.peek();
   if ((t.upper === 'ANY' || t.upper === 'ALL') && c.isPunct('(', 1)) {
     c.next();
@@ -155,6 +165,8 @@ function parsePredicate(c: Cursor): Condition {
   }
   const negate = c.acceptKw('NOT');
   if (c.acceptKw('IN')) {
+    // searchd's `expr_ident IN ident` (an @name is an identifier there): a SET GLOBAL @name list
+    if (c.peek().kind === 'uservar') return { kind: 'in', target, values: [], negate, uservar: `@${c.next().value.toLowerCase()}` };
     c.expectPunct('(');
     const values: Literal[] = [];
     do values.push(parseListValue(c)); while (c.acceptPunct(','));

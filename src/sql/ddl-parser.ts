@@ -6,6 +6,7 @@ import { parseColumnDef } from './column-def.js';
 import type { Cursor } from './cursor.js';
 import { parseOptionClause } from './option-parser.js';
 import { parseName, parseTableName } from './table-name.js';
+import { SearchError } from '../util/errors.js';
 
 /** CREATE TABLE ...; the cursor is at CREATE. */
 export function parseCreate(c: Cursor): Statement {
@@ -106,7 +107,7 @@ export function parseDrop(c: Cursor): DropTableStatement {
   return { kind: 'drop_table', text: '', table, ifExists, options: parseOptionClause(c) };
 }
 
-/** ALTER TABLE t ADD COLUMN | DROP COLUMN | MODIFY COLUMN | RECONFIGURE | RENAME new | settings; ALTER RTINDEX t RECONFIGURE. */
+/** ALTER TABLE t ADD COLUMN | DROP COLUMN | MODIFY COLUMN | RECONFIGURE | REBUILD SECONDARY | RENAME new | settings; ALTER RTINDEX t RECONFIGURE. */
 export function parseAlter(c: Cursor): AlterTableStatement {
   c.dialect = 'P03';
   c.expectKw('ALTER');
@@ -132,7 +133,29 @@ export function parseAlter(c: Cursor): AlterTableStatement {
     return { ...base, action: { kind: 'drop_column', column: parseName(c) } };
   }
   if (c.acceptKw('RECONFIGURE')) return { ...base, action: { kind: 'reconfigure' } };
+  if (c.acceptKw('REBUILD')) {
+    c.expectKw('SECONDARY');
+    return { ...base, action: { kind: 'rebuild_secondary' } };
+  }
   // ALTER TABLE t RENAME new (Manticore's Buddy plugin; searchd's grammar alone has no RENAME)
   if (c.acceptKw('RENAME')) return { ...base, action: { kind: 'rename', to: parseTableName(c) } };
-  return { ...base, action: { kind: 'settings', settings: parseSettings(c) } };
+  // every value of a repeated setting kept too: a distributed table's local= and agent= lists
+  const all: Record<string, string[]> = {};
+  return { ...base, action: { kind: 'settings', settings: parseSettings(c, all), all } };
+}
+
+/**
+ * IMPORT TABLE t FROM 'path': searchd adopts another searchd's table files. Quarry has its own format and
+ * reads no Manticore files, so the statement is parsed (the same syntax errors) and refused by name;
+ * mysqldump's output or `quarry import` loads the rows instead (README, Compatibility).
+ */
+export function parseImport(c: Cursor): never {
+  c.dialect = 'P03';
+  c.expectKw('IMPORT');
+  c.expectKw('TABLE');
+  parseTableName(c, ['FROM']);
+  c.expectKw('FROM');
+  if (c.peek().kind !== 'string') c.fail(['string']);
+  c.next();
+  throw new SearchError('UNSUPPORTED', "IMPORT TABLE is not supported: quarry does not read Manticore's table files; load the rows from a mysqldump / mariadb-dump dump or with quarry import");
 }

@@ -1,7 +1,7 @@
 /** Entry point: SphinxQL text in, statements out (`;`-separated, Manticore's multi-statement rules). */
 import { SearchError } from '../util/errors.js';
 import {
-  parseAttach, parseCall, parseFlush, parseOptimize, parseSavepoint, parseTransaction, parseTruncate,
+  parseAttach, parseCall, parseFlush, parseFreeze, parseOptimize, parseSavepoint, parseTransaction, parseTruncate,
 } from './admin-parser.js';
 import type { Statement } from './ast.js';
 import { parseBackup } from './backup-parser.js';
@@ -9,8 +9,8 @@ import { parseAlterCluster, parseCreateCluster, parseDeleteCluster, parseJoinClu
 import { parseLockTables, parseUnlockTables, recognizeInformationSchema } from './dump-parser.js';
 import { Cursor } from './cursor.js';
 import { parseInsertFast } from './insert-fast-path.js';
-import { parseAlter, parseCreate, parseDrop } from './ddl-parser.js';
-import { tokenize } from './lexer.js';
+import { parseAlter, parseCreate, parseDrop, parseImport } from './ddl-parser.js';
+import { tokenize, type Token } from './lexer.js';
 import { parseSelect } from './select-parser.js';
 import { parseSet } from './set-parser.js';
 import { parseDescribe, parseShow } from './show-parser.js';
@@ -26,7 +26,7 @@ const BY_FIRST_WORD: Record<string, StatementParser> = {
   BEGIN: parseTransaction, START: parseTransaction, COMMIT: parseTransaction, ROLLBACK: parseTransaction,
   TRUNCATE: parseTruncate, ATTACH: parseAttach, OPTIMIZE: parseOptimize, FLUSH: parseFlush,
   ALTER: (c) => (c.isKw('CLUSTER', 1) ? parseAlterCluster(c) : parseAlter(c)),
-  BACKUP: parseBackup, JOIN: parseJoinCluster,
+  BACKUP: parseBackup, JOIN: parseJoinCluster, IMPORT: parseImport, FREEZE: parseFreeze, UNFREEZE: parseFreeze,
   LOCK: parseLockTables, UNLOCK: parseUnlockTables, SAVEPOINT: parseSavepoint, RELEASE: parseSavepoint,
   CREATE: (c) => (c.isKw('TABLE', 1) ? parseCreate(c) : c.isKw('CLUSTER', 1) ? parseCreateCluster(c) : failUser(c)),
   DROP: (c) => (c.isKw('TABLE', 1) ? parseDrop(c) : failUser(c)),
@@ -48,6 +48,28 @@ function parseStatement(c: Cursor): Statement {
     return c.fail();
   }
   return parser(c);
+}
+
+/** LOCK / UNLOCK TABLES: searchd reads them with its third ("extra") grammar, tried after the two main ones. */
+function isExtraGrammar(t: Token): boolean {
+  return t.kind === 'ident' && (t.upper === 'LOCK' || t.upper === 'UNLOCK');
+}
+
+/**
+ * A statement of the extra grammar, to its end. When that grammar rejects it too, searchd reports the
+ * second grammar's error at the first word, quoting the statement without its `;`
+ * (`P02: syntax error, unexpected identifier near 'LOCK TABLES t'`), whatever the extra grammar tripped on.
+ */
+function parseExtraStatement(c: Cursor, start: Token): Statement {
+  try {
+    const stmt = parseStatement(c);
+    if (!c.atEnd() && !c.isPunct(';')) c.fail();
+    return stmt;
+  } catch (e) {
+    if (!(e instanceof SearchError) || e.code !== 'PARSE_ERROR') throw e;
+    const text = c.src.slice(start.start).replace(/[\s;]+$/, '');
+    throw new SearchError('PARSE_ERROR', `P02: syntax error, unexpected identifier near '${text}'`);
+  }
 }
 
 /**
@@ -87,7 +109,7 @@ export function parseStatements(text: string): Statement[] {
   const out: Statement[] = [];
   for (;;) {
     const start = c.peek();
-    const stmt = parseStatement(c);
+    const stmt = isExtraGrammar(start) ? parseExtraStatement(c, start) : parseStatement(c);
     stmt.text = c.textFrom(start);
     if (out.length > 0 && !isMultiStatement(stmt)) {
       c.dialect = 'P01';

@@ -1,6 +1,6 @@
 /** SELECT [items] [FROM t [, t2]] [WHERE] [GROUP BY] [WITHIN GROUP ORDER BY] [HAVING] [ORDER BY] [LIMIT] [OPTION]. */
 import type { Expr, FacetClause, OrderItem, SelectItem, SelectStatement } from './ast.js';
-import { parseCondition, parseWhere } from './condition-parser.js';
+import { parseCondition, parseWhere, refuseRandKey } from './condition-parser.js';
 import type { Cursor } from './cursor.js';
 import { parseExpr, parsePrimary } from './expr-parser.js';
 import { isMainIdent } from './keywords.js';
@@ -208,7 +208,10 @@ function parseSelectTail(c: Cursor, stmt: SelectStatement): void {
     if (c.peek().kind === 'int') stmt.groupLimit = Number(c.next().value);
     c.expectKw('BY');
     stmt.groupBy = [];
-    do stmt.groupBy.push(parsePrimary(c)); while (c.acceptPunct(','));
+    do {
+      refuseRandKey(c);
+      stmt.groupBy.push(parsePrimary(c));
+    } while (c.acceptPunct(','));
   }
   if (c.acceptKw('WITHIN')) {
     c.expectKw('GROUP');

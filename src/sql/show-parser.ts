@@ -94,10 +94,10 @@ export function parseDescribe(c: Cursor): DescribeStatement {
   c.next();
   const table = parseTableName(c);
   c.acceptKw('TABLE');
-  const stmt: DescribeStatement = { kind: 'describe', text: '', table };
+  const stmt: DescribeStatement = { kind: 'describe', text: '', table, options: [] };
   const like = parseLike(c);
   if (like !== undefined) stmt.like = like;
-  parseOptionClause(c);
+  stmt.options = parseOptionClause(c);
   return stmt;
 }
 

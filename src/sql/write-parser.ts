@@ -19,6 +19,7 @@ export function parseInsert(c: Cursor): InsertStatement {
     c.expectPunct(')');
     stmt.columns = columns;
   }
+  if (replace && !stmt.columns && c.isKw('SET') && partialReplace(c, stmt)) return stmt;
   c.expectKw('VALUES');
   // without a column list the first row sets the width, as Manticore's CheckInsertIntegrity does
   let width = stmt.columns?.length ?? -1;
@@ -33,6 +34,35 @@ export function parseInsert(c: Cursor): InsertStatement {
   } while (c.acceptPunct(','));
   stmt.options = parseOptionClause(c);
   return stmt;
+}
+
+/**
+ * REPLACE INTO t SET col=value [, ...] WHERE id = N: fills `stmt` and returns true. Buddy's partial-replace
+ * plugin takes exactly this shape (its WHERE only `id = <number>`, literal values); any other leaves the
+ * cursor at SET and returns false, so searchd's own error follows ("unexpected SET, expecting VALUES").
+ */
+function partialReplace(c: Cursor, stmt: InsertStatement): boolean {
+  const start = c.pos;
+  try {
+    c.expectKw('SET');
+    const columns: string[] = [];
+    const row: Literal[] = [];
+    do {
+      columns.push(parseName(c));
+      c.expectPunct('=');
+      row.push(parseValue(c));
+    } while (c.acceptPunct(','));
+    c.expectKw('WHERE');
+    if (!c.isKw('ID') || !c.isPunct('=', 1) || c.peek(2).kind !== 'int') throw new Error('not id = N');
+    c.pos += 2;
+    const id = BigInt(c.next().value);
+    if (!c.atEnd() && !c.isPunct(';')) throw new Error('more after id = N');
+    Object.assign(stmt, { columns, rows: [row], partialId: id });
+    return true;
+  } catch {
+    c.pos = start;
+    return false;
+  }
 }
 
 /** UPDATE t SET col=value [, ...] WHERE cond [OPTION ...]. */

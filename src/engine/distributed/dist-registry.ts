@@ -71,6 +71,13 @@ export class DistributedTables {
     await this.#persist();
   }
 
+  /** ALTER TABLE d local=... agent=...: the new options replace the whole definition (Buddy's ALTER of a distributed table). */
+  async replace(name: string, opts: DistOptions, isLocal: (n: string) => boolean): Promise<void> {
+    const key = name.toLowerCase();
+    if (this.#fromConfig.has(key)) throw new SearchError('QUERY_ERROR', `table '${key}' is defined in the config file: change it there`);
+    await this.create(key, opts, isLocal);
+  }
+
   async drop(name: string): Promise<void> {
     const key = name.toLowerCase();
     if (this.#fromConfig.has(key)) throw new SearchError('QUERY_ERROR', `table '${key}' is defined in the config file: remove it there`);

@@ -1,8 +1,8 @@
 /**
  * The statements that name a distributed table other than SELECT: CREATE TABLE ... type='distributed',
- * DROP TABLE, DESCRIBE, SHOW CREATE TABLE, SHOW AGENT STATUS, and the refusal of writes.
+ * ALTER TABLE d local=... agent=..., DROP TABLE, DESCRIBE, SHOW CREATE TABLE, SHOW AGENT STATUS, and the refusal of writes.
  */
-import type { CreateTableStatement, Statement } from '../../sql/ast.js';
+import type { AlterTableStatement, CreateTableStatement, Statement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { likeMatcher } from '../like.js';
@@ -25,6 +25,20 @@ export async function execCreateDistributed(catalog: Catalog, dist: DistributedT
     throw new SearchError('TABLE_EXISTS', `table '${name}': CREATE TABLE failed: table '${name}' already exists`);
   }
   await dist.create(name, st.allSettings ?? Object.fromEntries(Object.entries(st.settings).map(([k, v]) => [k, [v]])), (n) => catalog.has(n));
+  return ok(0);
+}
+
+/**
+ * ALTER TABLE d local='a' agent='h:p:t' ...: the listed options become the table's whole definition, as
+ * Manticore's ALTER of a distributed table (done by its Buddy sidecar) does; checked as CREATE checks them,
+ * so a bad option leaves the old definition. Any other ALTER is searchd's refusal.
+ */
+export async function execAlterDistributed(catalog: Catalog, dist: DistributedTables, def: DistributedDef, st: AlterTableStatement): Promise<OkResult> {
+  if (st.action.kind !== 'settings') throw new SearchError('QUERY_ERROR', 'ALTER is only supported for local (not distributed) tables');
+  const opts = { ...(st.action.all ?? Object.fromEntries(Object.entries(st.action.settings).map(([k, v]) => [k, [v]]))) };
+  if ((opts.type?.[0] ?? 'distributed').toLowerCase() !== 'distributed') throw new SearchError('QUERY_ERROR', `table '${def.name}': ALTER cannot change the table type`);
+  opts.type = ['distributed'];
+  await dist.replace(def.name, opts, (n) => catalog.has(n));
   return ok(0);
 }
 

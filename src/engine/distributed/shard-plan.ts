@@ -100,6 +100,8 @@ export function planShards(st: SelectStatement): ShardPlan {
   const maxMatches = mm ? requireNumber('max_matches', mm) : DEFAULT_MAX_MATCHES;
   const offset = st.offset ?? 0;
   const limit = st.limit ?? DEFAULT_LIMIT;
+  // searchd streams LIMIT -1 (every row) from one local table only
+  if (limit === -1) throw new SearchError('QUERY_ERROR', 'only one local table allowed in streaming select');
   if (limit < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${limit})`);
   checkMaxMatches(maxMatches, offset);
   const items: SelectItem[] = [];

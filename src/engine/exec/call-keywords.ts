@@ -58,9 +58,12 @@ const WILDCARD = /[*?%]/;
  * The keywords of `text`: as the pipeline reads them, except that a blank-separated word with a
  * wildcard stays one keyword (its literal part folded by the pipeline) instead of losing its stars.
  */
-function splitKeywords(table: Table, text: string): { qpos: number; tokenized: string; normalized: string; pattern?: string }[] {
+function splitKeywords(table: Table, text: string, starDict: boolean): { qpos: number; tokenized: string; normalized: string; pattern?: string }[] {
   const p = table.pipeline;
-  if (!WILDCARD.test(text)) return p.keywords(text);
+  // without min_prefix_len/min_infix_len searchd's keywords tokenizer has no wildcard specials
+  // (RtIndex_c::DoGetKeywords sets them up only for a star dictionary): '*' splits words as any
+  // character outside charset_table does, 'hel*' is the plain keyword 'hel'
+  if (!starDict || !WILDCARD.test(text)) return p.keywords(text);
   const out: { qpos: number; tokenized: string; normalized: string; pattern?: string }[] = [];
   let qpos = 0;
   for (const chunk of text.split(/\s+/).filter((c) => c !== '')) {
@@ -84,7 +87,8 @@ export function callKeywords(table: Table, st: CallStatement, globalLimit: numbe
   const segments = table.index.segments;
   const expansion = { ...tableExpansion(table.pipeline, table.schema.settings), limit: o.expansionLimit };
   const out: Row[] = [];
-  for (const k of splitKeywords(table, text.value)) {
+  const starDict = expansion.minPrefixLen > 0 || expansion.minInfixLen > 0;
+  for (const k of splitKeywords(table, text.value, starDict)) {
     if (!k.pattern) {
       let docs = 0, hits = 0;
       if (o.stats) {

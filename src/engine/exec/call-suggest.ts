@@ -6,7 +6,10 @@
  * Only tables with infixes (min_infix_len), as in Manticore. Quarry finds every dictionary word within
  * the limits (a trie walk over each segment's sorted dictionary, suggest-walk.ts) rather than searchd's
  * trigram candidates, so `max_matches` and `reject` (knobs of that candidate search) are accepted and
- * have nothing to bound; `sentence` and `non_char` are not implemented and are errors.
+ * have nothing to bound; `sentence` is not implemented and is an error. What searchd's candidate search
+ * decides is kept (sphinx.cpp SuggestMatchWords): a word of 2 code points or more, and a dictionary word
+ * only if it shares an n-gram with it (bigrams under 6 code points or with `force_bigrams`, trigrams
+ * else) and, unless `non_char`, has no code point below 'A' or between 'Z' and 'a' (digits, punctuation).
  */
 import type { CallStatement, Literal } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
@@ -15,10 +18,10 @@ import type { Table } from '../table.js';
 import { intOption } from './call-keywords.js';
 import { walkSuggestions } from './suggest-walk.js';
 
-interface SuggestOptions { limit: number; maxEdits: number; deltaLen: number; stats: boolean }
+interface SuggestOptions { limit: number; maxEdits: number; deltaLen: number; stats: boolean; bigrams: boolean; nonChar: boolean }
 
 function suggestOptions(st: CallStatement): SuggestOptions {
-  const o: SuggestOptions = { limit: 5, maxEdits: 4, deltaLen: 3, stats: true };
+  const o: SuggestOptions = { limit: 5, maxEdits: 4, deltaLen: 3, stats: true, bigrams: false, nonChar: false };
   for (const { name, value } of st.options) {
     const n = (v: Literal): number => intOption(name, v, st.name.toUpperCase());
     switch (name.toLowerCase()) {
@@ -26,8 +29,10 @@ function suggestOptions(st: CallStatement): SuggestOptions {
       case 'max_edits': o.maxEdits = n(value); break;
       case 'delta_len': o.deltaLen = n(value); break;
       case 'result_stats': o.stats = n(value) !== 0; break;
+      case 'force_bigrams': o.bigrams = n(value) !== 0; break;
+      case 'non_char': o.nonChar = n(value) !== 0; break;
       case 'max_matches': case 'reject': n(value); break;
-      case 'sentence': case 'non_char': case 'result_line':
+      case 'sentence': case 'result_line':
         if (n(value) !== 0) throw new SearchError('UNSUPPORTED', `${st.name.toUpperCase()}: option '${name}' is not supported`);
         break;
       default: throw new SearchError('PARSE_ERROR', `unknown option ${name}`);
@@ -37,6 +42,21 @@ function suggestOptions(st: CallStatement): SuggestOptions {
 }
 
 interface Suggestion { term: string; distance: number; docs: number }
+
+/** The word's n-grams (code points joined), n = 2 under 6 code points or when forced, else 3. */
+function nGrams(word: readonly number[], n: number): Set<string> {
+  const grams = new Set<string>();
+  for (let i = 0; i + n <= word.length; i++) grams.add(String.fromCodePoint(...word.slice(i, i + n)));
+  return grams;
+}
+
+/** searchd's test of a found term: letters only (unless non_char) and one n-gram in common with the word. */
+function candidate(term: string, grams: Set<string>, n: number, nonChar: boolean): boolean {
+  const cps = [...term].map((c) => c.codePointAt(0)!);
+  if (!nonChar && cps.some((c) => c < 0x41 || (c > 0x5a && c < 0x61))) return false;
+  for (let i = 0; i + n <= cps.length; i++) if (grams.has(String.fromCodePoint(...cps.slice(i, i + n)))) return true;
+  return false;
+}
 
 /** Closest first, then the most documents, then the term (a total order: terms are distinct). */
 const before = (a: Suggestion, b: Suggestion): number => a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : 1);
@@ -73,11 +93,15 @@ export function callSuggest(table: Table, st: CallStatement): Result {
   const cols = o.stats ? stringColumns('suggest', 'distance', 'docs') : stringColumns('suggest');
   if (!words.length) return rows(cols, []);
   const word = [...(st.name === 'qsuggest' ? words[words.length - 1]! : words[0]!).tokenized].map((c) => c.codePointAt(0)!);
+  if (word.length < 2) return rows(cols, []); // searchd's SetWord: too short to have n-grams
+  const gramLen = word.length < 6 || o.bigrams ? 2 : 3;
+  const grams = nGrams(word, gramLen);
   // a term's distance is the same in every segment; its documents add up over them
   const byTerm = new Map<string, Suggestion>();
   for (const seg of table.index.segments) {
     walkSuggestions(seg.terms, word, o.maxEdits, o.deltaLen, (i, distance) => {
       const term = seg.terms[i]!;
+      if (!candidate(term, grams, gramLen, o.nonChar)) return;
       const f = byTerm.get(term);
       if (f) f.docs += seg.docFreq(i);
       else byTerm.set(term, { term, distance, docs: seg.docFreq(i) });

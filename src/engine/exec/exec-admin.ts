@@ -11,7 +11,7 @@ import { createTextPipeline } from '../../text/text-pipeline.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import { defaultAttr } from '../values/coerce.js';
-import { TABLE_SETTINGS } from './exec-ddl.js';
+import { settingNotAllowed, TABLE_SETTINGS } from './exec-ddl.js';
 import { checkOptimizeCutoff, createIndex, idleCutoffOf } from '../index-factory.js';
 import { ok, type OkResult } from '../result.js';
 import type { StoredDoc, WriteOp } from '../durability/table-store.js';
@@ -27,7 +27,7 @@ function alterError(table: string, message: string): SearchError {
 /** Re-indexes every stored document into a fresh index of the table's (new) schema. */
 function reindex(catalog: Catalog, table: Table): void {
   const old = table.index;
-  table.index = createIndex(indexSchemaOf(table.schema), table.schema.settings, catalog.autoOptimize);
+  table.index = createIndex(indexSchemaOf(table.schema), table.schema.settings, catalog.autoOptimize, catalog.defaultCutoff);
   let batch: DocInput[] = [];
   for (const [docId, doc] of catalog.store.docs(table.name)) {
     batch.push(table.docInput(docId, doc as StoredDoc));
@@ -82,7 +82,7 @@ async function dropColumn(catalog: Catalog, table: Table, name: string): Promise
 /** New text settings apply to documents written from now on, as in Manticore; optimize_cutoff at once. */
 async function changeSettings(catalog: Catalog, table: Table, settings: Record<string, string>): Promise<void> {
   for (const [k, v] of Object.entries(settings)) {
-    if (!TABLE_SETTINGS.has(k) || k === 'type') throw alterError(table.name, `setting not allowed: ${k}='${v}'`);
+    if (!TABLE_SETTINGS.has(k) || k === 'type') throw alterError(table.name, settingNotAllowed(k, v));
   }
   checkOptimizeCutoff(table.name, settings);
   const merged = { ...table.schema.settings, ...settings };
@@ -90,7 +90,7 @@ async function changeSettings(catalog: Catalog, table: Table, settings: Record<s
   await catalog.store.alterTable({ ...table.schema, settings: merged });
   table.schema = { ...table.schema, settings: merged };
   table.pipeline = pipeline;
-  table.index.setIdleMergeCutoff(idleCutoffOf(merged, catalog.autoOptimize));
+  table.index.setIdleMergeCutoff(idleCutoffOf(merged, catalog.autoOptimize, catalog.defaultCutoff));
 }
 
 export async function execAlter(catalog: Catalog, st: AlterTableStatement): Promise<OkResult> {
@@ -107,6 +107,8 @@ export async function execAlter(catalog: Catalog, st: AlterTableStatement): Prom
       case 'drop_column': return dropColumn(catalog, table, action.column);
       case 'settings': return changeSettings(catalog, table, action.settings);
       case 'reconfigure': throw new SearchError('UNSUPPORTED', 'ALTER RECONFIGURE is not supported in RT mode');
+      // no secondary indexes to rebuild: every attribute filter reads the columns (README: column storage options)
+      case 'rebuild_secondary': return;
       default: throw alterError(table.name, `ALTER ${action.kind.replace('_', ' ').toUpperCase()} is not supported`);
     }
   });

@@ -25,6 +25,23 @@ export const TABLE_SETTINGS = new Set([
   'optimize_cutoff', 'killlist_target',
 ]);
 
+/**
+ * Manticore settings quarry knows and does not implement, each refused with why (rather than the bare
+ * 'setting not allowed' of a setting nobody has). hitless_words keeps no positions for the listed words,
+ * which changes what phrase and proximity queries over them match; quarry's index stores every word's
+ * positions and its core's phrase matching has no position-less postings to handle.
+ */
+const UNSUPPORTED_SETTINGS: Record<string, string> = {
+  hitless_words: 'quarry stores the positions of every word',
+  hitless_words_list: 'quarry stores the positions of every word',
+};
+
+/** The refusal text of a setting CREATE / ALTER TABLE does not take. */
+export function settingNotAllowed(k: string, v: string): string {
+  const why = UNSUPPORTED_SETTINGS[k];
+  return why ? `${k} is not supported: ${why}` : `setting not allowed: ${k}='${v}'`;
+}
+
 export interface ConfigTable {
   /** Text settings and schema of the table's section in the config file. */
   schema: TableSchema;
@@ -40,7 +57,7 @@ function toColumn(d: ColumnDef): Column {
 export function schemaOf(st: CreateTableStatement): TableSchema {
   const name = st.table.toLowerCase();
   for (const [k, v] of Object.entries(st.settings)) {
-    if (!TABLE_SETTINGS.has(k)) throw new SearchError('BAD_SETTING', `error adding table '${name}': setting not allowed: ${k}='${v}'`);
+    if (!TABLE_SETTINGS.has(k)) throw new SearchError('BAD_SETTING', `error adding table '${name}': ${settingNotAllowed(k, v)}`);
   }
   const columns = st.columns.map(toColumn);
   const seen = new Set<string>();

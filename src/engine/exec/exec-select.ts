@@ -236,12 +236,14 @@ export function buildRequest(
   if (pf) filters.push(pf);
   // SQL_NO_CACHE (mysqldump): every row, past the default limit and max_matches
   const all = st.allRows ? Math.max(1, table.index.count()) : undefined;
-  const limit = all ?? st.limit ?? DEFAULT_LIMIT;
+  // LIMIT -1: searchd's limitless ("streaming") select of one local table: every row from the offset on
+  const limitless = !all && st.limit === -1 ? Math.max(1, table.index.count()) : undefined;
+  const limit = all ?? limitless ?? st.limit ?? DEFAULT_LIMIT;
   if (limit < 0) throw new SearchError('QUERY_ERROR', `limit out of bounds (limit=${limit})`);
   let seed: number | undefined;
   const req: SearchRequest = {
     query, ranker: 'proximity_bm25', fieldWeights: {}, filters, sort: sortKeys(table, st, collation(flags.collation), () => (seed ??= flags.randSeed ?? statementSeed(st))),
-    offset: all ? 0 : st.offset ?? 0, limit, maxMatches: all ?? DEFAULT_MAX_MATCHES,
+    offset: all ? 0 : st.offset ?? 0, limit, maxMatches: all ?? (limitless ? limitless + (st.offset ?? 0) : DEFAULT_MAX_MATCHES),
     expansion: expansionSettings(table, st, flags),
     ...(flags.collation ? { collation: flags.collation } : {}),
   };

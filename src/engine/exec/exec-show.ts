@@ -10,7 +10,11 @@ import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type Re
 import { systemVariable, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
-import { processlistResult, statusRows, tableStatusRows, threadsResult } from './exec-status.js';
+import { lastInsertIdText, variablesRows } from './show-variables.js';
+import { checkSetName, checkSetValue } from './set-known.js';
+import { setUservar } from './uservars.js';
+import { processlistResult, statusRows, tableStatusRows, threadsResult, type ThreadsOptions } from './exec-status.js';
+import { optionText } from '../values/sql-values.js';
 
 function metaRows(session: Session): string[][] {
   const m = session.lastMeta;
@@ -25,15 +29,15 @@ function metaRows(session: Session): string[][] {
   return out;
 }
 
-function variablesRows(settings: GlobalSettings, session: Session): string[][] {
-  const names = ['autocommit', 'auto_schema', 'character_set_client', 'character_set_connection',
-    'collation_connection', 'max_allowed_packet', 'not_terms_only_allowed', 'version', 'version_comment'];
-  return names.map((n) => {
-    // collation_connection: searchd's own name of the session's collation (libc_ci by default)
-    const v = n === 'autocommit' ? (session.autocommit ? 1 : 0)
-      : n === 'collation_connection' ? session.collation ?? settings.collation_server : systemVariable(n, settings);
-    return [n, String(v ?? '')];
-  });
+/** SHOW THREADS' options, the last of each name winning as searchd sets them in order (checkOptions vetted them). */
+function threadsOptions(st: ShowStatement): ThreadsOptions {
+  const out: ThreadsOptions = {};
+  for (const o of st.options) {
+    if (o.name === 'columns') out.columns = Number(optionText(o.value));
+    // format=sphinxql shows non-SQL requests as SQL; quarry's Info is already the request's own text
+    else if (o.name === 'format') out.all = optionText(o.value).toLowerCase() === 'all';
+  }
+  return out;
 }
 
 export function execShow(catalog: Catalog, st: ShowStatement, session: Session, settings: GlobalSettings, dist?: { names(): string[] }): Result {
@@ -49,12 +53,12 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
     case 'meta': return kv(metaRows(session));
     case 'warnings':
       return rows(stringColumns('Level', 'Code', 'Message'), session.lastWarning ? [['warning', '1000', session.lastWarning]] : []);
-    case 'variables': return kv(variablesRows(settings, session));
+    case 'variables': return kv(variablesRows(settings, session, catalog, st.scope));
     case 'status': return rows(stringColumns('Counter', 'Value'), statusRows(String(systemVariable('version', settings))).filter((r) => like(r[0])));
     // searchd lists one row per loaded component (Daemon, Columnar, Secondary, Knn, Buddy...); quarry has only the daemon
     case 'version': return rows(stringColumns('Component', 'Version'), [['Daemon', String(systemVariable('version', settings))]]);
     case 'databases': return rows(stringColumns('Databases'), [['Manticore']]);
-    case 'threads': return threadsResult();
+    case 'threads': return threadsResult(threadsOptions(st));
     case 'processlist': return processlistResult(st.full === true);
     // quarry has no triggers; mysqldump asks for each table's
     case 'triggers': return rows(stringColumns('Trigger', 'Event', 'Table', 'Statement', 'Timing', 'Created', 'sql_mode', 'Definer', 'character_set_client', 'collation_connection', 'Database Collation'), []);
@@ -84,6 +88,10 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
 }
 
 function boolValue(name: string, v: SetStatement['assignments'][number]['value']): boolean {
+  // searchd's HandleSetLocal: a session boolean takes 0 or 1 only
+  if (v.kind === 'int' && Number(v.value) !== 0 && Number(v.value) !== 1) {
+    throw new SearchError('BAD_VALUE', `sphinxql: only 0 and 1 could be used as boolean values near '${String(v.value)}'`);
+  }
   if (v.kind === 'int') return Number(v.value) !== 0;
   if (v.kind === 'ident' || v.kind === 'string') {
     const s = (v.kind === 'ident' ? v.name : v.value).toLowerCase();
@@ -104,23 +112,35 @@ function countValue(name: string, v: SetStatement['assignments'][number]['value'
   throw new SearchError('BAD_VALUE', `Unknown value for '${name}'`);
 }
 
-export function execSet(st: SetStatement, session: Session, settings: GlobalSettings): OkResult {
+/** searchd's HandleSetGlobal optimize_cutoff: a positive integer (a string reads as 0). */
+function cutoffValue(v: SetStatement['assignments'][number]['value']): number {
+  const n = v.kind === 'int' ? Number(v.value) : 0;
+  if (n < 1) throw new SearchError('BAD_VALUE', `optimize_cutoff should be greater than 0, got ${n}`);
+  return n;
+}
+
+export function execSet(st: SetStatement, session: Session, settings: GlobalSettings, catalog?: Catalog): OkResult {
+  // every name is checked before any is set, so a refused statement changes nothing
+  for (const a of st.assignments) {
+    if (a.system || a.user) continue;
+    checkSetName(a.name, a.scope);
+    checkSetValue(a.name, a.scope, textValue(a.value));
+  }
   for (const a of st.assignments) {
     if (a.name === 'auto_schema') settings.auto_schema = boolValue(a.name, a.value);
     else if (a.name === 'not_terms_only_allowed') settings.not_terms_only_allowed = boolValue(a.name, a.value);
     else if (a.name === 'expansion_limit') settings.expansion_limit = countValue(a.name, a.value);
+    else if (a.user && a.scope === 'global') setUservar(settings, a);
     else if (a.name === 'autocommit') session.autocommit = boolValue(a.name, a.value);
+    // searchd's g_iAutoOptimizeCutoffMultiplier and optimize_cutoff default, for every table at once
+    else if (a.name === 'auto_optimize') catalog?.setOptimize({ autoOptimize: countValue(a.name, a.value) });
+    else if (a.name === 'optimize_cutoff') catalog?.setOptimize({ cutoff: cutoffValue(a.value) });
     else if (a.name === 'sql_quote_show_create') session.quoteShowCreate = boolValue(a.name, a.value);
     // searchd takes an unknown name as its default collation, libc_ci, without an error
     else if (a.name === 'collation_connection') session.collation = collationName(textValue(a.value)) ?? DEFAULT_COLLATION;
-    // Other session variables (sql_mode, names, profiling ...) are accepted and ignored, as Manticore does.
+    // the other names searchd takes (set-known.ts) are accepted without an effect, as searchd takes them
   }
   return ok(0);
-}
-
-/** searchd's GetLastInsertId: the last INSERT/REPLACE ids comma-separated, '0' before any. */
-function lastInsertIdText(session: Session): string {
-  return session.lastInsertIds?.length ? session.lastInsertIds.join(',') : '0';
 }
 
 /** SELECT without FROM: @@variables, DATABASE(), USER(), VERSION(), literals. */

@@ -96,15 +96,32 @@ function jobTime(a: Activity, now: number): string {
   return a.info ? timespan((now - a.startedAt) * 1000) : `${timespan(a.prevMs * 1000)} (prev)`;
 }
 
+/** SHOW THREADS' OPTION format / columns as searchd reads them (HandleShowThreads). */
+export interface ThreadsOptions {
+  /** format=all: searchd adds the Chain column (and its idle system threads, which quarry has not). */
+  all?: boolean;
+  /** columns=N: Info cut to N characters; searchd clamps a negative N to 0. */
+  columns?: number;
+}
+
+/**
+ * searchd's Chain: the task names stacked on the thread, each with a trailing space; a client
+ * connection is "Conn ", and a search running on it adds "Query " (search_handler.cpp).
+ */
+function chain(a: Activity): string {
+  return /^\s*select\b/i.test(a.info) ? 'Conn Query ' : 'Conn ';
+}
+
 /** One row per open connection: one event loop serves them all, so a "thread" here is a connection. */
-export function threadsResult(): RowsResult {
+export function threadsResult(opts: ThreadsOptions = {}): RowsResult {
   const now = Date.now();
   // searchd's columns and types (HandleShowThreads); "CPU activity" only exists under --cpustats, which quarry has not
   const columns = [{ name: 'TID', kind: 'uint' as const }, ...stringColumns('Name', 'Proto', 'State', 'Connection from'),
     { name: 'ConnID', kind: 'bigint' as const }, ...stringColumns('This/prev job time'), { name: 'Jobs done', kind: 'uint' as const },
-    ...stringColumns('Thread status', 'Info')];
+    ...stringColumns('Thread status', ...(opts.all ? ['Chain'] : []), 'Info')];
+  const info = (a: Activity) => (opts.columns === undefined ? a.info : a.info.slice(0, Math.max(0, opts.columns)));
   return rows(columns, metrics.activities().map((a) => [process.pid, 'work_0', a.proto, a.info ? 'query' : 'net_idle', a.from,
-    BigInt(a.connId), jobTime(a, now), a.jobsDone, a.info ? 'working' : 'idling', a.info]));
+    BigInt(a.connId), jobTime(a, now), a.jobsDone, a.info ? 'working' : 'idling', ...(opts.all ? [chain(a)] : []), info(a)]));
 }
 
 /** MySQL's Info without FULL: the statement's first 100 characters. */

@@ -1,5 +1,5 @@
 /** Runs parsed statements against the catalog: the one dispatch from statement kind to its executor. */
-import type { NamedValue, Statement } from '../../sql/ast.js';
+import type { NamedValue, ShowWhat, Statement } from '../../sql/ast.js';
 import { checkOptions, type OptionStatement } from '../statement-options.js';
 import type { GlobalFlags } from './exec-select.js';
 import { SearchError } from '../../util/errors.js';
@@ -20,7 +20,7 @@ import { execDistributedSelect } from '../distributed/dist-select.js';
 import { execDistributedFacets } from '../distributed/dist-facets.js';
 import { execDistributedWrite } from '../distributed/dist-write.js';
 import {
-  execAgentStatus, execCreateDistributed, execDescribeDistributed, execShowCreateDistributed, isDistributedCreate, refuseWrite,
+  execAgentStatus, execAlterDistributed, execCreateDistributed, execDescribeDistributed, execShowCreateDistributed, isDistributedCreate, refuseWrite,
 } from '../distributed/exec-dist.js';
 import { ok, type Result } from '../result.js';
 import type { GlobalSettings } from '../server-vars.js';
@@ -28,12 +28,19 @@ import type { Session } from '../session.js';
 import { NO_REPLICATION, type ReplicationHook } from '../replication-hook.js';
 import { execDeleteInTransaction, execInsertInTransaction } from '../transaction/transaction-write.js';
 import { buffersWrites, commit, rollback, savepoint } from '../transaction/transaction.js';
+import { wholeRowReplace } from './partial-replace.js';
+import { bindUservars } from './uservars.js';
 
 /** Statements with an OPTION clause, by the option list they take (statement-options.ts). */
 const OPTION_STATEMENTS: Partial<Record<Statement['kind'], OptionStatement>> = {
   select: 'select', update: 'update', delete: 'delete', insert: 'insert', optimize: 'optimize', show: 'show',
-  drop_table: 'drop_table',
+  drop_table: 'drop_table', describe: 'describe',
 };
+
+/** searchd's CheckOption per SHOW: THREADS and PLAN take columns/format, CREATE TABLE force/format_output_words, the rest none. */
+function showOptionKind(what: ShowWhat): OptionStatement {
+  return what === 'threads' || what === 'plan' ? 'show' : what === 'create_table' ? 'show_create_table' : 'show_other';
+}
 
 export interface ExecContext {
   catalog: Catalog;
@@ -51,7 +58,7 @@ export interface ExecContext {
 /** The distributed table a statement names, if it names one. */
 function distributedOf(ctx: ExecContext, st: Statement) {
   const name = st.kind === 'select' ? st.tables[0]
-    : st.kind === 'insert' || st.kind === 'update' || st.kind === 'delete' || st.kind === 'drop_table' || st.kind === 'describe' || st.kind === 'truncate' ? st.table
+    : st.kind === 'insert' || st.kind === 'update' || st.kind === 'delete' || st.kind === 'drop_table' || st.kind === 'describe' || st.kind === 'truncate' || st.kind === 'alter_table' ? st.table
       : st.kind === 'show' && (st.what === 'create_table' || st.what === 'columns' || st.what === 'table_status') ? st.table : undefined;
   return name === undefined ? undefined : ctx.dist.get(name);
 }
@@ -68,6 +75,7 @@ async function executeDistributed(ctx: ExecContext, st: Statement, session: Sess
       return [main, ...facets];
     }
     case 'drop_table': await ctx.dist.drop(st.table); return ok(0);
+    case 'alter_table': return execAlterDistributed(ctx.catalog, ctx.dist, def, st);
     case 'describe': return execDescribeDistributed(def, st.like);
     case 'show':
       if (st.what === 'create_table') return execShowCreateDistributed(def);
@@ -85,14 +93,22 @@ export function executeStatement(ctx: ExecContext, st: Statement, session: Sessi
 }
 
 /** One statement on this node only (what the replication layer applies from a cluster's stream). */
-export async function executeLocal(ctx: ExecContext, st: Statement, session: Session): Promise<Result | Result[]> {
+/** The statement with its `IN @name` filters bound to SET GLOBAL @name's values (uservars.ts). */
+function withUservars(st: Statement, settings: ExecContext['settings']): Statement {
+  if (st.kind === 'select' && st.tables[0] !== undefined) return bindUservars(st, st.tables[0], settings);
+  if (st.kind === 'update' || st.kind === 'delete') return bindUservars(st, st.table, settings);
+  return st;
+}
+
+export async function executeLocal(ctx: ExecContext, parsed: Statement, session: Session): Promise<Result | Result[]> {
+  const st = withUservars(parsed, ctx.settings);
   const flags = {
     notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit,
     collation: session.collation ?? ctx.settings.collation_server,
   };
   const write = { catalog: ctx.catalog, ids: ctx.ids, autoSchema: ctx.settings.auto_schema, flags };
   // options are checked first, as Manticore's parser does (an unknown option fails even on a missing table)
-  const optionKind = OPTION_STATEMENTS[st.kind];
+  const optionKind = st.kind === 'show' ? showOptionKind(st.what) : OPTION_STATEMENTS[st.kind];
   if (optionKind && 'options' in st) checkOptions(optionKind, st.options as NamedValue[]);
   // asked synchronously: a statement on a local table (every single-row INSERT) pays no async call and
   // await of its own here
@@ -114,7 +130,8 @@ export async function executeLocal(ctx: ExecContext, st: Statement, session: Ses
       return [main, ...facets];
     }
     case 'insert': {
-      const r = await (buffersWrites(session) ? execInsertInTransaction(write, st, session) : execInsert(write, st));
+      const ins = st.partialId === undefined ? st : wholeRowReplace(ctx.catalog, st as typeof st & { partialId: bigint });
+      const r = await (buffersWrites(session) ? execInsertInTransaction(write, ins, session) : execInsert(write, ins));
       if (r.insertedIds) session.lastInsertIds = r.insertedIds; // kept, not joined: a big batch pays nothing unless asked
       return r;
     }
@@ -131,7 +148,7 @@ export async function executeLocal(ctx: ExecContext, st: Statement, session: Ses
     case 'describe': return execDescribe(ctx.catalog, st);
     case 'show': return st.what === 'agent_status' ? execAgentStatus(ctx.dist, st.table, st.like) : execShow(ctx.catalog, st, session, ctx.settings, ctx.dist);
     case 'set': {
-      const r = execSet(st, session, ctx.settings);
+      const r = execSet(st, session, ctx.settings, ctx.catalog);
       // SET autocommit=1 commits what autocommit=0 left open, as in MySQL.
       if (session.autocommit && session.transaction && st.assignments.some((a) => a.name === 'autocommit')) await commit(session, ctx.catalog);
       return r;

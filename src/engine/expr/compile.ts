@@ -43,10 +43,22 @@ function constant(type: ExprType, value: ExprValue): CompiledExpr {
   return { type, eval: () => value };
 }
 
+/** The value at `path` (keys, indexes) inside a parsed JSON value; undefined where a step is missing. */
+function walkJson(value: unknown, path: readonly (string | number)[]): unknown {
+  let cur = value;
+  for (const step of path) cur = cur == null || typeof cur !== 'object' ? undefined : (cur as Record<string | number, unknown>)[step];
+  return cur;
+}
+
 function column(ctx: ExprContext, e: Expr & { kind: 'column' }): CompiledExpr {
   const lower = e.name.toLowerCase();
   const loop = ctx.loop;
-  if (loop && lower === loop.name && !e.path.length) return { type: 'json', eval: () => loop.value };
+  if (loop && lower === loop.name) {
+    if (!e.path.length) return { type: 'json', eval: () => loop.value };
+    // `s.key` / `s['key']` / `s[0]` of an element that is an object or array (ANY(s.n > 5 FOR s IN j.subs))
+    const path = e.path;
+    return { type: 'json', eval: () => walkJson(loop.value, path) };
+  }
   if (lower === 'id' && !e.path.length) return { type: 'bigint', eval: (r) => r.docId };
   // a table column wins over a select alias of the same name
   const alias = !e.path.length && !ctx.table.column(lower) ? ctx.aliases?.get(lower) : undefined;
@@ -67,9 +79,7 @@ function column(ctx: ExprContext, e: Expr & { kind: 'column' }): CompiledExpr {
     return {
       type: 'json',
       eval: (r) => {
-        let cur: unknown = parseJson(r.attrs.get(name));
-        for (const step of path) cur = cur == null || typeof cur !== 'object' ? undefined : (cur as Record<string | number, unknown>)[step];
-        return cur;
+        return walkJson(parseJson(r.attrs.get(name)), path);
       },
     };
   }

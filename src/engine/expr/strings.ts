@@ -85,9 +85,20 @@ export function stringCall(ctx: ExprContext, name: string, args: CompiledExpr[],
       if (a.type !== 'string' && a.type !== 'json') throw exprError(ctx.table, 'first regex() argument must be string or JSON.field');
       const source = literalString(ctx, e.args[1], 'regex', 2);
       let re: RegExp;
-      try { re = new RegExp(source, 'u'); } catch { throw exprError(ctx.table, `regex() pattern '${source}' is invalid`); }
+      try { re = re2Pattern(source); } catch { throw exprError(ctx.table, `regex() pattern '${source}' is invalid`); }
       return { type: 'int', eval: (r) => { const v = a.eval(r); return typeof v === 'string' && re.test(v) ? 1 : 0; } };
     }
   }
   return undefined;
+}
+
+/**
+ * REGEX()'s pattern (RE2's syntax in searchd) as a JavaScript RegExp: RE2's leading flag group `(?i)`,
+ * `(?s)`, `(?m)` (or several, `(?is)`) becomes the RegExp's flags, which JavaScript has no inline form of
+ * in Node 20; anything else RE2-only stays an invalid pattern (README: REGEX()).
+ */
+export function re2Pattern(source: string): RegExp {
+  const lead = /^\(\?([ims]+)\)/.exec(source);
+  if (!lead) return new RegExp(source, 'u');
+  return new RegExp(source.slice(lead[0].length), `u${[...new Set(lead[1])].join('')}`);
 }

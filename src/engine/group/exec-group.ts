@@ -198,7 +198,8 @@ function finishGroup(table: Table, p: Prepared, groups: GroupRow[], maxMatches: 
   // GROUP N BY: each group gives its kept rows (best first), all with the group's aggregates
   const expanded: Array<GroupRow & { top?: PartialGroup['tops'][number] }> = (st.groupLimit ?? 1) > 1 ? kept.flatMap((r) => r.g.tops.map((top) => ({ ...r, top }))) : kept;
   const offset = st.offset ?? 0;
-  const window = Math.min(offset + (st.limit ?? DEFAULT_LIMIT), maxMatches);
+  // LIMIT -1 (limitless select): every group max_matches keeps
+  const window = st.limit === -1 ? maxMatches : Math.min(offset + (st.limit ?? DEFAULT_LIMIT), maxMatches);
   const page = expanded.slice(offset, Math.max(offset, window));
   const rowCols = specs.filter((s): s is ColSpec & { from: 'row' } => s.from === 'row').map((s) => s.col);
   // the representative rows are read only when some column shows one

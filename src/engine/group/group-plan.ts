@@ -134,8 +134,15 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement,
   if (a.kind === 'column' && a.path.length) {
     throw new SearchError('QUERY_ERROR', `table ${table.name}: ambiguous attribute type '${typed.text}', use INTEGER(), BIGINT() or DOUBLE() conversion functions`);
   }
+  // searchd's SetupAggregateExpr refuses MIN/MAX/SUM/AVG over a string: a string attribute, a stored
+  // text field (read from the docstore as a string) or a string expression
+  const numericAgg = e.name === 'min' || e.name === 'max' || e.name === 'sum' || e.name === 'avg';
+  const notOnString = () => new SearchError('QUERY_ERROR', `table ${table.name}: ${e.name.toUpperCase()}() cannot be used on text/string column '${a.text}'`);
+  const col = a.kind === 'column' ? table.column(a.name.toLowerCase()) : undefined;
+  if (numericAgg && (col?.type === 'string' || (col?.type === 'text' && col.stored))) throw notOnString();
   // SUM(price*2): the argument is an expression read per row (expr/segment-reader.ts)
   const arg = a.kind === 'column' ? clauseRef(table, a.name, 'aggregate') : exprRef(table, a, st, coll);
+  if (numericAgg && arg.type === 'string') throw notOnString();
   if (e.name === 'count') throw new SearchError('UNSUPPORTED', `unsupported select expression '${e.text}'`);
   if (e.name === 'group_concat') {
     if (arg.type === 'json' || arg.type === 'text') throw new SearchError('QUERY_ERROR', `GROUP_CONCAT() over the ${arg.type} attribute '${a.text}' is not supported`);

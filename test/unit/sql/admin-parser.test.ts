@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseSql } from '../../../src/sql/parse-sql.js';
 import { errorOf, one } from './helpers.js';
 
 const str = (value: string) => ({ kind: 'string', value });
@@ -65,5 +66,15 @@ describe('TRUNCATE, OPTIMIZE, FLUSH', () => {
     ['FLUSH HOSTNAMES', { target: 'hostnames' }],
   ])('%s', (sql, expected) => {
     expect(one(sql, 'flush')).toMatchObject(expected);
+  });
+});
+
+// FREEZE / UNFREEZE (CLT core/test-freeze-unfreeze-update, core/test-unfreeze-defrosts): parsed by
+// searchd's second grammar and refused by name. Before, both were P02 syntax errors at their first word.
+describe('FREEZE / UNFREEZE', () => {
+  it('are refused by name once they parse; their syntax errors are P02', () => {
+    expect(() => parseSql("freeze t1, t2 like 'x'")).toThrow(/^FREEZE is not supported: quarry's tables need no freezing to be copied; use BACKUP or quarry backup$/);
+    expect(() => parseSql('unfreeze t')).toThrow(/^UNFREEZE is not supported/);
+    expect(() => parseSql('freeze')).toThrow("P02: syntax error, unexpected $end near ''");
   });
 });

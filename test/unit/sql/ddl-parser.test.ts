@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ColumnDef } from '../../../src/sql/ast.js';
+import { parseSql } from '../../../src/sql/parse-sql.js';
 import { errorOf, one } from './helpers.js';
 
 const cols = (sql: string): Partial<ColumnDef>[] => one(sql, 'create_table').columns;
@@ -95,9 +96,22 @@ describe('ALTER TABLE', () => {
 
   it('changes settings and reconfigures', () => {
     expect(one("ALTER TABLE t morphology='stem_en' min_word_len='2'", 'alter_table').action).toEqual({
-      kind: 'settings', settings: { morphology: 'stem_en', min_word_len: '2' },
+      kind: 'settings', settings: { morphology: 'stem_en', min_word_len: '2' }, all: { morphology: ['stem_en'], min_word_len: ['2'] },
     });
+    expect(one("ALTER TABLE d local='a' local='b'", 'alter_table').action).toEqual({ kind: 'settings', settings: { local: 'a' }, all: { local: ['a', 'b'] } });
+    expect(one('ALTER TABLE t REBUILD SECONDARY', 'alter_table').action).toEqual({ kind: 'rebuild_secondary' });
     expect(one('ALTER TABLE t RECONFIGURE', 'alter_table').action).toEqual({ kind: 'reconfigure' });
     expect(one('ALTER RTINDEX t RECONFIGURE', 'alter_table').action).toEqual({ kind: 'reconfigure' });
+  });
+});
+
+// IMPORT TABLE (searchd adopts another searchd's files; CLT core/test-import-table): parsed with
+// searchd's P03 syntax errors and refused by name. Before, every IMPORT was a P02 error at its first word.
+describe('IMPORT TABLE', () => {
+  it('is refused by name once it parses; its syntax errors are searchd\'s', () => {
+    expect(() => parseSql("import table t2 from '/data/t/t'")).toThrow(/^IMPORT TABLE is not supported: quarry does not read Manticore's table files/);
+    // searchd's lexer reads '-5' as one integer token; quarry's names the '-' (the rest of the text is the same)
+    expect(errorOf("import table test-5 from '/data/t/t'")).toBe("P03: syntax error, unexpected '-', expecting FROM near '-5 from '/data/t/t''");
+    expect(errorOf('import table t2 from x')).toMatch(/^P03: syntax error, unexpected .*, expecting string near 'x'/);
   });
 });

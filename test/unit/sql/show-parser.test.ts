@@ -47,8 +47,12 @@ describe('SHOW', () => {
 
 describe('DESC / DESCRIBE', () => {
   it('reads the table and an optional LIKE pattern', () => {
-    expect(one('DESCRIBE test', 'describe')).toEqual({ kind: 'describe', text: 'DESCRIBE test', table: 'test' });
+    expect(one('DESCRIBE test', 'describe')).toEqual({ kind: 'describe', text: 'DESCRIBE test', table: 'test', options: [] });
     expect(one("desc t like 'ti%'", 'describe')).toMatchObject({ table: 't', like: 'ti%' });
     expect(one('DESC Manticore.t TABLE', 'describe').table).toBe('t');
+  });
+  // the OPTION clause was read and dropped: searchd checks it (force, topology; any other name is an error)
+  it('keeps its OPTION clause for the executor to check', () => {
+    expect(one('DESC t OPTION force=1', 'describe').options).toMatchObject([{ name: 'force' }]);
   });
 });

@@ -47,6 +47,24 @@ describe('distributed tables in the engine', () => {
     expect(await rows('SHOW TABLES')).toEqual([['t1', 'rt'], ['t2', 'rt']]);
   });
 
+  // Manticore's ALTER of a distributed table (its Buddy sidecar; CLT core/test-alter-table-distributed):
+  // the options replace the definition. Before: 'unknown local table in ALTER request'.
+  it('ALTER TABLE d local=... agent=... replaces its definition; other ALTERs are refused', async () => {
+    await sql("CREATE TABLE d type='distributed' local='t1' local='t2'");
+    expect(await sql("ALTER TABLE d local='t2'")).toMatchObject({ kind: 'ok' });
+    expect(await rows('DESCRIBE d')).toEqual([['t2', 'local']]);
+    expect(await rows('SELECT id FROM d ORDER BY id ASC')).toEqual([[2n], [4n]]);
+    expect(await sql("ALTER TABLE d agent='127.0.0.1:9999:r' local='t1'")).toMatchObject({ kind: 'ok' });
+    expect(await rows('DESCRIBE d')).toEqual([['t1', 'local'], ['127.0.0.1:9999:r', 'remote_1']]);
+    expect(await error("ALTER TABLE d local='nosuch'")).toMatch(/nosuch/);
+    expect(await rows('DESCRIBE d')).toEqual([['t1', 'local'], ['127.0.0.1:9999:r', 'remote_1']]);
+    expect(await error('ALTER TABLE d ADD COLUMN x int')).toBe('ALTER is only supported for local (not distributed) tables');
+    expect(await error('ALTER TABLE d REBUILD SECONDARY')).toBe('ALTER is only supported for local (not distributed) tables');
+    await engine.close();
+    engine = await openEngine({ dataDir: dir, threads: 1 });
+    expect(await rows('SHOW CREATE TABLE d')).toEqual([['d', "CREATE TABLE d type='distributed' local='t1' agent='127.0.0.1:9999:r'"]]);
+  });
+
   it('answers over its local tables as one table, forwards UPDATE and DELETE, and refuses INSERT', async () => {
     await sql("CREATE TABLE d type='distributed' local='t1, t2'");
     expect(await rows("SELECT id, gid FROM d WHERE MATCH('apple') ORDER BY id ASC")).toEqual([[1n, 1], [3n, 2], [4n, 1]]);

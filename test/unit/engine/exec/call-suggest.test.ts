@@ -41,3 +41,25 @@ describe('CALL SUGGEST limits', () => {
     expect(await t.rows("call suggest('bagz', 's', 0 as limit)")).toEqual([]);
   });
 });
+
+// searchd's candidate search (sphinx.cpp SuggestMatchWords, CLT core/call-suggest-force-bigrams):
+// a dictionary word must share an n-gram with the word (trigrams from 6 code points, bigrams below or
+// with force_bigrams) and hold letters only unless non_char. Before, force_bigrams was an unknown
+// option, non_char an unsupported one, and every word within max_edits was suggested.
+const g = useTempEngine('call-suggest-grams', async (t) => {
+  await t.exec("create table w (title text) min_infix_len='2'");
+  await t.exec("insert into w (id, title) values (1, 'market harbor window'), (2, 'market5 garden')");
+});
+
+describe('CALL SUGGEST n-gram candidates', () => {
+  it('no trigram in common: nothing, unless force_bigrams', async () => {
+    expect(await g.rows("call suggest('mkraet', 'w')")).toEqual([]);
+    expect(await g.rows("call suggest('mkraet', 'w', 0 as force_bigrams)")).toEqual([]);
+    expect(await g.rows("call suggest('mkraet', 'w', 1 as force_bigrams)")).toEqual([['market', '2', '1']]);
+  });
+  it('a word with a digit only with non_char; a one-letter word has no n-grams', async () => {
+    expect(await g.rows("call suggest('markte', 'w')")).toEqual([['market', '2', '1']]);
+    expect(await g.rows("call suggest('markte', 'w', 1 as non_char)")).toEqual([['market', '2', '1'], ['market5', '2', '1']]);
+    expect(await g.rows("call suggest('m', 'w', 9 as delta_len)")).toEqual([]);
+  });
+});

@@ -109,11 +109,28 @@ describe('select-list expressions', () => {
   });
 });
 
+// RE2's leading flag group (CLT bugs/4345-json-si-fallbacks: REGEX(j.name, '(?i)visitor')). Before: 'is invalid'.
+describe('REGEX() with RE2 inline flags', () => {
+  it('a leading (?i) / (?s) group becomes the pattern\'s flags; other RE2-only syntax stays an error', async () => {
+    const r = await text("select id, regex(brand, '(?i)^ACME') as a, regex(brand, '^ACME') as b, regex(meta.s, '(?is)X.Y') as c from p where id = 1");
+    expect(r.rows).toEqual([['1', '1', '0', '1']]);
+    expect(await errorOf("select regex(brand, 'a(?i)b') from p")).toContain("regex() pattern 'a(?i)b' is invalid");
+  });
+});
+
 describe('ANY()/ALL() over an array with FOR', () => {
   it('ANY holds for some element, ALL for every one (none: 0); over JSON arrays and MVA', async () => {
     const r = await text(`select id, any(x > 8 for x in meta.arr) as a, all(x > 1 for x in meta.arr) as b,
       any(x = 5 for x in tags) as c, all(x < 3 for x in tags) as d from p order by id asc`);
     expect(r.rows).toEqual([['1', '1', '1', '1', '0'], ['2', '0', '0', '0', '0']]);
+  });
+  // CLT bugs/4345-json-si-fallbacks: the loop variable's own keys. Before: 'unknown column: s'.
+  it("the loop variable's keys and indexes (s.n, s['n'], s[0]) when the elements are objects or arrays", async () => {
+    await t.exec('create table subs (j json)');
+    await t.exec(`insert into subs (id, j) values (1, '{"subs":[{"n":5,"p":[1,2]},{"n":9}]}'), (2, '{"subs":[{"n":1}]}'), (3, '{"subs":[3]}')`);
+    const r = await text(`select id, any(s.n > 6 for s in j.subs) a, all(s['n'] > 2 for s in j.subs) b, any(s.p[1] = 2 for s in j.subs) c from subs order by id asc`);
+    expect(r.rows).toEqual([['1', '1', '1', '1'], ['2', '0', '0', '0'], ['3', '0', '0', '0']]);
+    expect((await text('select id, any(s.n > 6 for s in j.subs) a from subs where a = 1')).rows).toEqual([['1', '1']]);
   });
 });
 

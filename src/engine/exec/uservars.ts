@@ -1,0 +1,47 @@
+/**
+ * Global user variables: SET GLOBAL @name = (1,2,3) keeps a sorted integer list (searchd's
+ * SetLocalUserVar), `WHERE x IN @name` / `NOT IN @name` filters by it (its SPH_FILTER_USERVAR, bound
+ * to the values when the search starts), SHOW GLOBAL VARIABLES lists each with its value count.
+ */
+import type { Condition, SetAssignment } from '../../sql/ast.js';
+import { SearchError } from '../../util/errors.js';
+import type { GlobalSettings } from '../server-vars.js';
+
+/** SET GLOBAL @name = (values): integers (a float's integer part, as GetValueInt), sorted. */
+export function setUservar(settings: GlobalSettings, a: SetAssignment): void {
+  if (a.value.kind !== 'tuple') throw new SearchError('PARSE_ERROR', `SET GLOBAL @${a.name} takes a list of numbers, as (1, 2, 3)`);
+  const values = a.value.items.map((i) => (i.kind === 'int' ? BigInt(i.value) : BigInt(Math.trunc(i.value))));
+  settings.uservars.set(`@${a.name}`, values.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+}
+
+function usesUservar(c: Condition): boolean {
+  switch (c.kind) {
+    case 'in': return c.uservar !== undefined;
+    case 'and': case 'or': return c.children.some(usesUservar);
+    case 'not': return usesUservar(c.child);
+    default: return false;
+  }
+}
+
+function bind(c: Condition, vars: ReadonlyMap<string, bigint[]>, table: string): Condition {
+  switch (c.kind) {
+    case 'in': {
+      if (c.uservar === undefined) return c;
+      const values = vars.get(c.uservar);
+      if (!values) throw new SearchError('QUERY_ERROR', `table ${table.toLowerCase()}: undefined global variable '${c.uservar}'`);
+      return { kind: 'in', target: c.target, negate: c.negate, values: values.map((v) => ({ kind: 'int', value: v, text: String(v) })) };
+    }
+    case 'and': case 'or': return { kind: c.kind, children: c.children.map((x) => bind(x, vars, table)) };
+    case 'not': return { kind: 'not', child: bind(c.child, vars, table) };
+    default: return c;
+  }
+}
+
+/**
+ * The statement with its `IN @name` filters turned into value lists, a new object (the parsed one may be
+ * a cached statement: parse-cache.ts); the same object when it names none.
+ */
+export function bindUservars<T extends { where?: Condition }>(st: T, table: string, settings: GlobalSettings): T {
+  if (!st.where || !usesUservar(st.where)) return st;
+  return { ...st, where: bind(st.where, settings.uservars, table) };
+}

@@ -1,0 +1,52 @@
+// SET GLOBAL @name = (list) and `WHERE x [NOT] IN @name` (searchd: SetLocalUserVar, SPH_FILTER_USERVAR):
+// quarry took the SET and kept nothing, and `IN @name` was a syntax error.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { newSession, openEngine, type Engine, type Result } from '../../../../src/engine/index.js';
+
+let dir: string;
+let engine: Engine;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-uservars-'));
+  engine = await openEngine({ dataDir: dir });
+  await sql('CREATE TABLE t (title TEXT, a INT)');
+  await sql("INSERT INTO t (id, title, a) VALUES (1, 'a', 5), (2, 'b', 6), (3, 'c', 7)");
+});
+afterEach(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function sql(text: string): Promise<Result> {
+  const out = await engine.execute(text, newSession());
+  return out[out.length - 1]!;
+}
+async function ids(text: string): Promise<unknown[]> {
+  const r = await sql(text);
+  if (r.kind !== 'rows') throw new Error(JSON.stringify(r));
+  return r.rows.map((x) => x[0]);
+}
+
+it('filters SELECT, UPDATE and DELETE by a global list, in any session', async () => {
+  expect(await sql('SELECT id FROM t WHERE id IN @ids')).toMatchObject({ kind: 'error', message: "table t: undefined global variable '@ids'" });
+  expect(await sql('SET GLOBAL @ids = (3, 1)')).toMatchObject({ kind: 'ok' });
+  expect(await ids('SELECT id FROM t WHERE id IN @IDS')).toEqual([1n, 3n]);
+  expect(await ids('SELECT id FROM t WHERE id NOT IN @ids')).toEqual([2n]);
+  expect(await ids('SELECT id FROM t WHERE a = 6 OR id IN @ids ORDER BY id ASC')).toEqual([1n, 2n, 3n]);
+  expect(await sql('UPDATE t SET a = 9 WHERE id IN @ids')).toMatchObject({ kind: 'ok', affected: 2 });
+  expect(await ids('SELECT id FROM t WHERE a = 9')).toEqual([1n, 3n]);
+  // a new SET replaces the list for the statements after it
+  await sql('SET GLOBAL @ids = (2)');
+  expect(await sql('DELETE FROM t WHERE id IN @ids')).toMatchObject({ kind: 'ok', affected: 1 });
+  expect(await ids('SELECT id FROM t')).toEqual([1n, 3n]);
+});
+
+it('SHOW GLOBAL VARIABLES lists each with its value count; the bare form does not', async () => {
+  await sql('SET GLOBAL @ids = (1, 2, 3)');
+  const g = await sql("SHOW GLOBAL VARIABLES LIKE '@%'");
+  expect(g.kind === 'rows' && g.rows).toEqual([['@ids', '3']]);
+  const s = await sql("SHOW VARIABLES LIKE '@%'");
+  expect(s.kind === 'rows' && s.rows).toEqual([]);
+});

@@ -1,0 +1,43 @@
+// RAND() as a WHERE/HAVING filter or a GROUP BY key: searchd's grammar (sphinxql.y expr_ident) takes RAND
+// there as a column name and fails at its '('; through a select-list alias it filters and groups.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { newSession, openEngine, type Engine, type Result } from '../../../src/engine/index.js';
+
+let dir: string;
+let engine: Engine;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quarry-rand-key-'));
+  engine = await openEngine({ dataDir: dir });
+  await sql('CREATE TABLE t (title TEXT, a INT)');
+  await sql("INSERT INTO t (id, title, a) VALUES (1, 'x', 1), (2, 'y', 2), (3, 'z', 3)");
+});
+afterEach(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function sql(text: string): Promise<Result> {
+  const out = await engine.execute(text, newSession());
+  return out[out.length - 1]!;
+}
+
+it.each([
+  ['SELECT id FROM t WHERE RAND() < 0.5', "P01: syntax error, unexpected '(' near '() < 0.5'"],
+  ['SELECT id FROM t WHERE a = 1 AND rand(5) > 0', "P01: syntax error, unexpected '(' near '(5) > 0'"],
+  ['SELECT COUNT(*) FROM t GROUP BY RAND()', "P01: syntax error, unexpected '(' near '()'"],
+  ['SELECT COUNT(*) FROM t GROUP BY a, RAND() LIMIT 1', "P01: syntax error, unexpected '(' near '() LIMIT 1'"],
+  ['SELECT a, COUNT(*) FROM t GROUP BY a HAVING RAND() > 0', "P01: syntax error, unexpected '(' near '() > 0'"],
+])('%s is searchd parse error', async (text, message) => {
+  expect(await sql(text)).toMatchObject({ kind: 'error', code: 'PARSE_ERROR', message });
+});
+
+it('filters and groups by a RAND() alias', async () => {
+  const r = await sql('SELECT id, RAND() r FROM t WHERE r < 2 OPTION rand_seed=7');
+  expect(r.kind === 'rows' && r.rows.map((x) => x[0])).toEqual([1n, 2n, 3n]);
+  // a + RAND() keeps each a apart (0 <= RAND() < 1): one group per row
+  const g = await sql('SELECT COUNT(*) c, a + RAND() k FROM t GROUP BY k');
+  expect(g.kind === 'rows' && g.rows.map((x) => x[0])).toEqual([1n, 1n, 1n]);
+});
