@@ -69,8 +69,9 @@ function sealedDoc(doc: unknown): Buffer {
  */
 function docArena(ops: WriteOp[]): Buffer[] {
   let puts = 0;
-  for (const op of ops) if (op.op === 'put' || op.op === 'insert') puts++;
-  if (puts === 1) return ops.filter((op) => op.op === 'put' || op.op === 'insert').map((op) => sealedDoc(op.doc));
+  let only: WriteOp | undefined;
+  for (const op of ops) if (op.op === 'put' || op.op === 'insert') { puts++; only = op; }
+  if (puts <= 1) return only && (only.op === 'put' || only.op === 'insert') ? [sealedDoc(only.doc)] : [];
   const w = new ValueWriter();
   const ends: number[] = [];
   for (const op of ops) {
