@@ -13,6 +13,7 @@ import type { Literal } from './values/literal.js';
 import { orderedColumns } from './schema-text.js';
 import type { RowInput, Table } from './table.js';
 import { twiceError, twiceNamed } from './json/json-value.js';
+import { mapPacked } from '../util/packed-map.js';
 
 /**
  * An existing table, or one created by auto schema (spec section 7) from the statement's columns and
@@ -113,7 +114,7 @@ export async function assignIds(ids: IdSource, inputs: RowInput[]): Promise<bigi
   const missing = inputs.filter((r) => r.id === undefined).length;
   const fresh = missing ? await ids.take(missing) : [];
   let k = 0;
-  return inputs.map((r) => r.id ?? fresh[k++]!);
+  return mapPacked(inputs, (r) => r.id ?? fresh[k++]!);
 }
 
 /** The WHERE of an UPDATE/DELETE as a SELECT over every match. */

@@ -20,6 +20,7 @@ import { TextRow } from './text-row.js';
 import { attrValue, defaultAttr, textValue, valueError } from './values/coerce.js';
 import type { Literal } from './values/literal.js';
 import type { StoredDoc, TableStore, WriteOp } from './durability/table-store.js';
+import { mapPacked } from '../util/packed-map.js';
 
 /** One row of an INSERT/REPLACE: the id (undefined or 0 = generate) and values by column name. */
 export interface RowInput {
@@ -114,8 +115,9 @@ export class Table {
   /** docInput's row with its fields' texts, tokenized later (text-row.ts). */
   #textRow(docId: bigint, doc: StoredDoc): DocInput {
     const ix = this.index.schema;
-    const attrs = ix.attrs.map((a) => (doc[a.name] ?? null) as AttrValue);
-    return new TextRow(docId, ix.fields.map((f) => String(doc[f] ?? '')), attrs, this.pipeline, this.schema.settings);
+    // packed in every tier (util/packed-map.ts): the RAM tail's optimized readers of a row's texts see one map
+    const attrs = mapPacked(ix.attrs, (a) => (doc[a.name] ?? null) as AttrValue);
+    return new TextRow(docId, mapPacked(ix.fields, (f) => String(doc[f] ?? '')), attrs, this.pipeline, this.schema.settings);
   }
 
   /**
@@ -123,7 +125,7 @@ export class Table {
    * is written. `colNos` gives each column's 1-based position in the statement, for error texts.
    */
   prepare(rows: RowInput[], ids: bigint[], colNos: ReadonlyMap<string, number>): { docs: StoredDoc[]; inputs: DocInput[] } {
-    return this.prepareDocs(rows.map((r, i) => this.#storedDoc(r, i + 1, colNos)), ids);
+    return this.prepareDocs(mapPacked(rows, (r, i) => this.#storedDoc(r, i + 1, colNos)), ids);
   }
 
   /** Index inputs of stored documents (already validated); token-count attributes are set in both. */
@@ -131,8 +133,8 @@ export class Table {
     // rows carry their texts and are tokenized when their segment is built, every row of it in one
     // batch (text-row.ts: a small write's at the RAM tail's seal, a big one's at once, with the build
     // thread's scanner straight into the inversion); token counts need the tokens now
-    if (!this.#tokenCounts) return { docs, inputs: docs.map((d, i) => this.#textRow(ids[i], d)) };
-    const inputs = docs.map((d, i) => this.docInput(ids[i], d));
+    if (!this.#tokenCounts) return { docs, inputs: mapPacked(docs, (d, i) => this.#textRow(ids[i]!, d)) };
+    const inputs = mapPacked(docs, (d, i) => this.docInput(ids[i]!, d));
     if (!this.#tokenCounts) return { docs, inputs };
     // the stored document keeps the token counts the index got, for SELECT
     const counts = this.index.schema.attrs.map((a, i) => [a.name, i] as const).filter(([n]) => this.column(n)?.tokenCount);

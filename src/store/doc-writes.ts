@@ -13,6 +13,7 @@ import type { CommitRiders } from './commit-riders.js';
 import { checkWriteSpace, commitQueued, type StoreDbs } from './lmdb-env.js';
 import { applyRound, type LoggedRounds } from './write-log/logged-rounds.js';
 import type { WriteOp } from './types.js';
+import { mapPacked } from '../util/packed-map.js';
 import { applyBatch, batchBytes, blindStates, prepareBatch, roundPuts, type PreparedBatch } from './write-batch.js';
 
 /** What the writes need of the Store: its databases, riders and catalog lookups. */
@@ -111,7 +112,8 @@ export class DocWrites {
     const absent = `table '${name}' absent`;
     ctx.entry(name, absent);
     ctx.checkOpen();
-    const planned = calls.map((ops) => {
+    // packed in every tier (util/packed-map.ts): its map is the same whether this code is optimized or not
+    const planned = mapPacked(calls, (ops) => {
       try {
         const batch = prepareBatch(ops);
         return { batch, states: blindStates(batch), seq: 0n };
@@ -172,7 +174,7 @@ export class DocWrites {
       });
       mine = this.#tails.get(name);
     }
-    return planned.map((p) => (isPlanned(p) ? round.then(() => p.seq) : Promise.reject(p)));
+    return mapPacked(planned, (p) => (isPlanned(p) ? round.then(() => p.seq) : Promise.reject(p)));
   }
 
   /** Runs `fn` (a catalog change of the table) once the table's writes before it settled; later ones wait for it. */

@@ -12,6 +12,7 @@ import { parseStoredJson, storedInteger, storedJsonText } from '../json/stored-j
 import type { Table } from '../table.js';
 import { assignIds, rowInputs, tableForInsert, whereAsSelect } from '../insert-rows.js';
 import { commitGrouped } from '../transaction/transaction-group.js';
+import { mapPacked } from '../../util/packed-map.js';
 
 export interface WriteContext {
   catalog: Catalog;
@@ -27,7 +28,7 @@ export async function execInsert(ctx: WriteContext, st: InsertStatement): Promis
   // an existing table and rows with their ids (a client's usual INSERT) take no await before the commit
   const table = ctx.catalog.get(st.table) ?? await tableForInsert(ctx, st.table, st.columns, rowsLit);
   const { inputs, colNos } = rowInputs(table, st.columns, rowsLit);
-  const ids = inputs.every((r) => r.id !== undefined) ? inputs.map((r) => r.id!) : await assignIds(ctx.ids, inputs);
+  const ids = inputs.every((r) => r.id !== undefined) ? mapPacked(inputs, (r) => r.id!) : await assignIds(ctx.ids, inputs);
   // concurrent statements share one durable commit (../transaction/transaction-group.ts)
   const n = await commitGrouped(table, () => ({ ids, ...table.prepare(inputs, ids, colNos), replace: st.replace }));
   return ok(n, { lastInsertId: ids[ids.length - 1], insertedIds: ids });

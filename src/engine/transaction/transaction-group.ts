@@ -225,9 +225,9 @@ function schedule(table: Table, p: Pipeline): void {
           arm(Math.max(0, Math.min(window, until - performance.now())));
           return;
         }
-        clearTimeout(timer);
-        p.wake = undefined;
-        setImmediate(issue); // the statements read in the same turn join too
+        // every statement expected back is here: issued now, from this statement's enqueue, not a
+        // turn later (setImmediate): no other client of the round is left to read in this turn
+        issue();
       };
     });
     return;
