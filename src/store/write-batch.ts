@@ -10,12 +10,16 @@ import { LogDb, type LogRound, type LoggedPut } from './write-log/write-log.js';
 import { decodeValue, encodeValue, ValueWriter } from './values/value-codec.js';
 import { varintSize } from './values/value-format.js';
 
-/** One op, encoded: its payload (a put's document; an update's values, inside the op record; empty for delete). */
+/** One op, encoded: its payload (an update's values, inside the op record; empty for a put and a delete). */
 export interface PreparedOp {
   op: WriteOp['op'];
   docId: bigint;
   payload: Buffer;
-  /** A put's document record as stored: `payload` followed by its checksum (record-check.ts), made once here. */
+  /**
+   * A put's document record as stored: the encoded document followed by its checksum (record-check.ts),
+   * made once here. A view of one buffer holding the call's documents (docArena): no payload view of it
+   * besides (only its length was read), no buffer of its own per document.
+   */
   sealed?: Buffer;
 }
 
@@ -27,8 +31,9 @@ export interface PreparedBatch {
 
 /**
  * Encoders reused from call to call (a single-row INSERT took two 512-byte buffers, a document of a few
- * kB grew its buffer three times, and seal() copied it once more): a document is encoded into the
- * scratch and copied out once, with its checksum, into a buffer of its own size. Taken and given back,
+ * kB grew its buffer three times, and seal() copied it once more): a call's op record, and the document
+ * of a call with one (docArena), are encoded into the scratch and copied out once (the document with
+ * its checksum, into a buffer of its own size). Taken and given back,
  * so a re-entrant call (a getter on a document) gets a writer of its own; one grown past
  * SCRATCH_MAX_BYTES is dropped rather than kept.
  */
@@ -55,21 +60,53 @@ function sealedDoc(doc: unknown): Buffer {
 }
 
 /**
+ * The documents of a call's puts (`ops`) encoded and each sealed (record-check.ts) one after another into
+ * one buffer, their records views of it in op order. A buffer of its own per document (a pool slice,
+ * the document copied into it from the scratch) and a payload view besides made two short-lived
+ * objects a row that a bulk load's 25k-row batch kept past young collections (its rows wait for their
+ * segment's build): promoted, copied twice. The buffer is the writer's own, not a scratch writer's:
+ * the records keep it. A call of one document (a single-row INSERT) keeps sealedDoc's buffer of its size.
+ */
+function docArena(ops: WriteOp[]): Buffer[] {
+  let puts = 0;
+  let only: WriteOp | undefined;
+  for (const op of ops) if (op.op === 'put' || op.op === 'insert') { puts++; only = op; }
+  if (puts <= 1) return only && (only.op === 'put' || only.op === 'insert') ? [sealedDoc(only.doc)] : [];
+  const w = new ValueWriter();
+  const ends: number[] = [];
+  for (const op of ops) {
+    if (op.op !== 'put' && op.op !== 'insert') continue;
+    const start = w.pos;
+    w.value(op.doc);
+    const crc = crc32(w.buf.subarray(start, w.pos));
+    w.ensure(CHECK_BYTES);
+    w.buf.writeUInt32LE(crc, w.pos);
+    w.pos += CHECK_BYTES;
+    ends.push(w.pos);
+  }
+  const buf = w.buf;
+  const sealed: Buffer[] = new Array(ends.length);
+  for (let i = 0, start = 0; i < ends.length; start = ends[i]!, i++) sealed[i] = buf.subarray(start, ends[i]!);
+  return sealed;
+}
+
+/**
  * Validates and encodes `ops` at call time, so a caller mutating its objects afterwards cannot
  * change what gets written, and a bad value fails before any transaction starts. Each put's document
  * becomes its sealed record (`sealed`): the op record logs a put without its document (op-codec.ts).
  */
 export function prepareBatch(ops: WriteOp[]): PreparedBatch {
+  for (const op of ops) checkOp(op);
+  const docs = docArena(ops);
   const w = takeWriter();
   try {
     w.varint(ops.length);
     const out: PreparedOp[] = [];
     const spans: number[] = [];
+    let d = 0;
     for (const op of ops) {
-      checkOp(op);
       if (op.op === 'put' || op.op === 'insert') {
-        const sealed = sealedDoc(op.doc);
-        out.push({ op: op.op, docId: op.docId, payload: sealed.subarray(0, sealed.length - CHECK_BYTES), sealed });
+        out.push({ op: op.op, docId: op.docId, payload: EMPTY, sealed: docs[d++] });
         writeOp(w, op);
       } else {
         out.push({ op: op.op, docId: op.docId, payload: EMPTY });
@@ -92,7 +129,7 @@ const EMPTY = Buffer.alloc(0);
 /** The bytes a prepared batch stores: its op record and its documents (other ops' payloads are in the record). */
 export function batchBytes(batch: PreparedBatch): number {
   let n = batch.record.byteLength;
-  for (const op of batch.ops) if (op.op === 'put' || op.op === 'insert') n += op.payload.byteLength;
+  for (const op of batch.ops) if (op.op === 'put' || op.op === 'insert') n += op.sealed!.byteLength - CHECK_BYTES;
   return n;
 }
 
