@@ -1,26 +1,17 @@
 // RAND() as a WHERE/HAVING filter or a GROUP BY key: searchd's grammar (sphinxql.y expr_ident) takes RAND
 // there as a column name and fails at its '('; through a select-list alias it filters and groups.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { newSession, openEngine, type Engine, type Result } from '../../../src/engine/index.js';
+import { expect, it } from 'vitest';
+import { newSession, type Result } from '../../../src/engine/index.js';
+import { useTempEngine } from '../../helpers/temp-engine.js';
 
-let dir: string;
-let engine: Engine;
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'quarry-rand-key-'));
-  engine = await openEngine({ dataDir: dir });
-  await sql('CREATE TABLE t (title TEXT, a INT)');
-  await sql("INSERT INTO t (id, title, a) VALUES (1, 'x', 1), (2, 'y', 2), (3, 'z', 3)");
-});
-afterEach(async () => {
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
+const t = useTempEngine('rand-key', async (t) => {
+  await t.exec('CREATE TABLE t (title TEXT, a INT)');
+  await t.exec("INSERT INTO t (id, title, a) VALUES (1, 'x', 1), (2, 'y', 2), (3, 'z', 3)");
 });
 
+/** The last result of `text` on a new session each time (what one statement of a client gets). */
 async function sql(text: string): Promise<Result> {
-  const out = await engine.execute(text, newSession());
+  const out = await t.engine.execute(text, newSession());
   return out[out.length - 1]!;
 }
 

@@ -1,26 +1,17 @@
 // SET GLOBAL @name = (list) and `WHERE x [NOT] IN @name` (searchd: SetLocalUserVar, SPH_FILTER_USERVAR):
 // quarry took the SET and kept nothing, and `IN @name` was a syntax error.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { newSession, openEngine, type Engine, type Result } from '../../../../src/engine/index.js';
+import { expect, it } from 'vitest';
+import { newSession, type Result } from '../../../../src/engine/index.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
-let dir: string;
-let engine: Engine;
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'quarry-uservars-'));
-  engine = await openEngine({ dataDir: dir });
-  await sql('CREATE TABLE t (title TEXT, a INT)');
-  await sql("INSERT INTO t (id, title, a) VALUES (1, 'a', 5), (2, 'b', 6), (3, 'c', 7)");
-});
-afterEach(async () => {
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
+const t = useTempEngine('uservars', async (t) => {
+  await t.exec('CREATE TABLE t (title TEXT, a INT)');
+  await t.exec("INSERT INTO t (id, title, a) VALUES (1, 'a', 5), (2, 'b', 6), (3, 'c', 7)");
 });
 
+/** The last result of `text` on a new session each time (what one statement of a client gets). */
 async function sql(text: string): Promise<Result> {
-  const out = await engine.execute(text, newSession());
+  const out = await t.engine.execute(text, newSession());
   return out[out.length - 1]!;
 }
 async function ids(text: string): Promise<unknown[]> {
