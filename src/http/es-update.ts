@@ -28,10 +28,15 @@ function sqlValue(v: JsonValue): string {
   return quoteText(losslessStringify(v) ?? '');
 }
 
+/** The table a path names: `cluster:table` names the table alone, as Buddy's query does. */
+function tableOf(tablePath: string): string {
+  return tablePath.includes(':') ? tablePath.slice(tablePath.indexOf(':') + 1).trim() : tablePath.trim();
+}
+
 /** The partial REPLACE statement a request stands for. */
 export function esUpdateSql(tablePath: string, id: string, body: JsonValue): string {
   if (!/^\d+$/.test(id)) throw new SearchError('PARSE_ERROR', `document id must be a positive integer, got '${id}'`);
-  const table = tablePath.includes(':') ? tablePath.slice(tablePath.indexOf(':') + 1).trim() : tablePath.trim();
+  const table = tableOf(tablePath);
   const doc = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, JsonValue>).doc : undefined;
   const fields = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? Object.entries(doc as Record<string, JsonValue>) : [];
   // an empty doc writes the document back as it is (Buddy's merge over nothing)
@@ -40,7 +45,7 @@ export function esUpdateSql(tablePath: string, id: string, body: JsonValue): str
 }
 
 export async function esUpdateReply(engine: Engine, session: Session, tablePath: string, id: string, text: string): Promise<TextReply> {
-  const table = tablePath.includes(':') ? tablePath.slice(tablePath.indexOf(':') + 1).trim() : tablePath.trim();
+  const table = tableOf(tablePath);
   try {
     const sql = esUpdateSql(tablePath, id, parseJsonText(text.trim() === '' ? '{}' : text));
     const out = await engine.execute(sql, session);

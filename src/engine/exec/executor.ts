@@ -92,7 +92,6 @@ export function executeStatement(ctx: ExecContext, st: Statement, session: Sessi
   return routed ?? executeLocal(ctx, st, session);
 }
 
-/** One statement on this node only (what the replication layer applies from a cluster's stream). */
 /** The statement with its `IN @name` filters bound to SET GLOBAL @name's values (uservars.ts). */
 function withUservars(st: Statement, settings: ExecContext['settings']): Statement {
   if (st.kind === 'select' && st.tables[0] !== undefined) return bindUservars(st, st.tables[0], settings);
@@ -100,6 +99,7 @@ function withUservars(st: Statement, settings: ExecContext['settings']): Stateme
   return st;
 }
 
+/** One statement on this node only (what the replication layer applies from a cluster's stream). */
 export async function executeLocal(ctx: ExecContext, parsed: Statement, session: Session): Promise<Result | Result[]> {
   const st = withUservars(parsed, ctx.settings);
   const flags = {
