@@ -12,7 +12,7 @@ import type { Session } from '../session.js';
 import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
 import { lastInsertIdText, variablesRows } from './show-variables.js';
 import { checkSetName, checkSetValue } from './set-known.js';
-import { setUservar } from './uservars.js';
+import { uservarOf } from './uservars.js';
 import { processlistResult, statusRows, tableStatusRows, threadsResult, type ThreadsOptions } from './exec-status.js';
 import { optionText } from '../values/sql-values.js';
 
@@ -119,28 +119,42 @@ function cutoffValue(v: SetStatement['assignments'][number]['value']): number {
   return n;
 }
 
-export function execSet(st: SetStatement, session: Session, settings: GlobalSettings, catalog?: Catalog): OkResult {
-  // every name is checked before any is set, so a refused statement changes nothing
+export function execSet(st: SetStatement, session: Session, settings: GlobalSettings, catalog: Catalog): OkResult {
+  // every name and value is checked before any is set, so a refused statement changes nothing
+  const apply: (() => void)[] = [];
   for (const a of st.assignments) {
-    if (a.system || a.user) continue;
-    checkSetName(a.name, a.scope);
-    checkSetValue(a.name, a.scope, textValue(a.value));
+    if (!a.system && !a.user) {
+      checkSetName(a.name, a.scope);
+      checkSetValue(a.name, a.scope, textValue(a.value));
+    }
+    apply.push(setter(a, session, settings, catalog));
   }
-  for (const a of st.assignments) {
-    if (a.name === 'auto_schema') settings.auto_schema = boolValue(a.name, a.value);
-    else if (a.name === 'not_terms_only_allowed') settings.not_terms_only_allowed = boolValue(a.name, a.value);
-    else if (a.name === 'expansion_limit') settings.expansion_limit = countValue(a.name, a.value);
-    else if (a.user && a.scope === 'global') setUservar(settings, a);
-    else if (a.name === 'autocommit') session.autocommit = boolValue(a.name, a.value);
-    // searchd's g_iAutoOptimizeCutoffMultiplier and optimize_cutoff default, for every table at once
-    else if (a.name === 'auto_optimize') catalog?.setOptimize({ autoOptimize: countValue(a.name, a.value) });
-    else if (a.name === 'optimize_cutoff') catalog?.setOptimize({ cutoff: cutoffValue(a.value) });
-    else if (a.name === 'sql_quote_show_create') session.quoteShowCreate = boolValue(a.name, a.value);
-    // searchd takes an unknown name as its default collation, libc_ci, without an error
-    else if (a.name === 'collation_connection') session.collation = collationName(textValue(a.value)) ?? DEFAULT_COLLATION;
-    // the other names searchd takes (set-known.ts) are accepted without an effect, as searchd takes them
-  }
+  for (const f of apply) f();
   return ok(0);
+}
+
+/** What one assignment does, its value already converted (a bad one throws here, before anything is set). */
+function setter(a: SetStatement['assignments'][number], session: Session, settings: GlobalSettings, catalog: Catalog): () => void {
+  const none = () => {};
+  if (a.user) {
+    if (a.scope !== 'global') return none;
+    const [name, values] = uservarOf(a);
+    return () => { settings.uservars.set(name, values); };
+  }
+  switch (a.name) {
+    case 'auto_schema': { const v = boolValue(a.name, a.value); return () => { settings.auto_schema = v; }; }
+    case 'not_terms_only_allowed': { const v = boolValue(a.name, a.value); return () => { settings.not_terms_only_allowed = v; }; }
+    case 'expansion_limit': { const v = countValue(a.name, a.value); return () => { settings.expansion_limit = v; }; }
+    case 'autocommit': { const v = boolValue(a.name, a.value); return () => { session.autocommit = v; }; }
+    // searchd's g_iAutoOptimizeCutoffMultiplier and optimize_cutoff default, for every table at once
+    case 'auto_optimize': { const v = countValue(a.name, a.value); return () => catalog.setOptimize({ autoOptimize: v }); }
+    case 'optimize_cutoff': { const v = cutoffValue(a.value); return () => catalog.setOptimize({ cutoff: v }); }
+    case 'sql_quote_show_create': { const v = boolValue(a.name, a.value); return () => { session.quoteShowCreate = v; }; }
+    // searchd takes an unknown name as its default collation, libc_ci, without an error
+    case 'collation_connection': { const v = collationName(textValue(a.value)) ?? DEFAULT_COLLATION; return () => { session.collation = v; }; }
+    // the other names searchd takes (set-known.ts) are accepted without an effect, as searchd takes them
+    default: return none;
+  }
 }
 
 /** SELECT without FROM: @@variables, DATABASE(), USER(), VERSION(), literals. */

@@ -7,11 +7,14 @@ import type { Condition, SetAssignment } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import type { GlobalSettings } from '../server-vars.js';
 
-/** SET GLOBAL @name = (values): integers (a float's integer part, as GetValueInt), sorted. */
-export function setUservar(settings: GlobalSettings, a: SetAssignment): void {
+/**
+ * SET GLOBAL @name = (values): its settings key and its integers (a float's integer part, as
+ * GetValueInt), sorted; a value that is not a list is refused.
+ */
+export function uservarOf(a: SetAssignment): [string, bigint[]] {
   if (a.value.kind !== 'tuple') throw new SearchError('PARSE_ERROR', `SET GLOBAL @${a.name} takes a list of numbers, as (1, 2, 3)`);
   const values = a.value.items.map((i) => (i.kind === 'int' ? BigInt(i.value) : BigInt(Math.trunc(i.value))));
-  settings.uservars.set(`@${a.name}`, values.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+  return [`@${a.name}`, values.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))];
 }
 
 function usesUservar(c: Condition): boolean {

@@ -93,3 +93,16 @@ it('SELECT @@character_set_client/connection and @@interactive_timeout answer as
   const r = await last('SELECT @@character_set_client, @@character_set_connection, @@interactive_timeout');
   expect(r.kind === 'rows' && r.rows).toEqual([['utf8', 'utf8', 900]]);
 });
+
+it('a SET with one bad value sets none of its names (no half-applied SET)', async () => {
+  const s = newSession();
+  expect(await last('SET SESSION autocommit=0, SESSION sql_quote_show_create=5', s)).toMatchObject({
+    kind: 'error', message: "sphinxql: only 0 and 1 could be used as boolean values near '5'",
+  });
+  expect(await vars("SHOW VARIABLES LIKE 'autocommit'", s)).toEqual([['autocommit', '1']]);
+  expect(await last("SET GLOBAL auto_schema=0, GLOBAL expansion_limit='x'")).toMatchObject({ kind: 'error' });
+  expect(await vars("SHOW VARIABLES LIKE 'auto_schema'")).toEqual([['auto_schema', '1']]);
+  // a session user variable named like a setting is not the setting
+  expect(await last('SET @autocommit=0', s)).toMatchObject({ kind: 'ok' });
+  expect(await vars("SHOW VARIABLES LIKE 'autocommit'", s)).toEqual([['autocommit', '1']]);
+});
