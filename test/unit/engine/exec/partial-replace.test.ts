@@ -1,28 +1,18 @@
 // REPLACE INTO t SET col=value WHERE id=N: Manticore's partial replace (manual REPLACE.md, done by Buddy's
 // Replace plugin): the SET values over the stored document, a missing document made from the SET values
 // alone; any other WHERE is searchd's own parse error; a text field that is not stored is refused.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { newSession, openEngine, type Engine, type Result } from '../../../../src/engine/index.js';
+import { expect, it } from 'vitest';
+import { newSession, type Result } from '../../../../src/engine/index.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
-let dir: string;
-let engine: Engine;
 const session = newSession();
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'quarry-partial-replace-'));
-  engine = await openEngine({ dataDir: dir });
+const t = useTempEngine('partial-replace', async () => {
   await sql('CREATE TABLE p (title TEXT, price FLOAT, n INT, tags MULTI, j JSON, s STRING)');
   await sql(`INSERT INTO p (id, title, price, n, tags, j, s) VALUES (55, 'old text', 3, 7, (3,1), '{"a":1}', 'str')`);
 });
-afterEach(async () => {
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 async function sql(text: string): Promise<Result> {
-  const out = await engine.execute(text, session);
+  const out = await t.engine.execute(text, session);
   return out[out.length - 1]!;
 }
 async function rowsOf(text: string): Promise<unknown[][]> {

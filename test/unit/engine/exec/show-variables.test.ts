@@ -1,25 +1,14 @@
 // SHOW VARIABLES as searchd's HandleMysqlShowVariables lists them: its names in its order (those that
 // mean something in quarry), `user` only without GLOBAL/SESSION, LIKE over the names; SET autocommit
 // takes 0 or 1 only (HandleSetLocal).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { newSession, openEngine, type Engine, type Result } from '../../../../src/engine/index.js';
+import { expect, it } from 'vitest';
+import { newSession, type Result } from '../../../../src/engine/index.js';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
 
-let dir: string;
-let engine: Engine;
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'quarry-show-variables-'));
-  engine = await openEngine({ dataDir: dir });
-});
-afterEach(async () => {
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = useTempEngine('show-variables');
 
 async function last(text: string, session = newSession()): Promise<Result> {
-  const out = await engine.execute(text, session);
+  const out = await t.engine.execute(text, session);
   return out[out.length - 1]!;
 }
 async function vars(text: string, session = newSession()): Promise<string[][]> {
@@ -45,10 +34,10 @@ it('answers the values searchd gives a fresh session, and LIKE filters the names
 
 it('follows the session: autocommit, collation_connection and last_insert_id', async () => {
   const s = newSession();
-  await engine.execute('CREATE TABLE t (title TEXT)', s);
-  await engine.execute("INSERT INTO t (id, title) VALUES (7, 'a'), (9, 'b')", s);
-  await engine.execute('SET autocommit=0', s);
-  await engine.execute("SET collation_connection='utf8_general_ci'", s);
+  await t.engine.execute('CREATE TABLE t (title TEXT)', s);
+  await t.engine.execute("INSERT INTO t (id, title) VALUES (7, 'a'), (9, 'b')", s);
+  await t.engine.execute('SET autocommit=0', s);
+  await t.engine.execute("SET collation_connection='utf8_general_ci'", s);
   const got = Object.fromEntries(await vars('SHOW VARIABLES', s));
   expect([got.autocommit, got.collation_connection, got.last_insert_id]).toEqual(['0', 'utf8_general_ci', '7,9']);
 });
