@@ -139,7 +139,9 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement,
   const numericAgg = e.name === 'min' || e.name === 'max' || e.name === 'sum' || e.name === 'avg';
   const notOnString = () => new SearchError('QUERY_ERROR', `table ${table.name}: ${e.name.toUpperCase()}() cannot be used on text/string column '${a.text}'`);
   const col = a.kind === 'column' ? table.column(a.name.toLowerCase()) : undefined;
-  if (numericAgg && (col?.type === 'string' || (col?.type === 'text' && col.stored))) throw notOnString();
+  // a stored text field fails here: clauseRef would refuse it as no attribute; a string attribute or
+  // expression fails by its type below
+  if (numericAgg && col?.type === 'text' && col.stored) throw notOnString();
   // SUM(price*2): the argument is an expression read per row (expr/segment-reader.ts)
   const arg = a.kind === 'column' ? clauseRef(table, a.name, 'aggregate') : exprRef(table, a, st, coll);
   if (numericAgg && arg.type === 'string') throw notOnString();
