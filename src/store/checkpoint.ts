@@ -1,5 +1,5 @@
 /** Checkpoints of one table generation: segment files plus the manifest that lists them. */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -10,6 +10,30 @@ import {
   type Manifest,
 } from './manifest.js';
 import type { Checkpoint, SegmentEntry } from './types.js';
+
+/**
+ * Free space a checkpoint leaves untouched: it never writes its files into the room lmdb's commits keep
+ * for themselves (lmdb-env.ts: 1 MiB plus twice a commit's documents, checked just before each commit;
+ * lmdb must never meet a full disk). Segment files written side by side until ENOSPC used to fill the
+ * disk to its last byte for a moment, between a commit's check and its write (the fresh-clone CI's
+ * disk-full test saw lmdb's own write error once).
+ */
+const CHECKPOINT_RESERVE_BYTES = 16 << 20;
+
+/** Refuses a checkpoint whose new files would leave less than CHECKPOINT_RESERVE_BYTES free, before writing any. */
+function checkRoom(dir: string, fresh: SegmentEntry[]): void {
+  let bytes = 0;
+  for (const e of fresh) bytes += e.bytes instanceof Uint8Array ? e.bytes.byteLength : e.bytes!.reduce((n, p) => n + p.byteLength, 0);
+  let free: number;
+  try {
+    const fs = statfsSync(dir);
+    free = fs.bavail * fs.bsize;
+  } catch {
+    return; // no answer about space: the writes report what they meet
+  }
+  if (free >= bytes + CHECKPOINT_RESERVE_BYTES) return;
+  throw Object.assign(new Error(`ENOSPC: no space left on device, checkpoint of ${bytes} bytes with ${free} free`), { code: 'ENOSPC' });
+}
 
 /**
  * Writes the new segments of `entries` (each fsynced, all at once), then swaps in a manifest listing all of
@@ -25,6 +49,7 @@ export async function saveSegments(
   checkEntries(entries, listed);
   mkdirDurable(dir);
   const fresh = entries.filter((e) => e.bytes);
+  checkRoom(dir, fresh);
   const sums = new Map<string, { size: number; crc32: number }>();
   let next: Manifest | undefined;
   try {
