@@ -5,6 +5,7 @@
 import type { Expr } from '../../sql/ast.js';
 import { printfFixed } from '../values/printf-fixed.js';
 import { exprError } from './errors.js';
+import { re2Pattern } from './re2-pattern.js';
 import { toFloat, type CompiledExpr, type ExprValue } from './values.js';
 import type { ExprContext } from './compile.js';
 
@@ -90,15 +91,4 @@ export function stringCall(ctx: ExprContext, name: string, args: CompiledExpr[],
     }
   }
   return undefined;
-}
-
-/**
- * REGEX()'s pattern (RE2's syntax in searchd) as a JavaScript RegExp: RE2's leading flag group `(?i)`,
- * `(?s)`, `(?m)` (or several, `(?is)`) becomes the RegExp's flags, which JavaScript has no inline form of
- * in Node 20; anything else RE2-only stays an invalid pattern (README: REGEX()).
- */
-export function re2Pattern(source: string): RegExp {
-  const lead = /^\(\?([ims]+)\)/.exec(source);
-  if (!lead) return new RegExp(source, 'u');
-  return new RegExp(source.slice(lead[0].length), `u${[...new Set(lead[1])].join('')}`);
 }
