@@ -12,7 +12,10 @@ import type { GlobalSettings } from '../server-vars.js';
  * GetValueInt), sorted; a value that is not a list is refused.
  */
 export function uservarOf(a: SetAssignment): [string, bigint[]] {
-  if (a.value.kind !== 'tuple') throw new SearchError('PARSE_ERROR', `SET GLOBAL @${a.name} takes a list of numbers, as (1, 2, 3)`);
+  const refuse = () => new SearchError('PARSE_ERROR', `SET GLOBAL @${a.name} takes a list of numbers, as (1, 2, 3)`);
+  if (a.value.kind !== 'tuple') throw refuse();
+  // a float past the double range (1e309) is Infinity, which has no integer part: not a number either
+  if (a.value.items.some((i) => i.kind !== 'int' && !Number.isFinite(i.value))) throw refuse();
   const values = a.value.items.map((i) => (i.kind === 'int' ? BigInt(i.value) : BigInt(Math.trunc(i.value))));
   return [`@${a.name}`, values.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))];
 }

@@ -41,3 +41,12 @@ it('SHOW GLOBAL VARIABLES lists each with its value count; the bare form does no
   const s = await sql("SHOW VARIABLES LIKE '@%'");
   expect(s.kind === 'rows' && s.rows).toEqual([]);
 });
+
+// qa27's fuzzer: SET GLOBAL @x = (1e309) was an internal RangeError (BigInt of Infinity), logged as one
+it('a value that is not a finite number is refused, and the list it would replace is kept', async () => {
+  await sql('SET GLOBAL @inf = (4, 5)');
+  for (const v of ['1e309', '-1e309', '1, 2e400']) {
+    expect(await sql(`SET GLOBAL @inf = (${v})`)).toMatchObject({ kind: 'error', message: 'SET GLOBAL @inf takes a list of numbers, as (1, 2, 3)' });
+  }
+  expect(await ids('SELECT id FROM t WHERE a IN @inf')).toEqual([1n]);
+});
