@@ -65,6 +65,14 @@ const BODIES: [string, (r: Rng) => string][] = [
   ['/bulk', (r) => Array.from({ length: r.int(1, 4) }, () => obj(r, [[r.pick(['insert', 'replace', 'update', 'delete', 'index', 'create']), obj(r, [['table', table(r)], ['id', id(r)], ['doc', doc(r)]])]])).join(r.chance(0.9) ? '\n' : '')],
 ];
 
+/** POST /<table>/_update/<id> (session 26): tables, ids and bodies valid, at the edges and malformed. */
+function esUpdate(r: Rng): HttpInput {
+  const t = r.chance(0.85) ? r.pick([...TABLES, 'fz_d', 'cluster:fz']) : urlEncode(text(r));
+  const idPart = r.chance(0.7) ? String(r.int(1, 12)) : urlEncode(r.pick(EDGE_NUMBERS.concat(['', 'abc', '-1', '0', '1.5', '%00', '日本'])));
+  const body = r.chance(0.8) ? obj(r, [['doc', r.chance(0.8) ? doc(r) : value(r, 2)]]) : r.chance(0.5) ? value(r) : deep(r);
+  return { method: r.chance(0.95) ? 'POST' : r.pick(['GET', 'PUT', 'DELETE'] as const), path: `/${t}/_update/${idPart}${r.chance(0.05) ? '/x' : ''}`, body: Buffer.from(body), contentType: 'application/json' };
+}
+
 /** One input of the JSON target: a body for one endpoint, or SQL over /sql and /cli. */
 export function httpInput(r: Rng): HttpInput {
   if (r.chance(0.2)) {
@@ -73,6 +81,7 @@ export function httpInput(r: Rng): HttpInput {
     const body = r.chance(0.5) && path.startsWith('/sql') && !path.includes('raw') ? 'query=' + urlEncode(sql) : sql;
     return { method: 'POST', path, body: Buffer.from(body) };
   }
+  if (r.chance(0.1)) return esUpdate(r);
   const [path, make] = r.pick(BODIES);
   let body = Buffer.from(r.chance(0.02) ? deep(r) : make(r));
   if (r.chance(0.05)) body = Buffer.concat([body.subarray(0, r.int(0, body.length)), r.bytes(r.int(1, 4)), body.subarray(r.int(0, body.length))]);

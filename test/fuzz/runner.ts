@@ -4,6 +4,7 @@
  */
 import { startServerUnderTest, type ServerUnderTest } from './server-under-test.js';
 import { describeInput, newWorker, TARGETS, type TargetName } from './targets.js';
+import { WRITE_SETUP } from './write-target.js';
 
 export interface FuzzOptions {
   inputs: number;
@@ -78,10 +79,15 @@ export function verdict(r: FuzzReport): string[] {
 }
 
 const SETUP = [
-  'CREATE TABLE fz (title text, body text, n int, f float, tags multi, j json)',
-  "INSERT INTO fz (id, title, body, n, f, tags, j) VALUES (1, 'hello world', 'quick brown fox', 1, 1.5, (1,2), '{\"a\":[1,2]}'), (2, 'test doc', 'running', 2, 2.5, (), '{}')",
+  'CREATE TABLE fz (title text, body text, n int, f float, tags multi, j json, s string)',
+  "INSERT INTO fz (id, title, body, n, f, tags, j, s) VALUES (1, 'hello world', 'quick brown fox', 1, 1.5, (1,2), '{\"a\":[1,2],\"arr\":[{\"key\":1,\"p\":[1,2]},{\"key\":\"x\"},3]}', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!'), (2, 'test doc', 'running', 2, 2.5, (), '{}', 'Straße')",
+  // the newest statements' tables: a distributed one (ALTER ... local=/agent=), one for CALL SUGGEST
+  "CREATE TABLE fz_d type='distributed' local='fz'",
+  "CREATE TABLE fz_sg (title text) min_infix_len='2'",
+  "INSERT INTO fz_sg (id, title) VALUES (1, 'market marker mark hello help'), (2, 'running runner ran')",
   "CREATE TABLE fz_pq (title text) type='pq'",
   'CREATE TABLE fz_w (title text, n int)',
+  ...WRITE_SETUP,
 ];
 
 /** Probe every this many inputs that the server still answers a trivial query. */
@@ -132,7 +138,8 @@ async function runTarget(server: ServerUnderTest, target: TargetName, opts: Fuzz
     }
   };
   // wire inputs mostly wait out a quiet period (an incomplete request gets no answer): more at once
-  const connections = target.endsWith('-wire') ? opts.concurrency * 4 : opts.concurrency;
+  // the writes target compares fz_r before and after each input: one connection
+  const connections = target === 'writes' ? 1 : target.endsWith('-wire') ? opts.concurrency * 4 : opts.concurrency;
   await Promise.all(Array.from({ length: connections }, work));
   if (!(await probe(server))) dead = true;
   return { target, inputs: done, findings: found, hangs, ms: Date.now() - start, dead };
@@ -151,7 +158,7 @@ async function tableCount(server: ServerUnderTest): Promise<number> {
 /** Rows, id sum and n sum of each setup table, as one line (fz_pq is percolate: its count only). */
 async function tableState(server: ServerUnderTest): Promise<string> {
   const parts: string[] = [];
-  for (const t of ['fz', 'fz_w']) {
+  for (const t of ['fz', 'fz_w', 'fz_r']) {
     const res = (await server.sql(`SELECT COUNT(*) AS c, SUM(id) AS i, SUM(n) AS s FROM ${t} OPTION max_matches=1`)) as { data?: unknown[]; error?: string }[];
     parts.push(`${t}:${JSON.stringify(res[0]?.data ?? res)}`);
   }

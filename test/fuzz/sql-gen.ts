@@ -3,6 +3,7 @@
  * quotes, escapes, Unicode, long and deeply nested pieces, then sometimes mutated at the byte level.
  */
 import { number, text, word, type Rng } from './rng.js';
+import { newFeatureStatement } from './sql-gen-new.js';
 
 /** Tables the runner creates before fuzzing, and a missing one; fz_w is written only by tripleInsert. */
 export const TABLES = ['fz', 'fz_pq', 'missing_t'];
@@ -100,6 +101,8 @@ const STATEMENTS: ((r: Rng) => string)[] = [
   (r) => r.pick(['BEGIN', 'START TRANSACTION', 'COMMIT', 'ROLLBACK', 'FLUSH RAMCHUNK fz', 'FLUSH RTINDEX fz', 'OPTIMIZE TABLE fz_new', 'SELECT 1', 'SELECT @@version_comment', 'SHOW COLLATION']),
   (r) => `CALL ${r.pick(['SNIPPETS', 'KEYWORDS', 'QSUGGEST', 'SUGGEST', 'PQ', 'NOSUCH'])}(${Array.from({ length: r.int(0, 4) }, () => r.chance(0.6) ? quoted(r, text(r)) : literal(r)).join(', ')})`,
   (r) => `EXPLAIN QUERY ${r.pick(TABLES)}, ${quoted(r, matchQuery(r))}`,
+  // sessions 25-26's statements (sql-gen-new.ts), a fifth of the inputs
+  newFeatureStatement, newFeatureStatement, newFeatureStatement, newFeatureStatement,
 ];
 
 /** Byte-level mutation of a statement: cut, duplicate, flip, insert nasty text. */

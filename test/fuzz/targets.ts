@@ -10,8 +10,9 @@ import { Rng } from './rng.js';
 import { sqlStatement, tripleInsert } from './sql-gen.js';
 import { WireClient } from './wire-client.js';
 import { httpWireInput, mysqlInput, type WireInput } from './wire-gen.js';
+import { describeWriteInput, runWrite, writeInput } from './write-target.js';
 
-export const TARGETS = ['sql', 'json', 'mysql-wire', 'http-wire'] as const;
+export const TARGETS = ['sql', 'json', 'mysql-wire', 'http-wire', 'writes'] as const;
 export type TargetName = (typeof TARGETS)[number];
 
 export interface Ports {
@@ -38,6 +39,7 @@ export function rngFor(seed: number, target: TargetName, index: number): Rng {
 export function describeInput(seed: number, target: TargetName, index: number): string {
   const r = rngFor(seed, target, index);
   if (target === 'sql') return sqlInput(r);
+  if (target === 'writes') return describeWriteInput(writeInput(r));
   if (target === 'json') {
     const i = httpInput(r);
     return `${i.method} ${i.path} ${i.body.toString('latin1')}`;
@@ -55,6 +57,7 @@ function sqlInput(r: Rng): string {
 export async function newWorker(target: TargetName, seed: number, ports: Ports): Promise<Worker> {
   if (target === 'sql') return sqlWorker(seed, ports);
   if (target === 'json') return jsonWorker(seed, ports);
+  if (target === 'writes') return writesWorker(seed, ports);
   return wireWorker(target, seed, ports);
 }
 
@@ -72,6 +75,27 @@ async function sqlWorker(seed: number, ports: Ports): Promise<Worker> {
         client.close();
         client = undefined;
         return (e as Error).message === 'hang' ? `hang: no answer within ${ANSWER_MS} ms` : String(e);
+      }
+    },
+    close: () => client?.close(),
+  };
+}
+
+/** The 'writes' target (write-target.ts): one connection, a state check around every refused write. */
+async function writesWorker(seed: number, ports: Ports): Promise<Worker> {
+  let client: WireClient | undefined;
+  return {
+    async run(index) {
+      const input = writeInput(rngFor(seed, 'writes', index));
+      const deadline = Date.now() + ANSWER_MS;
+      if (!client || client.closed) client = await WireClient.login(ports.mysql, deadline);
+      try {
+        return await runWrite(client, ports.http, input, deadline);
+      } catch (e) {
+        client.close();
+        client = undefined;
+        const m = (e as Error).message;
+        return m === 'hang' || /timeout|aborted/i.test(m) ? `hang: no answer within ${ANSWER_MS} ms` : `client error: ${m}`;
       }
     },
     close: () => client?.close(),
