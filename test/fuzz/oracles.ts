@@ -4,7 +4,7 @@
  */
 
 /** Texts that only an internal fault would put in an answer (the generators never produce them). */
-const LEAKS = /TypeError|ReferenceError|RangeError|Maximum call stack|is not a function|Cannot read prop|(?<!\$)\bundefined\b|\[object Object\]|node:internal|\/work\/|\/home\/|\/tmp\/|\.ts:\d+|\.js:\d+|\bat \w+ \(/;
+const LEAKS = /TypeError|ReferenceError|RangeError|Maximum call stack|is not a function|Cannot read prop|(?<!\$)\bundefined\b(?! global variable)|\[object Object\]|node:internal|\/work\/|\/home\/|\/tmp\/|\.ts:\d+|\.js:\d+|\bat \w+ \(/;
 
 export function leak(text: string): string | undefined {
   const m = LEAKS.exec(text);
@@ -63,11 +63,30 @@ export function checkHttpReply(raw: string, cli = false): string | undefined {
   if (status < 100) return `bad status ${status}`;
   const textTable = cli && !/^\s*[[{]/.test(body);
   if (/content-type: application\/json/i.test(head) && !/transfer-encoding: chunked/i.test(head) && body && !textTable) {
+    let parsed: unknown;
     try {
-      JSON.parse(body);
+      parsed = JSON.parse(body);
     } catch {
       return `JSON answer does not parse: ${JSON.stringify(body.slice(0, 100))}`;
     }
+    if (status >= 400) {
+      const shape = errorShape(parsed);
+      if (shape) return `${status} answer not in Manticore's error shape (${shape}): ${JSON.stringify(body.slice(0, 120))}`;
+    }
   }
   return leak(body);
+}
+
+/**
+ * Manticore's error bodies: {"error": "text"} (SQL endpoints), {"error": {"type", "reason", ...}, "status"}
+ * (the JSON API), and the raw mode's [{"error": "text", ...}]. What is wrong with `body`, or undefined.
+ */
+export function errorShape(body: unknown): string | undefined {
+  const e = Array.isArray(body) ? (body[0] as { error?: unknown } | undefined)?.error : (body as { error?: unknown } | null)?.error;
+  if (typeof e === 'string') return e ? undefined : 'empty error';
+  if (e && typeof e === 'object') {
+    const { type, reason } = e as { type?: unknown; reason?: unknown };
+    return typeof type === 'string' && (typeof reason === 'string' || reason === undefined) ? undefined : 'error object without type/reason';
+  }
+  return 'no error member';
 }
