@@ -4,6 +4,7 @@
  */
 import { runFuzz, verdict } from './runner.js';
 import { TARGETS, type TargetName } from './targets.js';
+import { writeStats } from './write-target.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,6 +32,7 @@ for (const e of report.internalErrors.slice(0, 20)) console.log(`INTERNAL ${e}`)
 const total = report.targets.reduce((n, t) => n + t.inputs, 0);
 const hangs = report.targets.reduce((n, t) => n + t.hangs, 0);
 console.log(JSON.stringify({ ...report, findings: report.findings.length, internalErrors: report.internalErrors.length, totalInputs: total, hangs }, null, 1));
+if (targets.includes('writes')) console.log(`writes: ${writeStats.refused} refused (state compared before/after), ${writeStats.applied} applied`);
 const bad = verdict(report);
 for (const b of bad) console.log(`FAILED ${b}`);
 console.log(bad.length ? `fuzz: ${bad.length} problems` : `fuzz: clean (${total} inputs, 0 crashes, 0 hangs)`);
