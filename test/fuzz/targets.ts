@@ -70,7 +70,14 @@ async function sqlWorker(seed: number, ports: Ports): Promise<Worker> {
       if (!client || client.closed) client = await WireClient.login(ports.mysql, deadline);
       client.write(Buffer.concat([Buffer.from([0x03]), Buffer.from(sql)]), 0);
       try {
-        return checkMysqlReply(await client.response(deadline));
+        const reply = await client.response(deadline);
+        const bad = checkMysqlReply(reply);
+        if (bad || reply.closed) return bad;
+        // the connection answers a trivial query after every input (a statement must not leave it stuck)
+        client.write(Buffer.from('\x03SELECT 1'), 0);
+        const probe = await client.response(deadline);
+        if (probe.closed || probe.packets[0]?.[0] === 0xff) return `SELECT 1 after the input: ${probe.closed ? 'connection closed' : probe.packets[0]!.subarray(9).toString()}`;
+        return undefined;
       } catch (e) {
         client.close();
         client = undefined;
