@@ -4,16 +4,23 @@ import { isReservedTerm } from './spz-terms.js';
 import { lowerBound } from './segment/sorted-terms.js';
 import { patternRegExp } from '../util/pattern-regexp.js';
 
-/** A wildcard keyword as an anchored RegExp (shared by expansion and the snippet matcher). */
+/** One code point without the 'u' flag: a surrogate pair, or any one code unit. */
+const ONE_CHAR = '(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[^])';
+
+/**
+ * A wildcard keyword as an anchored RegExp (shared by expansion and the snippet matcher). Without flags,
+ * so V8's linear engine takes over a match that backtracks too much (pattern-regexp.ts): '*a*a*a...*b'
+ * over a 40-letter word took minutes on the event loop. `[^]` is any code unit, ONE_CHAR one code point.
+ */
 export function wildcardRegExp(pattern: string): RegExp {
   let src = '';
   for (const ch of pattern) {
-    if (ch === '*') src += '.*';
-    else if (ch === '?') src += '.';
-    else if (ch === '%') src += '.?';
-    else src += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    if (ch === '*') src += '[^]*';
+    else if (ch === '?') src += ONE_CHAR;
+    else if (ch === '%') src += `${ONE_CHAR}?`;
+    else src += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
   }
-  return patternRegExp(`^${src}$`, 'su', 'wildcard keyword');
+  return patternRegExp(`^${src}$`, '', 'wildcard keyword');
 }
 
 /** The literal text before the first wildcard character. */

@@ -1,5 +1,12 @@
 /** A RegExp built from a user's pattern (LIKE, wildcard keywords), or a query error when V8 refuses it. */
+import { setFlagsFromString } from 'node:v8';
 import { SearchError } from './errors.js';
+
+// V8's linear-time engine takes over a match that backtracks too much (a RegExp without the 'i' and 'u'
+// flags, in Node 20), and runs a RegExp with the 'l' flag: a user's pattern ('*a*a*a...b', '(a+)+$') must
+// not hold the event loop, which serves every connection, for minutes. Read when a RegExp is compiled.
+setFlagsFromString('--enable-experimental-regexp-engine');
+setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
 /**
  * V8 refuses a RegExp past its size limit ("Regular expression too large") with a SyntaxError, which

@@ -5,11 +5,8 @@
  * V8's linear engine (Node 20: no 'u' and no 'i' flag) takes over a match that backtracks too much, and
  * a pattern it cannot run (backreferences, lookaround: RE2 has neither) is refused as invalid.
  */
-import { setFlagsFromString } from 'node:v8';
-
-// read by V8 when a RegExp is compiled: set once before any REGEX() pattern is
-setFlagsFromString('--enable-experimental-regexp-engine');
-setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+// the V8 flags that enable the linear engine are set where user patterns are built
+import '../../util/pattern-regexp.js';
 
 /** The other case of a letter, or '' (one code unit each way only: a class needs single characters). */
 function otherCase(c: string): string {
