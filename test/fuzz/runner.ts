@@ -84,7 +84,9 @@ const SETUP = [
   // the newest statements' tables: a distributed one (ALTER ... local=/agent=), one for CALL SUGGEST
   "CREATE TABLE fz_d type='distributed' local='fz'",
   "CREATE TABLE fz_sg (title text) min_infix_len='2'",
-  "INSERT INTO fz_sg (id, title) VALUES (1, 'market marker mark hello help'), (2, 'running runner ran')",
+  "INSERT INTO fz_sg (id, title) VALUES (1, 'market marker mark hello help'), (2, 'running runner ran'), (3, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')",
+  // a long name for LIKE patterns of many % to backtrack over (SHOW TABLES LIKE '%a%a...%b')
+  'CREATE TABLE fz_long_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa (title text)',
   "CREATE TABLE fz_pq (title text) type='pq'",
   'CREATE TABLE fz_w (title text, n int)',
   ...WRITE_SETUP,

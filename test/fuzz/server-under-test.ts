@@ -43,11 +43,21 @@ export async function startServerUnderTest(reuse?: string): Promise<ServerUnderT
   const ports: Ports = { http, mysql };
   const internalErrors: string[] = [];
   let errText = '';
+  let stackLeft = 0;
   proc.stderr!.on('data', (c: Buffer) => {
     errText += c.toString();
     const lines = errText.split('\n');
     errText = lines.pop()!;
-    for (const line of lines) if (INTERNAL.test(line) && internalErrors.length < 1000) internalErrors.push(line);
+    for (const line of lines) {
+      // the first stack frames of an internal error say where it came from: kept with its line
+      if (/^\s+at /.test(line) && stackLeft > 0 && internalErrors.length) {
+        stackLeft--;
+        internalErrors[internalErrors.length - 1] += ` | ${line.trim()}`;
+      } else if (INTERNAL.test(line) && internalErrors.length < 1000) {
+        internalErrors.push(line);
+        stackLeft = 3;
+      } else stackLeft = 0;
+    }
   });
   return {
     ports, proc, internalErrors,

@@ -48,12 +48,24 @@ function options(r: Rng, names: string[]): string {
   return ` OPTION ${Array.from({ length: r.chance(0.05) ? r.int(10, 300) : r.int(1, 3) }, () => `${r.pick(names)}${r.chance(0.95) ? `=${arg(r)}` : ''}`).join(r.chance(0.95) ? ', ' : ' ')}`;
 }
 
+/** A LIKE pattern: text, or many `%`/`_` that a backtracking matcher takes exponential time over. */
+export function likePattern(r: Rng): string {
+  if (r.chance(0.7)) return text(r);
+  return `${`${r.pick(['%', '_', '%_'])}${r.pick(['a', 'fz', ''])}`.repeat(r.int(2, 40))}${r.pick(['b', '', '%', 'x_'])}`;
+}
+
+/** A wildcard keyword for MATCH(): many `*`, `?`, `%` around letters (fz_long_* holds 60 a's). */
+export function wildcardKeyword(r: Rng): string {
+  return `${`${r.pick(['*', '?', '%', '*?'])}${r.pick(['a', 'aa', ''])}`.repeat(r.int(2, 30))}${r.pick(['b', '*', '', '?'])}`;
+}
+
 function showStatement(r: Rng): string {
   switch (r.int(0, 3)) {
-    case 0: return `SHOW ${r.pick(['', 'GLOBAL ', 'SESSION '])}VARIABLES${r.chance(0.5) ? ` LIKE ${q(text(r))}` : ''}${r.chance(0.2) ? ` WHERE variable_name=${arg(r)}` : ''}${r.chance(0.2) ? options(r, ['x', 'columns']) : ''}`;
+    case 0: return `SHOW ${r.pick(['', 'GLOBAL ', 'SESSION '])}VARIABLES${r.chance(0.5) ? ` LIKE ${q(likePattern(r))}` : ''}${r.chance(0.2) ? ` WHERE variable_name=${arg(r)}` : ''}${r.chance(0.2) ? options(r, ['x', 'columns']) : ''}`;
     case 1: return `SHOW THREADS${options(r, ['format', 'columns', 'nosuch', 'FORMAT'])}`;
     case 2: return `${r.pick(['DESC', 'DESCRIBE'])} ${r.pick(['fz', 'fz_d', 'missing_t', 'fz_pq'])}${r.chance(0.3) ? ` LIKE ${q(text(r))}` : ''}${options(r, ['force', 'topology', 'nosuch', 'columns'])}`;
-    default: return `SHOW ${r.pick(['CREATE TABLE fz', 'TABLE fz STATUS', 'TABLE fz SETTINGS', 'PLAN', 'META', 'TABLES'])}${options(r, ['force', 'format_output_words', 'format', 'columns', 'nosuch'])}`;
+    default: return r.chance(0.5) ? `SHOW ${r.pick(['TABLES', 'STATUS', 'FULL TABLES', 'COLLATION', 'CHARACTER SET'])} LIKE ${q(likePattern(r))}`
+      : `SHOW ${r.pick(['CREATE TABLE fz', 'TABLE fz STATUS', 'TABLE fz SETTINGS', 'PLAN', 'META', 'TABLES'])}${options(r, ['force', 'format_output_words', 'format', 'columns', 'nosuch'])}`;
   }
 }
 
@@ -96,11 +108,12 @@ function regexCall(r: Rng): string {
 
 function select(r: Rng): string {
   const table = r.pick(['fz', 'fz', 'fz_d', 'missing_t']);
-  switch (r.int(0, 4)) {
+  switch (r.int(0, 5)) {
     case 0: return `SELECT id, ${anyAll(r)} AS a FROM ${table}${r.chance(0.5) ? ` WHERE ${anyAll(r)}${r.chance(0.5) ? ` ${r.pick(['=', '<>'])} ${arg(r)}` : ''}` : ''}`;
     case 1: return `SELECT id, ${regexCall(r)} AS m FROM ${table}${r.chance(0.4) ? ` WHERE ${regexCall(r)}` : ''}`;
     case 2: return `SELECT id FROM ${table}${r.chance(0.5) ? ` WHERE ${r.pick(['id', 'n', 'tags', 'j.a', 's', 'title', 'f'])} ${r.pick(['IN', 'NOT IN', 'in'])} ${r.pick(UV)}` : ''} LIMIT ${r.pick(['-1', '-1, 1', '1, -1', '-2', '-0', '-9223372036854775808', '0', '2147483648', '-1 FACET n', '-1 OPTION max_matches=1', arg(r)])}`;
     case 3: return `SELECT ${Array.from({ length: r.int(1, 3) }, () => `${r.pick(['MIN', 'MAX', 'SUM', 'AVG', 'min', 'GROUP_CONCAT'])}(${r.pick(['s', 'title', 'n', 'j.a', 'j', 'tags', 'id', 'f', 'LOWER(s)', 'TO_STRING(n)', '*'])})`).join(', ')} FROM ${table}${r.chance(0.4) ? ` GROUP BY ${r.pick(['n', 's', 'j.a', 'tags'])}` : ''}`;
+    case 4: return `SELECT id FROM ${r.pick(['fz_sg', 'fz', 'fz_d'])} WHERE MATCH(${q(wildcardKeyword(r))})`;
     default: return `SELECT * FROM ${table} WHERE id = ${arg(r)} OPTION ${r.pick(['max_matches', 'cutoff', 'threads', 'retry_count'])}=${arg(r)}`;
   }
 }
