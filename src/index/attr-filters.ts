@@ -99,8 +99,11 @@ function past64Filter(column: number, f: Filter, values: (number | bigint)[], ne
  * A filter on an integer column with fractional values, rewritten on integers: `x >= 5.5` is
  * `x >= 6`, `x < 5.5` is `x <= 5`; `x = 5.5` matches nothing (an empty IN list).
  */
-function integerFilter(column: number, f: Filter, values: (number | bigint)[], top: bigint): PlanFilter {
+function integerFilter(column: number, f: Filter, given: (number | bigint)[], top: bigint): PlanFilter {
   const negate = !!f.negate;
+  // a float past the 64-bit range (1e19, 1e309 = Infinity) is past every value as a bigint past it is:
+  // BigInt() of Infinity threw in the plan encoder, and 1e19 wrapped to a negative 64-bit value
+  const values = given.map((v) => (typeof v === 'number' && !(Math.abs(v) < 2 ** 63) && !Number.isNaN(v) ? (v > 0 ? top + 1n : I64_MIN - 1n) : v));
   if (values.some((v) => past64(v, top))) return past64Filter(column, f, values, negate, top);
   const frac = (v: number | bigint) => typeof v === 'number' && !Number.isInteger(v);
   if (!values.some(frac)) return { column, op: f.op, negate, values, float: false };
