@@ -103,6 +103,8 @@ export class PairNumbers {
   /** Per pair number: the row and key of its last hit (one hit per occurrence). */
   readonly lastRow = new U32List();
   readonly lastKey = new U32List();
+  /** Per pair number: its emissions, counted as the scans emit them (groupByPair's counts). */
+  readonly emitted = new U32List();
   readonly grid: Int32Array | null;
   private readonly map: Map<number, number> | null;
   /** Per sorted term number: its slot among the eligible words (-1: none); `e` of them. */
@@ -128,6 +130,7 @@ export class PairNumbers {
       this.right.push(r);
       this.lastRow.push(0xffffffff);
       this.lastKey.push(0);
+      this.emitted.push(0);
     }
     return x;
   }
@@ -230,6 +233,7 @@ function rowPairs(out: Emissions, r: number, keys: Uint32Array, ids: Uint32Array
       out.pair.push(x);
       out.row.push(r);
       out.hit.push(keys[i]);
+      pairs.emitted.a[x]++;
     }
   }
 }
@@ -239,7 +243,7 @@ function groupByPair(e: Emissions, rank: Uint32Array): { start: Uint32Array; hit
   const np = rank.length;
   const hits = e.pair.n;
   const start = scratchWords('pairStart', np + 1).fill(0);
-  countByPair(start, rank, e.pair.a, hits);
+  countByPair(start, rank, e.pairs.emitted.a);
   prefixSums(start, np);
   const hitRow = scratchWords('pairHitRow', hits);
   const pairHits = scratchWords('pairHits', hits);
@@ -247,9 +251,9 @@ function groupByPair(e: Emissions, rank: Uint32Array): { start: Uint32Array; hit
   return { start, hitRow, pairHits };
 }
 
-/** start[rank[pair] + 1]: each pair's emissions counted. */
-function countByPair(start: Uint32Array, rank: Uint32Array, pair: Uint32Array, hits: number): void {
-  for (let i = 0; i < hits; i++) start[rank[pair[i]] + 1]++;
+/** start[rank[x] + 1]: each pair's emissions (counted by the scan, not by a pass over the emissions). */
+function countByPair(start: Uint32Array, rank: Uint32Array, emitted: Uint32Array): void {
+  for (let x = 0; x < rank.length; x++) start[rank[x] + 1] = emitted[x];
 }
 
 /** a[t + 1] += a[t] for t < m. */
@@ -290,18 +294,10 @@ function prependPairs(table: PostingsTable, pairNames: string[], g: ReturnType<t
   posStart.set(start);
   shiftStarts(rowStart, table.rowStart, np, m, n);
   shiftStarts(posStart, table.posStart, np, m, hits);
-  const terms = pairNames;
-  appendTerms(terms, table.terms);
+  // one copy by the engine (both arrays are packed, made by push: so is the result), where a push a
+  // term grew the pair names' array to the batch's 50-60k terms
+  const terms = pairNames.concat(table.terms);
   return { terms, rowStart, rows: rows.subarray(0, n + k), tfs: tfs.subarray(0, n + k), posStart, positions, termsOwned: table.termsOwned };
-}
-
-/**
- * `from` appended to `to`: a loop of its own, as the grouping's loops are (doc-inverter.ts says why):
- * in prependPairs, V8 optimized it on the stack and the object literal after it, never run by then,
- * deoptimized prependPairs in every batch (7 deopts and recompiles over a gcide import).
- */
-function appendTerms(to: string[], from: readonly string[]): void {
-  for (let i = 0; i < from.length; i++) to.push(from[i]);
 }
 
 /** Rows and tfs per pair from its hits (rowStart's first np words); returns the rows' count. */

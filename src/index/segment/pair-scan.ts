@@ -26,8 +26,8 @@ export function marksPair(a: number, b: number): boolean {
 
 /** What the grid scan needs of the batch's eligible words besides the tokens. */
 export interface PairGrid {
-  /** Per stream id: its word's slot + 1, 0 for a word not eligible. */
-  slotPlus: Uint32Array;
+  /** Per stream id: its word's slot + 1, 0 for a word not eligible (e <= 1024: GRID_MAX_CELLS; half the bytes to cache). */
+  slotPlus: Uint16Array;
   /** Per slot: its sorted term number. */
   slotTerm: Uint32Array;
   /** Slots (the grid is e x e cells, first word's slot major). */
@@ -76,6 +76,7 @@ export function scanGrid(out: Emissions, tokens: RowTokens, g: PairGrid, keys: U
         out.pair.push(x);
         out.row.push(r);
         out.hit.push(key);
+        pairs.emitted.a[x]++;
       }
     }
   }
@@ -84,7 +85,7 @@ export function scanGrid(out: Emissions, tokens: RowTokens, g: PairGrid, keys: U
 /** The grid scan's tables of the eligible words `ok` (eligible()) numbered by `pairs`. */
 export function pairGrid(ok: Uint8Array, pairs: PairNumbers, termOf: Uint32Array, secondOk: number): PairGrid {
   const e = pairs.e;
-  const slotPlus = new Uint32Array(termOf.length);
+  const slotPlus = new Uint16Array(termOf.length);
   const slotTerm = new Uint32Array(e);
   const mark = new Uint8Array(e);
   slotsById(pairs.slot, termOf, slotPlus);
@@ -95,7 +96,7 @@ export function pairGrid(ok: Uint8Array, pairs: PairNumbers, termOf: Uint32Array
 }
 
 /** slotPlus[id]: stream id `id`'s word's slot + 1 (0: not eligible). */
-function slotsById(slot: Int32Array, termOf: Uint32Array, slotPlus: Uint32Array): void {
+function slotsById(slot: Int32Array, termOf: Uint32Array, slotPlus: Uint16Array): void {
   for (let id = 0; id < termOf.length; id++) slotPlus[id] = slot[termOf[id]] + 1;
 }
 
