@@ -123,6 +123,8 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
   // every name and value is checked before any is set, so a refused statement changes nothing
   const apply: (() => void)[] = [];
   for (const a of st.assignments) {
+    // a user variable without GLOBAL is a session name searchd's HandleSetLocal does not know
+    if (a.user && a.scope !== 'global') checkSetName(`@${a.name}`, a.scope);
     if (!a.system && !a.user) {
       checkSetName(a.name, a.scope);
       checkSetValue(a.name, a.scope, textValue(a.value));
@@ -137,7 +139,6 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
 function setter(a: SetStatement['assignments'][number], session: Session, settings: GlobalSettings, catalog: Catalog): () => void {
   const none = () => {};
   if (a.user) {
-    if (a.scope !== 'global') return none;
     const [name, values] = uservarOf(a);
     return () => { settings.uservars.set(name, values); };
   }
