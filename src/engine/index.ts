@@ -72,6 +72,8 @@ export interface OpenOptions extends EngineOptions {
    * Default DEFAULT_MAX_QUERY_MEMORY; 0: no cap but the core's own 4 GiB.
    */
   maxQueryMemory?: number;
+  /** SET GLOBAL of the server's own settings (GlobalSettings.onServerSetting): the server's logs take them. */
+  onServerSetting?: (name: string, value: string) => void;
   /** searchd collation_server: strings' collation in queries (libc_ci, libc_cs, utf8_general_ci, binary); unset or unknown: libc_ci. */
   collationServer?: string;
   /** searchd ha_ping_interval, ha_period_karma, persistent_connections_limit as written (distributed/ha-settings.ts). */
@@ -244,6 +246,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
     if (name) settings.collation_server = name;
     else console.warn(`quarry: warning: Unknown collation: '${opts.collationServer}'`);
   }
+  if (opts.onServerSetting) settings.onServerSetting = opts.onServerSetting;
   const ctx: ExecContext = { catalog, ids, settings, config: opts.configTables ?? new Map(), dist };
   // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts),
   // of queries once it has been idle longer; the query threads with it, and the field scanner's core memory

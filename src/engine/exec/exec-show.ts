@@ -153,6 +153,16 @@ function setter(a: SetStatement['assignments'][number], session: Session, settin
     case 'sql_quote_show_create': { const v = boolValue(a.name, a.value); return () => { session.quoteShowCreate = v; }; }
     // searchd takes an unknown name as its default collation, libc_ci, without an error
     case 'collation_connection': { const v = collationName(textValue(a.value)) ?? DEFAULT_COLLATION; return () => { session.collation = v; }; }
+    // held by the server (its query log); searchd's HandleSetGlobal sets them for the next statement
+    case 'query_log_format': case 'log_level': {
+      const v = textValue(a.value);
+      return () => settings.onServerSetting?.(a.name, v);
+    }
+    // (int)iSetValue: a string reads as 0
+    case 'query_log_min_msec': {
+      const v = a.value.kind === 'int' ? String(a.value.value) : '0';
+      return () => settings.onServerSetting?.(a.name, v);
+    }
     // the other names searchd takes (set-known.ts) are accepted without an effect, as searchd takes them
     default: return none;
   }
