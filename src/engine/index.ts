@@ -134,9 +134,9 @@ class QuarryEngine implements Engine {
       try {
         const r = await executeStatement(this.ctx, st, session);
         const ms = performance.now() - t0;
-        metrics.observe(kindOf(st), tableOf(st), ms);
         const first = Array.isArray(r) ? r[0] : r;
         const found = first?.kind === 'rows' ? first.meta?.totalFound ?? first.rows.length : undefined;
+        metrics.observe(kindOf(st), tableOf(st), ms, found);
         metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms, found, connId: session.connId, peer: session.peer, search: st.kind === 'select' ? searchSummaryOf(st) : undefined });
         if (st.kind === 'create_table' || st.kind === 'drop_table') metrics.forgetTable(st.table.toLowerCase());
         if (Array.isArray(r)) out.push(...r);
