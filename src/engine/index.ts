@@ -2,6 +2,7 @@
 import { collationName } from '../util/collation.js';
 import { metrics } from '../metrics/metrics.js';
 import { commandOf, kindOf, searchSummaryOf, tableOf } from '../metrics/statement-kind.js';
+import { metaAfterError, metaAfterSuccess } from './exec/last-meta.js';
 import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
 import { closeQueryPools, releaseIdleQueryPools, setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
@@ -124,6 +125,7 @@ class QuarryEngine implements Engine {
     } catch (e) {
       const err = asSearchError(e);
       metrics.statementListener?.({ kind: 'parse_error', text: sql, ms: 0, error: err.message, connId: session.connId, peer: session.peer });
+      metaAfterError(undefined, session, err.message);
       return [{ kind: 'error', code: err.code, message: err.message }];
     }
     const out: Result[] = [];
@@ -139,12 +141,14 @@ class QuarryEngine implements Engine {
         metrics.observe(kindOf(st), tableOf(st), ms, found);
         metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms, found, connId: session.connId, peer: session.peer, search: st.kind === 'select' ? searchSummaryOf(st) : undefined });
         if (st.kind === 'create_table' || st.kind === 'drop_table') metrics.forgetTable(st.table.toLowerCase());
+        metaAfterSuccess(st, session);
         if (Array.isArray(r)) out.push(...r);
         else out.push(r);
       } catch (e) {
         const err = asSearchError(e);
         if (err.code === 'INTERNAL') logError(`internal error running '${st.text.slice(0, 200)}': ${err.message}`, e);
         metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms: performance.now() - t0, error: err.message, connId: session.connId, peer: session.peer });
+        metaAfterError(st, session, err.message);
         out.push({ kind: 'error', code: err.code, message: err.message });
         break;
       }

@@ -6,7 +6,7 @@ import { execShowCreate, execShowFields } from './exec-ddl.js';
 import { likeMatcher } from '../like.js';
 import { tableSettingsText } from '../schema-text.js';
 import { constantValue } from '../expr/constant-expr.js';
-import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn } from '../result.js';
+import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn, type SearchMeta } from '../result.js';
 import { systemVariable, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
@@ -16,16 +16,22 @@ import { uservarOf } from './uservars.js';
 import { processlistResult, statusRows, tableStatusRows, threadsResult, type ThreadsOptions } from './exec-status.js';
 import { optionText } from '../values/sql-values.js';
 
+/** A session before its first search, or after a write: searchd's empty CSphQueryResultMeta. */
+const NO_META: SearchMeta = { total: 0, totalFound: 0, totalRelation: 'eq', timeMs: 0, keywords: [] };
+
+/** searchd's BuildMeta: error and warning first, the totals, then the keywords in byte order (MakeSortedWordStat). */
 function metaRows(session: Session): string[][] {
-  const m = session.lastMeta;
-  if (!m) return [];
-  const out = [
+  const m = session.lastMeta ?? NO_META;
+  const out: string[][] = [];
+  if (m.error) out.push(['error', m.error]);
+  if (m.warning) out.push(['warning', m.warning]);
+  out.push(
     ['total', String(m.total)], ['total_found', String(m.totalFound)],
     ['total_relation', m.totalRelation], ['time', (m.timeMs / 1000).toFixed(3)],
-  ];
-  m.keywords.forEach((k, i) => out.push([`keyword[${i}]`, k.keyword], [`docs[${i}]`, String(k.docs)], [`hits[${i}]`, String(k.hits)]));
+  );
+  const words = [...m.keywords].sort((a, b) => Buffer.compare(Buffer.from(a.keyword), Buffer.from(b.keyword)));
+  words.forEach((k, i) => out.push([`keyword[${i}]`, k.keyword], [`docs[${i}]`, String(k.docs)], [`hits[${i}]`, String(k.hits)]));
   for (const [k, v] of m.extra ?? []) out.push([k, v]);
-  if (m.warning) out.push(['warning', m.warning]);
   return out;
 }
 
