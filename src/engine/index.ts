@@ -2,7 +2,7 @@
 import { collationName } from '../util/collation.js';
 import { metrics } from '../metrics/metrics.js';
 import { commandOf, kindOf, searchSummaryOf, tableOf } from '../metrics/statement-kind.js';
-import { metaAfterError, metaAfterSuccess } from './exec/last-meta.js';
+import { metaAfterError, metaBeforeStatement } from './exec/last-meta.js';
 import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
 import { closeQueryPools, releaseIdleQueryPools, setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
@@ -133,6 +133,7 @@ class QuarryEngine implements Engine {
       const cmd = commandOf(st);
       if (cmd) metrics.count(cmd, tableOf(st));
       const t0 = performance.now();
+      metaBeforeStatement(st, session);
       try {
         const r = await executeStatement(this.ctx, st, session);
         const ms = performance.now() - t0;
@@ -141,7 +142,6 @@ class QuarryEngine implements Engine {
         metrics.observe(kindOf(st), tableOf(st), ms, found);
         metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms, found, connId: session.connId, peer: session.peer, search: st.kind === 'select' ? searchSummaryOf(st) : undefined });
         if (st.kind === 'create_table' || st.kind === 'drop_table') metrics.forgetTable(st.table.toLowerCase());
-        metaAfterSuccess(st, session);
         if (Array.isArray(r)) out.push(...r);
         else out.push(r);
       } catch (e) {
