@@ -75,6 +75,8 @@ export interface OpenOptions extends EngineOptions {
   maxQueryMemory?: number;
   /** SET GLOBAL of the server's own settings (GlobalSettings.onServerSetting): the server's logs take them. */
   onServerSetting?: (name: string, value: string) => void;
+  /** The server's query_log_format / log_level as they are now (SHOW VARIABLES). */
+  serverSetting?: (name: string) => string | undefined;
   /** searchd collation_server: strings' collation in queries (libc_ci, libc_cs, utf8_general_ci, binary); unset or unknown: libc_ci. */
   collationServer?: string;
   /** searchd ha_ping_interval, ha_period_karma, persistent_connections_limit as written (distributed/ha-settings.ts). */
@@ -251,6 +253,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
     else console.warn(`quarry: warning: Unknown collation: '${opts.collationServer}'`);
   }
   if (opts.onServerSetting) settings.onServerSetting = opts.onServerSetting;
+  if (opts.serverSetting) settings.serverSetting = opts.serverSetting;
   const ctx: ExecContext = { catalog, ids, settings, config: opts.configTables ?? new Map(), dist };
   // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts),
   // of queries once it has been idle longer; the query threads with it, and the field scanner's core memory

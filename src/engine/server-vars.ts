@@ -22,6 +22,8 @@ export interface GlobalSettings {
    * process (no server, no log).
    */
   onServerSetting?: (name: string, value: string) => void;
+  /** The server's current query_log_format / log_level (SHOW VARIABLES); unset in process. */
+  serverSetting?: (name: string) => string | undefined;
 }
 
 export function defaultSettings(): GlobalSettings {

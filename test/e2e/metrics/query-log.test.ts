@@ -144,6 +144,12 @@ describe('query_log', () => {
     expect(lines[0]).toMatch(/^\[.*\] \d+\.\d{3} sec .*\[t\] apple$/);
     expect(lines[1]).toMatch(/^\/\* .* found 1 \*\/ SELECT id FROM t WHERE MATCH\('apple'\);$/);
     expect(lines[2]).toMatch(/^\[.*\] \d+\.\d{3} sec .*\[t\]$/);
+    // SHOW VARIABLES reads them back from the server, in searchd's place after collation_connection
+    await sql(s.http, 'SET GLOBAL log_level = debug');
+    const res = await fetch(`http://127.0.0.1:${s.http}/sql?mode=raw`, { method: 'POST', body: 'SHOW VARIABLES' });
+    const vars = ((await res.json()) as { data: { Variable_name: string; Value: string }[] }[])[0]!.data.map((r) => [r.Variable_name, r.Value]);
+    const at = vars.findIndex((r) => r[0] === 'collation_connection');
+    expect(vars.slice(at + 1, at + 3)).toEqual([['query_log_format', 'plain'], ['log_level', 'debug']]);
   });
 
   it('refuses an unknown query_log_commands name', async () => {
