@@ -42,3 +42,12 @@ it('a write starts an empty meta; other statements keep it', async () => {
   await t.exec('UPDATE t SET a = 5 WHERE id = 1');
   expect(await meta()).toEqual(EMPTY);
 });
+
+it('after FACET: the main query\'s meta with every query\'s time added (searchd bUseFirstMeta)', async () => {
+  const out = await t.exec("SELECT * FROM t WHERE MATCH('hello') FACET a FACET id");
+  const times = out.map((r) => (r.kind === 'rows' ? r.meta?.timeMs ?? 0 : 0));
+  expect(times.length).toBe(3);
+  const rows = await meta();
+  expect(rows.slice(0, 3)).toEqual(['total=2', 'total_found=2', 'total_relation=eq']);
+  expect(rows[3]).toBe(`time=${(times.reduce((a, b) => a + b, 0) / 1000).toFixed(3)}`);
+});
