@@ -131,7 +131,7 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
   for (const a of st.assignments) {
     // a user variable without GLOBAL is a session name searchd's HandleSetLocal does not know
     if (a.user && a.scope !== 'global') checkSetName(`@${a.name}`, a.scope);
-    if (!a.system && !a.user) {
+    if (!a.system && !a.user && !globalList(a)) {
       checkSetName(a.name, a.scope);
       checkSetValue(a.name, a.scope, textValue(a.value));
     }
@@ -141,10 +141,15 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
   return ok(0);
 }
 
+/** `SET GLOBAL name = (1,2)`: searchd's SET_GLOBAL_UVAR whatever the name (sphinxql_second.y), a user variable. */
+function globalList(a: SetStatement['assignments'][number]): boolean {
+  return a.scope === 'global' && !a.system && a.value.kind === 'tuple';
+}
+
 /** What one assignment does, its value already converted (a bad one throws here, before anything is set). */
 function setter(a: SetStatement['assignments'][number], session: Session, settings: GlobalSettings, catalog: Catalog): () => void {
   const none = () => {};
-  if (a.user) {
+  if (a.user || globalList(a)) {
     const [name, values] = uservarOf(a);
     return () => { settings.uservars.set(name, values); };
   }

@@ -13,9 +13,9 @@ import type { GlobalSettings } from '../server-vars.js';
  */
 export function uservarOf(a: SetAssignment): [string, bigint[]] {
   // SET GLOBAL @x = 5 / 'text' parses as a server setting named '@x' there (SET_GLOBAL_SVAR), which none is
-  if (a.value.kind !== 'tuple') throw new SearchError('BAD_VALUE', `Unknown system variable '@${a.name}'`);
+  if (a.value.kind !== 'tuple') throw new SearchError('BAD_VALUE', `Unknown system variable '${a.user ? '@' : ''}${a.name}'`);
   const values = a.value.items.map((i) => (i.kind === 'int' ? BigInt(i.value) : BigInt(Math.trunc(i.value))));
-  return [`@${a.name}`, values.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))];
+  return [a.user ? `@${a.name}` : a.name, values.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))];
 }
 
 function usesUservar(c: Condition): boolean {

@@ -60,3 +60,13 @@ it('a user variable without GLOBAL, or GLOBAL with one value, is searchd\'s erro
   // none of them set the list
   expect(await sql('SELECT id FROM t WHERE id IN @ids')).toMatchObject({ kind: 'error', message: "table t: undefined global variable '@ids'" });
 });
+
+it('a bare name is the same form (searchd reads @x as an identifier): SET GLOBAL ids = (...) and IN ids', async () => {
+  expect(await sql('SET GLOBAL picked = (3, 1)')).toMatchObject({ kind: 'ok' });
+  expect(await ids('SELECT id FROM t WHERE id IN picked')).toEqual([1n, 3n]);
+  expect(await ids('SELECT id FROM t WHERE id NOT IN picked')).toEqual([2n]);
+  expect(await sql('SELECT id FROM t WHERE id IN nope')).toMatchObject({ kind: 'error', message: "table t: undefined global variable 'nope'" });
+  // the @ form is another name
+  expect(await sql('SELECT id FROM t WHERE id IN @picked')).toMatchObject({ kind: 'error', message: "table t: undefined global variable '@picked'" });
+  expect(await sql('SET GLOBAL picked = 5')).toMatchObject({ kind: 'error', message: "Unknown system variable 'picked'" });
+});
