@@ -71,13 +71,14 @@ export function foldCase(source: string): string {
 }
 
 /**
- * RE2's leading flag group `(?i)`, `(?s)`, `(?m)` (or several, `(?is)`) becomes the RegExp's flags
+ * RE2's leading flag groups `(?i)`, `(?s)`, `(?m)` (or several, `(?is)`, `(?i)(?s)`) become the RegExp's flags
  * ('i' spelled out, see foldCase); anything else RE2-only stays an invalid pattern (README: REGEX()).
  * Throws when the pattern is invalid or cannot run in linear time.
  */
 export function re2Pattern(source: string): RegExp {
-  const lead = /^\(\?([ims]+)\)/.exec(source);
-  const flags = [...new Set(lead?.[1] ?? '')].join('');
+  // one leading group or several in a row ('(?i)(?s)x', as RE2 takes them)
+  const lead = /^(?:\(\?[ims]+\))+/.exec(source);
+  const flags = [...new Set((lead?.[0] ?? '').replace(/[^ims]/g, ''))].join('');
   const body = lead ? source.slice(lead[0].length) : source;
   // a Unicode property class (\p{L}) needs the 'u' flag, which the linear engine lacks in Node 20:
   // such a pattern runs on the backtracking engine (README: REGEX())

@@ -33,6 +33,8 @@ describe('REGEX() in linear time', () => {
     expect(await column("select id, regex(s, '(?i)^A{3}$') as m from r order by id asc")).toEqual([0, 0, 1]);
     expect(foldCase('a\\d[b-c\\]]{2,3}(?<nm>x)')).toBe('[aA]\\d[b-c\\]B-C]{2,3}(?<nm>[xX])');
     expect(re2Pattern('(?is)x.y').test('X\nY')).toBe(true);
+    // several leading groups in a row, as RE2 takes them (was 'pattern is invalid')
+    expect(re2Pattern('(?i)(?s)x.y').test('X\nY')).toBe(true);
   });
 
   it('what RE2 cannot run either is an invalid pattern', async () => {
