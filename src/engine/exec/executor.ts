@@ -1,4 +1,5 @@
 /** Runs parsed statements against the catalog: the one dispatch from statement kind to its executor. */
+import { fuzzySelect } from '../suggest/fuzzy-search.js';
 import type { NamedValue, ShowWhat, Statement } from '../../sql/ast.js';
 import { checkOptions, type OptionStatement } from '../statement-options.js';
 import type { GlobalFlags } from './exec-select.js';
@@ -101,7 +102,9 @@ function withUservars(st: Statement, settings: ExecContext['settings']): Stateme
 
 /** One statement on this node only (what the replication layer applies from a cluster's stream). */
 export async function executeLocal(ctx: ExecContext, parsed: Statement, session: Session): Promise<Result | Result[]> {
-  const st = withUservars(parsed, ctx.settings);
+  const bound = withUservars(parsed, ctx.settings);
+  // OPTION fuzzy (Buddy's plugin in Manticore): the MATCH rewritten before the options are checked
+  const st = bound.kind === 'select' ? fuzzySelect(ctx.catalog, ctx.dist, bound) : bound;
   const flags = {
     notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit,
     collation: session.collation ?? ctx.settings.collation_server,
