@@ -64,7 +64,10 @@ export function fuzzyVariations(table: Table, phrase: string, distance: number, 
     let original = word;
     let choices = own.map((s) => s.term);
     const next = normalizedWords[i + 1];
-    if (next !== undefined && mergeable(word, next)) {
+    // a word the dictionary has as it is stays itself (Manticore's fuzzy-preserve-distance-exact-words.rec:
+    // 'how to' is not read as 'howto' -> 'howo' once such words exist)
+    const exact = own.some((s) => s.distance === 0);
+    if (next !== undefined && !exact && mergeable(word, next)) {
       const glued = suggestText(table, word + next, limit, distance, bigrams);
       // the glued pair costs one edit more: the space it removed
       const gluedDistances = new Map(glued.map((s) => [s.term, s.distance + 1]));

@@ -43,6 +43,12 @@ describe('OPTION fuzzy', () => {
     expect(await ids(`SELECT id FROM t WHERE MATCH('hello world') OPTION fuzzy=1`)).toEqual([2]);
   });
 
+  it('a word the dictionary has is not glued to the next (fuzzy-preserve-distance-exact-words.rec)', async () => {
+    await t.exec(`CREATE TABLE fuzz (id bigint, title text) dict='keywords' min_infix_len='3' index_exact_words='1' expand_keywords='1'`);
+    await t.exec(`INSERT INTO fuzz (id, title) VALUES (1, 'how to survive'), (2, 'owto'), (3, 'hosto'), (4, 'howo')`);
+    expect(await ids(`SELECT id FROM fuzz WHERE MATCH('how to survive') OPTION fuzzy=1, distance=2, preserve=1`)).toEqual([1]);
+  });
+
   it("Buddy's errors", async () => {
     expect(await error(`SELECT * FROM plain WHERE MATCH('x') OPTION fuzzy=1`)).toBe('Fuzzy search requires min_infix_len to be set');
     expect(await error(`SELECT * FROM mytable WHERE MATCH('x') OPTION fuzzy='1'`)).toBe("Invalid value for option 'fuzzy'");
