@@ -1,5 +1,5 @@
 /**
- * SELECT ... WHERE MATCH('...') OPTION fuzzy=1 [, distance=N] [, preserve=0|1] [, layouts='us,ru']
+ * SELECT ... WHERE MATCH('...') OPTION fuzzy=1 [, distance=N] [, preserve=0|1] [, layouts='us,ru'] [, force_bigrams=0|1]
  * and /search's "options": {"fuzzy": true, ...}: Manticore Buddy's Fuzzy plugin (manual,
  * Searching/Spell_correction.md "Fuzzy Search"). The query's words are replaced by their fuzzy
  * variations (fuzzy-variations.ts, over the phrase and its keyboard-layout readings): in MATCH text
@@ -18,9 +18,9 @@ import { fuzzyVariations } from './fuzzy-variations.js';
 import { layoutVariants, parseLayouts } from './keyboard-layouts.js';
 import { requireInfixes } from './infix-check.js';
 
-interface FuzzyOptions { fuzzy: boolean; distance: number; preserve: boolean; layouts: string[] }
+interface FuzzyOptions { fuzzy: boolean; distance: number; preserve: boolean; layouts: string[]; bigrams: boolean }
 
-const FUZZY_OPTIONS = new Set(['fuzzy', 'distance', 'preserve', 'layouts']);
+const FUZZY_OPTIONS = new Set(['fuzzy', 'distance', 'preserve', 'layouts', 'force_bigrams']);
 const NO_MATCH = "The 'fuzzy' option requires a full-text query. Use: MATCH('search query') or MATCH('search query', table_name)";
 
 /** Each position's candidate words: the union over the phrase and its layout readings, in first-seen order. */
@@ -28,7 +28,7 @@ function positions(table: Table, text: string, o: FuzzyOptions): string[][] {
   const phrases = [text, ...(o.layouts.length ? layoutVariants(text, o.layouts) : [])];
   const out: Set<string>[] = [];
   for (const phrase of phrases) {
-    const { words } = fuzzyVariations(table, phrase, o.distance, false, o.preserve);
+    const { words } = fuzzyVariations(table, phrase, o.distance, o.bigrams, o.preserve);
     words.forEach((w, i) => { for (const k of w.keywords) (out[i] ??= new Set()).add(k); });
   }
   return out.filter((s) => s?.size).map((s) => [...s]);
@@ -54,7 +54,7 @@ const invalid = (name: string) => new SearchError('PARSE_ERROR', `Invalid value 
 
 /** The SQL options fuzzy, distance, preserve and layouts read (digits, as Buddy's patterns take them). */
 function sqlFuzzyOptions(options: NamedValue[]): FuzzyOptions {
-  const o: FuzzyOptions = { fuzzy: false, distance: 2, preserve: false, layouts: [] };
+  const o: FuzzyOptions = { fuzzy: false, distance: 2, preserve: false, layouts: [], bigrams: false };
   for (const { name, value } of options) {
     if (!FUZZY_OPTIONS.has(name)) continue;
     if (name === 'layouts') {
@@ -65,7 +65,8 @@ function sqlFuzzyOptions(options: NamedValue[]): FuzzyOptions {
     if (value.kind !== 'int' || value.value < 0) throw invalid(name);
     if (name === 'fuzzy') o.fuzzy = value.value !== 0;
     else if (name === 'distance') o.distance = Number(value.value);
-    else o.preserve = value.value !== 0;
+    else if (name === 'preserve') o.preserve = value.value !== 0;
+    else o.bigrams = value.value !== 0;
   }
   return o;
 }
@@ -99,6 +100,7 @@ function jsonFuzzyOptions(opts: JsonObject): FuzzyOptions {
     fuzzy: truthy(opts.fuzzy),
     distance: isJsonInt(distance) ? Number(distance.value) : 2,
     preserve: truthy(opts.preserve),
+    bigrams: truthy(opts.force_bigrams),
     layouts: Array.isArray(layouts) && !layouts.length ? [] : parseLayouts(list),
   };
 }

@@ -49,6 +49,12 @@ describe('OPTION fuzzy', () => {
     expect(await ids(`SELECT id FROM fuzz WHERE MATCH('how to survive') OPTION fuzzy=1, distance=2, preserve=1`)).toEqual([1]);
   });
 
+  it('force_bigrams finds a transposition (core/call-autocomplete-force-bigrams.rec)', async () => {
+    await t.exec(`INSERT INTO t VALUES (3,'iphone george planet letter')`);
+    expect(await ids(`SELECT id FROM t WHERE MATCH('ipohne') OPTION fuzzy=1, force_bigrams=1`)).toEqual([3]);
+    expect(await ids(`SELECT id FROM t WHERE MATCH('ipohne') OPTION fuzzy=1, force_bigrams=0`)).toEqual([]);
+  });
+
   it("Buddy's errors", async () => {
     expect(await error(`SELECT * FROM plain WHERE MATCH('x') OPTION fuzzy=1`)).toBe('Fuzzy search requires min_infix_len to be set');
     expect(await error(`SELECT * FROM mytable WHERE MATCH('x') OPTION fuzzy='1'`)).toBe("Invalid value for option 'fuzzy'");
