@@ -15,7 +15,7 @@ import type { CallStatement, Literal } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import { rows, stringColumns, type Result } from '../result.js';
 import type { Table } from '../table.js';
-import { intOption } from './call-keywords.js';
+import { intOption, splitKeywords } from './call-keywords.js';
 import { walkSuggestions } from './suggest-walk.js';
 
 export interface SuggestOptions { limit: number; maxEdits: number; deltaLen: number; stats: boolean; bigrams: boolean; nonChar: boolean }
@@ -92,7 +92,9 @@ export function callSuggest(table: Table, st: CallStatement): Result {
   if (!(Number.parseInt(table.schema.settings.min_infix_len ?? '0', 10) > 0)) {
     throw new SearchError('QUERY_ERROR', 'suggests work only for keywords dictionary with infix enabled');
   }
-  const words = table.pipeline.keywords(st.args[0]!.value);
+  // a word with wildcards keeps them, as searchd's tokenizer of an infix table does: '*rich*' is a
+  // 6-code-point word, so delta_len and the edit distance count its stars (Buddy's autocomplete asks so)
+  const words = splitKeywords(table, st.args[0]!.value, true);
   const cols = o.stats ? stringColumns('suggest', 'distance', 'docs') : stringColumns('suggest');
   if (!words.length) return rows(cols, []);
   const word = (st.name === 'qsuggest' ? words[words.length - 1]! : words[0]!).tokenized;

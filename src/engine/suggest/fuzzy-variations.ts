@@ -8,6 +8,7 @@
  */
 import type { Table } from '../table.js';
 import { suggestDefaults, suggestWord } from '../exec/call-suggest.js';
+import { splitKeywords } from '../exec/call-keywords.js';
 
 /** One position of the phrase: the text there and the dictionary words that may stand for it. */
 export interface Variation { original: string; keywords: string[] }
@@ -15,7 +16,7 @@ export interface FuzzyVariations { words: Variation[]; score: Map<string, number
 
 /** CALL SUGGEST(text, table, limit, distance as max_edits, 1 as non_char [, force_bigrams]) on the text's first keyword. */
 export function suggestText(table: Table, text: string, limit: number, maxEdits: number, bigrams: boolean) {
-  const first = table.pipeline.keywords(text)[0];
+  const first = splitKeywords(table, text, true)[0];
   if (!first) return [];
   return suggestWord(table, first.tokenized, { ...suggestDefaults(), limit, maxEdits, nonChar: true, bigrams });
 }

@@ -52,6 +52,14 @@ describe('CALL AUTOCOMPLETE', () => {
     expect(await words(`CALL AUTOCOMPLETE('ghbdtn', 'ru', 'us,ru' as layouts)`)).toContain('привет');
   });
 
+  it('a suggestion reached through the stars of *word* (test-fuzzy-search-sharded-table.rec)', async () => {
+    await t.exec(`CREATE TABLE tbl_fz(username text) min_infix_len='2' expand_keywords='1'`);
+    await t.exec(`INSERT INTO tbl_fz (id, username) VALUES (1,'RICHARD'),(2,'RICARDO'),(3,'MARIA'),(4,'MARINA'),(5,'JOHN')`);
+    expect(await words(`CALL AUTOCOMPLETE('RICH', 'tbl_fz', 1 AS fuzziness)`)).toEqual(['richard', 'ricardo']);
+    // CALL SUGGEST keeps a wildcard word's stars: '*rich*' is 6 code points, 'richard' 4 edits from it
+    expect(await t.rows(`CALL SUGGEST('*rich*', 'tbl_fz')`)).toEqual([['richard', '4', '1']]);
+  });
+
   it("Buddy's errors: infixes, layouts, arguments, options, tables", async () => {
     expect(await error(`CALL AUTOCOMPLETE('jo', 'plain', 'us,ru' AS layouts)`)).toBe('Autocomplete requires min_infix_len to be set');
     expect(await error(`CALL AUTOCOMPLETE('jo', 'plain', 'us' AS layouts)`)).toBe('At least two languages are required in layouts');
