@@ -23,7 +23,7 @@ import { execDistributedWrite } from '../distributed/dist-write.js';
 import {
   execAgentStatus, execAlterDistributed, execCreateDistributed, execDescribeDistributed, execShowCreateDistributed, isDistributedCreate, refuseWrite,
 } from '../distributed/exec-dist.js';
-import { ok, type Result } from '../result.js';
+import { ok, rows, stringColumns, type Result } from '../result.js';
 import type { GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 import { NO_REPLICATION, type ReplicationHook } from '../replication-hook.js';
@@ -162,6 +162,11 @@ export async function executeLocal(ctx: ExecContext, parsed: Statement, session:
     case 'lock_tables': return execLockTables(ctx.catalog, st, session);
     case 'unlock_tables': return execUnlockTables(session);
     case 'information_schema': return execInformationSchema(ctx.catalog, st);
+    case 'debug_sleep': { // searchd's HandleMysqlDebug: the time slept, in seconds with 3 decimals
+      const started = performance.now();
+      if (st.seconds > 0) await new Promise((r) => setTimeout(r, st.seconds * 1000));
+      return rows(stringColumns('command', 'result'), [['sleep', ((performance.now() - started) / 1000).toFixed(3)]]);
+    }
     case 'begin': // BEGIN inside a transaction commits it first, as in MySQL.
       if (session.transaction) await commit(session, ctx.catalog);
       session.transaction = { writes: [] };
