@@ -40,12 +40,15 @@ const boost = (i: number): string => String(Math.round(Math.max(50 / (i + 1) ** 
 /** A word as literal query text: the query operators' characters escaped. */
 const escapeWord = (w: string): string => w.replace(/[()[\]<!|*/\-~^$@\\"=]/g, '\\$&');
 
-/** The MATCH text for `text`: a group of candidates per position (the text itself when nothing is found). */
+/** The MATCH text for `text`: a group of candidates per position (the text, escaped, when nothing is found). */
 export function fuzzyMatchText(table: Table, text: string, o: FuzzyOptions): string {
   if (!text) return '';
   const phrase = text.startsWith('"');
-  const words = positions(table, phrase ? text.replace(/^"+|"+$/g, '') : text, o);
-  if (!words.length) return text;
+  const inner = phrase ? text.replace(/^"+|"+$/g, '') : text;
+  const words = positions(table, inner, o);
+  // nothing stands for any word: the text itself, as literal words (Buddy's fallback; '$#@!' then
+  // matches nothing instead of failing as query syntax, test-fuzzy-search.rec)
+  if (!words.length) return phrase ? `"${escapeWord(inner)}"` : escapeWord(inner);
   const groups = words.map((list, i) => `(${list.map((w) => `${escapeWord(w)}^${boost(i)}`).join('|')})`);
   return phrase ? `"${groups.join(' ')}"` : groups.join(' ');
 }

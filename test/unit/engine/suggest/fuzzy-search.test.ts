@@ -55,6 +55,10 @@ describe('OPTION fuzzy', () => {
     expect(await ids(`SELECT id FROM t WHERE MATCH('ipohne') OPTION fuzzy=1, force_bigrams=0`)).toEqual([]);
   });
 
+  it('a text of no words matches nothing rather than failing as query syntax (test-fuzzy-search.rec)', async () => {
+    expect(await ids(`SELECT id FROM mytable WHERE MATCH('$#@!') OPTION fuzzy=1`)).toEqual([]);
+  });
+
   it("Buddy's errors", async () => {
     expect(await error(`SELECT * FROM plain WHERE MATCH('x') OPTION fuzzy=1`)).toBe('Fuzzy search requires min_infix_len to be set');
     expect(await error(`SELECT * FROM mytable WHERE MATCH('x') OPTION fuzzy='1'`)).toBe("Invalid value for option 'fuzzy'");
