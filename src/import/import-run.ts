@@ -129,8 +129,6 @@ export class ImportRun {
       totalBytes: this.#totalBytes(input),
     });
     const batch = Math.max(1, this.opts.batch);
-    /** Rows of the batch being filled (tailBatch: the last two of a sized input are halves). */
-    let size = batch;
     for await (const records of readRecords(input.chunks, format)) {
       if (records.length > 0) linesRead = records[records.length - 1]!.line;
       if (this.#loader.imported === 0 && pending.length === 0) phase('records');
@@ -143,13 +141,12 @@ export class ImportRun {
       }
       // the rest a run at a time, up to a full batch: no await or test per record
       for (;;) {
-        if (pending.length >= size) {
+        if (pending.length >= batch) {
           if (!(await this.#flush(pending.splice(0), header ?? []))) return false;
           this.progress.update(state());
-          size = tailBatch(batch, input.totalBytes, input.bytesRead(), linesRead, records.length - i);
         }
         if (i >= records.length) break;
-        const end = Math.min(records.length, i + size - pending.length);
+        const end = Math.min(records.length, i + batch - pending.length);
         for (; i < end; i++) pending.push(records[i]!);
       }
       this.#prime(pending, header);
@@ -285,22 +282,6 @@ export class ImportRun {
     if (columns) this.#kinds = kindsOfColumns(columns);
     else this.#kinds = inferKinds(header, records.flatMap((r) => ('values' in r ? [r.values] : [])));
   }
-}
-
-/**
- * Rows of the next batch: `batch`, except where a sized input's rows left (those read and not yet in a
- * batch, `unconsumed`, and the bytes not read yet at the bytes per line so far) are more than one batch
- * and less than two: then half of them, so the load ends on two half batches, not a full one and a
- * remainder. Into a data directory, the last batch's build, its commit (~90 ms of the loading thread for
- * a full gcide batch, after its build) and the checkpoint of what is left at close are the load's tail,
- * after the build thread is done; the full batch before a short last one was committed, and written by
- * close's checkpoint, all after its build (gcide: 25,000 + 1,240 rows; now 13,120 + 13,120: the commit
- * and the checkpoint pass of the first half run while the second half builds). The segment count stays.
- */
-export function tailBatch(batch: number, totalBytes: number | undefined, bytesRead: number, linesRead: number, unconsumed: number): number {
-  if (totalBytes === undefined || bytesRead <= 0 || linesRead <= 0) return batch;
-  const left = unconsumed + (Math.max(0, totalBytes - bytesRead) * linesRead) / bytesRead;
-  return left > batch && left < 2 * batch ? Math.ceil(left / 2) : batch;
 }
 
 /**

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ImportFailure, ImportRun, tailBatch } from '../../../src/import/import-run.js';
+import { ImportFailure, ImportRun } from '../../../src/import/import-run.js';
 import { Progress } from '../../../src/import/progress.js';
 import type { ImportTarget } from '../../../src/import/target.js';
 import { memoryTarget } from './memory-target.js';
@@ -46,48 +46,6 @@ describe('ImportRun priming', () => {
     expect(primed.length).toBeGreaterThan(0);
     expect(primed.length).toBeLessThan(5000);
     expect(primed.map((r) => r[0])).toEqual(Array.from({ length: primed.length }, (_, i) => String(i + 1)));
-  });
-});
-
-describe('ImportRun batch sizes', () => {
-  /** The sizes of the batches an import of `n` rows of `bodyBytes` each sends, `batch` rows a batch. */
-  async function batchSizes(n: number, batch: number, bodyBytes: number): Promise<{ sizes: number[]; loaded: string[] }> {
-    const body = 'x'.repeat(bodyBytes);
-    // ids of one width: every line the same length, so the bytes per line say the rows left exactly
-    writeFileSync(join(dir, 'rows.tsv'), Array.from({ length: n }, (_, i) => `${String(i + 1).padStart(6, '0')}\tt\t${body}\n`).join(''));
-    const { target, loaded } = fakeTarget();
-    const load = target.loadRows!;
-    const sizes: number[] = [];
-    target.loadRows = async (t, b, replace) => {
-      sizes.push(b.rows.length);
-      return load(t, b, replace);
-    };
-    expect((await tsvRun(target, batch).run()).imported).toBe(n);
-    return { sizes, loaded };
-  }
-
-  it('ends a sized input on two half batches where a full batch and a short rest were left', async () => {
-    const { sizes, loaded } = await batchSizes(2600, 1000, 10); // one chunk: the rows left are known exactly
-    expect(sizes).toEqual([1000, 800, 800]);
-    expect(loaded).toEqual(Array.from({ length: 2600 }, (_, i) => String(i + 1)));
-  });
-
-  it('estimates the rows left from the bytes not read yet (input read in 1 MiB chunks)', async () => {
-    // 6000 rows of ~420 bytes: ~2,500 a chunk; after the first two batches 3,000 rows are left
-    const { sizes, loaded } = await batchSizes(6000, 1500, 400);
-    expect(sizes).toEqual([1500, 1500, 1500, 1500]);
-    const more = await batchSizes(6000, 2500, 400);
-    expect(more.sizes).toEqual([2500, 1750, 1750]);
-    expect(more.loaded).toHaveLength(6000);
-    expect(loaded).toHaveLength(6000);
-  });
-
-  it('keeps full batches when the rows left are a batch or less, or two batches or more, or unknown', () => {
-    expect(tailBatch(100, 10_000, 5_000, 50, 0)).toBe(100); // 50 rows left
-    expect(tailBatch(100, 10_000, 5_000, 50, 50)).toBe(100); // 100: one batch
-    expect(tailBatch(100, 10_000, 5_000, 50, 60)).toBe(55); // 110: two halves
-    expect(tailBatch(100, 10_000, 5_000, 50, 150)).toBe(100); // 200: two full batches
-    expect(tailBatch(100, undefined, 5_000, 50, 60)).toBe(100); // a pipe: its size unknown
   });
 });
 
