@@ -70,7 +70,7 @@ describe('OPTION fuzzy', () => {
 
   it('/search options.fuzzy rewrites match and query_string', async () => {
     const search = async (body: string) => {
-      const r = await t.engine.json.search(parse(body) as JsonValue, newSession());
+      const r = await t.engine.json!.search(parse(body) as JsonValue, newSession());
       return r.rows.map((row) => Number(row[0])).sort((a, b) => a - b);
     };
     expect(await search(`{"table":"mytable","query":{"match":{"*":"someting"}}}`)).toEqual([]);
