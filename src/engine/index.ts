@@ -2,6 +2,7 @@
 import { collationName } from '../util/collation.js';
 import { metrics } from '../metrics/metrics.js';
 import { commandOf, kindOf, searchSummaryOf, tableOf } from '../metrics/statement-kind.js';
+import { metaAfterError, metaBeforeStatement } from './exec/last-meta.js';
 import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
 import { closeQueryPools, releaseIdleQueryPools, setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
@@ -72,6 +73,10 @@ export interface OpenOptions extends EngineOptions {
    * Default DEFAULT_MAX_QUERY_MEMORY; 0: no cap but the core's own 4 GiB.
    */
   maxQueryMemory?: number;
+  /** SET GLOBAL of the server's own settings (GlobalSettings.onServerSetting): the server's logs take them. */
+  onServerSetting?: (name: string, value: string) => void;
+  /** The server's query_log_format / log_level as they are now (SHOW VARIABLES). */
+  serverSetting?: (name: string) => string | undefined;
   /** searchd collation_server: strings' collation in queries (libc_ci, libc_cs, utf8_general_ci, binary); unset or unknown: libc_ci. */
   collationServer?: string;
   /** searchd ha_ping_interval, ha_period_karma, persistent_connections_limit as written (distributed/ha-settings.ts). */
@@ -122,6 +127,7 @@ class QuarryEngine implements Engine {
     } catch (e) {
       const err = asSearchError(e);
       metrics.statementListener?.({ kind: 'parse_error', text: sql, ms: 0, error: err.message, connId: session.connId, peer: session.peer });
+      metaAfterError(undefined, session, err.message);
       return [{ kind: 'error', code: err.code, message: err.message }];
     }
     const out: Result[] = [];
@@ -129,12 +135,13 @@ class QuarryEngine implements Engine {
       const cmd = commandOf(st);
       if (cmd) metrics.count(cmd, tableOf(st));
       const t0 = performance.now();
+      metaBeforeStatement(st, session);
       try {
         const r = await executeStatement(this.ctx, st, session);
         const ms = performance.now() - t0;
-        metrics.observe(kindOf(st), tableOf(st), ms);
         const first = Array.isArray(r) ? r[0] : r;
         const found = first?.kind === 'rows' ? first.meta?.totalFound ?? first.rows.length : undefined;
+        metrics.observe(kindOf(st), tableOf(st), ms, found);
         metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms, found, connId: session.connId, peer: session.peer, search: st.kind === 'select' ? searchSummaryOf(st) : undefined });
         if (st.kind === 'create_table' || st.kind === 'drop_table') metrics.forgetTable(st.table.toLowerCase());
         if (Array.isArray(r)) out.push(...r);
@@ -143,6 +150,7 @@ class QuarryEngine implements Engine {
         const err = asSearchError(e);
         if (err.code === 'INTERNAL') logError(`internal error running '${st.text.slice(0, 200)}': ${err.message}`, e);
         metrics.statementListener?.({ kind: kindOf(st), text: st.text, ms: performance.now() - t0, error: err.message, connId: session.connId, peer: session.peer });
+        metaAfterError(st, session, err.message);
         out.push({ kind: 'error', code: err.code, message: err.message });
         break;
       }
@@ -244,6 +252,8 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
     if (name) settings.collation_server = name;
     else console.warn(`quarry: warning: Unknown collation: '${opts.collationServer}'`);
   }
+  if (opts.onServerSetting) settings.onServerSetting = opts.onServerSetting;
+  if (opts.serverSetting) settings.serverSetting = opts.serverSetting;
   const ctx: ExecContext = { catalog, ids, settings, config: opts.configTables ?? new Map(), dist };
   // garbage of loads, merges and checkpoints collected once the process is idle (background/idle-gc.ts),
   // of queries once it has been idle longer; the query threads with it, and the field scanner's core memory

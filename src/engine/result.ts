@@ -31,6 +31,8 @@ export interface SearchMeta {
   timeMs: number;
   keywords: { keyword: string; docs: number; hits: number }[];
   warning?: string;
+  /** The statement's error (SHOW META's first row after a failed search or write, as searchd's m_sError). */
+  error?: string;
   /** More SHOW META rows after the keywords (a distributed query's per-agent figures). */
   extra?: Array<[string, string]>;
 }

@@ -16,6 +16,14 @@ export interface GlobalSettings {
   collation_server: CollationName;
   /** SET GLOBAL @name = (1,2,3): searchd's global user variables (`WHERE id IN @name`), sorted; kept in memory only. */
   uservars: Map<string, bigint[]>;
+  /**
+   * SET GLOBAL of a setting the server holds, not the engine (query_log_format, query_log_min_msec,
+   * log_level: the query log is the server's, server/logs.ts); the value already checked. Unset in
+   * process (no server, no log).
+   */
+  onServerSetting?: (name: string, value: string) => void;
+  /** The server's current query_log_format / log_level (SHOW VARIABLES); unset in process. */
+  serverSetting?: (name: string) => string | undefined;
 }
 
 export function defaultSettings(): GlobalSettings {

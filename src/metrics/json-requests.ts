@@ -26,8 +26,9 @@ export async function trackJson<T>(
   try {
     const r = await run();
     const ms = performance.now() - t0;
-    metrics.observe(kind, table, ms);
-    metrics.statementListener?.({ ...event, ms, found: found?.(r) });
+    const rows = found?.(r);
+    metrics.observe(kind, table, ms, rows);
+    metrics.statementListener?.({ ...event, ms, found: rows });
     return r;
   } catch (e) {
     metrics.statementListener?.({ ...event, ms: performance.now() - t0, found: 0, error: (e as Error).message });

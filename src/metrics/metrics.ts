@@ -4,6 +4,7 @@
  * one runs now, the engine counts statements by Manticore's command kinds and their times.
  */
 import { LatencyWindow } from './latency-window.js';
+import { TableSearchStats } from './table-search-stats.js';
 import type { StatementEvent } from './query-log.js';
 
 /** Manticore's command_* counters, in the order SHOW STATUS lists them. */
@@ -51,8 +52,10 @@ export class ServerMetrics {
   readonly commands = new Map<Command, number>(COMMANDS.map((c) => [c, 0]));
   /** command_* per table (SHOW TABLE t STATUS). */
   readonly tableCommands = new Map<string, Map<Command, number>>();
-  /** Search latencies per table (SHOW TABLE t STATUS query_time_*). */
-  readonly tableSearch = new Map<string, LatencyWindow>();
+  /** Search times and found rows per table (SHOW TABLE t STATUS query_time_*, found_rows_*). */
+  readonly tableSearch = new Map<string, TableSearchStats>();
+  /** Manticore's *_stats_ms_* windows per table (SHOW TABLE t STATUS). */
+  readonly tableWindows = new Map<string, { insert_replace: LatencyWindow; search: LatencyWindow; update: LatencyWindow }>();
   /** Search queries (SELECT over a table, JSON /search) and their total wall time. */
   queries = 0;
   queryWallMs = 0;
@@ -77,7 +80,11 @@ export class ServerMetrics {
 
   count(cmd: Command, table?: string): void {
     this.commands.set(cmd, (this.commands.get(cmd) ?? 0) + 1);
-    if (!table) return;
+    if (table) this.countTable(cmd, table);
+  }
+
+  /** A command on one table only (SHOW TABLE t STATUS counts its table's command_status, not the server's). */
+  countTable(cmd: Command, table: string): void {
     let m = this.tableCommands.get(table);
     if (!m) this.tableCommands.set(table, (m = new Map()));
     m.set(cmd, (m.get(cmd) ?? 0) + 1);
@@ -91,8 +98,11 @@ export class ServerMetrics {
     this.distWaitMs += waitMs;
   }
 
-  /** A finished statement: `kind` is the statement kind (select, insert, ...), `table` its table if any. */
-  observe(kind: string, table: string | undefined, ms: number): void {
+  /**
+   * A finished statement: `kind` is the statement kind (select, insert, ...), `table` its table if any,
+   * `found` a search's total found rows.
+   */
+  observe(kind: string, table: string | undefined, ms: number, found?: number): void {
     const s = ms / 1000;
     histogram(this.byStatement, kind).observe(s);
     if (table) histogram(this.byTable, table).observe(s);
@@ -101,16 +111,30 @@ export class ServerMetrics {
       this.queryWallMs += ms;
       this.windows.search.add(ms);
       let w = this.tableSearch.get(table);
-      if (!w) this.tableSearch.set(table, (w = new LatencyWindow()));
-      w.add(ms);
-    } else if (kind === 'insert' || kind === 'replace') this.windows.insert_replace.add(ms);
-    else if (kind === 'update') this.windows.update.add(ms);
+      if (!w) this.tableSearch.set(table, (w = new TableSearchStats()));
+      w.add(ms, found);
+      this.#tableWindows(table)?.search.add(ms);
+    } else if (kind === 'insert' || kind === 'replace') {
+      this.windows.insert_replace.add(ms);
+      this.#tableWindows(table)?.insert_replace.add(ms);
+    } else if (kind === 'update') {
+      this.windows.update.add(ms);
+      this.#tableWindows(table)?.update.add(ms);
+    }
+  }
+
+  #tableWindows(table: string | undefined) {
+    if (!table) return undefined;
+    let w = this.tableWindows.get(table);
+    if (!w) this.tableWindows.set(table, (w = { insert_replace: new LatencyWindow(), search: new LatencyWindow(), update: new LatencyWindow() }));
+    return w;
   }
 
   /** A table was created or dropped: its per-table counters start again. */
   forgetTable(table: string): void {
     this.tableCommands.delete(table);
     this.tableSearch.delete(table);
+    this.tableWindows.delete(table);
     this.byTable.delete(table);
   }
 

@@ -108,8 +108,9 @@ export function formatQueryLine(e: StatementEvent, at: Date): string {
 
 export class QueryLog {
   constructor(
-    private readonly file: LogFile, private readonly minMs: number, private readonly commands: Set<string> | 'all' = new Set(),
-    private readonly format: QueryLogFormat = 'sphinxql',
+    private readonly file: LogFile, public minMs: number, private readonly commands: Set<string> | 'all' = new Set(),
+    /** SET GLOBAL query_log_format / query_log_min_msec change the next lines (server/logs.ts). */
+    public format: QueryLogFormat = 'sphinxql',
   ) {}
 
   /**

@@ -28,6 +28,10 @@ export interface ServerEngineOptions extends EngineOptions {
   searchdHa?: Record<string, string[]>;
   /** searchd auto_optimize: 0, 1 or 2 (src/engine/index-factory.ts). */
   autoOptimize?: 0 | 1 | 2;
+  /** SET GLOBAL query_log_format / query_log_min_msec / log_level, for the server's logs (server/logs.ts). */
+  onServerSetting?: (name: string, value: string) => void;
+  /** The server's query_log_format / log_level now, for SHOW VARIABLES. */
+  serverSetting?: (name: string) => string | undefined;
   /** searchd collation_server: the default string collation of queries (unset = libc_ci). */
   collationServer?: string;
 }

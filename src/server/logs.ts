@@ -16,6 +16,14 @@ import { setServerLogSink } from '../util/server-log.js';
 export interface ServerLogs {
   /** Writes one line to the `log` file (if set). */
   info(message: string): void;
+  /**
+   * SET GLOBAL query_log_format / query_log_min_msec (checked by the engine): the query log's next
+   * lines follow them, as searchd's SetLogFormat / g_iQueryLogMinMs. log_level changes nothing here:
+   * quarry writes no debug lines to filter.
+   */
+  setting(name: string, value: string): void;
+  /** query_log_format and log_level as they are now (searchd's SHOW VARIABLES rows). */
+  settingValue(name: string): string | undefined;
   close(): void;
 }
 
@@ -30,10 +38,10 @@ export function openLogs(config: ManticoreConfig | undefined): ServerLogs {
   if (typeof commands === 'string') throw new SearchError('BAD_SETTING', commands);
   const log = logPath ? new LogFile(logPath) : undefined;
   const queries = queryPath ? new LogFile(queryPath) : undefined;
-  if (queries) {
-    const q = new QueryLog(queries, Number(minText), commands, format as QueryLogFormat);
-    metrics.statementListener = (e) => q.write(e);
-  }
+  const q = queries ? new QueryLog(queries, Number(minText), commands, format as QueryLogFormat) : undefined;
+  if (q) metrics.statementListener = (e) => q.write(e);
+  // searchd keeps both even without a query log; log_level http_* switches leave the level as it was
+  const current = { format: format as QueryLogFormat, level: 'info' };
   const line = (message: string) => `[${logTime(new Date())}] [${process.pid}] ${message.replace(/[\r\n]+/g, ' ')}\n`;
   // the server's warnings and errors (util/server-log.ts) land in the log file too
   if (log) setServerLogSink((message) => log.write(line(message)));
@@ -44,6 +52,14 @@ export function openLogs(config: ManticoreConfig | undefined): ServerLogs {
   if (log || queries) process.on('SIGUSR1', reopen);
   return {
     info: (message) => log?.write(line(message)),
+    setting: (name, value) => {
+      if (name === 'query_log_format') current.format = value as QueryLogFormat;
+      else if (name === 'log_level' && !value.startsWith('http')) current.level = value;
+      if (!q) return;
+      if (name === 'query_log_format') q.format = value as QueryLogFormat;
+      else if (name === 'query_log_min_msec') q.minMs = Number(value);
+    },
+    settingValue: (name) => (name === 'query_log_format' ? current.format : name === 'log_level' ? current.level : undefined),
     close: () => {
       process.off('SIGUSR1', reopen);
       if (log) setServerLogSink(undefined);

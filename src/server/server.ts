@@ -78,6 +78,8 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     serverId: serverId === undefined ? undefined : Number(serverId),
     replicate: replication as ServerEngineOptions['replicate'],
     maxQueryMemory: options.maxQueryMemory,
+    onServerSetting: (name, value) => logs.setting(name, value),
+    serverSetting: (name) => logs.settingValue(name),
     searchdHa: haSettingsOf(config),
     autoOptimize: autoOptimizeOf(config),
     collationServer: lastValue(config?.searchd, 'collation_server'),

@@ -167,6 +167,8 @@ function parsePredicate(c: Cursor): Condition {
   if (c.acceptKw('IN')) {
     // searchd's `expr_ident IN ident` (an @name is an identifier there): a SET GLOBAL @name list
     if (c.peek().kind === 'uservar') return { kind: 'in', target, values: [], negate, uservar: `@${c.next().value.toLowerCase()}` };
+    // a bare name too: searchd's lexer reads `@x` as an identifier, so `SET GLOBAL x = (...)` / `IN x` is the same form
+    if (c.peek().kind === 'ident') return { kind: 'in', target, values: [], negate, uservar: c.next().value.toLowerCase() };
     c.expectPunct('(');
     const values: Literal[] = [];
     do values.push(parseListValue(c)); while (c.acceptPunct(','));

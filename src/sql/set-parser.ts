@@ -72,6 +72,9 @@ function parseAssignment(c: Cursor): SetAssignment {
   c.next();
   if (scope) a.scope = scope;
   c.expectPunct('=');
+  // a list is SET GLOBAL's user variable form only (sphinxql_second.y); searchd's main grammar has no
+  // `SET name = (...)`, so without GLOBAL it is a syntax error at the '('
+  if (scope !== 'global' && !a.system && c.isPunct('(')) c.fail();
   a.value = parseSetValue(c);
   return a;
 }

@@ -6,7 +6,7 @@ import { execShowCreate, execShowFields } from './exec-ddl.js';
 import { likeMatcher } from '../like.js';
 import { tableSettingsText } from '../schema-text.js';
 import { constantValue } from '../expr/constant-expr.js';
-import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn } from '../result.js';
+import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn, type SearchMeta } from '../result.js';
 import { systemVariable, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
@@ -16,16 +16,22 @@ import { uservarOf } from './uservars.js';
 import { processlistResult, statusRows, tableStatusRows, threadsResult, type ThreadsOptions } from './exec-status.js';
 import { optionText } from '../values/sql-values.js';
 
+/** A session before its first search, or after a write: searchd's empty CSphQueryResultMeta. */
+const NO_META: SearchMeta = { total: 0, totalFound: 0, totalRelation: 'eq', timeMs: 0, keywords: [] };
+
+/** searchd's BuildMeta: error and warning first, the totals, then the keywords in byte order (MakeSortedWordStat). */
 function metaRows(session: Session): string[][] {
-  const m = session.lastMeta;
-  if (!m) return [];
-  const out = [
+  const m = session.lastMeta ?? NO_META;
+  const out: string[][] = [];
+  if (m.error) out.push(['error', m.error]);
+  if (m.warning) out.push(['warning', m.warning]);
+  out.push(
     ['total', String(m.total)], ['total_found', String(m.totalFound)],
     ['total_relation', m.totalRelation], ['time', (m.timeMs / 1000).toFixed(3)],
-  ];
-  m.keywords.forEach((k, i) => out.push([`keyword[${i}]`, k.keyword], [`docs[${i}]`, String(k.docs)], [`hits[${i}]`, String(k.hits)]));
+  );
+  const words = [...m.keywords].sort((a, b) => Buffer.compare(Buffer.from(a.keyword), Buffer.from(b.keyword)));
+  words.forEach((k, i) => out.push([`keyword[${i}]`, k.keyword], [`docs[${i}]`, String(k.docs)], [`hits[${i}]`, String(k.hits)]));
   for (const [k, v] of m.extra ?? []) out.push([k, v]);
-  if (m.warning) out.push(['warning', m.warning]);
   return out;
 }
 
@@ -123,7 +129,9 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
   // every name and value is checked before any is set, so a refused statement changes nothing
   const apply: (() => void)[] = [];
   for (const a of st.assignments) {
-    if (!a.system && !a.user) {
+    // a user variable without GLOBAL is a session name searchd's HandleSetLocal does not know
+    if (a.user && a.scope !== 'global') checkSetName(`@${a.name}`, a.scope);
+    if (!a.system && !a.user && !globalList(a)) {
       checkSetName(a.name, a.scope);
       checkSetValue(a.name, a.scope, textValue(a.value));
     }
@@ -133,11 +141,15 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
   return ok(0);
 }
 
+/** `SET GLOBAL name = (1,2)`: searchd's SET_GLOBAL_UVAR whatever the name (sphinxql_second.y), a user variable. */
+function globalList(a: SetStatement['assignments'][number]): boolean {
+  return a.scope === 'global' && !a.system && a.value.kind === 'tuple';
+}
+
 /** What one assignment does, its value already converted (a bad one throws here, before anything is set). */
 function setter(a: SetStatement['assignments'][number], session: Session, settings: GlobalSettings, catalog: Catalog): () => void {
   const none = () => {};
-  if (a.user) {
-    if (a.scope !== 'global') return none;
+  if (a.user || globalList(a)) {
     const [name, values] = uservarOf(a);
     return () => { settings.uservars.set(name, values); };
   }
@@ -152,6 +164,16 @@ function setter(a: SetStatement['assignments'][number], session: Session, settin
     case 'sql_quote_show_create': { const v = boolValue(a.name, a.value); return () => { session.quoteShowCreate = v; }; }
     // searchd takes an unknown name as its default collation, libc_ci, without an error
     case 'collation_connection': { const v = collationName(textValue(a.value)) ?? DEFAULT_COLLATION; return () => { session.collation = v; }; }
+    // held by the server (its query log); searchd's HandleSetGlobal sets them for the next statement
+    case 'query_log_format': case 'log_level': {
+      const v = textValue(a.value);
+      return () => settings.onServerSetting?.(a.name, v);
+    }
+    // (int)iSetValue: a string reads as 0
+    case 'query_log_min_msec': {
+      const v = a.value.kind === 'int' ? String(a.value.value) : '0';
+      return () => settings.onServerSetting?.(a.name, v);
+    }
     // the other names searchd takes (set-known.ts) are accepted without an effect, as searchd takes them
     default: return none;
   }

@@ -1,6 +1,7 @@
 /** SHOW STATUS, SHOW TABLE t STATUS, SHOW THREADS and SHOW PROCESSLIST from the process's counters. */
 import { COMMANDS, metrics, type Activity } from '../../metrics/metrics.js';
-import { WINDOW_STATS, type LatencyWindow } from '../../metrics/latency-window.js';
+import { LatencyWindow, WINDOW_STATS } from '../../metrics/latency-window.js';
+import { EMPTY_STATS, STAT_INTERVALS } from '../../metrics/table-search-stats.js';
 import { rows, stringColumns, type RowsResult } from '../result.js';
 import type { Table } from '../table.js';
 
@@ -43,44 +44,68 @@ export function statusRows(version: string): string[][] {
   ];
 }
 
-/** `{"queries":N, "avg":..., ...}` over one window, as SHOW TABLE STATUS prints query_time_*. */
-function queryTime(w: LatencyWindow | undefined, i: number): string {
-  if (!w) return '{"queries":0, "avg":"-", "min":"-", "max":"-", "pct95":"-", "pct99":"-"}';
-  const n = w.countText().split(' ')[i]!;
-  const part = (s: (typeof WINDOW_STATS)[number]) => {
-    const v = w.text(s).split(' ')[i]!;
-    return v === 'N/A' ? '"-"' : v;
-  };
-  return `{"queries":${n}, "avg":${part('avg')}, "min":${part('min')}, "max":${part('max')}, "pct95":${part('pct95')}, "pct99":${part('pct99')}}`;
+/** A size setting as written (`128M`, `1g`, `65536`) in bytes; undefined when it is none. */
+function sizeBytes(text: string | undefined): number | undefined {
+  const m = /^\s*(\d+)\s*([kmg]?)\s*$/i.exec(text ?? '');
+  if (!m) return undefined;
+  return Number(m[1]) * ({ '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 } as Record<string, number>)[m[2]!.toLowerCase()]!;
 }
 
-/** SHOW TABLE t STATUS; `tid` is the table's last write sequence (Manticore's last transaction id). */
+/** searchd's rt_mem_limit default (128M). */
+const DEFAULT_MEM_LIMIT = 128 * 1024 * 1024;
+
+/**
+ * SHOW TABLE t STATUS of an RT table: searchd's rows in its order (AddPlainIndexStatus: table_type,
+ * AddDiskIndexStatus for RT, then ServedStats_c::GetIndexQueryStats). quarry's segments all live in
+ * memory (the RAM chunk's segments; no disk chunks, nothing mapped), so disk_mapped* and disk_chunks
+ * are 0 and ram_chunk is ram_bytes; indexed_bytes is what the segments hold, not the source text's
+ * length. `tid` is the table's last write sequence; searchd's tid_saved (the one its last checkpoint
+ * holds) is left out: the checkpoint's sequence is the store's, out of this module's reach.
+ */
 export function tableStatusRows(t: Table, diskBytes: number, tid: bigint): string[][] {
   const segs = t.index.segments;
   const killed = segs.reduce((n, g) => n + g.rows - g.live, 0);
-  const totalRows = segs.reduce((n, g) => n + g.rows, 0);
+  const docs = t.index.count();
   const ramBytes = segs.reduce((n, g) => n + g.blobLen, 0);
-  const w = metrics.tableSearch.get(t.name);
+  // searchd counts the request before it answers (HandleMysqlShowIndexStatus: IncCmd STATUS)
+  metrics.countTable('status', t.name);
+  const w = metrics.tableSearch.get(t.name) ?? EMPTY_STATS;
   const cmds = metrics.tableCommands.get(t.name);
+  const memLimit = sizeBytes(t.schema.settings['rt_mem_limit']) ?? DEFAULT_MEM_LIMIT;
+  // searchd: dead * 10000 / (docs + dead) printed as a fixed-point percentage (%0.2F, truncated)
+  const total = docs + killed;
+  const killedRate = total ? Math.floor((killed * 10000) / total) : 0;
+  const windows = metrics.tableWindows.get(t.name);
   return [
-    ['index_type', 'rt'],
-    ['indexed_documents', String(t.index.count())],
+    ['table_type', 'rt'],
+    ['indexed_documents', String(docs)],
     ['indexed_bytes', String(ramBytes)],
     ['ram_bytes', String(ramBytes)],
     ['disk_bytes', String(diskBytes)],
+    ...['disk_mapped', 'disk_mapped_cached', 'disk_mapped_doclists', 'disk_mapped_cached_doclists', 'disk_mapped_hitlists', 'disk_mapped_cached_hitlists'].map((n) => [n, '0']),
     ['killed_documents', String(killed)],
-    ['killed_rate', `${(totalRows ? (100 * killed) / totalRows : 0).toFixed(2)}%`],
+    ['killed_rate', `${(killedRate / 100).toFixed(2)}%`],
+    ['ram_chunk', String(ramBytes)],
     ['ram_chunk_segments_count', String(segs.length)],
     ['disk_chunks', '0'],
-    ['tid', String(tid)],
+    ['mem_limit', String(memLimit)],
+    // the share of mem_limit the RAM chunk may fill before it is saved: searchd starts at 95%; quarry keeps no such rate
+    ['mem_limit_rate', '95.00%'],
+    ['ram_bytes_retired', '0'],
+    ['optimizing', '0'],
     ['locked', '0'],
-    ['query_time_1min', queryTime(w, 0)],
-    ['query_time_5min', queryTime(w, 1)],
-    ['query_time_15min', queryTime(w, 2)],
-    ...['search', 'excerpt', 'update', 'keywords', 'status', 'delete', 'insert', 'replace', 'commit', 'suggest', 'callpq', 'getfield']
+    ['tid', String(tid)],
+    ...STAT_INTERVALS.map((n, i) => [`query_time_${n}`, w.queryTime(i)]),
+    ...STAT_INTERVALS.map((n, i) => [`found_rows_${n}`, w.foundRows(i)]),
+    ...['search', 'excerpt', 'update', 'keywords', 'status', 'delete', 'insert', 'replace', 'commit', 'suggest', 'callpq', 'getfield', 'shard_write', 'optimize']
       .map((c) => [`command_${c}`, String(cmds?.get(c as never) ?? 0)]),
+    ...windowRows('insert_replace', windows?.insert_replace ?? EMPTY_WINDOW),
+    ...windowRows('search', windows?.search ?? EMPTY_WINDOW),
+    ...windowRows('update', windows?.update ?? EMPTY_WINDOW),
   ];
 }
+
+const EMPTY_WINDOW = new LatencyWindow();
 
 /** Units of searchd's `%t` timespan, largest first: one rounded number with the largest unit it reaches. */
 const SPAN_UNITS: [number, string][] = [[604_800e6, 'w'], [86_400e6, 'd'], [3_600e6, 'h'], [60e6, 'm'], [1e6, 's'], [1e3, 'ms'], [1, 'us']];

@@ -71,7 +71,7 @@ async function executeDistributed(ctx: ExecContext, st: Statement, session: Sess
       if (!st.facets?.length) return main;
       const meta = { lastMeta: session.lastMeta, lastWarning: session.lastWarning };
       const facets = await execDistributedFacets(ctx.catalog, def, st, flags);
-      Object.assign(session, meta);
+      keepMainMeta(session, meta, facets);
       return [main, ...facets];
     }
     case 'drop_table': await ctx.dist.drop(st.table); return ok(0);
@@ -90,6 +90,17 @@ async function executeDistributed(ctx: ExecContext, st: Statement, session: Sess
 export function executeStatement(ctx: ExecContext, st: Statement, session: Session): Promise<Result | Result[]> {
   const routed = (ctx.replication ?? NO_REPLICATION).route(st, session, () => executeLocal(ctx, st, session));
   return routed ?? executeLocal(ctx, st, session);
+}
+
+/**
+ * After a FACET statement SHOW META describes the main query with every query's time added, as
+ * searchd's HandleMysqlSelectStmtGroup (bUseFirstMeta: the first meta, AddQueryTimeUs of the others).
+ * A copy: the main result's own meta stays as it was answered.
+ */
+function keepMainMeta(session: Session, kept: Pick<Session, 'lastMeta' | 'lastWarning'>, facets: readonly Result[]): void {
+  const facetMs = facets.reduce((n, r) => n + (r.kind === 'rows' ? r.meta?.timeMs ?? 0 : 0), 0);
+  session.lastMeta = kept.lastMeta && { ...kept.lastMeta, timeMs: kept.lastMeta.timeMs + facetMs };
+  session.lastWarning = kept.lastWarning;
 }
 
 /** The statement with its `IN @name` filters bound to SET GLOBAL @name's values (uservars.ts). */
@@ -126,7 +137,7 @@ export async function executeLocal(ctx: ExecContext, parsed: Statement, session:
       // each FACET is one more result set; SHOW META keeps describing the main query
       const meta = { lastMeta: session.lastMeta, lastWarning: session.lastWarning };
       const facets = (await execFacets(table, st, session, flags)).map((r, i) => ({ ...r, facet: st.facets![i]!.items[0]!.expr.text }));
-      Object.assign(session, meta);
+      keepMainMeta(session, meta, facets);
       return [main, ...facets];
     }
     case 'insert': {

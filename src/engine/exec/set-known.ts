@@ -44,11 +44,27 @@ export function checkSetName(name: string, scope: 'global' | 'session' | undefin
 }
 
 /**
+ * SET GLOBAL names searchd's HandleSetGlobal takes on a VIP connection only (a `_vip` listener); quarry
+ * has no VIP connections (listen.ts reads the suffix as the plain protocol), so every client gets the
+ * refusal a plain searchd listener gives. read_timeout shares net_read_timeout's message. auto_optimize
+ * is VIP-only too, but quarry applies it (sql26: it drives the idle compaction of every table).
+ */
+const VIP_ONLY: Record<string, string> = {
+  maintenance: 'Only VIP connections can set maintenance mode',
+  ...Object.fromEntries(['thread_stack', 'wait_timeout', 'interactive_timeout', 'net_read_timeout', 'net_write_timeout',
+    'network_timeout', 'reset_network_timeout_on_packet', 'throttling_period', 'threads_ex']
+    .map((n) => [n, `Only VIP connections can change global ${n} value`])),
+  read_timeout: 'Only VIP connections can change global net_read_timeout value',
+};
+
+/**
  * The values searchd's HandleSetGlobal checks for the settings quarry takes without an effect:
  * query_log_format and log_level name one of a few words; any other is its error, not a no-op.
  */
 export function checkSetValue(name: string, scope: 'global' | 'session' | undefined, text: string): void {
   if (scope !== 'global') return;
+  const vip = VIP_ONLY[name];
+  if (vip) throw new SearchError('BAD_VALUE', vip);
   if (name === 'query_log_format' && text !== 'plain' && text !== 'sphinxql') {
     throw new SearchError('BAD_VALUE', 'Unknown query_log_format value (must be plain or sphinxql)');
   }

@@ -2,9 +2,9 @@
  * SHOW [GLOBAL|SESSION] VARIABLES [LIKE 'pattern']: searchd's list (HandleMysqlShowVariables), in its
  * order, with the names that mean something in quarry. searchd's others describe machinery quarry has
  * not (parallel_chunk_merges, merge_chunks_per_job, knn_parallel_build, embeddings_threads,
- * pseudo_sharding, secondary_indexes, threads_ex*, cluster_user, grouping_in_utc, timezone, log_level)
- * or live in the server's config, out of the engine's sight (query_log_format, the timeouts); a made-up
- * value would mislead more than an absent row.
+ * pseudo_sharding, secondary_indexes, threads_ex*, cluster_user, grouping_in_utc, timezone) or live in
+ * the server's config, out of the engine's sight (the timeouts); a made-up value would mislead more than
+ * an absent row. query_log_format and log_level are the server's, read through GlobalSettings.serverSetting.
  */
 import type { AutoOptimize } from '../index-factory.js';
 import type { GlobalSettings } from '../server-vars.js';
@@ -31,6 +31,11 @@ export function variablesRows(
     ['optimize_cutoff', String(optimize.defaultCutoff)],
     // searchd's own name of the session's collation (libc_ci by default)
     ['collation_connection', session.collation ?? settings.collation_server],
+    // held by the server (its query log and log); absent in process, where there is none
+    ...['query_log_format', 'log_level'].flatMap((n) => {
+      const v = settings.serverSetting?.(n);
+      return v === undefined ? [] : [[n, v]];
+    }),
     ['max_allowed_packet', '134217728'],
     ['character_set_client', 'utf8'],
     ['character_set_connection', 'utf8'],

@@ -198,11 +198,10 @@ export function collectField(s: TokenStream, ft: FieldTokens, f: number): void {
 /**
  * The batch's terms in sorted order (into `terms`, empty, appended to: a packed array, one elements kind
  * whichever way it was made), and each stream id's place among them (into `rank`). Terms all of the fast
- * numbering are ordered by its name order (integers sorted, no string compared); others by the default
+ * numbering are ordered by its name order (read off it, no string compared); others by the default
  * sort, which compares UTF-16 code units as `<` does.
  */
 function sortTerms(s: TokenStream, terms: string[], rank: Uint32Array): void {
-  const m = s.names.length;
   const { dict, fast } = s;
   if (dict || !fast) {
     for (const name of s.names) terms.push(name);
@@ -211,11 +210,15 @@ function sortTerms(s: TokenStream, terms: string[], rank: Uint32Array): void {
     return;
   }
   const { order, rank: nameRank } = fast.nameOrder();
-  const keys = words('keys', m);
-  rankKeys(keys, nameRank, s.nums);
-  keys.sort();
-  placeTerms(terms, rank, keys, order, fast.names);
+  // the batch's names marked at their places in name order, then read off in that order: two passes
+  // over the numbering's names (a byte each) where sorting the batch's places was m log m compares
+  if (present.length < order.length) present = new Uint8Array(order.length + (order.length >> 1));
+  markPresent(present, nameRank, s.nums);
+  placeTerms(terms, rank, present, order, fast.names);
 }
+
+/** Per place in the fast numbering's name order: 1 where the batch holds that name (zeroed again by placeTerms). */
+let present = new Uint8Array(0);
 
 /*
  * The grouping's loops, each in a function of its own whose loop is all it runs and which returns no
@@ -231,16 +234,18 @@ function rankByName(terms: string[], dict: Map<string, number>, rank: Uint32Arra
   for (let r = 0; r < terms.length; r++) rank[dict.get(terms[r])!] = r;
 }
 
-/** Each stream id's term's place in the fast numbering's name order. */
-function rankKeys(keys: Uint32Array, nameRank: Uint32Array, nums: number[]): void {
-  for (let id = 0; id < keys.length; id++) keys[id] = nameRank[nums[id]];
+/** present[place]: 1 at each stream id's term's place in the fast numbering's name order. */
+function markPresent(present: Uint8Array, nameRank: Uint32Array, nums: number[]): void {
+  for (let id = 0; id < nums.length; id++) present[nameRank[nums[id]]] = 1;
 }
 
-/** The terms in name order (`keys` sorted) appended to `terms`, each stream id's place into `rank`. */
-function placeTerms(terms: string[], rank: Uint32Array, keys: Uint32Array, order: Uint32Array, names: readonly string[]): void {
-  for (let r = 0; r < keys.length; r++) {
-    const num = order[keys[r]];
-    rank[slotOf[num]] = r;
+/** The batch's terms in name order (`present`'s marks, cleared on the way) appended to `terms`, each stream id's place into `rank`. */
+function placeTerms(terms: string[], rank: Uint32Array, present: Uint8Array, order: Uint32Array, names: readonly string[]): void {
+  for (let p = 0, r = 0; p < order.length; p++) {
+    if (present[p] === 0) continue;
+    present[p] = 0;
+    const num = order[p];
+    rank[slotOf[num]] = r++;
     terms.push(names[num]);
   }
 }

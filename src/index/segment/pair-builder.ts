@@ -9,6 +9,7 @@ import { scratchWords } from './inversion-scratch.js';
 import { FIELD_END_BIT } from './segment-layout.js';
 import { pairTerm, type PairSettings } from './segment-pairs.js';
 import { keepShape } from '../../util/shape-keeper.js';
+import { EVERY_ROW_WORD, LOW_WORD, MID_WORD, marksPair, pairGrid, scanGrid } from './pair-scan.js';
 
 /** `auto` pairs words with at least this many hits per row of the batch (about the 25 commonest words of English text)... */
 export const AUTO_HITS_PER_ROW = 0.25;
@@ -32,28 +33,24 @@ export const AUTO_LOW_HITS_PER_ROW = 0.04;
 /** ...in batches of at least this many rows (a few rows tell nothing of frequency). */
 const AUTO_MIN_ROWS = 100;
 
-/** eligible()'s mark of a word `auto` pairs only with a frequent one (its other bits: may stand first and second). */
-export const MID_WORD = 4;
-/** eligible()'s mark (with MID_WORD) of a word `auto` pairs only with an EVERY_ROW_WORD. */
-export const LOW_WORD = 8;
-/** eligible()'s mark of a frequent word in (nearly) every row (AUTO_EVERY_ROW_HITS_PER_ROW). */
-export const EVERY_ROW_WORD = 16;
-
 /** Words that may stand first (1) / second (2) in a pair, per sorted term number. */
 function eligible(table: PostingsTable, rows: number, p: PairSettings): Uint8Array | null {
   const { terms, posStart } = table;
+  if (p.mode === 'auto' && rows < AUTO_MIN_ROWS) return null;
   const out = new Uint8Array(terms.length);
   const freq = new Set(p.freqWords);
   let any = false;
   for (let t = 0; t < terms.length; t++) {
-    const term = terms[t];
-    // marks, pairs and exact forms (`=word`) are never paired
-    if (term.charCodeAt(0) < 0x20 || term.charCodeAt(0) === 0x3d) continue;
     let e = 0;
-    if (p.mode === 'auto') e = rows < AUTO_MIN_ROWS ? 0 : autoMark(posStart[t + 1] - posStart[t], rows);
+    if (p.mode === 'auto') e = autoMark(posStart[t + 1] - posStart[t], rows);
     else if (p.mode === 'all') e = 3;
-    else if (freq.has(term)) e = 3;
+    else if (freq.has(terms[t])) e = 3;
     else if (p.mode === 'first_freq') e = 2;
+    // marks, pairs and exact forms (`=word`) are never paired; `auto` reads the term only of its few
+    // marked words (most of a batch's are rare: their hit count rules them out first)
+    if (e === 0) continue;
+    const head = terms[t].charCodeAt(0);
+    if (head < 0x20 || head === 0x3d) continue;
     out[t] = e;
     if ((e & 3) === 3 && (e & MID_WORD) === 0) any = true;
   }
@@ -66,12 +63,6 @@ function autoMark(hits: number, rows: number): number {
   if (hits >= rows * AUTO_HITS_PER_ROW) return 3;
   if (hits >= rows * AUTO_MID_HITS_PER_ROW) return MID_WORD | 3;
   return hits >= rows * AUTO_LOW_HITS_PER_ROW ? LOW_WORD | MID_WORD | 3 : 0;
-}
-
-/** Whether `auto` marks a and b (eligible()) pair: never two mid or low words, a low one only with an every-row word. */
-function marksPair(a: number, b: number): boolean {
-  if ((a & b & MID_WORD) !== 0) return false;
-  return ((a | b) & LOW_WORD) === 0 || ((a | b) & EVERY_ROW_WORD) !== 0;
 }
 
 /**
@@ -106,16 +97,19 @@ const GRID_MAX_CELLS = 1 << 20;
  * ranks among the eligible, no hashing per occurrence; the other modes may make every word eligible,
  * and fall back to a Map keyed by left * m + right.
  */
-class PairNumbers {
+export class PairNumbers {
   readonly left = new U32List();
   readonly right = new U32List();
   /** Per pair number: the row and key of its last hit (one hit per occurrence). */
   readonly lastRow = new U32List();
   readonly lastKey = new U32List();
-  private readonly grid: Int32Array | null;
+  /** Per pair number: its emissions, counted as the scans emit them (groupByPair's counts). */
+  readonly emitted = new U32List();
+  readonly grid: Int32Array | null;
   private readonly map: Map<number, number> | null;
-  private readonly slot: Int32Array;
-  private readonly e: number;
+  /** Per sorted term number: its slot among the eligible words (-1: none); `e` of them. */
+  readonly slot: Int32Array;
+  readonly e: number;
 
   constructor(ok: Uint8Array, private readonly m: number) {
     this.slot = new Int32Array(ok.length);
@@ -136,6 +130,7 @@ class PairNumbers {
       this.right.push(r);
       this.lastRow.push(0xffffffff);
       this.lastKey.push(0);
+      this.emitted.push(0);
     }
     return x;
   }
@@ -152,7 +147,7 @@ function slotsOf(ok: Uint8Array, slot: Int32Array): number {
 }
 
 /** Sorts a row's eligible tokens by key (positions out of order: fields handed over unsorted). */
-function sortByKey(keys: Uint32Array, ids: Uint32Array, n: number): void {
+export function sortByKey(keys: Uint32Array, ids: Uint32Array, n: number): void {
   const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => keys[x] - keys[y]);
   const k2 = order.map((i) => keys[i]);
   const i2 = order.map((i) => ids[i]);
@@ -161,7 +156,7 @@ function sortByKey(keys: Uint32Array, ids: Uint32Array, n: number): void {
 }
 
 /** The pairs of a batch's rows, one emission per occurrence, in row order. */
-interface Emissions { pairs: PairNumbers; pair: U32List; row: U32List; hit: U32List }
+export interface Emissions { pairs: PairNumbers; pair: U32List; row: U32List; hit: U32List }
 
 /**
  * Finds every occurrence of an eligible word right after one that may stand first (`ok`: eligible()).
@@ -170,15 +165,19 @@ interface Emissions { pairs: PairNumbers; pair: U32List; row: U32List; hit: U32L
 function findPairs(tokens: RowTokens, ok: Uint8Array, p: PairSettings): Emissions {
   const m = tokens.rank.length;
   const out: Emissions = { pairs: new PairNumbers(ok, m), pair: new U32List(), row: new U32List(), hit: new U32List() };
+  const longest = longestRow(tokens.rowFrom, tokens.rows);
+  // a row's eligible tokens: hit key (field and position, no end flag) and stream id (the grid's scan: slot)
+  const keys = new Uint32Array(longest + 1);
+  const ids = new Uint32Array(longest + 1);
+  if (out.pairs.grid) {
+    scanGrid(out, tokens, pairGrid(ok, out.pairs, tokens.rank, p.mode === 'first_freq' ? 2 : 3), keys, ids, sortByKey);
+    return out;
+  }
   // eligibility by stream id, and 1 where eligible at all: the scan counts with it rather than branch
   // on it (about a third of the tokens are of eligible words, in no pattern a CPU predicts)
   const okId = new Uint8Array(m);
   const any = new Uint8Array(m);
   eligibleIds(ok, tokens.rank, okId, any);
-  const longest = longestRow(tokens.rowFrom, tokens.rows);
-  // a row's eligible tokens: hit key (field and position, no end flag) and stream id
-  const keys = new Uint32Array(longest + 1);
-  const ids = new Uint32Array(longest + 1);
   scanRows(out, tokens.tid, tokens.hit, tokens.rowFrom, tokens.rows, keys, ids, okId, any, tokens.rank, p.mode === 'first_freq' ? 2 : 3);
   return out;
 }
@@ -234,6 +233,7 @@ function rowPairs(out: Emissions, r: number, keys: Uint32Array, ids: Uint32Array
       out.pair.push(x);
       out.row.push(r);
       out.hit.push(keys[i]);
+      pairs.emitted.a[x]++;
     }
   }
 }
@@ -243,7 +243,7 @@ function groupByPair(e: Emissions, rank: Uint32Array): { start: Uint32Array; hit
   const np = rank.length;
   const hits = e.pair.n;
   const start = scratchWords('pairStart', np + 1).fill(0);
-  countByPair(start, rank, e.pair.a, hits);
+  countByPair(start, rank, e.pairs.emitted.a);
   prefixSums(start, np);
   const hitRow = scratchWords('pairHitRow', hits);
   const pairHits = scratchWords('pairHits', hits);
@@ -251,9 +251,9 @@ function groupByPair(e: Emissions, rank: Uint32Array): { start: Uint32Array; hit
   return { start, hitRow, pairHits };
 }
 
-/** start[rank[pair] + 1]: each pair's emissions counted. */
-function countByPair(start: Uint32Array, rank: Uint32Array, pair: Uint32Array, hits: number): void {
-  for (let i = 0; i < hits; i++) start[rank[pair[i]] + 1]++;
+/** start[rank[x] + 1]: each pair's emissions (counted by the scan, not by a pass over the emissions). */
+function countByPair(start: Uint32Array, rank: Uint32Array, emitted: Uint32Array): void {
+  for (let x = 0; x < rank.length; x++) start[rank[x] + 1] = emitted[x];
 }
 
 /** a[t + 1] += a[t] for t < m. */
@@ -294,18 +294,10 @@ function prependPairs(table: PostingsTable, pairNames: string[], g: ReturnType<t
   posStart.set(start);
   shiftStarts(rowStart, table.rowStart, np, m, n);
   shiftStarts(posStart, table.posStart, np, m, hits);
-  const terms = pairNames;
-  appendTerms(terms, table.terms);
+  // one copy by the engine (both arrays are packed, made by push: so is the result), where a push a
+  // term grew the pair names' array to the batch's 50-60k terms
+  const terms = pairNames.concat(table.terms);
   return { terms, rowStart, rows: rows.subarray(0, n + k), tfs: tfs.subarray(0, n + k), posStart, positions, termsOwned: table.termsOwned };
-}
-
-/**
- * `from` appended to `to`: a loop of its own, as the grouping's loops are (doc-inverter.ts says why):
- * in prependPairs, V8 optimized it on the stack and the object literal after it, never run by then,
- * deoptimized prependPairs in every batch (7 deopts and recompiles over a gcide import).
- */
-function appendTerms(to: string[], from: readonly string[]): void {
-  for (let i = 0; i < from.length; i++) to.push(from[i]);
 }
 
 /** Rows and tfs per pair from its hits (rowStart's first np words); returns the rows' count. */

@@ -127,6 +127,31 @@ describe('query_log', () => {
     expect(counter('command_update')).toBe('1');
   });
 
+  it('SET GLOBAL query_log_format / query_log_min_msec change the next lines (were checked and dropped)', async () => {
+    const s = await serve('  query_log = DIR/query.log\n  query_log_format = plain');
+    await sql(s.http, 'CREATE TABLE t (title text)');
+    await sql(s.http, "INSERT INTO t (id, title) VALUES (1, 'apple')");
+    await sql(s.http, "SELECT * FROM t WHERE MATCH('apple')");
+    await sql(s.http, 'SET GLOBAL query_log_format = sphinxql');
+    await sql(s.http, "SELECT id FROM t WHERE MATCH('apple')");
+    await sql(s.http, 'SET GLOBAL query_log_min_msec = 60000');
+    await sql(s.http, 'SELECT * FROM t');
+    await sql(s.http, 'SET GLOBAL query_log_min_msec = 0');
+    await sql(s.http, "SET GLOBAL query_log_format = 'plain'");
+    await sql(s.http, 'SELECT title FROM t');
+    const lines = readFileSync(join(dir, 'query.log'), 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^\[.*\] \d+\.\d{3} sec .*\[t\] apple$/);
+    expect(lines[1]).toMatch(/^\/\* .* found 1 \*\/ SELECT id FROM t WHERE MATCH\('apple'\);$/);
+    expect(lines[2]).toMatch(/^\[.*\] \d+\.\d{3} sec .*\[t\]$/);
+    // SHOW VARIABLES reads them back from the server, in searchd's place after collation_connection
+    await sql(s.http, 'SET GLOBAL log_level = debug');
+    const res = await fetch(`http://127.0.0.1:${s.http}/sql?mode=raw`, { method: 'POST', body: 'SHOW VARIABLES' });
+    const vars = ((await res.json()) as { data: { Variable_name: string; Value: string }[] }[])[0]!.data.map((r) => [r.Variable_name, r.Value]);
+    const at = vars.findIndex((r) => r[0] === 'collation_connection');
+    expect(vars.slice(at + 1, at + 3)).toEqual([['query_log_format', 'plain'], ['log_level', 'debug']]);
+  });
+
   it('refuses an unknown query_log_commands name', async () => {
     await expect(serve('  query_log = DIR/q.log\n  query_log_commands = insert, inserts')).rejects.toThrow(/unknown statement name\(s\) inserts/);
   });

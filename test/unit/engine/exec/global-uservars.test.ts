@@ -41,3 +41,32 @@ it('SHOW GLOBAL VARIABLES lists each with its value count; the bare form does no
   const s = await sql("SHOW VARIABLES LIKE '@%'");
   expect(s.kind === 'rows' && s.rows).toEqual([]);
 });
+
+it('HAVING ... IN @name filters the groups by the list (was no group at all)', async () => {
+  await sql("INSERT INTO t (id, title, a) VALUES (4, 'd', 6)");
+  await sql('SET GLOBAL @counts = (2)');
+  const r = await sql('SELECT a, COUNT(*) c FROM t GROUP BY a HAVING c IN @counts');
+  expect(r.kind === 'rows' && r.rows).toEqual([[6, 2n]]);
+  const n = await sql('SELECT a, COUNT(*) c FROM t GROUP BY a HAVING c NOT IN @counts ORDER BY a ASC');
+  expect(n.kind === 'rows' && n.rows).toEqual([[5, 1n], [7, 1n]]);
+  expect(await sql('SELECT a, COUNT(*) c FROM t GROUP BY a HAVING c IN @nope')).toMatchObject({ kind: 'error', message: "table t: undefined global variable '@nope'" });
+});
+
+it('a user variable without GLOBAL, or GLOBAL with one value, is searchd\'s error (was accepted and dropped)', async () => {
+  expect(await sql('SET @ids = 5')).toMatchObject({ kind: 'error', message: "Unknown session variable '@ids' in SET statement" });
+  expect(await sql("SET SESSION @ids = 'x'")).toMatchObject({ kind: 'error', message: "Unknown session variable '@ids' in SET statement" });
+  expect(await sql('SET @ids = (1, 2)')).toMatchObject({ kind: 'error', message: "P01: syntax error, unexpected '(' near '(1, 2)'" });
+  expect(await sql('SET GLOBAL @ids = 5')).toMatchObject({ kind: 'error', message: "Unknown system variable '@ids'" });
+  // none of them set the list
+  expect(await sql('SELECT id FROM t WHERE id IN @ids')).toMatchObject({ kind: 'error', message: "table t: undefined global variable '@ids'" });
+});
+
+it('a bare name is the same form (searchd reads @x as an identifier): SET GLOBAL ids = (...) and IN ids', async () => {
+  expect(await sql('SET GLOBAL picked = (3, 1)')).toMatchObject({ kind: 'ok' });
+  expect(await ids('SELECT id FROM t WHERE id IN picked')).toEqual([1n, 3n]);
+  expect(await ids('SELECT id FROM t WHERE id NOT IN picked')).toEqual([2n]);
+  expect(await sql('SELECT id FROM t WHERE id IN nope')).toMatchObject({ kind: 'error', message: "table t: undefined global variable 'nope'" });
+  // the @ form is another name
+  expect(await sql('SELECT id FROM t WHERE id IN @picked')).toMatchObject({ kind: 'error', message: "table t: undefined global variable '@picked'" });
+  expect(await sql('SET GLOBAL picked = 5')).toMatchObject({ kind: 'error', message: "Unknown system variable 'picked'" });
+});

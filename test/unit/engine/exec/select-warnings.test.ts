@@ -52,3 +52,22 @@ describe('full-text errors', () => {
     await expect(t.engine.json!.search(body, newSession())).rejects.toThrow(/query too complex, not enough stack/);
   });
 });
+
+describe('SHOW WARNINGS after other statements (searchd FreezeLastMeta empties the warning)', () => {
+  const warn = `select id from t where match('"quick fox"/5')`;
+  it('a write or a statement that fails empties it; a SHOW keeps it (was: kept after all of them)', async () => {
+    await t.rows(warn);
+    await t.exec("insert into t (id, title, body) values (3, 'z', 'z')");
+    expect(await t.rows('show warnings')).toEqual([]);
+    await t.rows(warn);
+    await t.exec('update t set title = title where id = 3').catch(() => undefined);
+    await t.exec('delete from t where id = 3');
+    expect(await t.rows('show warnings')).toEqual([]);
+    await t.rows(warn);
+    await t.exec('selekt 1');
+    expect(await t.rows('show warnings')).toEqual([]);
+    await t.rows(warn);
+    await t.exec('show tables');
+    expect((await t.rows('show warnings')).length).toBe(1);
+  });
+});
