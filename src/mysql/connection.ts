@@ -282,7 +282,7 @@ export class MysqlConnection {
     clearTimeout(this.#login);
     this.#login = undefined;
     const w = new PacketWriter((seq + 1) & 0xff);
-    writeOk(w, { status: Status.AUTOCOMMIT });
+    writeOk(w, Status.AUTOCOMMIT);
     this.#send(w.finish());
   }
 }
