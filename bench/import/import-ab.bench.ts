@@ -46,9 +46,9 @@ function tailOf(stderr: string): { tailMs: number; firstJobMs: number; buildCpuM
   // the build thread's CPU at its last segment (its phase marks carry it), and the process's other threads
   // from the closing `threads` line (V8's compiler and GC helpers, libuv's pool): what competes for the cores
   const cpuAt = (re: RegExp) => lines.filter((l) => re.test(l)).map((l) => Number(/cpu=([\d.]+)/.exec(l)![1]));
-  const built = cpuAt(/ t\d+ cpu=[\d.]+ job \d+ built$/);
+  const built = cpuAt(/ t\d+ cpu=[\d.]+(?: wait=[-\d.]+)? job \d+ built$/);
   // from its first job's start: the part of its CPU on the critical path (before it, it waits for the first batch)
-  const firstJobCpu = Math.min(...cpuAt(/ t\d+ cpu=[\d.]+ job 0 start$/));
+  const firstJobCpu = Math.min(...cpuAt(/ t\d+ cpu=[\d.]+(?: wait=[-\d.]+)? job 0 start$/));
   const threads = (lines.find((l) => l.startsWith('threads ')) ?? '').split(' ').slice(1).map((t) => t.split('='));
   const mainCpuMs = Number(threads.find(([k]) => k === 'main')?.[1] ?? 0);
   const others = threads.filter(([k]) => k !== 'main').map(([, v]) => Number(v)).sort((a, b) => b - a);

@@ -20,6 +20,7 @@
 // [--build DIR] (the build called 'this', instead of this checkout's: two traced copies alternated, say)
 // [--marks 1] (each phase's start and end on stderr as epoch ms, to place a server's V8 traces: --trace-opt lines
 // carry no time)
+// [--warmup N] (statements of the untimed 16-client warm-up, 1000; 0 for none)
 // [--phases 1] (before the warm-up, the phases `npm run bench -- insert` runs before its 16-client one, one
 // client each: 2,000 single-row INSERTs, then 20,000 rows 100 and 1000 to an INSERT, each followed by a wait
 // for idle; the pauses between them are where V8's idle-time collections drop code, so the timed phase
@@ -174,7 +175,7 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
       };
     };
     if (phases) await benchPhases(q.overMysql.pid!, peer, docs);
-    await phase(10_000_000, Math.min(1000, n), false);
+    if (warmup > 0) await phase(10_000_000, Math.min(warmup, n), false);
     const timed = await phase(20_000_000, n, trace, perfOut);
     // the whole run's CPU too (phases, warm-up, timed phase, each followed by a wait for idle): work moved
     // out of the timed phase (a collection, a recompile, a merge) still shows here
@@ -216,6 +217,9 @@ const profileDir = argString('profile') ?? undefined;
 const threadNames = arg('threads', 0) === 1;
 const trace = arg('strace', 0) === 1;
 const phases = arg('phases', 0) === 1;
+// --warmup 0 with --phases 1: the timed phase is the insert bench's own 16-client phase, its new connections'
+// first statements and the compiles they cause included (the warm-up had them out of the timed phase)
+const warmup = arg('warmup', 1000);
 const perfDir = argString('perf') ?? undefined;
 const marks = arg('marks', 0) === 1;
 function mark(what: string): void {

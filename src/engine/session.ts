@@ -27,6 +27,16 @@ export interface Session {
   peer?: string;
 }
 
-export function newSession(): Session {
-  return { autocommit: true, database: 'Manticore' };
+/**
+ * A session with every field present, in one order, whatever the connection does later: V8 gives all
+ * sessions one map (hidden class) for life. Fields added on first use (lastInsertIds at a connection's
+ * first INSERT, connId and peer after creation) made a new connection's session another map than the
+ * ones the hot path was optimized for: executeLocal deoptimized ('wrong map' at session.collation) each
+ * time a burst of new connections arrived (--trace-deopt under insert-ab --phases 1).
+ */
+export function newSession(connId?: number, peer?: string): Session {
+  return {
+    lastMeta: undefined, lastWarning: undefined, autocommit: true, transaction: undefined, database: 'Manticore',
+    quoteShowCreate: undefined, collation: undefined, lockedTables: undefined, lastInsertIds: undefined, connId, peer,
+  };
 }

@@ -12,6 +12,7 @@ import { trackJson, type JsonKind } from '../metrics/json-requests.js';
 import { asSearchError } from '../util/errors.js';
 import { BodyParseError, isNdjsonType, parseJsonText, parseNdjson } from './json-body.js';
 import { esUpdateReply } from './es-update.js';
+import { autocompleteReply } from './autocomplete-route.js';
 import { checkEsBulk, esBulkErrorJson, esBulkReplyJson, EsBulkError, parseEsBulk } from './json-es-bulk.js';
 import {
   bulkReplyJson, deleteReplyJson, insertReplyJson, updateReplyJson, writeErrorJson, writeErrorKind,
@@ -163,6 +164,8 @@ export function registerJsonRoutes(app: Hono<HttpEnv>, deps: JsonRouteDeps): voi
     route(path, async (c, json) => send(c, await writeReply(json, run, await bodyText(c), deps.onInternalError, deps.sessionFor(c))));
   }
   route('/bulk', async (c, json) => send(c, await bulkReply(json, c.req.header('content-type'), await bodyText(c), deps.sessionFor(c))));
+  // Buddy's CALL AUTOCOMPLETE over JSON (autocomplete-route.ts)
+  app.post('/autocomplete', async (c) => send(c, await autocompleteReply(deps.engine, deps.sessionFor(c), await bodyText(c))));
   // Buddy's Elasticsearch-like partial replace (es-update.ts)
   app.post('/:table/_update/:id', async (c) => send(c, await esUpdateReply(deps.engine, deps.sessionFor(c), c.req.param('table'), c.req.param('id'), await bodyText(c))));
   app.post('/_bulk', (c) => {

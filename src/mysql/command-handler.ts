@@ -148,7 +148,7 @@ async function otherCommand(ctx: CommandContext, payload: Buffer, seq: number, c
   try {
     switch (cmd) {
       case Command.QUIT: return { quit: true };
-      case Command.PING: case Command.INIT_DB: writeOk(w, { status: sessionStatus(ctx.session) }); break;
+      case Command.PING: case Command.INIT_DB: writeOk(w, sessionStatus(ctx.session)); break;
       case Command.FIELD_LIST: await fieldList(ctx, w, payload); break;
       case Command.STATISTICS: statistics(ctx, w); break;
       case Command.SET_OPTION: writeEof(w, sessionStatus(ctx.session)); break;
@@ -165,7 +165,7 @@ async function otherCommand(ctx: CommandContext, payload: Buffer, seq: number, c
         const stmt = ctx.statements.get(new PayloadReader(payload, 1).u32());
         if (!stmt) throw new ProtocolError('unknown prepared statement');
         stmt.longData.clear();
-        writeOk(w, { status: sessionStatus(ctx.session) });
+        writeOk(w, sessionStatus(ctx.session));
         break;
       }
       default:

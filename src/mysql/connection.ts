@@ -75,9 +75,7 @@ export class MysqlConnection {
     this.#tls = opts.tls;
     this.#packetTimeoutMs = opts.packetTimeoutMs ?? DEFAULT_PACKET_TIMEOUT_MS;
     this.#framer = new PacketFramer(opts.maxPacketBytes);
-    const session: Session = newSession();
-    session.connId = opts.activityId;
-    session.peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    const session: Session = newSession(opts.activityId, `${socket.remoteAddress}:${socket.remotePort}`);
     this.#ctx = { engine: opts.engine, session, statements: new StatementRegistry(), stats: opts.stats, activityId: opts.activityId };
     socket.setNoDelay(true);
     socket.setTimeout(opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
@@ -284,7 +282,7 @@ export class MysqlConnection {
     clearTimeout(this.#login);
     this.#login = undefined;
     const w = new PacketWriter((seq + 1) & 0xff);
-    writeOk(w, { status: Status.AUTOCOMMIT });
+    writeOk(w, Status.AUTOCOMMIT);
     this.#send(w.finish());
   }
 }

@@ -4,15 +4,13 @@ import type { Cell, CellKind, ResultColumn, RowsResult } from '../engine/result.
 import { CHARSET_UTF8, ColumnType, UNSIGNED_FLAG } from './constants.js';
 import type { PacketWriter } from './packet-writer.js';
 
-export interface OkFields {
-  affected?: number;
-  lastInsertId?: bigint;
-  status: number;
-  warnings?: number;
-}
-
-export function writeOk(w: PacketWriter, f: OkFields): void {
-  w.begin().u8(0x00).lenenc(f.affected ?? 0).lenenc(f.lastInsertId ?? 0n).u16(f.status).u16(f.warnings ?? 0).end();
+/**
+ * Positional, not a fields object: the handshake's and PING's OK ({ status }) and a statement's (every
+ * field) were objects of two maps, and each burst of new connections deoptimized the statement path's
+ * writeOk ('wrong map' at f.lastInsertId, --trace-deopt under insert-ab).
+ */
+export function writeOk(w: PacketWriter, status: number, affected = 0, lastInsertId: bigint = 0n, warnings = 0): void {
+  w.begin().u8(0x00).lenenc(affected).lenenc(lastInsertId).u16(status).u16(warnings).end();
 }
 
 export function writeErr(w: PacketWriter, errno: number, sqlState: string, message: string): void {

@@ -10,7 +10,7 @@ import { writeBinaryResultSet, writeErr, writeOk, writeTextResultSet } from './r
  */
 export function writeResults(w: PacketWriter, results: Result[], status: number, binary = false): void {
   if (results.length === 0) {
-    writeOk(w, { status });
+    writeOk(w, status);
     return;
   }
   results.forEach((r, i) => {
@@ -21,7 +21,7 @@ export function writeResults(w: PacketWriter, results: Result[], status: number,
         else writeTextResultSet(w, r, status, status | more);
         return;
       case 'ok':
-        writeOk(w, { affected: r.affected, lastInsertId: r.lastInsertId, status: status | more, warnings: r.warning ? 1 : 0 });
+        writeOk(w, status | more, r.affected, r.lastInsertId ?? 0n, r.warning ? 1 : 0);
         return;
       case 'error':
         writeErr(w, ErrorCode.PARSE.errno, ErrorCode.PARSE.sqlState, r.message);

@@ -346,6 +346,8 @@ export type ClusterStatement =
   | (StatementBase & { kind: 'delete_cluster'; cluster: string });
 
 /** LOCK TABLES a READ, b WRITE (mysqldump): tables lower-cased; `write` when any asks for a write lock. */
+/** DEBUG SLEEP N (searchd's debug grammar): waits N seconds, answers (command, result) = ('sleep', seconds). */
+export interface DebugSleepStatement extends StatementBase { kind: 'debug_sleep'; seconds: number }
 export interface LockTablesStatement extends StatementBase { kind: 'lock_tables'; tables: string[]; write: boolean }
 export interface UnlockTablesStatement extends StatementBase { kind: 'unlock_tables' }
 
@@ -365,4 +367,4 @@ export type Statement =
   | SetStatement | SetNamesStatement | SetTransactionStatement
   | BeginStatement | CommitStatement | RollbackStatement | SavepointStatement
   | CallStatement | BackupStatement | ClusterStatement
-  | LockTablesStatement | UnlockTablesStatement | InformationSchemaStatement;
+  | LockTablesStatement | UnlockTablesStatement | InformationSchemaStatement | DebugSleepStatement;

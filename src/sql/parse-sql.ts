@@ -7,6 +7,7 @@ import type { Statement } from './ast.js';
 import { parseBackup } from './backup-parser.js';
 import { parseAlterCluster, parseCreateCluster, parseDeleteCluster, parseJoinCluster } from './cluster-parser.js';
 import { parseLockTables, parseUnlockTables, recognizeInformationSchema } from './dump-parser.js';
+import { parseDebug } from './debug-parser.js';
 import { Cursor } from './cursor.js';
 import { parseInsertFast } from './insert-fast-path.js';
 import { parseAlter, parseCreate, parseDrop, parseImport } from './ddl-parser.js';
@@ -27,7 +28,7 @@ const BY_FIRST_WORD: Record<string, StatementParser> = {
   TRUNCATE: parseTruncate, ATTACH: parseAttach, OPTIMIZE: parseOptimize, FLUSH: parseFlush,
   ALTER: (c) => (c.isKw('CLUSTER', 1) ? parseAlterCluster(c) : parseAlter(c)),
   BACKUP: parseBackup, JOIN: parseJoinCluster, IMPORT: parseImport, FREEZE: parseFreeze, UNFREEZE: parseFreeze,
-  LOCK: parseLockTables, UNLOCK: parseUnlockTables, SAVEPOINT: parseSavepoint, RELEASE: parseSavepoint,
+  LOCK: parseLockTables, UNLOCK: parseUnlockTables, SAVEPOINT: parseSavepoint, RELEASE: parseSavepoint, DEBUG: parseDebug,
   CREATE: (c) => (c.isKw('TABLE', 1) ? parseCreate(c) : c.isKw('CLUSTER', 1) ? parseCreateCluster(c) : failUser(c)),
   DROP: (c) => (c.isKw('TABLE', 1) ? parseDrop(c) : failUser(c)),
 };

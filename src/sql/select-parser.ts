@@ -59,7 +59,9 @@ function parseItem(c: Cursor, stop: Set<string> = ALIAS_STOP): SelectItem {
   if (expr.kind === 'star') return item;
   const explicit = c.acceptKw('AS');
   const a = c.peek();
-  const aliasOk = a.kind === 'quoted_ident' || (a.kind === 'ident' && isMainIdent(a.upper) && !stop.has(a.upper));
+  // after AS any word searchd's grammar takes as an identifier is the alias (`IF(...) AS option`,
+  // Manticore's bugs/3489-fuzzy-option-alias-bug.rec); without AS the clause words end the item
+  const aliasOk = a.kind === 'quoted_ident' || (a.kind === 'ident' && isMainIdent(a.upper) && (explicit || !stop.has(a.upper)));
   if (explicit && !aliasOk) c.fail();
   if (aliasOk) {
     c.next();

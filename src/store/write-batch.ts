@@ -85,8 +85,11 @@ function docArena(ops: WriteOp[]): Buffer[] {
     ends.push(w.pos);
   }
   const buf = w.buf;
-  const sealed: Buffer[] = new Array(ends.length);
-  for (let i = 0, start = 0; i < ends.length; start = ends[i]!, i++) sealed[i] = buf.subarray(start, ends[i]!);
+  // packed, as the one-put call's array literal: `new Array(n)` made a holey array, and prepareBatch's
+  // read of docs[d] deoptimized ('wrong map') each time the workload went from single-row INSERTs to
+  // multi-row ones and back (--trace-deopt under insert-ab --phases 1)
+  const sealed: Buffer[] = [];
+  for (let i = 0, start = 0; i < ends.length; start = ends[i]!, i++) sealed.push(buf.subarray(start, ends[i]!));
   return sealed;
 }
 
@@ -109,7 +112,7 @@ export function prepareBatch(ops: WriteOp[]): PreparedBatch {
         out.push({ op: op.op, docId: op.docId, payload: EMPTY, sealed: docs[d++] });
         writeOp(w, op);
       } else {
-        out.push({ op: op.op, docId: op.docId, payload: EMPTY });
+        out.push({ op: op.op, docId: op.docId, payload: EMPTY, sealed: undefined }); // one shape with a put's
         spans.push(out.length - 1, w.pos + OP_HEADER_BYTES);
         writeOp(w, op);
         spans.push(w.pos);

@@ -182,12 +182,17 @@ export class TermDictionary {
   }
 
   private compute(token: string): string {
-    if (this.opts.stopwordsUnstemmed && this.stopwords.has(token)) return '';
+    // the lists are asked only when they hold something: a look-up of a fresh string in a Map or Set
+    // hashes the string first, even in an empty one (three per distinct token of a bulk load's build,
+    // whose tables mostly have no stopwords nor wordforms)
+    const stops = this.stopwords.size > 0;
+    if (stops && this.opts.stopwordsUnstemmed && this.stopwords.has(token)) return '';
     // a wordform replaces morphology (its result is not stemmed) but is still a stopword candidate;
     // `~` forms apply to what the stemmers made
-    const stemmed = this.wordforms.get(token) ?? this.wordforms.afterMorphology(this.stem(token));
+    const forms = this.wordforms;
+    const stemmed = forms.size === 0 ? this.stem(token) : forms.get(token) ?? forms.afterMorphology(this.stem(token));
     if (stemmed === '') return '';
-    if (!this.opts.stopwordsUnstemmed && this.stopwords.has(stemmed)) return '';
+    if (stops && !this.opts.stopwordsUnstemmed && this.stopwords.has(stemmed)) return '';
     return stemmed;
   }
 }

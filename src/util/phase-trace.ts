@@ -1,8 +1,11 @@
 /**
  * Wall-clock phase marks for finding where a run's time goes (`quarry import`'s start, middle and end):
  * with QUARRY_TRACE_PHASES=1 each mark prints `phase <ms since the process started> <thread> cpu=<this
- * thread's CPU ms, from /proc/thread-self/stat: the wall time of a loaded machine says little> <name>` to
- * stderr; without it a mark costs one boolean test. Marks from worker threads share the process's clock.
+ * thread's CPU ms, from /proc/thread-self/stat: the wall time of a loaded machine says little> wait=<ms
+ * it was runnable but not running> <name>` to stderr; without it a mark costs one boolean test. Marks
+ * from worker threads share the process's clock. Between two marks of a thread, wall - cpu - wait is
+ * the time it had nothing to do (blocked or idle): on a loaded machine, the part wall time cannot tell
+ * from a wait for a core.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { isMainThread, threadId } from 'node:worker_threads';
@@ -16,19 +19,22 @@ const processStart = Date.now() - process.uptime() * 1000;
 export function phase(name: string): void {
   if (!on) return;
   const ms = performance.timeOrigin + performance.now() - processStart;
-  process.stderr.write(`phase ${ms.toFixed(1)} ${isMainThread ? 'main' : `t${threadId}`} cpu=${threadCpuMs()} ${name}\n`);
+  const [cpu, wait] = threadTimes();
+  process.stderr.write(`phase ${ms.toFixed(1)} ${isMainThread ? 'main' : `t${threadId}`} cpu=${cpu} wait=${wait} ${name}\n`);
 }
 
 /**
- * This thread's CPU in ms: from /proc/thread-self/schedstat (nanoseconds run on a CPU), so a mark around
- * a 15 ms step (a RAM tail seal) reads its CPU, not 10 ms ticks; the stat file's ticks where there is no
- * schedstat; -1 where /proc has no thread-self.
+ * This thread's CPU and run-queue wait in ms: from /proc/thread-self/schedstat (nanoseconds run on a
+ * CPU, nanoseconds runnable on a run queue), so a mark around a 15 ms step (a RAM tail seal) reads its
+ * CPU, not 10 ms ticks; the stat file's ticks (wait -1) where there is no schedstat; -1 where /proc has
+ * no thread-self.
  */
-function threadCpuMs(): number | string {
+function threadTimes(): [string | number, string | number] {
   try {
-    return (Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6).toFixed(1);
+    const [run, wait] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ');
+    return [(Number(run) / 1e6).toFixed(1), (Number(wait) / 1e6).toFixed(1)];
   } catch {
-    return cpuMsOf('/proc/thread-self/stat');
+    return [cpuMsOf('/proc/thread-self/stat'), -1];
   }
 }
 

@@ -6,13 +6,13 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { BuiltSegment } from '../../index/segment/segment-builder.js';
 import type { AttrValue } from '../../index/types.js';
 import { appendTerms } from '../../index/segment/sorted-terms.js';
 import type { BuildJob, BuildPart, BuildRunner } from './build-job.js';
 import { phase } from '../../util/phase-trace.js';
-import { buildThreadCount, takeEarlyBuildWorker } from './early-build-worker.js';
+import { buildThreadCount, jobSentFlag, newBuildWorker, takeEarlyBuildWorker } from './early-build-worker.js';
 
 interface Reply { id: number; blob?: Uint8Array; terms?: string[]; hostCols?: (AttrValue[] | null)[]; error?: string }
 
@@ -33,9 +33,14 @@ function buildThreadOf(file: URL): BuildThread {
   let worker: Worker | null = null;
   let next = 0;
   const waiting = new Map<number, { resolve(b: BuiltSegment): void; reject(e: unknown): void }>();
+  // set once a job is sent: the thread stops warming up and priming (shared memory, read between steps
+  // and fields); the early worker's own when that one is taken
+  let jobSent = jobSentFlag();
   const start = (): Worker => {
     // the worker the CLI started before this bundle loaded (early-build-worker.ts), else a new one
-    const w = takeEarlyBuildWorker(file) ?? new Worker(file);
+    const early = takeEarlyBuildWorker(file);
+    if (early) jobSent = early.stop;
+    const w = early?.worker ?? newBuildWorker(file, jobSent);
     w.unref(); // an idle build thread never keeps the process alive
     w.on('message', (r: Reply) => {
       const job = waiting.get(r.id);
@@ -55,8 +60,6 @@ function buildThreadOf(file: URL): BuildThread {
     w.on('exit', (code) => gone(new Error(`quarry: build thread exited (code ${code})`)));
     return w;
   };
-  // set once a job is sent: the thread stops priming (shared memory, read between fields while it primes)
-  const jobSent = new Int32Array(new SharedArrayBuffer(4));
   const run: BuildRunner = (job: BuildJob) => new Promise<BuiltSegment>((resolve, reject) => {
     worker ??= start();
     Atomics.store(jobSent, 0, 1);

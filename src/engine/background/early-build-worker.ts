@@ -10,7 +10,20 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
-interface Early { worker: Worker; href: string; failed: boolean }
+interface Early { worker: Worker; href: string; failed: boolean; stop: Int32Array }
+
+/**
+ * A build worker of `file` with `stop` (shared memory), the flag its loader sets once a job is sent:
+ * the worker warms its build up as soon as it has loaded (build-worker.ts), stopping at that flag.
+ */
+export function newBuildWorker(file: URL, stop: Int32Array): Worker {
+  return new Worker(file, { workerData: { stop } });
+}
+
+/** A fresh job-sent flag for newBuildWorker. */
+export function jobSentFlag(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4));
+}
 
 const KEY = Symbol.for('quarry.earlyBuildWorker');
 const slot = globalThis as { [KEY]?: Early };
@@ -23,9 +36,10 @@ export function buildThreadCount(): number {
 /** Starts the worker of `file` now, to be taken by takeEarlyBuildWorker; none when no build thread is wanted. */
 export function startEarlyBuildWorker(file: URL): void {
   if (slot[KEY] || buildThreadCount() < 1) return;
-  const worker = new Worker(file);
+  const stop = jobSentFlag();
+  const worker = newBuildWorker(file, stop);
   worker.unref(); // never keeps the process alive: an import that stops before its first job just exits
-  const early: Early = { worker, href: file.href, failed: false };
+  const early: Early = { worker, href: file.href, failed: false, stop };
   // an error or exit before the hand-over: the taker starts a worker of its own
   const gone = () => { early.failed = true; };
   worker.once('error', gone);
@@ -33,13 +47,13 @@ export function startEarlyBuildWorker(file: URL): void {
   slot[KEY] = early;
 }
 
-/** The worker started early for `file`, if one is running (taken once); null: start one. */
-export function takeEarlyBuildWorker(file: URL): Worker | null {
+/** The worker started early for `file` and its job-sent flag, if one is running (taken once); null: start one. */
+export function takeEarlyBuildWorker(file: URL): { worker: Worker; stop: Int32Array } | null {
   const early = slot[KEY];
   if (!early || early.href !== file.href) return null;
   delete slot[KEY];
   if (early.failed) return null;
   early.worker.removeAllListeners('error');
   early.worker.removeAllListeners('exit');
-  return early.worker;
+  return { worker: early.worker, stop: early.stop };
 }

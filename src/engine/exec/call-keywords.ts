@@ -58,7 +58,7 @@ const WILDCARD = /[*?%]/;
  * The keywords of `text`: as the pipeline reads them, except that a blank-separated word with a
  * wildcard stays one keyword (its literal part folded by the pipeline) instead of losing its stars.
  */
-function splitKeywords(table: Table, text: string, starDict: boolean): { qpos: number; tokenized: string; normalized: string; pattern?: string }[] {
+export function splitKeywords(table: Table, text: string, starDict: boolean): { qpos: number; tokenized: string; normalized: string; pattern?: string }[] {
   const p = table.pipeline;
   // without min_prefix_len/min_infix_len searchd's keywords tokenizer has no wildcard specials
   // (RtIndex_c::DoGetKeywords sets them up only for a star dictionary): '*' splits words as any

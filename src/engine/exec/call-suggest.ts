@@ -15,13 +15,16 @@ import type { CallStatement, Literal } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import { rows, stringColumns, type Result } from '../result.js';
 import type { Table } from '../table.js';
-import { intOption } from './call-keywords.js';
+import { intOption, splitKeywords } from './call-keywords.js';
 import { walkSuggestions } from './suggest-walk.js';
 
-interface SuggestOptions { limit: number; maxEdits: number; deltaLen: number; stats: boolean; bigrams: boolean; nonChar: boolean }
+export interface SuggestOptions { limit: number; maxEdits: number; deltaLen: number; stats: boolean; bigrams: boolean; nonChar: boolean }
+
+/** CALL SUGGEST's defaults (Manticore's manual). */
+export const suggestDefaults = (): SuggestOptions => ({ limit: 5, maxEdits: 4, deltaLen: 3, stats: true, bigrams: false, nonChar: false });
 
 function suggestOptions(st: CallStatement): SuggestOptions {
-  const o: SuggestOptions = { limit: 5, maxEdits: 4, deltaLen: 3, stats: true, bigrams: false, nonChar: false };
+  const o = suggestDefaults();
   for (const { name, value } of st.options) {
     const n = (v: Literal): number => intOption(name, v, st.name.toUpperCase());
     switch (name.toLowerCase()) {
@@ -41,7 +44,7 @@ function suggestOptions(st: CallStatement): SuggestOptions {
   return o;
 }
 
-interface Suggestion { term: string; distance: number; docs: number }
+export interface Suggestion { term: string; distance: number; docs: number }
 
 /** The word's n-grams (code points joined), n = 2 under 6 code points or when forced, else 3. */
 function nGrams(word: readonly number[], n: number): Set<string> {
@@ -89,11 +92,23 @@ export function callSuggest(table: Table, st: CallStatement): Result {
   if (!(Number.parseInt(table.schema.settings.min_infix_len ?? '0', 10) > 0)) {
     throw new SearchError('QUERY_ERROR', 'suggests work only for keywords dictionary with infix enabled');
   }
-  const words = table.pipeline.keywords(st.args[0]!.value);
+  // a word with wildcards keeps them, as searchd's tokenizer of an infix table does: '*rich*' is a
+  // 6-code-point word, so delta_len and the edit distance count its stars (Buddy's autocomplete asks so)
+  const words = splitKeywords(table, st.args[0]!.value, true);
   const cols = o.stats ? stringColumns('suggest', 'distance', 'docs') : stringColumns('suggest');
   if (!words.length) return rows(cols, []);
-  const word = [...(st.name === 'qsuggest' ? words[words.length - 1]! : words[0]!).tokenized].map((c) => c.codePointAt(0)!);
-  if (word.length < 2) return rows(cols, []); // searchd's SetWord: too short to have n-grams
+  const word = (st.name === 'qsuggest' ? words[words.length - 1]! : words[0]!).tokenized;
+  const page = suggestWord(table, word, o);
+  return rows(cols, page.map((f) => (o.stats ? [f.term, String(f.distance), String(f.docs)] : [f.term])));
+}
+
+/**
+ * The dictionary words CALL SUGGEST answers for one tokenized word (the candidate rule above), best
+ * first, at most `o.limit`; Buddy-level features (CALL AUTOCOMPLETE, OPTION fuzzy) ask this too.
+ */
+export function suggestWord(table: Table, tokenized: string, o: SuggestOptions): Suggestion[] {
+  const word = [...tokenized].map((c) => c.codePointAt(0)!);
+  if (word.length < 2) return []; // searchd's SetWord: too short to have n-grams
   const gramLen = word.length < 6 || o.bigrams ? 2 : 3;
   const grams = nGrams(word, gramLen);
   // a term's distance is the same in every segment; its documents add up over them
@@ -107,6 +122,5 @@ export function callSuggest(table: Table, st: CallStatement): Result {
       else byTerm.set(term, { term, distance, docs: seg.docFreq(i) });
     });
   }
-  const page = firstOf(byTerm.values(), Math.max(0, o.limit));
-  return rows(cols, page.map((f) => (o.stats ? [f.term, String(f.distance), String(f.docs)] : [f.term])));
+  return firstOf(byTerm.values(), Math.max(0, o.limit));
 }

@@ -1,10 +1,11 @@
-/** CALL KEYWORDS, CALL SUGGEST/QSUGGEST and CALL SNIPPETS, local or over a distributed table (its first local). */
+/** CALL KEYWORDS, CALL SUGGEST/QSUGGEST, CALL AUTOCOMPLETE (Buddy's) and CALL SNIPPETS, local or over a distributed table (its first local). */
 import type { CallStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
 import type { Result } from '../result.js';
 import { callKeywords } from './call-keywords.js';
 import { callSuggest } from './call-suggest.js';
+import { autocomplete, callAutocompleteArgs } from '../suggest/autocomplete.js';
 import { callSnippets } from '../snippets/snippet-call.js';
 import type { DistributedDef } from '../distributed/dist-def.js';
 import type { DistributedTables } from '../distributed/dist-registry.js';
@@ -38,6 +39,14 @@ export function execCall(catalog: Catalog, st: CallStatement, dist?: Distributed
     const table = catalog.get(tableName);
     if (!table) throw new SearchError('UNKNOWN_TABLE', `no such table '${tableName.toLowerCase()}'`);
     return callSuggest(table, st);
+  }
+  if (st.name === 'autocomplete') {
+    // Buddy's plugin: its argument and option errors come before the table's
+    const { text, table: name, options } = callAutocompleteArgs(st);
+    const tableName = dist?.get(name)?.locals[0] ?? name;
+    const table = catalog.get(tableName);
+    if (!table) throw new SearchError('PARSE_ERROR', `no such table '${name.toLowerCase()}'`);
+    return autocomplete(table, text, options);
   }
   if (st.name === 'snippets') return def ? callSnippetsDistributed(catalog, def, st) : callSnippets(catalog, st);
   throw new SearchError('UNSUPPORTED', `no such built-in procedure ${st.name.toUpperCase()}`);

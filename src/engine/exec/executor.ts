@@ -1,4 +1,5 @@
 /** Runs parsed statements against the catalog: the one dispatch from statement kind to its executor. */
+import { fuzzySelect } from '../suggest/fuzzy-search.js';
 import type { NamedValue, ShowWhat, Statement } from '../../sql/ast.js';
 import { checkOptions, type OptionStatement } from '../statement-options.js';
 import type { GlobalFlags } from './exec-select.js';
@@ -22,7 +23,7 @@ import { execDistributedWrite } from '../distributed/dist-write.js';
 import {
   execAgentStatus, execAlterDistributed, execCreateDistributed, execDescribeDistributed, execShowCreateDistributed, isDistributedCreate, refuseWrite,
 } from '../distributed/exec-dist.js';
-import { ok, type Result } from '../result.js';
+import { ok, rows, stringColumns, type Result } from '../result.js';
 import type { GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 import { NO_REPLICATION, type ReplicationHook } from '../replication-hook.js';
@@ -112,7 +113,9 @@ function withUservars(st: Statement, settings: ExecContext['settings']): Stateme
 
 /** One statement on this node only (what the replication layer applies from a cluster's stream). */
 export async function executeLocal(ctx: ExecContext, parsed: Statement, session: Session): Promise<Result | Result[]> {
-  const st = withUservars(parsed, ctx.settings);
+  const bound = withUservars(parsed, ctx.settings);
+  // OPTION fuzzy (Buddy's plugin in Manticore): the MATCH rewritten before the options are checked
+  const st = bound.kind === 'select' ? fuzzySelect(ctx.catalog, ctx.dist, bound) : bound;
   const flags = {
     notTermsOnlyAllowed: ctx.settings.not_terms_only_allowed, expansionLimit: ctx.settings.expansion_limit,
     collation: session.collation ?? ctx.settings.collation_server,
@@ -170,6 +173,11 @@ export async function executeLocal(ctx: ExecContext, parsed: Statement, session:
     case 'lock_tables': return execLockTables(ctx.catalog, st, session);
     case 'unlock_tables': return execUnlockTables(session);
     case 'information_schema': return execInformationSchema(ctx.catalog, st);
+    case 'debug_sleep': { // searchd's HandleMysqlDebug: the time slept, in seconds with 3 decimals
+      const started = performance.now();
+      if (st.seconds > 0) await new Promise((r) => setTimeout(r, st.seconds * 1000));
+      return rows(stringColumns('command', 'result'), [['sleep', ((performance.now() - started) / 1000).toFixed(3)]]);
+    }
     case 'begin': // BEGIN inside a transaction commits it first, as in MySQL.
       if (session.transaction) await commit(session, ctx.catalog);
       session.transaction = { writes: [] };

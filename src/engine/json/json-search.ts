@@ -3,6 +3,7 @@
  * totals): table, query (json-query-tree.ts), limit/size, offset/from, max_matches, sort,
  * `_source`, options. `_score` is SQL weight().
  */
+import { fuzzyJsonSearch } from '../suggest/fuzzy-search.js';
 import { guardStack } from '../../query/stack-guard.js';
 import { finishQuery } from '../../query/index.js';
 import type { Expr, NamedValue, OrderItem, SelectItem, SelectStatement } from '../../sql/ast.js';
@@ -211,7 +212,8 @@ function aggsRequest(table: Table, st: SelectStatement, flags: GlobalFlags, full
 export async function execJsonSearch(
   catalog: Catalog, body: JsonValue, session: Session, flags: GlobalFlags, dist?: DistributedTables,
 ): Promise<RowsResult> {
-  const obj = requestObject(body);
+  // options.fuzzy (Buddy's plugin in Manticore): the query rewritten before the keys are checked
+  const obj = fuzzyJsonSearch(catalog, dist, requestObject(body));
   checkSearchKeys(obj);
   const def = dist?.get(tableName(obj));
   if (def) return execJsonSearchDistributed(catalog, def, obj, session, flags);

@@ -167,7 +167,12 @@ function enqueue(table: Table, waiters: Waiter[]): void {
     else schedule(table, running);
     return;
   }
-  const p: Pipeline = { queue: waiters, inFlight: 0, settled: Promise.resolve(), claimed: new Map(), blocked: false, issueQueued: false, expected: 0 };
+  // every field from the start, release and wake too (set later): one map for a pipeline's life, else
+  // commitGrouped's inlined enqueue deoptimized ('wrong map') when 16 clients first met a running one
+  const p: Pipeline = {
+    queue: waiters, inFlight: 0, settled: Promise.resolve(), claimed: new Map(), blocked: false, release: undefined, issueQueued: false,
+    expected: 0, wake: undefined,
+  };
   pipelines.set(table, p);
   void table.mutex.run(() => new Promise<void>((release) => {
     p.release = release;

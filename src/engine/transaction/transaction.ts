@@ -47,7 +47,10 @@ export function transactionFor(session: Session, table: Table): Transaction {
 }
 
 export function rollback(session: Session): void {
-  session.transaction = undefined;
+  // written only when open: every connection's close rolls back, and the store into a field no statement
+  // had written yet re-typed it, deoptimizing executeLocal and sessionStatus ('code dependencies') at the
+  // close of a server's first connection
+  if (session.transaction !== undefined) session.transaction = undefined;
 }
 
 /**

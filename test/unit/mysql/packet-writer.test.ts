@@ -16,7 +16,7 @@ describe('PacketWriter', () => {
 
   it('holds the largest OK packet in OK_REPLY_BYTES, and grows past a small first size with the same bytes', () => {
     const ok = new PacketWriter(1, OK_REPLY_BYTES);
-    writeOk(ok, { affected: Number.MAX_SAFE_INTEGER, lastInsertId: -1n, status: 0xffff, warnings: 0xffff });
+    writeOk(ok, 0xffff, Number.MAX_SAFE_INTEGER, -1n, 0xffff);
     expect(ok.finish().length).toBe(OK_REPLY_BYTES);
     const small = new PacketWriter(1, 4);
     const big = new PacketWriter(1);

@@ -24,6 +24,13 @@ describe('select list', () => {
     expect(errorOf("SELECT GROUP_CONCAT(b LIMIT 2 SEPARATOR ',') FROM t")).toContain('syntax error');
   });
 
+  it('takes a clause word as the alias after AS only (bugs/3489-fuzzy-option-alias-bug.rec)', () => {
+    const s = one("SELECT IF(field = 1, 1, 0) AS option FROM t WHERE MATCH('test') OPTION cutoff=0", 'select');
+    expect(s.items.map((i) => i.alias)).toEqual(['option']);
+    expect(s.options.map((o) => o.name)).toEqual(['cutoff']);
+    expect(one('SELECT id FROM t OPTION ranker=none', 'select').items.map((i) => i.alias)).toEqual([undefined]);
+  });
+
   it('lower-cases aliases, with or without AS', () => {
     const s = one('SELECT id, weight() W, title AS Tt, `x` AS `Y` FROM t', 'select');
     expect(s.items.map((i) => [i.name, i.alias])).toEqual([['id', undefined], ['w', 'w'], ['tt', 'tt'], ['y', 'y']]);

@@ -27,16 +27,19 @@ describe('phase-trace', () => {
     expect(lines).toEqual([]);
   });
 
-  it('marks a phase with ms since the process started, the thread and its CPU (ms to 0.1 from schedstat)', async () => {
+  it('marks a phase with ms since the process started, the thread, its CPU and run-queue wait (ms to 0.1 from schedstat)', async () => {
     const { mod, lines } = await traceWith('1');
     mod.phase('first batch');
     expect(lines).toHaveLength(1);
-    const m = /^phase (\d+\.\d) (?:main|t\d+) cpu=(-?\d+(?:\.\d)?) first batch\n$/.exec(lines[0]!);
+    const m = /^phase (\d+\.\d) (?:main|t\d+) cpu=(-?\d+(?:\.\d)?) wait=(-?\d+(?:\.\d)?) first batch\n$/.exec(lines[0]!);
     expect(m).not.toBeNull();
     // the process has been running at least as long as this test file took to load
     expect(Number(m![1])).toBeGreaterThan(0);
     expect(Number(m![1])).toBeLessThanOrEqual(process.uptime() * 1000 + 1);
-    if (process.platform === 'linux') expect(Number(m![2])).toBeGreaterThanOrEqual(0);
+    if (process.platform === 'linux') {
+      expect(Number(m![2])).toBeGreaterThanOrEqual(0);
+      expect(Number(m![3])).toBeGreaterThanOrEqual(0);
+    }
   });
 
   it.runIf(process.platform === 'linux')('lists the threads of the process busiest first, main among them', async () => {

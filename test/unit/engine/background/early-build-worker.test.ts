@@ -31,7 +31,7 @@ describe('early build worker', () => {
     const w = takeEarlyBuildWorker(file); // ...and still there for its own
     expect(w).not.toBeNull();
     expect(takeEarlyBuildWorker(file)).toBeNull();
-    await w!.terminate();
+    await w!.worker.terminate();
   });
 
   it('is not handed over once it failed', async () => {
@@ -62,6 +62,30 @@ describe('early build worker', () => {
       const want = buildOfJob(createTextPipeline(settings), job);
       expect(Buffer.from(built.blob).equals(Buffer.from(want.blob))).toBe(true);
       expect(built.terms).toEqual(want.terms);
+    } finally {
+      await threads.close();
+    }
+  });
+
+  it('is handed its job-sent flag at start, and the loader that takes it sets that flag when it sends a job', async () => {
+    // the worker answers a job with the flag's value as it sees it (as an error: the simplest reply)
+    const file = program('flag.mjs', "import { parentPort, workerData } from 'node:worker_threads';\n"
+      + "parentPort.on('message', (m) => { if (m.job) parentPort.postMessage({ id: m.id, error: 'flag ' + Atomics.load(workerData.stop, 0) }); });\n");
+    startEarlyBuildWorker(file);
+    const threads = buildThreadsOf(file, 1);
+    try {
+      await expect(threads.run({} as BuildJob)).rejects.toThrow('quarry: build thread: flag 1');
+    } finally {
+      await threads.close();
+    }
+  });
+
+  it('a worker the loader starts itself is handed its flag too', async () => {
+    const file = program('flag2.mjs', "import { parentPort, workerData } from 'node:worker_threads';\n"
+      + "parentPort.on('message', (m) => { if (m.job) parentPort.postMessage({ id: m.id, error: 'flag ' + Atomics.load(workerData.stop, 0) }); });\n");
+    const threads = buildThreadsOf(file, 1);
+    try {
+      await expect(threads.run({} as BuildJob)).rejects.toThrow('quarry: build thread: flag 1');
     } finally {
       await threads.close();
     }

@@ -1,0 +1,25 @@
+// DEBUG SLEEP N (searchd's debug grammar), which Manticore's recordings use to hold a connection
+// (`LOCK TABLES t READ; debug sleep 5`, `DROP TABLE IF EXISTS t; DEBUG SLEEP 2; CREATE TABLE ...`):
+// quarry answered a P02 syntax error and dropped the statements after it.
+import { expect, it } from 'vitest';
+import { useTempEngine } from '../../../helpers/temp-engine.js';
+
+const t = useTempEngine('debug-sleep');
+
+it("answers ('sleep', seconds), and the statements after it run", async () => {
+  // the mysql client sends `a; b; c` as three statements
+  const out = [];
+  for (const sql of ['DROP TABLE IF EXISTS t', 'DEBUG SLEEP 0', "CREATE TABLE t(f text) min_infix_len='2'"]) out.push(...await t.exec(sql));
+  expect(out.map((r) => r.kind)).toEqual(['ok', 'rows', 'ok']);
+  const r = out[1] as { columns: { name: string }[]; rows: unknown[][] };
+  expect(r.columns.map((c) => c.name)).toEqual(['command', 'result']);
+  expect(r.rows[0]![0]).toBe('sleep');
+  expect(r.rows[0]![1]).toMatch(/^\d+\.\d{3}$/);
+  expect(await t.rows('SHOW TABLES')).toEqual([['t', 'rt']]);
+});
+
+it('any other DEBUG command is a syntax error', async () => {
+  const [r] = await t.exec('DEBUG FOO');
+  expect(r).toMatchObject({ kind: 'error' });
+  expect((r as { message: string }).message).toMatch(/^P02: syntax error/);
+});
