@@ -6,7 +6,7 @@
  * a pattern it cannot run (backreferences, lookaround: RE2 has neither) is refused as invalid.
  */
 // the V8 flags that enable the linear engine are set where user patterns are built
-import '../../util/pattern-regexp.js';
+import { LINEAR_REGEXP } from '../../util/pattern-regexp.js';
 
 /** The other case of a letter, or '' (one code unit each way only: a class needs single characters). */
 function otherCase(c: string): string {
@@ -85,6 +85,6 @@ export function re2Pattern(source: string): RegExp {
   if (/\\[pP]/.test(body)) return new RegExp(body, `u${flags}`);
   const linear = flags.includes('i') ? foldCase(body) : body;
   const rest = flags.replace('i', '');
-  new RegExp(linear, `${rest}l`); // throws on what the linear engine cannot run (and on invalid syntax)
+  if (LINEAR_REGEXP) new RegExp(linear, `${rest}l`); // throws on what the linear engine cannot run (and on invalid syntax)
   return new RegExp(linear, rest);
 }
