@@ -104,16 +104,21 @@ function keepMainMeta(session: Session, kept: Pick<Session, 'lastMeta' | 'lastWa
   session.lastWarning = kept.lastWarning;
 }
 
-/** The statement with its `IN @name` filters bound to SET GLOBAL @name's values (uservars.ts). */
-function withUservars(st: Statement, settings: ExecContext['settings']): Statement {
-  if (st.kind === 'select' && st.tables[0] !== undefined) return bindUservars(st, st.tables[0], settings);
-  if (st.kind === 'update' || st.kind === 'delete') return bindUservars(st, st.table, settings);
+/**
+ * The statement with its `IN @name` filters bound to SET GLOBAL @name's values (uservars.ts). A table that does
+ * not exist is left to its own error first: searchd makes the filter (and finds the variable missing) only
+ * once it has the table.
+ */
+function withUservars(ctx: ExecContext, st: Statement): Statement {
+  const known = (name: string) => ctx.catalog.has(name) || ctx.dist.get(name) !== undefined;
+  if (st.kind === 'select' && st.tables[0] !== undefined && known(st.tables[0])) return bindUservars(st, st.tables[0], ctx.settings);
+  if ((st.kind === 'update' || st.kind === 'delete') && known(st.table)) return bindUservars(st, st.table, ctx.settings);
   return st;
 }
 
 /** One statement on this node only (what the replication layer applies from a cluster's stream). */
 export async function executeLocal(ctx: ExecContext, parsed: Statement, session: Session): Promise<Result | Result[]> {
-  const bound = withUservars(parsed, ctx.settings);
+  const bound = withUservars(ctx, parsed);
   // OPTION fuzzy (Buddy's plugin in Manticore): the MATCH rewritten before the options are checked
   const st = bound.kind === 'select' ? fuzzySelect(ctx.catalog, ctx.dist, bound) : bound;
   const flags = {

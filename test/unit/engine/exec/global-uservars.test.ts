@@ -34,6 +34,13 @@ it('filters SELECT, UPDATE and DELETE by a global list, in any session', async (
   expect(await ids('SELECT id FROM t')).toEqual([1n, 3n]);
 });
 
+it('a missing table is the error before an undefined variable, as searchd makes the filter only with the table', async () => {
+  expect(await sql('SELECT id FROM nosuch WHERE id IN @undefined_list')).toMatchObject({ kind: 'error', message: "unknown local table(s) 'nosuch' in search request" });
+  const del = await sql('DELETE FROM nosuch WHERE id IN @undefined_list');
+  expect(del.kind === 'error' && del.message).toMatch(/nosuch/);
+  expect(await sql('SELECT id FROM t WHERE id IN @undefined_list')).toMatchObject({ kind: 'error', message: "table t: undefined global variable '@undefined_list'" });
+});
+
 it('SHOW GLOBAL VARIABLES lists each with its value count; the bare form does not', async () => {
   await sql('SET GLOBAL @ids = (1, 2, 3)');
   const g = await sql("SHOW GLOBAL VARIABLES LIKE '@%'");
