@@ -12,11 +12,11 @@ import type { Table } from '../table.js';
 import { tableExpansion } from '../../index/normalize-query.js';
 import { expandKeyword, limitExpansions } from '../../index/wildcard.js';
 
-interface KeywordOptions {
+export interface KeywordOptions {
   stats: boolean; foldWildcards: boolean; expansionLimit: number; sortMode: '' | 'docs' | 'hits';
 }
 
-interface Row { qpos: number; tokenized: string; normalized: string; docs: number; hits: number }
+export interface KeywordRow { qpos: number; tokenized: string; normalized: string; docs: number; hits: number }
 
 /** An integer option of a CALL statement (KEYWORDS, SUGGEST, QSUGGEST); anything else is an error. */
 export function intOption(name: string, v: Literal, call = 'KEYWORDS'): number {
@@ -84,11 +84,21 @@ export function callKeywords(table: Table, st: CallStatement, globalLimit: numbe
   const o = keywordOptions(st, globalLimit);
   const text = st.args[0];
   if (text?.kind !== 'string') throw new SearchError('PARSE_ERROR', 'KEYWORDS() argument 1 must be a string');
+  const out = keywordRows(table, text.value, o);
+  const cols = o.stats ? stringColumns('qpos', 'tokenized', 'normalized', 'docs', 'hits') : stringColumns('qpos', 'tokenized', 'normalized');
+  return rows(cols, out.map((r) => {
+    const base = [String(r.qpos), r.tokenized, r.normalized];
+    return o.stats ? [...base, String(r.docs), String(r.hits)] : base;
+  }));
+}
+
+/** CALL KEYWORDS' rows of `text` (CALL AUTOCOMPLETE asks them too), docs and hits counted when `o.stats`. */
+export function keywordRows(table: Table, text: string, o: KeywordOptions): KeywordRow[] {
   const segments = table.index.segments;
   const expansion = { ...tableExpansion(table.pipeline, table.schema.settings), limit: o.expansionLimit };
-  const out: Row[] = [];
+  const out: KeywordRow[] = [];
   const starDict = expansion.minPrefixLen > 0 || expansion.minInfixLen > 0;
-  for (const k of splitKeywords(table, text.value, starDict)) {
+  for (const k of splitKeywords(table, text, starDict)) {
     if (!k.pattern) {
       let docs = 0, hits = 0;
       if (o.stats) {
@@ -101,7 +111,7 @@ export function callKeywords(table: Table, st: CallStatement, globalLimit: numbe
       continue;
     }
     // a wildcard: every dictionary term it expands to, counts summed over the segments
-    const found = new Map<string, Row>();
+    const found = new Map<string, KeywordRow>();
     for (const seg of segments) {
       const ids = limitExpansions(expandKeyword(seg.terms, k.pattern, expansion), expansion.limit ?? 0,
         (t) => seg.docFreq(t), (t) => seg.hitCount(t));
@@ -123,9 +133,5 @@ export function callKeywords(table: Table, st: CallStatement, globalLimit: numbe
     const key = o.sortMode;
     out.sort((a, b) => b[key] - a[key] || a.qpos - b.qpos); // stable: equal counts keep query order
   }
-  const cols = o.stats ? stringColumns('qpos', 'tokenized', 'normalized', 'docs', 'hits') : stringColumns('qpos', 'tokenized', 'normalized');
-  return rows(cols, out.map((r) => {
-    const base = [String(r.qpos), r.tokenized, r.normalized];
-    return o.stats ? [...base, String(r.docs), String(r.hits)] : base;
-  }));
+  return out;
 }

@@ -17,6 +17,7 @@ import { rows, stringColumns, type Result } from '../result.js';
 import type { Table } from '../table.js';
 import { intOption, splitKeywords } from './call-keywords.js';
 import { walkSuggestions } from './suggest-walk.js';
+import { hasInfixes } from '../suggest/infix-check.js';
 
 export interface SuggestOptions { limit: number; maxEdits: number; deltaLen: number; stats: boolean; bigrams: boolean; nonChar: boolean }
 
@@ -89,7 +90,7 @@ export function callSuggest(table: Table, st: CallStatement): Result {
     throw new SearchError('PARSE_ERROR', `${fn}() expects 2 arguments (text, table)`);
   }
   const o = suggestOptions(st);
-  if (!(Number.parseInt(table.schema.settings.min_infix_len ?? '0', 10) > 0)) {
+  if (!hasInfixes(table)) {
     throw new SearchError('QUERY_ERROR', 'suggests work only for keywords dictionary with infix enabled');
   }
   // a word with wildcards keeps them, as searchd's tokenizer of an infix table does: '*rich*' is a

@@ -5,7 +5,7 @@
  * one before; a prefix whose row is already over the limit (rows never get better as a prefix grows) or
  * longer than any answer can be skips every term under it by a binary search. A call costs the prefixes
  * near the word, not the whole dictionary (the scan before this read every term of every segment).
- * Distances are over code points (Levenshtein; test/helpers/edit-distance.ts is the model it is checked against).
+ * Distances are over code points (Levenshtein; src/util/edit-distance.ts is the model it is checked against).
  */
 /** A dictionary term a user could have meant: not an `=exact` form nor an internal marker. */
 export const isWordTerm = (t: string): boolean => t !== '' && t[0] !== '=' && t.charCodeAt(0) >= 0x20;

@@ -13,10 +13,11 @@ import type { CallStatement, Literal } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import { rows, stringColumns, type Result } from '../result.js';
 import type { Table } from '../table.js';
-import { callKeywords } from '../exec/call-keywords.js';
+import { keywordRows, type KeywordRow } from '../exec/call-keywords.js';
 import { fuzzyVariations, suggestText, type Variation } from './fuzzy-variations.js';
 import { ALL_LAYOUTS, layoutVariants, parseLayouts } from './keyboard-layouts.js';
-import { levenshtein, requireInfixes } from './infix-check.js';
+import { requireInfixes } from './infix-check.js';
+import { editDistance } from '../../util/edit-distance.js';
 
 export interface AutocompleteOptions {
   fuzziness: number; prepend: boolean; append: boolean; expansionLen: number;
@@ -66,18 +67,9 @@ export function callAutocompleteArgs(st: CallStatement): { text: string; table: 
   return { text: text.value, table: table.value, options };
 }
 
-interface KeywordStat { normalized: string; docs: number }
-
-/** CALL KEYWORDS(text, table, 1 as stats [, 'docs' as sort_mode, N as expansion_limit]) as rows. */
-function keywordStats(table: Table, text: string, expansion?: number): KeywordStat[] {
-  const str = (value: string): Literal => ({ kind: 'string', value });
-  const int = (value: number): Literal => ({ kind: 'int', value, text: String(value) }) as Literal;
-  const options: CallStatement['options'] = [{ name: 'stats', value: int(1) }];
-  if (expansion !== undefined) options.push({ name: 'sort_mode', value: str('docs') }, { name: 'expansion_limit', value: int(expansion) });
-  const st: CallStatement = { kind: 'call', text: '', name: 'keywords', args: [str(text), str(table.name)], options };
-  const r = callKeywords(table, st, 0);
-  if (r.kind !== 'rows') return [];
-  return r.rows.map((row) => ({ normalized: String(row[2]), docs: Number(row[3]) }));
+/** CALL KEYWORDS(text, table, 1 as stats [, 'docs' as sort_mode, N as expansion_limit])' rows. */
+function keywordStats(table: Table, text: string, expansion?: number): KeywordRow[] {
+  return keywordRows(table, text, { stats: true, foldWildcards: false, expansionLimit: expansion ?? 0, sortMode: expansion === undefined ? '' : 'docs' });
 }
 
 /** Buddy's applyThreshold: under `topN` rows those with documents; else those above half the mean, the first `topN` by documents. */
@@ -111,7 +103,8 @@ function expandSuggestions(table: Table, word: string, o: AutocompleteOptions): 
   const distance = wordDistance(word, o);
   if (!distance) return [];
   const found = threshold(suggestText(table, starred(word, o), 100, o.expansionLen, false), 20).map((s) => s.term);
-  const len = cpLength(word);
+  const wordCps = [...word];
+  const len = wordCps.length;
   return found.filter((s) => {
     const at = s.indexOf(word);
     if (at >= 0) {
@@ -119,8 +112,8 @@ function expandSuggestions(table: Table, word: string, o: AutocompleteOptions): 
       if (o.append && cpLength(s.slice(at + word.length)) <= distance) return true;
     }
     const cps = [...s];
-    if (o.prepend && levenshtein(word, cps.slice(0, len).join('')) <= distance) return true;
-    return o.append && levenshtein(word, cps.slice(-len).join('')) <= distance;
+    if (o.prepend && editDistance(wordCps, cps.slice(0, len), distance) <= distance) return true;
+    return o.append && editDistance(wordCps, cps.slice(-len), distance) <= distance;
   });
 }
 

@@ -1,21 +1,13 @@
-/** What CALL AUTOCOMPLETE and OPTION fuzzy share: Buddy's min_infix_len check and a code point Levenshtein distance. */
+/** The min_infix_len check CALL SUGGEST, CALL AUTOCOMPLETE and OPTION fuzzy share (each with its own error). */
 import { SearchError } from '../../util/errors.js';
 import type { Table } from '../table.js';
 
-/** Buddy's TableValidator: the table must have min_infix_len set, else `message` (a 1064 error). */
-export function requireInfixes(table: Table, message: string): void {
-  if (!(Number.parseInt(table.schema.settings.min_infix_len ?? '0', 10) > 0)) throw new SearchError('PARSE_ERROR', message);
+/** Whether the table indexes infixes (min_infix_len > 0), what suggestions need in Manticore. */
+export function hasInfixes(table: Table): boolean {
+  return Number.parseInt(table.schema.settings.min_infix_len ?? '0', 10) > 0;
 }
 
-/** Levenshtein distance over code points (Buddy's PHP levenshtein counts bytes; equal for ASCII). */
-export function levenshtein(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= y.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[y.length]!;
+/** Buddy's TableValidator: the table must have min_infix_len set, else `message` (a 1064 error). */
+export function requireInfixes(table: Table, message: string): void {
+  if (!hasInfixes(table)) throw new SearchError('PARSE_ERROR', message);
 }

@@ -2,7 +2,7 @@
 // max_edits edits and under delta_len characters of length difference, closest first then most docs.
 // Before, both answered 'no such built-in procedure'.
 import { describe, expect, it } from 'vitest';
-import { editDistance } from '../../../helpers/edit-distance.js';
+import { editDistance } from '../../../../src/util/edit-distance.js';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('call-suggest', async (t) => {

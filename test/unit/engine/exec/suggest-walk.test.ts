@@ -3,7 +3,7 @@
 // outside the BMP) and random limits; and it does not read every term to find them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { editDistance } from '../../../helpers/edit-distance.js';
+import { editDistance } from '../../../../src/util/edit-distance.js';
 import { isWordTerm, walkSuggestions } from '../../../../src/engine/exec/suggest-walk.js';
 
 /** The scan the walk replaced: every word term within the length window and the edit limit. */

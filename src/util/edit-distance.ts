@@ -1,6 +1,7 @@
 /**
  * Levenshtein distance over code points by the full table, or `max + 1` as soon as it must exceed `max`:
- * the model CALL SUGGEST's trie walk (src/engine/exec/suggest-walk.ts) is checked against.
+ * CALL AUTOCOMPLETE's test of a completion's ends, and the model CALL SUGGEST's trie walk
+ * (src/engine/exec/suggest-walk.ts) is checked against.
  */
 export function editDistance(a: string[], b: string[], max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
