@@ -69,9 +69,9 @@ function sealedDoc(doc: unknown): Buffer {
  */
 function docArena(ops: WriteOp[]): Buffer[] {
   let puts = 0;
-  let only: WriteOp | undefined;
-  for (const op of ops) if (op.op === 'put' || op.op === 'insert') { puts++; only = op; }
-  if (puts <= 1) return only && (only.op === 'put' || only.op === 'insert') ? [sealedDoc(only.doc)] : [];
+  let only: unknown;
+  for (const op of ops) if (op.op === 'put' || op.op === 'insert') { puts++; only = op.doc; }
+  if (puts <= 1) return puts ? [sealedDoc(only)] : [];
   const w = new ValueWriter();
   const ends: number[] = [];
   for (const op of ops) {
