@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { newSession, openEngine, type Engine, type RowsResult } from '../../src/engine/index.js';
+import { newSession, openEngine, type Engine, type Result, type RowsResult } from '../../src/engine/index.js';
 
 export interface TempEngine {
   /** The engine of the running test. */
@@ -14,6 +14,8 @@ export interface TempEngine {
   rows(sql: string): Promise<unknown[][]>;
   /** Runs SQL on the same session; returns every result. */
   exec(sql: string): ReturnType<Engine['execute']>;
+  /** Runs SQL on a new session (what one statement of a new client gets); returns the last result. */
+  last(sql: string): Promise<Result>;
 }
 
 /** Registers beforeEach/afterEach hooks; `setup` runs after opening (create tables, insert). */
@@ -25,6 +27,10 @@ export function useTempEngine(prefix: string, setup?: (t: TempEngine) => Promise
     get engine() { return engine!; },
     get dir() { return dir; },
     exec: (sql) => engine!.execute(sql, session),
+    async last(sql) {
+      const out = await engine!.execute(sql, newSession());
+      return out[out.length - 1]!;
+    },
     async rows(sql) {
       const out = await engine!.execute(sql, session);
       const r = out[out.length - 1] as RowsResult;

@@ -1,7 +1,7 @@
 // RAND() as a WHERE/HAVING filter or a GROUP BY key: searchd's grammar (sphinxql.y expr_ident) takes RAND
 // there as a column name and fails at its '('; through a select-list alias it filters and groups.
 import { expect, it } from 'vitest';
-import { newSession, type Result } from '../../../src/engine/index.js';
+import type { Result } from '../../../src/engine/index.js';
 import { useTempEngine } from '../../helpers/temp-engine.js';
 
 const t = useTempEngine('rand-key', async (t) => {
@@ -9,11 +9,7 @@ const t = useTempEngine('rand-key', async (t) => {
   await t.exec("INSERT INTO t (id, title, a) VALUES (1, 'x', 1), (2, 'y', 2), (3, 'z', 3)");
 });
 
-/** The last result of `text` on a new session each time (what one statement of a client gets). */
-async function sql(text: string): Promise<Result> {
-  const out = await t.engine.execute(text, newSession());
-  return out[out.length - 1]!;
-}
+const sql = (text: string): Promise<Result> => t.last(text);
 
 it.each([
   ['SELECT id FROM t WHERE RAND() < 0.5', "P01: syntax error, unexpected '(' near '() < 0.5'"],

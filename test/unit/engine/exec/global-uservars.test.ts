@@ -1,7 +1,7 @@
 // SET GLOBAL @name = (list) and `WHERE x [NOT] IN @name` (searchd: SetLocalUserVar, SPH_FILTER_USERVAR):
 // quarry took the SET and kept nothing, and `IN @name` was a syntax error.
 import { expect, it } from 'vitest';
-import { newSession, type Result } from '../../../../src/engine/index.js';
+import type { Result } from '../../../../src/engine/index.js';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('uservars', async (t) => {
@@ -9,11 +9,7 @@ const t = useTempEngine('uservars', async (t) => {
   await t.exec("INSERT INTO t (id, title, a) VALUES (1, 'a', 5), (2, 'b', 6), (3, 'c', 7)");
 });
 
-/** The last result of `text` on a new session each time (what one statement of a client gets). */
-async function sql(text: string): Promise<Result> {
-  const out = await t.engine.execute(text, newSession());
-  return out[out.length - 1]!;
-}
+const sql = (text: string): Promise<Result> => t.last(text);
 async function ids(text: string): Promise<unknown[]> {
   const r = await sql(text);
   if (r.kind !== 'rows') throw new Error(JSON.stringify(r));
