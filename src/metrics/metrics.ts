@@ -54,8 +54,8 @@ export class ServerMetrics {
   readonly tableCommands = new Map<string, Map<Command, number>>();
   /** Search times and found rows per table (SHOW TABLE t STATUS query_time_*, found_rows_*). */
   readonly tableSearch = new Map<string, TableSearchStats>();
-  /** Manticore's *_stats_ms_* windows per table (SHOW TABLE t STATUS). */
-  readonly tableWindows = new Map<string, { insert_replace: LatencyWindow; search: LatencyWindow; update: LatencyWindow }>();
+  /** Manticore's insert_replace/update_stats_ms_* windows per table (SHOW TABLE t STATUS; search's is tableSearch's times). */
+  readonly tableWindows = new Map<string, { insert_replace: LatencyWindow; update: LatencyWindow }>();
   /** Search queries (SELECT over a table, JSON /search) and their total wall time. */
   queries = 0;
   queryWallMs = 0;
@@ -113,7 +113,6 @@ export class ServerMetrics {
       let w = this.tableSearch.get(table);
       if (!w) this.tableSearch.set(table, (w = new TableSearchStats()));
       w.add(ms, found);
-      this.#tableWindows(table)?.search.add(ms);
     } else if (kind === 'insert' || kind === 'replace') {
       this.windows.insert_replace.add(ms);
       this.#tableWindows(table)?.insert_replace.add(ms);
@@ -126,7 +125,7 @@ export class ServerMetrics {
   #tableWindows(table: string | undefined) {
     if (!table) return undefined;
     let w = this.tableWindows.get(table);
-    if (!w) this.tableWindows.set(table, (w = { insert_replace: new LatencyWindow(), search: new LatencyWindow(), update: new LatencyWindow() }));
+    if (!w) this.tableWindows.set(table, (w = { insert_replace: new LatencyWindow(), update: new LatencyWindow() }));
     return w;
   }
 

@@ -28,6 +28,11 @@ export class TableSearchStats {
   readonly #msTotal = new RunningTotal();
   readonly #foundTotal = new RunningTotal();
 
+  /** The searches' times over the last 15 minutes (SHOW TABLE t STATUS search_stats_ms_* too). */
+  get times(): LatencyWindow {
+    return this.#ms;
+  }
+
   add(ms: number, found: number | undefined): void {
     this.#ms.add(ms);
     this.#msTotal.add(ms);

@@ -100,7 +100,7 @@ export function tableStatusRows(t: Table, diskBytes: number, tid: bigint): strin
     ...['search', 'excerpt', 'update', 'keywords', 'status', 'delete', 'insert', 'replace', 'commit', 'suggest', 'callpq', 'getfield', 'shard_write', 'optimize']
       .map((c) => [`command_${c}`, String(cmds?.get(c as never) ?? 0)]),
     ...windowRows('insert_replace', windows?.insert_replace ?? EMPTY_WINDOW),
-    ...windowRows('search', windows?.search ?? EMPTY_WINDOW),
+    ...windowRows('search', w.times),
     ...windowRows('update', windows?.update ?? EMPTY_WINDOW),
   ];
 }
