@@ -40,7 +40,7 @@ function threadsOptions(st: ShowStatement): ThreadsOptions {
   const out: ThreadsOptions = {};
   for (const o of st.options) {
     if (o.name === 'columns') out.columns = Number(optionText(o.value));
-    // format=sphinxql shows non-SQL requests as SQL; quarry's Info is already the request's own text
+    // format=sphinxql: searchd shows a JSON request as SQL; quarry's Info for HTTP stays its method and path
     else if (o.name === 'format') out.all = optionText(o.value).toLowerCase() === 'all';
   }
   return out;
