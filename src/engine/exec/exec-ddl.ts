@@ -10,6 +10,7 @@ import type { Catalog } from '../catalog.js';
 import { likeMatcher } from '../like.js';
 import { ok, rows, stringColumns, type OkResult, type RowsResult } from '../result.js';
 import { describeRows, showCreateTable, showFieldsRows } from '../schema-text.js';
+import { checkTruncatable } from './table-locks.js';
 
 /** Table settings CREATE TABLE accepts (Manticore's RT settings that make sense here). */
 export const TABLE_SETTINGS = new Set([
@@ -127,6 +128,7 @@ export async function execDrop(catalog: Catalog, st: DropTableStatement): Promis
 
 export async function execTruncate(catalog: Catalog, st: TruncateStatement, config: Map<string, ConfigTable>): Promise<OkResult> {
   const section = st.reconfigure ? config.get(st.table.toLowerCase()) : undefined;
+  checkTruncatable(catalog.get(st.table));
   await catalog.truncate(st.table, section?.schema);
   return ok(0);
 }
