@@ -14,6 +14,7 @@ import { assignIds, rowInputs, tableForInsert, whereAsSelect } from '../insert-r
 import { commitGrouped } from '../transaction/transaction-group.js';
 import { mapPacked } from '../../util/packed-map.js';
 import { lockedForInsert } from './table-locks.js';
+import { insertWarning } from './insert-warnings.js';
 
 export interface WriteContext {
   catalog: Catalog;
@@ -34,6 +35,8 @@ export async function execInsert(ctx: WriteContext, st: InsertStatement): Promis
   const ids = inputs.every((r) => r.id !== undefined) ? mapPacked(inputs, (r) => r.id!) : await assignIds(ctx.ids, inputs);
   // concurrent statements share one durable commit (../transaction/transaction-group.ts)
   const n = await commitGrouped(table, () => ({ ids, ...table.prepare(inputs, ids, colNos), replace: st.replace }));
+  const warning = insertWarning(table, inputs);
+  if (warning) return ok(n, { lastInsertId: ids[ids.length - 1], insertedIds: ids, warning });
   return ok(n, { lastInsertId: ids[ids.length - 1], insertedIds: ids });
 }
 

@@ -154,6 +154,11 @@ export async function executeLocal(ctx: ExecContext, parsed: Statement, session:
       if (buffersWrites(session)) checkLockedWrite(ctx.catalog, st.table, 'insert');
       const r = await (buffersWrites(session) ? execInsertInTransaction(write, ins, session) : execInsert(write, ins));
       if (r.insertedIds) session.lastInsertIds = r.insertedIds; // kept, not joined: a big batch pays nothing unless asked
+      // searchd keeps an INSERT's warning in the session's last meta: SHOW WARNINGS and SHOW META show it
+      if (r.warning) {
+        session.lastWarning = r.warning;
+        session.lastMeta = { total: 0, totalFound: 0, totalRelation: 'eq', timeMs: 0, keywords: [], warning: r.warning };
+      }
       return r;
     }
     case 'update': return execUpdate(write, st);
