@@ -27,7 +27,7 @@ export interface Session {
   connId?: number;
   peer?: string;
   /** An HTTP connection's session: LOCK TABLES is searchd's `Locking works only for mysql session.` */
-  http: boolean;
+  http?: boolean;
 }
 
 /**
