@@ -128,7 +128,10 @@ async function runTarget(server: ServerUnderTest, target: TargetName, opts: Fuzz
         if (problem) {
           found++;
           if (problem.startsWith('hang')) hangs++;
-          if (findings.length < 200) findings.push({ target, index, problem, input: describeInput(opts.seed, target, index).slice(0, 400) });
+          const input = describeInput(opts.seed, target, index).slice(0, 400);
+          if (findings.length < 200) findings.push({ target, index, problem, input });
+          // at once, so a long run's findings can be worked on while it goes on
+          opts.log?.(`finding ${target}#${index}: ${problem.slice(0, 300)} <- ${JSON.stringify(input.slice(0, 300))}`);
         }
         if (done % PROBE_EVERY === 0) {
           if (!(await probe(server))) dead = true;

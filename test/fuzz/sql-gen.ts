@@ -4,6 +4,7 @@
  */
 import { number, text, word, type Rng } from './rng.js';
 import { newFeatureStatement } from './sql-gen-new.js';
+import { session27Statement } from './sql-gen-27.js';
 
 /** Tables the runner creates before fuzzing, and a missing one; fz_w is written only by tripleInsert. */
 export const TABLES = ['fz', 'fz_pq', 'missing_t'];
@@ -103,6 +104,8 @@ const STATEMENTS: ((r: Rng) => string)[] = [
   (r) => `EXPLAIN QUERY ${r.pick(TABLES)}, ${quoted(r, matchQuery(r))}`,
   // sessions 25-26's statements (sql-gen-new.ts), a fifth of the inputs
   newFeatureStatement, newFeatureStatement, newFeatureStatement, newFeatureStatement,
+  // session 27's statements and SHOW META / SHOW WARNINGS sequences (sql-gen-27.ts)
+  (r) => session27Statement(r, sqlStatement), (r) => session27Statement(r, sqlStatement), (r) => session27Statement(r, sqlStatement),
 ];
 
 /** Byte-level mutation of a statement: cut, duplicate, flip, insert nasty text. */
