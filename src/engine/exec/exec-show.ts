@@ -125,9 +125,13 @@ function cutoffValue(v: SetStatement['assignments'][number]['value']): number {
   return n;
 }
 
-export function execSet(st: SetStatement, session: Session, settings: GlobalSettings, catalog: Catalog): OkResult {
-  // every name and value is checked before any is set, so a refused statement changes nothing
+/**
+ * Every name and value of a SET checked, nothing set yet (apply sets them all), so a refused statement
+ * changes nothing; turnsAutocommitOn says whether it sets autocommit to 1 (the caller commits first).
+ */
+export function prepareSet(st: SetStatement, session: Session, settings: GlobalSettings, catalog: Catalog): { apply: () => void; turnsAutocommitOn: boolean } {
   const apply: (() => void)[] = [];
+  let turnsAutocommitOn = false;
   for (const a of st.assignments) {
     // a user variable without GLOBAL is a session name searchd's HandleSetLocal does not know
     if (a.user && a.scope !== 'global') checkSetName(`@${a.name}`, a.scope);
@@ -136,9 +140,9 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
       checkSetValue(a.name, a.scope, textValue(a.value));
     }
     apply.push(setter(a, session, settings, catalog));
+    if (!a.user && a.name === 'autocommit') turnsAutocommitOn = boolValue(a.name, a.value);
   }
-  for (const f of apply) f();
-  return ok(0);
+  return { apply: () => { for (const f of apply) f(); }, turnsAutocommitOn };
 }
 
 /** `SET GLOBAL name = (1,2)`: searchd's SET_GLOBAL_UVAR whatever the name (sphinxql_second.y), a user variable. */

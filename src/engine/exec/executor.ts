@@ -13,7 +13,7 @@ import { checkLockedWrite, lockTables, unlockTables } from './table-locks.js';
 import { execAttach, execCreate, execCreateLike, execDescribe, execDrop, execTruncate, type ConfigTable } from './exec-ddl.js';
 import { execSelect } from './exec-select.js';
 import { execFacets } from '../group/facets.js';
-import { execSelectNoTable, execSet, execShow } from './exec-show.js';
+import { execSelectNoTable, execShow, prepareSet } from './exec-show.js';
 import { execDelete, execInsert, execUpdate } from './exec-write.js';
 import type { IdSource } from '../id-generator.js';
 import type { DistributedTables } from '../distributed/dist-registry.js';
@@ -177,10 +177,12 @@ export async function executeLocal(ctx: ExecContext, parsed: Statement, session:
     case 'describe': return execDescribe(ctx.catalog, st);
     case 'show': return st.what === 'agent_status' ? execAgentStatus(ctx.dist, st.table, st.like) : execShow(ctx.catalog, st, session, ctx.settings, ctx.dist);
     case 'set': {
-      const r = execSet(st, session, ctx.settings, ctx.catalog);
-      // SET autocommit=1 commits what autocommit=0 left open, as in MySQL.
-      if (session.autocommit && session.transaction && st.assignments.some((a) => a.name === 'autocommit')) await commit(session, ctx.catalog);
-      return r;
+      const set = prepareSet(st, session, ctx.settings, ctx.catalog);
+      // SET autocommit=1 commits what autocommit=0 left open, as in MySQL; first, so a commit refused
+      // (a duplicate id, a locked table) leaves every variable as it was
+      if (set.turnsAutocommitOn && session.transaction) await commit(session, ctx.catalog);
+      set.apply();
+      return ok(0);
     }
     case 'set_names': case 'set_transaction': return ok(0);
     case 'call': return execCall(ctx.catalog, st, ctx.dist, flags.expansionLimit ?? 0);
