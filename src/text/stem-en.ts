@@ -328,11 +328,35 @@ function load(word: string): number {
 
 const decoder = new TextDecoder();
 
+/** A letter's bit for UNSAFE_BEFORE (a-z: bit 0-25), bit 31 for any other unit before the last. */
+function letterBit(ch: number): number {
+  return ch >= a && ch <= 0x7a ? 1 << (ch - a) : 1 << 31;
+}
+/**
+ * Per ASCII last unit: the units before it (letterBit) with which some step's suffix may end the word;
+ * a word whose last two units are not so is returned unchanged by every step (each step looks only at
+ * the word's end, and none changed it before). -1: every suffix of that letter needs the full run
+ * (s d g y e i l, the consonant 'Y'). A third of a bulk load's distinct tokens end so (-a -o -h -k,
+ * digits, -st -nt..., -on -in, -ar -or but -ator, -um but -ism, -c but -ic), and skip the UTF-8
+ * copy, the regions and the seven steps.
+ */
+const UNSAFE_BEFORE = new Int32Array(128);
+for (const ch of 'sdgyeilY') UNSAFE_BEFORE[ch.charCodeAt(0)] = -1;
+UNSAFE_BEFORE[t] = letterBit(n); // -ant -ent -ment -ement
+UNSAFE_BEFORE[c] = letterBit(i_); // -ic
+UNSAFE_BEFORE[m] = letterBit(s); // -ism -alism
+UNSAFE_BEFORE[n] = letterBit(0x6f); // -ion -ation -ization
+UNSAFE_BEFORE[r] = letterBit(e) | letterBit(0x6f); // -er -izer -ator
+
 /** Stems one folded word with stem_en. Words of two bytes or less come back unchanged. */
 export function stemEn(word: string): string {
   // every rule needs an ASCII letter at the end: a word ending otherwise cannot change
   // (unless it holds a 'Y', which the y-marking pass would lowercase)
-  if (word.charCodeAt(word.length - 1) >= 0x80 && !word.includes('Y')) return word;
+  const last = word.charCodeAt(word.length - 1);
+  if (last >= 0x80 && !word.includes('Y')) return word;
+  // an ending no step takes (a 'Y' anywhere may still be lowercased: the full run)
+  if (word.length >= 2 && last < 0x80 && (UNSAFE_BEFORE[last] & letterBit(word.charCodeAt(word.length - 2))) === 0
+    && !word.includes('Y')) return word;
   const len = load(word);
   if (len < 0) return word;
   const out = stemBuffer(len);
