@@ -281,7 +281,8 @@ function stemBuffer(len: number): number {
   if (len <= 2) return len;
   const exc = exception(len);
   if (exc >= 0) return exc;
-  const hasY = markConsonantY(len);
+  // most words hold no y: the marking pass (a look at every byte) only for those that do
+  const hasY = loadedY && markConsonantY(len);
   let firstVowel: number;
   let r1: number;
   if (len >= 5 && endsWith(5, 'gener')) {
@@ -304,11 +305,16 @@ function stemBuffer(len: number): number {
   return len;
 }
 
+/** Whether the word load() copied holds a 'y' (stemBuffer marks consonant y's only then). */
+let loadedY = false;
+
 /** Copies the word as UTF-8 into W; returns its byte length, or -1 when it does not fit. */
 function load(word: string): number {
   let len = 0;
+  let ys = 0;
   for (let k = 0; k < word.length; k++) {
     let cp = word.charCodeAt(k);
+    ys |= cp === y ? 1 : 0;
     if (cp >= 0xd800 && cp <= 0xdbff && k + 1 < word.length) {
       const lo = word.charCodeAt(k + 1);
       if (lo >= 0xdc00 && lo <= 0xdfff) { cp = ((cp - 0xd800) << 10) + (lo - 0xdc00) + 0x10000; k++; }
@@ -323,6 +329,7 @@ function load(word: string): number {
     len += need;
   }
   W[GUARD + len] = 0;
+  loadedY = ys !== 0;
   return len;
 }
 
