@@ -27,7 +27,10 @@ function at(i: number): number {
 }
 function put(i: number, ch: number): void {
   W[GUARD + i] = ch;
+  if (i < firstPut) firstPut = i;
 }
+/** The lowest byte put() wrote since load(): the word's bytes before it are as loaded. */
+let firstPut = 0;
 function vowelAt(i: number): boolean {
   return VOWEL[W[GUARD + i]] === 1;
 }
@@ -330,6 +333,7 @@ function load(word: string): number {
   }
   W[GUARD + len] = 0;
   loadedY = ys !== 0;
+  firstPut = len;
   return len;
 }
 
@@ -368,8 +372,9 @@ export function stemEn(word: string): string {
   if (len < 0) return word;
   const out = stemBuffer(len);
   if (len !== word.length) return decoder.decode(W.subarray(GUARD, GUARD + out));
-  // ASCII: the stem shares a prefix with the word and differs at most in a short tail
-  let k = 0;
+  // ASCII: the stem shares a prefix with the word and differs at most in a short tail, which starts
+  // no earlier than the first byte the steps wrote
+  let k = firstPut < out ? firstPut : out;
   while (k < out && at(k) === word.charCodeAt(k)) k++;
   if (k === out) return out === len ? word : word.slice(0, out);
   let tail = '';
