@@ -16,6 +16,7 @@ import { checkOptimizeCutoff, createIndex, idleCutoffOf } from '../index-factory
 import { ok, type OkResult } from '../result.js';
 import type { StoredDoc, WriteOp } from '../durability/table-store.js';
 import { indexSchemaOf, type Table } from '../table.js';
+import { normalizeIntSettings } from '../int-settings.js';
 
 /** Documents per index batch when a table is re-indexed after a column change. */
 const REINDEX_BATCH = 20_000;
@@ -86,6 +87,12 @@ async function changeSettings(catalog: Catalog, table: Table, settings: Record<s
   }
   checkOptimizeCutoff(table.name, settings);
   const merged = { ...table.schema.settings, ...settings };
+  // min_infix_len='x' is 0, which is no setting (int-settings.ts): an earlier value goes too
+  const read = normalizeIntSettings(settings);
+  for (const k of Object.keys(settings)) {
+    if (k in read) merged[k] = read[k]!;
+    else delete merged[k];
+  }
   const pipeline = createTextPipeline(merged); // validates before anything is stored
   await catalog.store.alterTable({ ...table.schema, settings: merged });
   table.schema = { ...table.schema, settings: merged };

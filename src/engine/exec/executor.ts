@@ -8,7 +8,8 @@ import type { Catalog } from '../catalog.js';
 import { execAlter, execFlush, execOptimize } from './exec-admin.js';
 import { execBackup } from './exec-backup.js';
 import { execCall } from './exec-call.js';
-import { execInformationSchema, execLockTables, execUnlockTables } from './exec-dump-tools.js';
+import { execInformationSchema } from './exec-dump-tools.js';
+import { checkLockedWrite, lockTables, unlockTables } from './table-locks.js';
 import { execAttach, execCreate, execCreateLike, execDescribe, execDrop, execTruncate, type ConfigTable } from './exec-ddl.js';
 import { execSelect } from './exec-select.js';
 import { execFacets } from '../group/facets.js';
@@ -163,12 +164,21 @@ export async function executeLocal(ctx: ExecContext, parsed: Statement, session:
     }
     case 'insert': {
       const ins = st.partialId === undefined ? st : wholeRowReplace(ctx.catalog, st as typeof st & { partialId: bigint });
+      if (buffersWrites(session)) checkLockedWrite(ctx.catalog, st.table, 'insert');
       const r = await (buffersWrites(session) ? execInsertInTransaction(write, ins, session) : execInsert(write, ins));
       if (r.insertedIds) session.lastInsertIds = r.insertedIds; // kept, not joined: a big batch pays nothing unless asked
+      // searchd keeps an INSERT's warning in the session's last meta: SHOW WARNINGS and SHOW META show it
+      if (r.warning) {
+        session.lastWarning = r.warning;
+        session.lastMeta = { total: 0, totalFound: 0, totalRelation: 'eq', timeMs: 0, keywords: [], warning: r.warning };
+      }
       return r;
     }
     case 'update': return execUpdate(write, st);
-    case 'delete': return buffersWrites(session) ? execDeleteInTransaction(write, st, session) : execDelete(write, st);
+    case 'delete':
+      if (!buffersWrites(session)) return execDelete(write, st);
+      checkLockedWrite(ctx.catalog, st.table, 'delete');
+      return execDeleteInTransaction(write, st, session);
     case 'create_table': return isDistributedCreate(st) ? execCreateDistributed(ctx.catalog, ctx.dist, st) : execCreate(ctx.catalog, st);
     case 'create_table_like': return execCreateLike(ctx.catalog, st);
     case 'drop_table': return execDrop(ctx.catalog, st);
@@ -188,8 +198,8 @@ export async function executeLocal(ctx: ExecContext, parsed: Statement, session:
     case 'set_names': case 'set_transaction': return ok(0);
     case 'call': return execCall(ctx.catalog, st, ctx.dist, flags.expansionLimit ?? 0);
     case 'backup': return execBackup(ctx.catalog, st, ctx.checkpointNow);
-    case 'lock_tables': return execLockTables(ctx.catalog, st, session);
-    case 'unlock_tables': return execUnlockTables(session);
+    case 'lock_tables': return lockTables(ctx.catalog, st, session);
+    case 'unlock_tables': return unlockTables(session);
     case 'information_schema': return execInformationSchema(ctx.catalog, st);
     case 'debug_sleep': { // searchd's HandleMysqlDebug: the time slept, in seconds with 3 decimals
       const started = performance.now();
