@@ -106,7 +106,16 @@ export async function execAlter(catalog: Catalog, st: AlterTableStatement): Prom
     return ok(0);
   }
   const table = catalog.get(st.table);
-  if (!table) throw alterError(st.table.toLowerCase(), 'unknown local table in ALTER request');
+  if (!table) {
+    const name = st.table.toLowerCase();
+    if (st.action.kind === 'settings') {
+      // searchd's refusal (HandleMysqlAlterIndexSettings), which Buddy takes over when the options name
+      // local or agent (its ALTER of a distributed table) and answers for a table it does not find
+      if (Object.keys(st.action.settings).some((k) => k === 'local' || k === 'agent')) throw new SearchError('QUERY_ERROR', `Table ${name} doesn't exist`);
+      throw new SearchError('QUERY_ERROR', `table '${name}' is not found, or not real-time`);
+    }
+    throw alterError(name, 'unknown local table in ALTER request');
+  }
   const action = st.action;
   await table.mutex.run(async () => {
     switch (action.kind) {

@@ -1,6 +1,6 @@
 /** Runs parsed statements against the catalog: the one dispatch from statement kind to its executor. */
 import { fuzzySelect } from '../suggest/fuzzy-search.js';
-import type { NamedValue, ShowWhat, Statement } from '../../sql/ast.js';
+import type { NamedValue, SelectStatement, ShowWhat, Statement } from '../../sql/ast.js';
 import { checkOptions, type OptionStatement } from '../statement-options.js';
 import type { GlobalFlags } from './exec-select.js';
 import { SearchError } from '../../util/errors.js';
@@ -17,7 +17,7 @@ import { execSelectNoTable, execShow, prepareSet } from './exec-show.js';
 import { execDelete, execInsert, execUpdate } from './exec-write.js';
 import type { IdSource } from '../id-generator.js';
 import type { DistributedTables } from '../distributed/dist-registry.js';
-import type { DistributedDef } from '../distributed/dist-def.js';
+import { distributedDef, type DistributedDef } from '../distributed/dist-def.js';
 import { execDistributedSelect } from '../distributed/dist-select.js';
 import { execDistributedFacets } from '../distributed/dist-facets.js';
 import { execDistributedWrite } from '../distributed/dist-write.js';
@@ -63,6 +63,19 @@ function distributedOf(ctx: ExecContext, st: Statement) {
     : st.kind === 'insert' || st.kind === 'update' || st.kind === 'delete' || st.kind === 'drop_table' || st.kind === 'describe' || st.kind === 'truncate' || st.kind === 'alter_table' ? st.table
       : st.kind === 'show' && (st.what === 'create_table' || st.what === 'columns' || st.what === 'table_status') ? st.table : undefined;
   return name === undefined ? undefined : ctx.dist.get(name);
+}
+
+/**
+ * SELECT ... FROM a, b: searchd searches the listed local tables as one, as a distributed table of those
+ * locals answers (the same merge of rows, meta and facets); a name it does not serve is its error.
+ */
+async function selectSeveral(ctx: ExecContext, st: SelectStatement, session: Session, flags: GlobalFlags): Promise<Result | Result[]> {
+  for (const name of st.tables) {
+    if (ctx.dist.get(name)) throw new SearchError('UNSUPPORTED', 'selecting from several tables is not supported when one is distributed');
+    if (!ctx.catalog.has(name)) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name.toLowerCase()}' in search request`);
+  }
+  const def = distributedDef(st.tables.join(','), { local: st.tables }, (n) => ctx.catalog.has(n));
+  return (await executeDistributed(ctx, { ...st, tables: [def.name] }, session, flags, def))!;
 }
 
 async function executeDistributed(ctx: ExecContext, st: Statement, session: Session, flags: GlobalFlags, def: DistributedDef): Promise<Result | Result[] | undefined> {
@@ -138,7 +151,7 @@ export async function executeLocal(ctx: ExecContext, parsed: Statement, session:
   switch (st.kind) {
     case 'select': {
       if (st.tables.length === 0) return execSelectNoTable(st, session, ctx.settings);
-      if (st.tables.length > 1) throw new SearchError('UNSUPPORTED', 'selecting from several tables is not supported');
+      if (st.tables.length > 1) return selectSeveral(ctx, st, session, flags);
       const table = ctx.catalog.get(st.tables[0]);
       if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${st.tables[0].toLowerCase()}' in search request`);
       const main = await execSelect(table, st, session, flags);
