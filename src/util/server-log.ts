@@ -16,8 +16,17 @@ export function setServerLogSink(s: Sink | undefined): void {
 function emit(level: 'WARNING' | 'ERROR', message: string, err?: unknown): void {
   const line = message.replace(/[\r\n]+/g, ' ');
   console.error(`quarry: ${line}`);
-  if (err instanceof Error && err.stack) console.error(err.stack);
+  if (err instanceof Error && err.stack && !expected(err)) console.error(err.stack);
   sink?.(`${level}: ${line}`);
+}
+
+/**
+ * An error with a code (a system call's ENOSPC or EIO, a SearchError's kind): an expected condition the
+ * message says all of, so no stack trace, which is for an internal error only.
+ */
+function expected(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && code !== 'INTERNAL' && /^[A-Z][A-Z0-9_]*$/.test(code);
 }
 
 /** Something the server worked around (a table rebuilt from its store, a failed background checkpoint). */

@@ -32,4 +32,15 @@ describe('searchd log', () => {
     expect(printed).toContain('quarry: after close: stderr only');
     expect(printed.some((p) => p.startsWith('TypeError: boom\n'))).toBe(true);
   });
+
+  it('prints no stack trace for an expected condition (a full disk, a user error), one for an internal error', () => {
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    logWarning('checkpoint of table t failed: no space left on device', full);
+    logWarning('a wrapped internal error', Object.assign(new Error('inner'), { code: 'INTERNAL' }));
+    const printed = stderr.mock.calls.map((c) => String(c[0]));
+    expect(printed).toContain('quarry: checkpoint of table t failed: no space left on device');
+    expect(printed.some((p) => p.startsWith('Error: ENOSPC'))).toBe(false);
+    expect(printed.some((p) => p.startsWith('Error: inner\n'))).toBe(true);
+  });
 });
