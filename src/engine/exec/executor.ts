@@ -44,6 +44,9 @@ function showOptionKind(what: ShowWhat): OptionStatement {
   return what === 'threads' || what === 'plan' ? 'show' : what === 'create_table' ? 'show_create_table' : 'show_other';
 }
 
+/** The longest delay a Node timer holds (2^31 - 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface ExecContext {
   catalog: Catalog;
   ids: IdSource;
@@ -205,7 +208,10 @@ export async function executeLocal(ctx: ExecContext, parsed: Statement, session:
     case 'information_schema': return execInformationSchema(ctx.catalog, st);
     case 'debug_sleep': { // searchd's HandleMysqlDebug: the time slept, in seconds with 3 decimals
       const started = performance.now();
-      if (st.seconds > 0) await new Promise((r) => setTimeout(r, st.seconds * 1000));
+      // in steps a timer can hold (Node fires a longer delay after 1 ms): 1e7 s sleeps 1e7 s as asked
+      for (let left = st.seconds * 1000; left > 0; left -= MAX_TIMER_MS) {
+        await new Promise((r) => setTimeout(r, Math.min(left, MAX_TIMER_MS)));
+      }
       return rows(stringColumns('command', 'result'), [['sleep', ((performance.now() - started) / 1000).toFixed(3)]]);
     }
     case 'begin': // BEGIN inside a transaction commits it first, as in MySQL.

@@ -1,7 +1,7 @@
 // DEBUG SLEEP N (searchd's debug grammar), which Manticore's recordings use to hold a connection
 // (`LOCK TABLES t READ; debug sleep 5`, `DROP TABLE IF EXISTS t; DEBUG SLEEP 2; CREATE TABLE ...`):
 // quarry answered a P02 syntax error and dropped the statements after it.
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
 
 const t = useTempEngine('debug-sleep');
@@ -22,4 +22,19 @@ it('any other DEBUG command is a syntax error', async () => {
   const [r] = await t.exec('DEBUG FOO');
   expect(r).toMatchObject({ kind: 'error' });
   expect((r as { message: string }).message).toMatch(/^P02: syntax error/);
+});
+
+it('sleeps past what one Node timer holds (2^31 - 1 ms), not 1 ms', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout'] });
+  try {
+    let done = false;
+    const sleeping = t.exec('DEBUG SLEEP 3000000').then(() => { done = true; }); // 3e9 ms, past 2^31 - 1
+    await vi.advanceTimersByTimeAsync(2 ** 31 - 1);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(3e9);
+    await sleeping;
+    expect(done).toBe(true);
+  } finally {
+    vi.useRealTimers();
+  }
 });
