@@ -56,8 +56,23 @@ function createColumn(c: Column, q: (name: string) => string): string {
   return `${q(c.name)} ${CREATE_TYPE_NAMES[c.type]}`;
 }
 
+/**
+ * Values Manticore's settings formatters (CSphIndexSettings, tokenizer and dictionary Format) leave out as
+ * the default: a setting given or ALTERed back to its default is not printed, nor an empty one (`exceptions=''`).
+ */
+const DEFAULT_VALUES: Record<string, readonly string[]> = {
+  min_prefix_len: ['0'], min_infix_len: ['0'], max_substring_len: ['0'], phrase_boundary_step: ['0'], ngram_len: ['0'],
+  index_exact_words: ['0'], html_strip: ['0'], index_field_lengths: ['0'], index_sp: ['0'],
+  min_word_len: ['0', '1'], min_stemming_len: ['0', '1'], stopword_step: ['1'], overshort_step: ['1'],
+  charset_table: ['non_cont'], dict: ['keywords'], bigram_index: ['none'], binlog: ['1'],
+};
+
+function isDefault(key: string, value: string): boolean {
+  return value === '' || (DEFAULT_VALUES[key]?.includes(value.trim().toLowerCase()) ?? false);
+}
+
 function settingKeys(schema: TableSchema): string[] {
-  const keys = Object.keys(schema.settings);
+  const keys = Object.keys(schema.settings).filter((k) => !isDefault(k, schema.settings[k]));
   const known = SETTINGS_ORDER.filter((k) => keys.includes(k));
   return [...known, ...keys.filter((k) => !SETTINGS_ORDER.includes(k)).sort()];
 }

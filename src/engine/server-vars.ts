@@ -30,28 +30,43 @@ export function defaultSettings(): GlobalSettings {
   return { auto_schema: true, not_terms_only_allowed: false, expansion_limit: 0, collation_server: DEFAULT_COLLATION, uservars: new Map() };
 }
 
-/** `@@name` values a client may select (`select @@version_comment limit 1`). */
-export function systemVariable(name: string, settings: GlobalSettings): string | number | null {
+/**
+ * `@@name` values a client may select (`select @@version_comment limit 1`); undefined for a name neither
+ * searchd nor its Buddy knows, which SELECT refuses with `unknown sysvar @@name` (searchd's error when Buddy
+ * runs and cannot answer either). searchd answers a few itself (HandleMysqlSelectColumns); Buddy answers the
+ * MySQL server variables connectors probe (Connector/J's start-up query) with MySQL 8's defaults.
+ */
+export function systemVariable(name: string, settings: GlobalSettings): string | number | undefined {
   const key = name.toLowerCase().replace(/^(global|session|local)\./, '');
   switch (key) {
     case 'version_comment': return VERSION_COMMENT;
     case 'version': return VERSION;
-    case 'auto_increment_increment': case 'autocommit': return 1;
+    case 'auto_increment_increment': case 'auto_increment_offset': case 'autocommit': return 1;
     case 'max_allowed_packet': return 134217728;
     // searchd answers these two itself, 'utf8' (HandleMysqlSelectColumns, as SHOW VARIABLES)
     case 'character_set_client': case 'character_set_connection': return 'utf8';
     case 'character_set_results': case 'character_set_server': case 'character_set_database': return 'utf8mb4';
-    case 'collation_connection': case 'collation_server': case 'collation_database': return 'utf8mb4_general_ci';
+    case 'collation_connection': case 'collation_server': case 'collation_database': return 'utf8mb4_0900_ai_ci';
     case 'tx_isolation': case 'transaction_isolation': return 'REPEATABLE-READ';
-    case 'sql_mode': return '';
+    case 'tx_read_only': case 'transaction_read_only': return 0;
+    // MySQL 8's default sql_mode, as Buddy answers it
+    case 'sql_mode': return 'ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION';
     case 'lower_case_table_names': return 1;
-    case 'time_zone': case 'system_time_zone': return 'UTC';
-    case 'wait_timeout': case 'net_write_timeout': return 28800;
+    case 'system_time_zone': return 'UTC';
+    case 'time_zone': return 'SYSTEM';
+    case 'wait_timeout': return 28800;
+    case 'net_write_timeout': return 60;
+    case 'net_read_timeout': return 30;
     // searchd's interactive_timeout is its sphinxql_timeout, 900 s by default (quarry's idle MySQL timeout too)
     case 'interactive_timeout': return 900;
+    case 'init_connect': case 'gtid_executed': case 'gtid_purged': return '';
+    case 'license': return 'GPL';
+    case 'performance_schema': return 1;
+    case 'query_cache_size': case 'max_execution_time': return 0;
+    case 'query_cache_type': case 'gtid_mode': return 'OFF';
     case 'auto_schema': return settings.auto_schema ? 1 : 0;
     case 'not_terms_only_allowed': return settings.not_terms_only_allowed ? 1 : 0;
     case 'expansion_limit': return settings.expansion_limit;
-    default: return null;
+    default: return undefined;
   }
 }

@@ -1,5 +1,6 @@
 /** Per-connection state: what SHOW META / SHOW WARNINGS read, and an open transaction. */
 import type { SearchMeta } from './result.js';
+import type { Table } from './table.js';
 import type { Transaction } from './transaction/transaction.js';
 import type { CollationName } from '../util/collation.js';
 
@@ -18,13 +19,15 @@ export interface Session {
   quoteShowCreate?: boolean;
   /** SET collation_connection: this session's string collation; unset, the server's collation_server. */
   collation?: CollationName;
-  /** Tables named by this connection's LOCK TABLES, until UNLOCK TABLES (SHOW LOCKS-free bookkeeping). */
-  lockedTables?: string[];
+  /** Tables this connection's LOCK TABLES read-locked, until UNLOCK TABLES or its end (exec/table-locks.ts). */
+  lockedTables?: Table[];
   /** Ids written by this connection's last INSERT/REPLACE (SELECT LAST_INSERT_ID() joins them when asked). */
   lastInsertIds?: readonly bigint[];
   /** The client connection's id and address, for the query log. */
   connId?: number;
   peer?: string;
+  /** An HTTP connection's session: LOCK TABLES is searchd's `Locking works only for mysql session.` */
+  http?: boolean;
 }
 
 /**
@@ -34,9 +37,9 @@ export interface Session {
  * ones the hot path was optimized for: executeLocal deoptimized ('wrong map' at session.collation) each
  * time a burst of new connections arrived (--trace-deopt under insert-ab --phases 1).
  */
-export function newSession(connId?: number, peer?: string): Session {
+export function newSession(connId?: number, peer?: string, http = false): Session {
   return {
     lastMeta: undefined, lastWarning: undefined, autocommit: true, transaction: undefined, database: 'Manticore',
-    quoteShowCreate: undefined, collation: undefined, lockedTables: undefined, lastInsertIds: undefined, connId, peer,
+    quoteShowCreate: undefined, collation: undefined, lockedTables: undefined, lastInsertIds: undefined, connId, peer, http,
   };
 }

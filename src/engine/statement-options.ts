@@ -40,7 +40,7 @@ export const SELECT_OPTIONS: Record<string, OptionRule> = {
   boolean_simplify: { int: true, rule: inert('a rewrite that keeps the same matches') },
   columns: { int: true, rule: inert('SHOW THREADS output width; no effect on a table SELECT') },
   comment: { rule: inert('written to the query log only; quarry keeps no query log') },
-  cutoff: { int: true, rule: onlyDefault('0') },
+  cutoff: { int: true, rule: works },
   debug_no_payload: { int: true, rule: inert('quarry has no payload (sql_joined_field) postings') },
   distinct_precision_threshold: { int: true, rule: inert('quarry counts COUNT(DISTINCT) exactly') },
   embeddings_threads: { int: true, rule: inert('quarry has no embeddings') },
@@ -88,7 +88,8 @@ export const UPDATE_OPTIONS: Record<string, OptionRule> = {
   boolean_mode: SELECT_OPTIONS.boolean_mode!,
   boolean_simplify: SELECT_OPTIONS.boolean_simplify!,
   comment: SELECT_OPTIONS.comment!,
-  cutoff: SELECT_OPTIONS.cutoff!,
+  // quarry's UPDATE changes every match: only 0 (no cutoff) passes
+  cutoff: { int: true, rule: onlyDefault('0') },
   debug_no_payload: SELECT_OPTIONS.debug_no_payload!,
   expand_keywords: SELECT_OPTIONS.expand_keywords!,
   field_weights: { rule: inert(NO_RANKING) },

@@ -21,6 +21,7 @@ import { attrValue, defaultAttr, textValue, valueError } from './values/coerce.j
 import type { Literal } from './values/literal.js';
 import type { StoredDoc, TableStore, WriteOp } from './durability/table-store.js';
 import { mapPacked } from '../util/packed-map.js';
+import { lockedForChange, lockedForInsert } from './exec/table-locks.js';
 
 /** One row of an INSERT/REPLACE: the id (undefined or 0 = generate) and values by column name. */
 export interface RowInput {
@@ -38,6 +39,11 @@ export function indexSchemaOf(schema: TableSchema): IndexSchema {
 
 export class Table {
   readonly mutex = new Mutex();
+  /**
+   * Read locks of LOCK TABLES t READ held on this table by MySQL sessions (searchd's ReadTableLock_c):
+   * while any is held every write fails, the locking session's own too (exec/table-locks.ts).
+   */
+  readLocks = 0;
   #columns = new Map<string, Column>();
   #schema!: TableSchema;
   /** The table has index_field_lengths' token-count attributes. */
@@ -147,6 +153,7 @@ export class Table {
    * overwrite for REPLACE. Caller holds the mutex. Returns the number of rows written.
    */
   async write(ids: bigint[], docs: StoredDoc[], inputs: DocInput[], replace: boolean, idsChecked = false): Promise<number> {
+    if (this.readLocks) throw lockedForInsert(this.name);
     if (!replace && !idsChecked) {
       const at = this.duplicateAt(ids);
       if (at >= 0) throw new SearchError('DUPLICATE_ID', `duplicate id '${ids[at]}'`);
@@ -197,6 +204,7 @@ export class Table {
    * Caller holds the mutex and has checked the ids.
    */
   async writeBuilding(ids: bigint[], docs: StoredDoc[], building: Promise<BuiltSegment>): Promise<number> {
+    if (this.readLocks) throw lockedForInsert(this.name);
     if (this.store.carrying?.()) {
       let built: BuiltSegment;
       try {
@@ -267,6 +275,7 @@ export class Table {
 
   /** Deletes by id; returns how many existed. Caller holds the mutex. */
   async deleteIds(ids: bigint[]): Promise<number> {
+    if (this.readLocks) throw lockedForChange(this.name);
     const live = [...new Set(ids)].filter((id) => this.index.has(id));
     if (live.length === 0) return 0;
     await this.store.write(live.map((docId) => ({ op: 'delete' as const, docId })));
@@ -283,6 +292,7 @@ export class Table {
    * gives each document its own JSON); returns how many were updated. Caller holds the mutex.
    */
   async updateEach(updates: [bigint, Map<string, AttrValue>][]): Promise<number> {
+    if (this.readLocks) throw lockedForChange(this.name);
     const live = updates.filter(([id]) => this.index.has(id));
     if (live.length === 0) return 0;
     await this.store.write(live.map(([docId, values]) => ({ op: 'update' as const, docId, values: Object.fromEntries(values) })));

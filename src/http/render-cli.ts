@@ -18,13 +18,13 @@ export interface CliReply {
   body: string;
 }
 
-/** One result set as table + summary line + blank line; cells are their MySQL text forms. */
+/** One result set as table + summary line (no newline after it); cells are their MySQL text forms. */
 export function cliTable(result: RowsResult, seconds: number): string {
   const header = result.columns.map((c) => c.name);
   const rows = result.rows.map((row) =>
     result.columns.map((c, i) => cellToSqlText(row[i] ?? null, c.kind) ?? CLI_NULL),
   );
-  return `${renderAsciiTable(header, rows)}${rowsSummary(rows.length, seconds)}\n\n`;
+  return `${renderAsciiTable(header, rows)}${rowsSummary(rows.length, seconds)}`;
 }
 
 function statusJson(total: number, error: string, warning: string): string {
@@ -47,8 +47,9 @@ export function renderCliReply(results: Result[], seconds: number): CliReply {
     const body = statusJson(last?.affected ?? 0, '', last?.warning ?? '');
     return { status: HTTP_OK, body };
   }
+  // result sets follow one another line by line, a blank line only at the end (CLT http-interface/multi-query.rec)
   const text = results
-    .map((r) => (r.kind === 'rows' ? cliTable(r, seconds) : `${affectedSummary((r as OkResult).affected, seconds)}\n\n`))
-    .join('');
-  return { status: HTTP_OK, body: text };
+    .map((r) => (r.kind === 'rows' ? cliTable(r, seconds) : affectedSummary((r as OkResult).affected, seconds)))
+    .join('\n');
+  return { status: HTTP_OK, body: `${text}\n\n` };
 }

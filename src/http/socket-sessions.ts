@@ -11,10 +11,10 @@ export type SessionFor = (socket: object | undefined) => Session;
 export function socketSessions(connIdOf: (socket: object) => number | undefined = () => undefined): SessionFor {
   const sessions = new WeakMap<object, Session>();
   return (socket) => {
-    if (!socket) return newSession();
+    if (!socket) return newSession(undefined, undefined, true);
     let session = sessions.get(socket);
     if (!session) {
-      session = newSession();
+      session = newSession(undefined, undefined, true);
       session.connId = connIdOf(socket);
       const { remoteAddress, remotePort } = socket as { remoteAddress?: string; remotePort?: number };
       if (remoteAddress) session.peer = `${remoteAddress}:${remotePort}`;

@@ -342,7 +342,8 @@ export class RtIndex implements RtIndexApi {
    * property test holds every path to it).
    */
   async searchAsync(req: SearchRequest): Promise<SearchResult> {
-    if (!queryThreadsFor(this.core)) return this.search(req);
+    // OPTION cutoff reads the segments in order, stopping at its N-th match: on this thread (search-cutoff.ts)
+    if (!queryThreadsFor(this.core) || req.cutoff) return this.search(req);
     const p = prepareSearch(this.schema, this.#sealed().slice(), this.count(), req);
     // max_query_time stops between segments, in order: that stays on this thread
     if (p.deadline !== Infinity) return runPrepared(p, req);

@@ -12,6 +12,7 @@ import type { PlanSpec } from '../wasm/plan-format.js';
 import { queryPlan, type QueryPlan } from './plan-cache.js';
 import { planExprSection } from './rank-expr/rank-expr-plan.js';
 import { placeAllowBitmap, splitFilters } from './attr-filters.js';
+import { runCutoff } from './search-cutoff.js';
 import { compareValues, resolveSort, segmentSort, type ExprValues, type ResolvedKey } from './sort-plan.js';
 
 /** A row of a segment's top-K in the merge; `id` read once (ties compare it, the page returns it). */
@@ -213,6 +214,7 @@ export const DEADLINE_STEP_ROWS = 16_384;
  */
 export function runPrepared(p: PreparedSearch, req: SearchRequest, visit?: SegmentMatches): SearchResult {
   try {
+    if (req.cutoff && !visit) return runCutoff(p, req, req.cutoff);
     const tops: SegmentTop[] = [];
     const scale = p.ranked ? req.indexWeight ?? 1 : 1;
     for (const job of p.jobs) {

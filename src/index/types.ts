@@ -138,6 +138,8 @@ export interface SearchRequest {
   threads?: number;
   /** How strings compare in host filters and ORDER BY (searchd's collation); unset: libc_ci. */
   collation?: CollationName;
+  /** OPTION cutoff=N (N > 0): only the first N matches in row order are sorted and paged (search-cutoff.ts). */
+  cutoff?: number;
 }
 
 export interface Hit { docId: bigint; weight: number }
@@ -150,6 +152,8 @@ export interface SearchResult {
   keywords: { keyword: string; docs: number; hits: number }[];
   /** Set when max_query_time stopped the search before every segment was searched. */
   timedOut?: boolean;
+  /** Set when OPTION cutoff stopped matching at its N-th match (searchd's bCutoffHit). */
+  cutoffHit?: boolean;
 }
 
 /** An RT index: immutable segments + deletes + mutable attribute columns. */

@@ -7,6 +7,7 @@ import { TLSSocket, type SecureContext } from 'node:tls';
 import type { Engine } from '../engine/engine.js';
 import { newSession, type Session } from '../engine/session.js';
 import { rollback } from '../engine/transaction/transaction.js';
+import { releaseTableLocks } from '../engine/exec/table-locks.js';
 import { AUTH_PLUGIN, ErrorCode, Status } from './constants.js';
 import { handleCommand, type CommandContext, type CommandOutcome, type ServerStats } from './command-handler.js';
 import { newScramble, parseHandshakeResponse, writeAuthSwitch, writeGreeting } from './handshake.js';
@@ -85,6 +86,8 @@ export class MysqlConnection {
       this.#phase = 'closed';
       // A transaction still open when the client goes away is discarded.
       rollback(session);
+      // and its LOCK TABLES read locks are released (searchd's ~ClientSession_c)
+      releaseTableLocks(session);
       clearTimeout(this.#partial);
       clearTimeout(this.#login);
       resolve();

@@ -272,7 +272,7 @@ export interface DescribeStatement extends StatementBase { kind: 'describe'; tab
 
 export type ShowWhat =
   | 'tables' | 'meta' | 'warnings' | 'status' | 'variables' | 'databases' | 'threads' | 'plugins'
-  | 'collation' | 'character_set' | 'create_table' | 'columns' | 'table_status' | 'table_settings'
+  | 'collation' | 'character_set' | 'create_table' | 'columns' | 'table_status' | 'table_settings' | 'table_indexes'
   | 'profile' | 'plan' | 'settings' | 'processlist' | 'triggers' | 'agent_status' | 'version';
 
 /**
@@ -345,10 +345,10 @@ export type ClusterStatement =
   | (StatementBase & { kind: 'alter_cluster'; cluster: string; op: 'add' | 'drop' | 'update'; tables: string[] })
   | (StatementBase & { kind: 'delete_cluster'; cluster: string });
 
-/** LOCK TABLES a READ, b WRITE (mysqldump): tables lower-cased; `write` when any asks for a write lock. */
+/** LOCK TABLES a READ, b WRITE (mysqldump): tables lower-cased; `read` those asked READ; `write` when any asks for a write lock. */
 /** DEBUG SLEEP N (searchd's debug grammar): waits N seconds, answers (command, result) = ('sleep', seconds). */
 export interface DebugSleepStatement extends StatementBase { kind: 'debug_sleep'; seconds: number }
-export interface LockTablesStatement extends StatementBase { kind: 'lock_tables'; tables: string[]; write: boolean }
+export interface LockTablesStatement extends StatementBase { kind: 'lock_tables'; tables: string[]; read: string[]; write: boolean }
 export interface UnlockTablesStatement extends StatementBase { kind: 'unlock_tables' }
 
 /**

@@ -9,6 +9,9 @@ import type { Token } from './lexer.js';
  */
 export const MAX_NESTING = 128;
 
+/** The one-character tokens Manticore's DDL grammar (ddl.y) uses. */
+const DDL_CHARS = new Set(['(', ')', ',', '.', '=']);
+
 export class Cursor {
   /** The Pnn prefix of errors raised now; parsers switch it per statement family. */
   dialect: Dialect = 'P01';
@@ -96,8 +99,12 @@ export class Cursor {
       case 'float': return 'float';
       case 'sysvar': return '@@sysvar';
       case 'uservar': return this.dialect === 'P03' ? 'identifier' : '@uservar';
+      // the DDL grammar's lexer passes any other character through as itself, which bison, knowing only
+      // these, names $undefined (`ALTER TABLE invalid-name ...`)
+      // these, names $undefined (`ALTER TABLE invalid-name ...`); a sign before a digit starts its number
+      case 'punct': if (this.dialect === 'P03' && !DDL_CHARS.has(t.value) && !/^[-+][0-9.]/.test(this.src.slice(t.start, t.start + 2))) return '$undefined';
       // bison quotes one-char tokens and prints string aliases (`<=`, `!=`) bare
-      case 'punct': return t.value.length === 1 ? `'${t.value}'` : t.value;
+        return t.value.length === 1 ? `'${t.value}'` : t.value;
       default: return '$undefined';
     }
   }

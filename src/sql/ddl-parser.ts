@@ -141,7 +141,11 @@ export function parseAlter(c: Cursor): AlterTableStatement {
   if (c.acceptKw('RENAME')) return { ...base, action: { kind: 'rename', to: parseTableName(c) } };
   // every value of a repeated setting kept too: a distributed table's local= and agent= lists
   const all: Record<string, string[]> = {};
-  return { ...base, action: { kind: 'settings', settings: parseSettings(c, all), all } };
+  const settings = parseSettings(c, all);
+  // nothing the grammar takes after the name: bison's state there expects only the end
+  const end = c.peek();
+  if (Object.keys(all).length === 0 && end.kind !== 'eof' && !(end.kind === 'punct' && end.value === ';')) c.fail(['$end']);
+  return { ...base, action: { kind: 'settings', settings, all } };
 }
 
 /**

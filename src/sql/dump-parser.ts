@@ -14,13 +14,15 @@ import { parseTableName } from './table-name.js';
 export function parseLockTables(c: Cursor): LockTablesStatement {
   c.expectKw('LOCK');
   c.expectKw('TABLES', ['TABLES']);
-  const stmt: LockTablesStatement = { kind: 'lock_tables', text: '', tables: [], write: false };
+  const stmt: LockTablesStatement = { kind: 'lock_tables', text: '', tables: [], read: [], write: false };
   do {
-    stmt.tables.push(parseTableName(c).toLowerCase());
+    const name = parseTableName(c).toLowerCase();
+    stmt.tables.push(name);
     if (c.acceptKw('WRITE')) stmt.write = true;
     else {
       c.expectKw('READ', ['READ', 'WRITE']);
       c.acceptKw('LOCAL');
+      stmt.read.push(name);
     }
   } while (c.acceptPunct(','));
   return stmt;

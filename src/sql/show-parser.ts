@@ -77,7 +77,7 @@ export function parseShow(c: Cursor): ShowStatement {
   return c.fail(['VARIABLES']);
 }
 
-/** SHOW TABLE STATUS [LIKE], SHOW TABLE t STATUS [LIKE], SHOW TABLE t SETTINGS. */
+/** SHOW TABLE STATUS [LIKE], SHOW TABLE t STATUS [LIKE], SHOW TABLE t SETTINGS, SHOW TABLE t INDEXES [LIKE]. */
 function parseShowTable(c: Cursor): ShowStatement {
   if (c.isKw('STATUS') && !c.isKw('STATUS', 1) && !c.isKw('SETTINGS', 1)) {
     c.next();
@@ -85,6 +85,7 @@ function parseShowTable(c: Cursor): ShowStatement {
   }
   const table = parseTableName(c);
   if (c.acceptKw('SETTINGS')) return finish(c, 'table_settings', { table }, false);
+  if (c.acceptKw('INDEXES')) return finish(c, 'table_indexes', { table });
   c.expectKw('STATUS', ['STATUS', 'SETTINGS']);
   return finish(c, 'table_status', { table });
 }

@@ -21,12 +21,13 @@ export function parseName(c: Cursor, expecting: string[] = []): string {
 }
 
 /**
- * Reads a table name as typed: `t`, `` `t` ``, `Manticore.t` (the database prefix clients send is
+ * Reads a table name as typed: `t`, `` `t` ``, `Manticore.t` or `` `Manticore`.t `` (the database prefix clients send is
  * dropped) or `cluster:t` (kept whole: the engine reports it has no clusters).
  */
 export function parseTableName(c: Cursor, expecting: string[] = []): string {
   const first = c.peek();
-  if (first.kind === 'ident' && first.upper === 'MANTICORE' && c.isPunct('.', 1)) {
+  // backquoted too (`` `Manticore`.t ``, as MySQL clients quote it; Buddy's CLT buddy-plugin-select.rec)
+  if ((first.kind === 'ident' || first.kind === 'quoted_ident') && first.value.toUpperCase() === 'MANTICORE' && c.isPunct('.', 1)) {
     c.next();
     c.next();
     return parseName(c, expecting);

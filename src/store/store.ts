@@ -261,6 +261,11 @@ export class Store {
     return this.#checkpoints.manifest(this.#catalog.entry(tableKey(table))).segments.reduce((n, s) => n + s.size, 0);
   }
 
+  /** The sequence the table's current checkpoint covers (SHOW TABLE STATUS' tid_saved). */
+  checkpointSeq(table: string): bigint {
+    return this.#checkpoints.manifest(this.#catalog.entry(tableKey(table))).lastSeq;
+  }
+
   /** The last saved checkpoint (empty, at the generation's base sequence, if none). */
   loadCheckpoint(table: string): Checkpoint {
     return this.#checkpoints.load(tableKey(table));

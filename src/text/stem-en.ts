@@ -27,7 +27,10 @@ function at(i: number): number {
 }
 function put(i: number, ch: number): void {
   W[GUARD + i] = ch;
+  if (i < firstPut) firstPut = i;
 }
+/** The lowest byte put() wrote since load(): the word's bytes before it are as loaded. */
+let firstPut = 0;
 function vowelAt(i: number): boolean {
   return VOWEL[W[GUARD + i]] === 1;
 }
@@ -281,7 +284,8 @@ function stemBuffer(len: number): number {
   if (len <= 2) return len;
   const exc = exception(len);
   if (exc >= 0) return exc;
-  const hasY = markConsonantY(len);
+  // most words hold no y: the marking pass (a look at every byte) only for those that do
+  const hasY = loadedY && markConsonantY(len);
   let firstVowel: number;
   let r1: number;
   if (len >= 5 && endsWith(5, 'gener')) {
@@ -304,11 +308,16 @@ function stemBuffer(len: number): number {
   return len;
 }
 
+/** Whether the word load() copied holds a 'y' (stemBuffer marks consonant y's only then). */
+let loadedY = false;
+
 /** Copies the word as UTF-8 into W; returns its byte length, or -1 when it does not fit. */
 function load(word: string): number {
   let len = 0;
+  let ys = 0;
   for (let k = 0; k < word.length; k++) {
     let cp = word.charCodeAt(k);
+    ys |= cp === y ? 1 : 0;
     if (cp >= 0xd800 && cp <= 0xdbff && k + 1 < word.length) {
       const lo = word.charCodeAt(k + 1);
       if (lo >= 0xdc00 && lo <= 0xdfff) { cp = ((cp - 0xd800) << 10) + (lo - 0xdc00) + 0x10000; k++; }
@@ -323,22 +332,49 @@ function load(word: string): number {
     len += need;
   }
   W[GUARD + len] = 0;
+  loadedY = ys !== 0;
+  firstPut = len;
   return len;
 }
 
 const decoder = new TextDecoder();
 
+/** A letter's bit for UNSAFE_BEFORE (a-z: bit 0-25), bit 31 for any other unit before the last. */
+function letterBit(ch: number): number {
+  return ch >= a && ch <= 0x7a ? 1 << (ch - a) : 1 << 31;
+}
+/**
+ * Per ASCII last unit: the units before it (letterBit) with which some step's suffix may end the word;
+ * a word whose last two units are not so is returned unchanged by every step (each step looks only at
+ * the word's end, and none changed it before). -1: every suffix of that letter needs the full run
+ * (s d g y e i l, the consonant 'Y'). A third of a bulk load's distinct tokens end so (-a -o -h -k,
+ * digits, -st -nt..., -on -in, -ar -or but -ator, -um but -ism, -c but -ic), and skip the UTF-8
+ * copy, the regions and the seven steps.
+ */
+const UNSAFE_BEFORE = new Int32Array(128);
+for (const ch of 'sdgyeilY') UNSAFE_BEFORE[ch.charCodeAt(0)] = -1;
+UNSAFE_BEFORE[t] = letterBit(n); // -ant -ent -ment -ement
+UNSAFE_BEFORE[c] = letterBit(i_); // -ic
+UNSAFE_BEFORE[m] = letterBit(s); // -ism -alism
+UNSAFE_BEFORE[n] = letterBit(0x6f); // -ion -ation -ization
+UNSAFE_BEFORE[r] = letterBit(e) | letterBit(0x6f); // -er -izer -ator
+
 /** Stems one folded word with stem_en. Words of two bytes or less come back unchanged. */
 export function stemEn(word: string): string {
   // every rule needs an ASCII letter at the end: a word ending otherwise cannot change
   // (unless it holds a 'Y', which the y-marking pass would lowercase)
-  if (word.charCodeAt(word.length - 1) >= 0x80 && !word.includes('Y')) return word;
+  const last = word.charCodeAt(word.length - 1);
+  if (last >= 0x80 && !word.includes('Y')) return word;
+  // an ending no step takes (a 'Y' anywhere may still be lowercased: the full run)
+  if (word.length >= 2 && last < 0x80 && (UNSAFE_BEFORE[last] & letterBit(word.charCodeAt(word.length - 2))) === 0
+    && !word.includes('Y')) return word;
   const len = load(word);
   if (len < 0) return word;
   const out = stemBuffer(len);
   if (len !== word.length) return decoder.decode(W.subarray(GUARD, GUARD + out));
-  // ASCII: the stem shares a prefix with the word and differs at most in a short tail
-  let k = 0;
+  // ASCII: the stem shares a prefix with the word and differs at most in a short tail, which starts
+  // no earlier than the first byte the steps wrote
+  let k = firstPut < out ? firstPut : out;
   while (k < out && at(k) === word.charCodeAt(k)) k++;
   if (k === out) return out === len ? word : word.slice(0, out);
   let tail = '';

@@ -3,6 +3,7 @@
  * missing and extra keys, huge and 64-bit edge numbers, deep nesting and invalid UTF-8.
  */
 import { EDGE_NUMBERS, text, urlEncode, word, type Rng } from './rng.js';
+import { session27Http } from './json-gen-27.js';
 import { matchQuery, sqlStatement, TABLES } from './sql-gen.js';
 
 export interface HttpInput {
@@ -82,6 +83,8 @@ export function httpInput(r: Rng): HttpInput {
     return { method: 'POST', path, body: Buffer.from(body) };
   }
   if (r.chance(0.1)) return esUpdate(r);
+  // session 27's endpoints and the rarer members of the JSON bodies (json-gen-27.ts)
+  if (r.chance(0.3)) return session27Http(r);
   const [path, make] = r.pick(BODIES);
   let body = Buffer.from(r.chance(0.02) ? deep(r) : make(r));
   if (r.chance(0.05)) body = Buffer.concat([body.subarray(0, r.int(0, body.length)), r.bytes(r.int(1, 4)), body.subarray(r.int(0, body.length))]);

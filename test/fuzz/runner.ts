@@ -78,7 +78,7 @@ export function verdict(r: FuzzReport): string[] {
   return bad;
 }
 
-const SETUP = [
+export const SETUP = [
   'CREATE TABLE fz (title text, body text, n int, f float, tags multi, j json, s string)',
   "INSERT INTO fz (id, title, body, n, f, tags, j, s) VALUES (1, 'hello world', 'quick brown fox', 1, 1.5, (1,2), '{\"a\":[1,2],\"arr\":[{\"key\":1,\"p\":[1,2]},{\"key\":\"x\"},3]}', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!'), (2, 'test doc', 'running', 2, 2.5, (), '{}', 'Straße')",
   // the newest statements' tables: a distributed one (ALTER ... local=/agent=), one for CALL SUGGEST
@@ -128,7 +128,10 @@ async function runTarget(server: ServerUnderTest, target: TargetName, opts: Fuzz
         if (problem) {
           found++;
           if (problem.startsWith('hang')) hangs++;
-          if (findings.length < 200) findings.push({ target, index, problem, input: describeInput(opts.seed, target, index).slice(0, 400) });
+          const input = describeInput(opts.seed, target, index).slice(0, 400);
+          if (findings.length < 200) findings.push({ target, index, problem, input });
+          // at once, so a long run's findings can be worked on while it goes on
+          opts.log?.(`finding ${target}#${index}: ${problem.slice(0, 300)} <- ${JSON.stringify(input.slice(0, 300))}`);
         }
         if (done % PROBE_EVERY === 0) {
           if (!(await probe(server))) dead = true;

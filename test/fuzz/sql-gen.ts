@@ -4,6 +4,7 @@
  */
 import { number, text, word, type Rng } from './rng.js';
 import { newFeatureStatement } from './sql-gen-new.js';
+import { session27Statement } from './sql-gen-27.js';
 
 /** Tables the runner creates before fuzzing, and a missing one; fz_w is written only by tripleInsert. */
 export const TABLES = ['fz', 'fz_pq', 'missing_t'];
@@ -103,6 +104,8 @@ const STATEMENTS: ((r: Rng) => string)[] = [
   (r) => `EXPLAIN QUERY ${r.pick(TABLES)}, ${quoted(r, matchQuery(r))}`,
   // sessions 25-26's statements (sql-gen-new.ts), a fifth of the inputs
   newFeatureStatement, newFeatureStatement, newFeatureStatement, newFeatureStatement,
+  // session 27's statements and SHOW META / SHOW WARNINGS sequences (sql-gen-27.ts)
+  (r) => session27Statement(r, sqlStatement), (r) => session27Statement(r, sqlStatement), (r) => session27Statement(r, sqlStatement),
 ];
 
 /** Byte-level mutation of a statement: cut, duplicate, flip, insert nasty text. */
@@ -124,5 +127,6 @@ export function mutate(r: Rng, s: string): string {
 /** One input of the SphinxQL target. */
 export function sqlStatement(r: Rng): string {
   const s = r.pick(STATEMENTS)(r);
-  return r.chance(0.25) ? mutate(r, s) : s;
+  // DEBUG SLEEP waits as long as it is asked: a mutated digit (1e7 -> 1e4 s) is a wait, not a hang
+  return r.chance(0.25) && !/^debug/i.test(s) ? mutate(r, s) : s;
 }

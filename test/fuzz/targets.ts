@@ -61,6 +61,9 @@ export async function newWorker(target: TargetName, seed: number, ports: Ports):
   return wireWorker(target, seed, ports);
 }
 
+/** What the sql target asks after each input. */
+const PROBES = ['SELECT 1', 'SHOW META', 'SELECT 1', 'SHOW WARNINGS'];
+
 async function sqlWorker(seed: number, ports: Ports): Promise<Worker> {
   let client: WireClient | undefined;
   return {
@@ -73,10 +76,14 @@ async function sqlWorker(seed: number, ports: Ports): Promise<Worker> {
         const reply = await client.response(deadline);
         const bad = checkMysqlReply(reply);
         if (bad || reply.closed) return bad;
-        // the connection answers a trivial query after every input (a statement must not leave it stuck)
-        client.write(Buffer.from('\x03SELECT 1'), 0);
+        // the connection answers a trivial query after every input (a statement must not leave it stuck),
+        // and the session's last meta and warnings after any statement (result sets, never an error)
+        const probeSql = PROBES[index % PROBES.length]!;
+        client.write(Buffer.from(`\x03${probeSql}`), 0);
         const probe = await client.response(deadline);
-        if (probe.closed || probe.packets[0]?.[0] === 0xff) return `SELECT 1 after the input: ${probe.closed ? 'connection closed' : probe.packets[0]!.subarray(9).toString()}`;
+        if (probe.closed || probe.packets[0]?.[0] === 0xff) return `${probeSql} after the input: ${probe.closed ? 'connection closed' : probe.packets[0]!.subarray(9).toString()}`;
+        const shape = checkMysqlReply(probe);
+        if (shape) return `${probeSql} after the input: ${shape}`;
         return undefined;
       } catch (e) {
         client.close();

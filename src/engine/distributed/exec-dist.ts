@@ -34,6 +34,8 @@ export async function execCreateDistributed(catalog: Catalog, dist: DistributedT
  * so a bad option leaves the old definition. Any other ALTER is searchd's refusal.
  */
 export async function execAlterDistributed(catalog: Catalog, dist: DistributedTables, def: DistributedDef, st: AlterTableStatement): Promise<OkResult> {
+  // RENAME is Buddy's, which takes only RT tables (CLT core/test-alter-rename.rec)
+  if (st.action.kind === 'rename') throw new SearchError('BAD_VALUE', `Table ${def.name} should be RT`);
   if (st.action.kind !== 'settings') throw new SearchError('QUERY_ERROR', 'ALTER is only supported for local (not distributed) tables');
   const opts = { ...(st.action.all ?? Object.fromEntries(Object.entries(st.action.settings).map(([k, v]) => [k, [v]]))) };
   if ((opts.type?.[0] ?? 'distributed').toLowerCase() !== 'distributed') throw new SearchError('QUERY_ERROR', `table '${def.name}': ALTER cannot change the table type`);

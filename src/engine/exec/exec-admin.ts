@@ -16,6 +16,7 @@ import { checkOptimizeCutoff, createIndex, idleCutoffOf } from '../index-factory
 import { ok, type OkResult } from '../result.js';
 import type { StoredDoc, WriteOp } from '../durability/table-store.js';
 import { indexSchemaOf, type Table } from '../table.js';
+import { normalizeIntSettings } from '../int-settings.js';
 
 /** Documents per index batch when a table is re-indexed after a column change. */
 const REINDEX_BATCH = 20_000;
@@ -86,6 +87,12 @@ async function changeSettings(catalog: Catalog, table: Table, settings: Record<s
   }
   checkOptimizeCutoff(table.name, settings);
   const merged = { ...table.schema.settings, ...settings };
+  // min_infix_len='x' is 0, which is no setting (int-settings.ts): an earlier value goes too
+  const read = normalizeIntSettings(settings);
+  for (const k of Object.keys(settings)) {
+    if (k in read) merged[k] = read[k]!;
+    else delete merged[k];
+  }
   const pipeline = createTextPipeline(merged); // validates before anything is stored
   await catalog.store.alterTable({ ...table.schema, settings: merged });
   table.schema = { ...table.schema, settings: merged };
@@ -99,7 +106,16 @@ export async function execAlter(catalog: Catalog, st: AlterTableStatement): Prom
     return ok(0);
   }
   const table = catalog.get(st.table);
-  if (!table) throw alterError(st.table.toLowerCase(), 'unknown local table in ALTER request');
+  if (!table) {
+    const name = st.table.toLowerCase();
+    if (st.action.kind === 'settings') {
+      // searchd's refusal (HandleMysqlAlterIndexSettings), which Buddy takes over when the options name
+      // local or agent (its ALTER of a distributed table) and answers for a table it does not find
+      if (Object.keys(st.action.settings).some((k) => k === 'local' || k === 'agent')) throw new SearchError('QUERY_ERROR', `Table ${name} doesn't exist`);
+      throw new SearchError('QUERY_ERROR', `table '${name}' is not found, or not real-time`);
+    }
+    throw alterError(name, 'unknown local table in ALTER request');
+  }
   const action = st.action;
   await table.mutex.run(async () => {
     switch (action.kind) {

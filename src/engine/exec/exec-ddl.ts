@@ -10,6 +10,8 @@ import type { Catalog } from '../catalog.js';
 import { likeMatcher } from '../like.js';
 import { ok, rows, stringColumns, type OkResult, type RowsResult } from '../result.js';
 import { describeRows, showCreateTable, showFieldsRows } from '../schema-text.js';
+import { checkTruncatable } from './table-locks.js';
+import { normalizeIntSettings } from '../int-settings.js';
 
 /** Table settings CREATE TABLE accepts (Manticore's RT settings that make sense here). */
 export const TABLE_SETTINGS = new Set([
@@ -67,7 +69,7 @@ export function schemaOf(st: CreateTableStatement): TableSchema {
   }
   checkTableType(name, st.settings.type);
   checkOptimizeCutoff(name, st.settings);
-  const settings = { ...st.settings };
+  const settings = { ...normalizeIntSettings(st.settings) };
   delete settings.type;
   if (Number.parseInt(settings.index_field_lengths ?? '0', 10) > 0) columns.push(...fieldLengthColumns(name, columns));
   return { name, columns, settings };
@@ -127,6 +129,7 @@ export async function execDrop(catalog: Catalog, st: DropTableStatement): Promis
 
 export async function execTruncate(catalog: Catalog, st: TruncateStatement, config: Map<string, ConfigTable>): Promise<OkResult> {
   const section = st.reconfigure ? config.get(st.table.toLowerCase()) : undefined;
+  checkTruncatable(catalog.get(st.table));
   await catalog.truncate(st.table, section?.schema);
   return ok(0);
 }

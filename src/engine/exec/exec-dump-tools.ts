@@ -1,15 +1,14 @@
 /**
  * What mysqldump / mariadb-dump ask besides SELECT and SHOW, answered as Manticore (with its Buddy)
- * answers them: LOCK/UNLOCK TABLES, and SELECTs over INFORMATION_SCHEMA. TABLES, COLUMNS and SCHEMATA
+ * answers them: SELECTs over INFORMATION_SCHEMA (LOCK/UNLOCK TABLES: table-locks.ts). TABLES, COLUMNS and SCHEMATA
  * describe the real catalog; tablespace and statistics tables (FILES, PARTITIONS, COLUMN_STATISTICS, ...)
  * are empty, as quarry has none of those; any other INFORMATION_SCHEMA table is an error naming it.
  */
-import type { InformationSchemaStatement, LockTablesStatement } from '../../sql/ast.js';
+import type { InformationSchemaStatement } from '../../sql/ast.js';
 import { SearchError } from '../../util/errors.js';
 import type { Catalog } from '../catalog.js';
-import { ok, rows, type Cell, type OkResult, type RowsResult } from '../result.js';
+import { rows, type Cell, type RowsResult } from '../result.js';
 import { describeRows } from '../schema-text.js';
-import type { Session } from '../session.js';
 
 const SCHEMA = 'Manticore';
 
@@ -18,26 +17,6 @@ const EMPTY_TABLES = new Set([
   'FILES', 'PARTITIONS', 'COLUMN_STATISTICS', 'TRIGGERS', 'ROUTINES', 'EVENTS', 'VIEWS', 'PARAMETERS',
   'STATISTICS', 'KEY_COLUMN_USAGE', 'TABLE_CONSTRAINTS', 'REFERENTIAL_CONSTRAINTS', 'CHECK_CONSTRAINTS',
 ]);
-
-/**
- * LOCK TABLES: the tables must exist (Manticore's `Table %s absent, or not suitable for lock`); a WRITE
- * lock is accepted with Manticore's warning. quarry takes no lock: every SELECT reads one consistent
- * snapshot of its table, and writers are not held off (README, compatibility table).
- */
-export function execLockTables(catalog: Catalog, st: LockTablesStatement, session: Session): OkResult {
-  for (const t of st.tables) {
-    if (!catalog.get(t)) throw new SearchError('UNKNOWN_TABLE', `Table ${t} absent, or not suitable for lock`);
-  }
-  session.lockedTables = st.tables;
-  if (!st.write) return ok(0);
-  session.lastWarning = 'Write lock is not implemented.';
-  return ok(0, { warning: session.lastWarning });
-}
-
-export function execUnlockTables(session: Session): OkResult {
-  session.lockedTables = undefined;
-  return ok(0);
-}
 
 /** The values a condition allows for `name`, or undefined when the statement does not constrain it. */
 function allowed(st: InformationSchemaStatement, ...names: string[]): Set<string> | undefined {

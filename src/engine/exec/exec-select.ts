@@ -138,6 +138,20 @@ function applyOptions(req: SearchRequest, st: SelectStatement): void {
   // Manticore: the most threads this query's pseudo-shards use; 0 = the server's
   const th = opts.get('threads');
   if (th && requireNumber('threads', th) > 0) req.threads = Math.trunc(requireNumber('threads', th));
+  const cutoff = cutoffOption(st);
+  if (cutoff !== undefined && cutoff > 0) req.cutoff = cutoff;
+}
+
+/**
+ * OPTION cutoff as searchd reads it: unset or -1 is the default (the implicit cutoff of an unsorted full
+ * scan), 0 no cutoff at all, N > 0 stop at the N-th match; below -1 is sphinx.cpp's error.
+ */
+export function cutoffOption(st: SelectStatement): number | undefined {
+  const v = optionMap(st.options).get('cutoff');
+  if (!v) return undefined;
+  const n = Math.trunc(requireNumber('cutoff', v));
+  if (n < -1) throw new SearchError('QUERY_ERROR', `cutoff out of bounds (cutoff=${n})`);
+  return n === -1 ? undefined : n;
 }
 
 /** The global flags as one query sees them: OPTION not_terms_only_allowed wins over the server's. */
@@ -279,11 +293,14 @@ export async function execSelect(
   const cols = selectColumns(table, st.items, { match: st.match, collation: collation(flags.collation), randSeed: flags.randSeed });
   const parseWarnings: string[] = [];
   const req = buildRequest(table, st, flags, fullText, parseWarnings);
+  const counting = cols.some((c) => c.aggregate);
+  // COUNT(*) of a plain full scan is precalculated: searchd's cutoff (ApplyImplicitCutoff) does not apply
+  if (req !== 'none' && counting && req.query === null && !req.filters.length) delete req.cutoff;
   const result: SearchResult = req === 'none' ? { hits: [], totalFound: 0, keywords: [] } : await table.searchAsync(req);
   const fullScan = req === 'none' || req.query === null;
   let data: Cell[][];
   const sources: (object | undefined)[] = [];
-  if (cols.some((c) => c.aggregate)) {
+  if (counting) {
     // COUNT(*) without GROUP BY: one row over every match, the other columns from the first hit.
     const first = readRows(table, cols, result.hits.slice(0, 1))[0];
     data = [cols.map((c, i) => (c.aggregate ? BigInt(result.totalFound) : first ? first[i] : null))];
@@ -294,10 +311,14 @@ export async function execSelect(
   // total is a lower bound; COUNT(*) over a plain full scan is precalculated, also reported as 'gte'.
   let totalFound = result.totalFound;
   let totalRelation: 'eq' | 'gte' = 'eq';
+  // OPTION cutoff=N: a full scan that stopped at its N-th match is a lower bound (a full-text one is not:
+  // searchd sets bTotalMatchesApprox in its full scans only); cutoff=0 turns the implicit cutoff off.
+  const explicitCutoff = cutoffOption(st);
   if (req !== 'none' && fullScan) {
     const cutoff = req.offset + req.limit;
-    if (cols.some((c) => c.aggregate)) totalRelation = req.filters.length ? 'eq' : 'gte';
-    else if (!req.sort.length && totalFound >= cutoff) { totalFound = cutoff; totalRelation = 'gte'; }
+    if (counting) totalRelation = req.filters.length && !result.cutoffHit ? 'eq' : 'gte';
+    else if (result.cutoffHit) totalRelation = 'gte';
+    else if (explicitCutoff === undefined && !req.sort.length && totalFound >= cutoff) { totalFound = cutoff; totalRelation = 'gte'; }
   }
   const meta: SearchMeta = {
     total: data.length, totalFound, totalRelation,

@@ -7,7 +7,7 @@ import { likeMatcher } from '../like.js';
 import { tableSettingsText } from '../schema-text.js';
 import { constantValue } from '../expr/constant-expr.js';
 import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn, type SearchMeta } from '../result.js';
-import { systemVariable, type GlobalSettings } from '../server-vars.js';
+import { systemVariable, VERSION, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
 import { lastInsertIdText, variablesRows } from './show-variables.js';
@@ -77,12 +77,18 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
       if (!st.table) return rows(stringColumns('Name', 'Engine', 'Rows'), catalog.names().filter(like).map((n) => [n, 'rt', String(catalog.get(n)!.index.count())]));
       const t = catalog.get(st.table);
       if (!t) throw new SearchError('UNKNOWN_TABLE', `no such table '${st.table.toLowerCase()}'`);
-      return kv(tableStatusRows(t, catalog.store.checkpointBytes(t.name), catalog.store.lastSeq(t.name)));
+      return kv(tableStatusRows(t, catalog.store.checkpointBytes(t.name), catalog.store.lastSeq(t.name), catalog.store.checkpointSeq(t.name)));
     }
     case 'table_settings': {
       const t = catalog.get(st.table!);
       if (!t) throw new SearchError('UNKNOWN_TABLE', `no such table '${st.table!.toLowerCase()}'`);
       return rows(stringColumns('Variable_name', 'Value'), [['settings', tableSettingsText(t.schema)]]);
+    }
+    // searchd lists each attribute's secondary index (Name, Type, Enabled, Percent) over the disk chunks;
+    // quarry builds none (filters read the columns), so the list is empty, as for a table held in RAM
+    case 'table_indexes': {
+      if (!catalog.get(st.table!)) throw new SearchError('UNKNOWN_TABLE', 'SHOW TABLE INDEXES requires an existing table');
+      return rows(stringColumns('Name', 'Type', 'Enabled', 'Percent'), []);
     }
     // searchd prints the last profiled query's transformed full-text tree and stage timings; quarry
     // records neither, so it says so instead of an empty or made-up answer
@@ -125,9 +131,13 @@ function cutoffValue(v: SetStatement['assignments'][number]['value']): number {
   return n;
 }
 
-export function execSet(st: SetStatement, session: Session, settings: GlobalSettings, catalog: Catalog): OkResult {
-  // every name and value is checked before any is set, so a refused statement changes nothing
+/**
+ * Every name and value of a SET checked, nothing set yet (apply sets them all), so a refused statement
+ * changes nothing; turnsAutocommitOn says whether it sets autocommit to 1 (the caller commits first).
+ */
+export function prepareSet(st: SetStatement, session: Session, settings: GlobalSettings, catalog: Catalog): { apply: () => void; turnsAutocommitOn: boolean } {
   const apply: (() => void)[] = [];
+  let turnsAutocommitOn = false;
   for (const a of st.assignments) {
     // a user variable without GLOBAL is a session name searchd's HandleSetLocal does not know
     if (a.user && a.scope !== 'global') checkSetName(`@${a.name}`, a.scope);
@@ -136,9 +146,9 @@ export function execSet(st: SetStatement, session: Session, settings: GlobalSett
       checkSetValue(a.name, a.scope, textValue(a.value));
     }
     apply.push(setter(a, session, settings, catalog));
+    if (!a.user && a.name === 'autocommit') turnsAutocommitOn = boolValue(a.name, a.value);
   }
-  for (const f of apply) f();
-  return ok(0);
+  return { apply: () => { for (const f of apply) f(); }, turnsAutocommitOn };
 }
 
 /** `SET GLOBAL name = (1,2)`: searchd's SET_GLOBAL_UVAR whatever the name (sphinxql_second.y), a user variable. */
@@ -183,14 +193,25 @@ function setter(a: SetStatement['assignments'][number], session: Session, settin
 export function execSelectNoTable(st: SelectStatement, session: Session, settings: GlobalSettings): Result {
   const cols: ResultColumn[] = [];
   const row: Cell[] = [];
+  // searchd checks every item first and fails with all their errors joined (HandleMysqlSelectColumns)
+  const errors: string[] = [];
   for (const item of st.items) {
     const e = item.expr;
     let v: Cell;
+    let name = item.alias ?? item.name;
     if (e.kind === 'variable' && e.system && /^(session\.)?last_insert_id$/i.test(e.name)) v = lastInsertIdText(session);
-    else if (e.kind === 'variable' && e.system) v = systemVariable(e.name, settings);
+    else if (e.kind === 'variable' && e.system) {
+      const known = systemVariable(e.name, settings);
+      if (known === undefined) { errors.push(`unknown sysvar ${e.text}`); continue; }
+      v = known;
+      // searchd matches its own names case-sensitively; Buddy answers the others under the lower-cased name
+      if (item.alias === undefined) name = name.toLowerCase();
+    }
+    // the expression parser has no rule for a bare @uservar
+    else if (e.kind === 'variable') { errors.push("P09: syntax error, unexpected TOK_USERVAR near ''"); continue; }
     else if (e.kind === 'call' && e.name === 'database') v = session.database;
     else if (e.kind === 'call' && (e.name === 'user' || e.name === 'current_user')) v = 'root@localhost';
-    else if (e.kind === 'call' && e.name === 'version') v = systemVariable('version', settings);
+    else if (e.kind === 'call' && e.name === 'version') v = VERSION;
     else if (e.kind === 'call' && e.name === 'last_insert_id' && e.args.length === 0) v = lastInsertIdText(session);
     else if (e.kind === 'call' && e.name === 'connection_id') v = BigInt(session.connId ?? 1); // 1 in process
     else if (e.kind === 'literal' && e.value.kind === 'int') v = BigInt(e.value.value);
@@ -203,9 +224,10 @@ export function execSelectNoTable(st: SelectStatement, session: Session, setting
       row.push(c.value);
       continue;
     }
-    cols.push({ name: item.alias ?? item.name, kind: typeof v === 'bigint' ? 'bigint' : typeof v === 'number' ? (Number.isInteger(v) ? 'uint' : 'float') : 'string' });
+    cols.push({ name, kind: typeof v === 'bigint' ? 'bigint' : typeof v === 'number' ? (Number.isInteger(v) ? 'uint' : 'float') : 'string' });
     row.push(v);
   }
+  if (errors.length > 0) throw new SearchError('PARSE_ERROR', errors.join('; '));
   const limit = st.limit ?? 1;
   return rows(cols, limit > 0 ? [row] : []);
 }

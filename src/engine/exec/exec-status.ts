@@ -59,10 +59,10 @@ const DEFAULT_MEM_LIMIT = 128 * 1024 * 1024;
  * AddDiskIndexStatus for RT, then ServedStats_c::GetIndexQueryStats). quarry's segments all live in
  * memory (the RAM chunk's segments; no disk chunks, nothing mapped), so disk_mapped* and disk_chunks
  * are 0 and ram_chunk is ram_bytes; indexed_bytes is what the segments hold, not the source text's
- * length. `tid` is the table's last write sequence; searchd's tid_saved (the one its last checkpoint
- * holds) is left out: the checkpoint's sequence is the store's, out of this module's reach.
+ * length. `tid` is the table's last write sequence; `tid_saved` the one its last checkpoint covers
+ * (searchd's m_iSavedTID: what the table's own files hold, the log replayed past it at startup).
  */
-export function tableStatusRows(t: Table, diskBytes: number, tid: bigint): string[][] {
+export function tableStatusRows(t: Table, diskBytes: number, tid: bigint, tidSaved: bigint): string[][] {
   const segs = t.index.segments;
   const killed = segs.reduce((n, g) => n + g.rows - g.live, 0);
   const docs = t.index.count();
@@ -95,6 +95,7 @@ export function tableStatusRows(t: Table, diskBytes: number, tid: bigint): strin
     ['optimizing', '0'],
     ['locked', '0'],
     ['tid', String(tid)],
+    ['tid_saved', String(tidSaved)],
     ...STAT_INTERVALS.map((n, i) => [`query_time_${n}`, w.queryTime(i)]),
     ...STAT_INTERVALS.map((n, i) => [`found_rows_${n}`, w.foundRows(i)]),
     ...['search', 'excerpt', 'update', 'keywords', 'status', 'delete', 'insert', 'replace', 'commit', 'suggest', 'callpq', 'getfield', 'shard_write', 'optimize']

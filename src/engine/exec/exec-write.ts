@@ -13,6 +13,8 @@ import type { Table } from '../table.js';
 import { assignIds, rowInputs, tableForInsert, whereAsSelect } from '../insert-rows.js';
 import { commitGrouped } from '../transaction/transaction-group.js';
 import { mapPacked } from '../../util/packed-map.js';
+import { lockedForInsert } from './table-locks.js';
+import { insertWarning } from './insert-warnings.js';
 
 export interface WriteContext {
   catalog: Catalog;
@@ -27,10 +29,14 @@ export async function execInsert(ctx: WriteContext, st: InsertStatement): Promis
   const rowsLit = st.rows.map((r) => r.map(fromSql));
   // an existing table and rows with their ids (a client's usual INSERT) take no await before the commit
   const table = ctx.catalog.get(st.table) ?? await tableForInsert(ctx, st.table, st.columns, rowsLit);
+  // searchd checks LOCK TABLES' read lock before the values (table-locks.ts)
+  if (table.readLocks) throw lockedForInsert(table.name);
   const { inputs, colNos } = rowInputs(table, st.columns, rowsLit);
   const ids = inputs.every((r) => r.id !== undefined) ? mapPacked(inputs, (r) => r.id!) : await assignIds(ctx.ids, inputs);
   // concurrent statements share one durable commit (../transaction/transaction-group.ts)
   const n = await commitGrouped(table, () => ({ ids, ...table.prepare(inputs, ids, colNos), replace: st.replace }));
+  const warning = insertWarning(table, inputs);
+  if (warning) return ok(n, { lastInsertId: ids[ids.length - 1], insertedIds: ids, warning });
   return ok(n, { lastInsertId: ids[ids.length - 1], insertedIds: ids });
 }
 

@@ -1,6 +1,6 @@
 /** Runs parsed statements against the catalog: the one dispatch from statement kind to its executor. */
 import { fuzzySelect } from '../suggest/fuzzy-search.js';
-import type { NamedValue, ShowWhat, Statement } from '../../sql/ast.js';
+import type { NamedValue, SelectStatement, ShowWhat, Statement } from '../../sql/ast.js';
 import { checkOptions, type OptionStatement } from '../statement-options.js';
 import type { GlobalFlags } from './exec-select.js';
 import { SearchError } from '../../util/errors.js';
@@ -8,15 +8,16 @@ import type { Catalog } from '../catalog.js';
 import { execAlter, execFlush, execOptimize } from './exec-admin.js';
 import { execBackup } from './exec-backup.js';
 import { execCall } from './exec-call.js';
-import { execInformationSchema, execLockTables, execUnlockTables } from './exec-dump-tools.js';
+import { execInformationSchema } from './exec-dump-tools.js';
+import { checkLockedWrite, lockTables, unlockTables } from './table-locks.js';
 import { execAttach, execCreate, execCreateLike, execDescribe, execDrop, execTruncate, type ConfigTable } from './exec-ddl.js';
 import { execSelect } from './exec-select.js';
 import { execFacets } from '../group/facets.js';
-import { execSelectNoTable, execSet, execShow } from './exec-show.js';
+import { execSelectNoTable, execShow, prepareSet } from './exec-show.js';
 import { execDelete, execInsert, execUpdate } from './exec-write.js';
 import type { IdSource } from '../id-generator.js';
 import type { DistributedTables } from '../distributed/dist-registry.js';
-import type { DistributedDef } from '../distributed/dist-def.js';
+import { distributedDef, type DistributedDef } from '../distributed/dist-def.js';
 import { execDistributedSelect } from '../distributed/dist-select.js';
 import { execDistributedFacets } from '../distributed/dist-facets.js';
 import { execDistributedWrite } from '../distributed/dist-write.js';
@@ -62,6 +63,19 @@ function distributedOf(ctx: ExecContext, st: Statement) {
     : st.kind === 'insert' || st.kind === 'update' || st.kind === 'delete' || st.kind === 'drop_table' || st.kind === 'describe' || st.kind === 'truncate' || st.kind === 'alter_table' ? st.table
       : st.kind === 'show' && (st.what === 'create_table' || st.what === 'columns' || st.what === 'table_status') ? st.table : undefined;
   return name === undefined ? undefined : ctx.dist.get(name);
+}
+
+/**
+ * SELECT ... FROM a, b: searchd searches the listed local tables as one, as a distributed table of those
+ * locals answers (the same merge of rows, meta and facets); a name it does not serve is its error.
+ */
+async function selectSeveral(ctx: ExecContext, st: SelectStatement, session: Session, flags: GlobalFlags): Promise<Result | Result[]> {
+  for (const name of st.tables) {
+    if (ctx.dist.get(name)) throw new SearchError('UNSUPPORTED', 'selecting from several tables is not supported when one is distributed');
+    if (!ctx.catalog.has(name)) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${name.toLowerCase()}' in search request`);
+  }
+  const def = distributedDef(st.tables.join(','), { local: st.tables }, (n) => ctx.catalog.has(n));
+  return (await executeDistributed(ctx, { ...st, tables: [def.name] }, session, flags, def))!;
 }
 
 async function executeDistributed(ctx: ExecContext, st: Statement, session: Session, flags: GlobalFlags, def: DistributedDef): Promise<Result | Result[] | undefined> {
@@ -137,7 +151,7 @@ export async function executeLocal(ctx: ExecContext, parsed: Statement, session:
   switch (st.kind) {
     case 'select': {
       if (st.tables.length === 0) return execSelectNoTable(st, session, ctx.settings);
-      if (st.tables.length > 1) throw new SearchError('UNSUPPORTED', 'selecting from several tables is not supported');
+      if (st.tables.length > 1) return selectSeveral(ctx, st, session, flags);
       const table = ctx.catalog.get(st.tables[0]);
       if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${st.tables[0].toLowerCase()}' in search request`);
       const main = await execSelect(table, st, session, flags);
@@ -150,12 +164,21 @@ export async function executeLocal(ctx: ExecContext, parsed: Statement, session:
     }
     case 'insert': {
       const ins = st.partialId === undefined ? st : wholeRowReplace(ctx.catalog, st as typeof st & { partialId: bigint });
+      if (buffersWrites(session)) checkLockedWrite(ctx.catalog, st.table, 'insert');
       const r = await (buffersWrites(session) ? execInsertInTransaction(write, ins, session) : execInsert(write, ins));
       if (r.insertedIds) session.lastInsertIds = r.insertedIds; // kept, not joined: a big batch pays nothing unless asked
+      // searchd keeps an INSERT's warning in the session's last meta: SHOW WARNINGS and SHOW META show it
+      if (r.warning) {
+        session.lastWarning = r.warning;
+        session.lastMeta = { total: 0, totalFound: 0, totalRelation: 'eq', timeMs: 0, keywords: [], warning: r.warning };
+      }
       return r;
     }
     case 'update': return execUpdate(write, st);
-    case 'delete': return buffersWrites(session) ? execDeleteInTransaction(write, st, session) : execDelete(write, st);
+    case 'delete':
+      if (!buffersWrites(session)) return execDelete(write, st);
+      checkLockedWrite(ctx.catalog, st.table, 'delete');
+      return execDeleteInTransaction(write, st, session);
     case 'create_table': return isDistributedCreate(st) ? execCreateDistributed(ctx.catalog, ctx.dist, st) : execCreate(ctx.catalog, st);
     case 'create_table_like': return execCreateLike(ctx.catalog, st);
     case 'drop_table': return execDrop(ctx.catalog, st);
@@ -167,16 +190,18 @@ export async function executeLocal(ctx: ExecContext, parsed: Statement, session:
     case 'describe': return execDescribe(ctx.catalog, st);
     case 'show': return st.what === 'agent_status' ? execAgentStatus(ctx.dist, st.table, st.like) : execShow(ctx.catalog, st, session, ctx.settings, ctx.dist);
     case 'set': {
-      const r = execSet(st, session, ctx.settings, ctx.catalog);
-      // SET autocommit=1 commits what autocommit=0 left open, as in MySQL.
-      if (session.autocommit && session.transaction && st.assignments.some((a) => a.name === 'autocommit')) await commit(session, ctx.catalog);
-      return r;
+      const set = prepareSet(st, session, ctx.settings, ctx.catalog);
+      // SET autocommit=1 commits what autocommit=0 left open, as in MySQL; first, so a commit refused
+      // (a duplicate id, a locked table) leaves every variable as it was
+      if (set.turnsAutocommitOn && session.transaction) await commit(session, ctx.catalog);
+      set.apply();
+      return ok(0);
     }
     case 'set_names': case 'set_transaction': return ok(0);
     case 'call': return execCall(ctx.catalog, st, ctx.dist, flags.expansionLimit ?? 0);
     case 'backup': return execBackup(ctx.catalog, st, ctx.checkpointNow);
-    case 'lock_tables': return execLockTables(ctx.catalog, st, session);
-    case 'unlock_tables': return execUnlockTables(session);
+    case 'lock_tables': return lockTables(ctx.catalog, st, session);
+    case 'unlock_tables': return unlockTables(session);
     case 'information_schema': return execInformationSchema(ctx.catalog, st);
     case 'debug_sleep': { // searchd's HandleMysqlDebug: the time slept, in seconds with 3 decimals
       const started = performance.now();

@@ -1,7 +1,7 @@
 /**
  * The variable names searchd's SET takes (src/searchd.cpp HandleSetLocal / HandleSetGlobal); any other
  * name is its error, not a silently ignored assignment. quarry acts on a few of them (exec-show.ts
- * execSet) and takes the rest as searchd takes them for machinery quarry has not (thread stacks, query
+ * prepareSet) and takes the rest as searchd takes them for machinery quarry has not (thread stacks, query
  * cache, log filters...): accepted without an effect, which is also what searchd does for
  * character_set_results, sql_mode, time_zone and the like.
  */

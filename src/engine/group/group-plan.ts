@@ -142,6 +142,10 @@ function aggSpec(table: Table, e: Expr & { kind: 'call' }, st?: SelectStatement,
   // a stored text field fails here: clauseRef would refuse it as no attribute; a string attribute or
   // expression fails by its type below
   if (numericAgg && col?.type === 'text' && col.stored) throw notOnString();
+  // a string or MVA attribute named directly is refused earlier, by the sorter setup (queuecreator.cpp)
+  if (numericAgg && (col?.type === 'string' || col?.type === 'mva' || col?.type === 'mva64')) {
+    throw new SearchError('QUERY_ERROR', `table ${table.name}: can not aggregate non-scalar attribute '${col.name}'`);
+  }
   // SUM(price*2): the argument is an expression read per row (expr/segment-reader.ts)
   const arg = a.kind === 'column' ? clauseRef(table, a.name, 'aggregate') : exprRef(table, a, st, coll);
   if (numericAgg && arg.type === 'string') throw notOnString();

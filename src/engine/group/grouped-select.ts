@@ -4,12 +4,21 @@
  * as one pass over the segments.
  */
 import type { SearchRequest } from '../../index/types.js';
+import { SearchError } from '../../util/errors.js';
 import type { SelectStatement } from '../../sql/ast.js';
 import { buildRequest, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES, type GlobalFlags } from '../exec/exec-select.js';
 import { rows, type RowsResult, type SearchMeta } from '../result.js';
 import type { Session } from '../session.js';
 import type { Table } from '../table.js';
 import { execGroups, execGroupZeroes } from './exec-group.js';
+
+/**
+ * searchd's cutoff stops a grouping (FACET and JSON aggs too) at its N-th match; quarry's grouping folds
+ * every match in the core, so cutoff=N is refused rather than ignored.
+ */
+export function refuseGroupingCutoff(req: SearchRequest): void {
+  if (req.cutoff) throw new SearchError('UNSUPPORTED', "option 'cutoff' is not supported with GROUP BY, FACET or aggregates (only cutoff=0)");
+}
 
 /**
  * `sts` share MATCH, WHERE and options (the first one's request serves all); one result each.
@@ -24,6 +33,7 @@ export async function execGrouped(
   const first = sts[0]!;
   const request = (st: SelectStatement): SearchRequest => {
     const req = buildRequest(table, { ...st, orderBy: undefined }, flags, fullText, parseWarnings);
+    if (req !== 'none') refuseGroupingCutoff(req);
     // a query that can match nothing still answers its groups (none, or the implicit one)
     return req !== 'none' ? req : {
       query: null, ranker: 'none', fieldWeights: {}, filters: [{ attr: 'id', op: 'in', values: [] }], sort: [],

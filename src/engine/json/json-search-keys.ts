@@ -25,10 +25,6 @@ const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', 
 /** Every key of the body is one quarry acts on. */
 export function checkSearchKeys(obj: JsonObject): void {
   for (const key of Object.keys(obj)) {
-    // cutoff 0 is the default (no cutoff); another value is OPTION cutoff, which quarry does not implement
-    if (key === 'cutoff' && !(isJsonInt(obj.cutoff) && Number(obj.cutoff.value) === 0)) {
-      throw new SearchError('UNSUPPORTED', '"cutoff" property is not supported (only 0)');
-    }
     if (SEARCH_KEYS.has(key)) continue;
     if (UNSUPPORTED_SEARCH_KEYS.has(key)) throw new SearchError('UNSUPPORTED', `"${key}" property is not supported`);
     throw shapeError(`unknown property "${key}"`);

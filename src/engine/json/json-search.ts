@@ -11,6 +11,7 @@ import type { SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
 import { buildRequest, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES, execSelect, queryFlags, querySettings, type GlobalFlags } from '../exec/exec-select.js';
 import { parseAggs, runAggs } from '../group/json-aggs.js';
+import { refuseGroupingCutoff } from '../group/grouped-select.js';
 import { scopedWhere, selectedValues } from '../group/facets.js';
 import { geoDistance } from './json-geo.js';
 import { checkSearchKeys, jsonOptions } from './json-search-keys.js';
@@ -153,6 +154,9 @@ function options(obj: JsonObject, sorted: OrderItem[]): NamedValue[] {
   const out: NamedValue[] = [];
   const mm = intProperty(obj, 'max_matches');
   if (mm !== undefined) out.push({ name: 'max_matches', value: { kind: 'int', value: mm, text: String(mm) } });
+  // the top-level "cutoff" is OPTION cutoff (sphinxjsonquery.cpp)
+  const cutoff = intProperty(obj, 'cutoff');
+  if (cutoff !== undefined) out.push({ name: 'cutoff', value: { kind: 'int', value: cutoff, text: String(cutoff) } });
   // Sorting without _score and without track_scores skips ranking (Manticore sets ranker none).
   const trackScores = obj.track_scores === true;
   if (sorted.length && !trackScores && !sorted.some((o) => o.expr === WEIGHT)) out.push({ name: 'ranker', value: { kind: 'ident', name: 'none' } });
@@ -201,6 +205,7 @@ function lookupTable(catalog: Catalog, name: string): Table {
 /** The matches `aggs` run over: the main query's, without its sort (none when nothing can match). */
 function aggsRequest(table: Table, st: SelectStatement, flags: GlobalFlags, fullText: SearchRequest['query'] | 'none'): SearchRequest {
   const req = buildRequest(table, { ...st, orderBy: undefined }, flags, fullText);
+  if (req !== 'none') refuseGroupingCutoff(req);
   if (req !== 'none') return req;
   return {
     query: null, ranker: 'none', fieldWeights: {}, filters: [{ attr: 'id', op: 'in', values: [] }], sort: [],

@@ -10,6 +10,7 @@ import type { WriteContext } from '../exec/exec-write.js';
 import { docLiteral, isJsonInt, isJsonObject, objectPairs, requestObject, tableName, twiceError, twiceNamed, type JsonObject, type JsonValue } from './json-value.js';
 import type { Literal } from '../values/literal.js';
 import type { RowInput, Table } from '../table.js';
+import { lockedForInsert } from '../exec/table-locks.js';
 
 const parseError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
 const U64_MAX = (1n << 64n) - 1n;
@@ -94,6 +95,7 @@ export async function execJsonInsert(ctx: WriteContext, body: JsonValue, replace
   const entries = docEntries(obj);
   // an existing table (the usual /insert) takes no await and no literals for auto schema's inference
   const table = ctx.catalog.get(name) ?? await tableForInsert(ctx, name, entries.map(([k]) => k), [entries.map(([, v]) => inferenceLiteral(v))]);
+  if (table.readLocks) throw lockedForInsert(table.name);
   const { row, colNos } = docRow(table, given, entries);
   const id = given ?? (await ctx.ids.take(1))[0]!;
   // concurrent writers share one durable commit, as SQL INSERT (../transaction/transaction-group.ts)

@@ -97,7 +97,11 @@ const truthy = (v: JsonValue | undefined): boolean =>
 /** JSON options: fuzzy and preserve as truth values, distance a number, layouts an array or a comma list. */
 function jsonFuzzyOptions(opts: JsonObject): FuzzyOptions {
   const layouts = opts.layouts;
-  const list = Array.isArray(layouts) ? layouts.map(String).join(',') : typeof layouts === 'string' ? layouts : '';
+  // an array or a comma list; anything else (an object, a number) refused, not read as no layouts
+  if (layouts !== undefined && layouts !== null && !Array.isArray(layouts) && typeof layouts !== 'string') {
+    throw new SearchError('PARSE_ERROR', "options.layouts: an array of layout names or a comma-separated string expected");
+  }
+  const list = Array.isArray(layouts) ? layouts.map(String).join(',') : layouts ?? '';
   const distance = opts.distance;
   return {
     fuzzy: truthy(opts.fuzzy),

@@ -75,7 +75,9 @@ function mvaValues(l: Literal, col: Column): bigint[] {
     const v = toNumberish(x, col);
     return col.type === 'mva' ? v & U32 : clampI64(v);
   });
-  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // each value once, after the conversion, as searchd's CheckMVA (tAddVals.Uniq(): (5.5,4.4,5.5) is 4,5)
+  return out.filter((v, i) => i === 0 || v !== out[i - 1]);
 }
 
 function jsonValue(l: Literal): string | null {

@@ -33,6 +33,7 @@ export interface LeanServerContext {
 
 /** Unread bytes beyond this stop reading the socket while a request runs (a client pipelining without reading replies). */
 const MAX_AHEAD_BYTES = 1 << 20;
+const NO_BYTES = Buffer.alloc(0);
 
 export class LeanConnection {
   /** Bytes read and not yet answered, in arrival order. */
@@ -45,13 +46,15 @@ export class LeanConnection {
   #waiting: LeanHead | undefined;
   #bodyTimer: NodeJS.Timeout | undefined;
   #keepAliveSet = false;
+  /** A reply was written: only then does the keep-alive timeout drop an idle connection (as node:http's). */
+  #answered = false;
   #done = false;
   /** The head being answered and the end of its entry in the activity list. */
   #answering: LeanHead | undefined;
   #endRequest: () => void = () => undefined;
   readonly #onData = (chunk: Buffer) => this.#read(chunk);
   readonly #onError = () => this.socket.destroy();
-  readonly #onTimeout = () => { if (!this.#busy && !this.#waiting) this.socket.destroy(); };
+  readonly #onTimeout = () => { if (this.#answered && !this.#busy && !this.#waiting) this.socket.destroy(); };
   readonly #onClose = () => this.#finish();
   readonly #onEnd = () => this.#ended();
 
@@ -60,6 +63,21 @@ export class LeanConnection {
     socket.on('error', this.#onError);
     socket.on('close', this.#onClose);
     socket.on('end', this.#onEnd);
+    // What a connection's first reply did to its socket is done here, so a new connection's socket has
+    // the map (hidden class) of the served ones from the start: the keep-alive timeout set at the first
+    // reply added the socket's `timeout` field, and the first write the writable state's callback field.
+    // A burst of new connections (the insert bench's 16 clients) deoptimized the stream and socket code
+    // (Socket.read, Writable.write, writeOrBuffer, onwrite, _unrefTimer, addChunk) and #reply, whose
+    // arm-once branch had never run with type feedback ('wrong map' and 'insufficient type feedback'
+    // under --trace-deopt, insert-ab --phases 1 --http 1), and all were compiled again in the timed phase.
+    // The timeout is armed now and ignored until a reply is written (#onTimeout): each read and write
+    // re-arms it, so it runs from the last one as before; the empty write sends no bytes.
+    const keepAliveMs = ctx.keepAliveTimeoutMs();
+    if (keepAliveMs > 0) {
+      this.#keepAliveSet = true;
+      socket.setTimeout(keepAliveMs, this.#onTimeout);
+    }
+    if (socket.writable) socket.write(NO_BYTES);
   }
 
   /** No request is running or partly read: safe to close now. */
@@ -172,11 +190,7 @@ export class LeanConnection {
       socket.destroySoon();
       return;
     }
-    if (!this.#keepAliveSet && keepAliveMs > 0) {
-      // idle between requests: re-armed by every read and write, ignored while a request runs
-      this.#keepAliveSet = true;
-      socket.setTimeout(keepAliveMs, this.#onTimeout);
-    }
+    this.#answered = true;
     if (this.#paused) { this.#paused = false; socket.resume(); }
     if (socket.writableNeedDrain) socket.once('drain', () => this.#next());
     else this.#next();

@@ -13,7 +13,9 @@
 import { lastSeqOf } from '../catalog.js';
 import { docIdOf } from '../keys.js';
 import { commitQueued, type StoreDbs } from '../lmdb-env.js';
+import { copyFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { logWarning } from '../../util/server-log.js';
 import { fsyncDirSync } from '../durable-fs.js';
 import { LogDb, WriteLog, type LogRound } from './write-log.js';
 
@@ -65,9 +67,16 @@ export class LoggedRounds {
    * `liveGens`: the generations of the catalog's tables.
    */
   static open(path: string, dbs: () => StoreDbs, liveGens: Set<number>, readOnly: boolean, resetBytes?: number): LoggedRounds {
-    const { log, rounds } = WriteLog.open(path, readOnly);
+    const { log, rounds, damage } = WriteLog.open(path, readOnly);
     const logged = new LoggedRounds({ get dbs() { return dbs(); }, log }, resetBytes);
     replayRounds(dbs(), logged, liveGens, rounds, readOnly);
+    if (damage) {
+      // the rounds before the damage are applied and served; those after it cannot be trusted (their
+      // record chain is broken) and are not: said, and the file kept for inspection before it is emptied
+      const kept = readOnly ? path : `${path}.damaged-${Date.now()}`;
+      if (!readOnly) copyFileSync(path, kept);
+      logWarning(`write log ${path} is damaged at byte ${damage.at}: ${damage.lost} whole record(s) after it were not applied, so writes acknowledged before the last stop may be missing; the log is kept as ${kept}`);
+    }
     if (log) {
       log.truncate();
       fsyncDirSync(dirname(path)); // the log file's entry, if it was just made

@@ -98,6 +98,33 @@ export function decodeRounds(buf: Buffer): { rounds: LogRound[]; lastLsn: bigint
   return { rounds, lastLsn, end: at };
 }
 
+/**
+ * Whole records past `end` (where decodeRounds stopped) that a crash cannot explain: a record is only
+ * written once the one before it is durable, so a later record with a higher lsn than every live one
+ * means the record at `end` was damaged after it was written (a flipped bit, a bad sector), not torn.
+ * Stale records (left from before a reset) have lower lsns and do not count. With no live record the
+ * bound is the lsn in the header at offset 0 (a torn header of zeros: nothing to compare, none counted).
+ * Returns how many such records follow, in order.
+ */
+export function wholeRecordsAfter(buf: Buffer, end: number, lastLsn: bigint | undefined): number {
+  let bound = lastLsn;
+  if (bound === undefined) {
+    if (buf.length < HEADER_BYTES || buf.readUInt32LE(0) < BODY_HEAD_BYTES) return 0;
+    bound = buf.readBigUInt64LE(8);
+  }
+  // a byte-by-byte search (a flipped length hides where the next record starts), in plain numbers:
+  // lsn - bound from the two 32-bit halves, only a candidate within 2^32 records past the bound decoded
+  const hi = Number(bound >> 32n);
+  const lo = Number(bound & 0xffffffffn);
+  for (let at = end + 1; at + HEADER_BYTES + BODY_HEAD_BYTES <= buf.length; at++) {
+    const ahead = (buf.readUInt32LE(at + 12) - hi) * 4294967296 + (buf.readUInt32LE(at + 8) - lo);
+    if (ahead <= 0 || ahead > 4294967296) continue;
+    const { rounds } = decodeRounds(buf.subarray(at));
+    if (rounds.length) return rounds.length;
+  }
+  return 0;
+}
+
 function readBody(b: Buffer): LogRound | undefined {
   const gen = b.readUInt32LE(0);
   const lastSeq = b.readBigUInt64LE(4);
@@ -151,7 +178,7 @@ export class WriteLog {
   }
 
   /** Opens (creating) the log at `path` with the rounds it holds; `readOnly` opens it for reading only. */
-  static open(path: string, readOnly = false): { log: WriteLog | undefined; rounds: LogRound[] } {
+  static open(path: string, readOnly = false): { log: WriteLog | undefined; rounds: LogRound[]; damage?: { at: number; lost: number } } {
     let fd: number;
     try {
       fd = openSync(path, readOnly ? constants.O_RDONLY : constants.O_RDWR | constants.O_CREAT | constants.O_DSYNC, 0o644);
@@ -167,12 +194,14 @@ export class WriteLog {
       if (n === 0) break;
       got += n;
     }
-    const { rounds, lastLsn } = decodeRounds(buf.subarray(0, got));
+    const { rounds, lastLsn, end } = decodeRounds(buf.subarray(0, got));
+    const lost = end < got ? wholeRecordsAfter(buf.subarray(0, got), end, lastLsn) : 0;
+    const damage = lost ? { at: end, lost } : undefined;
     if (readOnly) {
       closeSync(fd);
-      return { log: undefined, rounds };
+      return { log: undefined, rounds, damage };
     }
-    return { log: new WriteLog(fd, (lastLsn ?? 0n) + 1n), rounds };
+    return { log: new WriteLog(fd, (lastLsn ?? 0n) + 1n), rounds, damage };
   }
 
   /**

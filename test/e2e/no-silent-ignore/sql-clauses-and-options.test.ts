@@ -74,6 +74,7 @@ describe('SELECT clauses', () => {
 
 /** For each option that works: a statement whose answer it changes, against the same one without it. */
 const WORKS: Record<string, [string, string]> = {
+  cutoff: [APPLE, `${APPLE} OPTION cutoff=1`],
   facet_filter_mode: ['SELECT id FROM sw WHERE cat = 1 FACET cat', "SELECT id FROM sw WHERE cat = 1 OPTION facet_filter_mode='auto' FACET cat"],
   expand_keywords: ["SELECT id FROM sw WHERE MATCH('app') ORDER BY id ASC", "SELECT id FROM sw WHERE MATCH('app') ORDER BY id ASC OPTION expand_keywords=1"],
   expansion_limit: ["SELECT id FROM sw WHERE MATCH('ap*') ORDER BY id ASC", "SELECT id FROM sw WHERE MATCH('ap*') ORDER BY id ASC OPTION expansion_limit=1"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeRows, showCreateTable, showFieldsRows } from '../../../src/engine/schema-text.js';
+import { describeRows, showCreateTable, showFieldsRows, tableSettingsText } from '../../../src/engine/schema-text.js';
 import type { TableSchema } from '../../../src/schema/types.js';
 
 const test2: TableSchema = {
@@ -41,5 +41,18 @@ describe('schema text', () => {
 
   it('SHOW FIELDS has MySQL columns', () => {
     expect(showFieldsRows(test2)[0]).toEqual(['id', 'bigint', 'NO', '', '', '']);
+  });
+  // Manticore's settings formatters print a setting only when it differs from the default, so a table
+  // created with min_infix_len='0' or ALTERed to exceptions='' shows neither (SHOW CREATE TABLE, SETTINGS)
+  it('leaves out settings at their default value and empty ones', () => {
+    const s: TableSchema = { name: 't', columns: [{ name: 'title', type: 'text', indexed: true, stored: true }], settings: {
+      min_prefix_len: '0', min_infix_len: '0', index_exact_words: '0', html_strip: '0', charset_table: 'non_cont',
+      min_word_len: '1', morphology: '', stopwords: '', exceptions: '', dict: 'keywords', ngram_len: '0', blend_chars: '',
+    } };
+    expect(showCreateTable(s)).toBe('CREATE TABLE t (\nid bigint,\ntitle text\n)');
+    expect(tableSettingsText(s)).toBe('');
+    const set: TableSchema = { ...s, settings: { ...s.settings, min_infix_len: '2', html_strip: '1', min_word_len: '2', morphology: 'stem_en' } };
+    expect(showCreateTable(set)).toBe("CREATE TABLE t (\nid bigint,\ntitle text\n) min_infix_len='2' html_strip='1' min_word_len='2' morphology='stem_en'");
+    expect(tableSettingsText(set)).toBe('min_infix_len = 2\nhtml_strip = 1\nmin_word_len = 2\nmorphology = stem_en');
   });
 });

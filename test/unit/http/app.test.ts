@@ -108,6 +108,14 @@ describe('POST /cli', () => {
     expect(text).toMatch(/^\+----------\+\n\| count\(\*\) \|\n\+----------\+\n\| 2        \|\n\+----------\+\n1 row in set \(\d\.\d{3} sec\)\n\n$/);
   });
 
+  // CLT http-interface/multi-query.rec: the second table starts on the line after the first's summary
+  it('prints the result sets of several statements one after another, without a blank line between', async () => {
+    const { app } = setup({ 'select count(*) from t; select count(*) from t': [...COUNT, ...COUNT] });
+    const res = await app.request('/cli', { method: 'POST', body: 'select count(*) from t; select count(*) from t' });
+    const table = '\\+-+\\+\\n\\| count\\(\\*\\) \\|\\n\\+-+\\+\\n\\| 2 +\\|\\n\\+-+\\+\\n1 row in set \\(\\d\\.\\d{3} sec\\)\\n';
+    expect(await res.text()).toMatch(new RegExp(`^${table}${table}\\n$`));
+  });
+
   it('answers a statement without rows, or an error, with the JSON status object', async () => {
     const { app } = setup();
     const res = await app.request('/cli', { method: 'POST', body: 'truncate table t' });

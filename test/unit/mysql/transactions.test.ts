@@ -78,6 +78,18 @@ describe('transactions over the MySQL protocol', () => {
     expect(await ids(b)).toEqual([2, 4, 5]);
   });
 
+  it('leaves autocommit off when SET autocommit=1 is refused by its commit', async () => {
+    await a.query('SET autocommit=0');
+    await a.query("INSERT INTO tx (id, title) VALUES (8, 'eight')");
+    await a.query("INSERT INTO tx (id, title) VALUES (2, 'dup')");
+    await expect(a.query('SET autocommit=1')).rejects.toMatchObject({ sqlMessage: "duplicate id '2'" });
+    const [vars] = await a.query("SHOW VARIABLES LIKE 'autocommit'");
+    expect(vars).toEqual([{ Variable_name: 'autocommit', Value: '0' }]);
+    expect(await ids(b)).toEqual([2, 4, 5]);
+    await a.query('SET autocommit=1');
+    expect(await ids(b)).toEqual([2, 4, 5]);
+  });
+
   it('discards the transaction of a client that disconnects', async () => {
     const c = await connect();
     await c.query('BEGIN');

@@ -111,6 +111,9 @@ describe('FROM, ORDER BY, LIMIT, GROUP BY, OPTION', () => {
   it('reads tables, a Manticore. prefix and an alias', () => {
     expect(one('SELECT * FROM t1, T2', 'select').tables).toEqual(['t1', 'T2']);
     expect(one('SELECT * FROM Manticore.t', 'select').tables).toEqual(['t']);
+    // backquoted, as MySQL clients quote it (CLT expected-errors/buddy-plugin-select.rec)
+    expect(one('SELECT * FROM `manticore`.t', 'select').tables).toEqual(['t']);
+    expect(one('SELECT * FROM `Manticore`.`t`', 'select').tables).toEqual(['t']);
     expect(one('SELECT * FROM t AS x', 'select').tableAlias).toBe('x');
   });
 

@@ -8,7 +8,7 @@ import ts from 'typescript';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** Sources the child needs, as repo-relative folders or files. */
-const SOURCES = ['src/store', 'src/util/errors.ts', 'src/util/round-trace.ts', 'src/util/packed-map.ts', 'test/unit/store/crash-child.ts'];
+const SOURCES = ['src/store', 'src/util/errors.ts', 'src/util/server-log.ts', 'src/util/round-trace.ts', 'src/util/packed-map.ts', 'test/unit/store/crash-child.ts'];
 
 function listTs(path: string): string[] {
   const abs = join(ROOT, path);

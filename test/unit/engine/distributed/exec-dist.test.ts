@@ -60,6 +60,8 @@ describe('distributed tables in the engine', () => {
     expect(await rows('DESCRIBE d')).toEqual([['t1', 'local'], ['127.0.0.1:9999:r', 'remote_1']]);
     expect(await error('ALTER TABLE d ADD COLUMN x int')).toBe('ALTER is only supported for local (not distributed) tables');
     expect(await error('ALTER TABLE d REBUILD SECONDARY')).toBe('ALTER is only supported for local (not distributed) tables');
+    // RENAME is Buddy's and takes RT tables only (CLT core/test-alter-rename.rec)
+    expect(await error('ALTER TABLE d RENAME d2')).toBe('Table d should be RT');
     await engine.close();
     engine = await openEngine({ dataDir: dir, threads: 1 });
     expect(await rows('SHOW CREATE TABLE d')).toEqual([['d', "CREATE TABLE d type='distributed' local='t1' agent='127.0.0.1:9999:r'"]]);

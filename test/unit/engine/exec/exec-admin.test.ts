@@ -57,6 +57,10 @@ describe('ALTER TABLE', () => {
     expect(await sql('ALTER TABLE t ADD COLUMN n uint')).toEqual({ kind: 'error', code: 'QUERY_ERROR', message: "table t: 'n' attribute already in schema" });
     expect(await sql('ALTER TABLE t DROP COLUMN nope')).toEqual({ kind: 'error', code: 'QUERY_ERROR', message: "table t: attribute 'nope' does not exist" });
     expect(await sql('ALTER TABLE nosuch ADD COLUMN x uint')).toMatchObject({ kind: 'error', message: 'table nosuch: unknown local table in ALTER request' });
+    // settings: searchd's HandleMysqlAlterIndexSettings; with local/agent Buddy's ALTER of a distributed
+    // table answers (CLT core/test-alter-table-distributed.rec)
+    expect(await sql("ALTER TABLE nosuch min_infix_len='2'")).toMatchObject({ kind: 'error', message: "table 'nosuch' is not found, or not real-time" });
+    expect(await sql("ALTER TABLE Nosuch local='t' local='t2'")).toMatchObject({ kind: 'error', message: "Table nosuch doesn't exist" });
   });
 
   it('changes text settings for documents written afterwards', async () => {

@@ -22,7 +22,7 @@ it('prints searchd\'s RT rows in its order', async () => {
     'table_type', 'indexed_documents', 'indexed_bytes', 'ram_bytes', 'disk_bytes', 'disk_mapped', 'disk_mapped_cached',
     'disk_mapped_doclists', 'disk_mapped_cached_doclists', 'disk_mapped_hitlists', 'disk_mapped_cached_hitlists',
     'killed_documents', 'killed_rate', 'ram_chunk', 'ram_chunk_segments_count', 'disk_chunks', 'mem_limit', 'mem_limit_rate',
-    'ram_bytes_retired', 'optimizing', 'locked', 'tid', ...intervals('query_time'), ...intervals('found_rows'),
+    'ram_bytes_retired', 'optimizing', 'locked', 'tid', 'tid_saved', ...intervals('query_time'), ...intervals('found_rows'),
     ...['search', 'excerpt', 'update', 'keywords', 'status', 'delete', 'insert', 'replace', 'commit', 'suggest', 'callpq',
       'getfield', 'shard_write', 'optimize'].map((c) => `command_${c}`),
     ...stats('insert_replace'), ...stats('search'), ...stats('update'),

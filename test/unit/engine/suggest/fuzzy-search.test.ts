@@ -77,5 +77,7 @@ describe('OPTION fuzzy', () => {
     expect(await search(`{"table":"mytable","query":{"match":{"*":"someting"}},"options":{"fuzzy":true}}`)).toEqual([1]);
     expect(await search(`{"table":"mytable","query":{"bool":{"must":[{"match":{"*":"ghbdtn"}}]}},"options":{"fuzzy":true,"layouts":["us","ru"],"distance":2}}`)).toEqual([5]);
     expect(await search(`{"table":"mytable","query":{"query_string":"someting"},"options":{"fuzzy":1}}`)).toEqual([1]);
+    await expect(search(`{"table":"mytable","query":{"match":{"*":"x"}},"options":{"fuzzy":true,"layouts":{"us":1}}}`))
+      .rejects.toThrow(/options.layouts: an array of layout names/);
   });
 });

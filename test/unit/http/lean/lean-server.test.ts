@@ -246,6 +246,32 @@ describe('the lean server\'s timeouts', () => {
     }
   });
 
+  it('keeps a connection that has sent no request yet past the keep-alive timeout and sends it nothing, as node:http does', async () => {
+    const servers = [nodeOnly, withLean];
+    for (const { server } of servers) server.keepAliveTimeout = 200;
+    try {
+      const answered = await Promise.all(servers.map(async ({ port }) => {
+        const s = connect(port, '127.0.0.1');
+        let text = '';
+        let closed = false;
+        s.on('data', (d: Buffer) => { text += d.toString('latin1'); });
+        s.once('close', () => { closed = true; });
+        await new Promise((r) => s.once('connect', r));
+        await new Promise((r) => setTimeout(r, 450));
+        const open = !closed;
+        const bytesBeforeRequest = text.length;
+        s.write(post('/sql?mode=raw', 'SHOW TABLES'));
+        await new Promise((r) => setTimeout(r, 150));
+        s.destroy();
+        return { open, replies: completeResponses(text), bytesBeforeRequest };
+      }));
+      expect(answered[1]).toEqual(answered[0]);
+      expect(answered[1]).toEqual({ open: true, replies: 1, bytesBeforeRequest: 0 });
+    } finally {
+      for (const { server } of servers) server.keepAliveTimeout = 65_000;
+    }
+  });
+
   it('closes idle connections at once on close, and busy ones after their reply', async () => {
     const other = await start(true);
     const idle = connect(other.port, '127.0.0.1');
