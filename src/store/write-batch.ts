@@ -1,7 +1,7 @@
 /** One write call: ops are encoded eagerly, then applied inside the lmdb transaction with no partial writes. */
 import { crc32 } from 'node:zlib';
 import { SearchError } from '../util/errors.js';
-import { checkDocId, docKey, genKey, opKey, u64Bytes } from './keys.js';
+import { checkDocId, docKey, genKey, opKey, ROW_KEY_LEN, u64Bytes, writeDocKey } from './keys.js';
 import type { StoredDoc, WriteOp } from './types.js';
 import { readView, type StoreDbs } from './lmdb-env.js';
 import { OP_HEADER_BYTES, writeOp } from './op-codec.js';
@@ -144,6 +144,7 @@ export function batchBytes(batch: PreparedBatch): number {
  */
 export function applyBatch(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch): bigint {
   const ops = batch.ops;
+  if (ascendingPuts(ops)) return writePuts(dbs, gen, lastSeq, batch);
   // docId -> sealed document record after the ops so far (null: deleted or absent)
   const states = new Map<bigint, Buffer | null>();
   for (const op of ops) {
@@ -160,6 +161,27 @@ export function applyBatch(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: P
     }
   }
   return writeRecords(dbs, gen, lastSeq, batch, states);
+}
+
+/**
+ * Whether `ops` are puts of ascending ids (a bulk load's batch): each id once and nothing to read, so
+ * applyBatch needs no map of the documents' states (25k bigint keys a batch of `quarry import`).
+ */
+function ascendingPuts(ops: PreparedOp[]): boolean {
+  for (let i = 0; i < ops.length; i++) {
+    if (ops[i]!.op !== 'put' || (i > 0 && ops[i - 1]!.docId >= ops[i]!.docId)) return false;
+  }
+  return ops.length > 1;
+}
+
+/**
+ * writeRecords of a batch of ascending puts, their sealed documents in op order, through one key buffer
+ * (lmdb copies a key as it puts it): no map of states, no key buffer per document.
+ */
+function writePuts(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch): bigint {
+  const key = Buffer.allocUnsafe(ROW_KEY_LEN);
+  for (const op of batch.ops) dbs.docs.putSync(writeDocKey(key, gen, op.docId), op.sealed!);
+  return writeTail(dbs, gen, lastSeq, batch);
 }
 
 /**
@@ -188,6 +210,11 @@ export function writeRecords(dbs: StoreDbs, gen: number, lastSeq: bigint, batch:
     if (bytes) dbs.docs.putSync(key, bytes); // sealed already
     else dbs.docs.removeSync(key);
   }
+  return writeTail(dbs, gen, lastSeq, batch);
+}
+
+/** A write call's op record and the generation's last sequence (lastSeq + its op count, returned). */
+function writeTail(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch): bigint {
   const seq = lastSeq + BigInt(batch.ops.length);
   dbs.ops.putSync(opKey(gen, seq), seal(batch.record));
   dbs.seq.putSync(genKey(gen), u64Bytes(seq));

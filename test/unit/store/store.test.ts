@@ -103,6 +103,22 @@ describe('Store writes and reads', () => {
     expect(store.hasDoc('t1', 3n)).toBe(false);
   });
 
+  it('writes a batch of ascending puts (a bulk load) as one of any order: every document, the ops logged, a repeated id last wins', async () => {
+    const ids = [-7n, 1n, 2n, 40n, 1n << 40n];
+    expect(await store.write('t1', ids.map((docId) => ({ op: 'put', docId, doc: { title: `t${docId}` } })))).toBe(5n);
+    expect(await store.write('t1', [
+      { op: 'put', docId: 50n, doc: { title: 'first' } },
+      { op: 'put', docId: 3n, doc: { title: 'three' } },
+      { op: 'put', docId: 50n, doc: { title: 'last' } },
+    ])).toBe(8n);
+    await reopen();
+    expect([...store.docs('t1')]).toEqual([
+      ...ids.slice(0, 3).map((id) => [id, { title: `t${id}` }]), [3n, { title: 'three' }], [40n, { title: 't40' }],
+      [50n, { title: 'last' }], [1n << 40n, { title: `t${1n << 40n}` }],
+    ]);
+    expect([...store.opsSince('t1', 0n)].map((o) => o.docId)).toEqual([...ids, 50n, 3n, 50n]);
+  });
+
   it('numbers ops per table, monotonic across calls and restarts, and logs them', async () => {
     await store.createTable(schema('t2'));
     expect(await store.write('t1', [{ op: 'put', docId: 1n, doc: { title: 'a' } }])).toBe(1n);
