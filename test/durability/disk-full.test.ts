@@ -5,32 +5,15 @@
  * keep working, a checkpoint of a merged table that hits the limit fails with a log line and leaves
  * no partial file, and writes succeed again once space is freed; a restart serves every acked row.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MERGE_FACTOR, MIN_LEVEL_ROWS } from '../../src/index/merge-policy.js';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
+import { canMountTmpfs, mountTmpfs, TMPFS_SKIP_REASON, unmountTmpfs } from '../helpers/tmpfs.js';
 
-const isRoot = process.getuid?.() === 0;
-/** Root in a container without CAP_SYS_ADMIN cannot mount: probe with a 1 MiB tmpfs first. */
-function canMountTmpfs(): boolean {
-  if (!isRoot) return false;
-  const probe = mkdtempSync(join(tmpdir(), 'quarry-mount-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    rmSync(probe, { recursive: true, force: true });
-  }
-}
 const canMount = canMountTmpfs();
-const SKIP_REASON = isRoot ? 'mount -t tmpfs failed (no CAP_SYS_ADMIN?)' : 'mounting a tmpfs needs root (CI runs as root)';
 const FS_BYTES = 6 << 20;
 /** A file taking this much of the tmpfs, deleted to free space. */
 const BALLAST_BYTES = 1536 << 10;
@@ -126,20 +109,16 @@ async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
   return cond();
 }
 
-describe.skipIf(!canMount)(`disk full (skipped when the test cannot mount a tmpfs: ${SKIP_REASON})`, () => {
+describe.skipIf(!canMount)(`disk full (skipped when the test cannot mount a tmpfs: ${TMPFS_SKIP_REASON})`, () => {
   beforeAll(() => {
-    mnt = mkdtempSync(join(tmpdir(), 'quarry-diskfull-'));
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${FS_BYTES}`, 'tmpfs', mnt]);
+    mnt = mountTmpfs(FS_BYTES, 'quarry-diskfull-');
     writeFileSync(join(mnt, 'ballast'), Buffer.alloc(BALLAST_BYTES, 1));
     data = join(mnt, 'data');
     mkdirSync(data);
   });
   afterAll(async () => {
     if (server?.proc.exitCode === null) await server.stop();
-    if (mnt) {
-      execFileSync('umount', [mnt]);
-      rmSync(mnt, { recursive: true, force: true });
-    }
+    if (mnt) unmountTmpfs(mnt);
   });
 
   // a failed case prints what the server said and how it ended: a crash here must be diagnosable from CI's log
