@@ -74,8 +74,8 @@ export function aliasSelect(r: Rng): string {
 }
 
 export function debugSleep(r: Rng): string {
-  // the server waits as asked: positive times stay short (a long one is a hang by the fuzzer's clock)
-  // except values past what a timer holds (1e7 s and up), which must not crash or sleep forever
+  // the server waits as asked: whole seconds stay 0 (a long one is a hang by the fuzzer's clock); a float,
+  // a sign or a time past searchd's int64 microseconds is an error, as searchd's grammar has it
   const seconds = r.pick(['0', '0.001', '0.01', '-1', '-0.5', '1e-9', '1e400', '-1e400', '1e7', '9223372036854775808', '0x10', '.', '', "'1'", 'x', 'NULL', '1,2', '0 0', '0.02']);
   return `${r.pick(['DEBUG', 'debug', 'DEBUG '])} ${r.pick(['SLEEP', 'sleep', 'SLEEP', 'NOSUCH', 'SHUTDOWN', 'sleep('])} ${seconds}${r.chance(0.05) ? ' extra' : ''}`;
 }

@@ -18,6 +18,15 @@ it("answers ('sleep', seconds), and the statements after it run", async () => {
   expect(await t.rows('SHOW TABLES')).toEqual([['t', 'rt']]);
 });
 
+it('takes whole seconds only, as searchd\'s grammar: a float or a sign is a syntax error, past int64 microseconds an error', async () => {
+  for (const sql of ['DEBUG SLEEP 0.5', 'DEBUG SLEEP 1e7', 'DEBUG SLEEP 1e400', 'DEBUG SLEEP -1']) {
+    const [r] = await t.exec(sql);
+    expect((r as { message: string }).message, sql).toMatch(/^P02: syntax error/);
+  }
+  const [r] = await t.exec('DEBUG SLEEP 9223372036854775808');
+  expect((r as { message: string }).message).toBe('P02: sleep time 9223372036854775808 out of range (at most 9223372036854 seconds)');
+});
+
 it('any other DEBUG command is a syntax error', async () => {
   const [r] = await t.exec('DEBUG FOO');
   expect(r).toMatchObject({ kind: 'error' });
