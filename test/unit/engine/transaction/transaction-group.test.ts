@@ -9,7 +9,7 @@ import { Catalog } from '../../../../src/engine/catalog.js';
 import { Table } from '../../../../src/engine/table.js';
 import type { TableStore, WriteOp } from '../../../../src/engine/durability/table-store.js';
 import type { Literal } from '../../../../src/engine/values/literal.js';
-import { commitGrouped, gatherWindow } from '../../../../src/engine/transaction/transaction-group.js';
+import { commitGrouped } from '../../../../src/engine/transaction/transaction-group.js';
 import { req, t } from '../../index/helpers.js';
 
 /** The real table store, watched: each commit's calls (their doc ids), commits in flight, what became durable. */
@@ -142,13 +142,6 @@ describe('commitGrouped', () => {
     await Promise.all(clients);
     expect(watch.commits.flat().length).toBe(24);
     expect(watch.commits.length).toBeLessThanOrEqual(7);
-  });
-
-  it('gathers for 1 ms at least and 8 at most, else as long as the last round took', () => {
-    expect(gatherWindow(undefined)).toBe(1);
-    expect(gatherWindow(0.4)).toBe(1);
-    expect(gatherWindow(3.5)).toBe(3.5);
-    expect(gatherWindow(40)).toBe(8);
   });
 
   it('fails only the statement whose id is taken, in the index or earlier in the same round', async () => {
