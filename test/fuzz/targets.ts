@@ -64,56 +64,54 @@ export async function newWorker(target: TargetName, seed: number, ports: Ports):
 /** What the sql target asks after each input. */
 const PROBES = ['SELECT 1', 'SHOW META', 'SELECT 1', 'SHOW WARNINGS'];
 
-async function sqlWorker(seed: number, ports: Ports): Promise<Worker> {
+/**
+ * A worker on one logged-in MySQL connection, logged in again after a failure: `step` runs input `index`
+ * on it; `failure` names what a thrown error was (a hang past ANSWER_MS, a client error).
+ */
+function sessionWorker(ports: Ports, step: (client: WireClient, index: number, deadline: number) => Promise<string | undefined>, failure: (e: unknown) => string): Worker {
   let client: WireClient | undefined;
   return {
     async run(index) {
-      const sql = sqlInput(rngFor(seed, 'sql', index));
       const deadline = Date.now() + ANSWER_MS;
       if (!client || client.closed) client = await WireClient.login(ports.mysql, deadline);
-      client.write(Buffer.concat([Buffer.from([0x03]), Buffer.from(sql)]), 0);
       try {
-        const reply = await client.response(deadline);
-        const bad = checkMysqlReply(reply);
-        if (bad || reply.closed) return bad;
-        // the connection answers a trivial query after every input (a statement must not leave it stuck),
-        // and the session's last meta and warnings after any statement (result sets, never an error)
-        const probeSql = PROBES[index % PROBES.length]!;
-        client.write(Buffer.from(`\x03${probeSql}`), 0);
-        const probe = await client.response(deadline);
-        if (probe.closed || probe.packets[0]?.[0] === 0xff) return `${probeSql} after the input: ${probe.closed ? 'connection closed' : probe.packets[0]!.subarray(9).toString()}`;
-        const shape = checkMysqlReply(probe);
-        if (shape) return `${probeSql} after the input: ${shape}`;
-        return undefined;
+        return await step(client, index, deadline);
       } catch (e) {
         client.close();
         client = undefined;
-        return (e as Error).message === 'hang' ? `hang: no answer within ${ANSWER_MS} ms` : String(e);
+        return failure(e);
       }
     },
     close: () => client?.close(),
   };
 }
 
+const HANG = `hang: no answer within ${ANSWER_MS} ms`;
+
+async function sqlWorker(seed: number, ports: Ports): Promise<Worker> {
+  return sessionWorker(ports, async (client, index, deadline) => {
+    const sql = sqlInput(rngFor(seed, 'sql', index));
+    client.write(Buffer.concat([Buffer.from([0x03]), Buffer.from(sql)]), 0);
+    const reply = await client.response(deadline);
+    const bad = checkMysqlReply(reply);
+    if (bad || reply.closed) return bad;
+    // the connection answers a trivial query after every input (a statement must not leave it stuck),
+    // and the session's last meta and warnings after any statement (result sets, never an error)
+    const probeSql = PROBES[index % PROBES.length]!;
+    client.write(Buffer.from(`\x03${probeSql}`), 0);
+    const probe = await client.response(deadline);
+    if (probe.closed || probe.packets[0]?.[0] === 0xff) return `${probeSql} after the input: ${probe.closed ? 'connection closed' : probe.packets[0]!.subarray(9).toString()}`;
+    const shape = checkMysqlReply(probe);
+    return shape ? `${probeSql} after the input: ${shape}` : undefined;
+  }, (e) => ((e as Error).message === 'hang' ? HANG : String(e)));
+}
+
 /** The 'writes' target (write-target.ts): one connection, a state check around every refused write. */
 async function writesWorker(seed: number, ports: Ports): Promise<Worker> {
-  let client: WireClient | undefined;
-  return {
-    async run(index) {
-      const input = writeInput(rngFor(seed, 'writes', index));
-      const deadline = Date.now() + ANSWER_MS;
-      if (!client || client.closed) client = await WireClient.login(ports.mysql, deadline);
-      try {
-        return await runWrite(client, ports.http, input, deadline);
-      } catch (e) {
-        client.close();
-        client = undefined;
-        const m = (e as Error).message;
-        return m === 'hang' || /timeout|aborted/i.test(m) ? `hang: no answer within ${ANSWER_MS} ms` : `client error: ${m}`;
-      }
-    },
-    close: () => client?.close(),
-  };
+  return sessionWorker(ports, (client, index, deadline) => runWrite(client, ports.http, writeInput(rngFor(seed, 'writes', index)), deadline), (e) => {
+    const m = (e as Error).message;
+    return m === 'hang' || /timeout|aborted/i.test(m) ? HANG : `client error: ${m}`;
+  });
 }
 
 function httpCall(port: number, input: HttpInput, agent: Agent): Promise<string> {
@@ -141,7 +139,7 @@ async function jsonWorker(seed: number, ports: Ports): Promise<Worker> {
         return checkHttpReply(await httpCall(ports.http, input, agent), /^\/cli(\?|$)/.test(input.path));
       } catch (e) {
         const m = (e as Error).message;
-        return m === 'hang' ? `hang: no answer within ${ANSWER_MS} ms` : `transport error: ${m}`;
+        return m === 'hang' ? HANG : `transport error: ${m}`;
       }
     },
     close: () => agent.destroy(),
