@@ -5,6 +5,7 @@
 import { startServerUnderTest, type ServerUnderTest } from './server-under-test.js';
 import { describeInput, newWorker, TARGETS, type TargetName } from './targets.js';
 import { WRITE_SETUP } from './write-target.js';
+import { startStallMonitor, STALL_MS, type Stall } from './stall-monitor.js';
 
 export interface FuzzOptions {
   inputs: number;
@@ -52,6 +53,8 @@ export interface FuzzReport {
   /** Server RSS after the setup, and after the run once its connections closed. */
   rssStartMb: number;
   rssEndMb: number;
+  /** Event-loop stalls past STALL_MS of the server's own making (stall-monitor.ts). */
+  stalls: Stall[];
   ms: number;
 }
 
@@ -70,6 +73,7 @@ export function verdict(r: FuzzReport): string[] {
   for (const f of r.findings.slice(0, 20)) bad.push(`${f.target}#${f.index}: ${f.problem} <- ${f.input.slice(0, 200)}`);
   for (const e of r.internalErrors.slice(0, 20)) bad.push(`internal error logged: ${e}`);
   if (r.tripleRows % 3 !== 0) bad.push(`half-applied write: fz_w holds ${r.tripleRows} rows, not a multiple of 3`);
+  for (const s of r.stalls.slice(0, 20)) bad.push(`event loop stalled ${s.ms} ms (main thread ${s.cpuMs} ms CPU, over ${STALL_MS} ms) while answering ${s.inFlight.join(', ')}`);
   if (r.stateAfterRestart !== r.stateAtEnd) bad.push(`store and index disagree: served ${r.stateAtEnd}, rebuilt from the store ${r.stateAfterRestart}`);
   const allowed = RSS_GROWTH_LIMIT_MB + RSS_PER_TABLE_MB * r.tablesAtEnd;
   if (r.rssEndMb > r.rssStartMb + allowed) {
@@ -105,6 +109,9 @@ async function probe(server: ServerUnderTest): Promise<boolean> {
   }
 }
 
+/** The inputs under way, for the stall monitor to name. */
+const inFlight = new Set<string>();
+
 async function runTarget(server: ServerUnderTest, target: TargetName, opts: FuzzOptions, findings: Finding[]): Promise<TargetReport & { dead: boolean }> {
   const start = Date.now();
   let next = 0;
@@ -119,10 +126,14 @@ async function runTarget(server: ServerUnderTest, target: TargetName, opts: Fuzz
         const index = next++;
         if (index >= opts.inputs) break;
         let problem: string | undefined;
+        const name = `${target}#${index}`;
+        inFlight.add(name);
         try {
           problem = await worker.run(index);
         } catch (e) {
           problem = server.alive() ? `client error: ${(e as Error).message}` : undefined;
+        } finally {
+          inFlight.delete(name);
         }
         done++;
         if (problem) {
@@ -187,6 +198,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
     const findings: Finding[] = [];
     const targets: TargetReport[] = [];
     let crashed = false;
+    const monitor = startStallMonitor(server.proc.pid!, () => server.sql('SELECT 1'), () => [...inFlight]);
     for (const target of opts.targets) {
       const r = await runTarget(server, target, opts, findings);
       targets.push({ target, inputs: r.inputs, findings: r.findings, hangs: r.hangs, ms: r.ms });
@@ -197,6 +209,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
         break;
       }
     }
+    const stalls = await monitor.stop();
+    for (const s of stalls) opts.log?.(`stall ${s.ms} ms (main thread ${s.cpuMs} ms CPU) while answering ${s.inFlight.join(', ')}`);
     const tripleRows = crashed ? 0 : await count(server, 'fz_w');
     // let the connections of the run close and the heap settle before measuring
     await new Promise((r) => setTimeout(r, 1_000));
@@ -215,7 +229,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
     internalErrors.push(...server.internalErrors.filter((e) => !internalErrors.includes(e)));
     return {
       seed: opts.seed, targets, findings, crashed, internalErrors, tripleRows, stateAtEnd, stateAfterRestart, tablesAtEnd,
-      rssStartMb: rssStart / 2 ** 20, rssEndMb: rssEnd / 2 ** 20, ms: Date.now() - start,
+      rssStartMb: rssStart / 2 ** 20, rssEndMb: rssEnd / 2 ** 20, stalls, ms: Date.now() - start,
     };
   } finally {
     await server.stop();

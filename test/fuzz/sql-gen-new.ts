@@ -102,7 +102,10 @@ function anyAll(r: Rng, depth = 0): string {
 function regexCall(r: Rng): string {
   const flags = r.chance(0.5) ? `(?${Array.from({ length: r.int(0, 3) }, () => r.pick(['i', 's', 'm', 'U', '-i', 'x'])).join('')})` : '';
   const body = r.chance(0.1) ? '(' .repeat(r.int(1, 500)) + 'a' + ')'.repeat(r.int(0, 500))
-    : r.pick(['(a+)+$', '^h', 'x.y', '[a-z]+', '\\d+', '(a|aa)*b', '\\p{L}+', '(x)\\1', '(?=a)', '[', '', '.*.*.*=.*', '(?P<n>x)', 'ß|SS', '\\', '\0', text(r)]);
+    : r.pick(['(a+)+$', '^h', 'x.y', '[a-z]+', '\\d+', '(a|aa)*b', '\\p{L}+', '(x)\\1', '(?=a)', '[', '', '.*.*.*=.*', '(?P<n>x)', 'ß|SS', '\\', '\0', text(r),
+      // Unicode classes under nested quantifiers: the 'u' flag's engine backtracks (re2-pattern.ts)
+      `(${r.pick(['\\p{L}', '\\pL', '\\P{N}', '[\\p{Lu}a]', '[^\\p{Z}]', '\\p{Greek}', '\\p{Nd}', '\\p{Han}', '\\p{nosuch}'])}${r.pick(['+', '*', '{1,40}'])})${r.pick(['+', '*', '{2,}'])}${r.pick(['$', '!', 'b', ''])}`,
+      '((a|a)*)*b', '(a*)*$', '(.*a){30}', '(\\w+\\s?)+$', '(?i)(\\p{Ll}+)+$', '\\p{L}{1000}']);
   return `REGEX(${r.pick(['s', 'j.a', 'title', 'n', 'j', '\'x\''])}, ${r.chance(0.9) ? q(flags + body) : arg(r)})`;
 }
 
