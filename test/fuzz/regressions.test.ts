@@ -8,6 +8,7 @@ import { describeInput, newWorker, type TargetName } from './targets.js';
 /** [seed, target, input index, what it was]. */
 const FOUND: [number, TargetName, number, string][] = [
   [2, 'sql', 42733, "CALL AUTOCOMPLETE of a 140,000-character word: its keyboard-layout readings stalled the event loop 38 s"],
+  [1, 'sql', 83713, "REGEX(s, '(?i)(\\\\p{Ll}+)+$') over a 40-letter value: the 'u' flag's backtracking engine held the event loop for ever"],
 ];
 
 let server: ServerUnderTest;

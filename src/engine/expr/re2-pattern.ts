@@ -7,6 +7,7 @@
  */
 // the V8 flags that enable the linear engine are set where user patterns are built
 import { LINEAR_REGEXP } from '../../util/pattern-regexp.js';
+import { hasUnicodeClass, spellUnicodeClasses } from './unicode-class.js';
 
 /** The other case of a letter, or '' (one code unit each way only: a class needs single characters). */
 function otherCase(c: string): string {
@@ -81,9 +82,9 @@ export function re2Pattern(source: string): RegExp {
   const flags = [...new Set((lead?.[0] ?? '').replace(/[^ims]/g, ''))].join('');
   const body = lead ? source.slice(lead[0].length) : source;
   // a Unicode property class (\p{L}) needs the 'u' flag, which the linear engine lacks in Node 20:
-  // such a pattern runs on the backtracking engine (README: REGEX())
-  if (/\\[pP]/.test(body)) return new RegExp(body, `u${flags}`);
-  const linear = flags.includes('i') ? foldCase(body) : body;
+  // spelled out as plain classes instead, so '(\p{L}+)+$' cannot backtrack for ever (unicode-class.ts)
+  const plain = hasUnicodeClass(body) ? spellUnicodeClasses(body, flags.includes('i')) : body;
+  const linear = flags.includes('i') ? foldCase(plain) : plain;
   const rest = flags.replace('i', '');
   if (LINEAR_REGEXP) new RegExp(linear, `${rest}l`); // throws on what the linear engine cannot run (and on invalid syntax)
   return new RegExp(linear, rest);

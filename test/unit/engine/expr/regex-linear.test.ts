@@ -25,6 +25,23 @@ describe('REGEX() in linear time', () => {
     expect(await column("select id, regex(s, '(?i)^(a+)+B') as m from r order by id asc")).toEqual([0, 0, 0]);
   });
 
+  it('Unicode property classes under nested quantifiers answer too, with their meaning (qa29 fuzz: held the event loop for ever)', async () => {
+    expect(await column("select id, regex(s, '(\\\\p{L}+)+$') as m from r order by id asc")).toEqual([0, 1, 1]);
+    expect(await column("select id, regex(s, '(?i)(\\\\p{Ll}+)+!$') as m from r order by id asc")).toEqual([1, 0, 0]);
+    expect(await column("select id, regex(s, '^[^\\\\p{Z}]+$') as m from r order by id asc")).toEqual([1, 0, 1]);
+    expect(await column("select id, regex(s, '\\\\P{L}') as m from r order by id asc")).toEqual([1, 1, 0]);
+    expect(re2Pattern('^\\p{Lu}\\p{Ll}+$').test('Élan')).toBe(true);
+    expect(re2Pattern('^\\p{Lu}\\p{Ll}+$').test('élan')).toBe(false);
+    expect(re2Pattern('(?i)^\\p{Lu}+$').test('élan')).toBe(true);
+    // astral code points as surrogate pairs: one emoji is one \p{So}, a CJK extension B letter one \p{L}
+    expect(re2Pattern('^\\p{So}$').test('\u{1F600}')).toBe(true);
+    expect(re2Pattern('^\\p{L}{2}$').test('x\u{20000}')).toBe(true);
+    expect(re2Pattern('^[\\p{N}x]+$').test('x1\u0663\u{1D7CE}')).toBe(true);
+    expect(re2Pattern('\\\\p').test('\\p')).toBe(true); // an escaped backslash, then a plain p
+    const out = await t.exec("select regex(s, '\\\\p{nosuch}') from r");
+    expect(out[out.length - 1]).toMatchObject({ kind: 'error' });
+  });
+
   it('(?i) folds letters, classes and ranges, and leaves escapes, counts and group names alone', async () => {
     expect(await column("select id, regex(s, '(?i)STRASSE|straße') as m from r order by id asc")).toEqual([0, 1, 0]);
     expect(await column("select id, regex(s, '(?i)äb\\\\s[W-Z]-[^a-x]$') as m from r order by id asc")).toEqual([0, 1, 0]);
