@@ -161,8 +161,19 @@ function blend(lists: string[][]): string[] {
   return [...out];
 }
 
-export function autocomplete(table: Table, query: string, o: AutocompleteOptions): Result {
+/** searchd's longest token (SPH_MAX_WORD_LEN): its tokenizer keeps a longer word's first 42 code points. */
+const MAX_WORD_CPS = 42;
+
+/**
+ * The query with each run of non-space characters cut to its first 42 code points: no token of a run
+ * can be longer, so the suggestions searchd would find are found, and a 140,000-character word costs
+ * its first 42 (its layout readings, CALL SUGGEST and CALL KEYWORDS over it took seconds of CPU).
+ */
+const clipWords = (query: string): string => query.replace(/\S{43,}/gu, (w) => [...w].slice(0, MAX_WORD_CPS).join(''));
+
+export function autocomplete(table: Table, text: string, o: AutocompleteOptions): Result {
   requireInfixes(table, 'Autocomplete requires min_infix_len to be set');
+  const query = clipWords(text);
   const phrases = [...new Set([query, ...(o.layouts.length ? layoutVariants(query, o.layouts) : [])])];
   const bytes = Buffer.byteLength(query);
   const maxCount = bytes < 2 ? 50 : bytes < 5 ? 25 : 10;

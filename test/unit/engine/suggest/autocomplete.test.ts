@@ -9,7 +9,12 @@ const t = useTempEngine('autocomplete', async (e) => {
   await e.exec(`CREATE TABLE products(name text) min_infix_len='2'`);
   await e.exec(`INSERT INTO products(id,name) VALUES (1,'iphone')`);
   await e.exec(`CREATE TABLE plain(content text)`);
+  await e.exec(`CREATE TABLE long(content text) min_infix_len='2'`);
+  await e.exec(`INSERT INTO long(id,content) VALUES (1,'${LONG42}')`);
 });
+
+/** A word of searchd's longest token: 42 code points (SPH_MAX_WORD_LEN). */
+const LONG42 = 'abcdefghij'.repeat(4) + 'kl';
 
 const error = async (sql: string) => {
   const out = await t.exec(sql);
@@ -69,5 +74,10 @@ describe('CALL AUTOCOMPLETE', () => {
     expect(await error(`CALL AUTOCOMPLETE('jo', 'comment', 1 as foo_bar)`)).toBe("Unknown option 'fooBar'");
     expect(await error(`CALL AUTOCOMPLETE('jo', 'comment', 3 as fuzziness)`)).toBe('Fuzziness must be greater than 0 and lower than 3');
     expect(await error(`CALL AUTOCOMPLETE('jo', 'comment', 21 as expansion_len)`)).toBe('Expansion limit must be greater than 0 and lower than 20');
+  });
+
+  it("a word past 42 code points is its first 42, as searchd's tokenizer keeps them (a 140,000-character word cost seconds)", async () => {
+    expect(await words(`CALL AUTOCOMPLETE('${LONG42}zz', 'long', 0 as fuzziness)`)).toEqual([LONG42]);
+    expect(await words(`CALL AUTOCOMPLETE('${LONG42}${'z'.repeat(140_000)}', 'long', '' as layouts)`)).toEqual([LONG42]);
   });
 });
