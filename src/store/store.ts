@@ -33,6 +33,7 @@ import { hasDoc, liveDocs, logTail, readDoc } from './doc-reads.js';
 import { DocWrites } from './doc-writes.js';
 import { adoptGenDirs, GarbageCollector, sweepTablesDir } from './gc.js';
 import { openDbs, reopenDbs, type StoreDbs } from './lmdb-env.js';
+import { checkStoreFile, markCleanClose } from './lmdb-check.js';
 import { MaintenanceQueue } from './maintenance-queue.js';
 import { getMeta, setMeta, updateMeta } from './meta.js';
 import { TableCheckpoints } from './table-checkpoints.js';
@@ -71,6 +72,7 @@ export class Store {
     this.#unlock = claimDataDir(dataDir, readOnly);
     const store = this;
     try {
+      checkStoreFile(join(dataDir, 'store'), readOnly); // lmdb keeps no page checksums: lmdb-check.ts
       this.#dbs = openDbs(join(dataDir, 'store'), readOnly);
       this.#catalog = new CatalogCache(() => store.#dbs);
       // rounds a crash left in the log and not in lmdb: applied now (or, read-only, read from memory)
@@ -360,6 +362,7 @@ export class Store {
     await this.#gc.idle();
     await this.#logged.close();
     await this.#dbs.env.close();
+    if (!this.#opts.readOnly) markCleanClose(join(this.dataDir, 'store'));
     this.#unlock();
   }
 
