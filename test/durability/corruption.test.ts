@@ -5,7 +5,7 @@
  * served: at start the table is refused with the reason (other tables serve on), and a query that
  * would read it fails with the reason.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +81,15 @@ const damages: [string, (dir: string, seg: string) => void, RegExp][] = [
     writeFileSync(p, readFileSync(p, 'utf8').replace(/"size":(\d)/, (_, d: string) => `"size":${(Number(d) + 1) % 10}`));
   }, /bad manifest in \S+: checksum mismatch/],
   ['a truncated manifest', (dir) => truncateSync(join(dir, 'manifest.json'), 20), /bad manifest in \S+: not JSON/],
+  // qa29: the other kinds of damage a file can take
+  ['bytes appended to a segment file', (dir, seg) => appendFileSync(join(dir, seg), Buffer.alloc(100, 7)), /segment seg-\S+ in \S+ has \d+ bytes, manifest says \d+/],
+  ['a segment file zeroed in place (same size)', (dir, seg) => writeFileSync(join(dir, seg), Buffer.alloc(statSync(join(dir, seg)).size)), /segment seg-\S+ in \S+ fails its checksum/],
+  ['an empty manifest', (dir) => truncateSync(join(dir, 'manifest.json'), 0), /bad manifest in \S+: not JSON/],
+  ['a manifest zeroed in place', (dir) => writeFileSync(join(dir, 'manifest.json'), Buffer.alloc(statSync(join(dir, 'manifest.json')).size)), /bad manifest in \S+: not JSON/],
+  ['a manifest whose checksum is gone', (dir) => {
+    const p = join(dir, 'manifest.json');
+    writeFileSync(p, readFileSync(p, 'utf8').replace(/,"crc32":\d+\}\s*$/, '}\n'));
+  }, /bad manifest in \S+: checksum mismatch/],
 ];
 
 describe('a damaged checkpoint', () => {
