@@ -20,7 +20,8 @@ function idColumn(result: RowsResult): number {
 
 /** Manticore prints `_id` unsigned (`%U`), so a negative 64-bit id shows as its two's complement. */
 function unsignedId(value: Cell): string {
-  if (typeof value !== 'bigint') return String(value);
+  // another kind under the name id ('x' AS id, title AS id) as its JSON value: it was written bare, `"_id":x`
+  if (typeof value !== 'bigint') return toJsonText(value);
   return value >= 0n ? value.toString() : BigInt.asUintN(64, value).toString();
 }
 

@@ -11,7 +11,7 @@ import { FULL_SCAN_SCORE, searchJsonBytes, searchJsonText } from '../../../src/h
 /** The previous renderer: a JsonFields tree per reply, serialized by toJsonText. */
 function referenceText(result: RowsResult): string {
   const idIndex = result.columns.findIndex((c) => c.name.toLowerCase() === 'id');
-  const unsignedId = (v: Cell) => (typeof v === 'bigint' ? BigInt.asUintN(64, v).toString() : String(v));
+  const unsignedId = (v: Cell) => (typeof v === 'bigint' ? BigInt.asUintN(64, v).toString() : toJsonText(v));
   const hit = (row: Cell[], i: number): JsonFields => {
     const entries: Array<[string, JsonOut]> = [];
     if (idIndex >= 0) entries.push(['_id', new RawJson(unsignedId(row[idIndex] ?? null))]);
@@ -109,6 +109,10 @@ describe('searchJsonText', () => {
       rows: [[-1n, 'say "hi"\\ é\n']], weights: [1500], meta: { total: 1, totalFound: 1, totalRelation: 'eq', timeMs: 2.7, keywords: [] },
     };
     expect(searchJsonText(r)).toBe('{"took":2,"timed_out":false,"hits":{"total":1,"total_relation":"eq","hits":[{"_id":18446744073709551615,"_score":1500,"_source":{"title":"say \\"hi\\"\\\\ é\\n"}}]}}');
+    // another kind named id (SELECT 'x' AS id, title AS id: qa29's fuzz seed 103 json #97311) is its JSON value, not bare text
+    const named = searchJsonText({ kind: 'rows', columns: [{ name: 'id', kind: 'string' }, { name: 'f', kind: 'float' }], rows: [['x "y"', 1.5]] });
+    expect(JSON.parse(named).hits.hits[0]).toEqual({ _id: 'x "y"', _score: 1, _source: { f: 1.5 } });
+    expect(JSON.parse(searchJsonText({ kind: 'rows', columns: [{ name: 'id', kind: 'float' }], rows: [[1.5], [null]] })).hits.hits.map((h: { _id: unknown }) => h._id)).toEqual([1.5, null]);
     expect(searchJsonText({ kind: 'rows', columns: [{ name: 'c', kind: 'bigint' }], rows: [[3n]] }))
       .toBe('{"took":0,"timed_out":false,"hits":{"total":1,"total_relation":"eq","hits":[{"_score":1,"_source":{"c":3}}]}}');
   });
