@@ -4,7 +4,10 @@
 // (session 29: ~80% of those threads' perf samples), and which functions compile there, and whether they had
 // been compiled before (code lost to a deopt or a collection) is what tells a fix where to look. V8's log
 // times are microseconds since its isolate started, so a window in epoch ms is placed by the process's
-// start time (/proc: 10 ms steps; the isolate starts a few ms later, phases are seconds apart).
+// start time (/proc: 10 ms steps). The isolate starts later than the process (~300 ms at load 18: a child's
+// compile logged 0.3 s before the epoch its own clock gave), so an event's time read this way comes out
+// early by that much: a caller starts its window up to 1 s before what it wants to see (insert-ab: the idle
+// wait before the timed phase, where only the new connections' deopts fall).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -17,8 +20,9 @@ export function v8LogArgs(dir: string): string[] {
 export function processStartEpochMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const startTicks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-  const btime = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))![1]);
-  return btime * 1000 + startTicks * 10; // USER_HZ 100
+  // the boot time from /proc/uptime (10 ms steps): /proc/stat's btime is whole seconds, up to 1 s off
+  const bootEpochMs = Date.now() - Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 1000;
+  return bootEpochMs + startTicks * 10; // USER_HZ 100
 }
 
 /** One TurboFan compile or deopt: isolate µs, what, where. */
@@ -53,11 +57,12 @@ function areaOf(where: string): string {
 /**
  * The main isolate's compiles and deopts of process `pid` between `fromMs` and `toMs` (epoch): counts, compiles
  * by area, how many of the functions compiled had been compiled earlier in the process, and the compiled names.
+ * The main isolate's log is the one that names `mainMarker` (a file only it runs).
  */
-export function windowCompiles(dir: string, pid: number, startEpochMs: number, fromMs: number, toMs: number): Record<string, number | string> {
-  // the main isolate is the one that ran the protocol code; workers (merges, builds) have their own files
+export function windowCompiles(dir: string, pid: number, startEpochMs: number, fromMs: number, toMs: number, mainMarker = '/src/mysql/connection.js'): Record<string, number | string> {
+  // the main isolate is the one that ran the protocol code (`mainMarker`); workers (merges, builds) have their own files
   const files = readdirSync(dir).filter((f) => f.endsWith(`-${pid}-${pid}.log`)).map((f) => join(dir, f));
-  const main = files.find((f) => readFileSync(f, 'latin1').includes('/src/mysql/connection.js'));
+  const main = files.find((f) => readFileSync(f, 'latin1').includes(mainMarker));
   if (!main) return { 'v8 log': 'no main-isolate log' };
   const from = (fromMs - startEpochMs) * 1000;
   const to = (toMs - startEpochMs) * 1000;
