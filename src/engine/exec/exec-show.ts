@@ -69,6 +69,11 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
     // quarry has no triggers; mysqldump asks for each table's
     case 'triggers': return rows(stringColumns('Trigger', 'Event', 'Table', 'Statement', 'Timing', 'Created', 'sql_mode', 'Definer', 'character_set_client', 'collation_connection', 'Database Collation'), []);
     case 'plugins': return rows(stringColumns('Type', 'Name', 'Library', 'Users', 'Extra'), []);
+    // searchd's HandleMysqlShowLocks: each table (by name) with LOCK TABLES read locks held, from any
+    // session; quarry has no FREEZE, so no 'freeze' rows
+    case 'locks': return rows(stringColumns('Type', 'Name', 'Lock Type', 'Additional Info'), catalog.names()
+      .sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1))
+      .flatMap((n) => { const locks = catalog.get(n)?.readLocks ?? 0; return locks > 0 ? [['rt', n, 'read', `Count: ${locks}`]] : []; }));
     case 'collation': return rows(stringColumns('Collation', 'Charset', 'Id', 'Default', 'Compiled', 'Sortlen'), [['utf8mb4_general_ci', 'utf8mb4', '45', 'Yes', 'Yes', '1']]);
     case 'character_set': return rows(stringColumns('Charset', 'Description', 'Default collation', 'Maxlen'), [['utf8mb4', 'UTF-8 Unicode', 'utf8mb4_general_ci', '4']]);
     case 'create_table': return execShowCreate(catalog, st.table!, session.quoteShowCreate);
