@@ -129,11 +129,21 @@ function countValue(name: string, v: SetStatement['assignments'][number]['value'
   throw new SearchError('BAD_VALUE', `Unknown value for '${name}'`);
 }
 
-/** searchd's HandleSetGlobal optimize_cutoff: a positive integer (a string reads as 0). */
+const I64_MAX = (1n << 63n) - 1n;
+
+/**
+ * searchd's HandleSetGlobal optimize_cutoff: a positive integer (a string reads as 0). The literal is
+ * GetValueInt's int64 (saturated: 2^63 and past, even past 2^64, are INT64_MAX), kept in the int
+ * m_iOptimizeCutoff, so its low 32 bits signed are what SHOW VARIABLES prints (2^63 -> -1, 2^32 -> 0);
+ * the error prints the int64 through %d, its low 32 bits too. A cutoff below 1 compacts nothing here.
+ */
 function cutoffValue(v: SetStatement['assignments'][number]['value']): number {
-  const n = v.kind === 'int' ? Number(v.value) : 0;
-  if (n < 1) throw new SearchError('BAD_VALUE', `optimize_cutoff should be greater than 0, got ${n}`);
-  return n;
+  let n = v.kind === 'int' ? BigInt(v.value) : 0n;
+  if (n > I64_MAX) n = I64_MAX;
+  if (n < -I64_MAX - 1n) n = -I64_MAX - 1n;
+  const int = Number(BigInt.asIntN(32, n));
+  if (n < 1n) throw new SearchError('BAD_VALUE', `optimize_cutoff should be greater than 0, got ${int}`);
+  return int;
 }
 
 /**
