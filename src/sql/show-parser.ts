@@ -86,7 +86,8 @@ function parseShowTable(c: Cursor): ShowStatement {
   const table = parseTableName(c);
   if (c.acceptKw('SETTINGS')) return finish(c, 'table_settings', { table }, false);
   if (c.acceptKw('INDEXES')) return finish(c, 'table_indexes', { table });
-  c.expectKw('STATUS', ['STATUS', 'SETTINGS']);
+  // bison lists the three tokens index_or_table one_index_opt_chunk shifts, in their %token order (sphinxql.y)
+  c.expectKw('STATUS', ['INDEXES', 'SETTINGS', 'STATUS']);
   return finish(c, 'table_status', { table });
 }
 
