@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Store } from '../store/index.js';
 import { closeQueryPools, releaseIdleQueryPools, setQueryMemory, setQueryThreads } from '../index/parallel/query-threads.js';
 import { sharedCore } from '../wasm/core.js';
-import { batchRole, parseSql } from '../sql/parse-sql.js';
+import { parseSql } from '../sql/parse-sql.js';
 import type { Statement } from '../sql/ast.js';
 import { ParseCache } from './parse-cache.js';
 import { deepFreeze } from '../util/deep-freeze.js';
@@ -26,7 +26,7 @@ import { IdGenerator } from './id-generator.js';
 import { DistributedTables } from './distributed/dist-registry.js';
 import { createJsonApi, type JsonApi } from './json/json-api.js';
 import type { Engine, EngineOptions } from './engine.js';
-import { ok, type Result } from './result.js';
+import type { Result } from './result.js';
 import { closeAllPools } from './distributed/agent-pools.js';
 import { startHaPings } from './distributed/agent-ping.js';
 import { configureHa, haOverrides } from './distributed/ha-settings.js';
@@ -131,12 +131,7 @@ class QuarryEngine implements Engine {
       return [{ kind: 'error', code: err.code, message: err.message }];
     }
     const out: Result[] = [];
-    const batch = statements.length > 1;
     for (const st of statements) {
-      // a request of several statements answers as searchd's HandleMysqlMultiStmt (parse-sql.ts batchRole)
-      const role = batch ? batchRole(st) : 'run';
-      if (role === 'none') continue;
-      if (role === 'ok') { out.push(ok(0)); continue; }
       const cmd = commandOf(st);
       if (cmd) metrics.count(cmd, tableOf(st));
       const t0 = performance.now();

@@ -88,27 +88,6 @@ function isMultiStatement(s: Statement): boolean {
 }
 
 /**
- * What searchd's HandleMysqlMultiStmt gives for one statement of a request of several: a SELECT and SHOW
- * WARNINGS / STATUS / AGENT STATUS / META / PROFILE / PLAN run ('run'); a session SET is an OK packet
- * that applies nothing but profiling ('ok': quarry records no profile); every other SHOW (TABLES,
- * VARIABLES, ...) and SET NAMES (STMT_DUMMY) give nothing at all ('none'). Recorded: clt
- * http-interface/multi-query.rec (`select * from t limit 1;show tables` over /sql?mode=raw, /cli and
- * /cli_json answers the SELECT alone).
- */
-export function batchRole(s: Statement): 'run' | 'ok' | 'none' {
-  switch (s.kind) {
-    case 'select': return 'run';
-    case 'show':
-      switch (s.what) {
-        case 'warnings': case 'status': case 'agent_status': case 'meta': case 'profile': case 'plan': return 'run';
-        default: return 'none';
-      }
-    case 'set': return 'ok';
-    default: return 'none';
-  }
-}
-
-/**
  * Parses one or more `;`-separated statements; a trailing `;` is allowed.
  * Throws SearchError('PARSE_ERROR') with Manticore's message (`P02: syntax error, unexpected identifier
  * near 'SELEKT * FROM t'`); never any other error.
