@@ -1,3 +1,4 @@
+// CLT buddy-plugins/test-facet-with-option-fuzzy.rec: OPTION cutoff with FACET, and FACET of a stored field.
 // OPTION cutoff=N with GROUP BY or FACET: searchd stops matching at the N-th match (row order) and groups
 // only those (CLT buddy-plugins/test-facet-with-option-fuzzy.rec: `... OPTION cutoff=1 FACET column2`
 // counts 1); quarry refused the option with grouping before.
@@ -17,4 +18,11 @@ it('groups only the first N matches in row order, FACET and GROUP BY alike', asy
   expect(await t.rows('select count(*) from t where g = 2 option cutoff=2')).toEqual([[2n]]);
   // without cutoff every match is grouped
   expect(await t.rows('select g, count(*) from t group by g order by g asc')).toEqual([[1, 2n], [2, 3n]]);
+});
+
+it("refuses to group by a stored text field the statement selects with searchd's words (same CLT recording)", async () => {
+  const message = async (sql: string) => { const r = (await t.exec(sql)).at(-1)!; return r.kind === 'error' ? r.message : 'no error'; };
+  expect(await message("select id, title from t where match('text') facet title")).toBe("table t: unable to group by stored field 'title'");
+  expect(await message('select title, count(*) from t group by title')).toBe("table t: unable to group by stored field 'title'");
+  expect(await message('select * from t group by title')).toBe("table t: unable to group by stored field 'title'");
 });
