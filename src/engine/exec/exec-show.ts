@@ -7,7 +7,7 @@ import { likeMatcher } from '../like.js';
 import { tableSettingsText } from '../schema-text.js';
 import { constantValue } from '../expr/constant-expr.js';
 import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn, type SearchMeta } from '../result.js';
-import { systemVariable, VERSION, type GlobalSettings } from '../server-vars.js';
+import { buddySysvar, searchdSysvar, systemVariable, VERSION, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
 import { lastInsertIdText, variablesRows } from './show-variables.js';
@@ -210,6 +210,8 @@ export function execSelectNoTable(st: SelectStatement, session: Session, setting
   const row: Cell[] = [];
   // searchd checks every item first and fails with all their errors joined (HandleMysqlSelectColumns)
   const errors: string[] = [];
+  // a @@name searchd does not answer itself sends the whole statement to Buddy, which writes the values its way
+  const byBuddy = st.items.some((i) => i.expr.kind === 'variable' && i.expr.system && !searchdSysvar(i.expr.text));
   for (const item of st.items) {
     const e = item.expr;
     let v: Cell;
@@ -218,7 +220,7 @@ export function execSelectNoTable(st: SelectStatement, session: Session, setting
     else if (e.kind === 'variable' && e.system) {
       const known = systemVariable(e.name, settings);
       if (known === undefined) { errors.push(`unknown sysvar ${e.text}`); continue; }
-      v = known;
+      v = byBuddy ? buddySysvar(e.name, known) : known;
       // searchd matches its own names case-sensitively; Buddy answers the others under the lower-cased name
       if (item.alias === undefined) name = name.toLowerCase();
     }
