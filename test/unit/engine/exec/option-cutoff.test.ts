@@ -52,6 +52,7 @@ it('a grouping or FACET with cutoff=N groups only the first N matches (was refus
     const out = await t.exec(sql);
     expect(out.some((r) => r.kind === 'error')).toBe(false);
     // rows 1 and 2 (a = 5 and 9) alone
-    expect(out.at(-1)!.kind === 'rows' && out.at(-1)!.rows.map((r) => r[0]).sort()).toEqual([5, 9]);
+    const last = out.at(-1)!;
+    expect(last.kind === 'rows' && last.rows.map((r) => r[0]).sort()).toEqual([5, 9]);
   }
 });
