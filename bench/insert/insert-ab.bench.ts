@@ -18,6 +18,9 @@
 // [--perf DIR] (perf record -g of every thread of the server for the timed phase, DIR/<build>-<round>.data: which
 // thread spends its CPU where, V8's compiler and GC helpers included; read with `perf report --sort comm,dso,sym`)
 // [--build DIR] (the build called 'this', instead of this checkout's: two traced copies alternated, say)
+// [--v8-log DIR] (each server with V8's --log-code --log-deopt, its logs in DIR/<build>-<round>/ (made here), and per
+// row the main isolate's TurboFan compiles and deopts in the timed phase: by area, how many had been compiled
+// before in the run, the names; bench/lib/v8-log.ts. Logging costs CPU: read its figures against each other)
 // [--marks 1] (each phase's start and end on stderr as epoch ms, to place a server's V8 traces: --trace-opt lines
 // carry no time)
 // [--warmup N] (statements of the untimed 16-client warm-up, 1000; 0 for none)
@@ -28,13 +31,14 @@
 // Each row also has the server's CPU over the whole run ('CPU ms whole run').
 // (DIR: a copy of a checkout with dist/, build/ and bin/). dict-gcide documents in corpus order.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { arg, argString, sqlString } from '../lib/bench-util.js';
 import { loadGcide, type CorpusDoc } from '../lib/corpus.js';
 import { clientAgent, HTTP_CLIENT, httpClientNote, postOk, type HttpClientName } from '../lib/http-client.js';
 import { waitIdle } from '../lib/process-cpu.js';
+import { processStartEpochMs, v8LogArgs, windowCompiles } from '../lib/v8-log.js';
 import { startQuarry } from '../side-by-side/side-by-side.bench.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
@@ -113,9 +117,14 @@ function perName(before: Map<string, number>, after: Map<string, number>, count:
 }
 
 /** One server of `bin`: with --phases the insert bench's earlier phases, then a warm-up of 1,000 INSERTs, then `n` timed ones, each client one statement at a time. */
-async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, http: boolean, json: boolean, httpClient: HttpClientName, profile?: string, perfOut?: string): Promise<Record<string, number>> {
+async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, http: boolean, json: boolean, httpClient: HttpClientName, profile?: string, perfOut?: string, v8Log?: string): Promise<Record<string, number | string>> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-insert-ab-'));
-  const q = await startQuarry(join(dir, 'data'), profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [], undefined, bin);
+  if (v8Log) mkdirSync(v8Log, { recursive: true });
+  for (const k of Object.keys(v8Figures)) delete v8Figures[k];
+  const q = await startQuarry(join(dir, 'data'), [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), ...(v8Log ? v8LogArgs(v8Log) : [])], undefined, bin);
+  const started = v8Log ? processStartEpochMs(q.overMysql.pid!) : 0;
+  /** The timed phase's start and end, epoch ms (for the V8 log's window). */
+  let timedWindow: [number, number] | undefined;
   try {
     const peer = http ? q.overHttp : q.overMysql;
     // `/insert` with one document per request, one keep-alive connection per client (as `/sql`)
@@ -147,6 +156,7 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
       const stopTrace = traced ? await traceSyscalls(q.overMysql.pid!, join(dir, 'strace.txt')) : undefined;
       const stopPerf = perfTo ? await recordPerf(q.overMysql.pid!, perfTo) : undefined;
       mark(`phase ${count} x1 from ${clients} clients start`);
+      const epoch0 = Date.now();
       const t0 = performance.now();
       const client0 = process.cpuUsage();
       await Promise.all(conns.map(async (conn) => {
@@ -158,6 +168,9 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
       const s = (performance.now() - t0) / 1000;
       const client = process.cpuUsage(client0);
       mark(`phase ${count} x1 end`);
+      // the last phase run is the timed one; compiles its last statements queued end just after it (+0.5 s);
+      // the V8 log's clock starts after the process's (up to 1 s earlier: v8-log.ts), in the idle wait before
+      timedWindow = [epoch0 - 1000, Date.now() + 500];
       const calls = stopTrace ? await stopTrace() : undefined;
       await stopPerf?.();
       await Promise.all(conns.map((x) => x.close()));
@@ -184,13 +197,19 @@ async function run(bin: string, docs: CorpusDoc[], n: number, clients: number, h
   } finally {
     await q.overMysql.stop();
     rmSync(dir, { recursive: true, force: true });
+    // read once the server has ended (V8 writes its log buffered)
+    if (v8Log && timedWindow) Object.assign(v8Figures, windowCompiles(v8Log, q.overMysql.pid!, started, ...timedWindow));
   }
 }
+/** The last run's figures from its V8 log (--v8-log), read after the server ended. */
+const v8Figures: Record<string, number | string> = {};
 
 /** `npm run bench -- insert`'s phases before its 16-client one (insertRun: one client, a wait for idle after each). */
 async function benchPhases(pid: number, peer: { open(): Promise<{ exec(sql: string): Promise<unknown>; close(): Promise<void> }> }, docs: CorpusDoc[]): Promise<void> {
-  const c = await peer.open();
   for (const [rowsPer, count] of [[1, 2000], [100, BENCH_PHASE_DOCS], [1000, BENCH_PHASE_DOCS]] as const) {
+    // a connection of its own each phase, as insertRun opens: over HTTP each opens with SHOW VERSION
+    // (http-client.ts), so the server meets a non-INSERT statement between the phases as in the insert bench
+    const c = await peer.open();
     await waitIdle(pid);
     mark(`phase ${count} x${rowsPer} from 1 client start`);
     for (let i = 0; i < Math.min(count, docs.length); i += rowsPer) {
@@ -198,11 +217,11 @@ async function benchPhases(pid: number, peer: { open(): Promise<{ exec(sql: stri
       await c.exec(`INSERT INTO gcide (id, title, body, len) VALUES ${rows.join(',')}`);
     }
     mark(`phase ${count} x${rowsPer} end`);
+    await c.close();
     // insertRun waits for idle after each run too (to read the CPU): the pause between two of its runs is
     // two waits long (2-3 s), as here
     await waitIdle(pid);
   }
-  await c.close();
 }
 
 /** Documents of the bench phases' 100- and 1000-row runs (`npm run bench -- insert --docs 20000`). */
@@ -221,6 +240,7 @@ const phases = arg('phases', 0) === 1;
 // first statements and the compiles they cause included (the warm-up had them out of the timed phase)
 const warmup = arg('warmup', 1000);
 const perfDir = argString('perf') ?? undefined;
+const v8LogDir = argString('v8-log') ?? undefined;
 const marks = arg('marks', 0) === 1;
 function mark(what: string): void {
   if (marks) console.error(`mark ${Date.now()} ${what}`);
@@ -239,7 +259,7 @@ const rows: Record<string, unknown>[] = [];
 for (let r = 0; r < rounds; r++) {
   for (const [name, bin, overHttp, client] of builds) {
     const protocol = !overHttp ? 'mysql' : `${json ? 'http /insert' : 'http /sql'} (${client === 'node' ? 'node:http' : client})`;
-    rows.push({ build: name, round: r + 1, clients, protocol, ...(await run(bin, docs, n, clients, overHttp, overHttp && json, client, profileDir && resolve(profileDir, `${name}-${r + 1}`), perfDir && resolve(perfDir, `${name}-${r + 1}.data`))) });
+    rows.push({ build: name, round: r + 1, clients, protocol, ...(await run(bin, docs, n, clients, overHttp, overHttp && json, client, profileDir && resolve(profileDir, `${name}-${r + 1}`), perfDir && resolve(perfDir, `${name}-${r + 1}.data`), v8LogDir && resolve(v8LogDir, `${name}-${r + 1}`))), ...v8Figures });
   }
 }
 console.log(JSON.stringify(rows, null, 2));

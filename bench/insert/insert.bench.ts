@@ -7,7 +7,7 @@
 // Over HTTP the client is the harness's (http-client.ts): undici's Pool.request since session 20, one keep-alive
 // connection a client as mysql2's; --http-client node for node:http, the client until then (heavier: client CPU
 // an INSERT 0.091 ms against undici's 0.059 and mysql2's 0.048, insert-ab --client-ab 1, session 20).
-// Run: npm run bench -- insert [--docs N] [--http-client undici|node]. Seed-free: documents in corpus order.
+// Run: npm run bench -- insert [--docs N] [--concurrent-statements N] [--http-client undici|node]. Seed-free: documents in corpus order.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,14 @@ const SIZES = [1, 100, 1000];
 const CONCURRENT_CLIENTS = 16;
 /** Statements of the single-row runs: enough for a few seconds each. */
 const SINGLE_ROW_STATEMENTS = 2000;
+/**
+ * Statements of the 16-client single-row run: a few seconds too. Until session 29 it sent 2,000 like the
+ * one-client run, about 0.3 s at 6-7k statements/s, so its figure was mostly start-up: V8 compiling the
+ * group-commit path for the first time was 30-36% of quarry's server CPU samples in that phase (perf,
+ * session 29's ins29a/ins29b), a fixed cost a longer run shares out, as a server running for hours does.
+ * Both peers send the same statements. --concurrent-statements N to change it.
+ */
+const CONCURRENT_STATEMENTS = 16_000;
 const CREATE = "CREATE TABLE gcide (title text, body text, len uint) morphology='stem_en'";
 
 /**
@@ -33,11 +41,11 @@ const CREATE = "CREATE TABLE gcide (title text, body text, len uint) morphology=
  * them), and of those the process's main thread (quarry's protocol thread; the rest is the merge thread,
  * lmdb's writer and V8's compiler and GC helpers).
  */
-async function insertRun(peer: Peer, docs: CorpusDoc[], rowsPer: number, idBase: number, clients = 1): Promise<{ rate: number; cpuPer1000: number; mainPer1000: number }> {
+async function insertRun(peer: Peer, docs: CorpusDoc[], rowsPer: number, idBase: number, clients = 1, statements = SINGLE_ROW_STATEMENTS): Promise<{ rate: number; cpuPer1000: number; mainPer1000: number }> {
   const conns = [];
   for (let c = 0; c < clients; c++) conns.push(await peer.open());
   // Small statements are slow one by one: cap the count so each size runs a few seconds at most.
-  const n = Math.min(docs.length, rowsPer === 1 ? SINGLE_ROW_STATEMENTS : docs.length);
+  const n = Math.min(docs.length, rowsPer === 1 ? statements : docs.length);
   let next = 0;
   if (peer.pid) await waitIdle(peer.pid);
   const cpu0 = peer.pid ? processCpuMs(peer.pid) : 0;
@@ -69,7 +77,7 @@ export async function peerRow(peer: Peer, docs: CorpusDoc[], runNo: number): Pro
     row[`${size} row(s)/INSERT server CPU ms/1000 docs`] = r.cpuPer1000;
   }
   progress.step(`insert: ${peer.name}: ${CONCURRENT_CLIENTS} clients`);
-  const c = await insertRun(peer, docs, 1, (runNo * 10 + 5) * 1_000_000, CONCURRENT_CLIENTS);
+  const c = await insertRun(peer, docs, 1, (runNo * 10 + 5) * 1_000_000, CONCURRENT_CLIENTS, arg('concurrent-statements', CONCURRENT_STATEMENTS));
   row[`1 row/INSERT, ${CONCURRENT_CLIENTS} clients docs/s`] = c.rate;
   row[`1 row/INSERT, ${CONCURRENT_CLIENTS} clients server CPU ms/1000 docs`] = c.cpuPer1000;
   // not read for searchd, which runs as its watchdog's child (the pid's main thread is the watchdog's)

@@ -16,10 +16,27 @@ import type { StoredDoc } from './durability/table-store.js';
 import type { Table } from './table.js';
 import { phase } from '../util/phase-trace.js';
 
+/**
+ * One value of a row to load: a literal, or a bare string, which is a string literal ({ t: 'string' }):
+ * a bulk load's text values come as they were read, without an object each (import's doc-builder.ts).
+ */
+export type RowCell = Literal | string;
+
 /** Rows to load: `columns` names each row's values in order (`id` among them or not). */
 export interface RowBatch {
   columns: string[];
-  rows: Literal[][];
+  rows: RowCell[][];
+}
+
+/**
+ * The literal of a cell; a bare string's is one object reused row after row: what reads it
+ * (Table.storedDocOf, idOf) takes its value and keeps nothing of the object.
+ */
+const stringCell: { t: 'string'; v: string } = { t: 'string', v: '' };
+function cellLiteral(c: RowCell | undefined): Literal | undefined {
+  if (typeof c !== 'string') return c;
+  stringCell.v = c;
+  return stringCell;
 }
 
 /** What a load did: every row written, or the (0-based) row that stopped it and why (nothing written). */
@@ -118,13 +135,13 @@ export async function prepareRows(
   const colNo = (col: Column) => layout.at[table.schema.columns.indexOf(col)] + 1;
   // one getter over the row being read, not a closure per row (25k a batch, each kept by the young
   // generation until the next scavenge)
-  let row: Literal[] = [];
-  const valueAt = (_: Column, i: number) => (layout.at[i] >= 0 ? row[layout.at[i]] : undefined);
+  let row: RowCell[] = [];
+  const valueAt = (_: Column, i: number) => (layout.at[i] >= 0 ? cellLiteral(row[layout.at[i]]) : undefined);
   let missing = 0;
   for (let r = 0; r < n; r++) {
     row = batch.rows[r];
     try {
-      const id = layout.idAt >= 0 ? idOf(row[layout.idAt]) : undefined; // refuses a negative id
+      const id = layout.idAt >= 0 ? idOf(cellLiteral(row[layout.idAt])) : undefined; // refuses a negative id
       given[r] = id;
       if (id === undefined) missing++;
       docs[r] = table.storedDocOf(valueAt, 1, colNo);
@@ -132,6 +149,7 @@ export async function prepareRows(
       return failed(fail(r, e));
     }
   }
+  stringCell.v = ''; // not the last row's text (a slice keeping its 1 MiB input chunk) until the next batch
   const fresh = missing ? await ctx.ids.take(missing) : [];
   let k = 0;
   const ids = given.map((id) => id ?? fresh[k++]!);

@@ -30,6 +30,37 @@ export function defaultSettings(): GlobalSettings {
   return { auto_schema: true, not_terms_only_allowed: false, expansion_limit: 0, collation_server: DEFAULT_COLLATION, uservars: new Map() };
 }
 
+/** The MySQL version Buddy answers `SELECT @@version` with (searchd has no @@version of its own). */
+export const BUDDY_MYSQL_VERSION = '8.0.43';
+
+/**
+ * The names searchd answers itself, spelled exactly so (HandleMysqlSelectColumns compares the item's text
+ * case-sensitively); a SELECT with any other @@name is Buddy's, the whole statement.
+ */
+const SEARCHD_SYSVARS: ReadonlySet<string> = new Set(['@@session.auto_increment_increment', '@@character_set_client',
+  '@@character_set_connection', '@@max_allowed_packet', '@@wait_timeout', '@@interactive_timeout', '@@version_comment',
+  '@@lower_case_table_names', '@@session.last_insert_id', '@@autocommit']);
+
+export function searchdSysvar(text: string): boolean {
+  return SEARCHD_SYSVARS.has(text);
+}
+
+/**
+ * The variables Buddy answers as text though their value is a number: the mysql client aligns them left
+ * (CLT expected-errors/test-system-variables-error-handling.rec, Connector/J's start-up query: '1' for
+ * auto_increment_increment, lower_case_table_names and performance_schema, '60' for net_write_timeout,
+ * while interactive_timeout and query_cache_size stay numbers).
+ */
+const BUDDY_TEXT_NUMBERS: ReadonlySet<string> = new Set(['auto_increment_increment', 'lower_case_table_names',
+  'net_write_timeout', 'performance_schema']);
+
+/** A variable's value as Buddy writes it when Buddy answers the statement. */
+export function buddySysvar(name: string, value: string | number): string | number {
+  const key = name.toLowerCase().replace(/^(global|session|local)\./, '');
+  if (key === 'version') return BUDDY_MYSQL_VERSION;
+  return BUDDY_TEXT_NUMBERS.has(key) ? String(value) : value;
+}
+
 /**
  * `@@name` values a client may select (`select @@version_comment limit 1`); undefined for a name neither
  * searchd nor its Buddy knows, which SELECT refuses with `unknown sysvar @@name` (searchd's error when Buddy

@@ -18,6 +18,7 @@ import { Mutex } from '../util/mutex.js';
 import { indexedField } from './field-input.js';
 import { TextRow } from './text-row.js';
 import { attrValue, defaultAttr, textValue, valueError } from './values/coerce.js';
+import { nulledJson } from './json/json-syntax-error.js';
 import type { Literal } from './values/literal.js';
 import type { StoredDoc, TableStore, WriteOp } from './durability/table-store.js';
 import { mapPacked } from '../util/packed-map.js';
@@ -89,6 +90,8 @@ export class Table {
       try {
         doc[col.name] = col.type === 'text' ? textValue(lit) : attrValue(lit, col);
       } catch (e) {
+        // JSON searchd's grammar refuses is stored as NULL with a warning (json-syntax-error.ts)
+        if (e instanceof SearchError && col.type === 'json' && nulledJson(lit)) { doc[col.name] = null; continue; }
         if (e instanceof SearchError) throw valueError(rowNo, colNo(col), e.message);
         throw e;
       }

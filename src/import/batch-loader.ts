@@ -4,7 +4,7 @@
  * again, and then the bad one is skipped (`skipErrors`) or the load stops there. Whatever was
  * acknowledged before stays.
  */
-import type { Literal } from '../engine/values/literal.js';
+import type { RowCell } from '../engine/row-load.js';
 import type { BulkOutcome, ImportDoc, ImportTarget } from './target.js';
 
 /** One document and where it came from (a line number, a source row), for error messages. */
@@ -29,7 +29,7 @@ export type PreparedBatch = Promise<{ commit(): Promise<BulkOutcome> }>;
  * `prepared`, the first send is of the rows it was prepared from and commits it; a resend after a
  * rejected row loads the rest afresh.
  */
-export function rowSender(target: ImportTarget, table: string, columns: string[], replace: boolean, prepared?: PreparedBatch): BatchSender<Literal[]> {
+export function rowSender(target: ImportTarget, table: string, columns: string[], replace: boolean, prepared?: PreparedBatch): BatchSender<RowCell[]> {
   let first = prepared;
   return (rows) => {
     const p = first;

@@ -7,7 +7,8 @@
 import type { Literal } from '../engine/values/literal.js';
 import type { RowBatch } from './target.js';
 
-function literalJson(l: Literal): string {
+function literalJson(l: Literal | string): string {
+  if (typeof l === 'string') return JSON.stringify(l); // a bare string is a string literal (RowCell)
   switch (l.t) {
     case 'string': return JSON.stringify(l.v);
     case 'int': return l.v.toString();
@@ -28,12 +29,12 @@ export function bulkLines(table: string, batch: RowBatch, replace = false): stri
   for (const row of batch.rows) {
     let line = head;
     const id = idAt >= 0 ? row[idAt] : undefined;
-    if (id && id.t !== 'null') line += `,"id":${literalJson(id)}`;
+    if (id !== undefined && (typeof id === 'string' || id.t !== 'null')) line += `,"id":${literalJson(id)}`;
     line += ',"doc":{';
     let first = true;
     for (let i = 0; i < row.length; i++) {
       const v = row[i]!;
-      if (i === idAt || v.t === 'null') continue;
+      if (i === idAt || (typeof v !== 'string' && v.t === 'null')) continue;
       line += first ? keys[i] + literalJson(v) : `,${keys[i]}${literalJson(v)}`;
       first = false;
     }

@@ -7,6 +7,7 @@
 import { parse as losslessParse } from 'lossless-json';
 import { docLiteral, type JsonObject, type JsonValue } from '../engine/json/json-value.js';
 import type { Literal } from '../engine/values/literal.js';
+import type { RowCell } from '../engine/row-load.js';
 import type { ImportDoc, TargetColumn } from './target.js';
 
 export type ColumnKind = 'number' | 'string' | 'json' | 'mva' | 'bool';
@@ -81,31 +82,36 @@ const NULL: Literal = { t: 'null' };
  * empty value of a non-text column null (its default), the rest converted by their kinds.
  */
 export function rowLiterals(header: string[], values: string[], kinds: Map<string, ColumnKind>, lowerHeader = header.map((h) => h.toLowerCase())): BuiltRow {
-  const row = literalsOrError(header, values, kinds, lowerHeader);
-  return typeof row === 'string' ? { ok: false, error: row } : { ok: true, row };
+  const row = cellsOrError(header, [...values], kinds, lowerHeader);
+  if (typeof row === 'string') return { ok: false, error: row };
+  return { ok: true, row: row.map((c) => (typeof c === 'string' ? { t: 'string', v: c } : c)) };
 }
 
-/** rowLiterals without the wrapper: the row, or why it is none (an import's batch loop: no object per row). */
-export function literalsOrError(header: string[], values: string[], kinds: Map<string, ColumnKind>, lowerHeader: string[]): Literal[] | string {
+/**
+ * rowLiterals for an import's batch loop: the row's values converted in place in `values` (the
+ * parser's array becomes the row) and a text value left a bare string, or why it is no row. A
+ * literal object per text value and a second array per row were 3 of the ~14 objects a gcide row
+ * kept alive until its batch was written (25k rows a batch: each scavenge copied them, then promoted).
+ */
+export function cellsOrError(header: string[], values: RowCell[], kinds: Map<string, ColumnKind>, lowerHeader: string[]): RowCell[] | string {
   if (values.length !== header.length) return `${values.length} fields where the header has ${header.length}`;
-  const row: Literal[] = new Array(header.length);
   for (let i = 0; i < header.length; i++) {
     const name = lowerHeader[i]!;
-    const v = values[i]!;
+    const v = values[i] as string;
     if (name === 'id') {
-      if (v === '') { row[i] = NULL; continue; }
+      if (v === '') { values[i] = NULL; continue; }
       if (!UNSIGNED_ID.test(v)) return `id '${v}' is not an unsigned integer`;
-      row[i] = { t: 'int', v: BigInt(v) };
+      values[i] = { t: 'int', v: BigInt(v) };
       continue;
     }
     const kind = kinds.get(name) ?? 'string';
-    if (v === '' && kind !== 'string') { row[i] = NULL; continue; }
-    if (kind === 'string') { row[i] = { t: 'string', v }; continue; }
+    if (kind === 'string') continue;
+    if (v === '') { values[i] = NULL; continue; }
     const c = convert(v, kind, header[i]!);
     if (c instanceof Error) return c.message;
-    row[i] = c;
+    values[i] = c;
   }
-  return row;
+  return values;
 }
 
 /** A JSON Lines object: `id` (when present) is the document id, the rest its columns. */

@@ -5,8 +5,8 @@
  */
 import { openInput, type ImportInput } from './input.js';
 import { BatchLoader, docSender, rowSender, type BadLine, type LineDoc, type PreparedBatch } from './batch-loader.js';
-import { inferKinds, kindsOfColumns, literalsOrError, objectDoc, type ColumnKind } from './doc-builder.js';
-import type { Literal } from '../engine/values/literal.js';
+import { cellsOrError, inferKinds, kindsOfColumns, objectDoc, type ColumnKind } from './doc-builder.js';
+import type { RowCell } from '../engine/row-load.js';
 import { Progress } from './progress.js';
 import { readRecords, formatOfName, type ImportFormat, type InputRecord } from './record-reader.js';
 import { autoSchemaOfRows, autoSchemaStatement } from './table-setup.js';
@@ -192,13 +192,17 @@ export class ImportRun {
     // a file is one format: JSON Lines objects go as documents, CSV/TSV rows as rows of literals
     if (header.length === 0) return this.#flushDocs(records);
     const lower = header.map((h) => h.toLowerCase());
-    const rows: LineDoc<Literal[]>[] = [];
+    const rows: LineDoc<RowCell[]>[] = [];
     for (let from = 0; ;) {
       const bad = literalRowsInto(rows, records, from, header, this.#kinds!, lower);
       if (!bad) break;
       if (!(await this.#rejectAfter(rows, { line: bad.line, error: bad.error }, header))) return false;
       from = bad.at + 1;
     }
+    // the records go now, not when this call returns: #send waits for the batch before to be written,
+    // and a parameter of a suspended async function stays reachable (25k record objects a gcide batch
+    // promoted to the old generation for nothing; their value arrays are the rows, kept by `rows`)
+    records.length = 0;
     return this.#send(rows, header);
   }
 
@@ -221,7 +225,7 @@ export class ImportRun {
    * before it are loaded; one of those may be refused by the target, and then the import stops at
    * that earlier line and this one is not named (it was, before the earlier one: two errors for one stop).
    */
-  async #rejectAfter(before: LineDoc<ImportDoc>[] | LineDoc<Literal[]>[], bad: BadLine, header?: string[]): Promise<boolean> {
+  async #rejectAfter(before: LineDoc<ImportDoc>[] | LineDoc<RowCell[]>[], bad: BadLine, header?: string[]): Promise<boolean> {
     if (this.opts.skipErrors) return this.#loader.reject(bad);
     if ((await this.#send(before, header)) && (await this.drained())) this.#loader.reject(bad);
     return false;
@@ -233,16 +237,16 @@ export class ImportRun {
    * line still stops the import before anything after it is sent. False when the batch before
    * this one stopped the import (this one is then not sent).
    */
-  async #send(items: LineDoc<ImportDoc>[] | LineDoc<Literal[]>[], header?: string[]): Promise<boolean> {
+  async #send(items: LineDoc<ImportDoc>[] | LineDoc<RowCell[]>[], header?: string[]): Promise<boolean> {
     // rows are prepared (checked, their segment built on the engine's build thread) while the batch
     // before is written; nothing of them is written until it is acknowledged
-    const prepared = this.#tableReady && header && items.length ? this.#prepare(items as LineDoc<Literal[]>[], header) : undefined;
+    const prepared = this.#tableReady && header && items.length ? this.#prepare(items as LineDoc<RowCell[]>[], header) : undefined;
     if (!(await this.drained())) return false;
     if (items.length === 0) return true;
     if (!this.#tableReady) {
       if (!(await this.target.describe(this.opts.table))) {
         const first = items as LineDoc<unknown>[];
-        await this.target.sql(header ? autoSchemaOfRows(this.opts.table, header, first.map((d) => d.doc as Literal[]))
+        await this.target.sql(header ? autoSchemaOfRows(this.opts.table, header, first.map((d) => d.doc as RowCell[]))
           : autoSchemaStatement(this.opts.table, first.map((d) => d.doc as ImportDoc)));
         this.#createdTable = true;
       }
@@ -250,7 +254,7 @@ export class ImportRun {
     }
     phase('send');
     const sending = header
-      ? this.#loader.send(items as LineDoc<Literal[]>[], rowSender(this.target, this.opts.table, header, this.opts.replace, prepared))
+      ? this.#loader.send(items as LineDoc<RowCell[]>[], rowSender(this.target, this.opts.table, header, this.opts.replace, prepared))
       : this.#loader.send(items as LineDoc<ImportDoc>[], docSender(this.target, this.opts.table, this.opts.replace));
     // settled into a value at once: a failure is thrown where it is awaited, never unhandled meanwhile
     this.#inflight = sending.then((ok) => ({ ok }), (error: unknown) => ({ ok: false, error }));
@@ -258,7 +262,7 @@ export class ImportRun {
   }
 
   /** The target's early half of loading `rows`, if it has one (the engine's). */
-  #prepare(rows: LineDoc<Literal[]>[], header: string[]): PreparedBatch | undefined {
+  #prepare(rows: LineDoc<RowCell[]>[], header: string[]): PreparedBatch | undefined {
     if (!this.target.prepareRows) return undefined;
     const p = this.target.prepareRows(this.opts.table, { columns: header, rows: rows.map((d) => d.doc) }, this.opts.replace);
     p.catch(() => {}); // a failure is thrown where the first send awaits it; a batch never sent drops it
@@ -285,16 +289,16 @@ export class ImportRun {
 }
 
 /**
- * The rows of `records` from `from` on under `header` (as rowLiterals makes them) pushed to `rows` with
+ * The rows of `records` from `from` on under `header` (cellsOrError, each converted in place) pushed to `rows` with
  * their lines, up to the first that is no row: that one as a bad line with its index, or undefined when
  * every one is a row. The batch's loop in a plain function of its own: inside the async #flush, V8
  * compiled it 8 times in one gcide import (an on-stack replacement per batch, deopts of the inlined rows).
  */
-function literalRowsInto(rows: LineDoc<Literal[]>[], records: InputRecord[], from: number, header: string[],
+function literalRowsInto(rows: LineDoc<RowCell[]>[], records: InputRecord[], from: number, header: string[],
   kinds: Map<string, ColumnKind>, lower: string[]): (BadLine & { at: number }) | undefined {
   for (let i = from; i < records.length; i++) {
     const rec = records[i]!;
-    const row = 'values' in rec ? literalsOrError(header, rec.values, kinds, lower) : 'error' in rec ? rec.error : 'a JSON object where rows were expected';
+    const row = 'values' in rec ? cellsOrError(header, rec.values, kinds, lower) : 'error' in rec ? rec.error : 'a JSON object where rows were expected';
     if (typeof row === 'string') return { at: i, line: rec.line, error: row };
     rows.push({ line: rec.line, doc: row });
   }

@@ -6,6 +6,7 @@ import { inferSchema } from '../engine/auto-schema.js';
 import { docLiteral } from '../engine/json/json-value.js';
 import { showCreateTable } from '../engine/schema-text.js';
 import type { Literal } from '../engine/values/literal.js';
+import type { RowCell } from '../engine/row-load.js';
 import type { ImportDoc } from './target.js';
 
 /** Columns of the documents in order of first appearance. */
@@ -29,8 +30,9 @@ export function autoSchemaStatement(table: string, docs: ImportDoc[]): string {
 }
 
 /** The CREATE TABLE statement auto schema gives for rows of literals under `columns` (`id` left out). */
-export function autoSchemaOfRows(table: string, columns: string[], rows: Literal[][]): string {
+export function autoSchemaOfRows(table: string, columns: string[], rows: RowCell[][]): string {
   const keep = columns.map((c, i) => [c, i] as const).filter(([c]) => c.toLowerCase() !== 'id');
   const names = keep.map(([c]) => c.toLowerCase());
-  return showCreateTable(inferSchema(table, names, rows.map((r) => keep.map(([, i]) => r[i]!))));
+  const literal = (c: RowCell): Literal => (typeof c === 'string' ? { t: 'string', v: c } : c);
+  return showCreateTable(inferSchema(table, names, rows.map((r) => keep.map(([, i]) => literal(r[i]!)))));
 }

@@ -43,7 +43,11 @@ export interface ImportTarget {
    * rows checked and their segment started now, written by commit(). Absent: loadRows does both.
    */
   prepareRows?(table: string, batch: RowBatch, replace?: boolean): Promise<{ commit(): Promise<BulkOutcome> }>;
-  /** Raw values (under `columns`) of rows still being read: a hint the target may start work on; nothing is loaded by it. */
+  /**
+   * Raw values (under `columns`) of rows still being read: a hint the target may start work on; nothing
+   * is loaded by it. The arrays are the import's, read during the call only: it converts them in place
+   * into the rows it sends (doc-builder.ts cellsOrError).
+   */
   prime?(table: string, columns: string[], rows: string[][]): void;
   close(): Promise<void>;
 }

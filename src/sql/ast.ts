@@ -273,7 +273,7 @@ export interface DescribeStatement extends StatementBase { kind: 'describe'; tab
 export type ShowWhat =
   | 'tables' | 'meta' | 'warnings' | 'status' | 'variables' | 'databases' | 'threads' | 'plugins'
   | 'collation' | 'character_set' | 'create_table' | 'columns' | 'table_status' | 'table_settings' | 'table_indexes'
-  | 'profile' | 'plan' | 'settings' | 'processlist' | 'triggers' | 'agent_status' | 'version';
+  | 'profile' | 'plan' | 'settings' | 'processlist' | 'triggers' | 'agent_status' | 'version' | 'locks';
 
 /**
  * SHOW ...: `table` for SHOW CREATE TABLE t, SHOW FIELDS|COLUMNS FROM t, SHOW TABLE t STATUS|SETTINGS

@@ -9,7 +9,7 @@ import { parseTableName } from './table-name.js';
 const SIMPLE: Record<string, ShowWhat> = {
   WARNINGS: 'warnings', STATUS: 'status', META: 'meta', PROFILE: 'profile', PLAN: 'plan', PLUGINS: 'plugins',
   THREADS: 'threads', PROCESSLIST: 'processlist', COLLATION: 'collation', TABLES: 'tables', DATABASES: 'databases', SETTINGS: 'settings',
-  TRIGGERS: 'triggers', VERSION: 'version',
+  TRIGGERS: 'triggers', VERSION: 'version', LOCKS: 'locks',
 };
 
 function parseLike(c: Cursor): string | undefined {
@@ -32,7 +32,7 @@ export function parseShow(c: Cursor): ShowStatement {
   const simple = SIMPLE[t.upper];
   if (simple && t.kind === 'ident') {
     c.next();
-    return finish(c, simple, {}, simple !== 'warnings' && simple !== 'profile' && simple !== 'plan');
+    return finish(c, simple, {}, simple !== 'warnings' && simple !== 'profile' && simple !== 'plan' && simple !== 'locks');
   }
   switch (t.upper) {
     case 'FULL':
@@ -86,7 +86,8 @@ function parseShowTable(c: Cursor): ShowStatement {
   const table = parseTableName(c);
   if (c.acceptKw('SETTINGS')) return finish(c, 'table_settings', { table }, false);
   if (c.acceptKw('INDEXES')) return finish(c, 'table_indexes', { table });
-  c.expectKw('STATUS', ['STATUS', 'SETTINGS']);
+  // bison lists the three tokens index_or_table one_index_opt_chunk shifts, in their %token order (sphinxql.y)
+  c.expectKw('STATUS', ['INDEXES', 'SETTINGS', 'STATUS']);
   return finish(c, 'table_status', { table });
 }
 

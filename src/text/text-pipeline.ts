@@ -296,6 +296,7 @@ class Pipeline implements TextPipeline {
   }
 
   indexScannedInto(scan: FieldsScan, from: number, count: number, sink: BatchSink): number {
+    this.fieldPacker.numberScanned(scan.texts, scan.generation);
     return this.fieldPacker.packScanned(scan.records, from, count, scan.texts, scan.generation, sink);
   }
 

@@ -7,7 +7,7 @@ import { likeMatcher } from '../like.js';
 import { tableSettingsText } from '../schema-text.js';
 import { constantValue } from '../expr/constant-expr.js';
 import { ok, rows, stringColumns, type Cell, type OkResult, type Result, type ResultColumn, type SearchMeta } from '../result.js';
-import { systemVariable, VERSION, type GlobalSettings } from '../server-vars.js';
+import { buddySysvar, searchdSysvar, systemVariable, VERSION, type GlobalSettings } from '../server-vars.js';
 import type { Session } from '../session.js';
 import { collationName, DEFAULT_COLLATION } from '../../util/collation.js';
 import { lastInsertIdText, variablesRows } from './show-variables.js';
@@ -69,6 +69,11 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
     // quarry has no triggers; mysqldump asks for each table's
     case 'triggers': return rows(stringColumns('Trigger', 'Event', 'Table', 'Statement', 'Timing', 'Created', 'sql_mode', 'Definer', 'character_set_client', 'collation_connection', 'Database Collation'), []);
     case 'plugins': return rows(stringColumns('Type', 'Name', 'Library', 'Users', 'Extra'), []);
+    // searchd's HandleMysqlShowLocks: each table (by name) with LOCK TABLES read locks held, from any
+    // session; quarry has no FREEZE, so no 'freeze' rows
+    case 'locks': return rows(stringColumns('Type', 'Name', 'Lock Type', 'Additional Info'), catalog.names()
+      .sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1))
+      .flatMap((n) => { const locks = catalog.get(n)?.readLocks ?? 0; return locks > 0 ? [['rt', n, 'read', `Count: ${locks}`]] : []; }));
     case 'collation': return rows(stringColumns('Collation', 'Charset', 'Id', 'Default', 'Compiled', 'Sortlen'), [['utf8mb4_general_ci', 'utf8mb4', '45', 'Yes', 'Yes', '1']]);
     case 'character_set': return rows(stringColumns('Charset', 'Description', 'Default collation', 'Maxlen'), [['utf8mb4', 'UTF-8 Unicode', 'utf8mb4_general_ci', '4']]);
     case 'create_table': return execShowCreate(catalog, st.table!, session.quoteShowCreate);
@@ -124,11 +129,21 @@ function countValue(name: string, v: SetStatement['assignments'][number]['value'
   throw new SearchError('BAD_VALUE', `Unknown value for '${name}'`);
 }
 
-/** searchd's HandleSetGlobal optimize_cutoff: a positive integer (a string reads as 0). */
+const I64_MAX = (1n << 63n) - 1n;
+
+/**
+ * searchd's HandleSetGlobal optimize_cutoff: a positive integer (a string reads as 0). The literal is
+ * GetValueInt's int64 (saturated: 2^63 and past, even past 2^64, are INT64_MAX), kept in the int
+ * m_iOptimizeCutoff, so its low 32 bits signed are what SHOW VARIABLES prints (2^63 -> -1, 2^32 -> 0);
+ * the error prints the int64 through %d, its low 32 bits too. A cutoff below 1 compacts nothing here.
+ */
 function cutoffValue(v: SetStatement['assignments'][number]['value']): number {
-  const n = v.kind === 'int' ? Number(v.value) : 0;
-  if (n < 1) throw new SearchError('BAD_VALUE', `optimize_cutoff should be greater than 0, got ${n}`);
-  return n;
+  let n = v.kind === 'int' ? BigInt(v.value) : 0n;
+  if (n > I64_MAX) n = I64_MAX;
+  if (n < -I64_MAX - 1n) n = -I64_MAX - 1n;
+  const int = Number(BigInt.asIntN(32, n));
+  if (n < 1n) throw new SearchError('BAD_VALUE', `optimize_cutoff should be greater than 0, got ${int}`);
+  return int;
 }
 
 /**
@@ -195,6 +210,8 @@ export function execSelectNoTable(st: SelectStatement, session: Session, setting
   const row: Cell[] = [];
   // searchd checks every item first and fails with all their errors joined (HandleMysqlSelectColumns)
   const errors: string[] = [];
+  // a @@name searchd does not answer itself sends the whole statement to Buddy, which writes the values its way
+  const byBuddy = st.items.some((i) => i.expr.kind === 'variable' && i.expr.system && !searchdSysvar(i.expr.text));
   for (const item of st.items) {
     const e = item.expr;
     let v: Cell;
@@ -203,7 +220,7 @@ export function execSelectNoTable(st: SelectStatement, session: Session, setting
     else if (e.kind === 'variable' && e.system) {
       const known = systemVariable(e.name, settings);
       if (known === undefined) { errors.push(`unknown sysvar ${e.text}`); continue; }
-      v = known;
+      v = byBuddy ? buddySysvar(e.name, known) : known;
       // searchd matches its own names case-sensitively; Buddy answers the others under the lower-cased name
       if (item.alias === undefined) name = name.toLowerCase();
     }

@@ -5,32 +5,41 @@
  * N is the attribute's place in searchd's schema: id 0, the blob locator 1 (every table with an MVA has
  * blob attributes), then the attributes in declared order; R counts the statement's rows from 0
  * (test/test_400: `create table t(t text, m multi)`, `(5.5,4.4,5.5)` -> attribute 2, row 0, m = 4,5).
+ * A JSON value its grammar refuses is stored NULL with the parser's P10 message (String2JsonPack, json_strict
+ * off): several join with '; ', and an MVA warning after them replaces them all (SetSprintf), rows first,
+ * then the attributes in schema order.
  */
 import type { TableSchema } from '../../schema/types.js';
 import type { RowInput, Table } from '../table.js';
+import { nulledJsonWarning } from '../json/json-syntax-error.js';
 
-/** The MVA columns of a schema with searchd's attribute number, computed once per schema. */
-const MVA_PLACES = new WeakMap<TableSchema, [string, number][]>();
+/** The MVA and JSON columns of a schema, with searchd's attribute number, computed once per schema. */
+const PLACES = new WeakMap<TableSchema, [string, number, boolean][]>();
 
-function mvaPlaces(schema: TableSchema): [string, number][] {
-  let places = MVA_PLACES.get(schema);
-  if (!places) {
+function places(schema: TableSchema): [string, number, boolean][] {
+  let found = PLACES.get(schema);
+  if (!found) {
     const attrs = schema.columns.filter((c) => c.type !== 'text' && !c.tokenCount);
-    places = attrs.flatMap((c, i): [string, number][] => (c.type === 'mva' || c.type === 'mva64' ? [[c.name.toLowerCase(), 2 + i]] : []));
-    MVA_PLACES.set(schema, places);
+    found = attrs.flatMap((c, i): [string, number, boolean][] =>
+      (c.type === 'mva' || c.type === 'mva64' || c.type === 'json' ? [[c.name.toLowerCase(), 2 + i, c.type === 'json']] : []));
+    PLACES.set(schema, found);
   }
-  return places;
+  return found;
 }
 
-/** The INSERT's warning, or undefined (most tables have no MVA: one WeakMap look-up). */
+/** The INSERT's warning, or undefined (most tables have no MVA or JSON: one WeakMap look-up). */
 export function insertWarning(table: Table, inputs: RowInput[]): string | undefined {
-  const places = mvaPlaces(table.schema);
-  if (!places.length) return undefined;
+  const cols = places(table.schema);
+  if (!cols.length) return undefined;
   let warning: string | undefined;
   for (let r = 0; r < inputs.length; r++) {
-    for (const [name, attr] of places) {
+    for (const [name, attr, json] of cols) {
       const v = inputs[r]!.values.get(name);
-      if (v?.t === 'tuple' && v.v.some((x) => x.t === 'float')) warning = `MVA attribute ${attr} at row ${r}: inserting float value`;
+      if (!v) continue;
+      if (json) {
+        const message = nulledJsonWarning(v);
+        if (message !== undefined) warning = warning === undefined ? message : `${warning}; ${message}`;
+      } else if (v.t === 'tuple' && v.v.some((x) => x.t === 'float')) warning = `MVA attribute ${attr} at row ${r}: inserting float value`;
     }
   }
   return warning;

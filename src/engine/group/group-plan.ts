@@ -188,6 +188,13 @@ export function groupKeys(table: Table, st: SelectStatement, coll?: Collation): 
       if (aliased) target = aliased.expr;
     }
     if (target.kind !== 'column') return exprRef(table, target, st, coll);
+    // a stored field the statement selects (a FACET selects its key) is in searchd's schema as a docstore
+    // expression, which it refuses to group by (queuecreator.cpp); one not selected is not found
+    const col = table.column(target.name);
+    if (col?.type === 'text' && col.stored && !target.path.length && st.items.some((i) => i.expr.kind === 'star' ||
+      (i.expr.kind === 'column' && !i.expr.path.length && i.expr.name.toLowerCase() === col.name.toLowerCase()))) {
+      throw new SearchError('QUERY_ERROR', `table ${table.name}: unable to group by stored field '${target.name}'`);
+    }
     const ref = attrRef(table, target.name);
     if (target.path.length) return jsonPathRef(table, ref, target.path, e.text);
     if (ref.type === 'json' || ref.type === 'text') throw new SearchError('UNSUPPORTED', `GROUP BY the ${ref.type} column '${e.text}' is not supported yet`);

@@ -21,6 +21,20 @@ export function refuseGroupingCutoff(req: SearchRequest): void {
 }
 
 /**
+ * OPTION cutoff=N of a grouping SELECT (a FACET of `... OPTION cutoff=1`): searchd stops matching at the
+ * N-th match in row order and groups those N (sphinx.cpp counts each match a sorter took, a grouper's
+ * too). Here the first N matches are found as a plain search with that cutoff finds them
+ * (search-cutoff.ts), and the grouping then runs over exactly those documents.
+ */
+async function firstMatchesOnly(table: Table, req: SearchRequest): Promise<SearchRequest> {
+  if (!req.cutoff) return req;
+  const n = req.cutoff;
+  const first = await table.searchAsync({ ...req, sort: [], offset: 0, limit: n, maxMatches: n });
+  const { cutoff: _taken, ...rest } = req;
+  return { ...rest, filters: [...req.filters, { attr: 'id', op: 'in', values: first.hits.map((h) => h.docId) }] };
+}
+
+/**
  * `sts` share MATCH, WHERE and options (the first one's request serves all); one result each.
  * `zeroesFrom` (one statement, FACET ... ZEROES): its groups missing from the statement's join them
  * with zero counts before ordering and paging.
@@ -33,15 +47,16 @@ export async function execGrouped(
   const first = sts[0]!;
   const request = (st: SelectStatement): SearchRequest => {
     const req = buildRequest(table, { ...st, orderBy: undefined }, flags, fullText, parseWarnings);
-    if (req !== 'none') refuseGroupingCutoff(req);
     // a query that can match nothing still answers its groups (none, or the implicit one)
     return req !== 'none' ? req : {
       query: null, ranker: 'none', fieldWeights: {}, filters: [{ attr: 'id', op: 'in', values: [] }], sort: [],
       offset: st.offset ?? 0, limit: st.limit ?? DEFAULT_LIMIT, maxMatches: DEFAULT_MAX_MATCHES,
     };
   };
-  const req = request(first);
-  const outs = zeroesFrom ? [await execGroupZeroes(table, first, req, request(zeroesFrom))] : await execGroups(table, sts, req);
+  const req = await firstMatchesOnly(table, request(first));
+  const outs = zeroesFrom
+    ? [await execGroupZeroes(table, first, req, await firstMatchesOnly(table, request(zeroesFrom)))]
+    : await execGroups(table, sts, req);
   return outs.map((out) => {
     const warning = [parseWarnings.at(-1), out.search.timedOut ? 'query time exceeded max_query_time' : undefined].filter((w): w is string => !!w).at(-1);
     const meta: SearchMeta = {

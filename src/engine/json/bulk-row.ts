@@ -10,7 +10,7 @@ import type { Column } from '../../schema/types.js';
 import type { StoredDoc } from '../durability/table-store.js';
 import type { Literal } from '../values/literal.js';
 import type { Table } from '../table.js';
-import { docLiteral, repeatedPairs, twiceError, twiceNamed, type JsonObject, type JsonValue } from './json-value.js';
+import { insertDocLiteral, repeatedPairs, twiceError, twiceNamed, type JsonObject, type JsonValue } from './json-value.js';
 
 /** Where a document key goes: its column's schema position, or null for `id` (not a column value). */
 type KeyTarget = { at: number; json: boolean } | null;
@@ -75,7 +75,7 @@ export class BulkRows {
       if (t === null) continue;
       if (colNos[t.at] !== 0) twice = true;
       const v: JsonValue = repeated ? repeated[i]![1] : doc[key]!;
-      lits[t.at] = docLiteral(v, t.json);
+      lits[t.at] = insertDocLiteral(v, t.json);
       colNos[t.at] = pos++;
     }
     if (twice) throw twiceError(twiceNamed(keys.map((k) => k.toLowerCase()).filter((k) => k !== 'id'))!);

@@ -33,6 +33,7 @@ export function twiceError(name: string): SearchError {
 }
 
 const I64_MAX = (1n << 63n) - 1n;
+const U64_MAX = (1n << 64n) - 1n;
 
 export const isJsonObject = (v: unknown): v is JsonObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !isLosslessNumber(v);
@@ -96,6 +97,30 @@ export function docLiteral(v: JsonValue, jsonColumn = false): Literal {
     return { t: 'tuple', v: v.map((x) => docLiteral(x)) };
   }
   return { t: 'json', v: jsonText(v) };
+}
+
+/**
+ * A value of an /insert, /replace or /bulk document as searchd's ParseJsonInsertSource reads it: as
+ * docLiteral, except that an array's items are taken as MVA values while each is a signed integer or a
+ * double (cJSON_Integer, cJSON_Number); the first other item (an integer past int64, which cJSON keeps
+ * as cJSON_UInteger, a string, a bool, ...) ends the list and is dropped with every item after it
+ * (clt http-interface/test-inserts.rec: [1234567890123456789, 9876543210987654321] stores
+ * 1234567890123456789). An array whose first item is such is JSON text; the empty array an empty MVA.
+ */
+export function insertDocLiteral(v: JsonValue, jsonColumn: boolean): Literal {
+  if (!Array.isArray(v) || jsonColumn) return docLiteral(v, jsonColumn);
+  const taken: Literal[] = [];
+  for (const x of v) {
+    if (!isLosslessNumber(x)) break;
+    if (/^-?\d+$/.test(x.value)) {
+      const n = BigInt(x.value);
+      if (n > I64_MAX && n <= U64_MAX) break;
+      // past uint64 (negative: past int64) strtoull/strtoll overflow: a double, valueint clamped
+      if (n > U64_MAX || n < -I64_MAX - 1n) { taken.push({ t: 'float', v: Number(n) }); continue; }
+    }
+    taken.push(docLiteral(x));
+  }
+  return taken.length || !v.length ? { t: 'tuple', v: taken } : { t: 'json', v: jsonText(v) };
 }
 
 /** The table name of a request: `table`, else `index` (lower-cased, as Manticore does). */

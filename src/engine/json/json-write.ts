@@ -7,7 +7,7 @@ import { commitGrouped } from '../transaction/transaction-group.js';
 import { SearchError } from '../../util/errors.js';
 import { tableForInsert } from '../insert-rows.js';
 import type { WriteContext } from '../exec/exec-write.js';
-import { docLiteral, isJsonInt, isJsonObject, objectPairs, requestObject, tableName, twiceError, twiceNamed, type JsonObject, type JsonValue } from './json-value.js';
+import { docLiteral, insertDocLiteral, isJsonInt, isJsonObject, objectPairs, requestObject, tableName, twiceError, twiceNamed, type JsonObject, type JsonValue } from './json-value.js';
 import type { Literal } from '../values/literal.js';
 import type { RowInput, Table } from '../table.js';
 import { lockedForInsert } from '../exec/table-locks.js';
@@ -72,7 +72,7 @@ export function docRow(table: Table, id: bigint | undefined, entries: [string, J
   entries.forEach(([name, v], i) => {
     const col = table.column(name);
     if (!col) throw new SearchError('UNKNOWN_COLUMN', `unknown column: '${name}'`);
-    values.set(name, docLiteral(v, col.type === 'json'));
+    values.set(name, insertDocLiteral(v, col.type === 'json'));
     colNos.set(name, i + 2);
   });
   // a key given twice (in any case: searchd lower-cases them) is an INSERT naming a column twice

@@ -7,6 +7,7 @@ import type { Session } from '../session.js';
 import { fromSql } from '../values/sql-values.js';
 import { transactionFor } from './transaction.js';
 import { assignIds, rowInputs, tableForInsert, whereAsSelect } from '../insert-rows.js';
+import { insertWarning } from '../exec/insert-warnings.js';
 
 /** A buffered INSERT/REPLACE: values are validated and tokenized now; ids are taken now. */
 export async function execInsertInTransaction(ctx: WriteContext, st: InsertStatement, session: Session): Promise<OkResult> {
@@ -17,7 +18,9 @@ export async function execInsertInTransaction(ctx: WriteContext, st: InsertState
   const ids = await assignIds(ctx.ids, inputs);
   const { docs, inputs: docInputs } = table.prepare(inputs, ids, colNos);
   tx.writes.push({ kind: 'put', ids, docs, inputs: docInputs, replace: st.replace });
-  return ok(ids.length, { lastInsertId: ids[ids.length - 1], insertedIds: ids });
+  // searchd converts the values when the statement runs (AddDocument), so its warning comes now, not at COMMIT
+  const warning = insertWarning(table, inputs);
+  return ok(ids.length, { lastInsertId: ids[ids.length - 1], insertedIds: ids, ...(warning && { warning }) });
 }
 
 /** A buffered DELETE: the matching ids are found now, in the committed data, and removed at COMMIT. */

@@ -63,3 +63,14 @@ it('SET GLOBAL auto_optimize=0 stops idle compaction; it is no session variable'
   while (await segments() > 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
   expect(await segments()).toBe(2);
 });
+
+// searchd keeps the value GetValueInt gives (int64, saturated) in the int m_iOptimizeCutoff: SHOW VARIABLES
+// prints its low 32 bits signed, and the error prints the int64 through %d. quarry kept the whole number.
+it('SET GLOBAL optimize_cutoff past 32 bits shows searchd\'s 32-bit value', async () => {
+  for (const [given, shown] of [['4294967298', '2'], ['3000000000', '-1294967296'], ['9223372036854775808', '-1'], ['99999999999999999999', '-1'], ['4294967296', '0']]) {
+    expect((await db.sql(`SET GLOBAL optimize_cutoff=${given}`))[0]).toMatchObject({ kind: 'ok' });
+    expect(await variable('optimize_cutoff')).toBe(shown);
+  }
+  expect((await db.sql('SET GLOBAL optimize_cutoff=-4294967295'))[0]).toMatchObject({ kind: 'error', message: 'optimize_cutoff should be greater than 0, got 1' });
+  expect((await db.sql('SET GLOBAL optimize_cutoff=-5'))[0]).toMatchObject({ kind: 'error', message: 'optimize_cutoff should be greater than 0, got -5' });
+});

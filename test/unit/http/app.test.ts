@@ -76,9 +76,9 @@ describe('raw result sets: /sql?mode=raw and /cli_json', () => {
     const { app } = setup();
     const res = await app.request('/sql?mode=raw', { method: 'POST', body: 'select * from t limit 1' });
     expect(await res.text()).toBe(
-      '[{"columns":[{"id":{"type":"long long"}},{"value":{"type":"string"}},{"price":{"type":"float"}},' +
-        '{"tags":{"type":"string"}}],"data":[{"id":6775836565403860993,"value":"example","price":1099.989990,' +
-        '"tags":"1,2"}],"total":1,"error":"","warning":""}]',
+      '[{\n"columns":[{"id":{"type":"long long"}},{"value":{"type":"string"}},{"price":{"type":"float"}},' +
+        '{"tags":{"type":"string"}}],\n"data":[\n{"id":6775836565403860993,"value":"example","price":1099.989990,' +
+        '"tags":"1,2"}\n],\n"total":1,\n"error":"",\n"warning":""\n}]',
     );
   });
 

@@ -57,4 +57,19 @@ describe('TermNumbers.numberOf', () => {
     expect(numbers.numberOf('')).toBe(expected.size);
     expect(numbers.find('')).toBe(expected.size);
   });
+
+  it('numbersOf numbers a list as numberOf one by one: repeats within the list and with earlier names, through growth', () => {
+    const random = rng(12);
+    const one = new TermNumbers();
+    const many = new TermNumbers();
+    // lists of up to 3,000 names drawn from 8,000 (repeats inside a list and across lists; the table doubles mid-list)
+    for (let round = 0; round < 12; round++) {
+      const list = Array.from({ length: Math.floor(random() * 3000) }, () => `n${Math.floor(random() * 8000)}`);
+      const out = new Int32Array(list.length);
+      many.numbersOf(list, out);
+      for (let k = 0; k < list.length; k++) expect(out[k]).toBe(one.numberOf(list[k]));
+    }
+    expect(many.names).toEqual(one.names);
+    for (let n = 0; n < one.names.length; n++) expect(many.find(one.names[n])).toBe(n);
+  });
 });

@@ -69,3 +69,23 @@ it('WRITE is only warned about: no lock, no look-up (a mysqldump replay writes u
   expect(error(await on(s, 'LOCK TABLES t READ, nope READ'))).toBe('Table nope absent, or not suitable for lock');
   expect(error(await on(newSession(), "INSERT INTO t (id, title) VALUES (4, 'x')"))).toBe("table 't' is locked");
 });
+
+// searchd's HandleMysqlShowLocks (clt test-lock-unlock-tables.rec): Type, Name, Lock Type, Additional Info;
+// a row per table holding read locks, in name order, counting every session's lock; a second LOCK TABLES
+// of the same session replaces its lock (Count: 1). quarry had no SHOW LOCKS (a P01 syntax error).
+it('SHOW LOCKS lists the read-locked tables with their count', async () => {
+  const a = newSession();
+  const b = newSession();
+  const show = async (s: ReturnType<typeof newSession>) => on(s, 'SHOW LOCKS');
+  expect(await show(a)).toMatchObject({ kind: 'rows', rows: [] });
+  await on(a, 'LOCK TABLES u READ, t READ');
+  await on(a, 'LOCK TABLES u READ, t READ');
+  const one = await show(a);
+  expect(one.kind === 'rows' && one.columns.map((c) => c.name)).toEqual(['Type', 'Name', 'Lock Type', 'Additional Info']);
+  expect(one).toMatchObject({ rows: [['rt', 't', 'read', 'Count: 1'], ['rt', 'u', 'read', 'Count: 1']] });
+  await on(b, 'LOCK TABLES t READ');
+  expect(await show(b)).toMatchObject({ rows: [['rt', 't', 'read', 'Count: 2'], ['rt', 'u', 'read', 'Count: 1']] });
+  await on(a, 'UNLOCK TABLES');
+  await on(b, 'UNLOCK TABLES');
+  expect(await show(a)).toMatchObject({ rows: [] });
+});

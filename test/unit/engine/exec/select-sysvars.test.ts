@@ -42,6 +42,17 @@ it("answers Connector/J's start-up variables with the values Manticore gives", a
     'UTC', 'SYSTEM', 'REPEATABLE-READ', '28800', '0']);
 });
 
+it("types the values as Buddy does when a name searchd lacks sends the statement to Buddy; searchd's own alone are numbers", async () => {
+  // Connector/J's query has names searchd lacks: Buddy answers all, '1' and '60' as text, 900 and 0 as numbers
+  const buddy = await t.last('SELECT @@session.auto_increment_increment AS a, @@interactive_timeout AS b, @@license AS c, ' +
+    '@@lower_case_table_names AS d, @@net_write_timeout AS e, @@performance_schema AS f, @@query_cache_size AS g');
+  expect(buddy.kind === 'rows' && buddy.rows[0]).toEqual(['1', 900, 'GPL', '1', '60', '1', 0]);
+  const own = await t.last('SELECT @@session.auto_increment_increment, @@lower_case_table_names');
+  expect(own.kind === 'rows' && own.rows[0]).toEqual([1, 1]);
+  // searchd has no @@version: Buddy answers with its MySQL version
+  expect(await t.rows('SELECT @@version')).toEqual([['8.0.43']]);
+});
+
 it('names a variable spelled in capitals in lower case, as Buddy answers it; an alias stays', async () => {
   for (const sql of ['SELECT @@AUTOCOMMIT', 'SELECT @@AutoCommit']) {
     const r = await t.last(sql);

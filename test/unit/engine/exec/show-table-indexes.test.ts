@@ -1,6 +1,6 @@
 // SHOW TABLE t INDEXES [LIKE]: searchd lists each attribute's secondary index over the table's disk
 // chunks (CLT bugs/rebuild-secondary-after-optimize.rec). quarry builds none, so the list has searchd's
-// columns and no rows; a missing table is searchd's error. It was a syntax error (expecting STATUS or SETTINGS).
+// columns and no rows; a missing table is searchd's error. It was a syntax error (expecting STATUS or SETTINGS; now INDEXES or SETTINGS or STATUS after a name, as bison lists them).
 import { expect, it } from 'vitest';
 import { useTempEngine } from '../../../helpers/temp-engine.js';
 

@@ -1,5 +1,6 @@
 // SHOW VERSION: searchd answers it itself (Component, Version), one row per loaded component.
-// quarry loads no columnar/secondary/knn libraries, so only the Daemon row, with @@version's value.
+// quarry loads no columnar/secondary/knn libraries, so only the Daemon row, with VERSION()'s value (@@version is
+// Buddy's MySQL version, 8.0.43).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,9 +18,9 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('SHOW VERSION lists the Daemon component with the same version as @@version, with or without a trailing ;', async () => {
+it('SHOW VERSION lists the Daemon component with the same version as VERSION(), with or without a trailing ;', async () => {
   const session = newSession();
-  const [v] = await engine.execute('SELECT @@version', session);
+  const [v] = await engine.execute('SELECT VERSION()', session);
   const version = v!.kind === 'rows' ? String(v!.rows[0]![0]) : '';
   expect(version).not.toBe('');
   for (const text of ['SHOW VERSION', 'show version;']) {

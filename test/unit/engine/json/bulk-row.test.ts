@@ -97,3 +97,27 @@ describe('/bulk insert lines as /insert', () => {
     expect(rows).toEqual([[101n, 'a', 1, ''], [102n, '', 0, 'only s'], [103n, 'c', 3, '']]);
   });
 });
+
+// searchd's ParseJsonInsertSource takes an array's items as MVA values while each is a signed integer or a
+// double; the first other item ends the list (clt http-interface/test-inserts.rec: /replace and /_bulk
+// with "values":[1234567890123456789, 9876543210987654321] store 1234567890123456789). quarry wrapped
+// the uint64 item to a negative int64 and kept the rest.
+describe('MVA arrays over /insert and /bulk as searchd reads them', () => {
+  const cases: [string, string, unknown[]][] = [
+    ['an integer past int64 ends the list', '"big":[1234567890123456789,9876543210987654321,5]', [[], [1234567890123456789n]]],
+    ['a double past uint64 is clamped, as cJSON valueint', '"big":[18446744073709551616,1e30,-1e30]', [[], [-9223372036854775808n, 9223372036854775807n]]],
+    ['a string or bool item ends the list', '"tags":[3,"x",1],"big":[2,true,1]', [[3n], [2n]]],
+    ['a first item past int64: JSON text, not an MVA value', '"big":[9223372036854775808]', ['row 1, column 2: non-MVA value specified for a MVA column']],
+  ];
+  let id = 300;
+  for (const [name, doc, want] of cases) {
+    it(name, async () => {
+      const n = ++id;
+      const r = await both('insert', `,"id":${n},"doc":{${doc}}`);
+      expect(r.bulk).toEqual(r.insert);
+      if (typeof r.insert === 'string') { expect([r.insert]).toEqual(want); return; }
+      const got = ((await engine.execute(`select tags, big from viainsert where id = ${n}`, session))[0] as RowsResult).rows[0];
+      expect(got).toEqual(want);
+    });
+  }
+});
