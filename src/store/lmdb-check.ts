@@ -8,7 +8,7 @@
  *    depths must lie inside the file as it is on disk. Catches a truncated file and a damaged meta page.
  * 2. When the file may have changed since a clean close (no `clean-close` marker, or the file's size or
  *    mtime differ from the marker's: an unclean stop, or damage done while the server was down): every
- *    page in use is read in a child process (lmdb-walk.ts) first. A damaged B-tree page kills the child,
+ *    page in use is read in a child process (lmdb-walk.ts's script) first. A damaged B-tree page kills the child,
  *    not the server, and the server refuses to start with the reason. A clean start pays one stat.
  *
  * What it cannot see: a bit that rots in a value's bytes with the mtime unchanged. Documents carry their
@@ -17,7 +17,8 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { WALK_SCRIPT } from './lmdb-walk.js';
 
 const MAGIC = 0xbeefc0de;
 /** lmdb-js 3's file format (its mdb.master3 fork: a txnid in every page header). */
@@ -107,10 +108,9 @@ function closedCleanly(dir: string): boolean {
 
 /** Step 2 above: every page in use read by a child process. Throws StoreFileDamaged when it fails. */
 export function walkInChild(dir: string): void {
-  // beside this file, or (this file bundled into dist/src/import's quarry import) in dist/src/store
-  const walker = ['./lmdb-walk.js', '../store/lmdb-walk.js'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((p) => existsSync(p));
-  if (!walker) throw new StoreFileDamaged(`store file ${join(dir, DATA_FILE)} may be damaged (not closed cleanly) and lmdb-walk.js, which checks it, is missing`);
-  const r = spawnSync(process.execPath, [walker, dir], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  // the lmdb package as this process resolves it: the child's cwd may have no node_modules
+  const lmdbPath = createRequire(import.meta.url).resolve('lmdb');
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', WALK_SCRIPT, lmdbPath, dir], { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (r.status === 0) return;
   const how = r.signal ? `the walk of its pages died with ${r.signal}` : r.error ? `its pages could not be walked (${r.error.message})` : `its pages fail lmdb's walk (${(r.stderr || r.stdout).trim().split('\n').pop()?.slice(0, 300) || `exit ${r.status}`})`;
   throw new StoreFileDamaged(`store file ${join(dir, DATA_FILE)} is damaged: ${how}`);

@@ -1,36 +1,35 @@
 /**
- * `node lmdb-walk.js DIR`: reads every page in use of the lmdb environment in DIR (each named database's
- * every key and value, so every branch, leaf and overflow page), read-only, and exits 0. Run by
- * lmdb-check.ts in a child process: a damaged page kills this process (SIGBUS / SIGSEGV) or makes lmdb
- * report it (exit 1 with its message), never the server.
+ * The page walk lmdb-check.ts runs in a child process: `node --input-type=module -e WALK_SCRIPT LMDB DIR`
+ * reads every page in use of the lmdb environment in DIR (each named database's every key and value, so
+ * every branch, leaf and overflow page), read-only, and exits 0. A damaged page kills that process (SIGBUS /
+ * SIGSEGV) or makes lmdb report it (exit 1 with its message), never the server. A script, not a file the
+ * child runs, so it works the same from the TypeScript sources (tests), dist/ and the bundled `quarry
+ * import`; LMDB is the lmdb package's entry as the parent resolved it (the child's cwd may have no
+ * node_modules).
  */
-import { open } from 'lmdb';
-
-const dir = process.argv[2];
-if (!dir) {
-  process.stderr.write('usage: lmdb-walk DIR\n');
-  process.exit(2);
-}
+export const WALK_SCRIPT = `
+const [, lmdbPath, dir] = process.argv;
 try {
+  const lmdb = await import(new URL('file://' + lmdbPath).href);
+  const open = lmdb.open ?? lmdb.default.open;
   const env = open({ path: dir, readOnly: true, maxDbs: 64, encoding: 'binary' });
-  const names: string[] = [];
+  const names = [];
   for (const key of env.getKeys()) names.push(String(key));
-  let bytes = 0;
-  let entries = 0;
+  let bytes = 0, entries = 0, sum = 0;
   for (const name of names) {
-    const db = env.openDB<Buffer, Buffer>(name, { encoding: 'binary', keyEncoding: 'binary' });
+    const db = env.openDB(name, { encoding: 'binary', keyEncoding: 'binary' });
     for (const { key, value } of db.getRange({})) {
-      // a sum over every byte: each page of a long value (its overflow pages) is read, not just mapped
-      let sum = 0;
-      for (let i = 0; i < value.length; i += 512) sum += value[i]!;
-      bytes += key.length + value.length + (sum & 0);
+      // one byte of every 512 summed: each page of a long value (its overflow pages) is read, not just mapped
+      for (let i = 0; i < value.length; i += 512) sum = (sum + value[i]) | 0;
+      bytes += key.length + value.length;
       entries++;
     }
   }
   await env.close();
-  process.stdout.write(`${names.length} databases, ${entries} entries, ${bytes} bytes\n`);
+  process.stdout.write(names.length + ' databases, ' + entries + ' entries, ' + bytes + ' bytes, sum ' + sum + '\\n');
   process.exit(0);
 } catch (e) {
-  process.stderr.write(`${(e as Error).message}\n`);
+  process.stderr.write(String(e && e.message || e) + '\\n');
   process.exit(1);
 }
+`;
