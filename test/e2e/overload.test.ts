@@ -62,7 +62,7 @@ async function sql(query: string): Promise<{ outcome: Outcome; ms: number }> {
     return { outcome: 'shed', ms };
   }
   expect(res.status, text).toBe(200);
-  expect(text).toMatch(/^\[\{"(columns|total)"/);
+  expect(text).toMatch(/^\[\{\n?"(columns|total)"/);
   expect(text).not.toMatch(/"error":"[^"]/);
   return { outcome: 'ok', ms };
 }

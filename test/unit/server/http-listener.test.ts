@@ -34,12 +34,12 @@ function exchange(request: string): Promise<string> {
 describe('requests without a Host header', () => {
   const close = 'Connection: close\r\n';
   it.each([
-    ['GET /sql (the web layer)', `GET /sql?mode=raw&query=SELECT%201 HTTP/1.1\r\n${close}\r\n`, /"data":\[\{"1":1\}\]/],
-    ['POST /sql (node:http fast path)', `POST /sql?mode=raw HTTP/1.1\r\n${close}Content-Length: 14\r\n\r\nquery=SELECT 1`, /"data":\[\{"1":1\}\]/],
-    ['chunked POST /sql', `POST /sql?mode=raw HTTP/1.1\r\n${close}Transfer-Encoding: chunked\r\n\r\ne\r\nquery=SELECT 1\r\n0\r\n\r\n`, /"data":\[\{"1":1\}\]/],
+    ['GET /sql (the web layer)', `GET /sql?mode=raw&query=SELECT%201 HTTP/1.1\r\n${close}\r\n`, /"data":\[\n?\{"1":1\}\n?\]/],
+    ['POST /sql (node:http fast path)', `POST /sql?mode=raw HTTP/1.1\r\n${close}Content-Length: 14\r\n\r\nquery=SELECT 1`, /"data":\[\n?\{"1":1\}\n?\]/],
+    ['chunked POST /sql', `POST /sql?mode=raw HTTP/1.1\r\n${close}Transfer-Encoding: chunked\r\n\r\ne\r\nquery=SELECT 1\r\n0\r\n\r\n`, /"data":\[\n?\{"1":1\}\n?\]/],
     ['GET /cli', `GET /cli?SELECT%201 HTTP/1.1\r\n${close}\r\n`, /\| 1 \|/],
     ['GET / (the console)', `GET / HTTP/1.1\r\n${close}\r\n`, /quarry console/],
-    ['HTTP/1.0 GET /sql', 'GET /sql?mode=raw&query=SELECT%201 HTTP/1.0\r\n\r\n', /"data":\[\{"1":1\}\]/],
+    ['HTTP/1.0 GET /sql', 'GET /sql?mode=raw&query=SELECT%201 HTTP/1.0\r\n\r\n', /"data":\[\n?\{"1":1\}\n?\]/],
   ])('%s is answered', async (_, request, body) => {
     const text = await exchange(request);
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
