@@ -18,6 +18,7 @@ import { fuzzyVariations, suggestText, type Variation } from './fuzzy-variations
 import { ALL_LAYOUTS, layoutVariants, parseLayouts } from './keyboard-layouts.js';
 import { requireInfixes } from './infix-check.js';
 import { editDistance } from '../../util/edit-distance.js';
+import { MAX_TOKEN_CODEPOINTS } from '../../text/tokenizer.js';
 
 export interface AutocompleteOptions {
   fuzziness: number; prepend: boolean; append: boolean; expansionLen: number;
@@ -161,15 +162,16 @@ function blend(lists: string[][]): string[] {
   return [...out];
 }
 
-/** searchd's longest token (SPH_MAX_WORD_LEN): its tokenizer keeps a longer word's first 42 code points. */
-const MAX_WORD_CPS = 42;
+/** A run of word characters (in any charset) longer than the tokenizer keeps of a token. */
+const LONG_WORD = new RegExp(`[\\p{L}\\p{N}\\p{M}_]{${MAX_TOKEN_CODEPOINTS + 1},}`, 'gu');
 
 /**
- * The query with each run of non-space characters cut to its first 42 code points: no token of a run
- * can be longer, so the suggestions searchd would find are found, and a 140,000-character word costs
- * its first 42 (its layout readings, CALL SUGGEST and CALL KEYWORDS over it took seconds of CPU).
+ * The query with each long run of word characters cut to the tokenizer's first MAX_TOKEN_CODEPOINTS (42,
+ * searchd's SPH_MAX_WORD_LEN): the token it makes is the same, so the same suggestions are found, and a
+ * 140,000-character word costs its first 42 (its layout readings, CALL SUGGEST and CALL KEYWORDS over it
+ * took seconds of CPU). Punctuation and spaces end a run, so the words after them are kept whole.
  */
-const clipWords = (query: string): string => query.replace(/\S{43,}/gu, (w) => [...w].slice(0, MAX_WORD_CPS).join(''));
+const clipWords = (query: string): string => query.replace(LONG_WORD, (w) => [...w].slice(0, MAX_TOKEN_CODEPOINTS).join(''));
 
 export function autocomplete(table: Table, text: string, o: AutocompleteOptions): Result {
   requireInfixes(table, 'Autocomplete requires min_infix_len to be set');

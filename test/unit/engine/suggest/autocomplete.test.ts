@@ -80,4 +80,9 @@ describe('CALL AUTOCOMPLETE', () => {
     expect(await words(`CALL AUTOCOMPLETE('${LONG42}zz', 'long', 0 as fuzziness)`)).toEqual([LONG42]);
     expect(await words(`CALL AUTOCOMPLETE('${LONG42}${'z'.repeat(140_000)}', 'long', '' as layouts)`)).toEqual([LONG42]);
   });
+
+  it('a run of words joined by punctuation past 42 code points keeps its later words whole', async () => {
+    // 'x,' x 30 is 60 characters without a space: cut as one word, 'hello' after it was lost
+    expect(await words(`CALL AUTOCOMPLETE('${'x,'.repeat(30)}hello', 'comment', 0 as fuzziness)`)).toContain('hello');
+  });
 });
