@@ -199,9 +199,24 @@ export class FieldPacker {
     const terms = this.newTerms;
     const ids = this.newIds;
     terms.length = 0;
+    const dict = this.dict;
+    const core = dict.stemEnAlone ? this.scanner?.stemEnIds?.(from, to, this.scanGeneration, dict.minStemmingLen) ?? null : null;
+    let tailAt = 0;
     for (let id = from; id < to; id++) {
+      let stemmed = '';
+      if (core !== null) {
+        // the core's stem: its length and the prefix it shares with the token, then its own tail units
+        const r = core.stems[id - from];
+        if (r >= 0) {
+          const token = texts[id];
+          const len = r >> 8;
+          const same = r & 0xff;
+          stemmed = same === len ? (len === token.length ? token : token.slice(0, len)) : token.slice(0, same) + tailOf(core.tails, tailAt, len - same);
+          tailAt += len - same;
+        }
+      }
       if (memo[2 * id + 1] !== UNNUMBERED) continue;
-      const term = this.dict.termUncached(texts[id]);
+      const term = stemmed !== '' ? dict.termOfStem(texts[id], stemmed) : dict.termUncached(texts[id]);
       if (term === '') {
         memo[2 * id + 1] = STOPWORD;
       } else {
@@ -229,6 +244,13 @@ export class FieldPacker {
     const term = this.dict.termUncached(token);
     return term === '' ? STOPWORD : this.numbers.numberOf(term);
   }
+}
+
+/** `n` units of `tails` from `at` as a string (a stem's tail: mostly one to three letters). */
+function tailOf(tails: Uint16Array, at: number, n: number): string {
+  let out = '';
+  for (let k = at; k < at + n; k++) out += String.fromCharCode(tails[k]);
+  return out;
 }
 
 /** Forgets the batch ids of the memo pairs (a new batch), keeping their term numbers. */
