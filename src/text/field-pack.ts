@@ -181,7 +181,8 @@ export class FieldPacker {
 
   /**
    * The term numbers of the ids the scanner added since the last call (a run's new tokens), before the
-   * run is packed: their stems, then all their numbers in one TermNumbers.numbersOf, whose table reads
+   * run is packed: their stems (stem_en's made by the scanner's core for the whole block in one call,
+   * where the dictionary is stem_en alone), then all their numbers in one TermNumbers.numbersOf, whose table reads
    * overlap (a new name's probe, one at a time from the packing loop, was a cache miss each: ~0.4 us of
    * a distinct token on a bulk load's first batch). In blocks, so a block's table lines stay in cache.
    */
