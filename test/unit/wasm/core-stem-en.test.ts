@@ -139,7 +139,7 @@ describe('text pipeline bulk path with the core stems', () => {
       expect(want.terms.length).toBeGreaterThan(8);
       setFieldScannerFactory(coreFieldScanners);
       const p = createTextPipeline(s as TableSettings);
-      const scan = p.fieldsScanner()!.scanFields!(text, Uint32Array.of(text.length))!;
+      const scan = p.fieldsScanner!()!.scanFields!(text, Uint32Array.of(text.length))!;
       const ids: number[] = [];
       const positions: number[] = [];
       const sink = {
@@ -152,7 +152,7 @@ describe('text pipeline bulk path with the core stems', () => {
           return this.names.length - 1;
         },
       };
-      const length = p.indexScannedInto(scan, 0, scan.counts[0], sink as never);
+      const length = p.indexScannedInto!(scan, 0, scan.counts[0], sink as never);
       for (let k = 0; k < sink.used; k++) {
         ids.push(sink.ids[k]);
         positions.push(sink.positions[k]);
