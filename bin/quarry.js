@@ -27,9 +27,10 @@
 // with Sphinx at 100k (quiet, session 10), a floor of 16 (V8's default maximum) gave server CPU per query
 // MySQL / /sql / /search 0.68 / 0.77 / 1.13x Sphinx's (0.77 / 0.94 / 1.23 with no floor) but PSS 3.02x
 // (V8's 256 KiB pages 29 -> 57 MiB); 8 kept that PSS (3.06x); 4 gives 0.69 / 0.76 / 1.13x at 2.60x
-// (medians of 3; target <= 3x). Not for `quarry import`: any such V8 flag on Node 20's command line
-// makes each worker thread start without Node's start-up snapshot, and the import's build thread (its
-// critical path from the start) took ~35 ms more CPU to load (3,000-row gcide TSV, 6 pairs alternated,
+// (medians of 3; target <= 3x). Not for `quarry import`: with a V8 heap or compiler flag on Node 20's
+// command line (this one, --max-old-space-size, --expose-gc, --no-opt; not --stack-size) each worker
+// thread takes ~40 ms more CPU to start (a bare worker 35-50 -> 67-104 ms, mechanism not pinned down),
+// and the import's build thread (its critical path from the start) took ~35 ms more to load (3,000-row gcide TSV, 6 pairs alternated,
 // load 19-24: thread CPU at its first mark 82-118 ms with the flag, 42-69 without); the import runs
 // as the benches run it (`node bin/quarry.js`, no flag), and its process ends before the idle GC matters.
 import { exitSoon, main } from '../dist/src/server/cli.js';
