@@ -30,9 +30,9 @@
 // (medians of 3; target <= 3x). Not for `quarry import`: with a V8 heap or compiler flag on Node 20's
 // command line (this one, --max-old-space-size, --expose-gc, --no-opt; not --stack-size) each worker
 // thread takes ~40 ms more CPU to start (a bare worker 35-50 -> 67-104 ms, mechanism not pinned down),
-// and the import's build thread (its critical path from the start) took ~35 ms more to load (3,000-row gcide TSV, 6 pairs alternated,
-// load 19-24: thread CPU at its first mark 82-118 ms with the flag, 42-69 without); the import runs
-// as the benches run it (`node bin/quarry.js`, no flag), and its process ends before the idle GC matters.
+// and the import's build thread (its critical path from the start) took ~35 ms more to load
+// (3,000-row gcide TSV, 6 pairs alternated, load 19-24: thread CPU at its first mark 82-118 ms with
+// the flag, 42-69 without); the import runs as the benches run it (`node bin/quarry.js`, no flag), and its process ends before the idle GC matters.
 import { exitSoon, main } from '../dist/src/server/cli.js';
 
 const code = await main(process.argv.slice(2));
