@@ -10,8 +10,8 @@ import type { Expr, NamedValue, OrderItem, SelectItem, SelectStatement } from '.
 import type { SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
 import { buildRequest, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES, execSelect, queryFlags, querySettings, type GlobalFlags } from '../exec/exec-select.js';
-import { parseAggs, runAggs } from '../group/json-aggs.js';
-import { refuseGroupingCutoff } from '../group/grouped-select.js';
+import { parseAggs, runAggs, type AggRequest } from '../group/json-aggs.js';
+import { firstMatchesOnly } from '../group/grouped-select.js';
 import { scopedWhere, selectedValues } from '../group/facets.js';
 import { geoDistance } from './json-geo.js';
 import { checkSearchKeys, jsonOptions } from './json-search-keys.js';
@@ -205,7 +205,6 @@ function lookupTable(catalog: Catalog, name: string): Table {
 /** The matches `aggs` run over: the main query's, without its sort (none when nothing can match). */
 function aggsRequest(table: Table, st: SelectStatement, flags: GlobalFlags, fullText: SearchRequest['query'] | 'none'): SearchRequest {
   const req = buildRequest(table, { ...st, orderBy: undefined }, flags, fullText);
-  if (req !== 'none') refuseGroupingCutoff(req);
   if (req !== 'none') return req;
   return {
     query: null, ranker: 'none', fieldWeights: {}, filters: [{ attr: 'id', op: 'in', values: [] }], sort: [],
@@ -233,12 +232,24 @@ export async function execJsonSearch(
   const result = await execSelect(table, st, session, flags, parts.fullText);
   if (aggs.length) {
     for (const a of aggs) if (a.auto) a.selected = selectedValues(st.where, [a.field.name.toLowerCase()]);
-    const scoped = (scope: { kind: 'only' | 'exclude'; attrs: string[] }) =>
-      aggsRequest(table, { ...st, where: scopedWhere(st.where, scope) }, flags, parts.fullText);
-    const out = await runAggs(table, aggs, aggsRequest(table, st, flags, parts.fullText), scoped);
+    type Scope = NonNullable<AggRequest['scope']>;
+    let scoped = (scope: Scope) => aggsRequest(table, { ...st, where: scopedWhere(st.where, scope) }, flags, parts.fullText);
+    const main = aggsRequest(table, st, flags, parts.fullText);
+    if (main.cutoff) {
+      // cutoff=N: each aggregation groups the first N matches of its scope's query, as searchd's FACETs do
+      // (grouped-select.ts); those are found before the batch, which asks for its scopes synchronously
+      const key = (scope: Scope) => `${scope.kind}:${scope.attrs.join(',')}`;
+      const cut = new Map<string, SearchRequest>();
+      for (const scope of [...aggs.map((a) => a.scope), { kind: 'only' as const, attrs: [] }]) {
+        if (scope && !cut.has(key(scope))) cut.set(key(scope), await firstMatchesOnly(table, scoped(scope)));
+      }
+      scoped = (scope) => cut.get(key(scope))!;
+    }
+    const out = await runAggs(table, aggs, await firstMatchesOnly(table, main), scoped);
     result.aggregations = out.entries;
-    // the aggregations saw every match: the total is exact, not the full scan's early-stop bound
-    if (result.meta && out.totalFound >= 0) Object.assign(result.meta, { totalFound: out.totalFound, totalRelation: 'eq' });
+    // the aggregations saw every match: the total is exact, not the full scan's early-stop bound (with
+    // cutoff they saw only the first N: the hits query's own total stands)
+    if (result.meta && out.totalFound >= 0 && !main.cutoff) Object.assign(result.meta, { totalFound: out.totalFound, totalRelation: 'eq' });
   }
   await addJsonHighlights(table, result, obj, flags);
   // Query warnings (`ignoring fields ...`) reach the reply as `"warning":{"reason":...}`.
