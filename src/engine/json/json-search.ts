@@ -35,17 +35,46 @@ import { execDistributedSelect } from '../distributed/dist-select.js';
 const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
 
 const column = (name: string): Expr => ({ kind: 'column', name, path: [], text: name });
+/** A sort key: an attribute, or a JSON attribute's path `meta.a.b` (searchd's sort-by parser reads both). */
+function sortColumn(name: string): Expr {
+  const [head, ...path] = name.split('.');
+  return path.length && head && path.every((p) => p !== '') ? { kind: 'column', name: head, path, text: name } : column(name);
+}
 const WEIGHT: Expr = { kind: 'call', name: 'weight', args: [], text: 'weight()' };
 const RAND: Expr = { kind: 'call', name: 'rand', args: [], text: 'rand()' };
 
+/** Keys of a sort object searchd names as unsupported (ParseSortObj); any other but order and mode is refused too. */
+const UNSUPPORTED_SORT_KEYS = new Set(['missing', 'nested_path', 'nested_filter']);
+
+/**
+ * `{"name": "asc"}` or `{"name": {"order": "asc", "mode": "min"}}` as searchd's ParseSortObj reads them:
+ * `mode` (min / max) sorts an MVA by LEAST() / GREATEST() of its values (FormatSortBy's order expression).
+ */
 function sortItem(name: string, order: JsonValue | undefined): OrderItem {
-  let dir = order;
-  if (isJsonObject(order)) dir = order.order;
+  if (order !== undefined && typeof order !== 'string' && !isJsonObject(order)) throw shapeError(`"sort" property 0("${name}") should be an object`);
+  let dir: JsonValue | undefined = order;
+  let fn: 'least' | 'greatest' | undefined;
+  if (isJsonObject(order)) {
+    dir = order.order;
+    if (dir !== undefined && typeof dir !== 'string') throw shapeError('"sort" property "order" order is invalid');
+    if (order.mode !== undefined) {
+      if (dir !== undefined && typeof order.mode !== 'string') throw shapeError('"mode" property "order" order is invalid');
+      const mode = typeof order.mode === 'string' ? order.mode : '';
+      if (mode !== 'min' && mode !== 'max') throw shapeError(`"mode" supported are "min" and "max", got "${mode}", not supported`);
+      fn = mode === 'min' ? 'least' : 'greatest';
+    }
+    for (const key of Object.keys(order)) {
+      if (UNSUPPORTED_SORT_KEYS.has(key)) throw new SearchError('UNSUPPORTED', `"${key}" property not supported`);
+      // searchd skips other keys; a skipped key is a silently different order (issue 13)
+      if (key !== 'order' && key !== 'mode') throw shapeError(`unknown property "${key}" in "sort" property "${name}"`);
+    }
+  }
   const direction = dir === undefined ? (name === '_score' ? 'desc' : 'asc') : dir;
   if (direction !== 'asc' && direction !== 'desc') {
     throw shapeError(`"sort" property "${name}" order is invalid ${typeof direction === 'string' ? direction : ''}`.trimEnd());
   }
-  return { expr: name === '_score' ? WEIGHT : column(name), direction };
+  if (fn) return { expr: { kind: 'call', name: fn, args: [sortColumn(name)], text: `${fn}(${name})` }, direction };
+  return { expr: name === '_score' ? WEIGHT : sortColumn(name), direction };
 }
 
 /**
@@ -67,6 +96,8 @@ function geoSortItem(v: JsonValue): OrderItem {
 export function sortItems(sort: JsonValue | undefined): OrderItem[] {
   if (sort === undefined) return [];
   if (!Array.isArray(sort) && !isJsonObject(sort)) throw shapeError('"sort" property value should be an array or an object');
+  if (isJsonObject(sort) && sort._script !== undefined) throw new SearchError('UNSUPPORTED', '"_script" property not supported');
+  if (isJsonObject(sort) && !Object.keys(sort).length) throw shapeError('"sort" property 0("") should be an object');
   const out: OrderItem[] = [];
   const items = Array.isArray(sort) ? sort : [sort];
   for (const item of items) {
@@ -79,7 +110,9 @@ export function sortItems(sort: JsonValue | undefined): OrderItem[] {
       continue;
     }
     if (typeof item === 'string') { out.push(sortItem(item, undefined)); continue; }
-    if (!isJsonObject(item) || Object.keys(item).length !== 1) throw shapeError('invalid "sort" property item');
+    // searchd's texts: an array item has no name ("")
+    if (!isJsonObject(item)) throw shapeError('"sort" property "" should be a string or an object');
+    if (Object.keys(item).length !== 1) throw shapeError(Array.isArray(sort) ? '"sort" property "" should be an object' : 'invalid "sort" property item');
     const [name, order] = Object.entries(item)[0]!;
     out.push(name === '_geo_distance' ? geoSortItem(order) : sortItem(name, order));
   }
