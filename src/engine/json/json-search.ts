@@ -24,6 +24,7 @@ import { tableParseOptions, tableQueryError } from '../../index/table-query.js';
 import type { Catalog } from '../catalog.js';
 import type { RowsResult } from '../result.js';
 import { orderedColumns } from '../schema-text.js';
+import { sourcePatternMatch } from './source-pattern.js';
 import { TableParseCache } from '../parse-cache.js';
 import type { Session } from '../session.js';
 import type { Table } from '../table.js';
@@ -119,11 +120,13 @@ export function sortItems(sort: JsonValue | undefined): OrderItem[] {
   return out;
 }
 
-/** `_source` as include and exclude patterns (`*` wildcards); empty includes = everything. */
+/** `_source` as include and exclude patterns (source-pattern.ts); empty includes = everything. */
 export interface SourceFilter { includes: string[]; excludes: string[] }
 
-function stringList(v: JsonValue, what: string): string[] {
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw shapeError(`"${what}" property should be a string`);
+function stringList(v: JsonValue, what: string, key = what): string[] {
+  // searchd's GetArrayItem names the key alone; ParseStringArray the whole path
+  if (!Array.isArray(v)) throw shapeError(`"${key}" property value should be an array`);
+  if (v.some((x) => typeof x !== 'string')) throw shapeError(`"${what}" property should be a string`);
   return v as string[];
 }
 
@@ -132,37 +135,16 @@ export function sourceFilter(v: JsonValue | undefined): SourceFilter {
   if (typeof v === 'string') return { includes: v === '' || v === '*' ? [] : [v], excludes: [] };
   if (Array.isArray(v)) return { includes: stringList(v, '_source'), excludes: [] };
   if (!isJsonObject(v)) throw shapeError('"_source" property should be a string or an array or an object');
-  let includes = v.includes === undefined ? [] : stringList(v.includes, '_source" "includes');
+  let includes = v.includes === undefined ? [] : stringList(v.includes, '_source" "includes', 'includes');
   if (includes.length === 1 && includes[0] === '*') includes = [];
-  const excludes = v.excludes === undefined ? [] : stringList(v.excludes, '_source" "excludes');
+  const excludes = v.excludes === undefined ? [] : stringList(v.excludes, '_source" "excludes', 'excludes');
   return { includes, excludes };
-}
-
-/**
- * `*` globs of `_source` includes/excludes, case-insensitive, without a RegExp: a pattern of any length
- * is a few substring searches (a 300 kB pattern made V8 refuse the RegExp as too large; fuzzer found).
- */
-function globMatch(pattern: string, name: string): boolean {
-  const parts = pattern.toLowerCase().split('*');
-  const text = name.toLowerCase();
-  const first = parts[0]!;
-  if (parts.length === 1) return text === first;
-  const last = parts[parts.length - 1]!;
-  if (!text.startsWith(first) || text.length < first.length + last.length || !text.endsWith(last)) return false;
-  let at = first.length;
-  const end = text.length - last.length;
-  for (let i = 1; i < parts.length - 1; i++) {
-    const found = text.indexOf(parts[i]!, at);
-    if (found < 0 || found + parts[i]!.length > end) return false;
-    at = found + parts[i]!.length;
-  }
-  return true;
 }
 
 /** Whether `_source` shows a select-list item (Manticore's IsHiddenByJsonSource, for columns and script fields alike). */
 function shown(source: SourceFilter, name: string): boolean {
-  if (source.includes.length && !source.includes.some((p) => globMatch(p, name))) return false;
-  return !source.excludes.some((p) => globMatch(p, name));
+  if (source.includes.length && !source.includes.some((p) => sourcePatternMatch(p, name))) return false;
+  return !source.excludes.some((p) => sourcePatternMatch(p, name));
 }
 
 /** The select list: `id` (it becomes `_id`), then the `_source` columns in schema order. */
