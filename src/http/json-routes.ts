@@ -8,6 +8,7 @@ import type { JsonOut } from '../engine/values/cell-format.js';
 import type { Engine } from '../engine/engine.js';
 import type { JsonApi, JsonValue } from '../engine/json/json-api.js';
 import type { Session } from '../engine/session.js';
+import { metaAfterJsonWrite } from '../engine/exec/last-meta.js';
 import { trackJson, type JsonKind } from '../metrics/json-requests.js';
 import { asSearchError } from '../util/errors.js';
 import { BodyParseError, isNdjsonType, parseJsonText, parseNdjson } from './json-body.js';
@@ -88,20 +89,28 @@ async function search(c: Context, deps: JsonRouteDeps, json: JsonApi): Promise<R
   return send(c, await searchReply(json, deps.sessionFor(c), text, deps.onInternalError));
 }
 
-/** The JSON write endpoints' operations, by path (without the `/json` prefix), with the kind they count as. */
-export interface WriteOp { kind: JsonKind; run: (json: JsonApi, body: JsonValue) => Promise<JsonOut> }
+/**
+ * The JSON write endpoints' operations, by path (without the `/json` prefix), with the kind they count as;
+ * `run` gives the reply and the insert's warning the connection's SHOW WARNINGS keeps.
+ */
+export interface WriteOp { kind: JsonKind; run: (json: JsonApi, body: JsonValue) => Promise<{ out: JsonOut; warning?: string }> }
 const insertOp = (replace: boolean): WriteOp => ({
-  kind: replace ? 'replace' : 'insert', run: async (json, b) => insertReplyJson(await json.insert(b, replace)),
+  kind: replace ? 'replace' : 'insert',
+  run: async (json, b) => {
+    const r = await json.insert(b, replace);
+    return { out: insertReplyJson(r), warning: r.warning };
+  },
 });
 export const WRITE_OPS: ReadonlyMap<string, WriteOp> = new Map<string, WriteOp>([
   ['/insert', insertOp(false)], ['/create', insertOp(false)], ['/replace', insertOp(true)], ['/index', insertOp(true)],
-  ['/update', { kind: 'update', run: async (json, b) => updateReplyJson(await json.update(b)) }],
-  ['/delete', { kind: 'delete', run: async (json, b) => deleteReplyJson(await json.delete(b)) }],
+  ['/update', { kind: 'update', run: async (json, b) => ({ out: updateReplyJson(await json.update(b)) }) }],
+  ['/delete', { kind: 'delete', run: async (json, b) => ({ out: deleteReplyJson(await json.delete(b)) }) }],
 ]);
 
 /**
  * A write endpoint's exchange: parse, run, render; errors as `{"error":{type,reason,table},"status"}`.
- * `client` names the connection in the query log.
+ * `client` names the connection in the query log and holds its SHOW META / SHOW WARNINGS: a write that
+ * reached the table's writer starts them afresh (last-meta.ts), a request that did not parse leaves them.
  */
 export async function writeReply(
   json: JsonApi, op: WriteOp, text: string, onInternalError?: (err: unknown) => void, client?: Session,
@@ -110,12 +119,15 @@ export async function writeReply(
   try {
     body = parseJsonText(text);
     const parsed = body;
-    return jsonText(200, await trackJson(op.kind, text, requestTable(parsed), client, () => op.run(json, parsed)));
+    const r = await trackJson(op.kind, text, requestTable(parsed), client, () => op.run(json, parsed));
+    if (client) metaAfterJsonWrite(client, r.warning);
+    return jsonText(200, r.out);
   } catch (e) {
     if (e instanceof BodyParseError) {
       return jsonText(HTTP_BAD_REQUEST, writeErrorJson('parse_exception', e.message, undefined, HTTP_BAD_REQUEST));
     }
     const err = asSearchError(e);
+    if (client && err.code !== 'PARSE_ERROR') metaAfterJsonWrite(client, undefined);
     if (err.code === 'INTERNAL') {
       onInternalError?.(e);
       return jsonText(HTTP_INTERNAL, errorBody(err.message));
@@ -131,7 +143,9 @@ export async function bulkReply(json: JsonApi, contentType: string | undefined, 
     const reason = contentType === undefined ? 'Content-Type must be set' : 'Content-Type must be application/x-ndjson';
     return jsonText(HTTP_BAD_REQUEST, writeErrorJson('parse_exception', reason, undefined, HTTP_BAD_REQUEST));
   }
-  const reply = bulkReplyJson(await trackJson('bulk', text, undefined, client, () => json.bulk(parseNdjson(text))));
+  const r = await trackJson('bulk', text, undefined, client, () => json.bulk(parseNdjson(text)));
+  if (client && r.metaReset) metaAfterJsonWrite(client, r.warning);
+  const reply = bulkReplyJson(r);
   return jsonText(reply.status, reply.body);
 }
 

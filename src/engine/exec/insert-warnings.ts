@@ -9,7 +9,7 @@
  * off): several join with '; ', and an MVA warning after them replaces them all (SetSprintf), rows first,
  * then the attributes in schema order.
  */
-import type { TableSchema } from '../../schema/types.js';
+import type { Column, TableSchema } from '../../schema/types.js';
 import type { RowInput, Table } from '../table.js';
 import { nulledJsonWarning } from '../json/json-syntax-error.js';
 
@@ -27,8 +27,13 @@ function places(schema: TableSchema): [string, number, boolean][] {
   return found;
 }
 
-/** The INSERT's warning, or undefined (most tables have no MVA or JSON: one WeakMap look-up). */
-export function insertWarning(table: Table, inputs: RowInput[]): string | undefined {
+/**
+ * The INSERT's warning, or undefined (most tables have no MVA or JSON: one WeakMap look-up).
+ * `mvaFloats` false for a JSON document (/insert, /replace, /bulk): searchd's ParseJsonInsertSource
+ * takes an array's numbers without their float flag, so CheckMVA never warns there, while a JSON
+ * attribute's P10 warning is the same as SQL's.
+ */
+export function insertWarning(table: Table, inputs: RowInput[], mvaFloats = true): string | undefined {
   const cols = places(table.schema);
   if (!cols.length) return undefined;
   let warning: string | undefined;
@@ -39,8 +44,20 @@ export function insertWarning(table: Table, inputs: RowInput[]): string | undefi
       if (json) {
         const message = nulledJsonWarning(v);
         if (message !== undefined) warning = warning === undefined ? message : `${warning}; ${message}`;
-      } else if (v.t === 'tuple' && v.v.some((x) => x.t === 'float')) warning = `MVA attribute ${attr} at row ${r}: inserting float value`;
+      } else if (mvaFloats && v.t === 'tuple' && v.v.some((x) => x.t === 'float')) warning = `MVA attribute ${attr} at row ${r}: inserting float value`;
     }
+  }
+  return warning;
+}
+
+/** The P10 warnings of one JSON document's values, by column (undefined: not given), in schema order. */
+export function docJsonWarning(columns: readonly Column[], literal: (i: number) => object | undefined): string | undefined {
+  let warning: string | undefined;
+  for (let i = 0; i < columns.length; i++) {
+    if (columns[i]!.type !== 'json') continue;
+    const lit = literal(i);
+    const message = lit && nulledJsonWarning(lit);
+    if (message !== undefined) warning = warning === undefined ? message : `${warning}; ${message}`;
   }
   return warning;
 }

@@ -30,3 +30,18 @@ export function metaAfterError(st: Statement | undefined, session: Session, mess
   session.lastMeta = errorMeta(message);
   session.lastWarning = undefined;
 }
+
+/**
+ * After a JSON write (`/insert`, `/replace`, `/update`, `/delete`, a `/bulk` line) on an HTTP connection:
+ * searchd runs it through the same sphHandleMysqlInsert / Update / Delete, so the connection's session
+ * starts an empty meta and keeps an insert's warning, as an SQL INSERT's (executor.ts).
+ */
+export function metaAfterJsonWrite(session: Session, warning: string | undefined): void {
+  if (warning === undefined) {
+    if (session.lastMeta !== undefined) session.lastMeta = undefined;
+    if (session.lastWarning !== undefined) session.lastWarning = undefined;
+    return;
+  }
+  session.lastWarning = warning;
+  session.lastMeta = { total: 0, totalFound: 0, totalRelation: 'eq', timeMs: 0, keywords: [], warning };
+}

@@ -13,20 +13,13 @@ import type { Table } from '../table.js';
 import { execGroups, execGroupZeroes } from './exec-group.js';
 
 /**
- * searchd's cutoff stops a grouping (FACET and JSON aggs too) at its N-th match; quarry's grouping folds
- * every match in the core, so cutoff=N is refused rather than ignored.
- */
-export function refuseGroupingCutoff(req: SearchRequest): void {
-  if (req.cutoff) throw new SearchError('UNSUPPORTED', "option 'cutoff' is not supported with GROUP BY, FACET or aggregates (only cutoff=0)");
-}
-
-/**
  * OPTION cutoff=N of a grouping SELECT (a FACET of `... OPTION cutoff=1`): searchd stops matching at the
  * N-th match in row order and groups those N (sphinx.cpp counts each match a sorter took, a grouper's
  * too). Here the first N matches are found as a plain search with that cutoff finds them
- * (search-cutoff.ts), and the grouping then runs over exactly those documents.
+ * (search-cutoff.ts), and the grouping then runs over exactly those documents. JSON `aggs` too
+ * (json-search.ts): searchd runs them as FACETs of the main query.
  */
-async function firstMatchesOnly(table: Table, req: SearchRequest): Promise<SearchRequest> {
+export async function firstMatchesOnly(table: Table, req: SearchRequest): Promise<SearchRequest> {
   if (!req.cutoff) return req;
   const n = req.cutoff;
   const first = await table.searchAsync({ ...req, sort: [], offset: 0, limit: n, maxMatches: n });

@@ -11,6 +11,7 @@ import type { StoredDoc } from '../durability/table-store.js';
 import type { Literal } from '../values/literal.js';
 import type { Table } from '../table.js';
 import { insertDocLiteral, repeatedPairs, twiceError, twiceNamed, type JsonObject, type JsonValue } from './json-value.js';
+import { docJsonWarning } from '../exec/insert-warnings.js';
 
 /** Where a document key goes: its column's schema position, or null for `id` (not a column value). */
 type KeyTarget = { at: number; json: boolean } | null;
@@ -89,6 +90,11 @@ export class BulkRows {
     // the schema changed while a generated id was awaited: the values follow their columns by name, as the Map of docRow does
     if (this.#readWith !== this.table.schema) [lits, colNos] = this.#byName(this.#readWith!.columns, columns);
     return this.table.storedDocOf((_, i) => lits[i], 1, (col: Column) => colNos[columns.indexOf(col)] ?? 0);
+  }
+
+  /** The P10 warning of the document stored last (its JSON values stored NULL), as `/insert` gives it. */
+  warning(): string | undefined {
+    return docJsonWarning(this.#readWith!.columns, (i) => this.#lits[i]);
   }
 
   #byName(from: readonly Column[], to: readonly Column[]): [(Literal | undefined)[], number[]] {

@@ -39,6 +39,14 @@ export interface BulkReply {
   error: string;
   /** ok; parse: a line could not be read (HTTP 400); exec: a line or commit failed (HTTP 500). */
   outcome: 'ok' | 'parse' | 'exec';
+  /**
+   * What the connection's SHOW WARNINGS / SHOW META keep after the request: searchd runs each statement
+   * line through its SQL writer, which starts the session's meta afresh (FreezeLastMeta) and leaves an
+   * insert's warning in it; so `metaReset` once a statement line reached the writer, `warning` the last
+   * such line's (an insert or replace whose JSON value was stored NULL).
+   */
+  metaReset?: boolean;
+  warning?: string;
 }
 
 const BULK_OPS = ['insert', 'create', 'replace', 'index', 'update', 'delete'] as const;
@@ -173,8 +181,10 @@ export async function execJsonBulk(ctx: WriteContext, lines: BulkLine[]): Promis
   let run: Run | undefined;
   let lastTxStart = 0;
   let line = 0;
+  let metaReset = false;
+  let warning: string | undefined;
   const finish = (outcome: BulkReply['outcome'], error = ''): BulkReply =>
-    ({ items, currentLine: line, skippedLines: line - lastTxStart, error, outcome });
+    ({ items, currentLine: line, skippedLines: line - lastTxStart, error, outcome, metaReset, ...(warning === undefined ? {} : { warning }) });
   /** Adds the failed line's (or commit's) item; the reply then stops. */
   const fail = (op: string, table: string, e: unknown): BulkReply => {
     const err = asSearchError(e);
@@ -210,6 +220,8 @@ export async function execJsonBulk(ctx: WriteContext, lines: BulkLine[]): Promis
     }
     const failed = run && run.table.name !== st.table ? await close(line - 1) : undefined;
     if (failed) return failed;
+    metaReset = true;
+    warning = undefined;
     try {
       run ??= new Run(openTable(ctx, st.table, st.body.cluster, st.op));
       const reading = readLine(ctx, st, run);
@@ -217,6 +229,7 @@ export async function execJsonBulk(ctx: WriteContext, lines: BulkLine[]): Promis
     } catch (e) {
       return fail(st.op, st.table, e);
     }
+    if (st.op !== 'update' && st.op !== 'delete') warning = run.rows.warning();
   }
   return (await close(line)) ?? finish('ok');
 }

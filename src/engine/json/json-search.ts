@@ -10,8 +10,8 @@ import type { Expr, NamedValue, OrderItem, SelectItem, SelectStatement } from '.
 import type { SearchRequest } from '../../index/types.js';
 import { SearchError } from '../../util/errors.js';
 import { buildRequest, DEFAULT_LIMIT, DEFAULT_MAX_MATCHES, execSelect, queryFlags, querySettings, type GlobalFlags } from '../exec/exec-select.js';
-import { parseAggs, runAggs } from '../group/json-aggs.js';
-import { refuseGroupingCutoff } from '../group/grouped-select.js';
+import { parseAggs, runAggs, type AggRequest } from '../group/json-aggs.js';
+import { firstMatchesOnly } from '../group/grouped-select.js';
 import { scopedWhere, selectedValues } from '../group/facets.js';
 import { geoDistance } from './json-geo.js';
 import { checkSearchKeys, jsonOptions } from './json-search-keys.js';
@@ -24,6 +24,7 @@ import { tableParseOptions, tableQueryError } from '../../index/table-query.js';
 import type { Catalog } from '../catalog.js';
 import type { RowsResult } from '../result.js';
 import { orderedColumns } from '../schema-text.js';
+import { sourcePatternMatch } from './source-pattern.js';
 import { TableParseCache } from '../parse-cache.js';
 import type { Session } from '../session.js';
 import type { Table } from '../table.js';
@@ -35,17 +36,46 @@ import { execDistributedSelect } from '../distributed/dist-select.js';
 const shapeError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
 
 const column = (name: string): Expr => ({ kind: 'column', name, path: [], text: name });
+/** A sort key: an attribute, or a JSON attribute's path `meta.a.b` (searchd's sort-by parser reads both). */
+function sortColumn(name: string): Expr {
+  const [head, ...path] = name.split('.');
+  return path.length && head && path.every((p) => p !== '') ? { kind: 'column', name: head, path, text: name } : column(name);
+}
 const WEIGHT: Expr = { kind: 'call', name: 'weight', args: [], text: 'weight()' };
 const RAND: Expr = { kind: 'call', name: 'rand', args: [], text: 'rand()' };
 
+/** Keys of a sort object searchd names as unsupported (ParseSortObj); any other but order and mode is refused too. */
+const UNSUPPORTED_SORT_KEYS = new Set(['missing', 'nested_path', 'nested_filter']);
+
+/**
+ * `{"name": "asc"}` or `{"name": {"order": "asc", "mode": "min"}}` as searchd's ParseSortObj reads them:
+ * `mode` (min / max) sorts an MVA by LEAST() / GREATEST() of its values (FormatSortBy's order expression).
+ */
 function sortItem(name: string, order: JsonValue | undefined): OrderItem {
-  let dir = order;
-  if (isJsonObject(order)) dir = order.order;
+  if (order !== undefined && typeof order !== 'string' && !isJsonObject(order)) throw shapeError(`"sort" property 0("${name}") should be an object`);
+  let dir: JsonValue | undefined = order;
+  let fn: 'least' | 'greatest' | undefined;
+  if (isJsonObject(order)) {
+    dir = order.order;
+    if (dir !== undefined && typeof dir !== 'string') throw shapeError('"sort" property "order" order is invalid');
+    if (order.mode !== undefined) {
+      if (dir !== undefined && typeof order.mode !== 'string') throw shapeError('"mode" property "order" order is invalid');
+      const mode = typeof order.mode === 'string' ? order.mode : '';
+      if (mode !== 'min' && mode !== 'max') throw shapeError(`"mode" supported are "min" and "max", got "${mode}", not supported`);
+      fn = mode === 'min' ? 'least' : 'greatest';
+    }
+    for (const key of Object.keys(order)) {
+      if (UNSUPPORTED_SORT_KEYS.has(key)) throw new SearchError('UNSUPPORTED', `"${key}" property not supported`);
+      // searchd skips other keys; a skipped key is a silently different order (issue 13)
+      if (key !== 'order' && key !== 'mode') throw shapeError(`unknown property "${key}" in "sort" property "${name}"`);
+    }
+  }
   const direction = dir === undefined ? (name === '_score' ? 'desc' : 'asc') : dir;
   if (direction !== 'asc' && direction !== 'desc') {
     throw shapeError(`"sort" property "${name}" order is invalid ${typeof direction === 'string' ? direction : ''}`.trimEnd());
   }
-  return { expr: name === '_score' ? WEIGHT : column(name), direction };
+  if (fn) return { expr: { kind: 'call', name: fn, args: [sortColumn(name)], text: `${fn}(${name})` }, direction };
+  return { expr: name === '_score' ? WEIGHT : sortColumn(name), direction };
 }
 
 /**
@@ -67,6 +97,8 @@ function geoSortItem(v: JsonValue): OrderItem {
 export function sortItems(sort: JsonValue | undefined): OrderItem[] {
   if (sort === undefined) return [];
   if (!Array.isArray(sort) && !isJsonObject(sort)) throw shapeError('"sort" property value should be an array or an object');
+  if (isJsonObject(sort) && sort._script !== undefined) throw new SearchError('UNSUPPORTED', '"_script" property not supported');
+  if (isJsonObject(sort) && !Object.keys(sort).length) throw shapeError('"sort" property 0("") should be an object');
   const out: OrderItem[] = [];
   const items = Array.isArray(sort) ? sort : [sort];
   for (const item of items) {
@@ -79,18 +111,22 @@ export function sortItems(sort: JsonValue | undefined): OrderItem[] {
       continue;
     }
     if (typeof item === 'string') { out.push(sortItem(item, undefined)); continue; }
-    if (!isJsonObject(item) || Object.keys(item).length !== 1) throw shapeError('invalid "sort" property item');
+    // searchd's texts: an array item has no name ("")
+    if (!isJsonObject(item)) throw shapeError('"sort" property "" should be a string or an object');
+    if (Object.keys(item).length !== 1) throw shapeError(Array.isArray(sort) ? '"sort" property "" should be an object' : 'invalid "sort" property item');
     const [name, order] = Object.entries(item)[0]!;
     out.push(name === '_geo_distance' ? geoSortItem(order) : sortItem(name, order));
   }
   return out;
 }
 
-/** `_source` as include and exclude patterns (`*` wildcards); empty includes = everything. */
+/** `_source` as include and exclude patterns (source-pattern.ts); empty includes = everything. */
 export interface SourceFilter { includes: string[]; excludes: string[] }
 
-function stringList(v: JsonValue, what: string): string[] {
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw shapeError(`"${what}" property should be a string`);
+function stringList(v: JsonValue, what: string, key = what): string[] {
+  // searchd's GetArrayItem names the key alone; ParseStringArray the whole path
+  if (!Array.isArray(v)) throw shapeError(`"${key}" property value should be an array`);
+  if (v.some((x) => typeof x !== 'string')) throw shapeError(`"${what}" property should be a string`);
   return v as string[];
 }
 
@@ -99,37 +135,16 @@ export function sourceFilter(v: JsonValue | undefined): SourceFilter {
   if (typeof v === 'string') return { includes: v === '' || v === '*' ? [] : [v], excludes: [] };
   if (Array.isArray(v)) return { includes: stringList(v, '_source'), excludes: [] };
   if (!isJsonObject(v)) throw shapeError('"_source" property should be a string or an array or an object');
-  let includes = v.includes === undefined ? [] : stringList(v.includes, '_source" "includes');
+  let includes = v.includes === undefined ? [] : stringList(v.includes, '_source" "includes', 'includes');
   if (includes.length === 1 && includes[0] === '*') includes = [];
-  const excludes = v.excludes === undefined ? [] : stringList(v.excludes, '_source" "excludes');
+  const excludes = v.excludes === undefined ? [] : stringList(v.excludes, '_source" "excludes', 'excludes');
   return { includes, excludes };
-}
-
-/**
- * `*` globs of `_source` includes/excludes, case-insensitive, without a RegExp: a pattern of any length
- * is a few substring searches (a 300 kB pattern made V8 refuse the RegExp as too large; fuzzer found).
- */
-function globMatch(pattern: string, name: string): boolean {
-  const parts = pattern.toLowerCase().split('*');
-  const text = name.toLowerCase();
-  const first = parts[0]!;
-  if (parts.length === 1) return text === first;
-  const last = parts[parts.length - 1]!;
-  if (!text.startsWith(first) || text.length < first.length + last.length || !text.endsWith(last)) return false;
-  let at = first.length;
-  const end = text.length - last.length;
-  for (let i = 1; i < parts.length - 1; i++) {
-    const found = text.indexOf(parts[i]!, at);
-    if (found < 0 || found + parts[i]!.length > end) return false;
-    at = found + parts[i]!.length;
-  }
-  return true;
 }
 
 /** Whether `_source` shows a select-list item (Manticore's IsHiddenByJsonSource, for columns and script fields alike). */
 function shown(source: SourceFilter, name: string): boolean {
-  if (source.includes.length && !source.includes.some((p) => globMatch(p, name))) return false;
-  return !source.excludes.some((p) => globMatch(p, name));
+  if (source.includes.length && !source.includes.some((p) => sourcePatternMatch(p, name))) return false;
+  return !source.excludes.some((p) => sourcePatternMatch(p, name));
 }
 
 /** The select list: `id` (it becomes `_id`), then the `_source` columns in schema order. */
@@ -205,7 +220,6 @@ function lookupTable(catalog: Catalog, name: string): Table {
 /** The matches `aggs` run over: the main query's, without its sort (none when nothing can match). */
 function aggsRequest(table: Table, st: SelectStatement, flags: GlobalFlags, fullText: SearchRequest['query'] | 'none'): SearchRequest {
   const req = buildRequest(table, { ...st, orderBy: undefined }, flags, fullText);
-  if (req !== 'none') refuseGroupingCutoff(req);
   if (req !== 'none') return req;
   return {
     query: null, ranker: 'none', fieldWeights: {}, filters: [{ attr: 'id', op: 'in', values: [] }], sort: [],
@@ -233,12 +247,24 @@ export async function execJsonSearch(
   const result = await execSelect(table, st, session, flags, parts.fullText);
   if (aggs.length) {
     for (const a of aggs) if (a.auto) a.selected = selectedValues(st.where, [a.field.name.toLowerCase()]);
-    const scoped = (scope: { kind: 'only' | 'exclude'; attrs: string[] }) =>
-      aggsRequest(table, { ...st, where: scopedWhere(st.where, scope) }, flags, parts.fullText);
-    const out = await runAggs(table, aggs, aggsRequest(table, st, flags, parts.fullText), scoped);
+    type Scope = NonNullable<AggRequest['scope']>;
+    let scoped = (scope: Scope) => aggsRequest(table, { ...st, where: scopedWhere(st.where, scope) }, flags, parts.fullText);
+    const main = aggsRequest(table, st, flags, parts.fullText);
+    if (main.cutoff) {
+      // cutoff=N: each aggregation groups the first N matches of its scope's query, as searchd's FACETs do
+      // (grouped-select.ts); those are found before the batch, which asks for its scopes synchronously
+      const key = (scope: Scope) => `${scope.kind}:${scope.attrs.join(',')}`;
+      const cut = new Map<string, SearchRequest>();
+      for (const scope of [...aggs.map((a) => a.scope), { kind: 'only' as const, attrs: [] }]) {
+        if (scope && !cut.has(key(scope))) cut.set(key(scope), await firstMatchesOnly(table, scoped(scope)));
+      }
+      scoped = (scope) => cut.get(key(scope))!;
+    }
+    const out = await runAggs(table, aggs, await firstMatchesOnly(table, main), scoped);
     result.aggregations = out.entries;
-    // the aggregations saw every match: the total is exact, not the full scan's early-stop bound
-    if (result.meta && out.totalFound >= 0) Object.assign(result.meta, { totalFound: out.totalFound, totalRelation: 'eq' });
+    // the aggregations saw every match: the total is exact, not the full scan's early-stop bound (with
+    // cutoff they saw only the first N: the hits query's own total stands)
+    if (result.meta && out.totalFound >= 0 && !main.cutoff) Object.assign(result.meta, { totalFound: out.totalFound, totalRelation: 'eq' });
   }
   await addJsonHighlights(table, result, obj, flags);
   // Query warnings (`ignoring fields ...`) reach the reply as `"warning":{"reason":...}`.

@@ -11,11 +11,13 @@ import { docLiteral, insertDocLiteral, isJsonInt, isJsonObject, objectPairs, req
 import type { Literal } from '../values/literal.js';
 import type { RowInput, Table } from '../table.js';
 import { lockedForInsert } from '../exec/table-locks.js';
+import { insertWarning } from '../exec/insert-warnings.js';
 
 const parseError = (msg: string): SearchError => new SearchError('PARSE_ERROR', msg);
 const U64_MAX = (1n << 64n) - 1n;
 
-export interface InsertReply { table: string; id: bigint; replace: boolean }
+/** `warning`: a JSON attribute stored NULL for its syntax (insert-warnings.ts), kept for SHOW WARNINGS. */
+export interface InsertReply { table: string; id: bigint; replace: boolean; warning?: string }
 
 /**
  * The `id` of a request (Manticore's ParseIndexId): a non-negative integer, 0 or absent for "none".
@@ -100,5 +102,6 @@ export async function execJsonInsert(ctx: WriteContext, body: JsonValue, replace
   const id = given ?? (await ctx.ids.take(1))[0]!;
   // concurrent writers share one durable commit, as SQL INSERT (../transaction/transaction-group.ts)
   await commitGrouped(table, () => ({ ids: [id], ...table.prepare([row], [id], colNos), replace }));
-  return { table: table.name, id, replace };
+  const warning = insertWarning(table, [row], false);
+  return warning === undefined ? { table: table.name, id, replace } : { table: table.name, id, replace, warning };
 }

@@ -75,10 +75,18 @@ export async function addJsonHighlights(table: Table, result: HighlightedRows, b
  */
 export function scriptFieldItems(v: JsonValue | undefined): SelectItem[] {
   if (v === undefined) return [];
-  if (!isJsonObject(v)) throw badRequest('"script_fields" property value should be an object');
+  // searchd's checks and texts, in its order (sphinxjsonquery.cpp ParseScriptFields)
+  if (!isJsonObject(v)) throw badRequest('"script_fields" property should be an object');
   return Object.entries(v).map(([name, f]) => {
-    const script = isJsonObject(f) && isJsonObject(f.script) ? f.script.inline : undefined;
-    if (typeof script !== 'string') throw badRequest(`"script_fields" "${name}" should have "script" with "inline"`);
+    if (!isJsonObject(f)) throw badRequest('"script_fields" properties should be objects');
+    if (name === '') throw badRequest('"script_fields" empty property name');
+    if (f.script === undefined) throw badRequest('"script_fields" property should have "script" object');
+    const script = isJsonObject(f.script) ? f.script.inline : undefined;
+    if (script === undefined) throw badRequest('"inline" property missing');
+    if (typeof script !== 'string') throw badRequest('"inline" property value should be a string');
+    if (script === '') throw badRequest('"inline" property empty');
+    const unsupported = ['lang', 'params', 'stored', 'file'].find((k) => (f.script as Record<string, unknown>)[k] !== undefined);
+    if (unsupported) throw new SearchError('UNSUPPORTED', `"${unsupported}" property not supported in "script_fields"`);
     const st = parseSql(`SELECT ${script} FROM t`)[0];
     if (!st || st.kind !== 'select' || st.items.length !== 1) throw badRequest(`"script_fields" "${name}": bad expression`);
     return { expr: st.items[0].expr, name, alias: name };
