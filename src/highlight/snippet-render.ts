@@ -106,13 +106,13 @@ export function renderStart(s: FieldStream, limit: number, used: { cp: number },
   let to = 0;
   const flush = (): void => { if (to > from) out += s.text.slice(from, to); from = to; };
   const d = s.pieces.data;
-  // only the text the pieces cover: a head scan's (snippet-scan-path.ts) end near the limit, not the field's
   const n = s.pieces.n;
-  const pairs = n > 0 && SURROGATE.test(s.text.slice(0, d[(n - 1) * PIECE_WORDS + P_END]));
+  // each piece taken counts its own code points: a test of the whole covered text for surrogate pairs
+  // (then units or code points for every piece) read all of a long field to show its first `limit`
   for (let i = 0; i < n; i++) {
     const start = d[i * PIECE_WORDS + P_START];
     const end = d[i * PIECE_WORDS + P_END];
-    const len = pairs ? cpLen(s.text, start, end) : end - start;
+    const len = cpLen(s.text, start, end);
     const ok = limit <= 0 || used.cp + len <= limit;
     if (ok || (!out.length && to === from)) {
       if (start !== to) { flush(); from = start; }
@@ -124,8 +124,6 @@ export function renderStart(s: FieldStream, limit: number, used: { cp: number },
   flush();
   return out;
 }
-
-const SURROGATE = /[\ud800-\udfff]/;
 
 /** The chosen passages of one field, marked (PassageHighlighter_c). */
 export function renderPassages(s: FieldStream, passages: PickedPassage[], mk: Markers, zones: boolean): PassageText[] {

@@ -69,11 +69,16 @@ const MAX_PATTERNS = 256;
  * start with letters a-z the charset folds to (or it ignores characters).
  */
 export function keywordPattern(keywords: ReadonlyMap<string, number>, cs: CharsetTable): RegExp | null {
+  const last = lastOf.get(keywords);
+  if (last !== undefined && last.cs === cs) return last.re;
   let byTerms = patterns.get(cs);
   if (!byTerms) { byTerms = new Map(); patterns.set(cs, byTerms); }
   const key = [...keywords.keys()].join('\u0001');
   let re = byTerms.get(key);
-  if (re !== undefined) return re;
+  if (re !== undefined) {
+    lastOf.set(keywords, { cs, re });
+    return re;
+  }
   if (byTerms.size >= MAX_PATTERNS) byTerms.clear();
   re = null;
   const src = letterSources(cs);
@@ -95,8 +100,15 @@ export function keywordPattern(keywords: ReadonlyMap<string, number>, cs: Charse
     if (ok) re = new RegExp([...alts].join('|'), 'g');
   }
   byTerms.set(key, re);
+  lastOf.set(keywords, { cs, re });
   return re;
 }
+
+/**
+ * Per keywords map (a query plan's, which every document of a page or CALL SNIPPETS shares), the
+ * prefilter last found for it: the terms' key string and two map look-ups were paid per long field.
+ */
+const lastOf = new WeakMap<ReadonlyMap<string, number>, { cs: CharsetTable; re: RegExp | null }>();
 
 const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13;
 

@@ -96,10 +96,18 @@ function homeCore(streams: PickStream[]): Core {
  * (read in place), else on the shared core with the tokens copied in.
  */
 export function pickPassagesWasm(inp: PickInput, core: Core = homeCore(inp.streams)): PickedPassage[] {
-  const nTok = inp.streams.reduce((a, s) => a + tokenCount(s), 0);
-  const inPlace = (s: PickStream): boolean => s.home?.core === core;
-  const copied = inp.streams.reduce((a, s) => a + (inPlace(s) ? 0 : tokenCount(s)), 0);
-  const nf = inp.streams.length;
+  // plain loops and stores: this runs once per highlighted document, and the closures and array
+  // literals it made (a reduce per count, a literal per field row) were most of its own cost
+  const streams = inp.streams;
+  const nf = streams.length;
+  let nTok = 0;
+  let copied = 0;
+  for (let f = 0; f < nf; f++) {
+    const s = streams[f];
+    const n = tokenCount(s);
+    nTok += n;
+    if (s.home?.core !== core) copied += n;
+  }
   const nTerms = Math.min(inp.termWeights.length, 32);
   const outCap = nTok + 1;
   const words = copied * TOKEN_WORDS + nf * FIELD_WORDS + PARAM_WORDS + nTerms + outCap * OUT_WORDS;
@@ -111,12 +119,23 @@ export function pickPassagesWasm(inp: PickInput, core: Core = homeCore(inp.strea
   const i32 = core.i32;
   let t = tokPtr >>> 2;
   let first = 0;
-  inp.streams.forEach((s, f) => {
+  for (let f = 0; f < nf; f++) {
+    const s = streams[f];
     const n = tokenCount(s);
     const l = inp.limits[f];
-    if (inPlace(s)) {
-      i32.set([0, n, inp.extract[f] ? s.docBytes : 0, l.limit, l.limitWords, l.limitSnippets, inp.extract[f] ? 1 : 0, s.home!.ptr], (fieldPtr >>> 2) + f * FIELD_WORDS);
-      return;
+    const x = inp.extract[f];
+    const row = (fieldPtr >>> 2) + f * FIELD_WORDS;
+    // the core reads a field's bytes only when it extracts from it (an unscanned field's are not counted)
+    i32[row + 1] = n;
+    i32[row + 2] = x ? s.docBytes : 0;
+    i32[row + 3] = l.limit;
+    i32[row + 4] = l.limitWords;
+    i32[row + 5] = l.limitSnippets;
+    i32[row + 6] = x ? 1 : 0;
+    if (s.home?.core === core) {
+      i32[row] = 0;
+      i32[row + 7] = s.home.ptr;
+      continue;
     }
     const packed = s.home ? s.home.view() : s.packed;
     if (packed && packed.length === n * TOKEN_WORDS) {
@@ -127,14 +146,23 @@ export function pickPassagesWasm(inp: PickInput, core: Core = homeCore(inp.strea
       i32[t++] = (s.word[i] ? TOK_WORD : 0) | (s.hit[i] ? TOK_HIT : 0) | (s.brk[i] === 1 ? TOK_BREAK : 0) | (s.brk[i] === 2 ? TOK_PHRASE_BOUNDARY : 0);
       i32[t++] = s.mask[i] | 0;
     }
-    // the core reads a field's bytes only when it extracts from it (an unscanned field's are not counted)
-    i32.set([first, n, inp.extract[f] ? s.docBytes : 0, l.limit, l.limitWords, l.limitSnippets, inp.extract[f] ? 1 : 0, 0], (fieldPtr >>> 2) + f * FIELD_WORDS);
+    i32[row] = first;
+    i32[row + 7] = 0;
     first += n;
-  });
+  }
   const g = inp.global;
-  i32.set([inp.around, inp.forceAllWords ? 1 : 0, inp.useBoundaries ? 1 : 0, inp.spz ? 1 : 0, inp.perField ? 1 : 0,
-    g.limit, g.limitWords, g.limitSnippets, inp.foundWords | 0, nTerms], paramPtr >>> 2);
-  i32.set(inp.termWeights.slice(0, nTerms), (paramPtr >>> 2) + PARAM_WORDS);
+  const pp = paramPtr >>> 2;
+  i32[pp] = inp.around;
+  i32[pp + 1] = inp.forceAllWords ? 1 : 0;
+  i32[pp + 2] = inp.useBoundaries ? 1 : 0;
+  i32[pp + 3] = inp.spz ? 1 : 0;
+  i32[pp + 4] = inp.perField ? 1 : 0;
+  i32[pp + 5] = g.limit;
+  i32[pp + 6] = g.limitWords;
+  i32[pp + 7] = g.limitSnippets;
+  i32[pp + 8] = inp.foundWords | 0;
+  i32[pp + 9] = nTerms;
+  for (let k = 0; k < nTerms; k++) i32[pp + PARAM_WORDS + k] = inp.termWeights[k];
   const n = (core.exports as unknown as SnippetExports).snippetPick(tokPtr, fieldPtr, nf, paramPtr, outPtr, outCap);
   if (n < 0) throw new Error(`quarry wasm core: snippetPick failed (${n})`);
   const out = core.i32;
