@@ -176,13 +176,28 @@ function ascendingPuts(ops: PreparedOp[]): boolean {
 
 /**
  * writeRecords of a batch of ascending puts, their sealed documents in op order, through one key buffer
- * (lmdb copies a key as it puts it): no map of states, no key buffer per document.
+ * (lmdb copies a key as it puts it): no map of states, no key buffer per document. Each put is first
+ * tried as an append (lmdb's MDB_APPEND: no search from the root, and a full page starts a new one where
+ * a split left two half-full ones): a bulk load's batches come in ascending ids after the rows before
+ * them. lmdb refuses an append whose key is not past the last one and writes nothing (false); that put,
+ * and the rest of the batch, go the usual way.
  */
 function writePuts(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch): bigint {
   const key = Buffer.allocUnsafe(ROW_KEY_LEN);
-  for (const op of batch.ops) dbs.docs.putSync(writeDocKey(key, gen, op.docId), op.sealed!);
+  const docs = dbs.docs as unknown as AppendingDb;
+  let append = true;
+  for (const op of batch.ops) {
+    writeDocKey(key, gen, op.docId);
+    if (append && docs.putSync(key, op.sealed!, APPEND)) continue;
+    append = false;
+    dbs.docs.putSync(key, op.sealed!);
+  }
   return writeTail(dbs, gen, lastSeq, batch);
 }
+
+const APPEND = { append: true };
+/** lmdb-js's putSync says whether it wrote (its typings say void): false for a refused append. */
+interface AppendingDb { putSync(key: Buffer, value: Buffer, options: typeof APPEND): boolean }
 
 /**
  * The documents after a batch of puts and deletes alone (docId -> sealed record, null when deleted; the
