@@ -10,23 +10,38 @@ import { LogDb, type LogRound, type LoggedPut } from './write-log/write-log.js';
 import { decodeValue, encodeValue, ValueWriter } from './values/value-codec.js';
 import { varintSize } from './values/value-format.js';
 
-/** One op, encoded: its payload (an update's values, inside the op record; empty for a put and a delete). */
+/**
+ * One op, encoded: its payload (an update's values, inside the op record; empty for a put and a delete).
+ * A put's document is the next of the call's sealed documents (PreparedBatch.docs), in op order.
+ */
 export interface PreparedOp {
   op: WriteOp['op'];
   docId: bigint;
   payload: Buffer;
-  /**
-   * A put's document record as stored: the encoded document followed by its checksum (record-check.ts),
-   * made once here. A view of one buffer holding the call's documents (docArena): no payload view of it
-   * besides (only its length was read), no buffer of its own per document.
-   */
-  sealed?: Buffer;
 }
 
-/** A write call, encoded: its op-log record and its ops. */
+/**
+ * The document records of a call's puts as stored, one after another in one buffer: each the encoded
+ * document followed by its checksum (record-check.ts), made once here; the d-th put's record ends at
+ * `ends[d]` and starts where the one before ends (the first at 0). No buffer of its own per document:
+ * a view per put was a Buffer object per row that a bulk load's 25k-row batch kept past young
+ * collections (its rows wait for their segment's build), promoted and copied twice.
+ */
+export interface SealedDocs {
+  buf: Buffer;
+  ends: Uint32Array;
+}
+
+/** A write call, encoded: its op-log record, its ops and its puts' document records. */
 export interface PreparedBatch {
   record: Buffer;
   ops: PreparedOp[];
+  docs: SealedDocs;
+}
+
+/** The record of the `d`-th put of a call (a view of `docs.buf`). */
+export function sealedAt(docs: SealedDocs, d: number): Buffer {
+  return docs.buf.subarray(d === 0 ? 0 : docs.ends[d - 1]!, docs.ends[d]!);
 }
 
 /**
@@ -61,19 +76,23 @@ function sealedDoc(doc: unknown): Buffer {
 
 /**
  * The documents of a call's puts (`ops`) encoded and each sealed (record-check.ts) one after another into
- * one buffer, their records views of it in op order. A buffer of its own per document (a pool slice,
- * the document copied into it from the scratch) and a payload view besides made two short-lived
- * objects a row that a bulk load's 25k-row batch kept past young collections (its rows wait for their
- * segment's build): promoted, copied twice. The buffer is the writer's own, not a scratch writer's:
- * the records keep it. A call of one document (a single-row INSERT) keeps sealedDoc's buffer of its size.
+ * one buffer (SealedDocs). A buffer of its own per document (a pool slice, the document copied into it
+ * from the scratch) and a payload view besides made two short-lived objects a row that a bulk load's
+ * 25k-row batch kept past young collections: promoted, copied twice. The buffer is the writer's own,
+ * not a scratch writer's: the batch keeps it. A call of one document (a single-row INSERT) keeps
+ * sealedDoc's buffer of its size.
  */
-function docArena(ops: WriteOp[]): Buffer[] {
+function docArena(ops: WriteOp[]): SealedDocs {
   let puts = 0;
   let only: unknown;
   for (const op of ops) if (op.op === 'put' || op.op === 'insert') { puts++; only = op.doc; }
-  if (puts <= 1) return puts ? [sealedDoc(only)] : [];
+  if (puts <= 1) {
+    const buf = puts ? sealedDoc(only) : EMPTY;
+    return { buf, ends: puts ? Uint32Array.of(buf.length) : NO_ENDS };
+  }
   const w = new ValueWriter();
-  const ends: number[] = [];
+  const ends = new Uint32Array(puts);
+  let d = 0;
   for (const op of ops) {
     if (op.op !== 'put' && op.op !== 'insert') continue;
     const start = w.pos;
@@ -82,16 +101,12 @@ function docArena(ops: WriteOp[]): Buffer[] {
     w.ensure(CHECK_BYTES);
     w.buf.writeUInt32LE(crc, w.pos);
     w.pos += CHECK_BYTES;
-    ends.push(w.pos);
+    ends[d++] = w.pos;
   }
-  const buf = w.buf;
-  // packed, as the one-put call's array literal: `new Array(n)` made a holey array, and prepareBatch's
-  // read of docs[d] deoptimized ('wrong map') each time the workload went from single-row INSERTs to
-  // multi-row ones and back (--trace-deopt under insert-ab --phases 1)
-  const sealed: Buffer[] = [];
-  for (let i = 0, start = 0; i < ends.length; start = ends[i]!, i++) sealed.push(buf.subarray(start, ends[i]!));
-  return sealed;
+  return { buf: w.buf, ends };
 }
+
+const NO_ENDS = new Uint32Array(0);
 
 /**
  * Validates and encodes `ops` at call time, so a caller mutating its objects afterwards cannot
@@ -106,13 +121,12 @@ export function prepareBatch(ops: WriteOp[]): PreparedBatch {
     w.varint(ops.length);
     const out: PreparedOp[] = [];
     const spans: number[] = [];
-    let d = 0;
     for (const op of ops) {
       if (op.op === 'put' || op.op === 'insert') {
-        out.push({ op: op.op, docId: op.docId, payload: EMPTY, sealed: docs[d++] });
+        out.push({ op: op.op, docId: op.docId, payload: EMPTY });
         writeOp(w, op);
       } else {
-        out.push({ op: op.op, docId: op.docId, payload: EMPTY, sealed: undefined }); // one shape with a put's
+        out.push({ op: op.op, docId: op.docId, payload: EMPTY });
         spans.push(out.length - 1, w.pos + OP_HEADER_BYTES);
         writeOp(w, op);
         spans.push(w.pos);
@@ -121,7 +135,7 @@ export function prepareBatch(ops: WriteOp[]): PreparedBatch {
     const record = w.finish();
     // an update's values lie inside the record: its payload is a view of them
     for (let i = 0; i < spans.length; i += 3) out[spans[i]!]!.payload = record.subarray(spans[i + 1]!, spans[i + 2]!);
-    return { record, ops: out };
+    return { record, ops: out, docs };
   } finally {
     giveWriter(w);
   }
@@ -131,9 +145,8 @@ const EMPTY = Buffer.alloc(0);
 
 /** The bytes a prepared batch stores: its op record and its documents (other ops' payloads are in the record). */
 export function batchBytes(batch: PreparedBatch): number {
-  let n = batch.record.byteLength;
-  for (const op of batch.ops) if (op.op === 'put' || op.op === 'insert') n += op.sealed!.byteLength - CHECK_BYTES;
-  return n;
+  const { ends } = batch.docs;
+  return batch.record.byteLength + (ends.length ? ends[ends.length - 1]! : 0) - ends.length * CHECK_BYTES;
 }
 
 /**
@@ -147,11 +160,12 @@ export function applyBatch(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: P
   if (ascendingPuts(ops)) return writePuts(dbs, gen, lastSeq, batch);
   // docId -> sealed document record after the ops so far (null: deleted or absent)
   const states = new Map<bigint, Buffer | null>();
+  let d = 0;
   for (const op of ops) {
     if (op.op === 'insert' && currentBytes(dbs, gen, states, op.docId) !== null) {
       throw new SearchError('DUPLICATE_ID', `duplicate id '${BigInt.asUintN(64, op.docId)}'`);
     }
-    if (op.op === 'put' || op.op === 'insert') states.set(op.docId, op.sealed!);
+    if (op.op === 'put' || op.op === 'insert') states.set(op.docId, sealedAt(batch.docs, d++));
     else if (op.op === 'delete') states.set(op.docId, null);
     else {
       const cur = currentBytes(dbs, gen, states, op.docId);
@@ -176,13 +190,31 @@ function ascendingPuts(ops: PreparedOp[]): boolean {
 
 /**
  * writeRecords of a batch of ascending puts, their sealed documents in op order, through one key buffer
- * (lmdb copies a key as it puts it): no map of states, no key buffer per document.
+ * (lmdb copies a key as it puts it): no map of states, no key buffer per document. Each put is first
+ * tried as an append (lmdb's MDB_APPEND: no search from the root, and a full page starts a new one where
+ * a split left two half-full ones): a bulk load's batches come in ascending ids after the rows before
+ * them. lmdb refuses an append whose key is not past the last one and writes nothing (false); that put,
+ * and the rest of the batch, go the usual way.
  */
 function writePuts(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedBatch): bigint {
   const key = Buffer.allocUnsafe(ROW_KEY_LEN);
-  for (const op of batch.ops) dbs.docs.putSync(writeDocKey(key, gen, op.docId), op.sealed!);
+  const docs = dbs.docs as unknown as AppendingDb;
+  let append = true;
+  const ops = batch.ops;
+  for (let d = 0; d < ops.length; d++) {
+    writeDocKey(key, gen, ops[d]!.docId);
+    // a view of the put's record made here dies young, where one kept with the batch was promoted
+    const sealed = sealedAt(batch.docs, d);
+    if (append && docs.putSync(key, sealed, APPEND)) continue;
+    append = false;
+    dbs.docs.putSync(key, sealed);
+  }
   return writeTail(dbs, gen, lastSeq, batch);
 }
+
+const APPEND = { append: true };
+/** lmdb-js's putSync says whether it wrote (its typings say void): false for a refused append. */
+interface AppendingDb { putSync(key: Buffer, value: Buffer, options: typeof APPEND): boolean }
 
 /**
  * The documents after a batch of puts and deletes alone (docId -> sealed record, null when deleted; the
@@ -191,8 +223,9 @@ function writePuts(dbs: StoreDbs, gen: number, lastSeq: bigint, batch: PreparedB
  */
 export function blindStates(batch: PreparedBatch): Map<bigint, Buffer | null> {
   const states = new Map<bigint, Buffer | null>();
+  let d = 0;
   for (const op of batch.ops) {
-    if (op.op === 'put') states.set(op.docId, op.sealed!);
+    if (op.op === 'put') states.set(op.docId, sealedAt(batch.docs, d++));
     else if (op.op === 'delete') states.set(op.docId, null);
     else throw new SearchError('INTERNAL', `a ${op.op} reads the store: writeTogether takes puts and deletes only`);
   }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { OP_HEADER_BYTES, readOps, writeOp } from '../../../src/store/op-codec.js';
 import { ValueWriter } from '../../../src/store/values/value-codec.js';
-import { prepareBatch } from '../../../src/store/write-batch.js';
+import { prepareBatch, sealedAt } from '../../../src/store/write-batch.js';
 import { CHECK_BYTES } from '../../../src/store/record-check.js';
 
 describe('op records', () => {
@@ -26,8 +26,8 @@ describe('op records', () => {
     w.value(doc);
     // the put's document is its sealed record (the document, then its checksum); an update's payload its values
     expect(batch.ops.map((o) => o.payload.length)).toEqual([0, values.pos, 0]);
-    expect(batch.ops[0].sealed!.length).toBe(w.pos + CHECK_BYTES);
-    expect(batch.ops[0].sealed!.subarray(0, w.pos)).toEqual(w.view());
+    expect(sealedAt(batch.docs, 0).length).toBe(w.pos + CHECK_BYTES);
+    expect(sealedAt(batch.docs, 0).subarray(0, w.pos)).toEqual(w.view());
   });
 
   it('reads a put logged with its document by an earlier build (kind 1)', () => {

@@ -119,6 +119,22 @@ describe('Store writes and reads', () => {
     expect([...store.opsSince('t1', 0n)].map((o) => o.docId)).toEqual([...ids, 50n, 3n, 50n]);
   });
 
+  it('writes ascending batches appended past the stored rows, and ones lmdb refuses to append (below, among or over them) too', async () => {
+    await store.createTable(schema('t2'));
+    const put = (ids: bigint[], tag: string) => ids.map((docId) => ({ op: 'put' as const, docId, doc: { title: `${tag}${docId}` } }));
+    await store.write('t1', put([10n, 20n, 30n], 'a'));
+    await store.write('t1', put([40n, 50n], 'b')); // past the last row: appended
+    await store.write('t2', put([1n, 2n], 'c')); // a later generation: its keys follow every row of t1
+    await store.write('t1', put([5n, 6n], 'd')); // below t1's rows and t2's: refused as appends
+    await store.write('t1', put([25n, 50n, 60n], 'e')); // among them, over one, then past t1's last (t2's rows still follow)
+    await reopen();
+    expect([...store.docs('t1')]).toEqual([
+      [5n, { title: 'd5' }], [6n, { title: 'd6' }], [10n, { title: 'a10' }], [20n, { title: 'a20' }], [25n, { title: 'e25' }],
+      [30n, { title: 'a30' }], [40n, { title: 'b40' }], [50n, { title: 'e50' }], [60n, { title: 'e60' }],
+    ]);
+    expect([...store.docs('t2')]).toEqual([[1n, { title: 'c1' }], [2n, { title: 'c2' }]]);
+  });
+
   it('numbers ops per table, monotonic across calls and restarts, and logs them', async () => {
     await store.createTable(schema('t2'));
     expect(await store.write('t1', [{ op: 'put', docId: 1n, doc: { title: 'a' } }])).toBe(1n);

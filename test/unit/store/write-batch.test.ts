@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchBytes, prepareBatch } from '../../../src/store/write-batch.js';
+import { batchBytes, prepareBatch, sealedAt } from '../../../src/store/write-batch.js';
 import { CHECK_BYTES, unseal } from '../../../src/store/record-check.js';
 import { decodeValue } from '../../../src/store/values/value-codec.js';
 
@@ -8,7 +8,7 @@ describe('batchBytes', () => {
     const doc = { title: 'x'.repeat(500) };
     const puts = prepareBatch([{ op: 'insert', docId: 1n, doc }]);
     const mixed = prepareBatch([{ op: 'insert', docId: 1n, doc }, { op: 'delete', docId: 2n }, { op: 'update', docId: 3n, values: { n: 7 } }]);
-    const docBytes = puts.ops[0]!.sealed!.byteLength - CHECK_BYTES;
+    const docBytes = sealedAt(puts.docs, 0).byteLength - CHECK_BYTES;
     expect(docBytes).toBeGreaterThan(500);
     expect(batchBytes(puts)).toBe(puts.record.byteLength + docBytes);
     expect(batchBytes(mixed)).toBe(mixed.record.byteLength + docBytes);
@@ -27,7 +27,9 @@ describe('prepareBatch documents', () => {
     ]);
     const puts = batch.ops.filter((o) => o.op === 'put' || o.op === 'insert');
     expect(puts.map((o) => o.docId)).toEqual([1n, 2n, 3n]);
-    expect(puts.map((o) => decodeValue(unseal(o.sealed!, () => 'doc')))).toEqual(docs);
-    expect(batchBytes(batch)).toBe(batch.record.byteLength + puts.reduce((n, o) => n + o.sealed!.byteLength - CHECK_BYTES, 0));
+    const sealed = puts.map((_, d) => sealedAt(batch.docs, d));
+    expect(batch.docs.ends.length).toBe(3);
+    expect(sealed.map((b) => decodeValue(unseal(b, () => 'doc')))).toEqual(docs);
+    expect(batchBytes(batch)).toBe(batch.record.byteLength + sealed.reduce((n, b) => n + b.byteLength - CHECK_BYTES, 0));
   });
 });
