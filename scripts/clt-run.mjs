@@ -87,7 +87,7 @@ function parse(path, depth = 0) {
 
 // What quarry cannot stand in for, or what would write outside the scratch directory.
 const SKIP = [/\b(searchd|indexer|indextool|spelldump|php|manticore-load|manticore-backup|manticore-executor|docker|apt-get|apt|yum|dpkg|systemctl|service|wget|git|kill|pkill|killall|sudo|composer|pip3?|python3?|java|kafka\S*)\b(?!['"=])/,
-  /(^|[\s'"=(<>])(\/etc|\/var|\/usr\/(?!bin\/)|\/root|\/opt|\/home|\/proc|\/sys)\b/, /\$\{?HOME\b|~\//, /\bmanticore\.(conf|json)\b/];
+  /(^|[\s'"=(<>])(\/etc|\/var|\/usr\/(?!bin\/)|\/root|\/opt|\/home|\/proc|\/sys)\b/, /\$\{?HOME\b|~\//, /test\/clt-tests\/(scripts|data)\b/, /\bmanticore\.(conf|json)\b/];
 const skipReason = (cmd) => { const m = SKIP.map((r) => r.exec(cmd)).find(Boolean); return m ? m[0].trim() : null; };
 
 function lineRegex(line) {
@@ -166,8 +166,9 @@ const live = new Set(); // servers and shells of files in flight, ended if this 
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { for (const x of live) x.kill(); process.exit(130); });
 async function runFile(path) {
   const dir = mkdtempSync(join(tmpdir(), 'clt-run-')); mkdirSync(join(dir, 'tmp'));
-  // The recordings were made with mysql on a terminal (boxed tables); this HOME's option file asks the same.
-  writeFileSync(join(dir, '.my.cnf'), '[mysql]\ntable\n');
+  // The recordings were made with Oracle's mysql on a terminal (boxed tables, an error printed alone); this
+  // HOME's option file asks the same of MariaDB's client, which otherwise echoes the statement before an error.
+  writeFileSync(join(dir, '.my.cnf'), '[mysql]\ntable\nskip-print-query-on-error\n');
   const q = new Quarry(dir); let shell = new Shell(dir); live.add(q); live.add(shell);
   const r = { file: path, matched: 0, differed: 0, skipped: 0, diffs: [] };
   try {
