@@ -10,8 +10,8 @@
 // Each .rec file gets a fresh quarry server (free ports, an empty data directory) and one bash session whose
 // working directory and HOME are a scratch directory. Commands have 9306/9308/9312 replaced by the server's
 // ports and /tmp/ by the scratch directory's tmp/ (and the reverse in what they print), so a run touches
-// nothing outside its scratch directory. A `block:` of start-searchd restarts quarry on the same data
-// directory; other blocks are expanded in place. Steps that need what quarry is not (searchd, indexer, php,
+// nothing outside its scratch directory. Blocks are expanded in place; a step that starts or stops searchd
+// restarts quarry on the same data directory. Steps that need what quarry is not (searchd, indexer, php,
 // docker, ...) or write outside /tmp are skipped and counted apart.
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -62,7 +62,7 @@ for (let d = opt.paths[0]; ; d = src.dirname(d)) {
 }
 
 const MARK = /^––––? (input|output|comment|block: (.+?)) –––\s*$|^––– (.+) –––\s*$/;
-// Steps of a .rec/.recb text: {input, output} or {restart: true}; other blocks expanded from their file.
+// Steps of a .rec/.recb text as {input, output}, blocks expanded from their .recb files.
 function parse(path, depth = 0) {
   const text = src.read(path);
   if (text === null) return [{ missing: path }];
@@ -74,8 +74,7 @@ function parse(path, depth = 0) {
       else if (m[1] === 'output') mode = 'output';
       else if (m[2]) {
         mode = null; cur = null;
-        if (/start-searchd|stop-searchd/.test(m[2])) steps.push({ restart: true, name: m[2] });
-        else if (depth < 5) steps.push(...parse(src.join(src.dirname(path), m[2] + '.recb'), depth + 1));
+        if (depth < 5) steps.push(...parse(src.join(src.dirname(path), m[2] + '.recb'), depth + 1));
       } else mode = null;
       continue;
     }
@@ -88,6 +87,7 @@ function parse(path, depth = 0) {
 // What quarry cannot stand in for, or what would write outside the scratch directory.
 const SKIP = [/\b(searchd|indexer|indextool|spelldump|php|manticore-load|manticore-backup|manticore-executor|docker|apt-get|apt|yum|dpkg|systemctl|service|wget|git|kill|pkill|killall|sudo|composer|pip3?|python3?|java|kafka\S*)\b(?!['"=])/,
   /(^|[\s'"=(<>])(\/etc|\/var|\/usr\/(?!bin\/)|\/root|\/opt|\/home|\/proc|\/sys)\b/, /\$\{?HOME\b|~\//, /test\/clt-tests\/(scripts|data)\b/, /\bmanticore\.(conf|json)\b/];
+const SEARCHD = /(^|[;&|(\s])searchd(?=[\s;)]|$)/m;
 const skipReason = (cmd) => { const m = SKIP.map((r) => r.exec(cmd)).find(Boolean); return m ? m[0].trim() : null; };
 
 function lineRegex(line) {
@@ -176,8 +176,9 @@ async function runFile(path) {
     await q.start();
     for (const s of steps) {
       if (s.missing) { r.skipped++; continue; }
-      if (s.restart) { await q.stop(); await q.start(); continue; }
       const why = skipReason(s.input);
+      // starting or stopping searchd (a block's or the file's own step) restarts quarry on the same data
+      if (SEARCHD.test(s.input) && !/(^|[\s'"=(<>])\/etc\/|\b(grep|pgrep|pidof|kill|pkill)\b[^|;]*searchd/.test(s.input)) { await q.stop(); await q.start(); r.skipped++; continue; }
       if (why) { r.skipped++; continue; }
       let cmd = s.input;
       for (const [from, to] of Object.entries(q.ports)) cmd = cmd.replace(new RegExp(`(?<!\\d)${from}(?!\\d)`, 'g'), String(to)); // -P9306 too
