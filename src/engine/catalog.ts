@@ -71,7 +71,20 @@ export class Catalog {
   }
 
   #load(schema: TableSchema): void {
-    const table = this.#make(schema);
+    let table: Table;
+    try {
+      table = this.#make(schema);
+    } catch (e) {
+      // its settings cannot be applied now, most often a stopwords/wordforms/exceptions file deleted since
+      // CREATE TABLE (quarry reads them where they are; Manticore copies them into the table's folder):
+      // refuse this table by name, not the whole data directory
+      const why = asSearchError(e).message;
+      const way = /file/.test(why) ? 'put the file back and restart, or DROP TABLE it' : 'DROP TABLE it';
+      const refused = new SearchError('BAD_SETTING', `table '${schema.name}' is not served: ${why} (${way})`);
+      logWarning(refused.message);
+      this.#damaged.set(schema.name, refused);
+      return;
+    }
     try {
       this.covered.set(schema.name, recoverIndex(this.store, table, this.autoOptimize));
     } catch (e) {

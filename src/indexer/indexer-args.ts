@@ -27,8 +27,9 @@ quarry serves. Each is built beside the live one and swapped in at the end in on
 options:
   --config FILE   config file (default ${DEFAULT_CONFIG})
   --all           every table with a source
-  --rotate        build through the running server (its pid file in the data directory, or --url)
-                  and swap while it keeps answering; without it a served data directory is refused
+  --rotate        build through the running server (the process the data directory's lock file,
+                  quarry.lock, names, or --url) and swap while it keeps answering; without it a
+                  served data directory is refused
   --data DIR      data directory (default: searchd.data_dir of the config, else ./data)
   --url URL       the server's HTTP address (default: the config's http listen line)
   --batch N       documents per request (default ${DEFAULT_BATCH})

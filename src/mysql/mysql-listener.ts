@@ -90,9 +90,10 @@ export async function startMysqlListener(engine: Engine, opts: MysqlListenerOpti
       stats.connections = open.size;
     });
   });
-  // A failing accept (e.g. out of descriptors) must not end the process.
-  server.on('error', (e) => logError(`mysql listener error: ${e.message}`, e));
   const bound = await listen(server, opts.host, opts.port);
+  // A failing accept (e.g. out of descriptors) must not end the process. Attached once bound: a failed
+  // bind is the caller's to report (server.ts words it), not logged here a second time in Node's text.
+  server.on('error', (e) => logError(`mysql listener error: ${e.message}`, e));
   let closing: Promise<void> | undefined;
   return {
     host: bound.address,

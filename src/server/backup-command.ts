@@ -44,7 +44,10 @@ async function backupOverHttp(url: string, to: string, tables: string[]): Promis
 
 async function backupDataDir(dataDir: string, to: string, tables: string[]): Promise<string> {
   const { Store } = await import('../store/index.js');
+  const { checkDataFormat } = await import('../store/data-dir.js');
   const { prepareBackup, runBackup } = await import('../engine/backup/backup.js');
+  // only check first: opening would create a mistyped directory and back up its emptiness
+  checkDataFormat(dataDir, true);
   const store = Store.open(dataDir);
   try {
     const dest = await prepareBackup(store, to, tables);

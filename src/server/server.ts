@@ -16,6 +16,26 @@ import type { OpenEngine, ServerEngineOptions } from './engine-loader.js';
 import { replicationOf } from './replication-option.js';
 import { isLoopback, loadTlsContext } from './tls-options.js';
 
+const BIND_REASONS: Record<string, string> = {
+  EADDRINUSE: 'address already in use',
+  EACCES: 'permission denied',
+  EADDRNOTAVAIL: 'cannot assign requested address',
+};
+
+/**
+ * A listener that cannot bind, in searchd's words (`bind() failed on ADDR: reason`) plus which listener
+ * and the flag that moves it: Node's own text (`listen EADDRINUSE: address already in use ADDR`) named
+ * neither, and `npm start` beside a searchd on 9308/9306 is a new user's first run. Other errors pass.
+ */
+function bindFailure(e: unknown, what: string, flag: string, address: { host: string; port: number }): unknown {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  const reason = code === undefined ? undefined : BIND_REASONS[code];
+  if (reason === undefined) return e;
+  const way = code === 'EADDRINUSE' ? 'stop what holds the port, or give' : 'give';
+  return new SearchError('BAD_SETTING', `bind() failed on ${formatAddress(address.host, address.port)}: ${reason} ` +
+    `(the ${what} listener: ${way} --${flag} HOST:PORT; port 0 picks a free one)`);
+}
+
 export interface RunningServer {
   options: ServeOptions;
   http: HttpListener;
@@ -91,7 +111,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
     });
   } catch (e) {
     await engine.close();
-    throw e;
+    throw bindFailure(e, 'HTTP', 'http', options.http);
   }
   let mysql: MysqlListener;
   try {
@@ -103,7 +123,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
   } catch (e) {
     await http.close();
     await engine.close();
-    throw e;
+    throw bindFailure(e, 'MySQL', 'mysql', options.mysql);
   }
   let agent: AgentListener | undefined;
   try {
@@ -113,7 +133,7 @@ export async function startServer(args: CliArgs, openEngine: OpenEngine): Promis
   } catch (e) {
     await Promise.all([http.close(), mysql.close()]);
     await engine.close();
-    throw e;
+    throw options.agent ? bindFailure(e, 'binary API', 'agent', options.agent) : e;
   }
   let stopping: Promise<void> | undefined;
   const pidFile = pidFilePath(options.dataDir, lastValue(config?.searchd, 'pid_file'));

@@ -3,6 +3,8 @@
 // markup stays text and the page's CSP reports nothing. A screenshot goes to test-artifacts/.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'lossless-json';
@@ -235,6 +237,24 @@ describe.skipIf(!HAVE_CHROMIUM)('web console in Chromium', () => {
     expect(marks.length).toBeGreaterThanOrEqual(10);
     expect(new Set(marks)).toEqual(new Set(['fox']));
     await page.screenshot({ path: join(ARTIFACTS, 'web-console-demo.png'), fullPage: true });
+  });
+
+  // README's path: the export served by `python3 -m http.server` on another port, the demo on the server's:
+  // a cross-origin folder without CORS headers said only "Cannot open http://127.0.0.1:8080/: Failed to fetch"
+  it.skipIf(!HAVE_MODULE)('the demo says why a folder on another origin may fail to open (CORS) and the way round it', async () => {
+    const noCors = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }).end('{}'); });
+    await new Promise<void>((r) => noCors.listen(0, '127.0.0.1', r));
+    try {
+      const index = `http://127.0.0.1:${(noCors.address() as AddressInfo).port}/`;
+      await page.goto(`http://127.0.0.1:${server.httpPort}/console/demo.html?index=${encodeURIComponent(index)}`);
+      await page.waitForFunction(() => document.querySelector('#module-status')?.textContent?.includes('Cannot open'));
+      const text = await page.textContent('#module-status');
+      expect(text).toContain(`Cannot open ${index}: Failed to fetch`);
+      expect(text).toContain('Access-Control-Allow-Origin');
+      expect(text).toContain('table.qimg');
+    } finally {
+      noCors.close();
+    }
   });
 
   it.skipIf(!HAVE_MODULE)('the demo searches an exported table in the page with the same answers as the server', async () => {

@@ -127,6 +127,20 @@ async function run(idx) {
   nextButton.disabled = !server || offset + PAGE_SIZE >= Math.min(server.total, MAX_MATCHES);
 }
 
+/**
+ * What a failed fetch of a folder on another origin may mean: the browser hides the reason ("Failed to
+ * fetch" for a server that is down and for one that sends no CORS header alike, as python3 -m
+ * http.server, README's example, does not), so the page names both and the way round them.
+ * @param {string | ArrayBuffer} source @param {unknown} err
+ */
+function fetchHint(source, err) {
+  if (typeof source !== 'string' || !(err instanceof TypeError)) return '';
+  if (new URL(source, location.href).origin === location.origin) return '';
+  return ` (the browser gives no reason: that server is not reachable, or it sends no CORS header, ` +
+    `Access-Control-Allow-Origin, which a folder on another origin needs; python3 -m http.server sends none. ` +
+    'Serve the folder with one, or pick its table.qimg with "or file".)';
+}
+
 /** The opened export, or null. @type {any} */
 let idx = null;
 
@@ -140,7 +154,7 @@ async function open(mod, source, label) {
     status('module-status', `Opened ${label} in the page.`);
   } catch (err) {
     idx = null;
-    status('module-status', `Cannot open ${label}: ${errorMessage(err)}`, true);
+    status('module-status', `Cannot open ${label}: ${errorMessage(err)}${fetchHint(source, err)}`, true);
   }
 }
 

@@ -118,7 +118,7 @@ describe('startServer (with an engine double)', () => {
       closed = true;
     };
     const taken = `127.0.0.1:${server.http.port}`;
-    await expect(startServer({ command: 'serve', dataDir: dir, http: taken }, async () => second)).rejects.toThrow(/EADDRINUSE/);
+    await expect(startServer({ command: 'serve', dataDir: dir, http: taken }, async () => second)).rejects.toThrow(/bind\(\) failed on .*: address already in use/);
     expect(closed).toBe(true);
   });
 });
