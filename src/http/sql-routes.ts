@@ -65,16 +65,8 @@ async function bodyText(c: Context): Promise<string> {
   return c.req.method === 'GET' || c.req.method === 'HEAD' ? '' : c.req.text();
 }
 
-/**
- * `ALTER TABLE t RENAME new` alone: searchd refuses it on `/sql` (501) and hands the request to Buddy, whose
- * plugin renames and answers in the raw shape (`[{"total":0,"error":"","warning":""}]`, or `{"error":...}`);
- * quarry renames itself, so it answers as Buddy does. CLT core/test-alter-rename-http.rec.
- */
-const BUDDY_RENAME = /^\s*alter\s+table\s+\S+\s+rename\s+\S+\s*;?\s*$/i;
-
 /** `/sql` without mode: one SELECT, answered in the `/search` shape. */
 async function searchSql(engine: Engine, session: Session, query: string): Promise<TextReply> {
-  if (BUDDY_RENAME.test(query)) return rawReply(await engine.execute(query, session));
   const statements = splitStatements(query);
   if (statements.some((s) => isNonSelectVerb(s.verb))) {
     return jsonText(HTTP_NOT_IMPLEMENTED, errorBody('only SELECT queries are supported'));
