@@ -163,7 +163,12 @@ class Shell {
 }
 
 const live = new Set(); // servers and shells of files in flight, ended if this process is interrupted
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { for (const x of live) x.kill(); process.exit(130); });
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    for (const x of live) { x.kill(); if (x instanceof Quarry) rmSync(x.dir, { recursive: true, force: true }); }
+    process.exit(130);
+  });
+}
 async function runFile(path) {
   const dir = mkdtempSync(join(tmpdir(), 'clt-run-')); mkdirSync(join(dir, 'tmp'));
   // The recordings were made with Oracle's mysql on a terminal (boxed tables, an error printed alone); this
