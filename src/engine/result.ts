@@ -59,6 +59,11 @@ export interface RowsResult {
   facet?: string;
   /** `/sql` and `/search`: FACET result sets / JSON `aggs`, as the `aggregations` object's entries. */
   aggregations?: Array<[string, JsonOut]>;
+  /**
+   * Answered by Buddy in Manticore (a SELECT with OPTION fuzzy): `/sql?mode=raw` and `/cli_json` write it in
+   * Buddy's compact layout (render-raw.ts), not searchd's row buffer's.
+   */
+  buddyLayout?: boolean;
 }
 
 export interface OkResult {

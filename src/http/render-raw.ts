@@ -24,13 +24,20 @@ const INTEGER_KINDS: ReadonlySet<CellKind> = new Set(['bigint', 'uint', 'timesta
  * object per cell and toJsonText's dispatch on it.
  */
 export function rawRowsJson(result: RowsResult): RawJson {
+  const { types, data } = rowsText(result, ',\n');
+  const body = data === '' ? '' : `${data}\n`;
+  return new RawJson(`{\n"columns":[${types.join(',')}],\n"data":[\n${body}],\n"total":${result.rows.length},\n"error":"",\n"warning":""\n}`);
+}
+
+/** The column types and the rows' objects, joined by `separator`. */
+function rowsText(result: RowsResult, separator: string): { types: string[]; data: string } {
   const cols = result.columns;
   const types = cols.map((c) => `{${jsonString(c.name)}:{"type":${jsonString(mysqlTypeName(c.kind))}}}`);
   const keys = cols.map((c) => `${jsonString(c.name)}:`);
   const integer = cols.map((c) => INTEGER_KINDS.has(c.kind));
   let data = '';
   for (const row of result.rows) {
-    let text = data === '' ? '{' : ',\n{';
+    let text = data === '' ? '{' : `${separator}{`;
     let first = true;
     for (let i = 0; i < cols.length; i++) {
       const cell = row[i] ?? null;
@@ -47,8 +54,17 @@ export function rawRowsJson(result: RowsResult): RawJson {
     }
     data += `${text}}`;
   }
-  const rowsText = data === '' ? '' : `${data}\n`;
-  return new RawJson(`{\n"columns":[${types.join(',')}],\n"data":[\n${rowsText}],\n"total":${result.rows.length},\n"error":"",\n"warning":""\n}`);
+  return { types, data };
+}
+
+/**
+ * Buddy's layout of a result set it answered (its plugins' TaskResult, PHP's json_encode): one line, `total`
+ * first, as CLT buddy-plugins/test-fuzzy-trailing-semicolon.rec records it:
+ * `{"total":1,"error":"","warning":"","columns":[{"id":{"type":"long long"}}],"data":[{"id":1}]}`.
+ */
+function buddyRowsJson(result: RowsResult): string {
+  const { types, data } = rowsText(result, ',');
+  return `{"total":${result.rows.length},"error":"","warning":"","columns":[${types.join(',')}],"data":[${data}]}`;
 }
 
 /**
@@ -70,6 +86,6 @@ export function renderRawReply(results: Result[]): JsonReply {
     return { status: httpStatusFor(failed.code, 'sql-raw'), body: errorBody(failed.message) };
   }
   // one statement's object after another, each on its own lines as searchd's outer array writes them
-  const items = results.map((r) => (r.kind === 'rows' ? rawRowsJson(r) : rawOkJson(r as OkResult)).text);
+  const items = results.map((r) => (r.kind !== 'rows' ? rawOkJson(r as OkResult).text : r.buddyLayout ? buddyRowsJson(r) : rawRowsJson(r).text));
   return { status: HTTP_OK, body: new RawJson(`[${items.join(',\n')}]`) };
 }

@@ -13,7 +13,7 @@ import type { Table } from '../table.js';
 import { assignIds, rowInputs, tableForInsert, whereAsSelect } from '../insert-rows.js';
 import { commitGrouped } from '../transaction/transaction-group.js';
 import { mapPacked } from '../../util/packed-map.js';
-import { lockedForInsert } from './table-locks.js';
+import { lockedForChange, lockedForInsert } from './table-locks.js';
 import { insertWarning } from './insert-warnings.js';
 
 export interface WriteContext {
@@ -86,6 +86,9 @@ function setJsonPath(current: AttrValue, a: Assignment): string {
 
 export async function execUpdate(ctx: WriteContext, st: UpdateStatement): Promise<OkResult> {
   const table = existingTable(ctx, st.table, 'update');
+  // searchd (searchd.cpp's update of one table) refuses a read-locked table before the update looks at
+  // its columns: `table t: table is locked`, not the full-text field's or unknown attribute's error
+  if (table.readLocks) throw lockedForChange(table.name);
   const cols = st.assignments.map((a) => {
     const col = table.column(a.column);
     if (!col) throw new SearchError('UNKNOWN_COLUMN', `table ${table.name}: attribute '${a.column}' not found`);

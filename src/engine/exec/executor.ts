@@ -158,6 +158,8 @@ export async function executeLocal(ctx: ExecContext, parsed: Statement, session:
       const table = ctx.catalog.get(st.tables[0]);
       if (!table) throw new SearchError('UNKNOWN_TABLE', `unknown local table(s) '${st.tables[0].toLowerCase()}' in search request`);
       const main = await execSelect(table, st, session, flags);
+      // Buddy answers a fuzzy SELECT in Manticore, so the raw JSON endpoints give its layout
+      if (st !== bound && main.kind === 'rows') main.buddyLayout = true;
       if (!st.facets?.length) return main;
       // each FACET is one more result set; SHOW META keeps describing the main query
       const meta = { lastMeta: session.lastMeta, lastWarning: session.lastWarning };

@@ -89,3 +89,14 @@ it('SHOW LOCKS lists the read-locked tables with their count', async () => {
   await on(b, 'UNLOCK TABLES');
   expect(await show(a)).toMatchObject({ rows: [] });
 });
+
+it('an UPDATE of a locked table is refused for the lock before its columns are looked at (searchd\'s order)', async () => {
+  // CLT expected-errors/test-lock-tables-errors.rec: `SET title = ...` on a full-text field under the lock
+  const locker = newSession();
+  await on(locker, 'LOCK TABLES t READ');
+  expect(error(await on(newSession(), "UPDATE t SET title = 'new' WHERE id = 1"))).toBe('table t: table is locked');
+  expect(error(await on(locker, "UPDATE t SET title = 'new' WHERE id = 1"))).toBe('table t: table is locked');
+  expect(error(await on(locker, 'UPDATE t SET nope = 1 WHERE id = 1'))).toBe('table t: table is locked');
+  await on(locker, 'UNLOCK TABLES');
+  expect(error(await on(locker, "UPDATE t SET title = 'new' WHERE id = 1"))).toBe("table t: attribute 'title' can not be updated (full-text field)");
+});
