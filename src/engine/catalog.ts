@@ -13,7 +13,7 @@ import { checkTableName } from './table-name-rule.js';
 import type { StoredDoc, TableStore } from './durability/table-store.js';
 import { logWarning } from '../util/server-log.js';
 import { copySettingFiles, materialize, removeTableFiles, tableFilesDir } from './table-files.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -74,7 +74,11 @@ export class Catalog {
   /** Where the table's copied stopwords/wordforms/exceptions files are written out (table-files.ts). */
   filesDir(name: string): string {
     if (!this.store.readOnly) return tableFilesDir(this.store.dataDir, name);
-    this.#scratch ??= mkdtempSync(join(tmpdir(), 'quarry-files-'));
+    if (this.#scratch === undefined) {
+      const scratch = mkdtempSync(join(tmpdir(), 'quarry-files-'));
+      process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
+      this.#scratch = scratch;
+    }
     return join(this.#scratch, name);
   }
 

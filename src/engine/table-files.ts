@@ -13,7 +13,7 @@
  * A table created before copies existed has no `files`: its settings name the original paths, which
  * are read where they are, as before (no migration: the file may be gone already).
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableSchema, TableSettings } from '../schema/types.js';
 import { settingFileNames } from '../text/setting-texts.js';
@@ -78,6 +78,8 @@ export function materialize(schema: TableSchema, dir: string): TableSchema {
   const files = schema.files;
   if (!files || Object.keys(files).length === 0) return schema;
   mkdirSync(dir, { recursive: true });
+  // copies an ALTER replaced go (the catalog no longer holds them)
+  for (const name of readdirSync(dir)) if (!Object.hasOwn(files, name)) rmSync(join(dir, name), { force: true });
   for (const [name, text] of Object.entries(files)) {
     const path = join(dir, name);
     if (sameText(path, text)) continue;
