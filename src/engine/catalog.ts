@@ -143,8 +143,12 @@ export class Catalog {
     return [...this.#tables.keys()].sort();
   }
 
-  /** Creates a table; validates its text settings first so a bad setting creates nothing. */
-  async create(schema: TableSchema): Promise<Table> {
+  /**
+   * Creates a table; validates its text settings first so a bad setting creates nothing. `copyFiles`:
+   * the stopwords/wordforms/exceptions files are copied into the table, as searchd's CREATE TABLE does;
+   * a table declared in the config file reads them where the config says, as searchd's do.
+   */
+  async create(schema: TableSchema, { copyFiles = true } = {}): Promise<Table> {
     const name = schema.name.toLowerCase();
     checkTableName(name);
     // a table is a folder (and a store key): the file system limits its name
@@ -154,11 +158,12 @@ export class Catalog {
     if (this.has(name) || this.reserved(name)) {
       throw new SearchError('TABLE_EXISTS', `table '${name}': CREATE TABLE failed: table '${name}' already exists`);
     }
-    const s = { ...schema, name };
-    // built from the files where they are first: a bad setting is refused before anything is copied
+    const s: TableSchema = copyFiles ? { ...schema, name } : { ...schema, name, files: undefined };
+    // built from the files where they are first (copies a LIKE or a replica brings written out): a bad
+    // setting is refused before anything is copied
     let table = this.#make(s);
-    // searchd's CREATE TABLE copies the files into the table (CopyExternalFiles): kept from now on
-    const copied = copySettingFiles(s, Object.keys(s.settings));
+    // searchd's CREATE TABLE copies the files into the table (CopyExternalFiles), numbered afresh
+    const copied = copyFiles ? copySettingFiles({ ...table.schema, files: undefined }, Object.keys(s.settings)) : s;
     if (copied.files) table = this.#make(copied);
     await this.store.createTable(copied);
     this.#tables.set(name, table);

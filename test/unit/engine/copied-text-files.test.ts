@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newSession, openEngine, type Engine, type Result } from '../../../src/engine/index.js';
+import { newSession, openEngine, type ConfigTable, type Engine, type Result } from '../../../src/engine/index.js';
 import { restoreBackup } from '../../../src/engine/backup/backup.js';
 
 let dir: string;
@@ -140,5 +140,37 @@ describe('stopwords/wordforms/exceptions files copied into the table', () => {
     expect(await one(engine, "SELECT id FROM b WHERE MATCH('the')")).toMatchObject({ rows: [] });
     expect(await one(engine, "SELECT id FROM b WHERE MATCH('cat') ORDER BY id ASC")).toMatchObject({ rows: [[1n], [2n]] });
     await engine.close();
+  }, 30_000);
+
+  it('CREATE TABLE LIKE takes its own copies (chunk 0): the source dropped, the new table keeps its lists', async () => {
+    const data = join(dir, 'data');
+    const { stop } = originals();
+    let engine = await openEngine({ dataDir: data });
+    await one(engine, `CREATE TABLE a (title text) stopwords='${stop}'`);
+    expect(await one(engine, 'CREATE TABLE b LIKE a')).toMatchObject({ kind: 'ok' });
+    expect(readdirSync(join(data, 'files', 'b'))).toEqual(['stopwords_chunk0_0.txt']);
+    await one(engine, 'DROP TABLE a');
+    await engine.close();
+    unlinkSync(stop);
+    engine = await openEngine({ dataDir: data });
+    await one(engine, "INSERT INTO b (id, title) VALUES (1, 'the cat')");
+    expect(await one(engine, "SELECT id FROM b WHERE MATCH('the')")).toMatchObject({ rows: [] });
+    expect(await one(engine, "SELECT id FROM b WHERE MATCH('cat')")).toMatchObject({ rows: [[1n]] });
+    await engine.close();
+  }, 30_000);
+
+  it('a table declared in the config file reads its files where the config says (searchd copies only for CREATE TABLE)', async () => {
+    const data = join(dir, 'data');
+    const { stop } = originals();
+    const configured: ConfigTable = {
+      schema: { name: 'c', settings: { stopwords: stop }, columns: [{ name: 'title', type: 'text', indexed: true, stored: true }] },
+    };
+    const engine = await openEngine({ dataDir: data, configTables: new Map([['c', configured]]) });
+    try {
+      expect(await one(engine, "SHOW CREATE TABLE c OPTION output_words='file'")).toMatchObject({ rows: [['c', `CREATE TABLE c (\nid bigint,\ntitle text\n) stopwords='${stop}'`]] });
+      expect(existsSync(join(data, 'files', 'c'))).toBe(false);
+    } finally {
+      await engine.close();
+    }
   }, 30_000);
 });
