@@ -97,8 +97,8 @@ export class Catalog {
       table = this.#make(schema);
     } catch (e) {
       // its settings cannot be applied now, most often a stopwords/wordforms/exceptions file deleted since
-      // CREATE TABLE (quarry reads them where they are; Manticore copies them into the table's folder):
-      // refuse this table by name, not the whole data directory
+      // CREATE TABLE by a table created before copies were taken (or a config-file table), which reads
+      // its files where they are: refuse this table by name, not the whole data directory
       const why = asSearchError(e).message;
       const way = /file/.test(why) ? 'put the file back and restart, or DROP TABLE it' : 'DROP TABLE it';
       const refused = new SearchError('BAD_SETTING', `table '${schema.name}' is not served: ${why} (${way})`);
