@@ -21,6 +21,7 @@ export { exprColumn } from "./rank/expr-column";
 export { positionsOut } from "./plan/positions-out";
 export { scanReset, scanCount, scanKeyOffsets, scanKeyLengths, scanArena } from "./text/scan-ids";
 export { scanField, scanFields } from "./text/scan";
+export { stemIds } from "./text/stem-en";
 export { snipStream, snipUnknownCount, snipResults } from "./snippet/scan-stream";
 export { groupRange, groupResult } from "./group/run";
 export { budgetSet, budgetExceeded } from "./memory/budget";

@@ -202,6 +202,8 @@ class QuarryEngine implements Engine {
     if (this.#closed) return;
     this.#closed = true;
     this.idle.stop();
+    // no compaction starts while the last checkpoint is written: it could not finish before the end
+    for (const t of this.ctx.catalog.all()) t.index.stopIdleMerges();
     this.stopPings();
     closeAllPools();
     await this.replication?.close();

@@ -23,6 +23,7 @@ import type { Literal } from './values/literal.js';
 import type { StoredDoc, TableStore, WriteOp } from './durability/table-store.js';
 import { mapPacked } from '../util/packed-map.js';
 import { lockedForChange, lockedForInsert } from './exec/table-locks.js';
+import { phase } from '../util/phase-trace.js';
 
 /** One row of an INSERT/REPLACE: the id (undefined or 0 = generate) and values by column name. */
 export interface RowInput {
@@ -221,6 +222,7 @@ export class Table {
     // 50 ms of the last goes through the write log first, each 25k-row batch then written twice
     const calls = [ids.map((docId, i) => ({ op: 'put' as const, docId, doc: docs[i] }))];
     const writes = [this.store.write(calls[0]!)];
+    void writes[0]!.then(() => phase('store written'), () => undefined); // its lmdb commit done (a timeline's mark)
     // a write that fails while the build runs is read below (allSettled), not an unhandled rejection
     writes[0]!.catch(() => undefined);
     let built: Built;

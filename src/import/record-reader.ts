@@ -33,6 +33,8 @@ export function jsonLineRecord(text: string, line: number): InputRecord | undefi
     if (!isJsonObject(v)) return { line, error: 'a line must hold one JSON object' };
     return { line, object: v };
   } catch (e) {
+    // the parser recurses: nesting past the stack throws RangeError 'Maximum call stack size exceeded'
+    if (e instanceof RangeError) return { line, error: 'invalid JSON: nested too deeply to parse' };
     return { line, error: `invalid JSON: ${(e as Error).message}` };
   }
 }

@@ -65,6 +65,8 @@ export class MergeScheduler {
    * 3,000 INSERTs, QUARRY_TRACE_PHASES=1: 3 compactions rewriting 11.4k + 12.4k + 13.0k rows for 2,000 new).
    */
   #lastWrite = -Infinity;
+  /** The table is closing (stopIdle): no idle compaction is armed any more. */
+  #stopped = false;
 
   constructor(host: MergeHost, policy: MergePolicy, autoMerge: boolean | 'deferred', idleCutoff = 0) {
     this.#host = host;
@@ -124,11 +126,22 @@ export class MergeScheduler {
     this.#lastWrite = performance.now();
   }
 
+  /**
+   * No idle compaction from now on: the table is closing. One armed by a bulk load's release, 200 ms
+   * before the import's engine closed, started merging every segment while the last checkpoint was
+   * written, and was dropped unfinished when the process ended (its merge thread's start and reads
+   * competing with the close for the cores). A server that opens the table arms it again (afterLoad).
+   */
+  stopIdle(): void {
+    this.#stopped = true;
+    this.#armIdle();
+  }
+
   /** Starts (again) the quiet time after which the idle compaction runs, when one would be due. */
   #armIdle(): void {
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     this.#idleTimer = undefined;
-    if (this.#held || this.#autoMerge !== 'deferred' || !this.compactRange()) return this.#wakeIdle();
+    if (this.#stopped || this.#held || this.#autoMerge !== 'deferred' || !this.compactRange()) return this.#wakeIdle();
     this.#setIdleTimer(IDLE_MERGE_MS);
   }
 

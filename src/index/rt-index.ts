@@ -259,6 +259,11 @@ export class RtIndex implements RtIndexApi {
     this.#merges.setIdleCutoff(cutoff);
   }
 
+  /** The table is closing: no idle compaction is started from now on (merge-scheduler.ts stopIdle). */
+  stopIdleMerges(): void {
+    this.#merges.stopIdle();
+  }
+
   /** Resolves once the deferred merge pass scheduled by earlier writes (if any) has run. */
   whenMerged(): Promise<void> {
     return this.#merges.whenMerged();

@@ -224,11 +224,14 @@ export function runPrepared(p: PreparedSearch, req: SearchRequest, visit?: Segme
         // one big segment (after OPTIMIZE, say) would otherwise run to its end past the deadline
         for (let from = 0; from < seg.rows; from += DEADLINE_STEP_ROWS) {
           if (tops.length > 0 && performance.now() > p.deadline) return finishSearch(p, tops, req, true);
-          tops.push({ job, ...runPlanRange(seg.core, seg.descPtr, job.plan, p.window, from, Math.min(seg.rows, from + DEADLINE_STEP_ROWS)) });
+          const to = Math.min(seg.rows, from + DEADLINE_STEP_ROWS);
+          tops.push({ job, ...runPlanRange(seg.core, seg.descPtr, job.plan, Math.min(p.window, to - from), from, to) });
         }
         continue;
       }
-      const top = runPlan(seg.core, seg.descPtr, job.plan, visit ? seg.rows : p.window, visit !== undefined);
+      // k no more than the rows: the core allocates k result pairs (LIMIT 2000000000 OPTION max_matches=2000000000
+      // asked 16 GB of a 4 GB memory and failed an assertion), and a segment never yields more than its rows
+      const top = runPlan(seg.core, seg.descPtr, job.plan, visit ? seg.rows : Math.min(p.window, seg.rows), visit !== undefined);
       if (visit) {
         if (scale !== 1) for (let i = 0; i < top.weights.length; i++) top.weights[i] *= scale;
         visit(seg, top.rowIds, top.weights);

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { asSearchError } from '../util/errors.js';
 import { parseCliArgs, USAGE } from './cli-args.js';
 import { loadOpenEngine } from './engine-loader.js';
-import { startEarlyBuildWorker } from '../engine/background/early-build-worker.js';
+import { startImportBuildThread } from '../engine/background/early-build-worker.js';
 import { loadCachedBundle } from './cached-bundle.js';
 // the server's modules are loaded only for `serve`: `quarry import` and the other commands skip them (~0.1 s CPU)
 import type { RunningServer } from './server.js';
@@ -91,17 +91,6 @@ async function loadImportCommand(): Promise<{ command: typeof import('../import/
 }
 
 /**
- * `quarry import --data`'s build thread started before the bundle loads (~0.1 s of a 1.7 s gcide import
- * sooner: early-build-worker.ts says why); the bundle's build-thread.ts takes it. Not for --url (no
- * build thread) or --help; a command that stops before its first batch leaves it unreferenced.
- */
-function startImportBuildThread(argv: string[]): void {
-  if (!argv.some((a) => a === '--data' || a.startsWith('--data=')) || argv.includes('--url') || argv.includes('--help')) return;
-  const worker = new URL('../import/build-worker.js', import.meta.url);
-  if (existsSync(worker)) startEarlyBuildWorker(worker);
-}
-
-/**
  * Ends the process at once with `code` when nothing is left to write to stdout or stderr, else
  * resolves with it (exitSoon then waits for the output). For `quarry import`, whose table is closed
  * and durable by now: a natural exit tears down the heap of the load (hundreds of MB) first, which
@@ -117,7 +106,8 @@ function exitNowWhenFlushed(code: number): number {
 export async function main(argv: string[]): Promise<number | undefined> {
   // import and indexer have flags of their own (src/import/, src/indexer/)
   if (argv[0] === 'import') {
-    startImportBuildThread(argv);
+    // started already when bin/quarry.js ran this (it starts the thread before loading this module)
+    startImportBuildThread(argv, new URL('../import/build-worker.js', import.meta.url));
     const { command, save } = await loadImportCommand();
     const code = await command.importCommand(argv.slice(1));
     // the cache holds what this run compiled: only a run that imported rows warms the load path worth keeping

@@ -7,9 +7,11 @@
  *    transaction ids (lmdb writes meta page txnid % 2), and the newest one's last page, database roots and
  *    depths must lie inside the file as it is on disk. Catches a truncated file and a damaged meta page.
  * 2. When the file may have changed since a clean close (no `clean-close` marker, or the file's size or
- *    mtime differ from the marker's: an unclean stop, or damage done while the server was down): every
- *    page in use is read in a child process (lmdb-walk.ts's script) first. A damaged B-tree page kills the child,
- *    not the server, and the server refuses to start with the reason. A clean start pays one stat.
+ *    mtime differ from the marker's: an unclean stop, or damage done while the server was down): the page
+ *    map is read with plain reads (lmdb-pages.ts: every tree's pages claimed once, and the free list, which
+ *    lmdb reads only when a write needs a page, must name only pages inside the file and not in use), then
+ *    every page in use is read in a child process (lmdb-walk.ts's script). A damaged B-tree page kills the
+ *    child, not the server, and the server refuses to start with the reason. A clean start pays one stat.
  *
  * What it cannot see: a bit that rots in a value's bytes with the mtime unchanged. Documents carry their
  * own checksums (record-check.ts) for that, and are never served wrong.
@@ -19,6 +21,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSy
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { WALK_SCRIPT } from './lmdb-walk.js';
+import { checkPageMap } from './lmdb-pages.js';
 
 const MAGIC = 0xbeefc0de;
 /** lmdb-js 3's file format (its mdb.master3 fork: a txnid in every page header). */
@@ -59,11 +62,11 @@ function parseMeta(page: Buffer): Meta | string {
   };
 }
 
-/** Step 1 above; throws StoreFileDamaged with the reason. */
-export function checkMetaPages(file: string): void {
+/** Step 1 above; throws StoreFileDamaged with the reason. The newest meta page (undefined: an empty file). */
+export function checkMetaPages(file: string): Meta | undefined {
   const size = statSync(file).size;
   const damaged = (why: string) => new StoreFileDamaged(`store file ${file} is damaged: ${why}`);
-  if (size === 0) return; // made but never written: lmdb initializes it
+  if (size === 0) return undefined; // made but never written: lmdb initializes it
   const fd = openSync(file, 'r');
   try {
     const first = parseMeta(readAt(fd, 0, 256));
@@ -88,6 +91,7 @@ export function checkMetaPages(file: string): void {
       if (root < 2n || root > current.lastPage) throw damaged(`database ${i}'s root page ${root} lies outside pages 2..${current.lastPage}`);
       if (current.depths[i]! < 1 || current.depths[i]! > 64) throw damaged(`database ${i}'s depth ${current.depths[i]}`);
     });
+    return current;
   } finally {
     closeSync(fd);
   }
@@ -103,6 +107,16 @@ function closedCleanly(dir: string): boolean {
     return st.size === mark.size && st.mtimeMs === mark.mtimeMs;
   } catch {
     return false;
+  }
+}
+
+/** Step 2 above, its first half: the page map and the free list (lmdb-pages.ts). */
+export function checkPages(file: string, meta: Meta): void {
+  const fd = openSync(file, 'r');
+  try {
+    checkPageMap(fd, meta, (why) => new StoreFileDamaged(`store file ${file} is damaged: ${why}`));
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -123,8 +137,11 @@ export function walkInChild(dir: string): void {
 export function checkStoreFile(dir: string, readOnly: boolean): void {
   const file = join(dir, DATA_FILE);
   if (!existsSync(file)) return;
-  checkMetaPages(file);
-  if (!closedCleanly(dir)) walkInChild(dir);
+  const meta = checkMetaPages(file);
+  if (!closedCleanly(dir)) {
+    if (meta) checkPages(file, meta);
+    walkInChild(dir);
+  }
   if (!readOnly) rmSync(join(dir, CLEAN_CLOSE_FILE), { force: true });
 }
 

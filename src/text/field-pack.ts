@@ -181,7 +181,8 @@ export class FieldPacker {
 
   /**
    * The term numbers of the ids the scanner added since the last call (a run's new tokens), before the
-   * run is packed: their stems, then all their numbers in one TermNumbers.numbersOf, whose table reads
+   * run is packed: their stems (stem_en's made by the scanner's core for the whole block in one call,
+   * where the dictionary is stem_en alone), then all their numbers in one TermNumbers.numbersOf, whose table reads
    * overlap (a new name's probe, one at a time from the packing loop, was a cache miss each: ~0.4 us of
    * a distinct token on a bulk load's first batch). In blocks, so a block's table lines stay in cache.
    */
@@ -199,9 +200,24 @@ export class FieldPacker {
     const terms = this.newTerms;
     const ids = this.newIds;
     terms.length = 0;
+    const dict = this.dict;
+    const core = dict.stemEnAlone ? this.scanner?.stemEnIds?.(from, to, this.scanGeneration, dict.minStemmingLen) ?? null : null;
+    let tailAt = 0;
     for (let id = from; id < to; id++) {
+      let stemmed = '';
+      if (core !== null) {
+        // the core's stem: its length and the prefix it shares with the token, then its own tail units
+        const r = core.stems[id - from];
+        if (r >= 0) {
+          const token = texts[id];
+          const len = r >> 8;
+          const same = r & 0xff;
+          stemmed = same === len ? (len === token.length ? token : token.slice(0, len)) : token.slice(0, same) + tailOf(core.tails, tailAt, len - same);
+          tailAt += len - same;
+        }
+      }
       if (memo[2 * id + 1] !== UNNUMBERED) continue;
-      const term = this.dict.termUncached(texts[id]);
+      const term = stemmed !== '' ? dict.termOfStem(texts[id], stemmed) : dict.termUncached(texts[id]);
       if (term === '') {
         memo[2 * id + 1] = STOPWORD;
       } else {
@@ -229,6 +245,13 @@ export class FieldPacker {
     const term = this.dict.termUncached(token);
     return term === '' ? STOPWORD : this.numbers.numberOf(term);
   }
+}
+
+/** `n` units of `tails` from `at` as a string (a stem's tail: mostly one to three letters). */
+function tailOf(tails: Uint16Array, at: number, n: number): string {
+  let out = '';
+  for (let k = at; k < at + n; k++) out += String.fromCharCode(tails[k]);
+  return out;
 }
 
 /** Forgets the batch ids of the memo pairs (a new batch), keeping their term numbers. */

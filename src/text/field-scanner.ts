@@ -38,6 +38,22 @@ export interface FieldScanner {
    * each; null: scan them one by one. A bulk load's build thread scans its batches so.
    */
   scanFields?(text: string, lengths: Uint32Array): FieldsScan | null;
+  /**
+   * stem_en of the token ids [from, to) of `generation` (ids are stemmed where they are kept, no
+   * string made: the host's stemmer was ~0.5 us of each distinct token of a bulk load), words shorter
+   * than `minLen` code points unchanged; null: not these ids (another generation), stem them here.
+   */
+  stemEnIds?(from: number, to: number, generation: number, minLen: number): CoreStems | null;
+}
+
+/**
+ * Stems of token ids [from, to) (FieldScanner.stemEnIds): per id, the stem's length << 8 | the length
+ * of the prefix it shares with the token, or -1 (the core left it to src/text/stem-en.ts: a unit past
+ * ASCII); the stems' units past those prefixes one after another in `tails`.
+ */
+export interface CoreStems {
+  stems: Int32Array;
+  tails: Uint16Array;
 }
 
 export type FieldScannerFactory = (table: CharsetTable, minWordLen: number) => FieldScanner;

@@ -2,6 +2,7 @@
 import { Stopwords } from './stopwords.js';
 import { Wordforms } from './wordforms.js';
 import { fnvString as hashString, fnvUnits as hashUnits } from '../util/fnv.js';
+import { stemEn } from './stem-en.js';
 
 /** A stemmer: returns the word itself when it does not apply. */
 export type StemFn = (word: string) => string;
@@ -107,6 +108,25 @@ export class TermDictionary {
     private readonly wordforms: Wordforms = Wordforms.NONE,
   ) {
     this.identity = stemmers.length === 0 && stopwords.size === 0 && wordforms.size === 0;
+    this.stemEnAlone = stemmers.length === 1 && stemmers[0] === stemEn && wordforms.size === 0;
+  }
+
+  /**
+   * The morphology is stem_en alone and there are no wordforms: a token's term is termOfStem() of its
+   * stem_en stem (made elsewhere: the field scanner's core stems its ids), words shorter than
+   * minStemmingLen code points unstemmed.
+   */
+  readonly stemEnAlone: boolean;
+
+  get minStemmingLen(): number {
+    return this.opts.minStemmingLen;
+  }
+
+  /** termUncached() of `token` where `stemmed` is its stem (only when stemEnAlone): the stopwords asked as compute() asks them. */
+  termOfStem(token: string, stemmed: string): string {
+    if (this.stopwords.size === 0) return stemmed;
+    if (this.opts.stopwordsUnstemmed) return this.stopwords.has(token) ? '' : stemmed;
+    return this.stopwords.has(stemmed) ? '' : stemmed;
   }
 
   /**

@@ -4,7 +4,7 @@
  * distinct folded token). A core instance of its own, so text work never moves segment memory.
  */
 import type { CharsetTable } from '../text/charset-table.js';
-import { SCAN_RECORD_WORDS, type FieldScan, type FieldsScan, type ScannedStream, type StreamRequest, type StreamScanner } from '../text/field-scanner.js';
+import { SCAN_RECORD_WORDS, type CoreStems, type FieldScan, type FieldsScan, type ScannedStream, type StreamRequest, type StreamScanner } from '../text/field-scanner.js';
 import { Core } from './core.js';
 import { SnippetStreams } from './snippet-scan.js';
 
@@ -16,7 +16,11 @@ interface ScanExports {
   scanArena(): number;
   scanField(table: number, text: number, len: number, minWordLen: number, out: number, skipFirst: number): number;
   scanFields(table: number, text: number, lens: number, fields: number, minWordLen: number, out: number, counts: number): number;
+  stemIds(from: number, to: number, minLen: number, out: number, tails: number): number;
 }
+
+/** Units of a stem's tail the core may write for one word (assembly/text/stem-en.ts MAX_STEM_UNITS). */
+const MAX_STEM_UNITS = 64;
 
 const SCAN_FULL = -2;
 /** Longer fields take the TS tokenizer (the scratch would outgrow what a field needs). */
@@ -105,6 +109,27 @@ class ScanCore {
     const buf = this.core.buffer;
     return { records: new Int32Array(buf, m.outPtr, n * SCAN_RECORD_WORDS), counts: new Int32Array(buf, m.countsPtr, fields), texts: this.texts, generation: this.generation };
   }
+
+  /**
+   * stem_en of the ids [from, to) of this generation, stemmed by the core (assembly/text/stem-en.ts
+   * stemIds): views valid until the next call.
+   */
+  stemIds(from: number, to: number, minLen: number): CoreStems {
+    const n = to - from;
+    const st = this.stems;
+    if (n > st.cap) {
+      this.core.free(st.outPtr);
+      this.core.free(st.tailsPtr);
+      st.cap = Math.max(n, 1024);
+      st.outPtr = this.core.alloc(st.cap * 4);
+      st.tailsPtr = this.core.alloc(st.cap * MAX_STEM_UNITS * 2);
+    }
+    const tails = this.x.stemIds(from, to, minLen, st.outPtr, st.tailsPtr);
+    const buf = this.core.buffer;
+    return { stems: new Int32Array(buf, st.outPtr, n), tails: new Uint16Array(buf, st.tailsPtr, tails) };
+  }
+
+  private readonly stems = { outPtr: 0, tailsPtr: 0, cap: 0 };
 
   private readonly many = { textPtr: 0, textCap: 0, outPtr: 0, outCap: 0, lensPtr: 0, countsPtr: 0, fieldCap: 0 };
 
@@ -249,6 +274,10 @@ export const coreFieldScanners = (table: CharsetTable, minWordLen: number): Stre
     stream: (text, req) => {
       const sc = (shared ??= new ScanCore(nextGeneration));
       return sc.stream(sc.tableAddr(table), text, min, req);
+    },
+    stemEnIds: (from, to, generation, minLen) => {
+      const sc = shared;
+      return sc && sc.generation === generation && to <= sc.texts.length ? sc.stemIds(from, to, minLen) : null;
     },
   };
 };

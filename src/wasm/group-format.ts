@@ -10,6 +10,8 @@ export const GF_MATCHES = 1;
 export const RF_FALLBACK = 1;
 export const RESULT_HEADER_WORDS = 5;
 export const PROGRAM_OUT_WORDS = 4;
+/** The most programs one spec may hold (assembly/group/format.ts MAX_PROGRAMS): more answer E_BAD_PLAN. */
+export const MAX_PROGRAMS = 64;
 /** Fixed part of a record before its aggregate values: | count | firstRow | bestRow | bestWeight |. */
 export const RECORD_FIXED_BYTES = 16;
 

@@ -61,15 +61,18 @@ function edit(file: string, fn: (b: Buffer) => void): void {
   writeFileSync(file, b);
 }
 
+/** What the start-up check says of a damaged B-tree page: the page map's reason (lmdb-pages.ts) or the child walk's. */
+const WALKED = /page \d+ of (the main database|database '\w+')|its pages fail lmdb's walk|died with SIG/;
+
 const damages: [string, (file: string) => void, RegExp][] = [
   ['a file truncated to half its pages', (file) => truncateSync(file, Math.floor(readFileSync(file).length / PAGE / 2) * PAGE), /its newest meta page uses \d+ \(truncated\)/],
-  ['a zeroed leaf page', (file) => edit(file, (b) => b.fill(0, pageHolding(b, 'canary1500x') * PAGE, (pageHolding(b, 'canary1500x') + 1) * PAGE)), /its pages fail lmdb's walk|died with SIG/],
+  ['a zeroed leaf page', (file) => edit(file, (b) => b.fill(0, pageHolding(b, 'canary1500x') * PAGE, (pageHolding(b, 'canary1500x') + 1) * PAGE)), WALKED],
   ['a zeroed root page of the named databases', (file) => edit(file, (b) => {
     const p = Number(b.readBigUInt64LE(newestMeta(b) + MAIN_ROOT));
     b.fill(0, p * PAGE, (p + 1) * PAGE);
-  }), /its pages fail lmdb's walk|died with SIG/],
-  ['flipped bits in a leaf page header (its key count)', (file) => edit(file, (b) => { b[pageHolding(b, 'canary2500x') * PAGE + 21] ^= 0x7f; }), /its pages fail lmdb's walk|died with SIG/],
-  ['flipped bits in a leaf page key pointer', (file) => edit(file, (b) => { b[pageHolding(b, 'canary700x') * PAGE + 25] ^= 0xf0; }), /its pages fail lmdb's walk|died with SIG/],
+  }), WALKED],
+  ['flipped bits in a leaf page header (its key count)', (file) => edit(file, (b) => { b[pageHolding(b, 'canary2500x') * PAGE + 21] ^= 0x7f; }), WALKED],
+  ['flipped bits in a leaf page key pointer', (file) => edit(file, (b) => { b[pageHolding(b, 'canary700x') * PAGE + 25] ^= 0xf0; }), WALKED],
   ['flipped bits in the meta pages (the main root)', (file) => edit(file, (b) => { b[MAIN_ROOT] ^= 0x40; b[PAGE + MAIN_ROOT] ^= 0x40; }), /database 1's root page \d+ lies outside pages/],
   ['flipped bits in a meta page (its magic)', (file) => edit(file, (b) => { b[newestMeta(b) + 0x19] ^= 0x01; }), /meta page [01]: no lmdb magic/],
   ['a flipped bit in a meta page (its transaction id)', (file) => edit(file, (b) => { b[newestMeta(b) + TXNID] ^= 0x01; }), /transaction id \d+ belongs in meta page|not consecutive/],

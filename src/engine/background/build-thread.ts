@@ -43,6 +43,7 @@ function buildThreadOf(file: URL): BuildThread {
     const w = early?.worker ?? newBuildWorker(file, jobSent);
     w.unref(); // an idle build thread never keeps the process alive
     w.on('message', (r: Reply) => {
+      phase(`job ${r.id} back`);
       const job = waiting.get(r.id);
       waiting.delete(r.id);
       if (waiting.size === 0) w.unref();

@@ -85,6 +85,7 @@ parentPort!.on('message', ({ id, job, prime, stop }: { id: number; job?: BuildJo
     const blob = built.blob;
     phase(`job ${id} built`);
     parentPort!.postMessage({ id, blob, terms: built.terms, hostCols: built.hostCols }, [blob.buffer as ArrayBuffer]);
+    phase(`job ${id} sent`);
   } catch (e) {
     parentPort!.postMessage({ id, error: e instanceof Error ? e.stack ?? e.message : String(e) });
   }

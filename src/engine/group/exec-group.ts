@@ -20,7 +20,7 @@ import { checkLimitedConcat, concatValue } from './group-concat.js';
 import { distSqlText } from './percentiles.js';
 import { groupSegment, mergePartials, type AggState, type PartialGroup, type Partials } from './group-segment.js';
 import { coreFoldable, coreProgram, readCoreGroups, type CoreProgram } from './core-fold.js';
-import { encodeGroupSpec } from '../../wasm/group-format.js';
+import { encodeGroupSpec, MAX_PROGRAMS } from '../../wasm/group-format.js';
 import type { Segment } from '../../index/segment/segment.js';
 import type { SegmentFold, SegmentGrouping } from '../../index/search-groups.js';
 
@@ -112,7 +112,10 @@ const NO_MATCHES = { rowIds: new Uint32Array(0), weights: new Int32Array(0) };
 /** One segment's fold: the plans the core folds there as programs of its spec, the others on the host. */
 function segmentFold(plans: GroupPlan[], foldable: boolean[], totals: Partials[], seg: Segment, order: number, scale: number): SegmentFold {
   const owned: number[] = [];
-  const progs = plans.map((plan, i) => (scale === 1 && foldable[i] ? coreProgram(plan, seg, owned) : null));
+  // the core folds at most MAX_PROGRAMS groupings a call; the others (the 65th FACET on) fold on the host.
+  // Before, a query of 65+ FACETs answered 'quarry wasm core: malformed query plan'.
+  let room = MAX_PROGRAMS;
+  const progs = plans.map((plan, i) => (scale === 1 && foldable[i] && room-- > 0 ? coreProgram(plan, seg, owned) : null));
   const core = progs.filter((p): p is CoreProgram => p !== null);
   const base = order * 2 ** 32;
   return {

@@ -62,7 +62,9 @@ function cutRanges(jobs: SegmentJob[], threads: number, core: Core, k: number, p
   for (const job of jobs) {
     const { desc, plan } = placeJob(core, job, place);
     for (const [from, to] of rowRanges(job.seg.rows, per)) {
-      ranges.push({ job, task: { desc, plan, planWords: job.plan.length, k, out: place(Math.max(k, 1) * 8), from, to } });
+      // no more result pairs than the range's rows (search.ts runPrepared says why)
+      const kr = Math.min(k, to - from);
+      ranges.push({ job, task: { desc, plan, planWords: job.plan.length, k: kr, out: place(Math.max(kr, 1) * 8), from, to } });
     }
   }
   return ranges;

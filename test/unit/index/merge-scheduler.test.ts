@@ -170,6 +170,16 @@ describe('the idle compaction of an index', () => {
     expect(idx.count()).toBe(600);
     idx.truncate();
   });
+
+  it('never starts once the table is closing, though a bulk load armed it just before (and whenIdle resolves)', async () => {
+    const { idx, release } = heldIndex([100, 100, 100, 100, 100, 100], { idleMergeCutoff: 2 });
+    await release(); // armed: the compaction was due IDLE_MERGE_MS later
+    idx.stopIdleMerges();
+    await idx.whenIdle();
+    await new Promise((r) => setTimeout(r, 3 * IDLE_MERGE_MS));
+    expect(idx.segments.length).toBe(6);
+    idx.truncate();
+  });
 });
 
 describe('whenIdle', () => {

@@ -111,8 +111,29 @@ describe.skipIf(!ENGINE_BUILT)('quarry serve (real engine)', () => {
       const jemalloc = ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib64'].map((d) => `${d}/libjemalloc.so.2`).find((f) => existsSync(f));
       if (jemalloc) expect(readFileSync(`/proc/${r.child.pid}/maps`, 'utf8')).toContain(jemalloc);
       expect((await fetch(`http://127.0.0.1:${port}/cli_json`, { method: 'POST', body: 'show tables' })).status).toBe(200);
+      // the server's young-generation floor (the shell line says why)
+      expect(readFileSync(`/proc/${r.child.pid}/cmdline`, 'utf8').split('\0')).toContain('--min-semi-space-size=4');
       r.child.kill('SIGTERM');
       expect(await r.exit).toBe(0);
+    } finally {
+      await rm(data, { recursive: true, force: true });
+    }
+  });
+
+  it('run as a program, imports with no V8 flag (with one its build thread takes ~40 ms more CPU to start)', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'quarry-e2e-'));
+    try {
+      // reading an open stdin: the import is alive while its command line is read
+      const child = spawn(BIN, ['import', '--table', 't', '--data', data, '--format', 'jsonl', '-'], { cwd: ROOT, stdio: ['pipe', 'ignore', 'pipe'] });
+      const exit = new Promise((res) => child.on('exit', (code) => res(code)));
+      let args: string[] = [];
+      for (let i = 0; i < 100 && !args.includes('import'); i++) {
+        await new Promise((res) => setTimeout(res, 50));
+        args = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+      }
+      expect(args.slice(1, 3)).toEqual([BIN, 'import']); // sh exec'd node on the file, nothing between
+      child.stdin!.end('{"id": 1, "title": "a"}\n');
+      expect(await exit).toBe(0);
     } finally {
       await rm(data, { recursive: true, force: true });
     }
