@@ -12,6 +12,10 @@ import { recoverIndex } from './durability/recovery.js';
 import { checkTableName } from './table-name-rule.js';
 import type { StoredDoc, TableStore } from './durability/table-store.js';
 import { logWarning } from '../util/server-log.js';
+import { copySettingFiles, materialize, removeTableFiles, tableFilesDir } from './table-files.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 function tableStore(store: Store, name: string): TableStore {
   return {
@@ -64,7 +68,24 @@ export class Catalog {
     return catalog;
   }
 
-  #make(schema: TableSchema): Table {
+  /** Scratch folder for a read-only store's file copies (export opens the data directory read-only). */
+  #scratch: string | undefined;
+
+  /** Where the table's copied stopwords/wordforms/exceptions files are written out (table-files.ts). */
+  filesDir(name: string): string {
+    if (!this.store.readOnly) return tableFilesDir(this.store.dataDir, name);
+    if (this.#scratch === undefined) {
+      const scratch = mkdtempSync(join(tmpdir(), 'quarry-files-'));
+      process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
+      this.#scratch = scratch;
+    }
+    return join(this.#scratch, name);
+  }
+
+  #make(stored: TableSchema): Table {
+    // the copies are written out and the settings name them where they are now: every pipeline
+    // (the build workers' too) reads files by path
+    const schema = materialize(stored, this.filesDir(stored.name));
     const pipeline = createTextPipeline(schema.settings);
     const index = createIndex(indexSchemaOf(schema), schema.settings, this.autoOptimize, this.#defaultCutoff);
     return new Table(schema, pipeline, index, tableStore(this.store, schema.name));
@@ -76,8 +97,8 @@ export class Catalog {
       table = this.#make(schema);
     } catch (e) {
       // its settings cannot be applied now, most often a stopwords/wordforms/exceptions file deleted since
-      // CREATE TABLE (quarry reads them where they are; Manticore copies them into the table's folder):
-      // refuse this table by name, not the whole data directory
+      // CREATE TABLE by a table created before copies were taken (or a config-file table), which reads
+      // its files where they are: refuse this table by name, not the whole data directory
       const why = asSearchError(e).message;
       const way = /file/.test(why) ? 'put the file back and restart, or DROP TABLE it' : 'DROP TABLE it';
       const refused = new SearchError('BAD_SETTING', `table '${schema.name}' is not served: ${why} (${way})`);
@@ -122,8 +143,12 @@ export class Catalog {
     return [...this.#tables.keys()].sort();
   }
 
-  /** Creates a table; validates its text settings first so a bad setting creates nothing. */
-  async create(schema: TableSchema): Promise<Table> {
+  /**
+   * Creates a table; validates its text settings first so a bad setting creates nothing. `copyFiles`:
+   * the stopwords/wordforms/exceptions files are copied into the table, as searchd's CREATE TABLE does;
+   * a table declared in the config file reads them where the config says, as searchd's do.
+   */
+  async create(schema: TableSchema, { copyFiles = true } = {}): Promise<Table> {
     const name = schema.name.toLowerCase();
     checkTableName(name);
     // a table is a folder (and a store key): the file system limits its name
@@ -133,9 +158,14 @@ export class Catalog {
     if (this.has(name) || this.reserved(name)) {
       throw new SearchError('TABLE_EXISTS', `table '${name}': CREATE TABLE failed: table '${name}' already exists`);
     }
-    const s = { ...schema, name };
-    const table = this.#make(s);
-    await this.store.createTable(s);
+    const s: TableSchema = copyFiles ? { ...schema, name } : { ...schema, name, files: undefined };
+    // built from the files where they are first (copies a LIKE or a replica brings written out): a bad
+    // setting is refused before anything is copied
+    let table = this.#make(s);
+    // searchd's CREATE TABLE copies the files into the table (CopyExternalFiles), numbered afresh
+    const copied = copyFiles ? copySettingFiles({ ...table.schema, files: undefined }, Object.keys(s.settings)) : s;
+    if (copied.files) table = this.#make(copied);
+    await this.store.createTable(copied);
     this.#tables.set(name, table);
     return table;
   }
@@ -145,6 +175,7 @@ export class Catalog {
     if (this.#damaged.has(key)) {
       await this.store.dropTable(key);
       this.#damaged.delete(key);
+      removeTableFiles(this.filesDir(key));
       return;
     }
     const table = this.get(name);
@@ -153,6 +184,7 @@ export class Catalog {
       await this.store.dropTable(table.name);
       this.#tables.delete(table.name);
       table.index.truncate(); // frees its segments in the core
+      removeTableFiles(this.filesDir(table.name));
     });
   }
 
@@ -175,7 +207,10 @@ export class Catalog {
     await source.mutex.run(async () => {
       if (this.has(t)) throw new SearchError('TABLE_EXISTS', `Destination table ${t} already exists`);
       await this.store.renameTable(f, t);
-      const moved = new Table({ ...source.schema, name: t }, source.pipeline, source.index, tableStore(this.store, t));
+      // the copies follow the table's name (its settings name them there; the pipeline has read them)
+      const placed = materialize({ ...source.schema, name: t }, this.filesDir(t));
+      removeTableFiles(this.filesDir(f));
+      const moved = new Table(placed, source.pipeline, source.index, tableStore(this.store, t));
       this.#tables.set(t, moved);
       this.#tables.delete(f);
       const covered = this.covered.get(f);
@@ -203,7 +238,10 @@ export class Catalog {
     return source.mutex.run(() => target.mutex.run(async () => {
       const replacedTid = this.store.lastSeq(target.name);
       await this.store.replaceTable(target.name, source.name);
-      const moved = new Table({ ...source.schema, name: target.name }, source.pipeline, source.index, tableStore(this.store, target.name));
+      removeTableFiles(this.filesDir(target.name));
+      const placed = materialize({ ...source.schema, name: target.name }, this.filesDir(target.name));
+      removeTableFiles(this.filesDir(source.name));
+      const moved = new Table(placed, source.pipeline, source.index, tableStore(this.store, target.name));
       this.#tables.set(target.name, moved);
       this.#tables.delete(source.name);
       // a query that began on the old table may still read its index after an await: free it later

@@ -239,7 +239,7 @@ export async function openEngine(opts: OpenOptions): Promise<Engine> {
   const catalog = Catalog.open(store, opts.autoOptimize);
   // A table declared in the config file is created on first start (later changes need RECONFIGURE).
   for (const [name, section] of opts.configTables ?? []) {
-    if (!catalog.has(name)) await catalog.create({ ...section.schema, name });
+    if (!catalog.has(name)) await catalog.create({ ...section.schema, name }, { copyFiles: false });
   }
   const ids = new IdGenerator({
     load: () => BigInt((store.getMeta(AUTO_ID_META) as string | undefined) ?? '0'),

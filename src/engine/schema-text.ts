@@ -1,5 +1,8 @@
 /** DESCRIBE rows and SHOW CREATE TABLE text, as Manticore prints them (spec sections 9 and 14). */
 import type { Column, TableSchema } from '../schema/types.js';
+import { settingFileNames } from '../text/setting-texts.js';
+import { resolveStopwordFile } from '../text/stopwords.js';
+import { textFiles } from '../text/text-files.js';
 
 /** Settings SHOW CREATE TABLE prints, in Manticore's dump order; unknown ones follow sorted. */
 const SETTINGS_ORDER = [
@@ -8,8 +11,9 @@ const SETTINGS_ORDER = [
   'min_prefix_len', 'min_infix_len', 'max_substring_len', 'index_exact_words', 'index_field_lengths',
   'index_sp', 'index_zones', 'html_strip', 'html_index_attrs', 'html_remove_elements',
   'charset_table', 'ignore_chars', 'blend_chars', 'blend_mode', 'ngram_len', 'ngram_chars',
-  'phrase_boundary', 'phrase_boundary_step', 'min_word_len', 'morphology', 'stopwords', 'stopwords_list',
-  'wordforms', 'wordforms_list', 'exceptions', 'exceptions_list', 'expand_keywords', 'dict', 'rt_mem_limit',
+  // exceptions is a tokenizer setting: searchd prints it before the dictionary's (morphology, stopwords, wordforms)
+  'phrase_boundary', 'phrase_boundary_step', 'min_word_len', 'exceptions', 'exceptions_list', 'morphology',
+  'stopwords', 'stopwords_list', 'wordforms', 'wordforms_list', 'expand_keywords', 'dict', 'rt_mem_limit',
 ];
 
 /** Columns as Manticore lists them: full-text fields first, then attributes, each in declaration order. */
@@ -77,8 +81,45 @@ function settingKeys(schema: TableSchema): string[] {
   return [...known, ...keys.filter((k) => !SETTINGS_ORDER.includes(k)).sort()];
 }
 
-function settingsText(schema: TableSchema): string {
-  return settingKeys(schema).map((k) => `${k}='${schema.settings[k].replace(/'/g, "\\'")}'`).join(' ');
+/**
+ * SHOW CREATE TABLE's `output_words`: 'list' (searchd's default) prints what the stopwords, wordforms
+ * and exceptions files hold as `*_list` settings, so the statement recreates the table with no file;
+ * 'file' prints the settings' paths (the table's copies, table-files.ts).
+ */
+export type OutputWords = 'list' | 'file';
+
+function settingsText(schema: TableSchema, words: OutputWords): string {
+  const settings = words === 'list' ? withListedFiles(schema.settings) : schema.settings;
+  return settingKeys({ ...schema, settings }).map((k) => `${k}='${settings[k].replace(/'/g, "\\'")}'`).join(' ');
+}
+
+/**
+ * searchd's FormatFileContent: each file's non-empty lines as entries joined by '; ' (`;` escaped),
+ * stopwords split further into their words; a file that cannot be read adds nothing.
+ */
+function withListedFiles(settings: TableSchema['settings']): TableSchema['settings'] {
+  const out = { ...settings };
+  for (const key of ['exceptions', 'stopwords', 'wordforms']) {
+    const value = out[key];
+    if (value === undefined) continue;
+    delete out[key];
+    if ((out[`${key}_list`] ?? '') !== '') continue;
+    const entries: string[] = [];
+    for (const name of settingFileNames(value)) {
+      let text: string;
+      try {
+        text = textFiles().read(key === 'stopwords' ? resolveStopwordFile(name) : name);
+      } catch {
+        continue;
+      }
+      for (const line of text.replace(/;/g, '\\;').split(/[\r\n]+/)) {
+        if (key === 'stopwords') entries.push(...line.split(/[ \t]+/).filter(Boolean));
+        else if (line !== '') entries.push(line);
+      }
+    }
+    if (entries.length > 0) out[`${key}_list`] = entries.join('; ');
+  }
+  return out;
 }
 
 /** SHOW TABLE t SETTINGS' one value: the settings as config-file lines (`name = value`), CREATE TABLE's order. */
@@ -90,10 +131,10 @@ export function tableSettingsText(schema: TableSchema): string {
  * SHOW CREATE TABLE t: `CREATE TABLE t (\nid bigint,\n...\n) setting='v' ...`; with `quote` (the session's
  * sql_quote_show_create, which mysqldump sets) names are backquoted, as Manticore's BuildCreateTable does.
  */
-export function showCreateTable(schema: TableSchema, quote = false): string {
+export function showCreateTable(schema: TableSchema, quote = false, words: OutputWords = 'list'): string {
   const q = quote ? (name: string) => `\`${name}\`` : (name: string) => name;
   // index_field_lengths' attributes come back with the setting, as Manticore's dump skips them
   const lines = [`${q('id')} bigint`, ...orderedColumns(schema).filter((c) => !c.tokenCount).map((c) => createColumn(c, q))];
-  const settings = settingsText(schema);
+  const settings = settingsText(schema, words);
   return `CREATE TABLE ${q(schema.name)} (\n${lines.join(',\n')}\n)${settings ? ' ' + settings : ''}`;
 }

@@ -132,7 +132,9 @@ export const OTHER_OPTIONS: Record<string, Record<string, OptionRule>> = {
   // searchd's dCreateTableOptions; every other SHOW takes no option at all
   show_create_table: {
     force: { int: true, rule: inert('quarry has no system tables for force=1 to reveal') },
-    format_output_words: { values: ['file', 'list'], rule: onlyDefault('list') },
+    // Manticore's manual and searchdsql.cpp name it output_words; format_output_words kept as quarry took it
+    output_words: { values: ['file', 'list'], rule: works },
+    format_output_words: { values: ['file', 'list'], rule: works },
   },
   // searchd's dSystemOptions for DESCRIBE: force shows a distributed table over system tables, topology a sharded one's shards
   describe: {

@@ -119,7 +119,7 @@ export async function buildTable(
           if (columns && !sameColumns(columns, ev.columns)) throw new Error(`source '${name}' has other columns than the table's first source`);
           if (!columns) {
             columns = ev.columns;
-            await target.sql(showCreateTable(tableSchemaFor(staging, columns, tableSection)));
+            await target.sql(showCreateTable(tableSchemaFor(staging, columns, tableSection), false, 'file'));
             header = ['id', ...columns.map((c) => c.name)];
             kinds = new Map(columns.map((c) => [c.name.toLowerCase(), kindOf(c.type)]));
           }

@@ -30,6 +30,12 @@ export interface TableSchema {
   name: string;
   columns: Column[];
   settings: TableSettings;
+  /**
+   * Copies of the stopwords/wordforms/exceptions files the settings name, by searchd's copy names
+   * (`stopwords_chunk0_0.txt`), taken at CREATE TABLE or ALTER (src/engine/table-files.ts). Absent on
+   * tables created before copies were taken: those read their original paths.
+   */
+  files?: Record<string, string>;
 }
 
 /** Full-text fields in declaration order: text columns and `string attribute indexed`. */

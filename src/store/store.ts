@@ -118,6 +118,11 @@ export class Store {
     });
   }
 
+  /** Opened read-only (export, backup): nothing may be written under the data directory. */
+  get readOnly(): boolean {
+    return this.#opts.readOnly;
+  }
+
   /** Opens (creating if needed) the store in `dataDir` and cleans up after any earlier crash (not when read-only). */
   static open(dataDir: string, opts: StoreOptions = {}): Store {
     const store = new Store(dataDir, opts);

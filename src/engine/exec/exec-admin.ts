@@ -4,6 +4,7 @@
  * from the documents; the checkpoint is emptied first, so a restart at any point rebuilds from the
  * store of record instead of loading segments of the old schema.
  */
+import { copySettingFiles, materialize } from '../table-files.js';
 import type { AlterTableStatement, FlushStatement, OptimizeStatement } from '../../sql/ast.js';
 import type { DocInput } from '../../index/types.js';
 import type { Column, TableSchema } from '../../schema/types.js';
@@ -93,9 +94,13 @@ async function changeSettings(catalog: Catalog, table: Table, settings: Record<s
     if (k in read) merged[k] = read[k]!;
     else delete merged[k];
   }
-  const pipeline = createTextPipeline(merged); // validates before anything is stored
-  await catalog.store.alterTable({ ...table.schema, settings: merged });
-  table.schema = { ...table.schema, settings: merged };
+  createTextPipeline(merged); // validates, reading the files where they are, before anything is stored
+  // searchd's ALTER copies the files a setting now names into the table (CopyExternalFiles)
+  const copied = copySettingFiles({ ...table.schema, settings: merged }, Object.keys(settings));
+  const placed = materialize(copied, catalog.filesDir(table.name));
+  const pipeline = createTextPipeline(placed.settings);
+  await catalog.store.alterTable(copied);
+  table.schema = placed;
   table.pipeline = pipeline;
   table.index.setIdleMergeCutoff(idleCutoffOf(merged, catalog.autoOptimize, catalog.defaultCutoff));
 }

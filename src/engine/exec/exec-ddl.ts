@@ -9,7 +9,7 @@ import { checkOptimizeCutoff } from '../index-factory.js';
 import type { Catalog } from '../catalog.js';
 import { likeMatcher } from '../like.js';
 import { ok, rows, stringColumns, type OkResult, type RowsResult } from '../result.js';
-import { describeRows, showCreateTable, showFieldsRows } from '../schema-text.js';
+import { describeRows, showCreateTable, showFieldsRows, type OutputWords } from '../schema-text.js';
 import { checkTruncatable } from './table-locks.js';
 import { normalizeIntSettings } from '../int-settings.js';
 
@@ -173,7 +173,7 @@ export function execShowFields(catalog: Catalog, table: string): RowsResult {
   return rows(stringColumns('Field', 'Type', 'Null', 'Key', 'Default', 'Extra'), showFieldsRows(tableOrError(catalog, table).schema));
 }
 
-export function execShowCreate(catalog: Catalog, table: string, quoteNames = false): RowsResult {
+export function execShowCreate(catalog: Catalog, table: string, quoteNames = false, words: OutputWords = 'list'): RowsResult {
   const t = tableOrError(catalog, table);
-  return rows(stringColumns('Table', 'Create Table'), [[t.name, showCreateTable(t.schema, quoteNames)]]);
+  return rows(stringColumns('Table', 'Create Table'), [[t.name, showCreateTable(t.schema, quoteNames, words)]]);
 }

@@ -46,6 +46,15 @@ function threadsOptions(st: ShowStatement): ThreadsOptions {
   return out;
 }
 
+/** SHOW CREATE TABLE's OPTION output_words (checkOptions vetted the value): 'list' unless 'file'. */
+function outputWords(st: ShowStatement): 'list' | 'file' {
+  let words: 'list' | 'file' = 'list';
+  for (const o of st.options) {
+    if (o.name === 'output_words' || o.name === 'format_output_words') words = optionText(o.value).toLowerCase() === 'file' ? 'file' : 'list';
+  }
+  return words;
+}
+
 export function execShow(catalog: Catalog, st: ShowStatement, session: Session, settings: GlobalSettings, dist?: { names(): string[] }): Result {
   const like = likeMatcher(st.like);
   const kv = (data: string[][]) => rows(stringColumns('Variable_name', 'Value'), data.filter((r) => like(r[0])));
@@ -76,7 +85,7 @@ export function execShow(catalog: Catalog, st: ShowStatement, session: Session, 
       .flatMap((n) => { const locks = catalog.get(n)?.readLocks ?? 0; return locks > 0 ? [['rt', n, 'read', `Count: ${locks}`]] : []; }));
     case 'collation': return rows(stringColumns('Collation', 'Charset', 'Id', 'Default', 'Compiled', 'Sortlen'), [['utf8mb4_general_ci', 'utf8mb4', '45', 'Yes', 'Yes', '1']]);
     case 'character_set': return rows(stringColumns('Charset', 'Description', 'Default collation', 'Maxlen'), [['utf8mb4', 'UTF-8 Unicode', 'utf8mb4_general_ci', '4']]);
-    case 'create_table': return execShowCreate(catalog, st.table!, session.quoteShowCreate);
+    case 'create_table': return execShowCreate(catalog, st.table!, session.quoteShowCreate, outputWords(st));
     case 'columns': return execShowFields(catalog, st.table!);
     case 'table_status': {
       if (!st.table) return rows(stringColumns('Name', 'Engine', 'Rows'), catalog.names().filter(like).map((n) => [n, 'rt', String(catalog.get(n)!.index.count())]));

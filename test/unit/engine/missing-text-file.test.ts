@@ -3,11 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newSession, openEngine } from '../../../src/engine/index.js';
+import { Store } from '../../../src/store/index.js';
+import type { TableSchema } from '../../../src/schema/types.js';
 
-// A table's stopwords, wordforms and exceptions stay files outside the data directory (quarry does not
-// copy them in as Manticore's CREATE TABLE does). When one is deleted later, the next start used to
-// fail as a whole ("'stopwords' file missed /x/stop.txt", no table named): the server, `quarry import`
-// and open() refused every table of the data directory over one table's file.
+// Tables created before CREATE TABLE copied their stopwords, wordforms and exceptions files into the
+// table (copied-text-files.test.ts) hold the original paths and no copies: they are not migrated and
+// read their files where they are at each start. When one is deleted, the next start used to fail as
+// a whole ("'stopwords' file missed /x/stop.txt", no table named): the server, `quarry import` and
+// open() refused every table of the data directory over one table's file.
+
+/** Catalog entries as CREATE TABLE wrote them before copies: the settings name the original paths. */
+async function legacyTables(data: string, tables: TableSchema[]): Promise<void> {
+  const store = Store.open(data);
+  try {
+    for (const t of tables) await store.createTable(t);
+  } finally {
+    await store.close();
+  }
+}
+
+const title = [{ name: 'title', type: 'text', indexed: true, stored: true }] as TableSchema['columns'];
+
 describe('a table whose stopwords/wordforms/exceptions file is gone at start', () => {
   let dir: string;
   beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'quarry-missing-file-')); });
@@ -20,12 +36,16 @@ describe('a table whose stopwords/wordforms/exceptions file is gone at start', (
     writeFileSync(stop, 'the\n');
     writeFileSync(forms, 'kitty > cat\n');
     const s = newSession();
+    await legacyTables(data, [
+      { name: 'a', columns: title, settings: { stopwords: stop } },
+      { name: 'w', columns: title, settings: { wordforms: forms } },
+    ]);
     let engine = await openEngine({ dataDir: data });
     const one = async (q: string) => (await engine.execute(q, s))[0];
-    expect(await one(`CREATE TABLE a (title text) stopwords='${stop}'`)).toMatchObject({ kind: 'ok' });
-    expect(await one(`CREATE TABLE w (title text) wordforms='${forms}'`)).toMatchObject({ kind: 'ok' });
     await one('CREATE TABLE b (title text)');
     await one("INSERT INTO a (id, title) VALUES (1, 'the cat')");
+    // read at the original path, no copy made of it
+    expect(await one("SHOW CREATE TABLE a OPTION output_words='file'")).toMatchObject({ rows: [['a', `CREATE TABLE a (\nid bigint,\ntitle text\n) stopwords='${stop}'`]] });
     await one("INSERT INTO w (id, title) VALUES (1, 'a kitty')");
     await one("INSERT INTO b (id, title) VALUES (7, 'the dog')");
     await engine.close();

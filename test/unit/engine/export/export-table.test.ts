@@ -10,7 +10,7 @@ import { CHUNK_FILES, type ChunksManifest, type DocsChunk } from '../../../../sr
 import { decodeImage } from '../../../../src/index/table-image.js';
 import { embeddedFiles } from '../../../../src/browser/embedded-files.js';
 import { createTextPipeline } from '../../../../src/text/text-pipeline.js';
-import { PAGE_SHARE_DIR, setTextFiles } from '../../../../src/text/text-files.js';
+import { setTextFiles } from '../../../../src/text/text-files.js';
 
 describe('export table', () => {
   let dir: string;
@@ -37,7 +37,8 @@ describe('export table', () => {
     const image = decodeImage(readFileSync(join(out, EXPORT_FILES.image)));
     // the deleted row is gone; non-stored text stays out; the bigint beyond 2^53 is a decimal string
     expect(image.docs).toEqual([{ title: 'the cat', n: '9007199254740993' }]);
-    expect(image.manifest.files[join(dir, 'stop.txt')]).toBe('the\nand\n');
+    // the table's own copy of the file (CREATE TABLE copied it), under the path the settings name
+    expect(image.manifest.files[image.manifest.settings.stopwords!]).toBe('the\nand\n');
     const manifest = JSON.parse(readFileSync(join(out, CHUNK_FILES.manifest), 'utf8')) as ChunksManifest;
     expect(manifest.rows).toBe(1);
     expect(manifest.dictFirst.length).toBe(1);
@@ -51,11 +52,12 @@ describe('export table', () => {
     await db.sql("INSERT INTO b (id, title) VALUES (1, 'the cat')");
     await db.close();
     await exportTable(join(dir, 'builtin'), 'b', join(dir, 'builtin-site'));
-    const files = decodeImage(readFileSync(join(dir, 'builtin-site', EXPORT_FILES.image))).manifest.files;
-    expect(Object.keys(files)).toEqual([`${PAGE_SHARE_DIR}/stopwords/en`]);
+    const { files, settings } = decodeImage(readFileSync(join(dir, 'builtin-site', EXPORT_FILES.image))).manifest;
+    // CREATE TABLE copied the bundled list into the table, as searchd does: the page carries the copy
+    expect(Object.keys(files)).toEqual([settings.stopwords]);
     const before = setTextFiles(embeddedFiles(files));
     try {
-      const page = createTextPipeline({ stopwords: 'en' });
+      const page = createTextPipeline(settings);
       expect(page.keywords('the cat').map((k) => k.normalized)).toEqual(['cat']);
     } finally {
       setTextFiles(before);
