@@ -10,7 +10,7 @@ import type { SearchRequest, SearchResult } from '../types.js';
 import type { Core } from '../../wasm/core.js';
 import { TASK_TRAPPED, type CorePool, type RangeResult, type RangeTask } from '../../wasm/worker-pool.js';
 import { readTopK } from '../../wasm/segment-runner.js';
-import { finishSearch, releaseSearch, type PreparedSearch, type SegmentJob, type SegmentTop } from '../search.js';
+import { finishSearch, releaseSearch, topK, type PreparedSearch, type SegmentJob, type SegmentTop } from '../search.js';
 
 /** Below this many rows a range is not worth a hand-over to a thread. */
 const MIN_RANGE_ROWS = 4096;
@@ -62,8 +62,8 @@ function cutRanges(jobs: SegmentJob[], threads: number, core: Core, k: number, p
   for (const job of jobs) {
     const { desc, plan } = placeJob(core, job, place);
     for (const [from, to] of rowRanges(job.seg.rows, per)) {
-      // no more result pairs than the range's rows (search.ts runPrepared says why)
-      const kr = Math.min(k, to - from);
+      // a huge window cut to the range's rows (search.ts topK says why)
+      const kr = topK(k, to - from);
       ranges.push({ job, task: { desc, plan, planWords: job.plan.length, k: kr, out: place(Math.max(kr, 1) * 8), from, to } });
     }
   }
