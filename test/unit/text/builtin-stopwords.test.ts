@@ -78,11 +78,16 @@ describe('built-in stopword lists', () => {
     expect((await sql('SELECT * FROM bad')).error).toMatch(/unknown local table/);
   });
 
-  it('shows the setting as given in SHOW CREATE TABLE and SHOW TABLE SETTINGS', async () => {
-    const create = await sql('SHOW CREATE TABLE en1');
-    expect(String(create.data![0]!['Create Table'])).toContain("stopwords='en'");
+  it('shows the bundled lists copied into the table: words inline in SHOW CREATE TABLE, the copies in SHOW TABLE SETTINGS', async () => {
+    // searchd 29 copies a bundled list as it copies a file (indexsettings.cpp reads it from the share
+    // folder, CopyExternalFiles); SHOW CREATE TABLE prints a copied file's words inline
+    const create = String((await sql('SHOW CREATE TABLE en1')).data![0]!['Create Table']);
+    expect(create).toMatch(/\) stopwords_list='i; me; my; myself; we; /);
+    expect(create).not.toContain("stopwords='en'");
     const settings = await sql('SHOW TABLE mix SETTINGS');
-    expect(settings.data).toEqual([{ Variable_name: 'settings', Value: `stopwords = en, de ${own()}` }]);
+    // the copies' paths, one a list or file given, as searchd shows a table's copied files
+    const copies = [0, 1, 2].map((i) => join(dir, 'data', 'files', 'mix', `stopwords_chunk0_${i}.txt`));
+    expect(settings.data).toEqual([{ Variable_name: 'settings', Value: `stopwords = ${copies.join(' ')}` }]);
   });
 
   it('resolves codes in a config file table (`stopwords = en ru`)', async () => {
