@@ -21,16 +21,13 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSy
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { WALK_SCRIPT } from './lmdb-walk.js';
-import { checkPageMap } from './lmdb-pages.js';
+import { checkPageMap, DB_RECORD as DB, P_INVALID } from './lmdb-pages.js';
 
 const MAGIC = 0xbeefc0de;
 /** lmdb-js 3's file format (its mdb.master3 fork: a txnid in every page header). */
 const VERSIONS = [1, 2];
-const P_INVALID = 0xffffffffffffffffn;
-/** Offsets in a meta page (page header of 24 bytes, then MDB_meta). */
-const META = { magic: 0x18, version: 0x1c, dbs: 0x30, dbSize: 48, lastPage: 0x90, txnid: 0x98 } as const;
-/** Offsets in an MDB_db: md_pad (the free db's holds the page size), md_depth, md_root. */
-const DB = { pad: 0, depth: 6, root: 40 } as const;
+/** Offsets in a meta page (page header of 24 bytes, then MDB_meta, whose two MDB_db records lmdb-pages.ts lays out). */
+const META = { magic: 0x18, version: 0x1c, dbs: 0x30, lastPage: 0x90, txnid: 0x98 } as const;
 
 export const CLEAN_CLOSE_FILE = 'clean-close';
 const DATA_FILE = 'data.mdb';
@@ -52,7 +49,7 @@ function parseMeta(page: Buffer): Meta | string {
   if (!VERSIONS.includes(page.readUInt32LE(META.version))) return `unknown version ${page.readUInt32LE(META.version)}`;
   const pageSize = page.readUInt32LE(META.dbs + DB.pad);
   if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return `page size ${pageSize}`;
-  const dbs = [0, 1].map((i) => META.dbs + i * META.dbSize);
+  const dbs = [0, 1].map((i) => META.dbs + i * DB.size);
   return {
     pageSize,
     lastPage: page.readBigUInt64LE(META.lastPage),

@@ -27,9 +27,10 @@ const P_OVERFLOW = 0x04;
 const F_BIGDATA = 0x01;
 const F_SUBDATA = 0x02;
 const F_DUPDATA = 0x04;
-/** An MDB_db record (48 bytes): md_depth at 6, md_root at 40. */
-const DB_RECORD = { size: 48, depth: 6, root: 40 } as const;
-const P_INVALID = 0xffffffffffffffffn;
+/** An MDB_db record (48 bytes): md_pad at 0 (the free db's holds the page size), md_depth at 6, md_root at 40. */
+export const DB_RECORD = { size: 48, pad: 0, depth: 6, root: 40 } as const;
+/** An empty tree's root. */
+export const P_INVALID = 0xffffffffffffffffn;
 /** Deeper than any tree a file of 2^64 bytes can hold: a loop of branch pages ends here. */
 const MAX_DEPTH = 64;
 
