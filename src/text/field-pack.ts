@@ -204,19 +204,19 @@ export class FieldPacker {
     const core = dict.stemEnAlone ? this.scanner?.stemEnIds?.(from, to, this.scanGeneration, dict.minStemmingLen) ?? null : null;
     let tailAt = 0;
     for (let id = from; id < to; id++) {
-      let stemmed = '';
-      if (core !== null) {
-        // the core's stem: its length and the prefix it shares with the token, then its own tail units
-        const r = core.stems[id - from];
-        if (r >= 0) {
-          const token = texts[id];
-          const len = r >> 8;
-          const same = r & 0xff;
-          stemmed = same === len ? (len === token.length ? token : token.slice(0, len)) : token.slice(0, same) + tailOf(core.tails, tailAt, len - same);
-          tailAt += len - same;
-        }
-      }
+      // the core's stem: its length and the prefix it shares with the token, then its own tail units
+      // (every stemmed id's tail lies in `tails`, in id order: passed over for an id already numbered)
+      const r = core !== null ? core.stems[id - from] : -1;
+      const at = tailAt;
+      if (r >= 0) tailAt += (r >> 8) - (r & 0xff);
       if (memo[2 * id + 1] !== UNNUMBERED) continue;
+      let stemmed = '';
+      if (r >= 0) {
+        const token = texts[id];
+        const len = r >> 8;
+        const same = r & 0xff;
+        stemmed = same === len ? (len === token.length ? token : token.slice(0, len)) : token.slice(0, same) + tailOf(core!.tails, at, len - same);
+      }
       const term = stemmed !== '' ? dict.termOfStem(texts[id], stemmed) : dict.termUncached(texts[id]);
       if (term === '') {
         memo[2 * id + 1] = STOPWORD;
