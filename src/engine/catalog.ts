@@ -159,12 +159,14 @@ export class Catalog {
       throw new SearchError('TABLE_EXISTS', `table '${name}': CREATE TABLE failed: table '${name}' already exists`);
     }
     const s: TableSchema = copyFiles ? { ...schema, name } : { ...schema, name, files: undefined };
-    // built from the files where they are first (copies a LIKE or a replica brings written out): a bad
-    // setting is refused before anything is copied
-    let table = this.#make(s);
+    // the settings read from the files where they are first (copies a LIKE or a replica brings written
+    // out): a bad setting is refused before anything is copied
+    const placed = materialize(s, this.filesDir(name));
+    createTextPipeline(placed.settings);
     // searchd's CREATE TABLE copies the files into the table (CopyExternalFiles), numbered afresh
-    const copied = copyFiles ? copySettingFiles({ ...table.schema, files: undefined }, Object.keys(s.settings)) : s;
-    if (copied.files) table = this.#make(copied);
+    const copied = copyFiles ? copySettingFiles({ ...placed, files: undefined }, Object.keys(s.settings)) : s;
+    // one table made (its index holds core memory: a first one made to validate was never freed)
+    const table = this.#make(copied);
     await this.store.createTable(copied);
     this.#tables.set(name, table);
     return table;
